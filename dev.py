@@ -1,0 +1,65 @@
+"""Set up and run harness_lab with nothing but Python 3.11+ and pip.
+
+    python3 dev.py demo   # create .venv if missing, install, run the lesson-6 demo offline
+    python3 dev.py test   # create .venv if missing, install with test extras, run every test
+
+Each step prints what it runs; the exit code is the first failure's.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
+PY = BIN / "python"
+DEMO_PROMPT = "README.md の1行目を読んで、それから今何時か教えて"
+
+
+def sh(*args: str | Path, check: bool = True) -> int:
+    print("+", " ".join(str(a) for a in args), flush=True)
+    code = subprocess.call([str(a) for a in args], cwd=ROOT)
+    if check and code:
+        sys.exit(code)
+    return code
+
+
+def setup(extras: str = "") -> None:
+    if not PY.exists():
+        venv.create(VENV, with_pip=True)
+    stamp = VENV / f".installed{extras}"
+    pyproject = ROOT / "pyproject.toml"
+    if not stamp.exists() or stamp.stat().st_mtime < pyproject.stat().st_mtime:
+        sh(PY, "-m", "pip", "install", "-q", "--disable-pip-version-check", "-e", f".{extras}")
+        stamp.touch()
+
+
+def demo() -> None:
+    setup()
+    sh(BIN / "harness-lab", "run", DEMO_PROMPT, "--yes")
+
+
+def test() -> None:
+    setup("[test]")
+    pytest = (PY, "-m", "pytest", "--color=no", "-q")
+    suites = [
+        (*pytest, "tests"),
+        (*pytest, "--nbval", "--nbval-current-env", "--nbval-sanitize-with", "notebooks/sanitize.cfg", "notebooks"),
+        (*pytest, "--nbval-lax", "--nbval-current-env", "exercises/solutions"),
+    ]
+    failed = [s for s in suites if sh(*s, check=False)]
+    if failed:
+        print(f"{len(failed)} of {len(suites)} test suites failed", flush=True)
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    commands = {"demo": demo, "test": test, "setup": lambda: setup("[test]")}
+    if len(sys.argv) != 2 or sys.argv[1] not in commands:
+        sys.exit(f"usage: python3 dev.py {{{'|'.join(commands)}}}")
+    commands[sys.argv[1]]()

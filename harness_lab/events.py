@@ -1,0 +1,138 @@
+"""What the loop yields, one small frozen value at a time (lessons 2-6).
+
+A turn is the loop's unit: one model call plus the tools it asked for. The generator yields a
+``Turn`` after each one, an ``ApprovalRequest`` when a call needs a human, and ends with a
+``Finished`` or a ``Stopped``. The UI layer renders these; the core only builds them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = [
+    "ApprovalRequest",
+    "Decision",
+    "Finished",
+    "Stopped",
+    "Turn",
+    "Usage",
+    "allow",
+    "deny",
+]
+
+
+@dataclass(frozen=True)
+class Usage:
+    """Token counts in the API's own words; ``total`` is what the token budget counts."""
+
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cache_creation_input_tokens: int = 0
+    cache_read_input_tokens: int = 0
+
+    @classmethod
+    def of(cls, usage: Any) -> "Usage":
+        """Read an SDK ``Usage`` object or a usage dict; missing or null fields count as 0."""
+        if usage is None:
+            return cls()
+        get = usage.get if isinstance(usage, dict) else lambda k: getattr(usage, k, None)
+        return cls(*(int(get(k) or 0) for k in cls.__dataclass_fields__))
+
+    @property
+    def prompt_tokens(self) -> int:
+        """Whole prompt size: uncached input plus cache writes plus cache reads."""
+        return self.input_tokens + self.cache_creation_input_tokens + self.cache_read_input_tokens
+
+    @property
+    def total(self) -> int:
+        return self.prompt_tokens + self.output_tokens
+
+    def __add__(self, other: "Usage") -> "Usage":
+        return Usage(
+            *(getattr(self, k) + getattr(other, k) for k in Usage.__dataclass_fields__)
+        )
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A human's (or a policy's) answer for one tool_use id."""
+
+    allowed: bool
+    reason: str = ""
+
+    @classmethod
+    def coerce(cls, answer: Any) -> "Decision":
+        """Turn whatever a caller sent into a decision, failing closed.
+
+        ``True``/"allow"/"y"/"yes" (or a ``Decision`` that allows) allow; anything else, ``None``
+        from a plain ``next()`` included, denies.
+        """
+        if isinstance(answer, Decision):
+            return answer
+        if answer is True or (isinstance(answer, str) and answer.strip().lower() in {"allow", "y", "yes"}):
+            return cls(True)
+        return cls(False)
+
+
+def allow() -> Decision:
+    return Decision(True)
+
+
+def deny(reason: str = "") -> Decision:
+    return Decision(False, reason)
+
+
+@dataclass(frozen=True)
+class ApprovalRequest:
+    """The loop is paused before running a call the policy marked ``ask``.
+
+    Answer with ``gen.send(allow())`` or ``gen.send(deny("why"))``; a plain ``next(gen)`` denies.
+    """
+
+    turn: int
+    tool_use_id: str
+    name: str
+    input: dict
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One finished turn: the model's response, the tool results sent back, and the gauges."""
+
+    number: int
+    response: Any  # the SDK's Message, as the client returned it
+    stop_reason: str | None
+    results: tuple = ()  # tool_result dicts, in call order
+    usage: Usage = Usage()  # this turn's model call
+    total: Usage = Usage()  # running total after this turn
+    signature: str = ""
+    readings: dict = field(default_factory=dict)  # valve name -> short reading, e.g. "3/8"
+
+
+@dataclass(frozen=True)
+class Finished:
+    """The model ended the run itself (``end_turn`` or ``stop_sequence``)."""
+
+    text: str
+    stop_reason: str
+    turns: int
+    usage: Usage
+    messages: tuple = ()
+
+
+@dataclass(frozen=True)
+class Stopped:
+    """The harness ended the run: a valve fired, the API failed, or the model stopped abnormally.
+
+    ``valve`` names who stopped it ("max_turns", "token_budget", "no_progress", "api_error",
+    "interrupted", "max_tokens", "refusal", "model_context_window_exceeded"); ``reason`` is the
+    learner-facing message from the catalog. ``messages`` is always valid to send again.
+    """
+
+    valve: str
+    reason: str
+    turns: int
+    usage: Usage
+    messages: tuple = ()
+    text: str = ""

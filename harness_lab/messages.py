@@ -1,0 +1,101 @@
+"""Builders and readers for Messages API blocks (lesson 2: the core loop).
+
+History stays in the API's own shape: plain dicts. These helpers accept either dicts or the SDK's
+block objects (``anthropic.types.TextBlock``, ``ToolUseBlock``, ...), so the same code reads a live
+response and a stored history alike.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Iterable
+
+__all__ = [
+    "assistant",
+    "block_dict",
+    "content_dicts",
+    "field",
+    "tool_calls",
+    "tool_result",
+    "tool_results",
+    "text_of",
+    "to_json_text",
+    "user",
+]
+
+
+def field(block: Any, name: str, default: Any = None) -> Any:
+    """Read ``name`` from a dict block or an SDK block object."""
+    if isinstance(block, dict):
+        return block.get(name, default)
+    return getattr(block, name, default)
+
+
+def block_dict(block: Any) -> dict:
+    """One content block as a plain dict with exactly the fields the server sent."""
+    if isinstance(block, dict):
+        return dict(block)
+    if hasattr(block, "model_dump"):
+        return block.model_dump(mode="json", exclude_unset=True)
+    raise TypeError(f"not a content block: {type(block).__name__}")
+
+
+def content_dicts(content: Any) -> list[dict]:
+    """A message's content as a list of dict blocks (a bare string becomes one text block)."""
+    if isinstance(content, str):
+        return [{"type": "text", "text": content}]
+    return [block_dict(b) for b in content]
+
+
+def user(content: str | list) -> dict:
+    """A user message."""
+    return {"role": "user", "content": content}
+
+
+def assistant(content: Any) -> dict:
+    """An assistant message that keeps every block of ``response.content`` (text and tool_use)."""
+    return {"role": "assistant", "content": content_dicts(content)}
+
+
+def to_json_text(value: Any) -> str:
+    """Tool output as the text a tool_result carries: strings as they are, the rest as JSON.
+
+    ``ensure_ascii=False`` keeps Japanese readable for the model and for the learner.
+    """
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, ensure_ascii=False, default=str)
+
+
+def tool_result(tool_use_id: str, content: Any, is_error: bool = False) -> dict:
+    """A tool_result block answering the tool_use whose id is ``tool_use_id``."""
+    block = {"type": "tool_result", "tool_use_id": tool_use_id, "content": to_json_text(content)}
+    if is_error:
+        block["is_error"] = True
+    return block
+
+
+def text_of(content: Any) -> str:
+    """The text of every ``type == "text"`` block, joined (empty when there is none)."""
+    if isinstance(content, str):
+        return content
+    return "".join(field(b, "text", "") for b in content if field(b, "type") == "text")
+
+
+def tool_calls(content: Any) -> list[dict]:
+    """The tool_use blocks of a response, in call order, as ``{"id", "name", "input"}`` dicts."""
+    if isinstance(content, str):
+        return []
+    return [
+        {"id": field(b, "id"), "name": field(b, "name"), "input": field(b, "input") or {}}
+        for b in content
+        if field(b, "type") == "tool_use"
+    ]
+
+
+def tool_results(message: dict | None) -> list[dict]:
+    """The tool_result blocks of a (user) message, in order."""
+    if not message or isinstance(message.get("content"), str):
+        return []
+    return [block_dict(b) for b in message["content"] if field(b, "type") == "tool_result"]
+
