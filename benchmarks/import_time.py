@@ -1,0 +1,61 @@
+"""``import harness_lab`` against ``import anthropic`` alone, each in a fresh interpreter.
+
+The time is taken inside the child around the import statement, so interpreter start-up (the same
+for both, and larger than either import) does not dilute the ratio. Children alternate A, B, A, B.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from .timing import Spread
+
+ROOT = Path(__file__).resolve().parent.parent  # the children import this tree's harness_lab
+_CHILD = "import time; s = time.perf_counter(); import {module}; print(time.perf_counter() - s)"
+
+
+def import_seconds(module: str) -> float:
+    out = subprocess.run(
+        [sys.executable, "-c", _CHILD.format(module=module)], capture_output=True, text=True, check=True, cwd=ROOT
+    )
+    return float(out.stdout.strip().splitlines()[-1])
+
+
+def measure(reps: int) -> dict[str, list[float]]:
+    times: dict[str, list[float]] = {"harness_lab": [], "anthropic": []}
+    import_seconds("harness_lab")  # warm the OS file cache and the .pyc files
+    import_seconds("anthropic")
+    for _ in range(reps):
+        for module in times:
+            times[module].append(import_seconds(module))
+    return times
+
+
+def _importtime(module: str) -> dict[str, float]:
+    """Module name -> cumulative ms, from ``python -X importtime -c "import module"``."""
+    out = subprocess.run(
+        [sys.executable, "-X", "importtime", "-c", f"import {module}"],
+        capture_output=True, text=True, check=True, cwd=ROOT,
+    )
+    rows = {}
+    for line in out.stderr.splitlines():
+        parts = line.split("|")
+        if len(parts) == 3 and parts[1].strip().isdigit():
+            rows[parts[2].strip()] = int(parts[1]) / 1000
+    return rows
+
+
+def extra_imports(top: int = 12) -> list[tuple[float, str]]:
+    """The slowest modules ``import harness_lab`` loads that ``import anthropic`` alone does not.
+
+    Cumulative times nest (a package includes its submodules), so read the list as a tree.
+    """
+    ours, theirs = _importtime("harness_lab"), _importtime("anthropic")
+    extra = [(ms, name) for name, ms in ours.items() if name not in theirs]
+    return sorted(extra, reverse=True)[:top]
+
+
+def summary(times: dict[str, list[float]]) -> Spread:
+    return Spread.of([a / b for a, b in zip(times["harness_lab"], times["anthropic"])])

@@ -1,0 +1,61 @@
+"""The notebook suite under nbval against as many empty notebooks: what the lessons cost to check.
+
+Both run with the exact command dev.py uses for the notebooks, in a fresh pytest process. An
+"empty" notebook holds one ``pass`` cell, so its kernel starts and runs a cell like a lesson's does:
+the ratio is the lessons' own work over nbval's fixed cost per notebook.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOKS = ROOT / "notebooks"
+
+_EMPTY = """{
+ "cells": [{"cell_type": "code", "execution_count": null, "metadata": {}, "outputs": [], "source": ["pass"]}],
+ "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}},
+ "nbformat": 4, "nbformat_minor": 5
+}
+"""
+
+
+def lesson_notebooks() -> list[Path]:
+    return sorted(NOTEBOOKS.glob("*.ipynb"))
+
+
+def _pytest(paths: list[Path]) -> float:
+    command = [
+        sys.executable, "-m", "pytest", "-q", "--color=no", "-p", "no:cacheprovider",
+        "--nbval", "--nbval-current-env", "--nbval-sanitize-with", str(NOTEBOOKS / "sanitize.cfg"),
+        *map(str, paths),
+    ]
+    start = time.perf_counter()
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
+    seconds = time.perf_counter() - start
+    if done.returncode != 0:
+        tail = "\n".join(done.stdout.splitlines()[-15:])
+        raise RuntimeError(f"nbval failed ({done.returncode}) on {len(paths)} notebooks:\n{tail}")
+    return seconds
+
+
+def measure(reps: int) -> dict[str, list[float]] | None:
+    """Seconds per suite run, lessons and empties alternating; None when no notebook is committed."""
+    lessons = lesson_notebooks()
+    if not lessons:
+        return None
+    with tempfile.TemporaryDirectory(prefix="nbval-empty-") as tmp:
+        empties = []
+        for i in range(len(lessons)):
+            path = Path(tmp) / f"empty_{i:02d}.ipynb"
+            path.write_text(_EMPTY, encoding="utf-8")
+            empties.append(path)
+        times: dict[str, list[float]] = {"lessons": [], "empty": []}
+        for _ in range(reps):
+            times["lessons"].append(_pytest(lessons))
+            times["empty"].append(_pytest(empties))
+    return times

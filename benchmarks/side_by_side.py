@@ -1,0 +1,39 @@
+"""The contenders side by side on the shared workload, interleaved, plus the emulator's own share."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from . import bare_loop, emulator_share, harness, proposed_fix, pydantic_agent, tool_runner, workload
+from .contender import Outcome, Prepared
+from .timing import interleaved
+
+ROUNDS = 50
+
+
+def contenders(rounds: int = ROUNDS) -> dict[str, Callable[[], Prepared]]:
+    """Name -> setup for every contender (and the emulator replay), each doing ``rounds`` rounds."""
+    return {
+        "bare": lambda: bare_loop.prepare(rounds),
+        "harness_lab": lambda: harness.prepare(rounds),
+        "tool_runner": lambda: tool_runner.prepare(rounds),
+        "pydantic_ai_stream": lambda: pydantic_agent.prepare(rounds, streamed=True),
+        "pydantic_ai_run": lambda: pydantic_agent.prepare(rounds, streamed=False),
+        "emulator": lambda: emulator_share.prepare(rounds),
+        "harness_lab_fixed": lambda: proposed_fix.prepare(rounds),
+    }
+
+
+def checker(rounds: int) -> Callable[[str, Outcome], None]:
+    """Reject any run that did not do exactly the scripted work."""
+    expected = Outcome(workload.final_text(rounds), rounds, rounds + 1)
+
+    def check(name: str, outcome: Outcome) -> None:
+        if outcome != expected:
+            raise AssertionError(f"{name} did not do the scripted work: {outcome} != {expected}")
+
+    return check
+
+
+def measure(reps: int, rounds: int = ROUNDS) -> dict[str, list[float]]:
+    return interleaved(contenders(rounds), reps, checker(rounds))

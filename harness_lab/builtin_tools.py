@@ -1,0 +1,148 @@
+"""The built-in tools (lesson 6's two toy tools, and lesson 5's high-impact ones, sandboxed).
+
+``get_time`` and ``read_file`` are harmless, so the default policy lets them through. ``write_file``,
+``delete_file`` and ``http_post`` are marked ``high_impact``: the approval valve asks before they run.
+They are sandboxed anyway so that a notebook demo can never damage the learner's files or send
+anything over the network.
+"""
+
+from __future__ import annotations
+
+import os
+from datetime import datetime
+from pathlib import Path
+
+from .text import t
+from .tools import Tool, ToolError, tool
+
+# lesson 6: "the first 2000 characters" of a file
+READ_LIMIT = 2000
+
+
+def _inside(root: Path, path: str) -> Path:
+    """``path`` (relative to ``root``) resolved, symlinks included, and proven to stay inside ``root``.
+
+    The lesson's ``abs.startsWith(ROOT + sep)`` compares strings before symlinks are followed, so a
+    link inside the project that points to /etc passes it. Resolving first closes that hole.
+    """
+    if "\x00" in path:
+        raise ToolError(t("file.nul", path=path.replace("\x00", "\\0")))
+    base = root.resolve()
+    try:
+        target = (base / path).resolve()
+    except (OSError, RuntimeError) as exc:  # symlink loops and the like
+        raise ToolError(t("file.unreadable", path=path, error=exc)) from None
+    if not target.is_relative_to(base):
+        raise ToolError(t("file.outside_root", path=path))
+    return target
+
+
+@tool(name="get_time", description=t("tool.get_time"))
+def get_time() -> str:
+    """The current local time, ISO 8601 with its UTC offset."""
+    return datetime.now().astimezone().isoformat(timespec="seconds")
+
+
+def make_read_file(root: str | os.PathLike | None = None, limit: int = READ_LIMIT) -> Tool:
+    """A ``read_file`` tool confined to ``root`` (None: the working directory at call time)."""
+
+    def read_file(path: str) -> str:
+        """Read the start of a text file inside the project.
+
+        Args:
+            path: a path relative to the project root
+        """
+        target = _inside(Path(root) if root is not None else Path.cwd(), path)
+        if not target.exists():
+            raise ToolError(t("file.not_found", path=path))
+        if target.is_dir():
+            raise ToolError(t("file.is_directory", path=path))
+        if not target.is_file():  # a FIFO or a device would block or never end
+            raise ToolError(t("file.not_regular", path=path))
+        try:
+            # Text mode reads `limit` characters through an incremental decoder: a huge file is
+            # never loaded whole, and a multi-byte character is never split.
+            with open(target, encoding="utf-8") as f:
+                text = f.read(limit)
+        except UnicodeDecodeError:
+            raise ToolError(t("file.binary", path=path)) from None
+        if "\x00" in text:
+            raise ToolError(t("file.binary", path=path))
+        return text
+
+    return tool(read_file, description=t("tool.read_file", limit=limit))
+
+
+def _in_sandbox(sandbox: str | os.PathLike | None, path: str) -> Path:
+    """``path`` is written as from the project root (``sandbox/notes.md``) and must land in the sandbox.
+
+    The sandbox defaults to ``./sandbox`` at call time; a given sandbox's parent plays the root.
+    It is created on demand, so merely wiring the tool never touches the disk.
+    """
+    box = Path(sandbox) if sandbox is not None else Path.cwd() / "sandbox"
+    box.mkdir(parents=True, exist_ok=True)
+    target = _inside(box.parent, path)
+    if not target.is_relative_to(box.resolve()):
+        raise ToolError(t("file.outside_sandbox", path=path, sandbox=box.name))
+    return target
+
+
+def make_write_file(sandbox: str | os.PathLike | None = None) -> Tool:
+    """A high-impact ``write_file`` confined to ``sandbox`` (None: ``./sandbox`` at call time)."""
+
+    def write_file(path: str, content: str) -> str:
+        """Write a text file inside the sandbox.
+
+        Args:
+            path: a path from the project root, inside sandbox/ (e.g. sandbox/notes.md)
+            content: the whole new text of the file
+        """
+        target = _in_sandbox(sandbox, path)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(content, encoding="utf-8")
+        return t("file.written", path=path, chars=len(content))
+
+    return tool(write_file, description=t("tool.write_file"), high_impact=True)
+
+
+def make_delete_file(sandbox: str | os.PathLike | None = None) -> Tool:
+    """A high-impact ``delete_file`` confined to ``sandbox`` (None: ``./sandbox`` at call time)."""
+
+    def delete_file(path: str) -> str:
+        """Delete a file inside the sandbox.
+
+        Args:
+            path: a path from the project root, inside sandbox/ (e.g. sandbox/notes.md)
+        """
+        target = _in_sandbox(sandbox, path)
+        if not target.is_file():
+            raise ToolError(t("file.not_found", path=path))
+        target.unlink()
+        return t("file.deleted", path=path)
+
+    return tool(delete_file, description=t("tool.delete_file"), high_impact=True)
+
+
+def make_http_post(outbox: list | None = None) -> Tool:
+    """A high-impact ``http_post`` that only appends ``{"url", "body"}`` to ``outbox`` (its ``.sent``)."""
+    sent = outbox if outbox is not None else []
+
+    def http_post(url: str, body: str) -> str:
+        """Record an HTTP POST instead of sending it.
+
+        Args:
+            url: where the request would go
+            body: the request body
+        """
+        sent.append({"url": url, "body": body})
+        return t("http.recorded", url=url, chars=len(body))
+
+    made = tool(http_post, description=t("tool.http_post"), high_impact=True)
+    made.sent = sent
+    return made
+
+
+read_file = make_read_file()
+write_file = make_write_file()
+delete_file = make_delete_file()
+http_post = make_http_post()

@@ -1,0 +1,73 @@
+"""Helpers for policy scripts: read what the harness sent back (lessons 2, 5).
+
+A policy function gets the request dict and decides the scripted model's next reply from it — for
+instance a final answer that quotes the tool results, or another route after a denied call.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .history import blocks_of
+from .server import assistant_turns
+
+__all__ = ["Result", "assistant_turns", "first_user_text", "last_results", "results_by_name"]
+
+
+@dataclass(frozen=True)
+class Result:
+    """A tool_result as the scripted model reads it."""
+
+    name: str
+    text: str
+    is_error: bool
+
+
+def _text(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "".join(b.get("text", "") for b in content if isinstance(b, dict) and b.get("type") == "text")
+    return ""
+
+
+def results_by_name(request: dict) -> dict[str, Result]:
+    """The latest result of each tool in the history, keyed by tool name."""
+    names: dict[str, str] = {}
+    found: dict[str, Result] = {}
+    for message in request.get("messages") or ():
+        for block in blocks_of(message.get("content")):
+            if not isinstance(block, dict):
+                continue
+            if block.get("type") == "tool_use":
+                names[block.get("id")] = block.get("name")
+            elif block.get("type") == "tool_result":
+                name = names.get(block.get("tool_use_id"), "")
+                found[name] = Result(name, _text(block.get("content")), bool(block.get("is_error")))
+    return found
+
+
+def last_results(request: dict) -> list[Result]:
+    """The tool results of the last user message, in order."""
+    messages = request.get("messages") or ()
+    names: dict[str, str] = {}
+    for message in messages:
+        for block in blocks_of(message.get("content")):
+            if isinstance(block, dict) and block.get("type") == "tool_use":
+                names[block.get("id")] = block.get("name")
+    if not messages or messages[-1].get("role") != "user":
+        return []
+    return [
+        Result(names.get(b.get("tool_use_id"), ""), _text(b.get("content")), bool(b.get("is_error")))
+        for b in blocks_of(messages[-1].get("content"))
+        if isinstance(b, dict) and b.get("type") == "tool_result"
+    ]
+
+
+def first_user_text(request: dict) -> str:
+    """The text of the first user message (the task the run started with)."""
+    for message in request.get("messages") or ():
+        if message.get("role") == "user":
+            return _text(message.get("content"))
+    return ""

@@ -1,0 +1,238 @@
+"""The emulated Messages API server: ``respond(request) -> (status, headers, body)`` (lessons 2-6).
+
+``respond`` is pure: the answer is a function of the request body alone. The request is validated
+first (``validate.py``), then the script picks the model's reply, and the reply is dressed as a
+complete Message with ids derived from the request (``ids.py``) and an estimated usage
+(``tokens.py``). Streaming requests get the same Message as server-sent events (``sse.py``).
+
+A *script* is either a list of replies, indexed by how many assistant messages the request already
+holds (after merging consecutive same-role messages; past the end the last reply repeats), or a
+policy function ``request -> reply`` that reads what came back, or a scenario name.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Callable
+
+from .history import Merged
+from .ids import digest_of, make_id
+from .replies import Reply, as_reply
+from .shape import shape_reply
+from .sse import encode_stream
+from .tokens import RequestEstimate, estimate_reply, estimate_request
+from .validate import ApiError, check_prompt_length, validate
+
+__all__ = ["Emulator", "MIN_CACHEABLE_TOKENS", "assistant_turns", "body_bytes", "error_body", "respond"]
+
+# Prompts shorter than this are not cached by the real API (Sonnet's minimum); neither here.
+MIN_CACHEABLE_TOKENS = 1024
+
+Script = Any  # list[Reply] | Callable[[dict], Reply | str] | str (a scenario name)
+
+
+def assistant_turns(request: dict) -> int:
+    """How many assistant messages the request holds after merging same-role neighbours."""
+    count, previous = 0, None
+    for message in request.get("messages") or ():
+        role = message.get("role") if isinstance(message, dict) else None
+        if role == "assistant" and previous != "assistant":
+            count += 1
+        previous = role
+    return count
+
+
+def error_body(error: ApiError, request_id: str) -> dict:
+    return {
+        "type": "error",
+        "error": {"type": error.error_type, "message": error.message},
+        "request_id": request_id,
+    }
+
+
+def _headers(request_id: str, content_type: str = "application/json") -> dict:
+    return {"request-id": request_id, "content-type": content_type}
+
+
+def _usage(estimate: RequestEstimate, merged: list[Merged], output_tokens: int) -> dict:
+    """Usage with every field present.
+
+    Deterministic cache model: the prefix before the last ``cache_control`` breakpoint is *written*
+    the first time; the part of it the previous request of the same conversation already covered (the
+    history before the last assistant message) is *read*. Below the minimum cacheable size nothing
+    is cached, as on the real API.
+    """
+    prefix = estimate.cached_prefix if estimate.cached_prefix >= MIN_CACHEABLE_TOKENS else 0
+    read = 0
+    if prefix and any(m.role == "assistant" for m in merged):
+        read = min(prefix, estimate.before_last_assistant)
+        if read < MIN_CACHEABLE_TOKENS:
+            read = 0
+    write = prefix - read
+    return {
+        "input_tokens": estimate.total - prefix,
+        "cache_creation_input_tokens": write,
+        "cache_read_input_tokens": read,
+        "cache_creation": {
+            "ephemeral_5m_input_tokens": write if estimate.cache_ttl != "1h" else 0,
+            "ephemeral_1h_input_tokens": write if estimate.cache_ttl == "1h" else 0,
+        },
+        "output_tokens": output_tokens,
+        "output_tokens_details": {"thinking_tokens": 0},
+        "server_tool_use": {"web_search_requests": 0, "web_fetch_requests": 0},
+        "service_tier": "standard",
+        "inference_geo": "global",
+    }
+
+
+class Emulator:
+    """A scripted model behind the Messages API; keeps every request body it received.
+
+    ``Emulator(script, faults={3: "529"})`` also fails chosen HTTP requests (1-based, retries count)
+    when mounted under a client by ``emulated_client``; ``respond`` itself never fails on purpose.
+    ``Emulator(cassette="run.json")`` answers recorded requests with their recorded responses.
+    """
+
+    def __init__(self, script: Script = "lesson6", *, faults: dict | None = None, cassette: Any = None) -> None:
+        self.name = script if isinstance(script, str) else getattr(script, "__name__", type(script).__name__)
+        self.replay = None
+        if cassette is not None:
+            from .cassette import Replay
+
+            self.replay = Replay.load(cassette)
+            self.name = f"cassette:{cassette}" if isinstance(cassette, str) else "cassette"
+            self.script: Any = None
+        else:
+            self.script = _resolve(script)
+        self.faults = {int(k): str(v) for k, v in (faults or {}).items()}
+        self.requests: list[dict] = []
+        self.threads: dict[str, dict] = {}  # beta server-held threads, by response id
+        self.http_requests = 0  # counted by the transport, faults included
+
+    def __repr__(self) -> str:
+        return f"Emulator({self.name!r}, requests={len(self.requests)})"
+
+    # -- the script -------------------------------------------------------------------------
+    def reply_for(self, request: dict) -> Reply:
+        script = self.script
+        if callable(script):
+            return as_reply(script(request))
+        index = min(assistant_turns(request), len(script) - 1)
+        return as_reply(script[index])
+
+    # -- the server -------------------------------------------------------------------------
+    def respond(self, request: dict, path: str = "/v1/messages") -> tuple[int, dict, Any]:
+        """Answer one request body: ``(status, headers, body)``; body is a dict, or SSE text."""
+        self.requests.append(request)
+        if self.replay is not None:
+            return self.replay.answer(path, request)
+        path = path.rstrip("/")
+        if path == "/v1/messages" and isinstance(request, dict) and isinstance(request.get("thread"), dict):
+            return self._threaded(request)
+        digest = digest_of(request) if isinstance(request, dict) else b""
+        request_id = make_id("req_011C", digest, "request", 21)
+        if path == "/v1/messages/count_tokens":
+            return self._count_tokens(request, request_id)
+        if path != "/v1/messages":
+            return 404, _headers(request_id), error_body(ApiError(404, "Not Found"), request_id)
+        return self._create(request, digest, request_id)[:3]
+
+    def _create(self, request: dict, digest: bytes, request_id: str) -> tuple[int, dict, Any, dict | None]:
+        """Validate, then answer; also hands back the Message dict (None on an error)."""
+        error, merged = validate(request)
+        estimate = None
+        if error is None:
+            estimate = estimate_request(request)
+            error = check_prompt_length(estimate.total)
+        if error is not None:
+            return error.status, _headers(request_id), error_body(error, request_id), None
+        message = self._message(request, merged, digest, estimate)
+        if request.get("stream"):
+            return 200, _headers(request_id, "text/event-stream; charset=utf-8"), encode_stream(message), message
+        return 200, _headers(request_id), message, message
+
+    def _threaded(self, request: dict) -> tuple[int, dict, Any]:
+        """The beta server-held thread (the SDK's ``tool_runner`` default), kept in this emulator.
+
+        ``{"type": "create"}`` stores the conversation under the response id; ``{"type": "continue",
+        "previous_message_id": ...}`` sends only the new messages, which are appended to the stored
+        ones. The answer is the one the whole history would get, ids included, so a threaded run and
+        a resend-everything run see identical responses. This state is the one exception to purity.
+        """
+        thread = request["thread"]
+        fields = {k: v for k, v in request.items() if k != "thread"}
+        if thread.get("type") == "continue":
+            previous = self.threads.get(thread.get("previous_message_id"))
+            if previous is None:
+                request_id = make_id("req_011C", digest_of(request), "request", 21)
+                error = ApiError(404, f"thread.previous_message_id: {thread.get('previous_message_id')}")
+                return 404, _headers(request_id), error_body(error, request_id)
+            fields = {**previous, **fields, "messages": previous["messages"] + list(fields.get("messages") or [])}
+        digest = digest_of(fields)
+        status, headers, body, message = self._create(fields, digest, make_id("req_011C", digest, "request", 21))
+        if message is not None:
+            stored = {k: v for k, v in fields.items() if k != "stream"}
+            stored["messages"] = fields["messages"] + [{"role": "assistant", "content": message["content"]}]
+            self.threads[message["id"]] = stored
+        return status, headers, body
+
+    def _count_tokens(self, request: dict, request_id: str) -> tuple[int, dict, Any]:
+        error, _ = validate(request, count_tokens=True)
+        if error is not None:
+            return error.status, _headers(request_id), error_body(error, request_id)
+        return 200, _headers(request_id), {"input_tokens": estimate_request(request).total}
+
+    def _message(self, request: dict, merged: list[Merged], digest: bytes, estimate: RequestEstimate) -> dict:
+        scripted = self.reply_for(request)
+        content = []
+        for index, block in enumerate(scripted.content):
+            if block["type"] == "tool_use":
+                block = {
+                    "type": "tool_use",
+                    "id": block.get("id") or make_id("toolu_01", digest, f"tool{index}"),
+                    "name": block["name"],
+                    "input": block.get("input") or {},
+                }
+            content.append(block)
+        content, stop_reason, stop_sequence = shape_reply(content, scripted, request)
+        stop_details = scripted.stop_details
+        if stop_reason == "refusal" and stop_details is None:
+            stop_details = {"type": "refusal", "category": None, "explanation": None}
+        return {
+            "id": make_id("msg_01", digest, "message"),
+            "type": "message",
+            "role": "assistant",
+            "model": request["model"],
+            "content": content,
+            "stop_reason": stop_reason,
+            "stop_sequence": stop_sequence,
+            "stop_details": stop_details,
+            "usage": _usage(estimate, merged, estimate_reply(content)),
+        }
+
+
+def _resolve(script: Script) -> Any:
+    if isinstance(script, str):
+        from .scenarios import scenario
+
+        return scenario(script)
+    if isinstance(script, Reply):
+        return [script]
+    if callable(script):
+        return script
+    script = list(script)
+    if not script:
+        raise ValueError("a list script needs at least one reply")
+    return [as_reply(r) for r in script]
+
+
+def respond(request: dict, script: Script = "lesson6", path: str = "/v1/messages") -> tuple[int, dict, Any]:
+    """One answer from a fresh emulator running ``script``: pure, same request -> same bytes."""
+    return Emulator(script).respond(request, path)
+
+
+def body_bytes(body: Any) -> bytes:
+    """The wire form of a ``respond`` body."""
+    if isinstance(body, str):
+        return body.encode("utf-8")
+    return json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode("utf-8")

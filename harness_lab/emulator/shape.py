@@ -1,0 +1,104 @@
+"""What the request's own limits do to a scripted reply (lesson 3: stop conditions).
+
+The scripted model "generates" its reply, and then the request's ``stop_sequences`` and
+``max_tokens`` apply as on the real API: text is cut just before the first stop sequence
+(``stop_reason: "stop_sequence"``), and a reply longer than ``max_tokens`` (by the estimate in
+``tokens.py``) is cut there (``stop_reason: "max_tokens"``), a tool_use included — its input then
+holds only the keys that fit, which is why a truncated call must never be run. A stop_reason the
+script set explicitly wins over both.
+"""
+
+from __future__ import annotations
+
+from .replies import Reply
+from .tokens import REPLY_OVERHEAD, TOOL_USE_OVERHEAD, text_tokens, value_tokens
+
+__all__ = ["shape_reply"]
+
+
+def _cut_text(text: str, budget: int) -> str:
+    """The longest prefix of ``text`` that fits in ``budget`` tokens (binary search)."""
+    low, high = 0, len(text)
+    while low < high:
+        middle = (low + high + 1) // 2
+        if text_tokens(text[:middle]) <= budget:
+            low = middle
+        else:
+            high = middle - 1
+    return text[:low]
+
+
+def _cut_input(tool_input: dict, budget: int) -> dict:
+    """Keep the input's keys in order while they fit; a string value may be cut part-way."""
+    kept: dict = {}
+    for key, value in tool_input.items():
+        cost = value_tokens({key: value})
+        if cost <= budget:
+            kept[key] = value
+            budget -= cost
+            continue
+        if isinstance(value, str) and budget > text_tokens(key) + 2:
+            kept[key] = _cut_text(value, budget - text_tokens(key) - 2)
+        break
+    return kept
+
+
+def _apply_stop_sequences(content: list[dict], sequences: list) -> tuple[list[dict], str | None]:
+    for position, block in enumerate(content):
+        if block["type"] != "text":
+            continue
+        text = block["text"]
+        hits = [(text.find(s), s) for s in sequences if isinstance(s, str) and s and s in text]
+        if hits:
+            at, sequence = min(hits)
+            kept = content[:position]
+            if text[:at]:
+                kept.append({**block, "text": text[:at]})
+            return kept, sequence
+    return content, None
+
+
+def _apply_max_tokens(content: list[dict], max_tokens: int) -> tuple[list[dict], bool]:
+    budget = max_tokens - REPLY_OVERHEAD
+    kept: list[dict] = []
+    for block in content:
+        if block["type"] == "text":
+            cost = text_tokens(block["text"])
+            if cost <= budget:
+                kept.append(block)
+                budget -= cost
+                continue
+            cut = _cut_text(block["text"], max(budget, 0))
+            if cut:
+                kept.append({**block, "text": cut})
+            return kept, True
+        if block["type"] == "tool_use":
+            cost = TOOL_USE_OVERHEAD + text_tokens(block["name"]) + value_tokens(block["input"])
+            if cost <= budget:
+                kept.append(block)
+                budget -= cost
+                continue
+            if budget > TOOL_USE_OVERHEAD + text_tokens(block["name"]):
+                room = budget - TOOL_USE_OVERHEAD - text_tokens(block["name"])
+                kept.append({**block, "input": _cut_input(block["input"], room)})
+            return kept, True
+        kept.append(block)
+    return kept, False
+
+
+def shape_reply(content: list[dict], scripted: Reply, request: dict) -> tuple[list[dict], str, str | None]:
+    """Apply stop sequences and ``max_tokens``; return (content, stop_reason, stop_sequence)."""
+    if scripted.stop_reason is not None:
+        return content, scripted.stop_reason, scripted.stop_sequence
+    stop_reason, stop_sequence = scripted.final_stop_reason, None
+    sequences = request.get("stop_sequences")
+    if sequences:
+        content, stop_sequence = _apply_stop_sequences(content, sequences)
+        if stop_sequence is not None:
+            stop_reason = "stop_sequence"
+    max_tokens = request.get("max_tokens")
+    if isinstance(max_tokens, int):
+        content, cut = _apply_max_tokens(content, max_tokens)
+        if cut:
+            stop_reason, stop_sequence = "max_tokens", None
+    return content, stop_reason, stop_sequence

@@ -1,0 +1,72 @@
+"""A finished Message replayed as the API's server-sent events (streaming, lesson 2).
+
+The event order is the real one: ``message_start`` (empty content, ``stop_reason: null``), a ``ping``,
+then per block ``content_block_start`` / ``content_block_delta`` (``text_delta`` or
+``input_json_delta``) / ``content_block_stop``, then ``message_delta`` (stop fields and cumulative
+usage) and ``message_stop``. Every event carries an ``event:`` line: the Python SDK drops events
+without one. The SDK's accumulator rebuilds exactly the non-streamed Message from these events.
+"""
+
+from __future__ import annotations
+
+import json
+
+__all__ = ["CHUNK", "encode_stream"]
+
+CHUNK = 48  # characters per delta: a few deltas per block, so a stream looks like one
+
+
+def _event(name: str, data: dict) -> str:
+    return f"event: {name}\ndata: {json.dumps(data, ensure_ascii=False, separators=(',', ':'))}\n\n"
+
+
+def _chunks(text: str) -> list[str]:
+    return [text[i : i + CHUNK] for i in range(0, len(text), CHUNK)] or [""]
+
+
+def encode_stream(message: dict) -> str:
+    """The SSE text of a complete Message body."""
+    usage = message["usage"]
+    start_usage = dict(usage)
+    start_usage["output_tokens"] = 1  # the real stream reports a token or so until the end
+    start = {**message, "content": [], "stop_reason": None, "stop_sequence": None, "stop_details": None}
+    start["usage"] = start_usage
+    out = [_event("message_start", {"type": "message_start", "message": start})]
+    out.append(_event("ping", {"type": "ping"}))
+    for index, block in enumerate(message["content"]):
+        kind = block["type"]
+        if kind == "text":
+            out.append(_event("content_block_start", {"type": "content_block_start", "index": index,
+                                                      "content_block": {**block, "text": ""}}))
+            for piece in _chunks(block["text"]):
+                out.append(_event("content_block_delta", {"type": "content_block_delta", "index": index,
+                                                          "delta": {"type": "text_delta", "text": piece}}))
+        elif kind == "tool_use":
+            out.append(_event("content_block_start", {"type": "content_block_start", "index": index,
+                                                      "content_block": {**block, "input": {}}}))
+            partial = json.dumps(block["input"], ensure_ascii=False) if block["input"] else ""
+            for piece in _chunks(partial):
+                out.append(_event("content_block_delta", {"type": "content_block_delta", "index": index,
+                                                          "delta": {"type": "input_json_delta", "partial_json": piece}}))
+        else:  # blocks without a delta form arrive whole
+            out.append(_event("content_block_start", {"type": "content_block_start", "index": index,
+                                                      "content_block": block}))
+        out.append(_event("content_block_stop", {"type": "content_block_stop", "index": index}))
+    delta_usage = {
+        "input_tokens": usage["input_tokens"],
+        "cache_creation_input_tokens": usage["cache_creation_input_tokens"],
+        "cache_read_input_tokens": usage["cache_read_input_tokens"],
+        "output_tokens": usage["output_tokens"],
+        "server_tool_use": usage.get("server_tool_use"),
+    }
+    out.append(_event("message_delta", {
+        "type": "message_delta",
+        "delta": {
+            "stop_reason": message["stop_reason"],
+            "stop_sequence": message["stop_sequence"],
+            "stop_details": message.get("stop_details"),
+        },
+        "usage": delta_usage,
+    }))
+    out.append(_event("message_stop", {"type": "message_stop"}))
+    return "".join(out)

@@ -1,0 +1,160 @@
+"""The emulator's token estimate (lesson 4: budget burnout).
+
+There is no offline Claude tokenizer, so the emulator *estimates*, deterministically, from the request
+alone. The numbers are close enough to teach with (history grows, so input tokens grow every turn) but
+they are not what the real API would bill. The rules:
+
+- Text: every CJK character (kana, kanji, CJK and full-width punctuation) counts as one token, since
+  Claude's tokenizer spends roughly a token per Japanese character; every other character counts a
+  quarter of a token (about 4 characters of English or code per token), rounded up per text.
+- Structured values (tool inputs, tool definitions) count as the text of their JSON
+  (``ensure_ascii=False``, so Japanese stays one token per character).
+- Overheads: 7 per request, 3 per message, 3 per system prompt, 8 per tool_use block, 6 per
+  tool_result block, 12 per tool definition, and 1,600 per image or document block. A request that
+  defines tools also pays a hidden tool system prompt of 346 tokens, as the real API does.
+- Order: tools, then system, then messages. That is also the prompt-cache prefix order: the prefix
+  covered by a ``cache_control`` breakpoint is the running estimate at the last marked block (the
+  whole request for a top-level ``cache_control``).
+- Reply: 1 token, plus text as above, plus 8 + name + input JSON per tool_use block.
+
+Everything here is one pass over the request: linear in its size.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+__all__ = [
+    "RequestEstimate",
+    "TOOLS_SYSTEM_PROMPT_TOKENS",
+    "estimate_reply",
+    "estimate_request",
+    "text_tokens",
+    "value_tokens",
+]
+
+REQUEST_OVERHEAD = 7
+MESSAGE_OVERHEAD = 3
+SYSTEM_OVERHEAD = 3
+TOOL_USE_OVERHEAD = 8
+TOOL_RESULT_OVERHEAD = 6
+TOOL_DEFINITION_OVERHEAD = 12
+MEDIA_BLOCK_TOKENS = 1600
+TOOLS_SYSTEM_PROMPT_TOKENS = 346
+REPLY_OVERHEAD = 1
+
+# Kana, CJK punctuation, CJK ideographs (incl. extension A and compatibility), full-width forms.
+_CJK = re.compile("[\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef]")
+
+
+@lru_cache(maxsize=8192)
+def text_tokens(text: str) -> int:
+    """One token per CJK character, a quarter token per other character (rounded up).
+
+    Cached because a loop re-sends its whole history every turn: the same texts come back each time.
+    """
+    if not text:
+        return 0
+    cjk = 0 if text.isascii() else _CJK.subn("", text)[1]
+    other = len(text) - cjk
+    return cjk + (other + 3) // 4
+
+
+def value_tokens(value: Any) -> int:
+    """Tokens of a structured value, counted as its JSON text."""
+    if isinstance(value, str):
+        return text_tokens(value)
+    return text_tokens(json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str))
+
+
+@dataclass(frozen=True)
+class RequestEstimate:
+    """``total`` input tokens; ``cached_prefix`` of them sit before the last cache breakpoint."""
+
+    total: int
+    cached_prefix: int = 0
+    cache_ttl: str = "5m"
+    before_last_assistant: int = 0  # running estimate where the last assistant message begins
+
+
+def _block_tokens(block: Any) -> int:
+    if isinstance(block, str):
+        return text_tokens(block)
+    kind = block.get("type")
+    if kind == "text":
+        return text_tokens(block.get("text") or "")
+    if kind == "tool_use":
+        return TOOL_USE_OVERHEAD + text_tokens(block.get("name") or "") + value_tokens(block.get("input") or {})
+    if kind == "tool_result":
+        content = block.get("content")
+        if content is None:
+            inner = 0
+        elif isinstance(content, str):
+            inner = text_tokens(content)
+        else:
+            inner = sum(_block_tokens(b) for b in content)
+        return TOOL_RESULT_OVERHEAD + inner
+    if kind in ("image", "document"):
+        return MEDIA_BLOCK_TOKENS
+    if kind in ("thinking", "redacted_thinking"):
+        return text_tokens(block.get("thinking") or block.get("data") or "")
+    # Anything else (server tool blocks, search results...): count its JSON.
+    return value_tokens(block)
+
+
+class _Counter:
+    """Running total that remembers where the last cache breakpoint fell."""
+
+    def __init__(self) -> None:
+        self.total = REQUEST_OVERHEAD
+        self.prefix = 0
+        self.ttl = "5m"
+
+    def add(self, tokens: int, marker: Any = None) -> None:
+        self.total += tokens
+        if isinstance(marker, dict):
+            self.prefix = self.total
+            self.ttl = marker.get("ttl") or "5m"
+
+
+def estimate_request(request: dict) -> RequestEstimate:
+    """Estimate the input tokens of a Messages request (system + tools + messages)."""
+    counter = _Counter()
+    tools = request.get("tools") or []
+    if tools:
+        counter.add(TOOLS_SYSTEM_PROMPT_TOKENS)
+    for tool in tools:
+        counter.add(TOOL_DEFINITION_OVERHEAD + value_tokens(tool), tool.get("cache_control") if isinstance(tool, dict) else None)
+    system = request.get("system")
+    if system:
+        counter.add(SYSTEM_OVERHEAD)
+        if isinstance(system, str):
+            counter.add(text_tokens(system))
+        else:
+            for block in system:
+                counter.add(_block_tokens(block), block.get("cache_control") if isinstance(block, dict) else None)
+    before_last_assistant = 0
+    for message in request.get("messages") or []:
+        if isinstance(message, dict) and message.get("role") == "assistant":
+            before_last_assistant = counter.total
+        counter.add(MESSAGE_OVERHEAD)
+        content = message.get("content") if isinstance(message, dict) else None
+        if isinstance(content, str):
+            counter.add(text_tokens(content))
+        elif content:
+            for block in content:
+                counter.add(_block_tokens(block), block.get("cache_control") if isinstance(block, dict) else None)
+    top = request.get("cache_control")
+    if isinstance(top, dict):
+        counter.prefix = counter.total
+        counter.ttl = top.get("ttl") or "5m"
+    return RequestEstimate(counter.total, counter.prefix, counter.ttl, before_last_assistant)
+
+
+def estimate_reply(content: list[dict]) -> int:
+    """Estimate the output tokens of a reply's content blocks (never 0, as on the real API)."""
+    return REPLY_OVERHEAD + sum(_block_tokens(b) for b in content)

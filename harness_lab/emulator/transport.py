@@ -1,0 +1,110 @@
+"""Mount the emulator under the real ``anthropic`` client (principle 1: the real SDK always).
+
+The SDK's transport seam is ``http_client=httpx2.Client(transport=httpx2.MockTransport(handler))``:
+learners call ``client.messages.create(...)`` and get real ``anthropic.types.Message`` objects, the
+SDK's own retries, exceptions and stream parsing included. The handler is thin: count the HTTP
+request, inject a fault if one is scheduled for it, else hand the JSON body to ``Emulator.respond``.
+
+The client gets an explicit dummy key and base URL, so no environment variable leaks into it and
+nothing it sends can leave the process.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import anthropic
+import httpx2
+
+from .ids import make_id
+from .server import Emulator, body_bytes, error_body
+from .validate import ApiError
+
+__all__ = [
+    "BASE_URL",
+    "DUMMY_KEY",
+    "FAULTS",
+    "emulated_async_client",
+    "emulated_client",
+    "emulator_of",
+    "handler_for",
+]
+
+BASE_URL = "https://emulator.harness-lab.invalid"
+DUMMY_KEY = "emulated-no-key"
+FAULTS = ("429", "500", "529", "connection", "timeout")
+
+_FAULT_ERRORS = {
+    "429": ApiError(429, "Number of request tokens has exceeded your per-minute rate limit"),
+    "500": ApiError(500, "Internal server error"),
+    "529": ApiError(529, "Overloaded"),
+}
+_ATTRIBUTE = "_harness_lab_emulator"
+
+
+def _fault_response(fault: str, number: int, request: httpx2.Request) -> httpx2.Response:
+    if fault == "connection":
+        raise httpx2.ConnectError("emulated connection error", request=request)
+    if fault == "timeout":
+        raise httpx2.ReadTimeout("emulated timeout", request=request)
+    error = _FAULT_ERRORS[fault]
+    request_id = make_id("req_011C", f"fault-{number}".encode(), fault, 21)
+    headers = {"request-id": request_id, "content-type": "application/json", "retry-after-ms": "1"}
+    return httpx2.Response(error.status, headers=headers, content=body_bytes(error_body(error, request_id)))
+
+
+def handler_for(emulator: Emulator):
+    """The MockTransport handler: one HTTP request in, one response (or a transport error) out."""
+
+    def handle(request: httpx2.Request) -> httpx2.Response:
+        emulator.http_requests += 1
+        fault = emulator.faults.get(emulator.http_requests)
+        if fault is not None:
+            if fault not in FAULTS:
+                raise ValueError(f"unknown fault {fault!r}; use one of {', '.join(FAULTS)}")
+            return _fault_response(fault, emulator.http_requests, request)
+        try:
+            body = json.loads(request.content) if request.content else {}
+        except ValueError:
+            error = ApiError(400, "There was an error parsing the body of your request")
+            return httpx2.Response(400, content=body_bytes(error_body(error, "req_011Cinvalidjson")))
+        status, headers, answer = emulator.respond(body, request.url.path)
+        return httpx2.Response(status, headers=headers, content=body_bytes(answer))
+
+    return handle
+
+
+def _emulator(script_or_emulator: Any, faults: dict | None) -> Emulator:
+    if isinstance(script_or_emulator, Emulator):
+        if faults:
+            script_or_emulator.faults.update({int(k): str(v) for k, v in faults.items()})
+        return script_or_emulator
+    return Emulator(script_or_emulator, faults=faults)
+
+
+def emulated_client(script_or_emulator: Any = "lesson6", *, faults: dict | None = None, **client_kwargs: Any) -> anthropic.Anthropic:
+    """A real ``anthropic.Anthropic`` whose HTTP requests are answered by the emulator in-process.
+
+    ``client_kwargs`` go to the client (``max_retries=0``, ``timeout=...``); ``emulator_of(client)``
+    returns the emulator, for its ``.requests``.
+    """
+    emulator = _emulator(script_or_emulator, faults)
+    http_client = httpx2.Client(transport=httpx2.MockTransport(handler_for(emulator)))
+    client = anthropic.Anthropic(api_key=DUMMY_KEY, base_url=BASE_URL, http_client=http_client, **client_kwargs)
+    setattr(client, _ATTRIBUTE, emulator)
+    return client
+
+
+def emulated_async_client(script_or_emulator: Any = "lesson6", *, faults: dict | None = None, **client_kwargs: Any) -> anthropic.AsyncAnthropic:
+    """``emulated_client`` for ``anthropic.AsyncAnthropic`` (pydantic-ai and other async callers)."""
+    emulator = _emulator(script_or_emulator, faults)
+    http_client = httpx2.AsyncClient(transport=httpx2.MockTransport(handler_for(emulator)))
+    client = anthropic.AsyncAnthropic(api_key=DUMMY_KEY, base_url=BASE_URL, http_client=http_client, **client_kwargs)
+    setattr(client, _ATTRIBUTE, emulator)
+    return client
+
+
+def emulator_of(client: Any) -> Emulator | None:
+    """The emulator behind an emulated client (``None`` for a live one)."""
+    return getattr(client, _ATTRIBUTE, None)

@@ -1,0 +1,91 @@
+"""Spy tools and a spy approver that write down what the learner's code did (lesson 6 exercises).
+
+Graders judge behaviour: which tool ran, with which input, and whether the human was asked first.
+One ``Recorder`` per scenario keeps a single ordered log, so "asked before it ran" is a comparison
+of two positions in that log. Spies accept the calling styles a learner may use: ``impl(input)`` as
+in the lesson, ``impl(**input)`` as in the Python article, ``approve(name, input)`` or
+``approve(block)``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Callable
+
+__all__ = ["Event", "Recorder", "canonical"]
+
+
+def canonical(value: Any) -> str:
+    """A tool input as canonical JSON, so equal inputs compare equal whatever their key order."""
+    try:
+        return json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
+    except (TypeError, ValueError):
+        return repr(value)
+
+
+@dataclass(frozen=True)
+class Event:
+    kind: str  # "impl" (a tool ran) or "approve" (the human was asked)
+    name: str
+    input: str  # canonical JSON
+
+
+class Recorder:
+    """The ordered log of one scenario, and factories for the spies that fill it."""
+
+    def __init__(self) -> None:
+        self.events: list[Event] = []
+
+    def tool(self, name: str, output: Any) -> Callable[..., Any]:
+        def spy(*args: Any, **kwargs: Any) -> Any:
+            given = args[0] if args and isinstance(args[0], Mapping) else kwargs
+            self.events.append(Event("impl", name, canonical(dict(given))))
+            return output
+
+        spy.__name__ = name
+        return spy
+
+    def tools(self, outputs: Mapping[str, Any]) -> dict[str, Callable[..., Any]]:
+        return {name: self.tool(name, out) for name, out in outputs.items()}
+
+    def approver(self, decide: Callable[[str, dict], bool]) -> Callable[..., bool]:
+        """An approval callback: logs the question, answers ``decide(name, input)`` as a bool."""
+
+        def approve(*args: Any, **kwargs: Any) -> bool:
+            name, given = _question(args, kwargs)
+            self.events.append(Event("approve", name, canonical(given)))
+            return bool(decide(name, given))
+
+        return approve
+
+    def ran(self, name: str | None = None) -> list[Event]:
+        return [e for e in self.events if e.kind == "impl" and (name is None or e.name == name)]
+
+    def asked(self, name: str | None = None) -> list[Event]:
+        return [e for e in self.events if e.kind == "approve" and (name is None or e.name == name)]
+
+    def asked_before_ran(self, name: str, input: dict) -> bool:
+        """True when the first run of ``name(input)`` comes after a question about it."""
+        key = canonical(input)
+        asked_at = ran_at = None
+        for i, e in enumerate(self.events):
+            if e.name == name and e.input == key:
+                if e.kind == "approve" and asked_at is None:
+                    asked_at = i
+                if e.kind == "impl" and ran_at is None:
+                    ran_at = i
+        return asked_at is not None and (ran_at is None or asked_at < ran_at)
+
+
+def _question(args: tuple, kwargs: dict) -> tuple[str, dict]:
+    """Read (tool name, input) from however the learner called the approver."""
+    first = args[0] if args else kwargs.get("name", kwargs.get("tool_name", kwargs.get("block")))
+    if isinstance(first, str):
+        given = args[1] if len(args) > 1 else kwargs.get("input", kwargs.get("tool_input", {}))
+        return first, dict(given) if isinstance(given, Mapping) else {}
+    # a whole tool_use block (SDK object or dict)
+    name = first.get("name") if isinstance(first, Mapping) else getattr(first, "name", "")
+    given = first.get("input") if isinstance(first, Mapping) else getattr(first, "input", {})
+    return str(name or ""), dict(given) if isinstance(given, Mapping) else {}

@@ -1,0 +1,243 @@
+"""Tools the model can call (lessons 2 and 6: ``runToolUses`` and the tool definitions).
+
+``@tool`` turns a plain function into a ``Tool``: the API definition (name, description,
+input_schema) is read from the signature and the docstring, so the schema the model sees and the
+function that runs can never drift apart. ``Tool.run`` is what the loop calls: it checks the input
+against the schema, runs the function with a timeout and always answers ``(text, is_error)`` —
+a tool that fails never takes the harness down with it.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+import threading
+import time
+import types
+import typing
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Literal, Union
+
+import jsonschema
+
+from .messages import to_json_text
+from .text import t
+
+__all__ = [
+    "Tool",
+    "ToolError",
+    "as_tools",
+    "delete_file",
+    "get_time",
+    "http_post",
+    "make_delete_file",
+    "make_http_post",
+    "make_read_file",
+    "make_write_file",
+    "read_file",
+    "run_calls",
+    "schema_of",
+    "tool",
+    "write_file",
+]
+
+# Past this many characters a result is cut: one runaway tool must not blow the token budget.
+MAX_RESULT_CHARS = 20_000
+
+_SIMPLE_TYPES = {str: "string", int: "integer", float: "number", bool: "boolean", dict: "object"}
+
+
+class ToolError(Exception):
+    """A failure a tool explains in its own words: the message goes to the model unchanged."""
+
+
+def _type_schema(annotation: Any) -> dict:
+    """JSON schema for one parameter annotation; unknown annotations accept any value."""
+    if annotation in _SIMPLE_TYPES:
+        return {"type": _SIMPLE_TYPES[annotation]}
+    if annotation is list:
+        return {"type": "array"}
+    origin, args = typing.get_origin(annotation), typing.get_args(annotation)
+    if origin is Literal:
+        return {"enum": list(args)}
+    if origin in (Union, types.UnionType):
+        options = [a for a in args if a is not type(None)]
+        # Optional[X] is X for the model; leaving it out is how "None" is expressed.
+        return _type_schema(options[0]) if len(options) == 1 else {"anyOf": [_type_schema(a) for a in options]}
+    if origin is list:
+        return {"type": "array", "items": _type_schema(args[0])} if args else {"type": "array"}
+    if origin is dict:
+        return {"type": "object"}
+    return {}
+
+
+def _docstring_parts(doc: str | None) -> tuple[str, dict[str, str]]:
+    """The first paragraph (the description) and the ``Args:`` lines (name -> text)."""
+    doc = inspect.cleandoc(doc or "")
+    description = doc.split("\n\n", 1)[0].replace("\n", " ").strip()
+    args: dict[str, str] = {}
+    match = re.search(r"^Args:\s*\n((?:[ \t]+.*\n?)+)", doc, re.MULTILINE)
+    if match:
+        for line in match.group(1).splitlines():
+            m = re.match(r"\s+(\w+)\s*(?:\([^)]*\))?\s*:\s*(.+)", line)
+            if m:
+                args[m.group(1)] = m.group(2).strip()
+    return description, args
+
+
+def schema_of(fn: Callable) -> dict:
+    """The ``input_schema`` for ``fn``: one property per parameter, required unless it has a default."""
+    hints = typing.get_type_hints(fn)
+    _, arg_docs = _docstring_parts(fn.__doc__)
+    properties, required = {}, []
+    for name, param in inspect.signature(fn).parameters.items():
+        if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
+            continue
+        prop = _type_schema(hints.get(name, Any))
+        if name in arg_docs:
+            prop["description"] = arg_docs[name]
+        properties[name] = prop
+        if param.default is param.empty:
+            required.append(name)
+    schema: dict = {"type": "object", "properties": properties}
+    if required:
+        schema["required"] = required
+    return schema
+
+
+@dataclass
+class Tool:
+    """A function the model may call, with the definition the API needs.
+
+    ``high_impact`` marks tools that change the world (write, delete, send): the default approval
+    policy asks a human before they run (lesson 5). ``timeout`` overrides the loop's per-tool timeout.
+    """
+
+    fn: Callable
+    name: str
+    description: str
+    input_schema: dict
+    high_impact: bool = False
+    timeout: float | None = None
+    _validator: Any = field(default=None, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        self._validator = jsonschema.Draft202012Validator(self.input_schema)
+
+    @property
+    def definition(self) -> dict:
+        """What goes into the request's ``tools`` list."""
+        return {"name": self.name, "description": self.description, "input_schema": self.input_schema}
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self.fn(*args, **kwargs)
+
+    def problem_with(self, tool_input: Any) -> str | None:
+        """Why ``tool_input`` does not fit ``input_schema`` (None when it fits)."""
+        if not isinstance(tool_input, dict):
+            return t("result.input_not_object")
+        error = jsonschema.exceptions.best_match(self._validator.iter_errors(tool_input))
+        if error is None:
+            return None
+        where = "/".join(str(p) for p in error.absolute_path)
+        return f"{where}: {error.message}" if where else error.message
+
+    def run(self, tool_input: Any, timeout: float | None = None) -> tuple[str, bool]:
+        """Check the input, call the function, and answer ``(content_text, is_error)``."""
+        return run_calls([(self, tool_input)], timeout)[0]
+
+
+def tool(
+    fn: Callable | None = None,
+    *,
+    name: str | None = None,
+    description: str | None = None,
+    input_schema: dict | None = None,
+    high_impact: bool = False,
+    timeout: float | None = None,
+) -> Any:
+    """Make a ``Tool`` from a function; use as ``@tool`` or ``@tool(name=..., high_impact=True)``."""
+
+    def build(f: Callable) -> Tool:
+        if isinstance(f, Tool):
+            return f
+        return Tool(
+            fn=f,
+            name=name or f.__name__,
+            description=description if description is not None else _docstring_parts(f.__doc__)[0],
+            input_schema=input_schema if input_schema is not None else schema_of(f),
+            high_impact=high_impact or getattr(f, "high_impact", False),
+            timeout=timeout,
+        )
+
+    return build(fn) if fn is not None else build
+
+
+def as_tools(tools: Any) -> dict[str, Tool]:
+    """``tools`` as name -> Tool: accepts a list of Tools/functions or a dict name -> callable."""
+    if tools is None:
+        return {}
+    if isinstance(tools, dict):
+        return {n: (f if isinstance(f, Tool) and f.name == n else tool(f, name=n)) for n, f in tools.items()}
+    built = [tool(f) for f in tools]
+    return {b.name: b for b in built}
+
+
+def _format(value: Any) -> str:
+    text = to_json_text(value)
+    if len(text) > MAX_RESULT_CHARS:
+        text = text[:MAX_RESULT_CHARS] + "\n" + t("result.truncated", limit=MAX_RESULT_CHARS, total=len(text))
+    return text
+
+
+def _invoke(one: Tool, tool_input: Any) -> tuple[str, bool]:
+    """One call, answered as ``(text, is_error)``; runs inside a worker thread."""
+    problem = one.problem_with(tool_input)
+    if problem:
+        return t("result.invalid_input", name=one.name, problem=problem), True
+    try:
+        return _format(one.fn(**tool_input)), False
+    except ToolError as exc:
+        return t("result.failed", error=str(exc)), True
+    except BaseException as exc:  # any tool failure (even SystemExit) becomes a result the model can read
+        return t("result.failed", error=f"{type(exc).__name__}: {exc}"), True
+
+
+def run_calls(calls: Iterable[tuple[Tool, Any]], timeout: float | None = None) -> list[tuple[str, bool]]:
+    """Run calls concurrently, each with its own timeout; answers come back in call order.
+
+    Daemon threads, not a thread pool: a tool that hangs past its timeout is abandoned (Python
+    cannot kill a thread) and must not keep the interpreter from exiting.
+    """
+    calls = list(calls)
+    done: dict[int, tuple[str, bool]] = {}
+
+    def work(i: int, one: Tool, tool_input: Any) -> None:
+        done[i] = _invoke(one, tool_input)
+
+    threads = [threading.Thread(target=work, args=(i, *c), daemon=True) for i, c in enumerate(calls)]
+    for th in threads:
+        th.start()
+    started = time.monotonic()
+    answers = []
+    for i, ((one, _), th) in enumerate(zip(calls, threads)):
+        limit = one.timeout if one.timeout is not None else timeout
+        th.join(None if limit is None else max(0.0, started + limit - time.monotonic()))
+        # Decide now: a thread that finishes after its deadline must not change the answer.
+        answers.append(done[i] if not th.is_alive() else (t("result.timeout", seconds=limit), True))
+    return answers
+
+
+# The built-ins live in their own file; re-exported here so ``from harness_lab.tools import
+# read_file`` works as the lesson writes it. Imported last because they are built with ``tool``.
+from .builtin_tools import (  # noqa: E402
+    delete_file,
+    get_time,
+    http_post,
+    make_delete_file,
+    make_http_post,
+    make_read_file,
+    make_write_file,
+    read_file,
+    write_file,
+)

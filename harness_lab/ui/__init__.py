@@ -1,0 +1,26 @@
+"""Jupyter UI on top of the core (layer 5): block cards, the Stepper, the loop diagram, plots.
+
+``import harness_lab`` never imports this package; notebooks do ``from harness_lab import ui``.
+Importing it also teaches IPython to draw the loop's events (Turn, ApprovalRequest, Finished,
+Stopped, Usage, Decision) as cards, so a bare event at the end of a cell shows as a card.
+"""
+
+from .cards import Card, card, transcript
+from .diagram import LoopDiagram, diagram
+from .formatters import register_formatters
+from .plots import compare_runs, plot_token_burn
+from .stepper import Stepper
+
+__all__ = [
+    "Card",
+    "LoopDiagram",
+    "Stepper",
+    "card",
+    "compare_runs",
+    "diagram",
+    "plot_token_burn",
+    "register_formatters",
+    "transcript",
+]
+
+register_formatters()

@@ -1,0 +1,238 @@
+"""Token-burn plots: where the budget goes, turn by turn (lesson 4: budget burnout).
+
+History grows every turn, so each request re-sends everything before it: per-turn input grows
+linearly and the running total quadratically. These plots show that, against the budget line, with
+the stop marked and an estimated USD axis, and compare several runs on one chart.
+
+Figures are plain ``matplotlib.figure.Figure`` objects, not pyplot ones: show one by making it a
+cell's last expression or with ``display(fig)``. That avoids pyplot's global state and the double
+display of a returned pyplot figure. Sizes and colours are fixed and nothing depends on the clock,
+so the same run always draws the same picture.
+"""
+
+from __future__ import annotations
+
+import io
+from typing import Any, Iterable, Mapping
+
+import matplotlib
+import matplotlib_fontja  # noqa: F401  (registers IPAexGothic, a CJK font that ships from PyPI)
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+
+from ..events import Finished, Stopped, Turn, Usage
+from ..text import t
+from ..valves.budget import cost_usd
+
+__all__ = ["compare_runs", "plot_token_burn", "run_cost_usd", "turn_usages"]
+
+SIZE, DPI = (11.0, 4.2), 100
+# The parts of one call's tokens, bottom to top, with fixed colours.
+PARTS = (
+    ("input_tokens", "ui.plot.input", "#4a7bd0"),
+    ("cache_creation_input_tokens", "ui.plot.cache_write", "#9b6fd1"),
+    ("cache_read_input_tokens", "ui.plot.cache_read", "#8cc4e8"),
+    ("output_tokens", "ui.plot.output", "#e08a00"),
+)
+RUN_COLORS = ("#4a7bd0", "#e08a00", "#3f9a5a", "#c8372d", "#9b6fd1", "#777777")
+
+
+def _font() -> None:
+    # matplotlib_fontja sets the family on import; set it again in case a notebook changed rcParams.
+    matplotlib.rcParams["font.family"] = matplotlib_fontja.matplotlib_fontja.FONT_NAME
+    matplotlib.rcParams["axes.unicode_minus"] = False
+
+
+def _figure() -> Figure:
+    fig = Figure(figsize=SIZE, dpi=DPI, layout="constrained")
+    FigureCanvasAgg(fig)  # a real canvas, so fig.canvas.draw() renders (the base canvas does nothing)
+    return fig
+
+
+def _png(fig: Figure) -> bytes:
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=DPI)
+    return buf.getvalue()
+
+
+def _register_png() -> None:
+    """Let IPython show our pyplot-free figures as PNG (the inline backend may not be loaded)."""
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return
+    shell = get_ipython()
+    if shell is not None and hasattr(shell, "display_formatter"):
+        shell.display_formatter.formatters["image/png"].for_type(Figure, _png)
+
+
+# --- reading a run ------------------------------------------------------------------------------
+
+
+def turn_usages(source: Any) -> list[Usage]:
+    """Per-model-call usage from a Run, a RunState, a Stepper, an outcome, events or Usages."""
+    if hasattr(source, "turn_usage"):
+        return [Usage.of(u) for u in source.turn_usage]
+    for attr in ("state", "run"):
+        inner = getattr(source, attr, None)
+        if inner is not None and inner is not source:
+            return turn_usages(inner)
+    if isinstance(source, Iterable) and not isinstance(source, (str, bytes, Mapping)):
+        items = [x for x in source if not isinstance(x, (Finished, Stopped))]
+        if any(isinstance(x, Turn) for x in items):
+            return [x.usage for x in items if isinstance(x, Turn)]
+        return [u if isinstance(u, Usage) else Usage.of(u) for u in items]
+    raise TypeError(f"cannot read per-turn usage from {type(source).__name__}")
+
+
+def _outcome(source: Any) -> Finished | Stopped | None:
+    """The end of a run if the source knows it (a Stepper, a Run, an outcome or a list of events)."""
+    if isinstance(source, (Finished, Stopped)):
+        return source
+    for attr in ("outcome", "last_outcome", "result"):
+        value = getattr(source, attr, None)
+        if isinstance(value, (Finished, Stopped)):
+            return value
+    if isinstance(source, (list, tuple)):
+        ends = [x for x in source if isinstance(x, (Finished, Stopped))]
+        return ends[-1] if ends else None
+    if isinstance(getattr(source, "stop", None), (Finished, Stopped)):
+        return source.stop
+    return None
+
+
+def _budget_of(source: Any) -> int | None:
+    run = getattr(source, "run", source)
+    for valve in getattr(run, "valves", ()) or ():
+        if getattr(valve, "name", "") == "token_budget" or type(valve).__name__ == "TokenBudget":
+            return getattr(valve, "limit", None)
+    return None
+
+
+def _model_of(source: Any) -> str:
+    for obj in (source, getattr(source, "run", None)):
+        state = getattr(obj, "state", obj)
+        if getattr(state, "model", ""):
+            return state.model
+    return "claude-sonnet-5"
+
+
+def run_cost_usd(usage: Usage, source: Any = None, usd_prices: Mapping[str, float] | None = None) -> float:
+    """Estimated USD for one usage: ``usd_prices`` (``{"input": $, "output": $}`` per million
+    tokens) if given, else the price table of ``valves.budget`` for the run's model."""
+    if usd_prices:
+        return cost_usd(usage, "custom", {"custom": (usd_prices["input"], usd_prices["output"])})
+    return cost_usd(usage, _model_of(source))
+
+
+def _cumulative(values: Iterable[float]) -> list[float]:
+    out, running = [], 0.0
+    for v in values:
+        running += v
+        out.append(running)
+    return out
+
+
+def _stop_label(outcome: Finished | Stopped | None) -> str | None:
+    if isinstance(outcome, Stopped):
+        return t("ui.plot.stop", valve=outcome.valve)
+    return None
+
+
+# --- the plots ----------------------------------------------------------------------------------
+
+
+def plot_token_burn(
+    source: Any,
+    budget: int | None = None,
+    usd_prices: Mapping[str, float] | None = None,
+) -> Figure:
+    """Per-turn token burn (stacked parts) and the running total against the budget, with USD.
+
+    ``source`` is a Run, its state, a Stepper, a list of Turn events or a list of Usages.
+    ``budget`` defaults to the run's TokenBudget limit; ``usd_prices`` is ``{"input": $, "output": $}``
+    per million tokens (optionally ``cache_write`` / ``cache_read``).
+    """
+    _font()
+    _register_png()
+    usages = turn_usages(source)
+    budget = budget if budget is not None else _budget_of(source)
+    outcome = _outcome(source)
+    xs = list(range(1, len(usages) + 1))
+
+    fig = _figure()
+    burn, total = fig.subplots(1, 2)
+
+    bottom = [0] * len(usages)
+    for attr, key, color in PARTS:
+        heights = [getattr(u, attr) for u in usages]
+        burn.bar(xs, heights, bottom=bottom, color=color, label=t(key), width=0.7)
+        bottom = [b + h for b, h in zip(bottom, heights)]
+    burn.set_title(t("ui.plot.burn_title"))
+    burn.set_xlabel(t("ui.plot.turn"))
+    burn.set_ylabel(t("ui.plot.tokens"))
+    burn.legend(loc="upper left", fontsize=9)
+
+    running = _cumulative(u.total for u in usages)
+    total.plot(xs, running, marker="o", color="#333333", label=t("ui.plot.cumulative"))
+    if budget is not None:
+        total.axhline(budget, color="#c8372d", linestyle="--", label=t("ui.plot.budget", limit=budget))
+    stop = _stop_label(outcome)
+    if stop and xs:
+        total.axvline(xs[-1], color="#c8372d", linestyle=":", linewidth=1.2)
+        total.annotate(stop, (xs[-1], running[-1]), xytext=(-10, -4), textcoords="offset points",
+                       ha="right", color="#c8372d", fontsize=10)
+    total.set_title(t("ui.plot.total_title"))
+    total.set_xlabel(t("ui.plot.turn"))
+    total.set_ylabel(t("ui.plot.tokens"))
+    total.set_ylim(bottom=0)
+
+    usd = total.twinx()
+    usd.plot(xs, _cumulative(run_cost_usd(u, source, usd_prices) for u in usages), color="#3f9a5a",
+             linestyle="-.", label=t("ui.plot.usd"))
+    usd.set_ylabel(t("ui.plot.usd"))
+    usd.set_ylim(bottom=0)
+    lines = total.get_legend_handles_labels()
+    more = usd.get_legend_handles_labels()
+    total.legend(lines[0] + more[0], lines[1] + more[1], loc="upper left", fontsize=9)
+    for ax in (burn, total):
+        ax.set_xticks(xs)
+    return fig
+
+
+def compare_runs(
+    runs: Mapping[str, Any],
+    budget: int | None = None,
+    usd_prices: Mapping[str, float] | None = None,
+) -> Figure:
+    """Several runs side by side: running totals (stops marked) and per-turn prompt size."""
+    _font()
+    _register_png()
+    fig = _figure()
+    total, prompt = fig.subplots(1, 2)
+    longest = 1
+    for i, (label, source) in enumerate(runs.items()):
+        usages = turn_usages(source)
+        xs = list(range(1, len(usages) + 1))
+        longest = max(longest, len(xs))
+        color = RUN_COLORS[i % len(RUN_COLORS)]
+        usd = sum(run_cost_usd(u, source, usd_prices) for u in usages)
+        running = _cumulative(u.total for u in usages)
+        total.plot(xs, running, marker="o", color=color, label=f"{label} (${usd:.4f})")
+        prompt.plot(xs, [u.prompt_tokens for u in usages], marker="o", color=color, label=label)
+        stop = _stop_label(_outcome(source))
+        if stop and xs:
+            total.plot([xs[-1]], [running[-1]], marker="X", markersize=11, color="#c8372d")
+            total.annotate(stop, (xs[-1], running[-1]), xytext=(6, -14), textcoords="offset points",
+                           color=color, fontsize=9)
+    if budget is not None:
+        total.axhline(budget, color="#c8372d", linestyle="--", label=t("ui.plot.budget", limit=budget))
+    total.set_title(t("ui.plot.compare_title"))
+    prompt.set_title(t("ui.plot.prompt_title"))
+    for ax in (total, prompt):
+        ax.set_xlabel(t("ui.plot.turn"))
+        ax.set_ylabel(t("ui.plot.tokens"))
+        ax.set_ylim(bottom=0)
+        ax.set_xticks(range(1, longest + 1))
+        ax.legend(loc="upper left", fontsize=9)
+    return fig

@@ -1,0 +1,405 @@
+"""The Stepper: step a run one turn at a time and answer approvals with buttons (lessons 2-6).
+
+A ``Run`` is a generator: one ``next()`` is one turn, an ``ApprovalRequest`` pauses mid-turn until
+``.send(decision)``. The Stepper holds that generator and never blocks the kernel waiting for a
+click: each button press advances the generator by exactly one event (the "generator approach" of
+the ipywidgets docs). Everything is also a method (``step``, ``run_all``, ``stop``, ``approve``,
+``deny``) so notebooks run headless under nbval and store the same transcript a click would.
+
+Display goes only through widget value updates, never ``print`` inside an ``Output`` (PITFALLS.md).
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+import ipywidgets as widgets
+
+from ..events import ApprovalRequest, Decision, Finished, Stopped, Turn, Usage
+from ..text import t
+from .cards import Card, approval_card, card, message_card, transcript
+from .diagram import diagram, place_of
+
+__all__ = ["Stepper"]
+
+# Auto-run waits this long between turns so a Stop click can reach the kernel in between.
+AUTO_DELAY_S = 0.05
+
+
+def _valve(run: Any, name: str) -> Any:
+    """The run's valve called ``name`` (by its ``name`` attribute or its class), or None."""
+    class_names = {"max_turns": "MaxTurns", "token_budget": "TokenBudget"}
+    for valve in getattr(run, "valves", ()) or ():
+        if getattr(valve, "name", None) == name or type(valve).__name__ == class_names.get(name):
+            return valve
+    return None
+
+
+class _Answered:
+    """An approval request as it stands in the transcript, with the decision once there is one."""
+
+    def __init__(self, request: ApprovalRequest):
+        self.request = request
+        self.decision: Decision | None = None
+
+    def card(self) -> Card:
+        return approval_card(self.request, self.decision)
+
+
+class Stepper:
+    """An ipywidgets panel over one run: step, run to the end, stop, and approve or deny calls.
+
+    ``Stepper(run, prompt)`` starts the run; ``Stepper(run)`` continues a run that was stopped
+    (``run.resume()``), e.g. after a valve fired and its limit was raised.
+    """
+
+    def __init__(self, run: Any, prompt: str | None = None):
+        self.run = run
+        self.prompt = prompt
+        self._gen = run.start(prompt) if prompt is not None else run.resume()
+        self.entries: list[Any] = []  # events as they came, approvals wrapped with their decision
+        self.decisions: dict[str, Decision] = {}  # one decision per tool_use id, never two
+        self.pending: ApprovalRequest | None = None
+        self.outcome: Finished | Stopped | None = None
+        self.last_turn: Turn | None = None
+        self._stop_requested = False
+        self._auto = False
+        self._build()
+        self._refresh()
+
+    # --- driving the run ------------------------------------------------------------------------
+
+    @property
+    def done(self) -> bool:
+        return self.outcome is not None
+
+    def step(self) -> Any:
+        """Advance one event: a whole turn, or up to the next approval request. Returns the event.
+
+        While an approval is pending this does nothing: only ``approve``/``deny`` answer it, so a
+        stray click on 「次のターン」 can never be taken as a decision.
+        """
+        if self.done or self.pending is not None:
+            return self.pending or self.outcome
+        if self._stop_requested:
+            return self._interrupt()
+        try:
+            event = next(self._gen)
+        except StopIteration as end:
+            event = end.value if isinstance(end.value, (Finished, Stopped)) else self._interrupted_event()
+        return self._take(event)
+
+    def run_all(self) -> Any:
+        """Step until the run ends, an approval is needed, or 「停止」 was pressed."""
+        self._stop_requested = False
+        event = None
+        while not self.done and self.pending is None and not self._stop_requested:
+            event = self.step()
+        return event
+
+    def approve(self, reason: str | None = None) -> Any:
+        """Allow the pending call (no-op when nothing is pending). Returns the next event."""
+        if self.pending is None:
+            return None
+        return self._answer(self.pending.tool_use_id, Decision(True, reason or ""))
+
+    def deny(self, reason: str = "") -> Any:
+        """Deny the pending call; the model gets an ``is_error`` tool_result with the reason."""
+        if self.pending is None:
+            return None
+        return self._answer(self.pending.tool_use_id, Decision(False, reason or ""))
+
+    def stop(self) -> Any:
+        """Stop between turns. A pending approval is denied first (fail closed)."""
+        self._stop_requested = True
+        while self.pending is not None:
+            # Each denial lets the turn go on to its next call or its end, so history stays whole.
+            self.deny(t("ui.stop.denied_on_stop"))
+        if self.done or self._auto:
+            # An auto-run notices the flag itself before its next turn.
+            return self.outcome
+        return self._interrupt()
+
+    def resume(self) -> None:
+        """Continue after a stop (raise the limit that fired first): a fresh generator, same run."""
+        if not isinstance(self.outcome, Stopped):
+            return
+        self._gen = self.run.resume()
+        self.outcome = None
+        self._stop_requested = False
+        self._refresh()
+
+    def _answer(self, tool_use_id: str, decision: Decision) -> Any:
+        # Bound to the id the button was drawn for: a second click, or a click on an old panel,
+        # finds the id decided (or no longer pending) and changes nothing.
+        if tool_use_id in self.decisions or self.pending is None or self.pending.tool_use_id != tool_use_id:
+            return None
+        self.decisions[tool_use_id] = decision
+        self.entries[-1].decision = decision
+        self.pending = None
+        try:
+            event = self._gen.send(decision)
+        except StopIteration as end:
+            event = end.value
+        return self._take(event)
+
+    def _take(self, event: Any) -> Any:
+        if isinstance(event, ApprovalRequest):
+            if event.tool_use_id in self.decisions:
+                # The generator asked twice for one id: answer it the same way, never anew.
+                return self._take(self._gen.send(self.decisions[event.tool_use_id]))
+            self.pending = event
+            self.entries.append(_Answered(event))
+        elif isinstance(event, (Finished, Stopped)):
+            self.outcome = event
+            self.entries.append(event)
+        elif event is not None:
+            if isinstance(event, Turn):
+                self.last_turn = event
+            self.entries.append(event)
+        self._refresh()
+        return event
+
+    def _interrupted_event(self) -> Stopped:
+        state = getattr(self.run, "state", None)
+        return Stopped(
+            valve="interrupted",
+            reason=t("stop.interrupted"),
+            turns=getattr(state, "turns", 0),
+            usage=getattr(state, "usage", Usage()),
+            messages=tuple(getattr(self.run, "messages", ())),
+        )
+
+    def _interrupt(self) -> Any:
+        """End the run between turns the way Ctrl-C does: the loop turns it into a resumable stop."""
+        self._stop_requested = False
+        if not self.entries:
+            # The generator has not started, so it cannot catch anything: close it and say so.
+            self._gen.close()
+            return self._take(self._interrupted_event())
+        try:
+            event = self._gen.throw(KeyboardInterrupt())
+        except StopIteration as end:
+            event = end.value
+        return self._take(event if isinstance(event, (Finished, Stopped)) else self._interrupted_event())
+
+    # --- auto-run in a live kernel --------------------------------------------------------------
+
+    def _auto_run(self) -> None:
+        """「最後まで」: one turn per event-loop tick, so 「停止」 clicks get in between turns."""
+        try:
+            import asyncio
+
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            self.run_all()  # headless (tests, scripts): nothing else can click meanwhile
+            return
+        self._stop_requested = False
+        self._auto = True
+
+        def tick() -> None:
+            if self._stop_requested and not self.done:
+                self._auto = False
+                self._interrupt()
+                return
+            if self.done or self.pending is not None:
+                self._auto = False
+                self._refresh()
+                return
+            self._safely(self.step)
+            loop.call_later(AUTO_DELAY_S, tick)
+
+        self._refresh()
+        loop.call_later(0, tick)
+
+    # --- widgets --------------------------------------------------------------------------------
+
+    def _build(self) -> None:
+        button = lambda key, style, icon: widgets.Button(  # noqa: E731
+            description=t(key), button_style=style, icon=icon, layout=widgets.Layout(width="auto")
+        )
+        self.next_button = button("ui.button.next", "primary", "step-forward")
+        self.all_button = button("ui.button.all", "", "fast-forward")
+        self.stop_button = button("ui.button.stop", "warning", "stop")
+        self.next_button.on_click(lambda _: self._safely(self.step))
+        self.all_button.on_click(lambda _: self._safely(self._auto_run))
+        self.stop_button.on_click(lambda _: self._safely(self.stop))
+
+        self.turns_bar = widgets.IntProgress(value=0, min=0, max=1, description=t("ui.gauge.turns"))
+        self.turns_label = widgets.Label()
+        self.tokens_bar = widgets.IntProgress(value=0, min=0, max=1, description=t("ui.gauge.tokens"))
+        self.tokens_label = widgets.Label()
+        self.signature_label = widgets.Label()
+        self.status = widgets.HTML()
+        self.diagram_html = widgets.HTML()
+        self.transcript_html = widgets.HTML()
+        self.reason = widgets.Text(placeholder=t("ui.reason.placeholder"))
+        self.approval_box = widgets.VBox(layout=widgets.Layout(display="none"))
+        self.approve_button: widgets.Button | None = None
+        self.deny_button: widgets.Button | None = None
+        self._approval_for: str | None = None
+
+        gauges = widgets.VBox([
+            widgets.HBox([self.turns_bar, self.turns_label]),
+            widgets.HBox([self.tokens_bar, self.tokens_label]),
+            widgets.HBox([widgets.Label(t("ui.gauge.signature") + ":"), self.signature_label]),
+        ])
+        self.widget = widgets.VBox(
+            [
+                self.diagram_html,
+                widgets.HBox([self.next_button, self.all_button, self.stop_button]),
+                gauges,
+                self.status,
+                self.approval_box,
+                self.transcript_html,
+            ],
+            layout=widgets.Layout(width="100%"),
+        )
+        self.widget.add_class("hl-stepper")
+
+    def _approval_panel(self, request: ApprovalRequest) -> None:
+        """Fresh 許可/拒否 buttons bound to this one tool_use id."""
+        if self._approval_for == request.tool_use_id:
+            return
+        self._approval_for = request.tool_use_id
+        tool_use_id = request.tool_use_id
+        approve = widgets.Button(description=t("ui.button.approve"), button_style="success", icon="check")
+        deny = widgets.Button(description=t("ui.button.deny"), button_style="danger", icon="times")
+        approve.on_click(lambda _: self._safely(self._answer, tool_use_id, Decision(True)))
+        deny.on_click(
+            lambda _: self._safely(self._answer, tool_use_id, Decision(False, self.reason.value.strip()))
+        )
+        self.approve_button, self.deny_button = approve, deny
+        self.reason.value = ""
+        self.approval_box.children = [
+            widgets.HTML(approval_card(request).html),
+            widgets.HBox([approve, deny, self.reason]),
+        ]
+
+    def _safely(self, action: Any, *args: Any) -> Any:
+        """Run a button's action; show an error in the panel instead of losing it in a log."""
+        try:
+            return action(*args)
+        except Exception as error:  # noqa: BLE001 - shown to the learner, then re-raised
+            self.status.value = f'<div style="color:#c8372d">{html.escape(type(error).__name__)}: {html.escape(str(error))}</div>'
+            raise
+
+    # --- gauges and rendering -------------------------------------------------------------------
+
+    def gauges(self) -> dict:
+        """The gauges' values: turns used / max, tokens used / budget, the last signature."""
+        state = getattr(self.run, "state", None)
+        turns = getattr(state, "turns", 0)
+        usage = getattr(state, "usage", None) or Usage()
+        max_turns = getattr(_valve(self.run, "max_turns"), "limit", None)
+        budget = getattr(_valve(self.run, "token_budget"), "limit", None)
+        signature = self.last_turn.signature if self.last_turn else ""
+        return {"turns": turns, "max_turns": max_turns, "tokens": usage.total, "budget": budget,
+                "signature": signature}
+
+    def status_text(self) -> str:
+        if isinstance(self.outcome, Finished):
+            return t("ui.status.finished", stop_reason=self.outcome.stop_reason)
+        if isinstance(self.outcome, Stopped):
+            return t("ui.status.stopped", reason=self.outcome.reason)
+        if self.pending is not None:
+            return t("ui.status.waiting")
+        if self._auto:
+            return t("ui.status.running")
+        return t("ui.status.ready") if not self.entries else t("ui.status.paused")
+
+    def place(self) -> tuple[str, str | None]:
+        """Where the run is in the loop diagram, and which valve (or stop) fired."""
+        if isinstance(self.outcome, Finished):
+            return "end", None
+        if isinstance(self.outcome, Stopped):
+            return place_of(self.outcome.valve) or "before_request", self.outcome.valve
+        if self.pending is not None:
+            return "before_tool", None
+        return ("before_request" if self.entries else "request"), None
+
+    def _gauge_lines(self) -> list[str]:
+        g = self.gauges()
+        turns = f"{g['turns']} / {g['max_turns']}" if g["max_turns"] is not None else str(g["turns"])
+        tokens = f"{g['tokens']} / {g['budget']}" if g["budget"] is not None else str(g["tokens"])
+        return [
+            f"{t('ui.gauge.turns')}: {turns}",
+            f"{t('ui.gauge.tokens')}: {tokens}",
+            f"{t('ui.gauge.signature')}: {g['signature'] or t('ui.gauge.none')}",
+        ]
+
+    def _first_message(self) -> Card | None:
+        if self.prompt is not None:
+            return message_card({"role": "user", "content": self.prompt})
+        messages = getattr(self.run, "messages", None) or ()
+        return message_card(messages[0]) if messages else None
+
+    def transcript(self) -> Card:
+        """Everything so far as one Card: the prompt, each turn, approvals with their answers, the end."""
+        items = [e.card() if isinstance(e, _Answered) else card(e) for e in self.entries]
+        first = self._first_message()
+        return transcript(([first] if first else []) + items)
+
+    def _refresh(self) -> None:
+        g = self.gauges()
+        if g["max_turns"]:
+            self.turns_bar.max = g["max_turns"]
+            self.turns_bar.value = min(g["turns"], g["max_turns"])
+            self.turns_bar.layout.visibility = "visible"
+        else:
+            self.turns_bar.layout.visibility = "hidden"
+        if g["budget"]:
+            self.tokens_bar.max = g["budget"]
+            self.tokens_bar.value = min(g["tokens"], g["budget"])
+            self.tokens_bar.bar_style = "danger" if g["tokens"] >= g["budget"] else ""
+            self.tokens_bar.layout.visibility = "visible"
+        else:
+            self.tokens_bar.layout.visibility = "hidden"
+        lines = self._gauge_lines()
+        self.turns_label.value = lines[0].split(": ", 1)[1]
+        self.tokens_label.value = lines[1].split(": ", 1)[1]
+        self.signature_label.value = g["signature"] or t("ui.gauge.none")
+        color = "#c8372d" if isinstance(self.outcome, Stopped) else "#3f9a5a" if self.outcome else "inherit"
+        self.status.value = (
+            f'<div class="hl-status" style="font-weight:600;color:{color}">{html.escape(self.status_text())}</div>'
+        )
+        here, fired = self.place()
+        self.diagram_html.value = diagram(here, fired)._repr_html_()
+        self.transcript_html.value = self.transcript().html
+
+        waiting = self.pending is not None
+        self.next_button.disabled = self.done or waiting or self._auto
+        self.all_button.disabled = self.done or waiting or self._auto
+        self.stop_button.disabled = self.done
+        if waiting:
+            self._approval_panel(self.pending)
+            self.approval_box.layout.display = "flex"
+        else:
+            self.approval_box.layout.display = "none"
+            for b in (self.approve_button, self.deny_button):
+                if b is not None:
+                    b.disabled = True
+
+    # --- what notebooks and static renderers see ------------------------------------------------
+
+    def _static(self) -> Card:
+        head = [self.status_text(), *self._gauge_lines()]
+        body = self.transcript()
+        return Card(
+            '<div class="hl-stepper-static">'
+            + "".join(f'<div style="font-size:12px">{html.escape(line)}</div>' for line in head)
+            + body.html
+            + "</div>",
+            "\n".join(head + [body.text]),
+        )
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict:
+        bundle = dict(self.widget._repr_mimebundle_() or {})
+        static = self._static()
+        bundle["text/plain"] = static.text
+        bundle["text/html"] = static.html
+        return bundle
+
+    def __repr__(self) -> str:
+        return self._static().text

@@ -1,0 +1,123 @@
+"""Valve 4, approval with a tiered policy (lesson 5 and lesson 6's exercise).
+
+It belongs right before a tool runs: once a file is written or a request is sent, asking "are you
+sure?" is too late (the colleague's wiring in lesson 6). The policy gives each tool a tier:
+``allow`` runs it, ``ask`` waits for a human, ``deny`` never runs it. Either way, a call that does
+not run still gets an ``is_error`` tool_result saying why, so no tool_use is left dangling.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping
+
+from ..events import ApprovalRequest, Decision, deny
+from ..state import RunState
+from ..text import t
+
+__all__ = ["TIERS", "Approval", "Policy", "Rule"]
+
+TIERS = ("allow", "ask", "deny")  # in rising strictness: when rules overlap, the strictest wins
+
+
+def _tier(value: str) -> str:
+    if value not in TIERS:  # a typo such as "alow" must fail loudly, not fall through to allow
+        raise ValueError(f"tier must be one of {TIERS}, not {value!r}")
+    return value
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A tier for calls of ``tool`` ("*" for any) whose input satisfies ``when`` (always, if None).
+
+    ``Rule("write_file", "allow", when=lambda i: i["path"].startswith("sandbox/"))`` allows writes
+    under sandbox/; other writes fall to the tool's tier or the default.
+    """
+
+    tool: str
+    tier: str
+    when: Callable[[dict], bool] | None = None
+
+    def __post_init__(self) -> None:
+        _tier(self.tier)
+
+    def applies(self, name: str, tool_input: dict) -> str | None:
+        """This rule's tier if it matches the call; a predicate that raises counts as deny."""
+        if self.tool not in ("*", name):
+            return None
+        try:
+            return self.tier if self.when is None or self.when(tool_input) else None
+        except Exception:
+            return "deny"
+
+
+class Policy:
+    """Per-tool tiers, argument rules and a default for everything unlisted.
+
+    ``tier(name, input)`` collects every tier that applies (the tool's own entry and each matching
+    rule) and returns the strictest: deny over ask over allow. With nothing listed, a tool marked
+    ``high_impact`` gets ``high_impact`` (when set) and any other tool gets ``default``.
+    """
+
+    def __init__(
+        self,
+        tiers: Mapping[str, str] | None = None,
+        default: str = "ask",
+        rules: tuple | list = (),
+        high_impact: str | None = None,
+    ) -> None:
+        self.tiers = {name: _tier(tier) for name, tier in (tiers or {}).items()}
+        self.default = _tier(default)
+        self.rules = tuple(rules)
+        self.high_impact = _tier(high_impact) if high_impact is not None else None
+
+    def tier(self, name: str, tool_input: dict | None = None, high_impact: bool = False) -> str:
+        tool_input = tool_input or {}
+        found = [self.tiers[name]] if name in self.tiers else []
+        found += [tier for rule in self.rules if (tier := rule.applies(name, tool_input))]
+        if found:
+            return max(found, key=TIERS.index)
+        if high_impact and self.high_impact:
+            return self.high_impact
+        return self.default
+
+    def __repr__(self) -> str:
+        return f"Policy({self.tiers!r}, default={self.default!r}, rules={len(self.rules)}, high_impact={self.high_impact!r})"
+
+
+# The lesson's two settings: ask before high-impact tools, let everything else through.
+LESSON_POLICY = Policy(default="allow", high_impact="ask")
+
+
+class Approval:
+    """Decides each tool_use before it runs; ``ask`` goes to ``approver`` or to the generator's caller.
+
+    ``approver(request: ApprovalRequest) -> Decision | bool``. It fails closed: an approver that
+    raises denies, and with no approver the loop yields the request, where a plain ``next()`` denies.
+    """
+
+    name = "approval"
+    step = "before_tool"
+
+    def __init__(self, policy: Policy | None = None, approver: Callable[[ApprovalRequest], Any] | None = None):
+        self.policy = policy if policy is not None else LESSON_POLICY
+        self.approver = approver
+
+    def check(self, state: RunState) -> str | None:
+        return None  # this valve never stops the run; it decides call by call
+
+    def tier(self, name: str, tool_input: dict, high_impact: bool = False) -> str:
+        return self.policy.tier(name, tool_input, high_impact)
+
+    def ask(self, request: ApprovalRequest) -> Decision | None:
+        """The approver's decision, or None when there is none and the loop must yield."""
+        if self.approver is None:
+            return None
+        try:
+            return Decision.coerce(self.approver(request))
+        except Exception as exc:
+            return deny(t("result.approver_failed", error=f"{type(exc).__name__}: {exc}"))
+
+    def reading(self, state: RunState) -> str:
+        asks = sorted(n for n, tier in self.policy.tiers.items() if tier != "allow")
+        return ", ".join(f"{n}:{self.policy.tiers[n]}" for n in asks) or f"default:{self.policy.default}"

@@ -1,0 +1,94 @@
+"""Valve 2, the token budget (lesson 4: budget burnout).
+
+Every turn resends the whole history, so input tokens per turn grow with the turn count and the
+total grows faster still. Turns alone cannot bound the spend: a few turns with a huge context can
+burn more than many small ones. This valve counts every token the API bills — uncached input,
+output, cache writes and cache reads (``Usage.total``) — and can also put a ceiling on dollars.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable
+
+from ..events import Usage
+from ..state import RunState
+from ..text import t
+
+__all__ = ["PRICES", "TokenBudget", "cost_usd"]
+
+# USD per million tokens, (input, output), from API_FACTS.md. Sonnet 5: sources conflict between
+# $2/$10 and the $3/$15 list price; the higher one is used so that a USD limit errs on the safe side.
+PRICES: dict[str, tuple[float, float]] = {
+    "claude-sonnet-5": (3.0, 15.0),
+    "claude-sonnet-4-6": (3.0, 15.0),
+    "claude-sonnet-4-5": (3.0, 15.0),
+    "claude-opus-5": (5.0, 25.0),
+    "claude-opus-4-8": (5.0, 25.0),
+    "claude-opus-4-5": (5.0, 25.0),
+    "claude-haiku-4-5": (1.0, 5.0),
+}
+CACHE_WRITE = 1.25  # 5-minute cache writes; the usage totals do not say which TTL was used
+CACHE_READ = 0.1
+
+
+def _price(model: str, prices: dict[str, tuple[float, float]]) -> tuple[float, float]:
+    # Dated ids ("claude-haiku-4-5-20251001") share their family's price; an unknown model is
+    # priced like the most expensive one, so a USD limit never fires late.
+    for name in sorted(prices, key=len, reverse=True):
+        if model == name or model.startswith(name + "-"):
+            return prices[name]
+    return max(prices.values())
+
+
+def cost_usd(usage: Iterable[Usage] | Usage, model: str, prices: dict | None = None) -> float:
+    """Estimated USD for one usage or a list of them (cache writes at 1.25x input, reads at 0.1x)."""
+    total = usage if isinstance(usage, Usage) else sum(usage, Usage())
+    per_in, per_out = _price(model, prices or PRICES)
+    return (
+        total.input_tokens * per_in
+        + total.cache_creation_input_tokens * per_in * CACHE_WRITE
+        + total.cache_read_input_tokens * per_in * CACHE_READ
+        + total.output_tokens * per_out
+    ) / 1_000_000
+
+
+@dataclass
+class TokenBudget:
+    """Stop once ``limit`` tokens (or ``usd`` dollars) are spent.
+
+    ``preflight=True`` also refuses to send a request whose estimated prompt size would cross the
+    limit: checking after the response is too late when one request alone can blow the budget.
+    """
+
+    limit: int = 40_000
+    usd: float | None = None
+    prices: dict | None = None
+    preflight: bool = False
+
+    name = "token_budget"
+    step = "before_request"
+
+    def spent_usd(self, state: RunState) -> float:
+        return cost_usd(state.turn_usage, state.model, self.prices)
+
+    def check(self, state: RunState) -> str | None:
+        used = state.usage.total
+        if used >= self.limit:
+            return t("stop.token_budget", limit=self.limit, used=used)
+        if self.usd is not None and self.spent_usd(state) >= self.usd:
+            return t("stop.usd_budget", limit=f"{self.usd:.4f}", used=f"{self.spent_usd(state):.4f}")
+        return None
+
+    def before_send(self, state: RunState, estimate: int) -> str | None:
+        """With ``preflight``: would a prompt of ``estimate`` tokens cross the limit?"""
+        used = state.usage.total
+        if self.preflight and used + estimate > self.limit:
+            return t("stop.token_budget_preflight", estimate=estimate, limit=self.limit, used=used)
+        return None
+
+    def reading(self, state: RunState) -> str:
+        text = f"{state.usage.total}/{self.limit}"
+        if self.usd is not None:
+            text += f" (${self.spent_usd(state):.4f}/${self.usd})"
+        return text

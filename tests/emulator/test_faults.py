@@ -1,0 +1,60 @@
+"""Faults on demand: the SDK's own retries go through them, or raise once retries run out."""
+
+import time
+
+import anthropic
+import pytest
+
+from harness_lab.emulator import Emulator, emulated_client, emulator_of, say
+
+REQUEST = {"model": "claude-sonnet-5", "max_tokens": 64, "messages": [{"role": "user", "content": "q"}]}
+
+
+def test_two_overloads_then_success_with_default_retries():
+    client = emulated_client([say("届きました")], faults={1: "529", 2: "529"})
+    started = time.monotonic()
+    response = client.messages.create(**REQUEST)
+    assert response.content[0].text == "届きました"
+    assert emulator_of(client).http_requests == 3
+    assert len(emulator_of(client).requests) == 1  # faults never reach the script
+    assert time.monotonic() - started < 2  # retry-after-ms keeps the waits tiny
+
+
+def test_overloaded_without_retries_raises():
+    client = emulated_client([say("x")], faults={1: "529"}, max_retries=0)
+    with pytest.raises(anthropic.OverloadedError) as caught:
+        client.messages.create(**REQUEST)
+    assert caught.value.status_code == 529
+    assert caught.value.body["error"] == {"type": "overloaded_error", "message": "Overloaded"}
+    assert caught.value.request_id.startswith("req_")
+
+
+@pytest.mark.parametrize(
+    "fault, error_class",
+    [("429", anthropic.RateLimitError), ("500", anthropic.InternalServerError), ("529", anthropic.OverloadedError)],
+)
+def test_status_faults_exhaust_retries(fault, error_class):
+    emulator = Emulator([say("x")], faults={1: fault, 2: fault, 3: fault})
+    client = emulated_client(emulator)
+    with pytest.raises(error_class):
+        client.messages.create(**REQUEST)
+    assert emulator.http_requests == 3  # first try plus the SDK's two retries
+
+
+def test_connection_error_then_success_and_timeout_without_retry():
+    client = emulated_client([say("つながりました")], faults={1: "connection"})
+    assert client.messages.create(**REQUEST).content[0].text == "つながりました"
+    client = emulated_client([say("x")], faults={1: "timeout"}, max_retries=0)
+    with pytest.raises(anthropic.APITimeoutError):
+        client.messages.create(**REQUEST)
+    client = emulated_client([say("x")], faults={1: "connection"}, max_retries=0)
+    with pytest.raises(anthropic.APIConnectionError):
+        client.messages.create(**REQUEST)
+
+
+def test_fault_on_a_later_request_only():
+    client = emulated_client([say("x")], faults={2: "500"}, max_retries=0)
+    client.messages.create(**REQUEST)
+    with pytest.raises(anthropic.InternalServerError):
+        client.messages.create(**REQUEST)
+    client.messages.create(**REQUEST)

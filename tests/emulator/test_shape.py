@@ -1,0 +1,40 @@
+"""The request's max_tokens and stop_sequences act on scripted replies as on the real API."""
+
+from harness_lab.emulator import Emulator, call, reply, say
+
+MODEL = "claude-sonnet-5"
+TOOLS = [{"name": "write_file", "description": "w", "input_schema": {"type": "object", "properties": {"path": {"type": "string"}, "content": {"type": "string"}}}}]
+
+
+def answer(script, **request):
+    status, _, body = Emulator(script).respond({"model": MODEL, "messages": [{"role": "user", "content": "q"}], **request})
+    assert status == 200
+    return body
+
+
+def test_small_max_tokens_cuts_the_text():
+    body = answer([say("とても長い答えです。" * 10)], max_tokens=11)
+    assert body["stop_reason"] == "max_tokens"
+    assert body["content"][0]["text"] == "とても長い答えです。"
+    assert body["usage"]["output_tokens"] <= 11
+
+
+def test_max_tokens_truncates_a_tool_call_input():
+    script = [call("write_file", path="sandbox/report.md", content="報告" * 100)]
+    body = answer(script, max_tokens=60, tools=TOOLS)
+    assert body["stop_reason"] == "max_tokens"
+    cut = body["content"][0]["input"]
+    assert cut["path"] == "sandbox/report.md" and 0 < len(cut["content"]) < 200
+    full = answer(script, max_tokens=1024, tools=TOOLS)
+    assert full["stop_reason"] == "tool_use" and full["content"][0]["input"]["content"] == "報告" * 100
+
+
+def test_stop_sequence_from_the_request():
+    body = answer([reply("答えは 42 です。\n###\n補足", call("write_file", path="a", content="b"))], max_tokens=256, tools=TOOLS, stop_sequences=["###"])
+    assert body["stop_reason"] == "stop_sequence" and body["stop_sequence"] == "###"
+    assert body["content"] == [{"type": "text", "text": "答えは 42 です。\n"}]
+
+
+def test_explicit_stop_reason_wins():
+    body = answer([reply("x" * 400, stop_reason="end_turn")], max_tokens=5)
+    assert body["stop_reason"] == "end_turn" and body["content"][0]["text"] == "x" * 400

@@ -1,0 +1,99 @@
+"""Streaming over SSE, sync and async: the final message equals the non-streamed reply."""
+
+import asyncio
+
+import anthropic
+
+from harness_lab.emulator import call, emulated_async_client, emulated_client, emulator_of, reply, say
+
+MODEL = "claude-sonnet-5"
+TOOLS = [{"name": "read_file", "description": "read", "input_schema": {"type": "object", "properties": {"path": {"type": "string"}}}}]
+LONG = "長い説明です。" * 30 + " and some English text to split across several deltas."
+SCRIPT = [reply(LONG, call("read_file", path="docs/長い名前のファイル.md")), say("")]
+REQUEST = {"model": MODEL, "max_tokens": 1024, "tools": TOOLS, "messages": [{"role": "user", "content": "読んで"}]}
+
+
+def test_stream_final_message_equals_create():
+    client = emulated_client(SCRIPT)
+    created = client.messages.create(**REQUEST)
+    with client.messages.stream(**REQUEST) as stream:
+        texts = list(stream.text_stream)
+        final = stream.get_final_message()
+    assert len(texts) > 1 and "".join(texts) == LONG
+    assert final.to_dict() == created.to_dict()
+    assert final.usage.output_tokens == created.usage.output_tokens > 1
+    assert final.content[1].input == {"path": "docs/長い名前のファイル.md"}
+
+
+def test_create_stream_true_yields_the_real_event_sequence():
+    client = emulated_client(SCRIPT)
+    events = [e.type for e in client.messages.create(**REQUEST, stream=True)]
+    assert events[0] == "message_start" and events[-2:] == ["message_delta", "message_stop"]
+    assert events.count("content_block_start") == events.count("content_block_stop") == 2
+    deltas = [e for e in client.messages.create(**REQUEST, stream=True) if e.type == "content_block_delta"]
+    kinds = {d.delta.type for d in deltas}
+    assert kinds == {"text_delta", "input_json_delta"}
+
+
+def test_stream_of_an_empty_end_turn_and_of_an_error():
+    client = emulated_client(SCRIPT, max_retries=0)
+    history = REQUEST["messages"] + [
+        {"role": "assistant", "content": client.messages.create(**REQUEST).content},
+    ]
+    tool_id = history[-1]["content"][1].id
+    history.append({"role": "user", "content": [{"type": "tool_result", "tool_use_id": tool_id, "content": "x"}]})
+    with client.messages.stream(**{**REQUEST, "messages": history}) as stream:
+        final = stream.get_final_message()
+    assert final.content == [] and final.stop_reason == "end_turn"
+    try:
+        with client.messages.stream(**{**REQUEST, "messages": history[:2] + [{"role": "user", "content": "x"}]}) as stream:
+            stream.get_final_message()
+    except anthropic.BadRequestError as error:
+        assert "without `tool_result` blocks" in error.api_message
+    else:
+        raise AssertionError("a bad history must be rejected on the streaming path too")
+
+
+def test_async_client_create_and_stream():
+    async def main():
+        client = emulated_async_client(SCRIPT)
+        assert isinstance(client, anthropic.AsyncAnthropic)
+        created = await client.messages.create(**REQUEST)
+        async with client.messages.stream(**REQUEST) as stream:
+            final = await stream.get_final_message()
+        events = [e.type async for e in await client.messages.create(**REQUEST, stream=True)]
+        return created, final, events
+
+    created, final, events = asyncio.run(main())
+    assert final.to_dict() == created.to_dict()
+    assert created.stop_reason == "tool_use"
+    assert events[0] == "message_start" and events[-1] == "message_stop"
+
+
+def test_sdk_tool_runner_with_and_without_a_server_held_thread():
+    """The SDK's own loop: its default beta thread sends only new messages; both runs see the same replies."""
+    from anthropic import beta_tool
+
+    @beta_tool
+    def read_file(path: str) -> str:
+        """Read a file."""
+        return "# タイトル\n本文"
+
+    @beta_tool
+    def get_time() -> str:
+        """The current time."""
+        return "2026-08-26T10:42:07+08:00"
+
+    runs = []
+    for options in ({"thread": False}, {}):
+        client = emulated_client("lesson6", max_retries=0)
+        runner = client.beta.messages.tool_runner(
+            model=MODEL, max_tokens=1024, tools=[read_file, get_time], messages=[{"role": "user", "content": "go"}], **options
+        )
+        runs.append([m.to_dict() for m in runner])
+        sent = emulator_of(client).requests
+    assert [r["thread"]["type"] for r in sent] == ["create", "continue", "continue"]
+    assert [len(r["messages"]) for r in sent][1:] == [1, 1]  # only the new tool results
+    assert runs[0] == runs[1]
+    assert [m["stop_reason"] for m in runs[0]] == ["tool_use", "tool_use", "end_turn"]
+    assert "「# タイトル」" in runs[0][-1]["content"][0]["text"]

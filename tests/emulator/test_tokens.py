@@ -1,0 +1,96 @@
+"""The token estimate: deterministic, Japanese counted by character, count_tokens agrees with usage."""
+
+from harness_lab.emulator import Emulator, call, emulated_client, estimate_request, say, text_tokens
+from harness_lab.emulator.tokens import TOOLS_SYSTEM_PROMPT_TOKENS
+
+MODEL = "claude-sonnet-5"
+TOOLS = [{"name": "get_time", "description": "現在時刻を返す", "input_schema": {"type": "object", "properties": {}}}]
+
+
+def test_text_tokens_counts_japanese_per_character_and_ascii_by_four():
+    assert text_tokens("") == 0
+    assert text_tokens("こんにちは、世界。") == 9
+    assert text_tokens("abcd" * 10) == 10
+    assert text_tokens("abcde") == 2
+    assert text_tokens("東京 is cloudy") == 2 + 3  # two kanji, then 11 other characters -> 3
+    # Not bytes: UTF-8 Japanese is 3 bytes a character, still one token.
+    assert text_tokens("あ" * 100) == 100
+
+
+def test_usage_matches_count_tokens_and_has_every_field():
+    client = emulated_client([say("はい")])
+    request = {"model": MODEL, "messages": [{"role": "user", "content": "今何時？"}], "tools": TOOLS, "system": "簡潔に"}
+    counted = client.messages.count_tokens(**request).input_tokens
+    response = client.messages.create(max_tokens=64, **request)
+    usage = response.usage.to_dict()
+    assert usage["input_tokens"] == counted == estimate_request(request).total
+    for name in ("cache_creation_input_tokens", "cache_read_input_tokens", "output_tokens", "service_tier", "server_tool_use"):
+        assert name in usage
+    assert usage["cache_creation"] == {"ephemeral_5m_input_tokens": 0, "ephemeral_1h_input_tokens": 0}
+    assert usage["output_tokens"] == 1 + 2  # reply overhead plus two kana
+
+
+def test_tools_add_the_hidden_tool_system_prompt():
+    base = {"model": MODEL, "messages": [{"role": "user", "content": "q"}]}
+    with_tools = estimate_request({**base, "tools": TOOLS}).total
+    assert with_tools - estimate_request(base).total > TOOLS_SYSTEM_PROMPT_TOKENS
+
+
+def test_history_grows_input_tokens_every_turn():
+    client = emulated_client("never_ending")
+    tools = [{"name": "read_file", "description": "read", "input_schema": {"type": "object", "properties": {"path": {"type": "string"}}}}]
+    messages = [{"role": "user", "content": "ノートを全部読んで"}]
+    inputs = []
+    for _ in range(4):
+        response = client.messages.create(model=MODEL, max_tokens=256, tools=tools, messages=messages)
+        inputs.append(response.usage.input_tokens)
+        messages += [
+            {"role": "assistant", "content": response.content},
+            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": response.content[0].id, "content": "ノートの本文" * 20}]},
+        ]
+    steps = [b - a for a, b in zip(inputs, inputs[1:])]
+    assert all(s > 100 for s in steps) and len(set(steps)) == 1  # same-sized turns: linear growth
+
+
+def _cached(system_blocks, history):
+    request = {"model": MODEL, "max_tokens": 64, "system": system_blocks, "messages": history}
+    status, _, body = Emulator([say("はい")]).respond(request)
+    assert status == 200
+    return body["usage"], estimate_request(request).total
+
+
+def test_cache_write_then_read_of_the_same_prefix():
+    system = [{"type": "text", "text": "規則: " + "丁寧に答える。" * 300, "cache_control": {"type": "ephemeral"}}]
+    first, total = _cached(system, [{"role": "user", "content": "q"}])
+    assert first["cache_creation_input_tokens"] > 1024 and first["cache_read_input_tokens"] == 0
+    assert first["input_tokens"] + first["cache_creation_input_tokens"] == total
+    assert first["cache_creation"]["ephemeral_5m_input_tokens"] == first["cache_creation_input_tokens"]
+    later, total = _cached(system, [{"role": "user", "content": "q"}, {"role": "assistant", "content": "a"}, {"role": "user", "content": "r"}])
+    assert later["cache_read_input_tokens"] == first["cache_creation_input_tokens"]
+    assert later["cache_creation_input_tokens"] == 0
+    assert later["input_tokens"] + later["cache_read_input_tokens"] == total
+
+
+def test_short_prefixes_are_not_cached_and_1h_ttl_is_reported():
+    short = [{"type": "text", "text": "短い", "cache_control": {"type": "ephemeral"}}]
+    usage, _ = _cached(short, [{"role": "user", "content": "q"}])
+    assert usage["cache_creation_input_tokens"] == usage["cache_read_input_tokens"] == 0
+    long_1h = [{"type": "text", "text": "長い規則。" * 400, "cache_control": {"type": "ephemeral", "ttl": "1h"}}]
+    usage, _ = _cached(long_1h, [{"role": "user", "content": "q"}])
+    assert usage["cache_creation"]["ephemeral_1h_input_tokens"] == usage["cache_creation_input_tokens"] > 0
+    assert usage["cache_creation"]["ephemeral_5m_input_tokens"] == 0
+
+
+def test_estimate_is_linear_in_request_size():
+    import time
+
+    def timed(n):
+        messages = [{"role": "user" if i % 2 == 0 else "assistant", "content": "テキスト abc " * 20} for i in range(n)]
+        request = {"model": MODEL, "max_tokens": 64, "messages": messages}
+        started = time.perf_counter()
+        for _ in range(3):
+            Emulator([say("x")]).respond(request)
+        return time.perf_counter() - started
+
+    small, large = timed(200), timed(2000)
+    assert large < small * 25  # 10x the size costs about 10x, far from 100x

@@ -1,0 +1,249 @@
+"""Every validation rule through the real SDK: exception class, status, error type and exact text."""
+
+import anthropic
+import pytest
+
+from harness_lab.emulator import call, emulated_client, reply, say
+
+MODEL = "claude-sonnet-5"
+TOOLS = [
+    {"name": "get_time", "description": "the time", "input_schema": {"type": "object", "properties": {}}},
+    {"name": "read_file", "description": "read", "input_schema": {"type": "object", "properties": {"path": {"type": "string"}}}},
+]
+
+
+def use(id_="toolu_01A", name="get_time", **input):
+    return {"type": "tool_use", "id": id_, "name": name, "input": input}
+
+
+def result(id_="toolu_01A", content="ok"):
+    return {"type": "tool_result", "tool_use_id": id_, "content": content}
+
+
+def text(value):
+    return {"type": "text", "text": value}
+
+
+@pytest.fixture
+def client():
+    return emulated_client([say("了解しました。")], max_retries=0)
+
+
+def rejected(client, status=400, error_type="invalid_request_error", **request):
+    request.setdefault("model", MODEL)
+    request.setdefault("max_tokens", 256)
+    with pytest.raises(anthropic.APIStatusError) as caught:
+        client.messages.create(**request)
+    error = caught.value
+    assert error.status_code == status
+    assert error.type == error_type
+    assert error.body["request_id"].startswith("req_011C")
+    assert error.request_id == error.body["request_id"]
+    return error
+
+
+def test_tool_use_without_results_in_the_next_message(client):
+    messages = [
+        {"role": "user", "content": "q"},
+        {"role": "assistant", "content": [use("toolu_A"), use("toolu_B")]},
+        {"role": "user", "content": "続けて"},
+    ]
+    error = rejected(client, messages=messages, tools=TOOLS)
+    assert isinstance(error, anthropic.BadRequestError)
+    assert error.api_message == (
+        "messages.1: `tool_use` ids were found without `tool_result` blocks immediately after: toolu_A, toolu_B. "
+        "Each `tool_use` block must have a corresponding `tool_result` block in the next message."
+    )
+
+
+def test_text_before_the_results_counts_as_missing(client):
+    messages = [
+        {"role": "user", "content": "q"},
+        {"role": "assistant", "content": [use("toolu_A")]},
+        {"role": "user", "content": [text("結果です"), result("toolu_A")]},
+    ]
+    error = rejected(client, messages=messages, tools=TOOLS)
+    assert error.api_message.startswith("messages.1: `tool_use` ids were found without `tool_result` blocks immediately after: toolu_A.")
+
+
+def test_only_one_of_two_parallel_results(client):
+    messages = [
+        {"role": "user", "content": "q"},
+        {"role": "assistant", "content": [use("toolu_A"), use("toolu_B")]},
+        {"role": "user", "content": [result("toolu_A")]},
+    ]
+    error = rejected(client, messages=messages, tools=TOOLS)
+    assert "immediately after: toolu_B. Each" in error.api_message
+
+
+def test_result_for_an_unknown_tool_use_id(client):
+    messages = [
+        {"role": "user", "content": "q"},
+        {"role": "assistant", "content": [use("toolu_A")]},
+        {"role": "user", "content": [result("toolu_A"), result("toolu_X")]},
+    ]
+    error = rejected(client, messages=messages, tools=TOOLS)
+    assert error.api_message == (
+        "messages.2.content.1: unexpected `tool_use_id` found in `tool_result` blocks: toolu_X. "
+        "Each `tool_result` block must have a corresponding `tool_use` block in the previous message."
+    )
+
+
+def test_text_only_history_gets_the_unexpected_id_error(client):
+    """The article's anti-pattern: the assistant turn kept only as text, the tool_use dropped."""
+    messages = [
+        {"role": "user", "content": "大阪の今の気温を教えて"},
+        {"role": "assistant", "content": "現在の大阪の気象情報を調べます。"},
+        {"role": "user", "content": [result("toolu_01Abc")]},
+    ]
+    error = rejected(client, messages=messages, tools=TOOLS)
+    assert error.api_message.startswith("messages.2.content.0: unexpected `tool_use_id` found in `tool_result` blocks: toolu_01Abc.")
+
+
+def test_tool_blocks_without_tools(client):
+    messages = [
+        {"role": "user", "content": "q"},
+        {"role": "assistant", "content": [use("toolu_A")]},
+        {"role": "user", "content": [result("toolu_A")]},
+    ]
+    error = rejected(client, messages=messages)
+    assert error.api_message == "Requests which include `tool_use` or `tool_result` blocks must define tools."
+
+
+def test_empty_content_except_final_assistant(client):
+    messages = [{"role": "user", "content": "q"}, {"role": "assistant", "content": []}, {"role": "user", "content": "r"}]
+    error = rejected(client, messages=messages)
+    assert error.api_message == (
+        "messages.1: all messages must have non-empty content except for the optional final assistant message"
+    )
+    # The final assistant message may be empty.
+    ok = client.messages.create(model=MODEL, max_tokens=64, messages=[{"role": "user", "content": "q"}, {"role": "assistant", "content": []}])
+    assert ok.stop_reason == "end_turn"
+
+
+def test_empty_text_block(client):
+    error = rejected(client, messages=[{"role": "user", "content": [text("")]}])
+    assert error.api_message == "messages: text content blocks must be non-empty"
+
+
+def test_whitespace_only_text_block(client):
+    error = rejected(client, messages=[{"role": "user", "content": [text(" \n ")]}])
+    assert error.api_message == "messages: text content blocks must contain non-whitespace text"
+
+
+def test_final_assistant_trailing_whitespace(client):
+    messages = [{"role": "user", "content": "q"}, {"role": "assistant", "content": "答えは "}]
+    error = rejected(client, messages=messages)
+    assert error.api_message == "messages: final assistant content cannot end with trailing whitespace"
+
+
+def test_tool_use_id_pattern(client):
+    messages = [
+        {"role": "user", "content": "q"},
+        {"role": "assistant", "content": [text("x"), use("toolu 01")]},
+        {"role": "user", "content": [result("toolu 01")]},
+    ]
+    error = rejected(client, messages=messages, tools=TOOLS)
+    assert error.api_message == "messages.1.content.1.tool_use.id: String should match pattern '^[a-zA-Z0-9_-]+$'"
+
+
+def test_tool_name_pattern(client):
+    tools = [{"name": "天気を調べる", "description": "x", "input_schema": {"type": "object"}}]
+    error = rejected(client, messages=[{"role": "user", "content": "q"}], tools=tools)
+    assert error.api_message == "tools.0.custom.name: String should match pattern '^[a-zA-Z0-9_-]{1,64}$'"
+
+
+def test_extra_top_level_field(client):
+    error = rejected(client, messages=[{"role": "user", "content": "q"}], extra_body={"temperature": 0.2})
+    assert error.api_message == "temperature: Extra inputs are not permitted"
+
+
+def test_unknown_model_is_404(client):
+    error = rejected(client, status=404, error_type="not_found_error", model="claude-3-opus-20240229", messages=[{"role": "user", "content": "q"}])
+    assert isinstance(error, anthropic.NotFoundError)
+    assert error.api_message == "model: claude-3-opus-20240229"
+
+
+def test_prompt_too_long(client):
+    huge = "あ" * 210_000
+    error = rejected(client, messages=[{"role": "user", "content": huge}])
+    count = client.messages.count_tokens(model=MODEL, messages=[{"role": "user", "content": huge}]).input_tokens
+    assert count > 200_000
+    assert error.api_message == f"prompt is too long: {count} tokens > 200000 maximum"
+
+
+def test_max_tokens_must_be_positive(client):
+    error = rejected(client, messages=[{"role": "user", "content": "q"}], max_tokens=0)
+    assert error.api_message == "max_tokens: Input should be greater than or equal to 1"
+
+
+def test_empty_messages(client):
+    error = rejected(client, messages=[])
+    assert error.api_message == "messages: at least one message is required"
+
+
+def test_bad_role(client):
+    error = rejected(client, messages=[{"role": "system", "content": "q"}])
+    assert error.api_message == "messages.0.role: Input should be 'user' or 'assistant'"
+
+
+def test_unknown_path_is_404(client):
+    with pytest.raises(anthropic.NotFoundError):
+        client.post("/v1/nowhere", body={}, cast_to=object)
+
+
+# -- valid histories the real API accepts ---------------------------------------------------------
+
+
+def test_parallel_results_in_one_message_then_text_after_results(client):
+    messages = [
+        {"role": "user", "content": "q"},
+        {"role": "assistant", "content": [text("両方調べます"), use("toolu_A"), use("toolu_B", "read_file", path="a")]},
+        {"role": "user", "content": [result("toolu_A"), result("toolu_B"), text("日本語で答えて")]},
+    ]
+    assert client.messages.create(model=MODEL, max_tokens=64, messages=messages, tools=TOOLS).stop_reason == "end_turn"
+
+
+def test_consecutive_same_role_messages_are_merged():
+    client = emulated_client([call("get_time"), say("二回目")], max_retries=0)
+    first = client.messages.create(model=MODEL, max_tokens=64, tools=TOOLS, messages=[{"role": "user", "content": "q"}])
+    messages = [
+        {"role": "user", "content": "q"},
+        {"role": "user", "content": "もう一つ"},
+        {"role": "assistant", "content": [text("調べます")]},
+        {"role": "assistant", "content": first.content},
+        {"role": "user", "content": [result(first.content[0].id)]},
+        {"role": "user", "content": "ありがとう"},
+    ]
+    second = client.messages.create(model=MODEL, max_tokens=64, tools=TOOLS, messages=messages)
+    assert second.content[0].text == "二回目"  # two assistant messages merged: one assistant turn
+
+
+def test_sdk_echo_with_citations_null_and_caller_is_accepted(client):
+    messages = [
+        {"role": "user", "content": "q"},
+        {
+            "role": "assistant",
+            "content": [
+                {"type": "text", "text": "調べます", "citations": None},
+                {**use("toolu_A"), "caller": {"type": "direct"}},
+            ],
+        },
+        {"role": "user", "content": [{**result("toolu_A"), "is_error": False}]},
+    ]
+    assert client.messages.create(model=MODEL, max_tokens=64, messages=messages, tools=TOOLS).stop_reason == "end_turn"
+
+
+def test_assistant_first_and_tool_choice_none_are_accepted(client):
+    messages = [{"role": "assistant", "content": "こんにちは"}, {"role": "user", "content": "q"}]
+    response = client.messages.create(model=MODEL, max_tokens=64, messages=messages, tools=TOOLS, tool_choice={"type": "none"})
+    assert response.stop_reason == "end_turn"
+
+
+def test_validation_runs_before_the_script_and_records_the_request():
+    client = emulated_client([reply("never", call("get_time"))], max_retries=0)
+    with pytest.raises(anthropic.BadRequestError):
+        client.messages.create(model=MODEL, max_tokens=64, messages=[{"role": "user", "content": [text("")]}])
+    from harness_lab.emulator import emulator_of
+
+    assert len(emulator_of(client).requests) == 1

@@ -1,0 +1,129 @@
+"""The terminal demo: ``harness-lab run "..."`` prints lesson 6's trace offline."""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import subprocess
+import sys
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+
+from harness_lab.cli import main, shorten, terminal_approver
+from harness_lab.events import ApprovalRequest
+
+PROMPT = "README.md の1行目を読んで、それから今何時か教えて"
+
+
+@pytest.fixture
+def project(tmp_path, monkeypatch):
+    (tmp_path / "README.md").write_text("# テスト用の見出し\n\n二行目は読まれない\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("HARNESS_LAB_LANG", "ja")  # restored after the test, whatever main() sets
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    return tmp_path
+
+
+def run_cli(*args: str) -> tuple[int, list[str]]:
+    out = io.StringIO()
+    code = main(list(args), out=out)
+    return code, out.getvalue().splitlines()
+
+
+def test_prints_the_lessons_trace_and_a_real_answer(project):
+    code, lines = run_cli("run", PROMPT)
+    assert code == 0
+    assert lines[0] == '[turn 1] モデルがツールを要求: read_file({"path":"README.md"})'
+    assert lines[1] == '[turn 1] ツールの返り値: "# テスト用の見出し\\n..."'
+    assert lines[2] == "[turn 2] モデルがツールを要求: get_time({})"
+    stamp = re.fullmatch(r'\[turn 2\] ツールの返り値: "(.+)"', lines[3]).group(1)
+    now = datetime.fromisoformat(stamp)
+    assert abs((datetime.now().astimezone() - now).total_seconds()) < 60
+    assert lines[4] == "[turn 3] モデルが切り上げ (end_turn)"
+    assert lines[5] == ""
+    answer = "\n".join(lines[6:])
+    assert "# テスト用の見出し" in answer and now.strftime("%H:%M") in answer
+
+
+def test_english_catalog(project):
+    code, lines = run_cli("run", PROMPT, "--lang", "en")
+    assert code == 0 and lines[0].startswith("[turn 1] the model asks for a tool: read_file(")
+
+
+def test_a_valve_stop_prints_its_reason_and_exits_1(project):
+    code, lines = run_cli("run", "go", "--scenario", "never_ending", "--max-turns", "2")
+    assert code == 1
+    assert lines[-1].startswith("[turn 3] ハーネスが停止 (max_turns): 最大ターン数 2 に達したので")
+    assert sum("モデルがツールを要求" in line for line in lines) == 2
+
+
+def test_budget_option(project):
+    code, lines = run_cli("run", PROMPT, "--budget", "100")
+    assert code == 1 and "(token_budget)" in lines[-1]
+
+
+@pytest.mark.parametrize("args", [["run"], ["run", "x", "--max-turns", "0"], ["run", "x", "--lang", "fr"], []])
+def test_usage_errors_exit_2(project, args):
+    with pytest.raises(SystemExit) as exit_:
+        main(args, out=io.StringIO())
+    assert exit_.value.code == 2
+
+
+def test_unknown_scenario_and_live_without_a_key_exit_2(project, capsys):
+    assert main(["run", "x", "--scenario", "no_such_thing"], out=io.StringIO()) == 2
+    assert main(["run", "x", "--live"], out=io.StringIO()) == 2
+    assert "ANTHROPIC_API_KEY" in capsys.readouterr().err
+
+
+def test_high_impact_is_denied_without_a_terminal(project):
+    code, lines = run_cli("run", "save", "--scenario", "high_impact", "--high-impact")
+    assert code == 0 and any("(is_error)" in line for line in lines)
+    assert not (project / "sandbox" / "report.md").exists()
+
+
+def test_yes_allows_high_impact(project):
+    code, lines = run_cli("run", "save", "--scenario", "high_impact", "--high-impact", "--yes")
+    assert code == 0 and (project / "sandbox" / "report.md").exists()
+
+
+def test_terminal_approver_enter_allows_n_denies_eof_denies():
+    request = ApprovalRequest(1, "toolu_1", "write_file", {"path": "sandbox/a"})
+    prompts = []
+
+    def answer_with(text):
+        def ask(prompt):
+            prompts.append(prompt)
+            return text
+
+        return ask
+
+    assert terminal_approver(ask=answer_with(""), interactive=lambda: True)(request) is True
+    assert terminal_approver(ask=answer_with("n"), interactive=lambda: True)(request) is False
+    assert terminal_approver(ask=answer_with(" N "), interactive=lambda: True)(request) is False
+    assert 'write_file({"path":"sandbox/a"})' in prompts[0] and "Enter" in prompts[0]
+
+    def eof(prompt):
+        raise EOFError
+
+    assert terminal_approver(ask=eof, interactive=lambda: True)(request) is False
+    assert terminal_approver(ask=answer_with(""), interactive=lambda: False, out=io.StringIO())(request) is False
+    assert terminal_approver(yes=True, interactive=lambda: False)(request) is True
+
+
+def test_shorten():
+    assert shorten("2026-08-26T10:42:07+08:00") == '"2026-08-26T10:42:07+08:00"'
+    assert shorten("# 見出し\n本文") == '"# 見出し\\n..."'
+    assert shorten("x" * 100) == '"' + "x" * 40 + '..."'
+
+
+def test_the_installed_command_runs(project):
+    command = Path(sys.executable).with_name("harness-lab")
+    if not command.exists():
+        pytest.skip("harness-lab is not installed in this venv (pip install -e .)")
+    done = subprocess.run([str(command), "run", PROMPT], capture_output=True, text=True, timeout=60,
+                          stdin=subprocess.DEVNULL, env={**os.environ, "HARNESS_LAB_LANG": "ja"})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[4] == "[turn 3] モデルが切り上げ (end_turn)"

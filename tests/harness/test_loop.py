@@ -1,0 +1,385 @@
+"""The loop against the emulated client: stop_reason handling, valves at their steps, stops and resume."""
+
+from __future__ import annotations
+
+import _thread
+import threading
+import time
+
+import pytest
+
+from harness_lab.emulator import Emulator, call, emulated_client, reply, say
+from harness_lab.events import ApprovalRequest, Finished, Stopped, Turn, allow, deny
+from harness_lab.loop import Run, drain, run
+from harness_lab.tools import tool
+from harness_lab.valves import Approval, MaxTurns, NoProgress, Policy, Rule, TokenBudget
+
+
+class Spy:
+    """Tools that record every call they actually receive."""
+
+    def __init__(self):
+        self.calls: list[tuple[str, dict]] = []
+        spy = self
+
+        @tool
+        def read_file(path: str) -> str:
+            """Read a file."""
+            spy.calls.append(("read_file", {"path": path}))
+            return f"contents of {path}"
+
+        @tool
+        def get_time() -> str:
+            """Now."""
+            spy.calls.append(("get_time", {}))
+            return "2026-08-26T10:42:07+08:00"
+
+        @tool(high_impact=True)
+        def write_file(path: str, content: str) -> str:
+            """Write."""
+            spy.calls.append(("write_file", {"path": path}))
+            return "written"
+
+        @tool(high_impact=True)
+        def delete_file(path: str) -> str:
+            """Delete."""
+            spy.calls.append(("delete_file", {"path": path}))
+            return "deleted"
+
+        @tool(high_impact=True)
+        def http_post(url: str, body: str) -> str:
+            """Post."""
+            spy.calls.append(("http_post", {"url": url}))
+            return "sent"
+
+        self.tools = [read_file, get_time, write_file, delete_file, http_post]
+
+    def names(self):
+        return [name for name, _ in self.calls]
+
+
+def setup(script, faults=None, **client_kwargs):
+    emu = Emulator(script, faults=faults)
+    return emu, emulated_client(emu, **client_kwargs), Spy()
+
+
+def definitions(spy):
+    return [t.definition for t in spy.tools]
+
+
+PROMPT = "README.md の1行目を読んで、それから今何時か教えて"
+
+
+def test_lesson6_runs_two_tool_rounds_and_three_requests(check_history):
+    emu, client, spy = setup("lesson6")
+    outcome = run(client, PROMPT, tools=spy.tools, valves=[MaxTurns(8), TokenBudget(40_000), NoProgress(), Approval()])
+    assert isinstance(outcome.stop, Finished) and outcome.stop.stop_reason == "end_turn"
+    assert spy.names() == ["read_file", "get_time"] and outcome.turns == 2 and len(emu.requests) == 3
+    assert "contents of README.md" in outcome.text and "10:42" in outcome.text
+    assert all(r["tools"] for r in emu.requests)  # tools on every request, the follow-ups included
+    assert outcome.usage.total > 0
+    check_history(outcome.messages, definitions(spy))
+
+
+def test_one_next_is_one_turn():
+    emu, client, spy = setup("lesson6")
+    harness = Run(client, spy.tools)
+    gen = harness.start(PROMPT)
+    first = next(gen)
+    assert isinstance(first, Turn) and first.number == 1 and len(emu.requests) == 1
+    assert [r["tool_use_id"] for r in first.results] == [c.id for c in first.response.content if c.type == "tool_use"]
+    assert spy.names() == ["read_file"]
+    second = next(gen)
+    assert isinstance(second, Turn) and second.number == 2 and spy.names() == ["read_file", "get_time"]
+    end = next(gen)
+    assert isinstance(end, Finished)
+    with pytest.raises(StopIteration) as done:
+        next(gen)
+    assert done.value.value == end
+
+
+@pytest.mark.parametrize("limit", [1, 2, 5])
+def test_max_turns_allows_n_tool_rounds_and_n_plus_1_model_calls(limit, check_history):
+    emu, client, spy = setup("never_ending")
+    outcome = run(client, "go", tools=spy.tools, valves=[MaxTurns(limit)])
+    assert isinstance(outcome.stop, Stopped) and outcome.stop.valve == "max_turns"
+    assert len(spy.calls) == limit  # tool rounds
+    assert len(emu.requests) == limit + 1  # model calls
+    assert outcome.turns == limit
+    check_history(outcome.messages, definitions(spy))
+
+
+def test_max_turns_resume_after_raising_the_limit(check_history):
+    emu, client, spy = setup("long_task")
+    harness = Run(client, spy.tools, [MaxTurns(3)])
+    end = drain(harness.start("read every chapter"))
+    assert isinstance(end, Stopped) and len(spy.calls) == 3 and len(emu.requests) == 4
+    check_history(harness.messages, definitions(spy))
+    harness.valves[0].limit = 20
+    end = drain(harness.resume())
+    assert isinstance(end, Finished) and "12" in end.text
+    assert [c[1]["path"] for c in spy.calls] == [f"chapters/{i:02d}.md" for i in range(1, 13)]
+    assert len(emu.requests) == 13  # the held-back response was used, not asked again
+    check_history(harness.messages, definitions(spy))
+
+
+def test_no_progress_fires_on_a_repeat_before_the_repeat_runs(check_history):
+    emu, client, spy = setup("spinning")
+    outcome = run(client, "go", tools=spy.tools, valves=[MaxTurns(8), NoProgress()])
+    assert outcome.stop.valve == "no_progress" and len(spy.calls) == 1 and len(emu.requests) == 2
+    assert 'read_file({"path":"notes.txt"})' in outcome.stop.reason
+    check_history(outcome.messages, definitions(spy))
+
+
+def test_no_progress_does_not_fire_on_a_then_b():
+    emu, client, spy = setup("lesson6")
+    assert isinstance(run(client, PROMPT, tools=spy.tools, valves=[NoProgress()]).stop, Finished)
+
+
+def test_no_progress_window_catches_abab():
+    _, client, spy = setup("abab")
+    assert run(client, "go", tools=spy.tools, valves=[MaxTurns(6), NoProgress()]).stop.valve == "max_turns"
+    _, client, spy = setup("abab")
+    outcome = run(client, "go", tools=spy.tools, valves=[MaxTurns(6), NoProgress(window=3)])
+    assert outcome.stop.valve == "no_progress" and len(spy.calls) == 2
+
+
+def test_token_budget_stops_and_history_stays_valid(check_history):
+    emu, client, spy = setup("budget_burning")
+    outcome = run(client, "analyse", tools=spy.tools, valves=[MaxTurns(50), TokenBudget(3_000)])
+    assert outcome.stop.valve == "token_budget"
+    assert outcome.usage.total >= 3_000
+    check_history(outcome.messages, definitions(spy))
+
+
+def test_token_budget_preflight_refuses_before_sending(check_history):
+    # Measure a run first, then set the limit just above what two turns cost: the post-check lets the
+    # third request go out; the preflight check refuses it, because its prompt alone crosses the line.
+    _, client, spy = setup("budget_burning")
+    totals = []
+    run(client, "analyse", tools=spy.tools, valves=[MaxTurns(4)], on_event=lambda e: totals.append(getattr(e, "total", None)))
+    limit = totals[1].total + 1
+    emu, client, spy = setup("budget_burning")
+    late = run(client, "analyse", tools=spy.tools, valves=[MaxTurns(50), TokenBudget(limit)])
+    assert late.usage.total >= limit and len(spy.calls) == 2
+    emu, client, spy = setup("budget_burning")
+    early = run(client, "analyse", tools=spy.tools, valves=[MaxTurns(50), TokenBudget(limit, preflight=True)])
+    assert early.stop.valve == "token_budget" and early.usage.total < limit
+    assert len([r for r in emu.requests if "max_tokens" in r]) == 2  # the third was never sent
+    assert str(limit) in early.stop.reason and early.stop.reason != late.stop.reason
+    check_history(early.messages, definitions(spy))
+
+
+def test_ask_with_no_approver_denies_and_the_tool_is_never_entered(check_history):
+    emu, client, spy = setup("high_impact")
+    harness = Run(client, spy.tools, [Approval()])
+    events = list(harness.start("save the report"))  # a plain for-loop answers every ask with next()
+    asks = [e for e in events if isinstance(e, ApprovalRequest)]
+    assert [a.name for a in asks] == ["write_file"] and spy.calls == []
+    result = events[1].results[0]
+    assert result["is_error"] is True and "拒否" in result["content"]
+    assert isinstance(events[-1], Finished) and "別の方法" in events[-1].text  # the model took another route
+    check_history(harness.messages, definitions(spy))
+
+
+def test_generator_send_allows_and_deny_reason_reaches_the_model():
+    emu, client, spy = setup("delete_and_post")
+    harness = Run(client, spy.tools, [Approval()])
+    gen = harness.start("clean up and report")
+    ask = next(gen)
+    assert isinstance(ask, ApprovalRequest) and ask.name == "delete_file" and spy.calls == []
+    turn = gen.send(allow())
+    assert isinstance(turn, Turn) and spy.names() == ["delete_file"]
+    ask = next(gen)
+    assert ask.name == "http_post"
+    turn = gen.send(deny("外部には送らないで"))
+    assert spy.names() == ["delete_file"]
+    assert "外部には送らないで" in turn.results[0]["content"] and turn.results[0]["is_error"]
+    end = next(gen)
+    assert "削除しました" in end.text and "送信せず" in end.text
+
+
+def test_run_approve_callback_and_a_crashing_approver_denies():
+    emu, client, spy = setup("delete_and_post")
+    seen = []
+    outcome = run(client, "x", tools=spy.tools, valves=[Approval()], approve=lambda r: seen.append(r.name) or True)
+    assert seen == ["delete_file", "http_post"] and spy.names() == ["delete_file", "http_post"]
+
+    def crash(request):
+        raise RuntimeError("approver is down")
+
+    emu, client, spy = setup("delete_and_post")
+    outcome = run(client, "x", tools=spy.tools, valves=[Approval()], approve=crash)
+    assert spy.calls == [] and "見送りました" in outcome.text
+    emu, client, spy = setup("delete_and_post")
+    outcome = run(client, "x", tools=spy.tools, valves=[Approval(approver=crash)])
+    assert spy.calls == []
+
+
+def test_policy_deny_returns_forbidden_without_asking(check_history):
+    emu, client, spy = setup("high_impact")
+    asked = []
+    policy = Policy({"write_file": "deny"}, default="allow")
+    outcome = run(client, "x", tools=spy.tools, valves=[Approval(policy)], approve=lambda r: asked.append(r) or True)
+    assert asked == [] and spy.calls == []
+    result = outcome.messages[2]["content"][0]
+    assert result["is_error"] is True and "ポリシー" in result["content"] and "write_file" in result["content"]
+    check_history(outcome.messages, definitions(spy))
+
+
+def test_argument_rule_allows_sandbox_writes_without_asking():
+    emu, client, spy = setup("high_impact")
+    rule = Rule("write_file", "allow", when=lambda i: i["path"].startswith("sandbox/"))
+    outcome = run(client, "x", tools=spy.tools, valves=[Approval(Policy({}, rules=[rule]))])
+    assert spy.names() == ["write_file"] and "保存しました" in outcome.text
+
+
+def test_decisions_apply_per_tool_use_id():
+    script = [reply(call("write_file", path="a", content="1"), call("write_file", path="b", content="2")), say("done")]
+    emu, client, spy = setup(script)
+    outcome = run(client, "x", tools=spy.tools, valves=[Approval()], approve=lambda r: r.input["path"] == "a")
+    assert spy.calls == [("write_file", {"path": "a"})]
+    results = outcome.messages[2]["content"]
+    assert [r.get("is_error", False) for r in results] == [False, True]
+
+
+def test_parallel_calls_results_in_call_order_first_and_tools_run_concurrently(check_history):
+    gate = threading.Barrier(3, timeout=5)
+
+    @tool
+    def meet(label: str) -> str:
+        """Wait for the others: only works when all three run at once."""
+        gate.wait()
+        return label
+
+    script = [reply("三つ同時に", call("meet", label="x"), call("meet", label="y"), call("meet", label="z")), say("ok")]
+    emu, client, _ = setup(script)
+    outcome = run(client, "x", tools=[meet])
+    results = outcome.messages[2]["content"]
+    assert [r["content"] for r in results] == ["x", "y", "z"]
+    ids = [b["id"] for b in outcome.messages[1]["content"] if b["type"] == "tool_use"]
+    assert [r["tool_use_id"] for r in results] == ids
+    check_history(outcome.messages, [meet.definition])
+
+
+def test_per_tool_timeout_and_errors_become_results(check_history):
+    release = threading.Event()
+
+    @tool
+    def hang() -> str:
+        """Hang."""
+        release.wait(5)
+        return "late"
+
+    @tool
+    def boom() -> str:
+        """Fail."""
+        raise ValueError("bad")
+
+    script = [reply(call("hang"), call("boom"), call("nonexistent")), say("ok")]
+    emu, client, _ = setup(script)
+    started = time.monotonic()
+    outcome = run(client, "x", tools=[hang, boom], tool_timeout=0.3)
+    release.set()
+    assert time.monotonic() - started < 3
+    results = outcome.messages[2]["content"]
+    assert all(r["is_error"] for r in results)
+    assert "0.3" in results[0]["content"] and "bad" in results[1]["content"] and "nonexistent" in results[2]["content"]
+    check_history(outcome.messages, [hang.definition, boom.definition])
+
+
+@pytest.mark.parametrize("scenario, valve", [
+    ("max_tokens", "max_tokens"),
+    ("refusal", "refusal"),
+    ("model_context_window_exceeded", "model_context_window_exceeded"),
+])
+def test_truncated_or_refused_responses_stop_without_running_anything(scenario, valve, check_history):
+    emu, client, spy = setup(scenario)
+    outcome = run(client, "x", tools=spy.tools, valves=[Approval(approver=lambda r: True)])
+    assert isinstance(outcome.stop, Stopped) and outcome.stop.valve == valve
+    assert spy.calls == []
+    assert outcome.stop.text  # the partial text is kept on the event
+    check_history(outcome.messages, definitions(spy))
+    if valve == "refusal":
+        assert "cyber harm" in outcome.stop.reason
+
+
+def test_pause_turn_is_sent_back_unchanged_with_the_same_tools(check_history):
+    emu, client, spy = setup("pause_turn")
+    outcome = run(client, "research", tools=spy.tools)
+    assert isinstance(outcome.stop, Finished) and len(emu.requests) == 2
+    second = emu.requests[1]
+    assert second["messages"][-1]["role"] == "assistant"
+    assert second["messages"][-1]["content"][0]["text"] == "資料の調査を進めています。"
+    assert second["tools"] == emu.requests[0]["tools"]
+    check_history(outcome.messages, definitions(spy))
+
+
+def test_empty_end_turn_finishes_with_empty_text(check_history):
+    emu, client, spy = setup("empty_end_turn")
+    outcome = run(client, "x", tools=spy.tools)
+    assert isinstance(outcome.stop, Finished) and outcome.text == ""
+    check_history(outcome.messages, definitions(spy))
+
+
+def test_api_error_after_retries_stops_with_valid_history_and_resumes(check_history):
+    # Requests 2-4 fail: the first try and the SDK's two retries of the second model call.
+    emu, client, spy = setup("lesson6", faults={2: "529", 3: "529", 4: "529"})
+    harness = Run(client, spy.tools)
+    end = drain(harness.start(PROMPT))
+    assert isinstance(end, Stopped) and end.valve == "api_error" and spy.names() == ["read_file"]
+    check_history(harness.messages, definitions(spy))
+    end = drain(harness.resume())
+    assert isinstance(end, Finished) and spy.names() == ["read_file", "get_time"]
+
+
+def test_keyboard_interrupt_between_turns_stops_cleanly_and_resumes(check_history):
+    emu, client, spy = setup("lesson6")
+    harness = Run(client, spy.tools)
+    gen = harness.start(PROMPT)
+    next(gen)
+    end = gen.throw(KeyboardInterrupt())
+    assert isinstance(end, Stopped) and end.valve == "interrupted"
+    check_history(harness.messages, definitions(spy))
+    assert isinstance(drain(harness.resume()), Finished)
+
+
+def test_ctrl_c_mid_turn_stops_without_half_a_turn_in_history(check_history):
+    emu, client, spy = setup("lesson6")
+    pressed = []
+
+    @tool
+    def read_file(path: str) -> str:
+        """Read; the first time, Ctrl-C arrives while the tool runs."""
+        if not pressed:
+            pressed.append(path)
+            _thread.interrupt_main()
+        return "# 見出し\n本文"
+
+    harness = Run(client, [read_file, spy.tools[1]])
+    end = drain(harness.start(PROMPT))
+    assert isinstance(end, Stopped) and end.valve == "interrupted"
+    assert harness.messages == [{"role": "user", "content": PROMPT}]  # the turn was not committed
+    check_history(harness.messages, [read_file.definition])
+    end = drain(harness.resume())  # the held-back response runs its tool again
+    assert isinstance(end, Finished) and "# 見出し" in end.text and len(emu.requests) == 3
+
+
+def test_steering_goes_out_after_the_next_tool_results():
+    emu, client, spy = setup("lesson6")
+    harness = Run(client, spy.tools)
+    gen = harness.start(PROMPT)
+    next(gen)
+    harness.steer("日本語で短く答えて")
+    next(gen)
+    assert len(emu.requests) == 2  # the second call went out before the instruction could
+    next(gen)
+    content = emu.requests[2]["messages"][-1]["content"]
+    assert content[0]["type"] == "tool_result" and content[-1] == {"type": "text", "text": "日本語で短く答えて"}
+    assert all(m["content"][-1].get("text") != "日本語で短く答えて" for m in emu.requests[1]["messages"][1:])
+
+
+def test_an_unknown_model_is_an_api_error_stop():
+    emu, client, spy = setup("lesson6", max_retries=0)
+    outcome = run(client, PROMPT, tools=spy.tools, model="claude-nonexistent-9")
+    assert outcome.stop.valve == "api_error" and "claude-nonexistent-9" in outcome.stop.reason

@@ -1,0 +1,156 @@
+"""@tool, schema building, input checks and Tool.run's failure handling (lessons 2 and 6)."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from typing import Literal, Optional
+
+from harness_lab.tools import MAX_RESULT_CHARS, Tool, ToolError, as_tools, run_calls, tool
+
+
+@tool
+def get_weather(city: str, days: int = 1, unit: Literal["c", "f"] = "c", note: Optional[str] = None) -> dict:
+    """Current weather for a city.
+
+    Longer explanation that is not part of the description.
+
+    Args:
+        city: the city's name in Japanese
+        days (int): how many days ahead
+    """
+    return {"city": city, "days": days, "天気": "晴れ"}
+
+
+def test_definition_comes_from_signature_and_docstring():
+    d = get_weather.definition
+    assert d["name"] == "get_weather"
+    assert d["description"] == "Current weather for a city."
+    props = d["input_schema"]["properties"]
+    assert props["city"] == {"type": "string", "description": "the city's name in Japanese"}
+    assert props["days"] == {"type": "integer", "description": "how many days ahead"}
+    assert props["unit"] == {"enum": ["c", "f"]}
+    assert props["note"] == {"type": "string"}
+    assert d["input_schema"]["required"] == ["city"]
+
+
+def test_list_float_bool_and_overrides():
+    @tool(name="tag_items", description="Tag things.")
+    def tag(items: list[str], weight: float, flag: bool = False, extra: dict | None = None) -> str:
+        return "ok"
+
+    schema = tag.definition["input_schema"]
+    assert tag.definition["name"] == "tag_items" and tag.definition["description"] == "Tag things."
+    assert schema["properties"]["items"] == {"type": "array", "items": {"type": "string"}}
+    assert schema["properties"]["weight"] == {"type": "number"}
+    assert schema["properties"]["flag"] == {"type": "boolean"}
+    assert schema["properties"]["extra"] == {"type": "object"}
+    assert schema["required"] == ["items", "weight"]
+
+
+def test_still_a_function():
+    assert get_weather(city="大阪")["city"] == "大阪"
+
+
+def test_run_returns_json_text_with_japanese_kept():
+    text, is_error = get_weather.run({"city": "大阪"})
+    assert not is_error
+    assert "晴れ" in text and json.loads(text)["天気"] == "晴れ"
+
+
+def test_missing_argument_is_an_error_result_naming_it_and_the_function_is_not_entered():
+    entered = []
+
+    @tool
+    def read(path: str) -> str:
+        """Read."""
+        entered.append(path)
+        return "x"
+
+    text, is_error = read.run({})
+    assert is_error and "'path'" in text and entered == []
+    text, is_error = read.run({"path": 3})
+    assert is_error and "path" in text and "string" in text and entered == []
+    text, is_error = read.run(["not", "an", "object"])
+    assert is_error and entered == []
+
+
+def test_enum_violation_is_caught():
+    text, is_error = get_weather.run({"city": "東京", "unit": "kelvin"})
+    assert is_error and "kelvin" in text
+
+
+def test_exceptions_become_error_results():
+    @tool
+    def boom() -> str:
+        """Fail."""
+        raise RuntimeError("disk on fire")
+
+    text, is_error = boom.run({})
+    assert is_error and "RuntimeError" in text and "disk on fire" in text
+
+
+def test_tool_error_message_is_shown_as_is():
+    @tool
+    def picky() -> str:
+        """Fail politely."""
+        raise ToolError("そのファイルはありません")
+
+    text, is_error = picky.run({})
+    assert is_error and text.endswith("そのファイルはありません") and "ToolError" not in text
+
+
+def test_timeout_becomes_an_error_result_quickly():
+    release = threading.Event()
+
+    @tool
+    def hang() -> str:
+        """Hang."""
+        release.wait(5)
+        return "late"
+
+    started = time.monotonic()
+    text, is_error = hang.run({}, timeout=0.2)
+    release.set()
+    assert is_error and "0.2" in text
+    assert time.monotonic() - started < 2
+
+
+def test_calls_run_concurrently_and_keep_order():
+    @tool
+    def nap(seconds: float, label: str) -> str:
+        """Sleep, then answer."""
+        time.sleep(seconds)
+        return label
+
+    started = time.monotonic()
+    answers = run_calls([(nap, {"seconds": 0.4, "label": "a"}), (nap, {"seconds": 0.1, "label": "b"}),
+                         (nap, {"seconds": 0.3, "label": "c"})], timeout=5)
+    elapsed = time.monotonic() - started
+    assert answers == [("a", False), ("b", False), ("c", False)]
+    assert elapsed < 0.75  # one after another would take 0.8 s
+
+
+def test_huge_output_is_truncated_with_a_note():
+    @tool
+    def flood() -> str:
+        """Too much."""
+        return "あ" * (MAX_RESULT_CHARS * 3)
+
+    text, is_error = flood.run({})
+    assert not is_error
+    assert len(text) < MAX_RESULT_CHARS + 200 and str(MAX_RESULT_CHARS * 3) in text
+
+
+def test_as_tools_accepts_a_dict_of_plain_functions_and_a_list():
+    def shout(word: str) -> str:
+        """Upper-case a word."""
+        return word.upper()
+
+    from_dict = as_tools({"yell": shout})
+    assert set(from_dict) == {"yell"} and from_dict["yell"].definition["name"] == "yell"
+    assert from_dict["yell"].run({"word": "hi"}) == ("HI", False)
+    from_list = as_tools([shout, get_weather])
+    assert set(from_list) == {"shout", "get_weather"}
+    assert all(isinstance(v, Tool) for v in from_list.values())

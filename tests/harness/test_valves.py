@@ -1,0 +1,125 @@
+"""Each valve as a pure check of RunState (lessons 3-6)."""
+
+from __future__ import annotations
+
+import pytest
+
+from harness_lab.events import ApprovalRequest, Usage, allow
+from harness_lab.state import RunState
+from harness_lab.valves import Approval, MaxTurns, NoProgress, Policy, Rule, TokenBudget, cost_usd, signature_of
+
+
+def response(*calls: tuple[str, dict]) -> dict:
+    return {"content": [{"type": "tool_use", "id": f"toolu_{i}", "name": n, "input": a} for i, (n, a) in enumerate(calls)]}
+
+
+def test_max_turns_fires_once_the_limit_of_rounds_is_done():
+    valve = MaxTurns(3)
+    assert valve.step == "before_request"
+    assert [valve.check(RunState(turns=n)) is None for n in range(5)] == [True, True, True, False, False]
+    assert "3" in valve.check(RunState(turns=3))
+    assert valve.reading(RunState(turns=2)) == "2/3"
+
+
+def test_token_budget_counts_all_four_kinds_of_tokens():
+    valve = TokenBudget(1000)
+    state = RunState(usage=Usage(400, 100, 300, 199))  # 999
+    assert valve.check(state) is None
+    state.usage = Usage(400, 100, 300, 200)
+    assert "1000" in valve.check(state)
+
+
+def test_token_budget_usd_limit_uses_the_price_table():
+    u = Usage(input_tokens=1_000_000, output_tokens=0)
+    assert cost_usd(u, "claude-haiku-4-5") == pytest.approx(1.0)
+    assert cost_usd(Usage(0, 1_000_000), "claude-opus-4-8") == pytest.approx(25.0)
+    assert cost_usd(Usage(0, 0, 1_000_000, 1_000_000), "claude-haiku-4-5-20251001") == pytest.approx(1.25 + 0.1)
+    state = RunState(model="claude-haiku-4-5", turn_usage=[Usage(100_000, 10_000)], usage=Usage(100_000, 10_000))
+    assert TokenBudget(10**9, usd=0.2).check(state) is None  # $0.15
+    assert "$" in TokenBudget(10**9, usd=0.15).check(state)
+
+
+def test_unknown_models_are_priced_like_the_most_expensive():
+    assert cost_usd(Usage(1_000_000, 0), "someone-elses-model") == pytest.approx(5.0)
+
+
+def test_preflight_refuses_a_request_that_would_cross_the_line():
+    state = RunState(usage=Usage(900, 0))
+    assert TokenBudget(1000).before_send(state, 500) is None  # preflight off
+    valve = TokenBudget(1000, preflight=True)
+    assert valve.before_send(state, 100) is None
+    assert "101" in valve.before_send(state, 101)
+
+
+def test_signature_ignores_key_order_and_call_order():
+    a = response(("read_file", {"path": "a", "limit": 1}), ("get_time", {}))
+    b = response(("get_time", {}), ("read_file", {"limit": 1, "path": "a"}))
+    assert signature_of(a["content"]) == signature_of(b["content"])
+    assert signature_of(a["content"]) == 'get_time({}) | read_file({"limit":1,"path":"a"})'
+    assert signature_of([{"type": "text", "text": "hi"}]) == ""
+
+
+def test_no_progress_fires_on_a_repeat_and_not_on_a_then_b():
+    valve = NoProgress()
+    state = RunState(signatures=['read_file({"path":"a"})'])
+    state.pending = response(("read_file", {"path": "b"}))
+    assert valve.check(state) is None
+    state.pending = response(("read_file", {"path": "a"}))
+    assert "read_file" in valve.check(state)
+
+
+def test_no_progress_window_catches_abab_and_the_default_does_not():
+    state = RunState(signatures=['a({})', 'b({})'])
+    state.pending = response(("a", {}))
+    assert NoProgress().check(state) is None
+    assert NoProgress(window=3).check(state) is not None
+
+
+def test_policy_tiers_default_and_overlap():
+    policy = Policy({"get_time": "allow", "write_file": "ask", "send_email": "deny"})
+    assert [policy.tier(n) for n in ("get_time", "write_file", "send_email", "unlisted")] == ["allow", "ask", "deny", "ask"]
+    overlap = Policy({"x": "allow"}, rules=[Rule("x", "deny"), Rule("*", "ask")])
+    assert overlap.tier("x") == "deny"
+    assert Policy({"x": "allow"}, rules=[Rule("*", "ask")]).tier("x") == "ask"
+
+
+def test_rules_match_arguments():
+    inside = Rule("write_file", "allow", when=lambda i: i["path"].startswith("sandbox/"))
+    policy = Policy({}, default="ask", rules=[inside])
+    assert policy.tier("write_file", {"path": "sandbox/a.md"}) == "allow"
+    assert policy.tier("write_file", {"path": "src/a.py"}) == "ask"
+    assert policy.tier("write_file", {}) == "deny"  # the predicate raised: fail closed
+
+
+def test_high_impact_marking_replaces_the_default_only():
+    policy = Policy({"write_file": "allow"}, default="allow", high_impact="ask")
+    assert policy.tier("delete_file", {}, high_impact=True) == "ask"
+    assert policy.tier("write_file", {}, high_impact=True) == "allow"
+    assert policy.tier("get_time", {}, high_impact=False) == "allow"
+
+
+def test_typos_in_tiers_fail_loudly():
+    with pytest.raises(ValueError):
+        Policy({"x": "alow"})
+    with pytest.raises(ValueError):
+        Rule("x", "maybe")
+
+
+def test_approval_fails_closed():
+    request = ApprovalRequest(1, "toolu_1", "write_file", {"path": "x"})
+    assert Approval().ask(request) is None  # no approver: the loop must yield (and next() denies)
+
+    def broken(_):
+        raise RuntimeError("approver crashed")
+
+    decision = Approval(approver=broken).ask(request)
+    assert decision.allowed is False and "approver crashed" in decision.reason
+    assert Approval(approver=lambda r: None).ask(request).allowed is False
+    assert Approval(approver=lambda r: True).ask(request).allowed is True
+    assert Approval(approver=lambda r: allow()).ask(request).allowed is True
+
+
+def test_lesson_default_policy_asks_for_high_impact_only():
+    valve = Approval()
+    assert valve.tier("write_file", {}, high_impact=True) == "ask"
+    assert valve.tier("read_file", {}, high_impact=False) == "allow"

@@ -1,0 +1,103 @@
+"""Block cards: HTML for notebooks, deterministic plain text for nbval and static renderers."""
+
+import re
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from harness_lab.events import ApprovalRequest, Decision, Finished, Stopped, Turn, Usage
+from harness_lab.ui import card, transcript
+from harness_lab.ui.formatters import register_formatters
+
+CALL = {"type": "tool_use", "id": "toolu_01ABC", "name": "write_file",
+        "input": {"path": "sandbox/メモ.txt", "content": "こんにちは"}}
+OK = {"type": "tool_result", "tool_use_id": "toolu_01ABC", "content": "書き込みました"}
+FAILED = {"type": "tool_result", "tool_use_id": "toolu_01ABC", "content": "拒否されました", "is_error": True}
+RESPONSE = {"type": "message", "role": "assistant", "content": [{"type": "text", "text": "書きます"}, CALL],
+            "stop_reason": "tool_use", "usage": {"input_tokens": 120, "output_tokens": 30}}
+
+
+def test_tool_use_card_shows_name_id_and_pretty_json_input():
+    c = card(CALL)
+    for form in (c.html, c.text):
+        assert "write_file" in form and "toolu_01ABC" in form
+        assert "sandbox/メモ.txt" in form  # Japanese kept readable, not \\u-escaped
+    assert '\n  "path": "sandbox/メモ.txt",' in c.html  # indented JSON inside <pre>
+    assert "hl-tool-use" in c.html
+
+
+def test_tool_result_error_is_shown_plainly_and_only_when_set():
+    err, ok = card(FAILED), card(OK)
+    assert "is_error: true" in err.text and "is_error: true" in err.html and "hl-error" in err.html
+    assert "is_error" not in ok.text and "hl-error" not in ok.html and "hl-tool-result" in ok.html
+
+
+def test_text_is_html_escaped():
+    c = card({"type": "text", "text": "<script>alert(1)</script> & more"})
+    assert "<script>" not in c.html and "&lt;script&gt;" in c.html
+    assert "<script>alert(1)</script> & more" in c.text
+
+
+def test_usage_card_counts_every_part():
+    c = card(Usage(input_tokens=11, output_tokens=22, cache_creation_input_tokens=33, cache_read_input_tokens=44))
+    for number in ("11", "22", "33", "44", "110"):
+        assert re.search(rf"\b{number}\b", c.text), number
+
+
+def test_turn_card_has_blocks_results_usage_and_signature_in_order():
+    turn = Turn(number=2, response=RESPONSE, stop_reason="tool_use", results=(FAILED,),
+                usage=Usage(120, 30), total=Usage(300, 60), signature='write_file({"path":"x"})',
+                readings={"max_turns": "2/8"})
+    text = card(turn).text
+    order = [text.index(s) for s in ("2", "書きます", "toolu_01ABC", "拒否されました", "150", "write_file({", "2/8")]
+    assert order == sorted(order)
+    assert "stop_reason: tool_use" in text
+
+
+def test_approval_card_shows_the_call_and_the_answer():
+    request = ApprovalRequest(turn=1, tool_use_id="toolu_01ABC", name="write_file", input=CALL["input"])
+    assert "toolu_01ABC" in card(request).text and "→" not in card(request).text
+    from harness_lab.ui.cards import approval_card
+    denied = approval_card(request, Decision(False, "危ない"))
+    assert "危ない" in denied.text and "危ない" in denied.html
+
+
+def test_end_cards():
+    done = card(Finished(text="答えは42", stop_reason="end_turn", turns=2, usage=Usage(10, 5)))
+    assert "答えは42" in done.text and "end_turn" in done.text and "hl-answer" in done.html
+    stop = card(Stopped(valve="max_turns", reason="最大ターン数 3 に達した", turns=3, usage=Usage()))
+    assert "max_turns" in stop.text and "最大ターン数 3" in stop.html and "hl-stopped" in stop.html
+
+
+def test_html_is_well_formed_and_rendering_is_deterministic():
+    items = [{"role": "user", "content": "やって"}, RESPONSE, {"role": "user", "content": [FAILED]},
+             Finished(text="ok", stop_reason="end_turn", turns=1, usage=Usage(1, 1))]
+    first, second = transcript(items), transcript(items)
+    assert first.html == second.html and first.text == second.text
+    ET.fromstring(first.html)  # balanced tags
+    assert not re.search(r"0x[0-9a-f]{6,}", first.text + first.html)  # no object ids
+
+
+def test_english_catalog(monkeypatch):
+    monkeypatch.setenv("HARNESS_LAB_LANG", "en")
+    assert "tool call" in card(CALL).text and "error (is_error: true)" in card(FAILED).text
+
+
+def test_long_output_is_clipped_deterministically():
+    c = card({"type": "tool_result", "tool_use_id": "t", "content": "あ" * 5000})
+    assert len(c.text) < 2000 and "3800" in c.text
+
+
+def test_unknown_objects_are_refused():
+    with pytest.raises(TypeError):
+        card(object())
+
+
+def test_ipython_shows_events_as_cards():
+    IPython = pytest.importorskip("IPython")
+    shell = IPython.core.interactiveshell.InteractiveShell.instance()
+    assert register_formatters(shell)
+    stop = Stopped(valve="token_budget", reason="予算に達した", turns=1, usage=Usage(5, 5))
+    data, _ = shell.display_formatter.format(stop)
+    assert "hl-stopped" in data["text/html"] and "予算に達した" in data["text/plain"]
+    assert "Stopped(" not in data["text/plain"]

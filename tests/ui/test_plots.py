@@ -1,0 +1,77 @@
+"""Token-burn plots: Japanese labels with real glyphs, budget and stop drawn, deterministic."""
+
+import io
+import warnings
+
+import matplotlib
+import pytest
+
+matplotlib.use("Agg")
+
+from harness_lab.events import Stopped, Turn, Usage  # noqa: E402
+from harness_lab.ui import compare_runs, plot_token_burn  # noqa: E402
+from harness_lab.ui.plots import run_cost_usd, turn_usages  # noqa: E402
+
+USAGES = [Usage(400 + 300 * i, 50, 100 if i == 0 else 0, 80 if i else 0) for i in range(5)]
+STOP = Stopped(valve="token_budget", reason="予算", turns=5, usage=sum(USAGES, Usage()))
+
+
+def _draw(fig):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        fig.canvas.draw()
+    return [str(w.message) for w in caught]
+
+
+def test_japanese_labels_draw_without_missing_glyphs():
+    fig = plot_token_burn(USAGES + [STOP], budget=5000)
+    assert _draw(fig) == []
+    assert any("トークン" in ax.get_ylabel() for ax in fig.axes)
+    assert _draw(compare_runs({"裸のループ": USAGES + [STOP], "ハーネス": USAGES[:2]}, budget=5000)) == []
+
+
+def test_the_glyph_check_can_fail():
+    # Proof the test above can fail: a Latin-only font cannot draw these labels.
+    fig = plot_token_burn(USAGES)
+    for text in fig.findobj(matplotlib.text.Text):
+        text.set_fontfamily("DejaVu Sans")
+    assert any("missing from font" in m for m in _draw(fig))
+
+
+def test_budget_line_stop_mark_and_usd_axis():
+    fig = plot_token_burn(USAGES + [STOP], budget=5000, usd_prices={"input": 3.0, "output": 15.0})
+    burn, total, usd = fig.axes
+    assert [len(c.patches) for c in burn.containers] == [5, 5, 5, 5]  # four stacked parts per turn
+    ys = [line.get_ydata()[0] for line in total.get_lines() if len(set(line.get_ydata())) == 1]
+    assert 5000 in ys
+    assert any("token_budget" in a.get_text() for a in total.texts)
+    cumulative = list(total.get_lines()[0].get_ydata())
+    assert cumulative[-1] == sum(u.total for u in USAGES)
+    assert "USD" in usd.get_ylabel()
+    expected = sum(run_cost_usd(u, usd_prices={"input": 3.0, "output": 15.0}) for u in USAGES)
+    assert usd.get_lines()[0].get_ydata()[-1] == pytest.approx(expected)
+
+
+def test_no_stop_mark_for_a_finished_run():
+    fig = plot_token_burn(USAGES)
+    assert len(fig.axes[1].texts) == 0
+
+
+def test_turn_events_are_read_too():
+    turns = [Turn(number=i + 1, response=None, stop_reason="tool_use", usage=u) for i, u in enumerate(USAGES)]
+    assert turn_usages(turns) == USAGES
+
+
+def test_compare_runs_draws_one_line_per_run():
+    fig = compare_runs({"A": USAGES, "B": USAGES[:3]})
+    labels = [line.get_label() for line in fig.axes[0].get_lines()]
+    assert labels[0].startswith("A ($") and labels[1].startswith("B ($")
+
+
+def test_output_is_deterministic():
+    def png():
+        buf = io.BytesIO()
+        plot_token_burn(USAGES + [STOP], budget=5000).savefig(buf, format="png")
+        return buf.getvalue()
+
+    assert png() == png()

@@ -1,0 +1,158 @@
+"""The Stepper driven headless: buttons clicked with Button.click(), over the real loop and emulator."""
+
+from harness_lab.events import ApprovalRequest, Finished, Stopped, Turn
+from harness_lab.text import t
+from harness_lab.ui import Stepper
+
+PROMPT = "週次レポートを sandbox/report.md に保存して"
+
+
+def test_buttons_carry_the_catalog_labels(make_run):
+    s = Stepper(make_run("high_impact"), PROMPT)
+    assert [s.next_button.description, s.all_button.description, s.stop_button.description] == [
+        "次のターン", "最後まで", "停止"]
+    s.next_button.click()
+    assert (s.approve_button.description, s.deny_button.description) == ("許可", "拒否")
+
+
+def test_approve_path_runs_the_write_and_finishes(make_run):
+    run = make_run("high_impact")
+    s = Stepper(run, PROMPT)
+    s.next_button.click()
+    assert isinstance(s.pending, ApprovalRequest) and s.pending.name == "write_file"
+    assert s.approval_box.layout.display == "flex" and "sandbox/report.md" in s.approval_box.children[0].value
+    assert not (run.sandbox / "report.md").exists()  # asked before running, not after
+    s.approve_button.click()
+    assert (run.sandbox / "report.md").read_text(encoding="utf-8").startswith("# 週次レポート")
+    assert isinstance(s.entries[-1], Turn) and s.pending is None
+    s.next_button.click()
+    assert isinstance(s.outcome, Finished) and "保存しました" in s.outcome.text
+    assert "許可しました" in repr(s) and "保存しました" in s.transcript_html.value
+    assert s.next_button.disabled and s.all_button.disabled
+
+
+def test_deny_path_sends_the_reason_and_the_model_takes_another_route(make_run):
+    run = make_run("high_impact")
+    s = Stepper(run, PROMPT)
+    s.step()
+    s.reason.value = "ファイルには書かないで"
+    s.deny_button.click()
+    assert not (run.sandbox / "report.md").exists()
+    result = run.messages[2]["content"][0]
+    assert result["is_error"] is True and "ファイルには書かないで" in result["content"]
+    s.run_all()
+    assert isinstance(s.outcome, Finished) and "書き込みは行わず" in s.outcome.text
+    assert "拒否しました: ファイルには書かないで" in repr(s)
+
+
+def test_double_click_answers_once_and_an_old_button_never_answers_a_new_call(make_run):
+    run = make_run("delete_and_post")
+    (run.sandbox).mkdir(parents=True)
+    (run.sandbox / "old.log").write_text("x")
+    s = Stepper(run, "古いログを消して、集計を送って")
+    s.step()
+    first = s.approve_button
+    first.click()
+    first.click()  # the second click of a double click
+    assert len(s.decisions) == 1 and not (run.sandbox / "old.log").exists()
+    s.step()
+    assert s.pending.name == "http_post"
+    first.click()  # a stale button, drawn for the delete_file call
+    assert s.pending is not None and run.outbox == []
+    s.deny_button.click()
+    s.deny_button.click()
+    assert len(s.decisions) == 2 and run.outbox == []
+    s.run_all()
+    assert "送信せず" in s.outcome.text
+
+
+def test_next_turn_while_waiting_is_not_a_decision(make_run):
+    run = make_run("high_impact")
+    s = Stepper(run, PROMPT)
+    s.step()
+    pending = s.pending
+    s.next_button.click()
+    s.all_button.click()
+    assert s.pending is pending and s.decisions == {} and not (run.sandbox / "report.md").exists()
+    assert s.next_button.disabled
+
+
+def test_gauges_show_turns_tokens_and_signature(make_run):
+    run = make_run("never_ending", max_turns=5, budget=50_000)
+    s = Stepper(run, "メモを順に読んで")
+    s.step()
+    s.step()
+    g = s.gauges()
+    assert g["turns"] == 2 == run.state.turns and g["max_turns"] == 5
+    assert g["tokens"] == run.state.usage.total > 0 and g["budget"] == 50_000
+    assert (s.turns_bar.value, s.turns_bar.max) == (2, 5)
+    assert (s.tokens_bar.value, s.tokens_bar.max) == (run.state.usage.total, 50_000)
+    assert s.signature_label.value == run.state.signatures[-1] and "notes/002.md" in s.signature_label.value
+    assert s.turns_label.value == "2 / 5"
+
+
+def test_run_all_stops_at_the_max_turns_valve_and_marks_it(make_run):
+    run = make_run("never_ending", max_turns=3)
+    s = Stepper(run, "メモを順に読んで")
+    s.all_button.click()
+    assert isinstance(s.outcome, Stopped) and s.outcome.valve == "max_turns"
+    assert s.outcome.turns == 3 and (s.turns_bar.value, s.turns_bar.max) == (3, 3)
+    assert t("stop.max_turns", limit=3) in s.status.value
+    assert "hl-valve-max_turns hl-fired" in s.diagram_html.value
+    assert s.next_button.disabled and s.stop_button.disabled
+
+
+def test_token_budget_fills_the_bar(make_run):
+    run = make_run("budget_burning", max_turns=50, budget=6_000)
+    s = Stepper(run, "ログを分析して")
+    s.run_all()
+    assert s.outcome.valve == "token_budget"
+    assert s.tokens_bar.value == s.tokens_bar.max == 6_000 and s.tokens_bar.bar_style == "danger"
+    assert f"{run.state.usage.total} / 6000" == s.tokens_label.value
+
+
+def test_stop_between_turns_then_resume(make_run):
+    run = make_run("never_ending", max_turns=8)
+    s = Stepper(run, "メモを順に読んで")
+    s.step()
+    s.stop_button.click()
+    assert isinstance(s.outcome, Stopped) and s.outcome.valve == "interrupted"
+    assert run.state.turns == 1 and run.messages[-1]["role"] == "user"  # valid history, no dangling call
+    s.step()
+    assert run.state.turns == 1  # stepping a stopped run does nothing
+    s.resume()
+    s.step()
+    assert run.state.turns == 2 and s.outcome is None
+
+
+def test_stop_while_waiting_denies_first(make_run):
+    run = make_run("high_impact")
+    s = Stepper(run, PROMPT)
+    s.step()
+    s.stop()
+    assert not (run.sandbox / "report.md").exists()
+    assert list(s.decisions.values())[0].allowed is False
+    assert s.outcome.valve == "interrupted"
+
+
+def test_mimebundle_keeps_the_widget_and_adds_the_transcript(make_run):
+    s = Stepper(make_run("high_impact"), PROMPT)
+    s.step()
+    s.approve()
+    s.run_all()
+    bundle = s._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" in bundle
+    assert bundle["application/vnd.jupyter.widget-view+json"]["model_id"] == s.widget.model_id
+    assert "保存しました" in bundle["text/plain"] and "保存しました" in bundle["text/html"]
+    assert "object at 0x" not in bundle["text/plain"]
+
+
+def test_transcript_is_deterministic_across_runs(make_run):
+    def transcript():
+        s = Stepper(make_run("high_impact"), PROMPT)
+        s.step()
+        s.deny("やめて")
+        s.run_all()
+        return s._repr_mimebundle_()["text/plain"], s._repr_mimebundle_()["text/html"]
+
+    assert transcript() == transcript()
