@@ -112,13 +112,22 @@ def _tools(high_impact: bool) -> list:
 
 
 def _printer(harness: Any, out: TextIO) -> Callable[[Any], None]:
+    announced = []  # turns whose tool requests are already printed (before an approval prompt)
+
+    def requests(number: int, content: Any) -> None:
+        if number not in announced:
+            announced.append(number)
+            for call in tool_calls(content):
+                print(t("cli.request", turn=number, call=f"{call['name']}({compact(call['input'])})"), file=out)
+
     def show(event: Any) -> None:
         turn = harness.state.model_calls
-        if isinstance(event, Turn):
+        if isinstance(event, ApprovalRequest):
+            requests(event.turn, harness.state.pending.content)
+        elif isinstance(event, Turn):
             if event.stop_reason == "pause_turn" and not event.results:
                 print(t("cli.pause", turn=event.number), file=out)
-            for call in tool_calls(event.response.content):
-                print(t("cli.request", turn=event.number, call=f"{call['name']}({compact(call['input'])})"), file=out)
+            requests(event.number, event.response.content)
             for result in event.results:
                 key = "cli.result_error" if result.get("is_error") else "cli.result"
                 print(t(key, turn=event.number, value=shorten(result["content"])), file=out)

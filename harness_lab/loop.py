@@ -47,6 +47,7 @@ class Run:
         self.client, self.tools, self.valves = client, as_tools(tools), list(valves)
         self.max_tokens, self.system, self.tool_timeout = max_tokens, system, tool_timeout
         self.state = RunState(model=model or default_model())
+        self.end: Finished | Stopped | None = None  # how the last generator ended
 
     @property
     def messages(self) -> list:
@@ -61,9 +62,11 @@ class Run:
         """Go on after a stop (raise a limit first, or pass new valves); same history, same counters."""
         if valves is not None:
             self.valves = list(valves)
-        last = self.state.messages[-1] if self.state.messages else None
-        if self.state.pending is None and self.state.pending_user and last and last["role"] == "assistant":
-            self.state.messages.append(user(self.state.pending_user.pop(0)))  # a new instruction after a finish
+        if isinstance(self.end, Finished):  # the model had finished: only a new instruction goes on
+            if not self.state.pending_user:
+                return self._replay(self.end)
+            self.state.messages.append(user([{"type": "text", "text": x} for x in self.state.pending_user]))
+            self.state.pending_user = []
         return self._drive()
 
     def steer(self, text: str) -> None:
@@ -71,7 +74,13 @@ class Run:
         self.state.pending_user.append(text)
 
     def _drive(self) -> Generator[Event, Any, Finished | Stopped]:
-        end = yield from self._loop()
+        self.end = None
+        self.end = yield from self._loop()
+        yield self.end
+        return self.end
+
+    @staticmethod
+    def _replay(end: Finished) -> Generator[Event, Any, Finished | Stopped]:
         yield end
         return end
 
@@ -143,9 +152,12 @@ class Run:
         except Exception:  # no count_tokens (or it failed): the next prompt is at least the last one
             return self.state.turn_usage[-1].prompt_tokens if self.state.turn_usage else 0
 
+    def _at(self, step: str) -> list:
+        return [valve for valve in self.valves if getattr(valve, "step", None) == step]
+
     def _check(self, step: str) -> Stopped | None:
-        for valve in self.valves:
-            if getattr(valve, "step", None) == step and (reason := valve.check(self.state)):
+        for valve in self._at(step):
+            if reason := valve.check(self.state):
                 return self._stopped(valve.name, reason)
         return None
 
@@ -181,13 +193,13 @@ class Run:
         return results
 
     def _tier(self, call: dict, one: Tool) -> str:
-        tiers = [v.tier(call["name"], call["input"], one.high_impact) for v in self.valves if v.step == "before_tool"]
+        tiers = [v.tier(call["name"], call["input"], one.high_impact) for v in self._at("before_tool")]
         return max(tiers, key=("allow", "ask", "deny").index) if tiers else "allow"
 
     def _ask(self, call: dict) -> Generator[ApprovalRequest, Any, Decision]:
         request = ApprovalRequest(self.state.model_calls, call["id"], call["name"], call["input"])
-        for valve in self.valves:
-            if valve.step == "before_tool" and (decision := valve.ask(request)) is not None:
+        for valve in self._at("before_tool"):
+            if (decision := valve.ask(request)) is not None:
                 return decision
         return Decision.coerce((yield request))  # the caller answers; next() sends None: deny
 

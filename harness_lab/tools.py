@@ -15,10 +15,8 @@ import threading
 import time
 import types
 import typing
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterable, Literal, Union
-
-import jsonschema
 
 from .messages import to_json_text
 from .text import t
@@ -119,10 +117,7 @@ class Tool:
     input_schema: dict
     high_impact: bool = False
     timeout: float | None = None
-    _validator: Any = field(default=None, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        self._validator = jsonschema.Draft202012Validator(self.input_schema)
+    _validator: Any = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def definition(self) -> dict:
@@ -136,6 +131,12 @@ class Tool:
         """Why ``tool_input`` does not fit ``input_schema`` (None when it fits)."""
         if not isinstance(tool_input, dict):
             return t("result.input_not_object")
+        # Imported on first use: jsonschema pulls in heavy format checkers, and `import harness_lab`
+        # should stay quick for a notebook's setup cell.
+        import jsonschema
+
+        if self._validator is None:
+            self._validator = jsonschema.Draft202012Validator(self.input_schema)
         error = jsonschema.exceptions.best_match(self._validator.iter_errors(tool_input))
         if error is None:
             return None
@@ -159,8 +160,8 @@ def tool(
     """Make a ``Tool`` from a function; use as ``@tool`` or ``@tool(name=..., high_impact=True)``."""
 
     def build(f: Callable) -> Tool:
-        if isinstance(f, Tool):
-            return f
+        if isinstance(f, Tool):  # already built: only a new name makes a copy
+            return f if name in (None, f.name) else replace(f, name=name)
         return Tool(
             fn=f,
             name=name or f.__name__,
@@ -178,7 +179,7 @@ def as_tools(tools: Any) -> dict[str, Tool]:
     if tools is None:
         return {}
     if isinstance(tools, dict):
-        return {n: (f if isinstance(f, Tool) and f.name == n else tool(f, name=n)) for n, f in tools.items()}
+        return {n: tool(f, name=n) for n, f in tools.items()}
     built = [tool(f) for f in tools]
     return {b.name: b for b in built}
 

@@ -15,15 +15,29 @@ __all__ = ["digest_of", "make_id"]
 _ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 
 
+_ENCODER = json.JSONEncoder(sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=str)
+
+
+def _canonical(value: object) -> bytes:
+    return _ENCODER.encode(value).encode("utf-8")
+
+
 def digest_of(request: dict) -> bytes:
     """A stable digest of a request: key order, whitespace and ``stream`` do not matter.
 
-    ``stream`` is left out so a streamed answer carries the same ids as the non-streamed one.
+    ``stream`` is left out so a streamed answer carries the same ids as the non-streamed one. The
+    messages are hashed one by one: one huge JSON string of a long history costs far more per byte
+    than many small ones.
     """
-    if "stream" in request:
-        request = {k: v for k, v in request.items() if k != "stream"}
-    text = json.dumps(request, sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=str)
-    return hashlib.sha256(text.encode("utf-8")).digest()
+    digest = hashlib.sha256()
+    messages = request.get("messages")
+    head = {k: v for k, v in request.items() if k != "stream" and not (k == "messages" and isinstance(v, list))}
+    digest.update(_canonical(head))
+    if isinstance(messages, list):
+        for message in messages:
+            digest.update(b"\x00")
+            digest.update(_canonical(message))
+    return digest.digest()
 
 
 def make_id(prefix: str, digest: bytes, salt: str = "", length: int = 22) -> str:

@@ -20,6 +20,22 @@ __all__ = ["ApiError", "COUNT_TOKENS_FIELDS", "CREATE_FIELDS", "check_prompt_len
 
 _ID_PATTERN = re.compile(r"[a-zA-Z0-9_-]+")
 _TOOL_NAME_PATTERN = re.compile(r"[a-zA-Z0-9_-]{1,64}")
+# Block types accepted without further checks (media, documents, thinking, server tool blocks...).
+_OTHER_BLOCK_TYPES = frozenset(
+    {
+        "image",
+        "document",
+        "search_result",
+        "thinking",
+        "redacted_thinking",
+        "server_tool_use",
+        "web_search_tool_result",
+        "web_fetch_tool_result",
+        "code_execution_tool_result",
+        "container_upload",
+        "compaction",
+    }
+)
 
 # Top-level fields the Messages API accepts (anthropic 2.14's create / count_tokens bodies).
 CREATE_FIELDS = frozenset(
@@ -163,11 +179,54 @@ def _check_messages(messages: object) -> tuple[ApiError | None, bool]:
                     return _bad(
                         f"messages.{n}.content.{m}.tool_use.id: String should match pattern '^[a-zA-Z0-9_-]+$'"
                     ), False
+                if not isinstance(block.get("name"), str):
+                    return _bad(f"messages.{n}.content.{m}.tool_use.name: Input should be a valid string"), False
+                if not isinstance(block.get("input"), dict):
+                    return _bad(f"messages.{n}.content.{m}.tool_use.input: Input should be a valid dictionary"), False
             elif kind == "tool_result":
                 has_tool_blocks = True
                 if not isinstance(block.get("tool_use_id"), str):
                     return _bad(f"messages.{n}.content.{m}.tool_result.tool_use_id: Field required"), False
+                error = _check_result_content(block.get("content"), f"messages.{n}.content.{m}.tool_result.content")
+                if error:
+                    return error, False
+            elif kind not in _OTHER_BLOCK_TYPES:
+                # Pydantic's wording for a bad discriminator; the real list of expected tags is longer.
+                return _bad(
+                    f"messages.{n}.content.{m}: Input tag '{kind}' found using 'type' does not match any of the expected tags"
+                ), False
     return None, has_tool_blocks
+
+
+def _check_result_content(content: object, path: str) -> ApiError | None:
+    if content is None or isinstance(content, str):
+        return None
+    if not isinstance(content, list):
+        return _bad(f"{path}: Input should be a valid string or a valid list")
+    for k, item in enumerate(content):
+        if not isinstance(item, dict) or not isinstance(item.get("type"), str):
+            return _bad(f"{path}.{k}: Input should be a valid dictionary")
+        if item["type"] == "text" and not isinstance(item.get("text"), str):
+            return _bad(f"{path}.{k}.text.text: Field required")
+    return None
+
+
+def _check_top_level(request: dict) -> ApiError | None:
+    """Shapes of the optional fields the estimate reads."""
+    system = request.get("system")
+    if system is not None and not isinstance(system, str):
+        if not isinstance(system, list):
+            return _bad("system: Input should be a valid string or a valid list")
+        for k, block in enumerate(system):
+            if not isinstance(block, dict) or block.get("type") != "text" or not isinstance(block.get("text"), str):
+                return _bad(f"system.{k}: Input should be a valid text block")
+    sequences = request.get("stop_sequences")
+    if sequences is not None and not (isinstance(sequences, list) and all(isinstance(x, str) for x in sequences)):
+        return _bad("stop_sequences: Input should be a valid list of strings")
+    cache_control = request.get("cache_control")
+    if cache_control is not None and not isinstance(cache_control, dict):
+        return _bad("cache_control: Input should be a valid dictionary")
+    return None
 
 
 def _check_pairing(merged: list[Merged]) -> ApiError | None:
@@ -223,9 +282,11 @@ def validate(request: object, *, count_tokens: bool = False) -> tuple[ApiError |
             return _bad("max_tokens: Input should be a valid integer"), []
         if max_tokens < 1:
             return _bad("max_tokens: Input should be greater than or equal to 1"), []
+    if not isinstance(request["model"], str):
+        return _bad("model: Input should be a valid string"), []
     if not is_known(request["model"]):
         return ApiError(404, f"model: {request['model']}"), []
-    error = _check_tools(request.get("tools"))
+    error = _check_tools(request.get("tools")) or _check_top_level(request)
     if error:
         return error, []
     error, has_tool_blocks = _check_messages(request["messages"])

@@ -577,7 +577,7 @@ def notebook(spec: list[tuple], solved: bool, prefix: str) -> nbformat.NotebookN
 def execute(nb: nbformat.NotebookNode, cwd: Path) -> nbformat.NotebookNode:
     client = NotebookClient(
         nb, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(cwd)}},
-        store_widget_state=False,
+        store_widget_state=False, coalesce_streams=True,
     )
     client.execute()
     nb.metadata.pop("widgets", None)

@@ -383,3 +383,16 @@ def test_an_unknown_model_is_an_api_error_stop():
     emu, client, spy = setup("lesson6", max_retries=0)
     outcome = run(client, PROMPT, tools=spy.tools, model="claude-nonexistent-9")
     assert outcome.stop.valve == "api_error" and "claude-nonexistent-9" in outcome.stop.reason
+
+
+def test_resume_after_finish_needs_a_new_instruction(check_history):
+    script = [call("get_time"), say("一回目の答え"), say("二回目の答え")]
+    emu, client, spy = setup(script)
+    harness = Run(client, spy.tools)
+    first = drain(harness.start("時刻は？"))
+    assert first.text == "一回目の答え" and len(emu.requests) == 2
+    assert drain(harness.resume()) == first and len(emu.requests) == 2  # nothing new to say: nothing sent
+    harness.steer("もう一度")
+    second = drain(harness.resume())
+    assert second.text == "二回目の答え" and emu.requests[-1]["messages"][-1]["content"][0]["text"] == "もう一度"
+    check_history(harness.messages, definitions(spy))

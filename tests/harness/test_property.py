@@ -23,8 +23,13 @@ NAMES = ["ok", "boom", "gate", "banned", "ghost"]  # ghost is not wired: an unkn
 STOPS = [None, None, None, "tool_use", "end_turn", "stop_sequence", "max_tokens", "pause_turn", "refusal",
          "model_context_window_exceeded"]
 
+def scripted(text: str, calls: list, stop: str | None):
+    parts = ([text] if text else []) + [call(name, n_=i) for name, i in calls]
+    return reply(*parts, stop_reason=stop, stop_sequence="###" if stop == "stop_sequence" else None)
+
+
 replies = st.builds(
-    lambda text, calls, stop: reply(*([text] if text else []), *[call(n, n_=i) for n, i in calls], stop_reason=stop),
+    scripted,
     st.sampled_from(["", "考えます", "答えです\n"]),
     st.lists(st.tuples(st.sampled_from(NAMES), st.integers(0, 2)), max_size=3),
     st.sampled_from(STOPS),

@@ -1,0 +1,124 @@
+"""The time limit and isolation the graders rely on (harness_lab/grading/sandbox.py)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+
+import pytest
+
+from harness_lab.grading.sandbox import abort, describe_error, run_limited
+
+
+def _learner_lookup():
+    policy = {"get_time": "allow"}
+    return policy["brand_new_tool"]
+
+
+def test_returns_the_jobs_value():
+    assert run_limited(lambda: {"rounds": 3}).value == {"rounds": 3}
+
+
+def test_an_exception_becomes_one_line_naming_the_learners_line():
+    outcome = run_limited(_learner_lookup)
+    assert outcome.status == "error"
+    assert outcome.error.startswith("KeyError: 'brand_new_tool'")
+    assert "policy[\"brand_new_tool\"]" in outcome.error
+    assert "\n" not in outcome.error and "Traceback" not in outcome.error
+
+
+def test_an_endless_loop_is_killed_at_the_limit():
+    started = time.monotonic()
+
+    def spin():
+        while True:
+            pass
+
+    outcome = run_limited(spin, timeout=0.5)
+    assert outcome.status == "timeout"
+    assert time.monotonic() - started < 3
+
+
+def test_the_child_is_gone_after_a_timeout():
+    def report_pid_then_hang():
+        # the pid travels through a file because the pipe is only read at the end
+        with open(path, "w") as f:
+            f.write(str(os.getpid()))
+        while True:
+            time.sleep(0.01)
+
+    path = f"/tmp/harness_lab_sandbox_{os.getpid()}.pid"
+    run_limited(report_pid_then_hang, timeout=0.5)
+    with open(path) as f:
+        child = int(f.read())
+    os.unlink(path)
+    with pytest.raises(ProcessLookupError):
+        os.kill(child, 0)
+
+
+def test_printed_floods_stay_in_the_child(capfd):
+    def noisy():
+        for _ in range(20_000):
+            print("x" * 100)
+        os.write(1, b"raw bytes on fd 1\n")
+        return "done"
+
+    assert run_limited(noisy).value == "done"
+    out, err = capfd.readouterr()
+    assert out == "" and err == ""
+
+
+def test_abort_hands_back_a_value_at_once():
+    def runaway():
+        for i in range(10**9):
+            if i == 7:
+                abort({"calls": i})
+
+    outcome = run_limited(runaway, timeout=5)
+    assert (outcome.status, outcome.value) == ("aborted", {"calls": 7})
+
+
+def test_exit_and_unpicklable_results_are_clean_errors():
+    assert run_limited(lambda: exit(3)).error == "SystemExit: 3"
+    outcome = run_limited(lambda: (lambda: None))
+    assert outcome.status == "error" and "could not send" in outcome.error
+
+
+def test_a_child_killed_from_outside_is_reported_as_crashed():
+    outcome = run_limited(lambda: os.kill(os.getpid(), signal.SIGKILL))
+    assert outcome.status == "crashed"
+
+
+def test_abort_outside_a_limited_run_is_an_error():
+    with pytest.raises(RuntimeError):
+        abort(1)
+
+
+def test_thread_fallback_without_fork(monkeypatch):
+    monkeypatch.delattr(os, "fork")
+    assert run_limited(lambda: 42).value == 42
+    assert run_limited(_learner_lookup).status == "error"
+
+    def runaway():
+        abort("stopped")
+
+    assert run_limited(runaway).value == "stopped"
+    started = time.monotonic()
+    assert run_limited(lambda: time.sleep(30), timeout=0.3).status == "timeout"
+    assert time.monotonic() - started < 3
+
+
+def test_api_errors_are_described_by_the_apis_own_message():
+    import anthropic
+
+    from harness_lab.emulator import emulated_client, say
+
+    client = emulated_client([say("はい")])
+    with pytest.raises(anthropic.BadRequestError) as caught:
+        client.messages.create(
+            model="claude-sonnet-5", max_tokens=10,
+            messages=[{"role": "user", "content": "a"}, {"role": "user", "content": []}],
+        )
+    line = describe_error(caught.value)
+    assert line.startswith("BadRequestError: ") and "{" not in line.split(": ", 1)[1][:1]
