@@ -32,28 +32,33 @@ def _ms(values: list[float]) -> str:
     return f"{Spread.of(values).median * 1e3:.1f} ms"
 
 
-def contender_rows(reps: int) -> tuple[list[Row], dict[str, list[float]]]:
-    times = side_by_side.measure(reps)
-    n = side_by_side.ROUNDS
-    rows = [
-        Row("harness_lab (4 valves) / bare loop", Spread.of(ratios(times, "harness_lab", "bare")), "<= 1.10",
-            context=f"bare loop {_ms(times['bare'])}, harness_lab {_ms(times['harness_lab'])} for {n} rounds"),
-        Row("pydantic-ai (streamed) / harness_lab", Spread.of(ratios(times, "pydantic_ai_stream", "harness_lab")),
-            ">= 2.0", context=f"pydantic-ai streamed {_ms(times['pydantic_ai_stream'])}"),
-        Row("pydantic-ai (agent.run) / harness_lab", Spread.of(ratios(times, "pydantic_ai_run", "harness_lab")),
-            ">= 2.0", context=f"pydantic-ai agent.run {_ms(times['pydantic_ai_run'])}"),
-        Row("tool_runner (thread=False) / harness_lab", Spread.of(ratios(times, "tool_runner", "harness_lab")),
-            ">= 1.0", context=f"tool_runner {_ms(times['tool_runner'])}"),
-    ]
-    why = tool_runner.threaded_unsupported()
-    rows.append(Row("tool_runner (threaded) / harness_lab", None, note=f"skipped: {why}" if why else "not run"))
-    rows.append(Row("prototype fix: harness_lab, reused tool threads / bare loop",
-                    Spread.of(ratios(times, "harness_lab_fixed", "bare")),
-                    note="benchmarks/proposed_fix.py patches loop.run_calls for its own runs only",
-                    context=f"harness_lab with the prototype fix {_ms(times['harness_lab_fixed'])}"))
-    rows.append(Row("emulator share of the bare loop", Spread.of(ratios(times, "emulator", "bare")),
-                    context=f"emulator replay {_ms(times['emulator'])}"))
-    return rows, times
+# (row name, numerator, denominator, goal) for the side-by-side contenders; None: report only.
+CONTENDER_ROWS = [
+    ("harness_lab (4 valves) / bare loop", "harness_lab", "bare", "<= 1.10"),
+    ("pydantic-ai (streamed) / harness_lab", "pydantic_ai_stream", "harness_lab", ">= 2.0"),
+    ("pydantic-ai (agent.run) / harness_lab", "pydantic_ai_run", "harness_lab", ">= 2.0"),
+    ("tool_runner (thread=False) / harness_lab", "tool_runner", "harness_lab", ">= 1.0"),
+    # Not like with like (it sends only the new turn), so labelled and without a goal.
+    ("tool_runner (beta thread, sends only new turns) / harness_lab", "tool_runner_threaded", "harness_lab", None),
+    ("prototype fix: harness_lab, reused tool threads / bare loop", "harness_lab_fixed", "bare", None),
+    ("emulator share of the bare loop", "emulator", "bare", None),
+]
+
+
+def contender_rows(reps: int) -> list[Row]:
+    why_not_threaded = tool_runner.threaded_unsupported()
+    times = side_by_side.measure(reps, threaded=why_not_threaded is None)
+    rows = []
+    for name, top, bottom, goal in CONTENDER_ROWS:
+        if top not in times.wall:
+            rows.append(Row(name, None, goal, note=f"skipped: {why_not_threaded}"))
+            continue
+        rows.append(Row(
+            name, Spread.of(ratios(times.wall, top, bottom)), goal,
+            cpu=Spread.of(ratios(times.cpu, top, bottom)),
+            context=f"{_ms(times.wall[top])} / {_ms(times.wall[bottom])} for {side_by_side.ROUNDS} rounds",
+        ))
+    return rows
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -74,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
     rows: list[Row] = []
     if "contenders" not in skip:
         say(f"contenders, {side_by_side.ROUNDS} rounds × {reps['contenders']} interleaved repetitions")
-        rows += contender_rows(reps["contenders"])[0]
+        rows += contender_rows(reps["contenders"])
     if "parallel" not in skip:
         say("parallel tools")
         rows.append(Row(f"parallel turn ({parallel_tools.CALLS} × 200 ms tools) / one call",

@@ -6,13 +6,11 @@ shown only beside a ratio, as context for the reader's machine.
 
 from __future__ import annotations
 
-import platform
 import os
-import sys
+import platform
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Callable
 
 from .timing import Spread
 
@@ -31,6 +29,7 @@ class Row:
     goal: str | None = None
     note: str = ""
     context: str = ""  # absolute medians behind the ratio, for the reader's orientation
+    cpu: Spread | None = None  # the same ratio in process CPU time, immune to other processes' load
 
     @property
     def met(self) -> bool | None:
@@ -57,17 +56,18 @@ class Results:
 
 def table(rows: list[Row]) -> str:
     lines = [
-        "| measure | ratio: median | IQR | min–max | n | goal | result |",
-        "|---|---:|---:|---:|---:|---|---|",
+        "| measure | ratio: median | IQR | min–max | n | goal | result | CPU-time ratio (median, IQR) |",
+        "|---|---:|---:|---:|---:|---|---|---:|",
     ]
     for r in rows:
         s = r.spread
         if s is None:
-            lines.append(f"| {r.name} | skipped | | | | {r.goal or ''} | {r.note} |")
+            lines.append(f"| {r.name} | skipped | | | | {r.goal or ''} | {r.note} | |")
             continue
+        cpu = f"{r.cpu.median:.2f} ({r.cpu.q1:.2f}–{r.cpu.q3:.2f})" if r.cpu else ""
         lines.append(
             f"| {r.name} | {s.median:.2f} | {s.q1:.2f}–{s.q3:.2f} | {s.low:.2f}–{s.high:.2f} | {s.n} "
-            f"| {r.goal or 'report'} | {r.verdict} |"
+            f"| {r.goal or 'report'} | {r.verdict} | {cpu} |"
         )
     return "\n".join(lines)
 
@@ -76,9 +76,10 @@ def printed(results: Results) -> str:
     """The console summary: every ratio with its spread and verdict."""
     out = []
     for r in results.rows:
-        body = r.spread.text() if r.spread else f"skipped: {r.note}"
+        body = r.spread.text() if r.spread else r.note
         goal = f"  goal {r.goal}: {r.verdict}" if r.goal and r.spread else ""
-        out.append(f"{r.name:<46} {body}{goal}")
+        cpu = f"  [CPU time: {r.cpu.median:.2f}]" if r.cpu else ""
+        out.append(f"{r.name}\n    {body}{goal}{cpu}")
     out.append("per-call cost (ms) by run length:   " + "  ".join(
         f"{n}: bare {g['bare'].median * 1e3:.2f} / harness {g['harness_lab'].median * 1e3:.2f}"
         for n, g in results.growth.items()

@@ -6,14 +6,17 @@ from typing import Callable
 
 from . import bare_loop, emulator_share, harness, proposed_fix, pydantic_agent, tool_runner, workload
 from .contender import Outcome, Prepared
-from .timing import interleaved
+from .timing import Timings, interleaved
 
 ROUNDS = 50
 
 
-def contenders(rounds: int = ROUNDS) -> dict[str, Callable[[], Prepared]]:
-    """Name -> setup for every contender (and the emulator replay), each doing ``rounds`` rounds."""
-    return {
+def contenders(rounds: int = ROUNDS, threaded: bool = True) -> dict[str, Callable[[], Prepared]]:
+    """Name -> setup for every contender (and the emulator replay), each doing ``rounds`` rounds.
+
+    ``threaded`` adds the tool runner on its default beta thread (only if the emulator keeps threads).
+    """
+    named = {
         "bare": lambda: bare_loop.prepare(rounds),
         "harness_lab": lambda: harness.prepare(rounds),
         "tool_runner": lambda: tool_runner.prepare(rounds),
@@ -22,6 +25,9 @@ def contenders(rounds: int = ROUNDS) -> dict[str, Callable[[], Prepared]]:
         "emulator": lambda: emulator_share.prepare(rounds),
         "harness_lab_fixed": lambda: proposed_fix.prepare(rounds),
     }
+    if threaded:
+        named["tool_runner_threaded"] = lambda: tool_runner.prepare(rounds, threaded=True)
+    return named
 
 
 def checker(rounds: int) -> Callable[[str, Outcome], None]:
@@ -35,5 +41,5 @@ def checker(rounds: int) -> Callable[[str, Outcome], None]:
     return check
 
 
-def measure(reps: int, rounds: int = ROUNDS) -> dict[str, list[float]]:
-    return interleaved(contenders(rounds), reps, checker(rounds))
+def measure(reps: int, rounds: int = ROUNDS, threaded: bool = True) -> Timings:
+    return interleaved(contenders(rounds, threaded), reps, checker(rounds))

@@ -45,12 +45,23 @@ class BrokenRun(AssertionError):
     """A contender finished with a different answer or turn count than the script demands."""
 
 
-def timed(prepared: Prepared) -> tuple[float, Outcome]:
+@dataclass
+class Timings:
+    """Seconds per run for each contender: wall clock (``perf_counter``, what the goals judge) and
+    this process's CPU time (all its threads), which other processes' load on the machine cannot
+    inflate, as a cross-check when the machine is busy."""
+
+    wall: dict[str, list[float]]
+    cpu: dict[str, list[float]]
+
+
+def timed(prepared: Prepared) -> tuple[float, float, Outcome]:
+    """Wall and CPU seconds of one run, and its outcome."""
     # Collect leftovers of the previous contender first, so its garbage is not billed to this one.
     gc.collect()
-    start = time.perf_counter()
+    cpu, start = time.process_time(), time.perf_counter()
     outcome = prepared()
-    return time.perf_counter() - start, outcome
+    return time.perf_counter() - start, time.process_time() - cpu, outcome
 
 
 def interleaved(
@@ -58,7 +69,7 @@ def interleaved(
     reps: int,
     check: Callable[[str, Outcome], None],
     warmup: int = 1,
-) -> dict[str, list[float]]:
+) -> Timings:
     """Seconds per run for each contender, ``reps`` repetitions, order rotated each repetition.
 
     ``setups[name]()`` builds a fresh run (untimed); ``check`` rejects a broken outcome, so a
@@ -68,13 +79,14 @@ def interleaved(
     for _ in range(warmup):
         for name in names:
             check(name, setups[name]()())
-    times: dict[str, list[float]] = {name: [] for name in names}
+    times = Timings({name: [] for name in names}, {name: [] for name in names})
     for rep in range(reps):
         shift = rep % len(names)
         for name in names[shift:] + names[:shift]:
-            seconds, outcome = timed(setups[name]())
+            wall, cpu, outcome = timed(setups[name]())
             check(name, outcome)
-            times[name].append(seconds)
+            times.wall[name].append(wall)
+            times.cpu[name].append(cpu)
     return times
 
 

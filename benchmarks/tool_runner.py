@@ -2,7 +2,7 @@
 
 ``thread=False`` makes it resend the whole history each turn, as the course's loop does, so the
 comparison is like with like. The default (a server-held beta thread) needs the server to keep the
-conversation, which the emulator does not do: ``threaded_supported()`` says whether it can.
+conversation; ``threaded_unsupported()`` says why the emulator cannot, or None when it can.
 """
 
 from __future__ import annotations
@@ -30,9 +30,11 @@ def echo(text: str) -> str:
     return json.dumps(workload.echo(text), ensure_ascii=False)
 
 
-def prepare(rounds: int) -> Prepared:
+def prepare(rounds: int, threaded: bool = False) -> Prepared:
+    """``threaded=False`` resends the history (like the course's loop); True uses the beta thread."""
     emulator = scripted_emulator(rounds)
     client = emulated_client(emulator)
+    thread = {} if threaded else {"thread": False}
 
     def go() -> Outcome:
         runner = client.beta.messages.tool_runner(
@@ -41,7 +43,7 @@ def prepare(rounds: int) -> Prepared:
             messages=[{"role": "user", "content": workload.PROMPT}],
             tools=[add, echo],
             max_iterations=rounds + 1,
-            thread=False,
+            **thread,
         )
         done, last = 0, None
         for message in runner:

@@ -60,9 +60,9 @@ def test_interleaved_runs_every_contender_each_repetition():
         return lambda: prepared
 
     times = interleaved({"a": setup("a"), "b": setup("b")}, reps=3, check=lambda n, o: None, warmup=0)
-    assert [len(v) for v in times.values()] == [3, 3]
+    assert [len(v) for v in times.wall.values()] == [3, 3] == [len(v) for v in times.cpu.values()]
     assert calls == ["a", "b", "b", "a", "a", "b"]  # rotated order
-    assert len(ratios(times, "a", "b")) == 3
+    assert len(ratios(times.wall, "a", "b")) == 3
 
 
 def test_spread_quartiles():

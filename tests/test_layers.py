@@ -1,7 +1,6 @@
 """The layer table of docs/architecture.md, enforced: a lower layer never imports a higher one.
 
-The table in the doc is the source of truth; modules it does not name yet are placed by EXTRA below
-(add them to the doc and drop them here). The core — everything ``import harness_lab`` loads — never
+The table in the doc is the source of truth: a module it does not name fails the test. The core — everything ``import harness_lab`` loads — never
 imports ipywidgets, matplotlib or IPython, and the loop never imports the emulator.
 """
 
@@ -18,7 +17,6 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "harness_lab"
 UI_LIBRARIES = ("ipywidgets", "matplotlib", "IPython")
-EXTRA = {"builtin_tools": 1, "client": 1}  # not in the doc's table yet
 
 
 def doc_layers() -> dict[str, int]:
@@ -31,7 +29,7 @@ def doc_layers() -> dict[str, int]:
     return layers
 
 
-LAYERS = {**EXTRA, **doc_layers()}
+LAYERS = doc_layers()
 
 
 def part_of(module: str) -> str:

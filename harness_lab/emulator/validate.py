@@ -112,6 +112,7 @@ def _check_tools(tools: object) -> ApiError | None:
         return None
     if not isinstance(tools, list):
         return _bad("tools: Input should be a valid list")
+    names: set[str] = set()
     for k, tool in enumerate(tools):
         if not isinstance(tool, dict):
             return _bad(f"tools.{k}: Input should be a valid dictionary")
@@ -123,6 +124,9 @@ def _check_tools(tools: object) -> ApiError | None:
             return _bad(f"tools.{k}.custom.name: String should match pattern '^[a-zA-Z0-9_-]{{1,64}}$'")
         if "input_schema" not in tool:
             return _bad(f"tools.{k}.custom.input_schema: Field required")
+        if name in names:
+            return _bad("tools: Tool names must be unique.")
+        names.add(name)
     return None
 
 

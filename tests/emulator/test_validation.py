@@ -153,6 +153,11 @@ def test_tool_name_pattern(client):
     assert error.api_message == "tools.0.custom.name: String should match pattern '^[a-zA-Z0-9_-]{1,64}$'"
 
 
+def test_duplicate_tool_names(client):
+    error = rejected(client, messages=[{"role": "user", "content": "q"}], tools=[TOOLS[0], TOOLS[0]])
+    assert error.api_message == "tools: Tool names must be unique."
+
+
 def test_extra_top_level_field(client):
     error = rejected(client, messages=[{"role": "user", "content": "q"}], extra_body={"temperature": 0.2})
     assert error.api_message == "temperature: Extra inputs are not permitted"

@@ -1,0 +1,33 @@
+"""The package's public surface: complete, sorted, importable, and light (DESIGN.md principle 8)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import harness_lab
+
+
+def test_all_is_sorted_and_unique():
+    assert harness_lab.__all__ == sorted(set(harness_lab.__all__))
+
+
+def test_every_exported_name_exists():
+    missing = [name for name in harness_lab.__all__ if not hasattr(harness_lab, name)]
+    assert missing == []
+
+
+def test_every_public_attribute_is_exported():
+    modules = {"builtin_tools", "client", "emulator", "events", "loop", "messages", "state", "text", "tools", "valves"}
+    public = {n for n in vars(harness_lab) if not n.startswith("_") and n not in modules}
+    assert public - set(harness_lab.__all__) == set()
+
+
+def test_import_is_silent_and_pulls_no_ui():
+    code = (
+        "import sys, harness_lab; "
+        "print(sorted(m for m in ('ipywidgets', 'matplotlib', 'IPython') if m in sys.modules))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
+    assert done.stderr == ""
