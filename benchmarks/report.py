@@ -54,6 +54,13 @@ class Results:
     settings: str = ""
 
 
+def within_fit(seconds: list[float]) -> tuple[float, float, float]:
+    """The straight line through one run's per-turn times (turn index -> seconds)."""
+    from .growth import fit
+
+    return fit(list(range(len(seconds))), seconds)
+
+
 def table(rows: list[Row]) -> str:
     lines = [
         "| measure | ratio: median | IQR | min–max | n | goal | result | CPU-time ratio (median, IQR) |",
@@ -86,6 +93,10 @@ def printed(results: Results) -> str:
     ))
     for name, (a, b, r2) in results.growth_fit.items():
         out.append(f"linear fit of per-call cost, {name}: {a * 1e3:.3f} ms + {b * 1e6:.2f} µs × rounds, R² = {r2:.4f}")
+    if results.within_run:
+        a, b, r2 = within_fit(results.within_run)
+        out.append(f"each turn of one {len(results.within_run) - 1}-round harness_lab run: "
+                   f"{a * 1e3:.3f} ms + {b * 1e6:.2f} µs × turn index, R² = {r2:.4f}")
     for name, text in results.profiles.items():
         out.append(f"profile for missed goal '{name}':\n{text}")
     return "\n".join(out)
@@ -137,6 +148,12 @@ def markdown(results: Results) -> str:
             f"- Linear fit, {name}: {a * 1e3:.3f} ms + {b * 1e6:.2f} µs × N, R² = {r2:.4f}."
             for name, (a, b, r2) in results.growth_fit.items()
         ],
+        *([
+            "- Each turn of one {n}-round harness_lab run, timed from the generator's events: "
+            "{a:.3f} ms + {b:.2f} µs × turn index, R² = {r2:.4f} (single run: noisier than the table)."
+            .format(n=len(results.within_run) - 1, a=fit[0] * 1e3, b=fit[1] * 1e6, r2=fit[2])
+            for fit in [within_fit(results.within_run)] if results.within_run
+        ]),
         "",
     ]
     if results.profiles:

@@ -13,7 +13,7 @@ policy function ``request -> reply`` that reads what came back, or a scenario na
 from __future__ import annotations
 
 import json
-from typing import Any, Callable
+from typing import Any
 
 from .history import Merged
 from .ids import digest_of, make_id
@@ -23,7 +23,10 @@ from .sse import encode_stream
 from .tokens import RequestEstimate, estimate_reply, estimate_request
 from .validate import ApiError, check_prompt_length, validate
 
-__all__ = ["Emulator", "MIN_CACHEABLE_TOKENS", "assistant_turns", "body_bytes", "error_body", "respond"]
+__all__ = ["Emulator", "FAULTS", "MIN_CACHEABLE_TOKENS", "assistant_turns", "body_bytes", "error_body", "respond"]
+
+# What ``faults=`` may schedule (see transport.py for how each one fails).
+FAULTS = ("429", "500", "529", "connection", "timeout", "stream_error")
 
 # Prompts shorter than this are not cached by the real API (Sonnet's minimum); neither here.
 MIN_CACHEABLE_TOKENS = 1024
@@ -104,10 +107,18 @@ class Emulator:
             self.script: Any = None
         else:
             self.script = _resolve(script)
-        self.faults = {int(k): str(v) for k, v in (faults or {}).items()}
+        self.faults: dict[int, str] = {}
+        self.add_faults(faults)
         self.requests: list[dict] = []
         self.threads: dict[str, dict] = {}  # beta server-held threads, by response id
         self.http_requests = 0  # counted by the transport, faults included
+
+    def add_faults(self, faults: dict | None) -> None:
+        """Schedule faults by 1-based HTTP request number (the SDK's retries count as requests)."""
+        for number, fault in (faults or {}).items():
+            if str(fault) not in FAULTS:
+                raise ValueError(f"unknown fault {fault!r}; use one of {', '.join(FAULTS)}")
+            self.faults[int(number)] = str(fault)
 
     def __repr__(self) -> str:
         return f"Emulator({self.name!r}, requests={len(self.requests)})"

@@ -24,7 +24,6 @@ from .validate import ApiError
 __all__ = [
     "BASE_URL",
     "DUMMY_KEY",
-    "FAULTS",
     "emulated_async_client",
     "emulated_client",
     "emulator_of",
@@ -33,7 +32,6 @@ __all__ = [
 
 BASE_URL = "https://emulator.harness-lab.invalid"
 DUMMY_KEY = "emulated-no-key"
-FAULTS = ("429", "500", "529", "connection", "timeout")
 
 _FAULT_ERRORS = {
     "429": ApiError(429, "Number of request tokens has exceeded your per-minute rate limit"),
@@ -43,7 +41,26 @@ _FAULT_ERRORS = {
 _ATTRIBUTE = "_harness_lab_emulator"
 
 
+def _stream_error(number: int) -> httpx2.Response:
+    """A stream that starts fine (200) and then fails: ``event: error`` mid-stream, never retried."""
+    request_id = make_id("req_011C", f"fault-{number}".encode(), "stream_error", 21)
+    start = {"type": "message_start", "message": {
+        "id": make_id("msg_01", f"fault-{number}".encode(), "message"), "type": "message", "role": "assistant",
+        "model": "claude-sonnet-5", "content": [], "stop_reason": None, "stop_sequence": None,
+        "usage": {"input_tokens": 0, "output_tokens": 1}}}
+    error = {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}
+    text = (f"event: message_start\ndata: {json.dumps(start)}\n\n"
+            f"event: error\ndata: {json.dumps(error)}\n\n")
+    headers = {"request-id": request_id, "content-type": "text/event-stream; charset=utf-8"}
+    return httpx2.Response(200, headers=headers, content=text.encode())
+
+
 def _fault_response(fault: str, number: int, request: httpx2.Request) -> httpx2.Response:
+    if fault == "stream_error":
+        streaming = b'"stream":true' in request.content.replace(b" ", b"")
+        if streaming:
+            return _stream_error(number)
+        fault = "529"  # a non-streamed request cannot fail mid-stream: it is overloaded instead
     if fault == "connection":
         raise httpx2.ConnectError("emulated connection error", request=request)
     if fault == "timeout":
@@ -61,15 +78,18 @@ def handler_for(emulator: Emulator):
         emulator.http_requests += 1
         fault = emulator.faults.get(emulator.http_requests)
         if fault is not None:
-            if fault not in FAULTS:
-                raise ValueError(f"unknown fault {fault!r}; use one of {', '.join(FAULTS)}")
             return _fault_response(fault, emulator.http_requests, request)
         try:
             body = json.loads(request.content) if request.content else {}
         except ValueError:
             error = ApiError(400, "There was an error parsing the body of your request")
             return httpx2.Response(400, content=body_bytes(error_body(error, "req_011Cinvalidjson")))
-        status, headers, answer = emulator.respond(body, request.url.path)
+        try:
+            status, headers, answer = emulator.respond(body, request.url.path)
+        except Exception as exc:  # a bug in a script: say so plainly instead of a retried "Connection error."
+            error = ApiError(500, f"emulator: the script raised {type(exc).__name__}: {exc}")
+            headers = {"request-id": "req_011Cscriptfailed", "content-type": "application/json", "x-should-retry": "false"}
+            return httpx2.Response(500, headers=headers, content=body_bytes(error_body(error, "req_011Cscriptfailed")))
         return httpx2.Response(status, headers=headers, content=body_bytes(answer))
 
     return handle
@@ -77,8 +97,7 @@ def handler_for(emulator: Emulator):
 
 def _emulator(script_or_emulator: Any, faults: dict | None) -> Emulator:
     if isinstance(script_or_emulator, Emulator):
-        if faults:
-            script_or_emulator.faults.update({int(k): str(v) for k, v in faults.items()})
+        script_or_emulator.add_faults(faults)
         return script_or_emulator
     return Emulator(script_or_emulator, faults=faults)
 

@@ -123,7 +123,7 @@ class LoopDiagram:
     def svg(self) -> str:
         y, mid = ROW_Y, ROW_Y + BOX_H // 2
         parts = [
-            f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" '
+            f'<svg xmlns="http://www.w3.org/2000/svg" width="100%" style="max-width:{WIDTH}px;height:auto" '
             f'viewBox="0 0 {WIDTH} {HEIGHT}" font-family="sans-serif" role="img" '
             f'aria-label="{html.escape(t("ui.diagram.title"))}">',
             f'<defs><marker id="hl-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" '

@@ -365,7 +365,8 @@ class Stepper:
             f'<div class="hl-status" style="font-weight:600;color:{color}">{html.escape(self.status_text())}</div>'
         )
         here, fired = self.place()
-        self.diagram_html.value = diagram(here, fired)._repr_html_()
+        # Smaller than the standalone diagram: the buttons and gauges should fit on one screen.
+        self.diagram_html.value = f'<div style="max-width:680px">{diagram(here, fired)._repr_html_()}</div>'
         self.transcript_html.value = self.transcript().html
 
         waiting = self.pending is not None

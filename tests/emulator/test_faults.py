@@ -58,3 +58,28 @@ def test_fault_on_a_later_request_only():
     with pytest.raises(anthropic.InternalServerError):
         client.messages.create(**REQUEST)
     client.messages.create(**REQUEST)
+
+
+def test_error_event_after_a_200_raises_without_retry():
+    client = emulated_client([say("x")], faults={1: "stream_error"})
+    with pytest.raises(anthropic.APIStatusError) as caught:
+        with client.messages.stream(**REQUEST) as stream:
+            stream.get_final_message()
+    assert caught.value.body["error"]["type"] == "overloaded_error"
+    assert emulator_of(client).http_requests == 1  # a failure mid-stream is not retried
+    assert client.messages.create(**REQUEST).content[0].text == "x"
+
+
+def test_unknown_fault_and_a_crashing_script_are_reported_plainly():
+    with pytest.raises(ValueError):
+        Emulator([say("x")], faults={1: "503"})
+
+    def broken(request):
+        raise KeyError("oops")
+
+    emulator = Emulator(broken)
+    client = emulated_client(emulator)
+    with pytest.raises(anthropic.InternalServerError) as caught:
+        client.messages.create(**REQUEST)
+    assert "the script raised KeyError" in caught.value.api_message
+    assert emulator.http_requests == 1  # not retried

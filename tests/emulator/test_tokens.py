@@ -1,6 +1,6 @@
 """The token estimate: deterministic, Japanese counted by character, count_tokens agrees with usage."""
 
-from harness_lab.emulator import Emulator, call, emulated_client, estimate_request, say, text_tokens
+from harness_lab.emulator import Emulator, emulated_client, estimate_request, say, text_tokens
 from harness_lab.emulator.tokens import TOOLS_SYSTEM_PROMPT_TOKENS
 
 MODEL = "claude-sonnet-5"

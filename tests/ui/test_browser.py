@@ -120,6 +120,20 @@ def lab(tmp_path, jupyter_env):
         _stop(proc, url)
 
 
+def _kernel_ready(page) -> None:
+    """Wait until the notebook's kernel is idle, accepting the kernel dialog if a slow start shows it."""
+    status = page.locator(".jp-StatusBar-Widget", has_text="| Idle")
+    dialog = page.locator(".jp-Dialog", has_text="Select Kernel")
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline:
+        if dialog.count():
+            dialog.locator("button.jp-mod-accept").click()
+        if status.count() and page.locator('.jp-Notebook-ExecutionIndicator[data-status="idle"]').count():
+            return
+        page.wait_for_timeout(300)
+    raise AssertionError("the notebook's kernel never became idle")
+
+
 def test_stepper_in_jupyterlab(lab):
     from playwright.sync_api import expect, sync_playwright
 
@@ -127,11 +141,13 @@ def test_stepper_in_jupyterlab(lab):
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True)
         try:
-            page = browser.new_page(viewport={"width": 1280, "height": 1000})
+            page = browser.new_page(viewport={"width": 1400, "height": 1100})
+            page.set_default_timeout(60_000)  # every wait ends; nothing here may hang the suite
             page.goto(f"{url}lab/tree/{NOTEBOOK}?reset")
             page.wait_for_selector(".jp-Notebook", timeout=60_000)
-            page.wait_for_selector('.jp-Notebook-ExecutionIndicator[data-status="idle"]', timeout=60_000)
-            page.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
+            _kernel_ready(page)
+            # Fire and forget: the command's promise may outlive the cells, so do not await it.
+            page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
 
             stepper = page.locator(".hl-stepper")
             next_turn = stepper.locator(".widget-button", has_text="次のターン")

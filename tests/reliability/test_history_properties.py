@@ -1,0 +1,312 @@
+"""Generated runs: whatever the model, the tools, the human and the network do, the run stays sound.
+
+Hypothesis writes a script for the emulated model (several calls per turn, every stop_reason,
+unknown tools), a set of tools that succeed, raise, hang past their timeout or flood their output,
+an approver (a person answering through the generator, or a callback that may raise), valve limits,
+API faults at random requests, steering messages and resumes after a stop. After every turn and at
+the end it checks:
+
+- the history passes the emulator's validation and our stricter pairing (one result per tool_use,
+  first in the next message, in call order), and each result is the one its own call produced;
+- no call runs unless it was allowed: denied, forbidden, unknown and cut-off calls never enter a tool;
+- the usage the run reports equals the sum of its turns and what the emulator billed, recomputed
+  independently from the recorded requests;
+- no steering text is lost or sent twice; a stopped run resumes to a valid history.
+
+``derandomize=True`` keeps CI reproducible; the counts below are in docs/reliability.md.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import Counter
+
+import anthropic._base_client as sdk_base
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from harness_lab.emulator import Emulator, call, emulated_client, reply
+from harness_lab.events import ApprovalRequest, Decision, Finished, Stopped, Turn, Usage, allow, deny
+from harness_lab.loop import Run
+from harness_lab.messages import field, tool_calls
+from harness_lab.text import t
+from harness_lab.tools import MAX_RESULT_CHARS, ToolError, tool
+from harness_lab.valves import Approval, MaxTurns, NoProgress, Policy, TokenBudget
+
+from invariants import assert_valid_history, billed_usage, results_by_id
+
+RUNS_ASKED = 60  # generated runs answered through the generator (a person at the Stepper)
+RUNS_CALLBACK = 40  # generated runs answered by an approver callback, with more API faults
+
+# Weighted by repetition: most calls succeed, the rest cover every way a call can go wrong.
+NAMES = ["ok", "ok", "ok", "boom", "oops", "gate", "gate", "banned", "ghost", "slow", "huge"]
+STOPS = [None, None, None, None, "tool_use", "end_turn", "stop_sequence", "max_tokens", "pause_turn",
+         "refusal", "model_context_window_exceeded"]
+POLICY = {"ok": "allow", "boom": "allow", "oops": "allow", "slow": "allow", "huge": "allow",
+          "banned": "deny", "gate": "ask"}
+STOP_VALVES = {"max_turns", "token_budget", "no_progress", "api_error", "max_tokens", "refusal",
+               "model_context_window_exceeded"}
+SLOW_TIMEOUT = 0.05
+HUGE = 25_000
+ANSWERS = [True, False, None, allow(), deny("やめて"), "yes", "no", 1, "allow "]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def quick_retries():
+    """The SDK backs off 0.5 s and more after a connection error; these runs need milliseconds."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(sdk_base, "INITIAL_RETRY_DELAY", 0.001)
+        yield
+
+
+def scripted(text: str, calls: list, stop: str | None):
+    parts = ([text] if text else []) + [call(name, n_=k) for name, k in calls]
+    return reply(*parts, stop_reason=stop, stop_sequence="###" if stop == "stop_sequence" else None)
+
+
+replies = st.builds(
+    scripted,
+    st.sampled_from(["", "考えます", "答えです\n"]),
+    st.lists(st.tuples(st.sampled_from(NAMES), st.integers(0, 2)), max_size=3),
+    st.sampled_from(STOPS),
+)
+faults = st.dictionaries(st.integers(1, 12), st.sampled_from(["429", "500", "529", "connection", "timeout"]),
+                         max_size=3)
+
+
+class Tools:
+    """Spy tools: each writes down every input it was entered with."""
+
+    def __init__(self) -> None:
+        self.entered: Counter = Counter()
+        self.release = threading.Event()  # lets abandoned "slow" threads end once the run is over
+
+        def make(name, behave, **options):
+            def body(n_: int = 0):
+                self.entered[(name, n_)] += 1
+                return behave(n_)
+
+            return tool(body, name=name, description=f"{name} tool", **options)
+
+        def boom(n):
+            raise RuntimeError(f"boom {n}")
+
+        def oops(n):
+            raise ToolError(f"oops {n}")
+
+        def slow(n):
+            self.release.wait(5)
+            return f"slow:{n}"
+
+        self.list = [
+            make("ok", lambda n: f"ok:{n}"),
+            make("boom", boom),
+            make("oops", oops),
+            make("gate", lambda n: {"gate": n, "set": {n}}, high_impact=True),  # a set is not JSON
+            make("banned", lambda n: f"banned:{n}"),
+            make("slow", slow, timeout=SLOW_TIMEOUT),
+            make("huge", lambda n: str(n) * HUGE),
+        ]
+        self.definitions = [one.definition for one in self.list]
+
+
+class Observer:
+    """Drives one run like a notebook would and keeps what the checks need."""
+
+    def __init__(self, run: Run, tools: Tools, answers: list, steer: bool) -> None:
+        self.run, self.tools, self.answers, self.steer = run, tools, answers, steer
+        self.turns: list[Turn] = []
+        self.decided: dict[str, bool] = {}  # tool_use id -> allowed, for every call a human decided
+        self.steered: list[str] = []
+        self.asks = 0
+
+    def decide(self, request: ApprovalRequest, allowed: bool) -> None:
+        assert request.tool_use_id not in self.decided, "asked twice about one tool_use id"
+        self.decided[request.tool_use_id] = allowed
+
+    def drive(self, gen):
+        event = next(gen)
+        while isinstance(event, (Turn, ApprovalRequest)):
+            answer = None
+            if isinstance(event, ApprovalRequest):
+                assert event.name == "gate"
+                answer = self.answers[self.asks % len(self.answers)]
+                self.asks += 1
+                self.decide(event, Decision.coerce(answer).allowed)
+            else:
+                self.turns.append(event)
+                assert_valid_history(self.run.messages, self.tools.definitions)
+                if self.steer and len(self.turns) % 2:
+                    text = f"指示{len(self.steered)}"
+                    self.steered.append(text)
+                    self.run.steer(text)
+            event = gen.send(answer)
+        assert isinstance(event, (Finished, Stopped))
+        assert_valid_history(self.run.messages, self.tools.definitions)
+        return event
+
+
+def check_run(observer: Observer, end, script, emulator: Emulator) -> None:
+    run, tools = observer.run, observer.tools
+    state = run.state
+    assert_valid_history(run.messages, tools.definitions)
+
+    # The end event tells the same story as the state.
+    assert end.turns == state.turns and end.usage == state.usage
+    assert list(end.messages) == run.messages
+    if isinstance(end, Finished):  # "tool_use" with no tool_use block has nothing left to do: finished
+        assert end.stop_reason in ("end_turn", "stop_sequence") or (
+            end.stop_reason == "tool_use" and not tool_calls(end.messages[-1]["content"]))
+    else:
+        assert end.valve in STOP_VALVES, end.valve
+
+    # Usage: the sum of the turns, and what the emulator billed for the requests it answered.
+    assert state.usage == sum(state.turn_usage, Usage())
+    billed, answered = billed_usage(script, emulator.requests)
+    assert (state.usage, state.model_calls, len(state.turn_usage)) == (billed, answered, answered)
+    for turn in observer.turns:  # each Turn reports its own call and the running total at that point
+        assert turn.usage == state.turn_usage[turn.number - 1]
+        assert turn.total == sum(state.turn_usage[: turn.number], Usage())
+        assert len(turn.results) == len(tool_calls(turn.response.content))
+
+    # Each result is its own call's, and only allowed calls ran.
+    results = results_by_id(run.messages)
+    expected: Counter = Counter()
+    for turn in observer.turns:
+        for made, result in zip(tool_calls(turn.response.content), turn.results):
+            assert result["tool_use_id"] == made["id"]
+            assert results[made["id"]] == result
+            check_result(made, result, observer.decided)
+            ran = made["name"] in ("ok", "boom", "oops", "slow", "huge") or (
+                made["name"] == "gate" and observer.decided[made["id"]])
+            if ran:
+                expected[(made["name"], made["input"]["n_"])] += 1
+    assert tools.entered == expected  # "banned" and denied "gate" calls never entered, cut-off calls neither
+    asked = {made["id"] for turn in observer.turns for made in tool_calls(turn.response.content)
+             if made["name"] == "gate"}
+    assert set(observer.decided) == asked  # every gated call that ran its turn was decided exactly once
+
+    # Steering: each text went out once, right after tool results, or is still waiting.
+    for text in observer.steered:
+        sent = [m for m in run.messages if m["role"] == "user" and not isinstance(m["content"], str)
+                and any(field(b, "text") == text for b in m["content"])]
+        waiting = state.pending_user.count(text)
+        assert len(sent) + waiting == 1, (text, len(sent), waiting)
+
+
+def check_result(made: dict, result: dict, decided: dict) -> None:
+    name, n, text, is_error = made["name"], made["input"]["n_"], result["content"], result.get("is_error", False)
+    if name == "ok":
+        assert (text, is_error) == (f"ok:{n}", False)
+    elif name == "boom":
+        assert is_error and f"RuntimeError: boom {n}" in text
+    elif name == "oops":
+        assert is_error and f"oops {n}" in text
+    elif name == "slow":
+        assert is_error and text == t("result.timeout", seconds=SLOW_TIMEOUT)
+    elif name == "huge":
+        assert not is_error and text.startswith(str(n) * 100)
+        assert len(text) < MAX_RESULT_CHARS + 200 and text.endswith(
+            t("result.truncated", limit=MAX_RESULT_CHARS, total=HUGE))
+    elif name == "banned":
+        assert is_error and text == t("result.forbidden", name="banned")
+    elif name == "ghost":
+        assert is_error and "ghost" in text
+    elif name == "gate":
+        if decided[made["id"]]:
+            assert not is_error and f'"gate": {n}' in text
+        else:
+            assert is_error
+
+
+def build_run(script, tools, limit, no_progress, budget, fault_plan, retries, approver=None):
+    emulator = Emulator(script, faults=fault_plan)
+    client = emulated_client(emulator, max_retries=retries)
+    valves = [MaxTurns(limit), Approval(Policy(POLICY, default="ask"), approver=approver)]
+    if no_progress:
+        valves.append(NoProgress(window=no_progress))
+    if budget:
+        valves.append(TokenBudget(budget[0], preflight=budget[1]))
+    return Run(client, tools.list, valves, tool_timeout=5), emulator
+
+
+def resume_and_check(observer: Observer, end, script, emulator: Emulator, limit: int):
+    """Raise every limit, clear the faults and go on: the same run must stay sound."""
+    run = observer.run
+    if isinstance(end, Stopped) or run.state.pending_user:
+        emulator.faults.clear()
+        run.valves = [MaxTurns(limit + 4), run.valves[1]]
+        end = observer.drive(run.resume())
+        check_run(observer, end, script, emulator)
+    return end
+
+
+@settings(max_examples=RUNS_ASKED, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(
+    script=st.lists(replies, min_size=1, max_size=6),
+    limit=st.integers(1, 5),
+    no_progress=st.sampled_from([None, 2, 3]),
+    budget=st.one_of(st.none(), st.tuples(st.integers(300, 6000), st.booleans())),
+    answers=st.lists(st.sampled_from(ANSWERS), min_size=1, max_size=4),
+    fault_plan=st.one_of(st.none(), faults),
+    retries=st.integers(0, 2),
+    steer=st.booleans(),
+)
+def test_runs_answered_through_the_generator_stay_sound(script, limit, no_progress, budget, answers,
+                                                        fault_plan, retries, steer):
+    tools = Tools()
+    run, emulator = build_run(script, tools, limit, no_progress, budget, fault_plan, retries)
+    observer = Observer(run, tools, answers, steer)
+    try:
+        end = observer.drive(run.start("やって"))
+        check_run(observer, end, script, emulator)
+        resume_and_check(observer, end, script, emulator, limit)
+    finally:
+        tools.release.set()
+
+
+class FlakyApprover:
+    """An approver callback that answers from a list, and raises on ``"raise"``."""
+
+    def __init__(self, observer_box: list, answers: list) -> None:
+        self.box, self.answers, self.calls = observer_box, answers, 0
+
+    def __call__(self, request: ApprovalRequest):
+        answer = self.answers[self.calls % len(self.answers)]
+        self.calls += 1
+        observer = self.box[0]
+        if answer == "raise":
+            observer.decide(request, False)  # fail closed: a broken approver denies
+            raise RuntimeError("approver broke")
+        observer.decide(request, Decision.coerce(answer).allowed)
+        return answer
+
+
+@settings(max_examples=RUNS_CALLBACK, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(
+    script=st.lists(replies, min_size=1, max_size=6),
+    limit=st.integers(1, 6),
+    no_progress=st.sampled_from([None, 2]),
+    budget=st.one_of(st.none(), st.tuples(st.integers(500, 8000), st.booleans())),
+    answers=st.lists(st.sampled_from([*ANSWERS, "raise"]), min_size=1, max_size=4),
+    fault_plan=faults,
+    retries=st.integers(0, 2),
+)
+def test_runs_with_an_approver_callback_and_api_faults_stay_sound(script, limit, no_progress, budget, answers,
+                                                                  fault_plan, retries):
+    tools = Tools()
+    box: list = []
+    run, emulator = build_run(script, tools, limit, no_progress, budget, fault_plan, retries,
+                              approver=FlakyApprover(box, answers))
+    observer = Observer(run, tools, ["no"], steer=False)
+    box.append(observer)
+    try:
+        end = observer.drive(run.start("やって"))
+        assert observer.asks == 0  # the callback answered every ask; the generator never paused
+        check_run(observer, end, script, emulator)
+        resume_and_check(observer, end, script, emulator, limit)
+    finally:
+        tools.release.set()
