@@ -2,6 +2,8 @@
 
     python3 dev.py demo   # create .venv if missing, install, run the lesson-6 demo offline
     python3 dev.py test   # create .venv if missing, install with test extras, run every test
+    python3 dev.py lab    # install JupyterLab too and open the lessons
+    python3 dev.py grade  # grade your two exercise notebooks (pytest --nbval-lax)
 
 Each step prints what it runs; the exit code is the first failure's.
 """
@@ -44,6 +46,17 @@ def demo() -> None:
     sh(BIN / "harness-lab", "run", DEMO_PROMPT, "--yes")
 
 
+def lab() -> None:
+    setup("[test]")
+    sh(BIN / "jupyter", "lab", "notebooks/")
+
+
+def grade() -> None:
+    setup("[test]")
+    notebooks = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "exercises").glob("*.ipynb"))
+    sh(PY, "-m", "pytest", "-q", "--nbval-lax", "--nbval-current-env", *notebooks)
+
+
 def test() -> None:
     setup("[test]")
     pytest = (PY, "-m", "pytest", "--color=no", "-q")
@@ -59,7 +72,7 @@ def test() -> None:
 
 
 if __name__ == "__main__":
-    commands = {"demo": demo, "test": test, "setup": lambda: setup("[test]")}
+    commands = {"demo": demo, "test": test, "lab": lab, "grade": grade, "setup": lambda: setup("[test]")}
     if len(sys.argv) != 2 or sys.argv[1] not in commands:
         sys.exit(f"usage: python3 dev.py {{{'|'.join(commands)}}}")
     commands[sys.argv[1]]()
