@@ -91,6 +91,10 @@ def main(argv: list[str] | None = None) -> int:
         rows.append(Row("import harness_lab / import anthropic", import_time.summary(imports), "<= 1.2",
                         context=f"import anthropic {_ms(imports['anthropic'])}, "
                                 f"import harness_lab {_ms(imports['harness_lab'])}"))
+        rows.append(Row("import harness_lab + first tool call / import anthropic",
+                        import_time.summary(imports, "first_call"),
+                        context=f"import harness_lab and call one tool {_ms(imports['first_call'])} "
+                                "(the first call imports jsonschema)"))
         import_heavy = import_time.extra_imports()
     if "nbval" not in skip:
         say("notebook suite under nbval")

@@ -335,9 +335,16 @@ class Stepper:
         messages = getattr(self.run, "messages", None) or ()
         return message_card(messages[0]) if messages else None
 
-    def transcript(self) -> Card:
-        """Everything so far as one Card: the prompt, each turn, approvals with their answers, the end."""
-        items = [e.card() if isinstance(e, _Answered) else card(e) for e in self.entries]
+    def transcript(self, pending: bool = True) -> Card:
+        """Everything so far as one Card: the prompt, each turn, approvals with their answers, the end.
+
+        ``pending=False`` leaves out an unanswered request (the live panel shows it with its buttons).
+        """
+        items = [
+            e.card() if isinstance(e, _Answered) else card(e)
+            for e in self.entries
+            if pending or not (isinstance(e, _Answered) and e.decision is None)
+        ]
         first = self._first_message()
         return transcript(([first] if first else []) + items)
 
@@ -367,7 +374,7 @@ class Stepper:
         here, fired = self.place()
         # Smaller than the standalone diagram: the buttons and gauges should fit on one screen.
         self.diagram_html.value = f'<div style="max-width:680px">{diagram(here, fired)._repr_html_()}</div>'
-        self.transcript_html.value = self.transcript().html
+        self.transcript_html.value = self.transcript(pending=False).html
 
         waiting = self.pending is not None
         self.next_button.disabled = self.done or waiting or self._auto

@@ -36,8 +36,8 @@ from harness_lab.valves import Approval, MaxTurns, NoProgress, Policy, TokenBudg
 
 from invariants import assert_valid_history, billed_usage, results_by_id
 
-RUNS_ASKED = 60  # generated runs answered through the generator (a person at the Stepper)
-RUNS_CALLBACK = 40  # generated runs answered by an approver callback, with more API faults
+RUNS_ASKED = 600  # generated runs answered through the generator (a person at the Stepper)
+RUNS_CALLBACK = 400  # generated runs answered by an approver callback, with more API faults
 
 # Weighted by repetition: most calls succeed, the rest cover every way a call can go wrong.
 NAMES = ["ok", "ok", "ok", "boom", "oops", "gate", "gate", "banned", "ghost", "slow", "huge"]

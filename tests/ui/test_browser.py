@@ -170,7 +170,7 @@ def test_stepper_in_jupyterlab(lab):
 
             approve.click()
             expect(stepper.locator(".hl-turn")).to_have_count(1, timeout=30_000)
-            next_turn.click()
+            stepper.locator(".widget-button", has_text="最後まで").click()  # auto-run, one turn per tick
             answer = stepper.locator(".hl-answer")
             expect(answer).to_contain_text("sandbox/report.md にレポートを保存しました。", timeout=30_000)
             expect(stepper.locator(".hl-status")).to_contain_text("end_turn")

@@ -1,5 +1,9 @@
 """The Stepper driven headless: buttons clicked with Button.click(), over the real loop and emulator."""
 
+import asyncio
+import subprocess
+import sys
+
 from harness_lab.events import ApprovalRequest, Finished, Stopped, Turn
 from harness_lab.text import t
 from harness_lab.ui import Stepper
@@ -156,3 +160,33 @@ def test_transcript_is_deterministic_across_runs(make_run):
         return s._repr_mimebundle_()["text/plain"], s._repr_mimebundle_()["text/html"]
 
     assert transcript() == transcript()
+
+
+def test_stop_button_halts_an_auto_run_between_turns(make_run):
+    run = make_run("never_ending", max_turns=500)
+    s = Stepper(run, "メモを順に読んで")
+
+    async def click_all_then_stop():
+        s.all_button.click()  # in a running event loop: one turn per tick, clicks get in between
+        while run.state.turns < 3:
+            await asyncio.sleep(0.01)
+        s.stop_button.click()
+        while not s.done:
+            await asyncio.sleep(0.01)
+
+    asyncio.run(asyncio.wait_for(click_all_then_stop(), timeout=60))
+    assert s.outcome.valve == "interrupted" and 3 <= run.state.turns < 10
+    assert run.messages[-1]["role"] == "user" and not s.next_button.disabled is False
+
+
+def test_pending_request_is_in_the_stored_transcript_but_not_twice_on_screen(make_run):
+    s = Stepper(make_run("high_impact"), PROMPT)
+    s.step()
+    assert "hl-approval" in s._repr_mimebundle_()["text/html"]
+    assert "hl-approval" not in s.transcript_html.value and "hl-approval" in s.approval_box.children[0].value
+
+
+def test_the_core_does_not_import_the_ui():
+    code = "import sys, harness_lab; print(sorted(m for m in ('ipywidgets', 'matplotlib', 'IPython') if m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
