@@ -105,6 +105,7 @@ def main(argv: list[str] | None = None) -> int:
         else:
             rows.append(Row("nbval: lesson notebooks / empty notebooks",
                             Spread.of([a / b for a, b in zip(suite["lessons"], suite["empty"])]),
+                            note=f"failing runs: {'; '.join(sorted(set(suite['failures'])))}" if suite["failures"] else "",
                             context=f"{len(nbval_suite.lesson_notebooks())} notebooks: lessons "
                                     f"{Spread.of(suite['lessons']).median:.1f} s, empty "
                                     f"{Spread.of(suite['empty']).median:.1f} s"))

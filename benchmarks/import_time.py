@@ -38,7 +38,7 @@ def measure(reps: int) -> dict[str, list[float]]:
 
 
 def _importtime(module: str) -> dict[str, float]:
-    """Module name -> cumulative ms, from ``python -X importtime -c "import module"``."""
+    """Module name -> self ms (its own body, not its imports), from ``python -X importtime``."""
     out = subprocess.run(
         [sys.executable, "-X", "importtime", "-c", f"import {module}"],
         capture_output=True, text=True, check=True, cwd=ROOT,
@@ -47,16 +47,16 @@ def _importtime(module: str) -> dict[str, float]:
     for line in out.stderr.splitlines():
         parts = line.split("|")
         if len(parts) == 3 and parts[1].strip().isdigit():
-            rows[parts[2].strip()] = int(parts[1]) / 1000
+            rows[parts[2].strip()] = int(parts[0].split(":")[-1]) / 1000
     return rows
 
 
-def extra_imports(top: int = 12) -> list[tuple[float, str]]:
-    """The slowest modules ``import harness_lab`` loads that ``import anthropic`` alone does not.
+def extra_imports(top: int = 12, statement: str = FIRST_CALL) -> list[tuple[float, str]]:
+    """The slowest modules ``import harness_lab`` and its first tool call load beyond ``import anthropic``.
 
-    Cumulative times nest (a package includes its submodules), so read the list as a tree.
+    Ranked by self time, so a package is not blamed for what its submodules (or anthropic) cost.
     """
-    ours, theirs = _importtime("harness_lab"), _importtime("anthropic")
+    ours, theirs = _importtime(statement), _importtime("anthropic")
     extra = [(ms, name) for name, ms in ours.items() if name not in theirs]
     return sorted(extra, reverse=True)[:top]
 

@@ -74,7 +74,7 @@ def table(rows: list[Row]) -> str:
         cpu = f"{r.cpu.median:.2f} ({r.cpu.q1:.2f}–{r.cpu.q3:.2f})" if r.cpu else ""
         lines.append(
             f"| {r.name} | {s.median:.2f} | {s.q1:.2f}–{s.q3:.2f} | {s.low:.2f}–{s.high:.2f} | {s.n} "
-            f"| {r.goal or 'report'} | {r.verdict} | {cpu} |"
+            f"| {r.goal or 'report'} | {r.verdict}{'; ' + r.note if r.note else ''} | {cpu} |"
         )
     return "\n".join(lines)
 
@@ -86,7 +86,8 @@ def printed(results: Results) -> str:
         body = r.spread.text() if r.spread else r.note
         goal = f"  goal {r.goal}: {r.verdict}" if r.goal and r.spread else ""
         cpu = f"  [CPU time: {r.cpu.median:.2f}]" if r.cpu else ""
-        out.append(f"{r.name}\n    {body}{goal}{cpu}")
+        note = f"\n    note: {r.note}" if r.note and r.spread else ""
+        out.append(f"{r.name}\n    {body}{goal}{cpu}{note}")
     out.append("per-call cost (ms) by run length:   " + "  ".join(
         f"{n}: bare {g['bare'].median * 1e3:.2f} / harness {g['harness_lab'].median * 1e3:.2f}"
         for n, g in results.growth.items()
@@ -162,9 +163,9 @@ def markdown(results: Results) -> str:
             parts += [f"### {name}", "", "```text", text, "```", ""]
     if results.import_heavy:
         parts += [
-            "## Imports `import harness_lab` adds beyond `import anthropic`",
+            "## Modules `import harness_lab` and its first tool call load beyond `import anthropic`",
             "",
-            "From `python -X importtime` (cumulative ms, one run):",
+            "From `python -X importtime` (self time of each module, one run):",
             "",
             "```text",
             *[f"{ms:8.1f} ms  {name}" for ms, name in results.import_heavy],

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import inspect
 import re
+import sys
 import threading
 import time
 import types
@@ -103,6 +104,24 @@ def schema_of(fn: Callable) -> dict:
     return schema
 
 
+
+def _jsonschema() -> Any:
+    """jsonschema, imported on first use and without its optional IRI format checker.
+
+    When ``rfc3987_syntax`` is installed (JupyterLab brings it), jsonschema imports it at once and
+    that compiles a grammar for seconds; tool schemas never use the "iri" formats it serves, so the
+    optional import is made to fail fast. ``import harness_lab`` itself stays free of jsonschema.
+    """
+    if "jsonschema" not in sys.modules and "rfc3987_syntax" not in sys.modules:
+        sys.modules["rfc3987_syntax"] = None  # type: ignore[assignment]  # the import now fails fast
+        try:
+            import jsonschema
+        finally:
+            del sys.modules["rfc3987_syntax"]
+    import jsonschema
+
+    return jsonschema
+
 @dataclass
 class Tool:
     """A function the model may call, with the definition the API needs.
@@ -131,10 +150,7 @@ class Tool:
         """Why ``tool_input`` does not fit ``input_schema`` (None when it fits)."""
         if not isinstance(tool_input, dict):
             return t("result.input_not_object")
-        # Imported on first use: jsonschema pulls in heavy format checkers, and `import harness_lab`
-        # should stay quick for a notebook's setup cell.
-        import jsonschema
-
+        jsonschema = _jsonschema()
         if self._validator is None:
             self._validator = jsonschema.Draft202012Validator(self.input_schema)
         error = jsonschema.exceptions.best_match(self._validator.iter_errors(tool_input))

@@ -33,6 +33,8 @@ def build(path: Path) -> None:
     )
     client.execute()
     nb.metadata.pop("widgets", None)
+    for cell in nb.cells:  # nbclient's per-cell timings would change the file on every build
+        cell.metadata.pop("execution", None)
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
     nbformat.validate(nb)
     nbformat.write(nb, path)

@@ -47,7 +47,7 @@ POLICY = {"ok": "allow", "boom": "allow", "oops": "allow", "slow": "allow", "hug
           "banned": "deny", "gate": "ask"}
 STOP_VALVES = {"max_turns", "token_budget", "no_progress", "api_error", "max_tokens", "refusal",
                "model_context_window_exceeded"}
-SLOW_TIMEOUT = 0.05
+SLOW_TIMEOUT = 0.02
 HUGE = 25_000
 ANSWERS = [True, False, None, allow(), deny("やめて"), "yes", "no", 1, "allow "]
 

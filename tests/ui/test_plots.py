@@ -75,3 +75,17 @@ def test_output_is_deterministic():
         return buf.getvalue()
 
     assert png() == png()
+
+
+def test_a_stepper_over_a_real_run_gives_budget_and_stop(make_run):
+    from harness_lab.ui import Stepper
+
+    run = make_run("budget_burning", max_turns=50, budget=6_000)
+    s = Stepper(run, "ログを分析して")
+    s.run_all()
+    fig = plot_token_burn(s)
+    total = fig.axes[1]
+    assert len(fig.axes[0].containers[0].patches) == run.state.model_calls
+    assert any(set(line.get_ydata()) == {6_000} for line in total.get_lines())
+    assert [a.get_text() for a in total.texts] == ["停止: token_budget"]
+    assert _draw(fig) == []

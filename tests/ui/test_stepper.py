@@ -3,6 +3,7 @@
 import asyncio
 import subprocess
 import sys
+from pathlib import Path
 
 from harness_lab.events import ApprovalRequest, Finished, Stopped, Turn
 from harness_lab.text import t
@@ -176,7 +177,7 @@ def test_stop_button_halts_an_auto_run_between_turns(make_run):
 
     asyncio.run(asyncio.wait_for(click_all_then_stop(), timeout=60))
     assert s.outcome.valve == "interrupted" and 3 <= run.state.turns < 10
-    assert run.messages[-1]["role"] == "user" and not s.next_button.disabled is False
+    assert run.messages[-1]["role"] == "user" and s.next_button.disabled
 
 
 def test_pending_request_is_in_the_stored_transcript_but_not_twice_on_screen(make_run):
@@ -188,5 +189,27 @@ def test_pending_request_is_in_the_stored_transcript_but_not_twice_on_screen(mak
 
 def test_the_core_does_not_import_the_ui():
     code = "import sys, harness_lab; print(sorted(m for m in ('ipywidgets', 'matplotlib', 'IPython') if m in sys.modules))"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    root = Path(__file__).resolve().parents[2]
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=root).stdout
     assert out.strip() == "[]"
+
+
+def test_a_new_stepper_resumes_a_stopped_run_after_the_limit_is_raised(make_run):
+    run = make_run("never_ending", max_turns=2)
+    first = Stepper(run, "メモを順に読んで")
+    first.run_all()
+    assert first.outcome.valve == "max_turns"
+    run.valves[0].limit = 4
+    second = Stepper(run)
+    second.run_all()
+    assert second.outcome.valve == "max_turns" and run.state.turns == 4
+    assert second.turns_label.value == "4 / 4" and "メモを順に読んで" in repr(second)
+
+
+def test_english_labels(make_run, monkeypatch):
+    monkeypatch.setenv("HARNESS_LAB_LANG", "en")
+    s = Stepper(make_run("high_impact"), PROMPT)
+    s.step()
+    assert (s.next_button.description, s.approve_button.description, s.deny_button.description) == (
+        "Next turn", "Allow", "Deny")
+    assert "Waiting for approval" in s.status.value
