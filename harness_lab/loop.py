@@ -267,6 +267,7 @@ class Outcome:
     turns: int
     usage: Usage
     messages: list
+    turn_usage: tuple = ()  # one Usage per model call, for the token-burn plot
 
 
 def run(client: Any, prompt: str, tools: Any = (), valves: Iterable = (),
@@ -275,7 +276,7 @@ def run(client: Any, prompt: str, tools: Any = (), valves: Iterable = (),
     """Run the harness to its end, answering approval requests with ``approve`` (fails closed)."""
     harness = Run(client, tools, valves, **options)
     end = drain(harness.start(prompt), approve, on_event)
-    return Outcome(end.text, end, end.turns, end.usage, list(harness.messages))
+    return Outcome(end.text, end, end.turns, end.usage, list(harness.messages), tuple(harness.state.turn_usage))
 
 
 def drain(gen: Generator, approve: Callable[[ApprovalRequest], Any] | None = None,

@@ -5,8 +5,10 @@ alone. The numbers are close enough to teach with (history grows, so input token
 they are not what the real API would bill. The rules:
 
 - Text: every CJK character (kana, kanji, CJK and full-width punctuation) counts as one token, since
-  Claude's tokenizer spends roughly a token per Japanese character; every other character counts a
-  quarter of a token (about 4 characters of English or code per token), rounded up per text.
+  Claude's tokenizer spends roughly a token per Japanese character; a run of ASCII digits costs one
+  token per three digits (so "8月6日" and "11月30日", or any two clock times, cost the same and
+  stored notebook outputs do not change with the date); every other character counts a quarter of a
+  token (about 4 characters of English or code per token), rounded up per text.
 - Structured values (tool inputs, tool definitions) count as the text of their JSON
   (``ensure_ascii=False``, so Japanese stays one token per character).
 - Overheads: 7 per request, 3 per message, 3 per system prompt, 8 per tool_use block, 6 per
@@ -48,20 +50,22 @@ TOOLS_SYSTEM_PROMPT_TOKENS = 346
 REPLY_OVERHEAD = 1
 
 # Kana, CJK punctuation, CJK ideographs (incl. extension A and compatibility), full-width forms.
+_DIGITS = re.compile("[0-9]+")
 _CJK = re.compile("[\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef]")
 
 
 @lru_cache(maxsize=8192)
 def text_tokens(text: str) -> int:
-    """One token per CJK character, a quarter token per other character (rounded up).
+    """One token per CJK character and per three digits, a quarter token per other character.
 
     Cached because a loop re-sends its whole history every turn: the same texts come back each time.
     """
     if not text:
         return 0
     cjk = 0 if text.isascii() else _CJK.subn("", text)[1]
-    other = len(text) - cjk
-    return cjk + (other + 3) // 4
+    runs = [len(run) for run in _DIGITS.findall(text)]
+    other = len(text) - cjk - sum(runs)
+    return cjk + sum((n + 2) // 3 for n in runs) + (other + 3) // 4
 
 
 def value_tokens(value: Any) -> int:

@@ -86,18 +86,16 @@ def turn_usages(source: Any) -> list[Usage]:
 
 
 def _outcome(source: Any) -> Finished | Stopped | None:
-    """The end of a run if the source knows it (a Stepper, a Run, an outcome or a list of events)."""
+    """The end of a run if the source knows it (a Stepper, a Run, an ``Outcome`` or a list of events)."""
     if isinstance(source, (Finished, Stopped)):
         return source
-    for attr in ("outcome", "last_outcome", "result"):
+    for attr in ("outcome", "end", "stop"):
         value = getattr(source, attr, None)
         if isinstance(value, (Finished, Stopped)):
             return value
     if isinstance(source, (list, tuple)):
         ends = [x for x in source if isinstance(x, (Finished, Stopped))]
         return ends[-1] if ends else None
-    if isinstance(getattr(source, "stop", None), (Finished, Stopped)):
-        return source.stop
     return None
 
 
