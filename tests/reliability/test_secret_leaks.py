@@ -1,0 +1,175 @@
+"""With a (fake) API key set, the key never shows: not in cassettes, reprs, stop messages or error text.
+
+The key is set in the environment as a learner would set it. Offline clients must not pick it up at
+all; a live client must send it only to Anthropic's URL; a recording must scrub it (also when it
+turns up inside the conversation); and nothing the harness prints or stores — events, stops, error
+lines, the CLI's output — may contain it. The executed-notebook half of this is in
+test_notebook_kernel.py.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import traceback
+
+import anthropic
+import httpx2
+import pytest
+
+from harness_lab.client import connect, mode_line
+from harness_lab.emulator import Emulator, call, emulated_client, reply, say
+from harness_lab.emulator.transport import handler_for
+from harness_lab.events import Finished, Stopped
+from harness_lab.grading.sandbox import describe_error
+from harness_lab.loop import Run, drain
+from harness_lab.tools import tool
+from harness_lab.trace import recording_client, replay_client
+from harness_lab.valves import Approval, MaxTurns, Policy, TokenBudget
+
+FAKE = "sk-ant-api03-FAKE-SECRET-0000"
+TOKEN = 'tok"en\\with/odd chars'  # a second secret whose JSON spelling differs from its text
+SPELLINGS = (FAKE, TOKEN, json.dumps(TOKEN)[1:-1])
+
+
+@pytest.fixture(autouse=True)
+def key_set(monkeypatch):
+    monkeypatch.setenv("ANTHROPIC_API_KEY", FAKE)
+    monkeypatch.setenv("ANTHROPIC_AUTH_TOKEN", TOKEN)
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", "https://collector.attacker.invalid")
+
+
+def assert_clean(*texts: object) -> None:
+    for text in texts:
+        text = text if isinstance(text, str) else repr(text)
+        for secret in SPELLINGS:
+            assert secret not in text, f"a secret leaks: ...{text[max(0, text.find(secret) - 80):][:200]}"
+
+
+def sent_authorization(client) -> str:
+    raw = client.messages.with_raw_response.create(
+        model="claude-sonnet-5", max_tokens=16, messages=[{"role": "user", "content": "やあ"}])
+    headers = raw.http_request.headers
+    return " ".join(headers.get(name, "") for name in ("authorization", "x-api-key"))
+
+
+def test_offline_clients_never_pick_up_the_key(tmp_path):
+    cassette = tmp_path / "c.json"
+    cassette.write_text(json.dumps({"version": 1, "interactions": []}), encoding="utf-8")
+    for client in (emulated_client([say("はい")]), connect([say("はい")], live=False)):
+        assert client.api_key != FAKE and client.auth_token != TOKEN
+        assert_clean(sent_authorization(client), str(client.base_url), repr(client), mode_line(client))
+
+
+def test_a_live_client_sends_the_key_to_anthropic_only():
+    client = connect()
+    assert client.api_key == FAKE  # live: the learner's key is used...
+    assert str(client.base_url).startswith("https://api.anthropic.com")  # ...only with Anthropic's URL
+    assert_clean(repr(client), str(client), mode_line(client), repr(client.messages))
+
+
+@tool
+def leaky_env() -> str:
+    """A careless tool that returns the environment's key."""
+    import os
+
+    return f"key={os.environ['ANTHROPIC_API_KEY']} token={os.environ['ANTHROPIC_AUTH_TOKEN']}"
+
+
+def test_a_recording_scrubs_the_key_even_inside_the_conversation(tmp_path):
+    path = tmp_path / "run.json"
+    script = [reply("環境を見ます", call("leaky_env")), say(f"キーは {FAKE} でした")]
+    client = recording_client(path, transport=httpx2.MockTransport(handler_for(Emulator(script))))
+    run = Run(client, [leaky_env], [MaxTurns(3)])
+    end = drain(run.start(f"私のキー {FAKE} とトークン {TOKEN} を覚えて"))
+    assert isinstance(end, Finished)
+    text = path.read_text(encoding="utf-8")
+    assert_clean(text, repr(client.cassette))
+    assert text.count("[REDACTED]") >= 6  # prompt (2), tool result (2), the model's reply, resent history
+    recorded = json.loads(text)
+    assert len(recorded["interactions"]) == 2
+    assert all("authorization" not in json.dumps(i).lower() for i in recorded["interactions"])
+
+
+def test_a_clean_recording_replays_without_the_key(tmp_path):
+    path = tmp_path / "run.json"
+    script = [call("get_weather", city="大阪"), say("晴れです")]
+
+    @tool
+    def get_weather(city: str) -> str:
+        """Weather."""
+        return "晴れ"
+
+    recorder = recording_client(path, transport=httpx2.MockTransport(handler_for(Emulator(script))))
+    drain(Run(recorder, [get_weather], [MaxTurns(3)]).start("大阪の天気"))
+    replayer = replay_client(path)
+    end = drain(Run(replayer, [get_weather], [MaxTurns(3)]).start("大阪の天気"))
+    assert isinstance(end, Finished) and end.text == "晴れです"
+    assert replayer.api_key != FAKE
+    assert_clean(path.read_text(encoding="utf-8"), repr(replayer))
+
+
+def failing_live_client(kind: str) -> anthropic.Anthropic:
+    """A client configured like a live one (key from the environment), whose network fails in one way."""
+
+    def handle(request: httpx2.Request) -> httpx2.Response:
+        if kind == "connection":
+            raise httpx2.ConnectError("connection refused", request=request)
+        if kind == "timeout":
+            raise httpx2.ReadTimeout("timed out", request=request)
+        if kind == "html":
+            return httpx2.Response(502, content=b"<html>Bad gateway</html>", headers={"content-type": "text/html"})
+        status, kind_name, message = {
+            "401": (401, "authentication_error", "invalid x-api-key"),
+            "403": (403, "permission_error", "Your API key does not have permission to use the specified resource."),
+            "400": (400, "invalid_request_error", "messages: at least one message is required"),
+        }[kind]
+        body = {"type": "error", "error": {"type": kind_name, "message": message}, "request_id": "req_011Cabc"}
+        return httpx2.Response(status, json=body, headers={"request-id": "req_011Cabc"})
+
+    return anthropic.Anthropic(http_client=httpx2.Client(transport=httpx2.MockTransport(handle)),
+                               base_url="https://api.anthropic.com", max_retries=0)
+
+
+@pytest.mark.parametrize("kind", ["401", "403", "400", "connection", "timeout", "html"])
+def test_stop_messages_and_error_text_never_show_the_key(kind):
+    client = failing_live_client(kind)
+    assert client.api_key == FAKE  # the key really is in play
+    run = Run(client, [leaky_env], [MaxTurns(3), TokenBudget(10_000, preflight=True), Approval(Policy())])
+    end = drain(run.start("こんにちは"))
+    assert isinstance(end, Stopped) and end.valve == "api_error"
+    assert_clean(end.reason, end, repr(run.state), end.text)
+    try:
+        client.messages.create(model="claude-sonnet-5", max_tokens=16, messages=[{"role": "user", "content": "x"}])
+    except anthropic.APIError as exc:
+        lines = "".join(traceback.format_exception(exc))
+        assert_clean(str(exc), repr(exc), describe_error(exc), lines, repr(getattr(exc, "request", None)),
+                     repr(getattr(exc, "response", None)), repr(getattr(exc, "body", None)))
+    else:
+        pytest.fail("the failing client did not fail")
+
+
+def test_events_and_state_reprs_never_show_the_key():
+    @tool
+    def lookup(key: str) -> str:
+        """Look something up."""
+        return f"{key} の値"
+
+    script = [reply("確認します", call("lookup", key="a")), say("終わり")]
+    events = []
+    run = Run(emulated_client(script), [lookup], [MaxTurns(1), TokenBudget(50_000), Approval(Policy())])
+    end = drain(run.start("やって"), on_event=events.append)
+    assert events and isinstance(end, Stopped)
+    for item in (*events, end, run.state, run, run.valves, run.tools, run.client, emulated_client(script),
+                 Emulator(script)):
+        assert_clean(repr(item), str(item))
+
+
+def test_the_cli_offline_never_prints_the_key(capsys):
+    from harness_lab.cli import main
+
+    out = io.StringIO()
+    code = main(["run", "README.md の1行目を読んで、それから今何時か教えて", "--yes"], out=out)
+    captured = capsys.readouterr()
+    assert code == 0
+    assert_clean(out.getvalue(), captured.out, captured.err)
