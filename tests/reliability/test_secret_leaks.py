@@ -155,11 +155,11 @@ def test_events_and_state_reprs_never_show_the_key():
         """Look something up."""
         return f"{key} の値"
 
-    script = [reply("確認します", call("lookup", key="a")), say("終わり")]
+    script = [reply("確認します", call("lookup", key="a")), call("lookup", key="b"), say("終わり")]
     events = []
     run = Run(emulated_client(script), [lookup], [MaxTurns(1), TokenBudget(50_000), Approval(Policy())])
-    end = drain(run.start("やって"), on_event=events.append)
-    assert events and isinstance(end, Stopped)
+    end = drain(run.start("やって"), approve=lambda request: True, on_event=events.append)
+    assert isinstance(end, Stopped) and {type(e).__name__ for e in events} == {"ApprovalRequest", "Turn", "Stopped"}
     for item in (*events, end, run.state, run, run.valves, run.tools, run.client, emulated_client(script),
                  Emulator(script)):
         assert_clean(repr(item), str(item))
