@@ -9,6 +9,7 @@ of one long run directly from the generator's events.
 
 from __future__ import annotations
 
+import statistics
 import time
 
 from . import bare_loop, harness, workload
@@ -49,14 +50,21 @@ def fit(xs: list[float], ys: list[float]) -> tuple[float, float, float]:
     return a, b, 1 - ss_res / ss_tot if ss_tot else 1.0
 
 
-def within_run(rounds: int = 200) -> list[float]:
-    """Seconds of each turn of one harness_lab run, in order (turn k carries k earlier rounds)."""
+def within_run(rounds: int = 200, reps: int = 1) -> list[float]:
+    """Seconds of each turn of a harness_lab run, in order (turn k carries k earlier rounds).
+
+    With ``reps`` > 1, the median per turn over that many runs: one turn is short enough for a
+    single scheduler hiccup to dwarf it.
+    """
     from harness_lab.emulator import emulated_client
 
-    run = harness.make_run(emulated_client(scripted_emulator(rounds)), rounds)
-    seconds, last = [], time.perf_counter()
-    for _ in run.start(workload.PROMPT):
-        now = time.perf_counter()
-        seconds.append(now - last)
-        last = now
-    return seconds
+    runs = []
+    for _ in range(reps):
+        run = harness.make_run(emulated_client(scripted_emulator(rounds)), rounds)
+        seconds, last = [], time.perf_counter()
+        for _ in run.start(workload.PROMPT):
+            now = time.perf_counter()
+            seconds.append(now - last)
+            last = now
+        runs.append(seconds)
+    return [statistics.median(turn) for turn in zip(*runs)]

@@ -48,7 +48,7 @@ class Results:
     rows: list[Row]
     growth: dict[int, dict[str, Spread]]  # rounds -> contender -> seconds per model call
     growth_fit: dict[str, tuple[float, float, float]]  # contender -> (a, b, R²) of per-call vs rounds
-    within_run: list[float]  # seconds of each turn of one long harness_lab run
+    within_run: list[float]  # seconds of each turn of a long harness_lab run (median over a few runs)
     profiles: dict[str, str] = field(default_factory=dict)  # row name -> profile text
     import_heavy: list[tuple[float, str]] = field(default_factory=list)
     settings: str = ""
@@ -96,7 +96,7 @@ def printed(results: Results) -> str:
         out.append(f"linear fit of per-call cost, {name}: {a * 1e3:.3f} ms + {b * 1e6:.2f} µs × rounds, R² = {r2:.4f}")
     if results.within_run:
         a, b, r2 = within_fit(results.within_run)
-        out.append(f"each turn of one {len(results.within_run) - 1}-round harness_lab run: "
+        out.append(f"each turn of a {len(results.within_run) - 1}-round harness_lab run (median of runs): "
                    f"{a * 1e3:.3f} ms + {b * 1e6:.2f} µs × turn index, R² = {r2:.4f}")
     for name, text in results.profiles.items():
         out.append(f"profile for missed goal '{name}':\n{text}")
@@ -150,8 +150,9 @@ def markdown(results: Results) -> str:
             for name, (a, b, r2) in results.growth_fit.items()
         ],
         *([
-            "- Each turn of one {n}-round harness_lab run, timed from the generator's events: "
-            "{a:.3f} ms + {b:.2f} µs × turn index, R² = {r2:.4f} (single run: noisier than the table)."
+            "- Each turn of a {n}-round harness_lab run, timed between the generator's events (median per "
+            "turn over a few runs): {a:.3f} ms + {b:.2f} µs × turn index, R² = {r2:.4f}. Single turns "
+            "last milliseconds, so scheduler noise lowers R² here; the table above is the firmer test."
             .format(n=len(results.within_run) - 1, a=fit[0] * 1e3, b=fit[1] * 1e6, r2=fit[2])
             for fit in [within_fit(results.within_run)] if results.within_run
         ]),
@@ -208,7 +209,7 @@ def plot(results: Results, path: Path = PLOT) -> None:
         right.plot(ns, [(a + b * n) * 1e3 for n in ns], ":", color="gray")
     if results.within_run:
         right.plot(range(len(results.within_run)), [s * 1e3 for s in results.within_run], ".",
-                   markersize=2, alpha=0.4, label="harness_lab, each turn of one run")
+                   markersize=2, alpha=0.4, label="harness_lab, each turn of a run (median)")
     right.set_xlabel("rounds in the run (N) / turn index")
     right.set_ylabel("ms per model call")
     right.set_title("Per-call cost grows linearly with history (dotted: fit)")
