@@ -41,6 +41,8 @@ def profile(run: Callable[[], object], top: int = 10, package: str = "harness_la
     cumulative: dict[str, float] = defaultdict(float)
 
     def walk(frame, on_stack: frozenset) -> None:
+        if frame.is_synthetic:  # "[self]" leaves: already inside their parent's total_self_time
+            return
         label = _label(frame)
         self_time[label] += frame.total_self_time
         path = frame.file_path or ""

@@ -69,6 +69,12 @@ class TokenBudget:
     name = "token_budget"
     step = "before_request"
 
+    def __post_init__(self) -> None:
+        if isinstance(self.limit, bool) or not isinstance(self.limit, int) or self.limit <= 0:
+            raise ValueError(f"TokenBudget limit must be a whole number of tokens > 0, not {self.limit!r}")
+        if self.usd is not None and (isinstance(self.usd, bool) or not isinstance(self.usd, (int, float)) or self.usd <= 0):
+            raise ValueError(f"TokenBudget usd must be a number of dollars > 0, not {self.usd!r}")
+
     def spent_usd(self, state: RunState) -> float:
         return cost_usd(state.turn_usage, state.model, self.prices)
 

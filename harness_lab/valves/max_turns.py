@@ -26,6 +26,10 @@ class MaxTurns:
     name = "max_turns"
     step = "before_request"
 
+    def __post_init__(self) -> None:
+        if isinstance(self.limit, bool) or not isinstance(self.limit, int) or self.limit < 0:
+            raise ValueError(f"MaxTurns limit must be a whole number >= 0, not {self.limit!r}")
+
     def check(self, state: RunState) -> str | None:
         # `turns` counts finished tool rounds; the counter moves only after this check passes.
         if state.turns >= self.limit:

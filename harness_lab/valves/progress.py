@@ -41,6 +41,10 @@ class NoProgress:
     name = "no_progress"
     step = "after_response"
 
+    def __post_init__(self) -> None:
+        if isinstance(self.window, bool) or not isinstance(self.window, int) or self.window < 2:
+            raise ValueError(f"NoProgress window must be a whole number >= 2 (2 = the previous turn), not {self.window!r}")
+
     def check(self, state: RunState) -> str | None:
         if state.pending is None:
             return None

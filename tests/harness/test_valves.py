@@ -123,3 +123,20 @@ def test_lesson_default_policy_asks_for_high_impact_only():
     valve = Approval()
     assert valve.tier("write_file", {}, high_impact=True) == "ask"
     assert valve.tier("read_file", {}, high_impact=False) == "allow"
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: MaxTurns(-1),
+        lambda: MaxTurns("8"),
+        lambda: MaxTurns(2.5),
+        lambda: NoProgress(1),
+        lambda: TokenBudget(0),
+        lambda: TokenBudget("40000"),
+        lambda: TokenBudget(1000, usd=-1),
+    ],
+)
+def test_bad_limits_fail_loudly_at_construction(make):
+    with pytest.raises(ValueError):
+        make()

@@ -25,7 +25,7 @@ from harness_lab.valves import MaxTurns, TokenBudget
 
 from invariants import assert_valid_history, billed_usage
 
-RUNS = 20
+RUNS = 250
 KINDS = ["429", "500", "529", "connection", "timeout"]
 SCRIPT = [
     reply("調べます", call("lookup", key="a"), call("lookup", key="b")),
