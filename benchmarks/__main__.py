@@ -135,25 +135,36 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _profiles(missed: list[Row], say) -> dict[str, str]:
-    """One pyinstrument profile per thing to blame: the harness run, or the parallel turn."""
-    from . import harness
+    """pyinstrument profiles of what a missed goal blames: the harness run (with the bare loop's
+    beside it, to show what only the harness spends time on) or the parallel turn."""
+    from . import bare_loop, harness
 
-    targets = {}
+    blamed: dict[str, list[str]] = {}
     for row in missed:
         if row.name.startswith("after fix"):
             continue  # a prototype outside the package: its misses are reported, not profiled
         if row.name.startswith(("harness_lab", "pydantic-ai", "tool_runner")):
-            targets.setdefault(f"harness_lab, {side_by_side.ROUNDS} rounds", [harness.prepare, []])[1].append(row.name)
+            blamed.setdefault("harness", []).append(row.name)
         elif row.name.startswith("parallel"):
-            targets.setdefault("the parallel turn", [None, []])[1].append(row.name)
+            blamed.setdefault("parallel", []).append(row.name)
     profiles = {}
-    for title, (prepare, names) in targets.items():
-        say(f"profiling {title}")
-        run = prepare(side_by_side.ROUNDS) if prepare else parallel_tools.turn_seconds
-        hot = profiling.profile(run)
-        profiles[f"{title} (missed: {'; '.join(names)})"] = (
+    n = side_by_side.ROUNDS
+    if "harness" in blamed:
+        say("profiling harness_lab and the bare loop")
+        ours = profiling.profile([harness.prepare(n) for _ in range(3)])
+        theirs = profiling.profile([bare_loop.prepare(n) for _ in range(3)])
+        profiles[f"harness_lab, 3 runs of {n} rounds (missed: {'; '.join(blamed['harness'])})"] = (
+            "top self time:\n" + profiling.as_text(ours["self"])
+            + "\n\nharness_lab functions (emulator left out) by cumulative time:\n"
+            + profiling.as_text(ours["package"])
+            + "\n\nfor comparison, the bare loop's top self time:\n" + profiling.as_text(theirs["self"])
+        )
+    if "parallel" in blamed:
+        say("profiling the parallel turn")
+        hot = profiling.profile([parallel_tools.turn_seconds for _ in range(3)])
+        profiles[f"the parallel turn, 3 runs (missed: {'; '.join(blamed['parallel'])})"] = (
             "top self time:\n" + profiling.as_text(hot["self"])
-            + "\n\nharness_lab functions (emulator left out) by cumulative time:\n" + profiling.as_text(hot["package"])
+            + "\n\nharness_lab functions by cumulative time:\n" + profiling.as_text(hot["package"])
         )
     return profiles
 

@@ -8,8 +8,8 @@ both tools, so no human is asked and the run needs no ``.send()``.
 from __future__ import annotations
 
 from harness_lab.emulator import emulated_client
+from harness_lab.events import Finished
 from harness_lab.loop import Run
-from harness_lab.messages import text_of
 from harness_lab.tools import tool
 from harness_lab.valves import Approval, MaxTurns, NoProgress, Policy, TokenBudget
 
@@ -34,8 +34,8 @@ def make_run(client, rounds: int) -> Run:
 
 
 def outcome_of(run: Run, last_event, model_calls: int) -> Outcome:
-    # A Stopped event means a valve fired: report its reason so the smoke test shows which one.
-    text = text_of(run.messages[-1]["content"]) if type(last_event).__name__ == "Finished" else repr(last_event)
+    # A Stopped event means a valve fired: report it whole so the smoke test shows which one.
+    text = last_event.text if isinstance(last_event, Finished) else repr(last_event)
     return Outcome(text, run.state.turns, model_calls)
 
 

@@ -25,15 +25,20 @@ def _label(frame) -> str:
     return f"{frame.function} ({frame.file_path_short}:{frame.line_no})"
 
 
-def profile(run: Callable[[], object], top: int = 10, package: str = "harness_lab",
-            shared: str = "emulator") -> dict[str, list[Hot]]:
-    """Profile one call of ``run``; returns the ``self`` and ``package`` top-frame lists.
+def profile(runs: Callable[[], object] | list[Callable[[], object]], top: int = 10,
+            package: str = "harness_lab", shared: str = "emulator") -> dict[str, list[Hot]]:
+    """Profile ``runs`` (one callable or several, called in turn in one session).
 
-    The package view leaves out ``package/shared/`` (the emulator), which every contender pays.
+    Returns the ``self`` and ``package`` top-frame lists. pyinstrument samples wall time, so on a
+    busy machine one preempted moment can dominate a single run: profiling a few runs together
+    dilutes it. The package view leaves out ``package/shared/`` (the emulator), which every
+    contender pays.
     """
+    runs = runs if isinstance(runs, list) else [runs]
     profiler = Profiler(interval=0.0002)
     profiler.start()
-    run()
+    for run in runs:
+        run()
     profiler.stop()
     root = profiler.last_session.root_frame()
     total = root.time or 1e-12

@@ -159,7 +159,13 @@ def markdown(results: Results) -> str:
         "",
     ]
     if results.profiles:
-        parts += ["## Profiles of missed goals (pyinstrument)", ""]
+        parts += [
+            "## Profiles of missed goals (pyinstrument)",
+            "",
+            "pyinstrument samples wall time every 0.2 ms; three runs are profiled together so that one "
+            "preempted moment on a busy machine weighs less. Percentages are of the whole profiled time.",
+            "",
+        ]
         for name, text in results.profiles.items():
             parts += [f"### {name}", "", "```text", text, "```", ""]
     if results.import_heavy:
@@ -181,6 +187,7 @@ def markdown(results: Results) -> str:
 def plot(results: Results, path: Path = PLOT) -> None:
     """Left: each ratio with its IQR and goal; right: per-call cost against run length."""
     import matplotlib
+    import matplotlib.ticker
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -191,16 +198,23 @@ def plot(results: Results, path: Path = PLOT) -> None:
     for y, r in zip(ys, rows):
         s = r.spread
         color = {True: "tab:green", False: "tab:red", None: "tab:gray"}[r.met]
-        left.barh(y, s.median, color=color, alpha=0.7)
+        # Bars grow from 1.0 (parity) to the median, so "faster" and "slower" point opposite ways.
+        left.barh(y, s.median - 1.0, left=1.0, color=color, alpha=0.7)
         left.errorbar(s.median, y, xerr=[[s.median - s.q1], [s.q3 - s.median]], fmt="none", ecolor="black", capsize=3)
         if r.goal:
             value = float(r.goal.split()[1])
             left.plot([value, value], [y - 0.4, y + 0.4], color="black", linestyle="--", linewidth=1)
     left.set_yticks(ys, [r.name for r in rows], fontsize=8)
     left.set_xscale("log")
+    ticks = [0.125, 0.25, 0.5, 1, 2, 4, 8]
+    left.set_xticks(ticks, [f"{x:g}" for x in ticks])
+    left.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
+    low = min(min(r.spread.low for r in rows), 0.5)
+    high = max(max(r.spread.high for r in rows), 2.0)
+    left.set_xlim(low / 1.2, high * 1.2)
     left.axvline(1.0, color="gray", linewidth=0.8)
-    left.set_xlabel("ratio (median, IQR whiskers; dashed = goal)")
-    left.set_title("Ratios (green met, red missed, gray report only)")
+    left.set_xlabel("ratio, log scale (bar: median; whiskers: IQR; dashed: goal)")
+    left.set_title("Ratios (green met, red missed, gray report only)", fontsize=10)
 
     ns = list(results.growth)
     for name, style in (("bare", "o-"), ("harness_lab", "s-")):
@@ -212,7 +226,7 @@ def plot(results: Results, path: Path = PLOT) -> None:
                    markersize=2, alpha=0.4, label="harness_lab, each turn of a run (median)")
     right.set_xlabel("rounds in the run (N) / turn index")
     right.set_ylabel("ms per model call")
-    right.set_title("Per-call cost grows linearly with history (dotted: fit)")
+    right.set_title("Per-call cost vs run length (dotted: linear fit)", fontsize=10)
     right.legend(fontsize=8)
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
