@@ -9,6 +9,7 @@ anything over the network.
 from __future__ import annotations
 
 import os
+from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
 
@@ -17,6 +18,23 @@ from .tools import Tool, ToolError, tool
 
 # lesson 6: "the first 2000 characters" of a file
 READ_LIMIT = 2000
+
+
+@contextmanager
+def _plain_errors(path: str):
+    """OS errors as catalog messages that name only the path the model gave.
+
+    The OS's own message carries the host's absolute path (and can run to kilobytes for a long
+    name); neither belongs in a tool_result.
+    """
+    try:
+        yield
+    except IsADirectoryError:
+        raise ToolError(t("file.is_directory", path=path)) from None
+    except OSError as exc:
+        raise ToolError(t("file.unreadable", path=path, error=exc.strerror or type(exc).__name__)) from None
+    except RuntimeError:  # Python 3.11's Path.resolve reports a symlink loop this way
+        raise ToolError(t("file.unreadable", path=path, error="symlink loop")) from None
 
 
 def _inside(root: Path, path: str) -> Path:
@@ -28,10 +46,8 @@ def _inside(root: Path, path: str) -> Path:
     if "\x00" in path:
         raise ToolError(t("file.nul", path=path.replace("\x00", "\\0")))
     base = root.resolve()
-    try:
+    with _plain_errors(path):
         target = (base / path).resolve()
-    except (OSError, RuntimeError) as exc:  # symlink loops and the like
-        raise ToolError(t("file.unreadable", path=path, error=exc)) from None
     if not target.is_relative_to(base):
         raise ToolError(t("file.outside_root", path=path))
     return target
@@ -52,25 +68,30 @@ def make_read_file(root: str | os.PathLike | None = None, limit: int = READ_LIMI
         Args:
             path: a path relative to the project root
         """
-        target = _inside(Path(root) if root is not None else Path.cwd(), path)
-        if not target.exists():
-            raise ToolError(t("file.not_found", path=path))
-        if target.is_dir():
-            raise ToolError(t("file.is_directory", path=path))
-        if not target.is_file():  # a FIFO or a device would block or never end
-            raise ToolError(t("file.not_regular", path=path))
-        try:
-            # Text mode reads `limit` characters through an incremental decoder: a huge file is
-            # never loaded whole, and a multi-byte character is never split.
-            with open(target, encoding="utf-8") as f:
-                text = f.read(limit)
-        except UnicodeDecodeError:
-            raise ToolError(t("file.binary", path=path)) from None
-        if "\x00" in text:
-            raise ToolError(t("file.binary", path=path))
-        return text
+        with _plain_errors(path):
+            return _read_head(_inside(Path(root) if root is not None else Path.cwd(), path), path, limit)
 
     return tool(read_file, description=t("tool.read_file", limit=limit))
+
+
+def _read_head(target: Path, path: str, limit: int) -> str:
+    """The first ``limit`` characters of a regular UTF-8 text file, with a clear error otherwise."""
+    if not target.exists():
+        raise ToolError(t("file.not_found", path=path))
+    if target.is_dir():
+        raise ToolError(t("file.is_directory", path=path))
+    if not target.is_file():  # a FIFO or a device would block or never end
+        raise ToolError(t("file.not_regular", path=path))
+    try:
+        # Text mode reads `limit` characters through an incremental decoder: a huge file is
+        # never loaded whole, and a multi-byte character is never split.
+        with open(target, encoding="utf-8") as f:
+            text = f.read(limit)
+    except UnicodeDecodeError:
+        raise ToolError(t("file.binary", path=path)) from None
+    if "\x00" in text:
+        raise ToolError(t("file.binary", path=path))
+    return text
 
 
 def _in_sandbox(sandbox: str | os.PathLike | None, path: str) -> Path:
@@ -97,9 +118,10 @@ def make_write_file(sandbox: str | os.PathLike | None = None) -> Tool:
             path: a path from the project root, inside sandbox/ (e.g. sandbox/notes.md)
             content: the whole new text of the file
         """
-        target = _in_sandbox(sandbox, path)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(content, encoding="utf-8")
+        with _plain_errors(path):
+            target = _in_sandbox(sandbox, path)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(content, encoding="utf-8")
         return t("file.written", path=path, chars=len(content))
 
     return tool(write_file, description=t("tool.write_file"), high_impact=True)
@@ -114,10 +136,11 @@ def make_delete_file(sandbox: str | os.PathLike | None = None) -> Tool:
         Args:
             path: a path from the project root, inside sandbox/ (e.g. sandbox/notes.md)
         """
-        target = _in_sandbox(sandbox, path)
-        if not target.is_file():
-            raise ToolError(t("file.not_found", path=path))
-        target.unlink()
+        with _plain_errors(path):
+            target = _in_sandbox(sandbox, path)
+            if not target.is_file():
+                raise ToolError(t("file.not_found", path=path))
+            target.unlink()
         return t("file.deleted", path=path)
 
     return tool(delete_file, description=t("tool.delete_file"), high_impact=True)

@@ -127,7 +127,7 @@ CATALOG: dict[str, tuple[str, str]] = {
         "Refused a path outside the sandbox {sandbox}/: {path}",
     ),
     "file.not_found": ("ファイルが見つかりません: {path}", "No such file: {path}"),
-    "file.is_directory": ("ディレクトリなので読めません: {path}", "This is a directory, not a file: {path}"),
+    "file.is_directory": ("ディレクトリなのでファイルとして扱えません: {path}", "This is a directory, not a file: {path}"),
     "file.not_regular": ("通常のファイルではないので読めません: {path}", "Not a regular file: {path}"),
     "file.binary": ("テキスト（UTF-8）ではないファイルなので読めません: {path}", "Not a UTF-8 text file (binary data): {path}"),
     "file.written": ("{path} に {chars} 文字を書き込みました", "Wrote {chars} characters to {path}"),

@@ -9,6 +9,7 @@ a tool that fails never takes the harness down with it.
 
 from __future__ import annotations
 
+import copy
 import inspect
 import re
 import sys
@@ -201,23 +202,38 @@ def as_tools(tools: Any) -> dict[str, Tool]:
 
 
 def _format(value: Any) -> str:
-    text = to_json_text(value)
+    """Any output or error text as a tool_result's content: valid UTF-8 and of bounded size.
+
+    A lone surrogate would make the next request unencodable, and a megabyte of output would make
+    it too long, so both are mended here, before anything enters the history.
+    """
+    text = to_json_text(value).encode("utf-8", "backslashreplace").decode("utf-8")
     if len(text) > MAX_RESULT_CHARS:
         text = text[:MAX_RESULT_CHARS] + "\n" + t("result.truncated", limit=MAX_RESULT_CHARS, total=len(text))
     return text
+
+
+def _describe(exc: BaseException) -> str:
+    """``Type: message`` for the model; an exception whose ``__str__`` itself raises still gets a name."""
+    try:
+        message = str(exc)
+    except Exception:
+        message = ""
+    return f"{type(exc).__name__}: {message}" if message else type(exc).__name__
 
 
 def _invoke(one: Tool, tool_input: Any) -> tuple[str, bool]:
     """One call, answered as ``(text, is_error)``; runs inside a worker thread."""
     problem = one.problem_with(tool_input)
     if problem:
-        return t("result.invalid_input", name=one.name, problem=problem), True
+        return _format(t("result.invalid_input", name=one.name, problem=problem)), True
     try:
-        return _format(one.fn(**tool_input)), False
+        # A copy: the history must keep the input exactly as the model sent it, whatever the tool does.
+        return _format(one.fn(**copy.deepcopy(tool_input))), False
     except ToolError as exc:
-        return t("result.failed", error=str(exc)), True
+        return _format(t("result.failed", error=_describe(exc).removeprefix("ToolError: "))), True
     except BaseException as exc:  # any tool failure (even SystemExit) becomes a result the model can read
-        return t("result.failed", error=f"{type(exc).__name__}: {exc}"), True
+        return _format(t("result.failed", error=_describe(exc))), True
 
 
 def run_calls(calls: Iterable[tuple[Tool, Any]], timeout: float | None = None) -> list[tuple[str, bool]]:

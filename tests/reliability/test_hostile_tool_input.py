@@ -118,12 +118,9 @@ READ_CASES = [
     ("latin1.txt", "file.binary"),  # not UTF-8
     ("image.png", "file.binary"),
     ("nul.txt", "file.binary"),  # valid UTF-8 but with NUL bytes
-    pytest.param("loop_a", "file.unreadable", marks=pytest.mark.xfail(
-        strict=True, reason="bug: the symlink-loop message embeds the absolute project path")),
-    pytest.param(LONG_NAME, "file.unreadable", marks=pytest.mark.xfail(
-        strict=True, reason="bug: a too-long path gives a raw OSError with the absolute path, not a catalog message")),
-    pytest.param(DEEP, "file.unreadable", marks=pytest.mark.xfail(
-        strict=True, reason="bug: a too-long path gives a raw OSError with the absolute path, not a catalog message")),
+    ("loop_a", "file.unreadable"),
+    (LONG_NAME, "file.unreadable"),
+    (DEEP, "file.unreadable"),
 ]
 
 
@@ -203,10 +200,8 @@ WRITE_CASES = [
     ("README.md", "file.outside_sandbox"),  # inside the project, outside the sandbox
     ("docs/a.txt", "file.outside_sandbox"),
     ("sandbox/a\x00b.txt", "file.nul"),
-    pytest.param("sandbox", "file.is_directory", marks=pytest.mark.xfail(
-        strict=True, reason="bug: writing to a directory gives a raw IsADirectoryError with the absolute path")),
-    pytest.param("sandbox/" + LONG_NAME, "file.unreadable", marks=pytest.mark.xfail(
-        strict=True, reason="bug: a too-long path gives a raw OSError with the absolute path, not a catalog message")),
+    ("sandbox", "file.is_directory"),
+    ("sandbox/" + LONG_NAME, "file.unreadable"),
 ]
 
 

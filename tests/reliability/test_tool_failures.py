@@ -75,15 +75,11 @@ def test_an_exception_becomes_an_error_result(exc, shown):
     assert is_error and text.startswith(FAILED) and shown in text
 
 
-@pytest.mark.xfail(strict=True, reason="bug: an exception whose __str__ raises kills the worker thread; "
-                   "run_calls then raises KeyError instead of answering")
 def test_an_exception_with_a_broken_message_becomes_an_error_result():
     text, is_error = raising(UnprintableError()).run({}, timeout=5)
     assert is_error and "UnprintableError" in text
 
 
-@pytest.mark.xfail(strict=True, reason="bug: an exception's message is not truncated like an output; "
-                   "a 1 MB message goes into the history whole and the next request is too long")
 def test_a_huge_exception_message_is_truncated_like_an_output():
     text, is_error = raising(ValueError("e" * 1_000_000)).run({}, timeout=5)
     assert is_error and len(text) < MAX_RESULT_CHARS + 500
@@ -216,8 +212,6 @@ def test_the_loop_survives_a_failing_tool_and_reaches_the_answer(exc, shown):
     assert result["is_error"] and shown in result["content"]
 
 
-@pytest.mark.xfail(strict=True, reason="bug: a tool output holding a lone surrogate (\\ud800) is not valid "
-                   "UTF-8; the next request raises UnicodeEncodeError out of the generator")
 def test_the_loop_survives_an_output_that_is_not_valid_unicode():
     @tool
     def surrogate() -> str:
@@ -228,8 +222,6 @@ def test_the_loop_survives_an_output_that_is_not_valid_unicode():
     assert isinstance(end, Finished)
 
 
-@pytest.mark.xfail(strict=True, reason="bug: the history is built after the tools ran, from the same input "
-                   "objects, so a tool that mutates a nested input rewrites what the model sent")
 def test_a_tool_that_mutates_its_input_does_not_rewrite_history():
     @tool
     def mutates(items: list) -> str:
