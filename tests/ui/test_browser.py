@@ -1,7 +1,8 @@
 """The Stepper in a real browser: JupyterLab 4 + Debian's Chromium, driven by Playwright.
 
 Opens a notebook, runs all cells, clicks 「次のターン」 until a tool_use card shows, approves the
-sandboxed write with 「許可」 and waits for the final answer. Saves docs/img/stepper.png mid-run.
+sandboxed write with 「許可」 and waits for the final answer. Saves a screenshot mid-run: to
+docs/img/stepper.png (the README's picture) when HARNESS_LAB_SCREENSHOT=1, else to a temp folder.
 The server and every kernel it started are killed by PID at the end, pass or fail.
 """
 
@@ -21,7 +22,7 @@ import pytest
 HERE = Path(__file__).parent
 ROOT = HERE.parents[1]
 CHROMIUM = "/usr/bin/chromium"
-SCREENSHOT = ROOT / "docs" / "img" / "stepper.png"
+README_SCREENSHOT = ROOT / "docs" / "img" / "stepper.png"
 NOTEBOOK = "stepper_browser.ipynb"
 
 
@@ -164,8 +165,9 @@ def test_stepper_in_jupyterlab(lab):
             approve = stepper.locator(".widget-button", has_text="許可")
             expect(approve).to_be_visible()
             expect(stepper.locator(".hl-status")).to_contain_text("承認待ち")
-            SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
-            stepper.screenshot(path=str(SCREENSHOT))
+            shot = README_SCREENSHOT if os.environ.get("HARNESS_LAB_SCREENSHOT") == "1" else tmp_path / "stepper.png"
+            shot.parent.mkdir(parents=True, exist_ok=True)
+            stepper.screenshot(path=str(shot))
             assert not (tmp_path / "sandbox" / "report.md").exists()  # nothing written before 許可
 
             approve.click()
