@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import inspect
+import queue
 import re
 import sys
 import threading
@@ -236,28 +237,65 @@ def _invoke(one: Tool, tool_input: Any) -> tuple[str, bool]:
         return _format(t("result.failed", error=_describe(exc))), True
 
 
+class _Workers:
+    """Daemon threads reused across calls: ``Thread.start`` waits until the new thread is scheduled,
+    which on a busy machine costs as much as a model round trip on the emulator (docs/benchmarks.md).
+
+    A worker stuck in a hung tool is simply not idle; the next call gets a new worker, so a hang
+    never delays other calls, and daemon threads never keep the interpreter from exiting.
+    """
+
+    def __init__(self) -> None:
+        self._jobs: queue.SimpleQueue = queue.SimpleQueue()
+        self._idle = 0
+        self._lock = threading.Lock()
+
+    def submit(self, job: Callable[[], None]) -> threading.Event:
+        done = threading.Event()
+        with self._lock:
+            if self._idle:
+                self._idle -= 1
+            else:
+                threading.Thread(target=self._work, daemon=True, name="harness_lab-tool").start()
+        self._jobs.put((job, done))
+        return done
+
+    def _work(self) -> None:
+        while True:
+            job, done = self._jobs.get()
+            try:
+                job()
+            finally:  # whatever happened, the caller must not wait for this call forever
+                done.set()
+            with self._lock:
+                self._idle += 1
+
+
+_WORKERS = _Workers()
+
+
 def run_calls(calls: Iterable[tuple[Tool, Any]], timeout: float | None = None) -> list[tuple[str, bool]]:
     """Run calls concurrently, each with its own timeout; answers come back in call order.
 
-    Daemon threads, not a thread pool: a tool that hangs past its timeout is abandoned (Python
-    cannot kill a thread) and must not keep the interpreter from exiting.
+    A tool that hangs past its timeout is abandoned (Python cannot kill a thread): its answer is
+    decided now, and a late result is ignored.
     """
     calls = list(calls)
     done: dict[int, tuple[str, bool]] = {}
 
-    def work(i: int, one: Tool, tool_input: Any) -> None:
-        done[i] = _invoke(one, tool_input)
+    def job(i: int, one: Tool, tool_input: Any) -> Callable[[], None]:
+        return lambda: done.__setitem__(i, _invoke(one, tool_input))
 
-    threads = [threading.Thread(target=work, args=(i, *c), daemon=True) for i, c in enumerate(calls)]
-    for th in threads:
-        th.start()
+    finished = [_WORKERS.submit(job(i, *c)) for i, c in enumerate(calls)]
     started = time.monotonic()
     answers = []
-    for i, ((one, _), th) in enumerate(zip(calls, threads)):
+    for i, ((one, _), event) in enumerate(zip(calls, finished)):
         limit = one.timeout if one.timeout is not None else timeout
-        th.join(None if limit is None else max(0.0, started + limit - time.monotonic()))
-        # Decide now: a thread that finishes after its deadline must not change the answer.
-        answers.append(done[i] if not th.is_alive() else (t("result.timeout", seconds=limit), True))
+        in_time = event.wait(None if limit is None else max(0.0, started + limit - time.monotonic()))
+        if not in_time:
+            answers.append((t("result.timeout", seconds=limit), True))
+        else:  # a job that died before answering (it cannot raise, but fail closed if it did)
+            answers.append(done.get(i, (t("result.failed", error="internal error"), True)))
     return answers
 
 
