@@ -40,11 +40,6 @@ CONTENDER_ROWS = [
     ("tool_runner (thread=False) / harness_lab", "tool_runner", "harness_lab", ">= 1.0"),
     # Not like with like (it sends only the new turn), so labelled and without a goal.
     ("tool_runner (beta thread, sends only new turns) / harness_lab", "tool_runner_threaded", "harness_lab", None),
-    # After: the same goals against harness_lab with the prototype fix of benchmarks/proposed_fix.py.
-    ("after fix: harness_lab (reused tool threads) / bare loop", "harness_lab_fixed", "bare", "<= 1.10"),
-    ("after fix: pydantic-ai (streamed) / harness_lab", "pydantic_ai_stream", "harness_lab_fixed", ">= 2.0"),
-    ("after fix: pydantic-ai (agent.run) / harness_lab", "pydantic_ai_run", "harness_lab_fixed", ">= 2.0"),
-    ("after fix: tool_runner (thread=False) / harness_lab", "tool_runner", "harness_lab_fixed", ">= 1.0"),
     ("emulator share of the bare loop", "emulator", "bare", None),
 ]
 
@@ -141,8 +136,6 @@ def _profiles(missed: list[Row], say) -> dict[str, str]:
 
     blamed: dict[str, list[str]] = {}
     for row in missed:
-        if row.name.startswith("after fix"):
-            continue  # a prototype outside the package: its misses are reported, not profiled
         if row.name.startswith(("harness_lab", "pydantic-ai", "tool_runner")):
             blamed.setdefault("harness", []).append(row.name)
         elif row.name.startswith("parallel"):

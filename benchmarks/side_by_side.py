@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from . import bare_loop, emulator_share, harness, proposed_fix, pydantic_agent, tool_runner, workload
+from . import bare_loop, emulator_share, harness, pydantic_agent, tool_runner, workload
 from .contender import Outcome, Prepared
 from .timing import Timings, interleaved
 
@@ -23,7 +23,6 @@ def contenders(rounds: int = ROUNDS, threaded: bool = True) -> dict[str, Callabl
         "pydantic_ai_stream": lambda: pydantic_agent.prepare(rounds, streamed=True),
         "pydantic_ai_run": lambda: pydantic_agent.prepare(rounds, streamed=False),
         "emulator": lambda: emulator_share.prepare(rounds),
-        "harness_lab_fixed": lambda: proposed_fix.prepare(rounds),
     }
     if threaded:
         named["tool_runner_threaded"] = lambda: tool_runner.prepare(rounds, threaded=True)

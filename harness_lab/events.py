@@ -7,8 +7,13 @@ A turn is the loop's unit: one model call plus the tools it asked for. The gener
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
+
+from .messages import field as _field
+from .messages import tool_calls
+from .text import t
 
 __all__ = [
     "ApprovalRequest",
@@ -95,6 +100,9 @@ class ApprovalRequest:
     name: str
     input: dict
 
+    def __str__(self) -> str:
+        return t("event.approval", turn=self.turn, call=f"{self.name}({_compact(self.input)})")
+
 
 @dataclass(frozen=True)
 class Turn:
@@ -109,6 +117,12 @@ class Turn:
     signature: str = ""
     readings: dict = field(default_factory=dict)  # valve name -> short reading, e.g. "3/8"
 
+    def __str__(self) -> str:
+        calls = ", ".join(f"{c['name']}({_compact(c['input'])})" for c in tool_calls(_field(self.response, "content") or []))
+        errors = sum(1 for r in self.results if r.get("is_error"))
+        return t("event.turn", number=self.number, stop_reason=self.stop_reason, calls=calls or "-",
+                 results=len(self.results), errors=errors, tokens=self.usage.total)
+
 
 @dataclass(frozen=True)
 class Finished:
@@ -119,6 +133,9 @@ class Finished:
     turns: int
     usage: Usage
     messages: tuple = ()
+
+    def __str__(self) -> str:
+        return t("event.finished", stop_reason=self.stop_reason, turns=self.turns, tokens=self.usage.total, text=self.text)
 
 
 @dataclass(frozen=True)
@@ -136,3 +153,10 @@ class Stopped:
     usage: Usage
     messages: tuple = ()
     text: str = ""
+
+    def __str__(self) -> str:
+        return t("event.stopped", valve=self.valve, turns=self.turns, tokens=self.usage.total, reason=self.reason)
+
+
+def _compact(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)

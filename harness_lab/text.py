@@ -54,6 +54,23 @@ CATALOG: dict[str, tuple[str, str]] = {
         "コンテキストウィンドウが一杯になり、応答が打ち切られました",
         "The context window is full; the response was truncated.",
     ),
+    # one-line event summaries (print(event) in a script)
+    "event.turn": (
+        "[ターン {number}] {stop_reason}: {calls} → 結果 {results} 件（うちエラー {errors}）・{tokens} トークン",
+        "[turn {number}] {stop_reason}: {calls} -> {results} results ({errors} errors), {tokens} tokens",
+    ),
+    "event.approval": (
+        "[ターン {turn}] 承認待ち: {call}",
+        "[turn {turn}] waiting for approval: {call}",
+    ),
+    "event.finished": (
+        "完了（{stop_reason}）: ツール {turns} ラウンド・{tokens} トークン\n{text}",
+        "Finished ({stop_reason}) after {turns} tool rounds, {tokens} tokens\n{text}",
+    ),
+    "event.stopped": (
+        "停止（{valve}）: ツール {turns} ラウンド・{tokens} トークン — {reason}",
+        "Stopped ({valve}) after {turns} tool rounds, {tokens} tokens: {reason}",
+    ),
     # tool results the model reads
     "result.denied": (
         "ユーザーがこの高インパクトなアクションを拒否したため、実行していません。",

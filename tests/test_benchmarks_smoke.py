@@ -98,8 +98,11 @@ def test_report_renders_table_and_plot(tmp_path):
         rows, {10: {"bare": spread, "harness_lab": spread}, 20: {"bare": spread, "harness_lab": spread}},
         {"bare": (0.001, 0.0, 1.0), "harness_lab": (0.001, 0.0, 1.0)}, [0.001, 0.002], settings="test",
     )
-    text = report.markdown(results)
+    text = report.markdown(results, "hand-written write-up")
     assert "| x / y | 1.10 |" in text and "| met |" in text and "skipped" in text
+    page = tmp_path / "page.md"
+    page.write_text(text, encoding="utf-8")
+    assert report.hand_written(page) == "hand-written write-up"  # a rewrite keeps the write-up
     path = tmp_path / "plot.png"
     report.plot(results, path)
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
