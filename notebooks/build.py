@@ -19,6 +19,18 @@ from nbclient import NotebookClient
 HERE = Path(__file__).resolve().parent
 
 
+def merged_streams(outputs: list) -> list:
+    """Join consecutive stdout (or stderr) pieces: how a print is split depends on timing."""
+    merged: list = []
+    for out in outputs:
+        last = merged[-1] if merged else None
+        if out.output_type == "stream" and last is not None and last.output_type == "stream" and last.name == out.name:
+            last.text += out.text
+        else:
+            merged.append(out)
+    return merged
+
+
 def build(path: Path) -> None:
     nb = nbformat.read(path, as_version=4)
     for key in ("ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "HARNESS_LAB_LANG", "HARNESS_LAB_MODEL"):
@@ -33,8 +45,10 @@ def build(path: Path) -> None:
     )
     client.execute()
     nb.metadata.pop("widgets", None)
-    for cell in nb.cells:  # nbclient's per-cell timings would change the file on every build
-        cell.metadata.pop("execution", None)
+    for cell in nb.cells:
+        cell.metadata.pop("execution", None)  # nbclient's timings would change the file on every build
+        if cell.cell_type == "code":
+            cell.outputs = merged_streams(cell.outputs)
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
     nbformat.validate(nb)
     nbformat.write(nb, path)
