@@ -69,17 +69,27 @@ def terminal_approver(
 
 
 def _positive(text: str) -> int:
-    value = int(text)
+    try:
+        value = int(text)
+    except ValueError:  # else argparse says "invalid _positive value"
+        value = 0
     if value <= 0:
         raise argparse.ArgumentTypeError(f"must be a positive integer: {text}")
     return value
+
+
+def _prompt(text: str) -> str:
+    # An empty prompt is a usage error here, not a traceback from Run.start.
+    if not text.strip():
+        raise argparse.ArgumentTypeError("must not be empty")
+    return text
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="harness-lab", description="Lesson 6's agent harness in the terminal.")
     commands = parser.add_subparsers(dest="command", required=True)
     run = commands.add_parser("run", help="run the agent on one prompt and print its trace")
-    run.add_argument("prompt")
+    run.add_argument("prompt", type=_prompt)
     run.add_argument("--max-turns", type=_positive, default=8, help="valve 1: tool rounds allowed (default 8)")
     run.add_argument("--budget", type=_positive, default=40_000, help="valve 2: token budget (default 40000)")
     run.add_argument("--scenario", default="lesson6", help="the emulator's scenario when offline (default lesson6)")

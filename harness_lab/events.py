@@ -8,6 +8,7 @@ A turn is the loop's unit: one model call plus the tools it asked for. The gener
 from __future__ import annotations
 
 import json
+import reprlib
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -71,13 +72,19 @@ class Decision:
         """Turn whatever a caller sent into a decision, failing closed.
 
         ``True``/"allow"/"y"/"yes" (or a ``Decision`` that allows) allow; anything else, ``None``
-        from a plain ``next()`` included, denies.
+        from a plain ``next()`` included, denies. An answer that is neither a yes nor a plain no
+        (``1``, ``"ok"``, ``allow`` without the parentheses) denies with a reason saying so, so the
+        learner sees why their approver said no.
         """
         if isinstance(answer, Decision):
             return answer
-        if answer is True or (isinstance(answer, str) and answer.strip().lower() in {"allow", "y", "yes"}):
+        word = answer.strip().lower() if isinstance(answer, str) else None
+        if answer is True or word in {"allow", "y", "yes"}:
             return cls(True)
-        return cls(False)
+        if answer is None or answer is False or word in {"deny", "n", "no"}:
+            return cls(False)
+        shown = f"<function {answer.__name__}>" if callable(answer) and hasattr(answer, "__name__") else reprlib.repr(answer)
+        return cls(False, t("result.approver_odd", answer=shown))
 
 
 def allow() -> Decision:

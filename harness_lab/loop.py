@@ -9,6 +9,7 @@ only together with its tool results, so a stop anywhere — a valve, an API erro
 from __future__ import annotations
 
 import os
+import reprlib
 import sys
 from dataclasses import dataclass
 from typing import Any, Callable, Generator, Iterable
@@ -44,34 +45,51 @@ class Run:
 
     def __init__(self, client: Any, tools: Any = (), valves: Iterable = (), model: str | None = None,
                  max_tokens: int = 1024, system: str | None = None, tool_timeout: float | None = 30.0):
-        self.client, self.tools, self.valves = client, as_tools(tools), list(valves)
-        self.max_tokens, self.system, self.tool_timeout = max_tokens, system, tool_timeout
+        self.client, self.tools, self.valves = _client(client), as_tools(tools), _valves(valves)
+        self.max_tokens, self.system, self.tool_timeout = _max_tokens(max_tokens), system, tool_timeout
         self.state = RunState(model=model or default_model())
         self.end: Finished | Stopped | None = None  # how the last generator ended
+        self._gen: Generator | None = None  # the one generator driving this run
 
     @property
     def messages(self) -> list:
         return self.state.messages
 
     def start(self, prompt: str | list) -> Generator[Event, Any, Finished | Stopped]:
-        """Begin with the user's prompt; the generator yields each turn and ends with the outcome."""
-        self.state.messages.append(user(prompt))
-        return self._drive()
+        """Begin with the user's prompt; the generator yields each turn and ends with the outcome.
+
+        After a ``Finished`` run, ``start`` asks a follow-up in the same conversation. While a run is
+        under way it refuses: a second prompt would interleave with the first run's calls.
+        """
+        if self.state.messages and (self.end is None or self.state.pending is not None):
+            raise RuntimeError(t("usage.running"))
+        self.state.messages.append(user(_prompt(prompt)))  # checked first: a bad prompt would stay in the history
+        return self._new_generator()
 
     def resume(self, valves: Iterable | None = None) -> Generator[Event, Any, Finished | Stopped]:
         """Go on after a stop (raise a limit first, or pass new valves); same history, same counters."""
+        if not self.state.messages:
+            raise RuntimeError(t("usage.not_started"))
         if valves is not None:
-            self.valves = list(valves)
+            self.valves = _valves(valves)
         if isinstance(self.end, Finished):  # the model had finished: only a new instruction goes on
             if not self.state.pending_user:
                 return self._replay(self.end)
             self.state.messages.append(user([{"type": "text", "text": x} for x in self.state.pending_user]))
             self.state.pending_user = []
-        return self._drive()
+        return self._new_generator()
 
     def steer(self, text: str) -> None:
         """Add a user instruction; it goes out after the next tool results, in the same message."""
-        self.state.pending_user.append(text)
+        self.state.pending_user.append(_instruction(text))  # checked now: a bad one would poison the history
+
+    def _new_generator(self) -> Generator[Event, Any, Finished | Stopped]:
+        # Only one generator drives a run: an older one still suspended (mid-turn, say) is closed,
+        # which leaves its unanswered response held back for the new one.
+        if self._gen is not None:
+            self._gen.close()
+        self._gen = self._drive()
+        return self._gen
 
     def _drive(self) -> Generator[Event, Any, Finished | Stopped]:
         self.end = None
@@ -274,6 +292,8 @@ def run(client: Any, prompt: str, tools: Any = (), valves: Iterable = (),
         approve: Callable[[ApprovalRequest], Any] | None = None,
         on_event: Callable[[Any], None] | None = None, **options: Any) -> Outcome:
     """Run the harness to its end, answering approval requests with ``approve`` (fails closed)."""
+    if approve is not None and not callable(approve):
+        raise TypeError(t("usage.approve", got=reprlib.repr(approve)))
     harness = Run(client, tools, valves, **options)
     end = drain(harness.start(prompt), approve, on_event)
     return Outcome(end.text, end, end.turns, end.usage, list(harness.messages), tuple(harness.state.turn_usage))
@@ -295,6 +315,44 @@ def drain(gen: Generator, approve: Callable[[ApprovalRequest], Any] | None = Non
         on_event(event)
     gen.close()
     return event
+
+
+def _client(client: Any) -> Any:
+    if not hasattr(getattr(client, "messages", None), "create"):
+        raise TypeError(t("usage.client", got=reprlib.repr(client)))
+    return client
+
+
+def _valves(valves: Any) -> list:
+    """The valves as a list, each checked now rather than failing mid-run at its step."""
+    if hasattr(valves, "step") or not isinstance(valves, Iterable) or isinstance(valves, (str, dict)):
+        raise TypeError(t("usage.valves", got=reprlib.repr(valves)))
+    valves = list(valves)
+    for valve in valves:
+        if isinstance(valve, type):
+            raise TypeError(t("usage.valve_class", name=valve.__name__))
+        if not all(hasattr(valve, a) for a in ("name", "step", "check", "reading")):
+            raise TypeError(t("usage.valve", got=reprlib.repr(valve)))
+    return valves
+
+
+def _max_tokens(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(t("usage.max_tokens", got=reprlib.repr(value)))
+    return value
+
+
+def _prompt(prompt: Any) -> Any:
+    if isinstance(prompt, str) and prompt.strip() or isinstance(prompt, list) and prompt:
+        return prompt
+    error = ValueError if isinstance(prompt, (str, list)) else TypeError
+    raise error(t("usage.prompt", got=reprlib.repr(prompt)))
+
+
+def _instruction(text: Any) -> str:
+    if isinstance(text, str) and text.strip():
+        return text
+    raise ValueError(t("usage.steer", got=reprlib.repr(text)))
 
 
 def _answer(approve: Callable | None, request: ApprovalRequest) -> Decision:

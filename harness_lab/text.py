@@ -257,6 +257,91 @@ CATALOG: dict[str, tuple[str, str]] = {
         "モード: オフライン（エミュレーター、シナリオ {scenario}。ANTHROPIC_API_KEY を設定すると本物の Claude に切り替わります）",
         "Mode: offline (emulator, scenario {scenario}; set ANTHROPIC_API_KEY to switch to live Claude)",
     ),
+    # bad input: raised where the mistake is made, each saying what to write instead
+    "usage.client": (
+        "client には anthropic.Anthropic のクライアントを渡してください（例: client = hl.connect(\"lesson6\")）。渡されたのは {got} です",
+        "client must be an anthropic.Anthropic client (e.g. client = hl.connect(\"lesson6\")), not {got}",
+    ),
+    "usage.valves": (
+        "valves にはバルブのリストを渡してください（例: valves=[hl.MaxTurns(8), hl.Approval()]）。渡されたのは {got} です",
+        "valves must be a list of valves (e.g. valves=[hl.MaxTurns(8), hl.Approval()]), not {got}",
+    ),
+    "usage.valve_class": (
+        "{name} はクラスのままです。valves=[{name}(...)] のように、呼び出して作ったバルブを渡してください",
+        "{name} is the class itself; pass a valve made from it, as in valves=[{name}(...)]",
+    ),
+    "usage.valve": (
+        "{got} はバルブではありません。バルブは name・step・check(state)・reading(state) を持つもの（hl.MaxTurns(8)、hl.TokenBudget(40_000)、hl.NoProgress()、hl.Approval()）です",
+        "{got} is not a valve; a valve has name, step, check(state) and reading(state) (hl.MaxTurns(8), hl.TokenBudget(40_000), hl.NoProgress(), hl.Approval())",
+    ),
+    "usage.max_tokens": (
+        "max_tokens は 1 以上の整数です（渡されたのは {got}）。1回の応答の上限で、実行全体の予算は valves=[hl.TokenBudget(...)] で決めます",
+        "max_tokens must be a whole number >= 1 (got {got}); it caps one response, the run's budget is valves=[hl.TokenBudget(...)]",
+    ),
+    "usage.prompt": (
+        "プロンプトには空でない文字列（またはコンテンツブロックの空でないリスト）を渡してください。渡されたのは {got} です",
+        "The prompt must be a non-empty string (or a non-empty list of content blocks), not {got}",
+    ),
+    "usage.steer": (
+        "steer() には空でない文字列を渡してください。渡されたのは {got} です",
+        "steer() takes a non-empty string, not {got}",
+    ),
+    "usage.running": (
+        "この Run は途中です（動いている generator か、保留中の応答があります）。続けるなら run.resume()、指示を足すなら run.steer(text) のあと run.resume()、別の会話なら新しい Run を作ってください",
+        "This Run is still under way (a generator is running or a response is held back). Continue with run.resume(), add an instruction with run.steer(text) then run.resume(), or make a new Run for a new conversation",
+    ),
+    "usage.not_started": (
+        "この Run はまだ始まっていません。先に run.start(prompt) を呼んでください",
+        "This Run has not started yet; call run.start(prompt) first",
+    ),
+    "usage.approve": (
+        "approve には ApprovalRequest を受け取って allow() / deny(\"理由\") / True / False を返す関数を渡してください。渡されたのは {got} です",
+        "approve must be a function that takes an ApprovalRequest and returns allow() / deny(\"why\") / True / False, not {got}",
+    ),
+    "usage.tools": (
+        "tools にはツールのリストを渡してください（例: tools=[hl.get_time]）。渡されたのは {got} です",
+        "tools must be a list of tools (e.g. tools=[hl.get_time]), not {got}",
+    ),
+    "usage.tool_not_callable": (
+        "ツールには関数を渡してください。{got} は呼び出せません（組み込みなら hl.read_file のように関数そのもの、自作なら @hl.tool を付けた関数を渡します）",
+        "A tool must be a function; {got} is not callable (pass the function itself, like hl.read_file, or one decorated with @hl.tool)",
+    ),
+    "usage.tool_name": (
+        "ツール名 {name} は API が受け付けません（英数字・_・- で 1〜64 文字）。@hl.tool(name=\"my_tool\") のように名前を付けてください",
+        "The API does not accept the tool name {name} (1-64 letters, digits, _ or -); name it with @hl.tool(name=\"my_tool\")",
+    ),
+    "usage.tool_duplicate": (
+        "ツール名 {name} が2つあります。API は同じ名前のツールを受け付けないので、片方に @hl.tool(name=\"...\") で別の名前を付けてください",
+        "Two tools are named {name}; the API refuses duplicate names, so rename one with @hl.tool(name=\"...\")",
+    ),
+    "usage.annotation": (
+        "ツール {tool} の引数 {param} の型 {annotation} は JSON で受け渡せません。str / int / float / bool / list / dict / Literal[...] / Optional[...] にするか、@hl.tool(input_schema={{...}}) でスキーマを直接書いてください",
+        "Parameter {param} of tool {tool} is annotated {annotation}, which JSON cannot carry; use str / int / float / bool / list / dict / Literal[...] / Optional[...], or write the schema with @hl.tool(input_schema={{...}})",
+    ),
+    "usage.annotation_unresolved": (
+        "ツール {tool} の型注釈を解決できません（{error}）。その型を import するか、@hl.tool(input_schema={{...}}) でスキーマを直接書いてください",
+        "The annotations of tool {tool} cannot be resolved ({error}); import the type, or write the schema with @hl.tool(input_schema={{...}})",
+    ),
+    "usage.script": (
+        "エミュレーターのシナリオには、シナリオ名（例: \"lesson6\"）、返答のリスト（say(...) / call(...) / reply(...)）、リクエストを受け取って返答を返す関数、Emulator のどれかを渡してください。渡されたのは {got} です",
+        "An emulator scenario is a scenario name (e.g. \"lesson6\"), a list of replies (say(...) / call(...) / reply(...)), a function from request to reply, or an Emulator, not {got}",
+    ),
+    "usage.policy": (
+        "Policy にはツール名 → 段階（\"allow\" / \"ask\" / \"deny\"）の dict を渡してください（例: hl.Policy({{\"write_file\": \"ask\"}})）。渡されたのは {got} です",
+        "Policy takes a dict of tool name -> tier (\"allow\" / \"ask\" / \"deny\"), e.g. hl.Policy({{\"write_file\": \"ask\"}}), not {got}",
+    ),
+    "usage.approval_policy": (
+        "Approval の policy には hl.Policy(...) を渡してください（例: hl.Approval(hl.Policy({{\"write_file\": \"ask\"}}))）。渡されたのは {got} です",
+        "Approval's policy must be an hl.Policy(...) (e.g. hl.Approval(hl.Policy({{\"write_file\": \"ask\"}}))), not {got}",
+    ),
+    "usage.approver": (
+        "approver には ApprovalRequest を受け取って allow() / deny(\"理由\") / True / False を返す関数を渡してください。渡されたのは {got} です",
+        "approver must be a function that takes an ApprovalRequest and returns allow() / deny(\"why\") / True / False, not {got}",
+    ),
+    "result.approver_odd": (
+        "承認の答え {answer} を解釈できないため、安全側に倒して拒否しました（allow() / deny(\"理由\") / True / False のどれかを返してください）",
+        "The approval answer {answer} is not one the harness understands, so the call was denied to stay safe (answer allow() / deny(\"why\") / True / False)",
+    ),
     # exercise graders (harness_lab/grading)
     "grade.criterion": (
         '基準{number}',

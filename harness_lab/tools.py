@@ -13,6 +13,7 @@ import copy
 import inspect
 import queue
 import re
+import reprlib
 import sys
 import threading
 import time
@@ -42,6 +43,9 @@ __all__ = [
     "write_file",
 ]
 
+# The API's pattern for tool names; checked when a tool is made, not when the first request fails.
+NAME_PATTERN = re.compile(r"[a-zA-Z0-9_-]{1,64}")
+
 # Past this many characters a result is cut: one runaway tool must not blow the token budget.
 MAX_RESULT_CHARS = 20_000
 
@@ -52,8 +56,18 @@ class ToolError(Exception):
     """A failure a tool explains in its own words: the message goes to the model unchanged."""
 
 
+class _Unsupported(TypeError):
+    """An annotation with no JSON form; ``schema_of`` names the tool and parameter."""
+
+
 def _type_schema(annotation: Any) -> dict:
-    """JSON schema for one parameter annotation; unknown annotations accept any value."""
+    """JSON schema for one parameter annotation; ``Any`` (or none) accepts any value.
+
+    Other classes (``datetime``, ``Path``, ``bytes``, your own) are refused: the model can only send
+    JSON, so the function would get a string where it expects the object and fail at run time.
+    """
+    if annotation is Any or annotation is object:
+        return {}
     if annotation in _SIMPLE_TYPES:
         return {"type": _SIMPLE_TYPES[annotation]}
     if annotation is list:
@@ -69,7 +83,7 @@ def _type_schema(annotation: Any) -> dict:
         return {"type": "array", "items": _type_schema(args[0])} if args else {"type": "array"}
     if origin is dict:
         return {"type": "object"}
-    return {}
+    raise _Unsupported(annotation)
 
 
 def _docstring_parts(doc: str | None) -> tuple[str, dict[str, str]]:
@@ -88,13 +102,21 @@ def _docstring_parts(doc: str | None) -> tuple[str, dict[str, str]]:
 
 def schema_of(fn: Callable) -> dict:
     """The ``input_schema`` for ``fn``: one property per parameter, required unless it has a default."""
-    hints = typing.get_type_hints(fn)
+    label = getattr(fn, "__name__", repr(fn))
+    try:
+        hints = typing.get_type_hints(fn)
+    except Exception as exc:  # a string annotation naming a type that is not imported, say
+        raise TypeError(t("usage.annotation_unresolved", tool=label, error=f"{type(exc).__name__}: {exc}")) from None
     _, arg_docs = _docstring_parts(fn.__doc__)
     properties, required = {}, []
     for name, param in inspect.signature(fn).parameters.items():
         if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
             continue
-        prop = _type_schema(hints.get(name, Any))
+        try:
+            prop = _type_schema(hints.get(name, Any))
+        except _Unsupported as exc:
+            shown = getattr(hints[name], "__name__", None) or repr(hints[name])
+            raise TypeError(t("usage.annotation", tool=label, param=name, annotation=shown)) from None
         if name in arg_docs:
             prop["description"] = arg_docs[name]
         properties[name] = prop
@@ -179,10 +201,12 @@ def tool(
 
     def build(f: Callable) -> Tool:
         if isinstance(f, Tool):  # already built: only a new name makes a copy
-            return f if name in (None, f.name) else replace(f, name=name)
+            return f if name in (None, f.name) else replace(f, name=_tool_name(name))
+        if not callable(f):
+            raise TypeError(t("usage.tool_not_callable", got=reprlib.repr(f)))
         return Tool(
             fn=f,
-            name=name or f.__name__,
+            name=_tool_name(name or getattr(f, "__name__", "")),
             description=description if description is not None else _docstring_parts(f.__doc__)[0],
             input_schema=input_schema if input_schema is not None else schema_of(f),
             high_impact=high_impact or getattr(f, "high_impact", False),
@@ -192,14 +216,27 @@ def tool(
     return build(fn) if fn is not None else build
 
 
+def _tool_name(name: str) -> str:
+    if not isinstance(name, str) or not NAME_PATTERN.fullmatch(name):
+        raise ValueError(t("usage.tool_name", name=reprlib.repr(name)))
+    return name
+
+
 def as_tools(tools: Any) -> dict[str, Tool]:
     """``tools`` as name -> Tool: accepts a list of Tools/functions or a dict name -> callable."""
     if tools is None:
         return {}
     if isinstance(tools, dict):
         return {n: tool(f, name=n) for n, f in tools.items()}
-    built = [tool(f) for f in tools]
-    return {b.name: b for b in built}
+    if callable(tools) or isinstance(tools, str) or not isinstance(tools, Iterable):
+        raise TypeError(t("usage.tools", got=reprlib.repr(tools)))
+    built: dict[str, Tool] = {}
+    for one in map(tool, tools):
+        old = built.get(one.name)
+        if old is not None and old.fn is not one.fn:  # the API refuses two tools with one name
+            raise ValueError(t("usage.tool_duplicate", name=one.name))
+        built[one.name] = one
+    return built
 
 
 def _format(value: Any) -> str:

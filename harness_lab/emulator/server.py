@@ -13,6 +13,8 @@ policy function ``request -> reply`` that reads what came back, or a scenario na
 from __future__ import annotations
 
 import json
+import reprlib
+from collections.abc import Iterable
 from typing import Any
 
 from .history import Merged
@@ -22,6 +24,7 @@ from .shape import shape_reply
 from .sse import encode_stream
 from .tokens import RequestEstimate, estimate_reply, estimate_request
 from .validate import ApiError, check_prompt_length, validate
+from ..text import t
 
 __all__ = ["Emulator", "FAULTS", "MIN_CACHEABLE_TOKENS", "assistant_turns", "body_bytes", "error_body", "respond"]
 
@@ -231,6 +234,8 @@ def _resolve(script: Script) -> Any:
         return [script]
     if callable(script):
         return script
+    if isinstance(script, (dict, bytes)) or not isinstance(script, Iterable):  # connect(42): say what a script is
+        raise TypeError(t("usage.script", got=reprlib.repr(script)))
     script = list(script)
     if not script:
         raise ValueError("a list script needs at least one reply")

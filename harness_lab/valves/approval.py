@@ -8,6 +8,7 @@ not run still gets an ``is_error`` tool_result saying why, so no tool_use is lef
 
 from __future__ import annotations
 
+import reprlib
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
@@ -66,6 +67,8 @@ class Policy:
         rules: tuple | list = (),
         high_impact: str | None = None,
     ) -> None:
+        if tiers is not None and not isinstance(tiers, Mapping):  # Policy(["x"]): say what a policy is
+            raise TypeError(t("usage.policy", got=reprlib.repr(tiers)))
         self.tiers = {name: _tier(tier) for name, tier in (tiers or {}).items()}
         self.default = _tier(default)
         self.rules = tuple(rules)
@@ -100,6 +103,11 @@ class Approval:
     step = "before_tool"
 
     def __init__(self, policy: Policy | None = None, approver: Callable[[ApprovalRequest], Any] | None = None):
+        # Checked here: a wrong argument would otherwise fail deep inside the loop, at the first tool call.
+        if policy is not None and not callable(getattr(policy, "tier", None)):
+            raise TypeError(t("usage.approval_policy", got=reprlib.repr(policy)))
+        if approver is not None and not callable(approver):
+            raise TypeError(t("usage.approver", got=reprlib.repr(approver)))
         self.policy = policy if policy is not None else LESSON_POLICY
         self.approver = approver
 
