@@ -5,6 +5,7 @@
     python3 dev.py lab    # install JupyterLab too and open the lessons
     python3 dev.py grade  # grade your two exercise notebooks (pytest --nbval-lax)
     python3 dev.py live   # with ANTHROPIC_API_KEY: the live-Claude smoke test
+    python3 dev.py setup  # only create .venv and install with the test tools
 
 Each step prints what it runs; the exit code is the first failure's.
 """

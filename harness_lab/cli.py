@@ -25,6 +25,7 @@ from .text import t
 __all__ = ["main", "shorten", "terminal_approver"]
 
 SHOWN_CHARS = 40  # how much of a tool's output the trace shows
+STOPPED_TEXT_CHARS = 200  # how much of a held-back response a stop shows
 
 
 def compact(value: Any) -> str:
@@ -146,8 +147,9 @@ def _printer(harness: Any, out: TextIO) -> Callable[[Any], None]:
             print(f"\n{event.text}", file=out)
         elif isinstance(event, Stopped):
             print(t("cli.stopped", turn=turn, valve=event.valve, reason=event.reason), file=out)
-            if event.text:
-                print(f"\n{event.text}", file=out)
+            if event.text:  # what the model said in the turn that was held back: a glimpse is enough
+                glimpse = event.text if len(event.text) <= STOPPED_TEXT_CHARS else event.text[:STOPPED_TEXT_CHARS] + "…"
+                print(f"\n{glimpse}", file=out)
         out.flush()
 
     return show
