@@ -16,7 +16,7 @@ from ..events import ApprovalRequest, Decision, Finished, Stopped, Turn, Usage
 from ..messages import block_dict, field
 from ..text import t
 
-__all__ = ["Card", "card", "transcript"]
+__all__ = ["Card", "approvals_header", "card", "transcript"]
 
 # Long tool output would bury the turn; the rest is still in run.messages.
 MAX_CHARS = 1200
@@ -195,10 +195,11 @@ def usage_card(usage: Any) -> Card:
     )
 
 
-def turn_card(turn: Turn) -> Card:
+def turn_card(turn: Turn, approvals: Iterable[Card] = ()) -> Card:
+    """A turn in full; ``approvals`` go between the model's calls and the results they allowed."""
     title = t("ui.card.turn", number=turn.number)
     head = f"{title} — stop_reason: {turn.stop_reason}"
-    parts = [blocks_card(field(turn.response, "content") or ()), *map(tool_result_card, turn.results)]
+    parts = [blocks_card(field(turn.response, "content") or ()), *approvals, *map(tool_result_card, turn.results)]
     parts.append(usage_card(turn.usage))
     extras = []
     if turn.signature:
@@ -294,9 +295,59 @@ def card(obj: Any) -> Card:
     raise TypeError(f"no card for {type(obj).__name__}")
 
 
+def _as_approval(item: Any) -> tuple[ApprovalRequest, Decision | None] | None:
+    """A request with its answer so far: a bare ApprovalRequest, or the Stepper's answered wrapper."""
+    if isinstance(item, ApprovalRequest):
+        return item, None
+    request = getattr(item, "request", None)
+    if isinstance(request, ApprovalRequest):
+        return request, getattr(item, "decision", None)
+    return None
+
+
+def approvals_header(number: int) -> Card:
+    """Heads approvals whose turn has not ended yet, so they never float above their turn."""
+    head = t("ui.card.turn_approvals", number=number)
+    return Card(f'<div class="hl-turn-head" style="font-weight:700;margin:6px 0 0">{_esc(head)}</div>',
+                f"=== {head} ===")
+
+
+def _loose_approvals(waiting: list) -> list[Card]:
+    cards, number = [], None
+    for request, decision in waiting:
+        if request.turn != number:
+            number = request.turn
+            cards.append(approvals_header(number))
+        cards.append(approval_card(request, decision))
+    return cards
+
+
 def transcript(items: Iterable[Any]) -> Card:
-    """Cards for a sequence of events or messages, one after the other."""
-    cards = [card(x) for x in items]
+    """Cards for a sequence of events or messages, one after the other.
+
+    The loop asks for approval before a turn ends, so a request comes before its ``Turn`` event.
+    Answered requests are drawn inside their turn's card (between its calls and its results); those
+    whose turn has not ended get a 「ターン N — 承認待ち」 header. A ``Decision`` right after a
+    request is taken as its answer.
+    """
+    cards: list[Card] = []
+    waiting: list[tuple[ApprovalRequest, Decision | None]] = []
+    for item in items:
+        approval = _as_approval(item)
+        if approval is not None:
+            waiting.append(approval)
+        elif isinstance(item, Decision) and waiting and waiting[-1][1] is None:
+            waiting[-1] = (waiting[-1][0], item)
+        elif isinstance(item, Turn):
+            mine = [w for w in waiting if w[0].turn == item.number]
+            cards += _loose_approvals([w for w in waiting if w[0].turn != item.number])
+            cards.append(turn_card(item, [approval_card(r, d) for r, d in mine]))
+            waiting = []
+        else:
+            cards += _loose_approvals(waiting)
+            waiting = []
+            cards.append(card(item))
+    cards += _loose_approvals(waiting)
     if not cards:
         empty = t("ui.card.empty")
         return Card(f'<div class="hl-transcript" style="opacity:0.6">{_esc(empty)}</div>', empty)

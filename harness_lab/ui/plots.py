@@ -137,6 +137,18 @@ def _stop_label(outcome: Finished | Stopped | None) -> str | None:
     return None
 
 
+def _label_height(ax: Any, budget: int | None) -> float:
+    """Where stop labels go, as a fraction of the axes height: away from the budget line.
+
+    A budget stop ends right at the budget line, so a label next to the last point sits on it.
+    Labels go near the bottom, unless the budget line itself is low, then halfway up.
+    """
+    top = ax.get_ylim()[1]
+    if budget is None or top <= 0 or budget / top > 0.35:
+        return 0.06
+    return 0.5
+
+
 # --- the plots ----------------------------------------------------------------------------------
 
 
@@ -167,7 +179,7 @@ def plot_token_burn(
         burn.bar(xs, heights, bottom=bottom, color=color, label=t(key), width=0.7)
         bottom = [b + h for b, h in zip(bottom, heights)]
     burn.set_title(t("ui.plot.burn_title"))
-    burn.set_xlabel(t("ui.plot.turn"))
+    burn.set_xlabel(t("ui.plot.call"))
     burn.set_ylabel(t("ui.plot.tokens"))
     burn.legend(loc="upper left", fontsize=9)
 
@@ -175,15 +187,17 @@ def plot_token_burn(
     total.plot(xs, running, marker="o", color="#333333", label=t("ui.plot.cumulative"))
     if budget is not None:
         total.axhline(budget, color="#c8372d", linestyle="--", label=t("ui.plot.budget", limit=budget))
+    total.set_title(t("ui.plot.total_title"))
+    total.set_xlabel(t("ui.plot.call"))
+    total.set_ylabel(t("ui.plot.tokens"))
+    total.set_ylim(bottom=0)
     stop = _stop_label(outcome)
     if stop and xs:
         total.axvline(xs[-1], color="#c8372d", linestyle=":", linewidth=1.2)
-        total.annotate(stop, (xs[-1], running[-1]), xytext=(-10, -4), textcoords="offset points",
-                       ha="right", color="#c8372d", fontsize=10)
-    total.set_title(t("ui.plot.total_title"))
-    total.set_xlabel(t("ui.plot.turn"))
-    total.set_ylabel(t("ui.plot.tokens"))
-    total.set_ylim(bottom=0)
+        # x in data, y in axes fractions: beside the stop line, clear of the budget line.
+        total.annotate(stop, (xs[-1], _label_height(total, budget)), xycoords=total.get_xaxis_transform(),
+                       xytext=(-6, 0), textcoords="offset points", ha="right", va="bottom",
+                       color="#c8372d", fontsize=10)
 
     usd = total.twinx()
     usd.plot(xs, _cumulative(run_cost_usd(u, source, usd_prices) for u in usages), color="#3f9a5a",
@@ -209,6 +223,7 @@ def compare_runs(
     fig = _figure()
     total, prompt = fig.subplots(1, 2)
     longest = 1
+    stops = []
     for i, (label, source) in enumerate(runs.items()):
         usages = turn_usages(source)
         xs = list(range(1, len(usages) + 1))
@@ -221,14 +236,21 @@ def compare_runs(
         stop = _stop_label(_outcome(source))
         if stop and xs:
             total.plot([xs[-1]], [running[-1]], marker="X", markersize=11, color="#c8372d")
-            total.annotate(stop, (xs[-1], running[-1]), xytext=(6, -14), textcoords="offset points",
-                           color=color, fontsize=9)
+            stops.append((stop, xs[-1], running[-1], color))
     if budget is not None:
         total.axhline(budget, color="#c8372d", linestyle="--", label=t("ui.plot.budget", limit=budget))
+    total.set_ylim(bottom=0)
+    base = _label_height(total, budget)
+    for k, (stop, x, y, color) in enumerate(stops):
+        # Stacked clear of the budget line, each with an arrow to the X where its run stopped.
+        total.annotate(stop, (x, y), xytext=(x, base + 0.08 * k),
+                       textcoords=total.get_xaxis_transform(), ha="right", va="bottom", color=color,
+                       fontsize=9, arrowprops={"arrowstyle": "-", "color": color, "linewidth": 0.8,
+                                               "linestyle": ":"})
     total.set_title(t("ui.plot.compare_title"))
     prompt.set_title(t("ui.plot.prompt_title"))
     for ax in (total, prompt):
-        ax.set_xlabel(t("ui.plot.turn"))
+        ax.set_xlabel(t("ui.plot.call"))
         ax.set_ylabel(t("ui.plot.tokens"))
         ax.set_ylim(bottom=0)
         ax.set_xticks(range(1, longest + 1))

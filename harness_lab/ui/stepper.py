@@ -18,7 +18,7 @@ import ipywidgets as widgets
 
 from ..events import ApprovalRequest, Decision, Finished, Stopped, Turn, Usage
 from ..text import t
-from .cards import Card, approval_card, card, message_card, transcript
+from .cards import Card, approval_card, message_card, transcript
 from .diagram import diagram, place_of
 
 __all__ = ["Stepper"]
@@ -340,11 +340,8 @@ class Stepper:
 
         ``pending=False`` leaves out an unanswered request (the live panel shows it with its buttons).
         """
-        items = [
-            e.card() if isinstance(e, _Answered) else card(e)
-            for e in self.entries
-            if pending or not (isinstance(e, _Answered) and e.decision is None)
-        ]
+        # Raw entries, not cards: transcript() puts each approval inside the turn it belongs to.
+        items = [e for e in self.entries if pending or not (isinstance(e, _Answered) and e.decision is None)]
         first = self._first_message()
         return transcript(([first] if first else []) + items)
 

@@ -127,5 +127,17 @@ class Approval:
             return deny(t("result.approver_failed", error=f"{type(exc).__name__}: {exc}"))
 
     def reading(self, state: RunState) -> str:
-        asks = sorted(n for n, tier in self.policy.tiers.items() if tier != "allow")
-        return ", ".join(f"{n}:{self.policy.tiers[n]}" for n in asks) or f"default:{self.policy.default}"
+        """The whole policy in one line: listed tools by name, then rules, high_impact and default.
+
+        Showing only the default would hide that high-impact tools wait for a human.
+        """
+        policy = self.policy
+        tiers = getattr(policy, "tiers", None) or {}
+        parts = [f"{name}:{tiers[name]}" for name in sorted(tiers)]
+        if getattr(policy, "rules", ()):
+            parts.append(f"rules:{len(policy.rules)}")
+        if getattr(policy, "high_impact", None) is not None:
+            parts.append(f"high_impact:{policy.high_impact}")
+        if getattr(policy, "default", None) is not None:
+            parts.append(f"default:{policy.default}")
+        return ", ".join(parts) or type(policy).__name__

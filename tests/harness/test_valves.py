@@ -140,3 +140,13 @@ def test_lesson_default_policy_asks_for_high_impact_only():
 def test_bad_limits_fail_loudly_at_construction(make):
     with pytest.raises(ValueError):
         make()
+
+
+def test_approval_reading_states_the_whole_policy():
+    # The lesson's policy asks before high-impact tools: the gauge must not read like "allow everything".
+    assert Approval().reading(RunState()) == "high_impact:ask, default:allow"
+    table = Approval(Policy({"write_file": "ask", "send_email": "deny", "get_time": "allow"},
+                            default="allow", high_impact="ask"))
+    assert table.reading(RunState()) == "get_time:allow, send_email:deny, write_file:ask, high_impact:ask, default:allow"
+    ruled = Approval(Policy({"write_file": "ask"}, rules=[Rule("write_file", "allow", when=lambda i: True)]))
+    assert ruled.reading(RunState()) == "write_file:ask, rules:1, default:ask"

@@ -101,3 +101,23 @@ def test_ipython_shows_events_as_cards():
     data, _ = shell.display_formatter.format(stop)
     assert "hl-stopped" in data["text/html"] and "予算に達した" in data["text/plain"]
     assert "Stopped(" not in data["text/plain"]
+
+
+def test_approvals_render_inside_their_turn_never_above_its_header():
+    # The loop yields the request before the Turn event; the transcript must not show it that way.
+    request = ApprovalRequest(turn=2, tool_use_id="toolu_01ABC", name="write_file", input=CALL["input"])
+    turn = Turn(number=2, response=RESPONSE, stop_reason="tool_use", results=(OK,), usage=Usage(120, 30))
+    whole = transcript([request, Decision(True), turn])
+    for form in (whole.text, whole.html):
+        head, call, answer, result = (form.index(s) for s in ("ターン 2", "toolu_01ABC", "許可しました", "書き込みました"))
+        assert head < call < answer < result
+    assert whole.text.count("承認待ち: write_file") == 1 and "ターン 2 — 承認待ち" not in whole.text
+    ET.fromstring(whole.html)
+    assert transcript([request, Decision(True), turn]).html == whole.html
+
+
+def test_approvals_of_an_unfinished_turn_get_their_own_header():
+    request = ApprovalRequest(turn=3, tool_use_id="toolu_01ABC", name="write_file", input=CALL["input"])
+    waiting = transcript([{"role": "user", "content": "やって"}, request])
+    for form in (waiting.text, waiting.html):
+        assert form.index("ターン 3 — 承認待ち") < form.index("承認待ち: write_file")

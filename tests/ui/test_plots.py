@@ -89,3 +89,29 @@ def test_a_stepper_over_a_real_run_gives_budget_and_stop(make_run):
     assert any(set(line.get_ydata()) == {6_000} for line in total.get_lines())
     assert [a.get_text() for a in total.texts] == ["停止: token_budget"]
     assert _draw(fig) == []
+
+
+def _budget_y_pixels(ax, budget):
+    return ax.transData.transform((0, budget))[1]
+
+
+@pytest.mark.parametrize("budget", [5000, 1000])
+def test_stop_labels_stay_clear_of_the_budget_line(budget):
+    # A budget stop ends at the budget line; a label placed at the last point would sit on it.
+    stopped_at_budget = [Usage(budget // 5, 0)] * 5  # the running total lands on the line
+    runs = {"A": stopped_at_budget + [STOP], "B": USAGES + [STOP]}
+    for fig, ax in ((plot_token_burn(runs["A"], budget=budget), 1), (compare_runs(runs, budget=budget), 0)):
+        fig.canvas.draw()
+        axes = fig.axes[ax]
+        line_y = _budget_y_pixels(axes, budget)
+        renderer = fig.canvas.get_renderer()
+        assert axes.texts
+        for text in axes.texts:
+            box = matplotlib.text.Text.get_window_extent(text, renderer)  # the words, not the arrow
+            assert not (box.y0 <= line_y <= box.y1), (text.get_text(), box, line_y)
+
+
+def test_x_axis_counts_model_calls_not_turns():
+    fig = plot_token_burn(USAGES + [STOP], budget=5000)
+    assert all(ax.get_xlabel() == "モデル呼び出し（回目）" for ax in fig.axes[:2])
+    assert all("ターン" not in ax.get_xlabel() for ax in compare_runs({"A": USAGES}).axes)

@@ -213,3 +213,21 @@ def test_english_labels(make_run, monkeypatch):
     assert (s.next_button.description, s.approve_button.description, s.deny_button.description) == (
         "Next turn", "Allow", "Deny")
     assert "Waiting for approval" in s.status.value
+
+
+def test_each_approval_line_comes_after_its_turn_header(make_run):
+    run = make_run("delete_and_post")
+    run.sandbox.mkdir(parents=True)
+    (run.sandbox / "old.log").write_text("x")
+    s = Stepper(run, "古いログを消して、集計を送って")
+    s.step()
+    assert repr(s).index("=== ターン 1 — 承認待ち ===") < repr(s).index("[承認待ち: delete_file")
+    while not s.done:
+        s.approve() if s.pending else s.step()
+    text = repr(s)
+    for tool, number in (("delete_file", 1), ("http_post", 2)):
+        header = text.index(f"=== ターン {number} — stop_reason")
+        line = text.index(f"[承認待ち: {tool} を実行しますか？]")
+        next_header = text.find(f"=== ターン {number + 1} —")
+        assert header < line and (next_header == -1 or line < next_header), tool
+    assert "— 承認待ち ===" not in text  # every turn ended, so every approval sits inside its turn
