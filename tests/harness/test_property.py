@@ -11,11 +11,12 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from harness_lab.emulator import Emulator, call, emulated_client, reply
+from harness_lab.emulator import Emulator, emulated_client
 from harness_lab.events import ApprovalRequest, Stopped, Turn
 from harness_lab.loop import Run
 from harness_lab.tools import tool
 from harness_lab.valves import Approval, MaxTurns, NoProgress, Policy, TokenBudget
+from tests.script_strategies import replies as replies_over
 
 from conftest import history_problems
 
@@ -23,17 +24,7 @@ NAMES = ["ok", "boom", "gate", "banned", "ghost"]  # ghost is not wired: an unkn
 STOPS = [None, None, None, "tool_use", "end_turn", "stop_sequence", "max_tokens", "pause_turn", "refusal",
          "model_context_window_exceeded"]
 
-def scripted(text: str, calls: list, stop: str | None):
-    parts = ([text] if text else []) + [call(name, n_=i) for name, i in calls]
-    return reply(*parts, stop_reason=stop, stop_sequence="###" if stop == "stop_sequence" else None)
-
-
-replies = st.builds(
-    scripted,
-    st.sampled_from(["", "考えます", "答えです\n"]),
-    st.lists(st.tuples(st.sampled_from(NAMES), st.integers(0, 2)), max_size=3),
-    st.sampled_from(STOPS),
-)
+replies = replies_over(NAMES, STOPS)
 
 
 class Tools:

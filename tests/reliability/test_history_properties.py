@@ -27,13 +27,14 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from harness_lab.emulator import Emulator, call, emulated_client, reply
+from harness_lab.emulator import Emulator, emulated_client
 from harness_lab.events import ApprovalRequest, Decision, Finished, Stopped, Turn, Usage, allow, deny
 from harness_lab.loop import Run
 from harness_lab.messages import field, tool_calls
 from harness_lab.text import t
 from harness_lab.tools import MAX_RESULT_CHARS, ToolError, tool
 from harness_lab.valves import Approval, MaxTurns, NoProgress, Policy, TokenBudget
+from tests.script_strategies import replies as replies_over
 
 from invariants import assert_valid_history, billed_usage, results_by_id
 
@@ -61,24 +62,9 @@ def quick_retries():
         yield
 
 
-def scripted(text: str, calls: list, stop: str | None):
-    parts = ([text] if text else []) + [call(name, n_=k) for name, k in calls]
-    return reply(*parts, stop_reason=stop, stop_sequence="###" if stop == "stop_sequence" else None)
-
-
-replies = st.builds(
-    scripted,
-    st.sampled_from(["", "考えます", "答えです\n"]),
-    st.lists(st.tuples(st.sampled_from(NAMES), st.integers(0, 2)), max_size=3),
-    st.sampled_from(STOPS),
-)
+replies = replies_over(NAMES, STOPS)
 # The first reply always works with tools, so most runs get past turn one before anything breaks.
-working = st.builds(
-    scripted,
-    st.sampled_from(["", "考えます"]),
-    st.lists(st.tuples(st.sampled_from(NAMES), st.integers(0, 2)), min_size=1, max_size=3),
-    st.sampled_from([None, None, "tool_use", "pause_turn"]),
-)
+working = replies_over(NAMES, [None, None, "tool_use", "pause_turn"], texts=("", "考えます"), min_calls=1)
 scripts = st.builds(lambda first, rest: [first, *rest], working, st.lists(replies, max_size=5))
 faults = st.dictionaries(st.integers(1, 12), st.sampled_from(["429", "500", "529", "connection", "timeout"]),
                          max_size=3)
