@@ -8,6 +8,7 @@ only together with its tool results, so a stop anywhere — a valve, an API erro
 
 from __future__ import annotations
 
+import inspect
 import os
 import reprlib
 import sys
@@ -145,7 +146,16 @@ class Run:
         return request
 
     def _create(self) -> Any:
-        response = self.client.messages.create(**self._request())
+        request = self._request()
+        try:
+            response = self.client.messages.create(**request)
+        except ValueError as exc:
+            # The SDK refuses, before sending, a plain call whose max_tokens could outlast its 10-minute
+            # timeout; streamed, the same request is allowed and ends in the same Message.
+            if "Streaming is required" not in str(exc):
+                raise
+            with self.client.messages.stream(**request) as stream:
+                response = stream.get_final_message()
         s = self.state
         used = Usage.of(field(response, "usage"))
         s.model_calls, s.usage, s.last_response = s.model_calls + 1, s.usage + used, response
@@ -294,7 +304,7 @@ def run(client: Any, prompt: str, tools: Any = (), valves: Iterable = (),
     """Run the harness to its end, answering approval requests with ``approve`` (fails closed)."""
     if approve is not None and not callable(approve):
         raise TypeError(t("usage.approve", got=reprlib.repr(approve)))
-    harness = Run(client, tools, valves, **options)
+    harness = Run(client, tools, valves, **_options(options))
     end = drain(harness.start(prompt), approve, on_event)
     return Outcome(end.text, end, end.turns, end.usage, list(harness.messages), tuple(harness.state.turn_usage))
 
@@ -334,6 +344,24 @@ def _valves(valves: Any) -> list:
         if not all(hasattr(valve, a) for a in ("name", "step", "check", "reading")):
             raise TypeError(t("usage.valve", got=reprlib.repr(valve)))
     return valves
+
+
+def _options(options: dict) -> dict:
+    """``run()``'s extra keywords, refused by name: a limit on turns or tokens is a valve, not an option."""
+    known = [name for name in inspect.signature(Run).parameters if name not in ("client", "tools", "valves")]
+    for name, value in options.items():
+        if name not in known:
+            valve = _VALVE_FOR.get(name)
+            hint = t("usage.option_valve", valve=valve.format(reprlib.repr(value))) if valve else ""
+            raise TypeError(t("usage.option", name=name, known=", ".join(known), hint=hint).rstrip())
+    return options
+
+
+_VALVE_FOR = {  # what a newcomer reaches for, and the valve that does it
+    "max_turns": "hl.MaxTurns({})", "turns": "hl.MaxTurns({})", "max_iterations": "hl.MaxTurns({})",
+    "token_budget": "hl.TokenBudget({})", "budget": "hl.TokenBudget({})", "max_total_tokens": "hl.TokenBudget({})",
+    "no_progress": "hl.NoProgress()", "approval": "hl.Approval()", "policy": "hl.Approval(policy=...)",
+}
 
 
 def _max_tokens(value: Any) -> int:

@@ -279,6 +279,14 @@ CATALOG: dict[str, tuple[str, str]] = {
         "max_tokens は 1 以上の整数です（渡されたのは {got}）。1回の応答の上限で、実行全体の予算は valves=[hl.TokenBudget(...)] で決めます",
         "max_tokens must be a whole number >= 1 (got {got}); it caps one response, the run's budget is valves=[hl.TokenBudget(...)]",
     ),
+    "usage.option": (
+        "{name} は run() の引数ではありません（使えるのは {known}）。{hint}",
+        "{name} is not an argument of run() (it takes {known}). {hint}",
+    ),
+    "usage.option_valve": (
+        "この上限はバルブで付けます: valves=[{valve}]",
+        "That limit is a valve: valves=[{valve}]",
+    ),
     "usage.prompt": (
         "プロンプトには空でない文字列（またはコンテンツブロックの空でないリスト）を渡してください。渡されたのは {got} です",
         "The prompt must be a non-empty string (or a non-empty list of content blocks), not {got}",

@@ -137,6 +137,7 @@ def _check_messages(messages: object) -> tuple[ApiError | None, bool]:
     if not messages:
         return _bad("messages: at least one message is required"), False
     has_tool_blocks = False
+    tool_use_ids: set[str] = set()  # unique across the whole conversation, not per message
     last = len(messages) - 1
     for n, message in enumerate(messages):
         if not isinstance(message, dict):
@@ -183,6 +184,9 @@ def _check_messages(messages: object) -> tuple[ApiError | None, bool]:
                     return _bad(
                         f"messages.{n}.content.{m}.tool_use.id: String should match pattern '^[a-zA-Z0-9_-]+$'"
                     ), False
+                if tool_id in tool_use_ids:
+                    return _bad(f"messages.{n}.content.{m}: `tool_use` ids must be unique"), False
+                tool_use_ids.add(tool_id)
                 if not isinstance(block.get("name"), str):
                     return _bad(f"messages.{n}.content.{m}.tool_use.name: Input should be a valid string"), False
                 if not isinstance(block.get("input"), dict):

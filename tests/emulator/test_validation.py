@@ -147,6 +147,29 @@ def test_tool_use_id_pattern(client):
     assert error.api_message == "messages.1.content.1.tool_use.id: String should match pattern '^[a-zA-Z0-9_-]+$'"
 
 
+def test_tool_use_ids_must_be_unique_within_one_message(client):
+    messages = [
+        {"role": "user", "content": "q"},
+        {"role": "assistant", "content": [use("toolu_A"), use("toolu_A", "read_file", path="a")]},
+        {"role": "user", "content": [result("toolu_A"), result("toolu_A")]},
+    ]
+    error = rejected(client, messages=messages, tools=TOOLS)
+    assert error.api_message == "messages.1.content.1: `tool_use` ids must be unique"
+
+
+def test_tool_use_ids_must_be_unique_across_the_conversation(client):
+    # a harness that replays an old id in a later turn (hand-built ids, say) is caught at the repeat
+    messages = [
+        {"role": "user", "content": "q"},
+        {"role": "assistant", "content": [use("toolu_A")]},
+        {"role": "user", "content": [result("toolu_A")]},
+        {"role": "assistant", "content": [text("もう一度"), use("toolu_A")]},
+        {"role": "user", "content": [result("toolu_A")]},
+    ]
+    error = rejected(client, messages=messages, tools=TOOLS)
+    assert error.api_message == "messages.3.content.1: `tool_use` ids must be unique"
+
+
 def test_tool_name_pattern(client):
     tools = [{"name": "天気を調べる", "description": "x", "input_schema": {"type": "object"}}]
     error = rejected(client, messages=[{"role": "user", "content": "q"}], tools=tools)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -22,12 +23,12 @@ ROOT = Path(__file__).resolve().parents[2]
 EXERCISES = ROOT / "exercises"
 
 
-def nbval(*paths: Path) -> subprocess.CompletedProcess:
+def nbval(*paths: Path, cwd: Path = ROOT) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if k != "HARNESS_LAB_LANG"}
     return subprocess.run(
         [sys.executable, "-m", "pytest", "--nbval-lax", "--nbval-current-env", "-q", "--color=no",
          "-p", "no:cacheprovider", *map(str, paths)],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=300, stdin=subprocess.DEVNULL,
+        cwd=cwd, env=env, capture_output=True, text=True, timeout=300, stdin=subprocess.DEVNULL,
     )
 
 
@@ -56,6 +57,24 @@ def test_untouched_starters_fail_only_at_their_grade_cells():
         expected.append((path.name, str(code_cells.index(grade_cells(read(path))[0]))))
     assert failed == sorted(expected), done.stdout[-3000:]
     assert "❌ 基準" in done.stdout  # the learner sees the hints in the diff
+
+
+def test_a_default_of_allow_passes_nbval_with_its_warning_shown(tmp_path):
+    # the curriculum: "allow" as the default meets criterion 1 with a warning. The learner sees the
+    # warning; exercises/conftest.py keeps it out of nbval's comparison with the stored feedback.
+    name = "level1_tiered_policy.ipynb"
+    nb = read(EXERCISES / "solutions" / name)
+    [cell] = [c for c in nb.cells if c.cell_type == "code" and 'DEFAULT_TIER = "ask"' in c.source]
+    cell.source = cell.source.replace('DEFAULT_TIER = "ask"', 'DEFAULT_TIER = "allow"')
+    (tmp_path / "exercises").mkdir()
+    for helper in ("conftest.py", "sanitize.cfg"):
+        shutil.copy(EXERCISES / helper, tmp_path / "exercises" / helper)
+    nbformat.write(nb, tmp_path / "exercises" / name)
+    done = nbval(tmp_path / "exercises" / name, cwd=tmp_path)
+    assert done.returncode == 0, done.stdout[-3000:]
+    ns = _namespace(nb)
+    report = grade_level1(ns["POLICY"], ns["DEFAULT_TIER"], ns["run_tool_uses"])
+    assert report.passed and "⚠️" in report.text().splitlines()[0]
 
 
 @pytest.mark.parametrize("name", list(NOTEBOOKS))

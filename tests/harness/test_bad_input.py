@@ -14,7 +14,7 @@ import pytest
 
 import harness_lab as hl
 from harness_lab.cli import main
-from harness_lab.emulator import call, say
+from harness_lab.emulator import call, emulator_of, say
 from harness_lab.events import Decision, Finished
 
 from conftest import history_problems
@@ -50,6 +50,27 @@ def test_run_checks_valves_up_front(valves, hint):
 def test_max_tokens_must_be_a_positive_whole_number(max_tokens):
     with pytest.raises(ValueError, match="TokenBudget"):
         hl.Run(client(), max_tokens=max_tokens)
+
+
+@pytest.mark.parametrize("option, valve", [("max_turns", r"valves=\[hl\.MaxTurns\(3\)\]"),
+                                           ("token_budget", r"valves=\[hl\.TokenBudget\(3\)\]")])
+def test_run_says_a_limit_is_a_valve_not_an_option(option, valve):
+    with pytest.raises(TypeError, match=valve):
+        hl.run(client(), "x", tools=[hl.get_time], **{option: 3})
+
+
+def test_run_names_its_real_options_for_an_unknown_one():
+    with pytest.raises(TypeError, match=r"colour is not an argument of run\(\) \(it takes model, max_tokens, system, tool_timeout\)\.$"):
+        hl.run(client(), "x", colour="red")
+
+
+@pytest.mark.parametrize("max_tokens, streamed", [(1024, None), (21_333, None), (21_334, True), (64_000, True)])
+def test_a_max_tokens_the_sdk_will_not_send_plainly_is_streamed(max_tokens, streamed):
+    # the real SDK raises ValueError for a non-streamed max_tokens above 21333; the run goes on, streamed
+    emulated = client()
+    outcome = hl.run(emulated, "x", tools=[hl.get_time], max_tokens=max_tokens)
+    assert outcome.text == "done" and isinstance(outcome.stop, Finished)
+    assert [r.get("stream") for r in emulator_of(emulated).requests] == [streamed, streamed]
 
 
 @pytest.mark.parametrize("prompt, error", [("", ValueError), ("  \n", ValueError), ([], ValueError),

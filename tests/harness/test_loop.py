@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-import _thread
+import os
+import signal
 import threading
 import time
 
@@ -353,7 +354,9 @@ def test_ctrl_c_mid_turn_stops_without_half_a_turn_in_history(check_history):
         """Read; the first time, Ctrl-C arrives while the tool runs."""
         if not pressed:
             pressed.append(path)
-            _thread.interrupt_main()
+            # a real SIGINT, as a terminal's Ctrl-C or Jupyter's interrupt button sends: it also wakes
+            # the main thread where it waits for this tool (interrupt_main only sets a flag)
+            os.kill(os.getpid(), signal.SIGINT)
         return "# 見出し\n本文"
 
     harness = Run(client, [read_file, spy.tools[1]])
