@@ -368,6 +368,12 @@ CATALOG: dict[str, tuple[str, str]] = {
         '結果: {total}つの基準のうち {score}つを満たしています。❌ の行のヒントを手がかりに直して、もう一度このセルを実行しましょう。',
         'Result: {score} of {total} criteria met. Use the hints on the ❌ lines, fix your code and run this cell again.',
     ),
+    "grade.l2.c3.stale_response": (
+        "API がリクエストを拒否しました（`tool_use` ids must be unique）: 前の周と同じ古い応答を、もう一度履歴に積んでいます。"
+        "ループ本体の最後で response = client.messages.create(...) と再代入していますか？（レッスン4 のデッドループ）",
+        "The API refused a request (`tool_use` ids must be unique): the same old response went into the history twice. "
+        "Does the end of the loop body reassign response = client.messages.create(...)? (lesson 4's dead loop)",
+    ),
     "grade.raised": (
         'あなたのコードが例外を送出しました: {error}。どこで何が起きたかを、例外の種類とメッセージから追ってみましょう',
         'Your code raised an exception: {error}. Use its type and message to find where and why.',

@@ -192,6 +192,8 @@ def _criterion3(run_agent: Callable, max_turns: Any, timeout: float) -> Check:
     if outcome.status in ("aborted", "timeout"):
         return Check(3, title, False, t("grade.l2.c3.runaway"))
     if outcome.status != "ok":
+        if "`tool_use` ids must be unique" in outcome.error:  # the API's answer to lesson 4's dead loop
+            return Check(3, title, False, t("grade.l2.c3.stale_response"))
         return Check(3, title, False, t("grade.raised", error=outcome.error) if outcome.error else t("grade.crashed"))
     seen = outcome.value
     if (seen["rounds"], seen["calls"]) != (n, n + 1):

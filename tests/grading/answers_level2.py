@@ -165,6 +165,21 @@ def returns_nothing_at_cap(client, user_input, tools, tool_impls):
     return final_text(response)
 
 
+def forgets_to_reassign(client, user_input, tools, tool_impls):
+    """Lesson 4's dead loop: the next response goes to another name; the real API refuses lap 2."""
+    messages = [{"role": "user", "content": user_input}]
+    turns = 0
+    response = create(client, messages, tools)
+    while response.stop_reason == "tool_use":
+        if turns >= MAX_TURNS:
+            return stop_message()
+        turns += 1
+        messages.append({"role": "assistant", "content": response.content})
+        messages.append({"role": "user", "content": run_tool_uses(response.content, tool_impls)})
+        latest = create(client, messages, tools)  # noqa: F841
+    return final_text(response)
+
+
 def spins_forever(client, user_input, tools, tool_impls):
     while True:
         pass
@@ -199,4 +214,5 @@ WRONG = {
     "counter loop ignoring stop_reason": ((GOOD_MISSING, GOOD_RUNAWAYS, counter_ignores_stop_reason), 3),
     "no stop message at the cap": ((GOOD_MISSING, GOOD_RUNAWAYS, returns_nothing_at_cap), 3),
     "busy loop": ((GOOD_MISSING, GOOD_RUNAWAYS, spins_forever), 3),
+    "forgets to reassign response": ((GOOD_MISSING, GOOD_RUNAWAYS, forgets_to_reassign), 3),
 }

@@ -27,6 +27,12 @@ def test_each_wrong_answer_fails_only_its_criterion(name):
     assert "ヒント" in report.checks[criterion - 1].line()
 
 
+def test_a_dropped_reassignment_is_named_as_lesson_4s_dead_loop():
+    answer, _ = answers.WRONG["forgets to reassign response"]
+    hint = grade_level2(*answer, N, timeout=3.0).checks[2].hint
+    assert "ids must be unique" in hint and "再代入" in hint and "デッドループ" in hint
+
+
 def test_every_criterion_has_a_wrong_answer_only_it_catches():
     assert {criterion for _, criterion in answers.WRONG.values()} == {1, 2, 3}
 
