@@ -284,8 +284,8 @@ CATALOG: dict[str, tuple[str, str]] = {
         "{name} is not an argument of run() (it takes {known}). {hint}",
     ),
     "usage.option_valve": (
-        "この上限はバルブで付けます: valves=[{valve}]",
-        "That limit is a valve: valves=[{valve}]",
+        "それはバルブの役目です: valves=[{valve}]",
+        "That is a valve's job: valves=[{valve}]",
     ),
     "usage.prompt": (
         "プロンプトには空でない文字列（またはコンテンツブロックの空でないリスト）を渡してください。渡されたのは {got} です",
