@@ -8,6 +8,7 @@ anything over the network.
 
 from __future__ import annotations
 
+import codecs
 import os
 from contextlib import contextmanager
 from datetime import datetime
@@ -82,13 +83,18 @@ def _read_head(target: Path, path: str, limit: int) -> str:
         raise ToolError(t("file.is_directory", path=path))
     if not target.is_file():  # a FIFO or a device would block or never end
         raise ToolError(t("file.not_regular", path=path))
-    try:
-        # Text mode reads `limit` characters through an incremental decoder: a huge file is
-        # never loaded whole, and a multi-byte character is never split.
-        with open(target, encoding="utf-8") as f:
-            text = f.read(limit)
-    except UnicodeDecodeError:
-        raise ToolError(t("file.binary", path=path)) from None
+    # At most 4 bytes per UTF-8 character: a huge file is never loaded whole. Only the characters
+    # returned must decode; a stray byte after them says nothing about the part the model sees.
+    with open(target, "rb") as f:
+        head = f.read(limit * 4)
+        whole = not f.read(1)
+    try:  # unless the file ended, a character cut at the end of ``head`` is not an error
+        text = codecs.getincrementaldecoder("utf-8")().decode(head, final=whole)
+    except UnicodeDecodeError as exc:
+        text = head[: exc.start].decode("utf-8")
+        if len(text) < limit:
+            raise ToolError(t("file.binary", path=path)) from None
+    text = text[:limit]
     if "\x00" in text:
         raise ToolError(t("file.binary", path=path))
     return text

@@ -18,7 +18,7 @@ import os
 import sys
 from typing import Any, Callable, TextIO
 
-from .events import ApprovalRequest, Finished, Stopped, Turn
+from .events import ApprovalRequest, Decision, Finished, Stopped, Turn, deny
 from .messages import tool_calls
 from .text import t
 
@@ -48,9 +48,9 @@ def shorten(text: str, limit: int = SHOWN_CHARS) -> str:
 def terminal_approver(
     yes: bool = False,
     ask: Callable[[str], str] = input,
-    interactive: Callable[[], bool] = lambda: sys.stdin.isatty(),
+    interactive: Callable[[], bool] = lambda: sys.stdin is not None and sys.stdin.isatty(),
     out: TextIO | None = None,
-) -> Callable[[ApprovalRequest], bool]:
+) -> Callable[[ApprovalRequest], bool | Decision]:
     """The lesson's ``approveInTerminal``: Enter allows, ``n`` denies; no terminal or EOF denies."""
 
     def approve(request: ApprovalRequest) -> bool:
@@ -59,7 +59,7 @@ def terminal_approver(
             return True
         if not interactive():
             print(t("cli.approve_no_tty", call=call), file=out or sys.stdout)
-            return False
+            return deny(t("cli.no_tty_reason"))
         try:
             answer = ask(t("cli.approve", call=call))
         except EOFError:

@@ -67,6 +67,13 @@ class Decision:
     allowed: bool
     reason: str = ""
 
+    def __post_init__(self) -> None:
+        # Decision("deny") would be truthy: only a real bool may decide whether a tool runs.
+        if not isinstance(self.allowed, bool):
+            raise TypeError(t("usage.decision", got=reprlib.repr(self.allowed)))
+        if not isinstance(self.reason, str):
+            raise TypeError(t("usage.decision_reason", got=reprlib.repr(self.reason)))
+
     @classmethod
     def coerce(cls, answer: Any) -> "Decision":
         """Turn whatever a caller sent into a decision, failing closed.
@@ -77,7 +84,7 @@ class Decision:
         learner sees why their approver said no.
         """
         if isinstance(answer, Decision):
-            return answer
+            return answer if answer.allowed is True else cls(False, answer.reason)
         word = answer.strip().lower() if isinstance(answer, str) else None
         if answer is True or word in {"allow", "y", "yes"}:
             return cls(True)

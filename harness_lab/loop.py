@@ -21,7 +21,7 @@ from .events import ApprovalRequest, Decision, Finished, Stopped, Turn, Usage
 from .messages import assistant, field, text_of, tool_calls, tool_result, user
 from .state import RunState
 from .text import t
-from .tools import Tool, as_tools, run_calls
+from .tools import Tool, ToolsInterrupted, as_tools, describe, result_text, run_calls
 from .valves.progress import signature_of
 
 __all__ = ["Outcome", "Run", "drain", "run"]
@@ -51,6 +51,7 @@ class Run:
         self.state = RunState(model=model or default_model())
         self.end: Finished | Stopped | None = None  # how the last generator ended
         self._gen: Generator | None = None  # the one generator driving this run
+        self._held_at: str | None = None  # the loop step whose valve held back ``state.pending``
 
     @property
     def messages(self) -> list:
@@ -73,6 +74,8 @@ class Run:
             raise RuntimeError(t("usage.not_started"))
         if valves is not None:
             self.valves = _valves(valves)
+        if self.state.pending is not None and self._held_at == "after_response" and self.state.pending_user:
+            self._set_aside(self.state.pending)  # NoProgress held a repeat and the user redirected
         if isinstance(self.end, Finished):  # the model had finished: only a new instruction goes on
             if not self.state.pending_user:
                 return self._replay(self.end)
@@ -81,7 +84,11 @@ class Run:
         return self._new_generator()
 
     def steer(self, text: str) -> None:
-        """Add a user instruction; it goes out after the next tool results, in the same message."""
+        """Add a user instruction; it goes out after the next tool results, in the same message.
+
+        After a NoProgress stop, ``resume()`` answers the held-back repeat with ``is_error`` results
+        instead of running it, and sends the instruction with them: the person has redirected.
+        """
         self.state.pending_user.append(_instruction(text))  # checked now: a bad one would poison the history
 
     def _new_generator(self) -> Generator[Event, Any, Finished | Stopped]:
@@ -93,7 +100,7 @@ class Run:
         return self._gen
 
     def _drive(self) -> Generator[Event, Any, Finished | Stopped]:
-        self.end = None
+        self.end, self._held_at = None, None
         self.end = yield from self._loop()
         yield self.end
         return self.end
@@ -113,7 +120,7 @@ class Run:
                     try:
                         s.pending = self._create()
                     except anthropic.APIError as exc:  # raised after the SDK's own retries
-                        return self._stopped("api_error", t("stop.api_error", error=exc))
+                        return self._stopped("api_error", t("stop.api_error", error=_api_error(exc)))
                 response = s.pending
                 reason = field(response, "stop_reason")
                 if reason in FINISH or (reason == "tool_use" and not tool_calls(response.content)):
@@ -132,7 +139,12 @@ class Run:
                 results = yield from self.run_tool_uses(response)  # valve 4 Approval, per tool_use
                 self._commit(response, results)  # turns += 1 here, with the history
                 yield self._turn(response, results)
-        except KeyboardInterrupt:  # between turns or mid-turn: nothing half-written, resumable
+        except ToolsInterrupted as cut:  # Ctrl-C while tools ran: keep what ran, so resume never repeats it
+            response = s.pending
+            self._commit(response, cut.results)
+            yield self._turn(response, cut.results)
+            return self._stopped("interrupted", t("stop.interrupted_tools"))
+        except KeyboardInterrupt:  # between turns or at an approval: nothing ran, nothing half-written
             return self._stopped("interrupted", t("stop.interrupted"))
 
     # --- the steps the loop names -------------------------------------------------------------
@@ -186,6 +198,7 @@ class Run:
     def _check(self, step: str) -> Stopped | None:
         for valve in self._at(step):
             if reason := valve.check(self.state):
+                self._held_at = step
                 return self._stopped(valve.name, reason)
         return None
 
@@ -212,12 +225,19 @@ class Run:
                 decision = yield from self._ask(call)
                 if not decision.allowed:
                     why = t("result.denied_reason", reason=decision.reason) if decision.reason else t("result.denied")
-                    results[i] = tool_result(call["id"], why, True)
+                    results[i] = tool_result(call["id"], result_text(why), True)  # bounded, valid UTF-8
                     continue
             to_run.append((i, one))
-        answers = run_calls([(one, calls[i]["input"]) for i, one in to_run], self.tool_timeout)
+        cut = None
+        try:
+            answers = run_calls([(one, calls[i]["input"]) for i, one in to_run], self.tool_timeout)
+        except ToolsInterrupted as exc:
+            answers, cut = exc.answers, exc
         for (i, _), (text, is_error) in zip(to_run, answers):
             results[i] = tool_result(calls[i]["id"], text, is_error)
+        if cut is not None:  # the loop records these results before it stops
+            cut.results = results
+            raise cut
         return results
 
     def _tier(self, call: dict, one: Tool) -> str:
@@ -249,6 +269,10 @@ class Run:
             s.signatures.append(signature_of(response.content))
         s.messages.extend(new)
         s.pending = None
+
+    def _set_aside(self, response: Any) -> None:
+        skipped = [tool_result(c["id"], t("result.skipped_steered"), True) for c in tool_calls(response.content)]
+        self._commit(response, skipped)
 
     def _finish(self, response: Any) -> Finished:
         s = self.state
@@ -389,4 +413,17 @@ def _answer(approve: Callable | None, request: ApprovalRequest) -> Decision:
     try:
         return Decision.coerce(approve(request))
     except Exception as exc:  # an approver that breaks must not let the call through
-        return Decision(False, t("result.approver_failed", error=f"{type(exc).__name__}: {exc}"))
+        return Decision(False, t("result.approver_failed", error=describe(exc)))
+
+
+def _api_error(exc: anthropic.APIError, limit: int = 500) -> str:
+    """The SDK's error text, with its HTTP status, short enough for a stop message.
+
+    The SDK names the status only for JSON error bodies; a proxy's HTML error page comes as bare
+    text, and can run to megabytes.
+    """
+    text = str(exc)
+    status = getattr(exc, "status_code", None)
+    if status is not None and str(status) not in text[:40]:
+        text = f"HTTP {status}: {text}"
+    return text if len(text) <= limit else text[:limit] + "…"

@@ -42,6 +42,10 @@ CATALOG: dict[str, tuple[str, str]] = {
         "中断しました。途中のターンは履歴に入れていないので、履歴は有効なまま再開できます",
         "Interrupted. Any unfinished turn was left out of the history, so the history stays valid and the run can resume.",
     ),
+    "stop.interrupted_tools": (
+        "ツールの実行中に中断しました。終わった呼び出しの結果と、終わらなかった呼び出しの「中断」の結果を履歴に入れたので、再開しても同じ呼び出しを二度実行することはありません",
+        "Interrupted while tools ran. The finished calls' results and an 'interrupted' result for the others are in the history, so resuming never runs the same call twice.",
+    ),
     "stop.max_tokens": (
         "応答が max_tokens で打ち切られました。途中で切れたツール呼び出しは実行していません",
         "The response was cut at max_tokens; a possibly truncated tool call was not run.",
@@ -91,6 +95,14 @@ CATALOG: dict[str, tuple[str, str]] = {
     "result.skipped": (
         "ハーネスが停止したため、このツール呼び出しは実行していません。",
         "The harness stopped, so this tool call was not run.",
+    ),
+    "result.interrupted": (
+        "ツールの実行中にユーザーが中断しました。この呼び出しが終わったかどうか（副作用が起きたかどうか）は分かりません。",
+        "The user interrupted while this tool was running; whether it finished (and had its effect) is unknown.",
+    ),
+    "result.skipped_steered": (
+        "同じ呼び出しの繰り返しでハーネスが止まり、ユーザーが新しい指示を出したため、この呼び出しは実行していません。",
+        "The harness stopped this repeated call and the user gave a new instruction, so it was not run.",
     ),
     # harness: tool results, built-in tools, approval, the terminal demo (tools.py, loop.py, cli.py)
     "result.input_not_object": (
@@ -167,6 +179,7 @@ CATALOG: dict[str, tuple[str, str]] = {
         "[approve] {call} は確認が必要ですが、入力できる端末がないため拒否します（--yes で全て許可）",
         "[approve] {call} needs approval but there is no terminal to ask, so it is denied (--yes allows all)",
     ),
+    "cli.no_tty_reason": ("確認できる端末がなかったため（--yes で全て許可できます）", "there was no terminal to ask (--yes allows all)"),
     "cli.live_no_key": (
         "--live には ANTHROPIC_API_KEY の設定が必要です（オフラインで試すなら --live を外してください）",
         "--live needs ANTHROPIC_API_KEY to be set (drop --live to run offline)",
@@ -213,6 +226,10 @@ CATALOG: dict[str, tuple[str, str]] = {
     "ui.status.paused": ("ターンの合間で一時停止しています", "Paused between turns"),
     "ui.status.finished": ("完了 (stop_reason: {stop_reason})", "Finished (stop_reason: {stop_reason})"),
     "ui.status.stopped": ("停止: {reason}", "Stopped: {reason}"),
+    "ui.status.error": (
+        "エラーで止まりました: {error}（履歴はそのままです。原因を直してから resume() で続けられます）",
+        "Stopped by an error: {error} (the history is intact: fix the cause, then resume())",
+    ),
     "ui.stop.denied_on_stop": ("停止ボタンが押されたため拒否しました", "Denied because Stop was pressed"),
     "ui.diagram.title": ("エージェントループと4つの制御弁", "The agent loop and its four control valves"),
     "ui.diagram.request": ("リクエスト送信", "send request"),
@@ -229,6 +246,20 @@ CATALOG: dict[str, tuple[str, str]] = {
     "ui.diagram.here": ("現在地", "you are here"),
     "ui.diagram.fired": ("発動した弁", "valve that fired"),
     "ui.diagram.fired_badge": ("発動", "fired"),
+    "ui.diagram.acted": ("作動した弁（実行は続く）", "valve that acted (the run goes on)"),
+    "ui.diagram.acted_badge": ("作動", "acted"),
+    "ui.diagram.stopped_by": ("止まった理由", "why it stopped"),
+    "ui.diagram.step_label": ("{step}（{label}）", "{step} ({label})"),
+    "ui.stop_name.interrupted": ("中断 (interrupted)", "interrupted"),
+    "ui.stop_name.max_tokens": ("出力が max_tokens で切れた", "output cut off at max_tokens"),
+    "ui.stop_name.refusal": ("モデルが応答を拒否 (refusal)", "the model refused (refusal)"),
+    "ui.stop_name.model_context_window_exceeded": (
+        "コンテキストウィンドウ超過 (model_context_window_exceeded)",
+        "context window exceeded (model_context_window_exceeded)",
+    ),
+    "ui.stop_name.pause_turn": ("サーバー側ループの一時停止 (pause_turn)", "server-side loop paused (pause_turn)"),
+    "ui.stop_name.api_error": ("API エラー (api_error)", "API error (api_error)"),
+    "ui.stop_name.unexpected": ("想定外の stop_reason (unexpected)", "unexpected stop_reason (unexpected)"),
     "ui.valve.max_turns": ("最大ターン数", "max turns"),
     "ui.valve.token_budget": ("トークン予算", "token budget"),
     "ui.valve.no_progress": ("無進捗検知", "no-progress check"),
@@ -248,6 +279,16 @@ CATALOG: dict[str, tuple[str, str]] = {
     "ui.plot.stop": ("停止: {valve}", "stopped: {valve}"),
     "ui.plot.usd": ("費用の見積もり (USD)", "estimated cost (USD)"),
     "ui.plot.prompt_title": ("リクエストごとのプロンプト長（履歴ごと再送）", "Prompt size per request (the whole history is re-sent)"),
+    "ui.plot.prices": (
+        'usd_prices が {got} でした（{problem}）。100万トークンあたりの USD を {{"input": 3.0, "output": 15.0}} の形で渡してください。'
+        '"cache_write" と "cache_read" は任意で、省略すると入力の 1.25 倍と 0.1 倍になります',
+        'usd_prices was {got} ({problem}). Pass USD per million tokens as {{"input": 3.0, "output": 15.0}}; '
+        '"cache_write" and "cache_read" are optional and default to 1.25x and 0.1x the input price',
+    ),
+    "ui.plot.prices_type": ("辞書ではありません", "not a dict"),
+    "ui.plot.prices_missing": ("足りないキー: {keys}", "missing keys: {keys}"),
+    "ui.plot.prices_unknown": ("知らないキー: {keys}", "unknown keys: {keys}"),
+    "ui.plot.prices_value": ("0 以上の数ではない値: {keys}", "not a number >= 0: {keys}"),
     # client: connect() and its mode line (client.py)
     "client.live_no_key": (
         "live=True には環境変数 ANTHROPIC_API_KEY の設定が必要です（オフラインで試すなら live を指定しないでください）",
@@ -257,6 +298,10 @@ CATALOG: dict[str, tuple[str, str]] = {
     "client.mode_offline": (
         "モード: オフライン（エミュレーター、シナリオ {scenario}。ANTHROPIC_API_KEY を設定すると本物の Claude に切り替わります）",
         "Mode: offline (emulator, scenario {scenario}; set ANTHROPIC_API_KEY to switch to live Claude)",
+    ),
+    "client.live_ignores": (
+        "ANTHROPIC_API_KEY が設定されているのでライブの Claude につなぎます。{names} はエミュレーター専用なので使われません（オフラインのまま試すなら live=False）",
+        "ANTHROPIC_API_KEY is set, so this connects to live Claude; {names} only work in the emulator and are ignored (pass live=False to stay offline)",
     ),
     # bad input: raised where the mistake is made, each saying what to write instead
     "usage.client": (
@@ -307,6 +352,14 @@ CATALOG: dict[str, tuple[str, str]] = {
         "approve には ApprovalRequest を受け取って allow() / deny(\"理由\") / True / False を返す関数を渡してください。渡されたのは {got} です",
         "approve must be a function that takes an ApprovalRequest and returns allow() / deny(\"why\") / True / False, not {got}",
     ),
+    "usage.decision": (
+        "Decision の allowed は True か False にしてください（許可は hl.allow()、拒否は hl.deny(\"理由\")）。渡されたのは {got} です",
+        "Decision's allowed must be True or False (hl.allow() to allow, hl.deny(\"why\") to deny), not {got}",
+    ),
+    "usage.decision_reason": (
+        "Decision の reason は文字列にしてください。渡されたのは {got} です",
+        "Decision's reason must be a string, not {got}",
+    ),
     "usage.tools": (
         "tools にはツールのリストを渡してください（例: tools=[hl.get_time]）。渡されたのは {got} です",
         "tools must be a list of tools (e.g. tools=[hl.get_time]), not {got}",
@@ -314,6 +367,10 @@ CATALOG: dict[str, tuple[str, str]] = {
     "usage.tool_not_callable": (
         "ツールには関数を渡してください。{got} は呼び出せません（組み込みなら hl.read_file のように関数そのもの、自作なら @hl.tool を付けた関数を渡します）",
         "A tool must be a function; {got} is not callable (pass the function itself, like hl.read_file, or one decorated with @hl.tool)",
+    ),
+    "usage.tool_generator": (
+        "ツール {name} はジェネレーター関数です。ツールの結果は1つの値なので、yield ではなく return で返してください",
+        "The tool {name} is a generator function; a tool result is one value, so return it instead of yielding",
     ),
     "usage.tool_name": (
         "ツール名 {name} は API が受け付けません（英数字・_・- で 1〜64 文字）。@hl.tool(name=\"my_tool\") のように名前を付けてください",
@@ -385,6 +442,22 @@ CATALOG: dict[str, tuple[str, str]] = {
     "grade.crashed": (
         'あなたのコードを実行したプロセスが、結果を返す前に終了しました',
         'The process running your code ended before it returned a result.',
+    ),
+    "grade.raised_at": (
+        '（{function} の `{line}` の行）',
+        ' (the line `{line}` in {function})',
+    ),
+    "grade.try.raised": (
+        '例外が送出されました: {error}',
+        'An exception was raised: {error}',
+    ),
+    "grade.try.timeout": (
+        '{seconds}秒たっても終わらなかったので止めました。無限ループになっていませんか',
+        'It did not finish within {seconds} seconds, so it was stopped. Is there an endless loop?',
+    ),
+    "grade.try.cut": (
+        '（出力が長いので、最初の {limit} 文字だけを表示しました）',
+        '(the output was long: only its first {limit} characters are shown)',
     ),
     "grade.l1.c1.title": (
         '3段階（allow / ask / deny）のポリシーと、未記載のツールが落ちるデフォルトの段階がある',
@@ -465,6 +538,12 @@ CATALOG: dict[str, tuple[str, str]] = {
     "grade.l1.c3.ids": (
         'tool_result の tool_use_id が、対応する tool_use の id と一致していません',
         'The tool_use_id of a tool_result does not match the id of its tool_use.',
+    ),
+    "grade.l1.c3.no_id": (
+        '{position}番目の tool_result に、文字列の tool_use_id がありません。どの tool_use への答えかを '
+        '"tool_use_id": block.id で示しましょう（キーの名前は id ではなく tool_use_id です）',
+        'Result {position} has no tool_use_id string. Say which tool_use it answers with '
+        '"tool_use_id": block.id (the key is tool_use_id, not id).',
     ),
     "grade.l1.c3.deny_not_error": (
         'deny のときの tool_result に is_error: true が付いていません。これでは、呼び出しが成功しなかったことがモデルに伝わりません',

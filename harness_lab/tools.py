@@ -9,6 +9,7 @@ a tool that fails never takes the harness down with it.
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import inspect
 import queue
@@ -28,8 +29,10 @@ from .text import t
 __all__ = [
     "Tool",
     "ToolError",
+    "ToolsInterrupted",
     "as_tools",
     "delete_file",
+    "describe",
     "get_time",
     "http_post",
     "make_delete_file",
@@ -37,6 +40,7 @@ __all__ = [
     "make_read_file",
     "make_write_file",
     "read_file",
+    "result_text",
     "run_calls",
     "schema_of",
     "tool",
@@ -54,6 +58,19 @@ _SIMPLE_TYPES = {str: "string", int: "integer", float: "number", bool: "boolean"
 
 class ToolError(Exception):
     """A failure a tool explains in its own words: the message goes to the model unchanged."""
+
+
+class ToolsInterrupted(KeyboardInterrupt):
+    """Ctrl-C arrived while calls were running; ``answers`` holds every call's answer so far.
+
+    Calls that finished keep their real answer; the others get an ``is_error`` answer saying they
+    were interrupted. The loop records these instead of forgetting them, so a resumed run never
+    repeats a call whose effect (a write, a post) has already happened.
+    """
+
+    def __init__(self, answers: list[tuple[str, bool]]):
+        super().__init__()
+        self.answers = answers
 
 
 class _Unsupported(TypeError):
@@ -204,6 +221,8 @@ def tool(
             return f if name in (None, f.name) else replace(f, name=_tool_name(name))
         if not callable(f):
             raise TypeError(t("usage.tool_not_callable", got=reprlib.repr(f)))
+        if inspect.isgeneratorfunction(f) or inspect.isasyncgenfunction(f):  # a result must be one value
+            raise TypeError(t("usage.tool_generator", name=getattr(f, "__name__", "?")))
         return Tool(
             fn=f,
             name=_tool_name(name or getattr(f, "__name__", "")),
@@ -239,7 +258,7 @@ def as_tools(tools: Any) -> dict[str, Tool]:
     return built
 
 
-def _format(value: Any) -> str:
+def result_text(value: Any) -> str:
     """Any output or error text as a tool_result's content: valid UTF-8 and of bounded size.
 
     A lone surrogate would make the next request unencodable, and a megabyte of output would make
@@ -251,7 +270,7 @@ def _format(value: Any) -> str:
     return text
 
 
-def _describe(exc: BaseException) -> str:
+def describe(exc: BaseException) -> str:
     """``Type: message`` for the model; an exception whose ``__str__`` itself raises still gets a name."""
     try:
         message = str(exc)
@@ -264,14 +283,17 @@ def _invoke(one: Tool, tool_input: Any) -> tuple[str, bool]:
     """One call, answered as ``(text, is_error)``; runs inside a worker thread."""
     problem = one.problem_with(tool_input)
     if problem:
-        return _format(t("result.invalid_input", name=one.name, problem=problem)), True
+        return result_text(t("result.invalid_input", name=one.name, problem=problem)), True
     try:
         # A copy: the history must keep the input exactly as the model sent it, whatever the tool does.
-        return _format(one.fn(**copy.deepcopy(tool_input))), False
+        value = one.fn(**copy.deepcopy(tool_input))
+        if inspect.iscoroutine(value):  # an ``async def`` tool, as the lesson's own tools are
+            value = asyncio.run(value)  # this worker thread has no event loop of its own
+        return result_text(value), False
     except ToolError as exc:
-        return _format(t("result.failed", error=_describe(exc).removeprefix("ToolError: "))), True
+        return result_text(t("result.failed", error=describe(exc).removeprefix("ToolError: "))), True
     except BaseException as exc:  # any tool failure (even SystemExit) becomes a result the model can read
-        return _format(t("result.failed", error=_describe(exc))), True
+        return result_text(t("result.failed", error=describe(exc))), True
 
 
 class _Workers:
@@ -325,14 +347,19 @@ def run_calls(calls: Iterable[tuple[Tool, Any]], timeout: float | None = None) -
 
     finished = [_WORKERS.submit(job(i, *c)) for i, c in enumerate(calls)]
     started = time.monotonic()
-    answers = []
-    for i, ((one, _), event) in enumerate(zip(calls, finished)):
-        limit = one.timeout if one.timeout is not None else timeout
-        in_time = event.wait(None if limit is None else max(0.0, started + limit - time.monotonic()))
-        if not in_time:
-            answers.append((t("result.timeout", seconds=limit), True))
-        else:  # a job that died before answering (it cannot raise, but fail closed if it did)
-            answers.append(done.get(i, (t("result.failed", error="internal error"), True)))
+    answers: list[tuple[str, bool]] = []
+    try:
+        for i, ((one, _), event) in enumerate(zip(calls, finished)):
+            limit = one.timeout if one.timeout is not None else timeout
+            in_time = event.wait(None if limit is None else max(0.0, started + limit - time.monotonic()))
+            if not in_time:
+                answers.append((t("result.timeout", seconds=limit), True))
+            else:  # a job that died before answering (it cannot raise, but fail closed if it did)
+                answers.append(done.get(i, (t("result.failed", error="internal error"), True)))
+    except KeyboardInterrupt:
+        cut = (t("result.interrupted"), True)
+        answers += [done.get(i, cut) for i in range(len(answers), len(calls))]
+        raise ToolsInterrupted(answers) from None
     return answers
 
 

@@ -17,6 +17,8 @@ import nbformat
 from nbclient import NotebookClient
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+from dev import NOT_FOR_TESTS  # noqa: E402  # the same offline, default-language environment as the tests
 
 
 def merged_streams(outputs: list) -> list:
@@ -33,7 +35,7 @@ def merged_streams(outputs: list) -> list:
 
 def build(path: Path) -> None:
     nb = nbformat.read(path, as_version=4)
-    for key in ("ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "HARNESS_LAB_LANG", "HARNESS_LAB_MODEL"):
+    for key in NOT_FOR_TESTS:
         os.environ.pop(key, None)
     client = NotebookClient(
         nb,

@@ -14,6 +14,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from dev import NOT_FOR_TESTS
+
 ROOT = Path(__file__).resolve().parents[1]
 LEFT_BEHIND = shutil.ignore_patterns(".venv", ".git", "__pycache__", ".pytest_cache", ".ipynb_checkpoints", "*.egg-info")
 
@@ -21,7 +23,7 @@ LEFT_BEHIND = shutil.ignore_patterns(".venv", ".git", "__pycache__", ".pytest_ca
 def test_lessons_replay_identically_from_another_checkout_and_time_zone(tmp_path):
     copy = tmp_path / "a checkout" / "placed much deeper than the one that built the notebooks"
     shutil.copytree(ROOT, copy, ignore=LEFT_BEHIND)
-    env = {k: v for k, v in os.environ.items() if k not in ("ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL")}
+    env = {k: v for k, v in os.environ.items() if k not in NOT_FOR_TESTS}
     env["TZ"] = "Asia/Tokyo"
     done = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "--color=no", "-p", "no:cacheprovider", "--nbval",

@@ -15,6 +15,7 @@ from typing import Any, Callable, Mapping
 from ..events import ApprovalRequest, Decision, deny
 from ..state import RunState
 from ..text import t
+from ..tools import describe
 
 __all__ = ["TIERS", "Approval", "Policy", "Rule"]
 
@@ -124,7 +125,7 @@ class Approval:
         try:
             return Decision.coerce(self.approver(request))
         except Exception as exc:
-            return deny(t("result.approver_failed", error=f"{type(exc).__name__}: {exc}"))
+            return deny(t("result.approver_failed", error=describe(exc)))
 
     def reading(self, state: RunState) -> str:
         """The whole policy in one line: listed tools by name, then rules, high_impact and default.

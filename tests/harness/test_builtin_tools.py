@@ -91,6 +91,21 @@ def test_reads_only_the_first_2000_characters_without_decoding_the_rest(project)
     assert not is_error and text == "あ" * 2000
 
 
+@pytest.mark.parametrize("head, tail", [(b"a" * 5000, b"\xff"), ("日本語の行\n".encode() * 400, "é".encode("latin-1"))],
+                         ids=["ascii then a stray byte", "japanese then latin-1"])
+def test_a_stray_byte_soon_after_the_first_2000_characters_does_not_make_text_binary(project, head, tail):
+    (project / "notes.txt").write_bytes(head + tail)
+    text, is_error = make_read_file(project).run({"path": "notes.txt"})
+    assert not is_error and text == head.decode()[:2000]
+
+
+def test_a_file_cut_inside_a_character_is_still_binary_only_at_its_real_end(project):
+    (project / "short.txt").write_bytes("あい".encode() + "う".encode()[:2])  # ends mid-character
+    assert make_read_file(project).run({"path": "short.txt"})[1] is True
+    (project / "long.txt").write_bytes("あ".encode() * 2000 + "い".encode()[:1])
+    assert make_read_file(project).run({"path": "long.txt"}) == ("あ" * 2000, False)
+
+
 def test_default_root_is_the_working_directory_at_call_time(project, monkeypatch):
     monkeypatch.chdir(project)
     assert read_file.run({"path": "README.md"})[0].startswith("# タイトル")

@@ -13,9 +13,11 @@ from pathlib import Path
 import pytest
 
 from harness_lab.cli import main, shorten, terminal_approver
-from harness_lab.events import ApprovalRequest
+from harness_lab.events import ApprovalRequest, Decision, deny
+from harness_lab.text import t
 
 PROMPT = "README.md の1行目を読んで、それから今何時か教えて"
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -109,7 +111,8 @@ def test_terminal_approver_enter_allows_n_denies_eof_denies():
         raise EOFError
 
     assert terminal_approver(ask=eof, interactive=lambda: True)(request) is False
-    assert terminal_approver(ask=answer_with(""), interactive=lambda: False, out=io.StringIO())(request) is False
+    no_tty = terminal_approver(ask=answer_with(""), interactive=lambda: False, out=io.StringIO())(request)
+    assert Decision.coerce(no_tty) == deny(t("cli.no_tty_reason"))  # denied, and the model is told why
     assert terminal_approver(yes=True, interactive=lambda: False)(request) is True
 
 
@@ -127,3 +130,13 @@ def test_the_installed_command_runs(project):
                           stdin=subprocess.DEVNULL, env={**os.environ, "HARNESS_LAB_LANG": "ja"})
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[4] == "[turn 3] モデルが切り上げ (end_turn)"
+
+
+def test_with_stdin_closed_the_high_impact_call_is_denied_with_the_no_terminal_notice(project):
+    """``harness-lab run ... <&-``: there is no sys.stdin at all, and the approval still fails closed, plainly."""
+    done = subprocess.run([sys.executable, "-m", "harness_lab.cli", "run", "save", "--scenario", "high_impact",
+                           "--high-impact"], capture_output=True, text=True, timeout=60, cwd=project,
+                          preexec_fn=lambda: os.close(0), env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 0, done.stderr
+    assert t("cli.approve_no_tty", call="write_file(")[:20] in done.stdout and "AttributeError" not in done.stdout
+    assert not (project / "sandbox" / "report.md").exists()

@@ -12,6 +12,7 @@ import pytest
 from harness_lab.emulator import Emulator, call, emulated_client, reply, say
 from harness_lab.events import ApprovalRequest, Finished, Stopped, Turn, allow, deny
 from harness_lab.loop import Run, drain, run
+from harness_lab.text import t
 from harness_lab.tools import tool
 from harness_lab.valves import Approval, MaxTurns, NoProgress, Policy, Rule, TokenBudget
 
@@ -132,6 +133,37 @@ def test_no_progress_fires_on_a_repeat_before_the_repeat_runs(check_history):
     check_history(outcome.messages, definitions(spy))
 
 
+def test_no_progress_then_steering_sets_the_repeat_aside_and_goes_on(check_history):
+    script = [call("read_file", path="a.md"), call("read_file", path="a.md"), say("別の方法で終えました")]
+    emu, client, spy = setup(script)
+    harness = Run(client, spy.tools, [MaxTurns(8), NoProgress()])
+    end = drain(harness.start("a.md を読んで"))
+    assert isinstance(end, Stopped) and end.valve == "no_progress" and len(emu.requests) == 2
+    assert isinstance(drain(harness.resume()), Stopped) and len(emu.requests) == 2  # no new instruction: same stop
+    harness.steer("別のファイルを探して")
+    end = drain(harness.resume())
+    assert isinstance(end, Finished) and end.text == "別の方法で終えました"
+    assert spy.names() == ["read_file"]  # the repeat never ran
+    sent = emu.requests[2]["messages"][-1]["content"]
+    assert sent[0]["is_error"] and sent[0]["content"] == t("result.skipped_steered")
+    assert sent[-1] == {"type": "text", "text": "別のファイルを探して"}
+    check_history(harness.messages, definitions(spy))
+
+
+def test_steering_after_a_later_interrupt_does_not_set_a_call_aside():
+    script = [call("write_file", path="sandbox/a", content="x")] * 2 + [say("ok")]
+    emu, client, spy = setup(script)
+    harness = Run(client, spy.tools, [NoProgress(), Approval(approver=lambda request: True)])
+    assert drain(harness.start("書いて")).valve == "no_progress"
+    gen = harness.resume(valves=[Approval()])  # without NoProgress: the held-back repeat is asked about
+    asked = next(gen)
+    assert isinstance(asked, ApprovalRequest)
+    assert gen.throw(KeyboardInterrupt()).valve == "interrupted"
+    harness.steer("続けて")
+    again = next(harness.resume())
+    assert isinstance(again, ApprovalRequest) and again.tool_use_id == asked.tool_use_id
+
+
 def test_no_progress_does_not_fire_on_a_then_b():
     emu, client, spy = setup("lesson6")
     assert isinstance(run(client, PROMPT, tools=spy.tools, valves=[NoProgress()]).stop, Finished)
@@ -215,6 +247,24 @@ def test_run_approve_callback_and_a_crashing_approver_denies():
     emu, client, spy = setup("delete_and_post")
     outcome = run(client, "x", tools=spy.tools, valves=[Approval(approver=crash)])
     assert spy.calls == []
+
+
+def test_run_and_drain_without_an_approver_deny(check_history):
+    emu, client, spy = setup([reply(call("write_file", path="sandbox/a", content="x"), call("get_time")), say("ok")])
+    outcome = run(client, "x", tools=spy.tools, valves=[Approval()])  # no approve=: nobody can say yes
+    assert isinstance(outcome.stop, Finished) and spy.names() == ["get_time"]
+    first = outcome.messages[2]["content"][0]
+    assert first["is_error"] and first["content"] == t("result.denied")
+    check_history(outcome.messages, definitions(spy))
+
+
+def test_two_approval_valves_the_strictest_tier_wins():
+    for order in (1, -1):
+        emu, client, spy = setup([reply(call("get_time"), call("read_file", path="a")), say("ok")])
+        valves = [Approval(Policy({"get_time": "allow", "read_file": "deny"})),
+                  Approval(Policy({"get_time": "deny", "read_file": "allow"}))][::order]
+        run(client, "x", tools=spy.tools, valves=valves, approve=lambda request: True)
+        assert spy.names() == []  # each call is denied by one of the two
 
 
 def test_policy_deny_returns_forbidden_without_asking(check_history):
@@ -345,27 +395,39 @@ def test_keyboard_interrupt_between_turns_stops_cleanly_and_resumes(check_histor
     assert isinstance(drain(harness.resume()), Finished)
 
 
-def test_ctrl_c_mid_turn_stops_without_half_a_turn_in_history(check_history):
-    emu, client, spy = setup("lesson6")
-    pressed = []
+def test_ctrl_c_while_tools_run_keeps_what_ran_and_resume_never_repeats_it(check_history):
+    emu, client, _ = setup([reply(call("post", url="https://a.example"), call("slow")), say("おわり")])
+    posted, slow_calls = [], []
 
     @tool
-    def read_file(path: str) -> str:
-        """Read; the first time, Ctrl-C arrives while the tool runs."""
-        if not pressed:
-            pressed.append(path)
-            # a real SIGINT, as a terminal's Ctrl-C or Jupyter's interrupt button sends: it also wakes
-            # the main thread where it waits for this tool (interrupt_main only sets a flag)
-            os.kill(os.getpid(), signal.SIGINT)
-        return "# 見出し\n本文"
+    def post(url: str) -> str:
+        """An effect that must happen once: it finishes before the interrupt."""
+        posted.append(url)
+        return "posted"
 
-    harness = Run(client, [read_file, spy.tools[1]])
-    end = drain(harness.start(PROMPT))
+    @tool
+    def slow() -> str:
+        """Still running when Ctrl-C arrives."""
+        slow_calls.append(1)
+        while not posted:  # let the other call finish first, so the outcome is not a race
+            time.sleep(0.01)
+        # a real SIGINT, as a terminal's Ctrl-C or Jupyter's interrupt button sends: it also wakes
+        # the main thread where it waits for this tool (interrupt_main only sets a flag)
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.5)
+        return "too late"
+
+    harness = Run(client, [post, slow])
+    events = list(harness.start("投稿して"))
+    turn, end = events[-2], events[-1]
     assert isinstance(end, Stopped) and end.valve == "interrupted"
-    assert harness.messages == [{"role": "user", "content": PROMPT}]  # the turn was not committed
-    check_history(harness.messages, [read_file.definition])
-    end = drain(harness.resume())  # the held-back response runs its tool again
-    assert isinstance(end, Finished) and "# 見出し" in end.text and len(emu.requests) == 3
+    assert isinstance(turn, Turn) and [bool(r.get("is_error")) for r in turn.results] == [False, True]
+    assert turn.results[0]["content"] == "posted" and turn.results[1]["content"] == t("result.interrupted")
+    check_history(harness.messages, [post.definition, slow.definition])
+    assert harness.messages[-1]["content"] == list(turn.results)
+    end = drain(harness.resume())  # asks the model again; neither call runs a second time
+    assert isinstance(end, Finished) and end.text == "おわり"
+    assert posted == ["https://a.example"] and slow_calls == [1] and len(emu.requests) == 2
 
 
 def test_steering_goes_out_after_the_next_tool_results():

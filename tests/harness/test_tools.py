@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import threading
 import time
 from typing import Literal, Optional
 
+import pytest
+
+from harness_lab.text import t
 from harness_lab.tools import MAX_RESULT_CHARS, Tool, ToolError, as_tools, run_calls, tool
 
 
@@ -141,6 +145,41 @@ def test_huge_output_is_truncated_with_a_note():
     text, is_error = flood.run({})
     assert not is_error
     assert len(text) < MAX_RESULT_CHARS + 200 and str(MAX_RESULT_CHARS * 3) in text
+
+
+def test_an_async_tool_is_awaited_like_the_lessons_tools():
+    @tool
+    async def fetch(city: str) -> dict:
+        """Ask a slow service."""
+        await asyncio.sleep(0.01)
+        return {"city": city, "temp": 21}
+
+    assert fetch.definition["input_schema"]["required"] == ["city"]
+    assert fetch.run({"city": "大阪"}) == ('{"city": "大阪", "temp": 21}', False)
+
+
+def test_an_async_tool_that_raises_or_hangs_is_an_error_result():
+    @tool
+    async def broken() -> str:
+        """Fails."""
+        raise ValueError("service down")
+
+    @tool
+    async def stuck() -> str:
+        """Never answers."""
+        await asyncio.sleep(5)
+
+    assert run_calls([(broken, {}), (stuck, {})], timeout=0.2) == [
+        (t("result.failed", error="ValueError: service down"), True), (t("result.timeout", seconds=0.2), True)]
+
+
+def test_a_generator_function_is_refused_when_the_tool_is_made():
+    def numbers() -> str:
+        """Counts."""
+        yield "1"
+
+    with pytest.raises(TypeError, match="numbers"):
+        tool(numbers)
 
 
 def test_as_tools_accepts_a_dict_of_plain_functions_and_a_list():

@@ -131,3 +131,17 @@ def test_the_stop_message_is_in_the_learners_language():
     assert "Overloaded" in end.reason or "529" in end.reason
     if lang() == "ja":
         assert any("\u3040" <= ch <= "\u30ff" for ch in end.reason)  # kana: the catalog's Japanese
+
+
+def test_a_huge_error_page_makes_a_short_stop_message():
+    """A proxy in front of the API may answer with megabytes of HTML; the stop a learner reads stays short."""
+    import anthropic
+    import httpx2
+
+    page = "<html>" + "ゲートウェイ" * 400_000 + "</html>"
+    client = anthropic.Anthropic(api_key="sk-test", base_url="https://api.example.invalid", max_retries=0,
+                                 http_client=httpx2.Client(transport=httpx2.MockTransport(
+                                     lambda request: httpx2.Response(502, text=page))))
+    end = drain(Run(client, make_tools(Counter())).start("調べて"))
+    assert isinstance(end, Stopped) and end.valve == "api_error"
+    assert "502" in end.reason and len(end.reason) < 1000

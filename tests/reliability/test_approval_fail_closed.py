@@ -17,7 +17,7 @@ from harness_lab.emulator import call, emulated_client, reply, say
 from harness_lab.events import ApprovalRequest, Decision, Finished, Stopped, Turn, allow, deny
 from harness_lab.loop import Run, drain, run as run_to_end
 from harness_lab.text import t
-from harness_lab.tools import tool
+from harness_lab.tools import MAX_RESULT_CHARS, tool
 from harness_lab.valves import Approval, MaxTurns, Policy, Rule
 
 from invariants import assert_valid_history, results_by_id
@@ -278,3 +278,65 @@ def test_stepping_or_stopping_while_an_approval_waits_never_allows(stepper):
     s.stop()
     assert spies.ran == Counter() and isinstance(s.outcome, Stopped)
     assert_valid_history(run.messages, spies.definitions)
+
+
+# --- decisions and reasons that are not what they claim to be ----------------------------------
+
+@pytest.mark.parametrize("allowed", ["deny", "no", 1, 0, None, [True]], ids=repr)
+def test_a_decision_that_is_not_a_plain_bool_is_refused_and_denies(allowed):
+    """``Decision("deny")`` would be truthy: it is refused when made, so the approver fails, and denies."""
+    with pytest.raises(TypeError):
+        Decision(allowed)
+    spies = Spies()
+    run = harness(spies, approver=lambda request: Decision(allowed))
+    drain(run.start("やって"))
+    assert spies.ran == Counter() and errors(run) == [True] * 3
+
+
+def test_a_decision_tampered_after_it_was_made_still_denies():
+    tampered = Decision(True)
+    object.__setattr__(tampered, "allowed", "no")  # truthy, and not True
+    assert Decision.coerce(tampered).allowed is False
+    spies = Spies()
+    run = harness(spies, approver=lambda request: tampered)
+    drain(run.start("やって"))
+    assert spies.ran == Counter()
+
+
+class Unprintable(Exception):
+    def __str__(self) -> str:
+        raise RuntimeError("this exception cannot be shown")
+
+
+HOSTILE = {
+    "a 1 MB denial reason": deny("x" * 1_000_000),
+    "a lone surrogate in the reason": deny("だめ\ud800"),
+    "an approver error that cannot be printed": Unprintable(),
+    "a 1 MB approver error": ValueError("e" * 1_000_000),
+    "a lone surrogate in the approver error": ValueError("bad\ud800"),
+}
+
+
+@pytest.mark.parametrize("path", ["approver", "run(approve=...)"])
+@pytest.mark.parametrize("answer", HOSTILE.values(), ids=HOSTILE.keys())
+def test_hostile_denials_keep_the_run_healthy(answer, path):
+    """Nothing runs, and the denial text cannot poison the history (too long, unencodable, unprintable)."""
+    spies = Spies()
+
+    def approver(request):
+        if isinstance(answer, BaseException):
+            raise answer
+        return answer
+
+    if path == "approver":
+        run = harness(spies, approver)
+        end, messages = drain(run.start("やって")), run.messages
+    else:
+        outcome = run_to_end(emulated_client(SCRIPT), "やって", spies.tools,
+                             [MaxTurns(5), Approval(Policy(default="ask"))], approve=approver)
+        end, messages = outcome.stop, outcome.messages
+    assert isinstance(end, Finished) and spies.ran == Counter()
+    assert_valid_history(messages, spies.definitions)
+    for result in results_by_id(messages).values():
+        assert result["is_error"] and len(result["content"]) < MAX_RESULT_CHARS + 500
+        result["content"].encode("utf-8")  # the next request can be sent
