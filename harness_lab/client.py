@@ -9,6 +9,7 @@ key and never touches the network.
 from __future__ import annotations
 
 import os
+import warnings
 from typing import Any
 
 import anthropic
@@ -22,21 +23,31 @@ MODEL = os.environ.get("HARNESS_LAB_MODEL", "claude-sonnet-5")
 ANTHROPIC_URL = "https://api.anthropic.com"
 
 
-def connect(scenario: Any = None, *, live: bool | None = None, model: str | None = None, **emulator_kwargs: Any) -> anthropic.Anthropic:
+def connect(scenario: Any = None, *, live: bool | None = None, model: str | None = None, faults: dict | None = None,
+            **client_kwargs: Any) -> anthropic.Anthropic:
     """A live client when ``ANTHROPIC_API_KEY`` is set and ``live`` is not ``False``, else an emulated one.
 
     ``scenario`` (a name like ``"lesson6"``, a list of replies, a policy function or an ``Emulator``)
-    picks the offline script; ``emulator_kwargs`` (``faults=...``, ``max_retries=...``) go to
-    ``emulated_client``. ``live=True`` without a key raises a RuntimeError instead of falling back.
-    ``model`` is remembered on the client for ``mode_line``; requests still name their own model.
+    picks the offline script and ``faults=...`` schedules emulated failures; ``client_kwargs``
+    (``max_retries=...``, ``timeout=...``) go to the client in both modes. ``live=True`` without a key
+    raises a RuntimeError instead of falling back. ``model`` is remembered on the client for
+    ``mode_line``; requests still name their own model.
+
+    Live, a scenario name is ignored silently: a lesson's ``connect("weather")`` must keep running
+    once a key is set. A script of replies or ``faults`` would change what the learner sees, so
+    dropping one says so in a warning.
     """
     key = os.environ.get("ANTHROPIC_API_KEY") or None
     if live is True and key is None:
         raise RuntimeError(t("client.live_no_key"))
     if key is not None and live is not False:
-        client = anthropic.Anthropic(api_key=key, base_url=ANTHROPIC_URL)
+        ignored = ["scenario"] if scenario is not None and not isinstance(scenario, str) else []
+        ignored += ["faults"] if faults else []
+        if ignored:
+            warnings.warn(t("client.live_ignores", names=", ".join(ignored)), stacklevel=2)
+        client = anthropic.Anthropic(api_key=key, base_url=ANTHROPIC_URL, **client_kwargs)
     else:
-        client = emulated_client(scenario if scenario is not None else "lesson6", **emulator_kwargs)
+        client = emulated_client(scenario if scenario is not None else "lesson6", faults=faults, **client_kwargs)
     client._harness_lab_model = model or MODEL
     return client
 

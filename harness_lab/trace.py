@@ -4,7 +4,8 @@
 response body it sees to a cassette (after each request, so a crash still leaves one). Only bodies
 are stored plus the ``request-id`` / ``content-type`` response headers: no request headers, so no
 ``authorization`` or ``x-api-key``; and every secret string the recorder knows (the client's key,
-``ANTHROPIC_API_KEY``, ``ANTHROPIC_AUTH_TOKEN``) is scrubbed from the text before it is written.
+``ANTHROPIC_API_KEY``, ``ANTHROPIC_AUTH_TOKEN``) is scrubbed before it is stored (``scrub``: both
+spellings, and across a stream's deltas, where a key can arrive cut in two).
 
 ``replay_client("run.json")`` answers the same requests with the recorded responses, exactly
 (``Emulator(cassette=...)``).
@@ -23,6 +24,7 @@ import httpx2
 from .emulator.cassette import CASSETTE_VERSION
 from .emulator.server import Emulator
 from .emulator.transport import emulated_async_client, emulated_client
+from .scrub import scrub, scrub_stream, secret_spellings
 
 __all__ = [
     "AsyncRecordingTransport",
@@ -34,7 +36,6 @@ __all__ = [
     "replay_client",
 ]
 
-REDACTED = "[REDACTED]"
 KEPT_RESPONSE_HEADERS = ("request-id", "content-type")
 SECRET_VARIABLES = ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN")
 
@@ -46,7 +47,7 @@ class Cassette:
         self.path = Path(path)
         env = (os.environ.get(name) for name in SECRET_VARIABLES)
         # Longest first, so a secret that contains another is scrubbed whole.
-        self._secrets = sorted({s for s in (*secrets, *env) if s}, key=len, reverse=True)
+        self._secrets = secret_spellings({s for s in (*secrets, *env) if s})
         self.interactions: list[dict] = []
 
     def __repr__(self) -> str:  # never shows a secret
@@ -65,24 +66,19 @@ class Cassette:
                 answer = json.loads(text)
             except ValueError:
                 pass
+        elif "event-stream" in content_type:
+            answer = scrub_stream(text, self._secrets)
         headers = {k: response.headers[k] for k in KEPT_RESPONSE_HEADERS if k in response.headers}
-        self.interactions.append(
-            {
-                "request": {"method": request.method, "path": request.url.path, "body": body},
-                "response": {"status": response.status_code, "headers": headers, "body": answer},
-            }
-        )
+        interaction = {
+            "request": {"method": request.method, "path": request.url.path, "body": body},
+            "response": {"status": response.status_code, "headers": headers, "body": answer},
+        }
+        self.interactions.append(scrub(interaction, self._secrets))
         self.save()
 
     def dumps(self) -> str:
         text = json.dumps({"version": CASSETTE_VERSION, "interactions": self.interactions}, ensure_ascii=False, indent=1)
-        for secret in self._secrets:
-            text = text.replace(secret, REDACTED)
-            # JSON may have escaped characters of the secret; scrub that spelling too.
-            escaped = json.dumps(secret, ensure_ascii=False)[1:-1]
-            if escaped != secret:
-                text = text.replace(escaped, REDACTED)
-        return text
+        return scrub(text, self._secrets)  # a last pass over the written text: nothing stored escapes it
 
     def save(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)

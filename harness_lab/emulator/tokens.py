@@ -4,11 +4,14 @@ There is no offline Claude tokenizer, so the emulator *estimates*, deterministic
 alone. The numbers are close enough to teach with (history grows, so input tokens grow every turn) but
 they are not what the real API would bill. The rules:
 
-- Text: every CJK character (kana, kanji, CJK and full-width punctuation) counts as one token, since
-  Claude's tokenizer spends roughly a token per Japanese character; a run of ASCII digits costs one
-  token per three digits (so "8月6日" and "11月30日", or any two clock times, cost the same and
-  stored notebook outputs do not change with the date); every other character counts a quarter of a
-  token (about 4 characters of English or code per token), rounded up per text.
+- Text: every *wide* character counts as one token, since Claude's tokenizer spends roughly a token
+  per Japanese character: kana, kanji (CJK ideographs, also the supplementary-plane ones such as
+  "𠮷"), CJK and full-width punctuation, Hangul (Korean costs about as much per syllable) and
+  emoji and pictographic symbols (several UTF-8 bytes each, so never a quarter token). A run of ASCII
+  digits costs one token per three digits (so "8月6日" and "11月30日", or any two clock times, cost
+  the same and stored notebook outputs do not change with the date); every other character counts a
+  quarter of a token (about 4 characters of English or code per token), rounded up per text. An
+  emoji sequence counts each pictograph, and its joiners and variation selectors as other characters.
 - Structured values (tool inputs, tool definitions) count as the text of their JSON
   (``ensure_ascii=False``, so Japanese stays one token per character).
 - Overheads: 7 per request, 3 per message, 3 per system prompt, 8 per tool_use block, 6 per
@@ -49,23 +52,41 @@ MEDIA_BLOCK_TOKENS = 1600
 TOOLS_SYSTEM_PROMPT_TOKENS = 346
 REPLY_OVERHEAD = 1
 
-# Kana, CJK punctuation, CJK ideographs (incl. extension A and compatibility), full-width forms.
 _DIGITS = re.compile("[0-9]+")
-_CJK = re.compile("[\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef]")
+# Characters that cost about a token each. Everyday Japanese (kana, kanji, full-width forms) sits in
+# the ranges the estimate always had, so stored notebook outputs keep their counts.
+_WIDE = re.compile(
+    "["
+    "\u1100-\u11ff"  # Hangul jamo
+    "\u2600-\u27bf"  # miscellaneous symbols and dingbats (the BMP emoji: ☀ ✅ ❌)
+    "\u2e80-\u2fdf"  # CJK and Kangxi radicals
+    "\u3000-\u4dbf"  # CJK punctuation, kana, bopomofo, Hangul compatibility jamo, enclosed and
+    #                  compatibility CJK (㈱ ㌔), extension A
+    "\u4e00-\u9fff"  # CJK unified ideographs
+    "\ua960-\ua97f"  # Hangul jamo extended-A
+    "\uac00-\ud7ff"  # Hangul syllables, jamo extended-B
+    "\uf900-\ufaff"  # CJK compatibility ideographs
+    "\ufe30-\ufe4f"  # CJK compatibility forms
+    "\uff00-\uffef"  # half-width and full-width forms
+    "\U0001b000-\U0001b16f"  # kana supplement and extended-A (hentaigana)
+    "\U0001f000-\U0001faff"  # emoji and pictographs (😀 🚀 🈁)
+    "\U00020000-\U0003ffff"  # CJK extensions B and on, compatibility supplement (𠮷)
+    "]"
+)
 
 
 @lru_cache(maxsize=8192)
 def text_tokens(text: str) -> int:
-    """One token per CJK character and per three digits, a quarter token per other character.
+    """One token per wide character (CJK, Hangul, emoji) and per three digits, a quarter per other one.
 
     Cached because a loop re-sends its whole history every turn: the same texts come back each time.
     """
     if not text:
         return 0
-    cjk = 0 if text.isascii() else _CJK.subn("", text)[1]
+    wide = 0 if text.isascii() else _WIDE.subn("", text)[1]
     runs = [len(run) for run in _DIGITS.findall(text)]
-    other = len(text) - cjk - sum(runs)
-    return cjk + sum((n + 2) // 3 for n in runs) + (other + 3) // 4
+    other = len(text) - wide - sum(runs)
+    return wide + sum((n + 2) // 3 for n in runs) + (other + 3) // 4
 
 
 def value_tokens(value: Any) -> int:

@@ -65,9 +65,13 @@ def _fault_response(fault: str, number: int, request: httpx2.Request) -> httpx2.
         raise httpx2.ConnectError("emulated connection error", request=request)
     if fault == "timeout":
         raise httpx2.ReadTimeout("emulated timeout", request=request)
-    error = _FAULT_ERRORS[fault]
-    request_id = make_id("req_011C", f"fault-{number}".encode(), fault, 21)
-    headers = {"request-id": request_id, "content-type": "application/json", "retry-after-ms": "1"}
+    return _error_response(_FAULT_ERRORS[fault], make_id("req_011C", f"fault-{number}".encode(), fault, 21),
+                           {"retry-after-ms": "1"})
+
+
+def _error_response(error: ApiError, request_id: str, extra_headers: dict | None = None) -> httpx2.Response:
+    """An error the way the real API sends one: JSON body and ``request-id`` header with the same id."""
+    headers = {"request-id": request_id, "content-type": "application/json", **(extra_headers or {})}
     return httpx2.Response(error.status, headers=headers, content=body_bytes(error_body(error, request_id)))
 
 
@@ -81,15 +85,15 @@ def handler_for(emulator: Emulator):
             return _fault_response(fault, emulator.http_requests, request)
         try:
             body = json.loads(request.content) if request.content else {}
-        except ValueError:
-            error = ApiError(400, "There was an error parsing the body of your request")
-            return httpx2.Response(400, content=body_bytes(error_body(error, "req_011Cinvalidjson")))
+        except ValueError as exc:  # the real API quotes Python's own parse error
+            error = ApiError(400, f"The request body is not valid JSON: {exc}")
+            return _error_response(error, make_id("req_011C", request.content, "invalid_json", 21))
         try:
             status, headers, answer = emulator.respond(body, request.url.path)
         except Exception as exc:  # a bug in a script: say so plainly instead of a retried "Connection error."
             error = ApiError(500, f"emulator: the script raised {type(exc).__name__}: {exc}")
-            headers = {"request-id": "req_011Cscriptfailed", "content-type": "application/json", "x-should-retry": "false"}
-            return httpx2.Response(500, headers=headers, content=body_bytes(error_body(error, "req_011Cscriptfailed")))
+            request_id = make_id("req_011C", request.content, "script_failed", 21)
+            return _error_response(error, request_id, {"x-should-retry": "false"})
         return httpx2.Response(status, headers=headers, content=body_bytes(answer))
 
     return handle

@@ -2,8 +2,10 @@
 
 A learner who drops the tool_use block from history, forgets ``tools`` on the follow-up, or puts text
 before the tool results must see offline the same 400 the real API sends. Each rule below quotes the
-real message (see API_FACTS.md); paths are ``messages.N`` / ``messages.N.content.M`` with ``N`` the index
-of the (first) original message and ``M`` the block index inside the merged message.
+real message (API_FACTS.md, or public reports of the real 400 for the two rules it lacks: unique
+``tool_use`` ids and one ``tool_result`` per ``tool_use``); paths are ``messages.N`` /
+``messages.N.content.M`` with ``N`` the index of the (first) original message and ``M`` the block
+index inside the merged message.
 
 The checks make one pass over the request and never copy it deeply.
 """
@@ -238,7 +240,7 @@ def _check_top_level(request: dict) -> ApiError | None:
 
 
 def _check_pairing(merged: list[Merged]) -> ApiError | None:
-    """Every tool_use answered first thing in the next user message; no stray tool_result."""
+    """Every tool_use answered first thing in the next user message, once; no stray tool_result."""
     previous_ids: list[str] = []
     for position, message in enumerate(merged):
         if message.role == "assistant":
@@ -260,6 +262,7 @@ def _check_pairing(merged: list[Merged]) -> ApiError | None:
             previous_ids = ids
             continue
         allowed = set(previous_ids)
+        answered_here: set[str] = set()
         for m, block in enumerate(message.content):
             if isinstance(block, dict) and block.get("type") == "tool_result":
                 tool_use_id = block.get("tool_use_id")
@@ -269,6 +272,14 @@ def _check_pairing(merged: list[Merged]) -> ApiError | None:
                         f"blocks: {tool_use_id}. Each `tool_result` block must have a corresponding `tool_use` "
                         "block in the previous message."
                     )
+                if tool_use_id in answered_here:
+                    # Wording and prefix as public reports of the real 400 quote them; that M names the
+                    # repeated block, not the first, is inferred (reports mostly quote ``content.1``).
+                    return _bad(
+                        f"messages.{message.index}.content.{m}: each tool_use must have a single result. "
+                        f"Found multiple `tool_result` blocks with id: {tool_use_id}"
+                    )
+                answered_here.add(tool_use_id)
         previous_ids = []
     return None
 

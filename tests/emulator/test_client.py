@@ -5,7 +5,7 @@ import pytest
 
 from harness_lab import client as client_module
 from harness_lab.client import ANTHROPIC_URL, connect, is_live, mode_line
-from harness_lab.emulator import emulator_of
+from harness_lab.emulator import emulator_of, say
 
 KEY = "sk-ant-test-SECRET-0123"
 
@@ -30,6 +30,34 @@ def test_live_with_a_key_is_pinned_to_anthropic(monkeypatch):
     assert str(client.base_url).rstrip("/") == ANTHROPIC_URL
     assert KEY not in repr(client) and KEY not in mode_line(client)
     assert not is_live(connect(live=False))
+
+
+def test_live_keeps_the_client_options(monkeypatch):
+    monkeypatch.setenv("ANTHROPIC_API_KEY", KEY)
+    client = connect("weather", max_retries=0, timeout=7.5)  # a scenario name is ignored silently, live
+    assert is_live(client) and client.max_retries == 0 and client.timeout == 7.5
+    offline = connect("weather", live=False, max_retries=0, timeout=7.5)
+    assert not is_live(offline) and offline.max_retries == 0 and offline.timeout == 7.5
+
+
+def test_live_warns_when_it_drops_faults_or_a_script(monkeypatch):
+    monkeypatch.setenv("ANTHROPIC_API_KEY", KEY)
+    with pytest.warns(UserWarning, match="faults") as faults_warning:
+        assert is_live(connect("weather", faults={1: "529"}))
+    with pytest.warns(UserWarning, match="scenario") as script_warning:
+        assert is_live(connect([say("台本")]))
+    for caught in (faults_warning, script_warning):
+        assert "live=False" in str(caught[0].message) and KEY not in str(caught[0].message)
+    assert emulator_of(connect("weather", faults={1: "529"}, live=False)).faults == {1: "529"}  # offline, kept
+
+
+def test_live_with_a_scenario_name_does_not_warn(monkeypatch):
+    import warnings
+
+    monkeypatch.setenv("ANTHROPIC_API_KEY", KEY)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert is_live(connect("weather"))
 
 
 def test_live_true_without_a_key_raises_without_printing_a_key(monkeypatch):

@@ -82,4 +82,21 @@ def test_unknown_fault_and_a_crashing_script_are_reported_plainly():
     with pytest.raises(anthropic.InternalServerError) as caught:
         client.messages.create(**REQUEST)
     assert "the script raised KeyError" in caught.value.api_message
+    assert caught.value.request_id.startswith("req_011C") and caught.value.request_id == caught.value.body["request_id"]
     assert emulator.http_requests == 1  # not retried
+
+
+def test_a_body_that_is_not_json_gets_the_real_400_with_its_own_request_id():
+    client = emulated_client([say("x")], max_retries=0)
+    caught = []
+    for raw in (b'{"model": "claude-sonnet-5",', b'{"model": "claude-sonnet-5",', b"not json"):
+        with pytest.raises(anthropic.BadRequestError) as error:
+            client.post("/v1/messages", cast_to=object, content=raw, options={"headers": {"content-type": "application/json"}})
+        caught.append(error.value)
+    first, again, other = caught
+    assert first.type == "invalid_request_error"
+    assert first.api_message.startswith("The request body is not valid JSON: ")
+    assert first.response.headers["content-type"] == "application/json"
+    assert first.request_id.startswith("req_011C") and first.request_id == first.body["request_id"]
+    assert again.request_id == first.request_id != other.request_id  # derived from the body, like every id
+    assert emulator_of(client).requests == []  # never reached the script

@@ -17,6 +17,16 @@ def test_text_tokens_counts_japanese_per_character_and_ascii_by_four():
     assert text_tokens("あ" * 100) == 100
 
 
+def test_korean_emoji_and_supplementary_kanji_count_like_japanese():
+    assert text_tokens("안녕하세요") == 5  # Hangul syllables
+    assert text_tokens("ᄒ" * 4) == text_tokens("ㅎ" * 4) == 4  # conjoining and compatibility jamo
+    assert text_tokens("𠮷" * 4) == 4  # outside the BMP, still one kanji each
+    assert text_tokens("😀🚀🈁") == 3 and text_tokens("☀✅") == 2
+    assert text_tokens("👍🏻") == 2  # the skin-tone modifier is a pictograph-plane character too
+    assert text_tokens("❤️") == 1 + 1  # the heart, then its variation selector as a quarter, rounded up
+    assert text_tokens("ok 👍") == 1 + 1  # three other characters round up to one, plus the emoji
+
+
 def test_usage_matches_count_tokens_and_has_every_field():
     client = emulated_client([say("はい")])
     request = {"model": MODEL, "messages": [{"role": "user", "content": "今何時？"}], "tools": TOOLS, "system": "簡潔に"}

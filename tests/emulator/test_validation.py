@@ -100,6 +100,55 @@ def test_text_only_history_gets_the_unexpected_id_error(client):
     assert error.api_message.startswith("messages.2.content.0: unexpected `tool_use_id` found in `tool_result` blocks: toolu_01Abc.")
 
 
+def test_a_tool_use_answered_twice_in_one_message(client):
+    messages = [
+        {"role": "user", "content": "q"},
+        {"role": "assistant", "content": [use("toolu_A")]},
+        {"role": "user", "content": [result("toolu_A"), result("toolu_A", "もう一度")]},
+    ]
+    error = rejected(client, messages=messages, tools=TOOLS)
+    assert error.api_message == (
+        "messages.2.content.1: each tool_use must have a single result. "
+        "Found multiple `tool_result` blocks with id: toolu_A"
+    )
+
+
+def test_a_tool_use_answered_twice_across_merged_user_messages(client):
+    # a retried tool appended a second result message: merged, it is one message with two results
+    messages = [
+        {"role": "user", "content": "q"},
+        {"role": "assistant", "content": [use("toolu_A"), use("toolu_B")]},
+        {"role": "user", "content": [result("toolu_A"), result("toolu_B")]},
+        {"role": "user", "content": [result("toolu_B")]},
+    ]
+    error = rejected(client, messages=messages, tools=TOOLS)
+    assert error.api_message.startswith("messages.2.content.2: each tool_use must have a single result.")
+
+
+def test_a_stray_result_is_located_in_the_merged_message(client):
+    # invalid even after merging: the path is the first original message and the merged block index
+    messages = [
+        {"role": "user", "content": "q"},
+        {"role": "assistant", "content": [use("toolu_A")]},
+        {"role": "user", "content": [result("toolu_A")]},
+        {"role": "user", "content": [result("toolu_X")]},
+    ]
+    error = rejected(client, messages=messages, tools=TOOLS)
+    assert error.api_message.startswith("messages.2.content.1: unexpected `tool_use_id` found in `tool_result` blocks: toolu_X.")
+
+
+def test_text_in_a_merged_assistant_message_before_the_results_still_counts_as_missing(client):
+    messages = [
+        {"role": "user", "content": "q"},
+        {"role": "assistant", "content": [use("toolu_A")]},
+        {"role": "assistant", "content": "続けます"},
+        {"role": "user", "content": "どうぞ"},
+        {"role": "user", "content": [result("toolu_A")]},
+    ]
+    error = rejected(client, messages=messages, tools=TOOLS)
+    assert error.api_message.startswith("messages.1: `tool_use` ids were found without `tool_result` blocks immediately after: toolu_A.")
+
+
 def test_tool_blocks_without_tools(client):
     messages = [
         {"role": "user", "content": "q"},
@@ -245,6 +294,27 @@ def test_consecutive_same_role_messages_are_merged():
     ]
     second = client.messages.create(model=MODEL, max_tokens=64, tools=TOOLS, messages=messages)
     assert second.content[0].text == "二回目"  # two assistant messages merged: one assistant turn
+
+
+def test_text_after_a_tool_use_in_a_second_assistant_message_is_accepted(client):
+    # valid only once merged: the tool_use's own message is followed by another assistant message
+    messages = [
+        {"role": "user", "content": "q"},
+        {"role": "assistant", "content": [use("toolu_A")]},
+        {"role": "assistant", "content": "続けます"},
+        {"role": "user", "content": [result("toolu_A")]},
+    ]
+    assert client.messages.create(model=MODEL, max_tokens=64, messages=messages, tools=TOOLS).stop_reason == "end_turn"
+
+
+def test_parallel_results_split_over_two_user_messages_are_accepted(client):
+    messages = [
+        {"role": "user", "content": "q"},
+        {"role": "assistant", "content": [use("toolu_A"), use("toolu_B")]},
+        {"role": "user", "content": [result("toolu_A")]},
+        {"role": "user", "content": [result("toolu_B")]},
+    ]
+    assert client.messages.create(model=MODEL, max_tokens=64, messages=messages, tools=TOOLS).stop_reason == "end_turn"
 
 
 def test_sdk_echo_with_citations_null_and_caller_is_accepted(client):

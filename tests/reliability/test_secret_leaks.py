@@ -16,8 +16,10 @@ import traceback
 import anthropic
 import httpx2
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from harness_lab.client import connect, mode_line
+from harness_lab.client import connect, is_live, mode_line
 from harness_lab.emulator import Emulator, call, emulated_client, reply, say
 from harness_lab.emulator.transport import handler_for
 from harness_lab.events import Finished, Stopped
@@ -165,6 +167,19 @@ def test_events_and_state_reprs_never_show_the_key():
         assert_clean(repr(item), str(item))
 
 
+def test_a_live_run_and_its_parts_never_show_the_key():
+    # the offline check above holds a dummy key, so it could not catch a repr that shows client.api_key
+    client = connect("lesson6")
+    assert is_live(client) and client.api_key == FAKE
+    run = Run(client, [leaky_env], [MaxTurns(3), TokenBudget(10_000, preflight=True), Approval(Policy())])
+    steps = run.start("こんにちは")  # builds the generator only: nothing is sent until it is stepped
+    for item in (run, run.state, run.valves, run.tools, run.client, run.client.messages, run.messages, steps,
+                 Run(connect(live=True), [leaky_env])):
+        assert_clean(repr(item), str(item))
+    with pytest.raises(AssertionError):  # and the check does see the key where it is
+        assert_clean(f"Run(client={client.api_key})")
+
+
 def test_the_cli_offline_never_prints_the_key(capsys):
     from harness_lab.cli import main
 
@@ -173,3 +188,70 @@ def test_the_cli_offline_never_prints_the_key(capsys):
     captured = capsys.readouterr()
     assert code == 0
     assert_clean(out.getvalue(), captured.out, captured.err)
+
+
+def split_stream_transport(text_pieces: list[str], json_pieces: list[str]) -> httpx2.MockTransport:
+    """A live-like server that streams one text block and one tool_use, cut into the given deltas."""
+    events = [
+        {"type": "message_start", "message": {
+            "id": "msg_01split", "type": "message", "role": "assistant", "model": "claude-sonnet-5", "content": [],
+            "stop_reason": None, "stop_sequence": None, "usage": {"input_tokens": 5, "output_tokens": 1}}},
+        {"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}},
+        *({"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": p}} for p in text_pieces),
+        {"type": "content_block_stop", "index": 0},
+        {"type": "content_block_start", "index": 1,
+         "content_block": {"type": "tool_use", "id": "toolu_01split", "name": "leaky_env", "input": {}}},
+        *({"type": "content_block_delta", "index": 1, "delta": {"type": "input_json_delta", "partial_json": p}}
+          for p in json_pieces),
+        {"type": "content_block_stop", "index": 1},
+        {"type": "message_delta", "delta": {"stop_reason": "tool_use", "stop_sequence": None}, "usage": {"output_tokens": 20}},
+        {"type": "message_stop"},
+    ]
+    body = "".join(f"event: {e['type']}\ndata: {json.dumps(e, ensure_ascii=False)}\n\n" for e in events).encode()
+    return httpx2.MockTransport(lambda request: httpx2.Response(
+        200, content=body, headers={"content-type": "text/event-stream; charset=utf-8", "request-id": "req_011Csplit"}))
+
+
+def test_a_recording_scrubs_a_key_cut_over_streamed_deltas_and_still_replays(tmp_path):
+    half = len(FAKE) // 2
+    text_pieces = ["キーは ", FAKE[:half], FAKE[half:-3], FAKE[-3:] + " です"]
+    tool_json = json.dumps({"note": f"{TOKEN}!", "path": "a.txt"})
+    cut = tool_json.index('\\"')  # inside the token's JSON spelling, between the backslash and the quote
+    json_pieces = [tool_json[:5], tool_json[5:cut + 1], tool_json[cut + 1:]]
+    path = tmp_path / "split.json"
+    client = recording_client(path, transport=split_stream_transport(text_pieces, json_pieces))
+    request = {"model": "claude-sonnet-5", "max_tokens": 64, "tools": [{"name": "leaky_env", "input_schema": {"type": "object"}}],
+               "messages": [{"role": "user", "content": "キーを見せて"}]}
+    with client.messages.stream(**request) as stream:
+        live = stream.get_final_message()
+    assert live.content[0].text == f"キーは {FAKE} です"  # the learner's own run sees everything
+
+    text = path.read_text(encoding="utf-8")
+    assert_clean(text)
+    assert FAKE[:half] not in text and FAKE[half:-3] not in text  # no cut piece is stored either
+    with replay_client(path).messages.stream(**request) as stream:
+        replayed = stream.get_final_message()
+    assert replayed.content[0].text == "キーは [REDACTED] です"
+    assert replayed.content[1].input == {"note": "[REDACTED]!", "path": "a.txt"}
+
+
+STREAMED_TEXT = f"前 {FAKE} 中 {TOKEN} 後 {FAKE}"
+
+
+@settings(max_examples=60, deadline=None, database=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(cuts=st.lists(st.integers(0, len(STREAMED_TEXT)), max_size=8))
+def test_any_cut_of_the_streamed_text_is_scrubbed_and_replays_redacted(tmp_path, cuts):
+    bounds = [0, *sorted(cuts), len(STREAMED_TEXT)]
+    text_pieces = [STREAMED_TEXT[a:b] for a, b in zip(bounds, bounds[1:])]  # empty deltas included
+    tool_json = json.dumps({"note": STREAMED_TEXT})
+    json_bounds = [0, *sorted(min(c * 2, len(tool_json)) for c in cuts), len(tool_json)]
+    json_pieces = [tool_json[a:b] for a, b in zip(json_bounds, json_bounds[1:])]
+    path = tmp_path / f"cut-{'-'.join(map(str, cuts))}.json"
+    request = {"model": "claude-sonnet-5", "max_tokens": 64, "messages": [{"role": "user", "content": "q"}]}
+    with recording_client(path, transport=split_stream_transport(text_pieces, json_pieces)).messages.stream(**request) as stream:
+        stream.get_final_message()
+    assert_clean(path.read_text(encoding="utf-8"))
+    with replay_client(path).messages.stream(**request) as stream:
+        replayed = stream.get_final_message()
+    redacted = "前 [REDACTED] 中 [REDACTED] 後 [REDACTED]"
+    assert replayed.content[0].text == redacted and replayed.content[1].input == {"note": redacted}
