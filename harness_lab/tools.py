@@ -333,6 +333,17 @@ class _Workers:
 _WORKERS = _Workers()
 
 
+def _wait(event: threading.Event, deadline: float | None) -> bool:
+    """``event.wait`` in short slices: a Ctrl-C that the OS handed to a worker thread reaches the
+    main thread only when it next wakes, so it must not sleep through a whole tool timeout."""
+    while not event.is_set():
+        left = None if deadline is None else deadline - time.monotonic()
+        if left is not None and left <= 0:
+            return False
+        event.wait(0.1 if left is None else min(left, 0.1))
+    return True
+
+
 def run_calls(calls: Iterable[tuple[Tool, Any]], timeout: float | None = None) -> list[tuple[str, bool]]:
     """Run calls concurrently, each with its own timeout; answers come back in call order.
 
@@ -345,13 +356,15 @@ def run_calls(calls: Iterable[tuple[Tool, Any]], timeout: float | None = None) -
     def job(i: int, one: Tool, tool_input: Any) -> Callable[[], None]:
         return lambda: done.__setitem__(i, _invoke(one, tool_input))
 
-    finished = [_WORKERS.submit(job(i, *c)) for i, c in enumerate(calls)]
-    started = time.monotonic()
+    finished: list[threading.Event] = []
     answers: list[tuple[str, bool]] = []
-    try:
+    try:  # from the first submit on: a call may already be running when Ctrl-C arrives
+        for i, c in enumerate(calls):
+            finished.append(_WORKERS.submit(job(i, *c)))
+        started = time.monotonic()
         for i, ((one, _), event) in enumerate(zip(calls, finished)):
             limit = one.timeout if one.timeout is not None else timeout
-            in_time = event.wait(None if limit is None else max(0.0, started + limit - time.monotonic()))
+            in_time = _wait(event, None if limit is None else started + limit)
             if not in_time:
                 answers.append((t("result.timeout", seconds=limit), True))
             else:  # a job that died before answering (it cannot raise, but fail closed if it did)

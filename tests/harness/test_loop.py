@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import signal
 import threading
 import time
 
@@ -15,6 +13,7 @@ from harness_lab.loop import Run, drain, run
 from harness_lab.text import t
 from harness_lab.tools import tool
 from harness_lab.valves import Approval, MaxTurns, NoProgress, Policy, Rule, TokenBudget
+from tests.ctrl_c import press_ctrl_c_while_the_main_thread_waits
 
 
 class Spy:
@@ -413,7 +412,7 @@ def test_ctrl_c_while_tools_run_keeps_what_ran_and_resume_never_repeats_it(check
             time.sleep(0.01)
         # a real SIGINT, as a terminal's Ctrl-C or Jupyter's interrupt button sends: it also wakes
         # the main thread where it waits for this tool (interrupt_main only sets a flag)
-        os.kill(os.getpid(), signal.SIGINT)
+        press_ctrl_c_while_the_main_thread_waits()
         time.sleep(0.5)
         return "too late"
 
