@@ -2,8 +2,9 @@
 
 request → response → stop_reason check → tools → results, and back to the request, with each valve
 drawn at the step it belongs to: max turns and budget before the request, no-progress after the
-response, approval before the tool runs. ``diagram(highlight=..., fired=...)`` marks where a run is
-and which valve stopped it. It is inline SVG inside HTML (not an ``image/svg+xml`` output) and its
+response, approval before the tool runs. ``diagram(highlight=..., fired=..., acted=...)`` marks where
+a run is, which valve (or other stop) ended it, and a valve that acted without ending it (approval,
+on the turn it denied a call). It is inline SVG inside HTML (not an ``image/svg+xml`` output) and its
 plain text says the same, so both stored forms are deterministic.
 """
 
@@ -26,12 +27,13 @@ STEPS = {
 }
 VALVES = {valve: step for step, valves in STEPS.items() for valve in valves}
 
-# Stops that are not valves still happen at one place in the loop.
+# Stops that are not valves still happen at one place in the loop (each has a ui.stop_name.* label).
 OTHER_STOPS = {
     "max_tokens": "stop_reason",
     "refusal": "stop_reason",
     "model_context_window_exceeded": "stop_reason",
     "pause_turn": "stop_reason",
+    "unexpected": "stop_reason",
     "api_error": "response",
     "interrupted": "before_request",
 }
@@ -64,13 +66,14 @@ def place_of(name: str | None) -> str | None:
 
 
 class LoopDiagram:
-    """The diagram with an optional highlighted place and an optional fired valve."""
+    """The diagram with an optional highlighted place, fired valve (or stop) and acting valve."""
 
-    def __init__(self, highlight: str | None = None, fired: str | None = None):
+    def __init__(self, highlight: str | None = None, fired: str | None = None, acted: str | None = None):
         self.highlight = place_of(highlight)
         if highlight is not None and self.highlight is None:
             raise ValueError(f"unknown place in the loop: {highlight!r}")
         self.fired = fired
+        self.acted = acted if acted != fired else None
 
     # --- SVG ------------------------------------------------------------------------------------
 
@@ -106,19 +109,29 @@ class LoopDiagram:
             )
             for i, valve in enumerate(valves):
                 y = top + i * (BADGE_H + 6)
-                fired = self.fired == valve
-                stroke = FIRED if fired else ACCENT if here else FAINT
-                fill = "rgba(200,55,45,0.85)" if fired else "rgba(224,138,0,0.15)" if here else "rgba(128,128,128,0.06)"
-                ink = "#ffffff" if fired else "currentColor"
-                label = t(f"ui.valve.{valve}") + (f" ({t('ui.diagram.fired_badge')})" if fired else "")
+                fired, acted = self.fired == valve, self.acted == valve
+                stroke = FIRED if fired else ACCENT if here or acted else FAINT
+                fill = (
+                    "rgba(200,55,45,0.85)" if fired else "rgba(224,138,0,0.85)" if acted
+                    else "rgba(224,138,0,0.15)" if here else "rgba(128,128,128,0.06)"
+                )
+                ink = "#ffffff" if fired or acted else "currentColor"
+                mark = " hl-fired" if fired else " hl-acted" if acted else ""
                 parts.append(
-                    f'<g class="hl-valve hl-valve-{valve}{" hl-fired" if fired else ""}">'
+                    f'<g class="hl-valve hl-valve-{valve}{mark}">'
                     f'<rect x="{cx - BADGE_W // 2}" y="{y}" width="{BADGE_W}" height="{BADGE_H}" rx="13" '
-                    f'fill="{fill}" stroke="{stroke}" stroke-width="{2.5 if fired or here else 1}"/>'
+                    f'fill="{fill}" stroke="{stroke}" stroke-width="{2.5 if fired or acted or here else 1}"/>'
                     f'<text x="{cx}" y="{y + 17}" text-anchor="middle" font-size="12" fill="{ink}">'
-                    f"{html.escape(label)}</text></g>"
+                    f"{html.escape(self._badge_label(valve))}</text></g>"
                 )
         return "".join(parts)
+
+    def _badge_label(self, valve: str) -> str:
+        if self.fired == valve:
+            return f"{t(f'ui.valve.{valve}')} ({t('ui.diagram.fired_badge')})"
+        if self.acted == valve:
+            return f"{t(f'ui.valve.{valve}')} ({t('ui.diagram.acted_badge')})"
+        return t(f"ui.valve.{valve}")
 
     def svg(self) -> str:
         y, mid = ROW_Y, ROW_Y + BOX_H // 2
@@ -178,15 +191,20 @@ class LoopDiagram:
         bits = []
         if self.highlight:
             bits.append(f"{t('ui.diagram.here')}: {self._place_label(self.highlight)}")
-        if self.fired:
+        if self.fired in OTHER_STOPS:  # the run ended, but no valve did it: say why, not "valve"
+            bits.append(f"{t('ui.diagram.stopped_by')}: {t(f'ui.stop_name.{self.fired}')}")
+        elif self.fired:  # one of the four, or a learner's own valve (shown by its name)
             name = t(f"ui.valve.{self.fired}") if self.fired in VALVES else self.fired
             bits.append(f"{t('ui.diagram.fired')}: {name}")
+        if self.acted:
+            name = t(f"ui.valve.{self.acted}") if self.acted in VALVES else self.acted
+            bits.append(f"{t('ui.diagram.acted')}: {name}")
         return " / ".join(bits)
 
     @staticmethod
     def _place_label(place: str) -> str:
         if place in STEPS:
-            return f"{place}（{t(f'ui.diagram.{place}')}）"
+            return t("ui.diagram.step_label", step=place, label=t(f"ui.diagram.{place}"))
         return t(f"ui.diagram.{place}")
 
     def __repr__(self) -> str:
@@ -202,11 +220,8 @@ class LoopDiagram:
         ]
         for step, valves in STEPS.items():
             mark = "▶" if self.highlight == step else " "
-            names = ", ".join(
-                t(f"ui.valve.{v}") + (f" ({t('ui.diagram.fired_badge')})" if self.fired == v else "")
-                for v in valves
-            )
-            lines.append(f"{mark} {step}（{t(f'ui.diagram.{step}')}）: {names}")
+            names = ", ".join(self._badge_label(v) for v in valves)
+            lines.append(f"{mark} {self._place_label(step)}: {names}")
         if self.caption():
             lines.append(self.caption())
         return "\n".join(lines)
@@ -215,6 +230,7 @@ class LoopDiagram:
         p.text(repr(self))
 
 
-def diagram(highlight: str | None = None, fired: str | None = None) -> LoopDiagram:
-    """The loop diagram; ``highlight`` is a node, a step or a valve name, ``fired`` a valve name."""
-    return LoopDiagram(highlight, fired)
+def diagram(highlight: str | None = None, fired: str | None = None, acted: str | None = None) -> LoopDiagram:
+    """The loop diagram; ``highlight`` is a node, a step or a valve name, ``fired`` the valve (or stop,
+    e.g. ``"interrupted"``) that ended the run, ``acted`` a valve that acted and let the run go on."""
+    return LoopDiagram(highlight, fired, acted)

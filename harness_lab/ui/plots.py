@@ -7,22 +7,24 @@ the stop marked and an estimated USD axis, and compare several runs on one chart
 Figures are plain ``matplotlib.figure.Figure`` objects, not pyplot ones: show one by making it a
 cell's last expression or with ``display(fig)``. That avoids pyplot's global state and the double
 display of a returned pyplot figure. Sizes and colours are fixed and nothing depends on the clock,
-so the same run always draws the same picture.
+so the same run always draws the same picture, as PNG and as SVG.
 """
 
 from __future__ import annotations
 
 import io
+import reprlib
 from typing import Any, Iterable, Mapping
 
 import matplotlib
 import matplotlib_fontja  # noqa: F401  (registers IPAexGothic, a CJK font that ships from PyPI)
 from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.backends.backend_svg import FigureCanvasSVG
 from matplotlib.figure import Figure
 
 from ..events import Finished, Stopped, Turn, Usage
 from ..text import t
-from ..valves.budget import cost_usd
+from ..valves.budget import cost_usd, usd
 
 __all__ = ["compare_runs", "plot_token_burn", "run_cost_usd", "turn_usages"]
 
@@ -35,6 +37,10 @@ PARTS = (
     ("output_tokens", "ui.plot.output", "#e08a00"),
 )
 RUN_COLORS = ("#4a7bd0", "#e08a00", "#3f9a5a", "#c8372d", "#9b6fd1", "#777777")
+# The keys of usd_prices (USD per million tokens); the two cache prices are optional.
+PRICE_KEYS = ("input", "output", "cache_write", "cache_read")
+# SVG ids come from a per-process random salt unless one is set; any fixed string will do.
+SVG_SALT = "harness_lab"
 
 
 def _font() -> None:
@@ -43,9 +49,21 @@ def _font() -> None:
     matplotlib.rcParams["axes.unicode_minus"] = False
 
 
+class _Canvas(FigureCanvasAgg):
+    """Agg for drawing and PNG; SVG without the save date or random ids, so it is the same every time."""
+
+    def print_svg(self, filename: Any, *, metadata: dict | None = None, bbox_inches_restore: Any = None,
+                  **_ignored: Any) -> None:
+        # print_figure passes dpi and colours for raster formats too; the SVG writer takes neither.
+        with matplotlib.rc_context({"svg.hashsalt": SVG_SALT}):
+            FigureCanvasSVG(self.figure).print_svg(
+                filename, metadata={"Date": None, **(metadata or {})}, bbox_inches_restore=bbox_inches_restore
+            )
+
+
 def _figure() -> Figure:
     fig = Figure(figsize=SIZE, dpi=DPI, layout="constrained")
-    FigureCanvasAgg(fig)  # a real canvas, so fig.canvas.draw() renders (the base canvas does nothing)
+    _Canvas(fig)  # a real canvas, so fig.canvas.draw() renders (the base canvas does nothing)
     return fig
 
 
@@ -115,12 +133,34 @@ def _model_of(source: Any) -> str:
     return "claude-sonnet-5"
 
 
+def _is_price(value: Any) -> bool:
+    # NaN fails value >= 0 as it should; True is an int, but not a price.
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 0
+
+
+def _prices(usd_prices: Any) -> dict[str, float]:
+    """``usd_prices`` checked, as the four prices in ``PRICE_KEYS`` order (a missing cache price: None)."""
+    if not isinstance(usd_prices, Mapping):
+        raise TypeError(t("ui.plot.prices", got=reprlib.repr(usd_prices), problem=t("ui.plot.prices_type")))
+    problems = []
+    if missing := [k for k in ("input", "output") if k not in usd_prices]:
+        problems.append(t("ui.plot.prices_missing", keys=", ".join(missing)))
+    if unknown := [str(k) for k in usd_prices if k not in PRICE_KEYS]:
+        problems.append(t("ui.plot.prices_unknown", keys=", ".join(unknown)))
+    if bad := [k for k in PRICE_KEYS if k in usd_prices and not _is_price(usd_prices[k])]:
+        problems.append(t("ui.plot.prices_value", keys=", ".join(bad)))
+    if problems:
+        raise ValueError(t("ui.plot.prices", got=reprlib.repr(dict(usd_prices)), problem="; ".join(problems)))
+    return {key: float(usd_prices[key]) if key in usd_prices else None for key in PRICE_KEYS}
+
+
 def run_cost_usd(usage: Usage, source: Any = None, usd_prices: Mapping[str, float] | None = None) -> float:
-    """Estimated USD for one usage: ``usd_prices`` (``{"input": $, "output": $}`` per million
-    tokens) if given, else the price table of ``valves.budget`` for the run's model."""
-    if usd_prices:
-        return cost_usd(usage, "custom", {"custom": (usd_prices["input"], usd_prices["output"])})
-    return cost_usd(usage, _model_of(source))
+    """Estimated USD for one usage: ``usd_prices`` (USD per million tokens: ``"input"``, ``"output"``
+    and optionally ``"cache_write"`` / ``"cache_read"``) if given, else the price table of
+    ``valves.budget`` for the run's model."""
+    if usd_prices is None:
+        return cost_usd(usage, _model_of(source))
+    return usd(usage, *_prices(usd_prices).values())
 
 
 def _cumulative(values: Iterable[float]) -> list[float]:
@@ -163,6 +203,8 @@ def plot_token_burn(
     ``budget`` defaults to the run's TokenBudget limit; ``usd_prices`` is ``{"input": $, "output": $}``
     per million tokens (optionally ``cache_write`` / ``cache_read``).
     """
+    if usd_prices is not None:
+        _prices(usd_prices)  # a bad price dict fails here, not halfway through the drawing
     _font()
     _register_png()
     usages = turn_usages(source)
@@ -218,6 +260,8 @@ def compare_runs(
     usd_prices: Mapping[str, float] | None = None,
 ) -> Figure:
     """Several runs side by side: running totals (stops marked) and per-turn prompt size."""
+    if usd_prices is not None:
+        _prices(usd_prices)
     _font()
     _register_png()
     fig = _figure()

@@ -12,12 +12,14 @@ Display goes only through widget value updates, never ``print`` inside an ``Outp
 from __future__ import annotations
 
 import html
-from typing import Any
+import inspect
+from typing import Any, Callable
 
 import ipywidgets as widgets
 
 from ..events import ApprovalRequest, Decision, Finished, Stopped, Turn, Usage
 from ..text import t
+from ..tools import describe
 from .cards import Card, approval_card, message_card, transcript
 from .diagram import diagram, place_of
 
@@ -25,6 +27,14 @@ __all__ = ["Stepper"]
 
 # Auto-run waits this long between turns so a Stop click can reach the kernel in between.
 AUTO_DELAY_S = 0.05
+# An exception's message can be a whole API error body: the status line keeps its start.
+ERROR_CHARS = 200
+
+
+def _one_line(error: BaseException) -> str:
+    """``ZeroDivisionError: division by zero``: the exception's type and the first line of its message."""
+    text = describe(error).strip().splitlines()[0]  # describe(): even an exception whose str() raises
+    return text if len(text) <= ERROR_CHARS else text[: ERROR_CHARS - 1] + "…"
 
 
 def _valve(run: Any, name: str) -> Any:
@@ -52,6 +62,11 @@ class Stepper:
 
     ``Stepper(run, prompt)`` starts the run; ``Stepper(run)`` continues a run that was stopped
     (``run.resume()``), e.g. after a valve fired and its limit was raised.
+
+    An exception raised inside the run (a learner's valve that breaks, an SDK error the loop lets
+    through) ends the panel with the exception named in its status line and kept in ``error``.
+    The loop only ever commits whole turns, so the history stays valid: fix the cause, then
+    ``resume()``.
     """
 
     def __init__(self, run: Any, prompt: str | None = None):
@@ -63,6 +78,7 @@ class Stepper:
         self.pending: ApprovalRequest | None = None
         self.outcome: Finished | Stopped | None = None
         self.last_turn: Turn | None = None
+        self.error: Exception | None = None
         self._stop_requested = False
         self._auto = False
         self._build()
@@ -72,23 +88,20 @@ class Stepper:
 
     @property
     def done(self) -> bool:
-        return self.outcome is not None
+        return self.outcome is not None or self.error is not None
 
     def step(self) -> Any:
         """Advance one event: a whole turn, or up to the next approval request. Returns the event.
 
         While an approval is pending this does nothing: only ``approve``/``deny`` answer it, so a
-        stray click on 「次のターン」 can never be taken as a decision.
+        stray click on 「次のターン」 can never be taken as a decision. If the run raises, the
+        exception is returned (and kept in ``error``) instead of escaping a button's handler.
         """
         if self.done or self.pending is not None:
-            return self.pending or self.outcome
+            return self.pending or self.outcome or self.error
         if self._stop_requested:
             return self._interrupt()
-        try:
-            event = next(self._gen)
-        except StopIteration as end:
-            event = end.value if isinstance(end.value, (Finished, Stopped)) else self._interrupted_event()
-        return self._take(event)
+        return self._advance(lambda: next(self._gen))
 
     def run_all(self) -> Any:
         """Step until the run ends, an approval is needed, or 「停止」 was pressed."""
@@ -118,15 +131,15 @@ class Stepper:
             self.deny(t("ui.stop.denied_on_stop"))
         if self.done or self._auto:
             # An auto-run notices the flag itself before its next turn.
-            return self.outcome
+            return self.outcome or self.error
         return self._interrupt()
 
     def resume(self) -> None:
-        """Continue after a stop (raise the limit that fired first): a fresh generator, same run."""
-        if not isinstance(self.outcome, Stopped):
+        """Continue after a stop or an error (fix its cause first): a fresh generator, same run."""
+        if not isinstance(self.outcome, Stopped) and self.error is None:
             return
         self._gen = self.run.resume()
-        self.outcome = None
+        self.outcome = self.error = None
         self._stop_requested = False
         self._refresh()
 
@@ -138,17 +151,29 @@ class Stepper:
         self.decisions[tool_use_id] = decision
         self.entries[-1].decision = decision
         self.pending = None
+        return self._advance(lambda: self._gen.send(decision))
+
+    def _advance(self, move: Callable[[], Any]) -> Any:
+        """Move the generator once (next, send or throw) and take the event it gives."""
         try:
-            event = self._gen.send(decision)
+            event = move()
         except StopIteration as end:
-            event = end.value
+            # A generator that ends without an outcome was closed under us (a newer one drives the run).
+            event = end.value if isinstance(end.value, (Finished, Stopped)) else self._interrupted_event()
+        except Exception as error:  # noqa: BLE001 - the run's own bug, shown in the panel and kept
+            # The generator is dead now; nothing more can come out of it until resume().
+            self.error = error
+            self.pending = None
+            self._refresh()
+            return error
         return self._take(event)
 
     def _take(self, event: Any) -> Any:
         if isinstance(event, ApprovalRequest):
             if event.tool_use_id in self.decisions:
                 # The generator asked twice for one id: answer it the same way, never anew.
-                return self._take(self._gen.send(self.decisions[event.tool_use_id]))
+                answer = self.decisions[event.tool_use_id]
+                return self._advance(lambda: self._gen.send(answer))
             self.pending = event
             self.entries.append(_Answered(event))
         elif isinstance(event, (Finished, Stopped)):
@@ -174,15 +199,12 @@ class Stepper:
     def _interrupt(self) -> Any:
         """End the run between turns the way Ctrl-C does: the loop turns it into a resumable stop."""
         self._stop_requested = False
-        if not self.entries:
-            # The generator has not started, so it cannot catch anything: close it and say so.
+        if inspect.getgeneratorstate(self._gen) != inspect.GEN_SUSPENDED:
+            # Not started yet (a fresh Stepper, or just resumed) or already over: nothing inside could
+            # catch the interrupt, so close it and say so ourselves.
             self._gen.close()
             return self._take(self._interrupted_event())
-        try:
-            event = self._gen.throw(KeyboardInterrupt())
-        except StopIteration as end:
-            event = end.value
-        return self._take(event if isinstance(event, (Finished, Stopped)) else self._interrupted_event())
+        return self._advance(lambda: self._gen.throw(KeyboardInterrupt()))
 
     # --- auto-run in a live kernel --------------------------------------------------------------
 
@@ -199,16 +221,21 @@ class Stepper:
         self._auto = True
 
         def tick() -> None:
-            if self._stop_requested and not self.done:
-                self._auto = False
-                self._interrupt()
-                return
-            if self.done or self.pending is not None:
-                self._auto = False
-                self._refresh()
-                return
-            self._safely(self.step)
-            loop.call_later(AUTO_DELAY_S, tick)
+            again = False
+            try:
+                if self._stop_requested and not self.done:
+                    self._interrupt()
+                elif not self.done and self.pending is None:
+                    self._safely(self.step)
+                    again = True
+            finally:
+                # Whatever happened in this turn, an auto-run that will not tick again must say so,
+                # or the buttons stay disabled and the status says 実行中… for good.
+                if again:
+                    loop.call_later(AUTO_DELAY_S, tick)
+                else:
+                    self._auto = False
+                    self._refresh()
 
         self._refresh()
         loop.call_later(0, tick)
@@ -282,7 +309,7 @@ class Stepper:
         try:
             return action(*args)
         except Exception as error:  # noqa: BLE001 - shown to the learner, then re-raised
-            self.status.value = f'<div style="color:#c8372d">{html.escape(type(error).__name__)}: {html.escape(str(error))}</div>'
+            self.status.value = f'<div style="color:#c8372d">{html.escape(_one_line(error))}</div>'
             raise
 
     # --- gauges and rendering -------------------------------------------------------------------
@@ -299,6 +326,8 @@ class Stepper:
                 "signature": signature}
 
     def status_text(self) -> str:
+        if self.error is not None:
+            return t("ui.status.error", error=_one_line(self.error))
         if isinstance(self.outcome, Finished):
             return t("ui.status.finished", stop_reason=self.outcome.stop_reason)
         if isinstance(self.outcome, Stopped):
@@ -318,6 +347,20 @@ class Stepper:
         if self.pending is not None:
             return "before_tool", None
         return ("before_request" if self.entries else "request"), None
+
+    def acted(self) -> str | None:
+        """``"approval"`` while the current turn holds a call the learner denied, else None.
+
+        A denial is the approval valve doing its job without ending the run, so the diagram marks it
+        on that turn only: from the next model call on, the run has moved on.
+        """
+        entries = self.entries[:-1] if self.entries and isinstance(self.entries[-1], Turn) else self.entries
+        for entry in reversed(entries):  # this turn's approvals come right before its Turn event
+            if not isinstance(entry, _Answered):
+                break
+            if entry.decision is not None and not entry.decision.allowed:
+                return "approval"
+        return None
 
     def _gauge_lines(self) -> list[str]:
         g = self.gauges()
@@ -364,13 +407,15 @@ class Stepper:
         self.turns_label.value = lines[0].split(": ", 1)[1]
         self.tokens_label.value = lines[1].split(": ", 1)[1]
         self.signature_label.value = g["signature"] or t("ui.gauge.none")
-        color = "#c8372d" if isinstance(self.outcome, Stopped) else "#3f9a5a" if self.outcome else "inherit"
+        failed = isinstance(self.outcome, Stopped) or self.error is not None
+        color = "#c8372d" if failed else "#3f9a5a" if self.outcome else "inherit"
         self.status.value = (
             f'<div class="hl-status" style="font-weight:600;color:{color}">{html.escape(self.status_text())}</div>'
         )
         here, fired = self.place()
         # Smaller than the standalone diagram: the buttons and gauges should fit on one screen.
-        self.diagram_html.value = f'<div style="max-width:680px">{diagram(here, fired)._repr_html_()}</div>'
+        picture = diagram(here, fired, self.acted())._repr_html_()
+        self.diagram_html.value = f'<div style="max-width:680px">{picture}</div>'
         self.transcript_html.value = self.transcript(pending=False).html
 
         waiting = self.pending is not None

@@ -15,7 +15,7 @@ from ..events import Usage
 from ..state import RunState
 from ..text import t
 
-__all__ = ["PRICES", "TokenBudget", "cost_usd"]
+__all__ = ["PRICES", "TokenBudget", "cost_usd", "usd"]
 
 # USD per million tokens, (input, output), from API_FACTS.md. Sonnet 5: sources conflict between
 # $2/$10 and the $3/$15 list price; the higher one is used so that a USD limit errs on the safe side.
@@ -41,16 +41,23 @@ def _price(model: str, prices: dict[str, tuple[float, float]]) -> tuple[float, f
     return max(prices.values())
 
 
-def cost_usd(usage: Iterable[Usage] | Usage, model: str, prices: dict | None = None) -> float:
-    """Estimated USD for one usage or a list of them (cache writes at 1.25x input, reads at 0.1x)."""
-    total = usage if isinstance(usage, Usage) else sum(usage, Usage())
-    per_in, per_out = _price(model, prices or PRICES)
+def usd(usage: Usage, per_in: float, per_out: float, cache_write: float | None = None,
+        cache_read: float | None = None) -> float:
+    """USD for ``usage`` at these prices per million tokens; cache prices default to 1.25x and 0.1x input."""
+    write = per_in * CACHE_WRITE if cache_write is None else cache_write
+    read = per_in * CACHE_READ if cache_read is None else cache_read
     return (
-        total.input_tokens * per_in
-        + total.cache_creation_input_tokens * per_in * CACHE_WRITE
-        + total.cache_read_input_tokens * per_in * CACHE_READ
-        + total.output_tokens * per_out
+        usage.input_tokens * per_in
+        + usage.cache_creation_input_tokens * write
+        + usage.cache_read_input_tokens * read
+        + usage.output_tokens * per_out
     ) / 1_000_000
+
+
+def cost_usd(usage: Iterable[Usage] | Usage, model: str, prices: dict | None = None) -> float:
+    """Estimated USD for one usage or a list of them, at the model's price in ``prices`` (or ``PRICES``)."""
+    total = usage if isinstance(usage, Usage) else sum(usage, Usage())
+    return usd(total, *_price(model, prices or PRICES))
 
 
 @dataclass

@@ -1,12 +1,13 @@
 """The loop diagram: every node and valve drawn, the run's place and the fired valve marked."""
 
+import re
 import xml.etree.ElementTree as ET
 
 import pytest
 
 from harness_lab.text import t
 from harness_lab.ui import diagram
-from harness_lab.ui.diagram import NODES, STEPS
+from harness_lab.ui.diagram import NODES, OTHER_STOPS, STEPS, place_of
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -57,3 +58,31 @@ def test_html_is_inline_svg_and_deterministic():
     a, b = diagram("results", "approval")._repr_html_(), diagram("results", "approval")._repr_html_()
     assert a == b and "<svg" in a and a.startswith("<div")
     ET.fromstring(a)
+
+
+def test_english_uses_ascii_brackets(monkeypatch):
+    monkeypatch.setenv("HARNESS_LAB_LANG", "en")
+    d = diagram("before_tool", "max_turns")
+    full_width = re.compile(r"[\u3000-\u30ff\u4e00-\u9fff\uff00-\uffef]")
+    assert full_width.findall(repr(d) + d._repr_html_()) == []
+    assert "▶ before_tool (before the tool runs): approval" in repr(d)
+    assert d.caption().startswith("you are here: before_tool (before the tool runs) / ")
+
+
+@pytest.mark.parametrize("stop", sorted(OTHER_STOPS))
+def test_a_stop_that_is_no_valve_is_named_as_a_stop(stop):
+    caption = diagram(place_of(stop), stop).caption()
+    assert caption.endswith(f"{t('ui.diagram.stopped_by')}: {t(f'ui.stop_name.{stop}')}")
+    assert t("ui.diagram.fired") not in caption
+
+
+def test_a_learners_own_valve_is_still_a_valve():
+    assert diagram(fired="my_valve").caption() == f"{t('ui.diagram.fired')}: my_valve"
+
+
+def test_a_valve_that_acted_is_marked_but_not_as_fired():
+    d = diagram("results", acted="approval")
+    assert _groups(d, "hl-acted") == {"hl-valve hl-valve-approval hl-acted"} and _groups(d, "hl-fired") == set()
+    assert f"{t('ui.valve.approval')} ({t('ui.diagram.acted_badge')})" in repr(d)
+    assert d.caption().endswith(f"{t('ui.diagram.acted')}: {t('ui.valve.approval')}")
+    assert diagram(fired="approval", acted="approval").acted is None  # fired says more than acted

@@ -1,7 +1,10 @@
 """Token-burn plots: Japanese labels with real glyphs, budget and stop drawn, deterministic."""
 
 import io
+import subprocess
+import sys
 import warnings
+from pathlib import Path
 
 import matplotlib
 import pytest
@@ -115,3 +118,48 @@ def test_x_axis_counts_model_calls_not_turns():
     fig = plot_token_burn(USAGES + [STOP], budget=5000)
     assert all(ax.get_xlabel() == "モデル呼び出し（回目）" for ax in fig.axes[:2])
     assert all("ターン" not in ax.get_xlabel() for ax in compare_runs({"A": USAGES}).axes)
+
+
+def test_usd_prices_honour_the_cache_prices():
+    write, read = Usage(cache_creation_input_tokens=1_000_000), Usage(cache_read_input_tokens=1_000_000)
+    base = {"input": 3.0, "output": 15.0}
+    assert run_cost_usd(write, usd_prices={**base, "cache_write": 100.0}) == pytest.approx(100.0)
+    assert run_cost_usd(read, usd_prices={**base, "cache_read": 0}) == 0
+    # Left out, they follow the input price as the API bills them: writes 1.25x, reads 0.1x.
+    assert run_cost_usd(write, usd_prices=base) == pytest.approx(3.75)
+    assert run_cost_usd(read, usd_prices=base) == pytest.approx(0.3)
+    fig = plot_token_burn([write, read], usd_prices={**base, "cache_write": 100.0, "cache_read": 1.0})
+    assert list(fig.axes[2].get_lines()[0].get_ydata()) == pytest.approx([100.0, 101.0])
+
+
+@pytest.mark.parametrize("prices, error, named", [
+    ({"input": 3.0}, ValueError, "output"),
+    ({"input": 3.0, "output": 15.0, "cache_writes": 3.75}, ValueError, "cache_writes"),
+    ({"input": "3", "output": 15.0}, ValueError, "input"),
+    ({"input": 3.0, "output": -1}, ValueError, "output"),
+    ({}, ValueError, "input, output"),
+    ([3.0, 15.0], TypeError, "[3.0, 15.0]"),
+])
+def test_an_incomplete_price_dict_is_a_clear_error(prices, error, named):
+    for plot in (lambda: plot_token_burn(USAGES, usd_prices=prices), lambda: compare_runs({"A": USAGES}, usd_prices=prices)):
+        with pytest.raises(error) as caught:
+            plot()
+        message = str(caught.value)
+        assert named in message and '"input": 3.0, "output": 15.0' in message
+
+
+def test_svg_is_the_same_in_every_process():
+    # SVG ids come from a per-process random salt and the file carries the save date, unless set.
+    code = (
+        "import hashlib, io, matplotlib; matplotlib.use('Agg')\n"
+        "from harness_lab.events import Usage\n"
+        "from harness_lab.ui import compare_runs\n"
+        "usages = [Usage(400 + 300 * i, 50, 100 if i == 0 else 0, 80 if i else 0) for i in range(5)]\n"
+        "buf = io.BytesIO()\n"
+        "compare_runs({'A': usages, 'B': usages[:3]}).savefig(buf, format='svg')\n"
+        "print(hashlib.sha256(buf.getvalue()).hexdigest())\n"
+    )
+    root = Path(__file__).resolve().parents[2]
+    runs = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=root)
+            for _ in range(2)]
+    assert runs[0].stdout == runs[1].stdout and len(runs[0].stdout.strip()) == 64

@@ -1,15 +1,44 @@
 """The Stepper driven headless: buttons clicked with Button.click(), over the real loop and emulator."""
 
 import asyncio
+import html
 import subprocess
 import sys
+import time
 from pathlib import Path
+
+import pytest
 
 from harness_lab.events import ApprovalRequest, Finished, Stopped, Turn
 from harness_lab.text import t
 from harness_lab.ui import Stepper
 
 PROMPT = "週次レポートを sandbox/report.md に保存して"
+
+
+def click(button):
+    """Click as a learner does; a KeyboardInterrupt out of a handler would end the whole test session."""
+    try:
+        button.click()
+    except KeyboardInterrupt:
+        pytest.fail(f"KeyboardInterrupt escaped the {button.description} button's handler")
+
+
+class Breaks:
+    """A learner's own valve with a bug: from ``from_turn`` on, its check raises (until ``fixed``)."""
+
+    name, step = "breaks", "before_request"
+
+    def __init__(self, from_turn):
+        self.from_turn, self.fixed = from_turn, False
+
+    def check(self, state):
+        if not self.fixed and state.turns >= self.from_turn:
+            raise ZeroDivisionError("learner bug")
+        return None
+
+    def reading(self, state):
+        return "ok"
 
 
 def test_buttons_carry_the_catalog_labels(make_run):
@@ -231,3 +260,82 @@ def test_each_approval_line_comes_after_its_turn_header(make_run):
         next_header = text.find(f"=== ターン {number + 1} —")
         assert header < line and (next_header == -1 or line < next_header), tool
     assert "— 承認待ち ===" not in text  # every turn ended, so every approval sits inside its turn
+
+
+def test_an_exception_inside_the_run_ends_the_panel_and_names_it(make_run):
+    run = make_run("never_ending")
+    bug = Breaks(from_turn=1)
+    run.valves.append(bug)
+    s = Stepper(run, "メモを順に読んで")
+    s.next_button.click()
+    assert run.state.turns == 1
+    returned = s.step()  # the valve raises before turn 2: returned, not raised
+    assert isinstance(returned, ZeroDivisionError) and s.error is returned and s.done
+    line = t("ui.status.error", error="ZeroDivisionError: learner bug")
+    assert s.status_text() == line and html.escape(line) in s.status.value
+    assert repr(s).splitlines()[0] == line and "Traceback" not in repr(s)
+    assert s.next_button.disabled and s.all_button.disabled and s.stop_button.disabled
+    click(s.stop_button)  # nothing is left to interrupt: no KeyboardInterrupt out of the handler
+    click(s.next_button)
+    assert s.outcome is None and s.error is returned and s.status_text() == line
+    assert run.state.turns == 1 and len(run.messages) == 3 and run.messages[-1]["role"] == "user"
+    bug.fixed = True
+    s.resume()
+    s.step()
+    assert run.state.turns == 2 and s.error is None and not s.next_button.disabled
+
+
+def test_an_exception_during_run_to_end_gives_the_buttons_back(make_run):
+    run = make_run("never_ending", max_turns=50)
+    run.valves.append(Breaks(from_turn=2))
+    s = Stepper(run, "メモを順に読んで")
+    unhandled = []
+
+    async def click_all():
+        asyncio.get_running_loop().set_exception_handler(lambda _, context: unhandled.append(context))
+        s.all_button.click()
+        deadline = time.monotonic() + 10
+        while not s.done and time.monotonic() < deadline:
+            await asyncio.sleep(0.01)
+        click(s.stop_button)
+
+    asyncio.run(click_all())
+    assert s.status_text() == t("ui.status.error", error="ZeroDivisionError: learner bug")
+    assert t("ui.status.running") not in s.status.value and s.outcome is None
+    assert isinstance(s.error, ZeroDivisionError) and unhandled == []
+    assert run.state.turns == 2 and run.messages[-1]["role"] == "user"
+
+
+def test_stop_right_after_resume_stops_cleanly(make_run):
+    run = make_run("never_ending", max_turns=2)
+    s = Stepper(run, "メモを順に読んで")
+    s.run_all()
+    run.valves[0].limit = 5
+    s.resume()
+    click(s.stop_button)  # the fresh generator has not started: nothing inside could catch Ctrl-C
+    assert s.outcome.valve == "interrupted" and run.state.turns == 2
+    s.resume()
+    s.step()
+    assert run.state.turns == 3 and s.outcome is None
+
+
+def test_a_denial_marks_the_approval_valve_on_that_turn_only(make_run):
+    s = Stepper(make_run("high_impact"), PROMPT)
+    s.step()
+    assert s.acted() is None and "hl-acted" not in s.diagram_html.value
+    s.deny("まだ保存しないで")
+    assert s.acted() == "approval" and "hl-valve-approval hl-acted" in s.diagram_html.value
+    s.step()
+    assert isinstance(s.outcome, Finished) and s.acted() is None and "hl-acted" not in s.diagram_html.value
+    approved = Stepper(make_run("high_impact"), PROMPT)
+    approved.step()
+    approved.approve()
+    assert approved.acted() is None
+
+
+def test_an_interrupt_is_shown_as_a_stop_not_as_a_valve(make_run):
+    s = Stepper(make_run("never_ending"), "メモを順に読んで")
+    s.step()
+    s.stop()
+    assert t("ui.stop_name.interrupted") in s.diagram_html.value
+    assert t("ui.diagram.fired") not in s.diagram_html.value
