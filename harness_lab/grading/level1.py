@@ -9,10 +9,18 @@ Each criterion runs in its own time-limited child (``sandbox.run_limited``), so 
 forever or raises fails alone. Criterion 1 looks only at *which tier* each tool behaved as; the
 placement of the check (2) and the results returned (3) are judged separately, so one mistake
 fails one criterion.
+
+Every call of ``run_tool_uses`` gets its own deep copy of the model's response, and the grader's
+own checks read untouched copies: learner code may consume ``content`` or edit ``block.input`` in
+place, as real harness code may, without misleading the next call or the grader.
 """
 
 from __future__ import annotations
 
+import copy
+import re
+import unicodedata
+from collections import Counter
 from enum import Enum
 from typing import Any, Callable
 
@@ -25,7 +33,7 @@ from ..text import t
 from .report import Check, Report
 from .sandbox import Outcome, describe_error, run_limited
 from .scenarios import OUTPUTS, PROMPT, TOOL_DEFS, content_of, tool_use_ids
-from .spies import Recorder, canonical
+from .spies import Recorder, logged
 
 __all__ = ["REQUIRED_TIERS", "TIERS", "UNLISTED_TOOL", "check_level1", "grade_level1"]
 
@@ -55,8 +63,17 @@ INPUTS = {
 # The human approves writing notes.txt and refuses overwriting config.txt.
 REFUSED_WRITE = {"path": "config.txt", "content": "上書き"}
 
-# Words that tell the model a call was refused by policy (not by a person, not by a failure).
-POLICY_WORDS = ("ポリシー", "policy", "禁止", "forbidden", "許可されていない", "not allowed", "deny")
+# Phrases that tell the model a rule refused the call (not a person, not a failure), searched for in
+# the NFKC-folded, lower-cased result. A bare "拒否" / "denied" is not enough: a person's "no" says
+# that too, and "エラー" or "実行していません" says nothing about why.
+POLICY_PHRASES = re.compile("|".join((
+    "ポリシー", "方針", "規則", "ルール", "権限",
+    "禁",  # 禁止, 禁じられています, 厳禁
+    "不許可", "許可(されてい|されて|され|してい|し|が(あり)?)?(ない|ません|なし)",
+    "認められて(い)?(ない|ません)", "(使用|利用)(でき(ない|ません)|不可)", "使え(ない|ません)", "無効化",
+    "policy", "forbid", "prohibit", "deny", "blocked", "blocklist", "banned", "disabled", "disallow",
+    "(not|n't|never) (be )?(allowed|permitted)", "(not |un)authori[sz]ed", "permission",
+)))
 
 
 def _approve_notes_only(name: str, given: dict) -> bool:
@@ -116,9 +133,13 @@ def _is_empty(policy: Any) -> bool:
 
 
 def _results(run_tool_uses: Callable, content: list, rec: Recorder, decide: Callable) -> list[dict]:
-    """Call the learner's function and boil its results down to plain, picklable facts."""
-    returned = run_tool_uses(content, rec.tools(OUTPUTS), rec.approver(decide))
-    return [_fact(r) for r in (returned or [])]
+    """Call the learner's function on a fresh copy of ``content``; its results as plain facts."""
+    return [_fact(r) for r in _returned(run_tool_uses, content, rec, decide)]
+
+
+def _returned(run_tool_uses: Callable, content: list, rec: Recorder, decide: Callable) -> list:
+    returned = run_tool_uses(copy.deepcopy(content), rec.tools(OUTPUTS), rec.approver(decide))
+    return list(returned or [])
 
 
 def _fact(result: Any) -> dict:
@@ -127,37 +148,46 @@ def _fact(result: Any) -> dict:
         text = "".join(str(field(b, "text", "") or "") for b in content)
     else:
         text = "" if content is None else str(content)
+    use_id = field(result, "tool_use_id")
     return {
         "type": field(result, "type"),
-        "tool_use_id": field(result, "tool_use_id"),
+        "tool_use_id": use_id if isinstance(use_id, str) else None,
         "is_error": bool(field(result, "is_error", False)),
         "text": text,
     }
 
 
-def _tier_seen(rec: Recorder, name: str, facts: list[dict], use_id: str) -> str:
-    """The tier a single call behaved as: asked → ask; ran and answered cleanly → allow; else deny."""
+def _tier_seen(rec: Recorder, name: str, facts: list[dict]) -> str:
+    """The tier a single call behaved as: asked → ask; ran and answered cleanly → allow; else deny.
+
+    The scene holds one call, so any clean result answers it; whether the ids are right is
+    criterion 3's question.
+    """
     if rec.asked(name):
         return "ask"
-    answered = [f for f in facts if f["tool_use_id"] == use_id and not f["is_error"]]
+    answered = [f for f in facts if not f["is_error"]]
     return "allow" if rec.ran(name) and answered else "deny"
+
+
+def _says_policy(text: str) -> bool:
+    return POLICY_PHRASES.search(unicodedata.normalize("NFKC", text).lower()) is not None
 
 
 def _failed_run(number: int, title: str, outcome: Outcome) -> Check:
     if outcome.status == "error":
-        return Check(number, title, False, t("grade.raised", error=outcome.error))
+        return Check.fail(number, title, "grade.raised", error=outcome.error)
     if outcome.status == "timeout":
-        return Check(number, title, False, t("grade.timeout"))
-    return Check(number, title, False, t("grade.crashed"))
+        return Check.fail(number, title, "grade.timeout")
+    return Check.fail(number, title, "grade.crashed")
 
 
 def _criterion1(policy: Any, default: Any, run_tool_uses: Callable, scenes: _Scenes, timeout: float) -> Check:
     title = t("grade.l1.c1.title")
     tier = _tier_name(default)
     if tier is None:
-        return Check(1, title, False, t("grade.l1.c1.no_default", value=_short(default)))
+        return Check.fail(1, title, "grade.l1.c1.no_default", value=_short(default))
     if _is_empty(policy):
-        return Check(1, title, False, t("grade.l1.c1.empty_policy"))
+        return Check.fail(1, title, "grade.l1.c1.empty_policy")
 
     def job() -> dict:
         seen = {}
@@ -168,7 +198,7 @@ def _criterion1(policy: Any, default: Any, run_tool_uses: Callable, scenes: _Sce
             except Exception as exc:
                 seen[name] = ("error", describe_error(exc))
                 continue
-            seen[name] = ("tier", _tier_seen(rec, name, facts, tool_use_ids(content)[0]))
+            seen[name] = ("tier", _tier_seen(rec, name, facts))
         return seen
 
     outcome = run_limited(job, timeout)
@@ -177,17 +207,15 @@ def _criterion1(policy: Any, default: Any, run_tool_uses: Callable, scenes: _Sce
     seen = outcome.value
     unlisted = seen[UNLISTED_TOOL]
     if unlisted[0] == "error":
-        return Check(1, title, False, t("grade.l1.c1.unlisted_error", tool=UNLISTED_TOOL, error=unlisted[1]))
+        return Check.fail(1, title, "grade.l1.c1.unlisted_error", tool=UNLISTED_TOOL, error=unlisted[1])
     for name, expected in REQUIRED_TIERS.items():
         kind, value = seen[name]
         if kind == "error":
-            return Check(1, title, False, t("grade.raised", error=value))
+            return Check.fail(1, title, "grade.raised", error=value)
         if value != expected:
-            return Check(1, title, False, t("grade.l1.c1.mismatch", tool=name, expected=expected, seen=value))
+            return Check.fail(1, title, "grade.l1.c1.mismatch", tool=name, expected=expected, seen=value)
     if unlisted[1] != tier:
-        return Check(
-            1, title, False, t("grade.l1.c1.default_ignored", tool=UNLISTED_TOOL, default=tier, seen=unlisted[1])
-        )
+        return Check.fail(1, title, "grade.l1.c1.default_ignored", tool=UNLISTED_TOOL, default=tier, seen=unlisted[1])
     warning = t("grade.l1.c1.allow_warning") if tier == "allow" else ""
     return Check(1, title, True, warning=warning)
 
@@ -219,19 +247,19 @@ def _criterion2(run_tool_uses: Callable, scenes: _Scenes, timeout: float) -> Che
         return _failed_run(2, title, outcome)
     f = outcome.value
     if f["deny_ran"] or f["mixed_deny_ran"]:
-        return Check(2, title, False, t("grade.l1.c2.deny_ran"))
+        return Check.fail(2, title, "grade.l1.c2.deny_ran")
     if not f["refused_asked"]:
-        return Check(2, title, False, t("grade.l1.c2.not_asked"))
+        return Check.fail(2, title, "grade.l1.c2.not_asked")
     if f["refused_ran"] and f["refused_asked_first"]:
-        return Check(2, title, False, t("grade.l1.c2.refusal_ignored"))
+        return Check.fail(2, title, "grade.l1.c2.refusal_ignored")
     if f["refused_ran"] or (f["approved_ran"] and not f["approved_asked_first"]):
-        return Check(2, title, False, t("grade.l1.c2.ran_before_asking"))
+        return Check.fail(2, title, "grade.l1.c2.ran_before_asking")
     if f["approved_ran"] != 1:
-        return Check(2, title, False, t("grade.l1.c2.approved_not_run", count=f["approved_ran"]))
-    if f["mixed_asks"] != 2 or f["mixed_writes"] != [canonical(INPUTS["write_file"])]:
-        return Check(2, title, False, t("grade.l1.c2.per_call"))
+        return Check.fail(2, title, "grade.l1.c2.approved_not_run", count=f["approved_ran"])
+    if f["mixed_asks"] != 2 or f["mixed_writes"] != [logged(INPUTS["write_file"])]:
+        return Check.fail(2, title, "grade.l1.c2.per_call")
     if f["mixed_allowed"] != ["get_time", "read_file"]:
-        return Check(2, title, False, t("grade.l1.c2.allowed_skipped"))
+        return Check.fail(2, title, "grade.l1.c2.allowed_skipped")
     return Check(2, title, True)
 
 
@@ -242,12 +270,11 @@ def _criterion3(run_tool_uses: Callable, scenes: _Scenes, timeout: float) -> Che
     def job() -> dict:
         alone = _results(run_tool_uses, scenes.deny, Recorder(), lambda n, i: True)
         rec = Recorder()
-        returned = run_tool_uses(scenes.mixed, rec.tools(OUTPUTS), rec.approver(_approve_notes_only))
-        returned = list(returned or [])
+        returned = _returned(run_tool_uses, scenes.mixed, rec, _approve_notes_only)
         return {
             "alone": alone,
             "mixed": [_fact(r) for r in returned],
-            "ran": sorted({canonical([e.name, e.input]) for e in rec.ran()}),
+            "ran": sorted({(e.name, e.input) for e in rec.ran()}),
             "api": _api_accepts(scenes.mixed, returned),
         }
 
@@ -256,37 +283,43 @@ def _criterion3(run_tool_uses: Callable, scenes: _Scenes, timeout: float) -> Che
         return _failed_run(3, title, outcome)
     alone, mixed = outcome.value["alone"], outcome.value["mixed"]
     if len(alone) != 1:
-        return Check(3, title, False, t("grade.l1.c3.deny_no_result", count=len(alone)))
+        return Check.fail(3, title, "grade.l1.c3.deny_no_result", count=len(alone))
     if len(mixed) != len(mixed_ids):
-        return Check(3, title, False, t("grade.l1.c3.count", uses=len(mixed_ids), results=len(mixed)))
+        return Check.fail(3, title, "grade.l1.c3.count", uses=len(mixed_ids), results=len(mixed))
     if any(f["type"] != "tool_result" for f in mixed + alone):
-        return Check(3, title, False, t("grade.l1.c3.type"))
+        return Check.fail(3, title, "grade.l1.c3.type")
     got_ids = [f["tool_use_id"] for f in mixed]
+    if None in got_ids:
+        return Check.fail(3, title, "grade.l1.c3.no_id", position=got_ids.index(None) + 1)
+    if alone[0]["tool_use_id"] is None:
+        return Check.fail(3, title, "grade.l1.c3.no_id", position=1)
     if got_ids != mixed_ids:
-        key = "grade.l1.c3.order" if sorted(got_ids) == sorted(mixed_ids) else "grade.l1.c3.ids"
-        return Check(3, title, False, t(key))
+        key = "grade.l1.c3.order" if Counter(got_ids) == Counter(mixed_ids) else "grade.l1.c3.ids"
+        return Check.fail(3, title, key)
+    if alone[0]["tool_use_id"] != tool_use_ids(scenes.deny)[0]:
+        return Check.fail(3, title, "grade.l1.c3.ids")
     by_name = dict(zip(["get_time", "write_ok", "write_refused", "send_email", "read_file"], mixed))
     for deny_fact in (alone[0], by_name["send_email"]):
         if not deny_fact["is_error"]:
-            return Check(3, title, False, t("grade.l1.c3.deny_not_error"))
-        if not any(w.lower() in deny_fact["text"].lower() for w in POLICY_WORDS):
-            return Check(3, title, False, t("grade.l1.c3.deny_no_reason"))
+            return Check.fail(3, title, "grade.l1.c3.deny_not_error")
+        if not _says_policy(deny_fact["text"]):
+            return Check.fail(3, title, "grade.l1.c3.deny_no_reason")
     ran = outcome.value["ran"]
-    refused_ran = canonical(["write_file", canonical(REFUSED_WRITE)]) in ran
+    refused_ran = ("write_file", logged(REFUSED_WRITE)) in ran
     if not refused_ran and not by_name["write_refused"]["is_error"]:
-        return Check(3, title, False, t("grade.l1.c3.refused_not_error"))
+        return Check.fail(3, title, "grade.l1.c3.refused_not_error")
     for key, tool, given in (
         ("get_time", "get_time", INPUTS["get_time"]),
         ("write_ok", "write_file", INPUTS["write_file"]),
         ("read_file", "read_file", INPUTS["read_file"]),
     ):
         fact = by_name[key]
-        if canonical([tool, canonical(given)]) not in ran:
+        if (tool, logged(given)) not in ran:
             continue  # whether it should have run is criterion 2's question
         if fact["is_error"] or OUTPUTS[tool] not in fact["text"]:
-            return Check(3, title, False, t("grade.l1.c3.output_missing", tool=tool))
+            return Check.fail(3, title, "grade.l1.c3.output_missing", tool=tool)
     if outcome.value["api"]:
-        return Check(3, title, False, t("grade.l1.c3.api_rejected", error=outcome.value["api"]))
+        return Check.fail(3, title, "grade.l1.c3.api_rejected", error=outcome.value["api"])
     return Check(3, title, True)
 
 

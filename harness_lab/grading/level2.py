@@ -106,12 +106,12 @@ def _criterion1(missing: Any) -> Check:
     keys = _keys(missing)
     unknown = sorted(keys - GAP_OPTIONS.keys())
     if unknown:
-        return Check(1, title, False, t("grade.l2.unknown", keys=", ".join(map(repr, unknown))))
+        return Check.fail(1, title, "grade.l2.unknown", keys=", ".join(map(repr, unknown)))
     wrong = [k for k in GAP_OPTIONS if k in keys and not GAP_OPTIONS[k]]
     if wrong:
-        return Check(1, title, False, t("grade.l2.c1.not_missing", option=wrong[0], desc=t("grade.l2.gap." + wrong[0])))
+        return Check.fail(1, title, "grade.l2.c1.not_missing", option=wrong[0], desc=t("grade.l2.gap." + wrong[0]))
     if REQUIRED_GAP not in keys:
-        return Check(1, title, False, t("grade.l2.c1.no_stop_condition"))
+        return Check.fail(1, title, "grade.l2.c1.no_stop_condition")
     return Check(1, title, True)
 
 
@@ -120,15 +120,15 @@ def _criterion2(runaways: Any) -> Check:
     keys = _keys(runaways)
     unknown = sorted(keys - RUNAWAY_OPTIONS.keys())
     if unknown:
-        return Check(2, title, False, t("grade.l2.unknown", keys=", ".join(map(repr, unknown))))
+        return Check.fail(2, title, "grade.l2.unknown", keys=", ".join(map(repr, unknown)))
     wrong = [k for k in RUNAWAY_OPTIONS if k in keys and RUNAWAY_OPTIONS[k] is None]
     if wrong:
-        return Check(2, title, False, t("grade.l2.c2.not_this_loop", option=wrong[0], desc=t("grade.l2.runaway." + wrong[0])))
+        return Check.fail(2, title, "grade.l2.c2.not_this_loop", option=wrong[0], desc=t("grade.l2.runaway." + wrong[0]))
     families = {RUNAWAY_OPTIONS[k] for k in keys}
     if "turns" not in families:
-        return Check(2, title, False, t("grade.l2.c2.no_turns"))
+        return Check.fail(2, title, "grade.l2.c2.no_turns")
     if "no_progress" not in families:
-        return Check(2, title, False, t("grade.l2.c2.no_spinning"))
+        return Check.fail(2, title, "grade.l2.c2.no_spinning")
     return Check(2, title, True)
 
 
@@ -186,15 +186,17 @@ def _criterion3(run_agent: Callable, max_turns: Any, timeout: float) -> Check:
     title = t("grade.l2.c3.title")
     n = max_turns
     if isinstance(n, bool) or not isinstance(n, int) or n not in MAX_TURNS_RANGE:
-        return Check(3, title, False, t("grade.l2.c3.bad_max_turns", value=_short(n)))
+        return Check.fail(3, title, "grade.l2.c3.bad_max_turns", value=_short(n))
 
     outcome = _run(run_agent, _never_ending(n), timeout)
     if outcome.status in ("aborted", "timeout"):
-        return Check(3, title, False, t("grade.l2.c3.runaway"))
+        return Check.fail(3, title, "grade.l2.c3.runaway")
     if outcome.status != "ok":
         if "`tool_use` ids must be unique" in outcome.error:  # the API's answer to lesson 4's dead loop
-            return Check(3, title, False, t("grade.l2.c3.stale_response"))
-        return Check(3, title, False, t("grade.raised", error=outcome.error) if outcome.error else t("grade.crashed"))
+            return Check.fail(3, title, "grade.l2.c3.stale_response")
+        if not outcome.error:
+            return Check.fail(3, title, "grade.crashed")
+        return Check.fail(3, title, "grade.raised", error=outcome.error)
     seen = outcome.value
     if (seen["rounds"], seen["calls"]) != (n, n + 1):
         if seen["rounds"] == n - 1 and seen["calls"] == n:
@@ -203,23 +205,23 @@ def _criterion3(run_agent: Callable, max_turns: Any, timeout: float) -> Check:
             key = "grade.l2.c3.results_unsent"
         else:
             key = "grade.l2.c3.counts"
-        return Check(3, title, False, t(key, n=n, rounds=seen["rounds"], calls=seen["calls"]))
+        return Check.fail(3, title, key, n=n, rounds=seen["rounds"], calls=seen["calls"])
     said = seen["returned"]
     if not said or not said.strip() or not any(w.lower() in said.lower() for w in (str(n), *LIMIT_WORDS)):
-        return Check(3, title, False, t("grade.l2.c3.no_stop_message", shown=seen["shown"]))
+        return Check.fail(3, title, "grade.l2.c3.no_stop_message", shown=seen["shown"])
 
     for script, rounds in ((_two_tools(), 2), (_finishing_after(n, n), n)):
         outcome = _run(run_agent, script, timeout)
         if outcome.status in ("aborted", "timeout"):
-            return Check(3, title, False, t("grade.l2.c3.normal_runaway"))
+            return Check.fail(3, title, "grade.l2.c3.normal_runaway")
         if outcome.status != "ok":
-            return Check(3, title, False, t("grade.l2.c3.normal_raised", error=outcome.error or "?"))
+            return Check.fail(3, title, "grade.l2.c3.normal_raised", error=outcome.error or "?")
         seen = outcome.value
         if not seen["returned"] or ANSWER not in seen["returned"]:
             key = "grade.l2.c3.cut_at_cap" if rounds == n else "grade.l2.c3.normal_answer"
-            return Check(3, title, False, t(key, n=n, shown=seen["shown"]))
+            return Check.fail(3, title, key, n=n, shown=seen["shown"])
         if seen["calls"] != rounds + 1:
-            return Check(3, title, False, t("grade.l2.c3.normal_calls", calls=seen["calls"], expected=rounds + 1))
+            return Check.fail(3, title, "grade.l2.c3.normal_calls", calls=seen["calls"], expected=rounds + 1)
     return Check(3, title, True)
 
 

@@ -15,13 +15,23 @@ __all__ = ["Check", "Report"]
 
 @dataclass(frozen=True)
 class Check:
-    """The verdict on one criterion. ``hint`` explains a failure; ``warning`` qualifies a pass."""
+    """The verdict on one criterion. ``hint`` explains a failure; ``warning`` qualifies a pass.
+
+    ``key`` names the catalog entry the hint came from, so a test can tell which hint was given
+    whatever the language.
+    """
 
     number: int
     title: str
     passed: bool
     hint: str = ""
     warning: str = ""
+    key: str = ""
+
+    @classmethod
+    def fail(cls, number: int, title: str, key: str, **values: object) -> "Check":
+        """A failed criterion whose hint is the catalog entry ``key``, formatted with ``values``."""
+        return cls(number, title, False, t(key, **values), key=key)
 
     def line(self) -> str:
         if self.passed:

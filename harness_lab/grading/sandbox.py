@@ -6,12 +6,20 @@ child inherits the learner's objects as they are (no pickling of functions), run
 output swallowed, and sends back one small picklable summary over a pipe. The parent waits at most
 ``timeout`` seconds and kills the child after that, so ``while True: pass`` fails the check.
 
+The child leads its own process group, and the parent kills the whole group: learner code that forks
+leaves no looping grandchild behind. A grandchild also keeps the pipe open, so the summary carries
+its length and the parent stops reading once it is whole, instead of waiting for an end of file.
+
+``try_limited`` is the same run for a notebook's try-it cell: it shows what the job printed and
+returned, or one line saying why it did not finish, so a runaway never hangs that cell either.
+
 Where ``os.fork`` is missing (Windows) the job runs in a daemon thread instead: the time limit still
 returns control to the grader, though the runaway thread cannot be killed.
 """
 
 from __future__ import annotations
 
+import io
 import os
 import pickle
 import select
@@ -24,10 +32,16 @@ import warnings
 from dataclasses import dataclass
 from typing import Any, Callable
 
-__all__ = ["Outcome", "abort", "describe_error", "run_limited"]
+from ..text import t
+
+__all__ = ["Outcome", "abort", "describe_error", "run_limited", "try_limited"]
 
 # Where the running child sends its answer; set only inside a child (or the fallback thread).
 _channel: Callable[[tuple], None] | None = None
+# The child's answer is prefixed with its length in this many bytes.
+_HEADER = 8
+# How much of what a try-it job prints is shown in the cell.
+_SHOWN_CHARS = 10_000
 
 
 @dataclass(frozen=True)
@@ -78,6 +92,28 @@ class _Sink:
         raise OSError("output is captured by the grader")
 
 
+class _Capture(_Sink):
+    """A stdout/stderr stand-in that keeps the first ``limit`` characters printed and drops the rest."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.kept = io.StringIO()
+        self.dropped = False
+
+    def write(self, text: str) -> int:
+        room = self.limit - self.kept.tell()
+        self.kept.write(text[:max(room, 0)])
+        self.dropped = self.dropped or len(text) > room
+        return len(text)
+
+    def writelines(self, lines: Any) -> None:
+        for line in lines:
+            self.write(line)
+
+    def text(self) -> str:
+        return self.kept.getvalue() + ("\n" + t("grade.try.cut", limit=self.limit) if self.dropped else "")
+
+
 def describe_error(exc: BaseException) -> str:
     """One line for an exception: type, message and, when known, the learner's line that raised it.
 
@@ -99,7 +135,7 @@ def describe_error(exc: BaseException) -> str:
     if own is not None and own.line:
         line = own.line.strip()
         line = line if len(line) <= 60 else line[:59] + "…"
-        text += f"（{own.name} の `{line}` の行）"
+        text += t("grade.raised_at", function=own.name, line=line)
     return text
 
 
@@ -138,9 +174,11 @@ def run_limited(job: Callable[[], Any], timeout: float = 5.0) -> Outcome:
     if pid == 0:  # child: never return into the caller's stack
         try:
             os.close(read_end)
+            _own_group(0)
             _child(job, write_end)
         finally:
             os._exit(0)
+    _own_group(pid)  # both sides set it, so the group exists whichever runs first
     os.close(write_end)
     try:
         data, timed_out = _read_until(read_end, time.monotonic() + timeout)
@@ -150,12 +188,49 @@ def run_limited(job: Callable[[], Any], timeout: float = 5.0) -> Outcome:
     if data:
         try:
             status, value = pickle.loads(data)
-        except Exception:  # a partial message from a child killed mid-write
+        except Exception:  # garbled: a forked job whose two processes both answered at once
             status, value = "crashed", None
         if status == "error":
             return Outcome("error", error=value)
         return Outcome(status, value=value)
     return Outcome("timeout") if timed_out else Outcome("crashed")
+
+
+def try_limited(job: Callable[[], Any], timeout: float = 5.0) -> None:
+    """A try-it cell's run: ``job()`` under ``run_limited``, then what it printed and returned, here.
+
+    The learner's prints are caught in the child (the first ``_SHOWN_CHARS`` of them) and shown
+    after it ends; a returned value other than None is printed as ``print`` would. An exception,
+    a timeout or a crash ends with one line instead of a traceback or a hung cell.
+    """
+    if not hasattr(os, "fork"):  # the thread fallback prints straight into the cell already
+        outcome = run_limited(job, timeout)
+        shown, value, error = "", outcome.value, outcome.error
+    else:
+        outcome = run_limited(lambda: _printed_and_returned(job), timeout)
+        shown, value, error = outcome.value if outcome.status == "ok" else ("", None, outcome.error)
+    if shown:
+        print(shown, end="" if shown.endswith("\n") else "\n")
+    if error:
+        print(t("grade.try.raised", error=error))
+    elif outcome.status == "timeout":
+        print(t("grade.try.timeout", seconds=f"{timeout:g}"))
+    elif outcome.status == "crashed":
+        print(t("grade.crashed"))
+    elif value is not None:
+        print(value)
+
+
+def _printed_and_returned(job: Callable[[], Any]) -> tuple[str, str | None, str]:
+    """Inside the child: run ``job`` with its prints caught; (printed, str(returned) or None, error)."""
+    caught = _Capture(_SHOWN_CHARS)
+    sys.stdout = sys.stderr = caught
+    try:
+        value = job()
+        returned = None if value is None else str(value)
+    except BaseException as exc:  # the prints before the exception are worth showing too
+        return caught.text(), None, describe_error(exc)
+    return caught.text(), returned, ""
 
 
 def _child(job: Callable[[], Any], write_end: int) -> None:
@@ -167,7 +242,7 @@ def _child(job: Callable[[], Any], write_end: int) -> None:
             payload = pickle.dumps(message)
         except Exception as exc:  # the job returned something that cannot travel
             payload = pickle.dumps(("error", f"grader could not send the result: {exc}"))
-        view = memoryview(payload)
+        view = memoryview(len(payload).to_bytes(_HEADER, "big") + payload)
         while view:
             view = view[os.write(write_end, view):]
         os._exit(0)
@@ -196,28 +271,48 @@ def _silence() -> None:
     sys.stdin = open(os.devnull)
 
 
+def _own_group(pid: int) -> None:
+    """Make ``pid`` (0: this process) the leader of a new process group, named by its pid."""
+    try:
+        os.setpgid(pid, pid)
+    except OSError:  # the other side got there first, or the child is already gone
+        pass
+
+
 def _read_until(fd: int, deadline: float) -> tuple[bytes, bool]:
-    """Read the child's message until EOF or the deadline; returns (bytes, timed_out)."""
-    chunks: list[bytes] = []
+    """Read the child's message until it is whole, EOF or the deadline; returns (payload, timed_out).
+
+    A payload shorter than its header announced (the child died mid-write) comes back as b"".
+    """
+    data = b""
     while True:
+        if len(data) >= _HEADER and len(data) >= _HEADER + int.from_bytes(data[:_HEADER], "big"):
+            return data[_HEADER:], False
         remaining = deadline - time.monotonic()
         if remaining <= 0:
-            return b"".join(chunks), True
+            return b"", True
         ready, _, _ = select.select([fd], [], [], remaining)
         if not ready:
             continue
         chunk = os.read(fd, 1 << 16)
         if not chunk:
-            return b"".join(chunks), False
-        chunks.append(chunk)
+            return b"", False
+        data += chunk
 
 
 def _reap(pid: int) -> None:
-    """Kill the child if it is still there and collect it, so no zombie or runaway stays behind."""
+    """Kill the child's process group and collect the child, so no zombie or runaway stays behind.
+
+    The group goes before ``waitpid``: until the child is collected its pid, which names the group,
+    cannot be handed to another process.
+    """
     try:
-        os.kill(pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
+        os.killpg(pid, signal.SIGKILL)
+    except OSError:  # no group (the child never got to set it): kill the child alone
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
     try:
         os.waitpid(pid, 0)
     except ChildProcessError:

@@ -4,17 +4,19 @@ Graders judge behaviour: which tool ran, with which input, and whether the human
 One ``Recorder`` per scenario keeps a single ordered log, so "asked before it ran" is a comparison
 of two positions in that log. Spies accept the calling styles a learner may use: ``impl(input)`` as
 in the lesson, ``impl(**input)`` as in the Python article, ``approve(name, input)`` or
-``approve(block)``.
+``approve(block)``. A learner may tidy a path before using it (``./notes.txt``); the log keeps the
+file it names, so the same call compares equal however its path is spelled.
 """
 
 from __future__ import annotations
 
 import json
+import posixpath
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Callable
 
-__all__ = ["Event", "Recorder", "canonical"]
+__all__ = ["Event", "Recorder", "canonical", "logged"]
 
 
 def canonical(value: Any) -> str:
@@ -25,11 +27,20 @@ def canonical(value: Any) -> str:
         return repr(value)
 
 
+def logged(given: Mapping) -> str:
+    """A tool input as the log keeps it: canonical JSON, each ``path`` reduced to the file it names."""
+    return canonical(_tidy(given))
+
+
+def _tidy(given: Mapping) -> dict:
+    return {k: posixpath.normpath(v) if k == "path" and isinstance(v, str) and v else v for k, v in given.items()}
+
+
 @dataclass(frozen=True)
 class Event:
     kind: str  # "impl" (a tool ran) or "approve" (the human was asked)
     name: str
-    input: str  # canonical JSON
+    input: str  # as ``logged`` gives it
 
 
 class Recorder:
@@ -41,7 +52,7 @@ class Recorder:
     def tool(self, name: str, output: Any) -> Callable[..., Any]:
         def spy(*args: Any, **kwargs: Any) -> Any:
             given = args[0] if args and isinstance(args[0], Mapping) else kwargs
-            self.events.append(Event("impl", name, canonical(dict(given))))
+            self.events.append(Event("impl", name, logged(dict(given))))
             return output
 
         spy.__name__ = name
@@ -51,12 +62,15 @@ class Recorder:
         return {name: self.tool(name, out) for name, out in outputs.items()}
 
     def approver(self, decide: Callable[[str, dict], bool]) -> Callable[..., bool]:
-        """An approval callback: logs the question, answers ``decide(name, input)`` as a bool."""
+        """An approval callback: logs the question, answers ``decide(name, input)`` as a bool.
+
+        ``decide`` sees the input as logged (its path tidied), so it judges the file, not the spelling.
+        """
 
         def approve(*args: Any, **kwargs: Any) -> bool:
             name, given = _question(args, kwargs)
-            self.events.append(Event("approve", name, canonical(given)))
-            return bool(decide(name, given))
+            self.events.append(Event("approve", name, logged(given)))
+            return bool(decide(name, _tidy(given)))
 
         return approve
 
@@ -68,7 +82,7 @@ class Recorder:
 
     def asked_before_ran(self, name: str, input: dict) -> bool:
         """True when the first run of ``name(input)`` comes after a question about it."""
-        key = canonical(input)
+        key = logged(input)
         asked_at = ran_at = None
         for i, e in enumerate(self.events):
             if e.name == name and e.input == key:

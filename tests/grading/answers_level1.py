@@ -1,7 +1,8 @@
 """Learner answers to exercise level 1, right and wrong, written as a learner would.
 
 Each wrong answer is a correct answer with one mistake the exercise is about; ``WRONG`` maps its
-name to the one criterion that must catch it. The right answers differ in style on purpose.
+name to the one criterion that must catch it and the catalog key of the hint that must name the
+mistake. The right answers differ in style on purpose.
 """
 
 from __future__ import annotations
@@ -167,23 +168,6 @@ def _key_error(content, tool_impls, approve):
     return make_runner(lambda name: DICT_POLICY[name])(content, tool_impls, approve)
 
 
-# Each entry: (POLICY, DEFAULT_TIER, run_tool_uses), the criterion that must fail alone.
-WRONG = {
-    "policy checked after the tool ran": ((DICT_POLICY, "ask", _after_run), 2),
-    "denied call with no tool_result": ((DICT_POLICY, "ask", _deny_dropped), 3),
-    "no default tier (KeyError)": ((DICT_POLICY, "ask", _key_error), 1),
-    "no default tier (None, unlisted tool runs)": (
-        (DICT_POLICY, None, make_runner(lambda name: DICT_POLICY.get(name))),
-        1,
-    ),
-    "declared default not used": ((DICT_POLICY, "deny", make_runner(lambda name: DICT_POLICY.get(name, "allow"))), 1),
-    "approval asked only once per response": None,  # filled below
-    "deny result without is_error": None,
-    "deny result that does not say why": None,
-    "results in reverse order": None,
-    "approve's answer ignored": None,
-    "loop stops at the first refusal": None,
-}
 
 
 def _once_per_response(content, tool_impls, approve):
@@ -255,19 +239,107 @@ def _stops_at_refusal(content, tool_impls, approve):
     return results
 
 
-WRONG.update(
-    {
-        "approval asked only once per response": ((DICT_POLICY, "ask", _once_per_response), 2),
-        "deny result without is_error": ((DICT_POLICY, "ask", _deny_not_error), 3),
-        "deny result that does not say why": ((DICT_POLICY, "ask", _deny_silent_reason), 3),
-        "results in reverse order": ((DICT_POLICY, "ask", _reversed), 3),
-        "approve's answer ignored": ((DICT_POLICY, "ask", _ignores_answer), 2),
-        "loop stops at the first refusal": ((DICT_POLICY, "ask", _stops_at_refusal), 2),
-    }
-)
+def _id_under_the_wrong_key(content, tool_impls, approve):
+    """Writes the tool_use's id as "id", the key of the block it answers, not "tool_use_id"."""
+    return [
+        {"id" if k == "tool_use_id" else k: v for k, v in r.items()}
+        for r in dict_runner(content, tool_impls, approve)
+    ]
+
+
+# Each entry: (POLICY, DEFAULT_TIER, run_tool_uses), the criterion that must fail alone, its hint's key.
+WRONG = {
+    "policy checked after the tool ran": ((DICT_POLICY, "ask", _after_run), 2, "grade.l1.c2.deny_ran"),
+    "denied call with no tool_result": ((DICT_POLICY, "ask", _deny_dropped), 3, "grade.l1.c3.deny_no_result"),
+    "no default tier (KeyError)": ((DICT_POLICY, "ask", _key_error), 1, "grade.l1.c1.unlisted_error"),
+    "no default tier (None, unlisted tool runs)": (
+        (DICT_POLICY, None, make_runner(lambda name: DICT_POLICY.get(name))),
+        1,
+        "grade.l1.c1.no_default",
+    ),
+    "declared default not used": (
+        (DICT_POLICY, "deny", make_runner(lambda name: DICT_POLICY.get(name, "allow"))),
+        1,
+        "grade.l1.c1.default_ignored",
+    ),
+    "approval asked only once per response": ((DICT_POLICY, "ask", _once_per_response), 2, "grade.l1.c2.per_call"),
+    "deny result without is_error": ((DICT_POLICY, "ask", _deny_not_error), 3, "grade.l1.c3.deny_not_error"),
+    "deny result that does not say why": ((DICT_POLICY, "ask", _deny_silent_reason), 3, "grade.l1.c3.deny_no_reason"),
+    "results in reverse order": ((DICT_POLICY, "ask", _reversed), 3, "grade.l1.c3.order"),
+    "approve's answer ignored": ((DICT_POLICY, "ask", _ignores_answer), 2, "grade.l1.c2.refusal_ignored"),
+    "loop stops at the first refusal": ((DICT_POLICY, "ask", _stops_at_refusal), 2, "grade.l1.c2.allowed_skipped"),
+    "tool_use_id written as id": ((DICT_POLICY, "ask", _id_under_the_wrong_key), 3, "grade.l1.c3.no_id"),
+}
+
+
+# --- right, though they change what they were handed, as real harness code may ----------------
+def consumes_content(content, tool_impls, approve):
+    """Takes the blocks off ``content`` one by one, leaving it empty."""
+    results = []
+    while content:
+        block = content.pop(0)
+        if block.type == "tool_use":
+            results.extend(dict_runner([block], tool_impls, approve))
+    return results
+
+
+def tidies_paths(content, tool_impls, approve):
+    """Normalises each path in ``block.input`` in place before asking and running ("./notes.txt")."""
+    for block in content:
+        if block.type == "tool_use" and "path" in block.input:
+            block.input["path"] = "./" + block.input["path"]
+    return dict_runner(content, tool_impls, approve)
+
+
+def with_deny_message(text):
+    """The dict answer, with ``text`` as the whole content of a deny result (formatted with the name)."""
+
+    def deny(block):
+        return result(block, text.format(name=block.name), True)
+
+    def run_tool_uses(content, tool_impls, approve):
+        results = []
+        for block in content:
+            if block.type != "tool_use":
+                continue
+            tier = DICT_POLICY.get(block.name, DICT_DEFAULT)
+            if tier == "deny":
+                results.append(deny(block))
+            elif tier == "ask" and not approve(block.name, block.input):
+                results.append(refused(block))
+            else:
+                results.append(run(block, tool_impls))
+        return results
+
+    return run_tool_uses
+
+
+# Ways of saying "the policy forbids it" that criterion 3 accepts, and deny results that say nothing
+# about why (they must fail it).
+SAYS_FORBIDDEN = [
+    "{name} は許可されていません。",
+    "{name} の使用は禁じられています",
+    "blocked: {name} is not permitted",
+    "{name} isn't allowed here",
+    "{name} は使用できません（管理者の設定）",
+    "{name} は管理者の設定で無効化されています",
+    "Permission denied: {name}",
+    "ＰＯＬＩＣＹ: {name}",  # full-width letters, as an IME may type them
+]
+SAYS_NOTHING_WHY = [
+    "エラー",
+    "実行していません。",
+    "{name} は拒否されました",  # what a person's "no" says too
+    "Denied.",
+    "{name} failed",
+    "{name} は許可されました",  # says the opposite
+    "{name} is allowed",
+]
 
 RIGHT = {
     "dict of tiers, default ask": (DICT_POLICY, DICT_DEFAULT, dict_runner),
     "sets per tier, default deny, approve(block)": (SETS_POLICY, SETS_DEFAULT, sets_runner),
     "function policy, default allow": (function_policy, FUNCTION_DEFAULT, function_runner),
+    "consumes content with pop(0)": (DICT_POLICY, DICT_DEFAULT, consumes_content),
+    "tidies block.input paths in place": (DICT_POLICY, DICT_DEFAULT, tidies_paths),
 }

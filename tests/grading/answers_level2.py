@@ -1,7 +1,8 @@
 """Learner answers to exercise level 2, right and wrong, written as a learner would.
 
-``WRONG`` maps each mistake to the one criterion that must catch it; the right answers differ in
-style (a check before the counter, a for loop, a while True) and must all pass.
+``WRONG`` maps each mistake to the one criterion that must catch it and the catalog key of the hint
+that must name it; the right answers differ in style (a check before the counter, a for loop, a
+while True) and must all pass.
 """
 
 from __future__ import annotations
@@ -198,21 +199,31 @@ RIGHT = {
     ),
 }
 
-# name -> ((MISSING, RUNAWAYS, run_agent), criterion that must fail alone)
+# name -> ((MISSING, RUNAWAYS, run_agent), criterion that must fail alone, its hint's catalog key)
 WRONG = {
-    "misses the explicit stop condition": (({"token_budget", "no_progress"}, GOOD_RUNAWAYS, top_of_body), 1),
-    "names something the loop does right": (({"stop_condition", "reassign"}, GOOD_RUNAWAYS, top_of_body), 1),
-    "answer left empty (MISSING)": ((set(), GOOD_RUNAWAYS, top_of_body), 1),
-    "only one runaway family": ((GOOD_MISSING, {"endless_turns", "budget_burn"}, top_of_body), 2),
-    "no spinning named": ((GOOD_MISSING, ["endless_turns"], top_of_body), 2),
-    "a runaway this loop does not have": ((GOOD_MISSING, ["endless_turns", "spinning", "dead_loop"], top_of_body), 2),
-    "option key that does not exist": ((GOOD_MISSING, ["endless_turns", "spinning", "infinite"], top_of_body), 2),
-    "no cap at all": ((GOOD_MISSING, GOOD_RUNAWAYS, no_cap), 3),
-    "turn check after the tools": ((GOOD_MISSING, GOOD_RUNAWAYS, check_after_tools), 3),
-    "check after the increment": ((GOOD_MISSING, GOOD_RUNAWAYS, check_after_increment), 3),
-    "check after the next model call": ((GOOD_MISSING, GOOD_RUNAWAYS, check_after_the_call), 3),
-    "counter loop ignoring stop_reason": ((GOOD_MISSING, GOOD_RUNAWAYS, counter_ignores_stop_reason), 3),
-    "no stop message at the cap": ((GOOD_MISSING, GOOD_RUNAWAYS, returns_nothing_at_cap), 3),
-    "busy loop": ((GOOD_MISSING, GOOD_RUNAWAYS, spins_forever), 3),
-    "forgets to reassign response": ((GOOD_MISSING, GOOD_RUNAWAYS, forgets_to_reassign), 3),
+    "misses the explicit stop condition": (
+        ({"token_budget", "no_progress"}, GOOD_RUNAWAYS, top_of_body), 1, "grade.l2.c1.no_stop_condition"),
+    "names something the loop does right": (
+        ({"stop_condition", "reassign"}, GOOD_RUNAWAYS, top_of_body), 1, "grade.l2.c1.not_missing"),
+    "answer left empty (MISSING)": ((set(), GOOD_RUNAWAYS, top_of_body), 1, "grade.l2.c1.no_stop_condition"),
+    "only one runaway family": (
+        (GOOD_MISSING, {"endless_turns", "budget_burn"}, top_of_body), 2, "grade.l2.c2.no_spinning"),
+    "no spinning named": ((GOOD_MISSING, ["endless_turns"], top_of_body), 2, "grade.l2.c2.no_spinning"),
+    "a runaway this loop does not have": (
+        (GOOD_MISSING, ["endless_turns", "spinning", "dead_loop"], top_of_body), 2, "grade.l2.c2.not_this_loop"),
+    "option key that does not exist": (
+        (GOOD_MISSING, ["endless_turns", "spinning", "infinite"], top_of_body), 2, "grade.l2.unknown"),
+    "no cap at all": ((GOOD_MISSING, GOOD_RUNAWAYS, no_cap), 3, "grade.l2.c3.runaway"),
+    "turn check after the tools": (
+        (GOOD_MISSING, GOOD_RUNAWAYS, check_after_tools), 3, "grade.l2.c3.results_unsent"),
+    "check after the increment": ((GOOD_MISSING, GOOD_RUNAWAYS, check_after_increment), 3, "grade.l2.c3.one_early"),
+    "check after the next model call": (
+        (GOOD_MISSING, GOOD_RUNAWAYS, check_after_the_call), 3, "grade.l2.c3.cut_at_cap"),
+    "counter loop ignoring stop_reason": (
+        (GOOD_MISSING, GOOD_RUNAWAYS, counter_ignores_stop_reason), 3, "grade.l2.c3.normal_raised"),
+    "no stop message at the cap": (
+        (GOOD_MISSING, GOOD_RUNAWAYS, returns_nothing_at_cap), 3, "grade.l2.c3.no_stop_message"),
+    "busy loop": ((GOOD_MISSING, GOOD_RUNAWAYS, spins_forever), 3, "grade.l2.c3.runaway"),
+    "forgets to reassign response": (
+        (GOOD_MISSING, GOOD_RUNAWAYS, forgets_to_reassign), 3, "grade.l2.c3.stale_response"),
 }

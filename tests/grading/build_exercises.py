@@ -11,6 +11,7 @@ code prints the all-passed feedback. ``test_notebooks.py`` checks the files matc
 from __future__ import annotations
 
 import copy
+import os
 import sys
 from pathlib import Path
 
@@ -97,7 +98,7 @@ API キーは要りません（採点はエミュレーターの上で、決ま�
 import json
 
 from harness_lab.emulator import call, emulated_client, reply
-from harness_lab.grading import check_level1
+from harness_lab.grading import check_level1, try_limited
 from harness_lab.grading.scenarios import TOOL_DEFS as TOOLS
 
 MODEL = "claude-sonnet-5"
@@ -227,6 +228,9 @@ def run_tool_uses(content, tool_impls, approve):
 モデルが1つの応答で `get_time`、`write_file`、`send_email` を同時に頼んできた場面です。
 人間役の `say_no` はいつも「いいえ」と答えます。どのツールが実際に走り（`[実行]` の行）、
 モデルに何が返るかを見てください。
+
+あなたの `run_tool_uses` は `try_limited` で呼びます。採点と同じく別プロセスで、制限時間付きで走るので、
+無限ループになってもこのセルは5秒で戻り、次の採点セルまで進めます。
 """),
     code(r"""
 client = emulated_client([
@@ -262,8 +266,12 @@ def say_no(name, tool_input):
     return False
 
 
-for result in run_tool_uses(response.content, tool_impls, say_no):
-    print(json.dumps(result, ensure_ascii=False))
+def try_it():
+    for result in run_tool_uses(response.content, tool_impls, say_no):
+        print(json.dumps(result, ensure_ascii=False))
+
+
+try_limited(try_it)
 """),
     md(r"""
 ## 採点
@@ -342,7 +350,7 @@ LEVEL2 = [
 import json
 
 from harness_lab.emulator import call, emulated_client, reply, say
-from harness_lab.grading import check_level2, level2_options, run_limited
+from harness_lab.grading import check_level2, level2_options, run_limited, try_limited
 
 MODEL = "claude-sonnet-5"
 TOOLS = [
@@ -505,6 +513,8 @@ def run_agent(client, user_input, tools, tool_impls):
 ## 試してみる
 
 普通のタスク（2ラウンドで答える）と、切り上げないモデルの両方に、あなたの `run_agent` を当てます。
+どちらも `try_limited`（`run_limited` と同じ別プロセス実行で、出力と返り値をこのセルに表示する）で呼ぶので、
+上限がまだなくても、このセルは数秒で戻ります。
 """),
     code(r"""
 normal = [
@@ -516,10 +526,10 @@ normal_impls = {
     "read_file": toy("read_file", "# エージェントハーネスの基礎", show=True),
     "get_time": toy("get_time", "2026-08-26T10:42:07+08:00", show=True),
 }
-print(run_agent(emulated_client(normal), "README.md の1行目を読んで、それから今何時か教えて", TOOLS, normal_impls))
+try_limited(lambda: run_agent(emulated_client(normal), "README.md の1行目を読んで、それから今何時か教えて",
+                              TOOLS, normal_impls))
 
-outcome = run_limited(lambda: run_agent(emulated_client(never_done), "原因を調べて", TOOLS, search_impls), timeout=2)
-print(outcome.status, outcome.value)
+try_limited(lambda: run_agent(emulated_client(never_done), "原因を調べて", TOOLS, search_impls), timeout=2)
 """),
     md(r"""
 ## 採点
@@ -611,6 +621,8 @@ NOTEBOOKS = {
 }
 
 if __name__ == "__main__":
+    # The stored feedback is the Japanese default; the kernels inherit this environment.
+    os.environ.pop("HARNESS_LAB_LANG", None)
     (EXERCISES / "solutions").mkdir(parents=True, exist_ok=True)
     for name, (spec, prefix) in NOTEBOOKS.items():
         build(name, spec, prefix)

@@ -7,8 +7,9 @@ import time
 import pytest
 
 from harness_lab.grading import check_level1, grade_level1
+from harness_lab.text import t
 
-from answers_level1 import DICT_POLICY, RIGHT, WRONG, dict_runner
+from answers_level1 import DICT_POLICY, RIGHT, SAYS_FORBIDDEN, SAYS_NOTHING_WHY, WRONG, dict_runner, with_deny_message
 
 
 @pytest.mark.parametrize("name", list(RIGHT))
@@ -19,16 +20,35 @@ def test_right_answers_pass(name):
 
 
 @pytest.mark.parametrize("name", list(WRONG))
-def test_each_wrong_answer_fails_only_its_criterion(name):
-    answer, criterion = WRONG[name]
+def test_each_wrong_answer_fails_only_its_criterion_with_its_hint(name):
+    answer, criterion, key = WRONG[name]
     report = grade_level1(*answer)
     assert report.failed() == [criterion], report.text()
-    line = report.checks[criterion - 1].line()
-    assert line.startswith(f"❌ 基準{criterion}") and "ヒント" in line
+    check = report.checks[criterion - 1]
+    assert check.key == key, check.hint
+    assert check.line().startswith(f"❌ 基準{criterion}") and "ヒント" in check.line()
 
 
 def test_every_criterion_has_a_wrong_answer_only_it_catches():
-    assert {criterion for _, criterion in WRONG.values()} == {1, 2, 3}
+    assert {criterion for _, criterion, _ in WRONG.values()} == {1, 2, 3}
+
+
+@pytest.mark.parametrize("text", SAYS_FORBIDDEN)
+def test_a_deny_result_may_say_forbidden_in_many_ways(text):
+    report = grade_level1(DICT_POLICY, "ask", with_deny_message(text))
+    assert report.passed, report.text()
+
+
+@pytest.mark.parametrize("text", SAYS_NOTHING_WHY)
+def test_a_deny_result_that_does_not_say_why_fails_criterion_3(text):
+    report = grade_level1(DICT_POLICY, "ask", with_deny_message(text))
+    assert report.failed() == [3] and report.checks[2].key == "grade.l1.c3.deny_no_reason", report.text()
+
+
+def test_a_missing_tool_use_id_is_named_not_a_traceback():
+    answer, _, key = WRONG["tool_use_id written as id"]
+    check = grade_level1(*answer).checks[2]
+    assert check.hint == t(key, position=1) and "tool_use_id" in check.hint
 
 
 def test_default_allow_passes_with_a_warning_and_safer_defaults_do_not_warn():

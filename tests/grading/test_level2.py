@@ -20,21 +20,23 @@ def test_right_answers_pass(name):
 
 
 @pytest.mark.parametrize("name", list(answers.WRONG))
-def test_each_wrong_answer_fails_only_its_criterion(name):
-    answer, criterion = answers.WRONG[name]
+def test_each_wrong_answer_fails_only_its_criterion_with_its_hint(name):
+    answer, criterion, key = answers.WRONG[name]
     report = grade_level2(*answer, N, timeout=3.0)
     assert report.failed() == [criterion], report.text()
-    assert "ヒント" in report.checks[criterion - 1].line()
+    check = report.checks[criterion - 1]
+    assert check.key == key, check.hint
+    assert "ヒント" in check.line()
 
 
 def test_a_dropped_reassignment_is_named_as_lesson_4s_dead_loop():
-    answer, _ = answers.WRONG["forgets to reassign response"]
+    answer, _, _ = answers.WRONG["forgets to reassign response"]
     hint = grade_level2(*answer, N, timeout=3.0).checks[2].hint
     assert "ids must be unique" in hint and "再代入" in hint and "デッドループ" in hint
 
 
 def test_every_criterion_has_a_wrong_answer_only_it_catches():
-    assert {criterion for _, criterion in answers.WRONG.values()} == {1, 2, 3}
+    assert {criterion for _, criterion, _ in answers.WRONG.values()} == {1, 2, 3}
 
 
 @pytest.mark.parametrize("n", [2, 3, 7])

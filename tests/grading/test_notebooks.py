@@ -18,13 +18,17 @@ import pytest
 
 from build_exercises import GRADE_MARK, NOTEBOOKS
 from harness_lab.grading import grade_level1, grade_level2
+from harness_lab.text import t
 
 ROOT = Path(__file__).resolve().parents[2]
 EXERCISES = ROOT / "exercises"
 
 
-def nbval(*paths: Path, cwd: Path = ROOT) -> subprocess.CompletedProcess:
+def nbval(*paths: Path, cwd: Path = ROOT, lang: str | None = None) -> subprocess.CompletedProcess:
+    """Run nbval as a learner would, with ``HARNESS_LAB_LANG`` set to ``lang`` (unset for None)."""
     env = {k: v for k, v in os.environ.items() if k != "HARNESS_LAB_LANG"}
+    if lang is not None:
+        env["HARNESS_LAB_LANG"] = lang
     return subprocess.run(
         [sys.executable, "-m", "pytest", "--nbval-lax", "--nbval-current-env", "-q", "--color=no",
          "-p", "no:cacheprovider", *map(str, paths)],
@@ -46,6 +50,13 @@ def test_solutions_pass_nbval_lax():
     assert " passed" in done.stdout and "failed" not in done.stdout
 
 
+def test_self_grading_does_not_depend_on_the_learners_language():
+    # the stored feedback is Japanese; exercises/conftest.py starts the kernels without the variable
+    done = nbval(EXERCISES / "solutions", lang="en")
+    assert done.returncode == 0, done.stdout[-3000:]
+    assert " passed" in done.stdout and "failed" not in done.stdout
+
+
 def test_untouched_starters_fail_only_at_their_grade_cells():
     starters = [EXERCISES / name for name in NOTEBOOKS]
     done = nbval(*starters)
@@ -59,6 +70,47 @@ def test_untouched_starters_fail_only_at_their_grade_cells():
     assert "❌ 基準" in done.stdout  # the learner sees the hints in the diff
 
 
+# The learner's function, replaced by an endless loop, in the cell that defines it.
+ENDLESS = {
+    "level1_tiered_policy.ipynb": (
+        "def run_tool_uses(",
+        "def run_tool_uses(content, tool_impls, approve):\n    while True:\n        pass\n",
+        "grade.timeout",
+    ),
+    "level2_missing_gate.ipynb": (
+        "def run_agent(",
+        "MAX_TURNS = 8\n\n\ndef run_agent(client, user_input, tools, tool_impls):\n    while True:\n        pass\n",
+        "grade.l2.c3.runaway",
+    ),
+}
+
+
+def _learners_copy(tmp_path: Path, name: str, nb) -> Path:
+    """Write ``nb`` where a learner's exercises/ would be, with this folder's nbval settings."""
+    (tmp_path / "exercises").mkdir(exist_ok=True)
+    for helper in ("conftest.py", "sanitize.cfg"):
+        shutil.copy(EXERCISES / helper, tmp_path / "exercises" / helper)
+    nbformat.write(nb, tmp_path / "exercises" / name)
+    return tmp_path / "exercises" / name
+
+
+def test_an_endless_loop_fails_only_the_grade_cell_with_the_time_limit_hint(tmp_path):
+    # the try-it cells call the learner's function too: they must return, so the grade cell is reached
+    paths, expected = [], []
+    for name, (marker, endless, _) in ENDLESS.items():
+        nb = read(EXERCISES / name)
+        [cell] = [c for c in nb.cells if c.cell_type == "code" and marker in c.source]
+        cell.source = endless
+        paths.append(_learners_copy(tmp_path, name, nb))
+        code_cells = [c for c in nb.cells if c.cell_type == "code"]
+        expected.append((name, str(code_cells.index(grade_cells(nb)[0]))))
+    done = nbval(*paths, cwd=tmp_path)
+    failed = sorted(re.findall(r"^FAILED exercises/(\S+?)::Cell (\d+)", done.stdout, re.M))
+    assert failed == sorted(expected), done.stdout[-3000:]
+    for _, _, key in ENDLESS.values():
+        assert t(key) in done.stdout
+
+
 def test_a_default_of_allow_passes_nbval_with_its_warning_shown(tmp_path):
     # the curriculum: "allow" as the default meets criterion 1 with a warning. The learner sees the
     # warning; exercises/conftest.py keeps it out of nbval's comparison with the stored feedback.
@@ -66,11 +118,7 @@ def test_a_default_of_allow_passes_nbval_with_its_warning_shown(tmp_path):
     nb = read(EXERCISES / "solutions" / name)
     [cell] = [c for c in nb.cells if c.cell_type == "code" and 'DEFAULT_TIER = "ask"' in c.source]
     cell.source = cell.source.replace('DEFAULT_TIER = "ask"', 'DEFAULT_TIER = "allow"')
-    (tmp_path / "exercises").mkdir()
-    for helper in ("conftest.py", "sanitize.cfg"):
-        shutil.copy(EXERCISES / helper, tmp_path / "exercises" / helper)
-    nbformat.write(nb, tmp_path / "exercises" / name)
-    done = nbval(tmp_path / "exercises" / name, cwd=tmp_path)
+    done = nbval(_learners_copy(tmp_path, name, nb), cwd=tmp_path)
     assert done.returncode == 0, done.stdout[-3000:]
     ns = _namespace(nb)
     report = grade_level1(ns["POLICY"], ns["DEFAULT_TIER"], ns["run_tool_uses"])

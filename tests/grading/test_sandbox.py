@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from harness_lab.grading.sandbox import abort, describe_error, run_limited
+from harness_lab.grading.sandbox import abort, describe_error, run_limited, try_limited
 
 
 def _learner_lookup():
@@ -122,3 +122,46 @@ def test_api_errors_are_described_by_the_apis_own_message():
         )
     line = describe_error(caught.value)
     assert line.startswith("BadRequestError: ") and "{" not in line.split(": ", 1)[1][:1]
+
+
+def test_try_limited_shows_what_the_job_printed_then_what_it_returned(capsys):
+    def chatty():
+        print("[実行] get_time({})")
+        return "README.md の1行目は…"
+
+    try_limited(chatty)
+    assert capsys.readouterr().out == "[実行] get_time({})\nREADME.md の1行目は…\n"
+
+
+def test_try_limited_ends_an_exception_with_one_line_after_the_prints(capsys):
+    def broken():
+        print("ここまでは動いた")
+        return _learner_lookup()
+
+    try_limited(broken)
+    out = capsys.readouterr().out
+    assert out.startswith("ここまでは動いた\n例外が送出されました: KeyError: 'brand_new_tool'")
+    assert "Traceback" not in out and len(out.splitlines()) == 2
+
+
+def test_try_limited_stops_an_endless_loop_and_says_so(capsys):
+    def spin():
+        while True:
+            pass
+
+    started = time.monotonic()
+    try_limited(spin, timeout=0.5)
+    assert time.monotonic() - started < 3
+    assert capsys.readouterr().out == "0.5秒たっても終わらなかったので止めました。無限ループになっていませんか\n"
+
+
+def test_try_limited_shows_only_the_start_of_a_flood(capsys):
+    def flood():
+        for _ in range(20_000):
+            print("x" * 1000)
+        return "done"
+
+    try_limited(flood)
+    out = capsys.readouterr().out
+    assert out.startswith("x" * 1000) and len(out) < 11_000
+    assert out.endswith("\n（出力が長いので、最初の 10000 文字だけを表示しました）\ndone\n")
