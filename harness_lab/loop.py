@@ -142,7 +142,10 @@ class Run:
         except ToolsInterrupted as cut:  # Ctrl-C while tools ran: keep what ran, so resume never repeats it
             response = s.pending
             self._commit(response, cut.results)
-            yield self._turn(response, cut.results)
+            try:
+                yield self._turn(response, cut.results)
+            except KeyboardInterrupt:  # pressed again: it asks for the stop that follows anyway
+                pass
             return self._stopped("interrupted", t("stop.interrupted_tools"))
         except KeyboardInterrupt:  # between turns or at an approval: nothing ran, nothing half-written
             return self._stopped("interrupted", t("stop.interrupted"))
