@@ -3,10 +3,14 @@
 nbval (run by dev.py) re-executes them and compares; this checks what nbval cannot: that each file
 converts to HTML (GitHub and nbconvert fail on a widget state without its "state" key), that no cell
 stored an error, and that no output leaks an object address or anything shaped like an API key.
+It also checks, from the source, three promises each lesson makes: a scenario demo runs on the
+emulator even with a key set, the lesson shows how to switch to live Claude, and the learner gets an
+empty cell to write the key piece in before the reference implementation.
 """
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 
@@ -50,3 +54,59 @@ def test_notebook_renders_and_stores_clean_outputs(path):
     text = outputs_text(nb)
     assert ADDRESS.findall(text) == []
     assert KEY.findall(text) == []
+
+
+# Scenarios whose task live Claude does the same way (it ignores the name); any other scenario plays a
+# misbehaviour live Claude will not act out, so a connect() to it must say live=False.
+LIVE_TASKS = {"lesson6", "weather", "high_impact"}
+
+
+def code_cells(nb) -> list[str]:
+    return [c.source for c in nb.cells if c.cell_type == "code"]
+
+
+def unpinned_connects(source: str) -> list[str]:
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Call):
+            continue
+        name = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", None)
+        if name != "connect":
+            continue
+        first = node.args[0] if node.args else None
+        if isinstance(first, ast.Constant) and first.value in LIVE_TASKS:
+            continue
+        if any(k.arg == "live" and isinstance(k.value, ast.Constant) and k.value.value is False for k in node.keywords):
+            continue
+        found.append(ast.unparse(node))
+    return found
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.name)
+def test_scenario_demos_stay_on_the_emulator_with_a_key_set(path):
+    nb = nbformat.read(path, as_version=4)
+    assert [call for source in code_cells(nb) for call in unpinned_connects(source)] == []
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.name)
+def test_lesson_shows_how_to_switch_to_live_claude(path):
+    nb = nbformat.read(path, as_version=4)
+    told = [c for c in nb.cells if c.cell_type == "markdown" and "ANTHROPIC_API_KEY" in c.source]
+    shown = [s for s in code_cells(nb)[1:] if "mode_line(" in s or "is_live(" in s]  # past the setup cell
+    assert told and shown
+
+
+def is_learner_cell(source: str) -> bool:
+    lines = [line.strip() for line in source.splitlines() if line.strip()]
+    return bool(lines) and all(line.startswith("#") for line in lines) and "TODO" in source
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.name)
+def test_learner_writes_the_key_piece_before_the_reference(path):
+    nb = nbformat.read(path, as_version=4)
+    cells = nb.cells
+    learner = [i for i, c in enumerate(cells) if c.cell_type == "code" and is_learner_cell(c.source)]
+    assert learner, "no empty TODO cell for the learner"
+    for i in learner:
+        assert cells[i].outputs == []
+        assert i + 1 < len(cells) and cells[i + 1].cell_type == "code" and cells[i + 1].source.strip()
