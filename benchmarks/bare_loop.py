@@ -2,6 +2,9 @@
 
 It keeps ``response.content`` (SDK objects) in history exactly as the article does and has no
 valves at all, so anything harness_lab costs beyond it is the price of the valves and events.
+With ``plain_history`` the same loop keeps each block as a plain dict, as harness_lab's history
+does: the SDK serialises dicts more cheaply than its own objects, so that variant shows how much of
+harness_lab's margin over the article's loop is only the history's format.
 """
 
 from __future__ import annotations
@@ -37,7 +40,8 @@ def run_tools(response, functions) -> list[dict]:
     return tool_results
 
 
-def run_conversation(client, user_message: str, tools: list, functions) -> tuple[str, int]:
+def run_conversation(client, user_message: str, tools: list, functions,
+                     plain_history: bool = False) -> tuple[str, int]:
     """The article's loop; returns the answer text and the number of tool rounds it ran."""
     messages = [{"role": "user", "content": user_message}]
     rounds = 0
@@ -48,7 +52,10 @@ def run_conversation(client, user_message: str, tools: list, functions) -> tuple
             messages=messages,
             tools=tools,
         )
-        messages.append({"role": "assistant", "content": response.content})
+        content = response.content
+        if plain_history:  # converted the way harness_lab converts, so only the format differs
+            content = [block.model_dump(mode="json", exclude_unset=True) for block in content]
+        messages.append({"role": "assistant", "content": content})
         if response.stop_reason != "tool_use":
             break
         messages.append({"role": "user", "content": run_tools(response, functions)})
@@ -56,12 +63,13 @@ def run_conversation(client, user_message: str, tools: list, functions) -> tuple
     return "\n".join(block.text for block in response.content if block.type == "text"), rounds
 
 
-def prepare(rounds: int) -> Prepared:
+def prepare(rounds: int, plain_history: bool = False) -> Prepared:
     emulator = scripted_emulator(rounds)
     client = emulated_client(emulator)
 
     def go() -> Outcome:
-        text, done = run_conversation(client, workload.PROMPT, workload.TOOL_DEFINITIONS, workload.TOOL_FUNCTIONS)
+        text, done = run_conversation(client, workload.PROMPT, workload.TOOL_DEFINITIONS, workload.TOOL_FUNCTIONS,
+                                      plain_history)
         return Outcome(text, done, len(emulator.requests))
 
     return go

@@ -1,22 +1,48 @@
-"""How per-turn cost grows with run length: 10 to 200 tool rounds, harness_lab beside the bare loop.
+"""How per-call cost grows with run length: 10 to 200 tool rounds, harness_lab beside the bare loop.
 
-Every request resends the whole history, so one turn's cost should be linear in the history it
-carries: per-turn cost over a run of N rounds is a + b·N (the total is quadratic). A harness that
+Every request resends the whole history, so one call's cost should be linear in the history it
+carries: per-call cost over a run of N rounds is a + b·N (the total is quadratic). A harness that
 rescanned all history in Python on each turn, or did something per pair of turns, would bend that
-line upward. ``fit`` reports the straight line and how well it fits; ``within_run`` times each turn
-of one long run directly from the generator's events.
+line upward, and its per-call cost over the bare loop's would climb with N.
+
+Each run is timed in wall and CPU time with gc as normal, and again with gc disabled: Python's
+cyclic collector scans every live object on a full collection, and a long history is many live
+objects, so gc alone can bend both curves at long runs. ``verdict`` judges the data against fixed
+thresholds; ``within_run`` times each turn of one long run directly from the generator's events.
 """
 
 from __future__ import annotations
 
+import gc
 import statistics
 import time
+from dataclasses import dataclass
 
 from . import bare_loop, harness, workload
-from .contender import scripted_emulator
-from .timing import interleaved
+from .contender import Prepared, scripted_emulator
+from .timing import Timings, interleaved, ratios
 
 LENGTHS = (10, 25, 50, 100, 200)
+QUICK_LENGTHS = (10, 25, 50)
+CONTENDERS = ("bare", "harness_lab")
+GC_OFF = " (gc off)"
+# A per-call cost is called linear when a straight line explains this much of its variance over the
+# lengths: on a line like the measured ones, a quarter too much at the longest run alone brings R²
+# under it.
+LINEAR_R2 = 0.99
+# harness_lab's per-call CPU time over the bare loop's must stay at or under this at every length:
+# a cost that grew with history would push the ratio past it at the long runs.
+RATIO_BOUND = 1.25
+
+
+# Short runs are timed several to a sample, so that every sample carries about this many rounds of
+# work: a lone 10-round run lasts little longer than the noise on it, and one more repetition would
+# cost a ``gc.collect()`` that takes longer than the run (0.2 s on a busy two-core machine).
+ROUNDS_PER_SAMPLE = 100
+
+
+def runs_per_sample(rounds: int, per_sample: int = ROUNDS_PER_SAMPLE) -> int:
+    return max(1, per_sample // rounds)
 
 
 def _check(rounds: int):
@@ -27,15 +53,68 @@ def _check(rounds: int):
     return check
 
 
-def per_turn(reps: int, lengths=LENGTHS) -> dict[int, dict[str, list[float]]]:
-    """Wall seconds per model call, for each run length and contender, interleaved within each length."""
-    table = {}
+def _sample(name: str, prepare, rounds: int, count: int, gc_off: bool) -> Prepared:
+    """``count`` fresh runs back to back, each checked, as one timed call."""
+    runs = [prepare(rounds) for _ in range(count)]
+    check = _check(rounds)
+
+    def go():
+        if gc_off:
+            gc.disable()
+        try:
+            for run in runs:
+                outcome = run()
+                check(name, outcome)
+            return outcome
+        finally:
+            gc.enable()
+
+    return go
+
+
+@dataclass
+class Growth:
+    """Seconds per model call for each run length, contender and clock, one value per sample;
+    contenders with ``GC_OFF`` in their name ran with gc disabled. All four ran interleaved in the
+    same repetitions."""
+
+    per_call: dict[int, Timings]
+    runs: dict[int, int]  # runs timed back to back in each sample, by length
+    within_run: list[float]  # seconds of each turn of one long harness_lab run (median over a few runs)
+
+    @property
+    def lengths(self) -> list[int]:
+        return list(self.per_call)
+
+    def median(self, clock: str, name: str) -> list[float]:
+        """The median per-call seconds at each length."""
+        return [statistics.median(getattr(t, clock)[name]) for t in self.per_call.values()]
+
+    def ratio(self, clock: str, top: str, bottom: str) -> list[float]:
+        """The median of the per-repetition ratios at each length."""
+        return [statistics.median(ratios(getattr(t, clock), top, bottom)) for t in self.per_call.values()]
+
+    def fit(self, clock: str, name: str) -> tuple[float, float, float]:
+        return fit(self.lengths, self.median(clock, name))
+
+
+def measure(reps: int, lengths=LENGTHS, within_reps: int = 3, per_sample: int = ROUNDS_PER_SAMPLE) -> Growth:
+    """Per-call seconds at each length, ``reps`` samples each, then the turns of the longest run."""
+    per_call, runs = {}, {}
     for index, rounds in enumerate(lengths):
-        setups = {"bare": lambda r=rounds: bare_loop.prepare(r), "harness_lab": lambda r=rounds: harness.prepare(r)}
+        runs[rounds] = count = runs_per_sample(rounds, per_sample)
+        setups = {}
+        for name, module in zip(CONTENDERS, (bare_loop, harness)):
+            for label, gc_off in ((name, False), (name + GC_OFF, True)):
+                setups[label] = lambda n=label, m=module, r=rounds, off=gc_off: _sample(n, m.prepare, r, count, off)
         # Warm up before the first (shortest) length only: later lengths run on warm code.
         times = interleaved(setups, reps, _check(rounds), warmup=1 if index == 0 else 0)
-        table[rounds] = {name: [s / (rounds + 1) for s in seconds] for name, seconds in times.wall.items()}
-    return table
+        calls = count * (rounds + 1)
+        per_call[rounds] = Timings(
+            {name: [s / calls for s in seconds] for name, seconds in times.wall.items()},
+            {name: [s / calls for s in seconds] for name, seconds in times.cpu.items()},
+        )
+    return Growth(per_call, runs, within_run(max(lengths), within_reps))
 
 
 def fit(xs: list[float], ys: list[float]) -> tuple[float, float, float]:
@@ -48,6 +127,39 @@ def fit(xs: list[float], ys: list[float]) -> tuple[float, float, float]:
     ss_res = sum((y - a - b * x) ** 2 for x, y in zip(xs, ys))
     ss_tot = sum((y - my) ** 2 for y in ys)
     return a, b, 1 - ss_res / ss_tot if ss_tot else 1.0
+
+
+@dataclass(frozen=True)
+class Claim:
+    text: str
+    met: bool
+    evidence: str
+
+
+def verdict(g: Growth) -> list[Claim]:
+    """The growth section's claims, each judged from the CPU-time medians (less exposed than wall
+    time to other processes' load) against ``LINEAR_R2`` and ``RATIO_BOUND``."""
+    claims = []
+    for suffix, how in (("", "with gc as normal"), (GC_OFF, "with gc disabled")):
+        r2 = {name: g.fit("cpu", name + suffix)[2] for name in CONTENDERS}
+        claims.append(Claim(
+            f"per-call CPU time is linear in run length {how} (R² ≥ {LINEAR_R2})",
+            all(v >= LINEAR_R2 for v in r2.values()),
+            ", ".join(f"R² {name} {v:.3f}" for name, v in r2.items()),
+        ))
+    for suffix, how in (("", "with gc as normal"), (GC_OFF, "with gc disabled")):
+        per_length = g.ratio("cpu", "harness_lab" + suffix, "bare" + suffix)
+        claims.append(Claim(
+            f"harness_lab / bare per-call CPU time stays ≤ {RATIO_BOUND} at every length {how}",
+            max(per_length) <= RATIO_BOUND,
+            ", ".join(f"{n}: {r:.2f}" for n, r in zip(g.lengths, per_length)),
+        ))
+    return claims
+
+
+def gc_share(g: Growth) -> dict[str, float]:
+    """At the longest run, the share of per-call CPU time that disabling gc took away, per contender."""
+    return {name: 1 - g.median("cpu", name + GC_OFF)[-1] / g.median("cpu", name)[-1] for name in CONTENDERS}
 
 
 def within_run(rounds: int = 200, reps: int = 1) -> list[float]:

@@ -1,8 +1,8 @@
 """The notebook suite under nbval against as many empty notebooks: what the lessons cost to check.
 
-Both run with the exact command dev.py uses for the notebooks, in a fresh pytest process. An
-"empty" notebook holds one ``pass`` cell, so its kernel starts and runs a cell like a lesson's does:
-the ratio is the lessons' own work over nbval's fixed cost per notebook.
+Both run with the exact command and environment dev.py uses for the notebooks, in a fresh pytest
+process. An "empty" notebook holds one ``pass`` cell, so its kernel starts and runs a cell like a
+lesson's does: the ratio is the lessons' own work over nbval's fixed cost per notebook.
 """
 
 from __future__ import annotations
@@ -12,6 +12,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+import dev  # the test command's offline environment, defined once there
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
@@ -28,15 +30,19 @@ def lesson_notebooks() -> list[Path]:
     return sorted(NOTEBOOKS.glob("*.ipynb"))
 
 
-def _pytest(paths: list[Path], failures: list[str]) -> float:
-    """Seconds for one suite run; a failing run is still timed, its summary line kept in ``failures``."""
+def suite_seconds(paths: list[Path], failures: list[str]) -> float:
+    """Seconds for one suite run; a failing run is still timed, its summary line kept in ``failures``.
+
+    The run gets dev.py's offline environment: with ANTHROPIC_API_KEY set, the lessons would
+    otherwise call live Claude while being timed.
+    """
     command = [
         sys.executable, "-m", "pytest", "-q", "--color=no", "-p", "no:cacheprovider",
         "--nbval", "--nbval-current-env", "--nbval-sanitize-with", str(NOTEBOOKS / "sanitize.cfg"),
         *map(str, paths),
     ]
     start = time.perf_counter()
-    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
+    done = subprocess.run(command, cwd=ROOT, env=dev.OFFLINE, capture_output=True, text=True)
     seconds = time.perf_counter() - start
     if done.returncode != 0:
         lines = done.stdout.strip().splitlines()
@@ -44,12 +50,13 @@ def _pytest(paths: list[Path], failures: list[str]) -> float:
     return seconds
 
 
-def measure(reps: int) -> dict[str, list] | None:
-    """Seconds per suite run, lessons and empties alternating; None when no notebook is committed.
+def measure(reps: int, lessons: list[Path] | None = None) -> dict[str, list] | None:
+    """Seconds per suite run of ``lessons`` (all committed lessons by default) and as many empty
+    notebooks, alternating; None when there is no notebook to run.
 
     ``failures`` lists the summary line of every failing run: the ratio is then only indicative.
     """
-    lessons = lesson_notebooks()
+    lessons = lesson_notebooks() if lessons is None else lessons
     if not lessons:
         return None
     with tempfile.TemporaryDirectory(prefix="nbval-empty-") as tmp:
@@ -60,6 +67,6 @@ def measure(reps: int) -> dict[str, list] | None:
             empties.append(path)
         times: dict[str, list] = {"lessons": [], "empty": [], "failures": []}
         for _ in range(reps):
-            times["lessons"].append(_pytest(lessons, times["failures"]))
-            times["empty"].append(_pytest(empties, times["failures"]))
+            times["lessons"].append(suite_seconds(lessons, times["failures"]))
+            times["empty"].append(suite_seconds(empties, times["failures"]))
     return times

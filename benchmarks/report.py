@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import os
 import platform
+import statistics
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
+from .growth import CONTENDERS, GC_OFF, Growth, fit, gc_share, verdict
 from .timing import Spread
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -48,19 +50,10 @@ class Row:
 @dataclass
 class Results:
     rows: list[Row]
-    growth: dict[int, dict[str, Spread]]  # rounds -> contender -> seconds per model call
-    growth_fit: dict[str, tuple[float, float, float]]  # contender -> (a, b, R²) of per-call vs rounds
-    within_run: list[float]  # seconds of each turn of a long harness_lab run (median over a few runs)
+    growth: Growth | None = None  # None when the growth measure was skipped
     profiles: dict[str, str] = field(default_factory=dict)  # row name -> profile text
     import_heavy: list[tuple[float, str]] = field(default_factory=list)
     settings: str = ""
-
-
-def within_fit(seconds: list[float]) -> tuple[float, float, float]:
-    """The straight line through one run's per-turn times (turn index -> seconds)."""
-    from .growth import fit
-
-    return fit(list(range(len(seconds))), seconds)
 
 
 def table(rows: list[Row]) -> str:
@@ -81,39 +74,104 @@ def table(rows: list[Row]) -> str:
     return "\n".join(lines)
 
 
+def _ms(seconds: float) -> str:
+    return f"{seconds * 1e3:.2f}"
+
+
+def _fit_text(a: float, b: float, r2: float, x: str = "N") -> str:
+    return f"{a * 1e3:.3f} ms + {b * 1e6:.2f} µs × {x}, R² = {r2:.4f}"
+
+
+# (label, clock, contender suffix) of the three series the growth measure keeps per contender.
+SERIES = (("wall", "wall", ""), ("CPU", "cpu", ""), ("CPU, gc off", "cpu", GC_OFF))
+
+
+def _claims(g: Growth) -> list[str]:
+    lines = [f"{'met' if c.met else 'NOT MET'}: {c.text} ({c.evidence})" for c in verdict(g)]
+    share = gc_share(g)
+    lines.append(f"gc's share of per-call CPU time at {g.lengths[-1]} rounds (1 − gc off / gc as normal): "
+                 + ", ".join(f"{name} {v:.0%}" for name, v in share.items()))
+    return lines
+
+
+def within_fit(seconds: list[float]) -> tuple[float, float, float]:
+    """The straight line through one run's per-turn times (turn index -> seconds)."""
+    return fit(list(range(len(seconds))), seconds)
+
+
+def _within_text(g: Growth) -> str:
+    return (f"Each turn of a {len(g.within_run) - 1}-round harness_lab run, wall time between the generator's "
+            f"events (median per turn over a few runs): {_fit_text(*within_fit(g.within_run), x='turn index')}")
+
+
 def printed(results: Results) -> str:
-    """The console summary: every ratio with its spread and verdict."""
-    out = []
+    """The console summary: the run's settings, every ratio with its spread and verdict, the growth verdict."""
+    out = [results.settings] if results.settings else []
     for r in results.rows:
         body = r.spread.text() if r.spread else r.note
         goal = f"  goal {r.goal}: {r.verdict}" if r.goal and r.spread else ""
         cpu = f"  [CPU time: {r.cpu.median:.2f}]" if r.cpu else ""
         note = f"\n    note: {r.note}" if r.note and r.spread else ""
         out.append(f"{r.name}\n    {body}{goal}{cpu}{note}")
-    out.append("per-call cost (ms) by run length:   " + "  ".join(
-        f"{n}: bare {g['bare'].median * 1e3:.2f} / harness {g['harness_lab'].median * 1e3:.2f}"
-        for n, g in results.growth.items()
-    ))
-    for name, (a, b, r2) in results.growth_fit.items():
-        out.append(f"linear fit of per-call cost, {name}: {a * 1e3:.3f} ms + {b * 1e6:.2f} µs × rounds, R² = {r2:.4f}")
-    if results.within_run:
-        a, b, r2 = within_fit(results.within_run)
-        out.append(f"each turn of a {len(results.within_run) - 1}-round harness_lab run (median of runs): "
-                   f"{a * 1e3:.3f} ms + {b * 1e6:.2f} µs × turn index, R² = {r2:.4f}")
+    g = results.growth
+    if g is None:
+        out.append("per-call cost by run length: skipped")
+    else:
+        out.append("per-call cost by run length, ms per call (bare / harness_lab):")
+        for n, t in g.per_call.items():
+            out.append(f"  {n:>3} rounds, {len(t.wall['bare'])} samples × {g.runs[n]} runs: " + "; ".join(
+                f"{label} {_ms(statistics.median(getattr(t, clock)['bare' + suffix]))} / "
+                f"{_ms(statistics.median(getattr(t, clock)['harness_lab' + suffix]))}"
+                for label, clock, suffix in SERIES
+            ))
+        for label, clock, suffix in SERIES:
+            for name in CONTENDERS:
+                out.append(f"  linear fit, {label}, {name}: {_fit_text(*g.fit(clock, name + suffix))}")
+        out += [f"  {line}" for line in _claims(g)]
+        out.append(f"  {_within_text(g)}")
     for name, text in results.profiles.items():
         out.append(f"profile for missed goal '{name}':\n{text}")
     return "\n".join(out)
 
 
-def _growth_table(results: Results) -> str:
-    lines = [
-        "| rounds | bare loop ms / call | harness_lab ms / call | harness_lab / bare |",
-        "|---:|---:|---:|---:|",
+def _growth_section(g: Growth | None) -> list[str]:
+    if g is None:
+        return ["Not measured in this run (`--skip growth`).", ""]
+    header = "| rounds | samples × runs | " + " | ".join(
+        f"{label}: {name} ms" for label, _, _ in SERIES for name in CONTENDERS
+    ) + " | CPU: harness_lab / bare | CPU, gc off: harness_lab / bare |"
+    lines = [header, "|" + "---:|" * (2 + 2 * len(SERIES) + 2)]
+    cpu_ratio = dict(zip(g.lengths, g.ratio("cpu", "harness_lab", "bare")))
+    off_ratio = dict(zip(g.lengths, g.ratio("cpu", "harness_lab" + GC_OFF, "bare" + GC_OFF)))
+    for n, t in g.per_call.items():
+        cells = [_ms(statistics.median(getattr(t, clock)[name + suffix]))
+                 for _, clock, suffix in SERIES for name in CONTENDERS]
+        lines.append(f"| {n} | {len(t.wall['bare'])} × {g.runs[n]} | {' | '.join(cells)} "
+                     f"| {cpu_ratio[n]:.2f} | {off_ratio[n]:.2f} |")
+    fits = ["| series | contender | per-call cost ≈ a + b·N |", "|---|---|---|"]
+    for label, clock, suffix in SERIES:
+        for name in CONTENDERS:
+            fits.append(f"| {label} | {name} | {_fit_text(*g.fit(clock, name + suffix))} |")
+    return [
+        "Each request resends the whole history, so one model call's cost should grow linearly with the "
+        "history it carries: per-call cost over a run of N rounds ≈ a + b·N (the run's total is then "
+        "quadratic in N, which is the API's shape, not the harness's). Every run is timed in wall and CPU "
+        "time with gc as normal, and again with gc disabled, all four interleaved in the same repetitions; "
+        "a sample of a short length times several runs back to back. Medians per call:",
+        "",
+        *lines,
+        "",
+        *fits,
+        "",
+        "Verdict, computed from the CPU-time medians (less exposed than wall time to other processes' load) "
+        "against fixed thresholds (`benchmarks/growth.py`):",
+        "",
+        *[f"- {line}." for line in _claims(g)],
+        "",
+        f"{_within_text(g)}. Single turns last milliseconds, so scheduler "
+        "noise lowers R² here; the table above is the firmer test.",
+        "",
     ]
-    for n, g in results.growth.items():
-        bare, har = g["bare"].median, g["harness_lab"].median
-        lines.append(f"| {n} | {bare * 1e3:.2f} | {har * 1e3:.2f} | {har / bare:.2f} |")
-    return "\n".join(lines)
 
 
 def hand_written(path: Path = DOC) -> str:
@@ -140,34 +198,14 @@ def markdown(results: Results, notes: str = "") -> str:
         "",
         "## Ratios and goals",
         "",
-        table(results.rows),
+        table(results.rows) if results.rows else "No ratio measured in this run: their parts were skipped.",
         "",
-        "Context (absolute medians, this machine only):",
-        "",
-        *[f"- {r.name}: {r.context}" for r in results.rows if r.context],
-        "",
+        *_context(results.rows),
         "![benchmarks](img/benchmarks.png)",
         "",
         "## Per-call cost by run length",
         "",
-        "Each request resends the whole history, so one model call's cost should grow linearly with the "
-        "history it carries: per-call cost over a run of N rounds ≈ a + b·N (the run's total is then "
-        "quadratic in N, which is the API's shape, not the harness's).",
-        "",
-        _growth_table(results),
-        "",
-        *[
-            f"- Linear fit, {name}: {a * 1e3:.3f} ms + {b * 1e6:.2f} µs × N, R² = {r2:.4f}."
-            for name, (a, b, r2) in results.growth_fit.items()
-        ],
-        *([
-            "- Each turn of a {n}-round harness_lab run, timed between the generator's events (median per "
-            "turn over a few runs): {a:.3f} ms + {b:.2f} µs × turn index, R² = {r2:.4f}. Single turns "
-            "last milliseconds, so scheduler noise lowers R² here; the table above is the firmer test."
-            .format(n=len(results.within_run) - 1, a=fit[0] * 1e3, b=fit[1] * 1e6, r2=fit[2])
-            for fit in [within_fit(results.within_run)] if results.within_run
-        ]),
-        "",
+        *_growth_section(results.growth),
     ]
     if results.profiles:
         parts += [
@@ -196,50 +234,71 @@ def markdown(results: Results, notes: str = "") -> str:
     return "\n".join(parts)
 
 
-def plot(results: Results, path: Path = PLOT) -> None:
-    """Left: each ratio with its IQR and goal; right: per-call cost against run length."""
-    import matplotlib
+def _context(rows: list[Row]) -> list[str]:
+    lines = [f"- {r.name}: {r.context}" for r in rows if r.context]
+    return ["Context (absolute medians, this machine only):", "", *lines, ""] if lines else []
+
+
+def _ratio_panel(ax, rows: list[Row]) -> None:
     import matplotlib.ticker
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    rows = [r for r in results.rows if r.spread is not None]
-    fig, (left, right) = plt.subplots(1, 2, figsize=(12, 5), dpi=100, gridspec_kw={"width_ratios": [1.3, 1]})
+    ax.set_title("Ratios (green met, red missed, gray report only)", fontsize=10)
+    if not rows:
+        ax.text(0.5, 0.5, "no ratio measured in this run", ha="center", va="center", transform=ax.transAxes)
+        ax.set_axis_off()
+        return
     ys = list(range(len(rows)))[::-1]
     for y, r in zip(ys, rows):
         s = r.spread
         color = {True: "tab:green", False: "tab:red", None: "tab:gray"}[r.met]
         # Bars grow from 1.0 (parity) to the median, so "faster" and "slower" point opposite ways.
-        left.barh(y, s.median - 1.0, left=1.0, color=color, alpha=0.7)
-        left.errorbar(s.median, y, xerr=[[s.median - s.q1], [s.q3 - s.median]], fmt="none", ecolor="black", capsize=3)
+        ax.barh(y, s.median - 1.0, left=1.0, color=color, alpha=0.7)
+        ax.errorbar(s.median, y, xerr=[[s.median - s.q1], [s.q3 - s.median]], fmt="none", ecolor="black", capsize=3)
         if r.goal:
             value = float(r.goal.split()[1])
-            left.plot([value, value], [y - 0.4, y + 0.4], color="black", linestyle="--", linewidth=1)
-    left.set_yticks(ys, [r.name for r in rows], fontsize=8)
-    left.set_xscale("log")
+            ax.plot([value, value], [y - 0.4, y + 0.4], color="black", linestyle="--", linewidth=1)
+    ax.set_yticks(ys, [r.name for r in rows], fontsize=8)
+    ax.set_xscale("log")
     ticks = [0.125, 0.25, 0.5, 1, 2, 4, 8]
-    left.set_xticks(ticks, [f"{x:g}" for x in ticks])
-    left.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
+    ax.set_xticks(ticks, [f"{x:g}" for x in ticks])
+    ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
     low = min(min(r.spread.low for r in rows), 0.5)
     high = max(max(r.spread.high for r in rows), 2.0)
-    left.set_xlim(low / 1.2, high * 1.2)
-    left.axvline(1.0, color="gray", linewidth=0.8)
-    left.set_xlabel("ratio, log scale (bar: median; whiskers: IQR; dashed: goal)")
-    left.set_title("Ratios (green met, red missed, gray report only)", fontsize=10)
+    ax.set_xlim(low / 1.2, high * 1.2)
+    ax.axvline(1.0, color="gray", linewidth=0.8)
+    ax.set_xlabel("ratio, log scale (bar: median; whiskers: IQR; dashed: goal)")
 
-    ns = list(results.growth)
-    for name, style in (("bare", "o-"), ("harness_lab", "s-")):
-        right.plot(ns, [results.growth[n][name].median * 1e3 for n in ns], style, label=name)
-        a, b, _ = results.growth_fit[name]
-        right.plot(ns, [(a + b * n) * 1e3 for n in ns], ":", color="gray")
-    if results.within_run:
-        right.plot(range(len(results.within_run)), [s * 1e3 for s in results.within_run], ".",
-                   markersize=2, alpha=0.4, label="harness_lab, each turn of a run (median)")
-    right.set_xlabel("rounds in the run (N) / turn index")
-    right.set_ylabel("ms per model call")
-    right.set_title("Per-call cost vs run length (dotted: linear fit)", fontsize=10)
-    right.legend(fontsize=8)
+
+def _growth_panel(ax, g: Growth | None) -> None:
+    ax.set_title("Per-call CPU time vs run length (dotted: linear fit)", fontsize=10)
+    if g is None:
+        ax.text(0.5, 0.5, "growth not measured in this run", ha="center", va="center", transform=ax.transAxes)
+        ax.set_axis_off()
+        return
+    ns = g.lengths
+    for name, color, marker in (("bare", "tab:blue", "o"), ("harness_lab", "tab:orange", "s")):
+        ax.plot(ns, [s * 1e3 for s in g.median("cpu", name)], marker=marker, color=color, label=name)
+        ax.plot(ns, [s * 1e3 for s in g.median("cpu", name + GC_OFF)], marker=marker, color=color,
+                linestyle="--", alpha=0.6, label=f"{name}, gc disabled")
+        a, b, _ = g.fit("cpu", name)
+        ax.plot(ns, [(a + b * n) * 1e3 for n in ns], ":", color="gray")
+    ax.plot(range(len(g.within_run)), [s * 1e3 for s in g.within_run], ".", color="tab:orange", markersize=2,
+            alpha=0.4, label="harness_lab, each turn of a run (wall, median)")
+    ax.set_xlabel("rounds in the run (N) / turn index")
+    ax.set_ylabel("ms per model call")
+    ax.legend(fontsize=8)
+
+
+def plot(results: Results, path: Path = PLOT) -> None:
+    """Left: each ratio with its IQR and goal; right: per-call CPU time against run length."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, (left, right) = plt.subplots(1, 2, figsize=(12, 5), dpi=100, gridspec_kw={"width_ratios": [1.3, 1]})
+    _ratio_panel(left, [r for r in results.rows if r.spread is not None])
+    _growth_panel(right, results.growth)
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path)
