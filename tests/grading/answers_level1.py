@@ -41,7 +41,7 @@ def run(block, tool_impls):
         return result(block, f"ツールの実行に失敗しました: {err}", True)
 
 
-def make_runner(tier_of):
+def make_runner(tier_of, forbid=forbidden):
     """The lesson's loop over tool_use blocks with the policy valve in front of the impl."""
 
     def run_tool_uses(content, tool_impls, approve):
@@ -51,7 +51,7 @@ def make_runner(tier_of):
                 continue
             tier = tier_of(block.name)
             if tier == "deny":
-                results.append(forbidden(block))
+                results.append(forbid(block))
             elif tier == "ask" and not approve(block.name, block.input):
                 results.append(refused(block))
             else:
@@ -297,21 +297,7 @@ def with_deny_message(text):
     def deny(block):
         return result(block, text.format(name=block.name), True)
 
-    def run_tool_uses(content, tool_impls, approve):
-        results = []
-        for block in content:
-            if block.type != "tool_use":
-                continue
-            tier = DICT_POLICY.get(block.name, DICT_DEFAULT)
-            if tier == "deny":
-                results.append(deny(block))
-            elif tier == "ask" and not approve(block.name, block.input):
-                results.append(refused(block))
-            else:
-                results.append(run(block, tool_impls))
-        return results
-
-    return run_tool_uses
+    return make_runner(lambda name: DICT_POLICY.get(name, DICT_DEFAULT), forbid=deny)
 
 
 # Ways of saying "the policy forbids it" that criterion 3 accepts, and deny results that say nothing
