@@ -112,11 +112,9 @@ def _client(args: argparse.Namespace) -> Any:
 
 
 def _tools(high_impact: bool) -> list:
-    # Built per run, after --lang is applied, so the descriptions come in the chosen language.
-    from .builtin_tools import get_time, make_delete_file, make_http_post, make_read_file, make_write_file
-    from .tools import tool
+    from .tools import get_time, make_delete_file, make_http_post, make_read_file, make_write_file
 
-    tools = [make_read_file(), tool(get_time.fn, name="get_time", description=t("tool.get_time"))]
+    tools = [make_read_file(), get_time]
     if high_impact:
         tools += [make_write_file(), make_delete_file(), make_http_post()]
     return tools
@@ -134,19 +132,19 @@ def _printer(harness: Any, out: TextIO) -> Callable[[Any], None]:
     def show(event: Any) -> None:
         turn = harness.state.model_calls
         if isinstance(event, ApprovalRequest):
-            requests(event.turn, harness.state.pending.content)
+            requests(event.request_number, harness.state.pending.content)
         elif isinstance(event, Turn):
             if event.stop_reason == "pause_turn" and not event.results:
-                print(t("cli.pause", turn=event.number), file=out)
-            requests(event.number, event.response.content)
+                print(t("cli.pause", turn=event.request_number), file=out)
+            requests(event.request_number, event.response.content)
             for result in event.results:
                 key = "cli.result_error" if result.get("is_error") else "cli.result"
-                print(t(key, turn=event.number, value=shorten(result["content"])), file=out)
+                print(t(key, turn=event.request_number, value=shorten(result["content"])), file=out)
         elif isinstance(event, Finished):
             print(t("cli.end", turn=turn, stop_reason=event.stop_reason), file=out)
             print(f"\n{event.text}", file=out)
         elif isinstance(event, Stopped):
-            print(t("cli.stopped", turn=turn, valve=event.valve, reason=event.reason), file=out)
+            print(t("cli.stopped", turn=turn, valve=event.cause, reason=event.reason), file=out)
             if event.text:  # what the model said in the turn that was held back: a glimpse is enough
                 glimpse = event.text if len(event.text) <= STOPPED_TEXT_CHARS else event.text[:STOPPED_TEXT_CHARS] + "…"
                 print(f"\n{glimpse}", file=out)

@@ -15,11 +15,12 @@ from typing import Any
 import anthropic
 
 from .emulator import emulated_client, emulator_of
+from .model import model_id
 from .text import t
 
 __all__ = ["ANTHROPIC_URL", "MODEL", "connect", "is_live", "mode_line"]
 
-MODEL = os.environ.get("HARNESS_LAB_MODEL", "claude-sonnet-5")
+MODEL = model_id()  # chosen when the package is imported; ``model_id()`` reads the variable anew
 ANTHROPIC_URL = "https://api.anthropic.com"
 
 

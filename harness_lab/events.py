@@ -109,20 +109,20 @@ class ApprovalRequest:
     Answer with ``gen.send(allow())`` or ``gen.send(deny("why"))``; a plain ``next(gen)`` denies.
     """
 
-    turn: int
+    request_number: int  # the model request whose response made this call
     tool_use_id: str
     name: str
     input: dict
 
     def __str__(self) -> str:
-        return t("event.approval", turn=self.turn, call=f"{self.name}({_compact(self.input)})")
+        return t("event.approval", turn=self.request_number, call=f"{self.name}({_compact(self.input)})")
 
 
 @dataclass(frozen=True)
 class Turn:
     """One finished turn: the model's response, the tool results sent back, and the gauges."""
 
-    number: int
+    request_number: int  # k for the k-th model request of the run; ``state.turns`` counts finished tool turns
     response: Any  # the SDK's Message, as the client returned it
     stop_reason: str | None
     results: tuple = ()  # tool_result dicts, in call order
@@ -134,7 +134,7 @@ class Turn:
     def __str__(self) -> str:
         calls = ", ".join(f"{c['name']}({_compact(c['input'])})" for c in tool_calls(_field(self.response, "content") or []))
         errors = sum(1 for r in self.results if r.get("is_error"))
-        return t("event.turn", number=self.number, stop_reason=self.stop_reason, calls=calls or "-",
+        return t("event.turn", number=self.request_number, stop_reason=self.stop_reason, calls=calls or "-",
                  results=len(self.results), errors=errors, tokens=self.usage.total)
 
 
@@ -156,12 +156,13 @@ class Finished:
 class Stopped:
     """The harness ended the run: a valve fired, the API failed, or the model stopped abnormally.
 
-    ``valve`` names who stopped it ("max_turns", "token_budget", "no_progress", "api_error",
-    "interrupted", "max_tokens", "refusal", "model_context_window_exceeded"); ``reason`` is the
-    learner-facing message from the catalog. ``messages`` is always valid to send again.
+    ``cause`` names what stopped it: a valve's name ("max_turns", "token_budget", "no_progress", or
+    your own valve's), or "api_error", "interrupted", "max_tokens", "refusal",
+    "model_context_window_exceeded"; ``reason`` is the learner-facing message from the catalog.
+    ``messages`` is always valid to send again.
     """
 
-    valve: str
+    cause: str
     reason: str
     turns: int
     usage: Usage
@@ -169,7 +170,7 @@ class Stopped:
     text: str = ""
 
     def __str__(self) -> str:
-        return t("event.stopped", valve=self.valve, turns=self.turns, tokens=self.usage.total, reason=self.reason)
+        return t("event.stopped", valve=self.cause, turns=self.turns, tokens=self.usage.total, reason=self.reason)
 
 
 def _compact(value: Any) -> str:

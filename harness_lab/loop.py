@@ -306,7 +306,7 @@ class Run:
     def _turn(self, response: Any, results: Iterable[dict]) -> Turn:
         s = self.state
         return Turn(
-            number=s.model_calls, response=response, stop_reason=field(response, "stop_reason"),
+            request_number=s.model_calls, response=response, stop_reason=field(response, "stop_reason"),
             results=tuple(results), usage=s.turn_usage[-1] if s.turn_usage else Usage(), total=s.usage,
             signature=s.signatures[-1] if results else "",
             readings={v.name: v.reading(s) for v in self.valves},

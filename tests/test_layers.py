@@ -52,6 +52,25 @@ def module_name(path: Path) -> str:
     return ".".join(parts)
 
 
+def module_imports(path: Path) -> set[str]:
+    """The harness_lab modules ``path`` imports: ``from . import b`` names ``b``, not the package."""
+    name = module_name(path)
+    package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            submodules = {f"{target}.{alias.name}" for alias in node.names} & MODULES
+            found |= submodules if submodules and not node.module else {target}
+    return found & MODULES
+
+
 def imports_of(path: Path) -> set[str]:
     """Every module ``path`` imports, anywhere in the file, relative imports resolved."""
     name = module_name(path)
@@ -73,6 +92,50 @@ def imports_of(path: Path) -> set[str]:
 
 
 SOURCES = sorted(PACKAGE.rglob("*.py"))
+MODULES = {module_name(p) for p in SOURCES}
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components of more than one module (or a module importing itself)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for nxt in sorted(graph.get(node, ())):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            group = []
+            while True:
+                top = stack.pop()
+                group.append(top)
+                if top == node:
+                    break
+            if len(group) > 1 or node in graph.get(node, ()):
+                found.append(sorted(group))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_no_import_cycles_at_any_layer():
+    # A cycle works only while the modules happen to load in one order (importing
+    # ``harness_lab.tools.files`` first must work as well as ``import harness_lab``).
+    graph = {module_name(p): module_imports(p) for p in SOURCES}
+    assert cycles(graph) == []
+
+
+def test_the_cycle_finder_finds_one():
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
 
 
 def test_the_doc_table_was_read():
@@ -100,8 +163,8 @@ def test_the_core_never_imports_ui_libraries(path):
 
 
 def test_the_loop_never_imports_the_emulator_or_the_client():
-    for path in [PACKAGE / "loop.py", *sorted((PACKAGE / "valves").glob("*.py")), PACKAGE / "tools.py",
-                 PACKAGE / "state.py"]:
+    for path in [PACKAGE / "loop.py", *sorted((PACKAGE / "valves").glob("*.py")),
+                 *sorted((PACKAGE / "tools").glob("*.py")), PACKAGE / "state.py"]:
         bad = {t for t in imports_of(path) if part_of(t) in ("emulator", "client")}
         assert not bad, f"{path.name} imports {bad}"
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["Merged", "blocks_of", "merge"]
+__all__ = ["Merged", "assistant_turns", "blocks_of", "merge"]
 
 
 @dataclass
@@ -44,3 +44,14 @@ def merge(messages: list) -> list[Merged]:
         else:
             merged.append(Merged(index, role, blocks))
     return merged
+
+
+def assistant_turns(request: dict) -> int:
+    """How many assistant messages the request holds after merging same-role neighbours."""
+    count, previous = 0, None
+    for message in request.get("messages") or ():
+        role = message.get("role") if isinstance(message, dict) else None
+        if role == "assistant" and previous != "assistant":
+            count += 1
+        previous = role
+    return count

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 __all__ = ["CONTEXT_WINDOW", "DEFAULT_MODEL", "KNOWN_MODELS", "is_known"]
 
-DEFAULT_MODEL = "claude-sonnet-5"
+from ..model import DEFAULT_MODEL
 CONTEXT_WINDOW = 200_000
 
 KNOWN_MODELS = frozenset(

@@ -9,8 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .history import blocks_of
-from .server import assistant_turns
+from .history import assistant_turns, blocks_of
 
 __all__ = ["Result", "assistant_turns", "first_user_text", "last_results", "results_by_name"]
 

@@ -17,7 +17,7 @@ import reprlib
 from collections.abc import Iterable
 from typing import Any
 
-from .history import Merged
+from .history import Merged, assistant_turns
 from .ids import digest_of, make_id
 from .replies import Reply, as_reply
 from .shape import shape_reply
@@ -26,7 +26,7 @@ from .tokens import RequestEstimate, estimate_reply, estimate_request
 from .validate import ApiError, check_prompt_length, validate
 from ..text import t
 
-__all__ = ["Emulator", "FAULTS", "MIN_CACHEABLE_TOKENS", "assistant_turns", "body_bytes", "error_body", "respond"]
+__all__ = ["Emulator", "FAULTS", "MIN_CACHEABLE_TOKENS", "body_bytes", "error_body", "respond"]
 
 # What ``faults=`` may schedule (see transport.py for how each one fails).
 FAULTS = ("429", "500", "529", "connection", "timeout", "stream_error")
@@ -35,17 +35,6 @@ FAULTS = ("429", "500", "529", "connection", "timeout", "stream_error")
 MIN_CACHEABLE_TOKENS = 1024
 
 Script = Any  # list[Reply] | Callable[[dict], Reply | str] | str (a scenario name)
-
-
-def assistant_turns(request: dict) -> int:
-    """How many assistant messages the request holds after merging same-role neighbours."""
-    count, previous = 0, None
-    for message in request.get("messages") or ():
-        role = message.get("role") if isinstance(message, dict) else None
-        if role == "assistant" and previous != "assistant":
-            count += 1
-        previous = role
-    return count
 
 
 def error_body(error: ApiError, request_id: str) -> dict:

@@ -17,6 +17,7 @@ from typing import Any
 import anthropic
 import httpx2
 
+from ..model import DEFAULT_MODEL
 from .ids import make_id
 from .server import Emulator, body_bytes, error_body
 from .validate import ApiError
@@ -46,7 +47,7 @@ def _stream_error(number: int) -> httpx2.Response:
     request_id = make_id("req_011C", f"fault-{number}".encode(), "stream_error", 21)
     start = {"type": "message_start", "message": {
         "id": make_id("msg_01", f"fault-{number}".encode(), "message"), "type": "message", "role": "assistant",
-        "model": "claude-sonnet-5", "content": [], "stop_reason": None, "stop_sequence": None,
+        "model": DEFAULT_MODEL, "content": [], "stop_reason": None, "stop_sequence": None,
         "usage": {"input_tokens": 0, "output_tokens": 1}}}
     error = {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}
     text = (f"event: message_start\ndata: {json.dumps(start)}\n\n"

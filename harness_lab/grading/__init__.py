@@ -11,14 +11,15 @@ prints one line per criterion (✅, or ❌ with a hint) and a summary line. ``gr
 learner's code through ``try_limited``, so a runaway stops there too, before the grade cell.
 """
 
+from . import catalog  # noqa: F401  # the layer's strings, before any module uses them
 from .level1 import check_level1, grade_level1
 from .level2 import check_level2, grade_level2, level2_options
 from .report import Check, Report
-from .sandbox import Outcome, run_limited, try_limited
+from .sandbox import JobResult, run_limited, try_limited
 
 __all__ = [
     "Check",
-    "Outcome",
+    "JobResult",
     "Report",
     "check_level1",
     "check_level2",

@@ -27,11 +27,11 @@ from typing import Any, Callable
 import anthropic
 
 from ..emulator import call, emulated_client, say
-from ..emulator.models import DEFAULT_MODEL
+from ..model import DEFAULT_MODEL
 from ..messages import assistant, field, user
 from ..text import t
 from .report import Check, Report
-from .sandbox import Outcome, describe_error, run_limited
+from .sandbox import JobResult, describe_error, run_limited
 from .scenarios import OUTPUTS, PROMPT, TOOL_DEFS, content_of, tool_use_ids
 from .spies import Recorder, logged
 
@@ -173,7 +173,7 @@ def _says_policy(text: str) -> bool:
     return POLICY_PHRASES.search(unicodedata.normalize("NFKC", text).lower()) is not None
 
 
-def _failed_run(number: int, title: str, outcome: Outcome) -> Check:
+def _failed_run(number: int, title: str, outcome: JobResult) -> Check:
     if outcome.status == "error":
         return Check.fail(number, title, "grade.raised", error=outcome.error)
     if outcome.status == "timeout":

@@ -17,8 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any, Callable
 
-from ..emulator import Emulator, call, emulated_client, reply, say
-from ..emulator.server import assistant_turns
+from ..emulator import Emulator, assistant_turns, call, emulated_client, reply, say
 from ..text import t
 from .report import Check, Report
 from .sandbox import abort, run_limited

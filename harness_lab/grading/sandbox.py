@@ -34,7 +34,7 @@ from typing import Any, Callable
 
 from ..text import t
 
-__all__ = ["Outcome", "abort", "describe_error", "run_limited", "try_limited"]
+__all__ = ["JobResult", "abort", "describe_error", "run_limited", "try_limited"]
 
 # Where the running child sends its answer; set only inside a child (or the fallback thread).
 _channel: Callable[[tuple], None] | None = None
@@ -45,7 +45,7 @@ _SHOWN_CHARS = 10_000
 
 
 @dataclass(frozen=True)
-class Outcome:
+class JobResult:
     """What came back from a limited run.
 
     ``status``: "ok" (the job returned ``value``), "error" (the job raised: ``error`` is one line),
@@ -158,7 +158,7 @@ def abort(value: Any) -> None:
     _channel(("aborted", value))
 
 
-def run_limited(job: Callable[[], Any], timeout: float = 5.0) -> Outcome:
+def run_limited(job: Callable[[], Any], timeout: float = 5.0) -> JobResult:
     """Run ``job()`` in a child process for at most ``timeout`` seconds; never raises for the job.
 
     ``job`` must return something picklable (a summary of what it saw, not the learner's objects).
@@ -191,9 +191,9 @@ def run_limited(job: Callable[[], Any], timeout: float = 5.0) -> Outcome:
         except Exception:  # garbled: a forked job whose two processes both answered at once
             status, value = "crashed", None
         if status == "error":
-            return Outcome("error", error=value)
-        return Outcome(status, value=value)
-    return Outcome("timeout") if timed_out else Outcome("crashed")
+            return JobResult("error", error=value)
+        return JobResult(status, value=value)
+    return JobResult("timeout") if timed_out else JobResult("crashed")
 
 
 def try_limited(job: Callable[[], Any], timeout: float = 5.0) -> None:
@@ -319,8 +319,8 @@ def _reap(pid: int) -> None:
         pass
 
 
-def _run_in_thread(job: Callable[[], Any], timeout: float) -> Outcome:
-    box: list[Outcome] = []
+def _run_in_thread(job: Callable[[], Any], timeout: float) -> JobResult:
+    box: list[JobResult] = []
 
     def send(message: tuple) -> None:
         raise _Abort(message[1])
@@ -329,13 +329,13 @@ def _run_in_thread(job: Callable[[], Any], timeout: float) -> Outcome:
         global _channel
         _channel = send
         try:
-            box.append(Outcome("ok", value=job()))
+            box.append(JobResult("ok", value=job()))
         except _Abort as stop:
-            box.append(Outcome("aborted", value=stop.value))
+            box.append(JobResult("aborted", value=stop.value))
         except BaseException as exc:
-            box.append(Outcome("error", error=describe_error(exc)))
+            box.append(JobResult("error", error=describe_error(exc)))
 
     worker = threading.Thread(target=target, daemon=True)
     worker.start()
     worker.join(timeout)
-    return box[0] if box else Outcome("timeout")
+    return box[0] if box else JobResult("timeout")

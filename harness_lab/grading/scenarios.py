@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..emulator import emulated_client, reply
-from ..emulator.models import DEFAULT_MODEL
+from ..model import DEFAULT_MODEL
 from ..messages import field, user
 
 __all__ = ["OUTPUTS", "PROMPT", "TOOL_DEFS", "content_of", "tool_use_ids"]

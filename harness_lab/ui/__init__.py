@@ -5,6 +5,7 @@ Importing it also teaches IPython to draw the loop's events (Turn, ApprovalReque
 Stopped, Usage, Decision) as cards, so a bare event at the end of a cell shows as a card.
 """
 
+from . import catalog  # noqa: F401  # the layer's strings, before any module uses them
 from .cards import Card, card, transcript
 from .diagram import LoopDiagram, diagram
 from .formatters import register_formatters

@@ -197,7 +197,7 @@ def usage_card(usage: Any) -> Card:
 
 def turn_card(turn: Turn, approvals: Iterable[Card] = ()) -> Card:
     """A turn in full; ``approvals`` go between the model's calls and the results they allowed."""
-    title = t("ui.card.turn", number=turn.number)
+    title = t("ui.card.turn", number=turn.request_number)
     head = f"{title} — stop_reason: {turn.stop_reason}"
     parts = [blocks_card(field(turn.response, "content") or ()), *approvals, *map(tool_result_card, turn.results)]
     parts.append(usage_card(turn.usage))
@@ -234,7 +234,7 @@ def approval_card(request: ApprovalRequest, decision: Decision | None = None) ->
                           "input": request.input})
     return Card(
         _box("approval", _esc(title), call.html),
-        f"[{title}] ({t('ui.card.turn', number=request.turn)})\n{call.text}",
+        f"[{title}] ({t('ui.card.turn', number=request.request_number)})\n{call.text}",
     )
 
 
@@ -250,7 +250,7 @@ def finished_card(event: Finished) -> Card:
 
 
 def stopped_card(event: Stopped) -> Card:
-    head = t("ui.card.stopped", valve=event.valve)
+    head = t("ui.card.stopped", valve=event.cause)
     text = f"### {head}\n{event.reason}\n[{t('ui.card.usage')}] {usage_line(event.usage)}"
     body = (
         f'<div class="hl-stop-reason">{_esc(event.reason)}</div>'
@@ -315,8 +315,8 @@ def approvals_header(number: int) -> Card:
 def _loose_approvals(waiting: list) -> list[Card]:
     cards, number = [], None
     for request, decision in waiting:
-        if request.turn != number:
-            number = request.turn
+        if request.request_number != number:
+            number = request.request_number
             cards.append(approvals_header(number))
         cards.append(approval_card(request, decision))
     return cards
@@ -339,8 +339,8 @@ def transcript(items: Iterable[Any]) -> Card:
         elif isinstance(item, Decision) and waiting and waiting[-1][1] is None:
             waiting[-1] = (waiting[-1][0], item)
         elif isinstance(item, Turn):
-            mine = [w for w in waiting if w[0].turn == item.number]
-            cards += _loose_approvals([w for w in waiting if w[0].turn != item.number])
+            mine = [w for w in waiting if w[0].request_number == item.request_number]
+            cards += _loose_approvals([w for w in waiting if w[0].request_number != item.request_number])
             cards.append(turn_card(item, [approval_card(r, d) for r, d in mine]))
             waiting = []
         else:

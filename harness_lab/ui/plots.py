@@ -23,6 +23,7 @@ from matplotlib.backends.backend_svg import FigureCanvasSVG
 from matplotlib.figure import Figure
 
 from ..events import Finished, Stopped, Turn, Usage
+from ..model import DEFAULT_MODEL
 from ..text import t
 from ..valves.budget import cost_usd, usd
 
@@ -130,7 +131,7 @@ def _model_of(source: Any) -> str:
         state = getattr(obj, "state", obj)
         if getattr(state, "model", ""):
             return state.model
-    return "claude-sonnet-5"
+    return DEFAULT_MODEL
 
 
 def _is_price(value: Any) -> bool:
@@ -173,7 +174,7 @@ def _cumulative(values: Iterable[float]) -> list[float]:
 
 def _stop_label(outcome: Finished | Stopped | None) -> str | None:
     if isinstance(outcome, Stopped):
-        return t("ui.plot.stop", valve=outcome.valve)
+        return t("ui.plot.stop", valve=outcome.cause)
     return None
 
 

@@ -189,7 +189,7 @@ class Stepper:
     def _interrupted_event(self) -> Stopped:
         state = getattr(self.run, "state", None)
         return Stopped(
-            valve="interrupted",
+            cause="interrupted",
             reason=t("stop.interrupted"),
             turns=getattr(state, "turns", 0),
             usage=getattr(state, "usage", Usage()),
@@ -343,7 +343,7 @@ class Stepper:
         if isinstance(self.outcome, Finished):
             return "end", None
         if isinstance(self.outcome, Stopped):
-            return place_of(self.outcome.valve) or "before_request", self.outcome.valve
+            return place_of(self.outcome.cause) or "before_request", self.outcome.cause
         if self.pending is not None:
             return "before_tool", None
         return ("before_request" if self.entries else "request"), None

@@ -87,11 +87,11 @@ def test_one_next_is_one_turn():
     harness = Run(client, spy.tools)
     gen = harness.start(PROMPT)
     first = next(gen)
-    assert isinstance(first, Turn) and first.number == 1 and len(emu.requests) == 1
+    assert isinstance(first, Turn) and first.request_number == 1 and len(emu.requests) == 1
     assert [r["tool_use_id"] for r in first.results] == [c.id for c in first.response.content if c.type == "tool_use"]
     assert spy.names() == ["read_file"]
     second = next(gen)
-    assert isinstance(second, Turn) and second.number == 2 and spy.names() == ["read_file", "get_time"]
+    assert isinstance(second, Turn) and second.request_number == 2 and spy.names() == ["read_file", "get_time"]
     end = next(gen)
     assert isinstance(end, Finished)
     with pytest.raises(StopIteration) as done:
@@ -103,7 +103,7 @@ def test_one_next_is_one_turn():
 def test_max_turns_allows_n_tool_rounds_and_n_plus_1_model_calls(limit, check_history):
     emu, client, spy = setup("never_ending")
     outcome = run(client, "go", tools=spy.tools, valves=[MaxTurns(limit)])
-    assert isinstance(outcome.stop, Stopped) and outcome.stop.valve == "max_turns"
+    assert isinstance(outcome.stop, Stopped) and outcome.stop.cause == "max_turns"
     assert len(spy.calls) == limit  # tool rounds
     assert len(emu.requests) == limit + 1  # model calls
     assert outcome.turns == limit
@@ -127,7 +127,7 @@ def test_max_turns_resume_after_raising_the_limit(check_history):
 def test_no_progress_fires_on_a_repeat_before_the_repeat_runs(check_history):
     emu, client, spy = setup("spinning")
     outcome = run(client, "go", tools=spy.tools, valves=[MaxTurns(8), NoProgress()])
-    assert outcome.stop.valve == "no_progress" and len(spy.calls) == 1 and len(emu.requests) == 2
+    assert outcome.stop.cause == "no_progress" and len(spy.calls) == 1 and len(emu.requests) == 2
     assert 'read_file({"path":"notes.txt"})' in outcome.stop.reason
     check_history(outcome.messages, definitions(spy))
 
@@ -137,7 +137,7 @@ def test_no_progress_then_steering_sets_the_repeat_aside_and_goes_on(check_histo
     emu, client, spy = setup(script)
     harness = Run(client, spy.tools, [MaxTurns(8), NoProgress()])
     end = drain(harness.start("a.md を読んで"))
-    assert isinstance(end, Stopped) and end.valve == "no_progress" and len(emu.requests) == 2
+    assert isinstance(end, Stopped) and end.cause == "no_progress" and len(emu.requests) == 2
     assert isinstance(drain(harness.resume()), Stopped) and len(emu.requests) == 2  # no new instruction: same stop
     harness.steer("別のファイルを探して")
     end = drain(harness.resume())
@@ -153,11 +153,11 @@ def test_steering_after_a_later_interrupt_does_not_set_a_call_aside():
     script = [call("write_file", path="sandbox/a", content="x")] * 2 + [say("ok")]
     emu, client, spy = setup(script)
     harness = Run(client, spy.tools, [NoProgress(), Approval(approver=lambda request: True)])
-    assert drain(harness.start("書いて")).valve == "no_progress"
+    assert drain(harness.start("書いて")).cause == "no_progress"
     gen = harness.resume(valves=[Approval()])  # without NoProgress: the held-back repeat is asked about
     asked = next(gen)
     assert isinstance(asked, ApprovalRequest)
-    assert gen.throw(KeyboardInterrupt()).valve == "interrupted"
+    assert gen.throw(KeyboardInterrupt()).cause == "interrupted"
     harness.steer("続けて")
     again = next(harness.resume())
     assert isinstance(again, ApprovalRequest) and again.tool_use_id == asked.tool_use_id
@@ -170,16 +170,16 @@ def test_no_progress_does_not_fire_on_a_then_b():
 
 def test_no_progress_window_catches_abab():
     _, client, spy = setup("abab")
-    assert run(client, "go", tools=spy.tools, valves=[MaxTurns(6), NoProgress()]).stop.valve == "max_turns"
+    assert run(client, "go", tools=spy.tools, valves=[MaxTurns(6), NoProgress()]).stop.cause == "max_turns"
     _, client, spy = setup("abab")
     outcome = run(client, "go", tools=spy.tools, valves=[MaxTurns(6), NoProgress(window=3)])
-    assert outcome.stop.valve == "no_progress" and len(spy.calls) == 2
+    assert outcome.stop.cause == "no_progress" and len(spy.calls) == 2
 
 
 def test_token_budget_stops_and_history_stays_valid(check_history):
     emu, client, spy = setup("budget_burning")
     outcome = run(client, "analyse", tools=spy.tools, valves=[MaxTurns(50), TokenBudget(3_000)])
-    assert outcome.stop.valve == "token_budget"
+    assert outcome.stop.cause == "token_budget"
     assert outcome.usage.total >= 3_000
     check_history(outcome.messages, definitions(spy))
 
@@ -196,7 +196,7 @@ def test_token_budget_preflight_refuses_before_sending(check_history):
     assert late.usage.total >= limit and len(spy.calls) == 2
     emu, client, spy = setup("budget_burning")
     early = run(client, "analyse", tools=spy.tools, valves=[MaxTurns(50), TokenBudget(limit, preflight=True)])
-    assert early.stop.valve == "token_budget" and early.usage.total < limit
+    assert early.stop.cause == "token_budget" and early.usage.total < limit
     assert len([r for r in emu.requests if "max_tokens" in r]) == 2  # the third was never sent
     assert str(limit) in early.stop.reason and early.stop.reason != late.stop.reason
     check_history(early.messages, definitions(spy))
@@ -346,7 +346,7 @@ def test_per_tool_timeout_and_errors_become_results(check_history):
 def test_truncated_or_refused_responses_stop_without_running_anything(scenario, valve, check_history):
     emu, client, spy = setup(scenario)
     outcome = run(client, "x", tools=spy.tools, valves=[Approval(approver=lambda r: True)])
-    assert isinstance(outcome.stop, Stopped) and outcome.stop.valve == valve
+    assert isinstance(outcome.stop, Stopped) and outcome.stop.cause == valve
     assert spy.calls == []
     assert outcome.stop.text  # the partial text is kept on the event
     check_history(outcome.messages, definitions(spy))
@@ -377,7 +377,7 @@ def test_api_error_after_retries_stops_with_valid_history_and_resumes(check_hist
     emu, client, spy = setup("lesson6", faults={2: "529", 3: "529", 4: "529"})
     harness = Run(client, spy.tools)
     end = drain(harness.start(PROMPT))
-    assert isinstance(end, Stopped) and end.valve == "api_error" and spy.names() == ["read_file"]
+    assert isinstance(end, Stopped) and end.cause == "api_error" and spy.names() == ["read_file"]
     check_history(harness.messages, definitions(spy))
     end = drain(harness.resume())
     assert isinstance(end, Finished) and spy.names() == ["read_file", "get_time"]
@@ -389,7 +389,7 @@ def test_keyboard_interrupt_between_turns_stops_cleanly_and_resumes(check_histor
     gen = harness.start(PROMPT)
     next(gen)
     end = gen.throw(KeyboardInterrupt())
-    assert isinstance(end, Stopped) and end.valve == "interrupted"
+    assert isinstance(end, Stopped) and end.cause == "interrupted"
     check_history(harness.messages, definitions(spy))
     assert isinstance(drain(harness.resume()), Finished)
 
@@ -419,7 +419,7 @@ def test_ctrl_c_while_tools_run_keeps_what_ran_and_resume_never_repeats_it(check
     harness = Run(client, [post, slow])
     events = list(harness.start("投稿して"))
     turn, end = events[-2], events[-1]
-    assert isinstance(end, Stopped) and end.valve == "interrupted"
+    assert isinstance(end, Stopped) and end.cause == "interrupted"
     assert isinstance(turn, Turn) and [bool(r.get("is_error")) for r in turn.results] == [False, True]
     assert turn.results[0]["content"] == "posted" and turn.results[1]["content"] == t("result.interrupted")
     check_history(harness.messages, [post.definition, slow.definition])
@@ -446,7 +446,7 @@ def test_steering_goes_out_after_the_next_tool_results():
 def test_an_unknown_model_is_an_api_error_stop():
     emu, client, spy = setup("lesson6", max_retries=0)
     outcome = run(client, PROMPT, tools=spy.tools, model="claude-nonexistent-9")
-    assert outcome.stop.valve == "api_error" and "claude-nonexistent-9" in outcome.stop.reason
+    assert outcome.stop.cause == "api_error" and "claude-nonexistent-9" in outcome.stop.reason
 
 
 def test_resume_after_finish_needs_a_new_instruction(check_history):

@@ -11,7 +11,7 @@ from typing import Literal, Optional
 import pytest
 
 from harness_lab.text import t
-from harness_lab.tools import MAX_RESULT_CHARS, Tool, ToolError, as_tools, run_calls, tool
+from harness_lab.tools import MAX_RESULT_CHARS, Tool, ToolError, as_tools, run_calls, run_tool, tool
 
 
 @tool
@@ -58,7 +58,7 @@ def test_still_a_function():
 
 
 def test_run_returns_json_text_with_japanese_kept():
-    text, is_error = get_weather.run({"city": "大阪"})
+    text, is_error = run_tool(get_weather, {"city": "大阪"})
     assert not is_error
     assert "晴れ" in text and json.loads(text)["天気"] == "晴れ"
 
@@ -72,16 +72,16 @@ def test_missing_argument_is_an_error_result_naming_it_and_the_function_is_not_e
         entered.append(path)
         return "x"
 
-    text, is_error = read.run({})
+    text, is_error = run_tool(read, {})
     assert is_error and "'path'" in text and entered == []
-    text, is_error = read.run({"path": 3})
+    text, is_error = run_tool(read, {"path": 3})
     assert is_error and "path" in text and "string" in text and entered == []
-    text, is_error = read.run(["not", "an", "object"])
+    text, is_error = run_tool(read, ["not", "an", "object"])
     assert is_error and entered == []
 
 
 def test_enum_violation_is_caught():
-    text, is_error = get_weather.run({"city": "東京", "unit": "kelvin"})
+    text, is_error = run_tool(get_weather, {"city": "東京", "unit": "kelvin"})
     assert is_error and "kelvin" in text
 
 
@@ -91,7 +91,7 @@ def test_exceptions_become_error_results():
         """Fail."""
         raise RuntimeError("disk on fire")
 
-    text, is_error = boom.run({})
+    text, is_error = run_tool(boom, {})
     assert is_error and "RuntimeError" in text and "disk on fire" in text
 
 
@@ -101,7 +101,7 @@ def test_tool_error_message_is_shown_as_is():
         """Fail politely."""
         raise ToolError("そのファイルはありません")
 
-    text, is_error = picky.run({})
+    text, is_error = run_tool(picky, {})
     assert is_error and text.endswith("そのファイルはありません") and "ToolError" not in text
 
 
@@ -115,7 +115,7 @@ def test_timeout_becomes_an_error_result_quickly():
         return "late"
 
     started = time.monotonic()
-    text, is_error = hang.run({}, timeout=0.2)
+    text, is_error = run_tool(hang, {}, timeout=0.2)
     release.set()
     assert is_error and "0.2" in text
     assert time.monotonic() - started < 2
@@ -142,7 +142,7 @@ def test_huge_output_is_truncated_with_a_note():
         """Too much."""
         return "あ" * (MAX_RESULT_CHARS * 3)
 
-    text, is_error = flood.run({})
+    text, is_error = run_tool(flood, {})
     assert not is_error
     assert len(text) < MAX_RESULT_CHARS + 200 and str(MAX_RESULT_CHARS * 3) in text
 
@@ -155,7 +155,7 @@ def test_an_async_tool_is_awaited_like_the_lessons_tools():
         return {"city": city, "temp": 21}
 
     assert fetch.definition["input_schema"]["required"] == ["city"]
-    assert fetch.run({"city": "大阪"}) == ('{"city": "大阪", "temp": 21}', False)
+    assert run_tool(fetch, {"city": "大阪"}) == ('{"city": "大阪", "temp": 21}', False)
 
 
 def test_an_async_tool_that_raises_or_hangs_is_an_error_result():
@@ -189,7 +189,7 @@ def test_as_tools_accepts_a_dict_of_plain_functions_and_a_list():
 
     from_dict = as_tools({"yell": shout})
     assert set(from_dict) == {"yell"} and from_dict["yell"].definition["name"] == "yell"
-    assert from_dict["yell"].run({"word": "hi"}) == ("HI", False)
+    assert run_tool(from_dict["yell"], {"word": "hi"}) == ("HI", False)
     from_list = as_tools([shout, get_weather])
     assert set(from_list) == {"shout", "get_weather"}
     assert all(isinstance(v, Tool) for v in from_list.values())

@@ -93,7 +93,7 @@ def test_faults_stop_cleanly_and_resume_to_the_same_history(baseline, faults, re
         assert_valid_history(run.messages, tools)
         if isinstance(end, Finished):
             break
-        assert isinstance(end, Stopped) and end.valve == "api_error", end
+        assert isinstance(end, Stopped) and end.cause == "api_error", end
         assert end.reason.startswith(t("stop.api_error", error="")) and len(end.reason) < 2000
         stops += 1
         assert stops <= len(faults), "more api_error stops than faults scheduled"
@@ -116,7 +116,7 @@ def test_a_fault_that_outlasts_the_retries_is_an_api_error_stop_at_that_turn(kin
     run, _ = make_run(faults, 2, False, ran)
     events = []
     end = drain(run.start("a から d まで調べてメモして"), on_event=events.append)
-    assert isinstance(end, Stopped) and end.valve == "api_error"
+    assert isinstance(end, Stopped) and end.cause == "api_error"
     assert sum(isinstance(e, Turn) for e in events) == turn - 1
     assert run.state.model_calls == turn - 1
     assert_valid_history(run.messages, [one.definition for one in run.tools.values()])
@@ -127,7 +127,7 @@ def test_the_stop_message_is_in_the_learners_language():
     ran: Counter = Counter()
     run, _ = make_run({1: "529"}, 0, False, ran)
     end = drain(run.start("a から d まで調べてメモして"))
-    assert isinstance(end, Stopped) and end.valve == "api_error"
+    assert isinstance(end, Stopped) and end.cause == "api_error"
     assert "Overloaded" in end.reason or "529" in end.reason
     if lang() == "ja":
         assert any("\u3040" <= ch <= "\u30ff" for ch in end.reason)  # kana: the catalog's Japanese
@@ -143,5 +143,5 @@ def test_a_huge_error_page_makes_a_short_stop_message():
                                  http_client=httpx2.Client(transport=httpx2.MockTransport(
                                      lambda request: httpx2.Response(502, text=page))))
     end = drain(Run(client, make_tools(Counter())).start("調べて"))
-    assert isinstance(end, Stopped) and end.valve == "api_error"
+    assert isinstance(end, Stopped) and end.cause == "api_error"
     assert "502" in end.reason and len(end.reason) < 1000

@@ -102,7 +102,7 @@ def test_an_approver_interrupted_by_ctrl_c_stops_cleanly_and_resumes():
 
     run = harness(spies, approver)
     end = drain(run.start("やって"))
-    assert isinstance(end, Stopped) and end.valve == "interrupted" and spies.ran == Counter()
+    assert isinstance(end, Stopped) and end.cause == "interrupted" and spies.ran == Counter()
     assert_valid_history(run.messages, spies.definitions)
     end = drain(run.resume())
     assert isinstance(end, Finished)

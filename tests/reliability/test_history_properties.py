@@ -162,7 +162,7 @@ class Observer:
             if interrupting:  # Ctrl-C instead of an answer or the next step
                 self.interrupt = None
                 event = gen.throw(KeyboardInterrupt())
-                assert isinstance(event, Stopped) and event.valve == "interrupted"
+                assert isinstance(event, Stopped) and event.cause == "interrupted"
                 # Decisions of the interrupted turn were never acted on; that turn will ask again.
                 kept = set(results_by_id(self.run.messages))
                 self.decided = {k: v for k, v in self.decided.items() if k in kept}
@@ -185,15 +185,15 @@ def check_run(observer: Observer, end, script, emulator: Emulator) -> None:
         assert end.stop_reason in ("end_turn", "stop_sequence") or (
             end.stop_reason == "tool_use" and not tool_calls(end.messages[-1]["content"]))
     else:
-        assert end.valve in STOP_VALVES, end.valve
+        assert end.cause in STOP_VALVES, end.cause
 
     # Usage: the sum of the turns, and what the emulator billed for the requests it answered.
     assert state.usage == sum(state.turn_usage, Usage())
     billed, answered = billed_usage(script, emulator.requests)
     assert (state.usage, state.model_calls, len(state.turn_usage)) == (billed, answered, answered)
     for turn in observer.turns:  # each Turn reports its own call and the running total at that point
-        assert turn.usage == state.turn_usage[turn.number - 1]
-        assert turn.total == sum(state.turn_usage[: turn.number], Usage())
+        assert turn.usage == state.turn_usage[turn.request_number - 1]
+        assert turn.total == sum(state.turn_usage[: turn.request_number], Usage())
         assert len(turn.results) == len(tool_calls(turn.response.content))
 
     # Each result is its own call's, and only allowed calls ran. A call that Ctrl-C cut off may or
@@ -267,7 +267,7 @@ def build_run(script, tools, limit, no_progress, budget, fault_plan, retries, ap
 
 def tally(observer: Observer, end) -> None:
     """What this generated run went through (``--hypothesis-show-statistics`` prints the shares)."""
-    event(f"first end: {getattr(end, 'valve', None) or end.stop_reason}")
+    event(f"first end: {getattr(end, 'cause', None) or end.stop_reason}")
     calls = [made["name"] for turn in observer.turns for made in tool_calls(turn.response.content)]
     event(f"tool calls answered: {min(len(calls), 10)}{'+' if len(calls) >= 10 else ''}")
     for name in sorted(set(calls)):

@@ -21,7 +21,7 @@ from harness_lab.emulator import call, emulated_client, reply, say
 from harness_lab.events import Finished
 from harness_lab.loop import Run, drain
 from harness_lab.text import t
-from harness_lab.tools import make_delete_file, make_read_file, make_write_file
+from harness_lab.tools import make_delete_file, make_read_file, make_write_file, run_tool
 from harness_lab.valves import Approval, MaxTurns, Policy
 
 from invariants import assert_valid_history, results_by_id
@@ -128,7 +128,7 @@ READ_CASES = [
 def test_read_file_refuses_clearly(world, path, key):
     root, outside = world
     path = path.format(root=root, outside=outside) if "{" in path else path
-    text, is_error = make_read_file(root).run({"path": path}, timeout=5)
+    text, is_error = run_tool(make_read_file(root), {"path": path}, timeout=5)
     clear_error(text, is_error, key, root, path)
 
 
@@ -136,10 +136,10 @@ def test_positive_controls_still_read(world):
     """The refusals above are not a tool that refuses everything."""
     root, _ = world
     reader = make_read_file(root)
-    assert reader.run({"path": "README.md"}) == ("# 見出し\n本文\n", False)
-    assert reader.run({"path": "inside_link"}) == ("# 見出し\n本文\n", False)
-    assert reader.run({"path": str(root / "docs" / "a.txt")}) == ("docs a", False)
-    assert reader.run({"path": "docs/../docs/a.txt"}) == ("docs a", False)
+    assert run_tool(reader, {"path": "README.md"}) == ("# 見出し\n本文\n", False)
+    assert run_tool(reader, {"path": "inside_link"}) == ("# 見出し\n本文\n", False)
+    assert run_tool(reader, {"path": str(root / "docs" / "a.txt")}) == ("docs a", False)
+    assert run_tool(reader, {"path": "docs/../docs/a.txt"}) == ("docs a", False)
 
 
 def test_only_the_head_of_a_huge_file_is_read(world):
@@ -151,7 +151,7 @@ def test_only_the_head_of_a_huge_file_is_read(world):
         f.truncate(4 * 1024**3)
     tracemalloc.start()
     started = time.monotonic()
-    text, is_error = make_read_file(root).run({"path": "huge.log"}, timeout=10)
+    text, is_error = run_tool(make_read_file(root), {"path": "huge.log"}, timeout=10)
     elapsed = time.monotonic() - started
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
@@ -161,7 +161,7 @@ def test_only_the_head_of_a_huge_file_is_read(world):
 
 def test_multibyte_text_is_cut_at_characters_not_bytes(world):
     root, _ = world
-    text, is_error = make_read_file(root).run({"path": "kana.txt"})
+    text, is_error = run_tool(make_read_file(root), {"path": "kana.txt"})
     assert (text, is_error) == ("あ" * LIMIT, False)
 
 
@@ -183,7 +183,7 @@ ARGUMENT_CASES = [
 @pytest.mark.parametrize("given, key", ARGUMENT_CASES)
 def test_wrong_arguments_are_refused_before_the_file_is_touched(world, given, key):
     root, _ = world
-    text, is_error = make_read_file(root).run(given)
+    text, is_error = run_tool(make_read_file(root), given)
     assert is_error
     assert text.startswith(t(key, name="read_file", problem="\x00", error="\x00").split("\x00")[0]), text
     assert "見出し" not in text  # README.md was not read
@@ -210,7 +210,7 @@ def test_write_file_refuses_clearly_and_writes_nothing_outside(world, path, key)
     root, outside = world
     path = path.format(root=root, outside=outside) if "{" in path else path
     readme = (root / "README.md").read_bytes()
-    text, is_error = make_write_file(root / "sandbox").run({"path": path, "content": "pwned"})
+    text, is_error = run_tool(make_write_file(root / "sandbox"), {"path": path, "content": "pwned"})
     clear_error(text, is_error, key, root, path)
     assert (root / "README.md").read_bytes() == readme
 
@@ -231,7 +231,7 @@ DELETE_CASES = [
 def test_delete_file_refuses_clearly_and_deletes_nothing_outside(world, path, key):
     root, outside = world
     path = path.format(root=root, outside=outside) if "{" in path else path
-    text, is_error = make_delete_file(root / "sandbox").run({"path": path})
+    text, is_error = run_tool(make_delete_file(root / "sandbox"), {"path": path})
     clear_error(text, is_error, key, root, path)
     assert (root / "README.md").exists()
 
@@ -240,7 +240,7 @@ def test_delete_file_refuses_clearly_and_deletes_nothing_outside(world, path, ke
                                    {"content": "x"}, {"path": 1, "content": "x"}, "sandbox/x.txt"])
 def test_write_file_checks_its_arguments_first(world, given):
     root, _ = world
-    text, is_error = make_write_file(root / "sandbox").run(given)
+    text, is_error = run_tool(make_write_file(root / "sandbox"), given)
     assert is_error and text.startswith(t("result.invalid_input", name="write_file", problem="\x00").split("\x00")[0])
     assert not (root / "sandbox" / "x.txt").exists()
 

@@ -52,7 +52,7 @@ def refuse(request):
 bad = anthropic.Anthropic(http_client=httpx2.Client(transport=httpx2.MockTransport(refuse)),
                           base_url="https://api.anthropic.com", max_retries=0)
 end = drain(Run(bad, [get_time], [MaxTurns(2)]).start("こんにちは"))
-print(end.valve, end.reason)
+print(end.cause, end.reason)
 print(repr(end))
 bad.messages.create(model="claude-sonnet-5", max_tokens=8, messages=[{"role": "user", "content": "x"}])""",
     # 4: a learner loop that never ends, and prints while it spins

@@ -139,7 +139,7 @@ def test_stop_messages_and_error_text_never_show_the_key(kind):
     assert client.api_key == FAKE  # the key really is in play
     run = Run(client, [leaky_env], [MaxTurns(3), TokenBudget(10_000, preflight=True), Approval(Policy())])
     end = drain(run.start("こんにちは"))
-    assert isinstance(end, Stopped) and end.valve == "api_error"
+    assert isinstance(end, Stopped) and end.cause == "api_error"
     assert_clean(end.reason, end, repr(run.state), end.text)
     try:
         client.messages.create(model="claude-sonnet-5", max_tokens=16, messages=[{"role": "user", "content": "x"}])

@@ -18,7 +18,7 @@ from harness_lab.emulator import call, emulated_client, reply, say
 from harness_lab.events import Finished
 from harness_lab.loop import Run, drain
 from harness_lab.text import t
-from harness_lab.tools import MAX_RESULT_CHARS, ToolError, tool
+from harness_lab.tools import MAX_RESULT_CHARS, ToolError, run_tool, tool
 
 from invariants import assert_valid_history, results_by_id
 
@@ -71,17 +71,17 @@ EXCEPTIONS = [
 
 @pytest.mark.parametrize("exc, shown", EXCEPTIONS, ids=[type(e).__name__ for e, _ in EXCEPTIONS])
 def test_an_exception_becomes_an_error_result(exc, shown):
-    text, is_error = raising(exc).run({}, timeout=5)
+    text, is_error = run_tool(raising(exc), {}, timeout=5)
     assert is_error and text.startswith(FAILED) and shown in text
 
 
 def test_an_exception_with_a_broken_message_becomes_an_error_result():
-    text, is_error = raising(UnprintableError()).run({}, timeout=5)
+    text, is_error = run_tool(raising(UnprintableError()), {}, timeout=5)
     assert is_error and "UnprintableError" in text
 
 
 def test_a_huge_exception_message_is_truncated_like_an_output():
-    text, is_error = raising(ValueError("e" * 1_000_000)).run({}, timeout=5)
+    text, is_error = run_tool(raising(ValueError("e" * 1_000_000)), {}, timeout=5)
     assert is_error and len(text) < MAX_RESULT_CHARS + 500
 
 
@@ -96,7 +96,7 @@ def test_a_hung_tool_times_out_and_its_late_answer_is_ignored():
         return "too late"
 
     started = time.monotonic()
-    text, is_error = hangs.run({})
+    text, is_error = run_tool(hangs, {})
     assert time.monotonic() - started < 2
     assert (text, is_error) == (t("result.timeout", seconds=0.2), True)
 
@@ -143,7 +143,7 @@ def test_a_huge_output_is_truncated_with_a_note(label, make):
         """Flood."""
         return value
 
-    text, is_error = floods.run({}, timeout=10)
+    text, is_error = run_tool(floods, {}, timeout=10)
     assert not is_error
     body, _, note = text.rpartition("\n")
     assert len(body) == MAX_RESULT_CHARS
@@ -179,7 +179,7 @@ def test_a_non_json_return_still_becomes_text(label, make, exact, part):
         """Return something odd."""
         return make()
 
-    text, is_error = odd.run({}, timeout=5)
+    text, is_error = run_tool(odd, {}, timeout=5)
     assert not is_error and isinstance(text, str)
     assert text == exact if exact is not None else part in text
 
@@ -193,7 +193,7 @@ def test_a_return_that_cannot_be_turned_into_text_is_an_error_result(make):
         """Return something that cannot be shown."""
         return make()
 
-    text, is_error = odd.run({}, timeout=5)
+    text, is_error = run_tool(odd, {}, timeout=5)
     assert is_error and text.startswith(FAILED)
 
 

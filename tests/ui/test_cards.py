@@ -45,7 +45,7 @@ def test_usage_card_counts_every_part():
 
 
 def test_turn_card_has_blocks_results_usage_and_signature_in_order():
-    turn = Turn(number=2, response=RESPONSE, stop_reason="tool_use", results=(FAILED,),
+    turn = Turn(request_number=2, response=RESPONSE, stop_reason="tool_use", results=(FAILED,),
                 usage=Usage(120, 30), total=Usage(300, 60), signature='write_file({"path":"x"})',
                 readings={"max_turns": "2/8"})
     text = card(turn).text
@@ -55,7 +55,7 @@ def test_turn_card_has_blocks_results_usage_and_signature_in_order():
 
 
 def test_approval_card_shows_the_call_and_the_answer():
-    request = ApprovalRequest(turn=1, tool_use_id="toolu_01ABC", name="write_file", input=CALL["input"])
+    request = ApprovalRequest(request_number=1, tool_use_id="toolu_01ABC", name="write_file", input=CALL["input"])
     assert "toolu_01ABC" in card(request).text and "→" not in card(request).text
     from harness_lab.ui.cards import approval_card
     denied = approval_card(request, Decision(False, "危ない"))
@@ -65,7 +65,7 @@ def test_approval_card_shows_the_call_and_the_answer():
 def test_end_cards():
     done = card(Finished(text="答えは42", stop_reason="end_turn", turns=2, usage=Usage(10, 5)))
     assert "答えは42" in done.text and "end_turn" in done.text and "hl-answer" in done.html
-    stop = card(Stopped(valve="max_turns", reason="最大ターン数 3 に達した", turns=3, usage=Usage()))
+    stop = card(Stopped(cause="max_turns", reason="最大ターン数 3 に達した", turns=3, usage=Usage()))
     assert "max_turns" in stop.text and "最大ターン数 3" in stop.html and "hl-stopped" in stop.html
 
 
@@ -97,7 +97,7 @@ def test_ipython_shows_events_as_cards():
     IPython = pytest.importorskip("IPython")
     shell = IPython.core.interactiveshell.InteractiveShell.instance()
     assert register_formatters(shell)
-    stop = Stopped(valve="token_budget", reason="予算に達した", turns=1, usage=Usage(5, 5))
+    stop = Stopped(cause="token_budget", reason="予算に達した", turns=1, usage=Usage(5, 5))
     data, _ = shell.display_formatter.format(stop)
     assert "hl-stopped" in data["text/html"] and "予算に達した" in data["text/plain"]
     assert "Stopped(" not in data["text/plain"]
@@ -105,8 +105,8 @@ def test_ipython_shows_events_as_cards():
 
 def test_approvals_render_inside_their_turn_never_above_its_header():
     # The loop yields the request before the Turn event; the transcript must not show it that way.
-    request = ApprovalRequest(turn=2, tool_use_id="toolu_01ABC", name="write_file", input=CALL["input"])
-    turn = Turn(number=2, response=RESPONSE, stop_reason="tool_use", results=(OK,), usage=Usage(120, 30))
+    request = ApprovalRequest(request_number=2, tool_use_id="toolu_01ABC", name="write_file", input=CALL["input"])
+    turn = Turn(request_number=2, response=RESPONSE, stop_reason="tool_use", results=(OK,), usage=Usage(120, 30))
     whole = transcript([request, Decision(True), turn])
     for form in (whole.text, whole.html):
         head, call, answer, result = (form.index(s) for s in ("ターン 2", "toolu_01ABC", "許可しました", "書き込みました"))
@@ -117,7 +117,7 @@ def test_approvals_render_inside_their_turn_never_above_its_header():
 
 
 def test_approvals_of_an_unfinished_turn_get_their_own_header():
-    request = ApprovalRequest(turn=3, tool_use_id="toolu_01ABC", name="write_file", input=CALL["input"])
+    request = ApprovalRequest(request_number=3, tool_use_id="toolu_01ABC", name="write_file", input=CALL["input"])
     waiting = transcript([{"role": "user", "content": "やって"}, request])
     for form in (waiting.text, waiting.html):
         assert form.index("ターン 3 — 承認待ち") < form.index("承認待ち: write_file")

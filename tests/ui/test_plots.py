@@ -16,7 +16,7 @@ from harness_lab.ui import compare_runs, plot_token_burn  # noqa: E402
 from harness_lab.ui.plots import run_cost_usd, turn_usages  # noqa: E402
 
 USAGES = [Usage(400 + 300 * i, 50, 100 if i == 0 else 0, 80 if i else 0) for i in range(5)]
-STOP = Stopped(valve="token_budget", reason="予算", turns=5, usage=sum(USAGES, Usage()))
+STOP = Stopped(cause="token_budget", reason="予算", turns=5, usage=sum(USAGES, Usage()))
 
 
 def _draw(fig):
@@ -61,7 +61,7 @@ def test_no_stop_mark_for_a_finished_run():
 
 
 def test_turn_events_are_read_too():
-    turns = [Turn(number=i + 1, response=None, stop_reason="tool_use", usage=u) for i, u in enumerate(USAGES)]
+    turns = [Turn(request_number=i + 1, response=None, stop_reason="tool_use", usage=u) for i, u in enumerate(USAGES)]
     assert turn_usages(turns) == USAGES
 
 

@@ -129,7 +129,7 @@ def test_run_all_stops_at_the_max_turns_valve_and_marks_it(make_run):
     run = make_run("never_ending", max_turns=3)
     s = Stepper(run, "メモを順に読んで")
     s.all_button.click()
-    assert isinstance(s.outcome, Stopped) and s.outcome.valve == "max_turns"
+    assert isinstance(s.outcome, Stopped) and s.outcome.cause == "max_turns"
     assert s.outcome.turns == 3 and (s.turns_bar.value, s.turns_bar.max) == (3, 3)
     assert t("stop.max_turns", limit=3) in s.status.value
     assert "hl-valve-max_turns hl-fired" in s.diagram_html.value
@@ -140,7 +140,7 @@ def test_token_budget_fills_the_bar(make_run):
     run = make_run("budget_burning", max_turns=50, budget=6_000)
     s = Stepper(run, "ログを分析して")
     s.run_all()
-    assert s.outcome.valve == "token_budget"
+    assert s.outcome.cause == "token_budget"
     assert s.tokens_bar.value == s.tokens_bar.max == 6_000 and s.tokens_bar.bar_style == "danger"
     assert f"{run.state.usage.total} / 6000" == s.tokens_label.value
 
@@ -150,7 +150,7 @@ def test_stop_between_turns_then_resume(make_run):
     s = Stepper(run, "メモを順に読んで")
     s.step()
     s.stop_button.click()
-    assert isinstance(s.outcome, Stopped) and s.outcome.valve == "interrupted"
+    assert isinstance(s.outcome, Stopped) and s.outcome.cause == "interrupted"
     assert run.state.turns == 1 and run.messages[-1]["role"] == "user"  # valid history, no dangling call
     s.step()
     assert run.state.turns == 1  # stepping a stopped run does nothing
@@ -166,7 +166,7 @@ def test_stop_while_waiting_denies_first(make_run):
     s.stop()
     assert not (run.sandbox / "report.md").exists()
     assert list(s.decisions.values())[0].allowed is False
-    assert s.outcome.valve == "interrupted"
+    assert s.outcome.cause == "interrupted"
 
 
 def test_mimebundle_keeps_the_widget_and_adds_the_transcript(make_run):
@@ -205,7 +205,7 @@ def test_stop_button_halts_an_auto_run_between_turns(make_run):
             await asyncio.sleep(0.01)
 
     asyncio.run(asyncio.wait_for(click_all_then_stop(), timeout=60))
-    assert s.outcome.valve == "interrupted" and 3 <= run.state.turns < 10
+    assert s.outcome.cause == "interrupted" and 3 <= run.state.turns < 10
     assert run.messages[-1]["role"] == "user" and s.next_button.disabled
 
 
@@ -227,11 +227,11 @@ def test_a_new_stepper_resumes_a_stopped_run_after_the_limit_is_raised(make_run)
     run = make_run("never_ending", max_turns=2)
     first = Stepper(run, "メモを順に読んで")
     first.run_all()
-    assert first.outcome.valve == "max_turns"
+    assert first.outcome.cause == "max_turns"
     run.valves[0].limit = 4
     second = Stepper(run)
     second.run_all()
-    assert second.outcome.valve == "max_turns" and run.state.turns == 4
+    assert second.outcome.cause == "max_turns" and run.state.turns == 4
     assert second.turns_label.value == "4 / 4" and "メモを順に読んで" in repr(second)
 
 
@@ -313,7 +313,7 @@ def test_stop_right_after_resume_stops_cleanly(make_run):
     run.valves[0].limit = 5
     s.resume()
     click(s.stop_button)  # the fresh generator has not started: nothing inside could catch Ctrl-C
-    assert s.outcome.valve == "interrupted" and run.state.turns == 2
+    assert s.outcome.cause == "interrupted" and run.state.turns == 2
     s.resume()
     s.step()
     assert run.state.turns == 3 and s.outcome is None

@@ -1,9 +1,8 @@
-"""The built-in tools (lesson 6's two toy tools, and lesson 5's high-impact ones, sandboxed).
+"""The file tools: lesson 6's ``read_file``, and lesson 5's high-impact ``write_file`` and ``delete_file``.
 
-``get_time`` and ``read_file`` are harmless, so the default policy lets them through. ``write_file``,
-``delete_file`` and ``http_post`` are marked ``high_impact``: the approval valve asks before they run.
-They are sandboxed anyway so that a notebook demo can never damage the learner's files or send
-anything over the network.
+``read_file`` is harmless, so the default policy lets it through; ``write_file`` and ``delete_file``
+are marked ``high_impact``, so the approval valve asks before they run. All three are confined (to
+the project root, or to the sandbox) so that a notebook demo can never touch the learner's files.
 """
 
 from __future__ import annotations
@@ -11,11 +10,12 @@ from __future__ import annotations
 import codecs
 import os
 from contextlib import contextmanager
-from datetime import datetime
 from pathlib import Path
 
-from .text import t
-from .tools import Tool, ToolError, tool
+from ..text import Phrase, t
+from .definition import Tool, ToolError, tool
+
+__all__ = ["READ_LIMIT", "delete_file", "make_delete_file", "make_read_file", "make_write_file", "read_file", "write_file"]
 
 # lesson 6: "the first 2000 characters" of a file
 READ_LIMIT = 2000
@@ -54,12 +54,6 @@ def _inside(root: Path, path: str) -> Path:
     return target
 
 
-@tool(name="get_time", description=t("tool.get_time"))
-def get_time() -> str:
-    """The current local time, ISO 8601 with its UTC offset."""
-    return datetime.now().astimezone().isoformat(timespec="seconds")
-
-
 def make_read_file(root: str | os.PathLike | None = None, limit: int = READ_LIMIT) -> Tool:
     """A ``read_file`` tool confined to ``root`` (None: the working directory at call time)."""
 
@@ -72,7 +66,7 @@ def make_read_file(root: str | os.PathLike | None = None, limit: int = READ_LIMI
         with _plain_errors(path):
             return _read_head(_inside(Path(root) if root is not None else Path.cwd(), path), path, limit)
 
-    return tool(read_file, description=t("tool.read_file", limit=limit))
+    return tool(read_file, description=Phrase("tool.read_file", limit=limit))
 
 
 def _read_head(target: Path, path: str, limit: int) -> str:
@@ -130,7 +124,7 @@ def make_write_file(sandbox: str | os.PathLike | None = None) -> Tool:
             target.write_text(content, encoding="utf-8")
         return t("file.written", path=path, chars=len(content))
 
-    return tool(write_file, description=t("tool.write_file"), high_impact=True)
+    return tool(write_file, description=Phrase("tool.write_file"), high_impact=True)
 
 
 def make_delete_file(sandbox: str | os.PathLike | None = None) -> Tool:
@@ -149,29 +143,9 @@ def make_delete_file(sandbox: str | os.PathLike | None = None) -> Tool:
             target.unlink()
         return t("file.deleted", path=path)
 
-    return tool(delete_file, description=t("tool.delete_file"), high_impact=True)
-
-
-def make_http_post(outbox: list | None = None) -> Tool:
-    """A high-impact ``http_post`` that only appends ``{"url", "body"}`` to ``outbox`` (its ``.sent``)."""
-    sent = outbox if outbox is not None else []
-
-    def http_post(url: str, body: str) -> str:
-        """Record an HTTP POST instead of sending it.
-
-        Args:
-            url: where the request would go
-            body: the request body
-        """
-        sent.append({"url": url, "body": body})
-        return t("http.recorded", url=url, chars=len(body))
-
-    made = tool(http_post, description=t("tool.http_post"), high_impact=True)
-    made.sent = sent
-    return made
+    return tool(delete_file, description=Phrase("tool.delete_file"), high_impact=True)
 
 
 read_file = make_read_file()
 write_file = make_write_file()
 delete_file = make_delete_file()
-http_post = make_http_post()
