@@ -7,6 +7,10 @@ line per step::
     [turn 1] ツールの返り値: "# エージェントハーネスの基礎\\n..."
     [turn 3] モデルが切り上げ (end_turn)
 
+Everything that came from the model or a tool is printed through ``visible()``, so an escape sequence
+in a model's text or a tool's output is shown, not obeyed by the terminal. Approval answers are read
+by ``read_answer()``: Enter allows, as in the lesson, and only a recognisable yes or no decides.
+
 Exit codes: 0 when the model finished, 1 when the harness stopped it, 2 for usage errors.
 """
 
@@ -15,17 +19,48 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
+import unicodedata
 from typing import Any, Callable, TextIO
 
 from .events import ApprovalRequest, Decision, Finished, Stopped, Turn, deny
 from .messages import tool_calls
 from .text import t
 
-__all__ = ["main", "shorten", "terminal_approver"]
+__all__ = ["main", "read_answer", "shorten", "terminal_approver", "visible"]
 
 SHOWN_CHARS = 40  # how much of a tool's output the trace shows
 STOPPED_TEXT_CHARS = 200  # how much of a held-back response a stop shows
+ANSWER_TRIES = 3  # unreadable approval answers before the call is denied
+SHOWN_ANSWER_CHARS = 20  # how much of an unreadable answer the hint repeats
+
+# What a terminal acts on instead of showing: C0 controls (ESC starts the sequences that write the
+# clipboard, clear the screen or make hidden links), DEL, C1 controls (U+009B is a one-character
+# ESC [), the line and paragraph separators, the bidi controls that make text display in another
+# order than it runs (U+202E, U+2066-U+2069, ...; "Trojan Source"), and lone surrogates, which
+# cannot even be encoded for the terminal. Only code points that are never ordinary text are listed,
+# so Japanese, emoji and their joiners pass unchanged.
+_UNSHOWABLE = r"\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ud800-\udfff"
+_UNSHOWABLE_IN_LINE = re.compile(rf"[{_UNSHOWABLE}]")
+_UNSHOWABLE_IN_TEXT = re.compile(rf"(?![\n\t])[{_UNSHOWABLE}]")
+_NAMED = {"\n": "\\n", "\t": "\\t", "\r": "\\r"}
+
+
+def _escape(match: re.Match) -> str:
+    char = match.group()
+    code = ord(char)
+    return _NAMED.get(char) or (f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
+
+
+def visible(text: str, lines: bool = False) -> str:
+    """``text`` safe to print on a terminal: every control character shown as an escape like ``\\x1b``.
+
+    Use it on anything the model or a tool wrote. ``lines=True`` keeps newlines and tabs (a final
+    answer); otherwise they are escaped too, so one trace line stays one line. Backslashes are left
+    alone: the result is for reading, not for parsing back.
+    """
+    return (_UNSHOWABLE_IN_TEXT if lines else _UNSHOWABLE_IN_LINE).sub(_escape, text)
 
 
 def compact(value: Any) -> str:
@@ -45,26 +80,81 @@ def shorten(text: str, limit: int = SHOWN_CHARS) -> str:
     return json.dumps(head, ensure_ascii=False)[:-1] + '..."'
 
 
+# The lesson's approveInTerminal denies only when the answer is exactly "n" (`!== "n"`): with the
+# Japanese IME on, "n" arrives as 「ｎ」 and "no" as 「の」, and 「いいえ」 or "deny" is not "n"
+# either, so each of them lets the tool run. The harness keeps "Enter allows" but decides only on a
+# word it recognises, and asks again on anything else. Katakana is read as hiragana (ダメ = だめ).
+YES_WORDS = frozenset({"y", "yes", "yeah", "yep", "ok", "okay", "sure", "allow", "approve",
+                       "はい", "うん", "ええ", "おっけー", "許可", "承認", "実行"})
+NO_WORDS = frozenset({"n", "no", "nope", "nah", "deny", "reject", "refuse", "cancel", "stop", "abort",
+                      "don't", "dont", "never",
+                      "いいえ", "いえ", "いや", "嫌", "だめ", "駄目", "のー", "拒否", "却下", "不可", "きゃんせる",
+                      "中止", "やめて", "やめる", "止めて", "しない",
+                      "ん", "の"})  # "n" and "no" typed with the IME on in kana mode
+# Left out on purpose, so they are asked again: 「いいです」「結構です」「大丈夫」 mean yes or
+# "no, thank you" depending on the tone, and 「はい？」 is "pardon?", which is why "?" is not trimmed.
+_TRAILING = ".。!,、~〜"  # sentence ends that change nothing: "no." and 「いいえ。」 are still no
+_KATAKANA_TO_HIRAGANA = {code: code - 0x60 for code in range(ord("ァ"), ord("ヶ") + 1)}
+
+
+def read_answer(text: str) -> bool | None:
+    """Read a typed approval answer: ``True`` allows, ``False`` denies, ``None`` means "ask again".
+
+    Enter alone (nothing, or only spaces) allows, as in lesson 6. Otherwise the answer is
+    NFKC-normalised (full-width ｎｏ becomes no, half-width ｷｬﾝｾﾙ becomes キャンセル), stripped of every
+    space (U+3000 included, so "N o" is no), case-folded, read with katakana as hiragana and with
+    trailing "." "。" "!" "、" trimmed, then looked up in ``YES_WORDS`` and ``NO_WORDS``. Anything
+    else is ``None``, never a yes.
+    """
+    word = "".join(unicodedata.normalize("NFKC", text).split())
+    if not word:
+        return True
+    word = word.casefold().translate(_KATAKANA_TO_HIRAGANA).rstrip(_TRAILING)
+    if word in YES_WORDS:
+        return True
+    if word in NO_WORDS:
+        return False
+    return None
+
+
+def _has_terminal() -> bool:
+    return sys.stdin is not None and sys.stdin.isatty()
+
+
 def terminal_approver(
     yes: bool = False,
     ask: Callable[[str], str] = input,
-    interactive: Callable[[], bool] = lambda: sys.stdin is not None and sys.stdin.isatty(),
+    interactive: Callable[[], bool] = _has_terminal,
     out: TextIO | None = None,
 ) -> Callable[[ApprovalRequest], bool | Decision]:
-    """The lesson's ``approveInTerminal``: Enter allows, ``n`` denies; no terminal or EOF denies."""
+    """The lesson's ``approveInTerminal``, failing closed: Enter or a yes allows, a no denies.
 
-    def approve(request: ApprovalRequest) -> bool:
-        call = f"{request.name}({compact(request.input)})"
+    An answer ``read_answer`` cannot read is asked again with a hint, ``ANSWER_TRIES`` times in all,
+    then denied; no terminal or EOF (Ctrl-D) denies. Ctrl-C is left to ``drain``, which stops the run.
+    """
+
+    def approve(request: ApprovalRequest) -> bool | Decision:
+        call = visible(f"{request.name}({compact(request.input)})")
         if yes:
             return True
         if not interactive():
             print(t("cli.approve_no_tty", call=call), file=out or sys.stdout)
             return deny(t("cli.no_tty_reason"))
-        try:
-            answer = ask(t("cli.approve", call=call))
-        except EOFError:
-            return False
-        return answer.strip().lower() not in ("n", "no")
+        for left in reversed(range(ANSWER_TRIES)):
+            try:
+                answer = ask(t("cli.approve", call=call))
+            except EOFError:
+                print("\n" + t("cli.approve_eof"), file=out or sys.stdout)  # the cursor is still after the prompt
+                return deny(t("cli.eof_reason"))
+            except UnicodeDecodeError:  # bytes the terminal's encoding cannot read: not an answer
+                answer = "\ufffd"
+            decision = read_answer(answer)
+            if decision is not None:
+                return decision
+            shown = answer if len(answer) <= SHOWN_ANSWER_CHARS else answer[:SHOWN_ANSWER_CHARS] + "…"
+            print(t("cli.approve_again", answer=visible(shown), left=left) if left else t("cli.approve_gave_up"),
+                  file=out or sys.stdout)
+        return deny(t("cli.unread_reason"))
 
     return approve
 
@@ -127,7 +217,7 @@ def _printer(harness: Any, out: TextIO) -> Callable[[Any], None]:
         if number not in announced:
             announced.append(number)
             for call in tool_calls(content):
-                print(t("cli.request", turn=number, call=f"{call['name']}({compact(call['input'])})"), file=out)
+                print(t("cli.request", turn=number, call=visible(f"{call['name']}({compact(call['input'])})")), file=out)
 
     def show(event: Any) -> None:
         turn = harness.state.model_calls
@@ -139,44 +229,65 @@ def _printer(harness: Any, out: TextIO) -> Callable[[Any], None]:
             requests(event.request_number, event.response.content)
             for result in event.results:
                 key = "cli.result_error" if result.get("is_error") else "cli.result"
-                print(t(key, turn=event.request_number, value=shorten(result["content"])), file=out)
+                print(t(key, turn=event.request_number, value=visible(shorten(result["content"]))), file=out)
         elif isinstance(event, Finished):
-            print(t("cli.end", turn=turn, stop_reason=event.stop_reason), file=out)
-            print(f"\n{event.text}", file=out)
+            print(t("cli.end", turn=turn, stop_reason=visible(str(event.stop_reason))), file=out)
+            print(f"\n{visible(event.text, lines=True)}", file=out)
         elif isinstance(event, Stopped):
-            print(t("cli.stopped", turn=turn, valve=event.cause, reason=event.reason), file=out)
+            print(t("cli.stopped", turn=turn, valve=event.cause, reason=visible(event.reason)), file=out)
             if event.text:  # what the model said in the turn that was held back: a glimpse is enough
                 glimpse = event.text if len(event.text) <= STOPPED_TEXT_CHARS else event.text[:STOPPED_TEXT_CHARS] + "…"
-                print(f"\n{glimpse}", file=out)
+                print(f"\n{visible(glimpse, lines=True)}", file=out)
         out.flush()
 
     return show
 
 
-def main(argv: list[str] | None = None, out: TextIO | None = None) -> int:
+def _not_utf8(args: argparse.Namespace) -> str | None:
+    """The first argument that is not UTF-8 text (``$'\\xff'`` arrives as a lone surrogate), or None."""
+    for name, value in (("prompt", args.prompt), ("--model", args.model or "")):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return name
+    return None
+
+
+def main(argv: list[str] | None = None, out: TextIO | None = None, *, client: Any = None,
+         ask: Callable[[str], str] = input, interactive: Callable[[], bool] | None = None) -> int:
+    """Run ``harness-lab``; ``client`` replaces the one ``--scenario`` / ``--live`` would make, and
+    ``ask`` / ``interactive`` go to ``terminal_approver`` (a test types its answers through them)."""
     args = _parser().parse_args(argv)  # exits with 2 on a usage error
     out = out or sys.stdout
     if args.lang:
         os.environ["HARNESS_LAB_LANG"] = args.lang
-    if args.live and not os.environ.get("ANTHROPIC_API_KEY"):
+    bad = _not_utf8(args)
+    if bad:  # refused at the door: it could never be sent to the API as JSON
+        print(t("cli.not_utf8", name=bad), file=sys.stderr)
+        return 2
+    if args.live and client is None and not os.environ.get("ANTHROPIC_API_KEY"):
         print(t("cli.live_no_key"), file=sys.stderr)
         return 2
     from .emulator.scenarios import scenario_names
 
-    if not args.live and args.scenario not in scenario_names():
+    if not args.live and client is None and args.scenario not in scenario_names():
         print(f"unknown scenario {args.scenario!r}; known: {', '.join(scenario_names())}", file=sys.stderr)
         return 2
 
-    from .loop import Run, drain
+    from .client import is_live
+    from .emulator import emulator_of
+    from .drain import drain
+    from .loop import Run
     from .valves import Approval, MaxTurns, NoProgress, TokenBudget
 
-    client = _client(args)
+    client = client if client is not None else _client(args)
     model = args.model or getattr(client, "_harness_lab_model", None)
-    mode = t("cli.mode_live", model=model) if args.live else t("cli.mode_offline", scenario=args.scenario)
+    mode = t("cli.mode_live", model=model) if is_live(client) else t("cli.mode_offline", scenario=emulator_of(client).name)
     print(mode, file=sys.stderr)
     valves = [MaxTurns(args.max_turns), TokenBudget(args.budget), NoProgress(), Approval()]
     harness = Run(client, _tools(args.high_impact), valves, model=model)
-    end = drain(harness.start(args.prompt), terminal_approver(args.yes), _printer(harness, out))
+    approve = terminal_approver(args.yes, ask, interactive or _has_terminal, out)
+    end = drain(harness.start(args.prompt), approve, _printer(harness, out))
     return 0 if isinstance(end, Finished) else 1
 
 

@@ -10,15 +10,18 @@ from __future__ import annotations
 import json
 import reprlib
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Union
 
 from .messages import field as _field
+from .errors import describe
 from .messages import tool_calls
 from .text import t
 
 __all__ = [
+    "TIERS",
     "ApprovalRequest",
     "Decision",
+    "Event",
     "Finished",
     "Stopped",
     "Turn",
@@ -60,6 +63,11 @@ class Usage:
         )
 
 
+# A call's tier under a policy (lesson 6's exercise), in rising strictness: where rules overlap,
+# the strictest wins.
+TIERS = ("allow", "ask", "deny")
+
+
 @dataclass(frozen=True)
 class Decision:
     """A human's (or a policy's) answer for one tool_use id."""
@@ -92,6 +100,18 @@ class Decision:
             return cls(False)
         shown = f"<function {answer.__name__}>" if callable(answer) and hasattr(answer, "__name__") else reprlib.repr(answer)
         return cls(False, t("result.approver_odd", answer=shown))
+
+
+    @classmethod
+    def from_approver(cls, approver: Any, request: "ApprovalRequest") -> "Decision":
+        """What ``approver(request)`` answers, as a decision; an approver that raises denies.
+
+        The one place an approver's failure is handled: the call it was asked about does not run.
+        """
+        try:
+            return cls.coerce(approver(request))
+        except Exception as exc:
+            return cls(False, t("result.approver_failed", error=describe(exc)))
 
 
 def allow() -> Decision:
@@ -175,3 +195,7 @@ class Stopped:
 
 def _compact(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
+
+
+# What a run's generator yields (and, last, returns).
+Event = Union[Turn, ApprovalRequest, Finished, Stopped]

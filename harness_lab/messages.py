@@ -8,7 +8,7 @@ response and a stored history alike.
 from __future__ import annotations
 
 import json
-from typing import Any, Iterable
+from typing import Any
 
 __all__ = [
     "assistant",
@@ -36,8 +36,20 @@ def block_dict(block: Any) -> dict:
     if isinstance(block, dict):
         return dict(block)
     if hasattr(block, "model_dump"):
-        return block.model_dump(mode="json", exclude_unset=True)
+        try:
+            return block.model_dump(mode="json", exclude_unset=True)
+        except ValueError:  # pydantic refuses inputs nested deeper than it serializes; the model may not
+            return {name: _plain(getattr(block, name)) for name in block.model_fields_set}
     raise TypeError(f"not a content block: {type(block).__name__}")
+
+
+def _plain(value: Any) -> Any:
+    """A field's value with any SDK objects in it as dicts; a tool input is already plain JSON data."""
+    if hasattr(value, "model_fields_set"):
+        return block_dict(value)
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
 
 
 def content_dicts(content: Any) -> list[dict]:

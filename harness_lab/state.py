@@ -1,31 +1,155 @@
-"""What a run knows about itself (lessons 3-6): the history and the counters the valves read.
+"""What a run knows about itself (lessons 3-6): the history, the counters the valves read, and the
+only code that writes the history.
 
 The lesson keeps these as local variables of ``runAgent`` (``messages``, ``turns``, ``tokensUsed``,
 ``lastSignature``). Gathering them in one object lets a valve be a pure check of the state, lets a
 notebook inspect a run between turns, and lets a stopped run resume where it left off.
+
+The history is always valid to send again: an assistant message enters it only together with the
+tool_result of every one of its tool_use blocks, in one step (``commit``). Anything that could fail
+while turning a response into history happens when the response arrives (``receive``), before any
+tool runs, so a failure can never leave a tool's side effect unrecorded.
 """
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from typing import Any
 
-from .events import Usage
+from . import checks
+from .events import Decision, Finished, Stopped, Turn, Usage
+from .messages import assistant, field as field_of, text_of, tool_calls, tool_result, user
+from .signature import signature_of
+from .text import t
 
-__all__ = ["RunState"]
+__all__ = ["Lap", "RunState"]
+
+
+@dataclass(frozen=True)
+class Lap:
+    """One committed turn, kept so that a fork can go back to the moment before its tools ran."""
+
+    start: int  # len(messages) before this turn's assistant message
+    turns: int  # finished turns before it
+    signatures: int  # signatures before it (pause_turn resends have none)
+    model_calls: int  # model requests up to and including this turn's response
+    response: Any
+    results: tuple  # the tool_result blocks it sent back
+    steering: tuple  # instructions sent with those results
 
 
 @dataclass
 class RunState:
-    """The mutable state of one run; the loop is the only writer."""
+    """The mutable state of one run; only its own methods write the history."""
 
-    messages: list = field(default_factory=list)  # the history, plain dicts, always valid to resend
-    turns: int = 0  # laps done: tool rounds, and pause_turn resends (the lesson's ``turns``)
-    model_calls: int = 0  # requests that got a response
-    usage: Usage = field(default_factory=Usage)  # running total of every model call
-    turn_usage: list = field(default_factory=list)  # one Usage per model call, in order
-    signatures: list = field(default_factory=list)  # one per tool round (see valves.progress.signature_of)
+    messages: list = field(default_factory=list)  # plain dicts, always valid to resend
+    turns: int = 0  # finished turns: tool rounds and pause_turn resends (the lesson's ``turns``)
+    model_calls: int = 0  # model requests that got a response (the trace's [turn k] is the k-th)
+    usage: Usage = field(default_factory=Usage)  # running total of every model request
+    turn_usage: list = field(default_factory=list)  # one Usage per model request, in order
+    sent: list = field(default_factory=list)  # len(messages) each model request carried, in order
+    signatures: list = field(default_factory=list)  # one per tool round (see signature.py)
     last_response: Any = None  # the latest response, as the client returned it
     pending: Any = None  # a response received but not yet acted on (held over by a stop)
+    pending_message: dict | None = None  # ``pending`` as a history message, made when it arrived
     pending_user: list = field(default_factory=list)  # steering texts for after the next tool results
+    next_prompt: int = 0  # estimated size of the request about to go out (read at before_send)
     model: str = ""  # the model id, for price tables
+    laps: list = field(default_factory=list)  # one Lap per committed turn (for ``Run.fork``)
+    ran: dict = field(default_factory=dict)  # tool_use id -> tool_result, for every call that ran
+    decided: dict = field(default_factory=dict)  # tool_use id -> Decision, every answer to an ask
+    replay: dict = field(default_factory=dict)  # a fork's record: results of calls that ran in the original
+    edited: dict = field(default_factory=dict)  # a fork's tool_results edited by the learner
+
+    def receive(self, response: Any) -> None:
+        """Take a model response: count its tokens and hold it until the loop acts on it."""
+        used = Usage.of(field_of(response, "usage"))
+        message = assistant(field_of(response, "content") or [])  # may fail: nothing has run yet
+        self.model_calls, self.usage, self.last_response = self.model_calls + 1, self.usage + used, response
+        self.turn_usage.append(used)
+        self.sent.append(len(self.messages))
+        self.pending, self.pending_message = response, message
+
+    def commit(self, results: list) -> None:
+        """Add the held response and its tool results (plus any steering) as one finished turn.
+
+        A ``pause_turn`` resend is a turn too, so MaxTurns bounds a server that keeps pausing. An
+        empty response adds nothing (the API refuses empty messages).
+        """
+        response, steering = self.pending, tuple(self.pending_user)
+        new = [self.pending_message] if self.pending_message["content"] else []
+        if results:
+            new.append(user([*results, *({"type": "text", "text": s} for s in steering)]))
+            self.pending_user = []
+            self.signatures.append(signature_of(self.pending_message["content"]))
+        if results or field_of(response, "stop_reason") == "pause_turn":
+            before = len(self.signatures) - (1 if results else 0)
+            self.laps.append(Lap(len(self.messages), self.turns, before, self.model_calls, response,
+                                 tuple(results), steering if results else ()))
+            self.turns += 1  # the lesson's turns++: a turn is done
+        self.messages.extend(new)
+        self.pending = self.pending_message = None
+
+    def set_aside(self) -> None:
+        """Answer a held-back repeat without running it: the person has redirected (lesson 5)."""
+        self.commit([tool_result(c["id"], t("result.skipped_steered"), True) for c in self.pending_calls()])
+
+    def pending_calls(self) -> list[dict]:
+        return tool_calls(self.pending_message["content"]) if self.pending_message else []
+
+    def finish(self) -> Finished:
+        """The model ended the run: keep its answer, and close any tool_use it left unanswered."""
+        response, calls = self.pending, self.pending_calls()
+        self.commit([])
+        if calls:  # tool_use blocks in a finished response still need their results
+            self.messages.append(user([tool_result(c["id"], t("result.skipped"), True) for c in calls]))
+        return Finished(text_of(response.content), field_of(response, "stop_reason"), self.turns, self.usage,
+                        tuple(self.messages))
+
+    def turn(self, response: Any, results: list, valves: list) -> Turn:
+        """The event for a committed turn, with each valve's gauge reading."""
+        return Turn(request_number=self.model_calls, response=response, stop_reason=field_of(response, "stop_reason"),
+                    results=tuple(results), usage=self.turn_usage[-1] if self.turn_usage else Usage(),
+                    total=self.usage, signature=self.signatures[-1] if results else "",
+                    readings={v.name: v.reading(self) for v in valves})
+
+    def stopped(self, cause: str, reason: str, drop: bool = False) -> Stopped:
+        """The stop event; ``drop`` forgets a truncated response so that a resume asks again."""
+        text = text_of(self.pending_message["content"]) if self.pending_message else ""
+        if drop:
+            self.pending = self.pending_message = None
+        return Stopped(cause, reason, self.turns, self.usage, tuple(self.messages), text)
+
+    def branch(self, at: int, results: dict, decisions: dict, rerun: bool) -> "RunState":
+        """A copy of this state as it stood when turn ``at``'s response arrived, before its tools ran.
+
+        ``results`` edits tool_results by id (of turns up to ``at``): those of earlier turns in the
+        copied history, those of turn ``at`` when the branch answers it. ``decisions`` re-answers
+        asks of turn ``at``. Unless ``rerun``, the branch also answers every call that ran here from
+        the record, instead of running it again.
+        """
+        checks.whole_number(at, "at", 1)
+        if at > len(self.laps):
+            raise ValueError(t("usage.fork_at", at=at, turns=len(self.laps)))
+        lap, known = self.laps[at - 1], {c["id"] for lap in self.laps[:at] for c in tool_calls(lap.response.content)}
+        mine = {c["id"] for c in tool_calls(lap.response.content)}
+        for given, ids in ((results, known), (decisions, mine)):
+            if unknown := sorted(set(given) - ids):
+                raise ValueError(t("usage.fork_ids", ids=", ".join(unknown), at=at, known=", ".join(sorted(ids)) or "-"))
+        branch = RunState(
+            messages=copy.deepcopy(self.messages[: lap.start]), turns=lap.turns, model_calls=lap.model_calls,
+            usage=sum(self.turn_usage[: lap.model_calls], Usage()), turn_usage=self.turn_usage[: lap.model_calls],
+            sent=self.sent[: lap.model_calls],
+            signatures=self.signatures[: lap.signatures], last_response=lap.response, pending=lap.response,
+            pending_message=assistant(lap.response.content), pending_user=list(lap.steering), model=self.model,
+            laps=self.laps[: at - 1], replay={} if rerun else dict(self.ran),
+            decided={**self.decided, **{i: Decision.coerce(d) for i, d in decisions.items()}},
+            edited={i: tool_result(i, checks.text(v, "results")) for i, v in results.items() if i in mine},
+        )
+        for message in branch.messages:  # an edited result of an earlier turn
+            for block in message["content"] if isinstance(message["content"], list) else ():
+                if isinstance(block, dict) and block.get("type") == "tool_result" and block.get("tool_use_id") in results:
+                    block.update(tool_result(block["tool_use_id"], checks.text(results[block["tool_use_id"]], "results")))
+                    block.pop("is_error", None)
+        return branch

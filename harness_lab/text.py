@@ -126,6 +126,18 @@ CATALOG: dict[str, tuple[str, str]] = {
         "ツールが {seconds} 秒以内に終わらなかったため、結果を待たずに打ち切りました",
         "The tool did not finish within {seconds} s, so the harness stopped waiting for it",
     ),
+    "result.not_started": (
+        "この呼び出しは実行できませんでした（ツールを動かすスレッドを作れなかった: {error}）。実行していません",
+        "This call could not be started (no thread to run the tool: {error}); it did not run.",
+    ),
+    "result.timeout_waiting": (
+        "{seconds} 秒待っても、この呼び出しを動かす空きがありませんでした（ほかの呼び出しが止まったままです）。実行していません",
+        "No worker came free for this call within {seconds} s (other calls are stuck); it did not run.",
+    ),
+    "result.failed_harness": (
+        "ハーネスの側で問題が起きたため、この呼び出しの結果は分かりません（実行されたかもしれません）",
+        "The harness failed while this call was under way; its outcome is unknown (it may have run).",
+    ),
     "result.approver_failed": (
         "承認の確認に失敗したため、安全側に倒して拒否しました（{error}）",
         "Asking for approval failed, so the call was denied to stay safe ({error})",
@@ -158,7 +170,18 @@ CATALOG: dict[str, tuple[str, str]] = {
     ),
     "file.not_found": ("ファイルが見つかりません: {path}", "No such file: {path}"),
     "file.is_directory": ("ディレクトリなのでファイルとして扱えません: {path}", "This is a directory, not a file: {path}"),
-    "file.not_regular": ("通常のファイルではないので読めません: {path}", "Not a regular file: {path}"),
+    "file.not_regular": (
+        "通常のファイルではない（FIFO・デバイス・ソケットなど）ので扱えません: {path}",
+        "Not a regular file (a FIFO, device or socket), so it was left alone: {path}",
+    ),
+    "file.hard_link": (
+        "ハードリンクで {links} つの名前を持つファイルなので扱えません（ほかの名前がプロジェクトの外にあるかもしれません）: {path}",
+        "Refused a file with {links} names (hard links): another name may be outside the project: {path}",
+    ),
+    "file.changed": (
+        "確かめている間にパスの途中が差し替えられたので、何もせずにやめました: {path}",
+        "Part of the path was swapped while it was being checked, so nothing was done: {path}",
+    ),
     "file.binary": ("テキスト（UTF-8）ではないファイルなので読めません: {path}", "Not a UTF-8 text file (binary data): {path}"),
     "file.written": ("{path} に {chars} 文字を書き込みました", "Wrote {chars} characters to {path}"),
     "file.deleted": ("{path} を削除しました", "Deleted {path}"),
@@ -181,6 +204,21 @@ CATALOG: dict[str, tuple[str, str]] = {
         "[approve] {call} needs approval but there is no terminal to ask, so it is denied (--yes allows all)",
     ),
     "cli.no_tty_reason": ("確認できる端末がなかったため（--yes で全て許可できます）", "there was no terminal to ask (--yes allows all)"),
+    "cli.approve_again": (
+        "[approve] 「{answer}」は答えとして読み取れませんでした。Enter・y・はい で許可、n・no・いいえ で拒否します（あと {left} 回聞きます。読み取れなければ拒否します）",
+        "[approve] could not read \"{answer}\" as an answer: Enter, y or yes allows; n, no or いいえ denies ({left} more tries, then it is denied)",
+    ),
+    "cli.approve_gave_up": (
+        "[approve] 答えを読み取れなかったので、安全側に倒して拒否します",
+        "[approve] no answer could be read, so the call is denied (failing closed)",
+    ),
+    "cli.unread_reason": ("承認の答えを読み取れなかったため", "the approval answer could not be read"),
+    "cli.approve_eof": ("[approve] 入力が終わった（EOF）ので拒否します", "[approve] input ended (EOF), so the call is denied"),
+    "cli.eof_reason": ("承認を尋ねている間に入力が終わった（EOF）ため", "input ended (EOF) while approval was asked"),
+    "cli.not_utf8": (
+        "引数 {name} に UTF-8 として読めないバイトが含まれています。端末の文字コードを UTF-8 にして、入力し直してください",
+        "argument {name} is not valid UTF-8; set the terminal's encoding to UTF-8 and type it again",
+    ),
     "cli.live_no_key": (
         "--live には ANTHROPIC_API_KEY の設定が必要です（オフラインで試すなら --live を外してください）",
         "--live needs ANTHROPIC_API_KEY to be set (drop --live to run offline)",
@@ -207,27 +245,55 @@ CATALOG: dict[str, tuple[str, str]] = {
         "client must be an anthropic.Anthropic client (e.g. client = hl.connect(\"lesson6\")), not {got}",
     ),
     "usage.valves": (
-        "valves にはバルブのリストを渡してください（例: valves=[hl.MaxTurns(8), hl.Approval()]）。渡されたのは {got} です",
+        "valves には制御弁のリストを渡してください（例: valves=[hl.MaxTurns(8), hl.Approval()]）。渡されたのは {got} です",
         "valves must be a list of valves (e.g. valves=[hl.MaxTurns(8), hl.Approval()]), not {got}",
     ),
     "usage.valve_class": (
-        "{name} はクラスのままです。valves=[{name}(...)] のように、呼び出して作ったバルブを渡してください",
+        "{name} はクラスのままです。valves=[{name}(...)] のように、呼び出して作った制御弁を渡してください",
         "{name} is the class itself; pass a valve made from it, as in valves=[{name}(...)]",
     ),
     "usage.valve": (
-        "{got} はバルブではありません。バルブは name・step・check(state)・reading(state) を持つもの（hl.MaxTurns(8)、hl.TokenBudget(40_000)、hl.NoProgress()、hl.Approval()）です",
+        "{got} は制御弁ではありません。制御弁は name・step・check(state)・reading(state) を持つもの（hl.MaxTurns(8)、hl.TokenBudget(40_000)、hl.NoProgress()、hl.Approval()）です",
         "{got} is not a valve; a valve has name, step, check(state) and reading(state) (hl.MaxTurns(8), hl.TokenBudget(40_000), hl.NoProgress(), hl.Approval())",
     ),
     "usage.max_tokens": (
         "max_tokens は 1 以上の整数です（渡されたのは {got}）。1回の応答の上限で、実行全体の予算は valves=[hl.TokenBudget(...)] で決めます",
         "max_tokens must be a whole number >= 1 (got {got}); it caps one response, the run's budget is valves=[hl.TokenBudget(...)]",
     ),
+    "usage.valve_step": (
+        "制御弁 {name} の step {step} はループのどの場所でもありません。{steps} のどれかにしてください（綴りが違うと、その弁は一度も呼ばれません）",
+        "Valve {name} has step {step}, which is no place in the loop; use one of {steps} (a misspelt step would never be called)",
+    ),
+    "usage.text": (
+        "{what} には文字列を渡してください。渡されたのは {got} です",
+        "{what} takes strings, not {got}",
+    ),
+    "usage.fork_at": (
+        "at={at} のターンはありません。この Run で終わったターンは {turns} 個です（at は 1 から {turns} まで）",
+        "There is no turn at={at}; this Run has {turns} finished turns (at runs from 1 to {turns})",
+    ),
+    "usage.fork_ids": (
+        "{ids} は、ターン {at} までの tool_use の id ではありません（使える id: {known}）",
+        "{ids} are not tool_use ids of the turns up to {at} (known ids: {known})",
+    ),
+    "usage.tier": (
+        "段階 {got} はありません。{tiers} のどれかにしてください（\"alow\" のような綴りの誤りが allow として通ってしまわないよう、ここで止めます）",
+        "There is no tier {got}; use one of {tiers} (a typo such as \"alow\" must not pass as allow)",
+    ),
+    "usage.whole_number": (
+        "{what} には {minimum} 以上の整数を渡してください。渡されたのは {got} です",
+        "{what} must be a whole number >= {minimum}, not {got}",
+    ),
+    "usage.not_utf8": (
+        "{got} に UTF-8 にできない文字（対になっていないサロゲート）が入っています。そのままでは JSON として送れず、会話履歴に入るとこの先のリクエストがすべて失敗するので、受け付けません",
+        "{got} holds a character that is not valid UTF-8 (a lone surrogate); it cannot be sent as JSON, and in the history it would make every later request fail, so it is refused",
+    ),
     "usage.option": (
         "{name} は run() の引数ではありません（使えるのは {known}）。{hint}",
         "{name} is not an argument of run() (it takes {known}). {hint}",
     ),
     "usage.option_valve": (
-        "それはバルブの役目です: valves=[{valve}]",
+        "それは制御弁の役目です: valves=[{valve}]",
         "That is a valve's job: valves=[{valve}]",
     ),
     "usage.prompt": (

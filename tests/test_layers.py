@@ -85,9 +85,9 @@ def imports_of(path: Path) -> set[str]:
                 target = ".".join(base + ([node.module] if node.module else []))
             else:
                 target = node.module
-            found.add(target)
-            if not node.module:  # from . import a, b
-                found |= {f"{target}.{alias.name}" for alias in node.names}
+            submodules = {f"{target}.{alias.name}" for alias in node.names} & MODULES
+            # `from . import a` imports module a; the package itself is only the way to it.
+            found |= submodules if submodules and not node.module else {target}
     return found
 
 

@@ -1,4 +1,4 @@
-"""The package's public surface: complete, sorted, importable, and light (DESIGN.md principle 8)."""
+"""The package's public surface: complete, sorted, importable, and light (docs/architecture.md: importing harness_lab loads no UI)."""
 
 from __future__ import annotations
 

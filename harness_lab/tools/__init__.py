@@ -1,25 +1,35 @@
 """Tools the model can call (lessons 2, 5 and 6): their definitions, how they run, and the built-ins.
 
 - ``definition``: ``@tool`` and ``Tool``, the ``tools`` list entry read from a function.
-- ``execution``: ``run_calls`` runs one turn's calls in parallel, each with a timeout, and answers
-  every call with ``(text, is_error)``; ``run_tool_uses`` is lesson 6's ``runToolUses``.
+- ``execution``: ``run_tool_uses`` is lesson 6's ``runToolUses``: each call decided by valve 4, the
+  allowed ones run in parallel (``run_calls``), each with a timeout, every call answered.
 - ``files`` and ``builtin``: ``read_file``, ``write_file``, ``delete_file``, ``get_time``, ``http_post``.
 """
 
 from .builtin import get_time, http_post, make_http_post
 from .definition import NAME_PATTERN, Tool, ToolError, as_tools, schema_of, tool
-from .execution import MAX_RESULT_CHARS, ToolsInterrupted, describe, result_text, run_calls, run_tool
+from .execution import (
+    MAX_RESULT_CHARS,
+    PARALLEL_CALLS,
+    ToolsFailed,
+    ToolsInterrupted,
+    result_text,
+    run_calls,
+    run_tool,
+    run_tool_uses,
+)
 from .files import delete_file, make_delete_file, make_read_file, make_write_file, read_file, write_file
 
 __all__ = [
     "MAX_RESULT_CHARS",
+    "PARALLEL_CALLS",
     "NAME_PATTERN",
     "Tool",
     "ToolError",
+    "ToolsFailed",
     "ToolsInterrupted",
     "as_tools",
     "delete_file",
-    "describe",
     "get_time",
     "http_post",
     "make_delete_file",
@@ -30,6 +40,7 @@ __all__ = [
     "result_text",
     "run_calls",
     "run_tool",
+    "run_tool_uses",
     "schema_of",
     "tool",
     "write_file",

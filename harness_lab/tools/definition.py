@@ -88,7 +88,7 @@ def schema_of(fn: Callable) -> dict:
             continue
         try:
             prop = _type_schema(hints.get(name, Any))
-        except _Unsupported as exc:
+        except _Unsupported:
             shown = getattr(hints[name], "__name__", None) or repr(hints[name])
             raise TypeError(t("usage.annotation", tool=label, param=name, annotation=shown)) from None
         if name in arg_docs:

@@ -1,7 +1,9 @@
-"""Running the model's tool calls (lesson 6: ``runToolUses``): in parallel, each with a timeout.
+"""Running the model's tool calls (lesson 6: ``runToolUses``): decided one by one, run in parallel.
 
-Every call is answered ``(text, is_error)``: a tool that raises, hangs or gets a bad input never
-takes the harness down with it, and its failure is text the model can read.
+Every tool_use gets exactly one tool_result, in call order. Each call is decided right before it
+would run (valve 4: allow, ask or deny); the allowed ones then run in worker threads, each with its
+own timeout. A tool that raises, hangs or gets a bad input never takes the harness down: its
+failure is text the model can read, marked ``is_error``.
 """
 
 from __future__ import annotations
@@ -9,32 +11,58 @@ from __future__ import annotations
 import asyncio
 import copy
 import inspect
+import os
 import queue
 import threading
 import time
-from typing import Any, Callable, Iterable
+from collections import deque
+from typing import Any, Callable, Generator, Iterable
 
-from ..messages import to_json_text
+from ..errors import describe
+from ..events import TIERS, ApprovalRequest, Decision
+from ..messages import tool_calls, tool_result, to_json_text
 from ..text import t
 from .definition import Tool, ToolError
 
-__all__ = ["MAX_RESULT_CHARS", "ToolsInterrupted", "describe", "result_text", "run_calls", "run_tool"]
+__all__ = [
+    "MAX_RESULT_CHARS",
+    "MAX_THREADS",
+    "PARALLEL_CALLS",
+    "ToolsFailed",
+    "ToolsInterrupted",
+    "result_text",
+    "run_calls",
+    "run_tool",
+    "run_tool_uses",
+]
 
 # Past this many characters a result is cut: one runaway tool must not blow the token budget.
 MAX_RESULT_CHARS = 20_000
+# A turn's calls running at once; the rest wait their turn (their timeouts count from the start).
+PARALLEL_CALLS = 8
+# Worker threads in the whole process, those stuck in hung tools included (Python cannot kill them).
+MAX_THREADS = 64
 
 
 class ToolsInterrupted(KeyboardInterrupt):
-    """Ctrl-C arrived while calls were running; ``answers`` holds every call's answer so far.
+    """Ctrl-C arrived while calls were running; ``results`` answers every call of the turn.
 
-    Calls that finished keep their real answer; the others get an ``is_error`` answer saying they
+    Calls that finished keep their real result; the others get an ``is_error`` result saying they
     were interrupted. The loop records these instead of forgetting them, so a resumed run never
     repeats a call whose effect (a write, a post) has already happened.
     """
 
-    def __init__(self, answers: list[tuple[str, bool]]):
+    def __init__(self, results: list[dict]):
         super().__init__()
-        self.answers = answers
+        self.results = results
+
+
+class ToolsFailed(Exception):
+    """Something other than a tool failed after calls had started (``cause``); ``results`` as above."""
+
+    def __init__(self, results: list[dict], cause: BaseException):
+        super().__init__(describe(cause))
+        self.results, self.cause = results, cause
 
 
 def result_text(value: Any) -> str:
@@ -49,13 +77,68 @@ def result_text(value: Any) -> str:
     return text
 
 
-def describe(exc: BaseException) -> str:
-    """``Type: message`` for the model; an exception whose ``__str__`` itself raises still gets a name."""
-    try:
-        message = str(exc)
-    except Exception:
-        message = ""
-    return f"{type(exc).__name__}: {message}" if message else type(exc).__name__
+def run_tool_uses(content: Any, tools: dict[str, Tool], gates: Iterable = (), *, request_number: int = 0,
+                  timeout: float | None = 30.0, parallel: int = PARALLEL_CALLS, edited: dict | None = None,
+                  decided: dict | None = None, replay: dict | None = None, ran: dict | None = None,
+                  asked: dict | None = None) -> Generator[ApprovalRequest, Any, list[dict]]:
+    """Lesson 6's ``runToolUses``: the tool_result of every tool_use in ``content``, in call order.
+
+    ``gates`` are the valves at ``before_each_tool``; a call one of them marks ``ask`` is put to
+    its approver, or yielded as an ``ApprovalRequest`` for the caller to ``.send()`` a decision
+    (a plain ``next()`` denies). A fork passes what it already knows: ``edited`` results given by
+    the learner, ``decided`` answers from the original run, ``replay`` results of calls that ran
+    there (never run twice). ``ran`` collects the result of every call that ran here, ``asked``
+    every answer given to an ask.
+    """
+    calls, gates = tool_calls(content), list(gates)
+    edited, decided, replay, asked = edited or {}, decided or {}, replay or {}, asked if asked is not None else {}
+    results: list[dict | None] = [None] * len(calls)
+    to_run: list[int] = []
+    for i, call in enumerate(calls):
+        one = tools.get(call["name"])
+        if call["id"] in edited:
+            results[i] = edited[call["id"]]
+        elif one is None:
+            known = ", ".join(tools) or "-"
+            results[i] = tool_result(call["id"], t("result.unknown_tool", name=call["name"], known=known), True)
+        elif (refusal := (yield from _decide(call, one, gates, request_number, decided, asked))) is not None:
+            results[i] = refusal
+        elif call["id"] in replay:
+            results[i] = replay[call["id"]]
+        else:
+            to_run.append(i)
+    answers, cut = _run([(tools[calls[i]["name"]], calls[i]["input"]) for i in to_run], timeout, parallel)
+    for i, (text, is_error) in zip(to_run, answers):
+        results[i] = tool_result(calls[i]["id"], text, is_error)
+        if ran is not None:
+            ran[calls[i]["id"]] = results[i]
+    if isinstance(cut, KeyboardInterrupt):  # what ran is recorded; the loop commits it, then stops
+        raise ToolsInterrupted(results) from None
+    if cut is not None:
+        raise ToolsFailed(results, cut) from cut
+    return results
+
+
+def _decide(call: dict, one: Tool, gates: list, request_number: int, decided: dict,
+            asked: dict) -> Generator[ApprovalRequest, Any, dict | None]:
+    """Valve 4 for one call, before it runs: None to run it, else the tool_result that answers it."""
+    decision = decided.get(call["id"])
+    if decision is None:
+        tiers = [gate.tier(call["name"], call["input"], one.high_impact) for gate in gates]
+        tier = max(tiers, key=TIERS.index) if tiers else "allow"
+        if tier == "deny":  # forbidden by policy: the function is never entered
+            return tool_result(call["id"], t("result.forbidden", name=call["name"]), True)
+        if tier == "allow":
+            return None
+        request = ApprovalRequest(request_number, call["id"], call["name"], call["input"])
+        decision = next((d for gate in gates if (d := gate.ask(request)) is not None), None)
+        if decision is None:
+            decision = Decision.coerce((yield request))  # the caller answers; next() sends None: deny
+        asked[call["id"]] = decision
+    if decision.allowed:
+        return None
+    why = t("result.denied_reason", reason=decision.reason) if decision.reason else t("result.denied")
+    return tool_result(call["id"], result_text(why), True)  # bounded, valid UTF-8
 
 
 def _invoke(one: Tool, tool_input: Any) -> tuple[str, bool]:
@@ -76,83 +159,120 @@ def _invoke(one: Tool, tool_input: Any) -> tuple[str, bool]:
 
 
 class _Workers:
-    """Daemon threads reused across calls: ``Thread.start`` waits until the new thread is scheduled,
-    which on a busy machine costs as much as a model round trip on the emulator (docs/benchmarks.md).
+    """Daemon threads reused across calls, at most ``limit`` of them in the process.
 
-    A worker stuck in a hung tool is simply not idle; the next call gets a new worker, so a hang
-    never delays other calls, and daemon threads never keep the interpreter from exiting.
+    ``Thread.start`` waits until the new thread is scheduled, which on a busy machine costs as much
+    as a model round trip on the emulator (docs/benchmarks.md), so idle workers are kept. A worker
+    stuck in a hung tool is simply not idle; past ``limit`` a job waits in the queue for a worker to
+    come free, and its caller's deadline decides how long that may take.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.forget()
+
+    def forget(self) -> None:
+        """Start with no workers: in a forked child (a grader's, say) the parent's threads do not exist,
+        so jobs queued for them would wait forever, and their lock may have been held at the fork."""
         self._jobs: queue.SimpleQueue = queue.SimpleQueue()
-        self._idle = 0
+        self._idle = self._threads = 0
         self._lock = threading.Lock()
 
-    def submit(self, job: Callable[[], None]) -> threading.Event:
-        done = threading.Event()
+    def submit(self, job: Callable[[], None]) -> bool:
+        """Queue ``job``; True when a worker is there for it, False when it waits behind busy ones."""
         with self._lock:
+            free = self._idle > 0 or self._threads < self.limit
             if self._idle:
                 self._idle -= 1
-            else:
+            elif free:
                 threading.Thread(target=self._work, daemon=True, name="harness_lab-tool").start()
-        self._jobs.put((job, done))
-        return done
+                self._threads += 1
+        self._jobs.put(job)
+        return free
 
     def _work(self) -> None:
         while True:
-            job, done = self._jobs.get()
-            try:
-                job()
-            finally:  # whatever happened, the caller must not wait for this call forever
-                done.set()
+            self._jobs.get()()
             with self._lock:
                 self._idle += 1
 
 
-_WORKERS = _Workers()
+_WORKERS = _Workers(MAX_THREADS)
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=lambda: _WORKERS.forget())
 
 
-def _wait(event: threading.Event, deadline: float | None) -> bool:
-    """``event.wait`` in short slices: a Ctrl-C that the OS handed to a worker thread reaches the
-    main thread only when it next wakes, so it must not sleep through a whole tool timeout."""
-    while not event.is_set():
-        left = None if deadline is None else deadline - time.monotonic()
-        if left is not None and left <= 0:
-            return False
-        event.wait(0.1 if left is None else min(left, 0.1))
-    return True
-
-
-def run_calls(calls: Iterable[tuple[Tool, Any]], timeout: float | None = None) -> list[tuple[str, bool]]:
-    """Run calls concurrently, each with its own timeout; answers come back in call order.
-
-    A tool that hangs past its timeout is abandoned (Python cannot kill a thread): its answer is
-    decided now, and a late result is ignored.
-    """
-    calls = list(calls)
-    done: dict[int, tuple[str, bool]] = {}
-
-    def job(i: int, one: Tool, tool_input: Any) -> Callable[[], None]:
-        return lambda: done.__setitem__(i, _invoke(one, tool_input))
-
-    finished: list[threading.Event] = []
-    answers: list[tuple[str, bool]] = []
-    try:  # from the first submit on: a call may already be running when Ctrl-C arrives
-        for i, c in enumerate(calls):
-            finished.append(_WORKERS.submit(job(i, *c)))
-        started = time.monotonic()
-        for i, ((one, _), event) in enumerate(zip(calls, finished)):
-            limit = one.timeout if one.timeout is not None else timeout
-            in_time = _wait(event, None if limit is None else started + limit)
-            if not in_time:
-                answers.append((t("result.timeout", seconds=limit), True))
-            else:  # a job that died before answering (it cannot raise, but fail closed if it did)
-                answers.append(done.get(i, (t("result.failed", error="internal error"), True)))
-    except KeyboardInterrupt:
-        cut = (t("result.interrupted"), True)
-        answers += [done.get(i, cut) for i in range(len(answers), len(calls))]
-        raise ToolsInterrupted(answers) from None
+def run_calls(calls: Iterable[tuple[Tool, Any]], timeout: float | None = None,
+              parallel: int = PARALLEL_CALLS) -> list[tuple[str, bool]]:
+    """Run calls, at most ``parallel`` at once, each with its own timeout; answers in call order."""
+    answers, cut = _run(list(calls), timeout, parallel)
+    if cut is not None:
+        raise cut
     return answers
+
+
+def _run(calls: list[tuple[Tool, Any]], timeout: float | None,
+         parallel: int) -> tuple[list[tuple[str, bool]], BaseException | None]:
+    """The answers, and what cut the wait short (Ctrl-C, say): every call is answered either way.
+
+    Timeouts count from the moment the turn's calls start, so a call that waited for a free worker
+    does not get longer. A call past its deadline is answered now: if it is running, it is abandoned
+    (its late result is ignored); if it has not started, it never will. A worker that cannot be
+    started answers that one call with an error; the others go on.
+    """
+    answers: dict[int, tuple[str, bool]] = {}
+    started: set[int] = set()
+    lock, changed = threading.Lock(), threading.Event()
+    begun = time.monotonic()
+    waiting, running, queued = deque(range(len(calls))), set(), set()
+
+    def job(i: int) -> Callable[[], None]:
+        def go() -> None:
+            with lock:
+                if i in answers:  # answered while it waited (timed out): it must never run
+                    return
+                started.add(i)
+            answer = _invoke(*calls[i])
+            with lock:
+                answers.setdefault(i, answer)
+            changed.set()
+        return go
+
+    try:
+        while True:
+            changed.clear()  # before looking: a call that finishes from here on wakes the wait below
+            while waiting and len(running) < parallel:
+                i = waiting.popleft()
+                try:
+                    if not _WORKERS.submit(job(i)):
+                        queued.add(i)
+                    running.add(i)
+                except Exception as exc:  # e.g. "can't start new thread": this call fails, not the turn
+                    answers[i] = (t("result.not_started", error=describe(exc)), True)
+            now = time.monotonic()
+            with lock:
+                for i in [*running, *waiting]:
+                    one = calls[i][0]
+                    limit = one.timeout if one.timeout is not None else timeout
+                    if i not in answers and limit is not None and now - begun >= limit:
+                        waited = i in waiting or i in queued and i not in started
+                        key = "result.timeout_waiting" if waited else "result.timeout"
+                        answers[i] = (t(key, seconds=limit), True)
+                running -= answers.keys()
+                for i in [i for i in waiting if i in answers]:
+                    waiting.remove(i)
+            if len(answers) == len(calls):
+                break
+            # Short waits: a Ctrl-C that the OS handed to a worker thread reaches the main thread
+            # only when it next wakes, so it must not sleep through a whole tool timeout.
+            changed.wait(0.1)
+    except BaseException as exc:
+        with lock:
+            cut = t("result.interrupted") if isinstance(exc, KeyboardInterrupt) else t("result.failed_harness")
+            for i in range(len(calls)):
+                answers.setdefault(i, (cut, True))  # a call that had not started never will
+        return [answers[i] for i in range(len(calls))], exc
+    return [answers[i] for i in range(len(calls))], None
 
 
 def run_tool(one: Tool, tool_input: Any, timeout: float | None = None) -> tuple[str, bool]:

@@ -12,19 +12,15 @@ import reprlib
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
-from ..events import ApprovalRequest, Decision, deny
+from ..events import TIERS, ApprovalRequest, Decision
 from ..state import RunState
 from ..text import t
-from ..tools import describe
 
 __all__ = ["TIERS", "Approval", "Policy", "Rule"]
 
-TIERS = ("allow", "ask", "deny")  # in rising strictness: when rules overlap, the strictest wins
-
-
 def _tier(value: str) -> str:
     if value not in TIERS:  # a typo such as "alow" must fail loudly, not fall through to allow
-        raise ValueError(f"tier must be one of {TIERS}, not {value!r}")
+        raise ValueError(t("usage.tier", got=reprlib.repr(value), tiers=", ".join(TIERS)))
     return value
 
 
@@ -101,7 +97,7 @@ class Approval:
     """
 
     name = "approval"
-    step = "before_tool"
+    step = "before_each_tool"
 
     def __init__(self, policy: Policy | None = None, approver: Callable[[ApprovalRequest], Any] | None = None):
         # Checked here: a wrong argument would otherwise fail deep inside the loop, at the first tool call.
@@ -120,12 +116,7 @@ class Approval:
 
     def ask(self, request: ApprovalRequest) -> Decision | None:
         """The approver's decision, or None when there is none and the loop must yield."""
-        if self.approver is None:
-            return None
-        try:
-            return Decision.coerce(self.approver(request))
-        except Exception as exc:
-            return deny(t("result.approver_failed", error=describe(exc)))
+        return None if self.approver is None else Decision.from_approver(self.approver, request)
 
     def reading(self, state: RunState) -> str:
         """The whole policy in one line: listed tools by name, then rules, high_impact and default.

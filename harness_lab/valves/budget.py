@@ -11,13 +11,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable
 
+from ..checks import whole_number
 from ..events import Usage
 from ..state import RunState
 from ..text import t
 
 __all__ = ["PRICES", "TokenBudget", "cost_usd", "usd"]
 
-# USD per million tokens, (input, output), from API_FACTS.md. Sonnet 5: sources conflict between
+# USD per million tokens, (input, output), as Anthropic lists them (late 2026). Sonnet 5: sources conflict between
 # $2/$10 and the $3/$15 list price; the higher one is used so that a USD limit errs on the safe side.
 PRICES: dict[str, tuple[float, float]] = {
     "claude-sonnet-5": (3.0, 15.0),
@@ -64,8 +65,10 @@ def cost_usd(usage: Iterable[Usage] | Usage, model: str, prices: dict | None = N
 class TokenBudget:
     """Stop once ``limit`` tokens (or ``usd`` dollars) are spent.
 
-    ``preflight=True`` also refuses to send a request whose estimated prompt size would cross the
-    limit: checking after the response is too late when one request alone can blow the budget.
+    It sits at the top of the loop body (``loop_top``), as lesson 6's 弁2 does. With
+    ``preflight=True`` it moves to ``before_send`` and also refuses to send a request whose estimated
+    prompt size would cross the limit: checking after the response is too late when one request
+    alone can blow the budget.
     """
 
     limit: int = 40_000
@@ -74,30 +77,27 @@ class TokenBudget:
     preflight: bool = False
 
     name = "token_budget"
-    step = "before_request"
 
     def __post_init__(self) -> None:
-        if isinstance(self.limit, bool) or not isinstance(self.limit, int) or self.limit <= 0:
-            raise ValueError(f"TokenBudget limit must be a whole number of tokens > 0, not {self.limit!r}")
+        whole_number(self.limit, "TokenBudget limit", 1)
         if self.usd is not None and (isinstance(self.usd, bool) or not isinstance(self.usd, (int, float)) or self.usd <= 0):
             raise ValueError(f"TokenBudget usd must be a number of dollars > 0, not {self.usd!r}")
 
     def spent_usd(self, state: RunState) -> float:
         return cost_usd(state.turn_usage, state.model, self.prices)
 
+    @property
+    def step(self) -> str:
+        return "before_send" if self.preflight else "loop_top"
+
     def check(self, state: RunState) -> str | None:
         used = state.usage.total
+        if self.preflight and used < self.limit < used + state.next_prompt:
+            return t("stop.token_budget_preflight", estimate=state.next_prompt, limit=self.limit, used=used)
         if used >= self.limit:
             return t("stop.token_budget", limit=self.limit, used=used)
         if self.usd is not None and self.spent_usd(state) >= self.usd:
             return t("stop.usd_budget", limit=f"{self.usd:.4f}", used=f"{self.spent_usd(state):.4f}")
-        return None
-
-    def before_send(self, state: RunState, estimate: int) -> str | None:
-        """With ``preflight``: would a prompt of ``estimate`` tokens cross the limit?"""
-        used = state.usage.total
-        if self.preflight and used + estimate > self.limit:
-            return t("stop.token_budget_preflight", estimate=estimate, limit=self.limit, used=used)
         return None
 
     def reading(self, state: RunState) -> str:

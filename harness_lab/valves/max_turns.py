@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..checks import whole_number
 from ..state import RunState
 from ..text import t
 
@@ -24,11 +25,10 @@ class MaxTurns:
     limit: int = 8
 
     name = "max_turns"
-    step = "before_request"
+    step = "loop_top"
 
     def __post_init__(self) -> None:
-        if isinstance(self.limit, bool) or not isinstance(self.limit, int) or self.limit < 0:
-            raise ValueError(f"MaxTurns limit must be a whole number >= 0, not {self.limit!r}")
+        whole_number(self.limit, "MaxTurns limit", 0)
 
     def check(self, state: RunState) -> str | None:
         # `turns` counts finished tool rounds; the counter moves only after this check passes.

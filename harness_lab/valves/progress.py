@@ -1,31 +1,19 @@
 """Valve 3, no-progress detection (lesson 4: spinning in place).
 
-A turn's signature flattens its tool calls to ``name(canonical JSON of input)``, sorted and joined
-with `` | ``. The lesson uses ``JSON.stringify(input)``, where ``{"a":1,"b":2}`` and ``{"b":2,"a":1}``
-differ; sorting the keys makes the same call look the same whatever order the model wrote it in.
+It compares this turn's signature (``harness_lab.signature``) with the last ones, once the response's
+calls are known and before any of them runs: a repeat is stopped before it repeats its effects.
 """
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
-from typing import Any
 
-from ..messages import field, tool_calls
+from ..checks import whole_number
+from ..signature import canonical_json, signature_of
 from ..state import RunState
 from ..text import t
 
 __all__ = ["NoProgress", "canonical_json", "signature_of"]
-
-
-def canonical_json(value: Any) -> str:
-    """One spelling per value: sorted keys, no spaces, Japanese kept readable."""
-    return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-
-
-def signature_of(content: Any) -> str:
-    """The turn's tool calls as one comparable string (empty when there are none)."""
-    return " | ".join(sorted(f"{c['name']}({canonical_json(c['input'])})" for c in tool_calls(content)))
 
 
 @dataclass
@@ -39,16 +27,15 @@ class NoProgress:
     window: int = 2
 
     name = "no_progress"
-    step = "after_response"
+    step = "before_tools"
 
     def __post_init__(self) -> None:
-        if isinstance(self.window, bool) or not isinstance(self.window, int) or self.window < 2:
-            raise ValueError(f"NoProgress window must be a whole number >= 2 (2 = the previous turn), not {self.window!r}")
+        whole_number(self.window, "NoProgress window (2 = the previous turn)", 2)
 
     def check(self, state: RunState) -> str | None:
-        if state.pending is None:
+        if state.pending_message is None:
             return None
-        signature = signature_of(field(state.pending, "content") or [])
+        signature = signature_of(state.pending_message["content"])
         recent = state.signatures[-(self.window - 1):] if self.window > 1 else []
         if not signature or signature not in recent:
             return None

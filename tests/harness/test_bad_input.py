@@ -60,7 +60,7 @@ def test_run_says_a_limit_is_a_valve_not_an_option(option, valve):
 
 
 def test_run_names_its_real_options_for_an_unknown_one():
-    with pytest.raises(TypeError, match=r"colour is not an argument of run\(\) \(it takes model, max_tokens, system, tool_timeout\)\.$"):
+    with pytest.raises(TypeError, match=r"colour is not an argument of run\(\) \(it takes model, max_tokens, system, tool_timeout, parallel_tools\)\.$"):
         hl.run(client(), "x", colour="red")
 
 

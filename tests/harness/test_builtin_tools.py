@@ -7,7 +7,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from harness_lab.tools import get_time, make_delete_file, make_http_post, make_read_file, make_write_file, read_file, run_tool
+from harness_lab.tools import get_time, make_delete_file, make_http_post, make_read_file, make_write_file, run_tool
 
 
 def test_get_time_is_iso_with_offset_and_now():
@@ -106,10 +106,17 @@ def test_a_file_cut_inside_a_character_is_still_binary_only_at_its_real_end(proj
     assert run_tool(make_read_file(project), {"path": "long.txt"}) == ("あ" * 2000, False)
 
 
-def test_default_root_is_the_working_directory_at_call_time(project, monkeypatch):
+def test_default_root_is_the_working_directory_when_the_tool_is_made(project, monkeypatch):
+    # Fixed at creation: another tool's os.chdir("/") later must not turn the root into "/".
     monkeypatch.chdir(project)
-    assert run_tool(read_file, {"path": "README.md"})[0].startswith("# タイトル")
-    assert run_tool(read_file, {"path": "../secret.txt"})[1] is True
+    reader, writer = make_read_file(), make_write_file()
+    monkeypatch.chdir("/")
+    assert run_tool(reader, {"path": "README.md"})[0].startswith("# タイトル")
+    assert run_tool(reader, {"path": "../secret.txt"})[1] is True
+    text, is_error = run_tool(reader, {"path": "etc/passwd"})  # the project has no etc/
+    assert is_error and "見つかりません" in text and "root:" not in text
+    assert run_tool(writer, {"path": "sandbox/n.md", "content": "x"})[1] is False
+    assert (project / "sandbox" / "n.md").read_text(encoding="utf-8") == "x"
 
 
 def test_write_and_delete_stay_in_the_sandbox(tmp_path):

@@ -91,7 +91,7 @@ def test_yes_allows_high_impact(project):
     assert code == 0 and (project / "sandbox" / "report.md").exists()
 
 
-def test_terminal_approver_enter_allows_n_denies_eof_denies():
+def test_terminal_approver_enter_allows_n_denies_eof_denies():  # every other answer: tests/reliability/test_cli_attacks.py
     request = ApprovalRequest(1, "toolu_1", "write_file", {"path": "sandbox/a"})
     prompts = []
 
@@ -110,7 +110,8 @@ def test_terminal_approver_enter_allows_n_denies_eof_denies():
     def eof(prompt):
         raise EOFError
 
-    assert terminal_approver(ask=eof, interactive=lambda: True)(request) is False
+    eof_answer = terminal_approver(ask=eof, interactive=lambda: True, out=io.StringIO())(request)
+    assert Decision.coerce(eof_answer) == deny(t("cli.eof_reason"))  # denied, and the model is told why
     no_tty = terminal_approver(ask=answer_with(""), interactive=lambda: False, out=io.StringIO())(request)
     assert Decision.coerce(no_tty) == deny(t("cli.no_tty_reason"))  # denied, and the model is told why
     assert terminal_approver(yes=True, interactive=lambda: False)(request) is True

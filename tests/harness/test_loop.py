@@ -9,7 +9,8 @@ import pytest
 
 from harness_lab.emulator import Emulator, call, emulated_client, reply, say
 from harness_lab.events import ApprovalRequest, Finished, Stopped, Turn, allow, deny
-from harness_lab.loop import Run, drain, run
+from harness_lab.drain import drain, run
+from harness_lab.loop import Run
 from harness_lab.text import t
 from harness_lab.tools import tool
 from harness_lab.valves import Approval, MaxTurns, NoProgress, Policy, Rule, TokenBudget

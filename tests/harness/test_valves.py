@@ -15,7 +15,7 @@ def response(*calls: tuple[str, dict]) -> dict:
 
 def test_max_turns_fires_once_the_limit_of_rounds_is_done():
     valve = MaxTurns(3)
-    assert valve.step == "before_request"
+    assert valve.step == "loop_top"
     assert [valve.check(RunState(turns=n)) is None for n in range(5)] == [True, True, True, False, False]
     assert "3" in valve.check(RunState(turns=3))
     assert valve.reading(RunState(turns=2)) == "2/3"
@@ -44,11 +44,16 @@ def test_unknown_models_are_priced_like_the_most_expensive():
 
 
 def test_preflight_refuses_a_request_that_would_cross_the_line():
-    state = RunState(usage=Usage(900, 0))
-    assert TokenBudget(1000).before_send(state, 500) is None  # preflight off
+    state = RunState(usage=Usage(900, 0), next_prompt=500)
+    assert TokenBudget(1000).check(state) is None  # preflight off: only what was spent counts
     valve = TokenBudget(1000, preflight=True)
-    assert valve.before_send(state, 100) is None
-    assert "101" in valve.before_send(state, 101)
+    assert (TokenBudget(1000).step, valve.step) == ("loop_top", "before_send")
+    state.next_prompt = 100
+    assert valve.check(state) is None
+    state.next_prompt = 101
+    assert "101" in valve.check(state)
+    state.usage, state.next_prompt = Usage(1000, 0), 0
+    assert "1000" in valve.check(state)  # spent already: stopped whatever the estimate
 
 
 def test_signature_ignores_key_order_and_call_order():
@@ -62,15 +67,15 @@ def test_signature_ignores_key_order_and_call_order():
 def test_no_progress_fires_on_a_repeat_and_not_on_a_then_b():
     valve = NoProgress()
     state = RunState(signatures=['read_file({"path":"a"})'])
-    state.pending = response(("read_file", {"path": "b"}))
+    state.receive(response(("read_file", {"path": "b"})))
     assert valve.check(state) is None
-    state.pending = response(("read_file", {"path": "a"}))
+    state.receive(response(("read_file", {"path": "a"})))
     assert "read_file" in valve.check(state)
 
 
 def test_no_progress_window_catches_abab_and_the_default_does_not():
     state = RunState(signatures=['a({})', 'b({})'])
-    state.pending = response(("a", {}))
+    state.receive(response(("a", {})))
     assert NoProgress().check(state) is None
     assert NoProgress(window=3).check(state) is not None
 

@@ -18,7 +18,8 @@ from hypothesis import strategies as st
 
 from harness_lab.emulator import Emulator, call, emulated_client, reply, say
 from harness_lab.events import Finished, Stopped, Turn
-from harness_lab.loop import Run, drain
+from harness_lab.drain import drain
+from harness_lab.loop import Run
 from harness_lab.text import lang, t
 from harness_lab.tools import tool
 from harness_lab.valves import MaxTurns, TokenBudget

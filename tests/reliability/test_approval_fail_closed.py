@@ -15,7 +15,8 @@ import pytest
 
 from harness_lab.emulator import call, emulated_client, reply, say
 from harness_lab.events import ApprovalRequest, Decision, Finished, Stopped, Turn, allow, deny
-from harness_lab.loop import Run, drain, run as run_to_end
+from harness_lab.drain import drain, run as run_to_end
+from harness_lab.loop import Run
 from harness_lab.text import t
 from harness_lab.tools import MAX_RESULT_CHARS, tool
 from harness_lab.valves import Approval, MaxTurns, Policy, Rule

@@ -196,8 +196,8 @@ def check_run(observer: Observer, end, script, emulator: Emulator) -> None:
         assert turn.total == sum(state.turn_usage[: turn.request_number], Usage())
         assert len(turn.results) == len(tool_calls(turn.response.content))
 
-    # Each result is its own call's, and only allowed calls ran. A call that Ctrl-C cut off may or
-    # may not have been entered, but it was allowed, and no resume ran it again.
+    # Each result is its own call's, and only allowed calls ran. A call that Ctrl-C cut off, or that
+    # timed out, may or may not have been entered, but it was allowed, and no resume ran it again.
     results = results_by_id(run.messages)
     expected, maybe = Counter(), Counter()
     for turn in observer.turns:
@@ -206,7 +206,8 @@ def check_run(observer: Observer, end, script, emulator: Emulator) -> None:
             assert results[made["id"]] == result
             ran = made["name"] in RUN_ANYWAY or (made["name"] == "gate" and observer.decided[made["id"]])
             key = (made["name"], made["input"]["n_"])
-            if ran and result["content"] == t("result.interrupted"):
+            # Cut off by Ctrl-C, or timed out before a worker got to it (then it never starts).
+            if ran and result["content"] in (t("result.interrupted"), t("result.timeout", seconds=SLOW_TIMEOUT)):
                 assert result["is_error"]
                 maybe[key] += 1
                 continue

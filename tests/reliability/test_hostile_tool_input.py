@@ -19,7 +19,8 @@ import pytest
 
 from harness_lab.emulator import call, emulated_client, reply, say
 from harness_lab.events import Finished
-from harness_lab.loop import Run, drain
+from harness_lab.drain import drain
+from harness_lab.loop import Run
 from harness_lab.text import t
 from harness_lab.tools import make_delete_file, make_read_file, make_write_file, run_tool
 from harness_lab.valves import Approval, MaxTurns, Policy
@@ -223,7 +224,7 @@ DELETE_CASES = [
     ("sandbox/escape_chain", OUTSIDE),
     ("README.md", "file.outside_sandbox"),
     ("sandbox/missing.txt", "file.not_found"),
-    ("sandbox/", "file.not_found"),  # the sandbox itself is no file to delete
+    ("sandbox/", "file.is_directory"),  # the sandbox itself is no file to delete
 ]
 
 

@@ -28,7 +28,8 @@ CELLS = [
     """import os, time
 import harness_lab as hl
 from harness_lab.client import connect, mode_line
-from harness_lab.loop import Run, drain
+from harness_lab.drain import drain
+from harness_lab.loop import Run
 from harness_lab.tools import get_time, read_file
 from harness_lab.valves import Approval, MaxTurns, NoProgress, TokenBudget
 print("key set:", os.environ.get("ANTHROPIC_API_KEY", "").startswith("sk-ant-"))""",
@@ -56,12 +57,15 @@ print(end.cause, end.reason)
 print(repr(end))
 bad.messages.create(model="claude-sonnet-5", max_tokens=8, messages=[{"role": "user", "content": "x"}])""",
     # 4: a learner loop that never ends, and prints while it spins
-    """from harness_lab.grading import check_level1, check_level2
+    """from harness_lab.grading import GradeFailed, check_level1, check_level2
 def runaway(client, user_input, tools, tool_impls):
     while True:
         print("まだ終わらない" * 1000)
 started = time.monotonic()
-check_level2({"stop_condition"}, {"endless_turns", "spinning"}, runaway, 3, timeout=1.0)
+try:
+    check_level2({"stop_condition": "endless_turns", "no_progress": "spinning"}, runaway, 3, timeout=1.0)
+except GradeFailed as failed:  # a failing grade cell fails the cell; the timing line must still print
+    print(failed)
 print("level2 seconds:", round(time.monotonic() - started))""",
     # 5: a learner function that prints megabytes, then raises
     """def noisy(content, tool_impls, approve):
@@ -69,7 +73,10 @@ print("level2 seconds:", round(time.monotonic() - started))""",
         print("x" * 200_000)
     raise RuntimeError("学習者のバグ")
 started = time.monotonic()
-check_level1({"get_time": "allow"}, "ask", noisy, timeout=1.0)
+try:
+    check_level1({"get_time": "allow"}, "ask", noisy, timeout=1.0)
+except GradeFailed as failed:
+    print(failed)
 print("level1 seconds:", round(time.monotonic() - started))""",
     # 6: the kernel is still there and still grades a correct answer
     """def fixed(client, user_input, tools, tool_impls):
@@ -87,7 +94,7 @@ print("level1 seconds:", round(time.monotonic() - started))""",
         response = client.messages.create(model="claude-sonnet-5", max_tokens=1024, tools=tools, messages=messages)
     return "".join(b.text for b in response.content if b.type == "text")
 print("kernel alive:", sum(range(10)))
-check_level2({"stop_condition"}, {"endless_turns", "spinning"}, fixed, 3)""",
+check_level2({"stop_condition": "endless_turns", "no_progress": "spinning"}, fixed, 3)""",
 ]
 
 
@@ -166,7 +173,7 @@ def test_runaway_learner_code_fails_in_time_without_flooding_the_cell(executed):
     nb, _, _ = executed
     for index, label, limit in ((4, "level2 seconds:", 1 + 4), (5, "level1 seconds:", 3 + 6)):
         shown = output_text(nb["cells"][index])
-        assert "❌" in shown and len(shown) < 5_000, shown[:500]
+        assert "× 不合格" in shown and len(shown) < 5_000, shown[:500]
         seconds = int(shown.split(label)[1].split()[0])
         assert seconds <= limit, (label, seconds)
     assert "まだ終わらない" not in output_text(nb["cells"][4])
@@ -177,5 +184,5 @@ def test_the_kernel_still_answers_and_grades_after(executed):
     nb, text, _ = executed
     shown = output_text(nb["cells"][6])
     assert "kernel alive: 45" in shown
-    assert shown.count("✅") == 3 and "❌" not in shown
+    assert shown.count("○ 合格") == 3 and "× 不合格" not in shown
     assert len(text) < 2_000_000  # no megabytes stored anywhere in the notebook

@@ -24,7 +24,8 @@ from harness_lab.emulator import Emulator, call, emulated_client, reply, say
 from harness_lab.emulator.transport import handler_for
 from harness_lab.events import Finished, Stopped
 from harness_lab.grading.sandbox import describe_error
-from harness_lab.loop import Run, drain
+from harness_lab.drain import drain
+from harness_lab.loop import Run
 from harness_lab.tools import tool
 from harness_lab.trace import recording_client, replay_client
 from harness_lab.valves import Approval, MaxTurns, Policy, TokenBudget

@@ -16,7 +16,8 @@ import pytest
 
 from harness_lab.emulator import call, emulated_client, reply, say
 from harness_lab.events import Finished
-from harness_lab.loop import Run, drain
+from harness_lab.drain import drain
+from harness_lab.loop import Run
 from harness_lab.text import t
 from harness_lab.tools import MAX_RESULT_CHARS, ToolError, run_tool, tool
 

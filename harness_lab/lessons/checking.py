@@ -1,0 +1,101 @@
+"""Checking a piece the learner wrote in a lesson: one verdict per point, each with a hint.
+
+A ``Piece`` is what a "write it yourself" cell asks for (``run_tools``, ``signature_of``, ...): its
+points, and the reference the lesson goes on with until the learner's own version passes. Each
+point's probe calls the learner's function on real SDK objects from the emulator, in a forked child
+under a time limit (the graders' ``run_limited``), and answers None when the point is met or a
+``Miss`` naming the hint. Nothing reads the learner's source: only what the function does counts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from ..grading.sandbox import run_limited
+from ..text import t
+
+__all__ = ["Miss", "Piece", "Point", "Verdict", "judge"]
+
+TODO_ERRORS = ("NotImplementedError",)  # what the TODO cell's placeholder raises
+
+
+@dataclass(frozen=True)
+class Miss:
+    """A point not met: the catalog key of the hint that names the cause, and its values."""
+
+    key: str
+    values: dict = field(default_factory=dict)
+
+    def hint(self) -> str:
+        return t(self.key, **self.values)
+
+
+@dataclass(frozen=True)
+class Point:
+    title: str  # catalog key
+    probe: Callable[[Callable], Miss | None]  # runs in the child
+
+
+@dataclass(frozen=True)
+class Piece:
+    name: str
+    lesson: int
+    points: tuple[Point, ...]
+    reference: Callable
+
+
+@dataclass(frozen=True)
+class Verdict:
+    piece: Piece
+    misses: tuple  # one per point: None (met) or a Miss
+    unwritten: bool = False
+
+    @property
+    def passed(self) -> bool:
+        return not self.unwritten and all(m is None for m in self.misses)
+
+    def lines(self) -> list[str]:
+        if self.unwritten:
+            return [t("lesson.check.unwritten", name=self.piece.name)]
+        lines = []
+        for point, miss in zip(self.piece.points, self.misses):
+            if miss is None:
+                lines.append(t("lesson.check.met", title=t(point.title)))
+            else:
+                lines.append(t("lesson.check.missed", title=t(point.title), hint=miss.hint()))
+        return lines
+
+
+def judge(piece: Piece, fn: Any, timeout: float = 10.0) -> Verdict:
+    """Run every probe of ``piece`` on ``fn``; a probe that raises, hangs or crashes misses its point."""
+    if not callable(fn):
+        return Verdict(piece, tuple(Miss("lesson.not_callable", {"got": type(fn).__name__}) for _ in piece.points))
+    misses, todo = [], 0
+    for point in piece.points:
+        outcome = run_limited(lambda probe=point.probe: _sent(probe(fn)), timeout)
+        if outcome.status == "ok":
+            misses.append(_received(outcome.value))
+        elif outcome.status == "error" and outcome.error.startswith(TODO_ERRORS):
+            todo += 1
+            misses.append(Miss("lesson.todo"))
+        elif outcome.status == "error":
+            misses.append(Miss("lesson.raised", {"error": outcome.error}))
+        elif outcome.status == "aborted":  # a probe's own runaway detector (a scripted model) ended it
+            misses.append(_received(outcome.value) or Miss("lesson.runaway"))
+        elif outcome.status == "timeout":
+            misses.append(Miss("lesson.timeout", {"seconds": f"{timeout:g}"}))
+        else:
+            misses.append(Miss("lesson.crashed"))
+    return Verdict(piece, tuple(misses), unwritten=todo == len(piece.points))
+
+
+def _sent(miss: Miss | None) -> tuple | None:
+    """A miss as plain values: the child's answer may carry nothing but (the sandbox refuses objects)."""
+    return None if miss is None else (miss.key, {k: str(v) for k, v in miss.values.items()})
+
+
+def _received(value: object) -> Miss | None:
+    if isinstance(value, tuple) and len(value) == 2 and isinstance(value[0], str) and isinstance(value[1], dict):
+        return Miss(value[0], value[1])
+    return None

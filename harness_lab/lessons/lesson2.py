@@ -1,0 +1,207 @@
+"""Lesson 2 (notebook 01): ``run_tools`` and the bare ``run_agent`` loop, their checks and references.
+
+The references are what the lesson goes on with until the learner's own version passes; a notebook
+shows them with ``lesson.show(name)``, so they are written for a lesson-2 reader.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ..emulator import call, emulated_client, reply, say
+from ..grading.spies import Recorder
+from ..messages import tool_calls
+from ..model import DEFAULT_MODEL
+from .checking import Miss, Piece, Point
+from .scenes import TOOLS, api_rejects, fact, rejection_hint, response_of, runaway_guard
+
+__all__ = ["RUN_AGENT", "RUN_TOOLS", "run_agent", "run_tools"]
+
+MODEL = DEFAULT_MODEL
+
+
+def run_tools(content, impls):
+    """このターンのすべての tool_use を実行し、tool_result のリストを呼び出しの順に返す"""
+    results = []
+    for block in content:
+        if block.type != "tool_use":
+            continue  # text ブロックは飛ばす
+        try:
+            output = impls[block.name](**block.input)  # モデルが名指ししたツールを、名指しされた引数で
+            text = output if isinstance(output, str) else json.dumps(output, ensure_ascii=False)
+            results.append({"type": "tool_result", "tool_use_id": block.id, "content": text})
+        except Exception as err:  # ツールが落ちても、ループは落とさない
+            results.append({"type": "tool_result", "tool_use_id": block.id,
+                            "content": f"ツールの実行に失敗しました: {err}", "is_error": True})
+    return results
+
+
+def run_agent(client, user_input, tools, impls):
+    """stop_reason が "tool_use" のあいだ回り、最後の text を返す（制御弁のない、裸のループ）"""
+    messages = [{"role": "user", "content": user_input}]
+    response = client.messages.create(model=MODEL, max_tokens=1024, tools=tools, messages=messages)
+    while response.stop_reason == "tool_use":
+        messages.append({"role": "assistant", "content": response.content})  # content をまるごと
+        results = run_tools(response.content, impls)
+        messages.append({"role": "user", "content": results})  # 1ターン分の結果は1つの user メッセージに
+        response = client.messages.create(model=MODEL, max_tokens=1024, tools=tools, messages=messages)  # 再代入
+    return "".join(b.text for b in response.content if b.type == "text")
+
+
+# --- checks for run_tools --------------------------------------------------------------------
+
+WEATHER = {"大阪": {"city": "大阪", "temp": 21, "condition": "晴れ"}, "東京": {"city": "東京", "temp": 17, "condition": "くもり"}}
+
+
+def _weather_impls(rec: Recorder, fail: str | None = None) -> dict:
+    spy = rec.tool("get_weather", None)
+
+    def get_weather(city: str) -> dict:
+        spy(city=city)
+        if city == fail:
+            raise ValueError(f"都市が見つかりません: {city}")
+        return WEATHER[city]
+
+    return {"get_weather": get_weather}
+
+
+def _two_cities():
+    return response_of("2つの都市を調べます。", call("get_weather", city="大阪"), call("get_weather", city="東京"))
+
+
+def _each_call_answered(fn) -> Miss | None:
+    response = _two_cities()
+    returned = fn(response.content, _weather_impls(Recorder()))
+    if not isinstance(returned, (list, tuple)):
+        return Miss("lesson.l2.run_tools.not_list", {"got": type(returned).__name__})
+    facts = [fact(r) for r in returned]
+    ids = [c["id"] for c in tool_calls(response.content)]
+    if len(facts) != len(ids):
+        return Miss("lesson.l2.run_tools.count", {"uses": len(ids), "results": len(facts)})
+    if any(f["type"] != "tool_result" for f in facts):
+        return Miss("lesson.l2.run_tools.type")
+    got = [f["tool_use_id"] for f in facts]
+    if got != ids:
+        return Miss("lesson.l2.run_tools.order" if sorted(got, key=str) == sorted(ids) else "lesson.l2.run_tools.ids")
+    return None
+
+
+def _output_as_text(fn) -> Miss | None:
+    facts = [fact(r) for r in fn(_two_cities().content, _weather_impls(Recorder()))]
+    first = facts[0]
+    if not isinstance(first["content"], str):
+        return Miss("lesson.l2.run_tools.not_text", {"got": type(first["content"]).__name__})
+    try:
+        value = json.loads(first["content"])
+    except ValueError:
+        return Miss("lesson.l2.run_tools.not_json", {"got": first["content"][:60]})
+    if value != WEATHER["大阪"]:
+        return Miss("lesson.l2.run_tools.wrong_output")
+    if "大阪" not in first["content"]:
+        return Miss("lesson.l2.run_tools.ascii")
+    return None
+
+
+def _failure_is_a_result(fn) -> Miss | None:
+    rec = Recorder()
+    try:
+        facts = [fact(r) for r in fn(_two_cities().content, _weather_impls(rec, fail="大阪"))]
+    except ValueError:
+        return Miss("lesson.l2.run_tools.raised")
+    if len(facts) != 2 or not facts[0]["is_error"]:
+        return Miss("lesson.l2.run_tools.not_error")
+    if "都市が見つかりません" not in (facts[0]["text"] or ""):
+        return Miss("lesson.l2.run_tools.no_message")
+    if facts[1]["is_error"] or len(rec.ran("get_weather")) != 2:
+        return Miss("lesson.l2.run_tools.stopped_early")
+    return None
+
+
+def _api_accepts(fn) -> Miss | None:
+    response = _two_cities()
+    results = fn(response.content, _weather_impls(Recorder()))
+    messages = [{"role": "user", "content": "大阪と東京の気温を比べて"},
+                {"role": "assistant", "content": response.content},
+                {"role": "user", "content": list(results)}]
+    rejected = api_rejects(messages)
+    return Miss("lesson.api_400", {"error": rejected}) if rejected else None
+
+
+RUN_TOOLS = Piece("run_tools", 2, (
+    Point("lesson.l2.run_tools.p1", _each_call_answered),
+    Point("lesson.l2.run_tools.p2", _output_as_text),
+    Point("lesson.l2.run_tools.p3", _failure_is_a_result),
+    Point("lesson.l2.run_tools.p4", _api_accepts),
+), run_tools)
+
+
+# --- checks for run_agent --------------------------------------------------------------------
+
+ANSWER = "大阪は21°Cで晴れ、東京は17°Cでくもりです。"
+
+
+def _drive(fn, script, limit: int = 12) -> tuple[Any, Any]:
+    """Run the learner's loop against ``script``; (what it returned, the emulator that served it)."""
+    emulator = runaway_guard(script, limit)
+    client = emulated_client(emulator)
+    import anthropic
+
+    try:
+        returned = fn(client, "大阪と東京の気温を比べて", TOOLS, _weather_impls(Recorder()))
+    except anthropic.BadRequestError as exc:
+        body = exc.body if isinstance(exc.body, dict) else {}
+        return rejection_hint(str(body.get("error", {}).get("message", exc.message))), emulator
+    return returned, emulator
+
+
+def _scripted(*replies):
+    def script(request: dict) -> Any:
+        turn = sum(1 for m in request["messages"] if m.get("role") == "assistant")
+        return replies[min(turn, len(replies) - 1)]
+
+    return script
+
+
+def _answers_at_once(fn) -> Miss | None:
+    returned, emulator = _drive(fn, _scripted(say(ANSWER)))
+    if isinstance(returned, Miss):
+        return returned
+    if returned != ANSWER:
+        return Miss("lesson.l2.run_agent.not_text", {"got": repr(returned)[:60]})
+    return None
+
+
+def _carries_two_turns(fn) -> Miss | None:
+    script = _scripted(call("get_weather", city="大阪"), call("get_weather", city="東京"), say(ANSWER))
+    returned, emulator = _drive(fn, script)
+    if isinstance(returned, Miss):
+        return returned
+    if len(emulator.requests) != 3:
+        return Miss("lesson.l2.run_agent.requests", {"count": len(emulator.requests)})
+    if returned != ANSWER:
+        return Miss("lesson.l2.run_agent.not_text", {"got": repr(returned)[:60]})
+    return None
+
+
+def _one_message_per_turn(fn) -> Miss | None:
+    script = _scripted(reply("2つ調べます。", call("get_weather", city="大阪"), call("get_weather", city="東京")),
+                       say(ANSWER))
+    returned, emulator = _drive(fn, script)
+    if isinstance(returned, Miss):
+        return returned
+    if len(emulator.requests) < 2:
+        return Miss("lesson.l2.run_agent.requests", {"count": len(emulator.requests)})
+    last = emulator.requests[1]["messages"][-1]
+    content = last.get("content")
+    results = [b for b in content if isinstance(b, dict) and b.get("type") == "tool_result"] if isinstance(content, list) else []
+    if last.get("role") != "user" or len(results) != 2:
+        return Miss("lesson.l2.run_agent.split_results")
+    return None
+
+
+RUN_AGENT = Piece("run_agent", 2, (
+    Point("lesson.l2.run_agent.p1", _answers_at_once),
+    Point("lesson.l2.run_agent.p2", _carries_two_turns),
+    Point("lesson.l2.run_agent.p3", _one_message_per_turn),
+), run_agent)

@@ -1,0 +1,69 @@
+"""Lesson 3 (notebook 02): ``next_step``, the loop's decision on every ``stop_reason``, and its check.
+
+The learner answers with one of four words, so the check can tell a right decision from a wrong
+one without reading any prose: "run_tools", "resend", "finish" or "stop".
+"""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from ..emulator import call, say
+from .checking import Miss, Piece, Point
+from .scenes import response_of
+
+__all__ = ["NEXT_STEP", "STEPS", "next_step"]
+
+STEPS = ("run_tools", "resend", "finish", "stop")
+
+
+def next_step(response):
+    """この応答のあと、ループが次にすること: "run_tools" / "resend" / "finish" / "stop" """
+    reason = response.stop_reason
+    if reason == "tool_use":
+        return "run_tools"  # ツールを実行し、結果を返して続ける
+    if reason == "pause_turn":
+        return "resend"  # assistant の内容をそのまま送り返して続ける（"続けて" は足さない）
+    if reason in ("end_turn", "stop_sequence"):
+        return "finish"  # 最終回答を返して終わる
+    return "stop"  # max_tokens / refusal / model_context_window_exceeded、そして知らない値: 止めて報告
+
+
+def _expect(fn, cases) -> Miss | None:
+    for reason, response, expected in cases:
+        got = fn(response)
+        if got not in STEPS:
+            return Miss("lesson.l3.next_step.vocabulary", {"got": repr(got)[:40], "steps": ", ".join(STEPS)})
+        if got != expected:
+            return Miss(f"lesson.l3.next_step.{reason}", {"got": got})
+    return None
+
+
+def _goes_on(fn) -> Miss | None:
+    return _expect(fn, [
+        ("tool_use", response_of("調べます。", call("get_time")), "run_tools"),
+        ("pause_turn", response_of("検索の途中です。", stop_reason="pause_turn"), "resend"),
+    ])
+
+
+def _finishes(fn) -> Miss | None:
+    return _expect(fn, [
+        ("end_turn", response_of(say("答えです。")), "finish"),
+        ("empty_end_turn", response_of(stop_reason="end_turn"), "finish"),
+    ])
+
+
+def _stops_on_the_rest(fn) -> Miss | None:
+    return _expect(fn, [
+        ("max_tokens", response_of(call("get_time"), stop_reason="max_tokens"), "stop"),
+        ("refusal", response_of(stop_reason="refusal"), "stop"),
+        ("model_context_window_exceeded", response_of("…", stop_reason="model_context_window_exceeded"), "stop"),
+        ("unknown", SimpleNamespace(stop_reason="a_value_from_next_year", content=[]), "stop"),
+    ])
+
+
+NEXT_STEP = Piece("next_step", 3, (
+    Point("lesson.l3.next_step.p1", _goes_on),
+    Point("lesson.l3.next_step.p2", _finishes),
+    Point("lesson.l3.next_step.p3", _stops_on_the_rest),
+), next_step)

@@ -1,0 +1,62 @@
+"""Lesson 4 (notebook 03): ``signature_of``, the flattened tool calls of a turn, and its check."""
+
+from __future__ import annotations
+
+import json
+
+from ..emulator import call
+from .checking import Miss, Piece, Point
+from .scenes import response_of
+
+__all__ = ["SIGNATURE_OF", "signature_of"]
+
+
+def signature_of(content):
+    """このターンの tool_use を「名前(引数の JSON)」にして、並べ替えて1本の文字列にする"""
+    parts = [f"{b.name}({json.dumps(b.input, ensure_ascii=False, sort_keys=True)})"
+             for b in content if b.type == "tool_use"]
+    return " | ".join(sorted(parts))  # 呼び出しの順番が違っても、同じ呼び出しなら同じ署名
+
+
+def _content(*calls, turn: int = 1):
+    return response_of("調べます。", *calls, prompt=f"ターン {turn}").content
+
+
+def _same_call_same_signature(fn) -> Miss | None:
+    a = fn(_content(call("read_file", path="notes.txt", limit=100)))
+    if not isinstance(a, str):
+        return Miss("lesson.l4.signature.not_text", {"got": type(a).__name__})
+    if a != fn(_content(call("read_file", path="notes.txt", limit=100))):
+        return Miss("lesson.l4.signature.unstable")
+    if a != fn(_content(call("read_file", path="notes.txt", limit=100), turn=2)):  # the next turn: new ids
+        return Miss("lesson.l4.signature.ids")
+    b = fn(_content(call("read_file", limit=100, path="notes.txt")))  # same input, keys written the other way
+    if a != b:
+        return Miss("lesson.l4.signature.key_order", {"a": a[:60], "b": b[:60]})
+    return None
+
+
+def _different_calls_differ(fn) -> Miss | None:
+    base = fn(_content(call("read_file", path="notes.txt")))
+    for other in (call("read_file", path="todo.txt"), call("search", query="notes.txt")):
+        if fn(_content(other)) == base:
+            return Miss("lesson.l4.signature.collides", {"signature": str(base)[:60]})
+    return None
+
+
+def _order_of_calls_ignored(fn) -> Miss | None:
+    one = fn(_content(call("get_time"), call("read_file", path="a.txt")))
+    two = fn(_content(call("read_file", path="a.txt"), call("get_time")))
+    # A signature that leaves calls out also changes with their order: name that cause first.
+    if fn(_content(call("get_time"))) in (one, two) or fn(_content(call("read_file", path="a.txt"))) in (one, two):
+        return Miss("lesson.l4.signature.one_call")
+    if one != two:
+        return Miss("lesson.l4.signature.call_order")
+    return None
+
+
+SIGNATURE_OF = Piece("signature_of", 4, (
+    Point("lesson.l4.signature.p1", _same_call_same_signature),
+    Point("lesson.l4.signature.p2", _different_calls_differ),
+    Point("lesson.l4.signature.p3", _order_of_calls_ignored),
+), signature_of)

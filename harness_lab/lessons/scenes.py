@@ -1,0 +1,95 @@
+"""What the lesson checks put in front of a learner's function: real SDK responses from the emulator,
+spy tools that record what ran, and the emulator's own verdict on a history (its real 400s)."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any, Callable
+
+import anthropic
+
+from ..emulator import Emulator, emulated_client, reply
+from ..grading.sandbox import abort
+from ..messages import field
+from ..model import DEFAULT_MODEL
+from .checking import Miss
+
+__all__ = ["TOOLS", "api_rejects", "definitions", "fact", "rejection_hint", "response_of", "runaway_guard"]
+
+
+def definitions(**tools: tuple[str, dict]) -> list[dict]:
+    """Tool definitions from ``name=(description, properties)``."""
+    return [{"name": name, "description": text, "input_schema": {"type": "object", "properties": props}}
+            for name, (text, props) in tools.items()]
+
+
+TOOLS = definitions(
+    get_weather=("指定した都市の現在の気象情報を返す", {"city": {"type": "string"}}),
+    get_time=("現在時刻を ISO 8601 の文字列で返す", {}),
+    read_file=("プロジェクト内のテキストファイルを読む", {"path": {"type": "string"}}),
+    search=("資料を検索する", {"query": {"type": "string"}}),
+    write_file=("ファイルに書き込む", {"path": {"type": "string"}, "content": {"type": "string"}}),
+    http_post=("URL に POST リクエストを送る", {"url": {"type": "string"}, "body": {"type": "string"}}),
+    delete_file=("ファイルを削除する", {"path": {"type": "string"}}),
+)
+
+
+def response_of(*parts: Any, stop_reason: str | None = None, prompt: str = "やって") -> Any:
+    """One model response (an ``anthropic.types.Message``) made of ``parts`` (text and ``call(...)``).
+
+    Its ids come from the request, as the real API's are new for every response: another ``prompt``
+    gives the same calls other ids.
+    """
+    client = emulated_client([reply(*parts, stop_reason=stop_reason) if stop_reason else reply(*parts)])
+    return client.messages.create(model=DEFAULT_MODEL, max_tokens=1024, tools=TOOLS,
+                                  messages=[{"role": "user", "content": prompt}])
+
+
+def api_rejects(messages: list) -> str:
+    """The emulator's 400 message for sending ``messages`` (with ``TOOLS``), or "" when accepted."""
+    client = emulated_client(["了解しました。"])
+    try:
+        client.messages.create(model=DEFAULT_MODEL, max_tokens=256, tools=TOOLS, messages=copy.deepcopy(messages))
+    except anthropic.BadRequestError as exc:
+        body = exc.body if isinstance(exc.body, dict) else {}
+        return str(body.get("error", {}).get("message", exc.message))
+    return ""
+
+
+# The real API's 400 for each history mistake a lesson teaches, and the hint that names its cause.
+REJECTIONS = (
+    ("unexpected `tool_use_id`", "lesson.l2.keep_content"),
+    ("must define tools", "lesson.l2.pass_tools"),
+    ("were found without `tool_result`", "lesson.l2.results_first"),
+    ("ids must be unique", "lesson.l2.reassign"),
+)
+
+
+def rejection_hint(message: str) -> Miss:
+    for needle, key in REJECTIONS:
+        if needle in message:
+            return Miss(key, {"error": message})
+    return Miss("lesson.api_400", {"error": message})
+
+
+def runaway_guard(script: Callable[[dict], Any], limit: int) -> Emulator:
+    """An emulator playing ``script`` that ends the probe after ``limit`` requests (a loop that never stops)."""
+
+    def guarded(request: dict) -> Any:
+        if len(emulator.requests) > limit:
+            abort(("lesson.runaway_requests", {"count": str(len(emulator.requests))}))
+        return script(request)
+
+    emulator = Emulator(guarded)
+    return emulator
+
+
+def fact(result: Any) -> dict:
+    """A returned tool_result, whatever its form (dict or object), as plain facts."""
+    content = field(result, "content")
+    if isinstance(content, (list, tuple)):
+        text = "".join(str(field(b, "text", "") or "") for b in content)
+    else:
+        text = content if isinstance(content, str) else None
+    return {"type": field(result, "type"), "tool_use_id": field(result, "tool_use_id"), "text": text,
+            "content": content, "is_error": field(result, "is_error", False) is True}

@@ -1,0 +1,90 @@
+"""The learner's own harness, kept in a file that grows from notebook 01 to 05 (``my_harness.py``).
+
+Each piece the learner writes and passes its check is written into the workbook, with the lesson it
+came from; the next notebook loads it from there. It is an ordinary Python file, meant to be read
+and edited: a piece is the function exactly as the learner wrote it, between two marker lines, and
+the file's header imports what the lessons' code uses (``json``, ``harness_lab as hl``, ``MODEL``).
+
+It lives in the working directory (where Jupyter starts a notebook's kernel: next to the notebook),
+or wherever ``HARNESS_LAB_WORKBOOK`` points.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import inspect
+import os
+import re
+import sys
+import textwrap
+from pathlib import Path
+from types import ModuleType
+from typing import Callable
+
+from ..text import t
+
+__all__ = ["Workbook", "workbook"]
+
+HEADER = '''"""{title}
+
+{body}
+"""
+
+import json
+
+import harness_lab as hl
+
+MODEL = hl.MODEL
+'''
+MARK = re.compile(r"^# ==== (?P<name>\w+) \(lesson (?P<lesson>\d+)\) ====$", re.MULTILINE)
+END = "# ==== end ===="
+
+
+class Workbook:
+    """``my_harness.py``: the learner's checked pieces, in lesson order."""
+
+    def __init__(self, path: str | os.PathLike) -> None:
+        self.path = Path(path)
+
+    def pieces(self) -> dict[str, tuple[int, str]]:
+        """name -> (lesson, source) as the file holds them now (the learner may have edited it)."""
+        if not self.path.exists():
+            return {}
+        text = self.path.read_text(encoding="utf-8")
+        found = {}
+        for match in MARK.finditer(text):
+            body_end = text.find(END, match.end())
+            source = text[match.end(): body_end if body_end >= 0 else len(text)].strip("\n")
+            found[match["name"]] = (int(match["lesson"]), source)
+        return found
+
+    def save(self, name: str, lesson: int, fn: Callable) -> bool:
+        """Write ``fn``'s source as piece ``name``; False when its source cannot be read."""
+        try:
+            source = textwrap.dedent(inspect.getsource(fn)).strip("\n")
+        except (OSError, TypeError):  # defined in a way that left no source (exec, a lambda in a dict)
+            return False
+        if fn.__name__ != name:  # the file defines the name the next lessons import
+            source += f"\n\n\n{name} = {fn.__name__}"
+        pieces = self.pieces()
+        pieces[name] = (lesson, source)
+        parts = [HEADER.format(title=t("lesson.workbook.title"), body=t("lesson.workbook.body"))]
+        for piece, (number, text) in sorted(pieces.items(), key=lambda item: (item[1][0], item[0])):
+            parts.append(f"\n\n# ==== {piece} (lesson {number}) ====\n{text}\n{END}\n")
+        self.path.write_text("".join(parts), encoding="utf-8")
+        return True
+
+    def load(self) -> ModuleType | None:
+        """The workbook as a fresh module (re-read every time: the learner may edit it), or None."""
+        if not self.path.exists():
+            return None
+        spec = importlib.util.spec_from_file_location("my_harness", self.path)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules["my_harness"] = module  # so that functions defined in it can find their module
+        spec.loader.exec_module(module)
+        return module
+
+
+def workbook() -> Workbook:
+    """The workbook of this kernel: ``HARNESS_LAB_WORKBOOK``, else ``my_harness.py`` here."""
+    return Workbook(os.environ.get("HARNESS_LAB_WORKBOOK") or Path.cwd() / "my_harness.py")

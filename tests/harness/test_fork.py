@@ -1,0 +1,182 @@
+"""Time travel: ``run.fork(at=k, ...)`` branches a run at turn k, deterministically, without
+running again any tool call the original already ran (lessons 3-5: what if that turn had gone otherwise?)."""
+
+from __future__ import annotations
+
+import httpx2
+import pytest
+
+from harness_lab.drain import drain
+from harness_lab.emulator import Emulator, call, emulated_client, last_results, reply, say
+from harness_lab.emulator.transport import handler_for
+from harness_lab.events import Finished, Stopped, deny
+from harness_lab.loop import Run
+from harness_lab.messages import tool_calls
+from harness_lab.tools import tool
+from harness_lab.trace import recording_client, replay_client
+from harness_lab.valves import Approval, MaxTurns, NoProgress, Policy
+
+from tests.history_check import history_problems
+
+
+class Counting:
+    """Tools that count how often they really ran."""
+
+    def __init__(self):
+        self.calls: list[tuple[str, dict]] = []
+
+        @tool
+        def status(job: str) -> str:
+            """Report a job's status."""
+            self.calls.append(("status", {"job": job}))
+            return "running"
+
+        @tool(high_impact=True)
+        def post(url: str) -> str:
+            """Send a report."""
+            self.calls.append(("post", {"url": url}))
+            return "sent"
+
+        self.tools = [status, post]
+
+
+def spinning(request: dict):
+    """Polls the same job until a result says it is done; then answers."""
+    results = last_results(request)
+    if results and "done" in results[-1].text:
+        return say("ジョブは終わりました。")
+    return call("status", job="job-42")
+
+
+def ids(run: Run) -> list[str]:
+    return [c["id"] for lap in run.state.laps for c in tool_calls(lap.response.content)]
+
+
+def test_a_fork_with_an_edited_result_ends_differently_and_runs_no_call_again():
+    tools = Counting()
+    original = Run(emulated_client(spinning), tools.tools, [MaxTurns(10), NoProgress()])
+    end = drain(original.start("job-42 の様子を見て"))
+    assert isinstance(end, Stopped) and end.cause == "no_progress" and end.turns == 1
+    ran_before = list(tools.calls)
+
+    fork = original.fork(at=1, results={ids(original)[0]: "done: 42 件を処理"})
+    forked = drain(fork.resume())
+    assert isinstance(forked, Finished) and forked.text == "ジョブは終わりました。"
+    assert tools.calls == ran_before  # the fork read turn 1 from the record: nothing ran again
+    assert history_problems(fork.messages, [t.definition for t in tools.tools]) == []
+    # The original is untouched, and the two histories share their start.
+    assert isinstance(original.end, Stopped) and original.messages[0] == fork.messages[0]
+    assert fork.messages[2]["content"][0]["content"] == "done: 42 件を処理"
+    assert "running" in original.messages[2]["content"][0]["content"]
+
+
+def test_forks_are_deterministic_on_the_emulator():
+    def once():
+        tools = Counting()
+        run = Run(emulated_client(spinning), tools.tools, [MaxTurns(10), NoProgress()])
+        drain(run.start("job-42 の様子を見て"))
+        fork = run.fork(at=1, results={ids(run)[0]: "done"})
+        return drain(fork.resume()), fork.messages
+
+    assert once() == once()
+
+
+def test_rerun_runs_the_turns_calls_again_when_the_learner_asks():
+    tools = Counting()
+    run = Run(emulated_client([call("status", job="a"), say("おわり")]), tools.tools, [])
+    drain(run.start("見て"))
+    assert tools.calls == [("status", {"job": "a"})]
+    drain(run.fork(at=1).resume())
+    assert len(tools.calls) == 1  # replayed from the record
+    drain(run.fork(at=1, rerun=True).resume())
+    assert len(tools.calls) == 2
+
+
+def test_a_flipped_denial_runs_the_call_that_never_ran():
+    tools = Counting()
+    script = [reply("報告します", call("post", url="https://example.com/r")), say("送りました。")]
+    run = Run(emulated_client(script), tools.tools, [Approval()])
+    gen = run.start("報告を送って")
+    request = next(gen)
+    assert request.name == "post"
+    end = drain_from(gen, gen.send(deny("まだ早い")))
+    assert tools.calls == [] and isinstance(end, Finished)
+    denied = run.state.laps[0].results[0]
+    assert denied["is_error"]
+
+    fork = run.fork(at=1, decisions={request.tool_use_id: True})
+    forked = drain(fork.resume())  # no approver needed: the decision was given
+    assert tools.calls == [("post", {"url": "https://example.com/r"})]
+    assert fork.messages[2]["content"][0] == {"type": "tool_result", "tool_use_id": request.tool_use_id, "content": "sent"}
+    assert isinstance(forked, Finished)
+    # A fork that keeps the original's answer denies without asking again.
+    kept = run.fork(at=1)
+    drain(kept.resume())
+    assert kept.messages[2]["content"][0]["is_error"] and len(tools.calls) == 1
+
+
+def drain_from(gen, event):
+    while not isinstance(event, (Finished, Stopped)):
+        event = gen.send(None)
+    return event
+
+
+def test_a_changed_valve_limit_applies_to_the_fork_alone():
+    tools = Counting()
+    endless = lambda request: call("status", job=f"job-{len(request['messages'])}")  # noqa: E731
+    run = Run(emulated_client(endless), tools.tools, [MaxTurns(2)])
+    end = drain(run.start("見て"))
+    assert end.cause == "max_turns" and end.turns == 2
+    fork = run.fork(at=2, valves=[MaxTurns(4)])
+    forked = drain(fork.resume())
+    assert forked.cause == "max_turns" and forked.turns == 4
+    assert run.valves[0].limit == 2 and run.end is end
+    # Default valves are copies: changing the fork's limit leaves the original's alone.
+    copy = run.fork(at=1)
+    copy.valves[0].limit = 9
+    assert run.valves[0].limit == 2
+    assert len(tools.calls) == 4  # turns 1-2 replayed; only the fork's turns 3 and 4 ran
+
+
+def test_a_fork_replays_on_a_recorded_cassette(tmp_path):
+    path = tmp_path / "run.json"
+    emulated = httpx2.MockTransport(handler_for(Emulator(spinning)))
+    recorder = recording_client(path, api_key="sk-ant-test", transport=emulated, base_url="https://emulator.invalid")
+    tools = Counting()
+    run = Run(recorder, tools.tools, [MaxTurns(3)])
+    drain(run.start("job-42 の様子を見て"))
+    replayed = Run(replay_client(path), tools.tools, [MaxTurns(3)])
+    first = drain(replayed.start("job-42 の様子を見て"))
+    # The same fork twice on the cassette: recorded requests answer exactly, and the end is the same.
+    a = drain(replayed.fork(at=1, valves=[MaxTurns(2)]).resume())
+    b = drain(replayed.fork(at=1, valves=[MaxTurns(2)]).resume())
+    assert a == b and a.cause == "max_turns" and a.turns == 2 and first.turns == 3
+
+
+def test_bad_fork_arguments_say_what_is_wrong():
+    run = Run(emulated_client([call("status", job="a"), say("おわり")]), Counting().tools, [])
+    drain(run.start("見て"))
+    with pytest.raises(ValueError, match="at=2"):
+        run.fork(at=2)
+    with pytest.raises(ValueError):
+        run.fork(at=0)
+    with pytest.raises(ValueError, match="toolu_nope"):
+        run.fork(at=1, results={"toolu_nope": "x"})
+    with pytest.raises(TypeError):
+        run.fork(at=1, results={ids(run)[0]: 42})
+    with pytest.raises(ValueError):
+        run.fork(at=1, results={ids(run)[0]: "x\udcff"})
+    with pytest.raises(RuntimeError):  # a fork continues with resume(), not with a new prompt
+        run.fork(at=1).start("別の話")
+
+
+def test_a_fork_of_a_policy_run_keeps_its_policy_and_answers():
+    tools = Counting()
+    script = [call("status", job="a"), call("post", url="u"), say("済み")]
+    run = Run(emulated_client(script), tools.tools, [Approval(Policy({"status": "allow", "post": "deny"}))])
+    drain(run.start("やって"))
+    assert tools.calls == [("status", {"job": "a"})]
+    fork = run.fork(at=2)
+    drain(fork.resume())
+    assert fork.messages[-2]["content"][0]["is_error"]  # still forbidden by the copied policy
+    assert len(tools.calls) == 1

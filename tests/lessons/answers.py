@@ -1,0 +1,343 @@
+"""Wrong versions of each hand-written piece, by the mistake a learner makes, and the hint each must get.
+
+Each entry: (piece, the wrong function, the point it fails (1-based), the hint key). The checks must
+name the real cause: a history without the tool_use block gets the "keep the whole content" hint,
+not a generic 400.
+"""
+
+from __future__ import annotations
+
+import json
+
+from harness_lab.lessons import finished, stopped, turn
+from harness_lab.lessons.lesson2 import run_tools as good_run_tools
+from harness_lab.lessons.lesson4 import signature_of as good_signature
+from harness_lab.lessons.lesson5 import HIGH_IMPACT
+from harness_lab.lessons.lesson5 import run_tool_uses as good_run_tool_uses
+
+MODEL = "claude-sonnet-5"
+
+
+# --- run_tools ------------------------------------------------------------------------------
+
+def tools_answering_text_too(content, impls):
+    return [{"type": "tool_result", "tool_use_id": getattr(b, "id", "x"), "content": "?"} for b in content]
+
+
+def tools_reversed(content, impls):
+    return list(reversed(good_run_tools(content, impls)))
+
+
+def tools_dict_content(content, impls):
+    return [{"type": "tool_result", "tool_use_id": b.id, "content": impls[b.name](**b.input)}
+            for b in content if b.type == "tool_use"]
+
+
+def tools_ascii_json(content, impls):
+    return [{"type": "tool_result", "tool_use_id": b.id, "content": json.dumps(impls[b.name](**b.input))}
+            for b in content if b.type == "tool_use"]
+
+
+def tools_no_try(content, impls):
+    return [{"type": "tool_result", "tool_use_id": b.id,
+             "content": json.dumps(impls[b.name](**b.input), ensure_ascii=False)}
+            for b in content if b.type == "tool_use"]
+
+
+def tools_error_without_flag(content, impls):
+    results = []
+    for b in content:
+        if b.type != "tool_use":
+            continue
+        try:
+            out = json.dumps(impls[b.name](**b.input), ensure_ascii=False)
+        except Exception as err:
+            out = f"失敗: {err}"
+        results.append({"type": "tool_result", "tool_use_id": b.id, "content": out})
+    return results
+
+
+def tools_extra_field(content, impls):
+    return [dict(r, name="get_weather") for r in good_run_tools(content, impls)]
+
+
+# --- run_agent (lesson 2) -------------------------------------------------------------------
+
+def agent_text_only_history(client, user_input, tools, impls):
+    messages = [{"role": "user", "content": user_input}]
+    response = client.messages.create(model=MODEL, max_tokens=1024, tools=tools, messages=messages)
+    while response.stop_reason == "tool_use":
+        text = "".join(b.text for b in response.content if b.type == "text") or "…"
+        messages.append({"role": "assistant", "content": text})
+        messages.append({"role": "user", "content": good_run_tools(response.content, impls)})
+        response = client.messages.create(model=MODEL, max_tokens=1024, tools=tools, messages=messages)
+    return "".join(b.text for b in response.content if b.type == "text")
+
+
+def agent_no_tools_on_follow_up(client, user_input, tools, impls):
+    messages = [{"role": "user", "content": user_input}]
+    response = client.messages.create(model=MODEL, max_tokens=1024, tools=tools, messages=messages)
+    while response.stop_reason == "tool_use":
+        messages.append({"role": "assistant", "content": response.content})
+        messages.append({"role": "user", "content": good_run_tools(response.content, impls)})
+        response = client.messages.create(model=MODEL, max_tokens=1024, messages=messages)
+    return "".join(b.text for b in response.content if b.type == "text")
+
+
+def agent_no_reassignment(client, user_input, tools, impls):
+    messages = [{"role": "user", "content": user_input}]
+    response = client.messages.create(model=MODEL, max_tokens=1024, tools=tools, messages=messages)
+    while response.stop_reason == "tool_use":
+        messages.append({"role": "assistant", "content": response.content})
+        messages.append({"role": "user", "content": good_run_tools(response.content, impls)})
+        client.messages.create(model=MODEL, max_tokens=1024, tools=tools, messages=messages)
+    return "".join(b.text for b in response.content if b.type == "text")
+
+
+def agent_one_message_per_result(client, user_input, tools, impls):
+    messages = [{"role": "user", "content": user_input}]
+    response = client.messages.create(model=MODEL, max_tokens=1024, tools=tools, messages=messages)
+    while response.stop_reason == "tool_use":
+        messages.append({"role": "assistant", "content": response.content})
+        for result in good_run_tools(response.content, impls):
+            messages.append({"role": "user", "content": [result]})
+        response = client.messages.create(model=MODEL, max_tokens=1024, tools=tools, messages=messages)
+    return "".join(b.text for b in response.content if b.type == "text")
+
+
+def agent_first_text_only(client, user_input, tools, impls):
+    messages = [{"role": "user", "content": user_input}]
+    response = client.messages.create(model=MODEL, max_tokens=1024, tools=tools, messages=messages)
+    return response.content[0].text if response.content and response.content[0].type == "text" else ""
+
+
+# --- next_step ------------------------------------------------------------------------------
+
+def step_by_text(response):  # the article's anti-pattern: "a text block exists" means finished
+    if any(b.type == "text" and b.text for b in response.content):
+        return "finish"
+    return "run_tools" if response.stop_reason == "tool_use" else "stop"
+
+
+def step_unknown_goes_on(response):
+    return {"tool_use": "run_tools", "pause_turn": "resend", "end_turn": "finish", "stop_sequence": "finish",
+            "max_tokens": "stop", "refusal": "stop", "model_context_window_exceeded": "stop"}.get(response.stop_reason, "run_tools")
+
+
+def step_prose(response):
+    return "ツールを実行する"
+
+
+def step_max_tokens_runs(response):
+    return "run_tools" if response.stop_reason in ("tool_use", "max_tokens") else (
+        "resend" if response.stop_reason == "pause_turn" else
+        "finish" if response.stop_reason in ("end_turn", "stop_sequence") else "stop")
+
+
+# --- signature_of ---------------------------------------------------------------------------
+
+def sig_unsorted_keys(content):
+    return " | ".join(sorted(f"{b.name}({json.dumps(b.input)})" for b in content if b.type == "tool_use"))
+
+
+def sig_name_only(content):
+    return " | ".join(sorted(b.name for b in content if b.type == "tool_use"))
+
+
+def sig_call_order(content):
+    return " | ".join(f"{b.name}({json.dumps(b.input, sort_keys=True)})" for b in content if b.type == "tool_use")
+
+
+def sig_first_call_only(content):
+    calls = [b for b in content if b.type == "tool_use"]
+    return good_signature(calls[:1])
+
+
+def sig_with_ids(content):
+    return " | ".join(sorted(f"{b.id}:{b.name}" for b in content if b.type == "tool_use"))
+
+
+# --- run_tool_uses (approval) ---------------------------------------------------------------
+
+def approve_after_running(content, impls, approve):  # the colleague's wiring
+    results = []
+    for b in content:
+        if b.type != "tool_use":
+            continue
+        out = str(impls[b.name](**b.input))
+        if b.name in HIGH_IMPACT and not approve(b.name, b.input):
+            results.append({"type": "tool_result", "tool_use_id": b.id, "content": "拒否", "is_error": True})
+        else:
+            results.append({"type": "tool_result", "tool_use_id": b.id, "content": out})
+    return results
+
+
+def approve_never_asked(content, impls, approve):
+    return [{"type": "tool_result", "tool_use_id": b.id, "content": str(impls[b.name](**b.input))}
+            for b in content if b.type == "tool_use"]
+
+
+def approve_drops_denied(content, impls, approve):
+    results = good_run_tool_uses(content, impls, approve)
+    return [r for r in results if not r.get("is_error")]
+
+
+def approve_denied_not_error(content, impls, approve):
+    return [{k: v for k, v in r.items() if k != "is_error"} for r in good_run_tool_uses(content, impls, approve)]
+
+
+def approve_asks_everything(content, impls, approve):
+    results = []
+    for b in content:
+        if b.type != "tool_use":
+            continue
+        if not approve(b.name, b.input):
+            results.append({"type": "tool_result", "tool_use_id": b.id, "content": "拒否", "is_error": True})
+            continue
+        results.append({"type": "tool_result", "tool_use_id": b.id, "content": str(impls[b.name](**b.input))})
+    return results
+
+
+def approve_ignores_answer(content, impls, approve):
+    results = []
+    for b in content:
+        if b.type != "tool_use":
+            continue
+        if b.name in HIGH_IMPACT:
+            approve(b.name, b.input)
+        results.append({"type": "tool_result", "tool_use_id": b.id, "content": str(impls[b.name](**b.input))})
+    return results
+
+
+# --- read_file ------------------------------------------------------------------------------
+
+def read_startswith(path, root="."):  # the seed's check: a symlink inside the root fools it
+    import os
+
+    base = os.path.abspath(root)
+    target = os.path.abspath(os.path.join(base, path))
+    if not target.startswith(base + os.sep):
+        raise PermissionError(path)
+    with open(target, encoding="utf-8") as f:
+        return f.read(2000)
+
+
+def read_anything(path, root="."):
+    from pathlib import Path
+
+    with open(Path(root) / path, encoding="utf-8") as f:
+        return f.read(2000)
+
+
+def read_refuses_dots(path, root="."):
+    from pathlib import Path
+
+    if ".." in path:
+        raise PermissionError(path)
+    return (Path(root).resolve() / path).resolve().read_text(encoding="utf-8")[:2000]
+
+
+# --- the harness ----------------------------------------------------------------------------
+
+MAX_TURNS = 8
+TOKEN_BUDGET = 40_000
+
+
+def harness_check_after_count(client, user_input, tools, tool_impls, approve=None):
+    """MAX_TURNS checked after turns += 1: one turn early."""
+    messages = [{"role": "user", "content": user_input}]
+    turns, used, last = 0, 0, None
+    response = client.messages.create(model=MODEL, max_tokens=1024, tools=tools, messages=messages)
+    used += response.usage.input_tokens + response.usage.output_tokens
+    while response.stop_reason == "tool_use":
+        turns += 1
+        if turns >= MAX_TURNS:
+            return stopped("max_turns", "上限", turns, used)
+        if used >= TOKEN_BUDGET:
+            return stopped("token_budget", "予算", turns, used)
+        sig = good_signature(response.content)
+        if sig == last:
+            return stopped("no_progress", "空回り", turns, used)
+        last = sig
+        messages.append({"role": "assistant", "content": response.content})
+        results = good_run_tool_uses(response.content, tool_impls, approve or (lambda n, i: False))
+        messages.append({"role": "user", "content": results})
+        yield turn(turns, response, results)
+        response = client.messages.create(model=MODEL, max_tokens=1024, tools=tools, messages=messages)
+        used += response.usage.input_tokens + response.usage.output_tokens
+    return finished(response, turns, used)
+
+
+def harness_no_budget(client, user_input, tools, tool_impls, approve=None):
+    messages = [{"role": "user", "content": user_input}]
+    turns, last = 0, None
+    response = client.messages.create(model=MODEL, max_tokens=1024, tools=tools, messages=messages)
+    while response.stop_reason == "tool_use":
+        if turns >= MAX_TURNS:
+            return stopped("max_turns", "上限", turns)
+        turns += 1
+        sig = good_signature(response.content)
+        if sig == last:
+            return stopped("no_progress", "空回り", turns)
+        last = sig
+        messages.append({"role": "assistant", "content": response.content})
+        results = good_run_tool_uses(response.content, tool_impls, approve or (lambda n, i: False))
+        messages.append({"role": "user", "content": results})
+        yield turn(turns, response, results)
+        response = client.messages.create(model=MODEL, max_tokens=1024, tools=tools, messages=messages)
+    return finished(response, turns)
+
+
+def harness_returns_text(client, user_input, tools, tool_impls, approve=None):
+    return "答え"
+
+
+def harness_no_end_value(client, user_input, tools, tool_impls, approve=None):
+    messages = [{"role": "user", "content": user_input}]
+    response = client.messages.create(model=MODEL, max_tokens=1024, tools=tools, messages=messages)
+    turns = 0
+    while response.stop_reason == "tool_use" and turns < MAX_TURNS:
+        turns += 1
+        messages.append({"role": "assistant", "content": response.content})
+        results = good_run_tool_uses(response.content, tool_impls, approve or (lambda n, i: False))
+        messages.append({"role": "user", "content": results})
+        yield turn(turns, response, results)
+        response = client.messages.create(model=MODEL, max_tokens=1024, tools=tools, messages=messages)
+    return "".join(b.text for b in response.content if b.type == "text")
+
+
+WRONG = [
+    ("run_tools", tools_answering_text_too, 1, "lesson.l2.run_tools.count"),
+    ("run_tools", tools_reversed, 1, "lesson.l2.run_tools.order"),
+    ("run_tools", tools_dict_content, 2, "lesson.l2.run_tools.not_text"),
+    ("run_tools", tools_ascii_json, 2, "lesson.l2.run_tools.ascii"),
+    ("run_tools", tools_no_try, 3, "lesson.l2.run_tools.raised"),
+    ("run_tools", tools_error_without_flag, 3, "lesson.l2.run_tools.not_error"),
+    ("run_agent", agent_text_only_history, 2, "lesson.l2.keep_content"),
+    ("run_agent", agent_no_tools_on_follow_up, 2, "lesson.l2.pass_tools"),
+    ("run_agent", agent_no_reassignment, 2, "lesson.l2.reassign"),
+    ("run_agent", agent_one_message_per_result, 3, "lesson.l2.run_agent.split_results"),
+    ("run_agent", agent_first_text_only, 2, "lesson.l2.run_agent.requests"),
+    ("next_step", step_by_text, 1, "lesson.l3.next_step.tool_use"),
+    ("next_step", step_unknown_goes_on, 3, "lesson.l3.next_step.unknown"),
+    ("next_step", step_prose, 1, "lesson.l3.next_step.vocabulary"),
+    ("next_step", step_max_tokens_runs, 3, "lesson.l3.next_step.max_tokens"),
+    ("signature_of", sig_unsorted_keys, 1, "lesson.l4.signature.key_order"),
+    ("signature_of", sig_name_only, 2, "lesson.l4.signature.collides"),
+    ("signature_of", sig_call_order, 3, "lesson.l4.signature.call_order"),
+    ("signature_of", sig_first_call_only, 3, "lesson.l4.signature.one_call"),
+    ("signature_of", sig_with_ids, 1, "lesson.l4.signature.ids"),
+    ("run_tool_uses", approve_after_running, 1, "lesson.l5.ran_before_asking"),
+    ("run_tool_uses", approve_never_asked, 1, "lesson.l5.not_asked"),
+    ("run_tool_uses", approve_drops_denied, 2, "lesson.l5.denied_dropped"),
+    ("run_tool_uses", approve_denied_not_error, 2, "lesson.l5.denied_not_error"),
+    ("run_tool_uses", approve_asks_everything, 3, "lesson.l5.asked_harmless"),
+    ("run_tool_uses", approve_ignores_answer, 2, "lesson.l5.ran_anyway"),
+    ("read_file", read_startswith, 3, "lesson.l6.read_file.link"),
+    ("read_file", read_anything, 2, "lesson.l6.read_file.escaped"),
+    ("read_file", read_refuses_dots, 1, "lesson.l6.read_file.inner_path"),
+    ("harness", harness_check_after_count, 2, "lesson.l6.harness.counts"),
+    ("harness", harness_no_budget, 3, "lesson.l6.harness.missed_token_budget"),
+    ("harness", harness_returns_text, 1, "lesson.l6.harness.not_generator"),
+    ("harness", harness_no_end_value, 1, "lesson.l6.harness.no_end"),
+]

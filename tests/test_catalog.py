@@ -1,0 +1,95 @@
+"""The ja/en catalog: both languages take the same placeholders, every key the code uses exists,
+and every entry is used somewhere.
+
+Keys are found in the source: string literals shaped like a key (``"stop.max_turns"``) and keys built
+by an f-string (``t(f"ui.valve.{name}")``), whose family (``ui.valve.``) must have entries, and whose
+every member the code can produce is checked where the code lists them (the diagram's nodes and steps,
+the stops that are not valves, the four valves).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import string
+from pathlib import Path
+
+import pytest
+
+import harness_lab.grading  # noqa: F401  (adds its entries)
+import harness_lab.lessons  # noqa: F401  (adds its entries)
+import harness_lab.ui  # noqa: F401  (adds its entries)
+from harness_lab.steps import STEPS
+from harness_lab.text import CATALOG, t
+from harness_lab.ui.diagram import LESSON_VALVES, NODES, OTHER_STOPS
+
+PACKAGE = Path(__file__).resolve().parents[1] / "harness_lab"
+FAMILIES = ("stop", "event", "result", "usage", "file", "tool", "cli", "client", "http", "ui", "grade", "lesson")
+KEY = re.compile(rf"(?:{'|'.join(FAMILIES)})\.[a-z0-9_]+(?:\.[a-z0-9_]+)*")
+PREFIX = re.compile(rf"(?:{'|'.join(FAMILIES)})\.[a-z0-9_.]*")
+
+
+def placeholders(text: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+
+
+def source_keys() -> tuple[set[str], set[str]]:
+    """(keys written out whole, prefixes of keys built by f-strings) in the package's source."""
+    whole, prefixes = set(), set()
+    for path in PACKAGE.rglob("*.py"):
+        if path.name in ("catalog.py", "text.py"):
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        parts = {id(v) for node in ast.walk(tree) if isinstance(node, ast.JoinedStr) for v in node.values}
+        for node in ast.walk(tree):
+            head = None
+            if isinstance(node, ast.JoinedStr) and node.values and isinstance(node.values[0], ast.Constant):
+                head = node.values[0].value  # f"ui.valve.{name}": the family "ui.valve."
+            elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add) and isinstance(node.left, ast.Constant):
+                head = node.left.value  # "grade.l2.gap." + key
+            elif isinstance(node, ast.Constant) and id(node) not in parts and isinstance(node.value, str):
+                if KEY.fullmatch(node.value):
+                    whole.add(node.value)
+            if isinstance(head, str) and PREFIX.fullmatch(head):
+                prefixes.add(head)
+    return whole, prefixes
+
+
+WHOLE, PREFIXES = source_keys()
+
+
+@pytest.mark.parametrize("key", sorted(CATALOG))
+def test_japanese_and_english_take_the_same_placeholders(key):
+    ja, en = CATALOG[key]
+    assert placeholders(ja) == placeholders(en), key
+    assert ja.strip() and en.strip()
+
+
+def test_every_key_written_in_the_code_exists():
+    assert sorted(WHOLE - CATALOG.keys()) == []
+
+
+def test_every_key_family_built_by_an_f_string_has_entries():
+    assert PREFIXES, "the scan found no f-string keys: it is broken"
+    assert sorted(p for p in PREFIXES if not any(k.startswith(p) for k in CATALOG)) == []
+
+
+def test_every_member_the_ui_builds_exists():
+    built = [f"ui.diagram.{n}" for n in (*NODES, *STEPS, "end")]
+    built += [f"ui.stop_name.{s}" for s in OTHER_STOPS]
+    built += [f"ui.valve.{v.name}" for v in LESSON_VALVES]
+    assert sorted(k for k in built if k not in CATALOG) == []
+    for key in built:  # and they format without values
+        assert t(key)
+
+
+def test_every_entry_is_used():
+    used = {k for k in CATALOG if k in WHOLE or any(k.startswith(p) for p in PREFIXES)}
+    assert sorted(CATALOG.keys() - used) == []
+
+
+def test_a_key_defined_twice_is_refused():
+    from harness_lab.text import add
+
+    with pytest.raises(ValueError, match="stop.max_turns"):
+        add({"stop.max_turns": ("x", "x")})
