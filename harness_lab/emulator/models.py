@@ -1,7 +1,7 @@
 """Model ids the emulator answers for (lesson 6 uses ``claude-sonnet-5``).
 
 The list is the installed SDK's own (``anthropic.types.Model``); an id outside it gets the real
-API's 404 ``model: <id>``. Context windows are the 200k the API_FACTS error message quotes.
+API's 404 ``model: <id>``. Context windows are the 200k the real "prompt is too long" message quotes.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Named scripts for the lessons' demos (CURRICULUM.md), registered by name.
+"""Named scripts for the lessons' demos (one per lesson moment), registered by name.
 
 Each scenario is a list of replies or a policy function of the request. Policies read what came
 back, so they stay sensible whatever the harness returns (denials, errors, skipped calls).

@@ -5,6 +5,11 @@ first (``validate.py``), then the script picks the model's reply, and the reply 
 complete Message with ids derived from the request (``ids.py``) and an estimated usage
 (``tokens.py``). Streaming requests get the same Message as server-sent events (``sse.py``).
 
+``respond`` never raises: whatever the body holds, the answer is a status, headers and a body. A
+script that raises, or a bug of the emulator's own, is a 500 ``api_error`` with a request id, as a
+server's would be; an exception escaping into the SDK's transport would look like a dropped
+connection and be retried.
+
 A *script* is either a list of replies, indexed by how many assistant messages the request already
 holds (after merging consecutive same-role messages; past the end the last reply repeats), or a
 policy function ``request -> reply`` that reads what came back, or a scenario name.
@@ -17,14 +22,16 @@ import reprlib
 from collections.abc import Iterable
 from typing import Any
 
+from ..text import t
+from . import wire
 from .history import Merged, assistant_turns
-from .ids import digest_of, make_id
+from .ids import digest_of, fast_digest, make_id
 from .replies import Reply, as_reply
+from .schema import THREAD
 from .shape import shape_reply
 from .sse import encode_stream
 from .tokens import RequestEstimate, estimate_reply, estimate_request
 from .validate import ApiError, check_prompt_length, validate
-from ..text import t
 
 __all__ = ["Emulator", "FAULTS", "MIN_CACHEABLE_TOKENS", "body_bytes", "error_body", "respond"]
 
@@ -47,6 +54,18 @@ def error_body(error: ApiError, request_id: str) -> dict:
 
 def _headers(request_id: str, content_type: str = "application/json") -> dict:
     return {"request-id": request_id, "content-type": content_type}
+
+
+def _error(error: ApiError, request_id: str) -> tuple[int, dict, dict]:
+    return error.status, _headers(request_id), error_body(error, request_id)
+
+
+class ScriptFailed(Exception):
+    """The script (a policy function, or what it returned) failed, not the emulator."""
+
+
+# A 500 quotes the exception; this much of it is enough to find the bug.
+MAX_EXCEPTION_TEXT = 500
 
 
 def _usage(estimate: RequestEstimate, merged: list[Merged], output_tokens: int) -> dict:
@@ -118,37 +137,71 @@ class Emulator:
     # -- the script -------------------------------------------------------------------------
     def reply_for(self, request: dict) -> Reply:
         script = self.script
-        if callable(script):
-            return as_reply(script(request))
-        index = min(assistant_turns(request), len(script) - 1)
-        return as_reply(script[index])
+        try:
+            if callable(script):
+                return as_reply(script(request))
+            index = min(assistant_turns(request), len(script) - 1)
+            return as_reply(script[index])
+        except Exception as exc:
+            raise ScriptFailed() from exc
 
     # -- the server -------------------------------------------------------------------------
     def respond(self, request: dict, path: str = "/v1/messages") -> tuple[int, dict, Any]:
         """Answer one request body: ``(status, headers, body)``; body is a dict, or SSE text."""
         self.requests.append(request)
+        try:
+            return self._respond(request, path)
+        except Exception as exc:  # noqa: BLE001 -- whatever broke, the client gets an answer
+            return self._failed(request, exc)
+
+    def _respond(self, request: Any, path: str) -> tuple[int, dict, Any]:
         if self.replay is not None:
             return self.replay.answer(path, request)
         path = path.rstrip("/")
-        if path == "/v1/messages" and isinstance(request, dict) and isinstance(request.get("thread"), dict):
-            return self._threaded(request)
-        digest = digest_of(request) if isinstance(request, dict) else b""
+        digest = fast_digest(request)
+        encodable = digest is not None  # the C encoder wrote it: no lone surrogate, no NaN
+        if digest is None:
+            digest = digest_of(request)
         request_id = make_id("req_011C", digest, "request", 21)
+        if path not in ("/v1/messages", "/v1/messages/count_tokens"):
+            return _error(ApiError(404, "Not Found"), request_id)
+        if not encodable:
+            unreadable = wire.first_error(request)
+            if unreadable:
+                return _error(ApiError(400, unreadable), request_id)
+            encodable = True  # walked: no lone surrogate, no NaN
         if path == "/v1/messages/count_tokens":
             return self._count_tokens(request, request_id)
-        if path != "/v1/messages":
-            return 404, _headers(request_id), error_body(ApiError(404, "Not Found"), request_id)
-        return self._create(request, digest, request_id)[:3]
+        if isinstance(request, dict) and isinstance(request.get("thread"), dict):
+            return self._threaded(request)
+        return self._create(request, digest, request_id, encodable)[:3]
 
-    def _create(self, request: dict, digest: bytes, request_id: str) -> tuple[int, dict, Any, dict | None]:
+    def _failed(self, request: Any, exc: Exception) -> tuple[int, dict, dict]:
+        """A 500 that says what broke; never retried, since the same request breaks the same way."""
+        try:
+            digest = digest_of(request)
+        except Exception:  # noqa: BLE001 -- a body whose own str() raises still gets an answer
+            digest = b""
+        if isinstance(exc, ScriptFailed) and exc.__cause__ is not None:
+            what, exc = "the script raised", exc.__cause__
+        else:
+            what = "internal error"
+        text = f"emulator: {what} {type(exc).__name__}: {exc}"[:MAX_EXCEPTION_TEXT]
+        request_id = make_id("req_011C", digest, "script_failed", 21)
+        status, headers, body = _error(ApiError(500, text), request_id)
+        return status, {**headers, "x-should-retry": "false"}, body
+
+    def _create(
+        self, request: dict, digest: bytes, request_id: str, encodable: bool = False
+    ) -> tuple[int, dict, Any, dict | None]:
         """Validate, then answer; also hands back the Message dict (None on an error)."""
-        error, merged = validate(request)
+        error, merged = validate(request, encodable=encodable)
         estimate = None
         if error is None:
             estimate = estimate_request(request)
             error = check_prompt_length(estimate.total)
         if error is not None:
-            return error.status, _headers(request_id), error_body(error, request_id), None
+            return (*_error(error, request_id), None)
         message = self._message(request, merged, digest, estimate)
         if request.get("stream"):
             return 200, _headers(request_id, "text/event-stream; charset=utf-8"), encode_stream(message), message
@@ -164,12 +217,14 @@ class Emulator:
         """
         thread = request["thread"]
         fields = {k: v for k, v in request.items() if k != "thread"}
-        if thread.get("type") == "continue":
-            previous = self.threads.get(thread.get("previous_message_id"))
+        problem = THREAD.check(thread, ("thread",))
+        if problem or thread["type"] == "continue":
+            request_id = make_id("req_011C", digest_of(request), "request", 21)
+            if problem:
+                return _error(ApiError(400, problem.text()), request_id)
+            previous = self.threads.get(thread["previous_message_id"])
             if previous is None:
-                request_id = make_id("req_011C", digest_of(request), "request", 21)
-                error = ApiError(404, f"thread.previous_message_id: {thread.get('previous_message_id')}")
-                return 404, _headers(request_id), error_body(error, request_id)
+                return _error(ApiError(404, f"thread.previous_message_id: {thread['previous_message_id']}"), request_id)
             fields = {**previous, **fields, "messages": previous["messages"] + list(fields.get("messages") or [])}
         digest = digest_of(fields)
         status, headers, body, message = self._create(fields, digest, make_id("req_011C", digest, "request", 21))
@@ -180,9 +235,10 @@ class Emulator:
         return status, headers, body
 
     def _count_tokens(self, request: dict, request_id: str) -> tuple[int, dict, Any]:
-        error, _ = validate(request, count_tokens=True)
+        # The body was found readable by now (respond() walks it when the C encoder could not).
+        error, _ = validate(request, count_tokens=True, encodable=True)
         if error is not None:
-            return error.status, _headers(request_id), error_body(error, request_id)
+            return _error(error, request_id)
         return 200, _headers(request_id), {"input_tokens": estimate_request(request).total}
 
     def _message(self, request: dict, merged: list[Merged], digest: bytes, estimate: RequestEstimate) -> dict:
@@ -195,6 +251,8 @@ class Emulator:
                     "id": block.get("id") or make_id("toolu_01", digest, f"tool{index}"),
                     "name": block["name"],
                     "input": block.get("input") or {},
+                    # what else the script gave (a ``caller``, as the real API sends): echoed back
+                    **{k: v for k, v in block.items() if k not in ("type", "id", "name", "input")},
                 }
             content.append(block)
         content, stop_reason, stop_sequence = shape_reply(content, scripted, request)
@@ -237,7 +295,10 @@ def respond(request: dict, script: Script = "lesson6", path: str = "/v1/messages
 
 
 def body_bytes(body: Any) -> bytes:
-    """The wire form of a ``respond`` body."""
-    if isinstance(body, str):
-        return body.encode("utf-8")
-    return json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    """The wire form of a ``respond`` body.
+
+    A lone surrogate (a script may say one) cannot be UTF-8; it can only appear inside a JSON
+    string, where ``backslashreplace`` writes it as the ``\\uXXXX`` escape JSON means by it.
+    """
+    text = body if isinstance(body, str) else json.dumps(body, ensure_ascii=False, separators=(",", ":"))
+    return text.encode("utf-8", "backslashreplace")

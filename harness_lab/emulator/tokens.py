@@ -33,6 +33,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from . import wire
+
 __all__ = [
     "RequestEstimate",
     "TOOLS_SYSTEM_PROMPT_TOKENS",
@@ -93,7 +95,11 @@ def value_tokens(value: Any) -> int:
     """Tokens of a structured value, counted as its JSON text."""
     if isinstance(value, str):
         return text_tokens(value)
-    return text_tokens(json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str))
+    try:
+        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
+    except RecursionError:  # up to 1,024 levels are valid JSON for the API, deeper than json recurses
+        text = wire.dumps(value)
+    return text_tokens(text)
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,8 @@
 The SDK's transport seam is ``http_client=httpx2.Client(transport=httpx2.MockTransport(handler))``:
 learners call ``client.messages.create(...)`` and get real ``anthropic.types.Message`` objects, the
 SDK's own retries, exceptions and stream parsing included. The handler is thin: count the HTTP
-request, inject a fault if one is scheduled for it, else hand the JSON body to ``Emulator.respond``.
+request, inject a fault if one is scheduled for it, else hand the JSON body to ``Emulator.respond``,
+which always answers (a script that raises is a 500, not an exception in the SDK's transport).
 
 The client gets an explicit dummy key and base URL, so no environment variable leaks into it and
 nothing it sends can leave the process.
@@ -21,6 +22,7 @@ from ..model import DEFAULT_MODEL
 from .ids import make_id
 from .server import Emulator, body_bytes, error_body
 from .validate import ApiError
+from .wire import MAX_DEPTH, text_depth_error
 
 __all__ = [
     "BASE_URL",
@@ -76,6 +78,18 @@ def _error_response(error: ApiError, request_id: str, extra_headers: dict | None
     return httpx2.Response(error.status, headers=headers, content=body_bytes(error_body(error, request_id)))
 
 
+def _too_deep(content: bytes) -> httpx2.Response:
+    """A body Python's recursive ``json`` cannot read: the API's depth 400 when it nests past the
+    API's limit; below it (only a raw client can send one, the SDK's own encoder stops first) the
+    emulator says plainly that the limit is its own."""
+    message, deepest = text_depth_error(content.decode("utf-8", "replace"))
+    if message:
+        return _error_response(ApiError(400, message), make_id("req_011C", content, "invalid_json", 21))
+    error = ApiError(500, f"emulator: the body nests {deepest} levels deep; the real API reads up to {MAX_DEPTH}, "
+                          "Python's json module stops at its recursion limit")
+    return _error_response(error, make_id("req_011C", content, "too_deep", 21), {"x-should-retry": "false"})
+
+
 def handler_for(emulator: Emulator):
     """The MockTransport handler: one HTTP request in, one response (or a transport error) out."""
 
@@ -86,16 +100,18 @@ def handler_for(emulator: Emulator):
             return _fault_response(fault, emulator.http_requests, request)
         try:
             body = json.loads(request.content) if request.content else {}
+        except RecursionError:
+            return _too_deep(request.content)
         except ValueError as exc:  # the real API quotes Python's own parse error
             error = ApiError(400, f"The request body is not valid JSON: {exc}")
             return _error_response(error, make_id("req_011C", request.content, "invalid_json", 21))
+        status, headers, answer = emulator.respond(body, request.url.path)
         try:
-            status, headers, answer = emulator.respond(body, request.url.path)
-        except Exception as exc:  # a bug in a script: say so plainly instead of a retried "Connection error."
-            error = ApiError(500, f"emulator: the script raised {type(exc).__name__}: {exc}")
-            request_id = make_id("req_011C", request.content, "script_failed", 21)
-            return _error_response(error, request_id, {"x-should-retry": "false"})
-        return httpx2.Response(status, headers=headers, content=body_bytes(answer))
+            content = body_bytes(answer)
+        except (TypeError, ValueError) as exc:  # a script's reply holding what JSON cannot carry
+            error = ApiError(500, f"emulator: the script's reply is not JSON: {type(exc).__name__}: {exc}")
+            return _error_response(error, headers["request-id"], {"x-should-retry": "false"})
+        return httpx2.Response(status, headers=headers, content=content)
 
     return handle
 

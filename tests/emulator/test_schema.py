@@ -1,0 +1,72 @@
+"""The schema tables list exactly the fields the installed SDK's request types document.
+
+The SDK's types are generated from the API's specification, so a field the tables lack would be a
+valid request refused, and a field they invent would be an invalid one accepted. Beta types count
+too: the SDK's beta client posts to the same URL.
+"""
+
+import typing
+
+import anthropic.types as ga
+import typing_extensions
+from anthropic.types import beta, message_count_tokens_params, message_create_params
+from anthropic.types.beta import message_create_params as beta_create_params
+
+from harness_lab.emulator.kinds import Model
+from harness_lab.emulator.schema import BETA_FIELDS, BETA_TOOLS, BLOCKS, COUNT_TOKENS, CREATE, TOOLS
+
+
+def members(union) -> list:
+    """The TypedDicts of a union (``Iterable[...]`` and ``Optional`` unwrapped)."""
+    found = []
+    for arg in typing.get_args(union) or (union,):
+        if typing.get_origin(arg) is not None and not typing_extensions.is_typeddict(arg):
+            found += members(arg)
+        elif typing_extensions.is_typeddict(arg):
+            found.append(arg)
+    return found
+
+
+def by_type(typed_dicts) -> dict[str, set[str]]:
+    """``type`` literal -> field names, merged across GA and beta variants of one type."""
+    fields: dict[str, set[str]] = {}
+    for typed in typed_dicts:
+        hints = typing.get_type_hints(typed)
+        for tag in typing.get_args(hints.get("type")) or ():
+            if isinstance(tag, str):
+                fields.setdefault(tag, set()).update(hints)
+    return fields
+
+
+def model_fields(kind) -> set[str]:
+    assert isinstance(kind, Model), kind
+    return set(kind.names())
+
+
+def test_block_fields_match_the_sdk():
+    content = typing.get_type_hints(ga.MessageParam.__args__[0])["content"]
+    beta_content = typing.get_type_hints(beta.BetaMessageParam.__args__[0])["content"]
+    sdk = by_type(members(content) + members(beta_content))
+    ours = {tag: model_fields(kind) for tag, kind in BLOCKS.items()}
+    assert ours == sdk
+
+
+def test_tool_fields_match_the_sdk():
+    tools = typing.get_type_hints(message_create_params.MessageCreateParamsBase)["tools"]
+    beta_tools = typing.get_type_hints(beta_create_params.MessageCreateParamsBase)["tools"]
+    ga_by_type = by_type(members(tools))
+    beta_by_type = by_type(members(beta_tools))
+    custom = set(typing.get_type_hints(ga.ToolParam)) | set(typing.get_type_hints(beta.BetaToolParam))
+    assert model_fields(TOOLS["custom"]) == custom
+    assert set(TOOLS) - {"custom"} == set(ga_by_type)
+    for tag in ga_by_type:
+        assert model_fields(TOOLS[tag]) == ga_by_type[tag] | beta_by_type.get(tag, set()), tag
+    assert set(BETA_TOOLS) == set(beta_by_type) - set(ga_by_type)  # accepted, settings unchecked
+
+
+def test_top_level_parameters_match_the_sdk():
+    create = set(typing.get_type_hints(message_create_params.MessageCreateParamsBase)) | {"stream"}
+    assert set(CREATE) == create
+    assert set(COUNT_TOKENS) == set(typing.get_type_hints(message_count_tokens_params.MessageCountTokensParams))
+    beta_only = set(typing.get_type_hints(beta_create_params.MessageCreateParamsBase)) - {"betas"}  # a header
+    assert set(BETA_FIELDS) == beta_only - create
