@@ -69,12 +69,12 @@ CATALOG: dict[str, tuple[str, str]] = {
         "[turn {turn}] waiting for approval: {call}",
     ),
     "event.finished": (
-        "完了（{stop_reason}）: ツール {turns} ラウンド・{tokens} トークン\n{text}",
-        "Finished ({stop_reason}) after {turns} tool rounds, {tokens} tokens\n{text}",
+        "完了（{stop_reason}）: ツール呼び出し {turns} ターン・合計 {tokens} トークン\n{text}",
+        "Finished ({stop_reason}) after {turns} tool turns, {tokens} tokens in all\n{text}",
     ),
     "event.stopped": (
-        "停止（{valve}）: ツール {turns} ラウンド・{tokens} トークン — {reason}",
-        "Stopped ({valve}) after {turns} tool rounds, {tokens} tokens: {reason}",
+        "停止（{valve}）: ツール呼び出し {turns} ターン・合計 {tokens} トークン — {reason}",
+        "Stopped ({valve}) after {turns} tool turns, {tokens} tokens in all: {reason}",
     ),
     # tool results the model reads
     "result.denied": (

@@ -7,9 +7,21 @@ from hypothesis import strategies as st
 from harness_lab.emulator import call, reply
 
 
+def nested(depth: int) -> dict:
+    """A JSON object ``depth`` levels deep (deeper than pydantic serializes: 255)."""
+    doc: dict = {}
+    for _ in range(depth):
+        doc = {"a": doc}
+    return doc
+
+
 def scripted(text: str, calls: list, stop: str | None):
-    """A reply: optional text, then calls ``name(n_=k)``, with an explicit stop_reason (None: inferred)."""
-    parts = ([text] if text else []) + [call(name, n_=k) for name, k in calls]
+    """A reply: optional text, then calls ``name(n_=k)``, with an explicit stop_reason (None: inferred).
+
+    A call named "deep" also carries a document nested 300 levels deep.
+    """
+    parts = ([text] if text else []) + [call(name, n_=k, **({"doc": nested(300)} if name == "deep" else {}))
+                                        for name, k in calls]
     return reply(*parts, stop_reason=stop, stop_sequence="###" if stop == "stop_sequence" else None)
 
 

@@ -23,7 +23,7 @@ def test_each_event_prints_one_summary_in_japanese(monkeypatch):
     assert str(turn).startswith("[ターン 1] tool_use: get_time({}) → 結果 1 件（うちエラー 0）")
     assert str(approval) == '[ターン 2] 承認待ち: write_file({"path":"sandbox/a.md","content":"x"})'
     assert "（うちエラー 1）" in str(denied_turn)
-    assert str(end).startswith("完了（end_turn）: ツール 2 ラウンド") and str(end).endswith("おわり")
+    assert str(end).startswith("完了（end_turn）: ツール呼び出し 2 ターン") and str(end).endswith("おわり")
     assert "Message(" not in str(turn)
 
 
@@ -32,4 +32,4 @@ def test_english_catalog_and_stops(monkeypatch):
     assert str(turn).startswith("[turn 1] tool_use: get_time({}) -> 1 results (0 errors)")
     assert str(approval).startswith("[turn 2] waiting for approval: write_file(")
     stopped = hl.run(emulated_client([call("get_time")]), "go", tools=[hl.get_time], valves=[hl.MaxTurns(1)]).stop
-    assert str(stopped).startswith("Stopped (max_turns) after 1 tool rounds")
+    assert str(stopped).startswith("Stopped (max_turns) after 1 tool turns")

@@ -33,7 +33,7 @@ from harness_lab.events import ApprovalRequest, Decision, Finished, Stopped, Tur
 from harness_lab.loop import Run
 from harness_lab.messages import field, tool_calls
 from harness_lab.text import t
-from harness_lab.tools import MAX_RESULT_CHARS, ToolError, tool
+from harness_lab.tools import MAX_RESULT_CHARS, ToolError, execution, tool
 from harness_lab.valves import Approval, MaxTurns, NoProgress, Policy, TokenBudget
 from tests.ctrl_c import press_ctrl_c_while_the_main_thread_waits
 from tests.script_strategies import replies as replies_over
@@ -44,12 +44,12 @@ RUNS_ASKED = 600  # generated runs answered through the generator (a person at t
 RUNS_CALLBACK = 400  # generated runs answered by an approver callback, with more API faults
 
 # Weighted by repetition: most calls succeed, the rest cover every way a call can go wrong.
-NAMES = ["ok", "ok", "ok", "boom", "oops", "gate", "gate", "banned", "ghost", "slow", "huge", "halt"]
+NAMES = ["ok", "ok", "ok", "boom", "oops", "gate", "gate", "banned", "ghost", "slow", "huge", "halt", "deep"]
 STOPS = [None, None, None, None, "tool_use", "end_turn", "stop_sequence", "max_tokens", "pause_turn",
          "refusal", "model_context_window_exceeded"]
 POLICY = {"ok": "allow", "boom": "allow", "oops": "allow", "slow": "allow", "huge": "allow", "halt": "allow",
-          "banned": "deny", "gate": "ask"}
-RUN_ANYWAY = ("ok", "boom", "oops", "slow", "huge", "halt")  # allowed by POLICY: they run when their turn does
+          "deep": "allow", "banned": "deny", "gate": "ask"}
+RUN_ANYWAY = ("ok", "boom", "oops", "slow", "huge", "halt", "deep")  # allowed by POLICY: they run when their turn does
 STOP_VALVES = {"max_turns", "token_budget", "no_progress", "api_error", "max_tokens", "refusal",
                "model_context_window_exceeded", "interrupted"}
 SLOW_TIMEOUT = 0.02
@@ -82,7 +82,7 @@ class Tools:
         self.halted = threading.Lock()  # taken by the first "halt" call: Ctrl-C comes once per run
 
         def make(name, behave, **options):
-            def body(n_: int = 0):
+            def body(n_: int = 0, doc: dict | None = None):
                 self.entered[(name, n_)] += 1
                 return behave(n_)
 
@@ -116,6 +116,7 @@ class Tools:
             make("slow", slow, timeout=SLOW_TIMEOUT),
             make("huge", lambda n: str(n) * HUGE),
             make("halt", halt),
+            make("deep", lambda n: f"deep:{n}"),  # its input is deeper than pydantic serializes
         ]
         self.definitions = [one.definition for one in self.list]
 
@@ -211,6 +212,9 @@ def check_run(observer: Observer, end, script, emulator: Emulator) -> None:
                 assert result["is_error"]
                 maybe[key] += 1
                 continue
+            if ran and result["content"] == t("result.not_started", error=f"RuntimeError: {NO_THREAD}"):
+                assert result["is_error"]  # its worker thread could not start: it never ran
+                continue
             check_result(made, result, observer.decided)
             if ran:
                 expected[key] += 1
@@ -244,6 +248,8 @@ def check_result(made: dict, result: dict, decided: dict) -> None:
             t("result.truncated", limit=MAX_RESULT_CHARS, total=HUGE))
     elif name == "halt":
         assert (text, is_error) == (f"halt:{n}", False)
+    elif name == "deep":
+        assert (text, is_error) == (f"deep:{n}", False)
     elif name == "banned":
         assert is_error and text == t("result.forbidden", name="banned")
     elif name == "ghost":
@@ -306,18 +312,40 @@ def resume_and_check(observer: Observer, end, script, emulator: Emulator, limit:
     retries=st.integers(0, 2),
     steer=st.booleans(),
     interrupt=st.one_of(st.none(), st.none(), st.integers(1, 6)),
+    no_thread=st.one_of(st.none(), st.none(), st.integers(1, 4)),
 )
 def test_runs_answered_through_the_generator_stay_sound(script, limit, no_progress, budget, answers,
-                                                        fault_plan, retries, steer, interrupt):
+                                                        fault_plan, retries, steer, interrupt, no_thread):
     tools = Tools()
     run, emulator = build_run(script, tools, limit, no_progress, budget, fault_plan, retries)
     observer = Observer(run, tools, answers, steer, interrupt)
-    try:
-        end = observer.drive(run.start("やって"))
-        check_run(observer, end, script, emulator)
-        resume_and_check(observer, end, script, emulator, limit)
-    finally:
-        tools.finish()
+    with pytest.MonkeyPatch.context() as patch:
+        if no_thread:  # the no_thread-th worker thread of the run cannot start (a fresh pool starts one a call)
+            event("a worker thread could not start")
+            patch.setattr(execution, "_WORKERS", execution._Workers(execution.MAX_THREADS))
+            patch.setattr(threading.Thread, "start", failing_start(no_thread))
+        try:
+            end = observer.drive(run.start("やって"))
+            check_run(observer, end, script, emulator)
+            resume_and_check(observer, end, script, emulator, limit)
+        finally:
+            tools.finish()
+
+
+NO_THREAD = "can't start new thread"
+
+
+def failing_start(nth: int):
+    real, count = threading.Thread.start, {"n": 0}
+
+    def start(thread):
+        if thread.name == "harness_lab-tool":
+            count["n"] += 1
+            if count["n"] == nth:
+                raise RuntimeError(NO_THREAD)
+        return real(thread)
+
+    return start
 
 
 class FlakyApprover:

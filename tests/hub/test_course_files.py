@@ -1,0 +1,103 @@
+"""The pre-spawn copy of the course (deploy/jupyterhub/course_files.py), on a home in a temp folder.
+
+The account is this process's own uid with a temporary home, so these run without root; the hub
+test (test_jupyterhub.py) runs the same function as root for real accounts.
+"""
+
+import importlib.util
+import os
+import pwd
+import stat
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+spec = importlib.util.spec_from_file_location("course_files", ROOT / "deploy" / "jupyterhub" / "course_files.py")
+course_files = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(course_files)
+
+EXPECTED = sorted([f"notebooks/{p.name}" for p in (ROOT / "notebooks").glob("*.ipynb")]
+                  + [f"exercises/{p.name}" for p in (ROOT / "exercises").glob("*.ipynb")])
+
+
+@pytest.fixture
+def home(tmp_path, monkeypatch):
+    """A learner called 'learner' whose home is a fresh 0755 folder (what Debian's useradd makes)."""
+    home = tmp_path / "home" / "learner"
+    home.mkdir(parents=True)
+    home.chmod(0o755)
+    account = pwd.struct_passwd(("learner", "x", os.getuid(), os.getgid(), "", str(home), "/bin/sh"))
+    real = pwd.getpwnam
+    monkeypatch.setattr(pwd, "getpwnam", lambda name: account if name == "learner" else real(name))
+    return home
+
+
+def test_a_fresh_home_gets_every_lesson_and_exercise_and_becomes_private(home):
+    copied, refused = course_files.give_course("learner", ROOT)
+    assert (sorted(copied), refused) == (EXPECTED, [])
+    assert stat.S_IMODE(home.stat().st_mode) == 0o700
+    for name in copied:
+        assert (home / name).read_bytes() == (ROOT / name).read_bytes()
+        assert stat.S_IMODE((home / name).stat().st_mode) == 0o600
+    assert not (home / "exercises" / "solutions").exists()
+    assert sorted(p.name for p in (home / "exercises").iterdir()) == sorted(
+        p.name for p in (ROOT / "exercises").glob("*.ipynb"))  # no conftest.py, no sanitize.cfg
+
+
+def test_a_second_start_keeps_the_learners_work_and_restores_only_what_is_missing(home):
+    course_files.give_course("learner", ROOT)
+    answer = home / "exercises" / "level1_tiered_policy.ipynb"
+    answer.write_text("my answer", encoding="utf-8")
+    (home / "notebooks" / "01_bare_loop.ipynb").unlink()
+    copied, _ = course_files.give_course("learner", ROOT)
+    assert copied == ["notebooks/01_bare_loop.ipynb"]
+    assert answer.read_text(encoding="utf-8") == "my answer"
+
+
+def test_a_symlinked_folder_is_refused_and_its_target_untouched(home, tmp_path):
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (home / "notebooks").symlink_to(elsewhere)
+    copied, refused = course_files.give_course("learner", ROOT)
+    assert refused == ["notebooks"]
+    assert list(elsewhere.iterdir()) == []
+    assert copied and all(name.startswith("exercises/") for name in copied)
+
+
+def test_a_planted_symlink_file_is_not_written_through(home, tmp_path):
+    target = tmp_path / "target.txt"
+    target.write_text("not yours", encoding="utf-8")
+    (home / "exercises").mkdir()
+    (home / "exercises" / "level1_tiered_policy.ipynb").symlink_to(target)
+    copied, _ = course_files.give_course("learner", ROOT)
+    assert "exercises/level1_tiered_policy.ipynb" not in copied
+    assert target.read_text(encoding="utf-8") == "not yours"
+
+
+def test_a_symlinked_home_is_refused(tmp_path, monkeypatch):
+    real_home = tmp_path / "real"
+    real_home.mkdir()
+    link = tmp_path / "link"
+    link.symlink_to(real_home)
+    account = pwd.struct_passwd(("learner", "x", os.getuid(), os.getgid(), "", str(link), "/bin/sh"))
+    monkeypatch.setattr(pwd, "getpwnam", lambda name: account)
+    with pytest.raises(PermissionError, match="not a plain directory"):
+        course_files.give_course("learner", ROOT)
+    assert list(real_home.iterdir()) == []
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root to give the home to another uid")
+def test_a_home_owned_by_someone_else_is_refused(home):
+    os.chown(home, 65534, 65534)
+    with pytest.raises(PermissionError, match="not to learner"):
+        course_files.give_course("learner", ROOT)
+    assert list(home.iterdir()) == []
+
+
+def test_an_unknown_account_and_a_wrong_course_folder_say_what_to_do(home, tmp_path):
+    with pytest.raises(LookupError, match="useradd -m nobody-here"):
+        course_files.give_course("nobody-here", ROOT)
+    with pytest.raises(FileNotFoundError, match="HARNESS_HUB_COURSE"):
+        course_files.give_course("learner", tmp_path / "not-a-checkout")
+    assert list(home.iterdir()) == []
