@@ -3,7 +3,7 @@
     python3 dev.py demo   # create .venv if missing, install, run the lesson-6 demo offline
     python3 dev.py test   # create .venv if missing, install with test extras, run every test
     python3 dev.py lab    # install JupyterLab too and open the lessons
-    python3 dev.py grade  # grade your two exercise notebooks (pytest --nbval-lax)
+    python3 dev.py grade  # grade your two exercise notebooks from their answer cells, in a fresh process
     python3 dev.py live   # with ANTHROPIC_API_KEY: the live-Claude smoke test
     python3 dev.py setup  # only create .venv and install with the test tools
 
@@ -62,9 +62,9 @@ def lab() -> None:
 
 
 def grade() -> None:
-    setup("[test]")
+    setup()
     notebooks = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "exercises").glob("*.ipynb"))
-    sh(PY, "-m", "pytest", "-q", "--nbval-lax", "--nbval-current-env", *notebooks)
+    sh(PY, "-m", "harness_lab.grading", *notebooks)
 
 
 def live() -> None:

@@ -2,29 +2,38 @@
 
 In a notebook's grade cell::
 
-    # NBVAL_CHECK_OUTPUT
     from harness_lab.grading import check_level1
-    check_level1(POLICY, DEFAULT_TIER, run_tool_uses)
+    check_level1(POLICY, DEFAULT_TIER, run_tool_uses, ANSWERS)
 
-prints one line per criterion (✅, or ❌ with a hint) and a summary line. ``grade_level1`` and
-``grade_level2`` return the ``Report`` instead, for tests and batch grading. A try-it cell runs the
+prints one line per criterion (「○ 合格」, or 「× 不合格」 with a hint) and a summary line, then
+raises ``GradeFailed`` (one line) if a criterion failed, so the cell fails by itself whatever the
+notebook file stored. ``grade_level1`` and ``grade_level2`` return the ``Report`` instead.
+
+``grade_notebook(path)`` grades a notebook file the way the course's grading command does
+(``python -m harness_lab.grading NOTEBOOK...``): it runs the notebook's tagged answer cells and the
+package's own grade code in a fresh process, never the learner's grade cell. A try-it cell runs the
 learner's code through ``try_limited``, so a runaway stops there too, before the grade cell.
 """
 
 from . import catalog  # noqa: F401  # the layer's strings, before any module uses them
-from .level1 import check_level1, grade_level1
+from .level1 import check_level1, grade_level1, level1_options
 from .level2 import check_level2, grade_level2, level2_options
-from .report import Check, Report
+from .notebook import NotebookGrade, grade_notebook
+from .report import Check, GradeFailed, Report
 from .sandbox import JobResult, run_limited, try_limited
 
 __all__ = [
     "Check",
+    "GradeFailed",
     "JobResult",
+    "NotebookGrade",
     "Report",
     "check_level1",
     "check_level2",
     "grade_level1",
     "grade_level2",
+    "grade_notebook",
+    "level1_options",
     "level2_options",
     "run_limited",
     "try_limited",

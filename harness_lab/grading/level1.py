@@ -1,18 +1,30 @@
 """Grader for exercise level 1: a per-tool tiered policy, allow / ask / deny (lesson 6, 練習).
 
-The learner writes ``POLICY``, ``DEFAULT_TIER`` and ``run_tool_uses(content, tool_impls, approve)``.
-Nothing here reads their source or the shape of ``POLICY``: each criterion feeds real tool_use
-blocks to ``run_tool_uses`` with spy tools and a spy approver, and judges what ran, what was asked
-and what came back. So a dict of tiers, sets of names or a function all pass if they behave.
+The learner writes ``POLICY``, ``DEFAULT_TIER``, ``run_tool_uses(content, tool_impls, approve)`` and
+``ANSWERS`` (three choices from ``level1_options()``: the loop step the policy valve belongs to, how
+it relates to the approval valve, what a deny returns). Nothing here reads their source: each
+criterion feeds real tool_use blocks to ``run_tool_uses`` with spy tools and a spy approver, and
+judges what ran, what was asked and what came back.
 
-Each criterion runs in its own time-limited child (``sandbox.run_limited``), so one that loops
-forever or raises fails alone. Criterion 1 looks only at *which tier* each tool behaved as; the
-placement of the check (2) and the results returned (3) are judged separately, so one mistake
-fails one criterion.
+1. The tiers come from the policy data. First the tier each tool behaves as is observed, one call at
+   a time; then, in a separate child, the learner's own ``POLICY`` object is changed (every table
+   tool moved to another tier, three tools the table never names added) and the behaviour must
+   follow. So a policy whose
+   data cannot say ``ask`` or ``allow`` while hard-coded names make the table come out right fails.
+   The shapes the probe can change: a dict of tool name → tier, a dict of tier → names (set, list
+   or tuple), or a function from name to tier.
+2. The check sits per tool_use, before the tool runs, and ``ask`` reuses ``approve``; ANSWERS'
+   step and approval choices.
+3. A deny still returns one ``is_error`` tool_result saying a rule forbids the tool; every tool_use
+   gets one result, in order, that the API accepts; ANSWERS' deny choice.
 
-Every call of ``run_tool_uses`` gets its own deep copy of the model's response, and the grader's
-own checks read untouched copies: learner code may consume ``content`` or edit ``block.input`` in
-place, as real harness code may, without misleading the next call or the grader.
+Criteria 2 and 3 judge each tool against the tier it was *observed* to behave as, so a tool that
+fell to the wrong tier fails criterion 1 only, with a hint naming the tier it fell into.
+
+Every learner object is touched only inside a time-limited child (``sandbox.run_limited``): even
+``len(POLICY)`` or ``DEFAULT_TIER == "ask"`` may be learner code that loops. Each call of
+``run_tool_uses`` gets its own copy of the model's response, so learner code may consume it or edit
+``block.input`` in place without misleading the next call.
 """
 
 from __future__ import annotations
@@ -20,22 +32,33 @@ from __future__ import annotations
 import copy
 import re
 import unicodedata
-from collections import Counter
+from collections.abc import Mapping
 from enum import Enum
+from itertools import islice
 from typing import Any, Callable
 
 import anthropic
 
 from ..emulator import call, emulated_client, say
-from ..model import DEFAULT_MODEL
 from ..messages import assistant, field, user
+from ..model import DEFAULT_MODEL
 from ..text import t
-from .report import Check, Report
-from .sandbox import JobResult, describe_error, run_limited
+from .report import Check, Report, show
+from .sandbox import JobResult, describe_error, plain, run_limited
 from .scenarios import OUTPUTS, PROMPT, TOOL_DEFS, content_of, tool_use_ids
 from .spies import Recorder, logged
 
-__all__ = ["REQUIRED_TIERS", "TIERS", "UNLISTED_TOOL", "check_level1", "grade_level1"]
+__all__ = [
+    "ANSWER_OPTIONS",
+    "PROBE_TIERS",
+    "REQUIRED_TIERS",
+    "TIERS",
+    "UNLISTED_TOOL",
+    "check_level1",
+    "grade_level1",
+    "level1_options",
+    "says_forbidden",
+]
 
 TIERS = ("allow", "ask", "deny")
 
@@ -50,6 +73,10 @@ REQUIRED_TIERS = {
 }
 # A tool nobody has put in the policy yet: it must fall to DEFAULT_TIER.
 UNLISTED_TOOL = "brand_new_tool"
+# Tools the table never names, written into the learner's policy by the probe of criterion 1.
+PROBE_TIERS = {"list_files": "allow", "create_issue": "ask", "drop_table": "deny"}
+# Where the probe moves each tier.
+_ROTATED = {"allow": "ask", "ask": "deny", "deny": "allow"}
 
 INPUTS = {
     "get_time": {},
@@ -59,102 +86,193 @@ INPUTS = {
     "http_post": {"url": "https://example.com/api/report", "body": "{}"},
     "send_email": {"to": "team@example.com", "body": "進捗報告"},
     UNLISTED_TOOL: {"note": "試しに呼ぶ"},
+    "list_files": {"path": "."},
+    "create_issue": {"title": "メモの整理"},
+    "drop_table": {"table": "users"},
 }
-# The human approves writing notes.txt and refuses overwriting config.txt.
-REFUSED_WRITE = {"path": "config.txt", "content": "上書き"}
+# For each ask tool: the call the human approves and the one they refuse (overwriting config.txt).
+ASK_PAIRS = {
+    "write_file": (INPUTS["write_file"], {"path": "config.txt", "content": "上書き"}),
+    "delete_file": (INPUTS["delete_file"], {"path": "config.txt"}),
+    "http_post": (INPUTS["http_post"], {"url": "https://example.com/api/delete_all", "body": "{}"}),
+}
 
-# Phrases that tell the model a rule refused the call (not a person, not a failure), searched for in
-# the NFKC-folded, lower-cased result. A bare "拒否" / "denied" is not enough: a person's "no" says
-# that too, and "エラー" or "実行していません" says nothing about why.
-POLICY_PHRASES = re.compile("|".join((
-    "ポリシー", "方針", "規則", "ルール", "権限",
-    "禁",  # 禁止, 禁じられています, 厳禁
-    "不許可", "許可(されてい|されて|され|してい|し|が(あり)?)?(ない|ません|なし)",
-    "認められて(い)?(ない|ません)", "(使用|利用)(でき(ない|ません)|不可)", "使え(ない|ません)", "無効化",
-    "policy", "forbid", "prohibit", "deny", "blocked", "blocklist", "banned", "disabled", "disallow",
-    "(not|n't|never) (be )?(allowed|permitted)", "(not |un)authori[sz]ed", "permission",
-)))
+# The structured answer: question -> {option key: right?}. Printed by level1_options().
+ANSWER_OPTIONS = {
+    "step": {"before_request": False, "after_response": False, "before_tool": True, "after_tool": False},
+    "approval": {"ask_reuses": True, "own_prompt": False, "replaces": False, "after_approval": False},
+    "deny": {"error_result": True, "drop": False, "stop_run": False, "refusal_text": False, "run_and_discard": False},
+}
+
+# A deny result must say that a rule forbids the tool. Searched in the NFKC-folded, lower-cased
+# text: either a word naming a rule (policy, 権限, 管理者...) or a phrase that is itself a
+# prohibition (禁止, 許可されていません, not permitted...). A bare "拒否" / "denied" is what a
+# person's "no" says too; "使えません", "blocked" or "エラー" say nothing about why.
+_RULE_WORDS = (
+    "ポリシー", "方針", "規則", "規定", "ルール", "権限", "管理者",
+    r"\bpolic(y|ies)\b", r"\brules?\b", r"\bpermissions?\b", r"\badmin(istrator)?s?\b",
+    r"\b(allow|block|deny)[- ]?list", r"\bguardrails?\b",
+)
+_PROHIBITIONS = (
+    "禁", "不許可", "許可(されてい|されて|され|してい|し|が(あり)?)?(ない|ません|なし)",
+    "認められて(い)?(ない|ません)",
+    r"\bforbid", r"\bprohibit", r"\bdisallow", r"\bbanned\b", r"\b(un|not )authori[sz]ed\b",
+    r"(\bnot|n't|\bnever) (be )?(allowed|permitted)\b",
+)
+_SAYS_RULE = re.compile("|".join(_RULE_WORDS + _PROHIBITIONS))
+_MAX_ITEMS = 1000  # how much of a learner's collection is read before it is called endless
 
 
-def _approve_notes_only(name: str, given: dict) -> bool:
-    return given.get("path") == INPUTS["write_file"]["path"]
+def level1_options() -> None:
+    """Print the choices for ``ANSWERS`` (question: key: description)."""
+    lines = []
+    for question, options in ANSWER_OPTIONS.items():
+        lines.append(t("grade.l1.options." + question))
+        lines += [f"  {key!r}: {t(f'grade.l1.opt.{question}.{key}')}" for key in options]
+    print("\n".join(lines))
 
 
-def grade_level1(POLICY: Any, DEFAULT_TIER: Any, run_tool_uses: Callable, *, timeout: float = 5.0) -> Report:
+def grade_level1(
+    POLICY: Any, DEFAULT_TIER: Any, run_tool_uses: Callable, ANSWERS: Any = None, *, timeout: float = 5.0
+) -> Report:
     """Judge the three criteria; returns a ``Report`` (nothing printed)."""
-    scenes = _Scenes()
+    learner = (POLICY, DEFAULT_TIER, run_tool_uses)
+    seen = run_limited(lambda: _observe(*learner), timeout)
+    tiers = dict(REQUIRED_TIERS, **{UNLISTED_TOOL: "ask"})  # what 2 and 3 assume if nothing was seen
+    if seen.status == "ok":
+        tiers.update({name: value for name, (kind, value) in seen.value["tiers"].items() if kind == "tier"})
     checks = (
-        _criterion1(POLICY, DEFAULT_TIER, run_tool_uses, scenes, timeout),
-        _criterion2(run_tool_uses, scenes, timeout),
-        _criterion3(run_tool_uses, scenes, timeout),
+        _criterion1(learner, seen, timeout),
+        _judged(2, run_limited(lambda: _criterion2(run_tool_uses, ANSWERS, tiers), timeout)),
+        _judged(3, run_limited(lambda: _criterion3(run_tool_uses, ANSWERS, tiers), timeout)),
     )
     return Report("level1", checks)
 
 
-def check_level1(POLICY: Any, DEFAULT_TIER: Any, run_tool_uses: Callable, *, timeout: float = 5.0) -> None:
-    """The notebook's grade cell: print one line per criterion and a summary line."""
-    print(grade_level1(POLICY, DEFAULT_TIER, run_tool_uses, timeout=timeout).text())
+def check_level1(
+    POLICY: Any, DEFAULT_TIER: Any, run_tool_uses: Callable, ANSWERS: Any = None, *, timeout: float = 5.0
+) -> None:
+    """The notebook's grade cell: print one line per criterion, then fail the cell if one failed."""
+    show(grade_level1(POLICY, DEFAULT_TIER, run_tool_uses, ANSWERS, timeout=timeout))
 
 
-class _Scenes:
-    """The model responses the criteria use, built once per grading through the real client."""
-
-    def __init__(self) -> None:
-        self.single = {name: content_of(call(name, **given)) for name, given in INPUTS.items()}
-        self.write = self.single["write_file"]
-        self.deny = self.single["send_email"]
-        self.mixed = content_of(
-            "順番に片付けます。",
-            call("get_time"),
-            call("write_file", **INPUTS["write_file"]),
-            call("write_file", **REFUSED_WRITE),
-            call("send_email", **INPUTS["send_email"]),
-            call("read_file", **INPUTS["read_file"]),
-        )
+# --- the grader's side: only plain values from the children --------------------------------------
+def _title(number: int) -> str:
+    return t(f"grade.l1.c{number}.title")
 
 
+def _failed_run(number: int, outcome: JobResult) -> Check:
+    if outcome.status == "error":
+        return Check.fail(number, _title(number), "grade.raised", error=outcome.error)
+    if outcome.status == "timeout":
+        return Check.fail(number, _title(number), "grade.timeout")
+    if outcome.status == "memory":
+        return Check.fail(number, _title(number), "grade.memory", mb=outcome.value)
+    return Check.fail(number, _title(number), "grade.crashed")
+
+
+def _judged(number: int, outcome: JobResult) -> Check:
+    """A criterion whose child returned its verdict: None (met) or (hint key, values)."""
+    if outcome.status != "ok":
+        return _failed_run(number, outcome)
+    if outcome.value is None:
+        return Check(number, _title(number), True)
+    key, values = outcome.value
+    return Check.fail(number, _title(number), key, **values)
+
+
+def _criterion1(learner: tuple, seen: JobResult, timeout: float) -> Check:
+    title = _title(1)
+    if seen.status != "ok":
+        return _failed_run(1, seen)
+    found = seen.value
+    default, shape = found["default"], found["shape"]
+    if default is None:
+        return Check.fail(1, title, "grade.l1.c1.no_default", value=found["default_shown"])
+    if shape == "empty":
+        return Check.fail(1, title, "grade.l1.c1.empty_policy")
+    if shape not in ("by_name", "by_tier", "function"):
+        return Check.fail(1, title, "grade.l1.c1.shape", kind=found["shape_shown"])
+    kind, value = found["tiers"][UNLISTED_TOOL]
+    if kind == "error":
+        return Check.fail(1, title, "grade.l1.c1.unlisted_error", tool=UNLISTED_TOOL, error=value)
+    for name, expected in REQUIRED_TIERS.items():
+        kind, value = found["tiers"][name]
+        if kind == "error":
+            return Check.fail(1, title, "grade.raised", error=value)
+        if value == expected:
+            continue
+        listed = found["listed"][name]
+        if listed is None and value == default:
+            return Check.fail(1, title, "grade.l1.c1.fell_to_default", tool=name, default=default, expected=expected)
+        if listed is not None and listed != expected:
+            return Check.fail(1, title, "grade.l1.c1.listed_wrong", tool=name, listed=listed, expected=expected)
+        return Check.fail(1, title, "grade.l1.c1.mismatch", tool=name, expected=expected, seen=value)
+    if found["tiers"][UNLISTED_TOOL][1] != default:
+        return Check.fail(1, title, "grade.l1.c1.default_ignored", tool=UNLISTED_TOOL, default=default,
+                          seen=found["tiers"][UNLISTED_TOOL][1])
+    policy, _, run_tool_uses = learner
+    probed = run_limited(lambda: _probe(policy, run_tool_uses, shape), timeout)
+    if probed.status != "ok":
+        return _failed_run(1, probed)
+    if probed.value is not None:
+        key, values = probed.value
+        return Check.fail(1, title, key, **values)
+    warning = t("grade.l1.c1.allow_warning") if default == "allow" else ""
+    return Check(1, title, True, warning=warning)
+
+
+# --- the children's side: everything that touches learner objects -----------------------------
 def _tier_name(value: Any) -> str | None:
     if isinstance(value, Enum):
         value = value.value
-    if isinstance(value, str) and value.strip().lower() in TIERS:
-        return value.strip().lower()
+    if isinstance(value, str) and plain(value).strip().lower() in TIERS:
+        return plain(value).strip().lower()
     return None
 
 
-def _is_empty(policy: Any) -> bool:
+def _items(collection: Any) -> list:
+    items = list(islice(iter(collection), _MAX_ITEMS + 1))
+    if len(items) > _MAX_ITEMS:
+        raise ValueError(f"more than {_MAX_ITEMS} entries")
+    return items
+
+
+def _shape(policy: Any) -> tuple[str, str]:
+    """How the policy is written: by_name, by_tier, function, empty or something else (and its type)."""
+    kind = plain(type(policy).__name__, 40)
     if policy is None:
-        return True
+        return "empty", kind
+    if isinstance(policy, Mapping):
+        pairs = [(k, policy[k]) for k in _items(policy)]
+        if not pairs:
+            return "empty", kind
+        if not hasattr(policy, "__setitem__"):
+            return "read_only", kind
+        if all(_tier_name(k) and isinstance(v, (set, frozenset, list, tuple)) for k, v in pairs):
+            return "by_tier", kind
+        if all(isinstance(k, str) and _tier_name(v) for k, v in pairs):
+            return "by_name", kind
+        return "mixed", kind
     if callable(policy):
-        return False
+        return "function", kind
+    return "other", kind
+
+
+def _listed(policy: Any, shape: str, name: str) -> str | None:
+    """The tier the policy data gives ``name``, or None when the data does not name it."""
     try:
-        return len(policy) == 0
-    except TypeError:
-        return False
-
-
-def _results(run_tool_uses: Callable, content: list, rec: Recorder, decide: Callable) -> list[dict]:
-    """Call the learner's function on a fresh copy of ``content``; its results as plain facts."""
-    return [_fact(r) for r in _returned(run_tool_uses, content, rec, decide)]
-
-
-def _returned(run_tool_uses: Callable, content: list, rec: Recorder, decide: Callable) -> list:
-    returned = run_tool_uses(copy.deepcopy(content), rec.tools(OUTPUTS), rec.approver(decide))
-    return list(returned or [])
-
-
-def _fact(result: Any) -> dict:
-    content = field(result, "content")
-    if isinstance(content, (list, tuple)):
-        text = "".join(str(field(b, "text", "") or "") for b in content)
-    else:
-        text = "" if content is None else str(content)
-    use_id = field(result, "tool_use_id")
-    return {
-        "type": field(result, "type"),
-        "tool_use_id": use_id if isinstance(use_id, str) else None,
-        "is_error": bool(field(result, "is_error", False)),
-        "text": text,
-    }
+        if shape == "by_name":
+            return _tier_name(policy[name]) if name in policy else None
+        if shape == "by_tier":
+            return next((_tier_name(k) for k in _items(policy) if name in _items(policy[k])), None)
+        if shape == "function":
+            return _tier_name(policy(name))
+    except MemoryError:
+        raise  # the job's own handler names the memory cap
+    except Exception:
+        return None
+    return None
 
 
 def _tier_seen(rec: Recorder, name: str, facts: list[dict]) -> str:
@@ -169,172 +287,291 @@ def _tier_seen(rec: Recorder, name: str, facts: list[dict]) -> str:
     return "allow" if rec.ran(name) and answered else "deny"
 
 
-def _says_policy(text: str) -> bool:
-    return POLICY_PHRASES.search(unicodedata.normalize("NFKC", text).lower()) is not None
+def _observe_one(run_tool_uses: Callable, name: str) -> tuple[str, str]:
+    rec = Recorder()
+    try:
+        facts = _results(run_tool_uses, content_of(call(name, **INPUTS[name])), rec, lambda n, i: True)
+    except MemoryError:
+        raise  # the job's own handler names the memory cap
+    except Exception as exc:
+        return "error", describe_error(exc)
+    return "tier", _tier_seen(rec, name, facts)
 
 
-def _failed_run(number: int, title: str, outcome: JobResult) -> Check:
-    if outcome.status == "error":
-        return Check.fail(number, title, "grade.raised", error=outcome.error)
-    if outcome.status == "timeout":
-        return Check.fail(number, title, "grade.timeout")
-    return Check.fail(number, title, "grade.crashed")
-
-
-def _criterion1(policy: Any, default: Any, run_tool_uses: Callable, scenes: _Scenes, timeout: float) -> Check:
-    title = t("grade.l1.c1.title")
+def _observe(policy: Any, default: Any, run_tool_uses: Callable) -> dict:
+    shape, shape_shown = _shape(policy)
     tier = _tier_name(default)
-    if tier is None:
-        return Check.fail(1, title, "grade.l1.c1.no_default", value=_short(default))
-    if _is_empty(policy):
-        return Check.fail(1, title, "grade.l1.c1.empty_policy")
+    return {
+        "default": tier,
+        "default_shown": plain(default, 40) if tier is None else tier,
+        "shape": shape,
+        "shape_shown": shape_shown,
+        "listed": {name: _listed(policy, shape, name) for name in REQUIRED_TIERS},
+        "tiers": {name: _observe_one(run_tool_uses, name) for name in (*REQUIRED_TIERS, UNLISTED_TOOL)},
+    }
 
-    def job() -> dict:
-        seen = {}
-        for name, content in scenes.single.items():
-            rec = Recorder()
+
+def _spellings(policy: Any, shape: str) -> dict[str, Any]:
+    """For each tier, an object the learner's own data already uses for it (their str, case or Enum)."""
+    found: list = []
+    if shape == "by_name":
+        found = [policy[k] for k in _items(policy)]
+    elif shape == "by_tier":
+        found = _items(policy)
+    elif shape == "function":
+        for name in REQUIRED_TIERS:
             try:
-                facts = _results(run_tool_uses, content, rec, lambda n, i: True)
-            except Exception as exc:
-                seen[name] = ("error", describe_error(exc))
+                found.append(policy(name))
+            except MemoryError:
+                raise
+            except Exception:
+                pass
+    spelled = {}
+    for value in found:
+        tier = _tier_name(value)
+        if tier and tier not in spelled:
+            spelled[tier] = value
+    upper = bool(spelled) and all(isinstance(v, str) and v.isupper() for v in spelled.values())
+    return {tier: spelled.get(tier, tier.upper() if upper else tier) for tier in TIERS}
+
+
+def _rebind(run_tool_uses: Callable, old: Any, new: Any) -> None:
+    """Point the learner's globals (and the function's closure) that hold ``old`` at ``new``."""
+    namespace = getattr(run_tool_uses, "__globals__", None)
+    if type(namespace) is dict:
+        for key in list(namespace):
+            if namespace[key] is old:
+                namespace[key] = new
+    for cell in getattr(run_tool_uses, "__closure__", None) or ():
+        try:
+            if cell.cell_contents is old:
+                cell.cell_contents = new
+        except ValueError:  # an empty cell
+            pass
+
+
+def _rewrite(policy: Any, shape: str, run_tool_uses: Callable, forced: dict[str, str]) -> None:
+    """Make the learner's policy say ``forced`` (name -> tier), in the learner's own structure."""
+    spelled = _spellings(policy, shape)
+    if shape == "by_name":
+        for name, tier in forced.items():
+            policy[name] = spelled[tier]
+    elif shape == "by_tier":
+        keys = {_tier_name(k): k for k in _items(policy)}
+        for tier in TIERS:
+            names = [n for n, x in forced.items() if x == tier]
+            if tier not in keys:
+                policy[spelled[tier]] = set(names)
                 continue
-            seen[name] = ("tier", _tier_seen(rec, name, facts))
-        return seen
+            key = keys[tier]
+            current = policy[key]
+            names = [n for n in _items(current) if n not in forced] + names
+            if isinstance(current, set):
+                current.clear()
+                current.update(names)
+            elif isinstance(current, list):
+                current[:] = names
+            else:
+                try:
+                    policy[key] = type(current)(names)
+                except Exception:
+                    policy[key] = set(names)
+    else:
+        original = policy
 
-    outcome = run_limited(job, timeout)
-    if outcome.status != "ok":
-        return _failed_run(1, title, outcome)
-    seen = outcome.value
-    unlisted = seen[UNLISTED_TOOL]
-    if unlisted[0] == "error":
-        return Check.fail(1, title, "grade.l1.c1.unlisted_error", tool=UNLISTED_TOOL, error=unlisted[1])
-    for name, expected in REQUIRED_TIERS.items():
-        kind, value = seen[name]
+        def probed(name: Any, *args: Any, **kwargs: Any) -> Any:
+            if isinstance(name, str) and name in forced:
+                return spelled[forced[name]]
+            return original(name, *args, **kwargs)
+
+        _rebind(run_tool_uses, original, probed)
+
+
+def _probe(policy: Any, run_tool_uses: Callable, shape: str) -> tuple | None:
+    """Change the learner's policy (in this child only) and check that the behaviour follows."""
+    forced = {name: _ROTATED[was] for name, was in REQUIRED_TIERS.items()}
+    forced.update(PROBE_TIERS)
+    _rewrite(policy, shape, run_tool_uses, forced)
+    for name, expected in forced.items():
+        kind, value = _observe_one(run_tool_uses, name)
         if kind == "error":
-            return Check.fail(1, title, "grade.raised", error=value)
+            return "grade.raised", {"error": value}
         if value != expected:
-            return Check.fail(1, title, "grade.l1.c1.mismatch", tool=name, expected=expected, seen=value)
-    if unlisted[1] != tier:
-        return Check.fail(1, title, "grade.l1.c1.default_ignored", tool=UNLISTED_TOOL, default=tier, seen=unlisted[1])
-    warning = t("grade.l1.c1.allow_warning") if tier == "allow" else ""
-    return Check(1, title, True, warning=warning)
+            return "grade.l1.c1.not_data_driven", {"tool": name, "tier": expected, "seen": value}
+    return None
 
 
-def _criterion2(run_tool_uses: Callable, scenes: _Scenes, timeout: float) -> Check:
-    title = t("grade.l1.c2.title")
-
-    def job() -> dict:
-        facts = {}
-        refused, approved, denied, mixed = Recorder(), Recorder(), Recorder(), Recorder()
-        _results(run_tool_uses, scenes.write, refused, lambda n, i: False)
-        facts["refused_ran"] = bool(refused.ran("write_file"))
-        facts["refused_asked"] = bool(refused.asked("write_file"))
-        facts["refused_asked_first"] = refused.asked_before_ran("write_file", INPUTS["write_file"])
-        _results(run_tool_uses, scenes.write, approved, lambda n, i: True)
-        facts["approved_ran"] = len(approved.ran("write_file"))
-        facts["approved_asked_first"] = approved.asked_before_ran("write_file", INPUTS["write_file"])
-        _results(run_tool_uses, scenes.deny, denied, lambda n, i: True)
-        facts["deny_ran"] = bool(denied.ran("send_email"))
-        _results(run_tool_uses, scenes.mixed, mixed, _approve_notes_only)
-        facts["mixed_writes"] = sorted(e.input for e in mixed.ran("write_file"))
-        facts["mixed_asks"] = len(mixed.asked("write_file"))
-        facts["mixed_deny_ran"] = bool(mixed.ran("send_email"))
-        facts["mixed_allowed"] = sorted({e.name for e in mixed.ran()} & {"get_time", "read_file"})
-        return facts
-
-    outcome = run_limited(job, timeout)
-    if outcome.status != "ok":
-        return _failed_run(2, title, outcome)
-    f = outcome.value
-    if f["deny_ran"] or f["mixed_deny_ran"]:
-        return Check.fail(2, title, "grade.l1.c2.deny_ran")
-    if not f["refused_asked"]:
-        return Check.fail(2, title, "grade.l1.c2.not_asked")
-    if f["refused_ran"] and f["refused_asked_first"]:
-        return Check.fail(2, title, "grade.l1.c2.refusal_ignored")
-    if f["refused_ran"] or (f["approved_ran"] and not f["approved_asked_first"]):
-        return Check.fail(2, title, "grade.l1.c2.ran_before_asking")
-    if f["approved_ran"] != 1:
-        return Check.fail(2, title, "grade.l1.c2.approved_not_run", count=f["approved_ran"])
-    if f["mixed_asks"] != 2 or f["mixed_writes"] != [logged(INPUTS["write_file"])]:
-        return Check.fail(2, title, "grade.l1.c2.per_call")
-    if f["mixed_allowed"] != ["get_time", "read_file"]:
-        return Check.fail(2, title, "grade.l1.c2.allowed_skipped")
-    return Check(2, title, True)
+def _results(run_tool_uses: Callable, content: list, rec: Recorder, decide: Callable) -> list[dict]:
+    """Call the learner's function on a fresh copy of ``content``; its results as plain facts."""
+    return [_fact(r) for r in _returned(run_tool_uses, content, rec, decide)]
 
 
-def _criterion3(run_tool_uses: Callable, scenes: _Scenes, timeout: float) -> Check:
-    title = t("grade.l1.c3.title")
-    mixed_ids = tool_use_ids(scenes.mixed)
+def _returned(run_tool_uses: Callable, content: list, rec: Recorder, decide: Callable) -> list:
+    returned = run_tool_uses(copy.deepcopy(content), rec.tools(OUTPUTS), rec.approver(decide))
+    return _items(returned) if returned is not None else []
 
-    def job() -> dict:
-        alone = _results(run_tool_uses, scenes.deny, Recorder(), lambda n, i: True)
-        rec = Recorder()
-        returned = _returned(run_tool_uses, scenes.mixed, rec, _approve_notes_only)
-        return {
-            "alone": alone,
-            "mixed": [_fact(r) for r in returned],
-            "ran": sorted({(e.name, e.input) for e in rec.ran()}),
-            "api": _api_accepts(scenes.mixed, returned),
-        }
 
-    outcome = run_limited(job, timeout)
-    if outcome.status != "ok":
-        return _failed_run(3, title, outcome)
-    alone, mixed = outcome.value["alone"], outcome.value["mixed"]
+def _fact(result: Any) -> dict:
+    content = field(result, "content")
+    if isinstance(content, (list, tuple)):
+        text = "".join(plain(field(b, "text", "") or "") for b in content)
+    else:
+        text = "" if content is None else plain(str(content))
+    use_id = field(result, "tool_use_id")
+    kind = field(result, "type")
+    return {
+        "type": plain(kind) if isinstance(kind, str) else None,
+        "tool_use_id": plain(use_id) if isinstance(use_id, str) else None,
+        "is_error": bool(field(result, "is_error", False)),
+        "text": text,
+    }
+
+
+def _answer(answers: Any, question: str) -> tuple | None:
+    """The verdict on one ANSWERS question: None (right) or (hint key, values)."""
+    value = answers.get(question) if isinstance(answers, Mapping) else None
+    if isinstance(value, Enum):
+        value = value.value
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return "grade.l1.answer_missing", {"question": question}
+    options = ANSWER_OPTIONS[question]
+    key = plain(value).strip() if isinstance(value, str) else None
+    if key not in options:
+        return "grade.l1.unknown", {"question": question, "value": plain(value, 40)}
+    if options[key]:
+        return None
+    hint = {"step": "grade.l1.c2.step", "approval": "grade.l1.c2.approval", "deny": "grade.l1.c3.deny_answer"}
+    return hint[question], {"option": key, "desc": t(f"grade.l1.opt.{question}.{key}")}
+
+
+def _ask_tool(tiers: dict) -> str:
+    """The tool criteria 2 and 3 ask about: the first of the table's ask tools that behaved as ask."""
+    return next((name for name in ASK_PAIRS if tiers.get(name) == "ask"), "write_file")
+
+
+def _mixed(ask: str) -> tuple[list, list[str]]:
+    """One response calling allow, ask (approved, then refused), deny and allow tools; and the names."""
+    approved, refused = ASK_PAIRS[ask]
+    names = ["get_time", ask, ask, "send_email", "read_file"]
+    content = content_of(
+        "順番に片付けます。",
+        call("get_time"),
+        call(ask, **approved),
+        call(ask, **refused),
+        call("send_email", **INPUTS["send_email"]),
+        call("read_file", **INPUTS["read_file"]),
+    )
+    return content, names
+
+
+def _approves_first(ask: str) -> Callable[[str, dict], bool]:
+    wanted = logged(ASK_PAIRS[ask][0])
+    return lambda name, given: logged(given) == wanted
+
+
+def _criterion2(run_tool_uses: Callable, answers: Any, tiers: dict) -> tuple | None:
+    ask = _ask_tool(tiers)
+    if tiers.get(ask) != "ask":
+        return "grade.l1.c2.not_asked", {}
+    approved, refused = ASK_PAIRS[ask]
+    scene = content_of(call(ask, **approved))
+    said_no, said_yes, alone, mixed = Recorder(), Recorder(), Recorder(), Recorder()
+    _results(run_tool_uses, scene, said_no, lambda n, i: False)
+    _results(run_tool_uses, scene, said_yes, lambda n, i: True)
+    deny = tiers.get("send_email") == "deny"
+    if deny:
+        _results(run_tool_uses, content_of(call("send_email", **INPUTS["send_email"])), alone, lambda n, i: True)
+    content, _ = _mixed(ask)
+    _results(run_tool_uses, content, mixed, _approves_first(ask))
+
+    if deny and (alone.ran("send_email") or mixed.ran("send_email")):
+        return "grade.l1.c2.deny_ran", {"tool": "send_email"}
+    if not said_no.asked(ask):
+        return "grade.l1.c2.not_asked", {}
+    if said_no.ran(ask):
+        key = "grade.l1.c2.refusal_ignored" if said_no.asked_before_ran(ask, approved) else "grade.l1.c2.ran_before_asking"
+        return key, {"tool": ask}
+    if said_yes.ran(ask) and not said_yes.asked_before_ran(ask, approved):
+        return "grade.l1.c2.ran_before_asking", {"tool": ask}
+    if len(said_yes.ran(ask)) != 1:
+        return "grade.l1.c2.approved_not_run", {"tool": ask, "count": len(said_yes.ran(ask))}
+    if len(mixed.asked(ask)) != 2 or [e.input for e in mixed.ran(ask)] != [logged(approved)]:
+        return "grade.l1.c2.per_call", {"tool": ask}
+    for name in ("get_time", "read_file"):
+        if tiers.get(name) == "allow" and not mixed.ran(name):
+            return "grade.l1.c2.allowed_skipped", {"tool": name}
+    return _answer(answers, "step") or _answer(answers, "approval")
+
+
+def _deny_tool(tiers: dict) -> str | None:
+    return next((name for name in ("send_email", UNLISTED_TOOL) if tiers.get(name) == "deny"), None)
+
+
+def _criterion3(run_tool_uses: Callable, answers: Any, tiers: dict) -> tuple | None:
+    denied = _deny_tool(tiers)
+    if denied is None:
+        return "grade.l1.c3.no_deny", {"seen": tiers.get("send_email", "?")}
+    alone_scene = content_of(call(denied, **INPUTS[denied]))
+    alone = _results(run_tool_uses, alone_scene, Recorder(), lambda n, i: True)
+    ask = _ask_tool(tiers)
+    content, names = _mixed(ask)
+    rec = Recorder()
+    returned = _returned(run_tool_uses, content, rec, _approves_first(ask))
+    mixed = [_fact(r) for r in returned]
+    ids = tool_use_ids(content)
+
     if len(alone) != 1:
-        return Check.fail(3, title, "grade.l1.c3.deny_no_result", count=len(alone))
-    if len(mixed) != len(mixed_ids):
-        return Check.fail(3, title, "grade.l1.c3.count", uses=len(mixed_ids), results=len(mixed))
+        return "grade.l1.c3.deny_no_result", {"tool": denied, "count": len(alone)}
+    if len(mixed) != len(ids):
+        return "grade.l1.c3.count", {"uses": len(ids), "results": len(mixed)}
     if any(f["type"] != "tool_result" for f in mixed + alone):
-        return Check.fail(3, title, "grade.l1.c3.type")
-    got_ids = [f["tool_use_id"] for f in mixed]
-    if None in got_ids:
-        return Check.fail(3, title, "grade.l1.c3.no_id", position=got_ids.index(None) + 1)
+        return "grade.l1.c3.type", {}
+    got = [f["tool_use_id"] for f in mixed]
+    if None in got:
+        return "grade.l1.c3.no_id", {"position": got.index(None) + 1}
     if alone[0]["tool_use_id"] is None:
-        return Check.fail(3, title, "grade.l1.c3.no_id", position=1)
-    if got_ids != mixed_ids:
-        key = "grade.l1.c3.order" if Counter(got_ids) == Counter(mixed_ids) else "grade.l1.c3.ids"
-        return Check.fail(3, title, key)
-    if alone[0]["tool_use_id"] != tool_use_ids(scenes.deny)[0]:
-        return Check.fail(3, title, "grade.l1.c3.ids")
-    by_name = dict(zip(["get_time", "write_ok", "write_refused", "send_email", "read_file"], mixed))
-    for deny_fact in (alone[0], by_name["send_email"]):
-        if not deny_fact["is_error"]:
-            return Check.fail(3, title, "grade.l1.c3.deny_not_error")
-        if not _says_policy(deny_fact["text"]):
-            return Check.fail(3, title, "grade.l1.c3.deny_no_reason")
-    ran = outcome.value["ran"]
-    refused_ran = ("write_file", logged(REFUSED_WRITE)) in ran
-    if not refused_ran and not by_name["write_refused"]["is_error"]:
-        return Check.fail(3, title, "grade.l1.c3.refused_not_error")
-    for key, tool, given in (
-        ("get_time", "get_time", INPUTS["get_time"]),
-        ("write_ok", "write_file", INPUTS["write_file"]),
-        ("read_file", "read_file", INPUTS["read_file"]),
-    ):
-        fact = by_name[key]
-        if (tool, logged(given)) not in ran:
-            continue  # whether it should have run is criterion 2's question
-        if fact["is_error"] or OUTPUTS[tool] not in fact["text"]:
-            return Check.fail(3, title, "grade.l1.c3.output_missing", tool=tool)
-    if outcome.value["api"]:
-        return Check.fail(3, title, "grade.l1.c3.api_rejected", error=outcome.value["api"])
-    return Check(3, title, True)
+        return "grade.l1.c3.no_id", {"position": 1}
+    if got != ids:
+        return ("grade.l1.c3.order" if sorted(got) == sorted(ids) else "grade.l1.c3.ids"), {}
+    if alone[0]["tool_use_id"] != tool_use_ids(alone_scene)[0]:
+        return "grade.l1.c3.ids", {}
+    approved, refused = ASK_PAIRS[ask]
+    calls = [INPUTS["get_time"], approved, refused, INPUTS["send_email"], INPUTS["read_file"]]
+    ran = {(e.name, e.input) for e in rec.ran()}
+    denials = [(denied, alone[0])] + [(n, f) for n, f in zip(names, mixed) if tiers.get(n) == "deny"]
+    for name, fact in denials:
+        if not fact["is_error"]:
+            return "grade.l1.c3.deny_not_error", {"tool": name}
+        if not says_forbidden(fact["text"]):
+            return "grade.l1.c3.deny_no_reason", {"tool": name}
+    if (ask, logged(refused)) not in ran and not mixed[2]["is_error"]:
+        return "grade.l1.c3.refused_not_error", {"tool": ask}
+    for position, (name, given, fact) in enumerate(zip(names, calls, mixed)):
+        if position == 2 or tiers.get(name) == "deny":
+            continue  # the refused and the denied call: had they run, that is criterion 2's question
+        if (name, logged(given)) in ran and (fact["is_error"] or OUTPUTS[name] not in fact["text"]):
+            return "grade.l1.c3.output_missing", {"tool": name}
+    rejected = _api_rejects(content, returned)
+    if rejected:
+        return "grade.l1.c3.api_rejected", {"error": rejected}
+    return _answer(answers, "deny")
 
 
-def _api_accepts(content: list, results: list) -> str:
-    """Send the learner's results back as the next user message; the emulator's 400 text, or ""."""
+def says_forbidden(text: str) -> bool:
+    """Does a deny result's text tell the model that a rule (a policy) forbids the tool?"""
+    return _SAYS_RULE.search(unicodedata.normalize("NFKC", text).lower()) is not None
+
+
+def _api_rejects(content: list, results: list) -> str:
+    """Send the learner's results back as the next user message; the API's 400 text, or ""."""
     client = emulated_client([say("了解しました。"), say("了解しました。")])
     messages = [user(PROMPT), assistant(content), {"role": "user", "content": results}]
     try:
         client.messages.create(model=DEFAULT_MODEL, max_tokens=256, tools=TOOL_DEFS, messages=messages)
     except anthropic.BadRequestError as exc:
         body = exc.body if isinstance(exc.body, dict) else {}
-        return str(body.get("error", {}).get("message", exc.message))
+        error = body.get("error", {})
+        return plain(error.get("message", exc.message) if isinstance(error, dict) else exc.message, 300)
+    except (TypeError, ValueError) as exc:  # results the SDK cannot even serialise
+        return plain(describe_error(exc), 300)
     return ""
-
-
-def _short(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."

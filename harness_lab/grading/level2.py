@@ -1,35 +1,50 @@
 """Grader for exercise level 2: the gate missing from a bare loop (lesson 6, 練習).
 
-The learner answers in data, choosing keys from two printed option lists: ``MISSING`` (which controls
-the bare loop lacks) and ``RUNAWAYS`` (which runaway behaviours follow), and fixes
-``run_agent(client, user_input, tools, tool_impls)`` with a ``MAX_TURNS`` check.
+The learner answers in data and in code. ``MISSING`` maps each control the bare loop lacks to the
+runaway that lack produces (keys and values from ``level2_options()``), as the seed asks: which
+controls are missing and which runaway *each* one causes. ``run_agent(client, user_input, tools,
+tool_impls)`` gets a ``MAX_TURNS`` check.
 
-Criteria 1 and 2 read the chosen keys (distractors describe things the loop already does right).
-Criterion 3 runs ``run_agent`` against emulated models, each in a time-limited child: one that never
-stops (exactly N tool rounds and N + 1 model calls, then a stop message), a normal task that ends
-after two tool rounds, and a task that ends after exactly N rounds (the cap must not cut it off).
-Model calls are counted by the emulator, tool rounds by spy tools; a loop with no cap is cut off by
-the scripted model itself after a margin, or by the time limit.
+1. The keys name the missing explicit stop condition and nothing the loop already does right.
+2. Each missing control is paired with a runaway it really produces, and the pairs cover both a
+   turns/budget runaway and no-progress spinning.
+3. ``run_agent`` runs against emulated models, each in a time-limited child: one that never stops
+   and calls one tool a turn, one that never stops and calls two or three tools a turn (a loop that
+   counts tool_use blocks instead of turns stops early there), a normal task that ends after two
+   tool turns, and one that ends after exactly N (the cap must not cut it off). Against the
+   never-stopping model: exactly N tool turns and N + 1 requests, then a stop message that says the
+   run stopped at the limit. Requests are counted by the emulator, tool turns by spy tools; a loop
+   with no cap is cut off by the scripted model itself after a margin, or by the time limit. A
+   history the API rejects ends with the API's own 400 text as the hint.
+
+Like level 1, every learner object (``MISSING``, ``MAX_TURNS``, what ``run_agent`` returns) is read
+only inside a time-limited child: an endless ``MISSING`` generator or an int whose ``__eq__``
+loops fails its criterion instead of hanging the kernel.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
+from itertools import islice
 from typing import Any, Callable
+
+import anthropic
 
 from ..emulator import Emulator, assistant_turns, call, emulated_client, reply, say
 from ..text import t
-from .report import Check, Report
-from .sandbox import abort, run_limited
+from .report import Check, Report, show
+from .sandbox import JobResult, abort, plain, run_limited
 from .scenarios import OUTPUTS, TOOL_DEFS
-from .spies import Recorder
 
 __all__ = [
     "GAP_OPTIONS",
+    "PAIRS",
     "RUNAWAY_OPTIONS",
     "check_level2",
     "grade_level2",
     "level2_options",
+    "says_stopped",
 ]
 
 # key -> true of the bare loop?
@@ -50,21 +65,37 @@ RUNAWAY_OPTIONS = {
     "endless_turns": "turns",
     "budget_burn": "turns",
     "spinning": "no_progress",
+    "unchecked_action": "approval",
     "early_stop": None,
     "api_400": None,
     "dead_loop": None,
+}
+# missing control -> the runaways its absence produces
+PAIRS = {
+    "stop_condition": {"endless_turns", "budget_burn"},
+    "token_budget": {"budget_burn"},
+    "no_progress": {"spinning"},
+    "approval": {"unchecked_action"},
 }
 
 MAX_TURNS_RANGE = range(2, 21)
 # How far past N a capless loop may go before the scripted model ends the child.
 RUNAWAY_MARGIN = 25
 ANSWER = "README.md の1行目は「# エージェントハーネスの基礎」で、いまは 2026年8月26日の 10:42 です。"
-LIMIT_WORDS = ("ターン", "turn", "上限", "limit")
 _TOOL_NAMES = ("search", "get_time", "read_file")
+_MAX_ITEMS = 100  # options read from MISSING before it is called endless
+
+# A stop message says that the run stopped, and at a limit. Searched in the lower-cased text.
+_LIMIT = re.compile(r"上限|最大|制限|限度|限界|ターン|回数|max_turns|\b(limit|limits|max|maximum|turns?|cap|capped)\b")
+_STOPPED = re.compile(
+    r"止ま|止め|停止|打ち切|中断|中止|終了|終え|切り上げ|やめ|達し|到達|超え|"
+    r"\b(stop|stopped|stopping|stops|halt|halted|abort|aborted|ended|cut off|exceeded|reached|hit|"
+    r"gave up|giving up|terminated)\b"
+)
 
 
 def level2_options() -> None:
-    """Print the two option lists the learner chooses from (key: description)."""
+    """Print the keys and the values ``MISSING`` is written with (key: description)."""
     lines = [t("grade.l2.options.gaps")]
     lines += [f"  {key!r}: {t('grade.l2.gap.' + key)}" for key in GAP_OPTIONS]
     lines.append(t("grade.l2.options.runaways"))
@@ -72,38 +103,75 @@ def level2_options() -> None:
     print("\n".join(lines))
 
 
-def grade_level2(
-    MISSING: Any, RUNAWAYS: Any, run_agent: Callable, MAX_TURNS: Any, *, timeout: float = 5.0
-) -> Report:
+def grade_level2(MISSING: Any, run_agent: Callable, MAX_TURNS: Any, *, timeout: float = 5.0) -> Report:
     """Judge the three criteria; returns a ``Report`` (nothing printed)."""
+    answer = run_limited(lambda: _read_missing(MISSING), timeout)
     return Report(
         "level2",
-        (_criterion1(MISSING), _criterion2(RUNAWAYS), _criterion3(run_agent, MAX_TURNS, timeout)),
+        (_criterion1(answer), _criterion2(answer), _criterion3(run_agent, MAX_TURNS, timeout)),
     )
 
 
-def check_level2(MISSING: Any, RUNAWAYS: Any, run_agent: Callable, MAX_TURNS: Any, *, timeout: float = 5.0) -> None:
-    """The notebook's grade cell: print one line per criterion and a summary line."""
-    print(grade_level2(MISSING, RUNAWAYS, run_agent, MAX_TURNS, timeout=timeout).text())
+def check_level2(MISSING: Any, run_agent: Callable, MAX_TURNS: Any, *, timeout: float = 5.0) -> None:
+    """The notebook's grade cell: print one line per criterion, then fail the cell if one failed."""
+    show(grade_level2(MISSING, run_agent, MAX_TURNS, timeout=timeout))
 
 
-def _keys(answer: Any) -> set[str]:
-    """The chosen option keys, whether given as a str, a set/list/tuple, or a dict of flags."""
-    if answer is None:
-        return set()
-    if isinstance(answer, str):
-        return {answer.strip()}
-    if isinstance(answer, Mapping):
-        return {str(k).strip() for k, chosen in answer.items() if chosen}
-    if isinstance(answer, Iterable):
-        return {str(k).strip() for k in answer}
-    return {str(answer)}
+def says_stopped(text: str) -> bool:
+    """Does a returned message tell the user that the run stopped at a limit (no number needed)?"""
+    low = text.lower()
+    return _LIMIT.search(low) is not None and _STOPPED.search(low) is not None
 
 
-def _criterion1(missing: Any) -> Check:
+# --- criteria 1 and 2: the answer, read in a child ------------------------------------------------
+def _keys(value: Any) -> list[str]:
+    """Option keys given as a str, a collection, or a dict of flags; read in the child."""
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [plain(value).strip()]
+    if isinstance(value, Mapping):
+        return [plain(k).strip() for k in _bounded(value) if value[k]]
+    if isinstance(value, Iterable):
+        return [plain(k).strip() for k in _bounded(value)]
+    return [plain(value)]
+
+
+def _bounded(items: Iterable) -> list:
+    found = list(islice(iter(items), _MAX_ITEMS + 1))
+    if len(found) > _MAX_ITEMS:
+        raise OverflowError
+    return found
+
+
+def _read_missing(missing: Any) -> dict:
+    """MISSING as plain data: {"mapping": bool, "pairs": [(control, [runaways])]} or {"endless": True}."""
+    try:
+        if isinstance(missing, Mapping):
+            return {"mapping": True, "pairs": [(plain(k).strip(), _keys(missing[k])) for k in _bounded(missing)]}
+        return {"mapping": False, "pairs": [(key, []) for key in _keys(missing)]}
+    except OverflowError:
+        return {"endless": True}
+
+
+def _failed_run(number: int, title: str, outcome: JobResult) -> Check:
+    if outcome.status == "error":
+        return Check.fail(number, title, "grade.raised", error=outcome.error)
+    if outcome.status == "timeout":
+        return Check.fail(number, title, "grade.timeout")
+    if outcome.status == "memory":
+        return Check.fail(number, title, "grade.memory", mb=outcome.value)
+    return Check.fail(number, title, "grade.crashed")
+
+
+def _criterion1(answer: JobResult) -> Check:
     title = t("grade.l2.c1.title")
-    keys = _keys(missing)
-    unknown = sorted(keys - GAP_OPTIONS.keys())
+    if answer.status != "ok":
+        return _failed_run(1, title, answer)
+    if answer.value.get("endless"):
+        return Check.fail(1, title, "grade.l2.endless", limit=_MAX_ITEMS)
+    keys = [key for key, _ in answer.value["pairs"]]
+    unknown = sorted(set(keys) - GAP_OPTIONS.keys())
     if unknown:
         return Check.fail(1, title, "grade.l2.unknown", keys=", ".join(map(repr, unknown)))
     wrong = [k for k in GAP_OPTIONS if k in keys and not GAP_OPTIONS[k]]
@@ -114,16 +182,31 @@ def _criterion1(missing: Any) -> Check:
     return Check(1, title, True)
 
 
-def _criterion2(runaways: Any) -> Check:
+def _criterion2(answer: JobResult) -> Check:
     title = t("grade.l2.c2.title")
-    keys = _keys(runaways)
-    unknown = sorted(keys - RUNAWAY_OPTIONS.keys())
-    if unknown:
-        return Check.fail(2, title, "grade.l2.unknown", keys=", ".join(map(repr, unknown)))
-    wrong = [k for k in RUNAWAY_OPTIONS if k in keys and RUNAWAY_OPTIONS[k] is None]
-    if wrong:
-        return Check.fail(2, title, "grade.l2.c2.not_this_loop", option=wrong[0], desc=t("grade.l2.runaway." + wrong[0]))
-    families = {RUNAWAY_OPTIONS[k] for k in keys}
+    if answer.status != "ok":
+        return _failed_run(2, title, answer)
+    if answer.value.get("endless"):
+        return Check.fail(2, title, "grade.l2.endless", limit=_MAX_ITEMS)
+    if not answer.value["mapping"]:
+        return Check.fail(2, title, "grade.l2.c2.not_mapping")
+    # controls criterion 1 already refuses (not missing, or no such option) are left to it
+    pairs = [(c, runaways) for c, runaways in answer.value["pairs"] if GAP_OPTIONS.get(c)]
+    families = set()
+    for control, runaways in pairs:
+        if not runaways:
+            return Check.fail(2, title, "grade.l2.c2.unpaired", control=control)
+        unknown = sorted(set(runaways) - RUNAWAY_OPTIONS.keys())
+        if unknown:
+            return Check.fail(2, title, "grade.l2.unknown", keys=", ".join(map(repr, unknown)))
+        for runaway in runaways:
+            if RUNAWAY_OPTIONS[runaway] is None:
+                return Check.fail(2, title, "grade.l2.c2.not_this_loop", option=runaway,
+                                  desc=t("grade.l2.runaway." + runaway))
+            if runaway not in PAIRS[control]:
+                return Check.fail(2, title, "grade.l2.c2.mispaired", control=control, runaway=runaway,
+                                  gap=t("grade.l2.gap." + control), desc=t("grade.l2.runaway." + runaway))
+            families.add(RUNAWAY_OPTIONS[runaway])
     if "turns" not in families:
         return Check.fail(2, title, "grade.l2.c2.no_turns")
     if "no_progress" not in families:
@@ -131,14 +214,19 @@ def _criterion2(runaways: Any) -> Check:
     return Check(2, title, True)
 
 
-def _never_ending(n: int) -> Callable[[dict], Any]:
-    """A model that asks for one more search every turn, with new arguments (so it is not spinning)."""
+# --- criterion 3: the loop, run against scripted models -----------------------------------------
+def _never_ending(n: int, width: Callable[[int], int]) -> Callable[[dict], Any]:
+    """A model that asks for more searches every turn, with new arguments (so it is not spinning).
+
+    Turn k asks for ``width(k)`` searches at once.
+    """
 
     def policy(request: dict) -> Any:
         done = assistant_turns(request)
         if done > n + RUNAWAY_MARGIN:
-            abort({"runaway": True, "calls": done + 1})
-        return reply("まだ手がかりを探します。", call("search", query=f"手がかり {done + 1}"))
+            abort({"runaway": True})
+        calls = [call("search", query=f"手がかり {done + 1}-{i + 1}") for i in range(width(done))]
+        return reply("まだ手がかりを探します。", *calls)
 
     return policy
 
@@ -149,7 +237,7 @@ def _finishing_after(rounds: int, n: int) -> Callable[[dict], Any]:
     def policy(request: dict) -> Any:
         done = assistant_turns(request)
         if done > n + RUNAWAY_MARGIN:
-            abort({"runaway": True, "calls": done + 1})
+            abort({"runaway": True})
         if done < rounds:
             return call("search", query=f"手がかり {done + 1}")
         return say(ANSWER)
@@ -157,46 +245,87 @@ def _finishing_after(rounds: int, n: int) -> Callable[[dict], Any]:
     return policy
 
 
-def _two_tools() -> list:
+def _two_tools(n: int) -> list:
     return [call("get_time"), call("read_file", path="README.md"), say(ANSWER)]
 
 
-def _run(run_agent: Callable, script: Any, timeout: float) -> Any:
-    """Run the learner's loop once against ``script``; returns the sandbox outcome."""
-    emulator = Emulator(script)
+def _read_max_turns(max_turns: Any) -> tuple[str, Any]:
+    """In a child: MAX_TURNS as a plain int in range, or how it shows."""
+    if type(max_turns) is int and max_turns in MAX_TURNS_RANGE:
+        return "ok", max_turns
+    return "bad", plain(max_turns, 60)
+
+
+def _scenario(run_agent: Callable, n: int, script: Callable[[int], Any]) -> dict:
+    """In the child: run the learner's loop once against ``script(n)``, summarise what happened."""
+    emulator = Emulator(script(n))
     client = emulated_client(emulator)
+    turns: set[int] = set()  # tool turns: the request count at the moment each tool ran
+    runs = 0
+
+    def spy(output: str) -> Callable[..., str]:
+        def tool(*args: Any, **kwargs: Any) -> str:
+            nonlocal runs
+            runs += 1
+            turns.add(len(emulator.requests))
+            return output
+
+        return tool
+
     tools = [d for d in TOOL_DEFS if d["name"] in _TOOL_NAMES]
+    impls = {name: spy(OUTPUTS[name]) for name in _TOOL_NAMES}
+    try:
+        returned = run_agent(client, "README.md の1行目を読んで、それから今何時か教えて", tools, impls)
+    except anthropic.BadRequestError as exc:
+        body = exc.body if isinstance(exc.body, dict) else {}
+        error = body.get("error") if isinstance(body.get("error"), dict) else {}
+        return {"api_error": plain(error.get("message", exc.message), 300)}
+    return {
+        "returned": plain(returned) if isinstance(returned, str) else None,
+        "shown": plain(returned, 60),
+        "calls": len(emulator.requests),
+        "rounds": len(turns),
+        "runs": runs,
+    }
 
-    def job() -> dict:
-        rec = Recorder()
-        returned = run_agent(client, "README.md の1行目を読んで、それから今何時か教えて", tools,
-                             rec.tools({name: OUTPUTS[name] for name in _TOOL_NAMES}))
-        return {
-            "returned": returned if isinstance(returned, str) else None,
-            "shown": _short(returned),
-            "calls": len(emulator.requests),
-            "rounds": len(rec.ran()),
-        }
 
-    return run_limited(job, timeout)
+def _run(run_agent: Callable, n: int, script: Callable[[int], Any], timeout: float) -> JobResult:
+    return run_limited(lambda: _scenario(run_agent, n, script), timeout)
+
+
+def _broken(title: str, outcome: JobResult, runaway_key: str, raised_key: str) -> Check | None:
+    """The hint for a scenario that did not end with a summary (or ended in an API 400), else None."""
+    if outcome.status in ("aborted", "timeout"):
+        return Check.fail(3, title, runaway_key)
+    if outcome.status == "memory":
+        return Check.fail(3, title, "grade.memory", mb=outcome.value)
+    if outcome.status == "crashed":
+        return Check.fail(3, title, "grade.crashed")
+    if outcome.status == "error":
+        return Check.fail(3, title, raised_key, error=outcome.error or "?")
+    error = outcome.value.get("api_error")
+    if error is not None:
+        if "`tool_use` ids must be unique" in error:  # the API's answer to lesson 4's dead loop
+            return Check.fail(3, title, "grade.l2.c3.stale_response")
+        if raised_key != "grade.raised":  # a normal task: the loop went on where it should have ended
+            return Check.fail(3, title, raised_key, error=f"BadRequestError: {error}")
+        return Check.fail(3, title, "grade.l2.c3.api_rejected", error=error)
+    return None
 
 
 def _criterion3(run_agent: Callable, max_turns: Any, timeout: float) -> Check:
     title = t("grade.l2.c3.title")
-    n = max_turns
-    if isinstance(n, bool) or not isinstance(n, int) or n not in MAX_TURNS_RANGE:
-        return Check.fail(3, title, "grade.l2.c3.bad_max_turns", value=_short(n))
-
-    outcome = _run(run_agent, _never_ending(n), timeout)
-    if outcome.status in ("aborted", "timeout"):
-        return Check.fail(3, title, "grade.l2.c3.runaway")
-    if outcome.status != "ok":
-        if "`tool_use` ids must be unique" in outcome.error:  # the API's answer to lesson 4's dead loop
-            return Check.fail(3, title, "grade.l2.c3.stale_response")
-        if not outcome.error:
-            return Check.fail(3, title, "grade.crashed")
-        return Check.fail(3, title, "grade.raised", error=outcome.error)
-    seen = outcome.value
+    read = run_limited(lambda: _read_max_turns(max_turns), timeout)
+    if read.status != "ok":
+        return _failed_run(3, title, read)
+    kind, n = read.value
+    if kind == "bad":
+        return Check.fail(3, title, "grade.l2.c3.bad_max_turns", value=n)
+    one_a_turn = _run(run_agent, n, lambda n: _never_ending(n, lambda k: 1), timeout)
+    broken = _broken(title, one_a_turn, "grade.l2.c3.runaway", "grade.raised")
+    if broken:
+        return broken
+    seen = one_a_turn.value
     if (seen["rounds"], seen["calls"]) != (n, n + 1):
         if seen["rounds"] == n - 1 and seen["calls"] == n:
             key = "grade.l2.c3.one_early"
@@ -205,16 +334,23 @@ def _criterion3(run_agent: Callable, max_turns: Any, timeout: float) -> Check:
         else:
             key = "grade.l2.c3.counts"
         return Check.fail(3, title, key, n=n, rounds=seen["rounds"], calls=seen["calls"])
-    said = seen["returned"]
-    if not said or not said.strip() or not any(w.lower() in said.lower() for w in (str(n), *LIMIT_WORDS)):
+    if not seen["returned"] or not says_stopped(seen["returned"]):
         return Check.fail(3, title, "grade.l2.c3.no_stop_message", shown=seen["shown"])
 
-    for script, rounds in ((_two_tools(), 2), (_finishing_after(n, n), n)):
-        outcome = _run(run_agent, script, timeout)
-        if outcome.status in ("aborted", "timeout"):
-            return Check.fail(3, title, "grade.l2.c3.normal_runaway")
-        if outcome.status != "ok":
-            return Check.fail(3, title, "grade.l2.c3.normal_raised", error=outcome.error or "?")
+    parallel = _run(run_agent, n, lambda n: _never_ending(n, lambda k: 2 + k % 2), timeout)
+    broken = _broken(title, parallel, "grade.l2.c3.runaway", "grade.raised")
+    if broken:
+        return broken
+    seen = parallel.value
+    if (seen["rounds"], seen["calls"]) != (n, n + 1):
+        key = "grade.l2.c3.counts_blocks" if seen["rounds"] < n else "grade.l2.c3.counts"
+        return Check.fail(3, title, key, n=n, rounds=seen["rounds"], calls=seen["calls"], runs=seen["runs"])
+
+    for script, rounds in ((_two_tools, 2), (lambda k: _finishing_after(k, k), n)):
+        outcome = _run(run_agent, n, script, timeout)
+        broken = _broken(title, outcome, "grade.l2.c3.normal_runaway", "grade.l2.c3.normal_raised")
+        if broken:
+            return broken
         seen = outcome.value
         if not seen["returned"] or ANSWER not in seen["returned"]:
             key = "grade.l2.c3.cut_at_cap" if rounds == n else "grade.l2.c3.normal_answer"
@@ -222,8 +358,3 @@ def _criterion3(run_agent: Callable, max_turns: Any, timeout: float) -> Check:
         if seen["calls"] != rounds + 1:
             return Check.fail(3, title, "grade.l2.c3.normal_calls", calls=seen["calls"], expected=rounds + 1)
     return Check(3, title, True)
-
-
-def _short(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."

@@ -1,7 +1,13 @@
 """The graders' feedback: one line per criterion, then one summary line (lesson 6 exercises).
 
-The printed text is what a notebook's grade cell stores and nbval compares, so it must depend on
-nothing but the learner's behaviour: no timings, no ids that change between runs, no addresses.
+The marks are words beside glyphs every Japanese font has (「○ 合格」「× 不合格」「△ 注意」, and
+"[PASS]" / "[FAIL]" / "[NOTE]" in English), never emoji: a terminal or container without an emoji
+font shows emoji as empty boxes, and the verdict must still read.
+
+A grade cell fails by itself: ``GradeFailed`` is raised after a report with a failed criterion is
+printed. It renders as one line in Jupyter (IPython shows ``_render_traceback_()`` in place of the
+traceback) and in ``str``, so nbval, nbconvert or "run all" stop there whatever output the file
+stored before.
 """
 
 from __future__ import annotations
@@ -10,15 +16,15 @@ from dataclasses import dataclass
 
 from ..text import t
 
-__all__ = ["Check", "Report"]
+__all__ = ["Check", "GradeFailed", "Report"]
 
 
 @dataclass(frozen=True)
 class Check:
     """The verdict on one criterion. ``hint`` explains a failure; ``warning`` qualifies a pass.
 
-    ``key`` names the catalog entry the hint came from, so a test can tell which hint was given
-    whatever the language.
+    ``key`` names the catalog entry the hint came from, so a test (or a class report) can tell
+    which hint was given whatever the language.
     """
 
     number: int
@@ -34,10 +40,11 @@ class Check:
         return cls(number, title, False, t(key, **values), key=key)
 
     def line(self) -> str:
+        criterion = t("grade.criterion", number=self.number)
         if self.passed:
-            line = f"✅ {t('grade.criterion', number=self.number)}: {self.title}"
-            return f"{line}  ⚠️ {self.warning}" if self.warning else line
-        return f"❌ {t('grade.criterion', number=self.number)}: {self.title} — {t('grade.hint')}: {self.hint}"
+            line = f"{t('grade.mark.pass')} {criterion}: {self.title}"
+            return f"{line}  {t('grade.mark.note')}: {self.warning}" if self.warning else line
+        return f"{t('grade.mark.fail')} {criterion}: {self.title} — {t('grade.hint')}: {self.hint}"
 
 
 @dataclass(frozen=True)
@@ -69,3 +76,22 @@ class Report:
 
     def __str__(self) -> str:
         return self.text()
+
+
+class GradeFailed(Exception):
+    """A grade cell's report has a failed criterion: the cell fails, in one line."""
+
+    def __init__(self, report: Report) -> None:
+        self.report = report
+        numbers = t("grade.failed_join").join(str(n) for n in report.failed())
+        super().__init__(t("grade.failed", numbers=numbers))
+
+    def _render_traceback_(self) -> list[str]:
+        return [str(self)]
+
+
+def show(report: Report) -> None:
+    """Print ``report``; raise ``GradeFailed`` if a criterion failed (what a grade cell does)."""
+    print(report.text())
+    if not report.passed:
+        raise GradeFailed(report) from None

@@ -1,17 +1,24 @@
-"""Run a learner's code under a time limit, away from the kernel (lesson 6 exercises).
+"""Run a learner's code under a time and memory limit, away from the kernel (lesson 6 exercises).
 
 A grader must never hang the learner's kernel or CI, and an exception in the learner's code must
-become one readable line, not a traceback wall. So each check runs in a forked child process: the
-child inherits the learner's objects as they are (no pickling of functions), runs the job with its
-output swallowed, and sends back one small picklable summary over a pipe. The parent waits at most
-``timeout`` seconds and kills the child after that, so ``while True: pass`` fails the check.
+become one readable line, not a traceback wall. So each check runs in a forked process: it
+inherits the learner's objects as they are (no pickling of functions), runs the job with its output
+swallowed, and sends back one small summary over a pipe. The caller waits at most ``timeout``
+seconds. Only the forked side ever touches the learner's objects: calling them, but also ``len``,
+``==``, ``str`` or iterating, since any of those may be learner code that loops.
 
-The child leads its own process group, and the parent kills the whole group: learner code that forks
-leaves no looping grandchild behind. A grandchild also keeps the pipe open, so the summary carries
-its length and the parent stops reading once it is whole, instead of waiting for an end of file.
+Two processes are forked (see ``processes.py``): a supervisor, which enforces the deadline and at the
+end kills every process the job started, including one that left the process group with
+``setsid``; and under it the job, whose address space is capped (``memory``) so that runaway growth
+ends as a MemoryError with a hint.
+
+The summary travels as a pickle of plain values only (str, int, float, bool, None, bytes, and
+lists, tuples, sets and dicts of them, each of exactly that type): the job side refuses anything
+else, and the caller's unpickler can build no class at all, so nothing the learner defined (a str
+subclass with its own ``__eq__``, say) comes back to run in the kernel.
 
 ``try_limited`` is the same run for a notebook's try-it cell: it shows what the job printed and
-returned, or one line saying why it did not finish, so a runaway never hangs that cell either.
+returned (both capped, with a note), or one line saying why it did not finish.
 
 Where ``os.fork`` is missing (Windows) the job runs in a daemon thread instead: the time limit still
 returns control to the grader, though the runaway thread cannot be killed.
@@ -33,15 +40,24 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from ..text import t
+from .processes import become_subreaper, die_with_parent, end_tree, limit_memory, prepare, wait_for
 
-__all__ = ["JobResult", "abort", "describe_error", "run_limited", "try_limited"]
+__all__ = ["MEMORY_LIMIT", "JobResult", "abort", "describe_error", "plain", "run_limited", "try_limited"]
 
-# Where the running child sends its answer; set only inside a child (or the fallback thread).
+# Where the running job sends its answer; set only inside a job (or the fallback thread).
 _channel: Callable[[tuple], None] | None = None
-# The child's answer is prefixed with its length in this many bytes.
+# The job's answer is prefixed with its length in this many bytes.
 _HEADER = 8
-# How much of what a try-it job prints is shown in the cell.
+# How much of what a try-it job prints, and of the value it returns, is shown in the cell.
 _SHOWN_CHARS = 10_000
+_SHOWN_VALUE_CHARS = 2_000
+# Bytes a job may add to its address space beyond what it had at the fork.
+MEMORY_LIMIT = 1 << 30
+# How long the caller waits past the deadline for the supervisor to clean up before killing it.
+_GRACE = 2.0
+# The supervisor's exit code when it killed the job at the deadline.
+_TIMED_OUT = 3
+_PLAIN = (str, int, float, bool, bytes, type(None))
 
 
 @dataclass(frozen=True)
@@ -49,8 +65,9 @@ class JobResult:
     """What came back from a limited run.
 
     ``status``: "ok" (the job returned ``value``), "error" (the job raised: ``error`` is one line),
-    "aborted" (a detector inside the job called ``abort(value)``), "timeout", or "crashed" (the child
-    died without answering, e.g. killed by the system).
+    "aborted" (a detector inside the job called ``abort(value)``), "timeout", "memory" (the job
+    went over its memory cap: ``value`` is the cap in MB), or "crashed" (the job died without
+    answering, e.g. killed by the system).
     """
 
     status: str
@@ -63,6 +80,10 @@ class _Abort(BaseException):
 
     def __init__(self, value: Any) -> None:
         self.value = value
+
+
+class _Stop(BaseException):
+    """Raised in the supervisor by SIGTERM: the caller gave up; clean up and leave."""
 
 
 class _Sink:
@@ -101,6 +122,7 @@ class _Capture(_Sink):
         self.dropped = False
 
     def write(self, text: str) -> int:
+        text = plain(text) if isinstance(text, str) else ""
         room = self.limit - self.kept.tell()
         self.kept.write(text[:max(room, 0)])
         self.dropped = self.dropped or len(text) > room
@@ -114,14 +136,47 @@ class _Capture(_Sink):
         return self.kept.getvalue() + ("\n" + t("grade.try.cut", limit=self.limit) if self.dropped else "")
 
 
+class _PlainOnly(pickle.Unpickler):
+    """An unpickler that builds no class: only the plain values pickle encodes without one."""
+
+    def find_class(self, module: str, name: str) -> Any:
+        raise pickle.UnpicklingError(f"{module}.{name} is not a plain value")
+
+
+def plain(value: Any, limit: int | None = None) -> str:
+    """``value`` as an exact ``str`` (a str subclass's own methods left behind), cut at ``limit``.
+
+    Call it on the job side, on anything the learner produced that goes into a summary. A value
+    that is not a str is shown with ``repr``.
+    """
+    if not isinstance(value, str):
+        value = repr(value)
+    if type(value) is not str:
+        value = str.__getitem__(value, slice(None))  # str's own slice: an exact copy
+    if limit is not None and len(value) > limit:
+        value = value[: limit - 3] + "..."
+    return value
+
+
+def _check_plain(value: Any, depth: int = 0) -> None:
+    kind = type(value)
+    if kind in _PLAIN:
+        return
+    if depth > 20 or kind not in (list, tuple, set, frozenset, dict):
+        raise TypeError(f"{kind.__name__} is not a plain value")
+    items = [x for pair in value.items() for x in pair] if kind is dict else value
+    for item in items:
+        _check_plain(item, depth + 1)
+
+
 def describe_error(exc: BaseException) -> str:
     """One line for an exception: type, message and, when known, the learner's line that raised it.
 
     Frames inside harness_lab, the SDK or the standard library are skipped, so the line named is
     the learner's own (notebook cells are registered in ``linecache`` by IPython).
     """
-    kind = type(exc).__name__
-    message = _api_message(exc) or (str(exc).strip().splitlines()[0] if str(exc).strip() else "")
+    kind = plain(type(exc).__name__)
+    message = _api_message(exc) or _first_line(exc)
     text = f"{kind}: {message}" if message else kind
     if len(text) > 200:
         text = text[:197] + "..."
@@ -139,11 +194,16 @@ def describe_error(exc: BaseException) -> str:
     return text
 
 
+def _first_line(exc: BaseException) -> str:
+    text = plain(str(exc)).strip()
+    return text.splitlines()[0] if text else ""
+
+
 def _api_message(exc: BaseException) -> str:
     """The API's own words for an SDK status error (the 400's message), without the JSON around it."""
     body = getattr(exc, "body", None)
-    if isinstance(body, dict) and isinstance(body.get("error"), dict):
-        return str(body["error"].get("message", ""))
+    if type(body) is dict and type(body.get("error")) is dict:
+        return plain(body["error"].get("message", ""))
     return ""
 
 
@@ -158,54 +218,59 @@ def abort(value: Any) -> None:
     _channel(("aborted", value))
 
 
-def run_limited(job: Callable[[], Any], timeout: float = 5.0) -> JobResult:
+def run_limited(job: Callable[[], Any], timeout: float = 5.0, *, memory: int | None = MEMORY_LIMIT) -> JobResult:
     """Run ``job()`` in a child process for at most ``timeout`` seconds; never raises for the job.
 
-    ``job`` must return something picklable (a summary of what it saw, not the learner's objects).
+    ``job`` must return plain values (see the module docstring): a summary of what it saw, not
+    the learner's objects. ``memory`` is the job's allowance in bytes beyond its size at the fork
+    (None: no cap).
     """
     if not hasattr(os, "fork"):
         return _run_in_thread(job, timeout)
+    prepare()
     read_end, write_end = os.pipe()
     with warnings.catch_warnings():
         # Python 3.12+ warns that forking a threaded process (a Jupyter kernel is one) may deadlock;
         # the child only runs the job and exits, and the warning would land in the graded output.
         warnings.simplefilter("ignore", DeprecationWarning)
-        pid = os.fork()
-    if pid == 0:  # child: never return into the caller's stack
+        supervisor = os.fork()
+    if supervisor == 0:  # never return into the caller's stack
+        code = 1
         try:
             os.close(read_end)
-            _own_group(0)
-            _child(job, write_end)
+            code = _supervise(job, write_end, timeout, memory)
         finally:
-            os._exit(0)
-    _own_group(pid)  # both sides set it, so the group exists whichever runs first
+            os._exit(code)
     os.close(write_end)
+    timed_out = True
     try:
-        data, timed_out = _read_until(read_end, time.monotonic() + timeout)
+        data, timed_out = _read_until(read_end, time.monotonic() + timeout + _GRACE)
     finally:
         os.close(read_end)
-        _reap(pid)
+        code = _collect(supervisor, gently=not timed_out)
     if data:
         try:
-            status, value = pickle.loads(data)
-        except Exception:  # garbled: a forked job whose two processes both answered at once
+            status, value = _PlainOnly(io.BytesIO(data)).load()
+        except Exception:  # garbled: learner code wrote to the pipe itself
             status, value = "crashed", None
         if status == "error":
             return JobResult("error", error=value)
         return JobResult(status, value=value)
-    return JobResult("timeout") if timed_out else JobResult("crashed")
+    return JobResult("timeout") if timed_out or code == _TIMED_OUT else JobResult("crashed")
 
 
 def try_limited(job: Callable[[], Any], timeout: float = 5.0) -> None:
     """A try-it cell's run: ``job()`` under ``run_limited``, then what it printed and returned, here.
 
     The learner's prints are caught in the child (the first ``_SHOWN_CHARS`` of them) and shown
-    after it ends; a returned value other than None is printed as ``print`` would. An exception,
-    a timeout or a crash ends with one line instead of a traceback or a hung cell.
+    after it ends; a returned value other than None is printed as ``print`` would, cut at
+    ``_SHOWN_VALUE_CHARS``. An exception, a timeout, too much memory or a crash ends with one line
+    instead of a traceback or a hung cell.
     """
     if not hasattr(os, "fork"):  # the thread fallback prints straight into the cell already
         outcome = run_limited(job, timeout)
         shown, value, error = "", outcome.value, outcome.error
+        value = None if value is None else _capped(str(value))
     else:
         outcome = run_limited(lambda: _printed_and_returned(job), timeout)
         shown, value, error = outcome.value if outcome.status == "ok" else ("", None, outcome.error)
@@ -215,33 +280,86 @@ def try_limited(job: Callable[[], Any], timeout: float = 5.0) -> None:
         print(t("grade.try.raised", error=error))
     elif outcome.status == "timeout":
         print(t("grade.try.timeout", seconds=f"{timeout:g}"))
+    elif outcome.status == "memory":
+        print(t("grade.try.memory", mb=outcome.value))
     elif outcome.status == "crashed":
         print(t("grade.crashed"))
     elif value is not None:
         print(value)
 
 
+def _capped(text: str) -> str:
+    if len(text) <= _SHOWN_VALUE_CHARS:
+        return text
+    return text[:_SHOWN_VALUE_CHARS] + "\n" + t("grade.try.value_cut", limit=_SHOWN_VALUE_CHARS)
+
+
 def _printed_and_returned(job: Callable[[], Any]) -> tuple[str, str | None, str]:
-    """Inside the child: run ``job`` with its prints caught; (printed, str(returned) or None, error)."""
+    """Inside the child: run ``job`` with its prints caught; (printed, returned as text or None, error)."""
     caught = _Capture(_SHOWN_CHARS)
     sys.stdout = sys.stderr = caught
     try:
         value = job()
-        returned = None if value is None else str(value)
+        returned = None if value is None else _capped(plain(str(value)))
+    except MemoryError:
+        raise  # the job's own handler names the cap
     except BaseException as exc:  # the prints before the exception are worth showing too
         return caught.text(), None, describe_error(exc)
     return caught.text(), returned, ""
 
 
-def _child(job: Callable[[], Any], write_end: int) -> None:
+def _supervise(job: Callable[[], Any], write_end: int, timeout: float, memory: int | None) -> int:
+    """The supervisor: fork the job, wait for it until the deadline, then end its whole tree."""
+    _silence()
+    os.setpgid(0, 0)
+    adopted = become_subreaper()
+
+    def stop(signum: int, frame: Any) -> None:
+        raise _Stop()
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the caller decides; a Ctrl-C reaches it, not us
+    die_with_parent(signal.SIGTERM)
+    deadline = time.monotonic() + timeout
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        pid = os.fork()
+    if pid == 0:
+        code = 1
+        try:
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
+            os.setpgid(0, 0)
+            die_with_parent(signal.SIGKILL)
+            _child(job, write_end, memory if limit_memory(memory) else None)
+        finally:
+            os._exit(code)
+    try:
+        os.setpgid(pid, pid)  # both sides set it, so the group exists whichever runs first
+    except OSError:
+        pass
+    os.close(write_end)  # the caller sees the end of the pipe once the job's side is gone
+    ended = False
+    try:
+        ended = wait_for(pid, deadline)
+    except _Stop:
+        pass
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        end_tree(pid, adopted)
+    return 0 if ended else _TIMED_OUT
+
+
+def _child(job: Callable[[], Any], write_end: int, budget: int | None) -> None:
     global _channel
     _silence()
 
     def send(message: tuple) -> None:
         try:
+            _check_plain(message)
             payload = pickle.dumps(message)
         except Exception as exc:  # the job returned something that cannot travel
-            payload = pickle.dumps(("error", f"grader could not send the result: {exc}"))
+            payload = pickle.dumps(("error", f"grader could not send the result: {plain(str(exc))}"))
         view = memoryview(len(payload).to_bytes(_HEADER, "big") + payload)
         while view:
             view = view[os.write(write_end, view):]
@@ -250,11 +368,15 @@ def _child(job: Callable[[], Any], write_end: int) -> None:
     _channel = send
     try:
         value = job()
+    except MemoryError as exc:
+        exc.__traceback__ = None  # let the frames that held the memory go before answering
+        del exc
+        send(("memory", (budget or 0) // (1 << 20)))
     except BaseException as exc:  # SystemExit and KeyboardInterrupt from learner code included
         try:
             line = describe_error(exc)
         except BaseException:  # an exception whose str() itself fails
-            line = type(exc).__name__
+            line = plain(type(exc).__name__)
         send(("error", line))
     send(("ok", value))
 
@@ -271,23 +393,15 @@ def _silence() -> None:
     sys.stdin = open(os.devnull)
 
 
-def _own_group(pid: int) -> None:
-    """Make ``pid`` (0: this process) the leader of a new process group, named by its pid."""
-    try:
-        os.setpgid(pid, pid)
-    except OSError:  # the other side got there first, or the child is already gone
-        pass
-
-
 def _read_until(fd: int, deadline: float) -> tuple[bytes, bool]:
-    """Read the child's message until it is whole, EOF or the deadline; returns (payload, timed_out).
+    """Read the job's message until it is whole, EOF or the deadline; returns (payload, timed_out).
 
-    A payload shorter than its header announced (the child died mid-write) comes back as b"".
+    A payload shorter than its header announced (the job died mid-write) comes back as b"".
     """
     data = b""
     while True:
         if len(data) >= _HEADER and len(data) >= _HEADER + int.from_bytes(data[:_HEADER], "big"):
-            return data[_HEADER:], False
+            return data[_HEADER:_HEADER + int.from_bytes(data[:_HEADER], "big")], False
         remaining = deadline - time.monotonic()
         if remaining <= 0:
             return b"", True
@@ -300,23 +414,30 @@ def _read_until(fd: int, deadline: float) -> tuple[bytes, bool]:
         data += chunk
 
 
-def _reap(pid: int) -> None:
-    """Kill the child's process group and collect the child, so no zombie or runaway stays behind.
+def _collect(supervisor: int, gently: bool) -> int | None:
+    """Wait for the supervisor to clean up and exit; its exit code (None if it had to be killed).
 
-    The group goes before ``waitpid``: until the child is collected its pid, which names the group,
-    cannot be handed to another process.
+    When the caller gave up (deadline, Ctrl-C), the supervisor is asked first with SIGTERM, so it
+    still ends the job's tree; SIGKILL on its process group is the last resort.
     """
-    try:
-        os.killpg(pid, signal.SIGKILL)
-    except OSError:  # no group (the child never got to set it): kill the child alone
+    if not gently:
         try:
-            os.kill(pid, signal.SIGKILL)
-        except ProcessLookupError:
+            os.kill(supervisor, signal.SIGTERM)
+        except OSError:
+            pass
+    if wait_for(supervisor, time.monotonic() + _GRACE):
+        _, status = os.waitpid(supervisor, 0)
+        return os.waitstatus_to_exitcode(status)
+    for kill in (lambda: os.killpg(supervisor, signal.SIGKILL), lambda: os.kill(supervisor, signal.SIGKILL)):
+        try:
+            kill()
+        except OSError:
             pass
     try:
-        os.waitpid(pid, 0)
+        os.waitpid(supervisor, 0)
     except ChildProcessError:
         pass
+    return None
 
 
 def _run_in_thread(job: Callable[[], Any], timeout: float) -> JobResult:
@@ -332,6 +453,8 @@ def _run_in_thread(job: Callable[[], Any], timeout: float) -> JobResult:
             box.append(JobResult("ok", value=job()))
         except _Abort as stop:
             box.append(JobResult("aborted", value=stop.value))
+        except MemoryError:
+            box.append(JobResult("memory", value=0))
         except BaseException as exc:
             box.append(JobResult("error", error=describe_error(exc)))
 

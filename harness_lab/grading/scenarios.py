@@ -27,6 +27,10 @@ OUTPUTS: dict[str, str] = {
     "send_email": "メールを送信しました",
     "brand_new_tool": "新しいツールの出力",
     "search": "手がかりが1件見つかりました",
+    # tools the table never names: level 1's probe writes them into the learner's own policy
+    "list_files": "README.md notes.txt",
+    "create_issue": "課題 #12 を作りました",
+    "drop_table": "テーブルを削除しました",
 }
 
 _SCHEMAS: dict[str, tuple[str, dict]] = {
@@ -38,6 +42,9 @@ _SCHEMAS: dict[str, tuple[str, dict]] = {
     "send_email": ("メールを送る（廃止予定）", {"to": {"type": "string"}, "body": {"type": "string"}}),
     "brand_new_tool": ("今日追加されたばかりのツール", {"note": {"type": "string"}}),
     "search": ("資料を検索する", {"query": {"type": "string"}}),
+    "list_files": ("フォルダーのファイル名を一覧する", {"path": {"type": "string"}}),
+    "create_issue": ("課題管理に課題を起票する", {"title": {"type": "string"}}),
+    "drop_table": ("データベースのテーブルを削除する", {"table": {"type": "string"}}),
 }
 
 TOOL_DEFS: list[dict] = [

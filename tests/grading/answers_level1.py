@@ -1,13 +1,19 @@
 """Learner answers to exercise level 1, right and wrong, written as a learner would.
 
 Each wrong answer is a correct answer with one mistake the exercise is about; ``WRONG`` maps its
-name to the one criterion that must catch it and the catalog key of the hint that must name the
-mistake. The right answers differ in style on purpose.
+name to the criteria that must catch it, each with the catalog key of the hint that must name the
+mistake (usually one criterion: one mistake fails one criterion). ``HOSTILE`` holds answers that
+hang, crash or eat memory, graded with a short time limit. The right answers differ in style on
+purpose.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import types
+from collections import defaultdict
+from enum import Enum
 
 TABLE = {
     "get_time": "allow",
@@ -17,6 +23,7 @@ TABLE = {
     "http_post": "ask",
     "send_email": "deny",
 }
+GOOD_ANSWERS = {"step": "before_tool", "approval": "ask_reuses", "deny": "error_result"}
 
 
 def result(block, content, is_error=False):
@@ -41,7 +48,7 @@ def run(block, tool_impls):
         return result(block, f"ツールの実行に失敗しました: {err}", True)
 
 
-def make_runner(tier_of, forbid=forbidden):
+def make_runner(tier_of, forbid=forbidden, refuse=refused, execute=run):
     """The lesson's loop over tool_use blocks with the policy valve in front of the impl."""
 
     def run_tool_uses(content, tool_impls, approve):
@@ -53,9 +60,9 @@ def make_runner(tier_of, forbid=forbidden):
             if tier == "deny":
                 results.append(forbid(block))
             elif tier == "ask" and not approve(block.name, block.input):
-                results.append(refused(block))
+                results.append(refuse(block))
             else:
-                results.append(run(block, tool_impls))
+                results.append(execute(block, tool_impls))
         return results
 
     return run_tool_uses
@@ -130,6 +137,70 @@ def function_runner(content, tool_impls, approve):
     return results
 
 
+# --- right: tiers as tuples with upper-case names, read through a helper -------------------------
+TUPLE_POLICY = {"ALLOW": ("get_time", "read_file"), "ASK": ("write_file", "delete_file", "http_post"),
+                "DENY": ("send_email",)}
+
+
+def tuple_tier(name):
+    for tier, names in TUPLE_POLICY.items():
+        if name in names:
+            return tier.lower()
+    return "ask"
+
+
+tuple_runner = make_runner(tuple_tier)
+
+
+# --- right: tiers as an Enum; a defaultdict; the default kept inside the policy itself ----------
+class Tier(Enum):
+    ALLOW = "allow"
+    ASK = "ask"
+    DENY = "deny"
+
+
+ENUM_POLICY = {name: Tier(tier) for name, tier in TABLE.items()}
+enum_runner = make_runner(lambda name: ENUM_POLICY.get(name, Tier.ASK).value)
+
+DEFAULTING_POLICY = defaultdict(lambda: "deny", TABLE)
+defaulting_runner = make_runner(lambda name: DEFAULTING_POLICY[name])
+
+STARRED_POLICY = {**TABLE, "*": "ask"}
+starred_runner = make_runner(lambda name: STARRED_POLICY.get(name, STARRED_POLICY["*"]))
+
+
+# --- right, though they change what they were handed, as real harness code may ----------------
+def consumes_content(content, tool_impls, approve):
+    """Takes the blocks off ``content`` one by one, leaving it empty."""
+    results = []
+    while content:
+        block = content.pop(0)
+        if block.type == "tool_use":
+            results.extend(dict_runner([block], tool_impls, approve))
+    return results
+
+
+def tidies_paths(content, tool_impls, approve):
+    """Normalises each path in ``block.input`` in place before asking and running ("./notes.txt")."""
+    for block in content:
+        if block.type == "tool_use" and "path" in block.input:
+            block.input["path"] = "./" + block.input["path"]
+    return dict_runner(content, tool_impls, approve)
+
+
+RIGHT = {
+    "dict of tiers, default ask": (DICT_POLICY, DICT_DEFAULT, dict_runner, GOOD_ANSWERS),
+    "sets per tier, default deny, approve(block)": (SETS_POLICY, SETS_DEFAULT, sets_runner, GOOD_ANSWERS),
+    "function policy, default allow": (function_policy, FUNCTION_DEFAULT, function_runner, GOOD_ANSWERS),
+    "tuples per tier in upper case": (TUPLE_POLICY, "ask", tuple_runner, GOOD_ANSWERS),
+    "an Enum for the tiers": (ENUM_POLICY, Tier.ASK, enum_runner, GOOD_ANSWERS),
+    "a defaultdict that falls to deny": (DEFAULTING_POLICY, "deny", defaulting_runner, GOOD_ANSWERS),
+    "the default kept in the policy under '*'": (STARRED_POLICY, "ask", starred_runner, GOOD_ANSWERS),
+    "consumes content with pop(0)": (DICT_POLICY, DICT_DEFAULT, consumes_content, GOOD_ANSWERS),
+    "tidies block.input paths in place": (DICT_POLICY, DICT_DEFAULT, tidies_paths, GOOD_ANSWERS),
+}
+
+
 # --- wrong answers ----------------------------------------------------------------------------
 def _after_run(content, tool_impls, approve):
     """The colleague's wiring: run every tool first, then apply the policy to the result."""
@@ -142,6 +213,23 @@ def _after_run(content, tool_impls, approve):
         if tier == "deny":
             done = forbidden(block)
         elif tier == "ask" and not approve(block.name, block.input):
+            done = refused(block)
+        results.append(done)
+    return results
+
+
+def _ask_after_run(content, tool_impls, approve):
+    """Deny is right, but an ask tool runs first and the human is asked afterwards."""
+    results = []
+    for block in content:
+        if block.type != "tool_use":
+            continue
+        tier = DICT_POLICY.get(block.name, "ask")
+        if tier == "deny":
+            results.append(forbidden(block))
+            continue
+        done = run(block, tool_impls)
+        if tier == "ask" and not approve(block.name, block.input):
             done = refused(block)
         results.append(done)
     return results
@@ -163,11 +251,14 @@ def _deny_dropped(content, tool_impls, approve):
     return results
 
 
+def _refusal_dropped(content, tool_impls, approve):
+    """A call the human refused is skipped silently: one result short."""
+    return [r for r in dict_runner(content, tool_impls, approve) if not r["content"].startswith("ユーザー")]
+
+
 def _key_error(content, tool_impls, approve):
     """No default at all: an unlisted tool is a KeyError."""
     return make_runner(lambda name: DICT_POLICY[name])(content, tool_impls, approve)
-
-
 
 
 def _once_per_response(content, tool_impls, approve):
@@ -204,6 +295,11 @@ def _deny_silent_reason(content, tool_impls, approve):
     ]
 
 
+def _refused_not_error(content, tool_impls, approve):
+    return [{k: v for k, v in r.items() if k != "is_error"} if r["content"].startswith("ユーザー") else r
+            for r in dict_runner(content, tool_impls, approve)]
+
+
 def _reversed(content, tool_impls, approve):
     return list(reversed(dict_runner(content, tool_impls, approve)))
 
@@ -221,6 +317,12 @@ def _ignores_answer(content, tool_impls, approve):
             approve(block.name, block.input)  # asked, but the answer is dropped
         results.append(run(block, tool_impls))
     return results
+
+
+def _misreads_answer(content, tool_impls, approve):
+    """Takes approve's True for a no: an approved call never runs."""
+    return make_runner(lambda name: DICT_POLICY.get(name, "ask"),
+                       refuse=refused)(content, tool_impls, lambda name, given: approve(name, given) == "yes")
 
 
 def _stops_at_refusal(content, tool_impls, approve):
@@ -247,48 +349,184 @@ def _id_under_the_wrong_key(content, tool_impls, approve):
     ]
 
 
-# Each entry: (POLICY, DEFAULT_TIER, run_tool_uses), the criterion that must fail alone, its hint's key.
-WRONG = {
-    "policy checked after the tool ran": ((DICT_POLICY, "ask", _after_run), 2, "grade.l1.c2.deny_ran"),
-    "denied call with no tool_result": ((DICT_POLICY, "ask", _deny_dropped), 3, "grade.l1.c3.deny_no_result"),
-    "no default tier (KeyError)": ((DICT_POLICY, "ask", _key_error), 1, "grade.l1.c1.unlisted_error"),
-    "no default tier (None, unlisted tool runs)": (
-        (DICT_POLICY, None, make_runner(lambda name: DICT_POLICY.get(name))),
-        1,
-        "grade.l1.c1.no_default",
-    ),
-    "declared default not used": (
-        (DICT_POLICY, "deny", make_runner(lambda name: DICT_POLICY.get(name, "allow"))),
-        1,
-        "grade.l1.c1.default_ignored",
-    ),
-    "approval asked only once per response": ((DICT_POLICY, "ask", _once_per_response), 2, "grade.l1.c2.per_call"),
-    "deny result without is_error": ((DICT_POLICY, "ask", _deny_not_error), 3, "grade.l1.c3.deny_not_error"),
-    "deny result that does not say why": ((DICT_POLICY, "ask", _deny_silent_reason), 3, "grade.l1.c3.deny_no_reason"),
-    "results in reverse order": ((DICT_POLICY, "ask", _reversed), 3, "grade.l1.c3.order"),
-    "approve's answer ignored": ((DICT_POLICY, "ask", _ignores_answer), 2, "grade.l1.c2.refusal_ignored"),
-    "loop stops at the first refusal": ((DICT_POLICY, "ask", _stops_at_refusal), 2, "grade.l1.c2.allowed_skipped"),
-    "tool_use_id written as id": ((DICT_POLICY, "ask", _id_under_the_wrong_key), 3, "grade.l1.c3.no_id"),
-}
+def _first_id_everywhere(content, tool_impls, approve):
+    results = dict_runner(content, tool_impls, approve)
+    return [{**r, "tool_use_id": results[0]["tool_use_id"]} for r in results]
 
 
-# --- right, though they change what they were handed, as real harness code may ----------------
-def consumes_content(content, tool_impls, approve):
-    """Takes the blocks off ``content`` one by one, leaving it empty."""
+def _wrong_type(content, tool_impls, approve):
+    return [{**r, "type": "tool_response"} for r in dict_runner(content, tool_impls, approve)]
+
+
+def _output_dropped(content, tool_impls, approve):
+    """Runs the tool but tells the model only that it is done."""
+    return make_runner(lambda name: DICT_POLICY.get(name, "ask"),
+                       execute=lambda block, impls: (impls[block.name](block.input), result(block, "完了"))[1]
+                       )(content, tool_impls, approve)
+
+
+def _with_name_field(content, tool_impls, approve):
+    """Adds the tool's name to every result: the API knows no such field in a tool_result."""
+    names = {b.id: b.name for b in content if b.type == "tool_use"}
+    return [{**r, "name": names[r["tool_use_id"]]} for r in dict_runner(content, tool_impls, approve)]
+
+
+def _string_is_error(content, tool_impls, approve):
+    """Writes is_error as the string "true": the API wants a boolean."""
+    return [{**r, "is_error": "true"} if r.get("is_error") else r for r in dict_runner(content, tool_impls, approve)]
+
+
+def _never_asks(content, tool_impls, approve):
+    """Reads the policy, but an ask tool runs without approve (a typo: "Ask")."""
+    return make_runner(lambda name: DICT_POLICY.get(name, "ask"),
+                       )(content, tool_impls, lambda name, given: True)
+
+
+def _runs_denied(content, tool_impls, approve):
+    """Treats deny like allow: nothing is ever refused by the policy."""
+    return make_runner(lambda name: {"deny": "allow"}.get(DICT_POLICY.get(name, "ask"), DICT_POLICY.get(name, "ask"))
+                       )(content, tool_impls, approve)
+
+
+# The held-out class: the data cannot say ask or allow, the code knows the names.
+DENY_ONLY_POLICY = {"send_email": "deny"}
+
+
+def _hard_coded(content, tool_impls, approve):
     results = []
-    while content:
-        block = content.pop(0)
-        if block.type == "tool_use":
-            results.extend(dict_runner([block], tool_impls, approve))
+    for block in content:
+        if block.type != "tool_use":
+            continue
+        if DENY_ONLY_POLICY.get(block.name) == "deny":
+            results.append(forbidden(block))
+        elif block.name in ("get_time", "read_file"):
+            results.append(run(block, tool_impls))
+        elif not approve(block.name, block.input):
+            results.append(refused(block))
+        else:
+            results.append(run(block, tool_impls))
     return results
 
 
-def tidies_paths(content, tool_impls, approve):
-    """Normalises each path in ``block.input`` in place before asking and running ("./notes.txt")."""
-    for block in content:
-        if block.type == "tool_use" and "path" in block.input:
-            block.input["path"] = "./" + block.input["path"]
-    return dict_runner(content, tool_impls, approve)
+DENY_ONLY_SETS = {"deny": {"send_email"}}
+hard_coded_sets = make_runner(
+    lambda name: "deny" if name in DENY_ONLY_SETS["deny"] else "allow" if name in ("get_time", "read_file") else "ask"
+)
+
+# A copy made once, when the cell runs: changing POLICY later changes nothing.
+COPIED_POLICY = {"allow": ["get_time", "read_file"], "ask": ["write_file", "delete_file", "http_post"],
+                 "deny": ["send_email"]}
+_TIER_OF = {name: tier for tier, names in COPIED_POLICY.items() for name in names}
+copied_runner = make_runner(lambda name: _TIER_OF.get(name, "ask"))
+
+LEFT_OUT = {k: v for k, v in TABLE.items() if k != "read_file"}
+left_out_runner = make_runner(lambda name: LEFT_OUT.get(name, "deny"))
+LISTED_WRONG = {**TABLE, "write_file": "allow"}
+listed_wrong_runner = make_runner(lambda name: LISTED_WRONG.get(name, "ask"))
+
+PAIRS_POLICY = [("get_time", "allow"), ("read_file", "allow"), ("write_file", "ask"), ("delete_file", "ask"),
+                ("http_post", "ask"), ("send_email", "deny")]
+pairs_runner = make_runner(lambda name: dict(PAIRS_POLICY).get(name, "ask"))
+FROZEN_POLICY = types.MappingProxyType(dict(TABLE))
+frozen_runner = make_runner(lambda name: FROZEN_POLICY.get(name, "ask"))
+
+
+def with_answers(**changed):
+    return {**GOOD_ANSWERS, **changed}
+
+
+def _dict(run_tool_uses, answers=GOOD_ANSWERS, default="ask"):
+    return (DICT_POLICY, default, run_tool_uses, answers)
+
+
+# name -> ((POLICY, DEFAULT_TIER, run_tool_uses, ANSWERS), {criterion: hint key})
+WRONG = {
+    "policy checked after the tool ran": (_dict(_after_run), {2: "grade.l1.c2.deny_ran"}),
+    "ask tool run before asking": (_dict(_ask_after_run), {2: "grade.l1.c2.ran_before_asking"}),
+    "denied call with no tool_result": (_dict(_deny_dropped), {3: "grade.l1.c3.deny_no_result"}),
+    "refused call with no tool_result": (_dict(_refusal_dropped), {3: "grade.l1.c3.count"}),
+    "no default tier (KeyError)": (_dict(_key_error), {1: "grade.l1.c1.unlisted_error"}),
+    "no default tier (None, unlisted tool runs)": (
+        (DICT_POLICY, None, make_runner(lambda name: DICT_POLICY.get(name)), GOOD_ANSWERS),
+        {1: "grade.l1.c1.no_default"},
+    ),
+    "declared default not used": (
+        (DICT_POLICY, "deny", make_runner(lambda name: DICT_POLICY.get(name, "allow")), GOOD_ANSWERS),
+        {1: "grade.l1.c1.default_ignored"},
+    ),
+    "empty policy, tiers in the code": (({}, "ask", dict_runner, GOOD_ANSWERS), {1: "grade.l1.c1.empty_policy"}),
+    "policy data without ask or allow (name -> tier)": (
+        (DENY_ONLY_POLICY, "ask", _hard_coded, GOOD_ANSWERS), {1: "grade.l1.c1.not_data_driven"}),
+    "policy data without ask or allow (tier -> names)": (
+        (DENY_ONLY_SETS, "ask", hard_coded_sets, GOOD_ANSWERS), {1: "grade.l1.c1.not_data_driven"}),
+    "a copy of the policy made once": (
+        (COPIED_POLICY, "ask", copied_runner, GOOD_ANSWERS), {1: "grade.l1.c1.not_data_driven"}),
+    "a table tool left out of the policy": (
+        (LEFT_OUT, "deny", left_out_runner, GOOD_ANSWERS), {1: "grade.l1.c1.fell_to_default"}),
+    "a table tool given the wrong tier": (
+        (LISTED_WRONG, "ask", listed_wrong_runner, GOOD_ANSWERS), {1: "grade.l1.c1.listed_wrong"}),
+    "policy as a list of pairs": ((PAIRS_POLICY, "ask", pairs_runner, GOOD_ANSWERS), {1: "grade.l1.c1.shape"}),
+    "policy as a read-only mapping": ((FROZEN_POLICY, "ask", frozen_runner, GOOD_ANSWERS), {1: "grade.l1.c1.shape"}),
+    "ask never reaches approve": (
+        _dict(_never_asks), {1: "grade.l1.c1.mismatch", 2: "grade.l1.c2.not_asked"}),
+    "deny runs like allow": (_dict(_runs_denied), {1: "grade.l1.c1.mismatch", 3: "grade.l1.c3.no_deny"}),
+    "approval asked only once per response": (_dict(_once_per_response), {2: "grade.l1.c2.per_call"}),
+    "approve's answer ignored": (_dict(_ignores_answer), {2: "grade.l1.c2.refusal_ignored"}),
+    "approve's True read as a no": (_dict(_misreads_answer), {2: "grade.l1.c2.approved_not_run"}),
+    "loop stops at the first refusal": (_dict(_stops_at_refusal), {2: "grade.l1.c2.allowed_skipped"}),
+    "deny result without is_error": (_dict(_deny_not_error), {3: "grade.l1.c3.deny_not_error"}),
+    "deny result that does not say why": (_dict(_deny_silent_reason), {3: "grade.l1.c3.deny_no_reason"}),
+    "refused result without is_error": (_dict(_refused_not_error), {3: "grade.l1.c3.refused_not_error"}),
+    "results in reverse order": (_dict(_reversed), {3: "grade.l1.c3.order"}),
+    "one id for every result": (_dict(_first_id_everywhere), {3: "grade.l1.c3.ids"}),
+    "results of the wrong type": (_dict(_wrong_type), {3: "grade.l1.c3.type"}),
+    "tool output not passed on": (_dict(_output_dropped), {3: "grade.l1.c3.output_missing"}),
+    "tool_use_id written as id": (_dict(_id_under_the_wrong_key), {3: "grade.l1.c3.no_id"}),
+    "an extra name field in tool_result": (_dict(_with_name_field), {3: "grade.l1.c3.api_rejected"}),
+    "is_error as a string": (_dict(_string_is_error), {3: "grade.l1.c3.api_rejected"}),
+    "answers left empty": (
+        _dict(dict_runner, answers={"step": None, "approval": None, "deny": None}),
+        {2: "grade.l1.answer_missing", 3: "grade.l1.answer_missing"},
+    ),
+    "answers not given at all": (
+        (DICT_POLICY, "ask", dict_runner, None), {2: "grade.l1.answer_missing", 3: "grade.l1.answer_missing"}),
+    "policy placed after the tool (answer)": (
+        _dict(dict_runner, answers=with_answers(step="after_tool")), {2: "grade.l1.c2.step"}),
+    "policy with its own prompt (answer)": (
+        _dict(dict_runner, answers=with_answers(approval="own_prompt")), {2: "grade.l1.c2.approval"}),
+    "deny drops the call (answer)": (
+        _dict(dict_runner, answers=with_answers(deny="drop")), {3: "grade.l1.c3.deny_answer"}),
+    "an option that does not exist": (
+        _dict(dict_runner, answers=with_answers(step="before-tool")), {2: "grade.l1.unknown"}),
+}
+
+
+# --- hostile: graded with a short time limit ----------------------------------------------------
+def _loops(content, tool_impls, approve):
+    while True:
+        pass
+
+
+def _exits_hard(content, tool_impls, approve):
+    os._exit(7)
+
+
+def _raises(content, tool_impls, approve):
+    raise ValueError("まだ書いていません")
+
+
+def _hoards(content, tool_impls, approve):
+    kept = []
+    while True:
+        kept.append(bytearray(2 << 30))  # past the 1 GiB allowance at once
+
+
+HOSTILE = {
+    "endless loop": (_dict(_loops), {1: "grade.timeout", 2: "grade.timeout", 3: "grade.timeout"}),
+    "exits the process": (_dict(_exits_hard), {1: "grade.crashed", 2: "grade.crashed", 3: "grade.crashed"}),
+    "raises": (_dict(_raises), {1: "grade.l1.c1.unlisted_error", 2: "grade.raised", 3: "grade.raised"}),
+    "memory without end": (_dict(_hoards), {1: "grade.memory", 2: "grade.memory", 3: "grade.memory"}),
+}
 
 
 def with_deny_message(text):
@@ -300,32 +538,39 @@ def with_deny_message(text):
     return make_runner(lambda name: DICT_POLICY.get(name, DICT_DEFAULT), forbid=deny)
 
 
-# Ways of saying "the policy forbids it" that criterion 3 accepts, and deny results that say nothing
-# about why (they must fail it).
+# Ways of saying "a rule forbids it" that criterion 3 accepts, and deny results that do not say a
+# rule forbids the tool (they must fail it).
 SAYS_FORBIDDEN = [
+    "ツール {name} はポリシーで禁止されているため、実行していません。",
     "{name} は許可されていません。",
     "{name} の使用は禁じられています",
-    "blocked: {name} is not permitted",
-    "{name} isn't allowed here",
+    "{name} の呼び出しはルールで禁止されています",
+    "ポリシーにより {name} は使えません",
     "{name} は使用できません（管理者の設定）",
     "{name} は管理者の設定で無効化されています",
+    "{name} を使う権限がありません",
+    "blocked: {name} is not permitted",
+    "{name} isn't allowed here",
+    "{name} is forbidden by policy",
     "Permission denied: {name}",
+    "{name} is not on the allowlist",
+    "Denied by the tool policy.",
     "ＰＯＬＩＣＹ: {name}",  # full-width letters, as an IME may type them
+    "ﾎﾟﾘｼｰ違反です",  # half-width katakana
 ]
 SAYS_NOTHING_WHY = [
     "エラー",
     "実行していません。",
+    "{name} は使えません",
+    "{name} は使用できません",
     "{name} は拒否されました",  # what a person's "no" says too
+    "ユーザーが拒否したため、実行していません。",
     "Denied.",
+    "{name} was denied",
+    "blocked",
+    "{name} is disabled",
+    "{name} is unavailable right now",
     "{name} failed",
     "{name} は許可されました",  # says the opposite
     "{name} is allowed",
 ]
-
-RIGHT = {
-    "dict of tiers, default ask": (DICT_POLICY, DICT_DEFAULT, dict_runner),
-    "sets per tier, default deny, approve(block)": (SETS_POLICY, SETS_DEFAULT, sets_runner),
-    "function policy, default allow": (function_policy, FUNCTION_DEFAULT, function_runner),
-    "consumes content with pop(0)": (DICT_POLICY, DICT_DEFAULT, consumes_content),
-    "tidies block.input paths in place": (DICT_POLICY, DICT_DEFAULT, tidies_paths),
-}

@@ -1,11 +1,14 @@
 """Learner answers to exercise level 2, right and wrong, written as a learner would.
 
-``WRONG`` maps each mistake to the one criterion that must catch it and the catalog key of the hint
-that must name it; the right answers differ in style (a check before the counter, a for loop, a
-while True) and must all pass.
+``WRONG`` maps each mistake to the criteria that must catch it, each with the catalog key of the hint
+that must name it (one mistake, one criterion); ``HOSTILE`` holds loops that hang, crash or eat
+memory, graded with a short time limit. The right answers differ in style (a check before the
+counter, a for loop, a while True) and must all pass.
 """
 
 from __future__ import annotations
+
+import os
 
 MODEL = "claude-sonnet-5"
 MAX_TURNS = 4
@@ -186,44 +189,226 @@ def spins_forever(client, user_input, tools, tool_impls):
         pass
 
 
-GOOD_MISSING = {"stop_condition", "token_budget", "no_progress"}
-GOOD_RUNAWAYS = ["endless_turns", "spinning"]
+def counts_blocks(client, user_input, tools, tool_impls):
+    """Counts tool_use blocks instead of turns: right while the model calls one tool a turn."""
+    messages = [{"role": "user", "content": user_input}]
+    calls = 0
+    response = create(client, messages, tools)
+    while response.stop_reason == "tool_use":
+        if calls >= MAX_TURNS:
+            return stop_message()
+        calls += sum(1 for b in response.content if b.type == "tool_use")
+        messages.append({"role": "assistant", "content": response.content})
+        messages.append({"role": "user", "content": run_tool_uses(response.content, tool_impls)})
+        response = create(client, messages, tools)
+    return final_text(response)
+
+
+def _stopping_with(message):
+    """The lesson's fix, returning ``message`` at the cap."""
+
+    def run_agent(client, user_input, tools, tool_impls):
+        messages = [{"role": "user", "content": user_input}]
+        turns = 0
+        response = create(client, messages, tools)
+        while response.stop_reason == "tool_use":
+            if turns >= MAX_TURNS:
+                return message
+            turns += 1
+            messages.append({"role": "assistant", "content": response.content})
+            messages.append({"role": "user", "content": run_tool_uses(response.content, tool_impls)})
+            response = create(client, messages, tools)
+        return final_text(response)
+
+    return run_agent
+
+
+def names_its_results(client, user_input, tools, tool_impls):
+    """Adds the tool's name to each tool_result: the API knows no such field there."""
+    messages = [{"role": "user", "content": user_input}]
+    turns = 0
+    response = create(client, messages, tools)
+    while response.stop_reason == "tool_use":
+        if turns >= MAX_TURNS:
+            return stop_message()
+        turns += 1
+        names = {b.id: b.name for b in response.content if b.type == "tool_use"}
+        results = [{**r, "name": names[r["tool_use_id"]]} for r in run_tool_uses(response.content, tool_impls)]
+        messages.append({"role": "assistant", "content": response.content})
+        messages.append({"role": "user", "content": results})
+        response = create(client, messages, tools)
+    return final_text(response)
+
+
+def first_call_only(client, user_input, tools, tool_impls):
+    """Runs only the first tool_use of a turn: fine until the model calls two tools at once."""
+    messages = [{"role": "user", "content": user_input}]
+    turns = 0
+    response = create(client, messages, tools)
+    while response.stop_reason == "tool_use":
+        if turns >= MAX_TURNS:
+            return stop_message()
+        turns += 1
+        first = next(b for b in response.content if b.type == "tool_use")
+        messages.append({"role": "assistant", "content": response.content})
+        messages.append({"role": "user", "content": run_tool_uses([first], tool_impls)})
+        response = create(client, messages, tools)
+    return final_text(response)
+
+
+def hoards(client, user_input, tools, tool_impls):
+    kept = []
+    while True:
+        kept.append(bytearray(2 << 30))  # past the 1 GiB allowance at once
+
+
+def exits_hard(client, user_input, tools, tool_impls):
+    os._exit(3)
+
+
+def forgets_to_return(client, user_input, tools, tool_impls):
+    """Checks the cap on tool_use, but never leaves the loop when the model wraps up."""
+    messages = [{"role": "user", "content": user_input}]
+    turns = 0
+    while True:
+        response = create(client, messages, tools)
+        if response.stop_reason == "tool_use":
+            if turns >= MAX_TURNS:
+                return stop_message()
+            turns += 1
+            messages.append({"role": "assistant", "content": response.content})
+            messages.append({"role": "user", "content": run_tool_uses(response.content, tool_impls)})
+
+
+def says_done_instead(client, user_input, tools, tool_impls):
+    """Stops right, but answers a normal task with its own word instead of the model's."""
+    answer = top_of_body(client, user_input, tools, tool_impls)
+    return answer if "停止" in answer else "完了しました"
+
+
+def asks_once_more(client, user_input, tools, tool_impls):
+    """After the model's answer, sends one more request 'to be sure'."""
+    messages = [{"role": "user", "content": user_input}]
+    answer = top_of_body(client, user_input, tools, tool_impls)
+    if "停止" not in answer:
+        create(client, messages, tools)
+    return answer
+
+
+def one_too_many(client, user_input, tools, tool_impls):
+    """Compares with > at the top: one turn more than MAX_TURNS."""
+    messages = [{"role": "user", "content": user_input}]
+    turns = 0
+    response = create(client, messages, tools)
+    while response.stop_reason == "tool_use":
+        if turns > MAX_TURNS:
+            return stop_message()
+        turns += 1
+        messages.append({"role": "assistant", "content": response.content})
+        messages.append({"role": "user", "content": run_tool_uses(response.content, tool_impls)})
+        response = create(client, messages, tools)
+    return final_text(response)
+
+
+def endless_answer():
+    while True:
+        yield "stop_condition"
+
+
+GOOD_MISSING = {"stop_condition": "endless_turns", "token_budget": "budget_burn", "no_progress": "spinning"}
 
 RIGHT = {
-    "check at the top, sets": (GOOD_MISSING, GOOD_RUNAWAYS, top_of_body),
-    "for loop, minimal answers as a list": (["stop_condition"], ("budget_burn", "spinning"), for_loop),
-    "while True, answers as a dict of flags": (
-        {"stop_condition": True, "approval": True, "reassign": False},
-        {"endless_turns": True, "budget_burn": True, "spinning": True, "dead_loop": False},
+    "check at the top, one runaway per gap": (GOOD_MISSING, top_of_body, MAX_TURNS),
+    "for loop, sets of runaways": (
+        {"stop_condition": {"endless_turns", "budget_burn"}, "no_progress": ["spinning"]}, for_loop, MAX_TURNS),
+    "while True, every gap": (
+        {"stop_condition": "endless_turns", "token_budget": "budget_burn", "no_progress": "spinning",
+         "approval": "unchecked_action"},
         while_true,
+        MAX_TURNS,
     ),
+    "a stop message with no number": (GOOD_MISSING, _stopping_with("上限に達したので止めました"), MAX_TURNS),
+    "an English stop message": (GOOD_MISSING, _stopping_with("Stopped: reached the turn limit."), MAX_TURNS),
 }
 
-# name -> ((MISSING, RUNAWAYS, run_agent), criterion that must fail alone, its hint's catalog key)
+
+def _top(missing):
+    return (missing, top_of_body, MAX_TURNS)
+
+
+def _loop(run_agent):
+    return (GOOD_MISSING, run_agent, MAX_TURNS)
+
+
+# name -> ((MISSING, run_agent, MAX_TURNS), {criterion: hint key})
 WRONG = {
     "misses the explicit stop condition": (
-        ({"token_budget", "no_progress"}, GOOD_RUNAWAYS, top_of_body), 1, "grade.l2.c1.no_stop_condition"),
+        _top({"token_budget": "budget_burn", "no_progress": "spinning"}), {1: "grade.l2.c1.no_stop_condition"}),
     "names something the loop does right": (
-        ({"stop_condition", "reassign"}, GOOD_RUNAWAYS, top_of_body), 1, "grade.l2.c1.not_missing"),
-    "answer left empty (MISSING)": ((set(), GOOD_RUNAWAYS, top_of_body), 1, "grade.l2.c1.no_stop_condition"),
-    "only one runaway family": (
-        (GOOD_MISSING, {"endless_turns", "budget_burn"}, top_of_body), 2, "grade.l2.c2.no_spinning"),
-    "no spinning named": ((GOOD_MISSING, ["endless_turns"], top_of_body), 2, "grade.l2.c2.no_spinning"),
+        _top({**GOOD_MISSING, "reassign": "dead_loop"}), {1: "grade.l2.c1.not_missing"}),
+    "a control that is not an option": (_top({**GOOD_MISSING, "max_tokens": "endless_turns"}), {1: "grade.l2.unknown"}),
+    "answer left empty": (
+        _top({}), {1: "grade.l2.c1.no_stop_condition", 2: "grade.l2.c2.no_turns"}),
+    "gaps as a set, with no runaways": (
+        _top({"stop_condition", "no_progress"}), {2: "grade.l2.c2.not_mapping"}),
+    "a gap paired with nothing": (_top({**GOOD_MISSING, "no_progress": None}), {2: "grade.l2.c2.unpaired"}),
+    "the runaways swapped": (
+        _top({"stop_condition": "spinning", "no_progress": "endless_turns"}), {2: "grade.l2.c2.mispaired"}),
+    "only one runaway family": (_top({"stop_condition": "endless_turns"}), {2: "grade.l2.c2.no_spinning"}),
+    "no turns runaway": (
+        _top({"stop_condition": "unchecked_action", "no_progress": "spinning"}), {2: "grade.l2.c2.mispaired"}),
+    "only spinning": (_top({"stop_condition": [], "no_progress": "spinning"}), {2: "grade.l2.c2.unpaired"}),
     "a runaway this loop does not have": (
-        (GOOD_MISSING, ["endless_turns", "spinning", "dead_loop"], top_of_body), 2, "grade.l2.c2.not_this_loop"),
-    "option key that does not exist": (
-        (GOOD_MISSING, ["endless_turns", "spinning", "infinite"], top_of_body), 2, "grade.l2.unknown"),
-    "no cap at all": ((GOOD_MISSING, GOOD_RUNAWAYS, no_cap), 3, "grade.l2.c3.runaway"),
-    "turn check after the tools": (
-        (GOOD_MISSING, GOOD_RUNAWAYS, check_after_tools), 3, "grade.l2.c3.results_unsent"),
-    "check after the increment": ((GOOD_MISSING, GOOD_RUNAWAYS, check_after_increment), 3, "grade.l2.c3.one_early"),
-    "check after the next model call": (
-        (GOOD_MISSING, GOOD_RUNAWAYS, check_after_the_call), 3, "grade.l2.c3.cut_at_cap"),
+        _top({**GOOD_MISSING, "stop_condition": ["endless_turns", "dead_loop"]}), {2: "grade.l2.c2.not_this_loop"}),
+    "a runaway that is not an option": (
+        _top({**GOOD_MISSING, "no_progress": "infinite"}), {2: "grade.l2.unknown"}),
+    "no cap at all": (_loop(no_cap), {3: "grade.l2.c3.runaway"}),
+    "turn check after the tools": (_loop(check_after_tools), {3: "grade.l2.c3.results_unsent"}),
+    "check after the increment": (_loop(check_after_increment), {3: "grade.l2.c3.one_early"}),
+    "check after the next request": (_loop(check_after_the_call), {3: "grade.l2.c3.cut_at_cap"}),
     "counter loop ignoring stop_reason": (
-        (GOOD_MISSING, GOOD_RUNAWAYS, counter_ignores_stop_reason), 3, "grade.l2.c3.normal_raised"),
-    "no stop message at the cap": (
-        (GOOD_MISSING, GOOD_RUNAWAYS, returns_nothing_at_cap), 3, "grade.l2.c3.no_stop_message"),
-    "busy loop": ((GOOD_MISSING, GOOD_RUNAWAYS, spins_forever), 3, "grade.l2.c3.runaway"),
-    "forgets to reassign response": (
-        (GOOD_MISSING, GOOD_RUNAWAYS, forgets_to_reassign), 3, "grade.l2.c3.stale_response"),
+        _loop(counter_ignores_stop_reason), {3: "grade.l2.c3.normal_raised"}),
+    "no stop message at the cap": (_loop(returns_nothing_at_cap), {3: "grade.l2.c3.no_stop_message"}),
+    "a bare number at the cap": (_loop(_stopping_with(str(MAX_TURNS))), {3: "grade.l2.c3.no_stop_message"}),
+    "a stop that does not say why": (_loop(_stopping_with("停止")), {3: "grade.l2.c3.no_stop_message"}),
+    "counts tool_use blocks, not turns": (_loop(counts_blocks), {3: "grade.l2.c3.counts_blocks"}),
+    "an extra name field in tool_result": (_loop(names_its_results), {3: "grade.l2.c3.api_rejected"}),
+    "runs only the first call of a turn": (_loop(first_call_only), {3: "grade.l2.c3.api_rejected"}),
+    "forgets to reassign response": (_loop(forgets_to_reassign), {3: "grade.l2.c3.stale_response"}),
+    "one turn too many": (_loop(one_too_many), {3: "grade.l2.c3.counts"}),
+    "its own word instead of the model's answer": (_loop(says_done_instead), {3: "grade.l2.c3.normal_answer"}),
+    "one request more after the answer": (_loop(asks_once_more), {3: "grade.l2.c3.normal_calls"}),
+    "MAX_TURNS as a string": ((GOOD_MISSING, top_of_body, "8"), {3: "grade.l2.c3.bad_max_turns"}),
+    "an endless generator for MISSING": (
+        (endless_answer(), top_of_body, MAX_TURNS), {1: "grade.l2.endless", 2: "grade.l2.endless"}),
+}
+
+# Stop messages criterion 3 accepts, and ones that do not say the run stopped at the limit.
+SAYS_STOPPED = [
+    "最大ターン数 4 に達したので、自分から停止します",
+    "上限に達したので止めました",
+    "ターン数の上限で打ち切りました",
+    "制限回数を超えたため中断しました",
+    "Stopped: reached the turn limit (4).",
+    "Reached the maximum number of turns; stopping here.",
+    "Halted after hitting MAX_TURNS.",
+    "The loop hit its turn cap and gave up.",
+]
+SAYS_NOTHING_OF_A_STOP = [
+    "4",
+    "",
+    "ターン 4",
+    "停止",
+    "まだ手がかりを探します。",
+    "Stopped.",
+    "limit: 4",
+    "turn 4 of 4",
+]
+
+# Loops graded with a short time limit: each fails criterion 3 only, with this hint.
+HOSTILE = {
+    "busy loop": (_loop(spins_forever), {3: "grade.l2.c3.runaway"}),
+    "exits the process": (_loop(exits_hard), {3: "grade.crashed"}),
+    "memory without end": (_loop(hoards), {3: "grade.memory"}),
+    "never leaves after the answer": (_loop(forgets_to_return), {3: "grade.l2.c3.normal_runaway"}),
 }

@@ -2,10 +2,15 @@
 
     .venv/bin/python tests/grading/build_exercises.py
 
-Each notebook is a list of cells; a TODO cell has a starter and a solved version. The solution is
-executed with nbclient; the starter is executed too (its cells must not raise), and then its grade
-cell gets the solution's output, so a starter passes ``pytest --nbval-lax`` only once the learner's
-code prints the all-passed feedback. ``test_notebooks.py`` checks the files match this source.
+Each notebook is a list of cells; a TODO cell has a starter and a solved version. Cells carry the
+tags the grading command reads (``python -m harness_lab.grading``, see
+``harness_lab/grading/notebook.py``): ``setup`` on the cells the answers need, ``answer`` on the TODO
+cells, ``grade`` on the grade cell. The notebook's metadata names its exercise.
+
+The solution is executed with nbclient and must pass. The starter is executed too, without its
+grade cell (every other cell must run cleanly), and ships with that cell empty: a grade cell fails
+by itself, so a stored output would only mislead. The markdown above it shows what a pass looks
+like, built from the graders' own catalog. ``test_notebooks.py`` checks the files match this source.
 """
 
 from __future__ import annotations
@@ -18,19 +23,45 @@ from pathlib import Path
 import nbformat
 from nbclient import NotebookClient
 
+import harness_lab.grading  # noqa: F401  # adds the graders' strings to the catalog
+from harness_lab.text import CATALOG
+
 ROOT = Path(__file__).resolve().parents[2]
 EXERCISES = ROOT / "exercises"
-GRADE_MARK = "# NBVAL_CHECK_OUTPUT"
+GRADE_TAG = "grade"
 
 
 def md(text: str) -> tuple:
-    return ("markdown", text.strip("\n"), None)
+    return ("markdown", text.strip("\n"), None, ())
 
 
-def code(text: str, solved: str | None = None) -> tuple:
-    """A code cell; ``solved`` is the solution's version of a TODO cell."""
-    return ("code", text.strip("\n"), None if solved is None else solved.strip("\n"))
+def code(text: str, solved: str | None = None, tags: tuple[str, ...] = ()) -> tuple:
+    """A code cell; ``solved`` is the solution's version of a TODO cell (tagged ``answer``)."""
+    if solved is not None:
+        tags = ("answer", *tags)
+    return ("code", text.strip("\n"), None if solved is None else solved.strip("\n"), tags)
 
+
+def _ja(key: str, **values: object) -> str:
+    return CATALOG[key][0].format(**values)
+
+
+def pass_example(level: str) -> str:
+    """The grade cell's output when every criterion is met, as the report prints it (Japanese)."""
+    lines = [
+        f"{_ja('grade.mark.pass')} {_ja('grade.criterion', number=n)}: {_ja(f'grade.{level}.c{n}.title')}"
+        for n in (1, 2, 3)
+    ]
+    return "\n".join(["```text", *lines, _ja("grade.all_passed", total=3), "```"])
+
+
+GRADING_HOW = r"""
+**採点のしくみ**: 最後の採点セルは、このノートブックのカーネルの中で採点し、基準を1つでも満たさなければセルがエラー
+（1行の `GradeFailed`）で止まります。ターミナルからは `python3 dev.py grade` で採点できます（1冊だけなら
+`.venv/bin/python -m harness_lab.grading exercises/{name}`）。こちらは、タグ `answer` の付いたセル（`TODO` のセル）と
+タグ `setup` の付いた準備のセルだけを新しいプロセスで実行し、パッケージ自身の採点コードを呼びます。
+採点セルの中身も、ファイルに保存された出力も見ません。自分で足したセルは実行されないので、定義は `TODO` のセルに書きましょう。
+"""
 
 # ---------------------------------------------------------------------------------------------
 LEVEL1 = [
@@ -42,15 +73,14 @@ LEVEL1 = [
 
 **このノートブックを終えると、次のことができます**
 
-- ツール名ごとに allow / ask / deny の3段階を表すポリシーを設計し、表にないツールの落ち先（デフォルト）を決められる
+- ツール名ごとに allow / ask / deny の3段階を表すポリシーを設計し、表にないツールの落ち先（デフォルトの段階）を決められる
 - そのポリシー弁を、ループのどのステップに置くべきかを、実際に動くコードで示せる
-- deny に当たった呼び出しにも、モデルに理由が伝わる `tool_result` を返せる
+- deny に当たった呼び出しにも、ポリシーで禁止されていることがモデルに伝わる `tool_result` を返せる
 
 **進め方**: `TODO` のあるセルを書き換え、上から順に実行します。最後の採点セルが
-`🎉 3つの基準をすべて満たしました` を表示すれば合格です。ターミナルからは
-`pytest --nbval-lax --nbval-current-env exercises/level1_tiered_policy.ipynb` でも採点できます。
+`◎ 3つの基準をすべて満たしました` を表示すれば合格です（○ は合格、× は不合格、△ は注意の印です）。
 API キーは要りません（採点はエミュレーターの上で、決まった応答に対して行います）。
-"""),
+""" + GRADING_HOW.format(name="level1_tiered_policy.ipynb")),
     md(r"""
 ## 課題
 
@@ -66,23 +96,29 @@ API キーは要りません（採点はエミュレーターの上で、決ま�
 表にないツールも、いつかモデルの前に現れます（来週だれかが足すかもしれません）。
 それがどの段階に落ちるか — **デフォルトの段階** — も決めてください。
 
-書くものは3つです:
+書くものは4つです:
 
-1. `POLICY` — 3段階を表すデータ構造（形は自由: ツール名 → 段階の辞書、段階 → ツール名の集合、関数…）
+1. `POLICY` — 3段階を表すデータ構造。形は次の3つのどれかで: ツール名 → 段階の辞書、段階 → ツール名の集合（リストやタプルでも可）の辞書、
+   ツール名を受け取って段階を返す関数
 2. `DEFAULT_TIER` — 表にないツールが落ちる段階（`"allow"` / `"ask"` / `"deny"` のどれか）
 3. `run_tool_uses(content, tool_impls, approve)` — レッスンの承認弁つきの版を、ポリシー弁つきに書き換えたもの。
    `content` はモデルの応答の `response.content`、`tool_impls` はツール名 → 関数（入力の辞書を1つ受け取る）、
    `approve(name, input)` は人間に尋ねて `True`（許可）か `False`（拒否）を返す関数です。
    返り値は `tool_result` ブロック（辞書）のリストです。
+4. `ANSWERS` — ポリシー弁がループのどのステップに属するか、既存の承認弁とどう関係するか、deny に当たったときモデルに何を返すか
+   （選択肢から選びます）
 
 ### 完了基準（採点セルが1つずつ確かめます）
 
-1. 3段階を表現できるポリシー構造を示し、デフォルトの段階（未記載のツールがどの段階に落ちるか）を述べている
+1. 3段階を表現できるポリシー構造を示し、デフォルトの段階（未記載のツールがどの段階に落ちるか）を述べている。
+   段階はポリシーのデータから決まる（採点はあなたの `POLICY` をその場で書き換え — 表のツールの段階を入れ替え、表にないツールを足して —
+   振る舞いがそれに従うかを確かめます。`run_tool_uses` は呼ばれるたびに `POLICY` を引きましょう）
 2. ポリシー弁を `run_tool_uses` の中、`tool_use` ブロックごとに、ツールを実行する**前に**評価している —
-   承認弁と同じ位置であり、`ask` の段階は既存の確認（`approve`）を再利用する
+   承認弁と同じ位置であり、`ask` の段階は既存の確認（`approve`）を再利用する。`ANSWERS` の `"step"` と `"approval"` もそれを述べている
 3. `deny` に当たったときはツールを実行しないが、それでも `is_error: true` の `tool_result` を返し、
-   そのツールがポリシーで禁止されていることをモデルに伝える（黙って落とさない）。
-   すべての `tool_use` に、順番どおり、ちょうど1つの結果を返す
+   そのツールがポリシー（規則）で禁止されていることをモデルに伝える（黙って落とさない。「使えません」「拒否しました」だけでは、
+   人間が断ったのか失敗したのか区別がつきません）。すべての `tool_use` に、順番どおり、ちょうど1つの、API が受け取れる結果を返す。
+   `ANSWERS` の `"deny"` もそれを述べている
 
 採点はあなたのソースコードを読みません。記録係のツール（呼ばれたら記録するだけの偽物）と記録係の `approve` を
 渡して `run_tool_uses` を実際に呼び、**何が実行され、だれに何を尋ね、何が返ったか**だけで判定します。
@@ -90,7 +126,7 @@ API キーは要りません（採点はエミュレーターの上で、決ま�
     md(r"""
 ## 準備
 
-採点に使うのと同じツール定義（`TOOLS`）と、エミュレーターのクライアントを用意します。
+採点に使うのと同じツール定義（`TOOLS`）と、エミュレーターのクライアントを用意します（表にないツールも入っています）。
 `ANTHROPIC_API_KEY` があっても、このノートブックはエミュレーターだけを使います。
 本物の Claude で試したいときは `client = anthropic.Anthropic()` に差し替えるだけで、ほかは変わりません。
 """),
@@ -98,17 +134,17 @@ API キーは要りません（採点はエミュレーターの上で、決ま�
 import json
 
 from harness_lab.emulator import call, emulated_client, reply
-from harness_lab.grading import check_level1, try_limited
+from harness_lab.grading import check_level1, level1_options, try_limited
 from harness_lab.grading.scenarios import TOOL_DEFS as TOOLS
 
 MODEL = "claude-sonnet-5"
 print("ツール:", ", ".join(t["name"] for t in TOOLS))
-"""),
+""", tags=("setup",)),
     md(r"""
 ## あなたの番 1: ポリシーとデフォルトの段階
 
 `POLICY` と `DEFAULT_TIER` を書いてください。デフォルトを `"allow"` にすると基準1は満たしますが、
-⚠️ の警告が付きます（採点は通ります。警告は nbval の比較から外されます）。新しいツールが確認なしで走ってよいか、考えてから決めましょう。
+「△ 注意」が付きます（採点は通ります）。新しいツールが確認なしで走ってよいか、考えてから決めましょう。
 """),
     code(
         r"""
@@ -140,6 +176,7 @@ DEFAULT_TIER = "ask"
 「尋ねる / 通す」の2つに分けています。これを `POLICY` の3段階で分岐するように書き換えてください。
 
 - ポリシーを評価する場所は、承認弁と同じ — `tool_use` ブロック1つずつ、`tool_impls[...]` を呼ぶ手前です
+- 段階は、呼ばれるたびに `POLICY` から引きます（ツール名をコードに直書きしない）
 - `ask` では、新しい確認の仕組みを作らず、渡された `approve` をそのまま使います
 - `deny` では何も実行しませんが、結果は返します。モデルが「ポリシーで禁止されている」と読めば、別の道を探せます
 """),
@@ -180,7 +217,7 @@ def run_tool_uses(content, tool_impls, approve):
 """,
         r"""
 def tier_of(name):
-    # 表にないツールは DEFAULT_TIER に落ちる
+    # 呼ばれるたびに POLICY を引く。表にないツールは DEFAULT_TIER に落ちる
     return POLICY.get(name, DEFAULT_TIER)
 
 
@@ -230,7 +267,7 @@ def run_tool_uses(content, tool_impls, approve):
 モデルに何が返るかを見てください。
 
 あなたの `run_tool_uses` は `try_limited` で呼びます。採点と同じく別プロセスで、制限時間付きで走るので、
-無限ループになってもこのセルは5秒で戻り、次の採点セルまで進めます。
+無限ループになってもこのセルは5秒で戻り、次のセルへ進めます。
 """),
     code(r"""
 client = emulated_client([
@@ -274,15 +311,43 @@ def try_it():
 try_limited(try_it)
 """),
     md(r"""
-## 採点
+## あなたの番 3: ポリシー弁の置き場所を言葉にする
 
-このセルを実行すると、基準ごとに ✅ か ❌ が1行ずつ出ます。❌ にはヒントが付きます。
-あなたのコードが例外を投げても、無限ループになっても、ここで止まることはありません（採点は別プロセスで、制限時間付きで走ります）。
+課題は、コードだけでなく言葉でも答えることを求めています: ポリシー弁はループのどのステップに属するか、
+既存の承認弁とどう関係するか、deny に当たったときにモデルへ何を返すか。選択肢を表示します。
 """),
     code(r"""
-# NBVAL_CHECK_OUTPUT
-check_level1(POLICY, DEFAULT_TIER, run_tool_uses)
+level1_options()
 """),
+    code(
+        r"""
+# TODO: それぞれの問いに、上の一覧からキーを1つずつ選ぶ
+ANSWERS = {
+    "step": None,      # ポリシー弁が属するループのステップ
+    "approval": None,  # 既存の承認弁との関係
+    "deny": None,      # deny に当たったとき、モデルに返すもの
+}
+""",
+        r"""
+ANSWERS = {
+    "step": "before_tool",     # tool_use ごと、ツールを実行する直前（承認弁と同じ場所）
+    "approval": "ask_reuses",  # ask の段階が承認弁そのもの: approve に判断を任せる
+    "deny": "error_result",    # 実行せず、is_error: true で「ポリシーで禁止」と伝える
+}
+""",
+    ),
+    md(r"""
+## 採点
+
+このセルを実行すると、基準ごとに「○ 合格」か「× 不合格」が1行ずつ出ます。「× 不合格」にはヒントが付き、
+セルは1行のエラー（`GradeFailed`）で止まります。あなたのコードが例外を投げても、無限ループになっても、
+ここで固まることはありません（採点は別プロセスで、制限時間とメモリの上限付きで走ります）。
+すべての基準を満たすと、次のように表示されます:
+
+""" + pass_example("l1")),
+    code(r"""
+check_level1(POLICY, DEFAULT_TIER, run_tool_uses, ANSWERS)
+""", tags=(GRADE_TAG,)),
     md(r"""
 ## 振り返り
 
@@ -297,6 +362,12 @@ check_level1(POLICY, DEFAULT_TIER, run_tool_uses)
 
 仕様がすべての `tool_use` に対応する `tool_result` を求めているので、落とせば次のリクエストが 400 になります。
 それに、拒否それ自体がモデルに知らせるべき結果です。「ポリシーで禁止されている」と読めたモデルは、別の道を探せます。
+</details>
+
+<details><summary>なぜ段階を、呼ばれるたびに POLICY から引くのですか？</summary>
+
+ポリシーはデータなので、ツールが増えても、方針が変わっても、コードを書き換えずに表だけを直せます。
+ツール名をコードに直書きすると、表を直しても振る舞いが変わらず、表とコードが黙って食い違います。
 </details>
 
 <details><summary>デフォルトの段階を allow にすると、何が起きますか？</summary>
@@ -317,31 +388,32 @@ LEVEL2 = [
 
 **このノートブックを終えると、次のことができます**
 
-- 裸のループに欠けている制御と、その欠落が生む暴走を言葉にできる
+- 裸のループに欠けている制御と、その欠落がそれぞれ生む暴走を、対にして言葉にできる
 - `MAX_TURNS` のチェックをループ本体の先頭、カウンターを進める手前に置き、その位置が正しいことを数で確かめられる
 
 **進め方**: `TODO` のあるセルを書き換え、上から順に実行します。最後の採点セルが
-`🎉 3つの基準をすべて満たしました` を表示すれば合格です。ターミナルからは
-`pytest --nbval-lax --nbval-current-env exercises/level2_missing_gate.ipynb` でも採点できます。
-"""),
+`◎ 3つの基準をすべて満たしました` を表示すれば合格です（○ は合格、× は不合格、△ は注意の印です）。
+""" + GRADING_HOW.format(name="level2_missing_gate.ipynb")),
     md(r"""
 ## 課題
 
 同僚は下のハーネスのループを「動く」と言います。けれども、モデルが自分から `end_turn` を返さなくなった瞬間、
 あるいは足踏みに陥った瞬間に壊れます。
 
-1. どの制御が欠けていて、その欠落がそれぞれどんな暴走の振る舞いを生むかを指摘してください（選択肢から選びます）
+1. どの制御が欠けていて、その欠落が**それぞれ**どんな暴走の振る舞いを生むかを、対にして指摘してください（選択肢から選びます）
 2. 最小限の修正として、ループが必ず止まることを保証するハードな境界 `MAX_TURNS` を足してください。
    チェックはループ本体の先頭、カウンターを進める手前に置きます
 
 ### 完了基準（採点セルが1つずつ確かめます）
 
 1. 止まるか続けるかの判断をまるごとモデルの `stop_reason` に委ねていて、明示的な停止条件がないことを指摘している
-2. 少なくとも2種類の暴走を挙げている: ターン/予算の暴走と、同じツールを同じ引数で繰り返す無進捗
-3. `MAX_TURNS = N` のとき、決して止まらないモデルに対してツールの実行がちょうど N ラウンド、モデルの呼び出しが N + 1 回で止まり、
-   停止したことを伝えるメッセージを返す。普通のタスク（モデルが自分で切り上げる）では、モデルの答えを返す
+2. 欠けている制御それぞれに、それが生む暴走を正しく対応づけ、少なくとも2種類の暴走を挙げている:
+   ターン/予算の暴走と、同じツールを同じ引数で繰り返す無進捗
+3. `MAX_TURNS = N` のとき、決して止まらないモデルに対してツール呼び出しがちょうど N ターン、モデルへのリクエストが N + 1 回で止まり、
+   上限に達して停止したことを伝える文を返す（数字だけではなく）。1つの応答で2〜3個のツールを呼ぶモデルでも、数えるのはターン。
+   普通のタスク（モデルが自分で切り上げる）では、モデルの答えを返す
 
-採点はあなたのソースコードを読みません。エミュレーターがモデルの呼び出しを数え、記録係のツールが実行を数えます。
+採点はあなたのソースコードを読みません。エミュレーターがモデルへのリクエストを数え、記録係のツールが実行を数えます。
 """),
     md(r"""
 ## 準備
@@ -384,7 +456,7 @@ def toy(name, output, show=False):
             print(f"[実行] {name}({json.dumps(tool_input, ensure_ascii=False)})")
         return output
     return impl
-"""),
+""", tags=("setup",)),
     md(r"""
 ## 同僚のループ
 
@@ -402,7 +474,7 @@ def colleague_run_agent(client, user_input, tools, tool_impls):
         response = client.messages.create(model=MODEL, max_tokens=1024, tools=tools, messages=messages)
 
     return next((b.text for b in response.content if b.type == "text"), "")
-"""),
+""", tags=("setup",)),
     md(r"""
 ### 壊れる姿を見る 1: 切り上げないモデル
 
@@ -435,28 +507,26 @@ stuck_impls = {"search": toy("search", "該当なし", show=True)}
 print(colleague_run_agent(emulated_client(stuck), "東京の天気は？", TOOLS, stuck_impls))
 """),
     md(r"""
-## あなたの番 1: 何が欠けていて、どう暴走するか
+## あなたの番 1: 何が欠けていて、それぞれどう暴走するか
 
-選択肢を表示します。`MISSING` には「このループに欠けている制御」を、`RUNAWAYS` には「その欠落が生む暴走の振る舞い」を、
-キーで選んでください（集合、リスト、どちらでも構いません）。このループが実はちゃんとやっていることを選ぶと、減点ではなく ❌ になります。
+選択肢を表示します。`MISSING` を「このループに欠けている制御のキー → その欠落が生む暴走のキー」の辞書で書いてください
+（暴走が2つ以上あるなら、値は集合でも構いません）。このループが実はちゃんとやっていることや、このループでは起きない暴走を選ぶと、
+減点ではなく「× 不合格」になります。
 """),
     code(r"""
 level2_options()
 """),
     code(
         r"""
-# TODO: このループに欠けている制御のキーを選ぶ
-MISSING = set()
-
-# TODO: その欠落が生む暴走の振る舞いのキーを選ぶ（少なくとも2種類）
-RUNAWAYS = set()
+# TODO: 欠けている制御のキー → その欠落が生む暴走のキー（少なくとも2種類の暴走）
+MISSING = {}
 """,
         r"""
-# いちばん根本は stop_condition: 止まるかどうかをモデルにまるごと任せている
-MISSING = {"stop_condition", "token_budget", "no_progress"}
-
-# ターンの暴走（と予算の燃え尽き）、そして足踏み
-RUNAWAYS = {"endless_turns", "budget_burn", "spinning"}
+MISSING = {
+    "stop_condition": "endless_turns",  # 止まるかどうかをモデルにまるごと任せている → ターンの暴走
+    "token_budget": "budget_burn",      # 予算の上限がない → 費用が燃え尽きるまで止まらない
+    "no_progress": "spinning",          # 無進捗検知がない → 足踏みに誰も気づかない
+}
 """,
     ),
     md(r"""
@@ -464,7 +534,8 @@ RUNAWAYS = {"endless_turns", "budget_burn", "spinning"}
 
 `run_agent` は、いまは同僚のループと同じです。`MAX_TURNS` のカウンターとチェックを足してください。
 チェックは本体の**先頭**、カウンターを進める**手前**に置き、「この一周に入る前に、もう一周が許されているか」を問います。
-上限で止まるときは、止まったことが分かるメッセージを返します（モデルの途中の文を返すのではなく）。
+数えるのはターン（ループの一周）で、`tool_use` ブロックの数ではありません。
+上限で止まるときは、上限に達して止まったことが分かる文を返します（モデルの途中の文や、数字だけではなく）。
 """),
     code(
         r"""
@@ -512,7 +583,7 @@ def run_agent(client, user_input, tools, tool_impls):
     md(r"""
 ## 試してみる
 
-普通のタスク（2ラウンドで答える）と、切り上げないモデルの両方に、あなたの `run_agent` を当てます。
+普通のタスク（ツール呼び出し2ターンで答える）と、切り上げないモデルの両方に、あなたの `run_agent` を当てます。
 どちらも `try_limited`（`run_limited` と同じ別プロセス実行で、出力と返り値をこのセルに表示する）で呼ぶので、
 上限がまだなくても、このセルは数秒で戻ります。
 """),
@@ -533,19 +604,28 @@ try_limited(lambda: run_agent(emulated_client(never_done), "原因を調べて",
 """),
     md(r"""
 ## 採点
-"""),
+
+このセルを実行すると、基準ごとに「○ 合格」か「× 不合格」が1行ずつ出ます。「× 不合格」にはヒントが付き、
+セルは1行のエラー（`GradeFailed`）で止まります。すべての基準を満たすと、次のように表示されます:
+
+""" + pass_example("l2")),
     code(r"""
-# NBVAL_CHECK_OUTPUT
-check_level2(MISSING, RUNAWAYS, run_agent, MAX_TURNS)
-"""),
+check_level2(MISSING, run_agent, MAX_TURNS)
+""", tags=(GRADE_TAG,)),
     md(r"""
 ## 振り返り
 
 <details><summary>なぜチェックはカウンターを進める「手前」なのですか？</summary>
 
-`turns` は「終わった周の数」です。先頭で `turns >= MAX_TURNS` を問えば、ちょうど `MAX_TURNS` 周のツール実行が許され、
-最後の結果もモデルに返ってから止まります。`turns += 1` の後に問うと1周早く止まり、ツールの実行の後に問うと、
-最後の結果をモデルに返さないまま止まります。採点が「N ラウンド、N + 1 回の呼び出し」を数えていたのはそのためです。
+`turns` は「終わったターンの数」です。先頭で `turns >= MAX_TURNS` を問えば、ちょうど `MAX_TURNS` ターンのツール呼び出しが許され、
+最後の結果もモデルに返ってから止まります。`turns += 1` の後に問うと1ターン早く止まり、ツールの実行の後に問うと、
+最後の結果をモデルに返さないまま止まります。採点が「ツール呼び出し N ターン、リクエスト N + 1 回」を数えていたのはそのためです。
+</details>
+
+<details><summary>なぜ tool_use ブロックではなくターンを数えるのですか？</summary>
+
+1つの応答で、モデルは複数のツールを同時に呼べます。ブロックを数えると、並列に呼ぶモデルほど早く止まり、
+上限の意味（モデルへのリクエストは N + 1 回まで）が、モデルの呼び方しだいで変わってしまいます。
 </details>
 
 <details><summary>MAX_TURNS だけでは足りないのは、どんなときですか？</summary>
@@ -566,20 +646,23 @@ check_level2(MISSING, RUNAWAYS, run_agent, MAX_TURNS)
 
 def _cells(spec: list[tuple], solved: bool, prefix: str) -> list:
     cells = []
-    for i, (kind, text, solution) in enumerate(spec):
+    for i, (kind, text, solution, tags) in enumerate(spec):
         source = solution if solved and solution is not None else text
         cell = nbformat.v4.new_markdown_cell(source) if kind == "markdown" else nbformat.v4.new_code_cell(source)
         cell["id"] = f"{prefix}-{i:02d}"
+        if tags:
+            cell.metadata["tags"] = list(tags)
         cells.append(cell)
     return cells
 
 
-def notebook(spec: list[tuple], solved: bool, prefix: str) -> nbformat.NotebookNode:
+def notebook(spec: list[tuple], solved: bool, prefix: str, exercise: str) -> nbformat.NotebookNode:
     nb = nbformat.v4.new_notebook()
     nb.cells = _cells(spec, solved, prefix)
     nb.metadata = {
         "kernelspec": {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"},
         "language_info": {"name": "python"},
+        "harness_lab": {"exercise": exercise},
     }
     return nb
 
@@ -598,31 +681,37 @@ def execute(nb: nbformat.NotebookNode, cwd: Path) -> nbformat.NotebookNode:
 
 
 def grade_cell(nb: nbformat.NotebookNode):
-    return next(c for c in nb.cells if c.cell_type == "code" and c.source.startswith(GRADE_MARK))
+    return next(c for c in nb.cells if GRADE_TAG in c.metadata.get("tags", []))
 
 
-def build(name: str, spec: list[tuple], prefix: str) -> None:
-    solution = execute(notebook(spec, True, prefix), EXERCISES / "solutions")
-    passed = grade_cell(solution).outputs
-    text = "".join(o.get("text", "") for o in passed)
-    if "🎉" not in text:
+def build(name: str, spec: list[tuple], prefix: str, exercise: str) -> None:
+    solution = execute(notebook(spec, True, prefix, exercise), EXERCISES / "solutions")
+    text = "".join(o.get("text", "") for o in grade_cell(solution).outputs)
+    if _ja("grade.all_passed", total=3) not in text:
         sys.exit(f"{name}: the solution does not pass:\n{text}")
-    starter = execute(notebook(spec, False, prefix), EXERCISES)
-    grade_cell(starter).outputs = copy.deepcopy(passed)
-    grade_cell(starter).execution_count = grade_cell(solution).execution_count
+    starter = notebook(spec, False, prefix, exercise)
+    graded = grade_cell(starter)
+    without_grade = copy.deepcopy(starter)
+    without_grade.cells = [c for c in without_grade.cells if c.id != graded.id]
+    ran = execute(without_grade, EXERCISES)  # every cell but the grade cell runs cleanly
+    errors = [c.id for c in ran.cells for o in c.get("outputs", []) if o.output_type == "error"]
+    if errors:
+        sys.exit(f"{name}: starter cells raised: {errors}")
+    by_id = {c.id: c for c in ran.cells}
+    starter.cells = [by_id.get(c.id, c) for c in starter.cells]  # the grade cell stays unrun and empty
     nbformat.write(solution, EXERCISES / "solutions" / name)
     nbformat.write(starter, EXERCISES / name)
     print(f"wrote exercises/{name} and exercises/solutions/{name}")
 
 
 NOTEBOOKS = {
-    "level1_tiered_policy.ipynb": (LEVEL1, "l1"),
-    "level2_missing_gate.ipynb": (LEVEL2, "l2"),
+    "level1_tiered_policy.ipynb": (LEVEL1, "l1", "level1"),
+    "level2_missing_gate.ipynb": (LEVEL2, "l2", "level2"),
 }
 
 if __name__ == "__main__":
-    # The stored feedback is the Japanese default; the kernels inherit this environment.
+    # The stored outputs are the Japanese default; the kernels inherit this environment.
     os.environ.pop("HARNESS_LAB_LANG", None)
     (EXERCISES / "solutions").mkdir(parents=True, exist_ok=True)
-    for name, (spec, prefix) in NOTEBOOKS.items():
-        build(name, spec, prefix)
+    for name, (spec, prefix, exercise) in NOTEBOOKS.items():
+        build(name, spec, prefix, exercise)

@@ -6,55 +6,99 @@ import time
 
 import pytest
 
-from harness_lab.grading import check_level1, grade_level1
+from harness_lab.grading import GradeFailed, check_level1, grade_level1, level1_options
+from harness_lab.grading.level1 import ANSWER_OPTIONS, PROBE_TIERS, says_forbidden
 from harness_lab.text import t
 
-from answers_level1 import DICT_POLICY, RIGHT, SAYS_FORBIDDEN, SAYS_NOTHING_WHY, WRONG, dict_runner, with_deny_message
+from answers_level1 import (
+    DICT_POLICY,
+    GOOD_ANSWERS,
+    HOSTILE,
+    RIGHT,
+    SAYS_FORBIDDEN,
+    SAYS_NOTHING_WHY,
+    WRONG,
+    dict_runner,
+    with_deny_message,
+)
 
 
 @pytest.mark.parametrize("name", list(RIGHT))
 def test_right_answers_pass(name):
     report = grade_level1(*RIGHT[name])
     assert report.failed() == [], report.text()
-    assert report.text().splitlines()[-1].startswith("🎉")
+    assert report.text().splitlines()[-1].startswith("◎")
 
 
 @pytest.mark.parametrize("name", list(WRONG))
-def test_each_wrong_answer_fails_only_its_criterion_with_its_hint(name):
-    answer, criterion, key = WRONG[name]
+def test_each_wrong_answer_fails_its_criterion_with_its_hint(name):
+    answer, expected = WRONG[name]
     report = grade_level1(*answer)
-    assert report.failed() == [criterion], report.text()
-    check = report.checks[criterion - 1]
-    assert check.key == key, check.hint
-    assert check.line().startswith(f"❌ 基準{criterion}") and "ヒント" in check.line()
+    assert {c.number: c.key for c in report.checks if not c.passed} == expected, report.text()
+    for number in expected:
+        line = report.checks[number - 1].line()
+        assert line.startswith(f"× 不合格 基準{number}") and "ヒント" in line
+
+
+@pytest.mark.parametrize("name", list(HOSTILE))
+def test_hostile_answers_fail_each_criterion_in_time(name):
+    answer, expected = HOSTILE[name]
+    started = time.monotonic()
+    report = grade_level1(*answer, timeout=0.5)
+    assert {c.number: c.key for c in report.checks if not c.passed} == expected, report.text()
+    assert time.monotonic() - started < 10
 
 
 def test_every_criterion_has_a_wrong_answer_only_it_catches():
-    assert {criterion for _, criterion, _ in WRONG.values()} == {1, 2, 3}
+    alone = {next(iter(expected)) for _, expected in WRONG.values() if len(expected) == 1}
+    assert alone == {1, 2, 3}
+
+
+def test_the_policy_probe_writes_tools_the_table_never_names():
+    # the held-out class: behaviour on the table's tools matches, the data cannot say ask or allow
+    answer, _ = WRONG["policy data without ask or allow (name -> tier)"]
+    hint = grade_level1(*answer).checks[0].hint
+    assert "POLICY を書き換えて" in hint and any(tool in hint for tool in ("get_time", "read_file", *PROBE_TIERS))
+
+
+def test_a_tool_left_out_is_named_as_fallen_to_the_default_not_as_a_loop_that_stopped():
+    answer, _ = WRONG["a table tool left out of the policy"]
+    report = grade_level1(*answer)
+    assert report.failed() == [1]
+    assert report.checks[0].hint == t("grade.l1.c1.fell_to_default", tool="read_file", default="deny", expected="allow")
+
+
+def test_the_apis_own_400_is_the_hint_for_a_history_it_rejects():
+    for name, field in (("an extra name field in tool_result", "tool_result.name: Extra inputs are not permitted"),
+                        ("is_error as a string", "tool_result.is_error: ")):
+        hint = grade_level1(*WRONG[name][0]).checks[2].hint
+        assert field in hint and "400" in hint, hint
 
 
 @pytest.mark.parametrize("text", SAYS_FORBIDDEN)
-def test_a_deny_result_may_say_forbidden_in_many_ways(text):
-    report = grade_level1(DICT_POLICY, "ask", with_deny_message(text))
+def test_a_deny_result_may_say_a_rule_forbids_it_in_many_ways(text):
+    assert says_forbidden(text.format(name="send_email"))
+    report = grade_level1(DICT_POLICY, "ask", with_deny_message(text), GOOD_ANSWERS)
     assert report.passed, report.text()
 
 
 @pytest.mark.parametrize("text", SAYS_NOTHING_WHY)
-def test_a_deny_result_that_does_not_say_why_fails_criterion_3(text):
-    report = grade_level1(DICT_POLICY, "ask", with_deny_message(text))
+def test_a_deny_result_that_does_not_say_a_rule_forbids_it_fails_criterion_3(text):
+    assert not says_forbidden(text.format(name="send_email"))
+    report = grade_level1(DICT_POLICY, "ask", with_deny_message(text), GOOD_ANSWERS)
     assert report.failed() == [3] and report.checks[2].key == "grade.l1.c3.deny_no_reason", report.text()
 
 
 def test_a_missing_tool_use_id_is_named_not_a_traceback():
-    answer, _, key = WRONG["tool_use_id written as id"]
+    answer, expected = WRONG["tool_use_id written as id"]
     check = grade_level1(*answer).checks[2]
-    assert check.hint == t(key, position=1) and "tool_use_id" in check.hint
+    assert check.hint == t(expected[3], position=1) and "tool_use_id" in check.hint
 
 
-def test_default_allow_passes_with_a_warning_and_safer_defaults_do_not_warn():
+def test_default_allow_passes_with_a_note_and_safer_defaults_do_not_get_one():
     warned = grade_level1(*RIGHT["function policy, default allow"])
-    assert warned.passed and "⚠️" in warned.checks[0].line()
-    assert "⚠️" not in grade_level1(DICT_POLICY, "ask", dict_runner).text()
+    assert warned.passed and "△ 注意" in warned.checks[0].line()
+    assert "△" not in grade_level1(DICT_POLICY, "ask", dict_runner, GOOD_ANSWERS).text()
 
 
 def test_starter_objects_fail_every_criterion():
@@ -70,31 +114,36 @@ def test_starter_objects_fail_every_criterion():
             results.append({"type": "tool_result", "tool_use_id": block.id, "content": str(tool_impls[block.name](block.input))})
         return results
 
-    assert grade_level1({}, None, lesson_approval_only).failed() == [1, 2, 3]
-    assert grade_level1({}, None, lambda content, impls, approve: []).failed() == [1, 2, 3]
+    empty = {"step": None, "approval": None, "deny": None}
+    assert grade_level1({}, None, lesson_approval_only, empty).failed() == [1, 2, 3]
+    assert grade_level1({}, None, lambda content, impls, approve: [], empty).failed() == [1, 2, 3]
 
 
 def test_learner_exception_is_one_clean_line():
     def broken(content, tool_impls, approve):
         raise ValueError("まだ書いていません")
 
-    report = grade_level1(DICT_POLICY, "ask", broken)
+    report = grade_level1(DICT_POLICY, "ask", broken, GOOD_ANSWERS)
     assert report.failed() == [1, 2, 3]
     for check in report.checks:
         assert "ValueError: まだ書いていません" in check.line()
     assert "Traceback" not in report.text()
 
 
-def test_an_endless_loop_fails_within_the_limit():
-    def forever(content, tool_impls, approve):
-        while True:
-            pass
+def test_a_failing_grade_cell_prints_the_report_then_raises_one_short_line(capsys):
+    answer, _ = WRONG["deny result that does not say why"]
+    with pytest.raises(GradeFailed) as caught:
+        check_level1(*answer)
+    printed = capsys.readouterr().out
+    assert len(printed.splitlines()) == 4 and "× 不合格 基準3" in printed
+    message = str(caught.value)
+    assert message == caught.value._render_traceback_()[0] == t("grade.failed", numbers="3")
+    assert "\n" not in message and len(message) < 120
 
-    started = time.monotonic()
-    report = grade_level1(DICT_POLICY, "ask", forever, timeout=0.5)
-    assert report.failed() == [1, 2, 3]
-    assert "制限時間" in report.text()
-    assert time.monotonic() - started < 10
+
+def test_a_passing_grade_cell_raises_nothing(capsys):
+    check_level1(*RIGHT["dict of tiers, default ask"])
+    assert capsys.readouterr().out.splitlines()[-1].startswith("◎")
 
 
 def test_printing_learner_code_does_not_reach_the_feedback(capsys):
@@ -102,10 +151,19 @@ def test_printing_learner_code_does_not_reach_the_feedback(capsys):
         print("デバッグ出力" * 1000)
         return dict_runner(content, tool_impls, approve)
 
-    check_level1(DICT_POLICY, "ask", chatty)
+    check_level1(DICT_POLICY, "ask", chatty, GOOD_ANSWERS)
     printed = capsys.readouterr().out
     assert "デバッグ出力" not in printed
     assert len(printed.splitlines()) == 4
+
+
+def test_options_print_every_key(capsys):
+    level1_options()
+    listing = capsys.readouterr().out
+    for question, options in ANSWER_OPTIONS.items():
+        assert f'ANSWERS["{question}"]' in listing
+        assert all(f"'{key}'" in listing for key in options)
+        assert sum(options.values()) == 1  # exactly one right choice per question
 
 
 def test_feedback_is_deterministic():
@@ -116,7 +174,9 @@ def test_feedback_is_deterministic():
     assert grade_level1(*wrong).text() == grade_level1(*wrong).text()
 
 
-def test_feedback_follows_the_catalog_language(monkeypatch):
+def test_feedback_follows_the_catalog_language_and_uses_no_emoji(monkeypatch):
     monkeypatch.setenv("HARNESS_LAB_LANG", "en")
     text = grade_level1(*WRONG["no default tier (KeyError)"][0]).text()
-    assert "Criterion 1" in text and "Hint" in text and "基準" not in text
+    assert "[FAIL] Criterion 1" in text and "Hint" in text and "基準" not in text
+    assert "[PASS] Criterion 2" in text
+    assert not any(mark in text for mark in ("✅", "❌", "⚠", "🎉"))

@@ -7,73 +7,114 @@ import time
 import pytest
 
 import answers_level2 as answers
-from harness_lab.grading import check_level2, grade_level2, level2_options
-from harness_lab.grading.level2 import GAP_OPTIONS, RUNAWAY_OPTIONS
+from harness_lab.grading import GradeFailed, check_level2, grade_level2, level2_options
+from harness_lab.grading.level2 import GAP_OPTIONS, PAIRS, RUNAWAY_OPTIONS, says_stopped
+from harness_lab.text import t
 
 N = answers.MAX_TURNS
 
 
 @pytest.mark.parametrize("name", list(answers.RIGHT))
 def test_right_answers_pass(name):
-    report = grade_level2(*answers.RIGHT[name], N)
+    report = grade_level2(*answers.RIGHT[name])
     assert report.failed() == [], report.text()
 
 
 @pytest.mark.parametrize("name", list(answers.WRONG))
-def test_each_wrong_answer_fails_only_its_criterion_with_its_hint(name):
-    answer, criterion, key = answers.WRONG[name]
-    report = grade_level2(*answer, N, timeout=3.0)
-    assert report.failed() == [criterion], report.text()
-    check = report.checks[criterion - 1]
-    assert check.key == key, check.hint
-    assert "ヒント" in check.line()
+def test_each_wrong_answer_fails_its_criterion_with_its_hint(name):
+    answer, expected = answers.WRONG[name]
+    report = grade_level2(*answer, timeout=3.0)
+    assert {c.number: c.key for c in report.checks if not c.passed} == expected, report.text()
+    for number in expected:
+        assert "ヒント" in report.checks[number - 1].line()
 
 
-def test_a_dropped_reassignment_is_named_as_lesson_4s_dead_loop():
-    answer, _, _ = answers.WRONG["forgets to reassign response"]
-    hint = grade_level2(*answer, N, timeout=3.0).checks[2].hint
-    assert "ids must be unique" in hint and "再代入" in hint and "デッドループ" in hint
+@pytest.mark.parametrize("name", list(answers.HOSTILE))
+def test_hostile_loops_fail_criterion_3_in_time(name):
+    answer, expected = answers.HOSTILE[name]
+    started = time.monotonic()
+    report = grade_level2(*answer, timeout=1.0)
+    assert {c.number: c.key for c in report.checks if not c.passed} == expected, report.text()
+    assert time.monotonic() - started < 8
 
 
 def test_every_criterion_has_a_wrong_answer_only_it_catches():
-    assert {criterion for _, criterion, _ in answers.WRONG.values()} == {1, 2, 3}
+    alone = {next(iter(expected)) for _, expected in answers.WRONG.values() if len(expected) == 1}
+    assert alone == {1, 2, 3}
+
+
+def test_a_dropped_reassignment_is_named_as_lesson_4s_dead_loop():
+    answer, _ = answers.WRONG["forgets to reassign response"]
+    hint = grade_level2(*answer, timeout=3.0).checks[2].hint
+    assert "ids must be unique" in hint and "再代入" in hint and "デッドループ" in hint
+
+
+def test_counting_blocks_is_caught_by_a_model_that_calls_several_tools_a_turn():
+    # one tool a turn: blocks and turns agree, so only the parallel model tells them apart
+    answer, _ = answers.WRONG["counts tool_use blocks, not turns"]
+    check = grade_level2(*answer).checks[2]
+    assert check.key == "grade.l2.c3.counts_blocks" and f"MAX_TURNS={N}" in check.hint
+
+
+def test_the_apis_own_400_is_the_hint_for_a_history_it_rejects():
+    answer, _ = answers.WRONG["an extra name field in tool_result"]
+    hint = grade_level2(*answer).checks[2].hint
+    assert "tool_result.name: Extra inputs are not permitted" in hint, hint
+
+
+@pytest.mark.parametrize("text", answers.SAYS_STOPPED)
+def test_a_stop_message_may_say_so_in_many_ways(text):
+    assert says_stopped(text)
+
+
+@pytest.mark.parametrize("text", answers.SAYS_NOTHING_OF_A_STOP)
+def test_a_number_or_a_word_alone_is_not_a_stop_message(text):
+    assert not says_stopped(text)
+
+
+def test_the_pairs_are_graded_not_two_independent_sets():
+    # every runaway named somewhere, but attached to the wrong control
+    swapped = {"stop_condition": "spinning", "no_progress": "endless_turns"}
+    check = grade_level2(swapped, answers.top_of_body, N).checks[1]
+    assert check.key == "grade.l2.c2.mispaired" and "'stop_condition'" in check.hint
+    assert all(PAIRS[c] <= RUNAWAY_OPTIONS.keys() and GAP_OPTIONS[c] for c in PAIRS)
 
 
 @pytest.mark.parametrize("n", [2, 3, 7])
 def test_the_cap_is_judged_for_the_learners_own_max_turns(monkeypatch, n):
     monkeypatch.setattr(answers, "MAX_TURNS", n)
-    assert grade_level2(answers.GOOD_MISSING, answers.GOOD_RUNAWAYS, answers.top_of_body, n).passed
-    report = grade_level2(answers.GOOD_MISSING, answers.GOOD_RUNAWAYS, answers.check_after_increment, n)
+    assert grade_level2(answers.GOOD_MISSING, answers.top_of_body, n).passed
+    report = grade_level2(answers.GOOD_MISSING, answers.check_after_increment, n)
     assert report.failed() == [3] and f"MAX_TURNS={n}" in report.text()
 
 
 def test_max_turns_disagreeing_with_the_loop_fails():
     # the loop uses MAX_TURNS = 4 but the learner hands in 6: the counts give it away
-    report = grade_level2(answers.GOOD_MISSING, answers.GOOD_RUNAWAYS, answers.top_of_body, 6)
+    report = grade_level2(answers.GOOD_MISSING, answers.top_of_body, 6)
     assert report.failed() == [3]
 
 
-@pytest.mark.parametrize("bad", [0, 1, 500, "8", True, None])
+@pytest.mark.parametrize("bad", [0, 1, 500, "8", True, None, 4.0])
 def test_unusable_max_turns_fails_criterion_3(bad):
-    report = grade_level2(answers.GOOD_MISSING, answers.GOOD_RUNAWAYS, answers.top_of_body, bad)
-    assert report.failed() == [3] and "MAX_TURNS" in report.checks[2].hint
+    report = grade_level2(answers.GOOD_MISSING, answers.top_of_body, bad)
+    assert report.failed() == [3] and report.checks[2].key == "grade.l2.c3.bad_max_turns"
 
 
 def test_the_untouched_starter_fails_every_criterion():
-    report = grade_level2(set(), set(), answers.no_cap, 8)
+    report = grade_level2({}, answers.no_cap, 8)
     assert report.failed() == [1, 2, 3]
 
 
 def test_a_capless_loop_is_cut_off_quickly_by_the_scripted_model():
     started = time.monotonic()
-    report = grade_level2(answers.GOOD_MISSING, answers.GOOD_RUNAWAYS, answers.no_cap, N, timeout=30)
+    report = grade_level2(answers.GOOD_MISSING, answers.no_cap, N, timeout=30)
     assert report.failed() == [3]
     assert time.monotonic() - started < 15
 
 
 def test_distractors_and_truths_are_both_offered():
     assert any(GAP_OPTIONS.values()) and not all(GAP_OPTIONS.values())
-    assert {None, "turns", "no_progress"} == set(RUNAWAY_OPTIONS.values())
+    assert {None, "turns", "no_progress", "approval"} == set(RUNAWAY_OPTIONS.values())
 
 
 def test_options_and_feedback_print_cleanly(capsys):
@@ -81,11 +122,18 @@ def test_options_and_feedback_print_cleanly(capsys):
     listing = capsys.readouterr().out
     for key in [*GAP_OPTIONS, *RUNAWAY_OPTIONS]:
         assert f"'{key}'" in listing
-    check_level2(*answers.RIGHT["check at the top, sets"], N)
+    check_level2(*answers.RIGHT["check at the top, one runaway per gap"])
     lines = capsys.readouterr().out.splitlines()
-    assert [line[:1] for line in lines[:3]] == ["✅"] * 3 and lines[3].startswith("🎉")
+    assert [line[:4] for line in lines[:3]] == ["○ 合格"] * 3 and lines[3].startswith("◎")
+
+
+def test_a_failing_grade_cell_raises_one_short_line(capsys):
+    with pytest.raises(GradeFailed) as caught:
+        check_level2(*answers.WRONG["a bare number at the cap"][0])
+    assert str(caught.value) == t("grade.failed", numbers="3")
+    assert "× 不合格 基準3" in capsys.readouterr().out
 
 
 def test_feedback_is_deterministic():
     answer = answers.WRONG["turn check after the tools"][0]
-    assert grade_level2(*answer, N).text() == grade_level2(*answer, N).text()
+    assert grade_level2(*answer).text() == grade_level2(*answer).text()

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from harness_lab.grading.sandbox import abort, describe_error, run_limited, try_limited
+from harness_lab.grading.sandbox import abort, describe_error, plain, run_limited, try_limited
 
 
 def _learner_lookup():
@@ -165,3 +165,41 @@ def test_try_limited_shows_only_the_start_of_a_flood(capsys):
     out = capsys.readouterr().out
     assert out.startswith("x" * 1000) and len(out) < 11_000
     assert out.endswith("\n（出力が長いので、最初の 10000 文字だけを表示しました）\ndone\n")
+
+
+def test_try_limited_shows_only_the_start_of_a_long_return_value(capsys):
+    try_limited(lambda: "y" * 50_000)
+    out = capsys.readouterr().out
+    assert out.startswith("y" * 2000 + "\n") and len(out) < 2_200
+    assert out.endswith("（返り値が長いので、最初の 2000 文字だけを表示しました）\n")
+
+
+class Sneaky(str):
+    """A learner's str whose comparison would run learner code wherever it is compared."""
+
+    def __eq__(self, other):
+        raise AssertionError("learner code ran in the grader")
+
+    __hash__ = str.__hash__
+
+
+def test_only_plain_values_come_back_from_a_job():
+    # an instance of a learner's class never reaches the caller: it would run its methods there
+    outcome = run_limited(lambda: {"text": Sneaky("ok")})
+    assert outcome.status == "error" and "could not send" in outcome.error
+    assert run_limited(lambda: {"text": plain(Sneaky("ok"))}).value == {"text": "ok"}
+    assert type(run_limited(lambda: plain(Sneaky("ok"))).value) is str
+
+
+def test_the_callers_unpickler_builds_no_class():
+    # learner code in the job can write its own message to the pipe: it must not build a class here
+    import io
+    import pickle
+
+    from harness_lab.grading.sandbox import _PlainOnly
+
+    forged = pickle.dumps(("ok", Sneaky("x")))
+    with pytest.raises(pickle.UnpicklingError):
+        _PlainOnly(io.BytesIO(forged)).load()
+    plain_values = ("ok", {"a": [1, 2.5, None, True, b"x", ("t",), {"s"}, frozenset({"f"})]})
+    assert _PlainOnly(io.BytesIO(pickle.dumps(plain_values))).load() == plain_values

@@ -1,10 +1,15 @@
-"""Graders against hostile learner code: it fails its check within the time limit, and the grader works after.
+"""Graders against hostile learner code: it fails its check within the limits, and the grader works after.
 
 Learner code that raises, loops forever, prints megabytes, exits the process, ignores signals or
 returns something that cannot travel back must each end as one failed criterion with a hint,
 within the grader's time limit, with nothing flooding the cell; and grading a correct answer right
 after must still pass (the process stayed usable). The same holds in a real kernel: see
 test_notebook_kernel.py.
+
+The limits of issue 12 each have a test here: learner objects (a POLICY whose ``__len__`` sleeps, an
+endless MISSING generator, objects whose ``__eq__`` / ``__hash__`` / ``__str__`` never return) are
+only touched under the time limit; every process learner code starts, even one that calls
+``setsid`` or forks twice, is gone when the check ends; and a check's memory is capped, with a hint.
 """
 
 from __future__ import annotations
@@ -16,7 +21,9 @@ import time
 
 import pytest
 
-from harness_lab.grading import grade_level1, grade_level2, run_limited
+from harness_lab.grading import grade_level1, grade_level2, run_limited, try_limited
+from harness_lab.grading.sandbox import MEMORY_LIMIT
+from harness_lab.text import t
 
 LIMIT = 1.0  # seconds per limited run
 GRADE_LIMIT = 0.5  # per criterion run: the graders make a few limited runs each
@@ -51,8 +58,8 @@ def good_run_tool_uses(content, tool_impls, approve):
     return results
 
 
-MISSING = {"stop_condition", "token_budget", "no_progress", "approval"}
-RUNAWAYS = {"endless_turns", "spinning"}
+ANSWERS = {"step": "before_tool", "approval": "ask_reuses", "deny": "error_result"}
+MISSING = {"stop_condition": "endless_turns", "no_progress": "spinning", "approval": "unchecked_action"}
 MAX_TURNS = 3
 
 
@@ -143,22 +150,22 @@ def quiet(capfd):
 @pytest.mark.parametrize("learner", HOSTILE, ids=[f.__name__ for f in HOSTILE])
 def test_level1_fails_hostile_code_in_time_and_still_grades_after(learner, quiet):
     started = time.monotonic()
-    report = grade_level1(POLICY, DEFAULT_TIER, learner, timeout=GRADE_LIMIT)
+    report = grade_level1(POLICY, DEFAULT_TIER, learner, ANSWERS, timeout=GRADE_LIMIT)
     elapsed = time.monotonic() - started
     assert not report.passed and report.failed() == [1, 2, 3], report.text()
     assert tuple(check.key for check in report.checks) == HINTS[learner][0], report.text()
     assert elapsed < 3 * GRADE_LIMIT + SLACK, elapsed
-    assert grade_level1(POLICY, DEFAULT_TIER, good_run_tool_uses, timeout=5).passed
+    assert grade_level1(POLICY, DEFAULT_TIER, good_run_tool_uses, ANSWERS, timeout=5).passed
 
 
 @pytest.mark.parametrize("learner", HOSTILE, ids=[f.__name__ for f in HOSTILE])
 def test_level2_fails_hostile_code_in_time_and_still_grades_after(learner, quiet):
     started = time.monotonic()
-    report = grade_level2(MISSING, RUNAWAYS, learner, MAX_TURNS, timeout=GRADE_LIMIT)
+    report = grade_level2(MISSING, learner, MAX_TURNS, timeout=GRADE_LIMIT)
     elapsed = time.monotonic() - started
     assert report.failed() == [3] and report.checks[2].key == HINTS[learner][1], report.text()
-    assert elapsed < GRADE_LIMIT + SLACK, elapsed  # the first scenario fails, so one limited run
-    assert grade_level2(MISSING, RUNAWAYS, good_run_agent, MAX_TURNS, timeout=5).passed
+    assert elapsed < GRADE_LIMIT + SLACK, elapsed  # the first scenario fails, so one limited run of it
+    assert grade_level2(MISSING, good_run_agent, MAX_TURNS, timeout=5).passed
 
 
 def test_a_loop_with_no_cap_fails_within_the_limit():
@@ -176,7 +183,7 @@ def test_a_loop_with_no_cap_fails_within_the_limit():
         return "".join(b.text for b in response.content if b.type == "text")
 
     started = time.monotonic()
-    report = grade_level2(MISSING, RUNAWAYS, bare, MAX_TURNS, timeout=3)
+    report = grade_level2(MISSING, bare, MAX_TURNS, timeout=3)
     assert report.failed() == [3] and time.monotonic() - started < 3 + SLACK
 
 
@@ -306,3 +313,195 @@ def _children() -> set[int]:
             if int(fields[1]) == me:
                 found.add(int(entry))
     return found
+
+
+# --- issue 12's limits ------------------------------------------------------------------------
+SLOW = 30.0  # a learner method that takes this long: a grader that calls it outside the limit fails
+
+
+def _slow(*args, **kwargs):
+    time.sleep(SLOW)
+
+
+class SlowPolicy(dict):
+    """A POLICY whose ``__len__`` (and iteration, comparison, repr) takes half a minute."""
+
+    __len__ = __iter__ = __eq__ = __repr__ = __bool__ = _slow
+    __hash__ = None
+
+
+class SlowStr(str):
+    """A tier string whose ``__eq__``, ``__hash__`` and ``__str__`` take half a minute."""
+
+    __eq__ = __ne__ = __hash__ = __str__ = __repr__ = _slow
+
+
+class SlowInt(int):
+    __eq__ = __ne__ = __hash__ = __repr__ = __index__ = _slow
+
+
+class SlowKey:
+    """A dict key that hashes fine once (so the dict can be built) but never compares or prints."""
+
+    def __hash__(self):
+        return 1
+
+    __eq__ = __str__ = __repr__ = _slow
+
+
+def endless_gaps():
+    while True:
+        yield "stop_condition"
+
+
+def sleepy_gaps():
+    yield "stop_condition"
+    time.sleep(SLOW)
+
+
+def slow_tier_of(name):
+    return POLICY.get(name, SlowStr("ask"))
+
+
+def slow_default_runner(content, tool_impls, approve):
+    results = []
+    for block in content:
+        if block.type != "tool_use":
+            continue
+        tier = slow_tier_of(block.name)
+        if tier == "deny":
+            results.append(result(block, f"{block.name} はポリシーで禁止されています", True))
+        elif tier == "ask" and not approve(block.name, block.input):
+            results.append(result(block, "ユーザーが拒否しました", True))
+        else:
+            results.append(result(block, str(tool_impls[block.name](block.input))))
+    return results
+
+
+LEARNER_OBJECTS = {
+    "POLICY whose __len__ sleeps": (
+        lambda: grade_level1(SlowPolicy(POLICY), DEFAULT_TIER, good_run_tool_uses, ANSWERS, timeout=GRADE_LIMIT),
+        {1: "grade.timeout"}),
+    "DEFAULT_TIER whose __eq__ and __hash__ sleep": (
+        lambda: grade_level1(POLICY, SlowStr("ask"), slow_default_runner, ANSWERS, timeout=GRADE_LIMIT),
+        {1: "grade.timeout"}),
+    "an ANSWERS value whose __str__ sleeps": (
+        lambda: grade_level1(POLICY, DEFAULT_TIER, good_run_tool_uses, {**ANSWERS, "step": SlowKey()},
+                             timeout=GRADE_LIMIT),
+        {2: "grade.timeout"}),
+    "an endless MISSING generator": (
+        lambda: grade_level2(endless_gaps(), good_run_agent, MAX_TURNS, timeout=GRADE_LIMIT),
+        {1: "grade.l2.endless", 2: "grade.l2.endless"}),
+    "a MISSING generator that sleeps": (
+        lambda: grade_level2(sleepy_gaps(), good_run_agent, MAX_TURNS, timeout=GRADE_LIMIT),
+        {1: "grade.timeout", 2: "grade.timeout"}),
+    "a MISSING key whose __eq__ and __str__ sleep": (
+        lambda: grade_level2({SlowKey(): "endless_turns"}, good_run_agent, MAX_TURNS, timeout=GRADE_LIMIT),
+        {1: "grade.timeout", 2: "grade.timeout"}),
+    "MAX_TURNS whose __eq__ and __repr__ sleep": (
+        lambda: grade_level2(MISSING, good_run_agent, SlowInt(3), timeout=GRADE_LIMIT),
+        {3: "grade.timeout"}),
+}
+
+
+@pytest.mark.parametrize("name", list(LEARNER_OBJECTS))
+def test_learner_objects_are_touched_only_under_the_time_limit(name):
+    grade, expected = LEARNER_OBJECTS[name]
+    started = time.monotonic()
+    report = grade()
+    elapsed = time.monotonic() - started
+    assert elapsed < 5 * GRADE_LIMIT + SLACK < SLOW, elapsed
+    assert {c.number: c.key for c in report.checks if not c.passed} == expected, report.text()
+
+
+def leaves_a_daemon(pid_file: str, how: str):
+    """Learner code that starts a process meant to outlive the check, then answers at once."""
+
+    def job():
+        if os.fork() == 0:
+            os.setsid()  # out of the job's process group: a killpg no longer reaches it
+            if how == "double fork" and os.fork() != 0:
+                os._exit(0)  # the grandchild is orphaned, as a daemon would be
+            with open(pid_file, "w") as f:
+                f.write(str(os.getpid()))
+            while True:
+                time.sleep(0.05)
+        deadline = time.monotonic() + 5
+        while not os.path.exists(pid_file) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        return "answered"
+
+    return job
+
+
+@pytest.mark.parametrize("how", ["setsid", "double fork"])
+def test_a_process_that_left_the_group_is_gone_when_the_check_ends(tmp_path, how):
+    pid_file = str(tmp_path / "daemon.pid")
+    try:
+        outcome = run_limited(leaves_a_daemon(pid_file, how), timeout=5)
+        assert (outcome.status, outcome.value) == ("ok", "answered")
+        with open(pid_file) as f:
+            daemon = int(f.read())
+        assert _dies_soon(daemon, within=0.5), "the learner's daemon outlived the check"
+    finally:
+        _kill_if_running(pid_file)
+
+
+def test_a_daemon_started_by_a_grader_check_is_gone_too(tmp_path):
+    pid_file = str(tmp_path / "daemon.pid")
+    daemon = leaves_a_daemon(pid_file, "setsid")
+
+    def learner(content, tool_impls, approve):
+        if not os.path.exists(pid_file):
+            daemon()
+        return good_run_tool_uses(content, tool_impls, approve)
+
+    try:
+        assert grade_level1(POLICY, DEFAULT_TIER, learner, ANSWERS, timeout=5).passed
+        with open(pid_file) as f:
+            assert _dies_soon(int(f.read()), within=0.5)
+    finally:
+        _kill_if_running(pid_file)
+
+
+def hoards():
+    return len(bytearray(3 << 30))  # far past the allowance, at once: no time limit is reached first
+
+
+def test_memory_per_check_is_capped_with_a_clear_hint(capsys):
+    started = time.monotonic()
+    outcome = run_limited(hoards, timeout=10)
+    assert outcome.status == "memory" and outcome.value == MEMORY_LIMIT >> 20, outcome
+    assert time.monotonic() - started < 5
+    report = grade_level2(MISSING, lambda *args: hoards(), MAX_TURNS, timeout=10)
+    assert report.checks[2].key == "grade.memory"
+    assert f"{MEMORY_LIMIT >> 20} MB" in report.checks[2].hint
+    try_limited(hoards, timeout=10)
+    assert capsys.readouterr().out == t("grade.try.memory", mb=MEMORY_LIMIT >> 20) + "\n"
+    assert run_limited(lambda: len(bytearray(100 << 20)), timeout=10).value == 100 << 20  # room to work
+
+
+def test_a_ctrl_c_in_the_caller_still_ends_every_process_the_check_started(tmp_path):
+    # the kernel's interrupt button while a check runs: the check's daemon must not outlive it
+    pid_file = str(tmp_path / "daemon.pid")
+    start_daemon = leaves_a_daemon(pid_file, "setsid")
+
+    def job():
+        start_daemon()
+        while True:
+            time.sleep(0.05)
+
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGALRM, interrupt)
+    signal.setitimer(signal.ITIMER_REAL, 1.0)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            run_limited(job, timeout=30)
+        with open(pid_file) as f:
+            assert _dies_soon(int(f.read()), within=1.0), "the daemon outlived an interrupted check"
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+        _kill_if_running(pid_file)

@@ -1,0 +1,224 @@
+"""Grade an exercise notebook file from its answer cells, in a fresh process (lesson 6, 練習).
+
+A notebook's own grade cell proves nothing to anyone but its author: the learner can edit it, and
+a stored output is whatever was saved. So the grading command never runs that cell and never reads
+an output. It reads the cells the starters tag ``setup`` and ``answer`` (the TODO cells and the
+cells they need), runs them in order in a process forked from a grader that has run no learner
+code, then calls the package's own grader on the names the exercise defines (``EXERCISES``). The
+whole notebook runs under one time and memory limit, and each criterion under its own (see
+``sandbox.py``), so a hanging or crashing notebook is that notebook's "timeout" or "error", never the
+caller's.
+
+``grade_notebook(path)`` is what a class grader calls for each submission; ``main`` is the command:
+
+    python -m harness_lab.grading exercises/level1_tiered_policy.ipynb [more.ipynb ...]
+
+which prints each report and exits 0 only when every notebook meets every criterion.
+
+The answer cells run in the same process as the grader that judges them, so a learner who sets out
+to patch the grader's own modules from an answer cell is not stopped here; redefining
+``check_level1``, editing the grade cell or forging stored output changes nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import builtins
+import json
+import linecache
+import os
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, TextIO
+
+from ..text import t
+from .level1 import grade_level1
+from .level2 import grade_level2
+from .report import Check, Report
+from .sandbox import MEMORY_LIMIT, JobResult, describe_error, run_limited
+
+__all__ = ["CHECK_TIMEOUT", "EXERCISES", "Exercise", "NOTEBOOK_TIMEOUT", "NotebookGrade", "grade_notebook", "main"]
+
+NOTEBOOK_TIMEOUT = 60.0  # seconds for a whole notebook: its answer cells and every criterion
+CHECK_TIMEOUT = 5.0  # seconds for each limited run inside the graders
+RUN_TAGS = ("setup", "answer")
+GRADE_TAG = "grade"
+
+
+@dataclass(frozen=True)
+class Exercise:
+    """An exercise's canonical grade code: the names its answer cells define, and the grader."""
+
+    name: str
+    names: tuple[str, ...]
+    grade: Callable[..., Report]
+
+
+EXERCISES = {
+    "level1": Exercise("level1", ("POLICY", "DEFAULT_TIER", "run_tool_uses", "ANSWERS"), grade_level1),
+    "level2": Exercise("level2", ("MISSING", "run_agent", "MAX_TURNS"), grade_level2),
+}
+
+
+@dataclass(frozen=True)
+class NotebookGrade:
+    """The verdict on one notebook file.
+
+    ``status``: "ok" (the graders ran: see ``reports``), "timeout" or "error" (``error`` is the one
+    line to show, ``key`` its catalog entry).
+    """
+
+    path: str
+    exercise: str
+    status: str
+    reports: tuple[Report, ...] = ()
+    error: str = ""
+    key: str = ""
+    notes: tuple[str, ...] = field(default=())
+
+    @property
+    def passed(self) -> bool:
+        return self.status == "ok" and all(r.passed for r in self.reports)
+
+    def text(self) -> str:
+        lines = [t("grade.nb.header", path=self.path, exercise=self.exercise or "?")]
+        lines += [r.text() for r in self.reports] if self.status == "ok" else [self.error]
+        return "\n".join(lines + list(self.notes))
+
+
+def grade_notebook(
+    path: str | os.PathLike, *, timeout: float = NOTEBOOK_TIMEOUT, check_timeout: float = CHECK_TIMEOUT
+) -> NotebookGrade:
+    """Grade one exercise notebook file; never raises for what the file holds."""
+    shown = str(path)
+    try:
+        notebook = json.loads(Path(path).read_text(encoding="utf-8"))
+        cells = [c for c in notebook["cells"] if c.get("cell_type") == "code"]
+        sources = [(n, _source(c)) for n, c in enumerate(cells, 1) if set(_tags(c)) & set(RUN_TAGS)]
+    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError, AttributeError) as exc:
+        return _failed(shown, "", "error", "grade.nb.unreadable", error=describe_error(exc))
+    exercise = _exercise(notebook, cells, Path(path))
+    if exercise is None:
+        return _failed(shown, "", "error", "grade.nb.unknown_exercise")
+    if not any(set(_tags(c)) & {"answer"} for c in cells):
+        return _failed(shown, exercise.name, "error", "grade.nb.no_answer_cells")
+    folder = str(Path(path).resolve().parent)
+    outcome = run_limited(
+        lambda: _run(exercise, sources, folder, check_timeout), timeout, memory=2 * MEMORY_LIMIT
+    )
+    return _graded(shown, exercise.name, outcome, timeout)
+
+
+def _failed(path: str, exercise: str, status: str, key: str, **values: Any) -> NotebookGrade:
+    return NotebookGrade(path, exercise, status, error=t(key, **values), key=key)
+
+
+def _source(cell: dict) -> str:
+    source = cell.get("source", "")
+    return "".join(source) if isinstance(source, list) else str(source)
+
+
+def _tags(cell: dict) -> list[str]:
+    tags = cell.get("metadata", {}).get("tags", [])
+    return [tag for tag in tags if isinstance(tag, str)] if isinstance(tags, list) else []
+
+
+def _exercise(notebook: dict, cells: list[dict], path: Path) -> Exercise | None:
+    """Which exercise: the notebook's metadata, else its grade cell's call, else its file name."""
+    meta = notebook.get("metadata", {}).get("harness_lab", {})
+    if isinstance(meta, dict) and meta.get("exercise") in EXERCISES:
+        return EXERCISES[meta["exercise"]]
+    for cell in cells:
+        if GRADE_TAG in _tags(cell):
+            for name in EXERCISES:
+                if f"check_{name}" in _source(cell):
+                    return EXERCISES[name]
+    return next((ex for name, ex in EXERCISES.items() if path.name.startswith(name)), None)
+
+
+def _run(exercise: Exercise, sources: list[tuple[int, str]], folder: str, check_timeout: float) -> tuple:
+    """In the forked child: run the answer cells, then the canonical grader; a plain summary."""
+    if hasattr(os, "fork"):  # a process of its own (the thread fallback shares the caller's)
+        os.chdir(folder)  # as a kernel started for this notebook would be
+        sys.path.insert(0, folder)
+    namespace: dict[str, Any] = {"__name__": "__main__", "__builtins__": builtins}
+    for number, source in sources:
+        try:
+            _run_cell(source, f"<answer cell {number}>", namespace)
+        except MemoryError:
+            raise  # the limited run's own handler names the memory cap
+        except BaseException as exc:  # SystemExit from a cell included
+            return ("cell", number, describe_error(exc))
+    missing = [name for name in exercise.names if name not in namespace]
+    if missing:
+        return ("undefined", missing[0])
+    report = exercise.grade(*(namespace[name] for name in exercise.names), timeout=check_timeout)
+    return ("ok", [(c.number, c.title, c.passed, c.hint, c.warning, c.key) for c in report.checks])
+
+
+def _run_cell(source: str, name: str, namespace: dict) -> None:
+    """Run one cell's source as the kernel would: plain Python, or IPython's when it has magics."""
+    linecache.cache[name] = (len(source), None, source.splitlines(True), name)  # names the line that raised
+    try:
+        code = compile(source, name, "exec")
+    except SyntaxError:
+        if not any(line.lstrip().startswith(("%", "!")) for line in source.splitlines()):
+            raise
+        from IPython.core.interactiveshell import InteractiveShell
+
+        shell = InteractiveShell.instance(user_ns=namespace)
+        shell.run_cell(source, store_history=False, silent=True).raise_error()
+        return
+    exec(code, namespace)
+
+
+def _graded(path: str, exercise: str, outcome: JobResult, timeout: float) -> NotebookGrade:
+    if outcome.status == "timeout":
+        return _failed(path, exercise, "timeout", "grade.nb.timeout", seconds=f"{timeout:g}")
+    if outcome.status == "memory":
+        return _failed(path, exercise, "error", "grade.nb.memory", mb=outcome.value)
+    if outcome.status == "error":
+        return _failed(path, exercise, "error", "grade.raised", error=outcome.error)
+    if outcome.status != "ok":
+        return _failed(path, exercise, "error", "grade.nb.crashed")
+    kind, *rest = outcome.value
+    if kind == "cell":
+        number, error = rest
+        grade = _failed(path, exercise, "error", "grade.nb.cell_raised", cell=number, error=error)
+        return _noted(grade, error)
+    if kind == "undefined":
+        return _failed(path, exercise, "error", "grade.nb.undefined", name=rest[0])
+    report = Report(exercise, tuple(Check(*fields) for fields in rest[0]))
+    return _noted(NotebookGrade(path, exercise, "ok", (report,)), report.text())
+
+
+def _noted(grade: NotebookGrade, text: str) -> NotebookGrade:
+    """Add the note about untagged cells when a NameError shows that a definition was not run."""
+    if "NameError" not in text:
+        return grade
+    return NotebookGrade(grade.path, grade.exercise, grade.status, grade.reports, grade.error, grade.key,
+                         (t("grade.nb.name_note"),))
+
+
+def main(argv: list[str] | None = None, out: TextIO | None = None) -> int:
+    """The grading command; exit code 0 when every notebook meets every criterion, 1 otherwise."""
+    parser = argparse.ArgumentParser(
+        prog="python -m harness_lab.grading",
+        description="Grade lesson 6 exercise notebooks from their answer cells, in a fresh process.",
+    )
+    parser.add_argument("notebooks", nargs="+", help="exercise notebook files (.ipynb)")
+    parser.add_argument("--timeout", type=float, default=NOTEBOOK_TIMEOUT, help="seconds per notebook (default 60)")
+    parser.add_argument("--lang", choices=("ja", "en"), default=None, help="language of the feedback")
+    args = parser.parse_args(argv)
+    if args.lang:
+        os.environ["HARNESS_LAB_LANG"] = args.lang
+    out = out or sys.stdout
+    grades = []
+    for path in args.notebooks:
+        grade = grade_notebook(path, timeout=args.timeout)
+        grades.append(grade)
+        print(grade.text(), file=out, flush=True)
+    if len(grades) > 1:
+        print(t("grade.nb.summary", passed=sum(g.passed for g in grades), total=len(grades)), file=out)
+    return 0 if all(g.passed for g in grades) else 1

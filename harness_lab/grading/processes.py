@@ -1,0 +1,167 @@
+"""The process tree of one limited run: a supervisor that outlives the job and leaves nothing behind.
+
+``sandbox.run_limited`` forks a *supervisor*, which forks the *job*. Learner code runs only in the
+job and whatever it starts. On Linux the supervisor is a child subreaper (``prctl``): a process the
+job starts, even one that calls ``os.setsid()`` to leave the job's process group or forks twice to
+become a daemon, is re-parented to the supervisor instead of to init when its parent dies. So when
+the job ends (answered, raised, or killed at the deadline) the supervisor can find every descendant
+under ``/proc`` and kill it. Elsewhere (no ``prctl`` or no ``/proc``) it kills the job's process
+group, which catches everything but a process that left the group.
+
+The job's address space is capped (``RLIMIT_AS``) at what it had at the fork plus a budget, so a
+learner's ever-growing list raises MemoryError in the job instead of eating the machine.
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import signal
+import time
+
+__all__ = ["become_subreaper", "die_with_parent", "end_tree", "limit_memory", "prepare", "wait_for"]
+
+_PR_SET_PDEATHSIG = 1
+_PR_SET_CHILD_SUBREAPER = 36
+_prctl = None  # libc's prctl, loaded on first use (Linux only)
+
+
+def _call_prctl(option: int, value: int) -> bool:
+    global _prctl
+    if not os.path.isdir("/proc"):  # not Linux: prctl does not exist
+        return False
+    try:
+        if _prctl is None:
+            import ctypes
+
+            _prctl = ctypes.CDLL(None, use_errno=True).prctl
+        return _prctl(option, value, 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def prepare() -> None:
+    """Load what the forked processes will need, once, in the caller: each fork then inherits it."""
+    _call_prctl(-1, 0)  # an unknown option: only loads libc's prctl
+    try:
+        import resource  # noqa: F401
+    except ImportError:
+        pass
+
+
+def become_subreaper() -> bool:
+    """Make this process adopt its orphaned descendants; False where the system cannot."""
+    return _call_prctl(_PR_SET_CHILD_SUBREAPER, 1)
+
+
+def die_with_parent(signum: int) -> None:
+    """Have the kernel send ``signum`` to this process when its parent dies (Linux; else nothing)."""
+    _call_prctl(_PR_SET_PDEATHSIG, signum)
+
+
+def limit_memory(budget: int | None) -> int | None:
+    """Cap this process's address space at its present size plus ``budget`` bytes; the cap, or None.
+
+    The hard limit is lowered too, so the job cannot raise it back; a nested limited run asks for
+    no more than the cap it inherited.
+    """
+    if not budget:
+        return None
+    try:
+        import resource
+
+        with open("/proc/self/status") as status:
+            size = next(int(line.split()[1]) * 1024 for line in status if line.startswith("VmSize:"))
+        _, hard = resource.getrlimit(resource.RLIMIT_AS)
+        cap = size + budget
+        if hard != resource.RLIM_INFINITY:
+            cap = min(cap, hard)
+        resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+        return cap
+    except (ImportError, OSError, ValueError, StopIteration):  # no /proc, no resource module
+        return None
+
+
+def wait_for(pid: int, deadline: float) -> bool:
+    """Wait until child ``pid`` has ended or ``deadline`` (monotonic) passes; True if it ended.
+
+    The child is left unreaped, so its pid (which names its process group) stays taken until
+    ``end_tree`` has killed that group.
+    """
+    fd = None
+    if hasattr(os, "pidfd_open"):
+        try:
+            fd = os.pidfd_open(pid)
+        except OSError:
+            fd = None
+    try:
+        while True:
+            if os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None:
+                return True
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return False
+            if fd is not None:
+                select.select([fd], [], [], remaining)
+            else:
+                time.sleep(min(remaining, 0.005))
+    finally:
+        if fd is not None:
+            os.close(fd)
+
+
+def end_tree(job: int, adopted: bool, within: float = 2.0) -> None:
+    """Kill the job, its process group and (when ``adopted``) every descendant; reap them all.
+
+    With the subreaper set, a live descendant always has a live ancestor among this process's
+    children, so "no child left to wait for" means the whole tree is gone.
+    """
+    for kill in (lambda: os.killpg(job, signal.SIGKILL), lambda: os.kill(job, signal.SIGKILL)):
+        try:
+            kill()
+        except OSError:
+            pass
+    try:
+        os.waitpid(job, 0)
+    except ChildProcessError:
+        pass
+    deadline = time.monotonic() + within
+    while _reap_children() and adopted and time.monotonic() < deadline:
+        for pid in _descendants(os.getpid()):
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        time.sleep(0.002)
+
+
+def _reap_children() -> bool:
+    """Collect every child that has ended; True while some child is still running."""
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return False
+        if pid == 0:
+            return True
+
+
+def _descendants(root: int) -> list[int]:
+    """Live processes below ``root``, from /proc (zombies left out: they only wait to be reaped)."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as f:
+                fields = f.read().rsplit(b")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if fields[0] != b"Z":
+            children.setdefault(int(fields[1]), []).append(int(entry))
+    found, todo = [], [root]
+    while todo:
+        for child in children.get(todo.pop(), ()):
+            found.append(child)
+            todo.append(child)
+    return found

@@ -1,0 +1,40 @@
+"""Every hint the graders can give is provoked by some answer in the batteries.
+
+A hint nobody can provoke is either dead or untested; a hint provoked by the wrong mistake is what
+issue 12 found ("stopped processing the remaining calls" for a tool that fell to the default). The
+batteries' own tests check that each answer gets exactly its declared hint; this test checks that
+the declared hints cover the catalog.
+"""
+
+from __future__ import annotations
+
+import re
+
+import answers_level1
+import answers_level2
+from harness_lab.text import CATALOG
+from test_notebook_grading import NOTEBOOK_FAILURES
+
+# Catalog entries under grade.* that are not hints: titles, options, marks, notes, try-it lines.
+NOT_HINTS = re.compile(
+    r"grade\.(criterion|hint|mark\..*|all_passed|some_passed|failed|failed_join|raised_at|try\..*"
+    r"|l\d\.c\d\.title|l1\.options\..*|l1\.opt\..*|l2\.options\..*|l2\.gap\..*|l2\.runaway\..*"
+    r"|l1\.c1\.allow_warning|nb\.header|nb\.name_note|nb\.summary)"
+)
+
+
+def declared() -> set[str]:
+    keys = set()
+    for battery in (answers_level1.WRONG, answers_level1.HOSTILE, answers_level2.WRONG, answers_level2.HOSTILE):
+        for _, expected in battery.values():
+            keys |= set(expected.values())
+    return keys | set(NOTEBOOK_FAILURES)
+
+
+def test_every_hint_key_is_provoked_by_an_answer():
+    hints = {key for key in CATALOG if key.startswith("grade.") and not NOT_HINTS.fullmatch(key)}
+    assert hints - declared() == set()
+
+
+def test_the_batteries_name_only_real_hints():
+    assert declared() - set(CATALOG) == set()

@@ -1,0 +1,267 @@
+"""The grading command: a verdict that depends only on the learner's answer cells.
+
+``python -m harness_lab.grading NOTEBOOK...`` (``python3 dev.py grade``) runs the cells tagged
+``setup`` / ``answer`` in a fresh process with the package's own grade code. These tests play the
+learner who saves an unsolved notebook, clears it, pastes the solution's output, rewrites the
+grade cell, or leaves a runaway in an answer cell; and the instructor's caller who needs a status.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+
+from build_exercises import GRADE_TAG, NOTEBOOKS
+from harness_lab.grading import grade_notebook
+from harness_lab.text import t
+
+ROOT = Path(__file__).resolve().parents[2]
+EXERCISES = ROOT / "exercises"
+LEVEL1, LEVEL2 = "level1_tiered_policy.ipynb", "level2_missing_gate.ipynb"
+ALL_PASSED = t("grade.all_passed", total=3)
+
+
+def read(path: Path) -> nbformat.NotebookNode:
+    return nbformat.read(path, as_version=4)
+
+
+def write(nb, path: Path) -> Path:
+    nbformat.write(nb, path)
+    return path
+
+
+def grade_cell(nb):
+    return next(c for c in nb.cells if GRADE_TAG in c.metadata.get("tags", []))
+
+
+def cell_with(nb, text: str):
+    return next(c for c in nb.cells if c.cell_type == "code" and text in c.source)
+
+
+def command(*args: str | Path, env: dict | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "harness_lab.grading", *map(str, args)], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=300, stdin=subprocess.DEVNULL)
+
+
+@pytest.mark.parametrize("name", list(NOTEBOOKS))
+def test_the_reference_solutions_pass(name):
+    grade = grade_notebook(EXERCISES / "solutions" / name)
+    assert grade.status == "ok" and grade.passed, grade.text()
+    assert grade.text().splitlines()[-1] == ALL_PASSED
+
+
+def test_an_unsolved_starter_executed_and_saved_fails(tmp_path):
+    # what JupyterLab's "run all" and autosave leave behind: every output, the grade cell's failure included
+    for name in NOTEBOOKS:
+        nb = read(EXERCISES / name)
+        NotebookClient(nb, timeout=120, kernel_name="python3", allow_errors=True,
+                       resources={"metadata": {"path": str(EXERCISES)}}).execute()
+        saved = write(nb, tmp_path / name)
+        [error] = [o for o in grade_cell(read(saved)).outputs if o.output_type == "error"]
+        assert error.ename == "GradeFailed" and error.traceback == [t("grade.failed", numbers="1・2・3")]
+        grade = grade_notebook(saved)
+        assert grade.status == "ok" and not grade.passed
+        assert grade.reports[0].failed() == [1, 2, 3], grade.text()
+
+
+@pytest.mark.parametrize("name", list(NOTEBOOKS))
+def test_a_starter_with_its_outputs_cleared_fails(tmp_path, name):
+    nb = read(EXERCISES / name)
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            cell.outputs, cell.execution_count = [], None
+    grade = grade_notebook(write(nb, tmp_path / name))
+    assert grade.status == "ok" and grade.reports[0].failed() == [1, 2, 3]
+
+
+@pytest.mark.parametrize("name", list(NOTEBOOKS))
+def test_the_solutions_output_pasted_into_the_grade_cell_fails(tmp_path, name):
+    nb = read(EXERCISES / name)
+    solved = grade_cell(read(EXERCISES / "solutions" / name))
+    assert ALL_PASSED in "".join(o.get("text", "") for o in solved.outputs)
+    grade_cell(nb).outputs = copy.deepcopy(solved.outputs)
+    grade_cell(nb).execution_count = solved.execution_count
+    grade = grade_notebook(write(nb, tmp_path / name))
+    assert not grade.passed and grade.reports[0].failed() == [1, 2, 3]
+
+
+def test_a_rewritten_grade_cell_or_a_redefined_checker_changes_nothing(tmp_path):
+    nb = read(EXERCISES / LEVEL1)
+    grade_cell(nb).source = f'print("""{ALL_PASSED}""")'
+    assert not grade_notebook(write(nb, tmp_path / "grade_cell.ipynb")).passed
+    nb = read(EXERCISES / LEVEL1)
+    cell = cell_with(nb, "DEFAULT_TIER = None")  # an answer cell, so it runs
+    cell.source += "\n\ndef check_level1(*args, **kwargs):\n    print('◎ 3つの基準をすべて満たしました。お見事です！')\n"
+    grade = grade_notebook(write(nb, tmp_path / "checker.ipynb"))
+    assert grade.status == "ok" and grade.reports[0].failed() == [1, 2, 3]
+
+
+def test_the_command_prints_the_reports_and_exits_non_zero_on_any_failure(tmp_path):
+    solutions = [EXERCISES / "solutions" / name for name in NOTEBOOKS]
+    done = command(*solutions)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.count(ALL_PASSED) == 2 and t("grade.nb.summary", passed=2, total=2) in done.stdout
+    done = command(solutions[0], EXERCISES / LEVEL2)
+    assert done.returncode == 1 and "× 不合格 基準3" in done.stdout
+    assert command("--lang", "en", solutions[1]).stdout.splitlines()[-1].startswith("[PASS] All 3 criteria")
+    assert command().returncode == 2  # usage
+
+
+def test_the_command_ignores_the_grading_language_of_nobody_but_the_reader():
+    env = {**os.environ, "HARNESS_LAB_LANG": "en"}
+    done = command(EXERCISES / "solutions" / LEVEL1, env=env)
+    assert done.returncode == 0 and "[PASS] Criterion 1" in done.stdout
+
+
+def test_a_runaway_answer_cell_is_a_timeout_for_that_notebook_only(tmp_path):
+    nb = read(EXERCISES / "solutions" / LEVEL2)
+    cell_with(nb, "MISSING = {").source += "\n\nwhile True:\n    pass\n"
+    started = time.monotonic()
+    grade = grade_notebook(write(nb, tmp_path / LEVEL2), timeout=2)
+    assert grade.status == "timeout" and grade.key == "grade.nb.timeout", grade.text()
+    assert time.monotonic() - started < 8
+    assert not grade.passed and grade.error == t("grade.nb.timeout", seconds="2")
+
+
+def test_an_answer_cell_that_raises_is_an_error_naming_the_cell_and_line(tmp_path):
+    nb = read(EXERCISES / "solutions" / LEVEL1)
+    cell_with(nb, "DEFAULT_TIER = ").source += "\nraise ValueError('まだ途中です')\n"
+    grade = grade_notebook(write(nb, tmp_path / LEVEL1))
+    assert grade.status == "error" and grade.key == "grade.nb.cell_raised"
+    assert "ValueError: まだ途中です" in grade.error and "2番目のコードセル" in grade.error
+    assert "raise ValueError" in grade.error
+
+
+def test_a_helper_in_an_untagged_cell_gets_a_note_about_tags(tmp_path):
+    nb = read(EXERCISES / "solutions" / LEVEL1)
+    helper = cell_with(nb, "def tier_of(name):")
+    helper.source = helper.source.replace("def tier_of(name):\n    # 呼ばれるたびに POLICY を引く。表にないツールは DEFAULT_TIER に落ちる\n"
+                                          "    return POLICY.get(name, DEFAULT_TIER)\n", "")
+    added = nbformat.v4.new_code_cell("def tier_of(name):\n    return POLICY.get(name, DEFAULT_TIER)\n")
+    nb.cells.insert(nb.cells.index(helper), added)  # a cell the learner added: no tags
+    grade = grade_notebook(write(nb, tmp_path / LEVEL1))
+    assert grade.status == "ok" and not grade.passed and "NameError" in grade.text()
+    assert grade.text().splitlines()[-1] == t("grade.nb.name_note")
+
+
+def test_a_name_the_exercise_needs_is_missing(tmp_path):
+    nb = read(EXERCISES / "solutions" / LEVEL2)
+    cell = cell_with(nb, "MISSING = {")
+    cell.source = cell.source.replace("MISSING = {", "GAPS = {")
+    grade = grade_notebook(write(nb, tmp_path / LEVEL2))
+    assert grade.status == "error" and grade.error == t("grade.nb.undefined", name="MISSING")
+
+
+def test_ipython_syntax_in_an_answer_cell_runs_as_in_a_kernel(tmp_path):
+    nb = read(EXERCISES / "solutions" / LEVEL2)
+    cell_with(nb, "MISSING = {").source = "%config Completer.use_jedi = False\n" + cell_with(nb, "MISSING = {").source
+    assert grade_notebook(write(nb, tmp_path / LEVEL2)).passed
+
+
+def test_which_exercise_comes_from_metadata_then_the_grade_cell_then_the_file_name(tmp_path):
+    nb = read(EXERCISES / "solutions" / LEVEL1)
+    del nb.metadata["harness_lab"]
+    assert grade_notebook(write(nb, tmp_path / "renamed.ipynb")).passed  # found by its grade cell
+    grade_cell(nb).metadata["tags"] = []
+    assert grade_notebook(write(nb, tmp_path / "level1_mine.ipynb")).passed  # by its name
+    grade = grade_notebook(write(nb, tmp_path / "homework.ipynb"))
+    assert grade.status == "error" and grade.key == "grade.nb.unknown_exercise"
+
+
+def test_what_is_not_an_exercise_notebook_is_an_error_not_a_crash(tmp_path):
+    (tmp_path / "notes.txt").write_text("ただのメモ", encoding="utf-8")
+    (tmp_path / "broken.ipynb").write_text('{"cells": [', encoding="utf-8")
+    (tmp_path / "list.ipynb").write_text("[1, 2]", encoding="utf-8")
+    untagged = read(EXERCISES / "solutions" / LEVEL1)
+    for cell in untagged.cells:
+        cell.metadata.pop("tags", None)
+    write(untagged, tmp_path / "level1_untagged.ipynb")
+    for name, key in (("notes.txt", "grade.nb.unreadable"), ("broken.ipynb", "grade.nb.unreadable"),
+                      ("list.ipynb", "grade.nb.unreadable"), ("missing.ipynb", "grade.nb.unreadable"),
+                      ("level1_untagged.ipynb", "grade.nb.no_answer_cells")):
+        grade = grade_notebook(tmp_path / name)
+        assert grade.status == "error" and grade.key == key, (name, grade.text())
+        assert "\n" not in grade.error
+
+
+def test_a_process_an_answer_cell_starts_with_setsid_is_gone_after_grading(tmp_path):
+    pid_file = tmp_path / "daemon.pid"
+    nb = read(EXERCISES / "solutions" / LEVEL2)
+    cell_with(nb, "MISSING = {").source += (
+        "\n\nimport os, time\nif os.fork() == 0:\n    os.setsid()\n"
+        f"    open({str(pid_file)!r}, 'w').write(str(os.getpid()))\n    while True:\n        time.sleep(0.05)\n"
+    )
+    grade = grade_notebook(write(nb, tmp_path / LEVEL2))
+    assert grade.passed, grade.text()
+    pid = int(pid_file.read_text())
+    try:
+        assert not _running(pid), "the daemon an answer cell started is still running"
+    finally:
+        if _running(pid):
+            os.kill(pid, 9)
+
+
+def _running(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def test_a_class_grader_gets_plain_fields_per_criterion():
+    grade = grade_notebook(EXERCISES / LEVEL2)
+    row = {"exercise": grade.exercise, "status": grade.status, "passed": grade.passed,
+           "criteria": [[c.number, c.passed, c.key] for c in grade.reports[0].checks]}
+    assert json.loads(json.dumps(row)) == row  # what a CSV or JSON report needs, nothing more
+    assert row == {"exercise": "level2", "status": "ok", "passed": False, "criteria": [
+        [1, False, "grade.l2.c1.no_stop_condition"], [2, False, "grade.l2.c2.no_turns"],
+        [3, False, "grade.l2.c3.runaway"]]}
+
+
+# Every way grading a file can fail before the criteria, with the learner's edit that provokes it.
+def _appended(name: str, marker: str, code: str):
+    def build(tmp_path: Path) -> Path:
+        nb = read(EXERCISES / "solutions" / name)
+        cell_with(nb, marker).source += "\n" + code
+        return write(nb, tmp_path / name)
+
+    return build
+
+
+def _text(content: str, file: str = "level1_x.ipynb"):
+    def build(tmp_path: Path) -> Path:
+        (tmp_path / file).write_text(content, encoding="utf-8")
+        return tmp_path / file
+
+    return build
+
+
+NOTEBOOK_FAILURES = {
+    "grade.nb.unreadable": _text('{"cells": ['),
+    "grade.nb.unknown_exercise": _text('{"cells": [], "metadata": {}}', "homework.ipynb"),
+    "grade.nb.no_answer_cells": _text('{"cells": [{"cell_type": "code", "source": "x = 1", "metadata": {}}]}'),
+    "grade.nb.cell_raised": _appended(LEVEL1, "DEFAULT_TIER = ", "1 / 0"),
+    "grade.nb.undefined": _appended(LEVEL2, "MISSING = {", "del MISSING"),
+    "grade.nb.timeout": _appended(LEVEL2, "MISSING = {", "while True:\n    pass"),
+    "grade.nb.memory": _appended(LEVEL2, "MISSING = {", "hoard = bytearray(3 << 30)"),
+    "grade.nb.crashed": _appended(LEVEL2, "MISSING = {", "import os\nos._exit(0)"),
+    "grade.raised": _appended(LEVEL2, "MISSING = {",
+                              "import harness_lab.grading.level2 as g\ng._criterion3 = None"),  # breaks the grader itself
+}
+
+
+@pytest.mark.parametrize("key", list(NOTEBOOK_FAILURES))
+def test_each_way_a_file_fails_before_the_criteria_has_its_line(tmp_path, key):
+    grade = grade_notebook(NOTEBOOK_FAILURES[key](tmp_path), timeout=4)
+    assert grade.key == key and grade.status in ("error", "timeout") and not grade.passed, grade.text()
+    assert grade.error and "\n" not in grade.error
