@@ -58,6 +58,16 @@ def demo() -> None:
 
 def lab() -> None:
     setup("[test]")
+    # Save widget state with the notebook, so a Stepper still shows its last state after a restart
+    # (JupyterLab saves none by default: a reopened panel reads "Error displaying widget"). The venv's
+    # own settings overrides apply to every JupyterLab started from it, and to nothing else.
+    import json
+
+    overrides = VENV / "share" / "jupyter" / "lab" / "settings" / "overrides.json"
+    settings = json.loads(overrides.read_text(encoding="utf-8")) if overrides.exists() else {}
+    settings.setdefault("@jupyter-widgets/jupyterlab-manager:plugin", {})["saveState"] = True
+    overrides.parent.mkdir(parents=True, exist_ok=True)
+    overrides.write_text(json.dumps(settings, indent=2) + "\n", encoding="utf-8")
     sh(BIN / "jupyter", "lab", "notebooks/")
 
 
@@ -79,7 +89,8 @@ def test() -> None:
     pytest = (PY, "-m", "pytest", "--color=no", "-q")
     suites = [
         (*pytest, "tests"),
-        (*pytest, "--nbval", "--nbval-current-env", "--nbval-sanitize-with", "notebooks/sanitize.cfg", "notebooks"),
+        (*pytest, "--nbval", "--nbval-current-env", "--nbval-sanitize-with", "notebooks/sanitize.cfg", "notebooks",
+         "tests/ui/notebooks"),
         (*pytest, "--nbval-lax", "--nbval-current-env", "exercises/solutions"),
     ]
     failed = [s for s in suites if sh(*s, check=False, env=OFFLINE)]

@@ -3,8 +3,17 @@
     .venv/bin/python notebooks/build.py                 # every notebook under notebooks/
     .venv/bin/python notebooks/build.py notebooks/01_bare_loop.ipynb exercises/solutions/*.ipynb
 
-Runs with no API key (offline emulator), Japanese labels, from each notebook's own folder, and
-keeps widget state out of the files (nbval ignores widget views; the text fallback is compared).
+Runs with no API key (offline emulator), Japanese labels, from each notebook's own folder.
+
+A stored output keeps no live widget: each widget view is dropped and the panel's own HTML and text
+record stay (nbval compares them; nbval ignores widget views). A shipped notebook has no kernel
+behind it, so a widget view could only fail: once a learner's save makes the notebook trusted,
+JupyterLab prefers a widget view to its fallback and shows "Error displaying widget: model not found"
+for every cell the learner did not run again, and nbconvert picks a widget view over the fallback as
+soon as the file carries widget state. Without them every front end shows the record, and a rebuild
+writes the same bytes (widget model ids are random). Panels the learner runs are live, and
+``python3 dev.py lab`` saves their widget state so they read again after a restart
+(docs/frontends.md).
 """
 
 from __future__ import annotations
@@ -33,6 +42,19 @@ def merged_streams(outputs: list) -> list:
     return merged
 
 
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+
+
+def without_widget_views(outputs: list) -> list:
+    """The outputs with each widget view taken out where something else shows (a widget always has
+    its text/plain); the number of outputs stays, as nbval compares it."""
+    for out in outputs:
+        data = out.get("data") or {}
+        if WIDGET_VIEW in data and len(data) > 1:
+            del data[WIDGET_VIEW]
+    return outputs
+
+
 def build(path: Path) -> None:
     nb = nbformat.read(path, as_version=4)
     for key in NOT_FOR_TESTS:
@@ -50,11 +72,11 @@ def build(path: Path) -> None:
     for cell in nb.cells:
         cell.metadata.pop("execution", None)  # nbclient's timings would change the file on every build
         if cell.cell_type == "code":
-            cell.outputs = merged_streams(cell.outputs)
+            cell.outputs = without_widget_views(merged_streams(cell.outputs))
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
     nbformat.validate(nb)
     nbformat.write(nb, path)
-    print(f"built {path.relative_to(HERE.parent)}")
+    print(f"built {path.relative_to(HERE.parent) if path.is_relative_to(HERE.parent) else path}")
 
 
 if __name__ == "__main__":

@@ -426,8 +426,8 @@ add({
         'With MAX_TURNS={n} it stopped after {rounds} tool turns and {calls} requests: one turn early. Which comes first, moving the counter or asking about the limit?',
     ),
     "grade.l2.c3.results_unsent": (
-        'ツール呼び出しを {rounds} ターン実行したのに、最後の結果をモデルに返さないまま止まりました（モデルへのリクエスト {calls} 回）。上限は「この一周に入る前に」問うものです',
-        'It ran {rounds} tool turns but stopped without sending the last results to the model ({calls} requests). The limit is asked before entering a lap of the loop.',
+        'ツール呼び出しを {rounds} ターン実行したのに、最後の結果をモデルに返さないまま止まりました（モデルへのリクエスト {calls} 回）。上限は「この一周に入る前に」問うものです。記事の for _ in range(MAX_TURNS) の書き方もこうなります（ノートブック02「上限をどこで問うか」）',
+        'It ran {rounds} tool turns but stopped without sending the last results to the model ({calls} requests). The limit is asked before entering a lap of the loop; the article\'s for _ in range(MAX_TURNS) loop does the same (notebook 02, "Where to ask about the limit").',
     ),
     "grade.l2.c3.counts": (
         'MAX_TURNS={n} で、ツール呼び出し {rounds} ターン・モデルへのリクエスト {calls} 回でした。ツール呼び出しは MAX_TURNS ターン、リクエストはそれより1回多くなるはずです',

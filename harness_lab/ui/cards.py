@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import html
 import json
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping
 
 from ..events import ApprovalRequest, Decision, Finished, Stopped, Turn, Usage
-from ..messages import block_dict, field
+from ..messages import block_dict, field, tool_calls
 from ..text import t
 
-__all__ = ["Card", "approvals_header", "card", "transcript"]
+__all__ = ["Card", "approvals_header", "card", "steering_card", "transcript", "turn_summary"]
 
 # Long tool output would bury the turn; the rest is still in run.messages.
 MAX_CHARS = 1200
@@ -195,11 +195,19 @@ def usage_card(usage: Any) -> Card:
     )
 
 
-def turn_card(turn: Turn, approvals: Iterable[Card] = ()) -> Card:
-    """A turn in full; ``approvals`` go between the model's calls and the results they allowed."""
+def steering_card(text: str) -> Card:
+    """A person's instruction that went out with the tool results (lesson 5: 操舵)."""
+    label = t("ui.card.steering")
+    return Card(_box("text", _esc(label), _esc(_clip(text)), "hl-steering"), f"[{label}] {_clip(text)}")
+
+
+def turn_card(turn: Turn, approvals: Iterable[Card] = (), steering: Iterable[str] = ()) -> Card:
+    """A turn in full; ``approvals`` go between the model's calls and the results they allowed, and
+    ``steering`` (instructions sent in the same user message) after the results."""
     title = t("ui.card.turn", number=turn.request_number)
     head = f"{title} — stop_reason: {turn.stop_reason}"
-    parts = [blocks_card(field(turn.response, "content") or ()), *approvals, *map(tool_result_card, turn.results)]
+    parts = [blocks_card(field(turn.response, "content") or ()), *approvals, *map(tool_result_card, turn.results),
+             *map(steering_card, steering)]
     parts.append(usage_card(turn.usage))
     extras = []
     if turn.signature:
@@ -225,7 +233,7 @@ def approval_card(request: ApprovalRequest, decision: Decision | None = None) ->
     """A call waiting for a human; once answered, one line (the turn card shows the call in full)."""
     title = t("ui.card.approval", name=request.name)
     if decision is not None:
-        answer = _answer_text(decision)
+        title, answer = t("ui.card.approval_answered", name=request.name), _answer_text(decision)
         return Card(
             _box("approval", f"{_esc(title)} <small>id {_code(request.tool_use_id)}</small> → <b>{_esc(answer)}</b>"),
             f"[{title}] (id {request.tool_use_id}) → {answer}",
@@ -322,16 +330,36 @@ def _loose_approvals(waiting: list) -> list[Card]:
     return cards
 
 
-def transcript(items: Iterable[Any]) -> Card:
+def _folded(card_: Card, summary: str) -> Card:
+    """A turn shown as one line that opens to the whole card (the text form stays whole)."""
+    return Card(f'<details class="hl-folded"><summary style="cursor:pointer;font-size:13px;margin:4px 0">'
+                f"{_esc(summary)}</summary>{card_.html}</details>", card_.text)
+
+
+def turn_summary(turn: Turn) -> str:
+    """One line for a folded turn: its number, the calls it made and its tokens."""
+    calls = ", ".join(c["name"] for c in tool_calls(field(turn.response, "content") or ())) or "-"
+    errors = sum(1 for r in turn.results if r.get("is_error"))
+    return t("ui.card.turn_folded", number=turn.request_number, calls=calls, errors=errors, tokens=turn.usage.total)
+
+
+def transcript(items: Iterable[Any], steering: Mapping[int, Iterable[str]] | None = None,
+               open_turns: int | None = None) -> Card:
     """Cards for a sequence of events or messages, one after the other.
 
     The loop asks for approval before a turn ends, so a request comes before its ``Turn`` event.
     Answered requests are drawn inside their turn's card (between its calls and its results); those
     whose turn has not ended get a 「ターン N — 承認待ち」 header. A ``Decision`` right after a
-    request is taken as its answer.
+    request is taken as its answer. ``steering`` maps a request number to the instructions sent with
+    that turn's results. With ``open_turns``, only the last that many turns are open in HTML; older
+    ones fold to one line each (a long run stays one screen tall).
     """
+    steering = steering or {}
+    items = list(items)
+    turns = sum(1 for item in items if isinstance(item, Turn))
     cards: list[Card] = []
     waiting: list[tuple[ApprovalRequest, Decision | None]] = []
+    seen = 0
     for item in items:
         approval = _as_approval(item)
         if approval is not None:
@@ -341,7 +369,9 @@ def transcript(items: Iterable[Any]) -> Card:
         elif isinstance(item, Turn):
             mine = [w for w in waiting if w[0].request_number == item.request_number]
             cards += _loose_approvals([w for w in waiting if w[0].request_number != item.request_number])
-            cards.append(turn_card(item, [approval_card(r, d) for r, d in mine]))
+            one = turn_card(item, [approval_card(r, d) for r, d in mine], steering.get(item.request_number, ()))
+            seen += 1
+            cards.append(_folded(one, turn_summary(item)) if open_turns is not None and seen <= turns - open_turns else one)
             waiting = []
         else:
             cards += _loose_approvals(waiting)

@@ -1,31 +1,40 @@
 """The loop diagram: one picture every lesson hangs on (lessons 2-6, valves from lesson 6).
 
 request → response → stop_reason check → tools → results, and back to the request, with each valve
-drawn at the step it belongs to: max turns and budget before the request, no-progress after the
-response, approval before the tool runs. ``diagram(highlight=..., fired=..., acted=...)`` marks where
+drawn at the step it names in its own ``step`` (``harness_lab/steps.py``): max turns and budget at
+the top of the loop body, no-progress before the tools, approval before each tool runs, a budget
+that checks before sending at the request. ``diagram(highlight=..., fired=..., acted=...)`` marks where
 a run is, which valve (or other stop) ended it, and a valve that acted without ending it (approval,
-on the turn it denied a call). It is inline SVG inside HTML (not an ``image/svg+xml`` output) and its
-plain text says the same, so both stored forms are deterministic.
+on the turn it denied a call).
+
+The picture is laid out once as a list of shapes, then drawn twice: as inline SVG for the live
+Stepper (crisp, follows the theme's text colour) and as a PNG for a cell's output. A notebook that is
+not trusted strips SVG from its HTML, and GitHub and nbconvert show images, so a diagram shown as
+a cell's result is a PNG (``diagram_png.py``) with its plain text beside it. Every label is at least
+12 px where the diagram is shown at its own width.
 """
 
 from __future__ import annotations
 
+import base64
 import html
+from dataclasses import dataclass
+from typing import Any, Iterable
 
-from ..text import t
+from ..steps import STEPS
+from ..text import CATALOG, t
+from ..valves import Approval, MaxTurns, NoProgress, TokenBudget
 
-__all__ = ["LoopDiagram", "NODES", "STEPS", "VALVES", "diagram", "place_of"]
+__all__ = ["LoopDiagram", "NODES", "Shape", "diagram", "place_of"]
 
 # The loop's five nodes, left to right, then the exit.
 NODES = ("request", "response", "stop_reason", "tools", "results")
 EXIT = "end"
-# Valve step -> the valves that live there (lesson 6's four valves, DESIGN.md principle 4).
-STEPS = {
-    "before_request": ("max_turns", "token_budget"),
-    "after_response": ("no_progress",),
-    "before_tool": ("approval",),
-}
-VALVES = {valve: step for step, valves in STEPS.items() for valve in valves}
+# The valves drawn when none are given: lesson 6's four, each at the step it names itself.
+LESSON_VALVES = (MaxTurns(), TokenBudget(), NoProgress(), Approval())
+# Where each step's badges hang: steps met one after the other between two boxes share a column.
+COLUMNS = {"before_send": "request", "loop_top": "stop_reason", "before_tools": "stop_reason",
+           "before_each_tool": "tools"}
 
 # Stops that are not valves still happen at one place in the loop (each has a ui.stop_name.* label).
 OTHER_STOPS = {
@@ -35,14 +44,41 @@ OTHER_STOPS = {
     "pause_turn": "stop_reason",
     "unexpected": "stop_reason",
     "api_error": "response",
-    "interrupted": "before_request",
+    "interrupted": "loop_top",
 }
 
-# Geometry (px). Boxes sit in one row; valve badges hang under the step they guard.
-BOX_W, BOX_H, GAP, LEFT, ROW_Y = 134, 46, 46, 40, 86
-WIDTH, HEIGHT = LEFT * 2 + 5 * BOX_W + 4 * GAP, 262
-BADGE_W, BADGE_H = 118, 26
-ACCENT, FIRED, INK, FAINT = "#e08a00", "#c8372d", "#444444", "#888888"
+# Geometry (px at the diagram's own width). Boxes sit in one row; valve badges hang under their step.
+BOX_W, BOX_H, GAP, LEFT, ROW_Y = 140, 46, 36, 34, 86
+WIDTH = LEFT * 2 + 5 * BOX_W + 4 * GAP
+BADGE_W, BADGE_H, BADGE_STEP = 150, 28, 34
+NODE_FONT, BADGE_FONT, SMALL_FONT = 14, 13, 12  # never below 12 px (the issue measured 9 px)
+ACCENT, FIRED, INK, FAINT = "#e08a00", "#c8372d", "#444444", "#777777"
+TEXT = "currentColor"  # the theme's text colour in SVG; the PNG draws it dark on white
+
+
+@dataclass(frozen=True)
+class Shape:
+    """One drawing primitive, in diagram pixels; both renderers read the same list."""
+
+    kind: str  # "rect", "line", "path", "text"
+    group: str = ""  # SVG <g> class: hl-node-..., hl-valve-... (tests and CSS find them by it)
+    x: float = 0
+    y: float = 0
+    w: float = 0
+    h: float = 0
+    x2: float = 0
+    y2: float = 0
+    points: tuple = ()  # path: ("M", x, y), ("L", x, y), ("Q", cx, cy, x, y)
+    fill: str = "none"
+    stroke: str = "none"
+    width: float = 1.0
+    dash: bool = False
+    arrow: bool = False
+    radius: float = 0
+    text: str = ""
+    size: int = SMALL_FONT
+    anchor: str = "middle"  # SVG text-anchor: "middle", "start" or "end"
+    color: str = TEXT
 
 
 def _x(node: str) -> int:
@@ -50,142 +86,170 @@ def _x(node: str) -> int:
 
 
 def _badge_anchor(step: str) -> int:
-    """The x where a step's badges hang: on the arrow into the step's node."""
-    if step == "before_request":
-        return _x("request") + BOX_W // 2
-    if step == "after_response":
-        return _x("stop_reason") - GAP // 2
-    return _x("tools") - GAP // 2
+    """The x where a step's badges hang: under the box whose work comes just before the step."""
+    node = COLUMNS[step]
+    return _x(node) + BOX_W // 2 if node == "request" else _x(node) + BOX_W + GAP // 2
 
 
-def place_of(name: str | None) -> str | None:
-    """The diagram place (node or valve step) for a node, a step, a valve or a stop's name."""
+def place_of(name: str | None, valves: Iterable = LESSON_VALVES) -> str | None:
+    """The diagram place (node or valve step) for a node, a step, a valve's or a stop's name."""
     if name is None or name in NODES or name == EXIT or name in STEPS:
         return name
-    return VALVES.get(name) or OTHER_STOPS.get(name)
+    steps = {valve.name: valve.step for valve in valves}
+    return steps.get(name) or OTHER_STOPS.get(name)
 
 
 class LoopDiagram:
     """The diagram with an optional highlighted place, fired valve (or stop) and acting valve."""
 
-    def __init__(self, highlight: str | None = None, fired: str | None = None, acted: str | None = None):
-        self.highlight = place_of(highlight)
+    def __init__(self, highlight: str | None = None, fired: str | None = None, acted: str | None = None,
+                 valves: Iterable = LESSON_VALVES):
+        self.valves = list(valves)
+        self.steps = {step: [v.name for v in self.valves if v.step == step] for step in STEPS}
+        self.highlight = place_of(highlight, self.valves)
         if highlight is not None and self.highlight is None:
             raise ValueError(f"unknown place in the loop: {highlight!r}")
         self.fired = fired
         self.acted = acted if acted != fired else None
+        self.shapes, self.height = self._layout()
 
-    # --- SVG ------------------------------------------------------------------------------------
+    def _valve_label(self, name: str) -> str:
+        key = f"ui.valve.{name}"
+        return t(key) if key in CATALOG else name  # a learner's own valve shows by its name
 
-    def _node(self, node: str, x: int, y: int, label: str, h: int = BOX_H) -> str:
+    # --- layout ---------------------------------------------------------------------------------
+
+    def _node(self, node: str, x: int, y: int, label: str, h: int = BOX_H) -> list[Shape]:
         here = self.highlight == node
-        stopped_here = self.fired is not None and place_of(self.fired) == node
-        stroke = FIRED if stopped_here else ACCENT if here else INK
-        fill = "rgba(224,138,0,0.18)" if here else "rgba(128,128,128,0.08)"
-        width = 3 if here or stopped_here else 1.2
-        return (
-            f'<g class="hl-node hl-node-{node}{" hl-here" if here else ""}">'
-            f'<rect x="{x}" y="{y}" width="{BOX_W}" height="{h}" rx="8" fill="{fill}" '
-            f'stroke="{stroke}" stroke-width="{width}"/>'
-            f'<text x="{x + BOX_W // 2}" y="{y + h // 2 + 5}" text-anchor="middle" '
-            f'font-size="13" fill="currentColor">{html.escape(label)}</text></g>'
-        )
+        stopped_here = self.fired is not None and place_of(self.fired, self.valves) == node
+        group = f"hl-node hl-node-{node}" + (" hl-here" if here else "")
+        return [
+            Shape("rect", group, x, y, BOX_W, h, fill="rgba(224,138,0,0.18)" if here else "rgba(128,128,128,0.08)",
+                  stroke=FIRED if stopped_here else ACCENT if here else INK,
+                  width=3 if here or stopped_here else 1.2, radius=8),
+            Shape("text", group, x + BOX_W / 2, y + h / 2 + 5, text=label, size=NODE_FONT),
+        ]
 
-    def _badges(self) -> str:
-        parts = []
-        for step, valves in STEPS.items():
-            cx = _badge_anchor(step)
-            here = self.highlight == step
-            top = ROW_Y + BOX_H + 22
-            line_to = ROW_Y + BOX_H // 2 if step != "before_request" else ROW_Y + BOX_H
-            parts.append(
-                f'<line x1="{cx}" y1="{top}" x2="{cx}" y2="{line_to}" stroke="{ACCENT if here else FAINT}" '
-                f'stroke-dasharray="3 3"/>'
-            )
-            below = top + len(valves) * (BADGE_H + 6) + 8
-            parts.append(
-                f'<text x="{cx}" y="{below}" text-anchor="middle" font-size="10" fill="{FAINT}">'
-                f"{html.escape(step)}</text>"
-            )
+    def _badges(self) -> tuple[list[Shape], int]:
+        shapes, tops, bottom = [], {}, ROW_Y + BOX_H
+        for step, valves in self.steps.items():
+            if not valves:
+                continue
+            cx, here = _badge_anchor(step), self.highlight == step
+            top = tops.get(cx, ROW_Y + BOX_H + 22)
+            if cx not in tops:
+                line_to = ROW_Y + BOX_H if COLUMNS[step] == "request" else ROW_Y + BOX_H // 2
+                shapes.append(Shape("line", "", cx, top, x2=cx, y2=line_to, stroke=ACCENT if here else FAINT, dash=True))
             for i, valve in enumerate(valves):
-                y = top + i * (BADGE_H + 6)
+                y = top + i * BADGE_STEP
                 fired, acted = self.fired == valve, self.acted == valve
-                stroke = FIRED if fired else ACCENT if here or acted else FAINT
-                fill = (
-                    "rgba(200,55,45,0.85)" if fired else "rgba(224,138,0,0.85)" if acted
-                    else "rgba(224,138,0,0.15)" if here else "rgba(128,128,128,0.06)"
-                )
-                ink = "#ffffff" if fired or acted else "currentColor"
-                mark = " hl-fired" if fired else " hl-acted" if acted else ""
-                parts.append(
-                    f'<g class="hl-valve hl-valve-{valve}{mark}">'
-                    f'<rect x="{cx - BADGE_W // 2}" y="{y}" width="{BADGE_W}" height="{BADGE_H}" rx="13" '
-                    f'fill="{fill}" stroke="{stroke}" stroke-width="{2.5 if fired or acted or here else 1}"/>'
-                    f'<text x="{cx}" y="{y + 17}" text-anchor="middle" font-size="12" fill="{ink}">'
-                    f"{html.escape(self._badge_label(valve))}</text></g>"
-                )
-        return "".join(parts)
+                group = f"hl-valve hl-valve-{valve}" + (" hl-fired" if fired else " hl-acted" if acted else "")
+                shapes += [
+                    Shape("rect", group, cx - BADGE_W / 2, y, BADGE_W, BADGE_H, radius=BADGE_H / 2,
+                          fill="rgba(200,55,45,0.85)" if fired else "rgba(224,138,0,0.85)" if acted
+                          else "rgba(224,138,0,0.15)" if here else "rgba(128,128,128,0.06)",
+                          stroke=FIRED if fired else ACCENT if here or acted else FAINT,
+                          width=2.5 if fired or acted or here else 1),
+                    Shape("text", group, cx, y + 19, text=self._badge_label(valve), size=BADGE_FONT,
+                          color="#ffffff" if fired or acted else TEXT),
+                ]
+            below = top + len(valves) * BADGE_STEP + 12
+            shapes.append(Shape("text", "", cx, below, text=step, size=SMALL_FONT, color=FAINT))
+            tops[cx] = below + 12
+            bottom = max(bottom, below)
+        return shapes, bottom
+
+    def _layout(self) -> tuple[list[Shape], int]:
+        y, mid = ROW_Y, ROW_Y + BOX_H // 2
+        badges, bottom = self._badges()
+        low = bottom + 28  # the loop back runs under every badge
+        shapes = []
+        for node in NODES:
+            shapes += self._node(node, _x(node), y, t(f"ui.diagram.{node}"))
+        for a, b in zip(NODES, NODES[1:]):
+            shapes.append(Shape("line", "", _x(a) + BOX_W, mid, x2=_x(b) - 2, y2=mid, stroke=INK, width=1.4, arrow=True))
+        shapes.append(Shape("text", "", _x("tools") - GAP / 2, y - 8, text="tool_use", size=SMALL_FONT, color=FAINT))
+        # The exit: any stop_reason but tool_use leaves the loop upward.
+        sx = _x("stop_reason")
+        shapes += self._node(EXIT, sx, 8, t("ui.diagram.end"), h=38)
+        shapes.append(Shape("line", "", sx + BOX_W / 2, y, x2=sx + BOX_W / 2, y2=47, stroke=INK, width=1.4, arrow=True))
+        shapes.append(Shape("text", "", sx + BOX_W / 2 - 8, 70, text=t("ui.diagram.end_edge"), size=SMALL_FONT,
+                            anchor="end", color=FAINT))
+        # The loop back: results go out with the whole history in the next request.
+        rx, lx = _x("results") + BOX_W // 2, 12
+        shapes.append(Shape("path", "", points=(("M", rx, y + BOX_H), ("L", rx, low), ("L", lx + 12, low),
+                                                ("Q", lx, low, lx, low - 12), ("L", lx, mid + 12),
+                                                ("Q", lx, mid, lx + 12, mid), ("L", LEFT - 2, mid)),
+                            stroke=INK, width=1.4, arrow=True))
+        shapes.append(Shape("text", "", (rx + _x("response")) / 2, low - 7, text=t("ui.diagram.loop_edge"),
+                            size=SMALL_FONT, color=FAINT))
+        return shapes + badges, low + 14
 
     def _badge_label(self, valve: str) -> str:
         if self.fired == valve:
-            return f"{t(f'ui.valve.{valve}')} ({t('ui.diagram.fired_badge')})"
+            return f"{self._valve_label(valve)} ({t('ui.diagram.fired_badge')})"
         if self.acted == valve:
-            return f"{t(f'ui.valve.{valve}')} ({t('ui.diagram.acted_badge')})"
-        return t(f"ui.valve.{valve}")
+            return f"{self._valve_label(valve)} ({t('ui.diagram.acted_badge')})"
+        return self._valve_label(valve)
+
+    # --- SVG ------------------------------------------------------------------------------------
+
+    @staticmethod
+    def _svg_shape(s: Shape) -> str:
+        marker = ' marker-end="url(#hl-arrow)"' if s.arrow else ""
+        dash = ' stroke-dasharray="3 3"' if s.dash else ""
+        if s.kind == "rect":
+            return (f'<rect x="{s.x:g}" y="{s.y:g}" width="{s.w:g}" height="{s.h:g}" rx="{s.radius:g}" fill="{s.fill}" '
+                    f'stroke="{s.stroke}" stroke-width="{s.width:g}"/>')
+        if s.kind == "line":
+            return (f'<line x1="{s.x:g}" y1="{s.y:g}" x2="{s.x2:g}" y2="{s.y2:g}" stroke="{s.stroke}" '
+                    f'stroke-width="{s.width:g}"{dash}{marker}/>')
+        if s.kind == "path":
+            d = " ".join(p[0] + ",".join(f"{v:g}" for v in p[1:]) for p in s.points)
+            return f'<path d="{d}" fill="none" stroke="{s.stroke}" stroke-width="{s.width:g}"{marker}/>'
+        return (f'<text x="{s.x:g}" y="{s.y:g}" text-anchor="{s.anchor}" font-size="{s.size}" '
+                f'fill="{s.color}">{html.escape(s.text)}</text>')
 
     def svg(self) -> str:
-        y, mid = ROW_Y, ROW_Y + BOX_H // 2
         parts = [
             f'<svg xmlns="http://www.w3.org/2000/svg" width="100%" style="max-width:{WIDTH}px;height:auto" '
-            f'viewBox="0 0 {WIDTH} {HEIGHT}" font-family="sans-serif" role="img" '
+            f'viewBox="0 0 {WIDTH} {self.height}" font-family="sans-serif" role="img" '
             f'aria-label="{html.escape(t("ui.diagram.title"))}">',
             f'<defs><marker id="hl-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" '
             f'markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="{INK}"/>'
             f"</marker></defs>",
         ]
-        for node in NODES:
-            parts.append(self._node(node, _x(node), y, t(f"ui.diagram.{node}")))
-        for a, b in zip(NODES, NODES[1:]):
-            parts.append(
-                f'<line x1="{_x(a) + BOX_W}" y1="{mid}" x2="{_x(b) - 2}" y2="{mid}" stroke="{INK}" '
-                f'stroke-width="1.4" marker-end="url(#hl-arrow)"/>'
-            )
-        parts.append(
-            f'<text x="{_x("tools") - GAP // 2}" y="{mid - 6}" text-anchor="middle" font-size="10" '
-            f'fill="{FAINT}">tool_use</text>'
-        )
-        # The exit: any stop_reason but tool_use leaves the loop upward.
-        sx = _x("stop_reason")
-        parts.append(self._node(EXIT, sx, 8, t("ui.diagram.end"), h=38))
-        parts.append(
-            f'<line x1="{sx + BOX_W // 2}" y1="{y}" x2="{sx + BOX_W // 2}" y2="46" stroke="{INK}" '
-            f'stroke-width="1.4" marker-end="url(#hl-arrow)"/>'
-            f'<text x="{sx + BOX_W // 2 + 6}" y="68" font-size="10" fill="{FAINT}">'
-            f'{html.escape(t("ui.diagram.end_edge"))}</text>'
-        )
-        # The loop back: results go out with the whole history in the next request.
-        rx, lx, low = _x("results") + BOX_W // 2, 16, HEIGHT - 14
-        parts.append(
-            f'<path d="M{rx},{y + BOX_H} L{rx},{low} L{lx + 12},{low} Q{lx},{low} {lx},{low - 12} '
-            f'L{lx},{mid + 12} Q{lx},{mid} {lx + 12},{mid} L{LEFT - 2},{mid}" fill="none" '
-            f'stroke="{INK}" stroke-width="1.4" marker-end="url(#hl-arrow)"/>'
-            f'<text x="{(rx + _x("response")) // 2}" y="{low - 5}" text-anchor="middle" font-size="11" '
-            f'fill="{FAINT}">{html.escape(t("ui.diagram.loop_edge"))}</text>'
-        )
-        parts.append(self._badges())
-        parts.append("</svg>")
+        group = ""
+        for s in self.shapes:
+            if s.group != group:
+                parts.append("</g>" if group else "")
+                parts.append(f'<g class="{s.group}">' if s.group else "")
+                group = s.group
+            parts.append(self._svg_shape(s))
+        parts.append("</g></svg>" if group else "</svg>")
         return "".join(parts)
 
     # --- renderers ------------------------------------------------------------------------------
 
-    def _repr_html_(self) -> str:
-        caption = html.escape(self.caption())
+    def html(self) -> str:
+        """Title, inline SVG and caption: for a live widget, where nothing strips the SVG."""
         return (
             f'<div class="hl-diagram" style="max-width:100%;overflow-x:auto">'
-            f'<div style="font-weight:600;font-size:13px">{html.escape(t("ui.diagram.title"))}</div>'
+            f'<div style="font-weight:600;font-size:14px">{html.escape(t("ui.diagram.title"))}</div>'
             f"{self.svg()}"
-            f'<div class="hl-diagram-caption" style="font-size:12px;opacity:0.8">{caption}</div></div>'
+            f'<div class="hl-diagram-caption" style="font-size:13px;opacity:0.85">{html.escape(self.caption())}</div></div>'
         )
+
+    def png(self) -> bytes:
+        """The same picture as a PNG: the same bytes for the same diagram, every time."""
+        from .diagram_png import render_png  # matplotlib, only when a picture is asked for
+
+        return render_png(self.shapes, WIDTH, self.height, t("ui.diagram.title"), self.caption())
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> tuple[dict, dict]:
+        # No text/html on purpose: an untrusted notebook would pick it and strip its SVG.
+        data = {"image/png": base64.b64encode(self.png()).decode("ascii"), "text/plain": repr(self)}
+        return data, {"image/png": {"width": WIDTH}}
 
     def caption(self) -> str:
         bits = []
@@ -194,11 +258,9 @@ class LoopDiagram:
         if self.fired in OTHER_STOPS:  # the run ended, but no valve did it: say why, not "valve"
             bits.append(f"{t('ui.diagram.stopped_by')}: {t(f'ui.stop_name.{self.fired}')}")
         elif self.fired:  # one of the four, or a learner's own valve (shown by its name)
-            name = t(f"ui.valve.{self.fired}") if self.fired in VALVES else self.fired
-            bits.append(f"{t('ui.diagram.fired')}: {name}")
+            bits.append(f"{t('ui.diagram.fired')}: {self._valve_label(self.fired)}")
         if self.acted:
-            name = t(f"ui.valve.{self.acted}") if self.acted in VALVES else self.acted
-            bits.append(f"{t('ui.diagram.acted')}: {name}")
+            bits.append(f"{t('ui.diagram.acted')}: {self._valve_label(self.acted)}")
         return " / ".join(bits)
 
     @staticmethod
@@ -218,7 +280,9 @@ class LoopDiagram:
             + ("▶" if self.highlight == EXIT else "")
             + f"[{t('ui.diagram.end')}]",
         ]
-        for step, valves in STEPS.items():
+        for step, valves in self.steps.items():
+            if not valves:
+                continue
             mark = "▶" if self.highlight == step else " "
             names = ", ".join(self._badge_label(v) for v in valves)
             lines.append(f"{mark} {self._place_label(step)}: {names}")
@@ -230,7 +294,9 @@ class LoopDiagram:
         p.text(repr(self))
 
 
-def diagram(highlight: str | None = None, fired: str | None = None, acted: str | None = None) -> LoopDiagram:
+def diagram(highlight: str | None = None, fired: str | None = None, acted: str | None = None,
+            valves: Iterable = LESSON_VALVES) -> LoopDiagram:
     """The loop diagram; ``highlight`` is a node, a step or a valve name, ``fired`` the valve (or stop,
-    e.g. ``"interrupted"``) that ended the run, ``acted`` a valve that acted and let the run go on."""
-    return LoopDiagram(highlight, fired, acted)
+    e.g. ``"interrupted"``) that ended the run, ``acted`` a valve that acted and let the run go on.
+    ``valves`` are drawn at their own steps (default: lesson 6's four)."""
+    return LoopDiagram(highlight, fired, acted, valves)

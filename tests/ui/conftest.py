@@ -39,6 +39,10 @@ ROOT = Path(__file__).resolve().parents[2]
 @pytest.fixture
 def jupyter_env(tmp_path):
     """Environment for a Jupyter subprocess: the venv's kernel, our package, no user-level config."""
+    return jupyter_environment(tmp_path)
+
+
+def jupyter_environment(tmp_path: Path) -> dict:
     env = dict(os.environ)
     env.update(
         PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")])),

@@ -111,7 +111,7 @@ def test_approvals_render_inside_their_turn_never_above_its_header():
     for form in (whole.text, whole.html):
         head, call, answer, result = (form.index(s) for s in ("ターン 2", "toolu_01ABC", "許可しました", "書き込みました"))
         assert head < call < answer < result
-    assert whole.text.count("承認待ち: write_file") == 1 and "ターン 2 — 承認待ち" not in whole.text
+    assert whole.text.count("承認弁: write_file") == 1 and "承認待ち" not in whole.text  # answered: no longer waiting
     ET.fromstring(whole.html)
     assert transcript([request, Decision(True), turn]).html == whole.html
 

@@ -1,13 +1,17 @@
 """The loop diagram: every node and valve drawn, the run's place and the fired valve marked."""
 
+import base64
 import re
+import struct
 import xml.etree.ElementTree as ET
 
 import pytest
 
 from harness_lab.text import t
 from harness_lab.ui import diagram
-from harness_lab.ui.diagram import NODES, OTHER_STOPS, STEPS, place_of
+from harness_lab.ui import diagram_png
+from harness_lab.ui.diagram import NODES, OTHER_STOPS, WIDTH, place_of
+from harness_lab.valves import MaxTurns, NoProgress, TokenBudget
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -22,22 +26,25 @@ def test_every_node_and_valve_is_drawn_with_its_label():
     svg = d.svg()
     for node in NODES:
         assert t(f"ui.diagram.{node}") in svg and f"hl-node-{node}" in svg
-    for valves in STEPS.values():
-        for valve in valves:
-            assert f"hl-valve-{valve}" in svg and t(f"ui.valve.{valve}") in svg
+    for valve in ("max_turns", "token_budget", "no_progress", "approval"):
+        assert f"hl-valve-{valve}" in svg and t(f"ui.valve.{valve}") in svg
 
 
-def test_valves_sit_at_their_steps():
-    assert STEPS == {"before_request": ("max_turns", "token_budget"), "after_response": ("no_progress",),
-                     "before_tool": ("approval",)}
+def test_valves_sit_at_the_steps_they_name_themselves():
+    assert {step: names for step, names in diagram().steps.items() if names} == {
+        "loop_top": ["max_turns", "token_budget"], "before_tools": ["no_progress"], "before_each_tool": ["approval"]}
     text = repr(diagram())
-    assert "before_request" in text and text.index(t("ui.valve.max_turns")) < text.index("after_response")
+    assert "loop_top" in text and text.index(t("ui.valve.max_turns")) < text.index("before_tools")
+    # The diagram reads each valve's own step: a budget that checks before sending is drawn there.
+    moved = diagram(valves=[MaxTurns(), TokenBudget(preflight=True), NoProgress()])
+    assert moved.steps["before_send"] == ["token_budget"] and moved.steps["loop_top"] == ["max_turns"]
+    assert "hl-valve-approval" not in moved.svg()  # a run without approval shows none
 
 
 def test_highlight_and_fired_are_marked():
-    d = diagram(highlight="before_tool", fired="max_turns")
+    d = diagram(highlight="before_each_tool", fired="max_turns")
     assert _groups(d, "hl-fired") == {"hl-valve hl-valve-max_turns hl-fired"}
-    assert "▶ before_tool" in repr(d)
+    assert "▶ before_each_tool" in repr(d)
     assert t("ui.diagram.fired") in repr(d) and t("ui.valve.max_turns") in repr(d)
     node = diagram(highlight="tools")
     assert _groups(node, "hl-here") == {"hl-node hl-node-tools hl-here"}
@@ -45,8 +52,8 @@ def test_highlight_and_fired_are_marked():
 
 
 def test_a_valve_name_highlights_its_step():
-    assert diagram(highlight="no_progress").highlight == "after_response"
-    assert diagram(highlight="interrupted").highlight == "before_request"
+    assert diagram(highlight="no_progress").highlight == "before_tools"
+    assert diagram(highlight="interrupted").highlight == "loop_top"
 
 
 def test_unknown_place_is_an_error():
@@ -55,18 +62,18 @@ def test_unknown_place_is_an_error():
 
 
 def test_html_is_inline_svg_and_deterministic():
-    a, b = diagram("results", "approval")._repr_html_(), diagram("results", "approval")._repr_html_()
+    a, b = diagram("results", "approval").html(), diagram("results", "approval").html()
     assert a == b and "<svg" in a and a.startswith("<div")
     ET.fromstring(a)
 
 
 def test_english_uses_ascii_brackets(monkeypatch):
     monkeypatch.setenv("HARNESS_LAB_LANG", "en")
-    d = diagram("before_tool", "max_turns")
+    d = diagram("before_each_tool", "max_turns")
     full_width = re.compile(r"[\u3000-\u30ff\u4e00-\u9fff\uff00-\uffef]")
-    assert full_width.findall(repr(d) + d._repr_html_()) == []
-    assert "▶ before_tool (before the tool runs): approval" in repr(d)
-    assert d.caption().startswith("you are here: before_tool (before the tool runs) / ")
+    assert full_width.findall(repr(d) + d.html()) == []
+    assert "▶ before_each_tool (right before each tool runs): approval" in repr(d)
+    assert d.caption().startswith("you are here: before_each_tool (right before each tool runs) / ")
 
 
 @pytest.mark.parametrize("stop", sorted(OTHER_STOPS))
@@ -86,3 +93,39 @@ def test_a_valve_that_acted_is_marked_but_not_as_fired():
     assert f"{t('ui.valve.approval')} ({t('ui.diagram.acted_badge')})" in repr(d)
     assert d.caption().endswith(f"{t('ui.diagram.acted')}: {t('ui.valve.approval')}")
     assert diagram(fired="approval", acted="approval").acted is None  # fired says more than acted
+
+
+def test_every_label_is_at_least_12_px_at_the_diagrams_own_width():
+    d = diagram("loop_top", fired="token_budget", valves=[MaxTurns(), TokenBudget(preflight=True), NoProgress()])
+    sizes = [int(size) for size in re.findall(r'font-size="(\d+)"', d.svg())]
+    assert sizes and min(sizes) >= 12
+    # The Stepper shows it at that width (never squeezed into a narrower box).
+    assert f"max-width:{WIDTH}px" in d.html() and "max-width:680px" not in d.html()
+
+
+def test_a_cell_shows_the_diagram_as_a_png_with_its_text_and_no_html():
+    data, metadata = diagram("before_each_tool", acted="approval")._repr_mimebundle_()
+    # No text/html: an untrusted notebook would pick it over the picture and strip its SVG.
+    assert set(data) == {"image/png", "text/plain"} and metadata == {"image/png": {"width": WIDTH}}
+    png = base64.b64decode(data["image/png"])
+    assert png.startswith(b"\x89PNG\r\n\x1a\n") and b"matplotlib" not in png  # no software or date tag
+    width, height = struct.unpack(">II", png[16:24])
+    assert width == WIDTH * diagram_png.SCALE and height > 500
+    assert len(png) < 60_000  # a few flat colours: small enough to store in every lesson
+    assert data["text/plain"] == repr(diagram("before_each_tool", acted="approval"))
+
+
+def test_the_png_is_the_same_bytes_every_time_and_differs_when_the_picture_does():
+    a = diagram("loop_top", fired="max_turns").png()
+    assert a == diagram("loop_top", fired="max_turns").png()
+    assert a != diagram("loop_top", fired="token_budget").png()
+
+
+def test_a_run_without_a_budget_valve_draws_none(make_run):
+    from harness_lab.ui import Stepper
+
+    run = make_run("never_ending", max_turns=2)
+    run.valves = [v for v in run.valves if v.name != "token_budget"]
+    s = Stepper(run, "メモを順に読んで")
+    s.run_all()
+    assert "hl-valve-token_budget" not in s.diagram_html.value and "hl-valve-max_turns hl-fired" in s.diagram_html.value

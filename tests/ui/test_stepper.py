@@ -1,6 +1,7 @@
 """The Stepper driven headless: buttons clicked with Button.click(), over the real loop and emulator."""
 
 import asyncio
+import re
 import html
 import subprocess
 import sys
@@ -27,7 +28,7 @@ def click(button):
 class Breaks:
     """A learner's own valve with a bug: from ``from_turn`` on, its check raises (until ``fixed``)."""
 
-    name, step = "breaks", "before_request"
+    name, step = "breaks", "loop_top"
 
     def __init__(self, from_turn):
         self.from_turn, self.fixed = from_turn, False
@@ -194,7 +195,7 @@ def test_transcript_is_deterministic_across_runs(make_run):
 
 def test_stop_button_halts_an_auto_run_between_turns(make_run):
     run = make_run("never_ending", max_turns=500)
-    s = Stepper(run, "メモを順に読んで")
+    s = Stepper(run, "メモを順に読んで", speed="fast")
 
     async def click_all_then_stop():
         s.all_button.click()  # in a running event loop: one turn per tick, clicks get in between
@@ -205,7 +206,7 @@ def test_stop_button_halts_an_auto_run_between_turns(make_run):
             await asyncio.sleep(0.01)
 
     asyncio.run(asyncio.wait_for(click_all_then_stop(), timeout=60))
-    assert s.outcome.cause == "interrupted" and 3 <= run.state.turns < 10
+    assert s.outcome.cause == "interrupted" and 3 <= run.state.turns < 10  # paced: stopped between turns
     assert run.messages[-1]["role"] == "user" and s.next_button.disabled
 
 
@@ -250,13 +251,13 @@ def test_each_approval_line_comes_after_its_turn_header(make_run):
     (run.sandbox / "old.log").write_text("x")
     s = Stepper(run, "古いログを消して、集計を送って")
     s.step()
-    assert repr(s).index("=== ターン 1 — 承認待ち ===") < repr(s).index("[承認待ち: delete_file")
+    assert repr(s).index("=== ターン 1 — 承認待ち ===") < repr(s).index("[△ 承認待ち: delete_file")
     while not s.done:
         s.approve() if s.pending else s.step()
     text = repr(s)
     for tool, number in (("delete_file", 1), ("http_post", 2)):
         header = text.index(f"=== ターン {number} — stop_reason")
-        line = text.index(f"[承認待ち: {tool} を実行しますか？]")
+        line = text.index(f"[承認弁: {tool}]")
         next_header = text.find(f"=== ターン {number + 1} —")
         assert header < line and (next_header == -1 or line < next_header), tool
     assert "— 承認待ち ===" not in text  # every turn ended, so every approval sits inside its turn
@@ -339,3 +340,164 @@ def test_an_interrupt_is_shown_as_a_stop_not_as_a_valve(make_run):
     s.stop()
     assert t("ui.stop_name.interrupted") in s.diagram_html.value
     assert t("ui.diagram.fired") not in s.diagram_html.value
+
+
+# --- issue 14: resume, carry on, pacing, the small items ------------------------------------------
+
+
+def test_resume_appears_after_a_stop_and_its_click_goes_on(make_run):
+    run = make_run("never_ending", max_turns=8)
+    s = Stepper(run, "メモを順に読んで")
+    assert s.resume_button.layout.display == "none"  # nothing to resume yet
+    s.step()
+    click(s.stop_button)
+    assert s.outcome.cause == "interrupted" and s.resume_button.layout.display is None
+    assert s.limit_input.layout.display == "none"  # an interrupt has no limit to raise
+    click(s.resume_button)
+    assert s.outcome is None and not s.next_button.disabled and t("ui.notice.resumed") in s.status.value
+    click(s.next_button)
+    assert run.state.turns == 2 and s.resume_button.layout.display == "none"
+
+
+def test_resume_raises_the_limit_that_stopped_the_run(make_run):
+    run = make_run("never_ending", max_turns=2)
+    s = Stepper(run, "メモを順に読んで")
+    click(s.all_button)
+    assert s.outcome.cause == "max_turns" and s.limit_input.layout.display is None
+    assert s.limit_input.value == 6  # offered: room for a few more turns
+    s.limit_input.value = 2  # the same limit would stop again at once: refused, nothing changes
+    click(s.resume_button)
+    assert s.outcome.cause == "max_turns" and run.valves[0].limit == 2
+    assert t("ui.notice.limit_too_low", limit=2, reading="2/2") == s.notice
+    s.limit_input.value = 4
+    click(s.resume_button)
+    assert run.valves[0].limit == 4 and s.outcome is None
+    click(s.all_button)
+    assert s.outcome.cause == "max_turns" and run.state.turns == 4 and s.turns_label.value == "4 / 4"
+
+
+def test_a_token_budget_stop_offers_a_bigger_budget(make_run):
+    run = make_run("budget_burning", max_turns=50, budget=6_000)
+    s = Stepper(run, "ログを分析して")
+    s.run_all()
+    assert s.stopped_by_limit() is run.valves[1] and s.limit_input.value == 12_000
+    assert s.resume(limit=12_000) and run.valves[1].limit == 12_000
+    s.run_all()
+    with pytest.raises(TypeError):
+        s.resume(limit="20000")
+
+
+def test_run_to_end_carries_on_after_an_approval_answer(make_run):
+    run = make_run("high_impact")
+    s = Stepper(run, PROMPT)
+    click(s.all_button)
+    assert s.pending is not None and s.outcome is None  # 最後まで stops at the ask
+    click(s.approve_button)  # and goes on after the answer, to the end
+    assert isinstance(s.outcome, Finished) and (run.sandbox / "report.md").exists()
+    # The methods do the same; a single step never runs on by itself.
+    headless = Stepper(make_run("high_impact"), PROMPT)
+    headless.run_all()
+    headless.deny("まだ")
+    assert isinstance(headless.outcome, Finished)
+    stepped = Stepper(make_run("high_impact"), PROMPT)
+    stepped.step()
+    stepped.approve()
+    assert stepped.outcome is None and len(stepped.run.state.laps) == 1
+
+
+def test_run_to_end_is_paced_in_a_live_kernel_and_unpaced_as_a_method(make_run):
+    run = make_run("never_ending", max_turns=500)
+    s = Stepper(run, "メモを順に読んで", speed="fast")
+    seen = []
+
+    async def watch():
+        s.all_button.click()
+        while run.state.turns < 4:
+            if not seen or seen[-1][0] != run.state.turns:
+                seen.append((run.state.turns, time.monotonic()))
+            await asyncio.sleep(0.005)
+        s.stop_button.click()
+        while not s.done:
+            await asyncio.sleep(0.01)
+
+    asyncio.run(asyncio.wait_for(watch(), timeout=60))
+    gaps = [b[1] - a[1] for a, b in zip(seen[1:], seen[2:])]
+    assert gaps and min(gaps) >= 0.9 * s.delay == 0.9 * 0.2
+    quick = Stepper(make_run("never_ending", max_turns=6), "メモを順に読んで", speed="slow")
+    started = time.monotonic()
+    quick.run_all()
+    assert quick.outcome.cause == "max_turns" and time.monotonic() - started < 6 * 1.5 / 2
+
+
+def test_an_unknown_speed_is_refused_by_name(make_run):
+    with pytest.raises(ValueError, match="turbo"):
+        Stepper(make_run("never_ending"), "x", speed="turbo")
+
+
+def test_the_token_number_keeps_its_name_without_a_budget(make_run):
+    run = make_run("never_ending", max_turns=3)
+    run.valves = [v for v in run.valves if v.name != "token_budget"]
+    s = Stepper(run, "メモを順に読んで")
+    s.step()
+    name, bar, number = s.gauge_rows["tokens"].children
+    assert bar.layout.visibility == "hidden" and name.layout.visibility != "hidden"
+    assert name.value == t("ui.gauge.tokens") and number.value == str(run.state.usage.total)
+
+
+def test_the_budget_gauge_turns_red_when_the_budget_stopped_the_run_below_its_limit(make_run):
+    from harness_lab.valves import TokenBudget
+
+    run = make_run("budget_burning", max_turns=50)
+    run.valves[1] = TokenBudget(6_000, preflight=True)  # stops before sending, below the limit
+    s = Stepper(run, "ログを分析して")
+    s.run_all()
+    assert s.outcome.cause == "token_budget" and run.state.usage.total < 6_000
+    assert s.tokens_bar.bar_style == "danger" and s.turns_bar.bar_style == ""
+
+
+def test_steering_shows_in_the_turn_that_sent_it(make_run):
+    run = make_run("never_ending", max_turns=3)
+    s = Stepper(run, "メモを順に読んで")
+    s.step()
+    run.steer("第2章まででいいです")
+    s.step()
+    text = repr(s)
+    turn2 = text.index("=== ターン 2 —")
+    assert text.index("[操舵: 人の指示", turn2) > turn2 and "第2章まででいいです" in text[turn2:]
+    assert "hl-steering" in s.transcript_html.value
+
+
+def test_a_long_run_folds_older_turns(make_run):
+    s = Stepper(make_run("never_ending", max_turns=12), "メモを順に読んで")
+    s.run_all()
+    shown = s.transcript_html.value
+    assert shown.count("<details") == 11 and shown.count('class="hl-card hl-turn"') == 12  # all but the last fold
+    assert "ターン 1 ・ read_file ・ エラー 0 件" in shown and "=== ターン 1 —" in repr(s)  # the text form stays whole
+
+
+def test_answered_approval_cards_no_longer_say_waiting(make_run):
+    s = Stepper(make_run("high_impact"), PROMPT)
+    s.step()
+    assert "△ 承認待ち" in repr(s)
+    s.approve()
+    assert "承認待ち" not in repr(s) and "[承認弁: write_file]" in repr(s) and "○ 許可しました" in repr(s)
+
+
+def test_no_mark_depends_on_an_emoji_font():
+    emoji = re.compile("[\u2600-\u27bf\u2b00-\u2bff\ufe0f\U0001f000-\U0001faff]")
+    ui = Path(__file__).resolve().parents[2] / "harness_lab" / "ui"
+    found = {p.name: emoji.findall(p.read_text(encoding="utf-8")) for p in ui.glob("*.py")}
+    assert {name: marks for name, marks in found.items() if marks} == {}
+    from harness_lab.text import CATALOG
+
+    assert [k for k, pair in CATALOG.items() if k.startswith("ui.") and emoji.search("".join(pair))] == []
+
+
+def test_the_panel_carries_its_stale_notice_and_its_record_says_it_is_one(make_run):
+    s = Stepper(make_run("never_ending", max_turns=1), "メモを順に読んで")
+    style = s.widget.children[0].value
+    assert "jupyter-widgets-disconnected" in style and t("ui.stale.widget") in style
+    assert 'class="hl-stale" style="display:none' in style  # hidden while the kernel is there
+    assert t("ui.stale.static") in s._repr_mimebundle_()["text/html"]
+    assert t("ui.stale.static") not in repr(s)
+    assert list(s.tabs.titles) == [t("ui.tab.conversation"), t("ui.tab.timeline"), t("ui.tab.context")]

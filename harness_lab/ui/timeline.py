@@ -1,0 +1,214 @@
+"""Time travel, read-only: a run's turns one by one, the history as it stood at each, and what each
+turn added (lessons 3-5: what happened at turn k, and what if it had gone otherwise?).
+
+``turns_of(run)`` lists the committed turns (``run.state.laps``); ``turn_card(run, k)`` shows turn k:
+the history as it stood when its response arrived, and the messages it added as a diff. Forking
+itself is the core's ``run.fork(at=k, ...)``; ``fork_arguments`` turns the learner's edits (a result
+text, a flipped answer, a new limit) into its arguments, and ``compare_card`` puts the runs side by
+side. Everything here is a plain ``Card`` (HTML and text), so notebooks show it without widgets.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import html
+import json
+from dataclasses import dataclass
+from typing import Any, Iterable, Mapping
+
+from ..checks import whole_number
+from ..events import Decision, Finished, Stopped, Usage
+from ..messages import field, text_of, tool_calls
+from ..text import t
+from .cards import Card, usage_line
+from .context import context_rows
+
+__all__ = ["TurnView", "compare_card", "fork_arguments", "turn_card", "turns_of"]
+
+LINE_CHARS = 90  # one message per line in the history view: its start is enough to recognise it
+
+
+@dataclass(frozen=True)
+class TurnView:
+    """Turn ``k`` of a run (1-based, in the order turns were committed)."""
+
+    k: int
+    request_number: int  # the model request whose response made this turn
+    start: int  # len(messages) before the turn's assistant message
+    end: int  # len(messages) after the turn's messages
+    calls: tuple  # {"id", "name", "input"} per tool_use
+    results: tuple  # the tool_result blocks sent back
+    steering: tuple  # instructions sent with the results
+    decisions: dict  # tool_use id -> Decision, for the calls a person (or approver) answered
+    usage: Usage
+
+    def result_text(self, tool_use_id: str) -> str:
+        for block in self.results:
+            if block.get("tool_use_id") == tool_use_id:
+                content = block.get("content")
+                return content if isinstance(content, str) else text_of(content or [])
+        return ""
+
+
+def turns_of(run: Any) -> list[TurnView]:
+    """Every committed turn of ``run``, oldest first."""
+    state, views = run.state, []
+    for k, lap in enumerate(state.laps, start=1):
+        content = field(lap.response, "content") or []
+        calls = tuple(tool_calls(content))
+        end = lap.start + (1 if content else 0) + (1 if lap.results else 0)
+        usage = state.turn_usage[lap.model_calls - 1] if lap.model_calls <= len(state.turn_usage) else Usage()
+        views.append(TurnView(k, lap.model_calls, lap.start, end, calls, tuple(lap.results), tuple(lap.steering),
+                              {c["id"]: state.decided[c["id"]] for c in calls if c["id"] in state.decided}, usage))
+    return views
+
+
+def turn_of(run: Any, k: int) -> TurnView:
+    views = turns_of(run)
+    whole_number(k, "k", 1)
+    if k > len(views):
+        raise ValueError(t("ui.timeline.no_turn", k=k, turns=len(views)))
+    return views[k - 1]
+
+
+# --- one turn: the history then, and what the turn added -----------------------------------------
+
+
+def _block_line(block: Any) -> str:
+    kind = block.get("type") if isinstance(block, dict) else "text"
+    if kind == "text":
+        return block.get("text", "") if isinstance(block, dict) else str(block)
+    if kind == "tool_use":
+        return f"tool_use {block.get('name')}({json.dumps(block.get('input') or {}, ensure_ascii=False)})"
+    if kind == "tool_result":
+        content = block.get("content")
+        body = content if isinstance(content, str) else text_of(content or [])
+        return "tool_result" + (" is_error" if block.get("is_error") else "") + f": {body}"
+    return f"[{kind}]"
+
+
+def message_line(index: int, message: dict) -> str:
+    """``[2] user: tool_result: …`` — one message on one line, cut to ``LINE_CHARS``."""
+    content = message.get("content")
+    blocks = [content] if isinstance(content, str) else list(content or [])
+    text = " / ".join(_block_line(b) for b in blocks).replace("\n", " ")
+    text = text if len(text) <= LINE_CHARS else text[: LINE_CHARS - 1] + "…"
+    return f"[{index}] {message.get('role')}: {text}"
+
+
+def _lines(lines: Iterable[tuple[str, str]]) -> str:
+    colours = {"+": "rgba(63,154,90,0.14)", " ": "transparent", "…": "transparent"}
+    return "".join(
+        f'<div style="background:{colours[mark]};white-space:pre-wrap;word-break:break-word">'
+        f"{html.escape(mark)} {html.escape(text)}</div>" for mark, text in lines)
+
+
+def turn_card(run: Any, k: int) -> Card:
+    """Turn ``k``: the history as it stood when its response arrived, then what it added, as a diff."""
+    view, messages = turn_of(run, k), run.state.messages
+    rows = {row.request_number: row for row in context_rows(run)}
+    before = [(" ", message_line(i, m)) for i, m in enumerate(messages[: view.start])]
+    if len(before) > 4:  # the start of the history is the same in every turn: keep its first and last lines
+        before = [before[0], ("…", t("ui.timeline.same", n=len(before) - 3)), *before[-2:]]
+    added = [("+", message_line(i, messages[i])) for i in range(view.start, min(view.end, len(messages)))]
+    growth = ""
+    if view.request_number in rows and view.request_number + 1 in rows:
+        now, after = rows[view.request_number].total, rows[view.request_number + 1].total
+        growth = t("ui.timeline.growth", k=view.request_number, next=view.request_number + 1, now=now, after=after,
+                   diff=after - now)
+    head = t("ui.timeline.turn_head", k=k, number=view.request_number, messages=view.start)
+    added_head = t("ui.timeline.added", n=len(added))
+    box = 'font-family:var(--jp-code-font-family,monospace);font-size:12px;margin:2px 0 6px'
+    html_text = (
+        f'<div class="hl-timeline-turn" style="font-size:13px"><div style="font-weight:700">{html.escape(head)}</div>'
+        f'<div style="{box}">{_lines(before)}</div>'
+        f'<div style="font-weight:600">{html.escape(added_head)}</div>'
+        f'<div class="hl-diff" style="{box}">{_lines(added)}</div>'
+        + (f'<div style="font-size:12px;opacity:0.85">{html.escape(growth)}</div>' if growth else "")
+        + "</div>"
+    )
+    text = "\n".join([head, *(f"{m} {line}" for m, line in before), added_head, *(f"{m} {line}" for m, line in added),
+                      *([growth] if growth else [])])
+    return Card(html_text, text)
+
+
+# --- forking: the learner's edits as run.fork arguments ------------------------------------------
+
+
+def fork_arguments(run: Any, k: int, *, result: str | None = None, results: Mapping | None = None,
+                   decisions: Mapping | None = None, flip: bool = False, limits: Mapping | None = None) -> dict:
+    """``run.fork`` keyword arguments for turn ``k`` from the learner's edits.
+
+    ``result`` edits the one call of turn k; ``flip`` turns every answered approval of turn k the other
+    way; ``limits`` ({valve name: limit}) gives the fork copies of the valves with new limits. The rest
+    pass through (``results`` may also edit earlier turns' results, by tool_use id).
+    """
+    view = turn_of(run, k)
+    results, decisions = dict(results or {}), dict(decisions or {})
+    if result is not None:
+        if len(view.calls) != 1:
+            raise ValueError(t("ui.timeline.one_call", k=k, n=len(view.calls),
+                               ids=", ".join(c["id"] for c in view.calls) or "-"))
+        results[view.calls[0]["id"]] = result
+    if flip:
+        if not view.decisions:
+            raise ValueError(t("ui.timeline.no_answer", k=k))
+        for tool_use_id, decision in view.decisions.items():
+            flipped = Decision(True) if not decision.allowed else Decision(False, t("ui.timeline.flipped_deny"))
+            decisions.setdefault(tool_use_id, flipped)
+    arguments: dict = {"results": results, "decisions": decisions}
+    if limits:
+        arguments["valves"] = _with_limits(run.valves, limits)
+    return arguments
+
+
+def _with_limits(valves: Iterable, limits: Mapping) -> list:
+    names = {getattr(v, "name", None) for v in valves if hasattr(v, "limit")}
+    if unknown := sorted(set(limits) - names):
+        raise ValueError(t("ui.timeline.no_limit", names=", ".join(unknown), known=", ".join(sorted(names)) or "-"))
+    changed = []
+    for valve in valves:
+        name = getattr(valve, "name", None)
+        if name not in limits:
+            changed.append(copy.copy(valve))
+        elif dataclasses.is_dataclass(valve):
+            changed.append(dataclasses.replace(valve, limit=limits[name]))  # the valve checks the new limit itself
+        else:
+            whole_number(limits[name], f"{name} limit", 0)
+            changed.append(copy.copy(valve))
+            changed[-1].limit = limits[name]
+    return changed
+
+
+# --- side by side --------------------------------------------------------------------------------
+
+
+def _ending(end: Any) -> str:
+    if isinstance(end, Finished):
+        return t("ui.compare.finished", stop_reason=end.stop_reason, text=end.text)
+    if isinstance(end, Stopped):
+        return t("ui.compare.stopped", cause=end.cause, reason=end.reason)
+    return t("ui.compare.running")
+
+
+def compare_card(columns: Iterable[tuple[str, Any]]) -> Card:
+    """Runs side by side: ``columns`` are (label, run); each shows its turns, tokens and how it ended."""
+    columns = list(columns)
+    rows = [
+        (t("ui.compare.turns"), [str(run.state.turns) for _, run in columns]),
+        (t("ui.compare.requests"), [str(run.state.model_calls) for _, run in columns]),
+        (t("ui.compare.tokens"), [usage_line(run.state.usage) for _, run in columns]),
+        (t("ui.compare.ending"), [_ending(run.end) for _, run in columns]),
+    ]
+    cell = "padding:4px 8px;border:1px solid rgba(128,128,128,0.35);vertical-align:top;white-space:pre-wrap"
+    head = "".join(f'<th style="{cell}">{html.escape(label)}</th>' for label, _ in columns)
+    body = "".join(
+        f'<tr><th style="{cell};text-align:left;white-space:nowrap">{html.escape(name)}</th>'
+        + "".join(f'<td style="{cell}">{html.escape(value)}</td>' for value in values) + "</tr>"
+        for name, values in rows)
+    html_text = (f'<table class="hl-compare" style="border-collapse:collapse;font-size:13px;margin:6px 0">'
+                 f'<tr><th style="{cell}"></th>{head}</tr>{body}</table>')
+    text = "\n".join([t("ui.compare.title"), *(f"[{label}]" + "".join(f"\n  {name}: {values[i]}" for name, values in rows)
+                                               for i, (label, _) in enumerate(columns))])
+    return Card(html_text, text)

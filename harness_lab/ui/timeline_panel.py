@@ -1,0 +1,154 @@
+"""The Stepper's timeline tab: pick turn k, see the history as it stood and what the turn added, edit a
+tool_result, an approval answer or a valve limit, and fork the run from there (lessons 3-5).
+
+Every control is a plain widget the tests set and click (``select``, ``result_inputs``,
+``decision_inputs``, ``limit_inputs``, ``fork_button``); the fork runs in its own Stepper below the
+form, and a table puts the original and each fork side by side.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from typing import Any
+
+import ipywidgets as widgets
+
+from ..events import Decision
+from ..text import CATALOG, t
+from .timeline import turn_card, turn_of, turns_of
+
+__all__ = ["TimelinePanel"]
+
+
+def _valve_label(name: str) -> str:
+    key = f"ui.valve.{name}"
+    return t(key) if key in CATALOG else name
+
+
+class TimelinePanel:
+    """The widgets of the timeline tab of one Stepper."""
+
+    def __init__(self, stepper: Any):
+        self.stepper = stepper
+        self.selected: int | None = None
+        self.turns = widgets.ToggleButtons(options=[], description=t("ui.timeline.pick"),
+                                           style={"button_width": "auto", "description_width": "initial"})
+        self.turns.observe(self._picked, "value")
+        self.view = widgets.HTML(f'<div style="opacity:0.7">{html.escape(t("ui.timeline.hint"))}</div>')
+        self.result_inputs: dict[str, widgets.Textarea] = {}
+        self.decision_inputs: dict[str, widgets.ToggleButtons] = {}
+        self.limit_inputs: dict[str, widgets.BoundedIntText] = {}
+        self.form = widgets.VBox()
+        self.fork_button = widgets.Button(description=t("ui.timeline.fork_button_none"), button_style="info",
+                                          icon="code-branch", disabled=True, layout=widgets.Layout(width="auto"))
+        self.fork_button.on_click(lambda _: self.stepper._safely(self.fork_from_form))
+        self.comparison = widgets.HTML()
+        # Each fork's own panel, folded: the comparison already says how it went. A fork that waits
+        # for an approval opens by itself, so its 許可 / 拒否 buttons are never out of sight.
+        self.forks_box = widgets.Accordion()
+        self.widget = widgets.VBox([self.turns, self.view, self.form, self.fork_button, self.comparison, self.forks_box])
+        self.widget.add_class("hl-timeline")
+        self._updating = False
+
+    # --- the turn buttons -----------------------------------------------------------------------
+
+    def refresh(self) -> None:
+        self.show_comparison()  # the original moved on: its column too
+        views = turns_of(self.stepper.run)
+        options = tuple((str(v.k), v.k) for v in views)
+        if tuple(self.turns.options) == options:
+            return
+        self._updating = True
+        try:
+            self.turns.options = options
+            self.turns.tooltips = [t("ui.timeline.tooltip", k=v.k, calls=", ".join(c["name"] for c in v.calls) or "-",
+                                     tokens=v.usage.total) for v in views]
+            self.turns.value = self.selected if self.selected in {v.k for v in views} else None
+        finally:
+            self._updating = False
+
+    def _picked(self, change: dict) -> None:
+        if not self._updating and change["new"] is not None:
+            self.stepper._safely(self._show, change["new"])
+
+    def select(self, k: int) -> None:
+        """Show turn ``k``: the history then, what it added, and the form to fork from it."""
+        turn_of(self.stepper.run, k)  # a clear error for a turn that does not exist
+        self.refresh()
+        if self.turns.value == k:
+            self._show(k)
+        else:
+            self.turns.value = k  # shows it through _picked
+
+    def _show(self, k: int) -> None:
+        self.selected = k
+        self.view.value = turn_card(self.stepper.run, k).html
+        self._build_form(k)
+
+    # --- the fork form --------------------------------------------------------------------------
+
+    def _build_form(self, k: int) -> None:
+        view, run = turn_of(self.stepper.run, k), self.stepper.run
+        rows: list[widgets.Widget] = [widgets.HTML(f'<div style="font-weight:600;margin-top:6px">'
+                                                   f'{html.escape(t("ui.timeline.form", k=k))}</div>')]
+        self.result_inputs, self.decision_inputs, self.limit_inputs = {}, {}, {}
+        for call in view.calls:
+            label = f"{call['name']}({json.dumps(call['input'], ensure_ascii=False)})"
+            rows.append(widgets.HTML(f'<div style="font-size:12px">{html.escape(t("ui.timeline.result_for", call=label, id=call["id"]))}</div>'))
+            box = widgets.Textarea(value=view.result_text(call["id"]), rows=2, layout=widgets.Layout(width="95%"))
+            self.result_inputs[call["id"]] = box
+            rows.append(box)
+        for tool_use_id, decision in view.decisions.items():
+            name = next(c["name"] for c in view.calls if c["id"] == tool_use_id)
+            toggle = widgets.ToggleButtons(options=[(t("ui.button.approve"), True), (t("ui.button.deny"), False)],
+                                           value=decision.allowed, description=t("ui.timeline.answer_for", name=name),
+                                           style={"description_width": "initial"})
+            self.decision_inputs[tool_use_id] = toggle
+            rows.append(toggle)
+        for valve in run.valves:
+            if hasattr(valve, "limit"):
+                field = widgets.BoundedIntText(value=valve.limit, min=0, max=10**9,
+                                               description=t("ui.timeline.limit_for", valve=_valve_label(valve.name)),
+                                               style={"description_width": "initial"})
+                self.limit_inputs[valve.name] = field
+                rows.append(field)
+        self.form.children = rows
+        self.fork_button.description = t("ui.timeline.fork_button", k=k)
+        self.fork_button.disabled = False
+
+    def edits(self) -> dict:
+        """What the learner changed in the form, as ``Stepper.fork`` keyword arguments."""
+        k = self.selected
+        view, run = turn_of(self.stepper.run, k), self.stepper.run
+        results = {i: box.value for i, box in self.result_inputs.items() if box.value != view.result_text(i)}
+        decisions = {}
+        for i, toggle in self.decision_inputs.items():
+            if toggle.value != view.decisions[i].allowed:
+                decisions[i] = Decision(True) if toggle.value else Decision(False, t("ui.timeline.flipped_deny"))
+        current = {v.name: v.limit for v in run.valves if hasattr(v, "limit")}
+        limits = {name: field.value for name, field in self.limit_inputs.items() if field.value != current[name]}
+        return {"results": results, "decisions": decisions, "limits": limits}
+
+    def fork_from_form(self) -> Any:
+        """「ターン k から分岐」: fork with the form's edits and run the fork (paced, like 「最後まで」)."""
+        if self.selected is None:
+            return None
+        child = self.stepper.fork(self.selected, **self.edits())
+        child._auto_run()
+        return child
+
+    # --- forks and the comparison ---------------------------------------------------------------
+
+    def show_fork(self, child: Any) -> None:
+        n = len(self.forks_box.children) + 1
+        self.forks_box.children = (*self.forks_box.children, child.widget)
+        self.forks_box.set_title(n - 1, t("ui.timeline.fork_panel", label=t("ui.compare.fork", k=child.fork_at, n=n)))
+        self.show_comparison()
+
+    def show_comparison(self) -> None:
+        forks = self.stepper.forks
+        self.comparison.value = self.stepper.compare().html if forks else ""
+        waiting = [i for i, fork in enumerate(forks) if fork.pending is not None]
+        if waiting and self.forks_box.selected_index not in waiting:
+            self.forks_box.selected_index = waiting[0]
