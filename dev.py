@@ -29,8 +29,12 @@ DEMO_PROMPT = "README.md の1行目を読んで、それから今何時か教え
 # even on a machine where ANTHROPIC_API_KEY is set (`dev.py live` is the one place that uses it).
 # The stored notebook outputs were made in Japanese with the default model, so the learner's own
 # language and model choices are left out too: they would change every compared output.
-NOT_FOR_TESTS = ("ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "HARNESS_LAB_LANG", "HARNESS_LAB_MODEL")
+NOT_FOR_TESTS = ("ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "HARNESS_LAB_LANG", "HARNESS_LAB_MODEL",
+                 "HARNESS_LAB_WORKBOOK")
 OFFLINE = {k: v for k, v in os.environ.items() if k not in NOT_FOR_TESTS}
+# A learner's own my_harness.py (next to the notebooks, where Jupyter runs them) would change what the
+# lessons print: the tests keep theirs in a folder of their own.
+OFFLINE["HARNESS_LAB_WORKBOOK"] = str(ROOT / "build" / "test-workbook" / "my_harness.py")
 
 
 def sh(*args: str | Path, check: bool = True, env: dict | None = None) -> int:

@@ -1,9 +1,14 @@
-"""Re-run notebooks offline and store their outputs, the way nbval will compare them.
+"""Build the lesson notebooks from their sources and store their outputs, the way nbval compares them.
 
-    .venv/bin/python notebooks/build.py                 # every notebook under notebooks/
-    .venv/bin/python notebooks/build.py notebooks/01_bare_loop.ipynb exercises/solutions/*.ipynb
+    .venv/bin/python notebooks/build.py                          # every lesson, from notebooks/src/*.py
+    .venv/bin/python notebooks/build.py notebooks/src/01_bare_loop.py
+    .venv/bin/python notebooks/build.py tests/ui/notebooks/stepper_static.ipynb   # re-run a notebook as it is
 
-Runs with no API key (offline emulator), Japanese labels, from each notebook's own folder.
+A lesson's source is ``notebooks/src/NN_name.py`` in jupytext's percent format (markdown cells as
+``# %% [markdown]`` comments, tags on the marker line); it becomes ``notebooks/NN_name.ipynb``.
+Runs with no API key (offline emulator), Japanese labels, from the notebook's own folder, with the
+learner's workbook (``my_harness.py``) in a fresh temporary folder, so a learner's own file never
+reaches the stored outputs.
 
 A stored output keeps no live widget: each widget view is dropped and the panel's own HTML and text
 record stay (nbval compares them; nbval ignores widget views). A shipped notebook has no kernel
@@ -20,8 +25,10 @@ from __future__ import annotations
 
 import os
 import sys
+import tempfile
 from pathlib import Path
 
+import jupytext
 import nbformat
 from nbclient import NotebookClient
 
@@ -55,10 +62,25 @@ def without_widget_views(outputs: list) -> list:
     return outputs
 
 
+def from_source(source: Path) -> nbformat.NotebookNode:
+    """The notebook a percent-format source describes (no outputs yet)."""
+    nb = jupytext.read(source, fmt="py:percent")
+    nb.metadata.pop("jupytext", None)
+    for cell in nb.cells:
+        cell.metadata.pop("lines_to_next_cell", None)
+    return nb
+
+
+def target_of(source: Path) -> Path:
+    return source.parent.parent / f"{source.stem}.ipynb" if source.suffix == ".py" else source
+
+
 def build(path: Path) -> None:
-    nb = nbformat.read(path, as_version=4)
+    nb = from_source(path) if path.suffix == ".py" else nbformat.read(path, as_version=4)
+    path = target_of(path)
     for key in NOT_FOR_TESTS:
         os.environ.pop(key, None)
+    os.environ["HARNESS_LAB_WORKBOOK"] = str(Path(tempfile.mkdtemp(prefix="harness_lab_build_")) / "my_harness.py")
     client = NotebookClient(
         nb,
         timeout=120,
@@ -80,6 +102,6 @@ def build(path: Path) -> None:
 
 
 if __name__ == "__main__":
-    paths = [Path(p).resolve() for p in sys.argv[1:]] or sorted(HERE.glob("[0-9]*.ipynb"))
+    paths = [Path(p).resolve() for p in sys.argv[1:]] or sorted((HERE / "src").glob("[0-9]*.py"))
     for p in paths:
         build(p)

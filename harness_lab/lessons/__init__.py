@@ -24,11 +24,12 @@ from .lesson3 import NEXT_STEP
 from .lesson4 import SIGNATURE_OF
 from .lesson5 import RUN_TOOL_USES
 from .lesson6 import READ_FILE, RUN_AGENT_WITH_VALVES
-from .protocol import drive, finished, stopped, turn
+from .protocol import HandWritten, drive, finished, stopped, turn
 from .workbook import Workbook, workbook
 
 __all__ = [
     "PIECES",
+    "HandWritten",
     "Miss",
     "Piece",
     "Point",

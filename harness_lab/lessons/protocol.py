@@ -13,7 +13,7 @@ from typing import Any, Generator
 from ..events import Finished, Stopped, Turn, Usage
 from ..messages import field, text_of
 
-__all__ = ["drive", "finished", "stopped", "turn"]
+__all__ = ["HandWritten", "drive", "finished", "stopped", "turn"]
 
 
 def turn(number: int, response: Any, results: list) -> Turn:
@@ -41,3 +41,20 @@ def drive(gen: Generator) -> tuple[list, Finished | Stopped | Any]:
             events.append(next(gen))
         except StopIteration as end:
             return events, end.value
+
+
+class HandWritten:
+    """A hand-written loop, ready for the Stepper: ``Stepper(HandWritten(harness, client, tools, impls), prompt)``.
+
+    ``loop(client, user_input, tools, tool_impls, approve)`` is the learner's generator function. The
+    Stepper starts it with the prompt and steps it one ``yield`` at a time; it has no RunState, so the
+    panel shows the conversation (no timeline or context tabs) and no gauges beyond the turn count.
+    """
+
+    valves: tuple = ()
+
+    def __init__(self, loop: Any, client: Any, tools: list, tool_impls: dict, approve: Any = None) -> None:
+        self.loop, self.client, self.tools, self.tool_impls, self.approve = loop, client, tools, tool_impls, approve
+
+    def start(self, prompt: str) -> Generator:
+        return self.loop(self.client, prompt, self.tools, self.tool_impls, self.approve)

@@ -71,6 +71,7 @@ class Workbook:
         parts = [HEADER.format(title=t("lesson.workbook.title"), body=t("lesson.workbook.body"))]
         for piece, (number, text) in sorted(pieces.items(), key=lambda item: (item[1][0], item[0])):
             parts.append(f"\n\n# ==== {piece} (lesson {number}) ====\n{text}\n{END}\n")
+        self.path.parent.mkdir(parents=True, exist_ok=True)
         self.path.write_text("".join(parts), encoding="utf-8")
         return True
 

@@ -91,6 +91,7 @@ class Stepper:
         if speed not in SPEEDS:
             raise ValueError(t("ui.speed.unknown", speed=speed, known=", ".join(SPEEDS)))
         self.run = run
+        self.recorded = hasattr(run, "state")  # a harness_lab Run, not a hand-written loop
         self.prompt = prompt
         self._gen = run.start(prompt) if prompt is not None else run.resume()
         self.entries: list[Any] = []  # events as they came, approvals wrapped with their decision
@@ -401,8 +402,12 @@ class Stepper:
             "signature": widgets.HBox([gauge("ui.gauge.signature"), self.signature_label]),
         }
         gauges = widgets.VBox(list(self.gauge_rows.values()))
-        self.tabs = widgets.Tab(children=[self.transcript_html, self.timeline.widget, self.context_html],
-                                titles=[t("ui.tab.conversation"), t("ui.tab.timeline"), t("ui.tab.context")])
+        # A hand-written loop (lesson 6) keeps no RunState: it has a conversation, but no timeline to
+        # fork from and no requests on record to split.
+        pages = [(self.transcript_html, "ui.tab.conversation")]
+        if self.recorded:
+            pages += [(self.timeline.widget, "ui.tab.timeline"), (self.context_html, "ui.tab.context")]
+        self.tabs = widgets.Tab(children=[page for page, _ in pages], titles=[t(key) for _, key in pages])
         head = [widgets.HTML(stale_html())]
         if self.fork_at is not None:
             head.append(widgets.HTML(f'<div class="hl-fork-note" style="font-weight:600">'
@@ -568,8 +573,9 @@ class Stepper:
         here, fired = self.place()
         self.diagram_html.value = diagram(here, fired, self.acted(), getattr(self.run, "valves", ())).html()
         self.transcript_html.value = self.transcript(pending=False, open_turns=OPEN_TURNS).html
-        self.context_html.value = context_card(self.run).html
-        self.timeline.refresh()
+        if self.recorded:
+            self.context_html.value = context_card(self.run).html
+            self.timeline.refresh()
 
         waiting = self.pending is not None
         self.next_button.disabled = self.done or waiting or self._auto

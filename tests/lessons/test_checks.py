@@ -113,3 +113,20 @@ def test_predictions_are_compared_one_line_each(capsys):
     lines = capsys.readouterr().out.strip().splitlines()
     assert lines[-2] == t("lesson.predict.wrong", what="requests", guess=2, actual=3)
     assert lines[-1] == t("lesson.predict.blank", what="rounds", actual=2)
+
+
+def test_the_stepper_steps_a_hand_written_loop_turn_by_turn():
+    from harness_lab.emulator import emulated_client
+    from harness_lab.events import Finished, Turn
+    from harness_lab.lessons.lesson6 import OUTPUTS, harness
+    from harness_lab.lessons.scenes import TOOLS
+    from harness_lab.ui import Stepper
+
+    impls = {name: (lambda out: lambda **_: out)(out) for name, out in OUTPUTS.items()}
+    panel = Stepper(lessons.HandWritten(harness, emulated_client("lesson6"), TOOLS, impls),
+                    "README.md の1行目を読んで、それから今何時か教えて")
+    assert isinstance(panel.step(), Turn) and isinstance(panel.step(), Turn)
+    end = panel.step()
+    assert isinstance(end, Finished) and panel.done and "README.md" in end.text
+    assert len(panel.tabs.children) == 1  # no timeline or context for a loop without a RunState
+    assert "README.md" in repr(panel)

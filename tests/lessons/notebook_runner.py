@@ -1,0 +1,69 @@
+"""Run a lesson notebook as a learner would: some "write it yourself" cells filled in, in a folder of
+their own (where ``my_harness.py`` is kept), from a working directory that is not notebooks/.
+
+A TODO cell carries the tags ``todo`` and ``piece:<name>``; ``fill`` maps a piece's name to the code
+the learner typed there.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import nbformat
+from nbclient import NotebookClient
+
+from dev import NOT_FOR_TESTS
+
+ROOT = Path(__file__).resolve().parents[2]
+NOTEBOOKS = ROOT / "notebooks"
+
+
+def piece_of(cell) -> str | None:
+    for tag in cell.get("metadata", {}).get("tags", []):
+        if tag.startswith("piece:"):
+            return tag.removeprefix("piece:")
+    return None
+
+
+def todo_cells(nb) -> dict[str, int]:
+    """piece name -> index of its TODO cell."""
+    return {piece: i for i, cell in enumerate(nb.cells) if "todo" in cell.get("metadata", {}).get("tags", [])
+            and (piece := piece_of(cell))}
+
+
+def run_notebook(name: str, workdir: Path, fill: dict[str, str] | None = None, timeout: int = 120):
+    """Execute notebooks/<name>.ipynb with the TODO cells in ``fill`` replaced; the executed notebook."""
+    nb = nbformat.read(NOTEBOOKS / f"{name}.ipynb", as_version=4)
+    cells = todo_cells(nb)
+    for piece, source in (fill or {}).items():
+        nb.cells[cells[piece]].source = source
+    for cell in nb.cells:
+        cell.outputs = [] if cell.cell_type == "code" else cell.get("outputs")
+    env = {k: v for k, v in os.environ.items() if k not in NOT_FOR_TESTS}
+    env["HARNESS_LAB_WORKBOOK"] = str(workdir / "my_harness.py")
+    saved = dict(os.environ)
+    os.environ.clear()
+    os.environ.update(env)  # nbclient starts the kernel with this process's environment
+    try:
+        NotebookClient(nb, timeout=timeout, kernel_name="python3", allow_errors=False,
+                       resources={"metadata": {"path": str(workdir)}}).execute()
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+    return nb
+
+
+def output_text(cell) -> str:
+    parts = []
+    for out in cell.get("outputs", []):
+        parts.append(str(out.get("text", "")))
+        data = out.get("data", {})
+        if "text/plain" in data:
+            parts.append("".join(data["text/plain"]))
+    return "".join(parts)
+
+
+def check_output(nb, piece: str) -> str:
+    """What the check cell right after ``piece``'s TODO cell printed."""
+    return output_text(nb.cells[todo_cells(nb)[piece] + 1])
