@@ -8,7 +8,7 @@ the ipywidgets docs). Everything is also a method (``step``, ``run_all``, ``stop
 store the same transcript a click would. Methods never wait: only the 「最後まで」 button paces its
 turns (``SPEEDS``), so a person sees each one and can press 「停止」 in between.
 
-Display goes only through widget value updates, never ``print`` inside an ``Output`` (PITFALLS.md).
+Display goes only through widget value updates, never ``print`` inside an ``Output``: nbval would find stray stdout fields in the stored outputs.
 A panel whose kernel is gone (restarted, shut down, or a notebook reopened from its saved widget
 state) greys out and says so: ``stale.py``.
 """
