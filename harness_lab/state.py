@@ -95,6 +95,10 @@ class RunState:
         """Answer a held-back repeat without running it: the person has redirected (lesson 5)."""
         self.commit([tool_result(c["id"], t("result.skipped_steered"), True) for c in self.pending_calls()])
 
+    def calls(self, turn: int) -> list[dict]:
+        """The tool calls of finished turn ``turn`` (1-based), as ``{"id", "name", "input"}``: what to fork on."""
+        return tool_calls(self.laps[turn - 1].response.content)
+
     def pending_calls(self) -> list[dict]:
         return tool_calls(self.pending_message["content"]) if self.pending_message else []
 

@@ -63,11 +63,12 @@ def without_widget_views(outputs: list) -> list:
 
 
 def from_source(source: Path) -> nbformat.NotebookNode:
-    """The notebook a percent-format source describes (no outputs yet)."""
+    """The notebook a percent-format source describes (no outputs yet), with stable cell ids."""
     nb = jupytext.read(source, fmt="py:percent")
     nb.metadata.pop("jupytext", None)
-    for cell in nb.cells:
+    for number, cell in enumerate(nb.cells, start=1):
         cell.metadata.pop("lines_to_next_cell", None)
+        cell.id = f"{source.stem[:2]}-{number:02d}"  # jupytext's are random: every build would differ
     return nb
 
 

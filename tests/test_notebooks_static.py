@@ -68,7 +68,8 @@ def code_cells(nb) -> list[str]:
 
 def python_of(source: str) -> str:
     """A cell's source with IPython's line magics (the install cell's %pip) made plain Python."""
-    return "\n".join("pass" if line.lstrip().startswith(("%", "!")) else line for line in source.splitlines())
+    return "\n".join(line[: len(line) - len(line.lstrip())] + "pass" if line.lstrip().startswith(("%", "!")) else line
+                     for line in source.splitlines())
 
 
 def unpinned_connects(source: str) -> list[str]:

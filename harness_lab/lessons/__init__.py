@@ -61,10 +61,13 @@ def _piece(name: str) -> Piece:
 def check(name: str, fn: Any, *, timeout: float = 10.0) -> Callable:
     """Judge the learner's ``fn`` for piece ``name``; print the verdict; return what to use next."""
     piece = _piece(name)
+    if fn is piece.reference:  # the check ran again on what it handed back: nothing written yet
+        print(t("lesson.check.unwritten", name=name))
+        return fn
     verdict = judge(piece, fn, timeout)
     lines = verdict.lines()
     if verdict.passed:
-        saved = workbook().save(name, piece.lesson, fn)
+        saved = workbook().save(name, piece.lesson, fn, pieces=PIECES)
         lines.append(t("lesson.check.saved", name=name, path=workbook().path.name) if saved
                      else t("lesson.check.not_saved", name=name))
     elif not verdict.unwritten:
@@ -82,7 +85,7 @@ def use(name: str) -> Callable:
         print(t("lesson.use.broken", path=book.path.name, error=f"{type(exc).__name__}: {exc}"))
         return piece.reference
     mine = getattr(module, name, None) if module is not None else None
-    if callable(mine):
+    if callable(mine) and mine is not piece.reference:  # the file fills unwritten pieces with references
         print(t("lesson.use.mine", name=name, path=book.path.name))
         return mine
     print(t("lesson.use.reference", name=name, path=book.path.name))

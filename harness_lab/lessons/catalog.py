@@ -16,6 +16,10 @@ add({
         "Each check cell (lessons.check) that passes adds its function here. Read it and edit it freely.\n"
         "The next notebooks load from here with lessons.use(\"name\").",
     ),
+    "lesson.workbook.footer": (
+        "まだ書いていない（確認を通っていない）部品は、参考実装で補います。上の関数がそれを呼んでも動くように",
+        "Pieces not written yet (or not passed yet) come from the references, so the functions above can call them",
+    ),
     # verdicts
     "lesson.check.met": ("○ できています: {title}", "[PASS] {title}"),
     "lesson.check.missed": ("× まだです: {title} — ヒント: {hint}", "[FAIL] {title}: hint: {hint}"),

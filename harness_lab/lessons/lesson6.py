@@ -81,6 +81,8 @@ def _project() -> tuple[Path, Path]:
 def _leaks(fn, root: Path, path: str) -> bool:
     try:
         got = fn(path, root=str(root))
+    except NotImplementedError:  # the unwritten TODO refuses everything: it must not count as a pass
+        raise
     except Exception:
         return False
     return "SECRET-TOKEN" in str(got)

@@ -19,7 +19,7 @@ import sys
 import textwrap
 from pathlib import Path
 from types import ModuleType
-from typing import Callable
+from typing import Callable, Iterable
 
 from ..text import t
 
@@ -33,8 +33,17 @@ HEADER = '''"""{title}
 import json
 
 import harness_lab as hl
+from harness_lab import lessons
 
 MODEL = hl.MODEL
+'''
+# Last in the file: a piece not written yet (or not passed yet) comes from the lessons' reference,
+# so a piece that calls it (run_agent calls run_tools) still runs.
+FOOTER = '''
+
+# {note}
+for _name in lessons.PIECES:
+    globals().setdefault(_name, lessons.reference(_name))
 '''
 MARK = re.compile(r"^# ==== (?P<name>\w+) \(lesson (?P<lesson>\d+)\) ====$", re.MULTILINE)
 END = "# ==== end ===="
@@ -58,19 +67,21 @@ class Workbook:
             found[match["name"]] = (int(match["lesson"]), source)
         return found
 
-    def save(self, name: str, lesson: int, fn: Callable) -> bool:
-        """Write ``fn``'s source as piece ``name``; False when its source cannot be read."""
+    def save(self, name: str, lesson: int, fn: Callable, pieces: Iterable[str] = ()) -> bool:
+        """Write ``fn`` as piece ``name``, with what it needs from the notebook; False when its source
+        cannot be read. Names in ``pieces`` are left to their own sections (or the references)."""
         try:
-            source = textwrap.dedent(inspect.getsource(fn)).strip("\n")
+            source = "\n\n\n".join(_needs(fn, set(pieces) | {name}) + [_source(fn)])
         except (OSError, TypeError):  # defined in a way that left no source (exec, a lambda in a dict)
             return False
         if fn.__name__ != name:  # the file defines the name the next lessons import
             source += f"\n\n\n{name} = {fn.__name__}"
-        pieces = self.pieces()
-        pieces[name] = (lesson, source)
+        written = self.pieces()
+        written[name] = (lesson, source)
         parts = [HEADER.format(title=t("lesson.workbook.title"), body=t("lesson.workbook.body"))]
-        for piece, (number, text) in sorted(pieces.items(), key=lambda item: (item[1][0], item[0])):
+        for piece, (number, text) in sorted(written.items(), key=lambda item: (item[1][0], item[0])):
             parts.append(f"\n\n# ==== {piece} (lesson {number}) ====\n{text}\n{END}\n")
+        parts.append(FOOTER.format(note=t("lesson.workbook.footer")))
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.path.write_text("".join(parts), encoding="utf-8")
         return True
@@ -84,6 +95,47 @@ class Workbook:
         sys.modules["my_harness"] = module  # so that functions defined in it can find their module
         spec.loader.exec_module(module)
         return module
+
+
+def _source(fn: Callable) -> str:
+    return textwrap.dedent(inspect.getsource(fn)).strip("\n")
+
+
+_HEADER_NAMES = {"json", "hl", "lessons", "MODEL"}
+_PLAIN = (int, float, str, bool, type(None))
+
+
+def _names(code) -> set[str]:
+    """Every global name a function's code (and the code nested in it) refers to."""
+    found = set(code.co_names)
+    for const in code.co_consts:
+        if inspect.iscode(const):
+            found |= _names(const)
+    return found
+
+
+def _needs(fn: Callable, skip: set[str]) -> list[str]:
+    """Lines for what ``fn`` takes from the notebook: modules, plain constants, helper functions
+    defined in the notebook (and what they need in turn), so the workbook runs on its own."""
+    lines: list[str] = []
+    seen = set(skip) | _HEADER_NAMES
+    todo = [fn]
+    while todo:
+        current = todo.pop()
+        for name in sorted(_names(current.__code__)):
+            if name in seen or name not in current.__globals__:
+                continue
+            seen.add(name)
+            value = current.__globals__[name]
+            if inspect.ismodule(value):
+                module = value.__name__
+                lines.insert(0, f"import {module}" if module == name else f"import {module} as {name}")
+            elif isinstance(value, _PLAIN) or isinstance(value, tuple) and all(isinstance(v, _PLAIN) for v in value):
+                lines.append(f"{name} = {value!r}")
+            elif inspect.isfunction(value) and value.__module__ == fn.__module__:
+                lines.append(_source(value))  # a helper the learner wrote in the notebook
+                todo.append(value)
+    return lines
 
 
 def workbook() -> Workbook:

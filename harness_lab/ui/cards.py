@@ -176,6 +176,10 @@ def message_card(message: dict) -> Card:
 
 
 def usage_line(usage: Usage) -> str:
+    if usage.input_tokens and not (usage.output_tokens or usage.cache_creation_input_tokens or usage.cache_read_input_tokens):
+        # Every response has output tokens: a usage without any is a total a hand-written loop kept
+        # itself (lesson 6's tokensUsed), so it is shown as that total, not split.
+        return t("ui.card.usage_counted", total=usage.input_tokens)
     return t(
         "ui.card.usage_line",
         input_tokens=usage.input_tokens,

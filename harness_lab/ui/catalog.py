@@ -10,6 +10,7 @@ add({
     "ui.card.tool_result": ("ツールの結果 tool_result", "tool result (tool_result)"),
     "ui.card.error": ("エラー (is_error: true)", "error (is_error: true)"),
     "ui.card.usage": ("使用量", "usage"),
+    "ui.card.usage_counted": ("合計 {total} トークン（ループが自分で数えた値）", "{total} tokens in all (as the loop counted them)"),
     "ui.card.usage_line": (
         "入力 {input_tokens} ・ 出力 {output_tokens} ・ キャッシュ書き込み {cache_creation_input_tokens} ・ キャッシュ読み込み {cache_read_input_tokens}（合計 {total} トークン）",
         "input {input_tokens} · output {output_tokens} · cache write {cache_creation_input_tokens} · cache read {cache_read_input_tokens} ({total} tokens in all)",

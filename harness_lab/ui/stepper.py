@@ -470,8 +470,13 @@ class Stepper:
     def gauges(self) -> dict:
         """The gauges' values: turns used / max, tokens used / budget, the last signature."""
         state = getattr(self.run, "state", None)
-        turns = getattr(state, "turns", 0)
-        usage = getattr(state, "usage", None) or Usage()
+        if state is not None:
+            turns, usage = state.turns, state.usage
+        else:  # a hand-written loop keeps no state: count what it yielded
+            done = [e for e in self.entries if isinstance(e, Turn)]
+            turns, usage = len(done), sum((e.usage for e in done), Usage())
+            if self.outcome is not None and self.outcome.usage.total >= usage.total:
+                turns, usage = self.outcome.turns, self.outcome.usage  # the loop's own count, at the end
         max_turns = getattr(_valve(self.run, "max_turns"), "limit", None)
         budget = getattr(_valve(self.run, "token_budget"), "limit", None)
         signature = self.last_turn.signature if self.last_turn else ""

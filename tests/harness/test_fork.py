@@ -180,3 +180,13 @@ def test_a_fork_of_a_policy_run_keeps_its_policy_and_answers():
     drain(fork.resume())
     assert fork.messages[-2]["content"][0]["is_error"]  # still forbidden by the copied policy
     assert len(tools.calls) == 1
+
+
+def test_the_calls_of_a_turn_are_at_hand_for_a_fork():
+    run = Run(emulated_client([call("status", job="a"), call("status", job="b"), say("おわり")]), Counting().tools, [])
+    drain(run.start("見て"))
+    first, second = run.state.calls(1), run.state.calls(2)
+    assert [c["input"] for c in first + second] == [{"job": "a"}, {"job": "b"}]
+    fork = run.fork(at=2, results={second[0]["id"]: "done"})
+    drain(fork.resume())
+    assert fork.messages[4]["content"][0]["content"] == "done"

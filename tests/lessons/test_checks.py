@@ -130,3 +130,61 @@ def test_the_stepper_steps_a_hand_written_loop_turn_by_turn():
     assert isinstance(end, Finished) and panel.done and "README.md" in end.text
     assert len(panel.tabs.children) == 1  # no timeline or context for a loop without a RunState
     assert "README.md" in repr(panel)
+
+
+def test_the_workbook_runs_on_its_own_with_helpers_constants_and_missing_pieces(workbook_here, tmp_path):
+    source = textwrap.dedent('''
+        import json as j
+
+        MODEL = "claude-sonnet-5"
+        PREFIX = "結果: "
+
+        def label(text):
+            return PREFIX + text
+
+        def run_agent(client, user_input, tools, impls):
+            messages = [{"role": "user", "content": user_input}]
+            response = client.messages.create(model=MODEL, max_tokens=1024, tools=tools, messages=messages)
+            while response.stop_reason == "tool_use":
+                messages.append({"role": "assistant", "content": response.content})
+                messages.append({"role": "user", "content": run_tools(response.content, impls)})
+                response = client.messages.create(model=MODEL, max_tokens=1024, tools=tools, messages=messages)
+            j.dumps({})
+            return label("".join(b.text for b in response.content if b.type == "text"))
+    ''')
+    path = tmp_path / "cell.py"
+    path.write_text(source, encoding="utf-8")
+    namespace = {"__name__": "__main__"}
+    exec(compile(source, str(path), "exec"), namespace)
+    assert lessons.workbook().save("run_agent", 2, namespace["run_agent"], pieces=lessons.PIECES)
+    module = lessons.workbook().load()  # run_tools never passed: the reference fills in
+    from harness_lab.emulator import call, emulated_client, say
+    from harness_lab.lessons.scenes import TOOLS
+
+    answer = module.run_agent(emulated_client([call("get_time"), say("10時です")]), "今何時？", TOOLS,
+                              {"get_time": lambda: "10:00"})
+    assert answer == "結果: 10時です"
+    text = workbook_here.read_text(encoding="utf-8")
+    assert "PREFIX = '結果: '" in text and "def label(text):" in text and "import json as j" in text
+    assert set(lessons.workbook().pieces()) == {"run_agent"}
+
+
+def test_checking_the_reference_again_saves_nothing(workbook_here, capsys):
+    used = lessons.check("signature_of", lessons.reference("signature_of"))  # the check cell run twice
+    assert used is lessons.reference("signature_of") and not workbook_here.exists()
+    assert capsys.readouterr().out.strip() == t("lesson.check.unwritten", name="signature_of")
+
+
+def test_a_hand_written_loops_gauges_count_what_it_yielded():
+    from harness_lab.emulator import emulated_client
+    from harness_lab.lessons.lesson6 import OUTPUTS, harness
+    from harness_lab.lessons.scenes import TOOLS
+    from harness_lab.ui import Stepper
+
+    impls = {name: (lambda out: lambda **_: out)(out) for name, out in OUTPUTS.items()}
+    panel = Stepper(lessons.HandWritten(harness, emulated_client("lesson6"), TOOLS, impls), "README.md の1行目は？")
+    panel.step()
+    assert panel.gauges()["turns"] == 1 and panel.gauges()["tokens"] > 0
+    panel.run_all()
+    assert panel.gauges()["turns"] == 2 and panel.gauges()["tokens"] == panel.outcome.usage.total
+    assert t("ui.card.usage_counted", total=panel.outcome.usage.total) in repr(panel)

@@ -1,0 +1,95 @@
+"""Notebook 03 (lesson 4) as a learner meets it, from a working directory that is not notebooks/: the
+shipped notebook goes on with the reference ``signature_of``; a wrong one typed into the TODO cell gets
+the hint that names its cause and is not used; a right one passes, is kept in my_harness.py, and is
+what the following cell prints with."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.lessons.notebook_runner import check_output, output_text, run_notebook, todo_cells
+
+NAME = "03_runaway_fallbacks"
+
+# The lesson's classic slip: JSON with the keys in the order the model wrote them (JSON.stringify).
+KEYS_AS_WRITTEN = '''import json
+
+
+def signature_of(content):
+    return " | ".join(sorted(f"{b.name}({json.dumps(b.input, ensure_ascii=False)})" for b in content if b.type == "tool_use"))
+'''
+
+# Right, and spelt unlike the reference, so its output can be told apart from the reference's.
+MINE = '''import json
+
+
+def signature_of(content):
+    calls = [b for b in content if b.type == "tool_use"]
+    return " + ".join(sorted(f"{b.name}<{json.dumps(b.input, ensure_ascii=False, sort_keys=True)}>" for b in calls))
+'''
+
+# Turn 1's call has its keys as query, limit: only a signature that sorts them prints them limit first.
+REFERENCE_LINE = 'ターン 1 の署名: search({"limit": 5, "query": "締め切り"})'
+
+
+def cell_after_check(nb) -> str:
+    """What the cell right after signature_of's check printed (it compares two turns' signatures)."""
+    return output_text(nb.cells[todo_cells(nb)["signature_of"] + 2])
+
+
+def everything(nb) -> str:
+    return "\n".join(output_text(cell) for cell in nb.cells if cell.cell_type == "code")
+
+
+@pytest.fixture(scope="module")
+def shipped(tmp_path_factory):
+    workdir = tmp_path_factory.mktemp("shipped")
+    return workdir, run_notebook(NAME, workdir)
+
+
+def test_shipped_notebook_goes_on_with_the_reference(shipped):
+    workdir, nb = shipped
+    assert "△ signature_of はまだ書かれていません" in check_output(nb, "signature_of")
+    assert REFERENCE_LINE in cell_after_check(nb)
+    assert "前のターンと同じ署名 → 空回り: True" in cell_after_check(nb)
+    assert not (workdir / "my_harness.py").exists()
+
+
+def test_shipped_notebook_shows_each_runaway_and_its_stop(shipped):
+    _, nb = shipped
+    text = everything(nb)
+    # the dead loop: the API's 400 on the loop's second lap, the third request; a silent mock runs to the cap
+    assert "400 messages.3.content.0: `tool_use` ids must be unique" in text
+    assert "予想が空欄です（実際は 3）" in text
+    assert "モックへのリクエスト 7 回、履歴に積まれた同じ応答 6 個" in text
+    # spinning stopped by NoProgress, and the fork with a corrected result finishes
+    assert "空回りと判定し、自分から停止します" in text
+    assert "終わり方: ◎ 完了 (end_turn): 要点: 金曜 10 時" in text
+    assert "Finished — 要点: 金曜 10 時" in text
+    # the budget: after counting it overshoots, before sending it stays inside; the history resumes
+    assert "（実際は 6）" in text and "（実際は 5）" in text
+    assert "予算 20000 を超える" in text and "送らずに停止します" in text
+    assert "履歴の最後のメッセージ: user ['tool_result']" in text
+    assert "再開後: token_budget ／ 終わったターン 7" in text
+
+
+def test_keys_in_written_order_get_the_key_order_hint_and_are_not_used(tmp_path):
+    nb = run_notebook(NAME, tmp_path, fill={"signature_of": KEYS_AS_WRITTEN})
+    verdict = check_output(nb, "signature_of")
+    assert "× まだです: 同じ呼び出しは、引数のキーの順番が違っても同じ署名" in verdict
+    assert "json.dumps に sort_keys=True を" in verdict
+    assert "参考実装の signature_of で進みます" in verdict
+    assert REFERENCE_LINE in cell_after_check(nb)  # the lesson went on with the reference
+    assert "前のターンと同じ署名 → 空回り: True" in cell_after_check(nb)
+    assert not (tmp_path / "my_harness.py").exists()
+
+
+def test_a_right_signature_passes_is_kept_and_is_used_next(tmp_path):
+    nb = run_notebook(NAME, tmp_path, fill={"signature_of": MINE})
+    verdict = check_output(nb, "signature_of")
+    assert "×" not in verdict and "◎ 全部できました" in verdict
+    used = cell_after_check(nb)
+    assert 'ターン 1 の署名: search<{"limit": 5, "query": "締め切り"}>' in used
+    assert "前のターンと同じ署名 → 空回り: True" in used
+    kept = (tmp_path / "my_harness.py").read_text(encoding="utf-8")
+    assert "# ==== signature_of (lesson 4) ====" in kept and '" + ".join' in kept

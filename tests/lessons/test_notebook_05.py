@@ -1,0 +1,190 @@
+"""Notebook 05 (lesson 6) as a learner runs it, from a folder that is not notebooks/: the confined
+``read_file`` and the ``harness`` generator checked and then used by the Stepper and the table.
+
+Two runs (about 25 s each): one learner runs everything as shipped, then types the wrong versions
+and runs everything again in the same kernel (every cell must survive a second run); another types
+right versions whose traces only they make.
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+from contextlib import contextmanager
+from pathlib import Path
+
+import nbformat
+from nbclient import NotebookClient
+
+from dev import NOT_FOR_TESTS
+import harness_lab.lessons  # noqa: F401  (adds the checks' strings to the catalog)
+from harness_lab.text import t
+from tests.lessons.notebook_runner import NOTEBOOKS, check_output, output_text, run_notebook, todo_cells
+
+NAME = "05_full_harness"
+
+# The lesson's own check, translated: a string prefix test made before any link is followed.
+READ_STARTSWITH = '''
+import os
+
+
+def read_file(path, root="."):
+    base = os.path.abspath(root)
+    target = os.path.normpath(os.path.join(base, path))
+    if not target.startswith(base + os.sep):
+        raise PermissionError(path)
+    with open(target, encoding="utf-8") as f:
+        return f.read(2000)
+'''
+
+# Valve 1 asked after the counter moved: one turn early.
+HARNESS_CHECK_AFTER_COUNT = '''
+def harness(client, user_input, tools, tool_impls, approve=None):
+    messages = [{"role": "user", "content": user_input}]
+    turns, used, last = 0, 0, None
+    response = client.messages.create(model=MODEL, max_tokens=1024, tools=tools, messages=messages)
+    used += response.usage.input_tokens + response.usage.output_tokens
+    while response.stop_reason == "tool_use":
+        turns += 1
+        if turns >= MAX_TURNS:
+            return lessons.stopped("max_turns", "上限", turns, used)
+        if used >= TOKEN_BUDGET:
+            return lessons.stopped("token_budget", "予算", turns, used)
+        signature = signature_of(response.content)
+        if signature == last:
+            return lessons.stopped("no_progress", "空回り", turns, used)
+        last = signature
+        messages.append({"role": "assistant", "content": response.content})
+        results = run_tool_uses(response.content, tool_impls, approve or (lambda name, given: False))
+        messages.append({"role": "user", "content": results})
+        yield lessons.turn(turns, response, results)
+        response = client.messages.create(model=MODEL, max_tokens=1024, tools=tools, messages=messages)
+        used += response.usage.input_tokens + response.usage.output_tokens
+    return lessons.finished(response, turns, used)
+'''
+
+# Right versions that leave a mark only the learner's function makes.
+MY_REFUSAL = "自作の境界チェックで拒否"
+READ_RESOLVED = f'''
+from pathlib import Path
+
+
+def read_file(path, root="."):
+    base = Path(root).resolve()
+    target = (base / path).resolve()
+    if not target.is_relative_to(base):
+        raise PermissionError(f"{MY_REFUSAL}: {{path}}")
+    with open(target, encoding="utf-8") as f:
+        return f.read(2000)
+'''
+MY_TURN = "[自作ハーネス] ターンを終えました"
+HARNESS_RIGHT = HARNESS_CHECK_AFTER_COUNT.replace(
+    """        turns += 1
+        if turns >= MAX_TURNS:
+            return lessons.stopped("max_turns", "上限", turns, used)
+        if used >= TOKEN_BUDGET:
+            return lessons.stopped("token_budget", "予算", turns, used)
+""", """        if turns >= MAX_TURNS:
+            return lessons.stopped("max_turns", "上限", turns, used)
+        if used >= TOKEN_BUDGET:
+            return lessons.stopped("token_budget", "予算", turns, used)
+        turns += 1
+""").replace("        yield lessons.turn(", f'        print("{MY_TURN}", turns)\n        yield lessons.turn(')
+
+
+def cell_with(nb, text: str):
+    """The one code cell whose source contains ``text``."""
+    found = [c for c in nb.cells if c.cell_type == "code" and text in c.source]
+    assert len(found) == 1, f"{len(found)} cells contain {text!r}"
+    return found[0]
+
+
+@contextmanager
+def learner_environment(workdir: Path):
+    """No key, the default language, the workbook in ``workdir`` (as notebook_runner does)."""
+    saved = dict(os.environ)
+    env = {k: v for k, v in saved.items() if k not in NOT_FOR_TESTS}
+    env["HARNESS_LAB_WORKBOOK"] = str(workdir / "my_harness.py")
+    os.environ.clear()
+    os.environ.update(env)  # nbclient starts the kernel with this process's environment
+    try:
+        yield
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+
+
+def run_all_twice(workdir: Path, fill: dict[str, str]):
+    """Run every cell as shipped, then type ``fill`` into the TODO cells and run every cell again in the
+    same kernel. Returns the notebook after each pass."""
+    nb = nbformat.read(NOTEBOOKS / f"{NAME}.ipynb", as_version=4)
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            cell.outputs = []
+    client = NotebookClient(nb, timeout=120, kernel_name="python3", allow_errors=False,
+                            resources={"metadata": {"path": str(workdir)}})
+    passes = []
+    with learner_environment(workdir), client.setup_kernel():
+        for round_ in range(2):
+            if round_:
+                for piece, i in todo_cells(nb).items():
+                    nb.cells[i].source = fill[piece]
+            for i, cell in enumerate(nb.cells):
+                if cell.cell_type == "code":
+                    cell.outputs = []
+                    client.execute_cell(cell, i)
+            passes.append(copy.deepcopy(nb))
+    return passes
+
+
+def test_shipped_then_wrong_versions_run_twice_in_one_kernel(tmp_path):
+    shipped, wrong = run_all_twice(tmp_path, {"read_file": READ_STARTSWITH, "harness": HARNESS_CHECK_AFTER_COUNT})
+
+    # As shipped: both TODOs unwritten, and the lesson goes on with the references.
+    for piece in ("read_file", "harness"):
+        assert check_output(shipped, piece).strip() == t("lesson.check.unwritten", name=piece)
+    # The lesson's startswith check is fooled by the link; the resolve-first reference is not.
+    assert "link.txt       → 読めた: プロジェクトの外の秘密" in output_text(cell_with(shipped, "try_read(read_file_startswith)"))
+    assert "link.txt       → 拒否" in output_text(cell_with(shipped, "try_read(read_file)"))
+    # The terminal demo prints the lesson's trace from the demo project.
+    trace = output_text(cell_with(shipped, "harness_lab.cli"))
+    assert '[turn 1] モデルがツールを要求: read_file({"path":"README.md"})' in trace
+    assert "[turn 3] モデルが切り上げ (end_turn)" in trace and "README.md の1行目は「# エージェントハーネスの基礎」" in trace
+    # The package's walk is shown line by line, and its read_file refuses the link too.
+    walk = output_text(cell_with(shipped, "WALK = {"))
+    assert "os.readlink(name, dir_fd=here)" in walk and "プロジェクトディレクトリ外" in walk
+    # The table: the bare loop never stops by itself, each runaway meets its valve.
+    table = output_text(cell_with(shipped, "LOOPS = {"))
+    assert "| `spinning` | 30ターンで打ち切り・30回・30ターン" in table
+    assert "| `abab` | 30ターンで打ち切り・30回・30ターン・38,985 | max_turns・9回・8ターン・6,694 | max_turns・9回・8ターン・6,694 |" in table
+    assert "token_budget・7回・6ターン" in table
+    assert "予想が空欄です（実際は max_turns）" in table
+
+    # Second run, wrong versions typed in: each check names the cause.
+    link = t("lesson.check.missed", title=t("lesson.l6.read_file.p3"), hint=t("lesson.l6.read_file.link"))
+    assert link in check_output(wrong, "read_file")
+    early = t("lesson.check.missed", title=t("lesson.l6.harness.p2"),
+              hint=t("lesson.l6.harness.counts", requests=3, rounds=2, want_requests=4, want_rounds=3))
+    assert early in check_output(wrong, "harness")
+    assert t("lesson.check.go_on_with_reference", name="harness") in check_output(wrong, "harness")
+    # Everything after ran again with the references: same table, same trace, a fresh demo folder.
+    assert output_text(cell_with(wrong, "LOOPS = {")) == table
+    assert "[turn 3] モデルが切り上げ (end_turn)" in output_text(cell_with(wrong, "harness_lab.cli"))
+    assert not (tmp_path / "my_harness.py").exists()
+
+
+def test_right_versions_pass_and_the_stepper_and_table_run_them(tmp_path):
+    nb = run_notebook(NAME, tmp_path, fill={"read_file": READ_RESOLVED, "harness": HARNESS_RIGHT})
+    for piece in ("read_file", "harness"):
+        out = check_output(nb, piece)
+        assert "×" not in out and "◎" in out, out
+    # The learner's read_file refuses the link in its own words; the Stepper and the table step their harness.
+    assert f"link.txt       → 拒否: {MY_REFUSAL}: link.txt" in output_text(cell_with(nb, "try_read(read_file)"))
+    assert f"{MY_TURN} 1" in output_text(cell_with(nb, "mine.step()"))
+    table = output_text(cell_with(nb, "LOOPS = {"))
+    assert f"{MY_TURN} 8" in table  # abab and never_ending: eight turns of the learner's own loop
+    assert "| `budget_burning` | 30ターンで打ち切り・30回・30ターン・369,720 | token_budget・7回・6ターン・24,766 | token_budget・7回・6ターン・" in table
+    # Both pieces are in the learner's workbook, and the last cell lists them.
+    saved = (tmp_path / "my_harness.py").read_text(encoding="utf-8")
+    assert "def read_file(path, root=\".\"):" in saved and MY_TURN in saved
+    assert "harness, read_file" in output_text(cell_with(nb, "lessons.workbook()"))
