@@ -105,6 +105,28 @@ _HEADER_NAMES = {"json", "hl", "lessons", "MODEL"}
 _PLAIN = (int, float, str, bool, type(None))
 
 
+def _literal(value: object) -> str | None:
+    """Python source for plain data (numbers, text, and lists, tuples, sets and dicts of them), written
+    the same way every time (a set's order follows the hash seed, so it is sorted); None otherwise."""
+    if isinstance(value, _PLAIN):
+        return repr(value)
+    if isinstance(value, (list, tuple)):
+        parts = [_literal(v) for v in value]
+        if None in parts:
+            return None
+        inner = ", ".join(parts) + ("," if isinstance(value, tuple) and len(parts) == 1 else "")
+        return f"[{inner}]" if isinstance(value, list) else f"({inner})"
+    if isinstance(value, (set, frozenset)) and value and all(isinstance(v, _PLAIN) for v in value):
+        inner = ", ".join(repr(v) for v in sorted(value, key=repr))
+        return f"{{{inner}}}" if isinstance(value, set) else f"frozenset({{{inner}}})"
+    if isinstance(value, dict):
+        parts = [(_literal(k), _literal(v)) for k, v in value.items()]
+        if any(k is None or v is None for k, v in parts):
+            return None
+        return "{" + ", ".join(f"{k}: {v}" for k, v in parts) + "}"
+    return None
+
+
 def _names(code) -> set[str]:
     """Every global name a function's code (and the code nested in it) refers to."""
     found = set(code.co_names)
@@ -130,8 +152,8 @@ def _needs(fn: Callable, skip: set[str]) -> list[str]:
             if inspect.ismodule(value):
                 module = value.__name__
                 lines.insert(0, f"import {module}" if module == name else f"import {module} as {name}")
-            elif isinstance(value, _PLAIN) or isinstance(value, tuple) and all(isinstance(v, _PLAIN) for v in value):
-                lines.append(f"{name} = {value!r}")
+            elif (literal := _literal(value)) is not None:
+                lines.append(f"{name} = {literal}")
             elif inspect.isfunction(value) and value.__module__ == fn.__module__:
                 lines.append(_source(value))  # a helper the learner wrote in the notebook
                 todo.append(value)

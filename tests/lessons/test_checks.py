@@ -138,6 +138,7 @@ def test_the_workbook_runs_on_its_own_with_helpers_constants_and_missing_pieces(
 
         MODEL = "claude-sonnet-5"
         PREFIX = "結果: "
+        SKIP = {"write_file", "http_post", "delete_file"}
 
         def label(text):
             return PREFIX + text
@@ -149,7 +150,7 @@ def test_the_workbook_runs_on_its_own_with_helpers_constants_and_missing_pieces(
                 messages.append({"role": "assistant", "content": response.content})
                 messages.append({"role": "user", "content": run_tools(response.content, impls)})
                 response = client.messages.create(model=MODEL, max_tokens=1024, tools=tools, messages=messages)
-            j.dumps({})
+            j.dumps({"skip": sorted(SKIP)})
             return label("".join(b.text for b in response.content if b.type == "text"))
     ''')
     path = tmp_path / "cell.py"
@@ -165,6 +166,7 @@ def test_the_workbook_runs_on_its_own_with_helpers_constants_and_missing_pieces(
                               {"get_time": lambda: "10:00"})
     assert answer == "結果: 10時です"
     text = workbook_here.read_text(encoding="utf-8")
+    assert "SKIP = {'delete_file', 'http_post', 'write_file'}" in text
     assert "PREFIX = '結果: '" in text and "def label(text):" in text and "import json as j" in text
     assert set(lessons.workbook().pieces()) == {"run_agent"}
 

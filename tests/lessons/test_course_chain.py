@@ -1,0 +1,59 @@
+"""The whole course in one folder, as a learner does it: notebooks 01 to 05 in order, every TODO written
+right, the workbook carried from one to the next, and notebook 05 stepping and tabling the learner's
+own harness, built from the pieces the learner wrote in 03 and 04 (issue 15's acceptance)."""
+
+from __future__ import annotations
+
+import pytest
+
+import harness_lab.lessons  # noqa: F401  (adds the checks' strings to the catalog)
+from harness_lab.lessons import PIECES, Workbook
+from harness_lab.text import t
+from tests.lessons.notebook_runner import check_output, output_text, run_notebook
+from tests.lessons.test_notebook_01 import RIGHT_RUN_AGENT, RIGHT_RUN_TOOLS
+from tests.lessons.test_notebook_02 import RIGHT_NEXT_STEP
+from tests.lessons.test_notebook_03 import MINE as RIGHT_SIGNATURE
+from tests.lessons.test_notebook_04 import ASKS_FIRST
+from tests.lessons.test_notebook_05 import HARNESS_RIGHT, MY_TURN, READ_RESOLVED, cell_with
+
+COURSE = [
+    ("01_bare_loop", {"run_tools": RIGHT_RUN_TOOLS, "run_agent": RIGHT_RUN_AGENT}),
+    ("02_stop_conditions", {"next_step": RIGHT_NEXT_STEP}),
+    ("03_runaway_fallbacks", {"signature_of": RIGHT_SIGNATURE}),
+    ("04_human_in_the_loop", {"run_tool_uses": ASKS_FIRST}),
+    ("05_full_harness", {"read_file": READ_RESOLVED, "harness": HARNESS_RIGHT}),
+]
+
+
+@pytest.fixture(scope="module")
+def course(tmp_path_factory):
+    workdir = tmp_path_factory.mktemp("learner")
+    return workdir, {name: run_notebook(name, workdir, fill) for name, fill in COURSE}
+
+
+@pytest.mark.parametrize("name, fill", COURSE, ids=[name for name, _ in COURSE])
+def test_every_piece_passes_where_it_is_written(course, name, fill):
+    _, notebooks = course
+    for piece in fill:
+        verdict = check_output(notebooks[name], piece)
+        assert "◎" in verdict and "×" not in verdict, verdict
+
+
+def test_the_workbook_holds_the_whole_harness_at_the_end(course):
+    workdir, _ = course
+    assert set(Workbook(workdir / "my_harness.py").pieces()) == set(PIECES)
+
+
+def test_notebook_05_assembles_the_learners_own_pieces(course):
+    _, notebooks = course
+    nb = notebooks["05_full_harness"]
+    for piece in ("run_tool_uses", "signature_of"):
+        assert t("lesson.use.mine", name=piece, path="my_harness.py") in output_text(cell_with(nb, f'lessons.use("{piece}")'))
+
+
+def test_notebook_05_steps_and_tables_the_learners_harness(course):
+    _, notebooks = course
+    nb = notebooks["05_full_harness"]
+    assert f"{MY_TURN} 1" in output_text(cell_with(nb, "mine.step()"))
+    table = output_text(cell_with(nb, "LOOPS = {"))
+    assert f"{MY_TURN} 8" in table  # the learner's own loop ran the runaway scenarios to their valves
