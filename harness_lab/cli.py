@@ -12,6 +12,10 @@ in a model's text or a tool's output is shown, not obeyed by the terminal. Appro
 by ``read_answer()``: Enter allows, as in the lesson, and only a recognisable yes or no decides.
 
 Exit codes: 0 when the model finished, 1 when the harness stopped it, 2 for usage errors.
+
+``harness-lab grade NOTEBOOK...`` (one learner) and ``harness-lab grade-class SUBMISSIONS --out REPORT``
+(a class) hand over to ``grading/``, imported only inside those subcommands: this module is the
+package's top layer, and ``run`` never loads the graders.
 """
 
 from __future__ import annotations
@@ -190,7 +194,40 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--yes", action="store_true", help="allow every approval without asking")
     run.add_argument("--high-impact", action="store_true",
                      help="also wire the sandboxed write_file, delete_file and http_post")
+    grade = commands.add_parser("grade", help="grade one learner's exercise notebooks (lesson 6)")
+    grade.add_argument("notebooks", nargs="+", help="exercise notebook files (.ipynb)")
+    grade.add_argument("--timeout", type=_seconds, default=None, metavar="S", help="seconds per notebook (default 60)")
+    grade.add_argument("--lang", choices=("ja", "en"), default=None, help="language of the feedback")
+    klass = commands.add_parser("grade-class", help="grade a class: SUBMISSIONS/<learner>/*.ipynb into a report")
+    klass.add_argument("submissions", metavar="SUBMISSIONS",
+                       help="folder with one folder per learner (deploy/jupyterhub/collect.sh)")
+    klass.add_argument("--out", required=True, metavar="REPORT", help="report folder: grades.csv, feedback/, index.html")
+    klass.add_argument("--jobs", type=_positive, default=None, metavar="N",
+                       help="notebooks graded at once (default: one per core)")
+    klass.add_argument("--timeout", type=_seconds, default=None, metavar="S", help="seconds per notebook (default 60)")
+    klass.add_argument("--lang", choices=("ja", "en"), default=None, help="language of the report (default ja)")
     return parser
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds: {text}")
+    return value
+
+
+def _grade(args: argparse.Namespace, out: TextIO) -> int:
+    # The graders are imported here, so `import harness_lab` and `harness-lab run` never load them.
+    if args.command == "grade":
+        from .grading.notebook import grade_files
+
+        return grade_files(args.notebooks, timeout=args.timeout, out=out)
+    from .grading.class_command import grade_class_command
+
+    return grade_class_command(args.submissions, args.out, jobs=args.jobs, timeout=args.timeout, stdout=out)
 
 
 def _client(args: argparse.Namespace) -> Any:
@@ -261,6 +298,8 @@ def main(argv: list[str] | None = None, out: TextIO | None = None, *, client: An
     out = out or sys.stdout
     if args.lang:
         os.environ["HARNESS_LAB_LANG"] = args.lang
+    if args.command != "run":
+        return _grade(args, out)
     bad = _not_utf8(args)
     if bad:  # refused at the door: it could never be sent to the API as JSON
         print(t("cli.not_utf8", name=bad), file=sys.stderr)

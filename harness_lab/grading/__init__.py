@@ -13,6 +13,10 @@ notebook file stored. ``grade_level1`` and ``grade_level2`` return the ``Report`
 (``python -m harness_lab.grading NOTEBOOK...``): it runs the notebook's tagged answer cells and the
 package's own grade code in a fresh process, never the learner's grade cell. A try-it cell runs the
 learner's code through ``try_limited``, so a runaway stops there too, before the grade cell.
+
+``harness-lab grade-class SUBMISSIONS --out REPORT`` grades a whole class the same way:
+``classroom.py`` (the batch, on the long-lived workers of ``workers.py``), ``class_report.py`` (the
+CSV, the feedback files, the instructor's page) and ``class_command.py`` (the terminal).
 """
 
 from . import catalog  # noqa: F401  # the layer's strings, before any module uses them

@@ -499,6 +499,10 @@ add({
         '△ 注意: NameError が出ています。採点が実行するのは、タグ answer / setup の付いたセルだけです。自分で足したセルの定義は、TODO のセルに移しましょう',
         '[NOTE] There is a NameError. Grading runs only the cells tagged answer / setup: move definitions from cells you added into a TODO cell.',
     ),
+    "grade.nb.cell_timeout": (
+        "× 不合格: answer のセル {cell} が {seconds} 秒たっても終わりませんでした。セルの一番外側でループが止まらなくなっていませんか（答えのセルは関数や値を定義するだけです）",
+        "[FAIL] answer cell {cell} did not finish within {seconds} s. Does a loop at the cell's top level never end? (answer cells only define functions and values)",
+    ),
     "grade.nb.timeout": (
         '× 不合格: {seconds}秒以内に採点が終わらなかったので止めました。答えのセルに、終わらないコードがありませんか',
         '[FAIL] Grading did not finish within {seconds} seconds, so it was stopped. Does an answer cell run code that never ends?',
@@ -514,5 +518,106 @@ add({
     "grade.nb.summary": (
         '{passed} / {total} 冊のノートブックが、すべての基準を満たしました',
         '{passed} of {total} notebooks meet every criterion',
+    ),
+    # --- grading a class (harness-lab grade-class): the instructor's terminal ---------------------
+    "grade.class.progress": (
+        '採点中 {done}/{total}（タイムアウト {timeouts}・エラー {errors}）',
+        'Grading {done}/{total} ({timeouts} timeouts, {errors} errors)',
+    ),
+    "grade.class.done": (
+        'ノートブック {total} 冊を {seconds} 秒で処理しました（新しく採点 {graded} 冊・前回の結果のまま {reused} 冊）',
+        'Processed {total} notebooks in {seconds} s ({graded} graded now, {reused} unchanged since the last run)',
+    ),
+    "grade.class.written": ('レポートを書き出しました: {path}', 'Report written to {path}'),
+    "grade.class.interrupted": (
+        '中断しました。採点の済んだ {done} 冊は {state} に記録してあるので、同じコマンドをもう一度実行すると続きから採点します',
+        'Interrupted. The {done} notebooks graded so far are recorded in {state}; run the same command again to continue.',
+    ),
+    "grade.class.no_folder": ('提出フォルダーが見つかりません: {path}', 'No submissions folder at {path}'),
+    "grade.class.out_inside": (
+        'レポートの書き出し先 {out} が、提出フォルダー {submissions} の中にあります。提出フォルダーの外を指定してください',
+        'The report folder {out} is inside the submissions folder {submissions}; choose a folder outside it.',
+    ),
+    "grade.class.out_taken": (
+        '{out} にはすでにファイルがありますが、grade-class のレポートではありません（{state} がありません）。'
+        '新しいフォルダーか、空のフォルダーを指定してください',
+        '{out} already holds files but is not a grade-class report ({state} is missing); choose a new or empty folder.',
+    ),
+    "grade.class.state_unreadable": (
+        '前回の記録 {state} を読めなかったので、すべて採点し直します: {error}',
+        'Could not read the last run\'s record {state}, so everything is graded again: {error}',
+    ),
+    # --- grading a class: the report's words ----------------------------------------------------
+    "grade.class.title": ('クラスの採点結果', 'Class grading report'),
+    "grade.class.summary": (
+        '受講者 {learners} 人・ノートブック {notebooks} 冊: すべての基準を満たした {passed} 冊、タイムアウト {timeouts} 冊、'
+        'エラー {errors} 冊、未提出 {missing} 件、採点しなかったファイル {skipped} 件',
+        '{learners} learners, {notebooks} notebooks: {passed} meet every criterion, {timeouts} timeouts, '
+        '{errors} errors, {missing} not handed in, {skipped} files not graded',
+    ),
+    "grade.class.rates": ('{exercise}: 基準ごとの通過率', '{exercise}: pass rate per criterion'),
+    "grade.class.rates_note": (
+        '提出された {total} 冊のうち、その基準を満たした冊数の割合です（タイムアウトとエラーは、満たしていないと数えます）',
+        'The share of the {total} notebooks handed in that meet each criterion (timeouts and errors count as not met).',
+    ),
+    "grade.class.rate": ('{percent}%（{passed}/{total}）', '{percent}% ({passed}/{total})'),
+    "grade.class.hints": ('よく出たヒント', 'Most common hints'),
+    "grade.class.no_hints": ('ヒントの出た基準はありません', 'No criterion gave a hint.'),
+    "grade.class.sample": ('{learner} さんの答えのセル（{notebook}）', "{learner}'s answer cells ({notebook})"),
+    "grade.class.sample_cut": ('（長いので、最初の {lines} 行だけを表示しました）', '(long: only the first {lines} lines are shown)'),
+    "grade.class.failures": ('タイムアウトとエラー', 'Timeouts and errors'),
+    "grade.class.no_failures": ('タイムアウトもエラーもありません', 'No timeouts and no errors.'),
+    "grade.class.missing_title": ('未提出', 'Not handed in'),
+    "grade.class.skipped_title": ('採点しなかったファイル', 'Files not graded'),
+    "grade.class.none": ('ありません', 'None.'),
+    "grade.class.col.count": ('件数', 'Count'),
+    "grade.class.col.exercise": ('演習', 'Exercise'),
+    "grade.class.col.criterion": ('基準', 'Criterion'),
+    "grade.class.col.hint": ('ヒント', 'Hint'),
+    "grade.class.col.sample": ('答えの例', 'Sample answer'),
+    "grade.class.col.learner": ('受講者', 'Learner'),
+    "grade.class.col.notebook": ('ノートブック', 'Notebook'),
+    "grade.class.col.file": ('ファイル', 'File'),
+    "grade.class.col.status": ('状態', 'Status'),
+    "grade.class.col.message": ('内容', 'Message'),
+    "grade.class.status.ok": ('採点済み', 'graded'),
+    "grade.class.status.timeout": ('タイムアウト', 'timeout'),
+    "grade.class.status.error": ('エラー', 'error'),
+    "grade.class.status.missing": ('未提出', 'not handed in'),
+    "grade.class.footer": (
+        '採点コードの版 {version}・制限時間はノートブック1冊につき {seconds} 秒',
+        'Grader version {version}; time limit {seconds} s per notebook',
+    ),
+    # --- grading a class: lines in a learner's feedback file -------------------------------------
+    "grade.class.feedback_title": ('{learner} さんの採点結果', 'Grading results for {learner}'),
+    "grade.class.missing": (
+        '× 不合格: {exercise} のノートブックが提出されていません',
+        '[FAIL] No notebook was handed in for {exercise}.',
+    ),
+    "grade.class.not_notebook": (
+        '{name} はノートブック（.ipynb）ではないので、採点していません',
+        '{name} is not a notebook (.ipynb), so it was not graded.',
+    ),
+    "grade.class.not_regular": (
+        '{name} は普通のファイルではない（シンボリックリンクなど）ので、採点していません',
+        '{name} is not a regular file (a symbolic link, say), so it was not graded.',
+    ),
+    "grade.class.too_large": (
+        '{name} は {mb} MB あり、大きすぎるので採点していません（上限 {limit} MB）',
+        '{name} is {mb} MB, too large to grade (the limit is {limit} MB).',
+    ),
+    "grade.class.no_notebooks": ('このフォルダーにはノートブックがありません', 'This folder holds no notebook.'),
+    "grade.class.outside": (
+        '{name} は受講者ごとのフォルダー（提出フォルダー/受講者名/）の外にあるので、採点していません',
+        '{name} is outside the per-learner folders (SUBMISSIONS/<learner>/), so it was not graded.',
+    ),
+    "grade.class.unreadable_folder": ('フォルダーを読めませんでした: {error}', 'Could not read the folder: {error}'),
+    "grade.class.worker_died": (
+        '× 不合格: 採点しているプロセスが、結果を返す前に止められました。答えのセルが、ほかのプロセスを止めていませんか',
+        '[FAIL] The grading process was killed before it returned a result. Does an answer cell stop other processes?',
+    ),
+    "grade.class.internal": (
+        '× 不合格: 採点する側でエラーが起きました: {error}。講師に知らせてください',
+        '[FAIL] The grader itself failed on this notebook: {error}. Please tell your instructor.',
     ),
 })

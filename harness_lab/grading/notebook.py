@@ -27,7 +27,9 @@ import builtins
 import json
 import linecache
 import os
+import signal
 import sys
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, TextIO
@@ -38,9 +40,11 @@ from .level2 import grade_level2
 from .report import Check, Report
 from .sandbox import MEMORY_LIMIT, JobResult, describe_error, run_limited
 
-__all__ = ["CHECK_TIMEOUT", "EXERCISES", "Exercise", "NOTEBOOK_TIMEOUT", "NotebookGrade", "grade_notebook", "main"]
+__all__ = ["CHECK_TIMEOUT", "EXERCISES", "Exercise", "NOTEBOOK_TIMEOUT", "NotebookGrade", "answer_sources",
+           "grade_files", "grade_notebook", "main"]
 
 NOTEBOOK_TIMEOUT = 60.0  # seconds for a whole notebook: its answer cells and every criterion
+CELLS_TIMEOUT = 10.0  # seconds for its answer cells, which only define names: a loop there is a hang
 CHECK_TIMEOUT = 5.0  # seconds for each limited run inside the graders
 RUN_TAGS = ("setup", "answer")
 GRADE_TAG = "grade"
@@ -53,11 +57,14 @@ class Exercise:
     name: str
     names: tuple[str, ...]
     grade: Callable[..., Report]
+    criteria: tuple[str, ...] = ()  # catalog keys of the criteria's titles, in order (a class report's columns)
 
 
 EXERCISES = {
-    "level1": Exercise("level1", ("POLICY", "DEFAULT_TIER", "run_tool_uses", "ANSWERS"), grade_level1),
-    "level2": Exercise("level2", ("MISSING", "run_agent", "MAX_TURNS"), grade_level2),
+    "level1": Exercise("level1", ("POLICY", "DEFAULT_TIER", "run_tool_uses", "ANSWERS"), grade_level1,
+                       ("grade.l1.c1.title", "grade.l1.c2.title", "grade.l1.c3.title")),
+    "level2": Exercise("level2", ("MISSING", "run_agent", "MAX_TURNS"), grade_level2,
+                       ("grade.l2.c1.title", "grade.l2.c2.title", "grade.l2.c3.title")),
 }
 
 
@@ -96,9 +103,10 @@ def grade_notebook(
         notebook = json.loads(Path(path).read_text(encoding="utf-8"))
         cells = [c for c in notebook["cells"] if c.get("cell_type") == "code"]
         sources = [(n, _source(c)) for n, c in enumerate(cells, 1) if set(_tags(c)) & set(RUN_TAGS)]
-    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError, AttributeError) as exc:
+        exercise = _exercise(notebook, cells, Path(path))
+    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError, AttributeError, RecursionError) as exc:
+        # RecursionError: JSON nested deeper than the parser's recursion limit
         return _failed(shown, "", "error", "grade.nb.unreadable", error=describe_error(exc))
-    exercise = _exercise(notebook, cells, Path(path))
     if exercise is None:
         return _failed(shown, "", "error", "grade.nb.unknown_exercise")
     if not any(set(_tags(c)) & {"answer"} for c in cells):
@@ -117,6 +125,15 @@ def _failed(path: str, exercise: str, status: str, key: str, **values: Any) -> N
 def _source(cell: dict) -> str:
     source = cell.get("source", "")
     return "".join(source) if isinstance(source, list) else str(source)
+
+
+def answer_sources(notebook: Any) -> list[str]:
+    """The sources of a notebook's code cells tagged ``answer``, in order; [] for what is not a notebook."""
+    try:
+        cells = [c for c in notebook["cells"] if c.get("cell_type") == "code"]
+        return [_source(c) for c in cells if "answer" in _tags(c)]
+    except (KeyError, TypeError, AttributeError):
+        return []
 
 
 def _tags(cell: dict) -> list[str]:
@@ -143,18 +160,49 @@ def _run(exercise: Exercise, sources: list[tuple[int, str]], folder: str, check_
         os.chdir(folder)  # as a kernel started for this notebook would be
         sys.path.insert(0, folder)
     namespace: dict[str, Any] = {"__name__": "__main__", "__builtins__": builtins}
-    for number, source in sources:
-        try:
-            _run_cell(source, f"<answer cell {number}>", namespace)
-        except MemoryError:
-            raise  # the limited run's own handler names the memory cap
-        except BaseException as exc:  # SystemExit from a cell included
-            return ("cell", number, describe_error(exc))
+    with _cells_deadline(CELLS_TIMEOUT) as late:
+        for number, source in sources:
+            try:
+                _run_cell(source, f"<answer cell {number}>", namespace)
+            except MemoryError:
+                raise  # the limited run's own handler names the memory cap
+            except _TooSlow:
+                return ("cell_timeout", number, late.seconds)
+            except BaseException as exc:  # SystemExit from a cell included
+                return ("cell", number, describe_error(exc))
     missing = [name for name in exercise.names if name not in namespace]
     if missing:
         return ("undefined", missing[0])
     report = exercise.grade(*(namespace[name] for name in exercise.names), timeout=check_timeout)
     return ("ok", [(c.number, c.title, c.passed, c.hint, c.warning, c.key) for c in report.checks])
+
+
+class _TooSlow(BaseException):
+    """Raised in the child when its answer cells run past their time (a learner's ``except Exception``
+    cannot swallow it)."""
+
+
+class _cells_deadline:
+    """An interval timer for the answer cells (POSIX, the main thread: where the forked child runs);
+    elsewhere only the notebook's own limit applies."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds, self.armed = seconds, False
+
+    def __enter__(self) -> "_cells_deadline":
+        if hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread():
+            signal.signal(signal.SIGALRM, self._fire)
+            signal.setitimer(signal.ITIMER_REAL, self.seconds)
+            self.armed = True
+        return self
+
+    def _fire(self, *_: Any) -> None:
+        raise _TooSlow()
+
+    def __exit__(self, *_: Any) -> None:
+        if self.armed:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, signal.SIG_DFL)
 
 
 def _run_cell(source: str, name: str, namespace: dict) -> None:
@@ -183,6 +231,9 @@ def _graded(path: str, exercise: str, outcome: JobResult, timeout: float) -> Not
     if outcome.status != "ok":
         return _failed(path, exercise, "error", "grade.nb.crashed")
     kind, *rest = outcome.value
+    if kind == "cell_timeout":
+        number, seconds = rest
+        return _failed(path, exercise, "timeout", "grade.nb.cell_timeout", cell=number, seconds=f"{seconds:g}")
     if kind == "cell":
         number, error = rest
         grade = _failed(path, exercise, "error", "grade.nb.cell_raised", cell=number, error=error)
@@ -213,10 +264,15 @@ def main(argv: list[str] | None = None, out: TextIO | None = None) -> int:
     args = parser.parse_args(argv)
     if args.lang:
         os.environ["HARNESS_LAB_LANG"] = args.lang
+    return grade_files(args.notebooks, timeout=args.timeout, out=out)
+
+
+def grade_files(paths: list[str], *, timeout: float | None = None, out: TextIO | None = None) -> int:
+    """Grade and print each notebook (one learner's); 0 when every one meets every criterion, 1 otherwise."""
     out = out or sys.stdout
     grades = []
-    for path in args.notebooks:
-        grade = grade_notebook(path, timeout=args.timeout)
+    for path in paths:
+        grade = grade_notebook(path, timeout=NOTEBOOK_TIMEOUT if timeout is None else timeout)
         grades.append(grade)
         print(grade.text(), file=out, flush=True)
     if len(grades) > 1:

@@ -102,7 +102,7 @@ API キーは要りません（採点はエミュレーターの上で、決ま�
    ツール名を受け取って段階を返す関数
 2. `DEFAULT_TIER` — 表にないツールが落ちる段階（`"allow"` / `"ask"` / `"deny"` のどれか）
 3. `run_tool_uses(content, tool_impls, approve)` — レッスンの承認弁つきの版を、ポリシー弁つきに書き換えたもの。
-   `content` はモデルの応答の `response.content`、`tool_impls` はツール名 → 関数（入力の辞書を1つ受け取る）、
+   `content` はモデルの応答の `response.content`、`tool_impls` はツール名 → 関数（入力をキーワード引数で受け取る: `tool_impls[block.name](**block.input)`）、
    `approve(name, input)` は人間に尋ねて `True`（許可）か `False`（拒否）を返す関数です。
    返り値は `tool_result` ブロック（辞書）のリストです。
 4. `ANSWERS` — ポリシー弁がループのどのステップに属するか、既存の承認弁とどう関係するか、deny に当たったときモデルに何を返すか
@@ -204,7 +204,7 @@ def run_tool_uses(content, tool_impls, approve):
                 continue  # 実行はスキップするが、tool_result は返す — 呼び出しを宙ぶらりんにしない
 
         try:
-            output = tool_impls[block.name](block.input)
+            output = tool_impls[block.name](**block.input)
             results.append({"type": "tool_result", "tool_use_id": block.id, "content": str(output)})
         except Exception as err:
             results.append({
@@ -247,7 +247,7 @@ def run_tool_uses(content, tool_impls, approve):
             continue
 
         try:
-            output = tool_impls[block.name](block.input)
+            output = tool_impls[block.name](**block.input)
             results.append({"type": "tool_result", "tool_use_id": block.id, "content": str(output)})
         except Exception as err:
             results.append({
@@ -285,7 +285,7 @@ response = client.messages.create(
 
 
 def toy(name, output):
-    def impl(tool_input):
+    def impl(**tool_input):
         print(f"[実行] {name}({json.dumps(tool_input, ensure_ascii=False)})")
         return output
     return impl
@@ -442,7 +442,7 @@ def run_tool_uses(content, tool_impls):
         if block.type != "tool_use":
             continue
         try:
-            output = tool_impls[block.name](block.input)
+            output = tool_impls[block.name](**block.input)
             results.append({"type": "tool_result", "tool_use_id": block.id, "content": str(output)})
         except Exception as err:
             results.append({"type": "tool_result", "tool_use_id": block.id,
@@ -451,7 +451,7 @@ def run_tool_uses(content, tool_impls):
 
 
 def toy(name, output, show=False):
-    def impl(tool_input):
+    def impl(**tool_input):
         if show:
             print(f"[実行] {name}({json.dumps(tool_input, ensure_ascii=False)})")
         return output

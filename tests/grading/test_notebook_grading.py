@@ -22,6 +22,7 @@ from nbclient import NotebookClient
 
 from build_exercises import GRADE_TAG, NOTEBOOKS
 from harness_lab.grading import grade_notebook
+from harness_lab.grading import notebook as notebook_module
 from harness_lab.text import t
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -130,6 +131,18 @@ def test_a_runaway_answer_cell_is_a_timeout_for_that_notebook_only(tmp_path):
     assert grade.status == "timeout" and grade.key == "grade.nb.timeout", grade.text()
     assert time.monotonic() - started < 8
     assert not grade.passed and grade.error == t("grade.nb.timeout", seconds="2")
+
+
+def test_a_runaway_answer_cell_costs_the_cells_limit_not_the_notebooks(tmp_path, monkeypatch):
+    monkeypatch.setattr(notebook_module, "CELLS_TIMEOUT", 1.0)  # read in the forked child
+    nb = read(EXERCISES / "solutions" / LEVEL2)
+    cell_with(nb, "MISSING = {").source += "\n\nwhile True:\n    pass\n"
+    started = time.monotonic()
+    grade = grade_notebook(write(nb, tmp_path / LEVEL2), timeout=30)
+    assert grade.status == "timeout" and grade.key == "grade.nb.cell_timeout", grade.text()
+    assert time.monotonic() - started < 10  # not the notebook's 30 s
+    number = 1 + [i for i, c in enumerate(c for c in nb.cells if c.cell_type == "code") if "MISSING = {" in c.source][0]
+    assert grade.error == t("grade.nb.cell_timeout", cell=number, seconds="1")
 
 
 def test_an_answer_cell_that_raises_is_an_error_naming_the_cell_and_line(tmp_path):

@@ -1,0 +1,251 @@
+"""A graded class written out: the gradebook CSV, each learner's feedback, the instructor's page (issue 17).
+
+- ``grades.csv``: one row per learner and exercise (learner, exercise, notebook, ``criterion_1``…
+  ``criterion_N`` as pass / fail, the failed criteria's hint keys, score, max_score, status, message).
+  UTF-8 with a BOM, so Excel reads Japanese names right; the column names and the values other than
+  ``message`` are fixed ASCII words a gradebook import can map, whatever the language.
+- ``feedback/<learner>.txt``: the lines the learner's grade cell prints, notebook by notebook, then
+  what was missing or not graded.
+- ``index.html``: pass rate per criterion as a bar chart (inline SVG), the most common hints with the
+  shortest answer that got each, and every timeout, error, missing exercise and file not graded.
+
+Everything is derived from the rows alone, in a fixed order: the same grades write the same bytes.
+"""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+import os
+from collections import Counter
+from dataclasses import replace
+from pathlib import Path
+
+from ..text import lang, t
+from .classroom import ClassResult, Row
+from .notebook import EXERCISES
+
+__all__ = ["CSV_FILE", "FEEDBACK_DIR", "HTML_FILE", "chart", "criteria_count", "feedback", "gradebook", "page",
+           "summary", "write_report"]
+
+CSV_FILE = "grades.csv"
+HTML_FILE = "index.html"
+FEEDBACK_DIR = "feedback"
+TOP_HINTS = 10  # hints listed on the page, most common first
+SAMPLE_LINES = 40  # lines of a sample answer shown
+
+# the bar chart's geometry, in SVG user units
+_LABEL_W, _BAR_W, _ROW_H, _BAR_H, _PAD = 80, 420, 30, 18, 10
+
+
+def criteria_count() -> int:
+    return max(len(ex.criteria) for ex in EXERCISES.values())
+
+
+def write_report(result: ClassResult, out: Path) -> None:
+    """Write the three parts of the report into ``out`` (created if needed)."""
+    out.mkdir(parents=True, exist_ok=True)
+    _write(out / CSV_FILE, gradebook(result), "utf-8-sig")
+    folder = out / FEEDBACK_DIR
+    folder.mkdir(exist_ok=True)
+    written = set()
+    for learner in result.learners:
+        name = f"{learner}.txt"
+        _write(folder / name, feedback(result, learner))
+        written.add(name)
+    for stale in folder.glob("*.txt"):  # a learner no longer in the submissions
+        if stale.name not in written:
+            stale.unlink()
+    _write(out / HTML_FILE, page(result))
+
+
+def _write(path: Path, text: str, encoding: str = "utf-8") -> None:
+    partial = path.with_name(path.name + ".part")
+    with open(partial, "w", encoding=encoding, newline="") as f:
+        f.write(text)
+    os.replace(partial, path)
+
+
+# --- grades.csv -----------------------------------------------------------------------------------
+
+def gradebook(result: ClassResult) -> str:
+    count = criteria_count()
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\r\n")
+    writer.writerow(["learner", "exercise", "notebook", *(f"criterion_{n}" for n in range(1, count + 1)),
+                     "hint_keys", "score", "max_score", "status", "message"])
+    for row in result.rows:
+        grade = row.grade
+        checks = grade.reports[0].checks if grade.status == "ok" and grade.reports else ()
+        marks = ["pass" if c.passed else "fail" for c in checks]
+        marks += [""] * (count - len(marks))
+        if grade.status == "ok":
+            keys = " ".join(c.key for c in checks if not c.passed and c.key)
+        else:
+            keys = grade.key
+        exercise = EXERCISES.get(grade.exercise)
+        most = len(checks) if checks else len(exercise.criteria) if exercise else count
+        writer.writerow([row.learner, grade.exercise, row.notebook, *marks, keys,
+                         sum(c.passed for c in checks), most, grade.status, "" if grade.status == "ok" else grade.error])
+    return buffer.getvalue()
+
+
+# --- feedback/<learner>.txt ----------------------------------------------------------------------
+
+def feedback(result: ClassResult, learner: str) -> str:
+    lines = [t("grade.class.feedback_title", learner=learner), ""]
+    for row in result.rows:
+        if row.learner != learner:
+            continue
+        if row.notebook:  # as the learner's own grading command prints it, headed by the file's name
+            lines += [replace(row.grade, path=row.notebook).text(), ""]
+        else:
+            lines += [row.grade.error, ""]
+    for problem in result.problems:
+        if problem.learner == learner:
+            lines += [problem.text, ""]
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+# --- index.html -----------------------------------------------------------------------------------
+
+def summary(result: ClassResult) -> str:
+    """One line: learners, notebooks, and how many passed, timed out, failed, were missing or skipped."""
+    handed = [r for r in result.rows if r.notebook]
+    return t("grade.class.summary", learners=len(result.learners), notebooks=len(handed),
+             passed=sum(r.grade.passed for r in handed), timeouts=_count(handed, "timeout"),
+             errors=_count(handed, "error"), missing=_count(result.rows, "missing"), skipped=len(result.problems))
+
+
+def page(result: ClassResult) -> str:
+    rows = result.rows
+    handed = [r for r in rows if r.notebook]
+    parts = [
+        "<!DOCTYPE html>",
+        f'<html lang="{lang()}">',
+        '<head><meta charset="utf-8">',
+        f"<title>{_e(t('grade.class.title'))}</title>",
+        f"<style>{_STYLE}</style></head>",
+        "<body>",
+        f"<h1>{_e(t('grade.class.title'))}</h1>",
+        f"<p>{_e(summary(result))}</p>",
+    ]
+    for name in sorted({r.grade.exercise for r in handed if r.grade.exercise in EXERCISES}):
+        parts += _rates(name, [r for r in handed if r.grade.exercise == name])
+    parts += _hints(handed)
+    failures = [r for r in handed if r.grade.status in ("timeout", "error")]
+    parts += _table(t("grade.class.failures"), t("grade.class.no_failures"),
+                    ("learner", "notebook", "status", "message"),
+                    [(r.learner, r.notebook, t(f"grade.class.status.{r.grade.status}"), r.grade.error) for r in failures])
+    parts += _table(t("grade.class.missing_title"), t("grade.class.none"), ("learner", "exercise"),
+                    [(r.learner, r.grade.exercise) for r in rows if r.grade.status == "missing"])
+    parts += _table(t("grade.class.skipped_title"), t("grade.class.none"), ("learner", "file", "message"),
+                    [(p.learner, p.name, p.text) for p in result.problems])
+    parts += [f'<p class="footer">{_e(t("grade.class.footer", version=result.version, seconds=f"{result.timeout:g}"))}</p>',
+              "</body>", "</html>", ""]
+    return "\n".join(parts)
+
+
+def _count(rows: list[Row], status: str) -> int:
+    return sum(1 for r in rows if r.grade.status == status)
+
+
+def _e(text: object) -> str:
+    return html.escape(str(text), quote=True)
+
+
+def _rates(name: str, rows: list[Row]) -> list[str]:
+    """The exercise's heading, its bar chart and the criteria's titles under it."""
+    titles = [t(key) for key in EXERCISES[name].criteria]
+    total = len(rows)
+    passed = [sum(1 for r in rows if r.grade.status == "ok" and r.grade.reports
+                  and len(r.grade.reports[0].checks) >= n and r.grade.reports[0].checks[n - 1].passed)
+              for n in range(1, len(titles) + 1)]
+    return [
+        f"<h2>{_e(t('grade.class.rates', exercise=name))}</h2>",
+        chart(titles, passed, total),
+        f"<p class=\"note\">{_e(t('grade.class.rates_note', total=total))}</p>",
+        "<ol>" + "".join(f"<li>{_e(title)}</li>" for title in titles) + "</ol>",
+    ]
+
+
+def chart(titles: list[str], passed: list[int], total: int) -> str:
+    """A horizontal bar per criterion: its label, the share that passed, and the count; plain SVG."""
+    width = _LABEL_W + _BAR_W + 160
+    height = _PAD * 2 + _ROW_H * len(titles)
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+           f'viewBox="0 0 {width} {height}" role="img" class="chart">']
+    for i, (title, ok) in enumerate(zip(titles, passed, strict=True)):
+        y = _PAD + i * _ROW_H
+        percent = round(100 * ok / total) if total else 0
+        filled = round(_BAR_W * ok / total) if total else 0
+        label = t("grade.criterion", number=i + 1)
+        rate = t("grade.class.rate", percent=percent, passed=ok, total=total)
+        out += [
+            f"<g><title>{_e(label)}: {_e(title)}</title>",
+            f'<text x="0" y="{y + _BAR_H - 4}" class="label">{_e(label)}</text>',
+            f'<rect x="{_LABEL_W}" y="{y}" width="{_BAR_W}" height="{_BAR_H}" class="track"/>',
+            f'<rect x="{_LABEL_W}" y="{y}" width="{filled}" height="{_BAR_H}" class="bar"/>',
+            f'<text x="{_LABEL_W + _BAR_W + 8}" y="{y + _BAR_H - 4}" class="value">{_e(rate)}</text></g>',
+        ]
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def _hints(rows: list[Row]) -> list[str]:
+    """The most common hints, each with the shortest answer that got it (ties: by learner, notebook)."""
+    seen: Counter = Counter()
+    sample: dict[tuple, tuple[Row, str]] = {}
+    for row in rows:
+        if row.grade.status != "ok":
+            continue
+        for check in (c for r in row.grade.reports for c in r.checks if not c.passed):
+            hint = (row.grade.exercise, check.number, check.key)
+            seen[hint] += 1
+            best = sample.get(hint)
+            if best is None or (len(row.answer), row.learner, row.notebook) < (
+                    len(best[0].answer), best[0].learner, best[0].notebook):
+                sample[hint] = (row, check.hint)
+    top = sorted(seen, key=lambda h: (-seen[h], h))[:TOP_HINTS]
+    body = []
+    for hint in top:
+        row, text = sample[hint]
+        exercise, number, key = hint
+        body.append(
+            f"<tr><td class=\"num\">{seen[hint]}</td><td class=\"nw\">{_e(exercise)}</td>"
+            f"<td class=\"nw\">{_e(t('grade.criterion', number=number))}</td>"
+            f"<td>{_e(text)}<br><code>{_e(key)}</code></td>"
+            f"<td><details><summary>{_e(t('grade.class.sample', learner=row.learner, notebook=row.notebook))}</summary>"
+            f"<pre>{_e(_shortened(row.answer))}</pre></details></td></tr>"
+        )
+    if not body:
+        return [f"<h2>{_e(t('grade.class.hints'))}</h2>", f"<p>{_e(t('grade.class.no_hints'))}</p>"]
+    head = "".join(f"<th>{_e(t(f'grade.class.col.{c}'))}</th>" for c in ("count", "exercise", "criterion", "hint", "sample"))
+    return [f"<h2>{_e(t('grade.class.hints'))}</h2>", f"<table><tr>{head}</tr>", *body, "</table>"]
+
+
+def _shortened(answer: str) -> str:
+    lines = answer.splitlines()
+    if len(lines) <= SAMPLE_LINES:
+        return answer
+    return "\n".join(lines[:SAMPLE_LINES] + ["", t("grade.class.sample_cut", lines=SAMPLE_LINES)])
+
+
+def _table(title: str, empty: str, columns: tuple[str, ...], rows: list[tuple]) -> list[str]:
+    parts = [f"<h2>{_e(title)}</h2>"]
+    if not rows:
+        return parts + [f"<p>{_e(empty)}</p>"]
+    head = "".join(f"<th>{_e(t(f'grade.class.col.{c}'))}</th>" for c in columns)
+    parts.append(f"<table><tr>{head}</tr>")
+    parts += ["<tr>" + "".join(f"<td>{_e(cell)}</td>" for cell in row) + "</tr>" for row in rows]
+    return parts + ["</table>"]
+
+
+_STYLE = (
+    "body{font-family:sans-serif;margin:2em;max-width:1100px;line-height:1.5}"
+    "table{border-collapse:collapse;margin:0.5em 0}td,th{border:1px solid #ccc;padding:4px 8px;vertical-align:top;"
+    "text-align:left}th,td.nw,td.num{white-space:nowrap}td.num{text-align:right}pre{white-space:pre-wrap;max-width:560px;font-size:85%}"
+    ".chart .label,.chart .value{font-size:13px;font-family:sans-serif}.chart .track{fill:#e6e6e6}"
+    ".chart .bar{fill:#3a6ea5}.note,.footer{color:#555;font-size:90%}"
+)
