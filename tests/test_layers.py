@@ -53,22 +53,8 @@ def module_name(path: Path) -> str:
 
 
 def module_imports(path: Path) -> set[str]:
-    """The harness_lab modules ``path`` imports: ``from . import b`` names ``b``, not the package."""
-    name = module_name(path)
-    package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
-    found = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            found |= {alias.name for alias in node.names}
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package.split(".")[: len(package.split(".")) - node.level + 1]
-                target = ".".join(base + ([node.module] if node.module else []))
-            else:
-                target = node.module or ""
-            submodules = {f"{target}.{alias.name}" for alias in node.names} & MODULES
-            found |= submodules if submodules and not node.module else {target}
-    return found & MODULES
+    """The harness_lab modules ``path`` imports (for the cycle test)."""
+    return imports_of(path) & MODULES
 
 
 def imports_of(path: Path) -> set[str]:

@@ -14,7 +14,7 @@ from ..grading.spies import Recorder
 from ..messages import tool_calls
 from ..model import DEFAULT_MODEL
 from .checking import Miss, Piece, Point
-from .scenes import TOOLS, api_rejects, fact, rejection_hint, response_of, runaway_guard
+from .scenes import TOOLS, answer_rejected, fact, rejection_hint, response_of, runaway_guard
 
 __all__ = ["RUN_AGENT", "RUN_TOOLS", "run_agent", "run_tools"]
 
@@ -120,12 +120,7 @@ def _failure_is_a_result(fn) -> Miss | None:
 
 def _api_accepts(fn) -> Miss | None:
     response = _two_cities()
-    results = fn(response.content, _weather_impls(Recorder()))
-    messages = [{"role": "user", "content": "大阪と東京の気温を比べて"},
-                {"role": "assistant", "content": response.content},
-                {"role": "user", "content": list(results)}]
-    rejected = api_rejects(messages)
-    return Miss("lesson.api_400", {"error": rejected}) if rejected else None
+    return answer_rejected("大阪と東京の気温を比べて", response, fn(response.content, _weather_impls(Recorder())))
 
 
 RUN_TOOLS = Piece("run_tools", 2, (

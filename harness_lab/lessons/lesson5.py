@@ -6,7 +6,7 @@ from ..emulator import call
 from ..grading.spies import Recorder
 from ..messages import tool_calls
 from .checking import Miss, Piece, Point
-from .scenes import api_rejects, fact, response_of
+from .scenes import answer_rejected, fact, response_of
 
 __all__ = ["HIGH_IMPACT", "RUN_TOOL_USES", "run_tool_uses"]
 
@@ -79,10 +79,7 @@ def _harmless_runs_and_all_answered(fn) -> Miss | None:
     facts = [fact(r) for r in returned or ()]
     if [f["tool_use_id"] for f in facts] != [c["id"] for c in tool_calls(response.content)]:
         return Miss("lesson.l5.results_order")
-    messages = [{"role": "user", "content": "まとめて保存して"}, {"role": "assistant", "content": response.content},
-                {"role": "user", "content": list(returned)}]
-    rejected = api_rejects(messages)
-    return Miss("lesson.api_400", {"error": rejected}) if rejected else None
+    return answer_rejected("まとめて保存して", response, returned)
 
 
 RUN_TOOL_USES = Piece("run_tool_uses", 5, (

@@ -14,7 +14,7 @@ from ..messages import field
 from ..model import DEFAULT_MODEL
 from .checking import Miss
 
-__all__ = ["TOOLS", "api_rejects", "definitions", "fact", "rejection_hint", "response_of", "runaway_guard"]
+__all__ = ["TOOLS", "answer_rejected", "api_rejects", "definitions", "fact", "rejection_hint", "response_of", "runaway_guard"]
 
 
 def definitions(**tools: tuple[str, dict]) -> list[dict]:
@@ -54,6 +54,13 @@ def api_rejects(messages: list) -> str:
         body = exc.body if isinstance(exc.body, dict) else {}
         return str(body.get("error", {}).get("message", exc.message))
     return ""
+
+
+def answer_rejected(prompt: str, response: Any, results: Any) -> Miss | None:
+    """Send ``results`` back after ``response`` as the next user message: the API's 400 as a miss."""
+    rejected = api_rejects([{"role": "user", "content": prompt}, {"role": "assistant", "content": response.content},
+                            {"role": "user", "content": list(results or ())}])
+    return Miss("lesson.api_400", {"error": rejected}) if rejected else None
 
 
 # The real API's 400 for each history mistake a lesson teaches, and the hint that names its cause.
