@@ -15,7 +15,7 @@ from .timing import Spread
 ROOT = Path(__file__).resolve().parent.parent  # the children import this tree's harness_lab
 _CHILD = "import time; s = time.perf_counter(); import {module}; print(time.perf_counter() - s)"
 # harness_lab defers jsonschema to the first tool call; this child pays the import and that first call.
-FIRST_CALL = "harness_lab; harness_lab.tool(lambda x: x, name='same').run({'x': 1})"
+FIRST_CALL = "harness_lab, harness_lab.tools; harness_lab.tools.run_tool(harness_lab.tool(lambda x: x, name='same'), {'x': 1})"
 
 
 def import_seconds(module: str) -> float:

@@ -212,3 +212,10 @@ def test_skipping_growth_still_writes_the_page_and_plot(tmp_path):
     assert "Not measured in this run" in report.markdown(results)
     report.plot(results, tmp_path / "plot.png")
     assert (tmp_path / "plot.png").stat().st_size > 0
+
+
+def test_the_import_timing_children_run():
+    # Each child runs a statement against this tree's package: a renamed API breaks it at once.
+    from benchmarks import import_time
+
+    assert import_time.import_seconds(import_time.FIRST_CALL) > 0
