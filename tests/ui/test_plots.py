@@ -14,6 +14,7 @@ matplotlib.use("Agg")
 from harness_lab.events import Stopped, Turn, Usage  # noqa: E402
 from harness_lab.ui import compare_runs, plot_token_burn  # noqa: E402
 from harness_lab.ui.plots import run_cost_usd, turn_usages  # noqa: E402
+from harness_lab.text import t  # noqa: E402
 
 USAGES = [Usage(400 + 300 * i, 50, 100 if i == 0 else 0, 80 if i else 0) for i in range(5)]
 STOP = Stopped(cause="token_budget", reason="予算", turns=5, usage=sum(USAGES, Usage()))
@@ -116,7 +117,7 @@ def test_stop_labels_stay_clear_of_the_budget_line(budget):
 
 def test_x_axis_counts_model_calls_not_turns():
     fig = plot_token_burn(USAGES + [STOP], budget=5000)
-    assert all(ax.get_xlabel() == "モデル呼び出し（回目）" for ax in fig.axes[:2])
+    assert all(ax.get_xlabel() == t("ui.plot.call") == "モデルへのリクエスト（回目）" for ax in fig.axes[:2])
     assert all("ターン" not in ax.get_xlabel() for ax in compare_runs({"A": USAGES}).axes)
 
 
