@@ -46,13 +46,13 @@ def _ja(key: str, **values: object) -> str:
     return CATALOG[key][0].format(**values)
 
 
-def pass_example(level: str) -> str:
-    """The grade cell's output when every criterion is met, as the report prints it (Japanese)."""
-    lines = [
-        f"{_ja('grade.mark.pass')} {_ja('grade.criterion', number=n)}: {_ja(f'grade.{level}.c{n}.title')}"
-        for n in (1, 2, 3)
-    ]
-    return "\n".join(["```text", *lines, _ja("grade.all_passed", total=3), "```"])
+def criteria_list(level: str) -> str:
+    """The criteria the grade cell checks, as a numbered list (Japanese).
+
+    Not the grade cell's output: a block of passing lines above an unrun grade cell reads as the
+    learner's own result (issue 12), so the notebook names what is checked and nothing more.
+    """
+    return "\n".join(f"{n}. {_ja(f'grade.{level}.c{n}.title')}" for n in (1, 2, 3))
 
 
 GRADING_HOW = r"""
@@ -342,9 +342,10 @@ ANSWERS = {
 このセルを実行すると、基準ごとに「○ 合格」か「× 不合格」が1行ずつ出ます。「× 不合格」にはヒントが付き、
 セルは1行のエラー（`GradeFailed`）で止まります。あなたのコードが例外を投げても、無限ループになっても、
 ここで固まることはありません（採点は別プロセスで、制限時間とメモリの上限付きで走ります）。
-すべての基準を満たすと、次のように表示されます:
+3つとも合格なら、最後の行に「◎ 3つの基準をすべて満たしました」と出ます。このセルの下に何も出ていなければ、まだ採点していません。
+採点する基準:
 
-""" + pass_example("l1")),
+""" + criteria_list("l1")),
     code(r"""
 check_level1(POLICY, DEFAULT_TIER, run_tool_uses, ANSWERS)
 """, tags=(GRADE_TAG,)),
@@ -606,9 +607,10 @@ try_limited(lambda: run_agent(emulated_client(never_done), "原因を調べて",
 ## 採点
 
 このセルを実行すると、基準ごとに「○ 合格」か「× 不合格」が1行ずつ出ます。「× 不合格」にはヒントが付き、
-セルは1行のエラー（`GradeFailed`）で止まります。すべての基準を満たすと、次のように表示されます:
+セルは1行のエラー（`GradeFailed`）で止まります。3つとも合格なら、最後の行に「◎ 3つの基準をすべて満たしました」と出ます。
+このセルの下に何も出ていなければ、まだ採点していません。採点する基準:
 
-""" + pass_example("l2")),
+""" + criteria_list("l2")),
     code(r"""
 check_level2(MISSING, run_agent, MAX_TURNS)
 """, tags=(GRADE_TAG,)),

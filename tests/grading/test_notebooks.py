@@ -17,7 +17,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from build_exercises import GRADE_TAG, NOTEBOOKS, pass_example
+from build_exercises import GRADE_TAG, NOTEBOOKS, _ja, criteria_list
 from harness_lab.grading import grade_level1, grade_level2
 from harness_lab.text import t
 
@@ -118,17 +118,23 @@ def test_notebooks_match_their_source(name):
 
 
 @pytest.mark.parametrize("name", list(NOTEBOOKS))
-def test_starters_store_no_grade_output_and_show_what_a_pass_looks_like(name):
+def test_starters_show_no_grade_output_only_the_criteria_it_checks(name):
     starter, solution = read(EXERCISES / name), read(EXERCISES / "solutions" / name)
     [graded] = grade_cells(starter)
     assert graded.outputs == [] and graded.execution_count is None
     assert not any(o.get("output_type") == "error" for c in code_cells(starter) for o in c.outputs)
-    stored = "".join(o.get("text", "") for o in grade_cells(solution)[0].outputs)
+    # nothing in the starter, stored output or text, looks like a verdict the learner could take for theirs
+    verdicts = [_ja("grade.mark.pass"), _ja("grade.mark.fail")]
+    for cell in starter.cells:
+        shown = cell.source + "".join(o.get("text", "") for o in cell.get("outputs", []))
+        assert not any(line.lstrip().startswith(mark) for line in shown.splitlines() for mark in verdicts), cell.source
     level = NOTEBOOKS[name][2].replace("level", "l")
-    example = pass_example(level)
-    assert stored.strip() == "\n".join(example.splitlines()[1:-1])  # the example is the solution's output
-    shown = [c.source for c in starter.cells if c.cell_type == "markdown" and example in c.source]
-    assert len(shown) == 1
+    listed = [c for c in starter.cells if c.cell_type == "markdown" and criteria_list(level) in c.source]
+    assert len(listed) == 1
+    # the criteria listed are the ones the grade prints
+    stored = "".join(o.get("text", "") for o in grade_cells(solution)[0].outputs)
+    titles = [line.split(". ", 1)[1] for line in criteria_list(level).splitlines()]
+    assert all(title in stored for title in titles) and len(stored.strip().splitlines()) == 4
 
 
 @pytest.mark.parametrize("name", list(NOTEBOOKS))
