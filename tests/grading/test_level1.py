@@ -44,9 +44,12 @@ def test_each_wrong_answer_fails_its_criterion_with_its_hint(name):
 def test_hostile_answers_fail_each_criterion_in_time(name):
     answer, expected = HOSTILE[name]
     started = time.monotonic()
-    report = grade_level1(*answer, timeout=0.5)
+    # Only the endless loop meets the clock; the others end by themselves, and a limit they cannot
+    # reach on a loaded machine keeps their test about the hint.
+    limit = 0.5 if "grade.timeout" in expected.values() else 5.0
+    report = grade_level1(*answer, timeout=limit)
     assert {c.number: c.key for c in report.checks if not c.passed} == expected, report.text()
-    assert time.monotonic() - started < 10
+    assert time.monotonic() - started < 3 * limit + 5
 
 
 def test_every_criterion_has_a_wrong_answer_only_it_catches():

@@ -33,9 +33,11 @@ def test_each_wrong_answer_fails_its_criterion_with_its_hint(name):
 def test_hostile_loops_fail_criterion_3_in_time(name):
     answer, expected = answers.HOSTILE[name]
     started = time.monotonic()
-    report = grade_level2(*answer, timeout=1.0)
+    # Runaways meet the clock; the others end by themselves, under a limit a loaded machine cannot reach.
+    limit = 1.0 if "runaway" in expected[3] else 5.0
+    report = grade_level2(*answer, timeout=limit)
     assert {c.number: c.key for c in report.checks if not c.passed} == expected, report.text()
-    assert time.monotonic() - started < 8
+    assert time.monotonic() - started < limit + 7
 
 
 def test_every_criterion_has_a_wrong_answer_only_it_catches():

@@ -28,6 +28,9 @@ from harness_lab.text import t
 LIMIT = 1.0  # seconds per limited run
 GRADE_LIMIT = 0.5  # per criterion run: the graders make a few limited runs each
 SLACK = 3.0  # fork, pipe and reaping overhead on a loaded 2-core machine
+# Code that ends by itself gets a limit it cannot reach even on a loaded machine (forking a large
+# test process under CI's load took more than 0.5 s once), so its test is about the hint, not the clock.
+ENDS_LIMIT = 5.0
 
 # --- correct answers, written the way the exercises ask ----------------------------------------
 
@@ -123,6 +126,11 @@ def interrupts(*args):
 
 
 HOSTILE = [raises, loops, floods, exits, hard_exits, ignores_signals, recurses, interrupts]
+NEVER_ENDS = {loops, floods, ignores_signals}
+
+
+def limit_for(learner):
+    return GRADE_LIMIT if learner in NEVER_ENDS else ENDS_LIMIT
 
 # The hint each criterion must give (level 1's three, level 2's third). Level 1's criterion 1 tries
 # the unlisted tool first, so an ordinary exception there is named as that tool's failure.
@@ -150,21 +158,23 @@ def quiet(capfd):
 @pytest.mark.parametrize("learner", HOSTILE, ids=[f.__name__ for f in HOSTILE])
 def test_level1_fails_hostile_code_in_time_and_still_grades_after(learner, quiet):
     started = time.monotonic()
-    report = grade_level1(POLICY, DEFAULT_TIER, learner, ANSWERS, timeout=GRADE_LIMIT)
+    limit = limit_for(learner)
+    report = grade_level1(POLICY, DEFAULT_TIER, learner, ANSWERS, timeout=limit)
     elapsed = time.monotonic() - started
     assert not report.passed and report.failed() == [1, 2, 3], report.text()
     assert tuple(check.key for check in report.checks) == HINTS[learner][0], report.text()
-    assert elapsed < 3 * GRADE_LIMIT + SLACK, elapsed
+    assert elapsed < 3 * limit + SLACK, elapsed
     assert grade_level1(POLICY, DEFAULT_TIER, good_run_tool_uses, ANSWERS, timeout=5).passed
 
 
 @pytest.mark.parametrize("learner", HOSTILE, ids=[f.__name__ for f in HOSTILE])
 def test_level2_fails_hostile_code_in_time_and_still_grades_after(learner, quiet):
     started = time.monotonic()
-    report = grade_level2(MISSING, learner, MAX_TURNS, timeout=GRADE_LIMIT)
+    limit = limit_for(learner)
+    report = grade_level2(MISSING, learner, MAX_TURNS, timeout=limit)
     elapsed = time.monotonic() - started
     assert report.failed() == [3] and report.checks[2].key == HINTS[learner][1], report.text()
-    assert elapsed < GRADE_LIMIT + SLACK, elapsed  # the first scenario fails, so one limited run of it
+    assert elapsed < limit + SLACK, elapsed  # the first scenario fails, so one limited run of it
     assert grade_level2(MISSING, good_run_agent, MAX_TURNS, timeout=5).passed
 
 
@@ -209,9 +219,10 @@ RUN_LIMITED = [
                          ids=["ok", "raises", "loops", "floods", "ignores_signals", "exits", "hard_exits",
                               "recurses", "interrupts", "unpicklable"])
 def test_run_limited_reports_each_way_a_job_can_end(job, status, shown, quiet):
+    limit = LIMIT if status == "timeout" else ENDS_LIMIT
     started = time.monotonic()
-    outcome = run_limited(job, timeout=LIMIT)
-    assert time.monotonic() - started < LIMIT + SLACK
+    outcome = run_limited(job, timeout=limit)
+    assert time.monotonic() - started < limit + SLACK
     assert outcome.status == status, outcome
     if status == "ok":
         assert outcome.value == shown
