@@ -42,6 +42,12 @@ add({
         'あなたのコードを実行したプロセスが、結果を返す前に終了しました',
         'The process running your code ended before it returned a result.',
     ),
+    "grade.tampered": (
+        'あなたのコードを実行したプロセスから、正しく動くコードなら返さない答えが届きました。'
+        '採点の仕組み（harness_lab.grading）に手を入れず、課題の関数だけを書きましょう',
+        'The process running your code sent back an answer no working code sends. Leave the grading '
+        'machinery (harness_lab.grading) alone and write only the exercise\'s functions.',
+    ),
     "grade.memory": (
         'あなたのコードがメモリを使いすぎたので（1回の確認につき {mb} MB まで）、採点のために止めました。'
         '終わらないまま伸び続けるリストや履歴がありませんか',

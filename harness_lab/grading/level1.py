@@ -21,15 +21,19 @@ judges what ran, what was asked and what came back.
 Criteria 2 and 3 judge each tool against the tier it was *observed* to behave as, so a tool that
 fell to the wrong tier fails criterion 1 only, with a hint naming the tier it fell into.
 
-Every learner object is touched only inside a time-limited child (``sandbox.run_limited``): even
-``len(POLICY)`` or ``DEFAULT_TIER == "ask"`` may be learner code that loops. Each call of
-``run_tool_uses`` gets its own copy of the model's response, so learner code may consume it or edit
-``block.input`` in place without misleading the next call.
+Every learner object is touched only inside a time-limited child (``bridge.observe``): even
+``len(POLICY)`` or ``DEFAULT_TIER == "ask"`` may be learner code that loops. The spy tools and the
+approver answer from the grader's side of the bridge, where the log is kept; the results a call
+returns reach the grader as the SDK sends them (criterion 3) or as plain facts, and every verdict is
+reached on the grader's side, where no learner code has run. Each call of ``run_tool_uses`` gets
+its own copy of the model's response, so learner code may consume it or edit ``block.input`` in
+place without misleading the next call.
 """
 
 from __future__ import annotations
 
 import copy
+import json
 import re
 import unicodedata
 from collections.abc import Mapping
@@ -39,14 +43,16 @@ from typing import Any, Callable
 
 import anthropic
 
-from ..emulator import call, emulated_client, say
+from ..emulator import Emulator, call, emulated_client, say
+from ..emulator.transport import handler_for
 from ..messages import assistant, field, user
 from ..model import DEFAULT_MODEL
 from ..text import t
-from .report import Check, Report, show
-from .sandbox import JobResult, describe_error, plain, run_limited
+from .report import MALFORMED, Check, Report, guarded, show
+from .bridge import bridged_client, observe, serve_http
+from .sandbox import JobResult, describe_error, plain
 from .scenarios import OUTPUTS, PROMPT, TOOL_DEFS, content_of, tool_use_ids
-from .spies import Recorder, logged
+from .spies import Recorder, Spies, logged, remote_approver, remote_tools
 
 __all__ = [
     "ANSWER_OPTIONS",
@@ -56,6 +62,7 @@ __all__ = [
     "UNLISTED_TOOL",
     "check_level1",
     "grade_level1",
+    "grade_level1_from",
     "level1_options",
     "says_forbidden",
 ]
@@ -77,6 +84,9 @@ UNLISTED_TOOL = "brand_new_tool"
 PROBE_TIERS = {"list_files": "allow", "create_issue": "ask", "drop_table": "deny"}
 # Where the probe moves each tier.
 _ROTATED = {"allow": "ask", "ask": "deny", "deny": "allow"}
+# The tools each tier is first observed on, and what the probe makes the policy say.
+_OBSERVED = (*REQUIRED_TIERS, UNLISTED_TOOL)
+_FORCED = {**{name: _ROTATED[was] for name, was in REQUIRED_TIERS.items()}, **PROBE_TIERS}
 
 INPUTS = {
     "get_time": {},
@@ -136,15 +146,31 @@ def grade_level1(
     POLICY: Any, DEFAULT_TIER: Any, run_tool_uses: Callable, ANSWERS: Any = None, *, timeout: float = 5.0
 ) -> Report:
     """Judge the three criteria; returns a ``Report`` (nothing printed)."""
-    learner = (POLICY, DEFAULT_TIER, run_tool_uses)
-    seen = run_limited(lambda: _observe(*learner), timeout)
+    return grade_level1_from(lambda: (POLICY, DEFAULT_TIER, run_tool_uses, ANSWERS), timeout=timeout)
+
+
+def grade_level1_from(learner: Callable[[], tuple], *, timeout: float = 5.0) -> Report:
+    """Judge the learner's ``(POLICY, DEFAULT_TIER, run_tool_uses, ANSWERS)``, which ``learner()`` gives.
+
+    ``learner`` is called only inside each time-limited child, so it may build the objects there
+    (the grading command runs the notebook's answer cells in it).
+    """
+    spies = Spies(OUTPUTS)
+    for name in _OBSERVED:
+        spies.recorder("see:" + name, _yes)
+    seen = observe(lambda: _observe(*learner()[:3]), spies.answer, timeout)
     tiers = dict(REQUIRED_TIERS, **{UNLISTED_TOOL: "ask"})  # what 2 and 3 assume if nothing was seen
     if seen.status == "ok":
-        tiers.update({name: value for name, (kind, value) in seen.value["tiers"].items() if kind == "tier"})
+        try:
+            seen = JobResult("ok", value=dict(seen.value, tiers=_seen_tiers(spies, "see:", seen.value["calls"])))
+        except MALFORMED:
+            seen = JobResult("tampered")
+        else:
+            tiers.update({name: value for name, (kind, value) in seen.value["tiers"].items() if kind == "tier"})
     checks = (
-        _criterion1(learner, seen, timeout),
-        _judged(2, run_limited(lambda: _criterion2(run_tool_uses, ANSWERS, tiers), timeout)),
-        _judged(3, run_limited(lambda: _criterion3(run_tool_uses, ANSWERS, tiers), timeout)),
+        guarded(1, _title(1), lambda: _criterion1(learner, seen, timeout)),
+        guarded(2, _title(2), lambda: _criterion2(learner, tiers, timeout)),
+        guarded(3, _title(3), lambda: _criterion3(learner, tiers, timeout)),
     )
     return Report("level1", checks)
 
@@ -162,6 +188,8 @@ def _title(number: int) -> str:
 
 
 def _failed_run(number: int, outcome: JobResult) -> Check:
+    if outcome.status == "tampered":
+        return Check.fail(number, _title(number), "grade.tampered")
     if outcome.status == "error":
         return Check.fail(number, _title(number), "grade.raised", error=outcome.error)
     if outcome.status == "timeout":
@@ -171,17 +199,15 @@ def _failed_run(number: int, outcome: JobResult) -> Check:
     return Check.fail(number, _title(number), "grade.crashed")
 
 
-def _judged(number: int, outcome: JobResult) -> Check:
-    """A criterion whose child returned its verdict: None (met) or (hint key, values)."""
-    if outcome.status != "ok":
-        return _failed_run(number, outcome)
-    if outcome.value is None:
+def _judged(number: int, verdict: tuple | None) -> Check:
+    """A criterion's verdict: None (met) or (hint key, values)."""
+    if verdict is None:
         return Check(number, _title(number), True)
-    key, values = outcome.value
+    key, values = verdict
     return Check.fail(number, _title(number), key, **values)
 
 
-def _criterion1(learner: tuple, seen: JobResult, timeout: float) -> Check:
+def _criterion1(learner: Callable[[], tuple], seen: JobResult, timeout: float) -> Check:
     title = _title(1)
     if seen.status != "ok":
         return _failed_run(1, seen)
@@ -211,13 +237,17 @@ def _criterion1(learner: tuple, seen: JobResult, timeout: float) -> Check:
     if found["tiers"][UNLISTED_TOOL][1] != default:
         return Check.fail(1, title, "grade.l1.c1.default_ignored", tool=UNLISTED_TOOL, default=default,
                           seen=found["tiers"][UNLISTED_TOOL][1])
-    policy, _, run_tool_uses = learner
-    probed = run_limited(lambda: _probe(policy, run_tool_uses, shape), timeout)
+    spies = Spies(OUTPUTS)
+    for name in _FORCED:
+        spies.recorder("probe:" + name, _yes)
+    probed = observe(lambda: _probe(*learner()[::2], shape), spies.answer, timeout)
     if probed.status != "ok":
         return _failed_run(1, probed)
-    if probed.value is not None:
-        key, values = probed.value
-        return Check.fail(1, title, key, **values)
+    for name, (kind, value) in _seen_tiers(spies, "probe:", probed.value).items():
+        if kind == "error":
+            return Check.fail(1, title, "grade.raised", error=value)
+        if value != _FORCED[name]:
+            return Check.fail(1, title, "grade.l1.c1.not_data_driven", tool=name, tier=_FORCED[name], seen=value)
     warning = t("grade.l1.c1.allow_warning") if default == "allow" else ""
     return Check(1, title, True, warning=warning)
 
@@ -287,15 +317,26 @@ def _tier_seen(rec: Recorder, name: str, facts: list[dict]) -> str:
     return "allow" if rec.ran(name) and answered else "deny"
 
 
-def _observe_one(run_tool_uses: Callable, name: str) -> tuple[str, str]:
-    rec = Recorder()
+def _seen_tiers(spies: Spies, prefix: str, calls: list) -> dict[str, tuple[str, str]]:
+    """The grader's side: each call's tier from the log kept here, or the error it raised."""
+    tiers = {}
+    for name, (kind, value) in calls:
+        name = plain(name)
+        if kind == "error":
+            tiers[name] = ("error", plain(value))
+        else:
+            tiers[name] = ("tier", _tier_seen(spies.recorders[prefix + name], name, value))
+    return tiers
+
+
+def _observe_one(run_tool_uses: Callable, name: str, tag: str) -> tuple[str, Any]:
+    """In the child: one call of ``name``; ("facts", the results as plain facts) or ("error", line)."""
     try:
-        facts = _results(run_tool_uses, content_of(call(name, **INPUTS[name])), rec, lambda n, i: True)
+        return "facts", _results(run_tool_uses, content_of(call(name, **INPUTS[name])), tag)
     except MemoryError:
         raise  # the job's own handler names the memory cap
     except Exception as exc:
         return "error", describe_error(exc)
-    return "tier", _tier_seen(rec, name, facts)
 
 
 def _observe(policy: Any, default: Any, run_tool_uses: Callable) -> dict:
@@ -307,7 +348,7 @@ def _observe(policy: Any, default: Any, run_tool_uses: Callable) -> dict:
         "shape": shape,
         "shape_shown": shape_shown,
         "listed": {name: _listed(policy, shape, name) for name in REQUIRED_TIERS},
-        "tiers": {name: _observe_one(run_tool_uses, name) for name in (*REQUIRED_TIERS, UNLISTED_TOOL)},
+        "calls": [(name, _observe_one(run_tool_uses, name, "see:" + name)) for name in _OBSERVED],
     }
 
 
@@ -387,27 +428,24 @@ def _rewrite(policy: Any, shape: str, run_tool_uses: Callable, forced: dict[str,
         _rebind(run_tool_uses, original, probed)
 
 
-def _probe(policy: Any, run_tool_uses: Callable, shape: str) -> tuple | None:
-    """Change the learner's policy (in this child only) and check that the behaviour follows."""
-    forced = {name: _ROTATED[was] for name, was in REQUIRED_TIERS.items()}
-    forced.update(PROBE_TIERS)
-    _rewrite(policy, shape, run_tool_uses, forced)
-    for name, expected in forced.items():
-        kind, value = _observe_one(run_tool_uses, name)
-        if kind == "error":
-            return "grade.raised", {"error": value}
-        if value != expected:
-            return "grade.l1.c1.not_data_driven", {"tool": name, "tier": expected, "seen": value}
-    return None
+def _probe(policy: Any, run_tool_uses: Callable, shape: str) -> list:
+    """In the child: change the learner's policy (here only) and call each changed tool once."""
+    _rewrite(policy, shape, run_tool_uses, _FORCED)
+    calls = []
+    for name in _FORCED:
+        calls.append((name, _observe_one(run_tool_uses, name, "probe:" + name)))
+        if calls[-1][1][0] == "error":
+            break
+    return calls
 
 
-def _results(run_tool_uses: Callable, content: list, rec: Recorder, decide: Callable) -> list[dict]:
+def _results(run_tool_uses: Callable, content: list, tag: str) -> list[dict]:
     """Call the learner's function on a fresh copy of ``content``; its results as plain facts."""
-    return [_fact(r) for r in _returned(run_tool_uses, content, rec, decide)]
+    return [_fact(r) for r in _returned(run_tool_uses, content, tag)]
 
 
-def _returned(run_tool_uses: Callable, content: list, rec: Recorder, decide: Callable) -> list:
-    returned = run_tool_uses(copy.deepcopy(content), rec.tools(OUTPUTS), rec.approver(decide))
+def _returned(run_tool_uses: Callable, content: list, tag: str) -> list:
+    returned = run_tool_uses(copy.deepcopy(content), remote_tools(tag, OUTPUTS), remote_approver(tag))
     return _items(returned) if returned is not None else []
 
 
@@ -427,17 +465,30 @@ def _fact(result: Any) -> dict:
     }
 
 
-def _answer(answers: Any, question: str) -> tuple | None:
-    """The verdict on one ANSWERS question: None (right) or (hint key, values)."""
-    value = answers.get(question) if isinstance(answers, Mapping) else None
-    if isinstance(value, Enum):
-        value = value.value
-    if value is None or (isinstance(value, str) and not value.strip()):
+def _given(answers: Any, *questions: str) -> dict:
+    """In the child: ANSWERS' ``questions`` as plain values, each None or (option key or None, as shown)."""
+    given = {}
+    for question in questions:
+        value = answers.get(question) if isinstance(answers, Mapping) else None
+        if isinstance(value, Enum):
+            value = value.value
+        if value is None or (isinstance(value, str) and not value.strip()):
+            given[question] = None
+        else:
+            key = plain(value).strip() if isinstance(value, str) else None
+            given[question] = (key, plain(value, 40))
+    return given
+
+
+def _answer(given: dict, question: str) -> tuple | None:
+    """The verdict on one ANSWERS question (``_given``): None (right) or (hint key, values)."""
+    value = given.get(question)
+    if value is None:
         return "grade.l1.answer_missing", {"question": question}
     options = ANSWER_OPTIONS[question]
-    key = plain(value).strip() if isinstance(value, str) else None
+    key, shown = value
     if key not in options:
-        return "grade.l1.unknown", {"question": question, "value": plain(value, 40)}
+        return "grade.l1.unknown", {"question": question, "value": shown}
     if options[key]:
         return None
     hint = {"step": "grade.l1.c2.step", "approval": "grade.l1.c2.approval", "deny": "grade.l1.c3.deny_answer"}
@@ -464,26 +515,43 @@ def _mixed(ask: str) -> tuple[list, list[str]]:
     return content, names
 
 
-def _approves_first(ask: str) -> Callable[[str, dict], bool]:
+def _approves_first(ask: str) -> Callable[[str, str], bool]:
     wanted = logged(ASK_PAIRS[ask][0])
-    return lambda name, given: logged(given) == wanted
+    return lambda name, given: given == wanted
 
 
-def _criterion2(run_tool_uses: Callable, answers: Any, tiers: dict) -> tuple | None:
+def _yes(name: str, given: str) -> bool:
+    return True
+
+
+def _criterion2(learner: Callable[[], tuple], tiers: dict, timeout: float) -> Check:
     ask = _ask_tool(tiers)
     if tiers.get(ask) != "ask":
-        return "grade.l1.c2.not_asked", {}
-    approved, refused = ASK_PAIRS[ask]
-    scene = content_of(call(ask, **approved))
-    said_no, said_yes, alone, mixed = Recorder(), Recorder(), Recorder(), Recorder()
-    _results(run_tool_uses, scene, said_no, lambda n, i: False)
-    _results(run_tool_uses, scene, said_yes, lambda n, i: True)
+        return Check.fail(2, _title(2), "grade.l1.c2.not_asked")
     deny = tiers.get("send_email") == "deny"
-    if deny:
-        _results(run_tool_uses, content_of(call("send_email", **INPUTS["send_email"])), alone, lambda n, i: True)
-    content, _ = _mixed(ask)
-    _results(run_tool_uses, content, mixed, _approves_first(ask))
+    spies = Spies(OUTPUTS)
+    said_no, said_yes = spies.recorder("no"), spies.recorder("yes", _yes)
+    alone, mixed = spies.recorder("alone", _yes), spies.recorder("mixed", _approves_first(ask))
+    outcome = observe(lambda: _scenes2(*learner()[2:], ask, deny), spies.answer, timeout)
+    if outcome.status != "ok":
+        return _failed_run(2, outcome)
+    return _judged(2, _verdict2(ask, deny, tiers, outcome.value, said_no, said_yes, alone, mixed))
 
+
+def _scenes2(run_tool_uses: Callable, answers: Any, ask: str, deny: bool) -> dict:
+    """In the child: the calls criterion 2 watches (the grader logs them), and ANSWERS read."""
+    scene = content_of(call(ask, **ASK_PAIRS[ask][0]))
+    _returned(run_tool_uses, scene, "no")
+    _returned(run_tool_uses, scene, "yes")
+    if deny:
+        _returned(run_tool_uses, content_of(call("send_email", **INPUTS["send_email"])), "alone")
+    _returned(run_tool_uses, _mixed(ask)[0], "mixed")
+    return _given(answers, "step", "approval")
+
+
+def _verdict2(ask: str, deny: bool, tiers: dict, given: dict, said_no: Recorder, said_yes: Recorder,
+              alone: Recorder, mixed: Recorder) -> tuple | None:
+    approved = ASK_PAIRS[ask][0]
     if deny and (alone.ran("send_email") or mixed.ran("send_email")):
         return "grade.l1.c2.deny_ran", {"tool": "send_email"}
     if not said_no.asked(ask):
@@ -500,26 +568,80 @@ def _criterion2(run_tool_uses: Callable, answers: Any, tiers: dict) -> tuple | N
     for name in ("get_time", "read_file"):
         if tiers.get(name) == "allow" and not mixed.ran(name):
             return "grade.l1.c2.allowed_skipped", {"tool": name}
-    return _answer(answers, "step") or _answer(answers, "approval")
+    return _answer(given, "step") or _answer(given, "approval")
 
 
 def _deny_tool(tiers: dict) -> str | None:
     return next((name for name in ("send_email", UNLISTED_TOOL) if tiers.get(name) == "deny"), None)
 
 
-def _criterion3(run_tool_uses: Callable, answers: Any, tiers: dict) -> tuple | None:
+def _criterion3(learner: Callable[[], tuple], tiers: dict, timeout: float) -> Check:
     denied = _deny_tool(tiers)
     if denied is None:
-        return "grade.l1.c3.no_deny", {"seen": tiers.get("send_email", "?")}
-    alone_scene = content_of(call(denied, **INPUTS[denied]))
-    alone = _results(run_tool_uses, alone_scene, Recorder(), lambda n, i: True)
+        return Check.fail(3, _title(3), "grade.l1.c3.no_deny", seen=tiers.get("send_email", "?"))
     ask = _ask_tool(tiers)
-    content, names = _mixed(ask)
-    rec = Recorder()
-    returned = _returned(run_tool_uses, content, rec, _approves_first(ask))
-    mixed = [_fact(r) for r in returned]
-    ids = tool_use_ids(content)
+    scenes = {"alone": content_of(call(denied, **INPUTS[denied])), "mixed": _mixed(ask)[0]}
+    spies = Spies(OUTPUTS)
+    rec = spies.recorder("mixed", _approves_first(ask))
+    spies.recorder("alone", _yes)
+    sent = {tag: _SentResults(scene) for tag, scene in scenes.items()}
+    for tag, box in sent.items():
+        spies.model(tag, serve_http(box.handle))
+    outcome = observe(lambda: _scenes3(*learner()[2:], ask, denied), spies.answer, timeout)
+    if outcome.status != "ok":
+        return _failed_run(3, outcome)
+    calls, given = outcome.value
+    # Facts the grader did not see sent are the child's word: taken only with the child's reason why
+    # the SDK could not send them, which fails the criterion in the end (an API check never passed).
+    if any(sent[tag].facts is None and not calls[tag]["unsent"] for tag in scenes):
+        return Check.fail(3, _title(3), "grade.tampered")
+    facts = {tag: sent[tag].facts if sent[tag].facts is not None else calls[tag]["facts"] for tag in scenes}
+    rejected = sent["mixed"].rejected or next((plain(calls[tag]["unsent"]) for tag in scenes if sent[tag].facts is None), "")
+    return _judged(3, _verdict3(denied, ask, tiers, scenes, facts, rec, rejected, given))
 
+
+def _scenes3(run_tool_uses: Callable, answers: Any, ask: str, denied: str) -> tuple:
+    """In the child: the denied call alone and the mixed response, each result list sent back to the
+    model through the grader (who reads it as the SDK wrote it); ANSWERS read."""
+    calls = {}
+    for tag, content in (("alone", content_of(call(denied, **INPUTS[denied]))), ("mixed", _mixed(ask)[0])):
+        returned = _returned(run_tool_uses, content, tag)
+        unsent = ""
+        messages = [user(PROMPT), assistant(content), {"role": "user", "content": returned}]
+        try:
+            bridged_client(tag, max_retries=0).messages.create(
+                model=DEFAULT_MODEL, max_tokens=256, tools=TOOL_DEFS, messages=messages)
+        except anthropic.APIStatusError:
+            pass  # the grader saw the request and its answer
+        except Exception as exc:  # results the SDK cannot even serialise
+            unsent = plain(describe_error(exc), 300)
+        calls[tag] = {"facts": [_fact(r) for r in returned], "unsent": unsent}
+    return calls, _given(answers, "deny")
+
+
+class _SentResults:
+    """The grader's side of one result list sent back: its facts as sent, and the API's verdict on it."""
+
+    def __init__(self, scene: list) -> None:
+        self.scene, self.facts, self.rejected = scene, None, ""
+        self._reply = handler_for(Emulator([say("了解しました。")] * 4))
+
+    def handle(self, request: Any) -> Any:
+        try:
+            results = json.loads(request.content)["messages"][-1]["content"]
+        except (ValueError, KeyError, IndexError, TypeError):
+            results = None
+        if self.facts is None:  # the first request is the one the learner's results went out in
+            self.facts = [_fact(r) for r in results] if isinstance(results, list) else []
+            self.rejected = _api_rejects(self.scene, results)
+        return self._reply(request)
+
+
+def _verdict3(denied: str, ask: str, tiers: dict, scenes: dict, facts: dict, rec: Recorder, rejected: str,
+              given: dict) -> tuple | None:
+    alone, mixed = facts["alone"], facts["mixed"]
+    content, names = scenes["mixed"], _mixed(ask)[1]
+    ids = tool_use_ids(content)
     if len(alone) != 1:
         return "grade.l1.c3.deny_no_result", {"tool": denied, "count": len(alone)}
     if len(mixed) != len(ids):
@@ -533,7 +655,7 @@ def _criterion3(run_tool_uses: Callable, answers: Any, tiers: dict) -> tuple | N
         return "grade.l1.c3.no_id", {"position": 1}
     if got != ids:
         return ("grade.l1.c3.order" if sorted(got) == sorted(ids) else "grade.l1.c3.ids"), {}
-    if alone[0]["tool_use_id"] != tool_use_ids(alone_scene)[0]:
+    if alone[0]["tool_use_id"] != tool_use_ids(scenes["alone"])[0]:
         return "grade.l1.c3.ids", {}
     approved, refused = ASK_PAIRS[ask]
     calls = [INPUTS["get_time"], approved, refused, INPUTS["send_email"], INPUTS["read_file"]]
@@ -546,15 +668,14 @@ def _criterion3(run_tool_uses: Callable, answers: Any, tiers: dict) -> tuple | N
             return "grade.l1.c3.deny_no_reason", {"tool": name}
     if (ask, logged(refused)) not in ran and not mixed[2]["is_error"]:
         return "grade.l1.c3.refused_not_error", {"tool": ask}
-    for position, (name, given, fact) in enumerate(zip(names, calls, mixed)):
+    for position, (name, given_input, fact) in enumerate(zip(names, calls, mixed)):
         if position == 2 or tiers.get(name) == "deny":
             continue  # the refused and the denied call: had they run, that is criterion 2's question
-        if (name, logged(given)) in ran and (fact["is_error"] or OUTPUTS[name] not in fact["text"]):
+        if (name, logged(given_input)) in ran and (fact["is_error"] or OUTPUTS[name] not in fact["text"]):
             return "grade.l1.c3.output_missing", {"tool": name}
-    rejected = _api_rejects(content, returned)
     if rejected:
         return "grade.l1.c3.api_rejected", {"error": rejected}
-    return _answer(answers, "deny")
+    return _answer(given, "deny")
 
 
 def says_forbidden(text: str) -> bool:

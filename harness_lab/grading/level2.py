@@ -19,11 +19,14 @@ tool_impls)`` gets a ``MAX_TURNS`` check.
 
 Like level 1, every learner object (``MISSING``, ``MAX_TURNS``, what ``run_agent`` returns) is read
 only inside a time-limited child: an endless ``MISSING`` generator or an int whose ``__eq__``
-loops fails its criterion instead of hanging the kernel.
+loops fails its criterion instead of hanging the kernel. The model and the tools answer from the
+grader's side of ``bridge.observe``: requests and tool turns are counted there, where no learner
+code runs, and so is the verdict.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable, Mapping
 from itertools import islice
@@ -31,11 +34,14 @@ from typing import Any, Callable
 
 import anthropic
 
-from ..emulator import Emulator, assistant_turns, call, emulated_client, reply, say
+from ..emulator import Emulator, assistant_turns, call, reply, say
+from ..emulator.transport import handler_for
 from ..text import t
-from .report import Check, Report, show
-from .sandbox import JobResult, abort, plain, run_limited
+from .bridge import Stop, bridged_client, observe, serve_http
+from .report import Check, Report, guarded, show
+from .sandbox import JobResult, plain
 from .scenarios import OUTPUTS, TOOL_DEFS
+from .spies import remote_tools
 
 __all__ = [
     "GAP_OPTIONS",
@@ -43,6 +49,7 @@ __all__ = [
     "RUNAWAY_OPTIONS",
     "check_level2",
     "grade_level2",
+    "grade_level2_from",
     "level2_options",
     "says_stopped",
 ]
@@ -105,11 +112,21 @@ def level2_options() -> None:
 
 def grade_level2(MISSING: Any, run_agent: Callable, MAX_TURNS: Any, *, timeout: float = 5.0) -> Report:
     """Judge the three criteria; returns a ``Report`` (nothing printed)."""
-    answer = run_limited(lambda: _read_missing(MISSING), timeout)
-    return Report(
-        "level2",
-        (_criterion1(answer), _criterion2(answer), _criterion3(run_agent, MAX_TURNS, timeout)),
-    )
+    return grade_level2_from(lambda: (MISSING, run_agent, MAX_TURNS), timeout=timeout)
+
+
+def grade_level2_from(learner: Callable[[], tuple], *, timeout: float = 5.0) -> Report:
+    """Judge the learner's ``(MISSING, run_agent, MAX_TURNS)``, which ``learner()`` gives in each child."""
+    answer = observe(lambda: _read_missing(learner()[0]), _no_messages, timeout)
+    return Report("level2", (
+        guarded(1, t("grade.l2.c1.title"), lambda: _criterion1(answer)),
+        guarded(2, t("grade.l2.c2.title"), lambda: _criterion2(answer)),
+        guarded(3, t("grade.l2.c3.title"), lambda: _criterion3(learner, timeout)),
+    ))
+
+
+def _no_messages(message: tuple) -> Any:
+    raise ValueError("no spy here")
 
 
 def check_level2(MISSING: Any, run_agent: Callable, MAX_TURNS: Any, *, timeout: float = 5.0) -> None:
@@ -223,21 +240,17 @@ def _never_ending(n: int, width: Callable[[int], int]) -> Callable[[dict], Any]:
 
     def policy(request: dict) -> Any:
         done = assistant_turns(request)
-        if done > n + RUNAWAY_MARGIN:
-            abort({"runaway": True})
         calls = [call("search", query=f"手がかり {done + 1}-{i + 1}") for i in range(width(done))]
         return reply("まだ手がかりを探します。", *calls)
 
     return policy
 
 
-def _finishing_after(rounds: int, n: int) -> Callable[[dict], Any]:
-    """A model that searches ``rounds`` times and then answers (the normal case, bounded by a guard)."""
+def _finishing_after(rounds: int) -> Callable[[dict], Any]:
+    """A model that searches ``rounds`` times and then answers (the normal case)."""
 
     def policy(request: dict) -> Any:
         done = assistant_turns(request)
-        if done > n + RUNAWAY_MARGIN:
-            abort({"runaway": True})
         if done < rounds:
             return call("search", query=f"手がかり {done + 1}")
         return say(ANSWER)
@@ -256,41 +269,66 @@ def _read_max_turns(max_turns: Any) -> tuple[str, Any]:
     return "bad", plain(max_turns, 60)
 
 
-def _scenario(run_agent: Callable, n: int, script: Callable[[int], Any]) -> dict:
-    """In the child: run the learner's loop once against ``script(n)``, summarise what happened."""
-    emulator = Emulator(script(n))
-    client = emulated_client(emulator)
-    turns: set[int] = set()  # tool turns: the request count at the moment each tool ran
-    runs = 0
+class _Scene:
+    """The grader's side of one run of the learner's loop: the model, the spy tools and the counts.
 
-    def spy(output: str) -> Callable[..., str]:
-        def tool(*args: Any, **kwargs: Any) -> str:
-            nonlocal runs
-            runs += 1
-            turns.add(len(emulator.requests))
-            return output
+    A loop that goes ``RUNAWAY_MARGIN`` requests past N without stopping is ended here.
+    """
 
-        return tool
+    def __init__(self, script: Any, n: int) -> None:
+        self.emulator, self.limit = Emulator(script), n + RUNAWAY_MARGIN
+        self.model = serve_http(handler_for(self.emulator))
+        self.turns: set[int] = set()  # tool turns: the request count at the moment each tool ran
+        self.runs, self.rejected = 0, ""
 
-    tools = [d for d in TOOL_DEFS if d["name"] in _TOOL_NAMES]
-    impls = {name: spy(OUTPUTS[name]) for name in _TOOL_NAMES}
+    def answer(self, message: tuple) -> Any:
+        kind, _, *rest = message
+        if kind == "impl":
+            self.runs += 1
+            self.turns.add(len(self.emulator.requests))
+            return OUTPUTS.get(plain(rest[0]), "")
+        if kind != "http":
+            raise ValueError(f"no spy answers {kind!r} here")
+        status, headers, content = self.model(*rest)
+        if self.emulator.requests and assistant_turns(self.emulator.requests[-1]) > self.limit:
+            raise Stop({"runaway": True})
+        if status == 400:
+            self.rejected = _error_message(content)
+        return status, headers, content
+
+    def summary(self, seen: dict) -> dict:
+        """The counts kept here, with what the child says the loop returned (a str or None)."""
+        if seen.get("raised_400"):
+            return {"api_error": self.rejected or "?"}
+        returned, shown = seen["returned"], seen["shown"]
+        if not (returned is None or type(returned) is str) or type(shown) is not str:
+            raise TypeError("not what the grader's child sends")
+        return {"returned": returned, "shown": shown, "calls": len(self.emulator.requests),
+                "rounds": len(self.turns), "runs": self.runs}
+
+
+def _error_message(content: bytes) -> str:
     try:
-        returned = run_agent(client, "README.md の1行目を読んで、それから今何時か教えて", tools, impls)
-    except anthropic.BadRequestError as exc:
-        body = exc.body if isinstance(exc.body, dict) else {}
-        error = body.get("error") if isinstance(body.get("error"), dict) else {}
-        return {"api_error": plain(error.get("message", exc.message), 300)}
-    return {
-        "returned": plain(returned) if isinstance(returned, str) else None,
-        "shown": plain(returned, 60),
-        "calls": len(emulator.requests),
-        "rounds": len(turns),
-        "runs": runs,
-    }
+        return plain(json.loads(content)["error"]["message"], 300)
+    except (ValueError, KeyError, TypeError):
+        return ""
 
 
-def _run(run_agent: Callable, n: int, script: Callable[[int], Any], timeout: float) -> JobResult:
-    return run_limited(lambda: _scenario(run_agent, n, script), timeout)
+def _scenario(run_agent: Callable) -> dict:
+    """In the child: run the learner's loop once against the grader's model; what it returned."""
+    tools = [d for d in TOOL_DEFS if d["name"] in _TOOL_NAMES]
+    try:
+        returned = run_agent(bridged_client("model"), "README.md の1行目を読んで、それから今何時か教えて", tools,
+                             remote_tools("tools", _TOOL_NAMES))
+    except anthropic.BadRequestError:
+        return {"raised_400": True}
+    return {"returned": plain(returned) if isinstance(returned, str) else None, "shown": plain(returned, 60)}
+
+
+def _run(learner: Callable[[], tuple], n: int, script: Any, timeout: float) -> JobResult:
+    scene = _Scene(script, n)
+    outcome = observe(lambda: _scenario(learner()[1]), scene.answer, timeout)
+    return JobResult("ok", value=scene.summary(outcome.value)) if outcome.status == "ok" else outcome
 
 
 def _broken(title: str, outcome: JobResult, runaway_key: str, raised_key: str) -> Check | None:
@@ -313,15 +351,15 @@ def _broken(title: str, outcome: JobResult, runaway_key: str, raised_key: str) -
     return None
 
 
-def _criterion3(run_agent: Callable, max_turns: Any, timeout: float) -> Check:
+def _criterion3(learner: Callable[[], tuple], timeout: float) -> Check:
     title = t("grade.l2.c3.title")
-    read = run_limited(lambda: _read_max_turns(max_turns), timeout)
+    read = observe(lambda: _read_max_turns(learner()[2]), _no_messages, timeout)
     if read.status != "ok":
         return _failed_run(3, title, read)
     kind, n = read.value
     if kind == "bad":
         return Check.fail(3, title, "grade.l2.c3.bad_max_turns", value=n)
-    one_a_turn = _run(run_agent, n, lambda n: _never_ending(n, lambda k: 1), timeout)
+    one_a_turn = _run(learner, n, _never_ending(n, lambda k: 1), timeout)
     broken = _broken(title, one_a_turn, "grade.l2.c3.runaway", "grade.raised")
     if broken:
         return broken
@@ -337,7 +375,7 @@ def _criterion3(run_agent: Callable, max_turns: Any, timeout: float) -> Check:
     if not seen["returned"] or not says_stopped(seen["returned"]):
         return Check.fail(3, title, "grade.l2.c3.no_stop_message", shown=seen["shown"])
 
-    parallel = _run(run_agent, n, lambda n: _never_ending(n, lambda k: 2 + k % 2), timeout)
+    parallel = _run(learner, n, _never_ending(n, lambda k: 2 + k % 2), timeout)
     broken = _broken(title, parallel, "grade.l2.c3.runaway", "grade.raised")
     if broken:
         return broken
@@ -346,8 +384,8 @@ def _criterion3(run_agent: Callable, max_turns: Any, timeout: float) -> Check:
         key = "grade.l2.c3.counts_blocks" if seen["rounds"] < n else "grade.l2.c3.counts"
         return Check.fail(3, title, key, n=n, rounds=seen["rounds"], calls=seen["calls"], runs=seen["runs"])
 
-    for script, rounds in ((_two_tools, 2), (lambda k: _finishing_after(k, k), n)):
-        outcome = _run(run_agent, n, script, timeout)
+    for script, rounds in ((_two_tools(n), 2), (_finishing_after(n), n)):
+        outcome = _run(learner, n, script, timeout)
         broken = _broken(title, outcome, "grade.l2.c3.normal_runaway", "grade.l2.c3.normal_raised")
         if broken:
             return broken

@@ -3,21 +3,19 @@
 A notebook's own grade cell proves nothing to anyone but its author: the learner can edit it, and
 a stored output is whatever was saved. So the grading command never runs that cell and never reads
 an output. It reads the cells the starters tag ``setup`` and ``answer`` (the TODO cells and the
-cells they need), runs them in order in a process forked from a grader that has run no learner
-code, then calls the package's own grader on the names the exercise defines (``EXERCISES``). The
-whole notebook runs under one time and memory limit, and each criterion under its own (see
-``sandbox.py``), so a hanging or crashing notebook is that notebook's "timeout" or "error", never the
-caller's.
+cells they need) and hands them to the package's own grader (``EXERCISES``), which judges from a
+process where no learner code ever runs: each of its time-limited children runs the cells afresh,
+then the calls the grader watches from the other side of ``bridge.observe``. So an answer cell that
+rewrites the grader's modules, or writes a verdict of its own into a pipe, changes only a child
+whose word counts for nothing but the learner's own output. The whole notebook runs under one time
+and memory limit, and each criterion under its own (see ``sandbox.py``), so a hanging or crashing
+notebook is that notebook's "timeout" or "error", never the caller's.
 
 ``grade_notebook(path)`` is what a class grader calls for each submission; ``main`` is the command:
 
     python -m harness_lab.grading exercises/level1_tiered_policy.ipynb [more.ipynb ...]
 
 which prints each report and exits 0 only when every notebook meets every criterion.
-
-The answer cells run in the same process as the grader that judges them, so a learner who sets out
-to patch the grader's own modules from an answer cell is not stopped here; redefining
-``check_level1``, editing the grade cell or forging stored output changes nothing.
 """
 
 from __future__ import annotations
@@ -30,14 +28,16 @@ import os
 import signal
 import sys
 import threading
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, TextIO
 
 from ..text import t
-from .level1 import grade_level1
-from .level2 import grade_level2
+from .level1 import grade_level1_from
+from .level2 import grade_level2_from
 from .report import Check, Report
+from .processes import keep_private
 from .sandbox import MEMORY_LIMIT, JobResult, describe_error, run_limited
 
 __all__ = ["CHECK_TIMEOUT", "EXERCISES", "Exercise", "NOTEBOOK_TIMEOUT", "NotebookGrade", "answer_sources",
@@ -52,7 +52,10 @@ GRADE_TAG = "grade"
 
 @dataclass(frozen=True)
 class Exercise:
-    """An exercise's canonical grade code: the names its answer cells define, and the grader."""
+    """An exercise's canonical grade code: the names its answer cells define, and the grader.
+
+    ``grade(learner, timeout=...)`` calls ``learner()`` in each child for the objects, in ``names`` order.
+    """
 
     name: str
     names: tuple[str, ...]
@@ -61,9 +64,9 @@ class Exercise:
 
 
 EXERCISES = {
-    "level1": Exercise("level1", ("POLICY", "DEFAULT_TIER", "run_tool_uses", "ANSWERS"), grade_level1,
+    "level1": Exercise("level1", ("POLICY", "DEFAULT_TIER", "run_tool_uses", "ANSWERS"), grade_level1_from,
                        ("grade.l1.c1.title", "grade.l1.c2.title", "grade.l1.c3.title")),
-    "level2": Exercise("level2", ("MISSING", "run_agent", "MAX_TURNS"), grade_level2,
+    "level2": Exercise("level2", ("MISSING", "run_agent", "MAX_TURNS"), grade_level2_from,
                        ("grade.l2.c1.title", "grade.l2.c2.title", "grade.l2.c3.title")),
 }
 
@@ -112,6 +115,7 @@ def grade_notebook(
     if not any(set(_tags(c)) & {"answer"} for c in cells):
         return _failed(shown, exercise.name, "error", "grade.nb.no_answer_cells")
     folder = str(Path(path).resolve().parent)
+    keep_private()  # the answer pipe's read end, here, must not be reopened for writing from below
     outcome = run_limited(
         lambda: _run(exercise, sources, folder, check_timeout), timeout, memory=2 * MEMORY_LIMIT
     )
@@ -155,11 +159,34 @@ def _exercise(notebook: dict, cells: list[dict], path: Path) -> Exercise | None:
 
 
 def _run(exercise: Exercise, sources: list[tuple[int, str]], folder: str, check_timeout: float) -> tuple:
-    """In the forked child: run the answer cells, then the canonical grader; a plain summary."""
-    if hasattr(os, "fork"):  # a process of its own (the thread fallback shares the caller's)
-        os.chdir(folder)  # as a kernel started for this notebook would be
-        sys.path.insert(0, folder)
-    namespace: dict[str, Any] = {"__name__": "__main__", "__builtins__": builtins}
+    """In the forked child, which runs no learner code itself: try the answer cells once in a child
+    of their own, then let the canonical grader run them again in each of its children."""
+    tried = run_limited(lambda: _tried(exercise, sources, folder), CELLS_TIMEOUT + 1)
+    if tried.status == "timeout":  # stuck where the cells' own timer could not end it
+        return ("cell_timeout", "?", CELLS_TIMEOUT)
+    if tried.status != "ok":
+        return ("tried", tried.status, tried.error, tried.value)
+    if not _honest(tried.value):  # the cells wrote an answer of their own into the pipe
+        return ("tampered",)
+    if tried.value[0] != "ok":
+        return tried.value
+    # each child runs the cells before the criterion's calls: their time is added to its limit
+    allowance = min(CELLS_TIMEOUT, 2 * tried.value[1] + 0.5)
+    report = exercise.grade(lambda: _objects(exercise, sources, folder), timeout=check_timeout + allowance)
+    return ("ok", [(c.number, c.title, c.passed, c.hint, c.warning, c.key) for c in report.checks])
+
+
+def _honest(value: Any) -> bool:
+    """Is ``value`` a summary ``_tried`` sends (the only thing the grader reads from that child)?"""
+    shapes = {"ok": (float,), "cell_timeout": (int, float), "cell": (int, str), "undefined": (str,)}
+    return (type(value) is tuple and bool(value) and value[0] in shapes
+            and tuple(map(type, value[1:])) == shapes[value[0]])
+
+
+def _tried(exercise: Exercise, sources: list[tuple[int, str]], folder: str) -> tuple:
+    """In a child: run the cells; ("ok", seconds taken) or why they cannot be graded."""
+    started = time.monotonic()
+    namespace = _namespace(folder)
     with _cells_deadline(CELLS_TIMEOUT) as late:
         for number, source in sources:
             try:
@@ -173,8 +200,23 @@ def _run(exercise: Exercise, sources: list[tuple[int, str]], folder: str, check_
     missing = [name for name in exercise.names if name not in namespace]
     if missing:
         return ("undefined", missing[0])
-    report = exercise.grade(*(namespace[name] for name in exercise.names), timeout=check_timeout)
-    return ("ok", [(c.number, c.title, c.passed, c.hint, c.warning, c.key) for c in report.checks])
+    return ("ok", time.monotonic() - started)
+
+
+def _objects(exercise: Exercise, sources: list[tuple[int, str]], folder: str) -> tuple:
+    """In a grader's child: the cells run again, the exercise's names picked out."""
+    namespace = _namespace(folder)
+    with _cells_deadline(CELLS_TIMEOUT):
+        for number, source in sources:
+            _run_cell(source, f"<answer cell {number}>", namespace)
+    return tuple(namespace[name] for name in exercise.names)
+
+
+def _namespace(folder: str) -> dict[str, Any]:
+    if hasattr(os, "fork"):  # a process of its own (the thread fallback shares the caller's)
+        os.chdir(folder)  # as a kernel started for this notebook would be
+        sys.path.insert(0, folder)
+    return {"__name__": "__main__", "__builtins__": builtins}
 
 
 class _TooSlow(BaseException):
@@ -231,6 +273,11 @@ def _graded(path: str, exercise: str, outcome: JobResult, timeout: float) -> Not
     if outcome.status != "ok":
         return _failed(path, exercise, "error", "grade.nb.crashed")
     kind, *rest = outcome.value
+    if kind == "tampered":
+        return _failed(path, exercise, "error", "grade.tampered")
+    if kind == "tried":
+        status, error, value = rest
+        return _graded(path, exercise, JobResult(status, value=value, error=error), timeout)
     if kind == "cell_timeout":
         number, seconds = rest
         return _failed(path, exercise, "timeout", "grade.nb.cell_timeout", cell=number, seconds=f"{seconds:g}")

@@ -19,9 +19,10 @@ import select
 import signal
 import time
 
-__all__ = ["become_subreaper", "die_with_parent", "end_tree", "limit_memory", "prepare", "wait_for"]
+__all__ = ["become_subreaper", "die_with_parent", "end_tree", "keep_private", "limit_memory", "prepare", "wait_for"]
 
 _PR_SET_PDEATHSIG = 1
+_PR_SET_DUMPABLE = 4
 _PR_SET_CHILD_SUBREAPER = 36
 _prctl = None  # libc's prctl, loaded on first use (Linux only)
 
@@ -52,6 +53,15 @@ def prepare() -> None:
 def become_subreaper() -> bool:
     """Make this process adopt its orphaned descendants; False where the system cannot."""
     return _call_prctl(_PR_SET_CHILD_SUBREAPER, 1)
+
+
+def keep_private() -> bool:
+    """Close this process's ``/proc/PID/fd`` and memory to other processes of the same user (Linux).
+
+    A grader's pipes could otherwise be reopened for writing through ``/proc`` by the learner's code
+    it runs in a child; only root can still reach them (see docs/classroom.md).
+    """
+    return _call_prctl(_PR_SET_DUMPABLE, 0)
 
 
 def die_with_parent(signum: int) -> None:

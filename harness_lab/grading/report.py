@@ -13,10 +13,14 @@ stored before.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 from ..text import t
 
-__all__ = ["Check", "GradeFailed", "Report"]
+__all__ = ["MALFORMED", "Check", "GradeFailed", "Report", "guarded"]
+
+# What reading a child's summary raises when it is not what the grader's own child code sends.
+MALFORMED = (TypeError, ValueError, KeyError, AttributeError, IndexError)
 
 
 @dataclass(frozen=True)
@@ -95,3 +99,15 @@ def show(report: Report) -> None:
     print(report.text())
     if not report.passed:
         raise GradeFailed(report) from None
+
+
+def guarded(number: int, title: str, judge: Callable[[], Check]) -> Check:
+    """A criterion judged from what its child sent; a summary no honest child sends fails it.
+
+    The child runs the learner's code, which can replace the grader's code there; what it sends back
+    is then the learner's own word, and any shape the judge cannot read is a fail, not a crash.
+    """
+    try:
+        return judge()
+    except MALFORMED:
+        return Check.fail(number, title, "grade.tampered")

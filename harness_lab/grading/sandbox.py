@@ -40,12 +40,15 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from ..text import t
-from .processes import become_subreaper, die_with_parent, end_tree, limit_memory, prepare, wait_for
+from .processes import become_subreaper, die_with_parent, end_tree, keep_private, limit_memory, prepare, wait_for
 
-__all__ = ["MEMORY_LIMIT", "JobResult", "abort", "describe_error", "plain", "run_limited", "try_limited"]
+__all__ = ["MEMORY_LIMIT", "JobResult", "Started", "abort", "describe_error", "plain", "run_limited", "try_limited"]
 
 # Where the running job sends its answer; set only inside a job (or the fallback thread).
 _channel: Callable[[tuple], None] | None = None
+# Inside a job: the write end of its own answer pipe. A run started from the job closes it in its
+# children, so learner code below can never answer in the job's name.
+_answer_fd: int | None = None
 # The job's answer is prefixed with its length in this many bytes.
 _HEADER = 8
 # How much of what a try-it job prints, and of the value it returns, is shown in the cell.
@@ -227,36 +230,60 @@ def run_limited(job: Callable[[], Any], timeout: float = 5.0, *, memory: int | N
     """
     if not hasattr(os, "fork"):
         return _run_in_thread(job, timeout)
-    prepare()
-    read_end, write_end = os.pipe()
-    with warnings.catch_warnings():
-        # Python 3.12+ warns that forking a threaded process (a Jupyter kernel is one) may deadlock;
-        # the child only runs the job and exits, and the warning would land in the graded output.
-        warnings.simplefilter("ignore", DeprecationWarning)
-        supervisor = os.fork()
-    if supervisor == 0:  # never return into the caller's stack
-        code = 1
+    started = Started(job, timeout, memory)
+    return started.finish(started.deadline + _GRACE)
+
+
+class Started:
+    """A limited run under way: ``read_end`` becomes readable when the job has answered or died.
+
+    ``bridge.observe`` talks to the job while it runs and then calls ``finish``; ``run_limited``
+    only waits. ``finish(until)`` reads the answer until ``until``; ``stop()`` gives up on the job.
+    """
+
+    def __init__(self, job: Callable[[], Any], timeout: float, memory: int | None, keep: tuple[int, ...] = ()) -> None:
+        prepare()
+        read_end, write_end = os.pipe()
+        with warnings.catch_warnings():
+            # Python 3.12+ warns that forking a threaded process (a Jupyter kernel is one) may
+            # deadlock; the child only runs the job and exits, and the warning would land in the
+            # graded output.
+            warnings.simplefilter("ignore", DeprecationWarning)
+            supervisor = os.fork()
+        if supervisor == 0:  # never return into the caller's stack
+            code = 1
+            try:
+                os.close(read_end)
+                if _answer_fd is not None:
+                    os.close(_answer_fd)
+                code = _supervise(job, write_end, timeout, memory, keep)
+            finally:
+                os._exit(code)
+        os.close(write_end)
+        self.supervisor, self.read_end = supervisor, read_end
+        self.deadline = time.monotonic() + timeout
+
+    def finish(self, until: float) -> JobResult:
+        timed_out = True
         try:
-            os.close(read_end)
-            code = _supervise(job, write_end, timeout, memory)
+            data, timed_out = _read_until(self.read_end, until)
         finally:
-            os._exit(code)
-    os.close(write_end)
-    timed_out = True
-    try:
-        data, timed_out = _read_until(read_end, time.monotonic() + timeout + _GRACE)
-    finally:
-        os.close(read_end)
-        code = _collect(supervisor, gently=not timed_out)
-    if data:
-        try:
-            status, value = _PlainOnly(io.BytesIO(data)).load()
-        except Exception:  # garbled: learner code wrote to the pipe itself
-            status, value = "crashed", None
-        if status == "error":
-            return JobResult("error", error=value)
-        return JobResult(status, value=value)
-    return JobResult("timeout") if timed_out or code == _TIMED_OUT else JobResult("crashed")
+            os.close(self.read_end)
+            code = _collect(self.supervisor, gently=not timed_out)
+        if data:
+            try:
+                status, value = _PlainOnly(io.BytesIO(data)).load()
+            except Exception:  # garbled: learner code wrote to the pipe itself
+                status, value = "crashed", None
+            if status == "error":
+                return JobResult("error", error=value)
+            return JobResult(status, value=value)
+        return JobResult("timeout") if timed_out or code == _TIMED_OUT else JobResult("crashed")
+
+    def stop(self) -> None:
+        """End the job's whole tree now, its answer unread."""
+        os.close(self.read_end)
+        _collect(self.supervisor, gently=False)
 
 
 def try_limited(job: Callable[[], Any], timeout: float = 5.0) -> None:
@@ -308,7 +335,8 @@ def _printed_and_returned(job: Callable[[], Any]) -> tuple[str, str | None, str]
     return caught.text(), returned, ""
 
 
-def _supervise(job: Callable[[], Any], write_end: int, timeout: float, memory: int | None) -> int:
+def _supervise(job: Callable[[], Any], write_end: int, timeout: float, memory: int | None,
+               keep: tuple[int, ...] = ()) -> int:
     """The supervisor: fork the job, wait for it until the deadline, then end its whole tree."""
     _silence()
     os.setpgid(0, 0)
@@ -331,7 +359,7 @@ def _supervise(job: Callable[[], Any], write_end: int, timeout: float, memory: i
             signal.signal(signal.SIGINT, signal.SIG_DFL)
             os.setpgid(0, 0)
             die_with_parent(signal.SIGKILL)
-            _child(job, write_end, memory if limit_memory(memory) else None)
+            _child(job, write_end, memory if limit_memory(memory) else None, keep)
         finally:
             os._exit(code)
     try:
@@ -350,9 +378,12 @@ def _supervise(job: Callable[[], Any], write_end: int, timeout: float, memory: i
     return 0 if ended else _TIMED_OUT
 
 
-def _child(job: Callable[[], Any], write_end: int, budget: int | None) -> None:
-    global _channel
+def _child(job: Callable[[], Any], write_end: int, budget: int | None, keep: tuple[int, ...] = ()) -> None:
+    global _channel, _answer_fd
+    _close_inherited({write_end, *keep})
     _silence()
+    keep_private()
+    _answer_fd = write_end
 
     def send(message: tuple) -> None:
         try:
@@ -379,6 +410,22 @@ def _child(job: Callable[[], Any], write_end: int, budget: int | None) -> None:
             line = plain(type(exc).__name__)
         send(("error", line))
     send(("ok", value))
+
+
+def _close_inherited(keep: set[int]) -> None:
+    """Close every descriptor the job inherited but ``keep``: the caller's files, sockets and pipes
+    (a report being written, a kernel's channels) are not the learner code's to write to."""
+    try:
+        names = os.listdir("/proc/self/fd")
+        inherited = sorted(int(name) for name in names if name.isdigit())
+    except OSError:
+        inherited = list(range(3, 1024))
+    for fd in inherited:
+        if fd > 2 and fd not in keep:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
 
 
 def _silence() -> None:

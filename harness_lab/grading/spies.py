@@ -6,17 +6,25 @@ of two positions in that log. Spies accept the calling styles a learner may use:
 in the lesson, ``impl(**input)`` as in the Python article, ``approve(name, input)`` or
 ``approve(block)``. A learner may tidy a path before using it (``./notes.txt``); the log keeps the
 file it names, so the same call compares equal however its path is spelled.
+
+A grader keeps its recorders on its own side of ``bridge.observe``: ``Spies`` holds them by tag and
+answers the job's messages, and ``remote_tools`` / ``remote_approver`` build, inside the job, the
+proxies the learner's code calls. What a proxy sends is the call as logged, so the log is written
+by the grader, in order, and nothing the learner's code does in its own process can rewrite it.
 """
 
 from __future__ import annotations
 
 import json
 import posixpath
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Callable
 
-__all__ = ["Event", "Recorder", "canonical", "logged"]
+from .bridge import ask
+from .sandbox import plain
+
+__all__ = ["Event", "Recorder", "Spies", "canonical", "logged", "remote_approver", "remote_tools"]
 
 
 def canonical(value: Any) -> str:
@@ -91,6 +99,67 @@ class Recorder:
                 if e.kind == "impl" and ran_at is None:
                     ran_at = i
         return asked_at is not None and (ran_at is None or asked_at < ran_at)
+
+
+Decide = Callable[[str, str], bool]  # (tool name, input as logged) -> approve?
+
+
+class Spies:
+    """The grader's side of an observed job: a recorder per tag, and the answer to each message.
+
+    ``("impl", tag, name, given)`` is a tool call (answered with the tool's output),
+    ``("approve", tag, name, given)`` a question to the human (answered with the recorder's
+    ``decide``), ``("http", tag, ...)`` a request to the model served under ``tag``.
+    """
+
+    def __init__(self, outputs: Mapping[str, Any]) -> None:
+        self.outputs = dict(outputs)
+        self.recorders: dict[str, Recorder] = {}
+        self._decide: dict[str, Decide] = {}
+        self._http: dict[str, Callable[..., tuple]] = {}
+
+    def recorder(self, tag: str, decide: Decide = lambda name, given: False) -> Recorder:
+        self.recorders[tag], self._decide[tag] = Recorder(), decide
+        return self.recorders[tag]
+
+    def model(self, tag: str, answer: Callable[..., tuple]) -> None:
+        """Serve ``("http", tag, ...)`` with ``answer`` (see ``bridge.serve_http``)."""
+        self._http[tag] = answer
+
+    def answer(self, message: tuple) -> Any:
+        kind, tag, *rest = message
+        if kind == "http":
+            return self._http[tag](*rest)
+        name, given = (plain(x) for x in rest)
+        rec = self.recorders[tag]
+        rec.events.append(Event(kind, name, given))
+        if kind == "impl":
+            return self.outputs.get(name, "")
+        return bool(self._decide[tag](name, given))
+
+
+def remote_tools(tag: str, names: Iterable[str]) -> dict[str, Callable[..., Any]]:
+    """Inside an observed job: spy tools whose calls the grader logs under ``tag`` and answers."""
+
+    def make(name: str) -> Callable[..., Any]:
+        def spy(*args: Any, **kwargs: Any) -> Any:
+            given = args[0] if args and isinstance(args[0], Mapping) else kwargs
+            return ask(("impl", tag, name, logged(dict(given))))
+
+        spy.__name__ = name
+        return spy
+
+    return {name: make(name) for name in names}
+
+
+def remote_approver(tag: str) -> Callable[..., bool]:
+    """Inside an observed job: an approval callback; the grader logs the question and decides."""
+
+    def approve(*args: Any, **kwargs: Any) -> bool:
+        name, given = _question(args, kwargs)
+        return ask(("approve", tag, plain(name), logged(given)))
+
+    return approve
 
 
 def _question(args: tuple, kwargs: dict) -> tuple[str, dict]:

@@ -35,6 +35,7 @@ def declared() -> set[str]:
 # Hints a batch entry cannot provoke, each with the test that does.
 PROVOKED_BY_THEIR_OWN_TEST = {
     "grade.nb.cell_timeout": "test_notebook_grading.py::test_a_runaway_answer_cell_costs_the_cells_limit_not_the_notebooks",
+    "grade.tampered": "test_tampering.py::test_the_tampering_hint_names_the_cause",
 }
 
 

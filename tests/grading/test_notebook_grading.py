@@ -268,8 +268,6 @@ NOTEBOOK_FAILURES = {
     "grade.nb.timeout": _appended(LEVEL2, "MISSING = {", "while True:\n    pass"),
     "grade.nb.memory": _appended(LEVEL2, "MISSING = {", "hoard = bytearray(3 << 30)"),
     "grade.nb.crashed": _appended(LEVEL2, "MISSING = {", "import os\nos._exit(0)"),
-    "grade.raised": _appended(LEVEL2, "MISSING = {",
-                              "import harness_lab.grading.level2 as g\ng._criterion3 = None"),  # breaks the grader itself
 }
 
 
