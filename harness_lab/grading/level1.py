@@ -38,7 +38,6 @@ import re
 import unicodedata
 from collections.abc import Mapping
 from enum import Enum
-from itertools import islice
 from typing import Any, Callable
 
 import anthropic
@@ -52,6 +51,7 @@ from .report import MALFORMED, Check, Report, guarded, show
 from .bridge import bridged_client, observe, serve_http
 from .sandbox import JobResult, describe_error, plain
 from .scenarios import OUTPUTS, PROMPT, TOOL_DEFS, content_of, tool_use_ids
+from .policy_probe import TIERS, items, listed, rewrite, shape_of, tier_name
 from .spies import Recorder, Spies, logged, remote_approver, remote_tools
 
 __all__ = [
@@ -66,8 +66,6 @@ __all__ = [
     "level1_options",
     "says_forbidden",
 ]
-
-TIERS = ("allow", "ask", "deny")
 
 # The product colleague's table, as the exercise states it.
 REQUIRED_TIERS = {
@@ -130,7 +128,6 @@ _PROHIBITIONS = (
     r"(\bnot|n't|\bnever) (be )?(allowed|permitted)\b",
 )
 _SAYS_RULE = re.compile("|".join(_RULE_WORDS + _PROHIBITIONS))
-_MAX_ITEMS = 1000  # how much of a learner's collection is read before it is called endless
 
 
 def level1_options() -> None:
@@ -253,58 +250,6 @@ def _criterion1(learner: Callable[[], tuple], seen: JobResult, timeout: float) -
 
 
 # --- the children's side: everything that touches learner objects -----------------------------
-def _tier_name(value: Any) -> str | None:
-    if isinstance(value, Enum):
-        value = value.value
-    if isinstance(value, str) and plain(value).strip().lower() in TIERS:
-        return plain(value).strip().lower()
-    return None
-
-
-def _items(collection: Any) -> list:
-    items = list(islice(iter(collection), _MAX_ITEMS + 1))
-    if len(items) > _MAX_ITEMS:
-        raise ValueError(f"more than {_MAX_ITEMS} entries")
-    return items
-
-
-def _shape(policy: Any) -> tuple[str, str]:
-    """How the policy is written: by_name, by_tier, function, empty or something else (and its type)."""
-    kind = plain(type(policy).__name__, 40)
-    if policy is None:
-        return "empty", kind
-    if isinstance(policy, Mapping):
-        pairs = [(k, policy[k]) for k in _items(policy)]
-        if not pairs:
-            return "empty", kind
-        if not hasattr(policy, "__setitem__"):
-            return "read_only", kind
-        if all(_tier_name(k) and isinstance(v, (set, frozenset, list, tuple)) for k, v in pairs):
-            return "by_tier", kind
-        if all(isinstance(k, str) and _tier_name(v) for k, v in pairs):
-            return "by_name", kind
-        return "mixed", kind
-    if callable(policy):
-        return "function", kind
-    return "other", kind
-
-
-def _listed(policy: Any, shape: str, name: str) -> str | None:
-    """The tier the policy data gives ``name``, or None when the data does not name it."""
-    try:
-        if shape == "by_name":
-            return _tier_name(policy[name]) if name in policy else None
-        if shape == "by_tier":
-            return next((_tier_name(k) for k in _items(policy) if name in _items(policy[k])), None)
-        if shape == "function":
-            return _tier_name(policy(name))
-    except MemoryError:
-        raise  # the job's own handler names the memory cap
-    except Exception:
-        return None
-    return None
-
-
 def _tier_seen(rec: Recorder, name: str, facts: list[dict]) -> str:
     """The tier a single call behaved as: asked → ask; ran and answered cleanly → allow; else deny.
 
@@ -340,97 +285,21 @@ def _observe_one(run_tool_uses: Callable, name: str, tag: str) -> tuple[str, Any
 
 
 def _observe(policy: Any, default: Any, run_tool_uses: Callable) -> dict:
-    shape, shape_shown = _shape(policy)
-    tier = _tier_name(default)
+    shape, shape_shown = shape_of(policy)
+    tier = tier_name(default)
     return {
         "default": tier,
         "default_shown": plain(default, 40) if tier is None else tier,
         "shape": shape,
         "shape_shown": shape_shown,
-        "listed": {name: _listed(policy, shape, name) for name in REQUIRED_TIERS},
+        "listed": {name: listed(policy, shape, name) for name in REQUIRED_TIERS},
         "calls": [(name, _observe_one(run_tool_uses, name, "see:" + name)) for name in _OBSERVED],
     }
 
 
-def _spellings(policy: Any, shape: str) -> dict[str, Any]:
-    """For each tier, an object the learner's own data already uses for it (their str, case or Enum)."""
-    found: list = []
-    if shape == "by_name":
-        found = [policy[k] for k in _items(policy)]
-    elif shape == "by_tier":
-        found = _items(policy)
-    elif shape == "function":
-        for name in REQUIRED_TIERS:
-            try:
-                found.append(policy(name))
-            except MemoryError:
-                raise
-            except Exception:
-                pass
-    spelled = {}
-    for value in found:
-        tier = _tier_name(value)
-        if tier and tier not in spelled:
-            spelled[tier] = value
-    upper = bool(spelled) and all(isinstance(v, str) and v.isupper() for v in spelled.values())
-    return {tier: spelled.get(tier, tier.upper() if upper else tier) for tier in TIERS}
-
-
-def _rebind(run_tool_uses: Callable, old: Any, new: Any) -> None:
-    """Point the learner's globals (and the function's closure) that hold ``old`` at ``new``."""
-    namespace = getattr(run_tool_uses, "__globals__", None)
-    if type(namespace) is dict:
-        for key in list(namespace):
-            if namespace[key] is old:
-                namespace[key] = new
-    for cell in getattr(run_tool_uses, "__closure__", None) or ():
-        try:
-            if cell.cell_contents is old:
-                cell.cell_contents = new
-        except ValueError:  # an empty cell
-            pass
-
-
-def _rewrite(policy: Any, shape: str, run_tool_uses: Callable, forced: dict[str, str]) -> None:
-    """Make the learner's policy say ``forced`` (name -> tier), in the learner's own structure."""
-    spelled = _spellings(policy, shape)
-    if shape == "by_name":
-        for name, tier in forced.items():
-            policy[name] = spelled[tier]
-    elif shape == "by_tier":
-        keys = {_tier_name(k): k for k in _items(policy)}
-        for tier in TIERS:
-            names = [n for n, x in forced.items() if x == tier]
-            if tier not in keys:
-                policy[spelled[tier]] = set(names)
-                continue
-            key = keys[tier]
-            current = policy[key]
-            names = [n for n in _items(current) if n not in forced] + names
-            if isinstance(current, set):
-                current.clear()
-                current.update(names)
-            elif isinstance(current, list):
-                current[:] = names
-            else:
-                try:
-                    policy[key] = type(current)(names)
-                except Exception:
-                    policy[key] = set(names)
-    else:
-        original = policy
-
-        def probed(name: Any, *args: Any, **kwargs: Any) -> Any:
-            if isinstance(name, str) and name in forced:
-                return spelled[forced[name]]
-            return original(name, *args, **kwargs)
-
-        _rebind(run_tool_uses, original, probed)
-
-
 def _probe(policy: Any, run_tool_uses: Callable, shape: str) -> list:
     """In the child: change the learner's policy (here only) and call each changed tool once."""
-    _rewrite(policy, shape, run_tool_uses, _FORCED)
+    rewrite(policy, shape, run_tool_uses, _FORCED)
     calls = []
     for name in _FORCED:
         calls.append((name, _observe_one(run_tool_uses, name, "probe:" + name)))
@@ -446,7 +315,7 @@ def _results(run_tool_uses: Callable, content: list, tag: str) -> list[dict]:
 
 def _returned(run_tool_uses: Callable, content: list, tag: str) -> list:
     returned = run_tool_uses(copy.deepcopy(content), remote_tools(tag, OUTPUTS), remote_approver(tag))
-    return _items(returned) if returned is not None else []
+    return items(returned) if returned is not None else []
 
 
 def _fact(result: Any) -> dict:
