@@ -195,7 +195,11 @@ def _in_thread(job: Callable[[], Any], answer: Callable[[tuple], Any], timeout: 
         _link = direct
         return job()
 
-    return _run_in_thread(linked, timeout)
+    global _link
+    try:
+        return _run_in_thread(linked, timeout)
+    finally:
+        _link = None  # the caller's process: ask() outside observe() must stay an error
 
 
 def bridged_client(tag: str, **client_kwargs: Any) -> anthropic.Anthropic:

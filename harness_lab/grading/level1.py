@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 import re
 import unicodedata
 from collections.abc import Mapping
@@ -299,12 +300,15 @@ def _observe(policy: Any, default: Any, run_tool_uses: Callable) -> dict:
 
 def _probe(policy: Any, run_tool_uses: Callable, shape: str) -> list:
     """In the child: change the learner's policy (here only) and call each changed tool once."""
-    rewrite(policy, shape, run_tool_uses, _FORCED)
+    restore = rewrite(policy, shape, run_tool_uses, _FORCED, in_place=hasattr(os, "fork"))
     calls = []
-    for name in _FORCED:
-        calls.append((name, _observe_one(run_tool_uses, name, "probe:" + name)))
-        if calls[-1][1][0] == "error":
-            break
+    try:
+        for name in _FORCED:
+            calls.append((name, _observe_one(run_tool_uses, name, "probe:" + name)))
+            if calls[-1][1][0] == "error":
+                break
+    finally:
+        restore()
     return calls
 
 

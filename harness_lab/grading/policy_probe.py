@@ -8,6 +8,7 @@ grader can watch whether the learner's ``run_tool_uses`` follows the data.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
 from enum import Enum
 from itertools import islice
@@ -112,9 +113,25 @@ def _rebind(run_tool_uses: Callable, old: Any, new: Any) -> None:
             pass
 
 
-def rewrite(policy: Any, shape: str, run_tool_uses: Callable, forced: dict[str, str]) -> None:
-    """Make the learner's policy say ``forced`` (name -> tier), in the learner's own structure."""
+def rewrite(policy: Any, shape: str, run_tool_uses: Callable, forced: dict[str, str],
+            in_place: bool = True) -> Callable[[], None]:
+    """Make the learner's policy say ``forced`` (name -> tier), in the learner's own structure.
+
+    In a forked child the object itself is changed, so every reference the learner's code holds
+    sees the new table. Where there is no fork (the child is a thread of the caller), a copy is
+    changed and bound where ``run_tool_uses`` looks; the returned callable puts the original back.
+    """
     spelled = _spellings(policy, shape, forced)
+    original = policy
+    if not in_place and shape != "function":
+        policy = copy.deepcopy(original)
+        _rebind(run_tool_uses, original, policy)
+    bound = _change(policy, shape, run_tool_uses, forced, spelled)
+    return lambda: _rebind(run_tool_uses, bound, original)
+
+
+def _change(policy: Any, shape: str, run_tool_uses: Callable, forced: dict[str, str], spelled: dict) -> Any:
+    """Write ``forced`` into ``policy``; returns what the learner's code now finds (a stand-in for a function)."""
     if shape == "by_name":
         for name, tier in forced.items():
             policy[name] = spelled[tier]
@@ -147,3 +164,5 @@ def rewrite(policy: Any, shape: str, run_tool_uses: Callable, forced: dict[str, 
             return original(name, *args, **kwargs)
 
         _rebind(run_tool_uses, original, probed)
+        return probed
+    return policy

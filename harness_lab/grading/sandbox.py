@@ -505,7 +505,11 @@ def _run_in_thread(job: Callable[[], Any], timeout: float) -> JobResult:
         except BaseException as exc:
             box.append(JobResult("error", error=describe_error(exc)))
 
+    global _channel
     worker = threading.Thread(target=target, daemon=True)
     worker.start()
-    worker.join(timeout)
+    try:
+        worker.join(timeout)
+    finally:
+        _channel = None  # this process is the caller's: abort() outside a run must stay an error
     return box[0] if box else JobResult("timeout")
