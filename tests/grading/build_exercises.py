@@ -8,8 +8,9 @@ tags the grading command reads (``python -m harness_lab.grading``, see
 cells, ``grade`` on the grade cell. The notebook's metadata names its exercise.
 
 The solution is executed with nbclient and must pass. The starter is executed too, without its
-grade cell (every other cell must run cleanly), and ships with that cell empty: a grade cell fails
-by itself, so a stored output would only mislead. The markdown above it shows what a pass looks
+grade cell (every other cell must run cleanly), and ships with that cell and its try-it cells
+(tagged ``try``) empty: a grade cell fails by itself, and what the unedited TODO code prints would
+read as the learner's own result. The markdown above it shows what a pass looks
 like, built from the graders' own catalog. ``test_notebooks.py`` checks the files match this source.
 """
 
@@ -29,6 +30,7 @@ from harness_lab.text import CATALOG
 ROOT = Path(__file__).resolve().parents[2]
 EXERCISES = ROOT / "exercises"
 GRADE_TAG = "grade"
+TRY_TAG = "try"  # a cell that runs the learner's code: the starter ships it unrun
 
 
 def md(text: str) -> tuple:
@@ -309,7 +311,7 @@ def try_it():
 
 
 try_limited(try_it)
-"""),
+""", tags=(TRY_TAG,)),
     md(r"""
 ## あなたの番 3: ポリシー弁の置き場所を言葉にする
 
@@ -602,7 +604,7 @@ try_limited(lambda: run_agent(emulated_client(normal), "README.md の1行目を�
                               TOOLS, normal_impls))
 
 try_limited(lambda: run_agent(emulated_client(never_done), "原因を調べて", TOOLS, search_impls), timeout=2)
-"""),
+""", tags=(TRY_TAG,)),
     md(r"""
 ## 採点
 
@@ -699,8 +701,11 @@ def build(name: str, spec: list[tuple], prefix: str, exercise: str) -> None:
     errors = [c.id for c in ran.cells for o in c.get("outputs", []) if o.output_type == "error"]
     if errors:
         sys.exit(f"{name}: starter cells raised: {errors}")
-    by_id = {c.id: c for c in ran.cells}
-    starter.cells = [by_id.get(c.id, c) for c in starter.cells]  # the grade cell stays unrun and empty
+    # The grade cell and the try-it cells stay unrun and empty: what the unedited TODO code prints
+    # would read, to a learner opening the file, as the result of their own code.
+    unrun = {c.id for c in starter.cells if {GRADE_TAG, TRY_TAG} & set(c.metadata.get("tags", []))}
+    by_id = {c.id: c for c in ran.cells if c.id not in unrun}
+    starter.cells = [by_id.get(c.id, c) for c in starter.cells]
     nbformat.write(solution, EXERCISES / "solutions" / name)
     nbformat.write(starter, EXERCISES / name)
     print(f"wrote exercises/{name} and exercises/solutions/{name}")

@@ -7,6 +7,8 @@ raises ``GradeFailed``), so nbval needs no stored output to compare, and none re
 
 from __future__ import annotations
 
+import ast
+
 import os
 import re
 import shutil
@@ -135,6 +137,28 @@ def test_starters_show_no_grade_output_only_the_criteria_it_checks(name):
     stored = "".join(o.get("text", "") for o in grade_cells(solution)[0].outputs)
     titles = [line.split(". ", 1)[1] for line in criteria_list(level).splitlines()]
     assert all(title in stored for title in titles) and len(stored.strip().splitlines()) == 4
+
+
+@pytest.mark.parametrize("name", list(NOTEBOOKS))
+def test_starters_store_no_output_of_the_learners_own_code(name):
+    """A stored run of the unedited TODO code reads, to a learner who opens the file, as their result."""
+    starter = read(EXERCISES / name)
+    answers = [c for c in code_cells(starter) if "answer" in c.metadata.get("tags", [])]
+    defined = {n for c in answers for n in _defined(c.source)}
+    for cell in code_cells(starter):
+        if cell in answers or not cell.outputs:
+            continue
+        used = {node.id for node in ast.walk(ast.parse(cell.source)) if isinstance(node, ast.Name)}
+        assert not used & defined, (sorted(used & defined), cell.source[:200])
+
+
+def _defined(source: str) -> set[str]:
+    tree = ast.parse(source)
+    names = {node.name for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    for node in tree.body:
+        if isinstance(node, ast.Assign):
+            names |= {target.id for target in node.targets if isinstance(target, ast.Name)}
+    return names
 
 
 @pytest.mark.parametrize("name", list(NOTEBOOKS))
