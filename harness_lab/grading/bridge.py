@@ -18,9 +18,7 @@ Messages are plain values only, both ways (the caller's unpickler builds no clas
 
 from __future__ import annotations
 
-import io
 import os
-import pickle
 import select
 import socket
 import threading
@@ -31,7 +29,8 @@ import anthropic
 import httpx2
 
 from ..emulator.transport import BASE_URL, DUMMY_KEY
-from .sandbox import _GRACE, _HEADER, MEMORY_LIMIT, JobResult, Started, _Abort, _check_plain, _PlainOnly, _run_in_thread, describe_error, plain
+from .sandbox import (GRACE, HEADER, MEMORY_LIMIT, Aborted, JobResult, Started, check_plain, describe_error, framed, plain,
+                      run_in_thread, unframed)
 
 __all__ = ["BridgeError", "Stop", "ask", "bridged_client", "observe", "serve_http"]
 
@@ -79,7 +78,7 @@ def observe(job: Callable[[], Any], answer: Callable[[tuple], Any], timeout: flo
 
     started = Started(linked, timeout, memory, keep=(theirs.fileno(),))
     theirs.close()
-    until = started.deadline + _GRACE
+    until = started.deadline + GRACE
     watched = [mine, started.read_end]
     try:
         while True:
@@ -110,12 +109,11 @@ class _Link:
         self.sock, self.lock = sock, threading.Lock()
 
     def round_trip(self, message: tuple) -> Any:
-        _check_plain(message)
-        payload = pickle.dumps(message)
+        check_plain(message)
         with self.lock:
-            self.sock.sendall(len(payload).to_bytes(_HEADER, "big") + payload)
-            size = int.from_bytes(self._exactly(_HEADER), "big")
-            status, value = pickle.loads(self._exactly(size))
+            self.sock.sendall(framed(message))
+            size = int.from_bytes(self._exactly(HEADER), "big")
+            status, value = unframed(self._exactly(size))
         if status == "error":
             raise BridgeError(value)
         return value
@@ -132,7 +130,7 @@ class _Link:
 
 def _receive(sock: socket.socket, until: float) -> tuple | None:
     """One whole message from the job, or None when it closed, garbled or overran the link."""
-    header = _read(sock, _HEADER, until)
+    header = _read(sock, HEADER, until)
     if header is None:
         return None
     size = int.from_bytes(header, "big")
@@ -142,7 +140,7 @@ def _receive(sock: socket.socket, until: float) -> tuple | None:
     if payload is None:
         return None
     try:
-        message = _PlainOnly(io.BytesIO(payload)).load()
+        message = unframed(payload)
     except Exception:
         return None
     return message if type(message) is tuple and message else None
@@ -165,10 +163,9 @@ def _read(sock: socket.socket, size: int, until: float) -> bytes | None:
 
 
 def _send(sock: socket.socket, reply: tuple, until: float) -> bool:
-    payload = pickle.dumps(reply)
     try:
         sock.settimeout(max(until - time.monotonic(), 0.01))
-        sock.sendall(len(payload).to_bytes(_HEADER, "big") + payload)
+        sock.sendall(framed(reply))
     except OSError:  # the job stopped reading: its answer (or the clock) decides
         return False
     finally:
@@ -181,12 +178,12 @@ def _in_thread(job: Callable[[], Any], answer: Callable[[tuple], Any], timeout: 
     lock = threading.Lock()
 
     def direct(message: tuple) -> Any:
-        _check_plain(message)
+        check_plain(message)
         with lock:
             try:
                 return answer(message)
             except Stop as stop:
-                raise _Abort(stop.value) from None
+                raise Aborted(stop.value) from None
             except Exception as exc:
                 raise BridgeError(plain(describe_error(exc), 300)) from None
 
@@ -197,7 +194,7 @@ def _in_thread(job: Callable[[], Any], answer: Callable[[tuple], Any], timeout: 
 
     global _link
     try:
-        return _run_in_thread(linked, timeout)
+        return run_in_thread(linked, timeout)
     finally:
         _link = None  # the caller's process: ask() outside observe() must stay an error
 

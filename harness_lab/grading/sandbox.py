@@ -50,14 +50,14 @@ _channel: Callable[[tuple], None] | None = None
 # children, so learner code below can never answer in the job's name.
 _answer_fd: int | None = None
 # The job's answer is prefixed with its length in this many bytes.
-_HEADER = 8
+HEADER = 8
 # How much of what a try-it job prints, and of the value it returns, is shown in the cell.
 _SHOWN_CHARS = 10_000
 _SHOWN_VALUE_CHARS = 2_000
 # Bytes a job may add to its address space beyond what it had at the fork.
 MEMORY_LIMIT = 1 << 30
 # How long the caller waits past the deadline for the supervisor to clean up before killing it.
-_GRACE = 2.0
+GRACE = 2.0
 # The supervisor's exit code when it killed the job at the deadline.
 _TIMED_OUT = 3
 _PLAIN = (str, int, float, bool, bytes, type(None))
@@ -78,7 +78,7 @@ class JobResult:
     error: str = ""
 
 
-class _Abort(BaseException):
+class Aborted(BaseException):
     """Unwinds the fallback thread when ``abort`` is called there."""
 
     def __init__(self, value: Any) -> None:
@@ -139,11 +139,22 @@ class _Capture(_Sink):
         return self.kept.getvalue() + ("\n" + t("grade.try.cut", limit=self.limit) if self.dropped else "")
 
 
-class _PlainOnly(pickle.Unpickler):
+class PlainOnly(pickle.Unpickler):
     """An unpickler that builds no class: only the plain values pickle encodes without one."""
 
     def find_class(self, module: str, name: str) -> Any:
         raise pickle.UnpicklingError(f"{module}.{name} is not a plain value")
+
+
+def framed(message: Any) -> bytes:
+    """``message`` as it travels: its pickle's length in ``HEADER`` bytes, then the pickle."""
+    payload = pickle.dumps(message)
+    return len(payload).to_bytes(HEADER, "big") + payload
+
+
+def unframed(payload: bytes) -> Any:
+    """A framed message's pickle read back, building no class (raises for anything else)."""
+    return PlainOnly(io.BytesIO(payload)).load()
 
 
 def plain(value: Any, limit: int | None = None) -> str:
@@ -161,7 +172,7 @@ def plain(value: Any, limit: int | None = None) -> str:
     return value
 
 
-def _check_plain(value: Any, depth: int = 0) -> None:
+def check_plain(value: Any, depth: int = 0) -> None:
     kind = type(value)
     if kind in _PLAIN:
         return
@@ -169,7 +180,7 @@ def _check_plain(value: Any, depth: int = 0) -> None:
         raise TypeError(f"{kind.__name__} is not a plain value")
     items = [x for pair in value.items() for x in pair] if kind is dict else value
     for item in items:
-        _check_plain(item, depth + 1)
+        check_plain(item, depth + 1)
 
 
 def describe_error(exc: BaseException) -> str:
@@ -229,9 +240,9 @@ def run_limited(job: Callable[[], Any], timeout: float = 5.0, *, memory: int | N
     (None: no cap).
     """
     if not hasattr(os, "fork"):
-        return _run_in_thread(job, timeout)
+        return run_in_thread(job, timeout)
     started = Started(job, timeout, memory)
-    return started.finish(started.deadline + _GRACE)
+    return started.finish(started.deadline + GRACE)
 
 
 class Started:
@@ -272,7 +283,7 @@ class Started:
             code = _collect(self.supervisor, gently=not timed_out)
         if data:
             try:
-                status, value = _PlainOnly(io.BytesIO(data)).load()
+                status, value = unframed(data)
             except Exception:  # garbled: learner code wrote to the pipe itself
                 status, value = "crashed", None
             if status == "error":
@@ -387,11 +398,11 @@ def _child(job: Callable[[], Any], write_end: int, budget: int | None, keep: tup
 
     def send(message: tuple) -> None:
         try:
-            _check_plain(message)
-            payload = pickle.dumps(message)
+            check_plain(message)
+            frame = framed(message)
         except Exception as exc:  # the job returned something that cannot travel
-            payload = pickle.dumps(("error", f"grader could not send the result: {plain(str(exc))}"))
-        view = memoryview(len(payload).to_bytes(_HEADER, "big") + payload)
+            frame = framed(("error", f"grader could not send the result: {plain(str(exc))}"))
+        view = memoryview(frame)
         while view:
             view = view[os.write(write_end, view):]
         os._exit(0)
@@ -447,8 +458,8 @@ def _read_until(fd: int, deadline: float) -> tuple[bytes, bool]:
     """
     data = b""
     while True:
-        if len(data) >= _HEADER and len(data) >= _HEADER + int.from_bytes(data[:_HEADER], "big"):
-            return data[_HEADER:_HEADER + int.from_bytes(data[:_HEADER], "big")], False
+        if len(data) >= HEADER and len(data) >= HEADER + int.from_bytes(data[:HEADER], "big"):
+            return data[HEADER:HEADER + int.from_bytes(data[:HEADER], "big")], False
         remaining = deadline - time.monotonic()
         if remaining <= 0:
             return b"", True
@@ -472,7 +483,7 @@ def _collect(supervisor: int, gently: bool) -> int | None:
             os.kill(supervisor, signal.SIGTERM)
         except OSError:
             pass
-    if wait_for(supervisor, time.monotonic() + _GRACE):
+    if wait_for(supervisor, time.monotonic() + GRACE):
         _, status = os.waitpid(supervisor, 0)
         return os.waitstatus_to_exitcode(status)
     for kill in (lambda: os.killpg(supervisor, signal.SIGKILL), lambda: os.kill(supervisor, signal.SIGKILL)):
@@ -487,18 +498,18 @@ def _collect(supervisor: int, gently: bool) -> int | None:
     return None
 
 
-def _run_in_thread(job: Callable[[], Any], timeout: float) -> JobResult:
+def run_in_thread(job: Callable[[], Any], timeout: float) -> JobResult:
     box: list[JobResult] = []
 
     def send(message: tuple) -> None:
-        raise _Abort(message[1])
+        raise Aborted(message[1])
 
     def target() -> None:
         global _channel
         _channel = send
         try:
             box.append(JobResult("ok", value=job()))
-        except _Abort as stop:
+        except Aborted as stop:
             box.append(JobResult("aborted", value=stop.value))
         except MemoryError:
             box.append(JobResult("memory", value=0))

@@ -196,10 +196,10 @@ def test_the_callers_unpickler_builds_no_class():
     import io
     import pickle
 
-    from harness_lab.grading.sandbox import _PlainOnly
+    from harness_lab.grading.sandbox import PlainOnly
 
     forged = pickle.dumps(("ok", Sneaky("x")))
     with pytest.raises(pickle.UnpicklingError):
-        _PlainOnly(io.BytesIO(forged)).load()
+        PlainOnly(io.BytesIO(forged)).load()
     plain_values = ("ok", {"a": [1, 2.5, None, True, b"x", ("t",), {"s"}, frozenset({"f"})]})
-    assert _PlainOnly(io.BytesIO(pickle.dumps(plain_values))).load() == plain_values
+    assert PlainOnly(io.BytesIO(pickle.dumps(plain_values))).load() == plain_values
