@@ -10,13 +10,13 @@ from __future__ import annotations
 import inspect
 import re
 import reprlib
-import sys
 import types
 import typing
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterable, Literal, Union
 
 from ..text import t
+from .input_check import InputCheck
 
 __all__ = ["NAME_PATTERN", "Tool", "ToolError", "as_tools", "schema_of", "tool"]
 
@@ -102,24 +102,6 @@ def schema_of(fn: Callable) -> dict:
     return schema
 
 
-def _jsonschema() -> Any:
-    """jsonschema, imported on first use and without its optional IRI format checker.
-
-    When ``rfc3987_syntax`` is installed (JupyterLab brings it), jsonschema imports it at once and
-    that compiles a grammar for seconds; tool schemas never use the "iri" formats it serves, so the
-    optional import is made to fail fast. ``import harness_lab`` itself stays free of jsonschema.
-    """
-    if "jsonschema" not in sys.modules and "rfc3987_syntax" not in sys.modules:
-        sys.modules["rfc3987_syntax"] = None  # type: ignore[assignment]  # the import now fails fast
-        try:
-            import jsonschema
-        finally:
-            del sys.modules["rfc3987_syntax"]
-    import jsonschema
-
-    return jsonschema
-
-
 @dataclass
 class Tool:
     """A function the model may call, with the definition the API needs.
@@ -134,7 +116,7 @@ class Tool:
     input_schema: dict
     high_impact: bool = False
     timeout: float | None = None
-    _validator: Any = field(default=None, init=False, repr=False, compare=False)
+    _check: InputCheck | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def definition(self) -> dict:
@@ -146,17 +128,9 @@ class Tool:
 
     def problem_with(self, tool_input: Any) -> str | None:
         """Why ``tool_input`` does not fit ``input_schema`` (None when it fits)."""
-        if not isinstance(tool_input, dict):
-            return t("result.input_not_object")
-        jsonschema = _jsonschema()
-        if self._validator is None:
-            self._validator = jsonschema.Draft202012Validator(self.input_schema)
-        error = jsonschema.exceptions.best_match(self._validator.iter_errors(tool_input))
-        if error is None:
-            return None
-        where = "/".join(str(p) for p in error.absolute_path)
-        return f"{where}: {error.message}" if where else error.message
-
+        if self._check is None or self._check.schema is not self.input_schema:
+            self._check = InputCheck(self.input_schema)
+        return self._check.problem(tool_input)
 
 def tool(
     fn: Callable | None = None,
