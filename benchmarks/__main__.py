@@ -117,7 +117,7 @@ def measure(skip: set[str], how: Plan, say) -> Results:
         rows.append(Row("import harness_lab + first tool call / import anthropic",
                         import_time.summary(imports, "first_call"),
                         context=f"import harness_lab and call one tool {_ms(imports['first_call'])} "
-                                "(the first call imports jsonschema)"))
+                                "(an input that fits a plain schema is checked without importing jsonschema)"))
         if how.import_listing:
             import_heavy = import_time.extra_imports()
     if "nbval" not in skip:

@@ -14,7 +14,7 @@ from .timing import Spread
 
 ROOT = Path(__file__).resolve().parent.parent  # the children import this tree's harness_lab
 _CHILD = "import time; s = time.perf_counter(); import {module}; print(time.perf_counter() - s)"
-# harness_lab defers jsonschema to the first tool call; this child pays the import and that first call.
+# This child pays the import and a first tool call (whose plain input is checked without jsonschema).
 FIRST_CALL = "harness_lab, harness_lab.tools; harness_lab.tools.run_tool(harness_lab.tool(lambda x: x, name='same'), {'x': 1})"
 
 
