@@ -250,22 +250,27 @@ def _run(calls: list[tuple[Tool, Any]], timeout: float | None,
                 except Exception as exc:  # e.g. "can't start new thread": this call fails, not the turn
                     answers[i] = (t("result.not_started", error=describe(exc)), True)
             now = time.monotonic()
+            # Short waits: a Ctrl-C that the OS handed to a worker thread reaches the main thread
+            # only when it next wakes, so it must not sleep through a whole tool timeout.
+            wait = 0.1
             with lock:
                 for i in [*running, *waiting]:
                     one = calls[i][0]
                     limit = one.timeout if one.timeout is not None else timeout
-                    if i not in answers and limit is not None and now - begun >= limit:
+                    if i in answers or limit is None:
+                        continue
+                    if now - begun >= limit:
                         waited = i in waiting or i in queued and i not in started
                         key = "result.timeout_waiting" if waited else "result.timeout"
                         answers[i] = (t(key, seconds=limit), True)
+                    else:  # wake at the next deadline, so a 0.02 s timeout is not kept 0.1 s
+                        wait = min(wait, begun + limit - now)
                 running -= answers.keys()
                 for i in [i for i in waiting if i in answers]:
                     waiting.remove(i)
             if len(answers) == len(calls):
                 break
-            # Short waits: a Ctrl-C that the OS handed to a worker thread reaches the main thread
-            # only when it next wakes, so it must not sleep through a whole tool timeout.
-            changed.wait(0.1)
+            changed.wait(wait)
     except BaseException as exc:
         with lock:
             cut = t("result.interrupted") if isinstance(exc, KeyboardInterrupt) else t("result.failed_harness")

@@ -121,6 +121,30 @@ def test_timeout_becomes_an_error_result_quickly():
     assert time.monotonic() - started < 2
 
 
+def test_a_timeout_shorter_than_the_wait_tick_is_answered_at_its_deadline():
+    """The caller wakes every 0.1 s to see a Ctrl-C; a 0.03 s timeout must not last until that tick.
+
+    The best of five tries: a loaded machine may delay some, but a harness that only looks at
+    deadlines on its 0.1 s tick can never answer before 0.1 s.
+    """
+    release = threading.Event()
+
+    @tool(timeout=0.03)
+    def hang() -> str:
+        """Hang."""
+        release.wait(5)
+        return "late"
+
+    took = []
+    for _ in range(5):
+        started = time.monotonic()
+        text, is_error = run_tool(hang, {})
+        took.append(time.monotonic() - started)
+        assert is_error and text == t("result.timeout", seconds=0.03)
+    release.set()
+    assert min(took) < 0.09, took
+
+
 def test_calls_run_concurrently_and_keep_order():
     @tool
     def nap(seconds: float, label: str) -> str:
