@@ -9,6 +9,7 @@ keyword it does not know, goes to jsonschema), so the verdict and the messages s
 
 from __future__ import annotations
 
+import copy
 import sys
 from typing import Any, Callable
 
@@ -34,12 +35,19 @@ class InputCheck:
 
     def __init__(self, schema: dict) -> None:
         self.schema = schema
-        self._fits = _plain_fit(schema)
+        self._read()
+
+    def _read(self) -> None:
+        # A copy to compare with: a schema edited in place (as a notebook may) is read again.
+        self._as_read = copy.deepcopy(self.schema)
+        self._fits = _plain_fit(self.schema)
         self._validator: Any = None
 
     def problem(self, tool_input: Any) -> str | None:
         if not isinstance(tool_input, dict):
             return t("result.input_not_object")
+        if self.schema != self._as_read:
+            self._read()
         if self._fits is not None and self._fits(tool_input):
             return None
         jsonschema = jsonschema_module()

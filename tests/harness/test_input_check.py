@@ -143,3 +143,13 @@ def test_a_schema_swapped_on_a_tool_is_the_one_checked():
     assert made.problem_with(good) is None
     made.input_schema = {"type": "object", "properties": {"count": {"type": "string"}}}
     assert made.problem_with(good) == "count: 3 is not of type 'string'"
+
+
+def test_a_schema_edited_in_place_is_read_again():
+    made = tool(f_plain)
+    good = {"text": "t", "count": 3, "ratio": 0.5, "flag": False, "meta": {}, "items": []}
+    assert made.problem_with(good) is None
+    made.input_schema["properties"]["count"]["type"] = "string"
+    assert made.problem_with(good) == "count: 3 is not of type 'string'"
+    made.input_schema["properties"]["count"]["type"] = "integer"
+    assert made.problem_with(good) is None
