@@ -114,6 +114,10 @@ CATALOG: dict[str, tuple[str, str]] = {
         "ツール {name} の入力が input_schema に合いません: {problem}",
         "The input for {name} does not match its input_schema: {problem}",
     ),
+    "result.bad_schema": (
+        "ツール {name} の input_schema が JSON Schema として正しくないため、入力を確かめられず、実行していません: {error}",
+        "The input_schema of {name} is not valid JSON Schema, so its input could not be checked and it was not run: {error}",
+    ),
     "result.truncated": (
         "…（出力が長すぎるため、{total} 文字のうち先頭 {limit} 文字で切り詰めました）",
         "… (output too long: cut to the first {limit} of {total} characters)",

@@ -143,7 +143,10 @@ def _decide(call: dict, one: Tool, gates: list, request_number: int, decided: di
 
 def _invoke(one: Tool, tool_input: Any) -> tuple[str, bool]:
     """One call, answered as ``(text, is_error)``; runs inside a worker thread."""
-    problem = one.problem_with(tool_input)
+    try:
+        problem = one.problem_with(tool_input)
+    except Exception as exc:  # the schema itself is broken ("type": "strin"): say so now, not at the timeout
+        return result_text(t("result.bad_schema", name=one.name, error=describe(exc).split("\n", 1)[0])), True
     if problem:
         return result_text(t("result.invalid_input", name=one.name, problem=problem)), True
     try:

@@ -52,6 +52,7 @@ class InputCheck:
             return None
         jsonschema = jsonschema_module()
         if self._validator is None:
+            jsonschema.Draft202012Validator.check_schema(self.schema)  # SchemaError names what is wrong
             self._validator = jsonschema.Draft202012Validator(self.schema)
         error = jsonschema.exceptions.best_match(self._validator.iter_errors(tool_input))
         if error is None:

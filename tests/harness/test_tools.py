@@ -145,6 +145,21 @@ def test_a_timeout_shorter_than_the_wait_tick_is_answered_at_its_deadline():
     assert min(took) < 0.09, took
 
 
+@pytest.mark.parametrize("schema, named", [
+    ({"type": "object", "properties": {"x": {"type": "strin"}}}, "'strin' is not valid"),
+    ({"type": "object", "properties": {"x": {"type": "string", "pattern": "("}}}, "'(' is not a 'regex'"),
+    ({"type": "object", "required": "x"}, "'x' is not of type 'array'"),
+])
+def test_a_broken_input_schema_is_named_at_once_and_the_tool_never_runs(schema, named):
+    entered = []
+    broken = tool(lambda x=None: entered.append(x), name="broken", input_schema=schema, timeout=5)
+    started = time.monotonic()
+    text, is_error = run_tool(broken, {"x": 1})
+    assert is_error and text.startswith(t("result.bad_schema", name="broken", error="")) and named in text
+    assert "\n" not in text and entered == []
+    assert time.monotonic() - started < 4  # answered, not waited out: its timeout is 5 s
+
+
 def test_calls_run_concurrently_and_keep_order():
     @tool
     def nap(seconds: float, label: str) -> str:
