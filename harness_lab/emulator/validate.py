@@ -8,7 +8,8 @@ sends. The checks run in the real API's order:
 2. its shape (``schema.py``, in the words of ``kinds.py``): every parameter and block type, unknown
    fields (``Extra inputs are not permitted``) and wrong types (``Input should be a valid boolean``);
 3. what the shape cannot say: the model, ``max_tokens`` against its limit, non-empty text, unique
-   ``tool_use`` ids, ``tools`` present, every tool_use answered first thing in the next message.
+   ``tool_use`` ids, each custom tool's ``input_schema`` valid JSON Schema, ``tools`` present, every
+   tool_use answered first thing in the next message.
 
 Each rule quotes the real message where public reports give it; docs/architecture.md lists them
 with their sources, and which ones are inferred. Paths are ``messages.N`` /
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..json_schema import is_valid_schema
 from . import wire
 from .history import Merged, merge
 from .kinds import Model
@@ -68,6 +70,13 @@ THINKING_BUDGET = (
 )
 
 
+INVALID_SCHEMA = (
+    "tools.{i}.custom.input_schema: JSON schema is invalid. It must match JSON Schema draft 2020-12 "
+    "(https://json-schema.org/draft/2020-12). Learn more about tool use at "
+    "https://platform.claude.com/docs/en/agents-and-tools/tool-use/overview."
+)
+
+
 def _bad(message: str) -> ApiError:
     return ApiError(400, message)
 
@@ -90,10 +99,12 @@ def _check_limits(request: dict, count_tokens: bool) -> ApiError | None:
 
 def _check_tools(tools: list) -> ApiError | None:
     names: set[str] = set()
-    for tool in tools:
+    for i, tool in enumerate(tools):
         # Custom tools have no "type" (or "custom"); server tools are named by the API.
         if tool.get("type") not in (None, "custom"):
             continue
+        if not is_valid_schema(tool["input_schema"]):
+            return _bad(INVALID_SCHEMA.format(i=i))
         if tool["name"] in names:
             return _bad("tools: Tool names must be unique.")
         names.add(tool["name"])

@@ -10,9 +10,9 @@ keyword it does not know, goes to jsonschema), so the verdict and the messages s
 from __future__ import annotations
 
 import copy
-import sys
 from typing import Any, Callable
 
+from ..json_schema import jsonschema_module
 from ..text import t
 
 __all__ = ["InputCheck"]
@@ -92,21 +92,3 @@ def _plain_fit(schema: Any) -> Callable[[dict], bool] | None:
         return True
 
     return fits
-
-
-def jsonschema_module() -> Any:
-    """jsonschema, imported on first use and without its optional IRI format checker.
-
-    When ``rfc3987_syntax`` is installed (JupyterLab brings it), jsonschema imports it at once and
-    that compiles a grammar for seconds; tool schemas never use the "iri" formats it serves, so the
-    optional import is made to fail fast. ``import harness_lab`` itself stays free of jsonschema.
-    """
-    if "jsonschema" not in sys.modules and "rfc3987_syntax" not in sys.modules:
-        sys.modules["rfc3987_syntax"] = None  # type: ignore[assignment]  # the import now fails fast
-        try:
-            import jsonschema
-        finally:
-            del sys.modules["rfc3987_syntax"]
-    import jsonschema
-
-    return jsonschema

@@ -319,3 +319,18 @@ def test_an_ill_typed_field_reaches_the_sdk_as_a_bad_request():
         client.messages.create(model=MODEL, max_tokens=64, messages=[{"role": "user", "content": "q"}],
                                extra_body={"tool_choice": [1, 2]})
     assert caught.value.api_message.startswith("tool_choice: Input should be a valid dictionary")
+
+
+def test_an_input_schema_that_is_not_json_schema_is_refused_as_the_api_refuses_it():
+    invalid = ("tools.{i}.custom.input_schema: JSON schema is invalid. It must match JSON Schema draft 2020-12 "
+               "(https://json-schema.org/draft/2020-12). Learn more about tool use at "
+               "https://platform.claude.com/docs/en/agents-and-tools/tool-use/overview.")
+    for schema in ({"type": "object", "properties": {"x": {"type": "strin"}}},
+                   {"type": "object", "required": "x"},
+                   {"type": "object", "properties": {"x": "number"}}):
+        broken = {"name": "broken", "input_schema": schema}
+        assert refusal(body(tools=[broken])) == invalid.format(i=0)
+        assert refusal(body(tools=[*TOOLS, broken])) == invalid.format(i=len(TOOLS))
+    for schema in ({"type": "object"}, {"type": "object", "properties": {"x": {"type": ["string", "null"]}}},
+                   {"type": "object", "properties": {"x": {"type": "string", "pattern": "^a+$"}}, "required": ["x"]}):
+        accepted(body(tools=[{"name": "fine", "input_schema": schema}]))

@@ -13,7 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from harness_lab.tools import tool
-from harness_lab.tools.input_check import InputCheck, jsonschema_module
+from harness_lab.json_schema import jsonschema_module
+from harness_lab.tools.input_check import InputCheck
 
 
 def jsonschema_says(schema: dict, value: Any) -> str | None:
