@@ -31,6 +31,9 @@ ROOT = Path(__file__).resolve().parents[2]
 EXERCISES = ROOT / "exercises"
 GRADE_TAG = "grade"
 TRY_TAG = "try"  # a cell that runs the learner's code: the starter ships it unrun
+# A cell that prints the graders' own text (the choices): unrun too, so a starter stores nothing of
+# the grader's that a learner opening the file could take for an answer to them.
+OPTIONS_TAG = "options"
 
 
 def md(text: str) -> tuple:
@@ -316,11 +319,11 @@ try_limited(try_it)
 ## あなたの番 3: ポリシー弁の置き場所を言葉にする
 
 課題は、コードだけでなく言葉でも答えることを求めています: ポリシー弁はループのどのステップに属するか、
-既存の承認弁とどう関係するか、deny に当たったときにモデルへ何を返すか。選択肢を表示します。
+既存の承認弁とどう関係するか、deny に当たったときにモデルへ何を返すか。次のセルを実行すると選択肢が表示されます。
 """),
     code(r"""
 level1_options()
-"""),
+""", tags=(OPTIONS_TAG,)),
     code(
         r"""
 # TODO: それぞれの問いに、上の一覧からキーを1つずつ選ぶ
@@ -512,13 +515,13 @@ print(colleague_run_agent(emulated_client(stuck), "東京の天気は？", TOOLS
     md(r"""
 ## あなたの番 1: 何が欠けていて、それぞれどう暴走するか
 
-選択肢を表示します。`MISSING` を「このループに欠けている制御のキー → その欠落が生む暴走のキー」の辞書で書いてください
+次のセルを実行すると選択肢が表示されます。`MISSING` を「このループに欠けている制御のキー → その欠落が生む暴走のキー」の辞書で書いてください
 （暴走が2つ以上あるなら、値は集合でも構いません）。このループが実はちゃんとやっていることや、このループでは起きない暴走を選ぶと、
 減点ではなく「× 不合格」になります。
 """),
     code(r"""
 level2_options()
-"""),
+""", tags=(OPTIONS_TAG,)),
     code(
         r"""
 # TODO: 欠けている制御のキー → その欠落が生む暴走のキー（少なくとも2種類の暴走）
@@ -701,9 +704,9 @@ def build(name: str, spec: list[tuple], prefix: str, exercise: str) -> None:
     errors = [c.id for c in ran.cells for o in c.get("outputs", []) if o.output_type == "error"]
     if errors:
         sys.exit(f"{name}: starter cells raised: {errors}")
-    # The grade cell and the try-it cells stay unrun and empty: what the unedited TODO code prints
-    # would read, to a learner opening the file, as the result of their own code.
-    unrun = {c.id for c in starter.cells if {GRADE_TAG, TRY_TAG} & set(c.metadata.get("tags", []))}
+    # The grade cell, the try-it cells and the choices stay unrun and empty: what the unedited TODO
+    # code or the grader prints would read, to a learner opening the file, as an answer to them.
+    unrun = {c.id for c in starter.cells if {GRADE_TAG, TRY_TAG, OPTIONS_TAG} & set(c.metadata.get("tags", []))}
     by_id = {c.id: c for c in ran.cells if c.id not in unrun}
     starter.cells = [by_id.get(c.id, c) for c in starter.cells]
     nbformat.write(solution, EXERCISES / "solutions" / name)

@@ -21,7 +21,7 @@ import pytest
 
 from build_exercises import GRADE_TAG, NOTEBOOKS, _ja, criteria_list
 from harness_lab.grading import grade_level1, grade_level2
-from harness_lab.text import t
+from harness_lab.text import CATALOG, t
 
 ROOT = Path(__file__).resolve().parents[2]
 EXERCISES = ROOT / "exercises"
@@ -150,6 +150,25 @@ def test_starters_store_no_output_of_the_learners_own_code(name):
             continue
         used = {node.id for node in ast.walk(ast.parse(cell.source)) if isinstance(node, ast.Name)}
         assert not used & defined, (sorted(used & defined), cell.source[:200])
+
+
+@pytest.mark.parametrize("name", list(NOTEBOOKS))
+def test_starters_store_no_output_of_the_graders(name):
+    """No stored output in a starter holds the graders' words (a verdict, a hint, even the list of
+    choices): a learner opening the file before running anything would take it for an answer to them."""
+    words = {part.strip() for key, (ja, _en) in CATALOG.items() if key.startswith("grade.")
+             for part in re.split(r"\{[^}]*\}", ja) if len(part.strip()) >= 8}
+    starter = read(EXERCISES / name)
+    for cell in code_cells(starter):
+        stored = "".join(_output_text(o) for o in cell.outputs)
+        assert not [w for w in words if w in stored], (cell.source[:120], stored[:300])
+
+
+def _output_text(output) -> str:
+    text = output.get("text", "")
+    data = output.get("data", {})
+    return (text if isinstance(text, str) else "".join(text)) + "".join(
+        v if isinstance(v, str) else "".join(v) for k, v in data.items() if k.startswith("text/"))
 
 
 def _defined(source: str) -> set[str]:
