@@ -132,6 +132,7 @@ class Tool:
             self._check = InputCheck(self.input_schema)
         return self._check.problem(tool_input)
 
+
 def tool(
     fn: Callable | None = None,
     *,
