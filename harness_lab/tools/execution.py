@@ -23,6 +23,7 @@ from ..events import TIERS, ApprovalRequest, Decision
 from ..messages import tool_calls, tool_result, to_json_text
 from ..text import t
 from .definition import Tool, ToolError
+from .placement import Placement, Seat
 
 __all__ = [
     "MAX_RESULT_CHARS",
@@ -180,24 +181,34 @@ class _Workers:
         self._jobs: queue.SimpleQueue = queue.SimpleQueue()
         self._idle = self._threads = 0
         self._lock = threading.Lock()
+        self.placement = Placement()
 
-    def submit(self, job: Callable[[], None]) -> bool:
-        """Queue ``job``; True when a worker is there for it, False when it waits behind busy ones."""
+    def submit(self, job: Callable[[], None], seat: Seat | None = None) -> bool:
+        """Queue ``job`` for a worker woken on the caller's ``seat``; True when a worker is there for
+        it, False when it waits behind busy ones."""
         with self._lock:
             free = self._idle > 0 or self._threads < self.limit
             if self._idle:
                 self._idle -= 1
+                self.placement.gather(seat)
             elif free:
-                threading.Thread(target=self._work, daemon=True, name="harness_lab-tool").start()
+                threading.Thread(target=self._work, args=(seat,), daemon=True, name="harness_lab-tool").start()
                 self._threads += 1
         self._jobs.put(job)
         return free
 
-    def _work(self) -> None:
+    def _work(self, seat: Seat | None) -> None:
+        placement = self.placement
+        with self._lock:
+            placement.started(seat)
         while True:
-            self._jobs.get()()
+            job = self._jobs.get()
+            with self._lock:
+                placement.busy()
+            job()
             with self._lock:
                 self._idle += 1
+                placement.idle()
 
 
 _WORKERS = _Workers(MAX_THREADS)
@@ -223,6 +234,12 @@ def _run(calls: list[tuple[Tool, Any]], timeout: float | None,
     (its late result is ignored); if it has not started, it never will. A worker that cannot be
     started answers that one call with an error; the others go on.
     """
+    with _WORKERS.placement.caller_waits() as seat:  # the hand-offs stay on one CPU (tools/placement.py)
+        return _answers(calls, timeout, parallel, seat)
+
+
+def _answers(calls: list[tuple[Tool, Any]], timeout: float | None, parallel: int,
+             seat: Seat | None) -> tuple[list[tuple[str, bool]], BaseException | None]:
     answers: dict[int, tuple[str, bool]] = {}
     started: set[int] = set()
     lock, changed = threading.Lock(), threading.Event()
@@ -247,7 +264,7 @@ def _run(calls: list[tuple[Tool, Any]], timeout: float | None,
             while waiting and len(running) < parallel:
                 i = waiting.popleft()
                 try:
-                    if not _WORKERS.submit(job(i)):
+                    if not _WORKERS.submit(job(i), seat):
                         queued.add(i)
                     running.add(i)
                 except Exception as exc:  # e.g. "can't start new thread": this call fails, not the turn
