@@ -10,8 +10,8 @@ caller gets its own CPUs back when its calls are answered: a long call, one aban
 timeout, or parallel calls that release the GIL still run wherever the scheduler likes.
 
 This only moves threads, so any failure is silent and turns placement off for good: without
-``sched_getcpu`` / ``sched_setaffinity`` (macOS, Windows), with one usable CPU, or where the kernel
-refuses, threads run where they are, as before.
+``sched_getcpu`` / ``sched_setaffinity`` (macOS, Windows), or where the kernel refuses, threads run
+where they are, as before.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ Seat = tuple[int, set[int]]  # a waiting caller's CPU, and the CPUs it may use w
 
 @functools.cache
 def _cpu_reader() -> Callable[[], int] | None:
-    if not hasattr(os, "sched_setaffinity") or len(os.sched_getaffinity(0)) < 2:
+    if not hasattr(os, "sched_setaffinity"):
         return None
     try:
         import ctypes  # loaded at the first tool call: most imports of harness_lab never run a tool
