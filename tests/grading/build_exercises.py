@@ -131,7 +131,8 @@ API キーは要りません（採点はエミュレーターの上で、決ま�
     md(r"""
 ## 準備
 
-採点に使うのと同じツール定義（`TOOLS`）と、エミュレーターのクライアントを用意します（表にないツールも入っています）。
+採点に使うのと同じツール定義（`TOOLS`）と、エミュレーターのクライアントを用意します（表にないツールも入っています。
+名前は `[t["name"] for t in TOOLS]` で確かめられます）。準備のセルは何も表示しません。
 `ANTHROPIC_API_KEY` があっても、このノートブックはエミュレーターだけを使います。
 本物の Claude で試したいときは `client = anthropic.Anthropic()` に差し替えるだけで、ほかは変わりません。
 """),
@@ -143,7 +144,6 @@ from harness_lab.grading import check_level1, level1_options, try_limited
 from harness_lab.grading.scenarios import TOOL_DEFS as TOOLS
 
 MODEL = "claude-sonnet-5"
-print("ツール:", ", ".join(t["name"] for t in TOOLS))
 """, tags=("setup",)),
     md(r"""
 ## あなたの番 1: ポリシーとデフォルトの段階

@@ -164,6 +164,14 @@ def test_starters_store_no_output_of_the_graders(name):
         assert not [w for w in words if w in stored], (cell.source[:120], stored[:300])
 
 
+@pytest.mark.parametrize("name", list(NOTEBOOKS))
+def test_starter_setup_cells_store_no_output(name):
+    """The setup cells are the grader's own preparation (it runs them again): whatever they print is
+    the graders' data, which a learner opening the starter would read as a result of their own."""
+    setup = [c for c in code_cells(read(EXERCISES / name)) if "setup" in c.metadata.get("tags", [])]
+    assert setup and all(c.outputs == [] for c in setup), [c.source[:120] for c in setup if c.outputs]
+
+
 def _output_text(output) -> str:
     text = output.get("text", "")
     data = output.get("data", {})
