@@ -1,7 +1,8 @@
 """Set up and run harness_lab with nothing but Python 3.11+ and pip.
 
     python3 dev.py demo   # create .venv if missing, install, run the lesson-6 demo offline
-    python3 dev.py test   # create .venv if missing, install with test extras, run every test
+    python3 dev.py test   # create .venv if missing, install with test extras, lint, run every test
+    python3 dev.py lint   # only the lint and format checks (ruff)
     python3 dev.py lab    # install JupyterLab too and open the lessons
     python3 dev.py grade  # grade your two exercise notebooks from their answer cells, in a fresh process
     python3 dev.py live   # with ANTHROPIC_API_KEY: the live-Claude smoke test
@@ -29,8 +30,13 @@ DEMO_PROMPT = "README.md の1行目を読んで、それから今何時か教え
 # even on a machine where ANTHROPIC_API_KEY is set (`dev.py live` is the one place that uses it).
 # The stored notebook outputs were made in Japanese with the default model, so the learner's own
 # language and model choices are left out too: they would change every compared output.
-NOT_FOR_TESTS = ("ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "HARNESS_LAB_LANG", "HARNESS_LAB_MODEL",
-                 "HARNESS_LAB_WORKBOOK")
+NOT_FOR_TESTS = (
+    "ANTHROPIC_API_KEY",
+    "ANTHROPIC_BASE_URL",
+    "HARNESS_LAB_LANG",
+    "HARNESS_LAB_MODEL",
+    "HARNESS_LAB_WORKBOOK",
+)
 OFFLINE = {k: v for k, v in os.environ.items() if k not in NOT_FOR_TESTS}
 # A learner's own my_harness.py (next to the notebooks, where Jupyter runs them) would change what the
 # lessons print: the tests keep theirs in a folder of their own.
@@ -88,13 +94,35 @@ def live() -> None:
     sh(PY, "-m", "pytest", "-q", "-rs", "tests/live")
 
 
+LINTED = ("harness_lab", "tests", "benchmarks", "deploy", "dev.py", "exercises/conftest.py")
+
+
+def lint(install: bool = True) -> int:
+    """ruff's lint rules and its formatter, configured in pyproject.toml; the exit code of the first failure."""
+    if install:
+        setup("[test]")
+    return sh(PY, "-m", "ruff", "check", *LINTED, check=False) or sh(
+        PY, "-m", "ruff", "format", "--check", *LINTED, check=False
+    )
+
+
 def test() -> None:
     setup("[test,bench]")  # bench: the benchmarks' smoke test runs every contender once
+    if lint(install=False):
+        print("lint failed: `python3 dev.py lint` shows it; `.venv/bin/ruff format` fixes formatting", flush=True)
+        sys.exit(1)
     pytest = (PY, "-m", "pytest", "--color=no", "-q")
     suites = [
         (*pytest, "tests"),
-        (*pytest, "--nbval", "--nbval-current-env", "--nbval-sanitize-with", "notebooks/sanitize.cfg", "notebooks",
-         "tests/ui/notebooks"),
+        (
+            *pytest,
+            "--nbval",
+            "--nbval-current-env",
+            "--nbval-sanitize-with",
+            "notebooks/sanitize.cfg",
+            "notebooks",
+            "tests/ui/notebooks",
+        ),
         (*pytest, "--nbval-lax", "--nbval-current-env", "exercises/solutions"),
     ]
     failed = [s for s in suites if sh(*s, check=False, env=OFFLINE)]
@@ -104,7 +132,15 @@ def test() -> None:
 
 
 if __name__ == "__main__":
-    commands = {"demo": demo, "test": test, "lab": lab, "grade": grade, "live": live, "setup": lambda: setup("[test]")}
+    commands = {
+        "demo": demo,
+        "test": test,
+        "lint": lambda: sys.exit(lint()),
+        "lab": lab,
+        "grade": grade,
+        "live": live,
+        "setup": lambda: setup("[test]"),
+    }
     if len(sys.argv) != 2 or sys.argv[1] not in commands:
         sys.exit(f"usage: python3 dev.py {{{'|'.join(commands)}}}")
     commands[sys.argv[1]]()

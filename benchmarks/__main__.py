@@ -36,10 +36,16 @@ class Plan:
 
 def plan(quick: bool) -> Plan:
     if quick:
-        return Plan("quick", {"contenders": 3, "parallel": 3, "imports": 2, "growth": 2, "nbval": 1},
-                    growth.QUICK_LENGTHS, 1, False)
-    return Plan("full", {"contenders": 7, "parallel": 5, "imports": 5, "growth": 3, "nbval": 2},
-                growth.LENGTHS, None, True)
+        return Plan(
+            "quick",
+            {"contenders": 3, "parallel": 3, "imports": 2, "growth": 2, "nbval": 1},
+            growth.QUICK_LENGTHS,
+            1,
+            False,
+        )
+    return Plan(
+        "full", {"contenders": 7, "parallel": 5, "imports": 5, "growth": 3, "nbval": 2}, growth.LENGTHS, None, True
+    )
 
 
 def _ms(values: list[float]) -> str:
@@ -71,11 +77,15 @@ def contender_rows(reps: int) -> list[Row]:
         if top not in times.wall:
             rows.append(Row(name, None, goal, note=f"skipped: {why_not_threaded}"))
             continue
-        rows.append(Row(
-            name, Spread.of(ratios(times.wall, top, bottom)), goal,
-            cpu=Spread.of(ratios(times.cpu, top, bottom)),
-            context=f"{_ms(times.wall[top])} / {_ms(times.wall[bottom])} for {side_by_side.ROUNDS} rounds",
-        ))
+        rows.append(
+            Row(
+                name,
+                Spread.of(ratios(times.wall, top, bottom)),
+                goal,
+                cpu=Spread.of(ratios(times.cpu, top, bottom)),
+                context=f"{_ms(times.wall[top])} / {_ms(times.wall[bottom])} for {side_by_side.ROUNDS} rounds",
+            )
+        )
     return rows
 
 
@@ -90,10 +100,13 @@ def nbval_row(reps: int, notebooks: int | None) -> Row:
     if suite is None:
         return Row(name, None, note="skipped: no notebooks/*.ipynb committed yet")
     failures = "; ".join(sorted(set(suite["failures"])))
-    return Row(name, Spread.of([a / b for a, b in zip(suite["lessons"], suite["empty"])]),
-               note=f"failing runs: {failures}" if failures else "",
-               context=f"{len(lessons)} notebooks: lessons {Spread.of(suite['lessons']).median:.1f} s, "
-                       f"empty {Spread.of(suite['empty']).median:.1f} s")
+    return Row(
+        name,
+        Spread.of([a / b for a, b in zip(suite["lessons"], suite["empty"])]),
+        note=f"failing runs: {failures}" if failures else "",
+        context=f"{len(lessons)} notebooks: lessons {Spread.of(suite['lessons']).median:.1f} s, "
+        f"empty {Spread.of(suite['empty']).median:.1f} s",
+    )
 
 
 def measure(skip: set[str], how: Plan, say) -> Results:
@@ -105,19 +118,34 @@ def measure(skip: set[str], how: Plan, say) -> Results:
         rows += contender_rows(reps["contenders"])
     if "parallel" not in skip:
         say("parallel tools")
-        rows.append(Row(f"parallel turn ({parallel_tools.CALLS} × 200 ms tools) / one call",
-                        Spread.of(parallel_tools.ratios(reps["parallel"])), "<= 1.3"))
+        rows.append(
+            Row(
+                f"parallel turn ({parallel_tools.CALLS} × 200 ms tools) / one call",
+                Spread.of(parallel_tools.ratios(reps["parallel"])),
+                "<= 1.3",
+            )
+        )
     import_heavy = []
     if "imports" not in skip:
         say("import time")
         imports = import_time.measure(reps["imports"])
-        rows.append(Row("import harness_lab / import anthropic", import_time.summary(imports), "<= 1.2",
-                        context=f"import anthropic {_ms(imports['anthropic'])}, "
-                                f"import harness_lab {_ms(imports['harness_lab'])}"))
-        rows.append(Row("import harness_lab + first tool call / import anthropic",
-                        import_time.summary(imports, "first_call"),
-                        context=f"import harness_lab and call one tool {_ms(imports['first_call'])} "
-                                "(an input that fits a plain schema is checked without importing jsonschema)"))
+        rows.append(
+            Row(
+                "import harness_lab / import anthropic",
+                import_time.summary(imports),
+                "<= 1.2",
+                context=f"import anthropic {_ms(imports['anthropic'])}, "
+                f"import harness_lab {_ms(imports['harness_lab'])}",
+            )
+        )
+        rows.append(
+            Row(
+                "import harness_lab + first tool call / import anthropic",
+                import_time.summary(imports, "first_call"),
+                context=f"import harness_lab and call one tool {_ms(imports['first_call'])} "
+                "(an input that fits a plain schema is checked without importing jsonschema)",
+            )
+        )
         if how.import_listing:
             import_heavy = import_time.extra_imports()
     if "nbval" not in skip:
@@ -142,8 +170,9 @@ def measure(skip: set[str], how: Plan, say) -> Results:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true",
-                        help="fewer repetitions, one lesson notebook, growth up to 50 rounds")
+    parser.add_argument(
+        "--quick", action="store_true", help="fewer repetitions, one lesson notebook, growth up to 50 rounds"
+    )
     parser.add_argument("--no-write", action="store_true", help="print only; do not rewrite docs/")
     parser.add_argument("--skip", default="", help=f"comma-separated parts to skip: {', '.join(PARTS)}")
     args = parser.parse_args(argv)
@@ -182,17 +211,21 @@ def _profiles(missed: list[Row], say) -> dict[str, str]:
         ours = profiling.profile([harness.prepare(n) for _ in range(3)])
         theirs = profiling.profile([bare_loop.prepare(n) for _ in range(3)])
         profiles[f"harness_lab, 3 runs of {n} rounds (missed: {'; '.join(blamed['harness'])})"] = (
-            "top self time:\n" + profiling.as_text(ours["self"])
+            "top self time:\n"
+            + profiling.as_text(ours["self"])
             + "\n\nharness_lab functions (emulator left out) by cumulative time:\n"
             + profiling.as_text(ours["package"])
-            + "\n\nfor comparison, the bare loop's top self time:\n" + profiling.as_text(theirs["self"])
+            + "\n\nfor comparison, the bare loop's top self time:\n"
+            + profiling.as_text(theirs["self"])
         )
     if "parallel" in blamed:
         say("profiling the parallel turn")
         hot = profiling.profile([parallel_tools.turn_seconds for _ in range(3)])
         profiles[f"the parallel turn, 3 runs (missed: {'; '.join(blamed['parallel'])})"] = (
-            "top self time:\n" + profiling.as_text(hot["self"])
-            + "\n\nharness_lab functions by cumulative time:\n" + profiling.as_text(hot["package"])
+            "top self time:\n"
+            + profiling.as_text(hot["self"])
+            + "\n\nharness_lab functions by cumulative time:\n"
+            + profiling.as_text(hot["package"])
         )
     return profiles
 

@@ -24,24 +24,27 @@ def run_tools(response, functions) -> list[dict]:
             continue
         try:
             output = functions[block.name](**block.input)
-            tool_results.append({
-                "type": "tool_result",
-                "tool_use_id": block.id,
-                "content": json.dumps(output, ensure_ascii=False),
-                "is_error": False,
-            })
+            tool_results.append(
+                {
+                    "type": "tool_result",
+                    "tool_use_id": block.id,
+                    "content": json.dumps(output, ensure_ascii=False),
+                    "is_error": False,
+                }
+            )
         except Exception as e:  # the article reports any tool failure back to the model
-            tool_results.append({
-                "type": "tool_result",
-                "tool_use_id": block.id,
-                "content": f"エラー: {e}",
-                "is_error": True,
-            })
+            tool_results.append(
+                {
+                    "type": "tool_result",
+                    "tool_use_id": block.id,
+                    "content": f"エラー: {e}",
+                    "is_error": True,
+                }
+            )
     return tool_results
 
 
-def run_conversation(client, user_message: str, tools: list, functions,
-                     plain_history: bool = False) -> tuple[str, int]:
+def run_conversation(client, user_message: str, tools: list, functions, plain_history: bool = False) -> tuple[str, int]:
     """The article's loop; returns the answer text and the number of tool rounds it ran."""
     messages = [{"role": "user", "content": user_message}]
     rounds = 0
@@ -68,8 +71,9 @@ def prepare(rounds: int, plain_history: bool = False) -> Prepared:
     client = emulated_client(emulator)
 
     def go() -> Outcome:
-        text, done = run_conversation(client, workload.PROMPT, workload.TOOL_DEFINITIONS, workload.TOOL_FUNCTIONS,
-                                      plain_history)
+        text, done = run_conversation(
+            client, workload.PROMPT, workload.TOOL_DEFINITIONS, workload.TOOL_FUNCTIONS, plain_history
+        )
         return Outcome(text, done, len(emulator.requests))
 
     return go

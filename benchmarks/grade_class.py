@@ -93,8 +93,9 @@ def grade(submissions: Path, report: Path, timeout: float, jobs: int | None) -> 
         args += ["--jobs", str(jobs)]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
-    done = subprocess.run(args, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                          text=True)
+    done = subprocess.run(
+        args, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+    )
     wall = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode:
@@ -121,22 +122,30 @@ def load() -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.grade_class", description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=GOAL_COUNT, help="notebooks in the class (default 100)")
-    parser.add_argument("--timeout", type=float, default=NOTEBOOK_TIMEOUT,
-                        help=f"grade-class --timeout (default {NOTEBOOK_TIMEOUT:g}, the command's own)")
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=NOTEBOOK_TIMEOUT,
+        help=f"grade-class --timeout (default {NOTEBOOK_TIMEOUT:g}, the command's own)",
+    )
     parser.add_argument("--jobs", type=int, default=None, help="grade-class --jobs (default: one per core)")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="grade-class-bench-") as folder:
         submissions, report = Path(folder) / "submissions", Path(folder) / "report"
         expected = build(submissions, args.count, args.timeout)
         counts = {kind: sum(1 for k in (kinds() * args.count)[: args.count] if k == kind) for kind, _ in MIX}
-        print(f"harness-lab grade-class: {args.count} notebooks ({', '.join(f'{n} {k}' for k, n in counts.items())}),"
-              f" --timeout {args.timeout:g}, {os.cpu_count()} cores, jobs {args.jobs or 'default'}")
+        print(
+            f"harness-lab grade-class: {args.count} notebooks ({', '.join(f'{n} {k}' for k, n in counts.items())}),"
+            f" --timeout {args.timeout:g}, {os.cpu_count()} cores, jobs {args.jobs or 'default'}"
+        )
         print(f"  load average before: {load()}")
         wall, cpu, code = grade(submissions, report, args.timeout, args.jobs)
         print(f"  load average after:  {load()}")
         wrong = mismatches(report, expected) if code == 0 else ["the command failed"]
-        print(f"  graded {args.count} in {wall:.1f} s = {args.count / wall:.2f} notebooks/s"
-              f"  (CPU {cpu:.1f} s; goal for {GOAL_COUNT}: under {GOAL_SECONDS:g} s)")
+        print(
+            f"  graded {args.count} in {wall:.1f} s = {args.count / wall:.2f} notebooks/s"
+            f"  (CPU {cpu:.1f} s; goal for {GOAL_COUNT}: under {GOAL_SECONDS:g} s)"
+        )
         rerun, _, _ = grade(submissions, report, args.timeout, args.jobs)
         print(f"  rerun, nothing changed: {rerun:.1f} s")
         for line in wrong:

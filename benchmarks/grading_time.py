@@ -34,8 +34,13 @@ def one_run(notebook: str) -> tuple[float, float, int]:
     """(wall seconds, CPU seconds of the command and its children, exit code) for one grading."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "harness_lab.grading", notebook], cwd=ROOT,
-                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
+    done = subprocess.run(
+        [sys.executable, "-m", "harness_lab.grading", notebook],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        stdin=subprocess.DEVNULL,
+    )
     wall = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
@@ -56,8 +61,10 @@ def main(argv: list[str] | None = None) -> int:
         cpu = statistics.median(c for _, c, _ in runs)
         codes = sorted({code for _, _, code in runs})
         missed |= median >= GOAL_SECONDS
-        print(f"  {notebook:50} median {median:5.2f} s  (min {walls[0]:.2f}, max {walls[-1]:.2f})"
-              f"  CPU {cpu:4.2f} s  exit {','.join(map(str, codes))}")
+        print(
+            f"  {notebook:50} median {median:5.2f} s  (min {walls[0]:.2f}, max {walls[-1]:.2f})"
+            f"  CPU {cpu:4.2f} s  exit {','.join(map(str, codes))}"
+        )
     print("goal " + ("missed" if missed else "met"))
     return 1 if missed else 0
 

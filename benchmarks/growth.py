@@ -106,7 +106,9 @@ def measure(reps: int, lengths=LENGTHS, within_reps: int = 3, per_sample: int = 
         setups = {}
         for name, module in zip(CONTENDERS, (bare_loop, harness)):
             for label, gc_off in ((name, False), (name + GC_OFF, True)):
-                setups[label] = lambda n=label, m=module, r=rounds, off=gc_off: _sample(n, m.prepare, r, count, off)
+                setups[label] = lambda n=label, m=module, r=rounds, c=count, off=gc_off: _sample(
+                    n, m.prepare, r, c, off
+                )
         # Warm up before the first (shortest) length only: later lengths run on warm code.
         times = interleaved(setups, reps, _check(rounds), warmup=1 if index == 0 else 0)
         calls = count * (rounds + 1)
@@ -144,18 +146,22 @@ def verdict(g: Growth) -> list[Claim]:
     for suffix, how in (("", "with gc as normal"), (GC_OFF, "with gc disabled")):
         fits = {name: g.fit("cpu", name + suffix) for name in CONTENDERS}
         slope = fits["harness_lab"][1] / fits["bare"][1] if fits["bare"][1] > 0 else float("inf")
-        claims.append(Claim(
-            f"harness_lab's per-call CPU time grows with run length at most {SLOPE_BOUND}x as fast as "
-            f"the bare loop's, {how}",
-            slope <= SLOPE_BOUND,
-            f"slope ratio {slope:.2f}; " + ", ".join(f"R² {name} {fit[2]:.3f}" for name, fit in fits.items()),
-        ))
+        claims.append(
+            Claim(
+                f"harness_lab's per-call CPU time grows with run length at most {SLOPE_BOUND}x as fast as "
+                f"the bare loop's, {how}",
+                slope <= SLOPE_BOUND,
+                f"slope ratio {slope:.2f}; " + ", ".join(f"R² {name} {fit[2]:.3f}" for name, fit in fits.items()),
+            )
+        )
         longest = g.ratio("cpu", "harness_lab" + suffix, "bare" + suffix)[-1]
-        claims.append(Claim(
-            f"harness_lab / bare per-call CPU time at {g.lengths[-1]} rounds ≤ {RATIO_BOUND}, {how}",
-            longest <= RATIO_BOUND,
-            f"{longest:.2f}",
-        ))
+        claims.append(
+            Claim(
+                f"harness_lab / bare per-call CPU time at {g.lengths[-1]} rounds ≤ {RATIO_BOUND}, {how}",
+                longest <= RATIO_BOUND,
+                f"{longest:.2f}",
+            )
+        )
     return claims
 
 

@@ -45,7 +45,7 @@ def prepare(rounds: int) -> Prepared:
 
     def go() -> Outcome:
         last = None
-        for last in run.start(workload.PROMPT):
+        for last in run.start(workload.PROMPT):  # noqa: B007 (the last event is the outcome)
             pass
         return outcome_of(run, last, len(emulator.requests))
 

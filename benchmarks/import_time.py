@@ -15,7 +15,9 @@ from .timing import Spread
 ROOT = Path(__file__).resolve().parent.parent  # the children import this tree's harness_lab
 _CHILD = "import time; s = time.perf_counter(); import {module}; print(time.perf_counter() - s)"
 # This child pays the import and a first tool call (whose plain input is checked without jsonschema).
-FIRST_CALL = "harness_lab, harness_lab.tools; harness_lab.tools.run_tool(harness_lab.tool(lambda x: x, name='same'), {'x': 1})"
+FIRST_CALL = (
+    "harness_lab, harness_lab.tools; harness_lab.tools.run_tool(harness_lab.tool(lambda x: x, name='same'), {'x': 1})"
+)
 
 
 def import_seconds(module: str) -> float:
@@ -31,8 +33,11 @@ def measure(reps: int) -> dict[str, list[float]]:
     import_seconds("harness_lab")  # warm the OS file cache and the .pyc files
     import_seconds("anthropic")
     for _ in range(reps):
-        for module, statement in (("harness_lab", "harness_lab"), ("anthropic", "anthropic"),
-                                  ("first_call", FIRST_CALL)):
+        for module, statement in (
+            ("harness_lab", "harness_lab"),
+            ("anthropic", "anthropic"),
+            ("first_call", FIRST_CALL),
+        ):
             times[module].append(import_seconds(statement))
     return times
 
@@ -41,7 +46,10 @@ def _importtime(module: str) -> dict[str, float]:
     """Module name -> self ms (its own body, not its imports), from ``python -X importtime``."""
     out = subprocess.run(
         [sys.executable, "-X", "importtime", "-c", f"import {module}"],
-        capture_output=True, text=True, check=True, cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
     )
     rows = {}
     for line in out.stderr.splitlines():

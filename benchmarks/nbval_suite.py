@@ -37,8 +37,17 @@ def suite_seconds(paths: list[Path], failures: list[str]) -> float:
     otherwise call live Claude while being timed.
     """
     command = [
-        sys.executable, "-m", "pytest", "-q", "--color=no", "-p", "no:cacheprovider",
-        "--nbval", "--nbval-current-env", "--nbval-sanitize-with", str(NOTEBOOKS / "sanitize.cfg"),
+        sys.executable,
+        "-m",
+        "pytest",
+        "-q",
+        "--color=no",
+        "-p",
+        "no:cacheprovider",
+        "--nbval",
+        "--nbval-current-env",
+        "--nbval-sanitize-with",
+        str(NOTEBOOKS / "sanitize.cfg"),
         *map(str, paths),
     ]
     start = time.perf_counter()

@@ -8,8 +8,8 @@ which is what the package adds on top of the SDK (its emulator left out: every c
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from pyinstrument import Profiler
 
@@ -25,8 +25,12 @@ def _label(frame) -> str:
     return f"{frame.function} ({frame.file_path_short}:{frame.line_no})"
 
 
-def profile(runs: Callable[[], object] | list[Callable[[], object]], top: int = 10,
-            package: str = "harness_lab", shared: str = "emulator") -> dict[str, list[Hot]]:
+def profile(
+    runs: Callable[[], object] | list[Callable[[], object]],
+    top: int = 10,
+    package: str = "harness_lab",
+    shared: str = "emulator",
+) -> dict[str, list[Hot]]:
     """Profile ``runs`` (one callable or several, called in turn in one session).
 
     Returns the ``self`` and ``package`` top-frame lists. pyinstrument samples wall time, so on a

@@ -10,7 +10,7 @@ import os
 import platform
 import statistics
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from .growth import CONTENDERS, GC_OFF, Growth, fit, gc_share, verdict
@@ -89,8 +89,10 @@ SERIES = (("wall", "wall", ""), ("CPU", "cpu", ""), ("CPU, gc off", "cpu", GC_OF
 def _claims(g: Growth) -> list[str]:
     lines = [f"{'met' if c.met else 'NOT MET'}: {c.text} ({c.evidence})" for c in verdict(g)]
     share = gc_share(g)
-    lines.append(f"gc's share of per-call CPU time at {g.lengths[-1]} rounds (1 − gc off / gc as normal): "
-                 + ", ".join(f"{name} {v:.0%}" for name, v in share.items()))
+    lines.append(
+        f"gc's share of per-call CPU time at {g.lengths[-1]} rounds (1 − gc off / gc as normal): "
+        + ", ".join(f"{name} {v:.0%}" for name, v in share.items())
+    )
     return lines
 
 
@@ -100,8 +102,10 @@ def within_fit(seconds: list[float]) -> tuple[float, float, float]:
 
 
 def _within_text(g: Growth) -> str:
-    return (f"Each turn of a {len(g.within_run) - 1}-round harness_lab run, wall time between the generator's "
-            f"events (median per turn over a few runs): {_fit_text(*within_fit(g.within_run), x='turn index')}")
+    return (
+        f"Each turn of a {len(g.within_run) - 1}-round harness_lab run, wall time between the generator's "
+        f"events (median per turn over a few runs): {_fit_text(*within_fit(g.within_run), x='turn index')}"
+    )
 
 
 def printed(results: Results) -> str:
@@ -119,11 +123,14 @@ def printed(results: Results) -> str:
     else:
         out.append("per-call cost by run length, ms per call (bare / harness_lab):")
         for n, t in g.per_call.items():
-            out.append(f"  {n:>3} rounds, {len(t.wall['bare'])} samples × {g.runs[n]} runs: " + "; ".join(
-                f"{label} {_ms(statistics.median(getattr(t, clock)['bare' + suffix]))} / "
-                f"{_ms(statistics.median(getattr(t, clock)['harness_lab' + suffix]))}"
-                for label, clock, suffix in SERIES
-            ))
+            out.append(
+                f"  {n:>3} rounds, {len(t.wall['bare'])} samples × {g.runs[n]} runs: "
+                + "; ".join(
+                    f"{label} {_ms(statistics.median(getattr(t, clock)['bare' + suffix]))} / "
+                    f"{_ms(statistics.median(getattr(t, clock)['harness_lab' + suffix]))}"
+                    for label, clock, suffix in SERIES
+                )
+            )
         for label, clock, suffix in SERIES:
             for name in CONTENDERS:
                 out.append(f"  linear fit, {label}, {name}: {_fit_text(*g.fit(clock, name + suffix))}")
@@ -137,17 +144,24 @@ def printed(results: Results) -> str:
 def _growth_section(g: Growth | None) -> list[str]:
     if g is None:
         return ["Not measured in this run (`--skip growth`).", ""]
-    header = "| rounds | samples × runs | " + " | ".join(
-        f"{label}: {name} ms" for label, _, _ in SERIES for name in CONTENDERS
-    ) + " | CPU: harness_lab / bare | CPU, gc off: harness_lab / bare |"
+    header = (
+        "| rounds | samples × runs | "
+        + " | ".join(f"{label}: {name} ms" for label, _, _ in SERIES for name in CONTENDERS)
+        + " | CPU: harness_lab / bare | CPU, gc off: harness_lab / bare |"
+    )
     lines = [header, "|" + "---:|" * (2 + 2 * len(SERIES) + 2)]
     cpu_ratio = dict(zip(g.lengths, g.ratio("cpu", "harness_lab", "bare")))
     off_ratio = dict(zip(g.lengths, g.ratio("cpu", "harness_lab" + GC_OFF, "bare" + GC_OFF)))
     for n, t in g.per_call.items():
-        cells = [_ms(statistics.median(getattr(t, clock)[name + suffix]))
-                 for _, clock, suffix in SERIES for name in CONTENDERS]
-        lines.append(f"| {n} | {len(t.wall['bare'])} × {g.runs[n]} | {' | '.join(cells)} "
-                     f"| {cpu_ratio[n]:.2f} | {off_ratio[n]:.2f} |")
+        cells = [
+            _ms(statistics.median(getattr(t, clock)[name + suffix]))
+            for _, clock, suffix in SERIES
+            for name in CONTENDERS
+        ]
+        lines.append(
+            f"| {n} | {len(t.wall['bare'])} × {g.runs[n]} | {' | '.join(cells)} "
+            f"| {cpu_ratio[n]:.2f} | {off_ratio[n]:.2f} |"
+        )
     fits = ["| series | contender | per-call cost ≈ a + b·N |", "|---|---|---|"]
     for label, clock, suffix in SERIES:
         for name in CONTENDERS:
@@ -184,7 +198,7 @@ def hand_written(path: Path = DOC) -> str:
 
 def markdown(results: Results, notes: str = "") -> str:
     """The page: the generated results, then ``notes`` (the hand-written write-up) below the marker."""
-    when = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    when = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     machine = f"Python {platform.python_version()}, {platform.system()} {platform.machine()}, {os.cpu_count()} CPUs"
     parts = [
         "# Benchmarks: harness_lab beside the bare SDK, pydantic-ai and the SDK's tool runner",
@@ -278,12 +292,26 @@ def _growth_panel(ax, g: Growth | None) -> None:
     ns = g.lengths
     for name, color, marker in (("bare", "tab:blue", "o"), ("harness_lab", "tab:orange", "s")):
         ax.plot(ns, [s * 1e3 for s in g.median("cpu", name)], marker=marker, color=color, label=name)
-        ax.plot(ns, [s * 1e3 for s in g.median("cpu", name + GC_OFF)], marker=marker, color=color,
-                linestyle="--", alpha=0.6, label=f"{name}, gc disabled")
+        ax.plot(
+            ns,
+            [s * 1e3 for s in g.median("cpu", name + GC_OFF)],
+            marker=marker,
+            color=color,
+            linestyle="--",
+            alpha=0.6,
+            label=f"{name}, gc disabled",
+        )
         a, b, _ = g.fit("cpu", name)
         ax.plot(ns, [(a + b * n) * 1e3 for n in ns], ":", color="gray")
-    ax.plot(range(len(g.within_run)), [s * 1e3 for s in g.within_run], ".", color="tab:orange", markersize=2,
-            alpha=0.4, label="harness_lab, each turn of a run (wall, median)")
+    ax.plot(
+        range(len(g.within_run)),
+        [s * 1e3 for s in g.within_run],
+        ".",
+        color="tab:orange",
+        markersize=2,
+        alpha=0.4,
+        label="harness_lab, each turn of a run (wall, median)",
+    )
     ax.set_xlabel("rounds in the run (N) / turn index")
     ax.set_ylabel("ms per model call")
     ax.legend(fontsize=8)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from . import bare_loop, emulator_share, harness, pydantic_agent, tool_runner, workload
 from .contender import Outcome, Prepared

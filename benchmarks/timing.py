@@ -10,8 +10,8 @@ from __future__ import annotations
 import gc
 import statistics
 import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Callable, Mapping, Sequence
 
 from .contender import Outcome, Prepared
 
@@ -28,7 +28,7 @@ class Spread:
     n: int
 
     @classmethod
-    def of(cls, values: Sequence[float]) -> "Spread":
+    def of(cls, values: Sequence[float]) -> Spread:
         values = sorted(values)
         if len(values) == 1:
             v = values[0]

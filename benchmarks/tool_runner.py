@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 
 from anthropic import beta_tool
+
 from harness_lab.emulator import emulated_client
 
 from . import workload
@@ -70,7 +71,7 @@ def threaded_unsupported() -> str | None:
             max_iterations=2,
         )
         last = None
-        for last in runner:
+        for last in runner:  # noqa: B007 (the last item is the outcome)
             pass
     except anthropic.APIStatusError as exc:
         detail = exc.body.get("error", {}).get("message") if isinstance(exc.body, dict) else exc.message

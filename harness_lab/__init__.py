@@ -7,8 +7,8 @@ neither is imported here, so importing the package stays light and prints nothin
 """
 
 from .client import MODEL, connect, mode_line
-from .events import ApprovalRequest, Decision, Finished, Stopped, Turn, Usage, allow, deny
 from .drain import Outcome, drain, run
+from .events import ApprovalRequest, Decision, Finished, Stopped, Turn, Usage, allow, deny
 from .loop import Run
 from .messages import assistant, text_of, tool_calls, tool_result, tool_results, user
 from .text import t

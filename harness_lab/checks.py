@@ -18,9 +18,15 @@ __all__ = ["approver", "client", "instruction", "max_tokens", "options", "prompt
 
 # What a newcomer reaches for as a keyword of run(), and the valve that does it.
 VALVE_FOR = {
-    "max_turns": "hl.MaxTurns({})", "turns": "hl.MaxTurns({})", "max_iterations": "hl.MaxTurns({})",
-    "token_budget": "hl.TokenBudget({})", "budget": "hl.TokenBudget({})", "max_total_tokens": "hl.TokenBudget({})",
-    "no_progress": "hl.NoProgress()", "approval": "hl.Approval()", "policy": "hl.Approval(policy=...)",
+    "max_turns": "hl.MaxTurns({})",
+    "turns": "hl.MaxTurns({})",
+    "max_iterations": "hl.MaxTurns({})",
+    "token_budget": "hl.TokenBudget({})",
+    "budget": "hl.TokenBudget({})",
+    "max_total_tokens": "hl.TokenBudget({})",
+    "no_progress": "hl.NoProgress()",
+    "approval": "hl.Approval()",
+    "policy": "hl.Approval(policy=...)",
 }
 
 
@@ -55,8 +61,9 @@ def valves(value: Any) -> list:
         if not all(hasattr(valve, a) for a in ("name", "step", "check", "reading")):
             raise TypeError(t("usage.valve", got=reprlib.repr(valve)))
         if valve.step not in STEPS:  # a misspelt step would be a valve that silently never runs
-            raise ValueError(t("usage.valve_step", name=valve.name, step=reprlib.repr(valve.step),
-                               steps=", ".join(STEPS)))
+            raise ValueError(
+                t("usage.valve_step", name=valve.name, step=reprlib.repr(valve.step), steps=", ".join(STEPS))
+            )
     return found
 
 
@@ -72,7 +79,7 @@ def options(given: dict, known: Iterable[str]) -> dict:
 
 
 def prompt(value: Any) -> Any:
-    if isinstance(value, str) and value.strip() or isinstance(value, list) and value:
+    if (isinstance(value, str) and value.strip()) or (isinstance(value, list) and value):
         return _encodable(value)
     error = ValueError if isinstance(value, (str, list)) else TypeError
     raise error(t("usage.prompt", got=reprlib.repr(value)))
@@ -110,7 +117,7 @@ def _encodable(value: Any) -> Any:
             try:
                 item.encode("utf-8")
             except UnicodeEncodeError as exc:
-                shown = reprlib.repr(item[max(exc.start - 10, 0):exc.end + 10])
+                shown = reprlib.repr(item[max(exc.start - 10, 0) : exc.end + 10])
                 raise ValueError(t("usage.not_utf8", got=shown)) from None
         elif isinstance(item, dict):
             stack.extend(item.keys())

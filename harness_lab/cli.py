@@ -26,7 +26,8 @@ import os
 import re
 import sys
 import unicodedata
-from typing import Any, Callable, TextIO
+from collections.abc import Callable
+from typing import Any, TextIO
 
 from .events import ApprovalRequest, Decision, Finished, Stopped, Turn, deny
 from .messages import tool_calls
@@ -88,13 +89,61 @@ def shorten(text: str, limit: int = SHOWN_CHARS) -> str:
 # Japanese IME on, "n" arrives as 「ｎ」 and "no" as 「の」, and 「いいえ」 or "deny" is not "n"
 # either, so each of them lets the tool run. The harness keeps "Enter allows" but decides only on a
 # word it recognises, and asks again on anything else. Katakana is read as hiragana (ダメ = だめ).
-YES_WORDS = frozenset({"y", "yes", "yeah", "yep", "ok", "okay", "sure", "allow", "approve",
-                       "はい", "うん", "ええ", "おっけー", "許可", "承認", "実行"})
-NO_WORDS = frozenset({"n", "no", "nope", "nah", "deny", "reject", "refuse", "cancel", "stop", "abort",
-                      "don't", "dont", "never",
-                      "いいえ", "いえ", "いや", "嫌", "だめ", "駄目", "のー", "拒否", "却下", "不可", "きゃんせる",
-                      "中止", "やめて", "やめる", "止めて", "しない",
-                      "ん", "の"})  # "n" and "no" typed with the IME on in kana mode
+YES_WORDS = frozenset(
+    {
+        "y",
+        "yes",
+        "yeah",
+        "yep",
+        "ok",
+        "okay",
+        "sure",
+        "allow",
+        "approve",
+        "はい",
+        "うん",
+        "ええ",
+        "おっけー",
+        "許可",
+        "承認",
+        "実行",
+    }
+)
+NO_WORDS = frozenset(
+    {
+        "n",
+        "no",
+        "nope",
+        "nah",
+        "deny",
+        "reject",
+        "refuse",
+        "cancel",
+        "stop",
+        "abort",
+        "don't",
+        "dont",
+        "never",
+        "いいえ",
+        "いえ",
+        "いや",
+        "嫌",
+        "だめ",
+        "駄目",
+        "のー",
+        "拒否",
+        "却下",
+        "不可",
+        "きゃんせる",
+        "中止",
+        "やめて",
+        "やめる",
+        "止めて",
+        "しない",
+        "ん",
+        "の",
+    }
+)  # "n" and "no" typed with the IME on in kana mode
 # Left out on purpose, so they are asked again: 「いいです」「結構です」「大丈夫」 mean yes or
 # "no, thank you" depending on the tone, and 「はい？」 is "pardon?", which is why "?" is not trimmed.
 _TRAILING = ".。!,、~〜"  # sentence ends that change nothing: "no." and 「いいえ。」 are still no
@@ -156,8 +205,10 @@ def terminal_approver(
             if decision is not None:
                 return decision
             shown = answer if len(answer) <= SHOWN_ANSWER_CHARS else answer[:SHOWN_ANSWER_CHARS] + "…"
-            print(t("cli.approve_again", answer=visible(shown), left=left) if left else t("cli.approve_gave_up"),
-                  file=out or sys.stdout)
+            print(
+                t("cli.approve_again", answer=visible(shown), left=left) if left else t("cli.approve_gave_up"),
+                file=out or sys.stdout,
+            )
         return deny(t("cli.unread_reason"))
 
     return approve
@@ -192,18 +243,23 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--model", default=None, help="model id (default: HARNESS_LAB_MODEL or claude-sonnet-5)")
     run.add_argument("--lang", choices=("ja", "en"), default=None, help="language of the messages")
     run.add_argument("--yes", action="store_true", help="allow every approval without asking")
-    run.add_argument("--high-impact", action="store_true",
-                     help="also wire the sandboxed write_file, delete_file and http_post")
+    run.add_argument(
+        "--high-impact", action="store_true", help="also wire the sandboxed write_file, delete_file and http_post"
+    )
     grade = commands.add_parser("grade", help="grade one learner's exercise notebooks (lesson 6)")
     grade.add_argument("notebooks", nargs="+", help="exercise notebook files (.ipynb)")
     grade.add_argument("--timeout", type=_seconds, default=None, metavar="S", help="seconds per notebook (default 60)")
     grade.add_argument("--lang", choices=("ja", "en"), default=None, help="language of the feedback")
     klass = commands.add_parser("grade-class", help="grade a class: SUBMISSIONS/<learner>/*.ipynb into a report")
-    klass.add_argument("submissions", metavar="SUBMISSIONS",
-                       help="folder with one folder per learner (deploy/jupyterhub/collect.sh)")
-    klass.add_argument("--out", required=True, metavar="REPORT", help="report folder: grades.csv, feedback/, index.html")
-    klass.add_argument("--jobs", type=_positive, default=None, metavar="N",
-                       help="notebooks graded at once (default: one per core)")
+    klass.add_argument(
+        "submissions", metavar="SUBMISSIONS", help="folder with one folder per learner (deploy/jupyterhub/collect.sh)"
+    )
+    klass.add_argument(
+        "--out", required=True, metavar="REPORT", help="report folder: grades.csv, feedback/, index.html"
+    )
+    klass.add_argument(
+        "--jobs", type=_positive, default=None, metavar="N", help="notebooks graded at once (default: one per core)"
+    )
     klass.add_argument("--timeout", type=_seconds, default=None, metavar="S", help="seconds per notebook (default 60)")
     klass.add_argument("--lang", choices=("ja", "en"), default=None, help="language of the report (default ja)")
     return parser
@@ -254,7 +310,9 @@ def _printer(harness: Any, out: TextIO) -> Callable[[Any], None]:
         if number not in announced:
             announced.append(number)
             for call in tool_calls(content):
-                print(t("cli.request", turn=number, call=visible(f"{call['name']}({compact(call['input'])})")), file=out)
+                print(
+                    t("cli.request", turn=number, call=visible(f"{call['name']}({compact(call['input'])})")), file=out
+                )
 
     def show(event: Any) -> None:
         turn = harness.state.model_calls
@@ -290,8 +348,14 @@ def _not_utf8(args: argparse.Namespace) -> str | None:
     return None
 
 
-def main(argv: list[str] | None = None, out: TextIO | None = None, *, client: Any = None,
-         ask: Callable[[str], str] = input, interactive: Callable[[], bool] | None = None) -> int:
+def main(
+    argv: list[str] | None = None,
+    out: TextIO | None = None,
+    *,
+    client: Any = None,
+    ask: Callable[[str], str] = input,
+    interactive: Callable[[], bool] | None = None,
+) -> int:
     """Run ``harness-lab``; ``client`` replaces the one ``--scenario`` / ``--live`` would make, and
     ``ask`` / ``interactive`` go to ``terminal_approver`` (a test types its answers through them)."""
     args = _parser().parse_args(argv)  # exits with 2 on a usage error
@@ -314,14 +378,16 @@ def main(argv: list[str] | None = None, out: TextIO | None = None, *, client: An
         return 2
 
     from .client import is_live
-    from .emulator import emulator_of
     from .drain import drain
+    from .emulator import emulator_of
     from .loop import Run
     from .valves import Approval, MaxTurns, NoProgress, TokenBudget
 
     client = client if client is not None else _client(args)
     model = args.model or getattr(client, "_harness_lab_model", None)
-    mode = t("cli.mode_live", model=model) if is_live(client) else t("cli.mode_offline", scenario=emulator_of(client).name)
+    mode = (
+        t("cli.mode_live", model=model) if is_live(client) else t("cli.mode_offline", scenario=emulator_of(client).name)
+    )
     print(mode, file=sys.stderr)
     valves = [MaxTurns(args.max_turns), TokenBudget(args.budget), NoProgress(), Approval()]
     harness = Run(client, _tools(args.high_impact), valves, model=model)

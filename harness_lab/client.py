@@ -24,8 +24,14 @@ MODEL = model_id()  # chosen when the package is imported; ``model_id()`` reads 
 ANTHROPIC_URL = "https://api.anthropic.com"
 
 
-def connect(scenario: Any = None, *, live: bool | None = None, model: str | None = None, faults: dict | None = None,
-            **client_kwargs: Any) -> anthropic.Anthropic:
+def connect(
+    scenario: Any = None,
+    *,
+    live: bool | None = None,
+    model: str | None = None,
+    faults: dict | None = None,
+    **client_kwargs: Any,
+) -> anthropic.Anthropic:
     """A live client when ``ANTHROPIC_API_KEY`` is set and ``live`` is not ``False``, else an emulated one.
 
     ``scenario`` (a name like ``"lesson6"``, a list of replies, a policy function or an ``Emulator``)

@@ -7,8 +7,9 @@ outcome. ``drain`` answers each approval request with ``approve`` (none: deny, f
 from __future__ import annotations
 
 import inspect
+from collections.abc import Callable, Generator, Iterable
 from dataclasses import dataclass
-from typing import Any, Callable, Generator, Iterable
+from typing import Any
 
 from . import checks
 from .events import ApprovalRequest, Decision, Finished, Stopped, Usage
@@ -29,9 +30,15 @@ class Outcome:
     turn_usage: tuple = ()  # one Usage per model request, for the token-burn plot
 
 
-def run(client: Any, prompt: str, tools: Any = (), valves: Iterable = (),
-        approve: Callable[[ApprovalRequest], Any] | None = None,
-        on_event: Callable[[Any], None] | None = None, **options: Any) -> Outcome:
+def run(
+    client: Any,
+    prompt: str,
+    tools: Any = (),
+    valves: Iterable = (),
+    approve: Callable[[ApprovalRequest], Any] | None = None,
+    on_event: Callable[[Any], None] | None = None,
+    **options: Any,
+) -> Outcome:
     """Run the harness to its end, answering approval requests with ``approve`` (fails closed)."""
     known = [name for name in inspect.signature(Run).parameters if name not in ("client", "tools", "valves")]
     harness = Run(client, tools, valves, **checks.options(options, known))
@@ -39,8 +46,11 @@ def run(client: Any, prompt: str, tools: Any = (), valves: Iterable = (),
     return Outcome(end.text, end, end.turns, end.usage, list(harness.messages), tuple(harness.state.turn_usage))
 
 
-def drain(gen: Generator, approve: Callable[[ApprovalRequest], Any] | None = None,
-          on_event: Callable[[Any], None] | None = None) -> Finished | Stopped:
+def drain(
+    gen: Generator,
+    approve: Callable[[ApprovalRequest], Any] | None = None,
+    on_event: Callable[[Any], None] | None = None,
+) -> Finished | Stopped:
     """Step a ``Run`` generator to its last event; ``approve(request) -> Decision | bool`` answers asks."""
     event = next(gen)
     while not isinstance(event, (Finished, Stopped)):

@@ -10,20 +10,20 @@ from __future__ import annotations
 import json
 import reprlib
 from dataclasses import dataclass, field
-from typing import Any, Union
+from typing import Any
 
-from .messages import field as _field
 from .errors import describe
+from .messages import field as _field
 from .messages import tool_calls
 from .text import t
 
 __all__ = [
-    "TIERS",
     "ApprovalRequest",
     "Decision",
     "Event",
     "Finished",
     "Stopped",
+    "TIERS",
     "Turn",
     "Usage",
     "allow",
@@ -41,7 +41,7 @@ class Usage:
     cache_read_input_tokens: int = 0
 
     @classmethod
-    def of(cls, usage: Any) -> "Usage":
+    def of(cls, usage: Any) -> Usage:
         """Read an SDK ``Usage`` object or a usage dict; missing or null fields count as 0."""
         if usage is None:
             return cls()
@@ -57,10 +57,8 @@ class Usage:
     def total(self) -> int:
         return self.prompt_tokens + self.output_tokens
 
-    def __add__(self, other: "Usage") -> "Usage":
-        return Usage(
-            *(getattr(self, k) + getattr(other, k) for k in Usage.__dataclass_fields__)
-        )
+    def __add__(self, other: Usage) -> Usage:
+        return Usage(*(getattr(self, k) + getattr(other, k) for k in Usage.__dataclass_fields__))
 
 
 # A call's tier under a policy (lesson 6's exercise), in rising strictness: where rules overlap,
@@ -83,7 +81,7 @@ class Decision:
             raise TypeError(t("usage.decision_reason", got=reprlib.repr(self.reason)))
 
     @classmethod
-    def coerce(cls, answer: Any) -> "Decision":
+    def coerce(cls, answer: Any) -> Decision:
         """Turn whatever a caller sent into a decision, failing closed.
 
         ``True``/"allow"/"y"/"yes" (or a ``Decision`` that allows) allow; anything else, ``None``
@@ -98,12 +96,15 @@ class Decision:
             return cls(True)
         if answer is None or answer is False or word in {"deny", "n", "no"}:
             return cls(False)
-        shown = f"<function {answer.__name__}>" if callable(answer) and hasattr(answer, "__name__") else reprlib.repr(answer)
+        shown = (
+            f"<function {answer.__name__}>"
+            if callable(answer) and hasattr(answer, "__name__")
+            else reprlib.repr(answer)
+        )
         return cls(False, t("result.approver_odd", answer=shown))
 
-
     @classmethod
-    def from_approver(cls, approver: Any, request: "ApprovalRequest") -> "Decision":
+    def from_approver(cls, approver: Any, request: ApprovalRequest) -> Decision:
         """What ``approver(request)`` answers, as a decision; an approver that raises denies.
 
         The one place an approver's failure is handled: the call it was asked about does not run.
@@ -152,10 +153,19 @@ class Turn:
     readings: dict = field(default_factory=dict)  # valve name -> short reading, e.g. "3/8"
 
     def __str__(self) -> str:
-        calls = ", ".join(f"{c['name']}({_compact(c['input'])})" for c in tool_calls(_field(self.response, "content") or []))
+        calls = ", ".join(
+            f"{c['name']}({_compact(c['input'])})" for c in tool_calls(_field(self.response, "content") or [])
+        )
         errors = sum(1 for r in self.results if r.get("is_error"))
-        return t("event.turn", number=self.request_number, stop_reason=self.stop_reason, calls=calls or "-",
-                 results=len(self.results), errors=errors, tokens=self.usage.total)
+        return t(
+            "event.turn",
+            number=self.request_number,
+            stop_reason=self.stop_reason,
+            calls=calls or "-",
+            results=len(self.results),
+            errors=errors,
+            tokens=self.usage.total,
+        )
 
 
 @dataclass(frozen=True)
@@ -169,7 +179,9 @@ class Finished:
     messages: tuple = ()
 
     def __str__(self) -> str:
-        return t("event.finished", stop_reason=self.stop_reason, turns=self.turns, tokens=self.usage.total, text=self.text)
+        return t(
+            "event.finished", stop_reason=self.stop_reason, turns=self.turns, tokens=self.usage.total, text=self.text
+        )
 
 
 @dataclass(frozen=True)
@@ -198,4 +210,4 @@ def _compact(value: Any) -> str:
 
 
 # What a run's generator yields (and, last, returns).
-Event = Union[Turn, ApprovalRequest, Finished, Stopped]
+Event = Turn | ApprovalRequest | Finished | Stopped

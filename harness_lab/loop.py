@@ -9,7 +9,8 @@ and each valve is checked at its own step, named in the code (``harness_lab/step
 from __future__ import annotations
 
 import copy
-from typing import Any, Generator, Iterable
+from collections.abc import Generator, Iterable
+from typing import Any
 
 import anthropic
 
@@ -30,9 +31,17 @@ FINISH = ("end_turn", "stop_sequence")  # the model ended the run itself
 class Run:
     """One conversation with the harness around it: ``start`` it, step it, ``resume`` or ``fork`` it."""
 
-    def __init__(self, client: Any, tools: Any = (), valves: Iterable = (), model: str | None = None,
-                 max_tokens: int = 1024, system: str | None = None, tool_timeout: float | None = 30.0,
-                 parallel_tools: int = PARALLEL_CALLS):
+    def __init__(
+        self,
+        client: Any,
+        tools: Any = (),
+        valves: Iterable = (),
+        model: str | None = None,
+        max_tokens: int = 1024,
+        system: str | None = None,
+        tool_timeout: float | None = 30.0,
+        parallel_tools: int = PARALLEL_CALLS,
+    ):
         self.client, self.tools, self.valves = checks.client(client), as_tools(tools), checks.valves(valves)
         self.max_tokens = checks.max_tokens(max_tokens)
         self.parallel_tools = checks.whole_number(parallel_tools, "parallel_tools", 1)
@@ -79,8 +88,15 @@ class Run:
             return _replay(self.end)
         return self._new_generator()
 
-    def fork(self, at: int, *, results: dict | None = None, decisions: dict | None = None,
-             valves: Iterable | None = None, rerun: bool = False) -> "Run":
+    def fork(
+        self,
+        at: int,
+        *,
+        results: dict | None = None,
+        decisions: dict | None = None,
+        valves: Iterable | None = None,
+        rerun: bool = False,
+    ) -> Run:
         """A new run from turn ``at`` of this one, on the same client: what if that turn had gone otherwise?
 
         The fork holds the history as it stood when turn ``at``'s response arrived; step it with
@@ -89,8 +105,16 @@ class Run:
         the valves (copies of these by default). A call that ran here is answered from the record in
         the fork, never run again, unless ``rerun=True``.
         """
-        fork = Run(self.client, self.tools, [copy.copy(v) for v in self.valves] if valves is None else valves,
-                   self.state.model, self.max_tokens, self.system, self.tool_timeout, self.parallel_tools)
+        fork = Run(
+            self.client,
+            self.tools,
+            [copy.copy(v) for v in self.valves] if valves is None else valves,
+            self.state.model,
+            self.max_tokens,
+            self.system,
+            self.tool_timeout,
+            self.parallel_tools,
+        )
         fork.state = self.state.branch(at, results or {}, decisions or {}, rerun)
         return fork
 
@@ -150,14 +174,24 @@ class Run:
 
     def wants_tools(self, response: Any) -> bool:
         reason = field(response, "stop_reason")
-        return reason == "pause_turn" or reason == "tool_use" and bool(tool_calls(response.content))
+        return reason == "pause_turn" or (reason == "tool_use" and bool(tool_calls(response.content)))
 
     def run_tool_uses(self, response: Any) -> Generator[ApprovalRequest, Any, list]:
         """Lesson 6's ``runToolUses`` over this run's tools and its valves at ``before_each_tool``."""
         s, gates, asked = self.state, [valve for valve in self.valves if valve.step == "before_each_tool"], {}
-        results = yield from run_tool_uses(response.content, self.tools, gates, request_number=s.model_calls,
-                                           timeout=self.tool_timeout, parallel=self.parallel_tools, edited=s.edited,
-                                           decided=s.decided, replay=s.replay, ran=s.ran, asked=asked)
+        results = yield from run_tool_uses(
+            response.content,
+            self.tools,
+            gates,
+            request_number=s.model_calls,
+            timeout=self.tool_timeout,
+            parallel=self.parallel_tools,
+            edited=s.edited,
+            decided=s.decided,
+            replay=s.replay,
+            ran=s.ran,
+            asked=asked,
+        )
         s.decided.update(asked)  # only a finished turn's answers count (a fork reuses them)
         return results
 
@@ -183,7 +217,7 @@ class Run:
             response = self.state.pending
             self.state.commit(cut.results)
             if isinstance(cut, ToolsFailed):
-                raise cut.cause
+                raise cut.cause  # noqa: B904 (the tool's own error, re-raised as it was)
             try:
                 yield self.state.turn(response, cut.results, self.valves)
             except KeyboardInterrupt:  # pressed again: it asks for the stop that follows anyway

@@ -15,11 +15,11 @@ __all__ = [
     "block_dict",
     "content_dicts",
     "field",
+    "text_of",
+    "to_json_text",
     "tool_calls",
     "tool_result",
     "tool_results",
-    "text_of",
-    "to_json_text",
     "user",
 ]
 
@@ -110,4 +110,3 @@ def tool_results(message: dict | None) -> list[dict]:
     if not message or isinstance(message.get("content"), str):
         return []
     return [block_dict(b) for b in message["content"] if field(b, "type") == "tool_result"]
-

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 __all__ = ["REDACTED", "scrub", "scrub_stream", "secret_spellings"]
 
@@ -47,8 +48,11 @@ def _redact_across(pieces: list[tuple[dict, str]], spellings: list[str]) -> None
     to the scrubbed text.
     """
     joined = "".join(holder[key] for holder, key in pieces)
-    found = sorted((start, start + len(spelling)) for spelling in spellings
-                   for start in (m.start() for m in re.finditer(re.escape(spelling), joined)))
+    found = sorted(
+        (start, start + len(spelling))
+        for spelling in spellings
+        for start in (m.start() for m in re.finditer(re.escape(spelling), joined))
+    )
     spans: list[list[int]] = []
     for start, end in found:
         if spans and start <= spans[-1][1]:
@@ -64,7 +68,7 @@ def _redact_across(pieces: list[tuple[dict, str]], spellings: list[str]) -> None
         for span_start, span_end in spans:
             if span_start >= end or span_end <= offset:
                 continue
-            kept.append(joined[position:max(position, span_start)])
+            kept.append(joined[position : max(position, span_start)])
             if span_start >= offset:
                 kept.append(REDACTED)
             position = max(position, min(span_end, end))

@@ -19,7 +19,8 @@ from typing import Any
 
 from . import checks
 from .events import Decision, Finished, Stopped, Turn, Usage
-from .messages import assistant, field as field_of, text_of, tool_calls, tool_result, user
+from .messages import assistant, text_of, tool_calls, tool_result, user
+from .messages import field as field_of
 from .signature import signature_of
 from .text import t
 
@@ -85,8 +86,17 @@ class RunState:
             self.signatures.append(signature_of(self.pending_message["content"]))
         if results or field_of(response, "stop_reason") == "pause_turn":
             before = len(self.signatures) - (1 if results else 0)
-            self.laps.append(Lap(len(self.messages), self.turns, before, self.model_calls, response,
-                                 tuple(results), steering if results else ()))
+            self.laps.append(
+                Lap(
+                    len(self.messages),
+                    self.turns,
+                    before,
+                    self.model_calls,
+                    response,
+                    tuple(results),
+                    steering if results else (),
+                )
+            )
             self.turns += 1  # the lesson's turns++: a turn is done
         self.messages.extend(new)
         self.pending = self.pending_message = None
@@ -108,15 +118,22 @@ class RunState:
         self.commit([])
         if calls:  # tool_use blocks in a finished response still need their results
             self.messages.append(user([tool_result(c["id"], t("result.skipped"), True) for c in calls]))
-        return Finished(text_of(response.content), field_of(response, "stop_reason"), self.turns, self.usage,
-                        tuple(self.messages))
+        return Finished(
+            text_of(response.content), field_of(response, "stop_reason"), self.turns, self.usage, tuple(self.messages)
+        )
 
     def turn(self, response: Any, results: list, valves: list) -> Turn:
         """The event for a committed turn, with each valve's gauge reading."""
-        return Turn(request_number=self.model_calls, response=response, stop_reason=field_of(response, "stop_reason"),
-                    results=tuple(results), usage=self.turn_usage[-1] if self.turn_usage else Usage(),
-                    total=self.usage, signature=self.signatures[-1] if results else "",
-                    readings={v.name: v.reading(self) for v in valves})
+        return Turn(
+            request_number=self.model_calls,
+            response=response,
+            stop_reason=field_of(response, "stop_reason"),
+            results=tuple(results),
+            usage=self.turn_usage[-1] if self.turn_usage else Usage(),
+            total=self.usage,
+            signature=self.signatures[-1] if results else "",
+            readings={v.name: v.reading(self) for v in valves},
+        )
 
     def stopped(self, cause: str, reason: str, drop: bool = False) -> Stopped:
         """The stop event; ``drop`` forgets a truncated response so that a resume asks again."""
@@ -125,7 +142,7 @@ class RunState:
             self.pending = self.pending_message = None
         return Stopped(cause, reason, self.turns, self.usage, tuple(self.messages), text)
 
-    def branch(self, at: int, results: dict, decisions: dict, rerun: bool) -> "RunState":
+    def branch(self, at: int, results: dict, decisions: dict, rerun: bool) -> RunState:
         """A copy of this state as it stood when turn ``at``'s response arrived, before its tools ran.
 
         ``results`` edits tool_results by id (of turns up to ``at``): those of earlier turns in the
@@ -140,20 +157,36 @@ class RunState:
         mine = {c["id"] for c in tool_calls(lap.response.content)}
         for given, ids in ((results, known), (decisions, mine)):
             if unknown := sorted(set(given) - ids):
-                raise ValueError(t("usage.fork_ids", ids=", ".join(unknown), at=at, known=", ".join(sorted(ids)) or "-"))
+                raise ValueError(
+                    t("usage.fork_ids", ids=", ".join(unknown), at=at, known=", ".join(sorted(ids)) or "-")
+                )
         branch = RunState(
-            messages=copy.deepcopy(self.messages[: lap.start]), turns=lap.turns, model_calls=lap.model_calls,
-            usage=sum(self.turn_usage[: lap.model_calls], Usage()), turn_usage=self.turn_usage[: lap.model_calls],
+            messages=copy.deepcopy(self.messages[: lap.start]),
+            turns=lap.turns,
+            model_calls=lap.model_calls,
+            usage=sum(self.turn_usage[: lap.model_calls], Usage()),
+            turn_usage=self.turn_usage[: lap.model_calls],
             sent=self.sent[: lap.model_calls],
-            signatures=self.signatures[: lap.signatures], last_response=lap.response, pending=lap.response,
-            pending_message=assistant(lap.response.content), pending_user=list(lap.steering), model=self.model,
-            laps=self.laps[: at - 1], replay={} if rerun else dict(self.ran),
+            signatures=self.signatures[: lap.signatures],
+            last_response=lap.response,
+            pending=lap.response,
+            pending_message=assistant(lap.response.content),
+            pending_user=list(lap.steering),
+            model=self.model,
+            laps=self.laps[: at - 1],
+            replay={} if rerun else dict(self.ran),
             decided={**self.decided, **{i: Decision.coerce(d) for i, d in decisions.items()}},
             edited={i: tool_result(i, checks.text(v, "results")) for i, v in results.items() if i in mine},
         )
         for message in branch.messages:  # an edited result of an earlier turn
             for block in message["content"] if isinstance(message["content"], list) else ():
-                if isinstance(block, dict) and block.get("type") == "tool_result" and block.get("tool_use_id") in results:
-                    block.update(tool_result(block["tool_use_id"], checks.text(results[block["tool_use_id"]], "results")))
+                if (
+                    isinstance(block, dict)
+                    and block.get("type") == "tool_result"
+                    and block.get("tool_use_id") in results
+                ):
+                    block.update(
+                        tool_result(block["tool_use_id"], checks.text(results[block["tool_use_id"]], "results"))
+                    )
                     block.pop("is_error", None)
         return branch

@@ -154,15 +154,30 @@ CATALOG: dict[str, tuple[str, str]] = {
         "想定していない stop_reason ({stop_reason}) だったので、ツールを実行せずに停止しました",
         "Unexpected stop_reason ({stop_reason}), so the harness stopped without running any tool.",
     ),
-    "tool.get_time": ("現在時刻を ISO 8601 の文字列（UTC との時差つき）で返す", "Return the current time as an ISO 8601 string with its UTC offset"),
+    "tool.get_time": (
+        "現在時刻を ISO 8601 の文字列（UTC との時差つき）で返す",
+        "Return the current time as an ISO 8601 string with its UTC offset",
+    ),
     "tool.read_file": (
         "プロジェクトディレクトリ内のテキストファイルの先頭 {limit} 文字を読む",
         "Read the first {limit} characters of a text file inside the project directory",
     ),
-    "tool.write_file": ("サンドボックス内のファイルにテキストを書き込む（高インパクト）", "Write text to a file inside the sandbox (high impact)"),
-    "tool.delete_file": ("サンドボックス内のファイルを削除する（高インパクト）", "Delete a file inside the sandbox (high impact)"),
-    "tool.http_post": ("URL に HTTP POST を送る（高インパクト。この教材では記録するだけで送信しない）", "Send an HTTP POST to a URL (high impact; this toolkit only records it)"),
-    "file.nul": ("パスに NUL 文字が含まれているため拒否しました: {path}", "Refused a path containing a NUL character: {path}"),
+    "tool.write_file": (
+        "サンドボックス内のファイルにテキストを書き込む（高インパクト）",
+        "Write text to a file inside the sandbox (high impact)",
+    ),
+    "tool.delete_file": (
+        "サンドボックス内のファイルを削除する（高インパクト）",
+        "Delete a file inside the sandbox (high impact)",
+    ),
+    "tool.http_post": (
+        "URL に HTTP POST を送る（高インパクト。この教材では記録するだけで送信しない）",
+        "Send an HTTP POST to a URL (high impact; this toolkit only records it)",
+    ),
+    "file.nul": (
+        "パスに NUL 文字が含まれているため拒否しました: {path}",
+        "Refused a path containing a NUL character: {path}",
+    ),
     "file.unreadable": ("パスを解決できませんでした: {path}（{error}）", "Could not resolve the path {path} ({error})"),
     "file.outside_root": (
         "プロジェクトディレクトリ外のパスの読み書きを拒否しました: {path}",
@@ -173,7 +188,10 @@ CATALOG: dict[str, tuple[str, str]] = {
         "Refused a path outside the sandbox {sandbox}/: {path}",
     ),
     "file.not_found": ("ファイルが見つかりません: {path}", "No such file: {path}"),
-    "file.is_directory": ("ディレクトリなのでファイルとして扱えません: {path}", "This is a directory, not a file: {path}"),
+    "file.is_directory": (
+        "ディレクトリなのでファイルとして扱えません: {path}",
+        "This is a directory, not a file: {path}",
+    ),
     "file.not_regular": (
         "通常のファイルではない（FIFO・デバイス・ソケットなど）ので扱えません: {path}",
         "Not a regular file (a FIFO, device or socket), so it was left alone: {path}",
@@ -186,7 +204,10 @@ CATALOG: dict[str, tuple[str, str]] = {
         "確かめている間にパスの途中が差し替えられたので、何もせずにやめました: {path}",
         "Part of the path was swapped while it was being checked, so nothing was done: {path}",
     ),
-    "file.binary": ("テキスト（UTF-8）ではないファイルなので読めません: {path}", "Not a UTF-8 text file (binary data): {path}"),
+    "file.binary": (
+        "テキスト（UTF-8）ではないファイルなので読めません: {path}",
+        "Not a UTF-8 text file (binary data): {path}",
+    ),
     "file.written": ("{path} に {chars} 文字を書き込みました", "Wrote {chars} characters to {path}"),
     "file.deleted": ("{path} を削除しました", "Deleted {path}"),
     "http.recorded": (
@@ -195,10 +216,19 @@ CATALOG: dict[str, tuple[str, str]] = {
     ),
     "cli.request": ("[turn {turn}] モデルがツールを要求: {call}", "[turn {turn}] the model asks for a tool: {call}"),
     "cli.result": ("[turn {turn}] ツールの返り値: {value}", "[turn {turn}] the tool returned: {value}"),
-    "cli.result_error": ("[turn {turn}] ツールの返り値 (is_error): {value}", "[turn {turn}] the tool returned (is_error): {value}"),
-    "cli.pause": ("[turn {turn}] サーバー側のループが一時停止 (pause_turn)。そのまま送り返します", "[turn {turn}] the server-side loop paused (pause_turn); sending it back"),
+    "cli.result_error": (
+        "[turn {turn}] ツールの返り値 (is_error): {value}",
+        "[turn {turn}] the tool returned (is_error): {value}",
+    ),
+    "cli.pause": (
+        "[turn {turn}] サーバー側のループが一時停止 (pause_turn)。そのまま送り返します",
+        "[turn {turn}] the server-side loop paused (pause_turn); sending it back",
+    ),
     "cli.end": ("[turn {turn}] モデルが切り上げ ({stop_reason})", "[turn {turn}] the model wrapped up ({stop_reason})"),
-    "cli.stopped": ("[turn {turn}] ハーネスが停止 ({valve}): {reason}", "[turn {turn}] the harness stopped ({valve}): {reason}"),
+    "cli.stopped": (
+        "[turn {turn}] ハーネスが停止 ({valve}): {reason}",
+        "[turn {turn}] the harness stopped ({valve}): {reason}",
+    ),
     "cli.approve": (
         "[approve] 高インパクトなアクション {call} を実行しようとしています — Enter で許可 / n で拒否: ",
         "[approve] about to run the high-impact action {call} — Enter to allow / n to deny: ",
@@ -207,17 +237,23 @@ CATALOG: dict[str, tuple[str, str]] = {
         "[approve] {call} は確認が必要ですが、入力できる端末がないため拒否します（--yes で全て許可）",
         "[approve] {call} needs approval but there is no terminal to ask, so it is denied (--yes allows all)",
     ),
-    "cli.no_tty_reason": ("確認できる端末がなかったため（--yes で全て許可できます）", "there was no terminal to ask (--yes allows all)"),
+    "cli.no_tty_reason": (
+        "確認できる端末がなかったため（--yes で全て許可できます）",
+        "there was no terminal to ask (--yes allows all)",
+    ),
     "cli.approve_again": (
         "[approve] 「{answer}」は答えとして読み取れませんでした。Enter・y・はい で許可、n・no・いいえ で拒否します（あと {left} 回聞きます。読み取れなければ拒否します）",
-        "[approve] could not read \"{answer}\" as an answer: Enter, y or yes allows; n, no or いいえ denies ({left} more tries, then it is denied)",
+        '[approve] could not read "{answer}" as an answer: Enter, y or yes allows; n, no or いいえ denies ({left} more tries, then it is denied)',
     ),
     "cli.approve_gave_up": (
         "[approve] 答えを読み取れなかったので、安全側に倒して拒否します",
         "[approve] no answer could be read, so the call is denied (failing closed)",
     ),
     "cli.unread_reason": ("承認の答えを読み取れなかったため", "the approval answer could not be read"),
-    "cli.approve_eof": ("[approve] 入力が終わった（EOF）ので拒否します", "[approve] input ended (EOF), so the call is denied"),
+    "cli.approve_eof": (
+        "[approve] 入力が終わった（EOF）ので拒否します",
+        "[approve] input ended (EOF), so the call is denied",
+    ),
     "cli.eof_reason": ("承認を尋ねている間に入力が終わった（EOF）ため", "input ended (EOF) while approval was asked"),
     "cli.not_utf8": (
         "引数 {name} に UTF-8 として読めないバイトが含まれています。端末の文字コードを UTF-8 にして、入力し直してください",
@@ -227,7 +263,10 @@ CATALOG: dict[str, tuple[str, str]] = {
         "--live には ANTHROPIC_API_KEY の設定が必要です（オフラインで試すなら --live を外してください）",
         "--live needs ANTHROPIC_API_KEY to be set (drop --live to run offline)",
     ),
-    "cli.mode_offline": ("（オフライン: エミュレーターのシナリオ {scenario}）", "(offline: emulator scenario {scenario})"),
+    "cli.mode_offline": (
+        "（オフライン: エミュレーターのシナリオ {scenario}）",
+        "(offline: emulator scenario {scenario})",
+    ),
     "cli.mode_live": ("（ライブ: {model}）", "(live: {model})"),
     # client: connect() and its mode line (client.py)
     "client.live_no_key": (
@@ -245,8 +284,8 @@ CATALOG: dict[str, tuple[str, str]] = {
     ),
     # bad input: raised where the mistake is made, each saying what to write instead
     "usage.client": (
-        "client には anthropic.Anthropic のクライアントを渡してください（例: client = hl.connect(\"lesson6\")）。渡されたのは {got} です",
-        "client must be an anthropic.Anthropic client (e.g. client = hl.connect(\"lesson6\")), not {got}",
+        'client には anthropic.Anthropic のクライアントを渡してください（例: client = hl.connect("lesson6")）。渡されたのは {got} です',
+        'client must be an anthropic.Anthropic client (e.g. client = hl.connect("lesson6")), not {got}',
     ),
     "usage.valves": (
         "valves には制御弁のリストを渡してください（例: valves=[hl.MaxTurns(8), hl.Approval()]）。渡されたのは {got} です",
@@ -281,8 +320,8 @@ CATALOG: dict[str, tuple[str, str]] = {
         "{ids} are not tool_use ids of the turns up to {at} (known ids: {known})",
     ),
     "usage.tier": (
-        "段階 {got} はありません。{tiers} のどれかにしてください（\"alow\" のような綴りの誤りが allow として通ってしまわないよう、ここで止めます）",
-        "There is no tier {got}; use one of {tiers} (a typo such as \"alow\" must not pass as allow)",
+        '段階 {got} はありません。{tiers} のどれかにしてください（"alow" のような綴りの誤りが allow として通ってしまわないよう、ここで止めます）',
+        'There is no tier {got}; use one of {tiers} (a typo such as "alow" must not pass as allow)',
     ),
     "usage.whole_number": (
         "{what} には {minimum} 以上の整数を渡してください。渡されたのは {got} です",
@@ -317,12 +356,12 @@ CATALOG: dict[str, tuple[str, str]] = {
         "This Run has not started yet; call run.start(prompt) first",
     ),
     "usage.approve": (
-        "approve には ApprovalRequest を受け取って allow() / deny(\"理由\") / True / False を返す関数を渡してください。渡されたのは {got} です",
-        "approve must be a function that takes an ApprovalRequest and returns allow() / deny(\"why\") / True / False, not {got}",
+        'approve には ApprovalRequest を受け取って allow() / deny("理由") / True / False を返す関数を渡してください。渡されたのは {got} です',
+        'approve must be a function that takes an ApprovalRequest and returns allow() / deny("why") / True / False, not {got}',
     ),
     "usage.decision": (
-        "Decision の allowed は True か False にしてください（許可は hl.allow()、拒否は hl.deny(\"理由\")）。渡されたのは {got} です",
-        "Decision's allowed must be True or False (hl.allow() to allow, hl.deny(\"why\") to deny), not {got}",
+        'Decision の allowed は True か False にしてください（許可は hl.allow()、拒否は hl.deny("理由")）。渡されたのは {got} です',
+        'Decision\'s allowed must be True or False (hl.allow() to allow, hl.deny("why") to deny), not {got}',
     ),
     "usage.decision_reason": (
         "Decision の reason は文字列にしてください。渡されたのは {got} です",
@@ -341,12 +380,12 @@ CATALOG: dict[str, tuple[str, str]] = {
         "The tool {name} is a generator function; a tool result is one value, so return it instead of yielding",
     ),
     "usage.tool_name": (
-        "ツール名 {name} は API が受け付けません（英数字・_・- で 1〜64 文字）。@hl.tool(name=\"my_tool\") のように名前を付けてください",
-        "The API does not accept the tool name {name} (1-64 letters, digits, _ or -); name it with @hl.tool(name=\"my_tool\")",
+        'ツール名 {name} は API が受け付けません（英数字・_・- で 1〜64 文字）。@hl.tool(name="my_tool") のように名前を付けてください',
+        'The API does not accept the tool name {name} (1-64 letters, digits, _ or -); name it with @hl.tool(name="my_tool")',
     ),
     "usage.tool_duplicate": (
-        "ツール名 {name} が2つあります。API は同じ名前のツールを受け付けないので、片方に @hl.tool(name=\"...\") で別の名前を付けてください",
-        "Two tools are named {name}; the API refuses duplicate names, so rename one with @hl.tool(name=\"...\")",
+        'ツール名 {name} が2つあります。API は同じ名前のツールを受け付けないので、片方に @hl.tool(name="...") で別の名前を付けてください',
+        'Two tools are named {name}; the API refuses duplicate names, so rename one with @hl.tool(name="...")',
     ),
     "usage.annotation": (
         "ツール {tool} の引数 {param} の型 {annotation} は JSON で受け渡せません。str / int / float / bool / list / dict / Literal[...] / Optional[...] にするか、@hl.tool(input_schema={{...}}) でスキーマを直接書いてください",
@@ -357,24 +396,24 @@ CATALOG: dict[str, tuple[str, str]] = {
         "The annotations of tool {tool} cannot be resolved ({error}); import the type, or write the schema with @hl.tool(input_schema={{...}})",
     ),
     "usage.script": (
-        "エミュレーターのシナリオには、シナリオ名（例: \"lesson6\"）、返答のリスト（say(...) / call(...) / reply(...)）、リクエストを受け取って返答を返す関数、Emulator のどれかを渡してください。渡されたのは {got} です",
-        "An emulator scenario is a scenario name (e.g. \"lesson6\"), a list of replies (say(...) / call(...) / reply(...)), a function from request to reply, or an Emulator, not {got}",
+        'エミュレーターのシナリオには、シナリオ名（例: "lesson6"）、返答のリスト（say(...) / call(...) / reply(...)）、リクエストを受け取って返答を返す関数、Emulator のどれかを渡してください。渡されたのは {got} です',
+        'An emulator scenario is a scenario name (e.g. "lesson6"), a list of replies (say(...) / call(...) / reply(...)), a function from request to reply, or an Emulator, not {got}',
     ),
     "usage.policy": (
-        "Policy にはツール名 → 段階（\"allow\" / \"ask\" / \"deny\"）の dict を渡してください（例: hl.Policy({{\"write_file\": \"ask\"}})）。渡されたのは {got} です",
-        "Policy takes a dict of tool name -> tier (\"allow\" / \"ask\" / \"deny\"), e.g. hl.Policy({{\"write_file\": \"ask\"}}), not {got}",
+        'Policy にはツール名 → 段階（"allow" / "ask" / "deny"）の dict を渡してください（例: hl.Policy({{"write_file": "ask"}})）。渡されたのは {got} です',
+        'Policy takes a dict of tool name -> tier ("allow" / "ask" / "deny"), e.g. hl.Policy({{"write_file": "ask"}}), not {got}',
     ),
     "usage.approval_policy": (
-        "Approval の policy には hl.Policy(...) を渡してください（例: hl.Approval(hl.Policy({{\"write_file\": \"ask\"}}))）。渡されたのは {got} です",
-        "Approval's policy must be an hl.Policy(...) (e.g. hl.Approval(hl.Policy({{\"write_file\": \"ask\"}}))), not {got}",
+        'Approval の policy には hl.Policy(...) を渡してください（例: hl.Approval(hl.Policy({{"write_file": "ask"}}))）。渡されたのは {got} です',
+        'Approval\'s policy must be an hl.Policy(...) (e.g. hl.Approval(hl.Policy({{"write_file": "ask"}}))), not {got}',
     ),
     "usage.approver": (
-        "approver には ApprovalRequest を受け取って allow() / deny(\"理由\") / True / False を返す関数を渡してください。渡されたのは {got} です",
-        "approver must be a function that takes an ApprovalRequest and returns allow() / deny(\"why\") / True / False, not {got}",
+        'approver には ApprovalRequest を受け取って allow() / deny("理由") / True / False を返す関数を渡してください。渡されたのは {got} です',
+        'approver must be a function that takes an ApprovalRequest and returns allow() / deny("why") / True / False, not {got}',
     ),
     "result.approver_odd": (
-        "承認の答え {answer} を解釈できないため、安全側に倒して拒否しました（allow() / deny(\"理由\") / True / False のどれかを返してください）",
-        "The approval answer {answer} is not one the harness understands, so the call was denied to stay safe (answer allow() / deny(\"why\") / True / False)",
+        '承認の答え {answer} を解釈できないため、安全側に倒して拒否しました（allow() / deny("理由") / True / False のどれかを返してください）',
+        'The approval answer {answer} is not one the harness understands, so the call was denied to stay safe (answer allow() / deny("why") / True / False)',
     ),
 }
 

@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 import anthropic
 import httpx2
@@ -77,7 +78,9 @@ class Cassette:
         self.save()
 
     def dumps(self) -> str:
-        text = json.dumps({"version": CASSETTE_VERSION, "interactions": self.interactions}, ensure_ascii=False, indent=1)
+        text = json.dumps(
+            {"version": CASSETTE_VERSION, "interactions": self.interactions}, ensure_ascii=False, indent=1
+        )
         return scrub(text, self._secrets)  # a last pass over the written text: nothing stored escapes it
 
     def save(self) -> None:

@@ -20,8 +20,9 @@ def scripted(text: str, calls: list, stop: str | None):
 
     A call named "deep" also carries a document nested 300 levels deep.
     """
-    parts = ([text] if text else []) + [call(name, n_=k, **({"doc": nested(300)} if name == "deep" else {}))
-                                        for name, k in calls]
+    parts = ([text] if text else []) + [
+        call(name, n_=k, **({"doc": nested(300)} if name == "deep" else {})) for name, k in calls
+    ]
     return reply(*parts, stop_reason=stop, stop_sequence="###" if stop == "stop_sequence" else None)
 
 

@@ -19,11 +19,11 @@ import pytest
 pytest.importorskip("pydantic_ai", reason="the bench extra (pydantic-ai-slim[anthropic]) is not installed")
 pytest.importorskip("pyinstrument", reason="the bench extra (pyinstrument) is not installed")
 
-from benchmarks import __main__ as driver  # noqa: E402
-from benchmarks import bare_loop, growth, parallel_tools, profiling, report, side_by_side, workload  # noqa: E402
-from benchmarks.contender import Outcome, scripted_emulator  # noqa: E402
-from benchmarks.timing import Spread, Timings, interleaved, ratios  # noqa: E402
-from harness_lab.emulator import emulated_client  # noqa: E402
+from benchmarks import __main__ as driver
+from benchmarks import bare_loop, growth, parallel_tools, profiling, report, side_by_side, workload
+from benchmarks.contender import Outcome, scripted_emulator
+from benchmarks.timing import Spread, Timings, interleaved, ratios
+from harness_lab.emulator import emulated_client
 
 ROUNDS = 3
 ROOT = Path(__file__).resolve().parent.parent
@@ -97,8 +97,9 @@ def test_dict_history_variant_sends_plain_dicts():
             return create(**request)
 
         client.messages.create = recording
-        bare_loop.run_conversation(client, workload.PROMPT, workload.TOOL_DEFINITIONS, workload.TOOL_FUNCTIONS,
-                                   plain_history)
+        bare_loop.run_conversation(
+            client, workload.PROMPT, workload.TOOL_DEFINITIONS, workload.TOOL_FUNCTIONS, plain_history
+        )
         return set().union(*seen)
 
     assert assistant_block_types(plain_history=True) == {dict}
@@ -109,18 +110,36 @@ def test_nbval_suite_runs_without_the_api_key(tmp_path):
     # A key in the shell that starts the benchmarks must not reach the timed notebooks, or they would
     # call live Claude. The probe notebook's one cell fails if the kernel sees either variable.
     probe = tmp_path / "probe.ipynb"
-    probe.write_text(json.dumps({
-        "cells": [{"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": [
-            "import os\n", "assert not {'ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL'} & set(os.environ)",
-        ]}],
-        "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}},
-        "nbformat": 4, "nbformat_minor": 5,
-    }), encoding="utf-8")
-    child = ("import sys; from pathlib import Path; from benchmarks import nbval_suite; failures = []; "
-             "nbval_suite.suite_seconds([Path(sys.argv[1])], failures); print(failures)")
+    probe.write_text(
+        json.dumps(
+            {
+                "cells": [
+                    {
+                        "cell_type": "code",
+                        "execution_count": None,
+                        "metadata": {},
+                        "outputs": [],
+                        "source": [
+                            "import os\n",
+                            "assert not {'ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL'} & set(os.environ)",
+                        ],
+                    }
+                ],
+                "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}},
+                "nbformat": 4,
+                "nbformat_minor": 5,
+            }
+        ),
+        encoding="utf-8",
+    )
+    child = (
+        "import sys; from pathlib import Path; from benchmarks import nbval_suite; failures = []; "
+        "nbval_suite.suite_seconds([Path(sys.argv[1])], failures); print(failures)"
+    )
     env = {**os.environ, "ANTHROPIC_API_KEY": "not-a-real-key", "ANTHROPIC_BASE_URL": "http://127.0.0.1:9"}
-    done = subprocess.run([sys.executable, "-c", child, str(probe)], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-c", child, str(probe)], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
 
@@ -152,10 +171,12 @@ def test_growth_measures_four_series_interleaved():
     assert len(growth.verdict(g)) == 4
 
 
-def _growth(per_call_ms: dict[int, float], harness_at: dict | None = None,
-            harness_extra_ms: float = 0.0) -> growth.Growth:
+def _growth(
+    per_call_ms: dict[int, float], harness_at: dict | None = None, harness_extra_ms: float = 0.0
+) -> growth.Growth:
     """Growth data of a given per-call shape (same for both clocks and for gc off), three samples a length;
     harness_lab costs the same, times ``harness_at[n]`` at length n, plus ``harness_extra_ms`` a call."""
+
     def series(ms):
         return [ms / 1e3 * f for f in (0.98, 1.0, 1.02)]
 
@@ -208,7 +229,8 @@ def test_skipping_growth_still_writes_the_page_and_plot(tmp_path):
     skip = set(driver.PARTS) - {"parallel"}
     results = driver.measure(skip, driver.plan(quick=True), say=lambda _: None)
     assert results.growth is None and [r.name for r in results.rows] == [
-        f"parallel turn ({parallel_tools.CALLS} × 200 ms tools) / one call"]
+        f"parallel turn ({parallel_tools.CALLS} × 200 ms tools) / one call"
+    ]
     assert "Not measured in this run" in report.markdown(results)
     report.plot(results, tmp_path / "plot.png")
     assert (tmp_path / "plot.png").stat().st_size > 0

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-import harness_lab.grading  # noqa: F401  (adds its entries)
-import harness_lab.lessons  # noqa: F401  (adds its entries)
+import harness_lab.grading
+import harness_lab.lessons
 import harness_lab.ui  # noqa: F401  (adds its entries)
 from harness_lab.steps import STEPS
 from harness_lab.text import CATALOG, t
@@ -47,9 +47,13 @@ def source_keys() -> tuple[set[str], set[str]]:
                 head = node.values[0].value  # f"ui.valve.{name}": the family "ui.valve."
             elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add) and isinstance(node.left, ast.Constant):
                 head = node.left.value  # "grade.l2.gap." + key
-            elif isinstance(node, ast.Constant) and id(node) not in parts and isinstance(node.value, str):
-                if KEY.fullmatch(node.value):
-                    whole.add(node.value)
+            elif (
+                isinstance(node, ast.Constant)
+                and id(node) not in parts
+                and isinstance(node.value, str)
+                and KEY.fullmatch(node.value)
+            ):
+                whole.add(node.value)
             if isinstance(head, str) and PREFIX.fullmatch(head):
                 prefixes.add(head)
     return whole, prefixes
@@ -91,5 +95,5 @@ def test_every_entry_is_used():
 def test_a_key_defined_twice_is_refused():
     from harness_lab.text import add
 
-    with pytest.raises(ValueError, match="stop.max_turns"):
+    with pytest.raises(ValueError, match=r"stop\.max_turns"):
         add({"stop.max_turns": ("x", "x")})

@@ -9,8 +9,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
-import harness_lab.grading  # noqa: F401  (adds its entries)
-import harness_lab.lessons  # noqa: F401  (adds its entries)
+import harness_lab.grading
+import harness_lab.lessons
 import harness_lab.ui  # noqa: F401  (adds its entries)
 from harness_lab.text import CATALOG
 
@@ -54,7 +54,7 @@ def slips(text: str) -> list[str]:
     found = []
     for pattern, word in NOT.items():
         for match in re.finditer(pattern, text):
-            line = text[max(0, match.start() - 15): match.end() + 15].replace("\n", " ")
+            line = text[max(0, match.start() - 15) : match.end() + 15].replace("\n", " ")
             found.append(f"{match.group()} → {word}: …{line}…")
     return found
 
@@ -70,4 +70,9 @@ def test_every_catalog_uses_the_glossarys_words():
 
 
 def test_the_check_finds_a_slip():
-    assert slips("3周目で止まる") and slips("ジェネレータを") and not slips("ジェネレーターを") and not slips("ループの一周")
+    assert (
+        slips("3周目で止まる")
+        and slips("ジェネレータを")
+        and not slips("ジェネレーターを")
+        and not slips("ループの一周")
+    )

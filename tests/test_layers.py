@@ -141,23 +141,27 @@ def test_no_module_imports_a_higher_layer(path):
         assert layer_of(part_of(target)) <= mine, f"{module_name(path)} (layer {mine}) imports {target}"
 
 
-@pytest.mark.parametrize("path", [p for p in SOURCES if layer_of(part_of(module_name(p))) <= 4],
-                         ids=lambda p: str(p.relative_to(ROOT)))
+@pytest.mark.parametrize(
+    "path", [p for p in SOURCES if layer_of(part_of(module_name(p))) <= 4], ids=lambda p: str(p.relative_to(ROOT))
+)
 def test_the_core_never_imports_ui_libraries(path):
     bad = {t for t in imports_of(path) if t.split(".")[0] in UI_LIBRARIES}
     assert not bad, f"{path.name} imports {bad}"
 
 
 def test_the_loop_never_imports_the_emulator_or_the_client():
-    for path in [PACKAGE / "loop.py", *sorted((PACKAGE / "valves").glob("*.py")),
-                 *sorted((PACKAGE / "tools").glob("*.py")), PACKAGE / "state.py"]:
+    for path in [
+        PACKAGE / "loop.py",
+        *sorted((PACKAGE / "valves").glob("*.py")),
+        *sorted((PACKAGE / "tools").glob("*.py")),
+        PACKAGE / "state.py",
+    ]:
         bad = {t for t in imports_of(path) if part_of(t) in ("emulator", "client")}
         assert not bad, f"{path.name} imports {bad}"
 
 
 def test_import_harness_lab_loads_no_ui_and_prints_nothing():
-    code = ("import sys, harness_lab\n"
-            f"print(sorted(m for m in sys.modules if m.split('.')[0] in {UI_LIBRARIES!r}))")
+    code = f"import sys, harness_lab\nprint(sorted(m for m in sys.modules if m.split('.')[0] in {UI_LIBRARIES!r}))"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout == "[]\n"

@@ -17,7 +17,9 @@ from pathlib import Path
 from dev import NOT_FOR_TESTS
 
 ROOT = Path(__file__).resolve().parents[1]
-LEFT_BEHIND = shutil.ignore_patterns(".venv", ".git", "__pycache__", ".pytest_cache", ".ipynb_checkpoints", "*.egg-info")
+LEFT_BEHIND = shutil.ignore_patterns(
+    ".venv", ".git", "__pycache__", ".pytest_cache", ".ipynb_checkpoints", "*.egg-info"
+)
 
 
 def test_lessons_replay_identically_from_another_checkout_and_time_zone(tmp_path):
@@ -26,8 +28,24 @@ def test_lessons_replay_identically_from_another_checkout_and_time_zone(tmp_path
     env = {k: v for k, v in os.environ.items() if k not in NOT_FOR_TESTS}
     env["TZ"] = "Asia/Tokyo"
     done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "--color=no", "-p", "no:cacheprovider", "--nbval",
-         "--nbval-current-env", "--nbval-sanitize-with", "notebooks/sanitize.cfg", "notebooks"],
-        cwd=copy, env=env, capture_output=True, text=True, timeout=600,
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "--color=no",
+            "-p",
+            "no:cacheprovider",
+            "--nbval",
+            "--nbval-current-env",
+            "--nbval-sanitize-with",
+            "notebooks/sanitize.cfg",
+            "notebooks",
+        ],
+        cwd=copy,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]

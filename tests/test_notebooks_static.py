@@ -68,8 +68,10 @@ def code_cells(nb) -> list[str]:
 
 def python_of(source: str) -> str:
     """A cell's source with IPython's line magics (the install cell's %pip) made plain Python."""
-    return "\n".join(line[: len(line) - len(line.lstrip())] + "pass" if line.lstrip().startswith(("%", "!")) else line
-                     for line in source.splitlines())
+    return "\n".join(
+        line[: len(line) - len(line.lstrip())] + "pass" if line.lstrip().startswith(("%", "!")) else line
+        for line in source.splitlines()
+    )
 
 
 def unpinned_connects(source: str) -> list[str]:
@@ -122,8 +124,13 @@ def test_each_piece_the_learner_writes_is_checked_right_away(path):
 def test_every_piece_is_written_in_some_lesson():
     from harness_lab.lessons import PIECES
 
-    written = {tag.removeprefix("piece:") for path in LESSONS for c in nbformat.read(path, as_version=4).cells
-               for tag in tags(c) if tag.startswith("piece:")}
+    written = {
+        tag.removeprefix("piece:")
+        for path in LESSONS
+        for c in nbformat.read(path, as_version=4).cells
+        for tag in tags(c)
+        if tag.startswith("piece:")
+    }
     assert written == set(PIECES)
 
 
@@ -146,5 +153,6 @@ def test_each_lesson_is_built_from_its_source(path):
 
     source = from_source(ROOT / "notebooks" / "src" / f"{path.stem}.py")
     built = nbformat.read(path, as_version=4)
-    assert [(c.cell_type, c.source, tags(c)) for c in built.cells] == \
-        [(c.cell_type, c.source, tags(c)) for c in source.cells]
+    assert [(c.cell_type, c.source, tags(c)) for c in built.cells] == [
+        (c.cell_type, c.source, tags(c)) for c in source.cells
+    ]

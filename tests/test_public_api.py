@@ -25,8 +25,7 @@ def test_every_public_attribute_is_exported():
 
 def test_import_is_silent_and_pulls_no_ui():
     code = (
-        "import sys, harness_lab; "
-        "print(sorted(m for m in ('ipywidgets', 'matplotlib', 'IPython') if m in sys.modules))"
+        "import sys, harness_lab; print(sorted(m for m in ('ipywidgets', 'matplotlib', 'IPython') if m in sys.modules))"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"

@@ -21,8 +21,10 @@ def course_notebooks(course: Path) -> dict[str, list[Path]]:
     """``{"notebooks": [...], "exercises": [...]}``: the ``.ipynb`` files of each folder, sorted."""
     found = {folder: sorted((course / folder).glob("*.ipynb")) for folder in FOLDERS}
     if not any(found.values()):
-        raise FileNotFoundError(f"no notebooks under {course}/notebooks or {course}/exercises: "
-                                "HARNESS_HUB_COURSE must name a harness_lab checkout")
+        raise FileNotFoundError(
+            f"no notebooks under {course}/notebooks or {course}/exercises: "
+            "HARNESS_HUB_COURSE must name a harness_lab checkout"
+        )
     return found
 
 

@@ -67,8 +67,10 @@ c.ConfigurableHTTPProxy.api_url = f"http://127.0.0.1:{setting('PROXY_API_PORT', 
 local_proxy = COURSE / "build" / "hub-node" / "node_modules" / ".bin" / "configurable-http-proxy"
 proxy = setting("PROXY") or (str(local_proxy) if local_proxy.exists() else shutil.which("configurable-http-proxy"))
 if not proxy:
-    fail("configurable-http-proxy not found: `npm install --prefix build/hub-node configurable-http-proxy@5` "
-         "in the checkout, or set HARNESS_HUB_PROXY")
+    fail(
+        "configurable-http-proxy not found: `npm install --prefix build/hub-node configurable-http-proxy@5` "
+        "in the checkout, or set HARNESS_HUB_PROXY"
+    )
 c.ConfigurableHTTPProxy.command = [proxy]
 c.ConfigurableHTTPProxy.pid_file = str(STATE / "jupyterhub-proxy.pid")
 c.JupyterHub.db_url = f"sqlite:///{STATE / 'jupyterhub.sqlite'}"
@@ -123,8 +125,9 @@ def copy_course(spawner):
     if copied:
         spawner.log.info("harness_lab: gave %s %s", spawner.user.name, ", ".join(copied))
     if refused:
-        spawner.log.warning("harness_lab: %s's %s is not a plain folder; left as it is",
-                            spawner.user.name, ", ".join(refused))
+        spawner.log.warning(
+            "harness_lab: %s's %s is not a plain folder; left as it is", spawner.user.name, ", ".join(refused)
+        )
 
 
 c.Spawner.pre_spawn_hook = copy_course

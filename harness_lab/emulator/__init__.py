@@ -5,11 +5,11 @@ Lessons 2-6 run on it when there is no API key: ``emulated_client("lesson6")`` i
 See docs/architecture.md for the contract and ``scenarios.py`` for the named demos.
 """
 
+from .history import assistant_turns
 from .models import DEFAULT_MODEL, KNOWN_MODELS
 from .reading import Result, first_user_text, last_results, results_by_name
 from .replies import Reply, call, reply, say
 from .scenarios import SCENARIOS, scenario, scenario_names
-from .history import assistant_turns
 from .server import Emulator, respond
 from .tokens import estimate_reply, estimate_request, text_tokens
 from .transport import emulated_async_client, emulated_client, emulator_of

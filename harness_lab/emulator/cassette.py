@@ -36,7 +36,7 @@ class Replay:
         return (path, bool(body.get("stream")), digest_of(body))
 
     @classmethod
-    def load(cls, cassette: Any) -> "Replay":
+    def load(cls, cassette: Any) -> Replay:
         """From a path, or from an already loaded cassette dict."""
         data = cassette if isinstance(cassette, dict) else json.loads(Path(cassette).read_text(encoding="utf-8"))
         if data.get("version") != CASSETTE_VERSION:
@@ -49,7 +49,10 @@ class Replay:
         if not answers:
             body = {
                 "type": "error",
-                "error": {"type": "invalid_request_error", "message": "cassette: no recorded response for this request"},
+                "error": {
+                    "type": "invalid_request_error",
+                    "message": "cassette: no recorded response for this request",
+                },
                 "request_id": "req_011Cnotrecorded",
             }
             headers = {"request-id": body["request_id"], "content-type": "application/json", "x-should-retry": "false"}

@@ -21,8 +21,19 @@ from typing import NamedTuple
 from .wire import MAX_DEPTH
 
 __all__ = [
-    "Bool", "Int", "Json", "JsonDict", "ListOf", "Lit", "Model", "Nullable", "Problem", "Str",
-    "StrOr", "Tag", "Tagged",
+    "Bool",
+    "Int",
+    "Json",
+    "JsonDict",
+    "ListOf",
+    "Lit",
+    "Model",
+    "Nullable",
+    "Problem",
+    "Str",
+    "StrOr",
+    "Tag",
+    "Tagged",
 ]
 
 
@@ -165,7 +176,7 @@ def _depth(value: object, limit: int) -> int:
             deepest = depth
             if depth > limit:
                 return depth
-        for child in (item.values() if type(item) is dict else item):
+        for child in item.values() if type(item) is dict else item:
             kind = type(child)
             if kind is dict or kind is list or kind is tuple:
                 stack.append((child, depth + 1))

@@ -9,6 +9,7 @@ from __future__ import annotations
 __all__ = ["CONTEXT_WINDOW", "DEFAULT_MODEL", "KNOWN_MODELS", "is_known"]
 
 from ..model import DEFAULT_MODEL
+
 CONTEXT_WINDOW = 200_000
 
 KNOWN_MODELS = frozenset(

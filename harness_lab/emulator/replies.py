@@ -11,7 +11,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Reply", "STOP_REASONS", "as_reply", "call", "reply", "say"]
+__all__ = [
+    "Reply",
+    "STOP_REASONS",
+    "as_reply",
+    "call",
+    "reply",
+    "say",
+]
 
 STOP_REASONS = (
     "end_turn",

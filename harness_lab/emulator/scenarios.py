@@ -8,8 +8,9 @@ back, so they stay sensible whatever the harness returns (denials, errors, skipp
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from datetime import datetime
-from typing import Any, Callable
+from typing import Any
 
 from .reading import Result, assistant_turns, first_user_text, last_results, results_by_name
 from .replies import Reply, call, reply, say
@@ -108,7 +109,9 @@ def _weather_sentence(result: Result | None, city: str) -> str:
         return f"{city}の現在の天気は取得できませんでした" + (f"（{_brief(result.text)}）" if result else "")
     try:
         data = json.loads(result.text)
-        return f"現在の{data.get('city', city)}は気温{data['temp']}°C・{data['condition']}（湿度{data['humidity']}%）です"
+        return (
+            f"現在の{data.get('city', city)}は気温{data['temp']}°C・{data['condition']}（湿度{data['humidity']}%）です"
+        )
     except (ValueError, KeyError, TypeError):
         return f"現在の{city}の天気は「{_brief(result.text)}」です"
 
@@ -124,7 +127,9 @@ def _forecast_sentence(result: Result | None) -> str:
         return f"予報は「{_brief(result.text)}」です"
 
 
-@_register("weather", "the article's pair: get_weather(city) then get_forecast(city, days=5), then an answer quoting both")
+@_register(
+    "weather", "the article's pair: get_weather(city) then get_forecast(city, days=5), then an answer quoting both"
+)
 def weather(request: dict) -> Reply:
     task = first_user_text(request)
     city = next((c for c in _CITIES if c in task), "東京")
@@ -155,7 +160,10 @@ def spinning(request: dict) -> Reply:
     return call("read_file", path="notes.txt")
 
 
-@_register("spinning_reordered", "spins with the input's key order flipped each turn: search(query, limit) / search(limit, query)")
+@_register(
+    "spinning_reordered",
+    "spins with the input's key order flipped each turn: search(query, limit) / search(limit, query)",
+)
 def spinning_reordered(request: dict) -> Reply:
     if assistant_turns(request) % 2 == 0:
         return call("search", query="締め切り", limit=5)
@@ -206,7 +214,9 @@ def high_impact(request: dict) -> Reply:
     return say("sandbox/report.md にレポートを保存しました。")
 
 
-@_register("delete_and_post", "asks delete_file(sandbox/old.log) then http_post(report); the answer reports each outcome")
+@_register(
+    "delete_and_post", "asks delete_file(sandbox/old.log) then http_post(report); the answer reports each outcome"
+)
 def delete_and_post(request: dict) -> Reply:
     turn = assistant_turns(request)
     if turn == 0:

@@ -33,7 +33,14 @@ from .sse import encode_stream
 from .tokens import RequestEstimate, estimate_reply, estimate_request
 from .validate import ApiError, check_prompt_length, validate
 
-__all__ = ["Emulator", "FAULTS", "MIN_CACHEABLE_TOKENS", "body_bytes", "error_body", "respond"]
+__all__ = [
+    "Emulator",
+    "FAULTS",
+    "MIN_CACHEABLE_TOKENS",
+    "body_bytes",
+    "error_body",
+    "respond",
+]
 
 # What ``faults=`` may schedule (see transport.py for how each one fails).
 FAULTS = ("429", "500", "529", "connection", "timeout", "stream_error")
@@ -151,7 +158,7 @@ class Emulator:
         self.requests.append(request)
         try:
             return self._respond(request, path)
-        except Exception as exc:  # noqa: BLE001 -- whatever broke, the client gets an answer
+        except Exception as exc:
             return self._failed(request, exc)
 
     def _respond(self, request: Any, path: str) -> tuple[int, dict, Any]:
@@ -180,7 +187,7 @@ class Emulator:
         """A 500 that says what broke; never retried, since the same request breaks the same way."""
         try:
             digest = digest_of(request)
-        except Exception:  # noqa: BLE001 -- a body whose own str() raises still gets an answer
+        except Exception:
             digest = b""
         if isinstance(exc, ScriptFailed) and exc.__cause__ is not None:
             what, exc = "the script raised", exc.__cause__

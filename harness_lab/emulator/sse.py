@@ -36,21 +36,42 @@ def encode_stream(message: dict) -> str:
     for index, block in enumerate(message["content"]):
         kind = block["type"]
         if kind == "text":
-            out.append(_event("content_block_start", {"type": "content_block_start", "index": index,
-                                                      "content_block": {**block, "text": ""}}))
+            out.append(
+                _event(
+                    "content_block_start",
+                    {"type": "content_block_start", "index": index, "content_block": {**block, "text": ""}},
+                )
+            )
             for piece in _chunks(block["text"]):
-                out.append(_event("content_block_delta", {"type": "content_block_delta", "index": index,
-                                                          "delta": {"type": "text_delta", "text": piece}}))
+                out.append(
+                    _event(
+                        "content_block_delta",
+                        {"type": "content_block_delta", "index": index, "delta": {"type": "text_delta", "text": piece}},
+                    )
+                )
         elif kind == "tool_use":
-            out.append(_event("content_block_start", {"type": "content_block_start", "index": index,
-                                                      "content_block": {**block, "input": {}}}))
+            out.append(
+                _event(
+                    "content_block_start",
+                    {"type": "content_block_start", "index": index, "content_block": {**block, "input": {}}},
+                )
+            )
             partial = json.dumps(block["input"], ensure_ascii=False) if block["input"] else ""
             for piece in _chunks(partial):
-                out.append(_event("content_block_delta", {"type": "content_block_delta", "index": index,
-                                                          "delta": {"type": "input_json_delta", "partial_json": piece}}))
+                out.append(
+                    _event(
+                        "content_block_delta",
+                        {
+                            "type": "content_block_delta",
+                            "index": index,
+                            "delta": {"type": "input_json_delta", "partial_json": piece},
+                        },
+                    )
+                )
         else:  # blocks without a delta form arrive whole
-            out.append(_event("content_block_start", {"type": "content_block_start", "index": index,
-                                                      "content_block": block}))
+            out.append(
+                _event("content_block_start", {"type": "content_block_start", "index": index, "content_block": block})
+            )
         out.append(_event("content_block_stop", {"type": "content_block_stop", "index": index}))
     delta_usage = {
         "input_tokens": usage["input_tokens"],
@@ -59,14 +80,19 @@ def encode_stream(message: dict) -> str:
         "output_tokens": usage["output_tokens"],
         "server_tool_use": usage.get("server_tool_use"),
     }
-    out.append(_event("message_delta", {
-        "type": "message_delta",
-        "delta": {
-            "stop_reason": message["stop_reason"],
-            "stop_sequence": message["stop_sequence"],
-            "stop_details": message.get("stop_details"),
-        },
-        "usage": delta_usage,
-    }))
+    out.append(
+        _event(
+            "message_delta",
+            {
+                "type": "message_delta",
+                "delta": {
+                    "stop_reason": message["stop_reason"],
+                    "stop_sequence": message["stop_sequence"],
+                    "stop_details": message.get("stop_details"),
+                },
+                "usage": delta_usage,
+            },
+        )
+    )
     out.append(_event("message_stop", {"type": "message_stop"}))
     return "".join(out)

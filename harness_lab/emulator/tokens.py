@@ -159,7 +159,9 @@ def estimate_request(request: dict) -> RequestEstimate:
     if tools:
         counter.add(TOOLS_SYSTEM_PROMPT_TOKENS)
     for tool in tools:
-        counter.add(TOOL_DEFINITION_OVERHEAD + value_tokens(tool), tool.get("cache_control") if isinstance(tool, dict) else None)
+        counter.add(
+            TOOL_DEFINITION_OVERHEAD + value_tokens(tool), tool.get("cache_control") if isinstance(tool, dict) else None
+        )
     system = request.get("system")
     if system:
         counter.add(SYSTEM_OVERHEAD)

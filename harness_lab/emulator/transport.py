@@ -47,13 +47,21 @@ _ATTRIBUTE = "_harness_lab_emulator"
 def _stream_error(number: int) -> httpx2.Response:
     """A stream that starts fine (200) and then fails: ``event: error`` mid-stream, never retried."""
     request_id = make_id("req_011C", f"fault-{number}".encode(), "stream_error", 21)
-    start = {"type": "message_start", "message": {
-        "id": make_id("msg_01", f"fault-{number}".encode(), "message"), "type": "message", "role": "assistant",
-        "model": DEFAULT_MODEL, "content": [], "stop_reason": None, "stop_sequence": None,
-        "usage": {"input_tokens": 0, "output_tokens": 1}}}
+    start = {
+        "type": "message_start",
+        "message": {
+            "id": make_id("msg_01", f"fault-{number}".encode(), "message"),
+            "type": "message",
+            "role": "assistant",
+            "model": DEFAULT_MODEL,
+            "content": [],
+            "stop_reason": None,
+            "stop_sequence": None,
+            "usage": {"input_tokens": 0, "output_tokens": 1},
+        },
+    }
     error = {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}
-    text = (f"event: message_start\ndata: {json.dumps(start)}\n\n"
-            f"event: error\ndata: {json.dumps(error)}\n\n")
+    text = f"event: message_start\ndata: {json.dumps(start)}\n\nevent: error\ndata: {json.dumps(error)}\n\n"
     headers = {"request-id": request_id, "content-type": "text/event-stream; charset=utf-8"}
     return httpx2.Response(200, headers=headers, content=text.encode())
 
@@ -68,8 +76,9 @@ def _fault_response(fault: str, number: int, request: httpx2.Request) -> httpx2.
         raise httpx2.ConnectError("emulated connection error", request=request)
     if fault == "timeout":
         raise httpx2.ReadTimeout("emulated timeout", request=request)
-    return _error_response(_FAULT_ERRORS[fault], make_id("req_011C", f"fault-{number}".encode(), fault, 21),
-                           {"retry-after-ms": "1"})
+    return _error_response(
+        _FAULT_ERRORS[fault], make_id("req_011C", f"fault-{number}".encode(), fault, 21), {"retry-after-ms": "1"}
+    )
 
 
 def _error_response(error: ApiError, request_id: str, extra_headers: dict | None = None) -> httpx2.Response:
@@ -85,8 +94,11 @@ def _too_deep(content: bytes) -> httpx2.Response:
     message, deepest = text_depth_error(content.decode("utf-8", "replace"))
     if message:
         return _error_response(ApiError(400, message), make_id("req_011C", content, "invalid_json", 21))
-    error = ApiError(500, f"emulator: the body nests {deepest} levels deep; the real API reads up to {MAX_DEPTH}, "
-                          "Python's json module stops at its recursion limit")
+    error = ApiError(
+        500,
+        f"emulator: the body nests {deepest} levels deep; the real API reads up to {MAX_DEPTH}, "
+        "Python's json module stops at its recursion limit",
+    )
     return _error_response(error, make_id("req_011C", content, "too_deep", 21), {"x-should-retry": "false"})
 
 
@@ -123,7 +135,9 @@ def _emulator(script_or_emulator: Any, faults: dict | None) -> Emulator:
     return Emulator(script_or_emulator, faults=faults)
 
 
-def emulated_client(script_or_emulator: Any = "lesson6", *, faults: dict | None = None, **client_kwargs: Any) -> anthropic.Anthropic:
+def emulated_client(
+    script_or_emulator: Any = "lesson6", *, faults: dict | None = None, **client_kwargs: Any
+) -> anthropic.Anthropic:
     """A real ``anthropic.Anthropic`` whose HTTP requests are answered by the emulator in-process.
 
     ``client_kwargs`` go to the client (``max_retries=0``, ``timeout=...``); ``emulator_of(client)``
@@ -136,7 +150,9 @@ def emulated_client(script_or_emulator: Any = "lesson6", *, faults: dict | None 
     return client
 
 
-def emulated_async_client(script_or_emulator: Any = "lesson6", *, faults: dict | None = None, **client_kwargs: Any) -> anthropic.AsyncAnthropic:
+def emulated_async_client(
+    script_or_emulator: Any = "lesson6", *, faults: dict | None = None, **client_kwargs: Any
+) -> anthropic.AsyncAnthropic:
     """``emulated_client`` for ``anthropic.AsyncAnthropic`` (pydantic-ai and other async callers)."""
     emulator = _emulator(script_or_emulator, faults)
     http_client = httpx2.AsyncClient(transport=httpx2.MockTransport(handler_for(emulator)))

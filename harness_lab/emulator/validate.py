@@ -30,7 +30,13 @@ from .kinds import Model
 from .models import CONTEXT_WINDOW, is_known
 from .schema import BETA_FIELDS, COUNT_TOKENS, CREATE, output_limit
 
-__all__ = ["ApiError", "COUNT_TOKENS_FIELDS", "CREATE_FIELDS", "check_prompt_length", "validate"]
+__all__ = [
+    "ApiError",
+    "COUNT_TOKENS_FIELDS",
+    "CREATE_FIELDS",
+    "check_prompt_length",
+    "validate",
+]
 
 # Top-level fields the Messages API accepts (anthropic 2.15's create / count_tokens bodies).
 CREATE_FIELDS = frozenset(CREATE)
@@ -90,7 +96,9 @@ def _check_limits(request: dict, count_tokens: bool) -> ApiError | None:
         return None
     max_tokens, limit = request["max_tokens"], output_limit(model)
     if max_tokens > limit:
-        return _bad(f"max_tokens: {max_tokens} > {limit}, which is the maximum allowed number of output tokens for {model}")
+        return _bad(
+            f"max_tokens: {max_tokens} > {limit}, which is the maximum allowed number of output tokens for {model}"
+        )
     thinking = request.get("thinking")
     if isinstance(thinking, dict) and thinking.get("type") == "enabled" and thinking["budget_tokens"] >= max_tokens:
         return _bad(THINKING_BUDGET)

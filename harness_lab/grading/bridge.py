@@ -23,14 +23,27 @@ import select
 import socket
 import threading
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import anthropic
 import httpx2
 
 from ..emulator.transport import BASE_URL, DUMMY_KEY
-from .sandbox import (GRACE, HEADER, MEMORY_LIMIT, Aborted, JobResult, Started, check_plain, describe_error, framed, plain,
-                      run_in_thread, unframed)
+from .sandbox import (
+    GRACE,
+    HEADER,
+    MEMORY_LIMIT,
+    Aborted,
+    JobResult,
+    Started,
+    check_plain,
+    describe_error,
+    framed,
+    plain,
+    run_in_thread,
+    unframed,
+)
 
 __all__ = ["BridgeError", "Stop", "ask", "bridged_client", "observe", "serve_http"]
 
@@ -60,8 +73,9 @@ def ask(message: tuple) -> Any:
     return _link(message)
 
 
-def observe(job: Callable[[], Any], answer: Callable[[tuple], Any], timeout: float, *,
-            memory: int | None = MEMORY_LIMIT) -> JobResult:
+def observe(
+    job: Callable[[], Any], answer: Callable[[tuple], Any], timeout: float, *, memory: int | None = MEMORY_LIMIT
+) -> JobResult:
     """Run ``job()`` limited like ``run_limited``, answering each ``ask`` from it with ``answer(message)``.
 
     ``answer`` runs here, in the caller; it may raise ``Stop(value)`` to end the job at once.
@@ -203,8 +217,16 @@ def bridged_client(tag: str, **client_kwargs: Any) -> anthropic.Anthropic:
     """Inside a job: a real ``anthropic.Anthropic`` whose HTTP requests the caller answers (``"http"``)."""
 
     def handle(request: httpx2.Request) -> httpx2.Response:
-        status, headers, content = ask(("http", tag, request.method, str(request.url),
-                                        [(k, v) for k, v in request.headers.multi_items()], request.content))
+        status, headers, content = ask(
+            (
+                "http",
+                tag,
+                request.method,
+                str(request.url),
+                [(k, v) for k, v in request.headers.multi_items()],
+                request.content,
+            )
+        )
         return httpx2.Response(status, headers=headers, content=content)
 
     http_client = httpx2.Client(transport=httpx2.MockTransport(handle))
@@ -215,8 +237,9 @@ def serve_http(handler: Callable[[httpx2.Request], httpx2.Response]) -> Callable
     """The caller's side of ``bridged_client``: a MockTransport handler answering the job's requests."""
 
     def answer(method: str, url: str, headers: list, content: bytes) -> tuple:
-        request = httpx2.Request(plain(method), plain(url), headers=[(plain(k), plain(v)) for k, v in headers],
-                                 content=bytes(content))
+        request = httpx2.Request(
+            plain(method), plain(url), headers=[(plain(k), plain(v)) for k, v in headers], content=bytes(content)
+        )
         response = handler(request)
         return response.status_code, list(response.headers.multi_items()), response.read()
 

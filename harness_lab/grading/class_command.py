@@ -22,9 +22,15 @@ from .classroom import STATE_FILE, Row, grade_class
 __all__ = ["grade_class_command"]
 
 
-def grade_class_command(submissions: str | Path, out: str | Path, *, jobs: int | None = None,
-                        timeout: float | None = None, stdout: TextIO | None = None,
-                        stderr: TextIO | None = None) -> int:
+def grade_class_command(
+    submissions: str | Path,
+    out: str | Path,
+    *,
+    jobs: int | None = None,
+    timeout: float | None = None,
+    stdout: TextIO | None = None,
+    stderr: TextIO | None = None,
+) -> int:
     stdout, stderr = stdout or sys.stdout, stderr or sys.stderr
     submissions, out = Path(submissions), Path(out)
     refused = _refused(submissions, out)
@@ -34,8 +40,14 @@ def grade_class_command(submissions: str | Path, out: str | Path, *, jobs: int |
     out.mkdir(parents=True, exist_ok=True)
     progress = _Progress(stderr)
     try:
-        result = grade_class(submissions, out / STATE_FILE, jobs=jobs, timeout=timeout, on_row=progress.row,
-                             on_note=lambda note: print(note, file=stderr))
+        result = grade_class(
+            submissions,
+            out / STATE_FILE,
+            jobs=jobs,
+            timeout=timeout,
+            on_row=progress.row,
+            on_note=lambda note: print(note, file=stderr),
+        )
     except KeyboardInterrupt:
         progress.end()
         print(t("grade.class.interrupted", done=progress.done, state=out / STATE_FILE), file=stderr)
@@ -43,8 +55,16 @@ def grade_class_command(submissions: str | Path, out: str | Path, *, jobs: int |
     progress.end()
     write_report(result, out)
     handed = [r for r in result.rows if r.notebook]
-    print(t("grade.class.done", total=len(handed), seconds=f"{result.seconds:.1f}", graded=result.graded,
-            reused=result.reused), file=stdout)
+    print(
+        t(
+            "grade.class.done",
+            total=len(handed),
+            seconds=f"{result.seconds:.1f}",
+            graded=result.graded,
+            reused=result.reused,
+        ),
+        file=stdout,
+    )
     print(summary(result), file=stdout)
     print(t("grade.class.written", path=out / HTML_FILE), file=stdout)
     return 0

@@ -26,8 +26,18 @@ from ..text import lang, t
 from .classroom import ClassResult, Row
 from .notebook import EXERCISES
 
-__all__ = ["CSV_FILE", "FEEDBACK_DIR", "HTML_FILE", "chart", "criteria_count", "feedback", "gradebook", "page",
-           "summary", "write_report"]
+__all__ = [
+    "CSV_FILE",
+    "FEEDBACK_DIR",
+    "HTML_FILE",
+    "chart",
+    "criteria_count",
+    "feedback",
+    "gradebook",
+    "page",
+    "summary",
+    "write_report",
+]
 
 CSV_FILE = "grades.csv"
 HTML_FILE = "index.html"
@@ -69,12 +79,24 @@ def _write(path: Path, text: str, encoding: str = "utf-8") -> None:
 
 # --- grades.csv -----------------------------------------------------------------------------------
 
+
 def gradebook(result: ClassResult) -> str:
     count = criteria_count()
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\r\n")
-    writer.writerow(["learner", "exercise", "notebook", *(f"criterion_{n}" for n in range(1, count + 1)),
-                     "hint_keys", "score", "max_score", "status", "message"])
+    writer.writerow(
+        [
+            "learner",
+            "exercise",
+            "notebook",
+            *(f"criterion_{n}" for n in range(1, count + 1)),
+            "hint_keys",
+            "score",
+            "max_score",
+            "status",
+            "message",
+        ]
+    )
     for row in result.rows:
         grade = row.grade
         checks = grade.reports[0].checks if grade.status == "ok" and grade.reports else ()
@@ -86,12 +108,24 @@ def gradebook(result: ClassResult) -> str:
             keys = grade.key
         exercise = EXERCISES.get(grade.exercise)
         most = len(checks) if checks else len(exercise.criteria) if exercise else count
-        writer.writerow([row.learner, grade.exercise, row.notebook, *marks, keys,
-                         sum(c.passed for c in checks), most, grade.status, "" if grade.status == "ok" else grade.error])
+        writer.writerow(
+            [
+                row.learner,
+                grade.exercise,
+                row.notebook,
+                *marks,
+                keys,
+                sum(c.passed for c in checks),
+                most,
+                grade.status,
+                "" if grade.status == "ok" else grade.error,
+            ]
+        )
     return buffer.getvalue()
 
 
 # --- feedback/<learner>.txt ----------------------------------------------------------------------
+
 
 def feedback(result: ClassResult, learner: str) -> str:
     lines = [t("grade.class.feedback_title", learner=learner), ""]
@@ -110,12 +144,20 @@ def feedback(result: ClassResult, learner: str) -> str:
 
 # --- index.html -----------------------------------------------------------------------------------
 
+
 def summary(result: ClassResult) -> str:
     """One line: learners, notebooks, and how many passed, timed out, failed, were missing or skipped."""
     handed = [r for r in result.rows if r.notebook]
-    return t("grade.class.summary", learners=len(result.learners), notebooks=len(handed),
-             passed=sum(r.grade.passed for r in handed), timeouts=_count(handed, "timeout"),
-             errors=_count(handed, "error"), missing=_count(result.rows, "missing"), skipped=len(result.problems))
+    return t(
+        "grade.class.summary",
+        learners=len(result.learners),
+        notebooks=len(handed),
+        passed=sum(r.grade.passed for r in handed),
+        timeouts=_count(handed, "timeout"),
+        errors=_count(handed, "error"),
+        missing=_count(result.rows, "missing"),
+        skipped=len(result.problems),
+    )
 
 
 def page(result: ClassResult) -> str:
@@ -135,15 +177,30 @@ def page(result: ClassResult) -> str:
         parts += _rates(name, [r for r in handed if r.grade.exercise == name])
     parts += _hints(handed)
     failures = [r for r in handed if r.grade.status in ("timeout", "error")]
-    parts += _table(t("grade.class.failures"), t("grade.class.no_failures"),
-                    ("learner", "notebook", "status", "message"),
-                    [(r.learner, r.notebook, t(f"grade.class.status.{r.grade.status}"), r.grade.error) for r in failures])
-    parts += _table(t("grade.class.missing_title"), t("grade.class.none"), ("learner", "exercise"),
-                    [(r.learner, r.grade.exercise) for r in rows if r.grade.status == "missing"])
-    parts += _table(t("grade.class.skipped_title"), t("grade.class.none"), ("learner", "file", "message"),
-                    [(p.learner, p.name, p.text) for p in result.problems])
-    parts += [f'<p class="footer">{_e(t("grade.class.footer", version=result.version, seconds=f"{result.timeout:g}"))}</p>',
-              "</body>", "</html>", ""]
+    parts += _table(
+        t("grade.class.failures"),
+        t("grade.class.no_failures"),
+        ("learner", "notebook", "status", "message"),
+        [(r.learner, r.notebook, t(f"grade.class.status.{r.grade.status}"), r.grade.error) for r in failures],
+    )
+    parts += _table(
+        t("grade.class.missing_title"),
+        t("grade.class.none"),
+        ("learner", "exercise"),
+        [(r.learner, r.grade.exercise) for r in rows if r.grade.status == "missing"],
+    )
+    parts += _table(
+        t("grade.class.skipped_title"),
+        t("grade.class.none"),
+        ("learner", "file", "message"),
+        [(p.learner, p.name, p.text) for p in result.problems],
+    )
+    parts += [
+        f'<p class="footer">{_e(t("grade.class.footer", version=result.version, seconds=f"{result.timeout:g}"))}</p>',
+        "</body>",
+        "</html>",
+        "",
+    ]
     return "\n".join(parts)
 
 
@@ -159,13 +216,21 @@ def _rates(name: str, rows: list[Row]) -> list[str]:
     """The exercise's heading, its bar chart and the criteria's titles under it."""
     titles = [t(key) for key in EXERCISES[name].criteria]
     total = len(rows)
-    passed = [sum(1 for r in rows if r.grade.status == "ok" and r.grade.reports
-                  and len(r.grade.reports[0].checks) >= n and r.grade.reports[0].checks[n - 1].passed)
-              for n in range(1, len(titles) + 1)]
+    passed = [
+        sum(
+            1
+            for r in rows
+            if r.grade.status == "ok"
+            and r.grade.reports
+            and len(r.grade.reports[0].checks) >= n
+            and r.grade.reports[0].checks[n - 1].passed
+        )
+        for n in range(1, len(titles) + 1)
+    ]
     return [
         f"<h2>{_e(t('grade.class.rates', exercise=name))}</h2>",
         chart(titles, passed, total),
-        f"<p class=\"note\">{_e(t('grade.class.rates_note', total=total))}</p>",
+        f'<p class="note">{_e(t("grade.class.rates_note", total=total))}</p>',
         "<ol>" + "".join(f"<li>{_e(title)}</li>" for title in titles) + "</ol>",
     ]
 
@@ -174,8 +239,10 @@ def chart(titles: list[str], passed: list[int], total: int) -> str:
     """A horizontal bar per criterion: its label, the share that passed, and the count; plain SVG."""
     width = _LABEL_W + _BAR_W + 160
     height = _PAD * 2 + _ROW_H * len(titles)
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-           f'viewBox="0 0 {width} {height}" role="img" class="chart">']
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}" role="img" class="chart">'
+    ]
     for i, (title, ok) in enumerate(zip(titles, passed, strict=True)):
         y = _PAD + i * _ROW_H
         percent = round(100 * ok / total) if total else 0
@@ -205,7 +272,10 @@ def _hints(rows: list[Row]) -> list[str]:
             seen[hint] += 1
             best = sample.get(hint)
             if best is None or (len(row.answer), row.learner, row.notebook) < (
-                    len(best[0].answer), best[0].learner, best[0].notebook):
+                len(best[0].answer),
+                best[0].learner,
+                best[0].notebook,
+            ):
                 sample[hint] = (row, check.hint)
     top = sorted(seen, key=lambda h: (-seen[h], h))[:TOP_HINTS]
     body = []
@@ -213,15 +283,17 @@ def _hints(rows: list[Row]) -> list[str]:
         row, text = sample[hint]
         exercise, number, key = hint
         body.append(
-            f"<tr><td class=\"num\">{seen[hint]}</td><td class=\"nw\">{_e(exercise)}</td>"
-            f"<td class=\"nw\">{_e(t('grade.criterion', number=number))}</td>"
+            f'<tr><td class="num">{seen[hint]}</td><td class="nw">{_e(exercise)}</td>'
+            f'<td class="nw">{_e(t("grade.criterion", number=number))}</td>'
             f"<td>{_e(text)}<br><code>{_e(key)}</code></td>"
             f"<td><details><summary>{_e(t('grade.class.sample', learner=row.learner, notebook=row.notebook))}</summary>"
             f"<pre>{_e(_shortened(row.answer))}</pre></details></td></tr>"
         )
     if not body:
         return [f"<h2>{_e(t('grade.class.hints'))}</h2>", f"<p>{_e(t('grade.class.no_hints'))}</p>"]
-    head = "".join(f"<th>{_e(t(f'grade.class.col.{c}'))}</th>" for c in ("count", "exercise", "criterion", "hint", "sample"))
+    head = "".join(
+        f"<th>{_e(t(f'grade.class.col.{c}'))}</th>" for c in ("count", "exercise", "criterion", "hint", "sample")
+    )
     return [f"<h2>{_e(t('grade.class.hints'))}</h2>", f"<table><tr>{head}</tr>", *body, "</table>"]
 
 

@@ -26,9 +26,10 @@ import shutil
 import stat
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from ..text import lang, t
 from .notebook import CHECK_TIMEOUT, EXERCISES, NOTEBOOK_TIMEOUT, NotebookGrade, answer_sources, grade_notebook
@@ -36,7 +37,15 @@ from .report import Check, Report
 from .sandbox import describe_error
 from .workers import Pool
 
-__all__ = ["ClassResult", "MAX_NOTEBOOK_BYTES", "Problem", "Row", "STATE_FILE", "grade_class", "grader_version"]
+__all__ = [
+    "ClassResult",
+    "MAX_NOTEBOOK_BYTES",
+    "Problem",
+    "Row",
+    "STATE_FILE",
+    "grade_class",
+    "grader_version",
+]
 
 STATE_FILE = "state.json"
 MAX_NOTEBOOK_BYTES = 64 << 20  # an exercise notebook is ~50 KB; more than this is not one
@@ -146,6 +155,7 @@ def grade_class(
 
 # --- finding the notebooks ----------------------------------------------------------------------
 
+
 def _scan(submissions: Path) -> tuple[list[str], list[tuple[str, str]], list[Problem]]:
     """(learners, (learner, notebook file) pairs, problems), all sorted by name.
 
@@ -192,21 +202,32 @@ def _not_gradable(entry: os.DirEntry) -> tuple[str, str] | None:
     if not stat.S_ISREG(info.st_mode):  # a link could point at anything the grader may read; a FIFO never ends
         return "grade.class.not_regular", t("grade.class.not_regular", name=entry.name)
     if info.st_size > MAX_NOTEBOOK_BYTES:
-        return "grade.class.too_large", t("grade.class.too_large", name=entry.name, mb=info.st_size >> 20,
-                                          limit=MAX_NOTEBOOK_BYTES >> 20)
+        return "grade.class.too_large", t(
+            "grade.class.too_large", name=entry.name, mb=info.st_size >> 20, limit=MAX_NOTEBOOK_BYTES >> 20
+        )
     return None
 
 
 def _missing(learners: list[str], rows: list[Row]) -> list[Row]:
     handed = {(r.learner, r.grade.exercise) for r in rows}
-    return [Row(learner, "", NotebookGrade("", name, "missing", error=t("grade.class.missing", exercise=name),
-                                           key="grade.class.missing"))
-            for learner in learners for name in EXERCISES if (learner, name) not in handed]
+    return [
+        Row(
+            learner,
+            "",
+            NotebookGrade(
+                "", name, "missing", error=t("grade.class.missing", exercise=name), key="grade.class.missing"
+            ),
+        )
+        for learner in learners
+        for name in EXERCISES
+        if (learner, name) not in handed
+    ]
 
 
 # --- grading --------------------------------------------------------------------------------------
 
-def _graded(tasks: list[tuple], timeout: float, jobs: int | None, record: "_Record"):
+
+def _graded(tasks: list[tuple], timeout: float, jobs: int | None, record: _Record):
     """Grade ``tasks`` in workers (or here, where there is no fork); yield each Row as it ends."""
     limits = (timeout, min(CHECK_TIMEOUT, timeout))
     if not tasks:
@@ -219,7 +240,7 @@ def _graded(tasks: list[tuple], timeout: float, jobs: int | None, record: "_Reco
         shutil.rmtree(scratch, ignore_errors=True)
 
 
-def _graded_in(scratch: str, tasks: list[tuple], timeout: float, limits: tuple, jobs: int | None, record: "_Record"):
+def _graded_in(scratch: str, tasks: list[tuple], timeout: float, limits: tuple, jobs: int | None, record: _Record):
     digests = {(learner, name): digest for learner, name, _, digest in tasks}
     sent = [(learner, name, path, limits, scratch) for learner, name, path, _ in tasks]
     if not hasattr(os, "fork"):
@@ -294,20 +315,31 @@ def _error(learner: str, name: str, key: str, status: str = "error", **values: A
 
 def _plain(grade: NotebookGrade) -> dict:
     return {
-        "path": grade.path, "exercise": grade.exercise, "status": grade.status, "error": grade.error,
-        "key": grade.key, "notes": list(grade.notes),
-        "reports": [{"exercise": r.exercise, "checks": [[c.number, c.title, c.passed, c.hint, c.warning, c.key]
-                                                         for c in r.checks]} for r in grade.reports],
+        "path": grade.path,
+        "exercise": grade.exercise,
+        "status": grade.status,
+        "error": grade.error,
+        "key": grade.key,
+        "notes": list(grade.notes),
+        "reports": [
+            {
+                "exercise": r.exercise,
+                "checks": [[c.number, c.title, c.passed, c.hint, c.warning, c.key] for c in r.checks],
+            }
+            for r in grade.reports
+        ],
     }
 
 
 def _from_plain(value: dict) -> NotebookGrade:
     reports = tuple(Report(r["exercise"], tuple(Check(*c) for c in r["checks"])) for r in value["reports"])
-    return NotebookGrade(value["path"], value["exercise"], value["status"], reports, value["error"], value["key"],
-                         tuple(value["notes"]))
+    return NotebookGrade(
+        value["path"], value["exercise"], value["status"], reports, value["error"], value["key"], tuple(value["notes"])
+    )
 
 
 # --- the record of grades (resuming) -------------------------------------------------------------
+
 
 class _Record:
     """REPORT/state.json: what was graded, from which bytes, by which grader, in which language."""
@@ -342,7 +374,12 @@ class _Record:
     def add(self, learner: str, name: str, digest: str, graded: dict) -> Row:
         answer = graded.pop("answer", "")
         grade = _from_plain(graded)
-        self.entries[f"{learner}/{name}"] = {"sha256": digest, "timeout": self.timeout, "grade": graded, "answer": answer}
+        self.entries[f"{learner}/{name}"] = {
+            "sha256": digest,
+            "timeout": self.timeout,
+            "grade": graded,
+            "answer": answer,
+        }
         if time.monotonic() - self.saved >= _SAVE_EVERY:
             self.save()
         return Row(learner, name, grade, answer)

@@ -37,9 +37,9 @@ import json
 import os
 import re
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from enum import Enum
-from typing import Any, Callable
+from typing import Any
 
 import anthropic
 
@@ -48,11 +48,11 @@ from ..emulator.transport import handler_for
 from ..messages import assistant, field, user
 from ..model import DEFAULT_MODEL
 from ..text import t
-from .report import MALFORMED, Check, Report, guarded, show
 from .bridge import bridged_client, observe, serve_http
+from .policy_probe import TIERS, items, listed, rewrite, shape_of, tier_name
+from .report import MALFORMED, Check, Report, guarded, show
 from .sandbox import JobResult, describe_error, plain
 from .scenarios import OUTPUTS, PROMPT, TOOL_DEFS, content_of, tool_use_ids
-from .policy_probe import TIERS, items, listed, rewrite, shape_of, tier_name
 from .spies import Recorder, Spies, logged, remote_approver, remote_tools
 
 __all__ = [
@@ -118,14 +118,30 @@ ANSWER_OPTIONS = {
 # prohibition (禁止, 許可されていません, not permitted...). A bare "拒否" / "denied" is what a
 # person's "no" says too; "使えません", "blocked" or "エラー" say nothing about why.
 _RULE_WORDS = (
-    "ポリシー", "方針", "規則", "規定", "ルール", "権限", "管理者",
-    r"\bpolic(y|ies)\b", r"\brules?\b", r"\bpermissions?\b", r"\badmin(istrator)?s?\b",
-    r"\b(allow|block|deny)[- ]?list", r"\bguardrails?\b",
+    "ポリシー",
+    "方針",
+    "規則",
+    "規定",
+    "ルール",
+    "権限",
+    "管理者",
+    r"\bpolic(y|ies)\b",
+    r"\brules?\b",
+    r"\bpermissions?\b",
+    r"\badmin(istrator)?s?\b",
+    r"\b(allow|block|deny)[- ]?list",
+    r"\bguardrails?\b",
 )
 _PROHIBITIONS = (
-    "禁", "不許可", "許可(されてい|されて|され|してい|し|が(あり)?)?(ない|ません|なし)",
+    "禁",
+    "不許可",
+    "許可(されてい|されて|され|してい|し|が(あり)?)?(ない|ません|なし)",
     "認められて(い)?(ない|ません)",
-    r"\bforbid", r"\bprohibit", r"\bdisallow", r"\bbanned\b", r"\b(un|not )authori[sz]ed\b",
+    r"\bforbid",
+    r"\bprohibit",
+    r"\bdisallow",
+    r"\bbanned\b",
+    r"\b(un|not )authori[sz]ed\b",
     r"(\bnot|n't|\bnever) (be )?(allowed|permitted)\b",
 )
 _SAYS_RULE = re.compile("|".join(_RULE_WORDS + _PROHIBITIONS))
@@ -233,8 +249,14 @@ def _criterion1(learner: Callable[[], tuple], seen: JobResult, timeout: float) -
             return Check.fail(1, title, "grade.l1.c1.listed_wrong", tool=name, listed=listed, expected=expected)
         return Check.fail(1, title, "grade.l1.c1.mismatch", tool=name, expected=expected, seen=value)
     if found["tiers"][UNLISTED_TOOL][1] != default:
-        return Check.fail(1, title, "grade.l1.c1.default_ignored", tool=UNLISTED_TOOL, default=default,
-                          seen=found["tiers"][UNLISTED_TOOL][1])
+        return Check.fail(
+            1,
+            title,
+            "grade.l1.c1.default_ignored",
+            tool=UNLISTED_TOOL,
+            default=default,
+            seen=found["tiers"][UNLISTED_TOOL][1],
+        )
     spies = Spies(OUTPUTS)
     for name in _FORCED:
         spies.recorder("probe:" + name, _yes)
@@ -422,15 +444,27 @@ def _scenes2(run_tool_uses: Callable, answers: Any, ask: str, deny: bool) -> dic
     return _given(answers, "step", "approval")
 
 
-def _verdict2(ask: str, deny: bool, tiers: dict, given: dict, said_no: Recorder, said_yes: Recorder,
-              alone: Recorder, mixed: Recorder) -> tuple | None:
+def _verdict2(
+    ask: str,
+    deny: bool,
+    tiers: dict,
+    given: dict,
+    said_no: Recorder,
+    said_yes: Recorder,
+    alone: Recorder,
+    mixed: Recorder,
+) -> tuple | None:
     approved = ASK_PAIRS[ask][0]
     if deny and (alone.ran("send_email") or mixed.ran("send_email")):
         return "grade.l1.c2.deny_ran", {"tool": "send_email"}
     if not said_no.asked(ask):
         return "grade.l1.c2.not_asked", {}
     if said_no.ran(ask):
-        key = "grade.l1.c2.refusal_ignored" if said_no.asked_before_ran(ask, approved) else "grade.l1.c2.ran_before_asking"
+        key = (
+            "grade.l1.c2.refusal_ignored"
+            if said_no.asked_before_ran(ask, approved)
+            else "grade.l1.c2.ran_before_asking"
+        )
         return key, {"tool": ask}
     if said_yes.ran(ask) and not said_yes.asked_before_ran(ask, approved):
         return "grade.l1.c2.ran_before_asking", {"tool": ask}
@@ -469,7 +503,9 @@ def _criterion3(learner: Callable[[], tuple], tiers: dict, timeout: float) -> Ch
     if any(sent[tag].facts is None and not calls[tag]["unsent"] for tag in scenes):
         return Check.fail(3, _title(3), "grade.tampered")
     facts = {tag: sent[tag].facts if sent[tag].facts is not None else calls[tag]["facts"] for tag in scenes}
-    rejected = sent["mixed"].rejected or next((plain(calls[tag]["unsent"]) for tag in scenes if sent[tag].facts is None), "")
+    rejected = sent["mixed"].rejected or next(
+        (plain(calls[tag]["unsent"]) for tag in scenes if sent[tag].facts is None), ""
+    )
     return _judged(3, _verdict3(denied, ask, tiers, scenes, facts, rec, rejected, given))
 
 
@@ -483,7 +519,8 @@ def _scenes3(run_tool_uses: Callable, answers: Any, ask: str, denied: str) -> tu
         messages = [user(PROMPT), assistant(content), {"role": "user", "content": returned}]
         try:
             bridged_client(tag, max_retries=0).messages.create(
-                model=DEFAULT_MODEL, max_tokens=256, tools=TOOL_DEFS, messages=messages)
+                model=DEFAULT_MODEL, max_tokens=256, tools=TOOL_DEFS, messages=messages
+            )
         except anthropic.APIStatusError:
             pass  # the grader saw the request and its answer
         except Exception as exc:  # results the SDK cannot even serialise
@@ -510,8 +547,9 @@ class _SentResults:
         return self._reply(request)
 
 
-def _verdict3(denied: str, ask: str, tiers: dict, scenes: dict, facts: dict, rec: Recorder, rejected: str,
-              given: dict) -> tuple | None:
+def _verdict3(
+    denied: str, ask: str, tiers: dict, scenes: dict, facts: dict, rec: Recorder, rejected: str, given: dict
+) -> tuple | None:
     alone, mixed = facts["alone"], facts["mixed"]
     content, names = scenes["mixed"], _mixed(ask)[1]
     ids = tool_use_ids(content)

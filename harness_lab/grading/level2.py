@@ -28,9 +28,9 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from itertools import islice
-from typing import Any, Callable
+from typing import Any
 
 import anthropic
 
@@ -118,11 +118,14 @@ def grade_level2(MISSING: Any, run_agent: Callable, MAX_TURNS: Any, *, timeout: 
 def grade_level2_from(learner: Callable[[], tuple], *, timeout: float = 5.0) -> Report:
     """Judge the learner's ``(MISSING, run_agent, MAX_TURNS)``, which ``learner()`` gives in each child."""
     answer = observe(lambda: _read_missing(learner()[0]), _no_messages, timeout)
-    return Report("level2", (
-        guarded(1, t("grade.l2.c1.title"), lambda: _criterion1(answer)),
-        guarded(2, t("grade.l2.c2.title"), lambda: _criterion2(answer)),
-        guarded(3, t("grade.l2.c3.title"), lambda: _criterion3(learner, timeout)),
-    ))
+    return Report(
+        "level2",
+        (
+            guarded(1, t("grade.l2.c1.title"), lambda: _criterion1(answer)),
+            guarded(2, t("grade.l2.c2.title"), lambda: _criterion2(answer)),
+            guarded(3, t("grade.l2.c3.title"), lambda: _criterion3(learner, timeout)),
+        ),
+    )
 
 
 def _no_messages(message: tuple) -> Any:
@@ -218,11 +221,19 @@ def _criterion2(answer: JobResult) -> Check:
             return Check.fail(2, title, "grade.l2.unknown", keys=", ".join(map(repr, unknown)))
         for runaway in runaways:
             if RUNAWAY_OPTIONS[runaway] is None:
-                return Check.fail(2, title, "grade.l2.c2.not_this_loop", option=runaway,
-                                  desc=t("grade.l2.runaway." + runaway))
+                return Check.fail(
+                    2, title, "grade.l2.c2.not_this_loop", option=runaway, desc=t("grade.l2.runaway." + runaway)
+                )
             if runaway not in PAIRS[control]:
-                return Check.fail(2, title, "grade.l2.c2.mispaired", control=control, runaway=runaway,
-                                  gap=t("grade.l2.gap." + control), desc=t("grade.l2.runaway." + runaway))
+                return Check.fail(
+                    2,
+                    title,
+                    "grade.l2.c2.mispaired",
+                    control=control,
+                    runaway=runaway,
+                    gap=t("grade.l2.gap." + control),
+                    desc=t("grade.l2.runaway." + runaway),
+                )
             families.add(RUNAWAY_OPTIONS[runaway])
     if "turns" not in families:
         return Check.fail(2, title, "grade.l2.c2.no_turns")
@@ -303,8 +314,13 @@ class _Scene:
         returned, shown = seen["returned"], seen["shown"]
         if not (returned is None or type(returned) is str) or type(shown) is not str:
             raise TypeError("not what the grader's child sends")
-        return {"returned": returned, "shown": shown, "calls": len(self.emulator.requests),
-                "rounds": len(self.turns), "runs": self.runs}
+        return {
+            "returned": returned,
+            "shown": shown,
+            "calls": len(self.emulator.requests),
+            "rounds": len(self.turns),
+            "runs": self.runs,
+        }
 
 
 def _error_message(content: bytes) -> str:
@@ -318,8 +334,12 @@ def _scenario(run_agent: Callable) -> dict:
     """In the child: run the learner's loop once against the grader's model; what it returned."""
     tools = [d for d in TOOL_DEFS if d["name"] in _TOOL_NAMES]
     try:
-        returned = run_agent(bridged_client("model"), "README.md の1行目を読んで、それから今何時か教えて", tools,
-                             remote_tools("tools", _TOOL_NAMES))
+        returned = run_agent(
+            bridged_client("model"),
+            "README.md の1行目を読んで、それから今何時か教えて",
+            tools,
+            remote_tools("tools", _TOOL_NAMES),
+        )
     except anthropic.BadRequestError:
         return {"raised_400": True}
     return {"returned": plain(returned) if isinstance(returned, str) else None, "shown": plain(returned, 60)}

@@ -29,19 +29,29 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, TextIO
+from typing import Any, TextIO
 
 from ..text import t
 from .level1 import grade_level1_from
 from .level2 import grade_level2_from
-from .report import Check, Report
 from .processes import keep_private
+from .report import Check, Report
 from .sandbox import MEMORY_LIMIT, JobResult, describe_error, run_limited
 
-__all__ = ["CHECK_TIMEOUT", "EXERCISES", "Exercise", "NOTEBOOK_TIMEOUT", "NotebookGrade", "answer_sources",
-           "grade_files", "grade_notebook", "main"]
+__all__ = [
+    "CHECK_TIMEOUT",
+    "EXERCISES",
+    "Exercise",
+    "NOTEBOOK_TIMEOUT",
+    "NotebookGrade",
+    "answer_sources",
+    "grade_files",
+    "grade_notebook",
+    "main",
+]
 
 NOTEBOOK_TIMEOUT = 60.0  # seconds for a whole notebook: its answer cells and every criterion
 CELLS_TIMEOUT = 10.0  # seconds for its answer cells, which only define names: a loop there is a hang
@@ -64,10 +74,18 @@ class Exercise:
 
 
 EXERCISES = {
-    "level1": Exercise("level1", ("POLICY", "DEFAULT_TIER", "run_tool_uses", "ANSWERS"), grade_level1_from,
-                       ("grade.l1.c1.title", "grade.l1.c2.title", "grade.l1.c3.title")),
-    "level2": Exercise("level2", ("MISSING", "run_agent", "MAX_TURNS"), grade_level2_from,
-                       ("grade.l2.c1.title", "grade.l2.c2.title", "grade.l2.c3.title")),
+    "level1": Exercise(
+        "level1",
+        ("POLICY", "DEFAULT_TIER", "run_tool_uses", "ANSWERS"),
+        grade_level1_from,
+        ("grade.l1.c1.title", "grade.l1.c2.title", "grade.l1.c3.title"),
+    ),
+    "level2": Exercise(
+        "level2",
+        ("MISSING", "run_agent", "MAX_TURNS"),
+        grade_level2_from,
+        ("grade.l2.c1.title", "grade.l2.c2.title", "grade.l2.c3.title"),
+    ),
 }
 
 
@@ -116,9 +134,7 @@ def grade_notebook(
         return _failed(shown, exercise.name, "error", "grade.nb.no_answer_cells")
     folder = str(Path(path).resolve().parent)
     keep_private()  # the answer pipe's read end, here, must not be reopened for writing from below
-    outcome = run_limited(
-        lambda: _run(exercise, sources, folder, check_timeout), timeout, memory=2 * MEMORY_LIMIT
-    )
+    outcome = run_limited(lambda: _run(exercise, sources, folder, check_timeout), timeout, memory=2 * MEMORY_LIMIT)
     return _graded(shown, exercise.name, outcome, timeout)
 
 
@@ -179,8 +195,9 @@ def _run(exercise: Exercise, sources: list[tuple[int, str]], folder: str, check_
 def _honest(value: Any) -> bool:
     """Is ``value`` a summary ``_tried`` sends (the only thing the grader reads from that child)?"""
     shapes = {"ok": (float,), "cell_timeout": (int, float), "cell": (int, str), "undefined": (str,)}
-    return (type(value) is tuple and bool(value) and value[0] in shapes
-            and tuple(map(type, value[1:])) == shapes[value[0]])
+    return (
+        type(value) is tuple and bool(value) and value[0] in shapes and tuple(map(type, value[1:])) == shapes[value[0]]
+    )
 
 
 def _tried(exercise: Exercise, sources: list[tuple[int, str]], folder: str) -> tuple:
@@ -231,7 +248,7 @@ class _cells_deadline:
     def __init__(self, seconds: float) -> None:
         self.seconds, self.armed = seconds, False
 
-    def __enter__(self) -> "_cells_deadline":
+    def __enter__(self) -> _cells_deadline:
         if hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread():
             signal.signal(signal.SIGALRM, self._fire)
             signal.setitimer(signal.ITIMER_REAL, self.seconds)
@@ -295,8 +312,9 @@ def _noted(grade: NotebookGrade, text: str) -> NotebookGrade:
     """Add the note about untagged cells when a NameError shows that a definition was not run."""
     if "NameError" not in text:
         return grade
-    return NotebookGrade(grade.path, grade.exercise, grade.status, grade.reports, grade.error, grade.key,
-                         (t("grade.nb.name_note"),))
+    return NotebookGrade(
+        grade.path, grade.exercise, grade.status, grade.reports, grade.error, grade.key, (t("grade.nb.name_note"),)
+    )
 
 
 def main(argv: list[str] | None = None, out: TextIO | None = None) -> int:

@@ -9,10 +9,10 @@ grader can watch whether the learner's ``run_tool_uses`` follows the data.
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from enum import Enum
 from itertools import islice
-from typing import Any, Callable
+from typing import Any
 
 from .sandbox import plain
 
@@ -113,8 +113,9 @@ def _rebind(run_tool_uses: Callable, old: Any, new: Any) -> None:
             pass
 
 
-def rewrite(policy: Any, shape: str, run_tool_uses: Callable, forced: dict[str, str],
-            in_place: bool = True) -> Callable[[], None]:
+def rewrite(
+    policy: Any, shape: str, run_tool_uses: Callable, forced: dict[str, str], in_place: bool = True
+) -> Callable[[], None]:
     """Make the learner's policy say ``forced`` (name -> tier), in the learner's own structure.
 
     In a forked child the object itself is changed, so every reference the learner's code holds

@@ -12,12 +12,18 @@ stored before.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from ..text import t
 
-__all__ = ["MALFORMED", "Check", "GradeFailed", "Report", "guarded"]
+__all__ = [
+    "Check",
+    "GradeFailed",
+    "MALFORMED",
+    "Report",
+    "guarded",
+]
 
 # What reading a child's summary raises when it is not what the grader's own child code sends.
 MALFORMED = (TypeError, ValueError, KeyError, AttributeError, IndexError)
@@ -39,7 +45,7 @@ class Check:
     key: str = ""
 
     @classmethod
-    def fail(cls, number: int, title: str, key: str, **values: object) -> "Check":
+    def fail(cls, number: int, title: str, key: str, **values: object) -> Check:
         """A failed criterion whose hint is the catalog entry ``key``, formatted with ``values``."""
         return cls(number, title, False, t(key, **values), key=key)
 

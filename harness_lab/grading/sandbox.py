@@ -36,13 +36,23 @@ import threading
 import time
 import traceback
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from ..text import t
 from .processes import become_subreaper, die_with_parent, end_tree, keep_private, limit_memory, prepare, wait_for
 
-__all__ = ["MEMORY_LIMIT", "JobResult", "Started", "abort", "describe_error", "plain", "run_limited", "try_limited"]
+__all__ = [
+    "JobResult",
+    "MEMORY_LIMIT",
+    "Started",
+    "abort",
+    "describe_error",
+    "plain",
+    "run_limited",
+    "try_limited",
+]
 
 # Where the running job sends its answer; set only inside a job (or the fallback thread).
 _channel: Callable[[tuple], None] | None = None
@@ -127,7 +137,7 @@ class _Capture(_Sink):
     def write(self, text: str) -> int:
         text = plain(text) if isinstance(text, str) else ""
         room = self.limit - self.kept.tell()
-        self.kept.write(text[:max(room, 0)])
+        self.kept.write(text[: max(room, 0)])
         self.dropped = self.dropped or len(text) > room
         return len(text)
 
@@ -346,8 +356,9 @@ def _printed_and_returned(job: Callable[[], Any]) -> tuple[str, str | None, str]
     return caught.text(), returned, ""
 
 
-def _supervise(job: Callable[[], Any], write_end: int, timeout: float, memory: int | None,
-               keep: tuple[int, ...] = ()) -> int:
+def _supervise(
+    job: Callable[[], Any], write_end: int, timeout: float, memory: int | None, keep: tuple[int, ...] = ()
+) -> int:
     """The supervisor: fork the job, wait for it until the deadline, then end its whole tree."""
     _silence()
     os.setpgid(0, 0)
@@ -404,7 +415,7 @@ def _child(job: Callable[[], Any], write_end: int, budget: int | None, keep: tup
             frame = framed(("error", f"grader could not send the result: {plain(str(exc))}"))
         view = memoryview(frame)
         while view:
-            view = view[os.write(write_end, view):]
+            view = view[os.write(write_end, view) :]
         os._exit(0)
 
     _channel = send
@@ -448,7 +459,7 @@ def _silence() -> None:
             os.dup2(devnull, fd)
         except OSError:
             pass
-    sys.stdin = open(os.devnull)
+    sys.stdin = open(os.devnull)  # noqa: SIM115 (stays open for the child's life)
 
 
 def _read_until(fd: int, deadline: float) -> tuple[bytes, bool]:
@@ -459,7 +470,7 @@ def _read_until(fd: int, deadline: float) -> tuple[bytes, bool]:
     data = b""
     while True:
         if len(data) >= HEADER and len(data) >= HEADER + int.from_bytes(data[:HEADER], "big"):
-            return data[HEADER:HEADER + int.from_bytes(data[:HEADER], "big")], False
+            return data[HEADER : HEADER + int.from_bytes(data[:HEADER], "big")], False
         remaining = deadline - time.monotonic()
         if remaining <= 0:
             return b"", True

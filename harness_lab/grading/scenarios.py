@@ -10,8 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..emulator import emulated_client, reply
-from ..model import DEFAULT_MODEL
 from ..messages import field, user
+from ..model import DEFAULT_MODEL
 
 __all__ = ["OUTPUTS", "PROMPT", "TOOL_DEFS", "content_of", "tool_use_ids"]
 
@@ -59,9 +59,7 @@ def content_of(*parts: Any) -> list:
     Goes through the real client, so the blocks are ``anthropic.types`` objects with real ids.
     """
     client = emulated_client([reply(*parts)])
-    response = client.messages.create(
-        model=DEFAULT_MODEL, max_tokens=1024, tools=TOOL_DEFS, messages=[user(PROMPT)]
-    )
+    response = client.messages.create(model=DEFAULT_MODEL, max_tokens=1024, tools=TOOL_DEFS, messages=[user(PROMPT)])
     return list(response.content)
 
 

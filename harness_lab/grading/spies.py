@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import json
 import posixpath
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from .bridge import ask
 from .sandbox import plain

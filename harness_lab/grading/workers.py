@@ -17,10 +17,11 @@ from __future__ import annotations
 import signal
 import time
 from collections import deque
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from multiprocessing import get_context
 from multiprocessing.connection import Connection, wait
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any
 
 from .sandbox import describe_error
 

@@ -14,10 +14,11 @@ always goes on. A later notebook picks the learner's pieces up with ``lessons.us
 from __future__ import annotations
 
 import inspect
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
-from . import catalog  # noqa: F401  # the layer's strings, before any module uses them
 from ..text import t
+from . import catalog  # noqa: F401  # the layer's strings, before any module uses them
 from .checking import Miss, Piece, Point, Verdict, judge
 from .lesson2 import RUN_AGENT, RUN_TOOLS
 from .lesson3 import NEXT_STEP
@@ -28,9 +29,9 @@ from .protocol import HandWritten, drive, finished, stopped, turn
 from .workbook import Workbook, workbook
 
 __all__ = [
-    "PIECES",
     "HandWritten",
     "Miss",
+    "PIECES",
     "Piece",
     "Point",
     "Verdict",
@@ -48,8 +49,9 @@ __all__ = [
     "workbook",
 ]
 
-PIECES: dict[str, Piece] = {p.name: p for p in (RUN_TOOLS, RUN_AGENT, NEXT_STEP, SIGNATURE_OF, RUN_TOOL_USES,
-                                                READ_FILE, RUN_AGENT_WITH_VALVES)}
+PIECES: dict[str, Piece] = {
+    p.name: p for p in (RUN_TOOLS, RUN_AGENT, NEXT_STEP, SIGNATURE_OF, RUN_TOOL_USES, READ_FILE, RUN_AGENT_WITH_VALVES)
+}
 
 
 def _piece(name: str) -> Piece:
@@ -68,8 +70,11 @@ def check(name: str, fn: Any, *, timeout: float = 10.0) -> Callable:
     lines = verdict.lines()
     if verdict.passed:
         saved = workbook().save(name, piece.lesson, fn, pieces=PIECES)
-        lines.append(t("lesson.check.saved", name=name, path=workbook().path.name) if saved
-                     else t("lesson.check.not_saved", name=name))
+        lines.append(
+            t("lesson.check.saved", name=name, path=workbook().path.name)
+            if saved
+            else t("lesson.check.not_saved", name=name)
+        )
     elif not verdict.unwritten:
         lines.append(t("lesson.check.go_on_with_reference", name=name))
     print("\n".join(lines))

@@ -4,276 +4,392 @@ from __future__ import annotations
 
 from ..text import add
 
-add({
-    # the workbook file's own header
-    "lesson.workbook.title": (
-        "あなたのハーネス — ノートブックで書いて、確認を通った関数です",
-        "Your harness: the functions you wrote in the notebooks and that passed their checks",
-    ),
-    "lesson.workbook.body": (
-        "確認のセル（lessons.check）が通るたびに、ここへ書き足します。読んで、自由に書き換えてかまいません。\n"
-        "次のノートブックは lessons.use(\"名前\") で、ここから読み込みます。",
-        "Each check cell (lessons.check) that passes adds its function here. Read it and edit it freely.\n"
-        "The next notebooks load from here with lessons.use(\"name\").",
-    ),
-    "lesson.workbook.footer": (
-        "まだ書いていない（確認を通っていない）部品は、参考実装で補います。上の関数がそれを呼んでも動くように",
-        "Pieces not written yet (or not passed yet) come from the references, so the functions above can call them",
-    ),
-    # verdicts
-    "lesson.check.met": ("○ できています: {title}", "[PASS] {title}"),
-    "lesson.check.missed": ("× まだです: {title} — ヒント: {hint}", "[FAIL] {title}: hint: {hint}"),
-    "lesson.check.unwritten": (
-        "△ {name} はまだ書かれていません（NotImplementedError のまま）。参考実装で先へ進みます。書けたら、このセルをもう一度実行してください",
-        "[NOTE] {name} is not written yet (it still raises NotImplementedError). The lesson goes on with the reference; run this cell again once you have written it.",
-    ),
-    "lesson.check.saved": (
-        "◎ 全部できました。この先のセルは、あなたの {name} を使います（{path} に保存しました）",
-        "[ALL PASS] The following cells use your {name} (saved to {path}).",
-    ),
-    "lesson.check.not_saved": (
-        "◎ 全部できました。ただ {name} のソースを読めなかったので、ファイルには保存していません（関数は def で書いてください）",
-        "[ALL PASS] But the source of {name} could not be read, so it was not saved to the file (define it with def).",
-    ),
-    "lesson.check.go_on_with_reference": (
-        "この先のセルは参考実装の {name} で進みます。直したら、このセルをもう一度実行してください",
-        "The following cells go on with the reference {name}; fix yours and run this cell again.",
-    ),
-    "lesson.use.mine": ("あなたの {name} を使います（{path} から）", "Using your {name} (from {path})"),
-    "lesson.use.reference": (
-        "{path} に {name} がまだないので、参考実装を使います",
-        "{path} has no {name} yet, so the reference is used",
-    ),
-    "lesson.use.broken": (
-        "{path} を読み込めませんでした（{error}）。直すまで参考実装を使います",
-        "{path} could not be loaded ({error}); the references are used until you fix it",
-    ),
-    "lesson.unknown_piece": ("{name} という確認はありません（あるのは {known}）", "There is no check called {name} (known: {known})"),
-    # predictions
-    "lesson.predict.right": ("○ {what}: 予想どおり {actual}", "[RIGHT] {what}: {actual}, as you predicted"),
-    "lesson.predict.wrong": (
-        "× {what}: 予想 {guess} → 実際は {actual}。どこで数え違えたか、上の図とコードで確かめましょう",
-        "[WRONG] {what}: you said {guess}, it was {actual}. Find where the count differs in the diagram and the code above",
-    ),
-    "lesson.predict.blank": (
-        "△ {what}: 予想が空欄です（実際は {actual}）。予想を書いてから実行すると、答え合わせになります",
-        "[NOTE] {what}: no prediction (it was {actual}). Write one first, then run: that is the exercise",
-    ),
-    # hints shared by every piece
-    "lesson.todo": ("まだ NotImplementedError のままです", "It still raises NotImplementedError"),
-    "lesson.not_callable": ("関数ではなく {got} です。def で関数を書いてください", "That is a {got}, not a function; write it with def"),
-    "lesson.raised": ("例外で止まりました: {error}", "It raised: {error}"),
-    "lesson.timeout": (
-        "{seconds} 秒たっても終わりませんでした。ループが止まらなくなっていませんか",
-        "It did not finish within {seconds} s. Does a loop never end?",
-    ),
-    "lesson.crashed": ("確認の途中でプロセスが落ちました（メモリの使いすぎなど）", "The check's process died (too much memory, say)"),
-    "lesson.runaway": ("止まらないまま、確認の上限に達しました", "It ran on until the check's limit"),
-    "lesson.runaway_requests": (
-        "モデルへのリクエストが {count} 回を超えても止まりませんでした。ループが止まる条件は、ループの中で変わっていますか",
-        "More than {count} model requests and still going. Does anything inside the loop change its condition?",
-    ),
-    "lesson.api_400": ("API が 400 で断りました: {error}", "The API refused it with a 400: {error}"),
-    # lesson 2: the history mistakes, named by the 400 the API sends
-    "lesson.l2.keep_content": (
-        "会話履歴から tool_use ブロックが消えています。assistant には response.content をまるごと入れましょう（API の 400: {error}）",
-        "The tool_use block is missing from the history; append the whole response.content as the assistant message (the API's 400: {error})",
-    ),
-    "lesson.l2.pass_tools": (
-        "続きのリクエストに tools がありません。履歴に tool_use があるかぎり、毎回 tools を渡します（API の 400: {error}）",
-        "The follow-up request has no tools; pass tools on every request while the history holds tool_use blocks (the API's 400: {error})",
-    ),
-    "lesson.l2.results_first": (
-        "tool_use の直後の user メッセージの先頭に、その結果がありません（API の 400: {error}）",
-        "The results are not first in the user message right after the tool_use (the API's 400: {error})",
-    ),
-    "lesson.l2.reassign": (
-        "同じ応答をもう一度積んでいます。ループの末尾で response = client.messages.create(...) と再代入していますか（API の 400: {error}）",
-        "The same response went into the history twice; do you reassign response = client.messages.create(...) at the bottom of the loop? (the API's 400: {error})",
-    ),
-    "lesson.l2.run_tools.p1": ("すべての tool_use に、tool_result を1つずつ呼び出しの順に返す", "one tool_result per tool_use, in call order"),
-    "lesson.l2.run_tools.p2": (
-        "ツールの出力を文字列で返す（辞書は JSON に、日本語はそのまま）",
-        "the output as text (a dict as JSON, Japanese kept as it is)",
-    ),
-    "lesson.l2.run_tools.p3": (
-        "ツールが例外を投げても、落ちずに is_error: true の結果で伝える",
-        "a tool that raises becomes an is_error: true result, not a crash",
-    ),
-    "lesson.l2.run_tools.p4": ("返した結果を、API が次のリクエストで受け付ける", "the API accepts the results in the next request"),
-    "lesson.l2.run_tools.not_list": ("返り値がリストではなく {got} です", "It returned a {got}, not a list"),
-    "lesson.l2.run_tools.count": (
-        "tool_use が {uses} 個なのに、結果が {results} 個です。text ブロックは飛ばし、tool_use だけに答えます",
-        "{uses} tool_use blocks but {results} results; skip the text blocks and answer each tool_use",
-    ),
-    "lesson.l2.run_tools.type": ('結果の "type" は "tool_result" にします', 'A result\'s "type" is "tool_result"'),
-    "lesson.l2.run_tools.ids": ("tool_use_id が、答える tool_use の id（block.id）になっていません", "tool_use_id is not the id of the tool_use it answers (block.id)"),
-    "lesson.l2.run_tools.order": ("結果の順番が、呼び出しの順番と違います", "The results are not in call order"),
-    "lesson.l2.run_tools.not_text": (
-        "content が {got} のままです。辞書は json.dumps(..., ensure_ascii=False) で文字列にします",
-        "content is a {got}; turn a dict into text with json.dumps(..., ensure_ascii=False)",
-    ),
-    "lesson.l2.run_tools.not_json": ("辞書の出力が JSON になっていません（{got}）", "The dict did not become JSON ({got})"),
-    "lesson.l2.run_tools.wrong_output": ("結果の中身が、ツールの返した値と違います", "The result does not hold what the tool returned"),
-    "lesson.l2.run_tools.ascii": (
-        "日本語が \\uXXXX になっています。json.dumps に ensure_ascii=False を付けましょう",
-        "Japanese became \\uXXXX; pass ensure_ascii=False to json.dumps",
-    ),
-    "lesson.l2.run_tools.raised": (
-        "ツールの例外が外まで飛び出しました。try / except で受け止めて、is_error の結果にします",
-        "The tool's exception escaped; catch it and return an is_error result",
-    ),
-    "lesson.l2.run_tools.not_error": ("失敗した呼び出しの結果に is_error: True がありません", "The failed call's result lacks is_error: True"),
-    "lesson.l2.run_tools.no_message": (
-        "失敗の結果に、例外のメッセージ（何が起きたか）が入っていません。モデルはそれを読んで次の手を決めます",
-        "The failure's result does not say what happened (the exception's message); the model reads it to decide what next",
-    ),
-    "lesson.l2.run_tools.stopped_early": (
-        "1つ目の失敗で、残りの呼び出しを実行しませんでした。失敗は1件ずつ結果にして、先へ進みます",
-        "After the first failure the other calls did not run; answer each failure and go on",
-    ),
-    "lesson.l2.run_agent.p1": ("ツールを使わない答えなら、その text をそのまま返す", "an answer without tools comes back as its text"),
-    "lesson.l2.run_agent.p2": (
-        "2ターンかかる仕事を、API に断られずに最後まで運び、最後の text を返す",
-        "a two-turn task runs to its end without a 400 and returns the final text",
-    ),
-    "lesson.l2.run_agent.p3": (
-        "1ターンに複数の呼び出しがあっても、結果を1つの user メッセージにまとめる",
-        "several calls in one turn: all results in one user message",
-    ),
-    "lesson.l2.run_agent.not_text": ("返り値が最後の text ではありません（{got}）", "It did not return the final text ({got})"),
-    "lesson.l2.run_agent.requests": (
-        "モデルへのリクエストが {count} 回でした（2ターンの仕事なら3回）。stop_reason が \"tool_use\" のあいだ回っていますか",
-        "{count} model requests (a two-turn task takes 3); does the loop go on while stop_reason is \"tool_use\"?",
-    ),
-    "lesson.l2.run_agent.split_results": (
-        "1ターン分の結果が、1つの user メッセージにまとまっていません",
-        "One turn's results are not in a single user message",
-    ),
-    # lesson 3
-    "lesson.l3.next_step.p1": ("tool_use ならツールを実行し、pause_turn なら送り返して続ける", "tool_use runs tools, pause_turn is sent back"),
-    "lesson.l3.next_step.p2": ("end_turn（text が空でも）と stop_sequence で終わる", "end_turn (even with no text) and stop_sequence finish"),
-    "lesson.l3.next_step.p3": (
-        "それ以外（max_tokens、refusal、コンテキスト超過、まだ知らない値）はすべて止める",
-        "everything else (max_tokens, refusal, context full, a value not known yet) stops",
-    ),
-    "lesson.l3.next_step.vocabulary": ("返り値 {got} は {steps} のどれでもありません", "{got} is none of {steps}"),
-    "lesson.l3.next_step.tool_use": ("tool_use で {got} を返しました。ツールを実行して続けます", "tool_use gave {got}; it runs the tools and goes on"),
-    "lesson.l3.next_step.pause_turn": (
-        "pause_turn で {got} を返しました。サーバー側の処理の一時停止なので、内容をそのまま送り返して続けます",
-        "pause_turn gave {got}; the server paused its own loop, so send the content back and go on",
-    ),
-    "lesson.l3.next_step.end_turn": ("end_turn で {got} を返しました。モデルが自分で切り上げたので終わります", "end_turn gave {got}; the model finished"),
-    "lesson.l3.next_step.empty_end_turn": (
-        "text のない end_turn で {got} を返しました。text の有無ではなく stop_reason で決めます",
-        "An end_turn without text gave {got}; decide by stop_reason, not by whether there is text",
-    ),
-    "lesson.l3.next_step.max_tokens": (
-        "max_tokens で {got} を返しました。途中で切れた呼び出しを実行してはいけません",
-        "max_tokens gave {got}; a call cut off midway must not run",
-    ),
-    "lesson.l3.next_step.refusal": ("refusal で {got} を返しました。止めて報告します", "refusal gave {got}; stop and report it"),
-    "lesson.l3.next_step.model_context_window_exceeded": (
-        "コンテキストが一杯（model_context_window_exceeded）で {got} を返しました。止めます",
-        "A full context window gave {got}; stop",
-    ),
-    "lesson.l3.next_step.unknown": (
-        "知らない stop_reason で {got} を返しました。知らない値は安全な側（止める）に倒します",
-        "An unknown stop_reason gave {got}; unknown values must fall to the safe side: stop",
-    ),
-    # lesson 4
-    "lesson.l4.signature.p1": ("同じ呼び出しは、引数のキーの順番が違っても同じ署名", "the same call gives the same signature, whatever the key order"),
-    "lesson.l4.signature.p2": ("違う引数や違うツールなら、違う署名", "other arguments or another tool give another signature"),
-    "lesson.l4.signature.p3": ("呼び出しの順番が違っても同じ署名、呼び出しが増えれば違う署名", "the order of calls does not matter, another call does"),
-    "lesson.l4.signature.not_text": ("署名が文字列ではなく {got} です", "The signature is a {got}, not a string"),
-    "lesson.l4.signature.key_order": (
-        "キーの順番だけが違う同じ呼び出しが、別の署名になりました（{a} と {b}）。json.dumps に sort_keys=True を",
-        "The same call with its keys in another order got another signature ({a} vs {b}); use json.dumps(..., sort_keys=True)",
-    ),
-    "lesson.l4.signature.ids": (
-        "次のターンの同じ呼び出しが、別の署名になりました。id のように応答ごとに変わるものは入れず、名前と引数だけにします",
-        "The same call in the next turn got another signature; leave out what changes with every response (like the id): name and input only",
-    ),
-    "lesson.l4.signature.unstable": ("同じ応答なのに、呼ぶたびに署名が変わります", "The same response gives a different signature each time"),
-    "lesson.l4.signature.collides": (
-        "違う呼び出しが同じ署名 {signature} になりました。名前と引数の両方を入れます",
-        "Different calls got the same signature {signature}; include both the name and the input",
-    ),
-    "lesson.l4.signature.call_order": (
-        "呼び出しの順番が入れ替わっただけで、署名が変わりました。並べ替えてからつなぎます（sorted）",
-        "Swapping the order of the calls changed the signature; sort the parts before joining them",
-    ),
-    "lesson.l4.signature.one_call": ("呼び出しが1つ増えても署名が同じです。全部の tool_use を入れます", "One more call gave the same signature; include every tool_use"),
-    # lesson 5
-    "lesson.l5.p1": ("高インパクトなツールは、実行する「前」に approve に尋ねる", "a high-impact tool is put to approve before it runs"),
-    "lesson.l5.p2": (
-        "「いいえ」なら実行せず、実行していないと伝える is_error の結果を返す",
-        "a no means it does not run, and an is_error result says so",
-    ),
-    "lesson.l5.p3": (
-        "無害なツールは尋ねずに実行し、すべての呼び出しに順番どおり1つずつ結果を返す",
-        "harmless tools run without asking; every call gets one result, in order",
-    ),
-    "lesson.l5.not_asked": ("write_file を approve に尋ねずに実行しました", "write_file ran without asking approve"),
-    "lesson.l5.ran_before_asking": (
-        "write_file を実行してから尋ねています。レッスン6の同僚の配線と同じで、「いいえ」のときにはもう書き込まれています",
-        "write_file ran before approve was asked: the colleague's wiring from lesson 6, where the file is already written when the answer is no",
-    ),
-    "lesson.l5.approved_not_run": ("許可されたのに write_file を実行しませんでした（または2回実行しました）", "write_file was approved but did not run once"),
-    "lesson.l5.ran_anyway": ("approve が「いいえ」と答えたのに、write_file が実行されました", "approve said no, yet write_file ran"),
-    "lesson.l5.denied_dropped": (
-        "拒否した呼び出しに結果がありません。実行しなくても tool_result は返します（返さないと次のリクエストが 400）",
-        "The denied call got no result; return a tool_result even when nothing ran (else the next request gets a 400)",
-    ),
-    "lesson.l5.denied_not_error": ("拒否の結果に is_error: True がありません", "The denial's result lacks is_error: True"),
-    "lesson.l5.asked_harmless": ("get_time や read_file まで尋ねています。尋ねるのは高インパクトなツールだけです", "It asked about harmless tools too; ask only for the high-impact ones"),
-    "lesson.l5.not_all_ran": ("許可された、または無害な呼び出しの一部が実行されませんでした", "Some allowed or harmless calls did not run"),
-    "lesson.l5.results_order": ("結果が、呼び出しの順に1つずつになっていません", "The results are not one per call, in call order"),
-    # lesson 6
-    "lesson.l6.read_file.p1": ("ルートの内側のファイルは読める", "a file inside the root can be read"),
-    "lesson.l6.read_file.p2": ("../ や絶対パスで外に出るパスは拒否する", "a path that leaves by ../ or an absolute path is refused"),
-    "lesson.l6.read_file.p3": (
-        "ルートの中にある、外を指すシンボリックリンクも拒否する（startsWith では防げない穴）",
-        "a symlink inside the root that points outside is refused too (the hole startsWith leaves)",
-    ),
-    "lesson.l6.read_file.not_read": ("README.md を読めませんでした（返り値 {got}）", "README.md could not be read (got {got})"),
-    "lesson.l6.read_file.inner_path": ("docs/../docs/a.md のような、内側に留まるパスも読めるようにします", "A path that stays inside, like docs/../docs/a.md, should read"),
-    "lesson.l6.read_file.escaped": ("{path} でルートの外の秘密が読めてしまいました", "{path} read a secret outside the root"),
-    "lesson.l6.read_file.link": (
-        "link.txt（外を指すリンク）から秘密が読めました。文字列で比べる前に、Path.resolve() でリンクをたどった本当の行き先を求めます",
-        "link.txt (a link pointing outside) read the secret; resolve the real target with Path.resolve() before comparing",
-    ),
-    "lesson.l6.harness.p1": ("普通の仕事は、モデルの答えで終わる（1ターンごとに yield する）", "a normal task ends with the model's answer (yielding each turn)"),
-    "lesson.l6.harness.p2": ("止まらないモデルは、弁1 最大ターン数で止まる", "a model that never stops is stopped by valve 1, max turns"),
-    "lesson.l6.harness.p3": ("トークンを燃やすモデルは、弁2 トークン予算で止まる", "a model that burns tokens is stopped by valve 2, the budget"),
-    "lesson.l6.harness.p4": ("同じ呼び出しを繰り返すモデルは、弁3 無進捗検知で止まる", "a model repeating the same call is stopped by valve 3, no progress"),
-    "lesson.l6.harness.not_generator": (
-        "ジェネレーターではありません（{got} が返りました）。1ターンごとに yield turn(...) してください",
-        "It is not a generator (it returned a {got}); yield turn(...) after each turn",
-    ),
-    "lesson.l6.harness.no_end": (
-        "最後に return finished(...) か return stopped(...) がありません（返り値 {got}）",
-        "It does not end with return finished(...) or return stopped(...) (got {got})",
-    ),
-    "lesson.l6.harness.missed_finish": (
-        "モデルが答えたのに、{got} で止まりました",
-        "The model answered, but the loop stopped with {got}",
-    ),
-    "lesson.l6.harness.missed_max_turns": (
-        "弁1 で止まるはずが {got} でした。本体の先頭、turns += 1 の手前で turns >= MAX_TURNS を問います",
-        "Valve 1 should stop it, but it ended with {got}; check turns >= MAX_TURNS at the top of the body, before turns += 1",
-    ),
-    "lesson.l6.harness.missed_token_budget": (
-        "弁2 で止まるはずが {got} でした。応答のたびに input_tokens + output_tokens を足し、本体の先頭で TOKEN_BUDGET と比べます",
-        "Valve 2 should stop it, but it ended with {got}; add input_tokens + output_tokens after every response and compare with TOKEN_BUDGET at the top of the body",
-    ),
-    "lesson.l6.harness.missed_no_progress": (
-        "弁3 で止まるはずが {got} でした。このターンの署名を、前のターンの署名と比べます",
-        "Valve 3 should stop it, but it ended with {got}; compare this turn's signature with the last turn's",
-    ),
-    "lesson.l6.harness.counts": (
-        "止まり方は合っていますが、リクエスト {requests} 回・ツール {rounds} ターンでした（パッケージの Run はリクエスト {want_requests} 回・{want_rounds} ターン）。弁の位置を確かめましょう",
-        "It stopped the right way, after {requests} requests and {rounds} tool turns (the package's Run: {want_requests} and {want_rounds}); check where each valve sits",
-    ),
-    "lesson.l6.harness.not_answer": ("最後の答えが返りませんでした（{got}）", "The final answer was not returned ({got})"),
-})
+add(
+    {
+        # the workbook file's own header
+        "lesson.workbook.title": (
+            "あなたのハーネス — ノートブックで書いて、確認を通った関数です",
+            "Your harness: the functions you wrote in the notebooks and that passed their checks",
+        ),
+        "lesson.workbook.body": (
+            "確認のセル（lessons.check）が通るたびに、ここへ書き足します。読んで、自由に書き換えてかまいません。\n"
+            '次のノートブックは lessons.use("名前") で、ここから読み込みます。',
+            "Each check cell (lessons.check) that passes adds its function here. Read it and edit it freely.\n"
+            'The next notebooks load from here with lessons.use("name").',
+        ),
+        "lesson.workbook.footer": (
+            "まだ書いていない（確認を通っていない）部品は、参考実装で補います。上の関数がそれを呼んでも動くように",
+            "Pieces not written yet (or not passed yet) come from the references, so the functions above can call them",
+        ),
+        # verdicts
+        "lesson.check.met": ("○ できています: {title}", "[PASS] {title}"),
+        "lesson.check.missed": ("× まだです: {title} — ヒント: {hint}", "[FAIL] {title}: hint: {hint}"),
+        "lesson.check.unwritten": (
+            "△ {name} はまだ書かれていません（NotImplementedError のまま）。参考実装で先へ進みます。書けたら、このセルをもう一度実行してください",
+            "[NOTE] {name} is not written yet (it still raises NotImplementedError). The lesson goes on with the reference; run this cell again once you have written it.",
+        ),
+        "lesson.check.saved": (
+            "◎ 全部できました。この先のセルは、あなたの {name} を使います（{path} に保存しました）",
+            "[ALL PASS] The following cells use your {name} (saved to {path}).",
+        ),
+        "lesson.check.not_saved": (
+            "◎ 全部できました。ただ {name} のソースを読めなかったので、ファイルには保存していません（関数は def で書いてください）",
+            "[ALL PASS] But the source of {name} could not be read, so it was not saved to the file (define it with def).",
+        ),
+        "lesson.check.go_on_with_reference": (
+            "この先のセルは参考実装の {name} で進みます。直したら、このセルをもう一度実行してください",
+            "The following cells go on with the reference {name}; fix yours and run this cell again.",
+        ),
+        "lesson.use.mine": ("あなたの {name} を使います（{path} から）", "Using your {name} (from {path})"),
+        "lesson.use.reference": (
+            "{path} に {name} がまだないので、参考実装を使います",
+            "{path} has no {name} yet, so the reference is used",
+        ),
+        "lesson.use.broken": (
+            "{path} を読み込めませんでした（{error}）。直すまで参考実装を使います",
+            "{path} could not be loaded ({error}); the references are used until you fix it",
+        ),
+        "lesson.unknown_piece": (
+            "{name} という確認はありません（あるのは {known}）",
+            "There is no check called {name} (known: {known})",
+        ),
+        # predictions
+        "lesson.predict.right": ("○ {what}: 予想どおり {actual}", "[RIGHT] {what}: {actual}, as you predicted"),
+        "lesson.predict.wrong": (
+            "× {what}: 予想 {guess} → 実際は {actual}。どこで数え違えたか、上の図とコードで確かめましょう",
+            "[WRONG] {what}: you said {guess}, it was {actual}. Find where the count differs in the diagram and the code above",
+        ),
+        "lesson.predict.blank": (
+            "△ {what}: 予想が空欄です（実際は {actual}）。予想を書いてから実行すると、答え合わせになります",
+            "[NOTE] {what}: no prediction (it was {actual}). Write one first, then run: that is the exercise",
+        ),
+        # hints shared by every piece
+        "lesson.todo": ("まだ NotImplementedError のままです", "It still raises NotImplementedError"),
+        "lesson.not_callable": (
+            "関数ではなく {got} です。def で関数を書いてください",
+            "That is a {got}, not a function; write it with def",
+        ),
+        "lesson.raised": ("例外で止まりました: {error}", "It raised: {error}"),
+        "lesson.timeout": (
+            "{seconds} 秒たっても終わりませんでした。ループが止まらなくなっていませんか",
+            "It did not finish within {seconds} s. Does a loop never end?",
+        ),
+        "lesson.crashed": (
+            "確認の途中でプロセスが落ちました（メモリの使いすぎなど）",
+            "The check's process died (too much memory, say)",
+        ),
+        "lesson.runaway": ("止まらないまま、確認の上限に達しました", "It ran on until the check's limit"),
+        "lesson.runaway_requests": (
+            "モデルへのリクエストが {count} 回を超えても止まりませんでした。ループが止まる条件は、ループの中で変わっていますか",
+            "More than {count} model requests and still going. Does anything inside the loop change its condition?",
+        ),
+        "lesson.api_400": ("API が 400 で断りました: {error}", "The API refused it with a 400: {error}"),
+        # lesson 2: the history mistakes, named by the 400 the API sends
+        "lesson.l2.keep_content": (
+            "会話履歴から tool_use ブロックが消えています。assistant には response.content をまるごと入れましょう（API の 400: {error}）",
+            "The tool_use block is missing from the history; append the whole response.content as the assistant message (the API's 400: {error})",
+        ),
+        "lesson.l2.pass_tools": (
+            "続きのリクエストに tools がありません。履歴に tool_use があるかぎり、毎回 tools を渡します（API の 400: {error}）",
+            "The follow-up request has no tools; pass tools on every request while the history holds tool_use blocks (the API's 400: {error})",
+        ),
+        "lesson.l2.results_first": (
+            "tool_use の直後の user メッセージの先頭に、その結果がありません（API の 400: {error}）",
+            "The results are not first in the user message right after the tool_use (the API's 400: {error})",
+        ),
+        "lesson.l2.reassign": (
+            "同じ応答をもう一度積んでいます。ループの末尾で response = client.messages.create(...) と再代入していますか（API の 400: {error}）",
+            "The same response went into the history twice; do you reassign response = client.messages.create(...) at the bottom of the loop? (the API's 400: {error})",
+        ),
+        "lesson.l2.run_tools.p1": (
+            "すべての tool_use に、tool_result を1つずつ呼び出しの順に返す",
+            "one tool_result per tool_use, in call order",
+        ),
+        "lesson.l2.run_tools.p2": (
+            "ツールの出力を文字列で返す（辞書は JSON に、日本語はそのまま）",
+            "the output as text (a dict as JSON, Japanese kept as it is)",
+        ),
+        "lesson.l2.run_tools.p3": (
+            "ツールが例外を投げても、落ちずに is_error: true の結果で伝える",
+            "a tool that raises becomes an is_error: true result, not a crash",
+        ),
+        "lesson.l2.run_tools.p4": (
+            "返した結果を、API が次のリクエストで受け付ける",
+            "the API accepts the results in the next request",
+        ),
+        "lesson.l2.run_tools.not_list": ("返り値がリストではなく {got} です", "It returned a {got}, not a list"),
+        "lesson.l2.run_tools.count": (
+            "tool_use が {uses} 個なのに、結果が {results} 個です。text ブロックは飛ばし、tool_use だけに答えます",
+            "{uses} tool_use blocks but {results} results; skip the text blocks and answer each tool_use",
+        ),
+        "lesson.l2.run_tools.type": ('結果の "type" は "tool_result" にします', 'A result\'s "type" is "tool_result"'),
+        "lesson.l2.run_tools.ids": (
+            "tool_use_id が、答える tool_use の id（block.id）になっていません",
+            "tool_use_id is not the id of the tool_use it answers (block.id)",
+        ),
+        "lesson.l2.run_tools.order": ("結果の順番が、呼び出しの順番と違います", "The results are not in call order"),
+        "lesson.l2.run_tools.not_text": (
+            "content が {got} のままです。辞書は json.dumps(..., ensure_ascii=False) で文字列にします",
+            "content is a {got}; turn a dict into text with json.dumps(..., ensure_ascii=False)",
+        ),
+        "lesson.l2.run_tools.not_json": (
+            "辞書の出力が JSON になっていません（{got}）",
+            "The dict did not become JSON ({got})",
+        ),
+        "lesson.l2.run_tools.wrong_output": (
+            "結果の中身が、ツールの返した値と違います",
+            "The result does not hold what the tool returned",
+        ),
+        "lesson.l2.run_tools.ascii": (
+            "日本語が \\uXXXX になっています。json.dumps に ensure_ascii=False を付けましょう",
+            "Japanese became \\uXXXX; pass ensure_ascii=False to json.dumps",
+        ),
+        "lesson.l2.run_tools.raised": (
+            "ツールの例外が外まで飛び出しました。try / except で受け止めて、is_error の結果にします",
+            "The tool's exception escaped; catch it and return an is_error result",
+        ),
+        "lesson.l2.run_tools.not_error": (
+            "失敗した呼び出しの結果に is_error: True がありません",
+            "The failed call's result lacks is_error: True",
+        ),
+        "lesson.l2.run_tools.no_message": (
+            "失敗の結果に、例外のメッセージ（何が起きたか）が入っていません。モデルはそれを読んで次の手を決めます",
+            "The failure's result does not say what happened (the exception's message); the model reads it to decide what next",
+        ),
+        "lesson.l2.run_tools.stopped_early": (
+            "1つ目の失敗で、残りの呼び出しを実行しませんでした。失敗は1件ずつ結果にして、先へ進みます",
+            "After the first failure the other calls did not run; answer each failure and go on",
+        ),
+        "lesson.l2.run_agent.p1": (
+            "ツールを使わない答えなら、その text をそのまま返す",
+            "an answer without tools comes back as its text",
+        ),
+        "lesson.l2.run_agent.p2": (
+            "2ターンかかる仕事を、API に断られずに最後まで運び、最後の text を返す",
+            "a two-turn task runs to its end without a 400 and returns the final text",
+        ),
+        "lesson.l2.run_agent.p3": (
+            "1ターンに複数の呼び出しがあっても、結果を1つの user メッセージにまとめる",
+            "several calls in one turn: all results in one user message",
+        ),
+        "lesson.l2.run_agent.not_text": (
+            "返り値が最後の text ではありません（{got}）",
+            "It did not return the final text ({got})",
+        ),
+        "lesson.l2.run_agent.requests": (
+            'モデルへのリクエストが {count} 回でした（2ターンの仕事なら3回）。stop_reason が "tool_use" のあいだ回っていますか',
+            '{count} model requests (a two-turn task takes 3); does the loop go on while stop_reason is "tool_use"?',
+        ),
+        "lesson.l2.run_agent.split_results": (
+            "1ターン分の結果が、1つの user メッセージにまとまっていません",
+            "One turn's results are not in a single user message",
+        ),
+        # lesson 3
+        "lesson.l3.next_step.p1": (
+            "tool_use ならツールを実行し、pause_turn なら送り返して続ける",
+            "tool_use runs tools, pause_turn is sent back",
+        ),
+        "lesson.l3.next_step.p2": (
+            "end_turn（text が空でも）と stop_sequence で終わる",
+            "end_turn (even with no text) and stop_sequence finish",
+        ),
+        "lesson.l3.next_step.p3": (
+            "それ以外（max_tokens、refusal、コンテキスト超過、まだ知らない値）はすべて止める",
+            "everything else (max_tokens, refusal, context full, a value not known yet) stops",
+        ),
+        "lesson.l3.next_step.vocabulary": ("返り値 {got} は {steps} のどれでもありません", "{got} is none of {steps}"),
+        "lesson.l3.next_step.tool_use": (
+            "tool_use で {got} を返しました。ツールを実行して続けます",
+            "tool_use gave {got}; it runs the tools and goes on",
+        ),
+        "lesson.l3.next_step.pause_turn": (
+            "pause_turn で {got} を返しました。サーバー側の処理の一時停止なので、内容をそのまま送り返して続けます",
+            "pause_turn gave {got}; the server paused its own loop, so send the content back and go on",
+        ),
+        "lesson.l3.next_step.end_turn": (
+            "end_turn で {got} を返しました。モデルが自分で切り上げたので終わります",
+            "end_turn gave {got}; the model finished",
+        ),
+        "lesson.l3.next_step.empty_end_turn": (
+            "text のない end_turn で {got} を返しました。text の有無ではなく stop_reason で決めます",
+            "An end_turn without text gave {got}; decide by stop_reason, not by whether there is text",
+        ),
+        "lesson.l3.next_step.max_tokens": (
+            "max_tokens で {got} を返しました。途中で切れた呼び出しを実行してはいけません",
+            "max_tokens gave {got}; a call cut off midway must not run",
+        ),
+        "lesson.l3.next_step.refusal": (
+            "refusal で {got} を返しました。止めて報告します",
+            "refusal gave {got}; stop and report it",
+        ),
+        "lesson.l3.next_step.model_context_window_exceeded": (
+            "コンテキストが一杯（model_context_window_exceeded）で {got} を返しました。止めます",
+            "A full context window gave {got}; stop",
+        ),
+        "lesson.l3.next_step.unknown": (
+            "知らない stop_reason で {got} を返しました。知らない値は安全な側（止める）に倒します",
+            "An unknown stop_reason gave {got}; unknown values must fall to the safe side: stop",
+        ),
+        # lesson 4
+        "lesson.l4.signature.p1": (
+            "同じ呼び出しは、引数のキーの順番が違っても同じ署名",
+            "the same call gives the same signature, whatever the key order",
+        ),
+        "lesson.l4.signature.p2": (
+            "違う引数や違うツールなら、違う署名",
+            "other arguments or another tool give another signature",
+        ),
+        "lesson.l4.signature.p3": (
+            "呼び出しの順番が違っても同じ署名、呼び出しが増えれば違う署名",
+            "the order of calls does not matter, another call does",
+        ),
+        "lesson.l4.signature.not_text": ("署名が文字列ではなく {got} です", "The signature is a {got}, not a string"),
+        "lesson.l4.signature.key_order": (
+            "キーの順番だけが違う同じ呼び出しが、別の署名になりました（{a} と {b}）。json.dumps に sort_keys=True を",
+            "The same call with its keys in another order got another signature ({a} vs {b}); use json.dumps(..., sort_keys=True)",
+        ),
+        "lesson.l4.signature.ids": (
+            "次のターンの同じ呼び出しが、別の署名になりました。id のように応答ごとに変わるものは入れず、名前と引数だけにします",
+            "The same call in the next turn got another signature; leave out what changes with every response (like the id): name and input only",
+        ),
+        "lesson.l4.signature.unstable": (
+            "同じ応答なのに、呼ぶたびに署名が変わります",
+            "The same response gives a different signature each time",
+        ),
+        "lesson.l4.signature.collides": (
+            "違う呼び出しが同じ署名 {signature} になりました。名前と引数の両方を入れます",
+            "Different calls got the same signature {signature}; include both the name and the input",
+        ),
+        "lesson.l4.signature.call_order": (
+            "呼び出しの順番が入れ替わっただけで、署名が変わりました。並べ替えてからつなぎます（sorted）",
+            "Swapping the order of the calls changed the signature; sort the parts before joining them",
+        ),
+        "lesson.l4.signature.one_call": (
+            "呼び出しが1つ増えても署名が同じです。全部の tool_use を入れます",
+            "One more call gave the same signature; include every tool_use",
+        ),
+        # lesson 5
+        "lesson.l5.p1": (
+            "高インパクトなツールは、実行する「前」に approve に尋ねる",
+            "a high-impact tool is put to approve before it runs",
+        ),
+        "lesson.l5.p2": (
+            "「いいえ」なら実行せず、実行していないと伝える is_error の結果を返す",
+            "a no means it does not run, and an is_error result says so",
+        ),
+        "lesson.l5.p3": (
+            "無害なツールは尋ねずに実行し、すべての呼び出しに順番どおり1つずつ結果を返す",
+            "harmless tools run without asking; every call gets one result, in order",
+        ),
+        "lesson.l5.not_asked": (
+            "write_file を approve に尋ねずに実行しました",
+            "write_file ran without asking approve",
+        ),
+        "lesson.l5.ran_before_asking": (
+            "write_file を実行してから尋ねています。レッスン6の同僚の配線と同じで、「いいえ」のときにはもう書き込まれています",
+            "write_file ran before approve was asked: the colleague's wiring from lesson 6, where the file is already written when the answer is no",
+        ),
+        "lesson.l5.approved_not_run": (
+            "許可されたのに write_file を実行しませんでした（または2回実行しました）",
+            "write_file was approved but did not run once",
+        ),
+        "lesson.l5.ran_anyway": (
+            "approve が「いいえ」と答えたのに、write_file が実行されました",
+            "approve said no, yet write_file ran",
+        ),
+        "lesson.l5.denied_dropped": (
+            "拒否した呼び出しに結果がありません。実行しなくても tool_result は返します（返さないと次のリクエストが 400）",
+            "The denied call got no result; return a tool_result even when nothing ran (else the next request gets a 400)",
+        ),
+        "lesson.l5.denied_not_error": (
+            "拒否の結果に is_error: True がありません",
+            "The denial's result lacks is_error: True",
+        ),
+        "lesson.l5.asked_harmless": (
+            "get_time や read_file まで尋ねています。尋ねるのは高インパクトなツールだけです",
+            "It asked about harmless tools too; ask only for the high-impact ones",
+        ),
+        "lesson.l5.not_all_ran": (
+            "許可された、または無害な呼び出しの一部が実行されませんでした",
+            "Some allowed or harmless calls did not run",
+        ),
+        "lesson.l5.results_order": (
+            "結果が、呼び出しの順に1つずつになっていません",
+            "The results are not one per call, in call order",
+        ),
+        # lesson 6
+        "lesson.l6.read_file.p1": ("ルートの内側のファイルは読める", "a file inside the root can be read"),
+        "lesson.l6.read_file.p2": (
+            "../ や絶対パスで外に出るパスは拒否する",
+            "a path that leaves by ../ or an absolute path is refused",
+        ),
+        "lesson.l6.read_file.p3": (
+            "ルートの中にある、外を指すシンボリックリンクも拒否する（startsWith では防げない穴）",
+            "a symlink inside the root that points outside is refused too (the hole startsWith leaves)",
+        ),
+        "lesson.l6.read_file.not_read": (
+            "README.md を読めませんでした（返り値 {got}）",
+            "README.md could not be read (got {got})",
+        ),
+        "lesson.l6.read_file.inner_path": (
+            "docs/../docs/a.md のような、内側に留まるパスも読めるようにします",
+            "A path that stays inside, like docs/../docs/a.md, should read",
+        ),
+        "lesson.l6.read_file.escaped": (
+            "{path} でルートの外の秘密が読めてしまいました",
+            "{path} read a secret outside the root",
+        ),
+        "lesson.l6.read_file.link": (
+            "link.txt（外を指すリンク）から秘密が読めました。文字列で比べる前に、Path.resolve() でリンクをたどった本当の行き先を求めます",
+            "link.txt (a link pointing outside) read the secret; resolve the real target with Path.resolve() before comparing",
+        ),
+        "lesson.l6.harness.p1": (
+            "普通の仕事は、モデルの答えで終わる（1ターンごとに yield する）",
+            "a normal task ends with the model's answer (yielding each turn)",
+        ),
+        "lesson.l6.harness.p2": (
+            "止まらないモデルは、弁1 最大ターン数で止まる",
+            "a model that never stops is stopped by valve 1, max turns",
+        ),
+        "lesson.l6.harness.p3": (
+            "トークンを燃やすモデルは、弁2 トークン予算で止まる",
+            "a model that burns tokens is stopped by valve 2, the budget",
+        ),
+        "lesson.l6.harness.p4": (
+            "同じ呼び出しを繰り返すモデルは、弁3 無進捗検知で止まる",
+            "a model repeating the same call is stopped by valve 3, no progress",
+        ),
+        "lesson.l6.harness.not_generator": (
+            "ジェネレーターではありません（{got} が返りました）。1ターンごとに yield turn(...) してください",
+            "It is not a generator (it returned a {got}); yield turn(...) after each turn",
+        ),
+        "lesson.l6.harness.no_end": (
+            "最後に return finished(...) か return stopped(...) がありません（返り値 {got}）",
+            "It does not end with return finished(...) or return stopped(...) (got {got})",
+        ),
+        "lesson.l6.harness.missed_finish": (
+            "モデルが答えたのに、{got} で止まりました",
+            "The model answered, but the loop stopped with {got}",
+        ),
+        "lesson.l6.harness.missed_max_turns": (
+            "弁1 で止まるはずが {got} でした。本体の先頭、turns += 1 の手前で turns >= MAX_TURNS を問います",
+            "Valve 1 should stop it, but it ended with {got}; check turns >= MAX_TURNS at the top of the body, before turns += 1",
+        ),
+        "lesson.l6.harness.missed_token_budget": (
+            "弁2 で止まるはずが {got} でした。応答のたびに input_tokens + output_tokens を足し、本体の先頭で TOKEN_BUDGET と比べます",
+            "Valve 2 should stop it, but it ended with {got}; add input_tokens + output_tokens after every response and compare with TOKEN_BUDGET at the top of the body",
+        ),
+        "lesson.l6.harness.missed_no_progress": (
+            "弁3 で止まるはずが {got} でした。このターンの署名を、前のターンの署名と比べます",
+            "Valve 3 should stop it, but it ended with {got}; compare this turn's signature with the last turn's",
+        ),
+        "lesson.l6.harness.counts": (
+            "止まり方は合っていますが、リクエスト {requests} 回・ツール {rounds} ターンでした（パッケージの Run はリクエスト {want_requests} 回・{want_rounds} ターン）。弁の位置を確かめましょう",
+            "It stopped the right way, after {requests} requests and {rounds} tool turns (the package's Run: {want_requests} and {want_rounds}); check where each valve sits",
+        ),
+        "lesson.l6.harness.not_answer": (
+            "最後の答えが返りませんでした（{got}）",
+            "The final answer was not returned ({got})",
+        ),
+    }
+)

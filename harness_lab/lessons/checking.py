@@ -9,8 +9,9 @@ under a time limit (the graders' ``run_limited``), and answers None when the poi
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from ..grading.sandbox import run_limited
 from ..text import t

@@ -32,8 +32,14 @@ def run_tools(content, impls):
             text = output if isinstance(output, str) else json.dumps(output, ensure_ascii=False)
             results.append({"type": "tool_result", "tool_use_id": block.id, "content": text})
         except Exception as err:  # ツールが落ちても、ループは落とさない
-            results.append({"type": "tool_result", "tool_use_id": block.id,
-                            "content": f"ツールの実行に失敗しました: {err}", "is_error": True})
+            results.append(
+                {
+                    "type": "tool_result",
+                    "tool_use_id": block.id,
+                    "content": f"ツールの実行に失敗しました: {err}",
+                    "is_error": True,
+                }
+            )
     return results
 
 
@@ -51,7 +57,10 @@ def run_agent(client, user_input, tools, impls):
 
 # --- checks for run_tools --------------------------------------------------------------------
 
-WEATHER = {"大阪": {"city": "大阪", "temp": 21, "condition": "晴れ"}, "東京": {"city": "東京", "temp": 17, "condition": "くもり"}}
+WEATHER = {
+    "大阪": {"city": "大阪", "temp": 21, "condition": "晴れ"},
+    "東京": {"city": "東京", "temp": 17, "condition": "くもり"},
+}
 
 
 def _weather_impls(rec: Recorder, fail: str | None = None) -> dict:
@@ -123,12 +132,17 @@ def _api_accepts(fn) -> Miss | None:
     return answer_rejected("大阪と東京の気温を比べて", response, fn(response.content, _weather_impls(Recorder())))
 
 
-RUN_TOOLS = Piece("run_tools", 2, (
-    Point("lesson.l2.run_tools.p1", _each_call_answered),
-    Point("lesson.l2.run_tools.p2", _output_as_text),
-    Point("lesson.l2.run_tools.p3", _failure_is_a_result),
-    Point("lesson.l2.run_tools.p4", _api_accepts),
-), run_tools)
+RUN_TOOLS = Piece(
+    "run_tools",
+    2,
+    (
+        Point("lesson.l2.run_tools.p1", _each_call_answered),
+        Point("lesson.l2.run_tools.p2", _output_as_text),
+        Point("lesson.l2.run_tools.p3", _failure_is_a_result),
+        Point("lesson.l2.run_tools.p4", _api_accepts),
+    ),
+    run_tools,
+)
 
 
 # --- checks for run_agent --------------------------------------------------------------------
@@ -159,7 +173,7 @@ def _scripted(*replies):
 
 
 def _answers_at_once(fn) -> Miss | None:
-    returned, emulator = _drive(fn, _scripted(say(ANSWER)))
+    returned, _emulator = _drive(fn, _scripted(say(ANSWER)))
     if isinstance(returned, Miss):
         return returned
     if returned != ANSWER:
@@ -180,8 +194,9 @@ def _carries_two_turns(fn) -> Miss | None:
 
 
 def _one_message_per_turn(fn) -> Miss | None:
-    script = _scripted(reply("2つ調べます。", call("get_weather", city="大阪"), call("get_weather", city="東京")),
-                       say(ANSWER))
+    script = _scripted(
+        reply("2つ調べます。", call("get_weather", city="大阪"), call("get_weather", city="東京")), say(ANSWER)
+    )
     returned, emulator = _drive(fn, script)
     if isinstance(returned, Miss):
         return returned
@@ -189,14 +204,23 @@ def _one_message_per_turn(fn) -> Miss | None:
         return Miss("lesson.l2.run_agent.requests", {"count": len(emulator.requests)})
     last = emulator.requests[1]["messages"][-1]
     content = last.get("content")
-    results = [b for b in content if isinstance(b, dict) and b.get("type") == "tool_result"] if isinstance(content, list) else []
+    results = (
+        [b for b in content if isinstance(b, dict) and b.get("type") == "tool_result"]
+        if isinstance(content, list)
+        else []
+    )
     if last.get("role") != "user" or len(results) != 2:
         return Miss("lesson.l2.run_agent.split_results")
     return None
 
 
-RUN_AGENT = Piece("run_agent", 2, (
-    Point("lesson.l2.run_agent.p1", _answers_at_once),
-    Point("lesson.l2.run_agent.p2", _carries_two_turns),
-    Point("lesson.l2.run_agent.p3", _one_message_per_turn),
-), run_agent)
+RUN_AGENT = Piece(
+    "run_agent",
+    2,
+    (
+        Point("lesson.l2.run_agent.p1", _answers_at_once),
+        Point("lesson.l2.run_agent.p2", _carries_two_turns),
+        Point("lesson.l2.run_agent.p3", _one_message_per_turn),
+    ),
+    run_agent,
+)

@@ -40,30 +40,44 @@ def _expect(fn, cases) -> Miss | None:
 
 
 def _goes_on(fn) -> Miss | None:
-    return _expect(fn, [
-        ("tool_use", response_of("調べます。", call("get_time")), "run_tools"),
-        ("pause_turn", response_of("検索の途中です。", stop_reason="pause_turn"), "resend"),
-    ])
+    return _expect(
+        fn,
+        [
+            ("tool_use", response_of("調べます。", call("get_time")), "run_tools"),
+            ("pause_turn", response_of("検索の途中です。", stop_reason="pause_turn"), "resend"),
+        ],
+    )
 
 
 def _finishes(fn) -> Miss | None:
-    return _expect(fn, [
-        ("end_turn", response_of(say("答えです。")), "finish"),
-        ("empty_end_turn", response_of(stop_reason="end_turn"), "finish"),
-    ])
+    return _expect(
+        fn,
+        [
+            ("end_turn", response_of(say("答えです。")), "finish"),
+            ("empty_end_turn", response_of(stop_reason="end_turn"), "finish"),
+        ],
+    )
 
 
 def _stops_on_the_rest(fn) -> Miss | None:
-    return _expect(fn, [
-        ("max_tokens", response_of(call("get_time"), stop_reason="max_tokens"), "stop"),
-        ("refusal", response_of(stop_reason="refusal"), "stop"),
-        ("model_context_window_exceeded", response_of("…", stop_reason="model_context_window_exceeded"), "stop"),
-        ("unknown", SimpleNamespace(stop_reason="a_value_from_next_year", content=[]), "stop"),
-    ])
+    return _expect(
+        fn,
+        [
+            ("max_tokens", response_of(call("get_time"), stop_reason="max_tokens"), "stop"),
+            ("refusal", response_of(stop_reason="refusal"), "stop"),
+            ("model_context_window_exceeded", response_of("…", stop_reason="model_context_window_exceeded"), "stop"),
+            ("unknown", SimpleNamespace(stop_reason="a_value_from_next_year", content=[]), "stop"),
+        ],
+    )
 
 
-NEXT_STEP = Piece("next_step", 3, (
-    Point("lesson.l3.next_step.p1", _goes_on),
-    Point("lesson.l3.next_step.p2", _finishes),
-    Point("lesson.l3.next_step.p3", _stops_on_the_rest),
-), next_step)
+NEXT_STEP = Piece(
+    "next_step",
+    3,
+    (
+        Point("lesson.l3.next_step.p1", _goes_on),
+        Point("lesson.l3.next_step.p2", _finishes),
+        Point("lesson.l3.next_step.p3", _stops_on_the_rest),
+    ),
+    next_step,
+)

@@ -13,8 +13,9 @@ __all__ = ["SIGNATURE_OF", "signature_of"]
 
 def signature_of(content):
     """このターンの tool_use を「名前(引数の JSON)」にして、並べ替えて1本の文字列にする"""
-    parts = [f"{b.name}({json.dumps(b.input, ensure_ascii=False, sort_keys=True)})"
-             for b in content if b.type == "tool_use"]
+    parts = [
+        f"{b.name}({json.dumps(b.input, ensure_ascii=False, sort_keys=True)})" for b in content if b.type == "tool_use"
+    ]
     return " | ".join(sorted(parts))  # 呼び出しの順番が違っても、同じ呼び出しなら同じ署名
 
 
@@ -55,8 +56,13 @@ def _order_of_calls_ignored(fn) -> Miss | None:
     return None
 
 
-SIGNATURE_OF = Piece("signature_of", 4, (
-    Point("lesson.l4.signature.p1", _same_call_same_signature),
-    Point("lesson.l4.signature.p2", _different_calls_differ),
-    Point("lesson.l4.signature.p3", _order_of_calls_ignored),
-), signature_of)
+SIGNATURE_OF = Piece(
+    "signature_of",
+    4,
+    (
+        Point("lesson.l4.signature.p1", _same_call_same_signature),
+        Point("lesson.l4.signature.p2", _different_calls_differ),
+        Point("lesson.l4.signature.p3", _order_of_calls_ignored),
+    ),
+    signature_of,
+)

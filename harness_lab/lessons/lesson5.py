@@ -21,20 +21,38 @@ def run_tool_uses(content, impls, approve):
             continue
         # 承認弁: 高インパクトなアクションは、実行の前に確認を取る。断られたら実行しない
         if block.name in HIGH_IMPACT and not approve(block.name, block.input):
-            results.append({"type": "tool_result", "tool_use_id": block.id, "is_error": True,
-                            "content": "ユーザーがこの高インパクトなアクションを拒否したため、実行していません。"})
+            results.append(
+                {
+                    "type": "tool_result",
+                    "tool_use_id": block.id,
+                    "is_error": True,
+                    "content": "ユーザーがこの高インパクトなアクションを拒否したため、実行していません。",
+                }
+            )
             continue  # 実行はしないが、tool_result は返す — 呼び出しを宙ぶらりんにしない
         try:
-            results.append({"type": "tool_result", "tool_use_id": block.id,
-                            "content": str(impls[block.name](**block.input))})
+            results.append(
+                {"type": "tool_result", "tool_use_id": block.id, "content": str(impls[block.name](**block.input))}
+            )
         except Exception as err:
-            results.append({"type": "tool_result", "tool_use_id": block.id,
-                            "content": f"ツールの実行に失敗しました: {err}", "is_error": True})
+            results.append(
+                {
+                    "type": "tool_result",
+                    "tool_use_id": block.id,
+                    "content": f"ツールの実行に失敗しました: {err}",
+                    "is_error": True,
+                }
+            )
     return results
 
 
-OUTPUTS = {"get_time": "2026-08-26T10:42:07+09:00", "read_file": "# 今週の問い合わせ", "write_file": "書き込みました",
-           "http_post": "送信しました", "delete_file": "削除しました"}
+OUTPUTS = {
+    "get_time": "2026-08-26T10:42:07+09:00",
+    "read_file": "# 今週の問い合わせ",
+    "write_file": "書き込みました",
+    "http_post": "送信しました",
+    "delete_file": "削除しました",
+}
 NOTE = {"path": "sandbox/report.md", "content": "今週のまとめ"}
 
 
@@ -70,7 +88,9 @@ def _no_means_not_run(fn) -> Miss | None:
 
 def _harmless_runs_and_all_answered(fn) -> Miss | None:
     rec = Recorder()
-    response = response_of("順に片付けます。", call("get_time"), call("write_file", **NOTE), call("read_file", path="inbox.md"))
+    response = response_of(
+        "順に片付けます。", call("get_time"), call("write_file", **NOTE), call("read_file", path="inbox.md")
+    )
     returned = fn(response.content, rec.tools(OUTPUTS), rec.approver(lambda name, given: True))
     if {e.name for e in rec.asked()} - {"write_file"}:
         return Miss("lesson.l5.asked_harmless")
@@ -82,8 +102,13 @@ def _harmless_runs_and_all_answered(fn) -> Miss | None:
     return answer_rejected("まとめて保存して", response, returned)
 
 
-RUN_TOOL_USES = Piece("run_tool_uses", 5, (
-    Point("lesson.l5.p1", _asks_first),
-    Point("lesson.l5.p2", _no_means_not_run),
-    Point("lesson.l5.p3", _harmless_runs_and_all_answered),
-), run_tool_uses)
+RUN_TOOL_USES = Piece(
+    "run_tool_uses",
+    5,
+    (
+        Point("lesson.l5.p1", _asks_first),
+        Point("lesson.l5.p2", _no_means_not_run),
+        Point("lesson.l5.p3", _harmless_runs_and_all_answered),
+    ),
+    run_tool_uses,
+)

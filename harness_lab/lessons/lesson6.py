@@ -47,9 +47,13 @@ def harness(client, user_input, tools, tool_impls, approve=None):
     tokens_used += response.usage.input_tokens + response.usage.output_tokens
     while response.stop_reason == "tool_use":
         if turns >= MAX_TURNS:  # 弁1: 本体の先頭、turns += 1 の手前
-            return stopped("max_turns", f"最大ターン数 {MAX_TURNS} に達したので、自分から停止します", turns, tokens_used)
+            return stopped(
+                "max_turns", f"最大ターン数 {MAX_TURNS} に達したので、自分から停止します", turns, tokens_used
+            )
         if tokens_used >= TOKEN_BUDGET:  # 弁2: 累計トークンが天井に達したら止まる
-            return stopped("token_budget", f"トークン予算 {TOKEN_BUDGET} に達したので、自分から停止します", turns, tokens_used)
+            return stopped(
+                "token_budget", f"トークン予算 {TOKEN_BUDGET} に達したので、自分から停止します", turns, tokens_used
+            )
         turns += 1
         signature = signature_of(response.content)  # 弁3: 前のターンと同じ呼び出しなら空回り
         if signature == last_signature:
@@ -65,6 +69,7 @@ def harness(client, user_input, tools, tool_impls, approve=None):
 
 
 # --- checks for read_file ----------------------------------------------------------------------
+
 
 def _project() -> tuple[Path, Path]:
     """A project folder with a README, and a secret outside it reachable by ``..`` and by a symlink."""
@@ -104,7 +109,9 @@ def _refuses_outside(fn) -> Miss | None:
     project, secret = _project()
     for path in ("../secret.txt", str(secret)):
         if _leaks(fn, project, path):
-            return Miss("lesson.l6.read_file.escaped", {"path": "../secret.txt" if path.startswith("..") else "/…/secret.txt"})
+            return Miss(
+                "lesson.l6.read_file.escaped", {"path": "../secret.txt" if path.startswith("..") else "/…/secret.txt"}
+            )
     return None
 
 
@@ -113,18 +120,27 @@ def _refuses_a_link_out(fn) -> Miss | None:
     return Miss("lesson.l6.read_file.link") if _leaks(fn, project, "link.txt") else None
 
 
-READ_FILE = Piece("read_file", 6, (
-    Point("lesson.l6.read_file.p1", _reads_inside),
-    Point("lesson.l6.read_file.p2", _refuses_outside),
-    Point("lesson.l6.read_file.p3", _refuses_a_link_out),
-), read_file)
+READ_FILE = Piece(
+    "read_file",
+    6,
+    (
+        Point("lesson.l6.read_file.p1", _reads_inside),
+        Point("lesson.l6.read_file.p2", _refuses_outside),
+        Point("lesson.l6.read_file.p3", _refuses_a_link_out),
+    ),
+    read_file,
+)
 
 
 # --- checks for the harness -------------------------------------------------------------------
 
 ANSWER = "README.md の1行目は「# エージェントハーネスの基礎」で、いまは 10:42 です。"
-OUTPUTS = {"read_file": "# エージェントハーネスの基礎", "get_time": "2026-08-26T10:42:07+09:00",
-           "search": "手がかりが1件", "write_file": "書き込みました"}
+OUTPUTS = {
+    "read_file": "# エージェントハーネスの基礎",
+    "get_time": "2026-08-26T10:42:07+09:00",
+    "search": "手がかりが1件",
+    "write_file": "書き込みました",
+}
 
 
 def _reference_end(script, **limits: int) -> tuple[str | None, int, int]:
@@ -135,10 +151,20 @@ def _reference_end(script, **limits: int) -> tuple[str | None, int, int]:
     from ..valves import MaxTurns, NoProgress, TokenBudget
 
     # The same tool definitions the learner's loop sends, so both requests cost the same tokens.
-    tools = [tool(lambda d=d, **_: OUTPUTS.get(d["name"], ""), name=d["name"], description=d["description"],
-                  input_schema=d["input_schema"]) for d in TOOLS]
-    run = Run(emulated_client(script), tools, [MaxTurns(limits.get("turns", MAX_TURNS)),
-                                       TokenBudget(limits.get("budget", TOKEN_BUDGET)), NoProgress()])
+    tools = [
+        tool(
+            lambda d=d, **_: OUTPUTS.get(d["name"], ""),
+            name=d["name"],
+            description=d["description"],
+            input_schema=d["input_schema"],
+        )
+        for d in TOOLS
+    ]
+    run = Run(
+        emulated_client(script),
+        tools,
+        [MaxTurns(limits.get("turns", MAX_TURNS)), TokenBudget(limits.get("budget", TOKEN_BUDGET)), NoProgress()],
+    )
     end = drain(run.start("やって"))
     return (end.cause if isinstance(end, Stopped) else None), run.state.model_calls, run.state.turns
 
@@ -157,7 +183,7 @@ def _run_learner(fn, script, approve=None, **limits: int) -> tuple[Any, list, An
 
 
 def _ends_like_the_package(fn, script, cause: str | None, **limits: int) -> Miss | None:
-    end, events, emulator, rec = _run_learner(fn, script, **limits)
+    end, events, emulator, _rec = _run_learner(fn, script, **limits)
     if isinstance(end, Miss):
         return end
     want_cause, want_requests, want_rounds = _reference_end(script, **limits)
@@ -168,8 +194,15 @@ def _ends_like_the_package(fn, script, cause: str | None, **limits: int) -> Miss
         return Miss(f"lesson.l6.harness.missed_{cause or 'finish'}", {"got": got_cause or "finish"})
     rounds = sum(1 for e in events if isinstance(e, Turn))
     if (len(emulator.requests), rounds) != (want_requests, want_rounds):
-        return Miss("lesson.l6.harness.counts", {"requests": len(emulator.requests), "rounds": rounds,
-                                                  "want_requests": want_requests, "want_rounds": want_rounds})
+        return Miss(
+            "lesson.l6.harness.counts",
+            {
+                "requests": len(emulator.requests),
+                "rounds": rounds,
+                "want_requests": want_requests,
+                "want_rounds": want_rounds,
+            },
+        )
     return None
 
 
@@ -201,9 +234,14 @@ def _finishes_a_task(fn) -> Miss | None:
     return None if end.text == ANSWER else Miss("lesson.l6.harness.not_answer", {"got": repr(end.text)[:40]})
 
 
-RUN_AGENT_WITH_VALVES = Piece("harness", 6, (
-    Point("lesson.l6.harness.p1", _finishes_a_task),
-    Point("lesson.l6.harness.p2", lambda fn: _ends_like_the_package(fn, _never_ending, "max_turns", turns=3)),
-    Point("lesson.l6.harness.p3", lambda fn: _ends_like_the_package(fn, _burning, "token_budget", budget=3000)),
-    Point("lesson.l6.harness.p4", lambda fn: _ends_like_the_package(fn, _spinning, "no_progress")),
-), harness)
+RUN_AGENT_WITH_VALVES = Piece(
+    "harness",
+    6,
+    (
+        Point("lesson.l6.harness.p1", _finishes_a_task),
+        Point("lesson.l6.harness.p2", lambda fn: _ends_like_the_package(fn, _never_ending, "max_turns", turns=3)),
+        Point("lesson.l6.harness.p3", lambda fn: _ends_like_the_package(fn, _burning, "token_budget", budget=3000)),
+        Point("lesson.l6.harness.p4", lambda fn: _ends_like_the_package(fn, _spinning, "no_progress")),
+    ),
+    harness,
+)

@@ -8,7 +8,8 @@ learner's loop and the package's alike.
 
 from __future__ import annotations
 
-from typing import Any, Generator
+from collections.abc import Generator
+from typing import Any
 
 from ..events import Finished, Stopped, Turn, Usage
 from ..messages import field, text_of
@@ -18,14 +19,23 @@ __all__ = ["HandWritten", "drive", "finished", "stopped", "turn"]
 
 def turn(number: int, response: Any, results: list) -> Turn:
     """Turn ``number`` is done: ``response`` asked for tools, ``results`` answered them."""
-    return Turn(request_number=number, response=response, stop_reason=field(response, "stop_reason"),
-                results=tuple(results), usage=Usage.of(field(response, "usage")))
+    return Turn(
+        request_number=number,
+        response=response,
+        stop_reason=field(response, "stop_reason"),
+        results=tuple(results),
+        usage=Usage.of(field(response, "usage")),
+    )
 
 
 def finished(response: Any, turns: int, tokens_used: int = 0) -> Finished:
     """The model ended the run itself; its text is the answer. ``tokens_used`` is the loop's own count."""
-    return Finished(text_of(field(response, "content") or []), field(response, "stop_reason"), turns,
-                    Usage(input_tokens=tokens_used))
+    return Finished(
+        text_of(field(response, "content") or []),
+        field(response, "stop_reason"),
+        turns,
+        Usage(input_tokens=tokens_used),
+    )
 
 
 def stopped(cause: str, message: str, turns: int, tokens_used: int = 0) -> Stopped:

@@ -4,7 +4,8 @@ spy tools that record what ran, and the emulator's own verdict on a history (its
 from __future__ import annotations
 
 import copy
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import anthropic
 
@@ -14,13 +15,24 @@ from ..messages import field
 from ..model import DEFAULT_MODEL
 from .checking import Miss
 
-__all__ = ["TOOLS", "answer_rejected", "api_rejects", "definitions", "fact", "rejection_hint", "response_of", "runaway_guard"]
+__all__ = [
+    "TOOLS",
+    "answer_rejected",
+    "api_rejects",
+    "definitions",
+    "fact",
+    "rejection_hint",
+    "response_of",
+    "runaway_guard",
+]
 
 
 def definitions(**tools: tuple[str, dict]) -> list[dict]:
     """Tool definitions from ``name=(description, properties)``."""
-    return [{"name": name, "description": text, "input_schema": {"type": "object", "properties": props}}
-            for name, (text, props) in tools.items()]
+    return [
+        {"name": name, "description": text, "input_schema": {"type": "object", "properties": props}}
+        for name, (text, props) in tools.items()
+    ]
 
 
 TOOLS = definitions(
@@ -41,8 +53,9 @@ def response_of(*parts: Any, stop_reason: str | None = None, prompt: str = "ã‚„ã
     gives the same calls other ids.
     """
     client = emulated_client([reply(*parts, stop_reason=stop_reason) if stop_reason else reply(*parts)])
-    return client.messages.create(model=DEFAULT_MODEL, max_tokens=1024, tools=TOOLS,
-                                  messages=[{"role": "user", "content": prompt}])
+    return client.messages.create(
+        model=DEFAULT_MODEL, max_tokens=1024, tools=TOOLS, messages=[{"role": "user", "content": prompt}]
+    )
 
 
 def api_rejects(messages: list) -> str:
@@ -58,8 +71,13 @@ def api_rejects(messages: list) -> str:
 
 def answer_rejected(prompt: str, response: Any, results: Any) -> Miss | None:
     """Send ``results`` back after ``response`` as the next user message: the API's 400 as a miss."""
-    rejected = api_rejects([{"role": "user", "content": prompt}, {"role": "assistant", "content": response.content},
-                            {"role": "user", "content": list(results or ())}])
+    rejected = api_rejects(
+        [
+            {"role": "user", "content": prompt},
+            {"role": "assistant", "content": response.content},
+            {"role": "user", "content": list(results or ())},
+        ]
+    )
     return Miss("lesson.api_400", {"error": rejected}) if rejected else None
 
 
@@ -98,5 +116,10 @@ def fact(result: Any) -> dict:
         text = "".join(str(field(b, "text", "") or "") for b in content)
     else:
         text = content if isinstance(content, str) else None
-    return {"type": field(result, "type"), "tool_use_id": field(result, "tool_use_id"), "text": text,
-            "content": content, "is_error": field(result, "is_error", False) is True}
+    return {
+        "type": field(result, "type"),
+        "tool_use_id": field(result, "tool_use_id"),
+        "text": text,
+        "content": content,
+        "is_error": field(result, "is_error", False) is True,
+    }

@@ -17,9 +17,9 @@ import os
 import re
 import sys
 import textwrap
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from types import ModuleType
-from typing import Callable, Iterable
 
 from ..text import t
 
@@ -39,12 +39,12 @@ MODEL = hl.MODEL
 '''
 # Last in the file: a piece not written yet (or not passed yet) comes from the lessons' reference,
 # so a piece that calls it (run_agent calls run_tools) still runs.
-FOOTER = '''
+FOOTER = """
 
 # {note}
 for _name in lessons.PIECES:
     globals().setdefault(_name, lessons.reference(_name))
-'''
+"""
 MARK = re.compile(r"^# ==== (?P<name>\w+) \(lesson (?P<lesson>\d+)\) ====$", re.MULTILINE)
 END = "# ==== end ===="
 
@@ -63,7 +63,7 @@ class Workbook:
         found = {}
         for match in MARK.finditer(text):
             body_end = text.find(END, match.end())
-            source = text[match.end(): body_end if body_end >= 0 else len(text)].strip("\n")
+            source = text[match.end() : body_end if body_end >= 0 else len(text)].strip("\n")
             found[match["name"]] = (int(match["lesson"]), source)
         return found
 

@@ -22,8 +22,8 @@ from .files import delete_file, make_delete_file, make_read_file, make_write_fil
 
 __all__ = [
     "MAX_RESULT_CHARS",
-    "PARALLEL_CALLS",
     "NAME_PATTERN",
+    "PARALLEL_CALLS",
     "Tool",
     "ToolError",
     "ToolsFailed",

@@ -33,10 +33,11 @@ import errno
 import os
 import secrets
 import stat
+from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO, Iterator
+from typing import BinaryIO
 
 from ..text import t
 from .definition import ToolError
@@ -162,7 +163,7 @@ class Place:
         parts = _components(absolute)
         for alias in self.aliases:
             if tuple(parts[: len(alias)]) == alias:
-                return parts[len(alias):]
+                return parts[len(alias) :]
         return None
 
     def _refusal(self, path: str, inside: list[str] | None) -> ToolError:
@@ -303,7 +304,7 @@ def open_plain(found: Found, path: str) -> BinaryIO:
         if exc.errno in (errno.ELOOP, errno.EMLINK, errno.ENOENT):
             raise ToolError(t("file.changed", path=path)) from None
         raise
-    f = open(fd, "rb")
+    f = open(fd, "rb")  # noqa: SIM115 (returned to the caller, closed here only on failure)
     try:  # what was opened decides: a FIFO or a hard link swapped in after the check is refused here
         a_plain_file(Found(found.dir_fd, found.name, os.fstat(fd)), path)
     except BaseException:

@@ -12,8 +12,9 @@ import re
 import reprlib
 import types
 import typing
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Iterable, Literal, Union
+from typing import Any, Literal, Union
 
 from ..text import t
 from .input_check import InputCheck

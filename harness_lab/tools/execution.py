@@ -16,11 +16,12 @@ import queue
 import threading
 import time
 from collections import deque
-from typing import Any, Callable, Generator, Iterable
+from collections.abc import Callable, Generator, Iterable
+from typing import Any
 
 from ..errors import describe
 from ..events import TIERS, ApprovalRequest, Decision
-from ..messages import tool_calls, tool_result, to_json_text
+from ..messages import to_json_text, tool_calls, tool_result
 from ..text import t
 from .definition import Tool, ToolError
 from .placement import Placement, Seat
@@ -78,10 +79,20 @@ def result_text(value: Any) -> str:
     return text
 
 
-def run_tool_uses(content: Any, tools: dict[str, Tool], gates: Iterable = (), *, request_number: int = 0,
-                  timeout: float | None = 30.0, parallel: int = PARALLEL_CALLS, edited: dict | None = None,
-                  decided: dict | None = None, replay: dict | None = None, ran: dict | None = None,
-                  asked: dict | None = None) -> Generator[ApprovalRequest, Any, list[dict]]:
+def run_tool_uses(
+    content: Any,
+    tools: dict[str, Tool],
+    gates: Iterable = (),
+    *,
+    request_number: int = 0,
+    timeout: float | None = 30.0,
+    parallel: int = PARALLEL_CALLS,
+    edited: dict | None = None,
+    decided: dict | None = None,
+    replay: dict | None = None,
+    ran: dict | None = None,
+    asked: dict | None = None,
+) -> Generator[ApprovalRequest, Any, list[dict]]:
     """Lesson 6's ``runToolUses``: the tool_result of every tool_use in ``content``, in call order.
 
     ``gates`` are the valves at ``before_each_tool``; a call one of them marks ``ask`` is put to
@@ -120,8 +131,9 @@ def run_tool_uses(content: Any, tools: dict[str, Tool], gates: Iterable = (), *,
     return results
 
 
-def _decide(call: dict, one: Tool, gates: list, request_number: int, decided: dict,
-            asked: dict) -> Generator[ApprovalRequest, Any, dict | None]:
+def _decide(
+    call: dict, one: Tool, gates: list, request_number: int, decided: dict, asked: dict
+) -> Generator[ApprovalRequest, Any, dict | None]:
     """Valve 4 for one call, before it runs: None to run it, else the tool_result that answers it."""
     decision = decided.get(call["id"])
     if decision is None:
@@ -216,8 +228,9 @@ if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=lambda: _WORKERS.forget())
 
 
-def run_calls(calls: Iterable[tuple[Tool, Any]], timeout: float | None = None,
-              parallel: int = PARALLEL_CALLS) -> list[tuple[str, bool]]:
+def run_calls(
+    calls: Iterable[tuple[Tool, Any]], timeout: float | None = None, parallel: int = PARALLEL_CALLS
+) -> list[tuple[str, bool]]:
     """Run calls, at most ``parallel`` at once, each with its own timeout; answers in call order."""
     answers, cut = _run(list(calls), timeout, parallel)
     if cut is not None:
@@ -225,8 +238,9 @@ def run_calls(calls: Iterable[tuple[Tool, Any]], timeout: float | None = None,
     return answers
 
 
-def _run(calls: list[tuple[Tool, Any]], timeout: float | None,
-         parallel: int) -> tuple[list[tuple[str, bool]], BaseException | None]:
+def _run(
+    calls: list[tuple[Tool, Any]], timeout: float | None, parallel: int
+) -> tuple[list[tuple[str, bool]], BaseException | None]:
     """The answers, and what cut the wait short (Ctrl-C, say): every call is answered either way.
 
     Timeouts count from the moment the turn's calls start, so a call that waited for a free worker
@@ -238,8 +252,9 @@ def _run(calls: list[tuple[Tool, Any]], timeout: float | None,
         return _answers(calls, timeout, parallel, seat)
 
 
-def _answers(calls: list[tuple[Tool, Any]], timeout: float | None, parallel: int,
-             seat: Seat | None) -> tuple[list[tuple[str, bool]], BaseException | None]:
+def _answers(
+    calls: list[tuple[Tool, Any]], timeout: float | None, parallel: int, seat: Seat | None
+) -> tuple[list[tuple[str, bool]], BaseException | None]:
     answers: dict[int, tuple[str, bool]] = {}
     started: set[int] = set()
     lock, changed = threading.Lock(), threading.Event()
@@ -256,6 +271,7 @@ def _answers(calls: list[tuple[Tool, Any]], timeout: float | None, parallel: int
             with lock:
                 answers.setdefault(i, answer)
             changed.set()
+
         return go
 
     try:
@@ -280,7 +296,7 @@ def _answers(calls: list[tuple[Tool, Any]], timeout: float | None, parallel: int
                     if i in answers or limit is None:
                         continue
                     if now - begun >= limit:
-                        waited = i in waiting or i in queued and i not in started
+                        waited = i in waiting or (i in queued and i not in started)
                         key = "result.timeout_waiting" if waited else "result.timeout"
                         answers[i] = (t(key, seconds=limit), True)
                     else:  # wake at the next deadline, so a 0.02 s timeout is not kept 0.1 s

@@ -16,7 +16,15 @@ from ..text import Phrase, t
 from .confine import Place, a_plain_file, open_plain, plain_errors, replace_file, sandbox_place
 from .definition import Tool, ToolError, tool
 
-__all__ = ["READ_LIMIT", "delete_file", "make_delete_file", "make_read_file", "make_write_file", "read_file", "write_file"]
+__all__ = [
+    "READ_LIMIT",
+    "delete_file",
+    "make_delete_file",
+    "make_read_file",
+    "make_write_file",
+    "read_file",
+    "write_file",
+]
 
 # lesson 6: "the first 2000 characters" of a file
 READ_LIMIT = 2000

@@ -10,7 +10,8 @@ keyword it does not know, goes to jsonschema), so the verdict and the messages s
 from __future__ import annotations
 
 import copy
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ..json_schema import jsonschema_module
 from ..text import t
@@ -63,8 +64,11 @@ class InputCheck:
 
 def _plain_fit(schema: Any) -> Callable[[dict], bool] | None:
     """A quick "fits" test for a plain object schema; None when the schema is not that plain."""
-    if not isinstance(schema, dict) or schema.get("type") != "object" or set(schema) - _NOTES - {
-            "type", "properties", "required"}:
+    if (
+        not isinstance(schema, dict)
+        or schema.get("type") != "object"
+        or set(schema) - _NOTES - {"type", "properties", "required"}
+    ):
         return None
     properties, required = schema.get("properties", {}), schema.get("required", [])
     if not isinstance(properties, dict) or not isinstance(required, list):

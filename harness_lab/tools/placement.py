@@ -19,8 +19,8 @@ from __future__ import annotations
 import functools
 import os
 import threading
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Callable, Iterator
 
 __all__ = ["Placement", "Seat"]
 

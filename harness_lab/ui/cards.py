@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import html
 import json
-from typing import Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from ..events import ApprovalRequest, Decision, Finished, Stopped, Turn, Usage
 from ..messages import block_dict, field, tool_calls
@@ -55,7 +56,7 @@ class Card:
         p.text(self.text)
 
     @classmethod
-    def join(cls, cards: Iterable["Card"], kind: str = "list") -> "Card":
+    def join(cls, cards: Iterable[Card], kind: str = "list") -> Card:
         cards = list(cards)
         return cls(
             f'<div class="hl-{kind}">' + "".join(c.html for c in cards) + "</div>",
@@ -81,9 +82,7 @@ def _box(kind: str, title_html: str, body_html: str = "", extra_class: str = "")
     border, background = COLORS[kind]
     classes = f"hl-card hl-{kind.replace('_', '-')}" + (f" {extra_class}" if extra_class else "")
     body = (
-        f'<div style="margin-top:3px;white-space:pre-wrap;word-break:break-word">{body_html}</div>'
-        if body_html
-        else ""
+        f'<div style="margin-top:3px;white-space:pre-wrap;word-break:break-word">{body_html}</div>' if body_html else ""
     )
     return (
         f'<div class="{classes}" style="border-left:4px solid {border};background:{background};'
@@ -176,7 +175,9 @@ def message_card(message: dict) -> Card:
 
 
 def usage_line(usage: Usage) -> str:
-    if usage.input_tokens and not (usage.output_tokens or usage.cache_creation_input_tokens or usage.cache_read_input_tokens):
+    if usage.input_tokens and not (
+        usage.output_tokens or usage.cache_creation_input_tokens or usage.cache_read_input_tokens
+    ):
         # Every response has output tokens: a usage without any is a total a hand-written loop kept
         # itself (lesson 6's tokensUsed), so it is shown as that total, not split.
         return t("ui.card.usage_counted", total=usage.input_tokens)
@@ -210,8 +211,12 @@ def turn_card(turn: Turn, approvals: Iterable[Card] = (), steering: Iterable[str
     ``steering`` (instructions sent in the same user message) after the results."""
     title = t("ui.card.turn", number=turn.request_number)
     head = f"{title} — stop_reason: {turn.stop_reason}"
-    parts = [blocks_card(field(turn.response, "content") or ()), *approvals, *map(tool_result_card, turn.results),
-             *map(steering_card, steering)]
+    parts = [
+        blocks_card(field(turn.response, "content") or ()),
+        *approvals,
+        *map(tool_result_card, turn.results),
+        *map(steering_card, steering),
+    ]
     parts.append(usage_card(turn.usage))
     extras = []
     if turn.signature:
@@ -242,8 +247,7 @@ def approval_card(request: ApprovalRequest, decision: Decision | None = None) ->
             _box("approval", f"{_esc(title)} <small>id {_code(request.tool_use_id)}</small> → <b>{_esc(answer)}</b>"),
             f"[{title}] (id {request.tool_use_id}) → {answer}",
         )
-    call = tool_use_card({"type": "tool_use", "id": request.tool_use_id, "name": request.name,
-                          "input": request.input})
+    call = tool_use_card({"type": "tool_use", "id": request.tool_use_id, "name": request.name, "input": request.input})
     return Card(
         _box("approval", _esc(title), call.html),
         f"[{title}] ({t('ui.card.turn', number=request.request_number)})\n{call.text}",
@@ -320,8 +324,9 @@ def _as_approval(item: Any) -> tuple[ApprovalRequest, Decision | None] | None:
 def approvals_header(number: int) -> Card:
     """Heads approvals whose turn has not ended yet, so they never float above their turn."""
     head = t("ui.card.turn_approvals", number=number)
-    return Card(f'<div class="hl-turn-head" style="font-weight:700;margin:6px 0 0">{_esc(head)}</div>',
-                f"=== {head} ===")
+    return Card(
+        f'<div class="hl-turn-head" style="font-weight:700;margin:6px 0 0">{_esc(head)}</div>', f"=== {head} ==="
+    )
 
 
 def _loose_approvals(waiting: list) -> list[Card]:
@@ -336,8 +341,11 @@ def _loose_approvals(waiting: list) -> list[Card]:
 
 def _folded(card_: Card, summary: str) -> Card:
     """A turn shown as one line that opens to the whole card (the text form stays whole)."""
-    return Card(f'<details class="hl-folded"><summary style="cursor:pointer;font-size:13px;margin:4px 0">'
-                f"{_esc(summary)}</summary>{card_.html}</details>", card_.text)
+    return Card(
+        f'<details class="hl-folded"><summary style="cursor:pointer;font-size:13px;margin:4px 0">'
+        f"{_esc(summary)}</summary>{card_.html}</details>",
+        card_.text,
+    )
 
 
 def turn_summary(turn: Turn) -> str:
@@ -347,8 +355,9 @@ def turn_summary(turn: Turn) -> str:
     return t("ui.card.turn_folded", number=turn.request_number, calls=calls, errors=errors, tokens=turn.usage.total)
 
 
-def transcript(items: Iterable[Any], steering: Mapping[int, Iterable[str]] | None = None,
-               open_turns: int | None = None) -> Card:
+def transcript(
+    items: Iterable[Any], steering: Mapping[int, Iterable[str]] | None = None, open_turns: int | None = None
+) -> Card:
     """Cards for a sequence of events or messages, one after the other.
 
     The loop asks for approval before a turn ends, so a request comes before its ``Turn`` event.
@@ -375,7 +384,9 @@ def transcript(items: Iterable[Any], steering: Mapping[int, Iterable[str]] | Non
             cards += _loose_approvals([w for w in waiting if w[0].request_number != item.request_number])
             one = turn_card(item, [approval_card(r, d) for r, d in mine], steering.get(item.request_number, ()))
             seen += 1
-            cards.append(_folded(one, turn_summary(item)) if open_turns is not None and seen <= turns - open_turns else one)
+            cards.append(
+                _folded(one, turn_summary(item)) if open_turns is not None and seen <= turns - open_turns else one
+            )
             waiting = []
         else:
             cards += _loose_approvals(waiting)

@@ -23,7 +23,13 @@ from ..emulator.tokens import estimate_request
 from ..events import Usage
 from ..messages import block_dict
 
-__all__ = ["PARTS", "ContextRow", "context_rows", "request_of", "split_request"]
+__all__ = [
+    "ContextRow",
+    "PARTS",
+    "context_rows",
+    "request_of",
+    "split_request",
+]
 
 # In the order the API reads a request (tools, system, then messages), framing last.
 PARTS = ("tools", "system", "user_text", "assistant_text", "tool_use", "tool_result", "other", "framing")
@@ -113,6 +119,15 @@ def context_rows(run: Any, window: int = CONTEXT_WINDOW) -> list[ContextRow]:
         estimated = real > 0 and real != estimate
         if estimated:
             parts = _scaled(parts, real)
-        rows.append(ContextRow(number, parts, real or estimate, window, usage.cache_read_input_tokens,
-                               usage.cache_creation_input_tokens, estimated))
+        rows.append(
+            ContextRow(
+                number,
+                parts,
+                real or estimate,
+                window,
+                usage.cache_read_input_tokens,
+                usage.cache_creation_input_tokens,
+                estimated,
+            )
+        )
     return rows

@@ -30,8 +30,14 @@ OPEN_ROWS = 12  # older requests fold under one line
 
 def _row_text(row: Any) -> str:
     parts = " ・ ".join(f"{t(f'ui.context.{p}')} {row.parts[p]}" for p in PARTS if row.parts[p])
-    line = t("ui.context.row", number=row.request_number, total=row.total, window=row.window,
-             share=f"{row.share * 100:.1f}", parts=parts)
+    line = t(
+        "ui.context.row",
+        number=row.request_number,
+        total=row.total,
+        window=row.window,
+        share=f"{row.share * 100:.1f}",
+        parts=parts,
+    )
     if row.cache_read or row.cache_write:
         line += " " + t("ui.context.cache", read=row.cache_read, write=row.cache_write)
     if row.estimated:
@@ -43,7 +49,9 @@ def _row_html(row: Any, scale: int) -> str:
     segments = "".join(
         f'<div title="{html.escape(t(f"ui.context.{p}"))} {row.parts[p]}" '
         f'style="width:{row.parts[p] * 100 / scale:.3f}%;background:{COLORS[p]}"></div>'
-        for p in PARTS if row.parts[p])
+        for p in PARTS
+        if row.parts[p]
+    )
     return (
         f'<div class="hl-context-row" style="margin:3px 0">'
         f'<div style="display:flex;height:14px;background:rgba(128,128,128,0.08)">{segments}</div>'
@@ -61,14 +69,19 @@ def context_card(run: Any) -> Card:
     scale = max(row.total for row in rows) or 1
     legend = "".join(
         f'<span style="margin-right:10px;white-space:nowrap"><span style="display:inline-block;width:10px;height:10px;'
-        f'background:{COLORS[p]};margin-right:3px"></span>{html.escape(t(f"ui.context.{p}"))}</span>' for p in PARTS)
+        f'background:{COLORS[p]};margin-right:3px"></span>{html.escape(t(f"ui.context.{p}"))}</span>'
+        for p in PARTS
+    )
     note = t("ui.context.scale", total=scale)
     shown = "".join(_row_html(row, scale) for row in rows[-OPEN_ROWS:])
     older = ""
     if len(rows) > OPEN_ROWS:
-        older = (f'<details><summary style="cursor:pointer;font-size:12px">'
-                 f'{html.escape(t("ui.context.older", n=len(rows) - OPEN_ROWS))}</summary>'
-                 + "".join(_row_html(row, scale) for row in rows[:-OPEN_ROWS]) + "</details>")
+        older = (
+            f'<details><summary style="cursor:pointer;font-size:12px">'
+            f"{html.escape(t('ui.context.older', n=len(rows) - OPEN_ROWS))}</summary>"
+            + "".join(_row_html(row, scale) for row in rows[:-OPEN_ROWS])
+            + "</details>"
+        )
     html_text = (
         f'<div class="hl-context" style="font-size:13px"><div style="font-weight:700">{html.escape(title)}</div>'
         f'<div style="font-size:12px;margin:2px 0 4px">{legend}</div>'

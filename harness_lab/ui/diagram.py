@@ -18,14 +18,22 @@ from __future__ import annotations
 
 import base64
 import html
+import itertools
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any
 
 from ..steps import STEPS
 from ..text import CATALOG, t
 from ..valves import Approval, MaxTurns, NoProgress, TokenBudget
 
-__all__ = ["LoopDiagram", "NODES", "Shape", "diagram", "place_of"]
+__all__ = [
+    "LoopDiagram",
+    "NODES",
+    "Shape",
+    "diagram",
+    "place_of",
+]
 
 # The loop's five nodes, left to right, then the exit.
 NODES = ("request", "response", "stop_reason", "tools", "results")
@@ -33,8 +41,12 @@ EXIT = "end"
 # The valves drawn when none are given: lesson 6's four, each at the step it names itself.
 LESSON_VALVES = (MaxTurns(), TokenBudget(), NoProgress(), Approval())
 # Where each step's badges hang: steps met one after the other between two boxes share a column.
-COLUMNS = {"before_send": "request", "loop_top": "stop_reason", "before_tools": "stop_reason",
-           "before_each_tool": "tools"}
+COLUMNS = {
+    "before_send": "request",
+    "loop_top": "stop_reason",
+    "before_tools": "stop_reason",
+    "before_each_tool": "tools",
+}
 
 # Stops that are not valves still happen at one place in the loop (each has a ui.stop_name.* label).
 OTHER_STOPS = {
@@ -102,8 +114,13 @@ def place_of(name: str | None, valves: Iterable = LESSON_VALVES) -> str | None:
 class LoopDiagram:
     """The diagram with an optional highlighted place, fired valve (or stop) and acting valve."""
 
-    def __init__(self, highlight: str | None = None, fired: str | None = None, acted: str | None = None,
-                 valves: Iterable = LESSON_VALVES):
+    def __init__(
+        self,
+        highlight: str | None = None,
+        fired: str | None = None,
+        acted: str | None = None,
+        valves: Iterable = LESSON_VALVES,
+    ):
         self.valves = list(valves)
         self.steps = {step: [v.name for v in self.valves if v.step == step] for step in STEPS}
         self.highlight = place_of(highlight, self.valves)
@@ -124,9 +141,18 @@ class LoopDiagram:
         stopped_here = self.fired is not None and place_of(self.fired, self.valves) == node
         group = f"hl-node hl-node-{node}" + (" hl-here" if here else "")
         return [
-            Shape("rect", group, x, y, BOX_W, h, fill="rgba(224,138,0,0.18)" if here else "rgba(128,128,128,0.08)",
-                  stroke=FIRED if stopped_here else ACCENT if here else INK,
-                  width=3 if here or stopped_here else 1.2, radius=8),
+            Shape(
+                "rect",
+                group,
+                x,
+                y,
+                BOX_W,
+                h,
+                fill="rgba(224,138,0,0.18)" if here else "rgba(128,128,128,0.08)",
+                stroke=FIRED if stopped_here else ACCENT if here else INK,
+                width=3 if here or stopped_here else 1.2,
+                radius=8,
+            ),
             Shape("text", group, x + BOX_W / 2, y + h / 2 + 5, text=label, size=NODE_FONT),
         ]
 
@@ -139,19 +165,41 @@ class LoopDiagram:
             top = tops.get(cx, ROW_Y + BOX_H + 22)
             if cx not in tops:
                 line_to = ROW_Y + BOX_H if COLUMNS[step] == "request" else ROW_Y + BOX_H // 2
-                shapes.append(Shape("line", "", cx, top, x2=cx, y2=line_to, stroke=ACCENT if here else FAINT, dash=True))
+                shapes.append(
+                    Shape("line", "", cx, top, x2=cx, y2=line_to, stroke=ACCENT if here else FAINT, dash=True)
+                )
             for i, valve in enumerate(valves):
                 y = top + i * BADGE_STEP
                 fired, acted = self.fired == valve, self.acted == valve
                 group = f"hl-valve hl-valve-{valve}" + (" hl-fired" if fired else " hl-acted" if acted else "")
                 shapes += [
-                    Shape("rect", group, cx - BADGE_W / 2, y, BADGE_W, BADGE_H, radius=BADGE_H / 2,
-                          fill="rgba(200,55,45,0.85)" if fired else "rgba(224,138,0,0.85)" if acted
-                          else "rgba(224,138,0,0.15)" if here else "rgba(128,128,128,0.06)",
-                          stroke=FIRED if fired else ACCENT if here or acted else FAINT,
-                          width=2.5 if fired or acted or here else 1),
-                    Shape("text", group, cx, y + 19, text=self._badge_label(valve), size=BADGE_FONT,
-                          color="#ffffff" if fired or acted else TEXT),
+                    Shape(
+                        "rect",
+                        group,
+                        cx - BADGE_W / 2,
+                        y,
+                        BADGE_W,
+                        BADGE_H,
+                        radius=BADGE_H / 2,
+                        fill="rgba(200,55,45,0.85)"
+                        if fired
+                        else "rgba(224,138,0,0.85)"
+                        if acted
+                        else "rgba(224,138,0,0.15)"
+                        if here
+                        else "rgba(128,128,128,0.06)",
+                        stroke=FIRED if fired else ACCENT if here or acted else FAINT,
+                        width=2.5 if fired or acted or here else 1,
+                    ),
+                    Shape(
+                        "text",
+                        group,
+                        cx,
+                        y + 19,
+                        text=self._badge_label(valve),
+                        size=BADGE_FONT,
+                        color="#ffffff" if fired or acted else TEXT,
+                    ),
                 ]
             below = top + len(valves) * BADGE_STEP + 12
             shapes.append(Shape("text", "", cx, below, text=step, size=SMALL_FONT, color=FAINT))
@@ -166,23 +214,58 @@ class LoopDiagram:
         shapes = []
         for node in NODES:
             shapes += self._node(node, _x(node), y, t(f"ui.diagram.{node}"))
-        for a, b in zip(NODES, NODES[1:]):
-            shapes.append(Shape("line", "", _x(a) + BOX_W, mid, x2=_x(b) - 2, y2=mid, stroke=INK, width=1.4, arrow=True))
+        for a, b in itertools.pairwise(NODES):
+            shapes.append(
+                Shape("line", "", _x(a) + BOX_W, mid, x2=_x(b) - 2, y2=mid, stroke=INK, width=1.4, arrow=True)
+            )
         shapes.append(Shape("text", "", _x("tools") - GAP / 2, y - 8, text="tool_use", size=SMALL_FONT, color=FAINT))
         # The exit: any stop_reason but tool_use leaves the loop upward.
         sx = _x("stop_reason")
         shapes += self._node(EXIT, sx, 8, t("ui.diagram.end"), h=38)
         shapes.append(Shape("line", "", sx + BOX_W / 2, y, x2=sx + BOX_W / 2, y2=47, stroke=INK, width=1.4, arrow=True))
-        shapes.append(Shape("text", "", sx + BOX_W / 2 - 8, 70, text=t("ui.diagram.end_edge"), size=SMALL_FONT,
-                            anchor="end", color=FAINT))
+        shapes.append(
+            Shape(
+                "text",
+                "",
+                sx + BOX_W / 2 - 8,
+                70,
+                text=t("ui.diagram.end_edge"),
+                size=SMALL_FONT,
+                anchor="end",
+                color=FAINT,
+            )
+        )
         # The loop back: results go out with the whole history in the next request.
         rx, lx = _x("results") + BOX_W // 2, 12
-        shapes.append(Shape("path", "", points=(("M", rx, y + BOX_H), ("L", rx, low), ("L", lx + 12, low),
-                                                ("Q", lx, low, lx, low - 12), ("L", lx, mid + 12),
-                                                ("Q", lx, mid, lx + 12, mid), ("L", LEFT - 2, mid)),
-                            stroke=INK, width=1.4, arrow=True))
-        shapes.append(Shape("text", "", (rx + _x("response")) / 2, low - 7, text=t("ui.diagram.loop_edge"),
-                            size=SMALL_FONT, color=FAINT))
+        shapes.append(
+            Shape(
+                "path",
+                "",
+                points=(
+                    ("M", rx, y + BOX_H),
+                    ("L", rx, low),
+                    ("L", lx + 12, low),
+                    ("Q", lx, low, lx, low - 12),
+                    ("L", lx, mid + 12),
+                    ("Q", lx, mid, lx + 12, mid),
+                    ("L", LEFT - 2, mid),
+                ),
+                stroke=INK,
+                width=1.4,
+                arrow=True,
+            )
+        )
+        shapes.append(
+            Shape(
+                "text",
+                "",
+                (rx + _x("response")) / 2,
+                low - 7,
+                text=t("ui.diagram.loop_edge"),
+                size=SMALL_FONT,
+                color=FAINT,
+            )
+        )
         return shapes + badges, low + 14
 
     def _badge_label(self, valve: str) -> str:
@@ -199,16 +282,22 @@ class LoopDiagram:
         marker = ' marker-end="url(#hl-arrow)"' if s.arrow else ""
         dash = ' stroke-dasharray="3 3"' if s.dash else ""
         if s.kind == "rect":
-            return (f'<rect x="{s.x:g}" y="{s.y:g}" width="{s.w:g}" height="{s.h:g}" rx="{s.radius:g}" fill="{s.fill}" '
-                    f'stroke="{s.stroke}" stroke-width="{s.width:g}"/>')
+            return (
+                f'<rect x="{s.x:g}" y="{s.y:g}" width="{s.w:g}" height="{s.h:g}" rx="{s.radius:g}" fill="{s.fill}" '
+                f'stroke="{s.stroke}" stroke-width="{s.width:g}"/>'
+            )
         if s.kind == "line":
-            return (f'<line x1="{s.x:g}" y1="{s.y:g}" x2="{s.x2:g}" y2="{s.y2:g}" stroke="{s.stroke}" '
-                    f'stroke-width="{s.width:g}"{dash}{marker}/>')
+            return (
+                f'<line x1="{s.x:g}" y1="{s.y:g}" x2="{s.x2:g}" y2="{s.y2:g}" stroke="{s.stroke}" '
+                f'stroke-width="{s.width:g}"{dash}{marker}/>'
+            )
         if s.kind == "path":
             d = " ".join(p[0] + ",".join(f"{v:g}" for v in p[1:]) for p in s.points)
             return f'<path d="{d}" fill="none" stroke="{s.stroke}" stroke-width="{s.width:g}"{marker}/>'
-        return (f'<text x="{s.x:g}" y="{s.y:g}" text-anchor="{s.anchor}" font-size="{s.size}" '
-                f'fill="{s.color}">{html.escape(s.text)}</text>')
+        return (
+            f'<text x="{s.x:g}" y="{s.y:g}" text-anchor="{s.anchor}" font-size="{s.size}" '
+            f'fill="{s.color}">{html.escape(s.text)}</text>'
+        )
 
     def svg(self) -> str:
         parts = [
@@ -270,9 +359,7 @@ class LoopDiagram:
         return t(f"ui.diagram.{place}")
 
     def __repr__(self) -> str:
-        row = " → ".join(
-            ("▶" if self.highlight == n else "") + f"[{t(f'ui.diagram.{n}')}]" for n in NODES
-        )
+        row = " → ".join(("▶" if self.highlight == n else "") + f"[{t(f'ui.diagram.{n}')}]" for n in NODES)
         lines = [
             t("ui.diagram.title"),
             f"{row} ↺ {t('ui.diagram.loop_edge')}",
@@ -294,8 +381,9 @@ class LoopDiagram:
         p.text(repr(self))
 
 
-def diagram(highlight: str | None = None, fired: str | None = None, acted: str | None = None,
-            valves: Iterable = LESSON_VALVES) -> LoopDiagram:
+def diagram(
+    highlight: str | None = None, fired: str | None = None, acted: str | None = None, valves: Iterable = LESSON_VALVES
+) -> LoopDiagram:
     """The loop diagram; ``highlight`` is a node, a step or a valve name, ``fired`` the valve (or stop,
     e.g. ``"interrupted"``) that ended the run, ``acted`` a valve that acted and let the run go on.
     ``valves`` are drawn at their own steps (default: lesson 6's four)."""

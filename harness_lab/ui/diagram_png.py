@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import io
 import re
-from typing import Iterable
+from collections.abc import Iterable
 
 import matplotlib_fontja
 from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -69,19 +69,44 @@ def render_png(shapes: list, width: int, height: int, title: str, caption: str) 
     for s in shapes:
         # Line widths are in points, like every other length here (one diagram pixel = one point).
         if s.kind == "rect":
-            axes.add_patch(FancyBboxPatch((s.x, s.y), s.w, s.h, boxstyle=f"round,pad=0,rounding_size={s.radius}",
-                                          facecolor=_color(s.fill), edgecolor=_color(s.stroke), linewidth=s.width))
+            axes.add_patch(
+                FancyBboxPatch(
+                    (s.x, s.y),
+                    s.w,
+                    s.h,
+                    boxstyle=f"round,pad=0,rounding_size={s.radius}",
+                    facecolor=_color(s.fill),
+                    edgecolor=_color(s.stroke),
+                    linewidth=s.width,
+                )
+            )
         elif s.kind in ("line", "path"):
             path = _path(s.points) if s.kind == "path" else Path([(s.x, s.y), (s.x2, s.y2)])
             style = dict(color=_color(s.stroke), linewidth=s.width, linestyle=(0, (3, 3)) if s.dash else "-")
             if s.arrow:
-                axes.add_patch(FancyArrowPatch(path=path, arrowstyle="-|>,head_length=7,head_width=3.5",
-                                               mutation_scale=1, shrinkA=0, shrinkB=0, **style))
+                axes.add_patch(
+                    FancyArrowPatch(
+                        path=path,
+                        arrowstyle="-|>,head_length=7,head_width=3.5",
+                        mutation_scale=1,
+                        shrinkA=0,
+                        shrinkB=0,
+                        **style,
+                    )
+                )
             else:
                 axes.add_patch(PathPatch(path, fill=False, **style))
         elif s.kind == "text":
-            axes.text(s.x, s.y - s.size * 0.35, s.text, fontproperties=font, fontsize=s.size, color=_color(s.color),
-                      ha={"middle": "center", "start": "left", "end": "right"}[s.anchor], va="center")
+            axes.text(
+                s.x,
+                s.y - s.size * 0.35,
+                s.text,
+                fontproperties=font,
+                fontsize=s.size,
+                color=_color(s.color),
+                ha={"middle": "center", "start": "left", "end": "right"}[s.anchor],
+                va="center",
+            )
     drawn = io.BytesIO()
     FigureCanvasAgg(figure).print_png(drawn, metadata={"Software": None})
     # A few flat colours: a 32-colour palette keeps every edge and letter and a quarter of the bytes.

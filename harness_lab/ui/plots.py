@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import io
 import reprlib
-from typing import Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 import matplotlib
-import matplotlib_fontja  # noqa: F401  (registers IPAexGothic, a CJK font that ships from PyPI)
+import matplotlib_fontja
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.backends.backend_svg import FigureCanvasSVG
 from matplotlib.figure import Figure
@@ -53,8 +54,9 @@ def _font() -> None:
 class _Canvas(FigureCanvasAgg):
     """Agg for drawing and PNG; SVG without the save date or random ids, so it is the same every time."""
 
-    def print_svg(self, filename: Any, *, metadata: dict | None = None, bbox_inches_restore: Any = None,
-                  **_ignored: Any) -> None:
+    def print_svg(
+        self, filename: Any, *, metadata: dict | None = None, bbox_inches_restore: Any = None, **_ignored: Any
+    ) -> None:
         # print_figure passes dpi and colours for raster formats too; the SVG writer takes neither.
         with matplotlib.rc_context({"svg.hashsalt": SVG_SALT}):
             FigureCanvasSVG(self.figure).print_svg(
@@ -238,13 +240,26 @@ def plot_token_burn(
     if stop and xs:
         total.axvline(xs[-1], color="#c8372d", linestyle=":", linewidth=1.2)
         # x in data, y in axes fractions: beside the stop line, clear of the budget line.
-        total.annotate(stop, (xs[-1], _label_height(total, budget)), xycoords=total.get_xaxis_transform(),
-                       xytext=(-6, 0), textcoords="offset points", ha="right", va="bottom",
-                       color="#c8372d", fontsize=10)
+        total.annotate(
+            stop,
+            (xs[-1], _label_height(total, budget)),
+            xycoords=total.get_xaxis_transform(),
+            xytext=(-6, 0),
+            textcoords="offset points",
+            ha="right",
+            va="bottom",
+            color="#c8372d",
+            fontsize=10,
+        )
 
     usd = total.twinx()
-    usd.plot(xs, _cumulative(run_cost_usd(u, source, usd_prices) for u in usages), color="#3f9a5a",
-             linestyle="-.", label=t("ui.plot.usd"))
+    usd.plot(
+        xs,
+        _cumulative(run_cost_usd(u, source, usd_prices) for u in usages),
+        color="#3f9a5a",
+        linestyle="-.",
+        label=t("ui.plot.usd"),
+    )
     usd.set_ylabel(t("ui.plot.usd"))
     usd.set_ylim(bottom=0)
     lines = total.get_legend_handles_labels()
@@ -288,10 +303,17 @@ def compare_runs(
     base = _label_height(total, budget)
     for k, (stop, x, y, color) in enumerate(stops):
         # Stacked clear of the budget line, each with an arrow to the X where its run stopped.
-        total.annotate(stop, (x, y), xytext=(x, base + 0.08 * k),
-                       textcoords=total.get_xaxis_transform(), ha="right", va="bottom", color=color,
-                       fontsize=9, arrowprops={"arrowstyle": "-", "color": color, "linewidth": 0.8,
-                                               "linestyle": ":"})
+        total.annotate(
+            stop,
+            (x, y),
+            xytext=(x, base + 0.08 * k),
+            textcoords=total.get_xaxis_transform(),
+            ha="right",
+            va="bottom",
+            color=color,
+            fontsize=9,
+            arrowprops={"arrowstyle": "-", "color": color, "linewidth": 0.8, "linestyle": ":"},
+        )
     total.set_title(t("ui.plot.compare_title"))
     prompt.set_title(t("ui.plot.prompt_title"))
     for ax in (total, prompt):

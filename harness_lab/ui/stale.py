@@ -34,8 +34,10 @@ _CSS = """
 .hl-stepper.jupyter-widgets-disconnected .hl-status { opacity: 0.6; }
 """
 
-_LINE = ('<div class="hl-stale" style="display:none;border-left:4px solid #888;background:rgba(128,128,128,0.12);'
-         'padding:4px 8px;margin:2px 0 6px;font-weight:600">{}</div>')
+_LINE = (
+    '<div class="hl-stale" style="display:none;border-left:4px solid #888;background:rgba(128,128,128,0.12);'
+    'padding:4px 8px;margin:2px 0 6px;font-weight:600">{}</div>'
+)
 
 
 def stale_html() -> str:
@@ -45,5 +47,7 @@ def stale_html() -> str:
 
 def static_note() -> str:
     """The first line of a panel's HTML fallback: what the reader sees is a record, not a live panel."""
-    return (f'<div class="hl-stale-static" style="font-size:12px;opacity:0.75;margin-bottom:2px">'
-            f'{html.escape(t("ui.stale.static"))}</div>')
+    return (
+        f'<div class="hl-stale-static" style="font-size:12px;opacity:0.75;margin-bottom:2px">'
+        f"{html.escape(t('ui.stale.static'))}</div>"
+    )

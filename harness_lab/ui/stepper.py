@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import html
 import inspect
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import ipywidgets as widgets
 
@@ -86,8 +87,15 @@ class Stepper:
     ``resume()``.
     """
 
-    def __init__(self, run: Any, prompt: str | None = None, *, speed: str = "normal",
-                 origin: "Stepper | None" = None, fork_at: int | None = None):
+    def __init__(
+        self,
+        run: Any,
+        prompt: str | None = None,
+        *,
+        speed: str = "normal",
+        origin: Stepper | None = None,
+        fork_at: int | None = None,
+    ):
         if speed not in SPEEDS:
             raise ValueError(t("ui.speed.unknown", speed=speed, known=", ".join(SPEEDS)))
         self.run = run
@@ -238,7 +246,7 @@ class Stepper:
         except StopIteration as end:
             # A generator that ends without an outcome was closed under us (a newer one drives the run).
             event = end.value if isinstance(end.value, (Finished, Stopped)) else self._interrupted_event()
-        except Exception as error:  # noqa: BLE001 - the run's own bug, shown in the panel and kept
+        except Exception as error:
             # The generator is dead now; nothing more can come out of it until resume().
             self.error = error
             self.pending = None
@@ -328,9 +336,17 @@ class Stepper:
         self.timeline.select(k)
         return turn_card(self.run, k)
 
-    def fork(self, at: int, *, result: str | None = None, results: dict | None = None,
-             decisions: dict | None = None, flip: bool = False, limits: dict | None = None,
-             rerun: bool = False) -> "Stepper":
+    def fork(
+        self,
+        at: int,
+        *,
+        result: str | None = None,
+        results: dict | None = None,
+        decisions: dict | None = None,
+        flip: bool = False,
+        limits: dict | None = None,
+        rerun: bool = False,
+    ) -> Stepper:
         """A new panel over ``run.fork(at, ...)``: this run from turn ``at``, with the learner's edits.
 
         ``result`` replaces the result of turn ``at``'s one tool call (``results`` takes tool_use
@@ -339,8 +355,9 @@ class Stepper:
         answered from the record, never run again, unless ``rerun=True``. Step the fork like any
         panel; ``compare()`` puts this run and its forks side by side.
         """
-        arguments = fork_arguments(self.run, at, result=result, results=results, decisions=decisions,
-                                   flip=flip, limits=limits)
+        arguments = fork_arguments(
+            self.run, at, result=result, results=results, decisions=decisions, flip=flip, limits=limits
+        )
         child = Stepper(self.run.fork(at, rerun=rerun, **arguments), speed=self.speed.value, origin=self, fork_at=at)
         self.forks.append(child)
         child._listeners.append(self.timeline.show_comparison)
@@ -367,12 +384,20 @@ class Stepper:
         self.all_button = button("ui.button.all", "", "fast-forward")
         self.stop_button = button("ui.button.stop", "warning", "stop")
         self.resume_button = button("ui.button.resume", "info", "play")
-        self.limit_input = widgets.BoundedIntText(min=0, max=10**9, description=t("ui.limit.label"),
-                                                  layout=widgets.Layout(width="15em", display="none"),
-                                                  style={"description_width": "initial"})
-        self.speed = widgets.ToggleButtons(options=[(t(f"ui.speed.{k}"), k) for k in SPEEDS], value=speed,
-                                           description=t("ui.speed.label"), style={"button_width": "7em"},
-                                           tooltips=[t("ui.speed.tooltip", s=SPEEDS[k]) for k in SPEEDS])
+        self.limit_input = widgets.BoundedIntText(
+            min=0,
+            max=10**9,
+            description=t("ui.limit.label"),
+            layout=widgets.Layout(width="15em", display="none"),
+            style={"description_width": "initial"},
+        )
+        self.speed = widgets.ToggleButtons(
+            options=[(t(f"ui.speed.{k}"), k) for k in SPEEDS],
+            value=speed,
+            description=t("ui.speed.label"),
+            style={"button_width": "7em"},
+            tooltips=[t("ui.speed.tooltip", s=SPEEDS[k]) for k in SPEEDS],
+        )
         self.next_button.on_click(lambda _: self._safely(self.step))
         self.all_button.on_click(lambda _: self._safely(self._auto_run))
         self.stop_button.on_click(lambda _: self._safely(self.stop))
@@ -410,10 +435,16 @@ class Stepper:
         self.tabs = widgets.Tab(children=[page for page, _ in pages], titles=[t(key) for _, key in pages])
         head = [widgets.HTML(stale_html())]
         if self.fork_at is not None:
-            head.append(widgets.HTML(f'<div class="hl-fork-note" style="font-weight:600">'
-                                     f'{html.escape(t("ui.fork.note", k=self.fork_at))}</div>'))
-        controls = widgets.HBox([self.next_button, self.all_button, self.stop_button, self.resume_button,
-                                 self.limit_input], layout=widgets.Layout(flex_flow="row wrap"))
+            head.append(
+                widgets.HTML(
+                    f'<div class="hl-fork-note" style="font-weight:600">'
+                    f"{html.escape(t('ui.fork.note', k=self.fork_at))}</div>"
+                )
+            )
+        controls = widgets.HBox(
+            [self.next_button, self.all_button, self.stop_button, self.resume_button, self.limit_input],
+            layout=widgets.Layout(flex_flow="row wrap"),
+        )
         # A fork's panel sits inside its original's timeline: the diagram is there already, and the
         # speed buttons go beside the step buttons, so the fork adds little height.
         drawing = [] if self.fork_at is not None else [self.diagram_html]
@@ -461,7 +492,7 @@ class Stepper:
         """Run a button's action; show an error in the panel instead of losing it in a log."""
         try:
             return action(*args)
-        except Exception as error:  # noqa: BLE001 - shown to the learner, then re-raised
+        except Exception as error:
             self.status.value = f'<div class="hl-status" style="color:{RED}">{html.escape(_one_line(error))}</div>'
             raise
 
@@ -480,8 +511,7 @@ class Stepper:
         max_turns = getattr(_valve(self.run, "max_turns"), "limit", None)
         budget = getattr(_valve(self.run, "token_budget"), "limit", None)
         signature = self.last_turn.signature if self.last_turn else ""
-        return {"turns": turns, "max_turns": max_turns, "tokens": usage.total, "budget": budget,
-                "signature": signature}
+        return {"turns": turns, "max_turns": max_turns, "tokens": usage.total, "budget": budget, "signature": signature}
 
     def status_text(self) -> str:
         if self.error is not None:

@@ -14,8 +14,9 @@ import copy
 import dataclasses
 import html
 import json
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from ..checks import whole_number
 from ..events import Decision, Finished, Stopped, Usage
@@ -59,8 +60,19 @@ def turns_of(run: Any) -> list[TurnView]:
         calls = tuple(tool_calls(content))
         end = lap.start + (1 if content else 0) + (1 if lap.results else 0)
         usage = state.turn_usage[lap.model_calls - 1] if lap.model_calls <= len(state.turn_usage) else Usage()
-        views.append(TurnView(k, lap.model_calls, lap.start, end, calls, tuple(lap.results), tuple(lap.steering),
-                              {c["id"]: state.decided[c["id"]] for c in calls if c["id"] in state.decided}, usage))
+        views.append(
+            TurnView(
+                k,
+                lap.model_calls,
+                lap.start,
+                end,
+                calls,
+                tuple(lap.results),
+                tuple(lap.steering),
+                {c["id"]: state.decided[c["id"]] for c in calls if c["id"] in state.decided},
+                usage,
+            )
+        )
     return views
 
 
@@ -101,7 +113,9 @@ def _lines(lines: Iterable[tuple[str, str]]) -> str:
     colours = {"+": "rgba(63,154,90,0.14)", " ": "transparent", "…": "transparent"}
     return "".join(
         f'<div style="background:{colours[mark]};white-space:pre-wrap;word-break:break-word">'
-        f"{html.escape(mark)} {html.escape(text)}</div>" for mark, text in lines)
+        f"{html.escape(mark)} {html.escape(text)}</div>"
+        for mark, text in lines
+    )
 
 
 def turn_card(run: Any, k: int) -> Card:
@@ -115,11 +129,17 @@ def turn_card(run: Any, k: int) -> Card:
     growth = ""
     if view.request_number in rows and view.request_number + 1 in rows:
         now, after = rows[view.request_number].total, rows[view.request_number + 1].total
-        growth = t("ui.timeline.growth", k=view.request_number, next=view.request_number + 1, now=now, after=after,
-                   diff=after - now)
+        growth = t(
+            "ui.timeline.growth",
+            k=view.request_number,
+            next=view.request_number + 1,
+            now=now,
+            after=after,
+            diff=after - now,
+        )
     head = t("ui.timeline.turn_head", k=k, number=view.request_number, messages=view.start)
     added_head = t("ui.timeline.added", n=len(added))
-    box = 'font-family:var(--jp-code-font-family,monospace);font-size:12px;margin:2px 0 6px'
+    box = "font-family:var(--jp-code-font-family,monospace);font-size:12px;margin:2px 0 6px"
     html_text = (
         f'<div class="hl-timeline-turn" style="font-size:13px"><div style="font-weight:700">{html.escape(head)}</div>'
         f'<div style="{box}">{_lines(before)}</div>'
@@ -128,16 +148,31 @@ def turn_card(run: Any, k: int) -> Card:
         + (f'<div style="font-size:12px;opacity:0.85">{html.escape(growth)}</div>' if growth else "")
         + "</div>"
     )
-    text = "\n".join([head, *(f"{m} {line}" for m, line in before), added_head, *(f"{m} {line}" for m, line in added),
-                      *([growth] if growth else [])])
+    text = "\n".join(
+        [
+            head,
+            *(f"{m} {line}" for m, line in before),
+            added_head,
+            *(f"{m} {line}" for m, line in added),
+            *([growth] if growth else []),
+        ]
+    )
     return Card(html_text, text)
 
 
 # --- forking: the learner's edits as run.fork arguments ------------------------------------------
 
 
-def fork_arguments(run: Any, k: int, *, result: str | None = None, results: Mapping | None = None,
-                   decisions: Mapping | None = None, flip: bool = False, limits: Mapping | None = None) -> dict:
+def fork_arguments(
+    run: Any,
+    k: int,
+    *,
+    result: str | None = None,
+    results: Mapping | None = None,
+    decisions: Mapping | None = None,
+    flip: bool = False,
+    limits: Mapping | None = None,
+) -> dict:
     """``run.fork`` keyword arguments for turn ``k`` from the learner's edits.
 
     ``result`` edits the one call of turn k; ``flip`` turns every answered approval of turn k the other
@@ -148,8 +183,9 @@ def fork_arguments(run: Any, k: int, *, result: str | None = None, results: Mapp
     results, decisions = dict(results or {}), dict(decisions or {})
     if result is not None:
         if len(view.calls) != 1:
-            raise ValueError(t("ui.timeline.one_call", k=k, n=len(view.calls),
-                               ids=", ".join(c["id"] for c in view.calls) or "-"))
+            raise ValueError(
+                t("ui.timeline.one_call", k=k, n=len(view.calls), ids=", ".join(c["id"] for c in view.calls) or "-")
+            )
         results[view.calls[0]["id"]] = result
     if flip:
         if not view.decisions:
@@ -205,10 +241,21 @@ def compare_card(columns: Iterable[tuple[str, Any]]) -> Card:
     head = "".join(f'<th style="{cell}">{html.escape(label)}</th>' for label, _ in columns)
     body = "".join(
         f'<tr><th style="{cell};text-align:left;white-space:nowrap">{html.escape(name)}</th>'
-        + "".join(f'<td style="{cell}">{html.escape(value)}</td>' for value in values) + "</tr>"
-        for name, values in rows)
-    html_text = (f'<table class="hl-compare" style="border-collapse:collapse;font-size:13px;margin:6px 0">'
-                 f'<tr><th style="{cell}"></th>{head}</tr>{body}</table>')
-    text = "\n".join([t("ui.compare.title"), *(f"[{label}]" + "".join(f"\n  {name}: {values[i]}" for name, values in rows)
-                                               for i, (label, _) in enumerate(columns))])
+        + "".join(f'<td style="{cell}">{html.escape(value)}</td>' for value in values)
+        + "</tr>"
+        for name, values in rows
+    )
+    html_text = (
+        f'<table class="hl-compare" style="border-collapse:collapse;font-size:13px;margin:6px 0">'
+        f'<tr><th style="{cell}"></th>{head}</tr>{body}</table>'
+    )
+    text = "\n".join(
+        [
+            t("ui.compare.title"),
+            *(
+                f"[{label}]" + "".join(f"\n  {name}: {values[i]}" for name, values in rows)
+                for i, (label, _) in enumerate(columns)
+            ),
+        ]
+    )
     return Card(html_text, text)

@@ -32,22 +32,32 @@ class TimelinePanel:
     def __init__(self, stepper: Any):
         self.stepper = stepper
         self.selected: int | None = None
-        self.turns = widgets.ToggleButtons(options=[], description=t("ui.timeline.pick"),
-                                           style={"button_width": "auto", "description_width": "initial"})
+        self.turns = widgets.ToggleButtons(
+            options=[],
+            description=t("ui.timeline.pick"),
+            style={"button_width": "auto", "description_width": "initial"},
+        )
         self.turns.observe(self._picked, "value")
         self.view = widgets.HTML(f'<div style="opacity:0.7">{html.escape(t("ui.timeline.hint"))}</div>')
         self.result_inputs: dict[str, widgets.Textarea] = {}
         self.decision_inputs: dict[str, widgets.ToggleButtons] = {}
         self.limit_inputs: dict[str, widgets.BoundedIntText] = {}
         self.form = widgets.VBox()
-        self.fork_button = widgets.Button(description=t("ui.timeline.fork_button_none"), button_style="info",
-                                          icon="code-branch", disabled=True, layout=widgets.Layout(width="auto"))
+        self.fork_button = widgets.Button(
+            description=t("ui.timeline.fork_button_none"),
+            button_style="info",
+            icon="code-branch",
+            disabled=True,
+            layout=widgets.Layout(width="auto"),
+        )
         self.fork_button.on_click(lambda _: self.stepper._safely(self.fork_from_form))
         self.comparison = widgets.HTML()
         # Each fork's own panel, folded: the comparison already says how it went. A fork that waits
         # for an approval opens by itself, so its 許可 / 拒否 buttons are never out of sight.
         self.forks_box = widgets.Accordion()
-        self.widget = widgets.VBox([self.turns, self.view, self.form, self.fork_button, self.comparison, self.forks_box])
+        self.widget = widgets.VBox(
+            [self.turns, self.view, self.form, self.fork_button, self.comparison, self.forks_box]
+        )
         self.widget.add_class("hl-timeline")
         self._updating = False
 
@@ -62,8 +72,15 @@ class TimelinePanel:
         self._updating = True
         try:
             self.turns.options = options
-            self.turns.tooltips = [t("ui.timeline.tooltip", k=v.k, calls=", ".join(c["name"] for c in v.calls) or "-",
-                                     tokens=v.usage.total) for v in views]
+            self.turns.tooltips = [
+                t(
+                    "ui.timeline.tooltip",
+                    k=v.k,
+                    calls=", ".join(c["name"] for c in v.calls) or "-",
+                    tokens=v.usage.total,
+                )
+                for v in views
+            ]
             self.turns.value = self.selected if self.selected in {v.k for v in views} else None
         finally:
             self._updating = False
@@ -90,27 +107,39 @@ class TimelinePanel:
 
     def _build_form(self, k: int) -> None:
         view, run = turn_of(self.stepper.run, k), self.stepper.run
-        rows: list[widgets.Widget] = [widgets.HTML(f'<div style="font-weight:600;margin-top:6px">'
-                                                   f'{html.escape(t("ui.timeline.form", k=k))}</div>')]
+        rows: list[widgets.Widget] = [
+            widgets.HTML(f'<div style="font-weight:600;margin-top:6px">{html.escape(t("ui.timeline.form", k=k))}</div>')
+        ]
         self.result_inputs, self.decision_inputs, self.limit_inputs = {}, {}, {}
         for call in view.calls:
             label = f"{call['name']}({json.dumps(call['input'], ensure_ascii=False)})"
-            rows.append(widgets.HTML(f'<div style="font-size:12px">{html.escape(t("ui.timeline.result_for", call=label, id=call["id"]))}</div>'))
+            rows.append(
+                widgets.HTML(
+                    f'<div style="font-size:12px">{html.escape(t("ui.timeline.result_for", call=label, id=call["id"]))}</div>'
+                )
+            )
             box = widgets.Textarea(value=view.result_text(call["id"]), rows=2, layout=widgets.Layout(width="95%"))
             self.result_inputs[call["id"]] = box
             rows.append(box)
         for tool_use_id, decision in view.decisions.items():
             name = next(c["name"] for c in view.calls if c["id"] == tool_use_id)
-            toggle = widgets.ToggleButtons(options=[(t("ui.button.approve"), True), (t("ui.button.deny"), False)],
-                                           value=decision.allowed, description=t("ui.timeline.answer_for", name=name),
-                                           style={"description_width": "initial"})
+            toggle = widgets.ToggleButtons(
+                options=[(t("ui.button.approve"), True), (t("ui.button.deny"), False)],
+                value=decision.allowed,
+                description=t("ui.timeline.answer_for", name=name),
+                style={"description_width": "initial"},
+            )
             self.decision_inputs[tool_use_id] = toggle
             rows.append(toggle)
         for valve in run.valves:
             if hasattr(valve, "limit"):
-                field = widgets.BoundedIntText(value=valve.limit, min=0, max=10**9,
-                                               description=t("ui.timeline.limit_for", valve=_valve_label(valve.name)),
-                                               style={"description_width": "initial"})
+                field = widgets.BoundedIntText(
+                    value=valve.limit,
+                    min=0,
+                    max=10**9,
+                    description=t("ui.timeline.limit_for", valve=_valve_label(valve.name)),
+                    style={"description_width": "initial"},
+                )
                 self.limit_inputs[valve.name] = field
                 rows.append(field)
         self.form.children = rows

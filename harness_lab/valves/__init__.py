@@ -13,14 +13,14 @@ from .progress import NoProgress, canonical_json, signature_of
 from .protocol import Gate, Valve
 
 __all__ = [
-    "PRICES",
-    "TIERS",
     "Approval",
     "Gate",
     "MaxTurns",
     "NoProgress",
+    "PRICES",
     "Policy",
     "Rule",
+    "TIERS",
     "TokenBudget",
     "Valve",
     "canonical_json",

@@ -9,14 +9,21 @@ not run still gets an ``is_error`` tool_result saying why, so no tool_use is lef
 from __future__ import annotations
 
 import reprlib
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from ..events import TIERS, ApprovalRequest, Decision
 from ..state import RunState
 from ..text import t
 
-__all__ = ["TIERS", "Approval", "Policy", "Rule"]
+__all__ = [
+    "Approval",
+    "Policy",
+    "Rule",
+    "TIERS",
+]
+
 
 def _tier(value: str) -> str:
     if value not in TIERS:  # a typo such as "alow" must fail loudly, not fall through to allow

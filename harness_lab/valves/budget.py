@@ -8,8 +8,8 @@ output, cache writes and cache reads (``Usage.total``) — and can also put a ce
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 from ..checks import whole_number
 from ..events import Usage
@@ -42,8 +42,9 @@ def _price(model: str, prices: dict[str, tuple[float, float]]) -> tuple[float, f
     return max(prices.values())
 
 
-def usd(usage: Usage, per_in: float, per_out: float, cache_write: float | None = None,
-        cache_read: float | None = None) -> float:
+def usd(
+    usage: Usage, per_in: float, per_out: float, cache_write: float | None = None, cache_read: float | None = None
+) -> float:
     """USD for ``usage`` at these prices per million tokens; cache prices default to 1.25x and 0.1x input."""
     write = per_in * CACHE_WRITE if cache_write is None else cache_write
     read = per_in * CACHE_READ if cache_read is None else cache_read
@@ -80,7 +81,9 @@ class TokenBudget:
 
     def __post_init__(self) -> None:
         whole_number(self.limit, "TokenBudget limit", 1)
-        if self.usd is not None and (isinstance(self.usd, bool) or not isinstance(self.usd, (int, float)) or self.usd <= 0):
+        if self.usd is not None and (
+            isinstance(self.usd, bool) or not isinstance(self.usd, (int, float)) or self.usd <= 0
+        ):
             raise ValueError(f"TokenBudget usd must be a number of dollars > 0, not {self.usd!r}")
 
     def spent_usd(self, state: RunState) -> float:

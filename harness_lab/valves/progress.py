@@ -36,7 +36,7 @@ class NoProgress:
         if state.pending_message is None:
             return None
         signature = signature_of(state.pending_message["content"])
-        recent = state.signatures[-(self.window - 1):] if self.window > 1 else []
+        recent = state.signatures[-(self.window - 1) :] if self.window > 1 else []
         if not signature or signature not in recent:
             return None
         if self.window == 2:

@@ -31,7 +31,10 @@ EXPECTED = (
 
 
 def weather_tool(city):
-    data = {"東京": {"temp": 15, "condition": "曇り", "humidity": 70}, "大阪": {"temp": 18, "condition": "晴れ", "humidity": 55}}
+    data = {
+        "東京": {"temp": 15, "condition": "曇り", "humidity": 70},
+        "大阪": {"temp": 18, "condition": "晴れ", "humidity": 55},
+    }
     return {"city": city, **data.get(city, {"temp": 20, "condition": "晴れ", "humidity": 60})}
 
 
@@ -56,7 +59,14 @@ def loop_like_the_article(client, question):
                 continue
             impl = weather_tool if block.name == "get_weather" else forecast_tool
             output = impl(**block.input)
-            results.append({"type": "tool_result", "tool_use_id": block.id, "content": json.dumps(output, ensure_ascii=False), "is_error": False})
+            results.append(
+                {
+                    "type": "tool_result",
+                    "tool_use_id": block.id,
+                    "content": json.dumps(output, ensure_ascii=False),
+                    "is_error": False,
+                }
+            )
         messages.append({"role": "user", "content": results})
     return "\n".join(block.text for block in response.content if block.type == "text"), messages
 
@@ -75,10 +85,24 @@ def test_article_single_question_gets_only_the_current_weather():
 def test_text_only_history_gets_the_real_400():
     client = emulated_client("weather", max_retries=0)
     messages = [{"role": "user", "content": "大阪の今の気温を教えて"}]
-    response = client.messages.create(model="claude-sonnet-4-6", max_tokens=1024, messages=messages, tools=[WEATHER_SCHEMA])
+    response = client.messages.create(
+        model="claude-sonnet-4-6", max_tokens=1024, messages=messages, tools=[WEATHER_SCHEMA]
+    )
     messages.append({"role": "assistant", "content": response.content[0].text})  # the anti-pattern: tool_use dropped
     tool_block = response.content[1]
-    messages.append({"role": "user", "content": [{"type": "tool_result", "tool_use_id": tool_block.id, "content": json.dumps(weather_tool(**tool_block.input), ensure_ascii=False), "is_error": False}]})
+    messages.append(
+        {
+            "role": "user",
+            "content": [
+                {
+                    "type": "tool_result",
+                    "tool_use_id": tool_block.id,
+                    "content": json.dumps(weather_tool(**tool_block.input), ensure_ascii=False),
+                    "is_error": False,
+                }
+            ],
+        }
+    )
     with pytest.raises(anthropic.BadRequestError) as caught:
         client.messages.create(model="claude-sonnet-4-6", max_tokens=1024, messages=messages, tools=[WEATHER_SCHEMA])
     assert caught.value.api_message == (

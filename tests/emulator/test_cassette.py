@@ -12,7 +12,11 @@ from harness_lab.trace import recording_async_client, recording_client, replay_a
 
 SECRET = "sk-ant-test-SECRET"
 TOOLS = [
-    {"name": "read_file", "description": "read", "input_schema": {"type": "object", "properties": {"path": {"type": "string"}}}},
+    {
+        "name": "read_file",
+        "description": "read",
+        "input_schema": {"type": "object", "properties": {"path": {"type": "string"}}},
+    },
     {"name": "get_time", "description": "time", "input_schema": {"type": "object", "properties": {}}},
 ]
 OUTPUTS = {"read_file": "# タイトル\n本文", "get_time": "2026-08-26T10:42:07+08:00"}
@@ -27,9 +31,16 @@ def drive(client):
         messages.append({"role": "assistant", "content": response.content})
         if response.stop_reason != "tool_use":
             break
-        messages.append({"role": "user", "content": [
-            {"type": "tool_result", "tool_use_id": b.id, "content": OUTPUTS[b.name]} for b in response.content if b.type == "tool_use"
-        ]})
+        messages.append(
+            {
+                "role": "user",
+                "content": [
+                    {"type": "tool_result", "tool_use_id": b.id, "content": OUTPUTS[b.name]}
+                    for b in response.content
+                    if b.type == "tool_use"
+                ],
+            }
+        )
     with client.messages.stream(model="claude-sonnet-5", max_tokens=512, tools=TOOLS, messages=messages[:1]) as stream:
         seen.append(stream.get_final_message().to_dict())
     return seen
@@ -69,7 +80,12 @@ def test_replay_of_an_unrecorded_request_is_a_clear_400(tmp_path):
 
 def test_async_record_and_replay(tmp_path):
     path = tmp_path / "async.json"
-    request = {"model": "claude-sonnet-5", "max_tokens": 64, "tools": TOOLS, "messages": [{"role": "user", "content": "q"}]}
+    request = {
+        "model": "claude-sonnet-5",
+        "max_tokens": 64,
+        "tools": TOOLS,
+        "messages": [{"role": "user", "content": "q"}],
+    }
 
     async def main():
         emulated = httpx2.MockTransport(handler_for(Emulator("lesson6")))

@@ -62,9 +62,8 @@ def test_fault_on_a_later_request_only():
 
 def test_error_event_after_a_200_raises_without_retry():
     client = emulated_client([say("x")], faults={1: "stream_error"})
-    with pytest.raises(anthropic.APIStatusError) as caught:
-        with client.messages.stream(**REQUEST) as stream:
-            stream.get_final_message()
+    with pytest.raises(anthropic.APIStatusError) as caught, client.messages.stream(**REQUEST) as stream:
+        stream.get_final_message()
     assert caught.value.body["error"]["type"] == "overloaded_error"
     assert emulator_of(client).http_requests == 1  # a failure mid-stream is not retried
     assert client.messages.create(**REQUEST).content[0].text == "x"
@@ -91,7 +90,9 @@ def test_a_body_that_is_not_json_gets_the_real_400_with_its_own_request_id():
     caught = []
     for raw in (b'{"model": "claude-sonnet-5",', b'{"model": "claude-sonnet-5",', b"not json"):
         with pytest.raises(anthropic.BadRequestError) as error:
-            client.post("/v1/messages", cast_to=object, content=raw, options={"headers": {"content-type": "application/json"}})
+            client.post(
+                "/v1/messages", cast_to=object, content=raw, options={"headers": {"content-type": "application/json"}}
+            )
         caught.append(error.value)
     first, again, other = caught
     assert first.type == "invalid_request_error"

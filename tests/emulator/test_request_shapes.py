@@ -69,11 +69,21 @@ def accepted(request, path="/v1/messages"):
         ("system", 5, "system: Input should be a valid list"),
         ("service_tier", "fast", "service_tier: Input should be 'auto' or 'standard_only'"),
         ("speed", "warp", "speed: Input should be 'fast' or 'standard'"),
-        ("cache_control", {"type": "ephemeral", "ttl": "10m"}, "cache_control.ephemeral.ttl: Input should be '5m' or '1h'"),
-        ("cache_control", {"type": "forever"},
-         "cache_control: Input tag 'forever' found using 'type' does not match any of the expected tags: 'ephemeral'"),
-        ("output_config", {"effort": "extreme"},
-         "output_config.effort: Input should be 'low', 'medium', 'high', 'xhigh' or 'max'"),
+        (
+            "cache_control",
+            {"type": "ephemeral", "ttl": "10m"},
+            "cache_control.ephemeral.ttl: Input should be '5m' or '1h'",
+        ),
+        (
+            "cache_control",
+            {"type": "forever"},
+            "cache_control: Input tag 'forever' found using 'type' does not match any of the expected tags: 'ephemeral'",
+        ),
+        (
+            "output_config",
+            {"effort": "extreme"},
+            "output_config.effort: Input should be 'low', 'medium', 'high', 'xhigh' or 'max'",
+        ),
         ("inference_geo", 1, "inference_geo: Input should be a valid string"),
         ("container", 3, "container: Input should be a valid dictionary"),
     ],
@@ -86,11 +96,19 @@ def test_an_ill_typed_parameter_is_refused(field, value, message):
     ("value", "message"),
     [
         ({}, "tool_choice: Unable to extract tag using discriminator 'type'"),
-        ({"type": "required"},
-         "tool_choice: Input tag 'required' found using 'type' does not match any of the expected tags: 'auto', 'any', 'tool', 'none'"),
+        (
+            {"type": "required"},
+            "tool_choice: Input tag 'required' found using 'type' does not match any of the expected tags: 'auto', 'any', 'tool', 'none'",
+        ),
         ({"type": "tool"}, "tool_choice.tool.name: Field required"),
-        ({"type": "auto", "disable_parallel_tool_use": "yes"}, "tool_choice.auto.disable_parallel_tool_use: Input should be a valid boolean"),
-        ({"type": "none", "disable_parallel_tool_use": True}, "tool_choice.none.disable_parallel_tool_use: Extra inputs are not permitted"),
+        (
+            {"type": "auto", "disable_parallel_tool_use": "yes"},
+            "tool_choice.auto.disable_parallel_tool_use: Input should be a valid boolean",
+        ),
+        (
+            {"type": "none", "disable_parallel_tool_use": True},
+            "tool_choice.none.disable_parallel_tool_use: Extra inputs are not permitted",
+        ),
     ],
 )
 def test_tool_choice_shapes(value, message):
@@ -159,14 +177,22 @@ def test_a_tool_result_inside_a_tool_result_is_refused():
 def test_the_public_extra_field_paths():
     # public 400: messages.65.content.1.tool_use.text: Extra inputs are not permitted
     history = answered(result(), assistant=[{"type": "text", "text": "調べます"}, use(text="調べます")])
-    assert refusal(body(tools=TOOLS, messages=history)) == "messages.1.content.1.tool_use.text: Extra inputs are not permitted"
+    assert (
+        refusal(body(tools=TOOLS, messages=history))
+        == "messages.1.content.1.tool_use.text: Extra inputs are not permitted"
+    )
     # public 400: messages.13.content.0.thinking.cache_control: Extra inputs are not permitted
     thinking = {"type": "thinking", "thinking": "…", "signature": "sig", "cache_control": {"type": "ephemeral"}}
     history = answered(result(), assistant=[thinking, use()])
-    assert refusal(body(tools=TOOLS, messages=history)) == "messages.1.content.0.thinking.cache_control: Extra inputs are not permitted"
+    assert (
+        refusal(body(tools=TOOLS, messages=history))
+        == "messages.1.content.0.thinking.cache_control: Extra inputs are not permitted"
+    )
     # public 400: system.1.cache_control.ephemeral.scope: Extra inputs are not permitted
-    system = [{"type": "text", "text": "あなたは助手です"},
-              {"type": "text", "text": "日本語で", "cache_control": {"type": "ephemeral", "scope": "global"}}]
+    system = [
+        {"type": "text", "text": "あなたは助手です"},
+        {"type": "text", "text": "日本語で", "cache_control": {"type": "ephemeral", "scope": "global"}},
+    ]
     assert refusal(body(system=system)) == "system.1.cache_control.ephemeral.scope: Extra inputs are not permitted"
     # same rule for a custom tool (public 400s: tools.0.custom.defer_loading / tools.3.custom.input_examples,
     # both accepted since); an OpenAI-style "parameters" is the learner's version
@@ -186,14 +212,23 @@ def test_the_public_extra_field_paths():
         ("x", "messages.0.content.0: Input should be a valid dictionary or object to extract fields from"),
         ({"type": "text", "text": 3}, "messages.0.content.0.text.text: Input should be a valid string"),
         ({"type": "text"}, "messages.0.content.0.text.text: Field required"),
-        ({"type": "text", "text": "x", "citations": "none"}, "messages.0.content.0.text.citations: Input should be a valid list"),
-        ({"type": "image", "source": {"type": "base64", "media_type": "image/bmp", "data": "AA=="}},
-         "messages.0.content.0.image.source.base64.media_type: Input should be 'image/jpeg', 'image/png', 'image/gif' or 'image/webp'"),
+        (
+            {"type": "text", "text": "x", "citations": "none"},
+            "messages.0.content.0.text.citations: Input should be a valid list",
+        ),
+        (
+            {"type": "image", "source": {"type": "base64", "media_type": "image/bmp", "data": "AA=="}},
+            "messages.0.content.0.image.source.base64.media_type: Input should be 'image/jpeg', 'image/png', 'image/gif' or 'image/webp'",
+        ),
         ({"type": "image", "source": {"type": "url"}}, "messages.0.content.0.image.source.url.url: Field required"),
-        ({"type": "document", "source": {"type": "text", "media_type": "text/plain", "data": "本文"}, "title": 3},
-         "messages.0.content.0.document.title: Input should be a valid string"),
-        ({"type": "search_result", "source": "s", "title": "t", "content": [{"type": "image", "text": "x"}]},
-         "messages.0.content.0.search_result.content.0.type: Input should be 'text'"),
+        (
+            {"type": "document", "source": {"type": "text", "media_type": "text/plain", "data": "本文"}, "title": 3},
+            "messages.0.content.0.document.title: Input should be a valid string",
+        ),
+        (
+            {"type": "search_result", "source": "s", "title": "t", "content": [{"type": "image", "text": "x"}]},
+            "messages.0.content.0.search_result.content.0.type: Input should be 'text'",
+        ),
         ({"type": "redacted_thinking"}, "messages.0.content.0.redacted_thinking.data: Field required"),
     ],
 )
@@ -216,8 +251,12 @@ def test_tool_use_and_tool_result_fields():
     assert refusal(body(tools=TOOLS, messages=answered(result(content=12)))) == (
         "messages.2.content.0.tool_result.content: Input should be a valid list"
     )
-    rich = result(content=[{"type": "text", "text": "12:00"},
-                           {"type": "image", "source": {"type": "url", "url": "https://example.com/a.png"}}])
+    rich = result(
+        content=[
+            {"type": "text", "text": "12:00"},
+            {"type": "image", "source": {"type": "url", "url": "https://example.com/a.png"}},
+        ]
+    )
     accepted(body(tools=TOOLS, messages=answered(rich)))
 
 
@@ -234,21 +273,37 @@ def test_tool_definitions():
     assert refusal(body(tools=[{"name": "get_time", "input_schema": "object"}])) == (
         "tools.0.custom.input_schema: Input should be a valid dictionary"
     )
-    assert refusal(body(tools=[{**TOOLS[0], "strict": "yes"}])) == "tools.0.custom.strict: Input should be a valid boolean"
+    assert (
+        refusal(body(tools=[{**TOOLS[0], "strict": "yes"}])) == "tools.0.custom.strict: Input should be a valid boolean"
+    )
     assert refusal(body(tools=[{**TOOLS[0], "type": "function"}])).startswith(
         "tools.0: Input tag 'function' found using 'type' does not match any of the expected tags: 'custom', 'bash_20250124',"
     )
-    accepted(body(tools=[{**TOOLS[0], "type": "custom", "strict": True, "cache_control": {"type": "ephemeral", "ttl": "1h"}},
-                         {"type": "web_search_20250305", "name": "web_search", "max_uses": 3}]))
+    accepted(
+        body(
+            tools=[
+                {**TOOLS[0], "type": "custom", "strict": True, "cache_control": {"type": "ephemeral", "ttl": "1h"}},
+                {"type": "web_search_20250305", "name": "web_search", "max_uses": 3},
+            ]
+        )
+    )
 
 
 def test_count_tokens_has_its_own_parameters():
     request = {"model": MODEL, "messages": [{"role": "user", "content": "q"}]}
-    assert refusal({**request, "max_tokens": 10}, "/v1/messages/count_tokens") == "max_tokens: Extra inputs are not permitted"
+    assert (
+        refusal({**request, "max_tokens": 10}, "/v1/messages/count_tokens")
+        == "max_tokens: Extra inputs are not permitted"
+    )
     assert refusal({**request, "tool_choice": [1, 2]}, "/v1/messages/count_tokens") == (
         "tool_choice: Input should be a valid dictionary or object to extract fields from"
     )
-    assert accepted({**request, "tools": TOOLS, "tool_choice": {"type": "auto"}}, "/v1/messages/count_tokens")["input_tokens"] > 0
+    assert (
+        accepted({**request, "tools": TOOLS, "tool_choice": {"type": "auto"}}, "/v1/messages/count_tokens")[
+            "input_tokens"
+        ]
+        > 0
+    )
 
 
 def test_every_documented_parameter_with_a_valid_value_is_accepted():
@@ -295,8 +350,10 @@ def test_real_sdk_responses_round_trip(streamed):
     call_id = first.content[-1].id
     tool_results = [{"type": "tool_result", "tool_use_id": call_id, "content": "12:00"}]
     # the SDK objects themselves, as the lesson passes response.content back ...
-    as_objects = request["messages"] + [{"role": "assistant", "content": first.content},
-                                        {"role": "user", "content": tool_results}]
+    as_objects = request["messages"] + [
+        {"role": "assistant", "content": first.content},
+        {"role": "user", "content": tool_results},
+    ]
     assert client.messages.create(**{**request, "messages": as_objects}).content[0].text == "12時です"
     # ... and as the package's dicts (exactly the fields the server sent, citations: null included)
     as_dicts = request["messages"] + [hl_messages.assistant(first.content), {"role": "user", "content": tool_results}]
@@ -316,21 +373,29 @@ def test_an_ill_typed_field_reaches_the_sdk_as_a_bad_request():
     assert caught.value.status_code == 400 and caught.value.type == "invalid_request_error"
     assert caught.value.api_message == "messages.2.content.0.tool_result.is_error: Input should be a valid boolean"
     with pytest.raises(anthropic.BadRequestError) as caught:
-        client.messages.create(model=MODEL, max_tokens=64, messages=[{"role": "user", "content": "q"}],
-                               extra_body={"tool_choice": [1, 2]})
+        client.messages.create(
+            model=MODEL, max_tokens=64, messages=[{"role": "user", "content": "q"}], extra_body={"tool_choice": [1, 2]}
+        )
     assert caught.value.api_message.startswith("tool_choice: Input should be a valid dictionary")
 
 
 def test_an_input_schema_that_is_not_json_schema_is_refused_as_the_api_refuses_it():
-    invalid = ("tools.{i}.custom.input_schema: JSON schema is invalid. It must match JSON Schema draft 2020-12 "
-               "(https://json-schema.org/draft/2020-12). Learn more about tool use at "
-               "https://platform.claude.com/docs/en/agents-and-tools/tool-use/overview.")
-    for schema in ({"type": "object", "properties": {"x": {"type": "strin"}}},
-                   {"type": "object", "required": "x"},
-                   {"type": "object", "properties": {"x": "number"}}):
+    invalid = (
+        "tools.{i}.custom.input_schema: JSON schema is invalid. It must match JSON Schema draft 2020-12 "
+        "(https://json-schema.org/draft/2020-12). Learn more about tool use at "
+        "https://platform.claude.com/docs/en/agents-and-tools/tool-use/overview."
+    )
+    for schema in (
+        {"type": "object", "properties": {"x": {"type": "strin"}}},
+        {"type": "object", "required": "x"},
+        {"type": "object", "properties": {"x": "number"}},
+    ):
         broken = {"name": "broken", "input_schema": schema}
         assert refusal(body(tools=[broken])) == invalid.format(i=0)
         assert refusal(body(tools=[*TOOLS, broken])) == invalid.format(i=len(TOOLS))
-    for schema in ({"type": "object"}, {"type": "object", "properties": {"x": {"type": ["string", "null"]}}},
-                   {"type": "object", "properties": {"x": {"type": "string", "pattern": "^a+$"}}, "required": ["x"]}):
+    for schema in (
+        {"type": "object"},
+        {"type": "object", "properties": {"x": {"type": ["string", "null"]}}},
+        {"type": "object", "properties": {"x": {"type": "string", "pattern": "^a+$"}}, "required": ["x"]},
+    ):
         accepted(body(tools=[{"name": "fine", "input_schema": schema}]))

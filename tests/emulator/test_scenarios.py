@@ -1,12 +1,23 @@
 """Every named scenario driven through the real SDK by a small loop with fake tools."""
 
+import itertools
 import json
 
 import pytest
 
 from harness_lab.emulator import SCENARIOS, emulated_client, scenario_names
 
-NAMES = ["read_file", "get_time", "get_weather", "get_forecast", "search", "check_status", "write_file", "delete_file", "http_post"]
+NAMES = [
+    "read_file",
+    "get_time",
+    "get_weather",
+    "get_forecast",
+    "search",
+    "check_status",
+    "write_file",
+    "delete_file",
+    "http_post",
+]
 TOOLS = [{"name": n, "description": n, "input_schema": {"type": "object"}} for n in NAMES]
 MODEL = "claude-sonnet-5"
 
@@ -23,7 +34,9 @@ def fake_tools(name, args, deny=(), fail=()):
     if name == "get_time":
         return "2026-08-26T10:42:07+08:00", False
     if name == "get_weather":
-        return json.dumps({"city": args["city"], "temp": 15, "condition": "曇り", "humidity": 70}, ensure_ascii=False), False
+        return json.dumps(
+            {"city": args["city"], "temp": 15, "condition": "曇り", "humidity": 70}, ensure_ascii=False
+        ), False
     if name == "get_forecast":
         return json.dumps([{"day": 1, "condition": "晴れ", "high": 15, "low": 8}], ensure_ascii=False), False
     if name == "check_status":
@@ -62,10 +75,28 @@ def final_text(responses):
 
 def test_every_scenario_is_described_and_answers():
     assert set(SCENARIOS) == set(scenario_names())
-    assert {"lesson6", "weather", "never_ending", "spinning", "spinning_reordered", "polling", "abab", "budget_burning",
-            "high_impact", "delete_and_post", "tool_error_retry", "max_tokens", "pause_turn", "refusal",
-            "model_context_window_exceeded", "stop_sequence", "empty_end_turn", "text_and_tool", "ijou_desu",
-            "long_task"} <= set(SCENARIOS)
+    assert {
+        "lesson6",
+        "weather",
+        "never_ending",
+        "spinning",
+        "spinning_reordered",
+        "polling",
+        "abab",
+        "budget_burning",
+        "high_impact",
+        "delete_and_post",
+        "tool_error_retry",
+        "max_tokens",
+        "pause_turn",
+        "refusal",
+        "model_context_window_exceeded",
+        "stop_sequence",
+        "empty_end_turn",
+        "text_and_tool",
+        "ijou_desu",
+        "long_task",
+    } <= set(SCENARIOS)
     for name in SCENARIOS:
         assert SCENARIOS[name].strip()
         assert drive(name, rounds=3)
@@ -90,7 +121,7 @@ def test_runaway_scenarios_never_stop_and_differ_as_described():
 
 def test_budget_burning_grows_input_fast():
     usage = [r.usage.input_tokens for r in drive("budget_burning", rounds=5)]
-    assert all(b - a > 500 for a, b in zip(usage, usage[1:]))
+    assert all(b - a > 500 for a, b in itertools.pairwise(usage))
 
 
 def test_polling_then_done():

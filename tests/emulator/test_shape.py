@@ -3,11 +3,19 @@
 from harness_lab.emulator import Emulator, call, reply, say
 
 MODEL = "claude-sonnet-5"
-TOOLS = [{"name": "write_file", "description": "w", "input_schema": {"type": "object", "properties": {"path": {"type": "string"}, "content": {"type": "string"}}}}]
+TOOLS = [
+    {
+        "name": "write_file",
+        "description": "w",
+        "input_schema": {"type": "object", "properties": {"path": {"type": "string"}, "content": {"type": "string"}}},
+    }
+]
 
 
 def answer(script, **request):
-    status, _, body = Emulator(script).respond({"model": MODEL, "messages": [{"role": "user", "content": "q"}], **request})
+    status, _, body = Emulator(script).respond(
+        {"model": MODEL, "messages": [{"role": "user", "content": "q"}], **request}
+    )
     assert status == 200
     return body
 
@@ -30,7 +38,12 @@ def test_max_tokens_truncates_a_tool_call_input():
 
 
 def test_stop_sequence_from_the_request():
-    body = answer([reply("答えは 42 です。\n###\n補足", call("write_file", path="a", content="b"))], max_tokens=256, tools=TOOLS, stop_sequences=["###"])
+    body = answer(
+        [reply("答えは 42 です。\n###\n補足", call("write_file", path="a", content="b"))],
+        max_tokens=256,
+        tools=TOOLS,
+        stop_sequences=["###"],
+    )
     assert body["stop_reason"] == "stop_sequence" and body["stop_sequence"] == "###"
     assert body["content"] == [{"type": "text", "text": "答えは 42 です。\n"}]
 

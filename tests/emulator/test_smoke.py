@@ -5,7 +5,11 @@ import anthropic
 from harness_lab.emulator import Emulator, call, emulated_client, emulator_of, reply, respond, say
 
 TOOLS = [
-    {"name": "read_file", "description": "read a file", "input_schema": {"type": "object", "properties": {"path": {"type": "string"}}}},
+    {
+        "name": "read_file",
+        "description": "read a file",
+        "input_schema": {"type": "object", "properties": {"path": {"type": "string"}}},
+    },
     {"name": "get_time", "description": "the time", "input_schema": {"type": "object", "properties": {}}},
 ]
 TASK = "README.md の1行目を読んで、それから今何時か教えて"
@@ -43,7 +47,12 @@ def test_lesson6_round_trip_quotes_the_tool_results():
 
 
 def test_same_request_gives_identical_bytes_from_fresh_emulators():
-    request = {"model": "claude-sonnet-5", "max_tokens": 100, "messages": [{"role": "user", "content": TASK}], "tools": TOOLS}
+    request = {
+        "model": "claude-sonnet-5",
+        "max_tokens": 100,
+        "messages": [{"role": "user", "content": TASK}],
+        "tools": TOOLS,
+    }
     first = respond(request, "lesson6")
     second = Emulator("lesson6").respond(request)
     assert first == second

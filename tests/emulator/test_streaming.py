@@ -7,7 +7,13 @@ import anthropic
 from harness_lab.emulator import call, emulated_async_client, emulated_client, emulator_of, reply, say
 
 MODEL = "claude-sonnet-5"
-TOOLS = [{"name": "read_file", "description": "read", "input_schema": {"type": "object", "properties": {"path": {"type": "string"}}}}]
+TOOLS = [
+    {
+        "name": "read_file",
+        "description": "read",
+        "input_schema": {"type": "object", "properties": {"path": {"type": "string"}}},
+    }
+]
 LONG = "長い説明です。" * 30 + " and some English text to split across several deltas."
 SCRIPT = [reply(LONG, call("read_file", path="docs/長い名前のファイル.md")), say("")]
 REQUEST = {"model": MODEL, "max_tokens": 1024, "tools": TOOLS, "messages": [{"role": "user", "content": "読んで"}]}
@@ -46,7 +52,9 @@ def test_stream_of_an_empty_end_turn_and_of_an_error():
         final = stream.get_final_message()
     assert final.content == [] and final.stop_reason == "end_turn"
     try:
-        with client.messages.stream(**{**REQUEST, "messages": history[:2] + [{"role": "user", "content": "x"}]}) as stream:
+        with client.messages.stream(
+            **{**REQUEST, "messages": history[:2] + [{"role": "user", "content": "x"}]}
+        ) as stream:
             stream.get_final_message()
     except anthropic.BadRequestError as error:
         assert "without `tool_result` blocks" in error.api_message
@@ -88,7 +96,11 @@ def test_sdk_tool_runner_with_and_without_a_server_held_thread():
     for options in ({"thread": False}, {}):
         client = emulated_client("lesson6", max_retries=0)
         runner = client.beta.messages.tool_runner(
-            model=MODEL, max_tokens=1024, tools=[read_file, get_time], messages=[{"role": "user", "content": "go"}], **options
+            model=MODEL,
+            max_tokens=1024,
+            tools=[read_file, get_time],
+            messages=[{"role": "user", "content": "go"}],
+            **options,
         )
         runs.append([m.to_dict() for m in runner])
         sent = emulator_of(client).requests

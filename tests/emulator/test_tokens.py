@@ -1,5 +1,7 @@
 """The token estimate: deterministic, Japanese counted by character, count_tokens agrees with usage."""
 
+import itertools
+
 from harness_lab.emulator import Emulator, emulated_client, estimate_request, say, text_tokens
 from harness_lab.emulator.tokens import TOOLS_SYSTEM_PROMPT_TOKENS
 
@@ -29,12 +31,23 @@ def test_korean_emoji_and_supplementary_kanji_count_like_japanese():
 
 def test_usage_matches_count_tokens_and_has_every_field():
     client = emulated_client([say("はい")])
-    request = {"model": MODEL, "messages": [{"role": "user", "content": "今何時？"}], "tools": TOOLS, "system": "簡潔に"}
+    request = {
+        "model": MODEL,
+        "messages": [{"role": "user", "content": "今何時？"}],
+        "tools": TOOLS,
+        "system": "簡潔に",
+    }
     counted = client.messages.count_tokens(**request).input_tokens
     response = client.messages.create(max_tokens=64, **request)
     usage = response.usage.to_dict()
     assert usage["input_tokens"] == counted == estimate_request(request).total
-    for name in ("cache_creation_input_tokens", "cache_read_input_tokens", "output_tokens", "service_tier", "server_tool_use"):
+    for name in (
+        "cache_creation_input_tokens",
+        "cache_read_input_tokens",
+        "output_tokens",
+        "service_tier",
+        "server_tool_use",
+    ):
         assert name in usage
     assert usage["cache_creation"] == {"ephemeral_5m_input_tokens": 0, "ephemeral_1h_input_tokens": 0}
     assert usage["output_tokens"] == 1 + 2  # reply overhead plus two kana
@@ -48,7 +61,13 @@ def test_tools_add_the_hidden_tool_system_prompt():
 
 def test_history_grows_input_tokens_every_turn():
     client = emulated_client("never_ending")
-    tools = [{"name": "read_file", "description": "read", "input_schema": {"type": "object", "properties": {"path": {"type": "string"}}}}]
+    tools = [
+        {
+            "name": "read_file",
+            "description": "read",
+            "input_schema": {"type": "object", "properties": {"path": {"type": "string"}}},
+        }
+    ]
     messages = [{"role": "user", "content": "ノートを全部読んで"}]
     inputs = []
     for _ in range(4):
@@ -56,9 +75,14 @@ def test_history_grows_input_tokens_every_turn():
         inputs.append(response.usage.input_tokens)
         messages += [
             {"role": "assistant", "content": response.content},
-            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": response.content[0].id, "content": "ノートの本文" * 20}]},
+            {
+                "role": "user",
+                "content": [
+                    {"type": "tool_result", "tool_use_id": response.content[0].id, "content": "ノートの本文" * 20}
+                ],
+            },
         ]
-    steps = [b - a for a, b in zip(inputs, inputs[1:])]
+    steps = [b - a for a, b in itertools.pairwise(inputs)]
     assert all(s > 100 for s in steps) and len(set(steps)) == 1  # same-sized turns: linear growth
 
 
@@ -75,7 +99,10 @@ def test_cache_write_then_read_of_the_same_prefix():
     assert first["cache_creation_input_tokens"] > 1024 and first["cache_read_input_tokens"] == 0
     assert first["input_tokens"] + first["cache_creation_input_tokens"] == total
     assert first["cache_creation"]["ephemeral_5m_input_tokens"] == first["cache_creation_input_tokens"]
-    later, total = _cached(system, [{"role": "user", "content": "q"}, {"role": "assistant", "content": "a"}, {"role": "user", "content": "r"}])
+    later, total = _cached(
+        system,
+        [{"role": "user", "content": "q"}, {"role": "assistant", "content": "a"}, {"role": "user", "content": "r"}],
+    )
     assert later["cache_read_input_tokens"] == first["cache_creation_input_tokens"]
     assert later["cache_creation_input_tokens"] == 0
     assert later["input_tokens"] + later["cache_read_input_tokens"] == total
@@ -96,7 +123,9 @@ def test_respond_is_linear_in_request_size():
     import sys
 
     def calls(n):
-        messages = [{"role": "user" if i % 2 == 0 else "assistant", "content": f"テキスト abc {i} " * 20} for i in range(n)]
+        messages = [
+            {"role": "user" if i % 2 == 0 else "assistant", "content": f"テキスト abc {i} " * 20} for i in range(n)
+        ]
         request = {"model": MODEL, "max_tokens": 64, "messages": messages}
         emulator = Emulator([say("x")])
         count = 0

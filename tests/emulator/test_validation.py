@@ -8,7 +8,11 @@ from harness_lab.emulator import call, emulated_client, reply, say
 MODEL = "claude-sonnet-5"
 TOOLS = [
     {"name": "get_time", "description": "the time", "input_schema": {"type": "object", "properties": {}}},
-    {"name": "read_file", "description": "read", "input_schema": {"type": "object", "properties": {"path": {"type": "string"}}}},
+    {
+        "name": "read_file",
+        "description": "read",
+        "input_schema": {"type": "object", "properties": {"path": {"type": "string"}}},
+    },
 ]
 
 
@@ -63,7 +67,9 @@ def test_text_before_the_results_counts_as_missing(client):
         {"role": "user", "content": [text("結果です"), result("toolu_A")]},
     ]
     error = rejected(client, messages=messages, tools=TOOLS)
-    assert error.api_message.startswith("messages.1: `tool_use` ids were found without `tool_result` blocks immediately after: toolu_A.")
+    assert error.api_message.startswith(
+        "messages.1: `tool_use` ids were found without `tool_result` blocks immediately after: toolu_A."
+    )
 
 
 def test_only_one_of_two_parallel_results(client):
@@ -97,7 +103,9 @@ def test_text_only_history_gets_the_unexpected_id_error(client):
         {"role": "user", "content": [result("toolu_01Abc")]},
     ]
     error = rejected(client, messages=messages, tools=TOOLS)
-    assert error.api_message.startswith("messages.2.content.0: unexpected `tool_use_id` found in `tool_result` blocks: toolu_01Abc.")
+    assert error.api_message.startswith(
+        "messages.2.content.0: unexpected `tool_use_id` found in `tool_result` blocks: toolu_01Abc."
+    )
 
 
 def test_a_tool_use_answered_twice_in_one_message(client):
@@ -134,7 +142,9 @@ def test_a_stray_result_is_located_in_the_merged_message(client):
         {"role": "user", "content": [result("toolu_X")]},
     ]
     error = rejected(client, messages=messages, tools=TOOLS)
-    assert error.api_message.startswith("messages.2.content.1: unexpected `tool_use_id` found in `tool_result` blocks: toolu_X.")
+    assert error.api_message.startswith(
+        "messages.2.content.1: unexpected `tool_use_id` found in `tool_result` blocks: toolu_X."
+    )
 
 
 def test_text_in_a_merged_assistant_message_before_the_results_still_counts_as_missing(client):
@@ -146,7 +156,9 @@ def test_text_in_a_merged_assistant_message_before_the_results_still_counts_as_m
         {"role": "user", "content": [result("toolu_A")]},
     ]
     error = rejected(client, messages=messages, tools=TOOLS)
-    assert error.api_message.startswith("messages.1: `tool_use` ids were found without `tool_result` blocks immediately after: toolu_A.")
+    assert error.api_message.startswith(
+        "messages.1: `tool_use` ids were found without `tool_result` blocks immediately after: toolu_A."
+    )
 
 
 def test_tool_blocks_without_tools(client):
@@ -160,13 +172,19 @@ def test_tool_blocks_without_tools(client):
 
 
 def test_empty_content_except_final_assistant(client):
-    messages = [{"role": "user", "content": "q"}, {"role": "assistant", "content": []}, {"role": "user", "content": "r"}]
+    messages = [
+        {"role": "user", "content": "q"},
+        {"role": "assistant", "content": []},
+        {"role": "user", "content": "r"},
+    ]
     error = rejected(client, messages=messages)
     assert error.api_message == (
         "messages.1: all messages must have non-empty content except for the optional final assistant message"
     )
     # The final assistant message may be empty.
-    ok = client.messages.create(model=MODEL, max_tokens=64, messages=[{"role": "user", "content": "q"}, {"role": "assistant", "content": []}])
+    ok = client.messages.create(
+        model=MODEL, max_tokens=64, messages=[{"role": "user", "content": "q"}, {"role": "assistant", "content": []}]
+    )
     assert ok.stop_reason == "end_turn"
 
 
@@ -236,7 +254,13 @@ def test_extra_top_level_field(client):
 
 
 def test_unknown_model_is_404(client):
-    error = rejected(client, status=404, error_type="not_found_error", model="claude-3-opus-20240229", messages=[{"role": "user", "content": "q"}])
+    error = rejected(
+        client,
+        status=404,
+        error_type="not_found_error",
+        model="claude-3-opus-20240229",
+        messages=[{"role": "user", "content": "q"}],
+    )
     assert isinstance(error, anthropic.NotFoundError)
     assert error.api_message == "model: claude-3-opus-20240229"
 
@@ -334,7 +358,9 @@ def test_sdk_echo_with_citations_null_and_caller_is_accepted(client):
 
 def test_assistant_first_and_tool_choice_none_are_accepted(client):
     messages = [{"role": "assistant", "content": "こんにちは"}, {"role": "user", "content": "q"}]
-    response = client.messages.create(model=MODEL, max_tokens=64, messages=messages, tools=TOOLS, tool_choice={"type": "none"})
+    response = client.messages.create(
+        model=MODEL, max_tokens=64, messages=messages, tools=TOOLS, tool_choice={"type": "none"}
+    )
     assert response.stop_reason == "end_turn"
 
 

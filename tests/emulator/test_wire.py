@@ -41,7 +41,11 @@ def char_of(message: str) -> int:
 
 
 def with_text(text: str) -> dict:
-    return {"model": MODEL, "max_tokens": 64, "messages": [{"role": "user", "content": [{"type": "text", "text": text}]}]}
+    return {
+        "model": MODEL,
+        "max_tokens": 64,
+        "messages": [{"role": "user", "content": [{"type": "text", "text": text}]}],
+    }
 
 
 def nested(depth: int, leaf=1):
@@ -52,11 +56,16 @@ def nested(depth: int, leaf=1):
 
 
 def in_tool_input(value) -> dict:
-    return {"model": MODEL, "max_tokens": 64, "tools": TOOLS, "messages": [
-        {"role": "user", "content": "q"},
-        {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_a", "name": "t", "input": value}]},
-        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_a", "content": "ok"}]},
-    ]}
+    return {
+        "model": MODEL,
+        "max_tokens": 64,
+        "tools": TOOLS,
+        "messages": [
+            {"role": "user", "content": "q"},
+            {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_a", "name": "t", "input": value}]},
+            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_a", "content": "ok"}]},
+        ],
+    }
 
 
 # -- lone surrogates -------------------------------------------------------------------------------
@@ -66,7 +75,7 @@ def test_a_lone_low_surrogate_is_an_invalid_high_surrogate_at_its_escape():
     request = with_text("x\udcff")  # what surrogateescape makes of a 0xff byte
     message = refusal(request)
     assert message.startswith("The request body is not valid JSON: invalid high surrogate in string: line 1 column ")
-    assert sent_text(request)[char_of(message):].startswith("\\udcff")
+    assert sent_text(request)[char_of(message) :].startswith("\\udcff")
 
 
 def test_a_lone_high_surrogate_has_no_low_surrogate_after_its_escape():
@@ -74,14 +83,14 @@ def test_a_lone_high_surrogate_has_no_low_surrogate_after_its_escape():
     message = refusal(request)
     assert message.startswith("The request body is not valid JSON: no low surrogate in string: line 1 column ")
     char = char_of(message)
-    assert sent_text(request)[char - 6:char] == "\\ud83d"
+    assert sent_text(request)[char - 6 : char] == "\\ud83d"
 
 
 def test_a_high_surrogate_before_another_escape_has_an_invalid_low_surrogate():
     request = with_text("\ud83d\ud83d")
     message = refusal(request)
     assert "invalid low surrogate in string" in message
-    assert sent_text(request)[char_of(message):].startswith("\\ud83d")
+    assert sent_text(request)[char_of(message) :].startswith("\\ud83d")
 
 
 def test_a_proper_pair_and_the_first_lone_half_anywhere_are_found():
@@ -89,16 +98,21 @@ def test_a_proper_pair_and_the_first_lone_half_anywhere_are_found():
     assert wire.first_error(with_text("\ud83d\ude00")) is None
     request = in_tool_input({"ok": "😀", "key\udc80": "v"})  # in a key, deep in a tool input
     message = refusal(request)
-    assert sent_text(request)[char_of(message):].startswith("\\udc80")
+    assert sent_text(request)[char_of(message) :].startswith("\\udc80")
 
 
 def test_a_lone_surrogate_reaches_the_sdk_as_the_same_400_through_a_raw_body():
     client = emulated_client([say("x")], max_retries=0)
     raw = '{"model":"claude-sonnet-5","max_tokens":64,"messages":[{"role":"user","content":"途中で\\ud83d切れた"}]}'
     with pytest.raises(anthropic.BadRequestError) as caught:
-        client.post("/v1/messages", cast_to=object, content=raw.encode(), options={"headers": {"content-type": "application/json"}})
+        client.post(
+            "/v1/messages",
+            cast_to=object,
+            content=raw.encode(),
+            options={"headers": {"content-type": "application/json"}},
+        )
     char = char_of(caught.value.api_message)
-    assert raw[char - 6:char] == "\\ud83d" and "no low surrogate" in caught.value.api_message
+    assert raw[char - 6 : char] == "\\ud83d" and "no low surrogate" in caught.value.api_message
 
 
 # -- nesting ----------------------------------------------------------------------------------------
@@ -108,8 +122,10 @@ def test_a_lone_surrogate_reaches_the_sdk_as_the_same_400_through_a_raw_body():
 def test_nesting_past_1024_levels_is_refused_where_it_crosses(depth):
     request = in_tool_input(nested(depth))
     message = refusal(request)
-    assert message.startswith("The request body is not valid JSON: array and object recursion depth exceeded: line 1 column ")
-    before = sent_text(request)[:char_of(message)]
+    assert message.startswith(
+        "The request body is not valid JSON: array and object recursion depth exceeded: line 1 column "
+    )
+    before = sent_text(request)[: char_of(message)]
     assert before.count("{") + before.count("[") - before.count("}") - before.count("]") == 1025
     assert before.endswith("{")
 
@@ -128,8 +144,12 @@ def test_deep_values_elsewhere_are_refused_too(where):
         request = in_tool_input({})
         request["messages"][2]["content"][0]["content"] = [{"type": "text", "text": "x", "citations": [deep]}]
     elif where == "input_schema":
-        request = {"model": MODEL, "max_tokens": 64, "tools": [{"name": "t", "input_schema": deep}],
-                   "messages": [{"role": "user", "content": "q"}]}
+        request = {
+            "model": MODEL,
+            "max_tokens": 64,
+            "tools": [{"name": "t", "input_schema": deep}],
+            "messages": [{"role": "user", "content": "q"}],
+        }
     else:
         request = {"model": MODEL, "max_tokens": 64, "system": [deep], "messages": [{"role": "user", "content": "q"}]}
     assert "array and object recursion depth exceeded" in refusal(request)
@@ -146,12 +166,22 @@ def test_a_raw_body_too_deep_for_python_gets_the_400_or_a_plain_500():
     head = '{"model":"claude-sonnet-5","max_tokens":64,"messages":[{"role":"user","content":"q"}],"metadata":'
     deep = head + "[" * 1100 + "]" * 1100 + "}"
     with pytest.raises(anthropic.BadRequestError) as caught:
-        client.post("/v1/messages", cast_to=object, content=deep.encode(), options={"headers": {"content-type": "application/json"}})
+        client.post(
+            "/v1/messages",
+            cast_to=object,
+            content=deep.encode(),
+            options={"headers": {"content-type": "application/json"}},
+        )
     char = char_of(caught.value.api_message)
     assert char == len(head) + 1024  # just after the 1,025th bracket, counting the body's own
     legal = head + "[" * 1000 + "]" * 1000 + "}"  # the API reads it; Python's json recursion cannot
     with pytest.raises(anthropic.InternalServerError) as caught:
-        client.post("/v1/messages", cast_to=object, content=legal.encode(), options={"headers": {"content-type": "application/json"}})
+        client.post(
+            "/v1/messages",
+            cast_to=object,
+            content=legal.encode(),
+            options={"headers": {"content-type": "application/json"}},
+        )
     assert caught.value.type == "api_error" and "1024" in caught.value.api_message
     assert emulator_of(client).http_requests == 2  # not retried
 
@@ -173,7 +203,7 @@ def test_numbers_the_parser_cannot_read(value, reason, at):
     message = refusal(request)
     assert f"not valid JSON: {reason}: line 1" in message
     text = json.dumps(request, ensure_ascii=False, separators=(",", ":"))
-    assert text[char_of(message):].startswith(at)
+    assert text[char_of(message) :].startswith(at)
 
 
 def test_an_integer_past_64_bits_is_a_float_the_schema_refuses_as_an_integer():
@@ -205,6 +235,9 @@ def test_ids_do_not_depend_on_how_deep_the_stack_is():
     # Past Python's recursion limit the digest is taken without recursion: the same bytes json
     # writes, so a request keeps its ids whether or not the C encoder gave up on it.
     value = nested(900)
-    assert wire.canonical_bytes(value) == json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True).encode()
+    assert (
+        wire.canonical_bytes(value)
+        == json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True).encode()
+    )
     first = Emulator([say("はい")]).respond(in_tool_input(nested(1019)))
     assert first == Emulator([say("はい")]).respond(in_tool_input(nested(1019)))

@@ -129,17 +129,19 @@ def function_runner(content, tool_impls, approve):
         if tier == "deny":
             results.append(tool_result(call["id"], f"{call['name']} is forbidden by policy", is_error=True))
             continue
-        if tier == "ask":
-            if not approve(call["name"], call["input"]):
-                results.append(tool_result(call["id"], "the user said no", is_error=True))
-                continue
+        if tier == "ask" and not approve(call["name"], call["input"]):
+            results.append(tool_result(call["id"], "the user said no", is_error=True))
+            continue
         results.append(tool_result(call["id"], tool_impls[call["name"]](call["input"])))
     return results
 
 
 # --- right: tiers as tuples with upper-case names, read through a helper -------------------------
-TUPLE_POLICY = {"ALLOW": ("get_time", "read_file"), "ASK": ("write_file", "delete_file", "http_post"),
-                "DENY": ("send_email",)}
+TUPLE_POLICY = {
+    "ALLOW": ("get_time", "read_file"),
+    "ASK": ("write_file", "delete_file", "http_post"),
+    "DENY": ("send_email",),
+}
 
 
 def tuple_tier(name):
@@ -296,8 +298,10 @@ def _deny_silent_reason(content, tool_impls, approve):
 
 
 def _refused_not_error(content, tool_impls, approve):
-    return [{k: v for k, v in r.items() if k != "is_error"} if r["content"].startswith("ユーザー") else r
-            for r in dict_runner(content, tool_impls, approve)]
+    return [
+        {k: v for k, v in r.items() if k != "is_error"} if r["content"].startswith("ユーザー") else r
+        for r in dict_runner(content, tool_impls, approve)
+    ]
 
 
 def _reversed(content, tool_impls, approve):
@@ -321,8 +325,9 @@ def _ignores_answer(content, tool_impls, approve):
 
 def _misreads_answer(content, tool_impls, approve):
     """Takes approve's True for a no: an approved call never runs."""
-    return make_runner(lambda name: DICT_POLICY.get(name, "ask"),
-                       refuse=refused)(content, tool_impls, lambda name, given: approve(name, given) == "yes")
+    return make_runner(lambda name: DICT_POLICY.get(name, "ask"), refuse=refused)(
+        content, tool_impls, lambda name, given: approve(name, given) == "yes"
+    )
 
 
 def _stops_at_refusal(content, tool_impls, approve):
@@ -344,8 +349,7 @@ def _stops_at_refusal(content, tool_impls, approve):
 def _id_under_the_wrong_key(content, tool_impls, approve):
     """Writes the tool_use's id as "id", the key of the block it answers, not "tool_use_id"."""
     return [
-        {"id" if k == "tool_use_id" else k: v for k, v in r.items()}
-        for r in dict_runner(content, tool_impls, approve)
+        {"id" if k == "tool_use_id" else k: v for k, v in r.items()} for r in dict_runner(content, tool_impls, approve)
     ]
 
 
@@ -360,9 +364,10 @@ def _wrong_type(content, tool_impls, approve):
 
 def _output_dropped(content, tool_impls, approve):
     """Runs the tool but tells the model only that it is done."""
-    return make_runner(lambda name: DICT_POLICY.get(name, "ask"),
-                       execute=lambda block, impls: (impls[block.name](block.input), result(block, "完了"))[1]
-                       )(content, tool_impls, approve)
+    return make_runner(
+        lambda name: DICT_POLICY.get(name, "ask"),
+        execute=lambda block, impls: (impls[block.name](block.input), result(block, "完了"))[1],
+    )(content, tool_impls, approve)
 
 
 def _with_name_field(content, tool_impls, approve):
@@ -378,14 +383,16 @@ def _string_is_error(content, tool_impls, approve):
 
 def _never_asks(content, tool_impls, approve):
     """Reads the policy, but an ask tool runs without approve (a typo: "Ask")."""
-    return make_runner(lambda name: DICT_POLICY.get(name, "ask"),
-                       )(content, tool_impls, lambda name, given: True)
+    return make_runner(
+        lambda name: DICT_POLICY.get(name, "ask"),
+    )(content, tool_impls, lambda name, given: True)
 
 
 def _runs_denied(content, tool_impls, approve):
     """Treats deny like allow: nothing is ever refused by the policy."""
-    return make_runner(lambda name: {"deny": "allow"}.get(DICT_POLICY.get(name, "ask"), DICT_POLICY.get(name, "ask"))
-                       )(content, tool_impls, approve)
+    return make_runner(lambda name: {"deny": "allow"}.get(DICT_POLICY.get(name, "ask"), DICT_POLICY.get(name, "ask")))(
+        content, tool_impls, approve
+    )
 
 
 # The held-out class: the data cannot say ask or allow, the code knows the names.
@@ -414,8 +421,11 @@ hard_coded_sets = make_runner(
 )
 
 # A copy made once, when the cell runs: changing POLICY later changes nothing.
-COPIED_POLICY = {"allow": ["get_time", "read_file"], "ask": ["write_file", "delete_file", "http_post"],
-                 "deny": ["send_email"]}
+COPIED_POLICY = {
+    "allow": ["get_time", "read_file"],
+    "ask": ["write_file", "delete_file", "http_post"],
+    "deny": ["send_email"],
+}
 _TIER_OF = {name: tier for tier, names in COPIED_POLICY.items() for name in names}
 copied_runner = make_runner(lambda name: _TIER_OF.get(name, "ask"))
 
@@ -424,8 +434,14 @@ left_out_runner = make_runner(lambda name: LEFT_OUT.get(name, "deny"))
 LISTED_WRONG = {**TABLE, "write_file": "allow"}
 listed_wrong_runner = make_runner(lambda name: LISTED_WRONG.get(name, "ask"))
 
-PAIRS_POLICY = [("get_time", "allow"), ("read_file", "allow"), ("write_file", "ask"), ("delete_file", "ask"),
-                ("http_post", "ask"), ("send_email", "deny")]
+PAIRS_POLICY = [
+    ("get_time", "allow"),
+    ("read_file", "allow"),
+    ("write_file", "ask"),
+    ("delete_file", "ask"),
+    ("http_post", "ask"),
+    ("send_email", "deny"),
+]
 pairs_runner = make_runner(lambda name: dict(PAIRS_POLICY).get(name, "ask"))
 FROZEN_POLICY = types.MappingProxyType(dict(TABLE))
 frozen_runner = make_runner(lambda name: FROZEN_POLICY.get(name, "ask"))
@@ -456,19 +472,28 @@ WRONG = {
     ),
     "empty policy, tiers in the code": (({}, "ask", dict_runner, GOOD_ANSWERS), {1: "grade.l1.c1.empty_policy"}),
     "policy data without ask or allow (name -> tier)": (
-        (DENY_ONLY_POLICY, "ask", _hard_coded, GOOD_ANSWERS), {1: "grade.l1.c1.not_data_driven"}),
+        (DENY_ONLY_POLICY, "ask", _hard_coded, GOOD_ANSWERS),
+        {1: "grade.l1.c1.not_data_driven"},
+    ),
     "policy data without ask or allow (tier -> names)": (
-        (DENY_ONLY_SETS, "ask", hard_coded_sets, GOOD_ANSWERS), {1: "grade.l1.c1.not_data_driven"}),
+        (DENY_ONLY_SETS, "ask", hard_coded_sets, GOOD_ANSWERS),
+        {1: "grade.l1.c1.not_data_driven"},
+    ),
     "a copy of the policy made once": (
-        (COPIED_POLICY, "ask", copied_runner, GOOD_ANSWERS), {1: "grade.l1.c1.not_data_driven"}),
+        (COPIED_POLICY, "ask", copied_runner, GOOD_ANSWERS),
+        {1: "grade.l1.c1.not_data_driven"},
+    ),
     "a table tool left out of the policy": (
-        (LEFT_OUT, "deny", left_out_runner, GOOD_ANSWERS), {1: "grade.l1.c1.fell_to_default"}),
+        (LEFT_OUT, "deny", left_out_runner, GOOD_ANSWERS),
+        {1: "grade.l1.c1.fell_to_default"},
+    ),
     "a table tool given the wrong tier": (
-        (LISTED_WRONG, "ask", listed_wrong_runner, GOOD_ANSWERS), {1: "grade.l1.c1.listed_wrong"}),
+        (LISTED_WRONG, "ask", listed_wrong_runner, GOOD_ANSWERS),
+        {1: "grade.l1.c1.listed_wrong"},
+    ),
     "policy as a list of pairs": ((PAIRS_POLICY, "ask", pairs_runner, GOOD_ANSWERS), {1: "grade.l1.c1.shape"}),
     "policy as a read-only mapping": ((FROZEN_POLICY, "ask", frozen_runner, GOOD_ANSWERS), {1: "grade.l1.c1.shape"}),
-    "ask never reaches approve": (
-        _dict(_never_asks), {1: "grade.l1.c1.mismatch", 2: "grade.l1.c2.not_asked"}),
+    "ask never reaches approve": (_dict(_never_asks), {1: "grade.l1.c1.mismatch", 2: "grade.l1.c2.not_asked"}),
     "deny runs like allow": (_dict(_runs_denied), {1: "grade.l1.c1.mismatch", 3: "grade.l1.c3.no_deny"}),
     "approval asked only once per response": (_dict(_once_per_response), {2: "grade.l1.c2.per_call"}),
     "approve's answer ignored": (_dict(_ignores_answer), {2: "grade.l1.c2.refusal_ignored"}),
@@ -489,15 +514,25 @@ WRONG = {
         {2: "grade.l1.answer_missing", 3: "grade.l1.answer_missing"},
     ),
     "answers not given at all": (
-        (DICT_POLICY, "ask", dict_runner, None), {2: "grade.l1.answer_missing", 3: "grade.l1.answer_missing"}),
+        (DICT_POLICY, "ask", dict_runner, None),
+        {2: "grade.l1.answer_missing", 3: "grade.l1.answer_missing"},
+    ),
     "policy placed after the tool (answer)": (
-        _dict(dict_runner, answers=with_answers(step="after_tool")), {2: "grade.l1.c2.step"}),
+        _dict(dict_runner, answers=with_answers(step="after_tool")),
+        {2: "grade.l1.c2.step"},
+    ),
     "policy with its own prompt (answer)": (
-        _dict(dict_runner, answers=with_answers(approval="own_prompt")), {2: "grade.l1.c2.approval"}),
+        _dict(dict_runner, answers=with_answers(approval="own_prompt")),
+        {2: "grade.l1.c2.approval"},
+    ),
     "deny drops the call (answer)": (
-        _dict(dict_runner, answers=with_answers(deny="drop")), {3: "grade.l1.c3.deny_answer"}),
+        _dict(dict_runner, answers=with_answers(deny="drop")),
+        {3: "grade.l1.c3.deny_answer"},
+    ),
     "an option that does not exist": (
-        _dict(dict_runner, answers=with_answers(step="before-tool")), {2: "grade.l1.unknown"}),
+        _dict(dict_runner, answers=with_answers(step="before-tool")),
+        {2: "grade.l1.unknown"},
+    ),
 }
 
 

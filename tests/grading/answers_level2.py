@@ -320,10 +320,17 @@ GOOD_MISSING = {"stop_condition": "endless_turns", "token_budget": "budget_burn"
 RIGHT = {
     "check at the top, one runaway per gap": (GOOD_MISSING, top_of_body, MAX_TURNS),
     "for loop, sets of runaways": (
-        {"stop_condition": {"endless_turns", "budget_burn"}, "no_progress": ["spinning"]}, for_loop, MAX_TURNS),
+        {"stop_condition": {"endless_turns", "budget_burn"}, "no_progress": ["spinning"]},
+        for_loop,
+        MAX_TURNS,
+    ),
     "while True, every gap": (
-        {"stop_condition": "endless_turns", "token_budget": "budget_burn", "no_progress": "spinning",
-         "approval": "unchecked_action"},
+        {
+            "stop_condition": "endless_turns",
+            "token_budget": "budget_burn",
+            "no_progress": "spinning",
+            "approval": "unchecked_action",
+        },
         while_true,
         MAX_TURNS,
     ),
@@ -343,31 +350,37 @@ def _loop(run_agent):
 # name -> ((MISSING, run_agent, MAX_TURNS), {criterion: hint key})
 WRONG = {
     "misses the explicit stop condition": (
-        _top({"token_budget": "budget_burn", "no_progress": "spinning"}), {1: "grade.l2.c1.no_stop_condition"}),
+        _top({"token_budget": "budget_burn", "no_progress": "spinning"}),
+        {1: "grade.l2.c1.no_stop_condition"},
+    ),
     "names something the loop does right": (
-        _top({**GOOD_MISSING, "reassign": "dead_loop"}), {1: "grade.l2.c1.not_missing"}),
+        _top({**GOOD_MISSING, "reassign": "dead_loop"}),
+        {1: "grade.l2.c1.not_missing"},
+    ),
     "a control that is not an option": (_top({**GOOD_MISSING, "max_tokens": "endless_turns"}), {1: "grade.l2.unknown"}),
-    "answer left empty": (
-        _top({}), {1: "grade.l2.c1.no_stop_condition", 2: "grade.l2.c2.no_turns"}),
-    "gaps as a set, with no runaways": (
-        _top({"stop_condition", "no_progress"}), {2: "grade.l2.c2.not_mapping"}),
+    "answer left empty": (_top({}), {1: "grade.l2.c1.no_stop_condition", 2: "grade.l2.c2.no_turns"}),
+    "gaps as a set, with no runaways": (_top({"stop_condition", "no_progress"}), {2: "grade.l2.c2.not_mapping"}),
     "a gap paired with nothing": (_top({**GOOD_MISSING, "no_progress": None}), {2: "grade.l2.c2.unpaired"}),
     "the runaways swapped": (
-        _top({"stop_condition": "spinning", "no_progress": "endless_turns"}), {2: "grade.l2.c2.mispaired"}),
+        _top({"stop_condition": "spinning", "no_progress": "endless_turns"}),
+        {2: "grade.l2.c2.mispaired"},
+    ),
     "only one runaway family": (_top({"stop_condition": "endless_turns"}), {2: "grade.l2.c2.no_spinning"}),
     "no turns runaway": (
-        _top({"stop_condition": "unchecked_action", "no_progress": "spinning"}), {2: "grade.l2.c2.mispaired"}),
+        _top({"stop_condition": "unchecked_action", "no_progress": "spinning"}),
+        {2: "grade.l2.c2.mispaired"},
+    ),
     "only spinning": (_top({"stop_condition": [], "no_progress": "spinning"}), {2: "grade.l2.c2.unpaired"}),
     "a runaway this loop does not have": (
-        _top({**GOOD_MISSING, "stop_condition": ["endless_turns", "dead_loop"]}), {2: "grade.l2.c2.not_this_loop"}),
-    "a runaway that is not an option": (
-        _top({**GOOD_MISSING, "no_progress": "infinite"}), {2: "grade.l2.unknown"}),
+        _top({**GOOD_MISSING, "stop_condition": ["endless_turns", "dead_loop"]}),
+        {2: "grade.l2.c2.not_this_loop"},
+    ),
+    "a runaway that is not an option": (_top({**GOOD_MISSING, "no_progress": "infinite"}), {2: "grade.l2.unknown"}),
     "no cap at all": (_loop(no_cap), {3: "grade.l2.c3.runaway"}),
     "turn check after the tools": (_loop(check_after_tools), {3: "grade.l2.c3.results_unsent"}),
     "check after the increment": (_loop(check_after_increment), {3: "grade.l2.c3.one_early"}),
     "check after the next request": (_loop(check_after_the_call), {3: "grade.l2.c3.cut_at_cap"}),
-    "counter loop ignoring stop_reason": (
-        _loop(counter_ignores_stop_reason), {3: "grade.l2.c3.normal_raised"}),
+    "counter loop ignoring stop_reason": (_loop(counter_ignores_stop_reason), {3: "grade.l2.c3.normal_raised"}),
     "no stop message at the cap": (_loop(returns_nothing_at_cap), {3: "grade.l2.c3.no_stop_message"}),
     "a bare number at the cap": (_loop(_stopping_with(str(MAX_TURNS))), {3: "grade.l2.c3.no_stop_message"}),
     "a stop that does not say why": (_loop(_stopping_with("停止")), {3: "grade.l2.c3.no_stop_message"}),
@@ -380,7 +393,9 @@ WRONG = {
     "one request more after the answer": (_loop(asks_once_more), {3: "grade.l2.c3.normal_calls"}),
     "MAX_TURNS as a string": ((GOOD_MISSING, top_of_body, "8"), {3: "grade.l2.c3.bad_max_turns"}),
     "an endless generator for MISSING": (
-        (endless_answer(), top_of_body, MAX_TURNS), {1: "grade.l2.endless", 2: "grade.l2.endless"}),
+        (endless_answer(), top_of_body, MAX_TURNS),
+        {1: "grade.l2.endless", 2: "grade.l2.endless"},
+    ),
 }
 
 # Stop messages criterion 3 accepts, and ones that do not say the run stopped at the limit.

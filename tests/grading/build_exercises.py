@@ -70,7 +70,8 @@ GRADING_HOW = r"""
 
 # ---------------------------------------------------------------------------------------------
 LEVEL1 = [
-    md(r"""
+    md(
+        r"""
 # 練習 レベル1: ツールごとの段階的な制御弁（allow / ask / deny）
 
 レッスン6「制御付きエージェントハーネスを手書きする」の練習です。
@@ -85,7 +86,9 @@ LEVEL1 = [
 **進め方**: `TODO` のあるセルを書き換え、上から順に実行します。最後の採点セルが
 `◎ 3つの基準をすべて満たしました` を表示すれば合格です（○ は合格、× は不合格、△ は注意の印です）。
 API キーは要りません（採点はエミュレーターの上で、決まった応答に対して行います）。
-""" + GRADING_HOW.format(name="level1_tiered_policy.ipynb")),
+"""
+        + GRADING_HOW.format(name="level1_tiered_policy.ipynb")
+    ),
     md(r"""
 ## 課題
 
@@ -136,7 +139,8 @@ API キーは要りません（採点はエミュレーターの上で、決ま�
 `ANTHROPIC_API_KEY` があっても、このノートブックはエミュレーターだけを使います。
 本物の Claude で試したいときは `client = anthropic.Anthropic()` に差し替えるだけで、ほかは変わりません。
 """),
-    code(r"""
+    code(
+        r"""
 import json
 
 from harness_lab.emulator import call, emulated_client, reply
@@ -144,7 +148,9 @@ from harness_lab.grading import check_level1, level1_options, try_limited
 from harness_lab.grading.scenarios import TOOL_DEFS as TOOLS
 
 MODEL = "claude-sonnet-5"
-""", tags=("setup",)),
+""",
+        tags=("setup",),
+    ),
     md(r"""
 ## あなたの番 1: ポリシーとデフォルトの段階
 
@@ -274,7 +280,8 @@ def run_tool_uses(content, tool_impls, approve):
 あなたの `run_tool_uses` は `try_limited` で呼びます。採点と同じく別プロセスで、制限時間付きで走るので、
 無限ループになってもこのセルは5秒で戻り、次のセルへ進めます。
 """),
-    code(r"""
+    code(
+        r"""
 client = emulated_client([
     reply(
         "時刻を確かめて、メモに書き、チームに知らせます。",
@@ -314,16 +321,21 @@ def try_it():
 
 
 try_limited(try_it)
-""", tags=(TRY_TAG,)),
+""",
+        tags=(TRY_TAG,),
+    ),
     md(r"""
 ## あなたの番 3: ポリシー弁の置き場所を言葉にする
 
 課題は、コードだけでなく言葉でも答えることを求めています: ポリシー弁はループのどのステップに属するか、
 既存の承認弁とどう関係するか、deny に当たったときにモデルへ何を返すか。次のセルを実行すると選択肢が表示されます。
 """),
-    code(r"""
+    code(
+        r"""
 level1_options()
-""", tags=(OPTIONS_TAG,)),
+""",
+        tags=(OPTIONS_TAG,),
+    ),
     code(
         r"""
 # TODO: それぞれの問いに、上の一覧からキーを1つずつ選ぶ
@@ -341,7 +353,8 @@ ANSWERS = {
 }
 """,
     ),
-    md(r"""
+    md(
+        r"""
 ## 採点
 
 このセルを実行すると、基準ごとに「○ 合格」か「× 不合格」が1行ずつ出ます。「× 不合格」にはヒントが付き、
@@ -350,10 +363,15 @@ ANSWERS = {
 3つとも合格なら、最後の行に「◎ 3つの基準をすべて満たしました」と出ます。このセルの下に何も出ていなければ、まだ採点していません。
 採点する基準:
 
-""" + criteria_list("l1")),
-    code(r"""
+"""
+        + criteria_list("l1")
+    ),
+    code(
+        r"""
 check_level1(POLICY, DEFAULT_TIER, run_tool_uses, ANSWERS)
-""", tags=(GRADE_TAG,)),
+""",
+        tags=(GRADE_TAG,),
+    ),
     md(r"""
 ## 振り返り
 
@@ -386,7 +404,8 @@ check_level1(POLICY, DEFAULT_TIER, run_tool_uses, ANSWERS)
 
 # ---------------------------------------------------------------------------------------------
 LEVEL2 = [
-    md(r"""
+    md(
+        r"""
 # 練習 レベル2: このループに欠けているゲートと、どう暴走するか
 
 レッスン6「制御付きエージェントハーネスを手書きする」の練習です。
@@ -399,7 +418,9 @@ LEVEL2 = [
 
 **進め方**: `TODO` のあるセルを書き換え、上から順に実行します。最後の採点セルが
 `◎ 3つの基準をすべて満たしました` を表示すれば合格です（○ は合格、× は不合格、△ は注意の印です）。
-""" + GRADING_HOW.format(name="level2_missing_gate.ipynb")),
+"""
+        + GRADING_HOW.format(name="level2_missing_gate.ipynb")
+    ),
     md(r"""
 ## 課題
 
@@ -424,7 +445,8 @@ LEVEL2 = [
     md(r"""
 ## 準備
 """),
-    code(r"""
+    code(
+        r"""
 import json
 
 from harness_lab.emulator import call, emulated_client, reply, say
@@ -462,13 +484,16 @@ def toy(name, output, show=False):
             print(f"[実行] {name}({json.dumps(tool_input, ensure_ascii=False)})")
         return output
     return impl
-""", tags=("setup",)),
+""",
+        tags=("setup",),
+    ),
     md(r"""
 ## 同僚のループ
 
 レッスン6の最初に書いた、制御弁のない `runAgent` を Python にしたものです。
 """),
-    code(r"""
+    code(
+        r"""
 def colleague_run_agent(client, user_input, tools, tool_impls):
     messages = [{"role": "user", "content": user_input}]
     response = client.messages.create(model=MODEL, max_tokens=1024, tools=tools, messages=messages)
@@ -480,7 +505,9 @@ def colleague_run_agent(client, user_input, tools, tool_impls):
         response = client.messages.create(model=MODEL, max_tokens=1024, tools=tools, messages=messages)
 
     return next((b.text for b in response.content if b.type == "text"), "")
-""", tags=("setup",)),
+""",
+        tags=("setup",),
+    ),
     md(r"""
 ### 壊れる姿を見る 1: 切り上げないモデル
 
@@ -519,9 +546,12 @@ print(colleague_run_agent(emulated_client(stuck), "東京の天気は？", TOOLS
 （暴走が2つ以上あるなら、値は集合でも構いません）。このループが実はちゃんとやっていることや、このループでは起きない暴走を選ぶと、
 減点ではなく「× 不合格」になります。
 """),
-    code(r"""
+    code(
+        r"""
 level2_options()
-""", tags=(OPTIONS_TAG,)),
+""",
+        tags=(OPTIONS_TAG,),
+    ),
     code(
         r"""
 # TODO: 欠けている制御のキー → その欠落が生む暴走のキー（少なくとも2種類の暴走）
@@ -593,7 +623,8 @@ def run_agent(client, user_input, tools, tool_impls):
 どちらも `try_limited`（`run_limited` と同じ別プロセス実行で、出力と返り値をこのセルに表示する）で呼ぶので、
 上限がまだなくても、このセルは数秒で戻ります。
 """),
-    code(r"""
+    code(
+        r"""
 normal = [
     call("read_file", path="README.md"),
     call("get_time"),
@@ -607,18 +638,26 @@ try_limited(lambda: run_agent(emulated_client(normal), "README.md の1行目を�
                               TOOLS, normal_impls))
 
 try_limited(lambda: run_agent(emulated_client(never_done), "原因を調べて", TOOLS, search_impls), timeout=2)
-""", tags=(TRY_TAG,)),
-    md(r"""
+""",
+        tags=(TRY_TAG,),
+    ),
+    md(
+        r"""
 ## 採点
 
 このセルを実行すると、基準ごとに「○ 合格」か「× 不合格」が1行ずつ出ます。「× 不合格」にはヒントが付き、
 セルは1行のエラー（`GradeFailed`）で止まります。3つとも合格なら、最後の行に「◎ 3つの基準をすべて満たしました」と出ます。
 このセルの下に何も出ていなければ、まだ採点していません。採点する基準:
 
-""" + criteria_list("l2")),
-    code(r"""
+"""
+        + criteria_list("l2")
+    ),
+    code(
+        r"""
 check_level2(MISSING, run_agent, MAX_TURNS)
-""", tags=(GRADE_TAG,)),
+""",
+        tags=(GRADE_TAG,),
+    ),
     md(r"""
 ## 振り返り
 
@@ -676,8 +715,12 @@ def notebook(spec: list[tuple], solved: bool, prefix: str, exercise: str) -> nbf
 
 def execute(nb: nbformat.NotebookNode, cwd: Path) -> nbformat.NotebookNode:
     client = NotebookClient(
-        nb, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(cwd)}},
-        store_widget_state=False, coalesce_streams=True,
+        nb,
+        timeout=120,
+        kernel_name="python3",
+        resources={"metadata": {"path": str(cwd)}},
+        store_widget_state=False,
+        coalesce_streams=True,
     )
     client.execute()
     nb.metadata.pop("widgets", None)

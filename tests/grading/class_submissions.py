@@ -18,10 +18,10 @@ import copy
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import nbformat
-
 import answers_level1
 import answers_level2
+import nbformat
+
 import harness_lab.grading  # noqa: F401  # adds the graders' strings to the catalog
 from harness_lab.text import CATALOG
 
@@ -149,9 +149,9 @@ def output_forged(exercise: str, name: str) -> Handed:
 
 def checker_redefined(exercise: str, name: str) -> Handed:
     handed = wrong(exercise, name)
-    answer_cells(handed.notebook)[-1].source += (
-        f"\n\ndef check_{exercise}(*args, **kwargs):\n    print({ALL_PASSED!r})\n"
-    )
+    answer_cells(handed.notebook)[
+        -1
+    ].source += f"\n\ndef check_{exercise}(*args, **kwargs):\n    print({ALL_PASSED!r})\n"
     return handed
 
 

@@ -11,10 +11,10 @@ import copy
 import os
 import socket
 
-import pytest
-
 import answers_level1
 import answers_level2
+import pytest
+
 from harness_lab.grading import grade_level1, grade_level2
 from harness_lab.grading.bridge import Stop, ask, observe
 

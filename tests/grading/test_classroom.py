@@ -26,7 +26,6 @@ from pathlib import Path
 
 import nbformat
 import pytest
-
 from class_submissions import (
     FILES,
     HANG,
@@ -44,6 +43,7 @@ from class_submissions import (
     solution,
     wrong,
 )
+
 from harness_lab.cli import main as cli_main
 from harness_lab.grading import grade_notebook
 from harness_lab.grading.class_command import grade_class_command
@@ -57,8 +57,15 @@ SCRIPT = "<script>alert('x')</script>"
 
 
 def command(*args: str | Path, **kwargs) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "harness_lab.cli", *map(str, args)], cwd=ROOT, capture_output=True,
-                          text=True, timeout=300, stdin=subprocess.DEVNULL, **kwargs)
+    return subprocess.run(
+        [sys.executable, "-m", "harness_lab.cli", *map(str, args)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        stdin=subprocess.DEVNULL,
+        **kwargs,
+    )
 
 
 def running(pid: int) -> bool:
@@ -77,8 +84,12 @@ def gone(pid: int, within: float = 5.0) -> bool:
 
 
 def pid_writing_hang(pid_file: Path) -> Handed:
-    return breaking("level2", f"import os\nopen({str(pid_file)!r}, 'w').write(str(os.getpid()))\n" + HANG,
-                    "timeout", "grade.nb.timeout")
+    return breaking(
+        "level2",
+        f"import os\nopen({str(pid_file)!r}, 'w').write(str(os.getpid()))\n" + HANG,
+        "timeout",
+        "grade.nb.timeout",
+    )
 
 
 def build_class(subs: Path, pid_file: Path) -> dict[tuple[str, str], Handed]:
@@ -89,8 +100,10 @@ def build_class(subs: Path, pid_file: Path) -> dict[tuple[str, str], Handed]:
         "ann": [right("level1"), right("level2")],
         "ben": [wrong("level1", "deny result that does not say why"), wrong("level2", "check after the increment")],
         "cho": [exiting("level1"), pid_writing_hang(pid_file)],
-        "dan": [grade_cell_rewritten("level1", "results in reverse order"),
-                output_forged("level2", "only one runaway family")],
+        "dan": [
+            grade_cell_rewritten("level1", "results in reverse order"),
+            output_forged("level2", "only one runaway family"),
+        ],
         "eve": [checker_redefined("level1", "approve's answer ignored")],
         "gil": [killing_itself("level1"), loud("level2")],
         "hal": [killing_the_grader("level1"), right("level2")],
@@ -114,8 +127,12 @@ def build_class(subs: Path, pid_file: Path) -> dict[tuple[str, str], Handed]:
     (eve / ".ipynb_checkpoints" / "level1_tiered_policy-checkpoint.ipynb").write_text("{}", encoding="utf-8")
     (subs / "fay").mkdir()
     (subs / "README.txt").write_text("提出フォルダーの説明", encoding="utf-8")
-    for name, key in (("broken.ipynb", "grade.nb.unreadable"), ("deep.ipynb", "grade.nb.unreadable"),
-                      ("odd.ipynb", "grade.nb.unreadable"), ("homework.ipynb", "grade.nb.unknown_exercise")):
+    for name, key in (
+        ("broken.ipynb", "grade.nb.unreadable"),
+        ("deep.ipynb", "grade.nb.unreadable"),
+        ("odd.ipynb", "grade.nb.unreadable"),
+        ("homework.ipynb", "grade.nb.unknown_exercise"),
+    ):
         handed["eve", name] = Handed("", nbformat.v4.new_notebook(), status="error", key=key)
     return handed
 
@@ -127,8 +144,17 @@ def graded(tmp_path_factory):
     subs, report, pid_file, scratch = base / "submissions", base / "report", base / "hang.pid", base / "tmp"
     handed = build_class(subs, pid_file)
     scratch.mkdir()
-    done = command("grade-class", subs, "--out", report, "--timeout", TIMEOUT, "--jobs", "2",
-                   env={**os.environ, "TMPDIR": str(scratch)})
+    done = command(
+        "grade-class",
+        subs,
+        "--out",
+        report,
+        "--timeout",
+        TIMEOUT,
+        "--jobs",
+        "2",
+        env={**os.environ, "TMPDIR": str(scratch)},
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     assert list(scratch.iterdir()) == []  # the graded copies are gone, even the one whose worker was killed
     return subs, report, handed, done, pid_file
@@ -144,21 +170,41 @@ def expected_rows(handed: dict) -> list[dict]:
     for (learner, notebook), one in handed.items():
         ok = one.status == "ok"
         marks = {f"criterion_{n}": ("fail" if n in one.failed else "pass") if ok else "" for n in (1, 2, 3)}
-        rows.append({"learner": learner, "exercise": one.exercise, "notebook": notebook, **marks,
-                     "hint_keys": one.hint_keys(), "score": str(3 - len(one.failed) if ok else 0), "max_score": "3",
-                     "status": one.status})
+        rows.append(
+            {
+                "learner": learner,
+                "exercise": one.exercise,
+                "notebook": notebook,
+                **marks,
+                "hint_keys": one.hint_keys(),
+                "score": str(3 - len(one.failed) if ok else 0),
+                "max_score": "3",
+                "status": one.status,
+            }
+        )
     learners = {learner for learner, _ in handed} | {"fay"}
     for learner in learners:
         for exercise in FILES:
             if not any(k[0] == learner and one.exercise == exercise for k, one in handed.items()):
-                rows.append({"learner": learner, "exercise": exercise, "notebook": "", "criterion_1": "",
-                             "criterion_2": "", "criterion_3": "", "hint_keys": "grade.class.missing", "score": "0",
-                             "max_score": "3", "status": "missing"})
+                rows.append(
+                    {
+                        "learner": learner,
+                        "exercise": exercise,
+                        "notebook": "",
+                        "criterion_1": "",
+                        "criterion_2": "",
+                        "criterion_3": "",
+                        "hint_keys": "grade.class.missing",
+                        "score": "0",
+                        "max_score": "3",
+                        "status": "missing",
+                    }
+                )
     return sorted(rows, key=lambda r: (r["learner"], r["exercise"] or "\uffff", r["notebook"]))
 
 
 def test_the_class_grades_to_the_expected_rows(graded):
-    _, report, handed, done, _ = graded
+    _, report, handed, _done, _ = graded
     rows = read_csv(report)
     assert [{k: v for k, v in r.items() if k != "message"} for r in rows] == expected_rows(handed)
     messages = {(r["learner"], r["notebook"]): r["message"] for r in rows}
@@ -199,10 +245,16 @@ def test_the_feedback_holds_the_lines_the_learner_would_see(graded):
     assert ben.startswith(t("grade.class.feedback_title", learner="ben") + "\n")
     for exercise, name in FILES.items():
         grade = grade_notebook(subs / "ben" / name)  # the learner's own grading command
-        assert t("grade.nb.header", path=name, exercise=exercise) + "\n" + "\n".join(grade.text().splitlines()[1:]) in ben
+        assert (
+            t("grade.nb.header", path=name, exercise=exercise) + "\n" + "\n".join(grade.text().splitlines()[1:]) in ben
+        )
     eve = (report / "feedback" / "eve.txt").read_text(encoding="utf-8")
-    for line in (t("grade.class.not_notebook", name="notes.txt"), t("grade.class.not_regular", name="link.ipynb"),
-                 t("grade.class.missing", exercise="level2"), t("grade.nb.unknown_exercise")):
+    for line in (
+        t("grade.class.not_notebook", name="notes.txt"),
+        t("grade.class.not_regular", name="link.ipynb"),
+        t("grade.class.missing", exercise="level2"),
+        t("grade.nb.unknown_exercise"),
+    ):
         assert line in eve
     assert "checkpoint" not in eve
     fay = (report / "feedback" / "fay.txt").read_text(encoding="utf-8")
@@ -210,7 +262,8 @@ def test_the_feedback_holds_the_lines_the_learner_would_see(graded):
     dan = (report / "feedback" / "dan.txt").read_text(encoding="utf-8")
     assert t("grade.mark.fail") in dan and t("grade.all_passed", total=3) not in dan
     assert sorted(p.name for p in (report / "feedback").iterdir()) == sorted(
-        f"{name}.txt" for name in ("ann", "ben", "cho", "dan", "eve", "fay", "gil", "hal", "たろう"))
+        f"{name}.txt" for name in ("ann", "ben", "cho", "dan", "eve", "fay", "gil", "hal", "たろう")
+    )
 
 
 def test_the_page_shows_rates_hints_and_failures(graded):
@@ -221,11 +274,17 @@ def test_the_page_shows_rates_hints_and_failures(graded):
     for exercise in FILES:  # one bar per criterion, as wide as the CSV's pass rate
         handed = [r for r in rows if r["exercise"] == exercise and r["status"] != "missing"]
         passed = [sum(r[f"criterion_{n}"] == "pass" for r in handed) for n in (1, 2, 3)]
-        assert chart([t(f"grade.{exercise.replace('level', 'l')}.c{n}.title") for n in (1, 2, 3)], passed,
-                     len(handed)) in page
+        assert (
+            chart([t(f"grade.{exercise.replace('level', 'l')}.c{n}.title") for n in (1, 2, 3)], passed, len(handed))
+            in page
+        )
         assert t("grade.class.rates_note", total=len(handed)) in page
-    hints = Counter((r["exercise"], n, key) for r in rows if r["status"] == "ok"
-                    for n, key in zip([n for n in (1, 2, 3) if r[f"criterion_{n}"] == "fail"], r["hint_keys"].split(), strict=True))
+    hints = Counter(
+        (r["exercise"], n, key)
+        for r in rows
+        if r["status"] == "ok"
+        for n, key in zip([n for n in (1, 2, 3) if r[f"criterion_{n}"] == "fail"], r["hint_keys"].split(), strict=True)
+    )
     top = sorted(hints, key=lambda h: (-hints[h], h))[:10]
     assert re.findall(r"<br><code>([\w.]+)</code>", page) == [key for _, _, key in top]
     assert SCRIPT not in page and "# &lt;script&gt;alert(&#x27;x&#x27;)&lt;/script&gt;" in page  # たろう's sample
@@ -277,8 +336,11 @@ def test_a_report_folder_that_would_lose_something_is_refused(tmp_path):
     mine = tmp_path / "mine"
     mine.mkdir()
     (mine / "notes.txt").write_text("大事なメモ", encoding="utf-8")
-    for out, key in ((subs / "report", "grade.class.out_inside"), (subs, "grade.class.out_inside"),
-                     (mine, "grade.class.out_taken")):
+    for out, key in (
+        (subs / "report", "grade.class.out_inside"),
+        (subs, "grade.class.out_inside"),
+        (mine, "grade.class.out_taken"),
+    ):
         err = io.StringIO()
         assert grade_class_command(subs, out, stdout=io.StringIO(), stderr=err) == 2
         assert err.getvalue().strip() == t(key, out=out, submissions=subs, state=STATE_FILE)
@@ -296,8 +358,9 @@ def test_a_huge_file_is_never_read_and_a_broken_record_means_grading_again(tmp_p
         huge.truncate(MAX_NOTEBOOK_BYTES + (2 << 20))  # sparse: takes no disk
     assert grade_class_command(subs, report, stdout=io.StringIO(), stderr=io.StringIO()) == 0
     assert [(r["notebook"], r["status"]) for r in read_csv(report)] == [(FILES["level1"], "ok"), ("", "missing")]
-    too_large = t("grade.class.too_large", name=FILES["level2"], mb=(MAX_NOTEBOOK_BYTES >> 20) + 2,
-                  limit=MAX_NOTEBOOK_BYTES >> 20)
+    too_large = t(
+        "grade.class.too_large", name=FILES["level2"], mb=(MAX_NOTEBOOK_BYTES >> 20) + 2, limit=MAX_NOTEBOOK_BYTES >> 20
+    )
     assert too_large in (report / "index.html").read_text(encoding="utf-8")
     (report / STATE_FILE).write_text("{not json", encoding="utf-8")
     out, err = io.StringIO(), io.StringIO()
@@ -329,9 +392,26 @@ def test_an_interrupted_run_keeps_its_grades_and_a_rerun_continues(tmp_path):
     right("level2").write(subs, "ann")
     pid_writing_hang(pid_file).write(subs, "zed")  # graded last: names are sorted
     leader, follower = pty.openpty()
-    proc = subprocess.Popen([sys.executable, "-m", "harness_lab.cli", "grade-class", str(subs), "--out", str(report),
-                             "--jobs", "1", "--timeout", "120"], cwd=ROOT, stdin=subprocess.DEVNULL,
-                            stdout=subprocess.PIPE, stderr=follower, text=True)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "harness_lab.cli",
+            "grade-class",
+            str(subs),
+            "--out",
+            str(report),
+            "--jobs",
+            "1",
+            "--timeout",
+            "120",
+        ],
+        cwd=ROOT,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=follower,
+        text=True,
+    )
     os.close(follower)
     try:
         seen = b""
@@ -342,7 +422,7 @@ def test_an_interrupted_run_keeps_its_grades_and_a_rerun_continues(tmp_path):
             if select.select([leader], [], [], 0.1)[0]:
                 seen += os.read(leader, 4096)
         proc.send_signal(signal.SIGINT)
-        stdout, _ = proc.communicate(timeout=60)
+        _stdout, _ = proc.communicate(timeout=60)
         while select.select([leader], [], [], 0.1)[0]:
             try:
                 seen += os.read(leader, 4096)

@@ -12,8 +12,9 @@ import re
 
 import answers_level1
 import answers_level2
-from harness_lab.text import CATALOG
 from test_notebook_grading import NOTEBOOK_FAILURES
+
+from harness_lab.text import CATALOG
 
 # Catalog entries under grade.* that are not hints: titles, options, marks, notes, try-it lines.
 NOT_HINTS = re.compile(

@@ -5,11 +5,6 @@ from __future__ import annotations
 import time
 
 import pytest
-
-from harness_lab.grading import GradeFailed, check_level1, grade_level1, level1_options
-from harness_lab.grading.level1 import ANSWER_OPTIONS, PROBE_TIERS, says_forbidden
-from harness_lab.text import t
-
 from answers_level1 import (
     DICT_POLICY,
     GOOD_ANSWERS,
@@ -21,6 +16,10 @@ from answers_level1 import (
     dict_runner,
     with_deny_message,
 )
+
+from harness_lab.grading import GradeFailed, check_level1, grade_level1, level1_options
+from harness_lab.grading.level1 import ANSWER_OPTIONS, PROBE_TIERS, says_forbidden
+from harness_lab.text import t
 
 
 @pytest.mark.parametrize("name", list(RIGHT))
@@ -72,8 +71,10 @@ def test_a_tool_left_out_is_named_as_fallen_to_the_default_not_as_a_loop_that_st
 
 
 def test_the_apis_own_400_is_the_hint_for_a_history_it_rejects():
-    for name, field in (("an extra name field in tool_result", "tool_result.name: Extra inputs are not permitted"),
-                        ("is_error as a string", "tool_result.is_error: ")):
+    for name, field in (
+        ("an extra name field in tool_result", "tool_result.name: Extra inputs are not permitted"),
+        ("is_error as a string", "tool_result.is_error: "),
+    ):
         hint = grade_level1(*WRONG[name][0]).checks[2].hint
         assert field in hint and "400" in hint, hint
 
@@ -114,7 +115,9 @@ def test_starter_objects_fail_every_criterion():
             if block.name in high_impact and not approve(block.name, block.input):
                 results.append({"type": "tool_result", "tool_use_id": block.id, "content": "拒否", "is_error": True})
                 continue
-            results.append({"type": "tool_result", "tool_use_id": block.id, "content": str(tool_impls[block.name](block.input))})
+            results.append(
+                {"type": "tool_result", "tool_use_id": block.id, "content": str(tool_impls[block.name](block.input))}
+            )
         return results
 
     empty = {"step": None, "approval": None, "deny": None}
@@ -170,9 +173,10 @@ def test_options_print_every_key(capsys):
 
 
 def test_feedback_is_deterministic():
-    assert grade_level1(*RIGHT["dict of tiers, default ask"]).text() == grade_level1(
-        *RIGHT["dict of tiers, default ask"]
-    ).text()
+    assert (
+        grade_level1(*RIGHT["dict of tiers, default ask"]).text()
+        == grade_level1(*RIGHT["dict of tiers, default ask"]).text()
+    )
     wrong = WRONG["denied call with no tool_result"][0]
     assert grade_level1(*wrong).text() == grade_level1(*wrong).text()
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import time
 
+import answers_level2 as answers
 import pytest
 
-import answers_level2 as answers
 from harness_lab.grading import GradeFailed, check_level2, grade_level2, level2_options
 from harness_lab.grading.level2 import GAP_OPTIONS, PAIRS, RUNAWAY_OPTIONS, says_stopped
 from harness_lab.text import t

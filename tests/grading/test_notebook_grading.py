@@ -18,9 +18,9 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from build_exercises import GRADE_TAG, NOTEBOOKS
 from nbclient import NotebookClient
 
-from build_exercises import GRADE_TAG, NOTEBOOKS
 from harness_lab.grading import grade_notebook
 from harness_lab.grading import notebook as notebook_module
 from harness_lab.text import t
@@ -49,8 +49,15 @@ def cell_with(nb, text: str):
 
 
 def command(*args: str | Path, env: dict | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "harness_lab.grading", *map(str, args)], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=300, stdin=subprocess.DEVNULL)
+    return subprocess.run(
+        [sys.executable, "-m", "harness_lab.grading", *map(str, args)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        stdin=subprocess.DEVNULL,
+    )
 
 
 @pytest.mark.parametrize("name", list(NOTEBOOKS))
@@ -64,8 +71,9 @@ def test_an_unsolved_starter_executed_and_saved_fails(tmp_path):
     # what JupyterLab's "run all" and autosave leave behind: every output, the grade cell's failure included
     for name in NOTEBOOKS:
         nb = read(EXERCISES / name)
-        NotebookClient(nb, timeout=120, kernel_name="python3", allow_errors=True,
-                       resources={"metadata": {"path": str(EXERCISES)}}).execute()
+        NotebookClient(
+            nb, timeout=120, kernel_name="python3", allow_errors=True, resources={"metadata": {"path": str(EXERCISES)}}
+        ).execute()
         saved = write(nb, tmp_path / name)
         [error] = [o for o in grade_cell(read(saved)).outputs if o.output_type == "error"]
         assert error.ename == "GradeFailed" and error.traceback == [t("grade.failed", numbers="1・2・3")]
@@ -101,7 +109,9 @@ def test_a_rewritten_grade_cell_or_a_redefined_checker_changes_nothing(tmp_path)
     assert not grade_notebook(write(nb, tmp_path / "grade_cell.ipynb")).passed
     nb = read(EXERCISES / LEVEL1)
     cell = cell_with(nb, "DEFAULT_TIER = None")  # an answer cell, so it runs
-    cell.source += "\n\ndef check_level1(*args, **kwargs):\n    print('◎ 3つの基準をすべて満たしました。お見事です！')\n"
+    cell.source += (
+        "\n\ndef check_level1(*args, **kwargs):\n    print('◎ 3つの基準をすべて満たしました。お見事です！')\n"
+    )
     grade = grade_notebook(write(nb, tmp_path / "checker.ipynb"))
     assert grade.status == "ok" and grade.reports[0].failed() == [1, 2, 3]
 
@@ -141,7 +151,9 @@ def test_a_runaway_answer_cell_costs_the_cells_limit_not_the_notebooks(tmp_path,
     grade = grade_notebook(write(nb, tmp_path / LEVEL2), timeout=30)
     assert grade.status == "timeout" and grade.key == "grade.nb.cell_timeout", grade.text()
     assert time.monotonic() - started < 10  # not the notebook's 30 s
-    number = 1 + [i for i, c in enumerate(c for c in nb.cells if c.cell_type == "code") if "MISSING = {" in c.source][0]
+    number = 1 + next(
+        i for i, c in enumerate(c for c in nb.cells if c.cell_type == "code") if "MISSING = {" in c.source
+    )
     assert grade.error == t("grade.nb.cell_timeout", cell=number, seconds="1")
 
 
@@ -157,8 +169,11 @@ def test_an_answer_cell_that_raises_is_an_error_naming_the_cell_and_line(tmp_pat
 def test_a_helper_in_an_untagged_cell_gets_a_note_about_tags(tmp_path):
     nb = read(EXERCISES / "solutions" / LEVEL1)
     helper = cell_with(nb, "def tier_of(name):")
-    helper.source = helper.source.replace("def tier_of(name):\n    # 呼ばれるたびに POLICY を引く。表にないツールは DEFAULT_TIER に落ちる\n"
-                                          "    return POLICY.get(name, DEFAULT_TIER)\n", "")
+    helper.source = helper.source.replace(
+        "def tier_of(name):\n    # 呼ばれるたびに POLICY を引く。表にないツールは DEFAULT_TIER に落ちる\n"
+        "    return POLICY.get(name, DEFAULT_TIER)\n",
+        "",
+    )
     added = nbformat.v4.new_code_cell("def tier_of(name):\n    return POLICY.get(name, DEFAULT_TIER)\n")
     nb.cells.insert(nb.cells.index(helper), added)  # a cell the learner added: no tags
     grade = grade_notebook(write(nb, tmp_path / LEVEL1))
@@ -198,9 +213,13 @@ def test_what_is_not_an_exercise_notebook_is_an_error_not_a_crash(tmp_path):
     for cell in untagged.cells:
         cell.metadata.pop("tags", None)
     write(untagged, tmp_path / "level1_untagged.ipynb")
-    for name, key in (("notes.txt", "grade.nb.unreadable"), ("broken.ipynb", "grade.nb.unreadable"),
-                      ("list.ipynb", "grade.nb.unreadable"), ("missing.ipynb", "grade.nb.unreadable"),
-                      ("level1_untagged.ipynb", "grade.nb.no_answer_cells")):
+    for name, key in (
+        ("notes.txt", "grade.nb.unreadable"),
+        ("broken.ipynb", "grade.nb.unreadable"),
+        ("list.ipynb", "grade.nb.unreadable"),
+        ("missing.ipynb", "grade.nb.unreadable"),
+        ("level1_untagged.ipynb", "grade.nb.no_answer_cells"),
+    ):
         grade = grade_notebook(tmp_path / name)
         assert grade.status == "error" and grade.key == key, (name, grade.text())
         assert "\n" not in grade.error
@@ -233,12 +252,23 @@ def _running(pid: int) -> bool:
 
 def test_a_class_grader_gets_plain_fields_per_criterion():
     grade = grade_notebook(EXERCISES / LEVEL2)
-    row = {"exercise": grade.exercise, "status": grade.status, "passed": grade.passed,
-           "criteria": [[c.number, c.passed, c.key] for c in grade.reports[0].checks]}
+    row = {
+        "exercise": grade.exercise,
+        "status": grade.status,
+        "passed": grade.passed,
+        "criteria": [[c.number, c.passed, c.key] for c in grade.reports[0].checks],
+    }
     assert json.loads(json.dumps(row)) == row  # what a CSV or JSON report needs, nothing more
-    assert row == {"exercise": "level2", "status": "ok", "passed": False, "criteria": [
-        [1, False, "grade.l2.c1.no_stop_condition"], [2, False, "grade.l2.c2.no_turns"],
-        [3, False, "grade.l2.c3.runaway"]]}
+    assert row == {
+        "exercise": "level2",
+        "status": "ok",
+        "passed": False,
+        "criteria": [
+            [1, False, "grade.l2.c1.no_stop_condition"],
+            [2, False, "grade.l2.c2.no_turns"],
+            [3, False, "grade.l2.c3.runaway"],
+        ],
+    }
 
 
 # Every way grading a file can fail before the criteria, with the learner's edit that provokes it.

@@ -8,7 +8,6 @@ raises ``GradeFailed``), so nbval needs no stored output to compare, and none re
 from __future__ import annotations
 
 import ast
-
 import os
 import re
 import shutil
@@ -18,8 +17,8 @@ from pathlib import Path
 
 import nbformat
 import pytest
-
 from build_exercises import GRADE_TAG, NOTEBOOKS, _ja, criteria_list
+
 from harness_lab.grading import grade_level1, grade_level2
 from harness_lab.text import CATALOG, t
 
@@ -34,9 +33,24 @@ def nbval(*paths: Path, cwd: Path = ROOT, lang: str | None = None, strict: bool 
     if lang is not None:
         env["HARNESS_LAB_LANG"] = lang
     return subprocess.run(
-        [sys.executable, "-m", "pytest", "--nbval" if strict else "--nbval-lax", "--nbval-current-env", "-q",
-         "--color=no", "-p", "no:cacheprovider", *map(str, paths)],
-        cwd=cwd, env=env, capture_output=True, text=True, timeout=600, stdin=subprocess.DEVNULL,
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "--nbval" if strict else "--nbval-lax",
+            "--nbval-current-env",
+            "-q",
+            "--color=no",
+            "-p",
+            "no:cacheprovider",
+            *map(str, paths),
+        ],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        stdin=subprocess.DEVNULL,
     )
 
 
@@ -156,8 +170,13 @@ def test_starters_store_no_output_of_the_learners_own_code(name):
 def test_starters_store_no_output_of_the_graders(name):
     """No stored output in a starter holds the graders' words (a verdict, a hint, even the list of
     choices): a learner opening the file before running anything would take it for an answer to them."""
-    words = {part.strip() for key, (ja, _en) in CATALOG.items() if key.startswith("grade.")
-             for part in re.split(r"\{[^}]*\}", ja) if len(part.strip()) >= 8}
+    words = {
+        part.strip()
+        for key, (ja, _en) in CATALOG.items()
+        if key.startswith("grade.")
+        for part in re.split(r"\{[^}]*\}", ja)
+        if len(part.strip()) >= 8
+    }
     starter = read(EXERCISES / name)
     for cell in code_cells(starter):
         stored = "".join(_output_text(o) for o in cell.outputs)
@@ -176,7 +195,8 @@ def _output_text(output) -> str:
     text = output.get("text", "")
     data = output.get("data", {})
     return (text if isinstance(text, str) else "".join(text)) + "".join(
-        v if isinstance(v, str) else "".join(v) for k, v in data.items() if k.startswith("text/"))
+        v if isinstance(v, str) else "".join(v) for k, v in data.items() if k.startswith("text/")
+    )
 
 
 def _defined(source: str) -> set[str]:

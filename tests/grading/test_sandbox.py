@@ -24,7 +24,7 @@ def test_an_exception_becomes_one_line_naming_the_learners_line():
     outcome = run_limited(_learner_lookup)
     assert outcome.status == "error"
     assert outcome.error.startswith("KeyError: 'brand_new_tool'")
-    assert "policy[\"brand_new_tool\"]" in outcome.error
+    assert 'policy["brand_new_tool"]' in outcome.error
     assert "\n" not in outcome.error and "Traceback" not in outcome.error
 
 
@@ -81,7 +81,7 @@ def test_abort_hands_back_a_value_at_once():
 
 def test_exit_and_unpicklable_results_are_clean_errors():
     assert run_limited(lambda: exit(3)).error == "SystemExit: 3"
-    outcome = run_limited(lambda: (lambda: None))
+    outcome = run_limited(lambda: lambda: None)
     assert outcome.status == "error" and "could not send" in outcome.error
 
 
@@ -117,7 +117,8 @@ def test_api_errors_are_described_by_the_apis_own_message():
     client = emulated_client([say("はい")])
     with pytest.raises(anthropic.BadRequestError) as caught:
         client.messages.create(
-            model="claude-sonnet-5", max_tokens=10,
+            model="claude-sonnet-5",
+            max_tokens=10,
             messages=[{"role": "user", "content": "a"}, {"role": "user", "content": []}],
         )
     line = describe_error(caught.value)

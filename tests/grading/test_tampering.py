@@ -19,8 +19,10 @@ import pytest
 from harness_lab.grading import grade_notebook
 
 ROOT = Path(__file__).resolve().parents[2]
-STARTERS = {"level1": ROOT / "exercises" / "level1_tiered_policy.ipynb",
-            "level2": ROOT / "exercises" / "level2_missing_gate.ipynb"}
+STARTERS = {
+    "level1": ROOT / "exercises" / "level1_tiered_policy.ipynb",
+    "level2": ROOT / "exercises" / "level2_missing_gate.ipynb",
+}
 FUNCTION = {"level1": "run_tool_uses", "level2": "run_agent"}
 
 # At answer-cell time: every judging function and the report made to say "passed".
@@ -55,8 +57,11 @@ from harness_lab.grading import sandbox as _s
 def {function}(*args, **kwargs):
     _s._channel(("ok", {forged!r}))
 """
-FORGED = {"nothing": None, "a summary": ({"alone": {"facts": [], "unsent": ""}}, {"deny": ("error_result", "")}),
-          "answers": {"step": ("before_tool", ""), "approval": ("ask_reuses", "")}}
+FORGED = {
+    "nothing": None,
+    "a summary": ({"alone": {"facts": [], "unsent": ""}}, {"deny": ("error_result", "")}),
+    "answers": {"step": ("before_tool", ""), "approval": ("ask_reuses", "")},
+}
 
 # At answer-cell time: a "passed" summary pickled into every descriptor that takes it, then gone.
 FLOOD_THE_DESCRIPTORS = """

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.history_check import history_problems  # noqa: F401  (test modules import it from here)
+from tests.history_check import history_problems
 
 
 @pytest.fixture

@@ -11,13 +11,12 @@ import io
 from pathlib import Path
 
 import pytest
+from conftest import history_problems
 
 import harness_lab as hl
 from harness_lab.cli import main
 from harness_lab.emulator import call, emulator_of, say
 from harness_lab.events import Decision, Finished
-
-from conftest import history_problems
 
 
 @pytest.fixture(autouse=True)
@@ -36,11 +35,14 @@ def test_run_refuses_a_client_that_is_not_one_and_names_connect():
             hl.Run(wrong)
 
 
-@pytest.mark.parametrize("valves, hint", [
-    (hl.MaxTurns(3), r"valves=\[hl\.MaxTurns"),  # one valve, not a list
-    ([hl.MaxTurns], r"valves=\[MaxTurns\(\.\.\.\)\]"),  # the class, not a valve
-    ([3], r"is not a valve"),
-])
+@pytest.mark.parametrize(
+    "valves, hint",
+    [
+        (hl.MaxTurns(3), r"valves=\[hl\.MaxTurns"),  # one valve, not a list
+        ([hl.MaxTurns], r"valves=\[MaxTurns\(\.\.\.\)\]"),  # the class, not a valve
+        ([3], r"is not a valve"),
+    ],
+)
 def test_run_checks_valves_up_front(valves, hint):
     with pytest.raises(TypeError, match=hint):
         hl.Run(client(), tools=[hl.get_time], valves=valves)
@@ -52,15 +54,20 @@ def test_max_tokens_must_be_a_positive_whole_number(max_tokens):
         hl.Run(client(), max_tokens=max_tokens)
 
 
-@pytest.mark.parametrize("option, valve", [("max_turns", r"valves=\[hl\.MaxTurns\(3\)\]"),
-                                           ("token_budget", r"valves=\[hl\.TokenBudget\(3\)\]")])
+@pytest.mark.parametrize(
+    "option, valve",
+    [("max_turns", r"valves=\[hl\.MaxTurns\(3\)\]"), ("token_budget", r"valves=\[hl\.TokenBudget\(3\)\]")],
+)
 def test_run_says_a_limit_is_a_valve_not_an_option(option, valve):
     with pytest.raises(TypeError, match=valve):
         hl.run(client(), "x", tools=[hl.get_time], **{option: 3})
 
 
 def test_run_names_its_real_options_for_an_unknown_one():
-    with pytest.raises(TypeError, match=r"colour is not an argument of run\(\) \(it takes model, max_tokens, system, tool_timeout, parallel_tools\)\.$"):
+    with pytest.raises(
+        TypeError,
+        match=r"colour is not an argument of run\(\) \(it takes model, max_tokens, system, tool_timeout, parallel_tools\)\.$",
+    ):
         hl.run(client(), "x", colour="red")
 
 
@@ -73,8 +80,9 @@ def test_a_max_tokens_the_sdk_will_not_send_plainly_is_streamed(max_tokens, stre
     assert [r.get("stream") for r in emulator_of(emulated).requests] == [streamed, streamed]
 
 
-@pytest.mark.parametrize("prompt, error", [("", ValueError), ("  \n", ValueError), ([], ValueError),
-                                           (None, TypeError), (42, TypeError)])
+@pytest.mark.parametrize(
+    "prompt, error", [("", ValueError), ("  \n", ValueError), ([], ValueError), (None, TypeError), (42, TypeError)]
+)
 def test_a_bad_prompt_never_enters_the_history(prompt, error):
     run = hl.Run(client(), tools=[hl.get_time])
     with pytest.raises(error, match="non-empty string"):
@@ -184,7 +192,7 @@ def test_annotations_json_cannot_carry_are_refused_with_the_way_out(fn, shown):
 
 
 def test_an_unresolvable_annotation_is_named():
-    def broken(x: "NoSuchType") -> str:  # noqa: F821
+    def broken(x: NoSuchType) -> str:  # noqa: F821
         return ""
 
     with pytest.raises(TypeError, match="NoSuchType"):
@@ -223,16 +231,24 @@ def test_a_plain_no_denies_without_a_lecture(answer):
 
 def test_the_odd_answer_reason_reaches_the_model(tmp_path):
     writer = hl.tool(lambda path, content: "written", name="write_file", high_impact=True)
-    outcome = hl.run(hl.connect("high_impact", live=False), "x", tools=[writer], valves=[hl.Approval()],
-                     approve=lambda request: hl.allow)  # allow without the parentheses
+    outcome = hl.run(
+        hl.connect("high_impact", live=False),
+        "x",
+        tools=[writer],
+        valves=[hl.Approval()],
+        approve=lambda request: hl.allow,
+    )  # allow without the parentheses
     result = outcome.messages[2]["content"][0]
     assert result["is_error"] is True and "<function allow>" in result["content"]
 
 
-@pytest.mark.parametrize("args, message", [
-    (["run", "x", "--max-turns", "abc"], "must be a positive integer: abc"),
-    (["run", "   "], "argument prompt: must not be empty"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["run", "x", "--max-turns", "abc"], "must be a positive integer: abc"),
+        (["run", "   "], "argument prompt: must not be empty"),
+    ],
+)
 def test_cli_usage_errors_are_plain_sentences(args, message, capsys):
     with pytest.raises(SystemExit) as exit:
         main(args, out=io.StringIO())

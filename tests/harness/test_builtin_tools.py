@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -15,7 +15,7 @@ def test_get_time_is_iso_with_offset_and_now():
     assert not is_error
     stamp = datetime.fromisoformat(text)
     assert stamp.tzinfo is not None
-    assert abs(stamp - datetime.now(timezone.utc)) < timedelta(seconds=5)
+    assert abs(stamp - datetime.now(UTC)) < timedelta(seconds=5)
 
 
 @pytest.fixture
@@ -76,8 +76,13 @@ def test_clear_errors_for_missing_directory_binary_and_nul(project):
     reader = make_read_file(project)
     (project / "image.bin").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00")
     (project / "latin1.txt").write_bytes("café".encode("latin-1"))
-    cases = {"nope.md": "見つかりません", "docs": "ディレクトリ", "image.bin": "UTF-8", "latin1.txt": "UTF-8",
-             "READ\x00ME.md": "NUL"}
+    cases = {
+        "nope.md": "見つかりません",
+        "docs": "ディレクトリ",
+        "image.bin": "UTF-8",
+        "latin1.txt": "UTF-8",
+        "READ\x00ME.md": "NUL",
+    }
     for path, words in cases.items():
         text, is_error = run_tool(reader, {"path": path})
         assert is_error and words in text, (path, text)
@@ -91,8 +96,11 @@ def test_reads_only_the_first_2000_characters_without_decoding_the_rest(project)
     assert not is_error and text == "あ" * 2000
 
 
-@pytest.mark.parametrize("head, tail", [(b"a" * 5000, b"\xff"), ("日本語の行\n".encode() * 400, "é".encode("latin-1"))],
-                         ids=["ascii then a stray byte", "japanese then latin-1"])
+@pytest.mark.parametrize(
+    "head, tail",
+    [(b"a" * 5000, b"\xff"), ("日本語の行\n".encode() * 400, "é".encode("latin-1"))],
+    ids=["ascii then a stray byte", "japanese then latin-1"],
+)
 def test_a_stray_byte_soon_after_the_first_2000_characters_does_not_make_text_binary(project, head, tail):
     (project / "notes.txt").write_bytes(head + tail)
     text, is_error = run_tool(make_read_file(project), {"path": "notes.txt"})
@@ -144,5 +152,5 @@ def test_sandbox_is_created_only_when_a_tool_runs(tmp_path):
 def test_http_post_only_records(tmp_path):
     post = make_http_post()
     assert post.high_impact
-    text, is_error = run_tool(post, {"url": "https://example.com/hook", "body": "{\"a\": 1}"})
-    assert not is_error and post.sent == [{"url": "https://example.com/hook", "body": "{\"a\": 1}"}]
+    _text, is_error = run_tool(post, {"url": "https://example.com/hook", "body": '{"a": 1}'})
+    assert not is_error and post.sent == [{"url": "https://example.com/hook", "body": '{"a": 1}'}]

@@ -87,7 +87,7 @@ def test_high_impact_is_denied_without_a_terminal(project):
 
 
 def test_yes_allows_high_impact(project):
-    code, lines = run_cli("run", "save", "--scenario", "high_impact", "--high-impact", "--yes")
+    code, _lines = run_cli("run", "save", "--scenario", "high_impact", "--high-impact", "--yes")
     assert code == 0 and (project / "sandbox" / "report.md").exists()
 
 
@@ -127,17 +127,29 @@ def test_the_installed_command_runs(project):
     command = Path(sys.executable).with_name("harness-lab")
     if not command.exists():
         pytest.skip("harness-lab is not installed in this venv (pip install -e .)")
-    done = subprocess.run([str(command), "run", PROMPT], capture_output=True, text=True, timeout=60,
-                          stdin=subprocess.DEVNULL, env={**os.environ, "HARNESS_LAB_LANG": "ja"})
+    done = subprocess.run(
+        [str(command), "run", PROMPT],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+        env={**os.environ, "HARNESS_LAB_LANG": "ja"},
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[4] == "[turn 3] モデルが切り上げ (end_turn)"
 
 
 def test_with_stdin_closed_the_high_impact_call_is_denied_with_the_no_terminal_notice(project):
     """``harness-lab run ... <&-``: there is no sys.stdin at all, and the approval still fails closed, plainly."""
-    done = subprocess.run([sys.executable, "-m", "harness_lab.cli", "run", "save", "--scenario", "high_impact",
-                           "--high-impact"], capture_output=True, text=True, timeout=60, cwd=project,
-                          preexec_fn=lambda: os.close(0), env={**os.environ, "PYTHONPATH": str(ROOT)})
+    done = subprocess.run(
+        [sys.executable, "-m", "harness_lab.cli", "run", "save", "--scenario", "high_impact", "--high-impact"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=project,
+        preexec_fn=lambda: os.close(0),
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
     assert done.returncode == 0, done.stderr
     assert t("cli.approve_no_tty", call="write_file(")[:20] in done.stdout and "AttributeError" not in done.stdout
     assert not (project / "sandbox" / "report.md").exists()

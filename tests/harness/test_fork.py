@@ -15,7 +15,6 @@ from harness_lab.messages import tool_calls
 from harness_lab.tools import tool
 from harness_lab.trace import recording_client, replay_client
 from harness_lab.valves import Approval, MaxTurns, NoProgress, Policy
-
 from tests.history_check import history_problems
 
 
@@ -107,7 +106,11 @@ def test_a_flipped_denial_runs_the_call_that_never_ran():
     fork = run.fork(at=1, decisions={request.tool_use_id: True})
     forked = drain(fork.resume())  # no approver needed: the decision was given
     assert tools.calls == [("post", {"url": "https://example.com/r"})]
-    assert fork.messages[2]["content"][0] == {"type": "tool_result", "tool_use_id": request.tool_use_id, "content": "sent"}
+    assert fork.messages[2]["content"][0] == {
+        "type": "tool_result",
+        "tool_use_id": request.tool_use_id,
+        "content": "sent",
+    }
     assert isinstance(forked, Finished)
     # A fork that keeps the original's answer denies without asking again.
     kept = run.fork(at=1)

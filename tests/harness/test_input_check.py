@@ -7,13 +7,13 @@ jsonschema's own, over schemas ``@tool`` writes and schemas written by hand.
 from __future__ import annotations
 
 import enum
-from typing import Any, Literal, Optional
+from typing import Any, Literal
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from harness_lab.tools import tool
 from harness_lab.json_schema import jsonschema_module
+from harness_lab.tools import tool
 from harness_lab.tools.input_check import InputCheck
 
 
@@ -40,8 +40,7 @@ def f_plain(text: str, count: int, ratio: float, flag: bool, meta: dict, items: 
     """All the plain types."""
 
 
-def f_shaped(mode: Literal["a", "b"], maybe: Optional[int] = None, nums: list[int] | None = None,
-             either: int | str = 0):
+def f_shaped(mode: Literal["a", "b"], maybe: int | None = None, nums: list[int] | None = None, either: int | str = 0):
     """Types the quick path leaves to jsonschema."""
 
 
@@ -55,22 +54,55 @@ HAND_WRITTEN = [
     {"type": "object"},
 ]
 SCHEMAS = [tool(f_plain).input_schema, tool(f_shaped).input_schema, *HAND_WRITTEN]
-json_leaf = st.one_of(st.none(), st.booleans(), st.integers(-5, 5), st.floats(allow_nan=False),
-                      st.sampled_from([1.0, -0.0, 2.5]), st.text(max_size=4), st.sampled_from(["a", "b", "aa"]))
+json_leaf = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-5, 5),
+    st.floats(allow_nan=False),
+    st.sampled_from([1.0, -0.0, 2.5]),
+    st.text(max_size=4),
+    st.sampled_from(["a", "b", "aa"]),
+)
 # Values a parsed JSON input never holds but a direct call may pass: subclasses of the plain types.
 odd_leaf = st.sampled_from([Colour.RED, Name("a"), (1, 2), b"x", True, 0])
 # One value of each type next to another: what a wrong type test would let through.
-NEAR_MISSES = [True, False, 0, 1, -1, 2.0, 2.5, -0.0, "1", "", b"x", (1,), Colour.RED, Name("a"), None, [], {}, [1], {"a": 1}]
+NEAR_MISSES = [
+    True,
+    False,
+    0,
+    1,
+    -1,
+    2.0,
+    2.5,
+    -0.0,
+    "1",
+    "",
+    b"x",
+    (1,),
+    Colour.RED,
+    Name("a"),
+    None,
+    [],
+    {},
+    [1],
+    {"a": 1},
+]
 near_miss = st.sampled_from(NEAR_MISSES)
-values = st.recursive(st.one_of(json_leaf, odd_leaf),
-                      lambda inner: st.one_of(st.lists(inner, max_size=3),
-                                              st.dictionaries(st.text(max_size=3), inner, max_size=3)),
-                      max_leaves=8)
+values = st.recursive(
+    st.one_of(json_leaf, odd_leaf),
+    lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(st.text(max_size=3), inner, max_size=3)),
+    max_leaves=8,
+)
 
 
-FITTING = {"string": st.text(max_size=3), "integer": st.integers(-3, 3), "number": st.floats(allow_nan=False),
-           "boolean": st.booleans(), "object": st.dictionaries(st.text(max_size=2), values, max_size=2),
-           "array": st.lists(values, max_size=2)}
+FITTING = {
+    "string": st.text(max_size=3),
+    "integer": st.integers(-3, 3),
+    "number": st.floats(allow_nan=False),
+    "boolean": st.booleans(),
+    "object": st.dictionaries(st.text(max_size=2), values, max_size=2),
+    "array": st.lists(values, max_size=2),
+}
 
 
 @st.composite
@@ -108,7 +140,9 @@ CANONICAL = {"string": "s", "integer": 1, "number": 0.5, "boolean": True, "objec
 
 def canonical_input(schema: dict) -> dict:
     kinds = {name: prop.get("type") for name, prop in schema.get("properties", {}).items()}
-    typed = {name: CANONICAL[kind] if isinstance(kind, str) and kind in CANONICAL else "a" for name, kind in kinds.items()}
+    typed = {
+        name: CANONICAL[kind] if isinstance(kind, str) and kind in CANONICAL else "a" for name, kind in kinds.items()
+    }
     return typed | {name: None for name in schema.get("required", []) if name not in typed}
 
 

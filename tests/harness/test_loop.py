@@ -7,9 +7,9 @@ import time
 
 import pytest
 
+from harness_lab.drain import drain, run
 from harness_lab.emulator import Emulator, call, emulated_client, reply, say
 from harness_lab.events import ApprovalRequest, Finished, Stopped, Turn, allow, deny
-from harness_lab.drain import drain, run
 from harness_lab.loop import Run
 from harness_lab.text import t
 from harness_lab.tools import tool
@@ -152,7 +152,7 @@ def test_no_progress_then_steering_sets_the_repeat_aside_and_goes_on(check_histo
 
 def test_steering_after_a_later_interrupt_does_not_set_a_call_aside():
     script = [call("write_file", path="sandbox/a", content="x")] * 2 + [say("ok")]
-    emu, client, spy = setup(script)
+    _emu, client, spy = setup(script)
     harness = Run(client, spy.tools, [NoProgress(), Approval(approver=lambda request: True)])
     assert drain(harness.start("書いて")).cause == "no_progress"
     gen = harness.resume(valves=[Approval()])  # without NoProgress: the held-back repeat is asked about
@@ -165,7 +165,7 @@ def test_steering_after_a_later_interrupt_does_not_set_a_call_aside():
 
 
 def test_no_progress_does_not_fire_on_a_then_b():
-    emu, client, spy = setup("lesson6")
+    _emu, client, spy = setup("lesson6")
     assert isinstance(run(client, PROMPT, tools=spy.tools, valves=[NoProgress()]).stop, Finished)
 
 
@@ -178,7 +178,7 @@ def test_no_progress_window_catches_abab():
 
 
 def test_token_budget_stops_and_history_stays_valid(check_history):
-    emu, client, spy = setup("budget_burning")
+    _emu, client, spy = setup("budget_burning")
     outcome = run(client, "analyse", tools=spy.tools, valves=[MaxTurns(50), TokenBudget(3_000)])
     assert outcome.stop.cause == "token_budget"
     assert outcome.usage.total >= 3_000
@@ -190,7 +190,13 @@ def test_token_budget_preflight_refuses_before_sending(check_history):
     # third request go out; the preflight check refuses it, because its prompt alone crosses the line.
     _, client, spy = setup("budget_burning")
     totals = []
-    run(client, "analyse", tools=spy.tools, valves=[MaxTurns(4)], on_event=lambda e: totals.append(getattr(e, "total", None)))
+    run(
+        client,
+        "analyse",
+        tools=spy.tools,
+        valves=[MaxTurns(4)],
+        on_event=lambda e: totals.append(getattr(e, "total", None)),
+    )
     limit = totals[1].total + 1
     emu, client, spy = setup("budget_burning")
     late = run(client, "analyse", tools=spy.tools, valves=[MaxTurns(50), TokenBudget(limit)])
@@ -204,7 +210,7 @@ def test_token_budget_preflight_refuses_before_sending(check_history):
 
 
 def test_ask_with_no_approver_denies_and_the_tool_is_never_entered(check_history):
-    emu, client, spy = setup("high_impact")
+    _emu, client, spy = setup("high_impact")
     harness = Run(client, spy.tools, [Approval()])
     events = list(harness.start("save the report"))  # a plain for-loop answers every ask with next()
     asks = [e for e in events if isinstance(e, ApprovalRequest)]
@@ -216,7 +222,7 @@ def test_ask_with_no_approver_denies_and_the_tool_is_never_entered(check_history
 
 
 def test_generator_send_allows_and_deny_reason_reaches_the_model():
-    emu, client, spy = setup("delete_and_post")
+    _emu, client, spy = setup("delete_and_post")
     harness = Run(client, spy.tools, [Approval()])
     gen = harness.start("clean up and report")
     ask = next(gen)
@@ -233,7 +239,7 @@ def test_generator_send_allows_and_deny_reason_reaches_the_model():
 
 
 def test_run_approve_callback_and_a_crashing_approver_denies():
-    emu, client, spy = setup("delete_and_post")
+    _, client, spy = setup("delete_and_post")
     seen = []
     outcome = run(client, "x", tools=spy.tools, valves=[Approval()], approve=lambda r: seen.append(r.name) or True)
     assert seen == ["delete_file", "http_post"] and spy.names() == ["delete_file", "http_post"]
@@ -241,16 +247,16 @@ def test_run_approve_callback_and_a_crashing_approver_denies():
     def crash(request):
         raise RuntimeError("approver is down")
 
-    emu, client, spy = setup("delete_and_post")
+    _, client, spy = setup("delete_and_post")
     outcome = run(client, "x", tools=spy.tools, valves=[Approval()], approve=crash)
     assert spy.calls == [] and "見送りました" in outcome.text
-    emu, client, spy = setup("delete_and_post")
+    _emu, client, spy = setup("delete_and_post")
     outcome = run(client, "x", tools=spy.tools, valves=[Approval(approver=crash)])
     assert spy.calls == []
 
 
 def test_run_and_drain_without_an_approver_deny(check_history):
-    emu, client, spy = setup([reply(call("write_file", path="sandbox/a", content="x"), call("get_time")), say("ok")])
+    _emu, client, spy = setup([reply(call("write_file", path="sandbox/a", content="x"), call("get_time")), say("ok")])
     outcome = run(client, "x", tools=spy.tools, valves=[Approval()])  # no approve=: nobody can say yes
     assert isinstance(outcome.stop, Finished) and spy.names() == ["get_time"]
     first = outcome.messages[2]["content"][0]
@@ -260,15 +266,17 @@ def test_run_and_drain_without_an_approver_deny(check_history):
 
 def test_two_approval_valves_the_strictest_tier_wins():
     for order in (1, -1):
-        emu, client, spy = setup([reply(call("get_time"), call("read_file", path="a")), say("ok")])
-        valves = [Approval(Policy({"get_time": "allow", "read_file": "deny"})),
-                  Approval(Policy({"get_time": "deny", "read_file": "allow"}))][::order]
+        _emu, client, spy = setup([reply(call("get_time"), call("read_file", path="a")), say("ok")])
+        valves = [
+            Approval(Policy({"get_time": "allow", "read_file": "deny"})),
+            Approval(Policy({"get_time": "deny", "read_file": "allow"})),
+        ][::order]
         run(client, "x", tools=spy.tools, valves=valves, approve=lambda request: True)
         assert spy.names() == []  # each call is denied by one of the two
 
 
 def test_policy_deny_returns_forbidden_without_asking(check_history):
-    emu, client, spy = setup("high_impact")
+    _emu, client, spy = setup("high_impact")
     asked = []
     policy = Policy({"write_file": "deny"}, default="allow")
     outcome = run(client, "x", tools=spy.tools, valves=[Approval(policy)], approve=lambda r: asked.append(r) or True)
@@ -279,7 +287,7 @@ def test_policy_deny_returns_forbidden_without_asking(check_history):
 
 
 def test_argument_rule_allows_sandbox_writes_without_asking():
-    emu, client, spy = setup("high_impact")
+    _emu, client, spy = setup("high_impact")
     rule = Rule("write_file", "allow", when=lambda i: i["path"].startswith("sandbox/"))
     outcome = run(client, "x", tools=spy.tools, valves=[Approval(Policy({}, rules=[rule]))])
     assert spy.names() == ["write_file"] and "保存しました" in outcome.text
@@ -287,7 +295,7 @@ def test_argument_rule_allows_sandbox_writes_without_asking():
 
 def test_decisions_apply_per_tool_use_id():
     script = [reply(call("write_file", path="a", content="1"), call("write_file", path="b", content="2")), say("done")]
-    emu, client, spy = setup(script)
+    _emu, client, spy = setup(script)
     outcome = run(client, "x", tools=spy.tools, valves=[Approval()], approve=lambda r: r.input["path"] == "a")
     assert spy.calls == [("write_file", {"path": "a"})]
     results = outcome.messages[2]["content"]
@@ -304,7 +312,7 @@ def test_parallel_calls_results_in_call_order_first_and_tools_run_concurrently(c
         return label
 
     script = [reply("三つ同時に", call("meet", label="x"), call("meet", label="y"), call("meet", label="z")), say("ok")]
-    emu, client, _ = setup(script)
+    _emu, client, _ = setup(script)
     outcome = run(client, "x", tools=[meet])
     results = outcome.messages[2]["content"]
     assert [r["content"] for r in results] == ["x", "y", "z"]
@@ -328,7 +336,7 @@ def test_per_tool_timeout_and_errors_become_results(check_history):
         raise ValueError("bad")
 
     script = [reply(call("hang"), call("boom"), call("nonexistent")), say("ok")]
-    emu, client, _ = setup(script)
+    _emu, client, _ = setup(script)
     started = time.monotonic()
     outcome = run(client, "x", tools=[hang, boom], tool_timeout=0.3)
     release.set()
@@ -339,13 +347,16 @@ def test_per_tool_timeout_and_errors_become_results(check_history):
     check_history(outcome.messages, [hang.definition, boom.definition])
 
 
-@pytest.mark.parametrize("scenario, valve", [
-    ("max_tokens", "max_tokens"),
-    ("refusal", "refusal"),
-    ("model_context_window_exceeded", "model_context_window_exceeded"),
-])
+@pytest.mark.parametrize(
+    "scenario, valve",
+    [
+        ("max_tokens", "max_tokens"),
+        ("refusal", "refusal"),
+        ("model_context_window_exceeded", "model_context_window_exceeded"),
+    ],
+)
 def test_truncated_or_refused_responses_stop_without_running_anything(scenario, valve, check_history):
-    emu, client, spy = setup(scenario)
+    _emu, client, spy = setup(scenario)
     outcome = run(client, "x", tools=spy.tools, valves=[Approval(approver=lambda r: True)])
     assert isinstance(outcome.stop, Stopped) and outcome.stop.cause == valve
     assert spy.calls == []
@@ -367,7 +378,7 @@ def test_pause_turn_is_sent_back_unchanged_with_the_same_tools(check_history):
 
 
 def test_empty_end_turn_finishes_with_empty_text(check_history):
-    emu, client, spy = setup("empty_end_turn")
+    _emu, client, spy = setup("empty_end_turn")
     outcome = run(client, "x", tools=spy.tools)
     assert isinstance(outcome.stop, Finished) and outcome.text == ""
     check_history(outcome.messages, definitions(spy))
@@ -375,7 +386,7 @@ def test_empty_end_turn_finishes_with_empty_text(check_history):
 
 def test_api_error_after_retries_stops_with_valid_history_and_resumes(check_history):
     # Requests 2-4 fail: the first try and the SDK's two retries of the second model call.
-    emu, client, spy = setup("lesson6", faults={2: "529", 3: "529", 4: "529"})
+    _emu, client, spy = setup("lesson6", faults={2: "529", 3: "529", 4: "529"})
     harness = Run(client, spy.tools)
     end = drain(harness.start(PROMPT))
     assert isinstance(end, Stopped) and end.cause == "api_error" and spy.names() == ["read_file"]
@@ -385,7 +396,7 @@ def test_api_error_after_retries_stops_with_valid_history_and_resumes(check_hist
 
 
 def test_keyboard_interrupt_between_turns_stops_cleanly_and_resumes(check_history):
-    emu, client, spy = setup("lesson6")
+    _emu, client, spy = setup("lesson6")
     harness = Run(client, spy.tools)
     gen = harness.start(PROMPT)
     next(gen)
@@ -445,7 +456,7 @@ def test_steering_goes_out_after_the_next_tool_results():
 
 
 def test_an_unknown_model_is_an_api_error_stop():
-    emu, client, spy = setup("lesson6", max_retries=0)
+    _emu, client, spy = setup("lesson6", max_retries=0)
     outcome = run(client, PROMPT, tools=spy.tools, model="claude-nonexistent-9")
     assert outcome.stop.cause == "api_error" and "claude-nonexistent-9" in outcome.stop.reason
 

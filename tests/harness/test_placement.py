@@ -93,7 +93,7 @@ def test_a_tool_never_runs_pinned_first_call_or_reused_worker(fresh_pool):
     for round_no in range(5):
         for text, is_error in run_calls([(where, {"label": str(round_no)}), (where, {"label": "b"})]):
             assert not is_error
-            assert f"\"allowed\": {allowed}" in text, text
+            assert f'"allowed": {allowed}' in text, text
 
 
 def test_an_abandoned_call_runs_unpinned_and_does_not_hold_the_callers_cpu(fresh_pool):

@@ -8,6 +8,7 @@ again; a stopped run must also resume to a valid history.
 
 from __future__ import annotations
 
+from conftest import history_problems
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -18,11 +19,19 @@ from harness_lab.tools import tool
 from harness_lab.valves import Approval, MaxTurns, NoProgress, Policy, TokenBudget
 from tests.script_strategies import replies as replies_over
 
-from conftest import history_problems
-
 NAMES = ["ok", "boom", "gate", "banned", "ghost"]  # ghost is not wired: an unknown tool
-STOPS = [None, None, None, "tool_use", "end_turn", "stop_sequence", "max_tokens", "pause_turn", "refusal",
-         "model_context_window_exceeded"]
+STOPS = [
+    None,
+    None,
+    None,
+    "tool_use",
+    "end_turn",
+    "stop_sequence",
+    "max_tokens",
+    "pause_turn",
+    "refusal",
+    "model_context_window_exceeded",
+]
 
 replies = replies_over(NAMES, STOPS)
 
@@ -74,7 +83,9 @@ def drive(gen, decisions, steer, harness, tools, check):
     fault=st.one_of(st.none(), st.integers(1, 6)),
     steer=st.booleans(),
 )
-def test_history_is_always_valid_and_every_call_answered_once(script, limit, no_progress, budget, decisions, fault, steer):
+def test_history_is_always_valid_and_every_call_answered_once(
+    script, limit, no_progress, budget, decisions, fault, steer
+):
     tools = Tools()
     emulator = Emulator(script, faults={fault: "500"} if fault else None)
     client = emulated_client(emulator, max_retries=0)

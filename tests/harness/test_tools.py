@@ -6,7 +6,7 @@ import asyncio
 import json
 import threading
 import time
-from typing import Literal, Optional
+from typing import Literal
 
 import pytest
 
@@ -15,7 +15,7 @@ from harness_lab.tools import MAX_RESULT_CHARS, Tool, ToolError, as_tools, run_c
 
 
 @tool
-def get_weather(city: str, days: int = 1, unit: Literal["c", "f"] = "c", note: Optional[str] = None) -> dict:
+def get_weather(city: str, days: int = 1, unit: Literal["c", "f"] = "c", note: str | None = None) -> dict:
     """Current weather for a city.
 
     Longer explanation that is not part of the description.
@@ -145,11 +145,14 @@ def test_a_timeout_shorter_than_the_wait_tick_is_answered_at_its_deadline():
     assert min(took) < 0.09, took
 
 
-@pytest.mark.parametrize("schema, named", [
-    ({"type": "object", "properties": {"x": {"type": "strin"}}}, "'strin' is not valid"),
-    ({"type": "object", "properties": {"x": {"type": "string", "pattern": "("}}}, "'(' is not a 'regex'"),
-    ({"type": "object", "required": "x"}, "'x' is not of type 'array'"),
-])
+@pytest.mark.parametrize(
+    "schema, named",
+    [
+        ({"type": "object", "properties": {"x": {"type": "strin"}}}, "'strin' is not valid"),
+        ({"type": "object", "properties": {"x": {"type": "string", "pattern": "("}}}, "'(' is not a 'regex'"),
+        ({"type": "object", "required": "x"}, "'x' is not of type 'array'"),
+    ],
+)
 def test_a_broken_input_schema_is_named_at_once_and_the_tool_never_runs(schema, named):
     entered = []
     broken = tool(lambda x=None: entered.append(x), name="broken", input_schema=schema, timeout=5)
@@ -168,8 +171,14 @@ def test_calls_run_concurrently_and_keep_order():
         return label
 
     started = time.monotonic()
-    answers = run_calls([(nap, {"seconds": 0.4, "label": "a"}), (nap, {"seconds": 0.1, "label": "b"}),
-                         (nap, {"seconds": 0.3, "label": "c"})], timeout=5)
+    answers = run_calls(
+        [
+            (nap, {"seconds": 0.4, "label": "a"}),
+            (nap, {"seconds": 0.1, "label": "b"}),
+            (nap, {"seconds": 0.3, "label": "c"}),
+        ],
+        timeout=5,
+    )
     elapsed = time.monotonic() - started
     assert answers == [("a", False), ("b", False), ("c", False)]
     assert elapsed < 0.75  # one after another would take 0.8 s
@@ -209,7 +218,9 @@ def test_an_async_tool_that_raises_or_hangs_is_an_error_result():
         await asyncio.sleep(5)
 
     assert run_calls([(broken, {}), (stuck, {})], timeout=0.2) == [
-        (t("result.failed", error="ValueError: service down"), True), (t("result.timeout", seconds=0.2), True)]
+        (t("result.failed", error="ValueError: service down"), True),
+        (t("result.timeout", seconds=0.2), True),
+    ]
 
 
 def test_a_generator_function_is_refused_when_the_tool_is_made():

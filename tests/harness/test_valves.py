@@ -10,7 +10,9 @@ from harness_lab.valves import Approval, MaxTurns, NoProgress, Policy, Rule, Tok
 
 
 def response(*calls: tuple[str, dict]) -> dict:
-    return {"content": [{"type": "tool_use", "id": f"toolu_{i}", "name": n, "input": a} for i, (n, a) in enumerate(calls)]}
+    return {
+        "content": [{"type": "tool_use", "id": f"toolu_{i}", "name": n, "input": a} for i, (n, a) in enumerate(calls)]
+    }
 
 
 def test_max_turns_fires_once_the_limit_of_rounds_is_done():
@@ -74,7 +76,7 @@ def test_no_progress_fires_on_a_repeat_and_not_on_a_then_b():
 
 
 def test_no_progress_window_catches_abab_and_the_default_does_not():
-    state = RunState(signatures=['a({})', 'b({})'])
+    state = RunState(signatures=["a({})", "b({})"])
     state.receive(response(("a", {})))
     assert NoProgress().check(state) is None
     assert NoProgress(window=3).check(state) is not None
@@ -82,7 +84,12 @@ def test_no_progress_window_catches_abab_and_the_default_does_not():
 
 def test_policy_tiers_default_and_overlap():
     policy = Policy({"get_time": "allow", "write_file": "ask", "send_email": "deny"})
-    assert [policy.tier(n) for n in ("get_time", "write_file", "send_email", "unlisted")] == ["allow", "ask", "deny", "ask"]
+    assert [policy.tier(n) for n in ("get_time", "write_file", "send_email", "unlisted")] == [
+        "allow",
+        "ask",
+        "deny",
+        "ask",
+    ]
     overlap = Policy({"x": "allow"}, rules=[Rule("x", "deny"), Rule("*", "ask")])
     assert overlap.tier("x") == "deny"
     assert Policy({"x": "allow"}, rules=[Rule("*", "ask")]).tier("x") == "ask"
@@ -150,8 +157,11 @@ def test_bad_limits_fail_loudly_at_construction(make):
 def test_approval_reading_states_the_whole_policy():
     # The lesson's policy asks before high-impact tools: the gauge must not read like "allow everything".
     assert Approval().reading(RunState()) == "high_impact:ask, default:allow"
-    table = Approval(Policy({"write_file": "ask", "send_email": "deny", "get_time": "allow"},
-                            default="allow", high_impact="ask"))
-    assert table.reading(RunState()) == "get_time:allow, send_email:deny, write_file:ask, high_impact:ask, default:allow"
+    table = Approval(
+        Policy({"write_file": "ask", "send_email": "deny", "get_time": "allow"}, default="allow", high_impact="ask")
+    )
+    assert (
+        table.reading(RunState()) == "get_time:allow, send_email:deny, write_file:ask, high_impact:ask, default:allow"
+    )
     ruled = Approval(Policy({"write_file": "ask"}, rules=[Rule("write_file", "allow", when=lambda i: True)]))
     assert ruled.reading(RunState()) == "write_file:ask, rules:1, default:ask"

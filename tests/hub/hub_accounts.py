@@ -48,8 +48,9 @@ def remove(name: str) -> None:
 
 def as_user(name: str, *command: str) -> subprocess.CompletedProcess:
     """Run ``command`` as the Unix user ``name`` and return what happened (never raises on failure)."""
-    return subprocess.run(["runuser", "-u", name, "--", *command], capture_output=True, text=True,
-                          stdin=subprocess.DEVNULL, timeout=60)
+    return subprocess.run(
+        ["runuser", "-u", name, "--", *command], capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=60
+    )
 
 
 def _run(*command: str, stdin: str | None = None) -> None:

@@ -33,13 +33,26 @@ def build_shared(root: Path, user: str) -> Path:
     """A fresh venv under /var/tmp with the course, JupyterLab and JupyterHub, readable by all."""
     base = next((b for b in (sys._base_executable, *BASES) if _base_ok(b, user)), None)
     if base is None:
-        raise RuntimeError(f"no Python 3.11+ with venv that {user} can run ({sys._base_executable}, {', '.join(BASES)})")
+        raise RuntimeError(
+            f"no Python 3.11+ with venv that {user} can run ({sys._base_executable}, {', '.join(BASES)})"
+        )
     venv = Path(tempfile.mkdtemp(prefix="harness-lab-hub-venv-", dir="/var/tmp"))
     os.chmod(venv, 0o755)
     try:
-        for command in ([base, "-m", "venv", str(venv)],
-                        [str(venv / "bin" / "python"), "-m", "pip", "install", "-q", "--disable-pip-version-check",
-                         str(root), "jupyterhub>=5.3", "jupyterlab>=4.2"]):
+        for command in (
+            [base, "-m", "venv", str(venv)],
+            [
+                str(venv / "bin" / "python"),
+                "-m",
+                "pip",
+                "install",
+                "-q",
+                "--disable-pip-version-check",
+                str(root),
+                "jupyterhub>=5.3",
+                "jupyterlab>=4.2",
+            ],
+        ):
             done = subprocess.run(command, capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=900)
             if done.returncode:
                 raise RuntimeError(f"{' '.join(command[:3])} failed: {done.stderr.strip()[-1500:]}")

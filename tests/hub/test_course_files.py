@@ -17,8 +17,10 @@ spec = importlib.util.spec_from_file_location("course_files", ROOT / "deploy" / 
 course_files = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(course_files)
 
-EXPECTED = sorted([f"notebooks/{p.name}" for p in (ROOT / "notebooks").glob("*.ipynb")]
-                  + [f"exercises/{p.name}" for p in (ROOT / "exercises").glob("*.ipynb")])
+EXPECTED = sorted(
+    [f"notebooks/{p.name}" for p in (ROOT / "notebooks").glob("*.ipynb")]
+    + [f"exercises/{p.name}" for p in (ROOT / "exercises").glob("*.ipynb")]
+)
 
 
 @pytest.fixture
@@ -42,7 +44,8 @@ def test_a_fresh_home_gets_every_lesson_and_exercise_and_becomes_private(home):
         assert stat.S_IMODE((home / name).stat().st_mode) == 0o600
     assert not (home / "exercises" / "solutions").exists()
     assert sorted(p.name for p in (home / "exercises").iterdir()) == sorted(
-        p.name for p in (ROOT / "exercises").glob("*.ipynb"))  # no conftest.py, no sanitize.cfg
+        p.name for p in (ROOT / "exercises").glob("*.ipynb")
+    )  # no conftest.py, no sanitize.cfg
 
 
 def test_a_second_start_keeps_the_learners_work_and_restores_only_what_is_missing(home):

@@ -38,8 +38,15 @@ def _venv_has_the_hub():
 
 
 def test_a_learners_server_runs_the_course_venv_in_a_private_home(monkeypatch, tmp_path):
-    c = load(monkeypatch, tmp_path, USERS="alice, bob", ADMINS="teacher", URL="http://127.0.0.1:9000",
-             IDLE="1800", EXTRA_ARGS="--ServerApp.terminals_enabled=False")
+    c = load(
+        monkeypatch,
+        tmp_path,
+        USERS="alice, bob",
+        ADMINS="teacher",
+        URL="http://127.0.0.1:9000",
+        IDLE="1800",
+        EXTRA_ARGS="--ServerApp.terminals_enabled=False",
+    )
     assert c.JupyterHub.authenticator_class == "pam"
     assert c.Authenticator.allowed_users == {"alice", "bob"} and c.Authenticator.admin_users == {"teacher"}
     assert c.JupyterHub.bind_url == "http://127.0.0.1:9000"
@@ -65,14 +72,17 @@ def test_a_unix_group_or_a_shared_password_also_let_learners_in(monkeypatch, tmp
     assert c.SharedPasswordAuthenticator.user_password == "kyou-no-aikotoba"
 
 
-@pytest.mark.parametrize("settings, says", [
-    ({}, "nobody could log in"),
-    ({"USERS": "alice", "AUTH": "github"}, "use pam or shared-password"),
-    ({"USERS": "alice", "AUTH": "shared-password"}, "HARNESS_HUB_PASSWORD is not set"),
-    ({"AUTH": "shared-password", "PASSWORD": "kyou-no-aikotoba", "GROUP": "learners"}, "pam only"),
-    ({"USERS": "alice", "VENV": "/nonexistent/venv"}, "pip install jupyterhub jupyterlab"),
-    ({"USERS": "alice", "COURSE": "/nonexistent/course"}, "HARNESS_HUB_COURSE"),
-])
+@pytest.mark.parametrize(
+    "settings, says",
+    [
+        ({}, "nobody could log in"),
+        ({"USERS": "alice", "AUTH": "github"}, "use pam or shared-password"),
+        ({"USERS": "alice", "AUTH": "shared-password"}, "HARNESS_HUB_PASSWORD is not set"),
+        ({"AUTH": "shared-password", "PASSWORD": "kyou-no-aikotoba", "GROUP": "learners"}, "pam only"),
+        ({"USERS": "alice", "VENV": "/nonexistent/venv"}, "pip install jupyterhub jupyterlab"),
+        ({"USERS": "alice", "COURSE": "/nonexistent/course"}, "HARNESS_HUB_COURSE"),
+    ],
+)
 def test_a_setting_that_cannot_work_stops_the_hub_with_the_reason(monkeypatch, tmp_path, settings, says):
     with pytest.raises((SystemExit, FileNotFoundError), match=says):
         load(monkeypatch, tmp_path, **settings)

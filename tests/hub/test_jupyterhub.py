@@ -27,11 +27,10 @@ import urllib.request
 from contextlib import ExitStack
 from pathlib import Path
 
-import pytest
-
 import hub_accounts
 import hub_browser
 import hub_venv
+import pytest
 from hub_processes import Watch, rss_mib, table
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -40,8 +39,16 @@ NODE_PREFIX = ROOT / "build" / "hub-node"
 PROXY = NODE_PREFIX / "node_modules" / ".bin" / "configurable-http-proxy"
 PROXY_PACKAGE = "configurable-http-proxy@5"
 CHROMIUM = "/usr/bin/chromium"
-BROWSER_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+BROWSER_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 LEARNERS = ("hltest-alice", "hltest-bob")
 # Set in the hub's own environment; none may reach a learner's server or kernel. JupyterHub's
 # default env_keep passes PYTHONPATH on; an instructor's exported API key must never travel.
@@ -84,8 +91,16 @@ def _install_proxy(capsys) -> Path:
     npm = shutil.which("npm")
     if not npm:
         _skip(capsys, "npm is missing, so configurable-http-proxy cannot be installed (apt-get install -y npm)")
-    command = [npm, "install", "--prefix", str(NODE_PREFIX), "--no-audit", "--no-fund", "--loglevel=error",
-               PROXY_PACKAGE]
+    command = [
+        npm,
+        "install",
+        "--prefix",
+        str(NODE_PREFIX),
+        "--no-audit",
+        "--no-fund",
+        "--loglevel=error",
+        PROXY_PACKAGE,
+    ]
     try:
         done = subprocess.run(command, capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=300)
     except subprocess.TimeoutExpired:
@@ -140,8 +155,11 @@ def course_venv(learners, capsys):
     if why is None and os.environ.get("HARNESS_HUB_TEST_FRESH_VENV") != "1":
         yield venv
         return
-    _say(capsys, f"learners cannot use {venv} ({why or 'HARNESS_HUB_TEST_FRESH_VENV=1'}): "
-                 "building a shared course venv under /var/tmp")
+    _say(
+        capsys,
+        f"learners cannot use {venv} ({why or 'HARNESS_HUB_TEST_FRESH_VENV=1'}): "
+        "building a shared course venv under /var/tmp",
+    )
     shared = hub_venv.build_shared(ROOT, LEARNERS[0])
     try:
         if why := hub_venv.problem(shared, LEARNERS[0]):
@@ -161,16 +179,29 @@ class Hub:
         env = {k: v for k, v in os.environ.items() if not k.startswith(("ANTHROPIC_", "HARNESS_"))}
         env.update(CANARIES)
         env.update(
-            HARNESS_HUB_COURSE=str(course), HARNESS_HUB_VENV=str(venv), HARNESS_HUB_STATE=str(state),
-            HARNESS_HUB_URL=self.url, HARNESS_HUB_HUB_PORT=str(hub_port), HARNESS_HUB_PROXY_API_PORT=str(api_port),
-            HARNESS_HUB_PROXY=str(proxy), HARNESS_HUB_USERS=",".join(LEARNERS), HARNESS_HUB_AUTH="pam",
+            HARNESS_HUB_COURSE=str(course),
+            HARNESS_HUB_VENV=str(venv),
+            HARNESS_HUB_STATE=str(state),
+            HARNESS_HUB_URL=self.url,
+            HARNESS_HUB_HUB_PORT=str(hub_port),
+            HARNESS_HUB_PROXY_API_PORT=str(api_port),
+            HARNESS_HUB_PROXY=str(proxy),
+            HARNESS_HUB_USERS=",".join(LEARNERS),
+            HARNESS_HUB_AUTH="pam",
             # The test drives JupyterLab's command registry, which only an exposed app offers.
             HARNESS_HUB_EXTRA_ARGS="--LabApp.expose_app_in_browser=True",
         )
         command = [sys.executable, "-m", "jupyterhub", "-f", str(DEPLOY / "jupyterhub_config.py")]
         with open(self.log, "w") as out:
-            self.proc = subprocess.Popen(command, cwd=tmp_path, env=env, stdin=subprocess.DEVNULL, stdout=out,
-                                         stderr=subprocess.STDOUT, start_new_session=True)
+            self.proc = subprocess.Popen(
+                command,
+                cwd=tmp_path,
+                env=env,
+                stdin=subprocess.DEVNULL,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
         watch.snapshot()
 
     def wait_ready(self, timeout: float = 60) -> None:
@@ -217,20 +248,25 @@ def hub(tmp_path, hub_tools, learners, course, course_venv):
 def _learner_processes(uid: int) -> tuple[list, list]:
     """(single-user servers, kernels) running as ``uid``."""
     mine = [p for p in table().values() if p.uid == uid]
-    return ([p for p in mine if "jupyterhub-singleuser" in p.cmdline],
-            [p for p in mine if "ipykernel_launcher" in p.cmdline])
+    return (
+        [p for p in mine if "jupyterhub-singleuser" in p.cmdline],
+        [p for p in mine if "ipykernel_launcher" in p.cmdline],
+    )
 
 
 def _check_learner_processes(name: str, uid: int, venv: Path) -> str:
     servers, kernels = _learner_processes(uid)
     assert len(servers) == 1, f"expected one single-user server for {name}: {servers}"
-    assert kernels and all(k.cmdline.startswith(str(venv / "bin" / "python")) for k in kernels), \
+    assert kernels and all(k.cmdline.startswith(str(venv / "bin" / "python")) for k in kernels), (
         f"{name}'s kernel is not the course venv's python: {[k.cmdline for k in kernels]}"
+    )
     for proc in servers + kernels:
         names = {v.split(b"=")[0].decode() for v in Path(f"/proc/{proc.pid}/environ").read_bytes().split(b"\0")}
         assert not names & CANARIES.keys(), f"the hub's {names & CANARIES.keys()} reached {proc.cmdline[:80]}"
-    return (f"single-user server RSS {rss_mib(servers[0].pid):.0f} MiB, "
-            f"kernel RSS {sum(rss_mib(k.pid) for k in kernels):.0f} MiB ({len(kernels)} kernel)")
+    return (
+        f"single-user server RSS {rss_mib(servers[0].pid):.0f} MiB, "
+        f"kernel RSS {sum(rss_mib(k.pid) for k in kernels):.0f} MiB ({len(kernels)} kernel)"
+    )
 
 
 def _check_hub_keeps_servers_apart(pages: dict, hub_url: str) -> None:
@@ -261,8 +297,11 @@ def _check_homes(homes: dict, uids: dict, sources: dict) -> None:
         assert not (home / "exercises" / "solutions").exists()
     for name, other in (LEARNERS, LEARNERS[::-1]):
         assert hub_accounts.as_user(name, "cat", str(homes[name] / LESSON)).returncode == 0
-        for command in (("cat", str(homes[other] / LESSON)), ("ls", str(homes[other])),
-                        ("touch", str(homes[other] / f"from-{name}"))):
+        for command in (
+            ("cat", str(homes[other] / LESSON)),
+            ("ls", str(homes[other])),
+            ("touch", str(homes[other] / f"from-{name}")),
+        ):
             done = hub_accounts.as_user(name, *command)
             assert done.returncode != 0 and "Permission denied" in done.stderr, (name, command, done)
 
@@ -272,9 +311,14 @@ def _check_collection(homes: dict, course: Path, exercises: list[str], submissio
     alice, bob = LEARNERS
     trap = exercises[-1]
     hub_accounts.as_user(alice, "ln", "-sf", "/etc/shadow", str(homes[alice] / "exercises" / trap))
-    done = subprocess.run([str(DEPLOY / "collect.sh"), str(submissions), *LEARNERS], capture_output=True,
-                          text=True, stdin=subprocess.DEVNULL, timeout=60,
-                          env={**os.environ, "HARNESS_HUB_COURSE": str(course)})
+    done = subprocess.run(
+        [str(DEPLOY / "collect.sh"), str(submissions), *LEARNERS],
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        timeout=60,
+        env={**os.environ, "HARNESS_HUB_COURSE": str(course)},
+    )
     assert done.returncode == 0, done.stderr
     assert f"{alice}: {trap} not handed in" in done.stdout, done.stdout
     for name, handed in ((alice, exercises[:-1]), (bob, exercises)):
@@ -299,8 +343,12 @@ def test_two_learners_share_a_hub_and_nothing_else(hub, learners, course, course
             profile = tmp_path / f"chromium-{name}"
             profile.mkdir()  # empty: no cookies, no workspace, no extensions
             context = p.chromium.launch_persistent_context(
-                str(profile), executable_path=CHROMIUM, headless=True, args=BROWSER_FLAGS,
-                viewport={"width": 1400, "height": 1000})
+                str(profile),
+                executable_path=CHROMIUM,
+                headless=True,
+                args=BROWSER_FLAGS,
+                viewport={"width": 1400, "height": 1000},
+            )
             browsers.callback(context.close)
             pages[name] = context.pages[0] if context.pages else context.new_page()
             pages[name].set_default_timeout(60_000)  # every wait ends: nothing here may hang the suite

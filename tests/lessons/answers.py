@@ -20,6 +20,7 @@ MODEL = "claude-sonnet-5"
 
 # --- run_tools ------------------------------------------------------------------------------
 
+
 def tools_answering_text_too(content, impls):
     return [{"type": "tool_result", "tool_use_id": getattr(b, "id", "x"), "content": "?"} for b in content]
 
@@ -29,19 +30,31 @@ def tools_reversed(content, impls):
 
 
 def tools_dict_content(content, impls):
-    return [{"type": "tool_result", "tool_use_id": b.id, "content": impls[b.name](**b.input)}
-            for b in content if b.type == "tool_use"]
+    return [
+        {"type": "tool_result", "tool_use_id": b.id, "content": impls[b.name](**b.input)}
+        for b in content
+        if b.type == "tool_use"
+    ]
 
 
 def tools_ascii_json(content, impls):
-    return [{"type": "tool_result", "tool_use_id": b.id, "content": json.dumps(impls[b.name](**b.input))}
-            for b in content if b.type == "tool_use"]
+    return [
+        {"type": "tool_result", "tool_use_id": b.id, "content": json.dumps(impls[b.name](**b.input))}
+        for b in content
+        if b.type == "tool_use"
+    ]
 
 
 def tools_no_try(content, impls):
-    return [{"type": "tool_result", "tool_use_id": b.id,
-             "content": json.dumps(impls[b.name](**b.input), ensure_ascii=False)}
-            for b in content if b.type == "tool_use"]
+    return [
+        {
+            "type": "tool_result",
+            "tool_use_id": b.id,
+            "content": json.dumps(impls[b.name](**b.input), ensure_ascii=False),
+        }
+        for b in content
+        if b.type == "tool_use"
+    ]
 
 
 def tools_error_without_flag(content, impls):
@@ -62,6 +75,7 @@ def tools_extra_field(content, impls):
 
 
 # --- run_agent (lesson 2) -------------------------------------------------------------------
+
 
 def agent_text_only_history(client, user_input, tools, impls):
     messages = [{"role": "user", "content": user_input}]
@@ -113,6 +127,7 @@ def agent_first_text_only(client, user_input, tools, impls):
 
 # --- next_step ------------------------------------------------------------------------------
 
+
 def step_by_text(response):  # the article's anti-pattern: "a text block exists" means finished
     if any(b.type == "text" and b.text for b in response.content):
         return "finish"
@@ -120,8 +135,15 @@ def step_by_text(response):  # the article's anti-pattern: "a text block exists"
 
 
 def step_unknown_goes_on(response):
-    return {"tool_use": "run_tools", "pause_turn": "resend", "end_turn": "finish", "stop_sequence": "finish",
-            "max_tokens": "stop", "refusal": "stop", "model_context_window_exceeded": "stop"}.get(response.stop_reason, "run_tools")
+    return {
+        "tool_use": "run_tools",
+        "pause_turn": "resend",
+        "end_turn": "finish",
+        "stop_sequence": "finish",
+        "max_tokens": "stop",
+        "refusal": "stop",
+        "model_context_window_exceeded": "stop",
+    }.get(response.stop_reason, "run_tools")
 
 
 def step_prose(response):
@@ -129,12 +151,21 @@ def step_prose(response):
 
 
 def step_max_tokens_runs(response):
-    return "run_tools" if response.stop_reason in ("tool_use", "max_tokens") else (
-        "resend" if response.stop_reason == "pause_turn" else
-        "finish" if response.stop_reason in ("end_turn", "stop_sequence") else "stop")
+    return (
+        "run_tools"
+        if response.stop_reason in ("tool_use", "max_tokens")
+        else (
+            "resend"
+            if response.stop_reason == "pause_turn"
+            else "finish"
+            if response.stop_reason in ("end_turn", "stop_sequence")
+            else "stop"
+        )
+    )
 
 
 # --- signature_of ---------------------------------------------------------------------------
+
 
 def sig_unsorted_keys(content):
     return " | ".join(sorted(f"{b.name}({json.dumps(b.input)})" for b in content if b.type == "tool_use"))
@@ -159,6 +190,7 @@ def sig_with_ids(content):
 
 # --- run_tool_uses (approval) ---------------------------------------------------------------
 
+
 def approve_after_running(content, impls, approve):  # the colleague's wiring
     results = []
     for b in content:
@@ -173,8 +205,11 @@ def approve_after_running(content, impls, approve):  # the colleague's wiring
 
 
 def approve_never_asked(content, impls, approve):
-    return [{"type": "tool_result", "tool_use_id": b.id, "content": str(impls[b.name](**b.input))}
-            for b in content if b.type == "tool_use"]
+    return [
+        {"type": "tool_result", "tool_use_id": b.id, "content": str(impls[b.name](**b.input))}
+        for b in content
+        if b.type == "tool_use"
+    ]
 
 
 def approve_drops_denied(content, impls, approve):
@@ -210,6 +245,7 @@ def approve_ignores_answer(content, impls, approve):
 
 
 # --- read_file ------------------------------------------------------------------------------
+
 
 def read_startswith(path, root="."):  # the seed's check: a symlink inside the root fools it
     import os

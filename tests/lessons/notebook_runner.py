@@ -28,8 +28,11 @@ def piece_of(cell) -> str | None:
 
 def todo_cells(nb) -> dict[str, int]:
     """piece name -> index of its TODO cell."""
-    return {piece: i for i, cell in enumerate(nb.cells) if "todo" in cell.get("metadata", {}).get("tags", [])
-            and (piece := piece_of(cell))}
+    return {
+        piece: i
+        for i, cell in enumerate(nb.cells)
+        if "todo" in cell.get("metadata", {}).get("tags", []) and (piece := piece_of(cell))
+    }
 
 
 def run_notebook(name: str, workdir: Path, fill: dict[str, str] | None = None, timeout: int = 120):
@@ -46,8 +49,13 @@ def run_notebook(name: str, workdir: Path, fill: dict[str, str] | None = None, t
     os.environ.clear()
     os.environ.update(env)  # nbclient starts the kernel with this process's environment
     try:
-        NotebookClient(nb, timeout=timeout, kernel_name="python3", allow_errors=False,
-                       resources={"metadata": {"path": str(workdir)}}).execute()
+        NotebookClient(
+            nb,
+            timeout=timeout,
+            kernel_name="python3",
+            allow_errors=False,
+            resources={"metadata": {"path": str(workdir)}},
+        ).execute()
     finally:
         os.environ.clear()
         os.environ.update(saved)

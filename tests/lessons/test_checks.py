@@ -9,7 +9,6 @@ import pytest
 
 from harness_lab import lessons
 from harness_lab.text import CATALOG, t
-
 from tests.lessons.answers import WRONG
 
 
@@ -41,13 +40,29 @@ def test_every_hint_key_is_provoked_by_some_wrong_version():
 
 
 SEEN_ELSEWHERE = {
-    "lesson.l2.results_first", "lesson.l2.run_tools.type", "lesson.l2.run_tools.ids", "lesson.l2.run_tools.not_list",
-    "lesson.l2.run_tools.not_json", "lesson.l2.run_tools.wrong_output", "lesson.l2.run_tools.no_message",
-    "lesson.l2.run_tools.stopped_early", "lesson.l2.run_agent.not_text", "lesson.l3.next_step.pause_turn",
-    "lesson.l3.next_step.end_turn", "lesson.l3.next_step.empty_end_turn", "lesson.l3.next_step.refusal",
-    "lesson.l3.next_step.model_context_window_exceeded", "lesson.l4.signature.not_text", "lesson.l4.signature.unstable",
-    "lesson.l5.approved_not_run", "lesson.l5.not_all_ran", "lesson.l5.results_order", "lesson.l6.read_file.not_read",
-    "lesson.l6.harness.missed_finish", "lesson.l6.harness.missed_max_turns", "lesson.l6.harness.missed_no_progress",
+    "lesson.l2.results_first",
+    "lesson.l2.run_tools.type",
+    "lesson.l2.run_tools.ids",
+    "lesson.l2.run_tools.not_list",
+    "lesson.l2.run_tools.not_json",
+    "lesson.l2.run_tools.wrong_output",
+    "lesson.l2.run_tools.no_message",
+    "lesson.l2.run_tools.stopped_early",
+    "lesson.l2.run_agent.not_text",
+    "lesson.l3.next_step.pause_turn",
+    "lesson.l3.next_step.end_turn",
+    "lesson.l3.next_step.empty_end_turn",
+    "lesson.l3.next_step.refusal",
+    "lesson.l3.next_step.model_context_window_exceeded",
+    "lesson.l4.signature.not_text",
+    "lesson.l4.signature.unstable",
+    "lesson.l5.approved_not_run",
+    "lesson.l5.not_all_ran",
+    "lesson.l5.results_order",
+    "lesson.l6.read_file.not_read",
+    "lesson.l6.harness.missed_finish",
+    "lesson.l6.harness.missed_max_turns",
+    "lesson.l6.harness.missed_no_progress",
     "lesson.l6.harness.not_answer",
 }
 
@@ -122,9 +137,11 @@ def test_the_stepper_steps_a_hand_written_loop_turn_by_turn():
     from harness_lab.lessons.scenes import TOOLS
     from harness_lab.ui import Stepper
 
-    impls = {name: (lambda out: lambda **_: out)(out) for name, out in OUTPUTS.items()}
-    panel = Stepper(lessons.HandWritten(harness, emulated_client("lesson6"), TOOLS, impls),
-                    "README.md の1行目を読んで、それから今何時か教えて")
+    impls = {name: (lambda out: lambda **_: out)(out) for name, out in OUTPUTS.items()}  # noqa: B023 (bound by the outer call)
+    panel = Stepper(
+        lessons.HandWritten(harness, emulated_client("lesson6"), TOOLS, impls),
+        "README.md の1行目を読んで、それから今何時か教えて",
+    )
     assert isinstance(panel.step(), Turn) and isinstance(panel.step(), Turn)
     end = panel.step()
     assert isinstance(end, Finished) and panel.done and "README.md" in end.text
@@ -133,7 +150,7 @@ def test_the_stepper_steps_a_hand_written_loop_turn_by_turn():
 
 
 def test_the_workbook_runs_on_its_own_with_helpers_constants_and_missing_pieces(workbook_here, tmp_path):
-    source = textwrap.dedent('''
+    source = textwrap.dedent("""
         import json as j
 
         MODEL = "claude-sonnet-5"
@@ -152,7 +169,7 @@ def test_the_workbook_runs_on_its_own_with_helpers_constants_and_missing_pieces(
                 response = client.messages.create(model=MODEL, max_tokens=1024, tools=tools, messages=messages)
             j.dumps({"skip": sorted(SKIP)})
             return label("".join(b.text for b in response.content if b.type == "text"))
-    ''')
+    """)
     path = tmp_path / "cell.py"
     path.write_text(source, encoding="utf-8")
     namespace = {"__name__": "__main__"}
@@ -162,8 +179,9 @@ def test_the_workbook_runs_on_its_own_with_helpers_constants_and_missing_pieces(
     from harness_lab.emulator import call, emulated_client, say
     from harness_lab.lessons.scenes import TOOLS
 
-    answer = module.run_agent(emulated_client([call("get_time"), say("10時です")]), "今何時？", TOOLS,
-                              {"get_time": lambda: "10:00"})
+    answer = module.run_agent(
+        emulated_client([call("get_time"), say("10時です")]), "今何時？", TOOLS, {"get_time": lambda: "10:00"}
+    )
     assert answer == "結果: 10時です"
     text = workbook_here.read_text(encoding="utf-8")
     assert "SKIP = {'delete_file', 'http_post', 'write_file'}" in text
@@ -183,7 +201,7 @@ def test_a_hand_written_loops_gauges_count_what_it_yielded():
     from harness_lab.lessons.scenes import TOOLS
     from harness_lab.ui import Stepper
 
-    impls = {name: (lambda out: lambda **_: out)(out) for name, out in OUTPUTS.items()}
+    impls = {name: (lambda out: lambda **_: out)(out) for name, out in OUTPUTS.items()}  # noqa: B023 (bound by the outer call)
     panel = Stepper(lessons.HandWritten(harness, emulated_client("lesson6"), TOOLS, impls), "README.md の1行目は？")
     panel.step()
     assert panel.gauges()["turns"] == 1 and panel.gauges()["tokens"] > 0

@@ -48,7 +48,9 @@ def test_notebook_05_assembles_the_learners_own_pieces(course):
     _, notebooks = course
     nb = notebooks["05_full_harness"]
     for piece in ("run_tool_uses", "signature_of"):
-        assert t("lesson.use.mine", name=piece, path="my_harness.py") in output_text(cell_with(nb, f'lessons.use("{piece}")'))
+        assert t("lesson.use.mine", name=piece, path="my_harness.py") in output_text(
+            cell_with(nb, f'lessons.use("{piece}")')
+        )
 
 
 def test_notebook_05_steps_and_tables_the_learners_harness(course):

@@ -9,18 +9,17 @@ import pytest
 
 from harness_lab import lessons  # noqa: F401  (adds the lessons' catalog entries)
 from harness_lab.text import CATALOG, t
-
 from tests.lessons.notebook_runner import check_output, output_text, run_notebook
 
 NAME = "01_bare_loop"
 
-WRONG_RUN_TOOLS = '''
+WRONG_RUN_TOOLS = """
 def run_tools(content, impls):
     return [{"type": "tool_result", "tool_use_id": b.id, "content": json.dumps(impls[b.name](**b.input))}
             for b in content if b.type == "tool_use"]
-'''
+"""
 
-WRONG_RUN_AGENT = '''
+WRONG_RUN_AGENT = """
 def run_agent(client, user_input, tools, impls):
     messages = [{"role": "user", "content": user_input}]
     response = client.messages.create(model=MODEL, max_tokens=1024, tools=tools, messages=messages)
@@ -29,11 +28,11 @@ def run_agent(client, user_input, tools, impls):
         messages.append({"role": "user", "content": run_tools(response.content, impls)})
         client.messages.create(model=MODEL, max_tokens=1024, tools=tools, messages=messages)
     return hl.text_of(response.content)
-'''
+"""
 
 # Right versions, each with a trait of its own that the reference lacks, so a later cell's output
 # shows whose code ran: an explicit "is_error": False, and a trace line per turn.
-RIGHT_RUN_TOOLS = '''
+RIGHT_RUN_TOOLS = """
 def run_tools(content, impls):
     results = []
     for block in content:
@@ -46,10 +45,10 @@ def run_tools(content, impls):
         except Exception as err:
             results.append({"type": "tool_result", "tool_use_id": block.id, "content": f"失敗: {err}", "is_error": True})
     return results
-'''
+"""
 
 TRACE = "[自分のループ] ターン"
-RIGHT_RUN_AGENT = '''
+RIGHT_RUN_AGENT = """
 def run_agent(client, user_input, tools, impls):
     messages = [{"role": "user", "content": user_input}]
     response = client.messages.create(model=MODEL, max_tokens=1024, tools=tools, messages=messages)
@@ -61,7 +60,7 @@ def run_agent(client, user_input, tools, impls):
         messages.append({"role": "user", "content": run_tools(response.content, impls)})
         response = client.messages.create(model=MODEL, max_tokens=1024, tools=tools, messages=messages)
     return hl.text_of(response.content)
-'''
+"""
 
 
 def hint(key: str) -> str:

@@ -10,20 +10,19 @@ import pytest
 
 from harness_lab import lessons  # noqa: F401  (adds the lessons' catalog entries)
 from harness_lab.text import CATALOG, t
-
 from tests.lessons.notebook_runner import check_output, output_text, run_notebook
 
 NAME = "02_stop_conditions"
 
 # The article's third anti-pattern as a learner might write it: any text means the model is done.
-WRONG_NEXT_STEP = '''
+WRONG_NEXT_STEP = """
 def next_step(response):
     if any(b.type == "text" for b in response.content):
         return "finish"
     if response.stop_reason == "tool_use":
         return "run_tools"
     return "resend" if response.stop_reason == "pause_turn" else "stop"
-'''
+"""
 
 # A right version with a trait the reference lacks: it says so when it sends a pause_turn back,
 # so the loop cell's output shows whose next_step decided.
@@ -38,7 +37,7 @@ def next_step(response):
 '''
 
 # Notebook 01's piece as the learner left it in my_harness.py, with a trait of its own.
-OWN_RUN_TOOLS = '''
+OWN_RUN_TOOLS = """
 import json
 
 
@@ -55,7 +54,7 @@ def run_tools(content, impls):
         except Exception as err:
             results.append({"type": "tool_result", "tool_use_id": block.id, "content": f"失敗: {err}", "is_error": True})
     return results
-'''
+"""
 
 
 def hint(key: str) -> str:
@@ -83,9 +82,13 @@ def shipped(tmp_path_factory):
 def test_shipped_runs_from_another_folder_on_the_references(shipped):
     nb, workdir = shipped
     assert t("lesson.check.unwritten", name="next_step") in check_output(nb, "next_step")
-    assert t("lesson.use.reference", name="run_tools", path="my_harness.py") in cell_after(nb, 'lessons.use("run_tools")')
+    assert t("lesson.use.reference", name="run_tools", path="my_harness.py") in cell_after(
+        nb, 'lessons.use("run_tools")'
+    )
     assert not (workdir / "my_harness.py").exists()
-    assert "問い合わせ件数: 4" in cell_after(nb, 'run_tools(FIRST["max_tokens"]')  # the cut call, run, wrote a cut report
+    assert "問い合わせ件数: 4" in cell_after(
+        nb, 'run_tools(FIRST["max_tokens"]'
+    )  # the cut call, run, wrote a cut report
     driven = cell_after(nb, "def drive(")
     assert "write_file が実行された回数: 0" in driven and TRAIT not in driven
 
@@ -93,7 +96,12 @@ def test_shipped_runs_from_another_folder_on_the_references(shipped):
 def test_the_four_contenders_count_as_the_lesson_says(shipped):
     nb, _ = shipped
     counted = blocks(cell_after(nb, "lessons.compare("))
-    expected = {"1. 先頭": (4, 3), "2. turns += 1 の直後": (3, 2), "3. ツールの後": (3, 3), "4. 記事の for range": (3, 3)}
+    expected = {
+        "1. 先頭": (4, 3),
+        "2. turns += 1 の直後": (3, 2),
+        "3. ツールの後": (3, 3),
+        "4. 記事の for range": (3, 3),
+    }
     assert [block.splitlines()[0] for block in counted] == list(expected)
     for block, (requests, turns) in zip(counted, expected.values()):
         assert t("lesson.predict.blank", what="モデルへのリクエスト", actual=requests) in block

@@ -12,21 +12,21 @@ from tests.lessons.notebook_runner import check_output, output_text, run_noteboo
 NAME = "03_runaway_fallbacks"
 
 # The lesson's classic slip: JSON with the keys in the order the model wrote them (JSON.stringify).
-KEYS_AS_WRITTEN = '''import json
+KEYS_AS_WRITTEN = """import json
 
 
 def signature_of(content):
     return " | ".join(sorted(f"{b.name}({json.dumps(b.input, ensure_ascii=False)})" for b in content if b.type == "tool_use"))
-'''
+"""
 
 # Right, and spelt unlike the reference, so its output can be told apart from the reference's.
-MINE = '''import json
+MINE = """import json
 
 
 def signature_of(content):
     calls = [b for b in content if b.type == "tool_use"]
     return " + ".join(sorted(f"{b.name}<{json.dumps(b.input, ensure_ascii=False, sort_keys=True)}>" for b in calls))
-'''
+"""
 
 # Turn 1's call has its keys as query, limit: only a signature that sorts them prints them limit first.
 REFERENCE_LINE = 'ターン 1 の署名: search({"limit": 5, "query": "締め切り"})'

@@ -13,7 +13,7 @@ from tests.lessons.notebook_runner import check_output, output_text, run_noteboo
 NAME = "04_human_in_the_loop"
 
 # The colleague's wiring from lesson 6, typed into the TODO cell: it runs the tool, then asks.
-ASKS_AFTER_RUNNING = '''
+ASKS_AFTER_RUNNING = """
 HIGH_IMPACT = {"write_file", "http_post", "delete_file"}
 
 
@@ -28,7 +28,7 @@ def run_tool_uses(content, impls, approve):
         else:
             results.append({"type": "tool_result", "tool_use_id": block.id, "content": str(output)})
     return results
-'''
+"""
 
 # A right version whose denial text only the learner's function writes, so a later cell that prints
 # it shows whose function ran.

@@ -16,15 +16,15 @@ from pathlib import Path
 import nbformat
 from nbclient import NotebookClient
 
-from dev import NOT_FOR_TESTS
 import harness_lab.lessons  # noqa: F401  (adds the checks' strings to the catalog)
+from dev import NOT_FOR_TESTS
 from harness_lab.text import t
 from tests.lessons.notebook_runner import NOTEBOOKS, check_output, output_text, run_notebook, todo_cells
 
 NAME = "05_full_harness"
 
 # The lesson's own check, translated: a string prefix test made before any link is followed.
-READ_STARTSWITH = '''
+READ_STARTSWITH = """
 import os
 
 
@@ -35,10 +35,10 @@ def read_file(path, root="."):
         raise PermissionError(path)
     with open(target, encoding="utf-8") as f:
         return f.read(2000)
-'''
+"""
 
 # Valve 1 asked after the counter moved: one turn early.
-HARNESS_CHECK_AFTER_COUNT = '''
+HARNESS_CHECK_AFTER_COUNT = """
 def harness(client, user_input, tools, tool_impls, approve=None):
     messages = [{"role": "user", "content": user_input}]
     turns, used, last = 0, 0, None
@@ -61,7 +61,7 @@ def harness(client, user_input, tools, tool_impls, approve=None):
         response = client.messages.create(model=MODEL, max_tokens=1024, tools=tools, messages=messages)
         used += response.usage.input_tokens + response.usage.output_tokens
     return lessons.finished(response, turns, used)
-'''
+"""
 
 # Right versions that leave a mark only the learner's function makes.
 MY_REFUSAL = "自作の境界チェックで拒否"
@@ -84,12 +84,14 @@ HARNESS_RIGHT = HARNESS_CHECK_AFTER_COUNT.replace(
             return lessons.stopped("max_turns", "上限", turns, used)
         if used >= TOKEN_BUDGET:
             return lessons.stopped("token_budget", "予算", turns, used)
-""", """        if turns >= MAX_TURNS:
+""",
+    """        if turns >= MAX_TURNS:
             return lessons.stopped("max_turns", "上限", turns, used)
         if used >= TOKEN_BUDGET:
             return lessons.stopped("token_budget", "予算", turns, used)
         turns += 1
-""").replace("        yield lessons.turn(", f'        print("{MY_TURN}", turns)\n        yield lessons.turn(')
+""",
+).replace("        yield lessons.turn(", f'        print("{MY_TURN}", turns)\n        yield lessons.turn(')
 
 
 def cell_with(nb, text: str):
@@ -121,8 +123,9 @@ def run_all_twice(workdir: Path, fill: dict[str, str]):
     for cell in nb.cells:
         if cell.cell_type == "code":
             cell.outputs = []
-    client = NotebookClient(nb, timeout=120, kernel_name="python3", allow_errors=False,
-                            resources={"metadata": {"path": str(workdir)}})
+    client = NotebookClient(
+        nb, timeout=120, kernel_name="python3", allow_errors=False, resources={"metadata": {"path": str(workdir)}}
+    )
     passes = []
     with learner_environment(workdir), client.setup_kernel():
         for round_ in range(2):
@@ -144,27 +147,38 @@ def test_shipped_then_wrong_versions_run_twice_in_one_kernel(tmp_path):
     for piece in ("read_file", "harness"):
         assert check_output(shipped, piece).strip() == t("lesson.check.unwritten", name=piece)
     # The lesson's startswith check is fooled by the link; the resolve-first reference is not.
-    assert "link.txt       → 読めた: プロジェクトの外の秘密" in output_text(cell_with(shipped, "try_read(read_file_startswith)"))
+    assert "link.txt       → 読めた: プロジェクトの外の秘密" in output_text(
+        cell_with(shipped, "try_read(read_file_startswith)")
+    )
     assert "link.txt       → 拒否" in output_text(cell_with(shipped, "try_read(read_file)"))
     # The terminal demo prints the lesson's trace from the demo project.
     trace = output_text(cell_with(shipped, "harness_lab.cli"))
     assert '[turn 1] モデルがツールを要求: read_file({"path":"README.md"})' in trace
-    assert "[turn 3] モデルが切り上げ (end_turn)" in trace and "README.md の1行目は「# エージェントハーネスの基礎」" in trace
+    assert (
+        "[turn 3] モデルが切り上げ (end_turn)" in trace
+        and "README.md の1行目は「# エージェントハーネスの基礎」" in trace
+    )
     # The package's walk is shown line by line, and its read_file refuses the link too.
     walk = output_text(cell_with(shipped, "WALK = {"))
     assert "os.readlink(name, dir_fd=here)" in walk and "プロジェクトディレクトリ外" in walk
     # The table: the bare loop never stops by itself, each runaway meets its valve.
     table = output_text(cell_with(shipped, "LOOPS = {"))
     assert "| `spinning` | 30ターンで打ち切り・30回・30ターン" in table
-    assert "| `abab` | 30ターンで打ち切り・30回・30ターン・38,985 | max_turns・9回・8ターン・6,694 | max_turns・9回・8ターン・6,694 |" in table
+    assert (
+        "| `abab` | 30ターンで打ち切り・30回・30ターン・38,985 | max_turns・9回・8ターン・6,694 | max_turns・9回・8ターン・6,694 |"
+        in table
+    )
     assert "token_budget・7回・6ターン" in table
     assert "予想が空欄です（実際は max_turns）" in table
 
     # Second run, wrong versions typed in: each check names the cause.
     link = t("lesson.check.missed", title=t("lesson.l6.read_file.p3"), hint=t("lesson.l6.read_file.link"))
     assert link in check_output(wrong, "read_file")
-    early = t("lesson.check.missed", title=t("lesson.l6.harness.p2"),
-              hint=t("lesson.l6.harness.counts", requests=3, rounds=2, want_requests=4, want_rounds=3))
+    early = t(
+        "lesson.check.missed",
+        title=t("lesson.l6.harness.p2"),
+        hint=t("lesson.l6.harness.counts", requests=3, rounds=2, want_requests=4, want_rounds=3),
+    )
     assert early in check_output(wrong, "harness")
     assert t("lesson.check.go_on_with_reference", name="harness") in check_output(wrong, "harness")
     # Everything after ran again with the references: same table, same trace, a fresh demo folder.
@@ -183,8 +197,11 @@ def test_right_versions_pass_and_the_stepper_and_table_run_them(tmp_path):
     assert f"{MY_TURN} 1" in output_text(cell_with(nb, "mine.step()"))
     table = output_text(cell_with(nb, "LOOPS = {"))
     assert f"{MY_TURN} 8" in table  # abab and never_ending: eight turns of the learner's own loop
-    assert "| `budget_burning` | 30ターンで打ち切り・30回・30ターン・369,720 | token_budget・7回・6ターン・24,766 | token_budget・7回・6ターン・" in table
+    assert (
+        "| `budget_burning` | 30ターンで打ち切り・30回・30ターン・369,720 | token_budget・7回・6ターン・24,766 | token_budget・7回・6ターン・"
+        in table
+    )
     # Both pieces are in the learner's workbook, and the last cell lists them.
     saved = (tmp_path / "my_harness.py").read_text(encoding="utf-8")
-    assert "def read_file(path, root=\".\"):" in saved and MY_TURN in saved
+    assert 'def read_file(path, root="."):' in saved and MY_TURN in saved
     assert "harness, read_file" in output_text(cell_with(nb, "lessons.workbook()"))

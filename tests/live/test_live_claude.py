@@ -23,13 +23,21 @@ def test_lesson6_on_live_claude_and_its_history_passes_the_emulators_rules():
     client = hl.connect(live=True)
     assert hl.client.is_live(client)
     tools = [hl.make_read_file(ROOT), hl.get_time]
-    outcome = hl.run(client, "README.md の1行目を読んで、それから今何時か教えて", tools=tools,
-                     valves=[hl.MaxTurns(4), hl.TokenBudget(30_000)])
+    outcome = hl.run(
+        client,
+        "README.md の1行目を読んで、それから今何時か教えて",
+        tools=tools,
+        valves=[hl.MaxTurns(4), hl.TokenBudget(30_000)],
+    )
     assert isinstance(outcome.stop, hl.Finished), outcome.stop
     assert outcome.turns >= 1 and outcome.text
     # What the real API accepted, the emulator must accept too (and answer with the same shape).
     messages = list(outcome.messages) + [hl.user("ありがとう")]
-    request = {"model": hl.MODEL, "max_tokens": 256, "messages": messages,
-               "tools": [t.definition for t in hl.tools.as_tools(tools).values()]}
+    request = {
+        "model": hl.MODEL,
+        "max_tokens": 256,
+        "messages": messages,
+        "tools": [t.definition for t in hl.tools.as_tools(tools).values()],
+    }
     error, _ = validate(request)
     assert error is None, error

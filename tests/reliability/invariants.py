@@ -9,7 +9,6 @@ from __future__ import annotations
 from harness_lab.emulator import Emulator
 from harness_lab.events import Usage
 from harness_lab.messages import field
-
 from tests.history_check import MODEL, blocks, history_problems  # noqa: F401  (re-exported for the suite)
 
 

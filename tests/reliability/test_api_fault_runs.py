@@ -15,16 +15,15 @@ import anthropic._base_client as sdk_base
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from invariants import assert_valid_history, billed_usage
 
+from harness_lab.drain import drain
 from harness_lab.emulator import Emulator, call, emulated_client, reply, say
 from harness_lab.events import Finished, Stopped, Turn
-from harness_lab.drain import drain
 from harness_lab.loop import Run
 from harness_lab.text import lang, t
 from harness_lab.tools import tool
 from harness_lab.valves import MaxTurns, TokenBudget
-
-from invariants import assert_valid_history, billed_usage
 
 RUNS = 250
 KINDS = ["429", "500", "529", "connection", "timeout"]
@@ -69,14 +68,19 @@ def make_run(faults: dict | None, retries: int, preflight: bool, ran: Counter) -
 @pytest.fixture(scope="module")
 def baseline():
     ran: Counter = Counter()
-    run, emulator = make_run(None, 0, False, ran)
+    run, _emulator = make_run(None, 0, False, ran)
     end = drain(run.start("a から d まで調べてメモして"))
     assert isinstance(end, Finished)
     return run, ran
 
 
-@settings(max_examples=RUNS, deadline=None, derandomize=True, database=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=RUNS,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 @given(
     faults=st.dictionaries(st.integers(1, 16), st.sampled_from(KINDS), min_size=1, max_size=8),
     retries=st.integers(0, 2),
@@ -140,9 +144,12 @@ def test_a_huge_error_page_makes_a_short_stop_message():
     import httpx2
 
     page = "<html>" + "ゲートウェイ" * 400_000 + "</html>"
-    client = anthropic.Anthropic(api_key="sk-test", base_url="https://api.example.invalid", max_retries=0,
-                                 http_client=httpx2.Client(transport=httpx2.MockTransport(
-                                     lambda request: httpx2.Response(502, text=page))))
+    client = anthropic.Anthropic(
+        api_key="sk-test",
+        base_url="https://api.example.invalid",
+        max_retries=0,
+        http_client=httpx2.Client(transport=httpx2.MockTransport(lambda request: httpx2.Response(502, text=page))),
+    )
     end = drain(Run(client, make_tools(Counter())).start("調べて"))
     assert isinstance(end, Stopped) and end.cause == "api_error"
     assert "502" in end.reason and len(end.reason) < 1000

@@ -12,16 +12,16 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+from invariants import assert_valid_history, results_by_id
 
+from harness_lab.drain import drain
+from harness_lab.drain import run as run_to_end
 from harness_lab.emulator import call, emulated_client, reply, say
 from harness_lab.events import ApprovalRequest, Decision, Finished, Stopped, Turn, allow, deny
-from harness_lab.drain import drain, run as run_to_end
 from harness_lab.loop import Run
 from harness_lab.text import t
 from harness_lab.tools import MAX_RESULT_CHARS, tool
 from harness_lab.valves import Approval, MaxTurns, Policy, Rule
-
-from invariants import assert_valid_history, results_by_id
 
 SCRIPT = [
     reply("書いて送ります", call("write", path="a.txt"), call("post", url="https://example.com")),
@@ -59,8 +59,9 @@ def errors(run: Run) -> list[bool]:
     return [r.get("is_error", False) for r in results_by_id(run.messages).values()]
 
 
-@pytest.mark.parametrize("exc", [RuntimeError("approver broke"), ValueError(""), TimeoutError("no answer"),
-                                 LookupError("no such user")])
+@pytest.mark.parametrize(
+    "exc", [RuntimeError("approver broke"), ValueError(""), TimeoutError("no answer"), LookupError("no such user")]
+)
 def test_an_approver_that_raises_denies(exc):
     spies = Spies()
 
@@ -84,8 +85,9 @@ def test_run_with_an_approve_callback_that_raises_denies(exc):
     def approve(request):
         raise exc
 
-    outcome = run_to_end(emulated_client(SCRIPT), "やって", spies.tools,
-                         [MaxTurns(5), Approval(Policy(default="ask"))], approve=approve)
+    outcome = run_to_end(
+        emulated_client(SCRIPT), "やって", spies.tools, [MaxTurns(5), Approval(Policy(default="ask"))], approve=approve
+    )
     assert isinstance(outcome.stop, Finished) and spies.ran == Counter()
     assert_valid_history(outcome.messages, spies.definitions)
 
@@ -127,9 +129,23 @@ def test_an_approver_that_exits_lets_nothing_run():
 
 
 ANSWERS = [
-    (True, True), (allow(), True), ("allow", True), ("YES ", True), ("y", True), (Decision(True, "ok"), True),
-    (False, False), (None, False), (deny("だめ"), False), (1, False), ("ok", False), ("true", False),
-    ("no", False), ("", False), ([True], False), ({"allowed": True}, False), (object(), False),
+    (True, True),
+    (allow(), True),
+    ("allow", True),
+    ("YES ", True),
+    ("y", True),
+    (Decision(True, "ok"), True),
+    (False, False),
+    (None, False),
+    (deny("だめ"), False),
+    (1, False),
+    ("ok", False),
+    ("true", False),
+    ("no", False),
+    ("", False),
+    ([True], False),
+    ({"allowed": True}, False),
+    (object(), False),
     ("allow it? no", False),
 ]
 
@@ -175,8 +191,11 @@ def test_a_decision_covers_one_tool_use_id_only():
             asked.append(event)
             answer = allow() if len(asked) == 1 else None
         event = gen.send(answer)
-    assert [(a.name, a.input) for a in asked] == [("write", {"path": "a.txt"}), ("post", {"url": "https://example.com"}),
-                                                 ("write", {"path": "a.txt"})]
+    assert [(a.name, a.input) for a in asked] == [
+        ("write", {"path": "a.txt"}),
+        ("post", {"url": "https://example.com"}),
+        ("write", {"path": "a.txt"}),
+    ]
     assert len({a.tool_use_id for a in asked}) == 3
     assert spies.ran == Counter({"write": 1})
     assert errors(run) == [False, True, True]
@@ -201,8 +220,11 @@ def test_a_decision_sent_twice_does_not_carry_over():
 
 def test_a_rule_that_raises_denies():
     spies = Spies()
-    policy = Policy({"post": "allow"}, default="ask",
-                    rules=[Rule("write", "allow", when=lambda given: given["missing_key"].startswith("sandbox/"))])
+    policy = Policy(
+        {"post": "allow"},
+        default="ask",
+        rules=[Rule("write", "allow", when=lambda given: given["missing_key"].startswith("sandbox/"))],
+    )
     run = harness(spies, approver=lambda request: True, policy=policy)
     drain(run.start("やって"))
     assert spies.ran == Counter({"post": 1})  # the broken rule made every write a deny, even with a yes-man
@@ -221,6 +243,7 @@ def test_a_mistyped_tier_fails_loudly_not_open():
 
 # --- the Stepper's buttons --------------------------------------------------------------------
 
+
 @pytest.fixture
 def stepper():
     pytest.importorskip("ipywidgets")
@@ -232,7 +255,7 @@ def stepper():
 
 
 def test_a_double_click_on_approve_answers_once(stepper):
-    s, spies, run = stepper
+    s, spies, _run = stepper
     s.step()
     first = s.pending
     button = s.approve_button
@@ -247,7 +270,7 @@ def test_a_double_click_on_approve_answers_once(stepper):
 
 
 def test_an_old_panel_never_answers_a_new_call(stepper):
-    s, spies, run = stepper
+    s, spies, _run = stepper
     s.step()
     old_approve = s.approve_button
     s.deny_button.click()
@@ -260,7 +283,7 @@ def test_an_old_panel_never_answers_a_new_call(stepper):
 
 
 def test_deny_then_approve_stays_denied(stepper):
-    s, spies, run = stepper
+    s, spies, _run = stepper
     s.step()
     deny_button, approve_button = s.deny_button, s.approve_button
     deny_button.click()
@@ -282,6 +305,7 @@ def test_stepping_or_stopping_while_an_approval_waits_never_allows(stepper):
 
 
 # --- decisions and reasons that are not what they claim to be ----------------------------------
+
 
 @pytest.mark.parametrize("allowed", ["deny", "no", 1, 0, None, [True]], ids=repr)
 def test_a_decision_that_is_not_a_plain_bool_is_refused_and_denies(allowed):
@@ -333,8 +357,13 @@ def test_hostile_denials_keep_the_run_healthy(answer, path):
         run = harness(spies, approver)
         end, messages = drain(run.start("やって")), run.messages
     else:
-        outcome = run_to_end(emulated_client(SCRIPT), "やって", spies.tools,
-                             [MaxTurns(5), Approval(Policy(default="ask"))], approve=approver)
+        outcome = run_to_end(
+            emulated_client(SCRIPT),
+            "やって",
+            spies.tools,
+            [MaxTurns(5), Approval(Policy(default="ask"))],
+            approve=approver,
+        )
         end, messages = outcome.stop, outcome.messages
     assert isinstance(end, Finished) and spies.ran == Counter()
     assert_valid_history(messages, spies.definitions)

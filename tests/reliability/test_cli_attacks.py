@@ -24,12 +24,72 @@ from harness_lab.text import t
 ROOT = Path(__file__).resolve().parents[2]
 REQUEST = ApprovalRequest(1, "toolu_1", "write_file", {"path": "sandbox/a.txt", "content": "x"})
 
-ALLOWED = ["", " ", "\u3000", "y", "Y", "yes", "ｙｅｓ", "Ｙ", "ok", "OK", "allow", "はい", "ハイ", "ﾊｲ", "許可", "うん"]
-DENIED = ["n", "N", " n ", "no", "NO", "ｎ", "ｎｏ", "Ｎ", "N o", "ｎ\u3000ｏ", "n o", "いいえ", "イイエ", "いいえ。",
-          "いや", "イヤ", "だめ", "ダメ", "駄目", "拒否", "キャンセル", "ｷｬﾝｾﾙ", "deny", "Deny", "nope", "no.", "No!",
-          "cancel", "の", "ん"]
-ASKED_AGAIN = ["maybe", "yes please", "nn", "いいです", "結構です", "大丈夫", "はい？", "?", "。", "n/a",
-               "\x1b[A", "\u200bn", "allow?", "\ufffd"]
+ALLOWED = [
+    "",
+    " ",
+    "\u3000",
+    "y",
+    "Y",
+    "yes",
+    "ｙｅｓ",
+    "Ｙ",
+    "ok",
+    "OK",
+    "allow",
+    "はい",
+    "ハイ",
+    "ﾊｲ",
+    "許可",
+    "うん",
+]
+DENIED = [
+    "n",
+    "N",
+    " n ",
+    "no",
+    "NO",
+    "ｎ",
+    "ｎｏ",
+    "Ｎ",
+    "N o",
+    "ｎ\u3000ｏ",
+    "n o",
+    "いいえ",
+    "イイエ",
+    "いいえ。",
+    "いや",
+    "イヤ",
+    "だめ",
+    "ダメ",
+    "駄目",
+    "拒否",
+    "キャンセル",
+    "ｷｬﾝｾﾙ",
+    "deny",
+    "Deny",
+    "nope",
+    "no.",
+    "No!",
+    "cancel",
+    "の",
+    "ん",
+]
+ASKED_AGAIN = [
+    "maybe",
+    "yes please",
+    "nn",
+    "いいです",
+    "結構です",
+    "大丈夫",
+    "はい？",
+    "?",
+    "。",
+    "n/a",
+    "\x1b[A",
+    "\u200bn",
+    "allow?",
+    "\ufffd",
+]
 
 # What must never reach the terminal from the model or a tool: C0 controls but newline and tab,
 # DEL, C1 controls, the line separators and the bidi controls.
@@ -73,6 +133,7 @@ def project(tmp_path, monkeypatch):
 
 # -- approval answers ------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("answer", ALLOWED)
 def test_enter_and_each_yes_allow_at_once(answer):
     decision, typist, said = approve(answer)
@@ -100,7 +161,7 @@ def test_three_unreadable_answers_deny():
 
 
 def test_eof_denies_even_after_an_unreadable_answer():
-    decision, typist, said = approve("maybe", EOFError)
+    decision, _typist, said = approve("maybe", EOFError)
     assert not decision.allowed and decision.reason == t("cli.eof_reason")
     assert said.strip().endswith(t("cli.approve_eof"))
 
@@ -108,7 +169,7 @@ def test_eof_denies_even_after_an_unreadable_answer():
 def test_bytes_the_terminal_cannot_decode_are_asked_again():
     decode_error = UnicodeDecodeError("utf-8", b"\xff", 0, 1, "invalid start byte")
 
-    def typist(prompt, answers=[decode_error, "ｎ"]):
+    def typist(prompt, answers=[decode_error, "ｎ"]):  # noqa: B006 (consumed across calls on purpose)
         answer = answers.pop(0)
         if isinstance(answer, Exception):
             raise answer
@@ -121,8 +182,9 @@ def test_bytes_the_terminal_cannot_decode_are_asked_again():
 @pytest.mark.parametrize("answer", ["ｎ", "ｎｏ", "いいえ", "deny", "nope", "N o"])
 def test_the_attack_runs_answers_keep_write_file_from_running(project, answer):
     typist, out = Typist(answer), io.StringIO()
-    code = main(["run", "save", "--scenario", "high_impact", "--high-impact"], out=out, ask=typist,
-                interactive=lambda: True)
+    code = main(
+        ["run", "save", "--scenario", "high_impact", "--high-impact"], out=out, ask=typist, interactive=lambda: True
+    )
     assert code == 0 and len(typist.prompts) == 1
     assert not (project / "sandbox" / "report.md").exists()
     assert any("(is_error)" in line for line in out.getvalue().splitlines())
@@ -130,13 +192,18 @@ def test_the_attack_runs_answers_keep_write_file_from_running(project, answer):
 
 def test_ctrl_c_at_the_prompt_stops_the_run_and_runs_nothing(project):
     out = io.StringIO()
-    code = main(["run", "save", "--scenario", "high_impact", "--high-impact"], out=out,
-                ask=Typist(KeyboardInterrupt), interactive=lambda: True)
+    code = main(
+        ["run", "save", "--scenario", "high_impact", "--high-impact"],
+        out=out,
+        ask=Typist(KeyboardInterrupt),
+        interactive=lambda: True,
+    )
     assert code == 1 and "(interrupted)" in out.getvalue()
     assert not (project / "sandbox" / "report.md").exists()
 
 
 # -- terminal escapes from the model and its tools ------------------------------------------------
+
 
 def hostile_script(request: dict):
     """A model whose every word carries escapes: in its text, a tool name, tool inputs, its answer."""
@@ -144,15 +211,22 @@ def hostile_script(request: dict):
     if turn == 0:
         return reply("読みます" + OSC52, call("read_file", path="hostile.txt"), call("wipe" + CLEAR + BIDI, x=C1))
     if turn == 1:
-        return reply("保存します" + CLEAR, call("write_file", path="sandbox/" + BIDI + ".md", content=OSC52 + LINK + C1))
+        return reply(
+            "保存します" + CLEAR, call("write_file", path="sandbox/" + BIDI + ".md", content=OSC52 + LINK + C1)
+        )
     return say(f"終わりました{OSC52}\n二行目\tタブ {LINK} {BIDI} {C1} {CLEAR}")
 
 
 def test_no_escape_from_the_model_or_a_tool_reaches_the_terminal(project):
     (project / "hostile.txt").write_text(f"{CLEAR}見出し{LINK}{BIDI}{C1}{OSC52}\n二行目\n", encoding="utf-8")
     typist, out = Typist("n"), io.StringIO()
-    code = main(["run", "x", "--high-impact"], out=out, client=emulated_client(hostile_script), ask=typist,
-                interactive=lambda: True)
+    code = main(
+        ["run", "x", "--high-impact"],
+        out=out,
+        client=emulated_client(hostile_script),
+        ask=typist,
+        interactive=lambda: True,
+    )
     shown = out.getvalue()
     assert code == 0 and len(typist.prompts) == 1
     for text in (shown, *typist.prompts):
@@ -167,7 +241,10 @@ def test_no_escape_from_the_model_or_a_tool_reaches_the_terminal(project):
 
 
 def test_a_stop_shows_the_held_back_text_escaped(project):
-    script = [reply("一回目" + OSC52, call("get_time")), reply("二回目" + CLEAR + BIDI + "\n続き", call("get_time", x=1))]
+    script = [
+        reply("一回目" + OSC52, call("get_time")),
+        reply("二回目" + CLEAR + BIDI + "\n続き", call("get_time", x=1)),
+    ]
     out = io.StringIO()
     code = main(["run", "x", "--max-turns", "1"], out=out, client=emulated_client(script))
     assert code == 1 and not RAW.search(out.getvalue())
@@ -185,15 +262,23 @@ def test_a_file_the_lesson_demo_reads_cannot_drive_the_terminal(project):
 
 # -- a prompt that is not UTF-8 --------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("lang", ["ja", "en"])
 def test_a_prompt_that_is_not_utf8_is_one_line_and_exit_2(project, lang):
-    done = subprocess.run([sys.executable, "-m", "harness_lab.cli", "run", b"\xff"], capture_output=True,
-                          timeout=60, stdin=subprocess.DEVNULL,
-                          env={**os.environ, "PYTHONPATH": str(ROOT), "HARNESS_LAB_LANG": lang})
+    done = subprocess.run(
+        [sys.executable, "-m", "harness_lab.cli", "run", b"\xff"],
+        capture_output=True,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+        env={**os.environ, "PYTHONPATH": str(ROOT), "HARNESS_LAB_LANG": lang},
+    )
     err = done.stderr.decode("utf-8")
     assert done.returncode == 2 and done.stdout == b""
-    assert err.splitlines() == [t("cli.not_utf8", name="prompt") if lang == "ja" else
-                                "argument prompt is not valid UTF-8; set the terminal's encoding to UTF-8 and type it again"]
+    assert err.splitlines() == [
+        t("cli.not_utf8", name="prompt")
+        if lang == "ja"
+        else "argument prompt is not valid UTF-8; set the terminal's encoding to UTF-8 and type it again"
+    ]
 
 
 @pytest.mark.parametrize("argv", [["run", "x\ud800"], ["run", "読んで\udcff"], ["run", "x", "--model", "m\udcff"]])

@@ -21,16 +21,14 @@ import time
 from pathlib import Path
 
 import pytest
+from invariants import results_by_id
 
-from harness_lab.emulator import call, emulated_client, reply, say
 from harness_lab.drain import drain
+from harness_lab.emulator import call, emulated_client, reply, say
 from harness_lab.loop import Run
 from harness_lab.text import t
-from harness_lab.tools import ToolError, make_delete_file, make_read_file, make_write_file, run_tool, tool
-from harness_lab.tools import confine
+from harness_lab.tools import ToolError, confine, make_delete_file, make_read_file, make_write_file, run_tool, tool
 from harness_lab.valves import Approval, MaxTurns, Policy
-
-from invariants import results_by_id
 
 SECRET = "TOP-SECRET-OUTSIDE-THE-ROOT"
 RACE_SECONDS = 2.0  # per race; the old code lost within 22 to 952 tries here, well under a second
@@ -54,8 +52,11 @@ def world(tmp_path):
 
 
 def snapshot(folder: Path) -> dict:
-    return {str(p.relative_to(folder)): (p.read_bytes(), p.stat().st_mtime_ns)
-            for p in sorted(folder.rglob("*")) if p.is_file() and not p.is_symlink()}
+    return {
+        str(p.relative_to(folder)): (p.read_bytes(), p.stat().st_mtime_ns)
+        for p in sorted(folder.rglob("*"))
+        if p.is_file() and not p.is_symlink()
+    }
 
 
 def release_fifos(root: Path) -> None:
@@ -95,7 +96,9 @@ def test_a_single_named_file_is_still_read_written_and_deleted(world):
     root, _ = world
     box = root / "sandbox"
     assert run_tool(make_write_file(box), {"path": "sandbox/a/b.md", "content": "メモ"}) == (
-        t("file.written", path="sandbox/a/b.md", chars=2), False)
+        t("file.written", path="sandbox/a/b.md", chars=2),
+        False,
+    )
     assert run_tool(make_read_file(root), {"path": "sandbox/a/b.md"}) == ("メモ", False)
     deleted = run_tool(make_delete_file(box), {"path": "sandbox/a/b.md"})
     assert deleted == (t("file.deleted", path="sandbox/a/b.md"), False)
@@ -204,8 +207,10 @@ def test_swapping_a_directory_for_a_symlink_never_reads_outside(world, capsys):
     with Swapper(root, outside, "secret.txt") as swapper:
         tries, leaks, first = race(attempt, lambda: bool(seen) and seen[-1] == SECRET)
     with capsys.disabled():
-        print(f"\n  read race: {tries} tries, {swapper.swaps} swaps, {leaks} leaks (first at try {first}),"
-              f" {seen.count('harmless')} reads of the harmless file")
+        print(
+            f"\n  read race: {tries} tries, {swapper.swaps} swaps, {leaks} leaks (first at try {first}),"
+            f" {seen.count('harmless')} reads of the harmless file"
+        )
     assert leaks == 0
     assert tries > 100 and swapper.swaps > 100  # the race really ran
 
@@ -224,8 +229,9 @@ def test_swapping_a_directory_for_a_symlink_never_deletes_outside(world, capsys)
     with Swapper(root / "sandbox", outside, "victim.txt") as swapper:
         tries, losses, first = race(attempt, lambda: restored(outside / "victim.txt", "keep me"))
     with capsys.disabled():
-        print(f"\n  delete race: {tries} tries, {swapper.swaps} swaps, {losses} deletions outside"
-              f" (first at try {first})")
+        print(
+            f"\n  delete race: {tries} tries, {swapper.swaps} swaps, {losses} deletions outside (first at try {first})"
+        )
     assert losses == 0
     assert tries > 100 and swapper.swaps > 100
     (outside / "victim.txt").unlink()  # made by this test, not part of the world's snapshot
@@ -283,9 +289,11 @@ def test_every_tool_refuses_a_non_regular_file_without_blocking(world, kind):
         server = socket.socket(socket.AF_UNIX)
         server.bind(str(target))
     box = root / "sandbox"
-    calls = [(make_read_file(root), {"path": "sandbox/special"}),
-             (make_write_file(box), {"path": "sandbox/special", "content": "x"}),
-             (make_delete_file(box), {"path": "sandbox/special"})]
+    calls = [
+        (make_read_file(root), {"path": "sandbox/special"}),
+        (make_write_file(box), {"path": "sandbox/special", "content": "x"}),
+        (make_delete_file(box), {"path": "sandbox/special"}),
+    ]
     for one, given in calls:
         started = time.monotonic()
         result = run_tool(one, given, timeout=3)
@@ -310,8 +318,15 @@ def test_another_tools_chdir_does_not_move_the_root(world, monkeypatch):
         return "moved"
 
     tools = [wander, make_read_file(), make_write_file()]
-    script = [reply(call("wander")), reply(call("read_file", path="etc/passwd"), call("read_file", path="README.md"),
-                                           call("write_file", path="sandbox/out.md", content="ok")), say("done")]
+    script = [
+        reply(call("wander")),
+        reply(
+            call("read_file", path="etc/passwd"),
+            call("read_file", path="README.md"),
+            call("write_file", path="sandbox/out.md", content="ok"),
+        ),
+        say("done"),
+    ]
     run = Run(emulated_client(script), tools, [MaxTurns(5), Approval(Policy(default="allow"))])
     drain(run.start("go"))
     results = list(results_by_id(run.messages).values())
@@ -343,8 +358,13 @@ def test_links_that_stay_inside_are_followed_and_links_out_are_not(world):
         os.symlink(target, root / name)
     reader = make_read_file(root)
     readme, note = "# 見出し\n", "深いメモ"
-    for path, expected in [("alias.md", readme), ("abs_alias.md", readme), ("docs/deep/up.md", readme),
-                           ("shortcut/note.md", note), ("chain.md", note)]:
+    for path, expected in [
+        ("alias.md", readme),
+        ("abs_alias.md", readme),
+        ("docs/deep/up.md", readme),
+        ("shortcut/note.md", note),
+        ("chain.md", note),
+    ]:
         assert run_tool(reader, {"path": path}) == (expected, False), path
     for path in ("out_rel.md", "docs/out_deep.md", "out_dir/secret.txt"):
         assert refused(run_tool(reader, {"path": path}), "file.outside_root"), path
@@ -403,8 +423,11 @@ def test_a_write_killed_half_way_leaves_the_old_file_or_the_new_one_never_half(w
     root, _ = world
     box = root / "sandbox"
     (box / "big.txt").write_text("old", encoding="utf-8")
-    child = subprocess.Popen([sys.executable, "-c", KILLED_WRITER, str(box)], stdout=subprocess.PIPE,
-                             env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    child = subprocess.Popen(
+        [sys.executable, "-c", KILLED_WRITER, str(box)],
+        stdout=subprocess.PIPE,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
+    )
     assert child.stdout.readline() == b"ready\n"
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline and child.poll() is None:

@@ -34,8 +34,14 @@ ENDS_LIMIT = 5.0
 
 # --- correct answers, written the way the exercises ask ----------------------------------------
 
-POLICY = {"get_time": "allow", "read_file": "allow", "write_file": "ask", "delete_file": "ask",
-          "http_post": "ask", "send_email": "deny"}
+POLICY = {
+    "get_time": "allow",
+    "read_file": "allow",
+    "write_file": "ask",
+    "delete_file": "ask",
+    "http_post": "ask",
+    "send_email": "deny",
+}
 DEFAULT_TIER = "ask"
 
 
@@ -75,13 +81,20 @@ def good_run_agent(client, user_input, tools, tool_impls):
             return f"最大ターン数 {MAX_TURNS} に達したので停止します"
         turns += 1
         messages.append({"role": "assistant", "content": response.content})
-        messages.append({"role": "user", "content": [
-            result(b, str(tool_impls[b.name](b.input))) for b in response.content if b.type == "tool_use"]})
+        messages.append(
+            {
+                "role": "user",
+                "content": [
+                    result(b, str(tool_impls[b.name](b.input))) for b in response.content if b.type == "tool_use"
+                ],
+            }
+        )
         response = client.messages.create(model="claude-sonnet-5", max_tokens=1024, tools=tools, messages=messages)
     return "".join(b.text for b in response.content if b.type == "text")
 
 
 # --- hostile learner code ----------------------------------------------------------------------
+
 
 def raises(*args):
     raise ValueError("学習者のバグ")
@@ -131,6 +144,7 @@ NEVER_ENDS = {loops, floods, ignores_signals}
 
 def limit_for(learner):
     return GRADE_LIMIT if learner in NEVER_ENDS else ENDS_LIMIT
+
 
 # The hint each criterion must give (level 1's three, level 2's third). Level 1's criterion 1 tries
 # the unlisted tool first, so an ordinary exception there is named as that tool's failure.
@@ -186,10 +200,15 @@ def test_a_loop_with_no_cap_fails_within_the_limit():
         response = client.messages.create(model="claude-sonnet-5", max_tokens=1024, tools=tools, messages=messages)
         while response.stop_reason == "tool_use":
             messages.append({"role": "assistant", "content": response.content})
-            messages.append({"role": "user", "content": [
-                result(b, str(tool_impls[b.name](b.input))) for b in response.content if b.type == "tool_use"]})
-            response = client.messages.create(model="claude-sonnet-5", max_tokens=1024, tools=tools,
-                                              messages=messages)
+            messages.append(
+                {
+                    "role": "user",
+                    "content": [
+                        result(b, str(tool_impls[b.name](b.input))) for b in response.content if b.type == "tool_use"
+                    ],
+                }
+            )
+            response = client.messages.create(model="claude-sonnet-5", max_tokens=1024, tools=tools, messages=messages)
         return "".join(b.text for b in response.content if b.type == "text")
 
     started = time.monotonic()
@@ -215,9 +234,22 @@ RUN_LIMITED = [
 ]
 
 
-@pytest.mark.parametrize("job, status, shown", RUN_LIMITED,
-                         ids=["ok", "raises", "loops", "floods", "ignores_signals", "exits", "hard_exits",
-                              "recurses", "interrupts", "unpicklable"])
+@pytest.mark.parametrize(
+    "job, status, shown",
+    RUN_LIMITED,
+    ids=[
+        "ok",
+        "raises",
+        "loops",
+        "floods",
+        "ignores_signals",
+        "exits",
+        "hard_exits",
+        "recurses",
+        "interrupts",
+        "unpicklable",
+    ],
+)
 def test_run_limited_reports_each_way_a_job_can_end(job, status, shown, quiet):
     limit = LIMIT if status == "timeout" else ENDS_LIMIT
     started = time.monotonic()
@@ -392,26 +424,34 @@ def slow_default_runner(content, tool_impls, approve):
 LEARNER_OBJECTS = {
     "POLICY whose __len__ sleeps": (
         lambda: grade_level1(SlowPolicy(POLICY), DEFAULT_TIER, good_run_tool_uses, ANSWERS, timeout=GRADE_LIMIT),
-        {1: "grade.timeout"}),
+        {1: "grade.timeout"},
+    ),
     "DEFAULT_TIER whose __eq__ and __hash__ sleep": (
         lambda: grade_level1(POLICY, SlowStr("ask"), slow_default_runner, ANSWERS, timeout=GRADE_LIMIT),
-        {1: "grade.timeout"}),
+        {1: "grade.timeout"},
+    ),
     "an ANSWERS value whose __str__ sleeps": (
-        lambda: grade_level1(POLICY, DEFAULT_TIER, good_run_tool_uses, {**ANSWERS, "step": SlowKey()},
-                             timeout=GRADE_LIMIT),
-        {2: "grade.timeout"}),
+        lambda: grade_level1(
+            POLICY, DEFAULT_TIER, good_run_tool_uses, {**ANSWERS, "step": SlowKey()}, timeout=GRADE_LIMIT
+        ),
+        {2: "grade.timeout"},
+    ),
     "an endless MISSING generator": (
         lambda: grade_level2(endless_gaps(), good_run_agent, MAX_TURNS, timeout=GRADE_LIMIT),
-        {1: "grade.l2.endless", 2: "grade.l2.endless"}),
+        {1: "grade.l2.endless", 2: "grade.l2.endless"},
+    ),
     "a MISSING generator that sleeps": (
         lambda: grade_level2(sleepy_gaps(), good_run_agent, MAX_TURNS, timeout=GRADE_LIMIT),
-        {1: "grade.timeout", 2: "grade.timeout"}),
+        {1: "grade.timeout", 2: "grade.timeout"},
+    ),
     "a MISSING key whose __eq__ and __str__ sleep": (
         lambda: grade_level2({SlowKey(): "endless_turns"}, good_run_agent, MAX_TURNS, timeout=GRADE_LIMIT),
-        {1: "grade.timeout", 2: "grade.timeout"}),
+        {1: "grade.timeout", 2: "grade.timeout"},
+    ),
     "MAX_TURNS whose __eq__ and __repr__ sleep": (
         lambda: grade_level2(MISSING, good_run_agent, SlowInt(3), timeout=GRADE_LIMIT),
-        {3: "grade.timeout"}),
+        {3: "grade.timeout"},
+    ),
 }
 
 

@@ -27,6 +27,7 @@ import anthropic._base_client as sdk_base
 import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
+from invariants import assert_valid_history, billed_usage, results_by_id
 
 from harness_lab.emulator import Emulator, emulated_client
 from harness_lab.events import ApprovalRequest, Decision, Finished, Stopped, Turn, Usage, allow, deny
@@ -38,20 +39,46 @@ from harness_lab.valves import Approval, MaxTurns, NoProgress, Policy, TokenBudg
 from tests.ctrl_c import press_ctrl_c_while_the_main_thread_waits
 from tests.script_strategies import replies as replies_over
 
-from invariants import assert_valid_history, billed_usage, results_by_id
-
 RUNS_ASKED = 600  # generated runs answered through the generator (a person at the Stepper)
 RUNS_CALLBACK = 400  # generated runs answered by an approver callback, with more API faults
 
 # Weighted by repetition: most calls succeed, the rest cover every way a call can go wrong.
 NAMES = ["ok", "ok", "ok", "boom", "oops", "gate", "gate", "banned", "ghost", "slow", "huge", "halt", "deep"]
-STOPS = [None, None, None, None, "tool_use", "end_turn", "stop_sequence", "max_tokens", "pause_turn",
-         "refusal", "model_context_window_exceeded"]
-POLICY = {"ok": "allow", "boom": "allow", "oops": "allow", "slow": "allow", "huge": "allow", "halt": "allow",
-          "deep": "allow", "banned": "deny", "gate": "ask"}
+STOPS = [
+    None,
+    None,
+    None,
+    None,
+    "tool_use",
+    "end_turn",
+    "stop_sequence",
+    "max_tokens",
+    "pause_turn",
+    "refusal",
+    "model_context_window_exceeded",
+]
+POLICY = {
+    "ok": "allow",
+    "boom": "allow",
+    "oops": "allow",
+    "slow": "allow",
+    "huge": "allow",
+    "halt": "allow",
+    "deep": "allow",
+    "banned": "deny",
+    "gate": "ask",
+}
 RUN_ANYWAY = ("ok", "boom", "oops", "slow", "huge", "halt", "deep")  # allowed by POLICY: they run when their turn does
-STOP_VALVES = {"max_turns", "token_budget", "no_progress", "api_error", "max_tokens", "refusal",
-               "model_context_window_exceeded", "interrupted"}
+STOP_VALVES = {
+    "max_turns",
+    "token_budget",
+    "no_progress",
+    "api_error",
+    "max_tokens",
+    "refusal",
+    "model_context_window_exceeded",
+    "interrupted",
+}
 SLOW_TIMEOUT = 0.02
 HUGE = 25_000
 ANSWERS = [True, False, None, allow(), deny("やめて"), "yes", "no", 1, "allow "]
@@ -69,8 +96,9 @@ replies = replies_over(NAMES, STOPS)
 # The first reply always works with tools, so most runs get past turn one before anything breaks.
 working = replies_over(NAMES, [None, None, "tool_use", "pause_turn"], texts=("", "考えます"), min_calls=1)
 scripts = st.builds(lambda first, rest: [first, *rest], working, st.lists(replies, max_size=5))
-faults = st.dictionaries(st.integers(1, 12), st.sampled_from(["429", "500", "529", "connection", "timeout"]),
-                         max_size=3)
+faults = st.dictionaries(
+    st.integers(1, 12), st.sampled_from(["429", "500", "529", "connection", "timeout"]), max_size=3
+)
 
 
 class Tools:
@@ -184,7 +212,8 @@ def check_run(observer: Observer, end, script, emulator: Emulator) -> None:
     assert list(end.messages) == run.messages
     if isinstance(end, Finished):  # "tool_use" with no tool_use block has nothing left to do: finished
         assert end.stop_reason in ("end_turn", "stop_sequence") or (
-            end.stop_reason == "tool_use" and not tool_calls(end.messages[-1]["content"]))
+            end.stop_reason == "tool_use" and not tool_calls(end.messages[-1]["content"])
+        )
     else:
         assert end.cause in STOP_VALVES, end.cause
 
@@ -220,14 +249,20 @@ def check_run(observer: Observer, end, script, emulator: Emulator) -> None:
                 expected[key] += 1
     # "banned" and denied "gate" calls never entered, cut-off calls neither
     assert expected <= tools.entered <= expected + maybe, (expected, maybe, tools.entered)
-    asked = {made["id"] for turn in observer.turns for made in tool_calls(turn.response.content)
-             if made["name"] == "gate"}
+    asked = {
+        made["id"] for turn in observer.turns for made in tool_calls(turn.response.content) if made["name"] == "gate"
+    }
     assert set(observer.decided) == asked  # every gated call that ran its turn was decided exactly once
 
     # Steering: each text went out once, right after tool results, or is still waiting.
     for text in observer.steered:
-        sent = [m for m in run.messages if m["role"] == "user" and not isinstance(m["content"], str)
-                and any(field(b, "text") == text for b in m["content"])]
+        sent = [
+            m
+            for m in run.messages
+            if m["role"] == "user"
+            and not isinstance(m["content"], str)
+            and any(field(b, "text") == text for b in m["content"])
+        ]
         waiting = state.pending_user.count(text)
         assert len(sent) + waiting == 1, (text, len(sent), waiting)
 
@@ -245,7 +280,8 @@ def check_result(made: dict, result: dict, decided: dict) -> None:
     elif name == "huge":
         assert not is_error and text.startswith(str(n) * 100)
         assert len(text) < MAX_RESULT_CHARS + 200 and text.endswith(
-            t("result.truncated", limit=MAX_RESULT_CHARS, total=HUGE))
+            t("result.truncated", limit=MAX_RESULT_CHARS, total=HUGE)
+        )
     elif name == "halt":
         assert (text, is_error) == (f"halt:{n}", False)
     elif name == "deep":
@@ -300,8 +336,13 @@ def resume_and_check(observer: Observer, end, script, emulator: Emulator, limit:
     return end
 
 
-@settings(max_examples=RUNS_ASKED, deadline=None, derandomize=True, database=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(
+    max_examples=RUNS_ASKED,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 @given(
     script=scripts,
     limit=st.integers(1, 5),
@@ -314,8 +355,9 @@ def resume_and_check(observer: Observer, end, script, emulator: Emulator, limit:
     interrupt=st.one_of(st.none(), st.none(), st.integers(1, 6)),
     no_thread=st.one_of(st.none(), st.none(), st.integers(1, 4)),
 )
-def test_runs_answered_through_the_generator_stay_sound(script, limit, no_progress, budget, answers,
-                                                        fault_plan, retries, steer, interrupt, no_thread):
+def test_runs_answered_through_the_generator_stay_sound(
+    script, limit, no_progress, budget, answers, fault_plan, retries, steer, interrupt, no_thread
+):
     tools = Tools()
     run, emulator = build_run(script, tools, limit, no_progress, budget, fault_plan, retries)
     observer = Observer(run, tools, answers, steer, interrupt)
@@ -365,8 +407,13 @@ class FlakyApprover:
         return answer
 
 
-@settings(max_examples=RUNS_CALLBACK, deadline=None, derandomize=True, database=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(
+    max_examples=RUNS_CALLBACK,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 @given(
     script=scripts,
     limit=st.integers(1, 6),
@@ -376,12 +423,14 @@ class FlakyApprover:
     fault_plan=faults,
     retries=st.integers(0, 2),
 )
-def test_runs_with_an_approver_callback_and_api_faults_stay_sound(script, limit, no_progress, budget, answers,
-                                                                  fault_plan, retries):
+def test_runs_with_an_approver_callback_and_api_faults_stay_sound(
+    script, limit, no_progress, budget, answers, fault_plan, retries
+):
     tools = Tools()
     box: list = []
-    run, emulator = build_run(script, tools, limit, no_progress, budget, fault_plan, retries,
-                              approver=FlakyApprover(box, answers))
+    run, emulator = build_run(
+        script, tools, limit, no_progress, budget, fault_plan, retries, approver=FlakyApprover(box, answers)
+    )
     observer = Observer(run, tools, ["no"], steer=False)
     box.append(observer)
     try:

@@ -16,16 +16,15 @@ import tracemalloc
 from pathlib import Path
 
 import pytest
+from invariants import assert_valid_history, results_by_id
 
+from harness_lab.drain import drain
 from harness_lab.emulator import call, emulated_client, reply, say
 from harness_lab.events import Finished
-from harness_lab.drain import drain
 from harness_lab.loop import Run
 from harness_lab.text import t
 from harness_lab.tools import make_delete_file, make_read_file, make_write_file, run_tool
 from harness_lab.valves import Approval, MaxTurns, Policy
-
-from invariants import assert_valid_history, results_by_id
 
 SECRET = "TOP-SECRET-OUTSIDE-THE-ROOT"
 LIMIT = 2000
@@ -70,8 +69,11 @@ def world(tmp_path):
 
 
 def snapshot(folder: Path) -> dict:
-    return {str(p.relative_to(folder)): (p.read_bytes(), p.stat().st_mtime_ns)
-            for p in sorted(folder.rglob("*")) if p.is_file() and not p.is_symlink()}
+    return {
+        str(p.relative_to(folder)): (p.read_bytes(), p.stat().st_mtime_ns)
+        for p in sorted(folder.rglob("*"))
+        if p.is_file() and not p.is_symlink()
+    }
 
 
 def clear_error(text: str, is_error: bool, key: str, root: Path, given: str) -> None:
@@ -81,7 +83,7 @@ def clear_error(text: str, is_error: bool, key: str, root: Path, given: str) -> 
     prefix = t("result.failed", error="")
     assert text.startswith(prefix), text
     template = t(key, path="\x00", sandbox="sandbox", error="\x00").split("\x00")[0]
-    assert text[len(prefix):].startswith(template), f"expected {key}: {text[:300]}"
+    assert text[len(prefix) :].startswith(template), f"expected {key}: {text[:300]}"
     assert str(root) in given or str(root) not in text, f"the host's absolute path leaks into the result: {text[:300]}"
 
 
@@ -237,8 +239,16 @@ def test_delete_file_refuses_clearly_and_deletes_nothing_outside(world, path, ke
     assert (root / "README.md").exists()
 
 
-@pytest.mark.parametrize("given", [{"path": "sandbox/x.txt"}, {"path": "sandbox/x.txt", "content": 5},
-                                   {"content": "x"}, {"path": 1, "content": "x"}, "sandbox/x.txt"])
+@pytest.mark.parametrize(
+    "given",
+    [
+        {"path": "sandbox/x.txt"},
+        {"path": "sandbox/x.txt", "content": 5},
+        {"content": "x"},
+        {"path": 1, "content": "x"},
+        "sandbox/x.txt",
+    ],
+)
 def test_write_file_checks_its_arguments_first(world, given):
     root, _ = world
     text, is_error = run_tool(make_write_file(root / "sandbox"), given)
@@ -251,8 +261,9 @@ def test_the_loop_answers_every_hostile_call_and_carries_on(world):
     root, outside = world
     hostile = [p for p, _ in READ_CASES[:12] if not isinstance(p, tuple)]
     reads = [call("read_file", path=p.format(root=root, outside=outside)) for p in hostile]
-    writes = [call("write_file", path=p.format(root=root, outside=outside), content="pwned")
-              for p, _ in WRITE_CASES[:7]]
+    writes = [
+        call("write_file", path=p.format(root=root, outside=outside), content="pwned") for p, _ in WRITE_CASES[:7]
+    ]
     odd = [call("read_file", path=7), call("read_file"), call("write_file", path="sandbox/ok.txt")]
     script = [reply("読みます", *reads), reply(*writes, *odd), say("どれも読めませんでした。")]
     tools = [make_read_file(root), make_write_file(root / "sandbox")]

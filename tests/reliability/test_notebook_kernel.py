@@ -19,7 +19,6 @@ from pathlib import Path
 
 import pytest
 
-
 FAKE = "sk-ant-api03-FAKE-SECRET-0000"
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -102,12 +101,15 @@ def notebook() -> dict:
     cells = []
     for index, source in enumerate(CELLS):
         metadata = {"tags": ["raises-exception"]} if index == 3 else {}
-        cells.append({"cell_type": "code", "execution_count": None, "metadata": metadata, "outputs": [],
-                      "source": source})
+        cells.append(
+            {"cell_type": "code", "execution_count": None, "metadata": metadata, "outputs": [], "source": source}
+        )
     return {
         "cells": cells,
-        "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
-                     "language_info": {"name": "python"}},
+        "metadata": {
+            "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
+            "language_info": {"name": "python"},
+        },
         "nbformat": 4,
         "nbformat_minor": 5,
     }
@@ -132,9 +134,22 @@ def executed(tmp_path_factory):
     )
     env.pop("ANTHROPIC_BASE_URL", None)
     done = subprocess.run(
-        [sys.executable, "-m", "nbconvert", "--to", "notebook", "--execute", "--inplace", str(path),
-         "--ExecutePreprocessor.timeout=120"],
-        env=env, cwd=folder, capture_output=True, text=True, timeout=300,
+        [
+            sys.executable,
+            "-m",
+            "nbconvert",
+            "--to",
+            "notebook",
+            "--execute",
+            "--inplace",
+            str(path),
+            "--ExecutePreprocessor.timeout=120",
+        ],
+        env=env,
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     assert done.returncode == 0, done.stderr[-3000:]
     text = path.read_text(encoding="utf-8")
@@ -147,8 +162,13 @@ def output_text(cell: dict) -> str:
         if "text" in output:
             parts.append("".join(output["text"]))
         for value in output.get("data", {}).values():
-            parts.append(value if isinstance(value, str) else "".join(value) if isinstance(value, list)
-                         else json.dumps(value, ensure_ascii=False))
+            parts.append(
+                value
+                if isinstance(value, str)
+                else "".join(value)
+                if isinstance(value, list)
+                else json.dumps(value, ensure_ascii=False)
+            )
         parts += output.get("traceback", []) + [output.get("evalue", "")]
     return "\n".join(parts)
 

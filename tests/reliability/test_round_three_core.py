@@ -18,8 +18,7 @@ from harness_lab.emulator import call, emulated_client, reply, say
 from harness_lab.events import Finished
 from harness_lab.loop import Run
 from harness_lab.text import t
-from harness_lab.tools import make_http_post, tool
-from harness_lab.tools import execution
+from harness_lab.tools import execution, make_http_post, tool
 from harness_lab.tools.execution import MAX_THREADS
 from tests.history_check import history_problems
 
@@ -157,6 +156,7 @@ def test_hanging_calls_wait_for_a_bounded_pool_and_every_call_is_answered(fresh_
     wide = [reply("全部調べます", *(call("hang", n=i) for i in range(1000)))]
     script = wide * 3 + [say("あきらめます")]
     run = Run(emulated_client(script), [hang], [], parallel_tools=8, max_tokens=20_000)
+
     def workers() -> set:
         return {th for th in threading.enumerate() if th.name == "harness_lab-tool"}
 

@@ -10,6 +10,7 @@ test_notebook_kernel.py.
 from __future__ import annotations
 
 import io
+import itertools
 import json
 import traceback
 
@@ -20,11 +21,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from harness_lab.client import connect, is_live, mode_line
+from harness_lab.drain import drain
 from harness_lab.emulator import Emulator, call, emulated_client, reply, say
 from harness_lab.emulator.transport import handler_for
 from harness_lab.events import Finished, Stopped
 from harness_lab.grading.sandbox import describe_error
-from harness_lab.drain import drain
 from harness_lab.loop import Run
 from harness_lab.tools import tool
 from harness_lab.trace import recording_client, replay_client
@@ -46,12 +47,13 @@ def assert_clean(*texts: object) -> None:
     for text in texts:
         text = text if isinstance(text, str) else repr(text)
         for secret in SPELLINGS:
-            assert secret not in text, f"a secret leaks: ...{text[max(0, text.find(secret) - 80):][:200]}"
+            assert secret not in text, f"a secret leaks: ...{text[max(0, text.find(secret) - 80) :][:200]}"
 
 
 def sent_authorization(client) -> str:
     raw = client.messages.with_raw_response.create(
-        model="claude-sonnet-5", max_tokens=16, messages=[{"role": "user", "content": "やあ"}])
+        model="claude-sonnet-5", max_tokens=16, messages=[{"role": "user", "content": "やあ"}]
+    )
     headers = raw.http_request.headers
     return " ".join(headers.get(name, "") for name in ("authorization", "x-api-key"))
 
@@ -130,8 +132,11 @@ def failing_live_client(kind: str) -> anthropic.Anthropic:
         body = {"type": "error", "error": {"type": kind_name, "message": message}, "request_id": "req_011Cabc"}
         return httpx2.Response(status, json=body, headers={"request-id": "req_011Cabc"})
 
-    return anthropic.Anthropic(http_client=httpx2.Client(transport=httpx2.MockTransport(handle)),
-                               base_url="https://api.anthropic.com", max_retries=0)
+    return anthropic.Anthropic(
+        http_client=httpx2.Client(transport=httpx2.MockTransport(handle)),
+        base_url="https://api.anthropic.com",
+        max_retries=0,
+    )
 
 
 @pytest.mark.parametrize("kind", ["401", "403", "400", "connection", "timeout", "html"])
@@ -146,8 +151,15 @@ def test_stop_messages_and_error_text_never_show_the_key(kind):
         client.messages.create(model="claude-sonnet-5", max_tokens=16, messages=[{"role": "user", "content": "x"}])
     except anthropic.APIError as exc:
         lines = "".join(traceback.format_exception(exc))
-        assert_clean(str(exc), repr(exc), describe_error(exc), lines, repr(getattr(exc, "request", None)),
-                     repr(getattr(exc, "response", None)), repr(getattr(exc, "body", None)))
+        assert_clean(
+            str(exc),
+            repr(exc),
+            describe_error(exc),
+            lines,
+            repr(getattr(exc, "request", None)),
+            repr(getattr(exc, "response", None)),
+            repr(getattr(exc, "body", None)),
+        )
     else:
         pytest.fail("the failing client did not fail")
 
@@ -163,8 +175,17 @@ def test_events_and_state_reprs_never_show_the_key():
     run = Run(emulated_client(script), [lookup], [MaxTurns(1), TokenBudget(50_000), Approval(Policy())])
     end = drain(run.start("やって"), approve=lambda request: True, on_event=events.append)
     assert isinstance(end, Stopped) and {type(e).__name__ for e in events} == {"ApprovalRequest", "Turn", "Stopped"}
-    for item in (*events, end, run.state, run, run.valves, run.tools, run.client, emulated_client(script),
-                 Emulator(script)):
+    for item in (
+        *events,
+        end,
+        run.state,
+        run,
+        run.valves,
+        run.tools,
+        run.client,
+        emulated_client(script),
+        Emulator(script),
+    ):
         assert_clean(repr(item), str(item))
 
 
@@ -174,8 +195,17 @@ def test_a_live_run_and_its_parts_never_show_the_key():
     assert is_live(client) and client.api_key == FAKE
     run = Run(client, [leaky_env], [MaxTurns(3), TokenBudget(10_000, preflight=True), Approval(Policy())])
     steps = run.start("こんにちは")  # builds the generator only: nothing is sent until it is stepped
-    for item in (run, run.state, run.valves, run.tools, run.client, run.client.messages, run.messages, steps,
-                 Run(connect(live=True), [leaky_env])):
+    for item in (
+        run,
+        run.state,
+        run.valves,
+        run.tools,
+        run.client,
+        run.client.messages,
+        run.messages,
+        steps,
+        Run(connect(live=True), [leaky_env]),
+    ):
         assert_clean(repr(item), str(item))
     with pytest.raises(AssertionError):  # and the check does see the key where it is
         assert_clean(f"Run(client={client.api_key})")
@@ -194,23 +224,47 @@ def test_the_cli_offline_never_prints_the_key(capsys):
 def split_stream_transport(text_pieces: list[str], json_pieces: list[str]) -> httpx2.MockTransport:
     """A live-like server that streams one text block and one tool_use, cut into the given deltas."""
     events = [
-        {"type": "message_start", "message": {
-            "id": "msg_01split", "type": "message", "role": "assistant", "model": "claude-sonnet-5", "content": [],
-            "stop_reason": None, "stop_sequence": None, "usage": {"input_tokens": 5, "output_tokens": 1}}},
+        {
+            "type": "message_start",
+            "message": {
+                "id": "msg_01split",
+                "type": "message",
+                "role": "assistant",
+                "model": "claude-sonnet-5",
+                "content": [],
+                "stop_reason": None,
+                "stop_sequence": None,
+                "usage": {"input_tokens": 5, "output_tokens": 1},
+            },
+        },
         {"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}},
         *({"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": p}} for p in text_pieces),
         {"type": "content_block_stop", "index": 0},
-        {"type": "content_block_start", "index": 1,
-         "content_block": {"type": "tool_use", "id": "toolu_01split", "name": "leaky_env", "input": {}}},
-        *({"type": "content_block_delta", "index": 1, "delta": {"type": "input_json_delta", "partial_json": p}}
-          for p in json_pieces),
+        {
+            "type": "content_block_start",
+            "index": 1,
+            "content_block": {"type": "tool_use", "id": "toolu_01split", "name": "leaky_env", "input": {}},
+        },
+        *(
+            {"type": "content_block_delta", "index": 1, "delta": {"type": "input_json_delta", "partial_json": p}}
+            for p in json_pieces
+        ),
         {"type": "content_block_stop", "index": 1},
-        {"type": "message_delta", "delta": {"stop_reason": "tool_use", "stop_sequence": None}, "usage": {"output_tokens": 20}},
+        {
+            "type": "message_delta",
+            "delta": {"stop_reason": "tool_use", "stop_sequence": None},
+            "usage": {"output_tokens": 20},
+        },
         {"type": "message_stop"},
     ]
     body = "".join(f"event: {e['type']}\ndata: {json.dumps(e, ensure_ascii=False)}\n\n" for e in events).encode()
-    return httpx2.MockTransport(lambda request: httpx2.Response(
-        200, content=body, headers={"content-type": "text/event-stream; charset=utf-8", "request-id": "req_011Csplit"}))
+    return httpx2.MockTransport(
+        lambda request: httpx2.Response(
+            200,
+            content=body,
+            headers={"content-type": "text/event-stream; charset=utf-8", "request-id": "req_011Csplit"},
+        )
+    )
 
 
 def test_a_recording_scrubs_a_key_cut_over_streamed_deltas_and_still_replays(tmp_path):
@@ -218,11 +272,15 @@ def test_a_recording_scrubs_a_key_cut_over_streamed_deltas_and_still_replays(tmp
     text_pieces = ["キーは ", FAKE[:half], FAKE[half:-3], FAKE[-3:] + " です"]
     tool_json = json.dumps({"note": f"{TOKEN}!", "path": "a.txt"})
     cut = tool_json.index('\\"')  # inside the token's JSON spelling, between the backslash and the quote
-    json_pieces = [tool_json[:5], tool_json[5:cut + 1], tool_json[cut + 1:]]
+    json_pieces = [tool_json[:5], tool_json[5 : cut + 1], tool_json[cut + 1 :]]
     path = tmp_path / "split.json"
     client = recording_client(path, transport=split_stream_transport(text_pieces, json_pieces))
-    request = {"model": "claude-sonnet-5", "max_tokens": 64, "tools": [{"name": "leaky_env", "input_schema": {"type": "object"}}],
-               "messages": [{"role": "user", "content": "キーを見せて"}]}
+    request = {
+        "model": "claude-sonnet-5",
+        "max_tokens": 64,
+        "tools": [{"name": "leaky_env", "input_schema": {"type": "object"}}],
+        "messages": [{"role": "user", "content": "キーを見せて"}],
+    }
     with client.messages.stream(**request) as stream:
         live = stream.get_final_message()
     assert live.content[0].text == f"キーは {FAKE} です"  # the learner's own run sees everything
@@ -243,13 +301,15 @@ STREAMED_TEXT = f"前 {FAKE} 中 {TOKEN} 後 {FAKE}"
 @given(cuts=st.lists(st.integers(0, len(STREAMED_TEXT)), max_size=8))
 def test_any_cut_of_the_streamed_text_is_scrubbed_and_replays_redacted(tmp_path, cuts):
     bounds = [0, *sorted(cuts), len(STREAMED_TEXT)]
-    text_pieces = [STREAMED_TEXT[a:b] for a, b in zip(bounds, bounds[1:])]  # empty deltas included
+    text_pieces = [STREAMED_TEXT[a:b] for a, b in itertools.pairwise(bounds)]  # empty deltas included
     tool_json = json.dumps({"note": STREAMED_TEXT})
     json_bounds = [0, *sorted(min(c * 2, len(tool_json)) for c in cuts), len(tool_json)]
-    json_pieces = [tool_json[a:b] for a, b in zip(json_bounds, json_bounds[1:])]
+    json_pieces = [tool_json[a:b] for a, b in itertools.pairwise(json_bounds)]
     path = tmp_path / f"cut-{'-'.join(map(str, cuts))}.json"
     request = {"model": "claude-sonnet-5", "max_tokens": 64, "messages": [{"role": "user", "content": "q"}]}
-    with recording_client(path, transport=split_stream_transport(text_pieces, json_pieces)).messages.stream(**request) as stream:
+    with recording_client(path, transport=split_stream_transport(text_pieces, json_pieces)).messages.stream(
+        **request
+    ) as stream:
         stream.get_final_message()
     assert_clean(path.read_text(encoding="utf-8"))
     with replay_client(path).messages.stream(**request) as stream:

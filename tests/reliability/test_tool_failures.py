@@ -13,15 +13,14 @@ import threading
 import time
 
 import pytest
+from invariants import assert_valid_history, results_by_id
 
+from harness_lab.drain import drain
 from harness_lab.emulator import call, emulated_client, reply, say
 from harness_lab.events import Finished
-from harness_lab.drain import drain
 from harness_lab.loop import Run
 from harness_lab.text import t
 from harness_lab.tools import MAX_RESULT_CHARS, ToolError, run_tool, tool
-
-from invariants import assert_valid_history, results_by_id
 
 FAILED = t("result.failed", error="")
 RELEASE = threading.Event()  # hung tools wait on this; set when the module is done
@@ -125,7 +124,10 @@ def test_parallel_calls_wait_for_the_slowest_deadline_not_the_sum():
     assert elapsed < 0.3 * 2 + 1.5, elapsed
     results = [b for b in run.messages[2]["content"]]
     assert [(r["content"], r.get("is_error", False)) for r in results] == [
-        (t("result.timeout", seconds=0.3), True), ("quick 2", False), (t("result.timeout", seconds=0.3), True)]
+        (t("result.timeout", seconds=0.3), True),
+        ("quick 2", False),
+        (t("result.timeout", seconds=0.3), True),
+    ]
 
 
 HUGE_OUTPUTS = [
@@ -185,9 +187,11 @@ def test_a_non_json_return_still_becomes_text(label, make, exact, part):
     assert text == exact if exact is not None else part in text
 
 
-@pytest.mark.parametrize("make", [lambda: Unprintable(), lambda: [Unprintable()],
-                                  lambda: (lambda a: (a.append(a), a)[1])([])],
-                         ids=["unprintable", "unprintable_inside", "circular"])
+@pytest.mark.parametrize(
+    "make",
+    [lambda: Unprintable(), lambda: [Unprintable()], lambda: (lambda a: (a.append(a), a)[1])([])],
+    ids=["unprintable", "unprintable_inside", "circular"],
+)
 def test_a_return_that_cannot_be_turned_into_text_is_an_error_result(make):
     @tool
     def odd() -> object:
@@ -219,7 +223,7 @@ def test_the_loop_survives_an_output_that_is_not_valid_unicode():
         """Return a broken string."""
         return "abc\ud800def"
 
-    run, end = loop_with(surrogate)
+    _run, end = loop_with(surrogate)
     assert isinstance(end, Finished)
 
 

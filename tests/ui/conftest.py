@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from harness_lab.tools import get_time, make_delete_file, make_http_post, make_read_file, make_write_file
 from harness_lab.emulator import emulated_client
 from harness_lab.loop import Run
+from harness_lab.tools import get_time, make_delete_file, make_http_post, make_read_file, make_write_file
 from harness_lab.valves import Approval, MaxTurns, NoProgress, Policy, TokenBudget
 
 
@@ -22,10 +22,19 @@ def make_run(tmp_path):
     outbox = []
 
     def make(scenario, max_turns=8, budget=40_000):
-        tools = [get_time, make_read_file(tmp_path), make_write_file(sandbox), make_delete_file(sandbox),
-                 make_http_post(outbox)]
-        valves = [MaxTurns(max_turns), TokenBudget(budget), NoProgress(),
-                  Approval(Policy({"write_file": "ask", "delete_file": "ask", "http_post": "ask"}, default="allow"))]
+        tools = [
+            get_time,
+            make_read_file(tmp_path),
+            make_write_file(sandbox),
+            make_delete_file(sandbox),
+            make_http_post(outbox),
+        ]
+        valves = [
+            MaxTurns(max_turns),
+            TokenBudget(budget),
+            NoProgress(),
+            Approval(Policy({"write_file": "ask", "delete_file": "ask", "http_post": "ask"}, default="allow")),
+        ]
         run = Run(emulated_client(scenario), tools=tools, valves=valves)
         run.sandbox, run.outbox = sandbox, outbox
         return run

@@ -43,8 +43,8 @@ def _require_browser():
     if not Path(CHROMIUM).exists():
         pytest.skip(f"{CHROMIUM} is missing (install it with `apt-get install -y chromium`; .ci/run does)")
     try:
-        import playwright.sync_api  # noqa: F401
         import jupyterlab  # noqa: F401
+        import playwright.sync_api  # noqa: F401
     except ImportError as missing:
         pytest.skip(f"{missing.name} is not installed (it is in the [test] extra)")
 
@@ -112,24 +112,40 @@ def lab(tmp_path_factory):
     settings = tmp_path / "settings"
     settings.mkdir()
     # No news popup over the notebook; widget state saved with the notebook, as dev.py lab sets it.
-    (settings / "overrides.json").write_text(json.dumps({
-        "@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": False},
-        **SAVE_WIDGET_STATE}))
+    (settings / "overrides.json").write_text(
+        json.dumps(
+            {
+                "@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": False},
+                **SAVE_WIDGET_STATE,
+            }
+        )
+    )
     port = _free_port()
     url = f"http://127.0.0.1:{port}/"
     log = tmp_path / "lab.log"
     command = [
-        sys.executable, "-m", "jupyterlab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
-        "--ServerApp.port_retries=0", "--IdentityProvider.token=", "--ServerApp.password=",
-        "--ServerApp.disable_check_xsrf=True", f"--ServerApp.root_dir={root}",
-        f"--LabApp.app_settings_dir={settings}", f"--LabApp.user_settings_dir={tmp_path / 'user-settings'}",
-        f"--LabApp.workspaces_dir={tmp_path / 'workspaces'}", "--LabApp.expose_app_in_browser=True",
+        sys.executable,
+        "-m",
+        "jupyterlab",
+        "--no-browser",
+        "--ip=127.0.0.1",
+        f"--port={port}",
+        "--ServerApp.port_retries=0",
+        "--IdentityProvider.token=",
+        "--ServerApp.password=",
+        "--ServerApp.disable_check_xsrf=True",
+        f"--ServerApp.root_dir={root}",
+        f"--LabApp.app_settings_dir={settings}",
+        f"--LabApp.user_settings_dir={tmp_path / 'user-settings'}",
+        f"--LabApp.workspaces_dir={tmp_path / 'workspaces'}",
+        "--LabApp.expose_app_in_browser=True",
         "--allow-root",
     ]
     env = jupyter_environment(tmp_path)
     with open(log, "w") as out:
-        proc = subprocess.Popen(command, env=env, cwd=root, stdout=out,
-                                stderr=subprocess.STDOUT, start_new_session=True)
+        proc = subprocess.Popen(
+            command, env=env, cwd=root, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+        )
     try:
         _wait_for_server(url, proc, log)
         yield url, tmp_path, Path(env["HARNESS_LAB_UI_SANDBOX"])
@@ -164,8 +180,11 @@ def _kernel_ready(page) -> None:
 
 
 def _open(browser_or_page, url: str, name: str, *, wait_kernel: bool = True):
-    page = browser_or_page.new_page(viewport={"width": 1400, "height": 1200}) if hasattr(browser_or_page, "new_page") \
+    page = (
+        browser_or_page.new_page(viewport={"width": 1400, "height": 1200})
+        if hasattr(browser_or_page, "new_page")
         else browser_or_page
+    )
     page.set_default_timeout(60_000)  # every wait ends; nothing here may hang the suite
     page.goto(f"{url}lab/tree/{name}?reset")
     page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=60_000)
@@ -294,8 +313,12 @@ def _screenshot(page, panel, last, tmp_path) -> None:
     panel.evaluate("(node) => node.scrollIntoView({block: 'start'})")
     page.wait_for_timeout(300)
     top, bottom = panel.bounding_box(), last.bounding_box()
-    clip = {"x": top["x"], "y": max(top["y"], 0), "width": top["width"],
-            "height": min(bottom["y"] + bottom["height"] + 8, 1500) - max(top["y"], 0)}
+    clip = {
+        "x": top["x"],
+        "y": max(top["y"], 0),
+        "width": top["width"],
+        "height": min(bottom["y"] + bottom["height"] + 8, 1500) - max(top["y"], 0),
+    }
     page.screenshot(path=str(shot), clip=clip)
     page.set_viewport_size({"width": 1400, "height": 1200})
 
@@ -318,11 +341,14 @@ def test_the_second_day_save_shut_down_reopen(lab, live):
     _command(live, "docmanager:save")
     saved = root / "root" / LIVE
     deadline = time.monotonic() + 30
-    while "application/vnd.jupyter.widget-state+json" not in json.loads(saved.read_text()).get("metadata", {}).get(
-            "widgets", {}) and time.monotonic() < deadline:
+    while (
+        "application/vnd.jupyter.widget-state+json"
+        not in json.loads(saved.read_text()).get("metadata", {}).get("widgets", {})
+        and time.monotonic() < deadline
+    ):
         live.wait_for_timeout(200)
     state = json.loads(saved.read_text())["metadata"]["widgets"]["application/vnd.jupyter.widget-state+json"]
-    assert "state" in state and state["state"]  # the form nbconvert and GitHub require
+    assert state.get("state")  # the form nbconvert and GitHub require
     _command(live, "kernelmenu:shutdown")
     gone = live.locator(".jp-StatusBar-Widget", has_text="No Kernel")
     deadline = time.monotonic() + 30

@@ -9,12 +9,21 @@ from harness_lab.events import ApprovalRequest, Decision, Finished, Stopped, Tur
 from harness_lab.ui import card, transcript
 from harness_lab.ui.formatters import register_formatters
 
-CALL = {"type": "tool_use", "id": "toolu_01ABC", "name": "write_file",
-        "input": {"path": "sandbox/メモ.txt", "content": "こんにちは"}}
+CALL = {
+    "type": "tool_use",
+    "id": "toolu_01ABC",
+    "name": "write_file",
+    "input": {"path": "sandbox/メモ.txt", "content": "こんにちは"},
+}
 OK = {"type": "tool_result", "tool_use_id": "toolu_01ABC", "content": "書き込みました"}
 FAILED = {"type": "tool_result", "tool_use_id": "toolu_01ABC", "content": "拒否されました", "is_error": True}
-RESPONSE = {"type": "message", "role": "assistant", "content": [{"type": "text", "text": "書きます"}, CALL],
-            "stop_reason": "tool_use", "usage": {"input_tokens": 120, "output_tokens": 30}}
+RESPONSE = {
+    "type": "message",
+    "role": "assistant",
+    "content": [{"type": "text", "text": "書きます"}, CALL],
+    "stop_reason": "tool_use",
+    "usage": {"input_tokens": 120, "output_tokens": 30},
+}
 
 
 def test_tool_use_card_shows_name_id_and_pretty_json_input():
@@ -45,9 +54,16 @@ def test_usage_card_counts_every_part():
 
 
 def test_turn_card_has_blocks_results_usage_and_signature_in_order():
-    turn = Turn(request_number=2, response=RESPONSE, stop_reason="tool_use", results=(FAILED,),
-                usage=Usage(120, 30), total=Usage(300, 60), signature='write_file({"path":"x"})',
-                readings={"max_turns": "2/8"})
+    turn = Turn(
+        request_number=2,
+        response=RESPONSE,
+        stop_reason="tool_use",
+        results=(FAILED,),
+        usage=Usage(120, 30),
+        total=Usage(300, 60),
+        signature='write_file({"path":"x"})',
+        readings={"max_turns": "2/8"},
+    )
     text = card(turn).text
     order = [text.index(s) for s in ("2", "書きます", "toolu_01ABC", "拒否されました", "150", "write_file({", "2/8")]
     assert order == sorted(order)
@@ -58,6 +74,7 @@ def test_approval_card_shows_the_call_and_the_answer():
     request = ApprovalRequest(request_number=1, tool_use_id="toolu_01ABC", name="write_file", input=CALL["input"])
     assert "toolu_01ABC" in card(request).text and "→" not in card(request).text
     from harness_lab.ui.cards import approval_card
+
     denied = approval_card(request, Decision(False, "危ない"))
     assert "危ない" in denied.text and "危ない" in denied.html
 
@@ -70,8 +87,12 @@ def test_end_cards():
 
 
 def test_html_is_well_formed_and_rendering_is_deterministic():
-    items = [{"role": "user", "content": "やって"}, RESPONSE, {"role": "user", "content": [FAILED]},
-             Finished(text="ok", stop_reason="end_turn", turns=1, usage=Usage(1, 1))]
+    items = [
+        {"role": "user", "content": "やって"},
+        RESPONSE,
+        {"role": "user", "content": [FAILED]},
+        Finished(text="ok", stop_reason="end_turn", turns=1, usage=Usage(1, 1)),
+    ]
     first, second = transcript(items), transcript(items)
     assert first.html == second.html and first.text == second.text
     ET.fromstring(first.html)  # balanced tags
@@ -109,7 +130,9 @@ def test_approvals_render_inside_their_turn_never_above_its_header():
     turn = Turn(request_number=2, response=RESPONSE, stop_reason="tool_use", results=(OK,), usage=Usage(120, 30))
     whole = transcript([request, Decision(True), turn])
     for form in (whole.text, whole.html):
-        head, call, answer, result = (form.index(s) for s in ("ターン 2", "toolu_01ABC", "許可しました", "書き込みました"))
+        head, call, answer, result = (
+            form.index(s) for s in ("ターン 2", "toolu_01ABC", "許可しました", "書き込みました")
+        )
         assert head < call < answer < result
     assert whole.text.count("承認弁: write_file") == 1 and "承認待ち" not in whole.text  # answered: no longer waiting
     ET.fromstring(whole.html)

@@ -6,8 +6,7 @@ import tempfile
 import pytest
 
 from harness_lab.drain import drain
-from harness_lab.emulator import emulated_client, emulator_of
-from harness_lab.emulator import tokens
+from harness_lab.emulator import emulated_client, emulator_of, tokens
 from harness_lab.emulator.models import CONTEXT_WINDOW
 from harness_lab.events import Usage
 from harness_lab.loop import Run
@@ -37,7 +36,12 @@ def test_the_parts_sum_to_the_emulators_own_estimate_and_to_the_usage_it_reporte
     assert len(rows) == run.state.model_calls == len(emulator_of(client).requests)
     for row, sent in zip(rows, emulator_of(client).requests):
         estimate = tokens.estimate_request(sent).total  # the request body the emulator received
-        assert sum(row.parts.values()) == row.total == estimate == run.state.turn_usage[row.request_number - 1].prompt_tokens
+        assert (
+            sum(row.parts.values())
+            == row.total
+            == estimate
+            == run.state.turn_usage[row.request_number - 1].prompt_tokens
+        )
         assert set(row.parts) == set(PARTS) and not row.estimated and row.window == CONTEXT_WINDOW
 
 
@@ -47,14 +51,27 @@ def test_each_part_is_what_the_estimate_charges_for_it():
     parts = split_request(last)
     definitions = last["tools"]
     assert parts["tools"] == tokens.TOOLS_SYSTEM_PROMPT_TOKENS + sum(
-        tokens.TOOL_DEFINITION_OVERHEAD + tokens.value_tokens(d) for d in definitions)
+        tokens.TOOL_DEFINITION_OVERHEAD + tokens.value_tokens(d) for d in definitions
+    )
     assert parts["system"] == tokens.SYSTEM_OVERHEAD + tokens.text_tokens(SYSTEM)
     calls = [c for m in last["messages"] if m["role"] == "assistant" for c in tool_calls(m["content"])]
-    assert parts["tool_use"] == sum(tokens.TOOL_USE_OVERHEAD + tokens.text_tokens(c["name"]) + tokens.value_tokens(c["input"])
-                                    for c in calls) > 0
-    results = [b for m in last["messages"] if m["role"] == "user" and isinstance(m["content"], list)
-               for b in m["content"] if b.get("type") == "tool_result"]
-    assert parts["tool_result"] == sum(tokens.TOOL_RESULT_OVERHEAD + tokens.text_tokens(b["content"]) for b in results) > 0
+    assert (
+        parts["tool_use"]
+        == sum(
+            tokens.TOOL_USE_OVERHEAD + tokens.text_tokens(c["name"]) + tokens.value_tokens(c["input"]) for c in calls
+        )
+        > 0
+    )
+    results = [
+        b
+        for m in last["messages"]
+        if m["role"] == "user" and isinstance(m["content"], list)
+        for b in m["content"]
+        if b.get("type") == "tool_result"
+    ]
+    assert (
+        parts["tool_result"] == sum(tokens.TOOL_RESULT_OVERHEAD + tokens.text_tokens(b["content"]) for b in results) > 0
+    )
     assert parts["user_text"] == tokens.text_tokens(last["messages"][0]["content"])
     assert parts["framing"] == tokens.REQUEST_OVERHEAD + tokens.MESSAGE_OVERHEAD * len(last["messages"])
 

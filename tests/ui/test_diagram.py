@@ -8,8 +8,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from harness_lab.text import t
-from harness_lab.ui import diagram
-from harness_lab.ui import diagram_png
+from harness_lab.ui import diagram, diagram_png
 from harness_lab.ui.diagram import NODES, OTHER_STOPS, WIDTH, place_of
 from harness_lab.valves import MaxTurns, NoProgress, TokenBudget
 
@@ -32,7 +31,10 @@ def test_every_node_and_valve_is_drawn_with_its_label():
 
 def test_valves_sit_at_the_steps_they_name_themselves():
     assert {step: names for step, names in diagram().steps.items() if names} == {
-        "loop_top": ["max_turns", "token_budget"], "before_tools": ["no_progress"], "before_each_tool": ["approval"]}
+        "loop_top": ["max_turns", "token_budget"],
+        "before_tools": ["no_progress"],
+        "before_each_tool": ["approval"],
+    }
     text = repr(diagram())
     assert "loop_top" in text and text.index(t("ui.valve.max_turns")) < text.index("before_tools")
     # The diagram reads each valve's own step: a budget that checks before sending is drawn there.

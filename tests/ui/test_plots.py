@@ -11,10 +11,10 @@ import pytest
 
 matplotlib.use("Agg")
 
-from harness_lab.events import Stopped, Turn, Usage  # noqa: E402
-from harness_lab.ui import compare_runs, plot_token_burn  # noqa: E402
-from harness_lab.ui.plots import run_cost_usd, turn_usages  # noqa: E402
-from harness_lab.text import t  # noqa: E402
+from harness_lab.events import Stopped, Turn, Usage
+from harness_lab.text import t
+from harness_lab.ui import compare_runs, plot_token_burn
+from harness_lab.ui.plots import run_cost_usd, turn_usages
 
 USAGES = [Usage(400 + 300 * i, 50, 100 if i == 0 else 0, 80 if i else 0) for i in range(5)]
 STOP = Stopped(cause="token_budget", reason="予算", turns=5, usage=sum(USAGES, Usage()))
@@ -133,16 +133,22 @@ def test_usd_prices_honour_the_cache_prices():
     assert list(fig.axes[2].get_lines()[0].get_ydata()) == pytest.approx([100.0, 101.0])
 
 
-@pytest.mark.parametrize("prices, error, named", [
-    ({"input": 3.0}, ValueError, "output"),
-    ({"input": 3.0, "output": 15.0, "cache_writes": 3.75}, ValueError, "cache_writes"),
-    ({"input": "3", "output": 15.0}, ValueError, "input"),
-    ({"input": 3.0, "output": -1}, ValueError, "output"),
-    ({}, ValueError, "input, output"),
-    ([3.0, 15.0], TypeError, "[3.0, 15.0]"),
-])
+@pytest.mark.parametrize(
+    "prices, error, named",
+    [
+        ({"input": 3.0}, ValueError, "output"),
+        ({"input": 3.0, "output": 15.0, "cache_writes": 3.75}, ValueError, "cache_writes"),
+        ({"input": "3", "output": 15.0}, ValueError, "input"),
+        ({"input": 3.0, "output": -1}, ValueError, "output"),
+        ({}, ValueError, "input, output"),
+        ([3.0, 15.0], TypeError, "[3.0, 15.0]"),
+    ],
+)
 def test_an_incomplete_price_dict_is_a_clear_error(prices, error, named):
-    for plot in (lambda: plot_token_burn(USAGES, usd_prices=prices), lambda: compare_runs({"A": USAGES}, usd_prices=prices)):
+    for plot in (
+        lambda: plot_token_burn(USAGES, usd_prices=prices),
+        lambda: compare_runs({"A": USAGES}, usd_prices=prices),
+    ):
         with pytest.raises(error) as caught:
             plot()
         message = str(caught.value)
@@ -161,6 +167,8 @@ def test_svg_is_the_same_in_every_process():
         "print(hashlib.sha256(buf.getvalue()).hexdigest())\n"
     )
     root = Path(__file__).resolve().parents[2]
-    runs = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=root)
-            for _ in range(2)]
+    runs = [
+        subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=root)
+        for _ in range(2)
+    ]
     assert runs[0].stdout == runs[1].stdout and len(runs[0].stdout.strip()) == 64

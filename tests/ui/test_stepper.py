@@ -1,8 +1,9 @@
 """The Stepper driven headless: buttons clicked with Button.click(), over the real loop and emulator."""
 
 import asyncio
-import re
 import html
+import itertools
+import re
 import subprocess
 import sys
 import time
@@ -45,7 +46,10 @@ class Breaks:
 def test_buttons_carry_the_catalog_labels(make_run):
     s = Stepper(make_run("high_impact"), PROMPT)
     assert [s.next_button.description, s.all_button.description, s.stop_button.description] == [
-        "次のターン", "最後まで", "停止"]
+        "次のターン",
+        "最後まで",
+        "停止",
+    ]
     s.next_button.click()
     assert (s.approve_button.description, s.deny_button.description) == ("許可", "拒否")
 
@@ -166,7 +170,7 @@ def test_stop_while_waiting_denies_first(make_run):
     s.step()
     s.stop()
     assert not (run.sandbox / "report.md").exists()
-    assert list(s.decisions.values())[0].allowed is False
+    assert next(iter(s.decisions.values())).allowed is False
     assert s.outcome.cause == "interrupted"
 
 
@@ -218,7 +222,9 @@ def test_pending_request_is_in_the_stored_transcript_but_not_twice_on_screen(mak
 
 
 def test_the_core_does_not_import_the_ui():
-    code = "import sys, harness_lab; print(sorted(m for m in ('ipywidgets', 'matplotlib', 'IPython') if m in sys.modules))"
+    code = (
+        "import sys, harness_lab; print(sorted(m for m in ('ipywidgets', 'matplotlib', 'IPython') if m in sys.modules))"
+    )
     root = Path(__file__).resolve().parents[2]
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=root).stdout
     assert out.strip() == "[]"
@@ -241,7 +247,10 @@ def test_english_labels(make_run, monkeypatch):
     s = Stepper(make_run("high_impact"), PROMPT)
     s.step()
     assert (s.next_button.description, s.approve_button.description, s.deny_button.description) == (
-        "Next turn", "Allow", "Deny")
+        "Next turn",
+        "Allow",
+        "Deny",
+    )
     assert "Waiting for approval" in s.status.value
 
 
@@ -421,7 +430,7 @@ def test_run_to_end_is_paced_in_a_live_kernel_and_unpaced_as_a_method(make_run):
             await asyncio.sleep(0.01)
 
     asyncio.run(asyncio.wait_for(watch(), timeout=60))
-    gaps = [b[1] - a[1] for a, b in zip(seen[1:], seen[2:])]
+    gaps = [b[1] - a[1] for a, b in itertools.pairwise(seen)]
     assert gaps and min(gaps) >= 0.9 * s.delay == 0.9 * 0.2
     quick = Stepper(make_run("never_ending", max_turns=6), "メモを順に読んで", speed="slow")
     started = time.monotonic()

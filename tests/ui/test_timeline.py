@@ -57,7 +57,9 @@ def test_the_timeline_lists_each_turn_and_shows_the_history_then_and_what_it_add
     assert "+ [2]" not in card.text and "[5]" not in card.text
     assert s.timeline.view.value == card.html and s.timeline.selected == 2
     assert list(s.timeline.result_inputs) == [views[1].calls[0]["id"]]
-    assert s.timeline.fork_button.description == t("ui.timeline.fork_button", k=2) and not s.timeline.fork_button.disabled
+    assert (
+        s.timeline.fork_button.description == t("ui.timeline.fork_button", k=2) and not s.timeline.fork_button.disabled
+    )
     # How much the next request grew, from the context gauge's own numbers.
     rows = {row.request_number: row.total for row in _rows(s)}
     assert t("ui.timeline.growth", k=2, next=3, now=rows[2], after=rows[3], diff=rows[3] - rows[2]) in card.text
@@ -79,7 +81,9 @@ def test_a_fork_with_an_edited_result_ends_differently_and_runs_no_call_again():
     assert polling.ran == 3  # turn 1 and turn 2 came from the record: nothing ran again
     assert isinstance(s.outcome, Stopped) and "running" in s.run.messages[4]["content"][0]["content"]
     compared = s.compare()
-    assert "× 停止 (max_turns)" in compared.text and "◎ 完了 (end_turn): ジョブ job-42 は終わりました。" in compared.text
+    assert (
+        "× 停止 (max_turns)" in compared.text and "◎ 完了 (end_turn): ジョブ job-42 は終わりました。" in compared.text
+    )
     assert t("ui.compare.fork", k=2, n=1) in compared.text
     assert s.timeline.comparison.value == compared.html and s.timeline.forks_box.children == (fork.widget,)
     assert t("ui.fork.note", k=2) in repr(fork)
