@@ -63,7 +63,10 @@ STATE = Path(setting("STATE", "/srv/jupyterhub"))
 RUNTIME = Path(setting("RUNTIME", "/run/harness-lab"))
 SINGLEUSER = VENV / "bin" / "jupyterhub-singleuser"
 if not SINGLEUSER.exists():
-    fail(f"{SINGLEUSER} is missing: install the course with `{VENV}/bin/pip install jupyterhub jupyterlab {COURSE}`")
+    fail(
+        f"{SINGLEUSER} is missing: make the course venv with `/usr/bin/python3 -m venv {VENV}` and "
+        f"`{VENV}/bin/pip install jupyterhub jupyterlab {COURSE}`"
+    )
 course_notebooks(COURSE)  # fails now, with the reason, rather than at a learner's first login
 if found := problems(COURSE, VENV):  # learners would read the answers, or could not start at all
     fail("\n".join(found))

@@ -156,19 +156,18 @@ def course(tmp_path):
 def course_venv(learners, capsys):
     """A venv outside the checkout with a copy of harness_lab installed, as the deployment asks."""
     base = Path(sys.prefix)
-    why = hub_venv.problem(base, LEARNERS[0])
-    if why is None and os.environ.get("HARNESS_HUB_TEST_FRESH_VENV") != "1":
+    why = "HARNESS_HUB_TEST_FRESH_VENV=1"
+    if os.environ.get("HARNESS_HUB_TEST_FRESH_VENV") != "1":
         venv = hub_venv.installed_copy(ROOT, base)
-    else:
-        _say(
-            capsys,
-            f"learners cannot use {base} ({why or 'HARNESS_HUB_TEST_FRESH_VENV=1'}): "
-            "building a course venv with pip under /var/tmp",
-        )
+        if (why := hub_venv.problem(venv, LEARNERS[0])) is not None:
+            shutil.rmtree(venv, ignore_errors=True)
+    if why is not None:
+        _say(capsys, f"learners cannot use {base} ({why}): building a course venv with pip under /var/tmp")
         venv = hub_venv.build_shared(ROOT, LEARNERS[0])
-    try:
         if why := hub_venv.problem(venv, LEARNERS[0]):
+            shutil.rmtree(venv, ignore_errors=True)
             pytest.fail(f"the course venv {venv} does not work for a learner: {why}")
+    try:
         yield venv
     finally:
         shutil.rmtree(venv, ignore_errors=True)
