@@ -34,7 +34,8 @@ def kernels(spec: dict) -> dict:
     reached, heard, subscribers = {}, [], []
     context = zmq.Context()
     endpoints = [(f"tcp://127.0.0.1:{p}", socket.AF_INET, ("127.0.0.1", p)) for p in spec["tcp"]]
-    endpoints += [(f"ipc://{p}", socket.AF_UNIX, p) for p in spec["unix"]]
+    # An abstract Unix name (shown with a leading @) has no file, so no permission guards it.
+    endpoints += [(f"ipc://{p}", socket.AF_UNIX, "\0" + p[1:] if p.startswith("@") else p) for p in spec["unix"]]
     for url, family, address in endpoints:
         reached[url] = _connect(family, address)
         if reached[url] == "connected":

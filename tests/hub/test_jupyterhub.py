@@ -351,7 +351,13 @@ def _check_kernels_private(uids: dict, venv: Path, runtime: Path) -> str:
             "listen": 0.5,
         }
         got = _as_learner(intruder, venv, "kernels", spec)
-        reached = {url: how for url, how in got["reached"].items() if url in channels and how == "connected"}
+        # Every channel and every Unix socket must refuse; the one other TCP port (ipykernel's keyed,
+        # receive-only pipe for forked children) may accept, but must give nothing to read.
+        reached = {
+            url: how
+            for url, how in got["reached"].items()
+            if how == "connected" and (url in channels or url.startswith("ipc://"))
+        }
         assert not reached and not got["heard"], (
             f"{intruder} reached {owner}'s kernel {sorted(reached)} and read {got['heard'][:3]}"
         )
