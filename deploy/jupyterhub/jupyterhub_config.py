@@ -1,16 +1,20 @@
 """JupyterHub for the harness_lab course on one Linux server (docs/classroom.md).
 
-Run as root (each learner's server is started as that learner's Unix account):
+Run as root (each learner's server is started as that learner's Unix account), from a checkout
+only root can enter, with the course installed (not -e) into a venv beside it:
 
-    HARNESS_HUB_USERS=alice,bob jupyterhub -f deploy/jupyterhub/jupyterhub_config.py
+    HARNESS_HUB_USERS=alice,bob /opt/harness_lab-venv/bin/jupyterhub -f /opt/harness_lab/deploy/jupyterhub/jupyterhub_config.py
 
 Every setting comes from an environment variable, so tests/hub/test_jupyterhub.py and a real
 instructor start the same file:
 
-    HARNESS_HUB_COURSE       harness_lab checkout whose notebooks/ and exercises/ each learner gets
-                             (default: the checkout this file is in)
-    HARNESS_HUB_VENV         venv with harness_lab, jupyterlab and jupyterhub, readable by every
-                             learner; it runs their servers and kernels (default: COURSE/.venv)
+    HARNESS_HUB_COURSE       harness_lab checkout whose notebooks/ and exercises/ each learner gets;
+                             only root may enter it (default: the checkout this file is in)
+    HARNESS_HUB_VENV         venv with an installed copy of harness_lab, jupyterlab and jupyterhub,
+                             readable by every learner; it runs their servers and kernels
+                             (default: COURSE-venv, beside the checkout)
+    HARNESS_HUB_RUNTIME      folder of the learners' private runtime folders, where their kernels'
+                             sockets and keys live (default /run/harness-lab)
     HARNESS_HUB_URL          where learners connect (default http://:8000, every interface)
     HARNESS_HUB_STATE        hub database, cookie secret and proxy pid file (default /srv/jupyterhub)
     HARNESS_HUB_PROXY        configurable-http-proxy executable (default: COURSE/build/hub-node's, else PATH)
@@ -34,6 +38,8 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 from course_files import course_notebooks, give_course  # noqa: E402
+from course_privacy import problems  # noqa: E402
+from kernel_sockets import runtime_folder  # noqa: E402
 
 c = get_config()  # noqa: F821 (JupyterHub defines it when it loads this file)
 
@@ -52,12 +58,18 @@ def fail(message):
 
 
 COURSE = Path(setting("COURSE", HERE.parents[1])).resolve()
-VENV = Path(setting("VENV", COURSE / ".venv"))
+VENV = Path(setting("VENV", f"{COURSE}-venv"))
 STATE = Path(setting("STATE", "/srv/jupyterhub"))
+RUNTIME = Path(setting("RUNTIME", "/run/harness-lab"))
 SINGLEUSER = VENV / "bin" / "jupyterhub-singleuser"
 if not SINGLEUSER.exists():
-    fail(f"{SINGLEUSER} is missing: install the course with `{VENV}/bin/pip install jupyterhub jupyterlab {COURSE}`")
+    fail(
+        f"{SINGLEUSER} is missing: make the course venv with `/usr/bin/python3 -m venv {VENV}` and "
+        f"`{VENV}/bin/pip install jupyterhub jupyterlab {COURSE}`"
+    )
 course_notebooks(COURSE)  # fails now, with the reason, rather than at a learner's first login
+if found := problems(COURSE, VENV):  # learners would read the answers, or could not start at all
+    fail("\n".join(found))
 STATE.mkdir(mode=0o700, parents=True, exist_ok=True)
 
 # --- network: learners reach the proxy; the hub and the proxy's API stay on the loopback -------------
@@ -101,7 +113,11 @@ c.JupyterHub.spawner_class = "localprocess"
 c.Spawner.cmd = [str(SINGLEUSER)]
 # Only what the course needs reaches a learner: never the hub's own environment (API keys, tokens).
 c.Spawner.env_keep = ["LANG", "LC_ALL"]
-c.Spawner.environment = {"PATH": f"{VENV / 'bin'}:/usr/local/bin:/usr/bin:/bin"}
+c.Spawner.environment = {
+    "PATH": f"{VENV / 'bin'}:/usr/local/bin:/usr/bin:/bin",
+    # Connection files, their keys and the kernels' sockets: in a folder only the learner can enter.
+    "JUPYTER_RUNTIME_DIR": lambda spawner: str(RUNTIME / spawner.user.name),
+}
 # A learner's ~/.jupyter or own kernelspec cannot replace the course kernel (the venv's python3).
 c.Spawner.disable_user_config = True
 c.Spawner.notebook_dir = "~"
@@ -113,6 +129,8 @@ c.Spawner.args = [
     "--LabApp.news_url=None",
     "--LabApp.check_for_updates_class=jupyterlab.handlers.announcements.NeverCheckForUpdate",
     f"--LabApp.app_settings_dir={HERE / 'lab-settings'}",
+    # Unix sockets in JUPYTER_RUNTIME_DIR instead of TCP ports any account can connect to (kernel_sockets.py).
+    "--KernelManager.transport=ipc",
     f"--MappingKernelManager.cull_idle_timeout={idle}",
     "--MappingKernelManager.cull_interval=300",
     f"--ServerApp.shutdown_no_activity_timeout={idle}",
@@ -120,7 +138,8 @@ c.Spawner.args = [
 ]
 
 
-def copy_course(spawner):
+def prepare_learner(spawner):
+    runtime_folder(spawner.user.name, RUNTIME)
     copied, refused = give_course(spawner.user.name, COURSE)
     if copied:
         spawner.log.info("harness_lab: gave %s %s", spawner.user.name, ", ".join(copied))
@@ -130,4 +149,4 @@ def copy_course(spawner):
         )
 
 
-c.Spawner.pre_spawn_hook = copy_course
+c.Spawner.pre_spawn_hook = prepare_learner

@@ -82,8 +82,21 @@ def _until(page, what: str, done, timeout: float = 120) -> dict:
         page.wait_for_timeout(300)
 
 
-def run_lesson_and_step(page, lesson_url: str) -> str:
-    """Open a lesson, run every cell, click the first enabled 「次のターン」; see one more turn card.
+def start_lesson(page, lesson_url: str) -> None:
+    """Open a lesson, append the probe and press Run All (returns at once; ``finish_lesson`` waits).
+
+    Two learners' lessons are started one after the other and then run side by side, as in a class.
+    """
+    page.goto(f"{lesson_url}?reset")
+    page.wait_for_selector(".jp-Notebook", timeout=90_000)
+    kernel_idle(page)
+    page.evaluate(CLEAR_AND_APPEND, PROBE)  # cleared counts tell this run's cells from the file's
+    # Fire and forget: the command's promise may outlive the cells, so do not await it.
+    page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
+
+
+def finish_lesson(page) -> str:
+    """Wait for Run All, click the first enabled 「次のターン」; see one more turn card.
 
     A lesson cell that raises is reported, not failed on: the notebooks' own suite (nbval) judges
     the lessons, the hub test the deployment. Run All stops at such a cell, so the probe is then
@@ -91,12 +104,6 @@ def run_lesson_and_step(page, lesson_url: str) -> str:
     """
     from playwright.sync_api import expect
 
-    page.goto(f"{lesson_url}?reset")
-    page.wait_for_selector(".jp-Notebook", timeout=90_000)
-    kernel_idle(page)
-    page.evaluate(CLEAR_AND_APPEND, PROBE)  # cleared counts tell this run's cells from the file's
-    # Fire and forget: the command's promise may outlive the cells, so do not await it.
-    page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
     state = _until(page, "Run All", lambda s: s["ran"] and not s["queued"])
     note = f"{state['ran']} code cells ran"
     if state["errors"]:

@@ -9,6 +9,7 @@ the test accounts.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import time
@@ -59,6 +60,27 @@ def descendants(root: int, procs: dict[int, Proc]) -> list[Proc]:
             found.append(child)
             todo.append(child.pid)
     return found
+
+
+def listening(pid: int) -> tuple[set[int], set[str]]:
+    """(TCP ports, Unix socket paths) that process ``pid`` listens on; an abstract Unix name starts with @."""
+    inodes = set()
+    for fd in Path(f"/proc/{pid}/fd").iterdir():
+        with contextlib.suppress(OSError):
+            if (link := os.readlink(fd)).startswith("socket:["):
+                inodes.add(link[8:-1])
+    ports = set()
+    for name in ("tcp", "tcp6"):
+        for line in Path(f"/proc/{pid}/net/{name}").read_text().splitlines()[1:]:
+            fields = line.split()
+            if fields[3] == "0A" and fields[9] in inodes:  # 0A: LISTEN
+                ports.add(int(fields[1].rsplit(":", 1)[1], 16))
+    paths = set()
+    for line in Path(f"/proc/{pid}/net/unix").read_text().splitlines()[1:]:
+        fields = line.split()
+        if len(fields) > 7 and int(fields[3], 16) & 0x10000 and fields[6] in inodes:  # __SO_ACCEPTCON
+            paths.add(fields[7])
+    return ports, paths
 
 
 def rss_mib(pid: int) -> float:

@@ -1,9 +1,11 @@
 """The course venv every learner's server and kernel run from, as the deployment asks for.
 
-The project's own venv serves when a test learner can run it and import the course from it. A
-checkout in a private place (under /root, or a 0700 temporary folder) cannot be read by another
-account; then the test builds what docs/classroom.md tells an instructor to build, a venv outside
-the checkout that everyone can read, and removes it afterwards.
+The deployment (docs/classroom.md) installs a copy of harness_lab, not an editable link, into a
+venv outside the checkout that everyone can read: the hub refuses a venv that would lead learners
+into the checkout and its answers. `pip install` of JupyterLab and JupyterHub takes minutes, so
+when a test learner can run the project's own venv, ``installed_copy`` builds that layout from it
+in a second; otherwise (a checkout under /root, or HARNESS_HUB_TEST_FRESH_VENV=1) ``build_shared``
+runs pip as an instructor would. Either is removed afterwards.
 """
 
 from __future__ import annotations
@@ -56,6 +58,42 @@ def build_shared(root: Path, user: str) -> Path:
             done = subprocess.run(command, capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=900)
             if done.returncode:
                 raise RuntimeError(f"{' '.join(command[:3])} failed: {done.stderr.strip()[-1500:]}")
+    except BaseException:
+        shutil.rmtree(venv, ignore_errors=True)
+        raise
+    return venv
+
+
+def installed_copy(root: Path, base: Path) -> Path:
+    """A venv under /var/tmp holding a copy of ``root``'s harness_lab, its other packages ``base``'s.
+
+    It runs ``base``'s interpreter (a copy of its executables and pyvenv.cfg), reaches ``base``'s
+    installed packages through a .pth line (the editable link among them is a .pth of ``base``'s
+    own, which Python reads only in a venv's own site-packages), and shares its share/ and etc/
+    (JupyterLab's assets, the kernel spec, the server extensions). harness_lab is a copy in its own
+    site-packages, as `pip install` would leave it, so kernels find no path into the checkout.
+    """
+    version = f"python{sys.version_info.major}.{sys.version_info.minor}"
+    venv = Path(tempfile.mkdtemp(prefix="harness-lab-hub-venv-", dir="/var/tmp"))
+    os.chmod(venv, 0o755)
+    try:
+        shutil.copy2(base / "pyvenv.cfg", venv / "pyvenv.cfg")
+        (venv / "bin").mkdir()
+        for name in ("python", "python3", version):
+            if os.path.lexists(base / "bin" / name):
+                shutil.copy2(base / "bin" / name, venv / "bin" / name, follow_symlinks=False)
+        site = venv / "lib" / version / "site-packages"
+        site.mkdir(parents=True)
+        shutil.copytree(root / "harness_lab", site / "harness_lab", ignore=shutil.ignore_patterns("__pycache__"))
+        (site / "course-dependencies.pth").write_text(f"{base / 'lib' / version / 'site-packages'}\n")
+        for shared in ("share", "etc"):
+            if (base / shared).exists():
+                (venv / shared).symlink_to(base / shared)
+        server = venv / "bin" / "jupyterhub-singleuser"
+        server.write_text(
+            f"#!{venv / 'bin' / 'python'}\nimport sys\nfrom jupyterhub.singleuser import main\nsys.exit(main())\n"
+        )
+        server.chmod(0o755)
     except BaseException:
         shutil.rmtree(venv, ignore_errors=True)
         raise

@@ -1,5 +1,6 @@
 """The course on a real JupyterHub: two learners, each in their own browser, run lesson 01 and a
-Stepper turn, and neither can read the other's files or reach the other's server.
+Stepper turn, and neither can read the other's files, reach the other's server or kernel, or read
+the course's answers.
 
 The hub is started from deploy/jupyterhub/jupyterhub_config.py, the file an instructor uses, with
 PAM logins for two throwaway Unix accounts, LocalProcessSpawner, and configurable-http-proxy from
@@ -7,13 +8,14 @@ npm (installed into build/hub-node/). Needs root, useradd and Debian's Chromium;
 reason printed, without them or when npm cannot install the proxy. Every process it starts (hub,
 proxy, single-user servers, kernels, browsers) is listed at the end and must be gone.
 
-HARNESS_HUB_TEST_FRESH_VENV=1 makes it build the shared course venv it would otherwise build only
-when the checkout is private (see hub_venv.py).
+HARNESS_HUB_TEST_FRESH_VENV=1 makes it build the course venv with pip, as an instructor does, which
+it otherwise does only when learners cannot run the project's venv (see hub_venv.py).
 """
 
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import pwd
 import shutil
@@ -22,6 +24,7 @@ import socket
 import stat
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from contextlib import ExitStack
@@ -31,7 +34,7 @@ import hub_accounts
 import hub_browser
 import hub_venv
 import pytest
-from hub_processes import Watch, rss_mib, table
+from hub_processes import Watch, listening, rss_mib, table
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy" / "jupyterhub"
@@ -54,6 +57,7 @@ LEARNERS = ("hltest-alice", "hltest-bob")
 # default env_keep passes PYTHONPATH on; an instructor's exported API key must never travel.
 CANARIES = {"PYTHONPATH": "/nonexistent/hub-canary", "ANTHROPIC_API_KEY": "hub-canary-not-a-key"}
 LESSON = "notebooks/01_bare_loop.ipynb"
+PROBES = (Path(__file__).parent / "learner_probes.py").read_text(encoding="utf-8")
 
 
 def _load_course_files():
@@ -150,27 +154,36 @@ def course(tmp_path):
 
 @pytest.fixture
 def course_venv(learners, capsys):
-    venv = Path(sys.prefix)
-    why = hub_venv.problem(venv, LEARNERS[0])
-    if why is None and os.environ.get("HARNESS_HUB_TEST_FRESH_VENV") != "1":
-        yield venv
-        return
-    _say(
-        capsys,
-        f"learners cannot use {venv} ({why or 'HARNESS_HUB_TEST_FRESH_VENV=1'}): "
-        "building a shared course venv under /var/tmp",
-    )
-    shared = hub_venv.build_shared(ROOT, LEARNERS[0])
+    """A venv outside the checkout with a copy of harness_lab installed, as the deployment asks."""
+    base = Path(sys.prefix)
+    why = "HARNESS_HUB_TEST_FRESH_VENV=1"
+    if os.environ.get("HARNESS_HUB_TEST_FRESH_VENV") != "1":
+        venv = hub_venv.installed_copy(ROOT, base)
+        if (why := hub_venv.problem(venv, LEARNERS[0])) is not None:
+            shutil.rmtree(venv, ignore_errors=True)
+    if why is not None:
+        _say(capsys, f"learners cannot use {base} ({why}): building a course venv with pip under /var/tmp")
+        venv = hub_venv.build_shared(ROOT, LEARNERS[0])
+        if why := hub_venv.problem(venv, LEARNERS[0]):
+            shutil.rmtree(venv, ignore_errors=True)
+            pytest.fail(f"the course venv {venv} does not work for a learner: {why}")
     try:
-        if why := hub_venv.problem(shared, LEARNERS[0]):
-            pytest.fail(f"the shared venv {shared} does not work for a learner either: {why}")
-        yield shared
+        yield venv
     finally:
-        shutil.rmtree(shared, ignore_errors=True)
+        shutil.rmtree(venv, ignore_errors=True)
+
+
+@pytest.fixture
+def runtime():
+    """HARNESS_HUB_RUNTIME: root's, open to all, like /run/harness-lab, and gone afterwards."""
+    folder = Path(tempfile.mkdtemp(prefix="harness-lab-hub-run-", dir="/var/tmp"))
+    folder.chmod(0o755)
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
 
 
 class Hub:
-    def __init__(self, tmp_path: Path, proxy: Path, course: Path, venv: Path, watch: Watch):
+    def __init__(self, tmp_path: Path, proxy: Path, course: Path, venv: Path, runtime: Path, watch: Watch):
         self.port, hub_port, api_port = _free_ports(3)
         self.url = f"http://127.0.0.1:{self.port}"
         self.watch = watch
@@ -182,6 +195,7 @@ class Hub:
             HARNESS_HUB_COURSE=str(course),
             HARNESS_HUB_VENV=str(venv),
             HARNESS_HUB_STATE=str(state),
+            HARNESS_HUB_RUNTIME=str(runtime),
             HARNESS_HUB_URL=self.url,
             HARNESS_HUB_HUB_PORT=str(hub_port),
             HARNESS_HUB_PROXY_API_PORT=str(api_port),
@@ -233,10 +247,10 @@ class Hub:
 
 
 @pytest.fixture
-def hub(tmp_path, hub_tools, learners, course, course_venv):
+def hub(tmp_path, hub_tools, learners, course, course_venv, runtime):
     uids = {pwd.getpwnam(name).pw_uid for name in learners}
     watch = Watch(uids)
-    started = Hub(tmp_path, hub_tools, course, course_venv, watch)
+    started = Hub(tmp_path, hub_tools, course, course_venv, runtime, watch)
     try:
         started.wait_ready()
         yield started
@@ -306,30 +320,84 @@ def _check_homes(homes: dict, uids: dict, sources: dict) -> None:
             assert done.returncode != 0 and "Permission denied" in done.stderr, (name, command, done)
 
 
-def _check_collection(homes: dict, course: Path, exercises: list[str], submissions: Path) -> None:
-    """collect.sh reads each home with its owner's rights: a symlink to a root-only file hands in nothing."""
-    alice, bob = LEARNERS
-    trap = exercises[-1]
-    hub_accounts.as_user(alice, "ln", "-sf", "/etc/shadow", str(homes[alice] / "exercises" / trap))
-    done = subprocess.run(
-        [str(DEPLOY / "collect.sh"), str(submissions), *LEARNERS],
-        capture_output=True,
-        text=True,
-        stdin=subprocess.DEVNULL,
-        timeout=60,
-        env={**os.environ, "HARNESS_HUB_COURSE": str(course)},
-    )
-    assert done.returncode == 0, done.stderr
-    assert f"{alice}: {trap} not handed in" in done.stdout, done.stdout
-    for name, handed in ((alice, exercises[:-1]), (bob, exercises)):
-        folder = submissions / name
-        assert sorted(p.name for p in folder.iterdir()) == sorted(handed), done.stdout
-        assert stat.S_IMODE(folder.stat().st_mode) == 0o700
-        for exercise in handed:
-            assert (folder / exercise).read_bytes() == (homes[name] / "exercises" / exercise).read_bytes()
+def _as_learner(name: str, venv: Path, probe: str, spec: dict) -> dict:
+    done = hub_accounts.as_user(name, str(venv / "bin" / "python"), "-I", "-c", PROBES, probe, json.dumps(spec))
+    assert done.returncode == 0, f"the {probe} probe failed as {name}: {done.stderr[-2000:]}"
+    return json.loads(done.stdout)
 
 
-def test_two_learners_share_a_hub_and_nothing_else(hub, learners, course, course_venv, tmp_path, capsys):
+def _kernel_channels(kernel) -> tuple[dict, list[str]]:
+    """The kernel's connection file (read as root) and the endpoints of its five channels."""
+    words = kernel.cmdline.split()
+    info = json.loads(Path(words[words.index("-f") + 1]).read_text())
+    ports = [info[f"{c}_port"] for c in ("shell", "iopub", "stdin", "control", "hb")]
+    if info["transport"] == "ipc":
+        return info, [f"ipc://{info['ip']}-{port}" for port in ports]
+    return info, [f"tcp://127.0.0.1:{port}" for port in ports]
+
+
+def _check_kernels_private(uids: dict, venv: Path, runtime: Path) -> str:
+    """Each learner, as themselves, tries every socket the other's kernel and server listen on."""
+    said = []
+    for owner, intruder in (LEARNERS, LEARNERS[::-1]):
+        servers, kernels = _learner_processes(uids[owner])
+        info, channels = _kernel_channels(kernels[0])
+        tcp, unix = listening(kernels[0].pid)
+        server_ports, _ = listening(servers[0].pid)
+        spec = {
+            "tcp": sorted(tcp | {int(c.rsplit(":", 1)[1]) for c in channels if c.startswith("tcp:")}),
+            "unix": sorted(unix | {c[len("ipc://") :] for c in channels if c.startswith("ipc:")}),
+            "http": [[port, f"/user/{owner}/api/kernels"] for port in sorted(server_ports)],
+            "listen": 0.5,
+        }
+        got = _as_learner(intruder, venv, "kernels", spec)
+        # Every channel and every Unix socket must refuse; the one other TCP port (ipykernel's keyed,
+        # receive-only pipe for forked children) may accept, but must give nothing to read.
+        reached = {
+            url: how
+            for url, how in got["reached"].items()
+            if how == "connected" and (url in channels or url.startswith("ipc://"))
+        }
+        assert not reached and not got["heard"], (
+            f"{intruder} reached {owner}'s kernel {sorted(reached)} and read {got['heard'][:3]}"
+        )
+        for url, how in got["reached"].items():
+            assert not url.startswith("http") or not how.startswith("HTTP 200"), f"{intruder}: {url} -> {how}"
+        assert info["transport"] == "ipc", f"{owner}'s kernel listens on TCP: {channels}"
+        own = runtime / owner
+        assert all(c.startswith(f"ipc://{own}/") for c in channels), channels
+        mode = own.stat()
+        assert (mode.st_mode & 0o777, mode.st_uid) == (0o700, uids[owner]), (
+            f"{own}: {oct(mode.st_mode)}, uid {mode.st_uid}"
+        )
+        refused = sum(how.startswith("refused") for how in got["reached"].values())
+        answered = [how[:8] for url, how in got["reached"].items() if url.startswith("http")]
+        said.append(
+            f"{intruder} -> {owner}: {refused} of {len(spec['tcp']) + len(spec['unix'])} kernel sockets refused, "
+            f"nothing read; server {', '.join(answered)}"
+        )
+    return "; ".join(said)
+
+
+def _check_answers_hidden(name: str, venv: Path, course: Path) -> None:
+    """A learner finds harness_lab where their kernel does and cannot read a solution from there."""
+    solutions = sorted(p.name for p in (ROOT / "exercises" / "solutions").glob("*.ipynb"))
+    got = _as_learner(name, venv, "answers", {"course": [str(course)], "solutions": solutions})
+    assert not got["read"], f"{name} read the answers: {got['read']}"
+    assert Path(got["package"]).is_relative_to(venv), f"{name}'s kernel imports harness_lab from {got['package']}"
+
+
+def _in_page(page, name: str, hub: Hub, tmp_path: Path, action, *args):
+    """``action(page, *args)``; a failure comes with a screenshot and the end of the hub's log."""
+    try:
+        return action(page, *args)
+    except AssertionError as failure:
+        shot = tmp_path / f"{name}-failure.png"
+        page.screenshot(path=str(shot))
+        raise AssertionError(f"{name}: {failure}\nscreenshot: {shot}\nhub log:\n{hub.tail(2500)}") from failure
+
+
+def test_two_learners_share_a_hub_and_nothing_else(hub, learners, course, course_venv, runtime, tmp_path, capsys):
     from playwright.sync_api import expect, sync_playwright
 
     t0 = time.monotonic()
@@ -363,21 +431,23 @@ def test_two_learners_share_a_hub_and_nothing_else(hub, learners, course, course
         for name in LEARNERS:
             pages[name].wait_for_url(f"**/user/{name}/lab**", wait_until="commit", timeout=90_000)
             figures.append(f"{name}: logged in, server up at {time.monotonic() - t0:.1f} s")
-            try:
-                done = hub_browser.run_lesson_and_step(pages[name], f"{hub.url}/user/{name}/lab/tree/{LESSON}")
-            except AssertionError as failure:
-                shot = tmp_path / f"{name}-failure.png"
-                pages[name].screenshot(path=str(shot))
-                raise AssertionError(f"{name}: {failure}\nscreenshot: {shot}\nhub log:\n{hub.tail(2500)}") from failure
+        # Both lessons run at once, as in a class; then each learner's turn is checked.
+        for name in LEARNERS:
+            _in_page(
+                pages[name], name, hub, tmp_path, hub_browser.start_lesson, f"{hub.url}/user/{name}/lab/tree/{LESSON}"
+            )
+        for name in LEARNERS:
+            done = _in_page(pages[name], name, hub, tmp_path, hub_browser.finish_lesson)
             figures.append(f"{name}: {done} (at {time.monotonic() - t0:.1f} s)")
             hub.watch.snapshot()  # kernels and browsers as they run
             figures.append(f"{name}: {_check_learner_processes(name, uids[name], course_venv)}")
         _check_hub_keeps_servers_apart(pages, hub.url)
+        figures.append(_check_kernels_private(uids, course_venv, runtime))
         hub.watch.snapshot()
 
     sources = _load_course_files().course_notebooks(course)
     _check_homes(homes, uids, sources)
-    _check_collection(homes, course, [src.name for src in sources["exercises"]], tmp_path / "submissions")
+    _check_answers_hidden(alice, course_venv, course)
 
     # Everything this test started stops with the hub: servers, kernels, proxy; browsers are closed.
     hub.stop()
