@@ -60,7 +60,7 @@ class Record:
             note(t("grade.class.record_not_saved", state=path, error=describe_error(exc)))
             return
         try:
-            self.folder.clear_strays()
+            self.folder.clear_strays(path.name)  # the report's own files are write_report's
             self.entries = self._load()
         except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError) as exc:
             # UnicodeDecodeError is a ValueError; RecursionError: JSON nested past the parser's limit

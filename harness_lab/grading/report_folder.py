@@ -121,10 +121,11 @@ class Folder:
         except FileNotFoundError:
             pass
 
-    def clear_strays(self) -> None:
-        """Remove every ``*.part`` entry: a write cut short, or something planted to block or redirect one."""
+    def clear_strays(self, *of: str) -> None:
+        """Remove every ``*.part`` entry (of the files named ``of``, else of any): a write cut short, or
+        something planted to block or redirect one."""
         for name in self.names():
-            if name.endswith(PART):
+            if name.endswith(PART) and (not of or name.lstrip(".").startswith(of)):
                 self.remove(name)
                 self.note(t("grade.class.stray_removed", name=os.path.join(self.shown, name)))
 
