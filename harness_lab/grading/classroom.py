@@ -303,9 +303,11 @@ def _read(path: Path) -> bytes:
     """
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
     with os.fdopen(fd, "rb") as f:
-        size = os.fstat(fd).st_size
-        if size > MAX_NOTEBOOK_BYTES:
-            raise _TooLarge(path.name, size)
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):  # swapped for a FIFO or a device since the scan
+            raise OSError(t("grade.class.not_regular", name=path.name))
+        if info.st_size > MAX_NOTEBOOK_BYTES:
+            raise _TooLarge(path.name, info.st_size)
         data = f.read(MAX_NOTEBOOK_BYTES + 1)
     if len(data) > MAX_NOTEBOOK_BYTES:  # it grew since
         raise _TooLarge(path.name, len(data))
