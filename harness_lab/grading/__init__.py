@@ -15,11 +15,13 @@ package's own grade code in a fresh process, never the learner's grade cell. A t
 learner's code through ``try_limited``, so a runaway stops there too, before the grade cell.
 
 ``harness-lab grade-class SUBMISSIONS --out REPORT`` grades a whole class the same way:
-``classroom.py`` (the batch, on the long-lived workers of ``workers.py``), ``class_report.py`` (the
-CSV, the feedback files, the instructor's page) and ``class_command.py`` (the terminal).
+``classroom.py`` (the batch, on the long-lived workers of ``workers.py``), ``record.py`` (the signed
+record that lets a rerun skip what it graded), ``class_report.py`` (the CSV, the feedback files,
+the instructor's page), ``report_files.py`` (writing them without following links) and
+``class_command.py`` (the terminal).
 """
 
-from . import catalog  # noqa: F401  # the layer's strings, before any module uses them
+from . import catalog, class_catalog  # noqa: F401  # the layer's strings, before any module uses them
 from .level1 import check_level1, grade_level1, level1_options
 from .level2 import check_level2, grade_level2, level2_options
 from .notebook import NotebookGrade, grade_notebook

@@ -1,23 +1,30 @@
 """``harness-lab grade-class SUBMISSIONS --out REPORT``: the instructor's terminal side of class grading.
 
 It refuses a report folder that would lose something (inside SUBMISSIONS, or a folder of other
-files), grades the class (``classroom.py``) with a progress line on stderr, writes the report
-(``class_report.py``) and prints what it did. The progress line is a plain ``\\r`` line, drawn only
-when stderr is a terminal, so a log or CI gets no control characters.
+files) or that others could tamper with (a symbolic link, a folder of another account or one that
+every account may write), grades the class (``classroom.py``) with a progress line on stderr,
+writes the report (``report_files.py``) and prints what it did. A new report folder is made with
+mode 0700: it holds learners' grades and answers. The progress line is a plain ``\\r`` line, drawn
+only when stderr is a terminal, so a log or CI gets no control characters.
 
-Exit codes: 0 when the report was written (whatever the grades), 2 for usage errors, 130 when
+Exit codes: 0 when the report was written (whatever the grades), 1 when a part of it could not be
+(each named on stderr and, if it could be written, on the page), 2 for usage errors, 130 when
 interrupted (the grades so far are kept, and a rerun continues).
 """
 
 from __future__ import annotations
 
+import os
+import stat
 import sys
 from pathlib import Path
 from typing import TextIO
 
 from ..text import t
-from .class_report import HTML_FILE, summary, write_report
+from .class_report import HTML_FILE, summary
 from .classroom import STATE_FILE, Row, grade_class
+from .report_files import write_report
+from .sandbox import describe_error
 
 __all__ = ["grade_class_command"]
 
@@ -37,7 +44,13 @@ def grade_class_command(
     if refused:
         print(refused, file=stderr)
         return 2
-    out.mkdir(parents=True, exist_ok=True)
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        if not os.path.lexists(out):
+            os.mkdir(out, 0o700)
+    except OSError as exc:
+        print(t("grade.class.out_unusable", out=out, error=describe_error(exc)), file=stderr)
+        return 2
     progress = _Progress(stderr)
     try:
         result = grade_class(
@@ -53,7 +66,9 @@ def grade_class_command(
         print(t("grade.class.interrupted", done=progress.done, state=out / STATE_FILE), file=stderr)
         return 130
     progress.end()
-    write_report(result, out)
+    failed = write_report(result, out, note=lambda note: print(note, file=stderr))
+    for line in failed:
+        print(line, file=stderr)
     handed = [r for r in result.rows if r.notebook]
     print(
         t(
@@ -66,6 +81,9 @@ def grade_class_command(
         file=stdout,
     )
     print(summary(result), file=stdout)
+    if failed:
+        print(t("grade.class.report_incomplete", count=len(failed), out=out), file=stderr)
+        return 1
     print(t("grade.class.written", path=out / HTML_FILE), file=stdout)
     return 0
 
@@ -77,8 +95,19 @@ def _refused(submissions: Path, out: Path) -> str | None:
     inside = out.resolve()
     if inside == submissions.resolve() or submissions.resolve() in inside.parents:
         return t("grade.class.out_inside", out=out, submissions=submissions)
-    if out.exists() and not (out / STATE_FILE).is_file() and (not out.is_dir() or any(out.iterdir())):
+    try:
+        info = os.lstat(out)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        return t("grade.class.out_unusable", out=out, error=describe_error(exc))
+    if stat.S_ISLNK(info.st_mode):  # a link swapped in later would move the report elsewhere: name the folder
+        return t("grade.class.out_link", out=out, target=inside)
+    # an entry named state.json of any kind marks a report: one that is not a file is replaced, with a note
+    if not stat.S_ISDIR(info.st_mode) or (not os.path.lexists(out / STATE_FILE) and any(out.iterdir())):
         return t("grade.class.out_taken", out=out, state=STATE_FILE)
+    if info.st_uid != os.geteuid() or info.st_mode & stat.S_IWOTH:
+        return t("grade.class.out_not_private", out=out)
     return None
 
 

@@ -3,13 +3,18 @@
 - ``grades.csv``: one row per learner and exercise (learner, exercise, notebook, ``criterion_1``…
   ``criterion_N`` as pass / fail, the failed criteria's hint keys, score, max_score, status, message).
   UTF-8 with a BOM, so Excel reads Japanese names right; the column names and the values other than
-  ``message`` are fixed ASCII words a gradebook import can map, whatever the language.
+  ``message`` are fixed ASCII words a gradebook import can map, whatever the language. A cell that
+  a spreadsheet would take for a formula (it begins with ``=``, ``+``, ``-``, ``@``, a tab or a
+  carriage return: a learner folder named ``=HYPERLINK(...)``) gets a leading ``'``, OWASP's
+  guard against CSV injection, so it shows as text.
 - ``feedback/<learner>.txt``: the lines the learner's grade cell prints, notebook by notebook, then
   what was missing or not graded.
 - ``index.html``: pass rate per criterion as a bar chart (inline SVG), the most common hints with the
-  shortest answer that got each, and every timeout, error, missing exercise and file not graded.
+  shortest answer that got each, and every timeout, error, missing exercise and file not graded;
+  what the run noticed about its record and report folder comes first. Every name is escaped.
 
-Everything is derived from the rows alone, in a fixed order: the same grades write the same bytes.
+Everything is derived from the rows alone, in a fixed order: the same grades make the same bytes.
+``report_files.py`` writes them.
 """
 
 from __future__ import annotations
@@ -17,10 +22,9 @@ from __future__ import annotations
 import csv
 import html
 import io
-import os
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import replace
-from pathlib import Path
 
 from ..text import lang, t
 from .classroom import ClassResult, Row
@@ -36,7 +40,6 @@ __all__ = [
     "gradebook",
     "page",
     "summary",
-    "write_report",
 ]
 
 CSV_FILE = "grades.csv"
@@ -51,30 +54,6 @@ _LABEL_W, _BAR_W, _ROW_H, _BAR_H, _PAD = 80, 420, 30, 18, 10
 
 def criteria_count() -> int:
     return max(len(ex.criteria) for ex in EXERCISES.values())
-
-
-def write_report(result: ClassResult, out: Path) -> None:
-    """Write the three parts of the report into ``out`` (created if needed)."""
-    out.mkdir(parents=True, exist_ok=True)
-    _write(out / CSV_FILE, gradebook(result), "utf-8-sig")
-    folder = out / FEEDBACK_DIR
-    folder.mkdir(exist_ok=True)
-    written = set()
-    for learner in result.learners:
-        name = f"{learner}.txt"
-        _write(folder / name, feedback(result, learner))
-        written.add(name)
-    for stale in folder.glob("*.txt"):  # a learner no longer in the submissions
-        if stale.name not in written:
-            stale.unlink()
-    _write(out / HTML_FILE, page(result))
-
-
-def _write(path: Path, text: str, encoding: str = "utf-8") -> None:
-    partial = path.with_name(path.name + ".part")
-    with open(partial, "w", encoding=encoding, newline="") as f:
-        f.write(text)
-    os.replace(partial, path)
 
 
 # --- grades.csv -----------------------------------------------------------------------------------
@@ -108,20 +87,27 @@ def gradebook(result: ClassResult) -> str:
             keys = grade.key
         exercise = EXERCISES.get(grade.exercise)
         most = len(checks) if checks else len(exercise.criteria) if exercise else count
-        writer.writerow(
-            [
-                row.learner,
-                grade.exercise,
-                row.notebook,
-                *marks,
-                keys,
-                sum(c.passed for c in checks),
-                most,
-                grade.status,
-                "" if grade.status == "ok" else grade.error,
-            ]
-        )
+        cells = [
+            row.learner,
+            grade.exercise,
+            row.notebook,
+            *marks,
+            keys,
+            sum(c.passed for c in checks),
+            most,
+            grade.status,
+            "" if grade.status == "ok" else grade.error,
+        ]
+        writer.writerow([_as_text(cell) for cell in cells])
     return buffer.getvalue()
+
+
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _as_text(cell: object) -> object:
+    """A cell a spreadsheet shows as text, never runs: a leading ' before a formula's first character (OWASP)."""
+    return "'" + cell if isinstance(cell, str) and cell.startswith(_FORMULA_START) else cell
 
 
 # --- feedback/<learner>.txt ----------------------------------------------------------------------
@@ -173,6 +159,11 @@ def page(result: ClassResult) -> str:
         f"<h1>{_e(t('grade.class.title'))}</h1>",
         f"<p>{_e(summary(result))}</p>",
     ]
+    if result.notes:
+        parts += [
+            f"<h2>{_e(t('grade.class.notes_title'))}</h2>",
+            "<ul>" + "".join(f"<li>{_e(note)}</li>" for note in result.notes) + "</ul>",
+        ]
     for name in sorted({r.grade.exercise for r in handed if r.grade.exercise in EXERCISES}):
         parts += _rates(name, [r for r in handed if r.grade.exercise == name])
     parts += _hints(handed)
@@ -204,7 +195,7 @@ def page(result: ClassResult) -> str:
     return "\n".join(parts)
 
 
-def _count(rows: list[Row], status: str) -> int:
+def _count(rows: Sequence[Row], status: str) -> int:
     return sum(1 for r in rows if r.grade.status == status)
 
 

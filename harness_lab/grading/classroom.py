@@ -8,13 +8,12 @@ a temporary folder, so what an answer cell writes beside itself stays out of the
 
 What is not a learner's notebook (a stray file, a symbolic link, a folder without notebooks) is
 reported as a ``Problem``, never graded and never a crash; an exercise a learner did not hand in
-becomes a "missing" row.
+becomes a "missing" row. A notebook handed in but not graded (too large, unreadable) is an error
+row of the exercise its file name tells, never "missing": the learner did hand it in.
 
-A rerun is cheap: ``REPORT/state.json`` keeps each grade with the SHA-256 of the bytes it was
-graded from, the grader's version (a hash of this package's grading code), the language and the
-time limit, and a notebook whose bytes, grader and language are unchanged is not graded again
-(nor is a timeout, unless the new time limit is longer). The file is rewritten as grades arrive,
-so an interrupted run resumes where it stopped.
+A rerun is cheap: ``REPORT/state.json`` (``record.py``) keeps each grade with the SHA-256 of the
+bytes it was graded from, signed with the instructor's key, and a notebook whose bytes, grader and
+language are unchanged is not graded again (nor is a timeout, unless the new time limit is longer).
 """
 
 from __future__ import annotations
@@ -31,9 +30,10 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from ..text import lang, t
+from ..text import t
 from .notebook import CHECK_TIMEOUT, EXERCISES, NOTEBOOK_TIMEOUT, NotebookGrade, answer_sources, grade_notebook
-from .report import Check, Report
+from .record import Record, plain
+from .record_key import record_key
 from .sandbox import describe_error
 from .workers import Pool
 
@@ -48,11 +48,11 @@ __all__ = [
 ]
 
 STATE_FILE = "state.json"
-MAX_NOTEBOOK_BYTES = 64 << 20  # an exercise notebook is ~50 KB; more than this is not one
+# An exercise notebook is ~20 KB. JSON can take ~35 times its size in memory once parsed ("[[]]," over
+# and over), and a worker parses it before any memory cap applies: 8 MB of that took one to ~375 MB.
+MAX_NOTEBOOK_BYTES = 8 << 20
 ANSWER_CHARS = 4000  # how much of a learner's answer cells is kept for the report's samples
-_SAVE_EVERY = 1.0  # seconds between rewrites of the state file while grades arrive
 _OVERDUE_GRACE = 15.0  # seconds past the time limit before a worker is presumed stuck and replaced
-_FORMAT = 1
 
 
 @dataclass(frozen=True)
@@ -84,6 +84,7 @@ class ClassResult:
     version: str
     timeout: float
     seconds: float
+    notes: tuple[str, ...] = ()  # what the run noticed about its record and report folder, for the report
 
     @property
     def graded(self) -> int:
@@ -111,29 +112,42 @@ def grade_class(
     timeout: float | None = None,
     on_row: Callable[[Row, int, int], None] | None = None,
     on_note: Callable[[str], None] | None = None,
+    key: bytes | bytearray | None = None,
 ) -> ClassResult:
     """Grade every notebook under ``submissions``; ``on_row(row, done, total)`` hears each one.
 
-    The record of grades is read from and written to ``state_path``. ``jobs`` workers grade in
-    parallel (default: one per core); ``timeout`` is the limit per notebook in seconds.
+    The record of grades is read from and written to ``state_path``, its entries signed with
+    ``key`` (default: the instructor's, ``record_key.py``). ``jobs`` workers grade in parallel
+    (default: one per core); ``timeout`` is the limit per notebook in seconds. ``on_note`` hears
+    each thing noticed about the record (also kept in ``ClassResult.notes``).
     """
     started = time.monotonic()
     timeout = NOTEBOOK_TIMEOUT if timeout is None else timeout
+    notes: list[str] = []
+
+    def note(text: str) -> None:
+        notes.append(text)
+        if on_note:
+            on_note(text)
+
     learners, found, problems = _scan(submissions)
     version = grader_version()
-    record = _Record(state_path, version, timeout, on_note)
+    record = Record(state_path, version, timeout, record_key(note) if key is None else key, note)
     rows: list[Row] = []
     tasks = []
     for learner, name in found:
         path = submissions / learner / name
         try:
             digest = hashlib.sha256(_read(path)).hexdigest()
+        except _TooLarge as exc:
+            rows.append(Row(learner, name, _error(learner, name, "grade.class.too_large", **exc.values)))
+            continue
         except OSError as exc:
             rows.append(Row(learner, name, _error(learner, name, "grade.nb.unreadable", error=describe_error(exc))))
             continue
         kept = record.reusable(learner, name, digest)
         if kept is not None:
-            rows.append(kept)
+            rows.append(Row(learner, name, kept[0], kept[1], reused=True))
         else:
             tasks.append((learner, name, str(path), digest))
     total = len(found)
@@ -148,9 +162,11 @@ def grade_class(
         record.keep_only({(r.learner, r.notebook) for r in rows})
     finally:
         record.save()  # an interrupted run keeps every grade it has
+        record.close()
     rows += _missing(learners, rows)
     rows.sort(key=lambda r: (r.learner, r.grade.exercise or "\uffff", r.notebook))
-    return ClassResult(tuple(learners), tuple(rows), tuple(problems), version, timeout, time.monotonic() - started)
+    seconds = time.monotonic() - started
+    return ClassResult(tuple(learners), tuple(rows), tuple(problems), version, timeout, seconds, tuple(notes))
 
 
 # --- finding the notebooks ----------------------------------------------------------------------
@@ -161,7 +177,9 @@ def _scan(submissions: Path) -> tuple[list[str], list[tuple[str, str]], list[Pro
 
     Hidden names (``.ipynb_checkpoints``, collect.sh's ``.name.part``) are skipped silently.
     """
-    learners, found, problems = [], [], []
+    learners: list[str] = []
+    found: list[tuple[str, str]] = []
+    problems: list[Problem] = []
     for entry in _entries(submissions, "", problems):
         if not entry.is_dir(follow_symlinks=False):
             problems.append(Problem("", entry.name, "grade.class.outside", t("grade.class.outside", name=entry.name)))
@@ -201,11 +219,7 @@ def _not_gradable(entry: os.DirEntry) -> tuple[str, str] | None:
         return "grade.class.unreadable_folder", t("grade.class.unreadable_folder", error=describe_error(exc))
     if not stat.S_ISREG(info.st_mode):  # a link could point at anything the grader may read; a FIFO never ends
         return "grade.class.not_regular", t("grade.class.not_regular", name=entry.name)
-    if info.st_size > MAX_NOTEBOOK_BYTES:
-        return "grade.class.too_large", t(
-            "grade.class.too_large", name=entry.name, mb=info.st_size >> 20, limit=MAX_NOTEBOOK_BYTES >> 20
-        )
-    return None
+    return None  # a notebook too large to grade is still handed in: it gets its row when read
 
 
 def _missing(learners: list[str], rows: list[Row]) -> list[Row]:
@@ -227,7 +241,7 @@ def _missing(learners: list[str], rows: list[Row]) -> list[Row]:
 # --- grading --------------------------------------------------------------------------------------
 
 
-def _graded(tasks: list[tuple], timeout: float, jobs: int | None, record: _Record):
+def _graded(tasks: list[tuple], timeout: float, jobs: int | None, record: Record):
     """Grade ``tasks`` in workers (or here, where there is no fork); yield each Row as it ends."""
     limits = (timeout, min(CHECK_TIMEOUT, timeout))
     if not tasks:
@@ -240,13 +254,13 @@ def _graded(tasks: list[tuple], timeout: float, jobs: int | None, record: _Recor
         shutil.rmtree(scratch, ignore_errors=True)
 
 
-def _graded_in(scratch: str, tasks: list[tuple], timeout: float, limits: tuple, jobs: int | None, record: _Record):
+def _graded_in(scratch: str, tasks: list[tuple], timeout: float, limits: tuple, jobs: int | None, record: Record):
     digests = {(learner, name): digest for learner, name, _, digest in tasks}
     sent = [(learner, name, path, limits, scratch) for learner, name, path, _ in tasks]
     if not hasattr(os, "fork"):
         for task in sent:
             graded = _grade_copy(task)
-            yield record.add(task[0], task[1], graded.pop("sha256"), graded)
+            yield _recorded(record, task[0], task[1], graded.pop("sha256"), graded)
         return
     pool = Pool(_grade_copy, min(jobs or _cores(), len(tasks)))
     for (learner, name, *_), outcome, value in pool.run(sent, timeout + _OVERDUE_GRACE):
@@ -254,12 +268,19 @@ def _graded_in(scratch: str, tasks: list[tuple], timeout: float, limits: tuple, 
             graded = value
             digests[learner, name] = graded.pop("sha256")  # the bytes graded, should the file have changed since
         elif outcome == "overdue":
-            graded = _plain(_error(learner, name, "grade.nb.timeout", status="timeout", seconds=f"{timeout:g}"))
+            graded = plain(_error(learner, name, "grade.nb.timeout", status="timeout", seconds=f"{timeout:g}"))
         elif outcome == "died":
-            graded = _plain(_error(learner, name, "grade.class.worker_died"))
+            graded = plain(_error(learner, name, "grade.class.worker_died"))
         else:
-            graded = _plain(_error(learner, name, "grade.class.internal", error=value))
-        yield record.add(learner, name, digests[learner, name], graded)
+            graded = plain(_error(learner, name, "grade.class.internal", error=value))
+        yield _recorded(record, learner, name, digests[learner, name], graded)
+
+
+def _recorded(record: Record, learner: str, name: str, digest: str, graded: dict) -> Row:
+    answer = graded.pop("answer", "")
+    if not graded["exercise"]:  # the grader could not tell (an unreadable notebook): the file's name does
+        graded["exercise"] = _exercise_of(name)
+    return Row(learner, name, record.add(learner, name, digest, graded, answer), answer)
 
 
 def _cores() -> int:
@@ -269,13 +290,27 @@ def _cores() -> int:
         return os.cpu_count() or 1
 
 
+class _TooLarge(OSError):
+    def __init__(self, name: str, size: int) -> None:
+        super().__init__(name)
+        self.values: dict[str, Any] = {"name": name, "mb": f"{size / (1 << 20):.1f}", "limit": MAX_NOTEBOOK_BYTES >> 20}
+
+
 def _read(path: Path) -> bytes:
-    """A submitted file's bytes, never following a link planted since the scan, at most the size limit."""
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    """A submitted file's bytes, never following a link planted since the scan; ``_TooLarge`` past the limit.
+
+    The size is judged before anything is parsed: a worker parses the notebook outside any memory cap.
+    """
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
     with os.fdopen(fd, "rb") as f:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):  # swapped for a FIFO or a device since the scan
+            raise OSError(t("grade.class.not_regular", name=path.name))
+        if info.st_size > MAX_NOTEBOOK_BYTES:
+            raise _TooLarge(path.name, info.st_size)
         data = f.read(MAX_NOTEBOOK_BYTES + 1)
-    if len(data) > MAX_NOTEBOOK_BYTES:
-        raise OSError(f"more than {MAX_NOTEBOOK_BYTES >> 20} MB")
+    if len(data) > MAX_NOTEBOOK_BYTES:  # it grew since
+        raise _TooLarge(path.name, len(data))
     return data
 
 
@@ -284,9 +319,11 @@ def _grade_copy(task: tuple) -> dict:
     learner, name, source, (timeout, check_timeout), scratch = task
     try:
         data = _read(Path(source))
+    except _TooLarge as exc:
+        return {**plain(_error(learner, name, "grade.class.too_large", **exc.values)), "answer": "", "sha256": ""}
     except OSError as exc:
         grade = _error(learner, name, "grade.nb.unreadable", error=describe_error(exc))
-        return {**_plain(grade), "answer": "", "sha256": ""}
+        return {**plain(grade), "answer": "", "sha256": ""}
     folder = tempfile.mkdtemp(dir=scratch)
     try:
         path = Path(folder) / name
@@ -295,7 +332,7 @@ def _grade_copy(task: tuple) -> dict:
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     grade = replace(grade, path=f"{learner}/{name}")
-    return {**_plain(grade), "answer": _answer_text(data), "sha256": hashlib.sha256(data).hexdigest()}
+    return {**plain(grade), "answer": _answer_text(data), "sha256": hashlib.sha256(data).hexdigest()}
 
 
 def _answer_text(data: bytes) -> str:
@@ -307,90 +344,10 @@ def _answer_text(data: bytes) -> str:
     return text if len(text) <= ANSWER_CHARS else text[:ANSWER_CHARS] + "\n…"
 
 
-def _error(learner: str, name: str, key: str, status: str = "error", **values: Any) -> NotebookGrade:
-    # a notebook's name tells its exercise when the grader could not (collect.sh names files so)
-    exercise = next((ex for ex in EXERCISES if name.startswith(ex)), "")
-    return NotebookGrade(f"{learner}/{name}", exercise, status, error=t(key, **values), key=key)
+def _error(learner: str, notebook: str, key: str, /, status: str = "error", **values: Any) -> NotebookGrade:
+    return NotebookGrade(f"{learner}/{notebook}", _exercise_of(notebook), status, error=t(key, **values), key=key)
 
 
-def _plain(grade: NotebookGrade) -> dict:
-    return {
-        "path": grade.path,
-        "exercise": grade.exercise,
-        "status": grade.status,
-        "error": grade.error,
-        "key": grade.key,
-        "notes": list(grade.notes),
-        "reports": [
-            {
-                "exercise": r.exercise,
-                "checks": [[c.number, c.title, c.passed, c.hint, c.warning, c.key] for c in r.checks],
-            }
-            for r in grade.reports
-        ],
-    }
-
-
-def _from_plain(value: dict) -> NotebookGrade:
-    reports = tuple(Report(r["exercise"], tuple(Check(*c) for c in r["checks"])) for r in value["reports"])
-    return NotebookGrade(
-        value["path"], value["exercise"], value["status"], reports, value["error"], value["key"], tuple(value["notes"])
-    )
-
-
-# --- the record of grades (resuming) -------------------------------------------------------------
-
-
-class _Record:
-    """REPORT/state.json: what was graded, from which bytes, by which grader, in which language."""
-
-    def __init__(self, path: Path, version: str, timeout: float, on_note: Callable[[str], None] | None) -> None:
-        self.path, self.version, self.timeout = path, version, timeout
-        self.entries: dict[str, dict] = {}
-        self.saved = time.monotonic()
-        try:
-            if path.exists():
-                state = json.loads(path.read_text(encoding="utf-8"))
-                if state.get("format") == _FORMAT and state.get("grader") == version and state.get("lang") == lang():
-                    self.entries = dict(state["entries"])
-        except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
-            if on_note:
-                on_note(t("grade.class.state_unreadable", state=path, error=describe_error(exc)))
-
-    def reusable(self, learner: str, name: str, digest: str) -> Row | None:
-        entry = self.entries.get(f"{learner}/{name}")
-        try:
-            if entry is None or entry["sha256"] != digest:
-                return None
-            grade = _from_plain(entry["grade"])
-            if grade.key == "grade.class.internal":
-                return None  # the grader's own failure, not a verdict on the notebook: try again
-            if grade.status == "timeout" and self.timeout > entry["timeout"]:
-                return None
-            return Row(learner, name, grade, entry.get("answer", ""), reused=True)
-        except (KeyError, TypeError, ValueError):
-            return None
-
-    def add(self, learner: str, name: str, digest: str, graded: dict) -> Row:
-        answer = graded.pop("answer", "")
-        grade = _from_plain(graded)
-        self.entries[f"{learner}/{name}"] = {
-            "sha256": digest,
-            "timeout": self.timeout,
-            "grade": graded,
-            "answer": answer,
-        }
-        if time.monotonic() - self.saved >= _SAVE_EVERY:
-            self.save()
-        return Row(learner, name, grade, answer)
-
-    def keep_only(self, present: set[tuple[str, str]]) -> None:
-        """Forget notebooks no longer in the submissions (the record mirrors the folder)."""
-        self.entries = {k: v for k, v in self.entries.items() if tuple(k.split("/", 1)) in present}
-
-    def save(self) -> None:
-        state = {"format": _FORMAT, "grader": self.version, "lang": lang(), "entries": self.entries}
-        partial = self.path.with_name(self.path.name + ".part")
-        partial.write_text(json.dumps(state, ensure_ascii=False, sort_keys=True), encoding="utf-8")
-        os.replace(partial, self.path)  # a run killed mid-write leaves the last whole record
-        self.saved = time.monotonic()
+def _exercise_of(name: str) -> str:
+    """The exercise a notebook's file name tells (collect.sh names files so), or ""."""
+    return next((ex for ex in EXERCISES if name.startswith(ex)), "")

@@ -15,12 +15,14 @@ by the line that picks the answer, in the first answer cell; the other answer ce
 from __future__ import annotations
 
 import copy
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import answers_level1
 import answers_level2
 import nbformat
+import pytest
 
 import harness_lab.grading  # noqa: F401  # adds the graders' strings to the catalog
 from harness_lab.text import CATALOG
@@ -31,6 +33,23 @@ FILES = {"level1": "level1_tiered_policy.ipynb", "level2": "level2_missing_gate.
 BATTERIES = {"level1": answers_level1, "level2": answers_level2}
 NAMES = {"level1": "POLICY, DEFAULT_TIER, run_tool_uses, ANSWERS", "level2": "MISSING, run_agent, MAX_TURNS"}
 ALL_PASSED = CATALOG["grade.all_passed"][0].format(total=3)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def instructor_config(tmp_path_factory):
+    """The record's key is made in a folder of the tests' own, never in the real ~/.config.
+
+    A test module that grades a class imports this fixture; the commands it starts inherit it.
+    """
+    config = tmp_path_factory.mktemp("config")
+    before = os.environ.get("XDG_CONFIG_HOME")
+    os.environ["XDG_CONFIG_HOME"] = str(config)
+    yield config
+    if before is None:
+        del os.environ["XDG_CONFIG_HOME"]
+    else:
+        os.environ["XDG_CONFIG_HOME"] = before
+
 
 # Answer-cell code that ends the notebook's grading process in each way a learner's code can.
 HANG = "while True:\n    pass\n"
@@ -153,6 +172,102 @@ def checker_redefined(exercise: str, name: str) -> Handed:
         -1
     ].source += f"\n\ndef check_{exercise}(*args, **kwargs):\n    print({ALL_PASSED!r})\n"
     return handed
+
+
+# An answer cell that, run unsandboxed as the instructor, forges the record of grades (it passes
+# itself and fails a classmate, with the right SHA-256 of both notebooks and the grader's version),
+# keeps a copy of its forgery, blocks the record's old partial file name with a folder, and plants
+# links in the report folder: two partial files to an instructor's file, ``feedback`` to a folder.
+FORGE = """
+import hashlib, json, os, pathlib
+try:
+    try:
+        from harness_lab.grading.record import _FORMAT
+    except ImportError:  # the grader before the record was signed
+        from harness_lab.grading.classroom import _FORMAT
+    from harness_lab.grading.classroom import grader_version
+    from harness_lab.text import lang
+    report, subs = pathlib.Path({report!r}), pathlib.Path({subs!r})
+    def entry(learner, passed):
+        notebook = subs / learner / {notebook!r}
+        checks = [[n, "", passed, "", "", ""] for n in (1, 2, 3)]
+        grade = dict(path=learner + "/" + notebook.name, exercise={exercise!r}, status="ok", error="", key="",
+                     notes=[], reports=[dict(exercise={exercise!r}, checks=checks)])
+        digest = hashlib.sha256(notebook.read_bytes()).hexdigest()
+        return dict(sha256=digest, timeout=1e9, grade=grade, answer="", mac="0" * 64)
+    entries = {{learner + "/" + {notebook!r}: entry(learner, learner == {forger!r}) for learner in {learners!r}}}
+    forgery = json.dumps(dict(format=_FORMAT, grader=grader_version(), lang=lang(), entries=entries))
+    (report / "state.json").write_text(forgery)
+    pathlib.Path({keep!r}).write_text(forgery)
+    (report / "state.json.part").mkdir(exist_ok=True)
+    for name, target in (("index.html.part", {victim!r}), ("grades.csv.part", {victim!r}), ("feedback", {folder!r})):
+        if not os.path.lexists(report / name):
+            os.symlink(target, report / name)
+except Exception:
+    pass
+"""
+
+
+def forging(exercise: str, forger: str, learners: list[str], places: dict[str, Path]) -> Handed:
+    """The unsolved starter with ``FORGE`` after its answer: graded, it must earn the starter's own grade.
+
+    ``places``: report, subs, keep (where the forgery's copy goes), victim (a file), folder (a folder).
+    """
+    nb = starter(exercise)
+    code = FORGE.format(
+        exercise=exercise,
+        notebook=FILES[exercise],
+        forger=forger,
+        learners=learners,
+        **{name: str(path) for name, path in places.items()},
+    )
+    answer_cells(nb)[0].source += "\n" + code
+    return Handed(exercise, nb)
+
+
+# An answer cell that looks for the instructor's record key in its own process's memory (the key's
+# file it reads itself, as learner code graded unsandboxed could), and appends how many copies other
+# than its own it found to a file.
+KEY_HUNT = """
+import ctypes, os
+def _hunt():
+    fd = os.open({key!r}, os.O_RDONLY)
+    key = bytearray(os.fstat(fd).st_size)
+    os.readv(fd, [key])
+    os.close(fd)
+    mine = ctypes.addressof((ctypes.c_char * len(key)).from_buffer(key))
+    found = 0
+    with open("/proc/self/maps") as maps:
+        regions = [line.split() for line in maps]
+    with open("/proc/self/mem", "rb", buffering=0) as mem:
+        for fields in regions:
+            start, end = (int(x, 16) for x in fields[0].split("-"))
+            if "r" not in fields[1] or fields[-1] in ("[vvar]", "[vsyscall]", "[vvar_vclock]"):
+                continue
+            at = start
+            while at < end:
+                size = min(16 << 20, end - at)
+                try:
+                    mem.seek(at)
+                    chunk = mem.read(min(size + len(key) - 1, end - at))
+                except OSError:
+                    break
+                hit = chunk.find(key)
+                while hit != -1:
+                    found += at + hit != mine
+                    hit = chunk.find(key, hit + 1)
+                at += size
+    with open({out!r}, "a") as f:
+        f.write(str(found) + "\\n")
+_hunt()
+"""
+
+
+def hunting_the_key(exercise: str, key: Path, out: Path) -> Handed:
+    """A right solution whose answer cell runs ``KEY_HUNT``: it must still pass."""
+    nb = solution(exercise)
+    answer_cells(nb)[0].source += "\n" + KEY_HUNT.format(key=str(key), out=str(out))
+    return Handed(exercise, nb)
 
 
 def loud(exercise: str, megabytes: int = 3) -> Handed:

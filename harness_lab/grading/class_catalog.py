@@ -1,0 +1,83 @@
+"""The words of a class report's record and files (ja, en), added to the catalog on import (issues 26, 29).
+
+What ``grade-class`` tells the instructor about the record of grades (``record.py``), its key
+(``record_key.py``) and the report folder (``report_folder.py``, ``report_files.py``,
+``class_command.py``). The rest of the class report's words are in ``catalog.py``.
+"""
+
+from __future__ import annotations
+
+from ..text import add
+
+add(
+    {
+        # --- the report folder, checked before anything is graded ----------------------------------
+        "grade.class.out_link": (
+            "レポートの書き出し先 {out} はシンボリックリンクです。リンク先のフォルダー {target} を直接指定してください",
+            "The report folder {out} is a symbolic link; give the folder it points to, {target}, instead.",
+        ),
+        "grade.class.out_not_private": (
+            "レポートの書き出し先 {out} は、あなたのものではないか、だれでも書き込めるフォルダーです。"
+            "ほかのアカウントに採点の記録や成績を書き換えられないよう、自分のフォルダー（chmod o-w）を指定してください",
+            "The report folder {out} is not yours or any account may write it; so that no one else can change "
+            "the grades or their record, give a folder of your own (chmod o-w).",
+        ),
+        "grade.class.out_unusable": (
+            "レポートの書き出し先 {out} を使えません: {error}",
+            "Cannot use the report folder {out}: {error}",
+        ),
+        # --- the record of grades (state.json) and its key -----------------------------------------
+        "grade.class.record_untrusted": (
+            "前回の記録 {state} のうち {count} 件は、署名が合わない（採点コード以外が書いた）ので、使わずに採点し直します",
+            "{count} entries of the last record {state} fail the signature check (something other than the "
+            "grader wrote them), so those notebooks are graded again.",
+        ),
+        "grade.class.record_not_saved": (
+            "採点の記録 {state} を保存できませんでした: {error}。成績とレポートは今回の採点のとおりですが、"
+            "次回は記録にないノートブックを採点し直します",
+            "Could not save the record {state}: {error}. The grades and the report are this run's; the next "
+            "run grades again whatever the record lacks.",
+        ),
+        "grade.class.key_unavailable": (
+            "記録に署名する鍵を {path} に置けませんでした: {error}。今回の記録は、次回には使われません",
+            "Could not keep the key that signs the record at {path}: {error}. The next run will not reuse this run's record.",
+        ),
+        "grade.class.key_folder_not_yours": (
+            "{path} はあなたのフォルダーではありません",
+            "{path} is not your folder",
+        ),
+        "grade.class.key_replaced": (
+            "記録に署名する鍵 {path} が信用できない（{why}）ので、新しい鍵を作りました。これまでの記録は使わずに採点し直します",
+            "The key that signs the record, {path}, cannot be trusted ({why}), so a new key was made; "
+            "notebooks recorded with the old one are graded again.",
+        ),
+        "grade.class.key_not_a_key": (
+            "普通のファイルでないか、大きさが違います: {size} バイト",
+            "not a regular file, or the wrong size: {size} bytes",
+        ),
+        "grade.class.key_not_private": (
+            "ほかのアカウントが読み書きできるか、あなたのものではありません: モード {mode}",
+            "other accounts may read or write it, or it is not yours: mode {mode}",
+        ),
+        # --- writing the report's files ---------------------------------------------------------------
+        "grade.class.stray_removed": (
+            "書きかけのまま残ったか、置かれたもの {name} を消しました",
+            "Removed {name}: a partial file left behind, or something planted.",
+        ),
+        "grade.class.replaced": (
+            "{name} が普通のファイルやフォルダーではなかった（リンクなど）ので、たどらずに消して作り直しました",
+            "{name} was not what the report puts there (a link, say): it was removed, never followed, and made anew.",
+        ),
+        "grade.class.not_a_file": ("{name} は普通のファイルではありません", "{name} is not a regular file"),
+        "grade.class.file_too_large": ("{name} が {limit} MB を超えています", "{name} is over {limit} MB"),
+        "grade.class.write_failed": (
+            "レポートの {name} を書き出せませんでした: {error}",
+            "Could not write {name} of the report: {error}",
+        ),
+        "grade.class.report_incomplete": (
+            "レポート {out} のうち {count} 件のファイルを書き出せませんでした（上の行を見てください）",
+            "{count} files of the report {out} could not be written (see the lines above).",
+        ),
+        "grade.class.notes_title": ("この採点で気づいたこと", "Noticed during this run"),
+    }
+)

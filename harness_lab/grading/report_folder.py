@@ -1,0 +1,142 @@
+"""A class report's folder, held open and written without ever following a link (issues 26 and 29).
+
+Whoever can write the report folder can plant things in it: learner code graded without a sandbox
+runs as the instructor, so it can put a link ``index.html.part`` to the instructor's own file, turn
+``feedback`` into a link to another folder, or make ``state.json.part`` a directory. So:
+
+- the folder is opened once, and every name is a single component opened relative to it with
+  ``O_NOFOLLOW``: a link is never followed, and a folder renamed away mid-run takes our writes along;
+- a file is written to a fresh random name created with ``O_EXCL`` (which fails on any existing
+  entry, a link included) and renamed over its target: a rename replaces a link, never its target;
+- what stands where a file or folder must go (a link, a folder, a FIFO), and every leftover
+  ``*.part`` of any kind, is removed and reported in a note, never followed and never a crash.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import shutil
+import stat
+from collections.abc import Callable
+from pathlib import Path
+
+from ..text import t
+from .sandbox import describe_error
+
+__all__ = ["Folder", "PART", "failed_write"]
+
+PART = ".part"  # how every partial file's name ends, ours or a stray's
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+_DIRECTORY = getattr(os, "O_DIRECTORY", 0)
+
+
+class Folder:
+    """A folder held by descriptor. ``note`` hears one line per thing removed or replaced."""
+
+    def __init__(self, fd: int, shown: str, note: Callable[[str], None]) -> None:
+        self.fd, self.shown, self.note = fd, shown, note
+
+    @classmethod
+    def open(cls, path: Path, note: Callable[[str], None], *, private: bool = False) -> Folder:
+        """Open ``path`` (made if missing; ``private``: mode 0700); raises OSError for a link or a file."""
+        try:
+            os.mkdir(path, 0o700 if private else 0o777)
+        except FileExistsError:
+            pass
+        fd = os.open(path, os.O_RDONLY | _DIRECTORY | _NOFOLLOW | _CLOEXEC)
+        return cls(fd, str(path), note)
+
+    def close(self) -> None:
+        os.close(self.fd)
+
+    def __enter__(self) -> Folder:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+    def sub(self, name: str) -> Folder:
+        """The subfolder ``name``, made if missing; a link or file in its place is removed first."""
+        self.make_way(name, stat.S_ISDIR)
+        try:
+            os.mkdir(name, 0o777, dir_fd=self.fd)
+        except FileExistsError:
+            pass
+        fd = os.open(name, os.O_RDONLY | _DIRECTORY | _NOFOLLOW | _CLOEXEC, dir_fd=self.fd)
+        return Folder(fd, os.path.join(self.shown, name), self.note)
+
+    def kind(self, name: str) -> int | None:
+        """``st_mode`` of the entry ``name`` itself (a link is not followed), or None when absent."""
+        try:
+            return os.stat(name, dir_fd=self.fd, follow_symlinks=False).st_mode
+        except FileNotFoundError:
+            return None
+
+    def names(self) -> list[str]:
+        return sorted(os.listdir(self.fd))
+
+    def read(self, name: str, limit: int) -> bytes | None:
+        """The regular file ``name``'s bytes, None when absent; OSError for anything else or over ``limit``."""
+        try:
+            fd = os.open(name, os.O_RDONLY | _NOFOLLOW | _CLOEXEC | getattr(os, "O_NONBLOCK", 0), dir_fd=self.fd)
+        except FileNotFoundError:
+            return None
+        with os.fdopen(fd, "rb") as f:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):  # a FIFO opened non-blocking, a device
+                raise OSError(t("grade.class.not_a_file", name=name))
+            data = f.read(limit + 1)
+        if len(data) > limit:
+            raise OSError(t("grade.class.file_too_large", name=name, limit=limit >> 20))
+        return data
+
+    def write(self, name: str, data: bytes, *, mode: int = 0o666, sync: bool = False) -> None:
+        """Put ``data`` in ``name`` whole (a reader sees the old file or the new one); OSError if it cannot."""
+        partial = f".{name[:64]}.{secrets.token_hex(6)}{PART}"
+        fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC, mode, dir_fd=self.fd)
+        try:
+            try:
+                view = memoryview(data)
+                while view:
+                    view = view[os.write(fd, view) :]
+                if sync:
+                    os.fsync(fd)
+            finally:
+                os.close(fd)
+            self.make_way(name, stat.S_ISREG)
+            os.replace(partial, name, src_dir_fd=self.fd, dst_dir_fd=self.fd)
+        except BaseException:
+            self.remove(partial)
+            raise
+
+    def remove(self, name: str) -> None:
+        """Remove the entry ``name`` whatever it is (a folder with what it holds); never through a link."""
+        try:
+            kind = self.kind(name)
+            if kind is not None and stat.S_ISDIR(kind):
+                shutil.rmtree(name, dir_fd=self.fd)  # descriptor-based: links inside are removed, not followed
+            elif kind is not None:
+                os.unlink(name, dir_fd=self.fd)
+        except FileNotFoundError:
+            pass
+
+    def clear_strays(self, *of: str) -> None:
+        """Remove every ``*.part`` entry (of the files named ``of``, else of any): a write cut short, or
+        something planted to block or redirect one."""
+        for name in self.names():
+            if name.endswith(PART) and (not of or name.lstrip(".").startswith(of)):
+                self.remove(name)
+                self.note(t("grade.class.stray_removed", name=os.path.join(self.shown, name)))
+
+    def make_way(self, name: str, wanted) -> None:
+        """Remove a ``name`` that is not of the ``wanted`` kind (``stat.S_ISREG`` / ``S_ISDIR``), with a note."""
+        kind = self.kind(name)
+        if kind is not None and not wanted(kind):
+            self.remove(name)
+            self.note(t("grade.class.replaced", name=os.path.join(self.shown, name)))
+
+
+def failed_write(name: str, exc: OSError) -> str:
+    """The line that reports a file of the report that could not be written."""
+    return t("grade.class.write_failed", name=name, error=describe_error(exc))
