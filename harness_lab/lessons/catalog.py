@@ -45,8 +45,8 @@ add(
             "[ALL PASS] But {error}. The file was left as it is: fix it, then run this cell again.",
         ),
         "lesson.check.not_saved_later": (
-            "◎ 全部できました。ただ {path} の {name} はレッスン{lesson}のもの（あとで育てたもの）なので、上書きしていません",
-            "[ALL PASS] But the {name} in {path} is from lesson {lesson} (grown later), so it was not overwritten.",
+            "◎ 全部できました。ただ {path} の {name} は先のレッスン{lesson}で書いたものなので、上書きしていません",
+            "[ALL PASS] But the {name} in {path} was written in a later lesson ({lesson}), so it was not overwritten.",
         ),
         "lesson.check.not_saved_broken": (
             "◎ 全部できました。ただ {name} を保存すると my_harness.py が読み込めなくなるので（{error}）、保存していません",

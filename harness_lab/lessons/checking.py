@@ -66,7 +66,8 @@ class Verdict:
 
     def lines(self) -> list[str]:
         if self.unwritten:
-            return [t("lesson.check.unwritten", name=self.piece.name, show=self.show)]
+            show = self.show or f'lessons.show("{self.piece.name}")'
+            return [t("lesson.check.unwritten", name=self.piece.name, show=show)]
         lines, said = [], set()
         for point, miss in zip(self.piece.points, self.misses):
             if miss is None:

@@ -5,7 +5,7 @@
 #
 # 前: [レッスン5: 介入と操舵](04_human_in_the_loop.ipynb) ｜ 次: 演習 [レベル1: ツールごとの段階的な制御弁](../exercises/level1_tiered_policy.ipynb)・[レベル2: このループに欠けているゲート](../exercises/level2_missing_gate.ipynb)
 #
-# **所要時間の目安:** 約60分（読む 29分・書いて確かめる 26分・実行と予想 7分）。30分で区切るなら「ハーネスを書く」の前で ｜ **前提:** ノートブック01〜04（`my_harness.py` の部品を使います。なければ参考実装で進みます）
+# **所要時間の目安:** 約60分（読む 29分・書いて確かめる 26分・実行と予想 7分）。3回に分けるなら「ハーネスを書く」と「仕上げ」の前で ｜ **前提:** ノートブック01〜04（`my_harness.py` の部品を使います。なければ参考実装で進みます）
 #
 # [レッスン2](01_bare_loop.ipynb) の `run_agent`、[レッスン3](02_stop_conditions.ipynb) の `next_step`、[レッスン4](03_runaway_fallbacks.ipynb) の `signature_of`、
 # レッスン5 の `run_tool_uses`。これまで書いた部品を、今日は1本のハーネスに溶接します。
