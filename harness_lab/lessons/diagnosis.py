@@ -61,13 +61,14 @@ class Ending:
 
 
 class Recording:
-    """A client whose ``messages.create`` is the emulator's, noting each response's usage and calls."""
+    """A client whose ``messages.create`` is the emulator's, noting each response's usage and calls;
+    anything else the learner's loop asks of the client goes to the client as it is."""
 
     def __init__(self, client: Any) -> None:
-        self.client, self.messages, self.usage, self.calls = client, self, [], []
+        self.client, self.usage, self.calls = client, [], []
+        self.messages = _RecordedMessages(self, client.messages)
 
-    def create(self, **request: Any) -> Any:
-        response = self.client.messages.create(**request)
+    def note(self, response: Any) -> None:
         self.usage.append((response.usage.input_tokens, response.usage.output_tokens))
         self.calls.append(
             [
@@ -76,10 +77,22 @@ class Recording:
                 if b.type == "tool_use"
             ]
         )
-        return response
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.client, name)
+
+
+class _RecordedMessages:
+    def __init__(self, recording: Recording, messages: Any) -> None:
+        self.recording, self.inner = recording, messages
+
+    def create(self, **request: Any) -> Any:
+        response = self.inner.create(**request)
+        self.recording.note(response)
+        return response
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
 
 
 def spied(rec: Recorder, emulator: Any, rounds: set, outputs: dict) -> dict:
