@@ -36,6 +36,7 @@ NOT = {
     r"あなたは": "（主語を立てずに）",
     r"指させる": "名指しさせる",
     r"止めた者": "止めたもの",
+    r"(?:あなたの|自分の) ?`?harness\b": "`run_agent`（学習者のループは、01 から 05 まで同じ名前）",
 }
 
 
@@ -70,6 +71,7 @@ def test_every_catalog_uses_the_glossarys_words():
 
 
 def test_the_check_finds_a_slip():
+    assert slips("あなたの `harness` で") and not slips("自分のハーネス")
     assert (
         slips("3周目で止まる")
         and slips("ジェネレータを")

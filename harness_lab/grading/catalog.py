@@ -377,8 +377,8 @@ add(
             "MISSING yielded more than {limit} items. Answer with a dict, not an endless generator.",
         ),
         "grade.l2.c1.title": (
-            "止まるか続けるかの判断がモデル任せで、明示的な停止条件がないことを指摘している",
-            "it points out that stop-or-continue is left to the model, with no explicit stop condition",
+            "明示的な停止条件がない（止まるか続けるかがモデル任せ）ことを挙げ、このループにすでにあるもの（末尾の再代入など）は挙げていない",
+            "it names the missing explicit stop condition (stop-or-continue left to the model), and nothing this loop already does (such as the reassignment at the bottom)",
         ),
         "grade.l2.c1.not_missing": (
             "'{option}'（{desc}）は、このループでは実はできています。コードをもう一度1行ずつ読んでみましょう",

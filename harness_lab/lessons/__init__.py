@@ -7,8 +7,14 @@ In a notebook, after a "write it yourself" cell::
 
 prints one line per point (○, or × with a hint that names the cause) and returns the learner's
 function once it passes (and writes it into ``my_harness.py``), else the reference, so the lesson
-always goes on. A later notebook picks the learner's pieces up with ``lessons.use("run_tools")``.
-``lessons.compare(guess, actual)`` checks a prediction made before a counting moment.
+always goes on; ``lessons.show(name)`` prints the reference, ``lessons.hint(name)`` the steps. A later
+notebook picks the learner's pieces up with ``lessons.use("run_tools")``. ``lessons.compare(guess,
+actual)`` checks a prediction made before a counting moment, and keeps the answer back until there
+is a guess.
+
+The learner's loop is ``run_agent`` from the first lesson to the last: the bare loop of lesson 2, then
+in lesson 6 the same loop with its four valves (``lesson=6`` picks that check); the workbook keeps
+the newer one.
 """
 
 from __future__ import annotations
@@ -18,17 +24,20 @@ from collections.abc import Callable
 from typing import Any
 
 from ..text import t
-from . import catalog  # noqa: F401  # the layer's strings, before any module uses them
+from . import catalog, catalog6  # noqa: F401  # the layer's strings, before any module uses them
+from .capstone import MY_AGENT
 from .checking import Miss, Piece, Point, Verdict, judge
+from .confinement import READ_FILE
 from .lesson2 import RUN_AGENT, RUN_TOOLS
 from .lesson3 import NEXT_STEP
 from .lesson4 import SIGNATURE_OF
 from .lesson5 import RUN_TOOL_USES
-from .lesson6 import READ_FILE, RUN_AGENT_WITH_VALVES
+from .lesson6 import RUN_AGENT_WITH_VALVES
 from .protocol import HandWritten, drive, finished, stopped, turn
-from .workbook import Workbook, workbook
+from .workbook import Workbook, WorkbookError, one_line, workbook
 
 __all__ = [
+    "ALL",
     "HandWritten",
     "Miss",
     "PIECES",
@@ -40,7 +49,9 @@ __all__ = [
     "compare",
     "drive",
     "finished",
+    "hint",
     "judge",
+    "piece",
     "reference",
     "show",
     "stopped",
@@ -49,75 +60,111 @@ __all__ = [
     "workbook",
 ]
 
-PIECES: dict[str, Piece] = {
-    p.name: p for p in (RUN_TOOLS, RUN_AGENT, NEXT_STEP, SIGNATURE_OF, RUN_TOOL_USES, READ_FILE, RUN_AGENT_WITH_VALVES)
-}
+ALL: tuple[Piece, ...] = (
+    RUN_TOOLS,
+    RUN_AGENT,
+    NEXT_STEP,
+    SIGNATURE_OF,
+    RUN_TOOL_USES,
+    READ_FILE,
+    RUN_AGENT_WITH_VALVES,
+    MY_AGENT,
+)
+# By name, the latest lesson's piece: what a finished workbook defines under that name.
+PIECES: dict[str, Piece] = {p.name: p for p in sorted(ALL, key=lambda p: p.lesson)}
 
 
-def _piece(name: str) -> Piece:
-    if name not in PIECES:
-        raise KeyError(t("lesson.unknown_piece", name=name, known=", ".join(PIECES)))
-    return PIECES[name]
+def piece(name: str, lesson: int | None = None) -> Piece:
+    """The piece ``name`` (of ``lesson``, when two lessons write that name; else the first)."""
+    found = [p for p in ALL if p.name == name and (lesson is None or p.lesson == lesson)]
+    if not found:
+        known = ", ".join(dict.fromkeys(p.name for p in ALL))
+        raise KeyError(
+            t("lesson.unknown_piece", name=name if lesson is None else f"{name} (lesson={lesson})", known=known)
+        )
+    return found[0]
 
 
-def check(name: str, fn: Any, *, timeout: float = 10.0) -> Callable:
+def _call(what: str, wanted: Piece) -> str:
+    """How to ask for a piece by name: ``lessons.show("run_agent", lesson=6)`` when it is not the first of its name."""
+    first = next(p for p in ALL if p.name == wanted.name)
+    return f'lessons.{what}("{wanted.name}"' + (")" if first is wanted else f", lesson={wanted.lesson})")
+
+
+def check(name: str, fn: Any, *, lesson: int | None = None, timeout: float = 10.0) -> Callable:
     """Judge the learner's ``fn`` for piece ``name``; print the verdict; return what to use next."""
-    piece = _piece(name)
-    if fn is piece.reference:  # the check ran again on what it handed back: nothing written yet
-        print(t("lesson.check.unwritten", name=name))
+    wanted = piece(name, lesson)
+    shown = _call("show", wanted)
+    if fn is wanted.reference:  # the check ran again on what it handed back: nothing written yet
+        print(t("lesson.check.unwritten", name=name, show=shown))
         return fn
-    verdict = judge(piece, fn, timeout)
+    verdict = judge(wanted, fn, timeout, show=shown)
     lines = verdict.lines()
     if verdict.passed:
-        saved = workbook().save(name, piece.lesson, fn, pieces=PIECES)
-        lines.append(
-            t("lesson.check.saved", name=name, path=workbook().path.name)
-            if saved
-            else t("lesson.check.not_saved", name=name)
-        )
+        problem = workbook().save(name, wanted.lesson, fn, pieces=PIECES)
+        lines.append(t("lesson.check.saved", name=name, path=workbook().path.name) if problem is None else problem)
     elif not verdict.unwritten:
-        lines.append(t("lesson.check.go_on_with_reference", name=name))
+        lines.append(t("lesson.check.go_on_with_reference", name=name, show=shown))
     print("\n".join(lines))
-    return fn if verdict.passed else piece.reference
+    return fn if verdict.passed else wanted.reference
 
 
-def use(name: str) -> Callable:
+def use(name: str, *, lesson: int | None = None) -> Callable:
     """The piece the following cells run: the learner's own from ``my_harness.py`` when it is there."""
-    piece, book = _piece(name), workbook()
+    wanted = piece(name, lesson) if lesson is not None else PIECES.get(name) or piece(name)
+    book, shown = workbook(), _call("show", wanted)
     try:
-        module = book.load()
+        module, held = book.load(), book.pieces().get(name)
+    except WorkbookError as exc:  # it names the file and the line itself
+        print(t("lesson.use.unreadable", error=str(exc), show=shown))
+        return wanted.reference
     except Exception as exc:  # the learner edited the file and broke it: say where, go on
-        print(t("lesson.use.broken", path=book.path.name, error=f"{type(exc).__name__}: {exc}"))
-        return piece.reference
+        print(t("lesson.use.broken", path=book.path.name, error=one_line(exc), show=shown))
+        return wanted.reference
     mine = getattr(module, name, None) if module is not None else None
-    if callable(mine) and mine is not piece.reference:  # the file fills unwritten pieces with references
+    if held is not None and held[0] < wanted.lesson:  # lesson 2's run_agent, where lesson 6's is wanted
+        print(t("lesson.use.earlier", name=name, path=book.path.name, lesson=held[0], show=shown))
+        return wanted.reference
+    if callable(mine) and all(mine is not p.reference for p in ALL):  # the file fills gaps with references
         print(t("lesson.use.mine", name=name, path=book.path.name))
         return mine
-    print(t("lesson.use.reference", name=name, path=book.path.name))
-    return piece.reference
+    print(t("lesson.use.reference", name=name, path=book.path.name, show=shown))
+    return wanted.reference
 
 
-def reference(name: str) -> Callable:
-    return _piece(name).reference
+def reference(name: str, *, lesson: int | None = None) -> Callable:
+    return piece(name, lesson).reference
 
 
-def show(name: str) -> None:
+def show(name: str, *, lesson: int | None = None) -> None:
     """Print the reference of piece ``name`` (its comments are written for that lesson's reader)."""
-    print(inspect.getsource(_piece(name).reference))
+    print(inspect.getsource(piece(name, lesson).reference))
+
+
+def hint(name: str, *, lesson: int | None = None) -> None:
+    """Print the steps for writing piece ``name``: a hint the learner opens, not the answer."""
+    wanted = piece(name, lesson)
+    print(t(wanted.hint) if wanted.hint else t("lesson.hint.none", name=name, show=_call("show", wanted)))
 
 
 def compare(guess: dict, actual: dict) -> bool:
-    """A prediction against what happened, one line per number; True when every guess was right."""
+    """A prediction against what happened, one line per number; True when every guess was right.
+
+    A number with no guess stays hidden: the answer is shown once there is a prediction to check.
+    """
+    said = guess if isinstance(guess, dict) else {}
+    if all(said.get(what) is None for what in actual):
+        print(t("lesson.predict.all_blank", whats="・".join(actual)))
+        return False
     lines, right = [], True
     for what, value in actual.items():
-        said = guess.get(what) if isinstance(guess, dict) else None
-        if said is None:
-            lines.append(t("lesson.predict.blank", what=what, actual=value))
+        if said.get(what) is None:
+            lines.append(t("lesson.predict.blank", what=what))
             right = False
-        elif said == value:
+        elif said[what] == value:
             lines.append(t("lesson.predict.right", what=what, actual=value))
         else:
-            lines.append(t("lesson.predict.wrong", what=what, guess=said, actual=value))
+            lines.append(t("lesson.predict.wrong", what=what, guess=said[what], actual=value))
             right = False
     print("\n".join(lines))
     return right

@@ -18,15 +18,15 @@ add(
             'The next notebooks load from here with lessons.use("name").',
         ),
         "lesson.workbook.footer": (
-            "まだ書いていない（確認を通っていない）部品は、参考実装で補います。上の関数がそれを呼んでも動くように",
+            "まだ書いていない（確認を通っていない）部品は、参考実装で補います。上の関数がそれを呼んでも動くようにするためです",
             "Pieces not written yet (or not passed yet) come from the references, so the functions above can call them",
         ),
         # verdicts
         "lesson.check.met": ("○ できています: {title}", "[PASS] {title}"),
         "lesson.check.missed": ("× まだです: {title} — ヒント: {hint}", "[FAIL] {title}: hint: {hint}"),
         "lesson.check.unwritten": (
-            "△ {name} はまだ書かれていません（NotImplementedError のまま）。参考実装で先へ進みます。書けたら、このセルをもう一度実行してください",
-            "[NOTE] {name} is not written yet (it still raises NotImplementedError). The lesson goes on with the reference; run this cell again once you have written it.",
+            "△ {name} はまだ書かれていません（NotImplementedError のまま）。参考実装で先へ進みます（中身は {show} で読めます）。書けたら、このセルをもう一度実行してください",
+            "[NOTE] {name} is not written yet (it still raises NotImplementedError). The lesson goes on with the reference (read it with {show}); run this cell again once you have written it.",
         ),
         "lesson.check.saved": (
             "◎ 全部できました。この先のセルは、あなたの {name} を使います（{path} に保存しました）",
@@ -36,18 +36,42 @@ add(
             "◎ 全部できました。ただ {name} のソースを読めなかったので、ファイルには保存していません（関数は def で書いてください）",
             "[ALL PASS] But the source of {name} could not be read, so it was not saved to the file (define it with def).",
         ),
+        "lesson.check.not_saved_name": (
+            "◎ 全部できました。ただ {name} が使う {used} を my_harness.py に書けないので、保存していません（{why}）。この先のセルは、あなたの {name} を使います",
+            "[ALL PASS] But {used}, which {name} uses, cannot be written into my_harness.py, so it was not saved ({why}). The following cells use your {name}.",
+        ),
+        "lesson.check.not_saved_file": (
+            "◎ 全部できました。ただ {error}。ファイルは書き換えずに残したので、直してから、このセルをもう一度実行してください",
+            "[ALL PASS] But {error}. The file was left as it is: fix it, then run this cell again.",
+        ),
+        "lesson.check.not_saved_later": (
+            "◎ 全部できました。ただ {path} の {name} は先のレッスン{lesson}で書いたものなので、上書きしていません",
+            "[ALL PASS] But the {name} in {path} was written in a later lesson ({lesson}), so it was not overwritten.",
+        ),
+        "lesson.check.not_saved_broken": (
+            "◎ 全部できました。ただ {name} を保存すると my_harness.py が読み込めなくなるので（{error}）、保存していません",
+            "[ALL PASS] But saving {name} would leave my_harness.py unloadable ({error}), so it was not saved.",
+        ),
         "lesson.check.go_on_with_reference": (
-            "この先のセルは参考実装の {name} で進みます。直したら、このセルをもう一度実行してください",
-            "The following cells go on with the reference {name}; fix yours and run this cell again.",
+            "この先のセルは参考実装の {name} で進みます（中身は {show} で読めます）。直したら、このセルをもう一度実行してください",
+            "The following cells go on with the reference {name} (read it with {show}); fix yours and run this cell again.",
         ),
         "lesson.use.mine": ("あなたの {name} を使います（{path} から）", "Using your {name} (from {path})"),
         "lesson.use.reference": (
-            "{path} に {name} がまだないので、参考実装を使います",
-            "{path} has no {name} yet, so the reference is used",
+            "{path} に {name} がまだないので、参考実装を使います（中身は {show} で読めます）",
+            "{path} has no {name} yet, so the reference is used (read it with {show})",
         ),
         "lesson.use.broken": (
-            "{path} を読み込めませんでした（{error}）。直すまで参考実装を使います",
-            "{path} could not be loaded ({error}); the references are used until you fix it",
+            "{path} を読み込めませんでした（{error}）。直すまで参考実装を使います（中身は {show} で読めます）",
+            "{path} could not be loaded ({error}); the references are used until you fix it (read them with {show})",
+        ),
+        "lesson.use.unreadable": (
+            "{error}。直すまで参考実装を使います（中身は {show} で読めます）",
+            "{error}; the references are used until you fix it (read them with {show})",
+        ),
+        "lesson.use.earlier": (
+            "{path} の {name} はレッスン{lesson}のものなので、ここでは参考実装を使います（中身は {show} で読めます）",
+            "The {name} in {path} is from lesson {lesson}, so the reference is used here (read it with {show})",
         ),
         "lesson.unknown_piece": (
             "{name} という確認はありません（あるのは {known}）",
@@ -60,8 +84,12 @@ add(
             "[WRONG] {what}: you said {guess}, it was {actual}. Find where the count differs in the diagram and the code above",
         ),
         "lesson.predict.blank": (
-            "△ {what}: 予想が空欄です（実際は {actual}）。予想を書いてから実行すると、答え合わせになります",
-            "[NOTE] {what}: no prediction (it was {actual}). Write one first, then run: that is the exercise",
+            "△ {what}: 予想が空欄なので、答えはまだ伏せます",
+            "[NOTE] {what}: no prediction, so the answer stays hidden",
+        ),
+        "lesson.predict.all_blank": (
+            "△ 予想（{whats}）がまだ空欄なので、答えは伏せておきます。MY_GUESS に数を書いてから、このセルをもう一度実行してください",
+            "[NOTE] No prediction yet ({whats}), so the answer stays hidden. Write your numbers into MY_GUESS, then run this cell again.",
         ),
         # hints shared by every piece
         "lesson.todo": ("まだ NotImplementedError のままです", "It still raises NotImplementedError"),
@@ -70,6 +98,15 @@ add(
             "That is a {got}, not a function; write it with def",
         ),
         "lesson.raised": ("例外で止まりました: {error}", "It raised: {error}"),
+        "lesson.same_cause": ("上と同じ原因です", "The same cause as above"),
+        "lesson.rule.text_block": (
+            'text ブロックには id も name も input もありません。block.type が "tool_use" のブロックだけを実行します。出た例外は {error}',
+            'A text block has no id, name or input; run only the blocks whose block.type is "tool_use". The exception: {error}',
+        ),
+        "lesson.rule.block_attributes": (
+            'ブロックは辞書ではなく SDK のオブジェクトです。block["id"] ではなく block.id のように読みます。出た例外は {error}',
+            'A block is an SDK object, not a dict: read block.id, not block["id"]. The exception: {error}',
+        ),
         "lesson.timeout": (
             "{seconds} 秒たっても終わりませんでした。ループが止まらなくなっていませんか",
             "It did not finish within {seconds} s. Does a loop never end?",
@@ -118,6 +155,10 @@ add(
             "the API accepts the results in the next request",
         ),
         "lesson.l2.run_tools.not_list": ("返り値がリストではなく {got} です", "It returned a {got}, not a list"),
+        "lesson.l2.run_tools.message": (
+            'user メッセージ（{{"role": "user", ...}}）を返しています。run_tools が返すのは tool_result のリストだけで、メッセージに包むのは run_agent の役目です',
+            'It returned a user message ({{"role": "user", ...}}); run_tools returns the list of tool_results only, and run_agent wraps it in the message',
+        ),
         "lesson.l2.run_tools.count": (
             "tool_use が {uses} 個なのに、結果が {results} 個です。text ブロックは飛ばし、tool_use だけに答えます",
             "{uses} tool_use blocks but {results} results; skip the text blocks and answer each tool_use",
@@ -210,6 +251,10 @@ add(
             "end_turn で {got} を返しました。モデルが自分で切り上げたので終わります",
             "end_turn gave {got}; the model finished",
         ),
+        "lesson.l3.next_step.stop_sequence": (
+            "stop_sequence で {got} を返しました。指定した停止シーケンスに当たったのは、モデルの正常な終わり方です。finish を返します",
+            "stop_sequence gave {got}; hitting a stop sequence you asked for is a normal ending: finish",
+        ),
         "lesson.l3.next_step.empty_end_turn": (
             "text のない end_turn で {got} を返しました。text の有無ではなく stop_reason で決めます",
             "An end_turn without text gave {got}; decide by stop_reason, not by whether there is text",
@@ -245,7 +290,7 @@ add(
         ),
         "lesson.l4.signature.not_text": ("署名が文字列ではなく {got} です", "The signature is a {got}, not a string"),
         "lesson.l4.signature.key_order": (
-            "キーの順番だけが違う同じ呼び出しが、別の署名になりました（{a} と {b}）。json.dumps に sort_keys=True を",
+            "キーの順番だけが違う同じ呼び出しが、別の署名になりました（{a} と {b}）。json.dumps に sort_keys=True を付けます",
             "The same call with its keys in another order got another signature ({a} vs {b}); use json.dumps(..., sort_keys=True)",
         ),
         "lesson.l4.signature.ids": (
@@ -316,80 +361,6 @@ add(
         "lesson.l5.results_order": (
             "結果が、呼び出しの順に1つずつになっていません",
             "The results are not one per call, in call order",
-        ),
-        # lesson 6
-        "lesson.l6.read_file.p1": ("ルートの内側のファイルは読める", "a file inside the root can be read"),
-        "lesson.l6.read_file.p2": (
-            "../ や絶対パスで外に出るパスは拒否する",
-            "a path that leaves by ../ or an absolute path is refused",
-        ),
-        "lesson.l6.read_file.p3": (
-            "ルートの中にある、外を指すシンボリックリンクも拒否する（startsWith では防げない穴）",
-            "a symlink inside the root that points outside is refused too (the hole startsWith leaves)",
-        ),
-        "lesson.l6.read_file.not_read": (
-            "README.md を読めませんでした（返り値 {got}）",
-            "README.md could not be read (got {got})",
-        ),
-        "lesson.l6.read_file.inner_path": (
-            "docs/../docs/a.md のような、内側に留まるパスも読めるようにします",
-            "A path that stays inside, like docs/../docs/a.md, should read",
-        ),
-        "lesson.l6.read_file.escaped": (
-            "{path} でルートの外の秘密が読めてしまいました",
-            "{path} read a secret outside the root",
-        ),
-        "lesson.l6.read_file.link": (
-            "link.txt（外を指すリンク）から秘密が読めました。文字列で比べる前に、Path.resolve() でリンクをたどった本当の行き先を求めます",
-            "link.txt (a link pointing outside) read the secret; resolve the real target with Path.resolve() before comparing",
-        ),
-        "lesson.l6.harness.p1": (
-            "普通の仕事は、モデルの答えで終わる（1ターンごとに yield する）",
-            "a normal task ends with the model's answer (yielding each turn)",
-        ),
-        "lesson.l6.harness.p2": (
-            "止まらないモデルは、弁1 最大ターン数で止まる",
-            "a model that never stops is stopped by valve 1, max turns",
-        ),
-        "lesson.l6.harness.p3": (
-            "トークンを燃やすモデルは、弁2 トークン予算で止まる",
-            "a model that burns tokens is stopped by valve 2, the budget",
-        ),
-        "lesson.l6.harness.p4": (
-            "同じ呼び出しを繰り返すモデルは、弁3 無進捗検知で止まる",
-            "a model repeating the same call is stopped by valve 3, no progress",
-        ),
-        "lesson.l6.harness.not_generator": (
-            "ジェネレーターではありません（{got} が返りました）。1ターンごとに yield turn(...) してください",
-            "It is not a generator (it returned a {got}); yield turn(...) after each turn",
-        ),
-        "lesson.l6.harness.no_end": (
-            "最後に return finished(...) か return stopped(...) がありません（返り値 {got}）",
-            "It does not end with return finished(...) or return stopped(...) (got {got})",
-        ),
-        "lesson.l6.harness.missed_finish": (
-            "モデルが答えたのに、{got} で止まりました",
-            "The model answered, but the loop stopped with {got}",
-        ),
-        "lesson.l6.harness.missed_max_turns": (
-            "弁1 で止まるはずが {got} でした。本体の先頭、turns += 1 の手前で turns >= MAX_TURNS を問います",
-            "Valve 1 should stop it, but it ended with {got}; check turns >= MAX_TURNS at the top of the body, before turns += 1",
-        ),
-        "lesson.l6.harness.missed_token_budget": (
-            "弁2 で止まるはずが {got} でした。応答のたびに input_tokens + output_tokens を足し、本体の先頭で TOKEN_BUDGET と比べます",
-            "Valve 2 should stop it, but it ended with {got}; add input_tokens + output_tokens after every response and compare with TOKEN_BUDGET at the top of the body",
-        ),
-        "lesson.l6.harness.missed_no_progress": (
-            "弁3 で止まるはずが {got} でした。このターンの署名を、前のターンの署名と比べます",
-            "Valve 3 should stop it, but it ended with {got}; compare this turn's signature with the last turn's",
-        ),
-        "lesson.l6.harness.counts": (
-            "止まり方は合っていますが、リクエスト {requests} 回・ツール {rounds} ターンでした（パッケージの Run はリクエスト {want_requests} 回・{want_rounds} ターン）。弁の位置を確かめましょう",
-            "It stopped the right way, after {requests} requests and {rounds} tool turns (the package's Run: {want_requests} and {want_rounds}); check where each valve sits",
-        ),
-        "lesson.l6.harness.not_answer": (
-            "最後の答えが返りませんでした（{got}）",
-            "The final answer was not returned ({got})",
         ),
     }
 )

@@ -16,9 +16,15 @@ from typing import Any
 from ..grading.sandbox import run_limited
 from ..text import t
 
-__all__ = ["Miss", "Piece", "Point", "Verdict", "judge"]
+__all__ = ["Miss", "Piece", "Point", "Verdict", "judge", "raised"]
 
 TODO_ERRORS = ("NotImplementedError",)  # what the TODO cell's placeholder raises
+
+# An exception names a symptom; these name the rule behind it (the error stays in the hint).
+RULES = (
+    ("'TextBlock' object has no attribute", "lesson.rule.text_block"),
+    ("Block' object is not subscriptable", "lesson.rule.block_attributes"),
+)
 
 
 @dataclass(frozen=True)
@@ -44,6 +50,7 @@ class Piece:
     lesson: int
     points: tuple[Point, ...]
     reference: Callable
+    hint: str = ""  # catalog key of the steps ``lessons.hint(name)`` shows
 
 
 @dataclass(frozen=True)
@@ -51,6 +58,7 @@ class Verdict:
     piece: Piece
     misses: tuple  # one per point: None (met) or a Miss
     unwritten: bool = False
+    show: str = ""  # how to read the reference: lessons.show(...)
 
     @property
     def passed(self) -> bool:
@@ -58,20 +66,27 @@ class Verdict:
 
     def lines(self) -> list[str]:
         if self.unwritten:
-            return [t("lesson.check.unwritten", name=self.piece.name)]
-        lines = []
+            show = self.show or f'lessons.show("{self.piece.name}")'
+            return [t("lesson.check.unwritten", name=self.piece.name, show=show)]
+        lines, said = [], set()
         for point, miss in zip(self.piece.points, self.misses):
             if miss is None:
                 lines.append(t("lesson.check.met", title=t(point.title)))
-            else:
-                lines.append(t("lesson.check.missed", title=t(point.title), hint=miss.hint()))
+                continue
+            hint = miss.hint()
+            lines.append(
+                t("lesson.check.missed", title=t(point.title), hint=t("lesson.same_cause") if hint in said else hint)
+            )
+            said.add(hint)  # one cause, said once: the points after it point back to it
         return lines
 
 
-def judge(piece: Piece, fn: Any, timeout: float = 10.0) -> Verdict:
+def judge(piece: Piece, fn: Any, timeout: float = 10.0, show: str = "") -> Verdict:
     """Run every probe of ``piece`` on ``fn``; a probe that raises, hangs or crashes misses its point."""
     if not callable(fn):
-        return Verdict(piece, tuple(Miss("lesson.not_callable", {"got": type(fn).__name__}) for _ in piece.points))
+        return Verdict(
+            piece, tuple(Miss("lesson.not_callable", {"got": type(fn).__name__}) for _ in piece.points), show=show
+        )
     misses, todo = [], 0
     for point in piece.points:
         outcome = run_limited(lambda probe=point.probe: _sent(probe(fn)), timeout)
@@ -81,14 +96,22 @@ def judge(piece: Piece, fn: Any, timeout: float = 10.0) -> Verdict:
             todo += 1
             misses.append(Miss("lesson.todo"))
         elif outcome.status == "error":
-            misses.append(Miss("lesson.raised", {"error": outcome.error}))
+            misses.append(raised(outcome.error))
         elif outcome.status == "aborted":  # a probe's own runaway detector (a scripted model) ended it
             misses.append(_received(outcome.value) or Miss("lesson.runaway"))
         elif outcome.status == "timeout":
             misses.append(Miss("lesson.timeout", {"seconds": f"{timeout:g}"}))
         else:
             misses.append(Miss("lesson.crashed"))
-    return Verdict(piece, tuple(misses), unwritten=todo == len(piece.points))
+    return Verdict(piece, tuple(misses), unwritten=todo == len(piece.points), show=show)
+
+
+def raised(error: str) -> Miss:
+    """The hint for an exception the learner's code raised: the rule it broke, when we know it."""
+    for needle, key in RULES:
+        if needle in error:
+            return Miss(key, {"error": error})
+    return Miss("lesson.raised", {"error": error})
 
 
 def _sent(miss: Miss | None) -> tuple | None:

@@ -79,12 +79,25 @@ def _two_cities():
     return response_of("2つの都市を調べます。", call("get_weather", city="大阪"), call("get_weather", city="東京"))
 
 
-def _each_call_answered(fn) -> Miss | None:
+def _results(fn, impls: dict) -> tuple[Any, Any, list | Miss]:
+    """Call ``run_tools`` on two calls: (the response, what it returned, the results as facts), the facts
+    being a Miss for a wrong shape.
+
+    Every point starts here, so a wrong shape is named once, the same way, on every point.
+    """
     response = _two_cities()
-    returned = fn(response.content, _weather_impls(Recorder()))
+    returned = fn(response.content, impls)
+    if isinstance(returned, dict) and "role" in returned and "content" in returned:
+        return response, returned, Miss("lesson.l2.run_tools.message")
     if not isinstance(returned, (list, tuple)):
-        return Miss("lesson.l2.run_tools.not_list", {"got": type(returned).__name__})
-    facts = [fact(r) for r in returned]
+        return response, returned, Miss("lesson.l2.run_tools.not_list", {"got": type(returned).__name__})
+    return response, returned, [fact(r) for r in returned]
+
+
+def _each_call_answered(fn) -> Miss | None:
+    response, _, facts = _results(fn, _weather_impls(Recorder()))
+    if isinstance(facts, Miss):
+        return facts
     ids = [c["id"] for c in tool_calls(response.content)]
     if len(facts) != len(ids):
         return Miss("lesson.l2.run_tools.count", {"uses": len(ids), "results": len(facts)})
@@ -97,7 +110,11 @@ def _each_call_answered(fn) -> Miss | None:
 
 
 def _output_as_text(fn) -> Miss | None:
-    facts = [fact(r) for r in fn(_two_cities().content, _weather_impls(Recorder()))]
+    _, _, facts = _results(fn, _weather_impls(Recorder()))
+    if isinstance(facts, Miss):
+        return facts
+    if not facts:
+        return Miss("lesson.l2.run_tools.count", {"uses": 2, "results": 0})
     first = facts[0]
     if not isinstance(first["content"], str):
         return Miss("lesson.l2.run_tools.not_text", {"got": type(first["content"]).__name__})
@@ -115,21 +132,23 @@ def _output_as_text(fn) -> Miss | None:
 def _failure_is_a_result(fn) -> Miss | None:
     rec = Recorder()
     try:
-        facts = [fact(r) for r in fn(_two_cities().content, _weather_impls(rec, fail="大阪"))]
+        _, _, facts = _results(fn, _weather_impls(rec, fail="大阪"))
     except ValueError:
         return Miss("lesson.l2.run_tools.raised")
-    if len(facts) != 2 or not facts[0]["is_error"]:
+    if isinstance(facts, Miss):
+        return facts
+    if not facts or not facts[0]["is_error"]:  # the first call is the one that failed
         return Miss("lesson.l2.run_tools.not_error")
     if "都市が見つかりません" not in (facts[0]["text"] or ""):
         return Miss("lesson.l2.run_tools.no_message")
-    if facts[1]["is_error"] or len(rec.ran("get_weather")) != 2:
+    if len(rec.ran("get_weather")) != 2 or len(facts) != 2 or facts[1]["is_error"]:
         return Miss("lesson.l2.run_tools.stopped_early")
     return None
 
 
 def _api_accepts(fn) -> Miss | None:
-    response = _two_cities()
-    return answer_rejected("大阪と東京の気温を比べて", response, fn(response.content, _weather_impls(Recorder())))
+    response, returned, facts = _results(fn, _weather_impls(Recorder()))
+    return facts if isinstance(facts, Miss) else answer_rejected("大阪と東京の気温を比べて", response, returned)
 
 
 RUN_TOOLS = Piece(

@@ -55,6 +55,11 @@ def _finishes(fn) -> Miss | None:
         [
             ("end_turn", response_of(say("答えです。")), "finish"),
             ("empty_end_turn", response_of(stop_reason="end_turn"), "finish"),
+            (
+                "stop_sequence",
+                response_of("答えは 42 です。", stop_reason="stop_sequence", stop_sequence="###"),
+                "finish",
+            ),
         ],
     )
 

@@ -65,4 +65,5 @@ SIGNATURE_OF = Piece(
         Point("lesson.l4.signature.p3", _order_of_calls_ignored),
     ),
     signature_of,
+    hint="lesson.hint.signature_of",
 )

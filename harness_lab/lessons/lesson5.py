@@ -111,4 +111,5 @@ RUN_TOOL_USES = Piece(
         Point("lesson.l5.p3", _harmless_runs_and_all_answered),
     ),
     run_tool_uses,
+    hint="lesson.hint.run_tool_uses",
 )

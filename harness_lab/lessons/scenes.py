@@ -46,13 +46,13 @@ TOOLS = definitions(
 )
 
 
-def response_of(*parts: Any, stop_reason: str | None = None, prompt: str = "やって") -> Any:
+def response_of(*parts: Any, stop_reason: str | None = None, prompt: str = "やって", **extra: Any) -> Any:
     """One model response (an ``anthropic.types.Message``) made of ``parts`` (text and ``call(...)``).
 
     Its ids come from the request, as the real API's are new for every response: another ``prompt``
-    gives the same calls other ids.
+    gives the same calls other ids. ``extra`` goes to ``reply`` (``stop_sequence="###"``).
     """
-    client = emulated_client([reply(*parts, stop_reason=stop_reason) if stop_reason else reply(*parts)])
+    client = emulated_client([reply(*parts, stop_reason=stop_reason, **extra) if stop_reason else reply(*parts)])
     return client.messages.create(
         model=DEFAULT_MODEL, max_tokens=1024, tools=TOOLS, messages=[{"role": "user", "content": prompt}]
     )
@@ -97,12 +97,14 @@ def rejection_hint(message: str) -> Miss:
     return Miss("lesson.api_400", {"error": message})
 
 
-def runaway_guard(script: Callable[[dict], Any], limit: int) -> Emulator:
-    """An emulator playing ``script`` that ends the probe after ``limit`` requests (a loop that never stops)."""
+def runaway_guard(script: Callable[[dict], Any], limit: int, miss: Miss | None = None) -> Emulator:
+    """An emulator playing ``script`` that ends the probe after ``limit`` requests (a loop that never
+    stops), with ``miss`` as its hint (its values get the request ``count``), by default the generic one."""
 
     def guarded(request: dict) -> Any:
         if len(emulator.requests) > limit:
-            abort(("lesson.runaway_requests", {"count": str(len(emulator.requests))}))
+            key, values = (miss.key, miss.values) if miss else ("lesson.runaway_requests", {})
+            abort((key, {**{k: str(v) for k, v in values.items()}, "count": str(len(emulator.requests))}))
         return script(request)
 
     emulator = Emulator(guarded)

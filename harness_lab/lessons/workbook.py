@@ -2,8 +2,15 @@
 
 Each piece the learner writes and passes its check is written into the workbook, with the lesson it
 came from; the next notebook loads it from there. It is an ordinary Python file, meant to be read
-and edited: a piece is the function exactly as the learner wrote it, between two marker lines, and
-the file's header imports what the lessons' code uses (``json``, ``harness_lab as hl``, ``MODEL``).
+and edited: a piece is the function exactly as the learner wrote it, under a comment line naming it,
+with what it reads from the notebook written above it (``transcribe``), and the file's header imports
+what the lessons' code uses (``json``, ``harness_lab as hl``, ``MODEL``).
+
+The file is read by parsing it, not by searching for its comment lines: a section starts at a
+``# ==== name (lesson N) ====`` line that stands between the file's statements (one inside a
+function is part of that function) and runs to the next such line or the footer. A file that cannot
+be read (not UTF-8, a syntax error) is never rewritten: the learner's edits stay, and each message
+says in one line what is wrong.
 
 It lives in the working directory (where Jupyter starts a notebook's kernel: next to the notebook),
 or wherever ``HARNESS_LAB_WORKBOOK`` points.
@@ -11,19 +18,20 @@ or wherever ``HARNESS_LAB_WORKBOOK`` points.
 
 from __future__ import annotations
 
-import importlib.util
-import inspect
+import ast
+import itertools
 import os
 import re
 import sys
-import textwrap
+import tempfile
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from types import ModuleType
 
 from ..text import t
+from .transcribe import Unwritable, needs, source
 
-__all__ = ["Workbook", "workbook"]
+__all__ = ["Workbook", "WorkbookError", "workbook"]
 
 HEADER = '''"""{title}
 
@@ -42,11 +50,16 @@ MODEL = hl.MODEL
 FOOTER = """
 
 # {note}
-for _name in lessons.PIECES:
-    globals().setdefault(_name, lessons.reference(_name))
+for _name, _piece in lessons.PIECES.items():
+    globals().setdefault(_name, _piece.reference)
 """
-MARK = re.compile(r"^# ==== (?P<name>\w+) \(lesson (?P<lesson>\d+)\) ====$", re.MULTILINE)
-END = "# ==== end ===="
+MARK = re.compile(r"^# ==== (?P<name>\w+) \(lesson (?P<lesson>\d+)\) ====\s*$")
+LEGACY_END = "# ==== end ===="  # earlier versions closed each section with it
+HEADER_NAMES = {"json", "hl", "lessons", "MODEL"}
+
+
+class WorkbookError(Exception):
+    """The workbook file cannot be read as it is; the message says why, in one line."""
 
 
 class Workbook:
@@ -55,109 +68,133 @@ class Workbook:
     def __init__(self, path: str | os.PathLike) -> None:
         self.path = Path(path)
 
+    def text(self) -> str | None:
+        """The file's text, or None when there is no file yet."""
+        try:
+            data = self.path.read_bytes()
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            raise WorkbookError(t("lesson.workbook.unreadable", path=self.path.name, error=exc.strerror)) from None
+        try:
+            return data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise WorkbookError(t("lesson.workbook.not_utf8", path=self.path.name)) from None
+
     def pieces(self) -> dict[str, tuple[int, str]]:
         """name -> (lesson, source) as the file holds them now (the learner may have edited it)."""
-        if not self.path.exists():
-            return {}
-        text = self.path.read_text(encoding="utf-8")
-        found = {}
-        for match in MARK.finditer(text):
-            body_end = text.find(END, match.end())
-            source = text[match.end() : body_end if body_end >= 0 else len(text)].strip("\n")
-            found[match["name"]] = (int(match["lesson"]), source)
-        return found
+        text = self.text()
+        return {} if text is None else sections(text, self.path.name)
 
-    def save(self, name: str, lesson: int, fn: Callable, pieces: Iterable[str] = ()) -> bool:
-        """Write ``fn`` as piece ``name``, with what it needs from the notebook; False when its source
-        cannot be read. Names in ``pieces`` are left to their own sections (or the references)."""
+    def save(self, name: str, lesson: int, fn: Callable, pieces: Iterable[str] = ()) -> str | None:
+        """Write ``fn`` as piece ``name`` with what it needs from the notebook: None when saved, else the
+        one line that says why not. Names in ``pieces`` are left to their own sections (or the references)."""
         try:
-            source = "\n\n\n".join(_needs(fn, set(pieces) | {name}) + [_source(fn)])
+            code = joined(needs(fn, set(pieces) | {name} | HEADER_NAMES) + [source(fn)])
         except (OSError, TypeError):  # defined in a way that left no source (exec, a lambda in a dict)
-            return False
+            return t("lesson.check.not_saved", name=name)
+        except Unwritable as exc:
+            return t("lesson.check.not_saved_name", name=name, used=exc.name, why=t(exc.why))
         if fn.__name__ != name:  # the file defines the name the next lessons import
-            source += f"\n\n\n{name} = {fn.__name__}"
-        written = self.pieces()
-        written[name] = (lesson, source)
-        parts = [HEADER.format(title=t("lesson.workbook.title"), body=t("lesson.workbook.body"))]
-        for piece, (number, text) in sorted(written.items(), key=lambda item: (item[1][0], item[0])):
-            parts.append(f"\n\n# ==== {piece} (lesson {number}) ====\n{text}\n{END}\n")
-        parts.append(FOOTER.format(note=t("lesson.workbook.footer")))
+            code += f"\n\n\n{name} = {fn.__name__}"
+        try:
+            written = self.pieces()
+        except WorkbookError as exc:  # never rewrite a file we cannot read: the learner's edits stay
+            return t("lesson.check.not_saved_file", name=name, error=str(exc))
+        if written.get(name, (0, ""))[0] > lesson:
+            return t("lesson.check.not_saved_later", name=name, path=self.path.name, lesson=written[name][0])
+        written[name] = (lesson, code)
+        text = compose(written)
+        try:
+            module_from(text, self.path)
+        except Exception as exc:  # the file would not load: keep the one that does
+            return t("lesson.check.not_saved_broken", name=name, error=one_line(exc))
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.path.write_text("".join(parts), encoding="utf-8")
-        return True
+        fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".my_harness_", suffix=".py")
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(text)
+        os.replace(tmp, self.path)
+        return None
 
     def load(self) -> ModuleType | None:
         """The workbook as a fresh module (re-read every time: the learner may edit it), or None."""
-        if not self.path.exists():
+        text = self.text()
+        if text is None:
             return None
-        spec = importlib.util.spec_from_file_location("my_harness", self.path)
-        module = importlib.util.module_from_spec(spec)
-        sys.modules["my_harness"] = module  # so that functions defined in it can find their module
-        spec.loader.exec_module(module)
+        module = module_from(text, self.path, register=True)
         return module
 
 
-def _source(fn: Callable) -> str:
-    return textwrap.dedent(inspect.getsource(fn)).strip("\n")
+def joined(parts: list[str]) -> str:
+    """Imports, then constants, one per line in their blocks; two blank lines around each function."""
+
+    def kind(part: str) -> str:
+        return "import" if part.startswith(("import ", "from ")) else "block" if "\n" in part else "line"
+
+    text = parts[0]
+    for before, part in itertools.pairwise(parts):
+        a, b = kind(before), kind(part)
+        text += ("\n" if a == b != "block" else "\n\n" if "block" not in (a, b) else "\n\n\n") + part
+    return text
 
 
-_HEADER_NAMES = {"json", "hl", "lessons", "MODEL"}
-_PLAIN = (int, float, str, bool, type(None))
+def compose(written: dict[str, tuple[int, str]]) -> str:
+    parts = [HEADER.format(title=t("lesson.workbook.title"), body=t("lesson.workbook.body"))]
+    for piece, (number, code) in sorted(written.items(), key=lambda item: (item[1][0], item[0])):
+        parts.append(f"\n\n# ==== {piece} (lesson {number}) ====\n{code}\n")
+    parts.append(FOOTER.format(note=t("lesson.workbook.footer")))
+    return "".join(parts)
 
 
-def _literal(value: object) -> str | None:
-    """Python source for plain data (numbers, text, and lists, tuples, sets and dicts of them), written
-    the same way every time (a set's order follows the hash seed, so it is sorted); None otherwise."""
-    if isinstance(value, _PLAIN):
-        return repr(value)
-    if isinstance(value, (list, tuple)):
-        parts = [_literal(v) for v in value]
-        if None in parts:
-            return None
-        inner = ", ".join(parts) + ("," if isinstance(value, tuple) and len(parts) == 1 else "")
-        return f"[{inner}]" if isinstance(value, list) else f"({inner})"
-    if isinstance(value, (set, frozenset)) and value and all(isinstance(v, _PLAIN) for v in value):
-        inner = ", ".join(repr(v) for v in sorted(value, key=repr))
-        return f"{{{inner}}}" if isinstance(value, set) else f"frozenset({{{inner}}})"
-    if isinstance(value, dict):
-        parts = [(_literal(k), _literal(v)) for k, v in value.items()]
-        if any(k is None or v is None for k, v in parts):
-            return None
-        return "{" + ", ".join(f"{k}: {v}" for k, v in parts) + "}"
-    return None
-
-
-def _names(code) -> set[str]:
-    """Every global name a function's code (and the code nested in it) refers to."""
-    found = set(code.co_names)
-    for const in code.co_consts:
-        if inspect.iscode(const):
-            found |= _names(const)
+def sections(text: str, filename: str = "my_harness.py") -> dict[str, tuple[int, str]]:
+    """The pieces in ``text``: name -> (lesson, source), found by parsing (see the module docstring)."""
+    try:
+        tree = ast.parse(text)
+    except SyntaxError as exc:
+        raise WorkbookError(t("lesson.workbook.syntax", path=filename, line=exc.lineno, error=exc.msg)) from None
+    lines = text.splitlines()
+    inside: set[int] = set()  # line numbers (1-based) that belong to a statement
+    footer = len(lines) + 1
+    for node in tree.body:
+        first = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
+        inside.update(range(first, (node.end_lineno or node.lineno) + 1))
+        if footer > len(lines) and _is_footer(node):
+            footer = first
+            while footer > 1 and lines[footer - 2].startswith("#"):  # the footer's own note above it
+                footer -= 1
+    marks = [
+        (i, m) for i, line in enumerate(lines[: footer - 1], start=1) if (m := MARK.match(line)) and i not in inside
+    ]
+    found = {}
+    for k, (at, match) in enumerate(marks):
+        end = marks[k + 1][0] if k + 1 < len(marks) else footer
+        body = [line for n, line in enumerate(lines[at : end - 1], start=at + 1) if n in inside or line != LEGACY_END]
+        found[match["name"]] = (int(match["lesson"]), "\n".join(body).strip("\n"))
     return found
 
 
-def _needs(fn: Callable, skip: set[str]) -> list[str]:
-    """Lines for what ``fn`` takes from the notebook: modules, plain constants, helper functions
-    defined in the notebook (and what they need in turn), so the workbook runs on its own."""
-    lines: list[str] = []
-    seen = set(skip) | _HEADER_NAMES
-    todo = [fn]
-    while todo:
-        current = todo.pop()
-        for name in sorted(_names(current.__code__)):
-            if name in seen or name not in current.__globals__:
-                continue
-            seen.add(name)
-            value = current.__globals__[name]
-            if inspect.ismodule(value):
-                module = value.__name__
-                lines.insert(0, f"import {module}" if module == name else f"import {module} as {name}")
-            elif (literal := _literal(value)) is not None:
-                lines.append(f"{name} = {literal}")
-            elif inspect.isfunction(value) and value.__module__ == fn.__module__:
-                lines.append(_source(value))  # a helper the learner wrote in the notebook
-                todo.append(value)
-    return lines
+def _is_footer(node: ast.stmt) -> bool:
+    """``for ... in lessons.PIECES...:``: where the file's footer begins (this version's or an earlier one)."""
+    return isinstance(node, ast.For) and ast.unparse(node.iter).startswith("lessons.PIECES")
+
+
+def module_from(text: str, path: Path, register: bool = False) -> ModuleType:
+    """Run ``text`` as the module ``my_harness`` (registered in ``sys.modules`` when ``register``)."""
+    try:
+        code = compile(text, str(path), "exec")
+    except SyntaxError as exc:
+        raise WorkbookError(t("lesson.workbook.syntax", path=path.name, line=exc.lineno, error=exc.msg)) from None
+    module = ModuleType("my_harness")
+    module.__file__ = str(path)
+    if register:
+        sys.modules["my_harness"] = module  # so that functions defined in it can find their module
+    exec(code, module.__dict__)  # the learner's own file, run as an import would
+    return module
+
+
+def one_line(exc: BaseException) -> str:
+    lines = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {lines[0]}" if lines else type(exc).__name__
 
 
 def workbook() -> Workbook:

@@ -5,19 +5,19 @@
 #
 # 前: [レッスン4: 暴走とフォールバック](03_runaway_fallbacks.ipynb) ｜ 次: [レッスン6: 制御付きエージェントハーネスを手書きする](05_full_harness.ipynb)
 #
-# ここまでのループは、走り出したら人の手を借りずに回りました。今日は、人が割って入る場所をループに作ります。止める、あとで続ける、
-# 向きを変える、そしてファイルの書き込みや外部への送信のような取り返しのつかない操作の直前で、人のうなずきを待ちます。
+# **所要時間の目安:** 約45分（読む 32分・書いて確かめる 7分・実行と予想 6分）。2回に分けるなら「3. 承認弁を書く」の前で ｜ **前提:** ノートブック01〜03
+#
+# 今日は、人が割って入る場所をループに作ります。止める、あとで続ける、向きを変える、そして書き込みや送信のような取り返しのつかない操作の直前で、人のうなずきを待ちます。
 #
 # **このノートブックを終えると、次のことができます:**
 #
-# - ターンの合間でループを止め（中断）、同じ履歴のまま再開する。ツールの実行中の Ctrl-C でも履歴が壊れず、再開しても同じ呼び出しが二度走らないことを確かめる
+# - ターンの合間でループを止め（中断）、同じ履歴のまま再開する。止められるのはループがジェネレーターだからだと説明する
 # - `run.steer(text)` で方向転換の指示を差し込み、それが tool_result の後ろに入る理由を API の 400 で示す
 # - 高インパクトなツールの実行の「前」に尋ねる `run_tool_uses` を書く
 # - 「実行してから尋ねる」配線と、「いいえ」を許可と読む承認関数の落とし穴を、実際に起こして示す
 # - 拒否を許可に変えた分岐を走らせ、2つの結末を並べて比べる
 #
-# **今日のコード:** `harness_lab/tools/execution.py`（実行の前に決める承認弁）、`harness_lab/loop.py` の `steer()`・`resume()`・`fork()`、
-# `harness_lab/cli.py` の `read_answer`。読むのは短い抜粋だけです。
+# **今日のコード:** `harness_lab/tools/execution.py`（承認弁）、`harness_lab/loop.py` の `steer()`・`resume()`・`fork()`、`harness_lab/cli.py` の `read_answer`。
 
 # %%
 # Colab など、harness_lab が入っていない環境では、最初にインストールします（手元の環境では何もしません）
@@ -124,11 +124,36 @@ paused.step()
 paused
 
 # %% [markdown]
+# ### 合間で止められるのは、ループがジェネレーターだから
+#
+# `hl.Run` のループは **ジェネレーター** です。`yield` で1ターン分を渡して一時停止し、次の `next()` でその続きから動きます。
+# `return` の値は、終わり方として `StopIteration.value` に入ります。小さな例で確かめます。ノートブック05では、自分の `run_agent` をこの形にします。
+
+# %%
+def count_turns(limit):
+    """1ターン終えるたびに yield で一時停止し、最後に return で終わり方を返す"""
+    turns = 0
+    while True:
+        if turns >= limit:
+            return f"上限 {limit} で停止"  # return の値が、終わり方になる
+        turns += 1
+        yield f"ターン {turns} が終わりました"  # ここで止まり、次の next() で続きから
+
+
+gen = count_turns(2)
+print(next(gen))
+print(next(gen))
+try:
+    next(gen)
+except StopIteration as end:
+    print("終わり方:", end.value)
+print(lessons.drive(count_turns(3)))  # 最後まで回す: (yield された値のリスト, return の値)
+
+# %% [markdown]
 # ### ツールの実行中に Ctrl-C が当たったら
 #
-# Jupyter の ■（カーネルの中断）は、実行中のコードの**どこにでも** `KeyboardInterrupt` を投げ込みます。ツールの実行中でもです。
-# 下の `read_file` は、3章を読んでいる最中に自分で ■ を押します（`_thread.interrupt_main()` は ■ と同じ割り込みをメインスレッドに届けます）。
-# `ran` には、ツール関数が実際に走った記録が残ります。
+# Jupyter の ■（カーネルの中断）は、ツールの実行中でも `KeyboardInterrupt` を投げ込みます。下の `read_file` は、3章を読んでいる最中に
+# 自分で ■ を押します（`_thread.interrupt_main()` は ■ と同じ割り込み）。`ran` には、ツール関数が実際に走った記録が残ります。
 
 # %%
 import _thread
@@ -210,14 +235,12 @@ except anthropic.BadRequestError as err:
 # 承認弁は、モデルがツールを名指しした、でもまだ走っていない瞬間に差し込みます。1ステップ遅ければ、ファイルはもう書かれ、リクエストはもう送られています。
 # 高インパクトなアクションに人の承認を求めるのは、OWASP が LLM アプリケーションのリスクに挙げる**過剰なエージェンシー**（LLM06: Excessive Agency）への推奨対策の1つです。
 #
-# `run_tool_uses(content, impls, approve)` を書きます。`approve(name, input)` は True（はい）か False（いいえ）を返す関数です。
+# `run_tool_uses(content, impls, approve)` を書きます。レッスン2の `run_tools` と同じ形で、`approve(name, input)` は True（はい）か False（いいえ）を返す関数です。
 # 拒否しても tool_result は返します。返さないと tool_use が宙ぶらりんになり、次のリクエストが 400 になります。
 
 # %% tags=["todo", "piece:run_tool_uses"]
-# TODO: content の tool_use を1つずつ、呼び出しの順に tool_result にして返します（レッスン2の run_tools と同じ形）。
-# 名前が HIGH_IMPACT にあるツールは、実行する「前」に approve(block.name, block.input) に尋ねます。
-# False なら実行せず、実行していないと伝える "is_error": True の tool_result にします。
-# それ以外のツールは尋ねずに impls[block.name](**block.input) で実行します（例外は is_error の結果に）。
+# TODO: tool_use 1つにつき tool_result を1つ、呼び出しの順に返します。名前が HIGH_IMPACT にあるツールは、
+# 実行する「前」に approve に尋ね、「いいえ」なら実行せずに is_error の結果にします。手順は lessons.hint("run_tool_uses")
 HIGH_IMPACT = {"write_file", "http_post", "delete_file"}
 
 

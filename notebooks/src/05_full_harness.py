@@ -5,15 +5,17 @@
 #
 # 前: [レッスン5: 介入と操舵](04_human_in_the_loop.ipynb) ｜ 次: 演習 [レベル1: ツールごとの段階的な制御弁](../exercises/level1_tiered_policy.ipynb)・[レベル2: このループに欠けているゲート](../exercises/level2_missing_gate.ipynb)
 #
-# [レッスン2: コアループ](01_bare_loop.ipynb) のループ、[レッスン3: 停止条件](02_stop_conditions.ipynb) の `MAX_TURNS`、[レッスン4: 暴走とフォールバック](03_runaway_fallbacks.ipynb) の `signature_of`、
-# レッスン5 の `run_tool_uses`。これまで書いた部品を、今日は1本のハーネスに溶接します。新しく出てくるのは、部品どうしの位置関係だけです。
+# **所要時間の目安:** 約60分（読む 29分・書いて確かめる 26分・実行と予想 7分）。3回に分けるなら「ハーネスを書く」と「仕上げ」の前で ｜ **前提:** ノートブック01〜04（`my_harness.py` の部品を使います。なければ参考実装で進みます）
+#
+# [レッスン2](01_bare_loop.ipynb) の `run_agent`、[レッスン3](02_stop_conditions.ipynb) の `next_step`、[レッスン4](03_runaway_fallbacks.ipynb) の `signature_of`、
+# レッスン5 の `run_tool_uses`。これまで書いた部品を、今日は1本のハーネスに溶接します。
 #
 # **このノートブックを終えると、次のことができます:**
 #
-# - 裸のループに4つの制御弁を付けたジェネレーター `harness` を書き、各弁がループのどのステップにいるかを名指しできる
-# - `read_file` をルートに閉じ込め、`startsWith` のチェックがシンボリックリンクにだまされる理由と、パッケージがさらに防いでいるものを説明できる
+# - `run_agent` に4つの制御弁を付けてジェネレーターにし、各弁がループのどのステップにいるかを名指しできる
+# - `read_file` をルートに閉じ込め、文字列の比較やリンクで外に出られてしまう理由を説明できる
 # - 自分のハーネスを Stepper で1ターンずつ進め、パッケージの `hl.Run` と並べられる
-# - 裸のループ・パッケージ・自分のハーネスを暴走シナリオで比べ、どの弁が要るかを釣り合いで決められる
+# - 自分のツールをポリシー付きで配線し、このノートブックにないシナリオでも正しく動くことを確かめる
 
 # %%
 # Colab など、harness_lab が入っていない環境では、最初にインストールします（手元の環境では何もしません）
@@ -65,7 +67,6 @@ print(done.stderr + done.stdout)
 # %% [markdown]
 # ツールを何回、どの順に呼び、いつ切り上げるかは、ループの中でモデルが決めました。ハーネスは名指しされたツールを実行し、結果を返しただけです。
 # 経路をコードで固定する **ワークフロー** と、モデルが経路を選ぶ **エージェント** の違いです。`[turn 3]` は3回目のモデルへのリクエストで、ツール呼び出しは2ターンでした。
-# 高インパクトなツールを配線すると（`--high-impact`）実行の前に尋ね、答えはレッスン5の `harness_lab.cli.read_answer` が読みます（「いいえ」や全角の「ｎ」は許可になりません）。
 #
 # ## 部品を集める
 #
@@ -75,8 +76,9 @@ print(done.stderr + done.stdout)
 from datetime import datetime
 
 MODEL = hl.MODEL
-run_tool_uses = lessons.use("run_tool_uses")  # レッスン5: 高インパクトなツールは実行の前に尋ねる
+next_step = lessons.use("next_step")          # レッスン3: 応答のあと、ループが次にすること
 signature_of = lessons.use("signature_of")    # レッスン4: このターンの呼び出しを1本の署名に
+run_tool_uses = lessons.use("run_tool_uses")  # レッスン5: 高インパクトなツールは実行の前に尋ねる
 MAX_TURNS = 8                                 # 弁1: 最大ターン数（レッスン3）
 TOKEN_BUDGET = 40_000                         # 弁2: 累計トークン予算（レッスン4）
 
@@ -85,13 +87,12 @@ def get_time():
     return datetime.now().astimezone().isoformat(timespec="seconds")
 
 
-TOOLS = [
-    {"name": "get_time", "description": "現在時刻を ISO 8601 の文字列で返す",
-     "input_schema": {"type": "object", "properties": {}}},
-    {"name": "read_file", "description": "プロジェクトディレクトリ内のテキストファイルの先頭 2000 文字を読む",
-     "input_schema": {"type": "object", "required": ["path"],
-                      "properties": {"path": {"type": "string", "description": "プロジェクトルートからの相対パス"}}}},
-]
+GET_TIME = {"name": "get_time", "description": "現在時刻を ISO 8601 の文字列で返す",
+            "input_schema": {"type": "object", "properties": {}}}
+TOOLS = [GET_TIME,
+         {"name": "read_file", "description": "プロジェクトディレクトリ内のテキストファイルの先頭 2000 文字を読む",
+          "input_schema": {"type": "object", "required": ["path"],
+                           "properties": {"path": {"type": "string", "description": "プロジェクトルートからの相対パス"}}}}]
 print(get_time())
 
 # %% [markdown]
@@ -139,14 +140,13 @@ try_read(read_file_startswith)
 # `open()` がリンクをたどって外を読むからです。リンクを置いたのがツール出力に誘導されたモデルでも、うっかりした人でも同じです。
 #
 # **自分で書く**: 順番を逆にします。先にリンクを最後までたどって本当の行き先を求め、それからルートの内側かを比べます。
-# ルート自身もリンクかもしれないので（macOS の `/tmp` がそうです）、両方を求めてから比べます。
+# ルート自身もリンクかもしれません（macOS の `/tmp` がそうです）。比べるのは文字列ではなくパスの部品です。
+# 文字列の前方一致では、隣の `project-secrets/` も `project` で始まります。
 
 # %% tags=["todo", "piece:read_file"]
 def read_file(path, root="."):
     # root の内側にあるファイルの先頭 2000 文字を返し、外に出るパスは PermissionError で拒否します
-    #   1. ルートと行き先の両方を Path(...).resolve() で、リンクを最後までたどった本当の場所にする
-    #   2. 行き先がルートの内側かを、文字列ではなくパスの部品で比べる（target.is_relative_to(base)）
-    #   3. 内側なら開いて、先頭 2000 文字を返す
+    # 手順が知りたくなったら、別のセルで lessons.hint("read_file") を実行します
     raise NotImplementedError  # ← この行を消して、ここに書く
 
 
@@ -173,11 +173,9 @@ impls = {"get_time": get_time, "read_file": read_in_demo}
 # %% [markdown]
 # ### パッケージはもう一歩先まで閉じる
 #
-# resolve してから比べる版にも、まだ隙間があります。確かめてから `open()` するまでの間に、途中のディレクトリをリンクに差し替えられると、
-# `open()` は名前をもう一度たどって外に出ます（TOCTOU: 確かめた時と使う時のずれ）。
-# パッケージの `read_file`（`harness_lab/tools/confine.py` の `Place.find`）は、ルートのディレクトリを一度開き、そこからパスを **1部品ずつ**、
-# 直前に開いたディレクトリの中で、リンクをたどらずに開いていきます。確かめたものがそのまま開くものなので、差し替えてもたどるリンクがありません。
-# Linux の `openat2(RESOLVE_BENEATH)` が OS の中でしていることを、手で書いたものです。要所の行を抜き出します。
+# resolve してから比べる版にも隙間があります。確かめてから `open()` するまでに途中のディレクトリをリンクに差し替えられると、
+# `open()` は外に出ます（TOCTOU: 確かめた時と使う時のずれ）。パッケージの `read_file`（`harness_lab/tools/confine.py` の `Place.find`）は、
+# ルートを一度開き、パスを **1部品ずつ**、直前に開いたディレクトリの中でリンクをたどらずに開きます。要所の行を抜き出します。
 
 # %%
 import inspect
@@ -203,29 +201,28 @@ for needle, note in WALK.items():
 print(run_tool(hl.make_read_file(LAB / "project"), {"path": "link.txt"}))
 
 # %% [markdown]
-# ## ハーネスを書く: 4つの弁を付けたジェネレーター
+# ## ハーネスを書く: 4つの弁を付けた `run_agent`
 #
-# レッスン本文の `runAgent` に、2つだけ変更を加えます。1ターン終えるたびに `yield lessons.turn(turns, response, results)` して一時停止し、
-# 最後は文字列ではなく、終わり方の **値** を `return` します。こうしておくと、Stepper があなたのループを1ターンずつ進められます。
+# レッスン2の `run_agent` を書き直します。レッスン本文の `runAgent` から変えるのは3つです。
 #
-# - 弁1・弁2: `while` 本体の先頭、`turns += 1` の手前。「この一周に入ってよいか」を問う（上限 N なら、ツール N ターン・リクエスト N + 1 回）
-# - 弁3: このターンの署名を、前のターンの署名と比べる
-# - 弁4: `run_tool_uses` の中、ツールを実行する直前（レッスン5で書いたもの）。`approve` がなければ断る側に倒します
+# - 回るかどうかは `next_step(response)` で決めます。本文のループは `tool_use` だけを見るので、`pause_turn` の途中の応答で終わってしまいます
+# - 1ターン終えるたびに `yield lessons.turn(turns, response, results)` で一時停止します（ノートブック04のジェネレーター）
+# - 最後は文字列ではなく、終わり方の **値**（`lessons.finished(...)` か `lessons.stopped(...)`）を `return` します
 #
-# 確認のセルは、同じ台本のモデルでパッケージの `Run` と並べて走らせ、止まり方とリクエスト・ターンの数が一致するかを見ます。
+# 確認のセルは、同じ台本のモデルでパッケージの `Run` と並べ、止まり方と、リクエスト・ツールが走ったターンの数を比べます。
+# 上限は `MAX_TURNS = 3`・`TOKEN_BUDGET = 3,000` に書き換えて試します（引数 `max_turns`・`token_budget` で受け取るなら、そこにも渡します）。
+# 弁4は、承認がないときと「いいえ」のときに、高インパクトなツールが走らないかを見ます。
 
-# %% tags=["todo", "piece:harness"]
-def harness(client, user_input, tools, tool_impls, approve=None):
-    # レッスン2のループに4つの弁を付け、1ターン終えるたびに yield lessons.turn(turns, response, results) します
-    #   弁1 turns >= MAX_TURNS・弁2 tokens_used >= TOKEN_BUDGET（応答ごとに input_tokens + output_tokens を足す）は turns += 1 の手前
-    #   弁3 signature_of(response.content) が前のターンと同じなら止める。弁4 run_tool_uses(..., approve or 断る関数)
+# %% tags=["todo", "piece:run_agent"]
+def run_agent(client, user_input, tools, tool_impls, approve=None):
+    # レッスン2のループに4つの弁を付け、1ターンごとに yield するジェネレーター。手順は lessons.hint("run_agent", lesson=6)
+    #   弁1 MAX_TURNS・弁2 TOKEN_BUDGET は本体の先頭 ／ 弁3 signature_of ／ 弁4 run_tool_uses（approve がなければ断る）
     #   弁が止めたら return lessons.stopped("max_turns" | "token_budget" | "no_progress", 停止メッセージ, turns, tokens_used)
-    #   モデルが切り上げたら return lessons.finished(response, turns, tokens_used)
     raise NotImplementedError  # ← この行を消して、ここに書く
 
 
 # %% tags=["check"]
-harness = lessons.check("harness", harness)
+run_agent = lessons.check("run_agent", run_agent, lesson=6)
 
 # %% [markdown]
 # ## 自分のハーネスを Stepper で進める
@@ -240,19 +237,29 @@ def approve(name, tool_input):
     return False
 
 
-mine = Stepper(lessons.HandWritten(harness, client, TOOLS, impls, approve), PROMPT)
+mine = Stepper(lessons.HandWritten(run_agent, client, TOOLS, impls, approve), PROMPT)
 mine
 
 # %%
-mine.step()  # 1ターン目: read_file
-
-# %%
+mine.step()     # 1ターン目: read_file
 mine.run_all()  # 最後まで（get_time のターンは、パネルの会話に積まれます）
 
 # %% [markdown]
 # ## パッケージの `hl.Run` で同じ仕事をする
 #
 # 同じ2つのツールを `hl.tool` で包み、4つの弁を付けた `hl.Run` を走らせます。ゲージには、ターン数 / 上限、トークン / 予算、直前の署名が出ます。
+#
+# `hl.Run.loop`（ノートブック01で読みました）の本体と、あなたの `run_agent` の対応です。
+#
+# | `Run.loop` の行 | あなたの `run_agent` では |
+# |---|---|
+# | `s.receive(self.query())` | `client.messages.create(...)` と `tokens_used += ...` |
+# | `if not self.wants_tools(response)` | `while step in ("run_tools", "resend")`（`next_step`） |
+# | `self.check("loop_top")` | 弁1・弁2 の `if`（`turns += 1` の手前） |
+# | `self.check("before_tools")` | 弁3 の署名の比較 |
+# | `yield from self.run_tool_uses(response)` | `run_tool_uses(...)`（弁4。承認待ちで止まれるよう `yield from`） |
+# | `s.commit(results)` | 2つの `messages.append` と `turns += 1` |
+# | `yield s.turn(...)` | `yield lessons.turn(...)` |
 
 # %%
 toy_tools = [hl.tool(impls[d["name"]], **d) for d in TOOLS]  # 定義も中身も、あなたの2つのツールと同じ
@@ -262,37 +269,17 @@ packaged.run_all()
 packaged
 
 # %% [markdown]
-# `hl.Run.loop` の本体と、あなたの `harness` の対応です。
-#
-# | `Run.loop` の行 | あなたの `harness` では |
-# |---|---|
-# | `s.receive(self.query())` | `client.messages.create(...)` と `tokens_used += ...` |
-# | `if not self.wants_tools(response)` | `while response.stop_reason == "tool_use"` の判定 |
-# | `self.check("loop_top")` | 弁1・弁2 の `if`（`turns += 1` の手前） |
-# | `self.check("before_tools")` | 弁3 の署名の比較 |
-# | `yield from self.run_tool_uses(response)` | `run_tool_uses(...)`（弁4。承認待ちで止まれるよう `yield from`） |
-# | `s.commit(results)` | 2つの `messages.append` と `turns += 1` |
-# | `yield s.turn(...)` | `yield lessons.turn(...)` |
-#
-# `check("before_send")` は、送る前にプロンプトの大きさを見積もる弁2の置き方です（`TokenBudget(preflight=True)`、レッスン4）。
-
-# %%
-print(inspect.getsource(hl.Run.loop))
-
-# %% [markdown]
 # ## 裸のループ・パッケージ・自分のハーネスを並べる
 #
 # 同じツールで、行儀の悪いモデル（エミュレーターのシナリオ）を3つのループに渡します。裸のループは、弁を1つも付けない `hl.Run` です。
 # 自分では止まらないので、表を作る側が30ターンで次を引くのをやめます（ジェネレーターは、引かれなければ進みません）。
-# 弁2が見えるように、表では予算の天井を 20,000 に下げます。`harness` は `MAX_TURNS` と `TOKEN_BUDGET` を、自分が定義されたモジュールの変数から読みます
-# （確認のセルも、こうして上限を変えて試しています）。
+# 弁2が見えるように、表では予算の天井を 20,000 に下げます（`run_agent` が読むモジュールの変数を、表の間だけ書き換えます）。
 #
-# **まず予想します。** 呼び出しを A-B-A-B と交互に繰り返すモデル（`abab`）を、あなたの `harness` はどの弁で、何回目のリクエストで止めるでしょうか。
+# **まず予想します。** 呼び出しを A-B-A-B と交互に繰り返すモデル（`abab`）を、あなたの `run_agent` はどの弁で、何回目のリクエストで止めるでしょうか。
 
 # %%
 MY_GUESS = {"止めた弁": None, "モデルへのリクエスト": None, "ツール呼び出しのターン": None}  # ← 予想を書く（弁は "max_turns" などの名前で）
 
-# %%
 from harness_lab.emulator import emulator_of
 
 
@@ -314,17 +301,17 @@ def outcome(loop, scenario, cap=30):
 # %%
 from IPython.display import display
 
-harness.__globals__.update(MAX_TURNS=8, TOKEN_BUDGET=20_000)  # 表の間だけ、予算の天井を下げる
+run_agent.__globals__.update(MAX_TURNS=8, TOKEN_BUDGET=20_000)  # 表の間だけ、予算の天井を下げる
 LOOPS = {
     "裸のループ（弁なし）": lambda c, p: hl.Run(c, toy_tools, valves=[]).start(p),
     "harness_lab の Run": lambda c, p: hl.Run(c, toy_tools, [hl.MaxTurns(8), hl.TokenBudget(20_000), hl.NoProgress(), hl.Approval()]).start(p),
-    "あなたの harness": lambda c, p: harness(c, p, TOOLS, impls, approve),
+    "あなたの run_agent": lambda c, p: run_agent(c, p, TOOLS, impls, approve),
 }
 rows, ends = ["| シナリオ | " + " | ".join(LOOPS) + " |", "|---" * (len(LOOPS) + 1) + "|"], {}
 for scenario in ["lesson6", "never_ending", "spinning", "abab", "budget_burning", "long_task"]:
     ends[scenario] = [outcome(loop, scenario) for loop in LOOPS.values()]
     rows.append(f"| `{scenario}` | " + " | ".join(f"{h}・{r}回・{n}ターン・{k:,}" for h, r, n, k in ends[scenario]) + " |")
-harness.__globals__.update(MAX_TURNS=8, TOKEN_BUDGET=40_000)  # レッスンの値に戻す
+run_agent.__globals__.update(MAX_TURNS=8, TOKEN_BUDGET=40_000)  # レッスンの値に戻す
 display({"text/markdown": "\n".join(rows), "text/plain": "\n".join(rows)}, raw=True)
 how, requests, turns, _ = ends["abab"][-1]
 guessed = lessons.compare(MY_GUESS, {"止めた弁": how, "モデルへのリクエスト": requests, "ツール呼び出しのターン": turns})
@@ -351,11 +338,54 @@ guessed = lessons.compare(MY_GUESS, {"止めた弁": how, "モデルへのリク
 # 上限の値も仕事の大きさに合わせます。`long_task` に `MAX_TURNS = 8` は小さすぎます。
 
 # %% [markdown]
+# ## 仕上げ: 自分のツールを、ポリシー付きで配線する
+#
+# 最後に、自分のツールを1つハーネスに配線します。チャットの Webhook に本文を送る `http_post(url, body)` です。
+# 送ってよい宛先は `ALLOWED_HOSTS` のホストだけ（これがポリシー）。送信は取り消せないので、実行の前に人に尋ねます（弁4）。
+# `http_post` は `HIGH_IMPACT` にある名前なので、あなたの `run_agent` の弁4がそのまま効きます。
+#
+# `my_agent(client, user_input, send, approve=None)` を書きます。`get_time` と自分の `http_post` を配線した `run_agent` のジェネレーターを返す関数です。
+# `send(url, body)` はネットワークの代わりで、送った内容を記録するだけです。確認のセルは、このノートブックに出てこないモデルでも試します。
+# どこが足りないかは、○ / × の行が教えてくれます。手順は `lessons.hint("my_agent")` で開けます。
+
+# %% tags=["todo", "piece:my_agent"]
+ALLOWED_HOSTS = {"hooks.example.com"}  # ポリシー: 送ってよい宛先
+HTTP_POST = {"name": "http_post", "description": "許可された宛先の URL に、本文を POST する",
+             "input_schema": {"type": "object", "required": ["url", "body"],
+                              "properties": {"url": {"type": "string"}, "body": {"type": "string"}}}}
+
+
+def my_agent(client, user_input, send, approve=None):
+    # http_post(url, body) をこの中に書き、宛先が ALLOWED_HOSTS にあるときだけ send(url, body) して "送信しました" を返す
+    # get_time と http_post を配線した run_agent(...) のジェネレーターを返す
+    raise NotImplementedError  # ← この行を消して、ここに書く
+
+
+# %% tags=["check"]
+my_agent = lessons.check("my_agent", my_agent)
+
+# %%
+from harness_lab.emulator import call, say
+
+OUTBOX = []  # send が送ったもの（本当には送りません）
+
+
+def yes(name, tool_input):
+    print(f"[承認] {name}（{tool_input['url']}）→ はい")
+    return True
+
+
+poster = hl.connect([call("get_time"), call("http_post", url="https://hooks.example.com/daily", body="日報: 問い合わせ 42 件"),
+                     say("日報を送りました。")], live=False)
+events, end = lessons.drive(my_agent(poster, "日報を送って", lambda url, body: OUTBOX.append(url), yes))
+print(end.text, "／ 送ったもの:", OUTBOX)
+
+# %% [markdown]
 # ## 本物の Claude に切り替える
 #
 # ターミナルで `export ANTHROPIC_API_KEY=...` としてから Jupyter を起動し直すと、`hl.connect("lesson6")` は本物の Claude を返し、
-# あなたのハーネスの Stepper と `hl.Run` は本物のモデルで走ります（出力は保存されたものと違います）。ターミナルでは `harness-lab run --live "..."` です。
-# 暴走シナリオは本物のモデルにわざとやらせられないので、表はいつも `live=False` のエミュレーターです。
+# Stepper と `hl.Run` は本物のモデルで走ります（出力は保存されたものと違います）。ターミナルでは `harness-lab run --live "..."` です。
+# 暴走シナリオは本物のモデルにわざとやらせられないので、表はいつもエミュレーターです。
 
 # %%
 print(hl.mode_line(hl.connect("lesson6")))
@@ -363,23 +393,17 @@ print(hl.mode_line(hl.connect("lesson6")))
 # %% [markdown]
 # ## やってみよう
 #
-# 採点はありません。変えて、走らせて、結果を見てください。
-#
-# 1. あなたの `harness` で、弁1のチェックを `turns += 1` の **後ろ** に移し、確認のセルを実行し直します。ヒントはどんな数を示しますか。
+# 1. あなたの `run_agent` で、弁1のチェックを `turns += 1` の **後ろ** に移し、確認のセルを実行し直します。ヒントはどんな数を示しますか。
 # 2. 表のセルの 20,000 を2か所とも 40,000 に戻して作り直します。`budget_burning` を止める弁はどれに変わりますか。
-# 3. `Stepper(lessons.HandWritten(harness, hl.connect("spinning", live=False), TOOLS, impls, approve), "notes.txt を確かめて")` を `run_all()` し、停止メッセージを見ます。
 #
 # ## まとめ
 #
-# - ハーネスの中核は、いまもレッスン2のループです。4つの弁はそれぞれ1か所を守ります: 弁1・弁2は本体の先頭（`loop_top`）、弁3はツールの前（`before_tools`）、弁4は各ツールの直前（`before_each_tool`）。
+# - ハーネスの中核は、いまもレッスン2のループです。弁1・弁2は本体の先頭（`loop_top`）、弁3はツールの前（`before_tools`）、弁4は各ツールの直前（`before_each_tool`）。
 # - ループをジェネレーターにすると、1ターンごとに止めて見られ、止まり方を値で返せます。Stepper はそれを進めているだけです。
-# - ファイルの境界は、リンクをたどった本当の行き先で判定します。確かめた時と開く時のずれまで閉じるには、1部品ずつリンクをたどらずに開きます。
+# - ファイルの境界は、リンクをたどった本当の行き先を、パスの部品で比べて判定します。宛先の URL も、部品に分けてホスト名で比べます。
 # - 弁のための弁は積みません。仕事の大きさとリスクに釣り合った分だけ付けます。
 #
-# ### このコースで手元に残るもの
-#
-# 確認を通った関数（`run_tools` から `harness` まで）は、`my_harness.py` に入っています。実際に走って、編集できて、これからも制御を足していける、
-# あなたのハーネスです。自分のツールに配線して、働かせてみてください。
+# 確認を通った関数（`run_tools` から `my_agent` まで）は `my_harness.py` に入っています。新しいターミナルで `import my_harness` すれば、ノートブックなしでも走ります。
 
 # %%
 book = lessons.workbook()

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 
-from harness_lab.lessons import finished, stopped, turn
 from harness_lab.lessons.lesson2 import run_tools as good_run_tools
 from harness_lab.lessons.lesson4 import signature_of as good_signature
 from harness_lab.lessons.lesson5 import HIGH_IMPACT
@@ -68,6 +67,43 @@ def tools_error_without_flag(content, impls):
             out = f"失敗: {err}"
         results.append({"type": "tool_result", "tool_use_id": b.id, "content": out})
     return results
+
+
+def tools_text_blocks_too(content, impls):  # issue 28: every block run, text ones included
+    results = []
+    for block in content:
+        try:
+            output = impls[block.name](**block.input)
+            results.append({"type": "tool_result", "tool_use_id": block.id, "content": json.dumps(output)})
+        except KeyError as err:
+            results.append({"type": "tool_result", "tool_use_id": block.id, "content": str(err), "is_error": True})
+    return results
+
+
+def tools_stop_at_first_failure(content, impls):  # issue 30: a length check used to pre-empt its hint
+    results = []
+    for b in content:
+        if b.type != "tool_use":
+            continue
+        try:
+            out = json.dumps(impls[b.name](**b.input), ensure_ascii=False)
+        except Exception as err:
+            results.append({"type": "tool_result", "tool_use_id": b.id, "content": f"失敗: {err}", "is_error": True})
+            break
+        results.append({"type": "tool_result", "tool_use_id": b.id, "content": out})
+    return results
+
+
+def tools_return_the_message(content, impls):  # issue 30: the message, not the list
+    return {"role": "user", "content": good_run_tools(content, impls)}
+
+
+def tools_subscript_blocks(content, impls):
+    return [
+        {"type": "tool_result", "tool_use_id": b["id"], "content": json.dumps(impls[b["name"]](**b["input"]))}
+        for b in content
+        if b.type == "tool_use"
+    ]
 
 
 def tools_extra_field(content, impls):
@@ -148,6 +184,10 @@ def step_unknown_goes_on(response):
 
 def step_prose(response):
     return "ツールを実行する"
+
+
+def step_stop_sequence_stops(response):  # issue 30: passed the point that names stop_sequence
+    return {"tool_use": "run_tools", "pause_turn": "resend", "end_turn": "finish"}.get(response.stop_reason, "stop")
 
 
 def step_max_tokens_runs(response):
@@ -244,7 +284,7 @@ def approve_ignores_answer(content, impls, approve):
     return results
 
 
-# --- read_file ------------------------------------------------------------------------------
+# --- read_file (lesson 6) ------------------------------------------------------------------------------
 
 
 def read_startswith(path, root="."):  # the seed's check: a symlink inside the root fools it
@@ -255,6 +295,38 @@ def read_startswith(path, root="."):  # the seed's check: a symlink inside the r
     if not target.startswith(base + os.sep):
         raise PermissionError(path)
     with open(target, encoding="utf-8") as f:
+        return f.read(2000)
+
+
+def read_resolved_prefix(path, root="."):  # issue 28: resolved, then a string prefix test
+    from pathlib import Path
+
+    base = Path(root).resolve()
+    target = (base / path).resolve()
+    if not str(target).startswith(str(base)):
+        raise PermissionError(path)
+    with open(target, encoding="utf-8") as f:
+        return f.read(2000)
+
+
+def read_target_resolved_only(path, root="."):  # the root left as given: a root that is a link refuses all
+    import os
+
+    base = os.path.abspath(root)
+    target = os.path.realpath(os.path.join(base, path))
+    if not target.startswith(base + os.sep):
+        raise PermissionError(path)
+    with open(target, encoding="utf-8") as f:
+        return f.read(2000)
+
+
+def read_file_links_only(path, root="."):  # a link to a file is caught, a link to a folder is not
+    import os
+
+    base = os.path.realpath(root)
+    if os.path.islink(os.path.join(base, path)) or ".." in path or os.path.isabs(path):
+        raise PermissionError(path)
+    with open(os.path.join(base, path), encoding="utf-8") as f:
         return f.read(2000)
 
 
@@ -273,75 +345,6 @@ def read_refuses_dots(path, root="."):
     return (Path(root).resolve() / path).resolve().read_text(encoding="utf-8")[:2000]
 
 
-# --- the harness ----------------------------------------------------------------------------
-
-MAX_TURNS = 8
-TOKEN_BUDGET = 40_000
-
-
-def harness_check_after_count(client, user_input, tools, tool_impls, approve=None):
-    """MAX_TURNS checked after turns += 1: one turn early."""
-    messages = [{"role": "user", "content": user_input}]
-    turns, used, last = 0, 0, None
-    response = client.messages.create(model=MODEL, max_tokens=1024, tools=tools, messages=messages)
-    used += response.usage.input_tokens + response.usage.output_tokens
-    while response.stop_reason == "tool_use":
-        turns += 1
-        if turns >= MAX_TURNS:
-            return stopped("max_turns", "上限", turns, used)
-        if used >= TOKEN_BUDGET:
-            return stopped("token_budget", "予算", turns, used)
-        sig = good_signature(response.content)
-        if sig == last:
-            return stopped("no_progress", "空回り", turns, used)
-        last = sig
-        messages.append({"role": "assistant", "content": response.content})
-        results = good_run_tool_uses(response.content, tool_impls, approve or (lambda n, i: False))
-        messages.append({"role": "user", "content": results})
-        yield turn(turns, response, results)
-        response = client.messages.create(model=MODEL, max_tokens=1024, tools=tools, messages=messages)
-        used += response.usage.input_tokens + response.usage.output_tokens
-    return finished(response, turns, used)
-
-
-def harness_no_budget(client, user_input, tools, tool_impls, approve=None):
-    messages = [{"role": "user", "content": user_input}]
-    turns, last = 0, None
-    response = client.messages.create(model=MODEL, max_tokens=1024, tools=tools, messages=messages)
-    while response.stop_reason == "tool_use":
-        if turns >= MAX_TURNS:
-            return stopped("max_turns", "上限", turns)
-        turns += 1
-        sig = good_signature(response.content)
-        if sig == last:
-            return stopped("no_progress", "空回り", turns)
-        last = sig
-        messages.append({"role": "assistant", "content": response.content})
-        results = good_run_tool_uses(response.content, tool_impls, approve or (lambda n, i: False))
-        messages.append({"role": "user", "content": results})
-        yield turn(turns, response, results)
-        response = client.messages.create(model=MODEL, max_tokens=1024, tools=tools, messages=messages)
-    return finished(response, turns)
-
-
-def harness_returns_text(client, user_input, tools, tool_impls, approve=None):
-    return "答え"
-
-
-def harness_no_end_value(client, user_input, tools, tool_impls, approve=None):
-    messages = [{"role": "user", "content": user_input}]
-    response = client.messages.create(model=MODEL, max_tokens=1024, tools=tools, messages=messages)
-    turns = 0
-    while response.stop_reason == "tool_use" and turns < MAX_TURNS:
-        turns += 1
-        messages.append({"role": "assistant", "content": response.content})
-        results = good_run_tool_uses(response.content, tool_impls, approve or (lambda n, i: False))
-        messages.append({"role": "user", "content": results})
-        yield turn(turns, response, results)
-        response = client.messages.create(model=MODEL, max_tokens=1024, tools=tools, messages=messages)
-    return "".join(b.text for b in response.content if b.type == "text")
-
-
 WRONG = [
     ("run_tools", tools_answering_text_too, 1, "lesson.l2.run_tools.count"),
     ("run_tools", tools_reversed, 1, "lesson.l2.run_tools.order"),
@@ -349,6 +352,10 @@ WRONG = [
     ("run_tools", tools_ascii_json, 2, "lesson.l2.run_tools.ascii"),
     ("run_tools", tools_no_try, 3, "lesson.l2.run_tools.raised"),
     ("run_tools", tools_error_without_flag, 3, "lesson.l2.run_tools.not_error"),
+    ("run_tools", tools_text_blocks_too, 1, "lesson.rule.text_block"),
+    ("run_tools", tools_stop_at_first_failure, 3, "lesson.l2.run_tools.stopped_early"),
+    ("run_tools", tools_return_the_message, 1, "lesson.l2.run_tools.message"),
+    ("run_tools", tools_subscript_blocks, 1, "lesson.rule.block_attributes"),
     ("run_agent", agent_text_only_history, 2, "lesson.l2.keep_content"),
     ("run_agent", agent_no_tools_on_follow_up, 2, "lesson.l2.pass_tools"),
     ("run_agent", agent_no_reassignment, 2, "lesson.l2.reassign"),
@@ -358,6 +365,7 @@ WRONG = [
     ("next_step", step_unknown_goes_on, 3, "lesson.l3.next_step.unknown"),
     ("next_step", step_prose, 1, "lesson.l3.next_step.vocabulary"),
     ("next_step", step_max_tokens_runs, 3, "lesson.l3.next_step.max_tokens"),
+    ("next_step", step_stop_sequence_stops, 2, "lesson.l3.next_step.stop_sequence"),
     ("signature_of", sig_unsorted_keys, 1, "lesson.l4.signature.key_order"),
     ("signature_of", sig_name_only, 2, "lesson.l4.signature.collides"),
     ("signature_of", sig_call_order, 3, "lesson.l4.signature.call_order"),
@@ -370,10 +378,9 @@ WRONG = [
     ("run_tool_uses", approve_asks_everything, 3, "lesson.l5.asked_harmless"),
     ("run_tool_uses", approve_ignores_answer, 2, "lesson.l5.ran_anyway"),
     ("read_file", read_startswith, 3, "lesson.l6.read_file.link"),
+    ("read_file", read_resolved_prefix, 2, "lesson.l6.read_file.sibling"),
+    ("read_file", read_target_resolved_only, 1, "lesson.l6.read_file.root_link"),
+    ("read_file", read_file_links_only, 3, "lesson.l6.read_file.link"),
     ("read_file", read_anything, 2, "lesson.l6.read_file.escaped"),
     ("read_file", read_refuses_dots, 1, "lesson.l6.read_file.inner_path"),
-    ("harness", harness_check_after_count, 2, "lesson.l6.harness.counts"),
-    ("harness", harness_no_budget, 3, "lesson.l6.harness.missed_token_budget"),
-    ("harness", harness_returns_text, 1, "lesson.l6.harness.not_generator"),
-    ("harness", harness_no_end_value, 1, "lesson.l6.harness.no_end"),
 ]

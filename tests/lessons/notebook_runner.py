@@ -2,7 +2,8 @@
 their own (where ``my_harness.py`` is kept), from a working directory that is not notebooks/.
 
 A TODO cell carries the tags ``todo`` and ``piece:<name>``; ``fill`` maps a piece's name to the code
-the learner typed there.
+the learner typed there. ``guess`` is what the learner writes into every blank of every prediction
+(``MY_GUESS = {...: None}``), so the compare cells show the numbers.
 """
 
 from __future__ import annotations
@@ -35,12 +36,21 @@ def todo_cells(nb) -> dict[str, int]:
     }
 
 
-def run_notebook(name: str, workdir: Path, fill: dict[str, str] | None = None, timeout: int = 120):
+def run_notebook(
+    name: str,
+    workdir: Path,
+    fill: dict[str, str] | None = None,
+    timeout: int = 120,
+    guess: object = None,
+):
     """Execute notebooks/<name>.ipynb with the TODO cells in ``fill`` replaced; the executed notebook."""
     nb = nbformat.read(NOTEBOOKS / f"{name}.ipynb", as_version=4)
     cells = todo_cells(nb)
     for piece, source in (fill or {}).items():
         nb.cells[cells[piece]].source = source
+    for cell in nb.cells:
+        if guess is not None and cell.cell_type == "code" and "MY_GUESS = " in cell.source:
+            cell.source = cell.source.replace(": None", f": {guess!r}")
     for cell in nb.cells:
         cell.outputs = [] if cell.cell_type == "code" else cell.get("outputs")
     env = {k: v for k, v in os.environ.items() if k not in NOT_FOR_TESTS}

@@ -1,8 +1,13 @@
 """The whole course in one folder, as a learner does it: notebooks 01 to 05 in order, every TODO written
 right, the workbook carried from one to the next, and notebook 05 stepping and tabling the learner's
-own harness, built from the pieces the learner wrote in 03 and 04 (issue 15's acceptance)."""
+own harness, built from the pieces the learner wrote in 02 to 04 (issue 15's acceptance); at the end
+the workbook imports and runs every piece in a fresh process (issue 30.2)."""
 
 from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -14,14 +19,14 @@ from tests.lessons.test_notebook_01 import RIGHT_RUN_AGENT, RIGHT_RUN_TOOLS
 from tests.lessons.test_notebook_02 import RIGHT_NEXT_STEP
 from tests.lessons.test_notebook_03 import MINE as RIGHT_SIGNATURE
 from tests.lessons.test_notebook_04 import ASKS_FIRST
-from tests.lessons.test_notebook_05 import HARNESS_RIGHT, MY_TURN, READ_RESOLVED, cell_with
+from tests.lessons.test_notebook_05 import MY_AGENT_RIGHT, MY_TURN, READ_RESOLVED, RUN_AGENT_RIGHT, cell_with
 
 COURSE = [
     ("01_bare_loop", {"run_tools": RIGHT_RUN_TOOLS, "run_agent": RIGHT_RUN_AGENT}),
     ("02_stop_conditions", {"next_step": RIGHT_NEXT_STEP}),
     ("03_runaway_fallbacks", {"signature_of": RIGHT_SIGNATURE}),
     ("04_human_in_the_loop", {"run_tool_uses": ASKS_FIRST}),
-    ("05_full_harness", {"read_file": READ_RESOLVED, "harness": HARNESS_RIGHT}),
+    ("05_full_harness", {"read_file": READ_RESOLVED, "run_agent": RUN_AGENT_RIGHT, "my_agent": MY_AGENT_RIGHT}),
 ]
 
 
@@ -44,10 +49,21 @@ def test_the_workbook_holds_the_whole_harness_at_the_end(course):
     assert set(Workbook(workdir / "my_harness.py").pieces()) == set(PIECES)
 
 
+def test_the_saved_workbook_runs_every_piece_in_a_fresh_process(course):
+    workdir, _ = course
+    script = Path(__file__).with_name("fresh_workbook.py")
+    done = subprocess.run(
+        [sys.executable, str(script), str(workdir / "my_harness.py")], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    ran = [line for line in done.stdout.splitlines() if line in PIECES]  # the learner's own prints aside
+    assert ran == ["run_tools", "next_step", "signature_of", "run_tool_uses", "read_file", "run_agent", "my_agent"]
+
+
 def test_notebook_05_assembles_the_learners_own_pieces(course):
     _, notebooks = course
     nb = notebooks["05_full_harness"]
-    for piece in ("run_tool_uses", "signature_of"):
+    for piece in ("next_step", "run_tool_uses", "signature_of"):
         assert t("lesson.use.mine", name=piece, path="my_harness.py") in output_text(
             cell_with(nb, f'lessons.use("{piece}")')
         )

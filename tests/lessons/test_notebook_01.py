@@ -83,23 +83,25 @@ def shipped(tmp_path_factory):
 def test_shipped_runs_from_another_folder_on_the_references(shipped):
     nb, workdir = shipped
     for piece in ("run_tools", "run_agent"):
-        assert t("lesson.check.unwritten", name=piece) in check_output(nb, piece)
+        assert t("lesson.check.unwritten", name=piece, show=f'lessons.show("{piece}")') in check_output(nb, piece)
     assert not (workdir / "my_harness.py").exists()
-    counted = cell_after(nb, "lessons.compare(")
-    assert "実際は 3" in counted and "実際は 2" in counted and TRACE not in counted
+    counted = cell_after(nb, "lessons.compare(")  # the prediction is blank: the numbers stay hidden
+    assert t("lesson.predict.all_blank", whats="モデルへのリクエスト・ツール呼び出しのターン") in counted
+    assert "実際は" not in counted and TRACE not in counted
     assert "`tool_use` ids must be unique" in cell_after(nb, "run_agent_dead(dead")
 
 
 def test_wrong_run_tools_gets_its_hint_and_a_right_run_agent_is_kept_and_used(tmp_path):
-    nb = run_notebook(NAME, tmp_path, fill={"run_tools": WRONG_RUN_TOOLS, "run_agent": RIGHT_RUN_AGENT})
+    nb = run_notebook(NAME, tmp_path, fill={"run_tools": WRONG_RUN_TOOLS, "run_agent": RIGHT_RUN_AGENT}, guess=0)
     tools_verdict = check_output(nb, "run_tools")
     assert "×" in tools_verdict and hint("lesson.l2.run_tools.ascii") in tools_verdict
-    assert t("lesson.check.go_on_with_reference", name="run_tools") in tools_verdict
+    assert t("lesson.check.go_on_with_reference", name="run_tools", show='lessons.show("run_tools")') in tools_verdict
     assert "'is_error': False" not in cell_after(nb, "run_tools(response.content, impls)")  # the reference's results
 
     assert "◎" in check_output(nb, "run_agent") and "×" not in check_output(nb, "run_agent")
     counted = cell_after(nb, "lessons.compare(")
     assert f"{TRACE} 1 ['get_weather']" in counted and f"{TRACE} 2 ['get_forecast']" in counted
+    assert "予想 0 → 実際は 3" in counted and "予想 0 → 実際は 2" in counted  # with a guess, the answer
     kept = (tmp_path / "my_harness.py").read_text(encoding="utf-8")
     assert "# ==== run_agent (lesson 2) ====" in kept and "# ==== run_tools" not in kept
 

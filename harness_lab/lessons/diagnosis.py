@@ -1,0 +1,260 @@
+"""Running the learner's lesson-6 loop beside the package's ``Run`` on one scripted model, and naming the
+cause when the two end differently.
+
+What counts is what happened, recorded from outside the loop: the requests the emulator received, the
+requests whose tools actually ran (spy tools note the request they ran after), the tokens each
+response used, and what the loop returned. A loop that counts a turn it never sent back, or stops by
+another valve than the package, gets the hint for that symptom: the valve that fired and why, not a
+generic "check the valve positions".
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+import anthropic
+
+from ..emulator import emulated_client
+from ..events import Finished, Stopped, Turn
+from ..grading.spies import Recorder
+from ..text import t
+from .checking import Miss
+from .protocol import drive
+from .scenes import TOOLS, rejection_hint, runaway_guard
+
+__all__ = ["DEFAULTS", "Ending", "OUTPUTS", "compare", "learner_end", "package_end"]
+
+DEFAULTS = {"turns": 8, "budget": 40_000}  # the lesson's MAX_TURNS and TOKEN_BUDGET
+VALVES = ("max_turns", "token_budget", "no_progress")
+STOP_REASONS = (
+    "tool_use",
+    "pause_turn",
+    "end_turn",
+    "stop_sequence",
+    "max_tokens",
+    "refusal",
+    "model_context_window_exceeded",
+)
+OUTPUTS = {
+    "read_file": "# エージェントハーネスの基礎",
+    "get_time": "2026-08-26T10:42:07+09:00",
+    "search": "手がかりが1件",
+    "write_file": "書き込みました",
+}
+
+
+@dataclass
+class Ending:
+    """How a loop ended on a script, and what it cost."""
+
+    cause: str  # a valve's name, another stop's cause, or "finish"
+    requests: int
+    rounds: int  # requests after which tools ran
+    text: str = ""
+    reported: int | None = None  # the loop's own tokens_used, as it handed it back
+    usage: list = field(default_factory=list)  # (input, output) of each response, in order
+    calls: list = field(default_factory=list)  # the tool calls of each response, as text
+    miss: Miss | None = None  # the loop broke the protocol (not a generator, no end value)
+
+
+class Recording:
+    """A client whose ``messages.create`` is the emulator's, noting each response's usage and calls;
+    anything else the learner's loop asks of the client goes to the client as it is."""
+
+    def __init__(self, client: Any) -> None:
+        self.client, self.usage, self.calls = client, [], []
+        self.messages = _RecordedMessages(self, client.messages)
+
+    def note(self, response: Any) -> None:
+        self.usage.append((response.usage.input_tokens, response.usage.output_tokens))
+        self.calls.append(
+            [
+                f"{b.name}({json.dumps(b.input, ensure_ascii=False, sort_keys=True)})"
+                for b in response.content
+                if b.type == "tool_use"
+            ]
+        )
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.client, name)
+
+
+class _RecordedMessages:
+    def __init__(self, recording: Recording, messages: Any) -> None:
+        self.recording, self.inner = recording, messages
+
+    def create(self, **request: Any) -> Any:
+        response = self.inner.create(**request)
+        self.recording.note(response)
+        return response
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+
+def spied(rec: Recorder, emulator: Any, rounds: set, outputs: dict) -> dict:
+    """Spy tools that also note which request's tools they are (the emulator's request count)."""
+
+    def make(name: str, spy: Any) -> Any:
+        def tool(*args: Any, **kwargs: Any) -> Any:
+            rounds.add(len(emulator.requests))
+            return spy(*args, **kwargs)
+
+        return tool
+
+    return {name: make(name, spy) for name, spy in rec.tools(outputs).items()}
+
+
+def learner_end(fn, script, decide=None, runaway: Miss | None = None, **limits: int) -> tuple[Ending, Recorder, Any]:
+    """Drive the learner's generator with the probe's limits: module variables ``MAX_TURNS`` and
+    ``TOKEN_BUDGET``, and the keyword arguments ``max_turns`` / ``token_budget`` when it takes them.
+    ``decide(name, input)`` answers approvals (a spy approver); None passes no approver."""
+    turns, budget = limits.get("turns", DEFAULTS["turns"]), limits.get("budget", DEFAULTS["budget"])
+    names = getattr(fn, "__globals__", {})
+    names["MAX_TURNS"], names["TOKEN_BUDGET"] = turns, budget
+    try:
+        accepts = inspect.signature(fn).parameters
+    except (TypeError, ValueError):
+        accepts = {}
+    extra = {k: v for k, v in (("max_turns", turns), ("token_budget", budget)) if k in accepts}
+    emulator = runaway_guard(script, 40, runaway)
+    client, rec, rounds = Recording(emulated_client(emulator)), Recorder(), set()
+    approve = rec.approver(decide) if decide is not None else None
+    gen = fn(client, "やって", TOOLS, spied(rec, emulator, rounds, OUTPUTS), approve, **extra)
+    ending = Ending("", 0, 0)
+    if not hasattr(gen, "__next__"):
+        ending.miss = Miss("lesson.l6.run_agent.not_generator", {"got": type(gen).__name__})
+        return ending, rec, emulator
+    try:
+        events, end = drive(gen)
+    except anthropic.BadRequestError as exc:  # the history broke a rule the lessons teach: name it
+        body = exc.body if isinstance(exc.body, dict) else {}
+        ending.miss = rejection_hint(str(body.get("error", {}).get("message", exc.message)))
+        return ending, rec, emulator
+    ending = Ending(
+        cause=end.cause if isinstance(end, Stopped) else "finish",
+        requests=len(emulator.requests),
+        rounds=len(rounds),
+        text=end.text if isinstance(end, (Finished, Stopped)) else "",
+        reported=end.usage.input_tokens if isinstance(end, (Finished, Stopped)) else None,
+        usage=client.usage,
+        calls=client.calls,
+    )
+    if not isinstance(end, (Finished, Stopped)):
+        ending.miss = Miss("lesson.l6.run_agent.no_end", {"got": repr(end)[:40]})
+    elif not any(isinstance(e, Turn) for e in events) and ending.rounds:
+        ending.miss = Miss("lesson.l6.run_agent.no_yield")
+    return ending, rec, emulator
+
+
+def package_end(script, **limits: int) -> Ending:
+    """How the package's own ``Run`` ends on ``script`` with the same tools and limits."""
+    from ..drain import drain
+    from ..loop import Run
+    from ..tools import tool
+    from ..valves import MaxTurns, NoProgress, TokenBudget
+
+    # The same tool definitions the learner's loop sends, so both requests cost the same tokens.
+    tools = [
+        tool(lambda d=d, **_: OUTPUTS.get(d["name"], ""), **{k: d[k] for k in ("name", "description", "input_schema")})
+        for d in TOOLS
+    ]
+    valves = [
+        MaxTurns(limits.get("turns", DEFAULTS["turns"])),
+        TokenBudget(limits.get("budget", DEFAULTS["budget"])),
+        NoProgress(),
+    ]
+    run = Run(emulated_client(script), tools, valves)
+    turns: list = []  # the turns whose tools ran (a pause_turn resend is a turn with no results)
+    end = drain(run.start("やって"), on_event=lambda e: turns.append(e) if isinstance(e, Turn) and e.results else None)
+    return Ending(end.cause if isinstance(end, Stopped) else "finish", run.state.model_calls, len(turns), end.text)
+
+
+def compare(mine: Ending, want: Ending, **limits: int) -> Miss | None:
+    """None when the learner's loop ended as the package's did, else the hint naming the cause."""
+    if mine.miss is not None:
+        return mine.miss
+    limit = {"turns": limits.get("turns", DEFAULTS["turns"]), "budget": limits.get("budget", DEFAULTS["budget"])}
+    if mine.cause not in (*VALVES, *STOP_REASONS, "finish"):
+        return Miss("lesson.l6.run_agent.unknown_cause", {"got": mine.cause})
+    if mine.cause != want.cause:
+        return _wrong_end(mine, want, limit)
+    if (mine.requests, mine.rounds) == (want.requests, want.rounds):
+        return None
+    return _wrong_counts(mine, want, limit)
+
+
+def _spent(mine: Ending, upto: int | None = None) -> tuple[int, int]:
+    """(input, output) tokens of the first ``upto`` responses the loop received."""
+    used = mine.usage[:upto] if upto is not None else mine.usage
+    return sum(i for i, _ in used), sum(o for _, o in used)
+
+
+def _budget_cause(mine: Ending, limit: dict) -> Miss:
+    """The token budget did not stop the loop where it should: what did the loop count?"""
+    inputs, outputs = _spent(mine)
+    if mine.reported and mine.reported == outputs:
+        return Miss("lesson.l6.run_agent.budget_output_only", {"used": mine.reported, "total": inputs + outputs})
+    if mine.reported and mine.reported == inputs:
+        return Miss("lesson.l6.run_agent.budget_input_only", {"used": mine.reported, "total": inputs + outputs})
+    if mine.reported and mine.reported >= limit["budget"]:
+        return Miss("lesson.l6.run_agent.budget_ignored", {"budget": limit["budget"], "used": mine.reported})
+    return Miss("lesson.l6.run_agent.budget_not_counted", {"budget": limit["budget"]})
+
+
+def _valve(cause: str) -> str:
+    return t(f"lesson.l6.valve.{cause}")
+
+
+def _wrong_end(mine: Ending, want: Ending, limit: dict) -> Miss:
+    calls = " / ".join(c for turn in mine.calls[:3] for c in turn) or "—"
+    if want.cause == "finish":
+        if mine.cause in STOP_REASONS:
+            return Miss("lesson.l6.run_agent.finish_as_stop", {"got": mine.cause})
+        if mine.cause == "no_progress":
+            return Miss("lesson.l6.run_agent.normal_no_progress", {"calls": calls})
+        return Miss("lesson.l6.run_agent.normal_stopped", {"valve": _valve(mine.cause), "rounds": mine.rounds})
+    if mine.cause == "finish" or mine.cause in STOP_REASONS:
+        got = mine.cause if mine.cause != "finish" else repr(mine.text[:30])
+        return Miss("lesson.l6.run_agent.ended_while_calling", {"want": _valve(want.cause), "got": got})
+    if mine.cause == "no_progress":  # never_ending and burning call something new every turn
+        return Miss("lesson.l6.run_agent.no_progress_on_new_calls", {"calls": calls})
+    if want.cause == "token_budget":
+        return _budget_cause(mine, limit)
+    if want.cause == "no_progress":
+        return Miss("lesson.l6.run_agent.missed_spinning", {"valve": _valve(mine.cause), "calls": calls})
+    if mine.cause == "token_budget":  # want max_turns
+        used = sum(_spent(mine))
+        if used >= limit["budget"]:  # valve 2 was right to stop: valve 1 never did
+            return Miss("lesson.l6.run_agent.valve1_silent", {"limit": limit["turns"], "rounds": mine.rounds})
+        return Miss("lesson.l6.run_agent.budget_too_early", {"budget": limit["budget"], "used": used})
+    return Miss("lesson.l6.run_agent.counts", _numbers(mine, want))
+
+
+def _wrong_counts(mine: Ending, want: Ending, limit: dict) -> Miss:
+    numbers = _numbers(mine, want)
+    if want.cause == "max_turns":
+        n = limit["turns"]
+        if (mine.rounds, mine.requests) == (n, n):
+            return Miss("lesson.l6.run_agent.after_tools", numbers)
+        if (mine.rounds, mine.requests) == (n - 1, n):
+            return Miss("lesson.l6.run_agent.after_increment", numbers)
+        if mine.rounds > n:
+            return Miss("lesson.l6.run_agent.limit_ignored", {"limit": n, **numbers})
+    if want.cause == "token_budget" and mine.requests > want.requests:
+        return _budget_cause(mine, limit)
+    if want.cause == "no_progress" and mine.rounds > want.rounds:
+        return Miss("lesson.l6.run_agent.spin_ran_again", numbers)
+    return Miss("lesson.l6.run_agent.counts", numbers)
+
+
+def _numbers(mine: Ending, want: Ending) -> dict:
+    return {
+        "requests": mine.requests,
+        "rounds": mine.rounds,
+        "want_requests": want.requests,
+        "want_rounds": want.rounds,
+    }

@@ -1,0 +1,43 @@
+"""The capstone at the end of notebook 05 (issue 28.7): the learner wires a tool of their own, http_post
+with a policy (ALLOWED_HOSTS) and the approval valve, into their harness as ``my_agent``, and it is
+judged on scenarios the notebook does not show. Those scenarios live in
+``harness_lab/lessons/capstone.py``; here each wrong wiring a learner may write meets them and gets the
+hint for its own cause, the right one passes, and the notebook never shows the look-alike addresses."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from harness_lab import lessons
+from harness_lab.lessons.capstone import LOOKALIKES
+from tests.lessons.answers6 import RIGHT_MY_AGENT, WRONG_MY_AGENT, loaded
+
+NOTEBOOK_SOURCE = Path(__file__).resolve().parents[2] / "notebooks" / "src" / "05_full_harness.py"
+
+
+def at_point(name: str, point: int, lesson: int | None = None) -> lessons.Piece:
+    """The piece with only its point ``point`` (1-based): each probe runs on its own, so this is faster."""
+    whole = lessons.piece(name, lesson)
+    return dataclasses.replace(whole, points=(whole.points[point - 1],))
+
+
+def test_the_right_wiring_passes_every_hidden_scenario():
+    verdict = lessons.judge(lessons.piece("my_agent"), loaded(RIGHT_MY_AGENT, "my_agent"))
+    assert verdict.passed, verdict.lines()
+
+
+@pytest.mark.parametrize(
+    "source, point, key", WRONG_MY_AGENT, ids=[f"{w[2].rsplit('.', 1)[-1]}-{w[1]}" for w in WRONG_MY_AGENT]
+)
+def test_each_wrong_wiring_gets_the_hint_that_names_its_cause(source, point, key):
+    verdict = lessons.judge(at_point("my_agent", point), loaded(source, "my_agent"))
+    miss = verdict.misses[0]
+    assert miss is not None and miss.key == key, (miss, verdict.lines())
+
+
+def test_the_notebook_does_not_show_the_hidden_addresses():
+    text = NOTEBOOK_SOURCE.read_text(encoding="utf-8")
+    assert "my_agent" in text and not any(url in text for url in LOOKALIKES) and "evil" not in text

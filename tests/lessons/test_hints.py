@@ -1,0 +1,114 @@
+"""What the checks say, beyond which hint (issue 28.4-28.6): a cause is said once, every hint is a whole
+sentence in the TODO's own names, every fallback says how to read the reference, a blank prediction
+keeps the answer back, the steps are behind ``lessons.hint``, and level 2's first criterion says
+what it judges."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+import harness_lab.grading  # noqa: F401  (adds the graders' entries)
+from harness_lab import lessons
+from harness_lab.text import CATALOG, t
+from tests.lessons.answers import tools_return_the_message, tools_text_blocks_too
+
+
+@pytest.fixture(autouse=True)
+def workbook_here(tmp_path, monkeypatch):
+    monkeypatch.setenv("HARNESS_LAB_WORKBOOK", str(tmp_path / "my_harness.py"))
+    return tmp_path / "my_harness.py"
+
+
+LESSON_TEXT = {key: ja for key, (ja, _) in CATALOG.items() if key.startswith("lesson.")}
+
+
+@pytest.mark.parametrize("wrong", [tools_text_blocks_too, tools_return_the_message], ids=lambda f: f.__name__)
+def test_one_cause_is_named_once_and_the_other_points_point_back_to_it(wrong):
+    lines = lessons.judge(lessons.piece("run_tools"), wrong).lines()
+    assert all(line.startswith("×") for line in lines)
+    assert "AttributeError" not in "".join(lines[1:])  # the raw error, if any, only with the first hint
+    assert [line.rsplit("ヒント: ", 1)[1] for line in lines[1:]] == [t("lesson.same_cause")] * 3
+
+
+def test_a_text_block_error_names_the_rule_not_only_the_exception():
+    first = lessons.judge(lessons.piece("run_tools"), tools_text_blocks_too).lines()[0]
+    assert 'block.type が "tool_use" のブロックだけ' in first and "'TextBlock' object has no attribute" in first
+
+
+# A Japanese hint that stops at a particle has lost its verb (「… sort_keys=True を」).
+PARTICLE_END = re.compile(r"[をにでがとはへもの、]$")
+
+
+def test_no_hint_ends_in_the_middle_of_a_sentence():
+    cut = {key: text for key, text in LESSON_TEXT.items() if PARTICLE_END.search(text.strip())}
+    assert cut == {}
+
+
+def test_hints_use_the_names_the_todo_cells_use():
+    bare = re.compile(r"(?<![.\w])(turn|finished|stopped)\(")  # the TODO says lessons.turn(...)
+    assert {key: text for key, text in LESSON_TEXT.items() if bare.search(text)} == {}
+
+
+def test_every_fallback_names_how_to_read_the_reference(tmp_path, workbook_here, capsys):
+    def run_tools(content, impls):
+        return []
+
+    lessons.check("run_tools", run_tools)  # a wrong piece: the lesson goes on with the reference
+    assert 'lessons.show("run_tools")' in capsys.readouterr().out.splitlines()[-1]
+    lessons.use("run_tools")  # no workbook yet
+    assert 'lessons.show("run_tools")' in capsys.readouterr().out
+    workbook_here.write_text("x = (\n", encoding="utf-8")
+    lessons.use("next_step")  # a workbook that does not load
+    assert 'lessons.show("next_step")' in capsys.readouterr().out
+
+    def run_agent(client, user_input, tools, tool_impls, approve=None):
+        raise NotImplementedError
+
+    lessons.check("run_agent", run_agent, lesson=6)  # a name two lessons write: the call names the lesson
+    assert 'lessons.show("run_agent", lesson=6)' in capsys.readouterr().out
+    fallbacks = [key for key in LESSON_TEXT if "reference" in CATALOG[key][1] and "{show}" not in CATALOG[key][0]]
+    assert [key for key in fallbacks if key.startswith(("lesson.check.", "lesson.use."))] == []
+
+
+def test_a_blank_prediction_keeps_the_answer_back(capsys):
+    assert lessons.compare({"requests": None, "turns": None}, {"requests": 3, "turns": 2}) is False
+    out = capsys.readouterr().out
+    assert "3" not in out and "2" not in out and "MY_GUESS" in out
+    assert lessons.compare({"requests": 3, "turns": None}, {"requests": 3, "turns": 7}) is False
+    out = capsys.readouterr().out
+    assert "予想どおり 3" in out and "7" not in out
+    assert lessons.compare(None, {"requests": 4}) is False and "4" not in capsys.readouterr().out
+
+
+def test_the_steps_are_behind_a_hint_the_learner_opens(capsys):
+    lessons.hint("read_file")
+    steps = capsys.readouterr().out
+    assert "Path(root).resolve()" in steps and "is_relative_to" in steps
+    lessons.hint("run_agent", lesson=6)
+    assert "next_step(response)" in capsys.readouterr().out
+    lessons.hint("run_tools")  # a piece whose steps stay in its TODO cell
+    assert 'lessons.show("run_tools")' in capsys.readouterr().out
+
+
+def test_every_todo_that_points_to_a_hint_has_one(capsys):
+    from pathlib import Path
+
+    sources = (Path(__file__).resolve().parents[2] / "notebooks" / "src").glob("0*.py")
+    asked = {
+        m for path in sources for m in re.findall(r'lessons\.hint\(("\w+"(?:, lesson=\d)?)\)', path.read_text("utf-8"))
+    }
+    assert len(asked) >= 4
+    for call in asked:
+        name, _, lesson = call.strip('"').partition('", lesson=')
+        lessons.hint(name, lesson=int(lesson) if lesson else None)
+        assert capsys.readouterr().out.startswith("手順"), call
+
+
+def test_level_2s_first_criterion_says_it_also_judges_what_the_loop_already_has():
+    from harness_lab.grading.level2 import GAP_OPTIONS
+
+    title = t("grade.l2.c1.title")
+    present = [key for key, missing in GAP_OPTIONS.items() if not missing]
+    assert present and "停止条件" in title and "すでに" in title  # naming reassign beside stop_condition fails it

@@ -1,0 +1,29 @@
+"""Each lesson says at the top how long it takes and what it assumes (issue 28.8, 30.6), and the time it
+states is the estimate ``sitting`` makes from the notebook as built, so it cannot drift from the content."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from tests.lessons.sitting import minutes, stated
+
+LESSONS = sorted((Path(__file__).resolve().parents[2] / "notebooks").glob("0[1-5]_*.ipynb"))
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.name)
+def test_the_header_states_the_time_and_the_prerequisites(path):
+    nb = nbformat.read(path, as_version=4)
+    header = nb.cells[0].source
+    assert f"**所要時間の目安:** {stated(nb)}" in header
+    assert "**前提:**" in header
+
+
+def test_the_estimate_counts_what_a_lesson_asks():
+    longer = nbformat.v4.new_notebook(
+        cells=[nbformat.v4.new_markdown_cell("あ" * 4000), nbformat.v4.new_code_cell("x = 1\n" * 24)]
+    )
+    parts = minutes(longer)
+    assert parts["read"] == pytest.approx(10 + 2) and parts["run"] == 0.25 and parts["write"] == 0
