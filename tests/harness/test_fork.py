@@ -334,3 +334,14 @@ def test_a_fork_with_a_stricter_policy_forbids_what_a_person_allowed_in_the_orig
     kept = run.fork(at=1)  # same valves: the person's yes still stands, and the post is not sent again
     drain(kept.resume())
     assert kept.messages[2]["content"][0]["content"] == "sent" and len(tools.calls) == 1
+
+
+def test_an_edit_of_an_earlier_turn_shows_in_the_forks_history_and_its_turn_records():
+    world = Reporter()
+    original = Run(emulated_client(Reporter.policy), world.tools, [MaxTurns(10)])
+    drain(original.start("進み具合を報告して"))
+    first = status_id(original, 1)
+    fork = original.fork(at=3, results={first: "queued"})
+    assert result_of(fork, first)["content"] == "queued"
+    assert [r["content"] for r in fork.state.laps[0].results if r["tool_use_id"] == first] == ["queued"]
+    assert result_of(original, first)["content"] == "running"
