@@ -34,6 +34,7 @@ class Row:
     note: str = ""
     context: str = ""  # absolute medians behind the ratio, for the reader's orientation
     cpu: Spread | None = None  # the same ratio in process CPU time, immune to other processes' load
+    ratio: bool = True  # False: a difference in the unit its name gives, left out of the ratio plot
 
     @property
     def met(self) -> bool | None:
@@ -325,7 +326,7 @@ def plot(results: Results, path: Path = PLOT) -> None:
     import matplotlib.pyplot as plt
 
     fig, (left, right) = plt.subplots(1, 2, figsize=(12, 5), dpi=100, gridspec_kw={"width_ratios": [1.3, 1]})
-    _ratio_panel(left, [r for r in results.rows if r.spread is not None])
+    _ratio_panel(left, [r for r in results.rows if r.spread is not None and r.ratio])
     _growth_panel(right, results.growth)
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)

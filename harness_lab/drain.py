@@ -47,7 +47,7 @@ def run(
 
 
 def drain(
-    gen: Generator,
+    gen: Generator[Any, Any, Any],
     approve: Callable[[ApprovalRequest], Any] | None = None,
     on_event: Callable[[Any], None] | None = None,
 ) -> Finished | Stopped:

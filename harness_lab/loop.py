@@ -1,14 +1,14 @@
 """The harness: lesson 6's ``runAgent`` as a generator you can step, with its four valves.
 
-One ``next()`` is one turn: a model request plus the tools it asked for. ``stop_reason`` drives it,
-and each valve is checked at its own step, named in the code (``harness_lab/steps.py``). Only
-``RunState`` writes the history, so a stop anywhere (a valve, an API error, Ctrl-C) leaves
-``messages`` valid to send again, and a response held back by a stop is picked up by ``resume()``.
+One ``next()`` is one turn: a model request plus the tools it asked for. ``stop_reason`` drives it, and each valve
+is checked at the step it names (``steps.py``). Only ``RunState`` writes the history, so a stop anywhere (a valve,
+an API error, Ctrl-C) leaves ``messages`` valid to send again; ``resume()`` picks up a response a stop held back.
 """
 
 from __future__ import annotations
 
 import copy
+import functools
 from collections.abc import Generator, Iterable
 from typing import Any
 
@@ -21,11 +21,10 @@ from .model import model_id
 from .state import RunState
 from .stops import abnormal_stop, api_error_text
 from .text import t
-from .tools import PARALLEL_CALLS, ToolsFailed, ToolsInterrupted, as_tools, run_tool_uses
+from .tools import PARALLEL_CALLS, Limits, ToolsFailed, ToolsInterrupted, as_tools, run_tool_uses
+from .valves.approval import decide
 
 __all__ = ["Run"]
-
-FINISH = ("end_turn", "stop_sequence")  # the model ended the run itself
 
 
 class Run:
@@ -43,19 +42,16 @@ class Run:
         parallel_tools: int = PARALLEL_CALLS,
     ):
         self.client, self.tools, self.valves = checks.client(client), as_tools(tools), checks.valves(valves)
-        self.max_tokens = checks.max_tokens(max_tokens)
-        self.parallel_tools = checks.whole_number(parallel_tools, "parallel_tools", 1)
-        self.system, self.tool_timeout = system, tool_timeout
+        self.max_tokens, self.system = checks.max_tokens(max_tokens), system
+        self.limits = Limits(tool_timeout, checks.whole_number(parallel_tools, "parallel_tools", 1))
         self.state = RunState(model=model or model_id())
         self.end: Finished | Stopped | None = None  # how the last generator ended
-        self._gen: Generator | None = None  # the one generator driving this run
+        self._gen: Generator[Event, Any, Finished | Stopped] | None = None  # the one generator driving this run
         self._held_at: str | None = None  # the step whose valve held back ``state.pending``
 
     @property
     def messages(self) -> list:
         return self.state.messages
-
-    # --- what a person does: start, steer, resume, fork --------------------------------------------
 
     def start(self, prompt: str | list) -> Generator[Event, Any, Finished | Stopped]:
         """Begin with the user's prompt (after a ``Finished`` run: a follow-up in the same conversation)."""
@@ -81,10 +77,7 @@ class Run:
             self.valves = checks.valves(valves)
         if s.pending is not None and self._held_at == "before_tools" and s.pending_user:
             s.set_aside()  # NoProgress held a repeat and the person redirected
-        if isinstance(self.end, Finished) and s.pending_user:  # the model had finished: a new instruction
-            s.messages.append({"role": "user", "content": [{"type": "text", "text": x} for x in s.pending_user]})
-            s.pending_user = []
-        elif isinstance(self.end, Finished):
+        if isinstance(self.end, Finished) and not s.follow_up():  # no new instruction for a finished run
             return _replay(self.end)
         return self._new_generator()
 
@@ -99,26 +92,17 @@ class Run:
     ) -> Run:
         """A new run from turn ``at`` of this one, on the same client: what if that turn had gone otherwise?
 
-        The fork holds the history as it stood when turn ``at``'s response arrived; step it with
-        ``resume()``. ``results`` ({tool_use_id: text}) edits tool results of turns up to ``at``;
-        ``decisions`` ({tool_use_id: True | False | Decision}) re-answers asks; ``valves`` replaces
-        the valves (copies of these by default). A call that ran here is answered from the record in
-        the fork, never run again, unless ``rerun=True``.
+        The fork holds the history as it stood when turn ``at``'s response arrived; step it with ``resume()``.
+        ``results`` ({tool_use_id: text}) edits results of turns up to ``at``; ``decisions`` ({tool_use_id: True |
+        False | Decision}) re-answers asks; ``valves`` replaces copies of these. A call that ran in this run, or in
+        any run it was forked from, is answered from the record, never run again, unless ``rerun=True`` (fork.py).
         """
-        fork = Run(
-            self.client,
-            self.tools,
-            [copy.copy(v) for v in self.valves] if valves is None else valves,
-            self.state.model,
-            self.max_tokens,
-            self.system,
-            self.tool_timeout,
-            self.parallel_tools,
-        )
+        fork = copy.copy(self)  # the same client, tools and options
+        fork.tools = dict(self.tools)
+        fork.valves = [copy.copy(v) for v in self.valves] if valves is None else checks.valves(valves)
         fork.state = self.state.branch(at, results or {}, decisions or {}, rerun)
+        fork.end, fork._gen, fork._held_at = None, None, None  # resume() starts a generator of its own
         return fork
-
-    # --- the loop --------------------------------------------------------------------------------
 
     def loop(self) -> Generator[Event, Any, Finished | Stopped]:
         """Lesson 6's ``while (response.stop_reason === "tool_use")``, one turn per ``yield``."""
@@ -141,8 +125,6 @@ class Run:
             results = yield from self.run_tool_uses(response)  # 弁4 decides each call before it runs
             s.commit(results)  # the history, and the lesson's turns++
             yield s.turn(response, results, self.valves)
-
-    # --- the steps the loop names; each can be overridden in a subclass ---------------------------
 
     def query(self) -> Any:
         """One model request with the whole history, and ``tools`` every time (the history needs them)."""
@@ -177,31 +159,15 @@ class Run:
         return reason == "pause_turn" or (reason == "tool_use" and bool(tool_calls(response.content)))
 
     def run_tool_uses(self, response: Any) -> Generator[ApprovalRequest, Any, list]:
-        """Lesson 6's ``runToolUses`` over this run's tools and its valves at ``before_each_tool``."""
-        s, gates, asked = self.state, [valve for valve in self.valves if valve.step == "before_each_tool"], {}
-        results = yield from run_tool_uses(
-            response.content,
-            self.tools,
-            gates,
-            request_number=s.model_calls,
-            timeout=self.tool_timeout,
-            parallel=self.parallel_tools,
-            edited=s.edited,
-            decided=s.decided,
-            replay=s.replay,
-            ran=s.ran,
-            asked=asked,
-        )
-        s.decided.update(asked)  # only a finished turn's answers count (a fork reuses them)
-        return results
+        """Lesson 6's ``runToolUses`` over this run's tools; the valves at ``before_each_tool`` are valve 4."""
+        approve = functools.partial(decide, self.valves, self.state.model_calls, self.state.record)
+        return (yield from run_tool_uses(response.content, self.tools, approve, self.state.record, self.limits))
 
     def finish(self, response: Any) -> Finished | Stopped:
         reason = field(response, "stop_reason")
-        if reason in FINISH or reason == "tool_use":  # tool_use without a call: nothing to run
+        if reason in ("end_turn", "stop_sequence", "tool_use"):  # the model ended the run (or called nothing)
             return self.state.finish()
         return self.state.stopped(reason or "unexpected", abnormal_stop(response), drop=True)  # never run a cut call
-
-    # --- one generator drives a run ---------------------------------------------------------------
 
     def _new_generator(self) -> Generator[Event, Any, Finished | Stopped]:
         if self._gen is not None:  # an older one still suspended leaves its response held back

@@ -14,11 +14,13 @@ tool runs, so a failure can never leave a tool's side effect unrecorded.
 from __future__ import annotations
 
 import copy
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from . import checks
-from .events import Decision, Finished, Stopped, Turn, Usage
+from .events import Finished, Stopped, Turn, Usage
+from .fork import Record, edit_history, fork_edits
 from .messages import assistant, text_of, tool_calls, tool_result, user
 from .messages import field as field_of
 from .signature import signature_of
@@ -58,10 +60,12 @@ class RunState:
     next_prompt: int = 0  # estimated size of the request about to go out (read at before_send)
     model: str = ""  # the model id, for price tables
     laps: list = field(default_factory=list)  # one Lap per committed turn (for ``Run.fork``)
-    ran: dict = field(default_factory=dict)  # tool_use id -> tool_result, for every call that ran
-    decided: dict = field(default_factory=dict)  # tool_use id -> Decision, every answer to an ask
-    replay: dict = field(default_factory=dict)  # a fork's record: results of calls that ran in the original
-    edited: dict = field(default_factory=dict)  # a fork's tool_results edited by the learner
+    record: Record = field(default_factory=Record)  # every call's result and every answer to an ask (fork.py)
+
+    @property
+    def decided(self) -> dict:
+        """Every answer a person gave to an ask, by tool_use id."""
+        return self.record.decided
 
     def receive(self, response: Any) -> None:
         """Take a model response: count its tokens and hold it until the loop acts on it."""
@@ -76,7 +80,8 @@ class RunState:
         """Add the held response and its tool results (plus any steering) as one finished turn.
 
         A ``pause_turn`` resend is a turn too, so MaxTurns bounds a server that keeps pausing. An
-        empty response adds nothing (the API refuses empty messages).
+        empty response adds nothing (the API refuses empty messages). The turn's answers to asks
+        enter the record with it.
         """
         response, steering = self.pending, tuple(self.pending_user)
         new = [self.pending_message] if self.pending_message["content"] else []
@@ -98,8 +103,17 @@ class RunState:
                 )
             )
             self.turns += 1  # the lesson's turns++: a turn is done
+        self.record.settle()
         self.messages.extend(new)
         self.pending = self.pending_message = None
+
+    def follow_up(self) -> bool:
+        """After a finished run: send the steering instructions as the next user message, if there are any."""
+        if not self.pending_user:
+            return False
+        self.messages.append(user([{"type": "text", "text": text} for text in self.pending_user]))
+        self.pending_user = []
+        return True
 
     def set_aside(self) -> None:
         """Answer a held-back repeat without running it: the person has redirected (lesson 5)."""
@@ -108,6 +122,9 @@ class RunState:
     def calls(self, turn: int) -> list[dict]:
         """The tool calls of finished turn ``turn`` (1-based), as ``{"id", "name", "input"}``: what to fork on."""
         return tool_calls(self.laps[turn - 1].response.content)
+
+    def call_ids(self, turn: int) -> list[str]:
+        return [call["id"] for call in self.calls(turn)]
 
     def pending_calls(self) -> list[dict]:
         return tool_calls(self.pending_message["content"]) if self.pending_message else []
@@ -142,26 +159,21 @@ class RunState:
             self.pending = self.pending_message = None
         return Stopped(cause, reason, self.turns, self.usage, tuple(self.messages), text)
 
-    def branch(self, at: int, results: dict, decisions: dict, rerun: bool) -> RunState:
+    def branch(self, at: int, results: Mapping, decisions: Mapping, rerun: bool) -> RunState:
         """A copy of this state as it stood when turn ``at``'s response arrived, before its tools ran.
 
         ``results`` edits tool_results by id (of turns up to ``at``): those of earlier turns in the
         copied history, those of turn ``at`` when the branch answers it. ``decisions`` re-answers
-        asks of turn ``at``. Unless ``rerun``, the branch also answers every call that ran here from
-        the record, instead of running it again.
+        asks of turn ``at``. The branch's record answers every call that ran here or in any run this
+        one was forked from, instead of running it again, unless ``rerun`` (fork.py).
         """
         checks.whole_number(at, "at", 1)
         if at > len(self.laps):
             raise ValueError(t("usage.fork_at", at=at, turns=len(self.laps)))
-        lap, known = self.laps[at - 1], {c["id"] for lap in self.laps[:at] for c in tool_calls(lap.response.content)}
-        mine = {c["id"] for c in tool_calls(lap.response.content)}
-        for given, ids in ((results, known), (decisions, mine)):
-            if unknown := sorted(set(given) - ids):
-                raise ValueError(
-                    t("usage.fork_ids", ids=", ".join(unknown), at=at, known=", ".join(sorted(ids)) or "-")
-                )
+        lap, calls = self.laps[at - 1], set(self.call_ids(at))
+        edits = fork_edits(at, results, decisions, {i for k in range(1, at + 1) for i in self.call_ids(k)}, calls)
         branch = RunState(
-            messages=copy.deepcopy(self.messages[: lap.start]),
+            messages=self.messages[: lap.start],
             turns=lap.turns,
             model_calls=lap.model_calls,
             usage=sum(self.turn_usage[: lap.model_calls], Usage()),
@@ -174,19 +186,11 @@ class RunState:
             pending_user=list(lap.steering),
             model=self.model,
             laps=self.laps[: at - 1],
-            replay={} if rerun else dict(self.ran),
-            decided={**self.decided, **{i: Decision.coerce(d) for i, d in decisions.items()}},
-            edited={i: tool_result(i, checks.text(v, "results")) for i, v in results.items() if i in mine},
+            record=self.record.branch(calls, edits, decisions, rerun),
         )
-        for message in branch.messages:  # an edited result of an earlier turn
-            for block in message["content"] if isinstance(message["content"], list) else ():
-                if (
-                    isinstance(block, dict)
-                    and block.get("type") == "tool_result"
-                    and block.get("tool_use_id") in results
-                ):
-                    block.update(
-                        tool_result(block["tool_use_id"], checks.text(results[block["tool_use_id"]], "results"))
-                    )
-                    block.pop("is_error", None)
+        # One deep copy of the whole: the fork owns every dict and response it carries over (an edit
+        # made in place in the fork never reaches this run), and what the history and the laps shared
+        # here they still share there, so the edit below shows in both.
+        branch = copy.deepcopy(branch)
+        edit_history(branch.messages, edits)
         return branch

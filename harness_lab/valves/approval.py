@@ -4,24 +4,31 @@ It belongs right before a tool runs: once a file is written or a request is sent
 sure?" is too late (the colleague's wiring in lesson 6). The policy gives each tool a tier:
 ``allow`` runs it, ``ask`` waits for a human, ``deny`` never runs it. Either way, a call that does
 not run still gets an ``is_error`` tool_result saying why, so no tool_use is left dangling.
+``decide`` is the valve at work: the loop hands it to ``run_tool_uses``, which asks it about each
+call right before that call would run.
 """
 
 from __future__ import annotations
 
+import copy
 import reprlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Generator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from ..events import TIERS, ApprovalRequest, Decision
+from ..fork import Record
+from ..messages import tool_result
 from ..state import RunState
 from ..text import t
+from ..tools import Tool, result_text
 
 __all__ = [
     "Approval",
     "Policy",
     "Rule",
     "TIERS",
+    "decide",
 ]
 
 
@@ -115,6 +122,13 @@ class Approval:
         self.policy = policy if policy is not None else LESSON_POLICY
         self.approver = approver
 
+    def __copy__(self) -> Approval:
+        """A fork's copy: a policy of its own to change, and the same approver (the person who answers)."""
+        twin = type(self).__new__(type(self))
+        twin.__dict__.update(self.__dict__)
+        twin.policy = copy.deepcopy(self.policy)
+        return twin
+
     def check(self, state: RunState) -> str | None:
         return None  # this valve never stops the run; it decides call by call
 
@@ -140,3 +154,32 @@ class Approval:
         if getattr(policy, "default", None) is not None:
             parts.append(f"default:{policy.default}")
         return ", ".join(parts) or type(policy).__name__
+
+
+def decide(
+    valves: list[Any], request_number: int, record: Record, call: dict[str, Any], one: Tool
+) -> Generator[ApprovalRequest, Any, dict[str, Any] | None]:
+    """Valve 4 for one call, right before it would run: None to run it, else the tool_result that says why not.
+
+    The valves at ``before_each_tool`` (gates) decide it, the strictest tier among them winning. For ``ask``,
+    an answer already in the ``record`` (a fork reusing the original's) comes first, then a gate's
+    approver, then the generator's caller, who gets the ``ApprovalRequest`` (a plain ``next()`` denies).
+    """
+    gates = [valve for valve in valves if valve.step == "before_each_tool"]
+    tiers = [gate.tier(call["name"], call["input"], one.high_impact) for gate in gates]
+    tier = max(tiers, key=TIERS.index, default="allow")
+    if tier == "deny":  # forbidden by policy: the function is never entered
+        return tool_result(call["id"], t("result.forbidden", name=call["name"]), True)
+    if tier == "allow":
+        return None
+    decision = record.decided.get(call["id"])
+    if decision is None:
+        request = ApprovalRequest(request_number, call["id"], call["name"], call["input"])
+        decision = next((d for gate in gates if (d := gate.ask(request)) is not None), None)
+        if decision is None:
+            decision = Decision.coerce((yield request))  # the caller answers; next() sends None: deny
+        record.asked[call["id"]] = decision
+    if decision.allowed:
+        return None
+    why = t("result.denied_reason", reason=decision.reason) if decision.reason else t("result.denied")
+    return tool_result(call["id"], result_text(why), True)  # bounded, valid UTF-8

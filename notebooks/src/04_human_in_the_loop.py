@@ -347,21 +347,21 @@ for answer in ["", "y", "はい", "n", "ｎ", "いいえ", "ＮＯ", "の", "だ
 #
 # ## 6. パッケージ版: 呼び出しごとに、実行の前に決める
 #
-# パッケージの `Run` は、1つの tool_use ごとに、走らせる前に `_decide` で決めます（`harness_lab/tools/execution.py`）。
+# パッケージの `Run` は、1つの tool_use ごとに、走らせる前に `decide` で決めます（`harness_lab/valves/approval.py`、承認弁のすぐ隣）。
 #
 # | 行 | 意味 |
 # |---|---|
-# | `decided.get(...)` | 分岐（後の節）で、前に出た答えを使う |
-# | `gate.tier(...)` | 段階を決める: `allow` / `ask` / `deny`。`Approval()` は高インパクトなら `ask`、それ以外は `allow` |
+# | `gate.tier(...)` | 段階を決める: `allow` / `ask` / `deny`。弁が複数あれば、いちばん厳しい段階が勝つ。`Approval()` は高インパクトなら `ask`、それ以外は `allow` |
 # | `tier == "deny"` | 関数に入らず、禁止を伝える `is_error` の結果 |
-# | `yield request` | `ask` なら `ApprovalRequest` を渡して答えを待つ。素の `next()` は拒否（迷ったら止める側） |
+# | `record.decided.get(...)` | `ask` のとき、分岐（後の節）で前に出た答えがあれば、それを使う |
+# | `yield request` | 答えがなければ `ApprovalRequest` を渡して答えを待つ。素の `next()` は拒否（迷ったら止める側） |
 # | 最後の `return` | 拒否も、理由を添えた `is_error` の tool_result になる |
 
 # %%
 import inspect
-from harness_lab.tools import execution
+from harness_lab.valves import approval
 
-print(inspect.getsource(execution._decide))
+print(inspect.getsource(approval.decide))
 
 # %% [markdown]
 # ## 7. 拒否を許可に変えて、もう一方の結末を見る

@@ -3,6 +3,10 @@ running again any tool call the original already ran (lessons 3-5: what if that 
 
 from __future__ import annotations
 
+import copy
+import hashlib
+import json
+
 import httpx2
 import pytest
 
@@ -12,7 +16,7 @@ from harness_lab.emulator.transport import handler_for
 from harness_lab.events import Finished, Stopped, deny
 from harness_lab.loop import Run
 from harness_lab.messages import tool_calls
-from harness_lab.tools import tool
+from harness_lab.tools import make_http_post, tool
 from harness_lab.trace import recording_client, replay_client
 from harness_lab.valves import Approval, MaxTurns, NoProgress, Policy
 from tests.history_check import history_problems
@@ -193,3 +197,151 @@ def test_the_calls_of_a_turn_are_at_hand_for_a_fork():
     fork = run.fork(at=2, results={second[0]["id"]: "done"})
     drain(fork.resume())
     assert fork.messages[4]["content"][0]["content"] == "done"
+
+
+# --- every generation answers from the original's record (issue 26, item 7) ----------------------
+
+
+class Reporter:
+    """Each turn posts a progress report and checks a job, until four turns are done.
+
+    The report's URL carries a digest of the history the model saw, so two requests with the same
+    history post the same URL (and get the same tool_use id), and a history that went another way
+    posts a new one: a URL seen twice in the outbox is a POST sent twice.
+    """
+
+    def __init__(self):
+        self.outbox: list[dict] = []
+        self.checks: list[str] = []
+
+        @tool
+        def status(job: str) -> str:
+            """Report a job's status."""
+            self.checks.append(job)
+            return "running"
+
+        self.tools = [make_http_post(self.outbox), status]
+
+    @staticmethod
+    def policy(request: dict):
+        turns = sum(m["role"] == "assistant" for m in request["messages"])
+        if turns == 4:
+            return say("報告は終わりです。")
+        seen = hashlib.sha256(json.dumps(request["messages"], ensure_ascii=False).encode()).hexdigest()[:12]
+        post = call("http_post", url=f"https://example.com/progress/{seen}", body=f"turn {turns + 1}")
+        return reply("進み具合を送ります", post, call("status", job="job-42"))
+
+    def urls(self) -> list[str]:
+        return [sent["url"] for sent in self.outbox]
+
+
+def status_id(run: Run, turn: int) -> str:
+    return next(c["id"] for c in run.state.calls(turn) if c["name"] == "status")
+
+
+def result_of(run: Run, tool_use_id: str) -> dict:
+    return next(
+        block
+        for message in run.messages
+        if message["role"] == "user" and isinstance(message["content"], list)
+        for block in message["content"]
+        if block.get("tool_use_id") == tool_use_id
+    )
+
+
+def test_forks_three_deep_with_edits_at_each_level_never_send_a_post_twice():
+    world = Reporter()
+    original = Run(emulated_client(Reporter.policy), world.tools, [MaxTurns(10)])
+    assert isinstance(drain(original.start("進み具合を報告して")), Finished) and len(world.urls()) == 4
+    history = copy.deepcopy(original.messages)
+    first_post = result_of(original, original.state.calls(1)[0]["id"])
+
+    child = original.fork(at=3, results={status_id(original, 3): "queued"})
+    drain(child.resume())  # turn 3 replayed from the original's record; turn 4 is new
+    grandchild = child.fork(at=1, results={status_id(child, 1): "queued at first"})
+    drain(grandchild.resume())  # turn 1 (the child only replayed it) still comes from the original's record
+    great = grandchild.fork(at=2, results={status_id(grandchild, 2): "half done"})
+    drain(great.resume())  # turn 2 ran in the grandchild: replayed from its record
+
+    urls = world.urls()
+    assert len(urls) == len(set(urls)), "a POST was sent twice"
+    assert len(urls) == 4 + 1 + 3 + 2  # each fork posted only for the turns it made anew
+    for run, turn, text in ((child, 3, "queued"), (grandchild, 1, "queued at first"), (great, 2, "half done")):
+        assert result_of(run, status_id(run, turn))["content"] == text
+        assert history_problems(run.messages, [one.definition for one in world.tools]) == []
+    for run in (child, grandchild, great):
+        assert result_of(run, original.state.calls(1)[0]["id"]) == first_post  # the original's own answer
+    assert original.messages == history
+
+
+def test_a_fork_of_a_fork_at_the_same_turn_keeps_its_parents_edit():
+    world = Reporter()
+    original = Run(emulated_client(Reporter.policy), world.tools, [MaxTurns(10)])
+    drain(original.start("進み具合を報告して"))
+    child = original.fork(at=2, results={status_id(original, 2): "done"})
+    drain(child.resume())
+    again = child.fork(at=2)  # the child's turn 2, as the child answered it
+    drain(again.resume())
+    assert again.messages == child.messages
+    assert len(world.urls()) == len(set(world.urls())) == 4 + 2
+
+
+# --- a fork owns what it carries over (issue 29, item 7) -----------------------------------------
+
+
+def test_changing_a_fork_in_place_leaves_the_original_and_its_record_alone():
+    world = Reporter()
+    original = Run(emulated_client(Reporter.policy), world.tools, [MaxTurns(10), Approval(Policy(default="allow"))])
+    drain(original.start("進み具合を報告して"))
+    history, laps = copy.deepcopy(original.messages), copy.deepcopy(original.state.laps)
+    calls = [original.state.calls(k) for k in (1, 2, 3)]
+
+    fork = original.fork(at=3)
+    drain(fork.resume())
+    for message in fork.messages:  # every block of the fork's history, rewritten in place
+        for block in message["content"] if isinstance(message["content"], list) else ():
+            if block["type"] == "tool_result":
+                block["content"] = "書き換え"
+            elif block["type"] == "tool_use":
+                block["input"]["job"] = "job-0"
+    for lap in fork.state.laps:
+        for block in lap.results:
+            block["content"] = "書き換え"
+        for block in lap.response.content:
+            if block.type == "tool_use":
+                block.input["job"] = "job-0"
+    fork.valves[1].policy.tiers["http_post"] = "deny"
+    fork.state.decided["toolu_x"] = deny()
+
+    assert original.messages == history and original.state.laps == laps
+    assert [original.state.calls(k) for k in (1, 2, 3)] == calls
+    assert original.valves[1].policy.tiers == {} and original.state.decided == {}
+    again = original.fork(at=3)  # answered from the original's record, not from the fork's rewrites
+    drain(again.resume())
+    assert again.messages[:7] == history[:7] and "書き換え" not in json.dumps(again.messages, ensure_ascii=False)
+    assert len(world.urls()) == len(set(world.urls()))
+
+
+def test_a_fork_with_a_stricter_policy_forbids_what_a_person_allowed_in_the_original():
+    tools = Counting()
+    script = [reply("報告します", call("post", url="https://example.com/r")), say("送りました。")]
+    run = Run(emulated_client(script), tools.tools, [Approval()])
+    drain(run.start("報告を送って"), approve=lambda request: True)
+    assert tools.calls == [("post", {"url": "https://example.com/r"})]
+    strict = run.fork(at=1, valves=[Approval(Policy({"post": "deny"}))])
+    drain(strict.resume())
+    assert strict.messages[2]["content"][0]["is_error"] and "sent" not in strict.messages[2]["content"][0]["content"]
+    kept = run.fork(at=1)  # same valves: the person's yes still stands, and the post is not sent again
+    drain(kept.resume())
+    assert kept.messages[2]["content"][0]["content"] == "sent" and len(tools.calls) == 1
+
+
+def test_an_edit_of_an_earlier_turn_shows_in_the_forks_history_and_its_turn_records():
+    world = Reporter()
+    original = Run(emulated_client(Reporter.policy), world.tools, [MaxTurns(10)])
+    drain(original.start("進み具合を報告して"))
+    first = status_id(original, 1)
+    fork = original.fork(at=3, results={first: "queued"})
+    assert result_of(fork, first)["content"] == "queued"
+    assert [r["content"] for r in fork.state.laps[0].results if r["tool_use_id"] == first] == ["queued"]
+    assert result_of(original, first)["content"] == "running"

@@ -364,7 +364,7 @@ def test_runs_answered_through_the_generator_stay_sound(
     with pytest.MonkeyPatch.context() as patch:
         if no_thread:  # the no_thread-th worker thread of the run cannot start (a fresh pool starts one a call)
             event("a worker thread could not start")
-            patch.setattr(execution, "_WORKERS", execution._Workers(execution.MAX_THREADS))
+            patch.setattr(execution, "_POOL", execution._Pool(execution.MAX_THREADS))
             patch.setattr(threading.Thread, "start", failing_start(no_thread))
         try:
             end = observer.drive(run.start("やって"))

@@ -30,8 +30,8 @@ def posts(outbox: list) -> list[str]:
 @pytest.fixture
 def fresh_pool(monkeypatch):
     """A pool with no idle workers, so each call of a turn starts a thread of its own."""
-    pool = execution._Workers(MAX_THREADS)
-    monkeypatch.setattr(execution, "_WORKERS", pool)
+    pool = execution._Pool(MAX_THREADS)
+    monkeypatch.setattr(execution, "_POOL", pool)
     return pool
 
 
@@ -170,7 +170,7 @@ def test_hanging_calls_wait_for_a_bounded_pool_and_every_call_is_answered(fresh_
             assert len(results) == 1000 and all(r["is_error"] for r in results)
             waited = t("result.timeout_waiting", seconds=0.3)
             assert sum(r["content"] == waited for r in results) >= 1000 - 8
-        assert len(workers() - before) <= 3 * 8 and fresh_pool._threads <= 3 * 8 <= MAX_THREADS
+        assert len(workers() - before) <= 3 * 8 and fresh_pool.threads <= 3 * 8 <= MAX_THREADS
         assert time.monotonic() - began < 10  # three turns of 0.3 s timeouts, not 3,000 threads
     finally:
         release.set()
@@ -189,7 +189,7 @@ def test_a_forked_child_runs_tools_even_when_the_parent_had_idle_workers():
 
     run = Run(emulated_client([call("ping"), say("はい")]), [ping], [])
     drain(run.start("ping して"))  # leaves idle workers in this process
-    assert execution._WORKERS._idle >= 1
+    assert execution._POOL.threads >= 1
 
     def child() -> str:
         again = Run(emulated_client([call("ping"), say("はい")]), [ping], [])
