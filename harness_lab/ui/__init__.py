@@ -1,4 +1,5 @@
-"""Jupyter UI on top of the core (layer 5): block cards, the Stepper, the loop diagram, plots.
+"""Jupyter UI on top of the core (layer 5): block cards, the Stepper (a Controller with widgets), the loop
+diagram, plots.
 
 ``import harness_lab`` never imports this package; notebooks do ``from harness_lab import ui``.
 Importing it also teaches IPython to draw the loop's events (Turn, ApprovalRequest, Finished,
@@ -7,6 +8,7 @@ Stopped, Usage, Decision) as cards, so a bare event at the end of a cell shows a
 
 from . import catalog  # noqa: F401  # the layer's strings, before any module uses them
 from .cards import Card, card, transcript
+from .controller import Controller
 from .diagram import LoopDiagram, diagram
 from .formatters import register_formatters
 from .plots import compare_runs, plot_token_burn
@@ -14,6 +16,7 @@ from .stepper import Stepper
 
 __all__ = [
     "Card",
+    "Controller",
     "LoopDiagram",
     "Stepper",
     "card",
