@@ -77,6 +77,7 @@ add(
         "ui.diagram.acted": ("作動した弁（実行は続く）", "valve that acted (the run goes on)"),
         "ui.diagram.acted_badge": ("作動", "acted"),
         "ui.diagram.stopped_by": ("止まった理由", "why it stopped"),
+        "ui.diagram.no_valve": ("弁なし", "no valve"),
         "ui.diagram.step_label": ("{step}（{label}）", "{step} ({label})"),
         "ui.stop_name.interrupted": ("中断 (interrupted)", "interrupted"),
         "ui.stop_name.max_tokens": ("出力が max_tokens で切れた", "output cut off at max_tokens"),

@@ -150,7 +150,10 @@ class Controller:
         return self._answer(self.pending.tool_use_id, Decision(False, reason or ""))
 
     def stop(self) -> Any:
-        """Stop between turns. A pending approval is denied first (fail closed)."""
+        """Stop between turns. A pending approval is denied first (fail closed). Before anything ran
+        there is nothing to stop: nothing happens."""
+        if not self.started:
+            return None
         self._stop_requested = True
         self._to_end = False
         while self.pending is not None:
@@ -328,15 +331,14 @@ class Controller:
         return {"turns": turns, "max_turns": max_turns, "tokens": usage.total, "budget": budget, "signature": signature}
 
     def gauge_lines(self) -> list[str]:
-        """The gauges as lines of text."""
+        """The gauges as lines of text. A hand-written loop keeps no signatures: no line for them."""
         g = self.gauges()
         turns = f"{g['turns']} / {g['max_turns']}" if g["max_turns"] is not None else str(g["turns"])
         tokens = f"{g['tokens']} / {g['budget']}" if g["budget"] is not None else str(g["tokens"])
-        return [
-            f"{t('ui.gauge.turns')}: {turns}",
-            f"{t('ui.gauge.tokens')}: {tokens}",
-            f"{t('ui.gauge.signature')}: {g['signature'] or t('ui.gauge.none')}",
-        ]
+        lines = [f"{t('ui.gauge.turns')}: {turns}", f"{t('ui.gauge.tokens')}: {tokens}"]
+        if self.recorded:
+            lines.append(f"{t('ui.gauge.signature')}: {g['signature'] or t('ui.gauge.none')}")
+        return lines
 
     def status_text(self) -> str:
         if self.error is not None:

@@ -159,7 +159,7 @@ class LoopDiagram:
     def _badges(self) -> tuple[list[Shape], int]:
         shapes, tops, bottom = [], {}, ROW_Y + BOX_H
         for step, valves in self.steps.items():
-            if not valves:
+            if not valves and self.highlight != step:
                 continue
             cx, here = _badge_anchor(step), self.highlight == step
             top = tops.get(cx, ROW_Y + BOX_H + 22)
@@ -201,7 +201,23 @@ class LoopDiagram:
                         color="#ffffff" if fired or acted else TEXT,
                     ),
                 ]
-            below = top + len(valves) * BADGE_STEP + 12
+            if not valves:  # the run is here, at a step that holds no valve (a bare loop): say so
+                shapes += [
+                    Shape(
+                        "rect",
+                        "hl-no-valve",
+                        cx - BADGE_W / 2,
+                        top,
+                        BADGE_W,
+                        BADGE_H,
+                        radius=BADGE_H / 2,
+                        stroke=ACCENT,
+                        width=1.5,
+                        dash=True,
+                    ),
+                    Shape("text", "hl-no-valve", cx, top + 19, text=t("ui.diagram.no_valve"), size=BADGE_FONT),
+                ]
+            below = top + max(len(valves), 1) * BADGE_STEP + 12
             shapes.append(Shape("text", "", cx, below, text=step, size=SMALL_FONT, color=FAINT))
             tops[cx] = below + 12
             bottom = max(bottom, below)
@@ -284,7 +300,7 @@ class LoopDiagram:
         if s.kind == "rect":
             return (
                 f'<rect x="{s.x:g}" y="{s.y:g}" width="{s.w:g}" height="{s.h:g}" rx="{s.radius:g}" fill="{s.fill}" '
-                f'stroke="{s.stroke}" stroke-width="{s.width:g}"/>'
+                f'stroke="{s.stroke}" stroke-width="{s.width:g}"{dash}/>'
             )
         if s.kind == "line":
             return (
@@ -368,10 +384,10 @@ class LoopDiagram:
             + f"[{t('ui.diagram.end')}]",
         ]
         for step, valves in self.steps.items():
-            if not valves:
+            if not valves and self.highlight != step:
                 continue
             mark = "▶" if self.highlight == step else " "
-            names = ", ".join(self._badge_label(v) for v in valves)
+            names = ", ".join(self._badge_label(v) for v in valves) or t("ui.diagram.no_valve")
             lines.append(f"{mark} {self._place_label(step)}: {names}")
         if self.caption():
             lines.append(self.caption())

@@ -23,7 +23,7 @@ from ..text import t
 from .cards import Card, approval_card
 from .context_view import context_card
 from .controller import Answered, Controller, one_line, suggested_limit
-from .diagram import diagram, place_of
+from .diagram import LESSON_VALVES, diagram, place_of
 from .stale import stale_html, static_note
 from .timeline import turn_card
 from .timeline_panel import TimelinePanel
@@ -180,11 +180,13 @@ class Stepper(Controller):
         self.timeline = TimelinePanel(self)
 
         # Each gauge's name has its own label, so it stays when a run has no limit to draw a bar for.
+        # A hand-written loop keeps no signatures: no row for them.
         self.gauge_rows = {
             "turns": widgets.HBox([gauge("ui.gauge.turns"), self.turns_bar, self.turns_label]),
             "tokens": widgets.HBox([gauge("ui.gauge.tokens"), self.tokens_bar, self.tokens_label]),
-            "signature": widgets.HBox([gauge("ui.gauge.signature"), self.signature_label]),
         }
+        if self.recorded:
+            self.gauge_rows["signature"] = widgets.HBox([gauge("ui.gauge.signature"), self.signature_label])
         gauges = widgets.VBox(list(self.gauge_rows.values()))
         # A hand-written loop (lesson 6) keeps no RunState: it has a conversation, but no timeline to
         # fork from and no requests on record to split.
@@ -245,8 +247,10 @@ class Stepper(Controller):
 
     @property
     def valves(self) -> list:
-        """The valves the loop diagram draws: the run's own."""
-        return list(getattr(self.run, "valves", ()) or ())
+        """The valves the loop diagram draws. A hand-written loop writes lesson 6's four inline, not
+        as objects, so those are drawn for it; a ``Run`` draws exactly its own (none for a bare loop)."""
+        valves = list(getattr(self.run, "valves", ()) or ())
+        return valves if valves or self.recorded else list(LESSON_VALVES)
 
     def place(self) -> tuple[str, str | None]:
         """Where the run is in the loop diagram, and which valve (or stop) fired."""
@@ -304,7 +308,7 @@ class Stepper(Controller):
         waiting = self.pending is not None
         self.next_button.disabled = self.done or waiting or self.running
         self.all_button.disabled = self.done or waiting or self.running
-        self.stop_button.disabled = self.done
+        self.stop_button.disabled = self.done or not self.started  # at rest there is nothing to stop
         resumable = isinstance(self.outcome, Stopped) or self.error is not None
         self.resume_button.layout.display = None if resumable else "none"
         limited = self.stopped_by_limit()

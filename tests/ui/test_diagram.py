@@ -131,3 +131,11 @@ def test_a_run_without_a_budget_valve_draws_none(make_run):
     s = Stepper(run, "メモを順に読んで")
     s.run_all()
     assert "hl-valve-token_budget" not in s.diagram_html.value and "hl-valve-max_turns hl-fired" in s.diagram_html.value
+
+
+def test_a_highlighted_step_with_no_valve_is_drawn_and_a_quiet_one_is_not():
+    bare = diagram(highlight="loop_top", valves=[])
+    assert _groups(bare, "hl-no-valve") == {"hl-no-valve"} and "▶ loop_top" in repr(bare)
+    assert t("ui.diagram.no_valve") in repr(bare)
+    assert _groups(diagram(highlight="request", valves=[]), "hl-no-valve") == set()
+    assert _groups(diagram(highlight="loop_top"), "hl-no-valve") == set()  # valves there: they are the box
