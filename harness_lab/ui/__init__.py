@@ -7,12 +7,13 @@ Stopped, Usage, Decision) as cards, so a bare event at the end of a cell shows a
 """
 
 from . import catalog  # noqa: F401  # the layer's strings, before any module uses them
-from .cards import Card, card, transcript
+from .cards import Card
 from .controller import Controller
 from .diagram import LoopDiagram, diagram
 from .formatters import register_formatters
 from .plots import compare_runs, plot_token_burn
 from .stepper import Stepper
+from .transcript import card, transcript
 
 __all__ = [
     "Card",

@@ -20,6 +20,24 @@ add(
             "input {input_tokens} · output {output_tokens} · cache write {cache_creation_input_tokens} · cache read {cache_read_input_tokens} ({total} tokens in all)",
         ),
         "ui.card.other": ("その他のブロック {type}", "other block {type}"),
+        "ui.card.thinking": ("思考", "thinking"),
+        "ui.card.thinking_omitted": ("思考（本文は非表示）", "thinking (text not shown)"),
+        "ui.card.thinking_head": ("{label} ・ 署名 {n} 文字", "{label} · signature of {n} characters"),
+        "ui.card.thinking_redacted": (
+            "思考（暗号化済み redacted_thinking） ・ データ {n} 文字",
+            "thinking (encrypted: redacted_thinking) · data of {n} characters",
+        ),
+        "ui.card.output_thinking": ("{output}（うち思考 {thinking}）", "{output} (thinking {thinking} of it)"),
+        "ui.card.thinking_omitted_note": (
+            "API は本文を返していません（display: omitted）。ツールの結果を返すときも、このブロックは署名ごと"
+            "そのまま assistant の内容に残します",
+            "The API sent no text (display: omitted). When the tool results go back, this block stays in the "
+            "assistant turn as it came, signature and all",
+        ),
+        "ui.card.thinking_redacted_note": (
+            "暗号化されていて読めません。受け取ったまま、次のリクエストの履歴に残します",
+            "Encrypted and unreadable: it stays in the history of the next request exactly as it came",
+        ),
         "ui.card.truncated": ("…（残り {n} 文字は省略）", "… ({n} more characters not shown)"),
         "ui.card.role_user": ("ユーザー (user)", "user"),
         "ui.card.role_assistant": ("モデル (assistant)", "assistant"),
@@ -102,7 +120,7 @@ add(
         "ui.plot.input": ("入力（キャッシュなし）", "input (uncached)"),
         "ui.plot.cache_write": ("キャッシュ書き込み", "cache write"),
         "ui.plot.cache_read": ("キャッシュ読み込み", "cache read"),
-        "ui.plot.output": ("出力", "output"),
+        "ui.plot.output": ("出力（思考を含む）", "output (thinking included)"),
         "ui.plot.cumulative": ("累計", "cumulative"),
         "ui.plot.budget": ("予算 {limit}", "budget {limit}"),
         "ui.plot.stop": ("停止: {valve}", "stopped: {valve}"),
@@ -238,21 +256,28 @@ add(
         "ui.compare.running": ("… まだ終わっていません", "… not over yet"),
         # the context gauge
         "ui.context.title": (
-            "コンテキストの中身: リクエストごとの入力トークン",
-            "What fills the context: input tokens per request",
+            "コンテキストの中身: リクエストごとの入力と、その応答の出力",
+            "What fills the context: each request's input and its response's output",
         ),
         "ui.context.empty": ("まだリクエストを送っていません", "No request sent yet"),
         "ui.context.tools": ("ツール定義", "tool definitions"),
         "ui.context.system": ("システムプロンプト", "system prompt"),
         "ui.context.user_text": ("ユーザーのテキスト", "user text"),
         "ui.context.assistant_text": ("モデルのテキスト", "assistant text"),
+        "ui.context.thinking": ("思考ブロック（送り返したもの）", "thinking blocks (sent back)"),
+        "ui.context.output": ("応答の出力（思考を含む）", "the response's output (thinking included)"),
+        "ui.context.uncached": ("キャッシュなしの入力", "uncached input"),
+        "ui.context.cache_write": ("キャッシュ書き込み", "cache write"),
+        "ui.context.cache_read": ("キャッシュ読み込み", "cache read"),
         "ui.context.tool_use": ("tool_use", "tool_use"),
         "ui.context.tool_result": ("tool_result", "tool_result"),
         "ui.context.other": ("その他のブロック", "other blocks"),
         "ui.context.framing": ("リクエストとメッセージの枠", "request and message framing"),
         "ui.context.row": (
-            "リクエスト {number}: {total} / {window} トークン（コンテキストウィンドウの {share}%）— {parts}",
-            "request {number}: {total} / {window} tokens ({share}% of the context window) — {parts}",
+            "リクエスト {number}: 入力 {total} + 出力 {output}（思考を含む）= {used} / {window} トークン"
+            "（コンテキストウィンドウの {share}%）— 入力の内訳: {parts}",
+            "request {number}: input {total} + output {output} (thinking included) = {used} / {window} tokens "
+            "({share}% of the context window) — input: {parts}",
         ),
         "ui.context.cache": (
             "［キャッシュ読み込み {read} ・ 書き込み {write}］",

@@ -18,8 +18,9 @@ from typing import Any, Self
 from ..errors import describe
 from ..events import ApprovalRequest, Decision, Finished, Stopped, Turn, Usage
 from ..text import t
-from .cards import Card, approval_card, message_card, transcript
+from .cards import Card, message_card
 from .timeline import compare_card, fork_arguments
+from .transcript import approval_card, transcript
 
 __all__ = ["Controller", "one_line", "suggested_limit"]
 

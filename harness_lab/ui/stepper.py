@@ -20,13 +20,14 @@ import ipywidgets as widgets
 
 from ..events import ApprovalRequest, Decision, Finished, Stopped, Turn
 from ..text import t
-from .cards import Card, approval_card
+from .cards import Card
 from .context_view import context_card
 from .controller import Answered, Controller, one_line, suggested_limit
 from .diagram import LESSON_VALVES, diagram, place_of
 from .stale import stale_html, static_note
 from .timeline import turn_card
 from .timeline_panel import TimelinePanel
+from .transcript import approval_card
 
 __all__ = ["SPEEDS", "Stepper"]
 
