@@ -240,6 +240,20 @@ add(
         ),
         "ui.timeline.result_for": ("{call} の tool_result（id {id}）", "tool_result of {call} (id {id})"),
         "ui.timeline.answer_for": ("{name} への答え", "answer for {name}"),
+        "ui.timeline.result_runs": (
+            "（答えを「許可」に変えたので、分岐ではこの呼び出しを実際に実行し、その結果を返します）",
+            "(The answer is now Allow: in the fork this call runs, and its own result goes back)",
+        ),
+        "ui.timeline.result_denied": (
+            "（答えを「拒否」に変えたので、分岐ではモデルに拒否の知らせ（is_error）を返します）",
+            "(The answer is now Deny: in the fork the model gets the denial (is_error))",
+        ),
+        "ui.timeline.result_and_answer": (
+            "{ids} には、結果の書き換えと承認の答えの変更を同時には指定できません。答えが結果を決めます"
+            "（許可なら実行した結果、拒否なら拒否の知らせ）。どちらか一方にしてください",
+            "{ids}: an edited result and a new answer cannot both be given; the answer decides the result "
+            "(allowed: what the call returns; denied: the denial). Give one or the other",
+        ),
         "ui.timeline.limit_for": ("{valve} の上限", "{valve} limit"),
         "ui.timeline.fork_button": ("ターン {k} から分岐して実行", "Fork from turn {k} and run"),
         "ui.timeline.fork_panel": ("{label} の操作パネル", "{label}: its panel"),

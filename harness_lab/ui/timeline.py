@@ -177,7 +177,8 @@ def fork_arguments(
 
     ``result`` edits the one call of turn k; ``flip`` turns every answered approval of turn k the other
     way; ``limits`` ({valve name: limit}) gives the fork copies of the valves with new limits. The rest
-    pass through (``results`` may also edit earlier turns' results, by tool_use id).
+    pass through (``results`` may also edit earlier turns' results, by tool_use id). A call gets an
+    edited result or a new answer, not both: the answer decides its result.
     """
     view = turn_of(run, k)
     results, decisions = dict(results or {}), dict(decisions or {})
@@ -193,6 +194,10 @@ def fork_arguments(
         for tool_use_id, decision in view.decisions.items():
             flipped = Decision(True) if not decision.allowed else Decision(False, t("ui.timeline.flipped_deny"))
             decisions.setdefault(tool_use_id, flipped)
+    if both := sorted(set(results) & set(decisions)):
+        # An answer decides the call's result (allowed: it runs; denied: the denial), so an edited
+        # result beside it would say two things; which wins is not for a reader to guess.
+        raise ValueError(t("ui.timeline.result_and_answer", ids=", ".join(both)))
     arguments: dict = {"results": results, "decisions": decisions}
     if limits:
         arguments["valves"] = _with_limits(run.valves, limits)
