@@ -184,14 +184,15 @@ add(
             "A limit of {limit} would stop the run again at once (now {reading}); choose a larger one",
         ),
         "ui.stale.widget": (
-            "カーネルが再起動されたか止まったため、このパネルは保存された記録です。ボタンは動きません。"
-            "セルを実行し直すと新しいパネルでやり直せます（実行し直さずに保存すると、次に開いたときこの記録は表示されません）",
-            "The kernel restarted or stopped, so this panel is a saved record and its buttons do nothing. "
-            "Run the cell again for a live panel (saved without running it again, this record is gone next time).",
+            "カーネルが再起動されたか止まったため、このパネルは保存された記録です。ボタンは動きませんが、タブや折りたたみは開けます。"
+            "もう一度操作するには、ノートブックを上から順に実行し直してください（前のセルで作ったものを使うので、このセルだけでは動きません）",
+            "The kernel restarted or stopped, so this panel is a saved record: its buttons do nothing, its tabs and folds "
+            "still open. For a live panel, run the notebook again from the top (this cell alone cannot: it uses what "
+            "earlier cells made).",
         ),
         "ui.stale.static": (
-            "保存された記録です（カーネルにつながっていません）。セルを実行すると操作できるパネルになります",
-            "A saved record (no kernel behind it). Run the cell for a live panel.",
+            "保存された記録です（カーネルにつながっていません）。ノートブックを上から順に実行すると、操作できるパネルになります",
+            "A saved record (no kernel behind it). Run the notebook from the top for a live panel.",
         ),
         "ui.fork.note": ("ターン {k} から分岐した実行です", "A fork of the run from turn {k}"),
         # the timeline and forks

@@ -8,7 +8,7 @@ same transcript a click would. Methods never wait: only the 「最後まで」 b
 
 Display goes only through widget value updates, never ``print`` inside an ``Output``: nbval would
 find stray stdout fields in the stored outputs. A panel whose kernel is gone (restarted, shut down,
-or a notebook reopened from its saved widget state) greys out and says so: ``stale.py``.
+or a notebook reopened from its saved widget state) greys out and says so: ``panel_style.py``.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from .cards import Card
 from .context_view import context_card
 from .controller import Answered, Controller, one_line, suggested_limit
 from .diagram import LESSON_VALVES, diagram, place_of
-from .stale import stale_html, static_note
+from .panel_style import panel_style_html, static_note
 from .timeline import turn_card
 from .timeline_panel import TimelinePanel
 from .transcript import approval_card
@@ -199,15 +199,16 @@ class Stepper(Controller):
             [self.next_button, self.all_button, self.stop_button, self.resume_button, self.limit_input],
             layout=widgets.Layout(flex_flow="row wrap"),
         )
-        stale = widgets.HTML(stale_html())
+        # The line that says why a dead panel's buttons do nothing sits right above those buttons.
+        stale = widgets.HTML(panel_style_html())
         if self.fork_at is None:
-            head = [stale, self.diagram_html, controls, self.speed]
+            head = [self.diagram_html, stale, controls, self.speed]
         else:
             # A fork's panel sits inside its original's timeline: the diagram is there already, and
             # the speed buttons go beside the step buttons, so the fork adds little height.
             note = f'<div class="hl-fork-note" style="font-weight:600">{html.escape(t("ui.fork.note", k=self.fork_at))}</div>'
             controls.children = (*controls.children, self.speed)
-            head = [stale, widgets.HTML(note), controls]
+            head = [widgets.HTML(note), stale, controls]
         self.widget = widgets.VBox(
             [*head, gauges, self.status, self.approval_box, self.tabs], layout=widgets.Layout(width="100%")
         )
