@@ -47,7 +47,7 @@ PARTS = (
 )
 THINKING_BLOCKS = ("thinking", "redacted_thinking")
 
-_EMPTY = {"messages": []}
+_EMPTY: dict = {"messages": []}
 
 
 def _alone(request_part: dict) -> int:

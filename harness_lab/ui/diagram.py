@@ -158,7 +158,9 @@ class LoopDiagram:
         ]
 
     def _badges(self) -> tuple[list[Shape], int]:
-        shapes, tops, bottom = [], {}, ROW_Y + BOX_H
+        shapes: list[Shape] = []
+        tops: dict[int, int] = {}
+        bottom = ROW_Y + BOX_H
         for step, valves in self.steps.items():
             if not valves and self.highlight != step:
                 continue

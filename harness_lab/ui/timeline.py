@@ -205,7 +205,7 @@ def fork_arguments(
 
 
 def _with_limits(valves: Iterable, limits: Mapping) -> list:
-    names = {getattr(v, "name", None) for v in valves if hasattr(v, "limit")}
+    names = {str(getattr(v, "name", "")) for v in valves if hasattr(v, "limit")}
     if unknown := sorted(set(limits) - names):
         raise ValueError(t("ui.timeline.no_limit", names=", ".join(unknown), known=", ".join(sorted(names)) or "-"))
     changed = []
@@ -213,7 +213,7 @@ def _with_limits(valves: Iterable, limits: Mapping) -> list:
         name = getattr(valve, "name", None)
         if name not in limits:
             changed.append(copy.copy(valve))
-        elif dataclasses.is_dataclass(valve):
+        elif dataclasses.is_dataclass(valve) and not isinstance(valve, type):
             changed.append(dataclasses.replace(valve, limit=limits[name]))  # the valve checks the new limit itself
         else:
             whole_number(limits[name], f"{name} limit", 0)

@@ -156,7 +156,7 @@ class TimelinePanel:
         denial. Answered as the original did, the box shows the recorded result again, editable.
         """
         box = self.result_inputs.get(tool_use_id)
-        if box is None:
+        if box is None or self.selected is None:
             return
         allowed = self.decision_inputs[tool_use_id].value
         if allowed == self._answers[tool_use_id]:
@@ -170,6 +170,8 @@ class TimelinePanel:
 
         A call whose answer changed takes its result from that answer, never from its box."""
         k = self.selected
+        if k is None:
+            return {}
         view, run = turn_of(self.stepper.run, k), self.stepper.run
         results = {
             i: box.value

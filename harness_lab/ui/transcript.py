@@ -8,7 +8,7 @@ message, a list of either, a ``Usage`` or a loop event. Built on the block cards
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from ..events import ApprovalRequest, Decision, Finished, Stopped, Turn, Usage
@@ -114,7 +114,7 @@ def decision_card(decision: Decision) -> Card:
     return Card(box("approval", esc(answer)), f"→ {answer}")
 
 
-EVENT_CARDS = {
+EVENT_CARDS: dict[type, Callable[[Any], Card]] = {
     Turn: turn_card,
     ApprovalRequest: approval_card,
     Finished: finished_card,
