@@ -3,7 +3,7 @@
     python3 dev.py demo   # create .venv if missing, install, run the lesson-6 demo offline
     python3 dev.py test   # create .venv if missing, install with test extras, lint, run every test
     python3 dev.py lint   # only the lint and format checks (ruff)
-    python3 dev.py lab    # install JupyterLab too and open the lessons
+    python3 dev.py lab    # install JupyterLab too and open the course (lessons and exercises)
     python3 dev.py grade  # grade your two exercise notebooks from their answer cells, in a fresh process
     python3 dev.py live   # with ANTHROPIC_API_KEY: the live-Claude smoke test
     python3 dev.py setup  # only create .venv and install with the test tools
@@ -66,19 +66,38 @@ def demo() -> None:
     sh(BIN / "harness-lab", "run", DEMO_PROMPT, "--yes")
 
 
+# What `python3 dev.py lab` serves; tests/ui/test_browser.py starts its JupyterLab with the same.
+# Widget state is saved with the notebook, so a Stepper still shows its last state after a restart
+# (JupyterLab saves none by default: a reopened panel reads "Error displaying widget").
+LAB_SETTINGS = {"@jupyter-widgets/jupyterlab-manager:plugin": {"saveState": True}}
+# Hidden from the file browser: the exercises' solutions, and Jupyter's own defaults.
+LAB_HIDDEN = ("__pycache__", "*.pyc", "*.pyo", ".DS_Store", "*~", "*.egg-info", "solutions")
+# Saving a reopened notebook keeps the panels it shows (harness_lab/ui/saved_state.py says why).
+LAB_SAVE_HOOK = "harness_lab.ui.saved_state.keep_widget_state"
+
+
+def lab_arguments(root: Path) -> list[str]:
+    """The server options: the course root (lessons and exercises side by side, so a lesson's link
+    to an exercise opens it), solutions hidden, and the pre-save hook that keeps saved panels."""
+    return [
+        f"--ServerApp.root_dir={root}",
+        f"--ContentsManager.pre_save_hook={LAB_SAVE_HOOK}",
+        *(f"--ContentsManager.hide_globs={pattern}" for pattern in LAB_HIDDEN),
+    ]
+
+
 def lab() -> None:
     setup("[test]")
-    # Save widget state with the notebook, so a Stepper still shows its last state after a restart
-    # (JupyterLab saves none by default: a reopened panel reads "Error displaying widget"). The venv's
-    # own settings overrides apply to every JupyterLab started from it, and to nothing else.
+    # The venv's own settings overrides apply to every JupyterLab started from it, and to nothing else.
     import json
 
     overrides = VENV / "share" / "jupyter" / "lab" / "settings" / "overrides.json"
     settings = json.loads(overrides.read_text(encoding="utf-8")) if overrides.exists() else {}
-    settings.setdefault("@jupyter-widgets/jupyterlab-manager:plugin", {})["saveState"] = True
+    for plugin, values in LAB_SETTINGS.items():
+        settings.setdefault(plugin, {}).update(values)
     overrides.parent.mkdir(parents=True, exist_ok=True)
     overrides.write_text(json.dumps(settings, indent=2) + "\n", encoding="utf-8")
-    sh(BIN / "jupyter", "lab", "notebooks/")
+    sh(BIN / "jupyter", "lab", *lab_arguments(ROOT))
 
 
 def grade() -> None:

@@ -1,4 +1,5 @@
-"""Jupyter UI on top of the core (layer 5): block cards, the Stepper, the loop diagram, plots.
+"""Jupyter UI on top of the core (layer 5): block cards, the Stepper (a Controller with widgets), the loop
+diagram, plots.
 
 ``import harness_lab`` never imports this package; notebooks do ``from harness_lab import ui``.
 Importing it also teaches IPython to draw the loop's events (Turn, ApprovalRequest, Finished,
@@ -6,14 +7,17 @@ Stopped, Usage, Decision) as cards, so a bare event at the end of a cell shows a
 """
 
 from . import catalog  # noqa: F401  # the layer's strings, before any module uses them
-from .cards import Card, card, transcript
+from .cards import Card
+from .controller import Controller
 from .diagram import LoopDiagram, diagram
 from .formatters import register_formatters
 from .plots import compare_runs, plot_token_burn
 from .stepper import Stepper
+from .transcript import card, transcript
 
 __all__ = [
     "Card",
+    "Controller",
     "LoopDiagram",
     "Stepper",
     "card",

@@ -20,6 +20,24 @@ add(
             "input {input_tokens} · output {output_tokens} · cache write {cache_creation_input_tokens} · cache read {cache_read_input_tokens} ({total} tokens in all)",
         ),
         "ui.card.other": ("その他のブロック {type}", "other block {type}"),
+        "ui.card.thinking": ("思考", "thinking"),
+        "ui.card.thinking_omitted": ("思考（本文は非表示）", "thinking (text not shown)"),
+        "ui.card.thinking_head": ("{label} ・ 署名 {n} 文字", "{label} · signature of {n} characters"),
+        "ui.card.thinking_redacted": (
+            "思考（暗号化済み redacted_thinking） ・ データ {n} 文字",
+            "thinking (encrypted: redacted_thinking) · data of {n} characters",
+        ),
+        "ui.card.output_thinking": ("{output}（うち思考 {thinking}）", "{output} (thinking {thinking} of it)"),
+        "ui.card.thinking_omitted_note": (
+            "API は本文を返していません（display: omitted）。ツールの結果を返すときも、このブロックは署名ごと"
+            "そのまま assistant の内容に残します",
+            "The API sent no text (display: omitted). When the tool results go back, this block stays in the "
+            "assistant turn as it came, signature and all",
+        ),
+        "ui.card.thinking_redacted_note": (
+            "暗号化されていて読めません。受け取ったまま、次のリクエストの履歴に残します",
+            "Encrypted and unreadable: it stays in the history of the next request exactly as it came",
+        ),
         "ui.card.truncated": ("…（残り {n} 文字は省略）", "… ({n} more characters not shown)"),
         "ui.card.role_user": ("ユーザー (user)", "user"),
         "ui.card.role_assistant": ("モデル (assistant)", "assistant"),
@@ -77,6 +95,7 @@ add(
         "ui.diagram.acted": ("作動した弁（実行は続く）", "valve that acted (the run goes on)"),
         "ui.diagram.acted_badge": ("作動", "acted"),
         "ui.diagram.stopped_by": ("止まった理由", "why it stopped"),
+        "ui.diagram.no_valve": ("弁なし", "no valve"),
         "ui.diagram.step_label": ("{step}（{label}）", "{step} ({label})"),
         "ui.stop_name.interrupted": ("中断 (interrupted)", "interrupted"),
         "ui.stop_name.max_tokens": ("出力が max_tokens で切れた", "output cut off at max_tokens"),
@@ -101,7 +120,7 @@ add(
         "ui.plot.input": ("入力（キャッシュなし）", "input (uncached)"),
         "ui.plot.cache_write": ("キャッシュ書き込み", "cache write"),
         "ui.plot.cache_read": ("キャッシュ読み込み", "cache read"),
-        "ui.plot.output": ("出力", "output"),
+        "ui.plot.output": ("出力（思考を含む）", "output (thinking included)"),
         "ui.plot.cumulative": ("累計", "cumulative"),
         "ui.plot.budget": ("予算 {limit}", "budget {limit}"),
         "ui.plot.stop": ("停止: {valve}", "stopped: {valve}"),
@@ -165,14 +184,15 @@ add(
             "A limit of {limit} would stop the run again at once (now {reading}); choose a larger one",
         ),
         "ui.stale.widget": (
-            "カーネルが再起動されたか止まったため、このパネルは保存された記録です。ボタンは動きません。"
-            "セルを実行し直すと新しいパネルでやり直せます（実行し直さずに保存すると、次に開いたときこの記録は表示されません）",
-            "The kernel restarted or stopped, so this panel is a saved record and its buttons do nothing. "
-            "Run the cell again for a live panel (saved without running it again, this record is gone next time).",
+            "カーネルが再起動されたか止まったため、このパネルは保存された記録です。ボタンは動きませんが、タブや折りたたみは開けます。"
+            "もう一度操作するには、ノートブックを上から順に実行し直してください（前のセルで作ったものを使うので、このセルだけでは動きません）",
+            "The kernel restarted or stopped, so this panel is a saved record: its buttons do nothing, its tabs and folds "
+            "still open. For a live panel, run the notebook again from the top (this cell alone cannot: it uses what "
+            "earlier cells made).",
         ),
         "ui.stale.static": (
-            "保存された記録です（カーネルにつながっていません）。セルを実行すると操作できるパネルになります",
-            "A saved record (no kernel behind it). Run the cell for a live panel.",
+            "保存された記録です（カーネルにつながっていません）。ノートブックを上から順に実行すると、操作できるパネルになります",
+            "A saved record (no kernel behind it). Run the notebook from the top for a live panel.",
         ),
         "ui.fork.note": ("ターン {k} から分岐した実行です", "A fork of the run from turn {k}"),
         # the timeline and forks
@@ -221,6 +241,20 @@ add(
         ),
         "ui.timeline.result_for": ("{call} の tool_result（id {id}）", "tool_result of {call} (id {id})"),
         "ui.timeline.answer_for": ("{name} への答え", "answer for {name}"),
+        "ui.timeline.result_runs": (
+            "（答えを「許可」に変えたので、分岐ではこの呼び出しを実際に実行し、その結果を返します）",
+            "(The answer is now Allow: in the fork this call runs, and its own result goes back)",
+        ),
+        "ui.timeline.result_denied": (
+            "（答えを「拒否」に変えたので、分岐ではモデルに拒否の知らせ（is_error）を返します）",
+            "(The answer is now Deny: in the fork the model gets the denial (is_error))",
+        ),
+        "ui.timeline.result_and_answer": (
+            "{ids} には、結果の書き換えと承認の答えの変更を同時には指定できません。答えが結果を決めます"
+            "（許可なら実行した結果、拒否なら拒否の知らせ）。どちらか一方にしてください",
+            "{ids}: an edited result and a new answer cannot both be given; the answer decides the result "
+            "(allowed: what the call returns; denied: the denial). Give one or the other",
+        ),
         "ui.timeline.limit_for": ("{valve} の上限", "{valve} limit"),
         "ui.timeline.fork_button": ("ターン {k} から分岐して実行", "Fork from turn {k} and run"),
         "ui.timeline.fork_panel": ("{label} の操作パネル", "{label}: its panel"),
@@ -237,21 +271,28 @@ add(
         "ui.compare.running": ("… まだ終わっていません", "… not over yet"),
         # the context gauge
         "ui.context.title": (
-            "コンテキストの中身: リクエストごとの入力トークン",
-            "What fills the context: input tokens per request",
+            "コンテキストの中身: リクエストごとの入力と、その応答の出力",
+            "What fills the context: each request's input and its response's output",
         ),
         "ui.context.empty": ("まだリクエストを送っていません", "No request sent yet"),
         "ui.context.tools": ("ツール定義", "tool definitions"),
         "ui.context.system": ("システムプロンプト", "system prompt"),
         "ui.context.user_text": ("ユーザーのテキスト", "user text"),
         "ui.context.assistant_text": ("モデルのテキスト", "assistant text"),
+        "ui.context.thinking": ("思考ブロック（送り返したもの）", "thinking blocks (sent back)"),
+        "ui.context.output": ("応答の出力（思考を含む）", "the response's output (thinking included)"),
+        "ui.context.uncached": ("キャッシュなしの入力", "uncached input"),
+        "ui.context.cache_write": ("キャッシュ書き込み", "cache write"),
+        "ui.context.cache_read": ("キャッシュ読み込み", "cache read"),
         "ui.context.tool_use": ("tool_use", "tool_use"),
         "ui.context.tool_result": ("tool_result", "tool_result"),
         "ui.context.other": ("その他のブロック", "other blocks"),
         "ui.context.framing": ("リクエストとメッセージの枠", "request and message framing"),
         "ui.context.row": (
-            "リクエスト {number}: {total} / {window} トークン（コンテキストウィンドウの {share}%）— {parts}",
-            "request {number}: {total} / {window} tokens ({share}% of the context window) — {parts}",
+            "リクエスト {number}: 入力 {total} + 出力 {output}（思考を含む）= {used} / {window} トークン"
+            "（コンテキストウィンドウの {share}%）— 入力の内訳: {parts}",
+            "request {number}: input {total} + output {output} (thinking included) = {used} / {window} tokens "
+            "({share}% of the context window) — input: {parts}",
         ),
         "ui.context.cache": (
             "［キャッシュ読み込み {read} ・ 書き込み {write}］",

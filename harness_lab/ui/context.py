@@ -1,9 +1,11 @@
-"""The context gauge: what filled each request's input tokens (lesson 4: the whole history is re-sent).
+"""The context gauge: what filled each request's context window (lesson 4: the whole history is re-sent).
 
 Every model request carries the tool definitions, the system prompt and the whole history, so its
-input grows turn by turn. ``context_rows(run)`` splits each request into what filled it — system,
-tool definitions, user text, assistant text, tool_use, tool_result, and the framing every request
-and message costs — against the model's context window.
+input grows turn by turn. ``context_rows(run)`` splits each request's input into what filled it —
+system, tool definitions, user text, assistant text, thinking blocks sent back, tool_use,
+tool_result, and the framing every request and message costs — and adds the response's output,
+thinking included (the window holds a request and its response; thinking is billed as output).
+How much of the input was read from the prompt cache, and how much written to it, is kept apart.
 
 The split uses the emulator's own token estimate and nothing else: each part is what the estimate
 adds for that part alone (``estimate_request`` of a request holding only it, less the same request
@@ -32,9 +34,20 @@ __all__ = [
 ]
 
 # In the order the API reads a request (tools, system, then messages), framing last.
-PARTS = ("tools", "system", "user_text", "assistant_text", "tool_use", "tool_result", "other", "framing")
+PARTS = (
+    "tools",
+    "system",
+    "user_text",
+    "assistant_text",
+    "thinking",
+    "tool_use",
+    "tool_result",
+    "other",
+    "framing",
+)
+THINKING_BLOCKS = ("thinking", "redacted_thinking")
 
-_EMPTY = {"messages": []}
+_EMPTY: dict = {"messages": []}
 
 
 def _alone(request_part: dict) -> int:
@@ -46,6 +59,8 @@ def _block_part(role: str, block: Any) -> str:
     kind = block.get("type") if isinstance(block, dict) else "text"
     if kind == "text":
         return "assistant_text" if role == "assistant" else "user_text"
+    if kind in THINKING_BLOCKS:
+        return "thinking"
     return kind if kind in ("tool_use", "tool_result") else "other"
 
 
@@ -83,20 +98,26 @@ def request_of(run: Any, number: int) -> dict:
 
 @dataclass(frozen=True)
 class ContextRow:
-    """One model request: its input split by part, its cache use, and the context window."""
+    """One model request: its input split by part, its cache use, its response's output, the window."""
 
     request_number: int
     parts: dict = field(default_factory=dict)  # PARTS -> tokens; sums to ``total``
-    total: int = 0
+    total: int = 0  # input tokens, cached or not
     window: int = CONTEXT_WINDOW
     cache_read: int = 0
     cache_write: int = 0
     estimated: bool = False  # the parts were scaled to a live request's real usage
+    output: int = 0  # the response's output tokens, thinking included
+
+    @property
+    def used(self) -> int:
+        """What this request and its response held in the context window."""
+        return self.total + self.output
 
     @property
     def share(self) -> float:
-        """How much of the context window this request filled (0.0 to 1.0 and beyond)."""
-        return self.total / self.window
+        """How much of the context window this request and its response filled (0.0 to 1.0 and beyond)."""
+        return self.used / self.window
 
 
 def _scaled(parts: dict[str, int], total: int) -> dict[str, int]:
@@ -128,6 +149,7 @@ def context_rows(run: Any, window: int = CONTEXT_WINDOW) -> list[ContextRow]:
                 usage.cache_read_input_tokens,
                 usage.cache_creation_input_tokens,
                 estimated,
+                usage.output_tokens,
             )
         )
     return rows

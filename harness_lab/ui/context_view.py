@@ -1,7 +1,9 @@
 """The context gauge drawn: one stacked bar per model request, so a learner sees what grows (lesson 4).
 
+Each bar is the request's input by part, then its response's output (thinking included, hatched).
 Bars share one scale, the largest request of the run, so growth is visible even when every request
-is a sliver of the context window; each row also says its share of the window.
+is a sliver of the context window; each row also says its share of the window. When the prompt
+cache was used, a thin strip under the bar splits the input into uncached, written and read.
 """
 
 from __future__ import annotations
@@ -20,11 +22,15 @@ COLORS = {
     "system": "#7f7f7f",
     "user_text": "#4a7bd0",
     "assistant_text": "#e08a00",
+    "thinking": "#8a6fb0",
     "tool_use": "#b5651d",
     "tool_result": "#3f9a5a",
     "other": "#17a2b8",
     "framing": "#c9c9c9",
 }
+OUTPUT = "repeating-linear-gradient(135deg,#e08a00 0 4px,rgba(224,138,0,0.35) 4px 8px)"
+# The cache strip, in the token-burn plot's colours: uncached input, cache writes, cache reads.
+CACHE = (("uncached", "#4a7bd0"), ("cache_write", "#9b6fd1"), ("cache_read", "#8cc4e8"))
 OPEN_ROWS = 12  # older requests fold under one line
 
 
@@ -34,6 +40,8 @@ def _row_text(row: Any) -> str:
         "ui.context.row",
         number=row.request_number,
         total=row.total,
+        output=row.output,
+        used=row.used,
         window=row.window,
         share=f"{row.share * 100:.1f}",
         parts=parts,
@@ -45,16 +53,30 @@ def _row_text(row: Any) -> str:
     return line
 
 
-def _row_html(row: Any, scale: int) -> str:
-    segments = "".join(
-        f'<div title="{html.escape(t(f"ui.context.{p}"))} {row.parts[p]}" '
-        f'style="width:{row.parts[p] * 100 / scale:.3f}%;background:{COLORS[p]}"></div>'
-        for p in PARTS
-        if row.parts[p]
+def _segment(label: str, tokens: int, scale: int, background: str, kind: str = "") -> str:
+    classes = f' class="{kind}"' if kind else ""
+    return (
+        f'<div{classes} title="{html.escape(label)} {tokens}" '
+        f'style="width:{tokens * 100 / scale:.3f}%;background:{background}"></div>'
     )
+
+
+def _row_html(row: Any, scale: int) -> str:
+    segments = "".join(_segment(t(f"ui.context.{p}"), row.parts[p], scale, COLORS[p]) for p in PARTS if row.parts[p])
+    if row.output:
+        segments += _segment(t("ui.context.output"), row.output, scale, OUTPUT, "hl-context-output")
+    strip = ""
+    if row.cache_read or row.cache_write:
+        cached = {"uncached": row.total - row.cache_read - row.cache_write}
+        cached.update(cache_write=row.cache_write, cache_read=row.cache_read)
+        strip = (
+            '<div class="hl-context-cache" style="display:flex;height:5px;margin-top:1px">'
+            + "".join(_segment(t(f"ui.context.{k}"), cached[k], scale, color) for k, color in CACHE if cached[k] > 0)
+            + "</div>"
+        )
     return (
         f'<div class="hl-context-row" style="margin:3px 0">'
-        f'<div style="display:flex;height:14px;background:rgba(128,128,128,0.08)">{segments}</div>'
+        f'<div style="display:flex;height:14px;background:rgba(128,128,128,0.08)">{segments}</div>{strip}'
         f'<div style="font-size:12px">{html.escape(_row_text(row))}</div></div>'
     )
 
@@ -66,11 +88,14 @@ def context_card(run: Any) -> Card:
     if not rows:
         empty = t("ui.context.empty")
         return Card(f'<div class="hl-context" style="opacity:0.6">{html.escape(empty)}</div>', f"{title}\n{empty}")
-    scale = max(row.total for row in rows) or 1
+    scale = max(row.used for row in rows) or 1
+    keys = [(t(f"ui.context.{p}"), COLORS[p]) for p in PARTS] + [(t("ui.context.output"), OUTPUT)]
+    if any(row.cache_read or row.cache_write for row in rows):
+        keys += [(t(f"ui.context.{k}"), color) for k, color in CACHE]
     legend = "".join(
         f'<span style="margin-right:10px;white-space:nowrap"><span style="display:inline-block;width:10px;height:10px;'
-        f'background:{COLORS[p]};margin-right:3px"></span>{html.escape(t(f"ui.context.{p}"))}</span>'
-        for p in PARTS
+        f'background:{color};margin-right:3px"></span>{html.escape(label)}</span>'
+        for label, color in keys
     )
     note = t("ui.context.scale", total=scale)
     shown = "".join(_row_html(row, scale) for row in rows[-OPEN_ROWS:])

@@ -8,7 +8,7 @@ a run is, which valve (or other stop) ended it, and a valve that acted without e
 on the turn it denied a call).
 
 The picture is laid out once as a list of shapes, then drawn twice: as inline SVG for the live
-Stepper (crisp, follows the theme's text colour) and as a PNG for a cell's output. A notebook that is
+Stepper (``diagram_svg.py``: crisp, follows the theme's text colour) and as a PNG for a cell's output. A notebook that is
 not trusted strips SVG from its HTML, and GitHub and nbconvert show images, so a diagram shown as
 a cell's result is a PNG (``diagram_png.py``) with its plain text beside it. Every label is at least
 12 px where the diagram is shown at its own width.
@@ -26,6 +26,7 @@ from typing import Any
 from ..steps import STEPS
 from ..text import CATALOG, t
 from ..valves import Approval, MaxTurns, NoProgress, TokenBudget
+from .diagram_svg import render_svg
 
 __all__ = [
     "LoopDiagram",
@@ -157,9 +158,11 @@ class LoopDiagram:
         ]
 
     def _badges(self) -> tuple[list[Shape], int]:
-        shapes, tops, bottom = [], {}, ROW_Y + BOX_H
+        shapes: list[Shape] = []
+        tops: dict[int, int] = {}
+        bottom = ROW_Y + BOX_H
         for step, valves in self.steps.items():
-            if not valves:
+            if not valves and self.highlight != step:
                 continue
             cx, here = _badge_anchor(step), self.highlight == step
             top = tops.get(cx, ROW_Y + BOX_H + 22)
@@ -201,7 +204,23 @@ class LoopDiagram:
                         color="#ffffff" if fired or acted else TEXT,
                     ),
                 ]
-            below = top + len(valves) * BADGE_STEP + 12
+            if not valves:  # the run is here, at a step that holds no valve (a bare loop): say so
+                shapes += [
+                    Shape(
+                        "rect",
+                        "hl-no-valve",
+                        cx - BADGE_W / 2,
+                        top,
+                        BADGE_W,
+                        BADGE_H,
+                        radius=BADGE_H / 2,
+                        stroke=ACCENT,
+                        width=1.5,
+                        dash=True,
+                    ),
+                    Shape("text", "hl-no-valve", cx, top + 19, text=t("ui.diagram.no_valve"), size=BADGE_FONT),
+                ]
+            below = top + max(len(valves), 1) * BADGE_STEP + 12
             shapes.append(Shape("text", "", cx, below, text=step, size=SMALL_FONT, color=FAINT))
             tops[cx] = below + 12
             bottom = max(bottom, below)
@@ -275,48 +294,9 @@ class LoopDiagram:
             return f"{self._valve_label(valve)} ({t('ui.diagram.acted_badge')})"
         return self._valve_label(valve)
 
-    # --- SVG ------------------------------------------------------------------------------------
-
-    @staticmethod
-    def _svg_shape(s: Shape) -> str:
-        marker = ' marker-end="url(#hl-arrow)"' if s.arrow else ""
-        dash = ' stroke-dasharray="3 3"' if s.dash else ""
-        if s.kind == "rect":
-            return (
-                f'<rect x="{s.x:g}" y="{s.y:g}" width="{s.w:g}" height="{s.h:g}" rx="{s.radius:g}" fill="{s.fill}" '
-                f'stroke="{s.stroke}" stroke-width="{s.width:g}"/>'
-            )
-        if s.kind == "line":
-            return (
-                f'<line x1="{s.x:g}" y1="{s.y:g}" x2="{s.x2:g}" y2="{s.y2:g}" stroke="{s.stroke}" '
-                f'stroke-width="{s.width:g}"{dash}{marker}/>'
-            )
-        if s.kind == "path":
-            d = " ".join(p[0] + ",".join(f"{v:g}" for v in p[1:]) for p in s.points)
-            return f'<path d="{d}" fill="none" stroke="{s.stroke}" stroke-width="{s.width:g}"{marker}/>'
-        return (
-            f'<text x="{s.x:g}" y="{s.y:g}" text-anchor="{s.anchor}" font-size="{s.size}" '
-            f'fill="{s.color}">{html.escape(s.text)}</text>'
-        )
-
     def svg(self) -> str:
-        parts = [
-            f'<svg xmlns="http://www.w3.org/2000/svg" width="100%" style="max-width:{WIDTH}px;height:auto" '
-            f'viewBox="0 0 {WIDTH} {self.height}" font-family="sans-serif" role="img" '
-            f'aria-label="{html.escape(t("ui.diagram.title"))}">',
-            f'<defs><marker id="hl-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" '
-            f'markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="{INK}"/>'
-            f"</marker></defs>",
-        ]
-        group = ""
-        for s in self.shapes:
-            if s.group != group:
-                parts.append("</g>" if group else "")
-                parts.append(f'<g class="{s.group}">' if s.group else "")
-                group = s.group
-            parts.append(self._svg_shape(s))
-        parts.append("</g></svg>" if group else "</svg>")
-        return "".join(parts)
+        """Inline SVG at the diagram's own width (wider than its box: it scrolls, never shrinks)."""
+        return render_svg(self.shapes, WIDTH, self.height, t("ui.diagram.title"))
 
     # --- renderers ------------------------------------------------------------------------------
 
@@ -338,7 +318,9 @@ class LoopDiagram:
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> tuple[dict, dict]:
         # No text/html on purpose: an untrusted notebook would pick it and strip its SVG.
         data = {"image/png": base64.b64encode(self.png()).decode("ascii"), "text/plain": repr(self)}
-        return data, {"image/png": {"width": WIDTH}}
+        # Shown at its own width, never squeezed (JupyterLab's "unconfined"): a narrow notebook scrolls
+        # sideways instead of shrinking the labels below 12 px.
+        return data, {"image/png": {"width": WIDTH, "unconfined": True}}
 
     def caption(self) -> str:
         bits = []
@@ -368,10 +350,10 @@ class LoopDiagram:
             + f"[{t('ui.diagram.end')}]",
         ]
         for step, valves in self.steps.items():
-            if not valves:
+            if not valves and self.highlight != step:
                 continue
             mark = "▶" if self.highlight == step else " "
-            names = ", ".join(self._badge_label(v) for v in valves)
+            names = ", ".join(self._badge_label(v) for v in valves) or t("ui.diagram.no_valve")
             lines.append(f"{mark} {self._place_label(step)}: {names}")
         if self.caption():
             lines.append(self.caption())

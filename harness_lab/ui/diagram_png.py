@@ -78,6 +78,7 @@ def render_png(shapes: list, width: int, height: int, title: str, caption: str) 
                     facecolor=_color(s.fill),
                     edgecolor=_color(s.stroke),
                     linewidth=s.width,
+                    linestyle=(0, (3, 3)) if s.dash else "-",
                 )
             )
         elif s.kind in ("line", "path"):

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..events import ApprovalRequest, Decision, Finished, Stopped, Turn, Usage
-from .cards import card
+from .transcript import card
 
 __all__ = ["EVENT_TYPES", "register_formatters"]
 

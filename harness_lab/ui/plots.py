@@ -130,9 +130,9 @@ def _budget_of(source: Any) -> int | None:
 
 def _model_of(source: Any) -> str:
     for obj in (source, getattr(source, "run", None)):
-        state = getattr(obj, "state", obj)
-        if getattr(state, "model", ""):
-            return state.model
+        model = getattr(getattr(obj, "state", obj), "model", "")
+        if model:
+            return str(model)
     return DEFAULT_MODEL
 
 
@@ -141,7 +141,7 @@ def _is_price(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 0
 
 
-def _prices(usd_prices: Any) -> dict[str, float]:
+def _prices(usd_prices: Any) -> dict[str, float | None]:
     """``usd_prices`` checked, as the four prices in ``PRICE_KEYS`` order (a missing cache price: None)."""
     if not isinstance(usd_prices, Mapping):
         raise TypeError(t("ui.plot.prices", got=reprlib.repr(usd_prices), problem=t("ui.plot.prices_type")))
@@ -163,7 +163,8 @@ def run_cost_usd(usage: Usage, source: Any = None, usd_prices: Mapping[str, floa
     ``valves.budget`` for the run's model."""
     if usd_prices is None:
         return cost_usd(usage, _model_of(source))
-    return usd(usage, *_prices(usd_prices).values())
+    prices = _prices(usd_prices)
+    return usd(usage, prices["input"] or 0.0, prices["output"] or 0.0, prices["cache_write"], prices["cache_read"])
 
 
 def _cumulative(values: Iterable[float]) -> list[float]:

@@ -177,7 +177,8 @@ def fork_arguments(
 
     ``result`` edits the one call of turn k; ``flip`` turns every answered approval of turn k the other
     way; ``limits`` ({valve name: limit}) gives the fork copies of the valves with new limits. The rest
-    pass through (``results`` may also edit earlier turns' results, by tool_use id).
+    pass through (``results`` may also edit earlier turns' results, by tool_use id). A call gets an
+    edited result or a new answer, not both: the answer decides its result.
     """
     view = turn_of(run, k)
     results, decisions = dict(results or {}), dict(decisions or {})
@@ -193,6 +194,10 @@ def fork_arguments(
         for tool_use_id, decision in view.decisions.items():
             flipped = Decision(True) if not decision.allowed else Decision(False, t("ui.timeline.flipped_deny"))
             decisions.setdefault(tool_use_id, flipped)
+    if both := sorted(set(results) & set(decisions)):
+        # An answer decides the call's result (allowed: it runs; denied: the denial), so an edited
+        # result beside it would say two things; which wins is not for a reader to guess.
+        raise ValueError(t("ui.timeline.result_and_answer", ids=", ".join(both)))
     arguments: dict = {"results": results, "decisions": decisions}
     if limits:
         arguments["valves"] = _with_limits(run.valves, limits)
@@ -200,7 +205,7 @@ def fork_arguments(
 
 
 def _with_limits(valves: Iterable, limits: Mapping) -> list:
-    names = {getattr(v, "name", None) for v in valves if hasattr(v, "limit")}
+    names = {str(getattr(v, "name", "")) for v in valves if hasattr(v, "limit")}
     if unknown := sorted(set(limits) - names):
         raise ValueError(t("ui.timeline.no_limit", names=", ".join(unknown), known=", ".join(sorted(names)) or "-"))
     changed = []
@@ -208,7 +213,7 @@ def _with_limits(valves: Iterable, limits: Mapping) -> list:
         name = getattr(valve, "name", None)
         if name not in limits:
             changed.append(copy.copy(valve))
-        elif dataclasses.is_dataclass(valve):
+        elif dataclasses.is_dataclass(valve) and not isinstance(valve, type):
             changed.append(dataclasses.replace(valve, limit=limits[name]))  # the valve checks the new limit itself
         else:
             whole_number(limits[name], f"{name} limit", 0)

@@ -43,9 +43,10 @@ class TimelinePanel:
         self.decision_inputs: dict[str, widgets.ToggleButtons] = {}
         self.limit_inputs: dict[str, widgets.BoundedIntText] = {}
         self.form = widgets.VBox()
+        # Coloured only once a turn is picked: a disabled coloured button reads as live in dark themes.
         self.fork_button = widgets.Button(
             description=t("ui.timeline.fork_button_none"),
-            button_style="info",
+            button_style="",
             icon="code-branch",
             disabled=True,
             layout=widgets.Layout(width="auto"),
@@ -111,6 +112,7 @@ class TimelinePanel:
             widgets.HTML(f'<div style="font-weight:600;margin-top:6px">{html.escape(t("ui.timeline.form", k=k))}</div>')
         ]
         self.result_inputs, self.decision_inputs, self.limit_inputs = {}, {}, {}
+        self._answers = {i: d.allowed for i, d in view.decisions.items()}  # as the original answered
         for call in view.calls:
             label = f"{call['name']}({json.dumps(call['input'], ensure_ascii=False)})"
             rows.append(
@@ -129,6 +131,7 @@ class TimelinePanel:
                 description=t("ui.timeline.answer_for", name=name),
                 style={"description_width": "initial"},
             )
+            toggle.observe(lambda _, i=tool_use_id: self._answer_changed(i), "value")
             self.decision_inputs[tool_use_id] = toggle
             rows.append(toggle)
         for valve in run.valves:
@@ -144,13 +147,37 @@ class TimelinePanel:
                 rows.append(field)
         self.form.children = rows
         self.fork_button.description = t("ui.timeline.fork_button", k=k)
-        self.fork_button.disabled = False
+        self.fork_button.disabled, self.fork_button.button_style = False, "info"
+
+    def _answer_changed(self, tool_use_id: str) -> None:
+        """A new answer decides that call's result in the fork: its box says how, and takes no edit.
+
+        Allowed, the call runs and its result is whatever it returns; denied, the model gets the
+        denial. Answered as the original did, the box shows the recorded result again, editable.
+        """
+        box = self.result_inputs.get(tool_use_id)
+        if box is None or self.selected is None:
+            return
+        allowed = self.decision_inputs[tool_use_id].value
+        if allowed == self._answers[tool_use_id]:
+            box.value, box.disabled = turn_of(self.stepper.run, self.selected).result_text(tool_use_id), False
+        else:
+            box.value = t("ui.timeline.result_runs" if allowed else "ui.timeline.result_denied")
+            box.disabled = True
 
     def edits(self) -> dict:
-        """What the learner changed in the form, as ``Stepper.fork`` keyword arguments."""
+        """What the learner changed in the form, as ``Stepper.fork`` keyword arguments.
+
+        A call whose answer changed takes its result from that answer, never from its box."""
         k = self.selected
+        if k is None:
+            return {}
         view, run = turn_of(self.stepper.run, k), self.stepper.run
-        results = {i: box.value for i, box in self.result_inputs.items() if box.value != view.result_text(i)}
+        results = {
+            i: box.value
+            for i, box in self.result_inputs.items()
+            if not box.disabled and box.value != view.result_text(i)
+        }
         decisions = {}
         for i, toggle in self.decision_inputs.items():
             if toggle.value != view.decisions[i].allowed:

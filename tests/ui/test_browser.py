@@ -1,15 +1,25 @@
 """The Stepper in a real browser: JupyterLab 4 + Debian's Chromium, driven by Playwright, as a learner would.
 
-One JupyterLab server for the module, with the widget setting ``python3 dev.py lab`` writes (save
-widget state). The tests, in order:
+One JupyterLab server for the module, started as ``python3 dev.py lab`` starts it (``dev.lab_arguments``:
+the course root with lessons and exercises, solutions hidden, the pre-save hook that keeps saved
+panels; ``dev.LAB_SETTINGS``: save widget state), with autosave every ``AUTOSAVE`` seconds. The tests,
+in order, share one live notebook and play a learner's days:
 
 1. a notebook stored by notebooks/build.py, opened untrusted as a shipped one is: the loop diagram is
-   a picture and the panel reads as its saved record;
-2. 停止 → 再開 → (raise the limit that stopped it) → 最後まで through an approval to the end;
+   a picture shown at its own width, and the panel reads as its saved record;
+2. 停止 (disabled until the panel ran) → 再開 → (raise the limit that stopped it) → 最後まで through an
+   approval to the end;
 3. a fork from turn 2 with an edited tool_result ends differently, and both endings show side by side;
-4. a 12-turn panel stays about one screen tall;
-5. the second day: save, shut the kernel down, reopen: every panel shows its last state, greyed,
-   with the line saying why, and nowhere "Error displaying widget".
+4. a typed denial reason, then a fork that flips the answer in the form (its result box says why it
+   takes no edit);
+5. a 12-turn panel stays about one screen tall; at 1024 px the diagram's labels stay >= 12 px; in the
+   dark theme a disabled fork button looks disabled;
+6. day 1 ends: save, shut the kernel down with the notebook open: every panel greys with its reason
+   line, and a press on a dead button lights that line up;
+7. day 2: reopen, wait past the autosave interval (the reopen marks the notebook changed, so autosave
+   saves it), day 3: reopen again: every panel's last state is there, forks and the typed reason
+   included, every tab readable, nowhere "Error displaying widget";
+8. lesson 05's link opens the level-1 exercise, and the exercises' folder lists no solutions.
 
 With HARNESS_LAB_SCREENSHOT=1, test 3 saves the README's picture (docs/img/stepper.png): the panel
 with its timeline and the comparison. The server and every kernel it started are killed by PID.
@@ -17,6 +27,7 @@ with its timeline and the comparison. The server and every kernel it started are
 
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -28,15 +39,20 @@ from pathlib import Path
 
 import pytest
 
+import dev
+from harness_lab.ui.diagram import WIDTH
 from tests.ui.conftest import jupyter_environment
 
 HERE = Path(__file__).parent
 ROOT = HERE.parents[1]
 CHROMIUM = "/usr/bin/chromium"
 README_SCREENSHOT = ROOT / "docs" / "img" / "stepper.png"
-LIVE, STORED = "stepper_browser.ipynb", "stepper_static.ipynb"
-# What `python3 dev.py lab` writes into the venv's JupyterLab settings.
-SAVE_WIDGET_STATE = {"@jupyter-widgets/jupyterlab-manager:plugin": {"saveState": True}}
+LIVE, STORED = "notebooks/stepper_browser.ipynb", "notebooks/stepper_static.ipynb"
+LESSON, EXERCISE = "notebooks/05_full_harness.ipynb", "exercises/level1_tiered_policy.ipynb"
+AUTOSAVE = 3  # seconds; JupyterLab's default is 120
+WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+REASON = "まだ保存しないで（ブラウザ）"
 
 
 def _require_browser():
@@ -102,21 +118,25 @@ def _stop(proc: subprocess.Popen, url: str) -> None:
 
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory):
-    """A JupyterLab server on 127.0.0.1 with no token, its own settings and workspaces."""
+    """A JupyterLab server on 127.0.0.1 with no token, over a course root laid out like the repository."""
     _require_browser()
     tmp_path = tmp_path_factory.mktemp("lab")
     root = tmp_path / "root"
-    root.mkdir()
     for name in (LIVE, STORED):
-        shutil.copy(HERE / "notebooks" / name, root / name)
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(HERE / "notebooks" / Path(name).name, root / name)
+    for name in (LESSON, EXERCISE, f"exercises/solutions/{Path(EXERCISE).name}"):
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(ROOT / name, root / name)
     settings = tmp_path / "settings"
     settings.mkdir()
-    # No news popup over the notebook; widget state saved with the notebook, as dev.py lab sets it.
+    # No news popup over the notebook; dev.py lab's settings; autosave within a test's patience.
     (settings / "overrides.json").write_text(
         json.dumps(
             {
                 "@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": False},
-                **SAVE_WIDGET_STATE,
+                "@jupyterlab/docmanager-extension:plugin": {"autosave": True, "autosaveInterval": AUTOSAVE},
+                **dev.LAB_SETTINGS,
             }
         )
     )
@@ -134,7 +154,7 @@ def lab(tmp_path_factory):
         "--IdentityProvider.token=",
         "--ServerApp.password=",
         "--ServerApp.disable_check_xsrf=True",
-        f"--ServerApp.root_dir={root}",
+        *dev.lab_arguments(root),
         f"--LabApp.app_settings_dir={settings}",
         f"--LabApp.user_settings_dir={tmp_path / 'user-settings'}",
         f"--LabApp.workspaces_dir={tmp_path / 'workspaces'}",
@@ -148,7 +168,7 @@ def lab(tmp_path_factory):
         )
     try:
         _wait_for_server(url, proc, log)
-        yield url, tmp_path, Path(env["HARNESS_LAB_UI_SANDBOX"])
+        yield url, root, Path(env["HARNESS_LAB_UI_SANDBOX"])
     finally:
         _stop(proc, url)
 
@@ -193,13 +213,13 @@ def _open(browser_or_page, url: str, name: str, *, wait_kernel: bool = True):
     return page
 
 
-def _command(page, name: str) -> None:
+def _command(page, name: str, args: dict | None = None) -> None:
     # Fire and forget: the command's promise may wait on a dialog or outlive the cells.
-    page.evaluate(f"() => {{ window.jupyterapp.commands.execute('{name}'); }}")
+    page.evaluate("([name, args]) => { window.jupyterapp.commands.execute(name, args); }", [name, args or {}])
 
 
 def _cell(page, index: int):
-    cell = page.locator(".jp-Notebook .jp-Cell").nth(index)
+    cell = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook .jp-Cell").nth(index)
     cell.scroll_into_view_if_needed()  # JupyterLab renders the outputs of cells in view
     return cell
 
@@ -211,6 +231,34 @@ def _panel(page, index: int):
 
 def _button(scope, text: str):
     return scope.locator(".widget-button", has_text=text).first
+
+
+def _line(panel):
+    """The panel's own reason line (a fork's line nested inside it is another element)."""
+    return panel.locator(":scope > .widget-html > .widget-html-content > .hl-stale")
+
+
+def _saved(path: Path) -> dict:
+    """The notebook file as JSON, read again while the server is half-way through writing it."""
+    for _ in range(50):
+        try:
+            return json.loads(path.read_text(encoding="utf-8"))
+        except ValueError:
+            time.sleep(0.1)
+    raise AssertionError(f"{path} never held a whole notebook")
+
+
+def _saved_models(path: Path) -> dict:
+    notebook = _saved(path)
+    return notebook.get("metadata", {}).get("widgets", {}).get(WIDGET_STATE, {}).get("state", {})
+
+
+def _wait(page, condition, what: str, timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        page.wait_for_timeout(200)
 
 
 def test_a_shipped_notebook_opened_untrusted_shows_the_diagram_as_an_image(lab, browser):
@@ -227,8 +275,14 @@ def test_a_shipped_notebook_opened_untrusted_shows_the_diagram_as_an_image(lab, 
         width = image.evaluate("(img) => img.getBoundingClientRect().width")
         assert 800 <= width <= 1000, width  # shown at the diagram's own width, so labels stay >= 12 px
         assert "リクエスト送信応答を受け取る" not in diagram.inner_text()  # no run-together SVG labels
+        page.set_viewport_size({"width": 1024, "height": 900})  # narrower than the picture: it scrolls
+        page.wait_for_timeout(300)
+        narrow = image.evaluate("(img) => img.getBoundingClientRect().width")
+        assert narrow >= WIDTH - 1, narrow  # never squeezed (it was ~530 px, 7 px labels)
+        page.set_viewport_size({"width": 1400, "height": 1200})
         record = _cell(page, 3).locator(".hl-stepper-static")
         expect(record).to_contain_text("保存された記録")
+        expect(record).to_contain_text("上から順に")
         expect(record).to_contain_text("○ 許可しました")
         expect(record).to_contain_text("sandbox/report.md にレポートを保存しました。")
         expect(_cell(page, 5).locator(".hl-compare")).to_contain_text("◎ 完了")
@@ -247,6 +301,7 @@ def live(lab, browser):
     _command(page, "notebook:run-all-cells")
     expect(_button(_panel(page, 2), "次のターン")).to_be_visible(timeout=60_000)
     expect(_panel(page, 3).locator(".hl-status")).to_contain_text("最大ターン数 2", timeout=60_000)
+    expect(_button(_panel(page, 5), "次のターン")).to_be_visible(timeout=60_000)
     yield page
     page.close()
 
@@ -257,6 +312,7 @@ def test_stop_resume_and_run_to_end_through_an_approval(lab, live):
     _, _, sandbox = lab
     panel = _panel(live, 2)
     status, turns = panel.locator(".hl-status"), panel.locator(".hl-turn")
+    expect(_button(panel, "停止")).to_be_disabled()  # at rest there is nothing to stop
     panel.locator(".widget-toggle-button", has_text="ゆっくり").click()
     _button(panel, "最後まで").click()
     expect(turns).to_have_count(1, timeout=30_000)
@@ -302,6 +358,34 @@ def test_a_fork_from_turn_2_with_an_edited_result_ends_differently(live, tmp_pat
     _screenshot(live, panel, comparison, tmp_path)
 
 
+def test_a_typed_denial_then_a_fork_that_flips_the_answer_in_the_form(live):
+    from playwright.sync_api import expect
+
+    panel = _panel(live, 5)
+    _button(panel, "最後まで").click()
+    deny = _button(panel, "拒否")
+    expect(deny).to_be_visible(timeout=30_000)
+    panel.locator('input[placeholder="拒否の理由（任意）"]').fill(REASON)
+    deny.click()
+    expect(panel.locator(".hl-status")).to_contain_text("◎ 完了", timeout=30_000)
+    expect(panel.locator(".hl-answer")).to_contain_text("保存はしませんでした。")
+    expect(panel.locator(".hl-transcript")).to_contain_text(REASON)
+
+    panel.locator(".lm-TabBar-tab", has_text="タイムライン").first.click()
+    timeline = panel.locator(".hl-timeline").first
+    timeline.locator(".widget-toggle-button", has_text="4").first.click()  # the turn that asked to write
+    box = timeline.locator("textarea").first
+    expect(box).to_have_value(re.compile(re.escape(REASON)))
+    answer = timeline.locator(".widget-toggle-buttons", has_text="write_file への答え")
+    answer.locator(".widget-toggle-button", has_text="許可").click()
+    expect(box).to_be_disabled()  # the answer decides the result now: the box says so, takes no edit
+    expect(box).to_have_value(re.compile("実際に実行"))
+    _button(timeline, "ターン 4 から分岐して実行").click()
+    comparison = timeline.locator(".hl-compare").first
+    expect(comparison).to_contain_text("sandbox/report.md にレポートを保存しました。", timeout=30_000)
+    expect(comparison).to_contain_text("保存はしませんでした。")
+
+
 def _screenshot(page, panel, last, tmp_path) -> None:
     """The panel from its diagram down to ``last``: the README's picture when HARNESS_LAB_SCREENSHOT=1."""
     shot = README_SCREENSHOT if os.environ.get("HARNESS_LAB_SCREENSHOT") == "1" else tmp_path / "stepper.png"
@@ -321,6 +405,8 @@ def _screenshot(page, panel, last, tmp_path) -> None:
     }
     page.screenshot(path=str(shot), clip=clip)
     page.set_viewport_size({"width": 1400, "height": 1200})
+    if not page.locator("#jp-left-stack:visible").count():
+        _command(page, "application:toggle-left-area")
 
 
 def test_a_12_turn_panel_stays_about_one_screen_tall(live):
@@ -334,40 +420,199 @@ def test_a_12_turn_panel_stays_about_one_screen_tall(live):
     assert panel.locator("details.hl-folded").count() == 11  # all but the last
 
 
-def test_the_second_day_save_shut_down_reopen(lab, live):
+def test_at_1024_px_labels_stay_12_px_and_a_disabled_fork_button_looks_disabled_in_the_dark(live):
     from playwright.sync_api import expect
 
-    url, root, _ = lab
+    live.set_viewport_size({"width": 1024, "height": 900})  # the file browser stays open beside it
+    try:
+        svg = _panel(live, 2).locator(".hl-diagram svg").first
+        smallest = svg.evaluate(
+            """(svg) => {
+                const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+                const sizes = [...svg.querySelectorAll('text')].map(t => parseFloat(t.getAttribute('font-size')));
+                return Math.min(...sizes) * scale;
+            }"""
+        )
+        assert smallest >= 12, smallest
+    finally:
+        live.set_viewport_size({"width": 1400, "height": 1200})
+    _command(live, "apputils:change-theme", {"theme": "JupyterLab Dark"})
+    expect(live.locator("body[data-jp-theme-light='false']")).to_have_count(1, timeout=30_000)
+    try:
+        fork = _button(_panel(live, 2).locator(".hl-timeline").first, "ターンを選ぶと分岐できます")
+        expect(fork).to_be_disabled()
+        style = fork.evaluate("(b) => { const s = getComputedStyle(b); return [s.filter, s.backgroundColor]; }")
+        assert "grayscale(1)" in style[0], style
+        red, green, blue = (int(v) for v in re.findall(r"\d+", style[1])[:3])
+        assert max(red, green, blue) - min(red, green, blue) < 40, style  # grey, not the live blue
+    finally:
+        _command(live, "apputils:change-theme", {"theme": "JupyterLab Light"})
+        expect(live.locator("body[data-jp-theme-light='true']")).to_have_count(1, timeout=30_000)
+
+
+PANELS = (2, 3, 4, 5)  # the code cells that show a Stepper
+
+
+def test_day_1_ends_save_and_shut_the_kernel_down_with_the_notebook_open(lab, live):
+    from playwright.sync_api import expect
+
+    _, root, _ = lab
     _command(live, "docmanager:save")
-    saved = root / "root" / LIVE
-    deadline = time.monotonic() + 30
-    while (
-        "application/vnd.jupyter.widget-state+json"
-        not in json.loads(saved.read_text()).get("metadata", {}).get("widgets", {})
-        and time.monotonic() < deadline
-    ):
-        live.wait_for_timeout(200)
-    state = json.loads(saved.read_text())["metadata"]["widgets"]["application/vnd.jupyter.widget-state+json"]
-    assert state.get("state")  # the form nbconvert and GitHub require
+
+    def saved() -> bool:
+        _answer_dialogs(live)
+        clean = not live.locator(".lm-TabBar-tab.jp-mod-dirty").count()
+        return clean and len(_saved_models(root / LIVE)) > 100
+
+    _wait(live, saved, "the widget state in the saved file")
     _command(live, "kernelmenu:shutdown")
     gone = live.locator(".jp-StatusBar-Widget", has_text="No Kernel")
     deadline = time.monotonic() + 30
     while not gone.count() and time.monotonic() < deadline:
-        accept = live.locator(".jp-Dialog button.jp-mod-accept")  # some versions ask first
-        if accept.count():
-            accept.click()
+        _answer_dialogs(live)
         live.wait_for_timeout(200)
     expect(gone.first).to_be_visible()
+    for index in PANELS:  # still on the page, with no kernel: grey, and each says why, once
+        panel = _panel(live, index)
+        expect(_line(panel)).to_be_visible(timeout=10_000)
+        expect(panel.locator(".hl-stale:visible")).to_have_count(1)
+        assert _button(panel, "次のターン").evaluate("(b) => getComputedStyle(b).pointerEvents") == "none"
+    panel = _panel(live, 3)
+    button, line = _button(panel, "次のターン").bounding_box(), _line(panel).bounding_box()
+    assert 0 <= button["y"] - (line["y"] + line["height"]) < 60  # right above the buttons
+    live.mouse.move(button["x"] + button["width"] / 2, button["y"] + button["height"] / 2)
+    live.mouse.down()  # a click on a dead button: the line right above it lights up
+    try:
+        outline = _line(panel).evaluate("(line) => getComputedStyle(line).outlineColor")
+    finally:
+        live.mouse.up()
+    assert outline == "rgb(200, 55, 45)", outline
+    expect(_line(panel)).to_contain_text("上から順に実行し直して")
 
-    page = _open(live, url, LIVE, wait_kernel=False)  # the same tab, reloaded: the second day
+
+def _answer_dialogs(page) -> None:
+    """Confirm a kernel shutdown if asked. With autosave every few seconds, a save can overlap the
+    one asked for, and JupyterLab then asks whether the file changed on disk: keep what is on screen."""
+    dialog = page.locator(".jp-Dialog")
+    if not dialog.count():
+        return
+    overwrite = dialog.locator("button.jp-mod-accept", has_text="Overwrite")
+    (overwrite if overwrite.count() else dialog.locator("button.jp-mod-accept")).first.click()
+
+
+def _check_last_state(page) -> None:
+    """Every panel as the learner left it on day 1 (greyed: no kernel is behind it).
+
+    Each panel is looked up again right before it is read: JupyterLab only renders cells in view."""
+    from playwright.sync_api import expect
+
     expect(page.locator(".hl-stepper").first).to_be_visible(timeout=60_000)
-    spin, first = _panel(page, 3), _panel(page, 2)
-    expect(spin.locator(".hl-stale").first).to_be_visible(timeout=30_000)  # the line saying why it is dead
-    expect(spin.locator(".hl-stale:visible")).to_have_count(1)  # once, not again for the fork inside it
-    expect(spin.locator(".hl-status").first).to_contain_text("最大ターン数 2")  # its last state
-    expect(spin.locator(".hl-compare").first).to_contain_text("ジョブ job-42 は終わりました。")  # and its fork's
+    for index in PANELS:
+        panel = _panel(page, index)
+        expect(_line(panel)).to_be_visible(timeout=30_000)  # the line saying why it is dead
+        expect(panel.locator(".hl-stale:visible")).to_have_count(1)  # once, not again for a fork inside it
+        assert _button(panel, "次のターン").evaluate("(b) => getComputedStyle(b).pointerEvents") == "none"
+    first = _panel(page, 2)
     expect(first.locator(".hl-status")).to_contain_text("◎ 完了")
     expect(first.locator(".hl-answer")).to_contain_text("保存しました")
-    greyed = _button(first, "次のターン").evaluate("(b) => getComputedStyle(b).pointerEvents")
-    assert greyed == "none"
+    expect(first.locator(".widget-label", has_text="/ 6")).to_have_count(1)  # the limit raised on day 1
+    spin = _panel(page, 3)
+    expect(spin.locator(".hl-status").first).to_contain_text("最大ターン数 2")
+    expect(spin.locator(".hl-compare").first).to_contain_text("ジョブ job-42 は終わりました。")  # its fork's end
+    # Every tab of a saved record opens: they need no kernel.
+    for tab, part in (("タイムライン", ".hl-compare"), ("コンテキスト", ".hl-context"), ("会話", ".hl-transcript")):
+        spin.locator(".lm-TabBar-tab", has_text=tab).first.click()
+        expect(spin.locator(f"{part}:visible").first).to_be_visible()
+    expect(_panel(page, 4).locator(".hl-answer")).to_contain_text("全12章を確認し終えました。")
+    second = _panel(page, 5)
+    expect(second.locator(".hl-transcript").first).to_contain_text(REASON)  # the typed reason
+    expect(second.locator(".hl-compare").first).to_contain_text("sandbox/report.md にレポートを保存しました。")
     assert "Error displaying widget" not in page.locator(".jp-Notebook").inner_text()
+
+
+NOT_FOUND = "Error displaying widget: model not found"
+REOPENS = 4
+
+
+def _whole(saved: Path) -> bool:
+    """Whether the file holds every widget model its outputs show and every model those refer to."""
+    notebook = _saved(saved)
+    models = notebook.get("metadata", {}).get("widgets", {}).get(WIDGET_STATE, {}).get("state", {})
+    shown = {
+        output["data"][WIDGET_VIEW]["model_id"]
+        for cell in notebook["cells"]
+        for output in cell.get("outputs", [])
+        if WIDGET_VIEW in output.get("data", {})
+    }
+    referenced = set(re.findall(r"IPY_MODEL_([0-9a-f]+)", json.dumps(models)))
+    return bool(shown) and shown <= set(models) and referenced <= set(models)
+
+
+def _reopen(page, url: str, saved: Path):
+    """Open the notebook again, as a learner does the next day, and wait until each panel is drawn.
+
+    JupyterLab's widget manager sometimes draws a saved panel as "Error displaying widget: model not
+    found" although the file holds every model: a race in its restore while the new kernel starts
+    (jupyterlab_widgets 3.0.17; a lone ipywidgets Button saved the same way hits it too, about one
+    reopen in eight on a loaded machine), and reloading the page draws it. That is not what these
+    tests measure, so such a reopen is done again, at most ``REOPENS`` times, once the file is
+    checked whole; a panel the file lost fails at once."""
+    for attempt in range(1, REOPENS + 1):
+        page = _open(page, url, LIVE, wait_kernel=False)
+        broken = False
+        for index in PANELS:
+            cell = _cell(page, index)
+            drawn = cell.locator(".jp-OutputArea-output .hl-stepper")
+            _wait(page, lambda c=cell, d=drawn: d.count() or NOT_FOUND in c.inner_text(), f"panel {index}", 60)
+            broken = broken or not drawn.count()
+        if not broken:
+            print(f"reopened in {attempt} attempt(s)")
+            return page
+        assert _whole(saved), "a panel is missing from the saved file"
+    raise AssertionError(f"JupyterLab drew no saved panel in {REOPENS} reopens")
+
+
+def test_day_2_and_day_3_find_every_panel_as_it_was_left(lab, live):
+    url, root, _ = lab
+    saved = root / LIVE
+    day_1 = set(_saved_models(saved))
+    written = saved.stat().st_mtime_ns
+
+    page = _reopen(live, url, saved)  # day 2: the same tab, reloaded
+    _check_last_state(page)
+    # JupyterLab marks the reopened notebook changed (restoring saved widgets does), so autosave
+    # writes it within the interval: wait for that write, then read what it wrote.
+    reopened = time.monotonic()
+    dirty = page.locator(".lm-TabBar-tab.jp-mod-dirty")
+
+    def autosaved_or_clean() -> bool:
+        quiet = time.monotonic() - reopened > 2 * AUTOSAVE and not dirty.count()  # nothing to save
+        return saved.stat().st_mtime_ns != written or quiet
+
+    _wait(page, autosaved_or_clean, "autosave", timeout=AUTOSAVE * 6)
+    _wait(page, lambda: len(_saved_models(saved)) > 100, "a readable saved file")
+    assert _whole(saved) and set(_saved_models(saved)) <= day_1  # whole panels, as they were saved
+
+    page = _reopen(page, url, saved)  # day 3
+    _check_last_state(page)
+
+
+def test_a_lessons_link_opens_the_level_1_exercise_and_solutions_stay_hidden(lab, browser):
+    from playwright.sync_api import expect
+
+    url, _, _ = lab
+    page = _open(browser, url, LESSON, wait_kernel=False)
+    try:
+        link = _cell(page, 0).locator('a[href*="level1_tiered_policy.ipynb"]').first
+        link.click()
+        tab = page.locator(".lm-DockPanel-tabBar .lm-TabBar-tab.lm-mod-current")
+        expect(tab).to_contain_text("level1_tiered_policy.ipynb", timeout=30_000)
+        exercise = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook .jp-Cell").first
+        expect(exercise).to_contain_text("練習 レベル1", timeout=30_000)
+        with urllib.request.urlopen(url + "api/contents/exercises") as reply:
+            names = {item["name"] for item in json.load(reply)["content"]}
+        assert Path(EXERCISE).name in names and "solutions" not in names
+        with urllib.request.urlopen(url + "api/contents/") as reply:
+            assert {"notebooks", "exercises"} <= {item["name"] for item in json.load(reply)["content"]}
+    finally:
+        page.close()

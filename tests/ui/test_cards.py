@@ -73,7 +73,7 @@ def test_turn_card_has_blocks_results_usage_and_signature_in_order():
 def test_approval_card_shows_the_call_and_the_answer():
     request = ApprovalRequest(request_number=1, tool_use_id="toolu_01ABC", name="write_file", input=CALL["input"])
     assert "toolu_01ABC" in card(request).text and "→" not in card(request).text
-    from harness_lab.ui.cards import approval_card
+    from harness_lab.ui.transcript import approval_card
 
     denied = approval_card(request, Decision(False, "危ない"))
     assert "危ない" in denied.text and "危ない" in denied.html

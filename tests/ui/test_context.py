@@ -114,5 +114,5 @@ def test_the_gauge_is_a_card_against_the_context_window(make_run):
     html = s.context_html.value
     assert html == s.context().html and html.count('class="hl-context-row"') == len(rows) == 15
     assert "<details>" in html  # older requests fold
-    share = f"{rows[-1].total * 100 / CONTEXT_WINDOW:.1f}"
+    share = f"{rows[-1].used * 100 / CONTEXT_WINDOW:.1f}"
     assert f"/ {CONTEXT_WINDOW} " in s.context().text and f"{share}%" in s.context().text

@@ -101,14 +101,15 @@ def test_every_label_is_at_least_12_px_at_the_diagrams_own_width():
     d = diagram("loop_top", fired="token_budget", valves=[MaxTurns(), TokenBudget(preflight=True), NoProgress()])
     sizes = [int(size) for size in re.findall(r'font-size="(\d+)"', d.svg())]
     assert sizes and min(sizes) >= 12
-    # The Stepper shows it at that width (never squeezed into a narrower box).
-    assert f"max-width:{WIDTH}px" in d.html() and "max-width:680px" not in d.html()
+    # The Stepper shows it at that width, never squeezed into a narrower box: the box scrolls instead.
+    assert f'width="{WIDTH}"' in d.svg() and f"width:{WIDTH}px;max-width:none" in d.svg()
+    assert "overflow-x:auto" in d.html()
 
 
 def test_a_cell_shows_the_diagram_as_a_png_with_its_text_and_no_html():
     data, metadata = diagram("before_each_tool", acted="approval")._repr_mimebundle_()
     # No text/html: an untrusted notebook would pick it over the picture and strip its SVG.
-    assert set(data) == {"image/png", "text/plain"} and metadata == {"image/png": {"width": WIDTH}}
+    assert set(data) == {"image/png", "text/plain"} and metadata == {"image/png": {"width": WIDTH, "unconfined": True}}
     png = base64.b64decode(data["image/png"])
     assert png.startswith(b"\x89PNG\r\n\x1a\n") and b"matplotlib" not in png  # no software or date tag
     width, height = struct.unpack(">II", png[16:24])
@@ -131,3 +132,11 @@ def test_a_run_without_a_budget_valve_draws_none(make_run):
     s = Stepper(run, "メモを順に読んで")
     s.run_all()
     assert "hl-valve-token_budget" not in s.diagram_html.value and "hl-valve-max_turns hl-fired" in s.diagram_html.value
+
+
+def test_a_highlighted_step_with_no_valve_is_drawn_and_a_quiet_one_is_not():
+    bare = diagram(highlight="loop_top", valves=[])
+    assert _groups(bare, "hl-no-valve") == {"hl-no-valve"} and "▶ loop_top" in repr(bare)
+    assert t("ui.diagram.no_valve") in repr(bare)
+    assert _groups(diagram(highlight="request", valves=[]), "hl-no-valve") == set()
+    assert _groups(diagram(highlight="loop_top"), "hl-no-valve") == set()  # valves there: they are the box

@@ -422,7 +422,8 @@ def test_run_to_end_is_paced_in_a_live_kernel_and_unpaced_as_a_method(make_run):
     async def watch():
         s.all_button.click()
         while run.state.turns < 4:
-            if not seen or seen[-1][0] != run.state.turns:
+            # From the first turn on: the first one starts at once, the pause comes after each turn.
+            if run.state.turns and (not seen or seen[-1][0] != run.state.turns):
                 seen.append((run.state.turns, time.monotonic()))
             await asyncio.sleep(0.005)
         s.stop_button.click()
@@ -504,9 +505,70 @@ def test_no_mark_depends_on_an_emoji_font():
 
 def test_the_panel_carries_its_stale_notice_and_its_record_says_it_is_one(make_run):
     s = Stepper(make_run("never_ending", max_turns=1), "メモを順に読んで")
-    style = s.widget.children[0].value
+    (style,) = [w.value for w in s.widget.children if "hl-stale" in getattr(w, "value", "")]
     assert "jupyter-widgets-disconnected" in style and t("ui.stale.widget") in style
     assert 'class="hl-stale" style="display:none' in style  # hidden while the kernel is there
     assert t("ui.stale.static") in s._repr_mimebundle_()["text/html"]
     assert t("ui.stale.static") not in repr(s)
     assert list(s.tabs.titles) == [t("ui.tab.conversation"), t("ui.tab.timeline"), t("ui.tab.context")]
+
+
+# --- issue 31: the small items --------------------------------------------------------------------
+
+
+def test_stop_is_disabled_at_rest_and_stops_nothing_there(make_run):
+    s = Stepper(make_run("never_ending"), "メモを順に読んで")
+    assert s.stop_button.disabled  # a panel that never ran has nothing to stop
+    assert s.stop() is None and s.outcome is None and s.status_text() == t("ui.status.ready")
+    s.step()
+    assert not s.stop_button.disabled
+    click(s.stop_button)
+    assert s.outcome.cause == "interrupted"
+
+
+def _hand_written(client, user_input, tools, tool_impls, approve=None):
+    """A learner's lesson-6 loop in brief: it writes its valves inline and keeps no RunState."""
+    from harness_lab import lessons
+
+    messages, turns = [{"role": "user", "content": user_input}], 0
+    while True:
+        response = client.messages.create(model="claude-sonnet-5", max_tokens=1024, messages=messages, tools=tools)
+        messages.append({"role": "assistant", "content": response.content})
+        if response.stop_reason != "tool_use":
+            return lessons.finished(response, turns)
+        turns += 1
+        if turns >= 3:
+            return lessons.stopped("max_turns", "上限です", turns)
+        results = [
+            {"type": "tool_result", "tool_use_id": b.id, "content": str(tool_impls[b.name](**b.input))}
+            for b in response.content
+            if b.type == "tool_use"
+        ]
+        messages.append({"role": "user", "content": results})
+        yield lessons.turn(turns, response, results)
+
+
+def test_a_hand_written_loop_draws_lesson_6s_valves_and_no_signature_gauge():
+    from harness_lab import lessons
+    from harness_lab.emulator import emulated_client
+
+    tools = [{"name": "read_file", "description": "Read a file.", "input_schema": {"type": "object"}}]
+    loop = lessons.HandWritten(_hand_written, emulated_client("never_ending"), tools, {"read_file": lambda path: "x"})
+    s = Stepper(loop, "メモを順に読んで")
+    s.run_all()
+    assert s.outcome.cause == "max_turns"
+    for valve in ("max_turns", "token_budget", "no_progress", "approval"):  # written inline, drawn all the same
+        assert f"hl-valve-{valve}" in s.diagram_html.value
+    assert "hl-valve-max_turns hl-fired" in s.diagram_html.value
+    assert "signature" not in s.gauge_rows and t("ui.gauge.signature") not in repr(s)
+
+
+def test_a_bare_loop_between_turns_draws_the_place_it_names(make_run):
+    run = make_run("never_ending")
+    run.valves = []
+    s = Stepper(run, "メモを順に読んで")
+    assert "hl-no-valve" not in s.diagram_html.value
+    s.step()
+    drawn = s.diagram_html.value
+    assert "hl-no-valve" in drawn and t("ui.diagram.no_valve") in drawn  # loop_top has a box, saying it is empty
+    assert "loop_top" in drawn

@@ -211,3 +211,57 @@ def test_a_fork_that_waits_for_an_approval_opens_its_folded_panel(make_run):
     assert not (run.sandbox / "old.log").exists()  # the flipped call ran, in the fork
     fork.deny("送らないで")
     assert "古いログは削除しました" in fork.outcome.text and "集計結果は送信せず" in fork.outcome.text
+
+
+# --- issue 31.4: an answer and an edited result never both decide one call -------------------------
+
+
+def test_changing_an_answer_in_the_form_takes_the_result_box_out_of_play(make_run):
+    run = make_run("high_impact")
+    s = Stepper(run, PROMPT)
+    s.step()
+    s.deny("まだ保存しないで")
+    s.run_all()
+    assert s.timeline.fork_button.disabled and s.timeline.fork_button.button_style == ""  # no turn picked yet
+    s.select(1)
+    assert s.timeline.fork_button.button_style == "info"
+    ((tool_use_id, box),) = s.timeline.result_inputs.items()
+    recorded = box.value
+    assert "まだ保存しないで" in recorded and not box.disabled
+    toggle = s.timeline.decision_inputs[tool_use_id]
+    toggle.value = True  # 許可: the call will run in the fork, so its box says so and takes no edit
+    assert box.disabled and box.value == t("ui.timeline.result_runs")
+    toggle.value = False  # back to the original answer: the recorded result, editable again
+    assert not box.disabled and box.value == recorded
+    toggle.value = True
+    box.value = "レポートを保存しました（書き換え）"  # typed anyway (a front end that ignores disabled)
+    assert s.timeline.edits()["results"] == {}
+    s.timeline.fork_button.click()
+    (fork,) = s.forks
+    assert fork.outcome.text == "sandbox/report.md にレポートを保存しました。"
+    assert (run.sandbox / "report.md").read_text(encoding="utf-8").startswith("# 週次レポート")  # it really ran
+
+
+def test_flipping_to_deny_says_the_model_gets_the_denial(make_run):
+    s = Stepper(make_run("high_impact"), PROMPT)
+    s.step()
+    s.approve()
+    s.run_all()
+    s.select(1)
+    ((tool_use_id, box),) = s.timeline.result_inputs.items()
+    s.timeline.decision_inputs[tool_use_id].value = False
+    assert box.disabled and box.value == t("ui.timeline.result_denied")
+
+
+def test_an_edited_result_and_a_new_answer_for_one_call_is_refused_by_name(make_run):
+    s = Stepper(make_run("high_impact"), PROMPT)
+    s.step()
+    s.deny("まだ")
+    s.run_all()
+    (call,) = turns_of(s.run)[0].calls
+    with pytest.raises(ValueError) as both:
+        s.fork(at=1, result="保存しました", flip=True)
+    assert str(both.value) == t("ui.timeline.result_and_answer", ids=call["id"])
+    with pytest.raises(ValueError):
+        s.fork(at=1, results={call["id"]: "x"}, decisions={call["id"]: True})
+    assert s.forks == []
