@@ -308,3 +308,25 @@ def test_the_kernels_choice_holds_in_forked_and_spawned_children(tmp_path, chose
     )
     expected = CATALOG["stop.max_turns"][1 if chosen == "en" else 0].format(limit=3)[:12]
     assert [line.strip() for line in done.stdout.splitlines()] == [expected.strip()] * 4, done.stdout + done.stderr
+
+
+def test_after_use_language_every_layer_speaks_it_whatever_the_environment(monkeypatch, capsys):
+    """The setup cell's call comes after the imports: checks, panels, plots and the diagram follow it."""
+    monkeypatch.setenv("HARNESS_LAB_LANG", "ja")
+    import harness_lab as hl
+    from harness_lab import lessons
+    from harness_lab.ui import Stepper, diagram
+    from harness_lab.ui.plots import plot_token_burn
+
+    hl.use_language("en")
+
+    def run_tools(content, impls):
+        raise NotImplementedError  # the TODO cell as shipped
+
+    lessons.check("run_tools", run_tools)
+    assert capsys.readouterr().out.strip() == CATALOG["lesson.check.unwritten"][1].format(name="run_tools")
+    stepper = Stepper(hl.Run(hl.connect("weather"), tools=[hl.get_time], valves=[]), "What time is it?")
+    assert stepper.next_button.description == CATALOG["ui.button.next"][1]
+    stepper.run_all()
+    assert CATALOG["ui.plot.burn_title"][1] in [ax.get_title() for ax in plot_token_burn(stepper).axes]
+    assert CATALOG["ui.diagram.title"][1] in str(diagram()._repr_mimebundle_())
