@@ -113,7 +113,7 @@ def live() -> None:
     sh(PY, "-m", "pytest", "-q", "-rs", "tests/live")
 
 
-LINTED = ("harness_lab", "tests", "benchmarks", "deploy", "dev.py", "exercises/conftest.py")
+LINTED = ("harness_lab", "tests", "benchmarks", "deploy", "dev.py", "exercises/conftest.py", "notebooks")
 
 
 def lint(install: bool = True) -> int:
@@ -131,6 +131,9 @@ def test() -> None:
         print("lint failed: `python3 dev.py lint` shows it; `.venv/bin/ruff format` fixes formatting", flush=True)
         sys.exit(1)
     pytest = (PY, "-m", "pytest", "--color=no", "-q")
+    # Both editions: the English lessons (notebooks/en, once translated) and solutions (exercises/solutions/en)
+    # run in the same suites as the Japanese ones (pytest collects a folder named twice only once).
+    english_lessons = [p for p in ("notebooks/en",) if (ROOT / p).is_dir()]
     suites = [
         (*pytest, "tests"),
         (
@@ -140,9 +143,10 @@ def test() -> None:
             "--nbval-sanitize-with",
             "notebooks/sanitize.cfg",
             "notebooks",
+            *english_lessons,
             "tests/ui/notebooks",
         ),
-        (*pytest, "--nbval-lax", "--nbval-current-env", "exercises/solutions"),
+        (*pytest, "--nbval-lax", "--nbval-current-env", "exercises/solutions", "exercises/solutions/en"),
     ]
     failed = [s for s in suites if sh(*s, check=False, env=OFFLINE)]
     if failed:

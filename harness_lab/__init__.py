@@ -11,7 +11,7 @@ from .drain import Outcome, drain, run
 from .events import ApprovalRequest, Decision, Finished, Stopped, Turn, Usage, allow, deny
 from .loop import Run
 from .messages import assistant, text_of, tool_calls, tool_result, tool_results, user
-from .text import t
+from .text import t, use_language
 from .tools import (
     Tool,
     delete_file,
@@ -66,6 +66,7 @@ __all__ = [
     "tool_calls",
     "tool_result",
     "tool_results",
+    "use_language",
     "user",
     "write_file",
 ]

@@ -1,16 +1,22 @@
 """The learner-facing string catalog: Japanese by default, English beside it.
 
-``HARNESS_LAB_LANG=en`` switches the language; ``t("key", **values)`` formats one entry. The core's
-messages (stop reasons, tool results, the terminal demo, bad-input errors) live here; the widgets'
-and the graders' strings live beside their code (``ui/catalog.py``, ``grading/catalog.py``) and are
+``t("key", **values)`` formats one entry in ``lang()``. A notebook's setup cell picks its edition's
+language, ``hl.use_language("en")`` or ``("ja")``, for its kernel and every process the kernel starts,
+whatever the locale or ``HARNESS_LAB_LANG`` says; otherwise ``HARNESS_LAB_LANG=en`` (``--lang en``)
+switches it. The core's messages (stops, tool results, the terminal demo, bad-input errors) live
+here; the widgets' and graders' strings beside their code (``ui/catalog.py``, ``grading/catalog.py``),
 added on import, so each layer owns its words and the two languages still sit side by side.
 """
 
 from __future__ import annotations
 
 import os
+import reprlib
+from collections.abc import Iterator
+from contextlib import contextmanager
 
-__all__ = ["CATALOG", "Phrase", "add", "lang", "t"]
+__all__ = ["CATALOG", "LANGUAGES", "Phrase", "add", "explicit_language", "lang", "speaking", "t", "use_language"]
+LANGUAGES = ("ja", "en")
 
 # key -> (ja, en)
 CATALOG: dict[str, tuple[str, str]] = {
@@ -403,6 +409,10 @@ CATALOG: dict[str, tuple[str, str]] = {
         'Policy にはツール名 → 段階（"allow" / "ask" / "deny"）の dict を渡してください（例: hl.Policy({{"write_file": "ask"}})）。渡されたのは {got} です',
         'Policy takes a dict of tool name -> tier ("allow" / "ask" / "deny"), e.g. hl.Policy({{"write_file": "ask"}}), not {got}',
     ),
+    "usage.language": (
+        'use_language には "ja" か "en" を渡してください（例: hl.use_language("en")）。渡されたのは {got} です',
+        'use_language takes "ja" or "en" (e.g. hl.use_language("en")), not {got}',
+    ),
     "usage.approval_policy": (
         'Approval の policy には hl.Policy(...) を渡してください（例: hl.Approval(hl.Policy({{"write_file": "ask"}}))）。渡されたのは {got} です',
         'Approval\'s policy must be an hl.Policy(...) (e.g. hl.Approval(hl.Policy({{"write_file": "ask"}}))), not {got}',
@@ -418,9 +428,42 @@ CATALOG: dict[str, tuple[str, str]] = {
 }
 
 
+_chosen: str | None = None  # use_language()'s choice: this process's (and its forks') language
+
+
+def _checked(code: str) -> str:
+    if code not in LANGUAGES:
+        raise ValueError(t("usage.language", got=reprlib.repr(code)))
+    return code
+
+
+def use_language(code: str) -> None:
+    """Speak ``code`` ("ja" or "en") in this kernel and every process it starts, whatever the environment says."""
+    global _chosen
+    _chosen = _checked(code)
+    os.environ["HARNESS_LAB_LANG"] = code  # a spawned process (not a fork) has only the environment
+
+
+def explicit_language() -> str | None:
+    """The language someone chose: ``use_language``'s, else ``HARNESS_LAB_LANG``'s; None when nobody did."""
+    asked = os.environ.get("HARNESS_LAB_LANG", "").lower()
+    return _chosen or next((code for code in LANGUAGES if asked.startswith(code)), None)
+
+
 def lang() -> str:
-    """The active language: ``HARNESS_LAB_LANG`` ("ja" or "en"), Japanese when unset or unknown."""
-    return "en" if os.environ.get("HARNESS_LAB_LANG", "ja").lower().startswith("en") else "ja"
+    """The active language: the one chosen (``explicit_language``), Japanese when none was."""
+    return explicit_language() or "ja"
+
+
+@contextmanager
+def speaking(code: str) -> Iterator[None]:
+    """``t`` speaks ``code`` in the block and its forks, the environment untouched (a report on an English notebook)."""
+    global _chosen
+    before, _chosen = _chosen, _checked(code)
+    try:
+        yield
+    finally:
+        _chosen = before
 
 
 def t(key: str, **values: object) -> str:

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..text import t
+from ..text import LANGUAGES, explicit_language, lang, speaking, t
 from .level1 import grade_level1_from
 from .level2 import grade_level2_from
 from .processes import keep_private
@@ -172,6 +172,15 @@ def _exercise(notebook: dict, cells: list[dict], path: Path) -> Exercise | None:
                 if f"check_{name}" in _source(cell):
                     return EXERCISES[name]
     return next((ex for name, ex in EXERCISES.items() if path.name.startswith(name)), None)
+
+
+def _edition(path: str) -> str:
+    """The language of the notebook's edition (its metadata's ``harness_lab.lang``), "ja" when it names none."""
+    try:
+        edition = json.loads(Path(path).read_text(encoding="utf-8"))["metadata"]["harness_lab"]["lang"]
+    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError, RecursionError):
+        return "ja"  # an unreadable file is grade_notebook's to report
+    return edition if edition in LANGUAGES else "ja"
 
 
 def _run(exercise: Exercise, sources: list[tuple[int, str]], folder: str, check_timeout: float) -> tuple:
@@ -336,10 +345,14 @@ def grade_files(paths: list[str], *, timeout: float | None = None, out: TextIO |
     """Grade and print each notebook (one learner's); 0 when every one meets every criterion, 1 otherwise."""
     out = out or sys.stdout
     grades = []
-    for path in paths:
-        grade = grade_notebook(path, timeout=NOTEBOOK_TIMEOUT if timeout is None else timeout)
-        grades.append(grade)
-        print(grade.text(), file=out, flush=True)
+    # the reader's language (--lang, HARNESS_LAB_LANG) if they chose one, else each notebook's edition's
+    languages = [explicit_language() or _edition(path) for path in paths]
+    for path, language in zip(paths, languages):
+        with speaking(language):
+            grade = grade_notebook(path, timeout=NOTEBOOK_TIMEOUT if timeout is None else timeout)
+            grades.append(grade)
+            print(grade.text(), file=out, flush=True)
     if len(grades) > 1:
-        print(t("grade.nb.summary", passed=sum(g.passed for g in grades), total=len(grades)), file=out)
+        with speaking(languages[0] if len(set(languages)) == 1 else lang()):
+            print(t("grade.nb.summary", passed=sum(g.passed for g in grades), total=len(grades)), file=out)
     return 0 if all(g.passed for g in grades) else 1

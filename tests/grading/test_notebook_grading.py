@@ -18,15 +18,16 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from build_exercises import GRADE_TAG, NOTEBOOKS
 from nbclient import NotebookClient
 
 from harness_lab.grading import grade_notebook
 from harness_lab.grading import notebook as notebook_module
 from harness_lab.text import t
+from notebooks.exercise_build import GRADE_TAG
 
 ROOT = Path(__file__).resolve().parents[2]
 EXERCISES = ROOT / "exercises"
+NOTEBOOKS = [f"{p.stem}.ipynb" for p in sorted((EXERCISES / "src").glob("*.py"))]
 LEVEL1, LEVEL2 = "level1_tiered_policy.ipynb", "level2_missing_gate.ipynb"
 ALL_PASSED = t("grade.all_passed", total=3)
 
