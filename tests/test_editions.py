@@ -324,7 +324,8 @@ def test_after_use_language_every_layer_speaks_it_whatever_the_environment(monke
         raise NotImplementedError  # the TODO cell as shipped
 
     lessons.check("run_tools", run_tools)
-    assert capsys.readouterr().out.strip() == CATALOG["lesson.check.unwritten"][1].format(name="run_tools")
+    english = CATALOG["lesson.check.unwritten"][1]
+    assert capsys.readouterr().out.strip() == english.format(name="run_tools", show='lessons.show("run_tools")')
     stepper = Stepper(hl.Run(hl.connect("weather"), tools=[hl.get_time], valves=[]), "What time is it?")
     assert stepper.next_button.description == CATALOG["ui.button.next"][1]
     stepper.run_all()
