@@ -39,7 +39,7 @@ add(
             "run grades again whatever the record lacks.",
         ),
         "grade.class.key_unavailable": (
-            "記録に署名する鍵を {path} に置けませんでした: {error}。今回の記録は、次回には使われません",
+            "記録の署名キーを {path} に置けませんでした: {error}。今回の記録は、次回には使われません",
             "Could not keep the key that signs the record at {path}: {error}. The next run will not reuse this run's record.",
         ),
         "grade.class.key_folder_not_yours": (
@@ -47,7 +47,7 @@ add(
             "{path} is not your folder",
         ),
         "grade.class.key_replaced": (
-            "記録に署名する鍵 {path} が信用できない（{why}）ので、新しい鍵を作りました。これまでの記録は使わずに採点し直します",
+            "記録の署名キー {path} が信用できない（{why}）ので、新しい署名キーを作りました。これまでの記録は使わずに採点し直します",
             "The key that signs the record, {path}, cannot be trusted ({why}), so a new key was made; "
             "notebooks recorded with the old one are graded again.",
         ),
