@@ -11,7 +11,15 @@ from typing import Any
 
 from .history import assistant_turns, blocks_of
 
-__all__ = ["Result", "assistant_turns", "first_user_text", "last_results", "results_by_name"]
+__all__ = [
+    "Result",
+    "assistant_turns",
+    "compaction_summary",
+    "first_user_text",
+    "last_results",
+    "results_by_name",
+    "task_budget_left",
+]
 
 
 @dataclass(frozen=True)
@@ -70,3 +78,37 @@ def first_user_text(request: dict) -> str:
         if message.get("role") == "user":
             return _text(message.get("content"))
     return ""
+
+
+def compaction_summary(request: dict) -> str:
+    """What a compaction block says (context_management.py): the task and how far the run got, in
+    the language of the task (Japanese unless the task has none, or HARNESS_LAB_LANG=en)."""
+    from .thinking import reply_language
+
+    task = " ".join(first_user_text(request).split())
+    task = task if len(task) <= 60 else task[:59] + "…"
+    calls = sum(
+        1
+        for message in request.get("messages") or ()
+        for block in blocks_of(message.get("content"))
+        if isinstance(block, dict) and block.get("type") == "tool_use"
+    )
+    if reply_language(request) == "en":
+        return f"Summary so far: the task is \"{task}\"; {calls} tool calls have run and their results were read."
+    return f"ここまでの要約: 依頼は「{task}」。ツール呼び出し{calls}回の結果を確認済み。"
+
+
+def task_budget_left(request: dict) -> int | None:
+    """The countdown a task budget shows the model (``output_config.task_budget``), or None without one.
+
+    The emulator counts what the loop has used as the size of the prompt it is reading now (the
+    history holds every earlier output and tool result): ``remaining`` (or ``total``) minus that.
+    """
+    from .tokens import estimate_request
+
+    config = request.get("output_config")
+    budget = config.get("task_budget") if isinstance(config, dict) else None
+    if not isinstance(budget, dict):
+        return None
+    start = budget.get("remaining") if budget.get("remaining") is not None else budget.get("total")
+    return start - estimate_request(request).total
