@@ -28,7 +28,9 @@ def too_many_breakpoints(estimate: RequestEstimate) -> str | None:
     """The real 400 text when a request has more than four breakpoints (the top-level one counts:
     the docs say automatic caching takes one of the four slots)."""
     if estimate.breakpoints > MAX_BREAKPOINTS:
-        return f"A maximum of {MAX_BREAKPOINTS} blocks with cache_control may be provided. Found {estimate.breakpoints}."
+        return (
+            f"A maximum of {MAX_BREAKPOINTS} blocks with cache_control may be provided. Found {estimate.breakpoints}."
+        )
     return None
 
 

@@ -71,7 +71,10 @@ EDIT = Tagged(
         "clear_thinking_20251015": Model(
             {
                 "type": Lit("clear_thinking_20251015"),
-                "keep": _Either(Lit("all"), Tagged({"thinking_turns": _THINKING_TURNS, "all": Model({"type": Lit("all")}, ["type"])})),
+                "keep": _Either(
+                    Lit("all"),
+                    Tagged({"thinking_turns": _THINKING_TURNS, "all": Model({"type": Lit("all")}, ["type"])}),
+                ),
             },
             ["type"],
         ),
@@ -170,9 +173,12 @@ def _clear_tool_uses(request: dict, edit: dict) -> tuple[dict, dict | None]:
             kind = block.get("type") if isinstance(block, dict) else None
             if kind == "tool_result" and block.get("tool_use_id") in cleared:
                 block = {**block, "content": CLEARED}
-            elif kind == "tool_use" and block.get("id") in cleared:
-                if inputs is True or (isinstance(inputs, list) and block.get("name") in inputs):
-                    block = {**block, "input": {}}
+            elif (
+                kind == "tool_use"
+                and block.get("id") in cleared
+                and (inputs is True or (isinstance(inputs, list) and block.get("name") in inputs))
+            ):
+                block = {**block, "input": {}}
             blocks.append(block)
         edited.append({**message, "content": blocks})
     result = {**request, "messages": edited}
@@ -180,7 +186,11 @@ def _clear_tool_uses(request: dict, edit: dict) -> tuple[dict, dict | None]:
     at_least = edit.get("clear_at_least")
     if at_least and freed < at_least["value"]:
         return request, None
-    return result, {"type": "clear_tool_uses_20250919", "cleared_tool_uses": len(cleared), "cleared_input_tokens": freed}
+    return result, {
+        "type": "clear_tool_uses_20250919",
+        "cleared_tool_uses": len(cleared),
+        "cleared_input_tokens": freed,
+    }
 
 
 def _clear_thinking(request: dict, edit: dict) -> tuple[dict, dict | None]:
@@ -207,7 +217,11 @@ def _clear_thinking(request: dict, edit: dict) -> tuple[dict, dict | None]:
     ]
     result = {**request, "messages": edited}
     freed = before - estimate_request(result).total
-    return result, {"type": "clear_thinking_20251015", "cleared_thinking_turns": len(cleared), "cleared_input_tokens": freed}
+    return result, {
+        "type": "clear_thinking_20251015",
+        "cleared_thinking_turns": len(cleared),
+        "cleared_input_tokens": freed,
+    }
 
 
 def manage(request: dict, summary: str) -> Managed:

@@ -143,9 +143,16 @@ _ROWS = [
         **_PRESERVED,
     ),
     _row(
-        "claude-haiku-5-5", M, 128 * K, _NO_MANUAL, "adaptive", "omitted", preserved=True, min_cacheable=512,
+        "claude-haiku-5-5",
+        M,
+        128 * K,
+        _NO_MANUAL,
+        "adaptive",
+        "omitted",
+        preserved=True,
+        min_cacheable=512,
         task_budget=True,
-    ),  # fmt: skip
+    ),
     # Claude 5: thinking on by default, manual extended thinking refused, forced tool choice accepted.
     _row("claude-sonnet-5", M, 128 * K, _NO_MANUAL, "adaptive", "omitted", task_budget=True),
     _row("claude-opus-5", M, 128 * K, _NO_MANUAL, "adaptive", "omitted", task_budget=True),

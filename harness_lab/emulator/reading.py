@@ -94,7 +94,7 @@ def compaction_summary(request: dict) -> str:
         if isinstance(block, dict) and block.get("type") == "tool_use"
     )
     if reply_language(request) == "en":
-        return f"Summary so far: the task is \"{task}\"; {calls} tool calls have run and their results were read."
+        return f'Summary so far: the task is "{task}"; {calls} tool calls have run and their results were read.'
     return f"ここまでの要約: 依頼は「{task}」。ツール呼び出し{calls}回の結果を確認済み。"
 
 

@@ -19,11 +19,11 @@ from __future__ import annotations
 
 import hashlib
 
+from .api_errors import ApiError
 from .history import Merged
 from .ids import canonical_json
 from .models import ModelSpec
 from .thinking import Mode, block_matches, decode_signature, prefix_matches, read_tool_id
-from .api_errors import ApiError
 
 __all__ = ["config_error", "history_error"]
 
@@ -116,7 +116,14 @@ def _latest_assistant_start(messages: list) -> int:
 
 
 def history_error(request: dict, merged: list[Merged], spec: ModelSpec, mode: Mode) -> tuple[ApiError | None, list]:
-    """The first thinking rule the history breaks, or None and the blocks dropped on the way."""
+    """The first thinking rule the history breaks, or None and the blocks dropped on the way.
+
+    The shape of the turn before the tool results is checked first (a path into its first block,
+    like a schema error), then each block's seal in order.
+    """
+    loop = _loop_error(merged, spec, mode)
+    if loop is not None:
+        return loop, []
     messages = request["messages"]
     latest = _latest_assistant_start(messages)
     prefixes, dropped, mismatch_seen = _Prefixes(request), [], False
@@ -149,7 +156,7 @@ def history_error(request: dict, merged: list[Merged], spec: ModelSpec, mode: Mo
                     return _bad(BOUND_ELSEWHERE.format(path=path)), []
                 mismatch_seen = True  # this block and every later thinking block are invalid
                 dropped.append({"type": "thinking_dropped", "path": path, "reason": "prefix_binding_mismatch"})
-    return _loop_error(merged, spec, mode), dropped
+    return None, dropped
 
 
 def _loop_error(merged: list[Merged], spec: ModelSpec, mode: Mode) -> ApiError | None:

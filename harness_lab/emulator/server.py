@@ -20,13 +20,14 @@ from __future__ import annotations
 import json
 import reprlib
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import Any
 
 from ..text import t
 from . import wire
 from .caching import PromptCache, too_many_breakpoints, usage_fields
 from .context_management import Managed, compacted_view, manage
-from .history import Merged, assistant_turns
+from .history import assistant_turns
 from .ids import digest_of, digests, fast_digests, make_id
 from .models import spec
 from .reading import compaction_summary
@@ -262,6 +263,7 @@ class Emulator:
         scripted = self.reply_for(request if compacted else managed.request)
         language = reply_language(request)
         content = obey([dict(b) for b in scripted.content], request, language)
+        scripted = replace(scripted, content=tuple(content))  # the stop reason follows what is sent
         choice = request.get("tool_choice")
         forced = isinstance(choice, dict) and choice.get("type") in ("any", "tool")
         # Forced tool use on a model that accepts it skips adaptive thinking: the reply starts with the call.
@@ -284,7 +286,9 @@ class Emulator:
         if managed.pause:
             stop_reason, stop_sequence = "compaction", None
         else:
-            content, stop_reason, stop_sequence, thinking = shape_reply(content, scripted, request, thinking, window_left)
+            content, stop_reason, stop_sequence, thinking = shape_reply(
+                content, scripted, request, thinking, window_left
+            )
         sign_blocks(content, row.family, conversation, digest)
         stop_details = scripted.stop_details
         if stop_reason == "refusal" and stop_details is None:

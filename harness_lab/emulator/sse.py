@@ -52,7 +52,9 @@ def encode_stream(message: dict) -> str:
                 )
         elif kind == "thinking":
             start = {**block, "thinking": "", "signature": ""}
-            out.append(_event("content_block_start", {"type": "content_block_start", "index": index, "content_block": start}))
+            out.append(
+                _event("content_block_start", {"type": "content_block_start", "index": index, "content_block": start})
+            )
             deltas = [{"type": "thinking_delta", "thinking": piece} for piece in _chunks(block["thinking"]) if piece]
             deltas.append({"type": "signature_delta", "signature": block["signature"]})
             for delta in deltas:

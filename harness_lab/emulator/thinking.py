@@ -98,7 +98,7 @@ _PHRASES = {
 
 
 def reply_language(request: dict) -> str:
-    """"en" when ``HARNESS_LAB_LANG=en`` or the task has no Japanese character, else "ja"."""
+    """ "en" when ``HARNESS_LAB_LANG=en`` or the task has no Japanese character, else "ja"."""
     if lang() == "en":
         return "en"
     task = first_user_text(request)
@@ -179,7 +179,11 @@ def blocks_digest(blocks: list) -> bytes:
     null fields and cache_control are left out (an SDK may drop or add them without changing a block)."""
     digest = hashlib.sha256()
     for block in blocks:
-        kept = {k: v for k, v in block.items() if v is not None and k != "cache_control"} if isinstance(block, dict) else block
+        kept = (
+            {k: v for k, v in block.items() if v is not None and k != "cache_control"}
+            if isinstance(block, dict)
+            else block
+        )
         digest.update(json.dumps(kept, sort_keys=True, ensure_ascii=False, default=str).encode("utf-8", "replace"))
     return digest.digest()
 
@@ -208,7 +212,9 @@ def sign_blocks(content: list, family: str, conversation: bytes, nonce: bytes) -
             )
         else:  # opaque: a per-reply "ciphertext" the emulator can recognise again
             secret = _mac(b"redacted", nonce, str(index).encode())
-            block["data"] = _seal(_REDACTED_TAG, family, _mac(b"block", family.encode(), secret, before) + prefix + secret)
+            block["data"] = _seal(
+                _REDACTED_TAG, family, _mac(b"block", family.encode(), secret, before) + prefix + secret
+            )
 
 
 @dataclass(frozen=True)

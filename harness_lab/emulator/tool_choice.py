@@ -44,7 +44,7 @@ def _placeholder(schema: object) -> object:
     """The simplest value a JSON Schema accepts (enough for a forced call's required fields)."""
     if not isinstance(schema, dict):
         return None
-    if "enum" in schema and schema["enum"]:
+    if schema.get("enum"):
         return schema["enum"][0]
     kind = schema.get("type")
     kind = kind[0] if isinstance(kind, list) and kind else kind

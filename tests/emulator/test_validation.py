@@ -306,12 +306,16 @@ def test_parallel_results_in_one_message_then_text_after_results(client):
         {"role": "assistant", "content": [text("両方調べます"), use("toolu_A"), use("toolu_B", "read_file", path="a")]},
         {"role": "user", "content": [result("toolu_A"), result("toolu_B"), text("日本語で答えて")]},
     ]
-    assert client.messages.create(model=MODEL, max_tokens=1024, messages=messages, tools=TOOLS).stop_reason == "end_turn"
+    assert (
+        client.messages.create(model=MODEL, max_tokens=1024, messages=messages, tools=TOOLS).stop_reason == "end_turn"
+    )
 
 
 def test_consecutive_same_role_messages_are_merged():
     client = emulated_client([call("get_time"), say("二回目")], max_retries=0)
-    first = client.messages.create(model=MODEL, max_tokens=1024, tools=TOOLS, messages=[{"role": "user", "content": "q"}])
+    first = client.messages.create(
+        model=MODEL, max_tokens=1024, tools=TOOLS, messages=[{"role": "user", "content": "q"}]
+    )
     call_id = next(b.id for b in first.content if b.type == "tool_use")
     # The model's own message first: a thinking turn must still start with its thinking block once merged.
     messages = [
@@ -335,7 +339,9 @@ def test_text_after_a_tool_use_in_a_second_assistant_message_is_accepted(client)
         {"role": "assistant", "content": "続けます"},
         {"role": "user", "content": [result("toolu_A")]},
     ]
-    assert client.messages.create(model=MODEL, max_tokens=1024, messages=messages, tools=TOOLS).stop_reason == "end_turn"
+    assert (
+        client.messages.create(model=MODEL, max_tokens=1024, messages=messages, tools=TOOLS).stop_reason == "end_turn"
+    )
 
 
 def test_parallel_results_split_over_two_user_messages_are_accepted(client):
@@ -345,7 +351,9 @@ def test_parallel_results_split_over_two_user_messages_are_accepted(client):
         {"role": "user", "content": [result("toolu_A")]},
         {"role": "user", "content": [result("toolu_B")]},
     ]
-    assert client.messages.create(model=MODEL, max_tokens=1024, messages=messages, tools=TOOLS).stop_reason == "end_turn"
+    assert (
+        client.messages.create(model=MODEL, max_tokens=1024, messages=messages, tools=TOOLS).stop_reason == "end_turn"
+    )
 
 
 def test_sdk_echo_with_citations_null_and_caller_is_accepted(client):
@@ -360,7 +368,9 @@ def test_sdk_echo_with_citations_null_and_caller_is_accepted(client):
         },
         {"role": "user", "content": [{**result("toolu_A"), "is_error": False}]},
     ]
-    assert client.messages.create(model=MODEL, max_tokens=1024, messages=messages, tools=TOOLS).stop_reason == "end_turn"
+    assert (
+        client.messages.create(model=MODEL, max_tokens=1024, messages=messages, tools=TOOLS).stop_reason == "end_turn"
+    )
 
 
 def test_assistant_first_and_tool_choice_none_are_accepted(client):
