@@ -125,6 +125,8 @@ class Managed:
 
 def compacted_view(request: dict) -> dict:
     """The request with every block before the last compaction block dropped, as the server does."""
+    if request.get("context_management") is None:
+        return request
     messages = request.get("messages") or []
     for n in range(len(messages) - 1, -1, -1):
         content = messages[n].get("content")
@@ -224,11 +226,17 @@ def _clear_thinking(request: dict, edit: dict) -> tuple[dict, dict | None]:
     }
 
 
-def manage(request: dict, summary: str) -> Managed:
-    """Apply the request's edits in order; ``summary`` is the compaction text, should one happen."""
-    managed = Managed(compacted_view(request))
+def manage(request: dict, summary) -> Managed:
+    """Apply the request's edits in order; ``summary(request)`` writes the compaction text, should one happen.
+
+    Only a request with ``context_management`` is edited or compacted (a compaction block is sent
+    back with the edit that made it still configured), so a plain request pays nothing here.
+    """
     config = request.get("context_management")
-    for edit in (config or {}).get("edits") or ():
+    if config is None:
+        return Managed(request)
+    managed = Managed(compacted_view(request))
+    for edit in config.get("edits") or ():
         kind = edit["type"]
         if kind == "clear_tool_uses_20250919":
             managed.request, applied = _clear_tool_uses(managed.request, edit)
@@ -238,7 +246,7 @@ def manage(request: dict, summary: str) -> Managed:
             applied = None
             trigger = (edit.get("trigger") or {}).get("value", DEFAULT_COMPACT_TRIGGER)
             if estimate_request(managed.request).total >= trigger:
-                managed.compaction = {"type": "compaction", "content": summary}
+                managed.compaction = {"type": "compaction", "content": summary(request)}
                 managed.pause = bool(edit.get("pause_after_compaction"))
         if applied:
             managed.applied.append(applied)

@@ -6,10 +6,15 @@ instance a final answer that quotes the tool results, or another route after a d
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
+from ..text import lang
 from .history import assistant_turns, blocks_of
+
+# Kana, kanji and half-width katakana: a task with any of them is written in Japanese.
+_JAPANESE = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uff66-\uff9f]")
 
 __all__ = [
     "Result",
@@ -17,6 +22,7 @@ __all__ = [
     "compaction_summary",
     "first_user_text",
     "last_results",
+    "reply_language",
     "results_by_name",
     "task_budget_left",
 ]
@@ -80,11 +86,18 @@ def first_user_text(request: dict) -> str:
     return ""
 
 
+def reply_language(request: dict) -> str:
+    """The language the emulated model writes in: "en" when ``HARNESS_LAB_LANG=en`` or the task (the
+    first user message) has no Japanese character, else "ja" (the course's language)."""
+    if lang() == "en":
+        return "en"
+    task = first_user_text(request)
+    return "ja" if _JAPANESE.search(task) or not task.strip() else "en"
+
+
 def compaction_summary(request: dict) -> str:
     """What a compaction block says (context_management.py): the task and how far the run got, in
     the language of the task (Japanese unless the task has none, or HARNESS_LAB_LANG=en)."""
-    from .thinking import reply_language
-
     task = " ".join(first_user_text(request).split())
     task = task if len(task) <= 60 else task[:59] + "…"
     calls = sum(

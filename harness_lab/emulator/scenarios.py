@@ -334,7 +334,3 @@ def long_task(request: dict) -> Reply:
     if turn < LONG_TASK_ROUNDS:
         return call("read_file", path=f"chapters/{turn + 1:02d}.md")
     return say(f"全{LONG_TASK_ROUNDS}章を確認し終えました。")
-
-
-# The 2026 API's scenarios (thinking, caching, context management) live in their own module.
-from . import scenarios_2026  # noqa: E402, F401  (registers its scenarios)

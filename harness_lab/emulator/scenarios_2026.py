@@ -15,10 +15,9 @@ from __future__ import annotations
 
 from .context_management import CLEARED
 from .history import blocks_of
-from .reading import assistant_turns, results_by_name, task_budget_left
+from .reading import assistant_turns, reply_language, results_by_name, task_budget_left
 from .replies import Reply, call, redacted, reply, say, think
 from .scenarios import _readme_and_time, _register
-from .thinking import reply_language
 
 __all__: list[str] = []
 

@@ -1,9 +1,14 @@
 """The emulated Messages API server: ``respond(request) -> (status, headers, body)`` (lessons 2-6).
 
-``respond`` is pure: the answer is a function of the request body alone. The request is validated
-first (``validate.py``), then the script picks the model's reply, and the reply is dressed as a
-complete Message with ids derived from the request (``ids.py``) and an estimated usage
-(``tokens.py``). Streaming requests get the same Message as server-sent events (``sse.py``).
+The answer is a function of the request body (and its ``anthropic-beta`` header): the request is
+validated first (``validate.py``, the model table in ``models.py``, the thinking round-trip rules in
+``roundtrip.py``), context management applies its edits (``context_management.py``), the script
+picks the model's reply, ``tool_choice`` binds it (``tool_choice.py``), a thinking model adds its
+thinking (``thinking.py``), and the reply is dressed as a complete Message with ids derived from
+the request (``ids.py``) and an estimated usage (``tokens.py``). Streaming requests get the same
+Message as server-sent events (``sse.py``). Two things an emulator keeps between requests, as a
+server would: its prompt cache (``caching.py``: what is read and written depends on what came
+before) and the beta server-held threads; the content of an answer never depends on them.
 
 ``respond`` never raises: whatever the body holds, the answer is a status, headers and a body. A
 script that raises, or a bug of the emulator's own, is a 500 ``api_error`` with a request id, as a
@@ -30,13 +35,13 @@ from .context_management import Managed, compacted_view, manage
 from .history import assistant_turns
 from .ids import digest_of, digests, fast_digests, make_id
 from .models import spec
-from .reading import compaction_summary
+from .reading import compaction_summary, reply_language
 from .replies import Reply, as_reply
 from .roundtrip import history_error
 from .schema import THREAD
 from .shape import shape_reply
 from .sse import encode_stream
-from .thinking import Mode, ToolState, make_tool_id, mode_of, reply_language, sign_blocks, think
+from .thinking import Mode, ToolState, make_tool_id, mode_of, sign_blocks, think
 from .tokens import RequestEstimate, estimate_reply, estimate_request
 from .tool_choice import obey
 from .validate import ApiError, check_prompt_length, validate
@@ -207,7 +212,7 @@ class Emulator:
         error, dropped = history_error(request, merged, row, mode)
         if error is not None:
             return (*_error(error, request_id), None)
-        managed = manage(request, compaction_summary(request))
+        managed = manage(request, compaction_summary)
         estimate = estimate_request(managed.request, track=_wants_cache(managed.request))
         problem = too_many_breakpoints(estimate)
         error = ApiError(400, problem) if problem else check_prompt_length(estimate.total, request["model"])

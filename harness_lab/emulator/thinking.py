@@ -8,7 +8,7 @@ and a signature; ``"summarized"`` sends a short summary in the course's language
 otherwise. What the model "thought" is billed as output and counts against ``max_tokens``: the
 emulator assumes the summary is a quarter of it (``thought_tokens``).
 
-A signature is a keyed hash (HMAC-SHA256 under the emulator's own key) of the model that made
+A signature is a keyed hash (BLAKE2b under the emulator's own key) of the model that made
 the block, the block's text, the blocks before it in the same message, and the conversation
 before that message (``system``, ``tools``, earlier ``messages``), plus a check over the signature
 itself. The emulator can therefore tell, on replay, a signature that was altered (its check
@@ -30,11 +30,9 @@ import binascii
 import hashlib
 import hmac
 import json
-import re
 from dataclasses import dataclass
 
-from ..text import lang
-from .reading import first_user_text
+from .reading import reply_language
 from .tokens import text_tokens
 
 __all__ = [
@@ -44,19 +42,17 @@ __all__ = [
     "make_tool_id",
     "mode_of",
     "read_tool_id",
-    "reply_language",
     "sign_blocks",
     "think",
     "thought_tokens",
 ]
 
-_KEY = hashlib.sha256(b"harness-lab emulator: thinking block signatures, v1").digest()
+_KEY = hashlib.sha256(b"harness-lab emulator: thinking block signatures, v1").digest()  # 32 bytes
 _THINKING_TAG, _REDACTED_TAG = b"Ht", b"Hr"
 _MAC, _CHECK = 16, 8
 # Configurations a tool id can remember (its state character is 2 * index + began-with-thinking).
 MODES = ("disabled", "adaptive", "enabled", "between_tools")
 _BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-_JAPANESE = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uff66-\uff9f]")
 
 
 @dataclass(frozen=True)
@@ -97,14 +93,6 @@ _PHRASES = {
 }
 
 
-def reply_language(request: dict) -> str:
-    """ "en" when ``HARNESS_LAB_LANG=en`` or the task has no Japanese character, else "ja"."""
-    if lang() == "en":
-        return "en"
-    task = first_user_text(request)
-    return "ja" if _JAPANESE.search(task) or not task.strip() else "en"
-
-
 def _summary(content: list, request: dict) -> str:
     ja, en = _PHRASES["direct"]
     calls = [b for b in content if b.get("type") == "tool_use"]
@@ -117,8 +105,12 @@ def _summary(content: list, request: dict) -> str:
 
 
 def _call_text(call: dict) -> str:
-    arguments = ", ".join(f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in list(call["input"].items())[:2])
-    return f"{call['name']}({arguments})"
+    """``name(key=value, ...)`` with short values only: a summary never carries a whole document."""
+    shown = []
+    for key, value in list(call["input"].items())[:2]:
+        text = json.dumps(value, ensure_ascii=False, default=str) if isinstance(value, (str, int, float, bool)) else "…"
+        shown.append(f"{key}={text if len(text) <= 40 else text[:39] + '…'}")
+    return f"{call['name']}({', '.join(shown)})"
 
 
 def thought_tokens(summary: str) -> int:
@@ -167,11 +159,12 @@ def think(content: list, request: dict, mode: Mode, between_as_thinking: bool) -
 
 
 def _mac(*parts: bytes, size: int = _MAC) -> bytes:
-    mac = hmac.new(_KEY, digestmod=hashlib.sha256)
+    """Keyed BLAKE2b (a MAC in one C call: HMAC's Python wrapper would cost more than the check)."""
+    mac = hashlib.blake2b(key=_KEY, digest_size=size)
     for part in parts:
         mac.update(len(part).to_bytes(4, "big"))
         mac.update(part)
-    return mac.digest()[:size]
+    return mac.digest()
 
 
 def blocks_digest(blocks: list) -> bytes:

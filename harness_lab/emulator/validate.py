@@ -7,9 +7,14 @@ sends. The checks run in the real API's order:
 1. the body as JSON (``wire.py``): a lone surrogate, nesting past 1,024 levels, a NaN;
 2. its shape (``schema.py``, in the words of ``kinds.py``): every parameter and block type, unknown
    fields (``Extra inputs are not permitted``) and wrong types (``Input should be a valid boolean``);
-3. what the shape cannot say: the model, ``max_tokens`` against its limit, non-empty text, unique
-   ``tool_use`` ids, each custom tool's ``input_schema`` valid JSON Schema, ``tools`` present, every
-   tool_use answered first thing in the next message.
+3. what the shape cannot say: beta parameters without their beta header, the model and what its
+   row in the model table allows (``max_tokens``, ``thinking.type``, forced ``tool_choice``: the
+   row's 400 texts come from ``models.py`` and ``roundtrip.config_error``), each custom tool's
+   ``input_schema`` valid JSON Schema, ``tool_choice`` against ``tools``, stop sequences, system
+   blocks and ``metadata`` (``parameters.py``), non-empty text, base64 images of the format they
+   claim, unique ``tool_use`` ids, ``tools`` present, every tool_use answered first thing in the
+   next message. The thinking blocks sent back are checked after this, by the server
+   (``roundtrip.history_error``).
 
 Each rule quotes the real message where public reports give it; docs/architecture.md lists them
 with their sources, and which ones are inferred. Paths are ``messages.N`` /

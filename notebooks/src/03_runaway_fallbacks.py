@@ -166,7 +166,7 @@ reordered = hl.Run(hl.connect("spinning_reordered", live=False), tools=[search],
 turns = [event for event in reordered.start("締め切りについての資料を探して") if isinstance(event, hl.Turn)]
 contents = [turn.response.content for turn in turns]  # 各ターンの応答の content
 for k, content in enumerate(contents, start=1):
-    for block in content:
+    for block in (b for b in content if b.type == "tool_use"):
         print(f"ターン {k}: id={block.id}  name={block.name}  input={block.input}")
 
 # %% [markdown]
@@ -286,7 +286,7 @@ stuck.compare()
 
 # %%
 original = stuck.run
-first_call = original.messages[1]["content"][0]["id"]  # ターン1の tool_use の id
+first_call = next(b["id"] for b in original.messages[1]["content"] if b["type"] == "tool_use")  # ターン1の tool_use の id
 branch = original.fork(at=1, results={first_call: NOTES})
 end = hl.drain(branch.resume())
 print(type(end).__name__, "—", end.text)

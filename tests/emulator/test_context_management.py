@@ -112,7 +112,8 @@ def test_compaction_pauses_with_a_summary_that_stands_for_the_history():
         {"role": "user", "content": "続けて"},
     ]
     status, _, body = emulator.respond(
-        {"model": MODEL, "max_tokens": 2048, "tools": TOOLS, "messages": history},
+        {"model": MODEL, "max_tokens": 2048, "tools": TOOLS, "messages": history, "context_management": edits},
+        headers={"anthropic-beta": COMPACT},
     )
     assert status == 200 and body["usage"]["input_tokens"] < before / 2
 

@@ -198,7 +198,7 @@ def test_right_versions_pass_and_the_stepper_and_table_run_them(tmp_path):
     table = output_text(cell_with(nb, "LOOPS = {"))
     assert f"{MY_TURN} 8" in table  # abab and never_ending: eight turns of the learner's own loop
     assert (
-        "| `budget_burning` | 30ターンで打ち切り・30回・30ターン・369,720 | token_budget・7回・6ターン・24,766 | token_budget・7回・6ターン・"
+        "| `budget_burning` | 30ターンで打ち切り・30回・30ターン・373,920 | token_budget・7回・6ターン・25,746 | token_budget・7回・6ターン・"
         in table
     )
     # Both pieces are in the learner's workbook, and the last cell lists them.
