@@ -119,7 +119,7 @@ print("断られたリクエストの履歴:", [message["role"] for message in s
 
 # %% [markdown]
 # ループの1回目は通り、モデルはもう次の手（`get_time`）を返しています。けれどもループの2回目は、古い応答をもう一度履歴に積むので、
-# 同じ `tool_use` の id が2回現れます。API はこの履歴を ``messages.3.content.0: `tool_use` ids must be unique`` の 400 で断ります
+# 同じ `tool_use` の id が2回現れます。API はこの履歴を ``messages.3.content.1: `tool_use` ids must be unique`` の 400 で断ります
 # （`messages.3` は4番目のメッセージ、積み直した古い応答です）。このエラーを見たら、まず末尾の再代入を疑います。
 #
 # では、履歴を確かめない相手ならどうなるでしょう。台本の応答を順に返すだけの、手製のモックで同じループを回します。

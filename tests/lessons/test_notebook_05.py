@@ -165,7 +165,7 @@ def test_shipped_then_wrong_versions_run_twice_in_one_kernel(tmp_path):
     table = output_text(cell_with(shipped, "LOOPS = {"))
     assert "| `spinning` | 30ターンで打ち切り・30回・30ターン" in table
     assert (
-        "| `abab` | 30ターンで打ち切り・30回・30ターン・38,985 | max_turns・9回・8ターン・6,694 | max_turns・9回・8ターン・6,694 |"
+        "| `abab` | 30ターンで打ち切り・30回・30ターン・42,705 | max_turns・9回・8ターン・7,802 | max_turns・9回・8ターン・7,802 |"
         in table
     )
     assert "token_budget・7回・6ターン" in table
