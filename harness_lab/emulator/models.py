@@ -16,6 +16,7 @@ their family's row, and a thinking block made by one reads as made by the other.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Any
 
 from ..model import DEFAULT_MODEL
 
@@ -91,7 +92,8 @@ def _row(
     tokenizer: str = "2026",
     task_budget: bool = False,
 ) -> ModelSpec:
-    rejects = {"between_tools": BETWEEN_TOOLS_REJECTED, **rejects}
+    # Only Sonnet 5.5 takes between_tools; its row says so with None (accepted).
+    rejects = {k: v for k, v in {"between_tools": BETWEEN_TOOLS_REJECTED, **rejects}.items() if v is not None}
     return ModelSpec(
         family,
         family,
@@ -114,7 +116,7 @@ M, K = 1_000_000, 1_000
 _ALWAYS_ADAPTIVE = {"enabled": ENABLED_REJECTED, "disabled": DISABLED_REJECTED}
 _NO_MANUAL = {"enabled": ENABLED_REJECTED}
 _MANUAL_ONLY = {"adaptive": ADAPTIVE_REJECTED}
-_PRESERVED = {"preserved": True, "forced": False, "between_as_thinking": True, "task_budget": True}
+_PRESERVED: dict[str, Any] = {"preserved": True, "forced": False, "between_as_thinking": True, "task_budget": True}
 
 _ROWS = [
     # The newest generation: preserved thinking, no forced tool choice, text between tools as thinking.
@@ -178,8 +180,6 @@ _ROWS = [
     _row("claude-opus-4-5", 200 * K, 64 * K, _MANUAL_ONLY, "disabled", "summarized", tokenizer="2025"),
     _row("claude-sonnet-4-5", 200 * K, 64 * K, _MANUAL_ONLY, "disabled", "summarized", tokenizer="2025"),
 ]
-# Sonnet 5.5's row lists between_tools with None: accepted there (its lowest setting).
-_ROWS = [replace(r, rejects=tuple((k, v) for k, v in r.rejects if v is not None)) for r in _ROWS]
 _DATED = {
     "claude-haiku-4-5-20251001": "claude-haiku-4-5",
     "claude-opus-4-5-20251101": "claude-opus-4-5",

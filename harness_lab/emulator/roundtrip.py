@@ -83,7 +83,8 @@ class _Prefixes:
     """Digests of the conversation before each message, made on first need (preserved thinking only)."""
 
     def __init__(self, request: dict) -> None:
-        self.request, self.digests = request, None
+        self.request = request
+        self.digests: list[bytes] | None = None
 
     def before(self, n: int) -> bytes:
         if self.digests is None:

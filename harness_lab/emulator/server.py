@@ -257,17 +257,15 @@ class Emulator:
             return _error(error, request_id)
         return 200, _headers(request_id), {"input_tokens": estimate_request(compacted_view(request)).total}
 
-    def _message(
-        self, request: dict, managed: Managed, both: tuple, estimate: RequestEstimate, mode: Mode, dropped: list
-    ) -> dict:
-        digest, conversation = both
+    def _content(self, request: dict, managed: Managed, digest: bytes, mode: Mode) -> tuple[Reply, list, int]:
+        """The script's reply as the model sends it: bound by tool_choice, with its thinking and
+        tool ids; also the thinking tokens it spent."""
         row = spec(request["model"])
         # The script reads what the model would see (cleared tool results), but past a compaction it
         # reads the whole history: a script counts its own turns there.
         compacted = compacted_view(request) is not request
         scripted = self.reply_for(request if compacted else managed.request)
-        language = reply_language(request)
-        content = obey([dict(b) for b in scripted.content], request, language)
+        content = obey([dict(b) for b in scripted.content], request, reply_language(request))
         scripted = replace(scripted, content=tuple(content))  # the stop reason follows what is sent
         choice = request.get("tool_choice")
         forced = isinstance(choice, dict) and choice.get("type") in ("any", "tool")
@@ -287,6 +285,14 @@ class Emulator:
                     # what else the script gave (a ``caller``, as the real API sends): echoed back
                     **{k: v for k, v in block.items() if k not in ("type", "id", "name", "input")},
                 }
+        return scripted, content, thinking
+
+    def _message(
+        self, request: dict, managed: Managed, both: tuple, estimate: RequestEstimate, mode: Mode, dropped: list
+    ) -> dict:
+        digest, conversation = both
+        row = spec(request["model"])
+        scripted, content, thinking = self._content(request, managed, digest, mode)
         window_left = row.context_window - estimate.total
         if managed.pause:
             stop_reason, stop_sequence = "compaction", None

@@ -6,7 +6,7 @@ too. ``display: "omitted"`` (the default on the newest models) sends the block w
 and a signature; ``"summarized"`` sends a short summary in the course's language: English when
 ``HARNESS_LAB_LANG=en`` or when the task (the first user message) has no Japanese in it, Japanese
 otherwise. What the model "thought" is billed as output and counts against ``max_tokens``: the
-emulator assumes the summary is a quarter of it (``thought_tokens``).
+emulator assumes the summary is about a third of it (``thought_tokens``).
 
 A signature is a keyed hash (BLAKE2b under the emulator's own key) of the model that made
 the block, the block's text, the blocks before it in the same message, and the conversation
@@ -114,8 +114,10 @@ def _call_text(call: dict) -> str:
 
 
 def thought_tokens(summary: str) -> int:
-    """What the model thought to write ``summary``: the emulator assumes four times its length."""
-    return 4 * text_tokens(summary) + 24
+    """What the model thought to write ``summary``: the emulator assumes three times its length, and
+    a few tokens more (a real summary is shorter than the thinking it stands for; how much shorter,
+    the docs do not say)."""
+    return 3 * text_tokens(summary) + 16
 
 
 def think(content: list, request: dict, mode: Mode, between_as_thinking: bool) -> tuple[list, int]:

@@ -24,7 +24,7 @@ _NO_TOOL_TEXT = {
 
 
 def _custom_names(tools: list) -> list[str]:
-    return [t.get("name") for t in tools if isinstance(t, dict) and t.get("name")]
+    return [str(t["name"]) for t in tools if isinstance(t, dict) and t.get("name")]
 
 
 def tool_choice_error(request: dict) -> str | None:
