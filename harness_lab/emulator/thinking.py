@@ -134,8 +134,7 @@ def think(content: list, request: dict, mode: Mode, between_as_thinking: bool) -
         summary = _summary(content, request)
         spent += thought_tokens(summary)
         blocks.append({"type": "thinking", "thinking": summary if mode.display == "summarized" else ""})
-    calls_after = [i for i, b in enumerate(content) if b.get("type") == "tool_use"]
-    last_call = calls_after[-1] if calls_after else -1
+    last_call = max((i for i, b in enumerate(content) if b.get("type") == "tool_use"), default=-1)
     for index, block in enumerate(content):
         kind = block.get("type")
         if kind == "thinking":
