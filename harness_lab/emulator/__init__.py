@@ -2,13 +2,16 @@
 
 Lessons 2-6 run on it when there is no API key: ``emulated_client("lesson6")`` is a real
 ``anthropic.Anthropic`` whose requests are validated like the real API's and answered by a script.
-See docs/architecture.md for the contract and ``scenarios.py`` for the named demos.
+Per-model rules (thinking, windows, forced tool choice) come from the model table in ``models.py``,
+whose facts and sources are in docs/api_facts.md. See docs/architecture.md for the contract and
+``scenarios.py`` / ``scenarios_2026.py`` for the named demos.
 """
 
+from . import scenarios_2026  # noqa: F401  (registers lesson 6's scenarios with the others)
 from .history import assistant_turns
-from .models import DEFAULT_MODEL, KNOWN_MODELS
-from .reading import Result, first_user_text, last_results, results_by_name
-from .replies import Reply, call, reply, say
+from .models import DEFAULT_MODEL, KNOWN_MODELS, MODELS, context_window
+from .reading import Result, first_user_text, last_results, results_by_name, task_budget_left
+from .replies import Reply, call, redacted, reply, say, think
 from .scenarios import SCENARIOS, scenario, scenario_names
 from .server import Emulator, respond
 from .tokens import estimate_reply, estimate_request, text_tokens
@@ -18,11 +21,13 @@ __all__ = [
     "DEFAULT_MODEL",
     "Emulator",
     "KNOWN_MODELS",
+    "MODELS",
     "Reply",
     "Result",
     "SCENARIOS",
     "assistant_turns",
     "call",
+    "context_window",
     "emulated_async_client",
     "emulated_client",
     "emulator_of",
@@ -30,11 +35,14 @@ __all__ = [
     "estimate_request",
     "first_user_text",
     "last_results",
+    "redacted",
     "reply",
     "respond",
     "results_by_name",
     "say",
     "scenario",
     "scenario_names",
+    "task_budget_left",
     "text_tokens",
+    "think",
 ]

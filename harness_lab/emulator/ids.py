@@ -12,7 +12,7 @@ import json
 
 from .wire import canonical_bytes
 
-__all__ = ["digest_of", "fast_digest", "make_id"]
+__all__ = ["canonical_json", "digest_of", "digests", "fast_digest", "make_id"]
 
 _ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 
@@ -25,29 +25,55 @@ def _canonical(value: object) -> bytes:
     return _ENCODER.encode(value).encode("utf-8")
 
 
-def _digest(request: object, canonical) -> bytes:
-    digest = hashlib.sha256()
+def canonical_json(value: object) -> bytes:
+    """Sorted-key compact JSON as UTF-8, whatever the value holds (surrogates, deep nesting)."""
+    try:
+        return _canonical(value)
+    except (UnicodeEncodeError, RecursionError, ValueError, TypeError):
+        return canonical_bytes(value)
+
+
+def _digests(request: object, canonical) -> tuple[bytes, bytes]:
+    """The request's digest, and the digest of its conversation (system, tools, messages) that
+    thinking signatures bind to: one encoding of each message serves both."""
+    digest, conversation = hashlib.sha256(), hashlib.sha256()
     if not isinstance(request, dict):
         digest.update(canonical(request))
-        return digest.digest()
+        return digest.digest(), conversation.digest()
     messages = request.get("messages")
     head = {k: v for k, v in request.items() if k != "stream" and not (k == "messages" and isinstance(v, list))}
     digest.update(canonical(head))
+    conversation.update(canonical(request.get("system")))
+    conversation.update(canonical(request.get("tools")))
     if isinstance(messages, list):
         for message in messages:
+            encoded = canonical(message)
             digest.update(b"\x00")
-            digest.update(canonical(message))
-    return digest.digest()
+            digest.update(encoded)
+            conversation.update(b"\x00")
+            conversation.update(encoded)
+    return digest.digest(), conversation.digest()
 
 
-def fast_digest(request: object) -> bytes | None:
-    """``digest_of`` by the C encoder, or None when it cannot say: a lone surrogate (not UTF-8), a
+def fast_digests(request: object) -> tuple[bytes, bytes] | None:
+    """``digests`` by the C encoder, or None when it cannot say: a lone surrogate (not UTF-8), a
     NaN, nesting that meets Python's recursion limit, keys json cannot sort. Success also proves
     the body has no surrogate or NaN, which is what lets the request skip the careful JSON walk."""
     try:
-        return _digest(request, _canonical)
+        return _digests(request, _canonical)
     except (UnicodeEncodeError, RecursionError, ValueError, TypeError):
         return None
+
+
+def fast_digest(request: object) -> bytes | None:
+    both = fast_digests(request)
+    return None if both is None else both[0]
+
+
+def digests(request: object) -> tuple[bytes, bytes]:
+    """``(digest_of(request), conversation digest)``, the careful way when the C encoder gives up."""
+    fast = fast_digests(request)
+    return fast if fast is not None else _digests(request, canonical_bytes)
 
 
 def digest_of(request: object) -> bytes:
@@ -58,8 +84,7 @@ def digest_of(request: object) -> bytes:
     than many small ones. Whatever the body holds, the digest is the same bytes the C encoder
     would hash, taken without recursion when the encoder gives up.
     """
-    fast = fast_digest(request)
-    return fast if fast is not None else _digest(request, canonical_bytes)
+    return digests(request)[0]
 
 
 def make_id(prefix: str, digest: bytes, salt: str = "", length: int = 22) -> str:

@@ -1,44 +1,209 @@
-"""Model ids the emulator answers for (lesson 6 uses ``claude-sonnet-5``).
+"""The model table: one row per model id the emulator answers for (lesson 6 uses ``claude-sonnet-5``).
 
-The list is the installed SDK's own (``anthropic.types.Model``); an id outside it gets the real
-API's 404 ``model: <id>``. Context windows are the 200k the real "prompt is too long" message quotes.
+Every per-model rule reads this table: the context window ("prompt is too long"), the output
+limit (``max_tokens``), which ``thinking.type`` values a model accepts, rejects (with the real
+400 text) and runs when the field is absent, the default ``display``, whether forced
+``tool_choice`` is accepted, whether replayed thinking is bound to its conversation (preserved
+thinking), whose thinking blocks a model may read, the smallest cacheable prompt and task-budget
+support. Each fact and its source page are in docs/api_facts.md, whose model table
+tests/emulator/test_models.py compares with this one row by row; a cell the docs do not give is
+marked there as the emulator's assumption.
+
+An id outside the table gets the real API's 404 ``model: <id>``. Dated ids are aliases: they share
+their family's row, and a thinking block made by one reads as made by the other.
 """
 
 from __future__ import annotations
 
-__all__ = ["CONTEXT_WINDOW", "DEFAULT_MODEL", "KNOWN_MODELS", "is_known"]
+from dataclasses import dataclass, replace
+from typing import Any
 
 from ..model import DEFAULT_MODEL
 
-CONTEXT_WINDOW = 200_000
+__all__ = [
+    "CONTEXT_WINDOW",
+    "DEFAULT_MODEL",
+    "KNOWN_MODELS",
+    "MODELS",
+    "ModelSpec",
+    "context_window",
+    "is_known",
+    "spec",
+]
 
-KNOWN_MODELS = frozenset(
-    {
-        "claude-fable-5-2",
-        "claude-mythos-5-2",
-        "claude-haiku-5-5",
-        "claude-sonnet-5-5",
-        "claude-fable-5-1",
-        "claude-opus-5-5",
-        "claude-mythos-5-1",
-        "claude-sonnet-5",
-        "claude-fable-5",
-        "claude-mythos-5",
-        "claude-opus-5",
-        "claude-opus-4-8",
-        "claude-opus-4-7",
-        "claude-mythos-preview",
-        "claude-opus-4-6",
-        "claude-sonnet-4-6",
-        "claude-haiku-4-5",
-        "claude-haiku-4-5-20251001",
-        "claude-opus-4-5",
-        "claude-opus-4-5-20251101",
-        "claude-sonnet-4-5",
-        "claude-sonnet-4-5-20250929",
-    }
+# The real 400 texts for a rejected ``thinking.type``, as public reports quote them (sources in
+# docs/api_facts.md, "Thinking configuration").
+_USE_ADAPTIVE = 'Use "thinking.type.adaptive" and "output_config.effort" to control thinking behavior.'
+ENABLED_REJECTED = f'"thinking.type.enabled" is not supported for this model. {_USE_ADAPTIVE}'
+DISABLED_REJECTED = f'"thinking.type.disabled" is not supported for this model. {_USE_ADAPTIVE}'
+DISABLED_REJECTED_SONNET_5_5 = (
+    '"thinking.type.disabled" is not supported for this model. Use "thinking.type.between_tools" for the lowest '
+    'thinking setting, or "thinking.type.adaptive" and "output_config.effort" to control thinking behavior.'
 )
+DISABLED_REJECTED_PREVIEW = (
+    '"thinking.type.disabled" is not supported for this model. Thinking defaults to adaptive mode when not '
+    'specified; use "thinking.type.enabled" with "budget_tokens" for extended thinking.'
+)
+ADAPTIVE_REJECTED = "adaptive thinking is not supported on this model"
+BETWEEN_TOOLS_REJECTED = '"thinking.type.between_tools" is not supported for this model.'
+
+THINKING_TYPES = ("adaptive", "enabled", "disabled", "between_tools")
+
+
+@dataclass(frozen=True)
+class ModelSpec:
+    """One row of the table. ``rejects`` maps each refused ``thinking.type`` to its 400 text."""
+
+    id: str
+    family: str  # the undated id: thinking blocks and prices are per family
+    context_window: int
+    max_output: int
+    rejects: tuple  # ((thinking type, 400 text), ...); every other type is accepted
+    thinking_default: str  # what a request without ``thinking`` runs: "adaptive" or "disabled"
+    display_default: str  # "omitted" (empty thinking text, a signature) or "summarized"
+    forced_tool_choice: bool  # tool_choice "any" / "tool" accepted (adaptive thinking then skipped)
+    preserved_thinking: bool  # a replayed block is bound to its conversation (prefix check)
+    reads: frozenset  # families whose thinking blocks this model may read
+    text_between_tools_as_thinking: bool  # text between tool calls comes back as thinking blocks
+    min_cacheable: int  # prompts shorter than this are not cached
+    tokenizer: str  # "2026": the Claude 4.7-and-later tokenizer (~1.3x the tokens of "2025")
+    task_budget: bool  # output_config.task_budget accepted
+
+    def rejection(self, thinking_type: str) -> str | None:
+        return dict(self.rejects).get(thinking_type)
+
+    @property
+    def accepts(self) -> tuple:
+        return tuple(t for t in THINKING_TYPES if self.rejection(t) is None)
+
+
+def _row(
+    family: str,
+    window: int,
+    output: int,
+    rejects: dict,
+    default: str,
+    display: str,
+    forced: bool = True,
+    preserved: bool = False,
+    reads: tuple = (),
+    between_as_thinking: bool = False,
+    min_cacheable: int = 1024,
+    tokenizer: str = "2026",
+    task_budget: bool = False,
+) -> ModelSpec:
+    # Only Sonnet 5.5 takes between_tools; its row says so with None (accepted).
+    rejects = {k: v for k, v in {"between_tools": BETWEEN_TOOLS_REJECTED, **rejects}.items() if v is not None}
+    return ModelSpec(
+        family,
+        family,
+        window,
+        output,
+        tuple(sorted(rejects.items())),
+        default,
+        display,
+        forced,
+        preserved,
+        frozenset({family, *reads}),
+        between_as_thinking,
+        min_cacheable,
+        tokenizer,
+        task_budget,
+    )
+
+
+M, K = 1_000_000, 1_000
+_ALWAYS_ADAPTIVE = {"enabled": ENABLED_REJECTED, "disabled": DISABLED_REJECTED}
+_NO_MANUAL = {"enabled": ENABLED_REJECTED}
+_MANUAL_ONLY = {"adaptive": ADAPTIVE_REJECTED}
+_PRESERVED: dict[str, Any] = {"preserved": True, "forced": False, "between_as_thinking": True, "task_budget": True}
+
+_ROWS = [
+    # The newest generation: preserved thinking, no forced tool choice, text between tools as thinking.
+    _row("claude-fable-5-2", M, 128 * K, _ALWAYS_ADAPTIVE, "adaptive", "omitted", **_PRESERVED),
+    _row("claude-mythos-5-2", M, 128 * K, _ALWAYS_ADAPTIVE, "adaptive", "omitted", **_PRESERVED),
+    _row(
+        "claude-fable-5-1",
+        M,
+        128 * K,
+        _ALWAYS_ADAPTIVE,
+        "adaptive",
+        "omitted",
+        reads=("claude-opus-5", "claude-opus-5-5"),
+        **_PRESERVED,
+    ),
+    _row("claude-mythos-5-1", M, 128 * K, _ALWAYS_ADAPTIVE, "adaptive", "omitted", **_PRESERVED),
+    _row("claude-opus-5-5", M, 128 * K, _ALWAYS_ADAPTIVE, "adaptive", "omitted", min_cacheable=512, **_PRESERVED),
+    _row(
+        "claude-sonnet-5-5",
+        M,
+        128 * K,
+        {"enabled": ENABLED_REJECTED, "disabled": DISABLED_REJECTED_SONNET_5_5, "between_tools": None},
+        "adaptive",
+        "omitted",
+        min_cacheable=512,
+        **_PRESERVED,
+    ),
+    _row(
+        "claude-haiku-5-5",
+        M,
+        128 * K,
+        _NO_MANUAL,
+        "adaptive",
+        "omitted",
+        preserved=True,
+        min_cacheable=512,
+        task_budget=True,
+    ),
+    # Claude 5: thinking on by default, manual extended thinking refused, forced tool choice accepted.
+    _row("claude-sonnet-5", M, 128 * K, _NO_MANUAL, "adaptive", "omitted", task_budget=True),
+    _row("claude-opus-5", M, 128 * K, _NO_MANUAL, "adaptive", "omitted", task_budget=True),
+    _row("claude-fable-5", M, 128 * K, _ALWAYS_ADAPTIVE, "adaptive", "omitted", task_budget=True),
+    _row("claude-mythos-5", M, 128 * K, _ALWAYS_ADAPTIVE, "adaptive", "omitted", task_budget=True),
+    _row(
+        "claude-mythos-preview",
+        M,
+        128 * K,
+        {"disabled": DISABLED_REJECTED_PREVIEW},
+        "adaptive",
+        "omitted",
+        forced=False,
+    ),
+    # Claude 4.7 and 4.8: adaptive when asked, manual extended thinking refused.
+    _row("claude-opus-4-8", M, 128 * K, _NO_MANUAL, "disabled", "omitted", task_budget=True),
+    _row("claude-opus-4-7", M, 128 * K, _NO_MANUAL, "disabled", "omitted", task_budget=True),
+    # Claude 4.6: every mode (manual extended thinking deprecated but accepted), the older tokenizer.
+    _row("claude-opus-4-6", M, 128 * K, {}, "disabled", "summarized", tokenizer="2025"),
+    _row("claude-sonnet-4-6", M, 128 * K, {}, "disabled", "summarized", tokenizer="2025"),
+    # Claude 4.5: manual extended thinking only, 200K window, 64K output.
+    _row("claude-haiku-4-5", 200 * K, 64 * K, _MANUAL_ONLY, "disabled", "summarized", tokenizer="2025"),
+    _row("claude-opus-4-5", 200 * K, 64 * K, _MANUAL_ONLY, "disabled", "summarized", tokenizer="2025"),
+    _row("claude-sonnet-4-5", 200 * K, 64 * K, _MANUAL_ONLY, "disabled", "summarized", tokenizer="2025"),
+]
+_DATED = {
+    "claude-haiku-4-5-20251001": "claude-haiku-4-5",
+    "claude-opus-4-5-20251101": "claude-opus-4-5",
+    "claude-sonnet-4-5-20250929": "claude-sonnet-4-5",
+}
+
+MODELS: dict[str, ModelSpec] = {row.id: row for row in _ROWS}
+MODELS.update({dated: replace(MODELS[family], id=dated) for dated, family in _DATED.items()})
+KNOWN_MODELS = frozenset(MODELS)
+
+# The course's default model's window (what a context gauge shows when it knows no model).
+CONTEXT_WINDOW = MODELS[DEFAULT_MODEL].context_window
 
 
 def is_known(model: object) -> bool:
-    return isinstance(model, str) and model in KNOWN_MODELS
+    return isinstance(model, str) and model in MODELS
+
+
+def spec(model: str) -> ModelSpec:
+    """The row of a known model id (``KeyError`` for an unknown one: check ``is_known`` first)."""
+    return MODELS[model]
+
+
+def context_window(model: object) -> int:
+    """The model's context window; the default model's for an id the table does not know."""
+    row = MODELS.get(model) if isinstance(model, str) else None
+    return (row or MODELS[DEFAULT_MODEL]).context_window

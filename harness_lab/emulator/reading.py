@@ -6,12 +6,26 @@ instance a final answer that quotes the tool results, or another route after a d
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
+from ..text import lang
 from .history import assistant_turns, blocks_of
 
-__all__ = ["Result", "assistant_turns", "first_user_text", "last_results", "results_by_name"]
+# Kana, kanji and half-width katakana: a task with any of them is written in Japanese.
+_JAPANESE = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uff66-\uff9f]")
+
+__all__ = [
+    "Result",
+    "assistant_turns",
+    "compaction_summary",
+    "first_user_text",
+    "last_results",
+    "reply_language",
+    "results_by_name",
+    "task_budget_left",
+]
 
 
 @dataclass(frozen=True)
@@ -70,3 +84,44 @@ def first_user_text(request: dict) -> str:
         if message.get("role") == "user":
             return _text(message.get("content"))
     return ""
+
+
+def reply_language(request: dict) -> str:
+    """The language the emulated model writes in: "en" when ``HARNESS_LAB_LANG=en`` or the task (the
+    first user message) has no Japanese character, else "ja" (the course's language)."""
+    if lang() == "en":
+        return "en"
+    task = first_user_text(request)
+    return "ja" if _JAPANESE.search(task) or not task.strip() else "en"
+
+
+def compaction_summary(request: dict) -> str:
+    """What a compaction block says (context_management.py): the task and how far the run got, in
+    the language of the task (Japanese unless the task has none, or HARNESS_LAB_LANG=en)."""
+    task = " ".join(first_user_text(request).split())
+    task = task if len(task) <= 60 else task[:59] + "…"
+    calls = sum(
+        1
+        for message in request.get("messages") or ()
+        for block in blocks_of(message.get("content"))
+        if isinstance(block, dict) and block.get("type") == "tool_use"
+    )
+    if reply_language(request) == "en":
+        return f'Summary so far: the task is "{task}"; {calls} tool calls have run and their results were read.'
+    return f"ここまでの要約: 依頼は「{task}」。ツール呼び出し{calls}回の結果を確認済み。"
+
+
+def task_budget_left(request: dict) -> int | None:
+    """The countdown a task budget shows the model (``output_config.task_budget``), or None without one.
+
+    The emulator counts what the loop has used as the size of the prompt it is reading now (the
+    history holds every earlier output and tool result): ``remaining`` (or ``total``) minus that.
+    """
+    from .tokens import estimate_request
+
+    config = request.get("output_config")
+    budget = config.get("task_budget") if isinstance(config, dict) else None
+    if not isinstance(budget, dict):
+        return None
+    start = budget.get("remaining") if budget.get("remaining") is not None else budget.get("total")
+    return start - estimate_request(request).total

@@ -4,6 +4,10 @@ A ``Reply`` is the model's side of one round trip before the emulator dresses it
 its content blocks (tool_use blocks still without ids, which the emulator derives from the request)
 and, optionally, an explicit ``stop_reason``. Without one, the stop reason follows from the content:
 ``tool_use`` when it calls a tool, else ``end_turn`` — exactly how the real API reports it.
+
+On a thinking model the emulator adds the thinking itself (thinking.py); ``think("...")`` puts a
+thinking block exactly where a script wants one (between two calls, say), and ``redacted()`` a
+``redacted_thinking`` block. Their signatures and data are the emulator's to mint.
 """
 
 from __future__ import annotations
@@ -16,8 +20,10 @@ __all__ = [
     "STOP_REASONS",
     "as_reply",
     "call",
+    "redacted",
     "reply",
     "say",
+    "think",
 ]
 
 STOP_REASONS = (
@@ -55,6 +61,16 @@ def say(text: str) -> Reply:
 def call(name: str, /, **input: Any) -> Reply:
     """A reply that calls one tool; ``name`` is positional so a tool may take a ``name`` argument."""
     return Reply(({"type": "tool_use", "name": name, "input": input},))
+
+
+def think(summary: str) -> Reply:
+    """A thinking block with this summary (shown when the request asks for ``display: "summarized"``)."""
+    return Reply(({"type": "thinking", "thinking": summary},))
+
+
+def redacted() -> Reply:
+    """A ``redacted_thinking`` block: thinking the API encrypted; it goes back unchanged like any other."""
+    return Reply(({"type": "redacted_thinking"},))
 
 
 def reply(

@@ -12,6 +12,7 @@ in a public 400), so it is accepted as any JSON here rather than reported with g
 
 from __future__ import annotations
 
+from .context_management import CONTEXT_MANAGEMENT
 from .kinds import Bool, Int, Json, JsonDict, ListOf, Lit, Model, Nullable, Str, StrOr, Tagged
 
 __all__ = [
@@ -22,11 +23,9 @@ __all__ = [
     "COUNT_TOKENS",
     "CREATE",
     "MESSAGE",
-    "MODEL_OUTPUT_LIMITS",
     "THREAD",
     "TOOL",
     "TOOLS",
-    "output_limit",
 ]
 
 ID_PATTERN = "^[a-zA-Z0-9_-]+$"
@@ -370,6 +369,8 @@ TOOL_CHOICE = Tagged(
     }
 )
 DISPLAY = Nullable(Lit("summarized", "omitted", "updates"))  # "updates" is beta
+# Preserved thinking: what a replayed block that fails the conversation check does (beta).
+BLOCK_BINDING = Nullable(Model({"prefix_mismatch_behavior": Nullable(Lit("error", "drop_block"))}))
 THINKING = Tagged(
     {
         # budget_tokens >= 1024 is the public 400 "thinking.enabled.budget_tokens: Input should be
@@ -378,14 +379,14 @@ THINKING = Tagged(
             {
                 "budget_tokens": Int(ge=1024),
                 "type": Lit("enabled"),
-                "block_binding": Nullable(DICT),
+                "block_binding": BLOCK_BINDING,
                 "display": DISPLAY,
             },
             ["budget_tokens", "type"],
         ),
         "disabled": Model({"type": Lit("disabled")}, ["type"]),
         "between_tools": Model({"type": Lit("between_tools")}, ["type"]),
-        "adaptive": Model({"type": Lit("adaptive"), "block_binding": Nullable(DICT), "display": DISPLAY}, ["type"]),
+        "adaptive": Model({"type": Lit("adaptive"), "block_binding": BLOCK_BINDING, "display": DISPLAY}, ["type"]),
     }
 )
 OUTPUT_CONFIG = Model(
@@ -394,7 +395,10 @@ OUTPUT_CONFIG = Model(
         "format": Nullable(
             Tagged({"json_schema": Model({"schema": DICT, "type": Lit("json_schema")}, ["schema", "type"])})
         ),
-        "task_budget": Nullable(DICT),  # beta
+        # beta: an advisory budget the model sees counting down (docs: "Task budgets")
+        "task_budget": Nullable(
+            Model({"total": Int(ge=1), "type": Lit("tokens"), "remaining": Nullable(Int(ge=0))}, ["total", "type"])
+        ),
     }
 )
 CONTAINER = Nullable(
@@ -461,25 +465,9 @@ CREATE = {
 BETA_FIELDS = {
     "billing_policy": JSON,
     "compaction": JSON,
-    "context_management": JSON,
+    "context_management": CONTEXT_MANAGEMENT,
     "fallback_credit_token": JSON,
     "fallbacks": JSON,
     "mcp_servers": JSON,
     "thread": THREAD,
 }
-
-# Largest max_tokens per model (platform.claude.com model pages: "Max output"). The 4.5
-# generation stops at 64K; every later model, Sonnet 4.6 included, at 128K.
-MODEL_OUTPUT_LIMITS = {
-    "claude-haiku-4-5": 64_000,
-    "claude-haiku-4-5-20251001": 64_000,
-    "claude-sonnet-4-5": 64_000,
-    "claude-sonnet-4-5-20250929": 64_000,
-    "claude-opus-4-5": 64_000,
-    "claude-opus-4-5-20251101": 64_000,
-}
-DEFAULT_OUTPUT_LIMIT = 128_000
-
-
-def output_limit(model: str) -> int:
-    return MODEL_OUTPUT_LIMITS.get(model, DEFAULT_OUTPUT_LIMIT)

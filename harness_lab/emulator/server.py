@@ -1,9 +1,14 @@
 """The emulated Messages API server: ``respond(request) -> (status, headers, body)`` (lessons 2-6).
 
-``respond`` is pure: the answer is a function of the request body alone. The request is validated
-first (``validate.py``), then the script picks the model's reply, and the reply is dressed as a
-complete Message with ids derived from the request (``ids.py``) and an estimated usage
-(``tokens.py``). Streaming requests get the same Message as server-sent events (``sse.py``).
+The answer is a function of the request body (and its ``anthropic-beta`` header): the request is
+validated first (``validate.py``, the model table in ``models.py``, the thinking round-trip rules in
+``roundtrip.py``), context management applies its edits (``context_management.py``), the script
+picks the model's reply, ``tool_choice`` binds it (``tool_choice.py``), a thinking model adds its
+thinking (``thinking.py``), and the reply is dressed as a complete Message with ids derived from
+the request (``ids.py``) and an estimated usage (``tokens.py``). Streaming requests get the same
+Message as server-sent events (``sse.py``). Two things an emulator keeps between requests, as a
+server would: its prompt cache (``caching.py``: what is read and written depends on what came
+before) and the beta server-held threads; the content of an answer never depends on them.
 
 ``respond`` never raises: whatever the body holds, the answer is a status, headers and a body. A
 script that raises, or a bug of the emulator's own, is a 500 ``api_error`` with a request id, as a
@@ -20,23 +25,31 @@ from __future__ import annotations
 import json
 import reprlib
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import Any
 
 from ..text import t
 from . import wire
-from .history import Merged, assistant_turns
-from .ids import digest_of, fast_digest, make_id
+from .caching import PromptCache, too_many_breakpoints, usage_fields
+from .context_management import Managed, compacted_view, manage
+from .history import assistant_turns
+from .ids import digest_of, digests, fast_digests, make_id
+from .models import spec
+from .reading import compaction_summary, reply_language
 from .replies import Reply, as_reply
+from .roundtrip import history_error
 from .schema import THREAD
 from .shape import shape_reply
 from .sse import encode_stream
+from .thinking import Mode, ToolState, make_tool_id, mode_of, sign_blocks, think
 from .tokens import RequestEstimate, estimate_reply, estimate_request
+from .tool_choice import obey
 from .validate import ApiError, check_prompt_length, validate
 
 __all__ = [
     "Emulator",
     "FAULTS",
-    "MIN_CACHEABLE_TOKENS",
+    "betas_of",
     "body_bytes",
     "error_body",
     "respond",
@@ -44,9 +57,6 @@ __all__ = [
 
 # What ``faults=`` may schedule (see transport.py for how each one fails).
 FAULTS = ("429", "500", "529", "connection", "timeout", "stream_error")
-
-# Prompts shorter than this are not cached by the real API (Sonnet's minimum); neither here.
-MIN_CACHEABLE_TOKENS = 1024
 
 Script = Any  # list[Reply] | Callable[[dict], Reply | str] | str (a scenario name)
 
@@ -75,31 +85,20 @@ class ScriptFailed(Exception):
 MAX_EXCEPTION_TEXT = 500
 
 
-def _usage(estimate: RequestEstimate, merged: list[Merged], output_tokens: int) -> dict:
-    """Usage with every field present.
+def betas_of(headers: Any) -> frozenset:
+    """The ``anthropic-beta`` header's values (comma-separated, possibly repeated)."""
+    if not headers:
+        return frozenset()
+    values = headers.get_list("anthropic-beta") if hasattr(headers, "get_list") else [headers.get("anthropic-beta")]
+    return frozenset(v.strip() for value in values if value for v in value.split(",") if v.strip())
 
-    Deterministic cache model: the prefix before the last ``cache_control`` breakpoint is *written*
-    the first time; the part of it the previous request of the same conversation already covered (the
-    history before the last assistant message) is *read*. Below the minimum cacheable size nothing
-    is cached, as on the real API.
-    """
-    prefix = estimate.cached_prefix if estimate.cached_prefix >= MIN_CACHEABLE_TOKENS else 0
-    read = 0
-    if prefix and any(m.role == "assistant" for m in merged):
-        read = min(prefix, estimate.before_last_assistant)
-        if read < MIN_CACHEABLE_TOKENS:
-            read = 0
-    write = prefix - read
+
+def _usage(estimate: RequestEstimate, write: int, read: int, output_tokens: int, thinking: int) -> dict:
+    """Usage with every field present; ``output_tokens`` includes the thinking tokens."""
     return {
-        "input_tokens": estimate.total - prefix,
-        "cache_creation_input_tokens": write,
-        "cache_read_input_tokens": read,
-        "cache_creation": {
-            "ephemeral_5m_input_tokens": write if estimate.cache_ttl != "1h" else 0,
-            "ephemeral_1h_input_tokens": write if estimate.cache_ttl == "1h" else 0,
-        },
+        **usage_fields(estimate, write, read),
         "output_tokens": output_tokens,
-        "output_tokens_details": {"thinking_tokens": 0},
+        "output_tokens_details": {"thinking_tokens": thinking},
         "server_tool_use": {"web_search_requests": 0, "web_fetch_requests": 0},
         "service_tier": "standard",
         "inference_geo": "global",
@@ -129,6 +128,7 @@ class Emulator:
         self.add_faults(faults)
         self.requests: list[dict] = []
         self.threads: dict[str, dict] = {}  # beta server-held threads, by response id
+        self.cache = PromptCache()  # the prompt cache this server holds (caching.py)
         self.http_requests = 0  # counted by the transport, faults included
 
     def add_faults(self, faults: dict | None) -> None:
@@ -153,22 +153,24 @@ class Emulator:
             raise ScriptFailed() from exc
 
     # -- the server -------------------------------------------------------------------------
-    def respond(self, request: dict, path: str = "/v1/messages") -> tuple[int, dict, Any]:
-        """Answer one request body: ``(status, headers, body)``; body is a dict, or SSE text."""
+    def respond(self, request: dict, path: str = "/v1/messages", headers: Any = None) -> tuple[int, dict, Any]:
+        """Answer one request body: ``(status, headers, body)``; body is a dict, or SSE text.
+
+        ``headers`` are the HTTP request's (only ``anthropic-beta`` is read: beta parameters need it).
+        """
         self.requests.append(request)
         try:
-            return self._respond(request, path)
+            return self._respond(request, path, betas_of(headers))
         except Exception as exc:
             return self._failed(request, exc)
 
-    def _respond(self, request: Any, path: str) -> tuple[int, dict, Any]:
+    def _respond(self, request: Any, path: str, betas: frozenset) -> tuple[int, dict, Any]:
         if self.replay is not None:
             return self.replay.answer(path, request)
         path = path.rstrip("/")
-        digest = fast_digest(request)
-        encodable = digest is not None  # the C encoder wrote it: no lone surrogate, no NaN
-        if digest is None:
-            digest = digest_of(request)
+        both = fast_digests(request)
+        encodable = both is not None  # the C encoder wrote it: no lone surrogate, no NaN
+        digest, conversation = both if both is not None else digests(request)
         request_id = make_id("req_011C", digest, "request", 21)
         if path not in ("/v1/messages", "/v1/messages/count_tokens"):
             return _error(ApiError(404, "Not Found"), request_id)
@@ -178,10 +180,10 @@ class Emulator:
                 return _error(ApiError(400, unreadable), request_id)
             encodable = True  # walked: no lone surrogate, no NaN
         if path == "/v1/messages/count_tokens":
-            return self._count_tokens(request, request_id)
+            return self._count_tokens(request, request_id, betas)
         if isinstance(request, dict) and isinstance(request.get("thread"), dict):
-            return self._threaded(request)
-        return self._create(request, digest, request_id, encodable)[:3]
+            return self._threaded(request, betas)
+        return self._create(request, (digest, conversation), request_id, betas, encodable)[:3]
 
     def _failed(self, request: Any, exc: Exception) -> tuple[int, dict, dict]:
         """A 500 that says what broke; never retried, since the same request breaks the same way."""
@@ -199,22 +201,29 @@ class Emulator:
         return status, {**headers, "x-should-retry": "false"}, body
 
     def _create(
-        self, request: dict, digest: bytes, request_id: str, encodable: bool = False
+        self, request: dict, both: tuple, request_id: str, betas: frozenset, encodable: bool = False
     ) -> tuple[int, dict, Any, dict | None]:
         """Validate, then answer; also hands back the Message dict (None on an error)."""
-        error, merged = validate(request, encodable=encodable)
-        estimate = None
-        if error is None:
-            estimate = estimate_request(request)
-            error = check_prompt_length(estimate.total)
+        error, merged = validate(request, encodable=encodable, betas=betas)
         if error is not None:
             return (*_error(error, request_id), None)
-        message = self._message(request, merged, digest, estimate)
+        row = spec(request["model"])
+        mode = mode_of(request, row.thinking_default, row.display_default)
+        error, dropped = history_error(request, merged, row, mode)
+        if error is not None:
+            return (*_error(error, request_id), None)
+        managed = manage(request, compaction_summary)
+        estimate = estimate_request(managed.request, track=_wants_cache(managed.request))
+        problem = too_many_breakpoints(estimate)
+        error = ApiError(400, problem) if problem else check_prompt_length(estimate.total, request["model"])
+        if error is not None:
+            return (*_error(error, request_id), None)
+        message = self._message(request, managed, both, estimate, mode, dropped)
         if request.get("stream"):
             return 200, _headers(request_id, "text/event-stream; charset=utf-8"), encode_stream(message), message
         return 200, _headers(request_id), message, message
 
-    def _threaded(self, request: dict) -> tuple[int, dict, Any]:
+    def _threaded(self, request: dict, betas: frozenset) -> tuple[int, dict, Any]:
         """The beta server-held thread (the SDK's ``tool_runner`` default), kept in this emulator.
 
         ``{"type": "create"}`` stores the conversation under the response id; ``{"type": "continue",
@@ -233,40 +242,70 @@ class Emulator:
             if previous is None:
                 return _error(ApiError(404, f"thread.previous_message_id: {thread['previous_message_id']}"), request_id)
             fields = {**previous, **fields, "messages": previous["messages"] + list(fields.get("messages") or [])}
-        digest = digest_of(fields)
-        status, headers, body, message = self._create(fields, digest, make_id("req_011C", digest, "request", 21))
+        both = digests(fields)
+        status, headers, body, message = self._create(fields, both, make_id("req_011C", both[0], "request", 21), betas)
         if message is not None:
             stored = {k: v for k, v in fields.items() if k != "stream"}
             stored["messages"] = fields["messages"] + [{"role": "assistant", "content": message["content"]}]
             self.threads[message["id"]] = stored
         return status, headers, body
 
-    def _count_tokens(self, request: dict, request_id: str) -> tuple[int, dict, Any]:
+    def _count_tokens(self, request: dict, request_id: str, betas: frozenset) -> tuple[int, dict, Any]:
         # The body was found readable by now (respond() walks it when the C encoder could not).
-        error, _ = validate(request, count_tokens=True, encodable=True)
+        error, _ = validate(request, count_tokens=True, encodable=True, betas=betas)
         if error is not None:
             return _error(error, request_id)
-        return 200, _headers(request_id), {"input_tokens": estimate_request(request).total}
+        return 200, _headers(request_id), {"input_tokens": estimate_request(compacted_view(request)).total}
 
-    def _message(self, request: dict, merged: list[Merged], digest: bytes, estimate: RequestEstimate) -> dict:
-        scripted = self.reply_for(request)
-        content = []
-        for index, block in enumerate(scripted.content):
+    def _content(self, request: dict, managed: Managed, digest: bytes, mode: Mode) -> tuple[Reply, list, int]:
+        """The script's reply as the model sends it: bound by tool_choice, with its thinking and
+        tool ids; also the thinking tokens it spent."""
+        row = spec(request["model"])
+        # The script reads what the model would see (cleared tool results), but past a compaction it
+        # reads the whole history: a script counts its own turns there.
+        compacted = compacted_view(request) is not request
+        scripted = self.reply_for(request if compacted else managed.request)
+        content = obey([dict(b) for b in scripted.content], request, reply_language(request))
+        scripted = replace(scripted, content=tuple(content))  # the stop reason follows what is sent
+        choice = request.get("tool_choice")
+        forced = isinstance(choice, dict) and choice.get("type") in ("any", "tool")
+        # Forced tool use on a model that accepts it skips adaptive thinking: the reply starts with the call.
+        shown = Mode("disabled", mode.display) if forced else mode
+        content, thinking = think(content, request, shown, row.text_between_tools_as_thinking)
+        if managed.compaction is not None:
+            content = [managed.compaction] if managed.pause else [managed.compaction, *content]
+        state = ToolState(mode.kind, bool(content) and content[0]["type"] in ("thinking", "redacted_thinking"))
+        for index, block in enumerate(content):
             if block["type"] == "tool_use":
-                block = {
+                content[index] = {
                     "type": "tool_use",
-                    "id": block.get("id") or make_id("toolu_01", digest, f"tool{index}"),
+                    "id": block.get("id") or make_tool_id(make_id("", digest, f"tool{index}", 13), row.family, state),
                     "name": block["name"],
                     "input": block.get("input") or {},
                     # what else the script gave (a ``caller``, as the real API sends): echoed back
                     **{k: v for k, v in block.items() if k not in ("type", "id", "name", "input")},
                 }
-            content.append(block)
-        content, stop_reason, stop_sequence = shape_reply(content, scripted, request)
+        return scripted, content, thinking
+
+    def _message(
+        self, request: dict, managed: Managed, both: tuple, estimate: RequestEstimate, mode: Mode, dropped: list
+    ) -> dict:
+        digest, conversation = both
+        row = spec(request["model"])
+        scripted, content, thinking = self._content(request, managed, digest, mode)
+        window_left = row.context_window - estimate.total
+        if managed.pause:
+            stop_reason, stop_sequence = "compaction", None
+        else:
+            content, stop_reason, stop_sequence, thinking = shape_reply(
+                content, scripted, request, thinking, window_left
+            )
+        sign_blocks(content, row.family, conversation, digest)
         stop_details = scripted.stop_details
         if stop_reason == "refusal" and stop_details is None:
             stop_details = {"type": "refusal", "category": None, "explanation": None}
-        return {
+        write, read = self.cache.use(estimate, row.min_cacheable) if estimate.trail else (0, 0)
+        message = {
             "id": make_id("msg_01", digest, "message"),
             "type": "message",
             "role": "assistant",
@@ -275,8 +314,30 @@ class Emulator:
             "stop_reason": stop_reason,
             "stop_sequence": stop_sequence,
             "stop_details": stop_details,
-            "usage": _usage(estimate, merged, estimate_reply(content)),
+            "usage": _usage(estimate, write, read, estimate_reply(content) + thinking, thinking),
         }
+        if request.get("context_management") is not None:
+            message["context_management"] = {"applied_edits": managed.applied}
+        if dropped:
+            message["input_transformations"] = dropped
+        return message
+
+
+def _wants_cache(request: dict) -> bool:
+    """Whether the request asks for caching anywhere (only then is the prompt's trail hashed)."""
+    if request.get("cache_control") is not None:
+        return True
+    for tool in request.get("tools") or ():
+        if isinstance(tool, dict) and tool.get("cache_control"):
+            return True
+    system = request.get("system")
+    if isinstance(system, list) and any(isinstance(b, dict) and b.get("cache_control") for b in system):
+        return True
+    for message in request.get("messages") or ():
+        content = message.get("content") if isinstance(message, dict) else None
+        if isinstance(content, list) and any(isinstance(b, dict) and b.get("cache_control") for b in content):
+            return True
+    return False
 
 
 def _resolve(script: Script) -> Any:
@@ -296,9 +357,11 @@ def _resolve(script: Script) -> Any:
     return [as_reply(r) for r in script]
 
 
-def respond(request: dict, script: Script = "lesson6", path: str = "/v1/messages") -> tuple[int, dict, Any]:
+def respond(
+    request: dict, script: Script = "lesson6", path: str = "/v1/messages", headers: Any = None
+) -> tuple[int, dict, Any]:
     """One answer from a fresh emulator running ``script``: pure, same request -> same bytes."""
-    return Emulator(script).respond(request, path)
+    return Emulator(script).respond(request, path, headers)
 
 
 def body_bytes(body: Any) -> bytes:

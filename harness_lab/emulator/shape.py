@@ -4,8 +4,10 @@ The scripted model "generates" its reply, and then the request's ``stop_sequence
 ``max_tokens`` apply as on the real API: text is cut just before the first stop sequence
 (``stop_reason: "stop_sequence"``), and a reply longer than ``max_tokens`` (by the estimate in
 ``tokens.py``) is cut there (``stop_reason: "max_tokens"``), a tool_use included — its input then
-holds only the keys that fit, which is why a truncated call must never be run. A stop_reason the
-script set explicitly wins over both.
+holds only the keys that fit, which is why a truncated call must never be run. Thinking comes
+first and counts against ``max_tokens``: a budget it uses up leaves only the thinking. A reply
+that would run past the model's context window is cut where the window ends
+(``stop_reason: "model_context_window_exceeded"``). A stop_reason the script set explicitly wins.
 """
 
 from __future__ import annotations
@@ -58,8 +60,7 @@ def _apply_stop_sequences(content: list[dict], sequences: list) -> tuple[list[di
     return content, None
 
 
-def _apply_max_tokens(content: list[dict], max_tokens: int) -> tuple[list[dict], bool]:
-    budget = max_tokens - REPLY_OVERHEAD
+def _apply_max_tokens(content: list[dict], budget: int) -> tuple[list[dict], bool]:
     kept: list[dict] = []
     for block in content:
         if block["type"] == "text":
@@ -86,10 +87,13 @@ def _apply_max_tokens(content: list[dict], max_tokens: int) -> tuple[list[dict],
     return kept, False
 
 
-def shape_reply(content: list[dict], scripted: Reply, request: dict) -> tuple[list[dict], str, str | None]:
-    """Apply stop sequences and ``max_tokens``; return (content, stop_reason, stop_sequence)."""
+def shape_reply(
+    content: list[dict], scripted: Reply, request: dict, thinking: int = 0, window_left: int | None = None
+) -> tuple[list[dict], str, str | None, int]:
+    """Apply stop sequences, ``max_tokens`` and the context window to a reply that spends
+    ``thinking`` tokens first; return (content, stop_reason, stop_sequence, thinking tokens billed)."""
     if scripted.stop_reason is not None:
-        return content, scripted.stop_reason, scripted.stop_sequence
+        return content, scripted.stop_reason, scripted.stop_sequence, thinking
     stop_reason, stop_sequence = scripted.final_stop_reason, None
     sequences = request.get("stop_sequences")
     if sequences:
@@ -97,8 +101,16 @@ def shape_reply(content: list[dict], scripted: Reply, request: dict) -> tuple[li
         if stop_sequence is not None:
             stop_reason = "stop_sequence"
     max_tokens = request.get("max_tokens")
-    if isinstance(max_tokens, int):
-        content, cut = _apply_max_tokens(content, max_tokens)
-        if cut:
-            stop_reason, stop_sequence = "max_tokens", None
-    return content, stop_reason, stop_sequence
+    limit, cause = (max_tokens, "max_tokens") if isinstance(max_tokens, int) else (None, None)
+    if window_left is not None and (limit is None or window_left < limit):
+        limit, cause = window_left, "model_context_window_exceeded"
+    if limit is None:
+        return content, stop_reason, stop_sequence, thinking
+    budget = limit - REPLY_OVERHEAD - thinking
+    if budget < 0:  # the limit fell inside the thinking: only the thinking comes back
+        kept = [b for b in content if b["type"] in ("thinking", "redacted_thinking")]
+        return kept, cause, None, max(limit - REPLY_OVERHEAD, 0)
+    content, cut = _apply_max_tokens(content, budget)
+    if cut:
+        stop_reason, stop_sequence = cause, None
+    return content, stop_reason, stop_sequence, thinking

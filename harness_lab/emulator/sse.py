@@ -1,8 +1,9 @@
 """A finished Message replayed as the API's server-sent events (streaming, lesson 2).
 
 The event order is the real one: ``message_start`` (empty content, ``stop_reason: null``), a ``ping``,
-then per block ``content_block_start`` / ``content_block_delta`` (``text_delta`` or
-``input_json_delta``) / ``content_block_stop``, then ``message_delta`` (stop fields and cumulative
+then per block ``content_block_start`` / ``content_block_delta`` (``text_delta``,
+``input_json_delta``, or ``thinking_delta`` then one ``signature_delta`` for a thinking block) /
+``content_block_stop``, then ``message_delta`` (stop fields and cumulative
 usage) and ``message_stop``. Every event carries an ``event:`` line: the Python SDK drops events
 without one. The SDK's accumulator rebuilds exactly the non-streamed Message from these events.
 """
@@ -48,6 +49,17 @@ def encode_stream(message: dict) -> str:
                         "content_block_delta",
                         {"type": "content_block_delta", "index": index, "delta": {"type": "text_delta", "text": piece}},
                     )
+                )
+        elif kind == "thinking":
+            start = {**block, "thinking": "", "signature": ""}
+            out.append(
+                _event("content_block_start", {"type": "content_block_start", "index": index, "content_block": start})
+            )
+            deltas = [{"type": "thinking_delta", "thinking": piece} for piece in _chunks(block["thinking"]) if piece]
+            deltas.append({"type": "signature_delta", "signature": block["signature"]})
+            for delta in deltas:
+                out.append(
+                    _event("content_block_delta", {"type": "content_block_delta", "index": index, "delta": delta})
                 )
         elif kind == "tool_use":
             out.append(

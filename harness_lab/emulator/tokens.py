@@ -27,6 +27,7 @@ Everything here is one pass over the request: linear in its size.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from dataclasses import dataclass
@@ -104,12 +105,18 @@ def value_tokens(value: Any) -> int:
 
 @dataclass(frozen=True)
 class RequestEstimate:
-    """``total`` input tokens; ``cached_prefix`` of them sit before the last cache breakpoint."""
+    """``total`` input tokens; ``cached_prefix`` of them sit before the last cache breakpoint.
+
+    ``trail`` (only when asked for) holds, after each block in prefix order, the running total and
+    a digest of everything so far, with whether a breakpoint sits there: what the prompt cache
+    keys its entries by (caching.py).
+    """
 
     total: int
     cached_prefix: int = 0
     cache_ttl: str = "5m"
-    before_last_assistant: int = 0  # running estimate where the last assistant message begins
+    breakpoints: int = 0  # blocks with cache_control, plus one for a top-level cache_control
+    trail: tuple = ()
 
 
 def _block_tokens(block: Any) -> int:
@@ -138,54 +145,78 @@ def _block_tokens(block: Any) -> int:
 
 
 class _Counter:
-    """Running total that remembers where the last cache breakpoint fell."""
+    """Running total that remembers where the last cache breakpoint fell (and, when tracking, a
+    digest of the prompt so far after each block)."""
 
-    def __init__(self) -> None:
+    def __init__(self, track: bool) -> None:
         self.total = REQUEST_OVERHEAD
         self.prefix = 0
         self.ttl = "5m"
+        self.breakpoints = 0
+        self.running = hashlib.sha256() if track else None
+        self.trail: list = []
 
-    def add(self, tokens: int, marker: Any = None) -> None:
+    def add(self, tokens: int, marker: Any = None, block: Any = None) -> None:
         self.total += tokens
-        if isinstance(marker, dict):
+        marked = isinstance(marker, dict)
+        if marked:
             self.prefix = self.total
             self.ttl = marker.get("ttl") or "5m"
+            self.breakpoints += 1
+        if self.running is not None and block is not None:
+            self.running.update(_canonical(block))
+            self.trail.append((self.total, self.running.copy().digest(), marked))
 
 
-def estimate_request(request: dict) -> RequestEstimate:
-    """Estimate the input tokens of a Messages request (system + tools + messages)."""
-    counter = _Counter()
+def _canonical(value: Any) -> bytes:
+    """A block's bytes for the cache key: what changes the prompt changes the key."""
+    if isinstance(value, dict) and "cache_control" in value:
+        value = {k: v for k, v in value.items() if k != "cache_control"}
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, default=str).encode("utf-8", "surrogatepass")
+
+
+def _marker(block: Any) -> Any:
+    return block.get("cache_control") if isinstance(block, dict) else None
+
+
+def estimate_request(request: dict, track: bool = False) -> RequestEstimate:
+    """Estimate the input tokens of a Messages request (tools + system + messages).
+
+    ``track=True`` also records the ``trail`` the prompt cache needs; it costs a hash per block,
+    so only a request that asks for caching pays it.
+    """
+    counter = _Counter(track)
     tools = request.get("tools") or []
     if tools:
         counter.add(TOOLS_SYSTEM_PROMPT_TOKENS)
     for tool in tools:
-        counter.add(
-            TOOL_DEFINITION_OVERHEAD + value_tokens(tool), tool.get("cache_control") if isinstance(tool, dict) else None
-        )
+        counter.add(TOOL_DEFINITION_OVERHEAD + value_tokens(tool), _marker(tool), tool)
     system = request.get("system")
     if system:
         counter.add(SYSTEM_OVERHEAD)
         if isinstance(system, str):
-            counter.add(text_tokens(system))
+            counter.add(text_tokens(system), None, system)
         else:
             for block in system:
-                counter.add(_block_tokens(block), block.get("cache_control") if isinstance(block, dict) else None)
-    before_last_assistant = 0
+                counter.add(_block_tokens(block), _marker(block), block)
     for message in request.get("messages") or []:
-        if isinstance(message, dict) and message.get("role") == "assistant":
-            before_last_assistant = counter.total
-        counter.add(MESSAGE_OVERHEAD)
+        counter.add(MESSAGE_OVERHEAD, None, message.get("role") if isinstance(message, dict) else None)
         content = message.get("content") if isinstance(message, dict) else None
         if isinstance(content, str):
-            counter.add(text_tokens(content))
+            counter.add(text_tokens(content), None, content)
         elif content:
             for block in content:
-                counter.add(_block_tokens(block), block.get("cache_control") if isinstance(block, dict) else None)
+                counter.add(_block_tokens(block), _marker(block), block)
     top = request.get("cache_control")
     if isinstance(top, dict):
+        # Automatic caching: the breakpoint sits on the last block and moves on as the talk grows.
         counter.prefix = counter.total
         counter.ttl = top.get("ttl") or "5m"
-    return RequestEstimate(counter.total, counter.prefix, counter.ttl, before_last_assistant)
+        counter.breakpoints += 1
+        if counter.trail:
+            total, digest, _ = counter.trail[-1]
+            counter.trail[-1] = (total, digest, True)
+    return RequestEstimate(counter.total, counter.prefix, counter.ttl, counter.breakpoints, tuple(counter.trail))
 
 
 def estimate_reply(content: list[dict]) -> int:

@@ -7,9 +7,14 @@ sends. The checks run in the real API's order:
 1. the body as JSON (``wire.py``): a lone surrogate, nesting past 1,024 levels, a NaN;
 2. its shape (``schema.py``, in the words of ``kinds.py``): every parameter and block type, unknown
    fields (``Extra inputs are not permitted``) and wrong types (``Input should be a valid boolean``);
-3. what the shape cannot say: the model, ``max_tokens`` against its limit, non-empty text, unique
-   ``tool_use`` ids, each custom tool's ``input_schema`` valid JSON Schema, ``tools`` present, every
-   tool_use answered first thing in the next message.
+3. what the shape cannot say: beta parameters without their beta header, the model and what its
+   row in the model table allows (``max_tokens``, ``thinking.type``, forced ``tool_choice``: the
+   row's 400 texts come from ``models.py`` and ``roundtrip.config_error``), each custom tool's
+   ``input_schema`` valid JSON Schema, ``tool_choice`` against ``tools``, stop sequences, system
+   blocks and ``metadata`` (``parameters.py``), non-empty text, base64 images of the format they
+   claim, unique ``tool_use`` ids, ``tools`` present, every tool_use answered first thing in the
+   next message. The thinking blocks sent back are checked after this, by the server
+   (``roundtrip.history_error``).
 
 Each rule quotes the real message where public reports give it; docs/architecture.md lists them
 with their sources, and which ones are inferred. Paths are ``messages.N`` /
@@ -21,19 +26,25 @@ Each step is one pass, linear in the size of the request, and none copies it dee
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ..json_schema import is_valid_schema
 from . import wire
+from .api_errors import STATUS_TYPES, ApiError, bad
+from .context_management import missing_beta
 from .history import Merged, merge
 from .kinds import Model
-from .models import CONTEXT_WINDOW, is_known
-from .schema import BETA_FIELDS, COUNT_TOKENS, CREATE, output_limit
+from .models import is_known, spec
+from .parameters import image_mismatch, parameter_error
+from .roundtrip import config_error
+from .schema import BETA_FIELDS, COUNT_TOKENS, CREATE
+from .thinking import mode_of
+from .tool_choice import tool_choice_error
 
 __all__ = [
     "ApiError",
     "COUNT_TOKENS_FIELDS",
     "CREATE_FIELDS",
+    "STATUS_TYPES",
+    "TASK_BUDGET_BETA",
     "check_prompt_length",
     "validate",
 ]
@@ -43,32 +54,6 @@ CREATE_FIELDS = frozenset(CREATE)
 COUNT_TOKENS_FIELDS = frozenset(COUNT_TOKENS)
 _CREATE_BODY = Model({**CREATE, **BETA_FIELDS}, ["max_tokens", "messages", "model"])
 _COUNT_TOKENS_BODY = Model(COUNT_TOKENS, ["messages", "model"])
-
-STATUS_TYPES = {
-    400: "invalid_request_error",
-    401: "authentication_error",
-    403: "permission_error",
-    404: "not_found_error",
-    413: "request_too_large",
-    429: "rate_limit_error",
-    500: "api_error",
-    504: "timeout_error",
-    529: "overloaded_error",
-}
-
-
-@dataclass(frozen=True)
-class ApiError:
-    """A rejection: HTTP status, the body's ``error.type`` and the exact ``error.message``."""
-
-    status: int
-    message: str
-    type: str = ""
-
-    @property
-    def error_type(self) -> str:
-        return self.type or STATUS_TYPES.get(self.status, "api_error")
-
 
 THINKING_BUDGET = (
     "`max_tokens` must be greater than `thinking.budget_tokens`. Please consult our documentation at "
@@ -83,22 +68,37 @@ INVALID_SCHEMA = (
 )
 
 
-def _bad(message: str) -> ApiError:
-    return ApiError(400, message)
+_bad = bad
+TASK_BUDGET_BETA = "task-budgets-2026-03-13"
+
+
+def _check_betas(request: dict, betas: frozenset) -> ApiError | None:
+    """A beta-only field sent without its beta header is a field the GA API does not know."""
+    missing = missing_beta(request, betas)
+    if missing:
+        return _bad(missing)
+    config = request.get("output_config")
+    if isinstance(config, dict) and config.get("task_budget") is not None and TASK_BUDGET_BETA not in betas:
+        return _bad("output_config.task_budget: Extra inputs are not permitted")
+    return None
 
 
 def _check_limits(request: dict, count_tokens: bool) -> ApiError | None:
-    """The model must exist; ``max_tokens`` must fit its output and leave room after thinking."""
+    """The model must exist and take these settings (models.py); ``max_tokens`` must fit its
+    output and leave room after a manual thinking budget."""
     model = request["model"]
     if not is_known(model):
         return ApiError(404, f"model: {model}")
-    if count_tokens:
-        return None
-    max_tokens, limit = request["max_tokens"], output_limit(model)
-    if max_tokens > limit:
-        return _bad(
-            f"max_tokens: {max_tokens} > {limit}, which is the maximum allowed number of output tokens for {model}"
-        )
+    row = spec(model)
+    if not count_tokens:
+        max_tokens, limit = request["max_tokens"], row.max_output
+        if max_tokens > limit:
+            return _bad(
+                f"max_tokens: {max_tokens} > {limit}, which is the maximum allowed number of output tokens for {model}"
+            )
+    error = config_error(request, row, mode_of(request, row.thinking_default, row.display_default))
+    if error or count_tokens:
+        return error
     thinking = request.get("thinking")
     if isinstance(thinking, dict) and thinking.get("type") == "enabled" and thinking["budget_tokens"] >= max_tokens:
         return _bad(THINKING_BUDGET)
@@ -158,6 +158,16 @@ def _check_messages(messages: list) -> tuple[ApiError | None, bool]:
                 tool_use_ids.add(block["id"])
             elif kind == "tool_result":
                 has_tool_blocks = True
+                inner = block.get("content")
+                for k, item in enumerate(inner if isinstance(inner, list) else ()):
+                    if item["type"] == "image":
+                        mismatch = image_mismatch(item, f"messages.{n}.content.{m}.tool_result.content.{k}.image")
+                        if mismatch:
+                            return _bad(mismatch), False
+            elif kind == "image":
+                mismatch = image_mismatch(block, f"messages.{n}.content.{m}.image")
+                if mismatch:
+                    return _bad(mismatch), False
     return None, has_tool_blocks
 
 
@@ -212,12 +222,13 @@ def _unreadable(request: object) -> ApiError | None:
 
 
 def validate(
-    request: object, *, count_tokens: bool = False, encodable: bool = False
+    request: object, *, count_tokens: bool = False, encodable: bool = False, betas: frozenset = frozenset()
 ) -> tuple[ApiError | None, list[Merged]]:
     """Check a request body; return the first error (or None) and the merged history.
 
     ``encodable=True`` says the caller already wrote the body with the C JSON encoder (the server
-    does, for its ids), which rules out lone surrogates and NaNs without another pass.
+    does, for its ids), which rules out lone surrogates and NaNs without another pass. ``betas``
+    are the request's ``anthropic-beta`` header values.
     """
     walked = False
     if not (encodable or wire.encodes(request)):
@@ -229,9 +240,13 @@ def validate(
         # The API parses before it validates: a body it cannot read is refused as such.
         error = None if walked else _unreadable(request)
         return error or _bad(problem.text()), []
-    error = _check_limits(request, count_tokens) or _check_tools(request.get("tools") or [])
+    error = _check_betas(request, betas) or _check_limits(request, count_tokens)
+    error = error or _check_tools(request.get("tools") or [])
     if error:
         return error, []
+    problem = tool_choice_error(request) or parameter_error(request)
+    if problem:
+        return _bad(problem), []
     error, has_tool_blocks = _check_messages(request["messages"])
     if error:
         return error, []
@@ -244,8 +259,9 @@ def validate(
     return None, merged
 
 
-def check_prompt_length(total_tokens: int) -> ApiError | None:
-    """The real API refuses a prompt longer than the context window before generating anything."""
-    if total_tokens > CONTEXT_WINDOW:
-        return _bad(f"prompt is too long: {total_tokens} tokens > {CONTEXT_WINDOW} maximum")
+def check_prompt_length(total_tokens: int, model: str) -> ApiError | None:
+    """The real API refuses a prompt longer than the model's context window before generating anything."""
+    window = spec(model).context_window
+    if total_tokens > window:
+        return _bad(f"prompt is too long: {total_tokens} tokens > {window} maximum")
     return None

@@ -123,7 +123,7 @@ def first_response(name):
 
 FIRST = {name: first_response(name) for name in CASES}
 for name, r in FIRST.items():
-    blocks = [b.text if b.type == "text" else f"{b.name}({json.dumps(b.input, ensure_ascii=False)})" for b in r.content]
+    blocks = [b.text if b.type == "text" else f"{b.name}({json.dumps(b.input, ensure_ascii=False)})" if b.type == "tool_use" else b.type for b in r.content]
     print(f"{name:<30} → {r.stop_reason:<30} {blocks}")
 
 # %% [markdown]

@@ -121,7 +121,7 @@ print("断られたリクエストの履歴:", [message["role"] for message in s
 
 # %% [markdown]
 # ループの1回目は通り、モデルはもう次の手（`get_time`）を返しています。けれどもループの2回目は、古い応答をもう一度履歴に積むので、
-# 同じ `tool_use` の id が2回現れます。API はこの履歴を ``messages.3.content.0: `tool_use` ids must be unique`` の 400 で断ります
+# 同じ `tool_use` の id が2回現れます。API はこの履歴を ``messages.3.content.1: `tool_use` ids must be unique`` の 400 で断ります
 # （`messages.3` は4番目のメッセージ、積み直した古い応答です）。このエラーを見たら、まず末尾の再代入を疑います。
 #
 # では、履歴を確かめない相手ならどうなるでしょう。台本の応答を順に返すだけの、手製のモックで同じループを回します。
@@ -168,7 +168,7 @@ reordered = hl.Run(hl.connect("spinning_reordered", live=False), tools=[search],
 turns = [event for event in reordered.start("締め切りについての資料を探して") if isinstance(event, hl.Turn)]
 contents = [turn.response.content for turn in turns]  # 各ターンの応答の content
 for k, content in enumerate(contents, start=1):
-    for block in content:
+    for block in (b for b in content if b.type == "tool_use"):
         print(f"ターン {k}: id={block.id}  name={block.name}  input={block.input}")
 
 # %% [markdown]
@@ -282,7 +282,7 @@ stuck.compare()
 
 # %%
 original = stuck.run
-first_call = original.messages[1]["content"][0]["id"]  # ターン1の tool_use の id
+first_call = next(b["id"] for b in original.messages[1]["content"] if b["type"] == "tool_use")  # ターン1の tool_use の id
 branch = original.fork(at=1, results={first_call: NOTES})
 end = hl.drain(branch.resume())
 print(type(end).__name__, "—", end.text)

@@ -62,8 +62,9 @@ def test_record_then_replay_exactly_and_no_secret_in_the_cassette(tmp_path, monk
     assert cassette["interactions"][-1]["response"]["body"].startswith("event: message_start")
 
     replayed = drive(replay_client(path))
-    assert replayed == recorded
-    assert "README.md の1行目は「# タイトル」" in recorded[2]["content"][0]["text"]
+    assert replayed == recorded  # thinking blocks included: their signatures come back byte for byte
+    assert all(r["content"][0]["type"] == "thinking" and r["content"][0]["signature"] for r in recorded)
+    assert "README.md の1行目は「# タイトル」" in recorded[2]["content"][1]["text"]
 
 
 def test_replay_of_an_unrecorded_request_is_a_clear_400(tmp_path):

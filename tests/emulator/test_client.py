@@ -19,7 +19,7 @@ def test_offline_without_a_key(monkeypatch):
     assert "attacker" not in str(client.base_url)
     assert "オフライン" in mode_line(client)
     response = client.messages.create(
-        model=client_module.MODEL, max_tokens=64, messages=[{"role": "user", "content": "東京の天気"}]
+        model=client_module.MODEL, max_tokens=1024, messages=[{"role": "user", "content": "東京の天気"}]
     )
     assert response.stop_reason == "tool_use"
 

@@ -7,14 +7,14 @@ import pytest
 
 from harness_lab.emulator import Emulator, emulated_client, emulator_of, say
 
-REQUEST = {"model": "claude-sonnet-5", "max_tokens": 64, "messages": [{"role": "user", "content": "q"}]}
+REQUEST = {"model": "claude-sonnet-5", "max_tokens": 1024, "messages": [{"role": "user", "content": "q"}]}
 
 
 def test_two_overloads_then_success_with_default_retries():
     client = emulated_client([say("届きました")], faults={1: "529", 2: "529"})
     started = time.monotonic()
     response = client.messages.create(**REQUEST)
-    assert response.content[0].text == "届きました"
+    assert response.content[-1].text == "届きました"
     assert emulator_of(client).http_requests == 3
     assert len(emulator_of(client).requests) == 1  # faults never reach the script
     assert time.monotonic() - started < 2  # retry-after-ms keeps the waits tiny
@@ -43,7 +43,7 @@ def test_status_faults_exhaust_retries(fault, error_class):
 
 def test_connection_error_then_success_and_timeout_without_retry():
     client = emulated_client([say("つながりました")], faults={1: "connection"})
-    assert client.messages.create(**REQUEST).content[0].text == "つながりました"
+    assert client.messages.create(**REQUEST).content[-1].text == "つながりました"
     client = emulated_client([say("x")], faults={1: "timeout"}, max_retries=0)
     with pytest.raises(anthropic.APITimeoutError):
         client.messages.create(**REQUEST)
@@ -66,7 +66,7 @@ def test_error_event_after_a_200_raises_without_retry():
         stream.get_final_message()
     assert caught.value.body["error"]["type"] == "overloaded_error"
     assert emulator_of(client).http_requests == 1  # a failure mid-stream is not retried
-    assert client.messages.create(**REQUEST).content[0].text == "x"
+    assert client.messages.create(**REQUEST).content[-1].text == "x"
 
 
 def test_unknown_fault_and_a_crashing_script_are_reported_plainly():

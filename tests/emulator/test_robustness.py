@@ -205,7 +205,7 @@ def test_a_reply_json_cannot_carry_is_a_500_not_a_dropped_connection():
     with pytest.raises(anthropic.InternalServerError) as caught:
         client.messages.create(
             model="claude-sonnet-5",
-            max_tokens=64,
+            max_tokens=1024,
             tools=[{"name": "t", "input_schema": {"type": "object"}}],
             messages=[{"role": "user", "content": "q"}],
         )

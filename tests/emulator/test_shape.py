@@ -13,6 +13,8 @@ TOOLS = [
 
 
 def answer(script, **request):
+    """Thinking off unless the test asks: these cuts are about the visible reply alone."""
+    request.setdefault("thinking", {"type": "disabled"})
     status, _, body = Emulator(script).respond(
         {"model": MODEL, "messages": [{"role": "user", "content": "q"}], **request}
     )
@@ -51,3 +53,30 @@ def test_stop_sequence_from_the_request():
 def test_explicit_stop_reason_wins():
     body = answer([reply("x" * 400, stop_reason="end_turn")], max_tokens=5)
     assert body["stop_reason"] == "end_turn" and body["content"][0]["text"] == "x" * 400
+
+
+def test_thinking_comes_first_and_counts_against_max_tokens():
+    script = [say("とても長い答えです。" * 10)]
+    roomy = answer(script, max_tokens=1024, thinking={"type": "adaptive"})
+    thought = roomy["usage"]["output_tokens_details"]["thinking_tokens"]
+    assert [b["type"] for b in roomy["content"]] == ["thinking", "text"] and thought > 0
+    visible = answer(script, max_tokens=1024)["usage"]["output_tokens"]
+    assert roomy["usage"]["output_tokens"] == visible + thought  # thinking is billed as output
+    # A budget the thinking uses up leaves only the thinking, cut where max_tokens falls.
+    starved = answer(script, max_tokens=thought // 2, thinking={"type": "adaptive"})
+    assert starved["stop_reason"] == "max_tokens"
+    assert [b["type"] for b in starved["content"]] == ["thinking"]
+    assert starved["usage"]["output_tokens"] <= thought // 2
+    # Room for the thinking and a little text: the text is cut after it.
+    tight = answer(script, max_tokens=thought + 11, thinking={"type": "adaptive"})
+    assert tight["stop_reason"] == "max_tokens" and tight["content"][1]["text"] == "とても長い答えです。"
+
+
+def test_a_reply_past_the_context_window_stops_with_model_context_window_exceeded():
+    long_prompt = "あ" * 199_000  # claude-haiku-4-5: a 200K window, 64K output
+    status, _, body = Emulator([say("答えです。" * 400)]).respond(
+        {"model": "claude-haiku-4-5", "max_tokens": 8000, "messages": [{"role": "user", "content": long_prompt}]}
+    )
+    assert status == 200 and body["stop_reason"] == "model_context_window_exceeded"
+    assert body["usage"]["input_tokens"] + body["usage"]["output_tokens"] <= 200_000
+    assert body["content"][0]["text"] and len(body["content"][0]["text"]) < len("答えです。" * 400)

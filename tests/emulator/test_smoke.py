@@ -37,10 +37,13 @@ def test_lesson6_round_trip_quotes_the_tool_results():
     response, messages = run_lesson6(client)
     assert isinstance(response, anthropic.types.Message)
     assert response.stop_reason == "end_turn"
-    assert response.content[0].text == (
+    assert [b.text for b in response.content if b.type == "text"] == [
         "README.md の1行目は「# エージェントハーネスの基礎」で、いまは 2026年8月26日の 10:42 です。"
         "ツール呼び出し2ターン、モデルへのリクエスト3回で終わりました。"
-    )
+    ]
+    # The default model thinks: every response starts with a thinking block, sent back whole.
+    replies = [m["content"] for m in messages if m["role"] == "assistant"]
+    assert all(content[0].type == "thinking" and content[0].signature for content in replies)
     calls = [b.name for m in messages if m["role"] == "assistant" for b in m["content"] if b.type == "tool_use"]
     assert calls == ["read_file", "get_time"]
     assert len(emulator_of(client).requests) == 3
@@ -49,7 +52,7 @@ def test_lesson6_round_trip_quotes_the_tool_results():
 def test_same_request_gives_identical_bytes_from_fresh_emulators():
     request = {
         "model": "claude-sonnet-5",
-        "max_tokens": 100,
+        "max_tokens": 1024,
         "messages": [{"role": "user", "content": TASK}],
         "tools": TOOLS,
     }
@@ -58,16 +61,16 @@ def test_same_request_gives_identical_bytes_from_fresh_emulators():
     assert first == second
     status, headers, body = first
     assert status == 200 and headers["request-id"].startswith("req_011C")
-    assert body["id"].startswith("msg_01") and body["content"][0]["id"].startswith("toolu_01")
+    assert body["id"].startswith("msg_01") and body["content"][1]["id"].startswith("toolu_01")
 
 
 def test_list_script_picks_by_assistant_turns_and_repeats_the_last():
     emulator = Emulator([reply("調べます", call("get_time"), call("read_file", path="a.txt")), say("終わり")])
-    base = {"model": "claude-sonnet-5", "max_tokens": 100, "tools": TOOLS}
+    base = {"model": "claude-sonnet-5", "max_tokens": 1024, "tools": TOOLS}
     _, _, first = emulator.respond({**base, "messages": [{"role": "user", "content": "x"}]})
-    assert [b["type"] for b in first["content"]] == ["text", "tool_use", "tool_use"]
+    assert [b["type"] for b in first["content"]] == ["thinking", "text", "tool_use", "tool_use"]
     assert first["stop_reason"] == "tool_use"
-    ids = [b["id"] for b in first["content"][1:]]
+    ids = [b["id"] for b in first["content"][2:]]
     assert len(set(ids)) == 2
     history = [
         {"role": "user", "content": "x"},
@@ -76,5 +79,5 @@ def test_list_script_picks_by_assistant_turns_and_repeats_the_last():
     ]
     for extra in ([], [{"role": "assistant", "content": "a"}, {"role": "user", "content": "b"}]):
         status, _, body = emulator.respond({**base, "messages": history + extra})
-        assert status == 200 and body["content"] == [{"type": "text", "text": "終わり"}]
+        assert status == 200 and body["content"][1:] == [{"type": "text", "text": "終わり"}]
         assert body["stop_reason"] == "end_turn"

@@ -28,17 +28,22 @@ def test_stream_final_message_equals_create():
     assert len(texts) > 1 and "".join(texts) == LONG
     assert final.to_dict() == created.to_dict()
     assert final.usage.output_tokens == created.usage.output_tokens > 1
-    assert final.content[1].input == {"path": "docs/長い名前のファイル.md"}
+    assert final.content[0].type == "thinking" and final.content[0].signature == created.content[0].signature
+    assert final.content[2].input == {"path": "docs/長い名前のファイル.md"}
 
 
 def test_create_stream_true_yields_the_real_event_sequence():
     client = emulated_client(SCRIPT)
     events = [e.type for e in client.messages.create(**REQUEST, stream=True)]
     assert events[0] == "message_start" and events[-2:] == ["message_delta", "message_stop"]
-    assert events.count("content_block_start") == events.count("content_block_stop") == 2
+    assert events.count("content_block_start") == events.count("content_block_stop") == 3
     deltas = [e for e in client.messages.create(**REQUEST, stream=True) if e.type == "content_block_delta"]
-    kinds = {d.delta.type for d in deltas}
-    assert kinds == {"text_delta", "input_json_delta"}
+    kinds = [d.delta.type for d in deltas]
+    # Thinking (text omitted by default) arrives as its signature; then the text and the call.
+    assert kinds[0] == "signature_delta" and set(kinds[1:]) == {"text_delta", "input_json_delta"}
+    summarized = client.messages.create(**REQUEST, stream=True, thinking={"type": "adaptive", "display": "summarized"})
+    kinds = [e.delta.type for e in summarized if e.type == "content_block_delta"]
+    assert kinds[0] == "thinking_delta" and "signature_delta" in kinds
 
 
 def test_stream_of_an_empty_end_turn_and_of_an_error():
@@ -46,11 +51,11 @@ def test_stream_of_an_empty_end_turn_and_of_an_error():
     history = REQUEST["messages"] + [
         {"role": "assistant", "content": client.messages.create(**REQUEST).content},
     ]
-    tool_id = history[-1]["content"][1].id
+    tool_id = history[-1]["content"][2].id
     history.append({"role": "user", "content": [{"type": "tool_result", "tool_use_id": tool_id, "content": "x"}]})
     with client.messages.stream(**{**REQUEST, "messages": history}) as stream:
         final = stream.get_final_message()
-    assert final.content == [] and final.stop_reason == "end_turn"
+    assert [b.type for b in final.content] == ["thinking"] and final.stop_reason == "end_turn"
     try:
         with client.messages.stream(
             **{**REQUEST, "messages": history[:2] + [{"role": "user", "content": "x"}]}
@@ -108,4 +113,4 @@ def test_sdk_tool_runner_with_and_without_a_server_held_thread():
     assert [len(r["messages"]) for r in sent][1:] == [1, 1]  # only the new tool results
     assert runs[0] == runs[1]
     assert [m["stop_reason"] for m in runs[0]] == ["tool_use", "tool_use", "end_turn"]
-    assert "「# タイトル」" in runs[0][-1]["content"][0]["text"]
+    assert "「# タイトル」" in runs[0][-1]["content"][1]["text"]

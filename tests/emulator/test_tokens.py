@@ -38,7 +38,7 @@ def test_usage_matches_count_tokens_and_has_every_field():
         "system": "簡潔に",
     }
     counted = client.messages.count_tokens(**request).input_tokens
-    response = client.messages.create(max_tokens=64, **request)
+    response = client.messages.create(max_tokens=1024, **request)
     usage = response.usage.to_dict()
     assert usage["input_tokens"] == counted == estimate_request(request).total
     for name in (
@@ -50,7 +50,10 @@ def test_usage_matches_count_tokens_and_has_every_field():
     ):
         assert name in usage
     assert usage["cache_creation"] == {"ephemeral_5m_input_tokens": 0, "ephemeral_1h_input_tokens": 0}
-    assert usage["output_tokens"] == 1 + 2  # reply overhead plus two kana
+    thought = usage["output_tokens_details"]["thinking_tokens"]
+    assert thought > 0 and usage["output_tokens"] == 1 + 2 + thought  # overhead, two kana, the thinking
+    quiet = client.messages.create(max_tokens=64, thinking={"type": "disabled"}, **request).usage
+    assert quiet.output_tokens == 1 + 2 and quiet.output_tokens_details.thinking_tokens == 0
 
 
 def test_tools_add_the_hidden_tool_system_prompt():
@@ -78,7 +81,7 @@ def test_history_grows_input_tokens_every_turn():
             {
                 "role": "user",
                 "content": [
-                    {"type": "tool_result", "tool_use_id": response.content[0].id, "content": "ノートの本文" * 20}
+                    {"type": "tool_result", "tool_use_id": response.content[-1].id, "content": "ノートの本文" * 20}
                 ],
             },
         ]
@@ -86,22 +89,25 @@ def test_history_grows_input_tokens_every_turn():
     assert all(s > 100 for s in steps) and len(set(steps)) == 1  # same-sized turns: linear growth
 
 
-def _cached(system_blocks, history):
-    request = {"model": MODEL, "max_tokens": 64, "system": system_blocks, "messages": history}
-    status, _, body = Emulator([say("はい")]).respond(request)
+def _cached(system_blocks, history, emulator=None):
+    """One request to ``emulator`` (the same server holds the cache between requests)."""
+    request = {"model": MODEL, "max_tokens": 1024, "system": system_blocks, "messages": history}
+    status, _, body = (emulator or Emulator([say("はい")])).respond(request)
     assert status == 200
     return body["usage"], estimate_request(request).total
 
 
 def test_cache_write_then_read_of_the_same_prefix():
     system = [{"type": "text", "text": "規則: " + "丁寧に答える。" * 300, "cache_control": {"type": "ephemeral"}}]
-    first, total = _cached(system, [{"role": "user", "content": "q"}])
+    emulator = Emulator([say("はい")])
+    first, total = _cached(system, [{"role": "user", "content": "q"}], emulator)
     assert first["cache_creation_input_tokens"] > 1024 and first["cache_read_input_tokens"] == 0
     assert first["input_tokens"] + first["cache_creation_input_tokens"] == total
     assert first["cache_creation"]["ephemeral_5m_input_tokens"] == first["cache_creation_input_tokens"]
     later, total = _cached(
         system,
         [{"role": "user", "content": "q"}, {"role": "assistant", "content": "a"}, {"role": "user", "content": "r"}],
+        emulator,
     )
     assert later["cache_read_input_tokens"] == first["cache_creation_input_tokens"]
     assert later["cache_creation_input_tokens"] == 0
@@ -126,7 +132,7 @@ def test_respond_is_linear_in_request_size():
         messages = [
             {"role": "user" if i % 2 == 0 else "assistant", "content": f"テキスト abc {i} " * 20} for i in range(n)
         ]
-        request = {"model": MODEL, "max_tokens": 64, "messages": messages}
+        request = {"model": MODEL, "max_tokens": 1024, "messages": messages}
         emulator = Emulator([say("x")])
         count = 0
 

@@ -35,7 +35,7 @@ def client():
 
 def rejected(client, status=400, error_type="invalid_request_error", **request):
     request.setdefault("model", MODEL)
-    request.setdefault("max_tokens", 256)
+    request.setdefault("max_tokens", 1024)
     with pytest.raises(anthropic.APIStatusError) as caught:
         client.messages.create(**request)
     error = caught.value
@@ -183,7 +183,7 @@ def test_empty_content_except_final_assistant(client):
     )
     # The final assistant message may be empty.
     ok = client.messages.create(
-        model=MODEL, max_tokens=64, messages=[{"role": "user", "content": "q"}, {"role": "assistant", "content": []}]
+        model=MODEL, max_tokens=1024, messages=[{"role": "user", "content": "q"}, {"role": "assistant", "content": []}]
     )
     assert ok.stop_reason == "end_turn"
 
@@ -265,12 +265,16 @@ def test_unknown_model_is_404(client):
     assert error.api_message == "model: claude-3-opus-20240229"
 
 
-def test_prompt_too_long(client):
-    huge = "あ" * 210_000
-    error = rejected(client, messages=[{"role": "user", "content": huge}])
-    count = client.messages.count_tokens(model=MODEL, messages=[{"role": "user", "content": huge}]).input_tokens
-    assert count > 200_000
-    assert error.api_message == f"prompt is too long: {count} tokens > 200000 maximum"
+@pytest.mark.parametrize(("model", "window"), [("claude-haiku-4-5", 200_000), (MODEL, 1_000_000)])
+def test_prompt_too_long(client, model, window):
+    huge = "あ" * (window + 10_000)
+    error = rejected(client, model=model, messages=[{"role": "user", "content": huge}])
+    count = client.messages.count_tokens(model=model, messages=[{"role": "user", "content": huge}]).input_tokens
+    assert count > window
+    assert error.api_message == f"prompt is too long: {count} tokens > {window} maximum"
+    # Just inside the window it is accepted.
+    fits = "あ" * (window - 100)
+    assert client.messages.create(model=model, max_tokens=1024, messages=[{"role": "user", "content": fits}])
 
 
 def test_max_tokens_must_be_positive(client):
@@ -302,22 +306,29 @@ def test_parallel_results_in_one_message_then_text_after_results(client):
         {"role": "assistant", "content": [text("両方調べます"), use("toolu_A"), use("toolu_B", "read_file", path="a")]},
         {"role": "user", "content": [result("toolu_A"), result("toolu_B"), text("日本語で答えて")]},
     ]
-    assert client.messages.create(model=MODEL, max_tokens=64, messages=messages, tools=TOOLS).stop_reason == "end_turn"
+    assert (
+        client.messages.create(model=MODEL, max_tokens=1024, messages=messages, tools=TOOLS).stop_reason == "end_turn"
+    )
 
 
 def test_consecutive_same_role_messages_are_merged():
     client = emulated_client([call("get_time"), say("二回目")], max_retries=0)
-    first = client.messages.create(model=MODEL, max_tokens=64, tools=TOOLS, messages=[{"role": "user", "content": "q"}])
+    first = client.messages.create(
+        model=MODEL, max_tokens=1024, tools=TOOLS, messages=[{"role": "user", "content": "q"}]
+    )
+    call_id = next(b.id for b in first.content if b.type == "tool_use")
+    # The model's own message first: a thinking turn must still start with its thinking block once merged.
     messages = [
         {"role": "user", "content": "q"},
         {"role": "user", "content": "もう一つ"},
-        {"role": "assistant", "content": [text("調べます")]},
         {"role": "assistant", "content": first.content},
-        {"role": "user", "content": [result(first.content[0].id)]},
+        {"role": "assistant", "content": [text("調べます")]},
+        {"role": "user", "content": [result(call_id)]},
         {"role": "user", "content": "ありがとう"},
     ]
-    second = client.messages.create(model=MODEL, max_tokens=64, tools=TOOLS, messages=messages)
-    assert second.content[0].text == "二回目"  # two assistant messages merged: one assistant turn
+    second = client.messages.create(model=MODEL, max_tokens=1024, tools=TOOLS, messages=messages)
+    # two assistant messages merged: one assistant turn, so the list script's second reply
+    assert [b.text for b in second.content if b.type == "text"] == ["二回目"]
 
 
 def test_text_after_a_tool_use_in_a_second_assistant_message_is_accepted(client):
@@ -328,7 +339,9 @@ def test_text_after_a_tool_use_in_a_second_assistant_message_is_accepted(client)
         {"role": "assistant", "content": "続けます"},
         {"role": "user", "content": [result("toolu_A")]},
     ]
-    assert client.messages.create(model=MODEL, max_tokens=64, messages=messages, tools=TOOLS).stop_reason == "end_turn"
+    assert (
+        client.messages.create(model=MODEL, max_tokens=1024, messages=messages, tools=TOOLS).stop_reason == "end_turn"
+    )
 
 
 def test_parallel_results_split_over_two_user_messages_are_accepted(client):
@@ -338,7 +351,9 @@ def test_parallel_results_split_over_two_user_messages_are_accepted(client):
         {"role": "user", "content": [result("toolu_A")]},
         {"role": "user", "content": [result("toolu_B")]},
     ]
-    assert client.messages.create(model=MODEL, max_tokens=64, messages=messages, tools=TOOLS).stop_reason == "end_turn"
+    assert (
+        client.messages.create(model=MODEL, max_tokens=1024, messages=messages, tools=TOOLS).stop_reason == "end_turn"
+    )
 
 
 def test_sdk_echo_with_citations_null_and_caller_is_accepted(client):
@@ -353,13 +368,15 @@ def test_sdk_echo_with_citations_null_and_caller_is_accepted(client):
         },
         {"role": "user", "content": [{**result("toolu_A"), "is_error": False}]},
     ]
-    assert client.messages.create(model=MODEL, max_tokens=64, messages=messages, tools=TOOLS).stop_reason == "end_turn"
+    assert (
+        client.messages.create(model=MODEL, max_tokens=1024, messages=messages, tools=TOOLS).stop_reason == "end_turn"
+    )
 
 
 def test_assistant_first_and_tool_choice_none_are_accepted(client):
     messages = [{"role": "assistant", "content": "こんにちは"}, {"role": "user", "content": "q"}]
     response = client.messages.create(
-        model=MODEL, max_tokens=64, messages=messages, tools=TOOLS, tool_choice={"type": "none"}
+        model=MODEL, max_tokens=1024, messages=messages, tools=TOOLS, tool_choice={"type": "none"}
     )
     assert response.stop_reason == "end_turn"
 
@@ -367,7 +384,7 @@ def test_assistant_first_and_tool_choice_none_are_accepted(client):
 def test_validation_runs_before_the_script_and_records_the_request():
     client = emulated_client([reply("never", call("get_time"))], max_retries=0)
     with pytest.raises(anthropic.BadRequestError):
-        client.messages.create(model=MODEL, max_tokens=64, messages=[{"role": "user", "content": [text("")]}])
+        client.messages.create(model=MODEL, max_tokens=1024, messages=[{"role": "user", "content": [text("")]}])
     from harness_lab.emulator import emulator_of
 
     assert len(emulator_of(client).requests) == 1

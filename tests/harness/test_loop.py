@@ -372,7 +372,9 @@ def test_pause_turn_is_sent_back_unchanged_with_the_same_tools(check_history):
     assert isinstance(outcome.stop, Finished) and len(emu.requests) == 2
     second = emu.requests[1]
     assert second["messages"][-1]["role"] == "assistant"
-    assert second["messages"][-1]["content"][0]["text"] == "資料の調査を進めています。"
+    sent_back = second["messages"][-1]["content"]
+    assert sent_back == outcome.messages[1]["content"]  # unchanged: the thinking block first, then the text
+    assert [b.get("text") for b in sent_back if b["type"] == "text"] == ["資料の調査を進めています。"]
     assert second["tools"] == emu.requests[0]["tools"]
     check_history(outcome.messages, definitions(spy))
 

@@ -59,7 +59,7 @@ def test_shipped_notebook_shows_each_runaway_and_its_stop(shipped):
     _, nb = shipped
     text = everything(nb)
     # the dead loop: the API's 400 on the loop's second lap, the third request; a silent mock runs to the cap
-    assert "400 messages.3.content.0: `tool_use` ids must be unique" in text
+    assert "400 messages.3.content.1: `tool_use` ids must be unique" in text  # content.0 is the thinking block
     assert "予想（モデルへのリクエスト（断られた回も数える））がまだ空欄なので" in text  # the answer kept back
     assert "モックへのリクエスト 7 回、履歴に積まれた同じ応答 6 個" in text
     # spinning stopped by NoProgress, and the fork with a corrected result finishes

@@ -157,7 +157,7 @@ def test_shipped_then_wrong_versions_run_twice_in_one_kernel(tmp_path):
     table = output_text(cell_with(shipped, "LOOPS = {"))
     assert "| `spinning` | 30ターンで打ち切り・30回・30ターン" in table
     assert (
-        "| `abab` | 30ターンで打ち切り・30回・30ターン・38,985 | max_turns・9回・8ターン・6,694 | max_turns・9回・8ターン・6,694 |"
+        "| `abab` | 30ターンで打ち切り・30回・30ターン・41,715 | max_turns・9回・8ターン・7,507 | max_turns・9回・8ターン・7,507 |"
         in table
     )
     assert "token_budget・7回・6ターン" in table
@@ -194,7 +194,7 @@ def test_right_versions_pass_and_the_stepper_and_table_run_them(tmp_path):
     table = output_text(cell_with(nb, "LOOPS = {"))
     assert f"{MY_TURN} 8" in table  # abab and never_ending: eight turns of the learner's own loop
     assert (
-        "| `budget_burning` | 30ターンで打ち切り・30回・30ターン・369,720 | token_budget・7回・6ターン・24,766 | token_budget・7回・6ターン・"
+        "| `budget_burning` | 30ターンで打ち切り・30回・30ターン・372,810 | token_budget・7回・6ターン・25,487 | token_budget・7回・6ターン・"
         in table
     )
     # The capstone's demo ran the learner's my_agent through their run_agent.

@@ -53,7 +53,9 @@ def test_the_timeline_lists_each_turn_and_shows_the_history_then_and_what_it_add
     assert views[1].start == 3 and views[1].end == 5  # turn 2 added its assistant message and its results
     for i in range(3):  # the history as it stood when turn 2's response arrived
         assert f"  [{i}] {messages[i]['role']}" in card.text
-    assert "+ [3] assistant: tool_use status" in card.text and "+ [4] user: tool_result: running" in card.text
+    assert (
+        "+ [3] assistant: [thinking] / tool_use status" in card.text and "+ [4] user: tool_result: running" in card.text
+    )
     assert "+ [2]" not in card.text and "[5]" not in card.text
     assert s.timeline.view.value == card.html and s.timeline.selected == 2
     assert list(s.timeline.result_inputs) == [views[1].calls[0]["id"]]

@@ -1,0 +1,79 @@
+"""Prompt caching as the docs describe it, so a cached run costs visibly less (lesson 6's cost valve).
+
+A ``cache_control`` breakpoint (on a tool, a system block or a message block, or the top-level
+one, which puts it on the last block and moves it forward as the conversation grows) asks the
+server to cache the prompt up to there: tools, then system, then messages. A later request reads
+the longest cached prefix it still shares, looking back up to 20 blocks from each of its own
+breakpoints; what lies between that and its last breakpoint is written; the rest is plain input.
+So an edit early in the history changes every prefix after it: the cache reads only up to the
+edit (when a breakpoint, or the 20-block look-back, still reaches a prefix before it).
+
+The cache lives in the ``Emulator`` (one client's server), keyed by a digest of the prefix; time
+does not pass offline, so entries never expire and ``ttl`` only decides which of the two
+``cache_creation`` fields a write lands in. Prefixes shorter than the model's minimum cacheable
+length are neither written nor read. At most four breakpoints are allowed per request.
+"""
+
+from __future__ import annotations
+
+from .tokens import RequestEstimate
+
+__all__ = ["LOOKBACK", "MAX_BREAKPOINTS", "PromptCache", "too_many_breakpoints"]
+
+MAX_BREAKPOINTS = 4
+LOOKBACK = 20  # blocks the server looks back from a breakpoint for an earlier cached prefix
+
+
+def too_many_breakpoints(estimate: RequestEstimate) -> str | None:
+    """The real 400 text when a request has more than four breakpoints (the top-level one counts:
+    the docs say automatic caching takes one of the four slots)."""
+    if estimate.breakpoints > MAX_BREAKPOINTS:
+        return (
+            f"A maximum of {MAX_BREAKPOINTS} blocks with cache_control may be provided. Found {estimate.breakpoints}."
+        )
+    return None
+
+
+class PromptCache:
+    """The cached prefixes one emulated server holds: digest of the prefix -> its length in tokens."""
+
+    def __init__(self) -> None:
+        self.entries: dict[bytes, int] = {}
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+    def use(self, estimate: RequestEstimate, min_cacheable: int) -> tuple[int, int]:
+        """Serve one request: ``(cache write, cache read)`` in tokens, and remember what it wrote."""
+        end = estimate.cached_prefix
+        if end < min_cacheable or not estimate.trail:
+            return 0, 0
+        trail = estimate.trail
+        read = 0
+        for at, (_tokens, _digest, marked) in enumerate(trail):
+            if not marked:
+                continue
+            for back in range(at, max(at - LOOKBACK, -1), -1):
+                tokens, digest, _ = trail[back]
+                if tokens <= read:
+                    break
+                if digest in self.entries:
+                    read = tokens
+                    break
+        for tokens, digest, marked in trail:
+            if marked and tokens >= min_cacheable:
+                self.entries[digest] = tokens
+        return end - read, read
+
+
+def usage_fields(estimate: RequestEstimate, write: int, read: int) -> dict:
+    """The usage fields a response reports for its prompt: uncached input, writes, reads."""
+    return {
+        "input_tokens": estimate.total - write - read,
+        "cache_creation_input_tokens": write,
+        "cache_read_input_tokens": read,
+        "cache_creation": {
+            "ephemeral_5m_input_tokens": write if estimate.cache_ttl != "1h" else 0,
+            "ephemeral_1h_input_tokens": write if estimate.cache_ttl == "1h" else 0,
+        },
+    }

@@ -1,0 +1,253 @@
+"""Server-side context management (beta): tool-result clearing, thinking clearing and compaction.
+
+These are valve 2's counterparts on the server (lesson 6). The request's
+``context_management.edits`` run in order on the history the client sent, before the model sees
+it; the client keeps its full history. The response says what was done:
+
+- ``clear_tool_uses_20250919`` (beta ``context-management-2025-06-27``): once the prompt reaches
+  ``trigger`` (default 100,000 input tokens, or a count of tool uses), the oldest tool results are
+  replaced by a placeholder, keeping the last ``keep`` tool uses (default 3) and any tool named in
+  ``exclude_tools``; ``clear_tool_inputs`` empties the calls' inputs too; nothing is cleared when
+  less than ``clear_at_least`` tokens would go. Reported as ``context_management.applied_edits``
+  ``{type, cleared_tool_uses, cleared_input_tokens}``.
+- ``clear_thinking_20251015`` (same beta): keeps the thinking of the last ``keep`` assistant turns
+  that have any (default 1, or ``"all"``), reported with ``cleared_thinking_turns``.
+- ``compact_20260112`` (beta ``compact-2026-01-12``): once the prompt reaches ``trigger`` (default
+  150,000 input tokens) the reply starts with a ``compaction`` block holding a summary, and stops
+  right there (``stop_reason: "compaction"``) when ``pause_after_compaction`` is set. Sent back,
+  the block stands for everything before it: the server drops those blocks.
+
+The placeholder's wording is the emulator's own (the docs only say it tells the model the result
+was removed). The scripted model still reads the whole history after a compaction (a script
+counts its turns there), but tokens are counted on what the real model would see.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .kinds import Bool, Int, ListOf, Lit, Model, Nullable, Problem, Str, Tagged
+from .tokens import estimate_request
+
+__all__ = ["BETAS", "CLEARED", "CONTEXT_MANAGEMENT", "Managed", "compacted_view", "manage", "missing_beta"]
+
+CLEARED = "[tool result cleared by context management]"
+
+
+class _Either:
+    """A value the first of several kinds accepts; else the last kind's complaint (wording inferred:
+    pydantic words a union's errors per member, which the API's public 400s do not show here)."""
+
+    __slots__ = ("kinds",)
+
+    def __init__(self, *kinds) -> None:
+        self.kinds = kinds
+
+    def check(self, value: object, path: tuple) -> Problem | None:
+        problem = None
+        for kind in self.kinds:
+            problem = kind.check(value, path)
+            if problem is None:
+                return None
+        return problem
+
+
+_INPUT_TOKENS = Model({"type": Lit("input_tokens"), "value": Int(ge=1)}, ["type", "value"])
+_TOOL_USES = Model({"type": Lit("tool_uses"), "value": Int(ge=0)}, ["type", "value"])
+_THINKING_TURNS = Model({"type": Lit("thinking_turns"), "value": Int(ge=0)}, ["type", "value"])
+EDIT = Tagged(
+    {
+        "clear_tool_uses_20250919": Model(
+            {
+                "type": Lit("clear_tool_uses_20250919"),
+                "clear_at_least": Nullable(_INPUT_TOKENS),
+                "clear_tool_inputs": Nullable(_Either(Bool(), ListOf(Str()))),
+                "exclude_tools": Nullable(ListOf(Str())),
+                "keep": _TOOL_USES,
+                "trigger": Tagged({"input_tokens": _INPUT_TOKENS, "tool_uses": _TOOL_USES}),
+            },
+            ["type"],
+        ),
+        "clear_thinking_20251015": Model(
+            {
+                "type": Lit("clear_thinking_20251015"),
+                "keep": _Either(
+                    Lit("all"),
+                    Tagged({"thinking_turns": _THINKING_TURNS, "all": Model({"type": Lit("all")}, ["type"])}),
+                ),
+            },
+            ["type"],
+        ),
+        "compact_20260112": Model(
+            {
+                "type": Lit("compact_20260112"),
+                "instructions": Nullable(Str()),
+                "pause_after_compaction": Bool(),
+                "trigger": Nullable(_INPUT_TOKENS),
+            },
+            ["type"],
+        ),
+    }
+)
+CONTEXT_MANAGEMENT = Nullable(Model({"edits": ListOf(EDIT)}))
+
+BETAS = {
+    "clear_tool_uses_20250919": "context-management-2025-06-27",
+    "clear_thinking_20251015": "context-management-2025-06-27",
+    "compact_20260112": "compact-2026-01-12",
+}
+DEFAULT_CLEAR_TRIGGER = 100_000
+DEFAULT_KEEP = 3
+DEFAULT_COMPACT_TRIGGER = 150_000
+
+
+def missing_beta(request: dict, betas: frozenset) -> str | None:
+    """Without its beta header the GA API does not know the field (wording inferred from its
+    answer to any unknown parameter)."""
+    config = request.get("context_management")
+    if not isinstance(config, dict):
+        return None
+    for edit in config.get("edits") or ():
+        if BETAS[edit["type"]] not in betas:
+            return "context_management: Extra inputs are not permitted"
+    return None
+
+
+@dataclass
+class Managed:
+    """The request as the model sees it, and what the response reports."""
+
+    request: dict
+    applied: list = field(default_factory=list)
+    compaction: dict | None = None  # the block to start the reply with
+    pause: bool = False
+
+
+def compacted_view(request: dict) -> dict:
+    """The request with every block before the last compaction block dropped, as the server does."""
+    if request.get("context_management") is None:
+        return request
+    messages = request.get("messages") or []
+    for n in range(len(messages) - 1, -1, -1):
+        content = messages[n].get("content")
+        if messages[n].get("role") != "assistant" or not isinstance(content, list):
+            continue
+        for m in range(len(content) - 1, -1, -1):
+            if isinstance(content[m], dict) and content[m].get("type") == "compaction":
+                kept = [{**messages[n], "content": content[m:]}, *messages[n + 1 :]]
+                return {**request, "messages": kept}
+    return request
+
+
+def _tool_uses(messages: list) -> list[tuple[int, int, dict]]:
+    return [
+        (n, m, block)
+        for n, message in enumerate(messages)
+        if message.get("role") == "assistant" and isinstance(message.get("content"), list)
+        for m, block in enumerate(message["content"])
+        if isinstance(block, dict) and block.get("type") == "tool_use"
+    ]
+
+
+def _clear_tool_uses(request: dict, edit: dict) -> tuple[dict, dict | None]:
+    messages = request["messages"]
+    uses = _tool_uses(messages)
+    trigger = edit.get("trigger") or {"type": "input_tokens", "value": DEFAULT_CLEAR_TRIGGER}
+    before = estimate_request(request).total
+    reached = len(uses) >= trigger["value"] if trigger["type"] == "tool_uses" else before >= trigger["value"]
+    if not reached:
+        return request, None
+    keep = (edit.get("keep") or {"value": DEFAULT_KEEP})["value"]
+    excluded = set(edit.get("exclude_tools") or ())
+    inputs = edit.get("clear_tool_inputs")
+    candidates = [u for u in uses if u[2].get("name") not in excluded]
+    cleared = {u[2].get("id"): u for u in candidates[: max(len(candidates) - keep, 0)]}
+    if not cleared:
+        return request, None
+    edited = []
+    for message in messages:
+        content = message.get("content")
+        if not isinstance(content, list):
+            edited.append(message)
+            continue
+        blocks = []
+        for block in content:
+            kind = block.get("type") if isinstance(block, dict) else None
+            if kind == "tool_result" and block.get("tool_use_id") in cleared:
+                block = {**block, "content": CLEARED}
+            elif (
+                kind == "tool_use"
+                and block.get("id") in cleared
+                and (inputs is True or (isinstance(inputs, list) and block.get("name") in inputs))
+            ):
+                block = {**block, "input": {}}
+            blocks.append(block)
+        edited.append({**message, "content": blocks})
+    result = {**request, "messages": edited}
+    freed = before - estimate_request(result).total
+    at_least = edit.get("clear_at_least")
+    if at_least and freed < at_least["value"]:
+        return request, None
+    return result, {
+        "type": "clear_tool_uses_20250919",
+        "cleared_tool_uses": len(cleared),
+        "cleared_input_tokens": freed,
+    }
+
+
+def _clear_thinking(request: dict, edit: dict) -> tuple[dict, dict | None]:
+    keep = edit.get("keep", {"type": "thinking_turns", "value": 1})
+    if keep == "all" or (isinstance(keep, dict) and keep.get("type") == "all"):
+        return request, None
+    messages = request["messages"]
+    thinking_turns = [
+        n
+        for n, message in enumerate(messages)
+        if message.get("role") == "assistant"
+        and isinstance(message.get("content"), list)
+        and any(isinstance(b, dict) and b.get("type") in ("thinking", "redacted_thinking") for b in message["content"])
+    ]
+    cleared = set(thinking_turns[: max(len(thinking_turns) - keep["value"], 0)])
+    if not cleared:
+        return request, None
+    before = estimate_request(request).total
+    edited = [
+        {**m, "content": [b for b in m["content"] if b.get("type") not in ("thinking", "redacted_thinking")]}
+        if n in cleared
+        else m
+        for n, m in enumerate(messages)
+    ]
+    result = {**request, "messages": edited}
+    freed = before - estimate_request(result).total
+    return result, {
+        "type": "clear_thinking_20251015",
+        "cleared_thinking_turns": len(cleared),
+        "cleared_input_tokens": freed,
+    }
+
+
+def manage(request: dict, summary) -> Managed:
+    """Apply the request's edits in order; ``summary(request)`` writes the compaction text, should one happen.
+
+    Only a request with ``context_management`` is edited or compacted (a compaction block is sent
+    back with the edit that made it still configured), so a plain request pays nothing here.
+    """
+    config = request.get("context_management")
+    if config is None:
+        return Managed(request)
+    managed = Managed(compacted_view(request))
+    for edit in config.get("edits") or ():
+        kind = edit["type"]
+        if kind == "clear_tool_uses_20250919":
+            managed.request, applied = _clear_tool_uses(managed.request, edit)
+        elif kind == "clear_thinking_20251015":
+            managed.request, applied = _clear_thinking(managed.request, edit)
+        else:
+            applied = None
+            trigger = (edit.get("trigger") or {}).get("value", DEFAULT_COMPACT_TRIGGER)
+            if estimate_request(managed.request).total >= trigger:
+                managed.compaction = {"type": "compaction", "content": summary(request)}
+                managed.pause = bool(edit.get("pause_after_compaction"))
+        if applied:
+            managed.applied.append(applied)
+    return managed

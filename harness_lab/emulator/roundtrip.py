@@ -1,0 +1,186 @@
+"""The thinking rules a request must keep, answered with the real API's 400s (lessons 2 and 6).
+
+Two groups, both reading the model table (models.py):
+
+- ``config_error``: the request's own settings. A ``thinking.type`` the model refuses, forced
+  ``tool_choice`` where the model refuses it, manual extended thinking together with forced tool
+  use, a task budget the model does not take.
+- ``history_error``: the thinking blocks it sends back. Each must carry a seal this emulator made
+  (thinking.py), for a model the current one may read, with its text unchanged; on the models with
+  preserved thinking, the conversation before it unchanged too. The assistant turn that the final
+  tool results answer must still start with its thinking block, and keep the thinking
+  configuration it was made with (a tool-use loop is one assistant turn).
+
+Messages quoted from public reports are the API's; where none was found the wording follows the
+same form and its constant says "inferred". docs/api_facts.md lists each text with its source.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from .api_errors import ApiError
+from .history import Merged
+from .ids import canonical_json
+from .models import ModelSpec
+from .thinking import Mode, block_matches, decode_signature, prefix_matches, read_tool_id
+
+__all__ = ["config_error", "history_error"]
+
+THINKING_KINDS = ("thinking", "redacted_thinking")
+
+FORCED_TOOL_CHOICE = 'tool_choice: type "tool" and "any" are not supported for this model.'
+FORCED_WITH_MANUAL_THINKING = "Thinking may not be enabled when tool_choice forces tool use."
+# Inferred: the docs list the supported models but quote no text for the others.
+TASK_BUDGET_UNSUPPORTED = "output_config.task_budget: task budgets are not supported on this model"
+MODIFIED = (
+    "{path}: `thinking` or `redacted_thinking` blocks in the latest assistant message cannot be modified. "
+    "These blocks must remain as they were in the original response."
+)
+INVALID = "{path}: Invalid `{field}` in `{kind}` block"
+BOUND_ELSEWHERE = (
+    "{path}: Invalid `signature` in `thinking` block. The block is bound to a different conversation. Remove the "
+    'block, or set `thinking.block_binding.prefix_mismatch_behavior` to "drop_block".'
+)
+MUST_START_WITH_THINKING = (
+    "messages.{n}.content.0.type: Expected `thinking` or `redacted_thinking`, but found `{found}`. When `thinking` "
+    "is enabled, a final `assistant` message must start with a thinking block (preceeding the lastmost set of "
+    "`tool_use` and `tool_result` blocks). We recommend you include thinking blocks from previous turns. To avoid "
+    "this requirement, disable `thinking`. Please consult our documentation at "
+    "https://docs.claude.com/en/docs/build-with-claude/extended-thinking"
+)
+# Inferred: the docs say to keep one thinking configuration per assistant turn but quote no error.
+CONFIG_CHANGED = (
+    'messages.{n}: `thinking.type` changed from "{old}" to "{new}" inside a tool-use loop. A tool-use loop is one '
+    "assistant turn: keep one thinking configuration per assistant turn and change it only between turns."
+)
+
+
+def _bad(message: str) -> ApiError:
+    return ApiError(400, message)
+
+
+def config_error(request: dict, spec: ModelSpec, mode: Mode) -> ApiError | None:
+    """The request's thinking and tool_choice settings against the model's row."""
+    thinking = request.get("thinking")
+    if isinstance(thinking, dict):
+        refused = spec.rejection(thinking["type"])
+        if refused:
+            return _bad(refused)
+    choice = request.get("tool_choice")
+    forced = isinstance(choice, dict) and choice.get("type") in ("any", "tool")
+    if forced and not spec.forced_tool_choice:
+        return _bad(FORCED_TOOL_CHOICE)
+    if forced and mode.kind == "enabled":
+        return _bad(FORCED_WITH_MANUAL_THINKING)
+    config = request.get("output_config")
+    if isinstance(config, dict) and config.get("task_budget") is not None and not spec.task_budget:
+        return _bad(TASK_BUDGET_UNSUPPORTED)
+    return None
+
+
+class _Prefixes:
+    """Digests of the conversation before each message, made on first need (preserved thinking only)."""
+
+    def __init__(self, request: dict) -> None:
+        self.request = request
+        self.digests: list[bytes] | None = None
+
+    def before(self, n: int) -> bytes:
+        if self.digests is None:
+            self.digests = conversation_digests(self.request)
+        return self.digests[n]
+
+
+def conversation_digests(request: dict) -> list[bytes]:
+    """``[H(system, tools), H(system, tools, messages[0]), ...]``: what a block's prefix hash covers."""
+    running = hashlib.sha256()
+    running.update(canonical_json(request.get("system")))
+    running.update(canonical_json(request.get("tools")))
+    digests = [running.copy().digest()]
+    for message in request.get("messages") or ():
+        running.update(b"\x00")
+        running.update(canonical_json(message))
+        digests.append(running.copy().digest())
+    return digests
+
+
+def _latest_assistant_start(messages: list) -> int:
+    """Index of the first message of the last run of assistant messages (merged into one turn)."""
+    start = len(messages)
+    for n in range(len(messages) - 1, -1, -1):
+        if messages[n].get("role") == "assistant":
+            start = n
+        elif start < len(messages):
+            break
+    return start
+
+
+def history_error(request: dict, merged: list[Merged], spec: ModelSpec, mode: Mode) -> tuple[ApiError | None, list]:
+    """The first thinking rule the history breaks, or None and the blocks dropped on the way.
+
+    The shape of the turn before the tool results is checked first (a path into its first block,
+    like a schema error), then each block's seal in order.
+    """
+    loop = _loop_error(merged, spec, mode)
+    if loop is not None:
+        return loop, []
+    messages = request["messages"]
+    latest = _latest_assistant_start(messages)
+    prefixes, dropped, mismatch_seen = _Prefixes(request), [], False
+    for n, message in enumerate(messages):
+        content = message["content"]
+        if message["role"] != "assistant" or isinstance(content, str):
+            continue
+        for m, block in enumerate(content):
+            kind = block["type"]
+            if kind not in THINKING_KINDS:
+                continue
+            path, redacted = f"messages.{n}.content.{m}", kind == "redacted_thinking"
+            field = "data" if redacted else "signature"
+            signed = decode_signature(block[field], redacted)
+            if signed is None:
+                return _bad(INVALID.format(path=path, field=field, kind=kind)), []
+            if signed.family not in spec.reads:
+                if spec.preserved_thinking:  # the docs: dropped from the request without an error
+                    dropped.append({"type": "thinking_dropped", "path": path, "reason": "model_binding_mismatch"})
+                    continue
+                return _bad(INVALID.format(path=path, field=field, kind=kind)), []
+            if not block_matches(signed, block, content[:m]):
+                if n >= latest:
+                    return _bad(MODIFIED.format(path=path)), []
+                return _bad(INVALID.format(path=path, field=field, kind=kind)), []
+            if not spec.preserved_thinking:
+                continue
+            if mismatch_seen or not prefix_matches(signed, prefixes.before(n), content[:m]):
+                if not mode.drop_mismatched:
+                    return _bad(BOUND_ELSEWHERE.format(path=path)), []
+                mismatch_seen = True  # this block and every later thinking block are invalid
+                dropped.append({"type": "thinking_dropped", "path": path, "reason": "prefix_binding_mismatch"})
+    return None, dropped
+
+
+def _loop_error(merged: list[Merged], spec: ModelSpec, mode: Mode) -> ApiError | None:
+    """The assistant turn the final tool results answer: its thinking, and the configuration it ran with."""
+    if len(merged) < 2 or merged[-1].role != "user" or merged[-2].role != "assistant":
+        return None
+    if not any(isinstance(b, dict) and b.get("type") == "tool_result" for b in merged[-1].content):
+        return None
+    turn = merged[-2]
+    if not turn.content:
+        return None
+    first = turn.content[0]
+    found = first.get("type") if isinstance(first, dict) else "text"
+    starts = found in THINKING_KINDS
+    call = next((b for b in turn.content if isinstance(b, dict) and b.get("type") == "tool_use"), None)
+    state = read_tool_id(call.get("id"), spec.family) if call else None
+    must_start = _bad(MUST_START_WITH_THINKING.format(n=turn.index, found=found))
+    if state is None:  # a turn this emulator did not make: only manual extended thinking insists
+        return must_start if mode.kind == "enabled" and not starts else None
+    if state.began_with_thinking and not starts:
+        return must_start
+    if state.mode != mode.kind:
+        if mode.up_front and not starts:
+            return must_start
+        return _bad(CONFIG_CHANGED.format(n=turn.index, old=state.mode, new=mode.kind))
+    return None

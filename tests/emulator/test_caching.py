@@ -1,0 +1,95 @@
+"""Prompt caching as documented: reads and writes in usage, a 20-turn run that costs less, edits that invalidate."""
+
+import itertools
+
+from harness_lab.emulator import Emulator, emulated_client, say
+from harness_lab.events import Usage
+from harness_lab.valves import cost_usd
+
+MODEL = "claude-sonnet-5"
+TOOLS = [
+    {
+        "name": "read_file",
+        "description": "read a note",
+        "input_schema": {"type": "object", "properties": {"path": {"type": "string"}}},
+    }
+]
+NOTE = "会議の議事録です。決定事項と宿題を一つずつ確認します。" * 8
+
+
+def run(cache_control=None, rounds=20, edit_at=None):
+    """``twenty_turns`` driven by a plain loop; returns each request's usage and the history."""
+    client = emulated_client("twenty_turns", max_retries=0)
+    request = {"model": MODEL, "max_tokens": 2048, "tools": TOOLS}
+    if cache_control:
+        request["cache_control"] = cache_control
+    messages = [{"role": "user", "content": "ノートを順に全部読んで要点を教えて"}]
+    usages = []
+    for turn in range(rounds):
+        if edit_at is not None and turn == edit_at:
+            messages[12]["content"][0]["content"] = "書き換えた結果"  # the 6th tool result
+        response = client.messages.create(**request, messages=messages)
+        usages.append(Usage.of(response.usage))
+        if response.stop_reason != "tool_use":
+            break
+        calls = [b for b in response.content if b.type == "tool_use"]
+        messages += [
+            {"role": "assistant", "content": response.content},
+            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": c.id, "content": NOTE} for c in calls]},
+        ]
+    return usages, messages
+
+
+def test_a_twenty_turn_run_costs_visibly_less_with_automatic_caching():
+    plain, _ = run()
+    cached, _ = run({"type": "ephemeral"})
+    assert len(plain) == len(cached) == 20
+    assert all(u.cache_read_input_tokens == u.cache_creation_input_tokens == 0 for u in plain)
+    # The same prompts either way: only how they are billed differs.
+    assert [u.prompt_tokens for u in plain] == [u.prompt_tokens for u in cached]
+    reads = [u.cache_read_input_tokens for u in cached]
+    assert reads[0] == 0 and all(r > 0 for r in reads[4:])  # once the prefix is long enough to cache
+    for previous, current in itertools.pairwise(cached[3:]):
+        # each turn reads what the turn before wrote, and writes only what is new
+        assert (
+            current.cache_read_input_tokens == previous.cache_read_input_tokens + previous.cache_creation_input_tokens
+        )
+    assert cost_usd(cached, MODEL) < 0.6 * cost_usd(plain, MODEL)
+
+
+def test_editing_history_invalidates_the_cache_after_the_edit():
+    untouched, _ = run({"type": "ephemeral"}, rounds=10)
+    edited, _ = run({"type": "ephemeral"}, rounds=10, edit_at=8)
+    # Turn 9 reads the whole previous prompt when nothing changed, only the part before the edit otherwise
+    # (the automatic breakpoint looks back 20 blocks: far enough to find the prefix cached before the edit).
+    assert edited[8].cache_read_input_tokens < untouched[8].cache_read_input_tokens
+    assert edited[8].cache_creation_input_tokens > untouched[8].cache_creation_input_tokens
+    assert edited[8].cache_read_input_tokens > 0  # the prefix before the edit still reads
+
+
+def test_an_explicit_breakpoint_and_each_models_minimum():
+    system = [{"type": "text", "text": "規則: " + "丁寧に答える。" * 90, "cache_control": {"type": "ephemeral"}}]
+    request = {"max_tokens": 1024, "system": system, "messages": [{"role": "user", "content": "q"}]}
+    for model, minimum in (("claude-sonnet-5", 1024), ("claude-sonnet-5-5", 512)):
+        emulator = Emulator([say("はい")])
+        _, _, first = emulator.respond({**request, "model": model})
+        _, _, again = emulator.respond({**request, "model": model})
+        prefix = first["usage"]["cache_creation_input_tokens"]
+        if minimum == 512:  # ~640 tokens: cacheable on Sonnet 5.5, too short for Sonnet 5
+            assert prefix > 512 and again["usage"]["cache_read_input_tokens"] == prefix
+        else:
+            assert prefix == 0 and again["usage"]["cache_read_input_tokens"] == 0
+
+
+def test_each_emulator_holds_its_own_cache():
+    request = {
+        "model": MODEL,
+        "max_tokens": 1024,
+        "cache_control": {"type": "ephemeral"},
+        "system": "規則: " + "丁寧に答える。" * 300,
+        "messages": [{"role": "user", "content": "q"}],
+    }
+    first, second = Emulator([say("はい")]), Emulator([say("はい")])
+    assert first.respond(request)[2]["usage"]["cache_creation_input_tokens"] > 0
+    assert first.respond(request)[2]["usage"]["cache_read_input_tokens"] > 0
+    assert second.respond(request)[2]["usage"]["cache_read_input_tokens"] == 0

@@ -1,0 +1,164 @@
+"""Context editing, compaction and task budgets, with their beta headers, offline (lesson 6's server-side valves)."""
+
+import anthropic
+import pytest
+
+from harness_lab.emulator import Emulator, emulated_client, say
+from harness_lab.emulator.context_management import CLEARED
+
+MODEL = "claude-sonnet-5"
+TOOLS = [
+    {
+        "name": "read_file",
+        "description": "read",
+        "input_schema": {"type": "object", "properties": {"path": {"type": "string"}}},
+    }
+]
+LOG = "2026-12-01 12:00:00 GET /api/items 200 12ms\n" * 60
+EDITING = "context-management-2025-06-27"
+COMPACT = "compact-2026-01-12"
+BUDGETS = "task-budgets-2026-03-13"
+
+
+def loop(client, rounds, **fields):
+    """A plain loop over the beta client; returns the responses."""
+    messages = [{"role": "user", "content": "ログを全部読んでまとめて"}]
+    responses = []
+    for _ in range(rounds):
+        response = client.beta.messages.create(model=MODEL, max_tokens=2048, tools=TOOLS, messages=messages, **fields)
+        responses.append(response)
+        if response.stop_reason != "tool_use":
+            break
+        calls = [b for b in response.content if b.type == "tool_use"]
+        messages += [
+            {"role": "assistant", "content": response.content},
+            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": c.id, "content": LOG} for c in calls]},
+        ]
+    return responses
+
+
+CLEAR = {
+    "edits": [
+        {
+            "type": "clear_tool_uses_20250919",
+            "trigger": {"type": "input_tokens", "value": 3000},
+            "keep": {"type": "tool_uses", "value": 2},
+        }
+    ]
+}
+
+
+def test_clear_tool_uses_shrinks_the_prompt_and_reports_what_it_did():
+    plain = loop(emulated_client("big_results"), 9)
+    edited = loop(emulated_client("big_results"), 9, context_management=CLEAR, betas=[EDITING])
+    assert len(plain) == len(edited) == 9
+    last = edited[-1].context_management.applied_edits[0]
+    assert last.type == "clear_tool_uses_20250919" and last.cleared_tool_uses == 6 and last.cleared_input_tokens > 0
+    assert edited[0].context_management.applied_edits == []  # below the trigger nothing is cleared
+    assert edited[-1].usage.input_tokens < plain[-1].usage.input_tokens - last.cleared_input_tokens / 2
+    text = next(b.text for b in edited[-1].content if b.type == "text")
+    assert "古い結果 6 件" in text  # the model saw the placeholders
+    assert CLEARED.startswith("[")
+
+
+def test_context_management_needs_its_beta_header():
+    client = emulated_client("big_results", max_retries=0)
+    with pytest.raises(anthropic.BadRequestError) as caught:
+        client.messages.create(
+            model=MODEL,
+            max_tokens=1024,
+            messages=[{"role": "user", "content": "q"}],
+            extra_body={"context_management": CLEAR},
+        )
+    assert caught.value.api_message == "context_management: Extra inputs are not permitted"
+    with pytest.raises(anthropic.BadRequestError) as caught:
+        client.beta.messages.create(
+            model=MODEL,
+            max_tokens=1024,
+            messages=[{"role": "user", "content": "q"}],
+            context_management={"edits": [{"type": "compact_20260112"}]},
+            betas=[EDITING],  # compaction has its own header
+        )
+    assert caught.value.api_message == "context_management: Extra inputs are not permitted"
+
+
+def test_clear_thinking_keeps_the_last_turns_thinking():
+    edits = {"edits": [{"type": "clear_thinking_20251015", "keep": {"type": "thinking_turns", "value": 1}}]}
+    responses = loop(emulated_client("big_results"), 4, context_management=edits, betas=[EDITING])
+    applied = responses[-1].context_management.applied_edits[0]
+    assert applied.type == "clear_thinking_20251015" and applied.cleared_thinking_turns == 2
+
+
+def test_compaction_pauses_with_a_summary_that_stands_for_the_history():
+    edits = {
+        "edits": [
+            {
+                "type": "compact_20260112",
+                "trigger": {"type": "input_tokens", "value": 2500},
+                "pause_after_compaction": True,
+            }
+        ]
+    }
+    responses = loop(emulated_client("big_results"), 9, context_management=edits, betas=[COMPACT])
+    paused = responses[-1]
+    assert paused.stop_reason == "compaction"
+    assert [b.type for b in paused.content] == ["compaction"] and "ツール呼び出し" in paused.content[0].content
+    before = responses[-2].usage.input_tokens
+    # Sent back, the compaction block stands for everything before it.
+    emulator = Emulator("big_results")
+    history = [
+        {"role": "user", "content": "ログを全部読んでまとめて"},
+        {"role": "assistant", "content": [{"type": "compaction", "content": paused.content[0].content}]},
+        {"role": "user", "content": "続けて"},
+    ]
+    status, _, body = emulator.respond(
+        {"model": MODEL, "max_tokens": 2048, "tools": TOOLS, "messages": history, "context_management": edits},
+        headers={"anthropic-beta": COMPACT},
+    )
+    assert status == 200 and body["usage"]["input_tokens"] < before / 2
+
+
+def test_compaction_without_a_pause_continues_after_the_block():
+    edits = {"edits": [{"type": "compact_20260112", "trigger": {"type": "input_tokens", "value": 2500}}]}
+    responses = loop(emulated_client("big_results"), 9, context_management=edits, betas=[COMPACT])
+    compacted = next(r for r in responses if r.content[0].type == "compaction")
+    assert [b.type for b in compacted.content][:2] == ["compaction", "thinking"] and compacted.stop_reason == "tool_use"
+
+
+def test_a_task_budget_is_advisory_the_model_sees_it_and_winds_down():
+    small = {"task_budget": {"type": "tokens", "total": 6000}}
+    large = {"task_budget": {"type": "tokens", "total": 20000}}
+    short = loop(emulated_client("task_budget"), 40, output_config=small, betas=[BUDGETS])
+    long = loop(emulated_client("task_budget"), 40, output_config=large, betas=[BUDGETS])
+    assert short[-1].stop_reason == long[-1].stop_reason == "end_turn"
+    assert len(short) < len(long)
+    assert "予算が残り少ない" in short[-1].content[-1].text
+
+
+def test_a_task_budget_needs_its_header_and_a_model_that_takes_it():
+    client = emulated_client("task_budget", max_retries=0)
+    request = {"max_tokens": 1024, "messages": [{"role": "user", "content": "q"}]}
+    budget = {"task_budget": {"type": "tokens", "total": 6000}}
+    with pytest.raises(anthropic.BadRequestError) as caught:
+        client.beta.messages.create(model=MODEL, output_config=budget, **request)
+    assert caught.value.api_message == "output_config.task_budget: Extra inputs are not permitted"
+    with pytest.raises(anthropic.BadRequestError) as caught:
+        client.beta.messages.create(model="claude-haiku-4-5", output_config=budget, betas=[BUDGETS], **request)
+    assert caught.value.api_message == "output_config.task_budget: task budgets are not supported on this model"
+    with pytest.raises(anthropic.BadRequestError) as caught:
+        client.beta.messages.create(
+            model=MODEL, output_config={"task_budget": {"type": "tokens"}}, betas=[BUDGETS], **request
+        )
+    assert caught.value.api_message == "output_config.task_budget.total: Field required"
+
+
+def test_pause_turn_refusal_and_the_window_stop_reasons_have_their_documented_shapes():
+    client = emulated_client("refusal", max_retries=0)
+    refusal = client.messages.create(model=MODEL, max_tokens=1024, messages=[{"role": "user", "content": "q"}])
+    assert refusal.stop_reason == "refusal" and refusal.stop_details.type == "refusal"
+    assert refusal.stop_details.category == "cyber" and refusal.stop_details.explanation
+    client = emulated_client([say("x")], max_retries=0)
+    status, _, body = Emulator([say("答えです。" * 500)]).respond(
+        {"model": "claude-haiku-4-5", "max_tokens": 4000, "messages": [{"role": "user", "content": "あ" * 198_000}]}
+    )
+    assert status == 200 and body["stop_reason"] == "model_context_window_exceeded"

@@ -1,0 +1,193 @@
+"""The model table against its cited facts (docs/api_facts.md), and each row's behaviour through the SDK.
+
+The docs' table is the cited record; models.py is what every rule reads. The first test holds
+them equal cell by cell; the others send each model the requests its row says it accepts and
+refuses, and check the answer.
+"""
+
+import re
+from pathlib import Path
+
+import anthropic
+import pytest
+
+from harness_lab.emulator import Emulator, emulated_client, parameters, roundtrip, say, tool_choice
+from harness_lab.emulator import models as table
+from harness_lab.emulator.caching import MAX_BREAKPOINTS
+from harness_lab.emulator.models import MODELS, THINKING_TYPES
+
+FACTS = Path(__file__).resolve().parents[2] / "docs" / "api_facts.md"
+TOOLS = [{"name": "get_time", "description": "the time", "input_schema": {"type": "object", "properties": {}}}]
+
+
+def documented_rows() -> dict[str, dict]:
+    lines = FACTS.read_text(encoding="utf-8").splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("| model | window |"))
+    header = [c.strip() for c in lines[start].strip("|").split("|")]
+    rows = {}
+    for line in lines[start + 2 :]:
+        if not line.startswith("|"):
+            break
+        cells = dict(zip(header, (c.strip() for c in line.strip("|").split("|")), strict=True))
+        rows[cells["model"]] = cells
+    return rows
+
+
+def _names(cell: str) -> set:
+    return {part.strip() for part in cell.split(",") if part.strip()}
+
+
+def test_every_row_matches_the_documented_facts():
+    documented = documented_rows()
+    undated = {m for m in MODELS if not re.search(r"-\d{8}$", m)}
+    assert set(documented) == undated
+    yes = {"yes": True, "no": False}
+    for model, cells in documented.items():
+        row = MODELS[model]
+        assert int(cells["window"]) == row.context_window, model
+        assert int(cells["max output"]) == row.max_output, model
+        assert _names(cells["accepts"]) == set(row.accepts), model
+        assert _names(cells["rejects"]) == {t for t, _ in row.rejects}, model
+        assert _names(cells["accepts"]) | _names(cells["rejects"]) == set(THINKING_TYPES), model
+        assert cells["default"] == row.thinking_default and cells["display"] == row.display_default, model
+        assert yes[cells["forced"]] == row.forced_tool_choice, model
+        assert yes[cells["preserved"]] == row.preserved_thinking, model
+        assert yes[cells["between"]] == row.text_between_tools_as_thinking, model
+        assert int(cells["min cache"]) == row.min_cacheable and cells["tokenizer"] == row.tokenizer, model
+        assert yes[cells["budget"]] == row.task_budget, model
+        assert cells["sources"], model
+    for dated in set(MODELS) - undated:
+        assert (
+            MODELS[dated].family in documented
+            and MODELS[dated].context_window == MODELS[MODELS[dated].family].context_window
+        )
+
+
+def _quoted(text: str) -> str:
+    """A code constant as the docs write it: placeholders shown by example, markdown ticks as-is."""
+    return text.split("{")[0].strip()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        table.ENABLED_REJECTED,
+        table.DISABLED_REJECTED,
+        table.DISABLED_REJECTED_SONNET_5_5,
+        table.DISABLED_REJECTED_PREVIEW,
+        table.ADAPTIVE_REJECTED,
+        table.BETWEEN_TOOLS_REJECTED,
+        roundtrip.FORCED_TOOL_CHOICE,
+        roundtrip.FORCED_WITH_MANUAL_THINKING,
+        roundtrip.TASK_BUDGET_UNSUPPORTED,
+        roundtrip.MODIFIED,
+        roundtrip.BOUND_ELSEWHERE,
+        roundtrip.MUST_START_WITH_THINKING,
+        parameters.STOP_SEQUENCE_BLANK,
+        parameters.SYSTEM_EMPTY,
+        parameters.USER_ID_TOO_LONG,
+        tool_choice.NO_TOOLS,
+        f"A maximum of {MAX_BREAKPOINTS} blocks with cache_control may be provided",
+    ],
+)
+def test_every_400_text_is_in_the_facts_with_its_source(text):
+    facts = FACTS.read_text(encoding="utf-8")
+    wanted = text.replace("{path}: ", "").replace("messages.{n}.content.0.type: ", "")
+    assert _quoted(wanted) in facts
+
+
+# -- behaviour, row by row --------------------------------------------------------------------------
+
+
+def ask(model, **fields):
+    client = emulated_client([say("はい")], max_retries=0)
+    request = {"model": model, "max_tokens": 4096, "messages": [{"role": "user", "content": "q"}], **fields}
+    return client.messages.create(**request)
+
+
+def refused(model, **fields) -> str:
+    with pytest.raises(anthropic.BadRequestError) as caught:
+        ask(model, **fields)
+    return caught.value.api_message
+
+
+THINKING = {
+    "adaptive": {"type": "adaptive"},
+    "enabled": {"type": "enabled", "budget_tokens": 1024},
+    "disabled": {"type": "disabled"},
+    "between_tools": {"type": "between_tools"},
+}
+
+
+@pytest.mark.parametrize("model", sorted(MODELS))
+def test_each_model_accepts_and_rejects_its_thinking_types(model):
+    row = MODELS[model]
+    for kind, config in THINKING.items():
+        text = row.rejection(kind)
+        if text is None:
+            assert ask(model, thinking=config).stop_reason == "end_turn", (model, kind)
+        else:
+            assert refused(model, thinking=config) == text, (model, kind)
+
+
+@pytest.mark.parametrize("model", sorted(MODELS))
+def test_each_model_thinks_by_default_or_not_and_shows_its_default_display(model):
+    row = MODELS[model]
+    content = ask(model).content
+    if row.thinking_default == "adaptive":
+        assert content[0].type == "thinking" and content[0].signature, model
+        assert (content[0].thinking == "") == (row.display_default == "omitted"), model
+    else:
+        assert [b.type for b in content] == ["text"], model
+
+
+@pytest.mark.parametrize("model", sorted(MODELS))
+def test_each_model_takes_forced_tool_choice_or_refuses_it(model):
+    row = MODELS[model]
+    forced = {"tools": TOOLS, "tool_choice": {"type": "tool", "name": "get_time"}}
+    if row.forced_tool_choice:
+        content = ask(model, **forced).content
+        assert [b.type for b in content] == ["tool_use"], model  # thinking skipped: the call comes first
+    else:
+        assert refused(model, **forced) == roundtrip.FORCED_TOOL_CHOICE
+
+
+@pytest.mark.parametrize("model", sorted(MODELS))
+def test_each_models_output_limit_and_window(model):
+    """Straight to the server: the SDK itself refuses a non-streamed call with max_tokens this large."""
+    row = MODELS[model]
+    emulator = Emulator([say("はい")])
+    status, _, body = emulator.respond(
+        {"model": model, "max_tokens": row.max_output + 1, "messages": [{"role": "user", "content": "q"}]}
+    )
+    assert status == 400 and body["error"]["message"].startswith(
+        f"max_tokens: {row.max_output + 1} > {row.max_output},"
+    )
+    over = {
+        "model": model,
+        "max_tokens": 1024,
+        "messages": [{"role": "user", "content": "あ" * (row.context_window + 1)}],
+    }
+    status, _, body = emulator.respond(over)
+    assert status == 400 and body["error"]["message"].endswith(f"> {row.context_window} maximum")
+
+
+def test_haiku_does_not_think_unless_asked_and_then_summarizes():
+    assert [b.type for b in ask("claude-haiku-4-5").content] == ["text"]
+    content = ask("claude-haiku-4-5", thinking=THINKING["enabled"]).content
+    assert content[0].type == "thinking" and content[0].thinking  # summarized by default on 4.5
+
+
+def test_manual_thinking_with_forced_tool_choice_is_refused_where_both_are_allowed():
+    forced = {"tools": TOOLS, "tool_choice": {"type": "any"}}
+    assert refused("claude-sonnet-4-6", thinking=THINKING["enabled"], **forced) == roundtrip.FORCED_WITH_MANUAL_THINKING
+
+
+def test_temperature_is_unknown_to_every_model():
+    client = emulated_client([say("はい")], max_retries=0)
+    for model in ("claude-sonnet-5", "claude-haiku-4-5"):
+        with pytest.raises(anthropic.BadRequestError) as caught:
+            client.messages.create(
+                model=model, max_tokens=64, messages=[{"role": "user", "content": "q"}], extra_body={"temperature": 0.2}
+            )
+        assert caught.value.api_message == "temperature: Extra inputs are not permitted"

@@ -1,0 +1,262 @@
+"""Thinking round trips through the real SDK: what goes back whole is accepted, every other way is the API's 400."""
+
+import copy
+
+import anthropic
+import pytest
+
+from harness_lab import messages as hl_messages
+from harness_lab.emulator import Emulator, call, emulated_client, reply, roundtrip, say, think
+from harness_lab.emulator.models import DISABLED_REJECTED_SONNET_5_5, ENABLED_REJECTED
+
+MODEL = "claude-sonnet-5"
+TOOLS = [
+    {"name": "get_time", "description": "the time", "input_schema": {"type": "object", "properties": {}}},
+    {
+        "name": "read_file",
+        "description": "read",
+        "input_schema": {"type": "object", "properties": {"path": {"type": "string"}}},
+    },
+]
+TASK = "README.md を読んで、今何時か教えて"
+SCRIPT = [call("read_file", path="README.md"), call("get_time"), say("終わりました")]
+
+
+def start(model=MODEL, script=SCRIPT, **fields):
+    """A client and the first round trip: (client, request, history with the tool results appended)."""
+    client = emulated_client(script, max_retries=0)
+    request = {"model": model, "max_tokens": 2048, "tools": TOOLS, **fields}
+    first = client.messages.create(**request, messages=[{"role": "user", "content": TASK}])
+    return client, request, answered([{"role": "user", "content": TASK}], first)
+
+
+def answered(history, response):
+    """History + the response as dicts (exactly the fields sent) + a result for each of its calls."""
+    results = [hl_messages.tool_result(c["id"], "ok") for c in hl_messages.tool_calls(response.content)]
+    return [*history, hl_messages.assistant(response.content), hl_messages.user(results)]
+
+
+def refused(client, request, history) -> str:
+    with pytest.raises(anthropic.BadRequestError) as caught:
+        client.messages.create(**request, messages=history)
+    assert caught.value.status_code == 400 and caught.value.type == "invalid_request_error"
+    return caught.value.api_message
+
+
+def test_the_default_model_thinks_and_an_exact_echo_is_accepted():
+    client, request, history = start()
+    turn = history[1]["content"]
+    assert turn[0]["type"] == "thinking" and turn[0]["thinking"] == "" and turn[0]["signature"]  # omitted
+    assert client.messages.create(**request, messages=history).stop_reason == "tool_use"
+    # the SDK objects themselves, as the article's loop sends response.content back, work too
+    objects = client.messages.create(**request, messages=[{"role": "user", "content": TASK}])
+    history = [{"role": "user", "content": TASK}, {"role": "assistant", "content": objects.content}, history[2]]
+    assert client.messages.create(**request, messages=history).stop_reason == "tool_use"
+
+
+def test_a_turn_filtered_to_text_and_tool_use_is_refused():
+    client, request, history = start()
+    history[1]["content"] = [b for b in history[1]["content"] if b["type"] in ("text", "tool_use")]
+    message = refused(client, request, history)
+    assert message == roundtrip.MUST_START_WITH_THINKING.format(n=1, found="tool_use")
+    assert message.startswith(
+        "messages.1.content.0.type: Expected `thinking` or `redacted_thinking`, but found `tool_use`."
+    )
+
+
+def test_a_rebuilt_turn_with_the_thinking_moved_is_refused():
+    client, request, history = start()
+    thinking, *rest = history[1]["content"]
+    history[1]["content"] = [*rest, thinking]
+    assert refused(client, request, history) == roundtrip.MUST_START_WITH_THINKING.format(n=1, found="tool_use")
+
+
+def test_edited_thinking_text_and_altered_signature():
+    client, request, history = start()
+    edited = copy.deepcopy(history)
+    edited[1]["content"][0]["thinking"] = "I changed my mind"
+    assert refused(client, request, edited) == roundtrip.MODIFIED.format(path="messages.1.content.0")
+    altered = copy.deepcopy(history)
+    signature = altered[1]["content"][0]["signature"]
+    altered[1]["content"][0]["signature"] = signature[:10] + ("A" if signature[10] != "A" else "B") + signature[11:]
+    assert refused(client, request, altered) == "messages.1.content.0: Invalid `signature` in `thinking` block"
+
+
+def test_an_edited_block_of_an_earlier_turn_is_an_invalid_signature():
+    client, request, history = start()
+    second = client.messages.create(**request, messages=history)
+    history = answered(history, second)
+    history[1]["content"][0]["thinking"] = "edited later"
+    assert refused(client, request, history) == "messages.1.content.0: Invalid `signature` in `thinking` block"
+
+
+def test_reordered_thinking_blocks_inside_a_turn_are_refused():
+    script = [reply(think("一つ目"), think("二つ目"), call("get_time")), say("終わり")]
+    client, request, history = start(script=script)
+    first, second, *rest = history[1]["content"]
+    history[1]["content"] = [second, first, *rest]
+    assert refused(client, request, history) == roundtrip.MODIFIED.format(path="messages.1.content.0")
+
+
+def test_redacted_thinking_goes_back_unchanged_or_is_refused():
+    client, request, history = start(script="redacted_thinking")
+    assert [b["type"] for b in history[1]["content"]] == ["redacted_thinking", "tool_use"]
+    assert client.messages.create(**request, messages=history).stop_reason == "end_turn"
+    data = history[1]["content"][0]["data"]
+    history[1]["content"][0]["data"] = data[:-6] + ("AAAA" if data[-6:-2] != "AAAA" else "BBBB") + data[-2:]
+    assert refused(client, request, history) == "messages.1.content.0: Invalid `data` in `redacted_thinking` block"
+
+
+def test_malformed_blocks_get_the_apis_400_not_a_traceback():
+    client, request, history = start()
+    block = history[1]["content"][0]
+    cases = [
+        (
+            {k: v for k, v in block.items() if k != "signature"},
+            "messages.1.content.0.thinking.signature: Field required",
+        ),
+        ({**block, "signature": 12}, "messages.1.content.0.thinking.signature: Input should be a valid string"),
+        ({**block, "thinking": None}, "messages.1.content.0.thinking.thinking: Input should be a valid string"),
+        ({**block, "signature": "x" * 1_000_000}, "messages.1.content.0: Invalid `signature` in `thinking` block"),
+        ({**block, "signature": ""}, "messages.1.content.0: Invalid `signature` in `thinking` block"),
+        ({**block, "signature": "!!not base64!!" * 6}, "messages.1.content.0: Invalid `signature` in `thinking` block"),
+        ({"type": "redacted_thinking"}, "messages.1.content.0.redacted_thinking.data: Field required"),
+    ]
+    for bad, message in cases:
+        broken = copy.deepcopy(history)
+        broken[1]["content"][0] = bad
+        assert refused(client, request, broken) == message
+
+
+def test_a_block_from_another_model_before_and_after_preserved_thinking():
+    client, request, history = start()  # made by claude-sonnet-5
+    on_haiku = {**request, "model": "claude-haiku-4-5", "thinking": {"type": "enabled", "budget_tokens": 1024}}
+    assert refused(client, on_haiku, history) == "messages.1.content.0: Invalid `signature` in `thinking` block"
+    # Fable 5.1 may not read Sonnet 5's blocks: dropped without an error, and listed.
+    on_fable = {**request, "model": "claude-fable-5-1"}
+    response = client.messages.create(**on_fable, messages=history)
+    assert response.to_dict()["input_transformations"] == [
+        {"type": "thinking_dropped", "path": "messages.1.content.0", "reason": "model_binding_mismatch"}
+    ]
+    # ... but Opus 5's it may.
+    _, opus_request, opus_history = start(model="claude-opus-5")
+    fable_reads_opus = client.messages.create(**{**opus_request, "model": "claude-fable-5-1"}, messages=opus_history)
+    assert "input_transformations" not in fable_reads_opus.to_dict()
+
+
+def test_preserved_thinking_binds_a_block_to_its_conversation():
+    client, request, history = start(model="claude-sonnet-5-5", system="簡潔に答える")
+    assert client.messages.create(**request, messages=history).stop_reason == "tool_use"
+    bound = roundtrip.BOUND_ELSEWHERE.format(path="messages.1.content.0")
+    assert refused(client, {**request, "system": "丁寧に答える"}, history) == bound  # a rebuilt system prompt
+    edited = copy.deepcopy(history)
+    edited[0]["content"] = TASK + "（急ぎで）"  # an injected reminder in an earlier message
+    assert refused(client, request, edited) == bound
+    assert bound.endswith('set `thinking.block_binding.prefix_mismatch_behavior` to "drop_block".')
+    dropping = {
+        **request,
+        "thinking": {"type": "adaptive", "block_binding": {"prefix_mismatch_behavior": "drop_block"}},
+    }
+    response = client.messages.create(**dropping, messages=edited)
+    assert response.to_dict()["input_transformations"][0]["reason"] == "prefix_binding_mismatch"
+    # Sonnet 5 has no preserved thinking: the same edit is accepted there.
+    client, request, history = start(system="簡潔に答える")
+    assert client.messages.create(**{**request, "system": "丁寧に答える"}, messages=history).stop_reason == "tool_use"
+
+
+def test_the_thinking_configuration_may_not_change_inside_a_tool_use_loop():
+    client, request, history = start()  # adaptive by default
+    off = {**request, "thinking": {"type": "disabled"}}
+    assert refused(client, off, history) == roundtrip.CONFIG_CHANGED.format(n=1, old="adaptive", new="disabled")
+    client, request, history = start(thinking={"type": "disabled"})
+    assert history[1]["content"][0]["type"] == "tool_use"
+    on = {**request, "thinking": {"type": "adaptive"}}
+    assert refused(client, on, history) == roundtrip.MUST_START_WITH_THINKING.format(n=1, found="tool_use")
+    # Between turns (the loop ended with an answer) the configuration may change.
+    client, request, history = start(script=[say("こんにちは")])
+    history = history[:2] + [{"role": "user", "content": "ありがとう"}]
+    assert client.messages.create(**off, messages=history).stop_reason == "end_turn"
+
+
+def test_refused_configurations_on_the_newest_models():
+    client = emulated_client([say("x")], max_retries=0)
+    base = {"max_tokens": 2048, "messages": [{"role": "user", "content": "q"}]}
+    with pytest.raises(anthropic.BadRequestError) as caught:
+        client.messages.create(model=MODEL, thinking={"type": "enabled", "budget_tokens": 1024}, **base)
+    assert caught.value.api_message == ENABLED_REJECTED
+    with pytest.raises(anthropic.BadRequestError) as caught:
+        client.messages.create(model="claude-sonnet-5-5", thinking={"type": "disabled"}, **base)
+    assert caught.value.api_message == DISABLED_REJECTED_SONNET_5_5
+    with pytest.raises(anthropic.BadRequestError) as caught:
+        client.messages.create(model="claude-sonnet-5-5", tools=TOOLS, tool_choice={"type": "any"}, **base)
+    assert caught.value.api_message == roundtrip.FORCED_TOOL_CHOICE
+
+
+def test_forced_tool_choice_skips_thinking_and_the_loop_goes_on():
+    client, request, history = start(tool_choice={"type": "tool", "name": "read_file"})
+    assert [b["type"] for b in history[1]["content"]] == ["tool_use"]
+    assert client.messages.create(**{**request, "tool_choice": {"type": "auto"}}, messages=history).stop_reason
+
+
+def test_text_between_tool_calls_comes_back_as_thinking_on_sonnet_5_5():
+    script = [reply("調べます", call("get_time")), say("12時です")]
+    _, _, history = start(model="claude-sonnet-5-5", script=script)
+    assert [b["type"] for b in history[1]["content"]] == ["thinking", "thinking", "tool_use"]
+    _, _, history = start(model="claude-sonnet-5-5", script=script, thinking={"type": "between_tools"})
+    assert [b["type"] for b in history[1]["content"]] == ["thinking", "tool_use"]
+    _, _, shown = start(model="claude-sonnet-5", script=script)
+    assert [b["type"] for b in shown[1]["content"]] == ["thinking", "text", "tool_use"]
+
+
+def test_interleaved_scenario_thinks_before_each_call():
+    client = emulated_client("interleaved", max_retries=0)
+    request = {
+        "model": MODEL,
+        "max_tokens": 2048,
+        "tools": TOOLS,
+        "thinking": {"type": "adaptive", "display": "summarized"},
+    }
+    history = [{"role": "user", "content": TASK}]
+    kinds = []
+    while True:
+        response = client.messages.create(**request, messages=history)
+        kinds.append([b.type for b in response.content])
+        if response.stop_reason != "tool_use":
+            break
+        history = answered(history, response)
+    assert kinds == [["thinking", "tool_use"], ["thinking", "tool_use"], ["thinking", "text"]]
+    assert history[1]["content"][0]["thinking"] == "まず README を読む。"
+
+
+@pytest.mark.parametrize(
+    ("task", "env", "language"),
+    [("今何時？", None, "ja"), ("What time is it?", None, "en"), ("今何時？", "en", "en")],
+)
+def test_summaries_follow_the_course_language(monkeypatch, task, env, language):
+    if env:
+        monkeypatch.setenv("HARNESS_LAB_LANG", env)
+    else:
+        monkeypatch.delenv("HARNESS_LAB_LANG", raising=False)
+    request = {
+        "model": MODEL,
+        "max_tokens": 2048,
+        "tools": TOOLS,
+        "thinking": {"type": "adaptive", "display": "summarized"},
+        "messages": [{"role": "user", "content": task}],
+    }
+    _, _, body = Emulator([call("get_time")]).respond(request)
+    summary = body["content"][0]["thinking"]
+    assert ("get_time" in summary) and (("呼び出して" in summary) == (language == "ja"))
+
+
+def test_signatures_cost_microseconds():
+    import time
+
+    _, request, history = start()
+    body = {**request, "messages": history}
+    emulator = Emulator(SCRIPT)
+    started = time.perf_counter()
+    for _ in range(200):
+        emulator.respond(body)
+    per_request = (time.perf_counter() - started) / 200
+    assert per_request < 0.005  # the whole request, thinking checks and signing included
