@@ -241,14 +241,14 @@ try_limited(lambda: run_agent(emulated_client(normal), "Read the first line of R
 
 try_limited(lambda: run_agent(emulated_client(never_done), "Find the cause", TOOLS, search_impls), timeout=2)
 
-# %% [markdown] ja="d4c8b788262a"
+# %% [markdown] ja="c7846dfccbad"
 # ## Grade
 #
 # Run this cell for one line per criterion, `[PASS]` or `[FAIL]`. A `[FAIL]` line carries a hint, and the
 # cell then stops with a one-line error (`GradeFailed`). When all three pass, the last line reads
 # `[PASS] All 3 criteria are met`. If nothing shows below the cell, you have not graded yet. The criteria:
 #
-# 1. it points out that stop-or-continue is left to the model, with no explicit stop condition
+# 1. it names the missing explicit stop condition (stop-or-continue left to the model), and nothing this loop already does (such as the reassignment at the bottom)
 # 2. each missing control is paired with the runaway it causes, covering at least two kinds (turns/budget running away, and no-progress spinning)
 # 3. with the MAX_TURNS check, a model that never stops gets exactly N tool turns and a stop message, and a normal task ends with the model's answer
 
