@@ -190,10 +190,6 @@ add(
             "tokens_used は {used} で、最後の応答の分だけです（実際に使ったのは {total} トークン）。tokens_used = ではなく tokens_used += で、応答ごとに足し上げます",
             "tokens_used was {used}, the last response's alone ({total} tokens were used in all); add up each response with tokens_used +=, not tokens_used =",
         ),
-        "lesson.l6.run_agent.not_whole": (
-            "assistant として送り返した内容が、応答の content と違います（ブロックが抜けた・順番や中身が変わった）。response.content をまるごと入れます。思考ブロックを1つでも抜くと、API は 400 を返します",
-            "What went back as the assistant message differs from the response's content (a block dropped, reordered or changed); append response.content whole. Dropping even one thinking block gets a 400 from the API",
-        ),
         "lesson.l6.run_agent.stale_history": (
             "もう一度呼んだとき、最初のリクエストにメッセージが {count} 個ありました。前の会話が残っています。messages = [...] は run_agent の中（呼ばれるたび）に作ります",
             "Called again, its first request held {count} messages: the last conversation was kept. Create messages = [...] inside run_agent, on every call",
@@ -211,8 +207,8 @@ add(
             "It called None as a function ({error}); approve is None when none was given. With nobody to ask, deny: approve or (lambda name, given: False)",
         ),
         "lesson.l6.run_agent.not_generator_stalled": (
-            "{seconds} 秒たっても終わりませんでした。run_agent に yield がないので、ジェネレーターにならず、呼んだとたんにループが最後まで回ります。1ターンごとに yield lessons.turn(turns, response, results) します",
-            "It did not finish within {seconds} s: run_agent has no yield, so it is no generator and its whole loop runs as soon as it is called. Yield lessons.turn(turns, response, results) after each turn",
+            "{seconds} 秒たっても終わりませんでした。run_agent に yield がないので、呼んだとたんにループが最後まで回り、そのループが終わっていません。ループの中で client.messages.create(...) を送り直して response に再代入し、1ターンごとに yield lessons.turn(turns, response, results) します",
+            "It did not finish within {seconds} s: run_agent has no yield, so its whole loop runs as soon as it is called, and that loop never ends. Send client.messages.create(...) again inside the loop, reassign response, and yield lessons.turn(turns, response, results) after each turn",
         ),
         "lesson.l6.run_agent.limit_ignored": (
             "確認は MAX_TURNS = {limit} にして試しましたが、ツールが {rounds} ターン走りました。上限はモジュールの変数 MAX_TURNS から読みます（引数で受け取るなら名前を max_turns に。確認はそこにも渡します）",

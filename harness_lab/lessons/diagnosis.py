@@ -167,7 +167,7 @@ def compare(mine: Ending, want: Ending, **limits: int) -> Miss | None:
     if mine.miss is not None:
         return mine.miss
     if not mine.whole:
-        return Miss("lesson.l6.run_agent.not_whole")
+        return Miss("lesson.l2.run_agent.not_whole")
     limit = {"turns": limits.get("turns", DEFAULTS["turns"]), "budget": limits.get("budget", DEFAULTS["budget"])}
     if mine.cause not in (*VALVES, *STOP_REASONS, "finish"):
         return Miss("lesson.l6.run_agent.unknown_cause", {"got": mine.cause})

@@ -151,7 +151,7 @@ def _decides_by_next_step(fn) -> Miss | None:
     if mine.text != RESUMED:
         return Miss("lesson.l6.run_agent.pause_turn")
     if not mine.whole:
-        return Miss("lesson.l6.run_agent.not_whole")
+        return Miss("lesson.l2.run_agent.not_whole")
     mine, rec, _ = learner_end(fn, _cut_off, decide=lambda name, given: True)  # a yes: only the loop can refuse
     if mine.miss is not None:
         return mine.miss

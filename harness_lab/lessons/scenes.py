@@ -100,6 +100,9 @@ REJECTIONS = (
     ("ids must be unique", "lesson.l2.reassign"),
     ("must have non-empty content", "lesson.l2.empty_message"),
     ("Input should be a valid list", "lesson.l2.content_not_list"),
+    # A thinking block dropped or edited in the history sent back (the default model thinks first).
+    ("must start with a thinking block", "lesson.l2.run_agent.not_whole"),
+    ("blocks in the latest assistant message cannot be modified", "lesson.l2.run_agent.not_whole"),
 )
 
 

@@ -467,7 +467,7 @@ WRONG_RUN_AGENT_MORE = [
             )
         ),
         1,
-        "lesson.l6.run_agent.not_whole",
+        "lesson.l2.run_agent.not_whole",
     ),
     (variant(("if turns >= MAX_TURNS:", "if turns > MAX_TURNS:")), 3, "lesson.l6.run_agent.one_too_many"),
     (

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from harness_lab import lessons
+from harness_lab.lessons.scenes import rejection_hint
 from tests.lessons.answers6 import loaded
 from tests.lessons.answers_audit import (
     RIGHT_MORE,
@@ -61,3 +62,18 @@ def test_a_right_piece_in_another_style_passes(name, right):
 def test_a_right_whole_harness_in_another_style_passes(source):
     verdict = lessons.judge(lessons.piece("run_agent", 6), loaded(source))
     assert verdict.passed, verdict.lines()
+
+
+# The API's 400s for a history whose thinking blocks were dropped or edited (the default model thinks first).
+THINKING_400S = [
+    "messages.1.content.0.type: Expected `thinking` or `redacted_thinking`, but found `tool_use`. When `thinking` "
+    "is enabled, a final `assistant` message must start with a thinking block (preceeding the lastmost set of "
+    "`tool_use` and `tool_result` blocks).",
+    "messages.1.content.0: `thinking` or `redacted_thinking` blocks in the latest assistant message cannot be "
+    "modified. These blocks must remain as they were in the original response.",
+]
+
+
+@pytest.mark.parametrize("message", THINKING_400S)
+def test_a_400_for_a_dropped_thinking_block_says_to_send_the_content_whole(message):
+    assert rejection_hint(message).key == "lesson.l2.run_agent.not_whole"
