@@ -470,6 +470,10 @@ add(
             "approve が「いいえ」と答えたのに、write_file が実行されました",
             "approve said no, yet write_file ran",
         ),
+        "lesson.l5.failed_open": (
+            "approve が答えずに例外を出したのに、write_file が実行されました。承認が取れないときは「いいえ」として扱います（except で許可に倒さない）",
+            "approve raised instead of answering, yet write_file ran; an approval that could not be had is a no (do not let the except allow it)",
+        ),
         "lesson.l5.denied_dropped": (
             "拒否した呼び出しに結果がありません。実行しなくても tool_result は返します（返さないと次のリクエストが 400）",
             "The denied call got no result; return a tool_result even when nothing ran (else the next request gets a 400)",

@@ -179,7 +179,22 @@ def _no_means_not_run(fn) -> Miss | None:
         return miss
     if not facts[1]["is_error"] or facts[2]["is_error"]:
         return Miss("lesson.l5.denied_not_error")
-    return None
+    return _fails_closed(fn)
+
+
+def _cannot_answer(name: str, given: dict) -> bool:
+    raise RuntimeError("承認の画面を開けませんでした")
+
+
+def _fails_closed(fn) -> Miss | None:
+    """An approval that raises instead of answering is no yes: the call must not run (it may be
+    answered as an is_error result, or the exception may stop the turn; either way nothing ran)."""
+    rec = Recorder()
+    try:
+        fn(_write().content, _tools(rec), _approver(rec, _cannot_answer))
+    except Exception:  # the turn stopped before anything ran: closed, as it should be
+        pass
+    return Miss("lesson.l5.failed_open") if rec.ran("write_file") else None
 
 
 def _one_each(facts: list[dict], response: Any) -> Miss | None:

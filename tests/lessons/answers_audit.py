@@ -85,6 +85,14 @@ def tools_given_the_response(content, impls):  # treats content as the response
     return good_run_tools(content.content, impls)
 
 
+def tools_id_from_name(content, impls):  # the tool's name where the call's id belongs
+    return [dict(r, tool_use_id=b.name) for r, b in zip(good_run_tools(content, impls), tool_uses(content))]
+
+
+def tool_uses(content) -> list:
+    return [b for b in content if b.type == "tool_use"]
+
+
 def tools_one_parameter(content):
     return []
 
@@ -359,6 +367,20 @@ def approve_failure_unflagged(content, impls, approve):  # a failure answered, b
     return results
 
 
+def approve_fails_open(content, impls, approve):  # an approval that raises counted as a yes
+    def allowed(block):
+        try:
+            return approve(block.name, block.input)
+        except Exception:
+            return True
+
+    return (
+        good_run_tool_uses(content, impls, lambda name, given: True)
+        if all(allowed(b) for b in content if b.type == "tool_use" and b.name in HIGH_IMPACT)
+        else approve_right_flagged(content, impls, approve)
+    )
+
+
 # --- read_file ------------------------------------------------------------------------------
 
 
@@ -404,6 +426,7 @@ WRONG_MORE = [
     ("run_tools", tools_str_dict, 2, "lesson.l2.run_tools.not_json"),
     ("run_tools", tools_given_the_response, 1, "lesson.rule.content_given"),
     ("run_tools", tools_one_parameter, 1, "lesson.arguments"),
+    ("run_tools", tools_id_from_name, 1, "lesson.l2.run_tools.ids"),
     ("run_agent", agent_prints, 1, "lesson.l2.run_agent.returned_none"),
     ("run_agent", agent_returns_response, 1, "lesson.l2.run_agent.returned_response"),
     ("run_agent", agent_kept_history, 1, "lesson.l2.run_agent.stale_history"),
@@ -430,6 +453,7 @@ WRONG_MORE = [
     ("run_tool_uses", approve_no_try, 3, "lesson.l5.tool_raised"),
     ("run_tool_uses", approve_kept_results, 2, "lesson.l5.kept_results"),
     ("run_tool_uses", approve_failure_unflagged, 3, "lesson.l5.failure_not_error"),
+    ("run_tool_uses", approve_fails_open, 2, "lesson.l5.failed_open"),
     ("read_file", read_ignores_root, 1, "lesson.l6.read_file.wrong_root"),
     ("read_file", read_whole_file, 1, "lesson.l6.read_file.limit"),
     ("read_file", read_returns_refusal, 2, "lesson.l6.read_file.returned_refusal"),
@@ -587,6 +611,16 @@ def approve_right_flagged(content, impls, approve):
     return results
 
 
+def approve_right_closed(content, impls, approve):  # an approval that cannot be had is a no
+    def allowed(name, given):
+        try:
+            return approve(name, given)
+        except Exception:
+            return False
+
+    return good_run_tool_uses(content, impls, allowed)
+
+
 def read_right_commonpath(path, root="."):
     import os
 
@@ -615,6 +649,7 @@ RIGHT_MORE = [
     ("signature_of", sig_right_tuples),
     ("signature_of", sig_right_compact),
     ("run_tool_uses", approve_right_flagged),
+    ("run_tool_uses", approve_right_closed),
     ("read_file", read_right_commonpath),
     ("read_file", read_right_relative_to),
 ]
