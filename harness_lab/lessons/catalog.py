@@ -386,8 +386,8 @@ add(
             "The same call in the next turn got another signature; leave out what changes with every response (like the id): name and input only",
         ),
         "lesson.l4.signature.text": (
-            "呼び出しは同じなのに、text ブロックの文が違うだけで署名が変わりました。署名に入れるのは tool_use の名前と引数だけです（text は毎ターン言い回しが変わります）",
-            "The same calls got another signature because the text block said something else; a signature holds the tool_use names and inputs only (the wording changes every turn)",
+            "呼び出しは同じなのに、text ブロックや思考ブロックの文が違うだけで署名が変わりました。署名に入れるのは tool_use の名前と引数だけです（text も思考も、毎ターン言い回しが変わります）",
+            "The same calls got another signature because the text or thinking said something else; a signature holds the tool_use names and inputs only (the wording of both changes every turn)",
         ),
         "lesson.l4.signature.changed_content": (
             "signature_of が、渡された content（応答の内容ブロック）を書き換えました（content.sort() など）。content は会話履歴に入るものなので、sorted(...) で新しいリストを作って並べ替えます",

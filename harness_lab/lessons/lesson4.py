@@ -20,8 +20,12 @@ def signature_of(content):
     return " | ".join(sorted(parts))  # 呼び出しの順番が違っても、同じ呼び出しなら同じ署名
 
 
-def _content(*calls, turn: int = 1, text: str = "調べます。"):
-    return response_of(THOUGHT, text, *calls, prompt=f"ターン {turn}").content
+# The next turn's thinking, worded otherwise: the model thinks anew each turn, even before the same call.
+RETHOUGHT = {**THOUGHT, "thinking": "さっきと同じものをもう一度確かめる。"}
+
+
+def _content(*calls, turn: int = 1, text: str = "調べます。", thought: dict = THOUGHT):
+    return response_of(thought, text, *calls, prompt=f"ターン {turn}").content
 
 
 def _same_call_same_signature(fn) -> Miss | None:
@@ -39,8 +43,9 @@ def _same_call_same_signature(fn) -> Miss | None:
     b = fn(_content(call("read_file", limit=100, path="notes.txt")))  # same input, keys written the other way
     if a != b:
         return Miss("lesson.l4.signature.key_order", {"a": a[:60], "b": b[:60]})
-    if a != fn(_content(call("read_file", path="notes.txt", limit=100), text="もう一度だけ見ます。")):
-        return Miss("lesson.l4.signature.text")
+    for said in ({"text": "もう一度だけ見ます。"}, {"thought": RETHOUGHT}):
+        if a != fn(_content(call("read_file", path="notes.txt", limit=100), **said)):
+            return Miss("lesson.l4.signature.text")
     return None
 
 

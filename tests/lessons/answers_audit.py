@@ -243,6 +243,11 @@ def sig_with_text(content):  # the whole turn, what it said included
     return hl.text_of(content) + " | " + " | ".join(calls)
 
 
+def sig_with_thinking(content):  # what the model thought before the calls, kept in
+    kept = [b.thinking for b in content if b.type == "thinking"]
+    return " | ".join(kept) + " | " + good_signature(content)
+
+
 def sig_sorts_in_place(content):  # sorts the history's own list
     content.sort(key=lambda b: b.type)
     return good_signature(content)
@@ -441,6 +446,7 @@ WRONG_MORE = [
     ("next_step", step_max_tokens_finishes, 3, "lesson.l3.next_step.max_tokens_finish"),
     ("signature_of", sig_str_dict, 1, "lesson.l4.signature.key_order"),
     ("signature_of", sig_with_text, 1, "lesson.l4.signature.text"),
+    ("signature_of", sig_with_thinking, 1, "lesson.l4.signature.text"),
     ("signature_of", sig_sorts_in_place, 1, "lesson.l4.signature.changed_content"),
     ("signature_of", sig_input_only, 2, "lesson.l4.signature.collides"),
     ("run_tool_uses", approve_one_argument, 1, "lesson.l5.approve_call"),
