@@ -100,8 +100,32 @@ add(
         "lesson.raised": ("例外で止まりました: {error}", "It raised: {error}"),
         "lesson.same_cause": ("上と同じ原因です", "The same cause as above"),
         "lesson.rule.text_block": (
-            'text ブロックには id も name も input もありません。block.type が "tool_use" のブロックだけを実行します。出た例外は {error}',
-            'A text block has no id, name or input; run only the blocks whose block.type is "tool_use". The exception: {error}',
+            'text ブロックや思考ブロックには id も name も input もありません。block.type が "tool_use" のブロックだけを使います。出た例外は {error}',
+            'A text or thinking block has no id, name or input; use only the blocks whose block.type is "tool_use". The exception: {error}',
+        ),
+        "lesson.rule.first_not_text": (
+            "応答の先頭が text ブロックとは限りません（思考ブロックが先に来ることもあります）。hl.text_of(response.content) で text ブロックだけをつなぎます。出た例外は {error}",
+            "The first block of a response need not be text (a thinking block may come first); join the text blocks with hl.text_of(response.content). The exception: {error}",
+        ),
+        "lesson.rule.message_attributes": (
+            '応答は辞書ではなく SDK のオブジェクトです。response["stop_reason"] ではなく response.stop_reason のように読みます。出た例外は {error}',
+            'A response is an SDK object, not a dict: read response.stop_reason, not response["stop_reason"]. The exception: {error}',
+        ),
+        "lesson.rule.usage": (
+            "response.usage にあるのは input_tokens と output_tokens です。応答ごとにその2つを足します。出た例外は {error}",
+            "response.usage holds input_tokens and output_tokens; add those two after each response. The exception: {error}",
+        ),
+        "lesson.rule.content_given": (
+            "渡されるのは応答そのものではなく、応答の content（内容ブロックのリスト）です。for block in content: でそのまま回します。出た例外は {error}",
+            "What is passed in is the response's content (the list of blocks), not the response: loop over it with for block in content:. The exception: {error}",
+        ),
+        "lesson.rule.response_given": (
+            "内容ブロックのリストの代わりに、応答そのものを回しています。渡すのは response ではなく response.content です。出た例外は {error}",
+            "It loops over the response itself instead of its list of blocks: pass response.content, not response. The exception: {error}",
+        ),
+        "lesson.arguments": (
+            "レッスンは {shape} の形で呼びますが、引数が合いませんでした（{error}）。def の行を TODO のセルのとおりにします",
+            "The lesson calls it as {shape}, and its parameters do not fit ({error}); keep the def line as the TODO cell has it",
         ),
         "lesson.rule.block_attributes": (
             'ブロックは辞書ではなく SDK のオブジェクトです。block["id"] ではなく block.id のように読みます。出た例外は {error}',
@@ -131,8 +155,20 @@ add(
             "The follow-up request has no tools; pass tools on every request while the history holds tool_use blocks (the API's 400: {error})",
         ),
         "lesson.l2.results_first": (
-            "tool_use の直後の user メッセージの先頭に、その結果がありません（API の 400: {error}）",
-            "The results are not first in the user message right after the tool_use (the API's 400: {error})",
+            "tool_use の直後の user メッセージの先頭に、その tool_use と同じ id の結果がありません。どの tool_use にも tool_use_id が block.id の結果を1つずつ返し、結果は text より前に置きます（API の 400: {error}）",
+            "The user message right after the tool_use does not start with a result carrying its id; answer every tool_use with one result whose tool_use_id is block.id, results before any text (the API's 400: {error})",
+        ),
+        "lesson.l2.results_before_call": (
+            "tool_result の user メッセージが、その tool_use のある assistant メッセージより前に入っています。assistant（response.content）→ user（結果）の順に足します（API の 400: {error}）",
+            "The user message with the tool_results comes before the assistant message holding their tool_use; append the assistant (response.content), then the user (results) (the API's 400: {error})",
+        ),
+        "lesson.l2.empty_message": (
+            "中身が空のメッセージを送りました。ツールを呼ばなかった応答（stop_reason が tool_use でない）のあとも、結果のない user メッセージを足して回り続けていませんか。続けるかどうかは stop_reason で決めます（API の 400: {error}）",
+            "It sent a message with nothing in it: does the loop go on after a response that called no tool (stop_reason not tool_use), adding a user message with no results? Let stop_reason decide whether to go on (the API's 400: {error})",
+        ),
+        "lesson.l2.content_not_list": (
+            "メッセージの content が、ブロックのリスト（または文字列）になっていません。assistant には response ではなく response.content を、user には tool_result のリストを入れます（API の 400: {error}）",
+            "A message's content is not a list of blocks (or a string): the assistant gets response.content, not response, and the user gets the list of tool_results (the API's 400: {error})",
         ),
         "lesson.l2.reassign": (
             "同じ応答をもう一度積んでいます。ループの末尾で response = client.messages.create(...) と再代入していますか（API の 400: {error}）",
@@ -155,13 +191,37 @@ add(
             "the API accepts the results in the next request",
         ),
         "lesson.l2.run_tools.not_list": ("返り値がリストではなく {got} です", "It returned a {got}, not a list"),
+        "lesson.l2.run_tools.returned_none": (
+            "何も返していません（返り値が None）。最後に return results でリストを返します（print では返りません）",
+            "It returned nothing (None); end with return results (print does not return it)",
+        ),
         "lesson.l2.run_tools.message": (
             'user メッセージ（{{"role": "user", ...}}）を返しています。run_tools が返すのは tool_result のリストだけで、メッセージに包むのは run_agent の役目です',
             'It returned a user message ({{"role": "user", ...}}); run_tools returns the list of tool_results only, and run_agent wraps it in the message',
         ),
         "lesson.l2.run_tools.count": (
-            "tool_use が {uses} 個なのに、結果が {results} 個です。text ブロックは飛ばし、tool_use だけに答えます",
-            "{uses} tool_use blocks but {results} results; skip the text blocks and answer each tool_use",
+            "tool_use が {uses} 個なのに、結果が {results} 個です。text ブロックや思考ブロックは飛ばし、tool_use だけに答えます",
+            "{uses} tool_use blocks but {results} results; skip the text and thinking blocks and answer each tool_use",
+        ),
+        "lesson.l2.run_tools.too_few": (
+            "tool_use が {uses} 個なのに、結果が {results} 個です。content[1] のように1つだけ取り出さず、for で全部の tool_use に答えてから（return はループの外で）返します",
+            "{uses} tool_use blocks but {results} results; do not take one block (content[1]): answer every tool_use in a for loop and return after it, outside the loop",
+        ),
+        "lesson.l2.run_tools.text_in_results": (
+            "返したリストに text ブロックが混ざっています。run_tools が返すのは tool_result だけです（text を結果より前に置くと、API が 400 を返します）",
+            "The list it returned holds a text block; run_tools returns tool_results only (text before the results gets a 400 from the API)",
+        ),
+        "lesson.l2.run_tools.kept_results": (
+            "次のターンに1つだけ呼ばれたのに、結果が {results} 個返りました。前の呼び出しの結果が残っています。results = [] は関数の中（呼ばれるたび）に作ります",
+            "The next turn had one call, yet {results} results came back: the last call's results were kept. Create results = [] inside the function, on every call",
+        ),
+        "lesson.l2.run_tools.call_failed": (
+            "失敗しないはずの呼び出しが is_error になりました（{got}）。ツールは impls[block.name](**block.input) のように、引数を名前つきで渡して呼びます",
+            "A call that works came back as is_error ({got}); call the tool with named arguments: impls[block.name](**block.input)",
+        ),
+        "lesson.l2.run_tools.changed_content": (
+            "run_tools が、渡された content（応答の内容ブロック）を書き換えました。content はこのあと会話履歴にそのまま入るので、読むだけにします（リストから消す・並べ替える・block.input を書き換える、はしない）",
+            "run_tools changed the content it was given (the response's blocks); that content goes into the history as it is, so only read it (no removing, reordering, or editing block.input)",
         ),
         "lesson.l2.run_tools.type": ('結果の "type" は "tool_result" にします', 'A result\'s "type" is "tool_result"'),
         "lesson.l2.run_tools.ids": (
@@ -174,8 +234,8 @@ add(
             "content is a {got}; turn a dict into text with json.dumps(..., ensure_ascii=False)",
         ),
         "lesson.l2.run_tools.not_json": (
-            "辞書の出力が JSON になっていません（{got}）",
-            "The dict did not become JSON ({got})",
+            "辞書の出力が JSON になっていません（{got}）。str() ではなく json.dumps(..., ensure_ascii=False) で文字列にします",
+            "The dict did not become JSON ({got}); turn it into text with json.dumps(..., ensure_ascii=False), not str()",
         ),
         "lesson.l2.run_tools.wrong_output": (
             "結果の中身が、ツールの返した値と違います",
@@ -217,9 +277,29 @@ add(
             "返り値が最後の text ではありません（{got}）",
             "It did not return the final text ({got})",
         ),
+        "lesson.l2.run_agent.returned_none": (
+            "何も返していません（返り値が None）。ループを抜けたら return hl.text_of(response.content) で最後の text を返します（print では返りません）",
+            "It returned nothing (None); after the loop, return hl.text_of(response.content) (print does not return it)",
+        ),
+        "lesson.l2.run_agent.returned_response": (
+            "応答そのもの（Message）を返しています。返すのはその text です: return hl.text_of(response.content)",
+            "It returned the whole response (a Message); return its text: return hl.text_of(response.content)",
+        ),
         "lesson.l2.run_agent.requests": (
-            'モデルへのリクエストが {count} 回でした（2ターンの仕事なら3回）。stop_reason が "tool_use" のあいだ回っていますか',
-            '{count} model requests (a two-turn task takes 3); does the loop go on while stop_reason is "tool_use"?',
+            'モデルへのリクエストが {count} 回でした（この仕事なら {want} 回）。stop_reason が "tool_use" のあいだ回っていますか（本文の言葉や text ブロックの有無では決めません）',
+            '{count} model requests (this task takes {want}); does the loop go on while stop_reason is "tool_use" (not by words in the text or whether a text block exists)?',
+        ),
+        "lesson.l2.run_agent.stale_history": (
+            "2回目に呼んだとき、最初のリクエストにメッセージが {count} 個ありました。前の会話が残っています。messages = [...] は run_agent の中（呼ばれるたび）に作ります",
+            "Called a second time, its first request held {count} messages: the last conversation was kept. Create messages = [...] inside run_agent, on every call",
+        ),
+        "lesson.l2.run_agent.not_whole": (
+            "assistant として送り返した内容が、応答の content と違います（ブロックが抜けた・順番や中身が変わった）。response.content をまるごと入れます。思考ブロックを1つでも抜くと、API は 400 を返します",
+            "What went back as the assistant message differs from the response's content (a block dropped, reordered or changed); append response.content whole. Dropping even one thinking block gets a 400 from the API",
+        ),
+        "lesson.l2.run_agent.stalled": (
+            "{seconds} 秒たっても終わりませんでした。ループの中で client.messages.create(...) を送り直し、response に再代入していますか。同じ応答を見ている限り、stop_reason は変わりません",
+            "It did not finish within {seconds} s. Does the loop send client.messages.create(...) again and reassign response? While it looks at the same response, stop_reason never changes",
         ),
         "lesson.l2.run_agent.split_results": (
             "1ターン分の結果が、1つの user メッセージにまとまっていません",
@@ -237,6 +317,10 @@ add(
         "lesson.l3.next_step.p3": (
             "それ以外（max_tokens、refusal、コンテキスト超過、まだ知らない値）はすべて止める",
             "everything else (max_tokens, refusal, context full, a value not known yet) stops",
+        ),
+        "lesson.l3.next_step.returned_none": (
+            'stop_reason が {reason} のとき、何も返していません（None）。どの値にも4つの言葉のどれかを return し、最後に return "stop" を置きます（print では返りません）',
+            'With stop_reason {reason} it returned nothing (None); return one of the four words for every value, with return "stop" last (print does not return it)',
         ),
         "lesson.l3.next_step.vocabulary": ("返り値 {got} は {steps} のどれでもありません", "{got} is none of {steps}"),
         "lesson.l3.next_step.tool_use": (
@@ -262,6 +346,10 @@ add(
         "lesson.l3.next_step.max_tokens": (
             "max_tokens で {got} を返しました。途中で切れた呼び出しを実行してはいけません",
             "max_tokens gave {got}; a call cut off midway must not run",
+        ),
+        "lesson.l3.next_step.max_tokens_finish": (
+            "max_tokens で finish を返しました。max_tokens は上限で途中で切られた応答で、答えは終わっていません。止めて報告します（stop）",
+            "max_tokens gave finish; the response was cut off at the limit and the answer is not complete: stop and report it",
         ),
         "lesson.l3.next_step.refusal": (
             "refusal で {got} を返しました。止めて報告します",
@@ -290,12 +378,20 @@ add(
         ),
         "lesson.l4.signature.not_text": ("署名が文字列ではなく {got} です", "The signature is a {got}, not a string"),
         "lesson.l4.signature.key_order": (
-            "キーの順番だけが違う同じ呼び出しが、別の署名になりました（{a} と {b}）。json.dumps に sort_keys=True を付けます",
-            "The same call with its keys in another order got another signature ({a} vs {b}); use json.dumps(..., sort_keys=True)",
+            "キーの順番だけが違う同じ呼び出しが、別の署名になりました（{a} と {b}）。引数は json.dumps(block.input, sort_keys=True) で文字列にします（str(dict) や sort_keys のない json.dumps では、キーの順番が署名に入ります）",
+            "The same call with its keys in another order got another signature ({a} vs {b}); turn the input into text with json.dumps(block.input, sort_keys=True) (str(dict), or json.dumps without sort_keys, keeps the key order)",
         ),
         "lesson.l4.signature.ids": (
             "次のターンの同じ呼び出しが、別の署名になりました。id のように応答ごとに変わるものは入れず、名前と引数だけにします",
             "The same call in the next turn got another signature; leave out what changes with every response (like the id): name and input only",
+        ),
+        "lesson.l4.signature.text": (
+            "呼び出しは同じなのに、text ブロックや思考ブロックの文が違うだけで署名が変わりました。署名に入れるのは tool_use の名前と引数だけです（text も思考も、毎ターン言い回しが変わります）",
+            "The same calls got another signature because the text or thinking said something else; a signature holds the tool_use names and inputs only (the wording of both changes every turn)",
+        ),
+        "lesson.l4.signature.changed_content": (
+            "signature_of が、渡された content（応答の内容ブロック）を書き換えました（content.sort() など）。content は会話履歴に入るものなので、sorted(...) で新しいリストを作って並べ替えます",
+            "signature_of changed the content it was given (content.sort(), say); that content is the history's, so sort a new list with sorted(...)",
         ),
         "lesson.l4.signature.unstable": (
             "同じ応答なのに、呼ぶたびに署名が変わります",
@@ -327,8 +423,40 @@ add(
             "harmless tools run without asking; every call gets one result, in order",
         ),
         "lesson.l5.not_asked": (
-            "write_file を approve に尋ねずに実行しました",
-            "write_file ran without asking approve",
+            "{tool} を approve に尋ねずに実行しました。名前が HIGH_IMPACT にあるツールは、どれも実行の前に尋ねます",
+            "{tool} ran without asking approve; every tool whose name is in HIGH_IMPACT is asked about before it runs",
+        ),
+        "lesson.l5.approve_call": (
+            "approve をレッスンの形で呼べていません（{error}）。approve(block.name, block.input) のように、名前と入力の2つを渡します",
+            "approve was not called the lesson's way ({error}); pass the name and the input: approve(block.name, block.input)",
+        ),
+        "lesson.l5.per_call": (
+            "同じターンの write_file 2つのうち、許可したほうが実行されませんでした。尋ねるのも決めるのも、呼び出し1つごとです（1つの「いいえ」で全部を止めない）",
+            "Of two write_file calls in one turn, the approved one did not run; ask and decide per call (one no does not stop the others)",
+        ),
+        "lesson.l5.call_failed": (
+            "許可した write_file が、実行されずに is_error になりました（{got}）。ツールは impls[block.name](**block.input) のように、引数を名前つきで渡して呼びます",
+            "The approved write_file did not run and came back as is_error ({got}); call the tool with named arguments: impls[block.name](**block.input)",
+        ),
+        "lesson.l5.denied_raised": (
+            "「いいえ」のときに例外で止まりました（{error}）。断るのはハーネスのエラーではなく、モデルに伝える結果です。例外は投げずに is_error: True の tool_result を足して、次の呼び出しへ進みます",
+            "A no stopped it with an exception ({error}); a refusal is not the harness failing but a result for the model: add an is_error: True tool_result instead of raising, and go on",
+        ),
+        "lesson.l5.changed_content": (
+            "run_tool_uses が、渡された content（応答の内容ブロック）を書き換えました。content は会話履歴に入るものなので、読むだけにします",
+            "run_tool_uses changed the content it was given (the response's blocks); it goes into the history, so only read it",
+        ),
+        "lesson.l5.tool_raised": (
+            "ツールの例外が外まで飛び出しました（{error}）。impls[block.name](**block.input) の呼び出しごと try の中に入れ、例外（impls にない名前の KeyError も）は is_error の結果にします",
+            "A tool's exception escaped ({error}); put the whole impls[block.name](**block.input) call inside try, and turn an exception (a KeyError for a name impls lacks, too) into an is_error result",
+        ),
+        "lesson.l5.kept_results": (
+            "{calls} つの呼び出しに {results} 個の結果が返りました。前の呼び出しの結果が残っています。results = [] は関数の中（呼ばれるたび）に作ります",
+            "{calls} calls got {results} results: the last call's results were kept. Create results = [] inside the function, on every call",
+        ),
+        "lesson.l5.failure_not_error": (
+            "失敗したツール（例外を投げた read_file、impls にない search）の結果に is_error: True がないか、残りの get_time が実行されませんでした。失敗は1件ずつ is_error の結果にして、先へ進みます",
+            "A failed tool (read_file raising, search missing from impls) lacks is_error: True, or get_time after them did not run; answer each failure with an is_error result and go on",
         ),
         "lesson.l5.ran_before_asking": (
             "write_file を実行してから尋ねています。レッスン6の同僚の配線と同じで、「いいえ」のときにはもう書き込まれています",
@@ -341,6 +469,10 @@ add(
         "lesson.l5.ran_anyway": (
             "approve が「いいえ」と答えたのに、write_file が実行されました",
             "approve said no, yet write_file ran",
+        ),
+        "lesson.l5.failed_open": (
+            "approve が答えずに例外を出したのに、write_file が実行されました。承認が取れないときは「いいえ」として扱います（except で許可に倒さない）",
+            "approve raised instead of answering, yet write_file ran; an approval that could not be had is a no (do not let the except allow it)",
         ),
         "lesson.l5.denied_dropped": (
             "拒否した呼び出しに結果がありません。実行しなくても tool_result は返します（返さないと次のリクエストが 400）",

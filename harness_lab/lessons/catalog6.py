@@ -39,12 +39,12 @@ add(
         ),
         # read_file
         "lesson.l6.read_file.p1": (
-            "ルートの内側のファイルは読める（ルート自身がリンクでも）",
-            "a file inside the root can be read (also when the root itself is a link)",
+            "ルートの内側のファイルは先頭 2000 文字まで読める（ルート自身がリンクでも）",
+            "a file inside the root can be read, its first 2000 characters (also when the root itself is a link)",
         ),
         "lesson.l6.read_file.p2": (
-            "../、絶対パス、名前が同じ文字で始まる隣のフォルダ（project-secrets）へ出るパスは拒否する",
-            "a path that leaves by ../, an absolute path, or into a sibling folder whose name starts the same (project-secrets) is refused",
+            "../、絶対パス、名前が同じ文字で始まる隣のフォルダ（project-secrets）へ出るパスは PermissionError で拒否する",
+            "a path that leaves by ../, an absolute path, or into a sibling folder whose name starts the same (project-secrets) is refused with PermissionError",
         ),
         "lesson.l6.read_file.p3": (
             "ルートの中にある、外を指すシンボリックリンク（ファイルもフォルダも）を拒否する",
@@ -53,6 +53,22 @@ add(
         "lesson.l6.read_file.not_read": (
             "README.md を読めませんでした（返り値 {got}）",
             "README.md could not be read (got {got})",
+        ),
+        "lesson.l6.read_file.wrong_root": (
+            "root の中の README.md ではないものを読みました（{got}）。path は root を起点にします（Path(root) / path）",
+            "It read something other than the README.md inside root ({got}); start the path at root (Path(root) / path)",
+        ),
+        "lesson.l6.read_file.limit": (
+            "5,500 文字のファイルに {length} 文字を返しました。返すのは先頭 2000 文字です（f.read(2000)）",
+            "A 5,500-character file gave {length} characters; return the first 2000 (f.read(2000))",
+        ),
+        "lesson.l6.read_file.returned_refusal": (
+            "外へのパスに、例外ではなく値（{got}）を返しました。値を返すと、モデルには読めたように見えます。raise PermissionError(...) で拒否します",
+            "A path outside got a value back ({got}), not an exception, so the model sees a file that was read; refuse with raise PermissionError(...)",
+        ),
+        "lesson.l6.read_file.not_permission": (
+            "外へのパスを拒否しましたが、例外が OSError の仲間ではありません（{error}）。raise PermissionError(...) で拒否します（次のセルの try_read は OSError を受け止めます）",
+            "A path outside was refused with an exception that is not an OSError ({error}); refuse with raise PermissionError(...) (try_read in the next cell catches OSError)",
         ),
         "lesson.l6.read_file.inner_path": (
             "docs/../docs/a.md のような、内側に留まるパスも読めるようにします",
@@ -155,12 +171,44 @@ add(
             'The model finished ({got}), but it returned lessons.stopped; when next_step says "finish", return lessons.finished(response, turns, tokens_used)',
         ),
         "lesson.l6.run_agent.after_tools": (
-            "ツールは {rounds} ターン分走ったのに、リクエストは {requests} 回: 最後のターンの結果がモデルに届いていません。弁1はツールの後ではなく、本体の先頭（turns += 1 の手前）で問います",
-            "Tools ran {rounds} turns but only {requests} requests went out: the last turn's results never reached the model. Ask valve 1 at the top of the body (before turns += 1), not after the tools",
+            "ツールは {rounds} ターン分走ったのに、リクエストは {requests} 回: 最後のターンの結果がモデルに届いていません（ツールの後で上限を問う、または記事の for _ in range(MAX_TURNS) で回すと、こうなります）。弁1は本体の先頭（turns += 1 の手前）で問います",
+            "Tools ran {rounds} turns but only {requests} requests went out: the last turn's results never reached the model (asking after the tools, or the article's for _ in range(MAX_TURNS), does this). Ask valve 1 at the top of the body (before turns += 1)",
         ),
         "lesson.l6.run_agent.after_increment": (
             "ツール {rounds} ターン・リクエスト {requests} 回で止まりました（上限どおりなら {want_rounds} ターン・{want_requests} 回）。turns += 1 の後で問うと、1ターン早く止まります。手前で問います",
             "It stopped after {rounds} tool turns and {requests} requests (the limit means {want_rounds} and {want_requests}): asking after turns += 1 stops one turn early; ask before it",
+        ),
+        "lesson.l6.run_agent.one_too_many": (
+            "MAX_TURNS = {limit} で試しましたが、ツールが {rounds} ターン・リクエスト {requests} 回と、1ターン多く回りました（上限どおりなら {want_rounds} ターン・{want_requests} 回）。turns > MAX_TURNS ではなく turns >= MAX_TURNS で比べます",
+            "With MAX_TURNS = {limit}, tools ran {rounds} turns and {requests} requests went out, one turn too many (the limit means {want_rounds} and {want_requests}); compare turns >= MAX_TURNS, not turns > MAX_TURNS",
+        ),
+        "lesson.l6.run_agent.valve_not_named": (
+            '止まった所は上限どおりですが、終わり方が {got} になっています。弁は本体の先頭で問い、止めたら return lessons.stopped("{want}", 停止メッセージ, turns, tokens_used) で止めた弁の名前を返します（while の条件に入れると、抜けた後ではどの弁か分かりません）',
+            'It stopped in the right place, but says it ended by {got}; ask the valve at the top of the body and, when it stops, return lessons.stopped("{want}", message, turns, tokens_used) with the valve\'s name (put in the while condition, nothing after the loop knows which valve it was)',
+        ),
+        "lesson.l6.run_agent.budget_last_only": (
+            "tokens_used は {used} で、最後の応答の分だけです（実際に使ったのは {total} トークン）。tokens_used = ではなく tokens_used += で、応答ごとに足し上げます",
+            "tokens_used was {used}, the last response's alone ({total} tokens were used in all); add up each response with tokens_used +=, not tokens_used =",
+        ),
+        "lesson.l6.run_agent.stale_history": (
+            "もう一度呼んだとき、最初のリクエストにメッセージが {count} 個ありました。前の会話が残っています。messages = [...] は run_agent の中（呼ばれるたび）に作ります",
+            "Called again, its first request held {count} messages: the last conversation was kept. Create messages = [...] inside run_agent, on every call",
+        ),
+        "lesson.l6.run_agent.yield_results": (
+            "tool_use が {calls} 個のターンを、結果 {results} 個で yield しました。ツールを実行して結果を履歴に足してから、yield lessons.turn(turns, response, results) にその results を渡します",
+            "A turn with {calls} tool_use blocks was yielded with {results} results; run the tools and add the results to the history first, then pass those results to yield lessons.turn(turns, response, results)",
+        ),
+        "lesson.l6.run_agent.denied_dropped": (
+            "断った write_file に tool_result がないまま、次のリクエストを送りました。実行しなくても is_error の結果を返します（API の 400: {error}）",
+            "The next request went out with no tool_result for the denied write_file; return an is_error result even when nothing ran (the API's 400: {error})",
+        ),
+        "lesson.l6.run_agent.approve_none": (
+            "None を関数として呼びました（{error}）。approve が渡されないと None です。尋ねる相手がいないときは断る側に倒します: approve or (lambda name, given: False)",
+            "It called None as a function ({error}); approve is None when none was given. With nobody to ask, deny: approve or (lambda name, given: False)",
+        ),
+        "lesson.l6.run_agent.not_generator_stalled": (
+            "{seconds} 秒たっても終わりませんでした。run_agent に yield がないので、呼んだとたんにループが最後まで回り、そのループが終わっていません。ループの中で client.messages.create(...) を送り直して response に再代入し、1ターンごとに yield lessons.turn(turns, response, results) します",
+            "It did not finish within {seconds} s: run_agent has no yield, so its whole loop runs as soon as it is called, and that loop never ends. Send client.messages.create(...) again inside the loop, reassign response, and yield lessons.turn(turns, response, results) after each turn",
         ),
         "lesson.l6.run_agent.limit_ignored": (
             "確認は MAX_TURNS = {limit} にして試しましたが、ツールが {rounds} ターン走りました。上限はモジュールの変数 MAX_TURNS から読みます（引数で受け取るなら名前を max_turns に。確認はそこにも渡します）",

@@ -9,6 +9,7 @@ under a time limit (the graders' ``run_limited``), and answers None when the poi
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -20,11 +21,20 @@ __all__ = ["Miss", "Piece", "Point", "Verdict", "judge", "raised"]
 
 TODO_ERRORS = ("NotImplementedError",)  # what the TODO cell's placeholder raises
 
-# An exception names a symptom; these name the rule behind it (the error stays in the hint).
+# An exception names a symptom; these name the rule behind it (the error stays in the hint). The first
+# that matches wins, so the narrower patterns come first.
 RULES = (
-    ("'TextBlock' object has no attribute", "lesson.rule.text_block"),
-    ("Block' object is not subscriptable", "lesson.rule.block_attributes"),
+    (re.compile(r"'(Redacted)?ThinkingBlock' object has no attribute 'text'"), "lesson.rule.first_not_text"),
+    (re.compile(r"'(Text|Thinking|RedactedThinking)Block' object has no attribute"), "lesson.rule.text_block"),
+    (re.compile(r"Block' object is not subscriptable"), "lesson.rule.block_attributes"),
+    (re.compile(r"'Message' object is not subscriptable"), "lesson.rule.message_attributes"),
+    (re.compile(r"'Usage' object has no attribute"), "lesson.rule.usage"),
+    (re.compile(r"'list' object has no attribute 'content'"), "lesson.rule.content_given"),
+    (re.compile(r"'tuple' object has no attribute 'type'"), "lesson.rule.response_given"),
 )
+# After a point runs out of time, the points after it get this long: a loop that never ends would
+# otherwise keep the learner waiting the whole limit once per point.
+AFTER_A_TIMEOUT = 2.0
 
 
 @dataclass(frozen=True)
@@ -51,6 +61,9 @@ class Piece:
     points: tuple[Point, ...]
     reference: Callable
     hint: str = ""  # catalog key of the steps ``lessons.hint(name)`` shows
+    shape: str = ""  # how the lesson calls it, for an argument mismatch: "run_tools(content, impls)"
+    rules: tuple = ()  # (pattern, catalog key) for exceptions only this piece can meet, tried first
+    stalled: Callable[[Callable, str], Miss] | None = None  # the hint for a point that ran out of time
 
 
 @dataclass(frozen=True)
@@ -87,31 +100,41 @@ def judge(piece: Piece, fn: Any, timeout: float = 10.0, show: str = "") -> Verdi
         return Verdict(
             piece, tuple(Miss("lesson.not_callable", {"got": type(fn).__name__}) for _ in piece.points), show=show
         )
-    misses, todo = [], 0
+    misses, todo, limit = [], 0, timeout
     for point in piece.points:
-        outcome = run_limited(lambda probe=point.probe: _sent(probe(fn)), timeout)
+        outcome = run_limited(lambda probe=point.probe: _sent(probe(fn)), limit)
         if outcome.status == "ok":
             misses.append(_received(outcome.value))
         elif outcome.status == "error" and outcome.error.startswith(TODO_ERRORS):
             todo += 1
             misses.append(Miss("lesson.todo"))
         elif outcome.status == "error":
-            misses.append(raised(outcome.error))
+            misses.append(raised(outcome.error, piece, fn))
         elif outcome.status == "aborted":  # a probe's own runaway detector (a scripted model) ended it
             misses.append(_received(outcome.value) or Miss("lesson.runaway"))
         elif outcome.status == "timeout":
-            misses.append(Miss("lesson.timeout", {"seconds": f"{timeout:g}"}))
+            seconds = f"{limit:g}"
+            misses.append(piece.stalled(fn, seconds) if piece.stalled else Miss("lesson.timeout", {"seconds": seconds}))
+            limit = min(timeout, AFTER_A_TIMEOUT)
         else:
             misses.append(Miss("lesson.crashed"))
     return Verdict(piece, tuple(misses), unwritten=todo == len(piece.points), show=show)
 
 
-def raised(error: str) -> Miss:
+def raised(error: str, piece: Piece | None = None, fn: Any = None) -> Miss:
     """The hint for an exception the learner's code raised: the rule it broke, when we know it."""
-    for needle, key in RULES:
-        if needle in error:
+    name = getattr(fn, "__name__", None)
+    if piece is not None and piece.shape and name and _called_wrongly(error, name):
+        return Miss("lesson.arguments", {"error": error, "shape": piece.shape})
+    for pattern, key in (*(piece.rules if piece else ()), *RULES):
+        if pattern.search(error):
             return Miss(key, {"error": error})
     return Miss("lesson.raised", {"error": error})
+
+
+def _called_wrongly(error: str, name: str) -> bool:
+    """Did calling the learner's function itself fail, its parameters not fitting the lesson's call?"""
+    return re.match(rf"TypeError: {re.escape(name)}\(\) (takes|missing|got an unexpected keyword)", error) is not None
 
 
 def _sent(miss: Miss | None) -> tuple | None:

@@ -12,11 +12,13 @@ import os
 import tempfile
 from pathlib import Path
 
+from ..grading.sandbox import describe_error
 from .checking import Miss, Piece, Point
 
 __all__ = ["READ_FILE", "read_file"]
 
 SECRET = "SECRET-TOKEN"
+LONG = "長い記録の1行です。\n" * 500  # 5,500 characters: more than the 2,000 the tool returns
 
 
 def read_file(path, root="."):
@@ -39,6 +41,7 @@ def _project() -> Path:
     project = top / "project"
     (project / "docs").mkdir(parents=True)
     (project / "README.md").write_text("# タイトル\n本文\n", encoding="utf-8")
+    (project / "long.md").write_text(LONG, encoding="utf-8")
     (project / "docs" / "a.md").write_text("docs の中身", encoding="utf-8")
     for place in (top / "secret.txt", top / "project-secrets" / "key.txt", top / "shared" / "key.txt"):
         place.parent.mkdir(exist_ok=True)
@@ -49,21 +52,32 @@ def _project() -> Path:
     return project
 
 
-def _leaks(fn, root: Path, path: str) -> bool:
+def _leaks(fn, root: Path, path: str) -> bool | Miss:
+    """True when ``path`` read the secret, False when it was refused with an OSError (PermissionError),
+    or the Miss for a refusal in another form (a returned string, another exception)."""
     try:
         got = fn(path, root=str(root))
     except NotImplementedError:  # the unwritten TODO refuses everything: it must not count as a pass
         raise
-    except Exception:
+    except OSError:
         return False
-    return SECRET in str(got)
+    except Exception as exc:  # try_read and the model's is_error result both expect an OSError
+        return Miss("lesson.l6.read_file.not_permission", {"error": describe_error(exc)})
+    if SECRET in str(got):
+        return True
+    return Miss("lesson.l6.read_file.returned_refusal", {"got": repr(got)[:40]})
 
 
 def _reads_inside(fn) -> Miss | None:
     project = _project()
     got = fn("README.md", root=str(project))
+    if isinstance(got, str) and got and not got.startswith("# タイトル"):
+        return Miss("lesson.l6.read_file.wrong_root", {"got": repr(got)[:40]})
     if not isinstance(got, str) or not got.startswith("# タイトル"):
         return Miss("lesson.l6.read_file.not_read", {"got": repr(got)[:40]})
+    long = fn("long.md", root=str(project))
+    if not isinstance(long, str) or not LONG.startswith(long) or len(long) != 2000:
+        return Miss("lesson.l6.read_file.limit", {"length": len(long) if isinstance(long, str) else "?"})
     try:
         inner = fn("docs/../docs/a.md", root=str(project))
     except Exception:
@@ -82,19 +96,25 @@ def _reads_inside(fn) -> Miss | None:
 def _refuses_outside(fn) -> Miss | None:
     project = _project()
     for path, shown in (("../secret.txt", "../secret.txt"), (str(project.parent / "secret.txt"), "/…/secret.txt")):
-        if _leaks(fn, project, path):
+        leaked = _leaks(fn, project, path)
+        if leaked is True:
             return Miss("lesson.l6.read_file.escaped", {"path": shown})
-    if _leaks(fn, project, "../project-secrets/key.txt"):
+        if leaked:
+            return leaked
+    leaked = _leaks(fn, project, "../project-secrets/key.txt")
+    if leaked is True:
         return Miss("lesson.l6.read_file.sibling")
-    return None
+    return leaked or None
 
 
 def _refuses_a_link_out(fn) -> Miss | None:
     project = _project()
-    if _leaks(fn, project, "link.txt"):
-        return Miss("lesson.l6.read_file.link", {"path": "link.txt"})
-    if _leaks(fn, project, "shared/key.txt"):
-        return Miss("lesson.l6.read_file.link", {"path": "shared/key.txt"})
+    for path in ("link.txt", "shared/key.txt"):
+        leaked = _leaks(fn, project, path)
+        if leaked is True:
+            return Miss("lesson.l6.read_file.link", {"path": path})
+        if leaked:
+            return leaked
     return None
 
 
@@ -108,4 +128,5 @@ READ_FILE = Piece(
     ),
     read_file,
     hint="lesson.hint.read_file",
+    shape='read_file(path, root=".")',
 )

@@ -11,7 +11,6 @@ generic "check the valve positions".
 from __future__ import annotations
 
 import inspect
-import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,9 +22,9 @@ from ..grading.spies import Recorder
 from ..text import t
 from .checking import Miss
 from .protocol import drive
-from .scenes import TOOLS, rejection_hint, runaway_guard
+from .scenes import TOOLS, Recording, kept_whole, rejection_hint, runaway_guard
 
-__all__ = ["DEFAULTS", "Ending", "OUTPUTS", "compare", "learner_end", "package_end"]
+__all__ = ["DEFAULTS", "Ending", "OUTPUTS", "compare", "learner_end", "package_end", "rejected", "stale"]
 
 DEFAULTS = {"turns": 8, "budget": 40_000}  # the lesson's MAX_TURNS and TOKEN_BUDGET
 VALVES = ("max_turns", "token_budget", "no_progress")
@@ -58,41 +57,7 @@ class Ending:
     usage: list = field(default_factory=list)  # (input, output) of each response, in order
     calls: list = field(default_factory=list)  # the tool calls of each response, as text
     miss: Miss | None = None  # the loop broke the protocol (not a generator, no end value)
-
-
-class Recording:
-    """A client whose ``messages.create`` is the emulator's, noting each response's usage and calls;
-    anything else the learner's loop asks of the client goes to the client as it is."""
-
-    def __init__(self, client: Any) -> None:
-        self.client, self.usage, self.calls = client, [], []
-        self.messages = _RecordedMessages(self, client.messages)
-
-    def note(self, response: Any) -> None:
-        self.usage.append((response.usage.input_tokens, response.usage.output_tokens))
-        self.calls.append(
-            [
-                f"{b.name}({json.dumps(b.input, ensure_ascii=False, sort_keys=True)})"
-                for b in response.content
-                if b.type == "tool_use"
-            ]
-        )
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.client, name)
-
-
-class _RecordedMessages:
-    def __init__(self, recording: Recording, messages: Any) -> None:
-        self.recording, self.inner = recording, messages
-
-    def create(self, **request: Any) -> Any:
-        response = self.inner.create(**request)
-        self.recording.note(response)
-        return response
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.inner, name)
+    whole: bool = True  # every response went back as its assistant message, block for block
 
 
 def spied(rec: Recorder, emulator: Any, rounds: set, outputs: dict) -> dict:
@@ -131,8 +96,7 @@ def learner_end(fn, script, decide=None, runaway: Miss | None = None, **limits: 
     try:
         events, end = drive(gen)
     except anthropic.BadRequestError as exc:  # the history broke a rule the lessons teach: name it
-        body = exc.body if isinstance(exc.body, dict) else {}
-        ending.miss = rejection_hint(str(body.get("error", {}).get("message", exc.message)))
+        ending.miss = rejected(exc, emulator)
         return ending, rec, emulator
     ending = Ending(
         cause=end.cause if isinstance(end, Stopped) else "finish",
@@ -142,12 +106,37 @@ def learner_end(fn, script, decide=None, runaway: Miss | None = None, **limits: 
         reported=end.usage.input_tokens if isinstance(end, (Finished, Stopped)) else None,
         usage=client.usage,
         calls=client.calls,
+        whole=kept_whole(client, emulator.requests),
     )
-    if not isinstance(end, (Finished, Stopped)):
-        ending.miss = Miss("lesson.l6.run_agent.no_end", {"got": repr(end)[:40]})
-    elif not any(isinstance(e, Turn) for e in events) and ending.rounds:
-        ending.miss = Miss("lesson.l6.run_agent.no_yield")
+    ending.miss = protocol_miss(events, end, ending.rounds) or stale(emulator)
     return ending, rec, emulator
+
+
+def rejected(exc: anthropic.BadRequestError, emulator: Any) -> Miss:
+    """The hint for the API's 400 on the history the loop sent last."""
+    body = exc.body if isinstance(exc.body, dict) else {}
+    message = str(body.get("error", {}).get("message", exc.message))
+    return rejection_hint(message, emulator.requests[-1].get("messages") if emulator.requests else None)
+
+
+def stale(emulator: Any) -> Miss | None:
+    """A first request that carries more than the prompt: a history kept from an earlier run."""
+    first = emulator.requests[0].get("messages", []) if emulator.requests else []
+    return Miss("lesson.l6.run_agent.stale_history", {"count": len(first)}) if len(first) > 1 else None
+
+
+def protocol_miss(events: list, end: Any, rounds: int) -> Miss | None:
+    """Did the generator yield each turn with its results and end with an end value?"""
+    if not isinstance(end, (Finished, Stopped)):
+        return Miss("lesson.l6.run_agent.no_end", {"got": repr(end)[:40]})
+    turns = [e for e in events if isinstance(e, Turn)]
+    if not turns and rounds:
+        return Miss("lesson.l6.run_agent.no_yield")
+    for event in turns:  # a turn that ran tools yields them with their results, one per call
+        calls = [b for b in getattr(event.response, "content", None) or () if getattr(b, "type", None) == "tool_use"]
+        if event.stop_reason == "tool_use" and len(event.results) != len(calls):
+            return Miss("lesson.l6.run_agent.yield_results", {"calls": len(calls), "results": len(event.results)})
+    return None
 
 
 def package_end(script, **limits: int) -> Ending:
@@ -177,10 +166,22 @@ def compare(mine: Ending, want: Ending, **limits: int) -> Miss | None:
     """None when the learner's loop ended as the package's did, else the hint naming the cause."""
     if mine.miss is not None:
         return mine.miss
+    if not mine.whole:
+        return Miss("lesson.l2.run_agent.not_whole")
     limit = {"turns": limits.get("turns", DEFAULTS["turns"]), "budget": limits.get("budget", DEFAULTS["budget"])}
     if mine.cause not in (*VALVES, *STOP_REASONS, "finish"):
         return Miss("lesson.l6.run_agent.unknown_cause", {"got": mine.cause})
     if mine.cause != want.cause:
+        if (
+            mine.cause in STOP_REASONS
+            and want.cause in VALVES
+            and (mine.requests, mine.rounds)
+            == (
+                want.requests,
+                want.rounds,
+            )
+        ):  # stopped in the right place, but it says the model's stop_reason instead of the valve
+            return Miss("lesson.l6.run_agent.valve_not_named", {"got": mine.cause, "want": want.cause})
         return _wrong_end(mine, want, limit)
     if (mine.requests, mine.rounds) == (want.requests, want.rounds):
         return None
@@ -196,6 +197,8 @@ def _spent(mine: Ending, upto: int | None = None) -> tuple[int, int]:
 def _budget_cause(mine: Ending, limit: dict) -> Miss:
     """The token budget did not stop the loop where it should: what did the loop count?"""
     inputs, outputs = _spent(mine)
+    if mine.reported and len(mine.usage) > 1 and mine.reported == sum(mine.usage[-1]):
+        return Miss("lesson.l6.run_agent.budget_last_only", {"used": mine.reported, "total": inputs + outputs})
     if mine.reported and mine.reported == outputs:
         return Miss("lesson.l6.run_agent.budget_output_only", {"used": mine.reported, "total": inputs + outputs})
     if mine.reported and mine.reported == inputs:
@@ -242,6 +245,8 @@ def _wrong_counts(mine: Ending, want: Ending, limit: dict) -> Miss:
             return Miss("lesson.l6.run_agent.after_tools", numbers)
         if (mine.rounds, mine.requests) == (n - 1, n):
             return Miss("lesson.l6.run_agent.after_increment", numbers)
+        if (mine.rounds, mine.requests) == (n + 1, n + 2):
+            return Miss("lesson.l6.run_agent.one_too_many", {"limit": n, **numbers})
         if mine.rounds > n:
             return Miss("lesson.l6.run_agent.limit_ignored", {"limit": n, **numbers})
     if want.cause == "token_budget" and mine.requests > want.requests:

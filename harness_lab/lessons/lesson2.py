@@ -9,12 +9,25 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import anthropic
+
 from ..emulator import call, emulated_client, reply, say
 from ..grading.spies import Recorder
-from ..messages import tool_calls
+from ..messages import content_dicts, tool_calls
 from ..model import DEFAULT_MODEL
 from .checking import Miss, Piece, Point
-from .scenes import TOOLS, answer_rejected, fact, rejection_hint, response_of, runaway_guard
+from .scenes import (
+    THOUGHT,
+    TOOLS,
+    Recording,
+    answer_rejected,
+    fact,
+    kept_whole,
+    rejection_hint,
+    response_of,
+    runaway_guard,
+    unchanged,
+)
 
 __all__ = ["RUN_AGENT", "RUN_TOOLS", "run_agent", "run_tools"]
 
@@ -76,7 +89,9 @@ def _weather_impls(rec: Recorder, fail: str | None = None) -> dict:
 
 
 def _two_cities():
-    return response_of("2つの都市を調べます。", call("get_weather", city="大阪"), call("get_weather", city="東京"))
+    return response_of(
+        THOUGHT, "2つの都市を調べます。", call("get_weather", city="大阪"), call("get_weather", city="東京")
+    )
 
 
 def _results(fn, impls: dict) -> tuple[Any, Any, list | Miss]:
@@ -87,25 +102,44 @@ def _results(fn, impls: dict) -> tuple[Any, Any, list | Miss]:
     """
     response = _two_cities()
     returned = fn(response.content, impls)
+    return (response, returned, _facts(returned))
+
+
+def _facts(returned: Any) -> list | Miss:
+    """What ``run_tools`` returned as plain facts, or the Miss naming a wrong shape (said on every point)."""
+    if returned is None:
+        return Miss("lesson.l2.run_tools.returned_none")
     if isinstance(returned, dict) and "role" in returned and "content" in returned:
-        return response, returned, Miss("lesson.l2.run_tools.message")
+        return Miss("lesson.l2.run_tools.message")
     if not isinstance(returned, (list, tuple)):
-        return response, returned, Miss("lesson.l2.run_tools.not_list", {"got": type(returned).__name__})
-    return response, returned, [fact(r) for r in returned]
+        return Miss("lesson.l2.run_tools.not_list", {"got": type(returned).__name__})
+    facts = [fact(r) for r in returned]
+    if any(f["type"] == "text" for f in facts):
+        return Miss("lesson.l2.run_tools.text_in_results")
+    return facts
 
 
 def _each_call_answered(fn) -> Miss | None:
-    response, _, facts = _results(fn, _weather_impls(Recorder()))
+    impls = _weather_impls(Recorder())
+    response, _, facts = _results(fn, impls)
     if isinstance(facts, Miss):
         return facts
     ids = [c["id"] for c in tool_calls(response.content)]
-    if len(facts) != len(ids):
+    kinds = [f["type"] for f in facts]
+    if len(facts) < len(ids):
+        return Miss("lesson.l2.run_tools.too_few", {"uses": len(ids), "results": len(facts)})
+    if len(facts) > len(ids):
         return Miss("lesson.l2.run_tools.count", {"uses": len(ids), "results": len(facts)})
-    if any(f["type"] != "tool_result" for f in facts):
+    if any(kind != "tool_result" for kind in kinds):
         return Miss("lesson.l2.run_tools.type")
     got = [f["tool_use_id"] for f in facts]
     if got != ids:
         return Miss("lesson.l2.run_tools.order" if sorted(got, key=str) == sorted(ids) else "lesson.l2.run_tools.ids")
+    # The next turn: the same function, a new response. Results kept from the last call must not come back.
+    again = response_of("次は東京だけ。", call("get_weather", city="東京"), prompt="もう一度")
+    later = _facts(fn(again.content, impls))
+    if isinstance(later, list) and [f["tool_use_id"] for f in later] != [c["id"] for c in tool_calls(again.content)]:
+        return Miss("lesson.l2.run_tools.kept_results", {"results": len(later)})
     return None
 
 
@@ -114,17 +148,22 @@ def _output_as_text(fn) -> Miss | None:
     if isinstance(facts, Miss):
         return facts
     if not facts:
-        return Miss("lesson.l2.run_tools.count", {"uses": 2, "results": 0})
+        return Miss("lesson.l2.run_tools.too_few", {"uses": 2, "results": 0})
     first = facts[0]
-    if not isinstance(first["content"], str):
+    if first["is_error"]:  # this call works: the tool failed because of how it was called
+        return Miss("lesson.l2.run_tools.call_failed", {"got": (first["text"] or "")[:80]})
+    text_blocks = isinstance(first["content"], list) and all(
+        isinstance(b, dict) and b.get("type") == "text" for b in first["content"]
+    )
+    if not (isinstance(first["content"], str) or text_blocks):
         return Miss("lesson.l2.run_tools.not_text", {"got": type(first["content"]).__name__})
     try:
-        value = json.loads(first["content"])
+        value = json.loads(first["text"])
     except ValueError:
-        return Miss("lesson.l2.run_tools.not_json", {"got": first["content"][:60]})
+        return Miss("lesson.l2.run_tools.not_json", {"got": first["text"][:60]})
     if value != WEATHER["大阪"]:
         return Miss("lesson.l2.run_tools.wrong_output")
-    if "大阪" not in first["content"]:
+    if "大阪" not in first["text"]:
         return Miss("lesson.l2.run_tools.ascii")
     return None
 
@@ -139,16 +178,25 @@ def _failure_is_a_result(fn) -> Miss | None:
         return facts
     if not facts or not facts[0]["is_error"]:  # the first call is the one that failed
         return Miss("lesson.l2.run_tools.not_error")
+    if len(facts) == 2 and facts[1]["is_error"]:  # the second call works: it failed by how it was called
+        return Miss("lesson.l2.run_tools.call_failed", {"got": (facts[1]["text"] or "")[:80]})
     if "都市が見つかりません" not in (facts[0]["text"] or ""):
         return Miss("lesson.l2.run_tools.no_message")
-    if len(rec.ran("get_weather")) != 2 or len(facts) != 2 or facts[1]["is_error"]:
+    if len(rec.ran("get_weather")) != 2 or len(facts) != 2:
         return Miss("lesson.l2.run_tools.stopped_early")
     return None
 
 
 def _api_accepts(fn) -> Miss | None:
-    response, returned, facts = _results(fn, _weather_impls(Recorder()))
-    return facts if isinstance(facts, Miss) else answer_rejected("大阪と東京の気温を比べて", response, returned)
+    response = _two_cities()
+    before = content_dicts(response.content)
+    returned = fn(response.content, _weather_impls(Recorder()))
+    facts = _facts(returned)
+    if isinstance(facts, Miss):
+        return facts
+    if not unchanged(before, response.content):  # the content goes into the history as it is
+        return Miss("lesson.l2.run_tools.changed_content")
+    return answer_rejected("大阪と東京の気温を比べて", response, returned)
 
 
 RUN_TOOLS = Piece(
@@ -161,6 +209,7 @@ RUN_TOOLS = Piece(
         Point("lesson.l2.run_tools.p4", _api_accepts),
     ),
     run_tools,
+    shape="run_tools(content, impls)",
 )
 
 
@@ -169,18 +218,18 @@ RUN_TOOLS = Piece(
 ANSWER = "大阪は21°Cで晴れ、東京は17°Cでくもりです。"
 
 
-def _drive(fn, script, limit: int = 12) -> tuple[Any, Any]:
-    """Run the learner's loop against ``script``; (what it returned, the emulator that served it)."""
+def _drive(fn, script, limit: int = 12) -> tuple[Any, Any, Recording]:
+    """Run the learner's loop against ``script``; (what it returned or the 400's hint, the emulator that
+    served it, the client that noted each response)."""
     emulator = runaway_guard(script, limit)
-    client = emulated_client(emulator)
-    import anthropic
-
+    client = Recording(emulated_client(emulator))
     try:
         returned = fn(client, "大阪と東京の気温を比べて", TOOLS, _weather_impls(Recorder()))
     except anthropic.BadRequestError as exc:
         body = exc.body if isinstance(exc.body, dict) else {}
-        return rejection_hint(str(body.get("error", {}).get("message", exc.message))), emulator
-    return returned, emulator
+        message = str(body.get("error", {}).get("message", exc.message))
+        return rejection_hint(message, emulator.requests[-1].get("messages")), emulator, client
+    return returned, emulator, client
 
 
 def _scripted(*replies):
@@ -192,35 +241,53 @@ def _scripted(*replies):
 
 
 def _answers_at_once(fn) -> Miss | None:
-    returned, _emulator = _drive(fn, _scripted(say(ANSWER)))
-    if isinstance(returned, Miss):
-        return returned
-    if returned != ANSWER:
-        return Miss("lesson.l2.run_agent.not_text", {"got": repr(returned)[:60]})
+    for _ in range(2):  # twice: a history kept outside the function would carry the first run into the second
+        returned, emulator, _client = _drive(fn, _scripted(reply(THOUGHT, ANSWER)))
+        if isinstance(returned, Miss):
+            return returned
+        if returned != ANSWER:
+            return _not_the_answer(returned)
+        if emulator.requests and len(emulator.requests[0]["messages"]) != 1:
+            return Miss("lesson.l2.run_agent.stale_history", {"count": len(emulator.requests[0]["messages"])})
     return None
 
 
 def _carries_two_turns(fn) -> Miss | None:
-    script = _scripted(call("get_weather", city="大阪"), call("get_weather", city="東京"), say(ANSWER))
-    returned, emulator = _drive(fn, script)
+    # Text beside the calls that sounds like an ending: only stop_reason says whether the turn is over.
+    script = _scripted(
+        reply(THOUGHT, "わかりました。まず大阪です。", call("get_weather", city="大阪")),
+        reply("次は東京です。", call("get_weather", city="東京")),
+        reply(THOUGHT, ANSWER),
+    )
+    returned, emulator, client = _drive(fn, script)
     if isinstance(returned, Miss):
         return returned
     if len(emulator.requests) != 3:
-        return Miss("lesson.l2.run_agent.requests", {"count": len(emulator.requests)})
+        return Miss("lesson.l2.run_agent.requests", {"count": len(emulator.requests), "want": 3})
+    if not kept_whole(client, emulator.requests):
+        return Miss("lesson.l2.run_agent.not_whole")
     if returned != ANSWER:
-        return Miss("lesson.l2.run_agent.not_text", {"got": repr(returned)[:60]})
+        return _not_the_answer(returned)
     return None
+
+
+def _not_the_answer(returned: Any) -> Miss:
+    if returned is None:
+        return Miss("lesson.l2.run_agent.returned_none")
+    if hasattr(returned, "stop_reason") and hasattr(returned, "content"):  # the whole response
+        return Miss("lesson.l2.run_agent.returned_response")
+    return Miss("lesson.l2.run_agent.not_text", {"got": repr(returned)[:60]})
 
 
 def _one_message_per_turn(fn) -> Miss | None:
     script = _scripted(
-        reply("2つ調べます。", call("get_weather", city="大阪"), call("get_weather", city="東京")), say(ANSWER)
+        reply(THOUGHT, "2つ調べます。", call("get_weather", city="大阪"), call("get_weather", city="東京")), say(ANSWER)
     )
-    returned, emulator = _drive(fn, script)
+    returned, emulator, _client = _drive(fn, script)
     if isinstance(returned, Miss):
         return returned
     if len(emulator.requests) < 2:
-        return Miss("lesson.l2.run_agent.requests", {"count": len(emulator.requests)})
+        return Miss("lesson.l2.run_agent.requests", {"count": len(emulator.requests), "want": 2})
     last = emulator.requests[1]["messages"][-1]
     content = last.get("content")
     results = (
@@ -242,4 +309,6 @@ RUN_AGENT = Piece(
         Point("lesson.l2.run_agent.p3", _one_message_per_turn),
     ),
     run_agent,
+    shape="run_agent(client, user_input, tools, impls)",
+    stalled=lambda fn, seconds: Miss("lesson.l2.run_agent.stalled", {"seconds": seconds}),
 )

@@ -29,13 +29,19 @@ def next_step(response):
     return "stop"  # max_tokens / refusal / model_context_window_exceeded、そして知らない値: 止めて報告
 
 
+# A wrong word where the hint depends on the word, not only on the stop_reason.
+BY_WORD = {("max_tokens", "finish"): "lesson.l3.next_step.max_tokens_finish"}
+
+
 def _expect(fn, cases) -> Miss | None:
     for reason, response, expected in cases:
         got = fn(response)
-        if got not in STEPS:
+        if got is None:
+            return Miss("lesson.l3.next_step.returned_none", {"reason": response.stop_reason})
+        if not isinstance(got, str) or got not in STEPS:
             return Miss("lesson.l3.next_step.vocabulary", {"got": repr(got)[:40], "steps": ", ".join(STEPS)})
         if got != expected:
-            return Miss(f"lesson.l3.next_step.{reason}", {"got": got})
+            return Miss(BY_WORD.get((reason, got), f"lesson.l3.next_step.{reason}"), {"got": got})
     return None
 
 
@@ -85,4 +91,5 @@ NEXT_STEP = Piece(
         Point("lesson.l3.next_step.p3", _stops_on_the_rest),
     ),
     next_step,
+    shape="next_step(response)",
 )

@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 
 from ..emulator import call
+from ..messages import content_dicts
 from .checking import Miss, Piece, Point
-from .scenes import response_of
+from .scenes import THOUGHT, response_of, unchanged
 
 __all__ = ["SIGNATURE_OF", "signature_of"]
 
@@ -19,14 +20,22 @@ def signature_of(content):
     return " | ".join(sorted(parts))  # 呼び出しの順番が違っても、同じ呼び出しなら同じ署名
 
 
-def _content(*calls, turn: int = 1):
-    return response_of("調べます。", *calls, prompt=f"ターン {turn}").content
+# The next turn's thinking, worded otherwise: the model thinks anew each turn, even before the same call.
+RETHOUGHT = {**THOUGHT, "thinking": "さっきと同じものをもう一度確かめる。"}
+
+
+def _content(*calls, turn: int = 1, text: str = "調べます。", thought: dict = THOUGHT):
+    return response_of(thought, text, *calls, prompt=f"ターン {turn}").content
 
 
 def _same_call_same_signature(fn) -> Miss | None:
-    a = fn(_content(call("read_file", path="notes.txt", limit=100)))
+    content = _content(call("read_file", path="notes.txt", limit=100))
+    before = content_dicts(content)
+    a = fn(content)
     if not isinstance(a, str):
         return Miss("lesson.l4.signature.not_text", {"got": type(a).__name__})
+    if not unchanged(before, content):  # the content is the history's: a signature only reads it
+        return Miss("lesson.l4.signature.changed_content")
     if a != fn(_content(call("read_file", path="notes.txt", limit=100))):
         return Miss("lesson.l4.signature.unstable")
     if a != fn(_content(call("read_file", path="notes.txt", limit=100), turn=2)):  # the next turn: new ids
@@ -34,12 +43,20 @@ def _same_call_same_signature(fn) -> Miss | None:
     b = fn(_content(call("read_file", limit=100, path="notes.txt")))  # same input, keys written the other way
     if a != b:
         return Miss("lesson.l4.signature.key_order", {"a": a[:60], "b": b[:60]})
+    for said in ({"text": "もう一度だけ見ます。"}, {"thought": RETHOUGHT}):
+        if a != fn(_content(call("read_file", path="notes.txt", limit=100), **said)):
+            return Miss("lesson.l4.signature.text")
     return None
 
 
 def _different_calls_differ(fn) -> Miss | None:
     base = fn(_content(call("read_file", path="notes.txt")))
-    for other in (call("read_file", path="todo.txt"), call("search", query="notes.txt")):
+    others = (
+        call("read_file", path="todo.txt"),
+        call("search", query="notes.txt"),
+        call("delete_file", path="notes.txt"),
+    )
+    for other in others:
         if fn(_content(other)) == base:
             return Miss("lesson.l4.signature.collides", {"signature": str(base)[:60]})
     return None
@@ -66,4 +83,5 @@ SIGNATURE_OF = Piece(
     ),
     signature_of,
     hint="lesson.hint.signature_of",
+    shape="signature_of(content)",
 )

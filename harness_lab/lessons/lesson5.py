@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import re
+from typing import Any
+
 from ..emulator import call
-from ..grading.spies import Recorder
-from ..messages import tool_calls
+from ..grading.sandbox import describe_error
+from ..grading.spies import Recorder, logged
+from ..messages import content_dicts, tool_calls
 from .checking import Miss, Piece, Point
-from .scenes import answer_rejected, fact, response_of
+from .scenes import answer_rejected, fact, response_of, unchanged
 
 __all__ = ["HIGH_IMPACT", "RUN_TOOL_USES", "run_tool_uses"]
 
@@ -54,28 +58,99 @@ OUTPUTS = {
     "delete_file": "削除しました",
 }
 NOTE = {"path": "sandbox/report.md", "content": "今週のまとめ"}
+OTHER = {"path": "config.txt", "content": "上書き"}
+MISSING = "sandbox/missing.md"
+
+
+def _tools(rec: Recorder) -> dict:
+    """The tools as the notebook's are: named parameters, so ``impl(block.input)`` fails as it would there.
+
+    ``read_file`` of ``MISSING`` raises, as a real file tool does.
+    """
+    spies = rec.tools(OUTPUTS)
+
+    def get_time():
+        return spies["get_time"]()
+
+    def read_file(path):
+        out = spies["read_file"](path=path)
+        if path == MISSING:
+            raise FileNotFoundError(f"{path} はありません")
+        return out
+
+    def write_file(path, content):
+        return spies["write_file"](path=path, content=content)
+
+    def http_post(url, body):
+        return spies["http_post"](url=url, body=body)
+
+    def delete_file(path):
+        return spies["delete_file"](path=path)
+
+    tools = {"get_time": get_time, "read_file": read_file, "write_file": write_file}
+    tools.update(http_post=http_post, delete_file=delete_file)
+    for name, tool in tools.items():
+        tool.__qualname__ = name  # what an error names: write_file(), as the notebook's own tool
+    return tools
+
+
+def _approver(rec: Recorder, decide) -> Any:
+    """An approval callback shaped as the notebook's are: ``approve(name, tool_input)``."""
+    log = rec.approver(decide)
+
+    def approve(name, tool_input):
+        return log(name, tool_input)
+
+    approve.__qualname__ = "approve"  # what an error names when the learner calls it another way
+    return approve
+
+
+def _yes(name: str, given: dict) -> bool:
+    return True
+
+
+def _asks_first(fn) -> Miss | None:
+    rec = Recorder()
+    response = _write()
+    returned = fn(response.content, _tools(rec), _approver(rec, _yes))
+    if not rec.asked("write_file"):
+        return _unasked(rec, "write_file", returned)
+    if not rec.asked_before_ran("write_file", NOTE):
+        return Miss("lesson.l5.ran_before_asking")
+    if len(rec.ran("write_file")) != 1:
+        facts = [fact(r) for r in returned or ()]
+        if not rec.ran("write_file") and facts and facts[0]["is_error"]:  # it ran, and failed by how it was called
+            return Miss("lesson.l5.call_failed", {"got": (facts[0]["text"] or "")[:80]})
+        return Miss("lesson.l5.approved_not_run")
+    rec = Recorder()  # every name in HIGH_IMPACT, not only write_file
+    post, gone = {"url": "https://example.com/hook", "body": "週報"}, {"path": "sandbox/old.md"}
+    response = response_of("送って、消します。", call("http_post", **post), call("delete_file", **gone), prompt="次")
+    returned = fn(response.content, _tools(rec), _approver(rec, _yes))
+    for name, given in (("http_post", post), ("delete_file", gone)):
+        if not rec.asked_before_ran(name, given):
+            return _unasked(rec, name, returned)
+    return None
+
+
+def _unasked(rec: Recorder, name: str, returned: Any) -> Miss:
+    said = " ".join(str(fact(r)["text"]) for r in returned or ())
+    if "approve()" in said:  # the call to approve itself failed, and a try turned it into a result
+        return Miss("lesson.l5.approve_call", {"error": said[:120]})
+    return Miss("lesson.l5.not_asked", {"tool": name})
 
 
 def _write():
     return response_of("保存します。", call("write_file", **NOTE))
 
 
-def _asks_first(fn) -> Miss | None:
-    rec = Recorder()
-    fn(_write().content, rec.tools(OUTPUTS), rec.approver(lambda name, given: True))
-    if not rec.asked("write_file"):
-        return Miss("lesson.l5.not_asked")
-    if not rec.asked_before_ran("write_file", NOTE):
-        return Miss("lesson.l5.ran_before_asking")
-    if len(rec.ran("write_file")) != 1:
-        return Miss("lesson.l5.approved_not_run")
-    return None
-
-
 def _no_means_not_run(fn) -> Miss | None:
     rec = Recorder()
     response = _write()
-    returned = fn(response.content, rec.tools(OUTPUTS), rec.approver(lambda name, given: False))
+    try:
+        returned = fn(response.content, _tools(rec), _approver(rec, lambda name, given: False))
+    except Exception as exc:  # a no is an answer for the model, not an error of the harness
+        error = describe_error(exc)
+        return Miss("lesson.l5.approve_call" if "approve()" in error else "lesson.l5.denied_raised", {"error": error})
     if rec.ran("write_file"):
         return Miss("lesson.l5.ran_anyway")
     facts = [fact(r) for r in returned or ()]
@@ -83,6 +158,53 @@ def _no_means_not_run(fn) -> Miss | None:
         return Miss("lesson.l5.denied_dropped")
     if not facts[0]["is_error"]:
         return Miss("lesson.l5.denied_not_error")
+    # One yes, one no in the same turn: each call is asked about, and decided, on its own.
+    rec = Recorder()
+    response = response_of(
+        "時刻を見て、2つ書きます。",
+        call("get_time"),
+        call("write_file", **OTHER),
+        call("write_file", **NOTE),
+        prompt="次",
+    )
+    returned = fn(response.content, _tools(rec), _approver(rec, lambda name, given: given == NOTE))
+    ran = [e.input for e in rec.ran("write_file")]
+    if logged(OTHER) in ran:
+        return Miss("lesson.l5.ran_anyway")
+    if ran != [logged(NOTE)]:
+        return Miss("lesson.l5.per_call")
+    facts = [fact(r) for r in returned or ()]
+    miss = _one_each(facts, response)
+    if miss:
+        return miss
+    if not facts[1]["is_error"] or facts[2]["is_error"]:
+        return Miss("lesson.l5.denied_not_error")
+    return _fails_closed(fn)
+
+
+def _cannot_answer(name: str, given: dict) -> bool:
+    raise RuntimeError("承認の画面を開けませんでした")
+
+
+def _fails_closed(fn) -> Miss | None:
+    """An approval that raises instead of answering is no yes: the call must not run (it may be
+    answered as an is_error result, or the exception may stop the turn; either way nothing ran)."""
+    rec = Recorder()
+    try:
+        fn(_write().content, _tools(rec), _approver(rec, _cannot_answer))
+    except Exception:  # the turn stopped before anything ran: closed, as it should be
+        pass
+    return Miss("lesson.l5.failed_open") if rec.ran("write_file") else None
+
+
+def _one_each(facts: list[dict], response: Any) -> Miss | None:
+    """One result per call, in call order; results of an earlier call coming back named as such."""
+    ids = [c["id"] for c in tool_calls(response.content)]
+    got = [f["tool_use_id"] for f in facts]
+    if len(got) > len(ids) and set(got) - set(ids):
+        return Miss("lesson.l5.kept_results", {"calls": len(ids), "results": len(got)})
+    if got != ids:
+        return Miss("lesson.l5.results_order")
     return None
 
 
@@ -91,15 +213,37 @@ def _harmless_runs_and_all_answered(fn) -> Miss | None:
     response = response_of(
         "順に片付けます。", call("get_time"), call("write_file", **NOTE), call("read_file", path="inbox.md")
     )
-    returned = fn(response.content, rec.tools(OUTPUTS), rec.approver(lambda name, given: True))
+    before = content_dicts(response.content)
+    returned = fn(response.content, _tools(rec), _approver(rec, _yes))
     if {e.name for e in rec.asked()} - {"write_file"}:
         return Miss("lesson.l5.asked_harmless")
     if sorted({e.name for e in rec.ran()}) != ["get_time", "read_file", "write_file"]:
         return Miss("lesson.l5.not_all_ran")
+    miss = _one_each([fact(r) for r in returned or ()], response)
+    if miss:
+        return miss
+    if not unchanged(before, response.content):
+        return Miss("lesson.l5.changed_content")
+    return _failures_answered(fn) or answer_rejected("まとめて保存して", response, returned)
+
+
+def _failures_answered(fn) -> Miss | None:
+    """A tool that raises and a tool nobody wired: each an is_error result, the other calls still run."""
+    rec = Recorder()
+    response = response_of(
+        "探します。", call("read_file", path=MISSING), call("search", query="週報"), call("get_time"), prompt="次"
+    )
+    try:
+        returned = fn(response.content, _tools(rec), _approver(rec, _yes))
+    except Exception as exc:  # the point is exactly that nothing escapes: say which exception did
+        return Miss("lesson.l5.tool_raised", {"error": describe_error(exc)})
     facts = [fact(r) for r in returned or ()]
-    if [f["tool_use_id"] for f in facts] != [c["id"] for c in tool_calls(response.content)]:
-        return Miss("lesson.l5.results_order")
-    return answer_rejected("まとめて保存して", response, returned)
+    miss = _one_each(facts, response)
+    if miss:
+        return miss
+    if not (facts[0]["is_error"] and facts[1]["is_error"]) or facts[2]["is_error"] or not rec.ran("get_time"):
+        return Miss("lesson.l5.failure_not_error")
+    return None
 
 
 RUN_TOOL_USES = Piece(
@@ -112,4 +256,6 @@ RUN_TOOL_USES = Piece(
     ),
     run_tool_uses,
     hint="lesson.hint.run_tool_uses",
+    shape="run_tool_uses(content, impls, approve)",
+    rules=((re.compile(r"approve\(\) (takes|missing|got an unexpected)"), "lesson.l5.approve_call"),),
 )

@@ -9,18 +9,22 @@ never runs and the model still gets an ``is_error`` result; harmless tools run w
 
 from __future__ import annotations
 
+import inspect
+import re
 from typing import Any
+
+import anthropic
 
 from ..emulator import call, emulated_client, last_results, reply, say
 from ..grading.spies import Recorder
 from ..model import DEFAULT_MODEL
 from .checking import Miss, Piece, Point
-from .diagnosis import OUTPUTS, compare, learner_end, package_end
+from .diagnosis import OUTPUTS, compare, learner_end, package_end, rejected, stale
 from .lesson3 import next_step
 from .lesson4 import signature_of
 from .lesson5 import run_tool_uses
 from .protocol import drive, finished, stopped, turn
-from .scenes import TOOLS, fact, runaway_guard
+from .scenes import THOUGHT, TOOLS, fact, runaway_guard
 
 __all__ = ["RUN_AGENT_WITH_VALVES", "run_agent"]
 
@@ -77,7 +81,8 @@ def _done(request: dict) -> int:
 
 
 def _normal_task(request: dict) -> Any:
-    return [call("read_file", path="README.md"), call("get_time"), say(ANSWER)][min(_done(request), 2)]
+    steps = [reply(THOUGHT, call("read_file", path="README.md")), call("get_time"), reply(THOUGHT, ANSWER)]
+    return steps[min(_done(request), 2)]
 
 
 def _never_ending(request: dict) -> Any:
@@ -141,8 +146,12 @@ def _decides_by_next_step(fn) -> Miss | None:
         sent = emulator.requests[1]["messages"]
         if sent[-1].get("role") != "assistant" or len(sent) != 2:
             return Miss("lesson.l6.run_agent.resend_changed")
+    if mine.cause == "finish" and not mine.text:  # lessons.finished was given something other than the response
+        return Miss("lesson.l6.run_agent.not_answer", {"got": repr(mine.text)[:40]})
     if mine.text != RESUMED:
         return Miss("lesson.l6.run_agent.pause_turn")
+    if not mine.whole:
+        return Miss("lesson.l2.run_agent.not_whole")
     mine, rec, _ = learner_end(fn, _cut_off, decide=lambda name, given: True)  # a yes: only the loop can refuse
     if mine.miss is not None:
         return mine.miss
@@ -160,7 +169,15 @@ def _denied(fn, approve: Any) -> tuple[Recorder, list, Miss | None]:
     gen = fn(emulated_client(emulator), "やって", TOOLS, rec.tools(OUTPUTS), approve and rec.approver(approve))
     if not hasattr(gen, "__next__"):
         return rec, [], Miss("lesson.l6.run_agent.not_generator", {"got": type(gen).__name__})
-    drive(gen)
+    try:
+        drive(gen)
+    except anthropic.BadRequestError as exc:  # a denied call left with no result is the usual cause here
+        miss = rejected(exc, emulator)
+        if miss.key == "lesson.l2.results_first" and not rec.ran("write_file"):
+            miss = Miss("lesson.l6.run_agent.denied_dropped", miss.values)
+        return rec, [], miss
+    if stale(emulator):
+        return rec, [], stale(emulator)
     sent = emulator.requests[1]["messages"][-1]["content"] if len(emulator.requests) > 1 else []
     write_id = next(
         (
@@ -189,7 +206,9 @@ def _never_without_a_yes(fn) -> Miss | None:
         return Miss("lesson.l6.run_agent.denied_ran" if rec.asked("write_file") else "lesson.l6.run_agent.not_asked")
     if not results or not results[0]["is_error"]:
         return Miss("lesson.l6.run_agent.denied_not_error")
-    rec, results, _ = _denied(fn, None)
+    rec, results, miss = _denied(fn, None)
+    if miss:
+        return miss
     if rec.ran("write_file"):
         return Miss("lesson.l6.run_agent.no_approver_ran")
     if not results or not results[0]["is_error"]:
@@ -210,6 +229,17 @@ def _harmless_run_without_asking(fn) -> Miss | None:
     return None
 
 
+# approve is None when nobody was given to ask: calling it is the crash valve 4 must turn into a no.
+NO_APPROVER = ((re.compile(r"'NoneType' object is not callable"), "lesson.l6.run_agent.approve_none"),)
+
+
+def _stalled(fn, seconds: str) -> Miss:
+    """A loop that did not end in time: a function with no yield runs its whole loop on the first call."""
+    if not inspect.isgeneratorfunction(fn):
+        return Miss("lesson.l6.run_agent.not_generator_stalled", {"seconds": seconds})
+    return Miss("lesson.l2.run_agent.stalled", {"seconds": seconds})
+
+
 NO_MAX_TURNS = Miss("lesson.l6.run_agent.no_max_turns", {"limit": 3})
 
 RUN_AGENT_WITH_VALVES = Piece(
@@ -226,4 +256,7 @@ RUN_AGENT_WITH_VALVES = Piece(
     ),
     run_agent,
     hint="lesson.hint.run_agent6",
+    shape="run_agent(client, user_input, tools, tool_impls, approve=None)",
+    rules=NO_APPROVER,
+    stalled=_stalled,
 )

@@ -1,9 +1,12 @@
 """What the lesson checks put in front of a learner's function: real SDK responses from the emulator,
-spy tools that record what ran, and the emulator's own verdict on a history (its real 400s)."""
+spy tools that record what ran, a client that notes every response it handed out, and the emulator's
+own verdict on a history (its real 400s)."""
 
 from __future__ import annotations
 
 import copy
+import json
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -11,20 +14,28 @@ import anthropic
 
 from ..emulator import Emulator, emulated_client, reply
 from ..grading.sandbox import abort
-from ..messages import field
+from ..messages import content_dicts, field
 from ..model import DEFAULT_MODEL
 from .checking import Miss
 
 __all__ = [
+    "THOUGHT",
     "TOOLS",
+    "Recording",
     "answer_rejected",
     "api_rejects",
     "definitions",
     "fact",
+    "kept_whole",
     "rejection_hint",
     "response_of",
     "runaway_guard",
+    "unchanged",
 ]
+
+# A thinking block, as the course's default model puts before its text and tool calls: a loop that
+# keeps ``response.content`` whole passes it back untouched; one that filters or rebuilds it does not.
+THOUGHT = {"type": "thinking", "thinking": "まず必要なことを順に確かめる。", "signature": "c2lnbmVkLXRob3VnaHQ="}
 
 
 def definitions(**tools: tuple[str, dict]) -> list[dict]:
@@ -78,7 +89,7 @@ def answer_rejected(prompt: str, response: Any, results: Any) -> Miss | None:
             {"role": "user", "content": list(results or ())},
         ]
     )
-    return Miss("lesson.api_400", {"error": rejected}) if rejected else None
+    return rejection_hint(rejected) if rejected else None
 
 
 # The real API's 400 for each history mistake a lesson teaches, and the hint that names its cause.
@@ -87,14 +98,102 @@ REJECTIONS = (
     ("must define tools", "lesson.l2.pass_tools"),
     ("were found without `tool_result`", "lesson.l2.results_first"),
     ("ids must be unique", "lesson.l2.reassign"),
+    ("must have non-empty content", "lesson.l2.empty_message"),
+    ("Input should be a valid list", "lesson.l2.content_not_list"),
+    # A thinking block dropped or edited in the history sent back (the default model thinks first).
+    ("must start with a thinking block", "lesson.l2.run_agent.not_whole"),
+    ("blocks in the latest assistant message cannot be modified", "lesson.l2.run_agent.not_whole"),
 )
 
 
-def rejection_hint(message: str) -> Miss:
+def rejection_hint(message: str, messages: list | None = None) -> Miss:
+    """The hint for the API's 400 ``message``; ``messages`` (the rejected history) tells a result sent
+    before its call from a call dropped from the history."""
     for needle, key in REJECTIONS:
         if needle in message:
+            if key == "lesson.l2.keep_content" and messages and _called_later(message, messages):
+                key = "lesson.l2.results_before_call"
             return Miss(key, {"error": message})
     return Miss("lesson.api_400", {"error": message})
+
+
+def _called_later(message: str, messages: list) -> bool:
+    """Is a tool_use the 400 names as unanswered somewhere in the history after all (out of order)?"""
+    named = set(re.findall(r"toolu_\w+", message))
+    ids = {
+        field(b, "id")
+        for m in messages
+        if isinstance(m, dict) and m.get("role") == "assistant" and isinstance(m.get("content"), list)
+        for b in m["content"]
+        if field(b, "type") == "tool_use"
+    }
+    return bool(named & ids)
+
+
+def _essence(block: Any) -> str:
+    """What of a content block the API checks when it comes back: its kind and every field it carries."""
+    fields = ("type", "text", "id", "name", "input", "thinking", "signature", "data")
+    return json.dumps([field(block, f) for f in fields], ensure_ascii=False, sort_keys=True, default=str)
+
+
+def unchanged(before: list, content: Any) -> bool:
+    """Is ``content`` still the blocks ``before`` (``content_dicts`` taken earlier) held, none removed,
+    reordered or edited?"""
+    try:
+        return [_essence(b) for b in content_dicts(content)] == [_essence(b) for b in before]
+    except (TypeError, ValueError):
+        return False
+
+
+class Recording:
+    """A client whose ``messages.create`` is the emulator's, noting each response's content, usage and
+    calls; anything else the learner's loop asks of the client goes to the client as it is."""
+
+    def __init__(self, client: Any) -> None:
+        self.client, self.usage, self.calls, self.contents = client, [], [], []
+        self.messages = _RecordedMessages(self, client.messages)
+
+    def note(self, response: Any) -> None:
+        self.contents.append(content_dicts(response.content))
+        self.usage.append((response.usage.input_tokens, response.usage.output_tokens))
+        self.calls.append(
+            [
+                f"{b.name}({json.dumps(b.input, ensure_ascii=False, sort_keys=True)})"
+                for b in response.content
+                if b.type == "tool_use"
+            ]
+        )
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.client, name)
+
+
+class _RecordedMessages:
+    def __init__(self, recording: Recording, messages: Any) -> None:
+        self.recording, self.inner = recording, messages
+
+    def create(self, **request: Any) -> Any:
+        response = self.inner.create(**request)
+        self.recording.note(response)
+        return response
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+
+def kept_whole(recording: Recording, requests: list[dict]) -> bool:
+    """Did every request carry each earlier response back as its assistant message, block for block?
+
+    A pause_turn response goes back as it is too, so the k-th assistant message of any request is the
+    k-th response the loop received.
+    """
+    for request in requests:
+        sent = [m.get("content") for m in request.get("messages", []) if m.get("role") == "assistant"]
+        if len(sent) > len(recording.contents):
+            return False
+        if not all(unchanged(got, content) for got, content in zip(recording.contents, sent)):
+            return False
+    return True
 
 
 def runaway_guard(script: Callable[[dict], Any], limit: int, miss: Miss | None = None) -> Emulator:

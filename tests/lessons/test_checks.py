@@ -11,6 +11,7 @@ from harness_lab import lessons
 from harness_lab.text import CATALOG, t
 from tests.lessons.answers import WRONG
 from tests.lessons.answers6 import RIGHT_MY_AGENT, RIGHT_RUN_AGENT, WRONG_MY_AGENT, WRONG_RUN_AGENT, loaded
+from tests.lessons.answers_audit import STALLED, STALLED_RUN_AGENT, WRONG_MORE, WRONG_RUN_AGENT_MORE
 from tests.lessons.test_capstone import at_point
 
 
@@ -51,7 +52,8 @@ def test_each_wrong_whole_harness_gets_the_hint_that_names_its_cause(source, poi
 
 
 def test_every_hint_key_is_provoked_by_some_wrong_version():
-    provoked = {key for *_, key in WRONG + WRONG_RUN_AGENT + WRONG_MY_AGENT}
+    more = WRONG_MORE + STALLED + WRONG_RUN_AGENT_MORE + STALLED_RUN_AGENT  # tests/lessons/test_red_team.py
+    provoked = {key for *_, key in WRONG + WRONG_RUN_AGENT + WRONG_MY_AGENT + more}
     families = ("lesson.l", "lesson.capstone.", "lesson.rule.")
     titles = tuple(f".p{n}" for n in range(1, 8))
     written = {k for k in CATALOG if k.startswith(families) and not k.endswith(titles) and ".valve." not in k}
@@ -100,7 +102,7 @@ def test_a_runaway_is_cut_off_with_a_hint_not_a_hung_cell(capsys):
             pass
 
     verdict = lessons.judge(lessons.piece("run_agent"), run_agent, timeout=0.5)
-    assert [m.key for m in verdict.misses] == ["lesson.timeout"] * 3
+    assert [m.key for m in verdict.misses] == ["lesson.l2.run_agent.stalled"] * 3
 
 
 def test_a_passing_piece_is_saved_and_used_by_the_next_notebook(workbook_here, tmp_path, capsys):

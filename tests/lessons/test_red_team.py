@@ -1,0 +1,79 @@
+"""The red-team of the lesson checks: more wrong answers a learner writes, each of which must get ×
+with the hint naming its own cause (in one line, never a traceback), and right answers in other styles
+than the references', each of which must still pass."""
+
+from __future__ import annotations
+
+import pytest
+
+from harness_lab import lessons
+from harness_lab.lessons.scenes import rejection_hint
+from tests.lessons.answers6 import loaded
+from tests.lessons.answers_audit import (
+    RIGHT_MORE,
+    RIGHT_RUN_AGENT_MORE,
+    STALLED,
+    STALLED_RUN_AGENT,
+    WRONG_MORE,
+    WRONG_RUN_AGENT_MORE,
+)
+from tests.lessons.test_capstone import at_point
+
+
+@pytest.fixture(autouse=True)
+def workbook_here(tmp_path, monkeypatch):
+    monkeypatch.setenv("HARNESS_LAB_WORKBOOK", str(tmp_path / "my_harness.py"))
+
+
+def _named(verdict: lessons.Verdict, key: str) -> None:
+    assert not verdict.passed
+    miss = verdict.misses[0]
+    assert miss is not None and miss.key == key, (miss, verdict.lines())
+    for line in verdict.lines():  # a crash is a one-line hint, never a traceback wall
+        assert line.startswith("×") and "\n" not in line and "Traceback" not in line, line
+
+
+@pytest.mark.parametrize("name, wrong, point, key", WRONG_MORE, ids=[w[1].__name__ for w in WRONG_MORE])
+def test_a_wrong_piece_gets_the_hint_of_its_own_cause(name, wrong, point, key):
+    _named(lessons.judge(at_point(name, point), wrong), key)
+
+
+@pytest.mark.parametrize("name, wrong, point, key", STALLED, ids=[w[1].__name__ for w in STALLED])
+def test_a_loop_that_never_sends_again_is_cut_off_with_its_cause(name, wrong, point, key):
+    _named(lessons.judge(at_point(name, point), wrong, timeout=1.5), key)
+
+
+@pytest.mark.parametrize(
+    "source, point, key",
+    WRONG_RUN_AGENT_MORE + STALLED_RUN_AGENT,
+    ids=[w[2].rsplit(".", 1)[-1] for w in WRONG_RUN_AGENT_MORE + STALLED_RUN_AGENT],
+)
+def test_a_wrong_whole_harness_gets_the_hint_of_its_own_cause(source, point, key):
+    _named(lessons.judge(at_point("run_agent", point, 6), loaded(source), timeout=2), key)
+
+
+@pytest.mark.parametrize("name, right", RIGHT_MORE, ids=[r[1].__name__ for r in RIGHT_MORE])
+def test_a_right_piece_in_another_style_passes(name, right):
+    verdict = lessons.judge(lessons.piece(name), right)
+    assert verdict.passed, verdict.lines()
+
+
+@pytest.mark.parametrize("source", RIGHT_RUN_AGENT_MORE)
+def test_a_right_whole_harness_in_another_style_passes(source):
+    verdict = lessons.judge(lessons.piece("run_agent", 6), loaded(source))
+    assert verdict.passed, verdict.lines()
+
+
+# The API's 400s for a history whose thinking blocks were dropped or edited (the default model thinks first).
+THINKING_400S = [
+    "messages.1.content.0.type: Expected `thinking` or `redacted_thinking`, but found `tool_use`. When `thinking` "
+    "is enabled, a final `assistant` message must start with a thinking block (preceeding the lastmost set of "
+    "`tool_use` and `tool_result` blocks).",
+    "messages.1.content.0: `thinking` or `redacted_thinking` blocks in the latest assistant message cannot be "
+    "modified. These blocks must remain as they were in the original response.",
+]
+
+
+@pytest.mark.parametrize("message", THINKING_400S)
+def test_a_400_for_a_dropped_thinking_block_says_to_send_the_content_whole(message):
+    assert rejection_hint(message).key == "lesson.l2.run_agent.not_whole"
