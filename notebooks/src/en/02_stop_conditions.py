@@ -294,7 +294,7 @@ def count(loop, max_turns=3):
         return f"the note in {path}"
 
     loop(hl.connect(emulator, live=False), {"read_file": counting_read_file}, max_turns)
-    return {"requests to the model": len(emulator.requests), "tool-call turns": len(turns_seen)}
+    return {"model requests": len(emulator.requests), "tool-call turns": len(turns_seen)}
 
 # %% ja="b911f05ae09c"
 def check_at_top(client, impls, MAX_TURNS):  # 1. at the top (lesson 6)
@@ -355,10 +355,10 @@ CONTENDERS = {"1. at the top": check_at_top, "2. right after turns += 1": check_
 # MAX_TURNS = 3, and the model never stops. How many requests does each one make, and how many turns do the tools run?
 # Write your numbers, then run the next cell
 MY_GUESS = {
-    "1. at the top": {"requests to the model": None, "tool-call turns": None},  # ← write your guess
-    "2. right after turns += 1": {"requests to the model": None, "tool-call turns": None},
-    "3. after the tools": {"requests to the model": None, "tool-call turns": None},
-    "4. the article's for range": {"requests to the model": None, "tool-call turns": None},
+    "1. at the top": {"model requests": None, "tool-call turns": None},  # ← write your guess
+    "2. right after turns += 1": {"model requests": None, "tool-call turns": None},
+    "3. after the tools": {"model requests": None, "tool-call turns": None},
+    "4. the article's for range": {"model requests": None, "tool-call turns": None},
 }
 
 # %% ja="cb99592da975"
