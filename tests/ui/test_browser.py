@@ -49,6 +49,8 @@ CHROMIUM = "/usr/bin/chromium"
 README_SCREENSHOT = ROOT / "docs" / "img" / "stepper.png"
 LIVE, STORED = "notebooks/stepper_browser.ipynb", "notebooks/stepper_static.ipynb"
 LESSON, EXERCISE = "notebooks/05_full_harness.ipynb", "exercises/level1_tiered_policy.ipynb"
+ENGLISH = "notebooks/en/01_bare_loop.ipynb"  # a lesson of the English edition, run as a reader of English would
+JAPANESE = re.compile("[\u3040-\u30ff\u3400-\u9fff\uff01-\uff5e]")
 AUTOSAVE = 3  # seconds; JupyterLab's default is 120
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
@@ -125,7 +127,7 @@ def lab(tmp_path_factory):
     for name in (LIVE, STORED):
         (root / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(HERE / "notebooks" / Path(name).name, root / name)
-    for name in (LESSON, EXERCISE, f"exercises/solutions/{Path(EXERCISE).name}"):
+    for name in (LESSON, EXERCISE, f"exercises/solutions/{Path(EXERCISE).name}", ENGLISH):
         (root / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(ROOT / name, root / name)
     settings = tmp_path / "settings"
@@ -614,5 +616,29 @@ def test_a_lessons_link_opens_the_level_1_exercise_and_solutions_stay_hidden(lab
         assert Path(EXERCISE).name in names and "solutions" not in names
         with urllib.request.urlopen(url + "api/contents/") as reply:
             assert {"notebooks", "exercises"} <= {item["name"] for item in json.load(reply)["content"]}
+    finally:
+        page.close()
+
+
+def test_an_english_lesson_runs_in_the_browser_without_a_japanese_sentence(lab, browser):
+    """A reader who knows no Japanese opens an English lesson, runs it and uses its panel."""
+    from playwright.sync_api import expect
+
+    url, _, _ = lab
+    page = _open(browser, url, ENGLISH)
+    try:
+        _command(page, "notebook:run-all-cells")
+        notebook = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook")
+        panels = notebook.locator(".jp-OutputArea-output .hl-stepper")
+        expect(panels.first).to_be_visible(timeout=90_000)
+        _kernel_ready(page)
+        panel = panels.first
+        panel.scroll_into_view_if_needed()
+        expect(panel.locator(".hl-status")).to_contain_text("Finished", timeout=30_000)
+        for index in range(notebook.locator(".jp-Cell").count()):  # outputs render once in view
+            _cell(page, index)
+        shown = notebook.inner_text()
+        assert "Error displaying widget" not in shown and "Traceback" not in shown
+        assert JAPANESE.findall(shown) == [], sorted(set(JAPANESE.findall(shown)))
     finally:
         page.close()
