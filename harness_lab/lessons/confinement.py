@@ -13,6 +13,7 @@ import tempfile
 from pathlib import Path
 
 from ..grading.sandbox import describe_error
+from ..text import t
 from .checking import Miss, Piece, Point
 
 __all__ = ["READ_FILE", "read_file"]
@@ -26,7 +27,7 @@ def read_file(path, root="."):
     base = Path(root).resolve()  # ルート自身がリンクでも、本当の場所にそろえる
     target = (base / path).resolve()  # リンクを最後までたどった、本当の行き先
     if not target.is_relative_to(base):  # 文字列の startswith ではなく、パスの部品で比べる
-        raise PermissionError(f"プロジェクトディレクトリ外のパスの読み取りを拒否しました: {path}")
+        raise PermissionError(t("file.outside_root", path=path))  # 拒否の文は、ノートブックの言語で
     with open(target, encoding="utf-8") as f:
         return f.read(2000)
 

@@ -9,6 +9,7 @@ from ..emulator import call
 from ..grading.sandbox import describe_error
 from ..grading.spies import Recorder, logged
 from ..messages import content_dicts, tool_calls
+from ..text import t
 from .checking import Miss, Piece, Point
 from .scenes import answer_rejected, fact, response_of, unchanged
 
@@ -30,7 +31,7 @@ def run_tool_uses(content, impls, approve):
                     "type": "tool_result",
                     "tool_use_id": block.id,
                     "is_error": True,
-                    "content": "ユーザーがこの高インパクトなアクションを拒否したため、実行していません。",
+                    "content": t("result.denied"),  # 断ったことをモデルに伝える文（ノートブックの言語で）
                 }
             )
             continue  # 実行はしないが、tool_result は返す — 呼び出しを宙ぶらりんにしない
@@ -43,7 +44,7 @@ def run_tool_uses(content, impls, approve):
                 {
                     "type": "tool_result",
                     "tool_use_id": block.id,
-                    "content": f"ツールの実行に失敗しました: {err}",
+                    "content": t("result.failed", error=err),
                     "is_error": True,
                 }
             )

@@ -288,6 +288,7 @@ add(
         "ui.context.tool_result": ("tool_result", "tool_result"),
         "ui.context.other": ("その他のブロック", "other blocks"),
         "ui.context.framing": ("リクエストとメッセージの枠", "request and message framing"),
+        "ui.context.joiner": (" ・ ", " · "),  # between the parts of one request's input
         "ui.context.row": (
             "リクエスト {number}: 入力 {total} + 出力 {output}（思考を含む）= {used} / {window} トークン"
             "（コンテキストウィンドウの {share}%）— 入力の内訳: {parts}",

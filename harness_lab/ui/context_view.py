@@ -35,7 +35,7 @@ OPEN_ROWS = 12  # older requests fold under one line
 
 
 def _row_text(row: Any) -> str:
-    parts = " ・ ".join(f"{t(f'ui.context.{p}')} {row.parts[p]}" for p in PARTS if row.parts[p])
+    parts = t("ui.context.joiner").join(f"{t(f'ui.context.{p}')} {row.parts[p]}" for p in PARTS if row.parts[p])
     line = t(
         "ui.context.row",
         number=row.request_number,

@@ -231,3 +231,20 @@ def test_a_hand_written_loops_gauges_count_what_it_yielded():
     panel.run_all()
     assert panel.gauges()["turns"] == 2 and panel.gauges()["tokens"] == panel.outcome.usage.total
     assert t("ui.card.usage_counted", total=panel.outcome.usage.total) in repr(panel)
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_what_a_reference_tells_the_model_is_in_the_notebooks_language(lang, monkeypatch, tmp_path):
+    """The English notebooks run the references too (where a TODO is not written yet): a denial or a
+    refusal the model reads, and the learner sees in the output, must not come out in Japanese."""
+    import re
+    from types import SimpleNamespace
+
+    monkeypatch.setenv("HARNESS_LAB_LANG", lang)
+    write = SimpleNamespace(type="tool_use", id="toolu_1", name="write_file", input={"path": "a.md"})
+    denied = lessons.reference("run_tool_uses")([write], {"write_file": lambda **_: "ok"}, lambda *_: False)
+    with pytest.raises(PermissionError) as refused:
+        lessons.reference("read_file")("../outside.txt", root=str(tmp_path))
+    japanese = re.compile("[\u3040-\u30ff\u4e00-\u9fff]")
+    for said in (denied[0]["content"], str(refused.value)):
+        assert bool(japanese.search(said)) == (lang == "ja"), said

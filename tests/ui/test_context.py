@@ -1,6 +1,7 @@
 """The context gauge: each request's input split by what filled it, checked against the emulator's own
 token estimate (harness_lab/emulator/tokens.py) and the usage the emulator reported."""
 
+import re
 import tempfile
 
 import pytest
@@ -116,3 +117,12 @@ def test_the_gauge_is_a_card_against_the_context_window(make_run):
     assert "<details>" in html  # older requests fold
     share = f"{rows[-1].used * 100 / CONTEXT_WINDOW:.1f}"
     assert f"/ {CONTEXT_WINDOW} " in s.context().text and f"{share}%" in s.context().text
+
+
+def test_in_english_the_gauge_has_no_japanese_left(monkeypatch):
+    monkeypatch.setenv("HARNESS_LAB_LANG", "en")
+    run, _ = lesson6_run(system="Answer briefly.")
+    text = Stepper(run).context().text
+    assert "tool definitions" in text
+    # the joiner between the parts included: a Japanese mark in an English line reads as a stray word
+    assert not re.search("[\u3000-\u30ff\u4e00-\u9fff\uff01-\uff9f]", text), text
