@@ -5,8 +5,13 @@ files), grades the class (``classroom.py``) with a progress line on stderr, writ
 (``class_report.py``) and prints what it did. The progress line is a plain ``\\r`` line, drawn only
 when stderr is a terminal, so a log or CI gets no control characters.
 
-Exit codes: 0 when the report was written (whatever the grades), 2 for usage errors, 130 when
-interrupted (the grades so far are kept, and a rerun continues).
+Learner code runs in the bubblewrap sandbox (``isolation.py``): without a working one the command
+refuses, saying how to get one, unless ``--unsandboxed`` is given; the report then says at its
+top, and the terminal too, that it was graded without isolation. On a terminal every line it
+prints starts by resetting the terminal's colours and styles, so no earlier output can hide it.
+
+Exit codes: 0 when the report was written (whatever the grades), 2 for usage errors and a missing
+sandbox, 130 when interrupted (the grades so far are kept, and a rerun continues).
 """
 
 from __future__ import annotations
@@ -18,6 +23,8 @@ from typing import TextIO
 from ..text import t
 from .class_report import HTML_FILE, summary, write_report
 from .classroom import STATE_FILE, Row, grade_class
+from .command import RESET
+from .runner import SandboxUnavailable
 
 __all__ = ["grade_class_command"]
 
@@ -30,13 +37,16 @@ def grade_class_command(
     timeout: float | None = None,
     stdout: TextIO | None = None,
     stderr: TextIO | None = None,
+    unsandboxed: bool = False,
 ) -> int:
     stdout, stderr = stdout or sys.stdout, stderr or sys.stderr
+    reset = RESET if stdout.isatty() else ""
     submissions, out = Path(submissions), Path(out)
     refused = _refused(submissions, out)
     if refused:
         print(refused, file=stderr)
         return 2
+    created = not out.exists()
     out.mkdir(parents=True, exist_ok=True)
     progress = _Progress(stderr)
     try:
@@ -47,7 +57,14 @@ def grade_class_command(
             timeout=timeout,
             on_row=progress.row,
             on_note=lambda note: print(note, file=stderr),
+            unsandboxed=unsandboxed,
         )
+    except SandboxUnavailable as unavailable:
+        progress.end()
+        if created and not any(out.iterdir()):
+            out.rmdir()
+        print(unavailable, file=stderr)
+        return 2
     except KeyboardInterrupt:
         progress.end()
         print(t("grade.class.interrupted", done=progress.done, state=out / STATE_FILE), file=stderr)
@@ -55,8 +72,11 @@ def grade_class_command(
     progress.end()
     write_report(result, out)
     handed = [r for r in result.rows if r.notebook]
+    if not result.isolated:
+        print(reset + t("grade.class.unsandboxed"), file=stdout)
     print(
-        t(
+        reset
+        + t(
             "grade.class.done",
             total=len(handed),
             seconds=f"{result.seconds:.1f}",
@@ -65,8 +85,8 @@ def grade_class_command(
         ),
         file=stdout,
     )
-    print(summary(result), file=stdout)
-    print(t("grade.class.written", path=out / HTML_FILE), file=stdout)
+    print(reset + summary(result), file=stdout)
+    print(reset + t("grade.class.written", path=out / HTML_FILE), file=stdout)
     return 0
 
 

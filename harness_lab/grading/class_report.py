@@ -173,6 +173,8 @@ def page(result: ClassResult) -> str:
         f"<h1>{_e(t('grade.class.title'))}</h1>",
         f"<p>{_e(summary(result))}</p>",
     ]
+    if not result.isolated:
+        parts.insert(-2, f'<p class="warning"><strong>{_e(t("grade.class.unsandboxed"))}</strong></p>')
     for name in sorted({r.grade.exercise for r in handed if r.grade.exercise in EXERCISES}):
         parts += _rates(name, [r for r in handed if r.grade.exercise == name])
     parts += _hints(handed)

@@ -3,8 +3,9 @@
 The folder is the one ``deploy/jupyterhub/collect.sh`` fills: one folder per learner, one notebook
 per exercise. Each notebook is graded as ``python -m harness_lab.grading`` grades it (its tagged
 answer cells and the package's own grade code, in a fresh process, never its grade cell or stored
-output), by a few long-lived workers (``workers.py``). A notebook is graded from a private copy in
-a temporary folder, so what an answer cell writes beside itself stays out of the submissions.
+output), on a few long-lived grading hosts (``batch.py``, ``workers.py``), from a private copy in a
+sandbox of its own (``isolation.py``; without one, only with ``unsandboxed=True``), so what an
+answer cell writes or reads stays within that copy.
 
 What is not a learner's notebook (a stray file, a symbolic link, a folder without notebooks) is
 reported as a ``Problem``, never graded and never a crash; an exercise a learner did not hand in
@@ -22,20 +23,19 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import shutil
 import stat
-import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ..text import lang, t
-from .notebook import CHECK_TIMEOUT, EXERCISES, NOTEBOOK_TIMEOUT, NotebookGrade, answer_sources, grade_notebook
-from .report import Check, Report
+from .batch import INFRASTRUCTURE, grade_tasks
+from .isolation import Launch
+from .notebook import EXERCISES, NOTEBOOK_TIMEOUT, NotebookGrade, answer_sources
+from .runner import SandboxUnavailable
 from .sandbox import describe_error
-from .workers import Pool
 
 __all__ = [
     "ClassResult",
@@ -51,7 +51,6 @@ STATE_FILE = "state.json"
 MAX_NOTEBOOK_BYTES = 64 << 20  # an exercise notebook is ~50 KB; more than this is not one
 ANSWER_CHARS = 4000  # how much of a learner's answer cells is kept for the report's samples
 _SAVE_EVERY = 1.0  # seconds between rewrites of the state file while grades arrive
-_OVERDUE_GRACE = 15.0  # seconds past the time limit before a worker is presumed stuck and replaced
 _FORMAT = 1
 
 
@@ -84,6 +83,7 @@ class ClassResult:
     version: str
     timeout: float
     seconds: float
+    isolated: bool = True  # False: graded with --unsandboxed, and the report says so at its top
 
     @property
     def graded(self) -> int:
@@ -111,14 +111,20 @@ def grade_class(
     timeout: float | None = None,
     on_row: Callable[[Row, int, int], None] | None = None,
     on_note: Callable[[str], None] | None = None,
+    unsandboxed: bool = False,
 ) -> ClassResult:
     """Grade every notebook under ``submissions``; ``on_row(row, done, total)`` hears each one.
 
     The record of grades is read from and written to ``state_path``. ``jobs`` workers grade in
-    parallel (default: one per core); ``timeout`` is the limit per notebook in seconds.
+    parallel (default: one per core); ``timeout`` is the limit per notebook in seconds. Without a
+    working sandbox it raises ``SandboxUnavailable`` before any learner code runs, unless
+    ``unsandboxed``.
     """
     started = time.monotonic()
     timeout = NOTEBOOK_TIMEOUT if timeout is None else timeout
+    launch = Launch.choose(unsandboxed)
+    if not unsandboxed and not launch.sandboxed and hasattr(os, "fork"):
+        raise SandboxUnavailable(t("grade.sandbox.missing"))
     learners, found, problems = _scan(submissions)
     version = grader_version()
     record = _Record(state_path, version, timeout, on_note)
@@ -141,7 +147,8 @@ def grade_class(
         if on_row:
             on_row(row, done, total)
     try:
-        for row in _graded(tasks, timeout, jobs, record):
+        everyone = [submissions / learner / name for learner, name in found]
+        for row in _graded(tasks, timeout, jobs, record, launch, everyone):
             rows.append(row)
             if on_row:
                 on_row(row, len(rows), total)
@@ -150,7 +157,8 @@ def grade_class(
         record.save()  # an interrupted run keeps every grade it has
     rows += _missing(learners, rows)
     rows.sort(key=lambda r: (r.learner, r.grade.exercise or "\uffff", r.notebook))
-    return ClassResult(tuple(learners), tuple(rows), tuple(problems), version, timeout, time.monotonic() - started)
+    seconds = time.monotonic() - started
+    return ClassResult(tuple(learners), tuple(rows), tuple(problems), version, timeout, seconds, launch.sandboxed)
 
 
 # --- finding the notebooks ----------------------------------------------------------------------
@@ -227,46 +235,13 @@ def _missing(learners: list[str], rows: list[Row]) -> list[Row]:
 # --- grading --------------------------------------------------------------------------------------
 
 
-def _graded(tasks: list[tuple], timeout: float, jobs: int | None, record: _Record):
-    """Grade ``tasks`` in workers (or here, where there is no fork); yield each Row as it ends."""
-    limits = (timeout, min(CHECK_TIMEOUT, timeout))
+def _graded(tasks: list[tuple], timeout: float, jobs: int | None, record: _Record, launch: Launch, everyone: list):
+    """Grade ``tasks`` (``batch.py``); yield each Row as it ends."""
     if not tasks:
         return
-    # the copies live here, removed by this process: a worker killed mid-task cannot clean up after itself
-    scratch = tempfile.mkdtemp(prefix="harness-lab-grade-")
-    try:
-        yield from _graded_in(scratch, tasks, timeout, limits, jobs, record)
-    finally:
-        shutil.rmtree(scratch, ignore_errors=True)
-
-
-def _graded_in(scratch: str, tasks: list[tuple], timeout: float, limits: tuple, jobs: int | None, record: _Record):
-    digests = {(learner, name): digest for learner, name, _, digest in tasks}
-    sent = [(learner, name, path, limits, scratch) for learner, name, path, _ in tasks]
-    if not hasattr(os, "fork"):
-        for task in sent:
-            graded = _grade_copy(task)
-            yield record.add(task[0], task[1], graded.pop("sha256"), graded)
-        return
-    pool = Pool(_grade_copy, min(jobs or _cores(), len(tasks)))
-    for (learner, name, *_), outcome, value in pool.run(sent, timeout + _OVERDUE_GRACE):
-        if outcome == "done":
-            graded = value
-            digests[learner, name] = graded.pop("sha256")  # the bytes graded, should the file have changed since
-        elif outcome == "overdue":
-            graded = _plain(_error(learner, name, "grade.nb.timeout", status="timeout", seconds=f"{timeout:g}"))
-        elif outcome == "died":
-            graded = _plain(_error(learner, name, "grade.class.worker_died"))
-        else:
-            graded = _plain(_error(learner, name, "grade.class.internal", error=value))
-        yield record.add(learner, name, digests[learner, name], graded)
-
-
-def _cores() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        return os.cpu_count() or 1
+    graded = grade_tasks(tasks, timeout=timeout, jobs=jobs, launch=launch, everyone=everyone, read=_read)
+    for learner, name, digest, grade, data in graded:
+        yield record.add(learner, name, digest, {**_plain(grade), "answer": _answer_text(data)})
 
 
 def _read(path: Path) -> bytes:
@@ -277,25 +252,6 @@ def _read(path: Path) -> bytes:
     if len(data) > MAX_NOTEBOOK_BYTES:
         raise OSError(f"more than {MAX_NOTEBOOK_BYTES >> 20} MB")
     return data
-
-
-def _grade_copy(task: tuple) -> dict:
-    """In a worker: grade a private copy of the notebook; the grade as plain values, with the bytes' hash."""
-    learner, name, source, (timeout, check_timeout), scratch = task
-    try:
-        data = _read(Path(source))
-    except OSError as exc:
-        grade = _error(learner, name, "grade.nb.unreadable", error=describe_error(exc))
-        return {**_plain(grade), "answer": "", "sha256": ""}
-    folder = tempfile.mkdtemp(dir=scratch)
-    try:
-        path = Path(folder) / name
-        path.write_bytes(data)
-        grade = grade_notebook(path, timeout=timeout, check_timeout=check_timeout)
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
-    grade = replace(grade, path=f"{learner}/{name}")
-    return {**_plain(grade), "answer": _answer_text(data), "sha256": hashlib.sha256(data).hexdigest()}
 
 
 def _answer_text(data: bytes) -> str:
@@ -314,28 +270,11 @@ def _error(learner: str, name: str, key: str, status: str = "error", **values: A
 
 
 def _plain(grade: NotebookGrade) -> dict:
-    return {
-        "path": grade.path,
-        "exercise": grade.exercise,
-        "status": grade.status,
-        "error": grade.error,
-        "key": grade.key,
-        "notes": list(grade.notes),
-        "reports": [
-            {
-                "exercise": r.exercise,
-                "checks": [[c.number, c.title, c.passed, c.hint, c.warning, c.key] for c in r.checks],
-            }
-            for r in grade.reports
-        ],
-    }
+    return grade.as_plain()
 
 
 def _from_plain(value: dict) -> NotebookGrade:
-    reports = tuple(Report(r["exercise"], tuple(Check(*c) for c in r["checks"])) for r in value["reports"])
-    return NotebookGrade(
-        value["path"], value["exercise"], value["status"], reports, value["error"], value["key"], tuple(value["notes"])
-    )
+    return NotebookGrade.from_plain(value)
 
 
 # --- the record of grades (resuming) -------------------------------------------------------------
@@ -363,7 +302,7 @@ class _Record:
             if entry is None or entry["sha256"] != digest:
                 return None
             grade = _from_plain(entry["grade"])
-            if grade.key == "grade.class.internal":
+            if grade.key in INFRASTRUCTURE:
                 return None  # the grader's own failure, not a verdict on the notebook: try again
             if grade.status == "timeout" and self.timeout > entry["timeout"]:
                 return None

@@ -36,17 +36,23 @@ ALL_PASSED = CATALOG["grade.all_passed"][0].format(total=3)
 HANG = "while True:\n    pass\n"
 EXIT = "import os\nos._exit(1)\n"
 KILL_SELF = "import os, signal\nos.kill(os.getpid(), signal.SIGKILL)\n"
-# The cells run in a job under a supervisor, under the notebook's grader (a job itself), under its
-# supervisor, under the grading worker: four levels up is the worker.
+# Every process above the answer cells, from the top down: the grading command, its workers and
+# the processes grading this notebook. In the sandbox the cells see only their own notebook's
+# processes and the host, which takes no signal from inside: the notebook crashes, nothing else.
 KILL_GRADER = (
     "import os, signal\n"
     "def _parent_of(pid):\n"
     "    with open(f'/proc/{pid}/stat') as f:\n"
     "        return int(f.read().rsplit(')', 1)[1].split()[1])\n"
-    "pid = os.getpid()\n"
-    "for _ in range(4):\n"
+    "above, pid = [], _parent_of(os.getpid())\n"
+    "while pid > 1:\n"
+    "    above.append(pid)\n"
     "    pid = _parent_of(pid)\n"
-    "os.kill(pid, signal.SIGKILL)\n"
+    "for pid in reversed(above + [1]):\n"
+    "    try:\n"
+    "        os.kill(pid, signal.SIGKILL)\n"
+    "    except OSError:\n"
+    "        pass\n"
 )
 
 
@@ -130,7 +136,7 @@ def killing_itself(exercise: str) -> Handed:
 
 
 def killing_the_grader(exercise: str) -> Handed:
-    return breaking(exercise, KILL_GRADER, "error", "grade.class.worker_died")
+    return breaking(exercise, KILL_GRADER, "error", "grade.nb.crashed")
 
 
 def grade_cell_rewritten(exercise: str, name: str) -> Handed:

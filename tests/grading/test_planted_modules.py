@@ -1,0 +1,107 @@
+"""Round five's planted module: a verdict cannot be bought by writing modules where Python looks (issue 29, item 1).
+
+An unsolved starter whose answer cell writes ``pprint.py``, ``jsonschema.py`` and friends (each
+making every verdict of the process that imports it a pass), a package ``harness_lab``, a
+``sitecustomize.py`` and a ``.pth`` file into every writable ``sys.path`` entry and the working
+folder, then is graded with a right and a wrong answer after it, by each grading command, twice.
+Every verdict must equal the same notebooks' without the planting: the planter fails as the plain
+starter does, and everyone graded after it gets what their own code earns.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from attacks import planting
+from class_submissions import Handed, answer_cells, right, starter, wrong
+
+from harness_lab.text import t
+
+ROOT = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="bubblewrap is Linux only")
+WRONG = "check after the increment"
+
+
+def run(program: list[str], *args: str | Path, cwd: Path, env: dict | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [*program, *map(str, args)],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        stdin=subprocess.DEVNULL,
+    )
+
+
+def hand_in(folder: Path, places: list[Path]) -> list[Path]:
+    """The planter, then a right and a wrong answer, then the plain starter (graded in that order)."""
+    planter = Handed("level2", starter("level2"))
+    answer_cells(planter.notebook)[0].source += "\n" + planting(places)
+    plan = {"a": planter, "b": right("level2"), "c": wrong("level2", WRONG), "d": Handed("level2", starter("level2"))}
+    return [handed.write(folder, learner) for learner, handed in plan.items()]
+
+
+def blocks(stdout: str) -> list[str]:
+    """Each notebook's report as the command printed it, without its header line."""
+    parts = stdout.split("== ")[1:]
+    return ["\n".join(part.splitlines()[1:]).split("\n\n")[0].strip() for part in parts]
+
+
+def expected_blocks(reports: list[str]) -> None:
+    planter, right_one, wrong_one, plain = reports[:4]
+    assert planter == plain, (planter, plain)  # the planter fails exactly as the unsolved starter does
+    assert right_one.splitlines()[-1] == t("grade.all_passed", total=3)
+    assert t("grade.all_passed", total=3) not in wrong_one and t("grade.all_passed", total=3) not in plain
+
+
+COMMANDS = {
+    "harness-lab grade": [sys.executable, "-m", "harness_lab.cli", "grade"],
+    "python -m harness_lab.grading": [sys.executable, "-m", "harness_lab.grading"],
+}
+
+
+@pytest.mark.parametrize("name", list(COMMANDS))
+def test_planted_modules_change_no_verdict_of_a_learners_command(tmp_path, name):
+    work = tmp_path / "work"  # the command's working folder, where the notebooks are
+    work.mkdir()
+    paths = hand_in(work, [work])
+    for _ in range(2):  # and a later run, from the same folder
+        done = run(COMMANDS[name], *paths, cwd=work)
+        assert done.returncode == 1, done.stdout + done.stderr
+        expected_blocks(blocks(done.stdout))
+    assert not (work / "pprint.py").exists() and not (ROOT / "pprint.py").exists()  # nothing reached them
+
+
+@pytest.mark.parametrize("unsandboxed", [False, True], ids=["sandboxed", "unsandboxed as root"])
+def test_planted_modules_change_no_verdict_in_grade_class(tmp_path, unsandboxed):
+    if unsandboxed and os.geteuid() != 0:
+        pytest.skip("unsandboxed, learner code runs as the caller: it can rewrite the caller's files anyway")
+    subs = tmp_path / "subs"
+    hand_in(subs, [subs, tmp_path])  # one learner each: a/, b/, c/, d/
+    extra = ["--unsandboxed"] if unsandboxed else []
+    env = {**os.environ, "PATH": "/nonexistent"} if unsandboxed else None
+    for attempt in range(2):  # a later run (a new report) must not find what the first one planted
+        report = tmp_path / f"report{attempt}"
+        done = run(
+            [sys.executable, "-m", "harness_lab.cli", "grade-class"],
+            subs,
+            "--out",
+            report,
+            "--jobs",
+            "1",
+            *extra,
+            cwd=tmp_path,
+            env=env,
+        )
+        assert done.returncode == 0, done.stdout + done.stderr
+        with open(report / "grades.csv", encoding="utf-8-sig", newline="") as f:
+            got = {r["learner"]: r for r in csv.DictReader(f) if r["notebook"]}
+        fields = ("criterion_1", "criterion_2", "criterion_3", "hint_keys", "status")
+        assert [got["a"][k] for k in fields] == [got["d"][k] for k in fields]
+        assert got["b"]["score"] == "3" and got["c"]["score"] != "3" and got["d"]["score"] != "3"
