@@ -26,7 +26,7 @@ from pathlib import Path
 from ..text import t
 from .isolation import Launch
 from .notebook import CHECK_TIMEOUT, EXERCISES, NotebookGrade, answer_sources, grade_call, grade_notebook, hosted_grade
-from .redact import Redactor
+from .redact import Redactor, own_text
 from .sandbox import describe_error
 from .workers import Pool
 
@@ -75,8 +75,7 @@ def grade_tasks(
             grade = hosted_grade(f"{learner}/{name}", name, value, timeout)
         else:  # the host died or stopped answering: in the sandbox no learner code can do that
             grade = _error(learner, name, "grade.class.worker_died")
-        own = data.decode("utf-8", "replace")
-        yield learner, name, hashlib.sha256(data).hexdigest(), redactor.grade(grade, own), data
+        yield learner, name, hashlib.sha256(data).hexdigest(), redactor.grade(grade, own_text(data)), data
 
 
 def _here(
@@ -100,8 +99,7 @@ def _here(
         grade = replace(grade_notebook(copy, timeout=timeout, check_timeout=limit), path=f"{learner}/{name}")
     finally:
         shutil.rmtree(folder, ignore_errors=True)
-    own = data.decode("utf-8", "replace")
-    return learner, name, hashlib.sha256(data).hexdigest(), redactor.grade(grade, own), data
+    return learner, name, hashlib.sha256(data).hexdigest(), redactor.grade(grade, own_text(data)), data
 
 
 def _answers(paths: list[Path], read: Callable[[Path], bytes]) -> list[str]:

@@ -24,7 +24,7 @@ from ..text import t
 from .host import prepare_judge
 from .isolation import Launch
 from .notebook import NOTEBOOK_TIMEOUT, NotebookGrade, grade_call, grade_notebook, hosted_grade
-from .redact import Redactor
+from .redact import Redactor, own_text
 from .runner import Host, HostFailed, SandboxUnavailable
 from .sandbox import JobResult
 
@@ -99,7 +99,7 @@ def _graded(host: Host | None, path: str, timeout: float) -> tuple[NotebookGrade
         data = Path(path).read_bytes()
     except OSError:
         return grade_notebook(path, timeout=timeout), "", False  # it says why the file cannot be read
-    own = data.decode("utf-8", "replace")
+    own = own_text(data)
     if host is None:
         return grade_notebook(path, timeout=timeout), own, False
     name = Path(path).name

@@ -44,6 +44,28 @@ __all__ = ["main", "prepare_judge"]
 
 _PACKAGE = "harness_lab."
 _NOT_IMPORTED = {"harness_lab.grading.__main__"}  # runs the grading command when imported
+# Standard modules the judge or an answer cell may want later: jsonschema's error text needs pprint,
+# a host name encodings.idna. Run as root, the host may then be a user who cannot read the
+# installation's folders (a Python under /root), so what is not imported now cannot be later.
+_STANDARD = (
+    "pprint",
+    "encodings.idna",
+    "math",
+    "random",
+    "datetime",
+    "decimal",
+    "fractions",
+    "statistics",
+    "textwrap",
+    "difflib",
+    "csv",
+    "uuid",
+    "hashlib",
+    "string",
+    "itertools",
+    "functools",
+    "operator",
+)
 
 
 def prepare_judge() -> None:
@@ -53,11 +75,12 @@ def prepare_judge() -> None:
     code had its chance to write there (round five's planted ``pprint.py``).
     """
     import io
-    import pprint  # noqa: F401  # jsonschema's error text needs it
 
     from ..json_schema import jsonschema_module
     from .scenarios import content_of
 
+    for name in _STANDARD:
+        importlib.import_module(name)
     for package in (harness_lab.grading, harness_lab.emulator):
         for found in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
             if found.name not in _NOT_IMPORTED:

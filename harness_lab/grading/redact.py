@@ -14,6 +14,7 @@ out of reach; this is the second wall, for grading without it. Every text of a g
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from collections.abc import Iterable
@@ -26,11 +27,21 @@ from .report import Check
 if TYPE_CHECKING:
     from .notebook import NotebookGrade
 
-__all__ = ["Redactor", "visible"]
+__all__ = ["Redactor", "own_text", "visible"]
 
 WINDOW = 12  # characters a leaked run must have to count (shorter runs are common words and paths)
 SHORTEST = 8  # environment values shorter than this are not secrets worth hiding (LANG=C.UTF-8, USER=root)
 _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def own_text(data: bytes) -> str:
+    """A notebook's own text, which its grade may quote: the file, and its cells' sources as written."""
+    text = data.decode("utf-8", "replace")
+    try:
+        cells = json.loads(text)["cells"]
+        return "\0".join([text, *("".join(c.get("source", "")) for c in cells if isinstance(c, dict))])
+    except (ValueError, KeyError, TypeError, AttributeError, RecursionError):
+        return text
 
 
 def visible(text: str) -> str:

