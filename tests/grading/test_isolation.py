@@ -134,7 +134,8 @@ def test_grade_for_one_learner_grades_with_and_without_bwrap(tmp_path):
         assert t("grade.all_passed", total=3) in done.stdout
 
 
-def test_learner_code_sees_only_the_allowed_environment(tmp_path):
+@pytest.mark.parametrize("unsandboxed", [False, True], ids=["sandboxed", "unsandboxed"])
+def test_learner_code_sees_only_the_allowed_environment_and_is_not_root(tmp_path, unsandboxed):
     # the answer cell raises with the names and the uid it sees; the grade's message carries them
     subs, report = tmp_path / "subs", tmp_path / "report"
     nb = solution("level1")
@@ -146,7 +147,8 @@ def test_learner_code_sees_only_the_allowed_environment(tmp_path):
 
     nbformat.write(nb, subs / "ann" / FILES["level1"])
     env = {**os.environ, "ANTHROPIC_API_KEY": "sk-ant-test-isolation-0123456789", "OTHER_TOKEN": "tok-9876543210"}
-    done = command("grade-class", subs, "--out", report, env=env)
+    extra = ["--unsandboxed"] if unsandboxed else []
+    done = command("grade-class", subs, "--out", report, *extra, env=env)
     assert done.returncode == 0, done.stdout + done.stderr
     feedback = (report / "feedback" / "ann.txt").read_text(encoding="utf-8")
     seen = feedback.split("SEEN ", 1)[1].split(" UID=")[0].split()
