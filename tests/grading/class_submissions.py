@@ -21,8 +21,10 @@ from pathlib import Path
 import answers_level1
 import answers_level2
 import nbformat
+import pytest
 
 import harness_lab.grading  # noqa: F401  # adds the graders' strings to the catalog
+from harness_lab.grading.isolation import find_bwrap
 from harness_lab.text import CATALOG
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -31,6 +33,10 @@ FILES = {"level1": "level1_tiered_policy.ipynb", "level2": "level2_missing_gate.
 BATTERIES = {"level1": answers_level1, "level2": answers_level2}
 NAMES = {"level1": "POLICY, DEFAULT_TIER, run_tool_uses, ANSWERS", "level2": "MISSING, run_agent, MAX_TURNS"}
 ALL_PASSED = CATALOG["grade.all_passed"][0].format(total=3)
+# grade-class refuses to run learner code without bubblewrap's sandbox: so do the tests that use it
+needs_sandbox = pytest.mark.skipif(
+    find_bwrap() is None, reason="bubblewrap is missing (apt-get install bubblewrap; .ci/run does)"
+)
 
 # Answer-cell code that ends the notebook's grading process in each way a learner's code can.
 HANG = "while True:\n    pass\n"

@@ -38,6 +38,7 @@ from class_submissions import (
     killing_itself,
     killing_the_grader,
     loud,
+    needs_sandbox,
     output_forged,
     right,
     solution,
@@ -52,6 +53,7 @@ from harness_lab.grading.classroom import MAX_NOTEBOOK_BYTES, STATE_FILE, grade_
 from harness_lab.text import t
 
 ROOT = Path(__file__).resolve().parents[2]
+pytestmark = needs_sandbox
 TIMEOUT = "6"  # seconds per notebook: what the hang costs (a right answer takes under 2 s on a busy machine)
 SCRIPT = "<script>alert('x')</script>"
 

@@ -22,14 +22,14 @@ from pathlib import Path
 
 import pytest
 from attacks import KILL_THE_GRADERS, STOP_EVERYTHING, leaking, snooping
-from class_submissions import Handed, answer_cells, right, wrong
+from class_submissions import Handed, answer_cells, needs_sandbox, right, wrong
 from test_classroom import gone, named, named_hang
 
 from harness_lab.text import t
 
 ROOT = Path(__file__).resolve().parents[2]
 TIMEOUT = "8"
-pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="bubblewrap is Linux only")
+pytestmark = needs_sandbox
 
 
 def command(*args: str | Path, env: dict | None = None, timeout: float = 300) -> subprocess.CompletedProcess:

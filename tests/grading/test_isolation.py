@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from class_submissions import FILES, answer_cells, right, solution
+from class_submissions import FILES, answer_cells, needs_sandbox, right, solution
 
 from harness_lab.grading.class_command import grade_class_command
 from harness_lab.grading.isolation import ENVIRONMENT, PASSED_ON
@@ -94,6 +94,7 @@ def test_with_unsandboxed_it_grades_and_the_report_says_so_at_its_top(tmp_path):
     assert "ann,level1,level1_tiered_policy.ipynb,pass,pass,pass" in (report / "grades.csv").read_text("utf-8-sig")
 
 
+@needs_sandbox
 def test_a_sandboxed_report_says_nothing_of_isolation(tmp_path):
     subs, report = tmp_path / "subs", tmp_path / "report"
     right("level1").write(subs, "ann")
@@ -134,6 +135,7 @@ def test_grade_for_one_learner_grades_with_and_without_bwrap(tmp_path):
         assert t("grade.all_passed", total=3) in done.stdout
 
 
+@needs_sandbox
 @pytest.mark.parametrize("unsandboxed", [False, True], ids=["sandboxed", "unsandboxed"])
 def test_learner_code_sees_only_the_allowed_environment_and_is_not_root(tmp_path, unsandboxed):
     # the answer cell raises with the names and the uid it sees; the grade's message carries them

@@ -18,12 +18,12 @@ from pathlib import Path
 
 import pytest
 from attacks import planting
-from class_submissions import Handed, answer_cells, right, starter, wrong
+from class_submissions import Handed, answer_cells, needs_sandbox, right, starter, wrong
 
 from harness_lab.text import t
 
 ROOT = Path(__file__).resolve().parents[2]
-pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="bubblewrap is Linux only")
+pytestmark = needs_sandbox
 WRONG = "check after the increment"
 
 
