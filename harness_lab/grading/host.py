@@ -17,7 +17,9 @@ without it, a fresh temporary folder. The reply is the limited run's outcome, as
 In the sandbox the host is the process namespace's init (``bwrap --as-pid-1``): the kernel delivers
 to it no signal from inside the namespace that it has not installed a handler for, and it installs
 none, so learner code can neither kill nor stop it. After each call it kills every other process in
-the namespace (``kill(-1)``) and reaps them: nothing a notebook started outlives its grading.
+the namespace (``kill(-1)``) and reaps them: nothing a notebook started outlives its grading. Run as
+root without the sandbox, the host is a user of its own (``--uid``), and ``kill(-1)`` after each call
+reaches exactly that call's processes too.
 """
 
 from __future__ import annotations
@@ -113,7 +115,7 @@ def main(argv: list[str] | None = None) -> int:
         request = _receive(requests)
         if request is None:  # the runner is done: nothing here to flush, and no need to wait for atexit
             os._exit(0)
-        _send(replies, _serve(request, args.sandboxed))
+        _send(replies, _serve(request, args.sandboxed, dedicated=args.uid is not None))
 
 
 def _private_channel() -> tuple[int, int]:
@@ -127,7 +129,7 @@ def _private_channel() -> tuple[int, int]:
     return requests, replies
 
 
-def _serve(request: Any, sandboxed: bool) -> tuple:
+def _serve(request: Any, sandboxed: bool, dedicated: bool = False) -> tuple:
     """One call: ``("call", target, files, args, timeout, memory)`` -> ``("done", status, value, error)``."""
     try:
         kind, target, files, args, timeout, memory = request
@@ -146,7 +148,9 @@ def _serve(request: Any, sandboxed: bool) -> tuple:
     try:
         outcome = run_limited(lambda: function(folder, *args), timeout, memory=memory or MEMORY_LIMIT, setup=setup)
     finally:
-        if sandboxed and os.getpid() == 1:
+        # the sandbox's init, or a user of the grader's own (run as root): every other process it can
+        # signal belongs to this call
+        if (sandboxed and os.getpid() == 1) or (dedicated and os.getuid() != 0):
             _end_everything_else()
         if scratch:
             shutil.rmtree(scratch, ignore_errors=True)
@@ -175,7 +179,7 @@ def _unsandboxed(scratch: str, files: dict[str, bytes]) -> None:
 
 
 def _end_everything_else() -> None:
-    """As the sandbox's init: kill every other process in the namespace and reap them all."""
+    """Kill every other process this one may signal (the call's, nothing else) and reap its children."""
     try:
         os.kill(-1, signal.SIGKILL)
     except ProcessLookupError:

@@ -69,6 +69,7 @@ class Host:
 
     def __init__(self, launch: Launch, slot: int = 0) -> None:
         self.launch = launch
+        self.uid = None if launch.uid is None else launch.uid + slot  # the user learner code runs as (root only)
         self.scratch = None if launch.sandboxed else _scratch(launch, slot)
         argv, env = host_command(launch, slot, self.scratch or "/")
         try:
@@ -202,6 +203,8 @@ class Host:
         except OSError:
             pass
         self.process.wait()
+        if not self.launch.sandboxed and self.uid is not None:
+            _end_user(self.uid)  # what the host left (stopped, or out of its group): everything of its user
         self._remove_scratch()
 
     def _stderr(self) -> str:
@@ -234,3 +237,20 @@ def _scratch(launch: Launch, slot: int) -> str:
     if launch.uid is not None:
         os.chown(folder, launch.uid + slot, launch.uid + slot)
     return folder
+
+
+def _end_user(uid: int) -> None:
+    """Kill every process of ``uid`` (a user of the grader's own, never a person's): from a child
+    that becomes that user, so ``kill(-1)`` reaches no one else."""
+    if uid <= 0:
+        return
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.setgroups([])
+            os.setgid(uid)
+            os.setuid(uid)
+            os.kill(-1, signal.SIGKILL)
+        finally:
+            os._exit(0)
+    os.waitpid(pid, 0)
