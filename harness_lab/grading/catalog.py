@@ -674,6 +674,10 @@ add(
         "grade.sandbox.finding.processes": ("呼び出し元のプロセスが見えた", "saw the caller's processes"),
         "grade.sandbox.finding.capabilities": ("特権（capability）を持っていた", "held capabilities"),
         "grade.sandbox.finding.root": ("root のままだった", "was still root"),
+        "grade.class.no_host": (
+            "採点用のプロセスを起動できなかったので、採点しません: {reason}",
+            "Could not start a grading process, so nothing was graded: {reason}",
+        ),
         "grade.class.unsandboxed": (
             "注意: 隔離なしで採点しました（--unsandboxed）。受講者のコードは、採点を実行した人の権限で動き、"
             "そのファイル・環境変数・プロセスに届きました",

@@ -24,7 +24,7 @@ from ..text import t
 from .class_report import HTML_FILE, summary, write_report
 from .classroom import STATE_FILE, Row, grade_class
 from .command import RESET
-from .runner import SandboxUnavailable
+from .runner import HostFailed, SandboxUnavailable
 
 __all__ = ["grade_class_command"]
 
@@ -59,11 +59,14 @@ def grade_class_command(
             on_note=lambda note: print(note, file=stderr),
             unsandboxed=unsandboxed,
         )
-    except SandboxUnavailable as unavailable:
+    except (SandboxUnavailable, HostFailed) as unavailable:
         progress.end()
         if created and not any(out.iterdir()):
             out.rmdir()
-        print(unavailable, file=stderr)
+        refusal = (
+            unavailable if isinstance(unavailable, SandboxUnavailable) else t("grade.class.no_host", reason=unavailable)
+        )
+        print(refusal, file=stderr)
         return 2
     except KeyboardInterrupt:
         progress.end()

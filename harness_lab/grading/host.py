@@ -52,6 +52,7 @@ _NOT_IMPORTED = {"harness_lab.grading.__main__"}  # runs the grading command whe
 _STANDARD = (
     "pprint",
     "encodings.idna",
+    "encodings.unicode_escape",
     "math",
     "random",
     "datetime",

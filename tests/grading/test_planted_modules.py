@@ -107,3 +107,44 @@ def test_planted_modules_change_no_verdict_in_grade_class(tmp_path, unsandboxed)
         fields = ("criterion_1", "criterion_2", "criterion_3", "hint_keys", "status")
         assert [got["a"][k] for k in fields] == [got["d"][k] for k in fields]
         assert got["b"]["score"] == "3" and got["c"]["score"] != "3" and got["d"]["score"] != "3"
+
+
+# In a fresh Python: import the graders, prepare the judge (or not), then record every module any
+# grading process looks for on sys.path while four notebooks are graded here.
+RECORD_IMPORTS = """
+import os, sys
+sys.path.insert(0, {tests!r})
+from pathlib import Path
+import class_submissions as hand_in
+from harness_lab.grading import grade_notebook
+from harness_lab.grading.host import prepare_judge
+if {prepare!r}:
+    prepare_judge()
+looked_for = Path({record!r})
+
+class Recorder:
+    def find_spec(self, name, path=None, target=None):
+        with open(looked_for, "a") as f:
+            f.write(name + "\\n")
+        return None
+
+sys.meta_path.insert(0, Recorder())
+for learner, handed in (("a", hand_in.right("level1")), ("b", hand_in.right("level2")),
+                        ("c", hand_in.wrong("level2", {wrong!r})), ("d", hand_in.Handed("level1", hand_in.starter("level1")))):
+    grade_notebook(handed.write(Path({folder!r}), learner))
+"""
+
+
+@pytest.mark.parametrize("prepare", [True, False], ids=["prepared", "not prepared (the control)"])
+def test_a_prepared_judge_imports_nothing_once_learner_code_may_have_run(tmp_path, prepare):
+    record = tmp_path / "looked_for.txt"
+    code = RECORD_IMPORTS.format(
+        tests=str(Path(__file__).parent), prepare=prepare, record=str(record), wrong=WRONG, folder=str(tmp_path)
+    )
+    done = run([sys.executable, "-c", code], cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    looked_for = sorted(set(record.read_text().split())) if record.exists() else []
+    if prepare:
+        assert looked_for == [], looked_for
+    else:  # the SDK's lazy imports, among others: what a planted module could have answered
+        assert looked_for != []
