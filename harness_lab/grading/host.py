@@ -38,7 +38,7 @@ import harness_lab.emulator
 import harness_lab.grading
 
 from . import namespaces
-from .processes import keep_private
+from .processes import die_with_parent, keep_private
 from .sandbox import MEMORY_LIMIT, run_limited
 from .wire import HEADER, framed, unframed
 
@@ -107,11 +107,11 @@ def main(argv: list[str] | None = None) -> int:
         os.setgroups([])
         os.setgid(args.uid)
         os.setuid(args.uid)
+    die_with_parent(signal.SIGKILL)  # bwrap's --die-with-parent, cleared by a change of uid (runner.py ends it then)
     keep_private()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the runner decides; as init we take no signal from inside
+    os.dup2(os.open(os.devnull, os.O_WRONLY), 2)  # the runner reads stderr only until ready
     _send(replies, ("ready", os.getuid()))
-    quiet = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(quiet, 2)  # the runner reads stderr only until ready
     while True:
         request = _receive(requests)
         if request is None:  # the runner is done: nothing here to flush, and no need to wait for atexit

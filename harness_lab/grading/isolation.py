@@ -14,7 +14,7 @@
 
 Run as root, the host is started as root inside the sandbox (so the bind mounts can reach a Python
 under ``/root``) with every capability dropped but ``setuid``/``setgid``, and becomes an
-unprivileged user (``LEARNER_UID`` + the worker's slot) before any learner code runs; run as a
+unprivileged user of its own per worker (``Launch.uid_of``) before any learner code runs; run as a
 normal user, it is that user in its own user namespace. Each notebook then gets namespaces of its
 own inside the host (``namespaces.py``).
 
@@ -35,14 +35,16 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["ENVIRONMENT", "LEARNER_UID", "Launch", "find_bwrap", "fingerprint", "host_command", "probe"]
+__all__ = ["ENVIRONMENT", "LEARNER_UID", "UIDS_PER_RUN", "Launch", "find_bwrap", "fingerprint", "host_command", "probe"]
 
 # The caller's variables a host inherits; everything else is left behind.
 PASSED_ON = ("HARNESS_LAB_LANG",)
 ENVIRONMENT = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
-# Run as root, learner code runs as this uid plus the worker's slot: a user of its own per worker,
-# far above the ids of real accounts and below those container runtimes hand out.
+# Run as root, learner code runs as a user of its own per worker: LEARNER_UID + the command's pid x
+# UIDS_PER_RUN + the worker's slot. Far above the ids of real accounts and of container runtimes'
+# ranges, below 2**31, and apart for two grading commands running at once (pids are at most 2**22).
 LEARNER_UID = 1_999_000_000
+UIDS_PER_RUN = 32
 _ETC = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "localtime", "nsswitch.conf", "passwd", "group", "hosts", "ssl")
 
 
@@ -51,7 +53,7 @@ class Launch:
     """How grading hosts start: inside ``bwrap`` (its path) or without isolation (None); as which uid."""
 
     bwrap: str | None
-    uid: int | None = None  # when the command runs as root: the first unprivileged uid to become
+    uid: int | None = None  # when the command runs as root: the first unprivileged uid of its block
 
     @property
     def sandboxed(self) -> bool:
@@ -59,8 +61,12 @@ class Launch:
 
     @classmethod
     def choose(cls, unsandboxed: bool = False) -> Launch:
-        uid = LEARNER_UID if os.geteuid() == 0 else None
+        uid = LEARNER_UID + os.getpid() * UIDS_PER_RUN if os.geteuid() == 0 else None
         return cls(None if unsandboxed else find_bwrap(), uid)
+
+    def uid_of(self, slot: int) -> int | None:
+        """The uid worker ``slot``'s learner code runs as (None: the caller's own)."""
+        return None if self.uid is None else self.uid + slot % UIDS_PER_RUN
 
 
 def find_bwrap() -> str | None:
@@ -73,7 +79,7 @@ def find_bwrap() -> str | None:
 def host_command(launch: Launch, slot: int, home: str) -> tuple[list[str], dict[str, str]]:
     """(argv, environment) that start one host; ``home`` is its HOME and TMPDIR when unsandboxed."""
     python = [sys.executable, "-I", "-X", "utf8", "-m", "harness_lab.grading.host"]
-    uid = None if launch.uid is None else launch.uid + slot
+    uid = launch.uid_of(slot)
     env = dict(ENVIRONMENT)
     env.update({name: os.environ[name] for name in PASSED_ON if name in os.environ})
     if launch.bwrap is None:
@@ -99,9 +105,10 @@ def _filesystem() -> list[str]:
     """Read-only binds of what Python and the graders need; fresh /proc, /dev, /tmp; the rest read-only."""
     import harness_lab
 
-    binds = ["/usr", sys.base_prefix, sys.prefix, str(Path(harness_lab.__file__).resolve().parent)]
-    binds += [os.path.dirname(os.path.realpath(sys.executable))]
-    binds = sorted({os.path.realpath(b) for b in binds if os.path.isdir(b)})
+    wanted = ["/usr", sys.base_prefix, sys.prefix, str(Path(harness_lab.__file__).resolve().parent)]
+    wanted += [os.path.dirname(os.path.realpath(sys.executable))]
+    found = sorted({os.path.realpath(b) for b in wanted if os.path.isdir(b)})
+    binds = [b for b in found if not any(Path(b).is_relative_to(other) and b != other for other in found)]
     args, made = [], set()
     for path in binds:
         for parent in reversed(Path(path).parents):  # parents bwrap would make 0700 as root

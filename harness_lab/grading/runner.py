@@ -69,7 +69,7 @@ class Host:
 
     def __init__(self, launch: Launch, slot: int = 0) -> None:
         self.launch = launch
-        self.uid = None if launch.uid is None else launch.uid + slot  # the user learner code runs as (root only)
+        self.uid = launch.uid_of(slot)  # the user learner code runs as (run as root), else None
         self.scratch = None if launch.sandboxed else _scratch(launch, slot)
         argv, env = host_command(launch, slot, self.scratch or "/")
         try:
@@ -198,31 +198,35 @@ class Host:
                     stream.close()
             except OSError:
                 pass
-        try:
-            os.killpg(self.process.pid, signal.SIGKILL)  # bwrap takes the sandbox with it (--die-with-parent)
-        except OSError:
-            pass
-        self.process.wait()
+        self._end_process()
         if not self.launch.sandboxed and self.uid is not None:
             _end_user(self.uid)  # what the host left (stopped, or out of its group): everything of its user
         self._remove_scratch()
 
     def _stderr(self) -> str:
-        """The first lines the host wrote to stderr, read once it has died or been given up."""
-        self.kill_softly()
+        """The last lines the host wrote to stderr (a traceback's gist), read once it is gone."""
+        self._end_process()
         try:
             assert self.process.stderr is not None
-            text = self.process.stderr.read(4000).decode("utf-8", "replace")
+            text = self.process.stderr.read(1 << 16).decode("utf-8", "replace")
         except (OSError, ValueError):
             return ""
-        lines = [line for line in text.strip().splitlines() if line.strip()]
+        lines = [line.strip() for line in text.splitlines() if line.strip()]
         return " / ".join(lines[-2:])
 
-    def kill_softly(self) -> None:
-        try:
-            os.killpg(self.process.pid, signal.SIGKILL)
-        except OSError:
-            pass
+    def _end_process(self) -> None:
+        # In the sandbox the host is bwrap's child and the init of its PID namespace: killed from here,
+        # it takes the whole namespace with it. (bwrap's --die-with-parent does not reach a host that
+        # became another user: a change of uid clears the parent-death signal, and bwrap keeps no
+        # right to kill that user.)
+        for pid in [self.process.pid, *_children(self.process.pid)]:
+            try:
+                os.killpg(pid, signal.SIGKILL)
+            except OSError:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except OSError:
+                    pass
         self.process.wait()
 
     def _remove_scratch(self) -> None:
@@ -234,8 +238,9 @@ class Host:
 def _scratch(launch: Launch, slot: int) -> str:
     """An unsandboxed host's own folder (its HOME and TMPDIR), owned by the user it runs learner code as."""
     folder = tempfile.mkdtemp(prefix="harness-lab-host-")
-    if launch.uid is not None:
-        os.chown(folder, launch.uid + slot, launch.uid + slot)
+    uid = launch.uid_of(slot)
+    if uid is not None:
+        os.chown(folder, uid, uid)
     return folder
 
 
@@ -254,3 +259,12 @@ def _end_user(uid: int) -> None:
         finally:
             os._exit(0)
     os.waitpid(pid, 0)
+
+
+def _children(pid: int) -> list[int]:
+    """The children of process ``pid`` (Linux; [] elsewhere or once it is gone)."""
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as f:
+            return [int(child) for child in f.read().split()]
+    except (OSError, ValueError):
+        return []

@@ -7,15 +7,15 @@ swallowed, and sends back one small summary over a pipe. The caller waits at mos
 seconds. Only the forked side ever touches the learner's objects: calling them, but also ``len``,
 ``==``, ``str`` or iterating, since any of those may be learner code that loops.
 
-Two processes are forked (see ``processes.py``): a supervisor, which enforces the deadline and at the
-end kills every process the job started, including one that left the process group with
+Two processes are forked (see ``processes.py``): a supervisor, in a session of its own (so neither it
+nor the job has a controlling terminal to write fake verdicts on), which enforces the deadline and
+at the end kills every process the job started, including one that left the process group with
 ``setsid``; and under it the job, whose address space is capped (``memory``) so that runaway growth
 ends as a MemoryError with a hint.
 
-The summary travels as a pickle of plain values only (see ``wire.py``), so nothing the learner
-defined comes back to run in the kernel. ``try_limited`` (``try_it.py``) is the same run for a
-notebook's try-it cell. A grading host (``host.py``) passes ``setup``: the supervisor calls it
-before it forks the job, to give the job its private folder and, in the sandbox, its own namespaces.
+The summary is plain values only (``wire.py``): nothing the learner defined runs in the kernel.
+``try_limited`` (``try_it.py``) is the same run for a try-it cell. A grading host (``host.py``)
+passes ``setup``, which the supervisor calls before it forks the job: a private folder, namespaces.
 
 Where ``os.fork`` is missing (Windows) the job runs in a daemon thread instead: the time limit still
 returns control to the grader, though the runaway thread cannot be killed.

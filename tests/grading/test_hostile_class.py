@@ -25,7 +25,7 @@ from attacks import KILL_THE_GRADERS, STOP_EVERYTHING, leaking, snooping
 from class_submissions import Handed, answer_cells, needs_sandbox, right, wrong
 from test_classroom import gone, named, named_hang
 
-from harness_lab.grading.isolation import LEARNER_UID
+from harness_lab.grading.isolation import LEARNER_UID, UIDS_PER_RUN
 from harness_lab.text import t
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -151,15 +151,29 @@ def test_stopping_every_process_in_sight_does_not_hang_the_batch(tmp_path, unsan
     with_code(right("level2"), STOP_EVERYTHING).write(subs, "mal")
     extra = unsandboxed_only_as_root(unsandboxed)
     started = time.monotonic()
-    done = command("grade-class", subs, "--out", report, "--timeout", TIMEOUT, "--jobs", "2", *extra, timeout=150)
-    assert done.returncode == 0, done.stdout + done.stderr
+    args = ["grade-class", subs, "--out", report, "--timeout", TIMEOUT, "--jobs", "2", *extra]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "harness_lab.cli", *map(str, args)],
+        cwd=ROOT,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        out, err = proc.communicate(timeout=150)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, out + err
     assert time.monotonic() - started < 120
     assert_classmates_graded_as_alone(report, plan)
     # sandboxed, it stopped only its own notebook's processes: its own timeout. Unsandboxed it stopped
     # its grading host too, which the pool replaced: the grader's failure, graded again next run.
     own = "grade.class.worker_died" if unsandboxed else "grade.nb.timeout"
     assert rows(report)["mal", "level2"]["hint_keys"] == own
-    assert owned_by(range(LEARNER_UID, LEARNER_UID + 2)) == []  # nothing left behind, stopped or not
+    first = LEARNER_UID + proc.pid * UIDS_PER_RUN  # the command's own block of uids
+    assert owned_by(range(first, first + 2)) == []  # nothing left behind, stopped or not
 
 
 def owned_by(uids: range) -> list[int]:
