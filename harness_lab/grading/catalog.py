@@ -632,8 +632,8 @@ add(
             "not of the answer). The next grade-class run grades this notebook again.",
         ),
         "grade.class.internal": (
-            "× 不合格: 採点する側でエラーが起きました: {error}。講師に知らせてください",
-            "[FAIL] The grader itself failed on this notebook: {error}. Please tell your instructor.",
+            "採点する側でエラーが起きました（答えの誤りではありません）: {error}。講師に知らせてください",
+            "The grader itself failed on this notebook (not a fault of the answer): {error}. Please tell your instructor.",
         ),
     }
 )

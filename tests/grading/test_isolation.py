@@ -157,3 +157,17 @@ def test_learner_code_sees_only_the_allowed_environment_and_is_not_root(tmp_path
     allowed = {*ENVIRONMENT, *PASSED_ON, "HOME", "TMPDIR", "PWD"}  # PWD: bwrap sets it to the sandbox's folder
     assert set(seen) <= allowed, seen
     assert int(re.search(r" UID=(\d+)", feedback).group(1)) != 0
+
+
+def test_what_a_host_could_not_grade_is_the_graders_failure_never_the_answers():
+    from harness_lab.grading.notebook import hosted_grade
+    from harness_lab.grading.sandbox import JobResult
+
+    name = FILES["level2"]
+    for outcome in (JobResult("unavailable", error="mount /nb: EPERM"), JobResult("error", error="KeyError: 'x'")):
+        grade = hosted_grade(f"ann/{name}", name, outcome, 60.0)
+        assert (grade.exercise, grade.key) == ("level2", "grade.class.internal")
+        assert t("grade.mark.fail") not in grade.error and outcome.error in grade.error
+    # what the learner's code can do to the processes grading it stays its own verdict
+    assert hosted_grade(name, name, JobResult("crashed"), 60.0).key == "grade.nb.crashed"
+    assert hosted_grade(name, name, JobResult("timeout"), 60.0).key == "grade.nb.timeout"
