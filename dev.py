@@ -104,7 +104,7 @@ def lab() -> None:
 def grade() -> None:
     setup()
     notebooks = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "exercises").glob("*.ipynb"))
-    sh(PY, "-m", "harness_lab.grading", *notebooks)
+    sh(PY, "-P", "-m", "harness_lab.grading", *notebooks)  # -P: nothing imported from the working folder
 
 
 def live() -> None:

@@ -2,6 +2,7 @@
 
     .venv/bin/python -m benchmarks.grade_class                 # 100 notebooks, the default --timeout 60
     .venv/bin/python -m benchmarks.grade_class --count 40 --timeout 10 --jobs 1
+    .venv/bin/python -m benchmarks.grade_class --unsandboxed   # the same class without the bubblewrap sandbox
 
 It writes a class into a temporary folder, two notebooks per learner (level 1 and level 2), from the
 course's own notebooks and answer batteries (``tests/grading/class_submissions.py``): in every 20,
@@ -84,13 +85,17 @@ def build(submissions: Path, count: int, timeout: float) -> dict[tuple[str, str]
     return expected
 
 
-def grade(submissions: Path, report: Path, timeout: float, jobs: int | None) -> tuple[float, float, int]:
+def grade(
+    submissions: Path, report: Path, timeout: float, jobs: int | None, unsandboxed: bool = False
+) -> tuple[float, float, int]:
     """(wall seconds, CPU seconds of the command and its children, exit code)."""
     script = Path(sys.executable).parent / "harness-lab"
     program = [str(script)] if script.exists() else [sys.executable, "-m", "harness_lab.cli"]
     args = [*program, "grade-class", str(submissions), "--out", str(report), "--timeout", f"{timeout:g}"]
     if jobs:
         args += ["--jobs", str(jobs)]
+    if unsandboxed:
+        args.append("--unsandboxed")
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     done = subprocess.run(
@@ -129,6 +134,7 @@ def main(argv: list[str] | None = None) -> int:
         help=f"grade-class --timeout (default {NOTEBOOK_TIMEOUT:g}, the command's own)",
     )
     parser.add_argument("--jobs", type=int, default=None, help="grade-class --jobs (default: one per core)")
+    parser.add_argument("--unsandboxed", action="store_true", help="grade-class --unsandboxed (no bubblewrap)")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="grade-class-bench-") as folder:
         submissions, report = Path(folder) / "submissions", Path(folder) / "report"
@@ -136,17 +142,18 @@ def main(argv: list[str] | None = None) -> int:
         counts = {kind: sum(1 for k in (kinds() * args.count)[: args.count] if k == kind) for kind, _ in MIX}
         print(
             f"harness-lab grade-class: {args.count} notebooks ({', '.join(f'{n} {k}' for k, n in counts.items())}),"
-            f" --timeout {args.timeout:g}, {os.cpu_count()} cores, jobs {args.jobs or 'default'}"
+            f" --timeout {args.timeout:g}, {os.cpu_count()} cores, jobs {args.jobs or 'default'},"
+            f" {'without' if args.unsandboxed else 'in'} the sandbox"
         )
         print(f"  load average before: {load()}")
-        wall, cpu, code = grade(submissions, report, args.timeout, args.jobs)
+        wall, cpu, code = grade(submissions, report, args.timeout, args.jobs, args.unsandboxed)
         print(f"  load average after:  {load()}")
         wrong = mismatches(report, expected) if code == 0 else ["the command failed"]
         print(
             f"  graded {args.count} in {wall:.1f} s = {args.count / wall:.2f} notebooks/s"
             f"  (CPU {cpu:.1f} s; goal for {GOAL_COUNT}: under {GOAL_SECONDS:g} s)"
         )
-        rerun, _, _ = grade(submissions, report, args.timeout, args.jobs)
+        rerun, _, _ = grade(submissions, report, args.timeout, args.jobs, args.unsandboxed)
         print(f"  rerun, nothing changed: {rerun:.1f} s")
         for line in wrong:
             print(f"  MISMATCH {line}")

@@ -262,6 +262,11 @@ def _parser() -> argparse.ArgumentParser:
     )
     klass.add_argument("--timeout", type=_seconds, default=None, metavar="S", help="seconds per notebook (default 60)")
     klass.add_argument("--lang", choices=("ja", "en"), default=None, help="language of the report (default ja)")
+    klass.add_argument(
+        "--unsandboxed",
+        action="store_true",
+        help="grade without the bubblewrap sandbox: learner code runs with your rights (the report says so)",
+    )
     return parser
 
 
@@ -278,12 +283,14 @@ def _seconds(text: str) -> float:
 def _grade(args: argparse.Namespace, out: TextIO) -> int:
     # The graders are imported here, so `import harness_lab` and `harness-lab run` never load them.
     if args.command == "grade":
-        from .grading.notebook import grade_files
+        from .grading.command import grade_files
 
         return grade_files(args.notebooks, timeout=args.timeout, out=out)
     from .grading.class_command import grade_class_command
 
-    return grade_class_command(args.submissions, args.out, jobs=args.jobs, timeout=args.timeout, stdout=out)
+    return grade_class_command(
+        args.submissions, args.out, jobs=args.jobs, timeout=args.timeout, stdout=out, unsandboxed=args.unsandboxed
+    )
 
 
 def _client(args: argparse.Namespace) -> Any:

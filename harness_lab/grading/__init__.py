@@ -26,7 +26,8 @@ from .level1 import check_level1, grade_level1, level1_options
 from .level2 import check_level2, grade_level2, level2_options
 from .notebook import NotebookGrade, grade_notebook
 from .report import Check, GradeFailed, Report
-from .sandbox import JobResult, run_limited, try_limited
+from .sandbox import JobResult, run_limited
+from .try_it import try_limited
 
 __all__ = [
     "Check",

@@ -1,7 +1,7 @@
-"""``python -m harness_lab.grading NOTEBOOK...``: the course's grading command (see ``notebook.py``)."""
+"""``python -P -m harness_lab.grading NOTEBOOK...``: the course's grading command (see ``command.py``)."""
 
 import sys
 
-from .notebook import main
+from .command import main
 
 sys.exit(main())

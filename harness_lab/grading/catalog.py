@@ -626,12 +626,63 @@ add(
             "Could not read the folder: {error}",
         ),
         "grade.class.worker_died": (
-            "× 不合格: 採点しているプロセスが、結果を返す前に止められました。答えのセルが、ほかのプロセスを止めていませんか",
-            "[FAIL] The grading process was killed before it returned a result. Does an answer cell stop other processes?",
+            "採点する側のプロセスが、結果を返す前に止まりました（採点の仕組みの不具合で、答えの誤りではありません）。"
+            "次に grade-class を実行すると、このノートブックを採点し直します",
+            "The grader's own process stopped before it returned a result (a failure of the grading machinery, "
+            "not of the answer). The next grade-class run grades this notebook again.",
         ),
         "grade.class.internal": (
-            "× 不合格: 採点する側でエラーが起きました: {error}。講師に知らせてください",
-            "[FAIL] The grader itself failed on this notebook: {error}. Please tell your instructor.",
+            "採点する側でエラーが起きました（答えの誤りではありません）: {error}。講師に知らせてください",
+            "The grader itself failed on this notebook (not a fault of the answer): {error}. Please tell your instructor.",
+        ),
+    }
+)
+
+add(
+    {
+        # --- the sandbox around learner code (grade, grade-class; isolation.py, runner.py) ----------
+        "grade.sandbox.missing": (
+            "受講者のコードを閉じ込めるサンドボックス bubblewrap（bwrap）が見つからないので、採点しません。"
+            "Debian / Ubuntu なら root で `apt-get install bubblewrap` を実行してください。"
+            "隔離せずに採点するなら --unsandboxed を付けます（受講者のコードが、このコマンドを実行した人の権限で、"
+            "ファイル・環境変数・ほかのプロセスに届きます）",
+            "bubblewrap (bwrap), the sandbox that confines learner code, was not found, so nothing was graded. "
+            "On Debian / Ubuntu run `apt-get install bubblewrap` as root. To grade without isolation pass "
+            "--unsandboxed (learner code then runs with your rights and reaches your files, environment and processes).",
+        ),
+        "grade.sandbox.broken": (
+            "bubblewrap のサンドボックスを用意できなかったので、採点しません: {reason}。"
+            "ユーザー名前空間が使えるか（Debian / Ubuntu の bubblewrap パッケージ）を確かめてください。"
+            "隔離せずに採点するなら --unsandboxed を付けます",
+            "The bubblewrap sandbox could not be set up, so nothing was graded: {reason}. Check that user "
+            "namespaces are available (Debian / Ubuntu's bubblewrap package). To grade without isolation pass --unsandboxed.",
+        ),
+        "grade.sandbox.leaks": (
+            "bubblewrap のサンドボックスが受講者のコードを閉じ込めていないので、採点しません（試しに動かしたコードが届いたもの: {findings}）。"
+            "PATH の bwrap が Debian / Ubuntu の bubblewrap か確かめてください。隔離せずに採点するなら --unsandboxed を付けます",
+            "The bubblewrap sandbox does not confine learner code, so nothing was graded (what a probe reached: "
+            "{findings}). Check that the bwrap on PATH is Debian / Ubuntu's bubblewrap. To grade without isolation pass --unsandboxed.",
+        ),
+        "grade.sandbox.finding.read": ("外のファイルを読めた", "read a file outside"),
+        "grade.sandbox.finding.connect": ("ローカルのポートにつながった", "connected to a local port"),
+        "grade.sandbox.finding.environment": ("呼び出し元の環境変数が見えた", "saw the caller's environment variables"),
+        "grade.sandbox.finding.write": (
+            "採点パッケージか venv に書き込めた",
+            "could write into the grading package or venv",
+        ),
+        "grade.sandbox.finding.terminal": ("端末を開けた", "opened a terminal"),
+        "grade.sandbox.finding.processes": ("呼び出し元のプロセスが見えた", "saw the caller's processes"),
+        "grade.sandbox.finding.capabilities": ("特権（capability）を持っていた", "held capabilities"),
+        "grade.sandbox.finding.root": ("root のままだった", "was still root"),
+        "grade.class.no_host": (
+            "採点用のプロセスを起動できなかったので、採点しません: {reason}",
+            "Could not start a grading process, so nothing was graded: {reason}",
+        ),
+        "grade.class.unsandboxed": (
+            "注意: 隔離なしで採点しました（--unsandboxed）。受講者のコードは、採点を実行した人の権限で動き、"
+            "そのファイル・環境変数・プロセスに届きました",
+            "Warning: graded without isolation (--unsandboxed). Learner code ran with the rights of whoever "
+            "graded, and could reach their files, environment and processes.",
         ),
     }
 )

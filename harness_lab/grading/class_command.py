@@ -7,9 +7,14 @@ writes the report (``report_files.py``) and prints what it did. A new report fol
 mode 0700: it holds learners' grades and answers. The progress line is a plain ``\\r`` line, drawn
 only when stderr is a terminal, so a log or CI gets no control characters.
 
+Learner code runs in the bubblewrap sandbox (``isolation.py``): without a working one the command
+refuses, saying how to get one, unless ``--unsandboxed`` is given; the report then says at its
+top, and the terminal too, that it was graded without isolation. On a terminal every line it
+prints starts by resetting the terminal's colours and styles, so no earlier output can hide it.
+
 Exit codes: 0 when the report was written (whatever the grades), 1 when a part of it could not be
-(each named on stderr and, if it could be written, on the page), 2 for usage errors, 130 when
-interrupted (the grades so far are kept, and a rerun continues).
+(each named on stderr and, if it could be written, on the page), 2 for usage errors and a missing
+sandbox, 130 when interrupted (the grades so far are kept, and a rerun continues).
 """
 
 from __future__ import annotations
@@ -23,7 +28,9 @@ from typing import TextIO
 from ..text import t
 from .class_report import HTML_FILE, summary
 from .classroom import STATE_FILE, Row, grade_class
+from .command import RESET
 from .report_files import write_report
+from .runner import HostFailed, SandboxUnavailable
 from .sandbox import describe_error
 
 __all__ = ["grade_class_command"]
@@ -37,16 +44,19 @@ def grade_class_command(
     timeout: float | None = None,
     stdout: TextIO | None = None,
     stderr: TextIO | None = None,
+    unsandboxed: bool = False,
 ) -> int:
     stdout, stderr = stdout or sys.stdout, stderr or sys.stderr
+    reset = RESET if stdout.isatty() else ""
     submissions, out = Path(submissions), Path(out)
     refused = _refused(submissions, out)
     if refused:
         print(refused, file=stderr)
         return 2
+    created = not os.path.lexists(out)
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
-        if not os.path.lexists(out):
+        if created:
             os.mkdir(out, 0o700)
     except OSError as exc:
         print(t("grade.class.out_unusable", out=out, error=describe_error(exc)), file=stderr)
@@ -60,7 +70,17 @@ def grade_class_command(
             timeout=timeout,
             on_row=progress.row,
             on_note=lambda note: print(note, file=stderr),
+            unsandboxed=unsandboxed,
         )
+    except (SandboxUnavailable, HostFailed) as unavailable:
+        progress.end()
+        if created and not any(out.iterdir()):
+            out.rmdir()
+        refusal = (
+            unavailable if isinstance(unavailable, SandboxUnavailable) else t("grade.class.no_host", reason=unavailable)
+        )
+        print(refusal, file=stderr)
+        return 2
     except KeyboardInterrupt:
         progress.end()
         print(t("grade.class.interrupted", done=progress.done, state=out / STATE_FILE), file=stderr)
@@ -70,8 +90,11 @@ def grade_class_command(
     for line in failed:
         print(line, file=stderr)
     handed = [r for r in result.rows if r.notebook]
+    if not result.isolated:
+        print(reset + t("grade.class.unsandboxed"), file=stdout)
     print(
-        t(
+        reset
+        + t(
             "grade.class.done",
             total=len(handed),
             seconds=f"{result.seconds:.1f}",
@@ -80,11 +103,11 @@ def grade_class_command(
         ),
         file=stdout,
     )
-    print(summary(result), file=stdout)
+    print(reset + summary(result), file=stdout)
     if failed:
         print(t("grade.class.report_incomplete", count=len(failed), out=out), file=stderr)
         return 1
-    print(t("grade.class.written", path=out / HTML_FILE), file=stdout)
+    print(reset + t("grade.class.written", path=out / HTML_FILE), file=stdout)
     return 0
 
 

@@ -159,6 +159,8 @@ def page(result: ClassResult) -> str:
         f"<h1>{_e(t('grade.class.title'))}</h1>",
         f"<p>{_e(summary(result))}</p>",
     ]
+    if not result.isolated:
+        parts.insert(-2, f'<p class="warning"><strong>{_e(t("grade.class.unsandboxed"))}</strong></p>')
     if result.notes:
         parts += [
             f"<h2>{_e(t('grade.class.notes_title'))}</h2>",

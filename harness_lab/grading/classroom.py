@@ -3,8 +3,9 @@
 The folder is the one ``deploy/jupyterhub/collect.sh`` fills: one folder per learner, one notebook
 per exercise. Each notebook is graded as ``python -m harness_lab.grading`` grades it (its tagged
 answer cells and the package's own grade code, in a fresh process, never its grade cell or stored
-output), by a few long-lived workers (``workers.py``). A notebook is graded from a private copy in
-a temporary folder, so what an answer cell writes beside itself stays out of the submissions.
+output), on a few long-lived grading hosts (``batch.py``, ``workers.py``), from a private copy in a
+sandbox of its own (``isolation.py``; without one, only with ``unsandboxed=True``), so what an
+answer cell writes or reads stays within that copy.
 
 What is not a learner's notebook (a stray file, a symbolic link, a folder without notebooks) is
 reported as a ``Problem``, never graded and never a crash; an exercise a learner did not hand in
@@ -21,9 +22,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import shutil
 import stat
-import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -31,11 +30,13 @@ from pathlib import Path
 from typing import Any
 
 from ..text import t
-from .notebook import CHECK_TIMEOUT, EXERCISES, NOTEBOOK_TIMEOUT, NotebookGrade, answer_sources, grade_notebook
-from .record import Record, plain
+from .batch import grade_tasks
+from .isolation import Launch
+from .notebook import EXERCISES, NOTEBOOK_TIMEOUT, NotebookGrade, answer_sources
+from .record import Record
 from .record_key import record_key
+from .runner import SandboxUnavailable
 from .sandbox import describe_error
-from .workers import Pool
 
 __all__ = [
     "ClassResult",
@@ -52,7 +53,6 @@ STATE_FILE = "state.json"
 # and over), and a worker parses it before any memory cap applies: 8 MB of that took one to ~375 MB.
 MAX_NOTEBOOK_BYTES = 8 << 20
 ANSWER_CHARS = 4000  # how much of a learner's answer cells is kept for the report's samples
-_OVERDUE_GRACE = 15.0  # seconds past the time limit before a worker is presumed stuck and replaced
 
 
 @dataclass(frozen=True)
@@ -85,6 +85,7 @@ class ClassResult:
     timeout: float
     seconds: float
     notes: tuple[str, ...] = ()  # what the run noticed about its record and report folder, for the report
+    isolated: bool = True  # False: graded with --unsandboxed, and the report says so at its top
 
     @property
     def graded(self) -> int:
@@ -113,16 +114,21 @@ def grade_class(
     on_row: Callable[[Row, int, int], None] | None = None,
     on_note: Callable[[str], None] | None = None,
     key: bytes | bytearray | None = None,
+    unsandboxed: bool = False,
 ) -> ClassResult:
     """Grade every notebook under ``submissions``; ``on_row(row, done, total)`` hears each one.
 
     The record of grades is read from and written to ``state_path``, its entries signed with
     ``key`` (default: the instructor's, ``record_key.py``). ``jobs`` workers grade in parallel
     (default: one per core); ``timeout`` is the limit per notebook in seconds. ``on_note`` hears
-    each thing noticed about the record (also kept in ``ClassResult.notes``).
+    each thing noticed about the record (also kept in ``ClassResult.notes``). Without a working
+    sandbox it raises ``SandboxUnavailable`` before any learner code runs, unless ``unsandboxed``.
     """
     started = time.monotonic()
     timeout = NOTEBOOK_TIMEOUT if timeout is None else timeout
+    launch = Launch.choose(unsandboxed)
+    if not unsandboxed and not launch.sandboxed and hasattr(os, "fork"):
+        raise SandboxUnavailable(t("grade.sandbox.missing"))
     notes: list[str] = []
 
     def note(text: str) -> None:
@@ -139,11 +145,8 @@ def grade_class(
         path = submissions / learner / name
         try:
             digest = hashlib.sha256(_read(path)).hexdigest()
-        except _TooLarge as exc:
-            rows.append(Row(learner, name, _error(learner, name, "grade.class.too_large", **exc.values)))
-            continue
         except OSError as exc:
-            rows.append(Row(learner, name, _error(learner, name, "grade.nb.unreadable", error=describe_error(exc))))
+            rows.append(Row(learner, name, _unreadable(learner, name, exc)))
             continue
         kept = record.reusable(learner, name, digest)
         if kept is not None:
@@ -155,7 +158,8 @@ def grade_class(
         if on_row:
             on_row(row, done, total)
     try:
-        for row in _graded(tasks, timeout, jobs, record):
+        everyone = [submissions / learner / name for learner, name in found]
+        for row in _graded(tasks, timeout, jobs, record, launch, everyone):
             rows.append(row)
             if on_row:
                 on_row(row, len(rows), total)
@@ -166,7 +170,8 @@ def grade_class(
     rows += _missing(learners, rows)
     rows.sort(key=lambda r: (r.learner, r.grade.exercise or "\uffff", r.notebook))
     seconds = time.monotonic() - started
-    return ClassResult(tuple(learners), tuple(rows), tuple(problems), version, timeout, seconds, tuple(notes))
+    found_by = (version, timeout, seconds, tuple(notes), launch.sandboxed)
+    return ClassResult(tuple(learners), tuple(rows), tuple(problems), *found_by)
 
 
 # --- finding the notebooks ----------------------------------------------------------------------
@@ -241,53 +246,25 @@ def _missing(learners: list[str], rows: list[Row]) -> list[Row]:
 # --- grading --------------------------------------------------------------------------------------
 
 
-def _graded(tasks: list[tuple], timeout: float, jobs: int | None, record: Record):
-    """Grade ``tasks`` in workers (or here, where there is no fork); yield each Row as it ends."""
-    limits = (timeout, min(CHECK_TIMEOUT, timeout))
+def _graded(tasks: list[tuple], timeout: float, jobs: int | None, record: Record, launch: Launch, everyone: list):
+    """Grade ``tasks`` (``batch.py``); yield each Row as it ends."""
     if not tasks:
         return
-    # the copies live here, removed by this process: a worker killed mid-task cannot clean up after itself
-    scratch = tempfile.mkdtemp(prefix="harness-lab-grade-")
-    try:
-        yield from _graded_in(scratch, tasks, timeout, limits, jobs, record)
-    finally:
-        shutil.rmtree(scratch, ignore_errors=True)
-
-
-def _graded_in(scratch: str, tasks: list[tuple], timeout: float, limits: tuple, jobs: int | None, record: Record):
-    digests = {(learner, name): digest for learner, name, _, digest in tasks}
-    sent = [(learner, name, path, limits, scratch) for learner, name, path, _ in tasks]
-    if not hasattr(os, "fork"):
-        for task in sent:
-            graded = _grade_copy(task)
-            yield _recorded(record, task[0], task[1], graded.pop("sha256"), graded)
-        return
-    pool = Pool(_grade_copy, min(jobs or _cores(), len(tasks)))
-    for (learner, name, *_), outcome, value in pool.run(sent, timeout + _OVERDUE_GRACE):
-        if outcome == "done":
-            graded = value
-            digests[learner, name] = graded.pop("sha256")  # the bytes graded, should the file have changed since
-        elif outcome == "overdue":
-            graded = plain(_error(learner, name, "grade.nb.timeout", status="timeout", seconds=f"{timeout:g}"))
-        elif outcome == "died":
-            graded = plain(_error(learner, name, "grade.class.worker_died"))
-        else:
-            graded = plain(_error(learner, name, "grade.class.internal", error=value))
-        yield _recorded(record, learner, name, digests[learner, name], graded)
-
-
-def _recorded(record: Record, learner: str, name: str, digest: str, graded: dict) -> Row:
-    answer = graded.pop("answer", "")
-    if not graded["exercise"]:  # the grader could not tell (an unreadable notebook): the file's name does
-        graded["exercise"] = _exercise_of(name)
-    return Row(learner, name, record.add(learner, name, digest, graded, answer), answer)
-
-
-def _cores() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        return os.cpu_count() or 1
+    graded = grade_tasks(
+        tasks,
+        timeout=timeout,
+        jobs=jobs,
+        launch=launch,
+        everyone=everyone,
+        read=_read,
+        unreadable=_unreadable,
+        language=record.lang,  # the hosts speak the record's language, whatever chose it
+    )
+    for learner, name, digest, grade, data in graded:
+        answer = _answer_text(data)
+        if not grade.exercise:  # the grader could not tell (an unreadable notebook): the file's name does
+            grade = replace(grade, exercise=_exercise_of(name))
+        yield Row(learner, name, record.add(learner, name, digest, grade.as_plain(), answer), answer)
 
 
 class _TooLarge(OSError):
@@ -314,27 +291,6 @@ def _read(path: Path) -> bytes:
     return data
 
 
-def _grade_copy(task: tuple) -> dict:
-    """In a worker: grade a private copy of the notebook; the grade as plain values, with the bytes' hash."""
-    learner, name, source, (timeout, check_timeout), scratch = task
-    try:
-        data = _read(Path(source))
-    except _TooLarge as exc:
-        return {**plain(_error(learner, name, "grade.class.too_large", **exc.values)), "answer": "", "sha256": ""}
-    except OSError as exc:
-        grade = _error(learner, name, "grade.nb.unreadable", error=describe_error(exc))
-        return {**plain(grade), "answer": "", "sha256": ""}
-    folder = tempfile.mkdtemp(dir=scratch)
-    try:
-        path = Path(folder) / name
-        path.write_bytes(data)
-        grade = grade_notebook(path, timeout=timeout, check_timeout=check_timeout)
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
-    grade = replace(grade, path=f"{learner}/{name}")
-    return {**plain(grade), "answer": _answer_text(data), "sha256": hashlib.sha256(data).hexdigest()}
-
-
 def _answer_text(data: bytes) -> str:
     try:
         sources = answer_sources(json.loads(data.decode("utf-8")))
@@ -346,6 +302,13 @@ def _answer_text(data: bytes) -> str:
 
 def _error(learner: str, notebook: str, key: str, /, status: str = "error", **values: Any) -> NotebookGrade:
     return NotebookGrade(f"{learner}/{notebook}", _exercise_of(notebook), status, error=t(key, **values), key=key)
+
+
+def _unreadable(learner: str, notebook: str, exc: OSError) -> NotebookGrade:
+    """The error row of a handed-in notebook that ``_read`` could not read (or that is too large)."""
+    if isinstance(exc, _TooLarge):
+        return _error(learner, notebook, "grade.class.too_large", **exc.values)
+    return _error(learner, notebook, "grade.nb.unreadable", error=describe_error(exc))
 
 
 def _exercise_of(name: str) -> str:

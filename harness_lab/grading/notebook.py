@@ -11,16 +11,13 @@ whose word counts for nothing but the learner's own output. The whole notebook r
 and memory limit, and each criterion under its own (see ``sandbox.py``), so a hanging or crashing
 notebook is that notebook's "timeout" or "error", never the caller's.
 
-``grade_notebook(path)`` is what a class grader calls for each submission; ``main`` is the command:
-
-    python -m harness_lab.grading exercises/level1_tiered_policy.ipynb [more.ipynb ...]
-
-which prints each report and exits 0 only when every notebook meets every criterion.
+``grade_notebook(path)`` grades a file here; the grading commands (``command.py``, ``classroom.py``)
+run it in a grading host instead (``runner.py``), through ``grade_call`` and ``hosted_grade``: the
+notebook's bytes go in, the grade comes back as plain values (``NotebookGrade.as_plain``).
 """
 
 from __future__ import annotations
 
-import argparse
 import builtins
 import json
 import linecache
@@ -30,16 +27,17 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
-from ..text import LANGUAGES, explicit_language, lang, speaking, t
+from ..text import LANGUAGES, lang, speaking, t
 from .level1 import grade_level1_from
 from .level2 import grade_level2_from
 from .processes import keep_private
 from .report import Check, Report
-from .sandbox import MEMORY_LIMIT, JobResult, describe_error, run_limited
+from .runner import Call
+from .sandbox import GRACE, MEMORY_LIMIT, JobResult, describe_error, run_limited
 
 __all__ = [
     "CHECK_TIMEOUT",
@@ -48,9 +46,11 @@ __all__ = [
     "NOTEBOOK_TIMEOUT",
     "NotebookGrade",
     "answer_sources",
-    "grade_files",
+    "edition",
+    "grade_call",
+    "grade_in_folder",
     "grade_notebook",
-    "main",
+    "hosted_grade",
 ]
 
 NOTEBOOK_TIMEOUT = 60.0  # seconds for a whole notebook: its answer cells and every criterion
@@ -114,6 +114,32 @@ class NotebookGrade:
         lines += [r.text() for r in self.reports] if self.status == "ok" else [self.error]
         return "\n".join(lines + list(self.notes))
 
+    def as_plain(self) -> dict:
+        """The grade as plain values (what a grading host sends back, what a class record stores)."""
+        reports = [
+            {
+                "exercise": r.exercise,
+                "checks": [[c.number, c.title, c.passed, c.hint, c.warning, c.key] for c in r.checks],
+            }
+            for r in self.reports
+        ]
+        return {
+            "path": self.path,
+            "exercise": self.exercise,
+            "status": self.status,
+            "error": self.error,
+            "key": self.key,
+            "notes": list(self.notes),
+            "reports": reports,
+        }
+
+    @classmethod
+    def from_plain(cls, value: dict) -> NotebookGrade:
+        """A grade back from ``as_plain``'s values (raises KeyError, TypeError or ValueError for others)."""
+        reports = tuple(Report(r["exercise"], tuple(Check(*c) for c in r["checks"])) for r in value["reports"])
+        fields = (value["path"], value["exercise"], value["status"])
+        return cls(*fields, reports, value["error"], value["key"], tuple(value["notes"]))
+
 
 def grade_notebook(
     path: str | os.PathLike, *, timeout: float = NOTEBOOK_TIMEOUT, check_timeout: float = CHECK_TIMEOUT
@@ -174,7 +200,7 @@ def _exercise(notebook: dict, cells: list[dict], path: Path) -> Exercise | None:
     return next((ex for name, ex in EXERCISES.items() if path.name.startswith(name)), None)
 
 
-def _edition(path: str) -> str:
+def edition(path: str) -> str:
     """The language of the notebook's edition (its metadata's ``harness_lab.lang``), "ja" when it names none."""
     try:
         edition = json.loads(Path(path).read_text(encoding="utf-8"))["metadata"]["harness_lab"]["lang"]
@@ -326,33 +352,47 @@ def _noted(grade: NotebookGrade, text: str) -> NotebookGrade:
     )
 
 
-def main(argv: list[str] | None = None, out: TextIO | None = None) -> int:
-    """The grading command; exit code 0 when every notebook meets every criterion, 1 otherwise."""
-    parser = argparse.ArgumentParser(
-        prog="python -m harness_lab.grading",
-        description="Grade lesson 6 exercise notebooks from their answer cells, in a fresh process.",
-    )
-    parser.add_argument("notebooks", nargs="+", help="exercise notebook files (.ipynb)")
-    parser.add_argument("--timeout", type=float, default=NOTEBOOK_TIMEOUT, help="seconds per notebook (default 60)")
-    parser.add_argument("--lang", choices=("ja", "en"), default=None, help="language of the feedback")
-    args = parser.parse_args(argv)
-    if args.lang:
-        os.environ["HARNESS_LAB_LANG"] = args.lang
-    return grade_files(args.notebooks, timeout=args.timeout, out=out)
+# --- grading in a grading host (runner.py) ---------------------------------------------------------
+
+GRADE_TARGET = "harness_lab.grading.notebook:grade_in_folder"
 
 
-def grade_files(paths: list[str], *, timeout: float | None = None, out: TextIO | None = None) -> int:
-    """Grade and print each notebook (one learner's); 0 when every one meets every criterion, 1 otherwise."""
-    out = out or sys.stdout
-    grades = []
-    # the reader's language (--lang, HARNESS_LAB_LANG) if they chose one, else each notebook's edition's
-    languages = [explicit_language() or _edition(path) for path in paths]
-    for path, language in zip(paths, languages):
-        with speaking(language):
-            grade = grade_notebook(path, timeout=NOTEBOOK_TIMEOUT if timeout is None else timeout)
-            grades.append(grade)
-            print(grade.text(), file=out, flush=True)
-    if len(grades) > 1:
-        with speaking(languages[0] if len(set(languages)) == 1 else lang()):
-            print(t("grade.nb.summary", passed=sum(g.passed for g in grades), total=len(grades)), file=out)
-    return 0 if all(g.passed for g in grades) else 1
+def grade_in_folder(folder: str, name: str, timeout: float, check_timeout: float, language: str) -> dict:
+    """In a grading host's limited child: grade the notebook ``name`` in ``folder`` in ``language``, as plain values."""
+    with speaking(language):
+        return grade_notebook(Path(folder) / name, timeout=timeout, check_timeout=check_timeout).as_plain()
+
+
+def grade_call(
+    name: str, data: bytes, timeout: float, check_timeout: float = CHECK_TIMEOUT, language: str = ""
+) -> Call:
+    """The host call that grades the notebook ``data`` under the file name ``name``, in ``language``.
+
+    The language goes with the call (default: the one in use here, ``lang()``): a host's
+    environment carries ``HARNESS_LAB_LANG`` at most, never a notebook's edition or ``speaking``'s.
+    """
+    arguments = (name, timeout, check_timeout, language or lang())
+    # the host's own limit comes after the notebook's (grade_notebook answers by timeout + GRACE)
+    return Call(GRADE_TARGET, {name: data}, arguments, timeout + 3 * GRACE, 3 * MEMORY_LIMIT)
+
+
+def hosted_grade(shown: str, name: str, outcome: JobResult, timeout: float) -> NotebookGrade:
+    """The grade a host's ``grade_call`` came back with, shown as ``shown``.
+
+    The host's own limited child parses the notebook and runs the judge: when it times out, runs out
+    of memory or is killed (learner code can reach it, not the host) that is the notebook's verdict;
+    a call the host could not run at all is the grader's failure.
+    """
+    if outcome.status == "ok":
+        try:
+            return replace(NotebookGrade.from_plain(outcome.value), path=shown)
+        except (KeyError, TypeError, ValueError):
+            outcome = JobResult("unavailable", error="unreadable grade")
+    exercise = next((ex for ex in EXERCISES if name.startswith(ex)), "")  # collect.sh names files so
+    if outcome.status == "timeout":
+        return _failed(shown, exercise, "timeout", "grade.nb.timeout", seconds=f"{timeout:g}")
+    if outcome.status == "memory":
+        return _failed(shown, exercise, "error", "grade.nb.memory", mb=outcome.value)
+    if outcome.status == "crashed":
+        return _failed(shown, exercise, "error", "grade.nb.crashed")
+    return _failed(shown, exercise, "error", "grade.class.internal", error=outcome.error or outcome.status)

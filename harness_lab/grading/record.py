@@ -6,7 +6,8 @@ of that together with the record's format, the grader's version and the language
 entry only when the notebook's bytes still hash to its SHA-256, the grader (a hash of this package's
 grading code) and the language are the same, and the HMAC checks out; anything else is graded again,
 and entries that fail the check are reported. A timeout is graded again under a longer time limit,
-and the grader's own failure (``grade.class.internal``) always.
+and the grader's own failure (``batch.INFRASTRUCTURE``: ``grade.class.internal``, a host that
+died or stopped answering) always.
 
 Only the grading process writes the record (never a worker, never learner code), and each run
 rewrites it whole from what it graded or verified itself, as grades arrive (at most once a second)
@@ -28,17 +29,18 @@ from pathlib import Path
 from typing import Any
 
 from ..text import lang, t
+from .batch import INFRASTRUCTURE
 from .notebook import NotebookGrade
-from .report import Check, Report
 from .report_folder import Folder
 from .sandbox import describe_error
 
-__all__ = ["Record", "from_plain", "plain"]
+__all__ = ["Record"]
 
 _FORMAT = 2  # 1: before entries carried an HMAC
 _SAVE_EVERY = 1.0  # seconds between rewrites of the record while grades arrive
 _MAX_BYTES = 128 << 20  # a class of a thousand notebooks records ~25 MB
-_NEVER_REUSED = {"grade.class.internal"}  # the grader's own failure is no verdict on the notebook
+# the grader's own failure (a host that could not run the call, died or stopped answering) is no verdict
+_NEVER_REUSED = INFRASTRUCTURE
 
 
 class Record:
@@ -108,7 +110,7 @@ class Record:
         try:
             if entry is None or entry["sha256"] != digest:
                 return None
-            grade = from_plain(entry["grade"])
+            grade = NotebookGrade.from_plain(entry["grade"])
             if grade.key in _NEVER_REUSED:
                 return None
             if grade.status == "timeout" and self.timeout > entry["timeout"]:
@@ -118,14 +120,14 @@ class Record:
             return None
 
     def add(self, learner: str, name: str, digest: str, graded: dict, answer: str) -> NotebookGrade:
-        """Record a grade (plain values, as ``plain`` makes them) of the bytes hashing to ``digest``."""
+        """Record a grade (plain values, as ``NotebookGrade.as_plain`` makes them) of the bytes hashing to ``digest``."""
         where = f"{learner}/{name}"
         # as JSON gives it back, so the HMAC made now is the one a rerun computes
         body = json.loads(json.dumps({"sha256": digest, "timeout": self.timeout, "grade": graded, "answer": answer}))
         self.entries[where] = {**body, "mac": self._mac(where, body)}
         if time.monotonic() - self.saved >= _SAVE_EVERY:
             self.save()
-        return from_plain(body["grade"])
+        return NotebookGrade.from_plain(body["grade"])
 
     def keep_only(self, present: set[tuple[str, str]]) -> None:
         """Forget notebooks no longer in the submissions (the record mirrors the folder)."""
@@ -146,29 +148,3 @@ class Record:
             if not self.failing:
                 self.note(t("grade.class.record_not_saved", state=self.path, error=describe_error(exc)))
             self.failing = True
-
-
-def plain(grade: NotebookGrade) -> dict:
-    """A grade as JSON values: what a worker sends back and what the record keeps."""
-    return {
-        "path": grade.path,
-        "exercise": grade.exercise,
-        "status": grade.status,
-        "error": grade.error,
-        "key": grade.key,
-        "notes": list(grade.notes),
-        "reports": [
-            {
-                "exercise": r.exercise,
-                "checks": [[c.number, c.title, c.passed, c.hint, c.warning, c.key] for c in r.checks],
-            }
-            for r in grade.reports
-        ],
-    }
-
-
-def from_plain(value: dict) -> NotebookGrade:
-    reports = tuple(Report(r["exercise"], tuple(Check(*c) for c in r["checks"])) for r in value["reports"])
-    return NotebookGrade(
-        value["path"], value["exercise"], value["status"], reports, value["error"], value["key"], tuple(value["notes"])
-    )

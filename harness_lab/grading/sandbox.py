@@ -7,18 +7,15 @@ swallowed, and sends back one small summary over a pipe. The caller waits at mos
 seconds. Only the forked side ever touches the learner's objects: calling them, but also ``len``,
 ``==``, ``str`` or iterating, since any of those may be learner code that loops.
 
-Two processes are forked (see ``processes.py``): a supervisor, which enforces the deadline and at the
-end kills every process the job started, including one that left the process group with
+Two processes are forked (see ``processes.py``): a supervisor, in a session of its own (so neither it
+nor the job has a controlling terminal to write fake verdicts on), which enforces the deadline and
+at the end kills every process the job started, including one that left the process group with
 ``setsid``; and under it the job, whose address space is capped (``memory``) so that runaway growth
 ends as a MemoryError with a hint.
 
-The summary travels as a pickle of plain values only (str, int, float, bool, None, bytes, and
-lists, tuples, sets and dicts of them, each of exactly that type): the job side refuses anything
-else, and the caller's unpickler can build no class at all, so nothing the learner defined (a str
-subclass with its own ``__eq__``, say) comes back to run in the kernel.
-
-``try_limited`` is the same run for a notebook's try-it cell: it shows what the job printed and
-returned (both capped, with a note), or one line saying why it did not finish.
+The summary is plain values only (``wire.py``): nothing the learner defined runs in the kernel.
+``try_limited`` (``try_it.py``) is the same run for a try-it cell. A grading host (``host.py``)
+passes ``setup``, which the supervisor calls before it forks the job: a private folder, namespaces.
 
 Where ``os.fork`` is missing (Windows) the job runs in a daemon thread instead: the time limit still
 returns control to the grader, though the runaway thread cannot be killed.
@@ -26,22 +23,19 @@ returns control to the grader, though the runaway thread cannot be killed.
 
 from __future__ import annotations
 
-import io
 import os
-import pickle
 import select
 import signal
 import sys
 import threading
 import time
-import traceback
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..text import t
 from .processes import become_subreaper, die_with_parent, end_tree, keep_private, limit_memory, prepare, wait_for
+from .wire import HEADER, check_plain, describe_error, framed, plain, unframed
 
 __all__ = [
     "JobResult",
@@ -51,7 +45,6 @@ __all__ = [
     "describe_error",
     "plain",
     "run_limited",
-    "try_limited",
 ]
 
 # Where the running job sends its answer; set only inside a job (or the fallback thread).
@@ -59,18 +52,12 @@ _channel: Callable[[tuple], None] | None = None
 # Inside a job: the write end of its own answer pipe. A run started from the job closes it in its
 # children, so learner code below can never answer in the job's name.
 _answer_fd: int | None = None
-# The job's answer is prefixed with its length in this many bytes.
-HEADER = 8
-# How much of what a try-it job prints, and of the value it returns, is shown in the cell.
-_SHOWN_CHARS = 10_000
-_SHOWN_VALUE_CHARS = 2_000
 # Bytes a job may add to its address space beyond what it had at the fork.
 MEMORY_LIMIT = 1 << 30
 # How long the caller waits past the deadline for the supervisor to clean up before killing it.
 GRACE = 2.0
 # The supervisor's exit code when it killed the job at the deadline.
 _TIMED_OUT = 3
-_PLAIN = (str, int, float, bool, bytes, type(None))
 
 
 @dataclass(frozen=True)
@@ -79,8 +66,8 @@ class JobResult:
 
     ``status``: "ok" (the job returned ``value``), "error" (the job raised: ``error`` is one line),
     "aborted" (a detector inside the job called ``abort(value)``), "timeout", "memory" (the job
-    went over its memory cap: ``value`` is the cap in MB), or "crashed" (the job died without
-    answering, e.g. killed by the system).
+    went over its memory cap: ``value`` is the cap in MB), "crashed" (the job died without
+    answering, e.g. killed by the system), or "unavailable" (``setup`` failed: ``error`` says why).
     """
 
     status: str
@@ -126,111 +113,6 @@ class _Sink:
         raise OSError("output is captured by the grader")
 
 
-class _Capture(_Sink):
-    """A stdout/stderr stand-in that keeps the first ``limit`` characters printed and drops the rest."""
-
-    def __init__(self, limit: int) -> None:
-        self.limit = limit
-        self.kept = io.StringIO()
-        self.dropped = False
-
-    def write(self, text: str) -> int:
-        text = plain(text) if isinstance(text, str) else ""
-        room = self.limit - self.kept.tell()
-        self.kept.write(text[: max(room, 0)])
-        self.dropped = self.dropped or len(text) > room
-        return len(text)
-
-    def writelines(self, lines: Any) -> None:
-        for line in lines:
-            self.write(line)
-
-    def text(self) -> str:
-        return self.kept.getvalue() + ("\n" + t("grade.try.cut", limit=self.limit) if self.dropped else "")
-
-
-class PlainOnly(pickle.Unpickler):
-    """An unpickler that builds no class: only the plain values pickle encodes without one."""
-
-    def find_class(self, module: str, name: str) -> Any:
-        raise pickle.UnpicklingError(f"{module}.{name} is not a plain value")
-
-
-def framed(message: Any) -> bytes:
-    """``message`` as it travels: its pickle's length in ``HEADER`` bytes, then the pickle."""
-    payload = pickle.dumps(message)
-    return len(payload).to_bytes(HEADER, "big") + payload
-
-
-def unframed(payload: bytes) -> Any:
-    """A framed message's pickle read back, building no class (raises for anything else)."""
-    return PlainOnly(io.BytesIO(payload)).load()
-
-
-def plain(value: Any, limit: int | None = None) -> str:
-    """``value`` as an exact ``str`` (a str subclass's own methods left behind), cut at ``limit``.
-
-    Call it on the job side, on anything the learner produced that goes into a summary. A value
-    that is not a str is shown with ``repr``.
-    """
-    if not isinstance(value, str):
-        value = repr(value)
-    if type(value) is not str:
-        value = str.__getitem__(value, slice(None))  # str's own slice: an exact copy
-    if limit is not None and len(value) > limit:
-        value = value[: limit - 3] + "..."
-    return value
-
-
-def check_plain(value: Any, depth: int = 0) -> None:
-    kind = type(value)
-    if kind in _PLAIN:
-        return
-    if depth > 20 or kind not in (list, tuple, set, frozenset, dict):
-        raise TypeError(f"{kind.__name__} is not a plain value")
-    items = [x for pair in value.items() for x in pair] if kind is dict else value
-    for item in items:
-        check_plain(item, depth + 1)
-
-
-def describe_error(exc: BaseException) -> str:
-    """One line for an exception: type, message and, when known, the learner's line that raised it.
-
-    Frames inside harness_lab, the SDK or the standard library are skipped, so the line named is
-    the learner's own (notebook cells are registered in ``linecache`` by IPython).
-    """
-    kind = plain(type(exc).__name__)
-    message = _api_message(exc) or _first_line(exc)
-    text = f"{kind}: {message}" if message else kind
-    if len(text) > 200:
-        text = text[:197] + "..."
-    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    own = None
-    for frame in traceback.extract_tb(exc.__traceback__):
-        path = os.path.abspath(frame.filename)
-        if path.startswith(here) or "site-packages" in path or path.startswith(os.path.dirname(os.__file__)):
-            continue
-        own = frame
-    if own is not None and own.line:
-        line = own.line.strip()
-        line = line if len(line) <= 60 else line[:59] + "…"
-        text += t("grade.raised_at", function=own.name, line=line)
-    return text
-
-
-def _first_line(exc: BaseException) -> str:
-    text = plain(str(exc)).strip()
-    return text.splitlines()[0] if text else ""
-
-
-def _api_message(exc: BaseException) -> str:
-    """The API's own words for an SDK status error (the 400's message), without the JSON around it."""
-    body = getattr(exc, "body", None)
-    if type(body) is dict and type(body.get("error")) is dict:
-        return plain(body["error"].get("message", ""))
-    return ""
-
-
 def abort(value: Any) -> None:
     """From inside a limited job: stop the job now and hand ``value`` back as an "aborted" outcome.
 
@@ -242,16 +124,23 @@ def abort(value: Any) -> None:
     _channel(("aborted", value))
 
 
-def run_limited(job: Callable[[], Any], timeout: float = 5.0, *, memory: int | None = MEMORY_LIMIT) -> JobResult:
+def run_limited(
+    job: Callable[[], Any],
+    timeout: float = 5.0,
+    *,
+    memory: int | None = MEMORY_LIMIT,
+    setup: Callable[[], None] | None = None,
+) -> JobResult:
     """Run ``job()`` in a child process for at most ``timeout`` seconds; never raises for the job.
 
     ``job`` must return plain values (see the module docstring): a summary of what it saw, not
     the learner's objects. ``memory`` is the job's allowance in bytes beyond its size at the fork
-    (None: no cap).
+    (None: no cap). ``setup()`` runs in the supervisor before it forks the job (no learner code
+    has run there); if it raises, the outcome is "unavailable" and the job never starts.
     """
     if not hasattr(os, "fork"):
         return run_in_thread(job, timeout)
-    started = Started(job, timeout, memory)
+    started = Started(job, timeout, memory, setup=setup)
     return started.finish(started.deadline + GRACE)
 
 
@@ -262,7 +151,14 @@ class Started:
     only waits. ``finish(until)`` reads the answer until ``until``; ``stop()`` gives up on the job.
     """
 
-    def __init__(self, job: Callable[[], Any], timeout: float, memory: int | None, keep: tuple[int, ...] = ()) -> None:
+    def __init__(
+        self,
+        job: Callable[[], Any],
+        timeout: float,
+        memory: int | None,
+        keep: tuple[int, ...] = (),
+        setup: Callable[[], None] | None = None,
+    ) -> None:
         prepare()
         read_end, write_end = os.pipe()
         with warnings.catch_warnings():
@@ -277,7 +173,7 @@ class Started:
                 os.close(read_end)
                 if _answer_fd is not None:
                     os.close(_answer_fd)
-                code = _supervise(job, write_end, timeout, memory, keep)
+                code = _supervise(job, write_end, timeout, memory, keep, setup)
             finally:
                 os._exit(code)
         os.close(write_end)
@@ -296,8 +192,8 @@ class Started:
                 status, value = unframed(data)
             except Exception:  # garbled: learner code wrote to the pipe itself
                 status, value = "crashed", None
-            if status == "error":
-                return JobResult("error", error=value)
+            if status in ("error", "unavailable"):
+                return JobResult(status, error=value)
             return JobResult(status, value=value)
         return JobResult("timeout") if timed_out or code == _TIMED_OUT else JobResult("crashed")
 
@@ -307,62 +203,24 @@ class Started:
         _collect(self.supervisor, gently=False)
 
 
-def try_limited(job: Callable[[], Any], timeout: float = 5.0) -> None:
-    """A try-it cell's run: ``job()`` under ``run_limited``, then what it printed and returned, here.
-
-    The learner's prints are caught in the child (the first ``_SHOWN_CHARS`` of them) and shown
-    after it ends; a returned value other than None is printed as ``print`` would, cut at
-    ``_SHOWN_VALUE_CHARS``. An exception, a timeout, too much memory or a crash ends with one line
-    instead of a traceback or a hung cell.
-    """
-    if not hasattr(os, "fork"):  # the thread fallback prints straight into the cell already
-        outcome = run_limited(job, timeout)
-        shown, value, error = "", outcome.value, outcome.error
-        value = None if value is None else _capped(str(value))
-    else:
-        outcome = run_limited(lambda: _printed_and_returned(job), timeout)
-        shown, value, error = outcome.value if outcome.status == "ok" else ("", None, outcome.error)
-    if shown:
-        print(shown, end="" if shown.endswith("\n") else "\n")
-    if error:
-        print(t("grade.try.raised", error=error))
-    elif outcome.status == "timeout":
-        print(t("grade.try.timeout", seconds=f"{timeout:g}"))
-    elif outcome.status == "memory":
-        print(t("grade.try.memory", mb=outcome.value))
-    elif outcome.status == "crashed":
-        print(t("grade.crashed"))
-    elif value is not None:
-        print(value)
-
-
-def _capped(text: str) -> str:
-    if len(text) <= _SHOWN_VALUE_CHARS:
-        return text
-    return text[:_SHOWN_VALUE_CHARS] + "\n" + t("grade.try.value_cut", limit=_SHOWN_VALUE_CHARS)
-
-
-def _printed_and_returned(job: Callable[[], Any]) -> tuple[str, str | None, str]:
-    """Inside the child: run ``job`` with its prints caught; (printed, returned as text or None, error)."""
-    caught = _Capture(_SHOWN_CHARS)
-    sys.stdout = sys.stderr = caught
-    try:
-        value = job()
-        returned = None if value is None else _capped(plain(str(value)))
-    except MemoryError:
-        raise  # the job's own handler names the cap
-    except BaseException as exc:  # the prints before the exception are worth showing too
-        return caught.text(), None, describe_error(exc)
-    return caught.text(), returned, ""
-
-
 def _supervise(
-    job: Callable[[], Any], write_end: int, timeout: float, memory: int | None, keep: tuple[int, ...] = ()
+    job: Callable[[], Any],
+    write_end: int,
+    timeout: float,
+    memory: int | None,
+    keep: tuple[int, ...] = (),
+    setup: Callable[[], None] | None = None,
 ) -> int:
     """The supervisor: fork the job, wait for it until the deadline, then end its whole tree."""
     _silence()
-    os.setpgid(0, 0)
+    os.setsid()  # a session of its own: no controlling terminal for the job and what it starts
     adopted = become_subreaper()
+    if setup is not None:
+        try:
+            setup()
+        except BaseException as exc:  # the caller learns why; no learner code ever ran
+            _write_all(write_end, framed(("unavailable", describe_error(exc))))
+            return 0
 
     def stop(signum: int, frame: Any) -> None:
         raise _Stop()
@@ -413,9 +271,7 @@ def _child(job: Callable[[], Any], write_end: int, budget: int | None, keep: tup
             frame = framed(message)
         except Exception as exc:  # the job returned something that cannot travel
             frame = framed(("error", f"grader could not send the result: {plain(str(exc))}"))
-        view = memoryview(frame)
-        while view:
-            view = view[os.write(write_end, view) :]
+        _write_all(write_end, frame)
         os._exit(0)
 
     _channel = send
@@ -432,6 +288,12 @@ def _child(job: Callable[[], Any], write_end: int, budget: int | None, keep: tup
             line = plain(type(exc).__name__)
         send(("error", line))
     send(("ok", value))
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
 
 
 def _close_inherited(keep: set[int]) -> None:

@@ -1,148 +1,118 @@
-"""Long-lived grading workers, one per core, for a class's notebooks (issue 17).
+"""Grading hosts, one per core, for a class's notebooks (issue 17; sandboxed since issue 24).
 
-A fresh Python per notebook spends about two seconds importing the anthropic SDK before it grades
-anything. So the batch forks a few workers from its own process, which has imported the graders
-already; each worker takes one task at a time and answers it. The work itself (``grade_notebook``)
-forks a fresh process for the learner's code, so a worker never runs learner code and nothing a
-learner does reaches the next notebook.
+A fresh Python spends seconds importing the anthropic SDK before it grades anything, so each
+worker is a long-lived grading host (``host.py``, started through ``runner.Host``) that imports the
+graders once and then grades one notebook at a time, each in a limited child with a private folder
+(in the sandbox: namespaces of its own). The pool sends each host a ``Call`` and waits on all of
+them at once, here in the command's process.
 
-A worker that dies (a learner's code found it and killed it) or overruns its deadline is killed and
-replaced, and its task comes back as "died" or "overdue": the batch goes on. Killing a worker also
-ends what it had started: the sandbox's supervisor dies with its parent and takes the job's
-process tree with it (``processes.die_with_parent``).
+A host that dies or overruns its deadline is killed (with the sandbox and everything in it) and
+replaced, and its task comes back as "died" or "overdue": the batch goes on, within its limits
+whatever one notebook does. In the sandbox learner code can reach neither the hosts nor this
+process (its own process namespace), so either outcome is the grader's failure, not the learner's.
 """
 
 from __future__ import annotations
 
-import signal
 import time
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
-from multiprocessing import get_context
-from multiprocessing.connection import Connection, wait
+from collections.abc import Iterable, Iterator
+from multiprocessing.connection import wait
 from typing import Any
 
-from .sandbox import describe_error
+from .isolation import Launch
+from .runner import Call, Host, HostFailed
 
 __all__ = ["Pool"]
 
-_STOP_WITHIN = 2.0  # seconds an idle worker gets to leave by itself at the end, before it is killed
-
-
-@dataclass
-class _Worker:
-    process: Any
-    conn: Connection
-    task: Any = None
-    deadline: float = 0.0
-
 
 class Pool:
-    """``jobs`` forked workers that each call ``work(task)`` and send back its (picklable) value.
+    """``jobs`` grading hosts started as ``launch`` says.
 
-    ``run(tasks, limit)`` yields ``(task, outcome, value)`` as each task ends, in the order they
-    end: outcome "done" (``value`` is what ``work`` returned), "failed" (``work`` raised: ``value``
-    is one line), "died" or "overdue" (the worker was gone, or still busy ``limit`` seconds after
-    it got the task; ``value`` is None).
+    ``run(tasks, limit)`` takes ``(key, Call)`` pairs and yields ``(key, outcome, value)`` as each
+    ends, in the order they end: outcome "done" (``value`` is the call's ``JobResult``), "died"
+    (the host was gone, or could not be started: ``value`` says why) or "overdue" (its host still
+    had not answered ``limit`` seconds after it got the call). ``SandboxUnavailable`` from the first
+    hosts' start (the sandbox failed its probe) propagates: no learner code ran.
     """
 
-    def __init__(self, work: Callable[[Any], Any], jobs: int) -> None:
-        self.work = work
+    def __init__(self, launch: Launch, jobs: int) -> None:
+        self.launch = launch
         self.jobs = max(1, jobs)
-        self._context = get_context("fork")
-        self._workers: list[_Worker] = []
+        self._hosts: dict[int, Host] = {}  # slot -> its running host
+        self._busy: dict[int, tuple[Any, float]] = {}  # slot -> (key, deadline)
 
-    def run(self, tasks: Iterable[Any], limit: float) -> Iterator[tuple[Any, str, Any]]:
+    def run(self, tasks: Iterable[tuple[Any, Call]], limit: float) -> Iterator[tuple[Any, str, Any]]:
         todo = deque(tasks)
         try:
-            while todo or self._busy():
-                while todo and (self._idle() or len(self._workers) < self.jobs):
-                    worker = self._idle() or self._start()
-                    task = todo.popleft()
+            self._start_all(min(self.jobs, len(todo)))
+            while todo or self._busy:
+                for slot in sorted(self._hosts.keys() - self._busy.keys()):
+                    if not todo:
+                        break
+                    key, call = todo.popleft()
                     try:
-                        worker.conn.send(task)
-                    except (OSError, ValueError):  # it died while idle: the task was never started
-                        self._drop(worker)
-                        todo.appendleft(task)
+                        self._hosts[slot].submit(call)
+                    except HostFailed:  # it died while idle: the call was never started
+                        self._drop(slot)
+                        todo.appendleft((key, call))
                         continue
-                    worker.task, worker.deadline = task, time.monotonic() + limit
+                    self._busy[slot] = (key, time.monotonic() + limit)
+                yield from self._refill(todo)
                 yield from self._collect()
         finally:
-            self._stop_all()
+            for slot in list(self._hosts):
+                self._hosts.pop(slot).close()
 
-    def _busy(self) -> list[_Worker]:
-        return [w for w in self._workers if w.task is not None]
+    def _start_all(self, count: int) -> None:
+        """Start ``count`` hosts at once (their imports run side by side), then wait for each."""
+        hosts = {slot: Host(self.launch, slot) for slot in range(count)}
+        try:
+            for host in hosts.values():
+                host.start()
+        except BaseException:
+            for host in hosts.values():
+                host.kill()
+            raise
+        self._hosts = hosts
 
-    def _idle(self) -> _Worker | None:
-        return next((w for w in self._workers if w.task is None), None)
-
-    def _start(self) -> _Worker:
-        ours, theirs = self._context.Pipe()
-        others = [ours] + [w.conn for w in self._workers]
-        process = self._context.Process(target=_serve, args=(theirs, self.work, others), daemon=True)
-        process.start()
-        theirs.close()  # the worker holds its end; an EOF here then means the worker is gone
-        worker = _Worker(process, ours)
-        self._workers.append(worker)
-        return worker
+    def _refill(self, todo: deque) -> Iterator[tuple[Any, str, Any]]:
+        """Replace hosts that died, while there is work for them; a host that cannot start fails one task."""
+        for slot in range(self.jobs):
+            if slot in self._hosts or not todo:
+                continue
+            try:
+                host = Host(self.launch, slot)
+                host.start()
+            except Exception as exc:  # the machine refuses a new host now: this task cannot be graded
+                key, _ = todo.popleft()
+                yield key, "died", str(exc)
+                continue
+            self._hosts[slot] = host
 
     def _collect(self) -> Iterator[tuple[Any, str, Any]]:
-        """Wait for the first busy worker to answer, die or overrun; yield what ended."""
-        busy = self._busy()
-        if not busy:
+        """Wait for the first busy host to answer, die or overrun; yield what ended."""
+        if not self._busy:
             return
-        timeout = max(0.0, min(w.deadline for w in busy) - time.monotonic())
-        ready = set(wait([w.conn for w in busy] + [w.process.sentinel for w in busy], timeout))
-        for worker in busy:
-            if worker.conn in ready or worker.process.sentinel in ready:
-                task = worker.task
+        timeout = max(0.0, min(deadline for _, deadline in self._busy.values()) - time.monotonic())
+        ready = set(wait([self._hosts[slot].fileno() for slot in self._busy], timeout))
+        for slot, (key, deadline) in list(self._busy.items()):
+            host = self._hosts[slot]
+            if host.fileno() in ready:
+                del self._busy[slot]
                 try:
-                    outcome, value = worker.conn.recv() if worker.conn.poll() else ("died", None)
-                except Exception:  # EOF or a message cut short: the worker died mid-answer
-                    outcome, value = "died", None
-                if outcome == "died":
-                    self._drop(worker)
-                else:
-                    worker.task = None
-                yield task, outcome, value
-            elif time.monotonic() >= worker.deadline:
-                task = worker.task
-                self._drop(worker)
-                yield task, "overdue", None
+                    outcome = host.result(time.monotonic() + 1.0)
+                except HostFailed as exc:
+                    self._drop(slot)
+                    yield key, "died", str(exc)
+                    continue
+                yield key, "done", outcome
+            elif time.monotonic() >= deadline:
+                del self._busy[slot]
+                self._drop(slot)
+                yield key, "overdue", None
 
-    def _drop(self, worker: _Worker) -> None:
-        self._workers.remove(worker)
-        worker.process.kill()
-        worker.process.join()
-        worker.conn.close()
-
-    def _stop_all(self) -> None:
-        for worker in self._workers:
-            worker.conn.close()  # an idle worker reads EOF and leaves
-        deadline = time.monotonic() + _STOP_WITHIN
-        for worker in self._workers:
-            if worker.task is not None:
-                worker.process.kill()  # interrupted mid-task: its sandbox dies with it
-            worker.process.join(max(0.0, deadline - time.monotonic()))
-            if worker.process.is_alive():
-                worker.process.kill()
-                worker.process.join()
-        self._workers = []
-
-
-def _serve(conn: Connection, work: Callable[[Any], Any], others: list[Connection]) -> None:
-    """A worker's life: answer tasks until the pool closes its end of the pipe."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is for the pool to decide, not each worker
-    for other in others:  # the pool's ends of the pipes, inherited by the fork: else no EOF ever comes
-        other.close()
-    while True:
-        try:
-            task = conn.recv()
-        except (EOFError, OSError):
-            return
-        try:
-            reply = ("done", work(task))
-        except Exception as exc:
-            reply = ("failed", describe_error(exc))
-        conn.send(reply)
+    def _drop(self, slot: int) -> None:
+        host = self._hosts.pop(slot, None)
+        if host is not None:
+            host.kill()

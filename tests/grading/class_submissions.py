@@ -25,6 +25,7 @@ import nbformat
 import pytest
 
 import harness_lab.grading  # noqa: F401  # adds the graders' strings to the catalog
+from harness_lab.grading.isolation import find_bwrap
 from harness_lab.text import CATALOG
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -33,6 +34,11 @@ FILES = {"level1": "level1_tiered_policy.ipynb", "level2": "level2_missing_gate.
 BATTERIES = {"level1": answers_level1, "level2": answers_level2}
 NAMES = {"level1": "POLICY, DEFAULT_TIER, run_tool_uses, ANSWERS", "level2": "MISSING, run_agent, MAX_TURNS"}
 ALL_PASSED = CATALOG["grade.all_passed"][0].format(total=3)
+# grade-class refuses to run learner code without bubblewrap's sandbox: so do the tests that use it
+SANDBOX_FOUND = find_bwrap() is not None
+needs_sandbox = pytest.mark.skipif(
+    not SANDBOX_FOUND, reason="bubblewrap is missing (apt-get install bubblewrap; .ci/run does)"
+)
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -55,17 +61,23 @@ def instructor_config(tmp_path_factory):
 HANG = "while True:\n    pass\n"
 EXIT = "import os\nos._exit(1)\n"
 KILL_SELF = "import os, signal\nos.kill(os.getpid(), signal.SIGKILL)\n"
-# The cells run in a job under a supervisor, under the notebook's grader (a job itself), under its
-# supervisor, under the grading worker: four levels up is the worker.
+# Every process above the answer cells, from the top down: the grading command, its workers and
+# the processes grading this notebook. In the sandbox the cells see only their own notebook's
+# processes and the host, which takes no signal from inside: the notebook crashes, nothing else.
 KILL_GRADER = (
     "import os, signal\n"
     "def _parent_of(pid):\n"
     "    with open(f'/proc/{pid}/stat') as f:\n"
     "        return int(f.read().rsplit(')', 1)[1].split()[1])\n"
-    "pid = os.getpid()\n"
-    "for _ in range(4):\n"
+    "above, pid = [], _parent_of(os.getpid())\n"
+    "while pid > 1:\n"
+    "    above.append(pid)\n"
     "    pid = _parent_of(pid)\n"
-    "os.kill(pid, signal.SIGKILL)\n"
+    "for pid in reversed(above + [1]):\n"
+    "    try:\n"
+    "        os.kill(pid, signal.SIGKILL)\n"
+    "    except OSError:\n"
+    "        pass\n"
 )
 
 
@@ -149,7 +161,7 @@ def killing_itself(exercise: str) -> Handed:
 
 
 def killing_the_grader(exercise: str) -> Handed:
-    return breaking(exercise, KILL_GRADER, "error", "grade.class.worker_died")
+    return breaking(exercise, KILL_GRADER, "error", "grade.nb.crashed")
 
 
 def grade_cell_rewritten(exercise: str, name: str) -> Handed:
@@ -261,6 +273,65 @@ def _hunt():
         f.write(str(found) + "\\n")
 _hunt()
 """
+
+
+# An answer cell that looks for the instructor's record key wherever it might be (the path the
+# grading command uses, ~/.config of the caller's home and of root's), signs a forged record with it
+# that passes the thief and fails a classmate, writes it over REPORT/state.json, and then says in
+# its own error what it found, so the report shows that the attempt ran and how far it got.
+KEY_THEFT = """
+import hashlib, hmac, json, os, pathlib
+def _steal():
+    tried, key = [], None
+    for path in ({key!r}, {home_key!r}, "/root/.config/harness_lab/record.key",
+                 os.path.expanduser("~/.config/harness_lab/record.key")):
+        try:
+            key = pathlib.Path(path).read_bytes()
+            break
+        except OSError as exc:
+            tried.append(type(exc).__name__)
+    if key is None:
+        return "key not found: " + ",".join(tried)
+    from harness_lab.grading.classroom import grader_version
+    from harness_lab.grading.record import _FORMAT
+    from harness_lab.text import lang
+    subs, entries = pathlib.Path({subs!r}), {{}}
+    for learner in {learners!r}:
+        notebook = subs / learner / {notebook!r}
+        checks = [[n, "", learner == {thief!r}, "", "", ""] for n in (1, 2, 3)]
+        grade = dict(path=learner + "/" + notebook.name, exercise={exercise!r}, status="ok", error="", key="",
+                     notes=[], reports=[dict(exercise={exercise!r}, checks=checks)])
+        where = learner + "/" + notebook.name
+        body = dict(sha256=hashlib.sha256(notebook.read_bytes()).hexdigest(), timeout=1e9, grade=grade, answer="")
+        signed = json.dumps([_FORMAT, grader_version(), lang(), where, body], sort_keys=True, ensure_ascii=True,
+                            separators=(",", ":"))
+        entries[where] = dict(body, mac=hmac.new(key, signed.encode("ascii"), hashlib.sha256).hexdigest())
+    state = dict(format=_FORMAT, grader=grader_version(), lang=lang(), entries=entries)
+    try:
+        pathlib.Path({report!r}, "state.json").write_text(json.dumps(state))
+        return "key stolen and the record forged"
+    except OSError as exc:
+        return "key stolen, record not written: " + type(exc).__name__
+raise RuntimeError("THEFT " + _steal())
+"""
+
+
+def stealing_the_key(exercise: str, thief: str, learners: list[str], key: Path, subs: Path, report: Path) -> Handed:
+    """The unsolved starter with ``KEY_THEFT`` after its answer: the row's message says what it found."""
+    nb = starter(exercise)
+    home_key = Path.home() / ".config" / "harness_lab" / "record.key"
+    code = KEY_THEFT.format(
+        key=str(key),
+        home_key=str(home_key),
+        subs=str(subs),
+        report=str(report),
+        learners=learners,
+        thief=thief,
+        notebook=FILES[exercise],
+        exercise=exercise,
+    )
+    answer_cells(nb)[0].source += "\n" + code
+    return Handed(exercise, nb)
 
 
 def hunting_the_key(exercise: str, key: Path, out: Path) -> Handed:

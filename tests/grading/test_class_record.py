@@ -3,7 +3,10 @@
 Learner code graded ``--unsandboxed`` runs as the instructor: it can write the report folder. These
 tests play what an outside attack run did there (a forged record, a blocked partial file, links
 planted in the report folder), and the names and sizes that stopped a run: each fails on the grader
-before the signed record and the link-proof report folder, and passes now.
+before the signed record and the link-proof report folder, and passes now. They grade in the
+bubblewrap sandbox where ``bwrap`` is found, ``--unsandboxed`` where it is not; the forger and the
+key thief are played both ways, ``--unsandboxed`` only as a caller who is not root (as root,
+unsandboxed learner code runs as a user of its own, which reaches neither the report nor the key).
 
 Most classes here hand in no notebook at all, so nothing is graded and a run takes milliseconds; a
 test that needs a verdict grades one or two notebooks.
@@ -23,26 +26,47 @@ from pathlib import Path
 import pytest
 from class_submissions import (
     FILES,
+    SANDBOX_FOUND,
     Handed,
     forging,
     hunting_the_key,
     instructor_config,  # noqa: F401  # the record's key in a folder of the tests' own
+    needs_sandbox,
     right,
     starter,
+    stealing_the_key,
 )
 
 from harness_lab.grading.class_command import grade_class_command
-from harness_lab.grading.classroom import STATE_FILE, grade_class
+from harness_lab.grading.classroom import STATE_FILE, ClassResult, grade_class
+from harness_lab.grading.notebook import NotebookGrade
+from harness_lab.grading.record import Record
 from harness_lab.grading.record_key import KEY_BYTES, key_path
-from harness_lab.text import t
+from harness_lab.text import speaking, t
 
 VICTIM_TEXT = "講師の大事なファイル"
+UNSANDBOXED = not SANDBOX_FOUND  # how the tests grade unless they say
+# learner code that must run as the caller to reach the caller's files
+as_the_caller = pytest.mark.skipif(
+    os.geteuid() == 0, reason="as root, --unsandboxed learner code runs as a user of its own"
+)
+BOTH_WAYS = pytest.mark.parametrize(
+    "unsandboxed",
+    [
+        pytest.param(False, marks=needs_sandbox, id="sandboxed"),
+        pytest.param(True, marks=as_the_caller, id="unsandboxed"),
+    ],
+)
 
 
-def run(subs: Path, report: Path) -> tuple[int, str, str]:
+def run(subs: Path, report: Path, *, unsandboxed: bool = UNSANDBOXED) -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
-    code = grade_class_command(subs, report, stdout=out, stderr=err)
+    code = grade_class_command(subs, report, stdout=out, stderr=err, unsandboxed=unsandboxed)
     return code, out.getvalue(), err.getvalue()
+
+
+def grade(subs: Path, state: Path, **kwargs) -> ClassResult:
+    return grade_class(subs, state, unsandboxed=UNSANDBOXED, **kwargs)
 
 
 def read_csv(report: Path) -> list[dict]:
@@ -81,28 +105,38 @@ def regular(path: Path) -> bool:
 # --- the record: issue 26 item 1, issue 24 item 3 -----------------------------------------------
 
 
-def test_a_forging_notebook_graded_twice_gives_everyone_their_own_grade(tmp_path):
-    """Issue 26's "done when", unsandboxed: the attack run's forger, in a class of three."""
+@BOTH_WAYS
+def test_a_forging_notebook_graded_twice_gives_everyone_their_own_grade(tmp_path, unsandboxed):
+    """Issue 26's "done when": the attack run's forger, in a class of three.
+
+    Unsandboxed (as a caller who is not root) it reaches the report; in the sandbox it reaches nothing.
+    """
     subs, report, keep = tmp_path / "subs", tmp_path / "report", tmp_path / "forgery.json"
     victim, folder = outside(tmp_path)
     places = {"report": report, "subs": subs, "keep": keep, "victim": victim, "folder": folder}
     right("level2").write(subs, "ann")
     Handed("level2", starter("level2")).write(subs, "sam")  # the same unsolved starter, without the attack
     forging("level2", "mal", ["ann", "mal"], places).write(subs, "mal")
-    code, out, err = run(subs, report)
+    code, out, err = run(subs, report, unsandboxed=unsandboxed)
     assert code == 0, err
     first = marks(report)
     assert first["ann"][-4:-1] == ("3", "3", "ok")
     assert first["mal"] == first["sam"] and first["mal"][-4] != "3"  # the starter's own score
-    assert keep.exists(), "the forger did not run"
+    assert keep.exists() == unsandboxed, "the forger did not run" if unsandboxed else "the forger got out"
     untouched(victim, folder)
     assert all(regular(report / name) for name in ("state.json", "index.html", "grades.csv"))
     assert stat.S_ISDIR(os.lstat(report / "feedback").st_mode)
+    if not unsandboxed:  # the record is the grader's own: a rerun trusts all of it
+        code, out, err = run(subs, report, unsandboxed=unsandboxed)
+        assert code == 0 and err == "", err
+        assert t("grade.class.done", total=3, seconds="@", graded=0, reused=3).split("@")[1] in out
+        assert marks(report) == first
+        return
     # the forged entries as the learner wrote them, as if they had landed after the grader's last save
     record = json.loads((report / STATE_FILE).read_text())
     record["entries"].update(json.loads(keep.read_text())["entries"])
     (report / STATE_FILE).write_text(json.dumps(record))
-    code, out, err = run(subs, report)
+    code, out, err = run(subs, report, unsandboxed=unsandboxed)
     assert code == 0, err
     assert t("grade.class.record_untrusted", count=2, state=report / STATE_FILE) in err
     assert t("grade.class.done", total=3, seconds="@", graded=2, reused=1).split("@")[1] in out
@@ -114,24 +148,24 @@ def test_a_record_entry_changed_by_anything_but_the_grader_is_graded_again(tmp_p
     subs, state = tmp_path / "subs", tmp_path / "report" / STATE_FILE
     right("level1").write(subs, "kim")
     (tmp_path / "report").mkdir()
-    assert grade_class(subs, state).rows[0].grade.passed
+    assert grade(subs, state).rows[0].grade.passed
     record = json.loads(state.read_text())
     [entry] = record["entries"].values()
     for check in entry["grade"]["reports"][0]["checks"]:
         check[2] = False  # failed, with the notebook's right SHA-256 and the grader's version
     state.write_text(json.dumps(record))
     notes: list[str] = []
-    result = grade_class(subs, state, on_note=notes.append)
+    result = grade(subs, state, on_note=notes.append)
     assert (result.graded, result.reused) == (1, 0) and result.rows[0].grade.passed
     assert notes == [t("grade.class.record_untrusted", count=1, state=state)]
-    assert grade_class(subs, state).reused == 1  # the record the grader wrote is trusted again
+    assert grade(subs, state).reused == 1  # the record the grader wrote is trusted again
 
 
 def test_the_key_is_private_to_the_instructor_and_a_key_others_could_read_is_replaced(tmp_path):
     subs, state = tmp_path / "subs", tmp_path / "report" / STATE_FILE
     (subs / "kim").mkdir(parents=True)
     (tmp_path / "report").mkdir()
-    grade_class(subs, state)
+    grade(subs, state)
     key = key_path()
     assert key.parent == Path(os.environ["XDG_CONFIG_HOME"]) / "harness_lab"
     assert stat.S_IMODE(key.stat().st_mode) == 0o600 and stat.S_IMODE(key.parent.stat().st_mode) == 0o700
@@ -140,12 +174,12 @@ def test_the_key_is_private_to_the_instructor_and_a_key_others_could_read_is_rep
     old = key.read_bytes()
     key.chmod(0o644)
     notes: list[str] = []
-    grade_class(subs, state, on_note=notes.append)
+    grade(subs, state, on_note=notes.append)
     assert notes == [t("grade.class.key_replaced", path=key, why=t("grade.class.key_not_private", mode="0644"))]
     assert stat.S_IMODE(key.stat().st_mode) == 0o600 and key.read_bytes() != old
     key.unlink()
     key.symlink_to(tmp_path / "planted.key")  # a link is never followed, nor written through
-    grade_class(subs, state)
+    grade(subs, state)
     assert not key.is_symlink() and not (tmp_path / "planted.key").exists()
 
 
@@ -167,17 +201,87 @@ def test_a_state_json_linked_to_a_record_elsewhere_is_never_read(tmp_path):
     assert t("grade.class.replaced", name=report / STATE_FILE) in err
 
 
+@as_the_caller
 def test_no_process_that_runs_learner_code_holds_the_key(tmp_path, monkeypatch):
-    """The key is in the grading process alone: every process forked from it forgets it at once."""
+    """The key is in the grading process alone: no grading host, even unsandboxed, holds a copy."""
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))  # a key no test has read yet
     subs, report, found = tmp_path / "subs", tmp_path / "report", tmp_path / "found.txt"
     (subs / "kim").mkdir(parents=True)
-    assert run(subs, report)[0] == 0  # makes the key, without this process ever reading its file
+    assert run(subs, report, unsandboxed=True)[0] == 0  # makes the key, without this process ever reading its file
     hunting_the_key("level1", key_path(), found).write(subs, "kim")
-    assert run(subs, report)[0] == 0
+    assert run(subs, report, unsandboxed=True)[0] == 0
     assert [r["score"] for r in read_csv(report) if r["notebook"]] == ["3"]
     counts = found.read_text().split()
     assert counts and set(counts) == {"0"}, counts
+
+
+@BOTH_WAYS
+def test_learner_code_that_steals_the_key_to_forge_the_record_changes_no_verdict(tmp_path, monkeypatch, unsandboxed):
+    """Issue 26 item 1 against the key itself: an answer cell reads the key (the command's own path,
+    ~/.config of the caller and of root), signs a record that passes it and fails a classmate, and
+    writes it over state.json. In the sandbox it finds no key: its row says so, the classmate keeps
+    3/3 and the rerun reuses the grader's own record. Unsandboxed, as a caller who is not root, the
+    attack is live: it signs the forgery, which is why grading needs the sandbox."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))  # a key of this test's own
+    subs, report = tmp_path / "subs", tmp_path / "report"
+    (subs / "ann").mkdir(parents=True)
+    assert run(subs, report, unsandboxed=unsandboxed)[0] == 0  # makes the key
+    key = key_path().read_bytes()
+    right("level2").write(subs, "ann")
+    stealing_the_key("level2", "mal", ["ann", "mal"], key_path(), subs, report).write(subs, "mal")
+    code, out, err = run(subs, report, unsandboxed=unsandboxed)
+    assert code == 0, err
+    first = marks(report)
+    assert first["ann"][-4:-1] == ("3", "3", "ok")
+    message = first["mal"][-1]
+    assert "THEFT" in message, message  # the attack ran and says what it found
+    if unsandboxed:
+        assert "key stolen and the record forged" in message
+        return
+    assert "THEFT key not found" in message and key.hex() not in message
+    report_text = "".join(p.read_text(encoding="utf-8") for p in report.rglob("*") if p.is_file())
+    assert key.hex() not in report_text
+    assert key_path().read_bytes() == key  # nor was the key replaced
+    code, out, err = run(subs, report, unsandboxed=unsandboxed)
+    assert code == 0 and err == "", err  # no entry failed its check: the record is the grader's own
+    assert t("grade.class.done", total=2, seconds="@", graded=0, reused=2).split("@")[1] in out
+    assert marks(report) == first
+
+
+@pytest.mark.parametrize(
+    ("key", "again"),
+    [
+        ("grade.class.internal", True),  # a host could not run the call
+        ("grade.class.worker_died", True),  # a host died or stopped answering (issue 26 item 2)
+        ("grade.nb.crashed", False),  # the notebook's own process died: a verdict on the notebook
+    ],
+)
+def test_the_graders_own_failure_is_graded_again_and_a_verdict_is_kept(tmp_path, key, again):
+    state, notes = tmp_path / STATE_FILE, []
+    grade = NotebookGrade("kim/level1.ipynb", "level1", "error", error="…", key=key)
+    record = Record(state, "v1", 60.0, bytearray(KEY_BYTES), notes.append)
+    record.add("kim", "level1.ipynb", "abc", grade.as_plain(), "")
+    record.save()
+    record.close()
+    rerun = Record(state, "v1", 60.0, bytearray(KEY_BYTES), notes.append)
+    kept = rerun.reusable("kim", "level1.ipynb", "abc")
+    rerun.close()
+    assert notes == []
+    assert (kept is None) == again, kept
+
+
+def test_the_hosts_grade_in_the_language_the_record_is_kept_in(tmp_path, monkeypatch):
+    """A class graded in English by ``speaking`` alone (no HARNESS_LAB_LANG for a host to inherit):
+    the host is told the language with each call, so the hints and titles it writes are English."""
+    monkeypatch.delenv("HARNESS_LAB_LANG", raising=False)
+    subs, state = tmp_path / "subs", tmp_path / "report" / STATE_FILE
+    Handed("level1", starter("level1")).write(subs, "kim")
+    (tmp_path / "report").mkdir()
+    with speaking("en"):
+        [row] = [r for r in grade(subs, state).rows if r.notebook]
+        titles = [t(f"grade.l1.c{n}.title") for n in (1, 2, 3)]
+    assert [c.title for c in row.grade.reports[0].checks] == titles
+    assert json.loads(state.read_text())["lang"] == "en"
 
 
 @pytest.mark.parametrize("plant", ["folder", "fifo"])

@@ -39,6 +39,7 @@ from class_submissions import (
     killing_itself,
     killing_the_grader,
     loud,
+    needs_sandbox,
     output_forged,
     right,
     solution,
@@ -53,6 +54,7 @@ from harness_lab.grading.classroom import MAX_NOTEBOOK_BYTES, STATE_FILE, grade_
 from harness_lab.text import t
 
 ROOT = Path(__file__).resolve().parents[2]
+pytestmark = needs_sandbox
 TIMEOUT = "6"  # seconds per notebook: what the hang costs (a right answer takes under 2 s on a busy machine)
 SCRIPT = "<script>alert('x')</script>"
 
@@ -69,38 +71,45 @@ def command(*args: str | Path, **kwargs) -> subprocess.CompletedProcess:
     )
 
 
-def running(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
+def named(name: str) -> list[int]:
+    """Live processes whose command name is ``name`` (seen from here, whatever namespace they are in)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                comm, state = f.read().split(") ", 1)
+        except (OSError, ValueError):
+            continue
+        if comm.split("(", 1)[1] == name and state[0] != "Z":
+            found.append(int(entry))
+    return found
 
 
-def gone(pid: int, within: float = 5.0) -> bool:
+def gone(name: str, within: float = 5.0) -> bool:
     deadline = time.monotonic() + within
-    while running(pid) and time.monotonic() < deadline:
+    while named(name) and time.monotonic() < deadline:
         time.sleep(0.05)
-    return not running(pid)
+    return not named(name)
 
 
-def pid_writing_hang(pid_file: Path) -> Handed:
+def named_hang(name: str) -> Handed:
+    """An answer cell that names its process (so it can be found from outside the sandbox), then hangs."""
     return breaking(
         "level2",
-        f"import os\nopen({str(pid_file)!r}, 'w').write(str(os.getpid()))\n" + HANG,
+        f"import ctypes\nctypes.CDLL(None).prctl(15, {name.encode()!r}, 0, 0, 0)\n" + HANG,
         "timeout",
         "grade.nb.timeout",
     )
 
 
-def build_class(subs: Path, pid_file: Path) -> dict[tuple[str, str], Handed]:
+def build_class(subs: Path, hang: str) -> dict[tuple[str, str], Handed]:
     """Write the class; (learner, notebook file) -> what grading must say about it."""
     taro = wrong("level2", "no cap at all")
     answer_cells(taro.notebook)[0].source = f"# {SCRIPT}\n" + answer_cells(taro.notebook)[0].source
     plan = {
         "ann": [right("level1"), right("level2")],
         "ben": [wrong("level1", "deny result that does not say why"), wrong("level2", "check after the increment")],
-        "cho": [exiting("level1"), pid_writing_hang(pid_file)],
+        "cho": [exiting("level1"), named_hang(hang)],
         "dan": [
             grade_cell_rewritten("level1", "results in reverse order"),
             output_forged("level2", "only one runaway family"),
@@ -142,8 +151,9 @@ def build_class(subs: Path, pid_file: Path) -> dict[tuple[str, str], Handed]:
 def graded(tmp_path_factory):
     """The class, graded once by the real command; (submissions, report, expectations, the run)."""
     base = tmp_path_factory.mktemp("class")
-    subs, report, pid_file, scratch = base / "submissions", base / "report", base / "hang.pid", base / "tmp"
-    handed = build_class(subs, pid_file)
+    subs, report, scratch = base / "submissions", base / "report", base / "tmp"
+    hang = f"hl-hang-{os.getpid()}"[:15]
+    handed = build_class(subs, hang)
     scratch.mkdir()
     done = command(
         "grade-class",
@@ -158,7 +168,7 @@ def graded(tmp_path_factory):
     )
     assert done.returncode == 0, done.stdout + done.stderr
     assert list(scratch.iterdir()) == []  # the graded copies are gone, even the one whose worker was killed
-    return subs, report, handed, done, pid_file
+    return subs, report, handed, done, hang
 
 
 def read_csv(report: Path) -> list[dict]:
@@ -210,7 +220,7 @@ def test_the_class_grades_to_the_expected_rows(graded):
     assert [{k: v for k, v in r.items() if k != "message"} for r in rows] == expected_rows(handed)
     messages = {(r["learner"], r["notebook"]): r["message"] for r in rows}
     assert messages["cho", FILES["level2"]] == t("grade.nb.timeout", seconds=TIMEOUT)
-    assert messages["hal", FILES["level1"]] == t("grade.class.worker_died")
+    assert messages["hal", FILES["level1"]] == t("grade.nb.crashed")  # killing every process above: its own crash
     assert messages["fay", ""] == t("grade.class.missing", exercise="level2")
     assert messages["ann", FILES["level1"]] == ""
 
@@ -234,8 +244,8 @@ def test_tampering_changes_nothing(graded):
 
 
 def test_a_hang_leaves_no_process_and_the_command_is_quiet_off_a_terminal(graded):
-    _, _, _, done, pid_file = graded
-    assert gone(int(pid_file.read_text())), "the hanging answer cell is still running"
+    _, _, _, done, hang = graded
+    assert gone(hang), "the hanging answer cell is still running"
     assert done.stderr == ""  # no progress line, no \r, when stderr is not a terminal
     assert t("grade.class.written", path=graded[1] / "index.html") in done.stdout
 
@@ -397,10 +407,10 @@ def test_a_progress_line_on_a_terminal(tmp_path):
 
 
 def test_an_interrupted_run_keeps_its_grades_and_a_rerun_continues(tmp_path):
-    subs, report, pid_file = tmp_path / "subs", tmp_path / "report", tmp_path / "hang.pid"
+    subs, report, hang = tmp_path / "subs", tmp_path / "report", f"hl-int-{os.getpid()}"[:15]
     right("level1").write(subs, "ann")
     right("level2").write(subs, "ann")
-    pid_writing_hang(pid_file).write(subs, "zed")  # graded last: names are sorted
+    named_hang(hang).write(subs, "zed")  # graded last: names are sorted
     leader, follower = pty.openpty()
     proc = subprocess.Popen(
         [
@@ -427,7 +437,7 @@ def test_an_interrupted_run_keeps_its_grades_and_a_rerun_continues(tmp_path):
         seen = b""
         deadline = time.monotonic() + 120
         want = "\r" + t("grade.class.progress", done=2, total=3, timeouts=0, errors=0)
-        while want.encode() not in seen or not pid_file.exists():
+        while want.encode() not in seen or not named(hang):
             assert time.monotonic() < deadline, seen.decode(errors="replace")
             if select.select([leader], [], [], 0.1)[0]:
                 seen += os.read(leader, 4096)
@@ -444,7 +454,7 @@ def test_an_interrupted_run_keeps_its_grades_and_a_rerun_continues(tmp_path):
         os.close(leader)
     assert proc.returncode == 130
     assert t("grade.class.interrupted", done=2, state=report / STATE_FILE) in seen.decode()
-    assert gone(int(pid_file.read_text())), "the interrupted notebook's process is still running"
+    assert gone(hang), "the interrupted notebook's process is still running"
     state = json.loads((report / STATE_FILE).read_text(encoding="utf-8"))
     assert sorted(state["entries"]) == [f"ann/{FILES['level1']}", f"ann/{FILES['level2']}"]
     result = grade_class(subs, report / STATE_FILE, timeout=1)

@@ -22,7 +22,7 @@ import nbformat
 import pytest
 
 from harness_lab.grading import grade_level1, grade_level2
-from harness_lab.grading.notebook import grade_files
+from harness_lab.grading.command import grade_files
 from harness_lab.text import CATALOG, speaking, t
 from notebooks.editions import read_source
 from notebooks.exercise_build import GRADE_TAG, SOLUTION, STARTER, variant

@@ -1,0 +1,137 @@
+"""How a class's notebooks are run: on a pool of grading hosts, each notebook in a sandbox of its own (issue 24).
+
+``classroom.grade_class`` finds the notebooks and keeps the record; this module grades the ones it
+hands over. Each notebook's bytes are read here, with ``O_NOFOLLOW`` and the size cap, and sent to
+a grading host (``workers.Pool``), which grades them from a private copy: in the sandbox, its own
+namespaces with the notebook as the only file of the learner's there is (``namespaces.py``); with
+``--unsandboxed``, a temporary folder of its own. What comes back is cleaned
+(``redact.Redactor``): no value of the caller's environment, no run of a classmate's answer cells
+and no control character reaches the report.
+
+A host that died or never answered is the grader's failure (``INFRASTRUCTURE``): the row says so,
+never that the answer was wrong, and the next run grades that notebook again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+from collections.abc import Callable, Iterator
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from ..text import speaking, t
+from .isolation import Launch
+from .notebook import CHECK_TIMEOUT, EXERCISES, NotebookGrade, answer_sources, grade_call, grade_notebook, hosted_grade
+from .redact import Redactor, own_text
+from .workers import Pool
+
+__all__ = ["INFRASTRUCTURE", "OVERDUE_GRACE", "grade_tasks"]
+
+# A grade that says the grader failed, not the notebook: never kept for a rerun.
+INFRASTRUCTURE = frozenset({"grade.class.internal", "grade.class.worker_died"})
+OVERDUE_GRACE = 15.0  # seconds past the time limit before a host is presumed stuck and replaced
+
+
+def grade_tasks(
+    tasks: list[tuple[str, str, str, str]],
+    *,
+    timeout: float,
+    jobs: int | None,
+    launch: Launch,
+    everyone: list[Path],
+    read: Callable[[Path], bytes],
+    unreadable: Callable[[str, str, OSError], NotebookGrade],
+    language: str,
+) -> Iterator[tuple[str, str, str, NotebookGrade, bytes]]:
+    """Grade ``(learner, name, path, digest)`` tasks; yield ``(learner, name, digest, grade, bytes)`` as each ends.
+
+    The digest yielded is that of the bytes graded (the file may have changed since it was hashed).
+    ``everyone`` is every notebook of the class, whose answer cells no learner's text may carry.
+    ``read`` reads a notebook, ``unreadable(learner, name, error)`` is the grade of one it could not;
+    every grade is written in ``language`` (the hosts are told it with each call).
+    """
+    redactor = Redactor.from_environment(_answers(everyone, read))
+    limit = min(CHECK_TIMEOUT, timeout)
+    if not hasattr(os, "fork"):  # Windows: here, one at a time, without isolation
+        for learner, name, path, _ in tasks:
+            with speaking(language):
+                done = _here(learner, name, Path(path), timeout, limit, redactor, read, unreadable)
+            yield done
+        return
+    sent, texts = [], {}
+    for learner, name, path, digest in tasks:
+        try:
+            data = read(Path(path))
+        except OSError as exc:
+            yield learner, name, digest, unreadable(learner, name, exc), b""
+            continue
+        texts[learner, name] = data
+        sent.append(((learner, name), grade_call(name, data, timeout, limit, language)))
+    if not sent:
+        return
+    pool = Pool(launch, min(jobs or _cores(), len(sent)))
+    for (learner, name), outcome, value in pool.run(sent, timeout + OVERDUE_GRACE):
+        data = texts.pop((learner, name))
+        with speaking(language):
+            grade = _outcome(learner, name, outcome, value, timeout)
+        yield learner, name, hashlib.sha256(data).hexdigest(), redactor.grade(grade, own_text(data)), data
+
+
+def _outcome(learner: str, name: str, outcome: str, value: Any, timeout: float) -> NotebookGrade:
+    if outcome == "done":
+        return hosted_grade(f"{learner}/{name}", name, value, timeout)
+    # the host died or stopped answering: in the sandbox no learner code can do that
+    return _error(learner, name, "grade.class.worker_died")
+
+
+def _here(
+    learner: str,
+    name: str,
+    path: Path,
+    timeout: float,
+    limit: float,
+    redactor: Redactor,
+    read: Callable[[Path], bytes],
+    unreadable: Callable[[str, str, OSError], NotebookGrade],
+) -> tuple[str, str, str, NotebookGrade, bytes]:
+    """Without fork: grade a private copy in this process, in a temporary folder of its own."""
+    try:
+        data = read(path)
+    except OSError as exc:
+        return learner, name, "", unreadable(learner, name, exc), b""
+    folder = tempfile.mkdtemp(prefix="harness-lab-grade-")
+    try:
+        copy = Path(folder) / name
+        copy.write_bytes(data)
+        grade = replace(grade_notebook(copy, timeout=timeout, check_timeout=limit), path=f"{learner}/{name}")
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    return learner, name, hashlib.sha256(data).hexdigest(), redactor.grade(grade, own_text(data)), data
+
+
+def _answers(paths: list[Path], read: Callable[[Path], bytes]) -> list[str]:
+    """Every notebook's answer cells, as text (what no classmate's grade may quote)."""
+    found = []
+    for path in paths:
+        try:
+            found += answer_sources(json.loads(read(path).decode("utf-8")))
+        except (OSError, UnicodeDecodeError, ValueError, RecursionError):
+            continue
+    return found
+
+
+def _error(learner: str, name: str, key: str, **values: object) -> NotebookGrade:
+    exercise = next((ex for ex in EXERCISES if name.startswith(ex)), "")  # collect.sh names files so
+    return NotebookGrade(f"{learner}/{name}", exercise, "error", error=t(key, **values), key=key)
+
+
+def _cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1

@@ -1,0 +1,122 @@
+"""``python -P -m harness_lab.grading NOTEBOOK...`` and ``harness-lab grade``: one learner's notebooks.
+
+Each notebook is graded as ``notebook.grade_notebook`` grades it, in a grading host (``runner.py``):
+inside the bubblewrap sandbox where it works (``isolation.py``), else, run as root, as an
+unprivileged user without isolation. A learner grading their own notebook on a machine without a
+working sandbox is graded here, as before, with what the judge needs imported first and no folder
+of the command's own (the working folder) left on ``sys.path``. The lines it prints come through
+``redact.Redactor`` (no escape sequences, no value of the caller's environment) and, on a terminal,
+each starts by resetting the terminal's colours and styles, so no earlier output can hide them.
+
+Exit code 0 when every notebook meets every criterion, 1 otherwise.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from dataclasses import replace
+from pathlib import Path
+from typing import TextIO
+
+from ..text import explicit_language, lang, speaking, t
+from .host import prepare_judge
+from .isolation import Launch
+from .notebook import NOTEBOOK_TIMEOUT, NotebookGrade, edition, grade_call, grade_notebook, hosted_grade
+from .redact import Redactor, own_text
+from .runner import Host, HostFailed, SandboxUnavailable
+from .sandbox import JobResult
+
+__all__ = ["RESET", "grade_files", "main", "start_host"]
+
+RESET = "\x1b[0m"  # SGR 0: default colours, no concealed or blinking text
+
+
+def main(argv: list[str] | None = None, out: TextIO | None = None) -> int:
+    """The grading command; exit code 0 when every notebook meets every criterion, 1 otherwise."""
+    parser = argparse.ArgumentParser(
+        prog="python -P -m harness_lab.grading",
+        description="Grade lesson 6 exercise notebooks from their answer cells, in a fresh process.",
+    )
+    parser.add_argument("notebooks", nargs="+", help="exercise notebook files (.ipynb)")
+    parser.add_argument("--timeout", type=float, default=NOTEBOOK_TIMEOUT, help="seconds per notebook (default 60)")
+    parser.add_argument("--lang", choices=("ja", "en"), default=None, help="language of the feedback")
+    args = parser.parse_args(argv)
+    if args.lang:
+        os.environ["HARNESS_LAB_LANG"] = args.lang
+    return grade_files(args.notebooks, timeout=args.timeout, out=out)
+
+
+def grade_files(paths: list[str], *, timeout: float | None = None, out: TextIO | None = None) -> int:
+    """Grade and print each notebook (one learner's); 0 when every one meets every criterion, 1 otherwise."""
+    out = out or sys.stdout
+    timeout = NOTEBOOK_TIMEOUT if timeout is None else timeout
+    host = start_host()
+    if host is None:
+        _judge_here()
+    redactor = Redactor.from_environment()
+    reset = RESET if out.isatty() else ""
+    grades = []
+    # the reader's language (--lang, HARNESS_LAB_LANG) if they chose one, else each notebook's edition's
+    languages = [explicit_language() or edition(path) for path in paths]
+    try:
+        for path, language in zip(paths, languages):
+            with speaking(language):  # here, and in the host through the call's arguments
+                grade, own, lost = _graded(host, path, timeout, language)
+                if lost and host is not None:  # the grader's failure, told as such; the next notebook gets a new host
+                    host.close()
+                    host = start_host()
+                grades.append(grade)
+                text = redactor.grade(grade, own).text()
+            print("\n".join(reset + line for line in text.splitlines()), file=out, flush=True)
+    finally:
+        if host is not None:
+            host.close()
+    if len(grades) > 1:
+        with speaking(languages[0] if len(set(languages)) == 1 else lang()):
+            summary = t("grade.nb.summary", passed=sum(g.passed for g in grades), total=len(grades))
+        print(reset + summary, file=out)
+    return 0 if all(g.passed for g in grades) else 1
+
+
+def start_host() -> Host | None:
+    """A grading host in the sandbox; without one, as root, an unsandboxed host as another user; else None."""
+    if not hasattr(os, "fork"):
+        return None
+    launch = Launch.choose()
+    tries = [launch] if launch.uid is None else [launch, replace(launch, bwrap=None)]
+    for choice in dict.fromkeys(tries):
+        if choice.bwrap is None and choice.uid is None:
+            continue
+        host = Host(choice)
+        try:
+            host.start()
+            return host
+        except (SandboxUnavailable, HostFailed):
+            continue  # graded as before: without the sandbox
+    return None
+
+
+def _graded(host: Host | None, path: str, timeout: float, language: str) -> tuple[NotebookGrade, str, bool]:
+    """(the grade, the notebook's own text, which redaction leaves alone, whether the host was lost)."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError:
+        return grade_notebook(path, timeout=timeout), "", False  # it says why the file cannot be read
+    own = own_text(data)
+    if host is None:
+        return grade_notebook(path, timeout=timeout), own, False
+    name = Path(path).name
+    try:
+        outcome, lost = host.call(grade_call(name, data, timeout, language=language)), False
+    except HostFailed as exc:
+        outcome, lost = JobResult("unavailable", error=str(exc)), True
+    return hosted_grade(path, name, outcome, timeout), own, lost
+
+
+def _judge_here() -> None:
+    """Grading in this process: no folder of the command's on ``sys.path``, the judge's imports done."""
+    here = {"", ".", os.getcwd()}
+    sys.path[:] = [entry for entry in sys.path if entry not in here]
+    prepare_judge()

@@ -1,0 +1,220 @@
+"""The grading host: the one program the grading commands start to run learner-facing calls (issue 24).
+
+``runner.py`` starts it as ``python -I -X utf8 -m harness_lab.grading.host``, inside bubblewrap
+(``--sandboxed``, see ``isolation.py``) or, where the instructor chose to grade without isolation,
+as a plain process; either way with an allow-listed environment and no terminal. ``-I`` keeps the
+working folder, the script's folder, ``PYTHONPATH`` and the user's site-packages off ``sys.path``,
+so no module a learner could have planted is ever imported.
+
+On start the host imports everything the judge will need (``prepare_judge``), so that the judging
+process, forked from it, imports nothing once learner code may have run, then (run as root, with
+``--uid``) becomes that unprivileged user and says it is ready. It then answers one request at a
+time on its standard input: a call ``target(folder, *args)`` (a function of this package, named
+``module:function``) run under ``sandbox.run_limited`` with the request's files in a private
+folder: in the sandbox, the supervisor gives the call its own namespaces (``namespaces.py``);
+without it, a fresh temporary folder. The reply is the limited run's outcome, as plain values.
+
+In the sandbox the host is the process namespace's init (``bwrap --as-pid-1``): the kernel delivers
+to it no signal from inside the namespace that it has not installed a handler for, and it installs
+none, so learner code can neither kill nor stop it. After each call it kills every other process in
+the namespace (``kill(-1)``) and reaps them: nothing a notebook started outlives its grading. Run as
+root without the sandbox, the host is a user of its own (``--uid``), and ``kill(-1)`` after each call
+reaches exactly that call's processes too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import pkgutil
+import shutil
+import signal
+import sys
+import tempfile
+from typing import Any
+
+import harness_lab.emulator
+import harness_lab.grading
+
+from . import namespaces
+from .processes import die_with_parent, keep_private
+from .sandbox import MEMORY_LIMIT, run_limited
+from .wire import HEADER, framed, unframed
+
+__all__ = ["main", "prepare_judge"]
+
+_PACKAGE = "harness_lab."
+_NOT_IMPORTED = {"harness_lab.grading.__main__"}  # runs the grading command when imported
+# Standard modules the judge or an answer cell may want later: jsonschema's error text needs pprint,
+# a host name encodings.idna. Run as root, the host may then be a user who cannot read the
+# installation's folders (a Python under /root), so what is not imported now cannot be later.
+_STANDARD = (
+    "pprint",
+    "encodings.idna",
+    "encodings.unicode_escape",
+    "math",
+    "random",
+    "datetime",
+    "decimal",
+    "fractions",
+    "statistics",
+    "textwrap",
+    "difflib",
+    "csv",
+    "uuid",
+    "hashlib",
+    "string",
+    "itertools",
+    "functools",
+    "operator",
+)
+
+
+def prepare_judge() -> None:
+    """Import what judging will need, and let the SDK import its own lazy helpers, before any learner code runs.
+
+    A module imported later by the judging process would be looked up on ``sys.path`` after learner
+    code had its chance to write there (round five's planted ``pprint.py``).
+    """
+    import io
+
+    from ..json_schema import jsonschema_module
+    from .scenarios import content_of
+
+    for name in _STANDARD:
+        importlib.import_module(name)
+    for package in (harness_lab.grading, harness_lab.emulator):
+        for found in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
+            if found.name not in _NOT_IMPORTED:
+                importlib.import_module(found.name)
+    jsonschema_module()
+    real_stderr, sys.stderr = sys.stderr, io.StringIO()  # the SDK may warn once on its first request
+    try:
+        content_of("ready")  # the first request through the SDK imports its tracing helpers
+    finally:
+        sys.stderr = real_stderr
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m harness_lab.grading.host")
+    parser.add_argument("--sandboxed", action="store_true", help="inside bubblewrap: own namespaces per call")
+    parser.add_argument("--uid", type=int, default=None, help="run as root: the unprivileged user to become")
+    args = parser.parse_args(argv)
+    requests, replies = _private_channel()
+    prepare_judge()
+    if args.uid is not None and os.getuid() == 0:
+        os.setgroups([])
+        os.setgid(args.uid)
+        os.setuid(args.uid)
+    die_with_parent(signal.SIGKILL)  # bwrap's --die-with-parent, cleared by a change of uid (runner.py ends it then)
+    keep_private()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the runner decides; as init we take no signal from inside
+    os.dup2(os.open(os.devnull, os.O_WRONLY), 2)  # the runner reads stderr only until ready
+    _send(replies, ("ready", os.getuid()))
+    while True:
+        request = _receive(requests)
+        if request is None:  # the runner is done: nothing here to flush, and no need to wait for atexit
+            os._exit(0)
+        _send(replies, _serve(request, args.sandboxed, dedicated=args.uid is not None))
+
+
+def _private_channel() -> tuple[int, int]:
+    """The runner's pipes on descriptors of their own; 0 and 1 then point at nothing."""
+    requests, replies = os.dup(0), os.dup(1)
+    devnull = os.open(os.devnull, os.O_RDWR)
+    os.dup2(devnull, 0)
+    os.dup2(devnull, 1)
+    sys.stdin = open(os.devnull)  # noqa: SIM115 (for the host's life)
+    sys.stdout = open(os.devnull, "w")  # noqa: SIM115
+    return requests, replies
+
+
+def _serve(request: Any, sandboxed: bool, dedicated: bool = False) -> tuple:
+    """One call: ``("call", target, files, args, timeout, memory)`` -> ``("done", status, value, error)``."""
+    try:
+        kind, target, files, args, timeout, memory = request
+        function = _function(target)
+        if kind != "call" or type(files) is not dict or type(args) is not tuple:
+            raise ValueError("not a call")
+    except (TypeError, ValueError, AttributeError) as exc:
+        return ("refused", str(exc))
+    if sandboxed:
+        folder, scratch = namespaces.FOLDER, None
+        setup = lambda: namespaces.enter(files)  # noqa: E731
+    else:
+        scratch = tempfile.mkdtemp(prefix="call-")
+        folder = os.path.join(scratch, "nb")
+        setup = lambda: _unsandboxed(scratch, files)  # noqa: E731
+    try:
+        outcome = run_limited(lambda: function(folder, *args), timeout, memory=memory or MEMORY_LIMIT, setup=setup)
+    finally:
+        # the sandbox's init, or a user of the grader's own (run as root): every other process it can
+        # signal belongs to this call
+        if (sandboxed and os.getpid() == 1) or (dedicated and os.getuid() != 0):
+            _end_everything_else()
+        if scratch:
+            shutil.rmtree(scratch, ignore_errors=True)
+    return ("done", outcome.status, outcome.value, outcome.error)
+
+
+def _function(target: str) -> Any:
+    """A function of this package, already imported, from ``module:function``."""
+    module, _, name = target.partition(":")
+    if not module.startswith(_PACKAGE) or module not in sys.modules or not name.isidentifier():
+        raise ValueError(f"not a grading function: {target}")
+    function = getattr(sys.modules[module], name)
+    if not callable(function):
+        raise ValueError(f"not a grading function: {target}")
+    return function
+
+
+def _unsandboxed(scratch: str, files: dict[str, bytes]) -> None:
+    """Without the sandbox: a folder and a temporary folder of the call's own, nothing more."""
+    folder, tmp = os.path.join(scratch, "nb"), os.path.join(scratch, "tmp")
+    os.mkdir(folder, 0o700)
+    os.mkdir(tmp, 0o700)
+    os.environ["TMPDIR"] = os.environ["HOME"] = tmp
+    tempfile.tempdir = None
+    namespaces.write_files(folder, files)
+
+
+def _end_everything_else() -> None:
+    """Kill every other process this one may signal (the call's, nothing else) and reap its children."""
+    try:
+        os.kill(-1, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    while True:
+        try:
+            os.waitpid(-1, 0)
+        except ChildProcessError:
+            return
+
+
+def _receive(fd: int) -> Any:
+    header = _exactly(fd, HEADER)
+    if header is None:
+        return None
+    payload = _exactly(fd, int.from_bytes(header, "big"))
+    return None if payload is None else unframed(payload)
+
+
+def _exactly(fd: int, size: int) -> bytes | None:
+    data = b""
+    while len(data) < size:
+        chunk = os.read(fd, size - len(data))
+        if not chunk:
+            return None
+        data += chunk
+    return data
+
+
+def _send(fd: int, message: tuple) -> None:
+    view = memoryview(framed(message))
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+if __name__ == "__main__":
+    sys.exit(main())

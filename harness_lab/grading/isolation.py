@@ -1,0 +1,200 @@
+"""Where learner code runs when a grading command runs it: the bubblewrap sandbox, and its proof (issue 24).
+
+``Launch`` says how the grading hosts (``host.py``) are started. With ``bwrap`` found on ``PATH``
+(Debian/Ubuntu: ``apt-get install bubblewrap``) a host runs inside ``bwrap`` with:
+
+- the system (``/usr``, the ``/lib*`` links, a few ``/etc`` files), the Python installation, the
+  course's venv and this package's own folder bound read-only, and nothing else of the machine: no
+  home, no submissions, no report, no ``/tmp`` of the caller (an editable install's source is
+  bound read-only too, so learner code cannot rewrite the grader);
+- its own process, network, IPC and UTS namespaces: no network at all, no process of the caller,
+  of the worker pool or of another notebook to see or signal, and the host as the namespace's init;
+- an environment of ``ENVIRONMENT`` only (never ``ANTHROPIC_API_KEY`` or any other variable of the
+  caller's), a new session (no controlling terminal), and death with its parent.
+
+Run as root, the host is started as root inside the sandbox (so the bind mounts can reach a Python
+under ``/root``) with every capability dropped but ``setuid``/``setgid``, and becomes an
+unprivileged user of its own per worker (``Launch.uid_of``) before any learner code runs; run as a
+normal user, it is that user in its own user namespace. Each notebook then gets namespaces of its
+own inside the host (``namespaces.py``).
+
+``probe`` is the proof: before a sandboxed host gets any learner code, the runner has it run, in
+the same private namespaces learner code gets, a call that tries to read a file the runner placed
+outside, to connect to a port the runner listens on, to find a variable of the caller's
+environment, to write into the package, to open a terminal and to see a process of the caller.
+Anything that works is a finding, and a sandbox with a finding is refused (``runner.py``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import socket
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = ["ENVIRONMENT", "LEARNER_UID", "UIDS_PER_RUN", "Launch", "find_bwrap", "fingerprint", "host_command", "probe"]
+
+# The caller's variables a host inherits; everything else is left behind.
+PASSED_ON = ("HARNESS_LAB_LANG",)
+ENVIRONMENT = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
+# Run as root, learner code runs as a user of its own per worker: LEARNER_UID + the command's pid x
+# UIDS_PER_RUN + the worker's slot. Far above the ids of real accounts and of container runtimes'
+# ranges, below 2**31, and apart for two grading commands running at once (pids are at most 2**22).
+LEARNER_UID = 1_999_000_000
+UIDS_PER_RUN = 32
+_ETC = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "localtime", "nsswitch.conf", "passwd", "group", "hosts", "ssl")
+
+
+@dataclass(frozen=True)
+class Launch:
+    """How grading hosts start: inside ``bwrap`` (its path) or without isolation (None); as which uid."""
+
+    bwrap: str | None
+    uid: int | None = None  # when the command runs as root: the first unprivileged uid of its block
+
+    @property
+    def sandboxed(self) -> bool:
+        return self.bwrap is not None
+
+    @classmethod
+    def choose(cls, unsandboxed: bool = False) -> Launch:
+        uid = LEARNER_UID + os.getpid() * UIDS_PER_RUN if os.geteuid() == 0 else None
+        return cls(None if unsandboxed else find_bwrap(), uid)
+
+    def uid_of(self, slot: int) -> int | None:
+        """The uid worker ``slot``'s learner code runs as (None: the caller's own)."""
+        return None if self.uid is None else self.uid + slot % UIDS_PER_RUN
+
+
+def find_bwrap() -> str | None:
+    """bubblewrap on ``PATH`` (Linux only), or None."""
+    if not sys.platform.startswith("linux"):
+        return None
+    return shutil.which("bwrap")
+
+
+def host_command(launch: Launch, slot: int, home: str) -> tuple[list[str], dict[str, str]]:
+    """(argv, environment) that start one host; ``home`` is its HOME and TMPDIR when unsandboxed."""
+    python = [sys.executable, "-I", "-X", "utf8", "-m", "harness_lab.grading.host"]
+    uid = launch.uid_of(slot)
+    env = dict(ENVIRONMENT)
+    env.update({name: os.environ[name] for name in PASSED_ON if name in os.environ})
+    if launch.bwrap is None:
+        env.update(HOME=home, TMPDIR=home)
+        return python + ([] if uid is None else ["--uid", str(uid)]), env
+    env.update(HOME="/tmp", TMPDIR="/tmp")
+    args = [launch.bwrap, *_namespaces(uid), *_filesystem()]
+    args += ["--clearenv"] + [item for name, value in sorted(env.items()) for item in ("--setenv", name, value)]
+    args += ["--chdir", "/", "--", *python, "--sandboxed"] + ([] if uid is None else ["--uid", str(uid)])
+    return args, env
+
+
+def _namespaces(uid: int | None) -> list[str]:
+    args = ["--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"]
+    args += ["--die-with-parent", "--new-session", "--as-pid-1"]
+    if uid is None:  # a normal user: bwrap needs a user namespace, and the host is that user in it
+        return ["--unshare-user", *args]
+    # root: keep only what it takes to become ``uid``; the host drops these too when it does
+    return [*args, "--cap-drop", "ALL", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
+
+
+def _filesystem() -> list[str]:
+    """Read-only binds of what Python and the graders need; fresh /proc, /dev, /tmp; the rest read-only."""
+    import harness_lab
+
+    wanted = ["/usr", sys.base_prefix, sys.prefix, str(Path(harness_lab.__file__).resolve().parent)]
+    wanted += [os.path.dirname(os.path.realpath(sys.executable))]
+    found = sorted({os.path.realpath(b) for b in wanted if os.path.isdir(b)})
+    binds = [b for b in found if not any(Path(b).is_relative_to(other) and b != other for other in found)]
+    args, made = [], set()
+    for path in binds:
+        for parent in reversed(Path(path).parents):  # parents bwrap would make 0700 as root
+            if str(parent) != "/" and str(parent) not in made:
+                made.add(str(parent))
+                args += ["--perms", "0755", "--dir", str(parent)]
+        args += ["--ro-bind", path, path]
+    for name in ("bin", "sbin", "lib", "lib32", "lib64", "libx32"):
+        top = f"/{name}"
+        if os.path.islink(top):
+            args += ["--symlink", os.readlink(top), top]
+        elif os.path.isdir(top) and top not in binds:
+            args += ["--ro-bind", top, top]
+    for name in _ETC:
+        args += ["--ro-bind-try", f"/etc/{name}", f"/etc/{name}"]
+    args += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--perms", "0755", "--dir", "/nb"]
+    return [*args, "--remount-ro", "/"]
+
+
+# --- the probe: runs where learner code runs --------------------------------------------------------
+
+
+def probe(folder: str, outside: str, port: int, secrets: list[tuple[str, str]], caller: int) -> list[str]:
+    """In a host's private namespaces: what learner code here could reach; [] when nothing.
+
+    ``outside`` is a file the runner made readable by everyone, ``port`` a TCP port it listens on
+    at 127.0.0.1, ``secrets`` the variables of its environment as (name, SHA-256 of the value),
+    ``caller`` its own pid.
+    """
+    import harness_lab
+
+    found = []
+    try:
+        with open(outside, "rb"):
+            found.append("read")
+    except OSError:
+        pass
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as connection:
+        connection.settimeout(1)
+        try:
+            connection.connect(("127.0.0.1", port))
+            found.append("connect")
+        except OSError:
+            pass
+    if any(fingerprint(os.environ.get(name, "")) == value for name, value in secrets):
+        found.append("environment")
+    if os.access(os.path.dirname(harness_lab.__file__), os.W_OK) or os.access(sys.prefix, os.W_OK):
+        found.append("write")
+    try:
+        os.close(os.open("/dev/tty", os.O_RDWR | os.O_NOCTTY))
+        found.append("terminal")
+    except OSError:
+        pass
+    if _sees(caller):
+        found.append("processes")
+    if _capabilities():
+        found.append("capabilities")
+    if os.geteuid() == 0 and os.path.exists("/proc/self/uid_map") and _real_root():
+        found.append("root")
+    return found
+
+
+def fingerprint(value: str) -> str:
+    """A variable's value as the probe compares it: never the value itself."""
+    return hashlib.sha256(value.encode("utf-8", "surrogateescape")).hexdigest()
+
+
+def _sees(pid: int) -> bool:
+    """Whether the runner's process, known by its pid outside, is visible here (no own PID namespace)."""
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            return b"harness_lab.grading.host" not in f.read()
+    except OSError:
+        return False
+
+
+def _capabilities() -> bool:
+    """Whether this process holds any capability (in whatever user namespace it is in)."""
+    try:
+        with open("/proc/self/status") as f:
+            return any(line.startswith("CapEff:") and int(line.split()[1], 16) != 0 for line in f)
+    except OSError:
+        return False
+
+
+def _real_root() -> bool:
+    """Whether uid 0 here is root outside too (the identity map of the first user namespace)."""
+    with open("/proc/self/uid_map") as f:
+        return any(line.split()[:2] == ["0", "0"] for line in f)

@@ -1,0 +1,105 @@
+"""One graded notebook's own namespaces inside the grading sandbox (Linux; see ``host.py``).
+
+bubblewrap starts the grading host once per worker, in a sandbox that sees the system, the course's
+venv and the package read-only, with no network and its own process namespace. Each notebook the
+host grades then gets namespaces of its own, made here by the limited run's supervisor before it
+forks the job (``sandbox.run_limited(setup=...)``): a user namespace nested in the sandbox's (so
+an unprivileged host may create the rest), a mount namespace where fresh, size-capped tmpfs are
+mounted on ``/tmp``, ``/dev/shm`` and the notebook's folder ``/nb``, a network namespace with not
+even a loopback up, and an IPC namespace. So nothing one notebook writes or leaves behind reaches
+the next one the host grades, and the mounts the sandbox made stay read-only and in place: the
+kernel locks mounts inherited by a less privileged namespace.
+
+The capabilities a process holds in the nested user namespace it created are then given up (the
+bounding set, then ``capset``), and ``no_new_privs`` is set, so learner code below holds none.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import platform
+import resource
+
+__all__ = ["FOLDER", "enter", "write_files"]
+
+FOLDER = "/nb"  # the notebook's private folder inside the sandbox (bwrap creates the mount point)
+TMPFS = {"/tmp": "64m", "/dev/shm": "8m", FOLDER: "64m"}
+FILE_LIMIT = 64 << 20  # bytes a learner process may write into one file (RLIMIT_FSIZE)
+PROCESS_LIMIT = 256  # processes of the notebook's user namespace (RLIMIT_NPROC counts per namespace)
+
+_CLONE_NEWNS = 0x00020000
+_CLONE_NEWIPC = 0x08000000
+_CLONE_NEWUSER = 0x10000000
+_CLONE_NEWNET = 0x40000000
+_MS_NOSUID, _MS_NODEV = 2, 4
+_PR_SET_DUMPABLE, _PR_CAPBSET_DROP, _PR_SET_NO_NEW_PRIVS = 4, 24, 38
+_CAP_LAST = 63
+_CAPSET = {"x86_64": 126, "aarch64": 91, "riscv64": 91}  # the capset syscall's number per machine
+_V3 = 0x20080522  # _LINUX_CAPABILITY_VERSION_3: two 32-bit words per set
+
+
+class _Header(ctypes.Structure):
+    _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
+
+
+class _Data(ctypes.Structure):
+    _fields_ = [("effective", ctypes.c_uint32), ("permitted", ctypes.c_uint32), ("inheritable", ctypes.c_uint32)]
+
+
+def _libc() -> ctypes.CDLL:
+    return ctypes.CDLL(None, use_errno=True)
+
+
+def _check(result: int, what: str) -> None:
+    if result != 0:
+        number = ctypes.get_errno()
+        raise OSError(number, f"{what}: {os.strerror(number)}")
+
+
+def enter(files: dict[str, bytes]) -> None:
+    """In the supervisor, before it forks the job: own namespaces, fresh folders, ``files`` in ``FOLDER``.
+
+    Raises OSError when the kernel refuses a step; the host then reports the sandbox as broken,
+    and no learner code runs.
+    """
+    libc = _libc()
+    uid, gid = os.getuid(), os.getgid()
+    # /proc/self/*_map belong to root while the process is not dumpable (the host made itself so)
+    _check(libc.prctl(_PR_SET_DUMPABLE, 1, 0, 0, 0), "prctl")
+    _check(libc.unshare(_CLONE_NEWUSER | _CLONE_NEWNS | _CLONE_NEWNET | _CLONE_NEWIPC), "unshare")
+    for name, line in (("setgroups", "deny"), ("uid_map", f"{uid} {uid} 1"), ("gid_map", f"{gid} {gid} 1")):
+        with open(f"/proc/self/{name}", "w") as f:
+            f.write(line)
+    _check(libc.prctl(_PR_SET_DUMPABLE, 0, 0, 0, 0), "prctl")
+    for target, size in TMPFS.items():
+        options = f"size={size},mode=0700".encode()
+        _check(libc.mount(b"tmpfs", target.encode(), b"tmpfs", _MS_NOSUID | _MS_NODEV, options), f"mount {target}")
+    write_files(FOLDER, files)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (FILE_LIMIT, FILE_LIMIT))
+    resource.setrlimit(resource.RLIMIT_NPROC, (PROCESS_LIMIT, PROCESS_LIMIT))
+    _drop_capabilities(libc)
+
+
+def write_files(folder: str, files: dict[str, bytes]) -> None:
+    """Write ``files`` (plain names only) into ``folder`` and make it the working folder."""
+    for name, data in files.items():
+        if not name or name in (".", "..") or "/" in name or "\0" in name:
+            raise ValueError(f"not a plain file name: {name!r}")
+        fd = os.open(os.path.join(folder, name), os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+    os.chdir(folder)
+
+
+def _drop_capabilities(libc: ctypes.CDLL) -> None:
+    """Give up every capability of the nested namespace, for good (the bounding set first)."""
+    _check(libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "prctl")
+    for cap in range(_CAP_LAST + 1):
+        libc.prctl(_PR_CAPBSET_DROP, cap, 0, 0, 0)  # EINVAL past the kernel's last capability
+    number = _CAPSET.get(platform.machine())
+    if number is None:  # the bounding set and no_new_privs still keep an exec from gaining any
+        return
+    header = _Header(_V3, 0)
+    data = (_Data * 2)()
+    _check(libc.syscall(number, ctypes.byref(header), ctypes.byref(data)), "capset")

@@ -1,0 +1,99 @@
+"""What a learner's code wrote into a grade, made safe for the report and the terminal (issue 26, item 3).
+
+A verdict carries learner text: the first line of an exception, a value shown in a hint. Learner
+code that reached a secret could carry it out that way (``RuntimeError('KEY=' + key)``): the
+instructor's API key or a classmate's answer in ``feedback/<learner>.txt``. The sandbox keeps both
+out of reach; this is the second wall, for grading without it. Every text of a grade is cleaned:
+
+- any run of ``WINDOW`` characters or more found in a value of the caller's environment (values of
+  ``SHORTEST`` characters or more, whole) or in a classmate's notebook becomes ``[REDACTED]``, but
+  for the characters that also lie in a run the learner's own notebook holds;
+- control characters (escape sequences, carriage returns, bidi overrides) are shown as escapes like
+  ``\\x1b``, so no text can restyle, hide or rewrite the instructor's terminal.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Iterable
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from ..scrub import REDACTED
+from .report import Check
+
+if TYPE_CHECKING:
+    from .notebook import NotebookGrade
+
+__all__ = ["Redactor", "own_text", "visible"]
+
+WINDOW = 12  # characters a leaked run must have to count (shorter runs are common words and paths)
+SHORTEST = 8  # environment values shorter than this are not secrets worth hiding (LANG=C.UTF-8, USER=root)
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def own_text(data: bytes) -> str:
+    """A notebook's own text, which its grade may quote: the file, and its cells' sources as written."""
+    text = data.decode("utf-8", "replace")
+    try:
+        cells = json.loads(text)["cells"]
+        return "\0".join([text, *("".join(c.get("source", "")) for c in cells if isinstance(c, dict))])
+    except (ValueError, KeyError, TypeError, AttributeError, RecursionError):
+        return text
+
+
+def visible(text: str) -> str:
+    """``text`` with each control character shown as an escape (newlines and tabs kept)."""
+    return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+
+
+class Redactor:
+    """Cuts the caller's secrets and other files' content out of learner text (see the module docstring)."""
+
+    def __init__(self, secrets: Iterable[str] = (), others: Iterable[str] = ()) -> None:
+        self.secrets = sorted({s for s in secrets if len(s) >= SHORTEST}, key=len, reverse=True)
+        self.protected = "\0".join([*self.secrets, *others])
+
+    @classmethod
+    def from_environment(cls, others: Iterable[str] = ()) -> Redactor:
+        return cls(os.environ.values(), others)
+
+    def clean(self, text: str, own: str = "") -> str:
+        return visible(self._redacted(text, own))
+
+    def _redacted(self, text: str, own: str) -> str:
+        hidden = [False] * len(text)
+        for secret in self.secrets:  # whole values, however short their runs
+            start = text.find(secret)
+            while start >= 0:
+                if secret not in own:
+                    hidden[start : start + len(secret)] = [True] * len(secret)
+                start = text.find(secret, start + 1)
+        leaked, shared = [False] * len(text), [False] * len(text)
+        for start in range(len(text) - WINDOW + 1):
+            window = text[start : start + WINDOW]
+            cover = shared if window in own else leaked if window in self.protected else None
+            if cover is not None:
+                cover[start : start + WINDOW] = [True] * WINDOW
+        hidden = [h or (leak and not mine) for h, leak, mine in zip(hidden, leaked, shared, strict=True)]
+        if not any(hidden):
+            return text
+        out, previous = [], False
+        for char, cut in zip(text, hidden, strict=True):
+            if not cut:
+                out.append(char)
+            elif not previous:
+                out.append(REDACTED)
+            previous = cut
+        return "".join(out)
+
+    def grade(self, grade: NotebookGrade, own: str = "") -> NotebookGrade:
+        """``grade`` with every text it carries cleaned."""
+        reports = tuple(replace(r, checks=tuple(self._check(c, own) for c in r.checks)) for r in grade.reports)
+        notes = tuple(self.clean(note, own) for note in grade.notes)
+        return replace(grade, reports=reports, error=self.clean(grade.error, own), notes=notes)
+
+    def _check(self, check: Check, own: str) -> Check:
+        return replace(check, hint=self.clean(check.hint, own), warning=self.clean(check.warning, own))

@@ -1,0 +1,111 @@
+"""What crosses between learner code and the grader: plain values, framed, and one-line errors.
+
+Every message between a limited job and its caller (``sandbox.py``), between a job and the judge
+(``bridge.py``) and between a grading host and the command that started it (``runner.py``) is a
+pickle of plain values only: str, int, float, bool, None, bytes, and lists, tuples, sets and dicts
+of them, each of exactly that type. The sending side refuses anything else (``check_plain``) and
+the reading side's unpickler can build no class at all (``PlainOnly``), so nothing a learner
+defined (a str subclass with its own ``__eq__``, say) comes back to run on the reading side. A
+message travels as its pickle's length in ``HEADER`` bytes, then the pickle (``framed``).
+
+``describe_error`` turns an exception into the one line a learner sees: its type, the first line of
+its message and the learner's own line that raised it.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import pickle
+import traceback
+from typing import Any
+
+from ..text import t
+
+__all__ = ["HEADER", "PlainOnly", "check_plain", "describe_error", "framed", "plain", "unframed"]
+
+# A message is prefixed with its length in this many bytes.
+HEADER = 8
+_PLAIN = (str, int, float, bool, bytes, type(None))
+
+
+class PlainOnly(pickle.Unpickler):
+    """An unpickler that builds no class: only the plain values pickle encodes without one."""
+
+    def find_class(self, module: str, name: str) -> Any:
+        raise pickle.UnpicklingError(f"{module}.{name} is not a plain value")
+
+
+def framed(message: Any) -> bytes:
+    """``message`` as it travels: its pickle's length in ``HEADER`` bytes, then the pickle."""
+    payload = pickle.dumps(message)
+    return len(payload).to_bytes(HEADER, "big") + payload
+
+
+def unframed(payload: bytes) -> Any:
+    """A framed message's pickle read back, building no class (raises for anything else)."""
+    return PlainOnly(io.BytesIO(payload)).load()
+
+
+def plain(value: Any, limit: int | None = None) -> str:
+    """``value`` as an exact ``str`` (a str subclass's own methods left behind), cut at ``limit``.
+
+    Call it on the job side, on anything the learner produced that goes into a summary. A value
+    that is not a str is shown with ``repr``.
+    """
+    if not isinstance(value, str):
+        value = repr(value)
+    if type(value) is not str:
+        value = str.__getitem__(value, slice(None))  # str's own slice: an exact copy
+    if limit is not None and len(value) > limit:
+        value = value[: limit - 3] + "..."
+    return value
+
+
+def check_plain(value: Any, depth: int = 0) -> None:
+    kind = type(value)
+    if kind in _PLAIN:
+        return
+    if depth > 20 or kind not in (list, tuple, set, frozenset, dict):
+        raise TypeError(f"{kind.__name__} is not a plain value")
+    items = [x for pair in value.items() for x in pair] if kind is dict else value
+    for item in items:
+        check_plain(item, depth + 1)
+
+
+def describe_error(exc: BaseException) -> str:
+    """One line for an exception: type, message and, when known, the learner's line that raised it.
+
+    Frames inside harness_lab, the SDK or the standard library are skipped, so the line named is
+    the learner's own (notebook cells are registered in ``linecache`` by IPython).
+    """
+    kind = plain(type(exc).__name__)
+    message = _api_message(exc) or _first_line(exc)
+    text = f"{kind}: {message}" if message else kind
+    if len(text) > 200:
+        text = text[:197] + "..."
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    own = None
+    for frame in traceback.extract_tb(exc.__traceback__):
+        path = os.path.abspath(frame.filename)
+        if path.startswith(here) or "site-packages" in path or path.startswith(os.path.dirname(os.__file__)):
+            continue
+        own = frame
+    if own is not None and own.line:
+        line = own.line.strip()
+        line = line if len(line) <= 60 else line[:59] + "…"
+        text += t("grade.raised_at", function=own.name, line=line)
+    return text
+
+
+def _first_line(exc: BaseException) -> str:
+    text = plain(str(exc)).strip()
+    return text.splitlines()[0] if text else ""
+
+
+def _api_message(exc: BaseException) -> str:
+    """The API's own words for an SDK status error (the 400's message), without the JSON around it."""
+    body = getattr(exc, "body", None)
+    if type(body) is dict and type(body.get("error")) is dict:
+        return plain(body["error"].get("message", ""))
+    return ""

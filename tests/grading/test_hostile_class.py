@@ -1,0 +1,304 @@
+"""A class with a hostile learner in it, graded by the real commands (issues 24, 26 and 29).
+
+Each test hands in notebooks whose answer cells attack (``attacks.py``) and grades the class as an
+instructor would, in the sandbox (the default) and, where it says so, with ``--unsandboxed`` as root
+(learner code then runs as an unprivileged user of its own). The attacker gets what its own code
+earns and nothing else: no trace outside its copy, no connection, no secret or classmate's answer in
+the report, and every classmate's grade as it would be without it.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+from attacks import KILL_THE_GRADERS, STOP_EVERYTHING, leaking, snooping
+from class_submissions import Handed, answer_cells, needs_sandbox, right, wrong
+from test_classroom import gone, named, named_hang
+
+from harness_lab.grading.isolation import LEARNER_UID, UIDS_PER_RUN
+from harness_lab.text import t
+
+ROOT = Path(__file__).resolve().parents[2]
+TIMEOUT = "8"
+pytestmark = needs_sandbox
+
+
+def command(*args: str | Path, env: dict | None = None, timeout: float = 300) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "harness_lab.cli", *map(str, args)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        stdin=subprocess.DEVNULL,
+    )
+
+
+def rows(report: Path) -> dict[tuple[str, str], dict]:
+    with open(report / "grades.csv", encoding="utf-8-sig", newline="") as f:
+        return {(r["learner"], r["exercise"]): r for r in csv.DictReader(f)}
+
+
+def verdict(row: dict) -> tuple:
+    return tuple(row[k] for k in ("criterion_1", "criterion_2", "criterion_3", "hint_keys", "score", "status"))
+
+
+def with_code(handed: Handed, code: str) -> Handed:
+    answer_cells(handed.notebook)[0].source += "\n" + code
+    return handed
+
+
+def classmates(subs: Path) -> dict[str, Handed]:
+    plan = {"ann": right("level1"), "ben": wrong("level1", "deny result that does not say why"), "cho": right("level2")}
+    for learner, handed in plan.items():
+        handed.write(subs, learner)
+    return plan
+
+
+def assert_classmates_graded_as_alone(report: Path, plan: dict[str, Handed]) -> None:
+    got = rows(report)
+    for learner, handed in plan.items():
+        row = got[learner, handed.exercise]
+        assert (row["status"], row["hint_keys"]) == (handed.status, handed.hint_keys()), (learner, row)
+
+
+def traces(marker: str, places: list[Path]) -> list[Path]:
+    """Files named after ``marker`` at the top of the system's temporary folders, or anywhere in ``places``."""
+    found = [p for folder in ("/tmp", "/var/tmp", "/dev/shm") for p in Path(folder).glob(f"{marker}*")]
+    return found + [p for place in places if place.is_dir() for p in place.rglob(f"{marker}*")]
+
+
+def public_folder() -> Path:
+    """A folder under /tmp that any user can read: what an unprivileged learner uid could reach unsandboxed."""
+    folder = Path(tempfile.mkdtemp(prefix="hl-hostile-"))
+    folder.chmod(0o755)
+    return folder
+
+
+def opened(folder: Path) -> None:
+    for path in [folder, *folder.rglob("*")]:
+        path.chmod(0o755 if path.is_dir() else 0o644)
+
+
+@pytest.mark.parametrize("unsandboxed", [False, True], ids=["sandboxed", "unsandboxed as a control"])
+def test_a_snooping_learner_leaves_no_trace_and_changes_no_grade(unsandboxed):
+    base = public_folder()
+    try:
+        subs, report, home, scratch = base / "subs", base / "report", base / "home", base / "tmp"
+        for folder in (home, scratch):
+            folder.mkdir()
+        (home / "notes.txt").write_text("講師のメモ", encoding="utf-8")
+        plan = classmates(subs)
+        marker = f"hl-snoop-{uuid.uuid4().hex[:8]}"
+        with socket.socket() as listener:
+            listener.bind(("127.0.0.1", 0))
+            listener.listen(5)
+            code = snooping(marker, listener.getsockname()[1], [subs, report, home, scratch])
+            with_code(right("level2"), code).write(subs, "mal")
+            opened(subs)
+            env = {**os.environ, "HOME": str(home), "TMPDIR": str(scratch), "ANTHROPIC_API_KEY": f"sk-ant-{marker}"}
+            extra = ["--unsandboxed"] if unsandboxed else []
+            done = command("grade-class", subs, "--out", report, "--timeout", TIMEOUT, *extra, env=env)
+            assert done.returncode == 0, done.stdout + done.stderr
+            listener.setblocking(False)
+            try:
+                listener.accept()[0].close()
+                connected = True
+            except BlockingIOError:
+                connected = False
+        left = traces(marker, [subs, report, home, scratch])
+        # (the page quotes the attacker's answer cells, the attack's text included: only an append counts)
+        forged = [p for p in report.rglob("*") if p.is_file() and p.read_text(errors="replace").endswith(marker)]
+        if unsandboxed:  # the attack is real: as an unprivileged user it still reaches the shared folders
+            assert connected and left, "the control run should show what the attack does without the sandbox"
+            return
+        assert not connected and left == [] and not forged, (connected, left, forged)
+        assert_classmates_graded_as_alone(report, plan)
+        assert verdict(rows(report)["mal", "level2"])[-2:] == ("3", "ok")  # a right answer, despite it all
+        assert f"sk-ant-{marker}" not in "".join(p.read_text(errors="replace") for p in report.rglob("*.*"))
+    finally:
+        for path in traces(marker, []):
+            path.unlink(missing_ok=True)
+        subprocess.run(["rm", "-rf", str(base)], check=False)
+
+
+AS_ROOT = pytest.mark.parametrize(
+    "unsandboxed", [False, True], ids=["sandboxed", "unsandboxed as root: a user of its own per worker"]
+)
+
+
+def unsandboxed_only_as_root(unsandboxed: bool) -> list[str]:
+    if unsandboxed and os.geteuid() != 0:  # learner code would run as the one running the tests
+        pytest.skip("unsandboxed, learner code runs as the caller, and could stop or kill the caller's processes")
+    return ["--unsandboxed"] if unsandboxed else []
+
+
+@AS_ROOT
+def test_stopping_every_process_in_sight_does_not_hang_the_batch(tmp_path, unsandboxed):
+    subs, report = tmp_path / "subs", tmp_path / "report"
+    plan = classmates(subs)
+    with_code(right("level2"), STOP_EVERYTHING).write(subs, "mal")
+    extra = unsandboxed_only_as_root(unsandboxed)
+    started = time.monotonic()
+    args = ["grade-class", subs, "--out", report, "--timeout", TIMEOUT, "--jobs", "2", *extra]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "harness_lab.cli", *map(str, args)],
+        cwd=ROOT,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        out, err = proc.communicate(timeout=150)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, out + err
+    assert time.monotonic() - started < 120
+    assert_classmates_graded_as_alone(report, plan)
+    # sandboxed, it stopped only its own notebook's processes: its own timeout. Unsandboxed it stopped
+    # its grading host too, which the pool replaced: the grader's failure, graded again next run.
+    own = "grade.class.worker_died" if unsandboxed else "grade.nb.timeout"
+    assert rows(report)["mal", "level2"]["hint_keys"] == own
+    first = LEARNER_UID + proc.pid * UIDS_PER_RUN  # the command's own block of uids
+    assert owned_by(range(first, first + 2)) == []  # nothing left behind, stopped or not
+
+
+def owned_by(uids: range) -> list[int]:
+    """Processes whose real uid is in ``uids``."""
+    found = []
+    for entry in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{entry}/status") as f:
+                uid = next(int(line.split()[1]) for line in f if line.startswith("Uid:"))
+        except (OSError, ValueError, StopIteration):
+            continue
+        if uid in uids:
+            found.append(int(entry))
+    return found
+
+
+@AS_ROOT
+def test_killing_every_grading_process_in_sight_hurts_only_the_killer(tmp_path, unsandboxed):
+    subs, report = tmp_path / "subs", tmp_path / "report"
+    plan = classmates(subs)
+    with_code(right("level1"), KILL_THE_GRADERS).write(subs, "mal")
+    extra = unsandboxed_only_as_root(unsandboxed)
+    done = command("grade-class", subs, "--out", report, "--timeout", TIMEOUT, "--jobs", "2", *extra, timeout=150)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert_classmates_graded_as_alone(report, plan)
+    own = "grade.class.worker_died" if unsandboxed else "grade.nb.crashed"
+    assert rows(report)["mal", "level1"]["hint_keys"] == own
+
+
+@pytest.mark.parametrize("unsandboxed", [False, True], ids=["sandboxed", "unsandboxed"])
+def test_an_exception_carrying_the_key_or_a_classmates_answer_reaches_the_report_cut_and_redacted(unsandboxed):
+    base = public_folder()
+    try:
+        key = f"sk-ant-api03-{uuid.uuid4().hex}"
+        secret_file = base / "instructor.env"  # readable by anyone: a careless .env
+        secret_file.write_text(f"ANTHROPIC_API_KEY={key}\n", encoding="utf-8")
+        secret_file.chmod(0o644)
+        subs, report = base / "subs", base / "report"
+        mark = f"bob-approach-{uuid.uuid4().hex[:10]}"
+        bob = with_code(right("level1"), f"# {mark}: the tier table, read twice\n")
+        bob_path = bob.write(subs, "bob")
+        with_code(right("level1"), leaking(secret_file, bob_path)).write(subs, "mal")
+        opened(subs)
+        env = {**os.environ, "ANTHROPIC_API_KEY": key}
+        extra = ["--unsandboxed"] if unsandboxed else []
+        done = command("grade-class", subs, "--out", report, *extra, env=env)
+        assert done.returncode == 0, done.stdout + done.stderr
+        written = "".join(
+            p.read_text(encoding="utf-8-sig") for p in report.rglob("*") if p.suffix in (".csv", ".txt", ".html")
+        )
+        for secret in (key, key[:20], mark):
+            assert secret not in written, written[max(0, written.find(secret) - 300) : written.find(secret) + 50]
+        assert "SECOND LINE" not in written  # an exception reaches the report as its type and first line
+        message = rows(report)["mal", "level1"]["message"]
+        assert "RuntimeError: KEY=" in message
+        if unsandboxed:  # it found both (readable by its user), and both were cut out
+            assert message.count("[REDACTED]") >= 2, message
+    finally:
+        subprocess.run(["rm", "-rf", str(base)], check=False)
+
+
+def test_a_host_that_dies_is_the_graders_failure_and_is_graded_again(tmp_path):
+    subs, report = tmp_path / "subs", tmp_path / "report"
+    right("level1").write(subs, "ann")
+    hang = f"hl-infra-{os.getpid()}"[:15]
+    named_hang(hang).write(subs, "zed")
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "harness_lab.cli",
+            "grade-class",
+            subs,
+            "--out",
+            report,
+            "--timeout",
+            "60",
+            "--jobs",
+            "1",
+        ],
+        cwd=ROOT,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while not named(hang):
+            assert time.monotonic() < deadline and proc.poll() is None
+            time.sleep(0.1)
+        for pid in hosts_of(proc.pid):  # the machine, not the learner, takes the host away
+            os.kill(pid, signal.SIGKILL)
+        out, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, out + err
+    assert gone(hang)
+    row = rows(report)["zed", "level2"]
+    assert row["message"] == t("grade.class.worker_died") and row["hint_keys"] == "grade.class.worker_died"
+    assert "答え" in row["message"]  # it says the answer is not at fault
+    done = command("grade-class", subs, "--out", report, "--timeout", "2")
+    assert done.returncode == 0
+    assert t("grade.class.done", total=2, seconds="@", graded=1, reused=1).split("@")[1] in done.stdout
+    assert rows(report)["zed", "level2"]["status"] == "timeout"
+
+
+def hosts_of(root: int) -> list[int]:
+    """Grading hosts below process ``root``."""
+    found, todo = [], [root]
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                children.setdefault(int(f.read().rsplit(")", 1)[1].split()[1]), []).append(int(entry))
+        except (OSError, ValueError, IndexError):
+            continue
+    while todo:
+        for pid in children.get(todo.pop(), []):
+            todo.append(pid)
+            try:
+                with open(f"/proc/{pid}/cmdline", "rb") as f:
+                    if b"harness_lab.grading.host" in f.read():
+                        found.append(pid)
+            except OSError:
+                pass
+    return found

@@ -1,0 +1,173 @@
+"""The sandbox around learner code, and what happens without one (issue 24, items 1 and 2).
+
+``harness-lab grade-class`` grades only inside a bubblewrap sandbox that has proved, before any
+learner code runs, that it isolates (``isolation.probe``): without ``bwrap`` on PATH, or with a
+``bwrap`` that does not isolate, it refuses and says how to get one; with ``--unsandboxed`` it
+grades and the report says at its top that it did so without isolation. ``harness-lab grade`` for
+one learner grades either way. Each answer cell here writes a marker file when it runs, so the
+tests can tell that a refused run ran no learner code.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from class_submissions import FILES, answer_cells, needs_sandbox, right, solution
+
+from harness_lab.grading.class_command import grade_class_command
+from harness_lab.grading.isolation import ENVIRONMENT, PASSED_ON
+from harness_lab.text import t
+
+ROOT = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="bubblewrap is Linux only")
+
+# A "bwrap" that runs the command with none of its options: the host starts, but nothing is isolated.
+IGNORES_ITS_OPTIONS = """#!{python}
+import os, sys
+args = sys.argv[sys.argv.index("--") + 1:]
+os.execv(args[0], [a for a in args if a != "--sandboxed"])
+"""
+# A "bwrap" that runs the command as it is: the host tries to make its namespaces on the real system.
+RUNS_IT_BARE = """#!/bin/sh
+while [ "$#" -gt 0 ] && [ "$1" != "--" ]; do shift; done
+shift
+exec "$@"
+"""
+
+
+def command(*args: str | Path, env: dict | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "harness_lab.cli", *map(str, args)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        stdin=subprocess.DEVNULL,
+    )
+
+
+def marking(exercise: str, marker: Path):
+    """The reference solution, whose first answer cell also leaves ``marker`` behind when it can."""
+    handed = right(exercise)
+    answer_cells(handed.notebook)[
+        0
+    ].source += f"\ntry:\n    open({str(marker)!r}, 'w').close()\nexcept OSError:\n    pass\n"
+    return handed
+
+
+def path_with(folder: Path) -> dict:
+    return {**os.environ, "PATH": f"{folder}:/usr/bin:/bin"}
+
+
+def without_bwrap(tmp_path: Path) -> dict:
+    empty = tmp_path / "no-bwrap"
+    empty.mkdir(exist_ok=True)
+    return {**os.environ, "PATH": str(empty)}
+
+
+def test_without_bwrap_grade_class_refuses_runs_nothing_and_says_how(tmp_path):
+    subs, report, marker = tmp_path / "subs", tmp_path / "report", tmp_path / "ran"
+    marking("level1", marker).write(subs, "ann")
+    done = command("grade-class", subs, "--out", report, env=without_bwrap(tmp_path))
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert done.stderr.strip() == t("grade.sandbox.missing") and "apt-get install bubblewrap" in done.stderr
+    assert not marker.exists() and not report.exists()
+
+
+def test_with_unsandboxed_it_grades_and_the_report_says_so_at_its_top(tmp_path):
+    subs, report = tmp_path / "subs", tmp_path / "report"
+    right("level1").write(subs, "ann")
+    done = command("grade-class", subs, "--out", report, "--unsandboxed", env=without_bwrap(tmp_path))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.splitlines()[0] == t("grade.class.unsandboxed")
+    page = (report / "index.html").read_text(encoding="utf-8")
+    head = page.split("<h2>")[0]  # before the first section
+    assert t("grade.class.unsandboxed") in head
+    assert "ann,level1,level1_tiered_policy.ipynb,pass,pass,pass" in (report / "grades.csv").read_text("utf-8-sig")
+
+
+@needs_sandbox
+def test_a_sandboxed_report_says_nothing_of_isolation(tmp_path):
+    subs, report = tmp_path / "subs", tmp_path / "report"
+    right("level1").write(subs, "ann")
+    out = io.StringIO()
+    assert grade_class_command(subs, report, stdout=out, stderr=io.StringIO()) == 0
+    assert t("grade.class.unsandboxed") not in out.getvalue()
+    assert t("grade.class.unsandboxed") not in (report / "index.html").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    "fake, key",
+    [(IGNORES_ITS_OPTIONS, "grade.sandbox.leaks"), (RUNS_IT_BARE, "grade.sandbox.broken")],
+    ids=["ignores its options", "runs the host bare"],
+)
+def test_a_bwrap_that_does_not_isolate_is_refused_before_any_learner_code_runs(tmp_path, fake, key):
+    folder = tmp_path / "fake"
+    folder.mkdir()
+    bwrap = folder / "bwrap"
+    bwrap.write_text(fake.format(python=sys.executable), encoding="utf-8")
+    bwrap.chmod(bwrap.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
+    subs, report, marker = tmp_path / "subs", tmp_path / "report", tmp_path / "ran"
+    marking("level1", marker).write(subs, "ann")
+    done = command("grade-class", subs, "--out", report, env=path_with(folder))
+    assert done.returncode == 2, done.stdout + done.stderr
+    head = t(key, findings="@", reason="@").split("@")[0]
+    assert done.stderr.startswith(head), done.stderr
+    if key == "grade.sandbox.leaks":  # what the probe reached, in the catalog's words
+        for finding in ("read", "connect", "processes"):
+            assert t(f"grade.sandbox.finding.{finding}") in done.stderr, done.stderr
+    assert not marker.exists()
+
+
+def test_grade_for_one_learner_grades_with_and_without_bwrap(tmp_path):
+    notebook = ROOT / "exercises" / "solutions" / FILES["level1"]
+    for env in (dict(os.environ), without_bwrap(tmp_path)):
+        done = command("grade", notebook, env=env)
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert t("grade.all_passed", total=3) in done.stdout
+
+
+@needs_sandbox
+@pytest.mark.parametrize("unsandboxed", [False, True], ids=["sandboxed", "unsandboxed"])
+def test_learner_code_sees_only_the_allowed_environment_and_is_not_root(tmp_path, unsandboxed):
+    # the answer cell raises with the names and the uid it sees; the grade's message carries them
+    subs, report = tmp_path / "subs", tmp_path / "report"
+    nb = solution("level1")
+    answer_cells(nb)[
+        0
+    ].source += "\nimport os\nraise RuntimeError('SEEN ' + ' '.join(sorted(os.environ)) + f' UID={os.getuid()}')\n"
+    (subs / "ann").mkdir(parents=True)
+    import nbformat
+
+    nbformat.write(nb, subs / "ann" / FILES["level1"])
+    env = {**os.environ, "ANTHROPIC_API_KEY": "sk-ant-test-isolation-0123456789", "OTHER_TOKEN": "tok-9876543210"}
+    extra = ["--unsandboxed"] if unsandboxed else []
+    done = command("grade-class", subs, "--out", report, *extra, env=env)
+    assert done.returncode == 0, done.stdout + done.stderr
+    feedback = (report / "feedback" / "ann.txt").read_text(encoding="utf-8")
+    seen = feedback.split("SEEN ", 1)[1].split(" UID=")[0].split()
+    allowed = {*ENVIRONMENT, *PASSED_ON, "HOME", "TMPDIR", "PWD"}  # PWD: bwrap sets it to the sandbox's folder
+    assert set(seen) <= allowed, seen
+    assert int(re.search(r" UID=(\d+)", feedback).group(1)) != 0
+
+
+def test_what_a_host_could_not_grade_is_the_graders_failure_never_the_answers():
+    from harness_lab.grading.notebook import hosted_grade
+    from harness_lab.grading.sandbox import JobResult
+
+    name = FILES["level2"]
+    for outcome in (JobResult("unavailable", error="mount /nb: EPERM"), JobResult("error", error="KeyError: 'x'")):
+        grade = hosted_grade(f"ann/{name}", name, outcome, 60.0)
+        assert (grade.exercise, grade.key) == ("level2", "grade.class.internal")
+        assert t("grade.mark.fail") not in grade.error and outcome.error in grade.error
+    # what the learner's code can do to the processes grading it stays its own verdict
+    assert hosted_grade(name, name, JobResult("crashed"), 60.0).key == "grade.nb.crashed"
+    assert hosted_grade(name, name, JobResult("timeout"), 60.0).key == "grade.nb.timeout"

@@ -1,0 +1,113 @@
+"""Learner text in a grade: secrets and classmates' work cut out, control characters shown (issue 26, item 3;
+issue 29, item 4), and the terminal reset before each verdict line."""
+
+from __future__ import annotations
+
+import os
+import pty
+import select
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from class_submissions import answer_cells, solution
+
+from harness_lab.grading import run_limited
+from harness_lab.grading.notebook import NotebookGrade
+from harness_lab.grading.redact import Redactor, visible
+from harness_lab.grading.report import Check, Report
+from harness_lab.scrub import REDACTED
+
+ROOT = Path(__file__).resolve().parents[2]
+KEY = "sk-ant-api03-a1b2c3d4e5f6a7b8c9d0"
+THEIRS = "def run_tool_uses(content, impls, approve):  # ben's own take on the tiers"
+
+
+def test_a_value_of_the_callers_environment_is_cut_out_whole_and_in_part():
+    redactor = Redactor([KEY, "short"], [])
+    assert redactor.clean(f"RuntimeError: KEY={KEY}") == f"RuntimeError: KEY={REDACTED}"
+    assert REDACTED in redactor.clean(f"half {KEY[:16]} of it")  # 16 characters of it: still cut
+    assert redactor.clean("a short word stays") == "a short word stays"  # values under 8 characters are not secrets
+
+
+def test_a_classmates_answer_is_cut_out_but_the_learners_own_text_stays():
+    own = "def run_tool_uses(content, tool_impls, approve):\n    return []\n"
+    redactor = Redactor([], [THEIRS, own])
+    leaked = redactor.clean(f"ValueError: {THEIRS}", own)
+    assert "ben's own take" not in leaked and REDACTED in leaked
+    assert leaked.startswith("ValueError: def run_tool_uses(content, ")  # the part both notebooks share stays
+    assert redactor.clean("NameError: name 'tool_impls' is not defined", own) == (
+        "NameError: name 'tool_impls' is not defined"
+    )
+
+
+def test_control_characters_are_shown_not_sent():
+    assert visible("\x1b[8m○ 合格\x1b[0m\r") == "\\x1b[8m○ 合格\\x1b[0m\\r"
+    assert visible("行1\n\t行2 \u202e") == "行1\n\t行2 \\u202e"
+
+
+def test_every_text_of_a_grade_is_cleaned():
+    check = Check(1, "title", False, hint=f"returned {KEY!r}", warning="\x1b[2J")
+    grade = NotebookGrade("x.ipynb", "level1", "ok", (Report("level1", (check,)),), error=KEY, notes=(KEY,))
+    clean = Redactor([KEY]).grade(grade)
+    assert KEY not in clean.text() and "\x1b" not in clean.text()
+    assert clean.reports[0].checks[0].warning == "\\x1b[2J" and clean.error == REDACTED
+
+
+def in_a_terminal(code: str, within: float = 120) -> str:
+    """Run ``python -c code`` with a pseudo-terminal as its controlling terminal; everything it showed there."""
+    pid, leader = pty.fork()
+    if pid == 0:
+        os.chdir(ROOT)
+        os.execv(sys.executable, [sys.executable, "-c", code])
+    seen, deadline = b"", time.monotonic() + within
+    try:
+        while time.monotonic() < deadline:
+            if select.select([leader], [], [], 0.2)[0]:
+                try:
+                    chunk = os.read(leader, 65536)
+                except OSError:
+                    break
+                if not chunk:
+                    break
+                seen += chunk
+            elif os.waitpid(pid, os.WNOHANG)[0]:
+                break
+    finally:
+        os.close(leader)
+        try:
+            os.kill(pid, 9)
+            os.waitpid(pid, 0)
+        except (OSError, ChildProcessError):
+            pass
+    return seen.decode("utf-8", "replace")
+
+
+def test_a_limited_job_has_no_controlling_terminal():
+    code = (
+        "import os\nfrom harness_lab.grading import run_limited\n"
+        "def job():\n    fd = os.open('/dev/tty', os.O_WRONLY)\n    os.write(fd, b'FAKE VERDICT\\n')\n    return 'opened'\n"
+        "print('OUTCOME', run_limited(job, timeout=10).status)\n"
+    )
+    shown = in_a_terminal(code)
+    assert "OUTCOME error" in shown and "FAKE VERDICT" not in shown, shown
+    assert run_limited(lambda: "still usable", timeout=10).value == "still usable"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="bubblewrap is Linux only")
+def test_fake_verdicts_written_to_the_terminal_never_show_and_real_lines_reset_it(tmp_path):
+    nb = solution("level1")
+    fake = "\\x1b[8m"  # concealed text from here on: the real verdicts would be invisible
+    answer_cells(nb)[0].source += (
+        "\nimport os\ntry:\n    _fd = os.open('/dev/tty', os.O_WRONLY)\n"
+        f"    os.write(_fd, '○ 合格 FAKE\\n○ 合格 FAKE\\n{fake}'.encode())\nexcept OSError:\n    pass\n"
+    )
+    import nbformat
+
+    path = tmp_path / "level1_tiered_policy.ipynb"
+    nbformat.write(nb, path)
+    shown = in_a_terminal(f"from harness_lab.cli import main\nmain(['grade', {str(path)!r}])\n")
+    assert "FAKE" not in shown, shown
+    lines = [line for line in shown.replace("\r\n", "\n").splitlines() if line]
+    assert lines and all(line.startswith("\x1b[0m") for line in lines), lines
