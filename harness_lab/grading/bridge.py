@@ -93,7 +93,7 @@ def observe(
     started = Started(linked, timeout, memory, keep=(theirs.fileno(),))
     theirs.close()
     until = started.deadline + GRACE
-    watched = [mine, started.read_end]
+    watched: list[socket.socket | int] = [mine, started.read_end]
     try:
         while True:
             ready, _, _ = select.select(watched, [], [], max(until - time.monotonic(), 0))

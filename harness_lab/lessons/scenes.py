@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 import anthropic
+from anthropic.types import ToolParam
 
 from ..emulator import Emulator, emulated_client, reply
 from ..grading.sandbox import abort
@@ -27,7 +28,7 @@ __all__ = [
 ]
 
 
-def definitions(**tools: tuple[str, dict]) -> list[dict]:
+def definitions(**tools: tuple[str, dict]) -> list[ToolParam]:
     """Tool definitions from ``name=(description, properties)``."""
     return [
         {"name": name, "description": text, "input_schema": {"type": "object", "properties": props}}
@@ -115,7 +116,7 @@ def fact(result: Any) -> dict:
     """A returned tool_result, whatever its form (dict or object), as plain facts."""
     content = field(result, "content")
     if isinstance(content, (list, tuple)):
-        text = "".join(str(field(b, "text", "") or "") for b in content)
+        text: str | None = "".join(str(field(b, "text", "") or "") for b in content)
     else:
         text = content if isinstance(content, str) else None
     return {
