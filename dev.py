@@ -2,7 +2,7 @@
 
     python3 dev.py demo   # create .venv if missing, install, run the lesson-6 demo offline
     python3 dev.py test   # create .venv if missing, install with test extras, lint, run every test
-    python3 dev.py lint   # only the lint and format checks (ruff)
+    python3 dev.py lint   # only the lint, format and type checks (ruff, mypy)
     python3 dev.py lab    # install JupyterLab too and open the course (lessons and exercises)
     python3 dev.py grade  # grade your two exercise notebooks from their answer cells, in a fresh process
     python3 dev.py live   # with ANTHROPIC_API_KEY: the live-Claude smoke test
@@ -118,11 +118,14 @@ LINTED = ("harness_lab", "tests", "benchmarks", "deploy", "dev.py", "exercises/c
 
 
 def lint(install: bool = True) -> int:
-    """ruff's lint rules and its formatter, configured in pyproject.toml; the exit code of the first failure."""
+    """ruff's lint rules and its formatter, then mypy over harness_lab (its files and strictness are in
+    pyproject.toml; it caches in .mypy_cache, so a second run takes seconds); the first failure's exit code."""
     if install:
         setup("[test]")
-    return sh(PY, "-m", "ruff", "check", *LINTED, check=False) or sh(
-        PY, "-m", "ruff", "format", "--check", *LINTED, check=False
+    return (
+        sh(PY, "-m", "ruff", "check", *LINTED, check=False)
+        or sh(PY, "-m", "ruff", "format", "--check", *LINTED, check=False)
+        or sh(PY, "-m", "mypy", check=False)
     )
 
 

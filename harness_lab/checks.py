@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import reprlib
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, TypeVar
 
 from .steps import STEPS
 from .text import t
+
+_T = TypeVar("_T")
 
 __all__ = ["approver", "client", "instruction", "max_tokens", "options", "prompt", "text", "valves", "whole_number"]
 
@@ -50,11 +52,11 @@ def client(value: Any) -> Any:
     return value
 
 
-def valves(value: Any) -> list:
+def valves(value: Iterable[_T]) -> list[_T]:
     """The valves as a list, each checked now rather than failing (or never firing) mid-run."""
     if hasattr(value, "step") or not isinstance(value, Iterable) or isinstance(value, (str, dict)):
         raise TypeError(t("usage.valves", got=reprlib.repr(value)))
-    found = list(value)
+    found: list[Any] = list(value)  # each is checked for what a valve has, below
     for valve in found:
         if isinstance(valve, type):
             raise TypeError(t("usage.valve_class", name=valve.__name__))
@@ -67,7 +69,7 @@ def valves(value: Any) -> list:
     return found
 
 
-def options(given: dict, known: Iterable[str]) -> dict:
+def options(given: dict[str, Any], known: Iterable[str]) -> dict[str, Any]:
     """``run()``'s extra keywords, refused by name: a limit on turns or tokens is a valve, not an option."""
     known = list(known)
     for name, value in given.items():
@@ -104,7 +106,7 @@ def approver(value: Any) -> Any:
     return value
 
 
-def _encodable(value: Any) -> Any:
+def _encodable(value: _T) -> _T:
     """``value`` if every string in it is valid UTF-8 (no lone surrogate).
 
     A lone surrogate (from a terminal's undecodable bytes, say) cannot be sent as JSON: kept in the

@@ -27,11 +27,14 @@ import re
 import sys
 import unicodedata
 from collections.abc import Callable
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from .events import ApprovalRequest, Decision, Finished, Stopped, Turn, deny
 from .messages import tool_calls
 from .text import t
+
+if TYPE_CHECKING:  # the tools are imported only by the command that runs them
+    from .tools import Tool
 
 __all__ = ["main", "read_answer", "shorten", "terminal_approver", "visible"]
 
@@ -52,7 +55,7 @@ _UNSHOWABLE_IN_TEXT = re.compile(rf"(?![\n\t])[{_UNSHOWABLE}]")
 _NAMED = {"\n": "\\n", "\t": "\\t", "\r": "\\r"}
 
 
-def _escape(match: re.Match) -> str:
+def _escape(match: re.Match[str]) -> str:
     char = match.group()
     code = ord(char)
     return _NAMED.get(char) or (f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
@@ -301,7 +304,7 @@ def _client(args: argparse.Namespace) -> Any:
     return connect(args.scenario, live=False, model=args.model)
 
 
-def _tools(high_impact: bool) -> list:
+def _tools(high_impact: bool) -> list[Tool]:
     from .tools import get_time, make_delete_file, make_http_post, make_read_file, make_write_file
 
     tools = [make_read_file(), get_time]
@@ -384,19 +387,17 @@ def main(
         print(f"unknown scenario {args.scenario!r}; known: {', '.join(scenario_names())}", file=sys.stderr)
         return 2
 
-    from .client import is_live
     from .drain import drain
     from .emulator import emulator_of
     from .loop import Run
-    from .valves import Approval, MaxTurns, NoProgress, TokenBudget
+    from .valves import Approval, MaxTurns, NoProgress, TokenBudget, Valve
 
     client = client if client is not None else _client(args)
     model = args.model or getattr(client, "_harness_lab_model", None)
-    mode = (
-        t("cli.mode_live", model=model) if is_live(client) else t("cli.mode_offline", scenario=emulator_of(client).name)
-    )
+    emulator = emulator_of(client)  # None: a live client
+    mode = t("cli.mode_live", model=model) if emulator is None else t("cli.mode_offline", scenario=emulator.name)
     print(mode, file=sys.stderr)
-    valves = [MaxTurns(args.max_turns), TokenBudget(args.budget), NoProgress(), Approval()]
+    valves: list[Valve] = [MaxTurns(args.max_turns), TokenBudget(args.budget), NoProgress(), Approval()]
     harness = Run(client, _tools(args.high_impact), valves, model=model)
     approve = terminal_approver(args.yes, ask, interactive or _has_terminal, out)
     end = drain(harness.start(args.prompt), approve, _printer(harness, out))

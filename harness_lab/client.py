@@ -29,7 +29,7 @@ def connect(
     *,
     live: bool | None = None,
     model: str | None = None,
-    faults: dict | None = None,
+    faults: dict[str, Any] | None = None,
     **client_kwargs: Any,
 ) -> anthropic.Anthropic:
     """A live client when ``ANTHROPIC_API_KEY`` is set and ``live`` is not ``False``, else an emulated one.
@@ -55,7 +55,7 @@ def connect(
         client = anthropic.Anthropic(api_key=key, base_url=ANTHROPIC_URL, **client_kwargs)
     else:
         client = emulated_client(scenario if scenario is not None else "lesson6", faults=faults, **client_kwargs)
-    client._harness_lab_model = model or MODEL
+    client._harness_lab_model = model or MODEL  # type: ignore[attr-defined]  # for mode_line, on the SDK's client
     return client
 
 
@@ -67,6 +67,7 @@ def is_live(client: Any) -> bool:
 def mode_line(client: Any) -> str:
     """One learner-facing line saying which mode is active (for a notebook's setup cell)."""
     model = getattr(client, "_harness_lab_model", MODEL)
-    if is_live(client):
+    emulator = emulator_of(client)
+    if emulator is None:  # is_live
         return t("client.mode_live", model=model)
-    return t("client.mode_offline", scenario=emulator_of(client).name, model=model)
+    return t("client.mode_offline", scenario=emulator.name, model=model)

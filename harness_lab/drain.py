@@ -14,6 +14,8 @@ from typing import Any
 from . import checks
 from .events import ApprovalRequest, Decision, Finished, Stopped, Usage
 from .loop import Run
+from .messages import Message
+from .valves import Valve
 
 __all__ = ["Outcome", "drain", "run"]
 
@@ -26,15 +28,15 @@ class Outcome:
     stop: Finished | Stopped
     turns: int
     usage: Usage
-    messages: list
-    turn_usage: tuple = ()  # one Usage per model request, for the token-burn plot
+    messages: list[Message]
+    turn_usage: tuple[Usage, ...] = ()  # one Usage per model request, for the token-burn plot
 
 
 def run(
     client: Any,
     prompt: str,
     tools: Any = (),
-    valves: Iterable = (),
+    valves: Iterable[Valve] = (),
     approve: Callable[[ApprovalRequest], Any] | None = None,
     on_event: Callable[[Any], None] | None = None,
     **options: Any,

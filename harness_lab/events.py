@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import describe
+from .messages import Block, Message, tool_calls
 from .messages import field as _field
-from .messages import tool_calls
 from .text import t
 
 __all__ = [
@@ -45,8 +45,7 @@ class Usage:
         """Read an SDK ``Usage`` object or a usage dict; missing or null fields count as 0."""
         if usage is None:
             return cls()
-        get = usage.get if isinstance(usage, dict) else lambda k: getattr(usage, k, None)
-        return cls(*(int(get(k) or 0) for k in cls.__dataclass_fields__))
+        return cls(*(int(_field(usage, k) or 0) for k in cls.__dataclass_fields__))
 
     @property
     def prompt_tokens(self) -> int:
@@ -133,7 +132,7 @@ class ApprovalRequest:
     request_number: int  # the model request whose response made this call
     tool_use_id: str
     name: str
-    input: dict
+    input: dict[str, Any]
 
     def __str__(self) -> str:
         return t("event.approval", turn=self.request_number, call=f"{self.name}({_compact(self.input)})")
@@ -146,11 +145,11 @@ class Turn:
     request_number: int  # k for the k-th model request of the run; ``state.turns`` counts finished tool turns
     response: Any  # the SDK's Message, as the client returned it
     stop_reason: str | None
-    results: tuple = ()  # tool_result dicts, in call order
+    results: tuple[Block, ...] = ()  # tool_result dicts, in call order
     usage: Usage = Usage()  # this turn's model call
     total: Usage = Usage()  # running total after this turn
     signature: str = ""
-    readings: dict = field(default_factory=dict)  # valve name -> short reading, e.g. "3/8"
+    readings: dict[str, str] = field(default_factory=dict)  # valve name -> short reading, e.g. "3/8"
 
     def __str__(self) -> str:
         calls = ", ".join(
@@ -176,7 +175,7 @@ class Finished:
     stop_reason: str
     turns: int
     usage: Usage
-    messages: tuple = ()
+    messages: tuple[Message, ...] = ()
 
     def __str__(self) -> str:
         return t(
@@ -198,7 +197,7 @@ class Stopped:
     reason: str
     turns: int
     usage: Usage
-    messages: tuple = ()
+    messages: tuple[Message, ...] = ()
     text: str = ""
 
     def __str__(self) -> str:

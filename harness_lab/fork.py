@@ -27,12 +27,10 @@ from typing import Any
 
 from . import checks
 from .events import Decision
-from .messages import tool_result
+from .messages import Block, tool_result
 from .text import t
 
 __all__ = ["Record", "edit_history", "fork_edits"]
-
-Block = dict[str, Any]  # a tool_result block, as the history holds it
 
 
 @dataclass

@@ -36,7 +36,7 @@ def jsonschema_module() -> Any:
     return jsonschema
 
 
-def is_valid_schema(schema: dict) -> bool:
+def is_valid_schema(schema: dict[str, Any]) -> bool:
     """Whether ``schema`` is valid under draft 2020-12's metaschema (its structure; formats are not checked)."""
     key = json.dumps(schema, sort_keys=True, ensure_ascii=False, default=repr)
     judged = _JUDGED.get(key)

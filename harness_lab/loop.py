@@ -16,13 +16,13 @@ import anthropic
 
 from . import checks, sdk
 from .events import ApprovalRequest, Event, Finished, Stopped
-from .messages import field, tool_calls
+from .messages import Block, Message, field, tool_calls
 from .model import model_id
 from .state import RunState
 from .stops import abnormal_stop, api_error_text
 from .text import t
 from .tools import PARALLEL_CALLS, Limits, ToolsFailed, ToolsInterrupted, as_tools, run_tool_uses
-from .valves.approval import decide
+from .valves import Valve, approval
 
 __all__ = ["Run"]
 
@@ -34,7 +34,7 @@ class Run:
         self,
         client: Any,
         tools: Any = (),
-        valves: Iterable = (),
+        valves: Iterable[Valve] = (),
         model: str | None = None,
         max_tokens: int = 1024,
         system: str | None = None,
@@ -50,10 +50,10 @@ class Run:
         self._held_at: str | None = None  # the step whose valve held back ``state.pending``
 
     @property
-    def messages(self) -> list:
+    def messages(self) -> list[Message]:
         return self.state.messages
 
-    def start(self, prompt: str | list) -> Generator[Event, Any, Finished | Stopped]:
+    def start(self, prompt: str | list[Block]) -> Generator[Event, Any, Finished | Stopped]:
         """Begin with the user's prompt (after a ``Finished`` run: a follow-up in the same conversation)."""
         if self.state.messages and (self.end is None or self.state.pending is not None):
             raise RuntimeError(t("usage.running"))  # a second prompt would interleave with this run
@@ -68,7 +68,7 @@ class Run:
         """
         self.state.pending_user.append(checks.instruction(text))
 
-    def resume(self, valves: Iterable | None = None) -> Generator[Event, Any, Finished | Stopped]:
+    def resume(self, valves: Iterable[Valve] | None = None) -> Generator[Event, Any, Finished | Stopped]:
         """Go on after a stop (raise a limit first, or pass new valves); same history, same counters."""
         s = self.state
         if not s.messages:
@@ -85,9 +85,9 @@ class Run:
         self,
         at: int,
         *,
-        results: dict | None = None,
-        decisions: dict | None = None,
-        valves: Iterable | None = None,
+        results: dict[str, str] | None = None,
+        decisions: dict[str, Any] | None = None,
+        valves: Iterable[Valve] | None = None,
         rerun: bool = False,
     ) -> Run:
         """A new run from turn ``at`` of this one, on the same client: what if that turn had gone otherwise?
@@ -130,8 +130,8 @@ class Run:
         """One model request with the whole history, and ``tools`` every time (the history needs them)."""
         return sdk.send(self.client, self.request())
 
-    def request(self) -> dict:
-        request = {"model": self.state.model, "max_tokens": self.max_tokens, "messages": self.state.messages}
+    def request(self) -> sdk.Request:
+        request: sdk.Request = dict(model=self.state.model, max_tokens=self.max_tokens, messages=self.state.messages)
         if self.tools:
             request["tools"] = [one.definition for one in self.tools.values()]
         if self.system:
@@ -158,9 +158,9 @@ class Run:
         reason = field(response, "stop_reason")
         return reason == "pause_turn" or (reason == "tool_use" and bool(tool_calls(response.content)))
 
-    def run_tool_uses(self, response: Any) -> Generator[ApprovalRequest, Any, list]:
+    def run_tool_uses(self, response: Any) -> Generator[ApprovalRequest, Any, list[Block]]:
         """Lesson 6's ``runToolUses`` over this run's tools; the valves at ``before_each_tool`` are valve 4."""
-        approve = functools.partial(decide, self.valves, self.state.model_calls, self.state.record)
+        approve = functools.partial(approval.decide, self.valves, self.state.model_calls, self.state.record)
         return (yield from run_tool_uses(response.content, self.tools, approve, self.state.record, self.limits))
 
     def finish(self, response: Any) -> Finished | Stopped:

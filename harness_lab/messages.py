@@ -10,6 +10,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
+# A history message or one content block, in the API's JSON shape: field name -> value.
+Block = dict[str, Any]
+Message = dict[str, Any]
+
 __all__ = [
     "assistant",
     "block_dict",
@@ -31,13 +35,14 @@ def field(block: Any, name: str, default: Any = None) -> Any:
     return getattr(block, name, default)
 
 
-def block_dict(block: Any) -> dict:
+def block_dict(block: Any) -> Block:
     """One content block as a plain dict with exactly the fields the server sent."""
     if isinstance(block, dict):
         return dict(block)
     if hasattr(block, "model_dump"):
         try:
-            return block.model_dump(mode="json", exclude_unset=True)
+            dumped: Block = block.model_dump(mode="json", exclude_unset=True)
+            return dumped
         except ValueError:  # pydantic refuses inputs nested deeper than it serializes; the model may not
             return {name: _plain(getattr(block, name)) for name in block.model_fields_set}
     raise TypeError(f"not a content block: {type(block).__name__}")
@@ -52,19 +57,19 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def content_dicts(content: Any) -> list[dict]:
+def content_dicts(content: Any) -> list[Block]:
     """A message's content as a list of dict blocks (a bare string becomes one text block)."""
     if isinstance(content, str):
         return [{"type": "text", "text": content}]
     return [block_dict(b) for b in content]
 
 
-def user(content: str | list) -> dict:
+def user(content: str | list[Block]) -> Message:
     """A user message."""
     return {"role": "user", "content": content}
 
 
-def assistant(content: Any) -> dict:
+def assistant(content: Any) -> Message:
     """An assistant message that keeps every block of ``response.content`` (text and tool_use)."""
     return {"role": "assistant", "content": content_dicts(content)}
 
@@ -79,9 +84,9 @@ def to_json_text(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, default=str)
 
 
-def tool_result(tool_use_id: str, content: Any, is_error: bool = False) -> dict:
+def tool_result(tool_use_id: str, content: Any, is_error: bool = False) -> Block:
     """A tool_result block answering the tool_use whose id is ``tool_use_id``."""
-    block = {"type": "tool_result", "tool_use_id": tool_use_id, "content": to_json_text(content)}
+    block: Block = {"type": "tool_result", "tool_use_id": tool_use_id, "content": to_json_text(content)}
     if is_error:
         block["is_error"] = True
     return block
@@ -94,7 +99,7 @@ def text_of(content: Any) -> str:
     return "".join(field(b, "text", "") for b in content if field(b, "type") == "text")
 
 
-def tool_calls(content: Any) -> list[dict]:
+def tool_calls(content: Any) -> list[Block]:
     """The tool_use blocks of a response, in call order, as ``{"id", "name", "input"}`` dicts."""
     if isinstance(content, str):
         return []
@@ -105,7 +110,7 @@ def tool_calls(content: Any) -> list[dict]:
     ]
 
 
-def tool_results(message: dict | None) -> list[dict]:
+def tool_results(message: Message | None) -> list[Block]:
     """The tool_result blocks of a (user) message, in order."""
     if not message or isinstance(message.get("content"), str):
         return []

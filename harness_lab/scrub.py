@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, overload
 
 __all__ = ["REDACTED", "scrub", "scrub_stream", "secret_spellings"]
 
@@ -28,6 +28,12 @@ def secret_spellings(secrets: Iterable[str]) -> list[str]:
     return sorted(spelled, key=len, reverse=True)
 
 
+@overload
+def scrub(value: str, spellings: list[str]) -> str: ...
+@overload
+def scrub(value: Any, spellings: list[str]) -> Any: ...
+
+
 def scrub(value: Any, spellings: list[str]) -> Any:
     """``value`` with every spelling of a secret in its strings replaced by ``REDACTED``."""
     if isinstance(value, str):
@@ -41,7 +47,7 @@ def scrub(value: Any, spellings: list[str]) -> Any:
     return value
 
 
-def _redact_across(pieces: list[tuple[dict, str]], spellings: list[str]) -> None:
+def _redact_across(pieces: list[tuple[dict[str, Any], str]], spellings: list[str]) -> None:
     """Scrub the pieces' joined text, cutting each secret out of every piece it spans, in place.
 
     A secret's ``REDACTED`` goes into the piece where the secret starts, so the pieces still join up
@@ -90,16 +96,17 @@ def scrub_stream(text: str, spellings: list[str]) -> str:
             parsed[position] = json.loads(data)
         except ValueError:
             continue  # not a JSON event: the plain scrub below still covers it
-    pieces: dict[Any, list[tuple[dict, str]]] = {}
+    pieces: dict[Any, list[tuple[dict[str, Any], str]]] = {}
     for event in parsed.values():
         if not isinstance(event, dict):
             continue
-        holder, key = None, None
+        holder: dict[str, Any] = {}
+        key: str | None = None
         block, delta = event.get("content_block"), event.get("delta")
         if event.get("type") == "content_block_start" and isinstance(block, dict):
-            holder, key = block, _START_FIELDS.get(block.get("type"))
+            holder, key = block, _START_FIELDS.get(block.get("type", ""))
         elif event.get("type") == "content_block_delta" and isinstance(delta, dict):
-            holder, key = delta, _DELTA_FIELDS.get(delta.get("type"))
+            holder, key = delta, _DELTA_FIELDS.get(delta.get("type", ""))
         if key is not None and isinstance(holder.get(key), str):
             pieces.setdefault(event.get("index"), []).append((holder, key))
     before = {position: json.dumps(event) for position, event in parsed.items()}

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["count", "send"]
+__all__ = ["Request", "count", "send"]
+
+Request = dict[str, Any]  # the keyword arguments of ``messages.create``, as JSON data
 
 
-def send(client: Any, request: dict) -> Any:
+def send(client: Any, request: Request) -> Any:
     try:
         return client.messages.create(**request)
     except ValueError as exc:
@@ -23,7 +25,7 @@ def send(client: Any, request: dict) -> Any:
             return stream.get_final_message()
 
 
-def count(client: Any, request: dict, fallback: int) -> int:
+def count(client: Any, request: Request, fallback: int) -> int:
     counted = {k: v for k, v in request.items() if k != "max_tokens"}
     try:
         return int(client.messages.count_tokens(**counted).input_tokens)

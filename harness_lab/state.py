@@ -14,19 +14,28 @@ tool runs, so a failure can never leave a tool's side effect unrecorded.
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from . import checks
-from .events import Finished, Stopped, Turn, Usage
+from .events import Decision, Finished, Stopped, Turn, Usage
 from .fork import Record, edit_history, fork_edits
-from .messages import assistant, text_of, tool_calls, tool_result, user
+from .messages import Block, Message, assistant, text_of, tool_calls, tool_result, user
 from .messages import field as field_of
 from .signature import signature_of
 from .text import t
 
 __all__ = ["Lap", "RunState"]
+
+
+class Gauge(Protocol):
+    """What a turn's event reads from each valve (``valves/protocol.py`` has the whole of a valve)."""
+
+    @property
+    def name(self) -> str: ...
+
+    def reading(self, state: RunState) -> str: ...
 
 
 @dataclass(frozen=True)
@@ -38,32 +47,32 @@ class Lap:
     signatures: int  # signatures before it (pause_turn resends have none)
     model_calls: int  # model requests up to and including this turn's response
     response: Any
-    results: tuple  # the tool_result blocks it sent back
-    steering: tuple  # instructions sent with those results
+    results: tuple[Block, ...]  # the tool_result blocks it sent back
+    steering: tuple[str, ...]  # instructions sent with those results
 
 
 @dataclass
 class RunState:
     """The mutable state of one run; only its own methods write the history."""
 
-    messages: list = field(default_factory=list)  # plain dicts, always valid to resend
+    messages: list[Message] = field(default_factory=list)  # plain dicts, always valid to resend
     turns: int = 0  # finished turns: tool rounds and pause_turn resends (the lesson's ``turns``)
     model_calls: int = 0  # model requests that got a response (the trace's [turn k] is the k-th)
     usage: Usage = field(default_factory=Usage)  # running total of every model request
-    turn_usage: list = field(default_factory=list)  # one Usage per model request, in order
-    sent: list = field(default_factory=list)  # len(messages) each model request carried, in order
-    signatures: list = field(default_factory=list)  # one per tool round (see signature.py)
+    turn_usage: list[Usage] = field(default_factory=list)  # one Usage per model request, in order
+    sent: list[int] = field(default_factory=list)  # len(messages) each model request carried, in order
+    signatures: list[str] = field(default_factory=list)  # one per tool round (see signature.py)
     last_response: Any = None  # the latest response, as the client returned it
     pending: Any = None  # a response received but not yet acted on (held over by a stop)
-    pending_message: dict | None = None  # ``pending`` as a history message, made when it arrived
-    pending_user: list = field(default_factory=list)  # steering texts for after the next tool results
+    pending_message: Message | None = None  # ``pending`` as a history message, made when it arrived
+    pending_user: list[str] = field(default_factory=list)  # steering texts for after the next tool results
     next_prompt: int = 0  # estimated size of the request about to go out (read at before_send)
     model: str = ""  # the model id, for price tables
-    laps: list = field(default_factory=list)  # one Lap per committed turn (for ``Run.fork``)
+    laps: list[Lap] = field(default_factory=list)  # one Lap per committed turn (for ``Run.fork``)
     record: Record = field(default_factory=Record)  # every call's result and every answer to an ask (fork.py)
 
     @property
-    def decided(self) -> dict:
+    def decided(self) -> dict[str, Decision]:
         """Every answer a person gave to an ask, by tool_use id."""
         return self.record.decided
 
@@ -76,19 +85,20 @@ class RunState:
         self.sent.append(len(self.messages))
         self.pending, self.pending_message = response, message
 
-    def commit(self, results: list) -> None:
+    def commit(self, results: list[Block]) -> None:
         """Add the held response and its tool results (plus any steering) as one finished turn.
 
         A ``pause_turn`` resend is a turn too, so MaxTurns bounds a server that keeps pausing. An
         empty response adds nothing (the API refuses empty messages). The turn's answers to asks
         enter the record with it.
         """
-        response, steering = self.pending, tuple(self.pending_user)
-        new = [self.pending_message] if self.pending_message["content"] else []
+        response, steering, message = self.pending, tuple(self.pending_user), self.pending_message
+        assert message is not None, "commit() without a held response"  # receive() always comes first
+        new = [message] if message["content"] else []
         if results:
             new.append(user([*results, *({"type": "text", "text": s} for s in steering)]))
             self.pending_user = []
-            self.signatures.append(signature_of(self.pending_message["content"]))
+            self.signatures.append(signature_of(message["content"]))
         if results or field_of(response, "stop_reason") == "pause_turn":
             before = len(self.signatures) - (1 if results else 0)
             self.laps.append(
@@ -119,14 +129,14 @@ class RunState:
         """Answer a held-back repeat without running it: the person has redirected (lesson 5)."""
         self.commit([tool_result(c["id"], t("result.skipped_steered"), True) for c in self.pending_calls()])
 
-    def calls(self, turn: int) -> list[dict]:
+    def calls(self, turn: int) -> list[Block]:
         """The tool calls of finished turn ``turn`` (1-based), as ``{"id", "name", "input"}``: what to fork on."""
         return tool_calls(self.laps[turn - 1].response.content)
 
     def call_ids(self, turn: int) -> list[str]:
         return [call["id"] for call in self.calls(turn)]
 
-    def pending_calls(self) -> list[dict]:
+    def pending_calls(self) -> list[Block]:
         return tool_calls(self.pending_message["content"]) if self.pending_message else []
 
     def finish(self) -> Finished:
@@ -139,7 +149,7 @@ class RunState:
             text_of(response.content), field_of(response, "stop_reason"), self.turns, self.usage, tuple(self.messages)
         )
 
-    def turn(self, response: Any, results: list, valves: list) -> Turn:
+    def turn(self, response: Any, results: list[Block], valves: Iterable[Gauge]) -> Turn:
         """The event for a committed turn, with each valve's gauge reading."""
         return Turn(
             request_number=self.model_calls,
@@ -159,7 +169,7 @@ class RunState:
             self.pending = self.pending_message = None
         return Stopped(cause, reason, self.turns, self.usage, tuple(self.messages), text)
 
-    def branch(self, at: int, results: Mapping, decisions: Mapping, rerun: bool) -> RunState:
+    def branch(self, at: int, results: Mapping[str, str], decisions: Mapping[str, Any], rerun: bool) -> RunState:
         """A copy of this state as it stood when turn ``at``'s response arrived, before its tools ran.
 
         ``results`` edits tool_results by id (of turns up to ``at``): those of earlier turns in the

@@ -44,12 +44,12 @@ SECRET_VARIABLES = ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN")
 class Cassette:
     """The interactions recorded so far, written to ``path`` with every secret scrubbed."""
 
-    def __init__(self, path: str | os.PathLike, secrets: Iterable[str | None] = ()) -> None:
+    def __init__(self, path: str | os.PathLike[str], secrets: Iterable[str | None] = ()) -> None:
         self.path = Path(path)
         env = (os.environ.get(name) for name in SECRET_VARIABLES)
         # Longest first, so a secret that contains another is scrubbed whole.
         self._secrets = secret_spellings({s for s in (*secrets, *env) if s})
-        self.interactions: list[dict] = []
+        self.interactions: list[dict[str, Any]] = []
 
     def __repr__(self) -> str:  # never shows a secret
         return f"Cassette({str(self.path)!r}, interactions={len(self.interactions)})"
@@ -132,7 +132,7 @@ def _key(api_key: str | None) -> str:
 
 
 def recording_client(
-    path: str | os.PathLike,
+    path: str | os.PathLike[str],
     *,
     api_key: str | None = None,
     transport: httpx2.BaseTransport | None = None,
@@ -149,12 +149,12 @@ def recording_client(
     inner = transport if transport is not None else httpx2.HTTPTransport()
     http_client = httpx2.Client(transport=RecordingTransport(inner, cassette))
     client = anthropic.Anthropic(api_key=key, base_url=base_url, http_client=http_client, **client_kwargs)
-    client.cassette = cassette
+    client.cassette = cassette  # type: ignore[attr-defined]  # the recording rides on the SDK's client
     return client
 
 
 def recording_async_client(
-    path: str | os.PathLike,
+    path: str | os.PathLike[str],
     *,
     api_key: str | None = None,
     transport: httpx2.AsyncBaseTransport | None = None,
@@ -167,14 +167,16 @@ def recording_async_client(
     inner = transport if transport is not None else httpx2.AsyncHTTPTransport()
     http_client = httpx2.AsyncClient(transport=AsyncRecordingTransport(inner, cassette))
     client = anthropic.AsyncAnthropic(api_key=key, base_url=base_url, http_client=http_client, **client_kwargs)
-    client.cassette = cassette
+    client.cassette = cassette  # type: ignore[attr-defined]  # the recording rides on the SDK's client
     return client
 
 
-def replay_client(path: str | os.PathLike | dict, **client_kwargs: Any) -> anthropic.Anthropic:
+def replay_client(path: str | os.PathLike[str] | dict[str, Any], **client_kwargs: Any) -> anthropic.Anthropic:
     """An offline client that answers recorded requests with their recorded responses."""
     return emulated_client(Emulator(cassette=str(path) if not isinstance(path, dict) else path), **client_kwargs)
 
 
-def replay_async_client(path: str | os.PathLike | dict, **client_kwargs: Any) -> anthropic.AsyncAnthropic:
+def replay_async_client(
+    path: str | os.PathLike[str] | dict[str, Any], **client_kwargs: Any
+) -> anthropic.AsyncAnthropic:
     return emulated_async_client(Emulator(cassette=str(path) if not isinstance(path, dict) else path), **client_kwargs)

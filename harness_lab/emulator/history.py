@@ -15,7 +15,7 @@ __all__ = ["Merged", "assistant_turns", "blocks_of", "merge"]
 @dataclass
 class Merged:
     index: int  # index of the first original message in the group
-    role: str
+    role: str | None  # None for a message that is not an object (validation refuses it)
     content: list  # content blocks (dicts); a string content became one text block
 
 

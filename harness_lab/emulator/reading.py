@@ -47,7 +47,7 @@ def _text(content: Any) -> str:
 
 def results_by_name(request: dict) -> dict[str, Result]:
     """The latest result of each tool in the history, keyed by tool name."""
-    names: dict[str, str] = {}
+    names: dict = {}  # tool_use id -> name, as the request sent them
     found: dict[str, Result] = {}
     for message in request.get("messages") or ():
         for block in blocks_of(message.get("content")):
@@ -64,7 +64,7 @@ def results_by_name(request: dict) -> dict[str, Result]:
 def last_results(request: dict) -> list[Result]:
     """The tool results of the last user message, in order."""
     messages = request.get("messages") or ()
-    names: dict[str, str] = {}
+    names: dict = {}  # tool_use id -> name, as the request sent them
     for message in messages:
         for block in blocks_of(message.get("content")):
             if isinstance(block, dict) and block.get("type") == "tool_use":
@@ -123,5 +123,5 @@ def task_budget_left(request: dict) -> int | None:
     budget = config.get("task_budget") if isinstance(config, dict) else None
     if not isinstance(budget, dict):
         return None
-    start = budget.get("remaining") if budget.get("remaining") is not None else budget.get("total")
+    start = budget["remaining"] if budget.get("remaining") is not None else budget["total"]  # total is required
     return start - estimate_request(request).total

@@ -12,6 +12,8 @@ in a public 400), so it is accepted as any JSON here rather than reported with g
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from .context_management import CONTEXT_MANAGEMENT
 from .kinds import Bool, Int, Json, JsonDict, ListOf, Lit, Model, Nullable, Str, StrOr, Tagged
 
@@ -47,7 +49,7 @@ CALLER = Nullable(
 CITATIONS_CONFIG = Model({"enabled": BOOL})
 
 
-def block(tag: str, fields: dict, required: tuple = ()) -> Model:
+def block(tag: str, fields: dict, required: Iterable[str] = ()) -> Model:
     """A block type: its ``type`` literal is always a required field."""
     return Model({**fields, "type": Lit(tag)}, (*required, "type"))
 

@@ -185,7 +185,7 @@ class Emulator:
             return self._threaded(request, betas)
         return self._create(request, (digest, conversation), request_id, betas, encodable)[:3]
 
-    def _failed(self, request: Any, exc: Exception) -> tuple[int, dict, dict]:
+    def _failed(self, request: Any, exc: BaseException) -> tuple[int, dict, dict]:
         """A 500 that says what broke; never retried, since the same request breaks the same way."""
         try:
             digest = digest_of(request)

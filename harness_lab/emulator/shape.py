@@ -101,7 +101,8 @@ def shape_reply(
         if stop_sequence is not None:
             stop_reason = "stop_sequence"
     max_tokens = request.get("max_tokens")
-    limit, cause = (max_tokens, "max_tokens") if isinstance(max_tokens, int) else (None, None)
+    limit = max_tokens if isinstance(max_tokens, int) else None
+    cause = "max_tokens"  # unless the context window is the nearer limit
     if window_left is not None and (limit is None or window_left < limit):
         limit, cause = window_left, "model_context_window_exceeded"
     if limit is None:

@@ -10,6 +10,8 @@ and a call it must make but did not is made with the simplest input the tool's s
 
 from __future__ import annotations
 
+from typing import Any
+
 __all__ = ["NO_TOOLS", "UNKNOWN_TOOL", "obey", "tool_choice_error"]
 
 # Inferred (no public text found): the same path form as the API's other parameter errors.
@@ -46,7 +48,7 @@ def _placeholder(schema: object) -> object:
         return None
     if schema.get("enum"):
         return schema["enum"][0]
-    kind = schema.get("type")
+    kind: Any = schema.get("type")
     kind = kind[0] if isinstance(kind, list) and kind else kind
     if kind == "object":
         properties = schema.get("properties") or {}
@@ -71,7 +73,7 @@ def obey(content: list, request: dict, language: str) -> list:
             kept.append({"type": "text", "text": _NO_TOOL_TEXT[language]})
         return kept
     tools = request.get("tools") or []
-    allowed = _custom_names(tools) if kind == "any" else [choice.get("name")] if kind == "tool" else None
+    allowed: list | None = _custom_names(tools) if kind == "any" else [choice.get("name")] if kind == "tool" else None
     calls = [b for b in content if b.get("type") == "tool_use"]
     if allowed is not None:
         calls = [b for b in calls if b.get("name") in allowed]

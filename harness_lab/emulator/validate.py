@@ -26,6 +26,8 @@ Each step is one pass, linear in the size of the request, and none copies it dee
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..json_schema import is_valid_schema
 from . import wire
 from .api_errors import STATUS_TYPES, ApiError, bad
@@ -176,7 +178,7 @@ def _check_pairing(merged: list[Merged]) -> ApiError | None:
     previous_ids: list[str] = []
     for position, message in enumerate(merged):
         if message.role == "assistant":
-            ids = [b.get("id") for b in message.content if isinstance(b, dict) and b.get("type") == "tool_use"]
+            ids = [b["id"] for b in message.content if isinstance(b, dict) and b.get("type") == "tool_use"]  # required
             if ids and position + 1 < len(merged):
                 following = merged[position + 1]
                 answered = set()
@@ -222,7 +224,7 @@ def _unreadable(request: object) -> ApiError | None:
 
 
 def validate(
-    request: object, *, count_tokens: bool = False, encodable: bool = False, betas: frozenset = frozenset()
+    request: Any, *, count_tokens: bool = False, encodable: bool = False, betas: frozenset = frozenset()
 ) -> tuple[ApiError | None, list[Merged]]:
     """Check a request body; return the first error (or None) and the merged history.
 
@@ -244,9 +246,9 @@ def validate(
     error = error or _check_tools(request.get("tools") or [])
     if error:
         return error, []
-    problem = tool_choice_error(request) or parameter_error(request)
-    if problem:
-        return _bad(problem), []
+    refusal = tool_choice_error(request) or parameter_error(request)
+    if refusal:
+        return _bad(refusal), []
     error, has_tool_blocks = _check_messages(request["messages"])
     if error:
         return error, []

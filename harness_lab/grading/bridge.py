@@ -32,18 +32,15 @@ import httpx2
 from ..emulator.transport import BASE_URL, DUMMY_KEY
 from .sandbox import (
     GRACE,
-    HEADER,
     MEMORY_LIMIT,
     Aborted,
     JobResult,
     Started,
-    check_plain,
     describe_error,
-    framed,
     plain,
     run_in_thread,
-    unframed,
 )
+from .wire import HEADER, check_plain, framed, unframed
 
 __all__ = ["BridgeError", "Stop", "ask", "bridged_client", "observe", "serve_http"]
 
@@ -93,7 +90,7 @@ def observe(
     started = Started(linked, timeout, memory, keep=(theirs.fileno(),))
     theirs.close()
     until = started.deadline + GRACE
-    watched = [mine, started.read_end]
+    watched: list[socket.socket | int] = [mine, started.read_end]
     try:
         while True:
             ready, _, _ = select.select(watched, [], [], max(until - time.monotonic(), 0))

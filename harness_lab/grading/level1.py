@@ -163,7 +163,7 @@ def grade_level1(
     return grade_level1_from(lambda: (POLICY, DEFAULT_TIER, run_tool_uses, ANSWERS), timeout=timeout)
 
 
-def grade_level1_from(learner: Callable[[], tuple], *, timeout: float = 5.0) -> Report:
+def grade_level1_from(learner: Callable[[], tuple[Any, Any, Any, Any]], *, timeout: float = 5.0) -> Report:
     """Judge the learner's ``(POLICY, DEFAULT_TIER, run_tool_uses, ANSWERS)``, which ``learner()`` gives.
 
     ``learner`` is called only inside each time-limited child, so it may build the objects there
@@ -221,7 +221,7 @@ def _judged(number: int, verdict: tuple | None) -> Check:
     return Check.fail(number, _title(number), key, **values)
 
 
-def _criterion1(learner: Callable[[], tuple], seen: JobResult, timeout: float) -> Check:
+def _criterion1(learner: Callable[[], tuple[Any, Any, Any, Any]], seen: JobResult, timeout: float) -> Check:
     title = _title(1)
     if seen.status != "ok":
         return _failed_run(1, seen)
@@ -362,7 +362,7 @@ def _fact(result: Any) -> dict:
 
 def _given(answers: Any, *questions: str) -> dict:
     """In the child: ANSWERS' ``questions`` as plain values, each None or (option key or None, as shown)."""
-    given = {}
+    given: dict = {}
     for question in questions:
         value = answers.get(question) if isinstance(answers, Mapping) else None
         if isinstance(value, Enum):
@@ -419,7 +419,7 @@ def _yes(name: str, given: str) -> bool:
     return True
 
 
-def _criterion2(learner: Callable[[], tuple], tiers: dict, timeout: float) -> Check:
+def _criterion2(learner: Callable[[], tuple[Any, Any, Any, Any]], tiers: dict, timeout: float) -> Check:
     ask = _ask_tool(tiers)
     if tiers.get(ask) != "ask":
         return Check.fail(2, _title(2), "grade.l1.c2.not_asked")
@@ -482,7 +482,7 @@ def _deny_tool(tiers: dict) -> str | None:
     return next((name for name in ("send_email", UNLISTED_TOOL) if tiers.get(name) == "deny"), None)
 
 
-def _criterion3(learner: Callable[[], tuple], tiers: dict, timeout: float) -> Check:
+def _criterion3(learner: Callable[[], tuple[Any, Any, Any, Any]], tiers: dict, timeout: float) -> Check:
     denied = _deny_tool(tiers)
     if denied is None:
         return Check.fail(3, _title(3), "grade.l1.c3.no_deny", seen=tiers.get("send_email", "?"))
@@ -516,7 +516,7 @@ def _scenes3(run_tool_uses: Callable, answers: Any, ask: str, denied: str) -> tu
     for tag, content in (("alone", content_of(call(denied, **INPUTS[denied]))), ("mixed", _mixed(ask)[0])):
         returned = _returned(run_tool_uses, content, tag)
         unsent = ""
-        messages = [user(PROMPT), assistant(content), {"role": "user", "content": returned}]
+        messages: list[Any] = [user(PROMPT), assistant(content), {"role": "user", "content": returned}]
         try:
             bridged_client(tag, max_retries=0).messages.create(
                 model=DEFAULT_MODEL, max_tokens=256, tools=TOOL_DEFS, messages=messages
@@ -533,7 +533,8 @@ class _SentResults:
     """The grader's side of one result list sent back: its facts as sent, and the API's verdict on it."""
 
     def __init__(self, scene: list) -> None:
-        self.scene, self.facts, self.rejected = scene, None, ""
+        self.scene, self.rejected = scene, ""
+        self.facts: list | None = None
         self._reply = handler_for(Emulator([say("了解しました。")] * 4))
 
     def handle(self, request: Any) -> Any:
@@ -597,7 +598,7 @@ def says_forbidden(text: str) -> bool:
 def _api_rejects(content: list, results: list) -> str:
     """Send the learner's results back as the next user message; the API's 400 text, or ""."""
     client = emulated_client([say("了解しました。"), say("了解しました。")])
-    messages = [user(PROMPT), assistant(content), {"role": "user", "content": results}]
+    messages: list[Any] = [user(PROMPT), assistant(content), {"role": "user", "content": results}]
     try:
         client.messages.create(model=DEFAULT_MODEL, max_tokens=256, tools=TOOL_DEFS, messages=messages)
     except anthropic.BadRequestError as exc:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from anthropic.types import ToolParam
+
 from ..emulator import emulated_client, reply
 from ..messages import field, user
 from ..model import DEFAULT_MODEL
@@ -47,7 +49,7 @@ _SCHEMAS: dict[str, tuple[str, dict]] = {
     "drop_table": ("データベースのテーブルを削除する", {"table": {"type": "string"}}),
 }
 
-TOOL_DEFS: list[dict] = [
+TOOL_DEFS: list[ToolParam] = [
     {"name": name, "description": text, "input_schema": {"type": "object", "properties": props}}
     for name, (text, props) in _SCHEMAS.items()
 ]
@@ -59,7 +61,7 @@ def content_of(*parts: Any) -> list:
     Goes through the real client, so the blocks are ``anthropic.types`` objects with real ids.
     """
     client = emulated_client([reply(*parts)])
-    response = client.messages.create(model=DEFAULT_MODEL, max_tokens=1024, tools=TOOL_DEFS, messages=[user(PROMPT)])
+    response = client.messages.create(model=DEFAULT_MODEL, max_tokens=1024, tools=TOOL_DEFS, messages=[user(PROMPT)])  # type: ignore[list-item]  # a plain dict in MessageParam's shape
     return list(response.content)
 
 

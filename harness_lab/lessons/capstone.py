@@ -86,6 +86,8 @@ def _posts_again(request: dict) -> Any:
 class Trial:
     """One scenario run of ``my_agent``: the spies' log, what was sent, the results the model got."""
 
+    sent: list[tuple[str, str]]  # (url, body) of each http_post that ran
+
     def __init__(self, fn, script, decide: Any = None) -> None:
         self.rec, self.sent, self.emulator = Recorder(), [], runaway_guard(script, 16)
         approve = self.rec.approver(decide) if decide is not None else None

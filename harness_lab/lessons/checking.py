@@ -102,7 +102,7 @@ def judge(piece: Piece, fn: Any, timeout: float = 10.0, show: str = "") -> Verdi
         )
     misses, todo, limit = [], 0, timeout
     for point in piece.points:
-        outcome = run_limited(lambda probe=point.probe: _sent(probe(fn)), limit)
+        outcome = run_limited(lambda probe=point.probe: _sent(probe(fn)), limit)  # type: ignore[misc]  # mypy cannot type a lambda's default
         if outcome.status == "ok":
             misses.append(_received(outcome.value))
         elif outcome.status == "error" and outcome.error.startswith(TODO_ERRORS):

@@ -11,6 +11,7 @@ generic "check the valve positions".
 from __future__ import annotations
 
 import inspect
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -81,12 +82,13 @@ def learner_end(fn, script, decide=None, runaway: Miss | None = None, **limits: 
     names = getattr(fn, "__globals__", {})
     names["MAX_TURNS"], names["TOKEN_BUDGET"] = turns, budget
     try:
-        accepts = inspect.signature(fn).parameters
+        accepts: Mapping[str, Any] = inspect.signature(fn).parameters
     except (TypeError, ValueError):
         accepts = {}
     extra = {k: v for k, v in (("max_turns", turns), ("token_budget", budget)) if k in accepts}
     emulator = runaway_guard(script, 40, runaway)
-    client, rec, rounds = Recording(emulated_client(emulator)), Recorder(), set()
+    rounds: set[int] = set()
+    client, rec = Recording(emulated_client(emulator)), Recorder()
     approve = rec.approver(decide) if decide is not None else None
     gen = fn(client, "やって", TOOLS, spied(rec, emulator, rounds, OUTPUTS), approve, **extra)
     ending = Ending("", 0, 0)
@@ -144,14 +146,14 @@ def package_end(script, **limits: int) -> Ending:
     from ..drain import drain
     from ..loop import Run
     from ..tools import tool
-    from ..valves import MaxTurns, NoProgress, TokenBudget
+    from ..valves import MaxTurns, NoProgress, TokenBudget, Valve
 
     # The same tool definitions the learner's loop sends, so both requests cost the same tokens.
     tools = [
-        tool(lambda d=d, **_: OUTPUTS.get(d["name"], ""), **{k: d[k] for k in ("name", "description", "input_schema")})
+        tool(lambda d=d, **_: OUTPUTS.get(d["name"], ""), **{k: d[k] for k in ("name", "description", "input_schema")})  # type: ignore[call-overload]  # these three keys of a ToolParam are tool()'s own
         for d in TOOLS
     ]
-    valves = [
+    valves: list[Valve] = [
         MaxTurns(limits.get("turns", DEFAULTS["turns"])),
         TokenBudget(limits.get("budget", DEFAULTS["budget"])),
         NoProgress(),

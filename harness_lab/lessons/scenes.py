@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 import anthropic
+from anthropic.types import ToolParam
 
 from ..emulator import Emulator, emulated_client, reply
 from ..grading.sandbox import abort
@@ -38,7 +39,7 @@ __all__ = [
 THOUGHT = {"type": "thinking", "thinking": "まず必要なことを順に確かめる。", "signature": "c2lnbmVkLXRob3VnaHQ="}
 
 
-def definitions(**tools: tuple[str, dict]) -> list[dict]:
+def definitions(**tools: tuple[str, dict]) -> list[ToolParam]:
     """Tool definitions from ``name=(description, properties)``."""
     return [
         {"name": name, "description": text, "input_schema": {"type": "object", "properties": props}}
@@ -149,6 +150,10 @@ class Recording:
     """A client whose ``messages.create`` is the emulator's, noting each response's content, usage and
     calls; anything else the learner's loop asks of the client goes to the client as it is."""
 
+    usage: list[tuple[int, int]]
+    calls: list[list[str]]
+    contents: list[list[Any]]
+
     def __init__(self, client: Any) -> None:
         self.client, self.usage, self.calls, self.contents = client, [], [], []
         self.messages = _RecordedMessages(self, client.messages)
@@ -214,7 +219,7 @@ def fact(result: Any) -> dict:
     """A returned tool_result, whatever its form (dict or object), as plain facts."""
     content = field(result, "content")
     if isinstance(content, (list, tuple)):
-        text = "".join(str(field(b, "text", "") or "") for b in content)
+        text: str | None = "".join(str(field(b, "text", "") or "") for b in content)
     else:
         text = content if isinstance(content, str) else None
     return {

@@ -20,6 +20,7 @@ import math
 import textwrap
 from collections.abc import Callable
 from types import CodeType
+from typing import Any
 
 __all__ = ["Unwritable", "literal", "needs", "source"]
 
@@ -60,7 +61,7 @@ def literal(value: object, name: str = "") -> str:
     return text
 
 
-def _literal(value: object, name: str, depth: int, path: set[int]) -> str:
+def _literal(value: Any, name: str, depth: int, path: set[int]) -> str:  # Any: type() tests, see kinds._depth
     if depth > MAX_DEPTH:
         raise Unwritable(name, "lesson.workbook.why.too_deep")
     kind = type(value)
@@ -95,7 +96,7 @@ def _literal(value: object, name: str, depth: int, path: set[int]) -> str:
 def _import_line(name: str, value: object) -> str | None:
     """``import x`` / ``from x import y`` for a module or something a module defines, else None."""
     if inspect.ismodule(value):
-        module = value.__name__
+        module: str | None = value.__name__
         return f"import {module}" if module == name else f"import {module} as {name}"
     module, qualname = getattr(value, "__module__", None), getattr(value, "__qualname__", None)
     if not module or not qualname or "." in qualname or module in ("__main__", "builtins"):

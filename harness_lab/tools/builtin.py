@@ -20,7 +20,7 @@ def get_time() -> str:
     return datetime.now().astimezone().isoformat(timespec="seconds")
 
 
-def make_http_post(outbox: list | None = None) -> Tool:
+def make_http_post(outbox: list[dict[str, str]] | None = None) -> Tool:
     """A high-impact ``http_post`` that only appends ``{"url", "body"}`` to ``outbox`` (its ``.sent``)."""
     sent = outbox if outbox is not None else []
 
@@ -35,7 +35,7 @@ def make_http_post(outbox: list | None = None) -> Tool:
         return t("http.recorded", url=url, chars=len(body))
 
     made = tool(http_post, description=Phrase("tool.http_post"), high_impact=True)
-    made.sent = sent
+    made.sent = sent  # type: ignore[attr-defined]  # this one Tool carries its outbox (lesson 5 reads it)
     return made
 
 

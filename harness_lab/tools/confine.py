@@ -60,7 +60,7 @@ _BENEATH = {os.open, os.stat, os.readlink, os.mkdir, os.unlink, os.rename} <= os
 
 
 @contextmanager
-def plain_errors(path: str):
+def plain_errors(path: str) -> Iterator[None]:
     """OS errors as catalog messages that name only the path the model gave.
 
     The OS's own message carries the host's absolute path (and can run to kilobytes for a long
@@ -148,7 +148,7 @@ class Place:
     aliases: tuple[tuple[str, ...], ...]
 
     @classmethod
-    def fixed(cls, root: str | os.PathLike, base: str | os.PathLike | None = None) -> Place:
+    def fixed(cls, root: str | os.PathLike[str], base: str | os.PathLike[str] | None = None) -> Place:
         root = os.path.abspath(root)
         base = os.path.abspath(base) if base is not None else root
         spellings = dict.fromkeys([root, os.path.realpath(root)])
@@ -280,40 +280,44 @@ class Place:
         return Found(None, str(target), _lstat(str(target), None))
 
 
-def a_plain_file(found: Found, path: str, missing_ok: bool = False) -> None:
-    """Refuse anything but one regular file with one name (an absent one too, unless ``missing_ok``)."""
+def a_plain_file(found: Found, path: str, missing_ok: bool = False) -> str:
+    """Refuse anything but one regular file with one name (an absent one too, unless ``missing_ok``).
+
+    Returns that name (``found.name``), now known to be there.
+    """
     st = found.st
     if found.name is None or (st is not None and stat.S_ISDIR(st.st_mode)):
         raise ToolError(t("file.is_directory", path=path))
     if st is None:
         if missing_ok:
-            return
+            return found.name
         raise ToolError(t("file.not_found", path=path))
     if not stat.S_ISREG(st.st_mode):  # a FIFO would block, a device never end
         raise ToolError(t("file.not_regular", path=path))
     if st.st_nlink > 1:  # another name for the same bytes, possibly outside
         raise ToolError(t("file.hard_link", path=path, links=st.st_nlink))
+    return found.name
 
 
 def open_plain(found: Found, path: str) -> BinaryIO:
     """The regular file ``found`` names, opened for reading without following a link or blocking."""
-    a_plain_file(found, path)
+    name = a_plain_file(found, path)
     try:
-        fd = os.open(found.name, _READ, dir_fd=found.dir_fd)
+        fd = os.open(name, _READ, dir_fd=found.dir_fd)
     except OSError as exc:  # swapped for a link (ELOOP, EMLINK) or removed since the check
         if exc.errno in (errno.ELOOP, errno.EMLINK, errno.ENOENT):
             raise ToolError(t("file.changed", path=path)) from None
         raise
     f = open(fd, "rb")  # noqa: SIM115 (returned to the caller, closed here only on failure)
     try:  # what was opened decides: a FIFO or a hard link swapped in after the check is refused here
-        a_plain_file(Found(found.dir_fd, found.name, os.fstat(fd)), path)
+        a_plain_file(Found(found.dir_fd, name, os.fstat(fd)), path)
     except BaseException:
         f.close()
         raise
     return f
 
 
-def sandbox_place(sandbox: str | os.PathLike | None) -> Place:
+def sandbox_place(sandbox: str | os.PathLike[str] | None) -> Place:
     """``path`` is written as from the project root (``sandbox/notes.md``) and must land in the sandbox.
 
     The sandbox defaults to ``./sandbox`` when the tool is made; its parent plays the root. It is
@@ -329,8 +333,8 @@ def replace_file(found: Found, path: str, data: bytes) -> None:
     The target is never opened: a hard link or a link swapped in at the last moment is replaced as a
     name, never written through, and an interrupted write leaves the old file as it was.
     """
-    a_plain_file(found, path, missing_ok=True)
-    spare = os.path.join(os.path.dirname(found.name), f".harness_lab-{secrets.token_hex(8)}.tmp")
+    name = a_plain_file(found, path, missing_ok=True)
+    spare = os.path.join(os.path.dirname(name), f".harness_lab-{secrets.token_hex(8)}.tmp")
     fd = os.open(spare, _NEW, 0o666, dir_fd=found.dir_fd)
     try:
         with open(fd, "wb") as f:
@@ -339,9 +343,9 @@ def replace_file(found: Found, path: str, data: bytes) -> None:
             os.fsync(fd)
             if found.st is not None and hasattr(os, "fchmod"):  # keep the old file's permissions
                 os.fchmod(fd, stat.S_IMODE(found.st.st_mode))
-        now = _lstat(found.name, found.dir_fd)  # swapped meanwhile for something not to replace?
-        a_plain_file(Found(found.dir_fd, found.name, now), path, missing_ok=True)
-        os.replace(spare, found.name, src_dir_fd=found.dir_fd, dst_dir_fd=found.dir_fd)
+        now = _lstat(name, found.dir_fd)  # swapped meanwhile for something not to replace?
+        a_plain_file(Found(found.dir_fd, name, now), path, missing_ok=True)
+        os.replace(spare, name, src_dir_fd=found.dir_fd, dst_dir_fd=found.dir_fd)
     except BaseException:
         with suppress(OSError):
             os.unlink(spare, dir_fd=found.dir_fd)

@@ -14,9 +14,10 @@ import types
 import typing
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal, Union
+from typing import Any, Literal, Union, overload
 
-from ..text import t
+from ..messages import Block
+from ..text import Phrase, t
 from .input_check import InputCheck
 
 __all__ = ["NAME_PATTERN", "Tool", "ToolError", "as_tools", "schema_of", "tool"]
@@ -35,7 +36,7 @@ class _Unsupported(TypeError):
     """An annotation with no JSON form; ``schema_of`` names the tool and parameter."""
 
 
-def _type_schema(annotation: Any) -> dict:
+def _type_schema(annotation: Any) -> Block:
     """JSON schema for one parameter annotation; ``Any`` (or none) accepts any value.
 
     Other classes (``datetime``, ``Path``, ``bytes``, your own) are refused: the model can only send
@@ -75,7 +76,7 @@ def _docstring_parts(doc: str | None) -> tuple[str, dict[str, str]]:
     return description, args
 
 
-def schema_of(fn: Callable) -> dict:
+def schema_of(fn: Callable[..., Any]) -> Block:
     """The ``input_schema`` for ``fn``: one property per parameter, required unless it has a default."""
     label = getattr(fn, "__name__", repr(fn))
     try:
@@ -83,7 +84,8 @@ def schema_of(fn: Callable) -> dict:
     except Exception as exc:  # a string annotation naming a type that is not imported, say
         raise TypeError(t("usage.annotation_unresolved", tool=label, error=f"{type(exc).__name__}: {exc}")) from None
     _, arg_docs = _docstring_parts(fn.__doc__)
-    properties, required = {}, []
+    properties: dict[str, Block] = {}
+    required: list[str] = []
     for name, param in inspect.signature(fn).parameters.items():
         if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
             continue
@@ -97,7 +99,7 @@ def schema_of(fn: Callable) -> dict:
         properties[name] = prop
         if param.default is param.empty:
             required.append(name)
-    schema: dict = {"type": "object", "properties": properties}
+    schema: Block = {"type": "object", "properties": properties}
     if required:
         schema["required"] = required
     return schema
@@ -111,16 +113,16 @@ class Tool:
     policy asks a human before they run (lesson 5). ``timeout`` overrides the loop's per-tool timeout.
     """
 
-    fn: Callable
+    fn: Callable[..., Any]
     name: str
-    description: Any  # a str, or a ``Phrase`` read in the language active when the request is built
-    input_schema: dict
+    description: str | Phrase  # a Phrase is read in the language active when the request is built
+    input_schema: Block
     high_impact: bool = False
     timeout: float | None = None
     _check: InputCheck | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
-    def definition(self) -> dict:
+    def definition(self) -> Block:
         """What goes into the request's ``tools`` list."""
         return {"name": self.name, "description": str(self.description), "input_schema": self.input_schema}
 
@@ -134,18 +136,42 @@ class Tool:
         return self._check.problem(tool_input)
 
 
+@overload
 def tool(
-    fn: Callable | None = None,
+    fn: Callable[..., Any],
     *,
     name: str | None = None,
-    description: str | None = None,
-    input_schema: dict | None = None,
+    description: str | Phrase | None = None,
+    input_schema: Block | None = None,
     high_impact: bool = False,
     timeout: float | None = None,
-) -> Any:
+) -> Tool: ...
+
+
+@overload
+def tool(
+    fn: None = None,
+    *,
+    name: str | None = None,
+    description: str | Phrase | None = None,
+    input_schema: Block | None = None,
+    high_impact: bool = False,
+    timeout: float | None = None,
+) -> Callable[[Callable[..., Any]], Tool]: ...
+
+
+def tool(
+    fn: Callable[..., Any] | None = None,
+    *,
+    name: str | None = None,
+    description: str | Phrase | None = None,
+    input_schema: Block | None = None,
+    high_impact: bool = False,
+    timeout: float | None = None,
+) -> Tool | Callable[[Callable[..., Any]], Tool]:
     """Make a ``Tool`` from a function; use as ``@tool`` or ``@tool(name=..., high_impact=True)``."""
 
-    def build(f: Callable) -> Tool:
+    def build(f: Callable[..., Any]) -> Tool:
         if isinstance(f, Tool):  # already built: only a new name makes a copy
             return f if name in (None, f.name) else replace(f, name=_tool_name(name))
         if not callable(f):
@@ -164,7 +190,7 @@ def tool(
     return build(fn) if fn is not None else build
 
 
-def _tool_name(name: str) -> str:
+def _tool_name(name: Any) -> str:
     if not isinstance(name, str) or not NAME_PATTERN.fullmatch(name):
         raise ValueError(t("usage.tool_name", name=reprlib.repr(name)))
     return name

@@ -30,7 +30,7 @@ __all__ = [
 READ_LIMIT = 2000
 
 
-def make_read_file(root: str | os.PathLike | None = None, limit: int = READ_LIMIT) -> Tool:
+def make_read_file(root: str | os.PathLike[str] | None = None, limit: int = READ_LIMIT) -> Tool:
     """A ``read_file`` tool confined to ``root`` (None: the working directory when the tool is made)."""
     place = Place.fixed(root if root is not None else os.getcwd())
 
@@ -64,7 +64,7 @@ def _read_head(f: BinaryIO, path: str, limit: int) -> str:
     return text
 
 
-def make_write_file(sandbox: str | os.PathLike | None = None) -> Tool:
+def make_write_file(sandbox: str | os.PathLike[str] | None = None) -> Tool:
     """A high-impact ``write_file`` confined to ``sandbox`` (None: ``./sandbox`` when the tool is made)."""
     place = sandbox_place(sandbox)
 
@@ -86,7 +86,7 @@ def make_write_file(sandbox: str | os.PathLike | None = None) -> Tool:
     return tool(write_file, description=Phrase("tool.write_file"), high_impact=True)
 
 
-def make_delete_file(sandbox: str | os.PathLike | None = None) -> Tool:
+def make_delete_file(sandbox: str | os.PathLike[str] | None = None) -> Tool:
     """A high-impact ``delete_file`` confined to ``sandbox`` (None: ``./sandbox`` when the tool is made)."""
     place = sandbox_place(sandbox)
 
@@ -100,10 +100,10 @@ def make_delete_file(sandbox: str | os.PathLike | None = None) -> Tool:
             place.parts(path)
             os.makedirs(place.base, exist_ok=True)
             with place.find(path) as found:
-                a_plain_file(found, path)
+                name = a_plain_file(found, path)
                 # By name in its own directory: a name swapped meanwhile for a link or another
                 # file's hard link loses that name only; nothing outside is removed.
-                os.unlink(found.name, dir_fd=found.dir_fd)
+                os.unlink(name, dir_fd=found.dir_fd)
         return t("file.deleted", path=path)
 
     return tool(delete_file, description=Phrase("tool.delete_file"), high_impact=True)

@@ -34,7 +34,7 @@ _NOTES = {"description", "title", "examples", "default", "$comment"}
 class InputCheck:
     """``problem(tool_input)``: why the input does not fit ``schema``, or None when it fits."""
 
-    def __init__(self, schema: dict) -> None:
+    def __init__(self, schema: dict[str, Any]) -> None:
         self.schema = schema
         self._read()
 
@@ -62,7 +62,7 @@ class InputCheck:
         return f"{where}: {error.message}" if where else error.message
 
 
-def _plain_fit(schema: Any) -> Callable[[dict], bool] | None:
+def _plain_fit(schema: Any) -> Callable[[dict[str, Any]], bool] | None:
     """A quick "fits" test for a plain object schema; None when the schema is not that plain."""
     if (
         not isinstance(schema, dict)
@@ -85,7 +85,7 @@ def _plain_fit(schema: Any) -> Callable[[dict], bool] | None:
     if len(needed) != len(required):
         return None
 
-    def fits(tool_input: dict) -> bool:
+    def fits(tool_input: dict[str, Any]) -> bool:
         for name in needed:
             if name not in tool_input:
                 return False

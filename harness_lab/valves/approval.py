@@ -48,12 +48,12 @@ class Rule:
 
     tool: str
     tier: str
-    when: Callable[[dict], bool] | None = None
+    when: Callable[[dict[str, Any]], bool] | None = None
 
     def __post_init__(self) -> None:
         _tier(self.tier)
 
-    def applies(self, name: str, tool_input: dict) -> str | None:
+    def applies(self, name: str, tool_input: dict[str, Any]) -> str | None:
         """This rule's tier if it matches the call; a predicate that raises counts as deny."""
         if self.tool not in ("*", name):
             return None
@@ -75,7 +75,7 @@ class Policy:
         self,
         tiers: Mapping[str, str] | None = None,
         default: str = "ask",
-        rules: tuple | list = (),
+        rules: tuple[Rule, ...] | list[Rule] = (),
         high_impact: str | None = None,
     ) -> None:
         if tiers is not None and not isinstance(tiers, Mapping):  # Policy(["x"]): say what a policy is
@@ -85,7 +85,7 @@ class Policy:
         self.rules = tuple(rules)
         self.high_impact = _tier(high_impact) if high_impact is not None else None
 
-    def tier(self, name: str, tool_input: dict | None = None, high_impact: bool = False) -> str:
+    def tier(self, name: str, tool_input: dict[str, Any] | None = None, high_impact: bool = False) -> str:
         tool_input = tool_input or {}
         found = [self.tiers[name]] if name in self.tiers else []
         found += [tier for rule in self.rules if (tier := rule.applies(name, tool_input))]
@@ -132,7 +132,7 @@ class Approval:
     def check(self, state: RunState) -> str | None:
         return None  # this valve never stops the run; it decides call by call
 
-    def tier(self, name: str, tool_input: dict, high_impact: bool = False) -> str:
+    def tier(self, name: str, tool_input: dict[str, Any], high_impact: bool = False) -> str:
         return self.policy.tier(name, tool_input, high_impact)
 
     def ask(self, request: ApprovalRequest) -> Decision | None:

@@ -56,7 +56,7 @@ def usd(
     ) / 1_000_000
 
 
-def cost_usd(usage: Iterable[Usage] | Usage, model: str, prices: dict | None = None) -> float:
+def cost_usd(usage: Iterable[Usage] | Usage, model: str, prices: dict[str, tuple[float, float]] | None = None) -> float:
     """Estimated USD for one usage or a list of them, at the model's price in ``prices`` (or ``PRICES``)."""
     total = usage if isinstance(usage, Usage) else sum(usage, Usage())
     return usd(total, *_price(model, prices or PRICES))
@@ -74,7 +74,7 @@ class TokenBudget:
 
     limit: int = 40_000
     usd: float | None = None
-    prices: dict | None = None
+    prices: dict[str, tuple[float, float]] | None = None
     preflight: bool = False
 
     name = "token_budget"

@@ -7,7 +7,7 @@ write their own by duck typing). ``step`` is one of ``harness_lab.steps.STEPS``;
 
 from __future__ import annotations
 
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from ..events import ApprovalRequest, Decision
 from ..state import RunState
@@ -17,8 +17,15 @@ __all__ = ["Gate", "Valve"]
 
 @runtime_checkable
 class Valve(Protocol):
-    name: str  # what a Stopped's ``cause`` says when this valve stops the run
-    step: str  # where in the loop it is checked: "before_send", "loop_top", "before_tools", ...
+    # Read-only here, so a plain attribute, a class attribute or a property all fit (TokenBudget's step
+    # is a property: ``preflight`` moves it).
+    @property
+    def name(self) -> str:
+        """What a Stopped's ``cause`` says when this valve stops the run."""
+
+    @property
+    def step(self) -> str:
+        """Where in the loop it is checked: "before_send", "loop_top", "before_tools", ..."""
 
     def check(self, state: RunState) -> str | None:
         """The learner-facing stop message, or None to go on."""
@@ -31,7 +38,7 @@ class Valve(Protocol):
 class Gate(Valve, Protocol):
     """A valve at ``before_each_tool`` (approval, a tiered policy)."""
 
-    def tier(self, name: str, tool_input: dict, high_impact: bool = False) -> str:
+    def tier(self, name: str, tool_input: dict[str, Any], high_impact: bool = False) -> str:
         """``"allow"``, ``"ask"`` or ``"deny"`` for one call."""
 
     def ask(self, request: ApprovalRequest) -> Decision | None:
