@@ -481,7 +481,9 @@ def test_a_long_run_folds_older_turns(make_run):
     s = Stepper(make_run("never_ending", max_turns=12), "メモを順に読んで")
     s.run_all()
     shown = s.transcript_html.value
-    assert shown.count("<details class=\"hl-folded\"") == 11 and shown.count('class="hl-card hl-turn"') == 12  # all but the last fold
+    assert (
+        shown.count('<details class="hl-folded"') == 11 and shown.count('class="hl-card hl-turn"') == 12
+    )  # all but the last fold
     assert "ターン 1 ・ read_file ・ エラー 0 件" in shown and "=== ターン 1 —" in repr(s)  # the text form stays whole
 
 
