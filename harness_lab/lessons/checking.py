@@ -23,6 +23,7 @@ TODO_ERRORS = ("NotImplementedError",)  # what the TODO cell's placeholder raise
 # An exception names a symptom; these name the rule behind it (the error stays in the hint).
 RULES = (
     ("'TextBlock' object has no attribute", "lesson.rule.text_block"),
+    ("ThinkingBlock' object has no attribute", "lesson.rule.text_block"),  # the default model thinks first
     ("Block' object is not subscriptable", "lesson.rule.block_attributes"),
 )
 

@@ -23,7 +23,7 @@ from ..grading.spies import Recorder
 from ..text import t
 from .checking import Miss
 from .protocol import drive
-from .scenes import TOOLS, rejection_hint, runaway_guard
+from .scenes import TOOLS, api_refusal, runaway_guard
 
 __all__ = ["DEFAULTS", "Ending", "OUTPUTS", "compare", "learner_end", "package_end"]
 
@@ -131,8 +131,7 @@ def learner_end(fn, script, decide=None, runaway: Miss | None = None, **limits: 
     try:
         events, end = drive(gen)
     except anthropic.BadRequestError as exc:  # the history broke a rule the lessons teach: name it
-        body = exc.body if isinstance(exc.body, dict) else {}
-        ending.miss = rejection_hint(str(body.get("error", {}).get("message", exc.message)))
+        ending.miss = api_refusal(exc)
         return ending, rec, emulator
     ending = Ending(
         cause=end.cause if isinstance(end, Stopped) else "finish",

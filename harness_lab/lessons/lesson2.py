@@ -9,12 +9,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..emulator import call, emulated_client, reply, say
+from ..emulator import call, emulated_client, redacted, reply, say
 from ..grading.spies import Recorder
 from ..messages import tool_calls
 from ..model import DEFAULT_MODEL
 from .checking import Miss, Piece, Point
-from .scenes import TOOLS, answer_rejected, fact, rejection_hint, response_of, runaway_guard
+from .scenes import TOOLS, answer_rejected, api_refusal, fact, response_of, runaway_guard
 
 __all__ = ["RUN_AGENT", "RUN_TOOLS", "run_agent", "run_tools"]
 
@@ -178,8 +178,7 @@ def _drive(fn, script, limit: int = 12) -> tuple[Any, Any]:
     try:
         returned = fn(client, "大阪と東京の気温を比べて", TOOLS, _weather_impls(Recorder()))
     except anthropic.BadRequestError as exc:
-        body = exc.body if isinstance(exc.body, dict) else {}
-        return rejection_hint(str(body.get("error", {}).get("message", exc.message))), emulator
+        return api_refusal(exc), emulator
     return returned, emulator
 
 
@@ -201,7 +200,10 @@ def _answers_at_once(fn) -> Miss | None:
 
 
 def _carries_two_turns(fn) -> Miss | None:
-    script = _scripted(call("get_weather", city="大阪"), call("get_weather", city="東京"), say(ANSWER))
+    # The default model thinks before each call; the second turn's thinking comes back encrypted
+    # (redacted_thinking), so a loop that rebuilds only the block types it knows loses it.
+    second = reply(redacted(), call("get_weather", city="東京"))
+    script = _scripted(call("get_weather", city="大阪"), second, say(ANSWER))
     returned, emulator = _drive(fn, script)
     if isinstance(returned, Miss):
         return returned

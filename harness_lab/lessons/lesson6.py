@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..emulator import call, emulated_client, last_results, reply, say
+import anthropic
+
+from ..emulator import call, emulated_client, last_results, redacted, reply, say
 from ..grading.spies import Recorder
 from ..model import DEFAULT_MODEL
 from .checking import Miss, Piece, Point
@@ -20,7 +22,7 @@ from .lesson3 import next_step
 from .lesson4 import signature_of
 from .lesson5 import run_tool_uses
 from .protocol import drive, finished, stopped, turn
-from .scenes import TOOLS, fact, runaway_guard
+from .scenes import TOOLS, api_refusal, fact, runaway_guard
 
 __all__ = ["RUN_AGENT_WITH_VALVES", "run_agent"]
 
@@ -77,7 +79,9 @@ def _done(request: dict) -> int:
 
 
 def _normal_task(request: dict) -> Any:
-    return [call("read_file", path="README.md"), call("get_time"), say(ANSWER)][min(_done(request), 2)]
+    # The default model thinks before each call; the second turn's thinking is encrypted (redacted).
+    steps = [call("read_file", path="README.md"), reply(redacted(), call("get_time")), say(ANSWER)]
+    return steps[min(_done(request), 2)]
 
 
 def _never_ending(request: dict) -> Any:
@@ -160,7 +164,10 @@ def _denied(fn, approve: Any) -> tuple[Recorder, list, Miss | None]:
     gen = fn(emulated_client(emulator), "やって", TOOLS, rec.tools(OUTPUTS), approve and rec.approver(approve))
     if not hasattr(gen, "__next__"):
         return rec, [], Miss("lesson.l6.run_agent.not_generator", {"got": type(gen).__name__})
-    drive(gen)
+    try:
+        drive(gen)
+    except anthropic.BadRequestError as exc:  # the history broke a rule the lessons teach: name it
+        return rec, [], api_refusal(exc)
     sent = emulator.requests[1]["messages"][-1]["content"] if len(emulator.requests) > 1 else []
     write_id = next(
         (

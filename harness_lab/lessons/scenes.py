@@ -1,5 +1,12 @@
 """What the lesson checks put in front of a learner's function: real SDK responses from the emulator,
-spy tools that record what ran, and the emulator's own verdict on a history (its real 400s)."""
+spy tools that record what ran, and the emulator's own verdict on a history (its real 400s).
+
+Every check that sends a history does so to the course's default model (``claude-sonnet-5``), which
+thinks before it answers: its replies start with a signed thinking block that must go back whole.
+A learner's loop meets that model whatever ``MODEL`` it names (``HARNESS_LAB_MODEL`` may choose a
+model that does not think), so a loop that filters or rebuilds the assistant turn fails offline
+with the live API's 400, as it would on its first live request.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +16,7 @@ from typing import Any
 
 import anthropic
 
-from ..emulator import Emulator, emulated_client, reply
+from ..emulator import KNOWN_MODELS, Emulator, emulated_client, reply
 from ..grading.sandbox import abort
 from ..messages import field
 from ..model import DEFAULT_MODEL
@@ -17,8 +24,10 @@ from .checking import Miss
 
 __all__ = [
     "TOOLS",
+    "CourseModel",
     "answer_rejected",
     "api_rejects",
+    "api_refusal",
     "definitions",
     "fact",
     "rejection_hint",
@@ -82,7 +91,16 @@ def answer_rejected(prompt: str, response: Any, results: Any) -> Miss | None:
 
 
 # The real API's 400 for each history mistake a lesson teaches, and the hint that names its cause.
+# The thinking ones come first: a turn rebuilt without its thinking block is the lesson-2 mistake
+# the default model makes fatal (the texts are roundtrip.py's and the schema's).
 REJECTIONS = (
+    ("Expected `thinking` or `redacted_thinking`", "lesson.l2.keep_thinking"),
+    ("blocks in the latest assistant message cannot be modified", "lesson.l2.thinking_changed"),
+    ("Invalid `signature` in `thinking` block", "lesson.l2.thinking_changed"),
+    ("Invalid `data` in `redacted_thinking` block", "lesson.l2.thinking_changed"),
+    ("thinking.signature: Field required", "lesson.l2.thinking_changed"),
+    ("thinking.data: Field required", "lesson.l2.thinking_changed"),
+    ("inside a tool-use loop", "lesson.l2.thinking_config"),
     ("unexpected `tool_use_id`", "lesson.l2.keep_content"),
     ("must define tools", "lesson.l2.pass_tools"),
     ("were found without `tool_result`", "lesson.l2.results_first"),
@@ -97,6 +115,26 @@ def rejection_hint(message: str) -> Miss:
     return Miss("lesson.api_400", {"error": message})
 
 
+def api_refusal(exc: anthropic.BadRequestError) -> Miss:
+    """The hint for a 400 the learner's loop ran into, by the message the API sent."""
+    body = exc.body if isinstance(exc.body, dict) else {}
+    error = body.get("error") if isinstance(body.get("error"), dict) else {}
+    return rejection_hint(str(error.get("message", exc.message)))
+
+
+class CourseModel(Emulator):
+    """An emulator that answers every request as the course's default model, which thinks by default.
+
+    A known model id the learner's code names is answered as ``DEFAULT_MODEL`` (an unknown one keeps
+    its 404): the lesson's rules are the default model's, whatever ``HARNESS_LAB_MODEL`` picked.
+    """
+
+    def respond(self, request: Any, path: str = "/v1/messages", headers: Any = None) -> tuple[int, dict, Any]:
+        if isinstance(request, dict) and request.get("model") in KNOWN_MODELS - {DEFAULT_MODEL}:
+            request = {**request, "model": DEFAULT_MODEL}
+        return super().respond(request, path, headers)
+
+
 def runaway_guard(script: Callable[[dict], Any], limit: int, miss: Miss | None = None) -> Emulator:
     """An emulator playing ``script`` that ends the probe after ``limit`` requests (a loop that never
     stops), with ``miss`` as its hint (its values get the request ``count``), by default the generic one."""
@@ -107,7 +145,7 @@ def runaway_guard(script: Callable[[dict], Any], limit: int, miss: Miss | None =
             abort((key, {**{k: str(v) for k, v in values.items()}, "count": str(len(emulator.requests))}))
         return script(request)
 
-    emulator = Emulator(guarded)
+    emulator = CourseModel(guarded)
     return emulator
 
 

@@ -34,7 +34,8 @@ def test_one_cause_is_named_once_and_the_other_points_point_back_to_it(wrong):
 
 def test_a_text_block_error_names_the_rule_not_only_the_exception():
     first = lessons.judge(lessons.piece("run_tools"), tools_text_blocks_too).lines()[0]
-    assert 'block.type が "tool_use" のブロックだけ' in first and "'TextBlock' object has no attribute" in first
+    assert 'block.type が "tool_use" のブロックだけ' in first and "Block' object has no attribute" in first
+    assert "思考ブロック" in first  # the default model's reply starts with one: that is the block it met
 
 
 # A Japanese hint that stops at a particle has lost its verb (「… sort_keys=True を」).
