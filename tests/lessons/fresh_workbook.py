@@ -61,3 +61,10 @@ gen = mine.my_agent(
 drive(gen)
 assert sent == ["https://hooks.example.com/x"], sent
 print("my_agent")
+refused = response_of(
+    "お応えできません。",
+    stop_reason="refusal",
+    stop_details={"type": "refusal", "category": "cyber", "explanation": "理由"},
+)
+assert "理由" in mine.stop_message(refused) and mine.stop_message(response_of("答えです。")) is None
+print("stop_message")

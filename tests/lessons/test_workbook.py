@@ -170,6 +170,7 @@ COURSE = [
         "lesson6",
         "from harness_lab.lessons import finished, stopped, turn\nMAX_TURNS = 8\nTOKEN_BUDGET = 40_000\n",
     ),
+    ("stop_message", 7, "lesson7", ""),
 ]
 CAPSTONE_HEAD = """
 from datetime import datetime
@@ -214,6 +215,7 @@ def test_the_saved_workbook_imports_and_runs_every_piece_in_a_fresh_process(tmp_
         "read_file",
         "run_agent",
         "my_agent",
+        "stop_message",
     ]
 
 
