@@ -14,7 +14,7 @@ is a guess.
 
 The learner's loop is ``run_agent`` from the first lesson to the last: the bare loop of lesson 2, then
 in lesson 6 the same loop with its four valves (``lesson=6`` picks that check); the workbook keeps
-the newer one.
+the newer one. Lesson 7 (notebook 06, the 2026 API) adds ``stop_message``.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..text import t
-from . import catalog, catalog6  # noqa: F401  # the layer's strings, before any module uses them
+from . import catalog, catalog6, catalog7, catalog_thinking  # noqa: F401  # the layer's strings, before any module uses them
 from .capstone import MY_AGENT
 from .checking import Miss, Piece, Point, Verdict, judge
 from .confinement import READ_FILE
@@ -33,6 +33,7 @@ from .lesson3 import NEXT_STEP
 from .lesson4 import SIGNATURE_OF
 from .lesson5 import RUN_TOOL_USES
 from .lesson6 import RUN_AGENT_WITH_VALVES
+from .lesson7 import STOP_MESSAGE
 from .protocol import HandWritten, drive, finished, stopped, turn
 from .workbook import Workbook, WorkbookError, one_line, workbook
 
@@ -69,6 +70,7 @@ ALL: tuple[Piece, ...] = (
     READ_FILE,
     RUN_AGENT_WITH_VALVES,
     MY_AGENT,
+    STOP_MESSAGE,
 )
 # By name, the latest lesson's piece: what a finished workbook defines under that name.
 PIECES: dict[str, Piece] = {p.name: p for p in sorted(ALL, key=lambda p: p.lesson)}

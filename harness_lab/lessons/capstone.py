@@ -16,12 +16,14 @@ from datetime import datetime
 from typing import Any
 from urllib.parse import urlsplit
 
+import anthropic
+
 from ..emulator import call, emulated_client, last_results, reply, say
 from ..grading.spies import Recorder
 from .checking import Miss, Piece, Point
 from .lesson6 import run_agent
 from .protocol import drive
-from .scenes import definitions, runaway_guard
+from .scenes import api_refusal, definitions, runaway_guard
 
 __all__ = ["ALLOWED_HOSTS", "HTTP_POST", "MY_AGENT", "my_agent"]
 
@@ -100,7 +102,10 @@ class Trial:
         if not hasattr(gen, "__next__"):
             self.miss = Miss("lesson.capstone.not_generator", {"got": type(gen).__name__})
             return
-        drive(gen)
+        try:
+            drive(gen)
+        except anthropic.BadRequestError as exc:  # a loop that rebuilt the history: the API's 400, named
+            self.miss = api_refusal(exc)
 
     def _send(self, url: str, body: str) -> None:
         self.sent.append((url, body))

@@ -23,7 +23,7 @@ from ..grading.spies import Recorder
 from ..text import t
 from .checking import Miss
 from .protocol import drive
-from .scenes import TOOLS, Recording, kept_whole, rejection_hint, runaway_guard
+from .scenes import TOOLS, Recording, api_refusal, kept_whole, runaway_guard
 
 __all__ = ["DEFAULTS", "Ending", "OUTPUTS", "compare", "learner_end", "package_end", "rejected", "stale"]
 
@@ -116,9 +116,7 @@ def learner_end(fn, script, decide=None, runaway: Miss | None = None, **limits: 
 
 def rejected(exc: anthropic.BadRequestError, emulator: Any) -> Miss:
     """The hint for the API's 400 on the history the loop sent last."""
-    body = exc.body if isinstance(exc.body, dict) else {}
-    message = str(body.get("error", {}).get("message", exc.message))
-    return rejection_hint(message, emulator.requests[-1].get("messages") if emulator.requests else None)
+    return api_refusal(exc, emulator.requests[-1].get("messages") if emulator.requests else None)
 
 
 def stale(emulator: Any) -> Miss | None:

@@ -11,7 +11,7 @@ from typing import Any
 
 import anthropic
 
-from ..emulator import call, emulated_client, reply, say
+from ..emulator import call, emulated_client, redacted, reply, say
 from ..grading.spies import Recorder
 from ..messages import content_dicts, tool_calls
 from ..model import DEFAULT_MODEL
@@ -21,9 +21,9 @@ from .scenes import (
     TOOLS,
     Recording,
     answer_rejected,
+    api_refusal,
     fact,
     kept_whole,
-    rejection_hint,
     response_of,
     runaway_guard,
     unchanged,
@@ -226,9 +226,7 @@ def _drive(fn, script, limit: int = 12) -> tuple[Any, Any, Recording]:
     try:
         returned = fn(client, "大阪と東京の気温を比べて", TOOLS, _weather_impls(Recorder()))
     except anthropic.BadRequestError as exc:
-        body = exc.body if isinstance(exc.body, dict) else {}
-        message = str(body.get("error", {}).get("message", exc.message))
-        return rejection_hint(message, emulator.requests[-1].get("messages")), emulator, client
+        return api_refusal(exc, emulator.requests[-1].get("messages")), emulator, client
     return returned, emulator, client
 
 
@@ -254,9 +252,11 @@ def _answers_at_once(fn) -> Miss | None:
 
 def _carries_two_turns(fn) -> Miss | None:
     # Text beside the calls that sounds like an ending: only stop_reason says whether the turn is over.
+    # The second turn's thinking comes back encrypted (redacted_thinking), so a loop that rebuilds only
+    # the block types it knows loses it.
     script = _scripted(
         reply(THOUGHT, "わかりました。まず大阪です。", call("get_weather", city="大阪")),
-        reply("次は東京です。", call("get_weather", city="東京")),
+        reply(redacted(), "次は東京です。", call("get_weather", city="東京")),
         reply(THOUGHT, ANSWER),
     )
     returned, emulator, client = _drive(fn, script)

@@ -25,7 +25,8 @@ RETHOUGHT = {**THOUGHT, "thinking": "さっきと同じものをもう一度確�
 
 
 def _content(*calls, turn: int = 1, text: str = "調べます。", thought: dict = THOUGHT):
-    return response_of(thought, text, *calls, prompt=f"ターン {turn}").content
+    # The thinking's text is shown, as on a model that summarizes it: a signature must not read it either.
+    return response_of(thought, text, *calls, prompt=f"ターン {turn}", shown=True).content
 
 
 def _same_call_same_signature(fn) -> Miss | None:

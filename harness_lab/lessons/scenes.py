@@ -13,7 +13,7 @@ from typing import Any
 import anthropic
 from anthropic.types import ToolParam
 
-from ..emulator import Emulator, emulated_client, reply
+from ..emulator import KNOWN_MODELS, Emulator, emulated_client, reply
 from ..grading.sandbox import abort
 from ..messages import content_dicts, field
 from ..model import DEFAULT_MODEL
@@ -23,7 +23,9 @@ __all__ = [
     "THOUGHT",
     "TOOLS",
     "Recording",
+    "CourseModel",
     "answer_rejected",
+    "api_refusal",
     "api_rejects",
     "definitions",
     "fact",
@@ -58,15 +60,23 @@ TOOLS = definitions(
 )
 
 
-def response_of(*parts: Any, stop_reason: str | None = None, prompt: str = "やって", **extra: Any) -> Any:
+def response_of(
+    *parts: Any, stop_reason: str | None = None, prompt: str = "やって", shown: bool = False, **extra: Any
+) -> Any:
     """One model response (an ``anthropic.types.Message``) made of ``parts`` (text and ``call(...)``).
 
     Its ids come from the request, as the real API's are new for every response: another ``prompt``
-    gives the same calls other ids. ``extra`` goes to ``reply`` (``stop_sequence="###"``).
+    gives the same calls other ids. ``shown`` asks for the thinking's text (``display: "summarized"``;
+    the default model omits it). ``extra`` goes to ``reply`` (``stop_sequence="###"``).
     """
     client = emulated_client([reply(*parts, stop_reason=stop_reason, **extra) if stop_reason else reply(*parts)])
+    thinking: Any = {"type": "adaptive", "display": "summarized"} if shown else anthropic.omit
     return client.messages.create(
-        model=DEFAULT_MODEL, max_tokens=1024, tools=TOOLS, messages=[{"role": "user", "content": prompt}]
+        model=DEFAULT_MODEL,
+        max_tokens=1024,
+        tools=TOOLS,
+        messages=[{"role": "user", "content": prompt}],
+        thinking=thinking,
     )
 
 
@@ -95,15 +105,22 @@ def answer_rejected(prompt: str, response: Any, results: Any) -> Miss | None:
 
 # The real API's 400 for each history mistake a lesson teaches, and the hint that names its cause.
 REJECTIONS = (
+    # A thinking block dropped, edited or reconfigured in the history sent back (the default model
+    # thinks first); the texts are the emulator's roundtrip.py and schema's, which are the API's.
+    ("Expected `thinking` or `redacted_thinking`", "lesson.l2.keep_thinking"),
+    ("must start with a thinking block", "lesson.l2.keep_thinking"),
+    ("blocks in the latest assistant message cannot be modified", "lesson.l2.thinking_changed"),
+    ("Invalid `signature` in `thinking` block", "lesson.l2.thinking_changed"),
+    ("Invalid `data` in `redacted_thinking` block", "lesson.l2.thinking_changed"),
+    ("thinking.signature: Field required", "lesson.l2.thinking_changed"),
+    ("thinking.data: Field required", "lesson.l2.thinking_changed"),
+    ("inside a tool-use loop", "lesson.l2.thinking_config"),
     ("unexpected `tool_use_id`", "lesson.l2.keep_content"),
     ("must define tools", "lesson.l2.pass_tools"),
     ("were found without `tool_result`", "lesson.l2.results_first"),
     ("ids must be unique", "lesson.l2.reassign"),
     ("must have non-empty content", "lesson.l2.empty_message"),
     ("Input should be a valid list", "lesson.l2.content_not_list"),
-    # A thinking block dropped or edited in the history sent back (the default model thinks first).
-    ("must start with a thinking block", "lesson.l2.run_agent.not_whole"),
-    ("blocks in the latest assistant message cannot be modified", "lesson.l2.run_agent.not_whole"),
 )
 
 
@@ -116,6 +133,28 @@ def rejection_hint(message: str, messages: list | None = None) -> Miss:
                 key = "lesson.l2.results_before_call"
             return Miss(key, {"error": message})
     return Miss("lesson.api_400", {"error": message})
+
+
+def api_refusal(exc: anthropic.BadRequestError, messages: list | None = None) -> Miss:
+    """The hint for a 400 the learner's loop ran into, by the message the API sent (``messages``: the
+    history it rejected, when known)."""
+    body = exc.body if isinstance(exc.body, dict) else {}
+    error = body.get("error")
+    message = error.get("message", exc.message) if isinstance(error, dict) else exc.message
+    return rejection_hint(str(message), messages)
+
+
+class CourseModel(Emulator):
+    """An emulator that answers every request as the course's default model, which thinks by default.
+
+    A known model id the learner's code names is answered as ``DEFAULT_MODEL`` (an unknown one keeps
+    its 404): the lesson's rules are the default model's, whatever ``HARNESS_LAB_MODEL`` picked.
+    """
+
+    def respond(self, request: Any, path: str = "/v1/messages", headers: Any = None) -> tuple[int, dict, Any]:
+        if isinstance(request, dict) and request.get("model") in KNOWN_MODELS - {DEFAULT_MODEL}:
+            request = {**request, "model": DEFAULT_MODEL}
+        return super().respond(request, path, headers)
 
 
 def _called_later(message: str, messages: list) -> bool:
@@ -211,7 +250,7 @@ def runaway_guard(script: Callable[[dict], Any], limit: int, miss: Miss | None =
             abort((key, {**{k: str(v) for k, v in values.items()}, "count": str(len(emulator.requests))}))
         return script(request)
 
-    emulator = Emulator(guarded)
+    emulator = CourseModel(guarded)
     return emulator
 
 

@@ -5,7 +5,7 @@
 #
 # 前: なし（ここから始めます） ｜ 次: [レッスン3: 停止条件](02_stop_conditions.ipynb)
 #
-# **所要時間の目安:** 約50分（読む 27分・書いて確かめる 16分・実行と予想 7分）。2回に分けるなら「6. ループにする」の前で ｜ **前提:** Python の関数・リスト・辞書・`while` が読めること（API キーは要りません）
+# **所要時間の目安:** 約50分（読む 28分・書いて確かめる 16分・実行と予想 7分）。2回に分けるなら「6. ループにする」の前で ｜ **前提:** Python の関数・リスト・辞書・`while` が読めること（API キーは要りません）
 #
 # エージェントの心臓部は短い while ループです。1回の往復を分解し、結果の返し方を API の 400 で確かめ、自分の手でループを書きます。
 # **ここから、自分のハーネスが始まります。**
@@ -108,7 +108,9 @@ response = client.messages.create(model=MODEL, max_tokens=1024, tools=tools, mes
 print("stop_reason:", response.stop_reason)
 for i, block in enumerate(response.content):
     print(f"content[{i}]: {type(block).__name__}")
-    if block.type == "text":
+    if block.type == "thinking":
+        print("    thinking :", repr(block.thinking), "/ signature:", block.signature[:12] + "…")
+    elif block.type == "text":
         print("    text :", block.text)
     elif block.type == "tool_use":
         print("    id   :", block.id)
@@ -116,7 +118,8 @@ for i, block in enumerate(response.content):
         print("    input:", block.input)
 
 # %% [markdown]
-# ツールを使う場面では、`content` は**ブロックのリスト**です。「調べます」という text ブロックのあとに tool_use ブロックが続いています:
+# ツールを使う場面では、`content` は**ブロックのリスト**です。先頭は思考ブロック（`thinking`）: 既定のモデル `claude-sonnet-5` は
+# 答える前に考え、その記録を本文は空のまま、改ざんを見分ける `signature` を付けて返します。続いて「調べます」という text ブロック、そして tool_use ブロックです:
 #
 # | フィールド | 中身 |
 # |---|---|
@@ -160,13 +163,17 @@ def try_send(history, with_tools=True):
 result_block = {"type": "tool_result", "tool_use_id": tool_block.id, "content": json.dumps(output, ensure_ascii=False)}
 text_only = {"role": "assistant", "content": hl.text_of(response.content)}  # × text だけ。tool_use が消える
 try_send(messages + [text_only, {"role": "user", "content": [result_block]}])
+filtered = {"role": "assistant", "content": [b for b in response.content if b.type in ("text", "tool_use")]}  # × 思考ブロックを落とす
+try_send(messages + [filtered, {"role": "user", "content": [result_block]}])
 
 messages.append({"role": "assistant", "content": response.content})  # ○ 全ブロックを残す
 print([b.type for b in messages[-1]["content"]])
 
 # %% [markdown]
 # 「この `tool_use_id` に対応する tool_use が、直前の assistant メッセージにない」と断られました。呼び出しの記録を消したので、
-# 結果が誰への答えか分からないのです。`response.content` はリストのまま履歴に入れます。
+# 結果が誰への答えか分からないのです。2つ目は text と tool_use だけに絞ったものです。今度は「ツールの結果が答える assistant は
+# 思考ブロックで始まること」と断られました。思考ブロックは受け取ったまま（`signature` も本文も）返す決まりで、型を選んで拾う、
+# 辞書に作り直す、`signature` を落とす、のどれも 400 です。`response.content` はリストのまま、手を加えずに履歴に入れます。
 #
 # ## 3. tool_result ブロックを組み立てる
 #
@@ -366,7 +373,7 @@ print(hl.mode_line(hl.connect("weather", live=False)))
 # ## まとめ
 #
 # - 応答の `content` は text と tool_use（`id` / `name` / `input`）が混ざったブロックのリスト
-# - 履歴には `response.content` をまるごと残す。text だけにすると 400
+# - 履歴には `response.content` をまるごと残す。text だけにしても、思考ブロックを落としても 400
 # - tool_result は `tool_use_id` / `content`（文字列。JSON は `ensure_ascii=False`）/ 失敗時の `is_error`。1ターン分を、直後の1つの user メッセージの先頭にすべて並べる
 # - 続きのリクエストにも `tools` を渡す。省くと 400
 # - ループは `while response.stop_reason == "tool_use"`。末尾の再代入だけがループを止められる。止めるか続けるかは、まだモデル任せ

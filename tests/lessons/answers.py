@@ -345,6 +345,53 @@ def read_refuses_dots(path, root="."):
     return (Path(root).resolve() / path).resolve().read_text(encoding="utf-8")[:2000]
 
 
+# --- stop_message (lesson 7) -------------------------------------------------------------------
+
+
+def _said_text(response):
+    return "".join(b.text for b in response.content if b.type == "text")
+
+
+def stop_as_dict(response):
+    return {"reason": response.stop_reason} if response.stop_reason != "tool_use" else None
+
+
+def stop_refusal_vague(response):
+    return {"refusal": "断られました", "max_tokens": "切れました: " + _said_text(response)}.get(response.stop_reason)
+
+
+def stop_explanation_only(response):
+    if response.stop_reason == "refusal":
+        return f"断られました: {response.stop_details.explanation}"
+    if response.stop_reason in ("max_tokens", "model_context_window_exceeded"):
+        return "切れました: " + _said_text(response)
+    return None
+
+
+def stop_only_when_explained(response):
+    details = response.stop_details
+    if response.stop_reason == "refusal" and details.explanation:
+        return f"断られました（{details.category}）: {details.explanation}"
+    if response.stop_reason in ("max_tokens", "model_context_window_exceeded"):
+        return "切れました: " + _said_text(response)
+    return None
+
+
+def stop_drops_the_text(response):
+    if response.stop_reason == "refusal":
+        return f"断られました（{response.stop_details.category}）: {response.stop_details.explanation}"
+    if response.stop_reason in ("max_tokens", "model_context_window_exceeded"):
+        return f"{response.stop_reason} で止まりました"
+    return None
+
+
+def stop_on_pause_too(response):
+    if response.stop_reason in ("tool_use", "end_turn"):
+        return None
+    details = response.stop_details
+    return f"止まりました（{response.stop_reason}, {details and details.category}）: {details and details.explanation} {_said_text(response)}"
+
+
 WRONG = [
     ("run_tools", tools_answering_text_too, 1, "lesson.l2.run_tools.count"),
     ("run_tools", tools_reversed, 1, "lesson.l2.run_tools.order"),
@@ -383,4 +430,10 @@ WRONG = [
     ("read_file", read_file_links_only, 3, "lesson.l6.read_file.link"),
     ("read_file", read_anything, 2, "lesson.l6.read_file.escaped"),
     ("read_file", read_refuses_dots, 1, "lesson.l6.read_file.inner_path"),
+    ("stop_message", stop_as_dict, 1, "lesson.l7.stop_message.not_text"),
+    ("stop_message", stop_refusal_vague, 1, "lesson.l7.stop_message.no_explanation"),
+    ("stop_message", stop_explanation_only, 1, "lesson.l7.stop_message.no_category"),
+    ("stop_message", stop_only_when_explained, 2, "lesson.l7.stop_message.silent"),
+    ("stop_message", stop_drops_the_text, 3, "lesson.l7.stop_message.lost_text"),
+    ("stop_message", stop_on_pause_too, 4, "lesson.l7.stop_message.not_none"),
 ]

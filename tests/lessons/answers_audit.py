@@ -146,6 +146,17 @@ def agent_drops_thinking(client, user_input, tools, impls):  # "only what the mo
     return hl.text_of(response.content)
 
 
+def agent_drops_the_text(client, user_input, tools, impls):  # "the calls are what matters"
+    messages = [{"role": "user", "content": user_input}]
+    response = _create(client, tools, messages)
+    while response.stop_reason == "tool_use":
+        kept = [b for b in response.content if b.type != "text"]  # the API takes it; the model loses its words
+        messages.append({"role": "assistant", "content": kept})
+        messages.append({"role": "user", "content": good_run_tools(response.content, impls)})
+        response = _create(client, tools, messages)
+    return hl.text_of(response.content)
+
+
 def agent_never_resends(client, user_input, tools, impls):  # runs the tools, never asks the model again
     messages = [{"role": "user", "content": user_input}]
     response = _create(client, tools, messages)
@@ -435,7 +446,8 @@ WRONG_MORE = [
     ("run_agent", agent_prints, 1, "lesson.l2.run_agent.returned_none"),
     ("run_agent", agent_returns_response, 1, "lesson.l2.run_agent.returned_response"),
     ("run_agent", agent_kept_history, 1, "lesson.l2.run_agent.stale_history"),
-    ("run_agent", agent_drops_thinking, 2, "lesson.l2.run_agent.not_whole"),
+    ("run_agent", agent_drops_thinking, 2, "lesson.l2.keep_thinking"),
+    ("run_agent", agent_drops_the_text, 2, "lesson.l2.run_agent.not_whole"),
     ("run_agent", agent_results_first, 2, "lesson.l2.results_before_call"),
     ("run_agent", agent_fixed_turns, 1, "lesson.l2.empty_message"),
     ("run_agent", agent_appends_response, 2, "lesson.l2.content_not_list"),
@@ -497,7 +509,7 @@ WRONG_RUN_AGENT_MORE = [
             )
         ),
         1,
-        "lesson.l2.run_agent.not_whole",
+        "lesson.l2.keep_thinking",
     ),
     (variant(("if turns >= MAX_TURNS:", "if turns > MAX_TURNS:")), 3, "lesson.l6.run_agent.one_too_many"),
     (

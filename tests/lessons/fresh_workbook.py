@@ -25,12 +25,14 @@ held = [
 
 two = response_of("調べます。", call("get_time"), call("write_file", path="a.md", content="x"))
 impls = {"get_time": lambda: "10:42", "write_file": lambda path, content: "書きました"}
-assert [r["tool_use_id"] for r in mine.run_tools(two.content, impls)] == [b.id for b in two.content[1:]]
+assert [r["tool_use_id"] for r in mine.run_tools(two.content, impls)] == [
+    b.id for b in two.content if b.type == "tool_use"
+]
 print("run_tools")
 assert mine.next_step(response_of("…", stop_reason="pause_turn")) == "resend"
 print("next_step")
 again = response_of("調べます。", call("write_file", path="a.md", content="x"), call("get_time"), prompt="次のターン")
-assert mine.signature_of(two.content) == mine.signature_of(again.content) != mine.signature_of(again.content[:2])
+assert mine.signature_of(two.content) == mine.signature_of(again.content) != mine.signature_of(again.content[:3])
 print("signature_of")
 results = mine.run_tool_uses(two.content, impls, lambda name, given: False)
 assert results[1]["is_error"] is True
@@ -59,3 +61,10 @@ gen = mine.my_agent(
 drive(gen)
 assert sent == ["https://hooks.example.com/x"], sent
 print("my_agent")
+refused = response_of(
+    "お応えできません。",
+    stop_reason="refusal",
+    stop_details={"type": "refusal", "category": "cyber", "explanation": "理由"},
+)
+assert "理由" in mine.stop_message(refused) and mine.stop_message(response_of("答えです。")) is None
+print("stop_message")

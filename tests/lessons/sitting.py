@@ -24,6 +24,7 @@ WRITE_MINUTES = {
     "run_tool_uses": 7,
     "read_file": 6,
     "my_agent": 8,
+    "stop_message": 6,
 }
 WHOLE_HARNESS = 12  # lesson 6's run_agent: four valves and next_step into a generator
 

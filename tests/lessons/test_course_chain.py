@@ -1,4 +1,4 @@
-"""The whole course in one folder, as a learner does it: notebooks 01 to 05 in order, every TODO written
+"""The whole course in one folder, as a learner does it: notebooks 01 to 06 in order, every TODO written
 right, the workbook carried from one to the next, and notebook 05 stepping and tabling the learner's
 own harness, built from the pieces the learner wrote in 02 to 04 (issue 15's acceptance); at the end
 the workbook imports and runs every piece in a fresh process (issue 30.2)."""
@@ -20,6 +20,7 @@ from tests.lessons.test_notebook_02 import RIGHT_NEXT_STEP
 from tests.lessons.test_notebook_03 import MINE as RIGHT_SIGNATURE
 from tests.lessons.test_notebook_04 import ASKS_FIRST
 from tests.lessons.test_notebook_05 import MY_AGENT_RIGHT, MY_TURN, READ_RESOLVED, RUN_AGENT_RIGHT, cell_with
+from tests.lessons.test_notebook_06 import MY_MARK, RIGHT_STOP_MESSAGE
 
 COURSE = [
     ("01_bare_loop", {"run_tools": RIGHT_RUN_TOOLS, "run_agent": RIGHT_RUN_AGENT}),
@@ -27,6 +28,7 @@ COURSE = [
     ("03_runaway_fallbacks", {"signature_of": RIGHT_SIGNATURE}),
     ("04_human_in_the_loop", {"run_tool_uses": ASKS_FIRST}),
     ("05_full_harness", {"read_file": READ_RESOLVED, "run_agent": RUN_AGENT_RIGHT, "my_agent": MY_AGENT_RIGHT}),
+    ("06_api_2026", {"stop_message": RIGHT_STOP_MESSAGE}),
 ]
 
 
@@ -57,7 +59,16 @@ def test_the_saved_workbook_runs_every_piece_in_a_fresh_process(course):
     )
     assert done.returncode == 0, done.stdout + done.stderr
     ran = [line for line in done.stdout.splitlines() if line in PIECES]  # the learner's own prints aside
-    assert ran == ["run_tools", "next_step", "signature_of", "run_tool_uses", "read_file", "run_agent", "my_agent"]
+    assert ran == [
+        "run_tools",
+        "next_step",
+        "signature_of",
+        "run_tool_uses",
+        "read_file",
+        "run_agent",
+        "my_agent",
+        "stop_message",
+    ]
 
 
 def test_notebook_05_assembles_the_learners_own_pieces(course):
@@ -75,3 +86,16 @@ def test_notebook_05_steps_and_tables_the_learners_harness(course):
     assert f"{MY_TURN} 1" in output_text(cell_with(nb, "mine.step()"))
     table = output_text(cell_with(nb, "LOOPS = {"))
     assert f"{MY_TURN} 8" in table  # the learner's own loop ran the runaway scenarios to their valves
+
+
+def test_notebook_06_runs_the_learners_own_harness_on_the_2026_api(course):
+    _, notebooks = course
+    nb = notebooks["06_api_2026"]
+    for piece in ("next_step", "run_agent"):  # the learner's own, from the workbook
+        assert t("lesson.use.mine", name=piece, path="my_harness.py") in output_text(
+            cell_with(nb, f'lessons.use("{piece}"')
+        )
+    ran = output_text(cell_with(nb, 'lessons.use("run_agent", lesson=6)'))
+    assert "redacted_thinking: ターンの content [['redacted_thinking', 'tool_use']] → Finished" in ran
+    assert "400" not in ran
+    assert MY_MARK in output_text(cell_with(nb, "for r in stops.values():"))

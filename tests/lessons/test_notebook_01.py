@@ -89,6 +89,8 @@ def test_shipped_runs_from_another_folder_on_the_references(shipped):
     assert t("lesson.predict.all_blank", whats="モデルへのリクエスト・ツール呼び出しのターン") in counted
     assert "実際は" not in counted and TRACE not in counted
     assert "`tool_use` ids must be unique" in cell_after(nb, "run_agent_dead(dead")
+    refused = cell_after(nb, "filtered = ")  # text only, then text and tool_use without the thinking block
+    assert "unexpected `tool_use_id`" in refused and "Expected `thinking` or `redacted_thinking`" in refused
 
 
 def test_wrong_run_tools_gets_its_hint_and_a_right_run_agent_is_kept_and_used(tmp_path):

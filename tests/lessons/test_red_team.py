@@ -8,6 +8,7 @@ import pytest
 
 from harness_lab import lessons
 from harness_lab.lessons.scenes import rejection_hint
+from harness_lab.text import t
 from tests.lessons.answers6 import loaded
 from tests.lessons.answers_audit import (
     RIGHT_MORE,
@@ -74,6 +75,9 @@ THINKING_400S = [
 ]
 
 
-@pytest.mark.parametrize("message", THINKING_400S)
-def test_a_400_for_a_dropped_thinking_block_says_to_send_the_content_whole(message):
-    assert rejection_hint(message).key == "lesson.l2.run_agent.not_whole"
+@pytest.mark.parametrize(
+    ("message", "key"), zip(THINKING_400S, ["lesson.l2.keep_thinking", "lesson.l2.thinking_changed"])
+)
+def test_a_400_for_a_dropped_thinking_block_says_to_send_the_content_whole(message, key):
+    assert rejection_hint(message).key == key
+    assert "response.content" in t(key, error=message)

@@ -162,14 +162,21 @@ COURSE = [
     ("run_agent", 2, "lesson2", ""),
     ("next_step", 3, "lesson3", ""),
     ("signature_of", 4, "lesson4", ""),
-    ("run_tool_uses", 5, "lesson5", 'HIGH_IMPACT = {"write_file", "http_post", "delete_file"}\n'),
-    ("read_file", 6, "confinement", "from pathlib import Path\n"),
+    # The references word what they tell the model in the notebook's language (harness_lab.text.t).
+    (
+        "run_tool_uses",
+        5,
+        "lesson5",
+        'from harness_lab.text import t\nHIGH_IMPACT = {"write_file", "http_post", "delete_file"}\n',
+    ),
+    ("read_file", 6, "confinement", "from pathlib import Path\nfrom harness_lab.text import t\n"),
     (
         "run_agent",
         6,
         "lesson6",
         "from harness_lab.lessons import finished, stopped, turn\nMAX_TURNS = 8\nTOKEN_BUDGET = 40_000\n",
     ),
+    ("stop_message", 7, "lesson7", ""),
 ]
 CAPSTONE_HEAD = """
 from datetime import datetime
@@ -214,6 +221,7 @@ def test_the_saved_workbook_imports_and_runs_every_piece_in_a_fresh_process(tmp_
         "read_file",
         "run_agent",
         "my_agent",
+        "stop_message",
     ]
 
 

@@ -1,0 +1,119 @@
+"""Lesson 7 (notebook 06, the loop on the 2026 API): ``stop_message``, what the loop tells the person when
+a response ends the run that no valve stopped.
+
+``next_step`` (lesson 3) says "stop" for ``refusal``, ``model_context_window_exceeded`` and
+``max_tokens``; this piece says why, in the person's terms: a refusal with the reason the API gives
+in ``stop_details`` (its ``category`` and ``explanation``, either of which may be missing), a
+window or ``max_tokens`` stop with the partial text the model had written (nothing the model said
+is lost). A response the loop goes on with (``tool_use``, ``pause_turn``) or finishes with
+(``end_turn``) gets None. It is checked on real responses from the emulator, with their
+documented shapes (thinking blocks first).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..emulator import call
+from .checking import Miss, Piece, Point
+from .scenes import response_of
+
+__all__ = ["STOP_MESSAGE", "stop_message"]
+
+
+def stop_message(response):
+    """ループを止める応答なら、人に返す停止メッセージを、止めない応答なら None を返す"""
+    text = "".join(b.text for b in response.content if b.type == "text")  # 途中まで書かれた答え
+    if response.stop_reason == "refusal":
+        details = response.stop_details  # 分類（category）と説明（explanation）。どちらも無いことがある
+        category = (details.category if details else None) or "分類なし"
+        explanation = (details.explanation if details else None) or "説明はありません"
+        return f"モデルがこの依頼を断りました（{category}）: {explanation}"
+    if response.stop_reason == "model_context_window_exceeded":
+        return f"コンテキストウィンドウが一杯になり、答えが途中で切れました。ここまでの答え: {text}"
+    if response.stop_reason == "max_tokens":
+        return f"max_tokens に達して、答えが途中で切れました。ここまでの答え: {text}"
+    return None  # tool_use / pause_turn は続け、end_turn などは答えで終わる
+
+
+EXPLANATION = "The request could enable attacks on computer systems."
+PARTIAL = "長い資料を要約します。第1章では"
+
+
+def _refused(details: Any) -> Any:
+    return response_of("この依頼にはお応えできません。", stop_reason="refusal", stop_details=details)
+
+
+def _said(fn, response) -> str | Miss | None:
+    """What ``fn`` returned for ``response``: the text, None, or a Miss for another type."""
+    said = fn(response)
+    if said is not None and not isinstance(said, str):
+        return Miss("lesson.l7.stop_message.not_text", {"got": type(said).__name__})
+    return said
+
+
+def _refusal_explained(fn) -> Miss | None:
+    said = _said(fn, _refused({"type": "refusal", "category": "cyber", "explanation": EXPLANATION}))
+    if isinstance(said, Miss):
+        return said
+    if not said:
+        return Miss("lesson.l7.stop_message.silent", {"reason": "refusal"})
+    if EXPLANATION not in said:
+        return Miss("lesson.l7.stop_message.no_explanation")
+    if "cyber" not in said:
+        return Miss("lesson.l7.stop_message.no_category")
+    return None
+
+
+def _refusal_without_details(fn) -> Miss | None:
+    said = _said(fn, _refused({"type": "refusal", "category": None, "explanation": None}))  # the API may say no more
+    if isinstance(said, Miss):
+        return said
+    if not said or not said.strip():
+        return Miss("lesson.l7.stop_message.silent", {"reason": "refusal"})
+    return None
+
+
+def _partial_text_kept(fn) -> Miss | None:
+    cases = (
+        ("model_context_window_exceeded", response_of(PARTIAL, stop_reason="model_context_window_exceeded")),
+        ("max_tokens", response_of(PARTIAL, stop_reason="max_tokens")),
+    )
+    for reason, response in cases:
+        said = _said(fn, response)
+        if isinstance(said, Miss):
+            return said
+        if not said:
+            return Miss("lesson.l7.stop_message.silent", {"reason": reason})
+        if PARTIAL not in said:
+            return Miss("lesson.l7.stop_message.lost_text", {"reason": reason})
+    return None
+
+
+def _goes_on_quietly(fn) -> Miss | None:
+    cases = (
+        ("tool_use", response_of("調べます。", call("get_time"))),
+        ("pause_turn", response_of("検索の途中です。", stop_reason="pause_turn")),
+        ("end_turn", response_of("答えです。")),
+    )
+    for reason, response in cases:
+        said = _said(fn, response)
+        if isinstance(said, Miss):
+            return said
+        if said is not None:
+            return Miss("lesson.l7.stop_message.not_none", {"reason": reason, "got": repr(said)[:40]})
+    return None
+
+
+STOP_MESSAGE = Piece(
+    "stop_message",
+    7,
+    (
+        Point("lesson.l7.stop_message.p1", _refusal_explained),
+        Point("lesson.l7.stop_message.p2", _refusal_without_details),
+        Point("lesson.l7.stop_message.p3", _partial_text_kept),
+        Point("lesson.l7.stop_message.p4", _goes_on_quietly),
+    ),
+    stop_message,
+    hint="lesson.hint.stop_message",
+)

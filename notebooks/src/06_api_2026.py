@@ -1,0 +1,266 @@
+# %% [markdown]
+# # レッスン7: 2026 年の API でループを回す — 思考ブロック、キャッシュ、サーバー側の弁
+#
+# **エージェントハーネスの基礎: ループと制御** · ノートブック 6 / 6（発展）
+#
+# 前: [レッスン6: 制御付きエージェントハーネスを手書きする](05_full_harness.ipynb) ｜ 次: なし
+#
+# **所要時間の目安:** 約30分（読む 18分・書いて確かめる 6分・実行と予想 6分） ｜ **前提:** ノートブック01〜05（`my_harness.py` の `run_agent` と `next_step` を使います。なければ参考実装で進みます）
+#
+# 既定のモデル `claude-sonnet-5` は、頼まなくても考えてから答えます。同じループが、今の API では何に気をつければよいかを確かめます。
+#
+# **このノートブックを終えると、次のことができます:**
+#
+# - 思考ブロックを `signature` ごと返さないと 400 になることを示し、レッスン2の「`content` をまるごと」がなぜ前より大事かを説明する
+# - プロンプトキャッシュで同じ 20 ターンの費用が下がること、履歴の書き換えがキャッシュを無効にすることを数字で確かめる
+# - コンテキスト編集・圧縮・タスク予算を、弁2（`TokenBudget`）と比べて説明する
+# - `refusal`・`model_context_window_exceeded` で止まったとき、人に返す停止メッセージ `stop_message` を書く
+
+# %%
+# Colab など、harness_lab が入っていない環境では、最初にインストールします（手元の環境では何もしません）
+import importlib.util
+if importlib.util.find_spec("harness_lab") is None:
+    %pip install -q "harness_lab @ git+https://github.com/harness-lab/harness_lab.git"
+
+# %%
+import anthropic
+import harness_lab as hl
+from harness_lab import lessons
+
+hl.use_language("ja")
+MODEL = hl.MODEL
+
+
+@hl.tool
+def read_file(path: str) -> str:
+    """プロジェクト内のテキストファイルを読む（おもちゃの実装）"""
+    return f"{path}: 会議で決まったことと、次の担当者の記録。" * 30
+
+
+@hl.tool
+def get_time() -> str:
+    """現在時刻を ISO 8601 の文字列で返す（おもちゃの実装: いつも同じ時刻）"""
+    return "2026-08-26T10:42:07+09:00"
+
+
+TOOLS = [read_file.definition, get_time.definition]
+impls = {"read_file": read_file, "get_time": get_time}
+print(hl.mode_line(hl.connect("interleaved")))
+
+# %% [markdown]
+# ## 1. 思考ブロックは、受け取ったまま返す
+#
+# 1回だけリクエストを送り、応答の `content` を見ます。
+
+# %%
+client = hl.connect("interleaved")
+messages = [{"role": "user", "content": "README.md の1行目と、今の時刻を教えて"}]
+response = client.messages.create(model=MODEL, max_tokens=1024, tools=TOOLS, messages=messages)
+for block in response.content:
+    if block.type == "thinking":
+        print("thinking  本文:", repr(block.thinking), " signature:", block.signature[:16] + "…")
+    else:
+        print(block.type, block.name, block.input)
+print("出力トークンのうち思考:", response.usage.output_tokens_details.thinking_tokens, "/", response.usage.output_tokens)
+
+# %% [markdown]
+# 先頭は思考ブロックです。本文は既定で空（`display: "omitted"`）ですが、考えた分は出力トークンとして課金されます。
+# `signature` は、思考ブロックが書き換えられていないことを API が確かめるための封です。
+#
+# 結果を返す履歴を3通り作って送ります。送る前に、それぞれ 200 と 400 のどちらが返るかを予想してください。
+
+# %%
+MY_GUESS = {"そのまま返す": None, "思考ブロックを落とす": None, "signature を書き換える": None}  # ← 200 か 400 を書く
+
+# %%
+results = [{"type": "tool_result", "tool_use_id": b.id, "content": read_file(**b.input)}
+           for b in response.content if b.type == "tool_use"]
+thinking, *rest = response.content
+tampered = dict(thinking.model_dump(), signature=thinking.signature[:-6] + "AAAAA=")
+TRIES = {
+    "そのまま返す": response.content,
+    "思考ブロックを落とす": [b for b in response.content if b.type != "thinking"],
+    "signature を書き換える": [tampered, *rest],
+}
+status = {}
+for name, content in TRIES.items():
+    try:
+        client.messages.create(model=MODEL, max_tokens=1024, tools=TOOLS,
+                               messages=messages + [{"role": "assistant", "content": content}, {"role": "user", "content": results}])
+        status[name] = 200
+    except anthropic.BadRequestError as e:
+        status[name] = 400
+        print(name, "→", e.body["error"]["message"][:110])
+guessed = lessons.compare(MY_GUESS, status)
+
+# %% [markdown]
+# レッスン2では、text だけを残すと tool_use が消えて 400 でした。今は `text` と `tool_use` だけを拾って**組み立て直す**のも 400 です。
+# `redacted_thinking`（暗号化された思考）も同じ扱いです。知っている型だけを拾うループは、いつか必ず断られます。
+# レッスンの確認も、使うモデルを何と書いても既定のモデルで試すので、この誤りを見逃しません。
+#
+# ## 2. プロンプトキャッシュ: 費用の弁
+#
+# ループは毎ターン、履歴をまるごと送り直します（レッスン4）。前と同じ先頭部分をサーバーに覚えておいてもらえば、
+# 2回目からはその部分を**キャッシュ読み込み**（入力の 1 割の値段）で済ませられます。トップレベルに `cache_control` を1つ付けるだけです。
+# 20 ターンかかるタスク（ノートを 19 件読む）で、付けない場合と比べます。
+
+# %%
+def run_loop(client, prompt, edit_at=None, **extra):
+    """裸のループ。応答ごとの usage を返す。edit_at 回目の前に、最初の user メッセージを書き換える"""
+    messages, usages = [{"role": "user", "content": prompt}], []
+    while True:
+        if len(usages) == edit_at:
+            messages[0] = {"role": "user", "content": prompt + "（追記: 日付は 8月26日）"}
+        r = client.messages.create(model=MODEL, max_tokens=1024, tools=TOOLS, messages=messages, **extra)
+        usages.append(hl.Usage.of(r.usage))
+        if r.stop_reason != "tool_use":
+            return usages
+        messages.append({"role": "assistant", "content": r.content})
+        messages.append({"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": b.id, "content": impls[b.name](**b.input)}
+            for b in r.content if b.type == "tool_use"]})
+
+
+# %% [markdown]
+# 予想: キャッシュを付けた実行で、キャッシュ読み込みが 0 のリクエストは何回あるでしょう。
+
+# %%
+MY_GUESS = {"キャッシュ読み込みが 0 のリクエスト": None}  # ← 予想を書く
+
+# %%
+from harness_lab.valves.budget import cost_usd
+
+PROMPT = "notes/ のノートを全部読んで、決まったことをまとめて"
+plain = run_loop(hl.connect("twenty_turns"), PROMPT)
+cached = run_loop(hl.connect("twenty_turns"), PROMPT, cache_control={"type": "ephemeral"})
+for name, usages in (("キャッシュなし", plain), ("キャッシュあり", cached)):
+    total = sum(usages, hl.Usage())
+    print(f"{name}: リクエスト {len(usages)} 回  入力 {total.input_tokens:,}  書き込み {total.cache_creation_input_tokens:,}"
+          f"  読み込み {total.cache_read_input_tokens:,}  ${cost_usd(usages, MODEL):.4f}")
+guessed = lessons.compare(MY_GUESS, {"キャッシュ読み込みが 0 のリクエスト": sum(u.cache_read_input_tokens == 0 for u in cached)})
+
+# %%
+from harness_lab.ui import compare_runs
+
+edited = run_loop(hl.connect("twenty_turns"), PROMPT, edit_at=10, cache_control={"type": "ephemeral"})
+compare_runs({"キャッシュなし": plain, "キャッシュあり": cached, "11回目の前に先頭を書き換え": edited})
+
+# %%
+print("書き換えた実行の、各リクエストのキャッシュ読み込み:", [u.cache_read_input_tokens for u in edited])
+
+# %% [markdown]
+# キャッシュは**先頭からの一致**でしか効きません。最初の1回だけが書き込みで、あとは前の回までを読み込みます。
+# 途中で先頭のメッセージを書き換えると、その回は読み込みが 0 に戻り、全部を書き直します（凡例の費用を比べてください）。
+# 注意書きを履歴の途中に差し込みたくなったら、後ろに足します。キャッシュはターン数も予算も止めません。下げるのは1ターンの値段です。
+#
+# ## 3. サーバー側の弁: コンテキスト編集・圧縮・タスク予算
+#
+# 弁2（予算上限）は、ハーネスが数えて**止める**弁でした。今の API には、止めずに文脈を軽くする仕組みがサーバー側にあります。
+# **コンテキスト編集**（`clear_tool_uses`）は、古いツールの結果を置き換えてから、モデルに見せます。手元の履歴はそのままです。
+
+# %%
+EDITS = {"edits": [{"type": "clear_tool_uses_20250919", "trigger": {"type": "input_tokens", "value": 3000},
+                    "keep": {"type": "tool_uses", "value": 2}}]}
+beta = hl.connect("big_results").beta
+full = run_loop(beta, "logs/ のログを全部読んでまとめて")
+trimmed = run_loop(beta, "logs/ のログを全部読んでまとめて", context_management=EDITS, betas=["context-management-2025-06-27"])
+print("編集なし 入力:", [u.prompt_tokens for u in full])
+print("編集あり 入力:", [u.prompt_tokens for u in trimmed])
+
+# %% [markdown]
+# 入力が 3,000 を超えたところから、古い結果が消されて伸びが止まりました。**圧縮**（`compact_20260112`、ベータ `compact-2026-01-12`）は
+# さらに進んで、それまでの会話を要約の `compaction` ブロック1つに置き換えます。`pause_after_compaction` を付けると、応答は
+# `stop_reason: "compaction"` で止まります。これまでの `next_step` は、この値を知りません:
+
+# %%
+next_step = lessons.use("next_step")
+COMPACT = {"edits": [{"type": "compact_20260112", "trigger": {"type": "input_tokens", "value": 2500}, "pause_after_compaction": True}]}
+paused = hl.connect("big_results").beta.messages.create(
+    model=MODEL, max_tokens=1024, tools=TOOLS, messages=[{"role": "user", "content": "ログを読んで。" + "背景: " * 2000}],
+    context_management=COMPACT, betas=["compact-2026-01-12"])
+print(paused.stop_reason, [b.type for b in paused.content], "→ next_step:", next_step(paused))
+
+# %% [markdown]
+# 知らない `stop_reason` で止まるのは安全側の判断です。ただ、圧縮のあとは `pause_turn` と同じく、`content` をまるごと履歴に足して
+# 送り直せば続きます（`"resend"`）。
+#
+# **タスク予算**（`output_config.task_budget`、ベータ `task-budgets-2026-03-13`）はモデルに残りを見せる**目安**です。
+# モデルは残りを見て自分で切り上げますが、超えても API は止めません。確実に止めるのは、ハーネスが持つ `TokenBudget` です。
+
+# %%
+budget = {"task_budget": {"type": "tokens", "total": 6000}}
+advised = run_loop(hl.connect("task_budget").beta, "ノートを読んで", output_config=budget, betas=["task-budgets-2026-03-13"])
+print(f"タスク予算 6,000: リクエスト {len(advised)} 回、累計 {sum(u.total for u in advised):,} トークン。超えても止まらず、モデルが自分で切り上げた")
+run = hl.Run(hl.connect("task_budget"), tools=[read_file, get_time], valves=[hl.TokenBudget(6000)])
+end = hl.drain(run.start("ノートを読んで"))
+print(f"TokenBudget 6,000: リクエスト {run.state.model_calls} 回で {end.cause} — {end.reason}")
+
+# %% [markdown]
+# | | 誰が持つか | 超えたら |
+# |---|---|---|
+# | `task_budget` | API（モデルが見る） | モデルが切り上げる**かもしれない** |
+# | `TokenBudget`（弁2） | ハーネス | 必ず止まり、停止メッセージを返す |
+#
+# ## 4. 止まったとき、人に何を返すか — `stop_message` を書く
+#
+# `next_step` は `refusal`・`model_context_window_exceeded`・`max_tokens` で `"stop"` を返しました。止まった**理由**を人に伝えるのが
+# `stop_message` です。`refusal` の応答には、理由の分類（`category`）と説明（`explanation`）を持つ `stop_details` が付きます。
+# どちらも `None` のことがあります。エミュレーターの3つの応答で見ます:
+
+# %%
+stops = {}
+for scenario in ("pause_turn", "refusal", "model_context_window_exceeded"):
+    r = hl.connect(scenario).messages.create(model=MODEL, max_tokens=1024, messages=[{"role": "user", "content": "資料を調べて"}])
+    stops[scenario] = r
+    print(f"{r.stop_reason:30} next_step={next_step(r):7} text={hl.text_of(r.content)!r}  stop_details={r.stop_details}")
+
+# %% tags=["todo", "piece:stop_message"]
+# TODO: ループを止める応答なら、人に返す停止メッセージ（文字列）を、止めない応答なら None を返します。
+# refusal: response.stop_details の category と explanation を入れる（どちらも None のことがある）。
+# model_context_window_exceeded / max_tokens: 止まった理由と、途中までの text（hl.text_of(response.content)）を入れる。
+# 手順は lessons.hint("stop_message") で開けます。
+def stop_message(response):
+    raise NotImplementedError  # ← この行を消して、ここに書く
+
+
+# %% tags=["check"]
+stop_message = lessons.check("stop_message", stop_message)
+
+# %%
+for r in stops.values():  # 確認を通った stop_message（まだなら参考実装）を、上の3つの応答に
+    print(f"{r.stop_reason:30} → {stop_message(r)}")
+
+# %% [markdown]
+# ## 5. 自分のハーネスを、今の API で
+#
+# ノートブック05で書いた `run_agent` を `my_harness.py` から読み込み、思考ブロックが2回挟まるシナリオ、
+# `redacted_thinking` が来るシナリオ、断られるシナリオで最後まで走らせます。`content` をまるごと返していれば、400 は出ません。
+
+# %%
+run_agent = lessons.use("run_agent", lesson=6)
+for scenario in ("interleaved", "redacted_thinking", "refusal"):
+    events, end = lessons.drive(run_agent(hl.connect(scenario), "README.md の1行目と、今の時刻を教えて", TOOLS, impls))
+    kinds = [[b.type for b in e.response.content] for e in events]
+    print(f"{scenario}: ターンの content {kinds} → {type(end).__name__}: {(end.text if isinstance(end, hl.Finished) else end.reason)[:48]}")
+
+# %% [markdown]
+# ## まとめ
+#
+# - 既定のモデルは思考ブロックを先頭に返す。`signature` ごと、並べ替えずに返す。`content` をまるごと、がいちばん確か
+# - プロンプトキャッシュは1ターンの値段を下げる弁。先頭を書き換えると、その回から書き直しになる
+# - コンテキスト編集と圧縮はサーバー側で文脈を軽くする。タスク予算は目安で、止めるのは弁2（`TokenBudget`）
+# - `refusal` は `stop_details` を、`model_context_window_exceeded` と `max_tokens` は途中までの text を、停止メッセージで人に渡す
+#
+# **問1.** 思考ブロックの本文は空でした。捨ててもよいですか。
+#
+# <details><summary>答え</summary>
+#
+# いいえ。本文が空でも `signature` が封です。ツールの結果を返すリクエストで、その assistant ターンが思考ブロックで始まらないと 400 です。
+# </details>
+#
+# **問2.** `task_budget` を 6,000 にすれば、`TokenBudget` は要りませんか。
+#
+# <details><summary>答え</summary>
+#
+# 要ります。タスク予算はモデルが見る目安で、超えても API は止めません。止めると約束できるのは、ハーネスが持つ弁2だけです。
+# </details>
