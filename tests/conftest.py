@@ -7,6 +7,8 @@ import signal
 
 import pytest
 
+import tests.examples  # noqa: F401 (loads the hypothesis profile HARNESS_LAB_EXAMPLES names, before any test module)
+
 
 def pytest_configure(config) -> None:
     # A shell that starts a job in the background without job control (a CI runner's `cmd &`)

@@ -7,6 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from harness_lab.emulator import Emulator, emulated_client, reply, say
+from tests.examples import examples
 
 scalars = st.one_of(st.none(), st.booleans(), st.integers(-3, 3), st.text(max_size=6))
 values = st.recursive(
@@ -62,7 +63,12 @@ request = st.fixed_dictionaries(
 )
 
 
-@settings(max_examples=150, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=examples("emulator_requests"),
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 @given(request)
 def test_any_request_gets_a_status_and_a_complete_body(body):
     emulator = Emulator([say("はい")])
@@ -171,7 +177,12 @@ odd_history = st.builds(
 )
 
 
-@settings(max_examples=150, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=examples("emulator_odd_bodies"),
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 @given(st.one_of(odd_request, odd_values, odd_history), st.sampled_from(["/v1/messages", "/v1/messages/count_tokens"]))
 def test_respond_never_raises_whatever_the_body(body, path):
     emulator = Emulator([say("はい")])

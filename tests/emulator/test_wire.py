@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from harness_lab.emulator import Emulator, emulated_client, emulator_of, say, wire
+from tests.examples import examples
 
 MODEL = "claude-sonnet-5"
 TOOLS = [{"name": "t", "description": "d", "input_schema": {"type": "object"}}]
@@ -222,7 +223,7 @@ json_values = st.recursive(
 )
 
 
-@settings(max_examples=200, deadline=None, database=None)
+@settings(max_examples=examples("wire_json"), deadline=None, database=None)
 @given(json_values)
 def test_the_iterative_writer_matches_json(value):
     assert wire.dumps(value) == json.dumps(value, ensure_ascii=False, separators=(",", ":"))

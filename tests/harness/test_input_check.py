@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from harness_lab.json_schema import jsonschema_module
 from harness_lab.tools import tool
 from harness_lab.tools.input_check import InputCheck
+from tests.examples import examples
 
 
 def jsonschema_says(schema: dict, value: Any) -> str | None:
@@ -123,7 +124,7 @@ def schema_and_input(draw):
     return schema, given
 
 
-@settings(max_examples=1500, deadline=None)
+@settings(max_examples=examples("input_check"), deadline=None)
 @given(schema_and_input())
 def test_every_verdict_and_message_is_jsonschemas(case):
     schema, value = case

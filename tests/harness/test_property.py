@@ -17,6 +17,7 @@ from harness_lab.events import ApprovalRequest, Stopped, Turn
 from harness_lab.loop import Run
 from harness_lab.tools import tool
 from harness_lab.valves import Approval, MaxTurns, NoProgress, Policy, TokenBudget
+from tests.examples import examples
 from tests.script_strategies import replies as replies_over
 
 NAMES = ["ok", "boom", "gate", "banned", "ghost"]  # ghost is not wired: an unknown tool
@@ -73,7 +74,7 @@ def drive(gen, decisions, steer, harness, tools, check):
     return event, allowed
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples("harness_property"), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     script=st.lists(replies, min_size=1, max_size=6),
     limit=st.integers(1, 5),

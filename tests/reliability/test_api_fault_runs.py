@@ -24,8 +24,8 @@ from harness_lab.loop import Run
 from harness_lab.text import lang, t
 from harness_lab.tools import tool
 from harness_lab.valves import MaxTurns, TokenBudget
+from tests.examples import examples
 
-RUNS = 250
 KINDS = ["429", "500", "529", "connection", "timeout"]
 SCRIPT = [
     reply("調べます", call("lookup", key="a"), call("lookup", key="b")),
@@ -65,8 +65,7 @@ def make_run(faults: dict | None, retries: int, preflight: bool, ran: Counter) -
     return Run(emulated_client(emulator, max_retries=retries), make_tools(ran), valves), emulator
 
 
-@pytest.fixture(scope="module")
-def baseline():
+def fault_free_run() -> tuple[Run, Counter]:
     ran: Counter = Counter()
     run, _emulator = make_run(None, 0, False, ran)
     end = drain(run.start("a から d まで調べてメモして"))
@@ -74,18 +73,28 @@ def baseline():
     return run, ran
 
 
-@settings(
-    max_examples=RUNS,
+@pytest.fixture(scope="module")
+def baseline():
+    return fault_free_run()
+
+
+# By name, so test_mutations_are_caught.py searches the very same schedules.
+SCHEDULE_SETTINGS = settings(
+    max_examples=examples("api_faults"),
     deadline=None,
     derandomize=True,
     database=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
-@given(
-    faults=st.dictionaries(st.integers(1, 16), st.sampled_from(KINDS), min_size=1, max_size=8),
-    retries=st.integers(0, 2),
-    preflight=st.booleans(),
-)
+SCHEDULES = {
+    "faults": st.dictionaries(st.integers(1, 16), st.sampled_from(KINDS), min_size=1, max_size=8),
+    "retries": st.integers(0, 2),
+    "preflight": st.booleans(),
+}
+
+
+@SCHEDULE_SETTINGS
+@given(**SCHEDULES)
 def test_faults_stop_cleanly_and_resume_to_the_same_history(baseline, faults, retries, preflight):
     reference, reference_ran = baseline
     ran: Counter = Counter()

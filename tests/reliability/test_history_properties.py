@@ -14,7 +14,8 @@ the end it checks:
   independently from the recorded requests;
 - no steering text is lost or sent twice; a stopped run resumes to a valid history.
 
-``derandomize=True`` keeps CI reproducible; the counts below are in docs/reliability.md.
+``derandomize=True`` keeps CI reproducible. The number of runs is tests/examples.py's (``ci`` or ``full``);
+test_mutations_are_caught.py checks that the ``ci`` count still catches the known bugs.
 """
 
 from __future__ import annotations
@@ -37,10 +38,8 @@ from harness_lab.text import t
 from harness_lab.tools import MAX_RESULT_CHARS, ToolError, execution, tool
 from harness_lab.valves import Approval, MaxTurns, NoProgress, Policy, TokenBudget
 from tests.ctrl_c import press_ctrl_c_while_the_main_thread_waits
+from tests.examples import examples
 from tests.script_strategies import replies as replies_over
-
-RUNS_ASKED = 600  # generated runs answered through the generator (a person at the Stepper)
-RUNS_CALLBACK = 400  # generated runs answered by an approver callback, with more API faults
 
 # Weighted by repetition: most calls succeed, the rest cover every way a call can go wrong.
 NAMES = ["ok", "ok", "ok", "boom", "oops", "gate", "gate", "banned", "ghost", "slow", "huge", "halt", "deep"]
@@ -336,25 +335,34 @@ def resume_and_check(observer: Observer, end, script, emulator: Emulator, limit:
     return end
 
 
-@settings(
-    max_examples=RUNS_ASKED,
-    deadline=None,
-    derandomize=True,
-    database=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
-@given(
-    script=scripts,
-    limit=st.integers(1, 5),
-    no_progress=st.sampled_from([None, 2, 3]),
-    budget=st.one_of(st.none(), st.tuples(st.integers(1000, 12000), st.booleans())),
-    answers=st.lists(st.sampled_from(ANSWERS), min_size=1, max_size=4),
-    fault_plan=st.one_of(st.none(), faults),
-    retries=st.integers(0, 2),
-    steer=st.booleans(),
-    interrupt=st.one_of(st.none(), st.none(), st.integers(1, 6)),
-    no_thread=st.one_of(st.none(), st.none(), st.integers(1, 4)),
-)
+def run_settings(name: str) -> settings:
+    return settings(
+        max_examples=examples(name),
+        deadline=None,
+        derandomize=True,
+        database=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    )
+
+
+# Settings and strategies by name, so test_mutations_are_caught.py searches the very same runs.
+ASKED_SETTINGS = run_settings("history_asked")  # a person at the Stepper, answering through the generator
+ASKED_RUNS = {
+    "script": scripts,
+    "limit": st.integers(1, 5),
+    "no_progress": st.sampled_from([None, 2, 3]),
+    "budget": st.one_of(st.none(), st.tuples(st.integers(1000, 12000), st.booleans())),
+    "answers": st.lists(st.sampled_from(ANSWERS), min_size=1, max_size=4),
+    "fault_plan": st.one_of(st.none(), faults),
+    "retries": st.integers(0, 2),
+    "steer": st.booleans(),
+    "interrupt": st.one_of(st.none(), st.none(), st.integers(1, 6)),
+    "no_thread": st.one_of(st.none(), st.none(), st.integers(1, 4)),
+}
+
+
+@ASKED_SETTINGS
+@given(**ASKED_RUNS)
 def test_runs_answered_through_the_generator_stay_sound(
     script, limit, no_progress, budget, answers, fault_plan, retries, steer, interrupt, no_thread
 ):
@@ -407,22 +415,20 @@ class FlakyApprover:
         return answer
 
 
-@settings(
-    max_examples=RUNS_CALLBACK,
-    deadline=None,
-    derandomize=True,
-    database=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
-@given(
-    script=scripts,
-    limit=st.integers(1, 6),
-    no_progress=st.sampled_from([None, 2]),
-    budget=st.one_of(st.none(), st.tuples(st.integers(1500, 15000), st.booleans())),
-    answers=st.lists(st.sampled_from([*ANSWERS, "raise"]), min_size=1, max_size=4),
-    fault_plan=faults,
-    retries=st.integers(0, 2),
-)
+CALLBACK_SETTINGS = run_settings("history_callback")  # an approver callback, with more API faults
+CALLBACK_RUNS = {
+    "script": scripts,
+    "limit": st.integers(1, 6),
+    "no_progress": st.sampled_from([None, 2]),
+    "budget": st.one_of(st.none(), st.tuples(st.integers(1500, 15000), st.booleans())),
+    "answers": st.lists(st.sampled_from([*ANSWERS, "raise"]), min_size=1, max_size=4),
+    "fault_plan": faults,
+    "retries": st.integers(0, 2),
+}
+
+
+@CALLBACK_SETTINGS
+@given(**CALLBACK_RUNS)
 def test_runs_with_an_approver_callback_and_api_faults_stay_sound(
     script, limit, no_progress, budget, answers, fault_plan, retries
 ):

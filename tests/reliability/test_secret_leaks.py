@@ -30,6 +30,7 @@ from harness_lab.loop import Run
 from harness_lab.tools import tool
 from harness_lab.trace import recording_client, replay_client
 from harness_lab.valves import Approval, MaxTurns, Policy, TokenBudget
+from tests.examples import examples
 
 FAKE = "sk-ant-api03-FAKE-SECRET-0000"
 TOKEN = 'tok"en\\with/odd chars'  # a second secret whose JSON spelling differs from its text
@@ -297,7 +298,12 @@ def test_a_recording_scrubs_a_key_cut_over_streamed_deltas_and_still_replays(tmp
 STREAMED_TEXT = f"前 {FAKE} 中 {TOKEN} 後 {FAKE}"
 
 
-@settings(max_examples=60, deadline=None, database=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=examples("secret_cuts"),
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
 @given(cuts=st.lists(st.integers(0, len(STREAMED_TEXT)), max_size=8))
 def test_any_cut_of_the_streamed_text_is_scrubbed_and_replays_redacted(tmp_path, cuts):
     bounds = [0, *sorted(cuts), len(STREAMED_TEXT)]
