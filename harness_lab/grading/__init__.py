@@ -21,7 +21,7 @@ the instructor's page), ``report_files.py`` (writing them without following link
 ``class_command.py`` (the terminal).
 """
 
-from . import catalog, class_catalog  # noqa: F401  # the layer's strings, before any module uses them
+from . import catalog, class_catalog, level1_catalog, level2_catalog  # noqa: F401  # the layer's strings, before any module uses them
 from .level1 import check_level1, grade_level1, level1_options
 from .level2 import check_level2, grade_level2, level2_options
 from .notebook import NotebookGrade, grade_notebook

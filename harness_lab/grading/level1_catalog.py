@@ -1,0 +1,239 @@
+"""The level-1 exercise's strings (ja, en): its options, criteria and hints, added to the catalog on import."""
+
+from __future__ import annotations
+
+from ..text import add
+
+add(
+    {
+        # --- level 1: the policy valve ------------------------------------------------------------
+        "grade.l1.options.step": (
+            'ANSWERS["step"] の選択肢（ポリシー弁が属するループのステップ）:',
+            'Options for ANSWERS["step"] (the loop step the policy valve belongs to):',
+        ),
+        "grade.l1.options.approval": (
+            'ANSWERS["approval"] の選択肢（既存の承認弁との関係）:',
+            'Options for ANSWERS["approval"] (how it relates to the existing approval valve):',
+        ),
+        "grade.l1.options.deny": (
+            'ANSWERS["deny"] の選択肢（deny に当たったとき、モデルに返すもの）:',
+            'Options for ANSWERS["deny"] (what the model gets back on a deny):',
+        ),
+        "grade.l1.opt.step.before_request": (
+            "モデルへのリクエストを送る前に、1回（最大ターン数や予算上限と同じ場所）",
+            "once before each request to the model (where max turns and the budget live)",
+        ),
+        "grade.l1.opt.step.after_response": (
+            "応答を受け取った直後に、応答全体に対して1回（無進捗検知と同じ場所）",
+            "once right after the response arrives, on the whole response (where no-progress detection lives)",
+        ),
+        "grade.l1.opt.step.before_tool": (
+            "run_tool_uses の中で tool_use ブロックごとに、ツールを実行する直前（承認弁と同じ場所）",
+            "inside run_tool_uses, per tool_use block, just before the tool runs (where the approval valve lives)",
+        ),
+        "grade.l1.opt.step.after_tool": (
+            "ツールを実行した後、結果を会話履歴に積む前",
+            "after the tool ran, before its result goes into the history",
+        ),
+        "grade.l1.opt.approval.ask_reuses": (
+            "ask の段階が承認弁そのもの。ask では既存の approve に判断を任せ、ポリシー弁はその手前で段階だけを決める",
+            "the ask tier is the approval valve: ask hands the decision to the existing approve, and the policy only picks the tier before it",
+        ),
+        "grade.l1.opt.approval.own_prompt": (
+            "ポリシー弁は承認弁とは別に、自前の確認の仕組みを持つ",
+            "the policy valve has its own way of asking, separate from the approval valve",
+        ),
+        "grade.l1.opt.approval.replaces": (
+            "ポリシー弁が承認弁を置き換えるので、approve はもう呼ばない",
+            "the policy valve replaces the approval valve, so approve is no longer called",
+        ),
+        "grade.l1.opt.approval.after_approval": (
+            "まず承認弁が高インパクトなツールすべてについて人間に尋ね、その答えのあとでポリシー弁が段階を決める",
+            "the approval valve first asks a person about every high-impact tool, and the policy decides the tier after the answer",
+        ),
+        "grade.l1.opt.deny.error_result": (
+            "ツールは実行せず、is_error: true の tool_result で、ポリシーで禁止されていることを伝える",
+            "run nothing, and return an is_error: true tool_result saying the policy forbids the tool",
+        ),
+        "grade.l1.opt.deny.drop": (
+            "その tool_use には何も返さず、黙って飛ばす",
+            "return nothing for that tool_use and silently skip it",
+        ),
+        "grade.l1.opt.deny.stop_run": (
+            "ループ全体をそこで止めて、ユーザーにエラーを返す",
+            "stop the whole loop there and return an error to the user",
+        ),
+        "grade.l1.opt.deny.refusal_text": (
+            "人間が拒否したときと同じ文（「ユーザーが拒否しました」）を返す",
+            'return the same text as when a person refuses ("the user said no")',
+        ),
+        "grade.l1.opt.deny.run_and_discard": (
+            "ツールは実行するが、結果を捨てて「拒否しました」と返す",
+            'run the tool, throw its result away and return "denied"',
+        ),
+        "grade.l1.answer_missing": (
+            'ANSWERS["{question}"] がまだ選ばれていません。level1_options() の一覧から、キーを1つ選びましょう',
+            'ANSWERS["{question}"] is not chosen yet. Pick one key from the level1_options() list.',
+        ),
+        "grade.l1.unknown": (
+            'ANSWERS["{question}"] の {value} は選択肢にありません。level1_options() の一覧からキーを1つ選びましょう',
+            'ANSWERS["{question}"] is {value}, which is not an option. Pick one key from the level1_options() list.',
+        ),
+        "grade.l1.c1.title": (
+            "3段階（allow / ask / deny）をポリシーのデータで表し、未記載のツールが落ちるデフォルトの段階がある",
+            "the policy data expresses three tiers (allow / ask / deny), with a default tier for unlisted tools",
+        ),
+        "grade.l1.c1.no_default": (
+            'DEFAULT_TIER が {value} です。ポリシーに載っていないツールがどの段階に落ちるかを、"allow" / "ask" / "deny" のどれかで決めましょう',
+            'DEFAULT_TIER is {value}. Decide which tier ("allow" / "ask" / "deny") a tool missing from the policy falls to.',
+        ),
+        "grade.l1.c1.empty_policy": (
+            "POLICY が空です。課題の表にあるツールそれぞれの段階を、あなたのポリシー構造に書き込みましょう",
+            "POLICY is empty. Write the tier of each tool in the exercise's table into your policy structure.",
+        ),
+        "grade.l1.c1.shape": (
+            "POLICY（{kind}）の形を、採点が書き換えて確かめられません。ツール名 → 段階の辞書、段階 → ツール名の集合（リストやタプルでも可）の辞書、"
+            "ツール名を受け取って段階を返す関数、のどれかで書きましょう",
+            "The grader cannot change POLICY ({kind}) to check it. Write it as a dict of tool name -> tier, a dict of "
+            "tier -> set (or list, tuple) of names, or a function that takes a tool name and returns its tier.",
+        ),
+        "grade.l1.c1.unlisted_error": (
+            "ポリシーに載っていないツール {tool} を呼んだところ、例外になりました: {error}。表にない名前が来たときにどうするかを考えましょう",
+            "Calling {tool}, which is not in the policy, raised: {error}. Think about what happens when a name is not in the table.",
+        ),
+        "grade.l1.c1.fell_to_default": (
+            "{tool} が POLICY に載っていないので、デフォルトの段階（{default}）に落ちています。課題の表では {expected} です",
+            "{tool} is not in POLICY, so it fell to the default tier ({default}). The exercise's table says {expected}.",
+        ),
+        "grade.l1.c1.listed_wrong": (
+            "POLICY では {tool} が {listed} になっています。課題の表では {expected} です",
+            "POLICY gives {tool} the tier {listed}. The exercise's table says {expected}.",
+        ),
+        "grade.l1.c1.mismatch": (
+            "{tool} は {expected} のはずが、{seen} として振る舞いました。課題の表と、run_tool_uses がその段階をどう扱っているかを見比べましょう",
+            "{tool} should be {expected} but behaved as {seen}. Compare the exercise's table with how run_tool_uses handles that tier.",
+        ),
+        "grade.l1.c1.default_ignored": (
+            "ポリシーに載っていないツール {tool} が、DEFAULT_TIER（{default}）ではなく {seen} として振る舞いました。デフォルトの段階は宣言するだけでなく、実際に使われていますか",
+            "{tool}, which is not in the policy, behaved as {seen} instead of DEFAULT_TIER ({default}). Is the default actually used, not just declared?",
+        ),
+        "grade.l1.c1.not_data_driven": (
+            "採点があなたの POLICY を書き換えて {tool} を {tier} にしたところ、{seen} として振る舞いました。"
+            "run_tool_uses は呼ばれるたびに POLICY を引いていますか（定義したときに作った写しや、コードに直書きしたツール名ではなく）",
+            "The grader changed your POLICY to make {tool} {tier}, and it behaved as {seen}. Does run_tool_uses look "
+            "POLICY up on every call (not a copy made once, nor tool names written into the code)?",
+        ),
+        "grade.l1.c1.allow_warning": (
+            "デフォルトが allow です。基準は満たしますが、新しく足したツールが確認なしで走ってしまいます。ask か deny に倒すほうが安全です",
+            "The default is allow. The criterion is met, but a newly added tool would run unchecked; ask or deny is safer.",
+        ),
+        "grade.l1.c2.title": (
+            "ポリシーは tool_use ごとに、ツールを実行する前に評価され、ask は承認のコールバックを再利用している",
+            "the policy is checked per tool_use before the tool runs, and ask reuses the approval callback",
+        ),
+        "grade.l1.c2.deny_ran": (
+            "deny の結果を返した {tool} が、実際には実行されていました。結果を捨てても、メールはもう送られています",
+            "{tool} got a deny result, but it actually ran. Discarding its result does not unsend the email.",
+        ),
+        "grade.l1.c2.not_asked": (
+            "ask の段階のツール（write_file, delete_file, http_post）を呼んでも、approve が一度も呼ばれませんでした。"
+            "ask の段階では、既存の承認の仕組み（approve）に判断を任せましょう",
+            "approve was never called for the ask tools (write_file, delete_file, http_post). For ask, hand the decision "
+            "to the existing approval callback.",
+        ),
+        "grade.l1.c2.ran_before_asking": (
+            "{tool} が、人間の答えを聞く前に実行されました。「いいえ」と言われたときには、もう実行済みです。尋ねる位置を見直しましょう",
+            "{tool} ran before the human answered; by the time they say no, it has already run. Look again at where you ask.",
+        ),
+        "grade.l1.c2.refusal_ignored": (
+            "approve に「いいえ」と言われた {tool} が実行されました。尋ねたあと、その答えで実行するかどうかを決めていますか",
+            "{tool} ran although approve said no. After asking, do you use the answer to decide whether to run?",
+        ),
+        "grade.l1.c2.approved_not_run": (
+            "承認された {tool} が、ちょうど1回は実行されませんでした（実行回数 {count}）。approve の返り値を正しく読めていますか",
+            "The approved {tool} did not run exactly once (ran {count} times). Do you read approve's return value correctly?",
+        ),
+        "grade.l1.c2.per_call": (
+            "1つの応答に {tool} が2回あり、1回目は承認、2回目は拒否されましたが、実行がそのとおりに分かれていません。判定は tool_use ブロック1つずつに行いましょう",
+            "One response held two {tool} calls, the first approved and the second refused, but what ran does not match. Decide per tool_use block.",
+        ),
+        "grade.l1.c2.allowed_skipped": (
+            "単独で呼べば実行される {tool} が、拒否や deny の呼び出しと1つの応答に混ざると実行されませんでした。拒否や禁止のあとも、残りの呼び出しの処理を続けましょう",
+            "{tool} runs when called alone, but not when it shares a response with refused and denied calls. Keep handling the remaining calls after a refusal or a deny.",
+        ),
+        "grade.l1.c2.step": (
+            'ANSWERS["step"] の {option!r}（{desc}）は、ポリシー弁の場所ではありません。'
+            "deny のツールが動き出す前に止められて、しかも呼び出し1つずつに判定できるのはどこでしょう",
+            'ANSWERS["step"] is {option!r} ({desc}): that is not where the policy valve goes. Where can it stop a deny '
+            "tool before it starts, and judge each call on its own?",
+        ),
+        "grade.l1.c2.approval": (
+            'ANSWERS["approval"] の {option!r}（{desc}）は、あなたの run_tool_uses がしていることと違います。ask のときに何が呼ばれているかを見直しましょう',
+            'ANSWERS["approval"] is {option!r} ({desc}), which is not what your run_tool_uses does. Look at what is called for ask.',
+        ),
+        "grade.l1.c3.title": (
+            "deny でも is_error: true の tool_result でポリシーによる禁止を伝え、すべての tool_use に順番どおり1つずつ、API が受け取れる結果を返す",
+            "deny still returns an is_error: true tool_result saying the policy forbids it, and every tool_use gets one result, in order, that the API accepts",
+        ),
+        "grade.l1.c3.no_deny": (
+            "deny として振る舞うツールがありませんでした（send_email は {seen} として振る舞いました）。"
+            "deny のときに返す tool_result は、deny の段階が働いてはじめて確かめられます。基準1のヒントから直しましょう",
+            "No tool behaved as deny (send_email behaved as {seen}), so the result a deny returns cannot be checked. "
+            "Start with criterion 1's hint.",
+        ),
+        "grade.l1.c3.deny_no_result": (
+            "deny のツール {tool} だけを呼ぶ応答に、tool_result が {count} 個返りました。呼び出しを宙ぶらりんにせず、ちょうど1つ返しましょう",
+            "A response calling only the deny tool {tool} got {count} tool_results back. Leave no call dangling: return exactly one.",
+        ),
+        "grade.l1.c3.count": (
+            "tool_use が {uses} 個ある応答に、tool_result が {results} 個返りました。実行しなかった呼び出しにも結果が要ります",
+            "A response with {uses} tool_use blocks got {results} tool_results back. Calls you did not run need a result too.",
+        ),
+        "grade.l1.c3.type": (
+            '返した要素に、type が "tool_result" でないものがあります',
+            'Some returned items do not have type "tool_result".',
+        ),
+        "grade.l1.c3.order": (
+            "tool_result の並びが tool_use の順番と違います。呼び出しの順に返しましょう",
+            "The tool_results are not in the order of the tool_use blocks. Return them in call order.",
+        ),
+        "grade.l1.c3.ids": (
+            "tool_result の tool_use_id が、対応する tool_use の id と一致していません",
+            "The tool_use_id of a tool_result does not match the id of its tool_use.",
+        ),
+        "grade.l1.c3.no_id": (
+            "{position}番目の tool_result に、文字列の tool_use_id がありません。どの tool_use への答えかを "
+            '"tool_use_id": block.id で示しましょう（キーの名前は id ではなく tool_use_id です）',
+            "Result {position} has no tool_use_id string. Say which tool_use it answers with "
+            '"tool_use_id": block.id (the key is tool_use_id, not id).',
+        ),
+        "grade.l1.c3.deny_not_error": (
+            "deny の {tool} に返した tool_result に is_error: true が付いていません。これでは、呼び出しが成功しなかったことがモデルに伝わりません",
+            "The tool_result for the denied {tool} lacks is_error: true, so the model is not told the call did not succeed.",
+        ),
+        "grade.l1.c3.deny_no_reason": (
+            "deny の {tool} に返した tool_result の文から、ポリシー（規則）で禁止されていることがモデルに伝わりません。"
+            "「使えません」や「拒否しました」だけでは、人間が断ったのか、失敗したのかと区別がつきません。モデルが別の道を選べるよう、理由を書きましょう",
+            "The tool_result for the denied {tool} does not tell the model that a policy (a rule) forbids it. "
+            '"unavailable" or "denied" alone reads like a person saying no, or a failure. State the reason so the model can take another route.',
+        ),
+        "grade.l1.c3.refused_not_error": (
+            "人間が拒否した {tool} の tool_result に is_error: true が付いていません",
+            "The tool_result for the {tool} the human refused lacks is_error: true.",
+        ),
+        "grade.l1.c3.output_missing": (
+            "実行された {tool} の出力が、エラーでない tool_result の content に入っていません",
+            "The output of {tool}, which ran, is not in the content of a non-error tool_result.",
+        ),
+        "grade.l1.c3.api_rejected": (
+            "この結果を次の user メッセージとして送ると、API が 400 を返します: {error}",
+            "Sent as the next user message, these results get a 400 from the API: {error}",
+        ),
+        "grade.l1.c3.deny_answer": (
+            'ANSWERS["deny"] の {option!r}（{desc}）では、モデルは何が起きたかを正しく知れません。'
+            "API がすべての tool_use に結果を求めることと、モデルが別の道を選ぶには何が要るかを考えましょう",
+            'ANSWERS["deny"] is {option!r} ({desc}): the model would not learn what happened. Remember the API wants a '
+            "result for every tool_use, and think about what the model needs to take another route.",
+        ),
+    }
+)

@@ -1,0 +1,151 @@
+"""What the level-1 exercise sets before the learner's code, and how the grader reads it back.
+
+The product colleague's tier table, the inputs each tool is called with, the questions of ``ANSWERS``
+with their options, and the words that make a deny result say a rule forbids the call. Plain data and
+pure functions: the graders (``level1.py``) use them on both sides of the bridge.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Mapping
+from enum import Enum
+from typing import Any
+
+import anthropic
+
+from ..emulator import emulated_client, say
+from ..messages import assistant, user
+from ..model import DEFAULT_MODEL
+from ..text import t
+from .sandbox import describe_error, plain
+from .scenarios import PROMPT, TOOL_DEFS
+
+# The product colleague's table, as the exercise states it.
+REQUIRED_TIERS = {
+    "get_time": "allow",
+    "read_file": "allow",
+    "write_file": "ask",
+    "delete_file": "ask",
+    "http_post": "ask",
+    "send_email": "deny",
+}
+# A tool nobody has put in the policy yet: it must fall to DEFAULT_TIER.
+UNLISTED_TOOL = "brand_new_tool"
+# Tools the table never names, written into the learner's policy by the probe of criterion 1.
+PROBE_TIERS = {"list_files": "allow", "create_issue": "ask", "drop_table": "deny"}
+# Where the probe moves each tier.
+_ROTATED = {"allow": "ask", "ask": "deny", "deny": "allow"}
+# The tools each tier is first observed on, and what the probe makes the policy say.
+_OBSERVED = (*REQUIRED_TIERS, UNLISTED_TOOL)
+_FORCED = {**{name: _ROTATED[was] for name, was in REQUIRED_TIERS.items()}, **PROBE_TIERS}
+
+INPUTS = {
+    "get_time": {},
+    "read_file": {"path": "README.md"},
+    "write_file": {"path": "notes.txt", "content": "今日のメモ"},
+    "delete_file": {"path": "old_notes.txt"},
+    "http_post": {"url": "https://example.com/api/report", "body": "{}"},
+    "send_email": {"to": "team@example.com", "body": "進捗報告"},
+    UNLISTED_TOOL: {"note": "試しに呼ぶ"},
+    "list_files": {"path": "."},
+    "create_issue": {"title": "メモの整理"},
+    "drop_table": {"table": "users"},
+}
+# For each ask tool: the call the human approves and the one they refuse (overwriting config.txt).
+ASK_PAIRS = {
+    "write_file": (INPUTS["write_file"], {"path": "config.txt", "content": "上書き"}),
+    "delete_file": (INPUTS["delete_file"], {"path": "config.txt"}),
+    "http_post": (INPUTS["http_post"], {"url": "https://example.com/api/delete_all", "body": "{}"}),
+}
+
+# The structured answer: question -> {option key: right?}. Printed by level1_options().
+ANSWER_OPTIONS = {
+    "step": {"before_request": False, "after_response": False, "before_tool": True, "after_tool": False},
+    "approval": {"ask_reuses": True, "own_prompt": False, "replaces": False, "after_approval": False},
+    "deny": {"error_result": True, "drop": False, "stop_run": False, "refusal_text": False, "run_and_discard": False},
+}
+
+# A deny result must say that a rule forbids the tool. Searched in the NFKC-folded, lower-cased
+# text: either a word naming a rule (policy, 権限, 管理者...) or a phrase that is itself a
+# prohibition (禁止, 許可されていません, not permitted...). A bare "拒否" / "denied" is what a
+# person's "no" says too; "使えません", "blocked" or "エラー" say nothing about why.
+_RULE_WORDS = (
+    "ポリシー",
+    "方針",
+    "規則",
+    "規定",
+    "ルール",
+    "権限",
+    "管理者",
+    r"\bpolic(y|ies)\b",
+    r"\brules?\b",
+    r"\bpermissions?\b",
+    r"\badmin(istrator)?s?\b",
+    r"\b(allow|block|deny)[- ]?list",
+    r"\bguardrails?\b",
+)
+_PROHIBITIONS = (
+    "禁",
+    "不許可",
+    "許可(されてい|されて|され|してい|し|が(あり)?)?(ない|ません|なし)",
+    "認められて(い)?(ない|ません)",
+    r"\bforbid",
+    r"\bprohibit",
+    r"\bdisallow",
+    r"\bbanned\b",
+    r"\b(un|not )authori[sz]ed\b",
+    r"(\bnot|n't|\bnever) (be )?(allowed|permitted)\b",
+)
+_SAYS_RULE = re.compile("|".join(_RULE_WORDS + _PROHIBITIONS))
+
+
+def _given(answers: Any, *questions: str) -> dict:
+    """In the child: ANSWERS' ``questions`` as plain values, each None or (option key or None, as shown)."""
+    given: dict = {}
+    for question in questions:
+        value = answers.get(question) if isinstance(answers, Mapping) else None
+        if isinstance(value, Enum):
+            value = value.value
+        if value is None or (isinstance(value, str) and not value.strip()):
+            given[question] = None
+        else:
+            key = plain(value).strip() if isinstance(value, str) else None
+            given[question] = (key, plain(value, 40))
+    return given
+
+
+def _answer(given: dict, question: str) -> tuple | None:
+    """The verdict on one ANSWERS question (``_given``): None (right) or (hint key, values)."""
+    value = given.get(question)
+    if value is None:
+        return "grade.l1.answer_missing", {"question": question}
+    options = ANSWER_OPTIONS[question]
+    key, shown = value
+    if key not in options:
+        return "grade.l1.unknown", {"question": question, "value": shown}
+    if options[key]:
+        return None
+    hint = {"step": "grade.l1.c2.step", "approval": "grade.l1.c2.approval", "deny": "grade.l1.c3.deny_answer"}
+    return hint[question], {"option": key, "desc": t(f"grade.l1.opt.{question}.{key}")}
+
+
+def says_forbidden(text: str) -> bool:
+    """Does a deny result's text tell the model that a rule (a policy) forbids the tool?"""
+    return _SAYS_RULE.search(unicodedata.normalize("NFKC", text).lower()) is not None
+
+
+def _api_rejects(content: list, results: list) -> str:
+    """Send the learner's results back as the next user message; the API's 400 text, or ""."""
+    client = emulated_client([say("了解しました。"), say("了解しました。")])
+    messages: list[Any] = [user(PROMPT), assistant(content), {"role": "user", "content": results}]
+    try:
+        client.messages.create(model=DEFAULT_MODEL, max_tokens=256, tools=TOOL_DEFS, messages=messages)
+    except anthropic.BadRequestError as exc:
+        body = exc.body if isinstance(exc.body, dict) else {}
+        error = body.get("error", {})
+        return plain(error.get("message", exc.message) if isinstance(error, dict) else exc.message, 300)
+    except (TypeError, ValueError) as exc:  # results the SDK cannot even serialise
+        return plain(describe_error(exc), 300)
+    return ""

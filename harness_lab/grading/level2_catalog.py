@@ -1,0 +1,188 @@
+"""The level-2 exercise's strings (ja, en): its options, criteria and hints, added to the catalog on import."""
+
+from __future__ import annotations
+
+from ..text import add
+
+add(
+    {
+        # --- level 2: the missing gate ------------------------------------------------------------
+        "grade.l2.options.gaps": (
+            "MISSING のキー（裸のループに欠けている制御）:",
+            "Keys of MISSING (controls the bare loop lacks):",
+        ),
+        "grade.l2.options.runaways": (
+            "MISSING の値（その欠落が生む暴走の振る舞い。1つでも、集合でも構いません）:",
+            "Values of MISSING (the runaway behaviour each gap causes; one key or a set):",
+        ),
+        "grade.l2.gap.stop_condition": (
+            "止まるか続けるかをモデルの stop_reason にまるごと委ねていて、ハーネス側の明示的な停止条件（ハードな上限）がない",
+            "it leaves stop-or-continue entirely to the model's stop_reason: the harness has no explicit stop condition (hard limit)",
+        ),
+        "grade.l2.gap.token_budget": ("累計トークンの上限（予算）がない", "there is no cap on total tokens (budget)"),
+        "grade.l2.gap.no_progress": (
+            "同じツール呼び出しの繰り返し（足踏み）を検知する仕組みがない",
+            "nothing detects the same tool call repeating (spinning)",
+        ),
+        "grade.l2.gap.approval": (
+            "高インパクトなアクションを実行前に人間に確認する仕組みがない",
+            "nothing asks a human before a high-impact action runs",
+        ),
+        "grade.l2.gap.keep_history": (
+            "モデルの応答（assistant の content）を会話履歴に残していない",
+            "it does not keep the model's response (assistant content) in the history",
+        ),
+        "grade.l2.gap.tools_followup": (
+            "2回目以降のリクエストに tools を渡していない",
+            "it does not pass tools on the follow-up requests",
+        ),
+        "grade.l2.gap.reassign": (
+            "ループの末尾で response を再代入していない",
+            "it does not reassign response at the end of the loop body",
+        ),
+        "grade.l2.gap.one_user_message": (
+            "1ターン分の tool_result を1つの user メッセージにまとめていない",
+            "it does not put one turn's tool_results into a single user message",
+        ),
+        "grade.l2.runaway.endless_turns": (
+            "モデルが tool_use を返し続けるかぎり、ターンが際限なく回り続ける",
+            "as long as the model keeps returning tool_use, turns go on without end",
+        ),
+        "grade.l2.runaway.budget_burn": (
+            "会話履歴が伸びるたびに1回あたりの入力トークンが増え、費用が燃え尽きるまで止まらない",
+            "each request's input tokens grow with the history, and nothing stops the spending",
+        ),
+        "grade.l2.runaway.spinning": (
+            "同じツールを同じ引数で何度も呼ぶ足踏みに、誰も気づかない",
+            "nobody notices the model calling the same tool with the same arguments again and again",
+        ),
+        "grade.l2.runaway.unchecked_action": (
+            "ファイルの書き込みや送信のような高インパクトなアクションが、人間の確認なしに実行される",
+            "high-impact actions such as writing files or sending data run without a person checking",
+        ),
+        "grade.l2.runaway.early_stop": (
+            "テキストとツール呼び出しが同じ応答に並ぶと、ツールを実行せずに止まってしまう",
+            "when text and a tool call come in one response, it stops without running the tool",
+        ),
+        "grade.l2.runaway.api_400": (
+            "tool_result が足りず、次のリクエストが 400 エラーで失敗する",
+            "tool_results are missing, so the next request fails with a 400",
+        ),
+        "grade.l2.runaway.dead_loop": (
+            "response が更新されず、古い stop_reason のまま同じリクエストを繰り返す",
+            "response is never updated, so the same request repeats on a stale stop_reason",
+        ),
+        "grade.l2.unknown": (
+            "選択肢にないキーがあります: {keys}。level2_options() の一覧からキーを選びましょう",
+            "Some keys are not options: {keys}. Choose keys from the level2_options() list.",
+        ),
+        "grade.l2.endless": (
+            "MISSING から {limit} 個を超える項目が出てきました。終わらないジェネレーターではなく、辞書で答えましょう",
+            "MISSING yielded more than {limit} items. Answer with a dict, not an endless generator.",
+        ),
+        "grade.l2.c1.title": (
+            "明示的な停止条件がない（止まるか続けるかがモデル任せ）ことを挙げ、このループにすでにあるもの（末尾の再代入など）は挙げていない",
+            "it names the missing explicit stop condition (stop-or-continue left to the model), and nothing this loop already does (such as the reassignment at the bottom)",
+        ),
+        "grade.l2.c1.not_missing": (
+            "'{option}'（{desc}）は、このループでは実はできています。コードをもう一度1行ずつ読んでみましょう",
+            "'{option}' ({desc}): this loop actually does that. Read the code again line by line.",
+        ),
+        "grade.l2.c1.no_stop_condition": (
+            "いちばん根本の欠落が挙がっていません。モデルが tool_use を返し続けたら、このループを止めるのは誰でしょう",
+            "The most basic gap is not named. If the model keeps returning tool_use, who stops this loop?",
+        ),
+        "grade.l2.c2.title": (
+            "欠けている制御それぞれに、それが生む暴走を対応づけ、少なくとも2種類（ターン/予算の暴走と、無進捗の足踏み）を挙げている",
+            "each missing control is paired with the runaway it causes, covering at least two kinds (turns/budget running away, and no-progress spinning)",
+        ),
+        "grade.l2.c2.not_mapping": (
+            "MISSING が辞書になっていません。「欠けている制御のキー: それが生む暴走のキー」の辞書で、それぞれの欠落がどの暴走を生むかを答えましょう",
+            'MISSING is not a dict. Answer with a dict of "missing control key: runaway key", saying which runaway each gap causes.',
+        ),
+        "grade.l2.c2.unpaired": (
+            "'{control}' に、それが生む暴走が対応づけられていません",
+            "'{control}' is not paired with the runaway it causes.",
+        ),
+        "grade.l2.c2.not_this_loop": (
+            "'{option}'（{desc}）は、このループでは起きません。このループが実際にやっていることと見比べましょう",
+            "'{option}' ({desc}) does not happen in this loop. Compare it with what the loop actually does.",
+        ),
+        "grade.l2.c2.mispaired": (
+            "'{control}'（{gap}）が欠けていても、'{runaway}'（{desc}）は生まれません。その制御があれば、どの暴走が止まるでしょう",
+            "Lacking '{control}' ({gap}) does not cause '{runaway}' ({desc}). Which runaway would that control stop?",
+        ),
+        "grade.l2.c2.no_turns": (
+            "モデルがいつまでも切り上げないとき、ターンや費用がどうなるかが挙がっていません",
+            "Nothing says what happens to turns or cost when the model never wraps up.",
+        ),
+        "grade.l2.c2.no_spinning": (
+            "ターン数も予算も上限に届いていないのに少しも進んでいない、という種類の暴走が挙がっていません",
+            "The kind of runaway where neither turns nor budget hit a limit, yet nothing moves forward, is missing.",
+        ),
+        "grade.l2.c3.title": (
+            "MAX_TURNS のチェックで、止まらないモデルでもツール呼び出しちょうど N ターンで止まって停止メッセージを返し、普通のタスクはモデルの答えで終わる",
+            "with the MAX_TURNS check, a model that never stops gets exactly N tool turns and a stop message, and a normal task ends with the model's answer",
+        ),
+        "grade.l2.c3.bad_max_turns": (
+            "MAX_TURNS が {value} です。2〜20 の整数にしましょう",
+            "MAX_TURNS is {value}. Make it an integer from 2 to 20.",
+        ),
+        "grade.l2.c3.runaway": (
+            "tool_use を返し続けるモデルに対して、ループが止まりませんでした。ハーネス側の上限は、実際にループを止めていますか",
+            "Against a model that keeps returning tool_use, the loop did not stop. Does the harness's limit actually stop the loop?",
+        ),
+        "grade.l2.c3.one_early": (
+            "MAX_TURNS={n} なのに、ツール呼び出し {rounds} ターン・モデルへのリクエスト {calls} 回で止まりました。1ターン早すぎます。カウンターを進めるのと上限を問うのは、どちらが先でしょう",
+            "With MAX_TURNS={n} it stopped after {rounds} tool turns and {calls} requests: one turn early. Which comes first, moving the counter or asking about the limit?",
+        ),
+        "grade.l2.c3.results_unsent": (
+            "ツール呼び出しを {rounds} ターン実行したのに、最後の結果をモデルに返さないまま止まりました（モデルへのリクエスト {calls} 回）。上限は「この一周に入る前に」問うものです。記事の for _ in range(MAX_TURNS) の書き方もこうなります（ノートブック02「上限をどこで問うか」）",
+            'It ran {rounds} tool turns but stopped without sending the last results to the model ({calls} requests). The limit is asked before entering a lap of the loop; the article\'s for _ in range(MAX_TURNS) loop does the same (notebook 02, "Where to ask about the limit").',
+        ),
+        "grade.l2.c3.counts": (
+            "MAX_TURNS={n} で、ツール呼び出し {rounds} ターン・モデルへのリクエスト {calls} 回でした。ツール呼び出しは MAX_TURNS ターン、リクエストはそれより1回多くなるはずです",
+            "With MAX_TURNS={n} there were {rounds} tool turns and {calls} requests. Expected MAX_TURNS tool turns and one request more.",
+        ),
+        "grade.l2.c3.counts_blocks": (
+            "1つの応答で2〜3個のツールを同時に呼ぶモデルだと、MAX_TURNS={n} なのにツール呼び出し {rounds} ターン（ツールの実行は {runs} 回）で止まりました。"
+            "数えるのは tool_use ブロックの数ではなく、ターン（ループの一周）です",
+            "Against a model that calls two or three tools per response, MAX_TURNS={n} stopped after {rounds} tool turns ({runs} tool runs). "
+            "Count turns (laps of the loop), not tool_use blocks.",
+        ),
+        "grade.l2.c3.no_stop_message": (
+            "上限で止まったときの返り値が {shown} でした。上限に達して止まったことが分かる文（たとえば「ターン数の上限に達したので停止しました」）を返しましょう",
+            'When stopped at the limit it returned {shown}. Return a sentence that says the run stopped at the limit (for example "Stopped: reached the turn limit").',
+        ),
+        "grade.l2.c3.stale_response": (
+            "API がリクエストを拒否しました（`tool_use` ids must be unique）: 前の周と同じ古い応答を、もう一度会話履歴に積んでいます。"
+            "ループ本体の最後で response = client.messages.create(...) と再代入していますか？（レッスン4 のデッドループ）",
+            "The API refused a request (`tool_use` ids must be unique): the same old response went into the history twice. "
+            "Does the end of the loop body reassign response = client.messages.create(...)? (lesson 4's dead loop)",
+        ),
+        "grade.l2.c3.api_rejected": (
+            "API がリクエストを 400（anthropic.BadRequestError）で拒否しました: {error}。会話履歴に積んだものを、API の形（tool_result のフィールドと型）と見比べましょう",
+            "The API refused a request with a 400 (anthropic.BadRequestError): {error}. Compare what went into the history with the API's shapes (the fields and types of a tool_result).",
+        ),
+        "grade.l2.c3.normal_runaway": (
+            "モデルが自分で答えを返す普通のタスクで、ループが止まりませんでした。モデルが切り上げた（end_turn）ことに気づけていますか",
+            "On a normal task where the model answers by itself, the loop did not stop. Does it notice that the model wrapped up (end_turn)?",
+        ),
+        "grade.l2.c3.normal_raised": (
+            "モデルが自分で切り上げる普通のタスクで、例外になりました: {error}。end_turn の後もループを回していませんか",
+            "On a normal task where the model wraps up by itself, your code raised: {error}. Does the loop go on after end_turn?",
+        ),
+        "grade.l2.c3.normal_answer": (
+            "普通のタスクで、モデルの最後の答えが返りませんでした（返り値: {shown}）",
+            "On a normal task, the model's final answer was not returned (returned: {shown}).",
+        ),
+        "grade.l2.c3.cut_at_cap": (
+            "ちょうど {n} ターンで答えるタスクが、モデルの答えではなく {shown} で終わりました。MAX_TURNS={n} は {n} ターンまでを許すはずです。判定の位置を見直しましょう",
+            "A task that answers after exactly {n} turns ended with {shown}, not the model's answer. MAX_TURNS={n} should allow {n} turns; check where you test the limit.",
+        ),
+        "grade.l2.c3.normal_calls": (
+            "普通のタスクでのモデルへのリクエストが {calls} 回でした（{expected} 回のはず）",
+            "The normal task made {calls} requests to the model ({expected} expected).",
+        ),
+    }
+)
