@@ -1,11 +1,11 @@
-# %% [markdown] ja="a627ff6329b9"
+# %% [markdown] ja="62f40c1620a3"
 # # Lesson 2: The core loop — from one round trip to a loop that keeps going
 #
-# **Agent harness basics: loops and control** · Notebook 1 of 5
+# **Agent harness basics: loops and control** · Notebook 1 of 6
 #
 # Previous: none (start here) | Next: [Lesson 3: Stop conditions](02_stop_conditions.ipynb)
 #
-# **Time:** about 50 minutes (reading 27, writing and checking 16, running and predicting 7). To split it into two sittings, stop before "6. Make it a loop" | **You need:** to read Python functions, lists, dicts and `while` (no API key)
+# **Time:** about 50 minutes (reading 28, writing and checking 16, running and predicting 7). To split it into two sittings, stop before "6. Make it a loop" | **You need:** to read Python functions, lists, dicts and `while` (no API key)
 #
 # At the heart of every agent is a short `while` loop. You will take one round trip apart, find out from the API's 400 errors how results must go back, and write the loop yourself.
 # **This is where your own harness starts.**
@@ -101,22 +101,26 @@ tools = [get_weather.definition, get_forecast.definition]
 impls = {"get_weather": get_weather, "get_forecast": get_forecast}
 get_weather.definition
 
-# %% ja="c23b5d4f2b79"
+# %% ja="cd4238fd3f09"
 messages = [{"role": "user", "content": "What's the temperature in Osaka right now?"}]
 response = client.messages.create(model=MODEL, max_tokens=1024, tools=tools, messages=messages)
 
 print("stop_reason:", response.stop_reason)
 for i, block in enumerate(response.content):
     print(f"content[{i}]: {type(block).__name__}")
-    if block.type == "text":
+    if block.type == "thinking":
+        print("    thinking :", repr(block.thinking), "/ signature:", block.signature[:12] + "…")
+    elif block.type == "text":
         print("    text :", block.text)
     elif block.type == "tool_use":
         print("    id   :", block.id)
         print("    name :", block.name)
         print("    input:", block.input)
 
-# %% [markdown] ja="70484556273a"
-# When the model uses a tool, `content` is a **list of blocks**. A text block ("Let me check...") is followed by a tool_use block:
+# %% [markdown] ja="fe544574cc7f"
+# When the model uses a tool, `content` is a **list of blocks**. First comes a thinking block (`thinking`): the default model,
+# `claude-sonnet-5`, thinks before it answers and sends that record back with its text left empty and a `signature` that
+# shows whether it was tampered with. Then a text block ("Let me check...") and a tool_use block:
 #
 # | Field | What it holds |
 # |---|---|
@@ -142,7 +146,7 @@ print(json.dumps(output, ensure_ascii=False))
 # Before sending the result back, add the model's response to the history. The usual mistake is to keep only its text. `try_send` sends a history
 # to the emulator, which checks requests the way the real API does, and shows whether it was accepted. Try the mistake, then the fix.
 
-# %% ja="8a66a3f4dff7"
+# %% ja="567baa6bcbc7"
 import anthropic
 
 
@@ -160,13 +164,18 @@ def try_send(history, with_tools=True):
 result_block = {"type": "tool_result", "tool_use_id": tool_block.id, "content": json.dumps(output, ensure_ascii=False)}
 text_only = {"role": "assistant", "content": hl.text_of(response.content)}  # wrong: text only, the tool_use is gone
 try_send(messages + [text_only, {"role": "user", "content": [result_block]}])
+filtered = {"role": "assistant", "content": [b for b in response.content if b.type in ("text", "tool_use")]}  # wrong: the thinking block is dropped
+try_send(messages + [filtered, {"role": "user", "content": [result_block]}])
 
 messages.append({"role": "assistant", "content": response.content})  # right: keep every block
 print([b.type for b in messages[-1]["content"]])
 
-# %% [markdown] ja="81a0ce1ad1f8"
+# %% [markdown] ja="7688eb109cd4"
 # Refused: "no tool_use for this `tool_use_id` in the previous assistant message". With the record of the call deleted,
-# nobody can tell which call the result answers. Put `response.content` into the history as the list it is.
+# nobody can tell which call the result answers. The second try kept only text and tool_use, and was refused too: "the
+# assistant message your tool results answer must start with a thinking block". Thinking blocks go back exactly as they
+# arrived (`signature` and text): picking blocks by type, rebuilding them as dicts or dropping the `signature` are all 400s.
+# Put `response.content` into the history as the list it is, untouched.
 #
 # ## 3. Build the tool_result blocks
 #
@@ -355,7 +364,7 @@ w.run_all()
 print(hl.mode_line(hl.connect("weather")))
 print(hl.mode_line(hl.connect("weather", live=False)))
 
-# %% [markdown] ja="b75659817bb6"
+# %% [markdown] ja="31cd7166d76a"
 # ## Try it
 #
 # 1. Add Sapporo to the `table` in `get_weather` (`"Sapporo": {"temp": 3, "condition": "snow ❄", "humidity": 80}`), run the cell again,
@@ -366,7 +375,7 @@ print(hl.mode_line(hl.connect("weather", live=False)))
 # ## Summary
 #
 # - A response's `content` is a list of blocks, text and tool_use (`id` / `name` / `input`) mixed
-# - Keep the whole `response.content` in the history. Keep only the text and you get a 400
+# - Keep the whole `response.content` in the history. Keep only the text, or drop the thinking block, and you get a 400
 # - A tool_result has `tool_use_id`, `content` (a string; JSON with `ensure_ascii=False`) and, on failure, `is_error`. All of one turn's results go first in the single user message that follows
 # - Pass `tools` on the follow-up requests too. Leave them out and you get a 400
 # - The loop is `while response.stop_reason == "tool_use"`. Only the reassignment at the end can stop it. Whether to stop or go on is still up to the model

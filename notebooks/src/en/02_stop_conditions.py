@@ -1,7 +1,7 @@
-# %% [markdown] ja="a929a10ecd06"
+# %% [markdown] ja="a4c5d3012243"
 # # Lesson 3: Stop conditions — when should an agent let go?
 #
-# **Agent harness basics: loops and control** · Notebook 2 of 5
+# **Agent harness basics: loops and control** · Notebook 2 of 6
 #
 # Previous: [Lesson 2: The core loop](01_bare_loop.ipynb) | Next: [Lesson 4: Runaways and fallbacks](03_runaway_fallbacks.ipynb)
 #

@@ -1,7 +1,7 @@
-# %% [markdown] ja="cc5e10dba6e3"
+# %% [markdown] ja="f267084de092"
 # # Lesson 4: Runaways and fallbacks — dead loops, spinning, and budget burnout
 #
-# **Agent harness basics: loops and control** · Notebook 3 of 5
+# **Agent harness basics: loops and control** · Notebook 3 of 6
 #
 # Previous: [Lesson 3: Stop conditions](02_stop_conditions.ipynb) | Next: [Lesson 5: Intervention and steering](04_human_in_the_loop.ipynb)
 #

@@ -1,7 +1,7 @@
-# %% [markdown] ja="cd06fd18bebf"
+# %% [markdown] ja="ac49eaf1e8a2"
 # # Lesson 5: Intervention and steering — interrupting, redirecting, and human-in-the-loop
 #
-# **Agent harness basics: loops and control** · Notebook 4 of 5
+# **Agent harness basics: loops and control** · Notebook 4 of 6
 #
 # Previous: [Lesson 4: Runaways and fallbacks](03_runaway_fallbacks.ipynb) | Next: [Lesson 6: Hand-write an agent harness with controls](05_full_harness.ipynb)
 #
