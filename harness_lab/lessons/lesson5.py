@@ -149,6 +149,8 @@ def _no_means_not_run(fn) -> Miss | None:
     response = _write()
     try:
         returned = fn(response.content, _tools(rec), _approver(rec, lambda name, given: False))
+    except NotImplementedError:  # the unwritten TODO: it must count as unwritten, not as a refusal
+        raise
     except Exception as exc:  # a no is an answer for the model, not an error of the harness
         error = describe_error(exc)
         return Miss("lesson.l5.approve_call" if "approve()" in error else "lesson.l5.denied_raised", {"error": error})
@@ -193,6 +195,8 @@ def _fails_closed(fn) -> Miss | None:
     rec = Recorder()
     try:
         fn(_write().content, _tools(rec), _approver(rec, _cannot_answer))
+    except NotImplementedError:
+        raise
     except Exception:  # the turn stopped before anything ran: closed, as it should be
         pass
     return Miss("lesson.l5.failed_open") if rec.ran("write_file") else None
@@ -236,6 +240,8 @@ def _failures_answered(fn) -> Miss | None:
     )
     try:
         returned = fn(response.content, _tools(rec), _approver(rec, _yes))
+    except NotImplementedError:
+        raise
     except Exception as exc:  # the point is exactly that nothing escapes: say which exception did
         return Miss("lesson.l5.tool_raised", {"error": describe_error(exc)})
     facts = [fact(r) for r in returned or ()]

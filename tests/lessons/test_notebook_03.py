@@ -78,7 +78,7 @@ def test_keys_in_written_order_get_the_key_order_hint_and_are_not_used(tmp_path)
     assert "予想 0 → 実際は 3" in text and "予想 0 → 実際は 6" in text and "予想 0 → 実際は 5" in text
     verdict = check_output(nb, "signature_of")
     assert "× まだです: 同じ呼び出しは、引数のキーの順番が違っても同じ署名" in verdict
-    assert "json.dumps に sort_keys=True を付けます" in verdict
+    assert "json.dumps(block.input, sort_keys=True) で文字列にします" in verdict
     assert "参考実装の signature_of で進みます" in verdict
     assert REFERENCE_LINE in cell_after_check(nb)  # the lesson went on with the reference
     assert "前のターンと同じ署名 → 空回り: True" in cell_after_check(nb)

@@ -81,3 +81,12 @@ THINKING_400S = [
 def test_a_400_for_a_dropped_thinking_block_says_to_send_the_content_whole(message, key):
     assert rejection_hint(message).key == key
     assert "response.content" in t(key, error=message)
+
+
+@pytest.mark.parametrize("piece", lessons.ALL, ids=lambda p: f"{p.name}-{p.lesson}")
+def test_an_unwritten_todo_counts_as_unwritten_on_every_point(piece):
+    def todo(*args, **kwargs):
+        raise NotImplementedError  # the TODO cell as shipped
+
+    verdict = lessons.judge(piece, todo)
+    assert verdict.unwritten, [m and m.key for m in verdict.misses]
