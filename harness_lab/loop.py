@@ -109,7 +109,7 @@ class Run:
         s = self.state
         while True:
             if s.pending is None:  # nothing held back by an earlier stop: ask the model
-                if stop := self.check("before_send"):  # 弁2, when it checks the prompt before sending
+                if stop := self.check("before_send"):  # valve 2, when it checks the prompt before sending
                     return stop
                 try:
                     s.receive(self.query())  # the request; its tokens are counted
@@ -118,11 +118,11 @@ class Run:
             response = s.pending
             if not self.wants_tools(response):  # stop_reason: the model is done (or cut off)
                 return self.finish(response)
-            if stop := self.check("loop_top"):  # 弁1, 弁2: may the loop go round once more?
+            if stop := self.check("loop_top"):  # valves 1 and 2: may the loop go round once more?
                 return stop
-            if stop := self.check("before_tools"):  # 弁3: the same calls as the last turn?
+            if stop := self.check("before_tools"):  # valve 3: the same calls as the last turn?
                 return stop
-            results = yield from self.run_tool_uses(response)  # 弁4 decides each call before it runs
+            results = yield from self.run_tool_uses(response)  # valve 4 decides each call before it runs
             s.commit(results)  # the history, and the lesson's turns++
             yield s.turn(response, results, self.valves)
 

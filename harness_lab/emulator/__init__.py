@@ -4,10 +4,10 @@ Lessons 2-6 run on it when there is no API key: ``emulated_client("lesson6")`` i
 ``anthropic.Anthropic`` whose requests are validated like the real API's and answered by a script.
 Per-model rules (thinking, windows, forced tool choice) come from the model table in ``models.py``,
 whose facts and sources are in docs/api_facts.md. See docs/architecture.md for the contract and
-``scenarios.py`` / ``scenarios_2026.py`` for the named demos.
+``scenarios.py``, ``scenarios_stops.py`` and ``scenarios_2026.py`` for the named demos.
 """
 
-from . import scenarios_2026  # noqa: F401  (registers lesson 6's scenarios with the others)
+from . import scenarios_2026, scenarios_stops  # noqa: F401  (register lessons 3 and 6's scenarios with the others)
 from .history import assistant_turns
 from .models import DEFAULT_MODEL, KNOWN_MODELS, MODELS, context_window
 from .reading import Result, first_user_text, last_results, results_by_name, task_budget_left

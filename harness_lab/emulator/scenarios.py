@@ -3,16 +3,22 @@
 Each scenario is a list of replies or a policy function of the request. Policies read what came
 back, so they stay sensible whatever the harness returns (denials, errors, skipped calls).
 ``SCENARIOS`` maps every name to its one-line description; ``scenario(name)`` returns the script.
+
+The scripted model speaks the user's language, as Claude does: every text it writes (and every
+tool argument that is prose, such as a report's content) comes in Japanese and in English, chosen
+by ``reply_language`` (English for an English task or ``HARNESS_LAB_LANG=en``). The stop-reason
+scenarios of lesson 3 are in scenarios_stops.py, lesson 6's in scenarios_2026.py.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
-from .reading import Result, assistant_turns, first_user_text, last_results, results_by_name
+from .reading import Result, assistant_turns, first_user_text, last_results, reply_language, results_by_name
 from .replies import Reply, call, reply, say
 
 __all__ = ["SCENARIOS", "scenario", "scenario_names"]
@@ -42,7 +48,36 @@ def scenario_names() -> list[str]:
     return sorted(_SCRIPTS)
 
 
+def _en(request: dict) -> bool:
+    return reply_language(request) == "en"
+
+
+def _in_language(ja: list[Reply], en: list[Reply]) -> Callable[[dict], Reply]:
+    """A fixed list of replies, one per turn (the last repeats), in the language of the request."""
+
+    def script(request: dict) -> Reply:
+        replies = en if _en(request) else ja
+        return replies[min(assistant_turns(request), len(replies) - 1)]
+
+    return script
+
+
 # -- quoting tool results ------------------------------------------------------------------------
+
+_MONTHS = (
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+)  # not strftime's %B: that follows the machine's locale
 
 
 def _brief(text: str, limit: int = 60) -> str:
@@ -50,11 +85,15 @@ def _brief(text: str, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _first_line(result: Result | None, path: str = "README.md") -> str:
+def _first_line(result: Result | None, en: bool, path: str = "README.md") -> str:
     if result is None:
-        return f"{path} はまだ読めていません"
+        return f"{path} has not been read yet" if en else f"{path} はまだ読めていません"
     if result.is_error:
-        return f"{path} は読めませんでした（{_brief(result.text)}）"
+        return (
+            f"{path} could not be read ({_brief(result.text)})"
+            if en
+            else f"{path} は読めませんでした（{_brief(result.text)}）"
+        )
     text = result.text
     if text.startswith('"'):  # a tool that JSON-encoded its string output
         try:
@@ -62,30 +101,47 @@ def _first_line(result: Result | None, path: str = "README.md") -> str:
         except ValueError:
             pass
     lines = str(text).splitlines()
-    return f"{path} の1行目は「{lines[0] if lines else ''}」"
+    first = lines[0] if lines else ""
+    return f'the first line of {path} is "{first}"' if en else f"{path} の1行目は「{first}」"
 
 
-def _clock(result: Result | None) -> str:
+def _clock(result: Result | None, en: bool) -> str:
     if result is None:
-        return "時刻はまだ確認できていません"
+        return "the time has not been checked yet" if en else "時刻はまだ確認できていません"
     if result.is_error:
-        return f"時刻は取得できませんでした（{_brief(result.text)}）"
+        return (
+            f"the time could not be read ({_brief(result.text)})"
+            if en
+            else f"時刻は取得できませんでした（{_brief(result.text)}）"
+        )
     raw = result.text.strip().strip('"')
     try:
         moment = datetime.fromisoformat(raw)
     except ValueError:
-        return f"いまは {raw} です"
+        return f"the time is {raw}" if en else f"いまは {raw} です"
+    if en:
+        return f"it is {moment:%H:%M} on {_MONTHS[moment.month - 1]} {moment.day}, {moment.year}"
     return f"いまは {moment.year}年{moment.month}月{moment.day}日の {moment:%H:%M} です"
 
 
-def _tally(request: dict) -> str:
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def _tally(request: dict, en: bool) -> str:
     rounds = assistant_turns(request)
+    if en:
+        return f"That took {_plural(rounds, 'tool-call turn')} and {_plural(rounds + 1, 'model request')}."
     return f"ツール呼び出し{rounds}ターン、モデルへのリクエスト{rounds + 1}回で終わりました。"
 
 
 def _readme_and_time(request: dict) -> str:
+    en = _en(request)
     found = results_by_name(request)
-    return f"{_first_line(found.get('read_file'))}で、{_clock(found.get('get_time'))}。{_tally(request)}"
+    line, clock = _first_line(found.get("read_file"), en), _clock(found.get("get_time"), en)
+    if en:
+        return f"{line[0].upper()}{line[1:]}, and {clock}. {_tally(request, en)}"
+    return f"{line}で、{clock}。{_tally(request, en)}"
 
 
 # -- lesson 6 and the article -------------------------------------------------------------------
@@ -101,50 +157,80 @@ def lesson6(request: dict) -> Reply:
     return say(_readme_and_time(request))
 
 
-_CITIES = ("東京", "大阪", "札幌")
+# Each city as a Japanese task and an English one names it: the call passes it on as the task wrote it.
+_CITIES = (("東京", "Tokyo"), ("大阪", "Osaka"), ("札幌", "Sapporo"))
+_NOW_WORDS = re.compile(r"\b(now|current|currently)\b", re.IGNORECASE)
+_LATER_WORDS = re.compile(r"\b(week|weekly|forecast|outlook)\b", re.IGNORECASE)
 
 
-def _weather_sentence(result: Result | None, city: str) -> str:
+def _city(task: str, en: bool) -> str:
+    found = next((ja for ja, _ in _CITIES if ja in task), None)
+    found = found or next((name for _, name in _CITIES if name.lower() in task.lower()), None)
+    return found or ("Tokyo" if en else "東京")
+
+
+def _weather_sentence(result: Result | None, city: str, en: bool) -> str:
     if result is None or result.is_error:
-        return f"{city}の現在の天気は取得できませんでした" + (f"（{_brief(result.text)}）" if result else "")
+        why = (f" ({_brief(result.text)})" if en else f"（{_brief(result.text)}）") if result else ""
+        return (
+            f"The current weather in {city} could not be fetched" if en else f"{city}の現在の天気は取得できませんでした"
+        ) + why
     try:
         data = json.loads(result.text)
-        return (
-            f"現在の{data.get('city', city)}は気温{data['temp']}°C・{data['condition']}（湿度{data['humidity']}%）です"
-        )
+        where = data.get("city", city)
+        if en:
+            return f"It is currently {data['temp']}°C and {data['condition']} in {where} (humidity {data['humidity']}%)"
+        return f"現在の{where}は気温{data['temp']}°C・{data['condition']}（湿度{data['humidity']}%）です"
     except (ValueError, KeyError, TypeError):
-        return f"現在の{city}の天気は「{_brief(result.text)}」です"
+        return (
+            f'The current weather in {city} is "{_brief(result.text)}"'
+            if en
+            else f"現在の{city}の天気は「{_brief(result.text)}」です"
+        )
 
 
-def _forecast_sentence(result: Result | None) -> str:
+def _forecast_sentence(result: Result | None, en: bool) -> str:
     if result is None or result.is_error:
-        return "予報は取得できませんでした" + (f"（{_brief(result.text)}）" if result else "")
+        why = (f" ({_brief(result.text)})" if en else f"（{_brief(result.text)}）") if result else ""
+        return ("The forecast could not be fetched" if en else "予報は取得できませんでした") + why
     try:
         days = json.loads(result.text)
+        first, last = days[0]["high"], days[-1]["high"]
+        if en:
+            conditions = " → ".join(d["condition"] for d in days)
+            return f"This week's forecast goes {conditions}, with highs from {first}°C to {last}°C"
         conditions = "→".join(d["condition"] for d in days)
-        return f"今週の予報は{conditions}と変化する見込みで、最高気温は{days[0]['high']}°Cから{days[-1]['high']}°Cです"
+        return f"今週の予報は{conditions}と変化する見込みで、最高気温は{first}°Cから{last}°Cです"
     except (ValueError, KeyError, TypeError, IndexError):
-        return f"予報は「{_brief(result.text)}」です"
+        return f'The forecast says "{_brief(result.text)}"' if en else f"予報は「{_brief(result.text)}」です"
+
+
+def _wants_forecast(task: str) -> bool:
+    # The article's first example only asks for the current temperature: no forecast then.
+    now = "今の" in task or _NOW_WORDS.search(task)
+    later = any(w in task for w in ("週", "予報", "概況")) or _LATER_WORDS.search(task)
+    return not (now and not later)
 
 
 @_register(
     "weather", "the article's pair: get_weather(city) then get_forecast(city, days=5), then an answer quoting both"
 )
 def weather(request: dict) -> Reply:
+    en = _en(request)
     task = first_user_text(request)
-    city = next((c for c in _CITIES if c in task), "東京")
-    # The article's first example only asks for the current temperature: no forecast then.
-    wants_forecast = not ("今の" in task and not any(w in task for w in ("週", "予報", "概況")))
+    city = _city(task, en)
+    wants_forecast = _wants_forecast(task)
     turn = assistant_turns(request)
     if turn == 0:
-        return reply(f"現在の{city}の気象情報を調べます。", call("get_weather", city=city))
+        lead = f"Let me check the current weather in {city}." if en else f"現在の{city}の気象情報を調べます。"
+        return reply(lead, call("get_weather", city=city))
     found = results_by_name(request)
     if turn == 1 and wants_forecast:
         return call("get_forecast", city=city, days=5)
-    sentences = [_weather_sentence(found.get("get_weather"), city)]
+    sentences = [_weather_sentence(found.get("get_weather"), city, en)]
     if wants_forecast:
-        sentences.append(_forecast_sentence(found.get("get_forecast")))
-    return say("。\n".join(sentences) + "。")
+        sentences.append(_forecast_sentence(found.get("get_forecast"), en))
+    return say(".\n".join(sentences) + "." if en else "。\n".join(sentences) + "。")
 
 
 # -- runaway (lesson 4) ---------------------------------------------------------------------------
@@ -165,9 +251,10 @@ def spinning(request: dict) -> Reply:
     "spins with the input's key order flipped each turn: search(query, limit) / search(limit, query)",
 )
 def spinning_reordered(request: dict) -> Reply:
+    query = "deadline" if _en(request) else "締め切り"
     if assistant_turns(request) % 2 == 0:
-        return call("search", query="締め切り", limit=5)
-    return call("search", limit=5, query="締め切り")
+        return call("search", query=query, limit=5)
+    return call("search", limit=5, query=query)
 
 
 @_register("polling", "legitimate polling: check_status(job_id='job-42') three times, then a done answer")
@@ -176,7 +263,7 @@ def polling(request: dict) -> Reply:
     done = any("done" in r.text.lower() or "完了" in r.text for r in last_results(request) if not r.is_error)
     if turn < 3 and not done:
         return call("check_status", job_id="job-42")
-    return say("ジョブ job-42 の完了を確認しました。")
+    return say("Job job-42 has finished." if _en(request) else "ジョブ job-42 の完了を確認しました。")
 
 
 @_register("abab", "alternates get_time and read_file(README.md) forever (A, B, A, B...)")
@@ -186,45 +273,69 @@ def abab(request: dict) -> Reply:
     return call("read_file", path="README.md")
 
 
-_FILLER = (
-    "アクセスログの該当区間を読み、リクエスト数、エラー率、応答時間の分布、時間帯ごとの偏り、"
-    "利用者の地域別の傾向を一つずつ確かめながら、前の区間との差分を表にまとめていきます。"
-)
+# About as many tokens in each language (a wide character is a token, four narrow ones are one), so
+# a budget runs out after the same turn in both editions.
+_FILLER = {
+    "ja": (
+        "アクセスログの該当区間を読み、リクエスト数、エラー率、応答時間の分布、時間帯ごとの偏り、"
+        "利用者の地域別の傾向を一つずつ確かめながら、前の区間との差分を表にまとめていきます。"
+    ),
+    "en": (
+        "Reading this stretch of the access log, I check the request count, the error rate, the spread of "
+        "response times, how the traffic leans by hour of the day and how users differ from region to region, "
+        "one figure at a time, and I tabulate how each of them moved since the previous stretch so that "
+        "the whole trend shows up at a glance, hour by hour. "
+    ),
+}
 
 
 @_register("budget_burning", "burns tokens: every turn a long analysis plus read_file of the next large log part")
 def budget_burning(request: dict) -> Reply:
     turn = assistant_turns(request) + 1
-    analysis = f"ログの第{turn}部を分析します。" + _FILLER * 8
+    if _en(request):
+        analysis = f"Analysing part {turn} of the log. " + _FILLER["en"] * 8
+    else:
+        analysis = f"ログの第{turn}部を分析します。" + _FILLER["ja"] * 8
     return reply(analysis, call("read_file", path=f"logs/part{turn:02d}.log"))
 
 
 # -- human in the loop (lesson 5) -----------------------------------------------------------------
 
-_REPORT = "# 週次レポート\n\n- 問い合わせ件数: 42件\n- 未解決: 3件\n"
+_REPORT = {
+    "ja": "# 週次レポート\n\n- 問い合わせ件数: 42件\n- 未解決: 3件\n",
+    "en": "# Weekly report\n\n- Inquiries: 42\n- Unresolved: 3\n",
+}
 
 
 @_register("high_impact", "asks write_file(sandbox/report.md); if denied it answers with the text inline instead")
 def high_impact(request: dict) -> Reply:
+    en = _en(request)
+    report = _REPORT["en" if en else "ja"]
     if assistant_turns(request) == 0:
-        return reply("レポートをファイルに保存します。", call("write_file", path="sandbox/report.md", content=_REPORT))
+        lead = "I'll save the report to a file." if en else "レポートをファイルに保存します。"
+        return reply(lead, call("write_file", path="sandbox/report.md", content=report))
     result = results_by_name(request).get("write_file")
     if result is None or result.is_error:
-        return say("ファイルへの書き込みは行わず、別の方法を取ります。レポートの内容をここに示します:\n\n" + _REPORT)
-    return say("sandbox/report.md にレポートを保存しました。")
+        if en:
+            return say("I won't write the file and will take another route. Here is the report instead:\n\n" + report)
+        return say("ファイルへの書き込みは行わず、別の方法を取ります。レポートの内容をここに示します:\n\n" + report)
+    return say("Saved the report to sandbox/report.md." if en else "sandbox/report.md にレポートを保存しました。")
 
 
 @_register(
     "delete_and_post", "asks delete_file(sandbox/old.log) then http_post(report); the answer reports each outcome"
 )
 def delete_and_post(request: dict) -> Reply:
+    en = _en(request)
     turn = assistant_turns(request)
     if turn == 0:
-        return reply("古いログを削除します。", call("delete_file", path="sandbox/old.log"))
+        return reply(
+            "Deleting the old log." if en else "古いログを削除します。", call("delete_file", path="sandbox/old.log")
+        )
     if turn == 1:
         return reply(
-            "集計結果を送信します。",
-            call("http_post", url="https://example.com/api/reports", body="件数: 42"),
+            "Sending the totals." if en else "集計結果を送信します。",
+            call("http_post", url="https://example.com/api/reports", body="count: 42" if en else "件数: 42"),
         )
     found = results_by_name(request)
 
@@ -232,6 +343,10 @@ def delete_and_post(request: dict) -> Reply:
         result = found.get(name)
         return skipped if result is None or result.is_error else done
 
+    if en:
+        deleted = outcome("delete_file", "Deleted the old log", "Left the old log in place")
+        sent = outcome("http_post", "Sent the totals", "Did not send the totals; they stay here")
+        return say(f"{deleted}. {sent}.")
     return say(
         outcome("delete_file", "古いログは削除しました", "古いログの削除は見送りました")
         + "。"
@@ -242,95 +357,17 @@ def delete_and_post(request: dict) -> Reply:
 
 @_register("tool_error_retry", "a typo'd read_file(READM.md) fails, the model retries with README.md, then answers")
 def tool_error_retry(request: dict) -> Reply:
+    en = _en(request)
     turn = assistant_turns(request)
     if turn == 0:
         return call("read_file", path="READM.md")
     results = last_results(request)
     if turn == 1 and any(r.is_error for r in results):
-        return reply("ファイル名を間違えたようです。README.md を読み直します。", call("read_file", path="README.md"))
-    return say(_first_line(results_by_name(request).get("read_file")) + "です。")
-
-
-# -- every stop_reason (lesson 3) -----------------------------------------------------------------
-
-
-@_register("max_tokens", "stop_reason max_tokens with a truncated write_file call (must not be run)")
-def max_tokens(request: dict) -> Reply:
-    if assistant_turns(request) == 0:
-        return reply(
-            "レポートを書き出します。",
-            call("write_file", path="sandbox/report.md", content="# 週次レポート\n\n- 問い合わせ件数: 4"),
-            stop_reason="max_tokens",
+        lead = (
+            "I got the file name wrong. Reading README.md again."
+            if en
+            else "ファイル名を間違えたようです。README.md を読み直します。"
         )
-    return say("レポートは途中で打ち切られました。")
-
-
-_register("pause_turn", "pause_turn once; continues when the content is sent back unchanged; then end_turn")(
-    [
-        reply("資料の調査を進めています。", stop_reason="pause_turn"),
-        say("調査が終わりました。要点は3つです。"),
-    ]
-)
-
-_register("refusal", "stop_reason refusal with stop_details explaining it")(
-    [
-        reply(
-            "この依頼にはお応えできません。",
-            stop_reason="refusal",
-            stop_details={
-                "type": "refusal",
-                "category": "cyber",
-                "explanation": "The request could enable cyber harm.",
-            },
-        )
-    ]
-)
-
-_register("model_context_window_exceeded", "stop_reason model_context_window_exceeded with a truncated answer")(
-    [reply("長い資料を要約します。第1章では", stop_reason="model_context_window_exceeded")]
-)
-
-
-@_register("stop_sequence", "stop_reason stop_sequence: cut at the request's first stop sequence (or '###')")
-def stop_sequence(request: dict) -> Reply:
-    sequences = [s for s in request.get("stop_sequences") or () if isinstance(s, str) and s]
-    if sequences:
-        return say(f"答えは 42 です。{sequences[0]}以下は補足です。")
-    return reply("答えは 42 です。", stop_reason="stop_sequence", stop_sequence="###")
-
-
-_register("empty_end_turn", "calls get_time, then ends the turn with no text block at all")([call("get_time"), say("")])
-
-
-# -- stop anti-patterns (lesson 3) ----------------------------------------------------------------
-
-
-@_register("text_and_tool", "text '調べてみます' with a tool_use in one response, more work, then the answer")
-def text_and_tool(request: dict) -> Reply:
-    turn = assistant_turns(request)
-    if turn == 0:
-        return reply("調べてみます", call("read_file", path="README.md"))
-    if turn == 1:
-        return reply("次に時刻を確認します", call("get_time"))
-    return say(_readme_and_time(request))
-
-
-@_register("ijou_desu", "a mid-run response says '以上です' while still calling a tool; the real answer comes later")
-def ijou_desu(request: dict) -> Reply:
-    turn = assistant_turns(request)
-    if turn == 0:
-        return call("read_file", path="README.md")
-    if turn == 1:
-        return reply("README.md の確認は以上です。", call("get_time"))
-    return say(_readme_and_time(request))
-
-
-LONG_TASK_ROUNDS = 12
-
-
-@_register("long_task", "needs 12 tool rounds (read_file chapters/01.md ... 12.md) before end_turn")
-def long_task(request: dict) -> Reply:
-    turn = assistant_turns(request)
-    if turn < LONG_TASK_ROUNDS:
-        return call("read_file", path=f"chapters/{turn + 1:02d}.md")
-    return say(f"全{LONG_TASK_ROUNDS}章を確認し終えました。")
+        return reply(lead, call("read_file", path="README.md"))
+    line = _first_line(results_by_name(request).get("read_file"), en)
+    return say(f"{line[0].upper()}{line[1:]}." if en else line + "です。")

@@ -15,15 +15,11 @@ from __future__ import annotations
 
 from .context_management import CLEARED
 from .history import blocks_of
-from .reading import assistant_turns, reply_language, results_by_name, task_budget_left
+from .reading import assistant_turns, results_by_name, task_budget_left
 from .replies import Reply, call, redacted, reply, say, think
-from .scenarios import _readme_and_time, _register
+from .scenarios import _en, _readme_and_time, _register
 
 __all__: list[str] = []
-
-
-def _en(request: dict) -> bool:
-    return reply_language(request) == "en"
 
 
 @_register("interleaved", "thinks before read_file(README.md), thinks again before get_time, then answers both")
@@ -45,6 +41,8 @@ def redacted_thinking(request: dict) -> Reply:
     if assistant_turns(request) == 0:
         return reply(redacted(), call("get_time"))
     result = results_by_name(request).get("get_time")
+    if _en(request):
+        return say(f"The time is {result.text if result else 'unknown'}.")
     return say(f"時刻は {result.text if result else '不明'} です。")
 
 
@@ -70,6 +68,8 @@ def big_results(request: dict) -> Reply:
         for block in blocks_of(message.get("content"))
         if isinstance(block, dict) and block.get("type") == "tool_result" and block.get("content") == CLEARED
     )
+    if _en(request):
+        return say(f"Checked all 8 logs ({cleared} of the older results had been cleared from the context).")
     return say(f"8 つのログを確認しました（うち古い結果 {cleared} 件は文脈から消されていました）。")
 
 

@@ -156,7 +156,7 @@ def compare(guess: dict, actual: dict) -> bool:
     """
     said = guess if isinstance(guess, dict) else {}
     if all(said.get(what) is None for what in actual):
-        print(t("lesson.predict.all_blank", whats="・".join(actual)))
+        print(t("lesson.predict.all_blank", whats=t("lesson.predict.joiner").join(actual)))
         return False
     lines, right = [], True
     for what, value in actual.items():

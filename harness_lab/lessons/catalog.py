@@ -87,6 +87,7 @@ add(
             "△ {what}: 予想が空欄なので、答えはまだ伏せます",
             "[NOTE] {what}: no prediction, so the answer stays hidden",
         ),
+        "lesson.predict.joiner": ("・", ", "),  # between the names of the numbers still to predict
         "lesson.predict.all_blank": (
             "△ 予想（{whats}）がまだ空欄なので、答えは伏せておきます。MY_GUESS に数を書いてから、このセルをもう一度実行してください",
             "[NOTE] No prediction yet ({whats}), so the answer stays hidden. Write your numbers into MY_GUESS, then run this cell again.",

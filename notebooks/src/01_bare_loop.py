@@ -27,6 +27,7 @@ if importlib.util.find_spec("harness_lab") is None:
 import harness_lab as hl
 from harness_lab import lessons
 
+hl.use_language("ja")  # このノートブックの表示は日本語（HARNESS_LAB_LANG の設定にかかわらず）
 client = hl.connect("weather")
 print(hl.mode_line(client))
 

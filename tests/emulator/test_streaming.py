@@ -113,4 +113,4 @@ def test_sdk_tool_runner_with_and_without_a_server_held_thread():
     assert [len(r["messages"]) for r in sent][1:] == [1, 1]  # only the new tool results
     assert runs[0] == runs[1]
     assert [m["stop_reason"] for m in runs[0]] == ["tool_use", "tool_use", "end_turn"]
-    assert "「# タイトル」" in runs[0][-1]["content"][1]["text"]
+    assert 'README.md is "# タイトル"' in runs[0][-1]["content"][1]["text"]  # "go" is English: so is the answer

@@ -217,7 +217,7 @@ def test_ask_with_no_approver_denies_and_the_tool_is_never_entered(check_history
     assert [a.name for a in asks] == ["write_file"] and spy.calls == []
     result = events[1].results[0]
     assert result["is_error"] is True and "拒否" in result["content"]
-    assert isinstance(events[-1], Finished) and "別の方法" in events[-1].text  # the model took another route
+    assert isinstance(events[-1], Finished) and "another route" in events[-1].text  # English task, English answer
     check_history(harness.messages, definitions(spy))
 
 
@@ -235,7 +235,7 @@ def test_generator_send_allows_and_deny_reason_reaches_the_model():
     assert spy.names() == ["delete_file"]
     assert "外部には送らないで" in turn.results[0]["content"] and turn.results[0]["is_error"]
     end = next(gen)
-    assert "削除しました" in end.text and "送信せず" in end.text
+    assert "Deleted the old log" in end.text and "Did not send" in end.text
 
 
 def test_run_approve_callback_and_a_crashing_approver_denies():
@@ -249,7 +249,7 @@ def test_run_approve_callback_and_a_crashing_approver_denies():
 
     _, client, spy = setup("delete_and_post")
     outcome = run(client, "x", tools=spy.tools, valves=[Approval()], approve=crash)
-    assert spy.calls == [] and "見送りました" in outcome.text
+    assert spy.calls == [] and "Left the old log in place" in outcome.text
     _emu, client, spy = setup("delete_and_post")
     outcome = run(client, "x", tools=spy.tools, valves=[Approval(approver=crash)])
     assert spy.calls == []
@@ -290,7 +290,7 @@ def test_argument_rule_allows_sandbox_writes_without_asking():
     _emu, client, spy = setup("high_impact")
     rule = Rule("write_file", "allow", when=lambda i: i["path"].startswith("sandbox/"))
     outcome = run(client, "x", tools=spy.tools, valves=[Approval(Policy({}, rules=[rule]))])
-    assert spy.names() == ["write_file"] and "保存しました" in outcome.text
+    assert spy.names() == ["write_file"] and "Saved the report" in outcome.text
 
 
 def test_decisions_apply_per_tool_use_id():
@@ -374,7 +374,7 @@ def test_pause_turn_is_sent_back_unchanged_with_the_same_tools(check_history):
     assert second["messages"][-1]["role"] == "assistant"
     sent_back = second["messages"][-1]["content"]
     assert sent_back == outcome.messages[1]["content"]  # unchanged: the thinking block first, then the text
-    assert [b.get("text") for b in sent_back if b["type"] == "text"] == ["資料の調査を進めています。"]
+    assert [b.get("text") for b in sent_back if b["type"] == "text"] == ["Still researching the material."]
     assert second["tools"] == emu.requests[0]["tools"]
     check_history(outcome.messages, definitions(spy))
 
