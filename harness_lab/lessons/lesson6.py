@@ -16,6 +16,7 @@ import anthropic
 from ..emulator import call, emulated_client, last_results, redacted, reply, say
 from ..grading.spies import Recorder
 from ..model import DEFAULT_MODEL
+from . import english
 from .checking import Miss, Piece, Point
 from .diagnosis import OUTPUTS, compare, learner_end, package_end
 from .lesson3 import next_step
@@ -233,4 +234,5 @@ RUN_AGENT_WITH_VALVES = Piece(
     ),
     run_agent,
     hint="lesson.hint.run_agent6",
+    english=english.run_agent,
 )
