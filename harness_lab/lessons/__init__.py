@@ -127,7 +127,7 @@ def use(name: str, *, lesson: int | None = None) -> Callable:
     if held is not None and held[0] < wanted.lesson:  # lesson 2's run_agent, where lesson 6's is wanted
         print(t("lesson.use.earlier", name=name, path=book.path.name, lesson=held[0], show=shown))
         return wanted.reference
-    if callable(mine) and all(mine is not p.reference for p in ALL):  # the file fills gaps with references
+    if callable(mine) and all(mine not in (p.japanese, p.english) for p in ALL):  # the file fills gaps with references
         print(t("lesson.use.mine", name=name, path=book.path.name))
         return mine
     print(t("lesson.use.reference", name=name, path=book.path.name, show=shown))

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..grading.sandbox import run_limited
-from ..text import t
+from ..text import lang, t
 
 __all__ = ["Miss", "Piece", "Point", "Verdict", "judge", "raised"]
 
@@ -59,11 +59,17 @@ class Piece:
     name: str
     lesson: int
     points: tuple[Point, ...]
-    reference: Callable
+    japanese: Callable  # the reference, as the Japanese lesson writes it
     hint: str = ""  # catalog key of the steps ``lessons.hint(name)`` shows
     shape: str = ""  # how the lesson calls it, for an argument mismatch: "run_tools(content, impls)"
     rules: tuple = ()  # (pattern, catalog key) for exceptions only this piece can meet, tried first
     stalled: Callable[[Callable, str], Miss] | None = None  # the hint for a point that ran out of time
+    english: Callable | None = None  # its English twin, where the reference says something when it runs
+
+    @property
+    def reference(self) -> Callable:
+        """The reference in the kernel's language: the English twin in an English notebook, if it has one."""
+        return self.english if self.english is not None and lang() == "en" else self.japanese
 
 
 @dataclass(frozen=True)

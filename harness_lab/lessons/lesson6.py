@@ -18,6 +18,7 @@ import anthropic
 from ..emulator import call, emulated_client, last_results, reply, say
 from ..grading.spies import Recorder
 from ..model import DEFAULT_MODEL
+from . import english
 from .checking import Miss, Piece, Point
 from .diagnosis import OUTPUTS, compare, learner_end, package_end, rejected, stale
 from .lesson3 import next_step
@@ -259,4 +260,5 @@ RUN_AGENT_WITH_VALVES = Piece(
     shape="run_agent(client, user_input, tools, tool_impls, approve=None)",
     rules=NO_APPROVER,
     stalled=_stalled,
+    english=english.run_agent,
 )

@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..emulator import call
+from . import english
 from .checking import Miss, Piece, Point
 from .scenes import response_of
 
@@ -116,4 +117,5 @@ STOP_MESSAGE = Piece(
     ),
     stop_message,
     hint="lesson.hint.stop_message",
+    english=english.stop_message,
 )

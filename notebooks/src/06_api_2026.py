@@ -27,7 +27,7 @@ import anthropic
 import harness_lab as hl
 from harness_lab import lessons
 
-hl.use_language("ja")
+hl.use_language("ja")  # このノートブックの表示は日本語（HARNESS_LAB_LANG の設定にかかわらず）
 MODEL = hl.MODEL
 
 

@@ -1,0 +1,266 @@
+# %% [markdown] ja="294b450abadd"
+# # Lesson 7: The loop on the 2026 API — thinking blocks, caching, server-side valves
+#
+# **Agent harness basics: loops and control** · Notebook 6 of 6 (further)
+#
+# Previous: [Lesson 6: Hand-write an agent harness with controls](05_full_harness.ipynb) | Next: none
+#
+# **Time:** about 30 minutes (reading 18, writing and checking 6, running and predicting 6) | **You need:** notebooks 01 to 05 (we use `run_agent` and `next_step` from `my_harness.py`; where one is missing, the reference stands in)
+#
+# The default model, `claude-sonnet-5`, thinks before it answers, whether you ask it to or not. Here you find out what the same loop has to watch for on today's API.
+#
+# **By the end of this notebook you can:**
+#
+# - show that leaving out a thinking block, or its `signature`, gets a 400, and explain why lesson 2's "keep `content` whole" matters more than it did
+# - measure how prompt caching lowers the cost of the same 20 turns, and how rewriting the history invalidates the cache
+# - explain context editing, compaction and the task budget, each beside valve 2 (`TokenBudget`)
+# - write `stop_message`, the message the loop hands back to a person when it stops on `refusal` or `model_context_window_exceeded`
+
+# %% ja="aad5a97da929"
+# Where harness_lab is not installed (Colab, say), install it first (does nothing on your own machine)
+import importlib.util
+if importlib.util.find_spec("harness_lab") is None:
+    %pip install -q "harness_lab @ git+https://github.com/harness-lab/harness_lab.git"
+
+# %% ja="4c442a53a47f"
+import anthropic
+import harness_lab as hl
+from harness_lab import lessons
+
+hl.use_language("en")  # this notebook speaks English, whatever HARNESS_LAB_LANG says
+MODEL = hl.MODEL
+
+
+@hl.tool
+def read_file(path: str) -> str:
+    """Read a text file in the project (a toy implementation)"""
+    return f"{path}: what the meeting decided, and who owns the next step. " * 30
+
+
+@hl.tool
+def get_time() -> str:
+    """Return the current time as an ISO 8601 string (a toy implementation: always the same time)"""
+    return "2026-08-26T10:42:07+09:00"
+
+
+TOOLS = [read_file.definition, get_time.definition]
+impls = {"read_file": read_file, "get_time": get_time}
+print(hl.mode_line(hl.connect("interleaved")))
+
+# %% [markdown] ja="9d8cd12d43e2"
+# ## 1. Send thinking blocks back exactly as they came
+#
+# Send one request and look at the response's `content`.
+
+# %% ja="090775f09cfa"
+client = hl.connect("interleaved")
+messages = [{"role": "user", "content": "Read the first line of README.md, then tell me the time"}]
+response = client.messages.create(model=MODEL, max_tokens=1024, tools=TOOLS, messages=messages)
+for block in response.content:
+    if block.type == "thinking":
+        print("thinking  text:", repr(block.thinking), " signature:", block.signature[:16] + "…")
+    else:
+        print(block.type, block.name, block.input)
+print("output tokens spent thinking:", response.usage.output_tokens_details.thinking_tokens, "/", response.usage.output_tokens)
+
+# %% [markdown] ja="eb6eae628ed3"
+# The first block is a thinking block. Its text is empty by default (`display: "omitted"`), but the thinking still counts, and is billed, as output tokens.
+# The `signature` is a seal: it lets the API check that nobody has altered the thinking block.
+#
+# Below, three histories send the tool result back. Before you send them, predict for each one whether it gets a 200 or a 400.
+
+# %% ja="f1f9ad7761b0"
+MY_GUESS = {"sent back as is": None, "thinking block dropped": None, "signature rewritten": None}  # ← write 200 or 400
+
+# %% ja="b9f486569ccc"
+results = [{"type": "tool_result", "tool_use_id": b.id, "content": read_file(**b.input)}
+           for b in response.content if b.type == "tool_use"]
+thinking, *rest = response.content
+tampered = dict(thinking.model_dump(), signature=thinking.signature[:-6] + "AAAAA=")
+TRIES = {
+    "sent back as is": response.content,
+    "thinking block dropped": [b for b in response.content if b.type != "thinking"],
+    "signature rewritten": [tampered, *rest],
+}
+status = {}
+for name, content in TRIES.items():
+    try:
+        client.messages.create(model=MODEL, max_tokens=1024, tools=TOOLS,
+                               messages=messages + [{"role": "assistant", "content": content}, {"role": "user", "content": results}])
+        status[name] = 200
+    except anthropic.BadRequestError as e:
+        status[name] = 400
+        print(name, "→", e.body["error"]["message"][:110])
+guessed = lessons.compare(MY_GUESS, status)
+
+# %% [markdown] ja="cf84f4cb688d"
+# In lesson 2, keeping only the text lost the tool_use and got a 400. Today, picking out the `text` and `tool_use` blocks and **rebuilding** the turn gets a 400 as well.
+# `redacted_thinking` (encrypted thinking) is treated the same way. A loop that keeps only the block types it knows will be turned away sooner or later.
+# The lesson checks don't miss this mistake either: whatever model you name, they test with the default model.
+#
+# ## 2. Prompt caching: a valve on cost
+#
+# Every turn, the loop sends the whole history again (lesson 4). If the server keeps the prefix it saw last time, then from the second request on,
+# that part is a **cache read**, at a tenth of the input price. All it takes is one `cache_control` at the top level of the request.
+# Compare it with no caching on a task that takes 20 turns (reading 19 notes).
+
+# %% ja="76de143fa14c"
+def run_loop(client, prompt, edit_at=None, **extra):
+    """A bare loop that returns each response's usage. Before request number edit_at, it rewrites the first user message"""
+    messages, usages = [{"role": "user", "content": prompt}], []
+    while True:
+        if len(usages) == edit_at:
+            messages[0] = {"role": "user", "content": prompt + " (Note: the date is 26 August.)"}
+        r = client.messages.create(model=MODEL, max_tokens=1024, tools=TOOLS, messages=messages, **extra)
+        usages.append(hl.Usage.of(r.usage))
+        if r.stop_reason != "tool_use":
+            return usages
+        messages.append({"role": "assistant", "content": r.content})
+        messages.append({"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": b.id, "content": impls[b.name](**b.input)}
+            for b in r.content if b.type == "tool_use"]})
+
+
+# %% [markdown] ja="fa162c82c7a8"
+# Predict: in the cached run, how many requests read nothing from the cache?
+
+# %% ja="b4cde2db8a71"
+MY_GUESS = {"requests with no cache read": None}  # ← write your guess
+
+# %% ja="4ef4384e297e"
+from harness_lab.valves.budget import cost_usd
+
+PROMPT = "Read every note in notes/ and sum up what was decided"
+plain = run_loop(hl.connect("twenty_turns"), PROMPT)
+cached = run_loop(hl.connect("twenty_turns"), PROMPT, cache_control={"type": "ephemeral"})
+for name, usages in (("no cache", plain), ("cached", cached)):
+    total = sum(usages, hl.Usage())
+    print(f"{name}: {len(usages)} requests  input {total.input_tokens:,}  cache writes {total.cache_creation_input_tokens:,}"
+          f"  cache reads {total.cache_read_input_tokens:,}  ${cost_usd(usages, MODEL):.4f}")
+guessed = lessons.compare(MY_GUESS, {"requests with no cache read": sum(u.cache_read_input_tokens == 0 for u in cached)})
+
+# %% ja="74986400122e"
+from harness_lab.ui import compare_runs
+
+edited = run_loop(hl.connect("twenty_turns"), PROMPT, edit_at=10, cache_control={"type": "ephemeral"})
+compare_runs({"no cache": plain, "cached": cached, "first message rewritten before request 11": edited})
+
+# %% ja="e31dcb3a3862"
+print("cache reads per request, in the rewritten run:", [u.cache_read_input_tokens for u in edited])
+
+# %% [markdown] ja="289b372edb03"
+# The cache only works on a **prefix match**. Only the first request writes; each later one reads everything up to the request before it.
+# Rewrite the first message midway, and that request reads nothing again and writes everything anew (compare the costs in the legend).
+# When you want to slip a note into the history, add it at the end. Caching stops neither the turns nor the spending: it lowers the price of each turn.
+#
+# ## 3. Server-side valves: context editing, compaction, task budget
+#
+# Valve 2 (the token budget) is a valve the harness counts and uses to **stop** the loop. Today's API also has server-side ways to lighten the context without stopping.
+# **Context editing** (`clear_tool_uses`) replaces old tool results before the model sees them. Your own copy of the history stays as it was.
+
+# %% ja="86a9b6b31785"
+EDITS = {"edits": [{"type": "clear_tool_uses_20250919", "trigger": {"type": "input_tokens", "value": 3000},
+                    "keep": {"type": "tool_uses", "value": 2}}]}
+beta = hl.connect("big_results").beta
+full = run_loop(beta, "Read every log in logs/ and sum them up")
+trimmed = run_loop(beta, "Read every log in logs/ and sum them up", context_management=EDITS, betas=["context-management-2025-06-27"])
+print("input without editing:", [u.prompt_tokens for u in full])
+print("input with editing:   ", [u.prompt_tokens for u in trimmed])
+
+# %% [markdown] ja="3b2fbcc7a0d4"
+# Once the input passed 3,000 tokens, old results were cleared and it stopped growing. **Compaction** (`compact_20260112`, beta `compact-2026-01-12`)
+# goes further: it replaces the conversation so far with a single `compaction` block that summarises it. With `pause_after_compaction`, the response
+# stops with `stop_reason: "compaction"`. The `next_step` you have doesn't know that value:
+
+# %% ja="66b684326f2c"
+next_step = lessons.use("next_step")
+COMPACT = {"edits": [{"type": "compact_20260112", "trigger": {"type": "input_tokens", "value": 2500}, "pause_after_compaction": True}]}
+paused = hl.connect("big_results").beta.messages.create(
+    model=MODEL, max_tokens=1024, tools=TOOLS, messages=[{"role": "user", "content": "Read the logs. " + "Background: " * 2000}],
+    context_management=COMPACT, betas=["compact-2026-01-12"])
+print(paused.stop_reason, [b.type for b in paused.content], "→ next_step:", next_step(paused))
+
+# %% [markdown] ja="bf13d10c3fdf"
+# Stopping on a `stop_reason` it doesn't know is the safe call. Still, after compaction, as after `pause_turn`, the loop carries on if it adds `content`
+# whole to the history and sends it again (`"resend"`).
+#
+# The **task budget** (`output_config.task_budget`, beta `task-budgets-2026-03-13`) is a **guideline** the model sees: how much is left.
+# The model reads what is left and may wrap up on its own, but the API doesn't stop it when it goes over. What stops a run for certain is the harness's `TokenBudget`.
+
+# %% ja="19cc405d4160"
+budget = {"task_budget": {"type": "tokens", "total": 6000}}
+advised = run_loop(hl.connect("task_budget").beta, "Read the notes", output_config=budget, betas=["task-budgets-2026-03-13"])
+print(f"task budget 6,000: {len(advised)} requests, {sum(u.total for u in advised):,} tokens in all. Nothing stopped it past the budget; the model wrapped up on its own")
+run = hl.Run(hl.connect("task_budget"), tools=[read_file, get_time], valves=[hl.TokenBudget(6000)])
+end = hl.drain(run.start("Read the notes"))
+print(f"TokenBudget 6,000: {run.state.model_calls} requests, then {end.cause} — {end.reason}")
+
+# %% [markdown] ja="51061fc54545"
+# | | held by | past the limit |
+# |---|---|---|
+# | `task_budget` | the API (the model sees it) | the model **may** wrap up |
+# | `TokenBudget` (valve 2) | the harness | always stops, and returns a stop message |
+#
+# ## 4. What to tell a person when the loop stops — write `stop_message`
+#
+# `next_step` returned `"stop"` for `refusal`, `model_context_window_exceeded` and `max_tokens`. `stop_message` tells the person **why** the loop stopped.
+# A `refusal` response carries `stop_details`, with a category (`category`) and an explanation (`explanation`) of the refusal.
+# Either may be `None`. Look at three responses from the emulator:
+
+# %% ja="1eb7645d8908"
+stops = {}
+for scenario in ("pause_turn", "refusal", "model_context_window_exceeded"):
+    r = hl.connect(scenario).messages.create(model=MODEL, max_tokens=1024, messages=[{"role": "user", "content": "Look into the material"}])
+    stops[scenario] = r
+    print(f"{r.stop_reason:30} next_step={next_step(r):7} text={hl.text_of(r.content)!r}  stop_details={r.stop_details}")
+
+# %% tags=["todo", "piece:stop_message"] ja="957cb0b0153d"
+# TODO: for a response that stops the loop, return the stop message (a string) for the person; for one that doesn't, return None.
+# refusal: include the category and explanation from response.stop_details (either may be None).
+# model_context_window_exceeded / max_tokens: include why it stopped, and the text so far (hl.text_of(response.content)).
+# lessons.hint("stop_message") opens the steps.
+def stop_message(response):
+    raise NotImplementedError  # ← delete this line and write your code here
+
+
+# %% tags=["check"] ja="df72b8cda306"
+stop_message = lessons.check("stop_message", stop_message)
+
+# %% ja="7c2537408794"
+for r in stops.values():  # the checked stop_message (the reference, if you haven't written one yet) on the three responses above
+    print(f"{r.stop_reason:30} → {stop_message(r)}")
+
+# %% [markdown] ja="0ea503949254"
+# ## 5. Your own harness on today's API
+#
+# Load the `run_agent` you wrote in notebook 05 from `my_harness.py`, and run it to the end on three scenarios: one with two thinking blocks along the way,
+# one that sends `redacted_thinking`, and one where the model refuses. If it sends `content` back whole, no 400 appears.
+
+# %% ja="af1e0e4d6ee4"
+run_agent = lessons.use("run_agent", lesson=6)
+for scenario in ("interleaved", "redacted_thinking", "refusal"):
+    events, end = lessons.drive(run_agent(hl.connect(scenario), "Read the first line of README.md, then tell me the time", TOOLS, impls))
+    kinds = [[b.type for b in e.response.content] for e in events]
+    print(f"{scenario}: content of each turn {kinds} → {type(end).__name__}: {(end.text if isinstance(end, hl.Finished) else end.reason)[:48]}")
+
+# %% [markdown] ja="e5138e5096ba"
+# ## Summary
+#
+# - The default model puts a thinking block first. Send it back with its `signature`, in the same order: keeping `content` whole is the surest way
+# - Prompt caching is a valve on the price of each turn. Rewrite the prefix, and from that request on the cache is written anew
+# - Context editing and compaction lighten the context on the server. The task budget is a guideline; what stops the run is valve 2 (`TokenBudget`)
+# - Hand the person a stop message: `stop_details` for `refusal`, the text so far for `model_context_window_exceeded` and `max_tokens`
+#
+# **Q1.** The thinking block's text was empty. Can you throw the block away?
+#
+# <details><summary>Answer</summary>
+#
+# No. Even with no text, the `signature` is the seal. In the request that sends tool results back, an assistant turn that doesn't start with its thinking block gets a 400.
+# </details>
+#
+# **Q2.** With `task_budget` set to 6,000, do you still need `TokenBudget`?
+#
+# <details><summary>Answer</summary>
+#
+# Yes. The task budget is a guideline the model sees, and the API doesn't stop a run that goes over it. Only valve 2, held by the harness, can promise to stop.
+# </details>
