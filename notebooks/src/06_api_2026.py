@@ -45,15 +45,16 @@ def get_time() -> str:
 
 TOOLS = [read_file.definition, get_time.definition]
 impls = {"read_file": read_file, "get_time": get_time}
-print(hl.mode_line(hl.connect("interleaved")))
+print(hl.mode_line(hl.connect("interleaved", live=False)))
 
 # %% [markdown]
 # ## 1. 思考ブロックは、受け取ったまま返す
 #
-# 1回だけリクエストを送り、応答の `content` を見ます。
+# 1回だけリクエストを送り、応答の `content` を見ます。このノートブックの実行は、すべてエミュレーターのシナリオです
+# （`live=False` で名指しするので、`ANTHROPIC_API_KEY` があってもオフラインのまま。上のセルの1行がそれを示します）。
 
 # %%
-client = hl.connect("interleaved")
+client = hl.connect("interleaved", live=False)
 messages = [{"role": "user", "content": "README.md の1行目と、今の時刻を教えて"}]
 response = client.messages.create(model=MODEL, max_tokens=1024, tools=TOOLS, messages=messages)
 for block in response.content:
@@ -131,8 +132,8 @@ MY_GUESS = {"キャッシュ読み込みが 0 のリクエスト": None}  # ← 
 from harness_lab.valves.budget import cost_usd
 
 PROMPT = "notes/ のノートを全部読んで、決まったことをまとめて"
-plain = run_loop(hl.connect("twenty_turns"), PROMPT)
-cached = run_loop(hl.connect("twenty_turns"), PROMPT, cache_control={"type": "ephemeral"})
+plain = run_loop(hl.connect("twenty_turns", live=False), PROMPT)
+cached = run_loop(hl.connect("twenty_turns", live=False), PROMPT, cache_control={"type": "ephemeral"})
 for name, usages in (("キャッシュなし", plain), ("キャッシュあり", cached)):
     total = sum(usages, hl.Usage())
     print(f"{name}: リクエスト {len(usages)} 回  入力 {total.input_tokens:,}  書き込み {total.cache_creation_input_tokens:,}"
@@ -142,7 +143,7 @@ guessed = lessons.compare(MY_GUESS, {"キャッシュ読み込みが 0 のリク
 # %%
 from harness_lab.ui import compare_runs
 
-edited = run_loop(hl.connect("twenty_turns"), PROMPT, edit_at=10, cache_control={"type": "ephemeral"})
+edited = run_loop(hl.connect("twenty_turns", live=False), PROMPT, edit_at=10, cache_control={"type": "ephemeral"})
 compare_runs({"キャッシュなし": plain, "キャッシュあり": cached, "11回目の前に先頭を書き換え": edited})
 
 # %%
@@ -161,7 +162,7 @@ print("書き換えた実行の、各リクエストのキャッシュ読み込�
 # %%
 EDITS = {"edits": [{"type": "clear_tool_uses_20250919", "trigger": {"type": "input_tokens", "value": 3000},
                     "keep": {"type": "tool_uses", "value": 2}}]}
-beta = hl.connect("big_results").beta
+beta = hl.connect("big_results", live=False).beta
 full = run_loop(beta, "logs/ のログを全部読んでまとめて")
 trimmed = run_loop(beta, "logs/ のログを全部読んでまとめて", context_management=EDITS, betas=["context-management-2025-06-27"])
 print("編集なし 入力:", [u.prompt_tokens for u in full])
@@ -175,7 +176,7 @@ print("編集あり 入力:", [u.prompt_tokens for u in trimmed])
 # %%
 next_step = lessons.use("next_step")
 COMPACT = {"edits": [{"type": "compact_20260112", "trigger": {"type": "input_tokens", "value": 2500}, "pause_after_compaction": True}]}
-paused = hl.connect("big_results").beta.messages.create(
+paused = hl.connect("big_results", live=False).beta.messages.create(
     model=MODEL, max_tokens=1024, tools=TOOLS, messages=[{"role": "user", "content": "ログを読んで。" + "背景: " * 2000}],
     context_management=COMPACT, betas=["compact-2026-01-12"])
 print(paused.stop_reason, [b.type for b in paused.content], "→ next_step:", next_step(paused))
@@ -189,9 +190,9 @@ print(paused.stop_reason, [b.type for b in paused.content], "→ next_step:", ne
 
 # %%
 budget = {"task_budget": {"type": "tokens", "total": 6000}}
-advised = run_loop(hl.connect("task_budget").beta, "ノートを読んで", output_config=budget, betas=["task-budgets-2026-03-13"])
+advised = run_loop(hl.connect("task_budget", live=False).beta, "ノートを読んで", output_config=budget, betas=["task-budgets-2026-03-13"])
 print(f"タスク予算 6,000: リクエスト {len(advised)} 回、累計 {sum(u.total for u in advised):,} トークン。超えても止まらず、モデルが自分で切り上げた")
-run = hl.Run(hl.connect("task_budget"), tools=[read_file, get_time], valves=[hl.TokenBudget(6000)])
+run = hl.Run(hl.connect("task_budget", live=False), tools=[read_file, get_time], valves=[hl.TokenBudget(6000)])
 end = hl.drain(run.start("ノートを読んで"))
 print(f"TokenBudget 6,000: リクエスト {run.state.model_calls} 回で {end.cause} — {end.reason}")
 
@@ -210,7 +211,7 @@ print(f"TokenBudget 6,000: リクエスト {run.state.model_calls} 回で {end.c
 # %%
 stops = {}
 for scenario in ("pause_turn", "refusal", "model_context_window_exceeded"):
-    r = hl.connect(scenario).messages.create(model=MODEL, max_tokens=1024, messages=[{"role": "user", "content": "資料を調べて"}])
+    r = hl.connect(scenario, live=False).messages.create(model=MODEL, max_tokens=1024, messages=[{"role": "user", "content": "資料を調べて"}])
     stops[scenario] = r
     print(f"{r.stop_reason:30} next_step={next_step(r):7} text={hl.text_of(r.content)!r}  stop_details={r.stop_details}")
 
@@ -239,7 +240,7 @@ for r in stops.values():  # 確認を通った stop_message（まだなら参考
 # %%
 run_agent = lessons.use("run_agent", lesson=6)
 for scenario in ("interleaved", "redacted_thinking", "refusal"):
-    events, end = lessons.drive(run_agent(hl.connect(scenario), "README.md の1行目と、今の時刻を教えて", TOOLS, impls))
+    events, end = lessons.drive(run_agent(hl.connect(scenario, live=False), "README.md の1行目と、今の時刻を教えて", TOOLS, impls))
     kinds = [[b.type for b in e.response.content] for e in events]
     print(f"{scenario}: ターンの content {kinds} → {type(end).__name__}: {(end.text if isinstance(end, hl.Finished) else end.reason)[:48]}")
 

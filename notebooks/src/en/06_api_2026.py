@@ -22,7 +22,7 @@ import importlib.util
 if importlib.util.find_spec("harness_lab") is None:
     %pip install -q "harness_lab @ git+https://github.com/harness-lab/harness_lab.git"
 
-# %% ja="4c442a53a47f"
+# %% ja="3d5bb065e2ba"
 import anthropic
 import harness_lab as hl
 from harness_lab import lessons
@@ -45,15 +45,16 @@ def get_time() -> str:
 
 TOOLS = [read_file.definition, get_time.definition]
 impls = {"read_file": read_file, "get_time": get_time}
-print(hl.mode_line(hl.connect("interleaved")))
+print(hl.mode_line(hl.connect("interleaved", live=False)))
 
-# %% [markdown] ja="9d8cd12d43e2"
+# %% [markdown] ja="3e9d0e53af05"
 # ## 1. Send thinking blocks back exactly as they came
 #
-# Send one request and look at the response's `content`.
+# Send one request and look at the response's `content`. Every run in this notebook is an emulator scenario (named
+# with `live=False`, so it stays offline even with `ANTHROPIC_API_KEY` set, as the line the cell above printed says).
 
-# %% ja="090775f09cfa"
-client = hl.connect("interleaved")
+# %% ja="7cd9ffb96634"
+client = hl.connect("interleaved", live=False)
 messages = [{"role": "user", "content": "Read the first line of README.md, then tell me the time"}]
 response = client.messages.create(model=MODEL, max_tokens=1024, tools=TOOLS, messages=messages)
 for block in response.content:
@@ -127,22 +128,22 @@ def run_loop(client, prompt, edit_at=None, **extra):
 # %% ja="b4cde2db8a71"
 MY_GUESS = {"requests with no cache read": None}  # ← write your guess
 
-# %% ja="4ef4384e297e"
+# %% ja="9c5ab3995055"
 from harness_lab.valves.budget import cost_usd
 
 PROMPT = "Read every note in notes/ and sum up what was decided"
-plain = run_loop(hl.connect("twenty_turns"), PROMPT)
-cached = run_loop(hl.connect("twenty_turns"), PROMPT, cache_control={"type": "ephemeral"})
+plain = run_loop(hl.connect("twenty_turns", live=False), PROMPT)
+cached = run_loop(hl.connect("twenty_turns", live=False), PROMPT, cache_control={"type": "ephemeral"})
 for name, usages in (("no cache", plain), ("cached", cached)):
     total = sum(usages, hl.Usage())
     print(f"{name}: {len(usages)} requests  input {total.input_tokens:,}  cache writes {total.cache_creation_input_tokens:,}"
           f"  cache reads {total.cache_read_input_tokens:,}  ${cost_usd(usages, MODEL):.4f}")
 guessed = lessons.compare(MY_GUESS, {"requests with no cache read": sum(u.cache_read_input_tokens == 0 for u in cached)})
 
-# %% ja="74986400122e"
+# %% ja="083f7f171c52"
 from harness_lab.ui import compare_runs
 
-edited = run_loop(hl.connect("twenty_turns"), PROMPT, edit_at=10, cache_control={"type": "ephemeral"})
+edited = run_loop(hl.connect("twenty_turns", live=False), PROMPT, edit_at=10, cache_control={"type": "ephemeral"})
 compare_runs({"no cache": plain, "cached": cached, "first message rewritten before request 11": edited})
 
 # %% ja="e31dcb3a3862"
@@ -158,10 +159,10 @@ print("cache reads per request, in the rewritten run:", [u.cache_read_input_toke
 # Valve 2 (the token budget) is a valve the harness counts and uses to **stop** the loop. Today's API also has server-side ways to lighten the context without stopping.
 # **Context editing** (`clear_tool_uses`) replaces old tool results before the model sees them. Your own copy of the history stays as it was.
 
-# %% ja="86a9b6b31785"
+# %% ja="9c85f32e899a"
 EDITS = {"edits": [{"type": "clear_tool_uses_20250919", "trigger": {"type": "input_tokens", "value": 3000},
                     "keep": {"type": "tool_uses", "value": 2}}]}
-beta = hl.connect("big_results").beta
+beta = hl.connect("big_results", live=False).beta
 full = run_loop(beta, "Read every log in logs/ and sum them up")
 trimmed = run_loop(beta, "Read every log in logs/ and sum them up", context_management=EDITS, betas=["context-management-2025-06-27"])
 print("input without editing:", [u.prompt_tokens for u in full])
@@ -172,10 +173,10 @@ print("input with editing:   ", [u.prompt_tokens for u in trimmed])
 # goes further: it replaces the conversation so far with a single `compaction` block that summarises it. With `pause_after_compaction`, the response
 # stops with `stop_reason: "compaction"`. The `next_step` you have doesn't know that value:
 
-# %% ja="66b684326f2c"
+# %% ja="4de15ec8d4c1"
 next_step = lessons.use("next_step")
 COMPACT = {"edits": [{"type": "compact_20260112", "trigger": {"type": "input_tokens", "value": 2500}, "pause_after_compaction": True}]}
-paused = hl.connect("big_results").beta.messages.create(
+paused = hl.connect("big_results", live=False).beta.messages.create(
     model=MODEL, max_tokens=1024, tools=TOOLS, messages=[{"role": "user", "content": "Read the logs. " + "Background: " * 2000}],
     context_management=COMPACT, betas=["compact-2026-01-12"])
 print(paused.stop_reason, [b.type for b in paused.content], "→ next_step:", next_step(paused))
@@ -187,11 +188,11 @@ print(paused.stop_reason, [b.type for b in paused.content], "→ next_step:", ne
 # The **task budget** (`output_config.task_budget`, beta `task-budgets-2026-03-13`) is a **guideline** the model sees: how much is left.
 # The model reads what is left and may wrap up on its own, but the API doesn't stop it when it goes over. What stops a run for certain is the harness's `TokenBudget`.
 
-# %% ja="19cc405d4160"
+# %% ja="9d0968f9fe87"
 budget = {"task_budget": {"type": "tokens", "total": 6000}}
-advised = run_loop(hl.connect("task_budget").beta, "Read the notes", output_config=budget, betas=["task-budgets-2026-03-13"])
+advised = run_loop(hl.connect("task_budget", live=False).beta, "Read the notes", output_config=budget, betas=["task-budgets-2026-03-13"])
 print(f"task budget 6,000: {len(advised)} requests, {sum(u.total for u in advised):,} tokens in all. Nothing stopped it past the budget; the model wrapped up on its own")
-run = hl.Run(hl.connect("task_budget"), tools=[read_file, get_time], valves=[hl.TokenBudget(6000)])
+run = hl.Run(hl.connect("task_budget", live=False), tools=[read_file, get_time], valves=[hl.TokenBudget(6000)])
 end = hl.drain(run.start("Read the notes"))
 print(f"TokenBudget 6,000: {run.state.model_calls} requests, then {end.cause} — {end.reason}")
 
@@ -207,10 +208,10 @@ print(f"TokenBudget 6,000: {run.state.model_calls} requests, then {end.cause} �
 # A `refusal` response carries `stop_details`, with a category (`category`) and an explanation (`explanation`) of the refusal.
 # Either may be `None`. Look at three responses from the emulator:
 
-# %% ja="1eb7645d8908"
+# %% ja="67ed5983e781"
 stops = {}
 for scenario in ("pause_turn", "refusal", "model_context_window_exceeded"):
-    r = hl.connect(scenario).messages.create(model=MODEL, max_tokens=1024, messages=[{"role": "user", "content": "Look into the material"}])
+    r = hl.connect(scenario, live=False).messages.create(model=MODEL, max_tokens=1024, messages=[{"role": "user", "content": "Look into the material"}])
     stops[scenario] = r
     print(f"{r.stop_reason:30} next_step={next_step(r):7} text={hl.text_of(r.content)!r}  stop_details={r.stop_details}")
 
@@ -236,10 +237,10 @@ for r in stops.values():  # the checked stop_message (the reference, if you have
 # Load the `run_agent` you wrote in notebook 05 from `my_harness.py`, and run it to the end on three scenarios: one with two thinking blocks along the way,
 # one that sends `redacted_thinking`, and one where the model refuses. If it sends `content` back whole, no 400 appears.
 
-# %% ja="af1e0e4d6ee4"
+# %% ja="90377e28934b"
 run_agent = lessons.use("run_agent", lesson=6)
 for scenario in ("interleaved", "redacted_thinking", "refusal"):
-    events, end = lessons.drive(run_agent(hl.connect(scenario), "Read the first line of README.md, then tell me the time", TOOLS, impls))
+    events, end = lessons.drive(run_agent(hl.connect(scenario, live=False), "Read the first line of README.md, then tell me the time", TOOLS, impls))
     kinds = [[b.type for b in e.response.content] for e in events]
     print(f"{scenario}: content of each turn {kinds} → {type(end).__name__}: {(end.text if isinstance(end, hl.Finished) else end.reason)[:48]}")
 
