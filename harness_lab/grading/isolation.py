@@ -109,7 +109,8 @@ def _filesystem() -> list[str]:
     wanted += [os.path.dirname(os.path.realpath(sys.executable))]
     found = sorted({os.path.realpath(b) for b in wanted if os.path.isdir(b)})
     binds = [b for b in found if not any(Path(b).is_relative_to(other) and b != other for other in found)]
-    args, made = [], set()
+    # Fresh /proc, /dev and /tmp first: a venv or checkout that lives under /tmp is bound on top of it.
+    args, made = ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"], set()
     for path in binds:
         for parent in reversed(Path(path).parents):  # parents bwrap would make 0700 as root
             if str(parent) != "/" and str(parent) not in made:
@@ -124,7 +125,7 @@ def _filesystem() -> list[str]:
             args += ["--ro-bind", top, top]
     for name in _ETC:
         args += ["--ro-bind-try", f"/etc/{name}", f"/etc/{name}"]
-    args += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--perms", "0755", "--dir", "/nb"]
+    args += ["--perms", "0755", "--dir", "/nb"]
     return [*args, "--remount-ro", "/"]
 
 

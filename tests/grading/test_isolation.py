@@ -171,3 +171,17 @@ def test_what_a_host_could_not_grade_is_the_graders_failure_never_the_answers():
     # what the learner's code can do to the processes grading it stays its own verdict
     assert hosted_grade(name, name, JobResult("crashed"), 60.0).key == "grade.nb.crashed"
     assert hosted_grade(name, name, JobResult("timeout"), 60.0).key == "grade.nb.timeout"
+
+
+def test_a_venv_under_tmp_is_bound_over_the_sandboxs_fresh_tmp(tmp_path, monkeypatch):
+    """A checkout cloned into /tmp (as a CI job may) keeps its venv visible inside the sandbox."""
+    import sys
+
+    from harness_lab.grading import isolation
+
+    venv = tmp_path / "clone" / ".venv"
+    venv.mkdir(parents=True)
+    monkeypatch.setattr(sys, "prefix", str(venv))
+    args = isolation._filesystem()
+    bound = [i for i, a in enumerate(args) if a == "--ro-bind" and args[i + 1] == str(venv.resolve())]
+    assert bound and args.index("--tmpfs") < bound[0], args
