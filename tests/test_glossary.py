@@ -78,3 +78,44 @@ def test_the_check_finds_a_slip():
         and not slips("ジェネレーターを")
         and not slips("ループの一周")
     )
+
+
+# --- the English column: the English edition's word for each concept ---------------------------------
+
+GLOSSARY = ROOT / "docs" / "glossary.md"
+ENGLISH_SOURCES = sorted((ROOT / "notebooks" / "src" / "en").glob("*.py")) + sorted(
+    (ROOT / "exercises" / "src" / "en").glob("*.py")
+)
+
+
+def glossary_rows() -> list[dict[str, str]]:
+    """The glossary table's rows, each as {column name: cell}."""
+    lines = [line for line in GLOSSARY.read_text(encoding="utf-8").splitlines() if line.startswith("|")]
+    head = [cell.strip() for cell in lines[0].strip("|").split("|")]
+    rows = [[cell.strip() for cell in line.strip("|").split("|")] for line in lines[2:]]
+    assert all(len(row) == len(head) for row in rows), "a glossary row with a cell too many or too few"
+    return [dict(zip(head, row, strict=True)) for row in rows]
+
+
+def english_terms(cell: str) -> list[str]:
+    """The words of an English cell: split at , / ; with what is in parentheses left out as an aside."""
+    bare = re.sub(r"\([^)]*\)", "", cell).replace("`", "")
+    return [term.strip() for term in re.split(r"[,/;]", bare) if term.strip()]
+
+
+def unused(terms: list[str], text: str) -> list[str]:
+    return [term for term in terms if not re.search(rf"(?<!\w){re.escape(term)}(?:s|es)?(?!\w)", text, re.I)]
+
+
+def test_every_concept_has_an_english_word_the_english_edition_uses():
+    english = "\n".join(en for _, en in CATALOG.values())
+    english += "\n".join(path.read_text(encoding="utf-8") for path in ENGLISH_SOURCES)
+    rows = glossary_rows()
+    assert len(rows) > 15 and all(row["English"] for row in rows)
+    found = [(row["use"], term) for row in rows for term in unused(english_terms(row["English"]), english)]
+    assert found == [], "a word of the glossary's English column that no English notebook or catalog uses"
+
+
+def test_the_english_check_finds_an_unused_word():
+    assert english_terms("control valve / valve (valve 1–4)") == ["control valve", "valve"]
+    assert unused(["lap", "turn", "valve"], "the loop overlaps; return; two valves") == ["lap", "turn"]

@@ -183,6 +183,13 @@ add(
         "grade.class.col.file": ("ファイル", "File"),
         "grade.class.col.status": ("状態", "Status"),
         "grade.class.col.message": ("内容", "Message"),
+        "grade.class.col.edition": ("版", "Edition"),
+        "grade.class.edition.ja": ("日本語版", "Japanese"),
+        "grade.class.edition.en": ("英語版", "English"),
+        "grade.class.editions_title": (
+            "受講者ごとの版（日本語版・英語版）",
+            "Edition each learner used (Japanese, English)",
+        ),
         "grade.class.status.ok": ("採点済み", "graded"),
         "grade.class.status.timeout": ("タイムアウト", "timeout"),
         "grade.class.status.error": ("エラー", "error"),

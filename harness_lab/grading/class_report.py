@@ -1,7 +1,8 @@
 """A graded class written out: the gradebook CSV, each learner's feedback, the instructor's page (issue 17).
 
 - ``grades.csv``: one row per learner and exercise (learner, exercise, notebook, ``criterion_1``…
-  ``criterion_N`` as pass / fail, the failed criteria's hint keys, score, max_score, status, message).
+  ``criterion_N`` as pass / fail, the failed criteria's hint keys, score, max_score, status, message,
+  and last ``edition``: ``ja`` or ``en``, the course edition the notebook is from, "" for none).
   UTF-8 with a BOM, so Excel reads Japanese names right; the column names and the values other than
   ``message`` are fixed ASCII words a gradebook import can map, whatever the language. A cell that
   a spreadsheet would take for a formula (it begins with ``=``, ``+``, ``-``, ``@``, a tab or a
@@ -10,7 +11,8 @@
 - ``feedback/<learner>.txt``: the lines the learner's grade cell prints, notebook by notebook, then
   what was missing or not graded.
 - ``index.html``: pass rate per criterion as a bar chart (inline SVG), the most common hints with the
-  shortest answer that got each, and every timeout, error, missing exercise and file not graded;
+  shortest answer that got each, the edition (Japanese, English) each learner handed in, and every
+  timeout, error, missing exercise and file not graded;
   what the run noticed about its record and report folder comes first. Every name is escaped.
 
 Everything is derived from the rows alone, in a fixed order: the same grades make the same bytes.
@@ -74,6 +76,7 @@ def gradebook(result: ClassResult) -> str:
             "max_score",
             "status",
             "message",
+            "edition",  # last, so a reader of the columns before it finds them where they were
         ]
     )
     for row in result.rows:
@@ -97,6 +100,7 @@ def gradebook(result: ClassResult) -> str:
             most,
             grade.status,
             "" if grade.status == "ok" else grade.error,
+            row.edition,
         ]
         writer.writerow([_as_text(cell) for cell in cells])
     return buffer.getvalue()
@@ -169,12 +173,19 @@ def page(result: ClassResult) -> str:
     for name in sorted({r.grade.exercise for r in handed if r.grade.exercise in EXERCISES}):
         parts += _rates(name, [r for r in handed if r.grade.exercise == name])
     parts += _hints(handed)
+    editions = [(learner, _editions(handed, learner)) for learner in result.learners]
+    parts += _table(
+        t("grade.class.editions_title"), t("grade.class.none"), ("learner", "edition"), [e for e in editions if e[1]]
+    )
     failures = [r for r in handed if r.grade.status in ("timeout", "error")]
     parts += _table(
         t("grade.class.failures"),
         t("grade.class.no_failures"),
-        ("learner", "notebook", "status", "message"),
-        [(r.learner, r.notebook, t(f"grade.class.status.{r.grade.status}"), r.grade.error) for r in failures],
+        ("learner", "notebook", "edition", "status", "message"),
+        [
+            (r.learner, r.notebook, _editions([r], r.learner), t(f"grade.class.status.{r.grade.status}"), r.grade.error)
+            for r in failures
+        ],
     )
     parts += _table(
         t("grade.class.missing_title"),
@@ -195,6 +206,12 @@ def page(result: ClassResult) -> str:
         "",
     ]
     return "\n".join(parts)
+
+
+def _editions(rows: Sequence[Row], learner: str) -> str:
+    """The editions of the learner's notebooks among ``rows``, Japanese first: a class may mix the two."""
+    found = {r.edition for r in rows if r.learner == learner}
+    return ", ".join(t(f"grade.class.edition.{e}") for e in ("ja", "en") if e in found)
 
 
 def _count(rows: Sequence[Row], status: str) -> int:

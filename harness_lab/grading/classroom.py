@@ -31,6 +31,7 @@ from typing import Any
 
 from ..text import t
 from .batch import grade_tasks
+from .edition import edition_of
 from .isolation import Launch
 from .notebook import EXERCISES, NOTEBOOK_TIMEOUT, NotebookGrade, answer_sources
 from .record import Record
@@ -74,6 +75,7 @@ class Row:
     grade: NotebookGrade
     answer: str = ""  # the answer cells' source, for the report's sample answers
     reused: bool = False  # taken from the last run's record, not graded now
+    edition: str = ""  # "ja" or "en", the edition the notebook is from; "" when not handed in or not JSON
 
 
 @dataclass(frozen=True)
@@ -144,13 +146,14 @@ def grade_class(
     for learner, name in found:
         path = submissions / learner / name
         try:
-            digest = hashlib.sha256(_read(path)).hexdigest()
+            data = _read(path)
         except OSError as exc:
             rows.append(Row(learner, name, _unreadable(learner, name, exc)))
             continue
+        digest = hashlib.sha256(data).hexdigest()
         kept = record.reusable(learner, name, digest)
-        if kept is not None:
-            rows.append(Row(learner, name, kept[0], kept[1], reused=True))
+        if kept is not None:  # the record holds no edition: the bytes tell it
+            rows.append(Row(learner, name, kept[0], kept[1], reused=True, edition=_parsed(data)[1]))
         else:
             tasks.append((learner, name, str(path), digest))
     total = len(found)
@@ -261,10 +264,10 @@ def _graded(tasks: list[tuple], timeout: float, jobs: int | None, record: Record
         language=record.lang,  # the hosts speak the record's language, whatever chose it
     )
     for learner, name, digest, grade, data in graded:
-        answer = _answer_text(data)
+        answer, edition = _parsed(data)
         if not grade.exercise:  # the grader could not tell (an unreadable notebook): the file's name does
             grade = replace(grade, exercise=_exercise_of(name))
-        yield Row(learner, name, record.add(learner, name, digest, grade.as_plain(), answer), answer)
+        yield Row(learner, name, record.add(learner, name, digest, grade.as_plain(), answer), answer, edition=edition)
 
 
 class _TooLarge(OSError):
@@ -291,13 +294,14 @@ def _read(path: Path) -> bytes:
     return data
 
 
-def _answer_text(data: bytes) -> str:
+def _parsed(data: bytes) -> tuple[str, str]:
+    """(the answer cells' text, the edition) of a notebook's bytes; ("", "") for bytes that are not JSON."""
     try:
-        sources = answer_sources(json.loads(data.decode("utf-8")))
+        notebook = json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError):
-        return ""
-    text = "\n\n".join(s.strip("\n") for s in sources)
-    return text if len(text) <= ANSWER_CHARS else text[:ANSWER_CHARS] + "\n…"
+        return "", ""
+    text = "\n\n".join(s.strip("\n") for s in answer_sources(notebook))
+    return (text if len(text) <= ANSWER_CHARS else text[:ANSWER_CHARS] + "\n…"), edition_of(notebook)
 
 
 def _error(learner: str, notebook: str, key: str, /, status: str = "error", **values: Any) -> NotebookGrade:

@@ -31,7 +31,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from ..text import LANGUAGES, lang, speaking, t
+from ..text import lang, speaking, t
+from .edition import edition
 from .level1 import grade_level1_from
 from .level2 import grade_level2_from
 from .processes import keep_private
@@ -198,15 +199,6 @@ def _exercise(notebook: dict, cells: list[dict], path: Path) -> Exercise | None:
                 if f"check_{name}" in _source(cell):
                     return EXERCISES[name]
     return next((ex for name, ex in EXERCISES.items() if path.name.startswith(name)), None)
-
-
-def edition(path: str) -> str:
-    """The language of the notebook's edition (its metadata's ``harness_lab.lang``), "ja" when it names none."""
-    try:
-        edition = json.loads(Path(path).read_text(encoding="utf-8"))["metadata"]["harness_lab"]["lang"]
-    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError, RecursionError):
-        return "ja"  # an unreadable file is grade_notebook's to report
-    return edition if edition in LANGUAGES else "ja"
 
 
 def _run(exercise: Exercise, sources: list[tuple[int, str]], folder: str, check_timeout: float) -> tuple:

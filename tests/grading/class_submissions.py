@@ -90,6 +90,7 @@ class Handed:
     status: str = "ok"
     failed: dict[int, str] = field(default_factory=dict)  # criterion -> hint key (status "ok")
     key: str = ""  # the notebook's one key when status is not "ok"
+    edition: str = "ja"  # the grades.csv's edition: "" for bytes that are not JSON
 
     def hint_keys(self) -> str:
         return " ".join(self.failed[n] for n in sorted(self.failed)) if self.status == "ok" else self.key
@@ -108,6 +109,10 @@ def read(path: Path) -> nbformat.NotebookNode:
 
 def solution(exercise: str) -> nbformat.NotebookNode:
     return read(EXERCISES / "solutions" / FILES[exercise])
+
+
+def english_solution(exercise: str) -> nbformat.NotebookNode:
+    return read(EXERCISES / "solutions" / "en" / FILES[exercise])
 
 
 def starter(exercise: str) -> nbformat.NotebookNode:

@@ -75,9 +75,9 @@ def read_csv(report: Path) -> list[dict]:
 
 
 def marks(report: Path) -> dict[str, tuple]:
-    """learner -> what the CSV says of their level2 notebook, the learner's name aside."""
+    """learner -> the CSV's verdict on their level2 notebook (through ``message``), name and edition aside."""
     return {
-        r["learner"]: tuple(v for k, v in r.items() if k != "learner")
+        r["learner"]: tuple(v for k, v in r.items() if k not in ("learner", "edition"))
         for r in read_csv(report)
         if r["exercise"] == "level2"
     }

@@ -33,6 +33,7 @@ from class_submissions import (
     answer_cells,
     breaking,
     checker_redefined,
+    english_solution,
     exiting,
     grade_cell_rewritten,
     instructor_config,  # noqa: F401  # the record's key in a folder of the tests' own
@@ -137,13 +138,13 @@ def build_class(subs: Path, hang: str) -> dict[tuple[str, str], Handed]:
     (eve / ".ipynb_checkpoints" / "level1_tiered_policy-checkpoint.ipynb").write_text("{}", encoding="utf-8")
     (subs / "fay").mkdir()
     (subs / "README.txt").write_text("提出フォルダーの説明", encoding="utf-8")
-    for name, key in (
-        ("broken.ipynb", "grade.nb.unreadable"),
-        ("deep.ipynb", "grade.nb.unreadable"),
-        ("odd.ipynb", "grade.nb.unreadable"),
-        ("homework.ipynb", "grade.nb.unknown_exercise"),
+    for name, key, edition in (
+        ("broken.ipynb", "grade.nb.unreadable", ""),  # not JSON: no edition to tell
+        ("deep.ipynb", "grade.nb.unreadable", ""),
+        ("odd.ipynb", "grade.nb.unreadable", "ja"),  # JSON naming no edition: the first one's
+        ("homework.ipynb", "grade.nb.unknown_exercise", "ja"),
     ):
-        handed["eve", name] = Handed("", nbformat.v4.new_notebook(), status="error", key=key)
+        handed["eve", name] = Handed("", nbformat.v4.new_notebook(), status="error", key=key, edition=edition)
     return handed
 
 
@@ -191,6 +192,7 @@ def expected_rows(handed: dict) -> list[dict]:
                 "score": str(3 - len(one.failed) if ok else 0),
                 "max_score": "3",
                 "status": one.status,
+                "edition": one.edition,
             }
         )
     learners = {learner for learner, _ in handed} | {"fay"}
@@ -209,6 +211,7 @@ def expected_rows(handed: dict) -> list[dict]:
                         "score": "0",
                         "max_score": "3",
                         "status": "missing",
+                        "edition": "",
                     }
                 )
     return sorted(rows, key=lambda r: (r["learner"], r["exercise"] or "\uffff", r["notebook"]))
@@ -231,6 +234,7 @@ def test_the_csv_has_a_bom_and_reads_back_with_japanese_names(graded):
     assert raw.startswith(b"\xef\xbb\xbf") and b"\r\n" in raw
     rows = read_csv(report)
     assert list(rows[0])[:3] == ["learner", "exercise", "notebook"]
+    assert list(rows[0])[-3:] == ["status", "message", "edition"]  # the new column after the old ones
     assert [r["hint_keys"] for r in rows if r["learner"] == "たろう"] == ["grade.class.missing", "grade.l2.c3.runaway"]
 
 
@@ -339,6 +343,33 @@ def test_english_on_request(tmp_path, monkeypatch):
     feedback = (report / "feedback" / "kim.txt").read_text(encoding="utf-8")
     assert "[PASS] Criterion 1" in feedback and "[FAIL] No notebook was handed in for level1." in feedback
     assert list(read_csv(report)[0])[:3] == ["learner", "exercise", "notebook"]
+
+
+def test_a_class_mixing_the_editions_says_which_each_learner_used(tmp_path):
+    subs, report = tmp_path / "subs", tmp_path / "report"
+    right("level1").write(subs, "aki")
+    Handed("level1", english_solution("level1")).write(subs, "bob")
+    Handed("level2", english_solution("level2")).write(subs, "bob")
+    assert grade_class_command(subs, report, stdout=io.StringIO(), stderr=io.StringIO()) == 0
+    rows = read_csv(report)
+    assert [(r["learner"], r["exercise"], r["status"], r["score"], r["edition"]) for r in rows] == [
+        ("aki", "level1", "ok", "3", "ja"),
+        ("aki", "level2", "missing", "0", ""),
+        ("bob", "level1", "ok", "3", "en"),
+        ("bob", "level2", "ok", "3", "en"),
+    ]
+    editions = (report / "index.html").read_text(encoding="utf-8").split(f"<h2>{t('grade.class.editions_title')}</h2>")
+    shown = editions[1].split("<h2>")[0]
+    assert f"<td>aki</td><td>{t('grade.class.edition.ja')}</td>" in shown
+    assert f"<td>bob</td><td>{t('grade.class.edition.en')}</td>" in shown
+    # a rerun takes the grades from the record, and the edition from the bytes again
+    Handed("level2", solution("level2")).write(subs, "bob")  # bob hands in the Japanese level2 too
+    result = grade_class(subs, report / STATE_FILE)
+    assert [(r.learner, r.notebook, r.reused, r.edition) for r in result.rows if r.notebook] == [
+        ("aki", FILES["level1"], True, "ja"),
+        ("bob", FILES["level1"], True, "en"),
+        ("bob", FILES["level2"], False, "ja"),
+    ]
 
 
 def test_a_report_folder_that_would_lose_something_is_refused(tmp_path):

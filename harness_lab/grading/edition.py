@@ -1,0 +1,32 @@
+"""Which edition of the course a notebook is from: its metadata's ``harness_lab.lang`` (issue 25).
+
+``notebooks/build.py`` records it in every notebook it builds; one that names none is taken for
+Japanese, the course's first edition.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from ..text import LANGUAGES
+
+__all__ = ["edition", "edition_of"]
+
+
+def edition(path: str) -> str:
+    """The language of the notebook file's edition, "ja" when it names none or cannot be read."""
+    try:
+        return edition_of(json.loads(Path(path).read_text(encoding="utf-8")))
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError):
+        return "ja"  # an unreadable file is grade_notebook's to report
+
+
+def edition_of(notebook: Any) -> str:
+    """The language of a parsed notebook's edition, "ja" when its metadata names none it knows."""
+    try:
+        value = notebook["metadata"]["harness_lab"]["lang"]
+    except (KeyError, TypeError, IndexError):
+        return "ja"
+    return value if isinstance(value, str) and value in LANGUAGES else "ja"
