@@ -6,10 +6,11 @@ The widgets and plots live in ``harness_lab.ui`` and the exercise graders in ``h
 neither is imported here, so importing the package stays light and prints nothing.
 """
 
-from .client import MODEL, connect, mode_line
+import typing
+
+from . import lazy
 from .drain import Outcome, drain, run
 from .events import ApprovalRequest, Decision, Finished, Stopped, Turn, Usage, allow, deny
-from .loop import Run
 from .messages import assistant, text_of, tool_calls, tool_result, tool_results, user
 from .text import t, use_language
 from .tools import (
@@ -26,6 +27,15 @@ from .tools import (
     write_file,
 )
 from .valves import Approval, MaxTurns, NoProgress, Policy, Rule, TokenBudget, signature_of
+
+if typing.TYPE_CHECKING:
+    from .client import MODEL, connect, mode_line
+    from .loop import Run
+
+# The names whose modules import the anthropic SDK load on first use (lazy.py says why).
+__getattr__, __dir__ = lazy.lazy_names(
+    __name__, {"MODEL": "client", "connect": "client", "mode_line": "client", "Run": "loop"}
+)
 
 __all__ = [
     "Approval",

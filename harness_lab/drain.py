@@ -13,7 +13,6 @@ from typing import Any
 
 from . import checks
 from .events import ApprovalRequest, Decision, Finished, Stopped, Usage
-from .loop import Run
 from .messages import Message
 from .valves import Valve
 
@@ -42,6 +41,8 @@ def run(
     **options: Any,
 ) -> Outcome:
     """Run the harness to its end, answering approval requests with ``approve`` (fails closed)."""
+    from .loop import Run  # here, not above: ``drain`` alone never loads the SDK (see harness_lab/__init__.py)
+
     known = [name for name in inspect.signature(Run).parameters if name not in ("client", "tools", "valves")]
     harness = Run(client, tools, valves, **checks.options(options, known))
     end = drain(harness.start(prompt), checks.approver(approve), on_event)

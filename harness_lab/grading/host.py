@@ -34,9 +34,6 @@ import sys
 import tempfile
 from typing import Any
 
-import harness_lab.emulator
-import harness_lab.grading
-
 from . import namespaces
 from .processes import die_with_parent, keep_private
 from .sandbox import MEMORY_LIMIT, run_limited
@@ -79,6 +76,8 @@ def prepare_judge() -> None:
     """
     import io
 
+    import harness_lab.emulator  # here, not above: the grading commands import this module and drive no model
+
     from ..json_schema import jsonschema_module
     from .scenarios import content_of
 
@@ -88,6 +87,9 @@ def prepare_judge() -> None:
         for found in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
             if found.name not in _NOT_IMPORTED:
                 importlib.import_module(found.name)
+    for package in (harness_lab, harness_lab.grading):  # the names they load on first use (lazy.py)
+        for name in package.__all__:
+            getattr(package, name)
     jsonschema_module()
     real_stderr, sys.stderr = sys.stderr, io.StringIO()  # the SDK may warn once on its first request
     try:

@@ -19,6 +19,7 @@ notebook's bytes go in, the grade comes back as plain values (``NotebookGrade.as
 from __future__ import annotations
 
 import builtins
+import importlib
 import json
 import linecache
 import os
@@ -33,8 +34,6 @@ from typing import Any
 
 from ..text import lang, speaking, t
 from .edition import edition
-from .level1 import grade_level1_from
-from .level2 import grade_level2_from
 from .processes import keep_private
 from .report import Check, Report
 from .runner import Call
@@ -63,28 +62,35 @@ GRADE_TAG = "grade"
 
 @dataclass(frozen=True)
 class Exercise:
-    """An exercise's canonical grade code: the names its answer cells define, and the grader.
+    """An exercise's canonical grade code: the names its answer cells define, and its grader.
 
-    ``grade(learner, timeout=...)`` calls ``learner()`` in each child for the objects, in ``names`` order.
+    ``grader`` names the function (``module:function`` in this package) that judges: ``grader()(learner,
+    timeout=...)`` calls ``learner()`` in each child for the objects, in ``names`` order. It is imported
+    only where a notebook is judged (a grading host imports it before any learner code runs), so the
+    class command's own process never loads the SDK the judges drive.
     """
 
     name: str
     names: tuple[str, ...]
-    grade: Callable[..., Report]
+    judge: str
     criteria: tuple[str, ...] = ()  # catalog keys of the criteria's titles, in order (a class report's columns)
+
+    def grader(self) -> Callable[..., Report]:
+        module, function = self.judge.split(":")
+        return getattr(importlib.import_module(module, __package__), function)
 
 
 EXERCISES = {
     "level1": Exercise(
         "level1",
         ("POLICY", "DEFAULT_TIER", "run_tool_uses", "ANSWERS"),
-        grade_level1_from,
+        ".level1:grade_level1_from",
         ("grade.l1.c1.title", "grade.l1.c2.title", "grade.l1.c3.title"),
     ),
     "level2": Exercise(
         "level2",
         ("MISSING", "run_agent", "MAX_TURNS"),
-        grade_level2_from,
+        ".level2:grade_level2_from",
         ("grade.l2.c1.title", "grade.l2.c2.title", "grade.l2.c3.title"),
     ),
 }
@@ -204,6 +210,7 @@ def _exercise(notebook: dict, cells: list[dict], path: Path) -> Exercise | None:
 def _run(exercise: Exercise, sources: list[tuple[int, str]], folder: str, check_timeout: float) -> tuple:
     """In the forked child, which runs no learner code itself: try the answer cells once in a child
     of their own, then let the canonical grader run them again in each of its children."""
+    grade = exercise.grader()  # imported before any learner code runs, should the host not have it yet
     tried = run_limited(lambda: _tried(exercise, sources, folder), CELLS_TIMEOUT + 1)
     if tried.status == "timeout":  # stuck where the cells' own timer could not end it
         return ("cell_timeout", "?", CELLS_TIMEOUT)
@@ -215,7 +222,7 @@ def _run(exercise: Exercise, sources: list[tuple[int, str]], folder: str, check_
         return tried.value
     # each child runs the cells before the criterion's calls: their time is added to its limit
     allowance = min(CELLS_TIMEOUT, 2 * tried.value[1] + 0.5)
-    report = exercise.grade(lambda: _objects(exercise, sources, folder), timeout=check_timeout + allowance)
+    report = grade(lambda: _objects(exercise, sources, folder), timeout=check_timeout + allowance)
     return ("ok", [(c.number, c.title, c.passed, c.hint, c.warning, c.key) for c in report.checks])
 
 

@@ -15,8 +15,10 @@ from conftest import history_problems
 
 import harness_lab as hl
 from harness_lab.cli import main
-from harness_lab.emulator import call, emulator_of, say
+from harness_lab.drain import drain
+from harness_lab.emulator import call, emulated_client, emulator_of, say
 from harness_lab.events import Decision, Finished
+from harness_lab.loop import Run
 
 
 @pytest.fixture(autouse=True)
@@ -254,3 +256,21 @@ def test_cli_usage_errors_are_plain_sentences(args, message, capsys):
         main(args, out=io.StringIO())
     assert exit.value.code == 2
     assert message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("bad", ["x\udcff", ["ok", "\ud800"], [{"type": "text", "text": "a\udfffb"}]])
+def test_a_lone_surrogate_is_refused_at_start_and_nothing_is_stored(bad):
+    run = Run(emulated_client([say("はい")]), [], [])
+    with pytest.raises(ValueError, match="UTF-8"):
+        run.start(bad)
+    assert run.messages == []
+    assert isinstance(drain(run.start("ふつうの質問")), Finished)  # the run is still usable
+
+
+def test_a_lone_surrogate_is_refused_by_steer_and_resume_still_works():
+    run = Run(emulated_client([call("get_time"), say("はい")]), [hl.tool(lambda: "now", name="get_time")], [])
+    gen = run.start("時刻は？")
+    with pytest.raises(ValueError, match="UTF-8"):
+        run.steer("急いで\udcff")
+    assert run.state.pending_user == []
+    assert isinstance(drain(gen), Finished)

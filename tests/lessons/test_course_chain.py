@@ -14,6 +14,10 @@ import pytest
 import harness_lab.lessons  # noqa: F401  (adds the checks' strings to the catalog)
 from harness_lab.lessons import PIECES, Workbook
 from harness_lab.text import t
+from tests.lessons import test_notebook_02 as n02
+from tests.lessons import test_notebook_03 as n03
+from tests.lessons import test_notebook_04 as n04
+from tests.lessons import test_notebook_05 as n05
 from tests.lessons.notebook_runner import check_output, output_text, run_notebook
 from tests.lessons.test_notebook_01 import RIGHT_RUN_AGENT, RIGHT_RUN_TOOLS
 from tests.lessons.test_notebook_02 import RIGHT_NEXT_STEP
@@ -80,14 +84,6 @@ def test_notebook_05_assembles_the_learners_own_pieces(course):
         )
 
 
-def test_notebook_05_steps_and_tables_the_learners_harness(course):
-    _, notebooks = course
-    nb = notebooks["05_full_harness"]
-    assert f"{MY_TURN} 1" in output_text(cell_with(nb, "mine.step()"))
-    table = output_text(cell_with(nb, "LOOPS = {"))
-    assert f"{MY_TURN} 8" in table  # the learner's own loop ran the runaway scenarios to their valves
-
-
 def test_notebook_06_runs_the_learners_own_harness_on_the_2026_api(course):
     _, notebooks = course
     nb = notebooks["06_api_2026"]
@@ -99,3 +95,62 @@ def test_notebook_06_runs_the_learners_own_harness_on_the_2026_api(course):
     assert "redacted_thinking: ターンの content [['redacted_thinking', 'tool_use']] → Finished" in ran
     assert "400" not in ran
     assert MY_MARK in output_text(cell_with(nb, "for r in stops.values():"))
+
+
+# Each notebook's right version, as the course's learner wrote it: kept, saved and used where the
+# lesson says (the runs above, shared, instead of one notebook run per notebook).
+
+
+def test_right_next_step_is_kept_and_drives_the_loop(course):
+    tmp_path, notebooks = course
+    nb = notebooks["02_stop_conditions"]
+    verdict = check_output(nb, "next_step")
+    assert "◎" in verdict and "×" not in verdict
+    assert "# ==== next_step (lesson 3) ====" in (tmp_path / "my_harness.py").read_text(encoding="utf-8")
+    driven = n02.cell_after(nb, "def drive(")
+    assert driven.count(n02.TRAIT) == 1 and "write_file が実行された回数: 0" in driven
+
+
+def test_a_right_signature_passes_is_kept_and_is_used_next(course):
+    tmp_path, notebooks = course
+    nb = notebooks["03_runaway_fallbacks"]
+    verdict = check_output(nb, "signature_of")
+    assert "×" not in verdict and "◎ 全部できました" in verdict
+    used = n03.cell_after_check(nb)
+    assert 'ターン 1 の署名: search<{"limit": 5, "query": "締め切り"}>' in used
+    assert "前のターンと同じ署名 → 空回り: True" in used
+    kept = (tmp_path / "my_harness.py").read_text(encoding="utf-8")
+    assert "# ==== signature_of (lesson 4) ====" in kept and '" + ".join' in kept
+
+
+def test_a_right_version_passes_is_saved_and_is_what_the_loop_runs(course):
+    tmp_path, notebooks = course
+    nb = notebooks["04_human_in_the_loop"]
+    verdict = check_output(nb, "run_tool_uses")
+    assert verdict.count("○ できています") == 3 and "◎ 全部できました" in verdict
+    assert f"モデルに届いた結果: {n04.MINE}" in output_text(cell_with(nb, "runner=run_tool_uses)"))
+    saved = (tmp_path / "my_harness.py").read_text(encoding="utf-8")
+    assert "def run_tool_uses(content, impls, approve):" in saved and n04.MINE in saved
+
+
+def test_right_versions_pass_and_the_stepper_and_table_run_them(course):
+    tmp_path, notebooks = course
+    nb = notebooks["05_full_harness"]
+    for piece in ("read_file", "run_agent", "my_agent"):
+        out = check_output(nb, piece)
+        assert "×" not in out and "◎" in out, out
+    # The learner's read_file refuses the link in its own words; the Stepper and the table step their harness.
+    assert f"link.txt       → 拒否: {n05.MY_REFUSAL}: link.txt" in output_text(cell_with(nb, "try_read(read_file)"))
+    assert f"{MY_TURN} 1" in output_text(cell_with(nb, "mine.step()"))
+    table = output_text(cell_with(nb, "LOOPS = {"))
+    assert f"{MY_TURN} 8" in table  # abab and never_ending: eight turns of the learner's own loop
+    assert (
+        "| `budget_burning` | 30ターンで打ち切り・30回・30ターン・372,810 | token_budget・7回・6ターン・25,487 | token_budget・7回・6ターン・"
+        in table
+    )
+    # The capstone's demo ran the learner's my_agent through their run_agent.
+    assert f"{MY_TURN} 2" in output_text(cell_with(nb, "OUTBOX = []"))
+    # The pieces are in the learner's workbook, with the import the notebook made for them; the last cell lists them.
+    saved = (tmp_path / "my_harness.py").read_text(encoding="utf-8")
+    assert 'def read_file(path, root="."):' in saved and "from pathlib import Path" in saved and MY_TURN in saved
+    assert "my_agent, read_file, run_agent" in output_text(cell_with(nb, "lessons.workbook()"))

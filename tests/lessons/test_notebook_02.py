@@ -136,12 +136,3 @@ def test_wrong_next_step_gets_its_hint_and_the_learners_run_tools_from_notebook_
     driven = cell_after(nb, "def drive(")
     assert "[自分の run_tools] read_file" in driven  # notebook 01's piece ran the tools
     assert "lesson6" in driven and "finish  end_turn" in driven  # the reference decided: it ran to the answer
-
-
-def test_right_next_step_is_kept_and_drives_the_loop(tmp_path):
-    nb = run_notebook(NAME, tmp_path, fill={"next_step": RIGHT_NEXT_STEP})
-    verdict = check_output(nb, "next_step")
-    assert "◎" in verdict and "×" not in verdict
-    assert "# ==== next_step (lesson 3) ====" in (tmp_path / "my_harness.py").read_text(encoding="utf-8")
-    driven = cell_after(nb, "def drive(")
-    assert driven.count(TRAIT) == 1 and "write_file が実行された回数: 0" in driven

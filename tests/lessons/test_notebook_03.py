@@ -83,14 +83,3 @@ def test_keys_in_written_order_get_the_key_order_hint_and_are_not_used(tmp_path)
     assert REFERENCE_LINE in cell_after_check(nb)  # the lesson went on with the reference
     assert "前のターンと同じ署名 → 空回り: True" in cell_after_check(nb)
     assert not (tmp_path / "my_harness.py").exists()
-
-
-def test_a_right_signature_passes_is_kept_and_is_used_next(tmp_path):
-    nb = run_notebook(NAME, tmp_path, fill={"signature_of": MINE})
-    verdict = check_output(nb, "signature_of")
-    assert "×" not in verdict and "◎ 全部できました" in verdict
-    used = cell_after_check(nb)
-    assert 'ターン 1 の署名: search<{"limit": 5, "query": "締め切り"}>' in used
-    assert "前のターンと同じ署名 → 空回り: True" in used
-    kept = (tmp_path / "my_harness.py").read_text(encoding="utf-8")
-    assert "# ==== signature_of (lesson 4) ====" in kept and '" + ".join' in kept

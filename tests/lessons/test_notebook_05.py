@@ -21,7 +21,7 @@ import harness_lab.lessons  # noqa: F401  (adds the checks' strings to the catal
 from dev import NOT_FOR_TESTS
 from harness_lab.text import t
 from tests.lessons.answers6 import RIGHT_MY_AGENT, RIGHT_RUN_AGENT, VALVE_1, variant
-from tests.lessons.notebook_runner import NOTEBOOKS, check_output, output_text, run_notebook, todo_cells
+from tests.lessons.notebook_runner import NOTEBOOKS, check_output, output_text, todo_cells
 
 NAME = "05_full_harness"
 
@@ -180,26 +180,3 @@ def test_shipped_then_wrong_versions_run_twice_in_one_kernel(tmp_path):
     assert output_text(cell_with(wrong, "LOOPS = {")) == table
     assert "[turn 3] モデルが切り上げ (end_turn)" in output_text(cell_with(wrong, "harness_lab.cli"))
     assert not (tmp_path / "my_harness.py").exists()
-
-
-def test_right_versions_pass_and_the_stepper_and_table_run_them(tmp_path):
-    fill = {"read_file": READ_RESOLVED, "run_agent": RUN_AGENT_RIGHT, "my_agent": MY_AGENT_RIGHT}
-    nb = run_notebook(NAME, tmp_path, fill=fill)
-    for piece in ("read_file", "run_agent", "my_agent"):
-        out = check_output(nb, piece)
-        assert "×" not in out and "◎" in out, out
-    # The learner's read_file refuses the link in its own words; the Stepper and the table step their harness.
-    assert f"link.txt       → 拒否: {MY_REFUSAL}: link.txt" in output_text(cell_with(nb, "try_read(read_file)"))
-    assert f"{MY_TURN} 1" in output_text(cell_with(nb, "mine.step()"))
-    table = output_text(cell_with(nb, "LOOPS = {"))
-    assert f"{MY_TURN} 8" in table  # abab and never_ending: eight turns of the learner's own loop
-    assert (
-        "| `budget_burning` | 30ターンで打ち切り・30回・30ターン・372,810 | token_budget・7回・6ターン・25,487 | token_budget・7回・6ターン・"
-        in table
-    )
-    # The capstone's demo ran the learner's my_agent through their run_agent.
-    assert f"{MY_TURN} 2" in output_text(cell_with(nb, "OUTBOX = []"))
-    # The pieces are in the learner's workbook, with the import the notebook made for them; the last cell lists them.
-    saved = (tmp_path / "my_harness.py").read_text(encoding="utf-8")
-    assert 'def read_file(path, root="."):' in saved and "from pathlib import Path" in saved and MY_TURN in saved
-    assert "my_agent, read_file, run_agent" in output_text(cell_with(nb, "lessons.workbook()"))

@@ -157,10 +157,20 @@ def executed(tmp_path_factory):
 
 
 def output_text(cell: dict) -> str:
-    parts = []
+    # Consecutive stream outputs are joined with nothing between them, as a front end shows them: a
+    # busy kernel may flush one print() in two stream messages ("kernel alive:" then " 45").
+    parts: list[str] = []
+    stream = None
     for output in cell["outputs"]:
-        if "text" in output:
-            parts.append("".join(output["text"]))
+        if output["output_type"] == "stream":
+            text = "".join(output["text"])
+            if stream == output["name"]:
+                parts[-1] += text
+            else:
+                parts.append(text)
+            stream = output["name"]
+            continue
+        stream = None
         for value in output.get("data", {}).values():
             parts.append(
                 value
