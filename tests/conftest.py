@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import signal
+from pathlib import Path
 
 import pytest
 
@@ -17,6 +18,31 @@ def pytest_configure(config) -> None:
     # handler goes back to the default on exec, so the commands started from here get theirs too.
     if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
         signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+# The longest files (a browser, a hub, a hostile class, nbval in subprocesses, the whole course) go
+# first: the parallel workers take files in collection order, and one of these started last would
+# leave the other worker idle for its whole run at the end. Order within a file is kept.
+SLOWEST_FIRST = (
+    "ui/test_browser.py",
+    "grading/test_hostile_class.py",
+    "grading/test_notebooks.py",
+    "grading/test_classroom.py",
+    "grading/test_planted_modules.py",
+    "lessons/test_course_chain.py",
+    "hub/test_jupyterhub.py",
+)
+TESTS = Path(__file__).resolve().parent
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    def rank(item: pytest.Item) -> int:
+        try:
+            return SLOWEST_FIRST.index(item.path.relative_to(TESTS).as_posix())
+        except ValueError:  # not among them, or not under tests/ (the notebooks nbval collects)
+            return len(SLOWEST_FIRST)
+
+    items.sort(key=rank)
 
 
 @pytest.fixture(autouse=True)

@@ -30,3 +30,21 @@ def test_import_is_silent_and_pulls_no_ui():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
     assert done.stderr == ""
+
+
+def test_what_drives_no_model_never_loads_the_sdk_and_the_lazy_names_still_work():
+    # Importing anthropic takes about two seconds: the class command pays it in its grading hosts only.
+    code = (
+        "import sys, harness_lab as hl, harness_lab.cli, harness_lab.grading.class_command, harness_lab.grading.command\n"
+        "print('anthropic' in sys.modules)\n"
+        "from harness_lab.grading import check_level1\n"
+        "print(hl.Run.__module__, hl.connect.__module__, hl.drain.__module__, check_level1.__module__)\n"
+        "print('anthropic' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.splitlines() == [
+        "False",
+        "harness_lab.loop harness_lab.client harness_lab.drain harness_lab.grading.level1",
+        "True",
+    ]
+    assert done.stderr == ""
