@@ -8,6 +8,7 @@ of a submodule runs its package's ``__init__`` first: so the packages bind these
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from collections.abc import Callable
 from typing import Any
 
@@ -17,11 +18,15 @@ def lazy_names(package: str, homes: dict[str, str]) -> tuple[Callable[[str], Any
     namespace = importlib.import_module(package).__dict__
 
     def __getattr__(name: str) -> Any:
-        if name not in homes:
-            raise AttributeError(f"module {package!r} has no attribute {name!r}")
-        value = getattr(importlib.import_module(f"{package}.{homes[name]}"), name)
-        namespace[name] = value  # found directly from now on
-        return value
+        if name in homes:
+            value = getattr(importlib.import_module(f"{package}.{homes[name]}"), name)
+            namespace[name] = value  # found directly from now on
+            return value
+        # A submodule (``hl.loop``, ``hl.emulator``) is there on first use too, as it was when the
+        # package imported the SDK's users itself.
+        if not name.startswith("_") and importlib.util.find_spec(f"{package}.{name}") is not None:
+            return importlib.import_module(f"{package}.{name}")
+        raise AttributeError(f"module {package!r} has no attribute {name!r}")
 
     def __dir__() -> list[str]:
         return sorted(set(namespace) | set(homes))

@@ -40,11 +40,14 @@ def test_what_drives_no_model_never_loads_the_sdk_and_the_lazy_names_still_work(
         "from harness_lab.grading import check_level1\n"
         "print(hl.Run.__module__, hl.connect.__module__, hl.drain.__module__, check_level1.__module__)\n"
         "print('anthropic' in sys.modules)\n"
+        "import harness_lab.grading as g\n"
+        "print(hl.loop.Run is hl.Run, g.level1.grade_level1 is g.grade_level1, hasattr(hl, 'nothing_of_that_name'))\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.splitlines() == [
         "False",
         "harness_lab.loop harness_lab.client harness_lab.drain harness_lab.grading.level1",
         "True",
+        "True True False",
     ]
     assert done.stderr == ""
