@@ -32,9 +32,7 @@ place without misleading the next call.
 
 from __future__ import annotations
 
-import copy
 import json
-import os
 from collections.abc import Callable
 from typing import Any
 
@@ -42,10 +40,11 @@ import anthropic
 
 from ..emulator import Emulator, call, say
 from ..emulator.transport import handler_for
-from ..messages import assistant, field, user
+from ..messages import assistant, user
 from ..model import DEFAULT_MODEL
 from ..text import t
 from .bridge import bridged_client, observe, serve_http
+from .level1_observe import fact_of, observe_calls, probe_calls, returned_by, seen_tiers
 from .level1_scene import (
     _FORCED,
     _OBSERVED,
@@ -58,13 +57,16 @@ from .level1_scene import (
     _answer,
     _api_rejects,
     _given,
+    approves_first,
+    ask_tool,
+    mixed_scene,
     says_forbidden,
 )
-from .policy_probe import TIERS, items, listed, rewrite, shape_of, tier_name
+from .policy_probe import TIERS
 from .report import MALFORMED, Check, Report, guarded, show
 from .sandbox import JobResult, describe_error, plain
 from .scenarios import OUTPUTS, PROMPT, TOOL_DEFS, content_of, tool_use_ids
-from .spies import Recorder, Spies, logged, remote_approver, remote_tools
+from .spies import Recorder, Spies, logged
 
 __all__ = [
     "ANSWER_OPTIONS",
@@ -105,11 +107,11 @@ def grade_level1_from(learner: Callable[[], tuple[Any, Any, Any, Any]], *, timeo
     spies = Spies(OUTPUTS)
     for name in _OBSERVED:
         spies.recorder("see:" + name, _yes)
-    seen = observe(lambda: _observe(*learner()[:3]), spies.answer, timeout)
+    seen = observe(lambda: observe_calls(*learner()[:3]), spies.answer, timeout)
     tiers = dict(REQUIRED_TIERS, **{UNLISTED_TOOL: "ask"})  # what 2 and 3 assume if nothing was seen
     if seen.status == "ok":
         try:
-            seen = JobResult("ok", value=dict(seen.value, tiers=_seen_tiers(spies, "see:", seen.value["calls"])))
+            seen = JobResult("ok", value=dict(seen.value, tiers=seen_tiers(spies, "see:", seen.value["calls"])))
         except MALFORMED:
             seen = JobResult("tampered")
         else:
@@ -193,10 +195,10 @@ def _criterion1(learner: Callable[[], tuple[Any, Any, Any, Any]], seen: JobResul
     spies = Spies(OUTPUTS)
     for name in _FORCED:
         spies.recorder("probe:" + name, _yes)
-    probed = observe(lambda: _probe(*learner()[::2], shape), spies.answer, timeout)
+    probed = observe(lambda: probe_calls(*learner()[::2], shape), spies.answer, timeout)
     if probed.status != "ok":
         return _failed_run(1, probed)
-    for name, (kind, value) in _seen_tiers(spies, "probe:", probed.value).items():
+    for name, (kind, value) in seen_tiers(spies, "probe:", probed.value).items():
         if kind == "error":
             return Check.fail(1, title, "grade.raised", error=value)
         if value != _FORCED[name]:
@@ -205,131 +207,18 @@ def _criterion1(learner: Callable[[], tuple[Any, Any, Any, Any]], seen: JobResul
     return Check(1, title, True, warning=warning)
 
 
-# --- the children's side: everything that touches learner objects -----------------------------
-def _tier_seen(rec: Recorder, name: str, facts: list[dict]) -> str:
-    """The tier a single call behaved as: asked → ask; ran and answered cleanly → allow; else deny.
-
-    The scene holds one call, so any clean result answers it; whether the ids are right is
-    criterion 3's question.
-    """
-    if rec.asked(name):
-        return "ask"
-    answered = [f for f in facts if not f["is_error"]]
-    return "allow" if rec.ran(name) and answered else "deny"
-
-
-def _seen_tiers(spies: Spies, prefix: str, calls: list) -> dict[str, tuple[str, str]]:
-    """The grader's side: each call's tier from the log kept here, or the error it raised."""
-    tiers = {}
-    for name, (kind, value) in calls:
-        name = plain(name)
-        if kind == "error":
-            tiers[name] = ("error", plain(value))
-        else:
-            tiers[name] = ("tier", _tier_seen(spies.recorders[prefix + name], name, value))
-    return tiers
-
-
-def _observe_one(run_tool_uses: Callable, name: str, tag: str) -> tuple[str, Any]:
-    """In the child: one call of ``name``; ("facts", the results as plain facts) or ("error", line)."""
-    try:
-        return "facts", _results(run_tool_uses, content_of(call(name, **INPUTS[name])), tag)
-    except MemoryError:
-        raise  # the job's own handler names the memory cap
-    except Exception as exc:
-        return "error", describe_error(exc)
-
-
-def _observe(policy: Any, default: Any, run_tool_uses: Callable) -> dict:
-    shape, shape_shown = shape_of(policy)
-    tier = tier_name(default)
-    return {
-        "default": tier,
-        "default_shown": plain(default, 40) if tier is None else tier,
-        "shape": shape,
-        "shape_shown": shape_shown,
-        "listed": {name: listed(policy, shape, name) for name in REQUIRED_TIERS},
-        "calls": [(name, _observe_one(run_tool_uses, name, "see:" + name)) for name in _OBSERVED],
-    }
-
-
-def _probe(policy: Any, run_tool_uses: Callable, shape: str) -> list:
-    """In the child: change the learner's policy (here only) and call each changed tool once."""
-    restore = rewrite(policy, shape, run_tool_uses, _FORCED, in_place=hasattr(os, "fork"))
-    calls = []
-    try:
-        for name in _FORCED:
-            calls.append((name, _observe_one(run_tool_uses, name, "probe:" + name)))
-            if calls[-1][1][0] == "error":
-                break
-    finally:
-        restore()
-    return calls
-
-
-def _results(run_tool_uses: Callable, content: list, tag: str) -> list[dict]:
-    """Call the learner's function on a fresh copy of ``content``; its results as plain facts."""
-    return [_fact(r) for r in _returned(run_tool_uses, content, tag)]
-
-
-def _returned(run_tool_uses: Callable, content: list, tag: str) -> list:
-    returned = run_tool_uses(copy.deepcopy(content), remote_tools(tag, OUTPUTS), remote_approver(tag))
-    return items(returned) if returned is not None else []
-
-
-def _fact(result: Any) -> dict:
-    content = field(result, "content")
-    if isinstance(content, (list, tuple)):
-        text = "".join(plain(field(b, "text", "") or "") for b in content)
-    else:
-        text = "" if content is None else plain(str(content))
-    use_id = field(result, "tool_use_id")
-    kind = field(result, "type")
-    return {
-        "type": plain(kind) if isinstance(kind, str) else None,
-        "tool_use_id": plain(use_id) if isinstance(use_id, str) else None,
-        "is_error": bool(field(result, "is_error", False)),
-        "text": text,
-    }
-
-
-def _ask_tool(tiers: dict) -> str:
-    """The tool criteria 2 and 3 ask about: the first of the table's ask tools that behaved as ask."""
-    return next((name for name in ASK_PAIRS if tiers.get(name) == "ask"), "write_file")
-
-
-def _mixed(ask: str) -> tuple[list, list[str]]:
-    """One response calling allow, ask (approved, then refused), deny and allow tools; and the names."""
-    approved, refused = ASK_PAIRS[ask]
-    names = ["get_time", ask, ask, "send_email", "read_file"]
-    content = content_of(
-        "順番に片付けます。",
-        call("get_time"),
-        call(ask, **approved),
-        call(ask, **refused),
-        call("send_email", **INPUTS["send_email"]),
-        call("read_file", **INPUTS["read_file"]),
-    )
-    return content, names
-
-
-def _approves_first(ask: str) -> Callable[[str, str], bool]:
-    wanted = logged(ASK_PAIRS[ask][0])
-    return lambda name, given: given == wanted
-
-
 def _yes(name: str, given: str) -> bool:
     return True
 
 
 def _criterion2(learner: Callable[[], tuple[Any, Any, Any, Any]], tiers: dict, timeout: float) -> Check:
-    ask = _ask_tool(tiers)
+    ask = ask_tool(tiers)
     if tiers.get(ask) != "ask":
         return Check.fail(2, _title(2), "grade.l1.c2.not_asked")
     deny = tiers.get("send_email") == "deny"
     spies = Spies(OUTPUTS)
     said_no, said_yes = spies.recorder("no"), spies.recorder("yes", _yes)
-    alone, mixed = spies.recorder("alone", _yes), spies.recorder("mixed", _approves_first(ask))
+    alone, mixed = spies.recorder("alone", _yes), spies.recorder("mixed", approves_first(ask))
     outcome = observe(lambda: _scenes2(*learner()[2:], ask, deny), spies.answer, timeout)
     if outcome.status != "ok":
         return _failed_run(2, outcome)
@@ -339,11 +228,11 @@ def _criterion2(learner: Callable[[], tuple[Any, Any, Any, Any]], tiers: dict, t
 def _scenes2(run_tool_uses: Callable, answers: Any, ask: str, deny: bool) -> dict:
     """In the child: the calls criterion 2 watches (the grader logs them), and ANSWERS read."""
     scene = content_of(call(ask, **ASK_PAIRS[ask][0]))
-    _returned(run_tool_uses, scene, "no")
-    _returned(run_tool_uses, scene, "yes")
+    returned_by(run_tool_uses, scene, "no")
+    returned_by(run_tool_uses, scene, "yes")
     if deny:
-        _returned(run_tool_uses, content_of(call("send_email", **INPUTS["send_email"])), "alone")
-    _returned(run_tool_uses, _mixed(ask)[0], "mixed")
+        returned_by(run_tool_uses, content_of(call("send_email", **INPUTS["send_email"])), "alone")
+    returned_by(run_tool_uses, mixed_scene(ask)[0], "mixed")
     return _given(answers, "step", "approval")
 
 
@@ -389,10 +278,10 @@ def _criterion3(learner: Callable[[], tuple[Any, Any, Any, Any]], tiers: dict, t
     denied = _deny_tool(tiers)
     if denied is None:
         return Check.fail(3, _title(3), "grade.l1.c3.no_deny", seen=tiers.get("send_email", "?"))
-    ask = _ask_tool(tiers)
-    scenes = {"alone": content_of(call(denied, **INPUTS[denied])), "mixed": _mixed(ask)[0]}
+    ask = ask_tool(tiers)
+    scenes = {"alone": content_of(call(denied, **INPUTS[denied])), "mixed": mixed_scene(ask)[0]}
     spies = Spies(OUTPUTS)
-    rec = spies.recorder("mixed", _approves_first(ask))
+    rec = spies.recorder("mixed", approves_first(ask))
     spies.recorder("alone", _yes)
     sent = {tag: _SentResults(scene) for tag, scene in scenes.items()}
     for tag, box in sent.items():
@@ -416,8 +305,8 @@ def _scenes3(run_tool_uses: Callable, answers: Any, ask: str, denied: str) -> tu
     """In the child: the denied call alone and the mixed response, each result list sent back to the
     model through the grader (who reads it as the SDK wrote it); ANSWERS read."""
     calls = {}
-    for tag, content in (("alone", content_of(call(denied, **INPUTS[denied]))), ("mixed", _mixed(ask)[0])):
-        returned = _returned(run_tool_uses, content, tag)
+    for tag, content in (("alone", content_of(call(denied, **INPUTS[denied]))), ("mixed", mixed_scene(ask)[0])):
+        returned = returned_by(run_tool_uses, content, tag)
         unsent = ""
         messages: list[Any] = [user(PROMPT), assistant(content), {"role": "user", "content": returned}]
         try:
@@ -428,7 +317,7 @@ def _scenes3(run_tool_uses: Callable, answers: Any, ask: str, denied: str) -> tu
             pass  # the grader saw the request and its answer
         except Exception as exc:  # results the SDK cannot even serialise
             unsent = plain(describe_error(exc), 300)
-        calls[tag] = {"facts": [_fact(r) for r in returned], "unsent": unsent}
+        calls[tag] = {"facts": [fact_of(r) for r in returned], "unsent": unsent}
     return calls, _given(answers, "deny")
 
 
@@ -446,7 +335,7 @@ class _SentResults:
         except (ValueError, KeyError, IndexError, TypeError):
             results = None
         if self.facts is None:  # the first request is the one the learner's results went out in
-            self.facts = [_fact(r) for r in results] if isinstance(results, list) else []
+            self.facts = [fact_of(r) for r in results] if isinstance(results, list) else []
             self.rejected = _api_rejects(self.scene, results)
         return self._reply(request)
 
@@ -455,7 +344,7 @@ def _verdict3(
     denied: str, ask: str, tiers: dict, scenes: dict, facts: dict, rec: Recorder, rejected: str, given: dict
 ) -> tuple | None:
     alone, mixed = facts["alone"], facts["mixed"]
-    content, names = scenes["mixed"], _mixed(ask)[1]
+    content, names = scenes["mixed"], mixed_scene(ask)[1]
     ids = tool_use_ids(content)
     if len(alone) != 1:
         return "grade.l1.c3.deny_no_result", {"tool": denied, "count": len(alone)}

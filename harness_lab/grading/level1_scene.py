@@ -9,18 +9,19 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from enum import Enum
 from typing import Any
 
 import anthropic
 
-from ..emulator import emulated_client, say
+from ..emulator import call, emulated_client, say
 from ..messages import assistant, user
 from ..model import DEFAULT_MODEL
 from ..text import t
 from .sandbox import describe_error, plain
-from .scenarios import PROMPT, TOOL_DEFS
+from .scenarios import PROMPT, TOOL_DEFS, content_of
+from .spies import logged
 
 # The product colleague's table, as the exercise states it.
 REQUIRED_TIERS = {
@@ -149,3 +150,28 @@ def _api_rejects(content: list, results: list) -> str:
     except (TypeError, ValueError) as exc:  # results the SDK cannot even serialise
         return plain(describe_error(exc), 300)
     return ""
+
+
+def ask_tool(tiers: dict) -> str:
+    """The tool criteria 2 and 3 ask about: the first of the table's ask tools that behaved as ask."""
+    return next((name for name in ASK_PAIRS if tiers.get(name) == "ask"), "write_file")
+
+
+def mixed_scene(ask: str) -> tuple[list, list[str]]:
+    """One response calling allow, ask (approved, then refused), deny and allow tools; and the names."""
+    approved, refused = ASK_PAIRS[ask]
+    names = ["get_time", ask, ask, "send_email", "read_file"]
+    content = content_of(
+        "順番に片付けます。",
+        call("get_time"),
+        call(ask, **approved),
+        call(ask, **refused),
+        call("send_email", **INPUTS["send_email"]),
+        call("read_file", **INPUTS["read_file"]),
+    )
+    return content, names
+
+
+def approves_first(ask: str) -> Callable[[str, str], bool]:
+    wanted = logged(ASK_PAIRS[ask][0])
+    return lambda name, given: given == wanted

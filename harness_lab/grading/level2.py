@@ -26,22 +26,16 @@ code runs, and so is the verdict.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable, Iterable, Mapping
 from itertools import islice
 from typing import Any
 
-import anthropic
-
-from ..emulator import Emulator, assistant_turns, call, reply, say
-from ..emulator.transport import handler_for
 from ..text import t
-from .bridge import Stop, bridged_client, observe, serve_http
+from .bridge import observe
+from .level2_scene import ANSWER, finishing_after, never_ending, run_scene, two_tools
 from .report import Check, Report, guarded, show
 from .sandbox import JobResult, plain
-from .scenarios import OUTPUTS, TOOL_DEFS
-from .spies import remote_tools
 
 __all__ = [
     "GAP_OPTIONS",
@@ -86,10 +80,6 @@ PAIRS = {
 }
 
 MAX_TURNS_RANGE = range(2, 21)
-# How far past N a capless loop may go before the scripted model ends the child.
-RUNAWAY_MARGIN = 25
-ANSWER = "README.md の1行目は「# エージェントハーネスの基礎」で、いまは 2026年8月26日の 10:42 です。"
-_TOOL_NAMES = ("search", "get_time", "read_file")
 _MAX_ITEMS = 100  # options read from MISSING before it is called endless
 
 # A stop message says that the run stopped, and at a limit. Searched in the lower-cased text.
@@ -243,112 +233,11 @@ def _criterion2(answer: JobResult) -> Check:
 
 
 # --- criterion 3: the loop, run against scripted models -----------------------------------------
-def _never_ending(n: int, width: Callable[[int], int]) -> Callable[[dict], Any]:
-    """A model that asks for more searches every turn, with new arguments (so it is not spinning).
-
-    Turn k asks for ``width(k)`` searches at once.
-    """
-
-    def policy(request: dict) -> Any:
-        done = assistant_turns(request)
-        calls = [call("search", query=f"手がかり {done + 1}-{i + 1}") for i in range(width(done))]
-        return reply("まだ手がかりを探します。", *calls)
-
-    return policy
-
-
-def _finishing_after(rounds: int) -> Callable[[dict], Any]:
-    """A model that searches ``rounds`` times and then answers (the normal case)."""
-
-    def policy(request: dict) -> Any:
-        done = assistant_turns(request)
-        if done < rounds:
-            return call("search", query=f"手がかり {done + 1}")
-        return say(ANSWER)
-
-    return policy
-
-
-def _two_tools(n: int) -> list:
-    return [call("get_time"), call("read_file", path="README.md"), say(ANSWER)]
-
-
 def _read_max_turns(max_turns: Any) -> tuple[str, Any]:
     """In a child: MAX_TURNS as a plain int in range, or how it shows."""
     if type(max_turns) is int and max_turns in MAX_TURNS_RANGE:
         return "ok", max_turns
     return "bad", plain(max_turns, 60)
-
-
-class _Scene:
-    """The grader's side of one run of the learner's loop: the model, the spy tools and the counts.
-
-    A loop that goes ``RUNAWAY_MARGIN`` requests past N without stopping is ended here.
-    """
-
-    def __init__(self, script: Any, n: int) -> None:
-        self.emulator, self.limit = Emulator(script), n + RUNAWAY_MARGIN
-        self.model = serve_http(handler_for(self.emulator))
-        self.turns: set[int] = set()  # tool turns: the request count at the moment each tool ran
-        self.runs, self.rejected = 0, ""
-
-    def answer(self, message: tuple) -> Any:
-        kind, _, *rest = message
-        if kind == "impl":
-            self.runs += 1
-            self.turns.add(len(self.emulator.requests))
-            return OUTPUTS.get(plain(rest[0]), "")
-        if kind != "http":
-            raise ValueError(f"no spy answers {kind!r} here")
-        status, headers, content = self.model(*rest)
-        if self.emulator.requests and assistant_turns(self.emulator.requests[-1]) > self.limit:
-            raise Stop({"runaway": True})
-        if status == 400:
-            self.rejected = _error_message(content)
-        return status, headers, content
-
-    def summary(self, seen: dict) -> dict:
-        """The counts kept here, with what the child says the loop returned (a str or None)."""
-        if seen.get("raised_400"):
-            return {"api_error": self.rejected or "?"}
-        returned, shown = seen["returned"], seen["shown"]
-        if not (returned is None or type(returned) is str) or type(shown) is not str:
-            raise TypeError("not what the grader's child sends")
-        return {
-            "returned": returned,
-            "shown": shown,
-            "calls": len(self.emulator.requests),
-            "rounds": len(self.turns),
-            "runs": self.runs,
-        }
-
-
-def _error_message(content: bytes) -> str:
-    try:
-        return plain(json.loads(content)["error"]["message"], 300)
-    except (ValueError, KeyError, TypeError):
-        return ""
-
-
-def _scenario(run_agent: Callable) -> dict:
-    """In the child: run the learner's loop once against the grader's model; what it returned."""
-    tools = [d for d in TOOL_DEFS if d["name"] in _TOOL_NAMES]
-    try:
-        returned = run_agent(
-            bridged_client("model"),
-            "README.md の1行目を読んで、それから今何時か教えて",
-            tools,
-            remote_tools("tools", _TOOL_NAMES),
-        )
-    except anthropic.BadRequestError:
-        return {"raised_400": True}
-    return {"returned": plain(returned) if isinstance(returned, str) else None, "shown": plain(returned, 60)}
-
-
-def _run(learner: Callable[[], tuple], n: int, script: Any, timeout: float) -> JobResult:
-    scene = _Scene(script, n)
-    outcome = observe(lambda: _scenario(learner()[1]), scene.answer, timeout)
-    return JobResult("ok", value=scene.summary(outcome.value)) if outcome.status == "ok" else outcome
 
 
 def _broken(title: str, outcome: JobResult, runaway_key: str, raised_key: str) -> Check | None:
@@ -379,7 +268,7 @@ def _criterion3(learner: Callable[[], tuple], timeout: float) -> Check:
     kind, n = read.value
     if kind == "bad":
         return Check.fail(3, title, "grade.l2.c3.bad_max_turns", value=n)
-    one_a_turn = _run(learner, n, _never_ending(n, lambda k: 1), timeout)
+    one_a_turn = run_scene(learner, n, never_ending(n, lambda k: 1), timeout)
     broken = _broken(title, one_a_turn, "grade.l2.c3.runaway", "grade.raised")
     if broken:
         return broken
@@ -395,7 +284,7 @@ def _criterion3(learner: Callable[[], tuple], timeout: float) -> Check:
     if not seen["returned"] or not says_stopped(seen["returned"]):
         return Check.fail(3, title, "grade.l2.c3.no_stop_message", shown=seen["shown"])
 
-    parallel = _run(learner, n, _never_ending(n, lambda k: 2 + k % 2), timeout)
+    parallel = run_scene(learner, n, never_ending(n, lambda k: 2 + k % 2), timeout)
     broken = _broken(title, parallel, "grade.l2.c3.runaway", "grade.raised")
     if broken:
         return broken
@@ -404,8 +293,8 @@ def _criterion3(learner: Callable[[], tuple], timeout: float) -> Check:
         key = "grade.l2.c3.counts_blocks" if seen["rounds"] < n else "grade.l2.c3.counts"
         return Check.fail(3, title, key, n=n, rounds=seen["rounds"], calls=seen["calls"], runs=seen["runs"])
 
-    for script, rounds in ((_two_tools(n), 2), (_finishing_after(n), n)):
-        outcome = _run(learner, n, script, timeout)
+    for script, rounds in ((two_tools(n), 2), (finishing_after(n), n)):
+        outcome = run_scene(learner, n, script, timeout)
         broken = _broken(title, outcome, "grade.l2.c3.normal_runaway", "grade.l2.c3.normal_raised")
         if broken:
             return broken

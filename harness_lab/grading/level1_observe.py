@@ -1,0 +1,111 @@
+"""Watching the learner's ``run_tool_uses`` at level 1, one call at a time (the children's side).
+
+Everything here that touches a learner object runs in a time-limited child of ``bridge.observe``:
+each call gets its own copy of the model's response, and spy tools and an approver that answer from
+the grader's side; what comes back is reduced to plain facts. ``seen_tiers`` is the grader's side:
+the tier each call behaved as, read from the log the spies kept there.
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+from collections.abc import Callable
+from typing import Any
+
+from ..emulator import call
+from ..messages import field
+from .level1_scene import _FORCED, _OBSERVED, INPUTS, REQUIRED_TIERS
+from .policy_probe import items, listed, rewrite, shape_of, tier_name
+from .sandbox import describe_error, plain
+from .scenarios import OUTPUTS, content_of
+from .spies import Recorder, Spies, remote_approver, remote_tools
+
+__all__ = ["fact_of", "observe_calls", "probe_calls", "returned_by", "seen_tiers"]
+
+
+def _tier_seen(rec: Recorder, name: str, facts: list[dict]) -> str:
+    """The tier a single call behaved as: asked → ask; ran and answered cleanly → allow; else deny.
+
+    The scene holds one call, so any clean result answers it; whether the ids are right is
+    criterion 3's question.
+    """
+    if rec.asked(name):
+        return "ask"
+    answered = [f for f in facts if not f["is_error"]]
+    return "allow" if rec.ran(name) and answered else "deny"
+
+
+def seen_tiers(spies: Spies, prefix: str, calls: list) -> dict[str, tuple[str, str]]:
+    """The grader's side: each call's tier from the log kept here, or the error it raised."""
+    tiers = {}
+    for name, (kind, value) in calls:
+        name = plain(name)
+        if kind == "error":
+            tiers[name] = ("error", plain(value))
+        else:
+            tiers[name] = ("tier", _tier_seen(spies.recorders[prefix + name], name, value))
+    return tiers
+
+
+def _observe_one(run_tool_uses: Callable, name: str, tag: str) -> tuple[str, Any]:
+    """In the child: one call of ``name``; ("facts", the results as plain facts) or ("error", line)."""
+    try:
+        return "facts", _results(run_tool_uses, content_of(call(name, **INPUTS[name])), tag)
+    except MemoryError:
+        raise  # the job's own handler names the memory cap
+    except Exception as exc:
+        return "error", describe_error(exc)
+
+
+def observe_calls(policy: Any, default: Any, run_tool_uses: Callable) -> dict:
+    shape, shape_shown = shape_of(policy)
+    tier = tier_name(default)
+    return {
+        "default": tier,
+        "default_shown": plain(default, 40) if tier is None else tier,
+        "shape": shape,
+        "shape_shown": shape_shown,
+        "listed": {name: listed(policy, shape, name) for name in REQUIRED_TIERS},
+        "calls": [(name, _observe_one(run_tool_uses, name, "see:" + name)) for name in _OBSERVED],
+    }
+
+
+def probe_calls(policy: Any, run_tool_uses: Callable, shape: str) -> list:
+    """In the child: change the learner's policy (here only) and call each changed tool once."""
+    restore = rewrite(policy, shape, run_tool_uses, _FORCED, in_place=hasattr(os, "fork"))
+    calls = []
+    try:
+        for name in _FORCED:
+            calls.append((name, _observe_one(run_tool_uses, name, "probe:" + name)))
+            if calls[-1][1][0] == "error":
+                break
+    finally:
+        restore()
+    return calls
+
+
+def _results(run_tool_uses: Callable, content: list, tag: str) -> list[dict]:
+    """Call the learner's function on a fresh copy of ``content``; its results as plain facts."""
+    return [fact_of(r) for r in returned_by(run_tool_uses, content, tag)]
+
+
+def returned_by(run_tool_uses: Callable, content: list, tag: str) -> list:
+    returned = run_tool_uses(copy.deepcopy(content), remote_tools(tag, OUTPUTS), remote_approver(tag))
+    return items(returned) if returned is not None else []
+
+
+def fact_of(result: Any) -> dict:
+    content = field(result, "content")
+    if isinstance(content, (list, tuple)):
+        text = "".join(plain(field(b, "text", "") or "") for b in content)
+    else:
+        text = "" if content is None else plain(str(content))
+    use_id = field(result, "tool_use_id")
+    kind = field(result, "type")
+    return {
+        "type": plain(kind) if isinstance(kind, str) else None,
+        "tool_use_id": plain(use_id) if isinstance(use_id, str) else None,
+        "is_error": bool(field(result, "is_error", False)),
+        "text": text,
+    }

@@ -1,0 +1,130 @@
+"""The scripted models the level-2 grader runs the learner's loop against (criterion 3).
+
+A model that never stops asking for tools (one search a turn, or two or three at once), one that
+answers after a few rounds, one that uses two tools and answers; and ``run_scene``, which runs the
+learner's ``run_agent`` once against one of them in a child (``bridge.observe``) and keeps, on the
+grader's side, what was sent and run: requests, tool turns, tool runs, and the API's 400 if any.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+import anthropic
+
+from ..emulator import Emulator, assistant_turns, call, reply, say
+from ..emulator.transport import handler_for
+from .bridge import Stop, bridged_client, observe, serve_http
+from .sandbox import JobResult, plain
+from .scenarios import OUTPUTS, TOOL_DEFS
+from .spies import remote_tools
+
+__all__ = ["ANSWER", "RUNAWAY_MARGIN", "finishing_after", "never_ending", "run_scene", "two_tools"]
+
+# How far past N a capless loop may go before the scripted model ends the child.
+RUNAWAY_MARGIN = 25
+ANSWER = "README.md の1行目は「# エージェントハーネスの基礎」で、いまは 2026年8月26日の 10:42 です。"
+TOOL_NAMES = ("search", "get_time", "read_file")
+
+
+def never_ending(n: int, width: Callable[[int], int]) -> Callable[[dict], Any]:
+    """A model that asks for more searches every turn, with new arguments (so it is not spinning).
+
+    Turn k asks for ``width(k)`` searches at once.
+    """
+
+    def policy(request: dict) -> Any:
+        done = assistant_turns(request)
+        calls = [call("search", query=f"手がかり {done + 1}-{i + 1}") for i in range(width(done))]
+        return reply("まだ手がかりを探します。", *calls)
+
+    return policy
+
+
+def finishing_after(rounds: int) -> Callable[[dict], Any]:
+    """A model that searches ``rounds`` times and then answers (the normal case)."""
+
+    def policy(request: dict) -> Any:
+        done = assistant_turns(request)
+        if done < rounds:
+            return call("search", query=f"手がかり {done + 1}")
+        return say(ANSWER)
+
+    return policy
+
+
+def two_tools(n: int) -> list:
+    return [call("get_time"), call("read_file", path="README.md"), say(ANSWER)]
+
+
+class _Scene:
+    """The grader's side of one run of the learner's loop: the model, the spy tools and the counts.
+
+    A loop that goes ``RUNAWAY_MARGIN`` requests past N without stopping is ended here.
+    """
+
+    def __init__(self, script: Any, n: int) -> None:
+        self.emulator, self.limit = Emulator(script), n + RUNAWAY_MARGIN
+        self.model = serve_http(handler_for(self.emulator))
+        self.turns: set[int] = set()  # tool turns: the request count at the moment each tool ran
+        self.runs, self.rejected = 0, ""
+
+    def answer(self, message: tuple) -> Any:
+        kind, _, *rest = message
+        if kind == "impl":
+            self.runs += 1
+            self.turns.add(len(self.emulator.requests))
+            return OUTPUTS.get(plain(rest[0]), "")
+        if kind != "http":
+            raise ValueError(f"no spy answers {kind!r} here")
+        status, headers, content = self.model(*rest)
+        if self.emulator.requests and assistant_turns(self.emulator.requests[-1]) > self.limit:
+            raise Stop({"runaway": True})
+        if status == 400:
+            self.rejected = _error_message(content)
+        return status, headers, content
+
+    def summary(self, seen: dict) -> dict:
+        """The counts kept here, with what the child says the loop returned (a str or None)."""
+        if seen.get("raised_400"):
+            return {"api_error": self.rejected or "?"}
+        returned, shown = seen["returned"], seen["shown"]
+        if not (returned is None or type(returned) is str) or type(shown) is not str:
+            raise TypeError("not what the grader's child sends")
+        return {
+            "returned": returned,
+            "shown": shown,
+            "calls": len(self.emulator.requests),
+            "rounds": len(self.turns),
+            "runs": self.runs,
+        }
+
+
+def _error_message(content: bytes) -> str:
+    try:
+        return plain(json.loads(content)["error"]["message"], 300)
+    except (ValueError, KeyError, TypeError):
+        return ""
+
+
+def _scenario(run_agent: Callable) -> dict:
+    """In the child: run the learner's loop once against the grader's model; what it returned."""
+    tools = [d for d in TOOL_DEFS if d["name"] in TOOL_NAMES]
+    try:
+        returned = run_agent(
+            bridged_client("model"),
+            "README.md の1行目を読んで、それから今何時か教えて",
+            tools,
+            remote_tools("tools", TOOL_NAMES),
+        )
+    except anthropic.BadRequestError:
+        return {"raised_400": True}
+    return {"returned": plain(returned) if isinstance(returned, str) else None, "shown": plain(returned, 60)}
+
+
+def run_scene(learner: Callable[[], tuple], n: int, script: Any, timeout: float) -> JobResult:
+    scene = _Scene(script, n)
+    outcome = observe(lambda: _scenario(learner()[1]), scene.answer, timeout)
+    return JobResult("ok", value=scene.summary(outcome.value)) if outcome.status == "ok" else outcome
