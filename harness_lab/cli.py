@@ -7,7 +7,7 @@ line per step::
     [turn 1] ツールの返り値: "# エージェントハーネスの基礎\\n..."
     [turn 3] モデルが切り上げ (end_turn)
 
-Everything that came from the model or a tool is printed through ``visible()``, so an escape sequence
+Everything that came from the model or a tool is printed through ``terminal.visible()``, so an escape sequence
 in a model's text or a tool's output is shown, not obeyed by the terminal. Approval answers are read
 by ``read_answer()``: Enter allows, as in the lesson, and only a recognisable yes or no decides.
 
@@ -21,9 +21,7 @@ package's top layer, and ``run`` never loads the graders.
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import re
 import sys
 import unicodedata
 from collections.abc import Callable
@@ -31,62 +29,17 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from .events import ApprovalRequest, Decision, Finished, Stopped, Turn, deny
 from .messages import tool_calls
+from .terminal import compact, shorten, visible
 from .text import t
 
 if TYPE_CHECKING:  # the tools are imported only by the command that runs them
     from .tools import Tool
 
-__all__ = ["main", "read_answer", "shorten", "terminal_approver", "visible"]
+__all__ = ["main", "read_answer", "terminal_approver"]
 
-SHOWN_CHARS = 40  # how much of a tool's output the trace shows
 STOPPED_TEXT_CHARS = 200  # how much of a held-back response a stop shows
 ANSWER_TRIES = 3  # unreadable approval answers before the call is denied
 SHOWN_ANSWER_CHARS = 20  # how much of an unreadable answer the hint repeats
-
-# What a terminal acts on instead of showing: C0 controls (ESC starts the sequences that write the
-# clipboard, clear the screen or make hidden links), DEL, C1 controls (U+009B is a one-character
-# ESC [), the line and paragraph separators, the bidi controls that make text display in another
-# order than it runs (U+202E, U+2066-U+2069, ...; "Trojan Source"), and lone surrogates, which
-# cannot even be encoded for the terminal. Only code points that are never ordinary text are listed,
-# so Japanese, emoji and their joiners pass unchanged.
-_UNSHOWABLE = r"\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ud800-\udfff"
-_UNSHOWABLE_IN_LINE = re.compile(rf"[{_UNSHOWABLE}]")
-_UNSHOWABLE_IN_TEXT = re.compile(rf"(?![\n\t])[{_UNSHOWABLE}]")
-_NAMED = {"\n": "\\n", "\t": "\\t", "\r": "\\r"}
-
-
-def _escape(match: re.Match[str]) -> str:
-    char = match.group()
-    code = ord(char)
-    return _NAMED.get(char) or (f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
-
-
-def visible(text: str, lines: bool = False) -> str:
-    """``text`` safe to print on a terminal: every control character shown as an escape like ``\\x1b``.
-
-    Use it on anything the model or a tool wrote. ``lines=True`` keeps newlines and tabs (a final
-    answer); otherwise they are escaped too, so one trace line stays one line. Backslashes are left
-    alone: the result is for reading, not for parsing back.
-    """
-    return (_UNSHOWABLE_IN_TEXT if lines else _UNSHOWABLE_IN_LINE).sub(_escape, text)
-
-
-def compact(value: Any) -> str:
-    """JSON as the lesson prints it: no spaces, Japanese as is."""
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-
-
-def shorten(text: str, limit: int = SHOWN_CHARS) -> str:
-    """``text`` JSON-quoted, cut after its first line (or at ``limit`` characters) with ``...``."""
-    newline = text.find("\n")
-    if 0 <= newline < limit and newline + 1 < len(text):
-        head = text[: newline + 1]
-    elif len(text) > limit:
-        head = text[:limit]
-    else:
-        return json.dumps(text, ensure_ascii=False)
-    return json.dumps(head, ensure_ascii=False)[:-1] + '..."'
-
 
 # The lesson's approveInTerminal denies only when the answer is exactly "n" (`!== "n"`): with the
 # Japanese IME on, "n" arrives as 「ｎ」 and "no" as 「の」, and 「いいえ」 or "deny" is not "n"

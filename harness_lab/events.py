@@ -7,7 +7,6 @@ A turn is the loop's unit: one model call plus the tools it asked for. The gener
 
 from __future__ import annotations
 
-import json
 import reprlib
 from dataclasses import dataclass, field
 from typing import Any
@@ -15,6 +14,7 @@ from typing import Any
 from .errors import describe
 from .messages import Block, Message, tool_calls
 from .messages import field as _field
+from .terminal import compact
 from .text import t
 
 __all__ = [
@@ -135,7 +135,7 @@ class ApprovalRequest:
     input: dict[str, Any]
 
     def __str__(self) -> str:
-        return t("event.approval", turn=self.request_number, call=f"{self.name}({_compact(self.input)})")
+        return t("event.approval", turn=self.request_number, call=f"{self.name}({compact(self.input)})")
 
 
 @dataclass(frozen=True)
@@ -153,7 +153,7 @@ class Turn:
 
     def __str__(self) -> str:
         calls = ", ".join(
-            f"{c['name']}({_compact(c['input'])})" for c in tool_calls(_field(self.response, "content") or [])
+            f"{c['name']}({compact(c['input'])})" for c in tool_calls(_field(self.response, "content") or [])
         )
         errors = sum(1 for r in self.results if r.get("is_error"))
         return t(
@@ -202,10 +202,6 @@ class Stopped:
 
     def __str__(self) -> str:
         return t("event.stopped", valve=self.cause, turns=self.turns, tokens=self.usage.total, reason=self.reason)
-
-
-def _compact(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
 
 
 # What a run's generator yields (and, last, returns).

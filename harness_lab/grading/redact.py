@@ -16,22 +16,21 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from collections.abc import Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ..scrub import REDACTED
+from ..terminal import visible
 from .report import Check
 
 if TYPE_CHECKING:
     from .notebook import NotebookGrade
 
-__all__ = ["Redactor", "own_text", "visible"]
+__all__ = ["Redactor", "own_text"]
 
 WINDOW = 12  # characters a leaked run must have to count (shorter runs are common words and paths)
 SHORTEST = 8  # environment values shorter than this are not secrets worth hiding (LANG=C.UTF-8, USER=root)
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
 def own_text(data: bytes) -> str:
@@ -42,11 +41,6 @@ def own_text(data: bytes) -> str:
         return "\0".join([text, *("".join(c.get("source", "")) for c in cells if isinstance(c, dict))])
     except (ValueError, KeyError, TypeError, AttributeError, RecursionError):
         return text
-
-
-def visible(text: str) -> str:
-    """``text`` with each control character shown as an escape (newlines and tabs kept)."""
-    return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
 
 
 class Redactor:
@@ -61,7 +55,7 @@ class Redactor:
         return cls(os.environ.values(), others)
 
     def clean(self, text: str, own: str = "") -> str:
-        return visible(self._redacted(text, own))
+        return visible(self._redacted(text, own), lines=True)
 
     def _redacted(self, text: str, own: str) -> str:
         hidden = [False] * len(text)

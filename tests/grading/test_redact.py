@@ -15,9 +15,10 @@ from class_submissions import answer_cells, solution
 
 from harness_lab.grading import run_limited
 from harness_lab.grading.notebook import NotebookGrade
-from harness_lab.grading.redact import Redactor, visible
+from harness_lab.grading.redact import Redactor
 from harness_lab.grading.report import Check, Report
 from harness_lab.scrub import REDACTED
+from harness_lab.terminal import visible
 
 ROOT = Path(__file__).resolve().parents[2]
 KEY = "sk-ant-api03-a1b2c3d4e5f6a7b8c9d0"
@@ -43,8 +44,8 @@ def test_a_classmates_answer_is_cut_out_but_the_learners_own_text_stays():
 
 
 def test_control_characters_are_shown_not_sent():
-    assert visible("\x1b[8m○ 合格\x1b[0m\r") == "\\x1b[8m○ 合格\\x1b[0m\\r"
-    assert visible("行1\n\t行2 \u202e") == "行1\n\t行2 \\u202e"
+    assert visible("\x1b[8m○ 合格\x1b[0m\r", lines=True) == "\\x1b[8m○ 合格\\x1b[0m\\r"
+    assert visible("行1\n\t行2 \u202e", lines=True) == "行1\n\t行2 \\u202e"
 
 
 def test_every_text_of_a_grade_is_cleaned():

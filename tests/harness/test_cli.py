@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from harness_lab.cli import main, shorten, terminal_approver
+from harness_lab.cli import main, terminal_approver
 from harness_lab.events import ApprovalRequest, Decision, deny
+from harness_lab.terminal import shorten
 from harness_lab.text import t
 
 PROMPT = "README.md の1行目を読んで、それから今何時か教えて"
