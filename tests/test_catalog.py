@@ -40,8 +40,6 @@ def source_keys() -> tuple[set[str], set[str]]:
         if path.name.endswith("catalog.py"):  # the catalogs define keys, not use them
             continue
         tree = ast.parse(path.read_text(encoding="utf-8"))
-        if path.name == "text.py":  # its code, not the catalog it defines
-            tree.body = [node for node in tree.body if not isinstance(node, ast.AnnAssign)]
         parts = {id(v) for node in ast.walk(tree) if isinstance(node, ast.JoinedStr) for v in node.values}
         for node in ast.walk(tree):
             head = None
