@@ -1,4 +1,4 @@
-"""The Messages API request body as data: every parameter and block type, with its fields.
+"""The parts of a Messages API request as data: every block type and tool type, with its fields.
 
 Taken from the installed SDK's request types (``anthropic.types.MessageCreateParams`` and what it
 refers to; tests/emulator/test_schema.py compares the tables with them), which are generated from
@@ -14,21 +14,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .context_management import CONTEXT_MANAGEMENT
 from .kinds import Bool, Int, Json, JsonDict, ListOf, Lit, Model, Nullable, Str, StrOr, Tagged
 
-__all__ = [
-    "BETA_FIELDS",
-    "BETA_TOOLS",
-    "BLOCK",
-    "BLOCKS",
-    "COUNT_TOKENS",
-    "CREATE",
-    "MESSAGE",
-    "THREAD",
-    "TOOL",
-    "TOOLS",
-]
+__all__ = ["BETA_TOOLS", "BLOCK", "BLOCKS", "MESSAGE", "TOOL", "TOOLS"]
 
 ID_PATTERN = "^[a-zA-Z0-9_-]+$"
 TOOL_NAME_PATTERN = "^[a-zA-Z0-9_-]{1,64}$"
@@ -359,117 +347,3 @@ BETA_TOOLS = (
     "mcp_toolset",
 )
 TOOL = Tagged({**TOOLS, **dict.fromkeys(BETA_TOOLS, DICT)}, default="custom")
-
-# -- top-level parameters ---------------------------------------------------------------------
-
-TOOL_CHOICE = Tagged(
-    {
-        "auto": Model({"type": Lit("auto"), "disable_parallel_tool_use": BOOL}, ["type"]),
-        "any": Model({"type": Lit("any"), "disable_parallel_tool_use": BOOL}, ["type"]),
-        "tool": Model({"name": STR, "type": Lit("tool"), "disable_parallel_tool_use": BOOL}, ["name", "type"]),
-        "none": Model({"type": Lit("none")}, ["type"]),
-    }
-)
-DISPLAY = Nullable(Lit("summarized", "omitted", "updates"))  # "updates" is beta
-# Preserved thinking: what a replayed block that fails the conversation check does (beta).
-BLOCK_BINDING = Nullable(Model({"prefix_mismatch_behavior": Nullable(Lit("error", "drop_block"))}))
-THINKING = Tagged(
-    {
-        # budget_tokens >= 1024 is the public 400 "thinking.enabled.budget_tokens: Input should be
-        # greater than or equal to 1024"; block_binding is beta.
-        "enabled": Model(
-            {
-                "budget_tokens": Int(ge=1024),
-                "type": Lit("enabled"),
-                "block_binding": BLOCK_BINDING,
-                "display": DISPLAY,
-            },
-            ["budget_tokens", "type"],
-        ),
-        "disabled": Model({"type": Lit("disabled")}, ["type"]),
-        "between_tools": Model({"type": Lit("between_tools")}, ["type"]),
-        "adaptive": Model({"type": Lit("adaptive"), "block_binding": BLOCK_BINDING, "display": DISPLAY}, ["type"]),
-    }
-)
-OUTPUT_CONFIG = Model(
-    {
-        "effort": Nullable(Lit("low", "medium", "high", "xhigh", "max")),
-        "format": Nullable(
-            Tagged({"json_schema": Model({"schema": DICT, "type": Lit("json_schema")}, ["schema", "type"])})
-        ),
-        # beta: an advisory budget the model sees counting down (docs: "Task budgets")
-        "task_budget": Nullable(
-            Model({"total": Int(ge=1), "type": Lit("tokens"), "remaining": Nullable(Int(ge=0))}, ["total", "type"])
-        ),
-    }
-)
-CONTAINER = Nullable(
-    StrOr(
-        Model(
-            {
-                "id": OPT_STR,
-                "skills": Nullable(
-                    ListOf(
-                        Model(
-                            {"skill_id": STR, "type": Lit("anthropic", "custom"), "version": STR}, ["skill_id", "type"]
-                        )
-                    )
-                ),
-            }
-        )
-    )
-)
-THREAD = Nullable(
-    Tagged(
-        {  # beta: the SDK's tool_runner keeps its conversation on the server
-            "create": Model({"type": Lit("create")}, ["type"]),
-            "continue": Model({"previous_message_id": STR, "type": Lit("continue")}, ["previous_message_id", "type"]),
-        }
-    )
-)
-
-# In the order their problems are reported. Required: model, messages (and max_tokens to create).
-COUNT_TOKENS = {
-    "model": STR,
-    "messages": ListOf(MESSAGE),
-    "cache_control": CACHE_CONTROL,
-    "output_config": OUTPUT_CONFIG,
-    "speed": Nullable(Lit("fast", "standard")),
-    "system": StrOr(ListOf(TEXT)),
-    "thinking": THINKING,
-    "tool_choice": TOOL_CHOICE,
-    "tools": ListOf(TOOL),
-    "user_profile_id": STR,
-    "workspace_id": STR,
-}
-CREATE = {
-    "model": STR,
-    "max_tokens": Int(ge=1),
-    "messages": ListOf(MESSAGE),
-    "cache_control": CACHE_CONTROL,
-    "container": CONTAINER,
-    "diagnostics": Nullable(Model({"previous_message_id": OPT_STR})),
-    "inference_geo": OPT_STR,
-    "metadata": Model({"user_id": OPT_STR}),
-    "output_config": OUTPUT_CONFIG,
-    "service_tier": Lit("auto", "standard_only"),
-    "speed": Nullable(Lit("fast", "standard")),
-    "stop_sequences": ListOf(STR),
-    "stream": BOOL,
-    "system": StrOr(ListOf(TEXT)),
-    "thinking": THINKING,
-    "tool_choice": TOOL_CHOICE,
-    "tools": ListOf(TOOL),
-    "user_profile_id": STR,
-    "workspace_id": STR,
-}
-# The beta API's extra parameters (same URL, told apart by a header the emulator does not read).
-BETA_FIELDS = {
-    "billing_policy": JSON,
-    "compaction": JSON,
-    "context_management": CONTEXT_MANAGEMENT,
-    "fallback_credit_token": JSON,
-    "fallbacks": JSON,
-    "mcp_servers": JSON,
-    "thread": THREAD,
-}

@@ -37,8 +37,8 @@ from .ids import digest_of, digests, fast_digests, make_id
 from .models import spec
 from .reading import compaction_summary, reply_language
 from .replies import Reply, as_reply
+from .request_schema import THREAD
 from .roundtrip import history_error
-from .schema import THREAD
 from .shape import shape_reply
 from .sse import encode_stream
 from .thinking import Mode, ToolState, make_tool_id, mode_of, sign_blocks, think

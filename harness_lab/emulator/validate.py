@@ -36,8 +36,8 @@ from .history import Merged, merge
 from .kinds import Model
 from .models import is_known, spec
 from .parameters import image_mismatch, parameter_error
+from .request_schema import BETA_FIELDS, COUNT_TOKENS, CREATE
 from .roundtrip import config_error
-from .schema import BETA_FIELDS, COUNT_TOKENS, CREATE
 from .thinking import mode_of
 from .tool_choice import tool_choice_error
 

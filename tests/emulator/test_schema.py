@@ -13,7 +13,8 @@ from anthropic.types import beta, message_count_tokens_params, message_create_pa
 from anthropic.types.beta import message_create_params as beta_create_params
 
 from harness_lab.emulator.kinds import Model
-from harness_lab.emulator.schema import BETA_FIELDS, BETA_TOOLS, BLOCKS, COUNT_TOKENS, CREATE, TOOLS
+from harness_lab.emulator.request_schema import BETA_FIELDS, COUNT_TOKENS, CREATE
+from harness_lab.emulator.schema import BETA_TOOLS, BLOCKS, TOOLS
 
 
 def members(union) -> list:
