@@ -79,18 +79,23 @@ THREAD = Nullable(
 )
 
 # In the order their problems are reported. Required: model, messages (and max_tokens to create).
-COUNT_TOKENS = {
-    "model": STR,
-    "messages": ListOf(MESSAGE),
-    "cache_control": CACHE_CONTROL,
-    "output_config": OUTPUT_CONFIG,
-    "speed": Nullable(Lit("fast", "standard")),
+# Both end with the conversation's setting: its system prompt, thinking and tools, and whose it is.
+SETTING = {
     "system": StrOr(ListOf(TEXT)),
     "thinking": THINKING,
     "tool_choice": TOOL_CHOICE,
     "tools": ListOf(TOOL),
     "user_profile_id": STR,
     "workspace_id": STR,
+}
+SPEED = Nullable(Lit("fast", "standard"))
+COUNT_TOKENS = {
+    "model": STR,
+    "messages": ListOf(MESSAGE),
+    "cache_control": CACHE_CONTROL,
+    "output_config": OUTPUT_CONFIG,
+    "speed": SPEED,
+    **SETTING,
 }
 CREATE = {
     "model": STR,
@@ -103,15 +108,10 @@ CREATE = {
     "metadata": Model({"user_id": OPT_STR}),
     "output_config": OUTPUT_CONFIG,
     "service_tier": Lit("auto", "standard_only"),
-    "speed": Nullable(Lit("fast", "standard")),
+    "speed": SPEED,
     "stop_sequences": ListOf(STR),
     "stream": BOOL,
-    "system": StrOr(ListOf(TEXT)),
-    "thinking": THINKING,
-    "tool_choice": TOOL_CHOICE,
-    "tools": ListOf(TOOL),
-    "user_profile_id": STR,
-    "workspace_id": STR,
+    **SETTING,
 }
 # The beta API's extra parameters (same URL, told apart by a header the emulator does not read).
 BETA_FIELDS = {
