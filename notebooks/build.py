@@ -17,7 +17,7 @@ cell and the first differing token in one line and stops. To translate, copy the
 to ``src/en/``, rewrite its prose, strings and comments in English, then stamp it: ``--stamp``
 records, in each English cell, the hash of the Japanese cell it was written from, and means "I
 have brought the English up to date". A Japanese cell changed after that is a stale translation:
-the build warns, and ``tests/test_editions.py`` fails naming the cell until the English is updated
+the build warns, and ``tests/course/test_editions.py`` fails naming the cell until the English is updated
 and stamped again.
 
 Runs with no API key (offline emulator), from the notebook's own folder, with the learner's

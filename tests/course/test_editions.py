@@ -33,7 +33,7 @@ from notebooks.editions import (
 )
 from notebooks.exercise_build import SOLUTION, STARTER, check_variants, variant
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 ENGLISH_SOURCES = sorted((ROOT / "notebooks" / "src" / "en").glob("*.py")) + sorted(
     (ROOT / "exercises" / "src" / "en").glob("*.py")
 )

@@ -26,7 +26,7 @@ from benchmarks.timing import Spread, Timings, interleaved, ratios
 from harness_lab.emulator import emulated_client
 
 ROUNDS = 3
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.parametrize("name", list(side_by_side.contenders(ROUNDS)))

@@ -23,7 +23,7 @@ from harness_lab.steps import STEPS
 from harness_lab.text import CATALOG, t
 from harness_lab.ui.diagram import LESSON_VALVES, NODES, OTHER_STOPS
 
-PACKAGE = Path(__file__).resolve().parents[1] / "harness_lab"
+PACKAGE = Path(__file__).resolve().parents[2] / "harness_lab"
 FAMILIES = ("stop", "event", "result", "usage", "file", "tool", "cli", "client", "http", "ui", "grade", "lesson")
 KEY = re.compile(rf"(?:{'|'.join(FAMILIES)})\.[a-z0-9_]+(?:\.[a-z0-9_]+)*")
 PREFIX = re.compile(rf"(?:{'|'.join(FAMILIES)})\.[a-z0-9_.]*")

@@ -14,7 +14,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 ENGLISH = [ROOT / "notebooks" / "en", ROOT / "exercises" / "en", ROOT / "exercises" / "solutions" / "en"]
 NOTEBOOKS = sorted(p for folder in ENGLISH for p in folder.glob("*.ipynb"))
 

@@ -19,7 +19,7 @@ import nbformat
 import pytest
 from nbconvert import HTMLExporter
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 LESSONS = sorted((ROOT / "notebooks").glob("[0-9]*.ipynb"))
 NOTEBOOKS = LESSONS + sorted((ROOT / "exercises").rglob("*.ipynb"))
 ADDRESS = re.compile(r"at 0x[0-9a-f]{6,}")

@@ -14,7 +14,7 @@ import harness_lab.lessons
 import harness_lab.ui  # noqa: F401  (adds its entries)
 from harness_lab.text import CATALOG
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9]*.ipynb")) + sorted((ROOT / "exercises").rglob("*.ipynb"))
 
 # word not to use -> the course's word (docs/glossary.md)
