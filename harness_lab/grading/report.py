@@ -1,4 +1,7 @@
-"""The graders' feedback: one line per criterion, then one summary line (lesson 6 exercises).
+"""The one verdict type: a ``Check`` per criterion, a ``Report`` of them (the exercises' graders, and
+the lessons' checks of each hand-written piece, whose points are checks too: ``lessons.checking``).
+
+An exercise's report prints one line per criterion, then one summary line (lesson 6 exercises).
 
 The marks are words beside glyphs every Japanese font has (「○ 合格」「× 不合格」「△ 注意」, and
 "[PASS]" / "[FAIL]" / "[NOTE]" in English), never emoji: a terminal or container without an emoji

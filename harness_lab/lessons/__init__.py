@@ -26,7 +26,7 @@ from typing import Any
 from ..text import t
 from . import catalog, catalog6, catalog7, thinking_catalog  # noqa: F401  # the layer's strings, before any module uses them
 from .capstone import MY_AGENT
-from .checking import Miss, Piece, Point, Verdict, judge
+from .checking import Miss, Piece, Point, judge, point_lines, unwritten
 from .confinement import READ_FILE
 from .lesson2 import RUN_AGENT, RUN_TOOLS
 from .lesson3 import NEXT_STEP
@@ -44,7 +44,6 @@ __all__ = [
     "PIECES",
     "Piece",
     "Point",
-    "Verdict",
     "Workbook",
     "check",
     "compare",
@@ -53,10 +52,12 @@ __all__ = [
     "hint",
     "judge",
     "piece",
+    "point_lines",
     "reference",
     "show",
     "stopped",
     "turn",
+    "unwritten",
     "use",
     "workbook",
 ]
@@ -100,12 +101,12 @@ def check(name: str, fn: Any, *, lesson: int | None = None, timeout: float = 10.
     if fn is wanted.reference:  # the check ran again on what it handed back: nothing written yet
         print(t("lesson.check.unwritten", name=name, show=shown))
         return fn
-    verdict = judge(wanted, fn, timeout, show=shown)
-    lines = verdict.lines()
+    verdict = judge(wanted, fn, timeout)
+    lines = point_lines(verdict, shown)
     if verdict.passed:
         problem = workbook().save(name, wanted.lesson, fn, pieces=PIECES)
         lines.append(t("lesson.check.saved", name=name, path=workbook().path.name) if problem is None else problem)
-    elif not verdict.unwritten:
+    elif not unwritten(verdict):
         lines.append(t("lesson.check.go_on_with_reference", name=name, show=shown))
     print("\n".join(lines))
     return fn if verdict.passed else wanted.reference

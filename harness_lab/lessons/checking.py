@@ -5,6 +5,8 @@ points, and the reference the lesson goes on with until the learner's own versio
 point's probe calls the learner's function on real SDK objects from the emulator, in a forked child
 under a time limit (the graders' ``run_limited``), and answers None when the point is met or a
 ``Miss`` naming the hint. Nothing reads the learner's source: only what the function does counts.
+The verdict is the exercises' own type (``grading.report.Report``, one ``Check`` per point); only its
+lines differ: a lesson says 「○ できています」 where an exercise says 「○ 合格 基準1」.
 """
 
 from __future__ import annotations
@@ -14,12 +16,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..grading.report import Check, Report
 from ..grading.sandbox import run_limited
 from ..text import lang, t
 
-__all__ = ["Miss", "Piece", "Point", "Verdict", "judge", "raised"]
+__all__ = ["Miss", "Piece", "Point", "judge", "point_lines", "raised", "unwritten"]
 
 TODO_ERRORS = ("NotImplementedError",)  # what the TODO cell's placeholder raises
+TODO = "lesson.todo"  # the key of a point whose probe met that placeholder
 
 # An exception names a symptom; these name the rule behind it (the error stays in the hint). The first
 # that matches wins, so the narrower patterns come first.
@@ -72,48 +76,22 @@ class Piece:
         return self.english if self.english is not None and lang() == "en" else self.japanese
 
 
-@dataclass(frozen=True)
-class Verdict:
-    piece: Piece
-    misses: tuple  # one per point: None (met) or a Miss
-    unwritten: bool = False
-    show: str = ""  # how to read the reference: lessons.show(...)
+def judge(piece: Piece, fn: Any, timeout: float = 10.0) -> Report:
+    """Run every probe of ``piece`` on ``fn``: one ``Check`` per point, as the exercises' criteria are.
 
-    @property
-    def passed(self) -> bool:
-        return not self.unwritten and all(m is None for m in self.misses)
-
-    def lines(self) -> list[str]:
-        if self.unwritten:
-            show = self.show or f'lessons.show("{self.piece.name}")'
-            return [t("lesson.check.unwritten", name=self.piece.name, show=show)]
-        lines, said = [], set()
-        for point, miss in zip(self.piece.points, self.misses):
-            if miss is None:
-                lines.append(t("lesson.check.met", title=t(point.title)))
-                continue
-            hint = miss.hint()
-            lines.append(
-                t("lesson.check.missed", title=t(point.title), hint=t("lesson.same_cause") if hint in said else hint)
-            )
-            said.add(hint)  # one cause, said once: the points after it point back to it
-        return lines
-
-
-def judge(piece: Piece, fn: Any, timeout: float = 10.0, show: str = "") -> Verdict:
-    """Run every probe of ``piece`` on ``fn``; a probe that raises, hangs or crashes misses its point."""
+    A probe that raises, hangs or crashes misses its point; ``point_lines`` shows the verdict.
+    """
     if not callable(fn):
-        return Verdict(
-            piece, tuple(Miss("lesson.not_callable", {"got": type(fn).__name__}) for _ in piece.points), show=show
-        )
-    misses, todo, limit = [], 0, timeout
+        wrong = Miss("lesson.not_callable", {"got": type(fn).__name__})
+        return _report(piece, [wrong for _ in piece.points])
+    misses: list[Miss | None] = []
+    limit = timeout
     for point in piece.points:
         outcome = run_limited(lambda probe=point.probe: _sent(probe(fn)), limit)  # type: ignore[misc]  # mypy cannot type a lambda's default
         if outcome.status == "ok":
             misses.append(_received(outcome.value))
         elif outcome.status == "error" and outcome.error.startswith(TODO_ERRORS):
-            todo += 1
-            misses.append(Miss("lesson.todo"))
+            misses.append(Miss(TODO))
         elif outcome.status == "error":
             misses.append(raised(outcome.error, piece, fn))
         elif outcome.status == "aborted":  # a probe's own runaway detector (a scripted model) ended it
@@ -124,7 +102,37 @@ def judge(piece: Piece, fn: Any, timeout: float = 10.0, show: str = "") -> Verdi
             limit = min(timeout, AFTER_A_TIMEOUT)
         else:
             misses.append(Miss("lesson.crashed"))
-    return Verdict(piece, tuple(misses), unwritten=todo == len(piece.points), show=show)
+    return _report(piece, misses)
+
+
+def _report(piece: Piece, misses: list[Miss | None]) -> Report:
+    checks = []
+    for number, (point, miss) in enumerate(zip(piece.points, misses), 1):
+        title = t(point.title)
+        checks.append(
+            Check(number, title, True) if miss is None else Check(number, title, False, miss.hint(), key=miss.key)
+        )
+    return Report(piece.name, tuple(checks))
+
+
+def unwritten(verdict: Report) -> bool:
+    """Is every point still at the TODO cell's placeholder (nothing written yet)?"""
+    return all(check.key == TODO for check in verdict.checks)
+
+
+def point_lines(verdict: Report, show: str = "") -> list[str]:
+    """A piece's verdict as the lesson prints it: one ○ / × line per point, each cause said once."""
+    if unwritten(verdict):
+        return [t("lesson.check.unwritten", name=verdict.exercise, show=show or f'lessons.show("{verdict.exercise}")')]
+    lines, said = [], set()
+    for check in verdict.checks:
+        if check.passed:
+            lines.append(t("lesson.check.met", title=check.title))
+            continue
+        hint = t("lesson.same_cause") if check.hint in said else check.hint
+        lines.append(t("lesson.check.missed", title=check.title, hint=hint))
+        said.add(check.hint)  # one cause, said once: the points after it point back to it
+    return lines
 
 
 def raised(error: str, piece: Piece | None = None, fn: Any = None) -> Miss:

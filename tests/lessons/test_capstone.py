@@ -26,7 +26,7 @@ def at_point(name: str, point: int, lesson: int | None = None) -> lessons.Piece:
 
 def test_the_right_wiring_passes_every_hidden_scenario():
     verdict = lessons.judge(lessons.piece("my_agent"), loaded(RIGHT_MY_AGENT, "my_agent"))
-    assert verdict.passed, verdict.lines()
+    assert verdict.passed, verdict.text()
 
 
 @pytest.mark.parametrize(
@@ -34,8 +34,8 @@ def test_the_right_wiring_passes_every_hidden_scenario():
 )
 def test_each_wrong_wiring_gets_the_hint_that_names_its_cause(source, point, key):
     verdict = lessons.judge(at_point("my_agent", point), loaded(source, "my_agent"))
-    miss = verdict.misses[0]
-    assert miss is not None and miss.key == key, (miss, verdict.lines())
+    miss = verdict.checks[0]
+    assert not miss.passed and miss.key == key, (miss, verdict.text())
 
 
 def test_the_notebook_does_not_show_the_hidden_addresses():

@@ -25,21 +25,21 @@ def workbook_here(tmp_path, monkeypatch):
 @pytest.mark.parametrize("piece", lessons.ALL, ids=lambda p: f"{p.name}-{p.lesson}")
 def test_each_reference_passes_its_own_check(piece):
     verdict = lessons.judge(piece, piece.reference)
-    assert verdict.passed, verdict.lines()
+    assert verdict.passed, verdict.text()
 
 
 @pytest.mark.parametrize("name, source", [("run_agent", RIGHT_RUN_AGENT), ("my_agent", RIGHT_MY_AGENT)])
 def test_a_learners_right_lesson_6_pieces_pass(name, source):
     verdict = lessons.judge(lessons.PIECES[name], loaded(source, name))
-    assert verdict.passed, verdict.lines()
+    assert verdict.passed, verdict.text()
 
 
 @pytest.mark.parametrize("name, wrong, point, key", WRONG, ids=[w[1].__name__ for w in WRONG])
 def test_each_wrong_version_gets_the_hint_that_names_its_cause(name, wrong, point, key):
     verdict = lessons.judge(at_point(name, point), wrong)
     assert not verdict.passed
-    miss = verdict.misses[0]
-    assert miss is not None and miss.key == key, (miss, verdict.lines())
+    miss = verdict.checks[0]
+    assert not miss.passed and miss.key == key, (miss, verdict.text())
 
 
 @pytest.mark.parametrize(
@@ -48,8 +48,8 @@ def test_each_wrong_version_gets_the_hint_that_names_its_cause(name, wrong, poin
 def test_each_wrong_whole_harness_gets_the_hint_that_names_its_cause(source, point, key):
     verdict = lessons.judge(at_point("run_agent", point, 6), loaded(source))
     assert not verdict.passed
-    miss = verdict.misses[0]
-    assert miss is not None and miss.key == key, (miss, verdict.lines())
+    miss = verdict.checks[0]
+    assert not miss.passed and miss.key == key, (miss, verdict.text())
 
 
 def test_every_hint_key_is_provoked_by_some_wrong_version():
@@ -103,7 +103,7 @@ def test_a_runaway_is_cut_off_with_a_hint_not_a_hung_cell(capsys):
             pass
 
     verdict = lessons.judge(lessons.piece("run_agent"), run_agent, timeout=0.5)
-    assert [m.key for m in verdict.misses] == ["lesson.l2.run_agent.stalled"] * 3
+    assert [c.key for c in verdict.checks] == ["lesson.l2.run_agent.stalled"] * 3
 
 
 def test_a_passing_piece_is_saved_and_used_by_the_next_notebook(workbook_here, tmp_path, capsys):

@@ -44,7 +44,7 @@ def test_each_english_twin_passes_the_check_and_has_no_japanese(piece):
     with speaking("en"):
         assert piece.reference is piece.english and lessons.reference(piece.name, lesson=piece.lesson) is piece.english
         verdict = lessons.judge(piece, piece.reference)
-    assert verdict.passed, verdict.lines()
+    assert verdict.passed, verdict.text()
     assert not JAPANESE & set(inspect.getsource(piece.english))
     with speaking("ja"):
         assert piece.reference is piece.japanese

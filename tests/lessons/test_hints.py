@@ -26,14 +26,14 @@ LESSON_TEXT = {key: ja for key, (ja, _) in CATALOG.items() if key.startswith("le
 
 @pytest.mark.parametrize("wrong", [tools_text_blocks_too, tools_return_the_message], ids=lambda f: f.__name__)
 def test_one_cause_is_named_once_and_the_other_points_point_back_to_it(wrong):
-    lines = lessons.judge(lessons.piece("run_tools"), wrong).lines()
+    lines = lessons.point_lines(lessons.judge(lessons.piece("run_tools"), wrong))
     assert all(line.startswith("×") for line in lines)
     assert "AttributeError" not in "".join(lines[1:])  # the raw error, if any, only with the first hint
     assert [line.rsplit("ヒント: ", 1)[1] for line in lines[1:]] == [t("lesson.same_cause")] * 3
 
 
 def test_a_text_block_error_names_the_rule_not_only_the_exception():
-    first = lessons.judge(lessons.piece("run_tools"), tools_text_blocks_too).lines()[0]
+    first = lessons.point_lines(lessons.judge(lessons.piece("run_tools"), tools_text_blocks_too))[0]
     # The default model's thinking block comes first, so it is the block the learner's code trips on.
     assert 'block.type が "tool_use" のブロックだけ' in first and "'ThinkingBlock' object has no attribute" in first
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from harness_lab import lessons
+from harness_lab.grading.report import Report
 from harness_lab.lessons.scenes import rejection_hint
 from harness_lab.text import t
 from tests.lessons.answers6 import loaded
@@ -26,11 +27,11 @@ def workbook_here(tmp_path, monkeypatch):
     monkeypatch.setenv("HARNESS_LAB_WORKBOOK", str(tmp_path / "my_harness.py"))
 
 
-def _named(verdict: lessons.Verdict, key: str) -> None:
+def _named(verdict: Report, key: str) -> None:
     assert not verdict.passed
-    miss = verdict.misses[0]
-    assert miss is not None and miss.key == key, (miss, verdict.lines())
-    for line in verdict.lines():  # a crash is a one-line hint, never a traceback wall
+    miss = verdict.checks[0]
+    assert not miss.passed and miss.key == key, (miss, verdict.text())
+    for line in lessons.point_lines(verdict):  # a crash is a one-line hint, never a traceback wall
         assert line.startswith("×") and "\n" not in line and "Traceback" not in line, line
 
 
@@ -56,13 +57,13 @@ def test_a_wrong_whole_harness_gets_the_hint_of_its_own_cause(source, point, key
 @pytest.mark.parametrize("name, right", RIGHT_MORE, ids=[r[1].__name__ for r in RIGHT_MORE])
 def test_a_right_piece_in_another_style_passes(name, right):
     verdict = lessons.judge(lessons.piece(name), right)
-    assert verdict.passed, verdict.lines()
+    assert verdict.passed, verdict.text()
 
 
 @pytest.mark.parametrize("source", RIGHT_RUN_AGENT_MORE)
 def test_a_right_whole_harness_in_another_style_passes(source):
     verdict = lessons.judge(lessons.piece("run_agent", 6), loaded(source))
-    assert verdict.passed, verdict.lines()
+    assert verdict.passed, verdict.text()
 
 
 # The API's 400s for a history whose thinking blocks were dropped or edited (the default model thinks first).
@@ -89,4 +90,4 @@ def test_an_unwritten_todo_counts_as_unwritten_on_every_point(piece):
         raise NotImplementedError  # the TODO cell as shipped
 
     verdict = lessons.judge(piece, todo)
-    assert verdict.unwritten, [m and m.key for m in verdict.misses]
+    assert lessons.unwritten(verdict), [c.key for c in verdict.checks]

@@ -30,27 +30,27 @@ def workbook_here(tmp_path, monkeypatch):
 @pytest.mark.parametrize("wrong, key", WRONG_RUN_AGENT_2, ids=[w[0].__name__ for w in WRONG_RUN_AGENT_2])
 def test_a_lesson_2_loop_that_loses_the_thinking_block_gets_the_thinking_hint(wrong, key):
     verdict = lessons.judge(at_point("run_agent", 2), wrong)
-    miss = verdict.misses[0]
-    assert miss is not None and miss.key == key, verdict.lines()
-    assert "400" in miss.hint() and "{error}" not in miss.hint()
+    miss = verdict.checks[0]
+    assert not miss.passed and miss.key == key, verdict.text()
+    assert "400" in miss.hint and "{error}" not in miss.hint
 
 
 @pytest.mark.parametrize("right", RIGHT_RUN_AGENT_2, ids=range(len(RIGHT_RUN_AGENT_2)))
 def test_every_way_of_keeping_the_turn_whole_passes(right):
     verdict = lessons.judge(lessons.piece("run_agent", 2), right)
-    assert verdict.passed, verdict.lines()
+    assert verdict.passed, verdict.text()
 
 
 @pytest.mark.parametrize("source, point, key", WRONG_RUN_AGENT_6, ids=["filtered", "rebuilt", "filtered-approval"])
 def test_a_whole_harness_that_loses_the_thinking_block_gets_the_thinking_hint(source, point, key):
     verdict = lessons.judge(at_point("run_agent", point, 6), loaded(source))
-    assert verdict.misses[0] is not None and verdict.misses[0].key == key, verdict.lines()
+    assert not verdict.checks[0].passed and verdict.checks[0].key == key, verdict.text()
 
 
 @pytest.mark.parametrize("source, point, key", WRONG_MY_AGENT_THINKING, ids=["own-loop-filtered"])
 def test_a_capstone_on_a_loop_that_loses_the_thinking_block_gets_the_thinking_hint(source, point, key):
     verdict = lessons.judge(at_point("my_agent", point), loaded(source, "my_agent"))
-    assert verdict.misses[0] is not None and verdict.misses[0].key == key, verdict.lines()
+    assert not verdict.checks[0].passed and verdict.checks[0].key == key, verdict.text()
 
 
 def test_the_hint_names_the_thinking_block_and_quotes_the_live_400_in_both_languages(capsys):
