@@ -64,8 +64,9 @@ GRADE_TAG = "grade"
 class Exercise:
     """An exercise's canonical grade code: the names its answer cells define, and its grader.
 
-    ``grader`` names the function (``module:function`` in this package) that judges: ``grader()(learner,
-    timeout=...)`` calls ``learner()`` in each child for the objects, in ``names`` order. It is imported
+    ``judge`` names the function (``module:function`` in this package) that judges; ``grader()`` imports
+    it, and ``grader()(learner, timeout=...)`` calls ``learner()`` in each child for the objects, in
+    ``names`` order. It is imported
     only where a notebook is judged (a grading host imports it before any learner code runs), so the
     class command's own process never loads the SDK the judges drive.
     """
