@@ -66,9 +66,8 @@ class Exercise:
 
     ``judge`` names the function (``module:function`` in this package) that judges; ``grader()`` imports
     it, and ``grader()(learner, timeout=...)`` calls ``learner()`` in each child for the objects, in
-    ``names`` order. It is imported
-    only where a notebook is judged (a grading host imports it before any learner code runs), so the
-    class command's own process never loads the SDK the judges drive.
+    ``names`` order. It is imported only where a notebook is judged (a grading host imports it before
+    any learner code runs), so the class command's own process never loads the SDK the judges drive.
     """
 
     name: str
