@@ -221,8 +221,20 @@ def _command(page, name: str, args: dict | None = None) -> None:
 
 
 def _cell(page, index: int):
+    from playwright.sync_api import Error
+
     cell = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook .jp-Cell").nth(index)
-    cell.scroll_into_view_if_needed()  # JupyterLab renders the outputs of cells in view
+    # JupyterLab renders the outputs of cells in view. While a notebook is still laying out, its
+    # windowed list may replace the cell's element between finding and scrolling, and Playwright does
+    # not retry a scroll whose element went away: find it again (seen once in a full parallel run).
+    for attempt in range(5):
+        try:
+            cell.scroll_into_view_if_needed()
+            return cell
+        except Error as exc:
+            if "not attached" not in str(exc) or attempt == 4:
+                raise
+            page.wait_for_timeout(200)
     return cell
 
 
