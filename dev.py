@@ -3,6 +3,7 @@
     python3 dev.py demo   # create .venv if missing, install, run the lesson-6 demo offline
     python3 dev.py test   # create .venv if missing, install with test extras, lint, run every test
     python3 dev.py lint   # only the lint, format and type checks (ruff, mypy)
+    python3 dev.py quick  # lint, then the tests that start no kernel, browser, hub or grading host
     python3 dev.py lab    # install JupyterLab too and open the course (lessons and exercises)
     python3 dev.py grade  # grade your two exercise notebooks from their answer cells, in a fresh process
     python3 dev.py live   # with ANTHROPIC_API_KEY: the live-Claude smoke test
@@ -42,6 +43,10 @@ OFFLINE = {k: v for k, v in os.environ.items() if k not in NOT_FOR_TESTS}
 # A learner's own my_harness.py (next to the notebooks, where Jupyter runs them) would change what the
 # lessons print: the tests keep theirs in a folder of their own.
 OFFLINE["HARNESS_LAB_WORKBOOK"] = str(ROOT / "build" / "test-workbook" / "my_harness.py")
+# pytest keeps the test modules it rewrote for its assertions as byte-code (__pycache__, ignored by
+# git); where the environment asks for none, every test process rewrites them again: about five
+# seconds of each worker's start on this suite.
+OFFLINE.pop("PYTHONDONTWRITEBYTECODE", None)
 
 
 def sh(*args: str | Path, check: bool = True, env: dict | None = None, cwd: Path = ROOT) -> int:
@@ -197,6 +202,17 @@ def suites() -> list[tuple[Path, dict, tuple]]:
     ]
 
 
+def quick() -> None:
+    """The working loop: lint and types, then every test but the whole-system ones (marker ``system``,
+    tests/conftest.py), about a fifth of the suite's time. CI runs them all (``test``)."""
+    started = time.monotonic()
+    pytest = ("-m", "pytest", "-q", "-n", "auto", "--dist", "loadfile", "-m", "not system", "tests")
+    code = lint() or sh(PY, *pytest, check=False, env=OFFLINE)
+    minutes, seconds = divmod(round(time.monotonic() - started), 60)
+    print(f"dev.py quick: {'failed' if code else 'passed'} in {minutes} min {seconds} s", flush=True)
+    sys.exit(code)
+
+
 def test() -> None:
     started = time.monotonic()
     setup("[test,bench]")  # bench: the benchmarks' smoke test runs every contender once
@@ -232,6 +248,7 @@ if __name__ == "__main__":
         "demo": demo,
         "test": test,
         "lint": lambda: sys.exit(lint()),
+        "quick": quick,
         "lab": lab,
         "grade": grade,
         "live": live,

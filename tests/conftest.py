@@ -32,17 +32,45 @@ SLOWEST_FIRST = (
     "lessons/test_course_chain.py",
     "hub/test_jupyterhub.py",
 )
+# Tests of the whole system: each of these files starts Jupyter kernels, a browser, a hub, nbval in
+# a subprocess or grading hosts, and together they take about four fifths of the suite's time. They
+# carry the marker ``system``: `python3 dev.py quick` leaves them out, `python3 dev.py test` and CI
+# run everything.
+WHOLE_SYSTEM = (
+    *SLOWEST_FIRST,
+    "grading/test_notebook_grading.py",
+    "grading/test_class_record.py",
+    "grading/test_isolation.py",
+    "ui/test_nbconvert.py",
+    "lessons/test_notebook_01.py",
+    "lessons/test_notebook_02.py",
+    "lessons/test_notebook_03.py",
+    "lessons/test_notebook_04.py",
+    "lessons/test_notebook_05.py",
+    "reliability/test_notebook_kernel.py",
+    "benchmarks/test_benchmarks_smoke.py",
+)
 TESTS = Path(__file__).resolve().parent
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    def rank(item: pytest.Item) -> int:
+    def where(item: pytest.Item) -> str | None:
         try:
-            return SLOWEST_FIRST.index(item.path.relative_to(TESTS).as_posix())
-        except ValueError:  # not among them, or not under tests/ (the notebooks nbval collects)
-            return len(SLOWEST_FIRST)
+            return item.path.relative_to(TESTS).as_posix()
+        except ValueError:  # not under tests/ (the notebooks nbval collects)
+            return None
+
+    def rank(item: pytest.Item) -> int:
+        found = where(item)
+        return SLOWEST_FIRST.index(found) if found in SLOWEST_FIRST else len(SLOWEST_FIRST)
 
     items.sort(key=rank)
+    missing = [name for name in WHOLE_SYSTEM if not (TESTS / name).is_file()]
+    if missing:  # a renamed file would silently move into the quick suite
+        raise pytest.UsageError(f"tests/conftest.py names files that are not there: {missing}")
+    for item in items:
+        if where(item) in WHOLE_SYSTEM:
+            item.add_marker(pytest.mark.system)
 
 
 @pytest.fixture(autouse=True)
