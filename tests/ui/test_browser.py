@@ -373,7 +373,7 @@ def test_a_fork_from_turn_2_with_an_edited_result_ends_differently(live, tmp_pat
     from playwright.sync_api import expect
 
     panel = _panel(live, 3)
-    panel.locator(".lm-TabBar-tab", has_text="タイムライン").first.click()
+    _show_tab(panel, "タイムライン", ".hl-timeline")
     timeline = panel.locator(".hl-timeline").first
     timeline.locator(".widget-toggle-button", has_text="2").first.click()
     expect(timeline.locator(".hl-timeline-turn")).to_contain_text("ターン 2")
@@ -402,7 +402,7 @@ def test_a_typed_denial_then_a_fork_that_flips_the_answer_in_the_form(live):
     expect(panel.locator(".hl-answer")).to_contain_text("保存はしませんでした。")
     expect(panel.locator(".hl-transcript")).to_contain_text(REASON)
 
-    panel.locator(".lm-TabBar-tab", has_text="タイムライン").first.click()
+    _show_tab(panel, "タイムライン", ".hl-timeline")
     timeline = panel.locator(".hl-timeline").first
     timeline.locator(".widget-toggle-button", has_text="4").first.click()  # the turn that asked to write
     box = timeline.locator("textarea").first
