@@ -204,7 +204,7 @@ def suites() -> list[tuple[Path, dict, tuple]]:
 
 def quick() -> None:
     """The working loop: lint and types, then every test but the whole-system ones (marker ``system``,
-    tests/conftest.py), about a fifth of the suite's time. CI runs them all (``test``)."""
+    tests/conftest.py), about a quarter of the whole run's time. CI runs them all (``test``)."""
     started = time.monotonic()
     pytest = ("-m", "pytest", "-q", "-n", "auto", "--dist", "loadfile", "-m", "not system", "tests")
     code = lint() or sh(PY, *pytest, check=False, env=OFFLINE)
