@@ -37,15 +37,7 @@ from typing import Any
 from .processes import become_subreaper, die_with_parent, end_tree, keep_private, limit_memory, prepare, wait_for
 from .wire import HEADER, check_plain, describe_error, framed, plain, unframed
 
-__all__ = [
-    "JobResult",
-    "MEMORY_LIMIT",
-    "Started",
-    "abort",
-    "describe_error",
-    "plain",
-    "run_limited",
-]
+__all__ = ["JobResult", "MEMORY_LIMIT", "Started", "abort", "describe_error", "plain", "run_limited"]
 
 # Where the running job sends its answer; set only inside a job (or the fallback thread).
 _channel: Callable[[tuple], None] | None = None
@@ -349,13 +341,16 @@ def _collect(supervisor: int, gently: bool) -> int | None:
     """Wait for the supervisor to clean up and exit; its exit code (None if it had to be killed).
 
     When the caller gave up (deadline, Ctrl-C), the supervisor is asked first with SIGTERM, so it
-    still ends the job's tree; SIGKILL on its process group is the last resort.
+    still ends the job's tree; SIGKILL on its process group is the last resort. Learner code can
+    stop its supervisor (SIGSTOP to its parent), so the SIGTERM comes with a SIGCONT: a supervisor
+    killed while stopped would leave the job's own children running.
     """
     if not gently:
-        try:
-            os.kill(supervisor, signal.SIGTERM)
-        except OSError:
-            pass
+        for signum in (signal.SIGTERM, signal.SIGCONT):
+            try:
+                os.kill(supervisor, signum)
+            except OSError:
+                pass
     if wait_for(supervisor, time.monotonic() + GRACE):
         _, status = os.waitpid(supervisor, 0)
         return os.waitstatus_to_exitcode(status)

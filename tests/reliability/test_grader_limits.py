@@ -300,6 +300,27 @@ def test_a_forking_job_leaves_no_grandchild_and_answers_at_once(tmp_path, then_s
         _kill_if_running(pid_file)
 
 
+def test_a_job_that_stops_its_supervisor_still_leaves_nothing_behind(tmp_path):
+    # Learner code can reach its supervisor (its parent) and stop it with SIGSTOP: the supervisor,
+    # asked to end the job's tree when the caller gives up, must be let run again to do it, or the
+    # job's own children outlive the grading.
+    pid_file = str(tmp_path / "grandchild.pid")
+    spinning = forks_a_spinning_child(pid_file, then_spin=True)
+
+    def job():
+        os.kill(os.getppid(), signal.SIGSTOP)
+        return spinning()
+
+    try:
+        outcome = run_limited(job, timeout=LIMIT)
+        assert outcome.status == "timeout"
+        with open(pid_file) as f:
+            grandchild = int(f.read())
+        assert _dies_soon(grandchild), "the forked grandchild is still running"
+    finally:
+        _kill_if_running(pid_file)
+
+
 def _dies_soon(pid: int, within: float = 2.0) -> bool:
     deadline = time.monotonic() + within
     while _running(pid):
