@@ -227,14 +227,15 @@ def _cell(page, index: int):
     # JupyterLab renders the outputs of cells in view. While a notebook is still laying out, its
     # windowed list may replace the cell's element between finding and scrolling, and Playwright does
     # not retry a scroll whose element went away: find it again (seen once in a full parallel run).
-    for attempt in range(5):
+    for _ in range(4):
         try:
             cell.scroll_into_view_if_needed()
             return cell
         except Error as exc:
-            if "not attached" not in str(exc) or attempt == 4:
+            if "not attached" not in str(exc):
                 raise
             page.wait_for_timeout(200)
+    cell.scroll_into_view_if_needed()  # the last try, its error unhidden
     return cell
 
 
