@@ -5,7 +5,7 @@ limit (``max_tokens``), which ``thinking.type`` values a model accepts, rejects 
 400 text) and runs when the field is absent, the default ``display``, whether forced
 ``tool_choice`` is accepted, whether replayed thinking is bound to its conversation (preserved
 thinking), whose thinking blocks a model may read, the smallest cacheable prompt and task-budget
-support. Each fact and its source page are in docs/api_facts.md, whose model table
+support, and whether an assistant prefill is accepted. Each fact and its source page are in docs/api_facts.md, whose model table
 tests/emulator/test_models.py compares with this one row by row; a cell the docs do not give is
 marked there as the emulator's assumption.
 
@@ -46,6 +46,10 @@ DISABLED_REJECTED_PREVIEW = (
 )
 ADAPTIVE_REJECTED = "adaptive thinking is not supported on this model"
 BETWEEN_TOOLS_REJECTED = '"thinking.type.between_tools" is not supported for this model.'
+# A conversation ending with an assistant message on a model without prefill (the 4.6-and-later ones).
+PREFILL_REFUSED = (
+    "This model does not support assistant message prefill. The conversation must end with a user message."
+)
 
 THINKING_TYPES = ("adaptive", "enabled", "disabled", "between_tools")
 
@@ -68,6 +72,7 @@ class ModelSpec:
     min_cacheable: int  # prompts shorter than this are not cached
     tokenizer: str  # "2026": the Claude 4.7-and-later tokenizer (~1.3x the tokens of "2025")
     task_budget: bool  # output_config.task_budget accepted
+    prefill: bool  # a final assistant message accepted (only a pause_turn's own content is resent where not)
 
     def rejection(self, thinking_type: str) -> str | None:
         return dict(self.rejects).get(thinking_type)
@@ -91,6 +96,7 @@ def _row(
     min_cacheable: int = 1024,
     tokenizer: str = "2026",
     task_budget: bool = False,
+    prefill: bool = False,
 ) -> ModelSpec:
     # Only Sonnet 5.5 takes between_tools; its row says so with None (accepted).
     rejects = {k: v for k, v in {"between_tools": BETWEEN_TOOLS_REJECTED, **rejects}.items() if v is not None}
@@ -109,6 +115,7 @@ def _row(
         min_cacheable,
         tokenizer,
         task_budget,
+        prefill,
     )
 
 
@@ -175,10 +182,10 @@ _ROWS = [
     # Claude 4.6: every mode (manual extended thinking deprecated but accepted), the older tokenizer.
     _row("claude-opus-4-6", M, 128 * K, {}, "disabled", "summarized", tokenizer="2025"),
     _row("claude-sonnet-4-6", M, 128 * K, {}, "disabled", "summarized", tokenizer="2025"),
-    # Claude 4.5: manual extended thinking only, 200K window, 64K output.
-    _row("claude-haiku-4-5", 200 * K, 64 * K, _MANUAL_ONLY, "disabled", "summarized", tokenizer="2025"),
-    _row("claude-opus-4-5", 200 * K, 64 * K, _MANUAL_ONLY, "disabled", "summarized", tokenizer="2025"),
-    _row("claude-sonnet-4-5", 200 * K, 64 * K, _MANUAL_ONLY, "disabled", "summarized", tokenizer="2025"),
+    # Claude 4.5: manual extended thinking only, 200K window, 64K output, the last with assistant prefill.
+    _row("claude-haiku-4-5", 200 * K, 64 * K, _MANUAL_ONLY, "disabled", "summarized", tokenizer="2025", prefill=True),
+    _row("claude-opus-4-5", 200 * K, 64 * K, _MANUAL_ONLY, "disabled", "summarized", tokenizer="2025", prefill=True),
+    _row("claude-sonnet-4-5", 200 * K, 64 * K, _MANUAL_ONLY, "disabled", "summarized", tokenizer="2025", prefill=True),
 ]
 _DATED = {
     "claude-haiku-4-5-20251001": "claude-haiku-4-5",

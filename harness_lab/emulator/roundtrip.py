@@ -177,10 +177,10 @@ def _loop_error(merged: list[Merged], spec: ModelSpec, mode: Mode) -> ApiError |
     must_start = _bad(MUST_START_WITH_THINKING.format(n=turn.index, found=found))
     if state is None:  # a turn this emulator did not make: only manual extended thinking insists
         return must_start if mode.kind == "enabled" and not starts else None
-    if state.began_with_thinking and not starts:
-        return must_start
-    if state.mode != mode.kind:
+    if state.mode != mode.kind:  # before the thinking rule, whose text tells to turn thinking off
         if mode.up_front and not starts:
             return must_start
         return _bad(CONFIG_CHANGED.format(n=turn.index, old=state.mode, new=mode.kind))
+    if state.began_with_thinking and not starts:
+        return must_start
     return None

@@ -34,7 +34,7 @@ from .caching import PromptCache, too_many_breakpoints, usage_fields
 from .context_management import Managed, compacted_view, manage
 from .history import assistant_turns
 from .ids import digest_of, digests, fast_digests, make_id
-from .models import spec
+from .models import PREFILL_REFUSED, spec
 from .reading import compaction_summary, reply_language
 from .replies import Reply, as_reply
 from .request_schema import THREAD
@@ -42,7 +42,7 @@ from .roundtrip import history_error
 from .shape import shape_reply
 from .sse import encode_stream
 from .thinking import Mode, ToolState, make_tool_id, mode_of, sign_blocks, think
-from .tokens import RequestEstimate, estimate_reply, estimate_request
+from .tokens import RequestEstimate, estimate_reply, estimate_request, in_tokenizer
 from .tool_choice import obey
 from .validate import ApiError, check_prompt_length, validate
 
@@ -93,10 +93,19 @@ def betas_of(headers: Any) -> frozenset:
     return frozenset(v.strip() for value in values if value for v in value.split(",") if v.strip())
 
 
-def _usage(estimate: RequestEstimate, write: int, read: int, output_tokens: int, thinking: int) -> dict:
-    """Usage with every field present; ``output_tokens`` includes the thinking tokens."""
+def _usage(estimate: RequestEstimate, write: int, read: int, output_tokens: int, thinking: int, tokenizer: str) -> dict:
+    """Usage with every field present, counted by the model's tokenizer; ``output_tokens`` includes the
+    thinking tokens."""
+    fields = usage_fields(estimate, write, read)
+    if tokenizer != "2026":  # each part rounded down, the uncached input the rest: the parts still add up
+        prompt = in_tokenizer(estimate.total, tokenizer)
+        for key in ("cache_creation_input_tokens", "cache_read_input_tokens"):
+            fields[key] = in_tokenizer(fields[key], tokenizer)
+        fields["cache_creation"] = {k: in_tokenizer(v, tokenizer) for k, v in fields["cache_creation"].items()}
+        fields["input_tokens"] = prompt - fields["cache_creation_input_tokens"] - fields["cache_read_input_tokens"]
+        output_tokens, thinking = in_tokenizer(output_tokens, tokenizer), in_tokenizer(thinking, tokenizer)
     return {
-        **usage_fields(estimate, write, read),
+        **fields,
         "output_tokens": output_tokens,
         "output_tokens_details": {"thinking_tokens": thinking},
         "server_tool_use": {"web_search_requests": 0, "web_fetch_requests": 0},
@@ -201,13 +210,15 @@ class Emulator:
         return status, {**headers, "x-should-retry": "false"}, body
 
     def _create(
-        self, request: dict, both: tuple, request_id: str, betas: frozenset, encodable: bool = False
+        self, request: dict, both: tuple, request_id: str, betas: frozenset, encodable: bool = False, dry: bool = False
     ) -> tuple[int, dict, Any, dict | None]:
         """Validate, then answer; also hands back the Message dict (None on an error)."""
         error, merged = validate(request, encodable=encodable, betas=betas)
         if error is not None:
             return (*_error(error, request_id), None)
         row = spec(request["model"])
+        if request["messages"][-1]["role"] == "assistant" and not row.prefill and not self._resumes_a_pause(request):
+            return (*_error(ApiError(400, PREFILL_REFUSED), request_id), None)
         mode = mode_of(request, row.thinking_default, row.display_default)
         error, dropped = history_error(request, merged, row, mode)
         if error is not None:
@@ -215,10 +226,14 @@ class Emulator:
         managed = manage(request, compaction_summary)
         estimate = estimate_request(managed.request, track=_wants_cache(managed.request))
         problem = too_many_breakpoints(estimate)
-        error = ApiError(400, problem) if problem else check_prompt_length(estimate.total, request["model"])
+        error = (
+            ApiError(400, problem)
+            if problem
+            else check_prompt_length(in_tokenizer(estimate.total, row.tokenizer), request["model"])
+        )
         if error is not None:
             return (*_error(error, request_id), None)
-        message = self._message(request, managed, both, estimate, mode, dropped)
+        message = self._message(request, managed, both, estimate, mode, dropped, dry)
         if request.get("stream"):
             return 200, _headers(request_id, "text/event-stream; charset=utf-8"), encode_stream(message), message
         return 200, _headers(request_id), message, message
@@ -255,7 +270,8 @@ class Emulator:
         error, _ = validate(request, count_tokens=True, encodable=True, betas=betas)
         if error is not None:
             return _error(error, request_id)
-        return 200, _headers(request_id), {"input_tokens": estimate_request(compacted_view(request)).total}
+        total = estimate_request(compacted_view(request)).total
+        return 200, _headers(request_id), {"input_tokens": in_tokenizer(total, spec(request["model"]).tokenizer)}
 
     def _content(self, request: dict, managed: Managed, digest: bytes, mode: Mode) -> tuple[Reply, list, int]:
         """The script's reply as the model sends it: bound by tool_choice, with its thinking and
@@ -288,7 +304,14 @@ class Emulator:
         return scripted, content, thinking
 
     def _message(
-        self, request: dict, managed: Managed, both: tuple, estimate: RequestEstimate, mode: Mode, dropped: list
+        self,
+        request: dict,
+        managed: Managed,
+        both: tuple,
+        estimate: RequestEstimate,
+        mode: Mode,
+        dropped: list,
+        dry: bool = False,
     ) -> dict:
         digest, conversation = both
         row = spec(request["model"])
@@ -304,7 +327,7 @@ class Emulator:
         stop_details = scripted.stop_details
         if stop_reason == "refusal" and stop_details is None:
             stop_details = {"type": "refusal", "category": None, "explanation": None}
-        write, read = self.cache.use(estimate, row.min_cacheable) if estimate.trail else (0, 0)
+        write, read = self.cache.use(estimate, row.min_cacheable) if estimate.trail and not dry else (0, 0)
         message = {
             "id": make_id("msg_01", digest, "message"),
             "type": "message",
@@ -314,13 +337,31 @@ class Emulator:
             "stop_reason": stop_reason,
             "stop_sequence": stop_sequence,
             "stop_details": stop_details,
-            "usage": _usage(estimate, write, read, estimate_reply(content) + thinking, thinking),
+            "usage": _usage(estimate, write, read, estimate_reply(content) + thinking, thinking, row.tokenizer),
         }
         if request.get("context_management") is not None:
             message["context_management"] = {"applied_edits": managed.applied}
         if dropped:
             message["input_transformations"] = dropped
         return message
+
+    def _resumes_a_pause(self, request: dict) -> bool:
+        """Whether the final assistant message is this emulator's own pause_turn reply to the rest, resent
+        unchanged: answered again (the answer is a function of the request), without touching the cache."""
+        earlier = {**request, "messages": request["messages"][:-1], "stream": False}
+        if not earlier["messages"]:
+            return False
+        message = self._create(earlier, digests(earlier), "", frozenset(), dry=True)[3]
+        final = request["messages"][-1]["content"]
+        return message is not None and message["stop_reason"] == "pause_turn" and _same(message["content"], final)
+
+
+def _same(content: list, sent: Any) -> bool:
+    """Whether ``sent`` is ``content`` as the SDK sends a response's content back (unset fields left out)."""
+    blocks = [{"type": "text", "text": sent}] if isinstance(sent, str) else sent
+    return [{k: v for k, v in b.items() if v is not None} for b in content] == [
+        {k: v for k, v in b.items() if v is not None} for b in blocks
+    ]
 
 
 def _wants_cache(request: dict) -> bool:

@@ -41,10 +41,15 @@ __all__ = [
     "TOOLS_SYSTEM_PROMPT_TOKENS",
     "estimate_reply",
     "estimate_request",
+    "in_tokenizer",
     "text_tokens",
     "value_tokens",
 ]
 
+# The estimate is in the 2026 tokenizer's units (Claude 4.7 and later, the course's model). The 2025
+# tokenizer (Claude 4.6 and earlier) spends about 1/1.3 of that on the same text [S5, H55 in
+# docs/api_facts.md]: what a model reports is ``in_tokenizer(estimate, row.tokenizer)``.
+TOKENIZER_SHARE = {"2026": 1.0, "2025": 1 / 1.3}
 REQUEST_OVERHEAD = 7
 MESSAGE_OVERHEAD = 3
 SYSTEM_OVERHEAD = 3
@@ -222,3 +227,8 @@ def estimate_request(request: dict, track: bool = False) -> RequestEstimate:
 def estimate_reply(content: list[dict]) -> int:
     """Estimate the output tokens of a reply's content blocks (never 0, as on the real API)."""
     return REPLY_OVERHEAD + sum(_block_tokens(b) for b in content)
+
+
+def in_tokenizer(tokens: int, tokenizer: str) -> int:
+    """``tokens`` of the estimate as a model with this tokenizer counts them (rounded down)."""
+    return int(tokens * TOKENIZER_SHARE[tokenizer])

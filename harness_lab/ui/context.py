@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..emulator.models import CONTEXT_WINDOW
+from ..emulator.models import CONTEXT_WINDOW, context_window
 from ..emulator.tokens import estimate_request
 from ..events import Usage
 from ..messages import block_dict
@@ -130,8 +130,9 @@ def _scaled(parts: dict[str, int], total: int) -> dict[str, int]:
     return scaled
 
 
-def context_rows(run: Any, window: int = CONTEXT_WINDOW) -> list[ContextRow]:
-    """One row per model request of ``run``, in order."""
+def context_rows(run: Any, window: int | None = None) -> list[ContextRow]:
+    """One row per model request of ``run``, in order, against ``window`` (by default the run's model's)."""
+    window = window or context_window(getattr(run.state, "model", None))
     rows = []
     for number, usage in enumerate(run.state.turn_usage, start=1):
         usage = usage if isinstance(usage, Usage) else Usage.of(usage)

@@ -18,22 +18,31 @@ from ..text import t
 
 __all__ = ["PRICES", "TokenBudget", "cost_usd", "usd"]
 
-# USD per million tokens, (input, output), as Anthropic lists them (late 2026). Sonnet 5: sources conflict between
-# $2/$10 and the $3/$15 list price; the higher one is used so that a USD limit errs on the safe side.
-PRICES: dict[str, tuple[float, float]] = {
-    "claude-sonnet-5": (3.0, 15.0),
+# USD per million tokens, (input, output) or (input, output, 5-minute cache write, cache read) where a
+# model's cache prices are not the usual 1.25x and 0.1x of input. Sources: each model's overview page
+# on platform.claude.com (docs/api_facts.md); Sonnet 5.5's $0.10 reads are from its migration guide.
+Prices = dict[str, tuple[float, ...]]
+PRICES: Prices = {
+    "claude-fable-5-1": (10.0, 50.0),
+    "claude-fable-5": (10.0, 50.0),
+    "claude-opus-5-5": (4.0, 20.0, 5.0, 0.20),
+    "claude-opus-5": (5.0, 25.0),
+    "claude-sonnet-5-5": (2.0, 10.0, 2.50, 0.10),
+    "claude-sonnet-5": (2.0, 10.0),
+    "claude-haiku-5-5": (0.10, 0.50),  # its rate up to 100K prompt tokens
+    "claude-opus-4-8": (5.0, 25.0),
+    "claude-opus-4-7": (5.0, 25.0),
+    "claude-opus-4-6": (5.0, 25.0),
+    "claude-opus-4-5": (5.0, 25.0),
     "claude-sonnet-4-6": (3.0, 15.0),
     "claude-sonnet-4-5": (3.0, 15.0),
-    "claude-opus-5": (5.0, 25.0),
-    "claude-opus-4-8": (5.0, 25.0),
-    "claude-opus-4-5": (5.0, 25.0),
     "claude-haiku-4-5": (1.0, 5.0),
 }
 CACHE_WRITE = 1.25  # 5-minute cache writes; the usage totals do not say which TTL was used
 CACHE_READ = 0.1
 
 
-def _price(model: str, prices: dict[str, tuple[float, float]]) -> tuple[float, float]:
+def _price(model: str, prices: Prices) -> tuple[float, ...]:
     # Dated ids ("claude-haiku-4-5-20251001") share their family's price; an unknown model is
     # priced like the most expensive one, so a USD limit never fires late.
     for name in sorted(prices, key=len, reverse=True):
@@ -56,7 +65,7 @@ def usd(
     ) / 1_000_000
 
 
-def cost_usd(usage: Iterable[Usage] | Usage, model: str, prices: dict[str, tuple[float, float]] | None = None) -> float:
+def cost_usd(usage: Iterable[Usage] | Usage, model: str, prices: Prices | None = None) -> float:
     """Estimated USD for one usage or a list of them, at the model's price in ``prices`` (or ``PRICES``)."""
     total = usage if isinstance(usage, Usage) else sum(usage, Usage())
     return usd(total, *_price(model, prices or PRICES))
@@ -74,7 +83,7 @@ class TokenBudget:
 
     limit: int = 40_000
     usd: float | None = None
-    prices: dict[str, tuple[float, float]] | None = None
+    prices: Prices | None = None
     preflight: bool = False
 
     name = "token_budget"

@@ -55,6 +55,7 @@ def test_every_row_matches_the_documented_facts():
         assert yes[cells["between"]] == row.text_between_tools_as_thinking, model
         assert int(cells["min cache"]) == row.min_cacheable and cells["tokenizer"] == row.tokenizer, model
         assert yes[cells["budget"]] == row.task_budget, model
+        assert yes[cells["prefill"]] == row.prefill, model
         assert cells["sources"], model
     for dated in set(MODELS) - undated:
         assert (
@@ -77,6 +78,7 @@ def _quoted(text: str) -> str:
         table.DISABLED_REJECTED_PREVIEW,
         table.ADAPTIVE_REJECTED,
         table.BETWEEN_TOOLS_REJECTED,
+        table.PREFILL_REFUSED,
         roundtrip.FORCED_TOOL_CHOICE,
         roundtrip.FORCED_WITH_MANUAL_THINKING,
         roundtrip.TASK_BUDGET_UNSUPPORTED,
@@ -152,6 +154,9 @@ def test_each_model_takes_forced_tool_choice_or_refuses_it(model):
         assert refused(model, **forced) == roundtrip.FORCED_TOOL_CHOICE
 
 
+SHARE = {"2026": 1, "2025": 1.3 + 1e-6}
+
+
 @pytest.mark.parametrize("model", sorted(MODELS))
 def test_each_models_output_limit_and_window(model):
     """Straight to the server: the SDK itself refuses a non-streamed call with max_tokens this large."""
@@ -166,10 +171,52 @@ def test_each_models_output_limit_and_window(model):
     over = {
         "model": model,
         "max_tokens": 1024,
-        "messages": [{"role": "user", "content": "あ" * (row.context_window + 1)}],
+        # one wide character is one token of the estimate, which a 2025-tokenizer model counts as 1/1.3
+        "messages": [{"role": "user", "content": "あ" * int((row.context_window + 1) * SHARE[row.tokenizer])}],
     }
     status, _, body = emulator.respond(over)
     assert status == 400 and body["error"]["message"].endswith(f"> {row.context_window} maximum")
+
+
+@pytest.mark.parametrize("model", sorted(MODELS))
+def test_each_model_takes_an_assistant_prefill_or_refuses_it_but_always_continues_a_pause(model):
+    row = MODELS[model]
+    prefilled = [{"role": "user", "content": "q"}, {"role": "assistant", "content": "The answer is"}]
+    if row.prefill:
+        assert ask(model, messages=prefilled).stop_reason == "end_turn", model
+    else:
+        assert refused(model, messages=prefilled) == table.PREFILL_REFUSED, model
+    # A pause_turn reply resent unchanged is how a paused turn goes on, on every model; edited, it
+    # is a prefill like any other.
+    client = emulated_client("pause_turn", max_retries=0)
+    history = [{"role": "user", "content": "調べて"}]
+    paused = client.messages.create(model=model, max_tokens=4096, messages=history)
+    assert paused.stop_reason == "pause_turn", model
+    resent = [*history, {"role": "assistant", "content": paused.content}]
+    assert client.messages.create(model=model, max_tokens=4096, messages=resent).stop_reason == "end_turn"
+    if not row.prefill:
+        edited = [*history, {"role": "assistant", "content": [*paused.content[:-1], {"type": "text", "text": "別の"}]}]
+        with pytest.raises(anthropic.BadRequestError, match="does not support assistant message prefill"):
+            client.messages.create(model=model, max_tokens=4096, messages=edited)
+
+
+@pytest.mark.parametrize("model", sorted(MODELS))
+def test_each_model_counts_with_its_own_tokenizer(model):
+    """The 2026 tokenizer spends about 1.3x the tokens of the 2025 one on the same text (docs/api_facts.md)."""
+    row = MODELS[model]
+    client = emulated_client([say("はい、" * 300)], max_retries=0)
+    text = "The same long question, asked of every model. " * 200 + "同じ長い質問です。" * 200
+    messages = [{"role": "user", "content": text}]
+    counted = client.messages.count_tokens(model=model, messages=messages).input_tokens
+    ours = client.messages.count_tokens(model="claude-sonnet-5", messages=messages).input_tokens
+    expected = {"2026": 1.0, "2025": 1 / 1.3}[row.tokenizer]
+    assert counted == pytest.approx(ours * expected, abs=1), model
+    usage = client.messages.create(model=model, max_tokens=4096, messages=messages).usage
+    assert usage.input_tokens == counted, model  # nothing cached: the whole prompt is uncached input
+    reference = client.messages.create(model="claude-sonnet-5", max_tokens=4096, messages=messages).usage
+    if row.thinking_default == "disabled":
+        reply_only = reference.output_tokens - reference.output_tokens_details.thinking_tokens
+        assert usage.output_tokens == pytest.approx(reply_only * expected, abs=1), model
 
 
 def test_haiku_does_not_think_unless_asked_and_then_summarizes():

@@ -167,7 +167,11 @@ def test_preserved_thinking_binds_a_block_to_its_conversation():
 def test_the_thinking_configuration_may_not_change_inside_a_tool_use_loop():
     client, request, history = start()  # adaptive by default
     off = {**request, "thinking": {"type": "disabled"}}
-    assert refused(client, off, history) == roundtrip.CONFIG_CHANGED.format(n=1, old="adaptive", new="disabled")
+    changed = roundtrip.CONFIG_CHANGED.format(n=1, old="adaptive", new="disabled")
+    assert refused(client, off, history) == changed
+    # The turn filtered to its tool_use as well: the change is the error, not "disable thinking" advice.
+    filtered = [history[0], {**history[1], "content": history[1]["content"][1:]}, *history[2:]]
+    assert filtered[1]["content"][0]["type"] != "thinking" and refused(client, off, filtered) == changed
     client, request, history = start(thinking={"type": "disabled"})
     assert history[1]["content"][0]["type"] == "tool_use"
     on = {**request, "thinking": {"type": "adaptive"}}

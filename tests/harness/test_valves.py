@@ -42,7 +42,18 @@ def test_token_budget_usd_limit_uses_the_price_table():
 
 
 def test_unknown_models_are_priced_like_the_most_expensive():
-    assert cost_usd(Usage(1_000_000, 0), "someone-elses-model") == pytest.approx(5.0)
+    assert cost_usd(Usage(1_000_000, 0), "someone-elses-model") == pytest.approx(10.0)  # Fable 5's input
+
+
+def test_the_2026_models_have_their_own_prices_cache_reads_included():
+    # The models' overview pages: Sonnet 5 $2/$10 ($0.20 reads), Sonnet 5.5 the same but $0.10 reads,
+    # Opus 5.5 $4/$20 with $5 writes and $0.20 reads; a dated or longer id never lands on a shorter family.
+    million = 1_000_000
+    assert cost_usd(Usage(million, million), "claude-sonnet-5") == pytest.approx(12.0)
+    assert cost_usd(Usage(0, 0, 0, million), "claude-sonnet-5") == pytest.approx(0.20)
+    assert cost_usd(Usage(0, 0, 0, million), "claude-sonnet-5-5") == pytest.approx(0.10)
+    assert cost_usd(Usage(0, 0, million, million), "claude-opus-5-5") == pytest.approx(5.20)
+    assert cost_usd(Usage(million, 0), "claude-opus-4-7") == pytest.approx(5.0)
 
 
 def test_preflight_refuses_a_request_that_would_cross_the_line():

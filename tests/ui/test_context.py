@@ -119,6 +119,17 @@ def test_the_gauge_is_a_card_against_the_context_window(make_run):
     assert f"/ {CONTEXT_WINDOW} " in s.context().text and f"{share}%" in s.context().text
 
 
+def test_the_gauge_measures_against_the_runs_own_models_window():
+    # claude-haiku-4-5 has a 200,000-token window, the default model 1,000,000 (the model table)
+    client = emulated_client("lesson6")
+    run = Run(client, tools=[get_time, make_read_file(tempfile.mkdtemp())], model="claude-haiku-4-5")
+    drain(run.start("README.md の1行目を読んで、それから今何時か教えて"))
+    rows = context_rows(run)
+    assert rows and {row.window for row in rows} == {200_000} != {CONTEXT_WINDOW}
+    assert "/ 200000 " in Stepper(run).context().text
+    assert {row.window for row in context_rows(run, window=5_000)} == {5_000}
+
+
 def test_in_english_the_gauge_has_no_japanese_left(monkeypatch):
     monkeypatch.setenv("HARNESS_LAB_LANG", "en")
     run, _ = lesson6_run(system="Answer briefly.")
