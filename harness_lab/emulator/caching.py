@@ -16,9 +16,9 @@ length are neither written nor read. At most four breakpoints are allowed per re
 
 from __future__ import annotations
 
-from .tokens import RequestEstimate
+from .tokens import RequestEstimate, in_tokenizer
 
-__all__ = ["LOOKBACK", "MAX_BREAKPOINTS", "PromptCache", "too_many_breakpoints"]
+__all__ = ["LOOKBACK", "MAX_BREAKPOINTS", "PromptCache", "too_many_breakpoints", "usage"]
 
 MAX_BREAKPOINTS = 4
 LOOKBACK = 20  # blocks the server looks back from a breakpoint for an earlier cached prefix
@@ -66,7 +66,7 @@ class PromptCache:
         return end - read, read
 
 
-def usage_fields(estimate: RequestEstimate, write: int, read: int) -> dict:
+def _prompt_fields(estimate: RequestEstimate, write: int, read: int) -> dict:
     """The usage fields a response reports for its prompt: uncached input, writes, reads."""
     return {
         "input_tokens": estimate.total - write - read,
@@ -76,4 +76,25 @@ def usage_fields(estimate: RequestEstimate, write: int, read: int) -> dict:
             "ephemeral_5m_input_tokens": write if estimate.cache_ttl != "1h" else 0,
             "ephemeral_1h_input_tokens": write if estimate.cache_ttl == "1h" else 0,
         },
+    }
+
+
+def usage(estimate: RequestEstimate, write: int, read: int, output_tokens: int, thinking: int, tokenizer: str) -> dict:
+    """Usage with every field present, counted by the model's tokenizer; ``output_tokens`` includes the
+    thinking tokens."""
+    fields = _prompt_fields(estimate, write, read)
+    if tokenizer != "2026":  # each part rounded down, the uncached input the rest: the parts still add up
+        prompt = in_tokenizer(estimate.total, tokenizer)
+        for key in ("cache_creation_input_tokens", "cache_read_input_tokens"):
+            fields[key] = in_tokenizer(fields[key], tokenizer)
+        fields["cache_creation"] = {k: in_tokenizer(v, tokenizer) for k, v in fields["cache_creation"].items()}
+        fields["input_tokens"] = prompt - fields["cache_creation_input_tokens"] - fields["cache_read_input_tokens"]
+        output_tokens, thinking = in_tokenizer(output_tokens, tokenizer), in_tokenizer(thinking, tokenizer)
+    return {
+        **fields,
+        "output_tokens": output_tokens,
+        "output_tokens_details": {"thinking_tokens": thinking},
+        "server_tool_use": {"web_search_requests": 0, "web_fetch_requests": 0},
+        "service_tier": "standard",
+        "inference_geo": "global",
     }

@@ -30,7 +30,7 @@ from typing import Any
 
 from ..text import t
 from . import wire
-from .caching import PromptCache, too_many_breakpoints, usage_fields
+from .caching import PromptCache, too_many_breakpoints, usage
 from .context_management import Managed, compacted_view, manage
 from .history import assistant_turns
 from .ids import digest_of, digests, fast_digests, make_id
@@ -91,27 +91,6 @@ def betas_of(headers: Any) -> frozenset:
         return frozenset()
     values = headers.get_list("anthropic-beta") if hasattr(headers, "get_list") else [headers.get("anthropic-beta")]
     return frozenset(v.strip() for value in values if value for v in value.split(",") if v.strip())
-
-
-def _usage(estimate: RequestEstimate, write: int, read: int, output_tokens: int, thinking: int, tokenizer: str) -> dict:
-    """Usage with every field present, counted by the model's tokenizer; ``output_tokens`` includes the
-    thinking tokens."""
-    fields = usage_fields(estimate, write, read)
-    if tokenizer != "2026":  # each part rounded down, the uncached input the rest: the parts still add up
-        prompt = in_tokenizer(estimate.total, tokenizer)
-        for key in ("cache_creation_input_tokens", "cache_read_input_tokens"):
-            fields[key] = in_tokenizer(fields[key], tokenizer)
-        fields["cache_creation"] = {k: in_tokenizer(v, tokenizer) for k, v in fields["cache_creation"].items()}
-        fields["input_tokens"] = prompt - fields["cache_creation_input_tokens"] - fields["cache_read_input_tokens"]
-        output_tokens, thinking = in_tokenizer(output_tokens, tokenizer), in_tokenizer(thinking, tokenizer)
-    return {
-        **fields,
-        "output_tokens": output_tokens,
-        "output_tokens_details": {"thinking_tokens": thinking},
-        "server_tool_use": {"web_search_requests": 0, "web_fetch_requests": 0},
-        "service_tier": "standard",
-        "inference_geo": "global",
-    }
 
 
 class Emulator:
@@ -337,7 +316,7 @@ class Emulator:
             "stop_reason": stop_reason,
             "stop_sequence": stop_sequence,
             "stop_details": stop_details,
-            "usage": _usage(estimate, write, read, estimate_reply(content) + thinking, thinking, row.tokenizer),
+            "usage": usage(estimate, write, read, estimate_reply(content) + thinking, thinking, row.tokenizer),
         }
         if request.get("context_management") is not None:
             message["context_management"] = {"applied_edits": managed.applied}
