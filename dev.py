@@ -94,8 +94,8 @@ def demo() -> None:
 # Widget state is saved with the notebook, so a Stepper still shows its last state after a restart
 # (JupyterLab saves none by default: a reopened panel reads "Error displaying widget").
 LAB_SETTINGS = {"@jupyter-widgets/jupyterlab-manager:plugin": {"saveState": True}}
-# Hidden from the file browser: the exercises' solutions, and Jupyter's own defaults.
-LAB_HIDDEN = ("__pycache__", "*.pyc", "*.pyo", ".DS_Store", "*~", "*.egg-info", "solutions")
+# Hidden from the file browser: the exercises' solutions, the tests' right answers, and Jupyter's own defaults.
+LAB_HIDDEN = ("__pycache__", "*.pyc", "*.pyo", ".DS_Store", "*~", "*.egg-info", "solutions", "answers_*.py")
 # Saving a reopened notebook keeps the panels it shows (harness_lab/ui/saved_state.py says why).
 LAB_SAVE_HOOK = "harness_lab.ui.saved_state.keep_widget_state"
 

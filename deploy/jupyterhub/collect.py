@@ -2,7 +2,7 @@
 
 Run as root on the hub's server, through collect.sh (docs/classroom.md):
 
-    deploy/jupyterhub/collect.sh /srv/submissions/week6 alice bob [--max-mb 64] [--seconds 10]
+    deploy/jupyterhub/collect.sh /srv/submissions/week6 alice bob [--max-mb 8] [--seconds 10]
 
 Root reads homes that learners control, so each notebook is read by a child process that has become
 the learner (it can open nothing its owner could not) and that takes the file only if it is a
@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 
 # The same cap as `harness-lab grade-class` (grading/classroom.py): a larger notebook is not graded.
-MAX_MB = 64
+MAX_MB = 8
 SECONDS = 10.0
 KINDS = {
     stat.S_IFLNK: "a symbolic link",

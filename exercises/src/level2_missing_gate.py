@@ -20,7 +20,7 @@
 #
 # **採点のしくみ**: 最後の採点セルは、このノートブックのカーネルの中で採点し、基準を1つでも満たさなければセルがエラー
 # （1行の `GradeFailed`）で止まります。ターミナルからは `python3 dev.py grade` で採点できます（1冊だけなら
-# `.venv/bin/python -m harness_lab.grading exercises/level2_missing_gate.ipynb`）。こちらは、タグ `answer` の付いたセル（`TODO` のセル）と
+# `.venv/bin/python -P -m harness_lab.grading exercises/level2_missing_gate.ipynb`）。こちらは、タグ `answer` の付いたセル（`TODO` のセル）と
 # タグ `setup` の付いた準備のセルだけを新しいプロセスで実行し、パッケージ自身の採点コードを呼びます。
 # 採点セルの中身も、ファイルに保存された出力も見ません。自分で足したセルは実行されないので、定義は `TODO` のセルに書きましょう。
 

@@ -184,6 +184,14 @@ def _marker(block: Any) -> Any:
     return block.get("cache_control") if isinstance(block, dict) else None
 
 
+def _markers(block: Any) -> list:
+    """A block's breakpoints: its own, and those of the blocks a tool_result holds (each counts toward
+    the four; the prefix is approximated as ending with the tool_result)."""
+    inner = block.get("content") if isinstance(block, dict) and block.get("type") == "tool_result" else None
+    found = [_marker(b) for b in inner] if isinstance(inner, list) else []
+    return [m for m in (*found, _marker(block)) if isinstance(m, dict)]
+
+
 def estimate_request(request: dict, track: bool = False) -> RequestEstimate:
     """Estimate the input tokens of a Messages request (tools + system + messages).
 
@@ -211,7 +219,9 @@ def estimate_request(request: dict, track: bool = False) -> RequestEstimate:
             counter.add(text_tokens(content), None, content)
         elif content:
             for block in content:
-                counter.add(_block_tokens(block), _marker(block), block)
+                markers = _markers(block)
+                counter.add(_block_tokens(block), markers[-1] if markers else None, block)
+                counter.breakpoints += max(len(markers) - 1, 0)
     top = request.get("cache_control")
     if isinstance(top, dict):
         # Automatic caching: the breakpoint sits on the last block and moves on as the talk grows.

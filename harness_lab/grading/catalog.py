@@ -75,6 +75,12 @@ add(
         ),
         # --- grading a notebook file (python -m harness_lab.grading) --------------------------------
         "grade.nb.header": ("== {path}（{exercise}）==", "== {path} ({exercise}) =="),
+        "grade.nb.unsafe_path": (
+            "△ 注意: -P なしで起動したので、今のフォルダーの .py が採点のモジュールより先に読まれます。"
+            "`python -P -m harness_lab.grading` か `harness-lab grade` で採点しましょう",
+            "[NOTE] Started without -P, so .py files in the current folder are imported before the grader's own "
+            "modules. Grade with `python -P -m harness_lab.grading` or `harness-lab grade`.",
+        ),
         "grade.nb.unreadable": (
             "× 不合格: ノートブックとして読めませんでした: {error}",
             "[FAIL] Could not read it as a notebook: {error}",

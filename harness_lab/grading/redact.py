@@ -8,6 +8,10 @@ out of reach; this is the second wall, for grading without it. Every text of a g
 - any run of ``WINDOW`` characters or more found in a value of the caller's environment (values of
   ``SHORTEST`` characters or more, whole) or in a classmate's notebook becomes ``[REDACTED]``, but
   for the characters that also lie in a run the learner's own notebook holds;
+- the same for a secret spelled differently: a run of ``WINDOW`` letters and digits of a secret, read
+  forwards or backwards, whatever the case and whatever else lies between them (a key cut into
+  chunks joined by ``|``, upper-cased or reversed). Encoding it (base64, say) still gets through:
+  this wall catches careless and lazy leaks; the sandbox keeps the key out of reach;
 - control characters (escape sequences, carriage returns, bidi overrides) are shown as escapes like
   ``\\x1b``, so no text can restyle, hide or rewrite the instructor's terminal.
 """
@@ -49,6 +53,8 @@ class Redactor:
     def __init__(self, secrets: Iterable[str] = (), others: Iterable[str] = ()) -> None:
         self.secrets = sorted({s for s in secrets if len(s) >= SHORTEST}, key=len, reverse=True)
         self.protected = "\0".join([*self.secrets, *others])
+        spelled = [_letters(s) for s in self.secrets]
+        self.spelled = "\0".join([*spelled, *(s[::-1] for s in spelled)])
 
     @classmethod
     def from_environment(cls, others: Iterable[str] = ()) -> Redactor:
@@ -72,6 +78,7 @@ class Redactor:
             if cover is not None:
                 cover[start : start + WINDOW] = [True] * WINDOW
         hidden = [h or (leak and not mine) for h, leak, mine in zip(hidden, leaked, shared, strict=True)]
+        self._spelled_out(text, own, hidden)
         if not any(hidden):
             return text
         out, previous = [], False
@@ -83,6 +90,17 @@ class Redactor:
             previous = cut
         return "".join(out)
 
+    def _spelled_out(self, text: str, own: str, hidden: list[bool]) -> None:
+        """Marks in ``hidden`` each letter or digit of a secret's run found with its case and what lies
+        between its characters ignored, unless the learner's own notebook holds that run too."""
+        places = [i for i, c in enumerate(text) if c.isalnum()]
+        letters, mine = "".join(text[i].lower() for i in places), _letters(own)
+        for start in range(len(letters) - WINDOW + 1):
+            window = letters[start : start + WINDOW]
+            if window in self.spelled and window not in mine:
+                for i in places[start : start + WINDOW]:
+                    hidden[i] = True
+
     def grade(self, grade: NotebookGrade, own: str = "") -> NotebookGrade:
         """``grade`` with every text it carries cleaned."""
         reports = tuple(replace(r, checks=tuple(self._check(c, own) for c in r.checks)) for r in grade.reports)
@@ -91,3 +109,8 @@ class Redactor:
 
     def _check(self, check: Check, own: str) -> Check:
         return replace(check, hint=self.clean(check.hint, own), warning=self.clean(check.warning, own))
+
+
+def _letters(text: str) -> str:
+    """``text``'s letters and digits, lower-cased: a secret as it reads whatever joins or cases it."""
+    return "".join(c.lower() for c in text if c.isalnum())

@@ -43,6 +43,8 @@ OUTPUTS = {
     "get_time": "2026-08-26T10:42:07+09:00",
     "search": "手がかりが1件",
     "write_file": "書き込みました",
+    "http_post": "送信しました",
+    "delete_file": "削除しました",
 }
 
 
@@ -251,6 +253,10 @@ def _wrong_counts(mine: Ending, want: Ending, limit: dict) -> Miss:
             return Miss("lesson.l6.run_agent.limit_ignored", {"limit": n, **numbers})
     if want.cause == "token_budget" and mine.requests > want.requests:
         return _budget_cause(mine, limit)
+    if want.cause == "token_budget" and (mine.requests, mine.rounds) == (want.requests, want.rounds + 1):
+        # The right request count, one tool turn more: the response that crossed the budget had its
+        # calls run before valve 2 was asked (after the tools, or after the yield).
+        return Miss("lesson.l6.run_agent.budget_after_tools", numbers)
     if want.cause == "no_progress" and mine.rounds > want.rounds:
         return Miss("lesson.l6.run_agent.spin_ran_again", numbers)
     return Miss("lesson.l6.run_agent.counts", numbers)

@@ -3,8 +3,9 @@ loop as a generator the Stepper can step, with ``next_step`` (lesson 3) deciding
 
 It is checked against the package's own ``Run`` on the same scripted models (``diagnosis``): where the
 package ends (which valve, after how many requests and tool turns), the learner's loop must end. The
-approval valve is checked with spy tools: with no approver, or one that says no, a high-impact tool
-never runs and the model still gets an ``is_error`` result; harmless tools run without asking.
+approval valve is checked with spy tools on a model that calls every high-impact tool (``RISKY``: lesson
+5's ``HIGH_IMPACT``) beside a harmless one: with no approver, or one that says no, none of them runs and
+each call still gets an ``is_error`` result; harmless tools run without asking.
 """
 
 from __future__ import annotations
@@ -115,9 +116,18 @@ def _cut_off(request: dict) -> Any:
     )
 
 
-def _writes_then_answers(request: dict) -> Any:
+# One call of each high-impact tool (lesson 5's HIGH_IMPACT), after a harmless one: valve 4 guards them all.
+RISKY = {
+    "write_file": {"path": "notes.md", "content": "メモ"},
+    "http_post": {"url": "https://hooks.example.com/notify", "body": "終わりました"},
+    "delete_file": {"path": "old.md"},
+}
+
+
+def _acts_then_answers(request: dict) -> Any:
     if _done(request) == 0:
-        return reply("時刻を見て、保存します。", call("get_time"), call("write_file", path="notes.md", content="メモ"))
+        risky = [call(name, **given) for name, given in RISKY.items()]
+        return reply("時刻を見て、保存し、知らせて、片づけます。", call("get_time"), *risky)
     return say("終わりました。")
 
 
@@ -163,35 +173,34 @@ def _decides_by_next_step(fn) -> Miss | None:
     return None
 
 
-def _denied(fn, approve: Any) -> tuple[Recorder, list, Miss | None]:
-    """Run the write-then-answer model; (the spies' log, the results sent back for write_file, a miss)."""
-    emulator = runaway_guard(_writes_then_answers, 12)
+def _denied(fn, approve: Any) -> tuple[Recorder, dict, Miss | None]:
+    """Run the model that calls every high-impact tool; (the spies' log, name -> the results sent back
+    for that call, a miss)."""
+    emulator = runaway_guard(_acts_then_answers, 12)
     rec = Recorder()
     gen = fn(emulated_client(emulator), "やって", TOOLS, rec.tools(OUTPUTS), approve and rec.approver(approve))
     if not hasattr(gen, "__next__"):
-        return rec, [], Miss("lesson.l6.run_agent.not_generator", {"got": type(gen).__name__})
+        return rec, {}, Miss("lesson.l6.run_agent.not_generator", {"got": type(gen).__name__})
     try:
         drive(gen)
     except anthropic.BadRequestError as exc:  # a denied call left with no result is the usual cause here
         miss = rejected(exc, emulator)
-        if miss.key == "lesson.l2.results_first" and not rec.ran("write_file"):
-            miss = Miss("lesson.l6.run_agent.denied_dropped", miss.values)
-        return rec, [], miss
+        held = [name for name in RISKY if not rec.ran(name)]
+        if miss.key == "lesson.l2.results_first" and held:
+            miss = Miss("lesson.l6.run_agent.denied_dropped", {**miss.values, "tool": held[0]})
+        return rec, {}, miss
     if stale(emulator):
-        return rec, [], stale(emulator)
+        return rec, {}, stale(emulator)
     sent = emulator.requests[1]["messages"][-1]["content"] if len(emulator.requests) > 1 else []
-    write_id = next(
-        (
-            b["id"]
-            for m in emulator.requests[-1]["messages"]
-            if m["role"] == "assistant"
-            for b in _blocks(m)
-            if b.get("name") == "write_file"
-        ),
-        None,
-    )
+    ids = {
+        b["id"]: b["name"]
+        for m in emulator.requests[-1]["messages"]
+        if m["role"] == "assistant"
+        for b in _blocks(m)
+        if b.get("name") in RISKY
+    }
     facts = [fact(b) for b in sent if isinstance(b, dict)] if isinstance(sent, list) else []
-    return rec, [f for f in facts if f["tool_use_id"] == write_id], None
+    return rec, {name: [f for f in facts if ids.get(f["tool_use_id"]) == name] for name in RISKY}, None
 
 
 def _blocks(message: dict) -> list:
@@ -200,20 +209,32 @@ def _blocks(message: dict) -> list:
 
 
 def _never_without_a_yes(fn) -> Miss | None:
+    """Valve 4 on every high-impact tool: asked, a no stops it; with no approver, nothing is run."""
     rec, results, miss = _denied(fn, lambda name, given: False)
     if miss:
         return miss
-    if rec.ran("write_file"):
-        return Miss("lesson.l6.run_agent.denied_ran" if rec.asked("write_file") else "lesson.l6.run_agent.not_asked")
-    if not results or not results[0]["is_error"]:
-        return Miss("lesson.l6.run_agent.denied_not_error")
+    for name in RISKY:
+        if rec.ran(name):
+            key = "lesson.l6.run_agent.denied_ran" if rec.asked(name) else "lesson.l6.run_agent.not_asked"
+            return Miss(key, {"tool": name})
+    if miss := _each_refusal_an_error(results):
+        return miss
     rec, results, miss = _denied(fn, None)
     if miss:
         return miss
-    if rec.ran("write_file"):
-        return Miss("lesson.l6.run_agent.no_approver_ran")
-    if not results or not results[0]["is_error"]:
-        return Miss("lesson.l6.run_agent.denied_not_error")
+    ran = [name for name in RISKY if rec.ran(name)]
+    if ran and len(ran) < len(RISKY):  # the fallback says no to some of them only
+        held = [name for name in RISKY if name not in ran]
+        return Miss("lesson.l6.run_agent.no_approver_some", {"ran": ", ".join(ran), "held": ", ".join(held)})
+    if ran:
+        return Miss("lesson.l6.run_agent.no_approver_ran", {"tool": ran[0]})
+    return _each_refusal_an_error(results)
+
+
+def _each_refusal_an_error(results: dict) -> Miss | None:
+    for name, sent in results.items():
+        if not sent or not sent[0]["is_error"]:
+            return Miss("lesson.l6.run_agent.denied_not_error", {"tool": name})
     return None
 
 
@@ -221,12 +242,13 @@ def _harmless_run_without_asking(fn) -> Miss | None:
     rec, _, miss = _denied(fn, lambda name, given: True)
     if miss:
         return miss
-    if {e.name for e in rec.asked()} - {"write_file"}:
+    if {e.name for e in rec.asked()} - set(RISKY):
         return Miss("lesson.l6.run_agent.asked_harmless")
     if not rec.ran("get_time"):
         return Miss("lesson.l6.run_agent.harmless_not_run")
-    if len(rec.ran("write_file")) != 1:
-        return Miss("lesson.l6.run_agent.approved_not_run")
+    for name in RISKY:
+        if len(rec.ran(name)) != 1:
+            return Miss("lesson.l6.run_agent.approved_not_run", {"tool": name})
     return None
 
 

@@ -4,14 +4,17 @@ A notebook function reads names from the notebook: modules (``json``), things im
 (``from pathlib import Path``), constants (``MAX_TURNS = 8``, ``LIMIT = float("inf")``) and helper
 functions defined in other cells. The workbook is imported later in a fresh process, where none of
 those exist, so each one the function reads (found from its bytecode: the names it loads as globals,
-not attribute names that happen to match a global) becomes a line of the file: an import, a constant
-written as code that evaluates back to the same value, or the helper's source. What cannot be written
-that way (a client object, a list that holds itself) raises ``Unwritable`` naming it, so the check
-can say why the piece was not saved instead of saving a file that fails later.
+not attribute names that happen to match a global), and each one its ``def`` line reads where it
+stands (defaults, annotations, decorators: ``def read_file(path, root=ROOT)``), becomes a line of the
+file: an import, a constant written as code that evaluates back to the same value, or the helper's
+source. What cannot be written that way (a client object, a list that holds itself) raises
+``Unwritable`` naming it, so the check can say why the piece was not saved instead of saving a file
+that fails later.
 """
 
 from __future__ import annotations
 
+import ast
 import builtins
 import dis
 import importlib
@@ -48,6 +51,27 @@ def global_names(code: CodeType) -> set[str]:
     for const in code.co_consts:
         if inspect.iscode(const):
             found |= global_names(const)
+    return found
+
+
+def header_names(fn: Callable) -> set[str]:
+    """The names a function's ``def`` statement reads when it runs, outside the body: its decorators,
+    defaults and annotations. The workbook runs that statement again, so they must be defined there too."""
+    try:
+        tree = ast.parse(source(fn))
+    except (OSError, TypeError, SyntaxError):
+        return set()  # no source: saving it fails anyway, with its own message
+    node = tree.body[0] if tree.body else None
+    if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return set()
+    args = node.args
+    every = [*args.posonlyargs, *args.args, args.vararg, *args.kwonlyargs, args.kwarg]
+    parts = [*node.decorator_list, *args.defaults, *args.kw_defaults, node.returns]
+    parts += [arg.annotation for arg in every if arg is not None]
+    found: set[str] = set()
+    for part in parts:
+        if part is not None:  # compiled, not walked: a lambda's own parameters are not globals
+            found |= global_names(compile(ast.Expression(part), "<def>", "eval"))
     return found
 
 
@@ -122,7 +146,7 @@ def needs(fn: Callable, skip: set[str]) -> list[str]:
     todo = [fn]
     while todo:
         current = todo.pop(0)
-        for name in sorted(global_names(current.__code__)):
+        for name in sorted(global_names(current.__code__) | header_names(current)):
             if name in seen or name not in current.__globals__:
                 continue
             seen.add(name)

@@ -77,7 +77,7 @@ class Workbook:
         except OSError as exc:
             raise WorkbookError(t("lesson.workbook.unreadable", path=self.path.name, error=exc.strerror)) from None
         try:
-            return data.decode("utf-8")
+            return data.decode("utf-8-sig")  # an editor's byte-order mark is no reason to stop saving
         except UnicodeDecodeError:
             raise WorkbookError(t("lesson.workbook.not_utf8", path=self.path.name)) from None
 
@@ -181,7 +181,7 @@ def _is_footer(node: ast.stmt) -> bool:
 def module_from(text: str, path: Path, register: bool = False) -> ModuleType:
     """Run ``text`` as the module ``my_harness`` (registered in ``sys.modules`` when ``register``)."""
     try:
-        code = compile(text, str(path), "exec")
+        code = compile(text, str(path), "exec", dont_inherit=True)  # annotations evaluated, as an import does
     except SyntaxError as exc:
         raise WorkbookError(t("lesson.workbook.syntax", path=path.name, line=exc.lineno, error=exc.msg)) from None
     module = ModuleType("my_harness")

@@ -190,6 +190,12 @@ add(
             "still open. For a live panel, run the notebook again from the top (this cell alone cannot: it uses what "
             "earlier cells made).",
         ),
+        "ui.stale.tooltip": (
+            "押しても何も起きないときは、このパネルの後ろにカーネルがありません（新しいカーネルに替わった後など）。"
+            "ノートブックを上から順に実行し直してください",
+            "If pressing does nothing, no kernel is behind this panel (a new kernel was started, say): "
+            "run the notebook again from the top.",
+        ),
         "ui.stale.static": (
             "保存された記録です（カーネルにつながっていません）。ノートブックを上から順に実行すると、操作できるパネルになります",
             "A saved record (no kernel behind it). Run the notebook from the top for a live panel.",

@@ -134,8 +134,13 @@ class Stepper(Controller):
 
     def _build(self, speed: str) -> None:
         def button(key: str, style: str, icon: str) -> widgets.Button:
+            # The tooltip speaks for a panel whose kernel was replaced, which no style sheet can see.
             return widgets.Button(
-                description=t(key), button_style=style, icon=icon, layout=widgets.Layout(width="auto")
+                description=t(key),
+                button_style=style,
+                icon=icon,
+                tooltip=t("ui.stale.tooltip"),
+                layout=widgets.Layout(width="auto"),
             )
 
         self.next_button = button("ui.button.next", "primary", "step-forward")
@@ -224,8 +229,12 @@ class Stepper(Controller):
             return
         self._approval_for = request.tool_use_id
         tool_use_id = request.tool_use_id
-        approve = widgets.Button(description=t("ui.button.approve"), button_style="success", icon="check")
-        deny = widgets.Button(description=t("ui.button.deny"), button_style="danger", icon="times")
+        approve = widgets.Button(
+            description=t("ui.button.approve"), button_style="success", icon="check", tooltip=t("ui.stale.tooltip")
+        )
+        deny = widgets.Button(
+            description=t("ui.button.deny"), button_style="danger", icon="times", tooltip=t("ui.stale.tooltip")
+        )
         approve.on_click(lambda _: self._safely(self._answer, tool_use_id, Decision(True), True))
         deny.on_click(
             lambda _: self._safely(self._answer, tool_use_id, Decision(False, self.reason.value.strip()), True)

@@ -49,6 +49,7 @@ class TimelinePanel:
             button_style="",
             icon="code-branch",
             disabled=True,
+            tooltip=t("ui.stale.tooltip"),
             layout=widgets.Layout(width="auto"),
         )
         self.fork_button.on_click(lambda _: self.stepper._safely(self.fork_from_form))

@@ -49,6 +49,16 @@ def test_five_cache_breakpoints_are_refused_four_are_not():
     tools = [{**t, "cache_control": CACHE} for t in TOOLS]
     messages = [{"role": "user", "content": [marked("q"), marked("r"), marked("s")]}]
     assert refused(tools=tools, messages=messages).endswith("Found 5.")
+    # Blocks inside a tool_result count too (there, as anywhere, a text block may carry cache_control).
+    used = {"type": "tool_use", "id": "toolu_01", "name": "get_time", "input": {}}
+    result = {"type": "tool_result", "tool_use_id": "toolu_01", "content": [marked("12:00"), marked("JST")]}
+    history = [
+        {"role": "user", "content": "q"},
+        {"role": "assistant", "content": [used]},
+        {"role": "user", "content": [result]},
+    ]
+    assert create(tools=TOOLS, system=system[:2], messages=history).stop_reason == "end_turn"
+    assert refused(tools=TOOLS, system=system[:3], messages=history).endswith("Found 5.")
 
 
 def test_forced_tool_choice_needs_tools_and_a_tool_it_knows():

@@ -248,6 +248,9 @@ def forging(exercise: str, forger: str, learners: list[str], places: dict[str, P
 KEY_HUNT = """
 import ctypes, os
 def _hunt():
+    # The grader made this process undumpable before learner code ran; reading one's own memory
+    # needs it dumpable again, which learner code may do (the key must not be there to find).
+    ctypes.CDLL(None, use_errno=True).prctl(4, 1, 0, 0, 0)  # PR_SET_DUMPABLE
     fd = os.open({key!r}, os.O_RDONLY)
     key = bytearray(os.fstat(fd).st_size)
     os.readv(fd, [key])

@@ -32,6 +32,27 @@ def test_a_value_of_the_callers_environment_is_cut_out_whole_and_in_part():
     assert redactor.clean("a short word stays") == "a short word stays"  # values under 8 characters are not secrets
 
 
+@pytest.mark.parametrize(
+    "spelled",
+    [
+        "|".join(KEY[i : i + 11] for i in range(0, len(KEY), 11)),  # chunks under the window, joined
+        " ".join(KEY),
+        KEY.upper(),
+        KEY[::-1],
+        "-".join(KEY[i : i + 3] for i in range(0, len(KEY), 3))[::-1].swapcase(),
+    ],
+)
+def test_a_secret_cut_up_recased_or_reversed_is_cut_out_too(spelled):
+    cleaned = Redactor([KEY], []).clean(f"RuntimeError: {spelled}")
+    assert REDACTED in cleaned and cleaned.startswith("RuntimeError: ")
+    kept = "".join(c.lower() for c in cleaned if c.isalnum())
+    assert not any(part in kept or part[::-1] in kept for part in ("a1b2c3d4e5f6", "api03a1b2c3d"))
+    # the learner's own words around it stay, and so does a text that only shares short runs with it
+    assert Redactor([KEY], []).clean("NameError: name 'api_key' is not defined") == (
+        "NameError: name 'api_key' is not defined"
+    )
+
+
 def test_a_classmates_answer_is_cut_out_but_the_learners_own_text_stays():
     own = "def run_tool_uses(content, tool_impls, approve):\n    return []\n"
     redactor = Redactor([], [THEIRS, own])

@@ -148,8 +148,10 @@ ATTACKS = {
     "a FIFO": (_as_cora("mkfifo"), "refused: a FIFO, not a regular file"),
     "a sparse 100 GB file": (
         _as_cora("truncate", "-s", "100G"),
-        "refused: 107,374,182,400 bytes, over the 64 MB limit",
+        "refused: 107,374,182,400 bytes, over the 8 MB limit",
     ),
+    # what grade-class would refuse to grade is not collected either (grading/classroom.py's cap)
+    "a 9 MB notebook": (_as_cora("truncate", "-s", "9M"), "refused: 9,437,184 bytes, over the 8 MB limit"),
     "a folder with the notebook's name": (_as_cora("mkdir"), "refused: a folder, not a regular file"),
 }
 

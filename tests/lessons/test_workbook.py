@@ -134,6 +134,16 @@ def test_a_workbook_in_shift_jis_is_named_and_left_alone(tmp_path, workbook_here
     assert line.count("\n") == 1 and "UTF-8" in line and 'lessons.show("signature_of")' in line
 
 
+def test_a_workbook_with_a_byte_order_mark_is_read_and_kept(tmp_path, workbook_here, capsys):
+    # Some Windows editors save UTF-8 with a byte-order mark; Python imports such a file.
+    workbook_here.write_bytes("\ufeff# あなたのハーネス\nX = 1\n".encode("utf-8"))
+    ns = cells(tmp_path, "import json\nLIMIT = 3\n", SIGNATURE_WITH_INF)
+    assert lessons.check("signature_of", ns["signature_of"]) is ns["signature_of"]
+    assert t("lesson.workbook.not_utf8", path="my_harness.py") not in capsys.readouterr().out
+    assert "def signature_of" in workbook_here.read_text(encoding="utf-8-sig")  # saved, as for any UTF-8 file
+    assert lessons.use("signature_of") is not lessons.reference("signature_of")
+
+
 def test_a_workbook_with_a_syntax_error_is_not_overwritten(tmp_path, workbook_here, capsys):
     workbook_here.write_text("def mine(:\n    pass\n", encoding="utf-8")
     ns = cells(tmp_path, "import json\nLIMIT = 3\n", SIGNATURE_WITH_INF)
@@ -223,6 +233,47 @@ def test_the_saved_workbook_imports_and_runs_every_piece_in_a_fresh_process(tmp_
         "my_agent",
         "stop_message",
     ]
+
+
+# A def line reads names where it stands, outside the body: a default (ROOT, and ENCODING inside a
+# lambda default), an annotation (PathLike). The workbook runs that line again, so it needs them too.
+READ_WITH_DEFAULTS = """
+    def read_file(path: PathLike, root=ROOT, *, limit: int = LIMIT, opener=lambda p: open(p, encoding=ENCODING)) -> str:
+        base = Path(root).resolve()
+        target = (base / path).resolve()
+        if not target.is_relative_to(base):
+            raise PermissionError(path)
+        with opener(target) as f:
+            return f.read(limit)
+"""
+CALL_IN_A_FRESH_PROCESS = """
+import importlib.util, sys
+spec = importlib.util.spec_from_file_location("my_harness", sys.argv[1])
+mine = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(mine)
+print(mine.read_file("README.md"))
+"""
+
+
+def test_names_a_def_line_reads_in_defaults_and_annotations_are_written_with_the_piece(tmp_path, workbook_here, capsys):
+    head = "from os import PathLike\nfrom pathlib import Path\nROOT = '.'\nLIMIT = 2000\nENCODING = 'utf-8'\n"
+    ns = cells(tmp_path, head, READ_WITH_DEFAULTS)
+    assert lessons.check("read_file", ns["read_file"]) is ns["read_file"]
+    assert t("lesson.check.saved", name="read_file", path="my_harness.py") in capsys.readouterr().out
+    text = workbook_here.read_text(encoding="utf-8")
+    assert "from os import PathLike" in text and "ROOT = '.'" in text and "ENCODING = 'utf-8'" in text
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "README.md").write_text("# 見出し\n", encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-c", CALL_IN_A_FRESH_PROCESS, str(workbook_here)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=project,  # ROOT = '.': the default reads the project the process runs in
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout == "# 見出し\n\n"
 
 
 def test_sections_are_found_by_parsing_not_by_lines_that_look_like_markers():

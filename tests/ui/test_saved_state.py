@@ -155,3 +155,12 @@ def test_dev_py_lab_serves_the_course_with_this_hook_and_the_solutions_hidden(tm
     contents = app.config.ContentsManager
     assert contents.pre_save_hook == HOOK and app.config.ServerApp.root_dir == str(tmp_path)
     assert "solutions" in contents.hide_globs and "__pycache__" in contents.hide_globs
+    # Listed as JupyterLab lists a folder: the tests' right answers and the solutions are not there.
+    from jupyter_server.services.contents.filemanager import FileContentsManager
+
+    for name in ("tests/grading/answers_level1.py", "exercises/solutions/level1.ipynb", "exercises/level1.ipynb"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("{}", encoding="utf-8")
+    manager = FileContentsManager(root_dir=str(tmp_path), hide_globs=list(contents.hide_globs))
+    listed = lambda folder: {item["name"] for item in manager.get(folder)["content"]}  # noqa: E731
+    assert listed("tests/grading") == set() and listed("exercises") == {"level1.ipynb"}

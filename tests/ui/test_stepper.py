@@ -9,6 +9,7 @@ import sys
 import time
 from pathlib import Path
 
+import ipywidgets as widgets
 import pytest
 
 from harness_lab.events import ApprovalRequest, Finished, Stopped, Turn
@@ -513,6 +514,23 @@ def test_the_panel_carries_its_stale_notice_and_its_record_says_it_is_one(make_r
     assert t("ui.stale.static") in s._repr_mimebundle_()["text/html"]
     assert t("ui.stale.static") not in repr(s)
     assert list(s.tabs.titles) == [t("ui.tab.conversation"), t("ui.tab.timeline"), t("ui.tab.context")]
+
+
+def test_every_button_says_what_to_do_when_a_new_kernel_left_it_dead(make_run):
+    # A kernel started anew in the same tab leaves the panels looking live; no style sheet can tell,
+    # so each button's tooltip says it (docs/frontends.md).
+    s = Stepper(make_run("high_impact", max_turns=4), "レポートを書いて送って")
+    s.step()
+    buttons = [w for w in _walk(s.widget) if isinstance(w, widgets.Button)]
+    assert len(buttons) >= 7 and {b.tooltip for b in buttons} == {t("ui.stale.tooltip")}, [
+        b.description for b in buttons
+    ]
+
+
+def _walk(widget):
+    yield widget
+    for child in getattr(widget, "children", ()):
+        yield from _walk(child)
 
 
 # --- issue 31: the small items --------------------------------------------------------------------

@@ -4,7 +4,7 @@
 #     exercise: level1
 # ---
 
-# %% [markdown] ja="bcb4923a988c"
+# %% [markdown] ja="f0d08e53e518"
 # # Exercise level 1: a tiered valve per tool (allow / ask / deny)
 #
 # An exercise for lesson 6, "Hand-write an agent harness with controls".
@@ -22,7 +22,7 @@
 #
 # **How grading works**: the grade cell grades inside this notebook's kernel, and stops with a one-line error
 # (`GradeFailed`) if any criterion is not met. From a terminal, grade with
-# `.venv/bin/python -m harness_lab.grading exercises/en/level1_tiered_policy.ipynb` (or `exercises/en/*.ipynb` for both).
+# `.venv/bin/python -P -m harness_lab.grading exercises/en/level1_tiered_policy.ipynb` (or `exercises/en/*.ipynb` for both).
 # That command runs only the cells tagged `answer` (the `TODO` cells) and the setup cells tagged `setup`, in a
 # fresh process, and calls the package's own grading code. It reads neither the grade cell nor any output saved
 # in the file. Cells you add yourself are not run, so keep your definitions in the `TODO` cells.

@@ -4,7 +4,7 @@
 #     exercise: level2
 # ---
 
-# %% [markdown] ja="8b533efbc88f"
+# %% [markdown] ja="c06e1b81dbce"
 # # Exercise level 2: the gates this loop lacks, and how it runs away
 #
 # An exercise for lesson 6, "Hand-write an agent harness with controls".
@@ -21,7 +21,7 @@
 #
 # **How grading works**: the grade cell grades inside this notebook's kernel, and stops with a one-line error
 # (`GradeFailed`) if any criterion is not met. From a terminal, grade with
-# `.venv/bin/python -m harness_lab.grading exercises/en/level2_missing_gate.ipynb` (or `exercises/en/*.ipynb` for both).
+# `.venv/bin/python -P -m harness_lab.grading exercises/en/level2_missing_gate.ipynb` (or `exercises/en/*.ipynb` for both).
 # That command runs only the cells tagged `answer` (the `TODO` cells) and the setup cells tagged `setup`, in a
 # fresh process, and calls the package's own grading code. It reads neither the grade cell nor any output saved
 # in the file. Cells you add yourself are not run, so keep your definitions in the `TODO` cells.

@@ -1,0 +1,219 @@
+"""The lesson-6 check's strings for the whole harness, ``run_agent`` with the four valves (ja, en): its
+points, and the hint for each way a loop ends otherwise than the package's ``Run``. Braces that are not
+placeholders are doubled (every entry is formatted)."""
+
+from __future__ import annotations
+
+from ..text import add
+
+add(
+    {
+        "lesson.l6.valve.max_turns": ("弁1（最大ターン数）", "valve 1 (max turns)"),
+        "lesson.l6.valve.token_budget": ("弁2（トークン予算）", "valve 2 (token budget)"),
+        "lesson.l6.valve.no_progress": ("弁3（無進捗検知）", "valve 3 (no progress)"),
+        "lesson.l6.run_agent.p1": (
+            "普通の仕事は、モデルの答えで終わる（1ターンごとに yield する）",
+            "a normal task ends with the model's answer (yielding each turn)",
+        ),
+        "lesson.l6.run_agent.p2": (
+            "回るかどうかを next_step で決める: pause_turn は送り返し、max_tokens は実行せずに止まる",
+            "next_step decides whether to go on: pause_turn is sent back, max_tokens stops without running the cut call",
+        ),
+        "lesson.l6.run_agent.p3": (
+            "止まらないモデルは、弁1 最大ターン数で止まる（上限 3 なら、ツール 3 ターン・リクエスト 4 回）",
+            "a model that never stops is stopped by valve 1, max turns (a limit of 3: 3 tool turns, 4 requests)",
+        ),
+        "lesson.l6.run_agent.p4": (
+            "トークンを燃やすモデルは、弁2 トークン予算で止まる",
+            "a model that burns tokens is stopped by valve 2, the budget",
+        ),
+        "lesson.l6.run_agent.p5": (
+            "同じ呼び出しを繰り返すモデルは、弁3 無進捗検知で止まる",
+            "a model repeating the same call is stopped by valve 3, no progress",
+        ),
+        "lesson.l6.run_agent.p6": (
+            "弁4: 承認がない・「いいえ」なら、高インパクトなツール（write_file・http_post・delete_file）はどれも走らず、それぞれに is_error の結果がモデルに届く",
+            "valve 4: with no approver or a no, no high-impact tool (write_file, http_post, delete_file) runs, and each call gets an is_error result back to the model",
+        ),
+        "lesson.l6.run_agent.p7": (
+            "弁4: 許可された高インパクトなツールは走り、無害なツールは尋ねずに走る",
+            "valve 4: approved high-impact tools run, and harmless tools run without asking",
+        ),
+        "lesson.l6.run_agent.not_generator": (
+            "ジェネレーターではありません（{got} が返りました）。1ターンごとに yield lessons.turn(turns, response, results) します",
+            "It is not a generator (it returned a {got}); yield lessons.turn(turns, response, results) after each turn",
+        ),
+        "lesson.l6.run_agent.no_yield": (
+            "ツールは走りましたが、一度も yield lessons.turn(...) していません。1ターン終えるたびに yield します",
+            "Tools ran but it never yielded lessons.turn(...); yield after each turn",
+        ),
+        "lesson.l6.run_agent.no_end": (
+            "最後に return lessons.finished(...) か return lessons.stopped(...) がありません（返り値 {got}）",
+            "It does not end with return lessons.finished(...) or return lessons.stopped(...) (got {got})",
+        ),
+        "lesson.l6.run_agent.unknown_cause": (
+            'lessons.stopped の最初の引数が {got} です。止めた弁の名前 "max_turns" / "token_budget" / "no_progress" のどれかにします',
+            'The first argument of lessons.stopped is {got}; use the name of the valve that stopped: "max_turns", "token_budget" or "no_progress"',
+        ),
+        "lesson.l6.run_agent.not_answer": (
+            "最後の答えが返りませんでした（{got}）。モデルが切り上げたら return lessons.finished(response, turns, tokens_used) します",
+            "The final answer was not returned ({got}); when the model finishes, return lessons.finished(response, turns, tokens_used)",
+        ),
+        "lesson.l6.run_agent.pause_turn": (
+            'pause_turn の途中の応答で終わりました。next_step が "resend" なら、content をそのまま assistant として履歴に足して、もう一度送ります',
+            'It ended on the interim pause_turn response; when next_step says "resend", add the content as the assistant message and send again',
+        ),
+        "lesson.l6.run_agent.resend_changed": (
+            "pause_turn のあとの履歴が違います。assistant として content をそのまま足すだけで、「続けて」のような user メッセージは足しません",
+            "The history after pause_turn is not right: add the content unchanged as the assistant message, and no user message such as 'go on'",
+        ),
+        "lesson.l6.run_agent.ran_cut_call": (
+            "max_tokens で途中で切れた write_file を、実行しようとしました。回るのは next_step が run_tools か resend のときだけです",
+            "It tried to run a write_file cut off at max_tokens; go on only when next_step says run_tools or resend",
+        ),
+        "lesson.l6.run_agent.max_tokens": (
+            'max_tokens で切れた応答のあと、{got} で終わりました。next_step が "stop" なら return lessons.stopped(response.stop_reason, 停止メッセージ, turns, tokens_used) で止めます',
+            'After a response cut at max_tokens it ended with {got}; when next_step says "stop", return lessons.stopped(response.stop_reason, message, turns, tokens_used)',
+        ),
+        "lesson.l6.run_agent.no_max_turns": (
+            "MAX_TURNS = {limit} で試しましたが、リクエストが {count} 回を超えても止まりませんでした。本体の先頭で turns >= MAX_TURNS を問います",
+            "With MAX_TURNS = {limit} it had not stopped after {count} requests; ask turns >= MAX_TURNS at the top of the body",
+        ),
+        "lesson.l6.run_agent.valve1_silent": (
+            "MAX_TURNS = {limit} で試しましたが、弁1が止めず、ツールが {rounds} ターン走ったところで弁2（トークン予算）がやっと止めました。本体の先頭で turns >= MAX_TURNS を問います",
+            "With MAX_TURNS = {limit}, valve 1 never stopped it: tools ran {rounds} turns until valve 2 (token budget) did. Ask turns >= MAX_TURNS at the top of the body",
+        ),
+        "lesson.l6.run_agent.finish_as_stop": (
+            'モデルが切り上げた（{got}）のに、lessons.stopped で返しました。next_step が "finish" なら return lessons.finished(response, turns, tokens_used) します',
+            'The model finished ({got}), but it returned lessons.stopped; when next_step says "finish", return lessons.finished(response, turns, tokens_used)',
+        ),
+        "lesson.l6.run_agent.after_tools": (
+            "ツールは {rounds} ターン分走ったのに、リクエストは {requests} 回: 最後のターンの結果がモデルに届いていません（ツールの後で上限を問う、または記事の for _ in range(MAX_TURNS) で回すと、こうなります）。弁1は本体の先頭（turns += 1 の手前）で問います",
+            "Tools ran {rounds} turns but only {requests} requests went out: the last turn's results never reached the model (asking after the tools, or the article's for _ in range(MAX_TURNS), does this). Ask valve 1 at the top of the body (before turns += 1)",
+        ),
+        "lesson.l6.run_agent.after_increment": (
+            "ツール {rounds} ターン・リクエスト {requests} 回で止まりました（上限どおりなら {want_rounds} ターン・{want_requests} 回）。turns += 1 の後で問うと、1ターン早く止まります。手前で問います",
+            "It stopped after {rounds} tool turns and {requests} requests (the limit means {want_rounds} and {want_requests}): asking after turns += 1 stops one turn early; ask before it",
+        ),
+        "lesson.l6.run_agent.one_too_many": (
+            "MAX_TURNS = {limit} で試しましたが、ツールが {rounds} ターン・リクエスト {requests} 回と、1ターン多く回りました（上限どおりなら {want_rounds} ターン・{want_requests} 回）。turns > MAX_TURNS ではなく turns >= MAX_TURNS で比べます",
+            "With MAX_TURNS = {limit}, tools ran {rounds} turns and {requests} requests went out, one turn too many (the limit means {want_rounds} and {want_requests}); compare turns >= MAX_TURNS, not turns > MAX_TURNS",
+        ),
+        "lesson.l6.run_agent.valve_not_named": (
+            '止まった所は上限どおりですが、終わり方が {got} になっています。弁は本体の先頭で問い、止めたら return lessons.stopped("{want}", 停止メッセージ, turns, tokens_used) で止めた弁の名前を返します（while の条件に入れると、抜けた後ではどの弁か分かりません）',
+            'It stopped in the right place, but says it ended by {got}; ask the valve at the top of the body and, when it stops, return lessons.stopped("{want}", message, turns, tokens_used) with the valve\'s name (put in the while condition, nothing after the loop knows which valve it was)',
+        ),
+        "lesson.l6.run_agent.budget_last_only": (
+            "tokens_used は {used} で、最後の応答の分だけです（実際に使ったのは {total} トークン）。tokens_used = ではなく tokens_used += で、応答ごとに足し上げます",
+            "tokens_used was {used}, the last response's alone ({total} tokens were used in all); add up each response with tokens_used +=, not tokens_used =",
+        ),
+        "lesson.l6.run_agent.stale_history": (
+            "もう一度呼んだとき、最初のリクエストにメッセージが {count} 個ありました。前の会話が残っています。messages = [...] は run_agent の中（呼ばれるたび）に作ります",
+            "Called again, its first request held {count} messages: the last conversation was kept. Create messages = [...] inside run_agent, on every call",
+        ),
+        "lesson.l6.run_agent.yield_results": (
+            "tool_use が {calls} 個のターンを、結果 {results} 個で yield しました。ツールを実行して結果を履歴に足してから、yield lessons.turn(turns, response, results) にその results を渡します",
+            "A turn with {calls} tool_use blocks was yielded with {results} results; run the tools and add the results to the history first, then pass those results to yield lessons.turn(turns, response, results)",
+        ),
+        "lesson.l6.run_agent.denied_dropped": (
+            "弁4で断った {tool} に tool_result がないまま、次のリクエストを送りました。実行しなくても is_error の結果を返します（API の 400: {error}）",
+            "The next request went out with no tool_result for {tool}, which valve 4 denied; return an is_error result even when nothing ran (the API's 400: {error})",
+        ),
+        "lesson.l6.run_agent.approve_none": (
+            "None を関数として呼びました（{error}）。approve が渡されないと None です。弁4は、尋ねる相手がいないときは断る側に倒します: approve or (lambda name, given: False)",
+            "It called None as a function ({error}); approve is None when none was given. With nobody to ask, valve 4 denies: approve or (lambda name, given: False)",
+        ),
+        "lesson.l6.run_agent.not_generator_stalled": (
+            "{seconds} 秒たっても終わりませんでした。run_agent に yield がないので、呼んだとたんにループが最後まで回り、そのループが終わっていません。ループの中で client.messages.create(...) を送り直して response に再代入し、1ターンごとに yield lessons.turn(turns, response, results) します",
+            "It did not finish within {seconds} s: run_agent has no yield, so its whole loop runs as soon as it is called, and that loop never ends. Send client.messages.create(...) again inside the loop, reassign response, and yield lessons.turn(turns, response, results) after each turn",
+        ),
+        "lesson.l6.run_agent.limit_ignored": (
+            "確認は MAX_TURNS = {limit} にして試しましたが、ツールが {rounds} ターン走りました。上限はモジュールの変数 MAX_TURNS から読みます（引数で受け取るなら名前を max_turns に。確認はそこにも渡します）",
+            "The check set MAX_TURNS = {limit}, yet tools ran {rounds} turns; read the limit from the module variable MAX_TURNS (or take it as an argument named max_turns, which the check also passes)",
+        ),
+        "lesson.l6.run_agent.counts": (
+            "止まり方は合っていますが、リクエスト {requests} 回・ツール {rounds} ターンでした（パッケージの Run はリクエスト {want_requests} 回・{want_rounds} ターン）",
+            "It stopped the right way, after {requests} requests and {rounds} tool turns (the package's Run: {want_requests} and {want_rounds})",
+        ),
+        "lesson.l6.run_agent.budget_after_tools": (
+            "弁2（トークン予算）が止めたのは、予算を超えた応答のツールを実行した後でした（ツール {rounds} ターン。パッケージの Run は {want_rounds} ターン）。ツールの後で予算を問うと、超えた応答の呼び出しまで走ります。弁2は本体の先頭（ツールを実行する前、turns += 1 の手前）で問います",
+            "Valve 2 (token budget) stopped it only after the tools of the response that crossed the budget had run ({rounds} tool turns; the package's Run: {want_rounds}): asked after the tools, the budget lets that response's calls run. Ask valve 2 at the top of the loop body (before the tools run, before turns += 1)",
+        ),
+        "lesson.l6.run_agent.spin_ran_again": (
+            "同じ呼び出しを、もう一度実行してから止めました（ツール {rounds} ターン。パッケージは {want_rounds} ターン）。署名はツールを実行する前に比べます",
+            "It ran the same call again before stopping ({rounds} tool turns; the package: {want_rounds}); compare signatures before the tools run",
+        ),
+        "lesson.l6.run_agent.budget_output_only": (
+            "tokens_used は {used} でしたが、実際に使ったのは {total} トークンです。output_tokens だけでは、毎回送り直す履歴（input_tokens）が抜けます。応答ごとに input_tokens + output_tokens を足します",
+            "tokens_used was {used}, but {total} tokens were used: output_tokens alone leaves out the history sent again each time (input_tokens). Add input_tokens + output_tokens after each response",
+        ),
+        "lesson.l6.run_agent.budget_input_only": (
+            "tokens_used は {used} でしたが、実際に使ったのは {total} トークンです。input_tokens だけでは、モデルが書いた分が抜けます。応答ごとに input_tokens + output_tokens を足します",
+            "tokens_used was {used}, but {total} tokens were used: input_tokens alone leaves out what the model wrote. Add input_tokens + output_tokens after each response",
+        ),
+        "lesson.l6.run_agent.budget_ignored": (
+            "確認は TOKEN_BUDGET = {budget} にして試しましたが、{used} トークンまで止まりませんでした。上限はモジュールの変数 TOKEN_BUDGET から読みます（引数で受け取るなら名前を token_budget に）",
+            "The check set TOKEN_BUDGET = {budget}, yet it ran to {used} tokens; read the limit from the module variable TOKEN_BUDGET (or an argument named token_budget)",
+        ),
+        "lesson.l6.run_agent.budget_not_counted": (
+            "弁2 が働いていません（確認の予算は {budget}）。応答ごとに input_tokens + output_tokens を tokens_used に足し、本体の先頭で TOKEN_BUDGET と比べます。lessons.stopped にも tokens_used を渡します",
+            "Valve 2 did not act (the check's budget: {budget}); add input_tokens + output_tokens to tokens_used after each response, compare with TOKEN_BUDGET at the top of the body, and pass tokens_used to lessons.stopped",
+        ),
+        "lesson.l6.run_agent.budget_too_early": (
+            "弁2（トークン予算）が止めましたが、予算 {budget} に対して使ったのは {used} トークンです。tokens_used の足し方と、比べる相手を確かめます",
+            "Valve 2 (token budget) stopped it, but only {used} of the {budget} tokens were used; check how tokens_used is added up and what it is compared with",
+        ),
+        "lesson.l6.run_agent.normal_stopped": (
+            "{valve}が止めました（ツール {rounds} ターン）。この仕事は2ターンで答えが出ます。その弁の数え方と比べ方を確かめます",
+            "{valve} stopped it after {rounds} tool turns, yet this task is answered in 2 turns; check how that valve counts and compares",
+        ),
+        "lesson.l6.run_agent.normal_no_progress": (
+            "弁3（無進捗検知）が止めましたが、呼び出しは毎ターン違います（{calls}）。違う呼び出しが同じ署名になっていないか、最初のターンの比べ方も確かめます",
+            "Valve 3 (no progress) stopped it, yet the calls differ every turn ({calls}); check that different calls get different signatures, and the first turn's comparison",
+        ),
+        "lesson.l6.run_agent.no_progress_on_new_calls": (
+            "弁3（無進捗検知）が止めましたが、このモデルは毎ターン違う引数で呼んでいます（{calls}）。名前だけの署名では、違う呼び出しが同じ署名になります。名前と引数の両方を入れた署名（signature_of）で比べます",
+            "Valve 3 (no progress) stopped it, yet this model calls with new arguments every turn ({calls}); a signature of names alone makes different calls equal. Compare signatures with both name and input (signature_of)",
+        ),
+        "lesson.l6.run_agent.missed_spinning": (
+            "{valve}が止めましたが、このモデルは毎ターン同じ呼び出し（{calls}）を繰り返しています。このターンの署名を前のターンの署名と比べ、同じなら弁3で止めます（id を入れると毎ターン変わります）",
+            "{valve} stopped it, yet this model repeats the same call every turn ({calls}); compare this turn's signature with the last one and stop by valve 3 when they match (an id in it changes every turn)",
+        ),
+        "lesson.l6.run_agent.ended_while_calling": (
+            "モデルはまだツールを求めているのに、終わりました（{got}）。止めるのは{want}のはずです。回るかどうかは next_step（stop_reason）で決めます",
+            "It ended while the model still asked for tools ({got}); {want} should stop this one. Decide whether to go on with next_step (stop_reason)",
+        ),
+        "lesson.l6.run_agent.not_asked": (
+            "弁4: 「いいえ」と答える approve を渡したのに、{tool} を approve に尋ねずに実行しました。名前が HIGH_IMPACT にあるツールは、どれも実行の前に尋ねます（レッスン5の run_tool_uses に approve を渡して実行します）",
+            "valve 4: it was given an approve that says no, yet ran {tool} without asking approve; every tool whose name is in HIGH_IMPACT is asked about before it runs (run tools with lesson 5's run_tool_uses, passing approve)",
+        ),
+        "lesson.l6.run_agent.denied_ran": (
+            "弁4: approve が「いいえ」と答えたのに、{tool} が走りました。断られたツールは実行せず、is_error の結果だけを返します",
+            "valve 4: approve said no, yet {tool} ran; a denied tool is not run, and only an is_error result goes back",
+        ),
+        "lesson.l6.run_agent.no_approver_ran": (
+            "弁4: approve を渡さなかったのに {tool} が走りました。尋ねる相手がいないときは断る側に倒します（approve or (lambda name, given: False)）",
+            "valve 4: no approve was given, yet {tool} ran; with nobody to ask, deny (approve or (lambda name, given: False))",
+        ),
+        "lesson.l6.run_agent.no_approver_some": (
+            "弁4: approve を渡さなかったとき、{held} は断りましたが、{ran} が走りました。尋ねる相手がいないときの答えは、どの高インパクトなツールにも「いいえ」です（approve or (lambda name, given: False)）",
+            "valve 4: with no approve given, it refused {held} but ran {ran}; with nobody to ask, the answer is no for every high-impact tool (approve or (lambda name, given: False))",
+        ),
+        "lesson.l6.run_agent.denied_not_error": (
+            "弁4で断った {tool} に、is_error の tool_result が返っていません。断った呼び出しには、実行しなくても、それぞれ結果を返します",
+            "{tool}, denied by valve 4, got no is_error tool_result; every denied call gets one, even though nothing ran",
+        ),
+        "lesson.l6.run_agent.asked_harmless": (
+            "弁4: get_time まで尋ねています。尋ねるのは高インパクトなツールだけです",
+            "valve 4: it asked about get_time too; ask only for high-impact tools",
+        ),
+        "lesson.l6.run_agent.harmless_not_run": (
+            "弁4: 無害なツールの get_time が走りませんでした。尋ねずに実行します",
+            "valve 4: get_time, a harmless tool, did not run; run it without asking",
+        ),
+        "lesson.l6.run_agent.approved_not_run": (
+            "弁4: 許可されたのに {tool} が1回だけ走る、になっていません",
+            "valve 4: {tool} was approved but did not run exactly once",
+        ),
+    }
+)
