@@ -3,8 +3,11 @@
 A source ``<folder>/src/NAME.py`` (Japanese) has its English twin in ``<folder>/src/en/NAME.py``.
 The twins hold the same cells in the same order, of the same kinds, with the same tags and
 metadata, and their code cells are the same code: only the contents of string literals (the text
-parts of f-strings included) and comments may differ. ``check_twins`` says where they part, in one
-line, and the build writes neither edition until they agree.
+parts of f-strings included) and comments may differ. A string that reads as a name where the Japanese
+has it (``"long_task"``, ``"run_agent"``, ``"sandbox/report.md"``: ASCII letters, digits and ``_.-/:``
+only) is code too, a scenario, a piece, a key or a path, and the English must carry it unchanged; the
+one exemption is the language a notebook passes to ``use_language``. ``check_twins`` says where they
+part, in one line, and the build writes neither edition until they agree.
 
 Every cell of the English source records, in its marker line, a short hash of the Japanese cell it
 was translated from: ``# %% [markdown] ja="3f2a9c1e0b7d"``. When a Japanese cell changes, its
@@ -30,6 +33,9 @@ import nbformat
 HASH_KEY = "ja"  # the English cell's metadata key for its Japanese cell's hash
 MARKER = re.compile(r"^# %%(?!%)")  # a cell's first line in jupytext's percent format
 STAMP = re.compile(rf' {HASH_KEY}="[^"]*"')
+# A string literal that is code when the Japanese has it: no Japanese word looks like this, a name does.
+NAME_LIKE = re.compile(r"[A-Za-z0-9_.\-/:]+")
+LANGUAGES = {"ja": "en"}  # use_language("ja") in a Japanese source is use_language("en") in its twin
 
 
 class EditionError(Exception):
@@ -40,6 +46,7 @@ class EditionError(Exception):
 class Token:
     text: str
     line: int  # in the cell, from 1
+    value: str | None = None  # a plain string literal's contents (``<str>``): compared when it reads as a name
 
 
 def twin_of(source: Path) -> Path:
@@ -93,7 +100,15 @@ def code_shape(source: str) -> list[Token]:
             shape.append(Token(name, tok.start[0]))  # the indentation's width is not the code
         elif name not in ("COMMENT", "NL", "ENDMARKER"):
             shape.append(Token(tok.string, tok.start[0]))
-    return [tok for n, tok in enumerate(shape) if not (tok.text == "<str>" and n and shape[n - 1].text == "<str>")]
+    joined: list[Token] = []  # implicitly joined literals as one; its value only when every part is plain
+    for tok in shape:
+        if tok.text == "<str>" and joined and joined[-1].text == "<str>":
+            before = joined[-1].value
+            both = before + tok.value if before is not None and tok.value is not None else None
+            joined[-1] = Token("<str>", joined[-1].line, both)
+        else:
+            joined.append(tok)
+    return joined
 
 
 def _slice(lines: list[str], start: tuple[int, int], end: tuple[int, int]) -> str:
@@ -106,7 +121,8 @@ def _literal(text: str, line: int) -> list[Token]:
     """A string literal: ``<str>``; an f-string: its placeholders between ``<str>`` marks."""
     prefix = text[: min(i for i in (text.find('"'), text.find("'")) if i >= 0)]
     if "f" not in prefix.lower():
-        return [Token("<str>", line)]
+        value = ast.literal_eval(text)
+        return [Token("<str>", line, value if isinstance(value, str) else None)]
     return [Token("<str>", line), *_placeholders(ast.parse(text, mode="eval").body, line), Token("<str>", line)]
 
 
@@ -158,14 +174,30 @@ def _same_code(ja: str, en: str, where: str, marker: int) -> None:
         raise EditionError(f"{where}: its code cannot be compared, it does not tokenize ({exc})") from None
     for n, (x, y) in enumerate(zip(a, b)):
         if x.text != y.text:
-            line = f" (line {marker + 1 + y.line})" if marker >= 0 else ""
-            raise EditionError(
-                f"{where}{line}: the code differs from the Japanese at token {n + 1}: "
-                f"{y.text!r} where the Japanese has {x.text!r} (only strings and comments may differ)"
-            )
+            english, japanese, why = repr(y.text), repr(x.text), "only strings and comments may differ"
+        elif _name_changed(a, n, y.value):
+            english = f"the string {y.value!r}" if y.value is not None else "an f-string"
+            japanese, why = repr(x.value), "a string that reads as a name is code: a scenario, a piece, a key, a path"
+        else:
+            continue
+        line = f" (line {marker + 1 + y.line})" if marker >= 0 else ""
+        raise EditionError(
+            f"{where}{line}: the code differs from the Japanese at token {n + 1}: "
+            f"{english} where the Japanese has {japanese} ({why})"
+        )
     if len(a) != len(b):
         extra, side = (b[len(a)], "English") if len(b) > len(a) else (a[len(b)], "Japanese")
         raise EditionError(f"{where}: the {side} code goes on where the other ends, at {extra.text!r}")
+
+
+def _name_changed(ja: list[Token], n: int, english: str | None) -> bool:
+    """The Japanese string at ``n`` reads as a name and the English one is another; a language passed
+    to ``use_language`` aside."""
+    japanese = ja[n].value
+    if japanese is None or japanese == english or not NAME_LIKE.fullmatch(japanese):
+        return False
+    called = [tok.text for tok in ja[max(n - 2, 0) : n]] == ["use_language", "("]
+    return not (called and LANGUAGES.get(japanese) == english)
 
 
 # --- stale translations and stamping --------------------------------------------------------------

@@ -23,11 +23,12 @@ import inspect
 from collections.abc import Callable
 from typing import Any
 
-from ..text import t
+from ..text import lang, t
 from . import catalog, catalog6, catalog7, thinking_catalog  # noqa: F401  # the layer's strings, before any module uses them
 from .capstone import MY_AGENT
 from .checking import Miss, Piece, Point, judge, point_lines, unwritten
 from .confinement import READ_FILE
+from .english_pieces import twin as english_twin
 from .lesson2 import RUN_AGENT, RUN_TOOLS
 from .lesson3 import NEXT_STEP
 from .lesson4 import SIGNATURE_OF
@@ -140,8 +141,10 @@ def reference(name: str, *, lesson: int | None = None) -> Callable:
 
 
 def show(name: str, *, lesson: int | None = None) -> None:
-    """Print the reference of piece ``name`` (its comments are written for that lesson's reader)."""
-    print(inspect.getsource(piece(name, lesson).reference))
+    """Print the reference of piece ``name`` (its comments are written for that lesson's reader, in the
+    kernel's language: an English kernel reads its English twin)."""
+    wanted = piece(name, lesson)
+    print(inspect.getsource(english_twin(wanted) if lang() == "en" else wanted.reference))
 
 
 def hint(name: str, *, lesson: int | None = None) -> None:

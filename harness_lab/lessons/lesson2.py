@@ -15,6 +15,7 @@ from ..emulator import call, emulated_client, redacted, reply, say
 from ..grading.spies import Recorder
 from ..messages import content_dicts, tool_calls
 from ..model import DEFAULT_MODEL
+from . import english_pieces
 from .checking import Miss, Piece, Point
 from .scenes import (
     THOUGHT,
@@ -210,6 +211,7 @@ RUN_TOOLS = Piece(
     ),
     run_tools,
     shape="run_tools(content, impls)",
+    english=english_pieces.run_tools,  # its failure text goes to the model
 )
 
 
@@ -310,5 +312,6 @@ RUN_AGENT = Piece(
     ),
     run_agent,
     shape="run_agent(client, user_input, tools, impls)",
+    english=english_pieces.run_agent,
     stalled=lambda fn, seconds: Miss("lesson.l2.run_agent.stalled", {"seconds": seconds}),
 )

@@ -1,7 +1,8 @@
 """Two editions kept in step (notebooks/editions.py) and the language a notebook chooses (hl.use_language).
 
-The build refuses to write either edition when their code differs beyond strings and comments, in one
-line naming the file, the cell and the token; an English cell whose Japanese twin changed since it
+The build refuses to write either edition when their code differs beyond strings and comments (a string
+that reads as a name where the Japanese has it is code: a scenario, a piece, a path), in one line naming
+the file, the cell and the token; an English cell whose Japanese twin changed since it
 was stamped is a stale translation, named here; stamping records the Japanese as it is now. A
 notebook's ``hl.use_language`` holds in its kernel and in every process the kernel starts, over
 whatever ``HARNESS_LAB_LANG`` says. Nothing here starts a kernel: the notebooks' own runs are in
@@ -151,6 +152,55 @@ def test_code_drift_is_refused_in_one_line_naming_file_cell_and_token(tmp_path, 
         check_twins(ja_path, en_path)
     message = str(raised.value).replace(str(tmp_path) + "/", "")
     assert message.startswith(expected) and "\n" not in message, message
+
+
+@pytest.mark.parametrize(
+    ("ja_code", "en_code"),
+    [
+        ('hl.Run(hl.connect("long_task"))', 'hl.Run(hl.connect("abab"))'),
+        ('lessons.check("run_agent", fn)', 'lessons.check("run_tools", fn)'),
+        ('open("sandbox/report.md")', 'open("sandbox/notes.md")'),
+        ('LANGUAGE = "ja"', 'LANGUAGE = "en"'),  # "ja" -> "en" only as what use_language is given
+        ('hl.use_language("ja")', 'hl.use_language("fr")'),
+    ],
+    ids=["a scenario", "a piece", "a path", "a language outside use_language", "another language"],
+)
+def test_a_string_that_reads_as_a_name_is_code(tmp_path, ja_code, en_code):
+    ja_path, en_path = twins(tmp_path, JA.replace("LIMIT = 3", ja_code), EN.replace("LIMIT = 3", en_code))
+    with pytest.raises(EditionError) as raised:
+        check_twins(ja_path, en_path)
+    message = str(raised.value).replace(str(tmp_path) + "/", "")
+    assert message.startswith("notebooks/src/en/01_demo.py cell 4 (line 13): the code differs"), message
+    assert "a string that reads as a name is code" in message
+
+
+def test_a_japanese_string_leaves_its_english_free_even_when_the_english_reads_as_a_name(tmp_path):
+    ja = JA.replace("LIMIT = 3", 'DONE, SEP, LANG = "送信しました", "／ 回", "ja"\nhl.use_language(LANG)')
+    en = EN.replace("LIMIT = 3", 'DONE, SEP, LANG = "Sent.", "/", "ja"\nhl.use_language(LANG)')
+    check_twins(*twins(tmp_path, ja, en))
+
+
+@pytest.mark.parametrize(
+    ("where", "before", "after"),
+    [('"budget_burning", "{}"]', "long_task", "abab"), ('lessons.check("{}", ', "run_agent", "run_tools")],
+    ids=["a scenario name", "the piece a check judges"],
+)
+def test_the_course_refuses_a_renamed_scenario_or_piece_in_english_naming_the_cell(tmp_path, where, before, after):
+    """The audit's drift (issue 25.2): notebook 05's English with a scenario or a piece renamed."""
+    ja_path = tmp_path / "notebooks" / "src" / "05_full_harness.py"
+    en_path = twin_of(ja_path)
+    en_path.parent.mkdir(parents=True)
+    shutil.copy(ROOT / "notebooks" / "src" / ja_path.name, ja_path)
+    text = (ROOT / "notebooks" / "src" / "en" / ja_path.name).read_text(encoding="utf-8")
+    old, new = where.format(before), where.format(after)
+    assert text.count(old) == 1
+    en_path.write_text(text.replace(old, new), encoding="utf-8")
+    cell = next(n for n, c in enumerate(read_source(en_path).cells, start=1) if new in c.source)
+    with pytest.raises(EditionError) as raised:
+        check_twins(ja_path, en_path)
+    message = str(raised.value)
+    assert f"05_full_harness.py cell {cell} (line " in message and "\n" not in message, message
+    assert f"the string {after!r} where the Japanese has {before!r}" in message
 
 
 def test_the_build_writes_neither_edition_when_they_differ(tmp_path, capsys):
