@@ -50,6 +50,7 @@ __all__ = [
     "compare",
     "drive",
     "finished",
+    "guessed",
     "hint",
     "judge",
     "piece",
@@ -151,6 +152,11 @@ def hint(name: str, *, lesson: int | None = None) -> None:
     """Print the steps for writing piece ``name``: a hint the learner opens, not the answer."""
     wanted = piece(name, lesson)
     print(t(wanted.hint) if wanted.hint else t("lesson.hint.none", name=name, show=_call("show", wanted)))
+
+
+def guessed(guess: dict) -> bool:
+    """Whether the learner wrote down any prediction: what would give the answer away waits for one."""
+    return isinstance(guess, dict) and any(value is not None for value in guess.values())
 
 
 def compare(guess: dict, actual: dict) -> bool:

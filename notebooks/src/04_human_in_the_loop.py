@@ -273,9 +273,10 @@ def agent(client, user_input, tools, approve, runner, max_turns=8):
     return messages, hl.text_of(response.content)
 
 # %%
-def no_thanks(box):
+def no_thanks(box, show=True):
     def approve(name, tool_input):
-        print(f"[approve] {name} を実行しますか？ → いいえ（この時点の sandbox/: {files(box)}）")
+        seen = f"（この時点の sandbox/: {files(box)}）" if show else ""  # show=False: 予想の答えを伏せる
+        print(f"[approve] {name} を実行しますか？ → いいえ{seen}")
         return False
     return approve
 
@@ -313,10 +314,11 @@ def run_tool_uses_after(content, impls, approve):
 
 box2, tools2 = new_sandbox()
 messages, answer = agent(hl.connect("high_impact", live=False), "今週の問い合わせをレポートにまとめて保存して",
-                         tools2, no_thanks(box2), runner=run_tool_uses_after)
+                         tools2, no_thanks(box2, show=lessons.guessed(MY_GUESS)), runner=run_tool_uses_after)
 print("最終回答:", answer.splitlines()[0])
 lessons.compare(MY_GUESS, {"「いいえ」のあと sandbox/ にあるファイルの数": len(files(box2))})
-print("sandbox/ の中身:", files(box2))
+if lessons.guessed(MY_GUESS):
+    print("sandbox/ の中身:", files(box2))
 
 # %% [markdown]
 # 尋ねられた時点で `report.md` はもうありました。「いいえ」と答え、モデルも「書き込みは行わず」と言っているのに、ファイルは残っています。

@@ -5,7 +5,7 @@
 #
 # 前: [レッスン5: 介入と操舵](04_human_in_the_loop.ipynb) ｜ 次: 演習 [レベル1: ツールごとの段階的な制御弁](../exercises/level1_tiered_policy.ipynb)・[レベル2: このループに欠けているゲート](../exercises/level2_missing_gate.ipynb)・発展 [レッスン7: 2026 年の API でループを回す](06_api_2026.ipynb)
 #
-# **所要時間の目安:** 約60分（読む 30分・書いて確かめる 26分・実行と予想 7分）。3回に分けるなら「ハーネスを書く」と「仕上げ」の前で ｜ **前提:** ノートブック01〜04（`my_harness.py` の部品を使います。なければ参考実装で進みます）
+# **所要時間の目安:** 約65分（読む 30分・書いて確かめる 26分・実行と予想 7分）。3回に分けるなら「ハーネスを書く」と「仕上げ」の前で ｜ **前提:** ノートブック01〜04（`my_harness.py` の部品を使います。なければ参考実装で進みます）
 #
 # [レッスン2](01_bare_loop.ipynb) の `run_agent`、[レッスン3](02_stop_conditions.ipynb) の `next_step`、[レッスン4](03_runaway_fallbacks.ipynb) の `signature_of`、
 # レッスン5 の `run_tool_uses`。これまで書いた部品を、今日は1本のハーネスに溶接します。
@@ -313,9 +313,10 @@ for scenario in ["lesson6", "never_ending", "spinning", "abab", "budget_burning"
     ends[scenario] = [outcome(loop, scenario) for loop in LOOPS.values()]
     rows.append(f"| `{scenario}` | " + " | ".join(f"{h}・{r}回・{n}ターン・{k:,}" for h, r, n, k in ends[scenario]) + " |")
 run_agent.__globals__.update(MAX_TURNS=8, TOKEN_BUDGET=40_000)  # レッスンの値に戻す
-display({"text/markdown": "\n".join(rows), "text/plain": "\n".join(rows)}, raw=True)
 how, requests, turns, _ = ends["abab"][-1]
 guessed = lessons.compare(MY_GUESS, {"止めた弁": how, "モデルへのリクエスト": requests, "ツール呼び出しのターン": turns})
+if lessons.guessed(MY_GUESS):  # 表に答えがあるので、予想を書くまで見せない
+    display({"text/markdown": "\n".join(rows), "text/plain": "\n".join(rows)}, raw=True)
 
 # %% [markdown]
 # 各マスは「止まり方・モデルへのリクエストの回数・ツール呼び出しのターン数・トークン」です。

@@ -83,16 +83,18 @@ TRIES = {
     "思考ブロックを落とす": [b for b in response.content if b.type != "thinking"],
     "signature を書き換える": [tampered, *rest],
 }
-status = {}
+status, refusals = {}, {}
 for name, content in TRIES.items():
     try:
         client.messages.create(model=MODEL, max_tokens=1024, tools=TOOLS,
                                messages=messages + [{"role": "assistant", "content": content}, {"role": "user", "content": results}])
         status[name] = 200
     except anthropic.BadRequestError as e:
-        status[name] = 400
-        print(name, "→", e.body["error"]["message"][:110])
+        status[name], refusals[name] = 400, e.body["error"]["message"][:110]
 guessed = lessons.compare(MY_GUESS, status)
+if lessons.guessed(MY_GUESS):  # どれが断られたかが答えなので、予想を書くまで見せない
+    for name, message in refusals.items():
+        print(name, "→", message)
 
 # %% [markdown]
 # レッスン2では、text だけを残すと tool_use が消えて 400 でした。今は `text` と `tool_use` だけを拾って**組み立て直す**のも 400 です。

@@ -83,6 +83,33 @@ def test_a_blank_prediction_keeps_the_answer_back(capsys):
     assert lessons.compare(None, {"requests": 4}) is False and "4" not in capsys.readouterr().out
 
 
+# What gives a prediction's answer away, by notebook (both editions): the shipped notebooks leave every
+# guess blank, so the stored output of each cell that compares must hold none of it (nbval keeps the
+# stored outputs equal to a fresh run's).
+GIVEAWAYS = {
+    "04_human_in_the_loop": ("sandbox/ の中身", "この時点の sandbox/", "sandbox/ holds", "sandbox/ right now"),
+    "05_full_harness": ("| `abab` |",),
+    "06_api_2026": ("→ ",),
+}
+
+
+@pytest.mark.parametrize("name", sorted(GIVEAWAYS))
+@pytest.mark.parametrize("edition", ["", "en/"])
+def test_a_blank_guess_in_a_shipped_notebook_shows_nothing_of_the_answer(name, edition):
+    from pathlib import Path
+
+    import nbformat
+
+    nb = nbformat.read(Path(__file__).resolve().parents[2] / "notebooks" / f"{edition}{name}.ipynb", as_version=4)
+    cells = [c for c in nb.cells if c.cell_type == "code" and "lessons.compare(MY_GUESS" in c.source]
+    assert cells
+    for cell in cells:
+        shown = "".join(o.get("text", "") + str(o.get("data", {}).get("text/plain", "")) for o in cell.outputs)
+        assert "MY_GUESS" in shown, shown  # the notice that the answer waits for a guess
+        leaked = [g for g in GIVEAWAYS[name] if g in shown]
+        assert not leaked, (leaked, shown)
+
+
 def test_the_steps_are_behind_a_hint_the_learner_opens(capsys):
     lessons.hint("read_file")
     steps = capsys.readouterr().out

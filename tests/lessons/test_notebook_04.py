@@ -72,8 +72,9 @@ def test_shipped_notebook_runs_elsewhere_and_shows_what_the_lesson_says(tmp_path
     assert "400" in output_text(cell_with(nb, "swapped ="))
     # Asking before running: nothing written when the answer is no; the colleague's wiring: already there.
     assert "この時点の sandbox/: []）" in output_text(cell_with(nb, "runner=run_tool_uses)"))
-    colleague = output_text(cell_with(nb, "runner=run_tool_uses_after"))
-    assert "この時点の sandbox/: ['report.md']" in colleague and "がまだ空欄なので、答えは伏せておきます" in colleague
+    colleague = output_text(cell_with(nb, "runner=run_tool_uses_after"))  # no guess yet: nothing of the answer
+    assert "がまだ空欄なので、答えは伏せておきます" in colleague and "→ いいえ\n" in colleague
+    assert "report.md" not in colleague and "sandbox/ の中身" not in colleague
     # The seed's approver fails open on いいえ; read_answer denies it and asks again on いいです.
     table = output_text(cell_with(nb, "read_answer(answer)"))
     assert "'いいえ' → レッスン6の判定: 許可 ／ read_answer: 拒否" in table
@@ -88,7 +89,9 @@ def test_shipped_notebook_runs_elsewhere_and_shows_what_the_lesson_says(tmp_path
 
 def test_asking_after_running_gets_the_colleagues_hint_and_the_lesson_goes_on(tmp_path):
     nb = run_notebook(NAME, tmp_path, fill={"run_tool_uses": ASKS_AFTER_RUNNING}, guess=0)
-    assert "予想 0 → 実際は 1" in output_text(cell_with(nb, "runner=run_tool_uses_after"))
+    colleague = output_text(cell_with(nb, "runner=run_tool_uses_after"))  # a guess made: the answer shown
+    assert "予想 0 → 実際は 1" in colleague
+    assert "この時点の sandbox/: ['report.md']" in colleague and "sandbox/ の中身: ['report.md']" in colleague
     verdict = check_output(nb, "run_tool_uses")
     assert "× まだです: 高インパクトなツールは、実行する「前」に approve に尋ねる" in verdict
     assert "write_file を実行してから尋ねています" in verdict

@@ -120,6 +120,9 @@ def run_all_twice(workdir: Path, fill: dict[str, str]):
             if round_:
                 for piece, i in todo_cells(nb).items():
                     nb.cells[i].source = fill.get(piece, nb.cells[i].source)
+                for cell in nb.cells:  # and writes a prediction down
+                    if cell.cell_type == "code" and "MY_GUESS = " in cell.source:
+                        cell.source = cell.source.replace(": None", ": 0")
             for i, cell in enumerate(nb.cells):
                 if cell.cell_type == "code":
                     cell.outputs = []
@@ -153,15 +156,18 @@ def test_shipped_then_wrong_versions_run_twice_in_one_kernel(tmp_path):
     # The package's walk is shown line by line, and its read_file refuses the link too.
     walk = output_text(cell_with(shipped, "WALK = {"))
     assert "os.readlink(name, dir_fd=here)" in walk and "プロジェクトディレクトリ外" in walk
-    # The table: the bare loop never stops by itself, each runaway meets its valve.
-    table = output_text(cell_with(shipped, "LOOPS = {"))
+    # No guess yet: the table, which holds the answer, waits for one.
+    hidden = output_text(cell_with(shipped, "LOOPS = {"))
+    assert "がまだ空欄なので、答えは伏せておきます" in hidden and "| `" not in hidden
+    # Guessed (the second pass): the bare loop never stops by itself, each runaway meets its valve.
+    table = output_text(cell_with(wrong, "LOOPS = {"))
     assert "| `spinning` | 30ターンで打ち切り・30回・30ターン" in table
     assert (
         "| `abab` | 30ターンで打ち切り・30回・30ターン・41,715 | max_turns・9回・8ターン・7,507 | max_turns・9回・8ターン・7,507 |"
         in table
     )
     assert "token_budget・7回・6ターン" in table
-    assert "がまだ空欄なので、答えは伏せておきます" in table
+    assert t("lesson.predict.wrong", what="止めた弁", guess=0, actual="max_turns") in table
     # The capstone's demo: the reference my_agent asked, then sent to the allowed address.
     assert "送ったもの: ['https://hooks.example.com/daily']" in output_text(cell_with(shipped, "OUTBOX = []"))
 

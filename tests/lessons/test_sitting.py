@@ -10,7 +10,7 @@ import pytest
 
 from tests.lessons.sitting import minutes, stated
 
-LESSONS = sorted((Path(__file__).resolve().parents[2] / "notebooks").glob("0[1-5]_*.ipynb"))
+LESSONS = sorted((Path(__file__).resolve().parents[2] / "notebooks").glob("0[1-6]_*.ipynb"))
 
 
 @pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.name)
@@ -19,6 +19,20 @@ def test_the_header_states_the_time_and_the_prerequisites(path):
     header = nb.cells[0].source
     assert f"**所要時間の目安:** {stated(nb)}" in header
     assert "**前提:**" in header
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.name)
+def test_the_english_header_states_the_japanese_lessons_time(path):
+    """The English twin teaches the same lesson: it states the Japanese notebook's estimate, in English."""
+    parts = minutes(nbformat.read(path, as_version=4))
+    total = 5 * round(sum(parts.values()) / 5)
+    english = nbformat.read(path.parent / "en" / path.name, as_version=4).cells[0].source
+    read, write, run = (round(parts[k]) for k in ("read", "write", "run"))
+    assert (
+        f"**Time:** about {total} minutes (reading {read}, writing and checking {write}, running and predicting {run})"
+        in english
+    )
+    assert "**You need:**" in english
 
 
 def test_the_estimate_counts_what_a_lesson_asks():

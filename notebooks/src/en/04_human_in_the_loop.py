@@ -274,10 +274,11 @@ def agent(client, user_input, tools, approve, runner, max_turns=8):
         response = client.messages.create(model=hl.MODEL, max_tokens=1024, tools=definitions, messages=messages)
     return messages, hl.text_of(response.content)
 
-# %% ja="8a9b0b68121d"
-def no_thanks(box):
+# %% ja="cae433f29ee8"
+def no_thanks(box, show=True):
     def approve(name, tool_input):
-        print(f"[approve] run {name}? → no (sandbox/ right now: {files(box)})")
+        seen = f" (sandbox/ right now: {files(box)})" if show else ""  # show=False: keeps the answer back
+        print(f"[approve] run {name}? → no{seen}")
         return False
     return approve
 
@@ -297,7 +298,7 @@ print("Final answer:", answer.splitlines()[0], "/ sandbox/ holds:", files(box1))
 # %% ja="ce6d5d125d5f"
 MY_GUESS = {"files in sandbox/ after the no": None}  # ← write your prediction
 
-# %% ja="b939019c6ba9"
+# %% ja="e405598699b3"
 def run_tool_uses_after(content, impls, approve):
     """wrong: the colleague's wiring runs first and asks just before returning the result"""
     results = []
@@ -315,10 +316,11 @@ def run_tool_uses_after(content, impls, approve):
 
 box2, tools2 = new_sandbox()
 messages, answer = agent(hl.connect("high_impact", live=False), "Summarize this week's support inquiries in a report and save it",
-                         tools2, no_thanks(box2), runner=run_tool_uses_after)
+                         tools2, no_thanks(box2, show=lessons.guessed(MY_GUESS)), runner=run_tool_uses_after)
 print("Final answer:", answer.splitlines()[0])
 lessons.compare(MY_GUESS, {"files in sandbox/ after the no": len(files(box2))})
-print("sandbox/ holds:", files(box2))
+if lessons.guessed(MY_GUESS):
+    print("sandbox/ holds:", files(box2))
 
 # %% [markdown] ja="3b03586d3f99"
 # By the time it asked, `report.md` was already there. You said no, the model even says it did not write anything, and yet the file stays.

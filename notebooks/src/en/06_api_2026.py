@@ -73,7 +73,7 @@ print("output tokens spent thinking:", response.usage.output_tokens_details.thin
 # %% ja="f1f9ad7761b0"
 MY_GUESS = {"sent back as is": None, "thinking block dropped": None, "signature rewritten": None}  # ← write 200 or 400
 
-# %% ja="b9f486569ccc"
+# %% ja="381f3c5eabed"
 results = [{"type": "tool_result", "tool_use_id": b.id, "content": read_file(**b.input)}
            for b in response.content if b.type == "tool_use"]
 thinking, *rest = response.content
@@ -83,16 +83,18 @@ TRIES = {
     "thinking block dropped": [b for b in response.content if b.type != "thinking"],
     "signature rewritten": [tampered, *rest],
 }
-status = {}
+status, refusals = {}, {}
 for name, content in TRIES.items():
     try:
         client.messages.create(model=MODEL, max_tokens=1024, tools=TOOLS,
                                messages=messages + [{"role": "assistant", "content": content}, {"role": "user", "content": results}])
         status[name] = 200
     except anthropic.BadRequestError as e:
-        status[name] = 400
-        print(name, "→", e.body["error"]["message"][:110])
+        status[name], refusals[name] = 400, e.body["error"]["message"][:110]
 guessed = lessons.compare(MY_GUESS, status)
+if lessons.guessed(MY_GUESS):  # which tries were refused is the answer: it waits for a prediction
+    for name, message in refusals.items():
+        print(name, "→", message)
 
 # %% [markdown] ja="cf84f4cb688d"
 # In lesson 2, keeping only the text lost the tool_use and got a 400. Today, picking out the `text` and `tool_use` blocks and **rebuilding** the turn gets a 400 as well.
