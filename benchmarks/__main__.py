@@ -60,6 +60,9 @@ CONTENDER_ROWS = [
     # goal is judged against the article's loop, which is what learners write.
     ("harness_lab / bare loop (dict history)", "harness_lab", "bare_dicts", None),
     ("bare loop (dict history) / bare loop", "bare_dicts", "bare", None),
+    # What the default model's thinking costs offline (issue 22): signed thinking blocks in every
+    # reply and the round-trip checks on every request, against the same loop with thinking off.
+    ("bare loop / bare loop (thinking off)", "bare", "bare_no_thinking", None),
     ("pydantic-ai (streamed) / harness_lab", "pydantic_ai_stream", "harness_lab", ">= 2.0"),
     ("pydantic-ai (agent.run) / harness_lab", "pydantic_ai_run", "harness_lab", ">= 2.0"),
     ("tool_runner (thread=False) / harness_lab", "tool_runner", "harness_lab", ">= 1.0"),

@@ -44,16 +44,20 @@ def run_tools(response, functions) -> list[dict]:
     return tool_results
 
 
-def run_conversation(client, user_message: str, tools: list, functions, plain_history: bool = False) -> tuple[str, int]:
+def run_conversation(
+    client, user_message: str, tools: list, functions, plain_history: bool = False, thinking: dict | None = None
+) -> tuple[str, int]:
     """The article's loop; returns the answer text and the number of tool rounds it ran."""
     messages = [{"role": "user", "content": user_message}]
     rounds = 0
+    extra = {"thinking": thinking} if thinking else {}
     while True:
         response = client.messages.create(
             model=workload.MODEL,
             max_tokens=workload.MAX_TOKENS,
             messages=messages,
             tools=tools,
+            **extra,
         )
         content = response.content
         if plain_history:  # converted the way harness_lab converts, so only the format differs
@@ -66,13 +70,13 @@ def run_conversation(client, user_message: str, tools: list, functions, plain_hi
     return "\n".join(block.text for block in response.content if block.type == "text"), rounds
 
 
-def prepare(rounds: int, plain_history: bool = False) -> Prepared:
+def prepare(rounds: int, plain_history: bool = False, thinking: dict | None = None) -> Prepared:
     emulator = scripted_emulator(rounds)
     client = emulated_client(emulator)
 
     def go() -> Outcome:
         text, done = run_conversation(
-            client, workload.PROMPT, workload.TOOL_DEFINITIONS, workload.TOOL_FUNCTIONS, plain_history
+            client, workload.PROMPT, workload.TOOL_DEFINITIONS, workload.TOOL_FUNCTIONS, plain_history, thinking
         )
         return Outcome(text, done, len(emulator.requests))
 

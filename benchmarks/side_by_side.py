@@ -19,6 +19,7 @@ def contenders(rounds: int = ROUNDS, threaded: bool = True) -> dict[str, Callabl
     named = {
         "bare": lambda: bare_loop.prepare(rounds),
         "bare_dicts": lambda: bare_loop.prepare(rounds, plain_history=True),
+        "bare_no_thinking": lambda: bare_loop.prepare(rounds, thinking={"type": "disabled"}),
         "harness_lab": lambda: harness.prepare(rounds),
         "tool_runner": lambda: tool_runner.prepare(rounds),
         "pydantic_ai_stream": lambda: pydantic_agent.prepare(rounds, streamed=True),

@@ -106,6 +106,26 @@ def test_dict_history_variant_sends_plain_dicts():
     assert dict not in assistant_block_types(plain_history=False)  # the article's loop keeps SDK objects
 
 
+def test_the_thinking_off_variant_gets_no_thinking_blocks_and_the_default_does():
+    def reply_starts(**variant):
+        client = emulated_client(scripted_emulator(ROUNDS))
+        create, seen = client.messages.create, set()
+
+        def recording(**request):
+            response = create(**request)
+            seen.add(response.content[0].type)
+            return response
+
+        client.messages.create = recording
+        bare_loop.run_conversation(
+            client, workload.PROMPT, workload.TOOL_DEFINITIONS, workload.TOOL_FUNCTIONS, **variant
+        )
+        return seen
+
+    assert reply_starts(thinking={"type": "disabled"}) == {"tool_use", "text"}
+    assert reply_starts() == {"thinking"}  # the default model thinks when nothing is said
+
+
 def test_nbval_suite_runs_without_the_api_key(tmp_path):
     # A key in the shell that starts the benchmarks must not reach the timed notebooks, or they would
     # call live Claude. The probe notebook's one cell fails if the kernel sees either variable.

@@ -39,7 +39,9 @@ COURSE = [
 @pytest.fixture(scope="module")
 def course(tmp_path_factory):
     workdir = tmp_path_factory.mktemp("learner")
-    return workdir, {name: run_notebook(name, workdir, fill) for name, fill in COURSE}
+    # 05's table holds its prediction's answer, so that learner writes a guess down (the others stay blank).
+    guesses = {"05_full_harness": 0}
+    return workdir, {name: run_notebook(name, workdir, fill, guess=guesses.get(name)) for name, fill in COURSE}
 
 
 @pytest.mark.parametrize("name, fill", COURSE, ids=[name for name, _ in COURSE])
