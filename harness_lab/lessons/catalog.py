@@ -181,7 +181,7 @@ add(
         ),
         "lesson.l2.run_tools.p2": (
             "ツールの出力を文字列で返す（辞書は JSON に、日本語はそのまま）",
-            "the output as text (a dict as JSON, Japanese kept as it is)",
+            "the output as text (a dict as JSON, non-ASCII text such as Japanese or ☀ kept as it is)",
         ),
         "lesson.l2.run_tools.p3": (
             "ツールが例外を投げても、落ちずに is_error: true の結果で伝える",
@@ -244,7 +244,7 @@ add(
         ),
         "lesson.l2.run_tools.ascii": (
             "日本語が \\uXXXX になっています。json.dumps に ensure_ascii=False を付けましょう",
-            "Japanese became \\uXXXX; pass ensure_ascii=False to json.dumps",
+            "non-ASCII text (Japanese, ☀) became \\uXXXX; pass ensure_ascii=False to json.dumps",
         ),
         "lesson.l2.run_tools.raised": (
             "ツールの例外が外まで飛び出しました。try / except で受け止めて、is_error の結果にします",

@@ -15,10 +15,10 @@ from ..emulator import call, emulated_client, redacted, reply, say
 from ..grading.spies import Recorder
 from ..messages import content_dicts, tool_calls
 from ..model import DEFAULT_MODEL
+from ..text import lang
 from . import english_pieces
 from .checking import Miss, Piece, Point
 from .scenes import (
-    THOUGHT,
     TOOLS,
     Recording,
     answer_rejected,
@@ -27,6 +27,7 @@ from .scenes import (
     kept_whole,
     response_of,
     runaway_guard,
+    thought,
     unchanged,
 )
 
@@ -69,30 +70,73 @@ def run_agent(client, user_input, tools, impls):
     return "".join(b.text for b in response.content if b.type == "text")
 
 
-# --- checks for run_tools --------------------------------------------------------------------
+# --- the scripted world, in the kernel's language -------------------------------------------
 
+# What the user asks, what the model says and what the tool returns: a hint may quote any of it. Each
+# weather has a character outside ASCII, so json.dumps without ensure_ascii=False shows in both.
 WEATHER = {
-    "大阪": {"city": "大阪", "temp": 21, "condition": "晴れ"},
-    "東京": {"city": "東京", "temp": 17, "condition": "くもり"},
+    "ja": {
+        "大阪": {"city": "大阪", "temp": 21, "condition": "晴れ"},
+        "東京": {"city": "東京", "temp": 17, "condition": "くもり"},
+    },
+    "en": {
+        "Osaka": {"city": "Osaka", "temp": 21, "condition": "sunny ☀"},
+        "Tokyo": {"city": "Tokyo", "temp": 17, "condition": "cloudy ☁"},
+    },
 }
+SAID = {
+    "ja": {
+        "osaka": "大阪",
+        "tokyo": "東京",
+        "no_city": "都市が見つかりません",
+        "ask": "大阪と東京の気温を比べて",
+        "again": "もう一度",
+        "two_cities": "2つの都市を調べます。",
+        "tokyo_only": "次は東京だけ。",
+        "osaka_first": "わかりました。まず大阪です。",
+        "tokyo_next": "次は東京です。",
+        "both": "2つ調べます。",
+        "answer": "大阪は21°Cで晴れ、東京は17°Cでくもりです。",
+    },
+    "en": {
+        "osaka": "Osaka",
+        "tokyo": "Tokyo",
+        "no_city": "City not found",
+        "ask": "Compare the temperatures in Osaka and Tokyo",
+        "again": "Once more",
+        "two_cities": "I'll look up both cities.",
+        "tokyo_only": "Now Tokyo only.",
+        "osaka_first": "Got it. Osaka first.",
+        "tokyo_next": "Now Tokyo.",
+        "both": "I'll check both.",
+        "answer": "Osaka is 21°C and sunny, Tokyo is 17°C and cloudy.",
+    },
+}
+
+
+def _said(what: str) -> str:
+    return SAID[lang()][what]
+
+
+# --- checks for run_tools --------------------------------------------------------------------
 
 
 def _weather_impls(rec: Recorder, fail: str | None = None) -> dict:
     spy = rec.tool("get_weather", None)
+    weather = WEATHER[lang()]
 
     def get_weather(city: str) -> dict:
         spy(city=city)
         if city == fail:
-            raise ValueError(f"都市が見つかりません: {city}")
-        return WEATHER[city]
+            raise ValueError(f"{_said('no_city')}: {city}")
+        return weather[city]
 
     return {"get_weather": get_weather}
 
 
 def _two_cities():
-    return response_of(
-        THOUGHT, "2つの都市を調べます。", call("get_weather", city="大阪"), call("get_weather", city="東京")
-    )
+    osaka, tokyo = call("get_weather", city=_said("osaka")), call("get_weather", city=_said("tokyo"))
+    return response_of(thought(), _said("two_cities"), osaka, tokyo)
 
 
 def _results(fn, impls: dict) -> tuple[Any, Any, list | Miss]:
@@ -137,7 +181,7 @@ def _each_call_answered(fn) -> Miss | None:
     if got != ids:
         return Miss("lesson.l2.run_tools.order" if sorted(got, key=str) == sorted(ids) else "lesson.l2.run_tools.ids")
     # The next turn: the same function, a new response. Results kept from the last call must not come back.
-    again = response_of("次は東京だけ。", call("get_weather", city="東京"), prompt="もう一度")
+    again = response_of(_said("tokyo_only"), call("get_weather", city=_said("tokyo")), prompt=_said("again"))
     later = _facts(fn(again.content, impls))
     if isinstance(later, list) and [f["tool_use_id"] for f in later] != [c["id"] for c in tool_calls(again.content)]:
         return Miss("lesson.l2.run_tools.kept_results", {"results": len(later)})
@@ -162,9 +206,9 @@ def _output_as_text(fn) -> Miss | None:
         value = json.loads(first["text"])
     except ValueError:
         return Miss("lesson.l2.run_tools.not_json", {"got": first["text"][:60]})
-    if value != WEATHER["大阪"]:
+    if value != WEATHER[lang()][_said("osaka")]:
         return Miss("lesson.l2.run_tools.wrong_output")
-    if "大阪" not in first["text"]:
+    if first["text"].isascii():  # the same JSON, its non-ASCII characters escaped as \uXXXX
         return Miss("lesson.l2.run_tools.ascii")
     return None
 
@@ -172,7 +216,7 @@ def _output_as_text(fn) -> Miss | None:
 def _failure_is_a_result(fn) -> Miss | None:
     rec = Recorder()
     try:
-        _, _, facts = _results(fn, _weather_impls(rec, fail="大阪"))
+        _, _, facts = _results(fn, _weather_impls(rec, fail=_said("osaka")))
     except ValueError:
         return Miss("lesson.l2.run_tools.raised")
     if isinstance(facts, Miss):
@@ -181,7 +225,7 @@ def _failure_is_a_result(fn) -> Miss | None:
         return Miss("lesson.l2.run_tools.not_error")
     if len(facts) == 2 and facts[1]["is_error"]:  # the second call works: it failed by how it was called
         return Miss("lesson.l2.run_tools.call_failed", {"got": (facts[1]["text"] or "")[:80]})
-    if "都市が見つかりません" not in (facts[0]["text"] or ""):
+    if _said("no_city") not in (facts[0]["text"] or ""):
         return Miss("lesson.l2.run_tools.no_message")
     if len(rec.ran("get_weather")) != 2 or len(facts) != 2:
         return Miss("lesson.l2.run_tools.stopped_early")
@@ -197,7 +241,7 @@ def _api_accepts(fn) -> Miss | None:
         return facts
     if not unchanged(before, response.content):  # the content goes into the history as it is
         return Miss("lesson.l2.run_tools.changed_content")
-    return answer_rejected("大阪と東京の気温を比べて", response, returned)
+    return answer_rejected(_said("ask"), response, returned)
 
 
 RUN_TOOLS = Piece(
@@ -217,8 +261,6 @@ RUN_TOOLS = Piece(
 
 # --- checks for run_agent --------------------------------------------------------------------
 
-ANSWER = "大阪は21°Cで晴れ、東京は17°Cでくもりです。"
-
 
 def _drive(fn, script, limit: int = 12) -> tuple[Any, Any, Recording]:
     """Run the learner's loop against ``script``; (what it returned or the 400's hint, the emulator that
@@ -226,7 +268,7 @@ def _drive(fn, script, limit: int = 12) -> tuple[Any, Any, Recording]:
     emulator = runaway_guard(script, limit)
     client = Recording(emulated_client(emulator))
     try:
-        returned = fn(client, "大阪と東京の気温を比べて", TOOLS, _weather_impls(Recorder()))
+        returned = fn(client, _said("ask"), TOOLS, _weather_impls(Recorder()))
     except anthropic.BadRequestError as exc:
         return api_refusal(exc, emulator.requests[-1].get("messages")), emulator, client
     return returned, emulator, client
@@ -242,10 +284,10 @@ def _scripted(*replies):
 
 def _answers_at_once(fn) -> Miss | None:
     for _ in range(2):  # twice: a history kept outside the function would carry the first run into the second
-        returned, emulator, _client = _drive(fn, _scripted(reply(THOUGHT, ANSWER)))
+        returned, emulator, _client = _drive(fn, _scripted(reply(thought(), _said("answer"))))
         if isinstance(returned, Miss):
             return returned
-        if returned != ANSWER:
+        if returned != _said("answer"):
             return _not_the_answer(returned)
         if emulator.requests and len(emulator.requests[0]["messages"]) != 1:
             return Miss("lesson.l2.run_agent.stale_history", {"count": len(emulator.requests[0]["messages"])})
@@ -257,9 +299,9 @@ def _carries_two_turns(fn) -> Miss | None:
     # The second turn's thinking comes back encrypted (redacted_thinking), so a loop that rebuilds only
     # the block types it knows loses it.
     script = _scripted(
-        reply(THOUGHT, "わかりました。まず大阪です。", call("get_weather", city="大阪")),
-        reply(redacted(), "次は東京です。", call("get_weather", city="東京")),
-        reply(THOUGHT, ANSWER),
+        reply(thought(), _said("osaka_first"), call("get_weather", city=_said("osaka"))),
+        reply(redacted(), _said("tokyo_next"), call("get_weather", city=_said("tokyo"))),
+        reply(thought(), _said("answer")),
     )
     returned, emulator, client = _drive(fn, script)
     if isinstance(returned, Miss):
@@ -268,7 +310,7 @@ def _carries_two_turns(fn) -> Miss | None:
         return Miss("lesson.l2.run_agent.requests", {"count": len(emulator.requests), "want": 3})
     if not kept_whole(client, emulator.requests):
         return Miss("lesson.l2.run_agent.not_whole")
-    if returned != ANSWER:
+    if returned != _said("answer"):
         return _not_the_answer(returned)
     return None
 
@@ -282,9 +324,8 @@ def _not_the_answer(returned: Any) -> Miss:
 
 
 def _one_message_per_turn(fn) -> Miss | None:
-    script = _scripted(
-        reply(THOUGHT, "2つ調べます。", call("get_weather", city="大阪"), call("get_weather", city="東京")), say(ANSWER)
-    )
+    osaka, tokyo = call("get_weather", city=_said("osaka")), call("get_weather", city=_said("tokyo"))
+    script = _scripted(reply(thought(), _said("both"), osaka, tokyo), say(_said("answer")))
     returned, emulator, _client = _drive(fn, script)
     if isinstance(returned, Miss):
         return returned

@@ -9,6 +9,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 from ..emulator import call, say
+from ..text import lang
 from .checking import Miss, Piece, Point
 from .scenes import response_of
 
@@ -31,6 +32,20 @@ def next_step(response):
 
 # A wrong word where the hint depends on the word, not only on the stop_reason.
 BY_WORD = {("max_tokens", "finish"): "lesson.l3.next_step.max_tokens_finish"}
+# What the scripted responses say, in the kernel's language: a next_step that returns the text shows it.
+SAID = {
+    "ja": {"looking": "調べます。", "searching": "検索の途中です。", "answer": "答えです。", "42": "答えは 42 です。"},
+    "en": {
+        "looking": "Let me look.",
+        "searching": "Still searching.",
+        "answer": "Here is the answer.",
+        "42": "The answer is 42.",
+    },
+}
+
+
+def _said(what: str) -> str:
+    return SAID[lang()][what]
 
 
 def _expect(fn, cases) -> Miss | None:
@@ -49,8 +64,8 @@ def _goes_on(fn) -> Miss | None:
     return _expect(
         fn,
         [
-            ("tool_use", response_of("調べます。", call("get_time")), "run_tools"),
-            ("pause_turn", response_of("検索の途中です。", stop_reason="pause_turn"), "resend"),
+            ("tool_use", response_of(_said("looking"), call("get_time")), "run_tools"),
+            ("pause_turn", response_of(_said("searching"), stop_reason="pause_turn"), "resend"),
         ],
     )
 
@@ -59,11 +74,11 @@ def _finishes(fn) -> Miss | None:
     return _expect(
         fn,
         [
-            ("end_turn", response_of(say("答えです。")), "finish"),
+            ("end_turn", response_of(say(_said("answer"))), "finish"),
             ("empty_end_turn", response_of(stop_reason="end_turn"), "finish"),
             (
                 "stop_sequence",
-                response_of("答えは 42 です。", stop_reason="stop_sequence", stop_sequence="###"),
+                response_of(_said("42"), stop_reason="stop_sequence", stop_sequence="###"),
                 "finish",
             ),
         ],

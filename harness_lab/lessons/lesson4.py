@@ -6,8 +6,9 @@ import json
 
 from ..emulator import call
 from ..messages import content_dicts
+from ..text import lang
 from .checking import Miss, Piece, Point
-from .scenes import THOUGHT, response_of, unchanged
+from .scenes import response_of, thought, unchanged
 
 __all__ = ["SIGNATURE_OF", "signature_of"]
 
@@ -20,13 +21,36 @@ def signature_of(content):
     return " | ".join(sorted(parts))  # 呼び出しの順番が違っても、同じ呼び出しなら同じ署名
 
 
-# The next turn's thinking, worded otherwise: the model thinks anew each turn, even before the same call.
-RETHOUGHT = {**THOUGHT, "thinking": "さっきと同じものをもう一度確かめる。"}
+# What the scripted turns say and think, in the kernel's language: a signature that reads them shows them.
+SAID = {
+    "ja": {
+        "looking": "調べます。",
+        "once_more": "もう一度だけ見ます。",
+        "rethought": "さっきと同じものをもう一度確かめる。",  # the next turn's thinking, worded otherwise
+        "turn": "ターン {turn}",
+    },
+    "en": {
+        "looking": "Let me look.",
+        "once_more": "One more look, just once.",
+        "rethought": "Check the same thing again, as before.",
+        "turn": "Turn {turn}",
+    },
+}
 
 
-def _content(*calls, turn: int = 1, text: str = "調べます。", thought: dict = THOUGHT):
+def _said(what: str) -> str:
+    return SAID[lang()][what]
+
+
+def _rethought() -> dict:
+    """The next turn's thinking: the model thinks anew each turn, even before the same call."""
+    return {**thought(), "thinking": _said("rethought")}
+
+
+def _content(*calls, turn: int = 1, text: str | None = None, thinking: dict | None = None):
     # The thinking's text is shown, as on a model that summarizes it: a signature must not read it either.
-    return response_of(thought, text, *calls, prompt=f"ターン {turn}", shown=True).content
+    said, prompt = _said("looking") if text is None else text, _said("turn").format(turn=turn)
+    return response_of(thinking or thought(), said, *calls, prompt=prompt, shown=True).content
 
 
 def _same_call_same_signature(fn) -> Miss | None:
@@ -44,7 +68,7 @@ def _same_call_same_signature(fn) -> Miss | None:
     b = fn(_content(call("read_file", limit=100, path="notes.txt")))  # same input, keys written the other way
     if a != b:
         return Miss("lesson.l4.signature.key_order", {"a": a[:60], "b": b[:60]})
-    for said in ({"text": "もう一度だけ見ます。"}, {"thought": RETHOUGHT}):
+    for said in ({"text": _said("once_more")}, {"thinking": _rethought()}):
         if a != fn(_content(call("read_file", path="notes.txt", limit=100), **said)):
             return Miss("lesson.l4.signature.text")
     return None

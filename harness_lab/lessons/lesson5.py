@@ -9,7 +9,7 @@ from ..emulator import call
 from ..grading.sandbox import describe_error
 from ..grading.spies import Recorder, logged
 from ..messages import content_dicts, tool_calls
-from ..text import t
+from ..text import lang, t
 from .checking import Miss, Piece, Point
 from .scenes import answer_rejected, fact, response_of, unchanged
 
@@ -51,16 +51,58 @@ def run_tool_uses(content, impls, approve):
     return results
 
 
-OUTPUTS = {
-    "get_time": "2026-08-26T10:42:07+09:00",
-    "read_file": "# 今週の問い合わせ",
-    "write_file": "書き込みました",
-    "http_post": "送信しました",
-    "delete_file": "削除しました",
+# What the tools return, the model says and the user asks, in the kernel's language: a hint may quote it.
+SAID = {
+    "ja": {
+        "read_file": "# 今週の問い合わせ",
+        "write_file": "書き込みました",
+        "http_post": "送信しました",
+        "delete_file": "削除しました",
+        "missing": "{path} はありません",
+        "summary": "今週のまとめ",
+        "overwrite": "上書き",
+        "weekly": "週報",
+        "saving": "保存します。",
+        "post_and_delete": "送って、消します。",
+        "time_and_two": "時刻を見て、2つ書きます。",
+        "in_order": "順に片付けます。",
+        "save_it_all": "まとめて保存して",
+        "searching": "探します。",
+        "next": "次",
+        "no_screen": "承認の画面を開けませんでした",
+    },
+    "en": {
+        "read_file": "# This week's inquiries",
+        "write_file": "written",
+        "http_post": "sent",
+        "delete_file": "deleted",
+        "missing": "{path} does not exist",
+        "summary": "This week's summary",
+        "overwrite": "overwritten",
+        "weekly": "weekly report",
+        "saving": "I'll save it.",
+        "post_and_delete": "I'll send it, then delete the old one.",
+        "time_and_two": "I'll check the time and write two files.",
+        "in_order": "I'll take these in order.",
+        "save_it_all": "Save it all",
+        "searching": "I'll look for it.",
+        "next": "Next",
+        "no_screen": "Could not open the approval screen",
+    },
 }
-NOTE = {"path": "sandbox/report.md", "content": "今週のまとめ"}
-OTHER = {"path": "config.txt", "content": "上書き"}
 MISSING = "sandbox/missing.md"
+
+
+def _said(what: str) -> str:
+    return SAID[lang()][what]
+
+
+def _note() -> dict:
+    return {"path": "sandbox/report.md", "content": _said("summary")}
+
+
+def _other() -> dict:
+    return {"path": "config.txt", "content": _said("overwrite")}
 
 
 def _tools(rec: Recorder) -> dict:
@@ -68,7 +110,8 @@ def _tools(rec: Recorder) -> dict:
 
     ``read_file`` of ``MISSING`` raises, as a real file tool does.
     """
-    spies = rec.tools(OUTPUTS)
+    said = {name: _said(name) for name in ("read_file", "write_file", "http_post", "delete_file")}
+    spies = rec.tools({"get_time": "2026-08-26T10:42:07+09:00", **said})
 
     def get_time():
         return spies["get_time"]()
@@ -76,7 +119,7 @@ def _tools(rec: Recorder) -> dict:
     def read_file(path):
         out = spies["read_file"](path=path)
         if path == MISSING:
-            raise FileNotFoundError(f"{path} はありません")
+            raise FileNotFoundError(_said("missing").format(path=path))
         return out
 
     def write_file(path, content):
@@ -116,7 +159,7 @@ def _asks_first(fn) -> Miss | None:
     returned = fn(response.content, _tools(rec), _approver(rec, _yes))
     if not rec.asked("write_file"):
         return _unasked(rec, "write_file", returned)
-    if not rec.asked_before_ran("write_file", NOTE):
+    if not rec.asked_before_ran("write_file", _note()):
         return Miss("lesson.l5.ran_before_asking")
     if len(rec.ran("write_file")) != 1:
         facts = [fact(r) for r in returned or ()]
@@ -124,8 +167,10 @@ def _asks_first(fn) -> Miss | None:
             return Miss("lesson.l5.call_failed", {"got": (facts[0]["text"] or "")[:80]})
         return Miss("lesson.l5.approved_not_run")
     rec = Recorder()  # every name in HIGH_IMPACT, not only write_file
-    post, gone = {"url": "https://example.com/hook", "body": "週報"}, {"path": "sandbox/old.md"}
-    response = response_of("送って、消します。", call("http_post", **post), call("delete_file", **gone), prompt="次")
+    post, gone = {"url": "https://example.com/hook", "body": _said("weekly")}, {"path": "sandbox/old.md"}
+    response = response_of(
+        _said("post_and_delete"), call("http_post", **post), call("delete_file", **gone), prompt=_said("next")
+    )
     returned = fn(response.content, _tools(rec), _approver(rec, _yes))
     for name, given in (("http_post", post), ("delete_file", gone)):
         if not rec.asked_before_ran(name, given):
@@ -141,7 +186,7 @@ def _unasked(rec: Recorder, name: str, returned: Any) -> Miss:
 
 
 def _write():
-    return response_of("保存します。", call("write_file", **NOTE))
+    return response_of(_said("saving"), call("write_file", **_note()))
 
 
 def _no_means_not_run(fn) -> Miss | None:
@@ -162,19 +207,19 @@ def _no_means_not_run(fn) -> Miss | None:
     if not facts[0]["is_error"]:
         return Miss("lesson.l5.denied_not_error")
     # One yes, one no in the same turn: each call is asked about, and decided, on its own.
-    rec = Recorder()
+    rec, note, other = Recorder(), _note(), _other()
     response = response_of(
-        "時刻を見て、2つ書きます。",
+        _said("time_and_two"),
         call("get_time"),
-        call("write_file", **OTHER),
-        call("write_file", **NOTE),
-        prompt="次",
+        call("write_file", **other),
+        call("write_file", **note),
+        prompt=_said("next"),
     )
-    returned = fn(response.content, _tools(rec), _approver(rec, lambda name, given: given == NOTE))
+    returned = fn(response.content, _tools(rec), _approver(rec, lambda name, given: given == note))
     ran = [e.input for e in rec.ran("write_file")]
-    if logged(OTHER) in ran:
+    if logged(other) in ran:
         return Miss("lesson.l5.ran_anyway")
-    if ran != [logged(NOTE)]:
+    if ran != [logged(note)]:
         return Miss("lesson.l5.per_call")
     facts = [fact(r) for r in returned or ()]
     miss = _one_each(facts, response)
@@ -186,7 +231,7 @@ def _no_means_not_run(fn) -> Miss | None:
 
 
 def _cannot_answer(name: str, given: dict) -> bool:
-    raise RuntimeError("承認の画面を開けませんでした")
+    raise RuntimeError(_said("no_screen"))
 
 
 def _fails_closed(fn) -> Miss | None:
@@ -216,7 +261,7 @@ def _one_each(facts: list[dict], response: Any) -> Miss | None:
 def _harmless_runs_and_all_answered(fn) -> Miss | None:
     rec = Recorder()
     response = response_of(
-        "順に片付けます。", call("get_time"), call("write_file", **NOTE), call("read_file", path="inbox.md")
+        _said("in_order"), call("get_time"), call("write_file", **_note()), call("read_file", path="inbox.md")
     )
     before = content_dicts(response.content)
     returned = fn(response.content, _tools(rec), _approver(rec, _yes))
@@ -229,14 +274,15 @@ def _harmless_runs_and_all_answered(fn) -> Miss | None:
         return miss
     if not unchanged(before, response.content):
         return Miss("lesson.l5.changed_content")
-    return _failures_answered(fn) or answer_rejected("まとめて保存して", response, returned)
+    return _failures_answered(fn) or answer_rejected(_said("save_it_all"), response, returned)
 
 
 def _failures_answered(fn) -> Miss | None:
     """A tool that raises and a tool nobody wired: each an is_error result, the other calls still run."""
     rec = Recorder()
+    search = call("search", query=_said("weekly"))
     response = response_of(
-        "探します。", call("read_file", path=MISSING), call("search", query="週報"), call("get_time"), prompt="次"
+        _said("searching"), call("read_file", path=MISSING), search, call("get_time"), prompt=_said("next")
     )
     try:
         returned = fn(response.content, _tools(rec), _approver(rec, _yes))

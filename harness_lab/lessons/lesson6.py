@@ -19,6 +19,7 @@ import anthropic
 from ..emulator import call, emulated_client, last_results, reply, say
 from ..grading.spies import Recorder
 from ..model import DEFAULT_MODEL
+from ..text import lang
 from . import english
 from .checking import Miss, Piece, Point
 from .diagnosis import OUTPUTS, compare, learner_end, package_end, rejected, stale
@@ -26,7 +27,7 @@ from .lesson3 import next_step
 from .lesson4 import signature_of
 from .lesson5 import run_tool_uses
 from .protocol import drive, finished, stopped, turn
-from .scenes import THOUGHT, TOOLS, fact, runaway_guard
+from .scenes import TOOLS, fact, runaway_guard, thought
 
 __all__ = ["RUN_AGENT_WITH_VALVES", "run_agent"]
 
@@ -75,7 +76,50 @@ def run_agent(client, user_input, tools, tool_impls, approve=None):
 
 # --- the scripted models ------------------------------------------------------------------------
 
-ANSWER = "README.md の1行目は「# エージェントハーネスの基礎」で、いまは 10:42 です。"
+# What the models say and call, in the kernel's language: a hint may quote it. Where a probe counts
+# tokens (the model that never ends, the one that burns its budget), the English costs what the
+# Japanese does (harness_lab.emulator.tokens: as text, as a tool input, and inside the thinking
+# summary that names the call), so a budget stops the loop where it did before.
+SAID = {
+    "ja": {
+        "answer": "README.md の1行目は「# エージェントハーネスの基礎」で、いまは 10:42 です。",
+        "more": "まだ調べます。",
+        "clue": "手がかり {n}",
+        "burn": "念のため、もっと詳しく調べます。",
+        "detail": "詳細 {n}",
+        "not_found": "見つかりませんでした。",
+        "paused": "資料の調査を進めています。",
+        "resumed": "調査が終わりました。要点は3つです。",
+        "report": "# 週次レポート\n- 問い合わせ件数: 4",
+        "writing": "書き出します。",
+        "memo": "メモ",
+        "finished": "終わりました",
+        "acting": "時刻を見て、保存し、知らせて、片づけます。",
+        "done": "終わりました。",
+        "ask": "やって",
+    },
+    "en": {
+        "answer": 'The first line of README.md is "# Agent harness basics", and it is 10:42 now.',
+        "more": "I'll keep looking into it.",  # 7 tokens, as the Japanese
+        "clue": "clue to follow up {n}",  # as a search input, 9 tokens, as the Japanese
+        "burn": "To be on the safe side, I will look into it in more detail now. ",  # 40 of them: 640 tokens
+        "detail": "in detail {n}",  # as a search input, 7 tokens
+        "not_found": "I couldn't find it.",
+        "paused": "I'm working through the documents.",
+        "resumed": "The research is done. There are 3 key points.",
+        "report": "# Weekly report\n- Inquiries: 4",
+        "writing": "I'll write it out.",
+        "memo": "a note",
+        "finished": "all done",
+        "acting": "I'll check the time, then save, notify and tidy up.",
+        "done": "All done.",
+        "ask": "Go ahead",
+    },
+}
+
+
+def _said(what: str) -> str:
+    return SAID[lang()][what]
 
 
 def _done(request: dict) -> int:
@@ -83,52 +127,53 @@ def _done(request: dict) -> int:
 
 
 def _normal_task(request: dict) -> Any:
-    steps = [reply(THOUGHT, call("read_file", path="README.md")), call("get_time"), reply(THOUGHT, ANSWER)]
+    steps = [reply(thought(), call("read_file", path="README.md")), call("get_time"), reply(thought(), _said("answer"))]
     return steps[min(_done(request), 2)]
 
 
 def _never_ending(request: dict) -> Any:
-    return reply("まだ調べます。", call("search", query=f"手がかり {_done(request) + 1}"))
+    return reply(_said("more"), call("search", query=_said("clue").format(n=_done(request) + 1)))
 
 
 def _burning(request: dict) -> Any:
-    return reply("念のため、もっと詳しく調べます。" * 40, call("search", query=f"詳細 {_done(request) + 1}"))
+    return reply(_said("burn") * 40, call("search", query=_said("detail").format(n=_done(request) + 1)))
 
 
 def _spinning(request: dict) -> Any:
-    return say("見つかりませんでした。") if len(last_results(request)) > 3 else call("read_file", path="notes.txt")
-
-
-PAUSED = "資料の調査を進めています。"
-RESUMED = "調査が終わりました。要点は3つです。"
+    return say(_said("not_found")) if len(last_results(request)) > 3 else call("read_file", path="notes.txt")
 
 
 def _pausing(request: dict) -> Any:
-    return reply(PAUSED, stop_reason="pause_turn") if _done(request) == 0 else say(RESUMED)
+    return reply(_said("paused"), stop_reason="pause_turn") if _done(request) == 0 else say(_said("resumed"))
 
 
 def _cut_off(request: dict) -> Any:
-    note = {"path": "report.md", "content": "# 週次レポート\n- 問い合わせ件数: 4"}
+    note = {"path": "report.md", "content": _said("report")}
     return (
-        reply("書き出します。", call("write_file", **note), stop_reason="max_tokens")
+        reply(_said("writing"), call("write_file", **note), stop_reason="max_tokens")
         if _done(request) == 0
         else say("…")
     )
 
 
 # One call of each high-impact tool (lesson 5's HIGH_IMPACT), after a harmless one: valve 4 guards them all.
-RISKY = {
-    "write_file": {"path": "notes.md", "content": "メモ"},
-    "http_post": {"url": "https://hooks.example.com/notify", "body": "終わりました"},
-    "delete_file": {"path": "old.md"},
-}
+RISKY = ("write_file", "http_post", "delete_file")
+
+
+def _risky() -> dict:
+    """What the model passes each of them, in the kernel's language."""
+    return {
+        "write_file": {"path": "notes.md", "content": _said("memo")},
+        "http_post": {"url": "https://hooks.example.com/notify", "body": _said("finished")},
+        "delete_file": {"path": "old.md"},
+    }
 
 
 def _acts_then_answers(request: dict) -> Any:
     if _done(request) == 0:
-        risky = [call(name, **given) for name, given in RISKY.items()]
-        return reply("時刻を見て、保存し、知らせて、片づけます。", call("get_time"), *risky)
-    return say("終わりました。")
+        risky = [call(name, **given) for name, given in _risky().items()]
+        return reply(_said("acting"), call("get_time"), *risky)
+    return say(_said("done"))
 
 
 # --- the points ----------------------------------------------------------------------------------
@@ -142,7 +187,7 @@ def _ends_like_the_package(fn, script, runaway: Miss | None = None, **limits: in
 def _finishes_a_task(fn) -> Miss | None:
     mine, _, _ = learner_end(fn, _normal_task)
     miss = compare(mine, package_end(_normal_task))
-    if miss is None and mine.text != ANSWER:
+    if miss is None and mine.text != _said("answer"):
         return Miss("lesson.l6.run_agent.not_answer", {"got": repr(mine.text)[:40]})
     return miss
 
@@ -151,7 +196,7 @@ def _decides_by_next_step(fn) -> Miss | None:
     mine, _, emulator = learner_end(fn, _pausing)
     if mine.miss is not None:
         return mine.miss
-    if mine.cause == "finish" and mine.text == PAUSED:
+    if mine.cause == "finish" and mine.text == _said("paused"):
         return Miss("lesson.l6.run_agent.pause_turn")
     if len(emulator.requests) >= 2:
         sent = emulator.requests[1]["messages"]
@@ -159,7 +204,7 @@ def _decides_by_next_step(fn) -> Miss | None:
             return Miss("lesson.l6.run_agent.resend_changed")
     if mine.cause == "finish" and not mine.text:  # lessons.finished was given something other than the response
         return Miss("lesson.l6.run_agent.not_answer", {"got": repr(mine.text)[:40]})
-    if mine.text != RESUMED:
+    if mine.text != _said("resumed"):
         return Miss("lesson.l6.run_agent.pause_turn")
     if not mine.whole:
         return Miss("lesson.l2.run_agent.not_whole")
@@ -178,7 +223,7 @@ def _denied(fn, approve: Any) -> tuple[Recorder, dict, Miss | None]:
     for that call, a miss)."""
     emulator = runaway_guard(_acts_then_answers, 12)
     rec = Recorder()
-    gen = fn(emulated_client(emulator), "やって", TOOLS, rec.tools(OUTPUTS), approve and rec.approver(approve))
+    gen = fn(emulated_client(emulator), _said("ask"), TOOLS, rec.tools(OUTPUTS), approve and rec.approver(approve))
     if not hasattr(gen, "__next__"):
         return rec, {}, Miss("lesson.l6.run_agent.not_generator", {"got": type(gen).__name__})
     try:

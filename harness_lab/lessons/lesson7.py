@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..emulator import call
+from ..text import lang
 from . import english
 from .checking import Miss, Piece, Point
 from .scenes import response_of
@@ -37,12 +38,33 @@ def stop_message(response):
     return None  # tool_use / pause_turn は続け、end_turn などは答えで終わる
 
 
-EXPLANATION = "The request could enable attacks on computer systems."
-PARTIAL = "長い資料を要約します。第1章では"
+EXPLANATION = "The request could enable attacks on computer systems."  # the API's words, in English in both
+# What the scripted responses say, in the kernel's language: a stop message that keeps it shows it.
+SAID = {
+    "ja": {
+        "partial": "長い資料を要約します。第1章では",
+        "declined": "この依頼にはお応えできません。",
+        "looking": "調べます。",
+        "searching": "検索の途中です。",
+        "answer": "答えです。",
+    },
+    "en": {
+        "partial": "Here is a summary of the long document. Chapter 1 covers",
+        "declined": "I can't help with this request.",
+        "looking": "Let me look.",
+        "searching": "Still searching.",
+        "answer": "Here is the answer.",
+    },
+}
+
+
+def _text(what: str) -> str:
+    """A scripted response's text (``_said`` is what the learner's function said)."""
+    return SAID[lang()][what]
 
 
 def _refused(details: Any) -> Any:
-    return response_of("この依頼にはお応えできません。", stop_reason="refusal", stop_details=details)
+    return response_of(_text("declined"), stop_reason="refusal", stop_details=details)
 
 
 def _said(fn, response) -> str | Miss | None:
@@ -76,9 +98,10 @@ def _refusal_without_details(fn) -> Miss | None:
 
 
 def _partial_text_kept(fn) -> Miss | None:
+    partial = _text("partial")
     cases = (
-        ("model_context_window_exceeded", response_of(PARTIAL, stop_reason="model_context_window_exceeded")),
-        ("max_tokens", response_of(PARTIAL, stop_reason="max_tokens")),
+        ("model_context_window_exceeded", response_of(partial, stop_reason="model_context_window_exceeded")),
+        ("max_tokens", response_of(partial, stop_reason="max_tokens")),
     )
     for reason, response in cases:
         said = _said(fn, response)
@@ -86,16 +109,16 @@ def _partial_text_kept(fn) -> Miss | None:
             return said
         if not said:
             return Miss("lesson.l7.stop_message.silent", {"reason": reason})
-        if PARTIAL not in said:
+        if partial not in said:
             return Miss("lesson.l7.stop_message.lost_text", {"reason": reason})
     return None
 
 
 def _goes_on_quietly(fn) -> Miss | None:
     cases = (
-        ("tool_use", response_of("調べます。", call("get_time"))),
-        ("pause_turn", response_of("検索の途中です。", stop_reason="pause_turn")),
-        ("end_turn", response_of("答えです。")),
+        ("tool_use", response_of(_text("looking"), call("get_time"))),
+        ("pause_turn", response_of(_text("searching"), stop_reason="pause_turn")),
+        ("end_turn", response_of(_text("answer"))),
     )
     for reason, response in cases:
         said = _said(fn, response)

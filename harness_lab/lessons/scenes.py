@@ -17,10 +17,10 @@ from ..emulator import KNOWN_MODELS, Emulator, emulated_client, reply
 from ..grading.sandbox import abort
 from ..messages import content_dicts, field
 from ..model import DEFAULT_MODEL
+from ..text import lang
 from .checking import Miss
 
 __all__ = [
-    "THOUGHT",
     "TOOLS",
     "Recording",
     "CourseModel",
@@ -33,12 +33,18 @@ __all__ = [
     "rejection_hint",
     "response_of",
     "runaway_guard",
+    "thought",
     "unchanged",
 ]
 
-# A thinking block, as the course's default model puts before its text and tool calls: a loop that
-# keeps ``response.content`` whole passes it back untouched; one that filters or rebuilds it does not.
-THOUGHT = {"type": "thinking", "thinking": "まず必要なことを順に確かめる。", "signature": "c2lnbmVkLXRob3VnaHQ="}
+# What the thinking block says, in the kernel's language (a signature that keeps it shows it in a hint).
+THOUGHTS = {"ja": "まず必要なことを順に確かめる。", "en": "First, work out what is needed and check it step by step."}
+
+
+def thought() -> dict:
+    """A thinking block, as the course's default model puts before its text and tool calls: a loop that
+    keeps ``response.content`` whole passes it back untouched; one that filters or rebuilds it does not."""
+    return {"type": "thinking", "thinking": THOUGHTS[lang()], "signature": "c2lnbmVkLXRob3VnaHQ="}
 
 
 def definitions(**tools: tuple[str, dict]) -> list[ToolParam]:
