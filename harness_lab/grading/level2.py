@@ -33,7 +33,7 @@ from typing import Any
 
 from ..text import t
 from .bridge import observe
-from .level2_scene import ANSWER, finishing_after, never_ending, run_scene, two_tools
+from .level2_scene import finishing_after, never_ending, run_scene, said, two_tools
 from .report import Check, Report, guarded, show
 from .sandbox import JobResult, plain
 
@@ -299,7 +299,7 @@ def _criterion3(learner: Callable[[], tuple], timeout: float) -> Check:
         if broken:
             return broken
         seen = outcome.value
-        if not seen["returned"] or ANSWER not in seen["returned"]:
+        if not seen["returned"] or said("answer") not in seen["returned"]:
             key = "grade.l2.c3.cut_at_cap" if rounds == n else "grade.l2.c3.normal_answer"
             return Check.fail(3, title, key, n=n, shown=seen["shown"])
         if seen["calls"] != rounds + 1:

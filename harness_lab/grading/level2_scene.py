@@ -16,17 +16,36 @@ import anthropic
 
 from ..emulator import Emulator, assistant_turns, call, reply, say
 from ..emulator.transport import handler_for
+from ..text import lang
 from .bridge import Stop, bridged_client, observe, serve_http
 from .sandbox import JobResult, plain
 from .scenarios import OUTPUTS, TOOL_DEFS
 from .spies import remote_tools
 
-__all__ = ["ANSWER", "RUNAWAY_MARGIN", "finishing_after", "never_ending", "run_scene", "two_tools"]
+__all__ = ["RUNAWAY_MARGIN", "finishing_after", "never_ending", "run_scene", "said", "two_tools"]
 
 # How far past N a capless loop may go before the scripted model ends the child.
 RUNAWAY_MARGIN = 25
-ANSWER = "README.md の1行目は「# エージェントハーネスの基礎」で、いまは 2026年8月26日の 10:42 です。"
+# What the scripted models say, in the grading language: a hint may quote what the learner's loop returned.
+TEXTS = {
+    "ja": {
+        "answer": "README.md の1行目は「# エージェントハーネスの基礎」で、いまは 2026年8月26日の 10:42 です。",
+        "more": "まだ手がかりを探します。",
+        "clue": "手がかり {n}",
+        "task": "README.md の1行目を読んで、それから今何時か教えて",
+    },
+    "en": {
+        "answer": 'The first line of README.md is "# harness_lab", and it is 10:42 on 26 August 2026.',
+        "more": "Still looking for clues.",
+        "clue": "clue {n}",
+        "task": "Read the first line of README.md, then tell me the time",
+    },
+}
 TOOL_NAMES = ("search", "get_time", "read_file")
+
+
+def said(what: str, **values: Any) -> str:
+    return TEXTS[lang()][what].format(**values)
 
 
 def never_ending(n: int, width: Callable[[int], int]) -> Callable[[dict], Any]:
@@ -35,10 +54,12 @@ def never_ending(n: int, width: Callable[[int], int]) -> Callable[[dict], Any]:
     Turn k asks for ``width(k)`` searches at once.
     """
 
+    clue, more = said("clue", n="{n}"), said("more")
+
     def policy(request: dict) -> Any:
         done = assistant_turns(request)
-        calls = [call("search", query=f"手がかり {done + 1}-{i + 1}") for i in range(width(done))]
-        return reply("まだ手がかりを探します。", *calls)
+        calls = [call("search", query=clue.format(n=f"{done + 1}-{i + 1}")) for i in range(width(done))]
+        return reply(more, *calls)
 
     return policy
 
@@ -46,17 +67,19 @@ def never_ending(n: int, width: Callable[[int], int]) -> Callable[[dict], Any]:
 def finishing_after(rounds: int) -> Callable[[dict], Any]:
     """A model that searches ``rounds`` times and then answers (the normal case)."""
 
+    clue, answer = said("clue", n="{n}"), said("answer")
+
     def policy(request: dict) -> Any:
         done = assistant_turns(request)
         if done < rounds:
-            return call("search", query=f"手がかり {done + 1}")
-        return say(ANSWER)
+            return call("search", query=clue.format(n=done + 1))
+        return say(answer)
 
     return policy
 
 
 def two_tools(n: int) -> list:
-    return [call("get_time"), call("read_file", path="README.md"), say(ANSWER)]
+    return [call("get_time"), call("read_file", path="README.md"), say(said("answer"))]
 
 
 class _Scene:
@@ -109,13 +132,13 @@ def _error_message(content: bytes) -> str:
         return ""
 
 
-def _scenario(run_agent: Callable) -> dict:
+def _scenario(run_agent: Callable, task: str) -> dict:
     """In the child: run the learner's loop once against the grader's model; what it returned."""
     tools = [d for d in TOOL_DEFS if d["name"] in TOOL_NAMES]
     try:
         returned = run_agent(
             bridged_client("model"),
-            "README.md の1行目を読んで、それから今何時か教えて",
+            task,
             tools,
             remote_tools("tools", TOOL_NAMES),
         )
@@ -126,5 +149,6 @@ def _scenario(run_agent: Callable) -> dict:
 
 def run_scene(learner: Callable[[], tuple], n: int, script: Any, timeout: float) -> JobResult:
     scene = _Scene(script, n)
-    outcome = observe(lambda: _scenario(learner()[1]), scene.answer, timeout)
+    task = said("task")
+    outcome = observe(lambda: _scenario(learner()[1], task), scene.answer, timeout)
     return JobResult("ok", value=scene.summary(outcome.value)) if outcome.status == "ok" else outcome
