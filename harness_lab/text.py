@@ -12,12 +12,23 @@ from __future__ import annotations
 
 import os
 import reprlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from .catalog import CORE
 
-__all__ = ["CATALOG", "LANGUAGES", "Phrase", "add", "explicit_language", "lang", "speaking", "t", "use_language"]
+__all__ = [
+    "CATALOG",
+    "LANGUAGES",
+    "Phrase",
+    "add",
+    "explicit_language",
+    "in_language",
+    "lang",
+    "speaking",
+    "t",
+    "use_language",
+]
 LANGUAGES = ("ja", "en")
 
 # key -> (ja, en): the core's entries; each layer adds its own on import (``add``)
@@ -93,3 +104,8 @@ class Phrase:
 
     def __hash__(self) -> int:
         return hash(self.key)
+
+
+def in_language(table: dict[str, dict[str, str]]) -> Callable[[str], str]:
+    """``table[lang][what]`` as a lookup read when called: what a scripted model says, in the kernel's language."""
+    return lambda what: table[lang()][what]

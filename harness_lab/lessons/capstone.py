@@ -22,7 +22,7 @@ import anthropic
 
 from ..emulator import call, emulated_client, last_results, reply, say
 from ..grading.spies import Recorder
-from ..text import lang
+from ..text import in_language
 from . import english_capstone
 from .checking import Miss, Piece, Point
 from .lesson6 import run_agent
@@ -87,8 +87,7 @@ LOOKALIKES = (
 )
 
 
-def _said(what: str) -> str:
-    return SAID[lang()][what]
+_said = in_language(SAID)
 
 
 def _daily() -> tuple[str, str]:

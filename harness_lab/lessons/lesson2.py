@@ -15,7 +15,7 @@ from ..emulator import call, emulated_client, redacted, reply, say
 from ..grading.spies import Recorder
 from ..messages import content_dicts, tool_calls
 from ..model import DEFAULT_MODEL
-from ..text import lang
+from ..text import in_language, lang
 from . import english_pieces
 from .checking import Miss, Piece, Point
 from .scenes import (
@@ -114,8 +114,7 @@ SAID = {
 }
 
 
-def _said(what: str) -> str:
-    return SAID[lang()][what]
+_said = in_language(SAID)
 
 
 # --- checks for run_tools --------------------------------------------------------------------

@@ -9,7 +9,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 from ..emulator import call, say
-from ..text import lang
+from ..text import in_language
 from .checking import Miss, Piece, Point
 from .scenes import response_of
 
@@ -44,8 +44,7 @@ SAID = {
 }
 
 
-def _said(what: str) -> str:
-    return SAID[lang()][what]
+_said = in_language(SAID)
 
 
 def _expect(fn, cases) -> Miss | None:

@@ -6,7 +6,7 @@ import json
 
 from ..emulator import call
 from ..messages import content_dicts
-from ..text import lang
+from ..text import in_language
 from .checking import Miss, Piece, Point
 from .scenes import response_of, thought, unchanged
 
@@ -38,8 +38,7 @@ SAID = {
 }
 
 
-def _said(what: str) -> str:
-    return SAID[lang()][what]
+_said = in_language(SAID)
 
 
 def _rethought() -> dict:

@@ -9,7 +9,7 @@ from ..emulator import call
 from ..grading.sandbox import describe_error
 from ..grading.spies import Recorder, logged
 from ..messages import content_dicts, tool_calls
-from ..text import lang, t
+from ..text import in_language, t
 from .checking import Miss, Piece, Point
 from .scenes import answer_rejected, fact, response_of, unchanged
 
@@ -93,8 +93,7 @@ SAID = {
 MISSING = "sandbox/missing.md"
 
 
-def _said(what: str) -> str:
-    return SAID[lang()][what]
+_said = in_language(SAID)
 
 
 def _note() -> dict:

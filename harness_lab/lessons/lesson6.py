@@ -19,7 +19,7 @@ import anthropic
 from ..emulator import call, emulated_client, last_results, reply, say
 from ..grading.spies import Recorder
 from ..model import DEFAULT_MODEL
-from ..text import lang
+from ..text import in_language
 from . import english
 from .checking import Miss, Piece, Point
 from .diagnosis import OUTPUTS, compare, learner_end, package_end, rejected, stale
@@ -118,8 +118,7 @@ SAID = {
 }
 
 
-def _said(what: str) -> str:
-    return SAID[lang()][what]
+_said = in_language(SAID)
 
 
 def _done(request: dict) -> int:

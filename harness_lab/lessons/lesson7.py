@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..emulator import call
-from ..text import lang
+from ..text import in_language
 from . import english
 from .checking import Miss, Piece, Point
 from .scenes import response_of
@@ -58,9 +58,7 @@ SAID = {
 }
 
 
-def _text(what: str) -> str:
-    """A scripted response's text (``_said`` is what the learner's function said)."""
-    return SAID[lang()][what]
+_text = in_language(SAID)  # a scripted response's text (``_said`` is what the learner's function said)
 
 
 def _refused(details: Any) -> Any:
