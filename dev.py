@@ -98,14 +98,18 @@ LAB_SETTINGS = {"@jupyter-widgets/jupyterlab-manager:plugin": {"saveState": True
 LAB_HIDDEN = ("__pycache__", "*.pyc", "*.pyo", ".DS_Store", "*~", "*.egg-info", "solutions", "answers_*.py")
 # Saving a reopened notebook keeps the panels it shows (harness_lab/ui/saved_state.py says why).
 LAB_SAVE_HOOK = "harness_lab.ui.saved_state.keep_widget_state"
+# ... and a reopened notebook is not marked changed by restoring them (the plugin's file says how).
+LAB_EXTENSIONS = ROOT / "harness_lab" / "ui" / "labextension"
 
 
 def lab_arguments(root: Path) -> list[str]:
     """The server options: the course root (lessons and exercises side by side, so a lesson's link
-    to an exercise opens it), solutions hidden, and the pre-save hook that keeps saved panels."""
+    to an exercise opens it), solutions hidden, the pre-save hook that keeps saved panels, and the
+    plugin that restores them without marking the notebook changed."""
     return [
         f"--ServerApp.root_dir={root}",
         f"--ContentsManager.pre_save_hook={LAB_SAVE_HOOK}",
+        f"--LabApp.extra_labextensions_path={LAB_EXTENSIONS}",
         *(f"--ContentsManager.hide_globs={pattern}" for pattern in LAB_HIDDEN),
     ]
 

@@ -8,6 +8,8 @@ reopen every panel comes back from that metadata, with no kernel behind it; rest
 the notebook changed, so autosave soon saves it, with a state of no models at all. The next reopen
 found no model for any panel ("Error displaying widget: model not found"), and what the learner
 did with the buttons — typed reasons, forks, raised limits — was gone.
+(The plugin in ``labextension/`` now keeps a merely reopened notebook unchanged, so autosave leaves
+it alone; a save asked for by hand still goes through here.)
 
 ``keep_widget_state`` is a Jupyter server pre-save hook that closes that hole where the file is
 written: every widget model an output still shows, and every model those refer to, that the new
