@@ -124,7 +124,16 @@ c.Spawner.notebook_dir = "~"
 c.Spawner.default_url = "/lab/tree/notebooks"
 c.Spawner.http_timeout = 60  # forty first logins at nine o'clock share the same cores
 idle = int(setting("IDLE", "3600"))
+# A learner's second day finds every panel as it was left (docs/frontends.md): lab-settings turns on
+# saving widget state, the pre-save hook keeps the panels a reopened notebook shows, and the plugin
+# keeps a merely reopened notebook from being marked changed. The venv's installed copy of the plugin
+# (learners can read the venv; the checkout may be private), else the checkout's.
+PLUGINS = next(
+    VENV.glob("lib/python3*/site-packages/harness_lab/ui/labextension"), COURSE / "harness_lab" / "ui" / "labextension"
+)
 c.Spawner.args = [
+    "--ContentsManager.pre_save_hook=harness_lab.ui.saved_state.keep_widget_state",
+    f"--LabApp.extra_labextensions_path={PLUGINS}",
     # No outbound calls and no news or update pop-ups in a learner's JupyterLab.
     "--LabApp.news_url=None",
     "--LabApp.check_for_updates_class=jupyterlab.handlers.announcements.NeverCheckForUpdate",

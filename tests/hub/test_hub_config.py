@@ -6,6 +6,7 @@ work or a layout that would show learners the answers. The file only checks the 
 (tests/hub/test_jupyterhub.py runs a real one), so the venv here is that layout and no more.
 """
 
+import json
 import os
 import shutil
 import sys
@@ -15,10 +16,13 @@ from types import SimpleNamespace
 
 import pytest
 
+import dev
+
 traitlets_config = pytest.importorskip("traitlets.config")
 
 ROOT = Path(__file__).resolve().parents[2]
-CONFIG = ROOT / "deploy" / "jupyterhub" / "jupyterhub_config.py"
+HUB = ROOT / "deploy" / "jupyterhub"
+CONFIG = HUB / "jupyterhub_config.py"
 
 
 def _open_folder(prefix: str) -> Path:
@@ -35,6 +39,7 @@ def _installed_venv(folder: Path) -> Path:
     package = folder / "lib" / "python3.11" / "site-packages" / "harness_lab"
     package.mkdir(parents=True)
     (package / "__init__.py").touch()
+    shutil.copytree(ROOT / "harness_lab" / "ui" / "labextension", package / "ui" / "labextension")
     return folder
 
 
@@ -90,6 +95,17 @@ def test_a_learners_server_runs_the_course_venv_in_a_private_home(monkeypatch, t
     assert "--MappingKernelManager.cull_idle_timeout=1800" in c.Spawner.args
     assert "--ServerApp.shutdown_no_activity_timeout=1800" in c.Spawner.args
     assert c.Spawner.args[-1] == "--ServerApp.terminals_enabled=False"
+    # the second day, as with dev.py lab: saved panels kept by the pre-save hook, restored unchanged
+    assert f"--ContentsManager.pre_save_hook={dev.LAB_SAVE_HOOK}" in c.Spawner.args
+    plugins = Path(
+        next(a for a in c.Spawner.args if a.startswith("--LabApp.extra_labextensions_path=")).partition("=")[2]
+    )
+    assert plugins.is_relative_to(venv) and (plugins / "harness-lab-clean-reopen" / "package.json").is_file()
+    overrides = json.loads((HUB / "lab-settings" / "overrides.json").read_text(encoding="utf-8"))
+    assert (
+        overrides["@jupyter-widgets/jupyterlab-manager:plugin"]
+        == dev.LAB_SETTINGS["@jupyter-widgets/jupyterlab-manager:plugin"]
+    )
     assert callable(c.Spawner.pre_spawn_hook)
     assert c.JupyterHub.db_url == f"sqlite:///{tmp_path / 'state' / 'jupyterhub.sqlite'}"
     assert (tmp_path / "state").stat().st_mode & 0o777 == 0o700
