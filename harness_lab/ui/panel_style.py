@@ -6,10 +6,11 @@ kernel restarted, or the notebook was reopened and its panels came back from the
 state — and puts the class ``jupyter-widgets-disconnected`` on the views. When the kernel is shut
 down with the notebook open, ipywidgets changes nothing, but JupyterLab's notebook toolbar does:
 its kernel indicator's ``data-status`` becomes ``unknown`` (or ``dead``), which a ``:has()``
-selector reads. Either way the buttons and fields grey out and take no clicks, the tabs and folds
-still open (a saved record stays readable), and one line right above the buttons says what
-happened and how to get a live panel back; pressing anywhere on the dead panel lights that line
-up. No messages go to the kernel, so a busy kernel is never mistaken for a dead one.
+selector reads. When another kernel is then started in the same tab, the course's JupyterLab
+plugin (``labextension/``) marks every panel drawn before it ``hl-orphan``. Either way the buttons
+and fields grey out and take no clicks, the tabs and folds still open (a saved record stays
+readable), and one line right above the buttons says what happened and how to get a live panel
+back; pressing anywhere on the dead panel lights that line up. No messages go to the kernel, so a busy kernel is never mistaken for a dead one.
 
 A static renderer (an untrusted notebook, GitHub, nbconvert) shows the panel's HTML fallback
 instead, which says it is a saved record.
@@ -28,6 +29,7 @@ __all__ = ["DEAD", "panel_style_html", "static_note"]
 # inside its original's panel then wins over every rule that shows a line.
 DEAD = (
     ".hl-stepper:where(.jupyter-widgets-disconnected)",
+    ".hl-stepper:where(.hl-orphan)",  # drawn before the notebook's kernel was replaced (labextension/)
     ':where(.jp-NotebookPanel:has(.jp-Notebook-ExecutionIndicator[data-status="unknown"])) .hl-stepper',
     ':where(.jp-NotebookPanel:has(.jp-Notebook-ExecutionIndicator[data-status="dead"])) .hl-stepper',
 )

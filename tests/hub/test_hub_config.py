@@ -100,7 +100,7 @@ def test_a_learners_server_runs_the_course_venv_in_a_private_home(monkeypatch, t
     plugins = Path(
         next(a for a in c.Spawner.args if a.startswith("--LabApp.extra_labextensions_path=")).partition("=")[2]
     )
-    assert plugins.is_relative_to(venv) and (plugins / "harness-lab-clean-reopen" / "package.json").is_file()
+    assert plugins.is_relative_to(venv) and (plugins / "harness-lab-jupyterlab" / "package.json").is_file()
     overrides = json.loads((HUB / "lab-settings" / "overrides.json").read_text(encoding="utf-8"))
     assert (
         overrides["@jupyter-widgets/jupyterlab-manager:plugin"]

@@ -16,7 +16,7 @@ in order, share one live notebook and play a learner's days:
    dark theme a disabled fork button looks disabled;
 6. day 1 ends: save; a turn picked in a timeline (a new form from the kernel) marks the notebook
    changed; save again, shut the kernel down with the notebook open: every panel greys with its reason
-   line, and a press on a dead button lights that line up;
+   line, and a press on a dead button lights that line up; a new kernel in the same tab leaves them grey;
 7. day 2: reopen, wait past the autosave interval: the notebook is not marked changed and not
    rewritten; save it anyway; day 3: reopen again: every panel's last state is there, forks and the
    typed reason included, every tab readable, nowhere "Error displaying widget";
@@ -505,18 +505,8 @@ def test_day_1_ends_save_and_shut_the_kernel_down_with_the_notebook_open(lab, li
     expect(live.locator(".lm-TabBar-tab.jp-mod-dirty")).to_have_count(1, timeout=10_000)
     _command(live, "docmanager:save")
     _wait(live, saved, "the widget state in the saved file")
-    _command(live, "kernelmenu:shutdown")
-    gone = live.locator(".jp-StatusBar-Widget", has_text="No Kernel")
-    deadline = time.monotonic() + 30
-    while not gone.count() and time.monotonic() < deadline:
-        _answer_dialogs(live)
-        live.wait_for_timeout(200)
-    expect(gone.first).to_be_visible()
-    for index in PANELS:  # still on the page, with no kernel: grey, and each says why, once
-        panel = _panel(live, index)
-        expect(_line(panel)).to_be_visible(timeout=10_000)
-        expect(panel.locator(".hl-stale:visible")).to_have_count(1)
-        assert _button(panel, "次のターン").evaluate("(b) => getComputedStyle(b).pointerEvents") == "none"
+    _shut_down(live)
+    _every_panel_grey(live)  # still on the page, with no kernel
     panel = _panel(live, 3)
     button, line = _button(panel, "次のターン").bounding_box(), _line(panel).bounding_box()
     assert 0 <= button["y"] - (line["y"] + line["height"]) < 60  # right above the buttons
@@ -528,6 +518,36 @@ def test_day_1_ends_save_and_shut_the_kernel_down_with_the_notebook_open(lab, li
         live.mouse.up()
     assert outline == "rgb(200, 55, 45)", outline
     expect(_line(panel)).to_contain_text("上から順に実行し直して")
+    # Another kernel started in the same tab, as the kernel picker does, reaches none of these panels:
+    # they stay grey (the course's JupyterLab plugin marks them), until their cells run again.
+    live.evaluate("() => window.jupyterapp.shell.currentWidget.sessionContext.changeKernel({name: 'python3'})")
+    _kernel_ready(live)
+    _every_panel_grey(live)
+    _shut_down(live)  # day 1 ends with no kernel
+
+
+def _shut_down(page) -> None:
+    """Shut the notebook's kernel down, with the notebook open, and wait until it is gone."""
+    from playwright.sync_api import expect
+
+    _command(page, "kernelmenu:shutdown")
+    gone = page.locator(".jp-StatusBar-Widget", has_text="No Kernel")
+    deadline = time.monotonic() + 30
+    while not gone.count() and time.monotonic() < deadline:
+        _answer_dialogs(page)
+        page.wait_for_timeout(200)
+    expect(gone.first).to_be_visible()
+
+
+def _every_panel_grey(page) -> None:
+    """Every live panel greys, says why once, and takes no click."""
+    from playwright.sync_api import expect
+
+    for index in PANELS:
+        panel = _panel(page, index)
+        expect(_line(panel)).to_be_visible(timeout=10_000)
+        expect(panel.locator(".hl-stale:visible")).to_have_count(1)
+        assert _button(panel, "次のターン").evaluate("(b) => getComputedStyle(b).pointerEvents") == "none"
 
 
 def _answer_dialogs(page) -> None:

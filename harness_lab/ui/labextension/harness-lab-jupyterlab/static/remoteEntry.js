@@ -1,0 +1,82 @@
+// harness_lab's JupyterLab plugins, served by `python3 dev.py lab` and the classroom hub
+// (dev.lab_arguments, deploy/jupyterhub/jupyterhub_config.py). Both serve the learner's second day.
+//
+// Written by hand as the module container JupyterLab loads federated extensions from (the same
+// `init` / `get` pair a webpack build emits), so the course needs no Node.js to build or install it.
+(function () {
+  "use strict";
+
+  // 1. A reopened notebook is not marked changed. With "save widget state" on, jupyterlab_widgets
+  // marks the notebook changed whenever it registers a widget model, and restoring the panels a
+  // notebook saved registers every one of them: a notebook opened and left untouched was marked
+  // changed and autosaved. The mark now stands only when something happened that the file should
+  // record: the notebook's content changed, or the kernel made a new widget (a comm_open from the
+  // kernel, as when a button press adds a fork). Everything else is restoring what the file holds.
+  function keepCleanOnReopen(context) {
+    const model = context.model;
+    let earned = false; // something since the notebook was last clean that a save should keep
+    const settle = () => {
+      earned = false;
+    };
+    model.contentChanged.connect(() => {
+      earned = true;
+    });
+    const listen = (kernel) => {
+      if (!kernel) return;
+      // anyMessage fires as a message arrives, before the widget manager handles it, so a kernel's
+      // comm_open is counted before the model it opens can mark the notebook changed.
+      kernel.anyMessage.connect((_, { msg, direction }) => {
+        if (direction === "recv" && msg.header.msg_type === "comm_open") earned = true;
+      });
+    };
+    listen(context.sessionContext.session && context.sessionContext.session.kernel);
+    context.sessionContext.kernelChanged.connect((_, change) => listen(change.newValue));
+    context.ready.then(settle);
+    model.stateChanged.connect((_, change) => {
+      if (change.name !== "dirty") return;
+      if (!change.newValue) settle();
+      else if (!earned) model.dirty = false;
+    });
+  }
+
+  // 2. A panel drawn before the notebook got a new kernel is dead: its widgets talk to the kernel
+  // that is gone. ipywidgets marks views disconnected after a restart, not when a kernel is shut
+  // down and another started in the same tab (the kernel picker), so the panels looked live and
+  // their buttons did nothing. Each panel on the page at that moment gets the class the Stepper's
+  // style sheet greys (harness_lab/ui/panel_style.py); one drawn by running a cell again is new.
+  function markOrphanedPanels(panel, context) {
+    const session = context.sessionContext;
+    let last = session.session && session.session.kernel ? session.session.kernel.id : null;
+    session.kernelChanged.connect((_, change) => {
+      const kernel = change.newValue;
+      if (!kernel) return; // shut down: the grey comes from the kernel indicator until a new one starts
+      if (last !== null && kernel.id !== last) {
+        panel.node.querySelectorAll(".hl-stepper").forEach((node) => node.classList.add("hl-orphan"));
+      }
+      last = kernel.id;
+    });
+  }
+
+  const plugin = {
+    id: "harness-lab-jupyterlab:panels",
+    description: "Keeps a reopened course notebook unchanged and greys panels no kernel is behind.",
+    autoStart: true,
+    activate(app) {
+      app.docRegistry.addWidgetExtension("Notebook", {
+        createNew(panel, context) {
+          keepCleanOnReopen(context);
+          markOrphanedPanels(panel, context);
+        },
+      });
+    },
+  };
+
+  const containers = (window._JUPYTERLAB = window._JUPYTERLAB || {});
+  containers["harness-lab-jupyterlab"] = {
+    init: () => Promise.resolve(),
+    get: (module) =>
+      module === "./extension"
+        ? Promise.resolve(() => ({ __esModule: true, default: plugin }))
+        : Promise.reject(new Error(`harness-lab-jupyterlab has no module ${module}`)),
+  };
+})();
