@@ -18,7 +18,7 @@ in order, share one live notebook and play a learner's days:
    changed; save again, shut the kernel down with the notebook open: every panel greys with its reason
    line, and a press on a dead button lights that line up; a new kernel in the same tab leaves them grey;
 7. day 2: reopen, wait past the autosave interval: the notebook is not marked changed and not
-   rewritten; save it anyway; day 3: reopen again: every panel's last state is there, forks and the
+   rewritten; typing in a cell marks it, and autosave saves it with every panel; day 3: reopen again: every panel's last state is there, forks and the
    typed reason included, every tab readable, nowhere "Error displaying widget";
 8. lesson 05's link opens the level-1 exercise, and the exercises' folder lists no solutions.
 
@@ -632,6 +632,8 @@ def _reopen(page, url: str, saved: Path):
 
 
 def test_day_2_and_day_3_find_every_panel_as_it_was_left(lab, live):
+    from playwright.sync_api import expect
+
     url, root, _ = lab
     saved = root / LIVE
     day_1 = set(_saved_models(saved))
@@ -644,10 +646,13 @@ def test_day_2_and_day_3_find_every_panel_as_it_was_left(lab, live):
     page.wait_for_timeout(2_500 * AUTOSAVE)
     assert not page.locator(".lm-TabBar-tab.jp-mod-dirty").count(), "the reopened notebook is marked changed"
     assert saved.stat().st_mtime_ns == written, "autosave rewrote a notebook nobody changed"
-    # A save asked for all the same (Ctrl+S) keeps every panel: the pre-save hook carries the models
-    # the widget manager leaves out.
-    _command(page, "docmanager:save")
-    _wait(page, lambda: saved.stat().st_mtime_ns != written, "the save")
+    # What the learner types still marks it changed, so autosave keeps it.
+    _cell(page, 1).locator(".cm-content").click()
+    page.keyboard.press("Control+End")
+    page.keyboard.type("\n# 2日目のメモ")
+    expect(page.locator(".lm-TabBar-tab.jp-mod-dirty")).to_have_count(1, timeout=10_000)
+    # That save keeps every panel too: the pre-save hook carries the models the widget manager leaves out.
+    _wait(page, lambda: "2日目のメモ" in saved.read_text(encoding="utf-8"), "autosave", timeout=AUTOSAVE * 6)
     _wait(page, lambda: len(_saved_models(saved)) > 100, "a readable saved file")
     assert _whole(saved) and set(_saved_models(saved)) <= day_1  # whole panels, as they were saved
 

@@ -10,16 +10,16 @@
   // marks the notebook changed whenever it registers a widget model, and restoring the panels a
   // notebook saved registers every one of them: a notebook opened and left untouched was marked
   // changed and autosaved. The mark now stands only when something happened that the file should
-  // record: the notebook's content changed, or the kernel made a new widget (a comm_open from the
-  // kernel, as when a button press adds a fork). Everything else is restoring what the file holds.
+  // record: a change to the document itself (typing, outputs, cells, metadata: any change to the
+  // notebook's shared document beside its "dirty" flag), or a new widget from the kernel (a
+  // comm_open, as when a button press adds a fork). Restoring what the file holds is neither.
   function keepCleanOnReopen(context) {
     const model = context.model;
+    const ydoc = model.sharedModel.ydoc;
+    const flags = ydoc.getMap("state"); // where the "dirty" flag itself lives
     let earned = false; // something since the notebook was last clean that a save should keep
-    const settle = () => {
-      earned = false;
-    };
-    model.contentChanged.connect(() => {
-      earned = true;
+    ydoc.on("afterTransaction", (transaction) => {
+      for (const changed of transaction.changed.keys()) if (changed !== flags) earned = true;
     });
     const listen = (kernel) => {
       if (!kernel) return;
@@ -31,11 +31,20 @@
     };
     listen(context.sessionContext.session && context.sessionContext.session.kernel);
     context.sessionContext.kernelChanged.connect((_, change) => listen(change.newValue));
-    context.ready.then(settle);
+    context.ready.then(() => {
+      earned = false; // loading the file is not a change
+    });
     model.stateChanged.connect((_, change) => {
       if (change.name !== "dirty") return;
-      if (!change.newValue) settle();
-      else if (!earned) model.dirty = false;
+      if (!change.newValue) {
+        earned = false;
+        return;
+      }
+      // An edit sets the flag inside its own transaction, whose changes are only reported once
+      // this handler has returned: decide on the next turn of the event loop.
+      setTimeout(() => {
+        if (model.dirty && !earned) model.dirty = false;
+      });
     });
   }
 
