@@ -10,7 +10,8 @@ selector reads. When another kernel is then started in the same tab, the course'
 plugin (``labextension/``) marks every panel drawn before it ``hl-orphan``. Either way the buttons
 and fields grey out and take no clicks, the tabs and folds still open (a saved record stays
 readable), and one line right above the buttons says what happened and how to get a live panel
-back; pressing anywhere on the dead panel lights that line up. No messages go to the kernel, so a busy kernel is never mistaken for a dead one.
+back; pressing anywhere on the dead panel lights that line up. No messages go to the kernel, so a
+busy kernel is never mistaken for a dead one.
 
 A static renderer (an untrusted notebook, GitHub, nbconvert) shows the panel's HTML fallback
 instead, which says it is a saved record.
