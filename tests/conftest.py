@@ -9,15 +9,24 @@ from pathlib import Path
 import pytest
 
 import tests.examples  # noqa: F401 (loads the hypothesis profile HARNESS_LAB_EXAMPLES names, before any test module)
+from tests.kernel_forks import server
 
 
 def pytest_configure(config) -> None:
+    # Kernels start warm, forked from one process that has imported the SDK (tests/kernel_forks);
+    # started once per run, by the process xdist's workers and nbval's subprocesses inherit it from.
+    # HARNESS_LAB_TEST_KERNELS=off starts every kernel the ordinary way.
+    config._kernel_forker = server.start()
     # A shell that starts a job in the background without job control (a CI runner's `cmd &`)
     # starts it with SIGINT ignored, and Python then keeps it ignored. Some tests press a real Ctrl-C,
     # in this process or in a command they start: they need the handler a terminal gives. A Python
     # handler goes back to the default on exec, so the commands started from here get theirs too.
     if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
         signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+def pytest_unconfigure(config) -> None:
+    server.stop(getattr(config, "_kernel_forker", None))
 
 
 # The longest files (a browser, a hub, a hostile class, nbval in subprocesses, the whole course) go

@@ -1,0 +1,116 @@
+"""The suite's warm kernels (tests/kernel_forks) are the kernels a notebook would get, only started sooner.
+
+A kernel forked from the warm process must read its own environment, folder and arguments, take
+Jupyter's interrupts and die with its stand-in; a kernel whose folder holds a module named like one
+the warm process imported must start the ordinary way, so it imports what a fresh kernel would.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import time
+
+import pytest
+from jupyter_client.manager import KernelManager
+
+from tests.kernel_forks import server
+
+pytestmark = pytest.mark.skipif(not os.environ.get(server.ADDRESS), reason="no kernel forker in this run")
+
+
+def started(folder, **env: str) -> tuple[KernelManager, object]:
+    manager = KernelManager(kernel_name="python3")
+    manager.start_kernel(cwd=str(folder), env={**os.environ, **env})
+    client = manager.client()
+    client.start_channels()
+    client.wait_for_ready(timeout=60)
+    return manager, client
+
+
+def run(client, code: str, timeout: float = 60) -> str:
+    said: list[str] = []
+    client.execute_interactive(code, timeout=timeout, output_hook=lambda m: said.append(m["content"].get("text", "")))
+    return "".join(said)
+
+
+def stopped(manager: KernelManager, client) -> None:
+    client.stop_channels()
+    if manager.is_alive():
+        manager.shutdown_kernel(now=True)
+
+
+def forker_pid() -> int:
+    folder = os.path.dirname(os.environ[server.ADDRESS])
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/cmdline", "rb") as f:
+                    words = f.read().split(b"\0")
+            except OSError:
+                continue
+            if any(word.startswith(folder.encode()) for word in words) and b"server.py" in b" ".join(words):
+                return int(entry)
+    raise AssertionError("the forker is not running")
+
+
+REPORT = (
+    "import json, os, sys\n"
+    "print(json.dumps({'ppid': os.getppid(), 'cwd': os.getcwd(), 'mine': os.environ.get('ONLY_THIS_KERNEL'),"
+    " 'warm': 'anthropic' in sys.modules, 'path0': sys.path[0]}))"
+)
+
+
+def test_a_forked_kernel_reads_its_own_environment_and_folder(tmp_path):
+    manager, client = started(tmp_path, ONLY_THIS_KERNEL="yes")
+    try:
+        seen = json.loads(run(client, REPORT))
+    finally:
+        stopped(manager, client)
+    assert seen["ppid"] == forker_pid() and seen["warm"]
+    assert (seen["cwd"], seen["mine"]) == (str(tmp_path), "yes")
+    # ipykernel_launcher takes the working folder off sys.path, as `python -m` put it there
+    assert seen["path0"] != str(tmp_path)
+
+
+def test_a_module_in_the_kernels_folder_named_like_a_warm_one_gets_a_fresh_kernel(tmp_path):
+    (tmp_path / "anthropic.py").write_text("PLANTED = True\n", encoding="utf-8")
+    manager, client = started(tmp_path)
+    try:
+        said = run(client, "import os, anthropic; print(getattr(anthropic, 'PLANTED', False), os.getppid())")
+    finally:
+        stopped(manager, client)
+    planted, parent = said.split()
+    assert planted == "True" and int(parent) != forker_pid()
+
+
+def test_an_interrupt_reaches_the_forked_kernel(tmp_path):
+    manager, client = started(tmp_path)
+    try:
+        client.execute("import time\ntry:\n    time.sleep(60)\nexcept KeyboardInterrupt:\n    print('interrupted')")
+        time.sleep(1)
+        manager.interrupt_kernel()
+        said = []
+        deadline = time.monotonic() + 20
+        while "interrupted" not in "".join(said) and time.monotonic() < deadline:
+            message = client.get_iopub_msg(timeout=20)
+            said.append(message["content"].get("text", ""))
+        assert "interrupted" in "".join(said)
+    finally:
+        stopped(manager, client)
+
+
+def test_killing_the_stand_in_kills_the_kernel(tmp_path):
+    manager, client = started(tmp_path)
+    try:
+        kernel = int(run(client, "import os; print(os.getpid())"))
+        stand_in = manager.provisioner.process.pid
+        assert kernel != stand_in
+        os.kill(stand_in, signal.SIGKILL)
+        deadline = time.monotonic() + 10
+        while os.path.exists(f"/proc/{kernel}") and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not os.path.exists(f"/proc/{kernel}")
+    finally:
+        stopped(manager, client)
