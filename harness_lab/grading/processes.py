@@ -8,6 +8,10 @@ the job ends (answered, raised, or killed at the deadline) the supervisor can fi
 under ``/proc`` and kill it. Elsewhere (no ``prctl`` or no ``/proc``) it kills the job's process
 group, which catches everything but a process that left the group.
 
+Learner code can also kill its supervisor, or stop it again each time it is let run. Its caller then
+ends the supervisor's session itself (``end_session``): every process the job started is in it,
+unless it called ``os.setsid()`` too.
+
 The job's address space is capped (``RLIMIT_AS``) at what it had at the fork plus a budget, so a
 learner's ever-growing list raises MemoryError in the job instead of eating the machine.
 """
@@ -19,7 +23,16 @@ import select
 import signal
 import time
 
-__all__ = ["become_subreaper", "die_with_parent", "end_tree", "keep_private", "limit_memory", "prepare", "wait_for"]
+__all__ = [
+    "become_subreaper",
+    "die_with_parent",
+    "end_session",
+    "end_tree",
+    "keep_private",
+    "limit_memory",
+    "prepare",
+    "wait_for",
+]
 
 _PR_SET_PDEATHSIG = 1
 _PR_SET_DUMPABLE = 4
@@ -145,6 +158,23 @@ def end_tree(job: int, adopted: bool, within: float = 2.0) -> None:
         time.sleep(0.002)
 
 
+def end_session(session: int, within: float = 2.0) -> None:
+    """Kill every live process of ``session`` (a supervisor's pid: it called ``setsid``) until none is left.
+
+    The caller runs this before it reaps the supervisor, so the number cannot have been reused.
+    """
+    if not os.path.isdir("/proc"):
+        return
+    deadline = time.monotonic() + within
+    while (found := [pid for pid, fields in _live() if int(fields[3]) == session]) and time.monotonic() < deadline:
+        for pid in found:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        time.sleep(0.002)
+
+
 def _reap_children() -> bool:
     """Collect every child that has ended; True while some child is still running."""
     while True:
@@ -156,9 +186,10 @@ def _reap_children() -> bool:
             return True
 
 
-def _descendants(root: int) -> list[int]:
-    """Live processes below ``root``, from /proc (zombies left out: they only wait to be reaped)."""
-    children: dict[int, list[int]] = {}
+def _live() -> list[tuple[int, list[bytes]]]:
+    """Live processes (zombies left out: they only wait to be reaped) with their ``/proc/PID/stat``
+    fields after the name: state, parent, group, session, ..."""
+    found = []
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
@@ -168,7 +199,15 @@ def _descendants(root: int) -> list[int]:
         except (OSError, IndexError):
             continue
         if fields[0] != b"Z":
-            children.setdefault(int(fields[1]), []).append(int(entry))
+            found.append((int(entry), fields))
+    return found
+
+
+def _descendants(root: int) -> list[int]:
+    """Live processes below ``root``, from /proc."""
+    children: dict[int, list[int]] = {}
+    for pid, fields in _live():
+        children.setdefault(int(fields[1]), []).append(pid)
     found, todo = [], [root]
     while todo:
         for child in children.get(todo.pop(), ()):

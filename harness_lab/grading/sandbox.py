@@ -34,7 +34,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .processes import become_subreaper, die_with_parent, end_tree, keep_private, limit_memory, prepare, wait_for
+from .processes import (
+    become_subreaper,
+    die_with_parent,
+    end_session,
+    end_tree,
+    keep_private,
+    limit_memory,
+    prepare,
+    wait_for,
+)
 from .wire import HEADER, check_plain, describe_error, framed, plain, unframed
 
 __all__ = ["JobResult", "MEMORY_LIMIT", "Started", "abort", "describe_error", "plain", "run_limited"]
@@ -352,6 +361,7 @@ def _collect(supervisor: int, gently: bool) -> int | None:
             except OSError:
                 pass
     if wait_for(supervisor, time.monotonic() + GRACE):
+        end_session(supervisor)  # learner code that killed its supervisor left its own children behind
         _, status = os.waitpid(supervisor, 0)
         return os.waitstatus_to_exitcode(status)
     for kill in (lambda: os.killpg(supervisor, signal.SIGKILL), lambda: os.kill(supervisor, signal.SIGKILL)):
@@ -359,6 +369,7 @@ def _collect(supervisor: int, gently: bool) -> int | None:
             kill()
         except OSError:
             pass
+    end_session(supervisor)  # kept stopped, it could not end the job's tree itself
     try:
         os.waitpid(supervisor, 0)
     except ChildProcessError:

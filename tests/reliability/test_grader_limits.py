@@ -300,16 +300,19 @@ def test_a_forking_job_leaves_no_grandchild_and_answers_at_once(tmp_path, then_s
         _kill_if_running(pid_file)
 
 
-def test_a_job_that_stops_its_supervisor_still_leaves_nothing_behind(tmp_path):
-    # Learner code can reach its supervisor (its parent) and stop it with SIGSTOP: the supervisor,
-    # asked to end the job's tree when the caller gives up, must be let run again to do it, or the
-    # job's own children outlive the grading.
+@pytest.mark.parametrize("signum", [signal.SIGSTOP, signal.SIGKILL], ids=["stops it", "kills it"])
+def test_a_job_that_stops_or_kills_its_supervisor_still_leaves_nothing_behind(tmp_path, signum):
+    # Learner code can reach its supervisor (its parent). Stopped (SIGSTOP), the supervisor must be let
+    # run again to end the job's tree when the caller gives up; killed, it cannot, and the caller ends
+    # what is left of its session itself. Either way the job's own children must not outlive it.
     pid_file = str(tmp_path / "grandchild.pid")
-    spinning = forks_a_spinning_child(pid_file, then_spin=True)
+    spinning = forks_a_spinning_child(pid_file, then_spin=False)
 
     def job():
-        os.kill(os.getppid(), signal.SIGSTOP)
-        return spinning()
+        spinning()  # the grandchild spins from here on
+        os.kill(os.getppid(), signum)
+        while True:
+            pass
 
     try:
         outcome = run_limited(job, timeout=LIMIT)
