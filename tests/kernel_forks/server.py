@@ -15,9 +15,12 @@ strict suite, of nbval in subprocesses and of the browser test's JupyterLab all 
 
 from __future__ import annotations
 
+import atexit
+import importlib
 import json
 import os
 import random
+import runpy
 import selectors
 import signal
 import socket
@@ -26,6 +29,7 @@ import sys
 import tempfile
 import threading
 import time
+import traceback
 from pathlib import Path
 
 ADDRESS = "HARNESS_LAB_TEST_KERNELS"
@@ -98,11 +102,6 @@ def _refusal(request: dict) -> str | None:
 
 def _become_kernel(request: dict, streams: list[int]) -> None:
     """In the forked child: take the requester's world, then run ipykernel as `-m` would."""
-    import atexit
-    import importlib
-    import runpy
-    import time
-
     code = 1
     try:
         os.setsid()
@@ -123,8 +122,6 @@ def _become_kernel(request: dict, streams: list[int]) -> None:
     except SystemExit as exit:
         code = exit.code if isinstance(exit.code, int) else (0 if exit.code is None else 1)
     except BaseException:
-        import traceback
-
         traceback.print_exc()
     finally:
         atexit._run_exitfuncs()
