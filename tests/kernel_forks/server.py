@@ -47,23 +47,35 @@ def read_at_start(name: str) -> bool:
     )
 
 
+HERE = str(Path(__file__).resolve().parent)
+
+
 def start() -> subprocess.Popen | None:
     """Start the forker for this process and its children (the environment names its socket)."""
     if os.environ.get(ADDRESS) or not hasattr(os, "pidfd_open"):
         return None
+    launched = launch(dict(os.environ))
+    if launched is None:
+        return None
+    server, address = launched
+    os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [os.environ.get("PYTHONPATH"), HERE]))
+    os.environ[ADDRESS] = address
+    return server
+
+
+def launch(environment: dict[str, str]) -> tuple[subprocess.Popen, str] | None:
+    """A forker whose kernels start from ``environment``; its socket's address (None if it failed)."""
     folder = tempfile.mkdtemp(prefix="hl-kernels-")  # 0700: no other user's kernel can ask
     address = os.path.join(folder, "socket")
-    quiet = {k: v for k, v in os.environ.items() if k != "ANTHROPIC_API_KEY"}  # a fork's memory holds this
+    quiet = {k: v for k, v in environment.items() if k != "ANTHROPIC_API_KEY"}  # a fork's memory holds this
     server = subprocess.Popen([sys.executable, __file__, address], stdin=subprocess.PIPE, env=quiet)
     deadline = time.monotonic() + 60
     while not os.path.exists(address):
         if server.poll() is not None or time.monotonic() > deadline:
+            server.kill()
             return None
         time.sleep(0.05)
-    here = str(Path(__file__).resolve().parent)
-    os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [os.environ.get("PYTHONPATH"), here]))
-    os.environ[ADDRESS] = address
-    return server
+    return server, address
 
 
 def stop(server: subprocess.Popen | None) -> None:
@@ -192,7 +204,7 @@ def serve(address: str) -> None:
             if refusal is not None:
                 for stream in streams:
                     os.close(stream)
-                connection.sendall(json.dumps({"refused": refusal}).encode() + b"\n")
+                _tell(connection, {"refused": refusal})
                 connection.close()
                 continue
             sys.stdout.flush()
@@ -210,7 +222,7 @@ def serve(address: str) -> None:
             for stream in streams:
                 os.close(stream)
             waiting[pid] = connection
-            connection.sendall(json.dumps({"pid": pid}).encode() + b"\n")
+            _tell(connection, {"pid": pid})  # a stand-in gone already: the kernel sees it and ends
         _reap(waiting)
 
 
@@ -224,11 +236,16 @@ def _reap(waiting: dict[int, socket.socket]) -> None:
             return
         connection = waiting.pop(pid, None)
         if connection is not None:
-            try:
-                connection.sendall(json.dumps({"exit": os.waitstatus_to_exitcode(status)}).encode() + b"\n")
-            except OSError:
-                pass
+            _tell(connection, {"exit": os.waitstatus_to_exitcode(status)})
             connection.close()
+
+
+def _tell(connection: socket.socket, answer: dict) -> None:
+    """Answer a stand-in; one that was killed meanwhile must not end the forker."""
+    try:
+        connection.sendall(json.dumps(answer).encode() + b"\n")
+    except OSError:
+        pass
 
 
 if __name__ == "__main__":

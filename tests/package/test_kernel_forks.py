@@ -17,12 +17,26 @@ from jupyter_client.manager import KernelManager
 
 from tests.kernel_forks import server
 
-pytestmark = pytest.mark.skipif(not os.environ.get(server.ADDRESS), reason="no kernel forker in this run")
+pytestmark = pytest.mark.skipif(not hasattr(os, "pidfd_open"), reason="the forker needs pidfd_open (Linux)")
 
 
-def started(folder, **env: str) -> tuple[KernelManager, object]:
+@pytest.fixture(scope="module")
+def forker():
+    """A forker of this module's own, and the environment its kernels start with (so no other
+    test's leftovers in this process's environment can make it refuse one)."""
+    environment = {k: v for k, v in os.environ.items() if k != "ANTHROPIC_API_KEY"}
+    environment["PYTHONPATH"] = os.pathsep.join(filter(None, [environment.get("PYTHONPATH"), server.HERE]))
+    launched = server.launch(environment)
+    assert launched is not None, "the forker did not start"
+    process, address = launched
+    yield process.pid, {**environment, server.ADDRESS: address}
+    process.stdin.close()
+    process.wait(timeout=30)
+
+
+def started(folder, environment: dict, **extra: str) -> tuple[KernelManager, object]:
     manager = KernelManager(kernel_name="python3")
-    manager.start_kernel(cwd=str(folder), env={**os.environ, **env})
+    manager.start_kernel(cwd=str(folder), env={**environment, **extra})
     client = manager.client()
     client.start_channels()
     client.wait_for_ready(timeout=60)
@@ -41,20 +55,6 @@ def stopped(manager: KernelManager, client) -> None:
         manager.shutdown_kernel(now=True)
 
 
-def forker_pid() -> int:
-    folder = os.path.dirname(os.environ[server.ADDRESS])
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/cmdline", "rb") as f:
-                    words = f.read().split(b"\0")
-            except OSError:
-                continue
-            if any(word.startswith(folder.encode()) for word in words) and b"server.py" in b" ".join(words):
-                return int(entry)
-    raise AssertionError("the forker is not running")
-
-
 REPORT = (
     "import json, os, sys\n"
     "print(json.dumps({'ppid': os.getppid(), 'cwd': os.getcwd(), 'mine': os.environ.get('ONLY_THIS_KERNEL'),"
@@ -62,32 +62,36 @@ REPORT = (
 )
 
 
-def test_a_forked_kernel_reads_its_own_environment_and_folder(tmp_path):
-    manager, client = started(tmp_path, ONLY_THIS_KERNEL="yes")
+def test_a_forked_kernel_reads_its_own_environment_and_folder(tmp_path, forker):
+    pid, environment = forker
+    manager, client = started(tmp_path, environment, ONLY_THIS_KERNEL="yes")
     try:
         seen = json.loads(run(client, REPORT))
     finally:
         stopped(manager, client)
-    assert seen["ppid"] == forker_pid() and seen["warm"]
+    assert seen["ppid"] == pid and seen["warm"]
     assert (seen["cwd"], seen["mine"]) == (str(tmp_path), "yes")
     # ipykernel_launcher takes the working folder off sys.path, as `python -m` put it there
     assert seen["path0"] != str(tmp_path)
 
 
-def test_a_module_in_the_kernels_folder_named_like_a_warm_one_gets_a_fresh_kernel(tmp_path):
+def test_a_module_in_the_kernels_folder_named_like_a_warm_one_gets_a_fresh_kernel(tmp_path, forker):
+    pid, environment = forker
     (tmp_path / "anthropic.py").write_text("PLANTED = True\n", encoding="utf-8")
-    manager, client = started(tmp_path)
+    manager, client = started(tmp_path, environment)
     try:
         said = run(client, "import os, anthropic; print(getattr(anthropic, 'PLANTED', False), os.getppid())")
     finally:
         stopped(manager, client)
     planted, parent = said.split()
-    assert planted == "True" and int(parent) != forker_pid()
+    assert planted == "True" and int(parent) != pid
 
 
-def test_an_interrupt_reaches_the_forked_kernel(tmp_path):
-    manager, client = started(tmp_path)
+def test_an_interrupt_reaches_the_forked_kernel(tmp_path, forker):
+    pid, environment = forker
+    manager, client = started(tmp_path, environment)
     try:
+        assert int(run(client, "import os; print(os.getppid())")) == pid
         client.execute("import time\ntry:\n    time.sleep(60)\nexcept KeyboardInterrupt:\n    print('interrupted')")
         time.sleep(1)
         manager.interrupt_kernel()
@@ -101,10 +105,12 @@ def test_an_interrupt_reaches_the_forked_kernel(tmp_path):
         stopped(manager, client)
 
 
-def test_killing_the_stand_in_kills_the_kernel(tmp_path):
-    manager, client = started(tmp_path)
+def test_killing_the_stand_in_kills_the_kernel(tmp_path, forker):
+    pid, environment = forker
+    manager, client = started(tmp_path, environment)
     try:
-        kernel = int(run(client, "import os; print(os.getpid())"))
+        kernel, parent = map(int, run(client, "import os; print(os.getpid(), os.getppid())").split())
+        assert parent == pid  # forked, so the stand-in is not the kernel
         stand_in = manager.provisioner.process.pid
         assert kernel != stand_in
         os.kill(stand_in, signal.SIGKILL)
