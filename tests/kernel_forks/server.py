@@ -1,7 +1,8 @@
 """The test suite's kernel forker: Jupyter kernels forked from one warm process (issue 23).
 
-A kernel spends about three CPU seconds importing the SDK, pydantic's models and ipykernel before it
-runs a cell, and the suite starts a hundred of them on two cores. This process imports those once;
+A kernel spends about three CPU seconds on imports before it runs a cell, two of them on the SDK
+(pydantic building its models), and the suite starts a hundred kernels on two cores. This process
+imports the SDK once;
 ``sitecustomize.py`` (beside it) turns each ``python -m ipykernel_launcher`` the tests start into a
 request, and the kernel is forked from here with the requester's environment, working folder,
 ``sys.path``, arguments and standard streams: the same kernel, started warm. Nothing of harness_lab
@@ -188,7 +189,9 @@ def serve(address: str) -> None:
     waiting: dict[int, socket.socket] = {}
     while True:
         for key, _ in selector.select():
-            if key.data == "end":
+            if key.data == "end":  # the pytest run is over: leave no socket folder behind
+                os.unlink(address)
+                os.rmdir(os.path.dirname(address))
                 return
             if key.data == "reap":
                 os.read(wake_r, 4096)

@@ -2,8 +2,8 @@
 
 The tests put this folder on ``PYTHONPATH``, so every Python they start runs this at startup. Only
 ``python -m ipykernel_launcher ...`` with ``HARNESS_LAB_TEST_KERNELS`` set acts: it asks the forker
-for a kernel forked from a process that has already imported the SDK and ipykernel (three CPU
-seconds a kernel, a hundred kernels a run), then stands in for that kernel: it passes on the
+for a kernel forked from a process that has already imported the SDK (two of a kernel's three CPU
+seconds of start-up, a hundred kernels a run), then stands in for that kernel: it passes on the
 signals Jupyter sends it and exits with the kernel's exit code. When the forker is absent or
 refuses (another interpreter, other flags, a module the kernel's own folder would shadow), this
 returns and the kernel starts the ordinary way.
