@@ -110,7 +110,7 @@ def test_planted_modules_change_no_verdict_in_grade_class(tmp_path, unsandboxed)
 
 
 # In a fresh Python: import the graders, prepare the judge (or not), then record every module any
-# grading process looks for on sys.path while four notebooks are graded here.
+# grading process looks for on sys.path while the notebooks (four, or the control's one) are graded here.
 RECORD_IMPORTS = """
 import os, sys
 sys.path.insert(0, {tests!r})
@@ -129,8 +129,8 @@ class Recorder:
         return None
 
 sys.meta_path.insert(0, Recorder())
-for learner, handed in (("a", hand_in.right("level1")), ("b", hand_in.right("level2")),
-                        ("c", hand_in.wrong("level2", {wrong!r})), ("d", hand_in.Handed("level1", hand_in.starter("level1")))):
+for learner, handed in [("a", hand_in.right("level1")), ("b", hand_in.right("level2")),
+                        ("c", hand_in.wrong("level2", {wrong!r})), ("d", hand_in.Handed("level1", hand_in.starter("level1")))][:{graded}]:
     grade_notebook(handed.write(Path({folder!r}), learner))
 """
 
@@ -138,8 +138,15 @@ for learner, handed in (("a", hand_in.right("level1")), ("b", hand_in.right("lev
 @pytest.mark.parametrize("prepare", [True, False], ids=["prepared", "not prepared (the control)"])
 def test_a_prepared_judge_imports_nothing_once_learner_code_may_have_run(tmp_path, prepare):
     record = tmp_path / "looked_for.txt"
+    # The control needs one notebook to show the recorder sees lookups: unprepared, each of its graded
+    # children imports the SDK itself (two CPU seconds apiece), so four would only repeat that.
     code = RECORD_IMPORTS.format(
-        tests=str(Path(__file__).parent), prepare=prepare, record=str(record), wrong=WRONG, folder=str(tmp_path)
+        tests=str(Path(__file__).parent),
+        prepare=prepare,
+        record=str(record),
+        wrong=WRONG,
+        folder=str(tmp_path),
+        graded=4 if prepare else 1,
     )
     done = run([sys.executable, "-c", code], cwd=ROOT)
     assert done.returncode == 0, done.stderr

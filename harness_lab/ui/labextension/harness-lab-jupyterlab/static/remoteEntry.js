@@ -18,8 +18,33 @@
     const ydoc = model.sharedModel.ydoc;
     const flags = ydoc.getMap("state"); // where the "dirty" flag itself lives
     let earned = false; // something since the notebook was last clean that a save should keep
+    let saving = false; // a save has taken its copy of the notebook and not finished yet
+    let missed = false; // a change made while saving: the file lacks it
     ydoc.on("afterTransaction", (transaction) => {
-      for (const changed of transaction.changed.keys()) if (changed !== flags) earned = true;
+      for (const changed of transaction.changed.keys()) {
+        if (changed === flags) continue;
+        earned = true;
+        if (saving) missed = true;
+      }
+    });
+    // JupyterLab copies the notebook as a save starts and marks it clean when the save ends, even
+    // if the learner typed on meanwhile; those keystrokes were then in no file and no autosave came
+    // for them. A change made during a save marks the notebook changed again once it is done.
+    context.saveState.connect((_, state) => {
+      if (state === "started") {
+        // The copy is taken right after this signal, so what its handlers write (the widget state
+        // jupyterlab_widgets puts in the metadata) is in the file: count changes from the next tick.
+        Promise.resolve().then(() => {
+          saving = true;
+          missed = false;
+        });
+        return;
+      }
+      saving = false;
+      if (state === "completed" && missed) {
+        earned = true; // before the mark: the check below must not take it back
+        model.dirty = true;
+      }
     });
     const listen = (kernel) => {
       if (!kernel) return;
@@ -68,7 +93,7 @@
 
   const plugin = {
     id: "harness-lab-jupyterlab:panels",
-    description: "Keeps a reopened course notebook unchanged and greys panels no kernel is behind.",
+    description: "Keeps a reopened course notebook unchanged, saves what is typed during a save, greys panels no kernel is behind.",
     autoStart: true,
     activate(app) {
       app.docRegistry.addWidgetExtension("Notebook", {
