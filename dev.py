@@ -186,12 +186,13 @@ def replay_copy(to: Path = REPLAY) -> Path:
     return to
 
 
-# Two pytest workers more than there are cores: much of the suite waits on purpose (time limits
-# running out, autosave, a hub starting), and the extra workers run tests on the cores waiting ones
-# leave idle. The unit suite on 2 cores, measured: 458 s with 2 workers, 394-423 s with 3, 371-381 s
-# with 4. (With 4, the browser test once missed an autosave: the learner's typing had begun during
-# a save, which JupyterLab then marked clean; the course's lab plugin now marks it changed again.)
-WORKERS = str((os.cpu_count() or 1) + 2)
+# One pytest worker more than there are cores: much of the suite waits on purpose (time limits
+# running out, autosave, a hub starting), and the extra worker runs tests on the core a waiting one
+# leaves idle. The unit suite on 2 cores, measured: 458 s with 2 workers, 384-423 s with 3, 371-391 s
+# with 4; whole CI runs took 7 min 26-30 s with 3 and 7 min 20-40 s with 4, so the suite is bound by
+# CPU and a fourth worker buys nothing sure. (With 4, the browser test once missed an autosave: the
+# typing had begun during a save, which JupyterLab then marked clean; the lab plugin now mends that.)
+WORKERS = str((os.cpu_count() or 1) + 1)
 
 
 def suites() -> list[tuple[Path, dict, tuple]]:
