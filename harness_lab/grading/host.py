@@ -25,6 +25,7 @@ reaches exactly that call's processes too.
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib
 import os
 import pkgutil
@@ -104,7 +105,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--uid", type=int, default=None, help="run as root: the unprivileged user to become")
     args = parser.parse_args(argv)
     requests, replies = _private_channel()
+    # The imports make a million objects and next to no garbage, so collecting meanwhile is wasted: a
+    # seventh of the host's start (2.0 CPU-s, 1.7 with collection paused). Frozen afterwards, those
+    # objects are never walked again, so a judging child that allocates enough for a full collection
+    # neither pays for walking them nor copies every page they sit on (0.5 s against 0.14 s).
+    gc.disable()
     prepare_judge()
+    gc.freeze()
+    gc.enable()
     if args.uid is not None and os.getuid() == 0:
         os.setgroups([])
         os.setgid(args.uid)
