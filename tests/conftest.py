@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import signal
 from pathlib import Path
@@ -96,3 +97,11 @@ def _no_language_chosen_in_process():
         os.environ.pop("HARNESS_LAB_LANG", None)
     else:
         os.environ["HARNESS_LAB_LANG"] = before
+
+
+def pytest_collection_finish(session) -> None:
+    # What collection imported (the SDK, harness_lab, every test module) lives to the end: frozen, it
+    # is left out of the worker's later collections and of those of the learner children it forks.
+    # Measured on the in-process directories (emulator, harness, ui, course, reliability; 3 workers,
+    # two runs each, alternating): 122-127 CPU-s of the machine frozen, 132-134 not.
+    gc.freeze()
