@@ -58,7 +58,10 @@ def instructor_config(tmp_path_factory):
 
 
 # Answer-cell code that ends the notebook's grading process in each way a learner's code can.
-HANG = "while True:\n    pass\n"
+# The hang idles: the notebook's limit is in seconds of the clock, so it ends a sleeper as it ends a
+# spinner (tests/reliability/test_grader_limits.py spins), and a spin here would only take a core
+# from the tests running beside it for those seconds.
+HANG = "import time\nwhile True:\n    time.sleep(0.05)\n"
 EXIT = "import os\nos._exit(1)\n"
 KILL_SELF = "import os, signal\nos.kill(os.getpid(), signal.SIGKILL)\n"
 # Every process above the answer cells, from the top down: the grading command, its workers and
@@ -149,12 +152,6 @@ def breaking(exercise: str, code: str, status: str, key: str) -> Handed:
     nb = solution(exercise)
     answer_cells(nb)[0].source += "\n" + code
     return Handed(exercise, nb, status=status, key=key)
-
-
-def hanging(exercise: str, key: str = "grade.nb.timeout") -> Handed:
-    """An answer cell that never ends: the notebook's limit stops it ("grade.nb.timeout") when that is
-    shorter than the cells' own limit, else the cells' limit does ("grade.nb.cell_timeout")."""
-    return breaking(exercise, HANG, "timeout", key)
 
 
 def exiting(exercise: str) -> Handed:

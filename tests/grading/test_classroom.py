@@ -350,7 +350,7 @@ def test_a_class_mixing_the_editions_says_which_each_learner_used(tmp_path):
     right("level1").write(subs, "aki")
     Handed("level1", english_solution("level1")).write(subs, "bob")
     Handed("level2", english_solution("level2")).write(subs, "bob")
-    assert grade_class_command(subs, report, stdout=io.StringIO(), stderr=io.StringIO()) == 0
+    assert grade_class_command(subs, report, jobs=1, stdout=io.StringIO(), stderr=io.StringIO()) == 0
     rows = read_csv(report)
     assert [(r["learner"], r["exercise"], r["status"], r["score"], r["edition"]) for r in rows] == [
         ("aki", "level1", "ok", "3", "ja"),
@@ -431,7 +431,7 @@ def test_a_progress_line_on_a_terminal(tmp_path):
     right("level1").write(subs, "kim")
     right("level2").write(subs, "kim")
     err = _Terminal()
-    assert grade_class_command(subs, tmp_path / "report", stdout=io.StringIO(), stderr=err) == 0
+    assert grade_class_command(subs, tmp_path / "report", jobs=1, stdout=io.StringIO(), stderr=err) == 0
     shown = err.getvalue()
     assert shown.startswith("\r" + t("grade.class.progress", done=1, total=2, timeouts=0, errors=0))
     assert "\r" + t("grade.class.progress", done=2, total=2, timeouts=0, errors=0) in shown and shown.endswith("\n")
