@@ -214,6 +214,7 @@ def suites() -> list[tuple[Path, dict, tuple]]:
     notebook happens once and nbval's cells run in order on one kernel.
     """
     pytest = ("-m", "pytest", "--color=no", "-q", "-n", WORKERS, "--dist", "loadfile")
+    in_our_order = ("--no-loadscope-reorder",)  # the slowest files first (tests/conftest.py)
     # Both editions: the English lessons (notebooks/en) run in the same suite as the Japanese ones
     # (pytest collects a folder named twice only once). The exercises' solutions of both editions run
     # under strict nbval inside the unit suite (tests/grading/test_notebooks.py, in a kernel whose
@@ -221,7 +222,7 @@ def suites() -> list[tuple[Path, dict, tuple]]:
     english = [p for p in ("notebooks/en",) if (ROOT / p).is_dir()]
     strict = ("--nbval", "--nbval-current-env", "--nbval-sanitize-with", "notebooks/sanitize.cfg")
     return [
-        (ROOT, OFFLINE, (*pytest, "tests")),
+        (ROOT, OFFLINE, (*pytest, *in_our_order, "tests")),
         (REPLAY, {**OFFLINE, "TZ": REPLAY_TZ}, (*pytest, *strict, "notebooks", *english, "tests/ui/notebooks")),
     ]
 
@@ -230,7 +231,8 @@ def quick() -> None:
     """The working loop: lint and types, then every test but the whole-system ones (marker ``system``,
     tests/conftest.py), about a quarter of the whole run's time. CI runs them all (``test``)."""
     started = time.monotonic()
-    pytest = ("-m", "pytest", "-q", "-n", WORKERS, "--dist", "loadfile", "-m", "not system", "tests")
+    pytest = ("-m", "pytest", "-q", "-n", WORKERS, "--dist", "loadfile", "--no-loadscope-reorder")
+    pytest += ("-m", "not system", "tests")
     code = lint() or sh(PY, *pytest, check=False, env=OFFLINE)
     minutes, seconds = divmod(round(time.monotonic() - started), 60)
     print(f"dev.py quick: {'failed' if code else 'passed'} in {minutes} min {seconds} s", flush=True)
