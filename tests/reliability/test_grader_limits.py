@@ -384,6 +384,9 @@ def _children() -> set[int]:
 
 # --- issue 12's limits ------------------------------------------------------------------------
 SLOW = 30.0  # a learner method that takes this long: a grader that calls it outside the limit fails
+# The criteria these objects leave alone must still pass within the limit: 0.5 s was once too short
+# for a right criterion 1 on a 2-core machine busy with a browser and two grading hosts.
+OBJECT_LIMIT = 2.0
 
 
 def _slow(*args, **kwargs):
@@ -447,33 +450,33 @@ def slow_default_runner(content, tool_impls, approve):
 
 LEARNER_OBJECTS = {
     "POLICY whose __len__ sleeps": (
-        lambda: grade_level1(SlowPolicy(POLICY), DEFAULT_TIER, good_run_tool_uses, ANSWERS, timeout=GRADE_LIMIT),
+        lambda: grade_level1(SlowPolicy(POLICY), DEFAULT_TIER, good_run_tool_uses, ANSWERS, timeout=OBJECT_LIMIT),
         {1: "grade.timeout"},
     ),
     "DEFAULT_TIER whose __eq__ and __hash__ sleep": (
-        lambda: grade_level1(POLICY, SlowStr("ask"), slow_default_runner, ANSWERS, timeout=GRADE_LIMIT),
+        lambda: grade_level1(POLICY, SlowStr("ask"), slow_default_runner, ANSWERS, timeout=OBJECT_LIMIT),
         {1: "grade.timeout"},
     ),
     "an ANSWERS value whose __str__ sleeps": (
         lambda: grade_level1(
-            POLICY, DEFAULT_TIER, good_run_tool_uses, {**ANSWERS, "step": SlowKey()}, timeout=GRADE_LIMIT
+            POLICY, DEFAULT_TIER, good_run_tool_uses, {**ANSWERS, "step": SlowKey()}, timeout=OBJECT_LIMIT
         ),
         {2: "grade.timeout"},
     ),
     "an endless MISSING generator": (
-        lambda: grade_level2(endless_gaps(), good_run_agent, MAX_TURNS, timeout=GRADE_LIMIT),
+        lambda: grade_level2(endless_gaps(), good_run_agent, MAX_TURNS, timeout=OBJECT_LIMIT),
         {1: "grade.l2.endless", 2: "grade.l2.endless"},
     ),
     "a MISSING generator that sleeps": (
-        lambda: grade_level2(sleepy_gaps(), good_run_agent, MAX_TURNS, timeout=GRADE_LIMIT),
+        lambda: grade_level2(sleepy_gaps(), good_run_agent, MAX_TURNS, timeout=OBJECT_LIMIT),
         {1: "grade.timeout", 2: "grade.timeout"},
     ),
     "a MISSING key whose __eq__ and __str__ sleep": (
-        lambda: grade_level2({SlowKey(): "endless_turns"}, good_run_agent, MAX_TURNS, timeout=GRADE_LIMIT),
+        lambda: grade_level2({SlowKey(): "endless_turns"}, good_run_agent, MAX_TURNS, timeout=OBJECT_LIMIT),
         {1: "grade.timeout", 2: "grade.timeout"},
     ),
     "MAX_TURNS whose __eq__ and __repr__ sleep": (
-        lambda: grade_level2(MISSING, good_run_agent, SlowInt(3), timeout=GRADE_LIMIT),
+        lambda: grade_level2(MISSING, good_run_agent, SlowInt(3), timeout=OBJECT_LIMIT),
         {3: "grade.timeout"},
     ),
 }
@@ -485,7 +488,7 @@ def test_learner_objects_are_touched_only_under_the_time_limit(name):
     started = time.monotonic()
     report = grade()
     elapsed = time.monotonic() - started
-    assert elapsed < 5 * GRADE_LIMIT + SLACK < SLOW, elapsed
+    assert elapsed < 5 * OBJECT_LIMIT + SLACK < SLOW, elapsed
     assert {c.number: c.key for c in report.checks if not c.passed} == expected, report.text()
 
 
