@@ -30,26 +30,6 @@ def pytest_unconfigure(config) -> None:
     server.stop(getattr(config, "_kernel_forker", None))
 
 
-# The longest files go first, longest of all first (measured: seconds per file in a full parallel
-# run): the workers take files in collection order (dev.py passes --no-loadscope-reorder; by default
-# xdist would start the files with the most tests first, and so a browser or a hub last), and one of
-# these started last would leave the other workers idle for its whole run at the end. Order within a
-# file is kept.
-SLOWEST_FIRST = (
-    "ui/test_browser.py",  # 95 s
-    "grading/test_hostile_class.py",  # 87 s
-    "grading/test_classroom.py",  # 64 s
-    "grading/test_level1.py",  # 55 s
-    "grading/test_notebooks.py",  # 54 s
-    "reliability/test_grader_limits.py",  # 45 s
-    "hub/test_jupyterhub.py",  # 43 s
-    "grading/test_planted_modules.py",  # 40 s
-    "grading/test_notebook_grading.py",  # 39 s
-    "grading/test_level2.py",  # 33 s
-    "lessons/test_course_chain.py",  # 32 s
-    "grading/test_class_record.py",  # 31 s
-    "lessons/test_checks.py",  # 27 s
-)
 # Tests of the whole system: each of these files starts Jupyter kernels, a browser, a hub, nbval in
 # a subprocess or grading hosts, and together they take about four fifths of the suite's time. They
 # carry the marker ``system``: `python3 dev.py quick` leaves them out, `python3 dev.py test` and CI
@@ -84,12 +64,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         except ValueError:  # not under tests/ (the notebooks nbval collects)
             return None
 
-    def rank(item: pytest.Item) -> int:
-        found = where(item)
-        return SLOWEST_FIRST.index(found) if found in SLOWEST_FIRST else len(SLOWEST_FIRST)
-
-    items.sort(key=rank)
-    missing = sorted(name for name in {*SLOWEST_FIRST, *WHOLE_SYSTEM} if not (TESTS / name).is_file())
+    missing = [name for name in WHOLE_SYSTEM if not (TESTS / name).is_file()]
     if missing:  # a renamed file would silently move into the quick suite
         raise pytest.UsageError(f"tests/conftest.py names files that are not there: {missing}")
     for item in items:
