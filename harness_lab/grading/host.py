@@ -78,7 +78,7 @@ def prepare_judge() -> None:
     import io
 
     # The SDK imports aiohttp where it is installed (JupyterHub brings it) to offer a transport over
-    # the network, which a judge never has: left out, a host starts 0.2 CPU-s sooner (of 1.7).
+    # the network, which a judge never has: left out, a host starts on 1.7 CPU-s, not 1.8.
     sys.modules.setdefault("aiohttp", None)  # type: ignore[arg-type]  # the import then fails at once
     import harness_lab.emulator  # here, not above: the grading commands import this module and drive no model
 
