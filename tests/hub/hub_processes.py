@@ -96,10 +96,13 @@ class Watch:
     def __init__(self, uids: set[int]):
         self.uids = uids
         self.seen: dict[tuple[int, int], Proc] = {}
+        # Not this test's: what this process already ran (without xdist, the tests' kernel forker).
+        self.before = {proc.key for proc in descendants(os.getpid(), table())}
 
     def snapshot(self) -> None:
         for proc in descendants(os.getpid(), table()):
-            self.seen[proc.key] = proc
+            if proc.key not in self.before:
+                self.seen[proc.key] = proc
 
     def alive(self) -> list[Proc]:
         now = table()

@@ -10,6 +10,7 @@ runs pip as an instructor would. Either is removed afterwards.
 
 from __future__ import annotations
 
+import compileall
 import os
 import shutil
 import subprocess
@@ -85,6 +86,9 @@ def installed_copy(root: Path, base: Path) -> Path:
         site = venv / "lib" / version / "site-packages"
         site.mkdir(parents=True)
         shutil.copytree(root / "harness_lab", site / "harness_lab", ignore=shutil.ignore_patterns("__pycache__"))
+        # byte-compiled, as pip leaves what it installs: learners cannot write here, and every server
+        # and kernel of theirs would otherwise compile the package again
+        compileall.compile_dir(site / "harness_lab", quiet=1)
         (site / "course-dependencies.pth").write_text(f"{base / 'lib' / version / 'site-packages'}\n")
         for shared in ("share", "etc"):
             if (base / shared).exists():
