@@ -13,7 +13,9 @@ ends the supervisor's session itself (``end_session``): every process the job st
 unless it called ``os.setsid()`` too.
 
 The job's address space is capped (``RLIMIT_AS``) at what it had at the fork plus a budget, so a
-learner's ever-growing list raises MemoryError in the job instead of eating the machine.
+learner's ever-growing list raises MemoryError in the job instead of eating the machine. Both
+processes print into nothing (``silence``), and the job starts with none of its caller's descriptors
+open but its answer pipe (``close_inherited``).
 """
 
 from __future__ import annotations
@@ -21,9 +23,13 @@ from __future__ import annotations
 import os
 import select
 import signal
+import sys
 import time
+from typing import Any
 
 __all__ = [
+    "Sink",
+    "close_inherited",
     "become_subreaper",
     "die_with_parent",
     "end_session",
@@ -31,6 +37,7 @@ __all__ = [
     "keep_private",
     "limit_memory",
     "prepare",
+    "silence",
     "wait_for",
 ]
 
@@ -214,3 +221,58 @@ def _descendants(root: int) -> list[int]:
             found.append(child)
             todo.append(child)
     return found
+
+
+class Sink:
+    """A stdout/stderr stand-in that drops what the learner's code prints.
+
+    Printing megabytes must neither flood the notebook nor fill a pipe, and ipykernel would
+    otherwise forward a forked child's prints into the cell, out of order.
+    """
+
+    encoding = "utf-8"
+    errors = "replace"
+
+    def write(self, text: str) -> int:
+        return len(text)
+
+    def writelines(self, lines: Any) -> None:
+        for _ in lines:
+            pass
+
+    def flush(self) -> None:
+        pass
+
+    def isatty(self) -> bool:
+        return False
+
+    def fileno(self) -> int:
+        raise OSError("output is captured by the grader")
+
+
+def close_inherited(keep: set[int]) -> None:
+    """Close every descriptor the job inherited but ``keep``: the caller's files, sockets and pipes
+    (a report being written, a kernel's channels) are not the learner code's to write to."""
+    try:
+        names = os.listdir("/proc/self/fd")
+        inherited = sorted(int(name) for name in names if name.isdigit())
+    except OSError:
+        inherited = list(range(3, 1024))
+    for fd in inherited:
+        if fd > 2 and fd not in keep:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+
+
+def silence() -> None:
+    """Point every output channel of the child at nothing (Python streams and file descriptors)."""
+    sys.stdout = sys.stderr = Sink()
+    devnull = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        try:
+            os.dup2(devnull, fd)
+        except OSError:
+            pass
+    sys.stdin = open(os.devnull)  # noqa: SIM115 (stays open for the child's life)

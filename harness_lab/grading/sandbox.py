@@ -26,7 +26,6 @@ from __future__ import annotations
 import os
 import select
 import signal
-import sys
 import threading
 import time
 import warnings
@@ -36,12 +35,14 @@ from typing import Any
 
 from .processes import (
     become_subreaper,
+    close_inherited,
     die_with_parent,
     end_session,
     end_tree,
     keep_private,
     limit_memory,
     prepare,
+    silence,
     wait_for,
 )
 from .wire import HEADER, check_plain, describe_error, framed, plain, unframed
@@ -85,33 +86,6 @@ class Aborted(BaseException):
 
 class _Stop(BaseException):
     """Raised in the supervisor by SIGTERM: the caller gave up; clean up and leave."""
-
-
-class _Sink:
-    """A stdout/stderr stand-in that drops what the learner's code prints.
-
-    Printing megabytes must neither flood the notebook nor fill a pipe, and ipykernel would
-    otherwise forward a forked child's prints into the cell, out of order.
-    """
-
-    encoding = "utf-8"
-    errors = "replace"
-
-    def write(self, text: str) -> int:
-        return len(text)
-
-    def writelines(self, lines: Any) -> None:
-        for _ in lines:
-            pass
-
-    def flush(self) -> None:
-        pass
-
-    def isatty(self) -> bool:
-        return False
-
-    def fileno(self) -> int:
-        raise OSError("output is captured by the grader")
 
 
 def abort(value: Any) -> None:
@@ -213,7 +187,7 @@ def _supervise(
     setup: Callable[[], None] | None = None,
 ) -> int:
     """The supervisor: fork the job, wait for it until the deadline, then end its whole tree."""
-    _silence()
+    silence()
     os.setsid()  # a session of its own: no controlling terminal for the job and what it starts
     adopted = become_subreaper()
     if setup is not None:
@@ -261,8 +235,8 @@ def _supervise(
 
 def _child(job: Callable[[], Any], write_end: int, budget: int | None, keep: tuple[int, ...] = ()) -> None:
     global _channel, _answer_fd
-    _close_inherited({write_end, *keep})
-    _silence()
+    close_inherited({write_end, *keep})
+    silence()
     keep_private()
     _answer_fd = write_end
 
@@ -295,34 +269,6 @@ def _write_all(fd: int, data: bytes) -> None:
     view = memoryview(data)
     while view:
         view = view[os.write(fd, view) :]
-
-
-def _close_inherited(keep: set[int]) -> None:
-    """Close every descriptor the job inherited but ``keep``: the caller's files, sockets and pipes
-    (a report being written, a kernel's channels) are not the learner code's to write to."""
-    try:
-        names = os.listdir("/proc/self/fd")
-        inherited = sorted(int(name) for name in names if name.isdigit())
-    except OSError:
-        inherited = list(range(3, 1024))
-    for fd in inherited:
-        if fd > 2 and fd not in keep:
-            try:
-                os.close(fd)
-            except OSError:
-                pass
-
-
-def _silence() -> None:
-    """Point every output channel of the child at nothing (Python streams and file descriptors)."""
-    sys.stdout = sys.stderr = _Sink()
-    devnull = os.open(os.devnull, os.O_RDWR)
-    for fd in (0, 1, 2):
-        try:
-            os.dup2(devnull, fd)
-        except OSError:
-            pass
-    sys.stdin = open(os.devnull)  # noqa: SIM115 (stays open for the child's life)
 
 
 def _read_until(fd: int, deadline: float) -> tuple[bytes, bool]:

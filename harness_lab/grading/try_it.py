@@ -15,7 +15,8 @@ from collections.abc import Callable
 from typing import Any
 
 from ..text import t
-from .sandbox import _Sink, run_limited
+from .processes import Sink
+from .sandbox import run_limited
 from .wire import describe_error, plain
 
 __all__ = ["try_limited"]
@@ -25,7 +26,7 @@ _SHOWN_CHARS = 10_000
 _SHOWN_VALUE_CHARS = 2_000
 
 
-class _Capture(_Sink):
+class _Capture(Sink):
     """A stdout/stderr stand-in that keeps the first ``limit`` characters printed and drops the rest."""
 
     def __init__(self, limit: int) -> None:
