@@ -59,7 +59,9 @@ def sh(*args: str | Path, check: bool = True, env: dict | None = None, cwd: Path
 
 def setup(extras: str = "") -> None:
     if not PY.exists():
-        venv.create(VENV, with_pip=True)
+        # Without pip for now: ensurepip would take five seconds to install a pip that uv installs
+        # again with everything else (``install``); a venv without pip also needs no python3-venv.
+        venv.create(VENV, with_pip=False)
     stamp = VENV / f".installed{extras}"
     pyproject = ROOT / "pyproject.toml"
     if not stamp.exists() or stamp.stat().st_mtime < pyproject.stat().st_mtime:
@@ -81,19 +83,38 @@ def install(target: str) -> None:
     jupyterlab, jupyterhub and playwright one file at a time); uv, fetched into the venv by pip in
     two seconds, installs the same packages and compiles them on every core in about 25 s. Byte-code
     is compiled at install time because the tests start many fresh processes that would otherwise
-    each compile the SDK again when PYTHONDONTWRITEBYTECODE is set.
+    each compile the SDK again when PYTHONDONTWRITEBYTECODE is set. pip itself is installed too: the
+    lessons' ``%pip`` cells run it in the venv.
     """
-    quiet = ("-q", "--disable-pip-version-check")
-    uv = BIN / "uv"
-    if uv.exists() or sh(PY, "-m", "pip", "install", *quiet, "uv", check=False) == 0:
+    uv = fetch_uv()
+    if uv:
         excluded = VENV / "left-out.txt"
         excluded.write_text("".join(f"{name}\n" for name in LEFT_OUT), encoding="utf-8")
         uv_install = (uv, "pip", "install", "-q", "--python", PY, "--compile-bytecode", "--excludes", excluded)
-        if sh(*uv_install, "-e", target, check=False) == 0:
+        if sh(*uv_install, "pip", "-e", target, check=False) == 0:
             return
         print("uv could not install the packages; pip installs them instead", flush=True)
-    sh(PY, "-m", "pip", "install", *quiet, "-e", target)
-    sh(PY, "-m", "pip", "uninstall", *quiet, "-y", *LEFT_OUT, check=False)
+    venv_pip()
+    sh(PY, "-m", "pip", "install", *QUIET, "-e", target)
+    sh(PY, "-m", "pip", "uninstall", *QUIET, "-y", *LEFT_OUT, check=False)
+
+
+QUIET = ("-q", "--disable-pip-version-check")
+
+
+def fetch_uv() -> Path | None:
+    """uv in the venv, put there by the pip running this script (pip 22.3+ has --python), else by the venv's own."""
+    uv = BIN / "uv"
+    if uv.exists() or sh(sys.executable, "-m", "pip", "--python", PY, "install", *QUIET, "uv", check=False) == 0:
+        return uv
+    venv_pip()
+    return uv if sh(PY, "-m", "pip", "install", *QUIET, "uv", check=False) == 0 else None
+
+
+def venv_pip() -> None:
+    """pip in the venv, which is made without it, for what uv could not do."""
+    if subprocess.call([str(PY), "-m", "pip", "--version"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL):
+        sh(PY, "-m", "ensurepip")
 
 
 def demo() -> None:
@@ -203,9 +224,12 @@ def replay_copy(to: Path = REPLAY) -> Path:
 # with 4; whole CI runs took 7 min 26-30 s with 3 and 7 min 20-40 s with 4, so the suite is bound by
 # CPU and a fourth worker buys nothing sure. (With 4, the browser test once missed an autosave: the
 # typing had begun during a save, which JupyterLab then marked clean; the lab plugin now mends that.)
-# Files go to workers in xdist's own order (the files with the most tests first). Starting the
-# slowest files first instead (--no-loadscope-reorder) measured no faster: 331 s against 317 s.
+# Files go to workers in the order tests/conftest.py gives (--no-loadscope-reorder): xdist's own (the
+# files with the most tests first), but for a few long files of one test, which came last and ran
+# alone. Measured on the unit suite, alternating: 350 and 357 s against 360 and 362 s. (Starting all
+# the slowest files first measured no faster: their waits then overlap and nothing fills them.)
 WORKERS = str((os.cpu_count() or 1) + 1)
+ORDER = ("-n", WORKERS, "--dist", "loadfile", "--no-loadscope-reorder")
 
 
 def suites() -> list[tuple[Path, dict, tuple]]:
@@ -215,7 +239,7 @@ def suites() -> list[tuple[Path, dict, tuple]]:
     keeps a file's tests, and a notebook's cells, in one worker, so a module's shared execution of a
     notebook happens once and nbval's cells run in order on one kernel.
     """
-    pytest = ("-m", "pytest", "--color=no", "-q", "-n", WORKERS, "--dist", "loadfile")
+    pytest = ("-m", "pytest", "--color=no", "-q", *ORDER)
     # Both editions: the English lessons (notebooks/en) run in the same suite as the Japanese ones
     # (pytest collects a folder named twice only once). The exercises' solutions of both editions run
     # under strict nbval inside the unit suite (tests/grading/test_notebooks.py, in a kernel whose
@@ -232,7 +256,7 @@ def quick() -> None:
     """The working loop: lint and types, then every test but the whole-system ones (marker ``system``,
     tests/conftest.py), about a quarter of the whole run's time. CI runs them all (``test``)."""
     started = time.monotonic()
-    pytest = ("-m", "pytest", "-q", "-n", WORKERS, "--dist", "loadfile", "-m", "not system", "tests")
+    pytest = ("-m", "pytest", "-q", *ORDER, "-m", "not system", "tests")
     code = lint() or sh(PY, *pytest, check=False, env=OFFLINE)
     minutes, seconds = divmod(round(time.monotonic() - started), 60)
     print(f"dev.py quick: {'failed' if code else 'passed'} in {minutes} min {seconds} s", flush=True)

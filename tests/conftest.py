@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import os
 import signal
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -54,6 +55,11 @@ WHOLE_SYSTEM = (
     "reliability/test_notebook_kernel.py",
     "benchmarks/test_benchmarks_smoke.py",
 )
+# Files of one or two tests that run for long, mostly waiting (a hub starting, a notebook run twice):
+# xdist hands out files with the most tests first, so these came last, and one worker ran them alone
+# while the others had nothing left (the last 30-40 s of a run at half the machine). They go first;
+# every other file keeps xdist's order (dev.py passes --no-loadscope-reorder, so this order holds).
+FEW_BUT_LONG = ("hub/test_jupyterhub.py", "lessons/test_notebook_05.py", "ui/test_nbconvert.py")
 TESTS = Path(__file__).resolve().parent
 
 
@@ -64,12 +70,14 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         except ValueError:  # not under tests/ (the notebooks nbval collects)
             return None
 
-    missing = [name for name in WHOLE_SYSTEM if not (TESTS / name).is_file()]
+    missing = sorted(name for name in {*WHOLE_SYSTEM, *FEW_BUT_LONG} if not (TESTS / name).is_file())
     if missing:  # a renamed file would silently move into the quick suite
         raise pytest.UsageError(f"tests/conftest.py names files that are not there: {missing}")
     for item in items:
         if where(item) in WHOLE_SYSTEM:
             item.add_marker(pytest.mark.system)
+    count = Counter(item.path for item in items)
+    items.sort(key=lambda item: (where(item) not in FEW_BUT_LONG, -count[item.path]))
 
 
 @pytest.fixture(autouse=True)
