@@ -74,6 +74,7 @@ def setup(extras: str = "") -> None:
 # every process that reads a notebook (pytest and its workers, nbval, nbconvert, each Jupyter
 # server), about 30 CPU-s of a test run. jsonschema skips the format checks it cannot import.
 LEFT_OUT = ("rfc3987-syntax",)
+QUIET = ("-q", "--disable-pip-version-check")  # pip's options wherever dev.py runs it
 
 
 def install(target: str) -> None:
@@ -97,9 +98,6 @@ def install(target: str) -> None:
     venv_pip()
     sh(PY, "-m", "pip", "install", *QUIET, "-e", target)
     sh(PY, "-m", "pip", "uninstall", *QUIET, "-y", *LEFT_OUT, check=False)
-
-
-QUIET = ("-q", "--disable-pip-version-check")
 
 
 def fetch_uv() -> Path | None:
