@@ -222,6 +222,8 @@ def replay_copy(to: Path = REPLAY) -> Path:
 # with 4; whole CI runs took 7 min 26-30 s with 3 and 7 min 20-40 s with 4, so the suite is bound by
 # CPU and a fourth worker buys nothing sure. (With 4, the browser test once missed an autosave: the
 # typing had begun during a save, which JupyterLab then marked clean; the lab plugin now mends that.)
+# On a faster machine of the same size the unit suite took 247 and 256 s with 3, 236 and 240 s with 4
+# (cores 92 and 97 % busy): 5 % for a worker more, not worth more timing-sensitive tests at once.
 # Files go to workers in the order tests/conftest.py gives (--no-loadscope-reorder): xdist's own (the
 # files with the most tests first), but for a few long files of one test, which came last and ran
 # alone. Measured on the unit suite, alternating: 350 and 357 s against 360 and 362 s. (Starting all
