@@ -77,7 +77,7 @@ THINKING_400S = [
 
 
 @pytest.mark.parametrize(
-    ("message", "key"), zip(THINKING_400S, ["lesson.l2.keep_thinking", "lesson.l2.thinking_changed"])
+    ("message", "key"), list(zip(THINKING_400S, ["lesson.l2.keep_thinking", "lesson.l2.thinking_changed"], strict=True))
 )
 def test_a_400_for_a_dropped_thinking_block_says_to_send_the_content_whole(message, key):
     assert rejection_hint(message).key == key
