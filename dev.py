@@ -216,19 +216,19 @@ def replay_copy(to: Path = REPLAY) -> Path:
     return to
 
 
-# One pytest worker more than there are cores: much of the suite waits on purpose (time limits
-# running out, autosave, a hub starting), and the extra worker runs tests on the core a waiting one
-# leaves idle. The unit suite on 2 cores, measured: 458 s with 2 workers, 384-423 s with 3, 371-391 s
-# with 4; whole CI runs took 7 min 26-30 s with 3 and 7 min 20-40 s with 4, so the suite is bound by
-# CPU and a fourth worker buys nothing sure. (With 4, the browser test once missed an autosave: the
-# typing had begun during a save, which JupyterLab then marked clean; the lab plugin now mends that.)
-# On a faster machine of the same size the unit suite took 247 and 256 s with 3, 236 and 240 s with 4
-# (cores 92 and 97 % busy): 5 % for a worker more, not worth more timing-sensitive tests at once.
+# Two pytest workers more than there are cores: much of the suite waits on purpose (time limits
+# running out, autosave, a hub starting, a stopped grading host overrunning), and the extra workers run
+# tests on the cores the waiting ones leave idle. The suite is otherwise bound by CPU. Measured on 2
+# cores: on the slower machine of earlier sessions the unit suite took 458 s with 2 workers, 384-423 s
+# with 3 and 371-391 s with 4 (whole runs 7 min 26-30 s with 3, 7 min 20-40 s with 4); on this
+# session's faster one 247 and 256 s with 3 (cores 92 % busy, sampled each second), 236, 240 and 245 s
+# with 4 (97 %). (With 4, the browser test once missed an autosave: the typing had begun during a save,
+# which JupyterLab then marked clean; the course's lab plugin now mends that.)
 # Files go to workers in the order tests/conftest.py gives (--no-loadscope-reorder): xdist's own (the
 # files with the most tests first), but for a few long files of one test, which came last and ran
 # alone. Measured on the unit suite, alternating: 350 and 357 s against 360 and 362 s. (Starting all
 # the slowest files first measured no faster: their waits then overlap and nothing fills them.)
-WORKERS = str((os.cpu_count() or 1) + 1)
+WORKERS = str((os.cpu_count() or 1) + 2)
 ORDER = ("-n", WORKERS, "--dist", "loadfile", "--no-loadscope-reorder")
 
 
