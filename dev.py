@@ -221,8 +221,8 @@ def replay_copy(to: Path = REPLAY) -> Path:
 # tests on the cores the waiting ones leave idle. The suite is otherwise bound by CPU. Measured on 2
 # cores: on the slower machine of earlier sessions the unit suite took 458 s with 2 workers, 384-423 s
 # with 3 and 371-391 s with 4 (whole runs 7 min 26-30 s with 3, 7 min 20-40 s with 4); on this
-# session's faster one 247 and 256 s with 3 (cores 92 % busy, sampled each second), 236, 240 and 245 s
-# with 4 (97 %). (With 4, the browser test once missed an autosave: the typing had begun during a save,
+# session's faster one, five runs each, partly alternating: 247-257 s with 3 (mean 251 s; the cores
+# 92 % busy, sampled each second), 236-251 s with 4 (mean 242 s; 97 % busy). (With 4, the browser test once missed an autosave: the typing had begun during a save,
 # which JupyterLab then marked clean; the course's lab plugin now mends that.)
 # Files go to workers in the order tests/conftest.py gives (--no-loadscope-reorder): xdist's own (the
 # files with the most tests first), but for a few long files of one test, which came last and ran
