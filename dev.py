@@ -222,8 +222,9 @@ def replay_copy(to: Path = REPLAY) -> Path:
 # cores: on the slower machine of earlier sessions the unit suite took 458 s with 2 workers, 384-423 s
 # with 3 and 371-391 s with 4 (whole runs 7 min 26-30 s with 3, 7 min 20-40 s with 4); on this
 # session's faster one, five runs each, partly alternating: 247-257 s with 3 (mean 251 s; the cores
-# 92 % busy, sampled each second), 236-251 s with 4 (mean 242 s; 97 % busy). (With 4, the browser test once missed an autosave: the typing had begun during a save,
-# which JupyterLab then marked clean; the course's lab plugin now mends that.)
+# 92 % busy, sampled each second), 236-251 s with 4 (mean 242 s; 97 % busy). (With 4, the browser
+# test once missed an autosave: the typing had begun during a save, which JupyterLab then marked
+# clean; the course's lab plugin now mends that.)
 # Files go to workers in the order tests/conftest.py gives (--no-loadscope-reorder): xdist's own (the
 # files with the most tests first), but for a few long files of one test, which came last and ran
 # alone. Measured on the unit suite, alternating: 350 and 357 s against 360 and 362 s. (Starting all
