@@ -250,20 +250,34 @@ def _button(scope, text: str):
 
 
 def _show_tab(panel, tab: str, part: str) -> None:
-    """Click the panel's ``tab`` until its ``part`` shows: on a loaded machine a click that lands while
-    the reopened widgets are still being wired up is lost (seen once in a full parallel run), and
-    Playwright does not click again by itself."""
+    """Open the panel's ``tab`` until its ``part`` shows, as a learner would.
+
+    On a loaded machine a click that lands while the reopened widgets are still being wired up is
+    lost (seen in full parallel runs: once a single click, once six clicks in a row over 30 s). So the
+    panel is brought back into view before each try, and every other try chooses the tab from the
+    keyboard instead (Enter on the focused tab, which Lumino's tab bar takes without the press and
+    release bookkeeping a click goes through). What the panel showed is in the failure."""
     from playwright.sync_api import Error, expect
 
     shown = panel.locator(f"{part}:visible").first
+    title = panel.locator(".lm-TabBar-tab", has_text=tab).first
     for attempt in range(6):
-        panel.locator(".lm-TabBar-tab", has_text=tab).first.click()
         try:
+            panel.scroll_into_view_if_needed(timeout=10_000)
+            if attempt % 2:
+                title.focus(timeout=10_000)
+                title.press("Enter", timeout=10_000)
+            else:
+                title.click(timeout=10_000)
             expect(shown).to_be_visible(timeout=5_000)
             return
         except (AssertionError, Error):
-            if attempt == 5:
-                raise
+            continue
+    current = panel.locator(".lm-TabBar-tab.lm-mod-current").all_inner_texts()
+    raise AssertionError(
+        f"the {tab} tab never showed {part}: {panel.locator(part).count()} in the panel, none visible; "
+        f"tabs shown: {current}"
+    )
 
 
 def _line(panel):
