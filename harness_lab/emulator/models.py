@@ -5,7 +5,8 @@ limit (``max_tokens``), which ``thinking.type`` values a model accepts, rejects 
 400 text) and runs when the field is absent, the default ``display``, whether forced
 ``tool_choice`` is accepted, whether replayed thinking is bound to its conversation (preserved
 thinking), whose thinking blocks a model may read, the smallest cacheable prompt and task-budget
-support, and whether an assistant prefill is accepted. Each fact and its source page are in docs/api_facts.md, whose model table
+support, whether an assistant prefill is accepted, and whether a ``role: "system"`` message may
+sit in ``messages`` (mid-conversation system messages). Each fact and its source page are in docs/api_facts.md, whose model table
 tests/emulator/test_models.py compares with this one row by row; a cell the docs do not give is
 marked there as the emulator's assumption.
 
@@ -51,6 +52,15 @@ PREFILL_REFUSED = (
     "This model does not support assistant message prefill. The conversation must end with a user message."
 )
 
+# A ``role: "system"`` message in ``messages`` sent to a model without mid-conversation system messages:
+# the Claude 4.6 and 4.7 models answer the first text, the 4.5 ones the older second one (sources in
+# docs/api_facts.md, "Mid-conversation system messages").
+SYSTEM_ROLE_UNSUPPORTED = "role 'system' is not supported on this model"
+SYSTEM_ROLE_UNEXPECTED = (
+    'messages: Unexpected role "system". The Messages API accepts a top-level `system` parameter, '
+    'not "system" as an input message role.'
+)
+
 THINKING_TYPES = ("adaptive", "enabled", "disabled", "between_tools")
 
 
@@ -73,6 +83,7 @@ class ModelSpec:
     tokenizer: str  # "2026": the Claude 4.7-and-later tokenizer (~1.3x the tokens of "2025")
     task_budget: bool  # output_config.task_budget accepted
     prefill: bool  # a final assistant message accepted (only a pause_turn's own content is resent where not)
+    system_role: str | None  # the 400 a role "system" message gets, or None where the model takes one
 
     def rejection(self, thinking_type: str) -> str | None:
         return dict(self.rejects).get(thinking_type)
@@ -97,6 +108,7 @@ def _row(
     tokenizer: str = "2026",
     task_budget: bool = False,
     prefill: bool = False,
+    system_role: str | None = None,
 ) -> ModelSpec:
     # Only Sonnet 5.5 takes between_tools; its row says so with None (accepted).
     rejects = {k: v for k, v in {"between_tools": BETWEEN_TOOLS_REJECTED, **rejects}.items() if v is not None}
@@ -116,6 +128,7 @@ def _row(
         tokenizer,
         task_budget,
         prefill,
+        system_role,
     )
 
 
@@ -123,6 +136,9 @@ M, K = 1_000_000, 1_000
 _ALWAYS_ADAPTIVE = {"enabled": ENABLED_REJECTED, "disabled": DISABLED_REJECTED}
 _NO_MANUAL = {"enabled": ENABLED_REJECTED}
 _MANUAL_ONLY = {"adaptive": ADAPTIVE_REJECTED}
+_UNSUPPORTED = SYSTEM_ROLE_UNSUPPORTED  # the models before Opus 4.8
+# The Claude 4.5 rows: manual extended thinking only, the older tokenizer, prefill, no system messages.
+_CLAUDE_4_5: dict[str, Any] = {"tokenizer": "2025", "prefill": True, "system_role": SYSTEM_ROLE_UNEXPECTED}
 _PRESERVED: dict[str, Any] = {"preserved": True, "forced": False, "between_as_thinking": True, "task_budget": True}
 
 _ROWS = [
@@ -175,17 +191,18 @@ _ROWS = [
         "adaptive",
         "omitted",
         forced=False,
+        system_role=_UNSUPPORTED,
     ),
     # Claude 4.7 and 4.8: adaptive when asked, manual extended thinking refused.
     _row("claude-opus-4-8", M, 128 * K, _NO_MANUAL, "disabled", "omitted", task_budget=True),
-    _row("claude-opus-4-7", M, 128 * K, _NO_MANUAL, "disabled", "omitted", task_budget=True),
+    _row("claude-opus-4-7", M, 128 * K, _NO_MANUAL, "disabled", "omitted", task_budget=True, system_role=_UNSUPPORTED),
     # Claude 4.6: every mode (manual extended thinking deprecated but accepted), the older tokenizer.
-    _row("claude-opus-4-6", M, 128 * K, {}, "disabled", "summarized", tokenizer="2025"),
-    _row("claude-sonnet-4-6", M, 128 * K, {}, "disabled", "summarized", tokenizer="2025"),
+    _row("claude-opus-4-6", M, 128 * K, {}, "disabled", "summarized", tokenizer="2025", system_role=_UNSUPPORTED),
+    _row("claude-sonnet-4-6", M, 128 * K, {}, "disabled", "summarized", tokenizer="2025", system_role=_UNSUPPORTED),
     # Claude 4.5: manual extended thinking only, 200K window, 64K output, the last with assistant prefill.
-    _row("claude-haiku-4-5", 200 * K, 64 * K, _MANUAL_ONLY, "disabled", "summarized", tokenizer="2025", prefill=True),
-    _row("claude-opus-4-5", 200 * K, 64 * K, _MANUAL_ONLY, "disabled", "summarized", tokenizer="2025", prefill=True),
-    _row("claude-sonnet-4-5", 200 * K, 64 * K, _MANUAL_ONLY, "disabled", "summarized", tokenizer="2025", prefill=True),
+    _row("claude-haiku-4-5", 200 * K, 64 * K, _MANUAL_ONLY, "disabled", "summarized", **_CLAUDE_4_5),
+    _row("claude-opus-4-5", 200 * K, 64 * K, _MANUAL_ONLY, "disabled", "summarized", **_CLAUDE_4_5),
+    _row("claude-sonnet-4-5", 200 * K, 64 * K, _MANUAL_ONLY, "disabled", "summarized", **_CLAUDE_4_5),
 ]
 _DATED = {
     "claude-haiku-4-5-20251001": "claude-haiku-4-5",

@@ -251,7 +251,8 @@ BLOCKS = {
 }
 BLOCK = Tagged(BLOCKS)
 
-MESSAGE = Model({"role": Lit("user", "assistant"), "content": StrOr(ListOf(BLOCK))}, ["role", "content"])
+# "system": a mid-conversation system message (system_messages.py says where one may stand).
+MESSAGE = Model({"role": Lit("user", "assistant", "system"), "content": StrOr(ListOf(BLOCK))}, ["role", "content"])
 
 # -- tools ------------------------------------------------------------------------------------
 

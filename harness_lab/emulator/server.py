@@ -41,6 +41,7 @@ from .request_schema import THREAD
 from .roundtrip import history_error
 from .shape import shape_reply
 from .sse import encode_stream
+from .system_messages import without_system_messages
 from .thinking import Mode, ToolState, make_tool_id, mode_of, sign_blocks, think
 from .tokens import RequestEstimate, estimate_reply, estimate_request, in_tokenizer
 from .tool_choice import obey
@@ -134,7 +135,7 @@ class Emulator:
         script = self.script
         try:
             if callable(script):
-                return as_reply(script(request))
+                return as_reply(script(without_system_messages(request)))
             index = min(assistant_turns(request), len(script) - 1)
             return as_reply(script[index])
         except Exception as exc:

@@ -11,7 +11,8 @@ sends. The checks run in the real API's order:
    row in the model table allows (``max_tokens``, ``thinking.type``, forced ``tool_choice``: the
    row's 400 texts come from ``models.py`` and ``roundtrip.config_error``), each custom tool's
    ``input_schema`` valid JSON Schema, ``tool_choice`` against ``tools``, stop sequences, system
-   blocks and ``metadata`` (``parameters.py``), non-empty text, base64 images of the format they
+   blocks and ``metadata`` (``parameters.py``), where a ``role: "system"`` message may stand and
+   which models take one (``system_messages.py``), non-empty text, base64 images of the format they
    claim, unique ``tool_use`` ids, ``tools`` present, every tool_use answered first thing in the
    next message. The thinking blocks sent back are checked after this, by the server
    (``roundtrip.history_error``).
@@ -38,6 +39,7 @@ from .models import is_known, spec
 from .parameters import image_mismatch, parameter_error
 from .request_schema import BETA_FIELDS, COUNT_TOKENS, CREATE
 from .roundtrip import config_error
+from .system_messages import system_message_error
 from .thinking import mode_of
 from .tool_choice import tool_choice_error
 
@@ -105,6 +107,11 @@ def _check_limits(request: dict, count_tokens: bool) -> ApiError | None:
     if isinstance(thinking, dict) and thinking.get("type") == "enabled" and thinking["budget_tokens"] >= max_tokens:
         return _bad(THINKING_BUDGET)
     return None
+
+
+def _check_system_messages(request: dict) -> ApiError | None:
+    refusal = system_message_error(request["messages"], spec(request["model"]))  # the model is known here
+    return _bad(refusal) if refusal else None
 
 
 def _check_tools(tools: list) -> ApiError | None:
@@ -243,7 +250,7 @@ def validate(
         error = None if walked else _unreadable(request)
         return error or _bad(problem.text()), []
     error = _check_betas(request, betas) or _check_limits(request, count_tokens)
-    error = error or _check_tools(request.get("tools") or [])
+    error = error or _check_tools(request.get("tools") or []) or _check_system_messages(request)
     if error:
         return error, []
     refusal = tool_choice_error(request) or parameter_error(request)

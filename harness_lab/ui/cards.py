@@ -209,7 +209,7 @@ def blocks_card(content: Any) -> Card:
 
 def message_card(message: dict) -> Card:
     role = message.get("role", "")
-    label = t("ui.card.role_user") if role == "user" else t("ui.card.role_assistant")
+    label = t(f"ui.card.role_{role}" if role in ("user", "system") else "ui.card.role_assistant")
     inner = blocks_card(message.get("content"))
     return Card(
         f'<div class="hl-message hl-{html.escape(role)}"><div style="font-size:12px;opacity:0.7">'

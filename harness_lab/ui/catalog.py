@@ -41,6 +41,7 @@ add(
         "ui.card.truncated": ("…（残り {n} 文字は省略）", "… ({n} more characters not shown)"),
         "ui.card.role_user": ("ユーザー (user)", "user"),
         "ui.card.role_assistant": ("モデル (assistant)", "assistant"),
+        "ui.card.role_system": ("システム (system)", "system"),
         "ui.card.turn": ("ターン {number}", "turn {number}"),
         "ui.card.signature": ("署名", "signature"),
         "ui.card.readings": ("制御弁のゲージ", "valve gauges"),

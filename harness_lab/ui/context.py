@@ -57,8 +57,8 @@ def _alone(request_part: dict) -> int:
 
 def _block_part(role: str, block: Any) -> str:
     kind = block.get("type") if isinstance(block, dict) else "text"
-    if kind == "text":
-        return "assistant_text" if role == "assistant" else "user_text"
+    if kind == "text":  # a mid-conversation system message's text is instructions, like the system prompt's
+        return {"assistant": "assistant_text", "system": "system"}.get(role, "user_text")
     if kind in THINKING_BLOCKS:
         return "thinking"
     return kind if kind in ("tool_use", "tool_result") else "other"

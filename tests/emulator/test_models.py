@@ -56,6 +56,8 @@ def test_every_row_matches_the_documented_facts():
         assert int(cells["min cache"]) == row.min_cacheable and cells["tokenizer"] == row.tokenizer, model
         assert yes[cells["budget"]] == row.task_budget, model
         assert yes[cells["prefill"]] == row.prefill, model
+        system = {"yes": None, "unsupported": table.SYSTEM_ROLE_UNSUPPORTED, "unexpected": table.SYSTEM_ROLE_UNEXPECTED}
+        assert system[cells["system"]] == row.system_role, model
         assert cells["sources"], model
     for dated in set(MODELS) - undated:
         assert (
@@ -79,6 +81,8 @@ def _quoted(text: str) -> str:
         table.ADAPTIVE_REJECTED,
         table.BETWEEN_TOOLS_REJECTED,
         table.PREFILL_REFUSED,
+        table.SYSTEM_ROLE_UNSUPPORTED,
+        table.SYSTEM_ROLE_UNEXPECTED,
         roundtrip.FORCED_TOOL_CHOICE,
         roundtrip.FORCED_WITH_MANUAL_THINKING,
         roundtrip.TASK_BUDGET_UNSUPPORTED,

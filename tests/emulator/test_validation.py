@@ -289,8 +289,8 @@ def test_empty_messages(client):
 
 
 def test_bad_role(client):
-    error = rejected(client, messages=[{"role": "system", "content": "q"}])
-    assert error.api_message == "messages.0.role: Input should be 'user' or 'assistant'"
+    error = rejected(client, messages=[{"role": "tool", "content": "q"}])
+    assert error.api_message == "messages.0.role: Input should be 'user', 'assistant' or 'system'"
 
 
 def test_unknown_path_is_404(client):

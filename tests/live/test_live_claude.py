@@ -1,7 +1,7 @@
 """Live Claude, only with a key: the harness on the real API, and the emulator held to it.
 
 Skipped unless ANTHROPIC_API_KEY is set (``python3 dev.py test`` always runs offline; run these with
-``python3 dev.py live``). One small lesson-6 run, a few thousand tokens.
+``python3 dev.py live``). One small lesson-6 run, a few thousand tokens, and four one-line questions.
 """
 
 from __future__ import annotations
@@ -9,9 +9,11 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import anthropic
 import pytest
 
 import harness_lab as hl
+from harness_lab.emulator import emulated_client, say
 from harness_lab.emulator.validate import validate
 
 pytestmark = pytest.mark.skipif(not os.environ.get("ANTHROPIC_API_KEY"), reason="ANTHROPIC_API_KEY is not set")
@@ -41,3 +43,17 @@ def test_lesson6_on_live_claude_and_its_history_passes_the_emulators_rules():
     }
     error, _ = validate(request)
     assert error is None, error
+
+
+@pytest.mark.parametrize("model", [hl.MODEL, "claude-opus-4-8", "claude-sonnet-4-6", "claude-haiku-4-5"])
+def test_a_mid_conversation_system_message_is_taken_or_refused_as_the_emulator_says(model):
+    messages = [hl.user("1 + 1 は？"), {"role": "system", "content": "数字だけで答えてください。"}]
+
+    def outcome(client) -> str:
+        try:
+            client.messages.create(model=model, max_tokens=64, messages=messages)
+        except anthropic.BadRequestError as exc:
+            return exc.body["error"]["message"]
+        return "accepted"
+
+    assert outcome(hl.connect(live=True)) == outcome(emulated_client([say("2")], max_retries=0))

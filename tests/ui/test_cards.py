@@ -7,6 +7,7 @@ import pytest
 
 from harness_lab.events import ApprovalRequest, Decision, Finished, Stopped, Turn, Usage
 from harness_lab.ui import card, transcript
+from harness_lab.ui.cards import message_card
 from harness_lab.ui.formatters import register_formatters
 
 CALL = {
@@ -144,3 +145,19 @@ def test_approvals_of_an_unfinished_turn_get_their_own_header():
     waiting = transcript([{"role": "user", "content": "やって"}, request])
     for form in (waiting.text, waiting.html):
         assert form.index("ターン 3 — 承認待ち") < form.index("承認待ち: write_file")
+
+
+@pytest.mark.parametrize(
+    "role, ja, en",
+    [
+        ("user", "ユーザー (user)", "user"),
+        ("assistant", "モデル (assistant)", "assistant"),
+        ("system", "システム (system)", "system"),
+    ],
+)
+def test_each_role_of_a_message_is_named_on_its_card(monkeypatch, role, ja, en):
+    message = {"role": role, "content": "本文"}
+    assert message_card(message).text.startswith(f"--- {ja} ---")
+    assert f"hl-{role}" in message_card(message).html
+    monkeypatch.setenv("HARNESS_LAB_LANG", "en")
+    assert message_card(message).text.startswith(f"--- {en} ---")

@@ -137,3 +137,12 @@ def test_in_english_the_gauge_has_no_japanese_left(monkeypatch):
     assert "tool definitions" in text
     # the joiner between the parts included: a Japanese mark in an English line reads as a stray word
     assert not re.search("[\u3000-\u30ff\u4e00-\u9fff\uff01-\uff9f]", text), text
+
+
+def test_a_mid_conversation_system_message_counts_as_instructions_not_as_user_text():
+    instruction = "ここからは英語で答えてください。"
+    request = {"messages": [{"role": "user", "content": "質問"}, {"role": "system", "content": instruction}]}
+    parts = split_request(request)
+    assert parts["system"] == tokens.text_tokens(instruction) > 0
+    assert parts["user_text"] == tokens.text_tokens("質問")
+    assert sum(parts.values()) == tokens.estimate_request(request).total

@@ -1,0 +1,130 @@
+"""Mid-conversation system messages through the real SDK: which models take a ``role: "system"``
+message, where in ``messages`` it may stand, what it may hold, and how the scripted model reads it."""
+
+import anthropic
+import pytest
+
+from harness_lab.emulator import emulated_client, say
+from harness_lab.emulator import models as table
+from harness_lab.emulator.models import MODELS
+
+MODEL = "claude-sonnet-5"
+USER = {"role": "user", "content": "東京の天気は？"}
+SYSTEM = {"role": "system", "content": "ここからは英語で答えてください。"}
+ASSISTANT = {"role": "assistant", "content": "晴れです。"}
+CALL = {"type": "tool_use", "id": "toolu_01A", "name": "get_time", "input": {}}
+TOOLS = [{"name": "get_time", "description": "the time", "input_schema": {"type": "object", "properties": {}}}]
+FIRST = table.SYSTEM_ROLE_UNEXPECTED
+AFTER = "a system message must immediately follow a user message or an assistant message that ends in a server tool use"
+BEFORE = "a system message must be the last message or be followed by an assistant message"
+SIDE_BY_SIDE = "consecutive system messages are not allowed"
+
+
+def create(messages, model=MODEL, script=None, **fields):
+    client = emulated_client(script or [say("はい"), say("二回目の答え")], max_retries=0)
+    return client.messages.create(model=model, max_tokens=4096, messages=messages, **fields)
+
+
+def refusal(messages, model=MODEL, **fields) -> str:
+    with pytest.raises(anthropic.BadRequestError) as caught:
+        create(messages, model, **fields)
+    assert caught.value.body["error"]["type"] == "invalid_request_error"
+    return caught.value.api_message
+
+
+@pytest.mark.parametrize("model", sorted(MODELS))
+def test_each_model_takes_a_system_message_after_the_user_or_answers_its_own_400(model):
+    row = MODELS[model]
+    if row.system_role is None:
+        assert create([USER, SYSTEM], model).stop_reason == "end_turn", model
+    else:
+        assert refusal([USER, SYSTEM], model) == row.system_role, model
+        client = emulated_client([say("はい")], max_retries=0)
+        with pytest.raises(anthropic.BadRequestError, match="system"):
+            client.messages.count_tokens(model=model, messages=[USER, SYSTEM])
+
+
+def test_the_models_before_opus_4_8_refuse_and_opus_4_8_and_claude_5_take_them():
+    takes = {m for m, row in MODELS.items() if row.system_role is None}
+    assert {"claude-opus-4-8", "claude-sonnet-5", "claude-opus-5", "claude-sonnet-5-5"} <= takes
+    assert not takes & {"claude-opus-4-7", "claude-sonnet-4-6", "claude-opus-4-6", "claude-haiku-4-5"}
+    assert MODELS["claude-haiku-4-5-20251001"].system_role == FIRST  # a dated id shares its family's row
+
+
+@pytest.mark.parametrize(
+    "messages, expected",
+    [
+        ([SYSTEM, USER], FIRST),
+        ([USER, ASSISTANT, SYSTEM], f"messages.2: {AFTER}"),
+        ([USER, SYSTEM, SYSTEM], f"messages.1: {SIDE_BY_SIDE}"),
+        ([USER, SYSTEM, USER], f"messages.1: {BEFORE}"),
+        ([USER, SYSTEM, ASSISTANT, USER, SYSTEM, USER], f"messages.4: {BEFORE}"),
+        (
+            [
+                USER,
+                {
+                    "role": "system",
+                    "content": [
+                        {"type": "text", "text": "x"},
+                        {"type": "image", "source": {"type": "url", "url": "https://example.com/a.png"}},
+                    ],
+                },
+            ],
+            "messages.1.content.1: a system message may hold text blocks only, not `image`",
+        ),
+        (
+            [USER, {"role": "system", "content": [{"type": "text", "text": "x", "citations": [{"type": "x"}]}]}],
+            "messages.1.content.0.text.citations: a system message's text cannot carry citations",
+        ),
+        (
+            [USER, {"role": "developer", "content": "x"}],
+            "messages.1.role: Input should be 'user', 'assistant' or 'system'",
+        ),
+        ([USER, {"role": "system", "content": "  "}], "messages: text content blocks must contain non-whitespace text"),
+    ],
+    ids=[
+        "first",
+        "after-assistant",
+        "side-by-side",
+        "before-user",
+        "second-one",
+        "image",
+        "citations",
+        "role",
+        "blank",
+    ],
+)
+def test_placement_and_content_rules(messages, expected):
+    assert refusal(messages) == expected
+
+
+def test_a_client_tool_call_must_be_answered_before_any_system_message():
+    calling = {"role": "assistant", "content": [CALL]}
+    assert refusal([USER, calling, SYSTEM], tools=TOOLS) == f"messages.2: {AFTER}"
+
+
+def test_a_system_message_may_follow_an_assistant_turn_that_ends_in_a_server_tool_use():
+    search = {"type": "server_tool_use", "id": "srvtoolu_01A", "name": "web_search", "input": {"query": "天気"}}
+    searching = {"role": "assistant", "content": [{"type": "text", "text": "調べます。"}, search]}
+    assert create([USER, searching, SYSTEM]).stop_reason == "end_turn"
+    assert refusal([USER, searching, SYSTEM, USER]) == f"messages.2: {BEFORE}"
+    finished = {"role": "assistant", "content": [search, {"type": "text", "text": "晴れです。"}]}
+    assert refusal([USER, finished, SYSTEM]) == f"messages.2: {AFTER}"
+
+
+def test_the_script_reads_the_conversation_without_it_and_its_tokens_still_count():
+    def script(request):
+        return say(" ".join(m["role"] for m in request["messages"]))
+
+    def text_of(reply):
+        return [b.text for b in reply.content if b.type == "text"]
+
+    assert text_of(create([USER, ASSISTANT, USER, SYSTEM], script=script)) == ["user assistant user"]
+    assert text_of(create([USER, SYSTEM, ASSISTANT, USER], script=script)) == ["user assistant user"]
+    listed = create([USER, SYSTEM, ASSISTANT, USER])  # a list script answers by assistant turns
+    assert text_of(listed) == ["二回目の答え"]
+    plain = create([USER, ASSISTANT, USER])
+    assert listed.usage.input_tokens > plain.usage.input_tokens
+    client = emulated_client([say("はい")], max_retries=0)
+    counted = client.messages.count_tokens(model=MODEL, messages=[USER, SYSTEM]).input_tokens
+    assert counted > client.messages.count_tokens(model=MODEL, messages=[USER]).input_tokens
