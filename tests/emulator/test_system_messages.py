@@ -128,3 +128,15 @@ def test_the_script_reads_the_conversation_without_it_and_its_tokens_still_count
     client = emulated_client([say("はい")], max_retries=0)
     counted = client.messages.count_tokens(model=MODEL, messages=[USER, SYSTEM]).input_tokens
     assert counted > client.messages.count_tokens(model=MODEL, messages=[USER]).input_tokens
+
+
+def test_it_keeps_the_cached_prefix_where_editing_the_top_level_system_loses_it():
+    client = emulated_client([say("はい")] * 3, max_retries=0)
+    material = {"type": "text", "text": "長い資料です。" * 800, "cache_control": {"type": "ephemeral"}}
+    history = [{"role": "user", "content": [material]}]
+    written = client.messages.create(model=MODEL, max_tokens=256, messages=history).usage
+    assert written.cache_creation_input_tokens > 0 and written.cache_read_input_tokens == 0
+    added = client.messages.create(model=MODEL, max_tokens=256, messages=[*history, SYSTEM]).usage
+    assert added.cache_read_input_tokens == written.cache_creation_input_tokens
+    edited = client.messages.create(model=MODEL, max_tokens=256, system=SYSTEM["content"], messages=history).usage
+    assert edited.cache_read_input_tokens == 0 and edited.cache_creation_input_tokens > 0
