@@ -6,9 +6,9 @@ limit (``max_tokens``), which ``thinking.type`` values a model accepts, rejects 
 ``tool_choice`` is accepted, whether replayed thinking is bound to its conversation (preserved
 thinking), whose thinking blocks a model may read, the smallest cacheable prompt and task-budget
 support, whether an assistant prefill is accepted, and whether a ``role: "system"`` message may
-sit in ``messages`` (mid-conversation system messages). Each fact and its source page are in docs/api_facts.md, whose model table
-tests/emulator/test_models.py compares with this one row by row; a cell the docs do not give is
-marked there as the emulator's assumption.
+sit in ``messages`` (mid-conversation system messages). Each fact and its source page are in
+docs/api_facts.md, whose model table tests/emulator/test_models.py compares with this one row by
+row; a cell the docs do not give is marked there as the emulator's assumption.
 
 An id outside the table gets the real API's 404 ``model: <id>``. Dated ids are aliases: they share
 their family's row, and a thinking block made by one reads as made by the other.
