@@ -6,12 +6,16 @@ behind it. The docs set the rules checked here, and the model table says which m
 message at all (an older model answers with its own 400 text, ``models.py``):
 
 - it is not the first message (the top-level ``system`` field is for that);
-- it follows a user message, or an assistant message that ends in a server tool use;
-- it is the last message or an assistant message follows it; two never stand side by side;
+- side by side, system messages form one system section, and the rules below hold for the section;
+- the section follows a user message (tool results included), or an assistant message that ends in
+  a server tool's result;
+- the section is last, or an assistant message follows it;
 - its content is text: no image, document or tool block, no citations.
 
 The first rule's text is the API's long-standing answer to a leading system message. The others'
-wording is the emulator's own: the docs give the rules, and no public 400 quotes their texts.
+wording is the emulator's own: the docs give the rules, and no public 400 quotes their texts. Until
+mid-2026 the docs refused two system messages side by side and named a server tool *use* as the
+assistant's last block; the page of August 2026 reads as above.
 """
 
 from __future__ import annotations
@@ -21,25 +25,32 @@ from .models import SYSTEM_ROLE_UNEXPECTED, ModelSpec
 __all__ = ["system_message_error", "without_system_messages"]
 
 
-def _ends_in_server_tool_use(message: dict) -> bool:
+def _ends_in_server_tool_result(message: dict) -> bool:
+    # A client tool's result comes back in a user message; in an assistant message, a block whose
+    # type ends in ``_tool_result`` (web_search_tool_result, code_execution_tool_result, ...) is
+    # a server tool's.
     content = message["content"]
-    return isinstance(content, list) and bool(content) and content[-1]["type"] == "server_tool_use"
+    return (
+        message["role"] == "assistant"
+        and isinstance(content, list)
+        and bool(content)
+        and content[-1]["type"].endswith("_tool_result")
+    )
 
 
-def _placement_error(messages: list, n: int) -> str | None:
-    if n == 0:
+def _placement_error(messages: list, first: int, last: int) -> str | None:
+    """The 400 text for the system section ``messages[first..last]``, or None where it may stand."""
+    if first == 0:
         return SYSTEM_ROLE_UNEXPECTED
-    before = messages[n - 1]
-    after = messages[n + 1] if n + 1 < len(messages) else None
-    if before["role"] == "system" or (after is not None and after["role"] == "system"):
-        return f"messages.{n}: consecutive system messages are not allowed"
-    if before["role"] != "user" and not _ends_in_server_tool_use(before):
+    before = messages[first - 1]
+    after = messages[last + 1] if last + 1 < len(messages) else None
+    if before["role"] != "user" and not _ends_in_server_tool_result(before):
         return (
-            f"messages.{n}: a system message must immediately follow a user message or an assistant message "
-            "that ends in a server tool use"
+            f"messages.{first}: a system message must immediately follow a user message or an assistant message "
+            "that ends in a server tool result"
         )
     if after is not None and after["role"] != "assistant":
-        return f"messages.{n}: a system message must be the last message or be followed by an assistant message"
+        return f"messages.{last}: a system message must be the last message or be followed by an assistant message"
     return None
 
 
@@ -52,12 +63,25 @@ def _content_error(content: object, n: int) -> str | None:
     return None
 
 
-def system_message_error(messages: list, row: ModelSpec) -> str | None:
-    """The 400 text for the first system message in ``messages`` this model or its place refuses."""
+def _sections(messages: list) -> list[tuple[int, int]]:
+    """Each run of side-by-side system messages, as (first index, last index)."""
+    runs: list[tuple[int, int]] = []
     for n, message in enumerate(messages):
         if message["role"] != "system":
             continue
-        error = row.system_role or _placement_error(messages, n) or _content_error(message["content"], n)
+        if runs and runs[-1][1] == n - 1:
+            runs[-1] = (runs[-1][0], n)
+        else:
+            runs.append((n, n))
+    return runs
+
+
+def system_message_error(messages: list, row: ModelSpec) -> str | None:
+    """The 400 text for the first system message in ``messages`` this model or its place refuses."""
+    for first, last in _sections(messages):
+        error = row.system_role or _placement_error(messages, first, last)
+        for n in range(first, last + 1):
+            error = error or _content_error(messages[n]["content"], n)
         if error:
             return error
     return None

@@ -15,9 +15,10 @@ ASSISTANT = {"role": "assistant", "content": "晴れです。"}
 CALL = {"type": "tool_use", "id": "toolu_01A", "name": "get_time", "input": {}}
 TOOLS = [{"name": "get_time", "description": "the time", "input_schema": {"type": "object", "properties": {}}}]
 FIRST = table.SYSTEM_ROLE_UNEXPECTED
-AFTER = "a system message must immediately follow a user message or an assistant message that ends in a server tool use"
+AFTER = (
+    "a system message must immediately follow a user message or an assistant message that ends in a server tool result"
+)
 BEFORE = "a system message must be the last message or be followed by an assistant message"
-SIDE_BY_SIDE = "consecutive system messages are not allowed"
 
 
 def create(messages, model=MODEL, script=None, **fields):
@@ -57,7 +58,8 @@ def test_the_models_before_opus_4_8_refuse_and_opus_4_8_and_claude_5_take_them()
     [
         ([SYSTEM, USER], FIRST),
         ([USER, ASSISTANT, SYSTEM], f"messages.2: {AFTER}"),
-        ([USER, SYSTEM, SYSTEM], f"messages.1: {SIDE_BY_SIDE}"),
+        ([USER, ASSISTANT, SYSTEM, SYSTEM], f"messages.2: {AFTER}"),
+        ([USER, SYSTEM, SYSTEM, USER], f"messages.2: {BEFORE}"),
         ([USER, SYSTEM, USER], f"messages.1: {BEFORE}"),
         ([USER, SYSTEM, ASSISTANT, USER, SYSTEM, USER], f"messages.4: {BEFORE}"),
         (
@@ -86,7 +88,8 @@ def test_the_models_before_opus_4_8_refuse_and_opus_4_8_and_claude_5_take_them()
     ids=[
         "first",
         "after-assistant",
-        "side-by-side",
+        "section-after-assistant",
+        "section-before-user",
         "before-user",
         "second-one",
         "image",
@@ -104,12 +107,27 @@ def test_a_client_tool_call_must_be_answered_before_any_system_message():
     assert refusal([USER, calling, SYSTEM], tools=TOOLS) == f"messages.2: {AFTER}"
 
 
-def test_a_system_message_may_follow_an_assistant_turn_that_ends_in_a_server_tool_use():
+def test_side_by_side_system_messages_are_one_section_and_each_is_still_checked():
+    second = {"role": "system", "content": [{"type": "text", "text": "短く答えてください。"}]}
+    assert create([USER, SYSTEM, second]).stop_reason == "end_turn"
+    assert create([USER, SYSTEM, second, ASSISTANT, USER]).stop_reason == "end_turn"
+    pictured = {
+        "role": "system",
+        "content": [{"type": "document", "source": {"type": "text", "media_type": "text/plain", "data": "x"}}],
+    }
+    expected = "messages.2.content.0: a system message may hold text blocks only, not `document`"
+    assert refusal([USER, SYSTEM, pictured]) == expected
+
+
+def test_a_system_message_may_follow_an_assistant_turn_that_ends_in_a_server_tool_result():
     search = {"type": "server_tool_use", "id": "srvtoolu_01A", "name": "web_search", "input": {"query": "天気"}}
-    searching = {"role": "assistant", "content": [{"type": "text", "text": "調べます。"}, search]}
-    assert create([USER, searching, SYSTEM]).stop_reason == "end_turn"
-    assert refusal([USER, searching, SYSTEM, USER]) == f"messages.2: {BEFORE}"
-    finished = {"role": "assistant", "content": [search, {"type": "text", "text": "晴れです。"}]}
+    found = {"type": "web_search_tool_result", "tool_use_id": "srvtoolu_01A", "content": []}
+    searched = {"role": "assistant", "content": [{"type": "text", "text": "調べます。"}, search, found]}
+    assert create([USER, searched, SYSTEM]).stop_reason == "end_turn"
+    assert refusal([USER, searched, SYSTEM, USER]) == f"messages.2: {BEFORE}"
+    asking = {"role": "assistant", "content": [{"type": "text", "text": "調べます。"}, search]}
+    assert refusal([USER, asking, SYSTEM]) == f"messages.2: {AFTER}"
+    finished = {"role": "assistant", "content": [search, found, {"type": "text", "text": "晴れです。"}]}
     assert refusal([USER, finished, SYSTEM]) == f"messages.2: {AFTER}"
 
 
