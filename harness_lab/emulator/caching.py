@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from .tokens import RequestEstimate, in_tokenizer
 
-__all__ = ["LOOKBACK", "MAX_BREAKPOINTS", "PromptCache", "too_many_breakpoints", "usage"]
+__all__ = ["LOOKBACK", "MAX_BREAKPOINTS", "PromptCache", "too_many_breakpoints", "usage", "wants_cache"]
 
 MAX_BREAKPOINTS = 4
 LOOKBACK = 20  # blocks the server looks back from a breakpoint for an earlier cached prefix
@@ -32,6 +32,23 @@ def too_many_breakpoints(estimate: RequestEstimate) -> str | None:
             f"A maximum of {MAX_BREAKPOINTS} blocks with cache_control may be provided. Found {estimate.breakpoints}."
         )
     return None
+
+
+def wants_cache(request: dict) -> bool:
+    """Whether the request asks for caching anywhere (only then is the prompt's trail hashed)."""
+    if request.get("cache_control") is not None:
+        return True
+    for tool in request.get("tools") or ():
+        if isinstance(tool, dict) and tool.get("cache_control"):
+            return True
+    system = request.get("system")
+    if isinstance(system, list) and any(isinstance(b, dict) and b.get("cache_control") for b in system):
+        return True
+    for message in request.get("messages") or ():
+        content = message.get("content") if isinstance(message, dict) else None
+        if isinstance(content, list) and any(isinstance(b, dict) and b.get("cache_control") for b in content):
+            return True
+    return False
 
 
 class PromptCache:

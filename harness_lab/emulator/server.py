@@ -6,9 +6,10 @@ validated first (``validate.py``, the model table in ``models.py``, the thinking
 picks the model's reply, ``tool_choice`` binds it (``tool_choice.py``), a thinking model adds its
 thinking (``thinking.py``), and the reply is dressed as a complete Message with ids derived from
 the request (``ids.py``) and an estimated usage (``tokens.py``). Streaming requests get the same
-Message as server-sent events (``sse.py``). Two things an emulator keeps between requests, as a
-server would: its prompt cache (``caching.py``: what is read and written depends on what came
-before) and the beta server-held threads; the content of an answer never depends on them.
+Message as server-sent events (``sse.py``). What an emulator keeps between requests, as a server
+would: its prompt cache (``caching.py``: what is read and written depends on what came before), the
+fingerprints of cache diagnostics (``cache_diagnostics.py``) and the beta server-held threads; the
+content of an answer never depends on them.
 
 ``respond`` never raises: whatever the body holds, the answer is a status, headers and a body. A
 script that raises, or a bug of the emulator's own, is a 500 ``api_error`` with a request id, as a
@@ -30,7 +31,8 @@ from typing import Any
 
 from ..text import t
 from . import wire
-from .caching import PromptCache, too_many_breakpoints, usage
+from .cache_diagnostics import Fingerprints
+from .caching import PromptCache, too_many_breakpoints, usage, wants_cache
 from .context_management import Managed, compacted_view, manage
 from .history import assistant_turns
 from .ids import digest_of, digests, fast_digests, make_id
@@ -118,6 +120,7 @@ class Emulator:
         self.requests: list[dict] = []
         self.threads: dict[str, dict] = {}  # beta server-held threads, by response id
         self.cache = PromptCache()  # the prompt cache this server holds (caching.py)
+        self.fingerprints = Fingerprints()  # of the requests that opted in to cache diagnostics
         self.http_requests = 0  # counted by the transport, faults included
 
     def add_faults(self, faults: dict | None) -> None:
@@ -204,7 +207,7 @@ class Emulator:
         if error is not None:
             return (*_error(error, request_id), None)
         managed = manage(request, compaction_summary)
-        estimate = estimate_request(managed.request, track=_wants_cache(managed.request))
+        estimate = estimate_request(managed.request, track=wants_cache(managed.request))
         problem = too_many_breakpoints(estimate)
         error = (
             ApiError(400, problem)
@@ -214,6 +217,8 @@ class Emulator:
         if error is not None:
             return (*_error(error, request_id), None)
         message = self._message(request, managed, both, estimate, mode, dropped, dry)
+        if isinstance(request.get("diagnostics"), dict) and not dry:
+            message["diagnostics"] = self.fingerprints.answer(request, message["id"], betas)
         if request.get("stream"):
             return 200, _headers(request_id, "text/event-stream; charset=utf-8"), encode_stream(message), message
         return 200, _headers(request_id), message, message
@@ -318,7 +323,11 @@ class Emulator:
             "stop_sequence": stop_sequence,
             "stop_details": stop_details,
             "usage": usage(estimate, write, read, estimate_reply(content) + thinking, thinking, row.tokenizer),
+            "container": None,
+            "diagnostics": None,
         }
+        if request.get("speed"):
+            message["usage"]["speed"] = request["speed"]
         if request.get("context_management") is not None:
             message["context_management"] = {"applied_edits": managed.applied}
         if dropped:
@@ -342,23 +351,6 @@ def _same(content: list, sent: Any) -> bool:
     return [{k: v for k, v in b.items() if v is not None} for b in content] == [
         {k: v for k, v in b.items() if v is not None} for b in blocks
     ]
-
-
-def _wants_cache(request: dict) -> bool:
-    """Whether the request asks for caching anywhere (only then is the prompt's trail hashed)."""
-    if request.get("cache_control") is not None:
-        return True
-    for tool in request.get("tools") or ():
-        if isinstance(tool, dict) and tool.get("cache_control"):
-            return True
-    system = request.get("system")
-    if isinstance(system, list) and any(isinstance(b, dict) and b.get("cache_control") for b in system):
-        return True
-    for message in request.get("messages") or ():
-        content = message.get("content") if isinstance(message, dict) else None
-        if isinstance(content, list) and any(isinstance(b, dict) and b.get("cache_control") for b in content):
-            return True
-    return False
 
 
 def _resolve(script: Script) -> Any:

@@ -37,8 +37,10 @@ from typing import Any
 from . import wire
 
 __all__ = [
+    "REQUEST_OVERHEAD",
     "RequestEstimate",
     "TOOLS_SYSTEM_PROMPT_TOKENS",
+    "cache_key_bytes",
     "estimate_reply",
     "estimate_request",
     "in_tokenizer",
@@ -169,11 +171,11 @@ class _Counter:
             self.ttl = marker.get("ttl") or "5m"
             self.breakpoints += 1
         if self.running is not None and block is not None:
-            self.running.update(_canonical(block))
+            self.running.update(cache_key_bytes(block))
             self.trail.append((self.total, self.running.copy().digest(), marked))
 
 
-def _canonical(value: Any) -> bytes:
+def cache_key_bytes(value: Any) -> bytes:
     """A block's bytes for the cache key: what changes the prompt changes the key."""
     if isinstance(value, dict) and "cache_control" in value:
         value = {k: v for k, v in value.items() if k != "cache_control"}
