@@ -5,7 +5,7 @@
 #
 # 前: [レッスン6: 制御付きエージェントハーネスを手書きする](05_full_harness.ipynb) ｜ 次: なし
 #
-# **所要時間の目安:** 約30分（読む 18分・書いて確かめる 6分・実行と予想 6分） ｜ **前提:** ノートブック01〜05（`my_harness.py` の `run_agent` と `next_step` を使います。なければ参考実装で進みます）
+# **所要時間の目安:** 約30分（読む 19分・書いて確かめる 6分・実行と予想 6分） ｜ **前提:** ノートブック01〜05（`my_harness.py` の `run_agent` と `next_step` を使います。なければ参考実装で進みます）
 #
 # 既定のモデル `claude-sonnet-5` は、頼まなくても考えてから答えます。同じループが、今の API では何に気をつければよいかを確かめます。
 #
@@ -108,14 +108,20 @@ if lessons.guessed(MY_GUESS):  # どれが断られたかが答えなので、�
 # 20 ターンかかるタスク（ノートを 19 件読む）で、付けない場合と比べます。
 
 # %%
-def run_loop(client, prompt, edit_at=None, **extra):
-    """裸のループ。応答ごとの usage を返す。edit_at 回目の前に、最初の user メッセージを書き換える"""
-    messages, usages = [{"role": "user", "content": prompt}], []
+def run_loop(client, prompt, edit_at=None, reasons=None, **extra):
+    """裸のループ。応答ごとの usage を返す。edit_at 回目の前に、最初の user メッセージを書き換える。
+    reasons にリストを渡すと、キャッシュ診断を頼んで、応答ごとの cache_miss_reason をそこに足す"""
+    messages, usages, previous = [{"role": "user", "content": prompt}], [], None
     while True:
         if len(usages) == edit_at:
             messages[0] = {"role": "user", "content": prompt + "（追記: 日付は 8月26日）"}
+        if reasons is not None:  # 前の応答の id を渡すと、API がその回と今回を比べる
+            extra["diagnostics"] = {"previous_message_id": previous}
         r = client.messages.create(model=MODEL, max_tokens=1024, tools=TOOLS, messages=messages, **extra)
         usages.append(hl.Usage.of(r.usage))
+        if reasons is not None:
+            reasons.append(r.diagnostics.cache_miss_reason if r.diagnostics else None)
+            previous = r.id
         if r.stop_reason != "tool_use":
             return usages
         messages.append({"role": "assistant", "content": r.content})
@@ -145,15 +151,22 @@ guessed = lessons.compare(MY_GUESS, {"キャッシュ読み込みが 0 のリク
 # %%
 from harness_lab.ui import compare_runs
 
-edited = run_loop(hl.connect("twenty_turns", live=False), PROMPT, edit_at=10, cache_control={"type": "ephemeral"})
+reasons = []
+edited = run_loop(hl.connect("twenty_turns", live=False), PROMPT, edit_at=10, reasons=reasons, cache_control={"type": "ephemeral"})
 compare_runs({"キャッシュなし": plain, "キャッシュあり": cached, "11回目の前に先頭を書き換え": edited})
 
 # %%
 print("書き換えた実行の、各リクエストのキャッシュ読み込み:", [u.cache_read_input_tokens for u in edited])
+for n, reason in enumerate(reasons, 1):
+    if reason is not None:
+        print(f"{n}回目のキャッシュ診断: {reason.type}（キャッシュに載らなかった入力 約{reason.cache_missed_input_tokens:,}）")
 
 # %% [markdown]
 # キャッシュは**先頭からの一致**でしか効きません。最初の1回だけが書き込みで、あとは前の回までを読み込みます。
 # 途中で先頭のメッセージを書き換えると、その回は読み込みが 0 に戻り、全部を書き直します（凡例の費用を比べてください）。
+# 理由は API に聞けます。`diagnostics` に前の応答の id を渡すと（**キャッシュ診断**）、先頭がどこで変わったかが返ります。
+# 11回目だけが `messages_changed`（前の回の会話が、後ろに足す以外の形で変わった）でした。`system_changed` や `tools_changed` なら、
+# システムプロンプトやツールの一覧を毎回作り直していないかを疑います。
 # 注意書きを履歴の途中に差し込みたくなったら、後ろに足します。キャッシュはターン数も予算も止めません。下げるのは1ターンの値段です。
 #
 # ## 3. サーバー側の弁: コンテキスト編集・圧縮・タスク予算

@@ -96,10 +96,15 @@ def test_the_cached_twenty_turns_cost_a_fraction_of_the_plain_ones(nb):
 
 
 def test_editing_the_first_message_re_writes_the_cache_from_there(nb):
-    reads = [int(x) for x in re.findall(r"\d+", out(nb, "書き換えた実行の").split(":", 1)[1])]
+    reads_line, *diagnosed = out(nb, "書き換えた実行の").splitlines()
+    reads = [int(x) for x in re.findall(r"\d+", reads_line.split(":", 1)[1])]
     assert len(reads) == 20 and reads[10] == 0  # the 11th request, right after the edit
     assert all(r > 0 for r in reads[2:10] + reads[11:])
     assert reads[11] > reads[9]  # after the re-write the prefix grows again
+    # cache diagnostics name that request alone, and the earlier prompt it cost: more than request 10 read
+    [line] = diagnosed
+    found = re.fullmatch(r"11回目のキャッシュ診断: messages_changed（キャッシュに載らなかった入力 約([\d,]+)）", line)
+    assert found and int(found.group(1).replace(",", "")) > reads[9]
 
 
 def test_context_editing_stops_the_prompt_growing_and_compaction_meets_an_old_next_step(nb):

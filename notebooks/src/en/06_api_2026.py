@@ -1,11 +1,11 @@
-# %% [markdown] ja="294b450abadd"
+# %% [markdown] ja="95d6571b8993"
 # # Lesson 7: The loop on the 2026 API — thinking blocks, caching, server-side valves
 #
 # **Agent harness basics: loops and control** · Notebook 6 of 6 (further)
 #
 # Previous: [Lesson 6: Hand-write an agent harness with controls](05_full_harness.ipynb) | Next: none
 #
-# **Time:** about 30 minutes (reading 18, writing and checking 6, running and predicting 6) | **You need:** notebooks 01 to 05 (we use `run_agent` and `next_step` from `my_harness.py`; where one is missing, the reference stands in)
+# **Time:** about 30 minutes (reading 19, writing and checking 6, running and predicting 6) | **You need:** notebooks 01 to 05 (we use `run_agent` and `next_step` from `my_harness.py`; where one is missing, the reference stands in)
 #
 # The default model, `claude-sonnet-5`, thinks before it answers, whether you ask it to or not. Here you find out what the same loop has to watch for on today's API.
 #
@@ -107,15 +107,21 @@ if lessons.guessed(MY_GUESS):  # which tries were refused is the answer: it wait
 # that part is a **cache read**, at a tenth of the input price. All it takes is one `cache_control` at the top level of the request.
 # Compare it with no caching on a task that takes 20 turns (reading 19 notes).
 
-# %% ja="76de143fa14c"
-def run_loop(client, prompt, edit_at=None, **extra):
-    """A bare loop that returns each response's usage. Before request number edit_at, it rewrites the first user message"""
-    messages, usages = [{"role": "user", "content": prompt}], []
+# %% ja="ce0ef3cf98ce"
+def run_loop(client, prompt, edit_at=None, reasons=None, **extra):
+    """A bare loop that returns each response's usage. Before request number edit_at, it rewrites the first user message.
+    Given a list as reasons, it asks for cache diagnostics and adds each response's cache_miss_reason to it"""
+    messages, usages, previous = [{"role": "user", "content": prompt}], [], None
     while True:
         if len(usages) == edit_at:
             messages[0] = {"role": "user", "content": prompt + " (Note: the date is 26 August.)"}
+        if reasons is not None:  # given the previous response's id, the API compares that request with this one
+            extra["diagnostics"] = {"previous_message_id": previous}
         r = client.messages.create(model=MODEL, max_tokens=1024, tools=TOOLS, messages=messages, **extra)
         usages.append(hl.Usage.of(r.usage))
+        if reasons is not None:
+            reasons.append(r.diagnostics.cache_miss_reason if r.diagnostics else None)
+            previous = r.id
         if r.stop_reason != "tool_use":
             return usages
         messages.append({"role": "assistant", "content": r.content})
@@ -142,18 +148,25 @@ for name, usages in (("no cache", plain), ("cached", cached)):
           f"  cache reads {total.cache_read_input_tokens:,}  ${cost_usd(usages, MODEL):.4f}")
 guessed = lessons.compare(MY_GUESS, {"requests with no cache read": sum(u.cache_read_input_tokens == 0 for u in cached)})
 
-# %% ja="083f7f171c52"
+# %% ja="ae8e556b0898"
 from harness_lab.ui import compare_runs
 
-edited = run_loop(hl.connect("twenty_turns", live=False), PROMPT, edit_at=10, cache_control={"type": "ephemeral"})
+reasons = []
+edited = run_loop(hl.connect("twenty_turns", live=False), PROMPT, edit_at=10, reasons=reasons, cache_control={"type": "ephemeral"})
 compare_runs({"no cache": plain, "cached": cached, "first message rewritten before request 11": edited})
 
-# %% ja="e31dcb3a3862"
+# %% ja="40e425a5ce92"
 print("cache reads per request, in the rewritten run:", [u.cache_read_input_tokens for u in edited])
+for n, reason in enumerate(reasons, 1):
+    if reason is not None:
+        print(f"cache diagnostics for request {n}: {reason.type} (input that missed the cache: about {reason.cache_missed_input_tokens:,})")
 
-# %% [markdown] ja="289b372edb03"
+# %% [markdown] ja="66fa0189174c"
 # The cache only works on a **prefix match**. Only the first request writes; each later one reads everything up to the request before it.
 # Rewrite the first message midway, and that request reads nothing again and writes everything anew (compare the costs in the legend).
+# You can ask the API why. Pass the previous response's id in `diagnostics` (**cache diagnostics**), and the response says where the prefix changed.
+# Only request 11 says `messages_changed` (the earlier conversation changed in a way other than being added to). With `system_changed` or `tools_changed`,
+# suspect a system prompt or tool list that is rebuilt on every turn.
 # When you want to slip a note into the history, add it at the end. Caching stops neither the turns nor the spending: it lowers the price of each turn.
 #
 # ## 3. Server-side valves: context editing, compaction, task budget
