@@ -326,6 +326,7 @@ class Emulator:
             "container": None,
             "diagnostics": None,
         }
+        message["usage"]["inference_geo"] = request.get("inference_geo") or "global"  # where it ran, as asked
         if request.get("speed"):
             message["usage"]["speed"] = request["speed"]
         if request.get("context_management") is not None:

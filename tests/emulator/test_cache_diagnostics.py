@@ -139,9 +139,15 @@ def test_the_object_is_checked_and_count_tokens_does_not_take_it():
     assert caught.value.api_message == "diagnostics: Extra inputs are not permitted"
 
 
-def test_a_requested_speed_is_echoed_in_usage():
+def test_a_requested_speed_and_inference_geo_are_echoed_in_usage():
     status, _, body = Emulator([say("はい")]).respond(
-        {"model": "claude-opus-5", "max_tokens": 64, "messages": FIRST, "speed": "fast"}
+        {"model": "claude-opus-5", "max_tokens": 64, "messages": FIRST, "speed": "fast", "inference_geo": "us"}
     )
-    assert status == 200 and body["usage"]["speed"] == "fast"
+    assert status == 200 and body["usage"]["speed"] == "fast" and body["usage"]["inference_geo"] == "us"
+    assert (
+        Emulator([say("はい")]).respond({"model": MODEL, "max_tokens": 64, "messages": FIRST})[2]["usage"][
+            "inference_geo"
+        ]
+        == "global"
+    )
     assert json.loads(json.dumps(body))["diagnostics"] is None
