@@ -60,10 +60,12 @@ class PromptCache:
     def __len__(self) -> int:
         return len(self.entries)
 
-    def use(self, estimate: RequestEstimate, min_cacheable: int) -> tuple[int, int]:
-        """Serve one request: ``(cache write, cache read)`` in tokens, and remember what it wrote."""
+    def use(self, estimate: RequestEstimate, min_cacheable: int, tokenizer: str = "2026") -> tuple[int, int]:
+        """Serve one request: ``(cache write, cache read)`` in tokens, and remember what it wrote.
+
+        ``min_cacheable`` is in the model's own tokens (``tokenizer``), the estimate in 2026 ones."""
         end = estimate.cached_prefix
-        if end < min_cacheable or not estimate.trail:
+        if in_tokenizer(end, tokenizer) < min_cacheable or not estimate.trail:
             return 0, 0
         trail = estimate.trail
         read = 0
@@ -78,7 +80,7 @@ class PromptCache:
                     read = tokens
                     break
         for tokens, digest, marked in trail:
-            if marked and tokens >= min_cacheable:
+            if marked and in_tokenizer(tokens, tokenizer) >= min_cacheable:
                 self.entries[digest] = tokens
         return end - read, read
 

@@ -139,7 +139,13 @@ _MANUAL_ONLY = {"adaptive": ADAPTIVE_REJECTED}
 _UNSUPPORTED = SYSTEM_ROLE_UNSUPPORTED  # the models before Opus 4.8
 # The Claude 4.5 rows: manual extended thinking only, the older tokenizer, prefill, no system messages.
 _CLAUDE_4_5: dict[str, Any] = {"tokenizer": "2025", "prefill": True, "system_role": SYSTEM_ROLE_UNEXPECTED}
-_PRESERVED: dict[str, Any] = {"preserved": True, "forced": False, "between_as_thinking": True, "task_budget": True}
+_PRESERVED: dict[str, Any] = {
+    "preserved": True,
+    "forced": False,
+    "between_as_thinking": True,
+    "task_budget": True,
+    "min_cacheable": 512,
+}
 
 _ROWS = [
     # The newest generation: preserved thinking, no forced tool choice, text between tools as thinking.
@@ -156,7 +162,7 @@ _ROWS = [
         **_PRESERVED,
     ),
     _row("claude-mythos-5-1", M, 128 * K, _ALWAYS_ADAPTIVE, "adaptive", "omitted", **_PRESERVED),
-    _row("claude-opus-5-5", M, 128 * K, _ALWAYS_ADAPTIVE, "adaptive", "omitted", min_cacheable=512, **_PRESERVED),
+    _row("claude-opus-5-5", M, 128 * K, _ALWAYS_ADAPTIVE, "adaptive", "omitted", **_PRESERVED),
     _row(
         "claude-sonnet-5-5",
         M,
@@ -164,7 +170,6 @@ _ROWS = [
         {"enabled": ENABLED_REJECTED, "disabled": DISABLED_REJECTED_SONNET_5_5, "between_tools": None},
         "adaptive",
         "omitted",
-        min_cacheable=512,
         **_PRESERVED,
     ),
     _row(
@@ -180,9 +185,9 @@ _ROWS = [
     ),
     # Claude 5: thinking on by default, manual extended thinking refused, forced tool choice accepted.
     _row("claude-sonnet-5", M, 128 * K, _NO_MANUAL, "adaptive", "omitted", task_budget=True),
-    _row("claude-opus-5", M, 128 * K, _NO_MANUAL, "adaptive", "omitted", task_budget=True),
-    _row("claude-fable-5", M, 128 * K, _ALWAYS_ADAPTIVE, "adaptive", "omitted", task_budget=True),
-    _row("claude-mythos-5", M, 128 * K, _ALWAYS_ADAPTIVE, "adaptive", "omitted", task_budget=True),
+    _row("claude-opus-5", M, 128 * K, _NO_MANUAL, "adaptive", "omitted", task_budget=True, min_cacheable=512),
+    _row("claude-fable-5", M, 128 * K, _ALWAYS_ADAPTIVE, "adaptive", "omitted", task_budget=True, min_cacheable=512),
+    _row("claude-mythos-5", M, 128 * K, _ALWAYS_ADAPTIVE, "adaptive", "omitted", task_budget=True, min_cacheable=512),
     _row(
         "claude-mythos-preview",
         M,
@@ -191,17 +196,40 @@ _ROWS = [
         "adaptive",
         "omitted",
         forced=False,
+        min_cacheable=2048,
         system_role=_UNSUPPORTED,
     ),
     # Claude 4.7 and 4.8: adaptive when asked, manual extended thinking refused.
     _row("claude-opus-4-8", M, 128 * K, _NO_MANUAL, "disabled", "omitted", task_budget=True),
-    _row("claude-opus-4-7", M, 128 * K, _NO_MANUAL, "disabled", "omitted", task_budget=True, system_role=_UNSUPPORTED),
+    _row(
+        "claude-opus-4-7",
+        M,
+        128 * K,
+        _NO_MANUAL,
+        "disabled",
+        "omitted",
+        task_budget=True,
+        min_cacheable=2048,
+        system_role=_UNSUPPORTED,
+    ),
     # Claude 4.6: every mode (manual extended thinking deprecated but accepted), the older tokenizer.
-    _row("claude-opus-4-6", M, 128 * K, {}, "disabled", "summarized", tokenizer="2025", system_role=_UNSUPPORTED),
+    _row(
+        "claude-opus-4-6",
+        M,
+        128 * K,
+        {},
+        "disabled",
+        "summarized",
+        tokenizer="2025",
+        min_cacheable=4096,
+        system_role=_UNSUPPORTED,
+    ),
     _row("claude-sonnet-4-6", M, 128 * K, {}, "disabled", "summarized", tokenizer="2025", system_role=_UNSUPPORTED),
     # Claude 4.5: manual extended thinking only, 200K window, 64K output, the last with assistant prefill.
-    _row("claude-haiku-4-5", 200 * K, 64 * K, _MANUAL_ONLY, "disabled", "summarized", **_CLAUDE_4_5),
-    _row("claude-opus-4-5", 200 * K, 64 * K, _MANUAL_ONLY, "disabled", "summarized", **_CLAUDE_4_5),
+    _row(
+        "claude-haiku-4-5", 200 * K, 64 * K, _MANUAL_ONLY, "disabled", "summarized", min_cacheable=4096, **_CLAUDE_4_5
+    ),
+    _row("claude-opus-4-5", 200 * K, 64 * K, _MANUAL_ONLY, "disabled", "summarized", min_cacheable=4096, **_CLAUDE_4_5),
     _row("claude-sonnet-4-5", 200 * K, 64 * K, _MANUAL_ONLY, "disabled", "summarized", **_CLAUDE_4_5),
 ]
 _DATED = {

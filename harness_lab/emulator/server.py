@@ -312,7 +312,9 @@ class Emulator:
         stop_details = scripted.stop_details
         if stop_reason == "refusal" and stop_details is None:
             stop_details = {"type": "refusal", "category": None, "explanation": None}
-        write, read = self.cache.use(estimate, row.min_cacheable) if estimate.trail and not dry else (0, 0)
+        write, read = (
+            self.cache.use(estimate, row.min_cacheable, row.tokenizer) if estimate.trail and not dry else (0, 0)
+        )
         message = {
             "id": make_id("msg_01", digest, "message"),
             "type": "message",

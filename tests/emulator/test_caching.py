@@ -2,7 +2,10 @@
 
 import itertools
 
+import pytest
+
 from harness_lab.emulator import Emulator, emulated_client, say
+from harness_lab.emulator.models import MODELS
 from harness_lab.events import Usage
 from harness_lab.valves import cost_usd
 
@@ -79,6 +82,43 @@ def test_an_explicit_breakpoint_and_each_models_minimum():
             assert prefix > 512 and again["usage"]["cache_read_input_tokens"] == prefix
         else:
             assert prefix == 0 and again["usage"]["cache_read_input_tokens"] == 0
+
+
+# The prompt caching page's "Cache limitations" (docs/api_facts.md, PC), in each model's own tokens;
+# the 5.2 models' are inferred from the 5.1 ones.
+DOCUMENTED_MINIMUM = {
+    **dict.fromkeys(("claude-fable-5-2", "claude-mythos-5-2", "claude-fable-5-1", "claude-mythos-5-1"), 512),
+    **dict.fromkeys(("claude-opus-5-5", "claude-sonnet-5-5", "claude-haiku-5-5"), 512),
+    **dict.fromkeys(("claude-opus-5", "claude-fable-5", "claude-mythos-5"), 512),
+    **dict.fromkeys(("claude-mythos-preview", "claude-opus-4-7"), 2048),
+    **dict.fromkeys(("claude-sonnet-5", "claude-opus-4-8", "claude-sonnet-4-6", "claude-sonnet-4-5"), 1024),
+    **dict.fromkeys(("claude-opus-4-6", "claude-opus-4-5", "claude-haiku-4-5"), 4096),
+}
+
+
+@pytest.mark.parametrize("model", sorted(MODELS))
+def test_a_prompt_is_cached_from_the_models_documented_minimum_on(model):
+    minimum = DOCUMENTED_MINIMUM[model.rsplit("-2025", 1)[0]]
+    client = emulated_client([say("はい")] * 4, max_retries=0)
+
+    def request(chars: int) -> dict:
+        messages = [{"role": "user", "content": "規" * chars}]
+        return {"model": model, "max_tokens": 1024, "messages": messages, "cache_control": {"type": "ephemeral"}}
+
+    def prompt(chars: int) -> int:
+        return client.messages.count_tokens(
+            **{k: v for k, v in request(chars).items() if k != "max_tokens"}
+        ).input_tokens
+
+    chars = minimum
+    while prompt(chars) < minimum:  # a 2025-tokenizer model counts the same text as fewer tokens
+        chars += 16
+    below, above = chars - 40, chars + 40
+    assert prompt(below) < minimum <= prompt(above)
+    short = client.messages.create(**request(below)).usage
+    assert short.cache_creation_input_tokens == short.cache_read_input_tokens == 0
+    written = client.messages.create(**request(above)).usage
+    assert written.cache_creation_input_tokens == prompt(above)
 
 
 def test_each_emulator_holds_its_own_cache():
