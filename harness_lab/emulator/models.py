@@ -62,6 +62,7 @@ SYSTEM_ROLE_UNEXPECTED = (
 )
 
 THINKING_TYPES = ("adaptive", "enabled", "disabled", "between_tools")
+EFFORTS = ("low", "medium", "high", "xhigh", "max")
 
 
 @dataclass(frozen=True)
@@ -84,6 +85,8 @@ class ModelSpec:
     task_budget: bool  # output_config.task_budget accepted
     prefill: bool  # a final assistant message accepted (only a pause_turn's own content is resent where not)
     system_role: str | None  # the 400 a role "system" message gets, or None where the model takes one
+    efforts: tuple  # the output_config.effort levels accepted; () where the model has no effort parameter
+    effort_needs_thinking: bool  # xhigh and max refused with thinking disabled (Opus 5 and later)
 
     def rejection(self, thinking_type: str) -> str | None:
         return dict(self.rejects).get(thinking_type)
@@ -109,6 +112,8 @@ def _row(
     task_budget: bool = False,
     prefill: bool = False,
     system_role: str | None = None,
+    efforts: tuple = EFFORTS,
+    effort_needs_thinking: bool = False,
 ) -> ModelSpec:
     # Only Sonnet 5.5 takes between_tools; its row says so with None (accepted).
     rejects = {k: v for k, v in {"between_tools": BETWEEN_TOOLS_REJECTED, **rejects}.items() if v is not None}
@@ -129,6 +134,8 @@ def _row(
         task_budget,
         prefill,
         system_role,
+        efforts,
+        effort_needs_thinking,
     )
 
 
@@ -138,7 +145,13 @@ _NO_MANUAL = {"enabled": ENABLED_REJECTED}
 _MANUAL_ONLY = {"adaptive": ADAPTIVE_REJECTED}
 _UNSUPPORTED = SYSTEM_ROLE_UNSUPPORTED  # the models before Opus 4.8
 # The Claude 4.5 rows: manual extended thinking only, the older tokenizer, prefill, no system messages.
-_CLAUDE_4_5: dict[str, Any] = {"tokenizer": "2025", "prefill": True, "system_role": SYSTEM_ROLE_UNEXPECTED}
+_CLAUDE_4_5: dict[str, Any] = {
+    "tokenizer": "2025",
+    "prefill": True,
+    "system_role": SYSTEM_ROLE_UNEXPECTED,
+    "efforts": (),
+}
+_NO_XHIGH = ("low", "medium", "high", "max")  # max came before xhigh
 _PRESERVED: dict[str, Any] = {
     "preserved": True,
     "forced": False,
@@ -182,10 +195,21 @@ _ROWS = [
         preserved=True,
         min_cacheable=512,
         task_budget=True,
+        effort_needs_thinking=True,
     ),
     # Claude 5: thinking on by default, manual extended thinking refused, forced tool choice accepted.
     _row("claude-sonnet-5", M, 128 * K, _NO_MANUAL, "adaptive", "omitted", task_budget=True),
-    _row("claude-opus-5", M, 128 * K, _NO_MANUAL, "adaptive", "omitted", task_budget=True, min_cacheable=512),
+    _row(
+        "claude-opus-5",
+        M,
+        128 * K,
+        _NO_MANUAL,
+        "adaptive",
+        "omitted",
+        task_budget=True,
+        min_cacheable=512,
+        effort_needs_thinking=True,
+    ),
     _row("claude-fable-5", M, 128 * K, _ALWAYS_ADAPTIVE, "adaptive", "omitted", task_budget=True, min_cacheable=512),
     _row("claude-mythos-5", M, 128 * K, _ALWAYS_ADAPTIVE, "adaptive", "omitted", task_budget=True, min_cacheable=512),
     _row(
@@ -198,6 +222,7 @@ _ROWS = [
         forced=False,
         min_cacheable=2048,
         system_role=_UNSUPPORTED,
+        efforts=_NO_XHIGH,
     ),
     # Claude 4.7 and 4.8: adaptive when asked, manual extended thinking refused.
     _row("claude-opus-4-8", M, 128 * K, _NO_MANUAL, "disabled", "omitted", task_budget=True),
@@ -223,13 +248,33 @@ _ROWS = [
         tokenizer="2025",
         min_cacheable=4096,
         system_role=_UNSUPPORTED,
+        efforts=_NO_XHIGH,
     ),
-    _row("claude-sonnet-4-6", M, 128 * K, {}, "disabled", "summarized", tokenizer="2025", system_role=_UNSUPPORTED),
+    _row(
+        "claude-sonnet-4-6",
+        M,
+        128 * K,
+        {},
+        "disabled",
+        "summarized",
+        tokenizer="2025",
+        system_role=_UNSUPPORTED,
+        efforts=_NO_XHIGH,
+    ),
     # Claude 4.5: manual extended thinking only, 200K window, 64K output, the last with assistant prefill.
     _row(
         "claude-haiku-4-5", 200 * K, 64 * K, _MANUAL_ONLY, "disabled", "summarized", min_cacheable=4096, **_CLAUDE_4_5
     ),
-    _row("claude-opus-4-5", 200 * K, 64 * K, _MANUAL_ONLY, "disabled", "summarized", min_cacheable=4096, **_CLAUDE_4_5),
+    _row(
+        "claude-opus-4-5",
+        200 * K,
+        64 * K,
+        _MANUAL_ONLY,
+        "disabled",
+        "summarized",
+        min_cacheable=4096,
+        **{**_CLAUDE_4_5, "efforts": ("low", "medium", "high")},  # the one 4.5 model with effort
+    ),
     _row("claude-sonnet-4-5", 200 * K, 64 * K, _MANUAL_ONLY, "disabled", "summarized", **_CLAUDE_4_5),
 ]
 _DATED = {

@@ -4,7 +4,8 @@ Two groups, both reading the model table (models.py):
 
 - ``config_error``: the request's own settings. A ``thinking.type`` the model refuses, forced
   ``tool_choice`` where the model refuses it, manual extended thinking together with forced tool
-  use, a task budget the model does not take.
+  use, a task budget the model does not take, an effort level it does not take (or, on Opus 5 and
+  later, ``xhigh`` or ``max`` with thinking disabled).
 - ``history_error``: the thinking blocks it sends back. Each must carry a seal this emulator made
   (thinking.py), for a model the current one may read, with its text unchanged; on the models with
   preserved thinking, the conversation before it unchanged too. The assistant turn that the final
@@ -33,6 +34,13 @@ FORCED_TOOL_CHOICE = 'tool_choice: type "tool" and "any" are not supported for t
 FORCED_WITH_MANUAL_THINKING = "Thinking may not be enabled when tool_choice forces tool use."
 # Inferred: the docs list the supported models but quote no text for the others.
 TASK_BUDGET_UNSUPPORTED = "output_config.task_budget: task budgets are not supported on this model"
+EFFORT_UNSUPPORTED = "This model does not support the effort parameter."
+# Inferred: the effort page lists each model's levels but no public 400 quotes the text for another one.
+EFFORT_LEVEL_UNSUPPORTED = "output_config.effort '{effort}' is not supported on this model."
+EFFORT_WITHOUT_THINKING = (
+    "output_config.effort '{effort}' is not supported when thinking is disabled on this model. "
+    "Use effort 'high' or below, or enable thinking."
+)
 MODIFIED = (
     "{path}: `thinking` or `redacted_thinking` blocks in the latest assistant message cannot be modified. "
     "These blocks must remain as they were in the original response."
@@ -76,6 +84,15 @@ def config_error(request: dict, spec: ModelSpec, mode: Mode) -> ApiError | None:
     config = request.get("output_config")
     if isinstance(config, dict) and config.get("task_budget") is not None and not spec.task_budget:
         return _bad(TASK_BUDGET_UNSUPPORTED)
+    effort = config.get("effort") if isinstance(config, dict) else None
+    if effort is None:
+        return None
+    if not spec.efforts:
+        return _bad(EFFORT_UNSUPPORTED)
+    if effort not in spec.efforts:
+        return _bad(EFFORT_LEVEL_UNSUPPORTED.format(effort=effort))
+    if spec.effort_needs_thinking and effort in ("xhigh", "max") and mode.kind == "disabled":
+        return _bad(EFFORT_WITHOUT_THINKING.format(effort=effort))
     return None
 
 

@@ -14,7 +14,7 @@ import pytest
 from harness_lab.emulator import Emulator, emulated_client, parameters, roundtrip, say, tool_choice
 from harness_lab.emulator import models as table
 from harness_lab.emulator.caching import MAX_BREAKPOINTS
-from harness_lab.emulator.models import MODELS, THINKING_TYPES
+from harness_lab.emulator.models import EFFORTS, MODELS, THINKING_TYPES
 
 FACTS = Path(__file__).resolve().parents[2] / "docs" / "api_facts.md"
 TOOLS = [{"name": "get_time", "description": "the time", "input_schema": {"type": "object", "properties": {}}}]
@@ -58,6 +58,11 @@ def test_every_row_matches_the_documented_facts():
         assert yes[cells["prefill"]] == row.prefill, model
         system = {"yes": None, "unsupported": table.SYSTEM_ROLE_UNSUPPORTED, "unexpected": table.SYSTEM_ROLE_UNEXPECTED}
         assert system[cells["system"]] == row.system_role, model
+        levels, _, rule = cells["effort"].partition("; ")
+        named = {"all": EFFORTS, "none": (), "no xhigh": tuple(e for e in EFFORTS if e != "xhigh")}
+        listed = named[levels] if levels in named else tuple(e for e in EFFORTS if e in _names(levels))
+        assert listed == row.efforts, model
+        assert (rule == "high at most without thinking") == row.effort_needs_thinking, model
         assert cells["sources"], model
     for dated in set(MODELS) - undated:
         assert (
@@ -86,6 +91,9 @@ def _quoted(text: str) -> str:
         roundtrip.FORCED_TOOL_CHOICE,
         roundtrip.FORCED_WITH_MANUAL_THINKING,
         roundtrip.TASK_BUDGET_UNSUPPORTED,
+        roundtrip.EFFORT_UNSUPPORTED,
+        roundtrip.EFFORT_LEVEL_UNSUPPORTED.format(effort="xhigh"),
+        roundtrip.EFFORT_WITHOUT_THINKING.format(effort="xhigh"),
         roundtrip.MODIFIED,
         roundtrip.BOUND_ELSEWHERE,
         roundtrip.MUST_START_WITH_THINKING,
@@ -156,6 +164,44 @@ def test_each_model_takes_forced_tool_choice_or_refuses_it(model):
         assert [b.type for b in content] == ["tool_use"], model  # thinking skipped: the call comes first
     else:
         assert refused(model, **forced) == roundtrip.FORCED_TOOL_CHOICE
+
+
+@pytest.mark.parametrize("model", sorted(MODELS))
+def test_each_model_takes_its_effort_levels_and_refuses_the_others(model):
+    row = MODELS[model]
+    for effort in EFFORTS:
+        config = {"effort": effort}
+        if not row.efforts:
+            assert refused(model, output_config=config) == roundtrip.EFFORT_UNSUPPORTED, model
+        elif effort not in row.efforts:
+            assert (
+                refused(model, output_config=config)
+                == f"output_config.effort '{effort}' is not supported on this model."
+            )
+        else:
+            assert ask(model, output_config=config).stop_reason == "end_turn", (model, effort)
+    if "disabled" not in row.accepts:
+        return
+    for effort in set(row.efforts) & {"xhigh", "max"}:
+        off = {"output_config": {"effort": effort}, "thinking": {"type": "disabled"}}
+        if row.effort_needs_thinking:
+            assert refused(model, **off) == roundtrip.EFFORT_WITHOUT_THINKING.format(effort=effort), model
+        else:
+            assert ask(model, **off).stop_reason == "end_turn", (model, effort)
+
+
+def test_opus_5_thinks_at_high_effort_or_above_or_turns_thinking_off_at_high_at_most():
+    expected = (
+        "output_config.effort 'max' is not supported when thinking is disabled on this model. "
+        "Use effort 'high' or below, or enable thinking."
+    )
+    assert refused("claude-opus-5", output_config={"effort": "max"}, thinking={"type": "disabled"}) == expected
+    assert (
+        ask("claude-opus-5", output_config={"effort": "high"}, thinking={"type": "disabled"}).content[0].type == "text"
+    )
+    assert ask("claude-opus-5", output_config={"effort": "max"}).content[0].type == "thinking"
+    # Opus 4.8 does not think unless asked, and takes xhigh either way
+    assert ask("claude-opus-4-8", output_config={"effort": "xhigh"}).stop_reason == "end_turn"
 
 
 SHARE = {"2026": 1, "2025": 1.3 + 1e-6}
