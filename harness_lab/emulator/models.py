@@ -198,7 +198,7 @@ _ROWS = [
         effort_needs_thinking=True,
     ),
     # Claude 5: thinking on by default, manual extended thinking refused, forced tool choice accepted.
-    _row("claude-sonnet-5", M, 128 * K, _NO_MANUAL, "adaptive", "omitted", task_budget=True),
+    _row("claude-sonnet-5", M, 128 * K, _NO_MANUAL, "adaptive", "omitted"),
     _row(
         "claude-opus-5",
         M,

@@ -4,7 +4,7 @@ Two groups, both reading the model table (models.py):
 
 - ``config_error``: the request's own settings. A ``thinking.type`` the model refuses, forced
   ``tool_choice`` where the model refuses it, manual extended thinking together with forced tool
-  use, a task budget the model does not take, an effort level it does not take (or, on Opus 5 and
+  use, a task budget the model does not take (or under 20,000 tokens), an effort level it does not take (or, on Opus 5 and
   later, ``xhigh`` or ``max`` with thinking disabled).
 - ``history_error``: the thinking blocks it sends back. Each must carry a seal this emulator made
   (thinking.py), for a model the current one may read, with its text unchanged; on the models with
@@ -34,6 +34,10 @@ FORCED_TOOL_CHOICE = 'tool_choice: type "tool" and "any" are not supported for t
 FORCED_WITH_MANUAL_THINKING = "Thinking may not be enabled when tool_choice forces tool use."
 # Inferred: the docs list the supported models but quote no text for the others.
 TASK_BUDGET_UNSUPPORTED = "output_config.task_budget: task budgets are not supported on this model"
+# The task budgets page: "on every model that currently supports task budgets it is 20,000 tokens, and
+# values below the minimum return a 400 error"; the wording is inferred (a pydantic bound's).
+TASK_BUDGET_MINIMUM = 20_000
+TASK_BUDGET_TOO_SMALL = f"output_config.task_budget.total: Input should be greater than or equal to {TASK_BUDGET_MINIMUM}"
 EFFORT_UNSUPPORTED = "This model does not support the effort parameter."
 # Inferred: the effort page lists each model's levels but no public 400 quotes the text for another one.
 EFFORT_LEVEL_UNSUPPORTED = "output_config.effort '{effort}' is not supported on this model."
@@ -82,8 +86,11 @@ def config_error(request: dict, spec: ModelSpec, mode: Mode) -> ApiError | None:
     if forced and mode.kind == "enabled":
         return _bad(FORCED_WITH_MANUAL_THINKING)
     config = request.get("output_config")
-    if isinstance(config, dict) and config.get("task_budget") is not None and not spec.task_budget:
+    budget = config.get("task_budget") if isinstance(config, dict) else None
+    if budget is not None and not spec.task_budget:
         return _bad(TASK_BUDGET_UNSUPPORTED)
+    if budget is not None and budget["total"] < TASK_BUDGET_MINIMUM:
+        return _bad(TASK_BUDGET_TOO_SMALL)
     effort = config.get("effort") if isinstance(config, dict) else None
     if effort is None:
         return None

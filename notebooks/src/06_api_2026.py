@@ -5,7 +5,7 @@
 #
 # 前: [レッスン6: 制御付きエージェントハーネスを手書きする](05_full_harness.ipynb) ｜ 次: なし
 #
-# **所要時間の目安:** 約30分（読む 19分・書いて確かめる 6分・実行と予想 6分） ｜ **前提:** ノートブック01〜05（`my_harness.py` の `run_agent` と `next_step` を使います。なければ参考実装で進みます）
+# **所要時間の目安:** 約30分（読む 20分・書いて確かめる 6分・実行と予想 6分） ｜ **前提:** ノートブック01〜05（`my_harness.py` の `run_agent` と `next_step` を使います。なければ参考実装で進みます）
 #
 # 既定のモデル `claude-sonnet-5` は、頼まなくても考えてから答えます。同じループが、今の API では何に気をつければよいかを確かめます。
 #
@@ -111,13 +111,14 @@ if lessons.guessed(MY_GUESS):  # どれが断られたかが答えなので、�
 def run_loop(client, prompt, edit_at=None, reasons=None, **extra):
     """裸のループ。応答ごとの usage を返す。edit_at 回目の前に、最初の user メッセージを書き換える。
     reasons にリストを渡すと、キャッシュ診断を頼んで、応答ごとの cache_miss_reason をそこに足す"""
+    request = {"model": MODEL, "max_tokens": 1024, "tools": TOOLS, **extra}  # extra で model も替えられる
     messages, usages, previous = [{"role": "user", "content": prompt}], [], None
     while True:
         if len(usages) == edit_at:
             messages[0] = {"role": "user", "content": prompt + "（追記: 日付は 8月26日）"}
         if reasons is not None:  # 前の応答の id を渡すと、API がその回と今回を比べる
-            extra["diagnostics"] = {"previous_message_id": previous}
-        r = client.messages.create(model=MODEL, max_tokens=1024, tools=TOOLS, messages=messages, **extra)
+            request["diagnostics"] = {"previous_message_id": previous}
+        r = client.messages.create(**request, messages=messages)
         usages.append(hl.Usage.of(r.usage))
         if reasons is not None:
             reasons.append(r.diagnostics.cache_miss_reason if r.diagnostics else None)
@@ -202,11 +203,14 @@ print(paused.stop_reason, [b.type for b in paused.content], "→ next_step:", ne
 #
 # **タスク予算**（`output_config.task_budget`、ベータ `task-budgets-2026-03-13`）はモデルに残りを見せる**目安**です。
 # モデルは残りを見て自分で切り上げますが、超えても API は止めません。確実に止めるのは、ハーネスが持つ `TokenBudget` です。
+# 使えるモデルは限られ（Opus 5・Opus 4.8・Fable 5 など。既定の Sonnet 5 は 400）、`total` は 20,000 以上です。
+# 数えるのはモデルが**見た**分（ツールの結果や自分の出力を1回ずつ）で、毎回送り直す履歴は数えません。
 
 # %%
-budget = {"task_budget": {"type": "tokens", "total": 6000}}
-advised = run_loop(hl.connect("task_budget", live=False).beta, "ノートを読んで", output_config=budget, betas=["task-budgets-2026-03-13"])
-print(f"タスク予算 6,000: リクエスト {len(advised)} 回、累計 {sum(u.total for u in advised):,} トークン。超えても止まらず、モデルが自分で切り上げた")
+budget = {"task_budget": {"type": "tokens", "total": 20000}}
+advised = run_loop(hl.connect("task_budget", live=False).beta, "ノートを読んで", model="claude-opus-5",
+                   output_config=budget, betas=["task-budgets-2026-03-13"])
+print(f"タスク予算 20,000: リクエスト {len(advised)} 回。モデルが残りを見て自分で切り上げた（請求の累計は {sum(u.total for u in advised):,} トークン）")
 run = hl.Run(hl.connect("task_budget", live=False), tools=[read_file, get_time], valves=[hl.TokenBudget(6000)])
 end = hl.drain(run.start("ノートを読んで"))
 print(f"TokenBudget 6,000: リクエスト {run.state.model_calls} 回で {end.cause} — {end.reason}")
@@ -274,7 +278,7 @@ for scenario in ("interleaved", "redacted_thinking", "refusal"):
 # いいえ。本文が空でも `signature` が封です。ツールの結果を返すリクエストで、その assistant ターンが思考ブロックで始まらないと 400 です。
 # </details>
 #
-# **問2.** `task_budget` を 6,000 にすれば、`TokenBudget` は要りませんか。
+# **問2.** `task_budget` を 20,000 にすれば、`TokenBudget` は要りませんか。
 #
 # <details><summary>答え</summary>
 #

@@ -20,12 +20,12 @@ COMPACT = "compact-2026-01-12"
 BUDGETS = "task-budgets-2026-03-13"
 
 
-def loop(client, rounds, **fields):
+def loop(client, rounds, model=MODEL, **fields):
     """A plain loop over the beta client; returns the responses."""
     messages = [{"role": "user", "content": "ログを全部読んでまとめて"}]
     responses = []
     for _ in range(rounds):
-        response = client.beta.messages.create(model=MODEL, max_tokens=2048, tools=TOOLS, messages=messages, **fields)
+        response = client.beta.messages.create(model=model, max_tokens=2048, tools=TOOLS, messages=messages, **fields)
         responses.append(response)
         if response.stop_reason != "tool_use":
             break
@@ -125,11 +125,14 @@ def test_compaction_without_a_pause_continues_after_the_block():
     assert [b.type for b in compacted.content][:2] == ["compaction", "thinking"] and compacted.stop_reason == "tool_use"
 
 
+BUDGETED = "claude-opus-5"  # the default Sonnet 5 takes no task budget
+
+
 def test_a_task_budget_is_advisory_the_model_sees_it_and_winds_down():
-    small = {"task_budget": {"type": "tokens", "total": 6000}}
-    large = {"task_budget": {"type": "tokens", "total": 20000}}
-    short = loop(emulated_client("task_budget"), 40, output_config=small, betas=[BUDGETS])
-    long = loop(emulated_client("task_budget"), 40, output_config=large, betas=[BUDGETS])
+    small = {"task_budget": {"type": "tokens", "total": 20000}}
+    large = {"task_budget": {"type": "tokens", "total": 40000}}
+    short = loop(emulated_client("task_budget"), 80, BUDGETED, output_config=small, betas=[BUDGETS])
+    long = loop(emulated_client("task_budget"), 80, BUDGETED, output_config=large, betas=[BUDGETS])
     assert short[-1].stop_reason == long[-1].stop_reason == "end_turn"
     assert len(short) < len(long)
     assert "予算が残り少ない" in short[-1].content[-1].text
@@ -138,18 +141,24 @@ def test_a_task_budget_is_advisory_the_model_sees_it_and_winds_down():
 def test_a_task_budget_needs_its_header_and_a_model_that_takes_it():
     client = emulated_client("task_budget", max_retries=0)
     request = {"max_tokens": 1024, "messages": [{"role": "user", "content": "q"}]}
-    budget = {"task_budget": {"type": "tokens", "total": 6000}}
+    budget = {"task_budget": {"type": "tokens", "total": 20000}}
     with pytest.raises(anthropic.BadRequestError) as caught:
-        client.beta.messages.create(model=MODEL, output_config=budget, **request)
+        client.beta.messages.create(model=BUDGETED, output_config=budget, **request)
     assert caught.value.api_message == "output_config.task_budget: Extra inputs are not permitted"
-    with pytest.raises(anthropic.BadRequestError) as caught:
-        client.beta.messages.create(model="claude-haiku-4-5", output_config=budget, betas=[BUDGETS], **request)
-    assert caught.value.api_message == "output_config.task_budget: task budgets are not supported on this model"
+    for model in ("claude-haiku-4-5", "claude-sonnet-5"):
+        with pytest.raises(anthropic.BadRequestError) as caught:
+            client.beta.messages.create(model=model, output_config=budget, betas=[BUDGETS], **request)
+        assert caught.value.api_message == "output_config.task_budget: task budgets are not supported on this model"
     with pytest.raises(anthropic.BadRequestError) as caught:
         client.beta.messages.create(
-            model=MODEL, output_config={"task_budget": {"type": "tokens"}}, betas=[BUDGETS], **request
+            model=BUDGETED, output_config={"task_budget": {"type": "tokens"}}, betas=[BUDGETS], **request
         )
     assert caught.value.api_message == "output_config.task_budget.total: Field required"
+    small = {"task_budget": {"type": "tokens", "total": 19999}}
+    with pytest.raises(anthropic.BadRequestError) as caught:
+        client.beta.messages.create(model=BUDGETED, output_config=small, betas=[BUDGETS], **request)
+    assert caught.value.api_message == "output_config.task_budget.total: Input should be greater than or equal to 20000"
+    assert client.beta.messages.create(model=BUDGETED, output_config=budget, betas=[BUDGETS], **request).content
 
 
 def test_pause_turn_refusal_and_the_window_stop_reasons_have_their_documented_shapes():

@@ -91,6 +91,7 @@ def _quoted(text: str) -> str:
         roundtrip.FORCED_TOOL_CHOICE,
         roundtrip.FORCED_WITH_MANUAL_THINKING,
         roundtrip.TASK_BUDGET_UNSUPPORTED,
+        roundtrip.TASK_BUDGET_TOO_SMALL,
         roundtrip.EFFORT_UNSUPPORTED,
         roundtrip.EFFORT_LEVEL_UNSUPPORTED.format(effort="xhigh"),
         roundtrip.EFFORT_WITHOUT_THINKING.format(effort="xhigh"),

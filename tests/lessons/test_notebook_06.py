@@ -118,8 +118,10 @@ def test_context_editing_stops_the_prompt_growing_and_compaction_meets_an_old_ne
 
 def test_the_task_budget_advises_and_the_token_budget_stops(nb):
     shown = out(nb, "advised = run_loop(")
-    total = int(re.search(r"累計 ([\d,]+) トークン", shown).group(1).replace(",", ""))
-    assert total > 6000  # advisory: the API did not stop the run at its total
+    requests = int(re.search(r"タスク予算 20,000: リクエスト (\d+) 回", shown).group(1))
+    billed = int(re.search(r"請求の累計は ([\d,]+) トークン", shown).group(1).replace(",", ""))
+    # advisory and counted on what the model saw: the bill of the resent history runs far past it
+    assert requests > 5 and billed > 20000 * 5
     assert "TokenBudget 6,000: リクエスト" in shown and "token_budget — トークン予算 6000 に達した" in shown
 
 

@@ -1,11 +1,11 @@
-# %% [markdown] ja="95d6571b8993"
+# %% [markdown] ja="ba0b881d0cbc"
 # # Lesson 7: The loop on the 2026 API — thinking blocks, caching, server-side valves
 #
 # **Agent harness basics: loops and control** · Notebook 6 of 6 (further)
 #
 # Previous: [Lesson 6: Hand-write an agent harness with controls](05_full_harness.ipynb) | Next: none
 #
-# **Time:** about 30 minutes (reading 19, writing and checking 6, running and predicting 6) | **You need:** notebooks 01 to 05 (we use `run_agent` and `next_step` from `my_harness.py`; where one is missing, the reference stands in)
+# **Time:** about 30 minutes (reading 20, writing and checking 6, running and predicting 6) | **You need:** notebooks 01 to 05 (we use `run_agent` and `next_step` from `my_harness.py`; where one is missing, the reference stands in)
 #
 # The default model, `claude-sonnet-5`, thinks before it answers, whether you ask it to or not. Here you find out what the same loop has to watch for on today's API.
 #
@@ -107,17 +107,18 @@ if lessons.guessed(MY_GUESS):  # which tries were refused is the answer: it wait
 # that part is a **cache read**, at a tenth of the input price. All it takes is one `cache_control` at the top level of the request.
 # Compare it with no caching on a task that takes 20 turns (reading 19 notes).
 
-# %% ja="ce0ef3cf98ce"
+# %% ja="77560a013663"
 def run_loop(client, prompt, edit_at=None, reasons=None, **extra):
     """A bare loop that returns each response's usage. Before request number edit_at, it rewrites the first user message.
     Given a list as reasons, it asks for cache diagnostics and adds each response's cache_miss_reason to it"""
+    request = {"model": MODEL, "max_tokens": 1024, "tools": TOOLS, **extra}  # extra can change the model too
     messages, usages, previous = [{"role": "user", "content": prompt}], [], None
     while True:
         if len(usages) == edit_at:
             messages[0] = {"role": "user", "content": prompt + " (Note: the date is 26 August.)"}
         if reasons is not None:  # given the previous response's id, the API compares that request with this one
-            extra["diagnostics"] = {"previous_message_id": previous}
-        r = client.messages.create(model=MODEL, max_tokens=1024, tools=TOOLS, messages=messages, **extra)
+            request["diagnostics"] = {"previous_message_id": previous}
+        r = client.messages.create(**request, messages=messages)
         usages.append(hl.Usage.of(r.usage))
         if reasons is not None:
             reasons.append(r.diagnostics.cache_miss_reason if r.diagnostics else None)
@@ -196,17 +197,20 @@ paused = hl.connect("big_results", live=False).beta.messages.create(
     context_management=COMPACT, betas=["compact-2026-01-12"])
 print(paused.stop_reason, [b.type for b in paused.content], "→ next_step:", next_step(paused))
 
-# %% [markdown] ja="bf13d10c3fdf"
+# %% [markdown] ja="55c2afff1391"
 # Stopping on a `stop_reason` it doesn't know is the safe call. Still, after compaction, as after `pause_turn`, the loop carries on if it adds `content`
 # whole to the history and sends it again (`"resend"`).
 #
 # The **task budget** (`output_config.task_budget`, beta `task-budgets-2026-03-13`) is a **guideline** the model sees: how much is left.
 # The model reads what is left and may wrap up on its own, but the API doesn't stop it when it goes over. What stops a run for certain is the harness's `TokenBudget`.
+# Only some models take one (Opus 5, Opus 4.8, Fable 5 and others; the default Sonnet 5 answers 400), and `total` must be at least 20,000.
+# It counts what the model **sees** (each tool result and each of its own outputs once), not the history you resend every turn.
 
-# %% ja="9d0968f9fe87"
-budget = {"task_budget": {"type": "tokens", "total": 6000}}
-advised = run_loop(hl.connect("task_budget", live=False).beta, "Read the notes", output_config=budget, betas=["task-budgets-2026-03-13"])
-print(f"task budget 6,000: {len(advised)} requests, {sum(u.total for u in advised):,} tokens in all. Nothing stopped it past the budget; the model wrapped up on its own")
+# %% ja="6c9d30579c44"
+budget = {"task_budget": {"type": "tokens", "total": 20000}}
+advised = run_loop(hl.connect("task_budget", live=False).beta, "Read the notes", model="claude-opus-5",
+                   output_config=budget, betas=["task-budgets-2026-03-13"])
+print(f"task budget 20,000: {len(advised)} requests. The model read what was left and wrapped up on its own (billed in all: {sum(u.total for u in advised):,} tokens)")
 run = hl.Run(hl.connect("task_budget", live=False), tools=[read_file, get_time], valves=[hl.TokenBudget(6000)])
 end = hl.drain(run.start("Read the notes"))
 print(f"TokenBudget 6,000: {run.state.model_calls} requests, then {end.cause} — {end.reason}")
@@ -259,7 +263,7 @@ for scenario in ("interleaved", "redacted_thinking", "refusal"):
     kinds = [[b.type for b in e.response.content] for e in events]
     print(f"{scenario}: content of each turn {kinds} → {type(end).__name__}: {(end.text if isinstance(end, hl.Finished) else end.reason)[:48]}")
 
-# %% [markdown] ja="e5138e5096ba"
+# %% [markdown] ja="a7c3ac861ba8"
 # ## Summary
 #
 # - The default model puts a thinking block first. Send it back with its `signature`, in the same order: keeping `content` whole is the surest way
@@ -274,7 +278,7 @@ for scenario in ("interleaved", "redacted_thinking", "refusal"):
 # No. Even with no text, the `signature` is the seal. In the request that sends tool results back, an assistant turn that doesn't start with its thinking block gets a 400.
 # </details>
 #
-# **Q2.** With `task_budget` set to 6,000, do you still need `TokenBudget`?
+# **Q2.** With `task_budget` set to 20,000, do you still need `TokenBudget`?
 #
 # <details><summary>Answer</summary>
 #
