@@ -37,7 +37,9 @@ TASK_BUDGET_UNSUPPORTED = "output_config.task_budget: task budgets are not suppo
 # The task budgets page: "on every model that currently supports task budgets it is 20,000 tokens, and
 # values below the minimum return a 400 error"; the wording is inferred (a pydantic bound's).
 TASK_BUDGET_MINIMUM = 20_000
-TASK_BUDGET_TOO_SMALL = f"output_config.task_budget.total: Input should be greater than or equal to {TASK_BUDGET_MINIMUM}"
+TASK_BUDGET_TOO_SMALL = (
+    f"output_config.task_budget.total: Input should be greater than or equal to {TASK_BUDGET_MINIMUM}"
+)
 EFFORT_UNSUPPORTED = "This model does not support the effort parameter."
 # Inferred: the effort page lists each model's levels but no public 400 quotes the text for another one.
 EFFORT_LEVEL_UNSUPPORTED = "output_config.effort '{effort}' is not supported on this model."
