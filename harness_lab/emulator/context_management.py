@@ -29,7 +29,16 @@ from dataclasses import dataclass, field
 from .kinds import Bool, Int, ListOf, Lit, Model, Nullable, Problem, Str, Tagged
 from .tokens import estimate_request
 
-__all__ = ["BETAS", "CLEARED", "CONTEXT_MANAGEMENT", "Managed", "compacted_view", "manage", "missing_beta"]
+__all__ = [
+    "BETAS",
+    "CLEARED",
+    "CONTEXT_MANAGEMENT",
+    "Managed",
+    "compacted_view",
+    "edit_error",
+    "manage",
+    "missing_beta",
+]
 
 CLEARED = "[tool result cleared by context management]"
 
@@ -99,6 +108,7 @@ BETAS = {
 DEFAULT_CLEAR_TRIGGER = 100_000
 DEFAULT_KEEP = 3
 DEFAULT_COMPACT_TRIGGER = 150_000
+MIN_COMPACT_TRIGGER = 50_000  # the compaction page: "`value` must be at least 50,000 tokens"
 
 
 def missing_beta(request: dict, betas: frozenset) -> str | None:
@@ -110,6 +120,19 @@ def missing_beta(request: dict, betas: frozenset) -> str | None:
     for edit in config.get("edits") or ():
         if BETAS[edit["type"]] not in betas:
             return "context_management: Extra inputs are not permitted"
+    return None
+
+
+def edit_error(request: dict) -> str | None:
+    """What the API refuses in edits their schema takes: a compaction trigger under 50,000 tokens, in
+    the words of the live 400 a public report quotes (docs/api_facts.md)."""
+    config = request.get("context_management")
+    for n, edit in enumerate(config.get("edits") or () if isinstance(config, dict) else ()):
+        trigger = edit.get("trigger") if edit["type"] == "compact_20260112" else None
+        if trigger and trigger["value"] < MIN_COMPACT_TRIGGER:
+            return (
+                f"context_management.edits.{n}.compact_20260112: trigger.value must be at least {MIN_COMPACT_TRIGGER}"
+            )
     return None
 
 

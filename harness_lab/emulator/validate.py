@@ -32,7 +32,7 @@ from typing import Any
 from ..json_schema import is_valid_schema
 from . import wire
 from .api_errors import STATUS_TYPES, ApiError, bad
-from .context_management import missing_beta
+from .context_management import edit_error, missing_beta
 from .history import Merged, merge
 from .kinds import Model
 from .models import is_known, spec
@@ -77,8 +77,9 @@ TASK_BUDGET_BETA = "task-budgets-2026-03-13"
 
 
 def _check_betas(request: dict, betas: frozenset) -> ApiError | None:
-    """A beta-only field sent without its beta header is a field the GA API does not know."""
-    missing = missing_beta(request, betas)
+    """A beta-only field sent without its beta header is a field the GA API does not know; with it, a
+    compaction trigger must still be 50,000 tokens or more."""
+    missing = missing_beta(request, betas) or edit_error(request)
     if missing:
         return _bad(missing)
     config = request.get("output_config")

@@ -186,14 +186,14 @@ print("編集あり 入力:", [u.prompt_tokens for u in trimmed])
 
 # %% [markdown]
 # 入力が 3,000 を超えたところから、古い結果が消されて伸びが止まりました。**圧縮**（`compact_20260112`、ベータ `compact-2026-01-12`）は
-# さらに進んで、それまでの会話を要約の `compaction` ブロック1つに置き換えます。`pause_after_compaction` を付けると、応答は
+# さらに進んで、それまでの会話を要約の `compaction` ブロック1つに置き換えます（`trigger` は 50,000 トークン以上）。`pause_after_compaction` を付けると、応答は
 # `stop_reason: "compaction"` で止まります。これまでの `next_step` は、この値を知りません:
 
 # %%
 next_step = lessons.use("next_step")
-COMPACT = {"edits": [{"type": "compact_20260112", "trigger": {"type": "input_tokens", "value": 2500}, "pause_after_compaction": True}]}
+COMPACT = {"edits": [{"type": "compact_20260112", "trigger": {"type": "input_tokens", "value": 50000}, "pause_after_compaction": True}]}
 paused = hl.connect("big_results", live=False).beta.messages.create(
-    model=MODEL, max_tokens=1024, tools=TOOLS, messages=[{"role": "user", "content": "ログを読んで。" + "背景: " * 2000}],
+    model=MODEL, max_tokens=1024, tools=TOOLS, messages=[{"role": "user", "content": "ログを読んで。" + "背景: " * 21000}],
     context_management=COMPACT, betas=["compact-2026-01-12"])
 print(paused.stop_reason, [b.type for b in paused.content], "→ next_step:", next_step(paused))
 
@@ -208,8 +208,7 @@ print(paused.stop_reason, [b.type for b in paused.content], "→ next_step:", ne
 
 # %%
 budget = {"task_budget": {"type": "tokens", "total": 20000}}
-advised = run_loop(hl.connect("task_budget", live=False).beta, "ノートを読んで", model="claude-opus-5",
-                   output_config=budget, betas=["task-budgets-2026-03-13"])
+advised = run_loop(hl.connect("task_budget", live=False).beta, "ノートを読んで", model="claude-opus-5", output_config=budget, betas=["task-budgets-2026-03-13"])
 print(f"タスク予算 20,000: リクエスト {len(advised)} 回。モデルが残りを見て自分で切り上げた（請求の累計は {sum(u.total for u in advised):,} トークン）")
 run = hl.Run(hl.connect("task_budget", live=False), tools=[read_file, get_time], valves=[hl.TokenBudget(6000)])
 end = hl.drain(run.start("ノートを読んで"))

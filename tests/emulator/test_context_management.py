@@ -20,9 +20,9 @@ COMPACT = "compact-2026-01-12"
 BUDGETS = "task-budgets-2026-03-13"
 
 
-def loop(client, rounds, model=MODEL, **fields):
+def loop(client, rounds, model=MODEL, first="ログを全部読んでまとめて", **fields):
     """A plain loop over the beta client; returns the responses."""
-    messages = [{"role": "user", "content": "ログを全部読んでまとめて"}]
+    messages = [{"role": "user", "content": first}]
     responses = []
     for _ in range(rounds):
         response = client.beta.messages.create(model=model, max_tokens=2048, tools=TOOLS, messages=messages, **fields)
@@ -82,6 +82,27 @@ def test_context_management_needs_its_beta_header():
     assert caught.value.api_message == "context_management: Extra inputs are not permitted"
 
 
+def test_a_compaction_trigger_under_50000_tokens_is_refused():
+    client = emulated_client("big_results", max_retries=0)
+    low = {
+        "edits": [
+            {"type": "clear_thinking_20251015"},
+            {"type": "compact_20260112", "trigger": {"type": "input_tokens", "value": 49_999}},
+        ]
+    }
+    with pytest.raises(anthropic.BadRequestError) as caught:
+        client.beta.messages.create(
+            model=MODEL,
+            max_tokens=1024,
+            messages=[{"role": "user", "content": "q"}],
+            context_management=low,
+            betas=[EDITING, COMPACT],
+        )
+    assert (
+        caught.value.api_message == "context_management.edits.1.compact_20260112: trigger.value must be at least 50000"
+    )
+
+
 def test_clear_thinking_keeps_the_last_turns_thinking():
     edits = {"edits": [{"type": "clear_thinking_20251015", "keep": {"type": "thinking_turns", "value": 1}}]}
     responses = loop(emulated_client("big_results"), 4, context_management=edits, betas=[EDITING])
@@ -89,17 +110,21 @@ def test_clear_thinking_keeps_the_last_turns_thinking():
     assert applied.type == "clear_thinking_20251015" and applied.cleared_thinking_turns == 2
 
 
+# A first message of about 47,500 tokens: a few log parts more reach compaction's lowest trigger.
+LONG_TASK = "ログを全部読んでまとめて。" + "背景: " * 19_000
+
+
 def test_compaction_pauses_with_a_summary_that_stands_for_the_history():
     edits = {
         "edits": [
             {
                 "type": "compact_20260112",
-                "trigger": {"type": "input_tokens", "value": 2500},
+                "trigger": {"type": "input_tokens", "value": 50_000},
                 "pause_after_compaction": True,
             }
         ]
     }
-    responses = loop(emulated_client("big_results"), 9, context_management=edits, betas=[COMPACT])
+    responses = loop(emulated_client("big_results"), 9, first=LONG_TASK, context_management=edits, betas=[COMPACT])
     paused = responses[-1]
     assert paused.stop_reason == "compaction"
     assert [b.type for b in paused.content] == ["compaction"] and "ツール呼び出し" in paused.content[0].content
@@ -119,8 +144,8 @@ def test_compaction_pauses_with_a_summary_that_stands_for_the_history():
 
 
 def test_compaction_without_a_pause_continues_after_the_block():
-    edits = {"edits": [{"type": "compact_20260112", "trigger": {"type": "input_tokens", "value": 2500}}]}
-    responses = loop(emulated_client("big_results"), 9, context_management=edits, betas=[COMPACT])
+    edits = {"edits": [{"type": "compact_20260112", "trigger": {"type": "input_tokens", "value": 50_000}}]}
+    responses = loop(emulated_client("big_results"), 9, first=LONG_TASK, context_management=edits, betas=[COMPACT])
     compacted = next(r for r in responses if r.content[0].type == "compaction")
     assert [b.type for b in compacted.content][:2] == ["compaction", "thinking"] and compacted.stop_reason == "tool_use"
 

@@ -184,16 +184,16 @@ trimmed = run_loop(beta, "Read every log in logs/ and sum them up", context_mana
 print("input without editing:", [u.prompt_tokens for u in full])
 print("input with editing:   ", [u.prompt_tokens for u in trimmed])
 
-# %% [markdown] ja="3b2fbcc7a0d4"
+# %% [markdown] ja="f1a5457d3a54"
 # Once the input passed 3,000 tokens, old results were cleared and it stopped growing. **Compaction** (`compact_20260112`, beta `compact-2026-01-12`)
-# goes further: it replaces the conversation so far with a single `compaction` block that summarises it. With `pause_after_compaction`, the response
+# goes further: it replaces the conversation so far with a single `compaction` block that summarises it (its `trigger` is 50,000 tokens or more). With `pause_after_compaction`, the response
 # stops with `stop_reason: "compaction"`. The `next_step` you have doesn't know that value:
 
-# %% ja="4de15ec8d4c1"
+# %% ja="a2ff0362d6aa"
 next_step = lessons.use("next_step")
-COMPACT = {"edits": [{"type": "compact_20260112", "trigger": {"type": "input_tokens", "value": 2500}, "pause_after_compaction": True}]}
+COMPACT = {"edits": [{"type": "compact_20260112", "trigger": {"type": "input_tokens", "value": 50000}, "pause_after_compaction": True}]}
 paused = hl.connect("big_results", live=False).beta.messages.create(
-    model=MODEL, max_tokens=1024, tools=TOOLS, messages=[{"role": "user", "content": "Read the logs. " + "Background: " * 2000}],
+    model=MODEL, max_tokens=1024, tools=TOOLS, messages=[{"role": "user", "content": "Read the logs. " + "Background: " * 21000}],
     context_management=COMPACT, betas=["compact-2026-01-12"])
 print(paused.stop_reason, [b.type for b in paused.content], "→ next_step:", next_step(paused))
 
@@ -206,10 +206,9 @@ print(paused.stop_reason, [b.type for b in paused.content], "→ next_step:", ne
 # Only some models take one (Opus 5, Opus 4.8, Fable 5 and others; the default Sonnet 5 answers 400), and `total` must be at least 20,000.
 # It counts what the model **sees** (each tool result and each of its own outputs once), not the history you resend every turn.
 
-# %% ja="6c9d30579c44"
+# %% ja="72cd02daea7b"
 budget = {"task_budget": {"type": "tokens", "total": 20000}}
-advised = run_loop(hl.connect("task_budget", live=False).beta, "Read the notes", model="claude-opus-5",
-                   output_config=budget, betas=["task-budgets-2026-03-13"])
+advised = run_loop(hl.connect("task_budget", live=False).beta, "Read the notes", model="claude-opus-5", output_config=budget, betas=["task-budgets-2026-03-13"])
 print(f"task budget 20,000: {len(advised)} requests. The model read what was left and wrapped up on its own (billed in all: {sum(u.total for u in advised):,} tokens)")
 run = hl.Run(hl.connect("task_budget", live=False), tools=[read_file, get_time], valves=[hl.TokenBudget(6000)])
 end = hl.drain(run.start("Read the notes"))
