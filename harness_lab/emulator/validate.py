@@ -126,6 +126,8 @@ def _check_tools(tools: list) -> ApiError | None:
         if tool["name"] in names:
             return _bad("tools: Tool names must be unique.")
         names.add(tool["name"])
+    if tools and all(tool.get("defer_loading") is True for tool in tools):
+        return _bad("All tools have defer_loading set. At least one tool must be non-deferred.")
     return None
 
 

@@ -249,6 +249,14 @@ def test_duplicate_tool_names(client):
     assert error.api_message == "tools: Tool names must be unique."
 
 
+def test_a_tool_list_all_deferred_leaves_the_model_nothing_to_start_with(client):
+    deferred = [{**tool, "defer_loading": True} for tool in TOOLS]
+    error = rejected(client, messages=[{"role": "user", "content": "q"}], tools=deferred)
+    assert error.api_message == "All tools have defer_loading set. At least one tool must be non-deferred."
+    mixed = [TOOLS[0], *deferred[1:]]  # one tool loaded from the start is enough
+    assert client.messages.create(model=MODEL, max_tokens=64, messages=[{"role": "user", "content": "q"}], tools=mixed)
+
+
 def test_extra_top_level_field(client):
     error = rejected(client, messages=[{"role": "user", "content": "q"}], extra_body={"temperature": 0.2})
     assert error.api_message == "temperature: Extra inputs are not permitted"
