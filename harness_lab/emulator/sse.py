@@ -30,6 +30,8 @@ def encode_stream(message: dict) -> str:
     usage = message["usage"]
     start_usage = dict(usage)
     start_usage["output_tokens"] = 1  # the real stream reports a token or so until the end
+    if "output_tokens_details" in usage:  # nothing thought yet; message_delta brings the count
+        start_usage["output_tokens_details"] = {"thinking_tokens": 0}
     start = {**message, "content": [], "stop_reason": None, "stop_sequence": None, "stop_details": None}
     start["usage"] = start_usage
     out = [_event("message_start", {"type": "message_start", "message": start})]
@@ -90,6 +92,7 @@ def encode_stream(message: dict) -> str:
         "cache_creation_input_tokens": usage["cache_creation_input_tokens"],
         "cache_read_input_tokens": usage["cache_read_input_tokens"],
         "output_tokens": usage["output_tokens"],
+        "output_tokens_details": usage.get("output_tokens_details"),
         "server_tool_use": usage.get("server_tool_use"),
     }
     out.append(

@@ -114,3 +114,16 @@ def test_sdk_tool_runner_with_and_without_a_server_held_thread():
     assert runs[0] == runs[1]
     assert [m["stop_reason"] for m in runs[0]] == ["tool_use", "tool_use", "end_turn"]
     assert 'README.md is "# タイトル"' in runs[0][-1]["content"][1]["text"]  # "go" is English: so is the answer
+
+
+def test_the_thinking_tokens_arrive_with_the_final_usage_not_before():
+    client = emulated_client([say("はい")], max_retries=0)
+    request = {"model": "claude-sonnet-5", "max_tokens": 1024, "messages": [{"role": "user", "content": "q"}]}
+    whole = client.messages.create(**request)
+    with client.messages.stream(**request) as stream:
+        events = list(stream)
+        final = stream.get_final_message()
+    start = next(e for e in events if e.type == "message_start")
+    assert start.message.usage.output_tokens_details.thinking_tokens == 0
+    assert whole.usage.output_tokens_details.thinking_tokens > 0
+    assert final.usage == whole.usage
