@@ -4,8 +4,8 @@ Two groups, both reading the model table (models.py):
 
 - ``config_error``: the request's own settings. A ``thinking.type`` the model refuses, forced
   ``tool_choice`` where the model refuses it, manual extended thinking together with forced tool
-  use, a task budget the model does not take (or under 20,000 tokens), an effort level it does not take (or, on Opus 5 and
-  later, ``xhigh`` or ``max`` with thinking disabled).
+  use, a task budget the model does not take (or under 20,000 tokens), an effort level it does
+  not take (or, on Opus 5 and later, ``xhigh`` or ``max`` with thinking disabled).
 - ``history_error``: the thinking blocks it sends back. Each must carry a seal this emulator made
   (thinking.py), for a model the current one may read, with its text unchanged; on the models with
   preserved thinking, the conversation before it unchanged too. The assistant turn that the final
