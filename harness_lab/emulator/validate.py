@@ -115,6 +115,32 @@ def _check_system_messages(request: dict) -> ApiError | None:
     return _bad(refusal) if refusal else None
 
 
+# A strict tool's schema must close every object; Bedrock relays the API's 400 as quoted in vercel/ai #20681.
+STRICT_OPEN_OBJECT = "tools.{i}.custom: For 'object' type, 'additionalProperties' must be explicitly set to false"
+
+
+def _leaves_an_object_open(schema: object) -> bool:
+    """Whether any object in the schema, nested ones included, lacks ``additionalProperties: false``."""
+    waiting = [schema]
+    while waiting:
+        node = waiting.pop()
+        if not isinstance(node, dict):
+            continue
+        kind = node.get("type")
+        if (kind == "object" or (isinstance(kind, list) and "object" in kind)) and node.get(
+            "additionalProperties"
+        ) is not False:
+            return True
+        for key in ("properties", "$defs", "definitions"):
+            if isinstance(node.get(key), dict):
+                waiting.extend(node[key].values())
+        for key in ("anyOf", "allOf", "oneOf", "prefixItems"):
+            if isinstance(node.get(key), list):
+                waiting.extend(node[key])
+        waiting.append(node.get("items"))
+    return False
+
+
 def _check_tools(tools: list) -> ApiError | None:
     names: set[str] = set()
     for i, tool in enumerate(tools):
@@ -123,6 +149,8 @@ def _check_tools(tools: list) -> ApiError | None:
             continue
         if not is_valid_schema(tool["input_schema"]):
             return _bad(INVALID_SCHEMA.format(i=i))
+        if tool.get("strict") is True and _leaves_an_object_open(tool["input_schema"]):
+            return _bad(STRICT_OPEN_OBJECT.format(i=i))
         if tool["name"] in names:
             return _bad("tools: Tool names must be unique.")
         names.add(tool["name"])

@@ -283,7 +283,17 @@ def test_tool_definitions():
     accepted(
         body(
             tools=[
-                {**TOOLS[0], "type": "custom", "strict": True, "cache_control": {"type": "ephemeral", "ttl": "1h"}},
+                {
+                    **TOOLS[0],
+                    "input_schema": {
+                        "type": "object",
+                        "properties": {},
+                        "additionalProperties": False,
+                    },  # strict: closed
+                    "type": "custom",
+                    "strict": True,
+                    "cache_control": {"type": "ephemeral", "ttl": "1h"},
+                },
                 {"type": "web_search_20250305", "name": "web_search", "max_uses": 3},
             ]
         )

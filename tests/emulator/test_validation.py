@@ -257,6 +257,28 @@ def test_a_tool_list_all_deferred_leaves_the_model_nothing_to_start_with(client)
     assert client.messages.create(model=MODEL, max_tokens=64, messages=[{"role": "user", "content": "q"}], tools=mixed)
 
 
+def test_a_strict_tool_closes_every_object_in_its_schema(client):
+    nested = {"type": "object", "properties": {"city": {"type": "string"}}}
+    closed = {
+        "type": "object",
+        "properties": {"where": {**nested, "additionalProperties": False}},
+        "additionalProperties": False,
+    }
+    request = {"messages": [{"role": "user", "content": "q"}]}
+    open_inside = {**closed, "properties": {"where": nested}}
+    for schema in ({**closed, "additionalProperties": True}, open_inside, {**closed, "$defs": {"x": nested}}):
+        tools = [TOOLS[0], {"name": "find", "description": "x", "input_schema": schema, "strict": True}]
+        error = rejected(client, tools=tools, **request)
+        assert (
+            error.api_message
+            == "tools.1.custom: For 'object' type, 'additionalProperties' must be explicitly set to false"
+        )
+    tools = [{"name": "find", "description": "x", "input_schema": closed, "strict": True}]
+    assert client.messages.create(model=MODEL, max_tokens=64, tools=tools, **request)
+    tools = [{"name": "find", "description": "x", "input_schema": open_inside}]  # not strict: open objects are fine
+    assert client.messages.create(model=MODEL, max_tokens=64, tools=tools, **request)
+
+
 def test_extra_top_level_field(client):
     error = rejected(client, messages=[{"role": "user", "content": "q"}], extra_body={"temperature": 0.2})
     assert error.api_message == "temperature: Extra inputs are not permitted"
