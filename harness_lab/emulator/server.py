@@ -328,9 +328,9 @@ class Emulator:
             "container": None,
             "diagnostics": None,
         }
-        message["usage"]["inference_geo"] = request.get("inference_geo") or "global"  # where it ran, as asked
-        if request.get("speed"):
-            message["usage"]["speed"] = request["speed"]
+        for asked in ("inference_geo", "speed"):  # where and how fast it ran, as the request asked
+            if request.get(asked):
+                message["usage"][asked] = request[asked]
         if request.get("context_management") is not None:
             message["context_management"] = {"applied_edits": managed.applied}
         if dropped:

@@ -254,7 +254,8 @@ def test_a_tool_list_all_deferred_leaves_the_model_nothing_to_start_with(client)
     error = rejected(client, messages=[{"role": "user", "content": "q"}], tools=deferred)
     assert error.api_message == "All tools have defer_loading set. At least one tool must be non-deferred."
     mixed = [TOOLS[0], *deferred[1:]]  # one tool loaded from the start is enough
-    assert client.messages.create(model=MODEL, max_tokens=64, messages=[{"role": "user", "content": "q"}], tools=mixed)
+    reply = client.messages.create(model=MODEL, max_tokens=64, messages=[{"role": "user", "content": "q"}], tools=mixed)
+    assert reply.stop_reason == "end_turn"
 
 
 def test_a_strict_tool_closes_every_object_in_its_schema(client):
@@ -274,9 +275,9 @@ def test_a_strict_tool_closes_every_object_in_its_schema(client):
             == "tools.1.custom: For 'object' type, 'additionalProperties' must be explicitly set to false"
         )
     tools = [{"name": "find", "description": "x", "input_schema": closed, "strict": True}]
-    assert client.messages.create(model=MODEL, max_tokens=64, tools=tools, **request)
+    assert client.messages.create(model=MODEL, max_tokens=64, tools=tools, **request).stop_reason == "end_turn"
     tools = [{"name": "find", "description": "x", "input_schema": open_inside}]  # not strict: open objects are fine
-    assert client.messages.create(model=MODEL, max_tokens=64, tools=tools, **request)
+    assert client.messages.create(model=MODEL, max_tokens=64, tools=tools, **request).stop_reason == "end_turn"
 
 
 def test_extra_top_level_field(client):
