@@ -8,6 +8,7 @@ output, cache writes and cache reads (``Usage.total``) — and can also put a ce
 
 from __future__ import annotations
 
+import reprlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -20,11 +21,14 @@ __all__ = ["PRICES", "TokenBudget", "cost_usd", "usd"]
 
 # USD per million tokens, (input, output) or (input, output, 5-minute cache write, cache read) where a
 # model's cache prices are not the usual 1.25x and 0.1x of input. Sources: each model's overview page
-# on platform.claude.com (docs/api_facts.md); Sonnet 5.5's $0.10 reads are from its migration guide.
+# on platform.claude.com (docs/api_facts.md); Sonnet 5.5's $0.10 reads are from its migration guide, and
+# the 5.1 models' $0.25 reads (0.025x) from the pricing page's footnote.
 Prices = dict[str, tuple[float, ...]]
 PRICES: Prices = {
-    "claude-fable-5-1": (10.0, 50.0),
+    "claude-fable-5-1": (10.0, 50.0, 12.50, 0.25),
+    "claude-mythos-5-1": (10.0, 50.0, 12.50, 0.25),
     "claude-fable-5": (10.0, 50.0),
+    "claude-mythos-5": (10.0, 50.0),
     "claude-opus-5-5": (4.0, 20.0, 5.0, 0.20),
     "claude-opus-5": (5.0, 25.0),
     "claude-sonnet-5-5": (2.0, 10.0, 2.50, 0.10),
@@ -43,20 +47,27 @@ CACHE_READ = 0.1
 
 
 def _price(model: str, prices: Prices) -> tuple[float, ...]:
-    # Dated ids ("claude-haiku-4-5-20251001") share their family's price; an unknown model is
-    # priced like the most expensive one, so a USD limit never fires late.
+    # Dated ids ("claude-haiku-4-5-20251001") share their family's price; an unknown model pays the
+    # dearest of each of the four prices, so a USD limit never fires late.
     for name in sorted(prices, key=len, reverse=True):
         if model == name or model.startswith(name + "-"):
             return prices[name]
-    return max(prices.values())
+    return tuple(map(max, zip(*(_four(*p) for p in prices.values()))))
+
+
+def _four(
+    per_in: float, per_out: float, cache_write: float | None = None, cache_read: float | None = None
+) -> tuple[float, float, float, float]:
+    write = per_in * CACHE_WRITE if cache_write is None else cache_write
+    read = per_in * CACHE_READ if cache_read is None else cache_read
+    return per_in, per_out, write, read
 
 
 def usd(
     usage: Usage, per_in: float, per_out: float, cache_write: float | None = None, cache_read: float | None = None
 ) -> float:
     """USD for ``usage`` at these prices per million tokens; cache prices default to 1.25x and 0.1x input."""
-    write = per_in * CACHE_WRITE if cache_write is None else cache_write
-    read = per_in * CACHE_READ if cache_read is None else cache_read
+    per_in, per_out, write, read = _four(per_in, per_out, cache_write, cache_read)
     return (
         usage.input_tokens * per_in
         + usage.cache_creation_input_tokens * write
@@ -93,7 +104,7 @@ class TokenBudget:
         if self.usd is not None and (
             isinstance(self.usd, bool) or not isinstance(self.usd, (int, float)) or self.usd <= 0
         ):
-            raise ValueError(f"TokenBudget usd must be a number of dollars > 0, not {self.usd!r}")
+            raise ValueError(t("usage.budget_usd", got=reprlib.repr(self.usd)))
 
     def spent_usd(self, state: RunState) -> float:
         return cost_usd(state.turn_usage, state.model, self.prices)

@@ -41,8 +41,12 @@ def test_token_budget_usd_limit_uses_the_price_table():
     assert "$" in TokenBudget(10**9, usd=0.15).check(state)
 
 
-def test_unknown_models_are_priced_like_the_most_expensive():
-    assert cost_usd(Usage(1_000_000, 0), "someone-elses-model") == pytest.approx(10.0)  # Fable 5's input
+def test_unknown_models_pay_the_dearest_of_each_price():
+    million = 1_000_000
+    assert cost_usd(Usage(million, 0), "someone-elses-model") == pytest.approx(10.0)  # Fable 5's input
+    # Fable 5's $1 reads, not the $0.25 of the 5.1 rows that otherwise tie with it
+    assert cost_usd(Usage(0, 0, 0, million), "someone-elses-model") == pytest.approx(1.0)
+    assert cost_usd(Usage(0, 0, million, 0), "someone-elses-model") == pytest.approx(12.5)
 
 
 def test_the_2026_models_have_their_own_prices_cache_reads_included():
@@ -54,6 +58,12 @@ def test_the_2026_models_have_their_own_prices_cache_reads_included():
     assert cost_usd(Usage(0, 0, 0, million), "claude-sonnet-5-5") == pytest.approx(0.10)
     assert cost_usd(Usage(0, 0, million, million), "claude-opus-5-5") == pytest.approx(5.20)
     assert cost_usd(Usage(million, 0), "claude-opus-4-7") == pytest.approx(5.0)
+    # The 5.1 models read cache at 0.025x ($0.25), Fable 5 and Mythos 5 at the usual 0.1x ($1)
+    for model in ("claude-fable-5-1", "claude-mythos-5-1"):
+        assert cost_usd(Usage(0, 0, 0, million), model) == pytest.approx(0.25)
+        assert cost_usd(Usage(million, million, million, 0), model) == pytest.approx(72.5)
+    for model in ("claude-fable-5", "claude-mythos-5"):
+        assert cost_usd(Usage(0, 0, 0, million), model) == pytest.approx(1.0)
 
 
 def test_preflight_refuses_a_request_that_would_cross_the_line():
