@@ -321,6 +321,10 @@ CORE: dict[str, tuple[str, str]] = {
         "{what} には {minimum} 以上の整数を渡してください。渡されたのは {got} です",
         "{what} must be a whole number >= {minimum}, not {got}",
     ),
+    "usage.budget_usd": (
+        "TokenBudget の usd には 0 より大きいドル額（数値）を渡してください。渡されたのは {got} です",
+        "TokenBudget usd must be a number of dollars > 0, not {got}",
+    ),
     "usage.not_utf8": (
         "{got} に UTF-8 にできない文字（対になっていないサロゲート）が入っています。そのままでは JSON として送れず、会話履歴に入るとこの先のリクエストがすべて失敗するので、受け付けません",
         "{got} holds a character that is not valid UTF-8 (a lone surrogate); it cannot be sent as JSON, and in the history it would make every later request fail, so it is refused",

@@ -315,5 +315,21 @@ add(
             "Bars share one scale: the run's largest request ({total} tokens)",
         ),
         "ui.context.older": ("古いリクエスト {n} 件", "{n} older requests"),
+        "ui.context.not_sent": (
+            "リクエスト {number} は送られていません。この実行が送ったのは {sent} 件です",
+            "Request {number} was not sent: this run has sent {sent}",
+        ),
+        "ui.plot.no_usage": (
+            "{kind} からはターンごとの使用量を読み取れません。Run か run.state、run() のイベント、Usage のリストを渡してください",
+            "Cannot read per-turn usage from {kind}: pass a Run or its state, the events of run(), or a list of Usage",
+        ),
+        "ui.diagram.unknown_place": (
+            "ループ図に {place} という場所はありません（使えるのは {known}）",
+            "The loop diagram has no place {place} (use one of {known})",
+        ),
+        "ui.card.unknown": (
+            "{kind} はカードにできません。メッセージ、内容ブロック、文字列、Usage、ループのイベント、またはそれらのリストを渡してください",
+            "No card for {kind}: pass a message, a content block, a string, a Usage, a loop event or a list of them",
+        ),
     }
 )

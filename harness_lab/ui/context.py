@@ -24,6 +24,7 @@ from ..emulator.models import CONTEXT_WINDOW, context_window
 from ..emulator.tokens import estimate_request
 from ..events import Usage
 from ..messages import block_dict
+from ..text import t
 
 __all__ = [
     "ContextRow",
@@ -92,7 +93,7 @@ def request_of(run: Any, number: int) -> dict:
     """Request ``number`` (1-based) of ``run`` as it went out: its messages then, its tools and system."""
     state = run.state
     if not 1 <= number <= len(state.sent):
-        raise ValueError(f"request {number} was not sent: this run has sent {len(state.sent)}")
+        raise ValueError(t("ui.context.not_sent", number=number, sent=len(state.sent)))
     return {**run.request(), "messages": state.messages[: state.sent[number - 1]]}
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 import base64
 import html
 import itertools
+import reprlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -126,7 +127,8 @@ class LoopDiagram:
         self.steps = {step: [v.name for v in self.valves if v.step == step] for step in STEPS}
         self.highlight = place_of(highlight, self.valves)
         if highlight is not None and self.highlight is None:
-            raise ValueError(f"unknown place in the loop: {highlight!r}")
+            known = ", ".join([*NODES, EXIT, *STEPS, *(v.name for v in self.valves)])
+            raise ValueError(t("ui.diagram.unknown_place", place=reprlib.repr(highlight), known=known))
         self.fired = fired
         self.acted = acted if acted != fired else None
         self.shapes, self.height = self._layout()

@@ -103,7 +103,7 @@ def turn_usages(source: Any) -> list[Usage]:
         if any(isinstance(x, Turn) for x in items):
             return [x.usage for x in items if isinstance(x, Turn)]
         return [u if isinstance(u, Usage) else Usage.of(u) for u in items]
-    raise TypeError(f"cannot read per-turn usage from {type(source).__name__}")
+    raise TypeError(t("ui.plot.no_usage", kind=type(source).__name__))
 
 
 def _outcome(source: Any) -> Finished | Stopped | None:

@@ -142,7 +142,7 @@ def card(obj: Any) -> Card:
         return Card.join([blocks_card(field(obj, "content")), usage_card(field(obj, "usage"))])
     if field(obj, "type") is not None:
         return block_card(obj)
-    raise TypeError(f"no card for {type(obj).__name__}")
+    raise TypeError(t("ui.card.unknown", kind=type(obj).__name__))
 
 
 def _as_approval(item: Any) -> tuple[ApprovalRequest, Decision | None] | None:

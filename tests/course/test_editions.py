@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+import harness_lab as hl
 from harness_lab.text import CATALOG, explicit_language, lang, speaking, t, use_language
 from notebooks import build
 from notebooks.editions import (
@@ -326,6 +327,30 @@ def test_an_unknown_language_is_a_clear_error():
     with pytest.raises(ValueError, match=r"use_language には \"ja\" か \"en\" を渡してください.*'english'"):
         use_language("english")
     assert explicit_language() is None
+
+
+def _misuses():
+    from harness_lab.ui import card
+    from harness_lab.ui.diagram import LoopDiagram
+    from harness_lab.ui.plots import turn_usages
+
+    return {
+        "a dollar limit of -1": (lambda: hl.TokenBudget(usd=-1), "0 より大きいドル額", "dollars > 0"),
+        "a place the diagram lacks": (lambda: LoopDiagram(highlight="nowhere"), "ループ図に", "no place 'nowhere'"),
+        "a card for a number": (lambda: card(3), "カードにできません", "No card for int"),
+        "a number's usage plotted": (lambda: turn_usages(3), "使用量を読み取れません", "per-turn usage from int"),
+    }
+
+
+@pytest.mark.parametrize(
+    "misuse", ["a dollar limit of -1", "a place the diagram lacks", "a card for a number", "a number's usage plotted"]
+)
+@pytest.mark.parametrize("language", ["ja", "en"])
+def test_a_misused_valve_or_panel_is_refused_in_the_notebooks_language(language, misuse):
+    call, japanese, english = _misuses()[misuse]
+    with speaking(language), pytest.raises((TypeError, ValueError)) as refused:
+        call()
+    assert (japanese if language == "ja" else english) in str(refused.value)
 
 
 CHILDREN = """
