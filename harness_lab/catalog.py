@@ -361,6 +361,14 @@ CORE: dict[str, tuple[str, str]] = {
         'Decision の allowed は True か False にしてください（許可は hl.allow()、拒否は hl.deny("理由")）。渡されたのは {got} です',
         'Decision\'s allowed must be True or False (hl.allow() to allow, hl.deny("why") to deny), not {got}',
     ),
+    "usage.not_a_block": (
+        "{kind} は内容ブロックではありません。response.content の要素か、type を持つ dict を渡してください",
+        "{kind} is not a content block: pass an item of response.content or a dict with a type",
+    ),
+    "usage.record_needs_key": (
+        "実際の実行を記録するには ANTHROPIC_API_KEY（または api_key=...）が必要です",
+        "Recording a live run needs ANTHROPIC_API_KEY (or api_key=...)",
+    ),
     "usage.decision_reason": (
         "Decision の reason は文字列にしてください。渡されたのは {got} です",
         "Decision's reason must be a string, not {got}",

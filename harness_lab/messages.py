@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from .text import t
+
 # A history message or one content block, in the API's JSON shape: field name -> value.
 Block = dict[str, Any]
 Message = dict[str, Any]
@@ -45,7 +47,7 @@ def block_dict(block: Any) -> Block:
             return dumped
         except ValueError:  # pydantic refuses inputs nested deeper than it serializes; the model may not
             return {name: _plain(getattr(block, name)) for name in block.model_fields_set}
-    raise TypeError(f"not a content block: {type(block).__name__}")
+    raise TypeError(t("usage.not_a_block", kind=type(block).__name__))
 
 
 def _plain(value: Any) -> Any:

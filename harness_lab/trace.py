@@ -26,6 +26,7 @@ from .emulator.cassette import CASSETTE_VERSION
 from .emulator.server import Emulator
 from .emulator.transport import emulated_async_client, emulated_client
 from .scrub import scrub, scrub_stream, secret_spellings
+from .text import t
 
 __all__ = [
     "AsyncRecordingTransport",
@@ -127,7 +128,7 @@ class AsyncRecordingTransport(httpx2.AsyncBaseTransport):
 def _key(api_key: str | None) -> str:
     key = api_key or os.environ.get("ANTHROPIC_API_KEY")
     if not key:
-        raise RuntimeError("recording a live run needs ANTHROPIC_API_KEY (or api_key=...)")
+        raise RuntimeError(t("usage.record_needs_key"))
     return key
 
 

@@ -330,6 +330,7 @@ def test_an_unknown_language_is_a_clear_error():
 
 
 def _misuses():
+    from harness_lab.messages import block_dict
     from harness_lab.ui import card
     from harness_lab.ui.diagram import LoopDiagram
     from harness_lab.ui.plots import turn_usages
@@ -339,11 +340,19 @@ def _misuses():
         "a place the diagram lacks": (lambda: LoopDiagram(highlight="nowhere"), "ループ図に", "no place 'nowhere'"),
         "a card for a number": (lambda: card(3), "カードにできません", "No card for int"),
         "a number's usage plotted": (lambda: turn_usages(3), "使用量を読み取れません", "per-turn usage from int"),
+        "a number as a content block": (lambda: block_dict(3), "内容ブロックではありません", "not a content block"),
     }
 
 
 @pytest.mark.parametrize(
-    "misuse", ["a dollar limit of -1", "a place the diagram lacks", "a card for a number", "a number's usage plotted"]
+    "misuse",
+    [
+        "a number as a content block",
+        "a dollar limit of -1",
+        "a place the diagram lacks",
+        "a card for a number",
+        "a number's usage plotted",
+    ],
 )
 @pytest.mark.parametrize("language", ["ja", "en"])
 def test_a_misused_valve_or_panel_is_refused_in_the_notebooks_language(language, misuse):
