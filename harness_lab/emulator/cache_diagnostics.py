@@ -60,13 +60,14 @@ def _tokens(part: dict) -> int:
 def fingerprint(request: dict, betas: frozenset) -> Fingerprint:
     tools, system = request.get("tools") or [], request.get("system") or ""
     messages = request["messages"]
-    tokenizer = spec(request["model"]).tokenizer
+    row = spec(request["model"])
+    tokenizer = row.tokenizer
     ends = [REQUEST_OVERHEAD + _tokens({"tools": tools})]
     ends.append(ends[-1] + _tokens({"system": system}))
     for message in messages:
         ends.append(ends[-1] + _tokens({"messages": [message]}))
     return Fingerprint(
-        model=(request["model"], request.get("speed") or "standard"),
+        model=(request["model"], row.ran_at(request.get("speed")) or "standard"),
         tools=_digest(*tools),
         system=_digest(*([system] if isinstance(system, str) else system)),
         settings=_digest(*(request.get(key) for key in SETTINGS), sorted(betas)),

@@ -87,6 +87,11 @@ class ModelSpec:
     system_role: str | None  # the 400 a role "system" message gets, or None where the model takes one
     efforts: tuple  # the output_config.effort levels accepted; () where the model has no effort parameter
     effort_needs_thinking: bool  # xhigh and max refused with thinking disabled (Opus 5 and later)
+    fast_mode: str  # speed "fast": "fast" runs fast, "standard" runs at standard speed (Opus 4.6), "" is a 400
+
+    def ran_at(self, speed: str | None) -> str | None:
+        """The speed ``usage.speed`` reports for the request's ``speed`` (Opus 4.6 quietly runs standard)."""
+        return "standard" if speed == "fast" and self.fast_mode == "standard" else speed
 
     def rejection(self, thinking_type: str) -> str | None:
         return dict(self.rejects).get(thinking_type)
@@ -114,6 +119,7 @@ def _row(
     system_role: str | None = None,
     efforts: tuple = EFFORTS,
     effort_needs_thinking: bool = False,
+    fast_mode: str = "",
 ) -> ModelSpec:
     # Only Sonnet 5.5 takes between_tools; its row says so with None (accepted).
     rejects = {k: v for k, v in {"between_tools": BETWEEN_TOOLS_REJECTED, **rejects}.items() if v is not None}
@@ -136,6 +142,7 @@ def _row(
         system_role,
         efforts,
         effort_needs_thinking,
+        fast_mode,
     )
 
 
@@ -209,6 +216,7 @@ _ROWS = [
         task_budget=True,
         min_cacheable=512,
         effort_needs_thinking=True,
+        fast_mode="fast",
     ),
     _row("claude-fable-5", M, 128 * K, _ALWAYS_ADAPTIVE, "adaptive", "omitted", task_budget=True, min_cacheable=512),
     _row("claude-mythos-5", M, 128 * K, _ALWAYS_ADAPTIVE, "adaptive", "omitted", task_budget=True, min_cacheable=512),
@@ -225,7 +233,7 @@ _ROWS = [
         efforts=_NO_XHIGH,
     ),
     # Claude 4.7 and 4.8: adaptive when asked, manual extended thinking refused.
-    _row("claude-opus-4-8", M, 128 * K, _NO_MANUAL, "disabled", "omitted", task_budget=True),
+    _row("claude-opus-4-8", M, 128 * K, _NO_MANUAL, "disabled", "omitted", task_budget=True, fast_mode="fast"),
     _row(
         "claude-opus-4-7",
         M,
@@ -249,6 +257,7 @@ _ROWS = [
         min_cacheable=4096,
         system_role=_UNSUPPORTED,
         efforts=_NO_XHIGH,
+        fast_mode="standard",
     ),
     _row(
         "claude-sonnet-4-6",

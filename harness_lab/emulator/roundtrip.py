@@ -5,7 +5,8 @@ Two groups, both reading the model table (models.py):
 - ``config_error``: the request's own settings. A ``thinking.type`` the model refuses, forced
   ``tool_choice`` where the model refuses it, manual extended thinking together with forced tool
   use, a task budget the model does not take (or under 20,000 tokens), an effort level it does
-  not take (or, on Opus 5 and later, ``xhigh`` or ``max`` with thinking disabled).
+  not take (or, on Opus 5 and later, ``xhigh`` or ``max`` with thinking disabled), ``speed: "fast"``
+  on a model without fast mode.
 - ``history_error``: the thinking blocks it sends back. Each must carry a seal this emulator made
   (thinking.py), for a model the current one may read, with its text unchanged; on the models with
   preserved thinking, the conversation before it unchanged too. The assistant turn that the final
@@ -47,6 +48,9 @@ EFFORT_WITHOUT_THINKING = (
     "output_config.effort '{effort}' is not supported when thinking is disabled on this model. "
     "Use effort 'high' or below, or enable thinking."
 )
+# The fast mode page: requesting `speed: "fast"` on a model without fast mode "returns an
+# error"; the text is the live 400 as two public reports quote it (docs/api_facts.md).
+SPEED_UNSUPPORTED = "'{model}' does not support the `speed` parameter."
 MODIFIED = (
     "{path}: `thinking` or `redacted_thinking` blocks in the latest assistant message cannot be modified. "
     "These blocks must remain as they were in the original response."
@@ -87,6 +91,8 @@ def config_error(request: dict, spec: ModelSpec, mode: Mode) -> ApiError | None:
         return _bad(FORCED_TOOL_CHOICE)
     if forced and mode.kind == "enabled":
         return _bad(FORCED_WITH_MANUAL_THINKING)
+    if request.get("speed") == "fast" and not spec.fast_mode:
+        return _bad(SPEED_UNSUPPORTED.format(model=spec.id))
     config = request.get("output_config")
     budget = config.get("task_budget") if isinstance(config, dict) else None
     if budget is not None and not spec.task_budget:

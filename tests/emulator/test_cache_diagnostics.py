@@ -77,8 +77,16 @@ def test_reordered_tools_and_another_model_are_named_and_cost_the_whole_earlier_
     assert (reordered.type, reordered.cache_missed_input_tokens) == ("tools_changed", prompt_tokens(first))
     moved = reason(create(c, SECOND, previous=first.id, model="claude-opus-5"))
     assert (moved.type, moved.cache_missed_input_tokens) == ("model_changed", prompt_tokens(first))
-    assert reason(create(c, SECOND, previous=first.id, speed="fast")).type == "model_changed"  # the speed too
     assert create(c, SECOND, previous=first.id, speed="standard").diagnostics is None  # the default speed
+
+
+def test_another_speed_is_a_model_change_unless_the_model_ran_at_standard_speed_anyway():
+    c = client()
+    for model, fast_is_another_model in (("claude-opus-5", True), ("claude-opus-4-6", False)):
+        first = create(c, FIRST, model=model)
+        fast = create(c, SECOND, previous=first.id, model=model, speed="fast")
+        # Opus 4.6 takes speed "fast" and runs at standard speed: the cache it reads is the same
+        assert (reason(fast).type == "model_changed") if fast_is_another_model else fast.diagnostics is None, model
 
 
 def test_an_edited_earlier_message_is_named_with_what_came_after_it():

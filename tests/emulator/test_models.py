@@ -63,6 +63,7 @@ def test_every_row_matches_the_documented_facts():
         listed = named[levels] if levels in named else tuple(e for e in EFFORTS if e in _names(levels))
         assert listed == row.efforts, model
         assert (rule == "high at most without thinking") == row.effort_needs_thinking, model
+        assert {"no": ""}.get(cells["fast"], cells["fast"]) == row.fast_mode, model
         assert cells["sources"], model
     for dated in set(MODELS) - undated:
         assert (
@@ -203,6 +204,23 @@ def test_opus_5_thinks_at_high_effort_or_above_or_turns_thinking_off_at_high_at_
     assert ask("claude-opus-5", output_config={"effort": "max"}).content[0].type == "thinking"
     # Opus 4.8 does not think unless asked, and takes xhigh either way
     assert ask("claude-opus-4-8", output_config={"effort": "xhigh"}).stop_reason == "end_turn"
+
+
+@pytest.mark.parametrize("model", sorted(MODELS))
+def test_each_model_runs_fast_quietly_runs_standard_or_refuses_speed_fast(model):
+    row = MODELS[model]
+    assert ask(model, speed="standard").usage.speed == "standard", model
+    if row.fast_mode:
+        assert ask(model, speed="fast").usage.speed == row.fast_mode, model
+    else:
+        assert refused(model, speed="fast") == f"'{model}' does not support the `speed` parameter.", model
+    assert ask(model).usage.speed is None, model  # reported only when the request asked for a speed
+
+
+def test_fast_mode_is_opus_5_and_4_8_and_opus_4_6_quietly_falls_back():
+    assert {m for m, row in MODELS.items() if row.fast_mode == "fast"} == {"claude-opus-5", "claude-opus-4-8"}
+    assert ask("claude-opus-4-6", speed="fast").usage.speed == "standard"
+    assert refused("claude-opus-4-7", speed="fast") == "'claude-opus-4-7' does not support the `speed` parameter."
 
 
 SHARE = {"2026": 1, "2025": 1.3 + 1e-6}

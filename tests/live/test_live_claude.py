@@ -92,6 +92,7 @@ RULES = {
         ("compact-2026-01-12",),
     ),
     "every tool deferred": (hl.MODEL, {"tools": DEFERRED}, ()),
+    "fast mode on Sonnet 5": (hl.MODEL, {"speed": "fast"}, ("fast-mode-2026-02-01",)),
     "system messages side by side": (hl.MODEL, {"messages": SIDE_BY_SIDE}, ()),
 }
 
