@@ -88,6 +88,7 @@ class ModelSpec:
     efforts: tuple  # the output_config.effort levels accepted; () where the model has no effort parameter
     effort_needs_thinking: bool  # xhigh and max refused with thinking disabled (Opus 5 and later)
     fast_mode: str  # speed "fast": "fast" runs fast, "standard" runs at standard speed (Opus 4.6), "" is a 400
+    inference_geo: bool  # the inference_geo parameter accepted (Claude 4.6 and later)
 
     def ran_at(self, speed: str | None) -> str | None:
         """The speed ``usage.speed`` reports for the request's ``speed`` (Opus 4.6 quietly runs standard)."""
@@ -120,6 +121,7 @@ def _row(
     efforts: tuple = EFFORTS,
     effort_needs_thinking: bool = False,
     fast_mode: str = "",
+    inference_geo: bool = True,
 ) -> ModelSpec:
     # Only Sonnet 5.5 takes between_tools; its row says so with None (accepted).
     rejects = {k: v for k, v in {"between_tools": BETWEEN_TOOLS_REJECTED, **rejects}.items() if v is not None}
@@ -143,6 +145,7 @@ def _row(
         efforts,
         effort_needs_thinking,
         fast_mode,
+        inference_geo,
     )
 
 
@@ -157,6 +160,7 @@ _CLAUDE_4_5: dict[str, Any] = {
     "prefill": True,
     "system_role": SYSTEM_ROLE_UNEXPECTED,
     "efforts": (),
+    "inference_geo": False,
 }
 _NO_XHIGH = ("low", "medium", "high", "max")  # max came before xhigh
 _PRESERVED: dict[str, Any] = {

@@ -6,7 +6,7 @@ Two groups, both reading the model table (models.py):
   ``tool_choice`` where the model refuses it, manual extended thinking together with forced tool
   use, a task budget the model does not take (or under 20,000 tokens), an effort level it does
   not take (or, on Opus 5 and later, ``xhigh`` or ``max`` with thinking disabled), ``speed: "fast"``
-  on a model without fast mode.
+  on a model without fast mode, ``inference_geo`` on a model before Claude 4.6.
 - ``history_error``: the thinking blocks it sends back. Each must carry a seal this emulator made
   (thinking.py), for a model the current one may read, with its text unchanged; on the models with
   preserved thinking, the conversation before it unchanged too. The assistant turn that the final
@@ -51,6 +51,9 @@ EFFORT_WITHOUT_THINKING = (
 # The fast mode page: requesting `speed: "fast"` on a model without fast mode "returns an
 # error"; the text is the live 400 as two public reports quote it (docs/api_facts.md).
 SPEED_UNSUPPORTED = "'{model}' does not support the `speed` parameter."
+# The pricing page: "Earlier models do not support the inference_geo parameter ...; requests that include
+# the parameter on these models return a 400 error". Inferred: the wording is the speed 400's.
+GEO_UNSUPPORTED = "'{model}' does not support the `inference_geo` parameter."
 MODIFIED = (
     "{path}: `thinking` or `redacted_thinking` blocks in the latest assistant message cannot be modified. "
     "These blocks must remain as they were in the original response."
@@ -93,6 +96,8 @@ def config_error(request: dict, spec: ModelSpec, mode: Mode) -> ApiError | None:
         return _bad(FORCED_WITH_MANUAL_THINKING)
     if request.get("speed") == "fast" and not spec.fast_mode:
         return _bad(SPEED_UNSUPPORTED.format(model=spec.id))
+    if request.get("inference_geo") is not None and not spec.inference_geo:
+        return _bad(GEO_UNSUPPORTED.format(model=spec.id))
     config = request.get("output_config")
     budget = config.get("task_budget") if isinstance(config, dict) else None
     if budget is not None and not spec.task_budget:

@@ -64,6 +64,7 @@ def test_every_row_matches_the_documented_facts():
         assert listed == row.efforts, model
         assert (rule == "high at most without thinking") == row.effort_needs_thinking, model
         assert {"no": ""}.get(cells["fast"], cells["fast"]) == row.fast_mode, model
+        assert yes[cells["geo"]] == row.inference_geo, model
         assert cells["sources"], model
     for dated in set(MODELS) - undated:
         assert (
@@ -215,6 +216,14 @@ def test_each_model_runs_fast_quietly_runs_standard_or_refuses_speed_fast(model)
     else:
         assert refused(model, speed="fast") == f"'{model}' does not support the `speed` parameter.", model
     assert ask(model).usage.speed is None, model  # reported only when the request asked for a speed
+
+
+@pytest.mark.parametrize("model", sorted(MODELS))
+def test_each_model_takes_inference_geo_from_claude_4_6_on(model):
+    if MODELS[model].inference_geo:
+        assert ask(model, inference_geo="us").usage.inference_geo == "us", model
+    else:
+        assert refused(model, inference_geo="us") == f"'{model}' does not support the `inference_geo` parameter."
 
 
 def test_fast_mode_is_opus_5_and_4_8_and_opus_4_6_quietly_falls_back():

@@ -93,6 +93,7 @@ RULES = {
     ),
     "every tool deferred": (hl.MODEL, {"tools": DEFERRED}, ()),
     "fast mode on Sonnet 5": (hl.MODEL, {"speed": "fast"}, ("fast-mode-2026-02-01",)),
+    "inference_geo on Haiku 4.5": ("claude-haiku-4-5", {"inference_geo": "us"}, ()),
     "system messages side by side": (hl.MODEL, {"messages": SIDE_BY_SIDE}, ()),
 }
 
