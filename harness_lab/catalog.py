@@ -23,7 +23,7 @@ CORE: dict[str, tuple[str, str]] = {
     ),
     "stop.token_budget_preflight": (
         "次のリクエストは見積もり {estimate} トークンで、予算 {limit} を超える（使用済み {used}）ので送らずに停止します",
-        "The next request is estimated at {estimate} tokens and would cross the budget of {limit} ({used} used), so it was not sent.",
+        "The next request is estimated at {estimate} tokens and would cross the budget of {limit} ({used} used), so the harness stopped without sending it.",
     ),
     "stop.no_progress": (
         "{window}ターン連続で同一のツール呼び出しでした（{signature}）。空回りと判定し、自分から停止します",
@@ -42,7 +42,7 @@ CORE: dict[str, tuple[str, str]] = {
         "Interrupted while tools ran. The finished calls' results and an 'interrupted' result for the others are in the history, so resuming never runs the same call twice.",
     ),
     "stop.max_tokens": (
-        "応答が max_tokens で打ち切られました。途中で切れたツール呼び出しは実行していません",
+        "応答が max_tokens で打ち切られました。途中で切れたかもしれないツール呼び出しは実行していません",
         "The response was cut at max_tokens; a possibly truncated tool call was not run.",
     ),
     "stop.refusal": (
@@ -299,7 +299,7 @@ CORE: dict[str, tuple[str, str]] = {
     ),
     "usage.valve_step": (
         "制御弁 {name} の step {step} はループのどの場所でもありません。{steps} のどれかにしてください（綴りが違うと、その弁は一度も呼ばれません）",
-        "Valve {name} has step {step}, which is no place in the loop; use one of {steps} (a misspelt step would never be called)",
+        "Valve {name} has step {step}, which is no place in the loop; use one of {steps} (with a misspelt step, the valve would never be called)",
     ),
     "usage.text": (
         "{what} には文字列を渡してください。渡されたのは {got} です",

@@ -45,7 +45,7 @@ add(
             "[ALL PASS] But {error}. The file was left as it is: fix it, then run this cell again.",
         ),
         "lesson.check.not_saved_later": (
-            "◎ 全部できました。ただ {path} の {name} は先のレッスン{lesson}で書いたものなので、上書きしていません",
+            "◎ 全部できました。ただ {path} の {name} は後のレッスン{lesson}で書いたものなので、上書きしていません",
             "[ALL PASS] But the {name} in {path} was written in a later lesson ({lesson}), so it was not overwritten.",
         ),
         "lesson.check.not_saved_broken": (
@@ -214,7 +214,7 @@ add(
         ),
         "lesson.l2.run_tools.kept_results": (
             "次のターンに1つだけ呼ばれたのに、結果が {results} 個返りました。前の呼び出しの結果が残っています。results = [] は関数の中（呼ばれるたび）に作ります",
-            "The next turn had one call, yet {results} results came back: the last call's results were kept. Create results = [] inside the function, on every call",
+            "The next turn had one call, yet {results} results came back: results from the previous call of run_tools were kept. Create results = [] inside the function, on every call",
         ),
         "lesson.l2.run_tools.call_failed": (
             "失敗しないはずの呼び出しが is_error になりました（{got}）。ツールは impls[block.name](**block.input) のように、引数を名前つきで渡して呼びます",
@@ -292,7 +292,7 @@ add(
         ),
         "lesson.l2.run_agent.stale_history": (
             "2回目に呼んだとき、最初のリクエストにメッセージが {count} 個ありました。前の会話が残っています。messages = [...] は run_agent の中（呼ばれるたび）に作ります",
-            "Called a second time, its first request held {count} messages: the last conversation was kept. Create messages = [...] inside run_agent, on every call",
+            "Called a second time, its first request held {count} messages: the previous conversation was kept. Create messages = [...] inside run_agent, on every call",
         ),
         "lesson.l2.run_agent.not_whole": (
             "assistant として送り返した内容が、応答の content と違います（ブロックが抜けた・順番や中身が変わった）。response.content をまるごと入れます。思考ブロックを1つでも抜くと、API は 400 を返します",
@@ -453,7 +453,7 @@ add(
         ),
         "lesson.l5.kept_results": (
             "{calls} つの呼び出しに {results} 個の結果が返りました。前の呼び出しの結果が残っています。results = [] は関数の中（呼ばれるたび）に作ります",
-            "{calls} calls got {results} results: the last call's results were kept. Create results = [] inside the function, on every call",
+            "{calls} calls got {results} results: results from the previous call of the function were kept. Create results = [] inside the function, on every call",
         ),
         "lesson.l5.failure_not_error": (
             "失敗したツール（例外を投げた read_file、impls にない search）の結果に is_error: True がないか、残りの get_time が実行されませんでした。失敗は1件ずつ is_error の結果にして、先へ進みます",
@@ -465,7 +465,7 @@ add(
         ),
         "lesson.l5.approved_not_run": (
             "許可されたのに write_file を実行しませんでした（または2回実行しました）",
-            "write_file was approved but did not run once",
+            "write_file was approved but did not run exactly once (it did not run, or it ran twice)",
         ),
         "lesson.l5.ran_anyway": (
             "approve が「いいえ」と答えたのに、write_file が実行されました",
@@ -485,7 +485,7 @@ add(
         ),
         "lesson.l5.asked_harmless": (
             "get_time や read_file まで尋ねています。尋ねるのは高インパクトなツールだけです",
-            "It asked about harmless tools too; ask only for the high-impact ones",
+            "It asked about get_time and read_file too; ask only for the high-impact ones",
         ),
         "lesson.l5.not_all_ran": (
             "許可された、または無害な呼び出しの一部が実行されませんでした",

@@ -109,7 +109,7 @@ add(
         ),
         "lesson.l6.run_agent.stale_history": (
             "もう一度呼んだとき、最初のリクエストにメッセージが {count} 個ありました。前の会話が残っています。messages = [...] は run_agent の中（呼ばれるたび）に作ります",
-            "Called again, its first request held {count} messages: the last conversation was kept. Create messages = [...] inside run_agent, on every call",
+            "Called again, its first request held {count} messages: the previous conversation was kept. Create messages = [...] inside run_agent, on every call",
         ),
         "lesson.l6.run_agent.yield_results": (
             "tool_use が {calls} 個のターンを、結果 {results} 個で yield しました。ツールを実行して結果を履歴に足してから、yield lessons.turn(turns, response, results) にその results を渡します",

@@ -12,7 +12,7 @@ add(
         ),
         "lesson.l7.stop_message.p2": (
             "stop_details に説明も分類もない refusal でも、空でない停止メッセージを返す",
-            "a refusal whose stop_details has no explanation or category still gets a stop message",
+            "a refusal whose stop_details has no explanation or category still gets a non-empty stop message",
         ),
         "lesson.l7.stop_message.p3": (
             "model_context_window_exceeded と max_tokens では、途中までの text を停止メッセージに残す",
@@ -20,7 +20,7 @@ add(
         ),
         "lesson.l7.stop_message.p4": (
             "ループが続ける応答（tool_use・pause_turn）と、答えで終わる応答（end_turn）には None を返す",
-            "a response the loop goes on with (tool_use, pause_turn) or ends with an answer (end_turn) gets None",
+            "a response the loop goes on after (tool_use, pause_turn), or one that ends with an answer (end_turn), gets None",
         ),
         "lesson.l7.stop_message.not_text": (
             "停止メッセージは文字列（止めないなら None）で返します。返ってきたのは {got} でした",

@@ -8,7 +8,7 @@ from ..text import add
 add(
     {
         "lesson.l2.keep_thinking": (
-            "ツールの結果を返す assistant ターンから、思考ブロック（thinking / redacted_thinking）が消えています。"
+            "ツールの結果が答える assistant ターン（tool_use を含むターン）から、思考ブロック（thinking / redacted_thinking）が消えています。"
             "既定のモデル claude-sonnet-5 は答える前に考え、その思考ブロックを応答の先頭に返します。text と tool_use だけに絞ったり、"
             "知っている型だけで組み立て直したりせず、response.content をまるごと assistant に入れましょう（API の 400: {error}）",
             "The assistant turn your tool results answer has lost its thinking block (thinking / redacted_thinking). The "

@@ -71,7 +71,7 @@ add(
         "ui.status.running": ("実行中…", "Running…"),
         "ui.status.paused": ("ターンの合間で一時停止しています", "Paused between turns"),
         "ui.status.finished": ("◎ 完了 (stop_reason: {stop_reason})", "◎ Finished (stop_reason: {stop_reason})"),
-        "ui.status.stopped": ("× 停止: {reason}（「再開」で続けられます）", "× Stopped: {reason} (Resume goes on)"),
+        "ui.status.stopped": ("× 停止: {reason}（「再開」で続けられます）", "× Stopped: {reason} (press Resume to go on)"),
         "ui.status.error": (
             "× エラーで止まりました: {error}（履歴はそのままです。原因を直してから「再開」か resume() で続けられます）",
             "× Stopped by an error: {error} (the history is intact: fix the cause, then Resume or resume())",
@@ -100,7 +100,7 @@ add(
         "ui.diagram.step_label": ("{step}（{label}）", "{step} ({label})"),
         "ui.stop_name.interrupted": ("中断 (interrupted)", "interrupted"),
         "ui.stop_name.max_tokens": ("出力が max_tokens で切れた", "output cut off at max_tokens"),
-        "ui.stop_name.refusal": ("モデルが応答を拒否 (refusal)", "the model refused (refusal)"),
+        "ui.stop_name.refusal": ("モデルが応答を辞退 (refusal)", "the model declined (refusal)"),
         "ui.stop_name.model_context_window_exceeded": (
             "コンテキストウィンドウ超過 (model_context_window_exceeded)",
             "context window exceeded (model_context_window_exceeded)",
@@ -116,7 +116,7 @@ add(
         "ui.plot.total_title": ("累計トークンと予算", "Cumulative tokens against the budget"),
         "ui.plot.compare_title": ("実行の比較: 累計トークン", "Runs compared: cumulative tokens"),
         "ui.plot.call": ("モデルへのリクエスト（回目）", "model request (nth)"),
-        "ui.card.turn_approvals": ("ターン {number} — 承認待ち", "turn {number} — approvals"),
+        "ui.card.turn_approvals": ("ターン {number} — 承認待ち", "turn {number} — waiting for approval"),
         "ui.plot.tokens": ("トークン", "tokens"),
         "ui.plot.input": ("入力（キャッシュなし）", "input (uncached)"),
         "ui.plot.cache_write": ("キャッシュ書き込み", "cache write"),
