@@ -27,7 +27,7 @@ add(
         ),
         "grade.failed": (
             "× 不合格: 基準{numbers} を満たしていません。ヒントは、このセルの出力の「× 不合格」の行にあります（ターミナルでは python3 dev.py grade）",
-            "[FAIL] Criteria not met: {numbers}. The hints are on the [FAIL] lines of this cell's output (in a terminal: python3 dev.py grade)",
+            "[FAIL] Criteria not met: {numbers}. The hints are on the [FAIL] lines of this cell's output (in a terminal: .venv/bin/python -P -m harness_lab.grading exercises/en/*.ipynb)",
         ),
         "grade.failed_join": ("・", ", "),
         # --- whatever the exercise ------------------------------------------------------------------
@@ -87,7 +87,7 @@ add(
         ),
         "grade.nb.unknown_exercise": (
             "× 不合格: どの練習のノートブックか分かりませんでした（exercises/ の level1_… か level2_… を、コピーして使いましょう）",
-            "[FAIL] Could not tell which exercise this notebook is (start from a copy of exercises/level1_… or level2_…).",
+            "[FAIL] Could not tell which exercise this notebook is (start from a copy of exercises/en/level1_… or level2_…).",
         ),
         "grade.nb.no_answer_cells": (
             "× 不合格: answer タグの付いたセルがありません。配布されたノートブックの TODO のセルに答えを書きましょう",

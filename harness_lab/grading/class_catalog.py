@@ -65,7 +65,7 @@ add(
             "Removed {name}: a partial file left behind, or something planted.",
         ),
         "grade.class.replaced": (
-            "{name} が普通のファイルやフォルダーではなかった（リンクなど）ので、たどらずに消して作り直しました",
+            "{name} が、レポートがそこに置く種類（ファイルかフォルダー）ではなかった（リンクなど）ので、たどらずに消して作り直しました",
             "{name} was not what the report puts there (a link, say): it was removed, never followed, and made anew.",
         ),
         "grade.class.not_a_file": ("{name} は普通のファイルではありません", "{name} is not a regular file"),

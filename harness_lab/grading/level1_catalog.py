@@ -213,7 +213,7 @@ add(
         ),
         "grade.l1.c3.deny_no_reason": (
             "deny の {tool} に返した tool_result の文から、ポリシー（規則）で禁止されていることがモデルに伝わりません。"
-            "「使えません」や「拒否しました」だけでは、人間が断ったのか、失敗したのかと区別がつきません。モデルが別の道を選べるよう、理由を書きましょう",
+            "「使えません」や「拒否しました」だけでは、人間が断ったのか、失敗したのか、区別がつきません。モデルが別の道を選べるよう、理由を書きましょう",
             "The tool_result for the denied {tool} does not tell the model that a policy (a rule) forbids it. "
             '"unavailable" or "denied" alone reads like a person saying no, or a failure. State the reason so the model can take another route.',
         ),

@@ -136,10 +136,10 @@ outcome = run_limited(
 )
 print(outcome.status)  # 'timeout': still running after 2 seconds
 
-# %% [markdown] ja="7775b965d8f8"
+# %% [markdown] ja="81c63f2a53a6"
 # ### Watch it break 2: a model that spins
 #
-# This model calls the same tool with the same arguments again and again (it gives up on the sixth try;
+# This model calls the same tool with the same arguments again and again (it gives up after six tries;
 # a real one may not). The loop does not notice.
 
 # %% ja="446b48a53d89"

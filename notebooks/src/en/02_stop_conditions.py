@@ -366,7 +366,7 @@ for label, loop in CONTENDERS.items():
     print(f"--- {label}")
     lessons.compare(MY_GUESS[label], count(loop))
 
-# %% [markdown] ja="8249dfeda81c"
+# %% [markdown] ja="62af6bdef59d"
 # In general, with `MAX_TURNS = N`:
 #
 # | Where the check is | Requests | Tool-call turns | Last turn's results |

@@ -1,4 +1,4 @@
-# %% [markdown] ja="669afd7baf59"
+# %% [markdown] ja="246a39d9f201"
 # # Lesson 6: Hand-write an agent harness with controls
 #
 # **Agent harness basics: loops and control** · Notebook 5 of 6
@@ -229,7 +229,7 @@ run_agent = lessons.check("run_agent", run_agent, lesson=6)
 # ## Step through your own harness in the Stepper
 #
 # Wrap it in `lessons.HandWritten` and the Stepper drives your generator one turn at a time. Instead of the `step()` calls in the cell below, you can press the panel's
-# "Next turn" and "Run to the end" (a hand-written loop has no `RunState`, so the panel shows only the conversation tab).
+# "Next turn" and "Run to end" (a hand-written loop has no `RunState`, so the panel shows only the conversation tab).
 # In a notebook, instead of asking a person, the approval function always refuses.
 
 # %% ja="a05ab2f93ea4"
@@ -318,7 +318,7 @@ guessed = lessons.compare(MY_GUESS, {"the valve that stopped it": how, "requests
 if lessons.guessed(MY_GUESS):  # the table holds the answer: it waits for a prediction
     display({"text/markdown": "\n".join(rows), "text/plain": "\n".join(rows)}, raw=True)
 
-# %% [markdown] ja="993c81b73951"
+# %% [markdown] ja="61c68b2353ab"
 # Each cell reads "how it stopped · requests to the model · tool-call turns · tokens used".
 #
 # - The **bare loop** never stops unless the model wraps up. `budget_burning` went past 300,000 tokens in 30 turns.

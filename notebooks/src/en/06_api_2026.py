@@ -96,20 +96,20 @@ if lessons.guessed(MY_GUESS):  # which tries were refused is the answer: it wait
     for name, message in refusals.items():
         print(name, "→", message)
 
-# %% [markdown] ja="cf84f4cb688d"
+# %% [markdown] ja="41b4395ed122"
 # In lesson 2, keeping only the text lost the tool_use and got a 400. Today, picking out the `text` and `tool_use` blocks and **rebuilding** the turn gets a 400 as well.
 # `redacted_thinking` (encrypted thinking) is treated the same way. A loop that keeps only the block types it knows will be turned away sooner or later.
 # The lesson checks don't miss this mistake either: whatever model you name, they test with the default model.
 #
 # ## 2. Prompt caching: a valve on cost
 #
-# Every turn, the loop sends the whole history again (lesson 4). If the server keeps the prefix it saw last time, then from the second request on,
+# Every turn, the loop sends the whole history again (lesson 4). If the server keeps the prefix it saw last time, then on later requests,
 # that part is a **cache read**, at a tenth of the input price. All it takes is one `cache_control` at the top level of the request.
 # Compare it with no caching on a task that takes 20 turns (reading 19 notes).
 
-# %% ja="77560a013663"
+# %% ja="99e11a247468"
 def run_loop(client, prompt, edit_at=None, reasons=None, **extra):
-    """A bare loop that returns each response's usage. Before request number edit_at, it rewrites the first user message.
+    """A bare loop that returns each response's usage. After edit_at requests (so before request edit_at + 1), it rewrites the first user message.
     Given a list as reasons, it asks for cache diagnostics and adds each response's cache_miss_reason to it"""
     request = {"model": MODEL, "max_tokens": 1024, "tools": TOOLS, **extra}  # extra can change the model too
     messages, usages, previous = [{"role": "user", "content": prompt}], [], None
@@ -162,9 +162,9 @@ for n, reason in enumerate(reasons, 1):
     if reason is not None:
         print(f"cache diagnostics for request {n}: {reason.type} (input that missed the cache: about {reason.cache_missed_input_tokens:,})")
 
-# %% [markdown] ja="66fa0189174c"
-# The cache only works on a **prefix match**. Only the first request writes; each later one reads everything up to the request before it.
-# Rewrite the first message midway, and that request reads nothing again and writes everything anew (compare the costs in the legend).
+# %% [markdown] ja="578b742e7e73"
+# The cache only works on a **prefix match**. The first request is too short to cache (under 1,024 tokens); the second writes; from the third on, each reads everything up to the request before it and writes what was added.
+# Rewrite the first message midway, and that request reads nothing again and writes everything anew.
 # You can ask the API why. Pass the previous response's id in `diagnostics` (**cache diagnostics**), and the response says where the prefix changed.
 # Only request 11 says `messages_changed` (the earlier conversation changed in a way other than being added to). With `system_changed` or `tools_changed`,
 # suspect a system prompt or tool list that is rebuilt on every turn.
