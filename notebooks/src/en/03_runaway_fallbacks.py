@@ -14,7 +14,7 @@
 #
 # - explain why a loop missing its reassignment fails with a 400 on the real API but runs on silently against a mock that checks nothing
 # - write `signature_of`, which turns one turn's calls into a signature, and show where no-progress detection raises false alarms and where it misses
-# - finish a run that stopped spinning, on a branch where the tool's result is fixed
+# - finish a run that was halted for spinning, on a branch where the tool's result has been fixed
 # - confirm that input tokens grow linearly and the running total quadratically, and compare a budget valve that counts after receiving with one that estimates before sending
 # - explain what a harness hands the user when a valve fires, and why the history can be resumed as it is
 
@@ -241,7 +241,7 @@ for name, (prompt, make_tools) in CASES.items():
     for window in (2, 3, 4):
         end = hl.run(hl.connect(name, live=False), prompt, tools=make_tools(),
                      valves=[hl.MaxTurns(8), hl.NoProgress(window=window)]).stop
-        row.append(f"window={window}: {end.cause if isinstance(end, hl.Stopped) else 'finished'} ({end.turns} turns)")
+        row.append(f"window={window}: {end.cause if isinstance(end, hl.Stopped) else 'finished'} (turns: {end.turns})")
     print(f"{name:<9}", " | ".join(row))
 
 # %% [markdown] ja="0cc4fe9c1d2c"
@@ -392,7 +392,7 @@ outcome = hl.run(client, "Read the first line of README.md, then tell me the tim
                  valves=[hl.MaxTurns(8), hl.TokenBudget(40_000), hl.NoProgress()])
 print(reply_to_user(outcome.stop))
 
-# %% [markdown] ja="de0275a22066"
+# %% [markdown] ja="6ac677a228b0"
 # ## Try it
 #
 # 1. Add `window=5` to the table in section 3 and see whether the results for `abab` and `polling` change. To save `polling`, what should you change instead of the window?

@@ -1,4 +1,4 @@
-# %% [markdown] ja="ac49eaf1e8a2"
+# %% [markdown] ja="328103fe4623"
 # # Lesson 5: Intervention and steering — interrupting, redirecting, and human-in-the-loop
 #
 # **Agent harness basics: loops and control** · Notebook 4 of 6
@@ -15,10 +15,10 @@
 # - stop the loop between turns (interrupt) and resume it with the same history, and explain that it can stop there because the loop is a generator
 # - slip a change of direction in with `run.steer(text)`, and show with the API's 400 why it goes after the tool_result blocks
 # - write a `run_tool_uses` that asks *before* a high-impact tool runs
-# - set off, and show, the pitfalls of wiring that runs first and asks afterwards, and of an approval function that reads "no" as yes
+# - reproduce and demonstrate the pitfalls of wiring that runs first and asks afterwards, and of an approval function that reads "no" as yes
 # - run a branch where a denial becomes an approval, and compare the two endings side by side
 #
-# **Today's code:** `harness_lab/tools/execution.py` (the approval valve), `steer()`, `resume()` and `fork()` in `harness_lab/loop.py`, `read_answer` in `harness_lab/cli.py`.
+# **Today's code:** `harness_lab/valves/approval.py` (the approval valve) and `harness_lab/tools/uses.py` (where it is asked), `steer()`, `resume()` and `fork()` in `harness_lab/loop.py`, `read_answer` in `harness_lab/cli.py`.
 
 # %% ja="aad5a97da929"
 # Where harness_lab is not installed (Colab, say), install it first (does nothing on your own machine)
@@ -292,7 +292,7 @@ print("Final answer:", answer.splitlines()[0], "/ sandbox/ holds:", files(box1))
 # %% [markdown] ja="c33718a53d2f"
 # ## 4. Try a colleague's wiring: run first, ask afterwards
 #
-# A colleague on lesson 6 runs every tool first, asks about the high-impact ones just before returning the results, and on a "no" marks the
+# The colleague in lesson 6 runs every tool first, asks about the high-impact ones just before returning the results, and on a "no" marks the
 # result `is_error` and throws it away. "We throw it away anyway, so it's the same thing," they say. Give the same "no" through this wiring. Predict before you run it.
 
 # %% ja="ce6d5d125d5f"
@@ -346,7 +346,7 @@ WORD = {True: "allow", False: "deny", None: "ask again"}
 for answer in ["", "y", "yes", "n", "N", "no", "NO", "nope", "don't", "cancel", "fine", "yes?"]:
     print(f"{answer!r:>8} → lesson 6's rule: {WORD[seed_approve(answer)]} / read_answer: {WORD[read_answer(answer)]}")
 
-# %% [markdown] ja="40b0522f033a"
+# %% [markdown] ja="91021d68d063"
 # Under lesson 6's rule, "no", "NO", "nope", "don't" and "cancel" all run the write. It is an approval function that falls to yes when in doubt (it fails open).
 # With `read_answer`, an answer that is neither yes nor no never becomes a yes. "fine" can mean "fine, go ahead" or "I'm fine, thanks", so it asks again. The terminal demo (`harness-lab run`) denies once it has asked three times and still cannot read the answer.
 #
