@@ -71,7 +71,10 @@ add(
         "ui.status.running": ("実行中…", "Running…"),
         "ui.status.paused": ("ターンの合間で一時停止しています", "Paused between turns"),
         "ui.status.finished": ("◎ 完了 (stop_reason: {stop_reason})", "◎ Finished (stop_reason: {stop_reason})"),
-        "ui.status.stopped": ("× 停止: {reason}（「再開」で続けられます）", "× Stopped: {reason} (press Resume to go on)"),
+        "ui.status.stopped": (
+            "× 停止: {reason}（「再開」で続けられます）",
+            "× Stopped: {reason} (press Resume to go on)",
+        ),
         "ui.status.error": (
             "× エラーで止まりました: {error}（履歴はそのままです。原因を直してから「再開」か resume() で続けられます）",
             "× Stopped by an error: {error} (the history is intact: fix the cause, then Resume or resume())",
