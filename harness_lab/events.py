@@ -33,19 +33,36 @@ __all__ = [
 
 @dataclass(frozen=True)
 class Usage:
-    """Token counts in the API's own words; ``total`` is what the token budget counts."""
+    """Token counts in the API's own words; ``total`` is what the token budget counts.
+
+    ``speed`` and ``inference_geo`` are what the API reports next to the counts (``"fast"`` and
+    ``"us"`` bill at a premium); a sum of usages that ran differently says ``"mixed"``.
+    """
 
     input_tokens: int = 0
     output_tokens: int = 0
     cache_creation_input_tokens: int = 0
     cache_read_input_tokens: int = 0
+    speed: str = "standard"
+    inference_geo: str = "global"
 
     @classmethod
     def of(cls, usage: Any) -> Usage:
         """Read an SDK ``Usage`` object or a usage dict; missing or null fields count as 0."""
         if usage is None:
             return cls()
-        return cls(*(int(_field(usage, k) or 0) for k in cls.__dataclass_fields__))
+
+        def count(name: str) -> int:
+            return int(_field(usage, name) or 0)
+
+        return cls(
+            count("input_tokens"),
+            count("output_tokens"),
+            count("cache_creation_input_tokens"),
+            count("cache_read_input_tokens"),
+            str(_field(usage, "speed") or "standard"),
+            str(_field(usage, "inference_geo") or "global"),
+        )
 
     @property
     def prompt_tokens(self) -> int:
@@ -57,7 +74,22 @@ class Usage:
         return self.prompt_tokens + self.output_tokens
 
     def __add__(self, other: Usage) -> Usage:
-        return Usage(*(getattr(self, k) + getattr(other, k) for k in Usage.__dataclass_fields__))
+        # An empty usage (the start of a sum) takes on the other's labels.
+        if not other.total:
+            speed, geo = self.speed, self.inference_geo
+        elif not self.total:
+            speed, geo = other.speed, other.inference_geo
+        else:
+            speed = self.speed if self.speed == other.speed else "mixed"
+            geo = self.inference_geo if self.inference_geo == other.inference_geo else "mixed"
+        return Usage(
+            self.input_tokens + other.input_tokens,
+            self.output_tokens + other.output_tokens,
+            self.cache_creation_input_tokens + other.cache_creation_input_tokens,
+            self.cache_read_input_tokens + other.cache_read_input_tokens,
+            speed,
+            geo,
+        )
 
 
 # A call's tier under a policy (lesson 6's exercise), in rising strictness: where rules overlap,

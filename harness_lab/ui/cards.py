@@ -244,6 +244,13 @@ def usage_line(usage: Usage, thinking: int = 0) -> str:
         cache_creation_input_tokens=usage.cache_creation_input_tokens,
         cache_read_input_tokens=usage.cache_read_input_tokens,
         total=usage.total,
+    ) + _premiums(usage)
+
+
+def _premiums(usage: Usage) -> str:
+    """What a usage ran at that costs more than the price table says (fast mode, US-only inference)."""
+    return (t("ui.card.usage_fast") if usage.speed == "fast" else "") + (
+        t("ui.card.usage_us") if usage.inference_geo == "us" else ""
     )
 
 

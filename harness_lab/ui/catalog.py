@@ -19,6 +19,8 @@ add(
             "入力 {input_tokens} ・ 出力 {output_tokens} ・ キャッシュ書き込み {cache_creation_input_tokens} ・ キャッシュ読み込み {cache_read_input_tokens}（合計 {total} トークン）",
             "input {input_tokens} · output {output_tokens} · cache write {cache_creation_input_tokens} · cache read {cache_read_input_tokens} ({total} tokens in all)",
         ),
+        "ui.card.usage_fast": (" ・ 高速モード（料金 2 倍）", " · fast mode (billed at twice the price)"),
+        "ui.card.usage_us": (" ・ 米国内の推論（料金 1.1 倍）", " · US-only inference (billed at 1.1x)"),
         "ui.card.other": ("その他のブロック {type}", "other block {type}"),
         "ui.card.thinking": ("思考", "thinking"),
         "ui.card.thinking_omitted": ("思考（本文は非表示）", "thinking (text not shown)"),

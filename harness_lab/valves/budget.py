@@ -44,6 +44,12 @@ PRICES: Prices = {
 }
 CACHE_WRITE = 1.25  # 5-minute cache writes; the usage totals do not say which TTL was used
 CACHE_READ = 0.1
+# Premiums that stack on every price above, cache prices included (the pricing page): fast mode
+# (Opus 5 and 4.8 at $10 / $50, twice their standard price; the only models that run fast) and
+# US-only inference (``inference_geo: "us"``, 1.1x). A sum of usages that ran both ways ("mixed")
+# pays the premium, so a USD limit never fires late.
+FAST_MODE = 2.0
+US_ONLY = 1.1
 
 
 def _price(model: str, prices: Prices) -> tuple[float, ...]:
@@ -66,20 +72,33 @@ def _four(
 def usd(
     usage: Usage, per_in: float, per_out: float, cache_write: float | None = None, cache_read: float | None = None
 ) -> float:
-    """USD for ``usage`` at these prices per million tokens; cache prices default to 1.25x and 0.1x input."""
+    """USD for ``usage`` at these prices per million tokens; cache prices default to 1.25x and 0.1x input.
+
+    A usage that ran in fast mode or US-only pays those premiums on top.
+    """
     per_in, per_out, write, read = _four(per_in, per_out, cache_write, cache_read)
+    premium = (FAST_MODE if usage.speed in ("fast", "mixed") else 1.0) * (
+        US_ONLY if usage.inference_geo in ("us", "mixed") else 1.0
+    )
     return (
-        usage.input_tokens * per_in
-        + usage.cache_creation_input_tokens * write
-        + usage.cache_read_input_tokens * read
-        + usage.output_tokens * per_out
-    ) / 1_000_000
+        premium
+        * (
+            usage.input_tokens * per_in
+            + usage.cache_creation_input_tokens * write
+            + usage.cache_read_input_tokens * read
+            + usage.output_tokens * per_out
+        )
+        / 1_000_000
+    )
 
 
 def cost_usd(usage: Iterable[Usage] | Usage, model: str, prices: Prices | None = None) -> float:
-    """Estimated USD for one usage or a list of them, at the model's price in ``prices`` (or ``PRICES``)."""
-    total = usage if isinstance(usage, Usage) else sum(usage, Usage())
-    return usd(total, *_price(model, prices or PRICES))
+    """Estimated USD for one usage or a list of them, at the model's price in ``prices`` (or ``PRICES``).
+
+    Each usage in a list is priced on its own, so a fast request among standard ones pays its premium alone.
+    """
+    price = _price(model, prices or PRICES)
+    return sum(usd(u, *price) for u in ([usage] if isinstance(usage, Usage) else usage))
 
 
 @dataclass

@@ -15,6 +15,8 @@ from harness_lab.emulator import Emulator, emulated_client, parameters, roundtri
 from harness_lab.emulator import models as table
 from harness_lab.emulator.caching import MAX_BREAKPOINTS
 from harness_lab.emulator.models import EFFORTS, MODELS, THINKING_TYPES
+from harness_lab.events import Usage
+from harness_lab.valves import cost_usd
 
 FACTS = Path(__file__).resolve().parents[2] / "docs" / "api_facts.md"
 TOOLS = [{"name": "get_time", "description": "the time", "input_schema": {"type": "object", "properties": {}}}]
@@ -224,6 +226,17 @@ def test_each_model_takes_inference_geo_from_claude_4_6_on(model):
         assert ask(model, inference_geo="us").usage.inference_geo == "us", model
     else:
         assert refused(model, inference_geo="us") == f"'{model}' does not support the `inference_geo` parameter."
+
+
+def test_what_a_fast_or_us_only_reply_reports_is_what_the_budget_prices():
+    standard = Usage.of(ask("claude-opus-5").usage)
+    fast = Usage.of(ask("claude-opus-5", speed="fast").usage)
+    quietly_standard = Usage.of(ask("claude-opus-4-6", speed="fast", inference_geo="us").usage)
+    assert (fast.speed, quietly_standard.speed, quietly_standard.inference_geo) == ("fast", "standard", "us")
+    assert cost_usd(fast, "claude-opus-5") == pytest.approx(2 * cost_usd(standard, "claude-opus-5"))
+    assert cost_usd(quietly_standard, "claude-opus-4-6") == pytest.approx(
+        1.1 * cost_usd(Usage.of(ask("claude-opus-4-6").usage), "claude-opus-4-6")
+    )
 
 
 def test_fast_mode_is_opus_5_and_4_8_and_only_opus_4_6_falls_back_quietly():

@@ -66,6 +66,42 @@ def test_the_2026_models_have_their_own_prices_cache_reads_included():
         assert cost_usd(Usage(0, 0, 0, million), model) == pytest.approx(1.0)
 
 
+def test_fast_mode_and_us_only_inference_pay_their_premiums_on_every_price():
+    # The pricing page: fast mode on Opus 5 / 4.8 is $10 / $50 (twice standard), US-only inference
+    # 1.1x, both stacking with the cache multipliers and with each other.
+    million = 1_000_000
+    every = dict(input_tokens=million, output_tokens=million, cache_creation_input_tokens=million)
+    standard = cost_usd(Usage(**every, cache_read_input_tokens=million), "claude-opus-5")
+    assert standard == pytest.approx(5 + 25 + 6.25 + 0.5)
+    assert cost_usd(Usage(million, million, speed="fast"), "claude-opus-4-8") == pytest.approx(10 + 50)
+    fast = Usage(**every, cache_read_input_tokens=million, speed="fast")
+    assert cost_usd(fast, "claude-opus-5") == pytest.approx(2 * standard)
+    assert cost_usd(Usage(million, 0, inference_geo="us"), "claude-opus-4-6") == pytest.approx(5.5)
+    both = Usage(million, 0, speed="fast", inference_geo="us")
+    assert cost_usd(both, "claude-opus-5") == pytest.approx(11.0)
+
+
+def test_a_list_of_usages_prices_each_request_at_the_speed_it_ran():
+    million = 1_000_000
+    calls = [Usage(million, 0), Usage(million, 0, speed="fast"), Usage(million, 0, inference_geo="us")]
+    assert cost_usd(calls, "claude-opus-5") == pytest.approx(5 + 10 + 5.5)
+    state = RunState(model="claude-opus-5", turn_usage=calls, usage=sum(calls, Usage()))
+    assert TokenBudget(10**9, usd=20.6).check(state) is None  # $20.50
+    assert "$" in TokenBudget(10**9, usd=20.4).check(state)
+    # A sum keeps the labels its parts share and says "mixed" where they differ; priced alone, a
+    # mixed sum pays the premiums (a USD limit may fire early, never late).
+    assert (sum(calls[1:2], Usage()).speed, sum(calls, Usage()).speed) == ("fast", "mixed")
+    assert sum(calls, Usage()).inference_geo == "mixed"
+    assert cost_usd(sum(calls, Usage()), "claude-opus-5") >= cost_usd(calls, "claude-opus-5")
+
+
+def test_usage_reads_the_speed_and_geography_the_api_reports():
+    read = Usage.of({"input_tokens": 3, "output_tokens": 4, "speed": "fast", "inference_geo": "us"})
+    assert (read.total, read.speed, read.inference_geo) == (7, "fast", "us")
+    plain = Usage.of({"input_tokens": 3, "output_tokens": 4, "speed": None})
+    assert (plain.speed, plain.inference_geo) == ("standard", "global")
+
+
 def test_preflight_refuses_a_request_that_would_cross_the_line():
     state = RunState(usage=Usage(900, 0), next_prompt=500)
     assert TokenBudget(1000).check(state) is None  # preflight off: only what was spent counts

@@ -54,6 +54,17 @@ def test_usage_card_counts_every_part():
         assert re.search(rf"\b{number}\b", c.text), number
 
 
+def test_usage_card_names_a_premium_only_when_the_request_ran_at_one():
+    plain, fast, us = (
+        card(Usage(1, 2)).text,
+        card(Usage(1, 2, speed="fast")).text,
+        card(Usage(1, 2, inference_geo="us")),
+    )
+    assert "高速" not in plain and "米国" not in plain
+    assert "高速モード" in fast and "2 倍" in fast and "米国" not in fast
+    assert "1.1 倍" in us.text and "1.1 倍" in us.html
+
+
 def test_turn_card_has_blocks_results_usage_and_signature_in_order():
     turn = Turn(
         request_number=2,
