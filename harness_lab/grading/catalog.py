@@ -180,7 +180,7 @@ add(
         "grade.class.skipped_title": ("採点しなかったファイル", "Files not graded"),
         "grade.class.none": ("ありません", "None."),
         "grade.class.col.count": ("件数", "Count"),
-        "grade.class.col.exercise": ("演習", "Exercise"),
+        "grade.class.col.exercise": ("練習", "Exercise"),
         "grade.class.col.criterion": ("基準", "Criterion"),
         "grade.class.col.hint": ("ヒント", "Hint"),
         "grade.class.col.sample": ("答えの例", "Sample answer"),
