@@ -184,8 +184,8 @@ add(
             "the output as text (a dict as JSON, non-ASCII text such as Japanese or ☀ kept as it is)",
         ),
         "lesson.l2.run_tools.p3": (
-            "ツールが例外を投げても、落ちずに is_error: true の結果で伝える",
-            "a tool that raises becomes an is_error: true result, not a crash",
+            "ツールが例外を投げても、impls にない名前でも、落ちずに is_error: true の結果で伝える",
+            "a tool that raises, or a name missing from impls, becomes an is_error: true result, not a crash",
         ),
         "lesson.l2.run_tools.p4": (
             "返した結果を、API が次のリクエストで受け付ける",
@@ -250,6 +250,10 @@ add(
             "ツールの例外が外まで飛び出しました。try / except で受け止めて、is_error の結果にします",
             "The tool's exception escaped; catch it and return an is_error result",
         ),
+        "lesson.l2.run_tools.unknown_name": (
+            "impls にないツール名で KeyError が外まで飛び出したか、is_error の結果になりませんでした。impls[block.name] の引き当ても try の中に入れます",
+            "A tool name missing from impls raised KeyError out of run_tools, or did not become an is_error result; do the impls[block.name] lookup inside the try too",
+        ),
         "lesson.l2.run_tools.not_error": (
             "失敗した呼び出しの結果に is_error: True がありません",
             "The failed call's result lacks is_error: True",
@@ -309,7 +313,7 @@ add(
         # lesson 3
         "lesson.l3.next_step.p1": (
             "tool_use ならツールを実行し、pause_turn なら送り返して続ける",
-            "tool_use runs tools, pause_turn is sent back",
+            "tool_use runs the tools and goes on; pause_turn is sent back and goes on",
         ),
         "lesson.l3.next_step.p2": (
             "end_turn（text が空でも）と stop_sequence で終わる",
@@ -334,7 +338,7 @@ add(
         ),
         "lesson.l3.next_step.end_turn": (
             "end_turn で {got} を返しました。モデルが自分で切り上げたので終わります",
-            "end_turn gave {got}; the model finished",
+            "end_turn gave {got}; the model wrapped up, so finish",
         ),
         "lesson.l3.next_step.stop_sequence": (
             "stop_sequence で {got} を返しました。指定した停止シーケンスに当たったのは、モデルの正常な終わり方です。finish を返します",

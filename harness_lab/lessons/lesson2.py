@@ -41,7 +41,7 @@ def run_tools(content, impls):
     results = []
     for block in content:
         if block.type != "tool_use":
-            continue  # text ブロックは飛ばす
+            continue  # text ブロックと思考ブロックは飛ばす
         try:
             output = impls[block.name](**block.input)  # モデルが名指ししたツールを、名指しされた引数で
             text = output if isinstance(output, str) else json.dumps(output, ensure_ascii=False)
@@ -228,6 +228,20 @@ def _failure_is_a_result(fn) -> Miss | None:
         return Miss("lesson.l2.run_tools.no_message")
     if len(rec.ran("get_weather")) != 2 or len(facts) != 2:
         return Miss("lesson.l2.run_tools.stopped_early")
+    return _unknown_name_is_a_result(fn)
+
+
+def _unknown_name_is_a_result(fn) -> Miss | None:
+    # A name missing from impls fails at the lookup, before any tool runs: that KeyError is a failed
+    # call too (lesson 1's "try it" deletes get_forecast and expects an is_error result).
+    try:
+        _, _, facts = _results(fn, {})
+    except KeyError:
+        return Miss("lesson.l2.run_tools.unknown_name")
+    if isinstance(facts, Miss):
+        return facts
+    if len(facts) != 2 or not all(f["is_error"] for f in facts):
+        return Miss("lesson.l2.run_tools.unknown_name")
     return None
 
 

@@ -119,7 +119,7 @@ for i, block in enumerate(response.content):
 
 # %% [markdown]
 # ツールを使う場面では、`content` は**ブロックのリスト**です。先頭は思考ブロック（`thinking`）: 既定のモデル `claude-sonnet-5` は
-# 答える前に考え、その記録を本文は空のまま、改ざんを見分ける `signature` を付けて返します。続いて「調べます」という text ブロック、そして tool_use ブロックです:
+# 答える前に考え、その記録を、本文は空のまま改ざんを見分ける `signature` を付けて返します。続いて「調べます」という text ブロック、そして tool_use ブロックです:
 #
 # | フィールド | 中身 |
 # |---|---|
@@ -172,8 +172,8 @@ print([b.type for b in messages[-1]["content"]])
 # %% [markdown]
 # 「この `tool_use_id` に対応する tool_use が、直前の assistant メッセージにない」と断られました。呼び出しの記録を消したので、
 # 結果が誰への答えか分からないのです。2つ目は text と tool_use だけに絞ったものです。今度は「ツールの結果が答える assistant は
-# 思考ブロックで始まること」と断られました。思考ブロックは受け取ったまま（`signature` も本文も）返す決まりで、型を選んで拾う、
-# 辞書に作り直す、`signature` を落とす、のどれも 400 です。`response.content` はリストのまま、手を加えずに履歴に入れます。
+# 思考ブロックで始まること」と断られました。思考ブロックは受け取ったまま（`signature` も本文も）返す決まりで、知っている型だけを拾う、
+# `signature` や本文を落として作り直す、のどれも 400 です。`response.content` はリストのまま、手を加えずに履歴に入れます。
 #
 # ## 3. tool_result ブロックを組み立てる
 #
@@ -220,8 +220,8 @@ print(hl.text_of(final.content))
 # %% tags=["todo", "piece:run_tools"]
 # TODO: content（応答の内容ブロックのリスト）の tool_use ブロックを1つずつ、impls[block.name](**block.input) で実行します。
 # それぞれの結果を {"type": "tool_result", "tool_use_id": block.id, "content": 文字列} にして、呼び出しの順にリストで返します。
-# 辞書やリストの出力は json.dumps(..., ensure_ascii=False) で文字列に。text ブロックは飛ばします。
-# ツールが例外を投げたら、例外のメッセージを content に入れ、"is_error": True を付けた結果にします。
+# 辞書やリストの出力は json.dumps(..., ensure_ascii=False) で文字列に。text ブロックと思考ブロックは飛ばします。
+# impls[block.name] の引き当ても含めて try に入れ、ツールが例外を投げたら（impls にない名前の KeyError も）、例外のメッセージを content に入れ、"is_error": True を付けた結果にします。
 def run_tools(content, impls):
     raise NotImplementedError  # ← この行を消して、ここに書く
 
@@ -334,7 +334,7 @@ print(inspect.getsource(hl.Run.loop))
 # | 履歴 | assistant と結果を `messages` に追加 | `s.commit(results)`（2つを一緒に書くので、途中で止まっても履歴が壊れません） |
 # | 次へ | 末尾の再代入から `while` の判定へ | `yield s.turn(...)` で一時停止し、先頭の `s.receive(...)` が応答を置き換える（再代入にあたる） |
 #
-# `self.check(...)` の3行（`before_send` / `loop_top` / `before_tools`）は、次のノートブックから取り付ける**制御弁**の差し込み口です。
+# `self.check(...)` の3行（`before_send` / `loop_top` / `before_tools`）と、`run_tool_uses` の中の `before_each_tool`（弁4）は、次のノートブックから取り付ける**制御弁**の差し込み口です。
 # 今日は `valves=[]` なので素通りします。同じ天気のタスクを、パッケージ版で1ターンずつ進めます:
 
 # %%
@@ -372,7 +372,7 @@ print(hl.mode_line(hl.connect("weather", live=False)))
 #
 # ## まとめ
 #
-# - 応答の `content` は text と tool_use（`id` / `name` / `input`）が混ざったブロックのリスト
+# - 応答の `content` は思考・text・tool_use（`id` / `name` / `input`）が混ざったブロックのリスト
 # - 履歴には `response.content` をまるごと残す。text だけにしても、思考ブロックを落としても 400
 # - tool_result は `tool_use_id` / `content`（文字列。JSON は `ensure_ascii=False`）/ 失敗時の `is_error`。1ターン分を、直後の1つの user メッセージの先頭にすべて並べる
 # - 続きのリクエストにも `tools` を渡す。省くと 400
@@ -380,7 +380,7 @@ print(hl.mode_line(hl.connect("weather", live=False)))
 #
 # ## 確認問題
 #
-# **問1.** `messages.append({"role": "assistant", "content": response.content[0].text})` と書くと、何が起きますか。
+# **問1.** `messages.append({"role": "assistant", "content": hl.text_of(response.content)})` と書くと、何が起きますか。
 #
 # <details><summary>答え</summary>
 #

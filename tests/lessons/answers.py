@@ -69,6 +69,20 @@ def tools_error_without_flag(content, impls):
     return results
 
 
+def tools_lookup_outside_try(content, impls):
+    results = []
+    for b in content:
+        if b.type != "tool_use":
+            continue
+        tool = impls[b.name]  # a name the model made up raises here, outside the try
+        try:
+            out, failed = json.dumps(tool(**b.input), ensure_ascii=False), False
+        except Exception as err:
+            out, failed = f"失敗: {err}", True
+        results.append({"type": "tool_result", "tool_use_id": b.id, "content": out, "is_error": failed})
+    return results
+
+
 def tools_text_blocks_too(content, impls):  # issue 28: every block run, text ones included
     results = []
     for block in content:
@@ -399,6 +413,7 @@ WRONG = [
     ("run_tools", tools_ascii_json, 2, "lesson.l2.run_tools.ascii"),
     ("run_tools", tools_no_try, 3, "lesson.l2.run_tools.raised"),
     ("run_tools", tools_error_without_flag, 3, "lesson.l2.run_tools.not_error"),
+    ("run_tools", tools_lookup_outside_try, 3, "lesson.l2.run_tools.unknown_name"),
     ("run_tools", tools_text_blocks_too, 1, "lesson.rule.text_block"),
     ("run_tools", tools_stop_at_first_failure, 3, "lesson.l2.run_tools.stopped_early"),
     ("run_tools", tools_return_the_message, 1, "lesson.l2.run_tools.message"),

@@ -5,7 +5,7 @@
 #
 # Previous: none (start here) | Next: [Lesson 3: Stop conditions](02_stop_conditions.ipynb)
 #
-# **Time:** about 50 minutes (reading 28, writing and checking 16, running and predicting 7). To split it into two sittings, stop before "6. Make it a loop" | **You need:** to read Python functions, lists, dicts and `while` (no API key)
+# **Time:** about 50 minutes (reading 28, writing and checking 16, running and predicting 7). To split it into two sittings, stop before "6. Make it a loop" | **You need:** to be able to read Python functions, lists, dicts and `while` (no API key)
 #
 # At the heart of every agent is a short `while` loop. You will take one round trip apart, find out from the API's 400 errors how results must go back, and write the loop yourself.
 # **This is where your own harness starts.**
@@ -117,7 +117,7 @@ for i, block in enumerate(response.content):
         print("    name :", block.name)
         print("    input:", block.input)
 
-# %% [markdown] ja="fe544574cc7f"
+# %% [markdown] ja="64a958fdcd0d"
 # When the model uses a tool, `content` is a **list of blocks**. First comes a thinking block (`thinking`): the default model,
 # `claude-sonnet-5`, thinks before it answers and sends that record back with its text left empty and a `signature` that
 # shows whether it was tampered with. Then a text block ("Let me check...") and a tool_use block:
@@ -170,11 +170,11 @@ try_send(messages + [filtered, {"role": "user", "content": [result_block]}])
 messages.append({"role": "assistant", "content": response.content})  # right: keep every block
 print([b.type for b in messages[-1]["content"]])
 
-# %% [markdown] ja="7688eb109cd4"
+# %% [markdown] ja="9edea751386d"
 # Refused: "no tool_use for this `tool_use_id` in the previous assistant message". With the record of the call deleted,
 # nobody can tell which call the result answers. The second try kept only text and tool_use, and was refused too: "the
 # assistant message your tool results answer must start with a thinking block". Thinking blocks go back exactly as they
-# arrived (`signature` and text): picking blocks by type, rebuilding them as dicts or dropping the `signature` are all 400s.
+# arrived (`signature` and text): keeping only the block types you know, or rebuilding them without the `signature` or the text, gets a 400.
 # Put `response.content` into the history as the list it is, untouched.
 #
 # ## 3. Build the tool_result blocks
@@ -216,14 +216,14 @@ print(hl.text_of(final.content))
 #
 # Now you write the code. This function runs every tool_use block of one turn and turns them into a list of tool_result blocks.
 # The key point: when a tool raises, the loop must not crash; report the failure as a result with `is_error`.
-# When you have written it, run the check cell below. Each point gets a ○, or an × with a hint. Once everything is ○, the function is saved in `my_harness.py`.
+# When you have written it, run the check cell below. Each point prints `[PASS]`, or `[FAIL]` with a hint. Once every point passes, the function is saved in `my_harness.py`.
 # It is the first piece of **your own harness**.
 
-# %% tags=["todo", "piece:run_tools"] ja="6b72debb4971"
+# %% tags=["todo", "piece:run_tools"] ja="058f4a6a5ec7"
 # TODO: Run each tool_use block in content (the list of a response's content blocks) with impls[block.name](**block.input).
 # Make each result {"type": "tool_result", "tool_use_id": block.id, "content": a string}, and return them as a list, in the order of the calls.
-# Turn a dict or list output into a string with json.dumps(..., ensure_ascii=False). Skip text blocks.
-# When a tool raises, put the exception's message in content and add "is_error": True to that result.
+# Turn a dict or list output into a string with json.dumps(..., ensure_ascii=False). Skip text and thinking blocks.
+# Put the impls[block.name] lookup inside the try too: when a tool raises (or its name is missing from impls, a KeyError), put the exception's message in content and add "is_error": True to that result.
 def run_tools(content, impls):
     raise NotImplementedError  # ← delete this line and write your code here
 
@@ -327,7 +327,7 @@ import inspect
 
 print(inspect.getsource(hl.Run.loop))
 
-# %% [markdown] ja="cb3c08b97fdb"
+# %% [markdown] ja="0640d7a72690"
 # | Step | Your `run_agent` | `Run.loop` |
 # |---|---|---|
 # | Request | `response = client.messages.create(...)` | `s.receive(self.query())` (`query()` sends the whole history and `tools` every time) |
@@ -336,7 +336,7 @@ print(inspect.getsource(hl.Run.loop))
 # | History | append the assistant message and the results to `messages` | `s.commit(results)` (writes both together, so stopping midway never breaks the history) |
 # | Next | from the reassignment at the end back to the `while` test | pauses at `yield s.turn(...)`; `s.receive(...)` at the top replaces the response (the reassignment) |
 #
-# The three `self.check(...)` lines (`before_send` / `loop_top` / `before_tools`) are the sockets for the **control valves** you fit from the next notebook on.
+# The three `self.check(...)` lines (`before_send` / `loop_top` / `before_tools`) and `before_each_tool` inside `run_tool_uses` (valve 4) are the sockets for the **control valves** you fit from the next notebook on.
 # Today `valves=[]`, so they let everything through. Here is the same weather task on the package's loop, one turn at a time:
 
 # %% ja="0e5b35fe3b85"
@@ -348,7 +348,7 @@ w
 w.run_all()
 
 # %% [markdown] ja="2d2079c4a6d2"
-# ## Switch to the live Claude
+# ## Switch to live Claude
 #
 # **Before** starting Jupyter, put your API key in an environment variable in the terminal (written in a notebook, it would stay in the saved file):
 #
@@ -364,7 +364,7 @@ w.run_all()
 print(hl.mode_line(hl.connect("weather")))
 print(hl.mode_line(hl.connect("weather", live=False)))
 
-# %% [markdown] ja="31cd7166d76a"
+# %% [markdown] ja="646d95b4cc06"
 # ## Try it
 #
 # 1. Add Sapporo to the `table` in `get_weather` (`"Sapporo": {"temp": 3, "condition": "snow ❄", "humidity": 80}`), run the cell again,
@@ -374,7 +374,7 @@ print(hl.mode_line(hl.connect("weather", live=False)))
 #
 # ## Summary
 #
-# - A response's `content` is a list of blocks, text and tool_use (`id` / `name` / `input`) mixed
+# - A response's `content` is a list of blocks, thinking, text and tool_use (`id` / `name` / `input`) mixed
 # - Keep the whole `response.content` in the history. Keep only the text, or drop the thinking block, and you get a 400
 # - A tool_result has `tool_use_id`, `content` (a string; JSON with `ensure_ascii=False`) and, on failure, `is_error`. All of one turn's results go first in the single user message that follows
 # - Pass `tools` on the follow-up requests too. Leave them out and you get a 400
@@ -382,7 +382,7 @@ print(hl.mode_line(hl.connect("weather", live=False)))
 #
 # ## Check your understanding
 #
-# **Q1.** What happens if you write `messages.append({"role": "assistant", "content": response.content[0].text})`?
+# **Q1.** What happens if you write `messages.append({"role": "assistant", "content": hl.text_of(response.content)})`?
 #
 # <details><summary>Answer</summary>
 #

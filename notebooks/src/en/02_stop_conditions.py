@@ -183,15 +183,15 @@ for name in CASES:
     print(f"{name:<30} {step:<7} {last.stop_reason:<30} requests: {requests}  text={hl.text_of(last.content)[:24]!r}")
 print("times write_file ran:", len(written))
 
-# %% [markdown] ja="936d031ffd01"
-# The last response of `empty_end_turn` is an `end_turn` with no text. Had you written `response.content[0].text`, that would be an `IndexError`.
+# %% [markdown] ja="9a2765778f56"
+# The last response of `empty_end_turn` is an `end_turn` with no text. Had you written `response.content[0].text`, that would be an `AttributeError` (the only block is a thinking block).
 # Read only the blocks with `type == "text"`, as `hl.text_of(...)` does, and you get an empty string. `pause_turn` finishes with `end_turn` after
 # being sent back, and with `max_tokens` nothing was written.
 #
 # ## Break the three anti-patterns
 #
 # The article lists three ways of stopping on something other than `stop_reason`. Each one "usually works", which is why they slip through.
-# Here is a loop in which only the stopping decision `is_done(response, i)` can be swapped, and a script that breaks each one.
+# Here is a loop in which only the stopping decision `is_done(response, i)` can be swapped, and, for each candidate, a script that breaks it.
 
 # %% ja="82d860d34c70"
 def loop_until(is_done, name, prompt):
@@ -302,7 +302,7 @@ def check_at_top(client, impls, MAX_TURNS):  # 1. at the top (lesson 6)
     response = send(client, messages)
     turns = 0
     while response.stop_reason == "tool_use":
-        if turns >= MAX_TURNS:  # ← before entering this iteration, ask whether the loop may go round once more
+        if turns >= MAX_TURNS:  # ← before entering this lap, ask whether the loop may go round once more
             return "stopped at the limit"
         turns += 1
         messages.append({"role": "assistant", "content": response.content})
@@ -422,7 +422,7 @@ end = hl.drain(run.resume(valves=[hl.MaxTurns(5)]))  # carry on with a valve who
 print(f"{type(end).__name__} ({end.cause}) / completed turns: {end.turns} / requests: {run.state.model_calls}")
 
 # %% [markdown] ja="2be8479b324d"
-# ## Switch to the live Claude
+# ## Switch to live Claude
 #
 # **Before** starting Jupyter, put your API key in an environment variable in the terminal (written in a notebook, it would stay in the saved file):
 #
@@ -444,7 +444,7 @@ print(outcome.text)
 # %% [markdown] ja="886ffa73cf16"
 # ## Try it
 #
-# 1. Count the four candidates again with `count(loop, max_turns=1)` and `max_turns=0`. Only 1 always comes out as "N turns, N + 1 requests".
+# 1. Count the four candidates again with `count(loop, max_turns=1)` and `max_turns=0`. Only candidate 1 always comes out as "N turns, N + 1 requests".
 # 2. Break ③ with a script of your own. `loop_until` also takes a list of replies instead of a script name:
 #    after `from harness_lab.emulator import call, reply, say`, run
 #    `loop_until(by_text_block, [reply("Got it, let me look.", call("get_time")), say("It's 10:42.")], "What time is it?")`.
@@ -481,7 +481,7 @@ print(outcome.text)
 #
 # Because the request is at the top of the body, and what `range` asks is "may I send one more request?". The count runs out just after the
 # tools of the Nth response have run, and their results are never sent (N requests, N tool-call turns). Lesson 6 asks at the top of the body
-# about an iteration that "runs the tools and lets the model read their results", so it makes N + 1 requests and N tool-call turns, and every result is read.
+# about a lap that "runs the tools and lets the model read their results", so it makes N + 1 requests and N tool-call turns, and every result is read.
 # </details>
 #
 # Next: [Lesson 4: Runaways and fallbacks](03_runaway_fallbacks.ipynb), where you set off a dead loop, spinning, and budget burnout for real.

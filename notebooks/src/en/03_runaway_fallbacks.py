@@ -381,7 +381,7 @@ print("After resuming:", again.cause, "/", again.turns, "turns finished /", afte
 # appended to the history but held aside, and `resume()` runs its tools and carries on. The Stepper's "Resume" button (where you can edit the limit of
 # the valve that stopped the run) calls the same `resume()`.
 #
-# ## Try it on the live Claude
+# ## Try it on live Claude
 #
 # Set `ANTHROPIC_API_KEY` before starting Jupyter and run the notebook again from the top: `hl.connect("lesson6")` in the setup cell then connects to the real Claude.
 # The cell below runs lesson 6's job on a harness with three valves (the stored output is from the offline run; live, the answer and the usage differ).

@@ -382,7 +382,7 @@ print("sandbox/ holds:", files(box))
 watch.compare()
 
 # %% [markdown] ja="dd4c07c74340"
-# ## Try it on the live Claude
+# ## Try it on live Claude
 #
 # Set the environment variable `ANTHROPIC_API_KEY` before starting Jupyter, and `hl.connect(...)` in the setup cell connects to the real Claude
 # (the output will differ from the offline results stored here). The cell below runs with the approval valve and denies every high-impact action.

@@ -383,7 +383,7 @@ events, end = lessons.drive(my_agent(poster, "Send the daily report", lambda url
 print(end.text, "/ sent:", OUTBOX)
 
 # %% [markdown] ja="27ac77a9062d"
-# ## Switch to the live Claude
+# ## Switch to live Claude
 #
 # Run `export ANTHROPIC_API_KEY=...` in a terminal and restart Jupyter, and `hl.connect("lesson6")` returns the real Claude:
 # the Stepper and `hl.Run` run on the real model (the output differs from what is stored). In a terminal, use `harness-lab run --live "..."`.
