@@ -427,6 +427,18 @@ add(
             "無害なツールは尋ねずに実行し、すべての呼び出しに順番どおり1つずつ結果を返す",
             "harmless tools run without asking; every call gets one result, in order",
         ),
+        "lesson.l5.returned_none": (
+            "何も返していません（返り値が None）。tool_result を results に集めて、最後に return results でリストを返します",
+            "It returned nothing (None); collect the tool_results in results and end with return results",
+        ),
+        "lesson.l5.not_list": (
+            "返り値がリストではなく {got} です。tool_result を results に集めて、最後に return results でリストを返します（yield では返りません）",
+            "It returned a {got}, not a list; collect the tool_results in results and end with return results (yield does not return them)",
+        ),
+        "lesson.l5.returned_early": (
+            "呼び出し {calls} 個に、結果 {results} 個で返りました。return results が for の中にありませんか（全部を処理してから返します）",
+            "It returned {results} result(s) for {calls} calls; is return results inside the for? Return after every call is handled",
+        ),
         "lesson.l5.not_asked": (
             "{tool} を approve に尋ねずに実行しました。名前が HIGH_IMPACT にあるツールは、どれも実行の前に尋ねます",
             "{tool} ran without asking approve; every tool whose name is in HIGH_IMPACT is asked about before it runs",

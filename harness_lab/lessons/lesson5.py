@@ -64,7 +64,7 @@ SAID = {
         "weekly": "週報",
         "saving": "保存します。",
         "post_and_delete": "送って、消します。",
-        "time_and_two": "時刻を見て、2つ書きます。",
+        "time_and_three": "時刻を見て、3つ書きます。",
         "in_order": "順に片付けます。",
         "save_it_all": "まとめて保存して",
         "searching": "探します。",
@@ -82,7 +82,7 @@ SAID = {
         "weekly": "weekly report",
         "saving": "I'll save it.",
         "post_and_delete": "I'll send it, then delete the old one.",
-        "time_and_two": "I'll check the time and write two files.",
+        "time_and_three": "I'll check the time and write three files.",
         "in_order": "I'll take these in order.",
         "save_it_all": "Save it all",
         "searching": "I'll look for it.",
@@ -156,8 +156,10 @@ def _asks_first(fn) -> Miss | None:
     rec = Recorder()
     response = _write()
     returned = fn(response.content, _tools(rec), _approver(rec, _yes))
+    if miss := _shape(returned):
+        return miss
     if not rec.asked("write_file"):
-        return _unasked(rec, "write_file", returned)
+        return _unasked(rec, "write_file", returned, response)
     if not rec.asked_before_ran("write_file", _note()):
         return Miss("lesson.l5.ran_before_asking")
     if len(rec.ran("write_file")) != 1:
@@ -171,16 +173,29 @@ def _asks_first(fn) -> Miss | None:
         _said("post_and_delete"), call("http_post", **post), call("delete_file", **gone), prompt=_said("next")
     )
     returned = fn(response.content, _tools(rec), _approver(rec, _yes))
+    if miss := _shape(returned):
+        return miss
     for name, given in (("http_post", post), ("delete_file", gone)):
         if not rec.asked_before_ran(name, given):
-            return _unasked(rec, name, returned)
+            return _unasked(rec, name, returned, response)
     return None
 
 
-def _unasked(rec: Recorder, name: str, returned: Any) -> Miss:
+def _shape(returned: Any) -> Miss | None:
+    """A return value that is no list of results, named before anything it did is judged."""
+    if returned is None:
+        return Miss("lesson.l5.returned_none")
+    if not isinstance(returned, (list, tuple)):  # a generator, a message dict, a string...
+        return Miss("lesson.l5.not_list", {"got": type(returned).__name__})
+    return None
+
+
+def _unasked(rec: Recorder, name: str, returned: Any, response: Any) -> Miss:
     said = " ".join(str(fact(r)["text"]) for r in returned or ())
     if "approve()" in said:  # the call to approve itself failed, and a try turned it into a result
         return Miss("lesson.l5.approve_call", {"error": said[:120]})
+    if not rec.ran(name) and len(returned) < len(tool_calls(response.content)):  # a return inside the for
+        return Miss("lesson.l5.returned_early", {"calls": len(tool_calls(response.content)), "results": len(returned)})
     return Miss("lesson.l5.not_asked", {"tool": name})
 
 
@@ -198,6 +213,8 @@ def _no_means_not_run(fn) -> Miss | None:
     except Exception as exc:  # a no is an answer for the model, not an error of the harness
         error = describe_error(exc)
         return Miss("lesson.l5.approve_call" if "approve()" in error else "lesson.l5.denied_raised", {"error": error})
+    if miss := _shape(returned):
+        return miss
     if rec.ran("write_file"):
         return Miss("lesson.l5.ran_anyway")
     facts = [fact(r) for r in returned or ()]
@@ -205,26 +222,30 @@ def _no_means_not_run(fn) -> Miss | None:
         return Miss("lesson.l5.denied_dropped")
     if not facts[0]["is_error"]:
         return Miss("lesson.l5.denied_not_error")
-    # One yes, one no in the same turn: each call is asked about, and decided, on its own.
-    rec, note, other = Recorder(), _note(), _other()
+    # No, yes, no in the same turn: each call is asked about, and decided, on its own (a yes is
+    # not remembered for the next call of the same tool, a no does not stop the others).
+    rec, note, other, third = Recorder(), _note(), _other(), {**_other(), "path": "/etc/hosts"}
     response = response_of(
-        _said("time_and_two"),
+        _said("time_and_three"),
         call("get_time"),
         call("write_file", **other),
         call("write_file", **note),
+        call("write_file", **third),
         prompt=_said("next"),
     )
     returned = fn(response.content, _tools(rec), _approver(rec, lambda name, given: given == note))
+    if miss := _shape(returned):
+        return miss
     ran = [e.input for e in rec.ran("write_file")]
-    if logged(other) in ran:
+    if logged(other) in ran or logged(third) in ran:
         return Miss("lesson.l5.ran_anyway")
     if ran != [logged(note)]:
         return Miss("lesson.l5.per_call")
-    facts = [fact(r) for r in returned or ()]
+    facts = [fact(r) for r in returned]
     miss = _one_each(facts, response)
     if miss:
         return miss
-    if not facts[1]["is_error"] or facts[2]["is_error"]:
+    if not facts[1]["is_error"] or facts[2]["is_error"] or not facts[3]["is_error"]:
         return Miss("lesson.l5.denied_not_error")
     return _fails_closed(fn)
 
@@ -236,14 +257,21 @@ def _cannot_answer(name: str, given: dict) -> bool:
 def _fails_closed(fn) -> Miss | None:
     """An approval that raises instead of answering is no yes: the call must not run (it may be
     answered as an is_error result, or the exception may stop the turn; either way nothing ran)."""
-    rec = Recorder()
+    rec, response = Recorder(), _write()
     try:
-        fn(_write().content, _tools(rec), _approver(rec, _cannot_answer))
+        returned = fn(response.content, _tools(rec), _approver(rec, _cannot_answer))
     except NotImplementedError:
         raise
     except Exception:  # the turn stopped before anything ran: closed, as it should be
-        pass
-    return Miss("lesson.l5.failed_open") if rec.ran("write_file") else None
+        return Miss("lesson.l5.failed_open") if rec.ran("write_file") else None
+    if rec.ran("write_file"):
+        return Miss("lesson.l5.failed_open")
+    if miss := _shape(returned):
+        return miss
+    facts = [fact(r) for r in returned]
+    if [f["tool_use_id"] for f in facts] != [c["id"] for c in tool_calls(response.content)]:
+        return Miss("lesson.l5.denied_dropped")  # answered, then: one result for the call, as a denial is
+    return None if facts[0]["is_error"] else Miss("lesson.l5.denied_not_error")
 
 
 def _one_each(facts: list[dict], response: Any) -> Miss | None:
@@ -264,6 +292,8 @@ def _harmless_runs_and_all_answered(fn) -> Miss | None:
     )
     before = content_dicts(response.content)
     returned = fn(response.content, _tools(rec), _approver(rec, _yes))
+    if miss := _shape(returned):
+        return miss
     if {e.name for e in rec.asked()} - {"write_file"}:
         return Miss("lesson.l5.asked_harmless")
     if sorted({e.name for e in rec.ran()}) != ["get_time", "read_file", "write_file"]:
@@ -289,7 +319,9 @@ def _failures_answered(fn) -> Miss | None:
         raise
     except Exception as exc:  # the point is exactly that nothing escapes: say which exception did
         return Miss("lesson.l5.tool_raised", {"error": describe_error(exc)})
-    facts = [fact(r) for r in returned or ()]
+    if miss := _shape(returned):
+        return miss
+    facts = [fact(r) for r in returned]
     miss = _one_each(facts, response)
     if miss:
         return miss

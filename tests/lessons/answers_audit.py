@@ -397,6 +397,56 @@ def approve_fails_open(content, impls, approve):  # an approval that raises coun
     )
 
 
+def approve_forgot_return(content, impls, approve):  # right in every way but the last line
+    good_run_tool_uses(content, impls, approve)
+
+
+def approve_yields(content, impls, approve):  # notebook 04 has just taught generators
+    yield from good_run_tool_uses(content, impls, approve)
+
+
+def approve_return_inside_for(content, impls, approve):
+    results = []
+    for block in content:
+        if block.type != "tool_use":
+            continue
+        results += good_run_tool_uses([block], impls, approve)
+        return results  # one indent too deep
+    return results
+
+
+def approve_remembers_yes(content, impls, approve):  # a yes for write_file taken for every write_file after it
+    results, approved = [], set()
+    for block in content:
+        if block.type != "tool_use":
+            continue
+        if block.name in HIGH_IMPACT and block.name not in approved:
+            if not approve(block.name, block.input):
+                results.append(_denied(block))
+                continue
+            approved.add(block.name)
+        results += good_run_tool_uses([block], impls, lambda name, given: True)
+    return results
+
+
+def approve_raises_dropped(content, impls, approve):  # an approval that raises: not run, and no result either
+    def ask(name, given):
+        try:
+            return approve(name, given)
+        except Exception:
+            return None
+
+    results = []
+    for block in content:
+        if block.type != "tool_use":
+            continue
+        answer = ask(block.name, block.input) if block.name in HIGH_IMPACT else True
+        if answer is None:
+            continue
+        results += good_run_tool_uses([block], impls, lambda name, given, a=answer: a)
+    return results
+
+
 # --- read_file ------------------------------------------------------------------------------
 
 
@@ -472,6 +522,11 @@ WRONG_MORE = [
     ("run_tool_uses", approve_kept_results, 2, "lesson.l5.kept_results"),
     ("run_tool_uses", approve_failure_unflagged, 3, "lesson.l5.failure_not_error"),
     ("run_tool_uses", approve_fails_open, 2, "lesson.l5.failed_open"),
+    ("run_tool_uses", approve_forgot_return, 1, "lesson.l5.returned_none"),
+    ("run_tool_uses", approve_yields, 1, "lesson.l5.not_list"),
+    ("run_tool_uses", approve_return_inside_for, 1, "lesson.l5.returned_early"),
+    ("run_tool_uses", approve_remembers_yes, 2, "lesson.l5.ran_anyway"),
+    ("run_tool_uses", approve_raises_dropped, 2, "lesson.l5.denied_dropped"),
     ("read_file", read_ignores_root, 1, "lesson.l6.read_file.wrong_root"),
     ("read_file", read_whole_file, 1, "lesson.l6.read_file.limit"),
     ("read_file", read_returns_refusal, 2, "lesson.l6.read_file.returned_refusal"),
