@@ -84,6 +84,7 @@ LOOKALIKES = (
     "https://hooks.example.com@evil.net/daily",
     "https://evil.net/hooks.example.com/daily",
     "https://evil.net/daily?to=hooks.example.com",
+    "https://nothooks.example.com/daily",  # ends with the allowed host, and is another one
 )
 
 

@@ -72,6 +72,10 @@ add(
             "外へのパスを拒否しましたが、例外が OSError の仲間ではありません（{error}）。raise PermissionError(...) で拒否します（次のセルの try_read は OSError を受け止めます）",
             "A path outside was refused with an exception that is not an OSError ({error}); refuse with raise PermissionError(...) (try_read in the next cell catches OSError)",
         ),
+        "lesson.l6.read_file.path_root": (
+            'root を Path で渡すと読めませんでした（{error}）。ノートブックは LAB / "project" のような Path を渡します。root と path は文字列の + ではなく Path(root) / path でつなぎます',
+            'It could not read with root given as a Path ({error}); the notebook passes Paths like LAB / "project". Join root and path with Path(root) / path, not string +',
+        ),
         "lesson.l6.read_file.inner_path": (
             "docs/../docs/a.md のような、内側に留まるパスも読めるようにします",
             "A path that stays inside, like docs/../docs/a.md, should read",

@@ -47,6 +47,10 @@ add(
             "ツールは走りましたが、一度も yield lessons.turn(...) していません。1ターン終えるたびに yield します",
             "Tools ran but it never yielded lessons.turn(...); yield after each turn",
         ),
+        "lesson.l6.run_agent.no_request": (
+            "モデルに一度もリクエストを送らずに終わりました。ループは最初に client.messages.create(...) を送ります（approve が None でも、断るのはツールを実行するときです）",
+            "It ended without sending the model a single request; the loop starts with client.messages.create(...) (even with approve None: the refusal comes when a tool would run)",
+        ),
         "lesson.l6.run_agent.no_end": (
             "最後に return lessons.finished(...) か return lessons.stopped(...) がありません（返り値 {got}）",
             "It does not end with return lessons.finished(...) or return lessons.stopped(...) (got {got})",
@@ -58,6 +62,10 @@ add(
         "lesson.l6.run_agent.not_answer": (
             "最後の答えが返りませんでした（{got}）。モデルが切り上げたら return lessons.finished(response, turns, tokens_used) します",
             "The final answer was not returned ({got}); when the model finishes, return lessons.finished(response, turns, tokens_used)",
+        ),
+        "lesson.l6.run_agent.spin_on_resend": (
+            'pause_turn が2回続いたところで、弁3（無進捗）で止まりました。送り返し（"resend"）はツールのターンではありません。署名を比べるのは step が "run_tools" のときだけにします',
+            'It stopped for no progress (valve 3) at the second pause_turn in a row; a resend is no tool turn, so compare signatures only when step is "run_tools"',
         ),
         "lesson.l6.run_agent.pause_turn": (
             'pause_turn の途中の応答で終わりました。next_step が "resend" なら、content をそのまま assistant として履歴に足して、もう一度送ります',

@@ -79,6 +79,14 @@ def _reads_inside(fn) -> Miss | None:
     long = fn("long.md", root=str(project))
     if not isinstance(long, str) or not LONG.startswith(long) or len(long) != 2000:
         return Miss("lesson.l6.read_file.limit", {"length": len(long) if isinstance(long, str) else "?"})
+    try:  # the notebook passes its roots as Path objects (LAB / "project")
+        as_path = fn("README.md", root=project)
+    except NotImplementedError:
+        raise
+    except Exception as exc:
+        return Miss("lesson.l6.read_file.path_root", {"error": describe_error(exc)})
+    if as_path != got:
+        return Miss("lesson.l6.read_file.path_root", {"error": repr(as_path)[:40]})
     try:
         inner = fn("docs/../docs/a.md", root=str(project))
     except Exception:

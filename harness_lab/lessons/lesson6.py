@@ -143,7 +143,8 @@ def _spinning(request: dict) -> Any:
 
 
 def _pausing(request: dict) -> Any:
-    return reply(_said("paused"), stop_reason="pause_turn") if _done(request) == 0 else say(_said("resumed"))
+    # Two pauses in a row: a resend is no tool turn, so valve 3 has no calls to compare and must not fire.
+    return reply(_said("paused"), stop_reason="pause_turn") if _done(request) < 2 else say(_said("resumed"))
 
 
 def _cut_off(request: dict) -> Any:
@@ -197,6 +198,8 @@ def _decides_by_next_step(fn) -> Miss | None:
         return mine.miss
     if mine.cause == "finish" and mine.text == _said("paused"):
         return Miss("lesson.l6.run_agent.pause_turn")
+    if mine.cause == "no_progress":  # two pauses in a row: both signatures are empty
+        return Miss("lesson.l6.run_agent.spin_on_resend")
     if len(emulator.requests) >= 2:
         sent = emulator.requests[1]["messages"]
         if sent[-1].get("role") != "assistant" or len(sent) != 2:
@@ -235,6 +238,8 @@ def _denied(fn, approve: Any) -> tuple[Recorder, dict, Miss | None]:
         return rec, {}, miss
     if stale(emulator):
         return rec, {}, stale(emulator)
+    if not emulator.requests:  # it ended before asking the model anything
+        return rec, {}, Miss("lesson.l6.run_agent.no_request")
     sent = emulator.requests[1]["messages"][-1]["content"] if len(emulator.requests) > 1 else []
     ids = {
         b["id"]: b["name"]

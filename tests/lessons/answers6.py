@@ -119,6 +119,36 @@ def run_agent(client, user_input, tools, tool_impls, approve=None):
 """
 WRONG_RUN_AGENT = [
     (NOT_A_GENERATOR, 1, "lesson.l6.run_agent.not_generator"),
+    (  # valve 3 asked on every step, as the seed's loop body does: two pauses in a row look like spinning
+        variant(
+            (
+                """        if step == "run_tools":
+            signature = signature_of(response.content)
+            if signature == last_signature:
+                return lessons.stopped("no_progress", "空回り", turns, tokens_used)
+            last_signature = signature
+            results""",
+                """        signature = signature_of(response.content)
+        if signature == last_signature:
+            return lessons.stopped("no_progress", "空回り", turns, tokens_used)
+        last_signature = signature
+        if step == "run_tools":
+            results""",
+            )
+        ),
+        2,
+        "lesson.l6.run_agent.spin_on_resend",
+    ),
+    (  # no approver, so it gives up before asking the model anything
+        variant(
+            (
+                "    messages = [{",
+                '    if approve is None:\n        return lessons.stopped("max_turns", "承認なし", 0, 0)\n    messages = [{',
+            )
+        ),
+        6,
+        "lesson.l6.run_agent.no_request",
+    ),
     (
         variant(
             (
@@ -318,6 +348,14 @@ POLICY = "        if urlsplit(url).hostname not in ALLOWED_HOSTS:\n"
 WRONG_MY_AGENT = [
     (
         variant((POLICY, '        if not url.startswith("https://hooks.example.com"):\n'), base=RIGHT_MY_AGENT),
+        3,
+        "lesson.capstone.lookalike_sent",
+    ),
+    (
+        variant(
+            (POLICY, "        if not any(urlsplit(url).hostname.endswith(h) for h in ALLOWED_HOSTS):\n"),
+            base=RIGHT_MY_AGENT,
+        ),
         3,
         "lesson.capstone.lookalike_sent",
     ),

@@ -8,6 +8,7 @@ Each wrong entry: (piece, the wrong function, the point it fails (1-based), the 
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import harness_lab as hl
@@ -462,6 +463,15 @@ def _inside(path, root) -> Path:
     return target
 
 
+def read_joins_strings(path, root="."):  # fine for a str root, a TypeError for notebook 05's Path roots
+    base = os.path.realpath(root)
+    target = os.path.realpath(root + "/" + path)
+    if os.path.commonpath([base, target]) != base:
+        raise PermissionError(path)
+    with open(target, encoding="utf-8") as f:
+        return f.read(2000)
+
+
 def read_whole_file(path, root="."):
     return _inside(path, root).read_text(encoding="utf-8")
 
@@ -529,6 +539,7 @@ WRONG_MORE = [
     ("run_tool_uses", approve_raises_dropped, 2, "lesson.l5.denied_dropped"),
     ("read_file", read_ignores_root, 1, "lesson.l6.read_file.wrong_root"),
     ("read_file", read_whole_file, 1, "lesson.l6.read_file.limit"),
+    ("read_file", read_joins_strings, 1, "lesson.l6.read_file.path_root"),
     ("read_file", read_returns_refusal, 2, "lesson.l6.read_file.returned_refusal"),
     ("read_file", read_raises_value_error, 2, "lesson.l6.read_file.not_permission"),
 ]
