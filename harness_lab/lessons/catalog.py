@@ -250,6 +250,14 @@ add(
             "ツールの例外が外まで飛び出しました。try / except で受け止めて、is_error の結果にします",
             "The tool's exception escaped; catch it and return an is_error result",
         ),
+        "lesson.l2.run_tools.other_blocks": (
+            'tool_use ではないブロックを呼び出しとして扱いました（{error}）。暗号化された思考 redacted_thinking のように、まだ見ていない種類もあります。block.type が "tool_use" のものだけを実行します',
+            'It took a block that is not a tool_use for a call ({error}); there are kinds not shown yet, like the encrypted redacted_thinking. Run only blocks whose type is "tool_use"',
+        ),
+        "lesson.l2.run_tools.list_output": (
+            "ツールがリストを返したとき、content が JSON の文字列になっていません（{got}）。辞書だけでなくリストも json.dumps(..., ensure_ascii=False) で文字列にします",
+            "When a tool returns a list, the content is not JSON text ({got}); json.dumps(..., ensure_ascii=False) lists as well as dicts",
+        ),
         "lesson.l2.run_tools.unknown_name": (
             "impls にないツール名で KeyError が外まで飛び出したか、is_error の結果になりませんでした。impls[block.name] の引き当ても try の中に入れます",
             "A tool name missing from impls raised KeyError out of run_tools, or did not become an is_error result; do the impls[block.name] lookup inside the try too",
@@ -407,8 +415,8 @@ add(
             "Different calls got the same signature {signature}; include both the name and the input",
         ),
         "lesson.l4.signature.call_order": (
-            "呼び出しの順番が入れ替わっただけで、署名が変わりました。並べ替えてからつなぎます（sorted）",
-            "Swapping the order of the calls changed the signature; sort the parts before joining them",
+            "呼び出しの順番が入れ替わっただけで、署名が変わりました。名前だけでなく引数まで含めた部分ごと、並べ替えてからつなぎます（sorted）",
+            "Swapping the order of the calls changed the signature; sort the whole parts (name and arguments, not the names alone) before joining them",
         ),
         "lesson.l4.signature.one_call": (
             "呼び出しが1つ増えても署名が同じです。全部の tool_use を入れます",

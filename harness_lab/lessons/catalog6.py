@@ -178,13 +178,13 @@ add(
         ),
         "lesson.hint.run_tool_uses": (
             "手順:\n"
-            "  1. content の tool_use を1つずつ（text と思考ブロックは飛ばす）\n"
+            "  1. content の tool_use を1つずつ（tool_use 以外のブロックは飛ばす）\n"
             "  2. 名前が HIGH_IMPACT にあり、approve(block.name, block.input) が False なら、実行せずに\n"
             '     {{"type": "tool_result", "tool_use_id": block.id, "content": 断った理由, "is_error": True}} を足して次へ\n'
             "  3. それ以外は try の中で impls[block.name](**block.input) を実行し、出力を文字列にした結果を足す\n"
             "  4. 例外は is_error の結果に。最後に、呼び出しの順のリストを返す",
             "Steps:\n"
-            "  1. take the tool_use blocks of content one by one (skip text and thinking)\n"
+            "  1. take the tool_use blocks of content one by one (skip every other block)\n"
             "  2. when the name is in HIGH_IMPACT and approve(block.name, block.input) is False, do not run it:\n"
             '     add {{"type": "tool_result", "tool_use_id": block.id, "content": why, "is_error": True}} and go on\n'
             "  3. otherwise run impls[block.name](**block.input) inside try and add its output as text\n"

@@ -11,20 +11,24 @@ add(
             "on a refusal, the stop message carries stop_details' explanation and category",
         ),
         "lesson.l7.stop_message.p2": (
-            "stop_details に説明も分類もない refusal でも、空でない停止メッセージを返す",
-            "a refusal whose stop_details has no explanation or category still gets a non-empty stop message",
+            "stop_details に説明も分類もない refusal でも、空でない停止メッセージを返す（None とは書かない）",
+            "a refusal whose stop_details has no explanation or category still gets a non-empty stop message (without the word None)",
         ),
         "lesson.l7.stop_message.p3": (
             "model_context_window_exceeded と max_tokens では、途中までの text を停止メッセージに残す",
             "on model_context_window_exceeded and max_tokens, the stop message keeps the partial text",
         ),
         "lesson.l7.stop_message.p4": (
-            "ループが続ける応答（tool_use・pause_turn）と、答えで終わる応答（end_turn）には None を返す",
-            "a response the loop goes on after (tool_use, pause_turn), or one that ends with an answer (end_turn), gets None",
+            "ループが続ける応答（tool_use・pause_turn）と、答えで終わる応答（end_turn・stop_sequence）には None を返す",
+            "a response the loop goes on after (tool_use, pause_turn), or one that ends with an answer (end_turn, stop_sequence), gets None",
         ),
         "lesson.l7.stop_message.not_text": (
             "停止メッセージは文字列（止めないなら None）で返します。返ってきたのは {got} でした",
             "Return the stop message as a string (None when the loop does not stop); it returned a {got}",
+        ),
+        "lesson.l7.stop_message.shows_none": (
+            "分類も説明もない refusal で、停止メッセージに None と出ました（{got}）。None のときは「分類なし」「説明はありません」のような言葉に置き換えます",
+            'For a refusal with no category or explanation the stop message shows None ({got}); put words such as "no category" or "no explanation given" in its place',
         ),
         "lesson.l7.stop_message.silent": (
             '{reason} で止まるのに、停止メッセージが空（None か ""）です。人には、なぜ止まったかを伝えます',

@@ -41,7 +41,7 @@ def run_tools(content, impls):
     results = []
     for block in content:
         if block.type != "tool_use":
-            continue  # text ブロックと思考ブロックは飛ばす
+            continue  # tool_use 以外（text・思考）は飛ばす
         try:
             output = impls[block.name](**block.input)  # モデルが名指ししたツールを、名指しされた引数で
             text = output if isinstance(output, str) else json.dumps(output, ensure_ascii=False)
@@ -180,8 +180,14 @@ def _each_call_answered(fn) -> Miss | None:
     if got != ids:
         return Miss("lesson.l2.run_tools.order" if sorted(got, key=str) == sorted(ids) else "lesson.l2.run_tools.ids")
     # The next turn: the same function, a new response. Results kept from the last call must not come back.
-    again = response_of(_said("tokyo_only"), call("get_weather", city=_said("tokyo")), prompt=_said("again"))
-    later = _facts(fn(again.content, impls))
+    # It opens with an encrypted (redacted) thinking block: every block that is not a tool_use is skipped,
+    # not only the kinds the lesson has shown so far.
+    redacted = {"type": "redacted_thinking", "data": ""}
+    again = response_of(redacted, _said("tokyo_only"), call("get_weather", city=_said("tokyo")), prompt=_said("again"))
+    try:
+        later = _facts(fn(again.content, impls))
+    except AttributeError as exc:  # a block without .id / .name / .input taken for a call
+        return Miss("lesson.l2.run_tools.other_blocks", {"error": str(exc)[:80]})
     if isinstance(later, list) and [f["tool_use_id"] for f in later] != [c["id"] for c in tool_calls(again.content)]:
         return Miss("lesson.l2.run_tools.kept_results", {"results": len(later)})
     return None
@@ -196,10 +202,7 @@ def _output_as_text(fn) -> Miss | None:
     first = facts[0]
     if first["is_error"]:  # this call works: the tool failed because of how it was called
         return Miss("lesson.l2.run_tools.call_failed", {"got": (first["text"] or "")[:80]})
-    text_blocks = isinstance(first["content"], list) and all(
-        isinstance(b, dict) and b.get("type") == "text" for b in first["content"]
-    )
-    if not (isinstance(first["content"], str) or text_blocks):
+    if not _is_text(first["content"]):
         return Miss("lesson.l2.run_tools.not_text", {"got": type(first["content"]).__name__})
     try:
         value = json.loads(first["text"])
@@ -209,6 +212,30 @@ def _output_as_text(fn) -> Miss | None:
         return Miss("lesson.l2.run_tools.wrong_output")
     if first["text"].isascii():  # the same JSON, its non-ASCII characters escaped as \uXXXX
         return Miss("lesson.l2.run_tools.ascii")
+    return _list_as_json(fn)
+
+
+def _is_text(content: Any) -> bool:
+    """A tool_result's content as the API takes text: a string, or a list of text blocks."""
+    return isinstance(content, str) or (
+        isinstance(content, list) and all(isinstance(b, dict) and b.get("type") == "text" for b in content)
+    )
+
+
+def _list_as_json(fn) -> Miss | None:
+    # A tool that returns a list (notebook 01's get_forecast does) is JSON text too, not Python's repr.
+    weather = WEATHER[lang()]
+    _, _, facts = _results(fn, {"get_weather": lambda city: [weather[city]]})
+    if isinstance(facts, Miss):
+        return facts
+    text = facts[0]["text"] if facts and _is_text(facts[0]["content"]) else None
+    try:
+        value = json.loads(text) if text is not None else None
+    except ValueError:
+        value = None
+    if value != [weather[_said("osaka")]]:
+        got = text if text is not None else type(facts[0]["content"]).__name__ if facts else "?"
+        return Miss("lesson.l2.run_tools.list_output", {"got": str(got)[:60]})
     return None
 
 

@@ -67,6 +67,11 @@ def _same_call_same_signature(fn) -> Miss | None:
     b = fn(_content(call("read_file", limit=100, path="notes.txt")))  # same input, keys written the other way
     if a != b:
         return Miss("lesson.l4.signature.key_order", {"a": a[:60], "b": b[:60]})
+    # ...and inside a nested object too (sort_keys sorts every level; sorting the top level by hand does not)
+    outer = fn(_content(call("search", query="notes", filter={"lang": "ja", "year": 2026})))
+    inner = fn(_content(call("search", query="notes", filter={"year": 2026, "lang": "ja"})))
+    if outer != inner:
+        return Miss("lesson.l4.signature.key_order", {"a": str(outer)[:60], "b": str(inner)[:60]})
     for said in ({"text": _said("once_more")}, {"thinking": _rethought()}):
         if a != fn(_content(call("read_file", path="notes.txt", limit=100), **said)):
             return Miss("lesson.l4.signature.text")
@@ -83,6 +88,9 @@ def _different_calls_differ(fn) -> Miss | None:
     for other in others:
         if fn(_content(other)) == base:
             return Miss("lesson.l4.signature.collides", {"signature": str(base)[:60]})
+    twice = fn(_content(call("read_file", path="notes.txt"), call("read_file", path="notes.txt")))
+    if twice == base:  # a set of calls: reading it twice is not the same turn as reading it once
+        return Miss("lesson.l4.signature.collides", {"signature": str(base)[:60]})
     return None
 
 
@@ -93,6 +101,10 @@ def _order_of_calls_ignored(fn) -> Miss | None:
     if fn(_content(call("get_time"))) in (one, two) or fn(_content(call("read_file", path="a.txt"))) in (one, two):
         return Miss("lesson.l4.signature.one_call")
     if one != two:
+        return Miss("lesson.l4.signature.call_order")
+    # Two calls of the same tool, in either order: sorting by the tool's name alone keeps them as they came.
+    one = fn(_content(call("read_file", path="a.txt"), call("read_file", path="b.txt")))
+    if one != fn(_content(call("read_file", path="b.txt"), call("read_file", path="a.txt"))):
         return Miss("lesson.l4.signature.call_order")
     return None
 

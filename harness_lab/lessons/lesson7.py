@@ -12,6 +12,7 @@ documented shapes (thinking blocks first).
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ..emulator import call
@@ -92,6 +93,8 @@ def _refusal_without_details(fn) -> Miss | None:
         return said
     if not said or not said.strip():
         return Miss("lesson.l7.stop_message.silent", {"reason": "refusal"})
+    if re.search(r"\bNone\b", said):  # an f-string of the missing fields shows the person Python's None
+        return Miss("lesson.l7.stop_message.shows_none", {"got": said[:60]})
     return None
 
 
@@ -117,6 +120,7 @@ def _goes_on_quietly(fn) -> Miss | None:
         ("tool_use", response_of(_text("looking"), call("get_time"))),
         ("pause_turn", response_of(_text("searching"), stop_reason="pause_turn")),
         ("end_turn", response_of(_text("answer"))),
+        ("stop_sequence", response_of(_text("answer"), stop_reason="stop_sequence", stop_sequence="###")),
     )
     for reason, response in cases:
         said = _said(fn, response)

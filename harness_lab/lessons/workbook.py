@@ -26,7 +26,7 @@ import sys
 import tempfile
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from types import ModuleType
+from types import FunctionType, ModuleType
 
 from ..text import t
 from .transcribe import Unwritable, needs, source
@@ -89,6 +89,8 @@ class Workbook:
     def save(self, name: str, lesson: int, fn: Callable, pieces: Iterable[str] = ()) -> str | None:
         """Write ``fn`` as piece ``name`` with what it needs from the notebook: None when saved, else the
         one line that says why not. Names in ``pieces`` are left to their own sections (or the references)."""
+        if not isinstance(fn, FunctionType) or fn.__name__ == "<lambda>":  # a lambda, a partial, a callable object
+            return t("lesson.check.not_saved", name=name)
         try:
             code = joined(needs(fn, set(pieces) | {name} | HEADER_NAMES) + [source(fn)])
         except (OSError, TypeError):  # defined in a way that left no source (exec, a lambda in a dict)

@@ -220,7 +220,7 @@ print(hl.text_of(final.content))
 # %% tags=["todo", "piece:run_tools"]
 # TODO: content（応答の内容ブロックのリスト）の tool_use ブロックを1つずつ、impls[block.name](**block.input) で実行します。
 # それぞれの結果を {"type": "tool_result", "tool_use_id": block.id, "content": 文字列} にして、呼び出しの順にリストで返します。
-# 辞書やリストの出力は json.dumps(..., ensure_ascii=False) で文字列に。text ブロックと思考ブロックは飛ばします。
+# 辞書やリストの出力は json.dumps(..., ensure_ascii=False) で文字列に。tool_use 以外のブロック（text や思考）は飛ばします。
 # impls[block.name] の引き当ても含めて try に入れ、ツールが例外を投げたら（impls にない名前の KeyError も）、例外のメッセージを content に入れ、"is_error": True を付けた結果にします。
 def run_tools(content, impls):
     raise NotImplementedError  # ← この行を消して、ここに書く

@@ -83,6 +83,30 @@ def tools_lookup_outside_try(content, impls):
     return results
 
 
+def tools_dumps_dicts_only(content, impls):  # a list output goes into content as Python's str()
+    results = []
+    for b in content:
+        if b.type != "tool_use":
+            continue
+        out = impls[b.name](**b.input)
+        text = json.dumps(out, ensure_ascii=False) if isinstance(out, dict) else str(out)
+        results.append({"type": "tool_result", "tool_use_id": b.id, "content": text})
+    return results
+
+
+def tools_skips_the_kinds_it_knows(content, impls):  # text and thinking skipped, every other block taken for a call
+    results = []
+    for b in content:
+        if b.type in ("text", "thinking"):
+            continue
+        try:
+            out = json.dumps(impls[b.name](**b.input), ensure_ascii=False)
+            results.append({"type": "tool_result", "tool_use_id": b.id, "content": out})
+        except Exception as err:
+            results.append({"type": "tool_result", "tool_use_id": b.id, "content": str(err), "is_error": True})
+    return results
+
+
 def tools_text_blocks_too(content, impls):  # issue 28: every block run, text ones included
     results = []
     for block in content:
@@ -238,6 +262,22 @@ def sig_first_call_only(content):
     return good_signature(calls[:1])
 
 
+def sig_sorted_by_name(content):  # two calls of one tool keep the order they came in
+    calls = sorted((b for b in content if b.type == "tool_use"), key=lambda b: b.name)
+    return " | ".join(f"{b.name}({json.dumps(b.input, sort_keys=True)})" for b in calls)
+
+
+def sig_top_keys_sorted(content):  # only the top level sorted, by hand
+    parts = (f"{b.name}({json.dumps(dict(sorted(b.input.items())))})" for b in content if b.type == "tool_use")
+    return " | ".join(sorted(parts))
+
+
+def sig_as_set(content):  # a set: the same call twice counts once
+    return " | ".join(
+        sorted({f"{b.name}({json.dumps(b.input, sort_keys=True)})" for b in content if b.type == "tool_use"})
+    )
+
+
 def sig_with_ids(content):
     return " | ".join(sorted(f"{b.id}:{b.name}" for b in content if b.type == "tool_use"))
 
@@ -366,6 +406,21 @@ def _said_text(response):
     return "".join(b.text for b in response.content if b.type == "text")
 
 
+def stop_shows_none(response):  # the missing fields go into the f-string as they are
+    d = response.stop_details
+    if response.stop_reason == "refusal":
+        return f"断られました（{d.category}）: {d.explanation}"
+    if response.stop_reason in ("max_tokens", "model_context_window_exceeded"):
+        return f"{response.stop_reason} 切れました: {_said_text(response)}"
+    return None
+
+
+def stop_everything_else(response):  # next_step's "everything else stops", stop_sequence included
+    if response.stop_reason in ("tool_use", "pause_turn", "end_turn"):
+        return None
+    return stop_shows_none(response) or f"止まりました（{response.stop_reason}）: {_said_text(response)}"
+
+
 def stop_as_dict(response):
     return {"reason": response.stop_reason} if response.stop_reason != "tool_use" else None
 
@@ -414,6 +469,8 @@ WRONG = [
     ("run_tools", tools_no_try, 3, "lesson.l2.run_tools.raised"),
     ("run_tools", tools_error_without_flag, 3, "lesson.l2.run_tools.not_error"),
     ("run_tools", tools_lookup_outside_try, 3, "lesson.l2.run_tools.unknown_name"),
+    ("run_tools", tools_skips_the_kinds_it_knows, 1, "lesson.l2.run_tools.other_blocks"),
+    ("run_tools", tools_dumps_dicts_only, 2, "lesson.l2.run_tools.list_output"),
     ("run_tools", tools_text_blocks_too, 1, "lesson.rule.text_block"),
     ("run_tools", tools_stop_at_first_failure, 3, "lesson.l2.run_tools.stopped_early"),
     ("run_tools", tools_return_the_message, 1, "lesson.l2.run_tools.message"),
@@ -428,6 +485,9 @@ WRONG = [
     ("next_step", step_prose, 1, "lesson.l3.next_step.vocabulary"),
     ("next_step", step_max_tokens_runs, 3, "lesson.l3.next_step.max_tokens"),
     ("next_step", step_stop_sequence_stops, 2, "lesson.l3.next_step.stop_sequence"),
+    ("signature_of", sig_sorted_by_name, 3, "lesson.l4.signature.call_order"),
+    ("signature_of", sig_top_keys_sorted, 1, "lesson.l4.signature.key_order"),
+    ("signature_of", sig_as_set, 2, "lesson.l4.signature.collides"),
     ("signature_of", sig_unsorted_keys, 1, "lesson.l4.signature.key_order"),
     ("signature_of", sig_name_only, 2, "lesson.l4.signature.collides"),
     ("signature_of", sig_call_order, 3, "lesson.l4.signature.call_order"),
@@ -449,6 +509,8 @@ WRONG = [
     ("stop_message", stop_refusal_vague, 1, "lesson.l7.stop_message.no_explanation"),
     ("stop_message", stop_explanation_only, 1, "lesson.l7.stop_message.no_category"),
     ("stop_message", stop_only_when_explained, 2, "lesson.l7.stop_message.silent"),
+    ("stop_message", stop_shows_none, 2, "lesson.l7.stop_message.shows_none"),
+    ("stop_message", stop_everything_else, 4, "lesson.l7.stop_message.not_none"),
     ("stop_message", stop_drops_the_text, 3, "lesson.l7.stop_message.lost_text"),
     ("stop_message", stop_on_pause_too, 4, "lesson.l7.stop_message.not_none"),
 ]

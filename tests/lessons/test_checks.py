@@ -3,6 +3,7 @@ unwritten TODO says so, and a passing piece is kept in the workbook for the next
 
 from __future__ import annotations
 
+import functools
 import textwrap
 
 import pytest
@@ -130,6 +131,21 @@ def test_a_passing_piece_is_saved_and_used_by_the_next_notebook(workbook_here, t
     again = lessons.use("signature_of")
     assert capsys.readouterr().out.strip() == t("lesson.use.mine", name="signature_of", path="my_harness.py")
     assert lessons.judge(lessons.PIECES["signature_of"], again).passed
+
+
+@pytest.mark.parametrize("shape", ["lambda", "partial", "object"])
+def test_a_passing_piece_that_is_no_def_is_used_but_not_saved(shape, workbook_here, capsys):
+    reference = lessons.reference("next_step")
+
+    class Step:
+        def __call__(self, response):
+            return reference(response)
+
+    fn = {"lambda": lambda response: reference(response), "partial": functools.partial(reference), "object": Step()}
+    used = lessons.check("next_step", fn[shape])  # passes, and says why it is not in my_harness.py
+    assert used is fn[shape]
+    assert t("lesson.check.not_saved", name="next_step") in capsys.readouterr().out
+    assert not workbook_here.exists()
 
 
 def test_a_broken_workbook_falls_back_with_one_line(workbook_here, capsys):

@@ -219,10 +219,10 @@ print(hl.text_of(final.content))
 # When you have written it, run the check cell below. Each point prints `[PASS]`, or `[FAIL]` with a hint. Once every point passes, the function is saved in `my_harness.py`.
 # It is the first piece of **your own harness**.
 
-# %% tags=["todo", "piece:run_tools"] ja="058f4a6a5ec7"
+# %% tags=["todo", "piece:run_tools"] ja="6b05d16571f1"
 # TODO: Run each tool_use block in content (the list of a response's content blocks) with impls[block.name](**block.input).
 # Make each result {"type": "tool_result", "tool_use_id": block.id, "content": a string}, and return them as a list, in the order of the calls.
-# Turn a dict or list output into a string with json.dumps(..., ensure_ascii=False). Skip text and thinking blocks.
+# Turn a dict or list output into a string with json.dumps(..., ensure_ascii=False). Skip every block that is not a tool_use (text, thinking).
 # Put the impls[block.name] lookup inside the try too: when a tool raises (or its name is missing from impls, a KeyError), put the exception's message in content and add "is_error": True to that result.
 def run_tools(content, impls):
     raise NotImplementedError  # ← delete this line and write your code here
