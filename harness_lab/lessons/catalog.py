@@ -286,6 +286,10 @@ add(
             "1ターンに複数の呼び出しがあっても、結果を1つの user メッセージにまとめる",
             "several calls in one turn: all results in one user message",
         ),
+        "lesson.l2.run_agent.tools_not_run": (
+            "ツールの結果が、ツールを実行した答えではありません（{got}）。run_tools には、ツールの定義 tools ではなく、関数の辞書 impls を渡します",
+            "The tool results are not what the tools returned ({got}); give run_tools impls, the dict of functions, not tools, the definitions",
+        ),
         "lesson.l2.run_agent.not_text": (
             "返り値が最後の text ではありません（{got}）",
             "It did not return the final text ({got})",

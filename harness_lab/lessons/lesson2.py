@@ -338,10 +338,12 @@ def _carries_two_turns(fn) -> Miss | None:
     # Text beside the calls that sounds like an ending: only stop_reason says whether the turn is over.
     # The second turn's thinking comes back encrypted (redacted_thinking), so a loop that rebuilds only
     # the block types it knows loses it.
+    # The answer comes in two text blocks: all of the text is the answer, not the block at one place.
+    answer = _said("answer")
     script = _scripted(
         reply(thought(), _said("osaka_first"), call("get_weather", city=_said("osaka"))),
         reply(redacted(), _said("tokyo_next"), call("get_weather", city=_said("tokyo"))),
-        reply(thought(), _said("answer")),
+        reply(thought(), answer[: len(answer) // 2], answer[len(answer) // 2 :]),
     )
     returned, emulator, client = _drive(fn, script)
     if isinstance(returned, Miss):
@@ -380,7 +382,19 @@ def _one_message_per_turn(fn) -> Miss | None:
     )
     if last.get("role") != "user" or len(results) != 2:
         return Miss("lesson.l2.run_agent.split_results")
+    said = [fact(b) for b in results]
+    if any(f["is_error"] for f in said) or not _weather_of_osaka(said[0]["text"] or ""):
+        return Miss("lesson.l2.run_agent.tools_not_run", {"got": (said[0]["text"] or "")[:60]})
     return None
+
+
+def _weather_of_osaka(text: str) -> bool:
+    """Whether a result is what get_weather returned for Osaka (as JSON, escaped or not, or as text)."""
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return _said("osaka") in text
+    return isinstance(value, dict) and value.get("city") == _said("osaka")
 
 
 RUN_AGENT = Piece(

@@ -147,6 +147,26 @@ def agent_drops_thinking(client, user_input, tools, impls):  # "only what the mo
     return hl.text_of(response.content)
 
 
+def agent_tools_for_impls(client, user_input, tools, impls):  # the definitions where the functions belong
+    messages = [{"role": "user", "content": user_input}]
+    response = _create(client, tools, messages)
+    while response.stop_reason == "tool_use":
+        messages.append({"role": "assistant", "content": response.content})
+        messages.append({"role": "user", "content": good_run_tools(response.content, tools)})
+        response = _create(client, tools, messages)
+    return hl.text_of(response.content)
+
+
+def agent_first_text_only(client, user_input, tools, impls):  # the answer read from one block
+    messages = [{"role": "user", "content": user_input}]
+    response = _create(client, tools, messages)
+    while response.stop_reason == "tool_use":
+        messages.append({"role": "assistant", "content": response.content})
+        messages.append({"role": "user", "content": good_run_tools(response.content, impls)})
+        response = _create(client, tools, messages)
+    return next(b.text for b in response.content if b.type == "text")
+
+
 def agent_drops_the_text(client, user_input, tools, impls):  # "the calls are what matters"
     messages = [{"role": "user", "content": user_input}]
     response = _create(client, tools, messages)
@@ -507,6 +527,8 @@ WRONG_MORE = [
     ("run_agent", agent_returns_response, 1, "lesson.l2.run_agent.returned_response"),
     ("run_agent", agent_kept_history, 1, "lesson.l2.run_agent.stale_history"),
     ("run_agent", agent_drops_thinking, 2, "lesson.l2.keep_thinking"),
+    ("run_agent", agent_tools_for_impls, 3, "lesson.l2.run_agent.tools_not_run"),
+    ("run_agent", agent_first_text_only, 2, "lesson.l2.run_agent.not_text"),
     ("run_agent", agent_drops_the_text, 2, "lesson.l2.run_agent.not_whole"),
     ("run_agent", agent_results_first, 2, "lesson.l2.results_before_call"),
     ("run_agent", agent_fixed_turns, 1, "lesson.l2.empty_message"),
