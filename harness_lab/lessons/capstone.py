@@ -14,6 +14,7 @@ English kernel hands out the English twin of the reference (``english_capstone.m
 
 from __future__ import annotations
 
+import inspect
 from datetime import datetime
 from typing import Any
 from urllib.parse import urlsplit
@@ -127,11 +128,15 @@ class Trial:
         self.rec, self.sent, self.emulator = Recorder(), [], runaway_guard(script, 16)
         approve = self.rec.approver(decide) if decide is not None else None
         self.miss: Miss | None = None
+        given = (emulated_client(self.emulator), _said("ask"), self._send, approve)
         try:
-            gen = fn(emulated_client(self.emulator), _said("ask"), self._send, approve)
-        except TypeError as exc:
+            inspect.signature(fn).bind(*given)
+        except TypeError as exc:  # my_agent's own def line; a TypeError raised inside it is its own cause
             self.miss = Miss("lesson.capstone.signature", {"error": str(exc)[:80]})
             return
+        except ValueError:  # no signature to read (a builtin): calling it says what is wrong
+            pass
+        gen = fn(*given)
         if not hasattr(gen, "__next__"):
             self.miss = Miss("lesson.capstone.not_generator", {"got": type(gen).__name__})
             return
@@ -176,6 +181,8 @@ def _sends_when_allowed(fn) -> Miss | None:
         results = " ".join(str(r.get("content")) for r in trial.results() if r.get("is_error"))
         if trial.sent:
             return Miss("lesson.capstone.sent_wrong", {"sent": repr(trial.sent)[:80]})
+        if results and not trial.rec.asked():  # valve 4 said no for a person nobody asked
+            return Miss("lesson.capstone.approve_not_passed")
         return Miss("lesson.capstone.not_sent", {"result": results[:80] or "—"})
     if not trial.asked_first():
         return Miss("lesson.capstone.not_asked")

@@ -125,6 +125,10 @@ add(
             "モデルに渡すツールの定義に http_post がありません。tools に HTTP_POST を足します",
             "The tool definitions sent to the model lack http_post; add HTTP_POST to the tools",
         ),
+        "lesson.capstone.approve_not_passed": (
+            "http_post は許可されるはずなのに、approve は一度も尋ねられず、弁4 が断りました。my_agent が受け取った approve を run_agent(..., approve) に渡します",
+            "http_post should have been allowed, but approve was never asked and valve 4 said no; pass the approve my_agent was given on to run_agent(..., approve)",
+        ),
         "lesson.capstone.not_sent": (
             '承認されたのに、許可した宛先へ送りませんでした（モデルに届いた結果: {result}）。http_post の中で send(url, body) を呼び、impls に "http_post" を足します',
             'It was approved but nothing went to the allowed address (the model got: {result}); call send(url, body) inside http_post and add "http_post" to the impls',

@@ -380,6 +380,9 @@ WRONG_MY_AGENT = [
         "lesson.capstone.sent_wrong",
     ),
     (variant(("}, approve)", "}, lambda name, given: True)"), base=RIGHT_MY_AGENT), 1, "lesson.capstone.not_asked"),
+    (variant(("}, approve)", "})"), base=RIGHT_MY_AGENT), 1, "lesson.capstone.approve_not_passed"),
+    # a TypeError inside my_agent is its own cause, not my_agent's def line
+    (variant(("}, approve)", "}, approver=approve)"), base=RIGHT_MY_AGENT), 1, "lesson.raised"),
     (
         variant(("}, approve)", "}, approve or (lambda name, given: True))"), base=RIGHT_MY_AGENT),
         2,
