@@ -20,8 +20,8 @@ add(
             "next_step decides whether to go on: pause_turn is sent back, max_tokens stops without running the cut call",
         ),
         "lesson.l6.run_agent.p3": (
-            "止まらないモデルは、弁1 最大ターン数で止まる（上限 3 なら、ツール 3 ターン・リクエスト 4 回）",
-            "a model that never stops is stopped by valve 1, max turns (a limit of 3: 3 tool turns, 4 requests)",
+            "止まらないモデルは、弁1 最大ターン数で止まる（上限 3 なら、ツール 3 ターン・リクエスト 4 回）。上限ちょうどで答えが出る仕事は止めない",
+            "a model that never stops is stopped by valve 1, max turns (a limit of 3: 3 tool turns, 4 requests); a task answered right at the limit is not",
         ),
         "lesson.l6.run_agent.p4": (
             "トークンを燃やすモデルは、弁2 トークン予算で止まる",
@@ -102,6 +102,10 @@ add(
         "lesson.l6.run_agent.after_increment": (
             "ツール {rounds} ターン・リクエスト {requests} 回で止まりました（上限どおりなら {want_rounds} ターン・{want_requests} 回）。turns += 1 の後で問うと、1ターン早く止まります。手前で問います",
             "It stopped after {rounds} tool turns and {requests} requests (the limit means {want_rounds} and {want_requests}): asking after turns += 1 stops one turn early; ask before it",
+        ),
+        "lesson.l6.run_agent.limit_after_answer": (
+            "ツール {turns} ターンのあと、上限 3 ちょうどで答えが出たのに、弁1（最大ターン数）が止めました。弁1 は答えを受け取ったあとではなく、次の1周に入る前（ループの先頭）に尋ねます",
+            "The answer came after {turns} tool turns, right at the limit of 3, yet valve 1 (max turns) stopped the run; valve 1 asks before the next lap (at the top of the loop), not after the answer has come",
         ),
         "lesson.l6.run_agent.one_too_many": (
             "MAX_TURNS = {limit} で試しましたが、ツールが {rounds} ターン・リクエスト {requests} 回と、1ターン多く回りました（上限どおりなら {want_rounds} ターン・{want_requests} 回）。turns > MAX_TURNS ではなく turns >= MAX_TURNS で比べます",

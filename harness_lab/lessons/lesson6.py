@@ -142,6 +142,20 @@ def _spinning(request: dict) -> Any:
     return say(_said("not_found")) if len(last_results(request)) > 3 else call("read_file", path="notes.txt")
 
 
+def _done_at_the_limit(request: dict) -> Any:
+    # Three tool turns, then the answer: a limit of 3 is reached, not crossed, so the task finishes.
+    return say(_said("answer")) if _done(request) >= 3 else _never_ending(request)
+
+
+def _max_turns_holds(fn) -> Miss | None:
+    if miss := _ends_like_the_package(fn, _never_ending, NO_MAX_TURNS, turns=3):
+        return miss
+    mine, _, _ = learner_end(fn, _done_at_the_limit, turns=3)
+    if mine.miss is None and mine.cause == "max_turns":  # asked after the answer came, not before the next lap
+        return Miss("lesson.l6.run_agent.limit_after_answer", {"turns": mine.rounds})
+    return compare(mine, package_end(_done_at_the_limit, turns=3), turns=3)
+
+
 def _pausing(request: dict) -> Any:
     # Two pauses in a row: a resend is no tool turn, so valve 3 has no calls to compare and must not fire.
     return reply(_said("paused"), stop_reason="pause_turn") if _done(request) < 2 else say(_said("resumed"))
@@ -320,7 +334,7 @@ RUN_AGENT_WITH_VALVES = Piece(
     (
         Point("lesson.l6.run_agent.p1", _finishes_a_task),
         Point("lesson.l6.run_agent.p2", _decides_by_next_step),
-        Point("lesson.l6.run_agent.p3", lambda fn: _ends_like_the_package(fn, _never_ending, NO_MAX_TURNS, turns=3)),
+        Point("lesson.l6.run_agent.p3", _max_turns_holds),
         Point("lesson.l6.run_agent.p4", lambda fn: _ends_like_the_package(fn, _burning, budget=3000)),
         Point("lesson.l6.run_agent.p5", lambda fn: _ends_like_the_package(fn, _spinning)),
         Point("lesson.l6.run_agent.p6", _never_without_a_yes),

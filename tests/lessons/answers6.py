@@ -119,6 +119,17 @@ def run_agent(client, user_input, tools, tool_impls, approve=None):
 """
 WRONG_RUN_AGENT = [
     (NOT_A_GENERATOR, 1, "lesson.l6.run_agent.not_generator"),
+    (  # valve 1 asked after the re-send: a task done right at the limit loses its answer
+        variant(
+            (VALVE_1, ""),
+            (
+                "        step = next_step(response)\n    if step",
+                "        step = next_step(response)\n" + VALVE_1 + "    if step",
+            ),
+        ),
+        3,
+        "lesson.l6.run_agent.limit_after_answer",
+    ),
     (  # valve 3 asked on every step, as the seed's loop body does: two pauses in a row look like spinning
         variant(
             (
