@@ -67,6 +67,10 @@ add(
             'pause_turn が2回続いたところで、弁3（無進捗）で止まりました。送り返し（"resend"）はツールのターンではありません。署名を比べるのは step が "run_tools" のときだけにします',
             'It stopped for no progress (valve 3) at the second pause_turn in a row; a resend is no tool turn, so compare signatures only when step is "run_tools"',
         ),
+        "lesson.l6.run_agent.empty_results": (
+            "pause_turn の送り返しで、中身が空の user メッセージも送りました。送り返しにはツールの結果がありません。user メッセージは results があるときだけ足します（if results:。API の 400: {error}）",
+            "Resending after pause_turn, it also sent a user message with nothing in it; a resend has no tool results, so add the user message only when there are results (if results:; the API's 400: {error})",
+        ),
         "lesson.l6.run_agent.pause_turn": (
             'pause_turn の途中の応答で終わりました。next_step が "resend" なら、content をそのまま assistant として履歴に足して、もう一度送ります',
             'It ended on the interim pause_turn response; when next_step says "resend", add the content as the assistant message and send again',

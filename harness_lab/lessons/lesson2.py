@@ -120,6 +120,10 @@ _said = in_language(SAID)
 # --- checks for run_tools --------------------------------------------------------------------
 
 
+class CityNotFound(Exception):
+    """What the failing weather tool raises: no KeyError or ValueError, so catching a guessed few is not enough."""
+
+
 def _weather_impls(rec: Recorder, fail: str | None = None) -> dict:
     spy = rec.tool("get_weather", None)
     weather = WEATHER[lang()]
@@ -127,7 +131,7 @@ def _weather_impls(rec: Recorder, fail: str | None = None) -> dict:
     def get_weather(city: str) -> dict:
         spy(city=city)
         if city == fail:
-            raise ValueError(f"{_said('no_city')}: {city}")
+            raise CityNotFound(f"{_said('no_city')}: {city}")
         return weather[city]
 
     return {"get_weather": get_weather}
@@ -243,7 +247,7 @@ def _failure_is_a_result(fn) -> Miss | None:
     rec = Recorder()
     try:
         _, _, facts = _results(fn, _weather_impls(rec, fail=_said("osaka")))
-    except ValueError:
+    except CityNotFound:
         return Miss("lesson.l2.run_tools.raised")
     if isinstance(facts, Miss):
         return facts

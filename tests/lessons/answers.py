@@ -94,6 +94,19 @@ def tools_dumps_dicts_only(content, impls):  # a list output goes into content a
     return results
 
 
+def tools_catches_a_guessed_few(content, impls):  # the errors it thought of, not every exception
+    results = []
+    for b in content:
+        if b.type != "tool_use":
+            continue
+        try:
+            out, failed = json.dumps(impls[b.name](**b.input), ensure_ascii=False), False
+        except (KeyError, ValueError) as err:
+            out, failed = str(err), True
+        results.append({"type": "tool_result", "tool_use_id": b.id, "content": out, "is_error": failed})
+    return results
+
+
 def tools_skips_the_kinds_it_knows(content, impls):  # text and thinking skipped, every other block taken for a call
     results = []
     for b in content:
@@ -471,6 +484,7 @@ WRONG = [
     ("run_tools", tools_lookup_outside_try, 3, "lesson.l2.run_tools.unknown_name"),
     ("run_tools", tools_skips_the_kinds_it_knows, 1, "lesson.l2.run_tools.other_blocks"),
     ("run_tools", tools_dumps_dicts_only, 2, "lesson.l2.run_tools.list_output"),
+    ("run_tools", tools_catches_a_guessed_few, 3, "lesson.l2.run_tools.raised"),
     ("run_tools", tools_text_blocks_too, 1, "lesson.rule.text_block"),
     ("run_tools", tools_stop_at_first_failure, 3, "lesson.l2.run_tools.stopped_early"),
     ("run_tools", tools_return_the_message, 1, "lesson.l2.run_tools.message"),

@@ -119,6 +119,13 @@ def run_agent(client, user_input, tools, tool_impls, approve=None):
 """
 WRONG_RUN_AGENT = [
     (NOT_A_GENERATOR, 1, "lesson.l6.run_agent.not_generator"),
+    (  # lesson 2's habit: the results' user message after every step, the resend's empty one too
+        variant(
+            ("        if results:\n            messages.append(", "        if True:\n            messages.append(")
+        ),
+        2,
+        "lesson.l6.run_agent.empty_results",
+    ),
     (  # valve 1 asked after the re-send: a task done right at the limit loses its answer
         variant(
             (VALVE_1, ""),
