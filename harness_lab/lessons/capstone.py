@@ -177,6 +177,9 @@ def _sends_when_allowed(fn) -> Miss | None:
         return trial.miss
     if "http_post" not in trial.defined():
         return Miss("lesson.capstone.not_defined")
+    first = trial.results()[:1]  # the scenario's first call is get_time
+    if "get_time" not in trial.defined() or (first and first[0].get("is_error")):
+        return Miss("lesson.capstone.get_time_missing")
     if trial.sent != [_daily()]:
         results = " ".join(str(r.get("content")) for r in trial.results() if r.get("is_error"))
         if trial.sent:

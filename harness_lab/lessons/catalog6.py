@@ -121,6 +121,10 @@ add(
             "my_agent が run_agent のジェネレーターを返していません（{got}）。return run_agent(...) で返します",
             "my_agent did not return the run_agent generator (got {got}); return run_agent(...)",
         ),
+        "lesson.capstone.get_time_missing": (
+            'get_time が配線されていません（tools に GET_TIME がないか、impls に "get_time" がありません）。モデルは時刻を見てから送ります。run_agent には両方のツールを渡します',
+            'get_time is not wired (GET_TIME missing from the tools, or "get_time" from the impls); the model checks the time before it sends, so give run_agent both tools',
+        ),
         "lesson.capstone.not_defined": (
             "モデルに渡すツールの定義に http_post がありません。tools に HTTP_POST を足します",
             "The tool definitions sent to the model lack http_post; add HTTP_POST to the tools",

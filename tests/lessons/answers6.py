@@ -391,6 +391,8 @@ WRONG_MY_AGENT = [
         "lesson.capstone.refusal_not_error",
     ),
     (variant(("[GET_TIME, HTTP_POST]", "[GET_TIME]"), base=RIGHT_MY_AGENT), 1, "lesson.capstone.not_defined"),
+    (variant(("[GET_TIME, HTTP_POST]", "[HTTP_POST]"), base=RIGHT_MY_AGENT), 1, "lesson.capstone.get_time_missing"),
+    (variant(('{"get_time": get_time, ', "{"), base=RIGHT_MY_AGENT), 1, "lesson.capstone.get_time_missing"),
     (variant(("        send(url, body)\n", ""), base=RIGHT_MY_AGENT), 1, "lesson.capstone.not_sent"),
     (
         variant(("send(url, body)", "send(url, body.upper() + '!')"), base=RIGHT_MY_AGENT),
