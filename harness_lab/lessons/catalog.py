@@ -451,6 +451,10 @@ add(
             "呼び出し {calls} 個に、結果 {results} 個で返りました。return results が for の中にありませんか（全部を処理してから返します）",
             "It returned {results} result(s) for {calls} calls; is return results inside the for? Return after every call is handled",
         ),
+        "lesson.l5.approve_args": (
+            "approve を {got} と呼びました。approve にはツールの名前（block.name）と入力の辞書（block.input）を、この順で渡します",
+            "It called {got}; pass approve the tool's name (block.name) and its input dict (block.input), in that order",
+        ),
         "lesson.l5.not_asked": (
             "{tool} を approve に尋ねずに実行しました。名前が HIGH_IMPACT にあるツールは、どれも実行の前に尋ねます",
             "{tool} ran without asking approve; every tool whose name is in HIGH_IMPACT is asked about before it runs",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import reprlib
 from typing import Any
 
 from ..emulator import call
@@ -140,11 +141,15 @@ def _tools(rec: Recorder) -> dict:
 def _approver(rec: Recorder, decide) -> Any:
     """An approval callback shaped as the notebook's are: ``approve(name, tool_input)``."""
     log = rec.approver(decide)
+    odd: list[str] = []  # questions asked with something else than (the tool's name, its input dict)
 
     def approve(name, tool_input):
+        if not isinstance(name, str) or not isinstance(tool_input, dict):
+            odd.append(f"approve({reprlib.repr(name)}, {reprlib.repr(tool_input)})")
         return log(name, tool_input)
 
     approve.__qualname__ = "approve"  # what an error names when the learner calls it another way
+    approve.odd = odd  # type: ignore[attr-defined]
     return approve
 
 
@@ -154,10 +159,12 @@ def _yes(name: str, given: dict) -> bool:
 
 def _asks_first(fn) -> Miss | None:
     rec = Recorder()
-    response = _write()
-    returned = fn(response.content, _tools(rec), _approver(rec, _yes))
+    response, approve = _write(), _approver(rec, _yes)
+    returned = fn(response.content, _tools(rec), approve)
     if miss := _shape(returned):
         return miss
+    if approve.odd:  # asked before running, but about something a person could not read as the call
+        return Miss("lesson.l5.approve_args", {"got": approve.odd[0][:80]})
     if not rec.asked("write_file"):
         return _unasked(rec, "write_file", returned, response)
     if not rec.asked_before_ran("write_file", _note()):

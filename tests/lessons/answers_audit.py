@@ -418,6 +418,18 @@ def approve_fails_open(content, impls, approve):  # an approval that raises coun
     )
 
 
+def approve_asks_with_the_block(content, impls, approve):  # the whole block where its input belongs
+    return good_run_tool_uses(
+        content,
+        impls,
+        lambda name, given: approve(name, next(b for b in content if b.type == "tool_use" and b.input is given)),
+    )
+
+
+def approve_arguments_swapped(content, impls, approve):
+    return good_run_tool_uses(content, impls, lambda name, given: approve(given, name))
+
+
 def approve_forgot_return(content, impls, approve):  # right in every way but the last line
     good_run_tool_uses(content, impls, approve)
 
@@ -555,6 +567,8 @@ WRONG_MORE = [
     ("run_tool_uses", approve_failure_unflagged, 3, "lesson.l5.failure_not_error"),
     ("run_tool_uses", approve_fails_open, 2, "lesson.l5.failed_open"),
     ("run_tool_uses", approve_forgot_return, 1, "lesson.l5.returned_none"),
+    ("run_tool_uses", approve_asks_with_the_block, 1, "lesson.l5.approve_args"),
+    ("run_tool_uses", approve_arguments_swapped, 1, "lesson.l5.approve_args"),
     ("run_tool_uses", approve_yields, 1, "lesson.l5.not_list"),
     ("run_tool_uses", approve_return_inside_for, 1, "lesson.l5.returned_early"),
     ("run_tool_uses", approve_remembers_yes, 2, "lesson.l5.ran_anyway"),
