@@ -108,7 +108,7 @@ add(
             "It stopped after {rounds} tool turns and {requests} requests (the limit means {want_rounds} and {want_requests}): asking after turns += 1 stops one turn early; ask before it",
         ),
         "lesson.l6.run_agent.limit_after_answer": (
-            "ツール {turns} ターンのあと、上限 3 ちょうどで答えが出たのに、弁1（最大ターン数）が止めました。弁1 は答えを受け取ったあとではなく、次の1周に入る前（ループの先頭）に尋ねます",
+            "ツール {turns} ターンのあと、上限 3 ちょうどで答えが出たのに、弁1（最大ターン数）が止めました。弁1 は答えを受け取ったあとではなく、次の一周に入る前（ループの先頭）に尋ねます",
             "The answer came after {turns} tool turns, right at the limit of 3, yet valve 1 (max turns) stopped the run; valve 1 asks before the next lap (at the top of the loop), not after the answer has come",
         ),
         "lesson.l6.run_agent.one_too_many": (
