@@ -111,6 +111,10 @@ add(
             "ツール {turns} ターンのあと、上限 3 ちょうどで答えが出たのに、弁1（最大ターン数）が止めました。弁1 は答えを受け取ったあとではなく、次の一周に入る前（ループの先頭）に尋ねます",
             "The answer came after {turns} tool turns, right at the limit of 3, yet valve 1 (max turns) stopped the run; valve 1 asks before the next lap (at the top of the loop), not after the answer has come",
         ),
+        "lesson.l6.run_agent.budget_reached": (
+            "使ったトークンが予算 {budget} にちょうど達したのに、もう1回リクエストを送りました。弁2 は「予算に達したら」止めます（> ではなく >=）",
+            "The tokens used reached the budget of {budget} exactly, yet it sent one more request; valve 2 stops once the budget is reached (>=, not >)",
+        ),
         "lesson.l6.run_agent.one_too_many": (
             "MAX_TURNS = {limit} で試しましたが、ツールが {rounds} ターン・リクエスト {requests} 回と、1ターン多く回りました（上限どおりなら {want_rounds} ターン・{want_requests} 回）。turns > MAX_TURNS ではなく turns >= MAX_TURNS で比べます",
             "With MAX_TURNS = {limit}, tools ran {rounds} turns and {requests} requests went out, one turn too many (the limit means {want_rounds} and {want_requests}); compare turns >= MAX_TURNS, not turns > MAX_TURNS",

@@ -156,6 +156,21 @@ def _max_turns_holds(fn) -> Miss | None:
     return compare(mine, package_end(_done_at_the_limit, turns=3), turns=3)
 
 
+def _budget_holds(fn) -> Miss | None:
+    if miss := _ends_like_the_package(fn, _burning, budget=3000):
+        return miss
+    # A budget reached exactly, after two responses: the valve stops once the total reaches it (>=).
+    free, _, _ = learner_end(fn, _burning, budget=10**9)
+    if free.miss is not None or len(free.usage) < 3:
+        return None  # a loop that breaks before then is named by the other points
+    exact = sum(sum(pair) for pair in free.usage[:2])
+    mine, _, _ = learner_end(fn, _burning, budget=exact)
+    want = package_end(_burning, budget=exact)
+    if mine.miss is None and want.cause == "token_budget" and mine.requests > want.requests:
+        return Miss("lesson.l6.run_agent.budget_reached", {"budget": exact})
+    return compare(mine, want, budget=exact)
+
+
 def _pausing(request: dict) -> Any:
     # Two pauses in a row: a resend is no tool turn, so valve 3 has no calls to compare and must not fire.
     return reply(_said("paused"), stop_reason="pause_turn") if _done(request) < 2 else say(_said("resumed"))
@@ -337,7 +352,7 @@ RUN_AGENT_WITH_VALVES = Piece(
         Point("lesson.l6.run_agent.p1", _finishes_a_task),
         Point("lesson.l6.run_agent.p2", _decides_by_next_step),
         Point("lesson.l6.run_agent.p3", _max_turns_holds),
-        Point("lesson.l6.run_agent.p4", lambda fn: _ends_like_the_package(fn, _burning, budget=3000)),
+        Point("lesson.l6.run_agent.p4", _budget_holds),
         Point("lesson.l6.run_agent.p5", lambda fn: _ends_like_the_package(fn, _spinning)),
         Point("lesson.l6.run_agent.p6", _never_without_a_yes),
         Point("lesson.l6.run_agent.p7", _harmless_run_without_asking),

@@ -119,6 +119,11 @@ def run_agent(client, user_input, tools, tool_impls, approve=None):
 """
 WRONG_RUN_AGENT = [
     (NOT_A_GENERATOR, 1, "lesson.l6.run_agent.not_generator"),
+    (
+        variant(("        if tokens_used >= TOKEN_BUDGET:", "        if tokens_used > TOKEN_BUDGET:")),
+        4,
+        "lesson.l6.run_agent.budget_reached",
+    ),
     (  # lesson 2's habit: the results' user message after every step, the resend's empty one too
         variant(
             ("        if results:\n            messages.append(", "        if True:\n            messages.append(")
