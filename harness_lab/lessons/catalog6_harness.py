@@ -135,6 +135,10 @@ add(
             "tool_use が {calls} 個のターンを、結果 {results} 個で yield しました。ツールを実行して結果を履歴に足してから、yield lessons.turn(turns, response, results) にその results を渡します",
             "A turn with {calls} tool_use blocks was yielded with {results} results; run the tools and add the results to the history first, then pass those results to yield lessons.turn(turns, response, results)",
         ),
+        "lesson.l6.run_agent.yield_other_response": (
+            "yield したターンの結果が、そのターンの応答の呼び出しに答えていません。次のリクエストを送ったあとで yield していませんか。yield lessons.turn(...) は、結果を履歴に足した直後、次の client.messages.create(...) の前に置きます",
+            "A yielded turn's results do not answer that turn's response; does it yield after sending the next request? Put yield lessons.turn(...) right after the results go into the history, before the next client.messages.create(...)",
+        ),
         "lesson.l6.run_agent.denied_dropped": (
             "弁4で断った {tool} に tool_result がないまま、次のリクエストを送りました。実行しなくても is_error の結果を返します（API の 400: {error}）",
             "The next request went out with no tool_result for {tool}, which valve 4 denied; return an is_error result even when nothing ran (the API's 400: {error})",

@@ -138,6 +138,11 @@ def protocol_miss(events: list, end: Any, rounds: int) -> Miss | None:
         calls = [b for b in getattr(event.response, "content", None) or () if getattr(b, "type", None) == "tool_use"]
         if event.stop_reason == "tool_use" and len(event.results) != len(calls):
             return Miss("lesson.l6.run_agent.yield_results", {"calls": len(calls), "results": len(event.results)})
+        answered = [
+            r.get("tool_use_id") if isinstance(r, dict) else getattr(r, "tool_use_id", None) for r in event.results
+        ]
+        if event.results and answered != [getattr(b, "id", None) for b in calls]:
+            return Miss("lesson.l6.run_agent.yield_other_response")  # yielded after the next request was sent
     return None
 
 

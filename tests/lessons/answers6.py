@@ -119,6 +119,17 @@ def run_agent(client, user_input, tools, tool_impls, approve=None):
 """
 WRONG_RUN_AGENT = [
     (NOT_A_GENERATOR, 1, "lesson.l6.run_agent.not_generator"),
+    (  # yielded after the next request: each turn carries the response after the one its results answer
+        variant(
+            ("        yield lessons.turn(turns, response, results)\n", ""),
+            (
+                "        step = next_step(response)\n    if step",
+                "        step = next_step(response)\n        yield lessons.turn(turns, response, results)\n    if step",
+            ),
+        ),
+        1,
+        "lesson.l6.run_agent.yield_other_response",
+    ),
     (
         variant(("        if tokens_used >= TOKEN_BUDGET:", "        if tokens_used > TOKEN_BUDGET:")),
         4,
