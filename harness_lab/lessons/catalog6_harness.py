@@ -95,6 +95,10 @@ add(
             "MAX_TURNS = {limit} で試しましたが、弁1が止めず、ツールが {rounds} ターン走ったところで弁2（トークン予算）がやっと止めました。本体の先頭で turns >= MAX_TURNS を問います",
             "With MAX_TURNS = {limit}, valve 1 never stopped it: tools ran {rounds} turns until valve 2 (token budget) did. Ask turns >= MAX_TURNS at the top of the body",
         ),
+        "lesson.l6.run_agent.left_early": (
+            "モデルはまだ続けたい応答（{got}）だったのに、リクエスト {requests} 回で抜けました。最後の return が while の中に入っていませんか（ループの後ろに置きます）",
+            "The model still wanted to go on ({got}), yet it left after {requests} request(s); is the last return inside the while? It belongs after the loop",
+        ),
         "lesson.l6.run_agent.finish_as_stop": (
             'モデルが切り上げた（{got}）のに、lessons.stopped で返しました。next_step が "finish" なら return lessons.finished(response, turns, tokens_used) します',
             'The model finished ({got}), but it returned lessons.stopped; when next_step says "finish", return lessons.finished(response, turns, tokens_used)',

@@ -222,6 +222,8 @@ def _valve(cause: str) -> str:
 def _wrong_end(mine: Ending, want: Ending, limit: dict) -> Miss:
     calls = " / ".join(c for turn in mine.calls[:3] for c in turn) or "—"
     if want.cause == "finish":
+        if mine.cause in ("tool_use", "pause_turn"):  # it left while the model still wanted to go on
+            return Miss("lesson.l6.run_agent.left_early", {"got": mine.cause, "requests": mine.requests})
         if mine.cause in STOP_REASONS:
             return Miss("lesson.l6.run_agent.finish_as_stop", {"got": mine.cause})
         if mine.cause == "no_progress":

@@ -119,6 +119,17 @@ def run_agent(client, user_input, tools, tool_impls, approve=None):
 """
 WRONG_RUN_AGENT = [
     (NOT_A_GENERATOR, 1, "lesson.l6.run_agent.not_generator"),
+    (  # the last return one indent too deep: the loop body runs once
+        variant(
+            (
+                '    return lessons.stopped(response.stop_reason, "止めました", turns, tokens_used)\n',
+                '        return lessons.stopped(response.stop_reason, "止めました", turns, tokens_used)\n',
+            ),
+            ('    if step == "finish":\n        return', '        if step == "finish":\n            return'),
+        ),
+        1,
+        "lesson.l6.run_agent.left_early",
+    ),
     (  # yielded after the next request: each turn carries the response after the one its results answer
         variant(
             ("        yield lessons.turn(turns, response, results)\n", ""),
