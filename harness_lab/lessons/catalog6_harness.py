@@ -179,6 +179,14 @@ add(
             "tokens_used は {used} でしたが、実際に使ったのは {total} トークンです。input_tokens だけでは、モデルが書いた分が抜けます。応答ごとに input_tokens + output_tokens を足します",
             "tokens_used was {used}, but {total} tokens were used: input_tokens alone leaves out what the model wrote. Add input_tokens + output_tokens after each response",
         ),
+        "lesson.l6.run_agent.budget_first_missing": (
+            "最初の応答のトークン（{first}）が数えられていません。ループに入る前の client.messages.create(...) のあとにも tokens_used を足します",
+            "The first response's tokens ({first}) were not counted; add to tokens_used after the client.messages.create(...) before the loop too",
+        ),
+        "lesson.l6.run_agent.budget_counted_late": (
+            "最後の応答のトークンが数えられないまま（{used}）、予算 {budget} を越えて回りました。応答を数えるのが1周遅れで、弁2 が見たあとに足しています。client.messages.create(...) の直後に tokens_used を足します",
+            "The latest response's tokens were never counted ({used}), and it went past the budget of {budget}: each response is counted a lap late, after valve 2 looks. Add to tokens_used right after each client.messages.create(...)",
+        ),
         "lesson.l6.run_agent.budget_ignored": (
             "確認は TOKEN_BUDGET = {budget} にして試しましたが、{used} トークンまで止まりませんでした。上限はモジュールの変数 TOKEN_BUDGET から読みます（引数で受け取るなら名前を token_budget に）",
             "The check set TOKEN_BUDGET = {budget}, yet it ran to {used} tokens; read the limit from the module variable TOKEN_BUDGET (or an argument named token_budget)",

@@ -210,6 +210,11 @@ def _budget_cause(mine: Ending, limit: dict) -> Miss:
         return Miss("lesson.l6.run_agent.budget_output_only", {"used": mine.reported, "total": inputs + outputs})
     if mine.reported and mine.reported == inputs:
         return Miss("lesson.l6.run_agent.budget_input_only", {"used": mine.reported, "total": inputs + outputs})
+    if mine.reported and mine.usage and mine.reported == inputs + outputs - sum(mine.usage[0]):
+        return Miss("lesson.l6.run_agent.budget_first_missing", {"first": sum(mine.usage[0])})
+    if mine.reported and len(mine.usage) > 1 and mine.reported == inputs + outputs - sum(mine.usage[-1]):
+        # all but the latest response: each response is counted one lap late, after the valve looked
+        return Miss("lesson.l6.run_agent.budget_counted_late", {"budget": limit["budget"], "used": mine.reported})
     if mine.reported and mine.reported >= limit["budget"]:
         return Miss("lesson.l6.run_agent.budget_ignored", {"budget": limit["budget"], "used": mine.reported})
     return Miss("lesson.l6.run_agent.budget_not_counted", {"budget": limit["budget"]})

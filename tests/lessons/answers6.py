@@ -117,8 +117,20 @@ NOT_A_GENERATOR = """
 def run_agent(client, user_input, tools, tool_impls, approve=None):
     return "答え"
 """
+FIRST = "    response = client.messages.create(model=MODEL, max_tokens=1024, tools=tools, messages=messages)\n"
+ADD = "    tokens_used += response.usage.input_tokens + response.usage.output_tokens\n"
 WRONG_RUN_AGENT = [
     (NOT_A_GENERATOR, 1, "lesson.l6.run_agent.not_generator"),
+    (variant((FIRST + ADD, FIRST)), 4, "lesson.l6.run_agent.budget_first_missing"),
+    (  # each response counted at the top of the next lap, after valve 2 has looked
+        variant(
+            (FIRST + ADD, FIRST),
+            ("    " + FIRST + "    " + ADD, "    " + FIRST),
+            ("        turns += 1\n", "        turns += 1\n    " + ADD),
+        ),
+        4,
+        "lesson.l6.run_agent.budget_counted_late",
+    ),
     (  # the last return one indent too deep: the loop body runs once
         variant(
             (
