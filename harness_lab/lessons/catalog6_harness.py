@@ -184,7 +184,7 @@ add(
             "The first response's tokens ({first}) were not counted; add to tokens_used after the client.messages.create(...) before the loop too",
         ),
         "lesson.l6.run_agent.budget_counted_late": (
-            "最後の応答のトークンが数えられないまま（{used}）、予算 {budget} を越えて回りました。応答を数えるのが1周遅れで、弁2 が見たあとに足しています。client.messages.create(...) の直後に tokens_used を足します",
+            "最後の応答のトークンが数えられないまま（{used}）、予算 {budget} を越えて回りました。応答を数えるのが一周遅れで、弁2 が見たあとに足しています。client.messages.create(...) の直後に tokens_used を足します",
             "The latest response's tokens were never counted ({used}), and it went past the budget of {budget}: each response is counted a lap late, after valve 2 looks. Add to tokens_used right after each client.messages.create(...)",
         ),
         "lesson.l6.run_agent.budget_ignored": (
