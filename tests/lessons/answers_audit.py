@@ -105,17 +105,8 @@ def _create(client, tools, messages):
     return client.messages.create(model=MODEL, max_tokens=1024, tools=tools, messages=messages)
 
 
-def agent_prints(client, user_input, tools, impls):
-    messages = [{"role": "user", "content": user_input}]
-    response = _create(client, tools, messages)
-    while response.stop_reason == "tool_use":
-        messages.append({"role": "assistant", "content": response.content})
-        messages.append({"role": "user", "content": good_run_tools(response.content, impls)})
-        response = _create(client, tools, messages)
-    print(hl.text_of(response.content))
-
-
-def agent_returns_response(client, user_input, tools, impls):
+def _final(client, user_input, tools, impls):
+    """The lesson's loop, right up to its last response (the wrong answers below differ after it)."""
     messages = [{"role": "user", "content": user_input}]
     response = _create(client, tools, messages)
     while response.stop_reason == "tool_use":
@@ -123,6 +114,14 @@ def agent_returns_response(client, user_input, tools, impls):
         messages.append({"role": "user", "content": good_run_tools(response.content, impls)})
         response = _create(client, tools, messages)
     return response
+
+
+def agent_prints(client, user_input, tools, impls):
+    print(hl.text_of(_final(client, user_input, tools, impls).content))
+
+
+def agent_returns_response(client, user_input, tools, impls):
+    return _final(client, user_input, tools, impls)
 
 
 def agent_kept_history(client, user_input, tools, impls, messages=[]):  # noqa: B006 (the mistake under test)
@@ -148,23 +147,11 @@ def agent_drops_thinking(client, user_input, tools, impls):  # "only what the mo
 
 
 def agent_tools_for_impls(client, user_input, tools, impls):  # the definitions where the functions belong
-    messages = [{"role": "user", "content": user_input}]
-    response = _create(client, tools, messages)
-    while response.stop_reason == "tool_use":
-        messages.append({"role": "assistant", "content": response.content})
-        messages.append({"role": "user", "content": good_run_tools(response.content, tools)})
-        response = _create(client, tools, messages)
-    return hl.text_of(response.content)
+    return hl.text_of(_final(client, user_input, tools, tools).content)
 
 
 def agent_first_text_only(client, user_input, tools, impls):  # the answer read from one block
-    messages = [{"role": "user", "content": user_input}]
-    response = _create(client, tools, messages)
-    while response.stop_reason == "tool_use":
-        messages.append({"role": "assistant", "content": response.content})
-        messages.append({"role": "user", "content": good_run_tools(response.content, impls)})
-        response = _create(client, tools, messages)
-    return next(b.text for b in response.content if b.type == "text")
+    return next(b.text for b in _final(client, user_input, tools, impls).content if b.type == "text")
 
 
 def agent_drops_the_text(client, user_input, tools, impls):  # "the calls are what matters"
