@@ -43,8 +43,8 @@ add(
             "approve was not called the lesson's way ({error}); pass the name and the input: approve(block.name, block.input)",
         ),
         "lesson.l5.per_call": (
-            "同じターンの write_file 2つのうち、許可したほうが実行されませんでした。尋ねるのも決めるのも、呼び出し1つごとです（1つの「いいえ」で全部を止めない）",
-            "Of two write_file calls in one turn, the approved one did not run; ask and decide per call (one no does not stop the others)",
+            "同じターンの write_file 3つのうち、許可した1つが実行されませんでした。尋ねるのも決めるのも、呼び出し1つごとです（1つの「いいえ」で全部を止めない）",
+            "Of three write_file calls in one turn, the approved one did not run; ask and decide per call (one no does not stop the others)",
         ),
         "lesson.l5.call_failed": (
             "許可した write_file が、実行されずに is_error になりました（{got}）。ツールは impls[block.name](**block.input) のように、引数を名前つきで渡して呼びます",
