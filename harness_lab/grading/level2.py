@@ -83,11 +83,15 @@ MAX_TURNS_RANGE = range(2, 21)
 _MAX_ITEMS = 100  # options read from MISSING before it is called endless
 
 # A stop message says that the run stopped, and at a limit. Searched in the lower-cased text.
-_LIMIT = re.compile(r"上限|最大|制限|限度|限界|ターン|回数|max_turns|\b(limit|limits|max|maximum|turns?|cap|capped)\b")
+_LIMIT = re.compile(
+    r"上限|最大|制限|限度|限界|ターン|回数|\d+\s*回|max_turns|"
+    r"\b(limit|limits|max|maximum|turns?|cap|capped|iterations?|rounds?|steps?)\b"
+)
 _STOPPED = re.compile(
     r"止ま|止め|停止|打ち切|中断|中止|終了|終え|切り上げ|やめ|達し|到達|超え|"
     r"\b(stop|stopped|stopping|stops|halt|halted|abort|aborted|ended|cut off|exceeded|reached|hit|"
-    r"gave up|giving up|terminated)\b"
+    r"gave up|giving up|terminated|ran out|running out|out of|did not finish|didn't finish|"
+    r"could not finish|couldn't finish|unfinished)\b"
 )
 
 

@@ -408,6 +408,10 @@ SAYS_STOPPED = [
     "Reached the maximum number of turns; stopping here.",
     "Halted after hitting MAX_TURNS.",
     "The loop hit its turn cap and gave up.",
+    "The agent ran out of turns.",
+    "Aborted after 8 iterations.",
+    "Agent did not finish within 8 turns.",
+    "8回で打ち切りました",
 ]
 SAYS_NOTHING_OF_A_STOP = [
     "4",
@@ -418,6 +422,8 @@ SAYS_NOTHING_OF_A_STOP = [
     "Stopped.",
     "limit: 4",
     "turn 4 of 4",
+    "8回目です",
+    "4 steps so far",
 ]
 
 # Loops graded with a short time limit: each fails criterion 3 only, with this hint.
