@@ -192,17 +192,22 @@ def _criterion1(learner: Callable[[], tuple[Any, Any, Any, Any]], seen: JobResul
             default=default,
             seen=found["tiers"][UNLISTED_TOOL][1],
         )
-    spies = Spies(OUTPUTS)
-    for name in _FORCED:
-        spies.recorder("probe:" + name, _yes)
-    probed = observe(lambda: probe_calls(*learner()[::2], shape), spies.answer, timeout)
-    if probed.status != "ok":
-        return _failed_run(1, probed)
-    for name, (kind, value) in seen_tiers(spies, "probe:", probed.value).items():
-        if kind == "error":
-            return Check.fail(1, title, "grade.raised", error=value)
-        if value != _FORCED[name]:
-            return Check.fail(1, title, "grade.l1.c1.not_data_driven", tool=name, tier=_FORCED[name], seen=value)
+
+    def probe(forced: dict, prefix: str) -> Callable[[], list]:
+        return lambda: probe_calls(*learner()[::2], shape, forced, prefix)
+
+    for number, forced in enumerate(_FORCED):
+        prefix, spies = f"probe{number}:", Spies(OUTPUTS)
+        for name in forced:
+            spies.recorder(prefix + name, _yes)
+        probed = observe(probe(forced, prefix), spies.answer, timeout)
+        if probed.status != "ok":
+            return _failed_run(1, probed)
+        for name, (kind, value) in seen_tiers(spies, prefix, probed.value).items():
+            if kind == "error":
+                return Check.fail(1, title, "grade.raised", error=value)
+            if value != forced[name]:
+                return Check.fail(1, title, "grade.l1.c1.not_data_driven", tool=name, tier=forced[name], seen=value)
     warning = t("grade.l1.c1.allow_warning") if default == "allow" else ""
     return Check(1, title, True, warning=warning)
 

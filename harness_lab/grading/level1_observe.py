@@ -15,7 +15,7 @@ from typing import Any
 
 from ..emulator import call
 from ..messages import field
-from .level1_scene import _FORCED, _OBSERVED, INPUTS, REQUIRED_TIERS
+from .level1_scene import _OBSERVED, INPUTS, REQUIRED_TIERS
 from .policy_probe import items, listed, rewrite, shape_of, tier_name
 from .sandbox import describe_error, plain
 from .scenarios import OUTPUTS, content_of
@@ -71,13 +71,13 @@ def observe_calls(policy: Any, default: Any, run_tool_uses: Callable) -> dict:
     }
 
 
-def probe_calls(policy: Any, run_tool_uses: Callable, shape: str) -> list:
-    """In the child: change the learner's policy (here only) and call each changed tool once."""
-    restore = rewrite(policy, shape, run_tool_uses, _FORCED, in_place=hasattr(os, "fork"))
+def probe_calls(policy: Any, run_tool_uses: Callable, shape: str, forced: dict, prefix: str) -> list:
+    """In the child: change the learner's policy to ``forced`` (here only) and call each changed tool once."""
+    restore = rewrite(policy, shape, run_tool_uses, forced, in_place=hasattr(os, "fork"))
     calls = []
     try:
-        for name in _FORCED:
-            calls.append((name, _observe_one(run_tool_uses, name, "probe:" + name)))
+        for name in forced:
+            calls.append((name, _observe_one(run_tool_uses, name, prefix + name)))
             if calls[-1][1][0] == "error":
                 break
     finally:

@@ -36,11 +36,12 @@ REQUIRED_TIERS = {
 UNLISTED_TOOL = "brand_new_tool"
 # Tools the table never names, written into the learner's policy by the probe of criterion 1.
 PROBE_TIERS = {"list_files": "allow", "create_issue": "ask", "drop_table": "deny"}
-# Where the probe moves each tier.
-_ROTATED = {"allow": "ask", "ask": "deny", "deny": "allow"}
-# The tools each tier is first observed on, and what the probe makes the policy say.
+# Where the two probes move each tier: between them, every tier goes to each of the other two, so a
+# tool name written into the code (an ask list kept beside the policy) shows whichever way it leans.
+_ROTATIONS = ({"allow": "ask", "ask": "deny", "deny": "allow"}, {"allow": "deny", "ask": "allow", "deny": "ask"})
+# The tools each tier is first observed on, and what each probe makes the policy say.
 _OBSERVED = (*REQUIRED_TIERS, UNLISTED_TOOL)
-_FORCED = {**{name: _ROTATED[was] for name, was in REQUIRED_TIERS.items()}, **PROBE_TIERS}
+_FORCED = tuple({**{name: turn[was] for name, was in REQUIRED_TIERS.items()}, **PROBE_TIERS} for turn in _ROTATIONS)
 
 INPUTS = {
     "get_time": {},

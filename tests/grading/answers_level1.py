@@ -455,6 +455,24 @@ def _dict(run_tool_uses, answers=GOOD_ANSWERS, default="ask"):
     return (DICT_POLICY, default, run_tool_uses, answers)
 
 
+def _high_impact_kept(content, tool_impls, approve):
+    """The starter's HIGH_IMPACT set kept beside the policy: those names are asked whatever the policy says."""
+    results = []
+    for block in content:
+        if block.type != "tool_use":
+            continue
+        tier = DICT_POLICY.get(block.name, DICT_DEFAULT)
+        if tier == "deny":
+            results.append(forbidden(block))
+        elif (tier == "ask" or block.name in {"write_file", "http_post", "delete_file"}) and not approve(
+            block.name, block.input
+        ):
+            results.append(refused(block))
+        else:
+            results.append(run(block, tool_impls))
+    return results
+
+
 # name -> ((POLICY, DEFAULT_TIER, run_tool_uses, ANSWERS), {criterion: hint key})
 WRONG = {
     "policy checked after the tool ran": (_dict(_after_run), {2: "grade.l1.c2.deny_ran"}),
@@ -479,6 +497,7 @@ WRONG = {
         (DENY_ONLY_SETS, "ask", hard_coded_sets, GOOD_ANSWERS),
         {1: "grade.l1.c1.not_data_driven"},
     ),
+    "the starter's HIGH_IMPACT kept beside the policy": (_dict(_high_impact_kept), {1: "grade.l1.c1.not_data_driven"}),
     "a copy of the policy made once": (
         (COPIED_POLICY, "ask", copied_runner, GOOD_ANSWERS),
         {1: "grade.l1.c1.not_data_driven"},
