@@ -308,4 +308,11 @@ def _criterion3(learner: Callable[[], tuple], timeout: float) -> Check:
             return Check.fail(3, title, key, n=n, shown=seen["shown"])
         if seen["calls"] != rounds + 1:
             return Check.fail(3, title, "grade.l2.c3.normal_calls", calls=seen["calls"], expected=rounds + 1)
+    # The same task twice in one process: a count kept outside run_agent starts the second run at the cap.
+    again = run_scene(learner, n, finishing_after(n), timeout, twice=True)
+    broken = _broken(title, again, "grade.l2.c3.normal_runaway", "grade.l2.c3.normal_raised")
+    if broken:
+        return broken
+    if not again.value["returned"] or said("answer") not in again.value["returned"]:
+        return Check.fail(3, title, "grade.l2.c3.count_kept", n=n, shown=again.value["shown"])
     return Check(3, title, True)

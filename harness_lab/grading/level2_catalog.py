@@ -176,6 +176,10 @@ add(
             "普通のタスクで、モデルの最後の答えが返りませんでした（返り値: {shown}）",
             "On a normal task, the model's final answer was not returned (returned: {shown}).",
         ),
+        "grade.l2.c3.count_kept": (
+            "ちょうど {n} ターンで答えるタスクを同じカーネルで2回続けて走らせると、2回目は答えずに {shown} で終わりました。ターン数を run_agent の外（グローバル変数や、既定値の引数）で数えていませんか。turns = 0 は run_agent の中で、呼ばれるたびに作ります",
+            "Run twice in the same kernel, a task that answers after exactly {n} turns ended the second time with {shown}, not the answer. Is the turn count kept outside run_agent (a global, or a default argument)? Set turns = 0 inside run_agent, on every call.",
+        ),
         "grade.l2.c3.cut_at_cap": (
             "ちょうど {n} ターンで答えるタスクが、モデルの答えではなく {shown} で終わりました。MAX_TURNS={n} は {n} ターンまでを許すはずです。判定の位置を見直しましょう",
             "A task that answers after exactly {n} turns ended with {shown}, not the model's answer. MAX_TURNS={n} should allow {n} turns; check where you test the limit.",

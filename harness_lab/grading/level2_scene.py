@@ -147,8 +147,14 @@ def _scenario(run_agent: Callable, task: str) -> dict:
     return {"returned": plain(returned) if isinstance(returned, str) else None, "shown": plain(returned, 60)}
 
 
-def run_scene(learner: Callable[[], tuple], n: int, script: Any, timeout: float) -> JobResult:
+def _scenario_twice(run_agent: Callable, task: str) -> dict:
+    """In the child: the loop run twice in one process, as a notebook runs it; what the second run returned."""
+    _scenario(run_agent, task)
+    return _scenario(run_agent, task)
+
+
+def run_scene(learner: Callable[[], tuple], n: int, script: Any, timeout: float, twice: bool = False) -> JobResult:
     scene = _Scene(script, n)
-    task = said("task")
-    outcome = observe(lambda: _scenario(learner()[1], task), scene.answer, timeout)
+    task, scenario = said("task"), _scenario_twice if twice else _scenario
+    outcome = observe(lambda: scenario(learner()[1], task), scene.answer, timeout)
     return JobResult("ok", value=scene.summary(outcome.value)) if outcome.status == "ok" else outcome

@@ -339,6 +339,23 @@ RIGHT = {
 }
 
 
+TURNS_SO_FAR = {"turns": 0}  # kept between calls: the mistake under test
+
+
+def counts_across_runs(client, user_input, tools, tool_impls):
+    """The lesson's check, on a count kept outside the function: the next run starts where this one ended."""
+    messages = [{"role": "user", "content": user_input}]
+    response = create(client, messages, tools)
+    while response.stop_reason == "tool_use":
+        if TURNS_SO_FAR["turns"] >= MAX_TURNS:
+            return stop_message()
+        TURNS_SO_FAR["turns"] += 1
+        messages.append({"role": "assistant", "content": response.content})
+        messages.append({"role": "user", "content": run_tool_uses(response.content, tool_impls)})
+        response = create(client, messages, tools)
+    return final_text(response)
+
+
 def _top(missing):
     return (missing, top_of_body, MAX_TURNS)
 
@@ -385,6 +402,7 @@ WRONG = {
     "a bare number at the cap": (_loop(_stopping_with(str(MAX_TURNS))), {3: "grade.l2.c3.no_stop_message"}),
     "a stop that does not say why": (_loop(_stopping_with("停止")), {3: "grade.l2.c3.no_stop_message"}),
     "counts tool_use blocks, not turns": (_loop(counts_blocks), {3: "grade.l2.c3.counts_blocks"}),
+    "counts turns outside run_agent": (_loop(counts_across_runs), {3: "grade.l2.c3.count_kept"}),
     "an extra name field in tool_result": (_loop(names_its_results), {3: "grade.l2.c3.api_rejected"}),
     "runs only the first call of a turn": (_loop(first_call_only), {3: "grade.l2.c3.api_rejected"}),
     "forgets to reassign response": (_loop(forgets_to_reassign), {3: "grade.l2.c3.stale_response"}),
