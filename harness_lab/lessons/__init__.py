@@ -29,7 +29,8 @@ from .capstone import MY_AGENT
 from .checking import Miss, Piece, Point, judge, point_lines, unwritten
 from .confinement import READ_FILE
 from .english_pieces import twin as english_twin
-from .lesson2 import RUN_AGENT, RUN_TOOLS
+from .lesson2 import RUN_TOOLS
+from .lesson2_loop import RUN_AGENT
 from .lesson3 import NEXT_STEP
 from .lesson4 import SIGNATURE_OF
 from .lesson5 import RUN_TOOL_USES

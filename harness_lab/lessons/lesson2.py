@@ -1,4 +1,5 @@
-"""Lesson 2 (notebook 01): ``run_tools`` and the bare ``run_agent`` loop, their checks and references.
+"""Lesson 2 (notebook 01): ``run_tools`` and the bare ``run_agent`` loop, their references and run_tools' checks
+(run_agent's are in ``lesson2_loop``).
 
 The references are what the lesson goes on with until the learner's own version passes; a notebook
 shows them with ``lesson.show(name)``, so they are written for a lesson-2 reader.
@@ -9,9 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import anthropic
-
-from ..emulator import call, emulated_client, redacted, reply, say
+from ..emulator import call
 from ..grading.spies import Recorder
 from ..messages import content_dicts, tool_calls
 from ..model import DEFAULT_MODEL
@@ -19,19 +18,14 @@ from ..text import in_language, lang
 from . import english_pieces
 from .checking import Miss, Piece, Point
 from .scenes import (
-    TOOLS,
-    Recording,
     answer_rejected,
-    api_refusal,
     fact,
-    kept_whole,
     response_of,
-    runaway_guard,
     thought,
     unchanged,
 )
 
-__all__ = ["RUN_AGENT", "RUN_TOOLS", "run_agent", "run_tools"]
+__all__ = ["RUN_TOOLS", "run_agent", "run_tools"]
 
 MODEL = DEFAULT_MODEL
 
@@ -300,117 +294,4 @@ RUN_TOOLS = Piece(
     run_tools,
     shape="run_tools(content, impls)",
     english=english_pieces.run_tools,  # its failure text goes to the model
-)
-
-
-# --- checks for run_agent --------------------------------------------------------------------
-
-
-def _drive(fn, script, limit: int = 12) -> tuple[Any, Any, Recording]:
-    """Run the learner's loop against ``script``; (what it returned or the 400's hint, the emulator that
-    served it, the client that noted each response)."""
-    emulator = runaway_guard(script, limit)
-    client = Recording(emulated_client(emulator))
-    try:
-        returned = fn(client, _said("ask"), TOOLS, _weather_impls(Recorder()))
-    except anthropic.BadRequestError as exc:
-        return api_refusal(exc, emulator.requests[-1].get("messages")), emulator, client
-    return returned, emulator, client
-
-
-def _scripted(*replies):
-    def script(request: dict) -> Any:
-        turn = sum(1 for m in request["messages"] if m.get("role") == "assistant")
-        return replies[min(turn, len(replies) - 1)]
-
-    return script
-
-
-def _answers_at_once(fn) -> Miss | None:
-    for _ in range(2):  # twice: a history kept outside the function would carry the first run into the second
-        returned, emulator, _client = _drive(fn, _scripted(reply(thought(), _said("answer"))))
-        if isinstance(returned, Miss):
-            return returned
-        if returned != _said("answer"):
-            return _not_the_answer(returned)
-        if emulator.requests and len(emulator.requests[0]["messages"]) != 1:
-            return Miss("lesson.l2.run_agent.stale_history", {"count": len(emulator.requests[0]["messages"])})
-    return None
-
-
-def _carries_two_turns(fn) -> Miss | None:
-    # Text beside the calls that sounds like an ending: only stop_reason says whether the turn is over.
-    # The second turn's thinking comes back encrypted (redacted_thinking), so a loop that rebuilds only
-    # the block types it knows loses it.
-    # The answer comes in two text blocks: all of the text is the answer, not the block at one place.
-    answer = _said("answer")
-    script = _scripted(
-        reply(thought(), _said("osaka_first"), call("get_weather", city=_said("osaka"))),
-        reply(redacted(), _said("tokyo_next"), call("get_weather", city=_said("tokyo"))),
-        reply(thought(), answer[: len(answer) // 2], answer[len(answer) // 2 :]),
-    )
-    returned, emulator, client = _drive(fn, script)
-    if isinstance(returned, Miss):
-        return returned
-    if len(emulator.requests) != 3:
-        return Miss("lesson.l2.run_agent.requests", {"count": len(emulator.requests), "want": 3})
-    if not kept_whole(client, emulator.requests):
-        return Miss("lesson.l2.run_agent.not_whole")
-    if returned != _said("answer"):
-        return _not_the_answer(returned)
-    return None
-
-
-def _not_the_answer(returned: Any) -> Miss:
-    if returned is None:
-        return Miss("lesson.l2.run_agent.returned_none")
-    if hasattr(returned, "stop_reason") and hasattr(returned, "content"):  # the whole response
-        return Miss("lesson.l2.run_agent.returned_response")
-    return Miss("lesson.l2.run_agent.not_text", {"got": repr(returned)[:60]})
-
-
-def _one_message_per_turn(fn) -> Miss | None:
-    osaka, tokyo = call("get_weather", city=_said("osaka")), call("get_weather", city=_said("tokyo"))
-    script = _scripted(reply(thought(), _said("both"), osaka, tokyo), say(_said("answer")))
-    returned, emulator, _client = _drive(fn, script)
-    if isinstance(returned, Miss):
-        return returned
-    if len(emulator.requests) < 2:
-        return Miss("lesson.l2.run_agent.requests", {"count": len(emulator.requests), "want": 2})
-    last = emulator.requests[1]["messages"][-1]
-    content = last.get("content")
-    results = (
-        [b for b in content if isinstance(b, dict) and b.get("type") == "tool_result"]
-        if isinstance(content, list)
-        else []
-    )
-    if last.get("role") != "user" or len(results) != 2:
-        return Miss("lesson.l2.run_agent.split_results")
-    said = [fact(b) for b in results]
-    if any(f["is_error"] for f in said) or not _weather_of_osaka(said[0]["text"] or ""):
-        return Miss("lesson.l2.run_agent.tools_not_run", {"got": (said[0]["text"] or "")[:60]})
-    return None
-
-
-def _weather_of_osaka(text: str) -> bool:
-    """Whether a result is what get_weather returned for Osaka (as JSON, escaped or not, or as text)."""
-    try:
-        value = json.loads(text)
-    except ValueError:
-        return _said("osaka") in text
-    return isinstance(value, dict) and value.get("city") == _said("osaka")
-
-
-RUN_AGENT = Piece(
-    "run_agent",
-    2,
-    (
-        Point("lesson.l2.run_agent.p1", _answers_at_once),
-        Point("lesson.l2.run_agent.p2", _carries_two_turns),
-        Point("lesson.l2.run_agent.p3", _one_message_per_turn),
-    ),
-    run_agent,
-    shape="run_agent(client, user_input, tools, impls)",
-    english=english_pieces.run_agent,
-    stalled=lambda fn, seconds: Miss("lesson.l2.run_agent.stalled", {"seconds": seconds}),
 )
