@@ -455,22 +455,10 @@ def _dict(run_tool_uses, answers=GOOD_ANSWERS, default="ask"):
     return (DICT_POLICY, default, run_tool_uses, answers)
 
 
-def _high_impact_kept(content, tool_impls, approve):
-    """The starter's HIGH_IMPACT set kept beside the policy: those names are asked whatever the policy says."""
-    results = []
-    for block in content:
-        if block.type != "tool_use":
-            continue
-        tier = DICT_POLICY.get(block.name, DICT_DEFAULT)
-        if tier == "deny":
-            results.append(forbidden(block))
-        elif (tier == "ask" or block.name in {"write_file", "http_post", "delete_file"}) and not approve(
-            block.name, block.input
-        ):
-            results.append(refused(block))
-        else:
-            results.append(run(block, tool_impls))
-    return results
+def _high_impact_tier(name):
+    """The starter's HIGH_IMPACT set kept beside the policy: those names are asked unless denied."""
+    tier = DICT_POLICY.get(name, DICT_DEFAULT)
+    return "ask" if name in {"write_file", "http_post", "delete_file"} and tier != "deny" else tier
 
 
 # name -> ((POLICY, DEFAULT_TIER, run_tool_uses, ANSWERS), {criterion: hint key})
@@ -497,7 +485,10 @@ WRONG = {
         (DENY_ONLY_SETS, "ask", hard_coded_sets, GOOD_ANSWERS),
         {1: "grade.l1.c1.not_data_driven"},
     ),
-    "the starter's HIGH_IMPACT kept beside the policy": (_dict(_high_impact_kept), {1: "grade.l1.c1.not_data_driven"}),
+    "the starter's HIGH_IMPACT kept beside the policy": (
+        _dict(make_runner(_high_impact_tier)),
+        {1: "grade.l1.c1.not_data_driven"},
+    ),
     "a copy of the policy made once": (
         (COPIED_POLICY, "ask", copied_runner, GOOD_ANSWERS),
         {1: "grade.l1.c1.not_data_driven"},
