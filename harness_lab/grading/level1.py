@@ -115,7 +115,15 @@ def grade_level1_from(learner: Callable[[], tuple[Any, Any, Any, Any]], *, timeo
         except MALFORMED:
             seen = JobResult("tampered")
         else:
-            tiers.update({name: value for name, (kind, value) in seen.value["tiers"].items() if kind == "tier"})
+            # a deny that fell through to the run still refused first: criteria 2 and 3 see what it did then
+            seen_as = {"fell_through": "deny"}
+            tiers.update(
+                {
+                    name: seen_as.get(value, value)
+                    for name, (kind, value) in seen.value["tiers"].items()
+                    if kind == "tier"
+                }
+            )
     checks = (
         guarded(1, _title(1), lambda: _criterion1(learner, seen, timeout)),
         guarded(2, _title(2), lambda: _criterion2(learner, tiers, timeout)),
@@ -177,6 +185,8 @@ def _criterion1(learner: Callable[[], tuple[Any, Any, Any, Any]], seen: JobResul
             return Check.fail(1, title, "grade.raised", error=value)
         if value == expected:
             continue
+        if value in ("approve_args", "fell_through"):
+            return Check.fail(1, title, "grade.l1." + value, tool=name)
         listed = found["listed"][name]
         if listed is None and value == default:
             return Check.fail(1, title, "grade.l1.c1.fell_to_default", tool=name, default=default, expected=expected)
@@ -217,6 +227,8 @@ def _yes(name: str, given: str) -> bool:
 
 
 def _criterion2(learner: Callable[[], tuple[Any, Any, Any, Any]], tiers: dict, timeout: float) -> Check:
+    if "approve_args" in tiers.values():
+        return Check.fail(2, _title(2), "grade.l1.approve_args", tool=ask_tool(tiers))
     ask = ask_tool(tiers)
     if tiers.get(ask) != "ask":
         return Check.fail(2, _title(2), "grade.l1.c2.not_asked")
@@ -345,15 +357,30 @@ class _SentResults:
         return self._reply(request)
 
 
+def _mixed_inputs(ask: str) -> list[dict]:
+    """The inputs of the mixed scene's calls, in order (see ``mixed_scene``)."""
+    approved, refused = ASK_PAIRS[ask]
+    return [INPUTS["get_time"], approved, refused, INPUTS["send_email"], INPUTS["read_file"]]
+
+
 def _verdict3(
     denied: str, ask: str, tiers: dict, scenes: dict, facts: dict, rec: Recorder, rejected: str, given: dict
 ) -> tuple | None:
     alone, mixed = facts["alone"], facts["mixed"]
     content, names = scenes["mixed"], mixed_scene(ask)[1]
     ids = tool_use_ids(content)
+    if len(alone) > 1:
+        return "grade.l1.c3.too_many", {"uses": 1, "results": len(alone)}
     if len(alone) != 1:
         return "grade.l1.c3.deny_no_result", {"tool": denied, "count": len(alone)}
-    if len(mixed) != len(ids):
+    if len(mixed) > len(ids):
+        return "grade.l1.c3.too_many", {"uses": len(ids), "results": len(mixed)}
+    if len(mixed) < len(ids):
+        got_ids = {f["tool_use_id"] for f in mixed}
+        ran = {(e.name, e.input) for e in rec.ran()}
+        for name, use_id, given_input in zip(names, ids, _mixed_inputs(ask)):
+            if use_id not in got_ids and names.count(name) > 1 and (name, logged(given_input)) in ran:
+                return "grade.l1.c3.same_tool_once", {"tool": name}  # it ran, and its result went to its twin
         return "grade.l1.c3.count", {"uses": len(ids), "results": len(mixed)}
     if any(f["type"] != "tool_result" for f in mixed + alone):
         return "grade.l1.c3.type", {}
@@ -366,8 +393,8 @@ def _verdict3(
         return ("grade.l1.c3.order" if sorted(got) == sorted(ids) else "grade.l1.c3.ids"), {}
     if alone[0]["tool_use_id"] != tool_use_ids(scenes["alone"])[0]:
         return "grade.l1.c3.ids", {}
-    approved, refused = ASK_PAIRS[ask]
-    calls = [INPUTS["get_time"], approved, refused, INPUTS["send_email"], INPUTS["read_file"]]
+    calls = _mixed_inputs(ask)
+    refused = calls[2]
     ran = {(e.name, e.input) for e in rec.ran()}
     denials = [(denied, alone[0])] + [(n, f) for n, f in zip(names, mixed) if tiers.get(n) == "deny"]
     for name, fact in denials:

@@ -109,6 +109,18 @@ add(
             "POLICY では {tool} が {listed} になっています。課題の表では {expected} です",
             "POLICY gives {tool} the tier {listed}. The exercise's table says {expected}.",
         ),
+        "grade.l1.fell_through": (
+            "{tool} に「実行しない」という結果を積んだあと、そのまま実行もしてしまいました（1つの呼び出しに結果が2つ）。"
+            "その結果を積んだら continue で次のブロックへ進み、実行の行に届かないようにしましょう",
+            "{tool} got a result refusing it, then ran anyway (two results for one call). After appending that result, "
+            "continue to the next block so the run line is never reached.",
+        ),
+        "grade.l1.approve_args": (
+            "{tool} について approve を呼びましたが、1つ目の引数がツールの入力（辞書）でした。approve(name, input) の順に、"
+            "approve(block.name, block.input) と渡しましょう",
+            "approve was asked about {tool}, but its first argument was the tool's input (a dict). Pass them in the "
+            "order approve(name, input): approve(block.name, block.input).",
+        ),
         "grade.l1.c1.mismatch": (
             "{tool} は {expected} のはずが、{seen} として振る舞いました。課題の表と、run_tool_uses がその段階をどう扱っているかを見比べましょう",
             "{tool} should be {expected} but behaved as {seen}. Compare the exercise's table with how run_tool_uses handles that tier.",
@@ -184,6 +196,18 @@ add(
         "grade.l1.c3.deny_no_result": (
             "deny のツール {tool} だけを呼ぶ応答に、tool_result が {count} 個返りました。呼び出しを宙ぶらりんにせず、ちょうど1つ返しましょう",
             "A response calling only the deny tool {tool} got {count} tool_results back. Leave no call dangling: return exactly one.",
+        ),
+        "grade.l1.c3.too_many": (
+            "tool_use が {uses} 個ある応答に、tool_result が {results} 個返りました。結果を2つ受け取った呼び出しがあります。"
+            "拒否の結果を積んだら、continue で次のブロックへ進みましょう",
+            "It returned {results} tool_results for {uses} tool_use block(s): some call got two. "
+            "After appending a refusal's result, continue to the next block.",
+        ),
+        "grade.l1.c3.same_tool_once": (
+            "{tool} を2回呼ぶ応答で、実行した呼び出しの結果がなくなりました。結果をツール名で引く辞書に入れていませんか。"
+            "同じツールの呼び出しでも、tool_use ごとに（その tool_use_id で）1つずつリストに積みます",
+            "In a response that calls {tool} twice, a call that ran got no result of its own. Are results kept "
+            "in a dict keyed by tool name? Each tool_use gets its own result in the list (with its tool_use_id), even for the same tool.",
         ),
         "grade.l1.c3.count": (
             "tool_use が {uses} 個ある応答に、tool_result が {results} 個返りました。実行しなかった呼び出しにも結果が要ります",

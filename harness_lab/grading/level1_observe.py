@@ -19,7 +19,7 @@ from .level1_scene import _OBSERVED, INPUTS, REQUIRED_TIERS
 from .policy_probe import items, listed, rewrite, shape_of, tier_name
 from .sandbox import describe_error, plain
 from .scenarios import OUTPUTS, content_of
-from .spies import Recorder, Spies, remote_approver, remote_tools
+from .spies import SWAPPED, Recorder, Spies, remote_approver, remote_tools
 
 __all__ = ["fact_of", "observe_calls", "probe_calls", "returned_by", "seen_tiers"]
 
@@ -28,12 +28,18 @@ def _tier_seen(rec: Recorder, name: str, facts: list[dict]) -> str:
     """The tier a single call behaved as: asked → ask; ran and answered cleanly → allow; else deny.
 
     The scene holds one call, so any clean result answers it; whether the ids are right is
-    criterion 3's question.
+    criterion 3's question. Two mistakes get names of their own: ``approve_args`` (the approver got
+    the input where the name goes) and ``fell_through`` (an error result, and then the tool ran
+    anyway: a refusal without its ``continue``).
     """
+    if rec.asked(SWAPPED):
+        return "approve_args"
     if rec.asked(name):
         return "ask"
     answered = [f for f in facts if not f["is_error"]]
-    return "allow" if rec.ran(name) and answered else "deny"
+    if rec.ran(name) and answered:
+        return "fell_through" if len(answered) < len(facts) else "allow"
+    return "deny"
 
 
 def seen_tiers(spies: Spies, prefix: str, calls: list) -> dict[str, tuple[str, str]]:

@@ -264,6 +264,21 @@ def _broken(title: str, outcome: JobResult, runaway_key: str, raised_key: str) -
     return None
 
 
+def _fixed_cap(title: str, learner: Callable[[], tuple], n: int, timeout: float) -> Check | None:
+    """The never-ending model again with MAX_TURNS changed: a limit written as a number stays at N."""
+    cap = 2 if n != 2 else 3
+    outcome = run_scene(learner, n, never_ending(cap, lambda k: 1), timeout, cap=cap)
+    broken = _broken(title, outcome, "grade.l2.c3.runaway", "grade.raised")
+    if broken or outcome.value == {"varied": False}:
+        return broken
+    seen = outcome.value
+    if (seen["rounds"], seen["calls"]) == (cap, cap + 1):
+        return None
+    if seen["rounds"] == n:
+        return Check.fail(3, title, "grade.l2.c3.fixed_cap", n=n, cap=cap)
+    return Check.fail(3, title, "grade.l2.c3.counts", n=cap, rounds=seen["rounds"], calls=seen["calls"])
+
+
 def _criterion3(learner: Callable[[], tuple], timeout: float) -> Check:
     title = t("grade.l2.c3.title")
     read = observe(lambda: _read_max_turns(learner()[2]), _no_messages, timeout)
@@ -273,6 +288,8 @@ def _criterion3(learner: Callable[[], tuple], timeout: float) -> Check:
     if kind == "bad":
         return Check.fail(3, title, "grade.l2.c3.bad_max_turns", value=n)
     one_a_turn = run_scene(learner, n, never_ending(n, lambda k: 1), timeout)
+    if one_a_turn.status == "error" and (one_a_turn.value["rounds"], one_a_turn.value["calls"]) == (n, n + 1):
+        return Check.fail(3, title, "grade.l2.c3.raised_at_cap", n=n, error=one_a_turn.error or "?")
     broken = _broken(title, one_a_turn, "grade.l2.c3.runaway", "grade.raised")
     if broken:
         return broken
@@ -287,6 +304,9 @@ def _criterion3(learner: Callable[[], tuple], timeout: float) -> Check:
         return Check.fail(3, title, key, n=n, rounds=seen["rounds"], calls=seen["calls"])
     if not seen["returned"] or not says_stopped(seen["returned"]):
         return Check.fail(3, title, "grade.l2.c3.no_stop_message", shown=seen["shown"])
+    fixed = _fixed_cap(title, learner, n, timeout)
+    if fixed:
+        return fixed
 
     parallel = run_scene(learner, n, never_ending(n, lambda k: 2 + k % 2), timeout)
     broken = _broken(title, parallel, "grade.l2.c3.runaway", "grade.raised")

@@ -176,6 +176,14 @@ add(
             "普通のタスクで、モデルの最後の答えが返りませんでした（返り値: {shown}）",
             "On a normal task, the model's final answer was not returned (returned: {shown}).",
         ),
+        "grade.l2.c3.fixed_cap": (
+            "MAX_TURNS を {cap} に変えて走らせても、ループは {n} ターンで止まりました（{cap} ターンで止まるはずです）。上限を数字で書き込まず、run_agent が走るときに MAX_TURNS を読みましょう",
+            "With MAX_TURNS changed to {cap}, your loop still stopped after {n} turns (it should stop after {cap}). Do not write the limit into the loop as a number: read MAX_TURNS when run_agent runs.",
+        ),
+        "grade.l2.c3.raised_at_cap": (
+            "ツール呼び出しちょうど {n} ターンで上限に届いたところで、例外になりました: {error}。例外では呼び出し側に答えが何も返りません。上限で止まったことを伝える文を return しましょう",
+            "Your loop reached the limit after exactly {n} tool turns, then raised: {error}. An exception gives the caller no answer at all; return a sentence saying the run stopped at the limit.",
+        ),
         "grade.l2.c3.count_kept": (
             "ちょうど {n} ターンで答えるタスクを同じカーネルで2回続けて走らせると、2回目は答えずに {shown} で終わりました。ターン数を run_agent の外（グローバル変数や、既定値の引数）で数えていませんか。turns = 0 は run_agent の中で、呼ばれるたびに作ります",
             "Run twice in the same kernel, a task that answers after exactly {n} turns ended the second time with {shown}, not the answer. Is the turn count kept outside run_agent (a global, or a default argument)? Set turns = 0 inside run_agent, on every call.",

@@ -116,13 +116,10 @@ class _Scene:
         returned, shown = seen["returned"], seen["shown"]
         if not (returned is None or type(returned) is str) or type(shown) is not str:
             raise TypeError("not what the grader's child sends")
-        return {
-            "returned": returned,
-            "shown": shown,
-            "calls": len(self.emulator.requests),
-            "rounds": len(self.turns),
-            "runs": self.runs,
-        }
+        return {"returned": returned, "shown": shown, **self.counts()}
+
+    def counts(self) -> dict:
+        return {"calls": len(self.emulator.requests), "rounds": len(self.turns), "runs": self.runs}
 
 
 def _error_message(content: bytes) -> str:
@@ -130,6 +127,44 @@ def _error_message(content: bytes) -> str:
         return plain(json.loads(content)["error"]["message"], 300)
     except (ValueError, KeyError, TypeError):
         return ""
+
+
+def _recapped(run_agent: Any, n: int, cap: int) -> list:
+    """In the child: MAX_TURNS made ``cap`` wherever ``run_agent`` reads it when it runs (its module's
+    global, or a default argument that took N when it was defined); the undo steps, empty where there
+    is no such place. A number written into the loop itself is left alone: that is what this finds."""
+    undo = []
+    names = getattr(run_agent, "__globals__", None)
+    if isinstance(names, dict) and type(names.get("MAX_TURNS")) is int and names["MAX_TURNS"] == n:
+        names["MAX_TURNS"] = cap
+        undo.append(lambda: names.__setitem__("MAX_TURNS", n))
+    for attr in ("__defaults__", "__kwdefaults__"):
+        was = getattr(run_agent, attr, None)
+        if isinstance(was, tuple):
+            now: Any = tuple(cap if type(v) is int and v == n else v for v in was)
+        elif isinstance(was, dict):
+            now = {k: cap if type(v) is int and v == n else v for k, v in was.items()}
+        else:
+            continue
+        if now != was:
+            setattr(run_agent, attr, now)
+            undo.append(lambda attr=attr, was=was: setattr(run_agent, attr, was))
+    return undo
+
+
+def _scenario_capped(run_agent: Callable, task: str, n: int, cap: int) -> dict:
+    """In the child: the loop run with MAX_TURNS changed to ``cap``; ``{"varied": False}`` where it cannot be.
+
+    The change is undone afterwards: without ``fork`` the child is a thread of the learner's own kernel.
+    """
+    undo = _recapped(run_agent, n, cap)
+    if not undo:
+        return {"varied": False}
+    try:
+        return _scenario(run_agent, task)
+    finally:
+        for step in undo:
+            step()
 
 
 def _scenario(run_agent: Callable, task: str) -> dict:
@@ -153,8 +188,24 @@ def _scenario_twice(run_agent: Callable, task: str) -> dict:
     return _scenario(run_agent, task)
 
 
-def run_scene(learner: Callable[[], tuple], n: int, script: Any, timeout: float, twice: bool = False) -> JobResult:
-    scene = _Scene(script, n)
-    task, scenario = said("task"), _scenario_twice if twice else _scenario
-    outcome = observe(lambda: scenario(learner()[1], task), scene.answer, timeout)
-    return JobResult("ok", value=scene.summary(outcome.value)) if outcome.status == "ok" else outcome
+def run_scene(
+    learner: Callable[[], tuple], n: int, script: Any, timeout: float, twice: bool = False, cap: int | None = None
+) -> JobResult:
+    """One run of the learner's loop against ``script``; with ``cap``, MAX_TURNS is changed from ``n`` to it.
+
+    A run that raised keeps the counts it got to, so a hint can say where it raised.
+    """
+    scene = _Scene(script, max(n, cap or n))
+    task = said("task")
+    if cap is not None:
+        outcome = observe(lambda: _scenario_capped(learner()[1], task, n, cap), scene.answer, timeout)
+    else:
+        scenario = _scenario_twice if twice else _scenario
+        outcome = observe(lambda: scenario(learner()[1], task), scene.answer, timeout)
+    if outcome.status == "error":
+        return JobResult("error", value=scene.counts(), error=outcome.error)
+    if outcome.status != "ok":
+        return outcome
+    if outcome.value == {"varied": False}:
+        return JobResult("ok", value={"varied": False})
+    return JobResult("ok", value=scene.summary(outcome.value))

@@ -24,7 +24,7 @@ from typing import Any
 from .bridge import ask
 from .sandbox import plain
 
-__all__ = ["Event", "Recorder", "Spies", "canonical", "logged", "remote_approver", "remote_tools"]
+__all__ = ["SWAPPED", "Event", "Recorder", "Spies", "canonical", "logged", "remote_approver", "remote_tools"]
 
 
 def canonical(value: Any) -> str:
@@ -162,9 +162,15 @@ def remote_approver(tag: str) -> Callable[..., bool]:
     return approve
 
 
+# The name a question is logged under when the approver got (input, name): no tool is called so.
+SWAPPED = "approve(input, name)"
+
+
 def _question(args: tuple, kwargs: dict) -> tuple[str, dict]:
     """Read (tool name, input) from however the learner called the approver."""
     first = args[0] if args else kwargs.get("name", kwargs.get("tool_name", kwargs.get("block")))
+    if isinstance(first, Mapping) and "name" not in first and len(args) > 1 and isinstance(args[1], str):
+        return SWAPPED, {}
     if isinstance(first, str):
         given = args[1] if len(args) > 1 else kwargs.get("input", kwargs.get("tool_input", {}))
         return first, dict(given) if isinstance(given, Mapping) else {}

@@ -346,6 +346,45 @@ def _stops_at_refusal(content, tool_impls, approve):
     return results
 
 
+def _deny_without_continue(content, tool_impls, approve):
+    """Appends the deny result, but the continue is forgotten: the run line is reached too."""
+    results = []
+    for block in content:
+        if block.type != "tool_use":
+            continue
+        tier = DICT_POLICY.get(block.name, "ask")
+        if tier == "deny":
+            results.append(forbidden(block))
+        if tier == "ask" and not approve(block.name, block.input):
+            results.append(refused(block))
+            continue
+        results.append(run(block, tool_impls))
+    return results
+
+
+def _results_by_name(content, tool_impls, approve):
+    """Keeps the results in a dict keyed by tool name: a tool called twice keeps one result."""
+    results = {}
+    for block in content:
+        if block.type != "tool_use":
+            continue
+        tier = DICT_POLICY.get(block.name, "ask")
+        if tier == "deny":
+            results[block.name] = forbidden(block)
+        elif tier == "ask" and not approve(block.name, block.input):
+            results[block.name] = refused(block)
+        else:
+            results[block.name] = run(block, tool_impls)
+    return list(results.values())
+
+
+def _approve_args_swapped(content, tool_impls, approve):
+    """Asks approve(input, name): the question names no tool."""
+    return make_runner(lambda name: DICT_POLICY.get(name, "ask"))(
+        content, tool_impls, lambda name, given: approve(given, name)
+    )
+
+
 def _id_under_the_wrong_key(content, tool_impls, approve):
     """Writes the tool_use's id as "id", the key of the block it answers, not "tool_use_id"."""
     return [
@@ -467,6 +506,12 @@ WRONG = {
     "ask tool run before asking": (_dict(_ask_after_run), {2: "grade.l1.c2.ran_before_asking"}),
     "denied call with no tool_result": (_dict(_deny_dropped), {3: "grade.l1.c3.deny_no_result"}),
     "refused call with no tool_result": (_dict(_refusal_dropped), {3: "grade.l1.c3.count"}),
+    "deny result without its continue": (
+        _dict(_deny_without_continue),
+        {1: "grade.l1.fell_through", 2: "grade.l1.c2.deny_ran", 3: "grade.l1.c3.too_many"},
+    ),
+    "results kept by tool name": (_dict(_results_by_name), {3: "grade.l1.c3.same_tool_once"}),
+    "approve(input, name)": (_dict(_approve_args_swapped), {1: "grade.l1.approve_args", 2: "grade.l1.approve_args"}),
     "no default tier (KeyError)": (_dict(_key_error), {1: "grade.l1.c1.unlisted_error"}),
     "no default tier (None, unlisted tool runs)": (
         (DICT_POLICY, None, make_runner(lambda name: DICT_POLICY.get(name)), GOOD_ANSWERS),

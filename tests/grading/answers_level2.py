@@ -310,6 +310,49 @@ def one_too_many(client, user_input, tools, tool_impls):
     return final_text(response)
 
 
+def hard_coded_limit(client, user_input, tools, tool_impls):
+    """The lesson's check with the limit written as the number MAX_TURNS happens to be today."""
+    messages = [{"role": "user", "content": user_input}]
+    turns = 0
+    response = create(client, messages, tools)
+    while response.stop_reason == "tool_use":
+        if turns >= 4:
+            return stop_message()
+        turns += 1
+        messages.append({"role": "assistant", "content": response.content})
+        messages.append({"role": "user", "content": run_tool_uses(response.content, tool_impls)})
+        response = create(client, messages, tools)
+    return final_text(response)
+
+
+def raises_at_cap(client, user_input, tools, tool_impls):
+    """Stops at the right place, but by raising: the caller gets no answer."""
+    messages = [{"role": "user", "content": user_input}]
+    turns = 0
+    response = create(client, messages, tools)
+    while response.stop_reason == "tool_use":
+        if turns >= MAX_TURNS:
+            raise RuntimeError(stop_message())
+        turns += 1
+        messages.append({"role": "assistant", "content": response.content})
+        messages.append({"role": "user", "content": run_tool_uses(response.content, tool_impls)})
+        response = create(client, messages, tools)
+    return final_text(response)
+
+
+def limit_as_parameter(client, user_input, tools, tool_impls, max_turns=MAX_TURNS, *, note=None):
+    """The limit taken as a parameter whose default is MAX_TURNS (bound when the def runs)."""
+    messages = [{"role": "user", "content": user_input}]
+    response = create(client, messages, tools)
+    for _ in range(max_turns):
+        if response.stop_reason != "tool_use":
+            return final_text(response)
+        messages.append({"role": "assistant", "content": response.content})
+        messages.append({"role": "user", "content": run_tool_uses(response.content, tool_impls)})
+        response = create(client, messages, tools)
+    return final_text(response) if response.stop_reason != "tool_use" else stop_message()
+
+
 def endless_answer():
     while True:
         yield "stop_condition"
@@ -336,6 +379,7 @@ RIGHT = {
     ),
     "a stop message with no number": (GOOD_MISSING, _stopping_with("上限に達したので止めました"), MAX_TURNS),
     "an English stop message": (GOOD_MISSING, _stopping_with("Stopped: reached the turn limit."), MAX_TURNS),
+    "the limit as a parameter defaulting to MAX_TURNS": (GOOD_MISSING, limit_as_parameter, MAX_TURNS),
 }
 
 
@@ -409,6 +453,8 @@ WRONG = {
     "one turn too many": (_loop(one_too_many), {3: "grade.l2.c3.counts"}),
     "its own word instead of the model's answer": (_loop(says_done_instead), {3: "grade.l2.c3.normal_answer"}),
     "one request more after the answer": (_loop(asks_once_more), {3: "grade.l2.c3.normal_calls"}),
+    "the limit written as a number": (_loop(hard_coded_limit), {3: "grade.l2.c3.fixed_cap"}),
+    "raises at the cap": (_loop(raises_at_cap), {3: "grade.l2.c3.raised_at_cap"}),
     "MAX_TURNS as a string": ((GOOD_MISSING, top_of_body, "8"), {3: "grade.l2.c3.bad_max_turns"}),
     "an endless generator for MISSING": (
         (endless_answer(), top_of_body, MAX_TURNS),
