@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import anthropic
@@ -129,15 +130,15 @@ def _error_message(content: bytes) -> str:
         return ""
 
 
-def _recapped(run_agent: Any, n: int, cap: int) -> list:
+def _recapped(run_agent: Any, n: int, cap: int) -> list[Callable[[], Any]]:
     """In the child: MAX_TURNS made ``cap`` wherever ``run_agent`` reads it when it runs (its module's
     global, or a default argument that took N when it was defined); the undo steps, empty where there
     is no such place. A number written into the loop itself is left alone: that is what this finds."""
-    undo = []
+    undo: list[Callable[[], Any]] = []
     names = getattr(run_agent, "__globals__", None)
     if isinstance(names, dict) and type(names.get("MAX_TURNS")) is int and names["MAX_TURNS"] == n:
         names["MAX_TURNS"] = cap
-        undo.append(lambda: names.__setitem__("MAX_TURNS", n))
+        undo.append(partial(names.__setitem__, "MAX_TURNS", n))
     for attr in ("__defaults__", "__kwdefaults__"):
         was = getattr(run_agent, attr, None)
         if isinstance(was, tuple):
@@ -148,7 +149,7 @@ def _recapped(run_agent: Any, n: int, cap: int) -> list:
             continue
         if now != was:
             setattr(run_agent, attr, now)
-            undo.append(lambda attr=attr, was=was: setattr(run_agent, attr, was))
+            undo.append(partial(setattr, run_agent, attr, was))
     return undo
 
 
