@@ -286,6 +286,12 @@ add(
             "1ターンに複数の呼び出しがあっても、結果を1つの user メッセージにまとめる",
             "several calls in one turn: all results in one user message",
         ),
+        "lesson.l2.run_agent.went_on": (
+            'stop_reason が "max_tokens"（上限で切れた答え）なのに、ループを続けました。続けるのは stop_reason が '
+            '"tool_use" のときだけです。止まる理由は end_turn のほかにもあります（次のレッスン3で扱います）',
+            'It went on after a reply whose stop_reason was "max_tokens" (an answer cut off at the limit). Go on only '
+            'while stop_reason is "tool_use": end_turn is not the only reason to stop (lesson 3, next, covers the others)',
+        ),
         "lesson.l2.run_agent.tools_not_run": (
             "ツールの結果が、ツールを実行した答えではありません（{got}）。run_tools には、ツールの定義 tools ではなく、関数の辞書 impls を渡します",
             "The tool results are not what the tools returned ({got}); give run_tools impls, the dict of functions, not tools, the definitions",

@@ -46,7 +46,14 @@ def _answers_at_once(fn) -> Miss | None:
             return _not_the_answer(returned)
         if emulator.requests and len(emulator.requests[0]["messages"]) != 1:
             return Miss("lesson.l2.run_agent.stale_history", {"count": len(emulator.requests[0]["messages"])})
-    return None
+    # An answer cut off at max_tokens has no tool_use either: only "tool_use" keeps the loop going.
+    cut = _said("answer")[: len(_said("answer")) // 2]
+    returned, emulator, _client = _drive(fn, _scripted(reply(thought(), cut, stop_reason="max_tokens")))
+    if len(emulator.requests) > 1:
+        return Miss("lesson.l2.run_agent.went_on")
+    if isinstance(returned, Miss):
+        return returned
+    return None if returned == cut else _not_the_answer(returned)
 
 
 def _carries_two_turns(fn) -> Miss | None:
