@@ -13,7 +13,9 @@ tool_impls)`` gets a ``MAX_TURNS`` check.
    counts tool_use blocks instead of turns stops early there), a normal task that ends after two
    tool turns, and one that ends after exactly N (the cap must not cut it off). Against the
    never-stopping model: exactly N tool turns and N + 1 requests, then a stop message that says the
-   run stopped at the limit. Requests are counted by the emulator, tool turns by spy tools; a loop
+   run stopped at the limit; then the same with MAX_TURNS changed where the loop reads it (its
+   module's global, or a default argument that took N), so a limit written into the loop as a
+   number shows. Requests are counted by the emulator, tool turns by spy tools; a loop
    with no cap is cut off by the scripted model itself after a margin, or by the time limit. A
    history the API rejects ends with the API's own 400 text as the hint.
 
