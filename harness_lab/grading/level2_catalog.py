@@ -177,8 +177,11 @@ add(
             "On a normal task, the model's final answer was not returned (returned: {shown}).",
         ),
         "grade.l2.c3.fixed_cap": (
-            "MAX_TURNS を {cap} に変えて走らせても、ループは {n} ターンで止まりました（{cap} ターンで止まるはずです）。上限を数字で書き込まず、run_agent が走るときに MAX_TURNS を読みましょう",
-            "With MAX_TURNS changed to {cap}, your loop still stopped after {n} turns (it should stop after {cap}). Do not write the limit into the loop as a number: read MAX_TURNS when run_agent runs.",
+            "MAX_TURNS を {cap} に変えて走らせても、ループは {n} ターンで止まりました（{cap} ターンで止まるはずです）。"
+            "上限は run_agent が走るときに MAX_TURNS から読みます。ループに書き込んだ数字や、先に MAX_TURNS を写しておいた別の変数では、MAX_TURNS を変えても上限が変わりません",
+            "With MAX_TURNS changed to {cap}, your loop still stopped after {n} turns (it should stop after {cap}). Read the limit "
+            "from MAX_TURNS when run_agent runs: a number written into the loop, or another variable that copied MAX_TURNS earlier, "
+            "does not change when MAX_TURNS does.",
         ),
         "grade.l2.c3.raised_at_cap": (
             "ツール呼び出しちょうど {n} ターンで上限に届いたところで、例外になりました: {error}。例外では呼び出し側に答えが何も返りません。上限で止まったことを伝える文を return しましょう",

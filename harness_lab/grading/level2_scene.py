@@ -8,7 +8,9 @@ grader's side, what was sent and run: requests, tool turns, tool runs, and the A
 
 from __future__ import annotations
 
+import inspect
 import json
+import types
 from collections.abc import Callable
 from functools import partial
 from typing import Any
@@ -130,33 +132,71 @@ def _error_message(content: bytes) -> str:
         return ""
 
 
+def _functions_of(run_agent: Any) -> tuple[list, list]:
+    """In the child: the plain functions behind ``run_agent`` (through partials, bound methods and
+    callable objects), and the keyword dicts of the partials on the way."""
+    functions: list = []
+    keywords: list = []
+    for _ in range(8):
+        if isinstance(run_agent, partial):
+            keywords.append(run_agent.keywords)
+            run_agent = run_agent.func
+        elif isinstance(run_agent, types.MethodType):
+            run_agent = run_agent.__func__
+        elif isinstance(run_agent, types.FunctionType):
+            functions.append(run_agent)
+            break
+        else:
+            method = inspect.getattr_static(type(run_agent), "__call__", None)  # a callable object's own code
+            if not isinstance(method, types.FunctionType):
+                break
+            run_agent = method
+    return functions, keywords
+
+
 def _recapped(run_agent: Any, n: int, cap: int) -> list[Callable[[], Any]]:
     """In the child: MAX_TURNS made ``cap`` wherever ``run_agent`` reads it when it runs (its module's
-    global, or a default argument that took N when it was defined); the undo steps, empty where there
-    is no such place. A number written into the loop itself is left alone: that is what this finds."""
+    global, a default argument or a closure variable that took N, a partial's keyword); the undo
+    steps, empty where there is no such place. A number written into the loop itself is left alone:
+    that is what this finds."""
+
+    def swap(value: Any) -> Any:
+        return cap if type(value) is int and value == n else value
+
     undo: list[Callable[[], Any]] = []
-    names = getattr(run_agent, "__globals__", None)
-    if isinstance(names, dict) and type(names.get("MAX_TURNS")) is int and names["MAX_TURNS"] == n:
-        names["MAX_TURNS"] = cap
-        undo.append(partial(names.__setitem__, "MAX_TURNS", n))
-    for attr in ("__defaults__", "__kwdefaults__"):
-        was = getattr(run_agent, attr, None)
-        if isinstance(was, tuple):
-            now: Any = tuple(cap if type(v) is int and v == n else v for v in was)
-        elif isinstance(was, dict):
-            now = {k: cap if type(v) is int and v == n else v for k, v in was.items()}
-        else:
-            continue
-        if now != was:
-            setattr(run_agent, attr, now)
-            undo.append(partial(setattr, run_agent, attr, was))
+    functions, keywords = _functions_of(run_agent)
+    for fn in functions:
+        names = fn.__globals__
+        if type(names.get("MAX_TURNS")) is int and names["MAX_TURNS"] == n:
+            names["MAX_TURNS"] = cap
+            undo.append(partial(names.__setitem__, "MAX_TURNS", n))
+        if fn.__defaults__ and any(swap(v) is cap for v in fn.__defaults__):
+            undo.append(partial(setattr, fn, "__defaults__", fn.__defaults__))
+            fn.__defaults__ = tuple(swap(v) for v in fn.__defaults__)
+        if fn.__kwdefaults__ and any(swap(v) is cap for v in fn.__kwdefaults__.values()):
+            undo.append(partial(setattr, fn, "__kwdefaults__", fn.__kwdefaults__))
+            fn.__kwdefaults__ = {k: swap(v) for k, v in fn.__kwdefaults__.items()}
+        for cell in fn.__closure__ or ():
+            try:
+                value = cell.cell_contents
+            except ValueError:  # a cell not yet filled
+                continue
+            if swap(value) is cap:
+                cell.cell_contents = cap
+                undo.append(partial(setattr, cell, "cell_contents", value))
+    for given in keywords:
+        for key, value in list(given.items()):
+            if swap(value) is cap:
+                given[key] = cap
+                undo.append(partial(given.__setitem__, key, value))
     return undo
 
 
 def _scenario_capped(run_agent: Callable, task: str, n: int, cap: int) -> dict:
     """In the child: the loop run with MAX_TURNS changed to ``cap``; ``{"varied": False}`` where it cannot be.
 
-    The change is undone afterwards: without ``fork`` the child is a thread of the learner's own kernel.
+    That reply is the child's word, and all it can win is a pass for a loop that already stopped
+    right at N: a limit written as a number, one word from the right answer.
     """
     undo = _recapped(run_agent, n, cap)
     if not undo:
@@ -164,7 +204,7 @@ def _scenario_capped(run_agent: Callable, task: str, n: int, cap: int) -> dict:
     try:
         return _scenario(run_agent, task)
     finally:
-        for step in undo:
+        for step in reversed(undo):
             step()
 
 

@@ -8,6 +8,7 @@ counter, a for loop, a while True) and must all pass.
 
 from __future__ import annotations
 
+import functools
 import os
 
 MODEL = "claude-sonnet-5"
@@ -353,6 +354,45 @@ def limit_as_parameter(client, user_input, tools, tool_impls, max_turns=MAX_TURN
     return final_text(response) if response.stop_reason != "tool_use" else stop_message()
 
 
+def loses_a_character(client, user_input, tools, tool_impls):
+    """The lesson's fix, but the model's answer comes back without its last character."""
+    messages, turns = [{"role": "user", "content": user_input}], 0
+    response = create(client, messages, tools)
+    while response.stop_reason == "tool_use":
+        if turns >= MAX_TURNS:
+            return stop_message()
+        turns += 1
+        messages.append({"role": "assistant", "content": response.content})
+        messages.append({"role": "user", "content": run_tool_uses(response.content, tool_impls)})
+        response = create(client, messages, tools)
+    return final_text(response)[:-1]
+
+
+class Agent:
+    """The lesson's loop as a method, the limit a default argument."""
+
+    def run(self, client, user_input, tools, tool_impls, max_turns=MAX_TURNS):
+        return limit_as_parameter(client, user_input, tools, tool_impls, max_turns)
+
+    __call__ = run
+
+
+def make_agent(limit):
+    """The limit held in a closure."""
+
+    def run_agent(client, user_input, tools, tool_impls):
+        return limit_as_parameter(client, user_input, tools, tool_impls, limit)
+
+    return run_agent
+
+
+LIMIT = MAX_TURNS  # a copy taken when the cell ran: the mistake under test
+
+
+def reads_a_copy(client, user_input, tools, tool_impls):
+    return limit_as_parameter(client, user_input, tools, tool_impls, LIMIT)
+
+
 def endless_answer():
     while True:
         yield "stop_condition"
@@ -380,6 +420,14 @@ RIGHT = {
     "a stop message with no number": (GOOD_MISSING, _stopping_with("上限に達したので止めました"), MAX_TURNS),
     "an English stop message": (GOOD_MISSING, _stopping_with("Stopped: reached the turn limit."), MAX_TURNS),
     "the limit as a parameter defaulting to MAX_TURNS": (GOOD_MISSING, limit_as_parameter, MAX_TURNS),
+    "a partial with the limit as a keyword": (
+        GOOD_MISSING,
+        functools.partial(limit_as_parameter, max_turns=MAX_TURNS),
+        MAX_TURNS,
+    ),
+    "a bound method": (GOOD_MISSING, Agent().run, MAX_TURNS),
+    "a callable object": (GOOD_MISSING, Agent(), MAX_TURNS),
+    "a closure over the limit": (GOOD_MISSING, make_agent(MAX_TURNS), MAX_TURNS),
 }
 
 
@@ -454,6 +502,11 @@ WRONG = {
     "its own word instead of the model's answer": (_loop(says_done_instead), {3: "grade.l2.c3.normal_answer"}),
     "one request more after the answer": (_loop(asks_once_more), {3: "grade.l2.c3.normal_calls"}),
     "the limit written as a number": (_loop(hard_coded_limit), {3: "grade.l2.c3.fixed_cap"}),
+    "a partial around a limit written as a number": (
+        _loop(functools.partial(hard_coded_limit)),
+        {3: "grade.l2.c3.fixed_cap"},
+    ),
+    "the limit read from a copy of MAX_TURNS": (_loop(reads_a_copy), {3: "grade.l2.c3.fixed_cap"}),
     "raises at the cap": (_loop(raises_at_cap), {3: "grade.l2.c3.raised_at_cap"}),
     "MAX_TURNS as a string": ((GOOD_MISSING, top_of_body, "8"), {3: "grade.l2.c3.bad_max_turns"}),
     "an endless generator for MISSING": (

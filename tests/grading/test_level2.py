@@ -145,20 +145,8 @@ def test_in_english_the_hints_quote_the_scripted_model_in_english(monkeypatch):
     """An English learner's hint quotes what their loop returned; the grader's model speaks English then."""
     import re
 
-    def loses_a_character(client, user_input, tools, tool_impls):
-        messages, turns = [{"role": "user", "content": user_input}], 0
-        response = answers.create(client, messages, tools)
-        while response.stop_reason == "tool_use":
-            if turns >= answers.MAX_TURNS:
-                return answers.stop_message()
-            turns += 1
-            messages.append({"role": "assistant", "content": response.content})
-            messages.append({"role": "user", "content": answers.run_tool_uses(response.content, tool_impls)})
-            response = answers.create(client, messages, tools)
-        return answers.final_text(response)[:-1]  # the model's answer, its last character lost
-
     monkeypatch.setenv("HARNESS_LAB_LANG", "en")
-    report = grade_level2(answers.GOOD_MISSING, loses_a_character, answers.MAX_TURNS, timeout=3.0)
+    report = grade_level2(answers.GOOD_MISSING, answers.loses_a_character, answers.MAX_TURNS, timeout=3.0)
     failed = [c for c in report.checks if not c.passed]
     assert [c.key for c in failed] == ["grade.l2.c3.normal_answer"], report.text()
     assert not re.search("[\u3040-\u30ff\u4e00-\u9fff]", report.text()), report.text()
