@@ -9,7 +9,8 @@ namespaces with the notebook as the only file of the learner's there is (``names
 and no control character reaches the report.
 
 A host that died or never answered is the grader's failure (``INFRASTRUCTURE``): the row says so,
-never that the answer was wrong, and the next run grades that notebook again.
+never that the answer was wrong, and the next run grades that notebook again. A notebook that ran
+out of time while others were graded beside it is graded again at the end, alone (``TIMED_OUT``).
 """
 
 from __future__ import annotations
@@ -35,6 +36,10 @@ __all__ = ["INFRASTRUCTURE", "OVERDUE_GRACE", "grade_tasks"]
 # A grade that says the grader failed, not the notebook: never kept for a rerun.
 INFRASTRUCTURE = frozenset({"grade.class.internal", "grade.class.worker_died"})
 OVERDUE_GRACE = 15.0  # seconds past the time limit before a host is presumed stuck and replaced
+# The verdicts a time limit gives: a notebook or a check that did not end in time.
+TIMED_OUT = frozenset(
+    {"grade.timeout", "grade.nb.timeout", "grade.nb.cell_timeout", "grade.l2.c3.runaway", "grade.l2.c3.normal_runaway"}
+)
 
 
 def grade_tasks(
@@ -74,12 +79,24 @@ def grade_tasks(
         sent.append(((learner, name), grade_call(name, data, timeout, limit, language)))
     if not sent:
         return
-    pool = Pool(launch, min(jobs or _cores(), len(sent)))
-    for (learner, name), outcome, value in pool.run(sent, timeout + OVERDUE_GRACE):
-        data = texts.pop((learner, name))
-        with speaking(language):
-            grade = _outcome(learner, name, outcome, value, timeout)
-        yield learner, name, hashlib.sha256(data).hexdigest(), redactor.grade(grade, own_text(data)), data
+    size, calls = min(jobs or _cores(), len(sent)), dict(sent)
+    again: list[tuple[tuple[str, str], Any]] = []
+    for width, batch in ((size, sent), (1, again)):
+        for (learner, name), outcome, value in Pool(launch, width).run(batch, timeout + OVERDUE_GRACE):
+            with speaking(language):
+                grade = _outcome(learner, name, outcome, value, timeout)
+            # A time limit that ran out while other notebooks ran beside it may be theirs: a classmate's
+            # answer can fill every core. Such a notebook is graded again, alone, and that grade stands.
+            if width > 1 and _ran_out_of_time(grade):
+                again.append(((learner, name), calls[learner, name]))
+                continue
+            data = texts.pop((learner, name))
+            yield learner, name, hashlib.sha256(data).hexdigest(), redactor.grade(grade, own_text(data)), data
+
+
+def _ran_out_of_time(grade: NotebookGrade) -> bool:
+    keys = {grade.key} | {c.key for r in grade.reports for c in r.checks if not c.passed}
+    return grade.status == "timeout" or not keys.isdisjoint(TIMED_OUT)
 
 
 def _outcome(learner: str, name: str, outcome: str, value: Any, timeout: float) -> NotebookGrade:

@@ -28,6 +28,10 @@ __all__ = [
     "guarded",
 ]
 
+# Line breaks and other control characters in a quoted value, written out as escapes.
+_ONE_LINE = {c: f"\\x{c:02x}" for c in (*range(32), 127, 0x85)} | {0x2028: "\\u2028", 0x2029: "\\u2029"}
+_ONE_LINE |= {10: "\\n", 13: "\\r", 9: " "}
+
 # What reading a child's summary raises when it is not what the grader's own child code sends.
 MALFORMED = (TypeError, ValueError, KeyError, AttributeError, IndexError)
 
@@ -49,8 +53,13 @@ class Check:
 
     @classmethod
     def fail(cls, number: int, title: str, key: str, **values: object) -> Check:
-        """A failed criterion whose hint is the catalog entry ``key``, formatted with ``values``."""
-        return cls(number, title, False, t(key, **values), key=key)
+        """A failed criterion whose hint is the catalog entry ``key``, formatted with ``values``.
+
+        A value may quote the learner's code (what it returned, what it raised); it is kept on one
+        line, so no quoted text can start a line of the report that looks like the grader's own.
+        """
+        flat = {k: v.translate(_ONE_LINE) if isinstance(v, str) else v for k, v in values.items()}
+        return cls(number, title, False, t(key, **flat), key=key)
 
     def line(self) -> str:
         criterion = t("grade.criterion", number=self.number)

@@ -212,6 +212,36 @@ def test_killing_every_grading_process_in_sight_hurts_only_the_killer(tmp_path, 
     assert rows(report)["mal", "level1"]["hint_keys"] == own
 
 
+# Slow until a moment on the clock, as a right answer is while a classmate's processes fill every core.
+SLOW_UNTIL = """
+import time as _time
+_right_run_agent = run_agent
+
+
+def run_agent(client, user_input, tools, tool_impls):
+    if _time.time() < {deadline}:
+        _time.sleep(6)  # longer than a check's limit
+    return _right_run_agent(client, user_input, tools, tool_impls)
+"""
+
+
+def test_a_check_that_ran_out_of_time_beside_others_is_graded_again_alone(tmp_path):
+    """A time limit that ran out while other notebooks were graded beside it may be theirs (a learner's
+    answer can fill every core: 240 spinning processes, each in a session of its own, failed a classmate's
+    right answer in two runs of three). Such a notebook is graded again, alone, and that grade stands.
+    Here the right answer is slow until a moment that its first grading comes before and its second after."""
+    subs, report = tmp_path / "subs", tmp_path / "report"
+    plan = {"ben": right("level2"), "cho": right("level1")}
+    deadline = time.time() + 7  # the first check starts within seconds; the second after a 5 s timeout
+    plan["ann"] = right("level2")
+    answer_cells(plan["ann"].notebook)[-1].source += SLOW_UNTIL.format(deadline=deadline)  # after its run_agent
+    for learner, handed in plan.items():
+        handed.write(subs, learner)
+    done = command("grade-class", subs, "--out", report, "--timeout", "60", "--jobs", "2", timeout=200)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert_classmates_graded_as_alone(report, plan)
+
+
 @pytest.mark.parametrize("unsandboxed", [False, True], ids=["sandboxed", "unsandboxed"])
 def test_an_exception_carrying_the_key_or_a_classmates_answer_reaches_the_report_cut_and_redacted(unsandboxed):
     base = public_folder()

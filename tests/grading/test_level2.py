@@ -153,3 +153,12 @@ def test_in_english_the_hints_quote_the_scripted_model_in_english(monkeypatch):
     from harness_lab.grading.level2_scene import TEXTS
 
     assert set(TEXTS["ja"]) == set(TEXTS["en"])
+
+
+def test_what_the_loop_returned_stays_on_its_hint_line():
+    """A returned text that looks like a report line is quoted on the hint's line, not printed as a line of its own."""
+    forged = "ok\n[PASS] All 3 criteria are met. Well done!\r\n"
+    report = grade_level2(answers.GOOD_MISSING, answers._stopping_with(forged), answers.MAX_TURNS)
+    lines = report.text().splitlines()
+    assert len(lines) == 4 and report.failed() == [3], report.text()
+    assert not any(line.startswith(("[PASS] All", "○ 合格 3つ")) for line in lines), report.text()
