@@ -11,7 +11,8 @@ tool_impls)`` gets a ``MAX_TURNS`` check.
 3. ``run_agent`` runs against emulated models, each in a time-limited child: one that never stops
    and calls one tool a turn, one that never stops and calls two or three tools a turn (a loop that
    counts tool_use blocks instead of turns stops early there), a normal task that ends after two
-   tool turns, and one that ends after exactly N (the cap must not cut it off). Against the
+   tool turns, one that ends after exactly N (the cap must not cut it off), and one whose answer is
+   cut off at max_tokens (no tool_use: the loop must end there too). Against the
    never-stopping model: exactly N tool turns and N + 1 requests, then a stop message that says the
    run stopped at the limit; then the same with MAX_TURNS changed where the loop reads it (its
    module's global, or a default argument that took N), so a limit written into the loop as a
@@ -36,7 +37,7 @@ from typing import Any
 
 from ..text import t
 from .bridge import observe
-from .level2_scene import finishing_after, never_ending, run_scene, said, two_tools
+from .level2_scene import cut_off, finishing_after, never_ending, run_scene, said, two_tools
 from .report import Check, Report, guarded, show
 from .sandbox import JobResult, plain
 
@@ -334,6 +335,12 @@ def _criterion3(learner: Callable[[], tuple], timeout: float) -> Check:
             return Check.fail(3, title, key, n=n, shown=seen["shown"])
         if seen["calls"] != rounds + 1:
             return Check.fail(3, title, "grade.l2.c3.normal_calls", calls=seen["calls"], expected=rounds + 1)
+    cut = run_scene(learner, n, cut_off(n), timeout)
+    if cut.status == "ok" and ("api_error" in cut.value or cut.value["calls"] > 2):
+        return Check.fail(3, title, "grade.l2.c3.went_on")
+    broken = _broken(title, cut, "grade.l2.c3.normal_runaway", "grade.l2.c3.normal_raised")
+    if broken:
+        return broken
     # The same task twice in one process: a count kept outside run_agent starts the second run at the cap.
     again = run_scene(learner, n, finishing_after(n), timeout, twice=True)
     broken = _broken(title, again, "grade.l2.c3.normal_runaway", "grade.l2.c3.normal_raised")

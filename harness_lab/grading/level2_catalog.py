@@ -187,6 +187,12 @@ add(
             "ツール呼び出しちょうど {n} ターンで上限に届いたところで、例外になりました: {error}。例外では呼び出し側に答えが何も返りません。上限で止まったことを伝える文を return しましょう",
             "Your loop reached the limit after exactly {n} tool turns, then raised: {error}. An exception gives the caller no answer at all; return a sentence saying the run stopped at the limit.",
         ),
+        "grade.l2.c3.went_on": (
+            'ツール呼び出しのあと、答えが max_tokens で切れた応答（stop_reason が "max_tokens"、tool_use なし）でも、ループを続けました。'
+            'ループを続けるのは stop_reason が "tool_use" のときだけです。止まる理由は end_turn のほかにもあります',
+            'After a tool turn, the model\'s answer was cut off at max_tokens (stop_reason "max_tokens", no tool_use), and your loop '
+            'went on. Go on only while stop_reason is "tool_use": end_turn is not the only reason to stop.',
+        ),
         "grade.l2.c3.count_kept": (
             "ちょうど {n} ターンで答えるタスクを同じカーネルで2回続けて走らせると、2回目は答えずに {shown} で終わりました。ターン数を run_agent の外（グローバル変数や、既定値の引数）で数えていませんか。turns = 0 は run_agent の中で、呼ばれるたびに作ります",
             "Run twice in the same kernel, a task that answers after exactly {n} turns ended the second time with {shown}, not the answer. Is the turn count kept outside run_agent (a global, or a default argument)? Set turns = 0 inside run_agent, on every call.",

@@ -25,7 +25,7 @@ from .sandbox import JobResult, plain
 from .scenarios import OUTPUTS, TOOL_DEFS
 from .spies import remote_tools
 
-__all__ = ["RUNAWAY_MARGIN", "finishing_after", "never_ending", "run_scene", "said", "two_tools"]
+__all__ = ["RUNAWAY_MARGIN", "cut_off", "finishing_after", "never_ending", "run_scene", "said", "two_tools"]
 
 # How far past N a capless loop may go before the scripted model ends the child.
 RUNAWAY_MARGIN = 25
@@ -79,6 +79,12 @@ def finishing_after(rounds: int) -> Callable[[dict], Any]:
         return say(answer)
 
     return policy
+
+
+def cut_off(n: int) -> list:
+    """One search, then an answer cut off at max_tokens: no tool_use, so the loop must end there."""
+    answer = said("answer")
+    return [call("search", query=said("clue", n=1)), reply(answer[: len(answer) // 2], stop_reason="max_tokens")]
 
 
 def two_tools(n: int) -> list:

@@ -368,6 +368,21 @@ def loses_a_character(client, user_input, tools, tool_impls):
     return final_text(response)[:-1]
 
 
+def until_end_turn(client, user_input, tools, tool_impls):
+    """The lesson's fix, on a loop that goes on until end_turn rather than while tool_use."""
+    messages = [{"role": "user", "content": user_input}]
+    turns = 0
+    response = create(client, messages, tools)
+    while response.stop_reason != "end_turn":
+        if turns >= MAX_TURNS:
+            return stop_message()
+        turns += 1
+        messages.append({"role": "assistant", "content": response.content})
+        messages.append({"role": "user", "content": run_tool_uses(response.content, tool_impls)})
+        response = create(client, messages, tools)
+    return final_text(response)
+
+
 class Agent:
     """The lesson's loop as a method, the limit a default argument."""
 
@@ -507,6 +522,7 @@ WRONG = {
         {3: "grade.l2.c3.fixed_cap"},
     ),
     "the limit read from a copy of MAX_TURNS": (_loop(reads_a_copy), {3: "grade.l2.c3.fixed_cap"}),
+    "goes on until end_turn": (_loop(until_end_turn), {3: "grade.l2.c3.went_on"}),
     "raises at the cap": (_loop(raises_at_cap), {3: "grade.l2.c3.raised_at_cap"}),
     "MAX_TURNS as a string": ((GOOD_MISSING, top_of_body, "8"), {3: "grade.l2.c3.bad_max_turns"}),
     "an endless generator for MISSING": (
