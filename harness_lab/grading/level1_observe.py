@@ -112,6 +112,14 @@ def fact_of(result: Any) -> dict:
     return {
         "type": plain(kind) if isinstance(kind, str) else None,
         "tool_use_id": plain(use_id) if isinstance(use_id, str) else None,
-        "is_error": bool(field(result, "is_error", False)),
+        "is_error": _flag(field(result, "is_error", False)),
         "text": text,
     }
+
+
+def _flag(value: Any) -> bool:
+    """``is_error`` as the learner meant it: a string says what it says ("false" is no error), so a
+    wrong type is left to the API's own 400, not read as the opposite."""
+    if isinstance(value, str):
+        return value.strip().lower() == "true"
+    return bool(value)

@@ -420,6 +420,13 @@ def _string_is_error(content, tool_impls, approve):
     return [{**r, "is_error": "true"} if r.get("is_error") else r for r in dict_runner(content, tool_impls, approve)]
 
 
+def _string_is_error_everywhere(content, tool_impls, approve):
+    """Writes is_error on every result, as the string "true" or "false"."""
+    return [
+        {**r, "is_error": "true" if r.get("is_error") else "false"} for r in dict_runner(content, tool_impls, approve)
+    ]
+
+
 def _never_asks(content, tool_impls, approve):
     """Reads the policy, but an ask tool runs without approve (a typo: "Ask")."""
     return make_runner(
@@ -564,6 +571,7 @@ WRONG = {
     "tool_use_id written as id": (_dict(_id_under_the_wrong_key), {3: "grade.l1.c3.no_id"}),
     "an extra name field in tool_result": (_dict(_with_name_field), {3: "grade.l1.c3.api_rejected"}),
     "is_error as a string": (_dict(_string_is_error), {3: "grade.l1.c3.api_rejected"}),
+    "is_error as a string on every result": (_dict(_string_is_error_everywhere), {3: "grade.l1.c3.api_rejected"}),
     "answers left empty": (
         _dict(dict_runner, answers={"step": None, "approval": None, "deny": None}),
         {2: "grade.l1.answer_missing", 3: "grade.l1.answer_missing"},
