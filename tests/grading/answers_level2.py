@@ -205,23 +205,35 @@ def counts_blocks(client, user_input, tools, tool_impls):
     return final_text(response)
 
 
-def _stopping_with(message):
-    """The lesson's fix, returning ``message`` at the cap."""
+def _capped(
+    at_cap=stop_message, limit=lambda: MAX_TURNS, goes_on=lambda r: r.stop_reason == "tool_use", answer=final_text
+):
+    """The lesson's fix, with one of its parts swapped: what it returns (or raises) at the cap, where
+    its limit comes from, what keeps the loop going, and what it makes of the model's answer."""
 
     def run_agent(client, user_input, tools, tool_impls):
         messages = [{"role": "user", "content": user_input}]
         turns = 0
         response = create(client, messages, tools)
-        while response.stop_reason == "tool_use":
-            if turns >= MAX_TURNS:
-                return message
+        while goes_on(response):
+            if turns >= limit():
+                return at_cap()
             turns += 1
             messages.append({"role": "assistant", "content": response.content})
             messages.append({"role": "user", "content": run_tool_uses(response.content, tool_impls)})
             response = create(client, messages, tools)
-        return final_text(response)
+        return answer(response)
 
     return run_agent
+
+
+def _stopping_with(message):
+    """The lesson's fix, returning ``message`` at the cap."""
+    return _capped(at_cap=lambda: message)
+
+
+def _raise(error):
+    raise error
 
 
 def names_its_results(client, user_input, tools, tool_impls):
@@ -311,34 +323,10 @@ def one_too_many(client, user_input, tools, tool_impls):
     return final_text(response)
 
 
-def hard_coded_limit(client, user_input, tools, tool_impls):
-    """The lesson's check with the limit written as the number MAX_TURNS happens to be today."""
-    messages = [{"role": "user", "content": user_input}]
-    turns = 0
-    response = create(client, messages, tools)
-    while response.stop_reason == "tool_use":
-        if turns >= 4:
-            return stop_message()
-        turns += 1
-        messages.append({"role": "assistant", "content": response.content})
-        messages.append({"role": "user", "content": run_tool_uses(response.content, tool_impls)})
-        response = create(client, messages, tools)
-    return final_text(response)
-
-
-def raises_at_cap(client, user_input, tools, tool_impls):
-    """Stops at the right place, but by raising: the caller gets no answer."""
-    messages = [{"role": "user", "content": user_input}]
-    turns = 0
-    response = create(client, messages, tools)
-    while response.stop_reason == "tool_use":
-        if turns >= MAX_TURNS:
-            raise RuntimeError(stop_message())
-        turns += 1
-        messages.append({"role": "assistant", "content": response.content})
-        messages.append({"role": "user", "content": run_tool_uses(response.content, tool_impls)})
-        response = create(client, messages, tools)
-    return final_text(response)
+hard_coded_limit = _capped(limit=lambda: 4)  # the number MAX_TURNS happens to be today
+raises_at_cap = _capped(at_cap=lambda: _raise(RuntimeError(stop_message())))  # the caller gets no answer
+loses_a_character = _capped(answer=lambda r: final_text(r)[:-1])  # the model's answer, its last character lost
+until_end_turn = _capped(goes_on=lambda r: r.stop_reason != "end_turn")  # goes on after max_tokens
 
 
 def limit_as_parameter(client, user_input, tools, tool_impls, max_turns=MAX_TURNS, *, note=None):
@@ -352,35 +340,6 @@ def limit_as_parameter(client, user_input, tools, tool_impls, max_turns=MAX_TURN
         messages.append({"role": "user", "content": run_tool_uses(response.content, tool_impls)})
         response = create(client, messages, tools)
     return final_text(response) if response.stop_reason != "tool_use" else stop_message()
-
-
-def loses_a_character(client, user_input, tools, tool_impls):
-    """The lesson's fix, but the model's answer comes back without its last character."""
-    messages, turns = [{"role": "user", "content": user_input}], 0
-    response = create(client, messages, tools)
-    while response.stop_reason == "tool_use":
-        if turns >= MAX_TURNS:
-            return stop_message()
-        turns += 1
-        messages.append({"role": "assistant", "content": response.content})
-        messages.append({"role": "user", "content": run_tool_uses(response.content, tool_impls)})
-        response = create(client, messages, tools)
-    return final_text(response)[:-1]
-
-
-def until_end_turn(client, user_input, tools, tool_impls):
-    """The lesson's fix, on a loop that goes on until end_turn rather than while tool_use."""
-    messages = [{"role": "user", "content": user_input}]
-    turns = 0
-    response = create(client, messages, tools)
-    while response.stop_reason != "end_turn":
-        if turns >= MAX_TURNS:
-            return stop_message()
-        turns += 1
-        messages.append({"role": "assistant", "content": response.content})
-        messages.append({"role": "user", "content": run_tool_uses(response.content, tool_impls)})
-        response = create(client, messages, tools)
-    return final_text(response)
 
 
 class Agent:
