@@ -11,12 +11,12 @@ add(
             "on a refusal, the stop message carries stop_details' explanation and category",
         ),
         "lesson.l7.stop_message.p2": (
-            "stop_details に説明も分類もない refusal でも、空でない停止メッセージを返す（None とは書かない）",
-            "a refusal whose stop_details has no explanation or category still gets a non-empty stop message (without the word None)",
+            "stop_details の説明や分類が欠けた refusal でも、あるものを入れた空でない停止メッセージを返す（None とは書かない）",
+            "a refusal whose stop_details lacks the explanation, the category or both still gets a non-empty stop message with what there is (without the word None)",
         ),
         "lesson.l7.stop_message.p3": (
-            "model_context_window_exceeded と max_tokens では、途中までの text を停止メッセージに残す",
-            "on model_context_window_exceeded and max_tokens, the stop message keeps the partial text",
+            "model_context_window_exceeded と max_tokens では、どちらで止まったかと途中までの text を停止メッセージに入れる",
+            "on model_context_window_exceeded and max_tokens, the stop message says which one stopped the run and keeps the partial text",
         ),
         "lesson.l7.stop_message.p4": (
             "ループが続ける応答（tool_use・pause_turn）と、答えで終わる応答（end_turn・stop_sequence）には None を返す",
@@ -45,6 +45,16 @@ add(
         "lesson.l7.stop_message.lost_text": (
             "{reason} で止まった応答の、途中までの text が停止メッセージにありません。モデルが書いたものは捨てずに渡します",
             "The partial text of the response that stopped on {reason} is not in the stop message; pass on what the model wrote",
+        ),
+        "lesson.l7.stop_message.no_reason": (
+            "{reason} で止まった応答に、途中までの text だけを返しました。人には、なぜ止まったか（答えが途中で切れたこと）も伝えます",
+            "For the response that stopped on {reason} it returned only the partial text; tell the person why it stopped (the answer was cut off) as well",
+        ),
+        "lesson.l7.stop_message.same_reason": (
+            "model_context_window_exceeded と max_tokens に、同じ停止メッセージ（{got}）を返しました。どちらで止まったかを書きます"
+            "（次の手が違います: 会話履歴を短くするか、max_tokens を大きくするか）",
+            "It gave model_context_window_exceeded and max_tokens the same stop message ({got}); say which one stopped the run "
+            "(the next step differs: a shorter history, or a larger max_tokens)",
         ),
         "lesson.l7.stop_message.not_none": (
             "{reason} の応答で停止メッセージを返しました（{got}）。ループが続ける応答と、答えで終わる応答には None を返します",

@@ -93,17 +93,34 @@ def _refusal_without_details(fn) -> Miss | None:
         return said
     if not said or not said.strip():
         return Miss("lesson.l7.stop_message.silent", {"reason": "refusal"})
-    if re.search(r"\bNone\b", said):  # an f-string of the missing fields shows the person Python's None
+    if _NOTHING.search(said):  # an f-string (or JSON) of the missing fields shows the person None (null)
         return Miss("lesson.l7.stop_message.shows_none", {"got": said[:60]})
+    # One field without the other: what there is still reaches the person.
+    for details, wanted, key in (
+        ({"type": "refusal", "category": "cyber", "explanation": None}, "cyber", "no_category"),
+        ({"type": "refusal", "category": None, "explanation": EXPLANATION}, EXPLANATION, "no_explanation"),
+    ):
+        said = _said(fn, _refused(details))
+        if isinstance(said, Miss):
+            return said
+        if not said or wanted not in said:
+            return Miss("lesson.l7.stop_message." + key)
+        if _NOTHING.search(said):
+            return Miss("lesson.l7.stop_message.shows_none", {"got": said[:60]})
     return None
+
+
+_NOTHING = re.compile(r"\bNone\b|\bnull\b")
 
 
 def _partial_text_kept(fn) -> Miss | None:
     partial = _text("partial")
     cases = (
         ("model_context_window_exceeded", response_of(partial, stop_reason="model_context_window_exceeded")),
-        ("max_tokens", response_of(partial, stop_reason="max_tokens")),
+        # cut off while writing a call, as a max_tokens stop often is: the last block is a tool_use
+        ("max_tokens", response_of(partial, call("get_time"), stop_reason="max_tokens")),
     )
+    messages = []
     for reason, response in cases:
         said = _said(fn, response)
         if isinstance(said, Miss):
@@ -112,6 +129,11 @@ def _partial_text_kept(fn) -> Miss | None:
             return Miss("lesson.l7.stop_message.silent", {"reason": reason})
         if partial not in said:
             return Miss("lesson.l7.stop_message.lost_text", {"reason": reason})
+        if said.strip() == partial:
+            return Miss("lesson.l7.stop_message.no_reason", {"reason": reason})
+        messages.append(said.replace(partial, ""))
+    if messages[0] == messages[1]:  # the person's next step differs: a shorter history, or a larger max_tokens
+        return Miss("lesson.l7.stop_message.same_reason", {"got": messages[0][:60]})
     return None
 
 

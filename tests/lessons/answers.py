@@ -438,6 +438,52 @@ def stop_shows_none(response):  # the missing fields go into the f-string as the
     return None
 
 
+def _refusal(response):
+    d = response.stop_details
+    return f"断られました（{d.category or '?'}）: {d.explanation or '?'}"
+
+
+def stop_partial_only(response):  # the text so far, with no word on why it stops
+    if response.stop_reason == "refusal":
+        return _refusal(response)
+    if response.stop_reason in ("max_tokens", "model_context_window_exceeded"):
+        return _said_text(response)
+    return None
+
+
+def stop_last_block(response):  # the partial text read from the last block, which may be a tool_use
+    if response.stop_reason == "refusal":
+        return _refusal(response)
+    if response.stop_reason in ("max_tokens", "model_context_window_exceeded"):
+        return f"{response.stop_reason} 切れました: {response.content[-1].text}"
+    return None
+
+
+def stop_same_for_both_cutoffs(response):  # does not say which limit stopped it
+    if response.stop_reason == "refusal":
+        return _refusal(response)
+    if response.stop_reason in ("max_tokens", "model_context_window_exceeded"):
+        return f"切れました: {_said_text(response)}"
+    return None
+
+
+def stop_explained_only_with_category(response):  # the explanation shown only beside a category
+    d = response.stop_details
+    if response.stop_reason == "refusal":
+        return f"断られました（{d.category}）: {d.explanation}" if d.category else "断られました"
+    if response.stop_reason in ("max_tokens", "model_context_window_exceeded"):
+        return f"{response.stop_reason} 切れました: {_said_text(response)}"
+    return None
+
+
+def stop_details_as_json(response):  # the details dumped: the person reads null
+    if response.stop_reason == "refusal":
+        return "断られました: " + json.dumps(response.stop_details.model_dump(), ensure_ascii=False)
+    if response.stop_reason in ("max_tokens", "model_context_window_exceeded"):
+        return f"{response.stop_reason} 切れました: {_said_text(response)}"
+    return None
+
+
 def stop_everything_else(response):  # next_step's "everything else stops", stop_sequence included
     if response.stop_reason in ("tool_use", "pause_turn", "end_turn"):
         return None
@@ -538,4 +584,9 @@ WRONG = [
     ("stop_message", stop_everything_else, 4, "lesson.l7.stop_message.not_none"),
     ("stop_message", stop_drops_the_text, 3, "lesson.l7.stop_message.lost_text"),
     ("stop_message", stop_on_pause_too, 4, "lesson.l7.stop_message.not_none"),
+    ("stop_message", stop_partial_only, 3, "lesson.l7.stop_message.no_reason"),
+    ("stop_message", stop_last_block, 3, "lesson.raised"),
+    ("stop_message", stop_same_for_both_cutoffs, 3, "lesson.l7.stop_message.same_reason"),
+    ("stop_message", stop_explained_only_with_category, 2, "lesson.l7.stop_message.no_explanation"),
+    ("stop_message", stop_details_as_json, 2, "lesson.l7.stop_message.shows_none"),
 ]
