@@ -30,6 +30,14 @@ add(
             "呼び出し {calls} 個に、結果 {results} 個で返りました。return results が for の中にありませんか（全部を処理してから返します）",
             "It returned {results} result(s) for {calls} calls; is return results inside the for? Return after every call is handled",
         ),
+        "lesson.l5.yes_refused": (
+            "approve は yes（True）と答えたのに、write_file を実行せずに断りの結果を返しました。approve は True（yes）か False（no）を返します。True なら実行します",
+            "approve answered yes (True), yet write_file was not run and came back refused; approve returns True (yes) or False (no): run the tool on True",
+        ),
+        "lesson.l5.not_results": (
+            "返したリストに {got} が入っていました。結果は1つずつ tool_result の辞書（type・tool_use_id・content）にします",
+            "The returned list holds a {got}; make each result a tool_result dict (type, tool_use_id, content)",
+        ),
         "lesson.l5.approve_args": (
             "approve を {got} と呼びました。approve にはツールの名前（block.name）と入力の辞書（block.input）を、この順で渡します",
             "It called {got}; pass approve the tool's name (block.name) and its input dict (block.input), in that order",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import reprlib
+from collections.abc import Mapping
 from typing import Any
 
 from ..emulator import call
@@ -165,14 +166,20 @@ def _asks_first(fn) -> Miss | None:
         return miss
     if approve.odd:  # asked before running, but about something a person could not read as the call
         return Miss("lesson.l5.approve_args", {"got": approve.odd[0][:80]})
-    if not rec.asked("write_file"):
+    asked = rec.asked("write_file")
+    if asked and all(e.input != logged(_note()) for e in asked):  # asked, about another input than the call's
+        return Miss("lesson.l5.approve_args", {"got": f"approve('write_file', {asked[0].input})"[:80]})
+    if not asked:
         return _unasked(rec, "write_file", returned, response)
     if not rec.asked_before_ran("write_file", _note()):
         return Miss("lesson.l5.ran_before_asking")
     if len(rec.ran("write_file")) != 1:
         facts = [fact(r) for r in returned or ()]
-        if not rec.ran("write_file") and facts and facts[0]["is_error"]:  # it ran, and failed by how it was called
-            return Miss("lesson.l5.call_failed", {"got": (facts[0]["text"] or "")[:80]})
+        said = (facts[0]["text"] or "") if facts else ""
+        if not rec.ran("write_file") and facts and facts[0]["is_error"]:
+            if "write_file(" in said:  # it was called, and failed by how it was called
+                return Miss("lesson.l5.call_failed", {"got": said[:80]})
+            return Miss("lesson.l5.yes_refused")  # never called: approve's yes was read as a no
         return Miss("lesson.l5.approved_not_run")
     rec = Recorder()  # every name in HIGH_IMPACT, not only write_file
     post, gone = {"url": "https://example.com/hook", "body": _said("weekly")}, {"path": "sandbox/old.md"}
@@ -194,6 +201,9 @@ def _shape(returned: Any) -> Miss | None:
         return Miss("lesson.l5.returned_none")
     if not isinstance(returned, (list, tuple)):  # a generator, a message dict, a string...
         return Miss("lesson.l5.not_list", {"got": type(returned).__name__})
+    odd = next((r for r in returned if not isinstance(r, Mapping)), None)
+    if odd is not None:  # the tools' outputs themselves, or tuples: no tool_use_id for the API to pair
+        return Miss("lesson.l5.not_results", {"got": type(odd).__name__})
     return None
 
 
@@ -254,7 +264,7 @@ def _no_means_not_run(fn) -> Miss | None:
         return miss
     if not facts[1]["is_error"] or facts[2]["is_error"] or not facts[3]["is_error"]:
         return Miss("lesson.l5.denied_not_error")
-    return _fails_closed(fn)
+    return answer_rejected(_said("next"), response, returned) or _fails_closed(fn)
 
 
 def _cannot_answer(name: str, given: dict) -> bool:
@@ -334,7 +344,7 @@ def _failures_answered(fn) -> Miss | None:
         return miss
     if not (facts[0]["is_error"] and facts[1]["is_error"]) or facts[2]["is_error"] or not rec.ran("get_time"):
         return Miss("lesson.l5.failure_not_error")
-    return None
+    return answer_rejected(_said("next"), response, returned)
 
 
 RUN_TOOL_USES = Piece(

@@ -350,6 +350,23 @@ def approve_asks_everything(content, impls, approve):
     return results
 
 
+def approve_read_backwards(content, impls, approve):  # the `not` slipped: a yes refuses
+    return good_run_tool_uses(content, impls, lambda name, tool_input: not approve(name, tool_input))
+
+
+def approve_about_nothing(content, impls, approve):  # asked, but about no input at all
+    return good_run_tool_uses(content, impls, lambda name, tool_input: approve(name, {}))
+
+
+def approve_denial_untyped(content, impls, approve):  # the denial built without its "type"
+    results = good_run_tool_uses(content, impls, approve)
+    return [{k: v for k, v in r.items() if k != "type"} if r.get("is_error") else r for r in results]
+
+
+def approve_outputs_only(content, impls, approve):  # the contents alone, no tool_result around them
+    return [r["content"] for r in good_run_tool_uses(content, impls, approve)]
+
+
 def approve_ignores_answer(content, impls, approve):
     results = []
     for b in content:
@@ -470,7 +487,7 @@ def stop_same_for_both_cutoffs(response):  # does not say which limit stopped it
 def stop_explained_only_with_category(response):  # the explanation shown only beside a category
     d = response.stop_details
     if response.stop_reason == "refusal":
-        return f"断られました（{d.category}）: {d.explanation}" if d.category else "断られました"
+        return f"断られました（{d.category}）: {d.explanation or '?'}" if d.category else "断られました"
     if response.stop_reason in ("max_tokens", "model_context_window_exceeded"):
         return f"{response.stop_reason} 切れました: {_said_text(response)}"
     return None
@@ -569,6 +586,10 @@ WRONG = [
     ("run_tool_uses", approve_drops_denied, 2, "lesson.l5.denied_dropped"),
     ("run_tool_uses", approve_denied_not_error, 2, "lesson.l5.denied_not_error"),
     ("run_tool_uses", approve_asks_everything, 3, "lesson.l5.asked_harmless"),
+    ("run_tool_uses", approve_read_backwards, 1, "lesson.l5.yes_refused"),
+    ("run_tool_uses", approve_about_nothing, 1, "lesson.l5.approve_args"),
+    ("run_tool_uses", approve_denial_untyped, 2, "lesson.api_400"),
+    ("run_tool_uses", approve_outputs_only, 1, "lesson.l5.not_results"),
     ("run_tool_uses", approve_ignores_answer, 2, "lesson.l5.ran_anyway"),
     ("read_file", read_startswith, 3, "lesson.l6.read_file.link"),
     ("read_file", read_resolved_prefix, 2, "lesson.l6.read_file.sibling"),
