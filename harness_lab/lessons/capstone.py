@@ -22,11 +22,12 @@ from urllib.parse import urlsplit
 import anthropic
 
 from ..emulator import call, emulated_client, last_results, reply, say
+from ..events import Finished, Stopped
 from ..grading.spies import Recorder
 from ..text import in_language
 from . import english_capstone
 from .checking import Miss, Piece, Point
-from .lesson6 import run_agent
+from .lesson6 import NO_APPROVER, run_agent
 from .protocol import drive
 from .scenes import api_refusal, definitions, runaway_guard
 
@@ -141,9 +142,12 @@ class Trial:
             self.miss = Miss("lesson.capstone.not_generator", {"got": type(gen).__name__})
             return
         try:
-            drive(gen)
+            _, end = drive(gen)
         except anthropic.BadRequestError as exc:  # a loop that rebuilt the history: the API's 400, named
             self.miss = api_refusal(exc)
+            return
+        if not isinstance(end, (Finished, Stopped)):  # the notebook reads the run's end from this value
+            self.miss = Miss("lesson.capstone.no_end", {"got": repr(end)[:40]})
 
     def _send(self, url: str, body: str) -> None:
         self.sent.append((url, body))
@@ -241,5 +245,6 @@ MY_AGENT = Piece(
     ),
     my_agent,
     hint="lesson.hint.my_agent",
+    rules=NO_APPROVER,
     english=english_capstone.my_agent,
 )

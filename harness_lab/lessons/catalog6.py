@@ -121,6 +121,12 @@ add(
             "my_agent が run_agent のジェネレーターを返していません（{got}）。return run_agent(...) で返します",
             "my_agent did not return the run_agent generator (got {got}); return run_agent(...)",
         ),
+        "lesson.capstone.no_end": (
+            "my_agent のジェネレーターが、終わりの値なしで終わりました（{got}）。yield from だけでは run_agent の終わりの値が返りません。"
+            "return run_agent(...)（または return (yield from run_agent(...))）と書きます",
+            "my_agent's generator ended without an end value (got {got}); yield from alone drops run_agent's end value. "
+            "Write return run_agent(...) (or return (yield from run_agent(...)))",
+        ),
         "lesson.capstone.get_time_missing": (
             'get_time が配線されていません（tools に GET_TIME がないか、impls に "get_time" がありません）。モデルは時刻を見てから送ります。run_agent には両方のツールを渡します',
             'get_time is not wired (GET_TIME missing from the tools, or "get_time" from the impls); the model checks the time before it sends, so give run_agent both tools',

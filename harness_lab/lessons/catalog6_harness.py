@@ -91,6 +91,12 @@ add(
             "MAX_TURNS = {limit} で試しましたが、リクエストが {count} 回を超えても止まりませんでした。本体の先頭で turns >= MAX_TURNS を問います",
             "With MAX_TURNS = {limit} it had not stopped after {count} requests; ask turns >= MAX_TURNS at the top of the body",
         ),
+        "lesson.l6.run_agent.resend_uncounted": (
+            "pause_turn を返し続けるモデルに MAX_TURNS = {limit} で試すと、上限で止まりませんでした。送り直し（resend）も"
+            'ループの一周です。turns += 1 と弁1・弁2 の判定は、if step == "run_tools" の中ではなく本体の先頭に置きます',
+            "Against a model that keeps returning pause_turn, MAX_TURNS = {limit} did not stop the loop. A resend is a lap of "
+            'the loop too: keep turns += 1 and the checks of valves 1 and 2 at the top of the body, not inside if step == "run_tools"',
+        ),
         "lesson.l6.run_agent.valve1_silent": (
             "MAX_TURNS = {limit} で試しましたが、弁1が止めず、ツールが {rounds} ターン走ったところで弁2（トークン予算）がやっと止めました。本体の先頭で turns >= MAX_TURNS を問います",
             "With MAX_TURNS = {limit}, valve 1 never stopped it: tools ran {rounds} turns until valve 2 (token budget) did. Ask turns >= MAX_TURNS at the top of the body",

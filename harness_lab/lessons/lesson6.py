@@ -153,7 +153,13 @@ def _max_turns_holds(fn) -> Miss | None:
     mine, _, _ = learner_end(fn, _done_at_the_limit, turns=3)
     if mine.miss is None and mine.cause == "max_turns":  # asked after the answer came, not before the next lap
         return Miss("lesson.l6.run_agent.limit_after_answer", {"turns": mine.rounds})
-    return compare(mine, package_end(_done_at_the_limit, turns=3), turns=3)
+    if miss := compare(mine, package_end(_done_at_the_limit, turns=3), turns=3):
+        return miss
+    # A model that pauses for ever: a resend is a lap too, so valve 1 stops it as it stops tool turns.
+    mine, _, _ = learner_end(fn, _pausing_forever, runaway=RESEND_UNCOUNTED, turns=3)
+    if mine.miss is None and mine.cause != "max_turns":
+        return RESEND_UNCOUNTED
+    return compare(mine, package_end(_pausing_forever, turns=3), turns=3)
 
 
 def _budget_holds(fn) -> Miss | None:
@@ -174,6 +180,10 @@ def _budget_holds(fn) -> Miss | None:
 def _pausing(request: dict) -> Any:
     # Two pauses in a row: a resend is no tool turn, so valve 3 has no calls to compare and must not fire.
     return reply(_said("paused"), stop_reason="pause_turn") if _done(request) < 2 else say(_said("resumed"))
+
+
+def _pausing_forever(request: dict) -> Any:
+    return reply(_said("paused"), stop_reason="pause_turn")
 
 
 def _cut_off(request: dict) -> Any:
@@ -344,6 +354,7 @@ def _stalled(fn, seconds: str) -> Miss:
 
 
 NO_MAX_TURNS = Miss("lesson.l6.run_agent.no_max_turns", {"limit": 3})
+RESEND_UNCOUNTED = Miss("lesson.l6.run_agent.resend_uncounted", {"limit": 3})
 
 RUN_AGENT_WITH_VALVES = Piece(
     "run_agent",

@@ -121,6 +121,16 @@ FIRST = "    response = client.messages.create(model=MODEL, max_tokens=1024, too
 ADD = "    tokens_used += response.usage.input_tokens + response.usage.output_tokens\n"
 WRONG_RUN_AGENT = [
     (NOT_A_GENERATOR, 1, "lesson.l6.run_agent.not_generator"),
+    (  # only tool turns counted: a model that pauses for ever never meets valve 1
+        variant(
+            (
+                '        turns += 1\n        results = []\n        if step == "run_tools":\n',
+                '        results = []\n        if step == "run_tools":\n            turns += 1\n',
+            ),
+        ),
+        3,
+        "lesson.l6.run_agent.resend_uncounted",
+    ),
     (variant((FIRST + ADD, FIRST)), 4, "lesson.l6.run_agent.budget_first_missing"),
     (  # each response counted at the top of the next lap, after valve 2 has looked
         variant(
@@ -403,6 +413,22 @@ def my_agent(client, user_input, send, approve=None):
 """
 POLICY = "        if urlsplit(url).hostname not in ALLOWED_HOSTS:\n"
 WRONG_MY_AGENT = [
+    (  # the run's events pass through, its end value is lost
+        variant(("    return run_agent(", "    yield from run_agent("), base=RIGHT_MY_AGENT),
+        1,
+        "lesson.capstone.no_end",
+    ),
+    (  # a logging wrapper around an approve that may be None
+        variant(
+            (
+                '{"get_time": get_time, "http_post": http_post}, approve)',
+                '{"get_time": get_time, "http_post": http_post}, lambda n, g: approve(n, g))',
+            ),
+            base=RIGHT_MY_AGENT,
+        ),
+        2,
+        "lesson.l6.run_agent.approve_none",
+    ),
     (
         variant((POLICY, '        if not url.startswith("https://hooks.example.com"):\n'), base=RIGHT_MY_AGENT),
         3,
