@@ -386,6 +386,12 @@ add(
             "知らない stop_reason で {got} を返しました。知らない値は安全な側（止める）に倒します",
             "An unknown stop_reason gave {got}; unknown values must fall to the safe side: stop",
         ),
+        "lesson.l3.next_step.unknown_raised": (
+            '知らない stop_reason で例外になりました（{error}）。表にない値でも "stop" を返します: '
+            '辞書なら .get(response.stop_reason, "stop") で引きます',
+            'An unknown stop_reason raised {error}; a value your table lacks must still give "stop": '
+            'with a dict, look it up with .get(response.stop_reason, "stop")',
+        ),
         # lesson 4
         "lesson.l4.signature.p1": (
             "同じ呼び出しは、引数のキーの順番が違っても同じ署名",

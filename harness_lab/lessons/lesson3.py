@@ -6,6 +6,7 @@ one without reading any prose: "run_tools", "resend", "finish" or "stop".
 
 from __future__ import annotations
 
+import re
 from types import SimpleNamespace
 
 from ..emulator import call, say
@@ -106,4 +107,5 @@ NEXT_STEP = Piece(
     ),
     next_step,
     shape="next_step(response)",
+    rules=((re.compile(r"KeyError: 'a_value_from_next_year'"), "lesson.l3.next_step.unknown_raised"),),
 )

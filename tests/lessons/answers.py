@@ -243,6 +243,18 @@ def step_unknown_goes_on(response):
     }.get(response.stop_reason, "run_tools")
 
 
+def step_table_without_default(response):  # a plain lookup: a stop_reason from next year is a KeyError
+    return {
+        "tool_use": "run_tools",
+        "pause_turn": "resend",
+        "end_turn": "finish",
+        "stop_sequence": "finish",
+        "max_tokens": "stop",
+        "refusal": "stop",
+        "model_context_window_exceeded": "stop",
+    }[response.stop_reason]
+
+
 def step_prose(response):
     return "ツールを実行する"
 
@@ -570,6 +582,7 @@ WRONG = [
     ("run_agent", agent_until_end_turn, 1, "lesson.l2.run_agent.went_on"),
     ("next_step", step_by_text, 1, "lesson.l3.next_step.tool_use"),
     ("next_step", step_unknown_goes_on, 3, "lesson.l3.next_step.unknown"),
+    ("next_step", step_table_without_default, 3, "lesson.l3.next_step.unknown_raised"),
     ("next_step", step_prose, 1, "lesson.l3.next_step.vocabulary"),
     ("next_step", step_max_tokens_runs, 3, "lesson.l3.next_step.max_tokens"),
     ("next_step", step_stop_sequence_stops, 2, "lesson.l3.next_step.stop_sequence"),
