@@ -91,6 +91,14 @@ add(
             "MAX_TURNS = {limit} で試しましたが、リクエストが {count} 回を超えても止まりませんでした。本体の先頭で turns >= MAX_TURNS を問います",
             "With MAX_TURNS = {limit} it had not stopped after {count} requests; ask turns >= MAX_TURNS at the top of the body",
         ),
+        "lesson.l6.run_agent.end_turns": (
+            "終わりの値のターン数が {told} でした（ツールを実行したターンは {turns}）。lessons.finished(response, turns, tokens_used) に、数えた turns をそのまま渡します（0 から数え始めます）",
+            "The end value says {told} turns (tools ran in {turns}); pass the turns you counted to lessons.finished(response, turns, tokens_used) (counting from 0)",
+        ),
+        "lesson.l6.run_agent.end_tokens": (
+            "終わりの値のトークン数が {told} でした（受け取った応答の input_tokens と output_tokens の合計は {used}）。lessons.finished(response, turns, tokens_used) に tokens_used を渡します",
+            "The end value says {told} tokens (the responses' input_tokens plus output_tokens come to {used}); pass tokens_used to lessons.finished(response, turns, tokens_used)",
+        ),
         "lesson.l6.run_agent.resend_uncounted": (
             "pause_turn を返し続けるモデルに MAX_TURNS = {limit} で試すと、上限で止まりませんでした。送り直し（resend）も"
             'ループの一周です。turns += 1 と弁1・弁2 の判定は、if step == "run_tools" の中ではなく本体の先頭に置きます',

@@ -57,6 +57,7 @@ class Ending:
     rounds: int  # requests after which tools ran
     text: str = ""
     reported: int | None = None  # the loop's own tokens_used, as it handed it back
+    told_turns: int | None = None  # the turns its end value says it took
     usage: list = field(default_factory=list)  # (input, output) of each response, in order
     calls: list = field(default_factory=list)  # the tool calls of each response, as text
     miss: Miss | None = None  # the loop broke the protocol (not a generator, no end value)
@@ -108,6 +109,7 @@ def learner_end(fn, script, decide=None, runaway: Miss | None = None, **limits: 
         rounds=len(rounds),
         text=end.text if isinstance(end, (Finished, Stopped)) else "",
         reported=end.usage.input_tokens if isinstance(end, (Finished, Stopped)) else None,
+        told_turns=end.turns if isinstance(end, (Finished, Stopped)) else None,
         usage=client.usage,
         calls=client.calls,
         whole=kept_whole(client, emulator.requests),

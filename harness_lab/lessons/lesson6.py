@@ -228,6 +228,11 @@ def _finishes_a_task(fn) -> Miss | None:
     miss = compare(mine, package_end(_normal_task))
     if miss is None and mine.text != _said("answer"):
         return Miss("lesson.l6.run_agent.not_answer", {"got": repr(mine.text)[:40]})
+    if miss is None and mine.told_turns != mine.rounds:  # what the Stepper and the comparison table show
+        return Miss("lesson.l6.run_agent.end_turns", {"told": mine.told_turns, "turns": mine.rounds})
+    used = sum(i + o for i, o in mine.usage)
+    if miss is None and mine.reported != used:
+        return Miss("lesson.l6.run_agent.end_tokens", {"told": mine.reported, "used": used})
     return miss
 
 

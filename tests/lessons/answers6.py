@@ -121,6 +121,19 @@ FIRST = "    response = client.messages.create(model=MODEL, max_tokens=1024, too
 ADD = "    tokens_used += response.usage.input_tokens + response.usage.output_tokens\n"
 WRONG_RUN_AGENT = [
     (NOT_A_GENERATOR, 1, "lesson.l6.run_agent.not_generator"),
+    (  # the finish handed back without the tokens counted
+        variant(("lessons.finished(response, turns, tokens_used)", "lessons.finished(response, turns)")),
+        1,
+        "lesson.l6.run_agent.end_tokens",
+    ),
+    (  # the turns counted from 1, compared with >: the same stops, every number one too high
+        variant(
+            ("turns, tokens_used, last_signature = 0, 0, None", "turns, tokens_used, last_signature = 1, 0, None"),
+            ("if turns >= MAX_TURNS:", "if turns > MAX_TURNS:"),
+        ),
+        1,
+        "lesson.l6.run_agent.end_turns",
+    ),
     (  # only tool turns counted: a model that pauses for ever never meets valve 1
         variant(
             (
