@@ -91,6 +91,19 @@ def _different_calls_differ(fn) -> Miss | None:
     twice = fn(_content(call("read_file", path="notes.txt"), call("read_file", path="notes.txt")))
     if twice == base:  # a set of calls: reading it twice is not the same turn as reading it once
         return Miss("lesson.l4.signature.collides", {"signature": str(base)[:60]})
+    # Each call keeps its own name and its own arguments: names and inputs sorted apart, or values
+    # without their keys, make two different turns one.
+    pairs = (
+        (
+            (call("read_file", path="a.md"), call("delete_file", path="b.md")),
+            (call("read_file", path="b.md"), call("delete_file", path="a.md")),
+        ),
+        ((call("write_file", path="a.md", content="b.md"),), (call("write_file", path="b.md", content="a.md"),)),
+    )
+    for first, second in pairs:
+        signature = fn(_content(*first))
+        if signature == fn(_content(*second)):
+            return Miss("lesson.l4.signature.collides", {"signature": str(signature)[:60]})
     return None
 
 

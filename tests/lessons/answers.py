@@ -317,6 +317,17 @@ def sig_with_ids(content):
     return " | ".join(sorted(f"{b.id}:{b.name}" for b in content if b.type == "tool_use"))
 
 
+def sig_names_and_inputs_apart(content):  # which call had which input is lost
+    calls = [b for b in content if b.type == "tool_use"]
+    names = sorted(b.name for b in calls)
+    inputs = sorted(json.dumps(b.input, ensure_ascii=False, sort_keys=True) for b in calls)
+    return f"{names}{inputs}"
+
+
+def sig_values_only(content):  # the argument values without their keys
+    return " | ".join(sorted(f"{b.name}{sorted(map(str, b.input.values()))}" for b in content if b.type == "tool_use"))
+
+
 # --- run_tool_uses (approval) ---------------------------------------------------------------
 
 
@@ -594,6 +605,8 @@ WRONG = [
     ("signature_of", sig_call_order, 3, "lesson.l4.signature.call_order"),
     ("signature_of", sig_first_call_only, 3, "lesson.l4.signature.one_call"),
     ("signature_of", sig_with_ids, 1, "lesson.l4.signature.ids"),
+    ("signature_of", sig_names_and_inputs_apart, 2, "lesson.l4.signature.collides"),
+    ("signature_of", sig_values_only, 2, "lesson.l4.signature.collides"),
     ("run_tool_uses", approve_after_running, 1, "lesson.l5.ran_before_asking"),
     ("run_tool_uses", approve_never_asked, 1, "lesson.l5.not_asked"),
     ("run_tool_uses", approve_drops_denied, 2, "lesson.l5.denied_dropped"),
