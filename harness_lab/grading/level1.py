@@ -45,6 +45,7 @@ from ..model import DEFAULT_MODEL
 from ..text import t
 from .bridge import bridged_client, observe, serve_http
 from .level1_observe import fact_of, observe_calls, probe_calls, returned_by, seen_tiers
+from .level1_results import verdict3
 from .level1_scene import (
     _FORCED,
     _OBSERVED,
@@ -65,7 +66,7 @@ from .level1_scene import (
 from .policy_probe import TIERS
 from .report import MALFORMED, Check, Report, guarded, show
 from .sandbox import JobResult, describe_error, plain
-from .scenarios import OUTPUTS, PROMPT, TOOL_DEFS, content_of, tool_use_ids
+from .scenarios import OUTPUTS, PROMPT, TOOL_DEFS, content_of
 from .spies import Recorder, Spies, logged
 
 __all__ = [
@@ -315,7 +316,7 @@ def _criterion3(learner: Callable[[], tuple[Any, Any, Any, Any]], tiers: dict, t
     rejected = sent["mixed"].rejected or next(
         (plain(calls[tag]["unsent"]) for tag in scenes if sent[tag].facts is None), ""
     )
-    return _judged(3, _verdict3(denied, ask, tiers, scenes, facts, rec, rejected, given))
+    return _judged(3, verdict3(denied, ask, tiers, scenes, facts, rec, rejected, given))
 
 
 def _scenes3(run_tool_uses: Callable, answers: Any, ask: str, denied: str) -> tuple:
@@ -355,60 +356,3 @@ class _SentResults:
             self.facts = [fact_of(r) for r in results] if isinstance(results, list) else []
             self.rejected = _api_rejects(self.scene, results)
         return self._reply(request)
-
-
-def _mixed_inputs(ask: str) -> list[dict]:
-    """The inputs of the mixed scene's calls, in order (see ``mixed_scene``)."""
-    approved, refused = ASK_PAIRS[ask]
-    return [INPUTS["get_time"], approved, refused, INPUTS["send_email"], INPUTS["read_file"]]
-
-
-def _verdict3(
-    denied: str, ask: str, tiers: dict, scenes: dict, facts: dict, rec: Recorder, rejected: str, given: dict
-) -> tuple | None:
-    alone, mixed = facts["alone"], facts["mixed"]
-    content, names = scenes["mixed"], mixed_scene(ask)[1]
-    ids = tool_use_ids(content)
-    if len(alone) > 1:
-        return "grade.l1.c3.too_many", {"uses": 1, "results": len(alone)}
-    if len(alone) != 1:
-        return "grade.l1.c3.deny_no_result", {"tool": denied, "count": len(alone)}
-    if len(mixed) > len(ids):
-        return "grade.l1.c3.too_many", {"uses": len(ids), "results": len(mixed)}
-    if len(mixed) < len(ids):
-        got_ids = {f["tool_use_id"] for f in mixed}
-        ran = {(e.name, e.input) for e in rec.ran()}
-        for name, use_id, given_input in zip(names, ids, _mixed_inputs(ask)):
-            if use_id not in got_ids and names.count(name) > 1 and (name, logged(given_input)) in ran:
-                return "grade.l1.c3.same_tool_once", {"tool": name}  # it ran, and its result went to its twin
-        return "grade.l1.c3.count", {"uses": len(ids), "results": len(mixed)}
-    if any(f["type"] != "tool_result" for f in mixed + alone):
-        return "grade.l1.c3.type", {}
-    got = [f["tool_use_id"] for f in mixed]
-    if None in got:
-        return "grade.l1.c3.no_id", {"position": got.index(None) + 1}
-    if alone[0]["tool_use_id"] is None:
-        return "grade.l1.c3.no_id", {"position": 1}
-    if got != ids:
-        return ("grade.l1.c3.order" if sorted(got) == sorted(ids) else "grade.l1.c3.ids"), {}
-    if alone[0]["tool_use_id"] != tool_use_ids(scenes["alone"])[0]:
-        return "grade.l1.c3.ids", {}
-    calls = _mixed_inputs(ask)
-    refused = calls[2]
-    ran = {(e.name, e.input) for e in rec.ran()}
-    denials = [(denied, alone[0])] + [(n, f) for n, f in zip(names, mixed) if tiers.get(n) == "deny"]
-    for name, fact in denials:
-        if not fact["is_error"]:
-            return "grade.l1.c3.deny_not_error", {"tool": name}
-        if not says_forbidden(fact["text"]):
-            return "grade.l1.c3.deny_no_reason", {"tool": name}
-    if (ask, logged(refused)) not in ran and not mixed[2]["is_error"]:
-        return "grade.l1.c3.refused_not_error", {"tool": ask}
-    for position, (name, given_input, fact) in enumerate(zip(names, calls, mixed)):
-        if position == 2 or tiers.get(name) == "deny":
-            continue  # the refused and the denied call: had they run, that is criterion 2's question
-        if (name, logged(given_input)) in ran and (fact["is_error"] or OUTPUTS[name] not in fact["text"]):
-            return "grade.l1.c3.output_missing", {"tool": name}
-    if rejected:
-        return "grade.l1.c3.api_rejected", {"error": rejected}
-    return _answer(given, "deny")

@@ -173,6 +173,12 @@ def mixed_scene(ask: str) -> tuple[list, list[str]]:
     return content, names
 
 
+def mixed_inputs(ask: str) -> list[dict]:
+    """The inputs of ``mixed_scene``'s calls, in order."""
+    approved, refused = ASK_PAIRS[ask]
+    return [INPUTS["get_time"], approved, refused, INPUTS["send_email"], INPUTS["read_file"]]
+
+
 def approves_first(ask: str) -> Callable[[str, str], bool]:
     wanted = logged(ASK_PAIRS[ask][0])
     return lambda name, given: given == wanted
