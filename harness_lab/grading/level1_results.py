@@ -3,6 +3,8 @@ that mixes every tier), reached from plain facts on the grader's side of the bri
 
 from __future__ import annotations
 
+import json
+
 from .level1_scene import _answer, mixed_inputs, mixed_scene, says_forbidden
 from .scenarios import OUTPUTS, tool_use_ids
 from .spies import Recorder, logged
@@ -56,8 +58,16 @@ def verdict3(
     for position, (name, given_input, fact) in enumerate(zip(names, calls, mixed)):
         if position == 2 or tiers.get(name) == "deny":
             continue  # the refused and the denied call: had they run, that is criterion 2's question
-        if (name, logged(given_input)) in ran and (fact["is_error"] or OUTPUTS[name] not in fact["text"]):
+        if (name, logged(given_input)) in ran and (fact["is_error"] or OUTPUTS[name] not in _read(fact["text"])):
             return "grade.l1.c3.output_missing", {"tool": name}
     if rejected:
         return "grade.l1.c3.api_rejected", {"error": rejected}
     return _answer(given, "deny")
+
+
+def _read(text: str) -> str:
+    """The result's text as the model reads it: JSON (``json.dumps`` escapes Japanese) decoded too."""
+    try:
+        return text + json.dumps(json.loads(text), ensure_ascii=False)
+    except (ValueError, RecursionError):
+        return text

@@ -87,6 +87,9 @@ _RULE_WORDS = (
     r"\badmin(istrator)?s?\b",
     r"\b(allow|block|deny)[- ]?list",
     r"\bguardrails?\b",
+    r"\btiers?\b",  # the exercise's own word for its policy
+    "段階",
+    "設定",
 )
 _PROHIBITIONS = (
     "禁",
@@ -99,6 +102,8 @@ _PROHIBITIONS = (
     r"\bbanned\b",
     r"\b(un|not )authori[sz]ed\b",
     r"(\bnot|n't|\bnever) (be )?(allowed|permitted)\b",
+    r"\bmay not\b",
+    r"\brestrict",
 )
 _SAYS_RULE = re.compile("|".join(_RULE_WORDS + _PROHIBITIONS))
 

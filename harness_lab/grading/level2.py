@@ -15,8 +15,8 @@ tool_impls)`` gets a ``MAX_TURNS`` check.
    cut off at max_tokens (no tool_use: the loop must end there too). Against the
    never-stopping model: exactly N tool turns and N + 1 requests, then a stop message that says the
    run stopped at the limit; then the same with MAX_TURNS changed where the loop reads it (its
-   module's global, or a default argument that took N), so a limit written into the loop as a
-   number shows. Requests are counted by the emulator, tool turns by spy tools; a loop
+   module's global, or a default argument that took N): a limit fixed when the cell ran earns a
+   note, never a failure. Requests are counted by the emulator, tool turns by spy tools; a loop
    with no cap is cut off by the scripted model itself after a margin, or by the time limit. A
    history the API rejects ends with the API's own 400 text as the hint.
 
@@ -83,19 +83,20 @@ PAIRS = {
     "approval": {"unchecked_action"},
 }
 
-MAX_TURNS_RANGE = range(2, 21)
+MAX_TURNS_RANGE = range(2, 51)
 _MAX_ITEMS = 100  # options read from MISSING before it is called endless
 
 # A stop message says that the run stopped, and at a limit. Searched in the lower-cased text.
 _LIMIT = re.compile(
     r"上限|最大|制限|限度|限界|ターン|回数|\d+\s*回|max_turns|"
-    r"\b(limit|limits|max|maximum|turns?|cap|capped|iterations?|rounds?|steps?)\b"
+    r"\b(limit|limits|max|maximum|turns?|cap|capped|iterations?|rounds?|steps?|budget)\b"
 )
 _STOPPED = re.compile(
-    r"止ま|止め|停止|打ち切|中断|中止|終了|終え|切り上げ|やめ|達し|到達|超え|"
-    r"\b(stop|stopped|stopping|stops|halt|halted|abort|aborted|ended|cut off|exceeded|reached|hit|"
-    r"gave up|giving up|terminated|ran out|running out|out of|did not finish|didn't finish|"
-    r"could not finish|couldn't finish|unfinished)\b"
+    r"止ま|止め|停止|打ち切|中断|中止|終了|終え|終わ|切り上げ|やめ|達し|到達|超え|届い|使い切|"
+    r"\b(stop|stopped|stopping|stops|halt|halted|abort|aborted|end|ended|ending|cut off|cut short|exceeded|"
+    r"reached|hit|give up|gave up|giving up|quit|terminated|exhausted|used all|used up|ran out|running out|"
+    r"out of|finished early|did not finish|didn't finish|could not finish|couldn't finish|unfinished|"
+    r"no answer|without a final answer|without an answer)\b"
 )
 
 
@@ -268,22 +269,17 @@ def _broken(title: str, outcome: JobResult, runaway_key: str, raised_key: str) -
     return None
 
 
-def _fixed_cap(title: str, learner: Callable[[], tuple], n: int, timeout: float) -> Check | None:
-    """The never-ending model again with MAX_TURNS changed: a limit written as a number stays at N."""
+def _fixed_cap_note(learner: Callable[[], tuple], n: int, timeout: float) -> str:
+    """The never-ending model again with MAX_TURNS changed where the loop reads it: a limit fixed when
+    the cell ran (a number, or a copy of MAX_TURNS) stays at N. That is a note, never a failure: the
+    loop is right for the MAX_TURNS it was given, and a copy taken on purpose cannot be told apart."""
     if not hasattr(os, "fork"):  # the child would be a thread of the learner's kernel: change nothing there
-        return None
+        return ""
     cap = 2 if n != 2 else 3
     outcome = run_scene(learner, n, never_ending(cap, lambda k: 1), timeout, cap=cap)
-    broken = _broken(title, outcome, "grade.l2.c3.runaway", "grade.raised")
-    # Nowhere to change (no MAX_TURNS equal to N where the loop looks): the first run's counts stand.
-    if broken or outcome.value == {"varied": False}:
-        return broken
-    seen = outcome.value
-    if (seen["rounds"], seen["calls"]) == (cap, cap + 1):
-        return None
-    if seen["rounds"] == n:
-        return Check.fail(3, title, "grade.l2.c3.fixed_cap", n=n, cap=cap)
-    return Check.fail(3, title, "grade.l2.c3.counts", n=cap, rounds=seen["rounds"], calls=seen["calls"])
+    if outcome.status != "ok" or "rounds" not in outcome.value or outcome.value["rounds"] != n:
+        return ""
+    return t("grade.l2.c3.fixed_cap", n=n, cap=cap)
 
 
 def _criterion3(learner: Callable[[], tuple], timeout: float) -> Check:
@@ -311,9 +307,7 @@ def _criterion3(learner: Callable[[], tuple], timeout: float) -> Check:
         return Check.fail(3, title, key, n=n, rounds=seen["rounds"], calls=seen["calls"])
     if not seen["returned"] or not says_stopped(seen["returned"]):
         return Check.fail(3, title, "grade.l2.c3.no_stop_message", shown=seen["shown"])
-    fixed = _fixed_cap(title, learner, n, timeout)
-    if fixed:
-        return fixed
+    note = _fixed_cap_note(learner, n, timeout)
 
     parallel = run_scene(learner, n, never_ending(n, lambda k: 2 + k % 2), timeout)
     broken = _broken(title, parallel, "grade.l2.c3.runaway", "grade.raised")
@@ -348,4 +342,4 @@ def _criterion3(learner: Callable[[], tuple], timeout: float) -> Check:
         return broken
     if not again.value["returned"] or said("answer") not in again.value["returned"]:
         return Check.fail(3, title, "grade.l2.c3.count_kept", n=n, shown=again.value["shown"])
-    return Check(3, title, True)
+    return Check(3, title, True, warning=note)

@@ -125,8 +125,8 @@ add(
             "with the MAX_TURNS check, a model that never stops gets exactly N tool turns and a stop message, and a normal task ends with the model's answer",
         ),
         "grade.l2.c3.bad_max_turns": (
-            "MAX_TURNS が {value} です。2〜20 の整数にしましょう",
-            "MAX_TURNS is {value}. Make it an integer from 2 to 20.",
+            "MAX_TURNS が {value} です。2〜50 の整数にしましょう",
+            "MAX_TURNS is {value}. Make it an integer from 2 to 50.",
         ),
         "grade.l2.c3.runaway": (
             "tool_use を返し続けるモデルに対して、ループが止まりませんでした。ハーネス側の上限は、実際にループを止めていますか",
@@ -177,11 +177,11 @@ add(
             "On a normal task, the model's final answer was not returned (returned: {shown}).",
         ),
         "grade.l2.c3.fixed_cap": (
-            "MAX_TURNS を {cap} に変えて走らせても、ループは {n} ターンで止まりました（{cap} ターンで止まるはずです）。"
-            "上限は run_agent が走るときに MAX_TURNS から読みます。ループに書き込んだ数字や、先に MAX_TURNS を写しておいた別の変数では、MAX_TURNS を変えても上限が変わりません",
-            "With MAX_TURNS changed to {cap}, your loop still stopped after {n} turns (it should stop after {cap}). Read the limit "
-            "from MAX_TURNS when run_agent runs: a number written into the loop, or another variable that copied MAX_TURNS earlier, "
-            "does not change when MAX_TURNS does.",
+            "セルを実行したあとで MAX_TURNS を {cap} に変えても、ループは {n} ターンで止まりました。上限はセルを実行したときに決まっています"
+            "（ループに書いた数字か、先に取った MAX_TURNS の写し）。ここでは合格です。あとで変えた MAX_TURNS に従わせるなら、run_agent が走るときに MAX_TURNS を読みます",
+            "With MAX_TURNS changed to {cap} after your cell ran, the loop still stopped after {n} turns: its limit was fixed when the "
+            "cell ran (a number in the loop, or a copy of MAX_TURNS taken earlier). That passes here; to follow a later change, read "
+            "MAX_TURNS when run_agent runs.",
         ),
         "grade.l2.c3.raised_at_cap": (
             "ツール呼び出しちょうど {n} ターンで上限に届いたところで、例外になりました: {error}。例外では呼び出し側に答えが何も返りません。上限で止まったことを伝える文を return しましょう",

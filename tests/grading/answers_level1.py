@@ -190,8 +190,22 @@ def tidies_paths(content, tool_impls, approve):
     return dict_runner(content, tool_impls, approve)
 
 
+def run_as_json(block, tool_impls):
+    """The output wrapped in JSON, escaped as json.dumps does by default (the model reads it all the same)."""
+    try:
+        return result(block, json.dumps({"output": tool_impls[block.name](block.input)}))
+    except Exception as err:
+        return result(block, json.dumps({"error": str(err)}), True)
+
+
 RIGHT = {
     "dict of tiers, default ask": (DICT_POLICY, DICT_DEFAULT, dict_runner, GOOD_ANSWERS),
+    "outputs as escaped JSON": (
+        DICT_POLICY,
+        DICT_DEFAULT,
+        make_runner(lambda name: DICT_POLICY.get(name, DICT_DEFAULT), execute=run_as_json),
+        GOOD_ANSWERS,
+    ),
     "sets per tier, default deny, approve(block)": (SETS_POLICY, SETS_DEFAULT, sets_runner, GOOD_ANSWERS),
     "function policy, default allow": (function_policy, FUNCTION_DEFAULT, function_runner, GOOD_ANSWERS),
     "tuples per tier in upper case": (TUPLE_POLICY, "ask", tuple_runner, GOOD_ANSWERS),
@@ -655,6 +669,12 @@ SAYS_FORBIDDEN = [
     "Denied by the tool policy.",
     "ＰＯＬＩＣＹ: {name}",  # full-width letters, as an IME may type them
     "ﾎﾟﾘｼｰ違反です",  # half-width katakana
+    "{name} is in the deny tier, so it was not run.",
+    "Tool {name} is denied by the tier table.",
+    "{name} may not be used.",
+    "Use of {name} is restricted.",
+    "{name} は deny 設定のため実行しません",
+    "{name} は deny の段階なので実行しません",
 ]
 SAYS_NOTHING_WHY = [
     "エラー",

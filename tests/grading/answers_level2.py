@@ -367,6 +367,18 @@ def reads_a_copy(client, user_input, tools, tool_impls):
     return limit_as_parameter(client, user_input, tools, tool_impls, LIMIT)
 
 
+def helper_default(client, user_input, tools, tool_impls):
+    """The limit a default argument of the helper it calls: fixed when that def ran."""
+    return limit_as_parameter(client, user_input, tools, tool_impls)
+
+
+CONFIG = {"max_turns": MAX_TURNS}  # a copy of MAX_TURNS in a settings dict
+
+
+def config_dict(client, user_input, tools, tool_impls):
+    return limit_as_parameter(client, user_input, tools, tool_impls, CONFIG["max_turns"])
+
+
 def endless_answer():
     while True:
         yield "stop_condition"
@@ -430,6 +442,16 @@ def _loop(run_agent):
     return (GOOD_MISSING, run_agent, MAX_TURNS)
 
 
+# Loops whose limit was fixed when their cell ran: right for the MAX_TURNS they were given, so they
+# pass, with a note that a later change of MAX_TURNS would not move their limit.
+NOTED = {
+    "the limit written as a number": _loop(hard_coded_limit),
+    "a partial around a limit written as a number": _loop(functools.partial(hard_coded_limit)),
+    "the limit read from a copy of MAX_TURNS": _loop(reads_a_copy),
+    "the limit a default of a helper": _loop(helper_default),
+    "the limit in a settings dict": _loop(config_dict),
+}
+
 # name -> ((MISSING, run_agent, MAX_TURNS), {criterion: hint key})
 WRONG = {
     "misses the explicit stop condition": (
@@ -475,12 +497,6 @@ WRONG = {
     "one turn too many": (_loop(one_too_many), {3: "grade.l2.c3.counts"}),
     "its own word instead of the model's answer": (_loop(says_done_instead), {3: "grade.l2.c3.normal_answer"}),
     "one request more after the answer": (_loop(asks_once_more), {3: "grade.l2.c3.normal_calls"}),
-    "the limit written as a number": (_loop(hard_coded_limit), {3: "grade.l2.c3.fixed_cap"}),
-    "a partial around a limit written as a number": (
-        _loop(functools.partial(hard_coded_limit)),
-        {3: "grade.l2.c3.fixed_cap"},
-    ),
-    "the limit read from a copy of MAX_TURNS": (_loop(reads_a_copy), {3: "grade.l2.c3.fixed_cap"}),
     "goes on until end_turn": (_loop(until_end_turn), {3: "grade.l2.c3.went_on"}),
     "raises at the cap": (_loop(raises_at_cap), {3: "grade.l2.c3.raised_at_cap"}),
     "MAX_TURNS as a string": ((GOOD_MISSING, top_of_body, "8"), {3: "grade.l2.c3.bad_max_turns"}),
@@ -504,6 +520,16 @@ SAYS_STOPPED = [
     "Aborted after 8 iterations.",
     "Agent did not finish within 8 turns.",
     "8回で打ち切りました",
+    "Too many turns (8) - ending the run.",
+    "I give up after 8 turns",
+    "Turn budget exhausted.",
+    "Used all 8 turns without a final answer.",
+    "Quit after 8 turns.",
+    "The run was cut short at the turn cap.",
+    "Ending the loop: turn limit",
+    "No answer within the turn limit.",
+    "ターン数の上限に届いたので終わります。",
+    "上限ターン数を使い切りました",
 ]
 SAYS_NOTHING_OF_A_STOP = [
     "4",

@@ -17,7 +17,15 @@ N = answers.MAX_TURNS
 @pytest.mark.parametrize("name", list(answers.RIGHT))
 def test_right_answers_pass(name):
     report = grade_level2(*answers.RIGHT[name])
+    assert report.failed() == [] and not report.checks[2].warning, report.text()
+
+
+@pytest.mark.parametrize("name", list(answers.NOTED))
+def test_a_limit_fixed_when_the_cell_ran_passes_with_a_note(name):
+    """Run again with MAX_TURNS changed, such a loop stops where it did: a note, never a failure."""
+    report = grade_level2(*answers.NOTED[name])
     assert report.failed() == [], report.text()
+    assert report.checks[2].warning == t("grade.l2.c3.fixed_cap", n=N, cap=2), report.text()
 
 
 @pytest.mark.parametrize("name", list(answers.WRONG))

@@ -26,7 +26,7 @@
 # fresh process, and calls the package's own grading code. It reads neither the grade cell nor any output saved
 # in the file. Cells you add yourself are not run, so keep your definitions in the `TODO` cells.
 
-# %% [markdown] ja="e5d26c66ea7a"
+# %% [markdown] ja="1c6bc7092424"
 # ## The task
 #
 # A colleague says the harness loop below "works". It breaks the moment the model stops returning `end_turn`
@@ -43,8 +43,7 @@
 #    turns/budget running away, and no progress from repeating the same tool with the same arguments
 # 3. With `MAX_TURNS = N`, a model that never stops gets exactly N tool turns and N + 1 requests to the model, and the
 #    loop returns a sentence saying it stopped at the limit (not just a number). A model that calls two or three tools in
-#    one response still counts turns. On a normal task (the model wraps up by itself) the model's answer comes back.
-#    The grader also runs it with MAX_TURNS set to another value, so read MAX_TURNS rather than writing its number
+#    one response still counts turns. On a normal task (the model wraps up by itself) the model's answer comes back
 #
 # The grader never reads your source code: the emulator counts the requests to the model, recording tools count the runs.
 
