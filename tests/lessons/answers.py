@@ -231,28 +231,23 @@ def step_by_text(response):  # the article's anti-pattern: "a text block exists"
     return "run_tools" if response.stop_reason == "tool_use" else "stop"
 
 
+STEPS = {
+    "tool_use": "run_tools",
+    "pause_turn": "resend",
+    "end_turn": "finish",
+    "stop_sequence": "finish",
+    "max_tokens": "stop",
+    "refusal": "stop",
+    "model_context_window_exceeded": "stop",
+}
+
+
 def step_unknown_goes_on(response):
-    return {
-        "tool_use": "run_tools",
-        "pause_turn": "resend",
-        "end_turn": "finish",
-        "stop_sequence": "finish",
-        "max_tokens": "stop",
-        "refusal": "stop",
-        "model_context_window_exceeded": "stop",
-    }.get(response.stop_reason, "run_tools")
+    return STEPS.get(response.stop_reason, "run_tools")
 
 
 def step_table_without_default(response):  # a plain lookup: a stop_reason from next year is a KeyError
-    return {
-        "tool_use": "run_tools",
-        "pause_turn": "resend",
-        "end_turn": "finish",
-        "stop_sequence": "finish",
-        "max_tokens": "stop",
-        "refusal": "stop",
-        "model_context_window_exceeded": "stop",
-    }[response.stop_reason]
+    return STEPS[response.stop_reason]
 
 
 def step_prose(response):
