@@ -138,11 +138,10 @@ def _error_message(content: bytes) -> str:
         return ""
 
 
-def _functions_of(run_agent: Any) -> tuple[list, list]:
-    """In the child: the plain functions behind ``run_agent`` (through partials, bound methods and
+def _function_of(run_agent: Any) -> tuple[types.FunctionType | None, list[dict]]:
+    """In the child: the plain function behind ``run_agent`` (through partials, bound methods and
     callable objects), and the keyword dicts of the partials on the way."""
-    functions: list = []
-    keywords: list = []
+    keywords: list[dict] = []
     for _ in range(8):
         if isinstance(run_agent, partial):
             keywords.append(run_agent.keywords)
@@ -150,49 +149,48 @@ def _functions_of(run_agent: Any) -> tuple[list, list]:
         elif isinstance(run_agent, types.MethodType):
             run_agent = run_agent.__func__
         elif isinstance(run_agent, types.FunctionType):
-            functions.append(run_agent)
-            break
+            return run_agent, keywords
         else:
             method = inspect.getattr_static(type(run_agent), "__call__", None)  # a callable object's own code
             if not isinstance(method, types.FunctionType):
                 break
             run_agent = method
-    return functions, keywords
+    return None, keywords
 
 
 def _recapped(run_agent: Any, n: int, cap: int) -> list[Callable[[], Any]]:
     """In the child: MAX_TURNS made ``cap`` wherever ``run_agent`` reads it when it runs (its module's
     global, a default argument or a closure variable that took N, a partial's keyword); the undo
-    steps, empty where there is no such place. A number written into the loop itself is left alone:
-    that is what this finds."""
+    steps, empty where there is no such place. A limit fixed when the cell ran is left alone: that
+    is what this finds."""
 
-    def swap(value: Any) -> Any:
-        return cap if type(value) is int and value == n else value
+    def took_n(value: Any) -> bool:
+        return type(value) is int and value == n
 
     undo: list[Callable[[], Any]] = []
-    functions, keywords = _functions_of(run_agent)
-    for fn in functions:
+    fn, keywords = _function_of(run_agent)
+    if fn is not None:
         names = fn.__globals__
-        if type(names.get("MAX_TURNS")) is int and names["MAX_TURNS"] == n:
+        if took_n(names.get("MAX_TURNS")):
             names["MAX_TURNS"] = cap
             undo.append(partial(names.__setitem__, "MAX_TURNS", n))
-        if fn.__defaults__ and any(swap(v) is cap for v in fn.__defaults__):
+        if fn.__defaults__ and any(map(took_n, fn.__defaults__)):
             undo.append(partial(setattr, fn, "__defaults__", fn.__defaults__))
-            fn.__defaults__ = tuple(swap(v) for v in fn.__defaults__)
-        if fn.__kwdefaults__ and any(swap(v) is cap for v in fn.__kwdefaults__.values()):
+            fn.__defaults__ = tuple(cap if took_n(v) else v for v in fn.__defaults__)
+        if fn.__kwdefaults__ and any(map(took_n, fn.__kwdefaults__.values())):
             undo.append(partial(setattr, fn, "__kwdefaults__", fn.__kwdefaults__))
-            fn.__kwdefaults__ = {k: swap(v) for k, v in fn.__kwdefaults__.items()}
+            fn.__kwdefaults__ = {k: cap if took_n(v) else v for k, v in fn.__kwdefaults__.items()}
         for cell in fn.__closure__ or ():
             try:
                 value = cell.cell_contents
             except ValueError:  # a cell not yet filled
                 continue
-            if swap(value) is cap:
+            if took_n(value):
                 cell.cell_contents = cap
                 undo.append(partial(setattr, cell, "cell_contents", value))
     for given in keywords:
         for key, value in list(given.items()):
-            if swap(value) is cap:
+            if took_n(value):
                 given[key] = cap
                 undo.append(partial(given.__setitem__, key, value))
     return undo
@@ -201,8 +199,7 @@ def _recapped(run_agent: Any, n: int, cap: int) -> list[Callable[[], Any]]:
 def _scenario_capped(run_agent: Callable, task: str, n: int, cap: int) -> dict:
     """In the child: the loop run with MAX_TURNS changed to ``cap``; ``{"varied": False}`` where it cannot be.
 
-    That reply is the child's word, and all it can win is a pass for a loop that already stopped
-    right at N: a limit written as a number, one word from the right answer.
+    Whatever this child says, all it decides is whether a passing loop gets the note.
     """
     undo = _recapped(run_agent, n, cap)
     if not undo:
