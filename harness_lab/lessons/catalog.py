@@ -146,6 +146,10 @@ add(
             "More than {count} model requests and still going. Does anything inside the loop change its condition?",
         ),
         "lesson.api_400": ("API が 400 で断りました: {error}", "The API refused it with a 400: {error}"),
+        "lesson.unsendable": (
+            "返した結果を、SDK が JSON にできず送れませんでした（{error}）。tool_result の content は文字列にします（例外なら str(err)）",
+            "The SDK could not turn the results into JSON to send them ({error}); a tool_result's content is a string (for an exception, str(err))",
+        ),
         # lesson 2: the history mistakes, named by the 400 the API sends
         "lesson.l2.keep_content": (
             "会話履歴から tool_use ブロックが消えています。assistant には response.content をまるごと入れましょう（API の 400: {error}）",
