@@ -117,10 +117,9 @@ def grade_level1_from(learner: Callable[[], tuple[Any, Any, Any, Any]], *, timeo
             seen = JobResult("tampered")
         else:
             # a deny that fell through to the run still refused first: criteria 2 and 3 see what it did then
-            seen_as = {"fell_through": "deny"}
             tiers.update(
                 {
-                    name: seen_as.get(value, value)
+                    name: "deny" if value == "fell_through" else value
                     for name, (kind, value) in seen.value["tiers"].items()
                     if kind == "tier"
                 }

@@ -381,19 +381,9 @@ def approve_denial_untyped(content, impls, approve):  # the denial built without
     return [{k: v for k, v in r.items() if k != "type"} if r.get("is_error") else r for r in results]
 
 
-def approve_exception_content(content, impls, approve):  # the exception itself as the content
-    results = []
-    for b in content:
-        if b.type != "tool_use":
-            continue
-        if b.name in HIGH_IMPACT and not approve(b.name, b.input):
-            results.append({"type": "tool_result", "tool_use_id": b.id, "content": "拒否", "is_error": True})
-            continue
-        try:
-            results.append({"type": "tool_result", "tool_use_id": b.id, "content": str(impls[b.name](**b.input))})
-        except Exception as err:
-            results.append({"type": "tool_result", "tool_use_id": b.id, "content": err, "is_error": True})
-    return results
+def approve_exception_content(content, impls, approve):  # an exception object where the text belongs
+    results = good_run_tool_uses(content, impls, approve)
+    return [{**r, "content": RuntimeError(r["content"])} if r.get("is_error") else r for r in results]
 
 
 def approve_outputs_only(content, impls, approve):  # the contents alone, no tool_result around them
@@ -626,7 +616,7 @@ WRONG = [
     ("run_tool_uses", approve_about_nothing, 1, "lesson.l5.approve_args"),
     ("run_tool_uses", approve_denial_untyped, 2, "lesson.api_400"),
     ("run_tool_uses", approve_outputs_only, 1, "lesson.l5.not_results"),
-    ("run_tool_uses", approve_exception_content, 3, "lesson.unsendable"),
+    ("run_tool_uses", approve_exception_content, 2, "lesson.unsendable"),
     ("run_tool_uses", approve_ignores_answer, 2, "lesson.l5.ran_anyway"),
     ("read_file", read_startswith, 3, "lesson.l6.read_file.link"),
     ("read_file", read_resolved_prefix, 2, "lesson.l6.read_file.sibling"),
