@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from .tokens import RequestEstimate, in_tokenizer
 
-__all__ = ["LOOKBACK", "MAX_BREAKPOINTS", "PromptCache", "too_many_breakpoints", "usage", "wants_cache"]
+__all__ = ["LOOKBACK", "MAX_BREAKPOINTS", "PromptCache", "too_many_breakpoints", "ttl_error", "usage", "wants_cache"]
 
 MAX_BREAKPOINTS = 4
 LOOKBACK = 20  # blocks the server looks back from a breakpoint for an earlier cached prefix
@@ -31,6 +31,72 @@ def too_many_breakpoints(estimate: RequestEstimate) -> str | None:
         return (
             f"A maximum of {MAX_BREAKPOINTS} blocks with cache_control may be provided. Found {estimate.breakpoints}."
         )
+    return None
+
+
+# The live 400 (public reports, 2026): a bare marker is a 5-minute one, and the order is the prefix's.
+TTL_ORDER = (
+    "{path}.cache_control.ttl: a ttl='1h' cache_control block must not come after a ttl='5m' cache_control "
+    "block. Note that blocks are processed in the following order: `tools`, `system`, `messages`."
+)
+# The prompt caching page: automatic caching over a last block whose own marker has another TTL "returns
+# a 400 error". Inferred: the wording (the page quotes none).
+TTL_CLASH = (
+    "cache_control.ttl: the top-level cache_control (ttl='{top}') falls on {path}, "
+    "whose own cache_control has ttl='{own}'"
+)
+
+
+def _markers_in_order(request: dict) -> list[tuple[str, dict]]:
+    """Every ``cache_control`` with its block's path, tools, then system, then messages (a tool_result's
+    inner blocks before the result itself)."""
+    found: list[tuple[str, dict]] = []
+
+    def take(path: str, block: object) -> None:
+        if isinstance(block, dict):
+            inner = block.get("content") if block.get("type") == "tool_result" else None
+            for k, nested in enumerate(inner if isinstance(inner, list) else ()):
+                take(f"{path}.content.{k}", nested)
+            if isinstance(block.get("cache_control"), dict):
+                found.append((path, block["cache_control"]))
+
+    for i, tool in enumerate(request.get("tools") or ()):
+        take(f"tools.{i}", tool)
+    system = request.get("system")
+    for i, block in enumerate(system if isinstance(system, list) else ()):
+        take(f"system.{i}", block)
+    for i, message in enumerate(request.get("messages") or ()):
+        content = message.get("content") if isinstance(message, dict) else None
+        for j, block in enumerate(content if isinstance(content, list) else ()):
+            take(f"messages.{i}.content.{j}", block)
+    return found
+
+
+def _last_block_path(request: dict) -> str | None:
+    messages = request.get("messages") or ()
+    content = messages[-1].get("content") if messages and isinstance(messages[-1], dict) else None
+    return f"messages.{len(messages) - 1}.content.{len(content) - 1}" if isinstance(content, list) and content else None
+
+
+def ttl_error(request: dict) -> str | None:
+    """A 1-hour breakpoint after a 5-minute one, or automatic caching with another TTL than the last
+    block's own marker: the API's 400, else None."""
+    markers = _markers_in_order(request)
+    top = request.get("cache_control")
+    if isinstance(top, dict):
+        last = _last_block_path(request)
+        own = next((m for path, m in markers if path == last), None)
+        top_ttl = top.get("ttl") or "5m"
+        if own is not None and (own.get("ttl") or "5m") != top_ttl:
+            return TTL_CLASH.format(top=top_ttl, path=last, own=own.get("ttl") or "5m")
+        if own is None and last is not None:
+            markers.append((last, top))
+    seen_short = False
+    for path, marker in markers:
+        ttl = marker.get("ttl") or "5m"
+        if ttl == "1h" and seen_short:
+            return TTL_ORDER.format(path=path)
+        seen_short = seen_short or ttl == "5m"
     return None
 
 
@@ -86,14 +152,16 @@ class PromptCache:
 
 
 def _prompt_fields(estimate: RequestEstimate, write: int, read: int) -> dict:
-    """The usage fields a response reports for its prompt: uncached input, writes, reads."""
+    """The usage fields a response reports for its prompt: uncached input, writes, reads. A write up to
+    the last 1-hour breakpoint is a 1-hour write, the rest of it a 5-minute one (the docs' mixed TTLs)."""
+    hour = min(max(estimate.hour_prefix - read, 0), write)
     return {
         "input_tokens": estimate.total - write - read,
         "cache_creation_input_tokens": write,
         "cache_read_input_tokens": read,
         "cache_creation": {
-            "ephemeral_5m_input_tokens": write if estimate.cache_ttl != "1h" else 0,
-            "ephemeral_1h_input_tokens": write if estimate.cache_ttl == "1h" else 0,
+            "ephemeral_5m_input_tokens": write - hour,
+            "ephemeral_1h_input_tokens": hour,
         },
     }
 
@@ -106,7 +174,11 @@ def usage(estimate: RequestEstimate, write: int, read: int, output_tokens: int, 
         prompt = in_tokenizer(estimate.total, tokenizer)
         for key in ("cache_creation_input_tokens", "cache_read_input_tokens"):
             fields[key] = in_tokenizer(fields[key], tokenizer)
-        fields["cache_creation"] = {k: in_tokenizer(v, tokenizer) for k, v in fields["cache_creation"].items()}
+        hour = in_tokenizer(fields["cache_creation"]["ephemeral_1h_input_tokens"], tokenizer)
+        fields["cache_creation"] = {
+            "ephemeral_5m_input_tokens": fields["cache_creation_input_tokens"] - hour,
+            "ephemeral_1h_input_tokens": hour,
+        }
         fields["input_tokens"] = prompt - fields["cache_creation_input_tokens"] - fields["cache_read_input_tokens"]
         output_tokens, thinking = in_tokenizer(output_tokens, tokenizer), in_tokenizer(thinking, tokenizer)
     return {

@@ -151,6 +151,9 @@ def _row(
 
 M, K = 1_000_000, 1_000
 _ALWAYS_ADAPTIVE = {"enabled": ENABLED_REJECTED, "disabled": DISABLED_REJECTED}
+# The errors page quotes Mythos Preview's text for Fable 5 and Mythos 5 too (whose "enabled" it names
+# is refused as well); their 5.1 and later models answer as Opus 5.5 does.
+_ALWAYS_ADAPTIVE_5 = {"enabled": ENABLED_REJECTED, "disabled": DISABLED_REJECTED_PREVIEW}
 _NO_MANUAL = {"enabled": ENABLED_REJECTED}
 _MANUAL_ONLY = {"adaptive": ADAPTIVE_REJECTED}
 _UNSUPPORTED = SYSTEM_ROLE_UNSUPPORTED  # the models before Opus 4.8
@@ -222,8 +225,8 @@ _ROWS = [
         effort_needs_thinking=True,
         fast_mode="fast",
     ),
-    _row("claude-fable-5", M, 128 * K, _ALWAYS_ADAPTIVE, "adaptive", "omitted", task_budget=True, min_cacheable=512),
-    _row("claude-mythos-5", M, 128 * K, _ALWAYS_ADAPTIVE, "adaptive", "omitted", task_budget=True, min_cacheable=512),
+    _row("claude-fable-5", M, 128 * K, _ALWAYS_ADAPTIVE_5, "adaptive", "omitted", task_budget=True, min_cacheable=512),
+    _row("claude-mythos-5", M, 128 * K, _ALWAYS_ADAPTIVE_5, "adaptive", "omitted", task_budget=True, min_cacheable=512),
     _row(
         "claude-mythos-preview",
         M,

@@ -99,7 +99,7 @@ COUNT_TOKENS = {
 }
 CREATE = {
     "model": STR,
-    "max_tokens": Int(ge=1),
+    "max_tokens": Int(ge=0),  # 0 pre-warms the prompt cache (validate.py says what it cannot go with)
     "messages": ListOf(MESSAGE),
     "cache_control": CACHE_CONTROL,
     "container": CONTAINER,

@@ -10,8 +10,8 @@ Two groups, both reading the model table (models.py):
 - ``history_error``: the thinking blocks it sends back. Each must carry a seal this emulator made
   (thinking.py), for a model the current one may read, with its text unchanged; on the models with
   preserved thinking, the conversation before it unchanged too. The assistant turn that the final
-  tool results answer must still start with its thinking block, and keep the thinking
-  configuration it was made with (a tool-use loop is one assistant turn).
+  tool results answer must still start with its thinking block; a thinking configuration changed
+  inside that loop (a tool-use loop is one assistant turn) turns thinking off for the request.
 
 Messages quoted from public reports are the API's; where none was found the wording follows the
 same form and its constant says "inferred". docs/api_facts.md lists each text with its source.
@@ -69,11 +69,6 @@ MUST_START_WITH_THINKING = (
     "`tool_use` and `tool_result` blocks). We recommend you include thinking blocks from previous turns. To avoid "
     "this requirement, disable `thinking`. Please consult our documentation at "
     "https://docs.claude.com/en/docs/build-with-claude/extended-thinking"
-)
-# Inferred: the docs say to keep one thinking configuration per assistant turn but quote no error.
-CONFIG_CHANGED = (
-    'messages.{n}: `thinking.type` changed from "{old}" to "{new}" inside a tool-use loop. A tool-use loop is one '
-    "assistant turn: keep one thinking configuration per assistant turn and change it only between turns."
 )
 
 
@@ -153,15 +148,18 @@ def _latest_assistant_start(messages: list) -> int:
     return start
 
 
-def history_error(request: dict, merged: list[Merged], spec: ModelSpec, mode: Mode) -> tuple[ApiError | None, list]:
-    """The first thinking rule the history breaks, or None and the blocks dropped on the way.
+def history_error(
+    request: dict, merged: list[Merged], spec: ModelSpec, mode: Mode
+) -> tuple[ApiError | None, list, Mode]:
+    """The first thinking rule the history breaks, or None and the blocks dropped on the way; and the
+    thinking this request runs with (none, when the configuration changed inside a tool-use loop).
 
     The shape of the turn before the tool results is checked first (a path into its first block,
     like a schema error), then each block's seal in order.
     """
-    loop = _loop_error(merged, spec, mode)
+    loop, mode = _loop_error(merged, spec, mode)
     if loop is not None:
-        return loop, []
+        return loop, [], mode
     messages = request["messages"]
     latest = _latest_assistant_start(messages)
     prefixes, dropped, mismatch_seen = _Prefixes(request), [], False
@@ -177,47 +175,51 @@ def history_error(request: dict, merged: list[Merged], spec: ModelSpec, mode: Mo
             field = "data" if redacted else "signature"
             signed = decode_signature(block[field], redacted)
             if signed is None:
-                return _bad(INVALID.format(path=path, field=field, kind=kind)), []
-            if signed.family not in spec.reads:
-                if spec.preserved_thinking:  # the docs: dropped from the request without an error
+                return _bad(INVALID.format(path=path, field=field, kind=kind)), [], mode
+            if signed.family not in spec.reads:  # another model's block: ignored, the docs say, not refused
+                if spec.preserved_thinking:  # ... and listed among the request's transformations
                     dropped.append({"type": "thinking_dropped", "path": path, "reason": "model_binding_mismatch"})
-                    continue
-                return _bad(INVALID.format(path=path, field=field, kind=kind)), []
+                continue
             if not block_matches(signed, block, content[:m]):
                 if n >= latest:
-                    return _bad(MODIFIED.format(path=path)), []
-                return _bad(INVALID.format(path=path, field=field, kind=kind)), []
+                    return _bad(MODIFIED.format(path=path)), [], mode
+                return _bad(INVALID.format(path=path, field=field, kind=kind)), [], mode
             if not spec.preserved_thinking:
                 continue
             if mismatch_seen or not prefix_matches(signed, prefixes.before(n), content[:m]):
                 if not mode.drop_mismatched:
-                    return _bad(BOUND_ELSEWHERE.format(path=path)), []
+                    return _bad(BOUND_ELSEWHERE.format(path=path)), [], mode
                 mismatch_seen = True  # this block and every later thinking block are invalid
                 dropped.append({"type": "thinking_dropped", "path": path, "reason": "prefix_binding_mismatch"})
-    return None, dropped
+    return None, dropped, mode
 
 
-def _loop_error(merged: list[Merged], spec: ModelSpec, mode: Mode) -> ApiError | None:
-    """The assistant turn the final tool results answer: its thinking, and the configuration it ran with."""
+def _loop_error(merged: list[Merged], spec: ModelSpec, mode: Mode) -> tuple[ApiError | None, Mode]:
+    """The assistant turn the final tool results answer: its thinking, and the configuration it ran with.
+
+    A configuration changed inside the loop is no error: the request runs without thinking (the
+    thinking page: "the API doesn't error. Instead, it silently disables thinking for that request").
+    Manual extended thinking still insists that the turn start with a thinking block.
+    """
     if len(merged) < 2 or merged[-1].role != "user" or merged[-2].role != "assistant":
-        return None
+        return None, mode
     if not any(isinstance(b, dict) and b.get("type") == "tool_result" for b in merged[-1].content):
-        return None
+        return None, mode
     turn = merged[-2]
     if not turn.content:
-        return None
+        return None, mode
     first = turn.content[0]
     found = first.get("type") if isinstance(first, dict) else "text"
     starts = found in THINKING_KINDS
     call = next((b for b in turn.content if isinstance(b, dict) and b.get("type") == "tool_use"), None)
     state = read_tool_id(call.get("id"), spec.family) if call else None
     must_start = _bad(MUST_START_WITH_THINKING.format(n=turn.index, found=found))
-    if state is None:  # a turn this emulator did not make: only manual extended thinking insists
-        return must_start if mode.kind == "enabled" and not starts else None
-    if state.mode != mode.kind:  # before the thinking rule, whose text tells to turn thinking off
-        if mode.up_front and not starts:
-            return must_start
-        return _bad(CONFIG_CHANGED.format(n=turn.index, old=state.mode, new=mode.kind))
+    if mode.kind == "enabled" and not starts and (state is None or state.mode != mode.kind):
+        return must_start, mode
+    if state is None:  # a turn this emulator did not make (or another model did)
+        return None, mode
+    if state.mode != mode.kind:
+        return None, Mode("disabled", mode.display)
     if state.began_with_thinking and not starts:
-        return must_start
-    return None
+        return must_start, mode
+    return None, mode

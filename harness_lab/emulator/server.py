@@ -32,7 +32,7 @@ from typing import Any
 from ..text import t
 from . import wire
 from .cache_diagnostics import Fingerprints
-from .caching import PromptCache, too_many_breakpoints, usage, wants_cache
+from .caching import PromptCache, too_many_breakpoints, ttl_error, usage, wants_cache
 from .context_management import Managed, compacted_view, manage
 from .history import assistant_turns
 from .ids import digest_of, digests, fast_digests, make_id
@@ -44,7 +44,7 @@ from .roundtrip import history_error
 from .shape import shape_reply
 from .sse import encode_stream
 from .system_messages import without_system_messages
-from .thinking import Mode, ToolState, make_tool_id, mode_of, sign_blocks, think
+from .thinking import Mode, ToolState, make_tool_id, mode_of, sign_blocks, think, without_text_in_omitted
 from .tokens import RequestEstimate, estimate_reply, estimate_request, in_tokenizer
 from .tool_choice import obey
 from .validate import ApiError, check_prompt_length, validate
@@ -199,16 +199,20 @@ class Emulator:
         error, merged = validate(request, encodable=encodable, betas=betas)
         if error is not None:
             return (*_error(error, request_id), None)
+        ignored = without_text_in_omitted(request)
+        if ignored is not request:  # the model reads the request without that text
+            request, both = ignored, digests(ignored)
+            _, merged = validate(request, encodable=encodable, betas=betas)
         row = spec(request["model"])
         if request["messages"][-1]["role"] == "assistant" and not row.prefill and not self._resumes_a_pause(request):
             return (*_error(ApiError(400, PREFILL_REFUSED), request_id), None)
         mode = mode_of(request, row.thinking_default, row.display_default)
-        error, dropped = history_error(request, merged, row, mode)
+        error, dropped, mode = history_error(request, merged, row, mode)
         if error is not None:
             return (*_error(error, request_id), None)
         managed = manage(request, compaction_summary)
         estimate = estimate_request(managed.request, track=wants_cache(managed.request))
-        problem = too_many_breakpoints(estimate)
+        problem = too_many_breakpoints(estimate) or ttl_error(request)
         error = (
             ApiError(400, problem)
             if problem
@@ -300,13 +304,19 @@ class Emulator:
     ) -> dict:
         digest, conversation = both
         row = spec(request["model"])
-        scripted, content, thinking = self._content(request, managed, digest, mode)
-        window_left = row.context_window - estimate.total
+        warming = request["max_tokens"] == 0  # pre-warming the cache [PC]: the prompt is read, nothing made
+        content: list[dict]
+        if warming:
+            scripted, content, thinking = Reply(), [], 0
+            stop_reason, stop_sequence = "max_tokens", None
+        else:
+            scripted, content, thinking = self._content(request, managed, digest, mode)
+        window_left = row.context_window - in_tokenizer(estimate.total, row.tokenizer)
         if managed.pause:
             stop_reason, stop_sequence = "compaction", None
-        else:
+        elif not warming:
             content, stop_reason, stop_sequence, thinking = shape_reply(
-                content, scripted, request, thinking, window_left
+                content, scripted, request, thinking, window_left, row.tokenizer
             )
         sign_blocks(content, row.family, conversation, digest)
         stop_details = scripted.stop_details
@@ -324,7 +334,9 @@ class Emulator:
             "stop_reason": stop_reason,
             "stop_sequence": stop_sequence,
             "stop_details": stop_details,
-            "usage": usage(estimate, write, read, estimate_reply(content) + thinking, thinking, row.tokenizer),
+            "usage": usage(
+                estimate, write, read, 0 if warming else estimate_reply(content) + thinking, thinking, row.tokenizer
+            ),
             "container": None,
             "diagnostics": None,
         }

@@ -13,7 +13,7 @@ that would run past the model's context window is cut where the window ends
 from __future__ import annotations
 
 from .replies import Reply
-from .tokens import REPLY_OVERHEAD, TOOL_USE_OVERHEAD, text_tokens, value_tokens
+from .tokens import REPLY_OVERHEAD, TOOL_USE_OVERHEAD, in_estimate, text_tokens, value_tokens
 
 __all__ = ["shape_reply"]
 
@@ -88,10 +88,16 @@ def _apply_max_tokens(content: list[dict], budget: int) -> tuple[list[dict], boo
 
 
 def shape_reply(
-    content: list[dict], scripted: Reply, request: dict, thinking: int = 0, window_left: int | None = None
+    content: list[dict],
+    scripted: Reply,
+    request: dict,
+    thinking: int = 0,
+    window_left: int | None = None,
+    tokenizer: str = "2026",
 ) -> tuple[list[dict], str, str | None, int]:
-    """Apply stop sequences, ``max_tokens`` and the context window to a reply that spends
-    ``thinking`` tokens first; return (content, stop_reason, stop_sequence, thinking tokens billed)."""
+    """Apply stop sequences, ``max_tokens`` and the context window (``window_left``, in the model's
+    own tokens, as ``max_tokens`` is) to a reply that spends ``thinking`` tokens first; return
+    (content, stop_reason, stop_sequence, thinking tokens billed)."""
     if scripted.stop_reason is not None:
         return content, scripted.stop_reason, scripted.stop_sequence, thinking
     stop_reason, stop_sequence = scripted.final_stop_reason, None
@@ -107,6 +113,7 @@ def shape_reply(
         limit, cause = window_left, "model_context_window_exceeded"
     if limit is None:
         return content, stop_reason, stop_sequence, thinking
+    limit = in_estimate(limit, tokenizer)  # the reply is measured in the estimate's tokens
     budget = limit - REPLY_OVERHEAD - thinking
     if budget < 0:  # the limit fell inside the thinking: only the thinking comes back
         kept = [b for b in content if b["type"] in ("thinking", "redacted_thinking")]

@@ -45,6 +45,7 @@ __all__ = [
     "sign_blocks",
     "think",
     "thought_tokens",
+    "without_text_in_omitted",
 ]
 
 _KEY = hashlib.sha256(b"harness-lab emulator: thinking block signatures, v1").digest()  # 32 bytes
@@ -247,6 +248,29 @@ def block_matches(signed: Signed, block: dict, before: list) -> bool:
     payload = signed.secret if block.get("type") == "redacted_thinking" else _payload(block)
     expected = _mac(b"block", signed.family.encode(), payload, blocks_digest(before))
     return hmac.compare_digest(expected, signed.block_mac)
+
+
+def without_text_in_omitted(request: dict) -> dict:
+    """The request with any text written into a thinking block that came back empty (omitted) taken out
+    again: the docs say such text "is ignored rather than rejected". ``request`` itself if there is none."""
+    messages = request["messages"]  # validated: a list
+    changed = False
+    kept_messages = []
+    for message in messages:
+        content = message.get("content")
+        if message.get("role") != "assistant" or not isinstance(content, list):
+            kept_messages.append(message)
+            continue
+        kept: list = []
+        for block in content:
+            if isinstance(block, dict) and block.get("type") == "thinking" and block.get("thinking"):
+                signed = decode_signature(block.get("signature"), False)
+                emptied = {**block, "thinking": ""}
+                if signed is not None and block_matches(signed, emptied, kept):
+                    block, changed = emptied, True
+            kept.append(block)
+        kept_messages.append({**message, "content": kept})
+    return {**request, "messages": kept_messages} if changed else request
 
 
 def prefix_matches(signed: Signed, conversation: bytes, before: list) -> bool:

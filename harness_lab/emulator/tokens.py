@@ -29,8 +29,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import re
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
@@ -43,6 +45,7 @@ __all__ = [
     "cache_key_bytes",
     "estimate_reply",
     "estimate_request",
+    "in_estimate",
     "in_tokenizer",
     "text_tokens",
     "value_tokens",
@@ -50,8 +53,10 @@ __all__ = [
 
 # The estimate is in the 2026 tokenizer's units (Claude 4.7 and later, the course's model). The 2025
 # tokenizer (Claude 4.6 and earlier) spends about 1/1.3 of that on the same text [S5, H55 in
-# docs/api_facts.md]: what a model reports is ``in_tokenizer(estimate, row.tokenizer)``.
-TOKENIZER_SHARE = {"2026": 1.0, "2025": 1 / 1.3}
+# docs/api_facts.md]: what a model reports is ``in_tokenizer(estimate, row.tokenizer)``, and a limit
+# the request sets in the model's tokens (``max_tokens``, the window) covers ``in_estimate(limit)``.
+# Exact fractions, so that a limit converted there and back is the limit again.
+TOKENIZER_SHARE = {"2026": Fraction(1), "2025": Fraction(10, 13)}
 REQUEST_OVERHEAD = 7
 MESSAGE_OVERHEAD = 3
 SYSTEM_OVERHEAD = 3
@@ -112,7 +117,8 @@ def value_tokens(value: Any) -> int:
 
 @dataclass(frozen=True)
 class RequestEstimate:
-    """``total`` input tokens; ``cached_prefix`` of them sit before the last cache breakpoint.
+    """``total`` input tokens; ``cached_prefix`` of them sit before the last cache breakpoint, and
+    ``hour_prefix`` before the last one with a 1-hour TTL.
 
     ``trail`` (only when asked for) holds, after each block in prefix order, the running total and
     a digest of everything so far, with whether a breakpoint sits there: what the prompt cache
@@ -121,7 +127,7 @@ class RequestEstimate:
 
     total: int
     cached_prefix: int = 0
-    cache_ttl: str = "5m"
+    hour_prefix: int = 0  # of them before the last 1-hour breakpoint (1-hour ones come first)
     breakpoints: int = 0  # blocks with cache_control, plus one for a top-level cache_control
     trail: tuple = ()
 
@@ -158,7 +164,7 @@ class _Counter:
     def __init__(self, track: bool) -> None:
         self.total = REQUEST_OVERHEAD
         self.prefix = 0
-        self.ttl = "5m"
+        self.hour_prefix = 0
         self.breakpoints = 0
         self.running = hashlib.sha256() if track else None
         self.trail: list = []
@@ -168,7 +174,7 @@ class _Counter:
         marked = isinstance(marker, dict)
         if marked:
             self.prefix = self.total
-            self.ttl = marker.get("ttl") or "5m"
+            self.hour_prefix = self.total if marker.get("ttl") == "1h" else self.hour_prefix
             self.breakpoints += 1
         if self.running is not None and block is not None:
             self.running.update(cache_key_bytes(block))
@@ -228,12 +234,14 @@ def estimate_request(request: dict, track: bool = False) -> RequestEstimate:
     if isinstance(top, dict):
         # Automatic caching: the breakpoint sits on the last block and moves on as the talk grows.
         counter.prefix = counter.total
-        counter.ttl = top.get("ttl") or "5m"
+        counter.hour_prefix = counter.total if top.get("ttl") == "1h" else counter.hour_prefix
         counter.breakpoints += 1
         if counter.trail:
             total, digest, _ = counter.trail[-1]
             counter.trail[-1] = (total, digest, True)
-    return RequestEstimate(counter.total, counter.prefix, counter.ttl, counter.breakpoints, tuple(counter.trail))
+    return RequestEstimate(
+        counter.total, counter.prefix, counter.hour_prefix, counter.breakpoints, tuple(counter.trail)
+    )
 
 
 def estimate_reply(content: list[dict]) -> int:
@@ -244,3 +252,8 @@ def estimate_reply(content: list[dict]) -> int:
 def in_tokenizer(tokens: int, tokenizer: str) -> int:
     """``tokens`` of the estimate as a model with this tokenizer counts them (rounded down)."""
     return int(tokens * TOKENIZER_SHARE[tokenizer])
+
+
+def in_estimate(tokens: int, tokenizer: str) -> int:
+    """The estimate's tokens that ``tokens`` of this tokenizer cover: ``in_tokenizer`` turned round."""
+    return math.ceil(tokens / TOKENIZER_SHARE[tokenizer])

@@ -105,9 +105,29 @@ def _check_limits(request: dict, count_tokens: bool) -> ApiError | None:
     if error or count_tokens:
         return error
     thinking = request.get("thinking")
+    if max_tokens == 0:
+        return _warming_error(request)
     if isinstance(thinking, dict) and thinking.get("type") == "enabled" and thinking["budget_tokens"] >= max_tokens:
         return _bad(THINKING_BUDGET)
     return None
+
+
+# The prompt caching page: a ``max_tokens: 0`` request "is rejected with an invalid_request_error" if it
+# streams, thinks with a manual budget, asks for structured output or forces a tool, "since each implies
+# output that a zero-token budget cannot produce". Inferred: the wording (the page quotes none).
+WARMING_REFUSED = "max_tokens: 0 only pre-warms the prompt cache and cannot be used with {what}"
+
+
+def _warming_error(request: dict) -> ApiError | None:
+    thinking, config, choice = request.get("thinking"), request.get("output_config"), request.get("tool_choice")
+    clashes = (
+        (request.get("stream") is True, "`stream: true`"),
+        (isinstance(thinking, dict) and thinking.get("type") == "enabled", '`thinking.type: "enabled"`'),
+        (isinstance(config, dict) and config.get("format") is not None, "`output_config.format`"),
+        (isinstance(choice, dict) and choice.get("type") in ("any", "tool"), "a forced `tool_choice`"),
+    )
+    what = next((name for clash, name in clashes if clash), None)
+    return _bad(WARMING_REFUSED.format(what=what)) if what else None
 
 
 def _check_system_messages(request: dict) -> ApiError | None:

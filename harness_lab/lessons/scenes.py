@@ -115,7 +115,7 @@ def answer_rejected(prompt: str, response: Any, results: Any) -> Miss | None:
 
 # The real API's 400 for each history mistake a lesson teaches, and the hint that names its cause.
 REJECTIONS = (
-    # A thinking block dropped, edited or reconfigured in the history sent back (the default model
+    # A thinking block dropped or edited in the history sent back (the default model
     # thinks first); the texts are the emulator's roundtrip.py and schema's, which are the API's.
     ("Expected `thinking` or `redacted_thinking`", "lesson.l2.keep_thinking"),
     ("must start with a thinking block", "lesson.l2.keep_thinking"),
@@ -124,7 +124,6 @@ REJECTIONS = (
     ("Invalid `data` in `redacted_thinking` block", "lesson.l2.thinking_changed"),
     ("thinking.signature: Field required", "lesson.l2.thinking_changed"),
     ("thinking.data: Field required", "lesson.l2.thinking_changed"),
-    ("inside a tool-use loop", "lesson.l2.thinking_config"),
     ("unexpected `tool_use_id`", "lesson.l2.keep_content"),
     ("must define tools", "lesson.l2.pass_tools"),
     ("were found without `tool_result`", "lesson.l2.results_first"),

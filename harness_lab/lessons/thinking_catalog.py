@@ -22,11 +22,5 @@ add(
             "A thinking block is not as it arrived (its signature missing or changed, or its text edited); do not "
             "rebuild thinking blocks: send the whole response.content back (the API's 400: {error})",
         ),
-        "lesson.l2.thinking_config": (
-            "ツールの結果を返すリクエストで、thinking の設定を変えています。ツールを呼んでいるあいだは1つの assistant ターンなので、"
-            "最初のリクエストと同じ設定で送りましょう（API の 400: {error}）",
-            "The request that returns the tool results changes the thinking setting; a tool-use loop is one assistant "
-            "turn, so send it with the first request's setting (the API's 400: {error})",
-        ),
     }
 )

@@ -194,6 +194,6 @@ def test_pause_turn_refusal_and_the_window_stop_reasons_have_their_documented_sh
     assert refusal.stop_details.category == "cyber" and refusal.stop_details.explanation
     client = emulated_client([say("x")], max_retries=0)
     status, _, body = Emulator([say("答えです。" * 500)]).respond(
-        {"model": "claude-haiku-4-5", "max_tokens": 4000, "messages": [{"role": "user", "content": "あ" * 198_000}]}
+        {"model": "claude-haiku-4-5", "max_tokens": 4000, "messages": [{"role": "user", "content": "あ" * 259_000}]}
     )
     assert status == 200 and body["stop_reason"] == "model_context_window_exceeded"

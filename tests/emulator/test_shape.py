@@ -1,5 +1,7 @@
 """The request's max_tokens and stop_sequences act on scripted replies as on the real API."""
 
+import pytest
+
 from harness_lab.emulator import Emulator, call, reply, say
 
 MODEL = "claude-sonnet-5"
@@ -72,11 +74,29 @@ def test_thinking_comes_first_and_counts_against_max_tokens():
     assert tight["stop_reason"] == "max_tokens" and tight["content"][1]["text"] == "とても長い答えです。"
 
 
-def test_a_reply_past_the_context_window_stops_with_model_context_window_exceeded():
-    long_prompt = "あ" * 199_000  # claude-haiku-4-5: a 200K window, 64K output
-    status, _, body = Emulator([say("答えです。" * 400)]).respond(
-        {"model": "claude-haiku-4-5", "max_tokens": 8000, "messages": [{"role": "user", "content": long_prompt}]}
-    )
+@pytest.mark.parametrize(("model", "window"), [("claude-haiku-4-5", 200_000), ("claude-sonnet-5", 1_000_000)])
+def test_a_reply_past_the_context_window_stops_with_model_context_window_exceeded(model, window):
+    def ask(prompt_tokens):  # a prompt of about that many of the model's own tokens
+        share = 13 if model == "claude-haiku-4-5" else 10  # the older tokenizer counts 10 for 13
+        prompt = "あ" * (prompt_tokens * share // 10)
+        return Emulator([say("答えです。" * 400)]).respond(
+            {"model": model, "max_tokens": 8000, "messages": [{"role": "user", "content": prompt}]}
+        )
+
+    status, _, body = ask(window - 500)
     assert status == 200 and body["stop_reason"] == "model_context_window_exceeded"
-    assert body["usage"]["input_tokens"] + body["usage"]["output_tokens"] <= 200_000
-    assert body["content"][0]["text"] and len(body["content"][0]["text"]) < len("答えです。" * 400)
+    assert window - 600 < body["usage"]["input_tokens"] < window
+    assert body["usage"]["input_tokens"] + body["usage"]["output_tokens"] <= window
+    assert body["content"][-1]["text"] and len(body["content"][-1]["text"]) < len("答えです。" * 400)
+    # A prompt that leaves room for the whole answer gets it: the window is counted in the model's tokens.
+    status, _, body = ask(window - 20_000)
+    assert status == 200 and body["stop_reason"] == "end_turn" and body["content"][-1]["text"] == "答えです。" * 400
+
+
+@pytest.mark.parametrize("model", ["claude-haiku-4-5", "claude-sonnet-5"])
+def test_a_max_tokens_stop_reports_max_tokens_output_tokens_in_either_tokenizer(model):
+    status, _, body = Emulator([say("答えです。" * 400)]).respond(
+        {"model": model, "max_tokens": 300, "messages": [{"role": "user", "content": "q"}]}
+    )
+    assert status == 200 and body["stop_reason"] == "max_tokens"
+    assert 295 <= body["usage"]["output_tokens"] <= 300

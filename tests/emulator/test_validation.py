@@ -309,9 +309,9 @@ def test_prompt_too_long(client, model, window):
     assert client.messages.create(model=model, max_tokens=1024, messages=[{"role": "user", "content": fits}])
 
 
-def test_max_tokens_must_be_positive(client):
-    error = rejected(client, messages=[{"role": "user", "content": "q"}], max_tokens=0)
-    assert error.api_message == "max_tokens: Input should be greater than or equal to 1"
+def test_max_tokens_cannot_be_negative(client):
+    error = rejected(client, messages=[{"role": "user", "content": "q"}], max_tokens=-1)
+    assert error.api_message == "max_tokens: Input should be greater than or equal to 0"
 
 
 def test_empty_messages(client):
