@@ -5,8 +5,9 @@ hands over. Each notebook's bytes are read here, with ``O_NOFOLLOW`` and the siz
 a grading host (``workers.Pool``), which grades them from a private copy: in the sandbox, its own
 namespaces with the notebook as the only file of the learner's there is (``namespaces.py``); with
 ``--unsandboxed``, a temporary folder of its own. What comes back is cleaned
-(``redact.Redactor``): no value of the caller's environment, no run of a classmate's answer cells
-and no control character reaches the report.
+(``redact.Redactor``): no control character reaches the report, and, without the sandbox (which
+keeps both out of learner code's reach), no value of the caller's environment and no run of a
+classmate's answer cells.
 
 A host that died or never answered is the grader's failure (``INFRASTRUCTURE``): the row says so,
 never that the answer was wrong, and the next run grades that notebook again. A notebook that ran
@@ -60,7 +61,7 @@ def grade_tasks(
     ``read`` reads a notebook, ``unreadable(learner, name, error)`` is the grade of one it could not;
     every grade is written in ``language`` (the hosts are told it with each call).
     """
-    redactor = Redactor.from_environment(_answers(everyone, read))
+    redactor = Redactor.for_launch(launch, lambda: _answers(everyone, read))
     limit = min(CHECK_TIMEOUT, timeout)
     if not hasattr(os, "fork"):  # Windows: here, one at a time, without isolation
         for learner, name, path, _ in tasks:

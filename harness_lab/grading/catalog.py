@@ -206,6 +206,10 @@ add(
         ),
         # --- grading a class: lines in a learner's feedback file -------------------------------------
         "grade.class.feedback_title": ("{learner} さんの採点結果", "Grading results for {learner}"),
+        "grade.class.other_exercise": (
+            "× 不合格: このファイルの名前は {named} ですが、中身は {held} の答えです。{named} の答えを入れて提出し直しましょう",
+            "[FAIL] This file is named for {named}, but it holds the answers to {held}. Hand it in again with {named}'s answers.",
+        ),
         "grade.class.missing": (
             "× 不合格: {exercise} のノートブックが提出されていません",
             "[FAIL] No notebook was handed in for {exercise}.",
@@ -280,6 +284,10 @@ add(
         "grade.sandbox.finding.processes": ("呼び出し元のプロセスが見えた", "saw the caller's processes"),
         "grade.sandbox.finding.capabilities": ("特権（capability）を持っていた", "held capabilities"),
         "grade.sandbox.finding.root": ("root のままだった", "was still root"),
+        "grade.sandbox.finding.user_namespace": (
+            "自分のユーザー名前空間を作れた（特権を取り戻せる）",
+            "made a user namespace of its own (where it holds capabilities again)",
+        ),
         "grade.class.no_host": (
             "採点用のプロセスを起動できなかったので、採点しません: {reason}",
             "Could not start a grading process, so nothing was graded: {reason}",

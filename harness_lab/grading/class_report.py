@@ -28,6 +28,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
 
+from ..terminal import visible
 from ..text import lang, t
 from .classroom import ClassResult, Row
 from .notebook import EXERCISES
@@ -91,9 +92,9 @@ def gradebook(result: ClassResult) -> str:
         exercise = EXERCISES.get(grade.exercise)
         most = len(checks) if checks else len(exercise.criteria) if exercise else count
         cells = [
-            row.learner,
+            visible(row.learner),  # names as collected from elsewhere (an LMS download) may hold escapes
             grade.exercise,
-            row.notebook,
+            visible(row.notebook),
             *marks,
             keys,
             sum(c.passed for c in checks),
@@ -118,17 +119,17 @@ def _as_text(cell: object) -> object:
 
 
 def feedback(result: ClassResult, learner: str) -> str:
-    lines = [t("grade.class.feedback_title", learner=learner), ""]
+    lines = [t("grade.class.feedback_title", learner=visible(learner)), ""]
     for row in result.rows:
         if row.learner != learner:
             continue
         if row.notebook:  # as the learner's own grading command prints it, headed by the file's name
-            lines += [replace(row.grade, path=row.notebook).text(), ""]
+            lines += [replace(row.grade, path=visible(row.notebook)).text(), ""]
         else:
             lines += [row.grade.error, ""]
     for problem in result.problems:
         if problem.learner == learner:
-            lines += [problem.text, ""]
+            lines += [visible(problem.text, lines=True), ""]
     return "\n".join(lines).rstrip("\n") + "\n"
 
 

@@ -265,8 +265,11 @@ def _graded(tasks: list[tuple], timeout: float, jobs: int | None, record: Record
     )
     for learner, name, digest, grade, data in graded:
         answer, edition = _parsed(data)
+        named = _exercise_of(name)
         if not grade.exercise:  # the grader could not tell (an unreadable notebook): the file's name does
-            grade = replace(grade, exercise=_exercise_of(name))
+            grade = replace(grade, exercise=named)
+        elif named and grade.exercise != named:  # one exercise's answers under another's name: one row each
+            grade = _error(learner, name, "grade.class.other_exercise", named=named, held=grade.exercise)
         yield Row(learner, name, record.add(learner, name, digest, grade.as_plain(), answer), answer, edition=edition)
 
 

@@ -5,7 +5,7 @@ inside the bubblewrap sandbox where it works (``isolation.py``), else, run as ro
 unprivileged user without isolation. A learner grading their own notebook on a machine without a
 working sandbox is graded here, as before, with what the judge needs imported first and no folder
 of the command's own (the working folder) left on ``sys.path``. The lines it prints come through
-``redact.Redactor`` (no escape sequences, no value of the caller's environment) and, on a terminal,
+``redact.Redactor`` (no escape sequences; without the sandbox, no value of the caller's environment) and, on a terminal,
 each starts by resetting the terminal's colours and styles, so no earlier output can hide them.
 
 Exit code 0 when every notebook meets every criterion, 1 otherwise.
@@ -55,7 +55,7 @@ def grade_files(paths: list[str], *, timeout: float | None = None, out: TextIO |
     host = start_host()
     if host is None:
         _judge_here()
-    redactor = Redactor.from_environment()
+    redactor = Redactor.for_launch(host.launch if host is not None else None, list)
     reset = RESET if out.isatty() else ""
     grades = []
     # the reader's language (--lang, HARNESS_LAB_LANG) if they chose one, else each notebook's edition's

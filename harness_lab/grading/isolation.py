@@ -21,7 +21,8 @@ own inside the host (``namespaces.py``).
 ``probe`` is the proof: before a sandboxed host gets any learner code, the runner has it run, in
 the same private namespaces learner code gets, a call that tries to read a file the runner placed
 outside, to connect to a port the runner listens on, to find a variable of the caller's
-environment, to write into the package, to open a terminal and to see a process of the caller.
+environment, to write into the package, to open a terminal, to see a process of the caller and to
+make a user namespace of its own.
 Anything that works is a finding, and a sandbox with a finding is refused (``runner.py``).
 """
 
@@ -167,6 +168,8 @@ def probe(folder: str, outside: str, port: int, secrets: list[tuple[str, str]], 
         found.append("processes")
     if _capabilities():
         found.append("capabilities")
+    if _makes_user_namespace():
+        found.append("user_namespace")
     if os.geteuid() == 0 and os.path.exists("/proc/self/uid_map") and _real_root():
         found.append("root")
     return found
@@ -193,6 +196,20 @@ def _capabilities() -> bool:
             return any(line.startswith("CapEff:") and int(line.split()[1], 16) != 0 for line in f)
     except OSError:
         return False
+
+
+def _makes_user_namespace() -> bool:
+    """Whether a process here can make a user namespace of its own (tried in a child, which then ends)."""
+    import ctypes
+
+    pid = os.fork()
+    if pid == 0:
+        code = 1
+        try:
+            code = 0 if ctypes.CDLL(None, use_errno=True).unshare(0x10000000) == 0 else 1  # CLONE_NEWUSER
+        finally:
+            os._exit(code)
+    return os.waitpid(pid, 0)[1] == 0
 
 
 def _real_root() -> bool:

@@ -98,8 +98,10 @@ add(
             "tier -> set (or list, tuple) of names, or a function that takes a tool name and returns its tier.",
         ),
         "grade.l1.c1.unlisted_error": (
-            "ポリシーに載っていないツール {tool} を呼んだところ、例外になりました: {error}。表にない名前が来たときにどうするかを考えましょう",
-            "Calling {tool}, which is not in the policy, raised: {error}. Think about what happens when a name is not in the table.",
+            "ポリシーに載っていないツール {tool} を呼んだところ、例外になりました: {error}。表にない名前は DEFAULT_TIER の段階に落とします"
+            "（辞書なら POLICY.get(name, DEFAULT_TIER) のように）",
+            "Calling {tool}, which is not in the policy, raised: {error}. A name not in the table falls to DEFAULT_TIER's "
+            "tier (with a dict: POLICY.get(name, DEFAULT_TIER)).",
         ),
         "grade.l1.c1.fell_to_default": (
             "{tool} が POLICY に載っていないので、デフォルトの段階（{default}）に落ちています。課題の表では {expected} です",

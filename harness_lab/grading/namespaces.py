@@ -11,7 +11,9 @@ the next one the host grades, and the mounts the sandbox made stay read-only and
 kernel locks mounts inherited by a less privileged namespace.
 
 The capabilities a process holds in the nested user namespace it created are then given up (the
-bounding set, then ``capset``), and ``no_new_privs`` is set, so learner code below holds none.
+bounding set, then ``capset``), and ``no_new_privs`` is set, so learner code below holds none; and
+that namespace may have no user namespace below it, so learner code cannot get them back in one
+of its own (where it could mount a tmpfs of any size, memory no limit here would count).
 """
 
 from __future__ import annotations
@@ -72,6 +74,11 @@ def enter(files: dict[str, bytes]) -> None:
         with open(f"/proc/self/{name}", "w") as f:
             f.write(line)
     _check(libc.prctl(_PR_SET_DUMPABLE, 0, 0, 0, 0), "prctl")
+    # No user namespace below this one: in one of its own, learner code would hold every capability
+    # again and could mount a tmpfs of any size, memory no limit here counts (the kernel lets the
+    # owner of a user namespace set its limits; they bind every namespace below it).
+    with open("/proc/sys/user/max_user_namespaces", "w") as f:
+        f.write("0")
     for target, size in TMPFS.items():
         options = f"size={size},mode=0700".encode()
         _check(libc.mount(b"tmpfs", target.encode(), b"tmpfs", _MS_NOSUID | _MS_NODEV, options), f"mount {target}")

@@ -37,8 +37,11 @@ __all__ = [
     "keep_private",
     "limit_memory",
     "prepare",
+    "private_memory",
     "silence",
+    "tree_memory",
     "wait_for",
+    "watch",
 ]
 
 _PR_SET_PDEATHSIG = 1
@@ -138,6 +141,45 @@ def wait_for(pid: int, deadline: float) -> bool:
     finally:
         if fd is not None:
             os.close(fd)
+
+
+def watch(pid: int, deadline: float, memory: int | None) -> str:
+    """Wait as ``wait_for`` does: "ended" or "deadline"; with ``memory``, also "memory" as soon as this
+    process's descendants together hold more than ``memory`` bytes (checked every ``WATCH_EVERY`` s).
+
+    ``RLIMIT_AS`` caps each process alone, and a job may start hundreds; this is the cap on them all.
+    """
+    if memory is None:
+        return "ended" if wait_for(pid, deadline) else "deadline"
+    while True:
+        if wait_for(pid, min(deadline, time.monotonic() + WATCH_EVERY)):
+            return "ended"
+        if time.monotonic() >= deadline:
+            return "deadline"
+        if tree_memory(os.getpid()) > memory:
+            return "memory"
+
+
+WATCH_EVERY = 0.05
+
+
+def tree_memory(root: int) -> int:
+    """Bytes of private memory the live processes below ``root`` hold in RAM together."""
+    return sum(private_memory(pid) for pid in _descendants(root))
+
+
+def private_memory(pid: int | str) -> int:
+    """Bytes of private memory process ``pid`` holds in RAM (``statm``: resident less shared; a page
+    two forked processes still share counts for each, the cautious side); 0 once it is gone."""
+    try:
+        with open(f"/proc/{pid}/statm") as f:
+            fields = f.read().split()
+        return (int(fields[1]) - int(fields[2])) * _PAGE
+    except (OSError, IndexError, ValueError):
+        return 0
+
+
+_PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 
 
 def end_tree(job: int, adopted: bool, within: float = 2.0) -> None:

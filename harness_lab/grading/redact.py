@@ -3,7 +3,9 @@
 A verdict carries learner text: the first line of an exception, a value shown in a hint. Learner
 code that reached a secret could carry it out that way (``RuntimeError('KEY=' + key)``): the
 instructor's API key or a classmate's answer in ``feedback/<learner>.txt``. The sandbox keeps both
-out of reach; this is the second wall, for grading without it. Every text of a grade is cleaned:
+out of reach; this is the wall for grading without it (``--unsandboxed``, or no sandbox on the
+machine). In the sandbox it stands down (``Redactor.for_launch``): a cut there could only answer a
+learner's guesses. Every text of a grade is cleaned:
 
 - any run of ``WINDOW`` characters or more found in a value of the caller's environment (values of
   ``SHORTEST`` characters or more, whole) or in a classmate's notebook becomes ``[REDACTED]``, but
@@ -20,7 +22,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -29,6 +31,7 @@ from ..terminal import visible
 from .report import Check
 
 if TYPE_CHECKING:
+    from .isolation import Launch
     from .notebook import NotebookGrade
 
 __all__ = ["Redactor", "own_text"]
@@ -59,6 +62,16 @@ class Redactor:
     @classmethod
     def from_environment(cls, others: Iterable[str] = ()) -> Redactor:
         return cls(os.environ.values(), others)
+
+    @classmethod
+    def for_launch(cls, launch: Launch | None, others: Callable[[], Iterable[str]]) -> Redactor:
+        """No secrets to cut where the sandbox kept learner code from every one of them: there a cut
+        would only tell a learner which of their own guesses matched a secret (an oracle), or let
+        one learner's pasted text blank out the hints of the whole class. Control characters are
+        escaped either way."""
+        if launch is not None and launch.sandboxed:
+            return cls()
+        return cls.from_environment(others())
 
     def clean(self, text: str, own: str = "") -> str:
         return visible(self._redacted(text, own), lines=True)

@@ -42,8 +42,10 @@ from .processes import (
     keep_private,
     limit_memory,
     prepare,
+    private_memory,
     silence,
     wait_for,
+    watch,
 )
 from .wire import HEADER, check_plain, describe_error, framed, plain, unframed
 
@@ -60,6 +62,10 @@ MEMORY_LIMIT = 1 << 30
 GRACE = 2.0
 # The supervisor's exit code when it killed the job at the deadline.
 _TIMED_OUT = 3
+_OUT_OF_MEMORY = 4
+# In the sandbox, the job and everything it starts together may hold one allowance beyond the job's
+# size at the fork: RLIMIT_AS caps each process alone, and a job may start hundreds.
+TREE_ALLOWANCES = 1
 
 
 @dataclass(frozen=True)
@@ -154,6 +160,7 @@ class Started:
         os.close(write_end)
         self.supervisor, self.read_end = supervisor, read_end
         self.deadline = time.monotonic() + timeout
+        self.tree_cap = TREE_ALLOWANCES * memory if memory and setup is not None else None
 
     def finish(self, until: float) -> JobResult:
         timed_out = True
@@ -170,6 +177,8 @@ class Started:
             if status in ("error", "unavailable"):
                 return JobResult(status, error=value)
             return JobResult(status, value=value)
+        if code == _OUT_OF_MEMORY and self.tree_cap:
+            return JobResult("memory", value=self.tree_cap >> 20)
         return JobResult("timeout") if timed_out or code == _TIMED_OUT else JobResult("crashed")
 
     def stop(self) -> None:
@@ -203,6 +212,10 @@ def _supervise(
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the caller decides; a Ctrl-C reaches it, not us
     die_with_parent(signal.SIGTERM)
+    # Watched only in the sandbox (``setup`` made the notebook's namespaces): there the process table
+    # holds just this host's processes, so a look at it every few milliseconds is cheap. The job
+    # starts as a copy of this process: its size now, plus the allowances, for the whole tree.
+    tree_cap = private_memory("self") + TREE_ALLOWANCES * memory if setup and memory else None
     deadline = time.monotonic() + timeout
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)
@@ -222,15 +235,15 @@ def _supervise(
     except OSError:
         pass
     os.close(write_end)  # the caller sees the end of the pipe once the job's side is gone
-    ended = False
+    outcome = "deadline"
     try:
-        ended = wait_for(pid, deadline)
+        outcome = watch(pid, deadline, tree_cap)
     except _Stop:
         pass
     finally:
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
         end_tree(pid, adopted)
-    return 0 if ended else _TIMED_OUT
+    return {"ended": 0, "deadline": _TIMED_OUT, "memory": _OUT_OF_MEMORY}[outcome]
 
 
 def _child(job: Callable[[], Any], write_end: int, budget: int | None, keep: tuple[int, ...] = ()) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import signal
+import sys
 import time
 
 import pytest
@@ -205,3 +206,30 @@ def test_the_callers_unpickler_builds_no_class():
         PlainOnly(io.BytesIO(forged)).load()
     plain_values = ("ok", {"a": [1, 2.5, None, True, b"x", ("t",), {"s"}, frozenset({"f"})]})
     assert PlainOnly(io.BytesIO(pickle.dumps(plain_values))).load() == plain_values
+
+
+def _children_holding(megabytes: int, children: int = 4):
+    """A job that starts ``children`` processes, each holding ``megabytes`` of its own, and waits for them."""
+
+    def job():
+        pids = []
+        for _ in range(children):
+            pid = os.fork()
+            if pid == 0:
+                held = b"x" * (megabytes << 20)  # written, so resident
+                time.sleep(30 if held else 0)
+                os._exit(0)
+            pids.append(pid)
+        time.sleep(3)
+        return "all held"
+
+    return job
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_in_the_sandbox_the_job_and_its_children_together_are_held_to_their_allowances():
+    """RLIMIT_AS caps each process alone; a job that starts many is stopped when they hold more together."""
+    sandboxed = {"setup": lambda: None, "memory": 512 << 20}  # setup: what the sandbox runs first
+    outcome = run_limited(_children_holding(150, children=6), timeout=20, **sandboxed)
+    assert (outcome.status, outcome.value) == ("memory", 512)  # the allowance, shown in MB
+    assert run_limited(_children_holding(4, children=1), timeout=20, **sandboxed).value == "all held"
