@@ -129,8 +129,10 @@ add(
             "The lesson calls it as {shape}, and its parameters do not fit ({error}); keep the def line as the TODO cell has it",
         ),
         "lesson.rule.block_attributes": (
-            'ブロックは辞書ではなく SDK のオブジェクトです。block["id"] ではなく block.id のように読みます。出た例外は {error}',
-            'A block is an SDK object, not a dict: read block.id, not block["id"]. The exception: {error}',
+            'ブロックは辞書ではなく SDK のオブジェクトです。block["name"] ではなく block.name のように、どの欄も属性で読みます'
+            "（block.type・block.id・block.input も）。出た例外は {error}",
+            'A block is an SDK object, not a dict: read each field as an attribute, block.name and not block["name"] '
+            "(block.type, block.id, block.input too). The exception: {error}",
         ),
         "lesson.timeout": (
             "{seconds} 秒たっても終わりませんでした。ループが止まらなくなっていませんか",

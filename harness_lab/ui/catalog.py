@@ -46,7 +46,7 @@ add(
         "ui.card.role_system": ("システム (system)", "system"),
         "ui.card.turn": ("ターン {number}", "turn {number}"),
         "ui.card.signature": ("署名", "signature"),
-        "ui.card.readings": ("制御弁のゲージ", "valve gauges"),
+        "ui.card.readings": ("このターンを終えた時点の制御弁のゲージ", "valve gauges as this turn ended"),
         "ui.card.approval": ("△ 承認待ち: {name} を実行しますか？", "△ Approval needed: run {name}?"),
         "ui.card.approval_answered": ("承認弁: {name}", "approval: {name}"),
         "ui.card.decision_allow": ("○ 許可しました", "○ Allowed"),
@@ -220,13 +220,13 @@ add(
         ),
         "ui.timeline.turn_head": (
             "ターン {k}（モデルへのリクエスト {number} 回目の応答）が届いたときの会話履歴（メッセージ {messages} 件）",
-            "The history when turn {k}'s response arrived (request {number}; {messages} messages)",
+            "The history when turn {k}'s response arrived (request {number}; message count: {messages})",
         ),
         "ui.timeline.same": (
             "…（{n} 件省略。どのターンでも同じ始まりです）",
-            "… ({n} messages left out: every turn starts the same)",
+            "… (left out, as every turn starts the same: {n})",
         ),
-        "ui.timeline.added": ("このターンで増えたメッセージ（{n} 件）", "What this turn added ({n} messages)"),
+        "ui.timeline.added": ("このターンで増えたメッセージ（{n} 件）", "What this turn added (message count: {n})"),
         "ui.timeline.growth": (
             "リクエスト {next} の入力は {after} トークン（リクエスト {k} の {now} から +{diff}）: 増えた履歴は次のリクエストで毎回送り直されます",
             "Request {next} carries {after} input tokens (+{diff} over request {k}'s {now}): the history grows and is re-sent every time",
@@ -278,9 +278,9 @@ add(
         "ui.compare.requests": ("モデルへのリクエスト", "model requests"),
         "ui.compare.tokens": ("トークン", "tokens"),
         "ui.compare.ending": ("終わり方", "how it ended"),
-        "ui.compare.finished": ("◎ 完了 ({stop_reason}): {text}", "◎ finished ({stop_reason}): {text}"),
-        "ui.compare.stopped": ("× 停止 ({cause}): {reason}", "× stopped ({cause}): {reason}"),
-        "ui.compare.running": ("… まだ終わっていません", "… not over yet"),
+        "ui.compare.finished": ("◎ 完了 ({stop_reason}): {text}", "◎ Finished ({stop_reason}): {text}"),
+        "ui.compare.stopped": ("× 停止 ({cause}): {reason}", "× Stopped ({cause}): {reason}"),
+        "ui.compare.running": ("… まだ終わっていません", "… Not over yet"),
         # the context gauge
         "ui.context.title": (
             "コンテキストの中身: リクエストごとの入力と、その応答の出力",

@@ -38,6 +38,10 @@ DEAD = (
 _LINE = "> .widget-html > .widget-html-content > .hl-stale"
 
 
+# A primary button greyed out would still be a filled block, darker than its disabled neighbours.
+_UNFILLED = "background-color: var(--jp-layout-color2, #eee); color: var(--jp-ui-font-color1, #333);"
+
+
 def _dead_rules(dead: str) -> str:
     # One block per way of being dead: a browser without :has() drops only the blocks that use it.
     # Buttons, inputs and choices need a kernel; tabs, accordion titles and <details> do not.
@@ -46,6 +50,7 @@ def _dead_rules(dead: str) -> str:
 {dead} :is(.widget-button, .widget-toggle-button, input, textarea) {{
   opacity: 0.45; pointer-events: none; filter: grayscale(1);
 }}
+{dead} .jupyter-button.mod-primary {{ {_UNFILLED} }}
 {dead} .hl-status {{ opacity: 0.6; }}
 {dead}:active {_LINE} {{ outline: 2px solid #c8372d; background: rgba(200,55,45,0.18) !important; }}
 """
@@ -56,6 +61,7 @@ _CSS = (
     + "".join(map(_dead_rules, DEAD))
     + f".hl-stepper .hl-stepper {_LINE} {{ display: none !important; }}\n"
     + ".hl-stepper :is(.jupyter-button, .widget-toggle-button):disabled { filter: grayscale(1); opacity: 0.45; }\n"
+    + f".hl-stepper .jupyter-button.mod-primary:disabled {{ {_UNFILLED} }}\n"
 )
 
 _LINE_HTML = (
