@@ -158,6 +158,8 @@ def history_error(
     like a schema error), then each block's seal in order.
     """
     loop, mode = _loop_error(merged, spec, mode)
+    if loop is None:
+        loop = _prefill_error(merged, mode)
     if loop is not None:
         return loop, [], mode
     messages = request["messages"]
@@ -192,6 +194,18 @@ def history_error(
                 mismatch_seen = True  # this block and every later thinking block are invalid
                 dropped.append({"type": "thinking_dropped", "path": path, "reason": "prefix_binding_mismatch"})
     return None, dropped, mode
+
+
+def _prefill_error(merged: list[Merged], mode: Mode) -> ApiError | None:
+    """A prefill (a final assistant message, on a model that takes one) while manual thinking is on:
+    the thinking page says "You can't pre-fill the assistant response while thinking is on", and the
+    live 400 is the must-start one (public reports quote it with "but found `text`")."""
+    final = merged[-1] if merged else None
+    if final is None or final.role != "assistant" or not final.content or mode.kind != "enabled":
+        return None
+    first = final.content[0]
+    found = first.get("type") if isinstance(first, dict) else "text"
+    return None if found in THINKING_KINDS else _bad(MUST_START_WITH_THINKING.format(n=final.index, found=found))
 
 
 def _loop_error(merged: list[Merged], spec: ModelSpec, mode: Mode) -> tuple[ApiError | None, Mode]:

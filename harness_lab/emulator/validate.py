@@ -88,9 +88,10 @@ def _check_betas(request: dict, betas: frozenset) -> ApiError | None:
     return None
 
 
-def _check_limits(request: dict, count_tokens: bool) -> ApiError | None:
+def _check_limits(request: dict, count_tokens: bool, betas: frozenset = frozenset()) -> ApiError | None:
     """The model must exist and take these settings (models.py); ``max_tokens`` must fit its
-    output and leave room after a manual thinking budget."""
+    output and leave room after a manual thinking budget (unless that budget spans the turn's
+    interleaved thinking)."""
     model = request["model"]
     if not is_known(model):
         return ApiError(404, f"model: {model}")
@@ -107,9 +108,21 @@ def _check_limits(request: dict, count_tokens: bool) -> ApiError | None:
     thinking = request.get("thinking")
     if max_tokens == 0:
         return _warming_error(request)
-    if isinstance(thinking, dict) and thinking.get("type") == "enabled" and thinking["budget_tokens"] >= max_tokens:
+    manual = isinstance(thinking, dict) and thinking.get("type") == "enabled"
+    if manual and thinking["budget_tokens"] >= max_tokens and not _interleaves(row.family, betas):
         return _bad(THINKING_BUDGET)
     return None
+
+
+# The extended thinking page: with the interleaved-thinking header, on Opus 4.5, Sonnet 4.5 and Sonnet
+# 4.6, "budget_tokens can exceed max_tokens because the budget spans all thinking blocks within one
+# assistant turn"; Opus 4.6's manual mode has no interleaving, and Haiku 4.5 ignores the header.
+INTERLEAVED_BETA = "interleaved-thinking-2025-05-14"
+MANUAL_INTERLEAVING = frozenset({"claude-opus-4-5", "claude-sonnet-4-5", "claude-sonnet-4-6"})
+
+
+def _interleaves(family: str, betas: frozenset) -> bool:
+    return INTERLEAVED_BETA in betas and family in MANUAL_INTERLEAVING
 
 
 # The prompt caching page: a ``max_tokens: 0`` request "is rejected with an invalid_request_error" if it
@@ -300,7 +313,7 @@ def validate(
         # The API parses before it validates: a body it cannot read is refused as such.
         error = None if walked else _unreadable(request)
         return error or _bad(problem.text()), []
-    error = _check_betas(request, betas) or _check_limits(request, count_tokens)
+    error = _check_betas(request, betas) or _check_limits(request, count_tokens, betas)
     error = error or _check_tools(request.get("tools") or []) or _check_system_messages(request)
     if error:
         return error, []

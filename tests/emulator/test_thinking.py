@@ -280,3 +280,32 @@ def test_signatures_cost_microseconds():
         emulator.respond(body)
     per_request = (time.perf_counter() - started) / 200
     assert per_request < 0.005  # the whole request, thinking checks and signing included
+
+
+def test_a_prefill_while_manual_thinking_is_on_is_refused_where_prefill_is_taken():
+    """The thinking page: "You can't pre-fill the assistant response while thinking is on"."""
+    client = emulated_client([say("続きです")], max_retries=0)
+    prefilled = [
+        {"role": "user", "content": TASK},
+        {"role": "assistant", "content": [{"type": "text", "text": "はい"}]},
+    ]
+    request = {"model": "claude-haiku-4-5", "max_tokens": 2048, "tools": TOOLS}
+    thinking = {**request, "thinking": {"type": "enabled", "budget_tokens": 1024}}
+    assert refused(client, thinking, prefilled) == roundtrip.MUST_START_WITH_THINKING.format(n=1, found="text")
+    assert client.messages.create(**request, messages=prefilled).stop_reason == "end_turn"  # thinking off: taken
+
+
+def test_with_the_interleaved_header_a_manual_budget_may_pass_max_tokens_where_it_interleaves():
+    """The extended thinking page: with interleaving "budget_tokens can exceed max_tokens"; Opus 4.6's manual
+    mode does not interleave, and Haiku 4.5 ignores the header."""
+    client = emulated_client([say("答えです")], max_retries=0)
+    over = {"max_tokens": 2048, "thinking": {"type": "enabled", "budget_tokens": 4096}}
+    header = {"extra_headers": {"anthropic-beta": "interleaved-thinking-2025-05-14"}}
+    task = [{"role": "user", "content": TASK}]
+    for model in ("claude-sonnet-4-6", "claude-sonnet-4-5", "claude-opus-4-5"):
+        assert client.messages.create(model=model, messages=task, **over, **header).stop_reason == "end_turn"
+        with pytest.raises(anthropic.BadRequestError):  # no header: the budget must stay under max_tokens
+            client.messages.create(model=model, messages=task, **over)
+    for model in ("claude-opus-4-6", "claude-haiku-4-5"):
+        with pytest.raises(anthropic.BadRequestError):
+            client.messages.create(model=model, messages=task, **over, **header)
