@@ -108,8 +108,8 @@ def _check_limits(request: dict, count_tokens: bool, betas: frozenset = frozense
     thinking = request.get("thinking")
     if max_tokens == 0:
         return _warming_error(request)
-    manual = isinstance(thinking, dict) and thinking.get("type") == "enabled"
-    if manual and thinking["budget_tokens"] >= max_tokens and not _interleaves(row.family, betas):
+    budget = thinking["budget_tokens"] if isinstance(thinking, dict) and thinking.get("type") == "enabled" else None
+    if budget is not None and budget >= max_tokens and not _interleaves(row.family, betas):
         return _bad(THINKING_BUDGET)
     return None
 
