@@ -14,14 +14,16 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
+import reprlib
+from collections.abc import Callable, Iterable
 from datetime import datetime
 from typing import Any
 
+from ..text import t
 from .reading import Result, assistant_turns, first_user_text, last_results, reply_language, results_by_name
-from .replies import Reply, call, reply, say
+from .replies import Reply, as_reply, call, reply, say
 
-__all__ = ["SCENARIOS", "scenario", "scenario_names"]
+__all__ = ["SCENARIOS", "resolve_script", "scenario", "scenario_names"]
 
 SCENARIOS: dict[str, str] = {}
 _SCRIPTS: dict[str, Any] = {}
@@ -371,3 +373,19 @@ def tool_error_retry(request: dict) -> Reply:
         return reply(lead, call("read_file", path="README.md"))
     line = _first_line(results_by_name(request).get("read_file"), en)
     return say(f"{line[0].upper()}{line[1:]}." if en else line + "です。")
+
+
+def resolve_script(script: Any) -> Any:
+    """What ``Emulator(script)`` runs: a scenario by name, a callable, or a list of replies (checked)."""
+    if isinstance(script, str):
+        return scenario(script)
+    if isinstance(script, Reply):
+        return [script]
+    if callable(script):
+        return script
+    if isinstance(script, (dict, bytes)) or not isinstance(script, Iterable):  # connect(42): say what a script is
+        raise TypeError(t("usage.script", got=reprlib.repr(script)))
+    script = list(script)
+    if not script:
+        raise ValueError("a list script needs at least one reply")
+    return [as_reply(r) for r in script]

@@ -24,12 +24,9 @@ policy function ``request -> reply`` that reads what came back, or a scenario na
 from __future__ import annotations
 
 import json
-import reprlib
-from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
 
-from ..text import t
 from . import wire
 from .cache_diagnostics import Fingerprints
 from .caching import PromptCache, too_many_breakpoints, ttl_error, usage, wants_cache
@@ -41,6 +38,7 @@ from .reading import compaction_summary, reply_language
 from .replies import Reply, as_reply
 from .request_schema import THREAD
 from .roundtrip import history_error
+from .scenarios import resolve_script
 from .shape import shape_reply
 from .sse import encode_stream
 from .system_messages import without_system_messages
@@ -114,7 +112,7 @@ class Emulator:
             self.name = f"cassette:{cassette}" if isinstance(cassette, str) else "cassette"
             self.script: Any = None
         else:
-            self.script = _resolve(script)
+            self.script = resolve_script(script)
         self.faults: dict[int, str] = {}
         self.add_faults(faults)
         self.requests: list[dict] = []
@@ -367,23 +365,6 @@ def _same(content: list, sent: Any) -> bool:
     return [{k: v for k, v in b.items() if v is not None} for b in content] == [
         {k: v for k, v in b.items() if v is not None} for b in blocks
     ]
-
-
-def _resolve(script: Script) -> Any:
-    if isinstance(script, str):
-        from .scenarios import scenario
-
-        return scenario(script)
-    if isinstance(script, Reply):
-        return [script]
-    if callable(script):
-        return script
-    if isinstance(script, (dict, bytes)) or not isinstance(script, Iterable):  # connect(42): say what a script is
-        raise TypeError(t("usage.script", got=reprlib.repr(script)))
-    script = list(script)
-    if not script:
-        raise ValueError("a list script needs at least one reply")
-    return [as_reply(r) for r in script]
 
 
 def respond(
