@@ -118,8 +118,9 @@ add(
             "[FAIL] The answer cells used too much memory, so grading was stopped (the limit is {mb} MB).",
         ),
         "grade.nb.crashed": (
-            "× 不合格: 答えのセルを実行したプロセスが、結果を返す前に終了しました",
-            "[FAIL] The process running the answer cells ended before it returned a result.",
+            "× 不合格: 答えのセルを実行したプロセスが、結果を返す前に終了しました（自分で終了した、メモリを使いすぎて止められた、など）",
+            "[FAIL] The process running the answer cells ended before it returned a result (it exited, or was stopped "
+            "for using too much memory, say).",
         ),
         "grade.nb.summary": (
             "{passed} / {total} 冊のノートブックが、すべての基準を満たしました",

@@ -32,6 +32,7 @@ from typing import Any
 
 from ..text import t
 from .isolation import ENVIRONMENT, PASSED_ON, Launch, fingerprint, host_command
+from .memory_cgroup import Cgroup
 from .sandbox import JobResult
 from .wire import HEADER, framed, unframed
 
@@ -68,8 +69,9 @@ class Host:
     """One grading host process (see the module docstring); one call at a time."""
 
     def __init__(self, launch: Launch, slot: int = 0) -> None:
-        self.launch = launch
+        self.launch, self.slot = launch, slot
         self.uid = launch.uid_of(slot)  # the user learner code runs as (run as root), else None
+        self.cgroup: Cgroup | None = None
         self.scratch = None if launch.sandboxed else _scratch(launch, slot)
         argv, env = host_command(launch, slot, self.scratch or "/")
         try:
@@ -110,6 +112,16 @@ class Host:
             raise HostFailed(reason)
         assert self.process.stderr is not None
         self.process.stderr.close()
+        self._contain()
+
+    def _contain(self) -> None:
+        """Hold the host's processes to their memory in a cgroup of their own, where one can be made
+        (memory_cgroup.py). The host waits for its first call now, so every process it will start is
+        born inside."""
+        self.cgroup = Cgroup.make(f"harness-lab-{os.getpid()}-{self.slot}-{self.process.pid}")
+        if self.cgroup is not None and not self.cgroup.add([self.process.pid, *_descendants(self.process.pid)]):
+            self.kill()
+            raise HostFailed("the host could not be moved into its memory cgroup")
 
     def prove(self) -> None:
         """Run the probe where learner code would run; refuse the sandbox if it reached anything."""
@@ -201,6 +213,9 @@ class Host:
         self._end_process()
         if not self.launch.sandboxed and self.uid is not None:
             _end_user(self.uid)  # what the host left (stopped, or out of its group): everything of its user
+        if self.cgroup is not None:
+            self.cgroup.remove()
+            self.cgroup = None
         self._remove_scratch()
 
     def _stderr(self) -> str:
@@ -259,6 +274,11 @@ def _end_user(uid: int) -> None:
         finally:
             os._exit(0)
     os.waitpid(pid, 0)
+
+
+def _descendants(pid: int) -> list[int]:
+    children = _children(pid)
+    return [found for child in children for found in (child, *_descendants(child))]
 
 
 def _children(pid: int) -> list[int]:

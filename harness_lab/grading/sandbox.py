@@ -39,6 +39,7 @@ from .processes import (
     die_with_parent,
     end_session,
     end_tree,
+    first_to_go,
     keep_private,
     limit_memory,
     prepare,
@@ -250,6 +251,7 @@ def _child(job: Callable[[], Any], write_end: int, budget: int | None, keep: tup
     global _channel, _answer_fd
     close_inherited({write_end, *keep})
     silence()
+    first_to_go()
     keep_private()
     _answer_fd = write_end
 

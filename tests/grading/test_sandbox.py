@@ -233,3 +233,10 @@ def test_in_the_sandbox_the_job_and_its_children_together_are_held_to_their_allo
     outcome = run_limited(_children_holding(150, children=6), timeout=20, **sandboxed)
     assert (outcome.status, outcome.value) == ("memory", 512)  # the allowance, shown in MB
     assert run_limited(_children_holding(4, children=1), timeout=20, **sandboxed).value == "all held"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="oom_score_adj is Linux's")
+def test_a_job_asks_to_be_the_first_process_ended_when_memory_runs_out():
+    assert run_limited(lambda: open("/proc/self/oom_score_adj").read().strip(), timeout=10).value == "1000"
+    with open("/proc/self/oom_score_adj") as own:
+        assert own.read().strip() != "1000"  # the caller's own is as it was
