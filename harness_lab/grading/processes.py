@@ -184,17 +184,14 @@ def tree_memory(root: int) -> int:
 
 
 def private_memory(pid: int | str) -> int:
-    """Bytes of private memory process ``pid`` holds in RAM (``statm``: resident less shared; a page
-    two forked processes still share counts for each, the cautious side); 0 once it is gone."""
+    """Bytes of memory process ``pid`` holds in RAM but for files' pages (``RssAnon`` and ``RssShmem``:
+    a shared mapping counts too; a page two forked processes still share counts for each, the
+    cautious side); 0 once it is gone."""
     try:
-        with open(f"/proc/{pid}/statm") as f:
-            fields = f.read().split()
-        return (int(fields[1]) - int(fields[2])) * _PAGE
+        with open(f"/proc/{pid}/status") as f:
+            return sum(int(line.split()[1]) << 10 for line in f if line.startswith(("RssAnon:", "RssShmem:")))
     except (OSError, IndexError, ValueError):
         return 0
-
-
-_PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 
 
 def end_tree(job: int, adopted: bool, within: float = 2.0) -> None:

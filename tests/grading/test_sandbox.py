@@ -6,6 +6,7 @@ import os
 import signal
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -237,6 +238,32 @@ def test_in_the_sandbox_the_job_and_its_children_together_are_held_to_their_allo
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="oom_score_adj is Linux's")
 def test_a_job_asks_to_be_the_first_process_ended_when_memory_runs_out():
-    assert run_limited(lambda: open("/proc/self/oom_score_adj").read().strip(), timeout=10).value == "1000"
-    with open("/proc/self/oom_score_adj") as own:
-        assert own.read().strip() != "1000"  # the caller's own is as it was
+    adjustment = Path("/proc/self/oom_score_adj")
+    assert run_limited(lambda: adjustment.read_text().strip(), timeout=10).value == "1000"
+    assert adjustment.read_text().strip() != "1000"  # the caller's own is as it was
+
+
+def _children_sharing(megabytes: int, children: int = 4):
+    """A job whose children each fill a shared anonymous mapping of their own (shared memory is no file's)."""
+
+    def job():
+        import mmap
+
+        for _ in range(children):
+            if os.fork() == 0:
+                shared = mmap.mmap(-1, megabytes << 20, flags=mmap.MAP_SHARED)
+                for _ in range(megabytes):  # a megabyte at a time: no private copy of it all
+                    shared.write(b"x" * (1 << 20))
+                time.sleep(30)
+                os._exit(0)
+        time.sleep(3)
+        return "all held"
+
+    return job
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_shared_mappings_count_toward_the_jobs_allowance_too():
+    sandboxed = {"setup": lambda: None, "memory": 512 << 20}
+    outcome = run_limited(_children_sharing(400, children=2), timeout=20, **sandboxed)
+    assert (outcome.status, outcome.value) == ("memory", 512)
