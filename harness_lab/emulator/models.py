@@ -150,6 +150,17 @@ def _row(
 
 
 M, K = 1_000_000, 1_000
+# The extended thinking page: manual thinking interleaves (thinks again between tool calls, its budget
+# spanning the turn) only with this header, and only on Opus 4.5, Sonnet 4.5 and Sonnet 4.6; Opus 4.6's
+# manual mode never does, and Haiku 4.5 ignores the header.
+INTERLEAVED_BETA = "interleaved-thinking-2025-05-14"
+MANUAL_INTERLEAVING = frozenset({"claude-opus-4-5", "claude-sonnet-4-5", "claude-sonnet-4-6"})
+
+
+def interleaves_manually(family: str, betas: frozenset) -> bool:
+    return INTERLEAVED_BETA in betas and family in MANUAL_INTERLEAVING
+
+
 _ALWAYS_ADAPTIVE = {"enabled": ENABLED_REJECTED, "disabled": DISABLED_REJECTED}
 # The errors page quotes Mythos Preview's text for Fable 5 and Mythos 5 too (whose "enabled" it names
 # is refused as well); their 5.1 and later models answer as Opus 5.5 does.

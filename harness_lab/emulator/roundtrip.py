@@ -20,14 +20,15 @@ same form and its constant says "inferred". docs/api_facts.md lists each text wi
 from __future__ import annotations
 
 import hashlib
+from dataclasses import replace
 
 from .api_errors import ApiError
 from .history import Merged
 from .ids import canonical_json
-from .models import ModelSpec
+from .models import ModelSpec, interleaves_manually
 from .thinking import Mode, block_matches, decode_signature, prefix_matches, read_tool_id
 
-__all__ = ["config_error", "history_error"]
+__all__ = ["config_error", "history_error", "turn_mode"]
 
 THINKING_KINDS = ("thinking", "redacted_thinking")
 
@@ -194,6 +195,16 @@ def history_error(
                 mismatch_seen = True  # this block and every later thinking block are invalid
                 dropped.append({"type": "thinking_dropped", "path": path, "reason": "prefix_binding_mismatch"})
     return None, dropped, mode
+
+
+def turn_mode(merged: list[Merged], spec: ModelSpec, mode: Mode, betas: frozenset) -> Mode:
+    """``mode`` for this reply: manual thinking that does not interleave (no header, or a model without
+    it) thinks at the start of its turn only, not again after each tool result [ET]."""
+    if mode.kind != "enabled" or interleaves_manually(spec.family, betas) or not merged or merged[-1].role != "user":
+        return mode
+    if any(isinstance(b, dict) and b.get("type") == "tool_result" for b in merged[-1].content):
+        return replace(mode, continuing=True)
+    return mode
 
 
 def _prefill_error(merged: list[Merged], mode: Mode) -> ApiError | None:

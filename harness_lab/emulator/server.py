@@ -37,7 +37,7 @@ from .models import PREFILL_REFUSED, spec
 from .reading import compaction_summary, reply_language
 from .replies import Reply, as_reply
 from .request_schema import THREAD
-from .roundtrip import history_error
+from .roundtrip import history_error, turn_mode
 from .scenarios import resolve_script
 from .shape import shape_reply
 from .sse import encode_stream
@@ -208,6 +208,7 @@ class Emulator:
         error, dropped, mode = history_error(request, merged, row, mode)
         if error is not None:
             return (*_error(error, request_id), None)
+        mode = turn_mode(merged, row, mode, betas)
         managed = manage(request, compaction_summary)
         estimate = estimate_request(managed.request, track=wants_cache(managed.request))
         problem = too_many_breakpoints(estimate) or ttl_error(request)

@@ -64,11 +64,13 @@ class Mode:
     display: str
     budget: int | None = None  # manual extended thinking's budget_tokens
     drop_mismatched: bool = False  # block_binding.prefix_mismatch_behavior == "drop_block"
+    continuing: bool = False  # a reply after tool results, in manual thinking that does not interleave
 
     @property
     def up_front(self) -> bool:
-        """Whether the model thinks before its first block."""
-        return self.kind in ("adaptive", "enabled")
+        """Whether the model thinks before its first block (manual thinking without interleaving thinks
+        only at the start of its turn)."""
+        return self.kind in ("adaptive", "enabled") and not self.continuing
 
 
 def mode_of(request: dict, default_kind: str, default_display: str) -> Mode:

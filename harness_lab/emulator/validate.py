@@ -35,7 +35,7 @@ from .api_errors import STATUS_TYPES, ApiError, bad
 from .context_management import edit_error, missing_beta
 from .history import Merged, merge
 from .kinds import Model
-from .models import is_known, spec
+from .models import interleaves_manually, is_known, spec
 from .parameters import image_mismatch, parameter_error
 from .request_schema import BETA_FIELDS, COUNT_TOKENS, CREATE
 from .roundtrip import config_error
@@ -109,20 +109,9 @@ def _check_limits(request: dict, count_tokens: bool, betas: frozenset = frozense
     if max_tokens == 0:
         return _warming_error(request)
     budget = thinking["budget_tokens"] if isinstance(thinking, dict) and thinking.get("type") == "enabled" else None
-    if budget is not None and budget >= max_tokens and not _interleaves(row.family, betas):
+    if budget is not None and budget >= max_tokens and not interleaves_manually(row.family, betas):
         return _bad(THINKING_BUDGET)
     return None
-
-
-# The extended thinking page: with the interleaved-thinking header, on Opus 4.5, Sonnet 4.5 and Sonnet
-# 4.6, "budget_tokens can exceed max_tokens because the budget spans all thinking blocks within one
-# assistant turn"; Opus 4.6's manual mode has no interleaving, and Haiku 4.5 ignores the header.
-INTERLEAVED_BETA = "interleaved-thinking-2025-05-14"
-MANUAL_INTERLEAVING = frozenset({"claude-opus-4-5", "claude-sonnet-4-5", "claude-sonnet-4-6"})
-
-
-def _interleaves(family: str, betas: frozenset) -> bool:
-    return INTERLEAVED_BETA in betas and family in MANUAL_INTERLEAVING
 
 
 # The prompt caching page: a ``max_tokens: 0`` request "is rejected with an invalid_request_error" if it

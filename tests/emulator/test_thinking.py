@@ -309,3 +309,24 @@ def test_with_the_interleaved_header_a_manual_budget_may_pass_max_tokens_where_i
     for model in ("claude-opus-4-6", "claude-haiku-4-5"):
         with pytest.raises(anthropic.BadRequestError):
             client.messages.create(model=model, messages=task, **over, **header)
+
+
+@pytest.mark.parametrize(
+    ("model", "header", "again"),
+    [
+        ("claude-haiku-4-5", False, False),
+        ("claude-haiku-4-5", True, False),  # the header is ignored there
+        ("claude-opus-4-6", True, False),  # its manual mode never interleaves
+        ("claude-sonnet-4-5", False, False),
+        ("claude-sonnet-4-5", True, True),
+    ],
+)
+def test_manual_thinking_thinks_again_after_a_tool_result_only_where_it_interleaves(model, header, again):
+    extra = {"extra_headers": {"anthropic-beta": "interleaved-thinking-2025-05-14"}} if header else {}
+    manual = {"thinking": {"type": "enabled", "budget_tokens": 1024}, **extra}
+    client, request, history = start(model=model, **manual)
+    assert history[1]["content"][0]["type"] == "thinking"  # a turn starts with thinking either way
+    after = client.messages.create(**request, messages=history)
+    assert (after.content[0].type == "thinking") is again
+    history = answered(history[:-1] + [history[-1]], after)  # and the turn goes on without a 400
+    assert client.messages.create(**request, messages=history).stop_reason == "end_turn"
