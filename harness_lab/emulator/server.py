@@ -33,6 +33,7 @@ from .caching import PromptCache, too_many_breakpoints, ttl_error, usage, wants_
 from .context_management import Managed, compacted_view, manage
 from .history import assistant_turns
 from .ids import digest_of, digests, fast_digests, make_id
+from .model_list import models_answer
 from .models import PREFILL_REFUSED, spec
 from .reading import compaction_summary, reply_language
 from .replies import Reply, as_reply
@@ -155,6 +156,7 @@ class Emulator:
             return self._failed(request, exc)
 
     def _respond(self, request: Any, path: str, betas: frozenset) -> tuple[int, dict, Any]:
+        path, _, query = path.partition("?")
         if self.replay is not None:
             return self.replay.answer(path, request)
         path = path.rstrip("/")
@@ -162,6 +164,9 @@ class Emulator:
         encodable = both is not None  # the C encoder wrote it: no lone surrogate, no NaN
         digest, conversation = both if both is not None else digests(request)
         request_id = make_id("req_011C", digest, "request", 21)
+        if path == "/v1/models" or path.startswith("/v1/models/"):
+            answer = models_answer(path, query)
+            return _error(answer, request_id) if isinstance(answer, ApiError) else (200, _headers(request_id), answer)
         if path not in ("/v1/messages", "/v1/messages/count_tokens"):
             return _error(ApiError(404, "Not Found"), request_id)
         if not encodable:

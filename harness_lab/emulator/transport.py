@@ -117,7 +117,8 @@ def handler_for(emulator: Emulator):
         except ValueError as exc:  # the real API quotes Python's own parse error
             error = ApiError(400, f"The request body is not valid JSON: {exc}")
             return _error_response(error, make_id("req_011C", request.content, "invalid_json", 21))
-        status, headers, answer = emulator.respond(body, request.url.path, request.headers)
+        path = request.url.raw_path.decode("ascii", "replace")  # with its query: the Models API pages by it
+        status, headers, answer = emulator.respond(body, path, request.headers)
         try:
             content = body_bytes(answer)
         except (TypeError, ValueError) as exc:  # a script's reply holding what JSON cannot carry

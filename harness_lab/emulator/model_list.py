@@ -1,0 +1,115 @@
+"""``GET /v1/models`` and ``GET /v1/models/{id}``: the model table as the Models API lists it.
+
+A notebook that asks the API which models there are, and how large their window and output are,
+needs no hard-coded id, and the id a lesson names is checked against what the API offers. The
+rows are the emulator's own table (models.py): ``max_input_tokens`` is its window, ``max_tokens`` its
+largest output, and a model the installed SDK warns about (its list of deprecated models, with the
+date it ends) is ``deprecated`` with that date as ``retires_at``. What the table does not hold is
+left as the API allows: ``created_at`` is the epoch ("may be set to an epoch value if the release
+date is unknown"), so the list keeps the table's order, newest first; ``capabilities`` is null.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime
+from urllib.parse import parse_qs, unquote
+
+from .api_errors import ApiError, bad
+from .models import MODELS, is_known, spec
+
+__all__ = ["model_info", "model_page", "models_answer"]
+
+_EPOCH = "1970-01-01T00:00:00Z"
+_LINES = ("haiku", "sonnet", "opus", "fable", "mythos")
+_LIFECYCLES = ("active", "deprecated", "retired")
+
+
+def _retirements() -> dict[str, str]:
+    """The SDK's deprecated models, each with the day it ends as an RFC 3339 time."""
+    try:
+        from anthropic._data.deprecated_models import DEPRECATED_MODELS
+    except ImportError:  # an SDK without the list: every model is active
+        return {}
+    found = {}
+    for model, day in DEPRECATED_MODELS.items():
+        plain = re.sub(r"(\d+)(st|nd|rd|th)", r"\1", day)  # "January 22nd, 2027"
+        try:
+            when = datetime.strptime(plain, "%B %d, %Y").replace(tzinfo=UTC)
+        except ValueError:
+            continue
+        found[model] = when.strftime("%Y-%m-%dT%H:%M:%SZ")
+    return found
+
+
+def _canonical() -> list[str]:
+    """Each model once, by the id the API lists it under (a dated id where the family has one)."""
+    dated = {row.family: model for model, row in MODELS.items() if model != row.family}
+    return list(dict.fromkeys(dated.get(row.family, row.family) for row in MODELS.values()))
+
+
+def model_info(model: str) -> dict | None:
+    """One model as the Models API describes it (an alias gives its canonical id); None if unknown."""
+    if not is_known(model):
+        return None
+    row = spec(model)
+    listed = next(m for m in _canonical() if spec(m).family == row.family)
+    name = row.family.removeprefix("claude-").split("-")
+    numbers = [part for part in name[1:] if part.isdigit()]
+    words = [part for part in name[1:] if not part.isdigit()]
+    display = " ".join(["Claude", name[0].capitalize(), *(w.capitalize() for w in words), ".".join(numbers)]).strip()
+    retires = _retirements().get(listed) or _retirements().get(row.family)
+    return {
+        "type": "model",
+        "id": listed,
+        "display_name": display,
+        "created_at": _EPOCH,
+        "lifecycle": "deprecated" if retires else "active",
+        "deprecated_at": None,
+        "retires_at": retires,
+        "line": name[0] if name[0] in _LINES else None,
+        "max_input_tokens": row.context_window,
+        "max_tokens": row.max_output,
+        "capabilities": None,
+    }
+
+
+def model_page(query: str) -> dict | ApiError:
+    """``GET /v1/models?...``: a page of models, newest first, with the cursors the SDK pages by."""
+    params = parse_qs(query)
+    try:
+        limit = int(params.get("limit", ["20"])[-1])
+    except ValueError:
+        return bad("limit: Input should be a valid integer")
+    if not 1 <= limit <= 1000:
+        return bad(
+            f"limit: Input should be {'greater' if limit < 1 else 'less'} than or equal to {1 if limit < 1 else 1000}"
+        )
+    wanted = params.get("lifecycle[]") or params.get("lifecycle") or ["active", "deprecated"]
+    if not set(wanted) <= set(_LIFECYCLES):
+        return bad("lifecycle: Input should be 'active', 'deprecated' or 'retired'")
+    rows = [info for info in map(model_info, _canonical()) if info and info["lifecycle"] in wanted]
+    ids = [row["id"] for row in rows]
+    after, before = params.get("after_id", [None])[-1], params.get("before_id", [None])[-1]
+    start, end = 0, len(rows)
+    if after is not None:
+        start = ids.index(after) + 1 if after in ids else len(rows)
+    if before is not None:
+        end = ids.index(before) if before in ids else 0
+        start = max(start, end - limit)
+    page = rows[start : min(end, start + limit)]
+    more = start + len(page) < end if before is None else start > 0
+    return {
+        "data": page,
+        "first_id": page[0]["id"] if page else None,
+        "last_id": page[-1]["id"] if page else None,
+        "has_more": more,
+    }
+
+
+def models_answer(path: str, query: str) -> dict | ApiError:
+    """The answer to ``GET /v1/models`` (a page) or ``GET /v1/models/{id}`` (one model, or a 404)."""
+    if path == "/v1/models":
+        return model_page(query)
+    model = unquote(path.removeprefix("/v1/models/"))
+    return model_info(model) or ApiError(404, f"model: {model}")

@@ -1,0 +1,53 @@
+"""``client.models.list()`` and ``client.models.retrieve()`` offline: the model table as the Models API lists it."""
+
+from __future__ import annotations
+
+import anthropic
+import pytest
+from anthropic._data.deprecated_models import DEPRECATED_MODELS
+
+from harness_lab.emulator import emulated_client, say
+from harness_lab.model import DEFAULT_MODEL
+from harness_lab.sdk import send
+
+
+@pytest.fixture
+def client():
+    return emulated_client([say("はい")], max_retries=0)
+
+
+def test_every_listed_model_answers_with_its_listed_window_and_output(client):
+    listed = list(client.models.list())
+    assert DEFAULT_MODEL in [m.id for m in listed] and len({m.id for m in listed}) == len(listed)
+    for info in listed:
+        assert info.type == "model" and info.display_name.startswith("Claude ") and info.lifecycle != "retired"
+        largest = {"model": info.id, "max_tokens": info.max_tokens, "messages": [{"role": "user", "content": "q"}]}
+        assert send(client, largest).model == info.id  # streamed where the SDK wants it (sdk.py)
+        with pytest.raises(anthropic.BadRequestError, match="maximum allowed number of output tokens"):
+            send(client, {**largest, "max_tokens": info.max_tokens + 1})
+
+
+def test_pages_follow_their_cursors_and_an_alias_gives_its_canonical_id(client):
+    everything = [m.id for m in client.models.list()]
+    first = client.models.list(limit=3)
+    assert [m.id for m in first.data] == everything[:3] and first.has_more and first.last_id == everything[2]
+    after = client.models.list(limit=3, after_id=first.last_id)
+    assert [m.id for m in after.data] == everything[3:6]
+    assert [m.id for m in client.models.list(limit=2)] == everything  # the SDK pages through them all
+    assert client.models.retrieve("claude-haiku-4-5").id == "claude-haiku-4-5-20251001"
+    assert client.models.list(lifecycle=["retired"]).data == []
+
+
+def test_the_sdks_deprecated_models_are_deprecated_with_their_end_date(client):
+    for info in client.models.list():
+        assert (info.lifecycle == "deprecated") == (info.id in DEPRECATED_MODELS)
+        if info.lifecycle == "deprecated":
+            assert info.retires_at is not None and str(info.retires_at.year) in DEPRECATED_MODELS[info.id]
+
+
+def test_an_unknown_model_or_a_bad_page_gets_the_apis_error(client):
+    with pytest.raises(anthropic.NotFoundError) as caught:
+        client.models.retrieve("claude-3-opus-20240229")
+    assert caught.value.body["error"]["message"] == "model: claude-3-opus-20240229"
+    with pytest.raises(anthropic.BadRequestError, match="limit"):
+        client.models.list(limit=0)
