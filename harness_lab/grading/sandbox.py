@@ -63,10 +63,9 @@ MEMORY_LIMIT = 1 << 30
 GRACE = 2.0
 # The supervisor's exit code when it killed the job at the deadline.
 _TIMED_OUT = 3
+# ... and when, in the sandbox, the job and everything it starts held more than its allowance
+# together (RLIMIT_AS caps each process alone, and a job may start hundreds).
 _OUT_OF_MEMORY = 4
-# In the sandbox, the job and everything it starts together may hold one allowance beyond the job's
-# size at the fork: RLIMIT_AS caps each process alone, and a job may start hundreds.
-TREE_ALLOWANCES = 1
 
 
 @dataclass(frozen=True)
@@ -161,7 +160,7 @@ class Started:
         os.close(write_end)
         self.supervisor, self.read_end = supervisor, read_end
         self.deadline = time.monotonic() + timeout
-        self.tree_cap = TREE_ALLOWANCES * memory if memory and setup is not None else None
+        self.tree_cap = memory if memory and setup is not None else None
 
     def finish(self, until: float) -> JobResult:
         timed_out = True
@@ -215,8 +214,8 @@ def _supervise(
     die_with_parent(signal.SIGTERM)
     # Watched only in the sandbox (``setup`` made the notebook's namespaces): there the process table
     # holds just this host's processes, so a look at it every few milliseconds is cheap. The job
-    # starts as a copy of this process: its size now, plus the allowances, for the whole tree.
-    tree_cap = private_memory("self") + TREE_ALLOWANCES * memory if setup and memory else None
+    # starts as a copy of this process: its size now, plus the allowance, for the whole tree.
+    tree_cap = private_memory("self") + memory if setup and memory else None
     deadline = time.monotonic() + timeout
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)
