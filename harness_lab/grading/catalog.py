@@ -285,6 +285,10 @@ add(
         "grade.sandbox.finding.processes": ("呼び出し元のプロセスが見えた", "saw the caller's processes"),
         "grade.sandbox.finding.capabilities": ("特権（capability）を持っていた", "held capabilities"),
         "grade.sandbox.finding.root": ("root のままだった", "was still root"),
+        "grade.sandbox.finding.netlink": (
+            "netlink ソケットを開けた（キューのメモリがどの上限にも数えられない）",
+            "opened a netlink socket (whose queues no memory limit counts)",
+        ),
         "grade.sandbox.finding.user_namespace": (
             "自分のユーザー名前空間を作れた（特権を取り戻せる）",
             "made a user namespace of its own (where it holds capabilities again)",

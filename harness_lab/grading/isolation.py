@@ -21,8 +21,8 @@ own inside the host (``namespaces.py``).
 ``probe`` is the proof: before a sandboxed host gets any learner code, the runner has it run, in
 the same private namespaces learner code gets, a call that tries to read a file the runner placed
 outside, to connect to a port the runner listens on, to find a variable of the caller's
-environment, to write into the package, to open a terminal, to see a process of the caller and to
-make a user namespace of its own.
+environment, to write into the package, to open a terminal, to see a process of the caller, to
+make a user namespace of its own and to open a netlink socket.
 Anything that works is a finding, and a sandbox with a finding is refused (``runner.py``).
 """
 
@@ -170,6 +170,11 @@ def probe(folder: str, outside: str, port: int, secrets: list[tuple[str, str]], 
         found.append("capabilities")
     if _makes_user_namespace():
         found.append("user_namespace")
+    try:
+        socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 2).close()  # NETLINK_USERSOCK: queues no cgroup counts
+        found.append("netlink")
+    except (OSError, AttributeError):
+        pass
     if os.geteuid() == 0 and os.path.exists("/proc/self/uid_map") and _real_root():
         found.append("root")
     return found

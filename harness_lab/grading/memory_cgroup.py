@@ -7,7 +7,10 @@ the memory cgroup of the process that made it. So, run as root on a machine whos
 it may write (cgroup v1, or v2 where its own cgroup may have children with the controller on), each
 grading host and everything it starts is held to ``HOST_MEMORY``: past it, the kernel ends
 processes of that host only, the learner's job first (it asks to be, ``sandbox.py``), never the
-machine's other work. Elsewhere ``Cgroup.make`` gives None and grading goes on without one.
+machine's other work. Learner code can undo that request and make the host the one ended; the
+host's death is then still that notebook's verdict (``oom_kills``, ``runner.Host.result``), never the
+grader's failure graded again on every run. Elsewhere ``Cgroup.make`` gives None and grading goes
+on without one.
 """
 
 from __future__ import annotations
@@ -61,6 +64,16 @@ class Cgroup:
             except OSError:
                 moved = False
         return moved
+
+    def oom_kills(self) -> int:
+        """How many processes the kernel has ended here for want of memory (0 where it does not say)."""
+        for file in ("memory.events", "memory.oom_control"):  # v2, v1
+            try:
+                lines = (self.path / file).read_text().splitlines()
+            except OSError:
+                continue
+            return next((int(line.split()[1]) for line in lines if line.startswith("oom_kill ")), 0)
+        return 0
 
     def remove(self, within: float = 2.0) -> None:
         """Remove the cgroup once its processes are gone (the caller killed them)."""

@@ -13,7 +13,9 @@ kernel locks mounts inherited by a less privileged namespace.
 The capabilities a process holds in the nested user namespace it created are then given up (the
 bounding set, then ``capset``), and ``no_new_privs`` is set, so learner code below holds none; and
 that namespace may have no user namespace below it, so learner code cannot get them back in one
-of its own (where it could mount a tmpfs of any size, memory no limit here would count).
+of its own (where it could mount a tmpfs of any size, memory no limit here would count). Last, a
+seccomp filter (``syscall_filter.py``) refuses the socket families whose queues no memory cgroup
+counts.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ import ctypes
 import os
 import platform
 import resource
+
+from . import syscall_filter
 
 __all__ = ["FOLDER", "enter", "write_files"]
 
@@ -86,6 +90,7 @@ def enter(files: dict[str, bytes]) -> None:
     resource.setrlimit(resource.RLIMIT_FSIZE, (FILE_LIMIT, FILE_LIMIT))
     resource.setrlimit(resource.RLIMIT_NPROC, (PROCESS_LIMIT, PROCESS_LIMIT))
     _drop_capabilities(libc)
+    syscall_filter.install()  # socket families whose queues no memory cgroup counts, io_uring
 
 
 def write_files(folder: str, files: dict[str, bytes]) -> None:

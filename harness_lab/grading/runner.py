@@ -32,7 +32,7 @@ from typing import Any
 
 from ..text import t
 from .isolation import ENVIRONMENT, PASSED_ON, Launch, fingerprint, host_command
-from .memory_cgroup import Cgroup
+from .memory_cgroup import HOST_MEMORY, Cgroup
 from .sandbox import JobResult
 from .wire import HEADER, framed, unframed
 
@@ -72,6 +72,7 @@ class Host:
         self.launch, self.slot = launch, slot
         self.uid = launch.uid_of(slot)  # the user learner code runs as (run as root), else None
         self.cgroup: Cgroup | None = None
+        self._oom_before = 0
         self.scratch = None if launch.sandboxed else _scratch(launch, slot)
         argv, env = host_command(launch, slot, self.scratch or "/")
         try:
@@ -153,6 +154,7 @@ class Host:
 
     def submit(self, call: Call) -> None:
         assert self.process.stdin is not None
+        self._oom_before = self.cgroup.oom_kills() if self.cgroup is not None else 0
         try:
             self.process.stdin.write(framed(call.request()))
             self.process.stdin.flush()
@@ -167,7 +169,11 @@ class Host:
             return JobResult(status, value=value, error=error)
         if type(reply) is tuple and reply[:1] == ("refused",):
             return JobResult("unavailable", error=str(reply[1:]))
+        # Ended for want of memory while it graded this call: the call's verdict, not the grader's failure.
+        memory = self.cgroup is not None and self.cgroup.oom_kills() > self._oom_before
         self.kill()
+        if memory:
+            return JobResult("memory", value=HOST_MEMORY >> 20)
         raise HostFailed("the host stopped answering" if reply is None else "the host's answer was garbled")
 
     def call(self, call: Call) -> JobResult:

@@ -26,6 +26,7 @@ from class_submissions import Handed, answer_cells, needs_sandbox, right, wrong
 from test_classroom import gone, named, named_hang
 
 from harness_lab.grading.isolation import LEARNER_UID, UIDS_PER_RUN
+from harness_lab.grading.memory_cgroup import Cgroup
 from harness_lab.text import t
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -290,6 +291,72 @@ def test_learner_code_cannot_make_a_user_namespace_to_mount_memory_no_limit_coun
     done = command("grade-class", subs, "--out", report, "--timeout", TIMEOUT)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "RuntimeError: own namespace: False, own tmpfs: False" in rows(report)["mal", "level1"]["message"]
+    assert_classmates_graded_as_alone(report, plan)
+
+
+UNCOUNTED_QUEUES = """
+import socket as _socket
+_socket.socketpair()  # Unix sockets still work (asyncio makes a pair)
+try:
+    _socket.socket(_socket.AF_NETLINK, _socket.SOCK_RAW, 2)  # NETLINK_USERSOCK: queues no memory cgroup counts
+    _opened = "opened"
+except OSError as _error:
+    _opened = f"refused {_error.errno}"
+raise RuntimeError(f"netlink: {_opened}")
+"""
+
+
+def test_learner_code_cannot_open_sockets_whose_queues_no_memory_limit_counts(tmp_path):
+    subs, report = tmp_path / "subs", tmp_path / "report"
+    with_code(right("level1"), UNCOUNTED_QUEUES).write(subs, "mal")
+    done = command("grade-class", subs, "--out", report, "--timeout", TIMEOUT)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "RuntimeError: netlink: refused 97" in rows(report)["mal", "level1"]["message"]  # EAFNOSUPPORT
+
+
+# Make the grader, not itself, the kernel's victim: stop the supervisors above it, take back the
+# request to be ended first, shrink by exec, and fill the host's cgroup with memory no process maps.
+HOLD = """
+import os, ctypes, signal, time
+signal.setitimer(signal.ITIMER_REAL, 0)
+ctypes.CDLL(None).prctl(1, 0, 0, 0, 0)
+block, fds = b"x" * (16 << 20), []
+for _ in range(90):
+    fd = os.memfd_create("hold", 0)
+    for _ in range(4):
+        os.write(fd, block)
+    fds.append(fd)
+time.sleep(60)
+"""
+HOST_AS_VICTIM = f"""
+import ctypes as _ctypes, os as _os, signal as _signal, sys as _sys
+def _parent(pid):
+    with open(f"/proc/{{pid}}/stat") as f:
+        return int(f.read().rsplit(")", 1)[1].split()[1])
+_pid = _parent(_os.getpid())
+while _pid > 1:
+    _os.kill(_pid, _signal.SIGSTOP)
+    _pid = _parent(_pid)
+_ctypes.CDLL(None).prctl(4, 1, 0, 0, 0)
+open("/proc/self/oom_score_adj", "w").write("0")
+_os.execv(_sys.executable, [_sys.executable, "-I", "-c", {HOLD!r}])
+"""
+
+
+def test_a_learner_that_makes_the_grader_the_kernels_victim_gets_its_own_memory_row(tmp_path):
+    """The host dies for want of memory while it grades this notebook: that is the notebook's verdict,
+    kept in the record, never the grader's failure graded again on every run."""
+    probe = Cgroup.make(f"harness-lab-test-{os.getpid()}", 1 << 30)
+    if probe is None:
+        pytest.skip("no memory cgroup can be made here (root and a writable memory controller)")
+    probe.remove()
+    subs, report = tmp_path / "subs", tmp_path / "report"
+    plan = classmates(subs)
+    with_code(right("level1"), HOST_AS_VICTIM).write(subs, "mal")
+    done = command("grade-class", subs, "--out", report, "--timeout", "60", "--jobs", "2")
+    assert done.returncode == 0, done.stdout + done.stderr
+    row = rows(report)["mal", "level1"]
+    assert (row["status"], row["hint_keys"]) == ("error", "grade.nb.memory"), row
     assert_classmates_graded_as_alone(report, plan)
 
 
