@@ -200,11 +200,24 @@ def history_error(
 def turn_mode(merged: list[Merged], spec: ModelSpec, mode: Mode, betas: frozenset) -> Mode:
     """``mode`` for this reply: manual thinking that does not interleave (no header, or a model without
     it) thinks at the start of its turn only, not again after each tool result [ET]."""
-    if mode.kind != "enabled" or interleaves_manually(spec.family, betas) or not merged or merged[-1].role != "user":
+    if mode.kind != "enabled" or interleaves_manually(spec.family, betas) or not _answers_tools(merged):
         return mode
-    if any(isinstance(b, dict) and b.get("type") == "tool_result" for b in merged[-1].content):
-        return replace(mode, continuing=True)
-    return mode
+    return replace(mode, continuing=True)
+
+
+def _answers_tools(merged: list[Merged]) -> bool:
+    """Whether the request ends with a user message holding tool results."""
+    last = merged[-1] if merged else None
+    return (
+        last is not None
+        and last.role == "user"
+        and any(isinstance(b, dict) and b.get("type") == "tool_result" for b in last.content)
+    )
+
+
+def _first_type(content: list) -> str:
+    first = content[0]
+    return str(first.get("type")) if isinstance(first, dict) else "text"
 
 
 def _prefill_error(merged: list[Merged], mode: Mode) -> ApiError | None:
@@ -214,8 +227,7 @@ def _prefill_error(merged: list[Merged], mode: Mode) -> ApiError | None:
     final = merged[-1] if merged else None
     if final is None or final.role != "assistant" or not final.content or mode.kind != "enabled":
         return None
-    first = final.content[0]
-    found = first.get("type") if isinstance(first, dict) else "text"
+    found = _first_type(final.content)
     return None if found in THINKING_KINDS else _bad(MUST_START_WITH_THINKING.format(n=final.index, found=found))
 
 
@@ -226,15 +238,12 @@ def _loop_error(merged: list[Merged], spec: ModelSpec, mode: Mode) -> tuple[ApiE
     thinking page: "the API doesn't error. Instead, it silently disables thinking for that request").
     Manual extended thinking still insists that the turn start with a thinking block.
     """
-    if len(merged) < 2 or merged[-1].role != "user" or merged[-2].role != "assistant":
-        return None, mode
-    if not any(isinstance(b, dict) and b.get("type") == "tool_result" for b in merged[-1].content):
+    if len(merged) < 2 or merged[-2].role != "assistant" or not _answers_tools(merged):
         return None, mode
     turn = merged[-2]
     if not turn.content:
         return None, mode
-    first = turn.content[0]
-    found = first.get("type") if isinstance(first, dict) else "text"
+    found = _first_type(turn.content)
     starts = found in THINKING_KINDS
     call = next((b for b in turn.content if isinstance(b, dict) and b.get("type") == "tool_use"), None)
     state = read_tool_id(call.get("id"), spec.family) if call else None
