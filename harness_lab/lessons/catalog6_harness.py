@@ -262,7 +262,7 @@ add(
             "valve 4: get_time, a harmless tool, did not run; run it without asking",
         ),
         "lesson.l6.run_agent.approved_not_run": (
-            "弁4: 許可されたのに {tool} が1回だけ走る、になっていません",
+            "弁4: {tool} を許可したのに、実行が1回ではありませんでした（0回か、2回以上）",
             "valve 4: {tool} was approved but did not run exactly once",
         ),
     }

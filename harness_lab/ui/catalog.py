@@ -24,14 +24,14 @@ add(
         "ui.card.other": ("その他のブロック {type}", "other block {type}"),
         "ui.card.thinking": ("思考", "thinking"),
         "ui.card.thinking_omitted": ("思考（本文は非表示）", "thinking (text not shown)"),
-        "ui.card.thinking_head": ("{label} ・ 署名 {n} 文字", "{label} · signature of {n} characters"),
+        "ui.card.thinking_head": ("{label} ・ signature {n} 文字", "{label} · signature of {n} characters"),
         "ui.card.thinking_redacted": (
             "思考（暗号化済み redacted_thinking） ・ データ {n} 文字",
             "thinking (encrypted: redacted_thinking) · data of {n} characters",
         ),
         "ui.card.output_thinking": ("{output}（うち思考 {thinking}）", "{output} (thinking {thinking} of it)"),
         "ui.card.thinking_omitted_note": (
-            "API は本文を返していません（display: omitted）。ツールの結果を返すときも、このブロックは署名ごと"
+            "API は本文を返していません（display: omitted）。ツールの結果を返すときも、このブロックは signature ごと"
             "そのまま assistant の内容に残します",
             "The API sent no text (display: omitted). When the tool results go back, this block stays in the "
             "assistant turn as it came, signature and all",
@@ -224,7 +224,7 @@ add(
         ),
         "ui.timeline.same": (
             "…（{n} 件省略。どのターンでも同じ始まりです）",
-            "… (left out, as every turn starts the same: {n})",
+            "… ({n} messages left out: every turn starts with them)",
         ),
         "ui.timeline.added": ("このターンで増えたメッセージ（{n} 件）", "What this turn added (message count: {n})"),
         "ui.timeline.growth": (

@@ -45,7 +45,7 @@ diagram(highlight="stop_reason")
 # %% [markdown]
 # ## まず、走っている姿を見る
 #
-# 完成したループに、一文だけ渡します: 「README.md の1行目を読んで、それから今何時か教えて」。ツールは `read_file`（一時フォルダに作った
+# 完成したループに、一文だけ渡します: 「README.md の1行目を読んで、それから今何時か教えて」。ツールは `read_file`（一時フォルダーに作った
 # デモ用プロジェクトの中だけを読む）と `get_time` の2つです。Stepper はループを**1ターンずつ**進めます。1ターンは、モデルへのリクエスト1回と、
 # モデルが頼んだツールの実行です。ここではコードで `s.step()`（1ターン）と `s.run_all()`（最後まで）を呼びますが、
 # パネルのボタン「次のターン」「最後まで」で進めてもかまいません。
@@ -56,7 +56,7 @@ from pathlib import Path
 
 from harness_lab.ui import Stepper
 
-demo = Path(tempfile.mkdtemp(prefix="harness_lab_01_"))  # どこから開いても同じ結果になるよう、一時フォルダに作る
+demo = Path(tempfile.mkdtemp(prefix="harness_lab_01_"))  # どこから開いても同じ結果になるよう、一時フォルダーに作る
 (demo / "README.md").write_text("# エージェントハーネスの基礎\n\nループと制御弁を手で書く教材です。\n", encoding="utf-8")
 
 bare = hl.Run(hl.connect("lesson6"), tools=[hl.make_read_file(root=demo), hl.get_time], valves=[])
@@ -311,7 +311,7 @@ except anthropic.BadRequestError as e:
 # 3回目のリクエストが断られました。履歴を確かめない相手なら、同じ呼び出しを永遠に繰り返します。これがレッスン4の**デッドループ**です
 # （ノートブック03で詳しく見ます）。正しい `run_agent` にも、**モデル以外の止め手はありません**。その手当てが次のノートブックからの話題です。
 #
-# 確認を通った `run_tools` と `run_agent` は、作業フォルダ（ふつうはノートブックの隣）の `my_harness.py` に入っています。読んで、書き換えてもかまいません。
+# 確認を通った `run_tools` と `run_agent` は、作業フォルダー（ふつうはノートブックの隣）の `my_harness.py` に入っています。読んで、書き換えてもかまいません。
 # 次のノートブックは `lessons.use(...)` でそこから読み込み、ノートブック05では自分のループを Stepper で1ターンずつ進めます。
 # 参考実装は `lessons.show("run_agent")` で読めます（自分で書いてから見比べてください）。
 #

@@ -45,7 +45,7 @@ diagram(highlight="stop_reason")
 # ## まず、止まらないモデルを見る
 #
 # 台本 `never_ending` のモデルは、メモを1つ読むたびに次のメモを読みにいき、一度も切り上げません。デモ用のプロジェクト
-# （一時フォルダ）とツールを用意し、最大ターン数の弁 `hl.MaxTurns(3)` を付けたハーネスで走らせます。
+# （一時フォルダー）とツールを用意し、最大ターン数の弁 `hl.MaxTurns(3)` を付けたハーネスで走らせます。
 # `write_file` は書き込まずに、書こうとした内容を `written` に記録するだけの「スパイ」です。
 # Stepper はループを1ターンずつ進めます。コードで `s.step()` を呼んでいますが、パネルの「次のターン」ボタンでも同じです。
 
@@ -53,7 +53,7 @@ diagram(highlight="stop_reason")
 import tempfile
 from pathlib import Path
 
-DEMO = Path(tempfile.mkdtemp(prefix="harness_lab_02_"))  # どこから開いても同じ結果になるよう、一時フォルダに作る
+DEMO = Path(tempfile.mkdtemp(prefix="harness_lab_02_"))  # どこから開いても同じ結果になるよう、一時フォルダーに作る
 (DEMO / "README.md").write_text("# エージェントハーネスの基礎\n\nループと制御弁を手で書く教材です。\n", encoding="utf-8")
 (DEMO / "notes").mkdir()
 for i in range(1, 13):

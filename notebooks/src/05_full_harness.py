@@ -47,7 +47,7 @@ diagram()
 #
 # 無害なおもちゃのツールを2つ（`get_time` と `read_file`）配線したエージェントに、一文だけ渡します。ターミナルなら
 # `harness-lab run "README.md の1行目を読んで、それから今何時か教えて"` です。ここでは同じコマンドを `subprocess` で、
-# 一時フォルダに作ったデモ用プロジェクト（`README.md` が1つだけ）の中で走らせます。
+# 一時フォルダーに作ったデモ用プロジェクト（`README.md` が1つだけ）の中で走らせます。
 
 # %%
 import subprocess
@@ -100,7 +100,7 @@ print(get_time())
 # ## `read_file` をルートに閉じ込める
 #
 # レッスン本文の境界チェックは、パスをルートと連結して正規化し、その **文字列** が「ルート + 区切り文字」で始まるかを見ます（`abs.startsWith(ROOT + sep)`）。
-# Python に移して、一時フォルダで試します。`project/` の外に `secret.txt` を置き、`project/link.txt` をそこへのシンボリックリンクにします。
+# Python に移して、一時フォルダーで試します。`project/` の外に `secret.txt` を置き、`project/link.txt` をそこへのシンボリックリンクにします。
 
 # %%
 import os
@@ -211,7 +211,7 @@ print(run_tool(hl.make_read_file(LAB / "project"), {"path": "link.txt"}))
 # - 最後は文字列ではなく、終わり方の **値**（`lessons.finished(...)` か `lessons.stopped(...)`）を `return` します
 #
 # 確認のセルは、同じ台本のモデルでパッケージの `Run` と並べ、止まり方と、リクエスト・ツールが走ったターンの数を比べます。
-# 上限は `MAX_TURNS = 3`・`TOKEN_BUDGET = 3,000` に書き換えて試します（引数 `max_turns`・`token_budget` で受け取るなら、そこにも渡します）。
+# 上限は `MAX_TURNS = 3`・`TOKEN_BUDGET = 3_000` に書き換えて試します（引数 `max_turns`・`token_budget` で受け取るなら、そこにも渡します）。
 # 弁4は、承認がないときと「いいえ」のときに、高インパクトなツールが走らないかを見ます。
 
 # %% tags=["todo", "piece:run_agent"]

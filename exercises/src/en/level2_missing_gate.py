@@ -279,8 +279,8 @@ check_level2(MISSING, run_agent, MAX_TURNS)
 # On the other hand, for a small tool that runs three to five turns in a controlled setting, `MAX_TURNS` may be all you need.
 # </details>
 #
-# <details><summary>Is the limit what stops the loop?</summary>
+# <details><summary>Is the limit the main thing that stops the loop?</summary>
 #
-# No. `stop_reason` still does. The limit is insurance for when the model does not wrap up,
+# No. That is still `stop_reason`. The limit is insurance for when the model does not wrap up,
 # which is why a normal task returns the model's answer without ever touching the limit.
 # </details>

@@ -42,7 +42,7 @@ from harness_lab.ui import diagram
 
 diagram(highlight="stop_reason")
 
-# %% [markdown] ja="be359df423cd"
+# %% [markdown] ja="be4ca2b28320"
 # ## First, watch it run
 #
 # A finished loop gets one sentence: "Read the first line of README.md, then tell me the time". It has two tools: `read_file` (which reads only
@@ -50,7 +50,7 @@ diagram(highlight="stop_reason")
 # to the model plus running the tools it asked for. Here the code calls `s.step()` (one turn) and `s.run_all()` (to the end);
 # the panel's "Next turn" and "Run to end" buttons do the same.
 
-# %% ja="56c72cb6c6d9"
+# %% ja="553a5f055666"
 import tempfile
 from pathlib import Path
 
@@ -309,7 +309,7 @@ try:
 except anthropic.BadRequestError as e:
     print(f"request {dead.requests}:", e.status_code, e.body["error"]["message"])
 
-# %% [markdown] ja="7b493b2edcc8"
+# %% [markdown] ja="9eb76cf66b65"
 # The third request was refused. Against an API that never checks the history, the same call would repeat for ever: lesson 4's **dead loop**
 # (notebook 03 looks at it closely). Even the correct `run_agent` has **nothing but the model to stop it**. Fixing that is what the next notebooks are about.
 #

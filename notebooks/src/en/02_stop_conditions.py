@@ -41,7 +41,7 @@ from harness_lab.ui import Stepper, diagram
 
 diagram(highlight="stop_reason")
 
-# %% [markdown] ja="baaa2a866f3b"
+# %% [markdown] ja="ca6ed5d02c0a"
 # ## First, a model that never stops
 #
 # The model in the `never_ending` script reads one note, then goes for the next, and never wraps up. Set up a demo project
@@ -49,7 +49,7 @@ diagram(highlight="stop_reason")
 # `write_file` writes nothing: it is a "spy" that only records in `written` what it was asked to write.
 # The Stepper advances the loop one turn at a time. The code calls `s.step()`; the panel's "Next turn" button does the same.
 
-# %% ja="ad206dd369ec"
+# %% ja="dec1a3cb02e7"
 import tempfile
 from pathlib import Path
 

@@ -1,4 +1,4 @@
-# %% [markdown] ja="328103fe4623"
+# %% [markdown] ja="51c6ccd2fcc1"
 # # Lesson 5: Intervention and steering — interrupting, redirecting, and human-in-the-loop
 #
 # **Agent harness basics: loops and control** · Notebook 4 of 6
@@ -34,7 +34,7 @@ hl.use_language("en")  # this notebook speaks English, whatever HARNESS_LAB_LANG
 client = hl.connect("high_impact")
 print(hl.mode_line(client))
 
-# %% [markdown] ja="2e870073e52f"
+# %% [markdown] ja="b9c69b48b615"
 # ## Today's place in the loop
 #
 # The approval valve sits at `before_each_tool`: **after** the model has named a tool, **before** that tool runs.
@@ -45,7 +45,7 @@ from harness_lab.ui import diagram
 
 diagram(highlight="before_each_tool")
 
-# %% [markdown] ja="d2704c6f6577"
+# %% [markdown] ja="f0e17f9ccd9b"
 # ## First, watch it run
 #
 # The high-impact tools `write_file`, `delete_file` and `http_post` are versions that reach only `sandbox/` inside a temporary folder
@@ -53,7 +53,7 @@ diagram(highlight="before_each_tool")
 # Run a model that wants to save a report (the `high_impact` scenario) with the approval valve on, and it stops just before `write_file` to wait for an answer.
 # Here the code calls `.deny(...)`; the panel's "Allow" and "Deny" buttons do the same.
 
-# %% ja="84548255fb18"
+# %% ja="6e9067bbf36f"
 import tempfile
 from pathlib import Path
 
@@ -82,7 +82,7 @@ watch.run_all()
 print("sandbox/ holds:", files(box))
 watch
 
-# %% [markdown] ja="c6e9a6cc0d74"
+# %% [markdown] ja="edb07806a144"
 # We denied it, so there is no `report.md`. The model read an `is_error` tool_result saying it was denied, and switched to showing the report
 # in its answer instead. A denial is not the same as ignoring the call: it is itself a **result** the model gets. From here we take the three
 # ways a person steps in one at a time: interrupting and resuming, steering, and approval.
@@ -183,7 +183,7 @@ end = hl.drain(long_run.start("Go through all 12 chapters in chapters/"))
 print(end.reason)
 print("End of the history:", [(b["type"], b["content"]) for b in long_run.messages[-1]["content"]])
 
-# %% [markdown] ja="b419f870c555"
+# %% [markdown] ja="2e4523bcfaf3"
 # The harness caught the interrupt, appended turn 3 to the history **whole**, and then stopped. Calls that had finished got their real results;
 # the call that was running got an `is_error` result saying it was interrupted. A response goes into the history only together with its
 # tool_result blocks, so wherever the run stops, the history can be sent as it is.
@@ -402,7 +402,7 @@ print(type(outcome.stop).__name__, "/ turns finished:", outcome.turns, "/ sandbo
 #    The package's version already put the reason from `watch.deny("Don't save it yet")` in as it was (the first panel).
 # 2. **Your own asking again**: using `read_answer`, write an approval function that asks again up to three times on `None` and denies if it still cannot read the answer. Try it on the answers in the table above.
 
-# %% [markdown] ja="a69043d5ee9e"
+# %% [markdown] ja="2ff642b345a9"
 # ## Summary
 #
 # - The safe place for a person to step in is between turns, once the history holds the tool_result blocks. "Stop" and "Resume" (`run.resume()`) carry on with the same history and the same counters.
@@ -412,7 +412,7 @@ print(type(outcome.stop).__name__, "/ turns finished:", outcome.turns, "/ sandbo
 # - Run first and ask afterwards, and the file already exists when you say no. An approval function that reads only `n` as a denial allows on "no" or "cancel".
 # - Changing an answer on a branch (`fork`) shows the other ending of the same script without touching the original run.
 
-# %% [markdown] ja="f6f4e32bc663"
+# %% [markdown] ja="5591a02b25a5"
 # ## Check your understanding
 #
 # **Q1.** What happens if you send a steering instruction as a user message in the order `[{"type": "text", "text": "chapter 3 is enough"}] + tool_results`?

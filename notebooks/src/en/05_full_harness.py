@@ -42,7 +42,7 @@ from harness_lab.ui import Stepper, diagram
 
 diagram()
 
-# %% [markdown] ja="c8c1cd68d1a9"
+# %% [markdown] ja="5ecc17fbc1f8"
 # ## First, run it in a terminal
 #
 # Hand one sentence to an agent wired with two harmless toy tools (`get_time` and `read_file`). In a terminal that is
@@ -96,7 +96,7 @@ TOOLS = [GET_TIME,
                            "properties": {"path": {"type": "string", "description": "A path relative to the project root"}}}}]
 print(get_time())
 
-# %% [markdown] ja="4aa2ebcdf6d4"
+# %% [markdown] ja="985a3779871b"
 # ## Confine `read_file` to its root
 #
 # The boundary check in the lesson text joins the path to the root, normalizes it, and checks whether the **string** starts with "root + separator" (`abs.startsWith(ROOT + sep)`).
@@ -201,7 +201,7 @@ for needle, note in WALK.items():
     print(f"{next(line for line in source if needle in line)[8:]:<56} # {note}")
 print(run_tool(hl.make_read_file(LAB / "project"), {"path": "link.txt"}))
 
-# %% [markdown] ja="20d32a623285"
+# %% [markdown] ja="59db6f064319"
 # ## Write the harness: `run_agent` with four valves
 #
 # Rewrite lesson 2's `run_agent`. Three things change from the lesson text's `runAgent`:
@@ -211,7 +211,7 @@ print(run_tool(hl.make_read_file(LAB / "project"), {"path": "link.txt"}))
 # - at the end, `return` not a string but a **value** that says how it ended (`lessons.finished(...)` or `lessons.stopped(...)`)
 #
 # The check cell runs it beside the package's `Run` on the same scripted model, and compares how each stops and how many requests and tool-running turns each takes.
-# It tries the limits rewritten to `MAX_TURNS = 3` and `TOKEN_BUDGET = 3,000` (if you take them as arguments `max_turns` and `token_budget`, it passes them there too).
+# It tries the limits rewritten to `MAX_TURNS = 3` and `TOKEN_BUDGET = 3_000` (if you take them as arguments `max_turns` and `token_budget`, it passes them there too).
 # For valve 4, it checks that a high-impact tool does not run when there is no approval function or when the answer is "no".
 
 # %% tags=["todo", "piece:run_agent"] ja="ef1865319236"
