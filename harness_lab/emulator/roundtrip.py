@@ -71,6 +71,12 @@ MUST_START_WITH_THINKING = (
     "this requirement, disable `thinking`. Please consult our documentation at "
     "https://docs.claude.com/en/docs/build-with-claude/extended-thinking"
 )
+# Public 400s (claude-code #20705, a request id of 2026-01; other clients quote it with `tool_use`): a
+# turn that holds thinking starts with it, in any assistant message, before any seal is read.
+THINKING_NOT_FIRST = (
+    "messages.{n}.content.0: If an assistant message contains any thinking blocks, the first block must be "
+    "thinking or redacted_thinking. Found {found}."
+)
 
 
 def _bad(message: str) -> ApiError:
@@ -170,6 +176,9 @@ def history_error(
         content = message["content"]
         if message["role"] != "assistant" or isinstance(content, str):
             continue
+        lead = next((b["type"] for b in content if b["type"] != "compaction"), None)  # a summary goes first
+        if lead not in (None, *THINKING_KINDS) and any(b["type"] in THINKING_KINDS for b in content):
+            return _bad(THINKING_NOT_FIRST.format(n=n, found=lead)), [], mode
         for m, block in enumerate(content):
             kind = block["type"]
             if kind not in THINKING_KINDS:

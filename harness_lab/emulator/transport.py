@@ -36,11 +36,24 @@ __all__ = [
 BASE_URL = "https://emulator.harness-lab.invalid"
 DUMMY_KEY = "emulated-no-key"
 
+# The live 429's text as public reports of 2026 quote it (a tier-1 organisation's Sonnet limit); the
+# live one goes on to name where to ask for more. ``retry-after`` is the docs' header (seconds);
+# ``retry-after-ms``, which the SDK reads first, keeps the emulated waits at a millisecond.
+RATE_LIMITED = (
+    "This request would exceed your organization's rate limit of 30,000 input tokens per minute "
+    "(org: 00000000-0000-4000-8000-000000000000, model: {model}). For details, refer to: "
+    "https://docs.claude.com/en/api/rate-limits. You can see the response headers for current usage. "
+    "Please reduce the prompt length or the maximum tokens requested, or try again later."
+)
+_RETRY_AFTER = {"retry-after": "1", "retry-after-ms": "1"}
 _FAULT_ERRORS = {
-    "429": ApiError(429, "Number of request tokens has exceeded your per-minute rate limit"),
     "500": ApiError(500, "Internal server error"),
     "529": ApiError(529, "Overloaded"),
 }
+# The errors page: a Messages or token-counting body over 32 MB is a 413 ``request_too_large``, sent
+# before the request reaches the API. Inferred: the wording (the page quotes none).
+MAX_BODY_BYTES = 32 * 1024 * 1024
+TOO_LARGE = ApiError(413, "Request exceeds the maximum allowed number of bytes.")
 _ATTRIBUTE = "_harness_lab_emulator"
 
 
@@ -76,9 +89,16 @@ def _fault_response(fault: str, number: int, request: httpx2.Request) -> httpx2.
         raise httpx2.ConnectError("emulated connection error", request=request)
     if fault == "timeout":
         raise httpx2.ReadTimeout("emulated timeout", request=request)
-    return _error_response(
-        _FAULT_ERRORS[fault], make_id("req_011C", f"fault-{number}".encode(), fault, 21), {"retry-after-ms": "1"}
-    )
+    error = ApiError(429, RATE_LIMITED.format(model=_model_of(request))) if fault == "429" else _FAULT_ERRORS[fault]
+    return _error_response(error, make_id("req_011C", f"fault-{number}".encode(), fault, 21), _RETRY_AFTER)
+
+
+def _model_of(request: httpx2.Request) -> str:
+    try:
+        model = json.loads(request.content).get("model")
+    except (ValueError, RecursionError, AttributeError):
+        model = None
+    return model if isinstance(model, str) else DEFAULT_MODEL
 
 
 def _error_response(error: ApiError, request_id: str, extra_headers: dict | None = None) -> httpx2.Response:
@@ -110,6 +130,8 @@ def handler_for(emulator: Emulator):
         fault = emulator.faults.get(emulator.http_requests)
         if fault is not None:
             return _fault_response(fault, emulator.http_requests, request)
+        if len(request.content) > MAX_BODY_BYTES:
+            return _error_response(TOO_LARGE, make_id("req_011C", request.content[:4096], "too_large", 21))
         try:
             body = json.loads(request.content) if request.content else {}
         except RecursionError:

@@ -114,6 +114,10 @@ def _check_limits(request: dict, count_tokens: bool, betas: frozenset = frozense
     return None
 
 
+# Public 400s (claude-agent-sdk and trae-agent reports, 2025-12): an error result must say something,
+# so ``str(TimeoutError())`` as its content is refused; whitespace alone too (oh-my-pi's changelog).
+EMPTY_ERROR_RESULT = "content cannot be empty if `is_error` is true"
+
 # The prompt caching page: a ``max_tokens: 0`` request "is rejected with an invalid_request_error" if it
 # streams, thinks with a manual budget, asks for structured output or forces a tool, "since each implies
 # output that a zero-token budget cannot produce". Inferred: the wording (the page quotes none).
@@ -221,6 +225,8 @@ def _check_messages(messages: list) -> tuple[ApiError | None, bool]:
             elif kind == "tool_result":
                 has_tool_blocks = True
                 inner = block.get("content")
+                if block.get("is_error") and _blank(inner):
+                    return _bad(f"messages.{n}.content.{m}.tool_result: {EMPTY_ERROR_RESULT}"), False
                 for k, item in enumerate(inner if isinstance(inner, list) else ()):
                     if item["type"] == "image":
                         mismatch = image_mismatch(item, f"messages.{n}.content.{m}.tool_result.content.{k}.image")
@@ -231,6 +237,13 @@ def _check_messages(messages: list) -> tuple[ApiError | None, bool]:
                 if mismatch:
                     return _bad(mismatch), False
     return None, has_tool_blocks
+
+
+def _blank(content: Any) -> bool:
+    """A tool result with nothing to read: no content, only whitespace, or only blank text blocks."""
+    if content is None or isinstance(content, str):
+        return not (content or "").strip()
+    return all(isinstance(b, dict) and b.get("type") == "text" and not str(b.get("text", "")).strip() for b in content)
 
 
 def _check_pairing(merged: list[Merged]) -> ApiError | None:

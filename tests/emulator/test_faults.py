@@ -101,3 +101,24 @@ def test_a_body_that_is_not_json_gets_the_real_400_with_its_own_request_id():
     assert first.request_id.startswith("req_011C") and first.request_id == first.body["request_id"]
     assert again.request_id == first.request_id != other.request_id  # derived from the body, like every id
     assert emulator_of(client).requests == []  # never reached the script
+
+
+def test_a_rate_limit_says_what_the_live_one_says_and_when_to_retry():
+    client = emulated_client([say("x")], faults={1: "429"}, max_retries=0)
+    with pytest.raises(anthropic.RateLimitError) as caught:
+        client.messages.create(**REQUEST)
+    error = caught.value
+    assert error.body["error"]["type"] == "rate_limit_error"
+    assert error.body["error"]["message"].startswith("This request would exceed your organization's rate limit of ")
+    assert "model: claude-sonnet-5)" in error.body["error"]["message"]
+    assert error.response.headers["retry-after"] == "1"  # seconds, the header the docs name
+
+
+def test_a_body_over_32_mb_is_refused_before_it_is_read():
+    client = emulated_client([say("x")], max_retries=0)
+    huge = {**REQUEST, "messages": [{"role": "user", "content": "a" * (32 * 1024 * 1024)}]}
+    with pytest.raises(anthropic.ContentTooLargeError) as caught:
+        client.messages.create(**huge)
+    assert caught.value.status_code == 413
+    assert caught.value.body["error"]["type"] == "request_too_large"
+    assert emulator_of(client).requests == []  # never reached the model

@@ -100,6 +100,18 @@ def test_an_edited_block_of_an_earlier_turn_is_an_invalid_signature():
     assert refused(client, request, history) == "messages.1.content.0: Invalid `signature` in `thinking` block"
 
 
+def test_an_earlier_turn_rebuilt_with_its_text_first_is_refused_before_its_seal_is_read():
+    script = [reply("README を読みます。", call("read_file", path="README.md")), call("get_time"), say("終わり")]
+    client, request, history = start(script=script)
+    history = answered(history, client.messages.create(**request, messages=history))
+    thinking, text, use = history[1]["content"]
+    history[1]["content"] = [text, thinking, use]
+    assert refused(client, request, history) == (
+        "messages.1.content.0: If an assistant message contains any thinking blocks, the first block must be "
+        "thinking or redacted_thinking. Found text."
+    )
+
+
 def test_reordered_thinking_blocks_inside_a_turn_are_refused():
     script = [reply(think("一つ目"), think("二つ目"), call("get_time")), say("終わり")]
     client, request, history = start(script=script)

@@ -161,6 +161,23 @@ def test_text_in_a_merged_assistant_message_before_the_results_still_counts_as_m
     )
 
 
+@pytest.mark.parametrize("content", ["", "  \n", [], None, [text(" ")]])
+def test_an_error_result_with_nothing_to_read_is_refused(client, content):
+    # str(TimeoutError()) is "": a run_tools that puts only the message in gets this 400 live
+    failed = {"type": "tool_result", "tool_use_id": "toolu_A", "is_error": True}
+    if content is not None:
+        failed["content"] = content
+    messages = [
+        {"role": "user", "content": "q"},
+        {"role": "assistant", "content": [use("toolu_A")]},
+        {"role": "user", "content": [failed]},
+    ]
+    error = rejected(client, messages=messages, tools=TOOLS)
+    assert error.api_message == "messages.2.content.0.tool_result: content cannot be empty if `is_error` is true"
+    messages[2]["content"] = [{**failed, "content": "TimeoutError"}]  # saying what failed, it goes through
+    assert client.messages.create(model=MODEL, max_tokens=1024, messages=messages, tools=TOOLS).content
+
+
 def test_tool_blocks_without_tools(client):
     messages = [
         {"role": "user", "content": "q"},
