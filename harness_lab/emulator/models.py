@@ -161,6 +161,17 @@ def interleaves_manually(family: str, betas: frozenset) -> bool:
     return INTERLEAVED_BETA in betas and family in MANUAL_INTERLEAVING
 
 
+# The thinking page, "Thinking block preservation by model": earlier Sonnet models and the Haiku models
+# through Haiku 4.5 keep only the current turn's thinking (older blocks sent back are stripped, and
+# cost no input tokens); every later model keeps all of it in context, billed as input.
+LAST_TURN_THINKING = frozenset({"claude-haiku-4-5", "claude-sonnet-4-5"})
+
+
+def keeps_prior_thinking(model: object) -> bool:
+    row = MODELS.get(model) if isinstance(model, str) else None
+    return row is None or row.family not in LAST_TURN_THINKING
+
+
 _ALWAYS_ADAPTIVE = {"enabled": ENABLED_REJECTED, "disabled": DISABLED_REJECTED}
 # The errors page quotes Mythos Preview's text for Fable 5 and Mythos 5 too (whose "enabled" it names
 # is refused as well); their 5.1 and later models answer as Opus 5.5 does.

@@ -27,10 +27,10 @@ from .history import Merged
 from .ids import canonical_json
 from .models import ModelSpec, interleaves_manually
 from .thinking import Mode, block_matches, decode_signature, prefix_matches, read_tool_id
+from .tokens import THINKING_KINDS
 
 __all__ = ["config_error", "history_error", "turn_mode"]
 
-THINKING_KINDS = ("thinking", "redacted_thinking")
 
 FORCED_TOOL_CHOICE = 'tool_choice: type "tool" and "any" are not supported for this model.'
 FORCED_WITH_MANUAL_THINKING = "Thinking may not be enabled when tool_choice forces tool use."

@@ -40,11 +40,11 @@ from .replies import Reply, as_reply
 from .request_schema import THREAD
 from .roundtrip import history_error, turn_mode
 from .scenarios import resolve_script
-from .shape import shape_reply
+from .shape import billed_output, shape_reply
 from .sse import encode_stream
 from .system_messages import without_system_messages
 from .thinking import Mode, ToolState, make_tool_id, mode_of, sign_blocks, think, without_text_in_omitted
-from .tokens import RequestEstimate, estimate_reply, estimate_request, in_tokenizer
+from .tokens import RequestEstimate, estimate_request, in_tokenizer
 from .tool_choice import obey
 from .validate import ApiError, check_prompt_length, validate
 
@@ -339,7 +339,12 @@ class Emulator:
             "stop_sequence": stop_sequence,
             "stop_details": stop_details,
             "usage": usage(
-                estimate, write, read, 0 if warming else estimate_reply(content) + thinking, thinking, row.tokenizer
+                estimate,
+                write,
+                read,
+                0 if warming else billed_output(request, scripted, content, thinking, row.tokenizer),
+                thinking,
+                row.tokenizer,
             ),
             "container": None,
             "diagnostics": None,

@@ -13,9 +13,9 @@ that would run past the model's context window is cut where the window ends
 from __future__ import annotations
 
 from .replies import Reply
-from .tokens import REPLY_OVERHEAD, TOOL_USE_OVERHEAD, in_estimate, text_tokens, value_tokens
+from .tokens import REPLY_OVERHEAD, TOOL_USE_OVERHEAD, estimate_reply, in_estimate, text_tokens, value_tokens
 
-__all__ = ["shape_reply"]
+__all__ = ["billed_output", "shape_reply"]
 
 
 def _cut_text(text: str, budget: int) -> str:
@@ -122,3 +122,13 @@ def shape_reply(
     if cut:
         stop_reason, stop_sequence = cause, None
     return content, stop_reason, stop_sequence, thinking
+
+
+def billed_output(request: dict, scripted: Reply, content: list, thinking: int, tokenizer: str) -> int:
+    """The reply's output tokens, in the estimate's units. A script that says the reply ran out of
+    ``max_tokens`` gets all of them billed, as a live reply cut there does ("exactly the requested
+    tokens", the stop reasons page), however little of it the script wrote."""
+    made = estimate_reply(content) + thinking
+    if scripted.stop_reason == "max_tokens" and isinstance(request.get("max_tokens"), int):
+        return max(made, in_estimate(request["max_tokens"], tokenizer))
+    return made

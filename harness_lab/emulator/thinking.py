@@ -25,14 +25,13 @@ thinking configuration changed inside the loop (roundtrip.py).
 
 from __future__ import annotations
 
-import base64
-import binascii
 import hashlib
 import hmac
 import json
 from dataclasses import dataclass
 
 from .reading import reply_language
+from .seals import Signed, decode_signature, mac, seal
 from .tokens import text_tokens
 
 __all__ = [
@@ -48,12 +47,11 @@ __all__ = [
     "without_text_in_omitted",
 ]
 
-_KEY = hashlib.sha256(b"harness-lab emulator: thinking block signatures, v1").digest()  # 32 bytes
-_THINKING_TAG, _REDACTED_TAG = b"Ht", b"Hr"
-_MAC, _CHECK = 16, 8
 # Configurations a tool id can remember (its state character is 2 * index + began-with-thinking).
 MODES = ("disabled", "adaptive", "enabled", "between_tools")
 _BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+# Where ``think`` leaves a block's thinking tokens for ``sign_blocks`` to seal (never sent).
+THOUGHT = "_harness_lab_thought"
 
 
 @dataclass(frozen=True)
@@ -132,43 +130,41 @@ def think(content: list, request: dict, mode: Mode, between_as_thinking: bool) -
     given = any(b.get("type") in ("thinking", "redacted_thinking") for b in content)
     if mode.kind == "disabled":
         return [b for b in content if b.get("type") not in ("thinking", "redacted_thinking")], 0
-    blocks, spent = [], 0
+    blocks: list = []
     if mode.up_front and not given:
         summary = _summary(content, request)
-        spent += thought_tokens(summary)
-        blocks.append({"type": "thinking", "thinking": summary if mode.display == "summarized" else ""})
+        blocks.append(_thought({"type": "thinking", "thinking": summary}, thought_tokens(summary), mode))
     last_call = max((i for i, b in enumerate(content) if b.get("type") == "tool_use"), default=-1)
     for index, block in enumerate(content):
         kind = block.get("type")
         if kind == "thinking":
-            spent += thought_tokens(block["thinking"])
-            shown = block["thinking"] if mode.display == "summarized" else ""
-            blocks.append({"type": "thinking", "thinking": shown})
+            blocks.append(_thought({"type": "thinking", "thinking": block["thinking"]}, None, mode))
         elif kind == "redacted_thinking":
-            spent += thought_tokens("")
-            blocks.append({"type": "redacted_thinking", "data": ""})
+            blocks.append({"type": "redacted_thinking", "data": "", THOUGHT: thought_tokens("")})
         elif kind == "text" and between_as_thinking and index < last_call:
             # Text before a tool call on these models is a progress note: a thinking block.
-            spent += text_tokens(block["text"])
             shown = block["text"] if mode.display in ("summarized", "updates") else ""
-            blocks.append({"type": "thinking", "thinking": shown})
+            blocks.append({"type": "thinking", "thinking": shown, THOUGHT: text_tokens(block["text"])})
         else:
             blocks.append(block)
-    if mode.budget is not None:
-        spent = min(spent, mode.budget)
+    spent = sum(b.get(THOUGHT, 0) for b in blocks)
+    if mode.budget is not None and spent > mode.budget:  # each block keeps its share of the budget
+        left = mode.budget
+        for block in blocks:
+            if THOUGHT in block:
+                block[THOUGHT] = min(block[THOUGHT], left)
+                left -= block[THOUGHT]
+        spent = mode.budget
     return blocks, spent
 
 
+def _thought(block: dict, tokens: int | None, mode: Mode) -> dict:
+    """A thinking block as sent (its summary, or empty when omitted) with the tokens it stands for."""
+    text = block["thinking"]
+    return {**block, "thinking": text if mode.display == "summarized" else "", THOUGHT: tokens or thought_tokens(text)}
+
+
 # -- signatures ----------------------------------------------------------------------------------
-
-
-def _mac(*parts: bytes, size: int = _MAC) -> bytes:
-    """Keyed BLAKE2b (a MAC in one C call: HMAC's Python wrapper would cost more than the check)."""
-    mac = hashlib.blake2b(key=_KEY, digest_size=size)
-    for part in parts:
-        mac.update(len(part).to_bytes(4, "big"))
-        mac.update(part)
-    return mac.digest()
 
 
 def blocks_digest(blocks: list) -> bytes:
@@ -190,65 +186,31 @@ def _payload(block: dict) -> bytes:
     return text.encode("utf-8", "surrogatepass") if isinstance(text, str) else b""
 
 
-def _seal(tag: bytes, family: str, macs: bytes) -> str:
-    body = tag + bytes([len(family)]) + family.encode() + macs
-    return base64.b64encode(body + _mac(b"check", body, size=_CHECK)).decode()
-
-
 def sign_blocks(content: list, family: str, conversation: bytes, nonce: bytes) -> None:
-    """Fill in each thinking block's ``signature`` and each redacted block's ``data``, in place."""
+    """Fill in each thinking block's ``signature`` and each redacted block's ``data``, in place, sealing
+    in what it thought (``think`` left that under ``THOUGHT``, taken out here before anything is hashed)."""
+    thought = [block.pop(THOUGHT, 0) for block in content]
     for index, block in enumerate(content):
         kind = block.get("type")
         if kind not in ("thinking", "redacted_thinking"):
             continue
         before = blocks_digest(content[:index])
-        prefix = _mac(b"prefix", family.encode(), conversation, before)
+        prefix = mac(b"prefix", family.encode(), conversation, before)
         if kind == "thinking":
-            block["signature"] = _seal(
-                _THINKING_TAG, family, _mac(b"block", family.encode(), _payload(block), before) + prefix
+            block["signature"] = seal(
+                False, family, thought[index], mac(b"block", family.encode(), _payload(block), before) + prefix
             )
         else:  # opaque: a per-reply "ciphertext" the emulator can recognise again
-            secret = _mac(b"redacted", nonce, str(index).encode())
-            block["data"] = _seal(
-                _REDACTED_TAG, family, _mac(b"block", family.encode(), secret, before) + prefix + secret
+            secret = mac(b"redacted", nonce, str(index).encode())
+            block["data"] = seal(
+                True, family, thought[index], mac(b"block", family.encode(), secret, before) + prefix + secret
             )
-
-
-@dataclass(frozen=True)
-class Signed:
-    """What a valid seal says: who made the block, and the hashes to compare."""
-
-    family: str
-    block_mac: bytes
-    prefix_mac: bytes
-    secret: bytes  # redacted blocks only
-
-
-def decode_signature(value: object, redacted: bool) -> Signed | None:
-    """A seal made by this emulator, untouched; None for anything else (altered, foreign, huge)."""
-    if not isinstance(value, str) or not 60 <= len(value) <= 200:
-        return None
-    try:
-        raw = base64.b64decode(value, validate=True)
-    except (binascii.Error, ValueError):
-        return None
-    tag = _REDACTED_TAG if redacted else _THINKING_TAG
-    body, check = raw[:-_CHECK], raw[-_CHECK:]
-    if raw[:2] != tag or len(raw) < 3 or not hmac.compare_digest(check, _mac(b"check", body, size=_CHECK)):
-        return None
-    size = raw[2]
-    family = raw[3 : 3 + size].decode("ascii", "replace")
-    macs = body[3 + size :]
-    expected = 3 * _MAC if redacted else 2 * _MAC
-    if len(macs) != expected:
-        return None
-    return Signed(family, macs[:_MAC], macs[_MAC : 2 * _MAC], macs[2 * _MAC :])
 
 
 def block_matches(signed: Signed, block: dict, before: list) -> bool:
     """Whether the block (and the blocks before it in its message) are as the model sent them."""
     payload = signed.secret if block.get("type") == "redacted_thinking" else _payload(block)
-    expected = _mac(b"block", signed.family.encode(), payload, blocks_digest(before))
+    expected = mac(b"block", signed.family.encode(), payload, blocks_digest(before))
     return hmac.compare_digest(expected, signed.block_mac)
 
 
@@ -276,7 +238,7 @@ def without_text_in_omitted(request: dict) -> dict:
 
 
 def prefix_matches(signed: Signed, conversation: bytes, before: list) -> bool:
-    expected = _mac(b"prefix", signed.family.encode(), conversation, blocks_digest(before))
+    expected = mac(b"prefix", signed.family.encode(), conversation, blocks_digest(before))
     return hmac.compare_digest(expected, signed.prefix_mac)
 
 
@@ -300,7 +262,7 @@ def _base62(data: bytes, length: int) -> str:
 def make_tool_id(nonce: str, family: str, state: ToolState) -> str:
     """``toolu_01`` + 13 nonce characters + a state character + 8 characters of keyed hash."""
     code = _BASE62[2 * MODES.index(state.mode) + int(state.began_with_thinking)]
-    return f"toolu_01{nonce[:13]}{code}{_base62(_mac(b'tool', family.encode(), nonce[:13].encode(), code.encode()), 8)}"
+    return f"toolu_01{nonce[:13]}{code}{_base62(mac(b'tool', family.encode(), nonce[:13].encode(), code.encode()), 8)}"
 
 
 def read_tool_id(tool_id: object, family: str) -> ToolState | None:
@@ -308,7 +270,7 @@ def read_tool_id(tool_id: object, family: str) -> ToolState | None:
     if not isinstance(tool_id, str) or len(tool_id) != 30 or not tool_id.startswith("toolu_01"):
         return None
     nonce, code, tag = tool_id[8:21], tool_id[21], tool_id[22:]
-    if tag != _base62(_mac(b"tool", family.encode(), nonce.encode(), code.encode()), 8):
+    if tag != _base62(mac(b"tool", family.encode(), nonce.encode(), code.encode()), 8):
         return None
     index = _BASE62.index(code)
     if index >= 2 * len(MODES):

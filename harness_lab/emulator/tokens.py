@@ -37,6 +37,10 @@ from functools import lru_cache
 from typing import Any
 
 from . import wire
+from .models import keeps_prior_thinking
+from .seals import sealed_tokens
+
+THINKING_KINDS = ("thinking", "redacted_thinking")
 
 __all__ = [
     "REQUEST_OVERHEAD",
@@ -132,7 +136,9 @@ class RequestEstimate:
     trail: tuple = ()
 
 
-def _block_tokens(block: Any) -> int:
+def _block_tokens(block: Any, sent_back: bool = True) -> int:
+    """A block's tokens; a thinking block sent back costs what its model thought (read from its seal),
+    one in a reply only the text it shows (the reply's thinking is billed apart, as output)."""
     if isinstance(block, str):
         return text_tokens(block)
     kind = block.get("type")
@@ -152,7 +158,8 @@ def _block_tokens(block: Any) -> int:
     if kind in ("image", "document"):
         return MEDIA_BLOCK_TOKENS
     if kind in ("thinking", "redacted_thinking"):
-        return text_tokens(block.get("thinking") or block.get("data") or "")
+        sealed = sealed_tokens(block) if sent_back else None
+        return sealed if sealed is not None else text_tokens(block.get("thinking") or block.get("data") or "")
     # Anything else (server tool blocks, search results...): count its JSON.
     return value_tokens(block)
 
@@ -220,7 +227,9 @@ def estimate_request(request: dict, track: bool = False) -> RequestEstimate:
         else:
             for block in system:
                 counter.add(_block_tokens(block), _marker(block), block)
-    for message in request.get("messages") or []:
+    messages = request.get("messages") or []
+    stripped = stripped_before(request)
+    for index, message in enumerate(messages):
         counter.add(MESSAGE_OVERHEAD, None, message.get("role") if isinstance(message, dict) else None)
         content = message.get("content") if isinstance(message, dict) else None
         if isinstance(content, str):
@@ -228,7 +237,8 @@ def estimate_request(request: dict, track: bool = False) -> RequestEstimate:
         elif content:
             for block in content:
                 markers = _markers(block)
-                counter.add(_block_tokens(block), markers[-1] if markers else None, block)
+                gone = index < stripped and isinstance(block, dict) and block.get("type") in THINKING_KINDS
+                counter.add(0 if gone else _block_tokens(block), markers[-1] if markers else None, block)
                 counter.breakpoints += max(len(markers) - 1, 0)
     top = request.get("cache_control")
     if isinstance(top, dict):
@@ -244,9 +254,31 @@ def estimate_request(request: dict, track: bool = False) -> RequestEstimate:
     )
 
 
+def stripped_before(request: dict) -> int:
+    """Where a model that keeps only the current turn's thinking starts reading it: the last user message
+    that is not only tool results (the thinking page: older blocks "are stripped from context"); 0 on
+    the models that keep it all."""
+    messages = request.get("messages") or []
+    if keeps_prior_thinking(request.get("model")) or not isinstance(messages, list):
+        return 0
+    for index in range(len(messages) - 1, -1, -1):
+        message = messages[index]
+        if isinstance(message, dict) and message.get("role") == "user" and not _only_results(message.get("content")):
+            return index
+    return 0
+
+
+def _only_results(content: Any) -> bool:
+    return (
+        isinstance(content, list)
+        and bool(content)
+        and all(isinstance(b, dict) and b.get("type") == "tool_result" for b in content)
+    )
+
+
 def estimate_reply(content: list[dict]) -> int:
     """Estimate the output tokens of a reply's content blocks (never 0, as on the real API)."""
-    return REPLY_OVERHEAD + sum(_block_tokens(b) for b in content)
+    return REPLY_OVERHEAD + sum(_block_tokens(b, sent_back=False) for b in content)
 
 
 def in_tokenizer(tokens: int, tokenizer: str) -> int:

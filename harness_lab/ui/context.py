@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..emulator.models import CONTEXT_WINDOW, context_window
-from ..emulator.tokens import estimate_request
+from ..emulator.tokens import estimate_request, stripped_before
 from ..events import Usage
 from ..messages import block_dict
 from ..text import t
@@ -78,13 +78,16 @@ def split_request(request: dict) -> dict[str, int]:
         parts["tools"] = _alone({"tools": request["tools"]})
     if request.get("system"):
         parts["system"] = _alone({"system": request["system"]})
-    for message in request.get("messages") or ():
+    stripped = stripped_before(request)  # older thinking a last-turn-only model does not read
+    for index, message in enumerate(request.get("messages") or ()):
         role, content = message.get("role", "user"), message.get("content")
         if isinstance(content, str):
             content = [{"type": "text", "text": content}]
         for block in content or ():
             block = block if isinstance(block, (dict, str)) else block_dict(block)
-            parts[_block_part(role, block)] += _block_tokens(role, block)
+            part = _block_part(role, block)
+            if not (part == "thinking" and index < stripped):
+                parts[part] += _block_tokens(role, block)
     parts["framing"] = estimate_request(request).total - sum(parts.values())
     return parts
 

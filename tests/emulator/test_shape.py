@@ -100,3 +100,14 @@ def test_a_max_tokens_stop_reports_max_tokens_output_tokens_in_either_tokenizer(
     )
     assert status == 200 and body["stop_reason"] == "max_tokens"
     assert 295 <= body["usage"]["output_tokens"] <= 300
+
+
+@pytest.mark.parametrize("model", ["claude-haiku-4-5", "claude-sonnet-5"])
+@pytest.mark.parametrize("max_tokens", [300, 1024, 4097])
+def test_a_scripted_max_tokens_stop_bills_every_token_allowed(model, max_tokens):
+    # The script writes a short cut-off call, but a reply that ran out of max_tokens used all of them.
+    status, _, body = Emulator("max_tokens").respond(
+        {"model": model, "max_tokens": max_tokens, "messages": [{"role": "user", "content": "レポートを書いて"}]}
+    )
+    assert status == 200 and body["stop_reason"] == "max_tokens"
+    assert body["usage"]["output_tokens"] == max_tokens

@@ -112,6 +112,51 @@ def test_an_earlier_turn_rebuilt_with_its_text_first_is_refused_before_its_seal_
     )
 
 
+def _without_thinking(history):
+    return [
+        {**m, "content": [b for b in m["content"] if b["type"] not in ("thinking", "redacted_thinking")]}
+        if m["role"] == "assistant"
+        else m
+        for m in history
+    ]
+
+
+def _counted(client, request, messages) -> int:
+    fields = {k: v for k, v in request.items() if k != "max_tokens"}
+    return client.messages.count_tokens(**fields, messages=messages).input_tokens
+
+
+@pytest.mark.parametrize("display", ["omitted", "summarized"])
+def test_thinking_sent_back_costs_what_the_model_thought_whatever_it_showed(display):
+    # The signature carries the whole thinking, so an omitted block with no text costs as much input
+    # as a summarized one: what the turn that made it billed as thinking.
+    client = emulated_client(SCRIPT, max_retries=0)
+    request = {"model": MODEL, "max_tokens": 2048, "tools": TOOLS, "thinking": {"type": "adaptive", "display": display}}
+    first = client.messages.create(**request, messages=[{"role": "user", "content": TASK}])
+    thought = first.usage.to_dict()["output_tokens_details"]["thinking_tokens"]
+    history = answered([{"role": "user", "content": TASK}], first)
+    assert thought > 20
+    assert _counted(client, request, history) - _counted(client, request, _without_thinking(history)) == thought
+    second = client.messages.create(**request, messages=history)
+    assert second.usage.input_tokens == _counted(client, request, history)
+
+
+def test_a_last_turn_only_model_stops_reading_old_thinking_once_a_new_task_comes():
+    model = "claude-haiku-4-5"  # keeps only the current turn's thinking (the thinking page)
+    thinking = {"type": "enabled", "budget_tokens": 1024}
+    client = emulated_client([call("get_time"), say("12時です"), say("どういたしまして")], max_retries=0)
+    request = {"model": model, "max_tokens": 2048, "tools": TOOLS, "thinking": thinking}
+    first = client.messages.create(**request, messages=[{"role": "user", "content": "今何時？"}])
+    in_the_loop = answered([{"role": "user", "content": "今何時？"}], first)
+    billed = _counted(client, request, in_the_loop) - _counted(client, request, _without_thinking(in_the_loop))
+    assert billed > 0  # the turn the results answer still reads its thinking
+    second = client.messages.create(**request, messages=in_the_loop)
+    later = [*in_the_loop, hl_messages.assistant(second.content), {"role": "user", "content": "ありがとう"}]
+    assert _counted(client, request, later) == _counted(client, request, _without_thinking(later))
+    keeps_all = {**request, "model": "claude-sonnet-4-6"}  # where every turn's thinking stays, it costs
+    assert _counted(client, keeps_all, later) > _counted(client, keeps_all, _without_thinking(later))
+
+
 def test_reordered_thinking_blocks_inside_a_turn_are_refused():
     script = [reply(think("一つ目"), think("二つ目"), call("get_time")), say("終わり")]
     client, request, history = start(script=script)
