@@ -13,8 +13,9 @@ judges what ran, what was asked and what came back.
    data cannot say ``ask`` or ``allow`` while hard-coded names make the table come out right fails.
    The shapes the probe can change: a dict of tool name → tier, a dict of tier → names (set, list
    or tuple), or a function from name to tier.
-2. The check sits per tool_use, before the tool runs, and ``ask`` reuses ``approve``; ANSWERS'
-   step and approval choices.
+2. The check sits per tool_use, before the tool runs, and ``ask`` reuses ``approve``, failing closed:
+   when the approver raises, the tool must not run, and the error goes up or the call gets an
+   ``is_error`` result; ANSWERS' step and approval choices.
 3. A deny still returns one ``is_error`` tool_result saying a rule forbids the tool; every tool_use
    gets one result, in order, that the API accepts; ANSWERS' deny choice.
 
@@ -44,7 +45,7 @@ from ..messages import assistant, user
 from ..model import DEFAULT_MODEL
 from ..text import t
 from .bridge import bridged_client, observe, serve_http
-from .level1_observe import fact_of, observe_calls, probe_calls, returned_by, seen_tiers
+from .level1_observe import fact_of, observe_calls, probe_calls, returned_by, returned_when_asking_fails, seen_tiers
 from .level1_results import verdict3
 from .level1_scene import (
     _FORCED,
@@ -217,7 +218,9 @@ def _criterion1(learner: Callable[[], tuple[Any, Any, Any, Any]], seen: JobResul
             if kind == "error":
                 return Check.fail(1, title, "grade.raised", error=value)
             if value != forced[name]:
-                return Check.fail(1, title, "grade.l1.c1.not_data_driven", tool=name, tier=forced[name], seen=value)
+                entry = found["covering"].get(name) if found["listed"].get(name) is None else None
+                key = "grade.l1.c1.not_exact_name" if entry else "grade.l1.c1.not_data_driven"
+                return Check.fail(1, title, key, tool=name, tier=forced[name], seen=value, entry=entry)
     warning = t("grade.l1.c1.allow_warning") if default == "allow" else ""
     return Check(1, title, True, warning=warning)
 
@@ -236,21 +239,36 @@ def _criterion2(learner: Callable[[], tuple[Any, Any, Any, Any]], tiers: dict, t
     spies = Spies(OUTPUTS)
     said_no, said_yes = spies.recorder("no"), spies.recorder("yes", _yes)
     alone, mixed = spies.recorder("alone", _yes), spies.recorder("mixed", approves_first(ask))
+    failing = spies.recorder("failing")  # the approver raises in the child after the question is logged
     outcome = observe(lambda: _scenes2(*learner()[2:], ask, deny), spies.answer, timeout)
     if outcome.status != "ok":
         return _failed_run(2, outcome)
-    return _judged(2, _verdict2(ask, deny, tiers, outcome.value, said_no, said_yes, alone, mixed))
+    given, when_failing = outcome.value
+    recorders = {"no": said_no, "yes": said_yes, "alone": alone, "mixed": mixed, "failing": failing}
+    return _judged(2, _verdict2(ask, deny, tiers, given, recorders, when_failing))
 
 
-def _scenes2(run_tool_uses: Callable, answers: Any, ask: str, deny: bool) -> dict:
-    """In the child: the calls criterion 2 watches (the grader logs them), and ANSWERS read."""
+def _scenes2(run_tool_uses: Callable, answers: Any, ask: str, deny: bool) -> tuple:
+    """In the child: the calls criterion 2 watches (the grader logs them), ANSWERS read, and last the
+    call whose approver raises: whether the function let the error out, else its results."""
     scene = content_of(call(ask, **ASK_PAIRS[ask][0]))
     returned_by(run_tool_uses, scene, "no")
     returned_by(run_tool_uses, scene, "yes")
     if deny:
         returned_by(run_tool_uses, content_of(call("send_email", **INPUTS["send_email"])), "alone")
     returned_by(run_tool_uses, mixed_scene(ask)[0], "mixed")
-    return _given(answers, "step", "approval")
+    given = _given(answers, "step", "approval")
+    return given, returned_when_asking_fails(run_tool_uses, scene, "failing")
+
+
+def _fails_closed(ask: str, failing: Recorder, seen: dict) -> tuple | None:
+    """An approver that raised is not a yes: the tool must not run, and the call must not look answered
+    (the error goes up, or the call gets an is_error result as a refusal does)."""
+    if failing.ran(ask):
+        return "grade.l1.c2.fails_open", {"tool": ask}
+    if failing.asked(ask) and not seen["raised"] and not any(fact["is_error"] for fact in seen["facts"]):
+        return "grade.l1.c2.failure_unreported", {"tool": ask}
+    return None
 
 
 def _verdict2(
@@ -258,11 +276,10 @@ def _verdict2(
     deny: bool,
     tiers: dict,
     given: dict,
-    said_no: Recorder,
-    said_yes: Recorder,
-    alone: Recorder,
-    mixed: Recorder,
+    recorders: dict[str, Recorder],
+    when_failing: dict,
 ) -> tuple | None:
+    said_no, said_yes, alone, mixed = (recorders[tag] for tag in ("no", "yes", "alone", "mixed"))
     approved = ASK_PAIRS[ask][0]
     if deny and (alone.ran("send_email") or mixed.ran("send_email")):
         return "grade.l1.c2.deny_ran", {"tool": "send_email"}
@@ -284,7 +301,9 @@ def _verdict2(
     for name in ("get_time", "read_file"):
         if tiers.get(name) == "allow" and not mixed.ran(name):
             return "grade.l1.c2.allowed_skipped", {"tool": name}
-    return _answer(given, "step") or _answer(given, "approval")
+    return (
+        _fails_closed(ask, recorders["failing"], when_failing) or _answer(given, "step") or _answer(given, "approval")
+    )
 
 
 def _deny_tool(tiers: dict) -> str | None:

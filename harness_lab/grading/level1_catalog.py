@@ -137,6 +137,14 @@ add(
             "The grader changed your POLICY to make {tool} {tier}, and it behaved as {seen}. Does run_tool_uses look "
             "POLICY up on every call (not a copy made once, nor tool names written into the code)?",
         ),
+        "grade.l1.c1.not_exact_name": (
+            "{tool} は POLICY にその名前では載っておらず、「{entry}」の項目で段階が決まっているようです。採点が POLICY を書き換えて "
+            "{tool} を {tier} にしても、{seen} として振る舞いました。段階は、接頭辞や部分一致、ワイルドカードではなく、"
+            "ツールの名前そのもの（完全一致）で引きましょう",
+            '{tool} is not in POLICY under its own name; its tier seems to come from the entry "{entry}". When the '
+            "grader changed POLICY to make {tool} {tier}, it behaved as {seen}. Look tiers up by the tool's exact name, "
+            "not by a prefix, a substring or a wildcard.",
+        ),
         "grade.l1.c1.allow_warning": (
             "デフォルトが allow です。基準は満たしますが、新しく足したツールが確認なしで走ってしまいます。ask か deny に倒すほうが安全です",
             "The default is allow. The criterion is met, but a newly added tool would run unchecked; ask or deny is safer.",
@@ -174,6 +182,20 @@ add(
         "grade.l1.c2.allowed_skipped": (
             "単独で呼べば実行される {tool} が、拒否や deny の呼び出しと1つの応答に混ざると実行されませんでした。拒否や禁止のあとも、残りの呼び出しの処理を続けましょう",
             "{tool} runs when called alone, but not when it shares a response with refused and denied calls. Keep handling the remaining calls after a refusal or a deny.",
+        ),
+        "grade.l1.c2.fails_open": (
+            "approve が答えを返さずに例外を投げたのに、{tool} が実行されました。尋ねることに失敗しても「はい」ではありません。"
+            "承認弁は閉じる側に倒します: 例外は捕まえずに呼び出し元へ伝えるか、拒否と同じく実行せずに is_error: true の tool_result を返しましょう",
+            "approve raised an exception instead of answering, and {tool} ran anyway. An error in asking is not a yes: "
+            "the approval valve must fail closed. Let the exception propagate, or treat it as a no: do not run the tool, "
+            "and return an is_error: true tool_result.",
+        ),
+        "grade.l1.c2.failure_unreported": (
+            "approve が答えを返さずに例外を投げたとき、{tool} は実行されませんでしたが、is_error: true の tool_result も返りませんでした。"
+            "尋ねられなかったことがモデルに伝わりません。例外は捕まえずに呼び出し元へ伝えるか、拒否と同じく is_error: true の結果を返しましょう",
+            "approve raised an exception instead of answering; {tool} did not run, but no is_error: true tool_result came "
+            "back either, so the model is not told the call failed. Let the exception propagate, or return an is_error: "
+            "true result as for a refusal.",
         ),
         "grade.l1.c2.step": (
             'ANSWERS["step"] の {option!r}（{desc}）は、ポリシー弁の場所ではありません。'
@@ -242,6 +264,12 @@ add(
             "「使えません」や「拒否しました」だけでは、人間が断ったのか、失敗したのか、区別がつきません。モデルが別の道を選べるよう、理由を書きましょう",
             "The tool_result for the denied {tool} does not tell the model that a policy (a rule) forbids it. "
             '"unavailable" or "denied" alone reads like a person saying no, or a failure. State the reason so the model can take another route.',
+        ),
+        "grade.l1.c3.deny_blames_person": (
+            "deny の {tool} に返した tool_result の文は、人間（ユーザー）が断ったように読めます。deny では、だれにも尋ねていません。"
+            "断ったのはポリシー（規則）です。人間が断ったと読めば、モデルは頼み直せば通ると考えるかもしれません。ポリシーで禁止されていると書きましょう",
+            "The tool_result for the denied {tool} reads as if a person (the user) said no. On a deny nobody was asked: the "
+            "policy (a rule) refused it. A model told that the user said no may just ask again; say that the policy forbids the tool.",
         ),
         "grade.l1.c3.refused_not_error": (
             "人間が拒否した {tool} の tool_result に is_error: true が付いていません",

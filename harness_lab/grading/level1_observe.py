@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import os
 from collections.abc import Callable
+from fnmatch import fnmatchcase
 from typing import Any
 
 from ..emulator import call
@@ -21,7 +22,7 @@ from .sandbox import describe_error, plain
 from .scenarios import OUTPUTS, content_of
 from .spies import SWAPPED, Recorder, Spies, remote_approver, remote_tools
 
-__all__ = ["fact_of", "observe_calls", "probe_calls", "returned_by", "seen_tiers"]
+__all__ = ["fact_of", "observe_calls", "probe_calls", "returned_by", "returned_when_asking_fails", "seen_tiers"]
 
 
 def _tier_seen(rec: Recorder, name: str, facts: list[dict]) -> str:
@@ -73,8 +74,32 @@ def observe_calls(policy: Any, default: Any, run_tool_uses: Callable) -> dict:
         "shape": shape,
         "shape_shown": shape_shown,
         "listed": {name: listed(policy, shape, name) for name in REQUIRED_TIERS},
+        "covering": {name: _covering(policy, shape, name) for name in REQUIRED_TIERS},
         "calls": [(name, _observe_one(run_tool_uses, name, "see:" + name)) for name in _OBSERVED],
     }
+
+
+_WILDCARDS = str.maketrans("", "", "*?[]")  # a "*" that covers every name is a default, not a pattern
+
+
+def _covering(policy: Any, shape: str, name: str) -> str | None:
+    """An entry of the policy data that is not ``name`` but covers it: a prefix, a part or a wildcard."""
+    try:
+        if shape == "by_name":
+            entries = items(policy)
+        elif shape == "by_tier":
+            entries = [entry for tier in items(policy) for entry in items(policy[tier])]
+        else:
+            return None
+        for entry in entries:
+            literal = entry.translate(_WILDCARDS) if type(entry) is str else ""
+            if len(literal) > 1 and entry != name and (entry in name or fnmatchcase(name, entry)):
+                return plain(entry, 40)
+    except MemoryError:
+        raise  # the job's own handler names the memory cap
+    except Exception:
+        return None
+    return None
 
 
 def probe_calls(policy: Any, run_tool_uses: Callable, shape: str, forced: dict, prefix: str) -> list:
@@ -96,9 +121,35 @@ def _results(run_tool_uses: Callable, content: list, tag: str) -> list[dict]:
     return [fact_of(r) for r in returned_by(run_tool_uses, content, tag)]
 
 
-def returned_by(run_tool_uses: Callable, content: list, tag: str) -> list:
-    returned = run_tool_uses(copy.deepcopy(content), remote_tools(tag, OUTPUTS), remote_approver(tag))
+def returned_by(run_tool_uses: Callable, content: list, tag: str, approve: Callable | None = None) -> list:
+    approve = remote_approver(tag) if approve is None else approve
+    returned = run_tool_uses(copy.deepcopy(content), remote_tools(tag, OUTPUTS), approve)
     return items(returned) if returned is not None else []
+
+
+class ApprovalUnavailable(RuntimeError):
+    """What the approver raises when asking the human fails (the prompt could not be shown)."""
+
+
+def returned_when_asking_fails(run_tool_uses: Callable, content: list, tag: str) -> dict:
+    """In the child: the call with an approver that logs the question, then raises instead of answering.
+
+    Whether the tool ran is read from the grader's log; here only whether the learner's function
+    let the error out, or else the results it returned, as plain facts.
+    """
+    asked = remote_approver(tag)
+
+    def approve(*args: Any, **kwargs: Any) -> bool:
+        asked(*args, **kwargs)
+        raise ApprovalUnavailable("the approval prompt could not be shown")
+
+    try:
+        returned = returned_by(run_tool_uses, content, tag, approve)
+    except MemoryError:
+        raise  # the job's own handler names the memory cap
+    except Exception:
+        return {"raised": True, "facts": []}
+    return {"raised": False, "facts": [fact_of(r) for r in returned]}
 
 
 def fact_of(result: Any) -> dict:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from .level1_scene import _answer, mixed_inputs, mixed_scene, says_forbidden
+from .level1_scene import _answer, blames_a_person, mixed_inputs, mixed_scene, says_forbidden
 from .scenarios import OUTPUTS, tool_use_ids
 from .spies import Recorder, logged
 
@@ -52,7 +52,8 @@ def verdict3(
         if not fact["is_error"]:
             return "grade.l1.c3.deny_not_error", {"tool": name}
         if not says_forbidden(fact["text"]):
-            return "grade.l1.c3.deny_no_reason", {"tool": name}
+            key = "grade.l1.c3.deny_blames_person" if blames_a_person(fact["text"]) else "grade.l1.c3.deny_no_reason"
+            return key, {"tool": name}
     if (ask, logged(refused)) not in ran and not mixed[2]["is_error"]:
         return "grade.l1.c3.refused_not_error", {"tool": ask}
     for position, (name, given_input, fact) in enumerate(zip(names, calls, mixed)):

@@ -70,28 +70,31 @@ ANSWER_OPTIONS = {
 }
 
 # A deny result must say that a rule forbids the tool. Searched in the NFKC-folded, lower-cased
-# text: either a word naming a rule (policy, 権限, 管理者...) or a phrase that is itself a
-# prohibition (禁止, 許可されていません, not permitted...). A bare "拒否" / "denied" is what a
-# person's "no" says too; "使えません", "blocked" or "エラー" say nothing about why.
+# text: a word naming a rule (policy, 規則, 管理者, "deny 設定"...) counts on its own; a phrase that is
+# a prohibition (禁止, 許可されていません, not permitted...) counts unless the text makes a person
+# the one who refused ("the user did not give permission", 「ユーザーの許可がない」): that is what a
+# person's "no" says, and on a deny nobody was asked. A bare "拒否" / "denied" is what a person's
+# "no" says too; "使えません", "blocked", "エラー" or 「設定できません」 say nothing about why.
 _RULE_WORDS = (
     "ポリシー",
     "方針",
     "規則",
     "規定",
     "ルール",
-    "権限",
     "管理者",
     r"\bpolic(y|ies)\b",
     r"\brules?\b",
-    r"\bpermissions?\b",
     r"\badmin(istrator)?s?\b",
     r"\b(allow|block|deny)[- ]?list",
     r"\bguardrails?\b",
     r"\btiers?\b",  # the exercise's own word for its policy
     "段階",
-    "設定",
+    r"(allow|ask|deny|拒否|禁止|ブロック)\s*の?設定",  # the setting named, not 「設定できません」
+    "設定(により|によって|上|で(?!き))",
 )
 _PROHIBITIONS = (
+    "権限",
+    r"\bpermissions?\b",
     "禁",
     "不許可",
     "許可(されてい|されて|され|してい|し|が(あり)?)?(ない|ません|なし)",
@@ -105,7 +108,32 @@ _PROHIBITIONS = (
     r"\bmay not\b",
     r"\brestrict",
 )
-_SAYS_RULE = re.compile("|".join(_RULE_WORDS + _PROHIBITIONS))
+_SAYS_RULE = re.compile("|".join(_RULE_WORDS))
+_PROHIBITS = re.compile("|".join(_PROHIBITIONS))
+# A person as the one who refused: the subject of a refusal or of a permission not given, or the
+# one whose permission is missing.
+_PERSON = r"\b(users?|humans?|person|people|reviewers?|approvers?|operators?)\b('s|s')?"
+_NOT_GIVEN = (
+    r"(did not|didn't|does not|doesn't|has not|hasn't|have not|haven't|had not|hadn't|never|not)\s+(yet\s+)?"
+    r"(give|gave|given|grant\w*|allow\w*|approve\w*|authori[sz]\w*|permit\w*|consent\w*|confirm\w*|accept\w*)"
+)
+_REFUSED = r"(declin|refus|reject|den(y|ies|ied)\b|forb[ai]d|prohibit|block|disallow|veto|said no|says no)"
+_JA_PERSON = "(ユーザー|ユーザ|利用者|使用者|人間|承認者|確認者|担当者|レビュアー)"
+_BLAMES_PERSON = re.compile(
+    "|".join(
+        (
+            _PERSON + r"[^.;:!?\n]{0,30}?\b(" + _NOT_GIVEN + "|" + _REFUSED + ")",
+            r"\b(" + _REFUSED + r"\w*|" + _NOT_GIVEN + r")\s+by\s+(the\s+)?" + _PERSON,
+            r"\b(without|no|lack\w*|missing)\s+(the\s+)?"
+            + _PERSON
+            + r"\s*(permission|approval|consent|authori[sz]ation)",
+            r"\b(permission|approval|consent|authori[sz]ation)\s+(from|of|by)\s+(the\s+)?" + _PERSON,
+            _JA_PERSON
+            + "(が|は|の|から|側で?|によって|により)[^。．!?、,\n]{0,20}?(拒|断|却下|禁|許可|承認|同意|認め|了承|いいえ)",
+            _JA_PERSON + "に(よって|より)?(拒|断|却下|禁)",
+        )
+    )
+)
 
 
 def _given(answers: Any, *questions: str) -> dict:
@@ -140,7 +168,19 @@ def _answer(given: dict, question: str) -> tuple | None:
 
 def says_forbidden(text: str) -> bool:
     """Does a deny result's text tell the model that a rule (a policy) forbids the tool?"""
-    return _SAYS_RULE.search(unicodedata.normalize("NFKC", text).lower()) is not None
+    low = _folded(text)
+    if _SAYS_RULE.search(low):
+        return True
+    return _PROHIBITS.search(low) is not None and not _BLAMES_PERSON.search(low)
+
+
+def blames_a_person(text: str) -> bool:
+    """Does a deny result's text make a person (the user) the one who refused?"""
+    return _BLAMES_PERSON.search(_folded(text)) is not None
+
+
+def _folded(text: str) -> str:
+    return unicodedata.normalize("NFKC", text).lower()
 
 
 def _api_rejects(content: list, results: list) -> str:

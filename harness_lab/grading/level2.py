@@ -92,11 +92,14 @@ _LIMIT = re.compile(
     r"\b(limit|limits|max|maximum|turns?|cap|capped|iterations?|rounds?|steps?|budget)\b"
 )
 _STOPPED = re.compile(
-    r"止ま|止め|停止|打ち切|中断|中止|終了|終え|終わ|切り上げ|やめ|達し|到達|超え|届い|使い切|"
-    r"\b(stop|stopped|stopping|stops|halt|halted|abort|aborted|end|ended|ending|cut off|cut short|exceeded|"
-    r"reached|hit|give up|gave up|giving up|quit|terminated|exhausted|used all|used up|ran out|running out|"
-    r"out of|finished early|did not finish|didn't finish|could not finish|couldn't finish|unfinished|"
-    r"no answer|without a final answer|without an answer)\b"
+    r"止ま|止め|停止|打ち切|中断|中止|終了|終え|終わ|切り上げ|やめ|達し|到達|超え|超過|届い|使い切|"
+    r"完了(でき|し)(ませ|なかっ)|諦め|あきらめ|"
+    r"\b(stop|stopped|stopping|stops|halt|halted|abort|aborted|aborting|end|ended|ending|cut off|cut short|"
+    r"exceed|exceeded|exceeding|exceeds|reached|hit|give up|gave up|giving up|quit|terminated|terminating|"
+    r"exhausted|used all|used up|ran out|running out|out of|timed out|time out|timeout|finished early|"
+    r"(did not|didn't|could not|couldn't|was not|wasn't|is not|isn't|not|never|unable to|failed to|fail to)"
+    r"( be)? (finish|finished|complete|completed)|unfinished|incomplete|"
+    r"no (final )?answer|without a final answer|without an answer)\b"
 )
 
 
@@ -305,7 +308,9 @@ def _criterion3(learner: Callable[[], tuple], timeout: float) -> Check:
         else:
             key = "grade.l2.c3.counts"
         return Check.fail(3, title, key, n=n, rounds=seen["rounds"], calls=seen["calls"])
-    if not seen["returned"] or not says_stopped(seen["returned"]):
+    if seen["returned"] is None:  # not a str at all: None, or a value of another type (shown as its repr)
+        return Check.fail(3, title, "grade.l2.c3.stop_not_text", shown=seen["shown"])
+    if not says_stopped(seen["returned"]):
         return Check.fail(3, title, "grade.l2.c3.no_stop_message", shown=seen["shown"])
     note = _fixed_cap_note(learner, n, timeout)
 

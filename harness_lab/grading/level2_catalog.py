@@ -151,8 +151,12 @@ add(
             "Count turns (laps of the loop), not tool_use blocks.",
         ),
         "grade.l2.c3.no_stop_message": (
-            "上限で止まったときの返り値が {shown} でした。上限に達して止まったことが分かる文（たとえば「ターン数の上限に達したので停止しました」）を返しましょう",
-            'When stopped at the limit it returned {shown}. Return a sentence that says the run stopped at the limit (for example "Stopped: reached the turn limit").',
+            "上限で止まったときの返り値が「{shown}」でした。上限に達して止まったことが分かる文（たとえば「ターン数の上限に達したので停止しました」）を返しましょう",
+            'When stopped at the limit it returned "{shown}". Return a sentence that says the run stopped at the limit (for example "Stopped: reached the turn limit").',
+        ),
+        "grade.l2.c3.stop_not_text": (
+            "上限で止まったときの返り値が、文字列ではなく {shown} でした。上限に達して止まったことが分かる文（たとえば「ターン数の上限に達したので停止しました」）を、文字列で返しましょう",
+            'When stopped at the limit it returned {shown}, not a string. Return a sentence, as a str, that says the run stopped at the limit (for example "Stopped: reached the turn limit").',
         ),
         "grade.l2.c3.stale_response": (
             "API がリクエストを拒否しました（`tool_use` ids must be unique）: 前の周と同じ古い応答を、もう一度会話履歴に積んでいます。"

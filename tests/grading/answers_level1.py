@@ -9,6 +9,7 @@ purpose.
 
 from __future__ import annotations
 
+import fnmatch
 import json
 import os
 import types
@@ -198,6 +199,24 @@ def run_as_json(block, tool_impls):
         return result(block, json.dumps({"error": str(err)}), True)
 
 
+def _treats_approval_error_as_no(content, tool_impls, approve):
+    """Catches an error from approve and takes it for a no: fails closed, with the refusal's is_error result."""
+
+    def asked(name, given):
+        try:
+            return approve(name, given)
+        except Exception:
+            return False
+
+    return dict_runner(content, tool_impls, asked)
+
+
+def _only_false_refuses(content, tool_impls, approve):
+    """Refuses only on approve(...) is False: the exercise's approve returns True or False, and an error
+    from it still goes up with the tool unrun."""
+    return dict_runner(content, tool_impls, lambda name, given: approve(name, given) is not False)
+
+
 RIGHT = {
     "dict of tiers, default ask": (DICT_POLICY, DICT_DEFAULT, dict_runner, GOOD_ANSWERS),
     "outputs as escaped JSON": (
@@ -214,6 +233,8 @@ RIGHT = {
     "the default kept in the policy under '*'": (STARRED_POLICY, "ask", starred_runner, GOOD_ANSWERS),
     "consumes content with pop(0)": (DICT_POLICY, DICT_DEFAULT, consumes_content, GOOD_ANSWERS),
     "tidies block.input paths in place": (DICT_POLICY, DICT_DEFAULT, tidies_paths, GOOD_ANSWERS),
+    "an error from approve taken for a no": (DICT_POLICY, DICT_DEFAULT, _treats_approval_error_as_no, GOOD_ANSWERS),
+    "only False refuses (approve is True or False)": (DICT_POLICY, DICT_DEFAULT, _only_false_refuses, GOOD_ANSWERS),
 }
 
 
@@ -455,6 +476,54 @@ def _runs_denied(content, tool_impls, approve):
     )
 
 
+def _fails_open(content, tool_impls, approve):
+    """Takes an error from approve for a yes: when asking breaks, the tool runs unasked."""
+
+    def asked(name, given):
+        try:
+            return approve(name, given)
+        except Exception:
+            return True  # the approval prompt broke: don't block the work
+
+    return dict_runner(content, tool_impls, asked)
+
+
+def _approval_error_dropped(content, tool_impls, approve):
+    """Catches an error from approve and skips the call: nothing ran, and nothing says so."""
+    results = []
+    for block in content:
+        if block.type != "tool_use":
+            continue
+        try:
+            results.extend(dict_runner([block], tool_impls, approve))
+        except Exception:
+            continue
+    return results
+
+
+def _deny_says_the_user_refused(content, tool_impls, approve):
+    """The deny result reads as a person's no, though nobody was asked."""
+    return [
+        {**r, "content": "The user did not give permission to run this tool, so it was not run."}
+        if r["content"].startswith("ツール ")
+        else r
+        for r in dict_runner(content, tool_impls, approve)
+    ]
+
+
+# Tiers by name prefix: "write_" covers write_file (and any write_* tool to come).
+PREFIX_POLICY = {"get_": "allow", "read_": "allow", "write_": "ask", "delete_": "ask", "http_": "ask", "send_": "deny"}
+prefix_runner = make_runner(
+    lambda name: next((tier for prefix, tier in PREFIX_POLICY.items() if name.startswith(prefix)), "ask")
+)
+GLOB_POLICY = {"allow": ["get_*", "read_*"], "ask": ["write_*", "delete_*", "http_*"], "deny": ["send_*"]}
+glob_runner = make_runner(
+    lambda name: next(
+        (tier for tier, patterns in GLOB_POLICY.items() if any(fnmatch.fnmatch(name, p) for p in patterns)), "ask"
+    )
+)
+
+
 # The held-out class: the data cannot say ask or allow, the code knows the names.
 DENY_ONLY_POLICY = {"send_email": "deny"}
 
@@ -559,6 +628,11 @@ WRONG = {
         (COPIED_POLICY, "ask", copied_runner, GOOD_ANSWERS),
         {1: "grade.l1.c1.not_data_driven"},
     ),
+    "tiers looked up by name prefix": (
+        (PREFIX_POLICY, "ask", prefix_runner, GOOD_ANSWERS),
+        {1: "grade.l1.c1.not_exact_name"},
+    ),
+    "tiers looked up by wildcard": ((GLOB_POLICY, "ask", glob_runner, GOOD_ANSWERS), {1: "grade.l1.c1.not_exact_name"}),
     "a table tool left out of the policy": (
         (LEFT_OUT, "deny", left_out_runner, GOOD_ANSWERS),
         {1: "grade.l1.c1.fell_to_default"},
@@ -571,11 +645,20 @@ WRONG = {
     "policy as a read-only mapping": ((FROZEN_POLICY, "ask", frozen_runner, GOOD_ANSWERS), {1: "grade.l1.c1.shape"}),
     "ask never reaches approve": (_dict(_never_asks), {1: "grade.l1.c1.mismatch", 2: "grade.l1.c2.not_asked"}),
     "deny runs like allow": (_dict(_runs_denied), {1: "grade.l1.c1.mismatch", 3: "grade.l1.c3.no_deny"}),
+    "an error from approve taken for a yes": (_dict(_fails_open), {2: "grade.l1.c2.fails_open"}),
+    "an error from approve swallowed, the call dropped": (
+        _dict(_approval_error_dropped),
+        {2: "grade.l1.c2.failure_unreported"},
+    ),
     "approval asked only once per response": (_dict(_once_per_response), {2: "grade.l1.c2.per_call"}),
     "approve's answer ignored": (_dict(_ignores_answer), {2: "grade.l1.c2.refusal_ignored"}),
     "approve's True read as a no": (_dict(_misreads_answer), {2: "grade.l1.c2.approved_not_run"}),
     "loop stops at the first refusal": (_dict(_stops_at_refusal), {2: "grade.l1.c2.allowed_skipped"}),
     "deny result without is_error": (_dict(_deny_not_error), {3: "grade.l1.c3.deny_not_error"}),
+    "deny result that says the user refused": (
+        _dict(_deny_says_the_user_refused),
+        {3: "grade.l1.c3.deny_blames_person"},
+    ),
     "deny result that does not say why": (_dict(_deny_silent_reason), {3: "grade.l1.c3.deny_no_reason"}),
     "refused result without is_error": (_dict(_refused_not_error), {3: "grade.l1.c3.refused_not_error"}),
     "results in reverse order": (_dict(_reversed), {3: "grade.l1.c3.order"}),
@@ -675,6 +758,12 @@ SAYS_FORBIDDEN = [
     "Use of {name} is restricted.",
     "{name} は deny 設定のため実行しません",
     "{name} は deny の段階なので実行しません",
+    "{name} は設定により無効です",
+    "You are not permitted to use {name}.",
+    "{name} is forbidden by policy; the user was not asked.",  # names the user, but not as the one who refused
+    "ポリシーで禁止されているため、ユーザーには確認していません。",
+    "{name} は許可されていません。ユーザーには確認していません。",
+    "User lacks permission to use {name}.",
 ]
 SAYS_NOTHING_WHY = [
     "エラー",
@@ -682,7 +771,6 @@ SAYS_NOTHING_WHY = [
     "{name} は使えません",
     "{name} は使用できません",
     "{name} は拒否されました",  # what a person's "no" says too
-    "ユーザーが拒否したため、実行していません。",
     "Denied.",
     "{name} was denied",
     "blocked",
@@ -691,4 +779,20 @@ SAYS_NOTHING_WHY = [
     "{name} failed",
     "{name} は許可されました",  # says the opposite
     "{name} is allowed",
+    "{name} は設定できませんでした",  # 設定 alone names no rule
+    "{name} を設定しました",
+]
+# Deny results that make a person the one who refused: nobody was asked on a deny (they must fail
+# criterion 3 with the hint that says so, even when they use a word like permission or 許可).
+SAYS_A_PERSON_REFUSED = [
+    "ユーザーが拒否したため、実行していません。",
+    "The user did not give permission to run this tool, so it was not run.",
+    "ユーザーがこのツールの実行を許可しませんでした。",
+    "The user has not authorized {name}.",
+    "ユーザーの許可がないため、{name} は実行していません。",
+    "{name} was not approved by the user.",
+    "Not permitted without the user's approval.",
+    "The human declined: {name} is not allowed.",
+    "ユーザーに拒否されたため禁止です",
+    "ユーザーが {name} の使用を禁止しました",
 ]

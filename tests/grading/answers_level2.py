@@ -405,6 +405,16 @@ RIGHT = {
     ),
     "a stop message with no number": (GOOD_MISSING, _stopping_with("上限に達したので止めました"), MAX_TURNS),
     "an English stop message": (GOOD_MISSING, _stopping_with("Stopped: reached the turn limit."), MAX_TURNS),
+    "a stop message that says the limit was exceeded": (
+        GOOD_MISSING,
+        _stopping_with(f"最大ターン数 {MAX_TURNS} を超過しました"),
+        MAX_TURNS,
+    ),
+    "a stop message that aborts": (
+        GOOD_MISSING,
+        _stopping_with(f"Too many iterations ({MAX_TURNS}), aborting."),
+        MAX_TURNS,
+    ),
     "the limit as a parameter defaulting to MAX_TURNS": (GOOD_MISSING, limit_as_parameter, MAX_TURNS),
     "a partial with the limit as a keyword": (
         GOOD_MISSING,
@@ -486,7 +496,7 @@ WRONG = {
     "check after the increment": (_loop(check_after_increment), {3: "grade.l2.c3.one_early"}),
     "check after the next request": (_loop(check_after_the_call), {3: "grade.l2.c3.cut_at_cap"}),
     "counter loop ignoring stop_reason": (_loop(counter_ignores_stop_reason), {3: "grade.l2.c3.normal_raised"}),
-    "no stop message at the cap": (_loop(returns_nothing_at_cap), {3: "grade.l2.c3.no_stop_message"}),
+    "no stop message at the cap": (_loop(returns_nothing_at_cap), {3: "grade.l2.c3.stop_not_text"}),
     "a bare number at the cap": (_loop(_stopping_with(str(MAX_TURNS))), {3: "grade.l2.c3.no_stop_message"}),
     "a stop that does not say why": (_loop(_stopping_with("停止")), {3: "grade.l2.c3.no_stop_message"}),
     "counts tool_use blocks, not turns": (_loop(counts_blocks), {3: "grade.l2.c3.counts_blocks"}),
@@ -530,6 +540,17 @@ SAYS_STOPPED = [
     "No answer within the turn limit.",
     "ターン数の上限に届いたので終わります。",
     "上限ターン数を使い切りました",
+    # the red team's right messages, once refused
+    "最大ターン数 8 を超過しました",
+    "ターン数が上限を超過",
+    "8ターン以内に完了できませんでした",
+    "Too many iterations (8), aborting.",
+    "Task not completed within the turn limit of 8.",
+    "Failed to finish within 8 turns.",
+    "Sorry, I couldn't complete the task within 8 turns.",
+    "Agent timed out after 8 turns.",
+    "No final answer after 8 turns",
+    "I was unable to finish in 8 turns.",
 ]
 SAYS_NOTHING_OF_A_STOP = [
     "4",
@@ -542,6 +563,9 @@ SAYS_NOTHING_OF_A_STOP = [
     "turn 4 of 4",
     "8回目です",
     "4 steps so far",
+    "8ターン目は何もしませんでした",  # a turn, but nothing stopped
+    "Not done yet (turn 8)",
+    "Completed 8 turns.",
 ]
 
 # Loops graded with a short time limit: each fails criterion 3 only, with this hint.

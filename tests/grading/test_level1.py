@@ -10,6 +10,7 @@ from answers_level1 import (
     GOOD_ANSWERS,
     HOSTILE,
     RIGHT,
+    SAYS_A_PERSON_REFUSED,
     SAYS_FORBIDDEN,
     SAYS_NOTHING_WHY,
     WRONG,
@@ -91,6 +92,25 @@ def test_a_deny_result_that_does_not_say_a_rule_forbids_it_fails_criterion_3(tex
     assert not says_forbidden(text.format(name="send_email"))
     report = grade_level1(DICT_POLICY, "ask", with_deny_message(text), GOOD_ANSWERS)
     assert report.failed() == [3] and report.checks[2].key == "grade.l1.c3.deny_no_reason", report.text()
+
+
+@pytest.mark.parametrize("text", SAYS_A_PERSON_REFUSED)
+def test_a_deny_result_that_says_a_person_refused_fails_criterion_3_with_its_own_hint(text):
+    assert not says_forbidden(text.format(name="send_email"))
+    report = grade_level1(DICT_POLICY, "ask", with_deny_message(text), GOOD_ANSWERS)
+    assert report.failed() == [3] and report.checks[2].key == "grade.l1.c3.deny_blames_person", report.text()
+
+
+def test_an_approval_that_fails_open_is_named():
+    answer, _ = WRONG["an error from approve taken for a yes"]
+    check = grade_level1(*answer).checks[1]
+    assert check.hint == t("grade.l1.c2.fails_open", tool="write_file"), check.line()
+
+
+def test_a_prefix_policy_is_told_to_look_tiers_up_by_exact_name():
+    answer, _ = WRONG["tiers looked up by name prefix"]
+    check = grade_level1(*answer).checks[0]
+    assert "「get_」" in check.hint and "get_time" in check.hint, check.line()
 
 
 def test_a_missing_tool_use_id_is_named_not_a_traceback():

@@ -170,3 +170,18 @@ def test_what_the_loop_returned_stays_on_its_hint_line():
     lines = report.text().splitlines()
     assert len(lines) == 4 and report.failed() == [3], report.text()
     assert not any(line.startswith(("[PASS] All", "○ 合格 3つ")) for line in lines), report.text()
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_the_stop_message_hint_quotes_what_the_loop_returned(monkeypatch, lang):
+    """The returned text is quoted, so its own full stop does not run into the hint's sentence."""
+    monkeypatch.setenv("HARNESS_LAB_LANG", lang)
+    check = grade_level2(answers.GOOD_MISSING, answers._stopping_with("Stopped."), N, timeout=3.0).checks[2]
+    assert check.key == "grade.l2.c3.no_stop_message", check.line()
+    assert ("「Stopped.」" if lang == "ja" else '"Stopped."') in check.hint and "Stopped.." not in check.hint
+
+
+def test_a_stop_that_is_not_a_string_is_named_as_such():
+    answer, _ = answers.WRONG["no stop message at the cap"]
+    check = grade_level2(*answer, timeout=3.0).checks[2]
+    assert check.hint == t("grade.l2.c3.stop_not_text", shown="None") and "「None」" not in check.hint
