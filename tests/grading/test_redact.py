@@ -64,6 +64,15 @@ def test_a_classmates_answer_is_cut_out_but_the_learners_own_text_stays():
     )
 
 
+@pytest.mark.parametrize("redactor", [Redactor(), Redactor([KEY], [THEIRS])], ids=["sandboxed", "unsandboxed"])
+def test_a_learners_huge_text_is_cut_to_what_a_hint_can_show(redactor):
+    # 20,000 characters of a hint once kept a class waiting minutes in the search through the notebook
+    huge = "ValueError: " + "x" * 100_000 + KEY
+    own = "y" * 4_000_000
+    cleaned = redactor.clean(huge, own)
+    assert cleaned == huge[:2000] + "…"
+
+
 def test_control_characters_are_shown_not_sent():
     assert visible("\x1b[8m○ 合格\x1b[0m\r", lines=True) == "\\x1b[8m○ 合格\\x1b[0m\\r"
     assert visible("行1\n\t行2 \u202e", lines=True) == "行1\n\t行2 \\u202e"
