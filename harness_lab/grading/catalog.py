@@ -219,6 +219,10 @@ add(
             "{name} はノートブック（.ipynb）ではないので、採点していません",
             "{name} is not a notebook (.ipynb), so it was not graded.",
         ),
+        "grade.class.duplicate": (
+            "{name} は採点に入れていません: {exercise} のファイルはほかにもあり、{kept} を採点しました。練習ごとに1つのファイルで提出しましょう",
+            "{name} was not counted: another file holds {exercise} too, and {kept} was the one graded. Hand in one file per exercise.",
+        ),
         "grade.class.not_regular": (
             "{name} は普通のファイルではない（シンボリックリンクなど）ので、採点していません",
             "{name} is not a regular file (a symbolic link, say), so it was not graded.",

@@ -170,6 +170,8 @@ def grade_class(
     finally:
         record.save()  # an interrupted run keeps every grade it has
         record.close()
+    rows, extra = _one_per_exercise(rows)
+    problems += extra
     rows += _missing(learners, rows)
     rows.sort(key=lambda r: (r.learner, r.grade.exercise or "\uffff", r.notebook))
     seconds = time.monotonic() - started
@@ -228,6 +230,36 @@ def _not_gradable(entry: os.DirEntry) -> tuple[str, str] | None:
     if not stat.S_ISREG(info.st_mode):  # a link could point at anything the grader may read; a FIFO never ends
         return "grade.class.not_regular", t("grade.class.not_regular", name=entry.name)
     return None  # a notebook too large to grade is still handed in: it gets its row when read
+
+
+def _one_per_exercise(rows: list[Row]) -> tuple[list[Row], list[Problem]]:
+    """One row per learner and exercise, so a gradebook that sums never counts an exercise twice (an
+    LMS download's ``level1_tiered_policy (1).ipynb`` beside the first): of the files whose name tells
+    the exercise, the shortest name is kept (collect.sh's, with no copy's suffix); the others are
+    files not graded."""
+    kept: dict[tuple[str, str], Row] = {}
+    for row in sorted(rows, key=lambda r: (_exercise_of(r.notebook) != r.grade.exercise, len(r.notebook), r.notebook)):
+        slot = (row.learner, row.grade.exercise)
+        if row.grade.exercise in EXERCISES and slot in kept:
+            continue
+        kept[slot if row.grade.exercise in EXERCISES else (row.learner, row.notebook)] = row
+    chosen = set(map(id, kept.values()))
+    problems = [
+        Problem(
+            r.learner,
+            r.notebook,
+            "grade.class.duplicate",
+            t(
+                "grade.class.duplicate",
+                name=r.notebook,
+                exercise=r.grade.exercise,
+                kept=kept[(r.learner, r.grade.exercise)].notebook,
+            ),
+        )
+        for r in rows
+        if id(r) not in chosen
+    ]
+    return [r for r in rows if id(r) in chosen], problems
 
 
 def _missing(learners: list[str], rows: list[Row]) -> list[Row]:

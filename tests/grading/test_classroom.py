@@ -372,6 +372,23 @@ def test_a_class_mixing_the_editions_says_which_each_learner_used(tmp_path):
     ]
 
 
+def test_an_exercise_handed_in_twice_counts_once_in_the_gradebook(tmp_path):
+    subs, report = tmp_path / "subs", tmp_path / "report"
+    right("level1").write(subs, "dan")
+    right("level1").write(subs, "dan", "level1_tiered_policy (1).ipynb")  # an LMS download's second copy
+    right("level2").write(subs, "dan", "answers.ipynb")  # a name that tells no exercise: its content does
+    right("level2").write(subs, "dan")
+    assert grade_class_command(subs, report, jobs=1, stdout=io.StringIO(), stderr=io.StringIO()) == 0
+    rows = read_csv(report)
+    assert [(r["exercise"], r["notebook"], r["score"]) for r in rows] == [
+        ("level1", FILES["level1"], "3"),
+        ("level2", FILES["level2"], "3"),
+    ]
+    feedback = (report / "feedback" / "dan.txt").read_text(encoding="utf-8")
+    for name, exercise in (("level1_tiered_policy (1).ipynb", "level1"), ("answers.ipynb", "level2")):
+        assert t("grade.class.duplicate", name=name, exercise=exercise, kept=FILES[exercise]) in feedback, feedback
+
+
 def test_a_report_folder_that_would_lose_something_is_refused(tmp_path):
     subs = tmp_path / "subs"
     right("level1").write(subs, "kim")
