@@ -165,6 +165,18 @@ add(
             "tool_use の直後の user メッセージの先頭に、その tool_use と同じ id の結果がありません。どの tool_use にも tool_use_id が block.id の結果を1つずつ返し、結果は text より前に置きます（API の 400: {error}）",
             "The user message right after the tool_use does not start with a result carrying its id; answer every tool_use with one result whose tool_use_id is block.id, results before any text (the API's 400: {error})",
         ),
+        "lesson.l2.results_in_user": (
+            'ツールの結果が、user ではなく role が "{role}" のメッセージに入っています。tool_result ブロックは、assistant（response.content）の直後に {{"role": "user", "content": results}} として足します（API の 400: {error}）',
+            'The tool results went into a message whose role is "{role}", not user; tool_result blocks go right after the assistant message (response.content), as {{"role": "user", "content": results}} (the API\'s 400: {error})',
+        ),
+        "lesson.l2.results_overwritten": (
+            "前のターンの結果の user メッセージが、あとのターンの結果に書き換わっています。毎ターン同じリストを履歴に入れ、空にして詰め直していませんか。結果は呼ばれるたびに新しいリストで返します（results = [] を関数の中で作ります）（API の 400: {error}）",
+            "The results message of an earlier turn now holds a later turn's results: is one list put into the history every turn, then emptied and refilled? Return the results in a new list on every call (create results = [] inside the function) (the API's 400: {error})",
+        ),
+        "lesson.l2.result_extra_key": (
+            "tool_result に、API の知らないキー {extra} が入っています。tool_result に書くのは type・tool_use_id・content・is_error です。失敗の詳しいこと（例外の種類など）は content の文字列に書きます（API の 400: {error}）",
+            "A tool_result carries {extra}, a key the API does not take; a tool_result holds type, tool_use_id, content and is_error. Put any detail of a failure (the exception's type, say) into the content text (the API's 400: {error})",
+        ),
         "lesson.l2.results_before_call": (
             "tool_result の user メッセージが、その tool_use のある assistant メッセージより前に入っています。assistant（response.content）→ user（結果）の順に足します（API の 400: {error}）",
             "The user message with the tool_results comes before the assistant message holding their tool_use; append the assistant (response.content), then the user (results) (the API's 400: {error})",
@@ -221,6 +233,10 @@ add(
         "lesson.l2.run_tools.kept_results": (
             "次のターンに1つだけ呼ばれたのに、結果が {results} 個返りました。前の呼び出しの結果が残っています。results = [] は関数の中（呼ばれるたび）に作ります",
             "The next turn had one call, yet {results} results came back: results from the previous call of run_tools were kept. Create results = [] inside the function, on every call",
+        ),
+        "lesson.l2.run_tools.reused_list": (
+            "2回目に呼ばれたとき、1回目に返したリストの中身が書き換わりました。同じリストを clear() などで空にして使い回しています。1回目のリストは、前のターンの結果の user メッセージとして、もう会話履歴に入っています。run_tools は呼ばれるたびに新しいリストを返します（results = [] を関数の中で作ります）",
+            "When called a second time, it changed the list it had returned the first time: one list is emptied (clear() or the like) and reused. The first list is already in the conversation history as the previous turn's results message; run_tools returns a new list on every call (create results = [] inside the function)",
         ),
         "lesson.l2.run_tools.call_failed": (
             "失敗しないはずの呼び出しが is_error になりました（{got}）。ツールは impls[block.name](**block.input) のように、引数を名前つきで渡して呼びます",

@@ -74,6 +74,10 @@ add(
             "{calls} つの呼び出しに {results} 個の結果が返りました。前の呼び出しの結果が残っています。results = [] は関数の中（呼ばれるたび）に作ります",
             "{calls} calls got {results} results: results from the previous call of the function were kept. Create results = [] inside the function, on every call",
         ),
+        "lesson.l5.reused_list": (
+            "次に呼ばれたとき、前に返したリストの中身が書き換わりました。同じリストを clear() などで空にして使い回しています。前のリストは、前のターンの結果の user メッセージとして、もう会話履歴に入っています。呼ばれるたびに新しいリストを返します（results = [] を関数の中で作ります）",
+            "When called again, it changed the list it had returned before: one list is emptied (clear() or the like) and reused. That list is already in the conversation history as the previous turn's results message; return a new list on every call (create results = [] inside the function)",
+        ),
         "lesson.l5.failure_not_error": (
             "失敗したツール（例外を投げた read_file、impls にない search）の結果に is_error: True がないか、残りの get_time が実行されませんでした。失敗は1件ずつ is_error の結果にして、先へ進みます",
             "A failed tool (read_file raising, search missing from impls) lacks is_error: True, or get_time after them did not run; answer each failure with an is_error result and go on",

@@ -161,6 +161,22 @@ add(
             "弁4で断った {tool} に tool_result がないまま、次のリクエストを送りました。実行しなくても is_error の結果を返します（API の 400: {error}）",
             "The next request went out with no tool_result for {tool}, which valve 4 denied; return an is_error result even when nothing ran (the API's 400: {error})",
         ),
+        "lesson.l6.run_agent.calls_unanswered": (
+            "{tools} の tool_use に tool_result がないまま、次のリクエストを送りました。1つのターンの tool_use には、最初の1つだけでなく全部に、呼び出しの順に結果を1つずつ返します（response.content を for で回します）（API の 400: {error}）",
+            "The next request went out with no tool_result for {tools}; every tool_use of the turn, not only the first, gets one result, in call order (a for over response.content) (the API's 400: {error})",
+        ),
+        "lesson.l6.run_agent.failed_open": (
+            "弁4: approve が答えずに例外を出したのに、{tool} が走りました。承認が取れないときは「いいえ」として扱います（except で許可に倒さない）",
+            "valve 4: approve raised instead of answering, yet {tool} ran; an approval that could not be had is a no (do not let the except allow it)",
+        ),
+        "lesson.l6.run_agent.signature_carried": (
+            "同じプロセスでもう一度走らせると、最初のツールターンで、ツールを1つも実行しないうちに弁3（無進捗検知）が止めました。前の実行の最後の署名が残っていて、それと比べています。last_signature = None は run_agent の中（呼ばれるたび）で始めます（モジュールの変数にしない）",
+            "Run a second time in the same process, it was stopped by valve 3 (no progress) at its first tool turn, before any tool ran: the last signature of the previous run was kept and compared with. Start last_signature = None inside run_agent, on every call (not as a module variable)",
+        ),
+        "lesson.l6.run_agent.spun_at_once": (
+            "最初のツールターンで、ツールを1つも実行しないうちに弁3（無進捗検知）が止めました。まだ比べる前のターンはありません。last_signature は None で始め、このターンの署名と比べたあとで、このターンの署名を入れます",
+            "Valve 3 (no progress) stopped it at the first tool turn, before any tool ran, when there is no earlier turn to compare with; start last_signature as None, and set it to this turn's signature only after comparing",
+        ),
         "lesson.l6.run_agent.approve_none": (
             "None を関数として呼びました（{error}）。approve が渡されないと None です。弁4は、尋ねる相手がいないときは断る側に倒します: approve or (lambda name, given: False)",
             "It called None as a function ({error}); approve is None when none was given. With nobody to ask, valve 4 denies: approve or (lambda name, given: False)",
@@ -200,6 +216,10 @@ add(
         "lesson.l6.run_agent.budget_counted_late": (
             "最後の応答のトークンが数えられないまま（{used}）、予算 {budget} を越えて回りました。応答を数えるのが一周遅れで、弁2 が見たあとに足しています。client.messages.create(...) の直後に tokens_used を足します",
             "The latest response's tokens were never counted ({used}), and it went past the budget of {budget}: each response is counted a lap late, after valve 2 looks. Add to tokens_used right after each client.messages.create(...)",
+        ),
+        "lesson.l6.run_agent.budget_cache_omitted": (
+            "tokens_used は {used} でしたが、キャッシュ書き込みとキャッシュ読み込みの {cached} トークンが入っていません（使ったのは合わせて {total} トークン）。プロンプトキャッシュを使うと、履歴の大半は input_tokens ではなく cache_creation_input_tokens と cache_read_input_tokens に数えられます。応答ごとに input_tokens + cache_creation_input_tokens + cache_read_input_tokens + output_tokens を足します（None なら 0 として）",
+            "tokens_used was {used}, leaving out {cached} tokens of cache writes and cache reads ({total} tokens were used in all): with prompt caching, most of the history is counted in cache_creation_input_tokens and cache_read_input_tokens, not input_tokens. Add input_tokens + cache_creation_input_tokens + cache_read_input_tokens + output_tokens after each response (a None counts as 0)",
         ),
         "lesson.l6.run_agent.budget_ignored": (
             "確認は TOKEN_BUDGET = {budget} にして試しましたが、{used} トークンまで止まりませんでした。上限はモジュールの変数 TOKEN_BUDGET から読みます（引数で受け取るなら名前を token_budget に）",

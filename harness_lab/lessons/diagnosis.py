@@ -59,6 +59,7 @@ class Ending:
     reported: int | None = None  # the loop's own tokens_used, as it handed it back
     told_turns: int | None = None  # the turns its end value says it took
     usage: list = field(default_factory=list)  # (input, output) of each response, in order
+    cached: list = field(default_factory=list)  # the cache writes and reads of each response, in order
     calls: list = field(default_factory=list)  # the tool calls of each response, as text
     miss: Miss | None = None  # the loop broke the protocol (not a generator, no end value)
     whole: bool = True  # every response went back as its assistant message, block for block
@@ -111,6 +112,7 @@ def learner_end(fn, script, decide=None, runaway: Miss | None = None, **limits: 
         reported=end.usage.input_tokens if isinstance(end, (Finished, Stopped)) else None,
         told_turns=end.turns if isinstance(end, (Finished, Stopped)) else None,
         usage=client.usage,
+        cached=client.cached,
         calls=client.calls,
         whole=kept_whole(client, emulator.requests),
     )
@@ -180,6 +182,8 @@ def compare(mine: Ending, want: Ending, **limits: int) -> Miss | None:
     limit = {"turns": limits.get("turns", DEFAULTS["turns"]), "budget": limits.get("budget", DEFAULTS["budget"])}
     if mine.cause not in (*VALVES, *STOP_REASONS, "finish"):
         return Miss("lesson.l6.run_agent.unknown_cause", {"got": mine.cause})
+    if mine.cause == "no_progress" and mine.rounds == 0:  # valve 3 before any tool ran: no earlier turn yet
+        return Miss("lesson.l6.run_agent.spun_at_once")
     if mine.cause != want.cause:
         if (
             mine.cause in STOP_REASONS
@@ -206,6 +210,13 @@ def _spent(mine: Ending, upto: int | None = None) -> tuple[int, int]:
 def _budget_cause(mine: Ending, limit: dict) -> Miss:
     """The token budget did not stop the loop where it should: what did the loop count?"""
     inputs, outputs = _spent(mine)
+    cached = sum(mine.cached)
+    if mine.reported and cached and inputs + outputs <= mine.reported < inputs + outputs + cached:
+        total = inputs + outputs + cached  # prompt caching bills the history as cache writes and reads
+        return Miss(
+            "lesson.l6.run_agent.budget_cache_omitted",
+            {"used": mine.reported, "cached": total - mine.reported, "total": total},
+        )
     if mine.reported and len(mine.usage) > 1 and mine.reported == sum(mine.usage[-1]):
         return Miss("lesson.l6.run_agent.budget_last_only", {"used": mine.reported, "total": inputs + outputs})
     if mine.reported and mine.reported == outputs:

@@ -163,7 +163,7 @@ def _facts(returned: Any) -> list | Miss:
 
 def _each_call_answered(fn) -> Miss | None:
     impls = _weather_impls(Recorder())
-    response, _, facts = _results(fn, impls)
+    response, first, facts = _results(fn, impls)
     if isinstance(facts, Miss):
         return facts
     ids = [c["id"] for c in tool_calls(response.content)]
@@ -188,6 +188,10 @@ def _each_call_answered(fn) -> Miss | None:
         return Miss("lesson.l2.run_tools.other_blocks", {"error": str(exc)[:80]})
     if isinstance(later, list) and [f["tool_use_id"] for f in later] != [c["id"] for c in tool_calls(again.content)]:
         return Miss("lesson.l2.run_tools.kept_results", {"results": len(later)})
+    # The first list is the previous turn's results message, already in the history: the next call
+    # must leave it as it was (one list cleared and refilled on every call rewrites that message).
+    if _facts(first) != facts:
+        return Miss("lesson.l2.run_tools.reused_list")
     return None
 
 
@@ -279,7 +283,18 @@ def _api_accepts(fn) -> Miss | None:
         return facts
     if not unchanged(before, response.content):  # the content goes into the history as it is
         return Miss("lesson.l2.run_tools.changed_content")
-    return answer_rejected(_said("ask"), response, returned)
+    if miss := answer_rejected(_said("ask"), response, returned):
+        return miss
+    # A failed call's result goes back too: a tool that raised, and a name missing from impls.
+    for impls in (_weather_impls(Recorder(), fail=_said("osaka")), {}):
+        response = _two_cities()
+        try:
+            returned = fn(response.content, impls)
+        except Exception:  # an exception that escapes is point 3's to name
+            continue
+        if not isinstance(_facts(returned), Miss) and (miss := answer_rejected(_said("ask"), response, returned)):
+            return miss
+    return None
 
 
 RUN_TOOLS = Piece(

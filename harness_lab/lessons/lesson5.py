@@ -315,12 +315,18 @@ def _harmless_runs_and_all_answered(fn) -> Miss | None:
         return Miss("lesson.l5.asked_harmless")
     if sorted({e.name for e in rec.ran()}) != ["get_time", "read_file", "write_file"]:
         return Miss("lesson.l5.not_all_ran")
-    miss = _one_each([fact(r) for r in returned or ()], response)
+    facts = [fact(r) for r in returned or ()]
+    miss = _one_each(facts, response)
     if miss:
         return miss
     if not unchanged(before, response.content):
         return Miss("lesson.l5.changed_content")
-    return _failures_answered(fn) or answer_rejected(_said("save_it_all"), response, returned)
+    if miss := _failures_answered(fn):
+        return miss
+    # These results went into the history as this turn's message: the next call must leave them as they were.
+    if [fact(r) for r in returned] != facts:
+        return Miss("lesson.l5.reused_list")
+    return answer_rejected(_said("save_it_all"), response, returned)
 
 
 def _failures_answered(fn) -> Miss | None:

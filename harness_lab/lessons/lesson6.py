@@ -3,33 +3,28 @@ loop as a generator the Stepper can step, with ``next_step`` (lesson 3) deciding
 
 It is checked against the package's own ``Run`` on the same scripted models (``diagnosis``): where the
 package ends (which valve, after how many requests and tool turns), the learner's loop must end. The
-approval valve is checked with spy tools on a model that calls every high-impact tool (``RISKY``: lesson
-5's ``HIGH_IMPACT``) beside a harmless one: with no approver, or one that says no, none of them runs and
-each call still gets an ``is_error`` result; harmless tools run without asking.
+approval valve's checks are in ``lesson6_approval``.
 """
 
 from __future__ import annotations
 
 import inspect
-import re
 from typing import Any
 
-import anthropic
-
-from ..emulator import call, emulated_client, last_results, reply, say
-from ..grading.spies import Recorder
+from ..emulator import call, last_results, reply, say
 from ..model import DEFAULT_MODEL
 from ..text import in_language
 from . import english
 from .checking import Miss, Piece, Point
-from .diagnosis import OUTPUTS, compare, learner_end, package_end, rejected, stale
+from .diagnosis import compare, learner_end, package_end
 from .lesson3 import next_step
 from .lesson4 import signature_of
 from .lesson5 import run_tool_uses
-from .protocol import drive, finished, stopped, turn
-from .scenes import TOOLS, fact, runaway_guard, thought
+from .lesson6_approval import NO_APPROVER, RISKY, harmless_run_without_asking, never_without_a_yes
+from .protocol import finished, stopped, turn
+from .scenes import thought
 
-__all__ = ["RUN_AGENT_WITH_VALVES", "run_agent"]
+__all__ = ["NO_APPROVER", "RISKY", "RUN_AGENT_WITH_VALVES", "run_agent"]
 
 MODEL = DEFAULT_MODEL
 MAX_TURNS = 8  # 弁1: 最大ターン数（レッスン3 停止条件）
@@ -92,11 +87,6 @@ SAID = {
         "resumed": "調査が終わりました。要点は3つです。",
         "report": "# 週次レポート\n- 問い合わせ件数: 4",
         "writing": "書き出します。",
-        "memo": "メモ",
-        "finished": "終わりました",
-        "acting": "時刻を見て、保存し、知らせて、片づけます。",
-        "done": "終わりました。",
-        "ask": "やって",
     },
     "en": {
         "answer": 'The first line of README.md is "# Agent harness basics", and it is 10:42 now.',
@@ -109,11 +99,6 @@ SAID = {
         "resumed": "The research is done. There are 3 key points.",
         "report": "# Weekly report\n- Inquiries: 4",
         "writing": "I'll write it out.",
-        "memo": "a note",
-        "finished": "all done",
-        "acting": "I'll check the time, then save, notify and tidy up.",
-        "done": "All done.",
-        "ask": "Go ahead",
     },
 }
 
@@ -169,12 +154,22 @@ def _budget_holds(fn) -> Miss | None:
     free, _, _ = learner_end(fn, _burning, budget=10**9)
     if free.miss is not None or len(free.usage) < 3:
         return None  # a loop that breaks before then is named by the other points
-    exact = sum(sum(pair) for pair in free.usage[:2])
+    exact = sum(sum(pair) for pair in free.usage[:2]) + sum(free.cached[:2])
     mine, _, _ = learner_end(fn, _burning, budget=exact)
     want = package_end(_burning, budget=exact)
     if mine.miss is None and want.cause == "token_budget" and mine.requests > want.requests:
         return Miss("lesson.l6.run_agent.budget_reached", {"budget": exact})
     return compare(mine, want, budget=exact)
+
+
+def _stops_spinning(fn) -> Miss | None:
+    if miss := _ends_like_the_package(fn, _spinning):
+        return miss
+    # Once more in the same process: valve 3's memory belongs to one run, as the history does.
+    mine, _, _ = learner_end(fn, _spinning)
+    if mine.miss is None and mine.cause == "no_progress" and mine.rounds == 0:
+        return Miss("lesson.l6.run_agent.signature_carried")
+    return compare(mine, package_end(_spinning))
 
 
 def _pausing(request: dict) -> Any:
@@ -195,26 +190,6 @@ def _cut_off(request: dict) -> Any:
     )
 
 
-# One call of each high-impact tool (lesson 5's HIGH_IMPACT), after a harmless one: valve 4 guards them all.
-RISKY = ("write_file", "http_post", "delete_file")
-
-
-def _risky() -> dict:
-    """What the model passes each of them, in the kernel's language."""
-    return {
-        "write_file": {"path": "notes.md", "content": _said("memo")},
-        "http_post": {"url": "https://hooks.example.com/notify", "body": _said("finished")},
-        "delete_file": {"path": "old.md"},
-    }
-
-
-def _acts_then_answers(request: dict) -> Any:
-    if _done(request) == 0:
-        risky = [call(name, **given) for name, given in _risky().items()]
-        return reply(_said("acting"), call("get_time"), *risky)
-    return say(_said("done"))
-
-
 # --- the points ----------------------------------------------------------------------------------
 
 
@@ -230,7 +205,7 @@ def _finishes_a_task(fn) -> Miss | None:
         return Miss("lesson.l6.run_agent.not_answer", {"got": repr(mine.text)[:40]})
     if miss is None and mine.told_turns != mine.rounds:  # what the Stepper and the comparison table show
         return Miss("lesson.l6.run_agent.end_turns", {"told": mine.told_turns, "turns": mine.rounds})
-    used = sum(i + o for i, o in mine.usage)
+    used = sum(i + o for i, o in mine.usage) + sum(mine.cached)  # every token billed, cache writes and reads too
     if miss is None and mine.reported != used:
         return Miss("lesson.l6.run_agent.end_tokens", {"told": mine.reported, "used": used})
     return miss
@@ -266,91 +241,6 @@ def _decides_by_next_step(fn) -> Miss | None:
     return None
 
 
-def _denied(fn, approve: Any) -> tuple[Recorder, dict, Miss | None]:
-    """Run the model that calls every high-impact tool; (the spies' log, name -> the results sent back
-    for that call, a miss)."""
-    emulator = runaway_guard(_acts_then_answers, 12)
-    rec = Recorder()
-    gen = fn(emulated_client(emulator), _said("ask"), TOOLS, rec.tools(OUTPUTS), approve and rec.approver(approve))
-    if not hasattr(gen, "__next__"):
-        return rec, {}, Miss("lesson.l6.run_agent.not_generator", {"got": type(gen).__name__})
-    try:
-        drive(gen)
-    except anthropic.BadRequestError as exc:  # a denied call left with no result is the usual cause here
-        miss = rejected(exc, emulator)
-        held = [name for name in RISKY if not rec.ran(name)]
-        if miss.key == "lesson.l2.results_first" and held:
-            miss = Miss("lesson.l6.run_agent.denied_dropped", {**miss.values, "tool": held[0]})
-        return rec, {}, miss
-    if stale(emulator):
-        return rec, {}, stale(emulator)
-    if not emulator.requests:  # it ended before asking the model anything
-        return rec, {}, Miss("lesson.l6.run_agent.no_request")
-    sent = emulator.requests[1]["messages"][-1]["content"] if len(emulator.requests) > 1 else []
-    ids = {
-        b["id"]: b["name"]
-        for m in emulator.requests[-1]["messages"]
-        if m["role"] == "assistant"
-        for b in _blocks(m)
-        if b.get("name") in RISKY
-    }
-    facts = [fact(b) for b in sent if isinstance(b, dict)] if isinstance(sent, list) else []
-    return rec, {name: [f for f in facts if ids.get(f["tool_use_id"]) == name] for name in RISKY}, None
-
-
-def _blocks(message: dict) -> list:
-    content = message.get("content")
-    return [b if isinstance(b, dict) else b.model_dump() for b in content] if isinstance(content, list) else []
-
-
-def _never_without_a_yes(fn) -> Miss | None:
-    """Valve 4 on every high-impact tool: asked, a no stops it; with no approver, nothing is run."""
-    rec, results, miss = _denied(fn, lambda name, given: False)
-    if miss:
-        return miss
-    for name in RISKY:
-        if rec.ran(name):
-            key = "lesson.l6.run_agent.denied_ran" if rec.asked(name) else "lesson.l6.run_agent.not_asked"
-            return Miss(key, {"tool": name})
-    if miss := _each_refusal_an_error(results):
-        return miss
-    rec, results, miss = _denied(fn, None)
-    if miss:
-        return miss
-    ran = [name for name in RISKY if rec.ran(name)]
-    if ran and len(ran) < len(RISKY):  # the fallback says no to some of them only
-        held = [name for name in RISKY if name not in ran]
-        return Miss("lesson.l6.run_agent.no_approver_some", {"ran": ", ".join(ran), "held": ", ".join(held)})
-    if ran:
-        return Miss("lesson.l6.run_agent.no_approver_ran", {"tool": ran[0]})
-    return _each_refusal_an_error(results)
-
-
-def _each_refusal_an_error(results: dict) -> Miss | None:
-    for name, sent in results.items():
-        if not sent or not sent[0]["is_error"]:
-            return Miss("lesson.l6.run_agent.denied_not_error", {"tool": name})
-    return None
-
-
-def _harmless_run_without_asking(fn) -> Miss | None:
-    rec, _, miss = _denied(fn, lambda name, given: True)
-    if miss:
-        return miss
-    if {e.name for e in rec.asked()} - set(RISKY):
-        return Miss("lesson.l6.run_agent.asked_harmless")
-    if not rec.ran("get_time"):
-        return Miss("lesson.l6.run_agent.harmless_not_run")
-    for name in RISKY:
-        if len(rec.ran(name)) != 1:
-            return Miss("lesson.l6.run_agent.approved_not_run", {"tool": name})
-    return None
-
-
-# approve is None when nobody was given to ask: calling it is the crash valve 4 must turn into a no.
-NO_APPROVER = ((re.compile(r"'NoneType' object is not callable"), "lesson.l6.run_agent.approve_none"),)
-
-
 def _stalled(fn, seconds: str) -> Miss:
     """A loop that did not end in time: a function with no yield runs its whole loop on the first call."""
     if not inspect.isgeneratorfunction(fn):
@@ -369,9 +259,9 @@ RUN_AGENT_WITH_VALVES = Piece(
         Point("lesson.l6.run_agent.p2", _decides_by_next_step),
         Point("lesson.l6.run_agent.p3", _max_turns_holds),
         Point("lesson.l6.run_agent.p4", _budget_holds),
-        Point("lesson.l6.run_agent.p5", lambda fn: _ends_like_the_package(fn, _spinning)),
-        Point("lesson.l6.run_agent.p6", _never_without_a_yes),
-        Point("lesson.l6.run_agent.p7", _harmless_run_without_asking),
+        Point("lesson.l6.run_agent.p5", _stops_spinning),
+        Point("lesson.l6.run_agent.p6", never_without_a_yes),
+        Point("lesson.l6.run_agent.p7", harmless_run_without_asking),
     ),
     run_agent,
     hint="lesson.hint.run_agent6",

@@ -131,17 +131,55 @@ REJECTIONS = (
     ("must have non-empty content", "lesson.l2.empty_message"),
     ("Input should be a valid list", "lesson.l2.content_not_list"),
 )
+EXTRA_KEY = re.compile(r"\.tool_result\.(\w+): Extra inputs are not permitted")
 
 
 def rejection_hint(message: str, messages: list | None = None) -> Miss:
     """The hint for the API's 400 ``message``; ``messages`` (the rejected history) tells a result sent
-    before its call from a call dropped from the history."""
+    before its call from a call dropped from the history, and shows where the results went."""
+    if extra := EXTRA_KEY.search(message):
+        return Miss("lesson.l2.result_extra_key", {"extra": extra.group(1), "error": message})
+    if role := _results_outside_user(messages or []):  # the assistant's prefill refusal, or no such role
+        return Miss("lesson.l2.results_in_user", {"role": role, "error": message})
     for needle, key in REJECTIONS:
         if needle in message:
             if key == "lesson.l2.keep_content" and messages and _called_later(message, messages):
                 key = "lesson.l2.results_before_call"
+            if key == "lesson.l2.results_first" and messages and _overwritten(message, messages):
+                key = "lesson.l2.results_overwritten"
             return Miss(key, {"error": message})
     return Miss("lesson.api_400", {"error": message})
+
+
+def _results_outside_user(messages: list) -> str:
+    """The role of a message that carries tool results but is no user message ("" when none does)."""
+    for m in messages:
+        if not isinstance(m, dict) or m.get("role") == "user":
+            continue
+        content = m.get("content")
+        blocks = content if isinstance(content, list) else []
+        if m.get("role") == "tool" or any(field(b, "type") == "tool_result" for b in blocks):
+            return str(m.get("role"))
+    return ""
+
+
+def _overwritten(message: str, messages: list) -> bool:
+    """Does the message after a call the 400 names as unanswered hold the results of a later turn's
+    calls (one list put into the history on every turn, emptied and refilled each time)?"""
+    named = set(re.findall(r"toolu_\w+", message))
+    calls = [
+        _ids(m, "tool_use", "id") if isinstance(m, dict) and m.get("role") == "assistant" else set() for m in messages
+    ]
+    for i in range(len(messages) - 1):
+        answered = _ids(messages[i + 1], "tool_result", "tool_use_id")
+        if calls[i] & named and answered and any(answered <= later for later in calls[i + 1 :]):
+            return True
+    return False
+
+
+def _ids(message: Any, kind: str, name: str) -> set:
+    content = message.get("content") if isinstance(message, dict) else None
+    return {field(b, name) for b in content if field(b, "type") == kind} if isinstance(content, list) else set()
 
 
 def api_refusal(exc: anthropic.BadRequestError, messages: list | None = None) -> Miss:
@@ -199,16 +237,19 @@ class Recording:
     calls; anything else the learner's loop asks of the client goes to the client as it is."""
 
     usage: list[tuple[int, int]]
+    cached: list[int]  # each response's cache writes and cache reads (prompt caching), billed beside usage
     calls: list[list[str]]
     contents: list[list[Any]]
 
     def __init__(self, client: Any) -> None:
-        self.client, self.usage, self.calls, self.contents = client, [], [], []
+        self.client, self.usage, self.cached, self.calls, self.contents = client, [], [], [], []
         self.messages = _RecordedMessages(self, client.messages)
 
     def note(self, response: Any) -> None:
         self.contents.append(content_dicts(response.content))
         self.usage.append((response.usage.input_tokens, response.usage.output_tokens))
+        kinds = ("cache_creation_input_tokens", "cache_read_input_tokens")
+        self.cached.append(sum(getattr(response.usage, kind, 0) or 0 for kind in kinds))
         self.calls.append(
             [
                 f"{b.name}({json.dumps(b.input, ensure_ascii=False, sort_keys=True)})"

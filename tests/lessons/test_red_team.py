@@ -19,6 +19,7 @@ from tests.lessons.answers_audit import (
     WRONG_MORE,
     WRONG_RUN_AGENT_MORE,
 )
+from tests.lessons.answers_reuse import RIGHT_REUSE, RIGHT_RUN_AGENT_REUSE, WRONG_REUSE, WRONG_RUN_AGENT_REUSE
 from tests.lessons.test_capstone import at_point
 
 
@@ -35,7 +36,9 @@ def _named(verdict: Report, key: str) -> None:
         assert line.startswith("×") and "\n" not in line and "Traceback" not in line, line
 
 
-@pytest.mark.parametrize("name, wrong, point, key", WRONG_MORE, ids=[w[1].__name__ for w in WRONG_MORE])
+@pytest.mark.parametrize(
+    "name, wrong, point, key", WRONG_MORE + WRONG_REUSE, ids=[w[1].__name__ for w in WRONG_MORE + WRONG_REUSE]
+)
 def test_a_wrong_piece_gets_the_hint_of_its_own_cause(name, wrong, point, key):
     _named(lessons.judge(at_point(name, point), wrong), key)
 
@@ -47,20 +50,20 @@ def test_a_loop_that_never_sends_again_is_cut_off_with_its_cause(name, wrong, po
 
 @pytest.mark.parametrize(
     "source, point, key",
-    WRONG_RUN_AGENT_MORE + STALLED_RUN_AGENT,
-    ids=[w[2].rsplit(".", 1)[-1] for w in WRONG_RUN_AGENT_MORE + STALLED_RUN_AGENT],
+    WRONG_RUN_AGENT_MORE + STALLED_RUN_AGENT + WRONG_RUN_AGENT_REUSE,
+    ids=[f"{w[2].rsplit('.', 1)[-1]}-{w[1]}" for w in WRONG_RUN_AGENT_MORE + STALLED_RUN_AGENT + WRONG_RUN_AGENT_REUSE],
 )
 def test_a_wrong_whole_harness_gets_the_hint_of_its_own_cause(source, point, key):
     _named(lessons.judge(at_point("run_agent", point, 6), loaded(source), timeout=2), key)
 
 
-@pytest.mark.parametrize("name, right", RIGHT_MORE, ids=[r[1].__name__ for r in RIGHT_MORE])
+@pytest.mark.parametrize("name, right", RIGHT_MORE + RIGHT_REUSE, ids=[r[1].__name__ for r in RIGHT_MORE + RIGHT_REUSE])
 def test_a_right_piece_in_another_style_passes(name, right):
     verdict = lessons.judge(lessons.piece(name), right)
     assert verdict.passed, verdict.text()
 
 
-@pytest.mark.parametrize("source", RIGHT_RUN_AGENT_MORE)
+@pytest.mark.parametrize("source", RIGHT_RUN_AGENT_MORE + RIGHT_RUN_AGENT_REUSE)
 def test_a_right_whole_harness_in_another_style_passes(source):
     verdict = lessons.judge(lessons.piece("run_agent", 6), loaded(source))
     assert verdict.passed, verdict.text()

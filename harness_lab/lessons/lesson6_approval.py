@@ -1,0 +1,192 @@
+"""Lesson 6 (notebook 05): the checks of valve 4, the approval, in the learner's whole ``run_agent``.
+
+A model calls every high-impact tool (``RISKY``: lesson 5's ``HIGH_IMPACT``) beside a harmless one,
+and spy tools and a spy approver note what ran and what was asked: with no approver, one that says
+no, or one that raises instead of answering, none of them runs and each call still gets an
+``is_error`` result; with a yes they run, and the harmless tool runs without asking. The run is
+repeated in one process, so a valve's memory kept outside ``run_agent`` shows in the second run.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import anthropic
+
+from ..emulator import call, emulated_client, reply, say
+from ..events import Stopped
+from ..grading.spies import Recorder
+from ..text import in_language
+from .checking import Miss
+from .diagnosis import OUTPUTS, rejected, stale
+from .lesson5 import _cannot_answer
+from .protocol import drive
+from .scenes import TOOLS, fact, runaway_guard
+
+__all__ = ["NO_APPROVER", "RISKY", "harmless_run_without_asking", "never_without_a_yes"]
+
+# What the model says and calls, in the kernel's language: a hint may quote it.
+SAID = {
+    "ja": {
+        "memo": "メモ",
+        "finished": "終わりました",
+        "acting": "時刻を見て、保存し、知らせて、片づけます。",
+        "done": "終わりました。",
+        "ask": "やって",
+    },
+    "en": {
+        "memo": "a note",
+        "finished": "all done",
+        "acting": "I'll check the time, then save, notify and tidy up.",
+        "done": "All done.",
+        "ask": "Go ahead",
+    },
+}
+
+
+_said = in_language(SAID)
+
+# One call of each high-impact tool (lesson 5's HIGH_IMPACT), after a harmless one: valve 4 guards them all.
+RISKY = ("write_file", "http_post", "delete_file")
+
+
+def _risky() -> dict:
+    """What the model passes each of them, in the kernel's language."""
+    return {
+        "write_file": {"path": "notes.md", "content": _said("memo")},
+        "http_post": {"url": "https://hooks.example.com/notify", "body": _said("finished")},
+        "delete_file": {"path": "old.md"},
+    }
+
+
+def acts_then_answers(request: dict) -> Any:
+    if any(m["role"] == "assistant" for m in request["messages"]):
+        return say(_said("done"))
+    risky = [call(name, **given) for name, given in _risky().items()]
+    return reply(_said("acting"), call("get_time"), *risky)
+
+
+def _denied(fn, approve: Any, rec: Recorder | None = None, again: bool = False) -> tuple[Recorder, dict, Miss | None]:
+    """Run the model that calls every high-impact tool; (the spies' log, name -> the results sent back
+    for that call, a miss). ``again``: the learner's loop already ran once in this process."""
+    emulator = runaway_guard(acts_then_answers, 12)
+    rec = rec if rec is not None else Recorder()
+    gen = fn(emulated_client(emulator), _said("ask"), TOOLS, rec.tools(OUTPUTS), approve and rec.approver(approve))
+    if not hasattr(gen, "__next__"):
+        return rec, {}, Miss("lesson.l6.run_agent.not_generator", {"got": type(gen).__name__})
+    try:
+        _, end = drive(gen)
+    except anthropic.BadRequestError as exc:  # a denied call left with no result is the usual cause here
+        return rec, {}, _unanswered(rejected(exc, emulator), rec, approve, emulator)
+    if stale(emulator):
+        return rec, {}, stale(emulator)
+    if not emulator.requests:  # it ended before asking the model anything
+        return rec, {}, Miss("lesson.l6.run_agent.no_request")
+    if isinstance(end, Stopped) and end.cause == "no_progress" and not rec.ran():  # valve 3, not valve 4
+        return rec, {}, Miss("lesson.l6.run_agent.signature_carried" if again else "lesson.l6.run_agent.spun_at_once")
+    sent = emulator.requests[1]["messages"][-1]["content"] if len(emulator.requests) > 1 else []
+    ids = {b["id"]: b["name"] for b in _calls(emulator) if b.get("name") in RISKY}
+    facts = [fact(b) for b in sent if isinstance(b, dict)] if isinstance(sent, list) else []
+    return rec, {name: [f for f in facts if ids.get(f["tool_use_id"]) == name] for name in RISKY}, None
+
+
+def _calls(emulator: Any) -> list:
+    """The tool_use blocks of every assistant message in the last request the loop sent."""
+    messages = emulator.requests[-1]["messages"] if emulator.requests else []
+    return [b for m in messages if m["role"] == "assistant" for b in _blocks(m) if b.get("type") == "tool_use"]
+
+
+def _blocks(message: dict) -> list:
+    content = message.get("content")
+    return [b if isinstance(b, dict) else b.model_dump() for b in content] if isinstance(content, list) else []
+
+
+def _unanswered(miss: Miss, rec: Recorder, approve: Any, emulator: Any) -> Miss:
+    """A 400 for calls left with no result: a denial dropped where valve 4 said no to the call, else the
+    calls themselves (a loop that answers only some of a turn's calls, whatever approve said)."""
+    if miss.key != "lesson.l2.results_first":
+        return miss
+    named = set(re.findall(r"toolu_\w+", str(miss.values.get("error", ""))))
+    left = [b["name"] for b in _calls(emulator) if b.get("id") in named]
+    if not left:
+        return miss
+    refused = [name for name in left if name in RISKY and not rec.ran(name) and _said_no(rec, approve, name)]
+    if refused:
+        return Miss("lesson.l6.run_agent.denied_dropped", {**miss.values, "tool": refused[0]})
+    return Miss("lesson.l6.run_agent.calls_unanswered", {**miss.values, "tools": ", ".join(left)})
+
+
+def _said_no(rec: Recorder, approve: Any, name: str) -> bool:
+    """Did valve 4 refuse ``name``: no approver to ask, or asked and answered no (or could not answer)?"""
+    if approve is None:
+        return True
+    if not rec.asked(name):
+        return False
+    try:
+        return not approve(name, _risky()[name])
+    except Exception:  # an approval that could not be had is a no
+        return True
+
+
+def never_without_a_yes(fn) -> Miss | None:
+    """Valve 4 on every high-impact tool: asked, a no stops it; with no approver, nothing is run."""
+    rec, results, miss = _denied(fn, lambda name, given: False)
+    if miss:
+        return miss
+    for name in RISKY:
+        if rec.ran(name):
+            key = "lesson.l6.run_agent.denied_ran" if rec.asked(name) else "lesson.l6.run_agent.not_asked"
+            return Miss(key, {"tool": name})
+    if miss := _each_refusal_an_error(results):
+        return miss
+    rec, results, miss = _denied(fn, None, again=True)
+    if miss:
+        return miss
+    ran = [name for name in RISKY if rec.ran(name)]
+    if ran and len(ran) < len(RISKY):  # the fallback says no to some of them only
+        held = [name for name in RISKY if name not in ran]
+        return Miss("lesson.l6.run_agent.no_approver_some", {"ran": ", ".join(ran), "held": ", ".join(held)})
+    if ran:
+        return Miss("lesson.l6.run_agent.no_approver_ran", {"tool": ran[0]})
+    return _each_refusal_an_error(results) or _fails_closed(fn)
+
+
+def _fails_closed(fn) -> Miss | None:
+    """An approval that raises instead of answering is no yes (lesson 5's rule): no high-impact tool
+    runs, whether the exception ends the run or each call gets an is_error result."""
+    rec = Recorder()
+    try:
+        _, results, miss = _denied(fn, _cannot_answer, rec, again=True)
+    except NotImplementedError:
+        raise
+    except Exception:  # the run stopped before anything ran: closed, as it should be
+        results, miss = {}, None
+    if ran := [name for name in RISKY if rec.ran(name)]:
+        return Miss("lesson.l6.run_agent.failed_open", {"tool": ran[0]})
+    return miss or (_each_refusal_an_error(results) if results else None)
+
+
+def _each_refusal_an_error(results: dict) -> Miss | None:
+    for name, sent in results.items():
+        if not sent or not sent[0]["is_error"]:
+            return Miss("lesson.l6.run_agent.denied_not_error", {"tool": name})
+    return None
+
+
+def harmless_run_without_asking(fn) -> Miss | None:
+    rec, _, miss = _denied(fn, lambda name, given: True)
+    if miss:
+        return miss
+    if {e.name for e in rec.asked()} - set(RISKY):
+        return Miss("lesson.l6.run_agent.asked_harmless")
+    if not rec.ran("get_time"):
+        return Miss("lesson.l6.run_agent.harmless_not_run")
+    for name in RISKY:
+        if len(rec.ran(name)) != 1:
+            return Miss("lesson.l6.run_agent.approved_not_run", {"tool": name})
+    return None
+
+
+# approve is None when nobody was given to ask: calling it is the crash valve 4 must turn into a no.
+NO_APPROVER = ((re.compile(r"'NoneType' object is not callable"), "lesson.l6.run_agent.approve_none"),)
