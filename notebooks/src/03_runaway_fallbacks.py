@@ -314,7 +314,7 @@ for n, usage in enumerate(burn.run.state.turn_usage, start=1):
 plots.plot_token_burn(burn)
 
 # %%
-burn.context()  # 増えていくのは、モデルのテキスト、tool_use、tool_result
+burn.context()  # 増えていくのは、モデルのテキスト、思考ブロック、tool_use、tool_result
 
 # %% [markdown]
 # 入力は毎回同じ幅で増え（グラフの左）、累計は曲線を描きます（右。緑の一点鎖線は費用の見積もり）。

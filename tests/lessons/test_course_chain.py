@@ -147,7 +147,7 @@ def test_right_versions_pass_and_the_stepper_and_table_run_them(course):
     table = output_text(cell_with(nb, "LOOPS = {"))
     assert f"{MY_TURN} 8" in table  # abab and never_ending: eight turns of the learner's own loop
     assert (
-        "| `budget_burning` | 30ターンで打ち切り・30回・30ターン・372,810 | token_budget・7回・6ターン・25,487 | token_budget・7回・6ターン・"
+        "| `budget_burning` | 30ターンで打ち切り・30回・30ターン・417,615 | token_budget・6回・5ターン・21,099 | token_budget・6回・5ターン・"
         in table
     )
     # The capstone's demo ran the learner's my_agent through their run_agent.

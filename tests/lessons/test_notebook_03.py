@@ -75,7 +75,7 @@ def test_shipped_notebook_shows_each_runaway_and_its_stop(shipped):
 def test_keys_in_written_order_get_the_key_order_hint_and_are_not_used(tmp_path):
     nb = run_notebook(NAME, tmp_path, fill={"signature_of": KEYS_AS_WRITTEN}, guess=0)
     text = everything(nb)  # a learner who guessed: the answers show
-    assert "予想 0 → 実際は 3" in text and "予想 0 → 実際は 6" in text and "予想 0 → 実際は 5" in text
+    assert "予想 0 → 実際は 3" in text and "予想 0 → 実際は 5" in text and "予想 0 → 実際は 4" in text
     verdict = check_output(nb, "signature_of")
     assert "× まだです: 同じ呼び出しは、引数のキーの順番が違っても同じ署名" in verdict
     assert "json.dumps(block.input, sort_keys=True) で文字列にします" in verdict

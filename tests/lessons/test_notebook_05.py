@@ -163,10 +163,10 @@ def test_shipped_then_wrong_versions_run_twice_in_one_kernel(tmp_path):
     table = output_text(cell_with(wrong, "LOOPS = {"))
     assert "| `spinning` | 30ターンで打ち切り・30回・30ターン" in table
     assert (
-        "| `abab` | 30ターンで打ち切り・30回・30ターン・41,715 | max_turns・9回・8ターン・7,507 | max_turns・9回・8ターン・7,507 |"
+        "| `abab` | 30ターンで打ち切り・30回・30ターン・81,210 | max_turns・9回・8ターン・10,759 | max_turns・9回・8ターン・10,759 |"
         in table
     )
-    assert "token_budget・7回・6ターン" in table
+    assert "token_budget・6回・5ターン" in table
     assert t("lesson.predict.wrong", what="止めた弁", guess=0, actual="max_turns") in table
     # The capstone's demo: the reference my_agent asked, then sent to the allowed address.
     assert "送ったもの: ['https://hooks.example.com/daily']" in output_text(cell_with(shipped, "OUTBOX = []"))

@@ -317,8 +317,8 @@ for n, usage in enumerate(burn.run.state.turn_usage, start=1):
     print(f"request {n}: input {usage.input_tokens:>5} / total {running:>6} tokens")
 plots.plot_token_burn(burn)
 
-# %% ja="4a046b5172c8"
-burn.context()  # what grows: the model's text, its tool_use blocks and the tool_result blocks
+# %% ja="b8a21f8c0de3"
+burn.context()  # what grows: the model's text, its thinking blocks, its tool_use blocks and the tool_result blocks
 
 # %% [markdown] ja="a9b62d83aa3e"
 # The input grows by the same step every time (the plot on the left), and the running total bends upward (right; the green dash-dot line is the estimated cost).
