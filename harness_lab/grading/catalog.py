@@ -286,6 +286,8 @@ add(
             "could write into the grading package or venv",
         ),
         "grade.sandbox.finding.terminal": ("端末を開けた", "opened a terminal"),
+        "grade.sandbox.finding.keyring": ("キーリングに届いた", "reached a keyring"),
+        "grade.sandbox.finding.dev": ("/dev にファイルを書けた", "could write a file into /dev"),
         "grade.sandbox.finding.processes": ("呼び出し元のプロセスが見えた", "saw the caller's processes"),
         "grade.sandbox.finding.capabilities": ("特権（capability）を持っていた", "held capabilities"),
         "grade.sandbox.finding.root": ("root のままだった", "was still root"),

@@ -6,13 +6,16 @@ as a plain process; either way with an allow-listed environment and no terminal.
 working folder, the script's folder, ``PYTHONPATH`` and the user's site-packages off ``sys.path``,
 so no module a learner could have planted is ever imported.
 
-On start the host imports everything the judge will need (``prepare_judge``), so that the judging
-process, forked from it, imports nothing once learner code may have run, then (run as root, with
-``--uid``) becomes that unprivileged user and says it is ready. It then answers one request at a
-time on its standard input: a call ``target(folder, *args)`` (a function of this package, named
-``module:function``) run under ``sandbox.run_limited`` with the request's files in a private
-folder: in the sandbox, the supervisor gives the call its own namespaces (``namespaces.py``);
-without it, a fresh temporary folder. The reply is the limited run's outcome, as plain values.
+On start the host leaves the caller's session keyring for a new, empty one of its own
+(``leave_keyring``): that keyring survives bwrap, a change of uid and every namespace, and an
+instructor's login may keep an API key in it. Next it imports everything the judge will need
+(``prepare_judge``), so that the judging process, forked from it, imports nothing once learner
+code may have run, then (run as root, with ``--uid``) becomes that unprivileged user and says it
+is ready. It then answers one request at a time on its standard input: a call
+``target(folder, *args)`` (a function of this package, named ``module:function``) run under
+``sandbox.run_limited`` with the request's files in a private folder: in the sandbox, the
+supervisor gives the call its own namespaces (``namespaces.py``); without it, a fresh temporary
+folder. The reply is the limited run's outcome, as plain values.
 
 In the sandbox the host is the process namespace's init (``bwrap --as-pid-1``): the kernel delivers
 to it no signal from inside the namespace that it has not installed a handler for, and it installs
@@ -25,6 +28,7 @@ reaches exactly that call's processes too.
 from __future__ import annotations
 
 import argparse
+import errno
 import gc
 import importlib
 import os
@@ -40,7 +44,7 @@ from .processes import die_with_parent, keep_private
 from .sandbox import MEMORY_LIMIT, run_limited
 from .wire import HEADER, framed, unframed
 
-__all__ = ["main", "prepare_judge"]
+__all__ = ["leave_keyring", "main", "prepare_judge"]
 
 _PACKAGE = "harness_lab."
 _NOT_IMPORTED = {"harness_lab.grading.__main__"}  # runs the grading command when imported
@@ -102,11 +106,34 @@ def prepare_judge() -> None:
         sys.stderr = real_stderr
 
 
+def leave_keyring() -> None:
+    """Join a new anonymous session keyring: the caller's keys are then out of this process's reach.
+
+    The seccomp filter keeps learner code from every keyring call (``syscall_filter.py``); this keeps
+    the caller's keyring from the grader itself, and from learner code run as root without the sandbox
+    (a change of uid keeps the session keyring, and its keys' possessor rights with it).
+    """
+    import ctypes
+
+    from .syscall_filter import number
+
+    keyctl = number("keyctl")
+    if keyctl is None:
+        return
+    libc = ctypes.CDLL(None, use_errno=True)
+    join_session_keyring = 1
+    if libc.syscall(keyctl, join_session_keyring, None) < 0:
+        failed = ctypes.get_errno()
+        if failed not in (errno.ENOSYS, errno.EPERM):  # no keyrings here, or none for anyone (a container's filter)
+            raise OSError(failed, f"keyctl: {os.strerror(failed)}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m harness_lab.grading.host")
     parser.add_argument("--sandboxed", action="store_true", help="inside bubblewrap: own namespaces per call")
     parser.add_argument("--uid", type=int, default=None, help="run as root: the unprivileged user to become")
     args = parser.parse_args(argv)
+    leave_keyring()  # before anything else runs here, and as root before the change of uid
     requests, replies = _private_channel()
     # The imports make a million objects and next to no garbage, so collecting meanwhile is wasted: a
     # seventh of the host's start (2.0 CPU-s, 1.7 with collection paused). Frozen afterwards, those
@@ -214,13 +241,14 @@ def _receive(fd: int) -> Any:
 
 
 def _exactly(fd: int, size: int) -> bytes | None:
-    data = b""
-    while len(data) < size:
-        chunk = os.read(fd, size - len(data))
+    chunks, got = [], 0  # joined once: adding each chunk to the rest copies a notebook's megabytes over and over
+    while got < size:
+        chunk = os.read(fd, size - got)
         if not chunk:
             return None
-        data += chunk
-    return data
+        chunks.append(chunk)
+        got += len(chunk)
+    return b"".join(chunks)
 
 
 def _send(fd: int, message: tuple) -> None:

@@ -21,8 +21,9 @@ own inside the host (``namespaces.py``).
 ``probe`` is the proof: before a sandboxed host gets any learner code, the runner has it run, in
 the same private namespaces learner code gets, a call that tries to read a file the runner placed
 outside, to connect to a port the runner listens on, to find a variable of the caller's
-environment, to write into the package, to open a terminal, to see a process of the caller, to
-make a user namespace of its own and to open a netlink socket.
+environment, to write into the package, to open a terminal (``/dev/tty`` or a new one through
+``/dev/ptmx``), to see a process of the caller, to make a user namespace of its own, to open a
+netlink socket, to reach a keyring and to write a file into ``/dev``.
 Anything that works is a finding, and a sandbox with a finding is refused (``runner.py``).
 """
 
@@ -159,11 +160,12 @@ def probe(folder: str, outside: str, port: int, secrets: list[tuple[str, str]], 
         found.append("environment")
     if os.access(os.path.dirname(harness_lab.__file__), os.W_OK) or os.access(sys.prefix, os.W_OK):
         found.append("write")
-    try:
-        os.close(os.open("/dev/tty", os.O_RDWR | os.O_NOCTTY))
-        found.append("terminal")
-    except OSError:
-        pass
+    for terminal in ("/dev/tty", "/dev/ptmx"):  # ptmx: a new pseudo-terminal from the machine's one pool
+        try:
+            os.close(os.open(terminal, os.O_RDWR | os.O_NOCTTY))
+            found.append("terminal")
+        except OSError:
+            pass
     if _sees(caller):
         found.append("processes")
     if _capabilities():
@@ -177,6 +179,15 @@ def probe(folder: str, outside: str, port: int, secrets: list[tuple[str, str]], 
         pass
     if os.geteuid() == 0 and os.path.exists("/proc/self/uid_map") and _real_root():
         found.append("root")
+    if _reaches_keyring():
+        found.append("keyring")
+    planted = f"/dev/.harness-lab-probe-{os.getpid()}"
+    try:  # a tmpfs no size caps, kept for the notebooks graded after this one
+        os.close(os.open(planted, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+        found.append("dev")
+        os.unlink(planted)
+    except OSError:
+        pass
     return found
 
 
@@ -215,6 +226,19 @@ def _makes_user_namespace() -> bool:
         finally:
             os._exit(code)
     return os.waitpid(pid, 0)[1] == 0
+
+
+def _reaches_keyring() -> bool:
+    """Whether a keyring is within reach here (the session keyring's id, asked for with ``keyctl``)."""
+    import ctypes
+
+    from .syscall_filter import number
+
+    keyctl = number("keyctl")
+    if keyctl is None:  # a machine the filter does not know: the netlink finding already says so
+        return False
+    get_keyring_id, session_keyring = 0, -3
+    return ctypes.CDLL(None, use_errno=True).syscall(keyctl, get_keyring_id, ctypes.c_long(session_keyring), 0) >= 0
 
 
 def _real_root() -> bool:

@@ -10,12 +10,19 @@ even a loopback up, and an IPC namespace. So nothing one notebook writes or leav
 the next one the host grades, and the mounts the sandbox made stay read-only and in place: the
 kernel locks mounts inherited by a less privileged namespace.
 
+bwrap's ``/dev`` is a tmpfs of its own, and run by a normal user, the host owns it: learner code
+could fill it with memory no size caps and leave it to the notebooks graded after it. So ``/dev``
+becomes read-only (its device nodes, ``null``, ``zero``, ``urandom`` and the rest, are mounts of
+their own and stay usable), and an empty read-only tmpfs covers ``/dev/pts``: the pseudo-terminals
+behind ``/dev/ptmx`` come from one pool of the whole machine (``kernel.pty.max``), which learner
+code could otherwise empty, and a job with no terminal needs none.
+
 The capabilities a process holds in the nested user namespace it created are then given up (the
 bounding set, then ``capset``), and ``no_new_privs`` is set, so learner code below holds none; and
 that namespace may have no user namespace below it, so learner code cannot get them back in one
 of its own (where it could mount a tmpfs of any size, memory no limit here would count). Last, a
 seccomp filter (``syscall_filter.py``) refuses the socket families whose queues no memory cgroup
-counts.
+counts, keyrings and inotify.
 """
 
 from __future__ import annotations
@@ -38,7 +45,7 @@ _CLONE_NEWNS = 0x00020000
 _CLONE_NEWIPC = 0x08000000
 _CLONE_NEWUSER = 0x10000000
 _CLONE_NEWNET = 0x40000000
-_MS_NOSUID, _MS_NODEV = 2, 4
+_MS_RDONLY, _MS_NOSUID, _MS_NODEV, _MS_NOEXEC, _MS_REMOUNT, _MS_BIND = 1, 2, 4, 8, 32, 4096
 _PR_SET_DUMPABLE, _PR_CAPBSET_DROP, _PR_SET_NO_NEW_PRIVS = 4, 24, 38
 _CAP_LAST = 63
 _CAPSET = {"x86_64": 126, "aarch64": 91, "riscv64": 91}  # the capset syscall's number per machine
@@ -86,11 +93,22 @@ def enter(files: dict[str, bytes]) -> None:
     for target, size in TMPFS.items():
         options = f"size={size},mode=0700".encode()
         _check(libc.mount(b"tmpfs", target.encode(), b"tmpfs", _MS_NOSUID | _MS_NODEV, options), f"mount {target}")
+    _close_devices(libc)
     write_files(FOLDER, files)
     resource.setrlimit(resource.RLIMIT_FSIZE, (FILE_LIMIT, FILE_LIMIT))
     resource.setrlimit(resource.RLIMIT_NPROC, (PROCESS_LIMIT, PROCESS_LIMIT))
     _drop_capabilities(libc)
-    syscall_filter.install()  # socket families whose queues no memory cgroup counts, io_uring
+    syscall_filter.install()  # uncounted socket queues, io_uring, keyrings, inotify
+
+
+def _close_devices(libc: ctypes.CDLL) -> None:
+    """No pseudo-terminal to open and no file to write in ``/dev`` (see the module docstring)."""
+    sealed = _MS_RDONLY | _MS_NOSUID | _MS_NODEV | _MS_NOEXEC
+    _check(libc.mount(b"tmpfs", b"/dev/pts", b"tmpfs", sealed, b"size=4k,mode=0755"), "mount /dev/pts")
+    # The flags the sandbox gave /dev are locked in this less privileged namespace: a remount that
+    # left one out would be refused. statvfs reports them with the mount flags' own bits.
+    kept = os.statvfs("/dev").f_flag & (os.ST_NOSUID | os.ST_NODEV | os.ST_NOEXEC)
+    _check(libc.mount(None, b"/dev", None, _MS_REMOUNT | _MS_BIND | _MS_RDONLY | kept, None), "remount /dev")
 
 
 def write_files(folder: str, files: dict[str, bytes]) -> None:

@@ -33,7 +33,7 @@ from typing import Any
 from ..text import t
 from .isolation import ENVIRONMENT, PASSED_ON, Launch, fingerprint, host_command
 from .memory_cgroup import HOST_MEMORY, Cgroup
-from .sandbox import JobResult
+from .sandbox import ANSWER_LIMIT, JobResult
 from .wire import HEADER, framed, unframed
 
 __all__ = ["Call", "Host", "HostFailed", "SandboxUnavailable"]
@@ -41,6 +41,9 @@ __all__ = ["Call", "Host", "HostFailed", "SandboxUnavailable"]
 START_WITHIN = 120.0  # seconds a host may take to import the graders (seconds on a loaded machine)
 ANSWER_MARGIN = 10.0  # seconds past a call's own limit before its host is taken for stuck
 _PROBE = "harness_lab.grading.isolation:probe"
+# A host's reply is the outcome of one limited run, whose answer it read only up to ANSWER_LIMIT
+# (sandbox.py): anything much larger is not a host's.
+REPLY_LIMIT = 4 * ANSWER_LIMIT
 
 
 class HostFailed(Exception):
@@ -88,7 +91,7 @@ class Host:
         except OSError as exc:
             self._remove_scratch()
             raise HostFailed(str(exc)) from exc
-        self._buffer = b""
+        self._buffer = bytearray()
 
     def fileno(self) -> int:
         assert self.process.stdout is not None
@@ -181,12 +184,16 @@ class Host:
         return self.result(time.monotonic() + call.timeout + ANSWER_MARGIN)
 
     def receive(self, until: float) -> Any:
-        """One framed message from the host, or None if it ended, garbled or ``until`` passed."""
+        """One framed message from the host, or None if it ended, garbled, ran over ``REPLY_LIMIT``
+        or ``until`` passed."""
         while True:
             if len(self._buffer) >= HEADER:
                 size = HEADER + int.from_bytes(self._buffer[:HEADER], "big")
+                if size > HEADER + REPLY_LIMIT:
+                    return None
                 if len(self._buffer) >= size:
-                    payload, self._buffer = self._buffer[HEADER:size], self._buffer[size:]
+                    payload = bytes(self._buffer[HEADER:size])
+                    del self._buffer[:size]
                     try:
                         return unframed(payload)
                     except Exception:
@@ -197,7 +204,7 @@ class Host:
             chunk = os.read(self.fileno(), 1 << 16)
             if not chunk:
                 return None
-            self._buffer += chunk
+            self._buffer += chunk  # a bytearray grows in place: no copy of all read so far per chunk
 
     def close(self) -> None:
         """Let the host leave (it reads the end of its input), then make sure it and its tree are gone."""

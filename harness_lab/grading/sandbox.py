@@ -50,7 +50,7 @@ from .processes import (
 )
 from .wire import HEADER, check_plain, describe_error, framed, plain, unframed
 
-__all__ = ["JobResult", "MEMORY_LIMIT", "Started", "abort", "describe_error", "plain", "run_limited"]
+__all__ = ["ANSWER_LIMIT", "JobResult", "MEMORY_LIMIT", "Started", "abort", "describe_error", "plain", "run_limited"]
 
 # Where the running job sends its answer; set only inside a job (or the fallback thread).
 _channel: Callable[[tuple], None] | None = None
@@ -59,6 +59,10 @@ _channel: Callable[[tuple], None] | None = None
 _answer_fd: int | None = None
 # Bytes a job may add to its address space beyond what it had at the fork.
 MEMORY_LIMIT = 1 << 30
+# Bytes of the one message a job answers with. What the graders send is a summary of kilobytes; a
+# larger message comes from learner code that writes to its answer pipe itself, and unread it costs
+# nothing: a judge that read and passed on 30 MB of it made its host too slow to answer in time.
+ANSWER_LIMIT = 1 << 20
 # How long the caller waits past the deadline for the supervisor to clean up before killing it.
 GRACE = 2.0
 # The supervisor's exit code when it killed the job at the deadline.
@@ -75,7 +79,8 @@ class JobResult:
     ``status``: "ok" (the job returned ``value``), "error" (the job raised: ``error`` is one line),
     "aborted" (a detector inside the job called ``abort(value)``), "timeout", "memory" (the job
     went over its memory cap: ``value`` is the cap in MB), "crashed" (the job died without
-    answering, e.g. killed by the system), or "unavailable" (``setup`` failed: ``error`` says why).
+    answering, e.g. killed by the system, or its answer was garbled or over ``ANSWER_LIMIT``), or
+    "unavailable" (``setup`` failed: ``error`` says why).
     """
 
     status: str
@@ -163,12 +168,12 @@ class Started:
         self.tree_cap = memory if memory and setup is not None else None
 
     def finish(self, until: float) -> JobResult:
-        timed_out = True
+        end = "late"
         try:
-            data, timed_out = _read_until(self.read_end, until)
+            data, end = _read_until(self.read_end, until)
         finally:
             os.close(self.read_end)
-            code = _collect(self.supervisor, gently=not timed_out)
+            code = _collect(self.supervisor, gently=end in ("whole", "ended"))
         if data:
             try:
                 status, value = unframed(data)
@@ -177,9 +182,11 @@ class Started:
             if status in ("error", "unavailable"):
                 return JobResult(status, error=value)
             return JobResult(status, value=value)
+        if end == "oversized":  # as garbled: only learner code writing to the pipe itself sends that much
+            return JobResult("crashed")
         if code == _OUT_OF_MEMORY and self.tree_cap:
             return JobResult("memory", value=self.tree_cap >> 20)
-        return JobResult("timeout") if timed_out or code == _TIMED_OUT else JobResult("crashed")
+        return JobResult("timeout") if end == "late" or code == _TIMED_OUT else JobResult("crashed")
 
     def stop(self) -> None:
         """End the job's whole tree now, its answer unread."""
@@ -285,25 +292,37 @@ def _write_all(fd: int, data: bytes) -> None:
         view = view[os.write(fd, view) :]
 
 
-def _read_until(fd: int, deadline: float) -> tuple[bytes, bool]:
-    """Read the job's message until it is whole, EOF or the deadline; returns (payload, timed_out).
+def _read_until(fd: int, deadline: float) -> tuple[bytes, str]:
+    """Read the job's message until it is whole, EOF or the deadline: (payload, how it ended).
 
-    A payload shorter than its header announced (the job died mid-write) comes back as b"".
+    How: "whole"; "ended" (EOF first: the job died, mid-write or before); "late" (the deadline
+    passed); "oversized" (its header announced more than ``ANSWER_LIMIT``, and nothing more is read).
     """
-    data = b""
-    while True:
-        if len(data) >= HEADER and len(data) >= HEADER + int.from_bytes(data[:HEADER], "big"):
-            return data[HEADER : HEADER + int.from_bytes(data[:HEADER], "big")], False
+    header, end = _exactly(fd, HEADER, deadline)
+    if end:
+        return b"", end
+    size = int.from_bytes(header, "big")
+    if size > ANSWER_LIMIT:
+        return b"", "oversized"
+    payload, end = _exactly(fd, size, deadline)
+    return payload, end or "whole"
+
+
+def _exactly(fd: int, size: int, deadline: float) -> tuple[bytes, str]:
+    """``size`` bytes from ``fd``, and ""; or b"" and "ended" or "late"."""
+    chunks, got = [], 0  # joined once: adding each chunk to the rest copies the message over and over
+    while got < size:
         remaining = deadline - time.monotonic()
         if remaining <= 0:
-            return b"", True
-        ready, _, _ = select.select([fd], [], [], remaining)
-        if not ready:
+            return b"", "late"
+        if not select.select([fd], [], [], remaining)[0]:
             continue
-        chunk = os.read(fd, 1 << 16)
+        chunk = os.read(fd, min(size - got, 1 << 16))
         if not chunk:
-            return b"", False
-        data += chunk
+            return b"", "ended"
+        chunks.append(chunk)
+        got += len(chunk)
+    return b"".join(chunks), ""
 
 
 def _collect(supervisor: int, gently: bool) -> int | None:

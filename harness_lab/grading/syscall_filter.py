@@ -5,8 +5,18 @@ families: a pair of netlink sockets with 8 MB queues, filled over and over, took
 machine while its host's cgroup showed 21 MB. Learner code needs Unix sockets (asyncio makes a
 pair) and may make inet ones (the notebook's network namespace has no interface up, so they
 reach nothing); every other family is refused with ``EAFNOSUPPORT``, as a kernel without it
-would. ``io_uring`` is refused too: it makes sockets without the ``socket`` call. A call from the
-other ABI of the machine (x32 on x86-64) is refused whole.
+would. Some calls are refused whole with ``ENOSYS``, again as a kernel built without them would:
+
+- ``io_uring_setup``: a ring makes sockets without the ``socket`` call;
+- ``add_key``, ``request_key``, ``keyctl``: keyrings are no namespace's. The session keyring a
+  process starts with survives bwrap, a change of uid and every namespace, and a user's own keyring
+  is the same in all of them, so learner code could read and replace the instructor's keys (the
+  host leaves the caller's session keyring too, ``host.py``);
+- ``inotify_init``, ``inotify_init1``, ``fanotify_init``: their instances are counted per user up
+  the user namespaces, so learner code run by a normal user could take every one of the
+  instructor's (128), and the instructor's editors and Jupyter would stop seeing files change.
+
+A call from the other ABI of the machine (x32 on x86-64) is refused whole.
 
 ``install`` runs in the notebook's supervisor after ``no_new_privs`` and before the job is forked:
 the filter holds for every process below it and cannot be removed. Where the machine is not one
@@ -20,10 +30,23 @@ import errno
 import platform
 import struct
 
-__all__ = ["install"]
+__all__ = ["REFUSED", "install", "number"]
 
-# Per machine: the audit architecture, and the numbers of socket, socketpair and io_uring_setup.
-_MACHINES = {"x86_64": (0xC000003E, 41, 53, 425), "aarch64": (0xC00000B7, 198, 199, 425)}
+# Per machine: the audit architecture, and the numbers of the calls the filter looks at (aarch64
+# has no inotify_init: its libc makes inotify_init1 do).
+_MACHINES = {
+    "x86_64": (
+        0xC000003E,
+        dict(socket=41, socketpair=53, io_uring_setup=425, add_key=248, request_key=249, keyctl=250)
+        | dict(inotify_init=253, inotify_init1=294, fanotify_init=300),
+    ),
+    "aarch64": (
+        0xC00000B7,
+        dict(socket=198, socketpair=199, io_uring_setup=425, add_key=217, request_key=218, keyctl=219)
+        | dict(inotify_init1=26, fanotify_init=262),
+    ),
+}
+REFUSED = ("io_uring_setup", "add_key", "request_key", "keyctl", "inotify_init", "inotify_init1", "fanotify_init")
 _ALLOWED_FAMILIES = (1, 2, 10)  # AF_UNIX, AF_INET, AF_INET6
 _X32_BIT = 0x40000000
 _PR_SET_SECCOMP, _SECCOMP_MODE_FILTER = 22, 2
@@ -33,21 +56,31 @@ _LOAD, _JEQ, _JGE, _RET = 0x20, 0x15, 0x35, 0x06
 _ARCH, _NR, _ARG0 = 4, 0, 16  # offsets in seccomp_data (the first argument's low 32 bits, little-endian)
 
 
-def _program(arch: int, socket: int, socketpair: int, io_uring: int) -> list[tuple[int, int, int, int]]:
+def number(name: str) -> int | None:
+    """The number of the system call ``name`` on this machine (None where this module does not know it)."""
+    known = _MACHINES.get(platform.machine())
+    return None if known is None else known[1].get(name)
+
+
+def _program(arch: int, numbers: dict[str, int]) -> list[tuple[int, int, int, int]]:
     """(code, jump if true, jump if false, k) instructions; jumps count the instructions skipped."""
     refuse_family = _ERRNO | errno.EAFNOSUPPORT
+    missing = _ERRNO | errno.ENOSYS
     families = len(_ALLOWED_FAMILIES)
     program = [
         (_LOAD, 0, 0, _ARCH),
         (_JEQ, 1, 0, arch),
-        (_RET, 0, 0, _ERRNO | errno.ENOSYS),  # another architecture's call: refused
+        (_RET, 0, 0, missing),  # another architecture's call: refused
         (_LOAD, 0, 0, _NR),
         (_JGE, 0, 1, _X32_BIT),
-        (_RET, 0, 0, _ERRNO | errno.ENOSYS),
-        (_JEQ, 0, 1, io_uring),
-        (_RET, 0, 0, _ERRNO | errno.ENOSYS),
-        (_JEQ, 1, 0, socket),
-        (_JEQ, 0, families + 2, socketpair),  # neither: to the final ALLOW
+        (_RET, 0, 0, missing),
+    ]
+    for name in REFUSED:
+        if name in numbers:
+            program += [(_JEQ, 0, 1, numbers[name]), (_RET, 0, 0, missing)]
+    program += [
+        (_JEQ, 1, 0, numbers["socket"]),
+        (_JEQ, 0, families + 2, numbers["socketpair"]),  # neither: to the final ALLOW
         (_LOAD, 0, 0, _ARG0),
     ]
     for index, family in enumerate(_ALLOWED_FAMILIES):
@@ -72,6 +105,6 @@ def install() -> bool:
     prog = _Prog(len(program), ctypes.cast(buffer, ctypes.c_void_p))
     libc = ctypes.CDLL(None, use_errno=True)
     if libc.prctl(_PR_SET_SECCOMP, _SECCOMP_MODE_FILTER, ctypes.byref(prog), 0, 0) != 0:
-        number = ctypes.get_errno()
-        raise OSError(number, f"seccomp: {errno.errorcode.get(number, number)}")
+        failed = ctypes.get_errno()
+        raise OSError(failed, f"seccomp: {errno.errorcode.get(failed, failed)}")
     return True

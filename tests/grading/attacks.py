@@ -1,6 +1,7 @@
 """Answer-cell code that goes after the instructor, the classmates and the grader (issues 24, 26, 29).
 
-Each is added to an otherwise right or unsolved answer cell by the tests of ``test_hostile_class.py``.
+Each is added to an otherwise right or unsolved answer cell by the tests of ``test_hostile_class.py``
+(those after the kernel's own, per machine or per user: ``test_isolation.py``).
 Paths and ports are written into the code: the attacker is assumed to know them (an answer cell can
 read them off the grading command's own command line when nothing stops it).
 """
@@ -145,4 +146,91 @@ try:  # the first line of the classmate's notebook that this one does not have: 
 except (OSError, IndexError):
     _theirs = ""
 raise RuntimeError("KEY=" + _key + " THEIRS=" + _theirs + "\\nSECOND LINE " + _key)
+"""
+
+
+# What the kernel keeps per machine or per user, outside every namespace.
+
+# Read the session keyring's keys, then put one of its own in the instructor's key's place.
+KEYRING_THIEF = """
+import ctypes as _ctypes
+from harness_lab.grading.syscall_filter import number as _number
+_libc = _ctypes.CDLL(None, use_errno=True)
+_keyctl, _seen = _number("keyctl"), []
+_ring = _libc.syscall(_keyctl, 0, _ctypes.c_long(-3), 0)  # KEYCTL_GET_KEYRING_ID, the session keyring
+_seen.append(f"keyctl {_ring}/{_ctypes.get_errno()}")
+_ids = _ctypes.create_string_buffer(4096)
+_size = _libc.syscall(_keyctl, 11, _ctypes.c_long(_ring), _ids, 4096) if _ring >= 0 else -1  # KEYCTL_READ
+for _at in range(0, max(_size, 0), 4):
+    _value = _ctypes.create_string_buffer(512)
+    _got = _libc.syscall(_keyctl, 11, _ctypes.c_long(int.from_bytes(_ids.raw[_at : _at + 4], "little")), _value, 512)
+    _seen.append("read " + _value.raw[: max(_got, 0)].decode(errors="replace"))
+_planted = b"planted by a learner"
+_added = _libc.syscall(_number("add_key"), b"user", b"anthropic_api_key", _planted, len(_planted), _ctypes.c_long(-3))
+_seen.append(f"add_key {_added}/{_ctypes.get_errno()}")
+raise RuntimeError(" ".join(_seen))
+"""
+
+# The grading command as an instructor's login starts it: a session keyring holding a key
+# (``python -c WITH_A_SESSION_KEY SECRET COMMAND...``); prints the key's value once the command ended.
+WITH_A_SESSION_KEY = """
+import ctypes, subprocess, sys
+from harness_lab.grading.syscall_filter import number
+libc = ctypes.CDLL(None, use_errno=True)
+keyctl, secret = number("keyctl"), sys.argv[1].encode()
+if keyctl is None or libc.syscall(keyctl, 1, b"instructor-login", None) < 0:  # KEYCTL_JOIN_SESSION_KEYRING
+    sys.exit(77)  # no keyrings here
+key = libc.syscall(number("add_key"), b"user", b"anthropic_api_key", secret, len(secret), ctypes.c_long(-3))
+code = subprocess.run(sys.argv[2:]).returncode
+value = ctypes.create_string_buffer(512)
+size = libc.syscall(keyctl, 11, ctypes.c_long(key), value, 512)
+print("KEY AFTER:", value.raw[: max(size, 0)].decode(errors="replace"))
+sys.exit(code)
+"""
+
+# Fill /dev (bwrap's tmpfs, the host's own when a normal user grades), then use what /dev is for.
+DEVICES = """
+_seen = []
+try:
+    with open("/dev/hl-planted", "wb") as _f:
+        _f.write(b"x" * (1 << 20))
+    _seen.append("dev: written")
+except OSError as _error:
+    _seen.append(f"dev: refused {_error.errno}")
+with open("/dev/null", "wb") as _f:
+    _f.write(b"x")
+_read = sum(len(open(f"/dev/{_name}", "rb").read(4)) for _name in ("zero", "urandom", "random"))
+with open("/dev/shm/hl-shared", "wb") as _f:
+    _f.write(b"x")
+raise RuntimeError(f"{_seen[0]}, null written, {_read} bytes read, shm written")
+"""
+
+# Take pseudo-terminals from the machine's one pool (kernel.pty.max) until it is empty.
+PTYS = """
+import os as _os
+_opened, _how = [], "all"
+try:
+    while len(_opened) < 64:
+        _opened.append(_os.open("/dev/ptmx", _os.O_RDWR | _os.O_NOCTTY))
+except OSError as _error:
+    _how = f"refused {_error.errno}"
+raise RuntimeError(f"ptys: {len(_opened)} opened, then {_how}")
+"""
+
+# Take every inotify instance of the user (128), counted up the user namespaces to the instructor.
+INOTIFY = """
+import ctypes as _ctypes
+_libc = _ctypes.CDLL(None, use_errno=True)
+_held = []
+while len(_held) < 200 and (_fd := _libc.inotify_init1(0)) >= 0:
+    _held.append(_fd)
+raise RuntimeError(f"inotify: {len(_held)} held, then errno {_ctypes.get_errno()}")
+"""
+
+# In each criterion's child, answer in the judge's place: a summary whose shown default is 30 MB.
+BIG_HINT = """
+from harness_lab.grading import bridge as _bridge, sandbox as _sandbox
+if _bridge._link is not None:
+    _sandbox._channel(("ok", {"default": None, "default_shown": "A" * 30_000_000, "shape": "by_name",
+                              "shape_shown": "dict", "listed": {}, "calls": []}))
 """

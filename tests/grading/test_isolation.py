@@ -6,20 +6,30 @@ learner code runs, that it isolates (``isolation.probe``): without ``bwrap`` on 
 grades and the report says at its top that it did so without isolation. ``harness-lab grade`` for
 one learner grades either way. Each answer cell here writes a marker file when it runs, so the
 tests can tell that a refused run ran no learner code.
+
+What the kernel keeps outside every namespace (keyrings, pseudo-terminals, inotify instances) and
+bwrap's own ``/dev`` stay out of learner code's reach too, run by root or by a normal user; and an
+answer too large to read is the notebook's own verdict, never the grader's failure.
 """
 
 from __future__ import annotations
 
+import errno
 import io
 import os
 import re
+import shutil
 import stat
 import subprocess
 import sys
+import tempfile
+import uuid
 from pathlib import Path
 
 import pytest
-from class_submissions import FILES, answer_cells, needs_sandbox, right, solution
+from attacks import BIG_HINT, DEVICES, INOTIFY, KEYRING_THIEF, PTYS, WITH_A_SESSION_KEY
+from class_submissions import FILES, answer_cells, instructor_config, needs_sandbox, right, solution  # noqa: F401
+from test_hostile_class import rows, with_code
 
 from harness_lab.grading.class_command import grade_class_command
 from harness_lab.grading.isolation import ENVIRONMENT, PASSED_ON
@@ -185,3 +195,108 @@ def test_a_venv_under_tmp_is_bound_over_the_sandboxs_fresh_tmp(tmp_path, monkeyp
     args = isolation._filesystem()
     bound = [i for i, a in enumerate(args) if a == "--ro-bind" and args[i + 1] == str(venv.resolve())]
     assert bound and args.index("--tmpfs") < bound[0], args
+
+
+# --- what the kernel keeps per machine or per user, outside every namespace ------------------------
+
+NOBODY = 65534
+
+
+def grade_class(subs: Path, report: Path, timeout: str = "8", **how) -> subprocess.CompletedProcess:
+    return command_as(["grade-class", subs, "--out", report, "--timeout", timeout], **how)
+
+
+def command_as(args: list, prefix: tuple = (), **how) -> subprocess.CompletedProcess:
+    argv = [*prefix, sys.executable, "-m", "harness_lab.cli", *map(str, args)]
+    return subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=300, stdin=subprocess.DEVNULL, **how)
+
+
+@pytest.fixture
+def public():
+    """A folder a user who is not root may use (tmp_path sits in root's own folder when root runs the tests)."""
+    base = Path(tempfile.mkdtemp(prefix="hl-isolation-"))
+    yield base
+    shutil.rmtree(base, ignore_errors=True)
+
+
+def as_a_normal_user(base: Path) -> dict:
+    """How to run a command as a user who is not root (nobody, when root runs the tests): then bwrap
+    gives the host a user namespace where it owns what the sandbox made, /dev among them."""
+    (base / "config").mkdir(exist_ok=True)
+    env = {**os.environ, "HOME": str(base), "XDG_CONFIG_HOME": str(base / "config")}
+    if os.geteuid() != 0:
+        return {"env": env}
+    for path in [base, *base.rglob("*")]:
+        os.lchown(path, NOBODY, NOBODY)
+    return {"env": env, "user": NOBODY, "group": NOBODY, "extra_groups": []}
+
+
+def attacked(base: Path, code: str, exercise: str = "level2") -> tuple[Path, Path]:
+    """A class of one right answer and one with ``code`` in its answer cells; (submissions, report)."""
+    subs, report = base / "subs", base / "report"
+    right("level1").write(subs, "ann")
+    with_code(right(exercise), code).write(subs, "mal")
+    return subs, report
+
+
+def message(report: Path, exercise: str = "level2") -> str:
+    got = rows(report)
+    assert got["ann", "level1"]["score"] == "3", got["ann", "level1"]
+    return got["mal", exercise]["message"]
+
+
+@needs_sandbox
+def test_learner_code_reaches_no_keyring_and_the_callers_keys_stay_as_they_were(public):
+    subs, report = attacked(public, KEYRING_THIEF)
+    secret = f"sk-ant-api03-{uuid.uuid4().hex}"
+    done = command_as(["grade-class", subs, "--out", report], prefix=(sys.executable, "-c", WITH_A_SESSION_KEY, secret))
+    if done.returncode == 77:
+        pytest.skip("no session keyring can be made here")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert f"KEY AFTER: {secret}\n" in done.stdout  # not replaced
+    assert f"keyctl -1/{errno.ENOSYS} add_key -1/{errno.ENOSYS}" in message(report), message(report)
+    written = "".join(p.read_text(errors="replace") for p in report.rglob("*") if p.is_file())
+    assert secret not in written + done.stdout.replace(f"KEY AFTER: {secret}\n", "") + done.stderr
+
+
+@needs_sandbox
+def test_run_by_a_normal_user_learner_code_cannot_write_into_dev(public):
+    subs, report = attacked(public, DEVICES)
+    done = grade_class(subs, report, **as_a_normal_user(public))
+    assert done.returncode == 0, done.stdout + done.stderr
+    shown = f"RuntimeError: dev: refused {errno.EROFS}, null written, 12 bytes read, shm written"
+    assert shown in message(report), message(report)
+
+
+@needs_sandbox
+@pytest.mark.parametrize("who", ["the caller", "a normal user"])
+def test_learner_code_cannot_open_a_pseudo_terminal(public, who):
+    subs, report = attacked(public, PTYS)
+    done = grade_class(subs, report, **(as_a_normal_user(public) if who == "a normal user" else {}))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert f"RuntimeError: ptys: 0 opened, then refused {errno.ENOENT}" in message(report), message(report)
+
+
+@needs_sandbox
+def test_learner_code_cannot_take_the_users_inotify_instances(public):
+    subs, report = attacked(public, INOTIFY)
+    done = grade_class(subs, report, **as_a_normal_user(public))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert f"RuntimeError: inotify: 0 held, then errno {errno.ENOSYS}" in message(report), message(report)
+
+
+@needs_sandbox
+def test_a_huge_answer_is_the_notebooks_own_verdict_kept_for_the_next_run(public):
+    """30 MB sent in the judge's place once made the host too slow to answer: the grader's failure,
+    graded again on every run. Unread past its size, it is the answer's crash, and the grade stands."""
+    subs, report = attacked(public, BIG_HINT, "level1")
+    done = grade_class(subs, report, "60")  # the default: the host, not the notebook, ran out of time
+    assert done.returncode == 0, done.stdout + done.stderr
+    got = rows(report)
+    assert (got["mal", "level1"]["status"], got["mal", "level1"]["hint_keys"]) == (
+        "ok",
+        "grade.crashed " * 2 + "grade.crashed",
+    )
+    assert got["ann", "level1"]["score"] == "3"
+    again = grade_class(subs, report, "60")
+    assert t("grade.class.done", total=2, seconds="@", graded=0, reused=2).split("@")[1] in again.stdout, again.stdout

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from harness_lab.grading import try_limited
-from harness_lab.grading.sandbox import abort, describe_error, plain, run_limited
+from harness_lab.grading.sandbox import ANSWER_LIMIT, abort, describe_error, plain, run_limited
 
 
 def _learner_lookup():
@@ -267,3 +267,56 @@ def test_shared_mappings_count_toward_the_jobs_allowance_too():
     sandboxed = {"setup": lambda: None, "memory": 512 << 20}
     outcome = run_limited(_children_sharing(400, children=2), timeout=20, **sandboxed)
     assert (outcome.status, outcome.value) == ("memory", 512)
+
+
+def test_an_answer_over_the_size_limit_is_left_unread_as_a_crash():
+    """Only learner code writing to its answer pipe itself sends megabytes: reading them, and passing
+    them on, once made a grading host too slow to answer at all."""
+    started = time.monotonic()
+    outcome = run_limited(lambda: abort("A" * (30 << 20)), timeout=30)
+    assert outcome.status == "crashed"
+    assert time.monotonic() - started < 10
+    assert len(run_limited(lambda: abort("A" * (ANSWER_LIMIT - 100))).value) == ANSWER_LIMIT - 100
+
+
+def _session_keys(libc, keyctl: int) -> int:
+    """How many keys the session keyring links (KEYCTL_READ of KEY_SPEC_SESSION_KEYRING)."""
+    import ctypes
+
+    ids = ctypes.create_string_buffer(4096)
+    return max(libc.syscall(keyctl, 11, ctypes.c_long(-3), ids, 4096), 0) // 4
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="keyrings are Linux's")
+def test_a_grading_host_leaves_the_callers_session_keyring_for_an_empty_one():
+    """A login's session keyring outlives bwrap, a change of uid and every namespace (an API key may be in it)."""
+    import ctypes
+
+    from harness_lab.grading.host import leave_keyring
+    from harness_lab.grading.syscall_filter import number
+
+    keyctl, add_key = number("keyctl"), number("add_key")
+    if keyctl is None or add_key is None:
+        pytest.skip("a machine the syscall filter does not know")
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # in a child: the tests' own session keyring stays as it is
+        code = 1
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            code = 77
+            if libc.syscall(keyctl, 1, b"hl-test-login", None) >= 0:  # KEYCTL_JOIN_SESSION_KEYRING
+                libc.syscall(add_key, b"user", b"hl-test-key", b"secret", 6, ctypes.c_long(-3))
+                before = _session_keys(libc, keyctl)
+                leave_keyring()
+                os.write(write_end, f"{before} {_session_keys(libc, keyctl)}".encode())
+                code = 0
+        finally:
+            os._exit(code)
+    os.close(write_end)
+    code = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+    with os.fdopen(read_end, "rb") as f:
+        seen = f.read().decode()
+    if code == 77:
+        pytest.skip("no session keyring can be made here")
+    assert (code, seen) == (0, "1 0")
