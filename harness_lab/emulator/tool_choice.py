@@ -64,15 +64,13 @@ def _forced_call(tools: list, name: str) -> dict:
 def obey(content: list, request: dict, language: str) -> list:
     """The script's blocks as the request's ``tool_choice`` lets the model answer."""
     choice = request.get("tool_choice")
-    if not isinstance(choice, dict):
-        return content
-    kind = choice.get("type")
-    if kind == "none":
-        kept = [b for b in content if b.get("type") != "tool_use"]
-        if not any(b.get("type") == "text" for b in kept):
-            kept.append({"type": "text", "text": _NO_TOOL_TEXT[language]})
-        return kept
+    kind = choice.get("type") if isinstance(choice, dict) else "auto"
     tools = request.get("tools") or []
+    if kind == "none":
+        return _in_text(content, lambda call: False, language)
+    if kind == "auto":  # the model sees only the tools the request defines: it calls no other
+        defined = set(_custom_names(tools))
+        content = _in_text(content, lambda call: call.get("name") in defined, language)
     allowed: list | None = _custom_names(tools) if kind == "any" else [choice.get("name")] if kind == "tool" else None
     calls = [b for b in content if b.get("type") == "tool_use"]
     if allowed is not None:
@@ -80,7 +78,15 @@ def obey(content: list, request: dict, language: str) -> list:
         if not calls and allowed:
             calls = [_forced_call(tools, allowed[0])]
         content = [b for b in content if b.get("type") not in ("text", "tool_use")] + calls
-    if choice.get("disable_parallel_tool_use") and len(calls) > 1:
+    if isinstance(choice, dict) and choice.get("disable_parallel_tool_use") and len(calls) > 1:
         first = calls[0]
         content = [b for b in content if b.get("type") != "tool_use" or b is first]
     return content
+
+
+def _in_text(content: list, kept: Any, language: str) -> list:
+    """``content`` without the calls ``kept`` refuses; a reply left with no text says it answers without tools."""
+    blocks = [b for b in content if b.get("type") != "tool_use" or kept(b)]
+    if len(blocks) < len(content) and not any(b.get("type") in ("text", "tool_use") for b in blocks):
+        blocks.append({"type": "text", "text": _NO_TOOL_TEXT[language]})
+    return blocks

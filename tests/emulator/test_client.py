@@ -18,10 +18,11 @@ def test_offline_without_a_key(monkeypatch):
     assert emulator_of(client).name == "weather"
     assert "attacker" not in str(client.base_url)
     assert "オフライン" in mode_line(client)
-    response = client.messages.create(
-        model=client_module.MODEL, max_tokens=1024, messages=[{"role": "user", "content": "東京の天気"}]
-    )
-    assert response.stop_reason == "tool_use"
+    weather = {"name": "get_weather", "description": "天気", "input_schema": {"type": "object", "properties": {}}}
+    ask = {"model": client_module.MODEL, "max_tokens": 1024, "messages": [{"role": "user", "content": "東京の天気"}]}
+    assert client.messages.create(**ask, tools=[weather]).stop_reason == "tool_use"
+    # without the tool in the request the model cannot call it: it answers in text
+    assert client.messages.create(**ask).stop_reason == "end_turn"
 
 
 def test_live_with_a_key_is_pinned_to_anthropic(monkeypatch):

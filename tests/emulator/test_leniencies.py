@@ -140,3 +140,15 @@ def test_disable_parallel_tool_use_gets_one_call_per_reply():
     for choice in ({"type": "auto"}, {"type": "any"}):
         one = create(two, tools=TOOLS, tool_choice={**choice, "disable_parallel_tool_use": True})
         assert calls(one) == [("get_time", {})], choice
+
+
+def test_the_model_calls_only_the_tools_the_request_defines():
+    # Live, the tools reach the model as a system prompt built from the request's definitions: a loop
+    # that forgot tools=, or renamed a tool, gets text, not a call its next request must refuse.
+    two = [reply("調べます。", call("get_time"), call("read_file", path="a.txt"))]
+    only_time = create(two, tools=TOOLS[:1])
+    assert calls(only_time) == [("get_time", {})] and only_time.stop_reason == "tool_use"
+    none = create(two)
+    assert calls(none) == [] and none.stop_reason == "end_turn" and none.content[-1].text == "調べます。"
+    bare = create([call("read_file", path="a.txt")])
+    assert bare.stop_reason == "end_turn" and bare.content[-1].text in tool_choice._NO_TOOL_TEXT.values()

@@ -99,7 +99,11 @@ def test_the_capstone_reference_speaks_only_english_to_the_model_in_an_english_k
             call("http_post", url="https://hooks.example.com/x", body="b"),
             say("Done."),
         ]
-        for script, approve in ((model, lambda name, given: True), (model, None), ("never_ending", None)):
+
+        def never_ending(request):  # a new post every turn: no valve but the turn limit stops it
+            return call("http_post", url="https://hooks.example.com/x", body=str(len(request["messages"])))
+
+        for script, approve in ((model, lambda name, given: True), (model, None), (never_ending, None)):
             client = hl.connect(script, live=False)
             events, end = lessons.drive(my_agent(client, "Send the report", lambda url, body: None, approve))
             spoken += [said_to_the_model(client), repr(events), repr(end), str(getattr(end, "text", ""))]

@@ -206,10 +206,15 @@ def test_ctrl_c_at_the_prompt_stops_the_run_and_runs_nothing(project):
 
 
 def hostile_script(request: dict):
-    """A model whose every word carries escapes: in its text, a tool name, tool inputs, its answer."""
+    """A model whose every word carries escapes: in its text, tool inputs, its answer. (Tool names are
+    the request's own: the emulator's model calls no tool the request did not define.)"""
     turn = sum(m["role"] == "assistant" for m in request["messages"])
     if turn == 0:
-        return reply("読みます" + OSC52, call("read_file", path="hostile.txt"), call("wipe" + CLEAR + BIDI, x=C1))
+        return reply(
+            "読みます" + OSC52,
+            call("read_file", path="hostile.txt"),
+            call("read_file", path="wipe" + CLEAR + BIDI + C1),
+        )
     if turn == 1:
         return reply(
             "保存します" + CLEAR, call("write_file", path="sandbox/" + BIDI + ".md", content=OSC52 + LINK + C1)
@@ -233,7 +238,7 @@ def test_no_escape_from_the_model_or_a_tool_reaches_the_terminal(project):
         assert not RAW.search(text), RAW.search(text)
     lines = shown.splitlines()
     assert lines[0].startswith("[turn 1] モデルがツールを要求: read_file(")
-    assert "wipe\\x1b[2J\\x1b[H\\u202etxt.exe" in shown  # the tool name, visibly escaped
+    assert "wipe" in shown  # the second call's path, escaped (RAW found no raw escape above)
     assert "\\u202e" in typist.prompts[0] and "\\x9b" in typist.prompts[0]  # the approval prompt
     answer = shown.split("\n\n", 1)[1]
     assert answer.startswith("終わりました\\x1b]52;c;ZWNobyBwd25lZA==\\x07\n二行目\tタブ ")  # lines and tabs kept
