@@ -64,7 +64,8 @@ def _forced_call(tools: list, name: str) -> dict:
 def obey(content: list, request: dict, language: str) -> list:
     """The script's blocks as the request's ``tool_choice`` lets the model answer."""
     choice = request.get("tool_choice")
-    kind = choice.get("type") if isinstance(choice, dict) else "auto"
+    choice = choice if isinstance(choice, dict) else {"type": "auto"}
+    kind = choice.get("type")
     tools = request.get("tools") or []
     if kind == "none":
         return _in_text(content, lambda call: False, language)
@@ -78,7 +79,7 @@ def obey(content: list, request: dict, language: str) -> list:
         if not calls and allowed:
             calls = [_forced_call(tools, allowed[0])]
         content = [b for b in content if b.get("type") not in ("text", "tool_use")] + calls
-    if isinstance(choice, dict) and choice.get("disable_parallel_tool_use") and len(calls) > 1:
+    if choice.get("disable_parallel_tool_use") and len(calls) > 1:
         first = calls[0]
         content = [b for b in content if b.get("type") != "tool_use" or b is first]
     return content
