@@ -167,9 +167,24 @@ def interleaves_manually(family: str, betas: frozenset) -> bool:
 LAST_TURN_THINKING = frozenset({"claude-haiku-4-5", "claude-sonnet-4-5"})
 
 
+def _row_of(model: object) -> ModelSpec | None:
+    return MODELS.get(model) if isinstance(model, str) else None
+
+
 def keeps_prior_thinking(model: object) -> bool:
-    row = MODELS.get(model) if isinstance(model, str) else None
+    row = _row_of(model)
     return row is None or row.family not in LAST_TURN_THINKING
+
+
+def cache_family(model: object) -> str:
+    """Whose cache a request reads: the model's family (a dated id and its alias share one)."""
+    row = _row_of(model)
+    return row.family if row else str(model)
+
+
+def default_thinking(model: object) -> str:
+    row = _row_of(model)
+    return row.thinking_default if row else "adaptive"
 
 
 _ALWAYS_ADAPTIVE = {"enabled": ENABLED_REJECTED, "disabled": DISABLED_REJECTED}

@@ -37,10 +37,11 @@ from functools import lru_cache
 from typing import Any
 
 from . import wire
-from .models import keeps_prior_thinking
+from .models import cache_family, default_thinking, keeps_prior_thinking
 from .seals import sealed_tokens
 
 THINKING_KINDS = ("thinking", "redacted_thinking")
+STRIPPED = {"type": "stripped_thinking"}  # what a stripped block is to the cache key: the prompt ends differently
 
 __all__ = [
     "REQUEST_OVERHEAD",
@@ -176,6 +177,11 @@ class _Counter:
         self.running = hashlib.sha256() if track else None
         self.trail: list = []
 
+    def mix(self, value: Any) -> None:
+        """Part of the cache key that is no block of the prompt (the model, the request's settings)."""
+        if self.running is not None:
+            self.running.update(cache_key_bytes(value))
+
     def add(self, tokens: int, marker: Any = None, block: Any = None) -> None:
         self.total += tokens
         marked = isinstance(marker, dict)
@@ -214,11 +220,13 @@ def estimate_request(request: dict, track: bool = False) -> RequestEstimate:
     so only a request that asks for caching pays it.
     """
     counter = _Counter(track)
+    counter.mix(cache_family(request.get("model")))  # the cache is per model
     tools = request.get("tools") or []
     if tools:
         counter.add(TOOLS_SYSTEM_PROMPT_TOKENS)
     for tool in tools:
         counter.add(TOOL_DEFINITION_OVERHEAD + value_tokens(tool), _marker(tool), tool)
+    counter.mix(request.get("speed") or "standard")  # speed invalidates the system prompt and messages
     system = request.get("system")
     if system:
         counter.add(SYSTEM_OVERHEAD)
@@ -227,6 +235,7 @@ def estimate_request(request: dict, track: bool = False) -> RequestEstimate:
         else:
             for block in system:
                 counter.add(_block_tokens(block), _marker(block), block)
+    counter.mix(_message_settings(request))
     messages = request.get("messages") or []
     stripped = stripped_before(request)
     for index, message in enumerate(messages):
@@ -238,7 +247,9 @@ def estimate_request(request: dict, track: bool = False) -> RequestEstimate:
             for block in content:
                 markers = _markers(block)
                 gone = index < stripped and isinstance(block, dict) and block.get("type") in THINKING_KINDS
-                counter.add(0 if gone else _block_tokens(block), markers[-1] if markers else None, block)
+                counter.add(
+                    0 if gone else _block_tokens(block), markers[-1] if markers else None, STRIPPED if gone else block
+                )
                 counter.breakpoints += max(len(markers) - 1, 0)
     top = request.get("cache_control")
     if isinstance(top, dict):
@@ -251,6 +262,24 @@ def estimate_request(request: dict, track: bool = False) -> RequestEstimate:
             counter.trail[-1] = (total, digest, True)
     return RequestEstimate(
         counter.total, counter.prefix, counter.hour_prefix, counter.breakpoints, tuple(counter.trail)
+    )
+
+
+def _message_settings(request: dict) -> tuple:
+    """What the prompt caching page's table says invalidates the messages' cache when it changes: the
+    thinking parameters, the effort (the model's default, ``high``, as when it is left out), the tool
+    choice and the structured output format (the structured outputs page)."""
+    thinking = request.get("thinking")
+    thinking = thinking if isinstance(thinking, dict) else {"type": default_thinking(request.get("model"))}
+    config = request.get("output_config")
+    config = config if isinstance(config, dict) else {}
+    choice = request.get("tool_choice") or {"type": "auto"}
+    return (
+        thinking.get("type"),
+        thinking.get("budget_tokens"),
+        config.get("effort") or "high",
+        choice,
+        config.get("format"),
     )
 
 

@@ -133,3 +133,32 @@ def test_each_emulator_holds_its_own_cache():
     assert first.respond(request)[2]["usage"]["cache_creation_input_tokens"] > 0
     assert first.respond(request)[2]["usage"]["cache_read_input_tokens"] > 0
     assert second.respond(request)[2]["usage"]["cache_read_input_tokens"] == 0
+
+
+@pytest.mark.parametrize(
+    ("change", "keeps"),
+    [
+        ({}, "all"),
+        ({"output_config": {"effort": "high"}}, "all"),  # the default, said out loud
+        ({"output_config": {"effort": "low"}}, "system"),
+        ({"thinking": {"type": "disabled"}}, "system"),
+        ({"tool_choice": {"type": "none"}}, "system"),
+        ({"model": "claude-opus-5"}, "nothing"),  # the cache is per model
+        ({"model": "claude-opus-5", "speed": "fast"}, "nothing"),
+    ],
+)
+def test_what_a_changed_setting_leaves_of_the_cache(change, keeps):
+    # The prompt caching page's table: effort, thinking and tool choice invalidate the messages' cache,
+    # the system prompt's stays; another model reads nothing.
+    client = emulated_client([say("はい")], max_retries=0)
+    system = [{"type": "text", "text": NOTE * 12, "cache_control": {"type": "ephemeral"}}]
+    words = [{"type": "text", "text": "要点を教えて。" * 200, "cache_control": {"type": "ephemeral"}}]
+    request = {"model": MODEL, "max_tokens": 1024, "system": system, "messages": [{"role": "user", "content": words}]}
+    first = client.messages.create(**request).usage
+    again = client.messages.create(**{**request, **change}).usage
+    whole = first.cache_creation_input_tokens
+    read = {"all": whole, "nothing": 0}.get(keeps)
+    if keeps == "system":
+        assert 0 < again.cache_read_input_tokens < whole and again.cache_creation_input_tokens > 0
+    else:
+        assert again.cache_read_input_tokens == read
