@@ -167,6 +167,20 @@ def _leaves_an_object_open(schema: object) -> bool:
     return False
 
 
+def _not_an_object(schema: dict) -> str | None:
+    """What the API says of a tool's input_schema that is no object at its top: ``{}`` (a no-argument
+    tool written short) gets the public 400 ``….input_schema.type: Field required``, a top-level union
+    ``… does not support oneOf, allOf, or anyOf at the top level`` (Hmbown/Codewhale #4329); another
+    ``type`` is refused in pydantic's words (inferred)."""
+    if "type" not in schema:
+        return ".type: Field required"
+    if schema["type"] != "object":
+        return ".type: Input should be 'object'"
+    if any(key in schema for key in ("oneOf", "allOf", "anyOf")):
+        return ": input_schema does not support oneOf, allOf, or anyOf at the top level"
+    return None
+
+
 def _check_tools(tools: list) -> ApiError | None:
     names: set[str] = set()
     for i, tool in enumerate(tools):
@@ -175,6 +189,8 @@ def _check_tools(tools: list) -> ApiError | None:
             continue
         if not is_valid_schema(tool["input_schema"]):
             return _bad(INVALID_SCHEMA.format(i=i))
+        if problem := _not_an_object(tool["input_schema"]):
+            return _bad(f"tools.{i}.custom.input_schema{problem}")
         if tool.get("strict") is True and _leaves_an_object_open(tool["input_schema"]):
             return _bad(STRICT_OPEN_OBJECT.format(i=i))
         if tool["name"] in names:

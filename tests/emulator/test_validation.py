@@ -178,6 +178,25 @@ def test_an_error_result_with_nothing_to_read_is_refused(client, content):
     assert client.messages.create(model=MODEL, max_tokens=1024, messages=messages, tools=TOOLS).content
 
 
+@pytest.mark.parametrize(
+    ("schema", "said"),
+    [
+        ({}, "tools.0.custom.input_schema.type: Field required"),  # a no-argument tool written short
+        ({"properties": {"path": {"type": "string"}}}, "tools.0.custom.input_schema.type: Field required"),
+        ({"anyOf": [{"type": "object"}]}, "tools.0.custom.input_schema.type: Field required"),
+        ({"type": "string"}, "tools.0.custom.input_schema.type: Input should be 'object'"),
+        (
+            {"type": "object", "oneOf": [{"required": ["a"]}, {"required": ["b"]}]},
+            "tools.0.custom.input_schema: input_schema does not support oneOf, allOf, or anyOf at the top level",
+        ),
+    ],
+)
+def test_a_tools_input_schema_is_an_object_at_its_top(client, schema, said):
+    tools = [{"name": "get_time", "description": "the time", "input_schema": schema}]
+    error = rejected(client, messages=[{"role": "user", "content": "q"}], tools=tools)
+    assert error.api_message == said
+
+
 def test_tool_blocks_without_tools(client):
     messages = [
         {"role": "user", "content": "q"},
