@@ -42,6 +42,7 @@ from .roundtrip import history_error, turn_mode
 from .scenarios import resolve_script
 from .shape import billed_output, shape_reply
 from .sse import encode_stream
+from .strict import formatted
 from .system_messages import without_system_messages
 from .thinking import Mode, ToolState, make_tool_id, mode_of, sign_blocks, think, without_text_in_omitted
 from .tokens import RequestEstimate, estimate_request, in_tokenizer
@@ -274,7 +275,7 @@ class Emulator:
         # reads the whole history: a script counts its own turns there.
         compacted = compacted_view(request) is not request
         scripted = self.reply_for(request if compacted else managed.request)
-        content = obey([dict(b) for b in scripted.content], request, reply_language(request))
+        content = formatted(obey([dict(b) for b in scripted.content], request, reply_language(request)), request)
         scripted = replace(scripted, content=tuple(content))  # the stop reason follows what is sent
         choice = request.get("tool_choice")
         forced = isinstance(choice, dict) and choice.get("type") in ("any", "tool")

@@ -42,7 +42,7 @@ def tool_choice_error(request: dict) -> str | None:
     return None
 
 
-def _placeholder(schema: object) -> object:
+def placeholder(schema: object) -> object:
     """The simplest value a JSON Schema accepts (enough for a forced call's required fields)."""
     if not isinstance(schema, dict):
         return None
@@ -52,13 +52,13 @@ def _placeholder(schema: object) -> object:
     kind = kind[0] if isinstance(kind, list) and kind else kind
     if kind == "object":
         properties = schema.get("properties") or {}
-        return {k: _placeholder(properties.get(k)) for k in schema.get("required") or () if isinstance(k, str)}
+        return {k: placeholder(properties.get(k)) for k in schema.get("required") or () if isinstance(k, str)}
     return {"string": "", "integer": 0, "number": 0, "boolean": False, "array": []}.get(kind)
 
 
 def _forced_call(tools: list, name: str) -> dict:
     tool = next(t for t in tools if isinstance(t, dict) and t.get("name") == name)
-    return {"type": "tool_use", "name": name, "input": _placeholder(tool.get("input_schema")) or {}}
+    return {"type": "tool_use", "name": name, "input": placeholder(tool.get("input_schema")) or {}}
 
 
 def obey(content: list, request: dict, language: str) -> list:

@@ -39,6 +39,7 @@ from .models import interleaves_manually, is_known, spec
 from .parameters import image_mismatch, parameter_error
 from .request_schema import BETA_FIELDS, COUNT_TOKENS, CREATE
 from .roundtrip import config_error
+from .strict import STRICT_OPEN_OBJECT, leaves_an_object_open, structured_error
 from .system_messages import system_message_error
 from .thinking import mode_of
 from .tool_choice import tool_choice_error
@@ -141,32 +142,6 @@ def _check_system_messages(request: dict) -> ApiError | None:
     return _bad(refusal) if refusal else None
 
 
-# A strict tool's schema must close every object; Bedrock relays the API's 400 as quoted in vercel/ai #20681.
-STRICT_OPEN_OBJECT = "tools.{i}.custom: For 'object' type, 'additionalProperties' must be explicitly set to false"
-
-
-def _leaves_an_object_open(schema: object) -> bool:
-    """Whether any object in the schema, nested ones included, lacks ``additionalProperties: false``."""
-    waiting = [schema]
-    while waiting:
-        node = waiting.pop()
-        if not isinstance(node, dict):
-            continue
-        kind = node.get("type")
-        if (kind == "object" or (isinstance(kind, list) and "object" in kind)) and node.get(
-            "additionalProperties"
-        ) is not False:
-            return True
-        for key in ("properties", "$defs", "definitions"):
-            if isinstance(node.get(key), dict):
-                waiting.extend(node[key].values())
-        for key in ("anyOf", "allOf", "oneOf", "prefixItems"):
-            if isinstance(node.get(key), list):
-                waiting.extend(node[key])
-        waiting.append(node.get("items"))
-    return False
-
-
 def _not_an_object(schema: dict) -> str | None:
     """What the API says of a tool's input_schema that is no object at its top: ``{}`` (a no-argument
     tool written short) gets the public 400 ``….input_schema.type: Field required``, a top-level union
@@ -191,7 +166,7 @@ def _check_tools(tools: list) -> ApiError | None:
             return _bad(INVALID_SCHEMA.format(i=i))
         if problem := _not_an_object(tool["input_schema"]):
             return _bad(f"tools.{i}.custom.input_schema{problem}")
-        if tool.get("strict") is True and _leaves_an_object_open(tool["input_schema"]):
+        if tool.get("strict") is True and leaves_an_object_open(tool["input_schema"]):
             return _bad(STRICT_OPEN_OBJECT.format(i=i))
         if tool["name"] in names:
             return _bad("tools: Tool names must be unique.")
@@ -335,7 +310,7 @@ def validate(
     error = error or _check_tools(request.get("tools") or []) or _check_system_messages(request)
     if error:
         return error, []
-    refusal = tool_choice_error(request) or parameter_error(request)
+    refusal = tool_choice_error(request) or parameter_error(request) or structured_error(request)
     if refusal:
         return _bad(refusal), []
     error, has_tool_blocks = _check_messages(request["messages"])
