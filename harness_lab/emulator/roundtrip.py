@@ -78,6 +78,12 @@ THINKING_NOT_FIRST = (
     "thinking or redacted_thinking. Found {found}."
 )
 
+# A public 400 (tailcallhq/forgecode #1195, the raw body): a prefill holding thinking while none runs.
+THINKING_IN_PREFILL = (
+    "messages.{n}.content.0: When thinking is disabled, an `assistant` message in the final position cannot "
+    "contain `thinking`. To use thinking blocks, enable `thinking` in your request."
+)
+
 
 def _bad(message: str) -> ApiError:
     return ApiError(400, message)
@@ -234,7 +240,11 @@ def _prefill_error(merged: list[Merged], mode: Mode) -> ApiError | None:
     the thinking page says "You can't pre-fill the assistant response while thinking is on", and the
     live 400 is the must-start one (public reports quote it with "but found `text`")."""
     final = merged[-1] if merged else None
-    if final is None or final.role != "assistant" or not final.content or mode.kind != "enabled":
+    if final is None or final.role != "assistant" or not final.content:
+        return None
+    if mode.kind == "disabled" and any(isinstance(b, dict) and b.get("type") in THINKING_KINDS for b in final.content):
+        return _bad(THINKING_IN_PREFILL.format(n=final.index))
+    if mode.kind != "enabled":
         return None
     found = _first_type(final.content)
     return None if found in THINKING_KINDS else _bad(MUST_START_WITH_THINKING.format(n=final.index, found=found))

@@ -352,6 +352,20 @@ def test_a_prefill_while_manual_thinking_is_on_is_refused_where_prefill_is_taken
     assert client.messages.create(**request, messages=prefilled).stop_reason == "end_turn"  # thinking off: taken
 
 
+def test_a_prefill_holding_thinking_is_refused_while_thinking_is_off():
+    client = emulated_client([say("続きです")], max_retries=0)
+    request = {"model": "claude-haiku-4-5", "max_tokens": 2048, "tools": TOOLS}
+    thinking = {**request, "thinking": {"type": "enabled", "budget_tokens": 1024}}
+    made = client.messages.create(**thinking, messages=[{"role": "user", "content": TASK}])
+    block = hl_messages.assistant(made.content)["content"][0]
+    assert block["type"] == "thinking"
+    prefilled = [{"role": "user", "content": TASK}, {"role": "assistant", "content": [block]}]
+    assert refused(client, request, prefilled) == (
+        "messages.1.content.0: When thinking is disabled, an `assistant` message in the final position cannot "
+        "contain `thinking`. To use thinking blocks, enable `thinking` in your request."
+    )
+
+
 def test_with_the_interleaved_header_a_manual_budget_may_pass_max_tokens_where_it_interleaves():
     """The extended thinking page: with interleaving "budget_tokens can exceed max_tokens"; Opus 4.6's manual
     mode does not interleave, and Haiku 4.5 ignores the header."""
