@@ -235,6 +235,12 @@ def _reaches_keyring() -> bool:
     from .syscall_filter import number
 
     keyctl = number("keyctl")
+    try:  # the keys' names and sizes, which /proc lists without any keyctl
+        with open("/proc/keys", "rb") as f:
+            if f.read(1):
+                return True
+    except OSError:
+        pass
     if keyctl is None:  # a machine the filter does not know: the netlink finding already says so
         return False
     get_keyring_id, session_keyring = 0, -3

@@ -22,7 +22,7 @@ bounding set, then ``capset``), and ``no_new_privs`` is set, so learner code bel
 that namespace may have no user namespace below it, so learner code cannot get them back in one
 of its own (where it could mount a tmpfs of any size, memory no limit here would count). Last, a
 seccomp filter (``syscall_filter.py``) refuses the socket families whose queues no memory cgroup
-counts, keyrings and inotify.
+counts, keyrings and inotify; ``/proc/keys`` is masked, and open files are capped per process.
 """
 
 from __future__ import annotations
@@ -40,6 +40,11 @@ FOLDER = "/nb"  # the notebook's private folder inside the sandbox (bwrap create
 TMPFS = {"/tmp": "64m", "/dev/shm": "8m", FOLDER: "64m"}
 FILE_LIMIT = 64 << 20  # bytes a learner process may write into one file (RLIMIT_FSIZE)
 PROCESS_LIMIT = 256  # processes of the notebook's user namespace (RLIMIT_NPROC counts per namespace)
+# Open files per process (RLIMIT_NOFILE, hard): the kernel's file table is the machine's, and 256
+# processes of bwrap's 20,000 each once filled it, failing a classmate graded beside. 128 (x 256) is far
+# below it, and keeps the epoll watches a process can make (about (files / 2) squared) under the
+# per-user limit a normal user's run shares with the instructor.
+OPEN_FILES = 128
 
 _CLONE_NEWNS = 0x00020000
 _CLONE_NEWIPC = 0x08000000
@@ -97,6 +102,7 @@ def enter(files: dict[str, bytes]) -> None:
     write_files(FOLDER, files)
     resource.setrlimit(resource.RLIMIT_FSIZE, (FILE_LIMIT, FILE_LIMIT))
     resource.setrlimit(resource.RLIMIT_NPROC, (PROCESS_LIMIT, PROCESS_LIMIT))
+    resource.setrlimit(resource.RLIMIT_NOFILE, (OPEN_FILES, OPEN_FILES))
     _drop_capabilities(libc)
     syscall_filter.install()  # uncounted socket queues, io_uring, keyrings, inotify
 
@@ -109,6 +115,10 @@ def _close_devices(libc: ctypes.CDLL) -> None:
     # left one out would be refused. statvfs reports them with the mount flags' own bits.
     kept = os.statvfs("/dev").f_flag & (os.ST_NOSUID | os.ST_NODEV | os.ST_NOEXEC)
     _check(libc.mount(None, b"/dev", None, _MS_REMOUNT | _MS_BIND | _MS_RDONLY | kept, None), "remount /dev")
+    # /proc/keys lists the keys the caller's uid can view (id, name, size) even with keyctl refused:
+    # the sandbox's user is the instructor's when a normal user grades. Masked as containers mask it.
+    for listing in (b"/proc/keys", b"/proc/key-users"):
+        _check(libc.mount(b"/dev/null", listing, None, _MS_BIND, None), f"mask {listing.decode()}")
 
 
 def write_files(folder: str, files: dict[str, bytes]) -> None:

@@ -227,6 +227,29 @@ while len(_held) < 200 and (_fd := _libc.inotify_init1(0)) >= 0:
 raise RuntimeError(f"inotify: {len(_held)} held, then errno {_ctypes.get_errno()}")
 """
 
+# Open files until refused (the machine's file table was filled this way), then read the key listing.
+FILES_AND_KEYS = """
+import resource as _resource
+_soft, _hard = _resource.getrlimit(_resource.RLIMIT_NOFILE)
+try:
+    _resource.setrlimit(_resource.RLIMIT_NOFILE, (_hard * 2, _hard * 2))
+    _raised = "raised"
+except (ValueError, OSError):
+    _raised = "kept"
+_held = []
+try:
+    while len(_held) < 100_000:
+        _held.append(open("/dev/null"))
+except OSError:
+    pass
+_count = len(_held)
+for _file in _held:
+    _file.close()
+with open("/proc/keys", "rb") as _f:
+    _keys = len(_f.read())
+raise RuntimeError(f"files: hard {_hard}, {_raised}, {_count} held; keys listed: {_keys} bytes")
+"""
+
 # In each criterion's child, answer in the judge's place: a summary whose shown default is 30 MB.
 BIG_HINT = """
 from harness_lab.grading import bridge as _bridge, sandbox as _sandbox

@@ -27,7 +27,7 @@ import uuid
 from pathlib import Path
 
 import pytest
-from attacks import BIG_HINT, DEVICES, INOTIFY, KEYRING_THIEF, PTYS, WITH_A_SESSION_KEY
+from attacks import BIG_HINT, DEVICES, FILES_AND_KEYS, INOTIFY, KEYRING_THIEF, PTYS, WITH_A_SESSION_KEY
 from class_submissions import FILES, answer_cells, instructor_config, needs_sandbox, right, solution  # noqa: F401
 from test_hostile_class import rows, with_code
 
@@ -283,6 +283,24 @@ def test_learner_code_cannot_take_the_users_inotify_instances(public):
     done = grade_class(subs, report, **as_a_normal_user(public))
     assert done.returncode == 0, done.stdout + done.stderr
     assert f"RuntimeError: inotify: 0 held, then errno {errno.ENOSYS}" in message(report), message(report)
+
+
+@needs_sandbox
+@pytest.mark.parametrize("who", ["the caller", "a normal user"])
+def test_learner_code_opens_few_files_and_lists_no_keys(public, who):
+    """One notebook's 230 processes once filled the machine's file table and failed a classmate graded
+    beside it; run by a normal user, /proc/keys listed the instructor's keys by name."""
+    subs, report = attacked(public, FILES_AND_KEYS)
+    how = as_a_normal_user(public) if who == "a normal user" else {}
+    key = (sys.executable, "-c", WITH_A_SESSION_KEY, f"sk-ant-api03-{uuid.uuid4().hex}")  # a key to list
+    done = command_as(["grade-class", subs, "--out", report, "--timeout", "8"], prefix=key, **how)
+    if done.returncode == 77:
+        pytest.skip("no session keyring can be made here")
+    assert done.returncode == 0, done.stdout + done.stderr
+    shown = message(report)
+    assert "files: hard 128, kept," in shown and "keys listed: 0 bytes" in shown, shown
+    held = int(shown.split(" held")[0].rsplit(" ", 1)[1])
+    assert held <= 128, shown
 
 
 @needs_sandbox
