@@ -7,23 +7,10 @@ Each wrong entry: (piece, the wrong function, the point it fails (1-based), the 
 
 from __future__ import annotations
 
-import json
-
 from harness_lab.lessons.lesson2 import run_tools as good_run_tools
 from harness_lab.lessons.lesson5 import HIGH_IMPACT
 from tests.lessons.answers6 import RIGHT_RUN_AGENT, variant
-
-MODEL = "claude-sonnet-5"
-
-
-def _result(block, output) -> dict:
-    text = output if isinstance(output, str) else json.dumps(output, ensure_ascii=False)
-    return {"type": "tool_result", "tool_use_id": block.id, "content": text}
-
-
-def _error(block, err) -> dict:
-    return {"type": "tool_result", "tool_use_id": block.id, "content": f"失敗: {err}", "is_error": True}
-
+from tests.lessons.answers_audit import MODEL, _error, _result
 
 # --- run_tools: one list for every call --------------------------------------------------------
 
