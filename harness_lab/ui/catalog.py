@@ -223,8 +223,8 @@ add(
             "The history when turn {k}'s response arrived (request {number}; message count: {messages})",
         ),
         "ui.timeline.same": (
-            "…（{n} 件省略。どのターンでも同じ始まりです）",
-            "… ({n} messages left out: every turn starts with them)",
+            "（{n} 件省略。どのターンでも同じ始まりです）",
+            "({n} messages left out: every turn starts with them)",
         ),
         "ui.timeline.added": ("このターンで増えたメッセージ（{n} 件）", "What this turn added (message count: {n})"),
         "ui.timeline.growth": (
