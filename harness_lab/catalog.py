@@ -22,8 +22,8 @@ CORE: dict[str, tuple[str, str]] = {
         "Reached the cost limit of ${limit}, so the harness stopped itself (estimated ${used}).",
     ),
     "stop.token_budget_preflight": (
-        "次のリクエストは見積もり {estimate} トークンで、予算 {limit} を超える（使用済み {used}）ので送らずに停止します",
-        "The next request is estimated at {estimate} tokens and would cross the budget of {limit} ({used} used), so the harness stopped without sending it.",
+        "次のリクエストは、プロンプトの見積もり {prompt} と返事の上限 max_tokens {reply} を足すと予算 {limit} を超える（使用済み {used}）ので、送らずに停止します",
+        "The next request's estimated prompt ({prompt} tokens) plus its reply's ceiling, max_tokens ({reply}), would cross the budget of {limit} ({used} used), so the harness stopped without sending it.",
     ),
     "stop.no_progress": (
         "{window}ターン連続で同一のツール呼び出しでした（{signature}）。空回りと判定し、自分から停止します",

@@ -75,11 +75,9 @@ class Run:
             raise RuntimeError(t("usage.not_started"))
         if valves is not None:
             self.valves = checks.valves(valves)
-        if s.pending is not None and self._held_at == "before_tools" and s.pending_user:
-            s.set_aside()  # NoProgress held a repeat and the person redirected
         if isinstance(self.end, Finished) and not s.follow_up():  # no new instruction for a finished run
             return _replay(self.end)
-        return self._new_generator()
+        return self._new_generator(s.pending is not None and self._held_at == "before_tools" and bool(s.pending_user))
 
     def fork(
         self,
@@ -142,7 +140,7 @@ class Run:
         """Ask each valve of ``step``; the first stop message ends the run there."""
         valves = [valve for valve in self.valves if valve.step == step]
         if step == "before_send" and valves:
-            self.state.next_prompt = self.estimate()
+            self.state.next_prompt, self.state.next_reply = self.estimate(), self.max_tokens
         for valve in valves:
             if reason := valve.check(self.state):
                 self._held_at = step
@@ -169,15 +167,17 @@ class Run:
             return self.state.finish()
         return self.state.stopped(reason or "unexpected", abnormal_stop(response), drop=True)  # never run a cut call
 
-    def _new_generator(self) -> Generator[Event, Any, Finished | Stopped]:
+    def _new_generator(self, aside: bool = False) -> Generator[Event, Any, Finished | Stopped]:
         if self._gen is not None:  # an older one still suspended leaves its response held back
             self._gen.close()
-        self._gen = self._drive()
+        self._gen = self._drive(aside)
         return self._gen
 
-    def _drive(self) -> Generator[Event, Any, Finished | Stopped]:
+    def _drive(self, aside: bool = False) -> Generator[Event, Any, Finished | Stopped]:
         self.end, self._held_at = None, None
         try:
+            if aside:  # NoProgress held a repeat and the person redirected: answered unrun, a turn of its own
+                yield self.state.turn(*self.state.set_aside(), self.valves)
             self.end = yield from self.loop()
         except (ToolsInterrupted, ToolsFailed) as cut:  # tools ran: record them, so no resume repeats one
             response = self.state.pending

@@ -67,6 +67,7 @@ class RunState:
     pending_message: Message | None = None  # ``pending`` as a history message, made when it arrived
     pending_user: list[str] = field(default_factory=list)  # steering texts for after the next tool results
     next_prompt: int = 0  # estimated size of the request about to go out (read at before_send)
+    next_reply: int = 0  # the most its reply may cost: the request's max_tokens (read at before_send)
     model: str = ""  # the model id, for price tables
     laps: list[Lap] = field(default_factory=list)  # one Lap per committed turn (for ``Run.fork``)
     record: Record = field(default_factory=Record)  # every call's result and every answer to an ask (fork.py)
@@ -125,9 +126,14 @@ class RunState:
         self.pending_user = []
         return True
 
-    def set_aside(self) -> None:
-        """Answer a held-back repeat without running it: the person has redirected (lesson 5)."""
-        self.commit([tool_result(c["id"], t("result.skipped_steered"), True) for c in self.pending_calls()])
+    def set_aside(self) -> tuple[Any, list[Block]]:
+        """Answer a held-back repeat without running it: the person has redirected (lesson 5).
+
+        Returns the response and the results it got, for the turn's event."""
+        response = self.pending
+        results = [tool_result(c["id"], t("result.skipped_steered"), True) for c in self.pending_calls()]
+        self.commit(results)
+        return response, results
 
     def calls(self, turn: int) -> list[Block]:
         """The tool calls of finished turn ``turn`` (1-based), as ``{"id", "name", "input"}``: what to fork on."""

@@ -245,7 +245,7 @@ tool_impls = {
 
 
 def say_no(name, tool_input):
-    print(f"[approve] {name} を実行しようとしています → n（拒否）")
+    print(f"[承認] {name} を実行しようとしています → n（拒否）")
     return False
 
 

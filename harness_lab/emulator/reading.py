@@ -78,6 +78,14 @@ def last_results(request: dict) -> list[Result]:
     ]
 
 
+def instruction(request: dict) -> str:
+    """Text a person added after the tool results of the last user message (``run.steer``), or ""."""
+    messages = request.get("messages") or ()
+    if not messages or messages[-1].get("role") != "user" or not last_results(request):
+        return ""
+    return _text(messages[-1].get("content"))
+
+
 def first_user_text(request: dict) -> str:
     """The text of the first user message (the task the run started with)."""
     for message in request.get("messages") or ():

@@ -20,7 +20,15 @@ from datetime import datetime
 from typing import Any
 
 from ..text import t
-from .reading import Result, assistant_turns, first_user_text, last_results, reply_language, results_by_name
+from .reading import (
+    Result,
+    assistant_turns,
+    first_user_text,
+    instruction,
+    last_results,
+    reply_language,
+    results_by_name,
+)
 from .replies import Reply, as_reply, call, reply, say
 
 __all__ = ["SCENARIOS", "resolve_script", "scenario", "scenario_names"]
@@ -243,8 +251,15 @@ def never_ending(request: dict) -> Reply:
     return call("read_file", path=f"notes/{assistant_turns(request) + 1:03d}.md")
 
 
-@_register("spinning", "spins: read_file(path='notes.txt') with the same input every turn")
+@_register("spinning", "spins: read_file(path='notes.txt') with the same input every turn, until a person steers")
 def spinning(request: dict) -> Reply:
+    if instruction(request):  # a steer after a no-progress stop: a real model takes the hint
+        en = _en(request)
+        return say(
+            "Understood: I will stop retrying notes.txt. It could not be read."
+            if en
+            else "指示どおり、notes.txt を読み直すのはやめます。このファイルは読めませんでした。"
+        )
     return call("read_file", path="notes.txt")
 
 

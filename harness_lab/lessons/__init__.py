@@ -160,6 +160,23 @@ def guessed(guess: dict) -> bool:
     return isinstance(guess, dict) and any(value is not None for value in guess.values())
 
 
+# The course numbers its valves (弁1-弁4, lesson 6); a guess may name one either way.
+_VALVE_NUMBERS = {"max_turns": 1, "token_budget": 2, "no_progress": 3, "approval": 4}
+
+
+def _same(guess: Any, actual: Any) -> bool:
+    """A guess matches by meaning: "400" for 400, "弁1" or "valve 1" for max_turns."""
+    if guess == actual:
+        return True
+    if not isinstance(guess, str):
+        return False
+    said = "".join(guess.split()).lower()
+    if isinstance(actual, int) and not isinstance(actual, bool):
+        return said.replace(",", "") == str(actual)
+    number = _VALVE_NUMBERS.get(actual) if isinstance(actual, str) else None
+    return said == str(actual).lower() or (number is not None and said in (f"弁{number}", f"valve{number}"))
+
+
 def compare(guess: dict, actual: dict) -> bool:
     """A prediction against what happened, one line per number; True when every guess was right.
 
@@ -174,7 +191,7 @@ def compare(guess: dict, actual: dict) -> bool:
         if said.get(what) is None:
             lines.append(t("lesson.predict.blank", what=what))
             right = False
-        elif said[what] == value:
+        elif _same(said[what], value):
             lines.append(t("lesson.predict.right", what=what, actual=value))
         else:
             lines.append(t("lesson.predict.wrong", what=what, guess=said[what], actual=value))

@@ -80,8 +80,8 @@ add(
         # predictions
         "lesson.predict.right": ("○ {what}: 予想どおり {actual}", "[RIGHT] {what}: {actual}, as you predicted"),
         "lesson.predict.wrong": (
-            "× {what}: 予想 {guess} → 実際は {actual}。どこで数え違えたか、上の図とコードで確かめましょう",
-            "[WRONG] {what}: you said {guess}, it was {actual}. Find where the count differs in the diagram and the code above",
+            "× {what}: 予想 {guess} → 実際は {actual}。予想とどこで食い違ったか、上のコードと出力でたどってみましょう",
+            "[WRONG] {what}: you said {guess}, it was {actual}. Trace the code and outputs above to find where they part from your reasoning",
         ),
         "lesson.predict.blank": (
             "△ {what}: 予想が空欄なので、答えはまだ伏せます",

@@ -73,15 +73,28 @@ add(
         "ui.status.running": ("実行中…", "Running…"),
         "ui.status.paused": ("ターンの合間で一時停止しています", "Paused between turns"),
         "ui.status.finished": ("◎ 完了 (stop_reason: {stop_reason})", "◎ Finished (stop_reason: {stop_reason})"),
-        "ui.status.stopped": (
-            "× 停止: {reason}（「再開」で続けられます）",
-            "× Stopped: {reason} (press Resume to go on)",
+        "ui.status.stopped": ("× 停止: {reason}", "× Stopped: {reason}"),
+        "ui.status.hint_resume": ("（「再開」で続けられます）", " (press Resume to go on)"),
+        "ui.status.hint_limit": ("（上限を上げて「再開」で続けられます）", " (raise the limit, then press Resume)"),
+        "ui.status.hint_steer": (
+            "（同じ呼び出しをまた出すだけなので、モデルへの指示を書いてから「再開」を押してください。"
+            "繰り返しは実行せずに、指示を送ります）",
+            " (it would only repeat the same calls: write an instruction for the model, then press Resume; the "
+            "repeat is not run, and your instruction goes out instead)",
         ),
         "ui.status.error": (
             "× エラーで止まりました: {error}（履歴はそのままです。原因を直してから「再開」か resume() で続けられます）",
             "× Stopped by an error: {error} (the history is intact: fix the cause, then Resume or resume())",
         ),
-        "ui.stop.denied_on_stop": ("停止ボタンが押されたため拒否しました", "Denied because Stop was pressed"),
+        "ui.status.error_hand_written": (
+            "× エラーで止まりました: {error}（手書きのループには再開がないので、原因を直してからセルをもう一度実行してください）",
+            "× Stopped by an error: {error} (a hand-written loop has no resume: fix the cause, then run its cell again)",
+        ),
+        "ui.stop.interrupted_hand_written": (
+            "中断しました。手書きのループには再開（resume）がないので、続けるにはセルをもう一度実行して最初から走らせます",
+            "Interrupted. A hand-written loop has no resume: run its cell again to start over",
+        ),
+        "ui.stop.denied_on_stop": ("停止ボタンが押されました", "Stop was pressed"),
         "ui.diagram.title": ("エージェントループと4つの制御弁", "The agent loop and its four control valves"),
         "ui.diagram.request": ("リクエスト送信", "send request"),
         "ui.diagram.response": ("応答を受け取る", "receive response"),
@@ -120,6 +133,9 @@ add(
         "ui.plot.burn_title": ("モデルへのリクエストごとのトークン消費", "Tokens burned per model request"),
         "ui.plot.total_title": ("累計トークンと予算", "Cumulative tokens against the budget"),
         "ui.plot.compare_title": ("実行の比較: 累計トークン", "Runs compared: cumulative tokens"),
+        "ui.plot.compare_usd_title": ("実行の比較: 累計の費用", "Runs compared: cumulative cost"),
+        "ui.plot.request_usd_title": ("リクエストごとの費用", "Cost of each request"),
+        "ui.plot.by": ('by は "tokens" か "usd" です（{got} を受け取りました）', 'by is "tokens" or "usd" (got {got})'),
         "ui.plot.call": ("モデルへのリクエスト（回目）", "model request (nth)"),
         "ui.card.turn_approvals": ("ターン {number} — 承認待ち", "turn {number} — waiting for approval"),
         "ui.plot.tokens": ("トークン", "tokens"),
@@ -170,12 +186,18 @@ add(
             "speed={speed!r} は使えません。{known} のどれかを渡してください",
             "speed={speed!r} is not one of {known}",
         ),
+        "ui.steer.label": ("操舵の指示", "steer"),
+        "ui.steer.placeholder": ("例: 別のやり方を試して", "e.g. try another way"),
         "ui.tab.conversation": ("会話", "conversation"),
         "ui.tab.timeline": ("タイムライン", "timeline"),
         "ui.tab.context": ("コンテキスト", "context"),
         "ui.notice.resumed": (
             "再開できます: 「次のターン」か「最後まで」で進めてください",
             "Ready to go on: press Next turn or Run to end",
+        ),
+        "ui.notice.steer_first": (
+            "空回りで止まった実行は、このまま再開しても同じ呼び出しでまた止まります。モデルへの指示を書いてから「再開」を押してください",
+            "A run stopped for spinning would stop again on the same calls: write an instruction for the model, then press Resume",
         ),
         "ui.notice.no_limit": (
             "この停止は上限のある制御弁によるものではないので、上限は変えられません",
@@ -267,9 +289,9 @@ add(
             "{ids}: an edited result and a new answer cannot both be given; the answer decides the result "
             "(allowed: what the call returns; denied: the denial). Give one or the other",
         ),
-        "ui.timeline.limit_for": ("{valve} の上限", "{valve} limit"),
+        "ui.timeline.limit_for": ("{valve}の上限", "{valve} limit"),
         "ui.timeline.fork_button": ("ターン {k} から分岐して実行", "Fork from turn {k} and run"),
-        "ui.timeline.fork_panel": ("{label} の操作パネル", "{label}: its panel"),
+        "ui.timeline.fork_panel": ("{label}の操作パネル", "{label}: its panel"),
         "ui.timeline.fork_button_none": ("ターンを選ぶと分岐できます", "Pick a turn to fork"),
         "ui.compare.title": ("元の実行と分岐の比較", "The original run and its forks"),
         "ui.compare.original": ("元の実行", "original"),

@@ -22,7 +22,7 @@ COLORS = {
     "system": "#7f7f7f",
     "user_text": "#4a7bd0",
     "assistant_text": "#e08a00",
-    "thinking": "#8a6fb0",
+    "thinking": "#d4589a",  # far from the tool definitions' purple: the two sit side by side
     "tool_use": "#b5651d",
     "tool_result": "#3f9a5a",
     "other": "#17a2b8",
@@ -35,19 +35,19 @@ OPEN_ROWS = 12  # older requests fold under one line
 
 
 def _row_text(row: Any) -> str:
-    parts = t("ui.context.joiner").join(f"{t(f'ui.context.{p}')} {row.parts[p]}" for p in PARTS if row.parts[p])
+    parts = t("ui.context.joiner").join(f"{t(f'ui.context.{p}')} {row.parts[p]:,}" for p in PARTS if row.parts[p])
     line = t(
         "ui.context.row",
         number=row.request_number,
-        total=row.total,
-        output=row.output,
-        used=row.used,
-        window=row.window,
+        total=f"{row.total:,}",
+        output=f"{row.output:,}",
+        used=f"{row.used:,}",
+        window=f"{row.window:,}",
         share=f"{row.share * 100:.1f}",
         parts=parts,
     )
     if row.cache_read or row.cache_write:
-        line += " " + t("ui.context.cache", read=row.cache_read, write=row.cache_write)
+        line += " " + t("ui.context.cache", read=f"{row.cache_read:,}", write=f"{row.cache_write:,}")
     if row.estimated:
         line += " " + t("ui.context.estimated")
     return line
@@ -97,7 +97,7 @@ def context_card(run: Any) -> Card:
         f'background:{color};margin-right:3px"></span>{html.escape(label)}</span>'
         for label, color in keys
     )
-    note = t("ui.context.scale", total=scale)
+    note = t("ui.context.scale", total=f"{scale:,}")
     shown = "".join(_row_html(row, scale) for row in rows[-OPEN_ROWS:])
     older = ""
     if len(rows) > OPEN_ROWS:

@@ -165,16 +165,24 @@ class Controller:
             return self.outcome or self.error
         return self._interrupt()
 
-    def resume(self, limit: int | None = None) -> bool:
+    def resume(self, limit: int | None = None, steer: str | None = None) -> bool:
         """Continue after a stop or an error (fix its cause first): a fresh generator, same run.
 
         ``limit`` raises the limit of the valve that stopped the run (「再開」 with a new number). A
         limit that would stop the run again at once is refused with a notice, and nothing changes.
+        ``steer`` is an instruction for the model (``run.steer``); after a no-progress stop it is what
+        lets the run go on, since without one the held-back repeat would stop it again at once.
         Returns whether the run can go on.
         """
-        if not isinstance(self.outcome, Stopped) and self.error is None:
+        if not self.resumable:
             return False
         if limit is not None and not self._raise_limit(limit):
+            self._changed()
+            return False
+        if steer is not None and steer.strip():
+            self.run.steer(steer)
+        elif self.needs_steer():
+            self.notice = t("ui.notice.steer_first")
             self._changed()
             return False
         self._gen = self.run.resume()
@@ -183,6 +191,16 @@ class Controller:
         self.notice = t("ui.notice.resumed")
         self._changed()
         return True
+
+    @property
+    def resumable(self) -> bool:
+        """Whether 「再開」 has something to go on with: a stopped or failed Run (a hand-written loop has no resume)."""
+        return self.recorded and (isinstance(self.outcome, Stopped) or self.error is not None)
+
+    def needs_steer(self) -> bool:
+        """Whether the run stopped on a repeat that only an instruction from a person gets past."""
+        stopped = isinstance(self.outcome, Stopped) and self.outcome.cause == "no_progress"
+        return stopped and self.recorded and not self.run.state.pending_user
 
     def stopped_by_limit(self) -> Any:
         """The valve with a ``limit`` that stopped the run, or None."""
@@ -260,8 +278,9 @@ class Controller:
         state = getattr(self.run, "state", None)
         return Stopped(
             cause="interrupted",
-            reason=t("stop.interrupted"),
-            turns=getattr(state, "turns", 0),
+            # A hand-written loop's generator is gone once interrupted: it has no resume() to go on with.
+            reason=t("stop.interrupted") if self.recorded else t("ui.stop.interrupted_hand_written"),
+            turns=getattr(state, "turns", sum(isinstance(e, Turn) for e in self.entries)),
             usage=getattr(state, "usage", Usage()),
             messages=tuple(getattr(self.run, "messages", ())),
         )
@@ -274,7 +293,12 @@ class Controller:
             # interrupt, so close it and say so ourselves.
             self._gen.close()
             return self._take(self._interrupted_event())
-        return self._advance(lambda: self._gen.throw(KeyboardInterrupt()))
+        try:
+            return self._advance(lambda: self._gen.throw(KeyboardInterrupt()))
+        except KeyboardInterrupt:
+            # A hand-written loop (lesson 6) need not catch it; left alone it would reach the kernel
+            # from a button's handler. The loop stood at a yield, so its history is whole.
+            return self._take(self._interrupted_event())
 
     # --- time travel ------------------------------------------------------------------------------
 
@@ -343,11 +367,13 @@ class Controller:
 
     def status_text(self) -> str:
         if self.error is not None:
-            return t("ui.status.error", error=one_line(self.error))
+            return t("ui.status.error" if self.recorded else "ui.status.error_hand_written", error=one_line(self.error))
         if isinstance(self.outcome, Finished):
             return t("ui.status.finished", stop_reason=self.outcome.stop_reason)
         if isinstance(self.outcome, Stopped):
-            return t("ui.status.stopped", reason=self.outcome.reason)
+            stopped = t("ui.status.stopped", reason=self.outcome.reason)
+            # A Resume that was refused says why; otherwise, what Resume needs here.
+            return f"{stopped} — {self.notice}" if self.notice else stopped + self._resume_hint(self.outcome)
         if self.pending is not None:
             return t("ui.status.waiting")
         if self.running:
@@ -355,6 +381,16 @@ class Controller:
         if self.notice:
             return self.notice
         return t("ui.status.ready") if not self.entries else t("ui.status.paused")
+
+    def _resume_hint(self, stop: Stopped) -> str:
+        if self.needs_steer():
+            return t("ui.status.hint_steer")
+        if self.stopped_by_limit() is not None:
+            return t("ui.status.hint_limit")
+        # An interrupt's own message already says whether the run can be resumed.
+        if stop.cause == "interrupted" or not self.resumable:
+            return ""
+        return t("ui.status.hint_resume")
 
     def _first_message(self) -> Card | None:
         if self.prompt is not None:

@@ -57,7 +57,9 @@ def _dead_rules(dead: str) -> str:
 
 
 _CSS = (
-    ".hl-stepper .jupyter-widgets-disconnected::before { display: none; }\n"
+    # ipywidgets' broken-link icon: the panel's own box carries the class too, not only its children.
+    ":is(.hl-stepper.jupyter-widgets-disconnected, .hl-stepper .jupyter-widgets-disconnected)::before "
+    "{ display: none; }\n"
     + "".join(map(_dead_rules, DEAD))
     + f".hl-stepper .hl-stepper {_LINE} {{ display: none !important; }}\n"
     + ".hl-stepper :is(.jupyter-button, .widget-toggle-button):disabled { filter: grayscale(1); opacity: 0.45; }\n"

@@ -275,8 +275,15 @@ def compare_runs(
     runs: Mapping[str, Any],
     budget: int | None = None,
     usd_prices: Mapping[str, float] | None = None,
+    by: str = "tokens",
 ) -> Figure:
-    """Several runs side by side: running totals (stops marked) and per-turn prompt size."""
+    """Several runs side by side: running totals (stops marked) and per-turn prompt size.
+
+    ``by="usd"`` draws dollars instead (the running cost, and each request's cost): prompt caching
+    sends as many tokens as before, so only its price shows the difference.
+    """
+    if by not in ("tokens", "usd"):
+        raise ValueError(t("ui.plot.by", got=repr(by)))
     if usd_prices is not None:
         _prices(usd_prices)
     _font()
@@ -290,10 +297,11 @@ def compare_runs(
         xs = list(range(1, len(usages) + 1))
         longest = max(longest, len(xs))
         color = RUN_COLORS[i % len(RUN_COLORS)]
-        usd = sum(run_cost_usd(u, source, usd_prices) for u in usages)
-        running = _cumulative(u.total for u in usages)
-        total.plot(xs, running, marker="o", color=color, label=f"{label} (${usd:.4f})")
-        prompt.plot(xs, [u.prompt_tokens for u in usages], marker="o", color=color, label=label)
+        costs = [run_cost_usd(u, source, usd_prices) for u in usages]
+        running = _cumulative(costs if by == "usd" else [u.total for u in usages])
+        total.plot(xs, running, marker="o", color=color, label=f"{label} (${sum(costs):.4f})")
+        each = costs if by == "usd" else [u.prompt_tokens for u in usages]
+        prompt.plot(xs, each, marker="o", color=color, label=label)
         stop = _stop_label(_outcome(source))
         if stop and xs:
             total.plot([xs[-1]], [running[-1]], marker="X", markersize=11, color="#c8372d")
@@ -315,11 +323,11 @@ def compare_runs(
             fontsize=9,
             arrowprops={"arrowstyle": "-", "color": color, "linewidth": 0.8, "linestyle": ":"},
         )
-    total.set_title(t("ui.plot.compare_title"))
-    prompt.set_title(t("ui.plot.prompt_title"))
+    total.set_title(t("ui.plot.compare_usd_title" if by == "usd" else "ui.plot.compare_title"))
+    prompt.set_title(t("ui.plot.request_usd_title" if by == "usd" else "ui.plot.prompt_title"))
     for ax in (total, prompt):
         ax.set_xlabel(t("ui.plot.call"))
-        ax.set_ylabel(t("ui.plot.tokens"))
+        ax.set_ylabel(t("ui.plot.usd" if by == "usd" else "ui.plot.tokens"))
         ax.set_ylim(bottom=0)
         ax.set_xticks(range(1, longest + 1))
         ax.legend(loc="upper left", fontsize=9)

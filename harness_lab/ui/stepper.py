@@ -154,6 +154,12 @@ class Stepper(Controller):
             layout=widgets.Layout(width="15em", display="none"),
             style={"description_width": "initial"},
         )
+        self.steer_input = widgets.Text(
+            placeholder=t("ui.steer.placeholder"),
+            description=t("ui.steer.label"),
+            layout=widgets.Layout(width="28em", display="none"),
+            style={"description_width": "initial"},
+        )
         self.speed = widgets.ToggleButtons(
             options=[(t(f"ui.speed.{k}"), k) for k in SPEEDS],
             value=speed,
@@ -201,7 +207,14 @@ class Stepper(Controller):
             pages += [(self.timeline.widget, "ui.tab.timeline"), (self.context_html, "ui.tab.context")]
         self.tabs = widgets.Tab(children=[page for page, _ in pages], titles=[t(key) for _, key in pages])
         controls = widgets.HBox(
-            [self.next_button, self.all_button, self.stop_button, self.resume_button, self.limit_input],
+            [
+                self.next_button,
+                self.all_button,
+                self.stop_button,
+                self.resume_button,
+                self.limit_input,
+                self.steer_input,
+            ],
             layout=widgets.Layout(flex_flow="row wrap"),
         )
         # The line that says why a dead panel's buttons do nothing sits right above those buttons.
@@ -221,7 +234,9 @@ class Stepper(Controller):
 
     def _resume_clicked(self) -> None:
         limit = self.limit_input.value if self.stopped_by_limit() is not None else None
-        self.resume(limit=limit)
+        steer = self.steer_input.value if self.needs_steer() else None
+        if self.resume(limit=limit, steer=steer):
+            self.steer_input.value = ""
 
     def _approval_panel(self, request: ApprovalRequest) -> None:
         """Fresh 許可/拒否 buttons bound to this one tool_use id."""
@@ -320,12 +335,12 @@ class Stepper(Controller):
         self.next_button.disabled = self.done or waiting or self.running
         self.all_button.disabled = self.done or waiting or self.running
         self.stop_button.disabled = self.done or not self.started  # at rest there is nothing to stop
-        resumable = isinstance(self.outcome, Stopped) or self.error is not None
-        self.resume_button.layout.display = None if resumable else "none"
+        self.resume_button.layout.display = None if self.resumable else "none"
         limited = self.stopped_by_limit()
         if limited is not None and self.limit_input.layout.display == "none":
             self.limit_input.value = suggested_limit(limited.limit)
         self.limit_input.layout.display = None if limited is not None else "none"
+        self.steer_input.layout.display = None if self.needs_steer() else "none"
         if self.pending is not None:
             self._approval_panel(self.pending)
             self.approval_box.layout.display = "flex"

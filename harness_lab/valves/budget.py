@@ -107,8 +107,8 @@ class TokenBudget:
 
     It sits at the top of the loop body (``loop_top``), as lesson 6's 弁2 does. With
     ``preflight=True`` it moves to ``before_send`` and also refuses to send a request whose estimated
-    prompt size would cross the limit: checking after the response is too late when one request
-    alone can blow the budget.
+    prompt, plus the most its reply may cost (``max_tokens``), would cross the limit: checking after
+    the response is too late when one request alone can blow the budget.
     """
 
     limit: int = 40_000
@@ -134,8 +134,15 @@ class TokenBudget:
 
     def check(self, state: RunState) -> str | None:
         used = state.usage.total
-        if self.preflight and used < self.limit < used + state.next_prompt:
-            return t("stop.token_budget_preflight", estimate=state.next_prompt, limit=self.limit, used=used)
+        # The reply is paid for too, and it may run to max_tokens: only both together keep the run inside.
+        if self.preflight and used < self.limit < used + state.next_prompt + state.next_reply:
+            return t(
+                "stop.token_budget_preflight",
+                prompt=state.next_prompt,
+                reply=state.next_reply,
+                limit=self.limit,
+                used=used,
+            )
         if used >= self.limit:
             return t("stop.token_budget", limit=self.limit, used=used)
         if self.usd is not None and self.spent_usd(state) >= self.usd:

@@ -406,7 +406,7 @@ print("\n".join(loop_lines[at:at + 4]))  # Run.loop から: stop_reason の分�
 #
 # 冒頭の Stepper を最後まで進めます（パネルの「最後まで」ボタンと同じです）。3ターンのあと、4回目の応答が求めた
 # `notes/004.md` を読む前に止まります。止まったときの履歴は tool_result の user メッセージで終わっていて、そのまま API に送れます。
-# 4回目の応答は `run.state.pending` に保留され、上限を上げた弁に取り替えて `run.resume(...)` すると、同じ履歴のまま続きます。
+# 4回目の応答は `run.state.pending` に保留されます。弁の上限を上げて再開すると（パネルの「再開」。コードでは `s.resume(limit=5)` で、中では `run.resume()` を呼びます）、同じ履歴のまま続きます。
 
 # %%
 s.run_all()
@@ -418,7 +418,8 @@ print("履歴の最後:", last["role"], [b["type"] for b in last["content"]])
 print("保留中の応答が求めている呼び出し:", [c["input"] for c in hl.tool_calls(run.state.pending.content)])
 print("この履歴をそのまま送ると:", send(hl.connect("never_ending", live=False), run.messages).stop_reason)
 
-end = hl.drain(run.resume(valves=[hl.MaxTurns(5)]))  # 上限 5 の弁に取り替えて続ける
+s.resume(limit=5)  # 止めた弁の上限を 5 に上げて、同じ run を続ける（パネルも同じ run を映したまま）
+end = s.run_all()
 print(f"{type(end).__name__} ({end.cause}) / 終わったターン {end.turns} / リクエスト {run.state.model_calls} 回")
 
 # %% [markdown]

@@ -154,7 +154,8 @@ from harness_lab.ui import compare_runs
 
 reasons = []
 edited = run_loop(hl.connect("twenty_turns", live=False), PROMPT, edit_at=10, reasons=reasons, cache_control={"type": "ephemeral"})
-compare_runs({"キャッシュなし": plain, "キャッシュあり": cached, "11回目の前に先頭を書き換え": edited})
+# 送るトークンの数はキャッシュがあってもなくても同じなので、図は費用（USD）で描きます
+compare_runs({"キャッシュなし": plain, "キャッシュあり": cached, "11回目の前に先頭を書き換え": edited}, by="usd")
 
 # %%
 print("書き換えた実行の、各リクエストのキャッシュ読み込み:", [u.cache_read_input_tokens for u in edited])

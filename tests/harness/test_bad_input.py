@@ -11,7 +11,6 @@ import io
 from pathlib import Path
 
 import pytest
-from conftest import history_problems
 
 import harness_lab as hl
 from harness_lab.cli import main
@@ -19,6 +18,7 @@ from harness_lab.drain import drain
 from harness_lab.emulator import call, emulated_client, emulator_of, say
 from harness_lab.events import Decision, Finished
 from harness_lab.loop import Run
+from tests.history_check import history_problems
 
 
 @pytest.fixture(autouse=True)

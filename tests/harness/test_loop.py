@@ -141,7 +141,11 @@ def test_no_progress_then_steering_sets_the_repeat_aside_and_goes_on(check_histo
     assert isinstance(end, Stopped) and end.cause == "no_progress" and len(emu.requests) == 2
     assert isinstance(drain(harness.resume()), Stopped) and len(emu.requests) == 2  # no new instruction: same stop
     harness.steer("別のファイルを探して")
-    end = drain(harness.resume())
+    gen = harness.resume()
+    aside = next(gen)  # the repeat answered unrun is a turn of its own, so a panel or a trace shows what went out
+    assert isinstance(aside, Turn) and aside.results[0]["content"] == t("result.skipped_steered")
+    assert len(emu.requests) == 2 and harness.state.laps[-1].steering == ("別のファイルを探して",)
+    end = drain(gen)
     assert isinstance(end, Finished) and end.text == "別の方法で終えました"
     assert spy.names() == ["read_file"]  # the repeat never ran
     sent = emu.requests[2]["messages"][-1]["content"]
@@ -186,8 +190,9 @@ def test_token_budget_stops_and_history_stays_valid(check_history):
 
 
 def test_token_budget_preflight_refuses_before_sending(check_history):
-    # Measure a run first, then set the limit just above what two turns cost: the post-check lets the
-    # third request go out; the preflight check refuses it, because its prompt alone crosses the line.
+    # Measure a run first, then set the limit just above what two requests cost: the post-check lets a
+    # request go out that crosses the line; the preflight counts its prompt and the most its reply may
+    # cost (max_tokens), and refuses to send it.
     _, client, spy = setup("budget_burning")
     totals = []
     run(
@@ -201,12 +206,22 @@ def test_token_budget_preflight_refuses_before_sending(check_history):
     emu, client, spy = setup("budget_burning")
     late = run(client, "analyse", tools=spy.tools, valves=[MaxTurns(50), TokenBudget(limit)])
     assert late.usage.total >= limit and len(spy.calls) == 2
+    sent_late = len([r for r in emu.requests if "max_tokens" in r])
     emu, client, spy = setup("budget_burning")
     early = run(client, "analyse", tools=spy.tools, valves=[MaxTurns(50), TokenBudget(limit, preflight=True)])
     assert early.stop.cause == "token_budget" and early.usage.total < limit
-    assert len([r for r in emu.requests if "max_tokens" in r]) == 2  # the third was never sent
-    assert str(limit) in early.stop.reason and early.stop.reason != late.stop.reason
+    assert len([r for r in emu.requests if "max_tokens" in r]) < sent_late  # the crossing one was never sent
+    assert str(limit) in early.stop.reason and "1024" in early.stop.reason and early.stop.reason != late.stop.reason
     check_history(early.messages, definitions(spy))
+
+
+@pytest.mark.parametrize("limit", [1_500, 4_000, 9_000, 20_000, 33_333])
+def test_a_preflight_budget_never_ends_over_its_limit(limit):
+    # Estimating only the prompt let the reply's output carry the run past the line (notebook 03 ended
+    # at 20,175 of 20,000); counting max_tokens as well makes "stays inside" hold for any limit.
+    _, client, spy = setup("budget_burning")
+    outcome = run(client, "analyse", tools=spy.tools, valves=[MaxTurns(50), TokenBudget(limit, preflight=True)])
+    assert outcome.stop.cause == "token_budget" and outcome.usage.total <= limit
 
 
 def test_ask_with_no_approver_denies_and_the_tool_is_never_entered(check_history):

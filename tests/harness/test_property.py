@@ -8,7 +8,6 @@ again; a stopped run must also resume to a valid history.
 
 from __future__ import annotations
 
-from conftest import history_problems
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -18,6 +17,7 @@ from harness_lab.loop import Run
 from harness_lab.tools import tool
 from harness_lab.valves import Approval, MaxTurns, NoProgress, Policy, TokenBudget
 from tests.examples import examples
+from tests.history_check import history_problems
 from tests.script_strategies import replies as replies_over
 
 NAMES = ["ok", "boom", "gate", "banned", "ghost"]  # ghost is not wired: an unknown tool

@@ -111,6 +111,11 @@ def test_preflight_refuses_a_request_that_would_cross_the_line():
     assert valve.check(state) is None
     state.next_prompt = 101
     assert "101" in valve.check(state)
+    state.next_prompt, state.next_reply = 60, 41  # the reply may cost up to max_tokens: it counts too
+    assert "41" in valve.check(state)
+    state.next_reply = 40
+    assert valve.check(state) is None
+    state.next_reply = 0
     state.usage, state.next_prompt = Usage(1000, 0), 0
     assert "1000" in valve.check(state)  # spent already: stopped whatever the estimate
 

@@ -170,6 +170,25 @@ def test_predictions_are_compared_one_line_each(capsys):
     assert lines[-1] == t("lesson.predict.blank", what="rounds")
 
 
+@pytest.mark.parametrize(
+    "guess, actual, right",
+    [
+        ("400", 400, True),  # the guess cell invites "200 か 400": a quoted number is the same number
+        (" 1,000 ", 1000, True),
+        ("弁1", "max_turns", True),  # the notebooks' own name for the valve
+        ("Valve 4", "approval", True),
+        ("MAX_TURNS", "max_turns", True),
+        ("弁2", "max_turns", False),
+        ("401", 400, False),
+        ("400", "400x", False),
+        (True, 1, True),  # Python's own equality stays as it was
+        ("True", 1, False),
+    ],
+)
+def test_a_guess_matches_by_meaning_not_by_type(capsys, guess, actual, right):
+    assert lessons.compare({"it": guess}, {"it": actual}) is right
+
+
 def test_the_stepper_steps_a_hand_written_loop_turn_by_turn():
     from harness_lab.emulator import emulated_client
     from harness_lab.events import Finished, Turn

@@ -119,7 +119,7 @@ def test_the_four_contenders_count_as_the_lesson_says(tmp_path):
 
 def test_the_package_stop_leaves_a_history_that_resumes(shipped):
     nb, _ = shipped
-    resumed = cell_after(nb, "run.resume(valves=")
+    resumed = cell_after(nb, "s.resume(limit=5)")
     assert "履歴の最後: user ['tool_result']" in resumed and "{'path': 'notes/004.md'}" in resumed
     assert "Stopped (max_turns) / 終わったターン 5 / リクエスト 6 回" in resumed
 

@@ -385,6 +385,41 @@ def test_stop_resume_and_run_to_end_through_an_approval(lab, live):
     assert (sandbox / "report.md").read_text(encoding="utf-8").startswith("# 週次レポート")
 
 
+def test_a_no_progress_stop_is_steered_past_from_the_panel(live):
+    from playwright.sync_api import expect
+
+    panel = _panel(live, 6)
+    status = panel.locator(".hl-status")
+    _button(panel, "最後まで").click()
+    expect(status).to_contain_text("空回り", timeout=30_000)
+    expect(status).to_contain_text("モデルへの指示を書いてから")
+    _button(panel, "再開").click()  # nothing written yet: the same repeat would stop it again
+    expect(status).to_contain_text("このまま再開しても")
+    panel.locator(".widget-inline-hbox", has_text="操舵の指示").locator("input").fill("notes.txt はもう読まなくていい")
+    _button(panel, "再開").click()
+    expect(status).to_contain_text("再開できます")
+    _button(panel, "最後まで").click()
+    expect(status).to_contain_text("◎ 完了", timeout=30_000)
+    expect(panel.locator(".hl-answer")).to_contain_text("notes.txt を読み直すのはやめます")
+    expect(panel.locator(".hl-transcript")).to_contain_text("notes.txt はもう読まなくていい")
+
+
+def test_stop_on_a_hand_written_panel_ends_its_run_and_keeps_the_kernel(live):
+    from playwright.sync_api import expect
+
+    panel = _panel(live, 7)
+    status = panel.locator(".hl-status")
+    panel.locator(".widget-toggle-button", has_text="ゆっくり").click()
+    _button(panel, "最後まで").click()
+    expect(panel.locator(".hl-turn")).to_have_count(1, timeout=30_000)
+    _button(panel, "停止").click()  # the learner's generator does not catch the KeyboardInterrupt
+    expect(status).to_contain_text("手書きのループには再開（resume）がない", timeout=30_000)
+    expect(_button(panel, "再開")).to_be_hidden()
+    live.wait_for_timeout(2_000)  # a kernel killed by the interrupt would be restarting by now
+    expect(live.locator(".jp-Dialog")).to_have_count(0)
+    expect(live.locator(".jp-StatusBar-Widget", has_text="Idle").first).to_be_visible()
+
+
 def test_a_fork_from_turn_2_with_an_edited_result_ends_differently(live, tmp_path):
     from playwright.sync_api import expect
 
@@ -497,7 +532,7 @@ def test_at_1024_px_labels_stay_12_px_and_a_disabled_fork_button_looks_disabled_
         expect(live.locator("body[data-jp-theme-light='true']")).to_have_count(1, timeout=30_000)
 
 
-PANELS = (2, 3, 4, 5)  # the code cells that show a Stepper
+PANELS = (2, 3, 4, 5, 6, 7)  # the code cells that show a Stepper
 
 
 def test_day_1_ends_save_and_shut_the_kernel_down_with_the_notebook_open(lab, live):
@@ -586,6 +621,10 @@ def _check_last_state(page) -> None:
         expect(_line(panel)).to_be_visible(timeout=30_000)  # the line saying why it is dead
         expect(panel.locator(".hl-stale:visible")).to_have_count(1)  # once, not again for a fork inside it
         assert _button(panel, "次のターン").evaluate("(b) => getComputedStyle(b).pointerEvents") == "none"
+        icon = panel.evaluate(
+            "(p) => [getComputedStyle(p, '::before').display, getComputedStyle(p, '::before').content]"
+        )
+        assert icon[0] == "none" or icon[1] in ("none", "normal"), icon  # no broken-link icon: the line says it
     first = _panel(page, 2)
     expect(first.locator(".hl-status")).to_contain_text("◎ 完了")
     expect(first.locator(".hl-answer")).to_contain_text("保存しました")

@@ -92,7 +92,7 @@ def test_cache_reads_and_writes_show_when_present():
     assert rows[0].cache_write > 0 and rows[1].cache_read > 0
     assert all(sum(r.parts.values()) == r.total for r in rows)
     text = Stepper(run).context().text
-    assert t("ui.context.cache", read=rows[1].cache_read, write=rows[1].cache_write) in text
+    assert t("ui.context.cache", read=f"{rows[1].cache_read:,}", write=f"{rows[1].cache_write:,}") in text
 
 
 def test_a_live_run_scales_the_split_to_its_real_usage_and_says_it_is_an_estimate():
@@ -116,7 +116,7 @@ def test_the_gauge_is_a_card_against_the_context_window(make_run):
     assert html == s.context().html and html.count('class="hl-context-row"') == len(rows) == 15
     assert "<details>" in html  # older requests fold
     share = f"{rows[-1].used * 100 / CONTEXT_WINDOW:.1f}"
-    assert f"/ {CONTEXT_WINDOW} " in s.context().text and f"{share}%" in s.context().text
+    assert f"/ {CONTEXT_WINDOW:,} " in s.context().text and f"{share}%" in s.context().text
 
 
 def test_the_gauge_measures_against_the_runs_own_models_window():
@@ -126,7 +126,7 @@ def test_the_gauge_measures_against_the_runs_own_models_window():
     drain(run.start("README.md の1行目を読んで、それから今何時か教えて"))
     rows = context_rows(run)
     assert rows and {row.window for row in rows} == {200_000} != {CONTEXT_WINDOW}
-    assert "/ 200000 " in Stepper(run).context().text
+    assert "/ 200,000 " in Stepper(run).context().text
     assert {row.window for row in context_rows(run, window=5_000)} == {5_000}
 
 

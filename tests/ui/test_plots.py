@@ -72,6 +72,20 @@ def test_compare_runs_draws_one_line_per_run():
     assert labels[0].startswith("A ($") and labels[1].startswith("B ($")
 
 
+def test_compare_runs_by_usd_shows_what_caching_changes():
+    # The same tokens, read from the cache: the token plot cannot tell the runs apart, the dollar plot can.
+    plain = [Usage(1000 + 500 * i, 50) for i in range(4)]
+    cached = [Usage(1000, 50)] + [Usage(100, 50, 500, 900 + 500 * (i - 1)) for i in range(1, 4)]
+    by_tokens = compare_runs({"plain": plain, "cached": cached})
+    by_usd = compare_runs({"plain": plain, "cached": cached}, by="usd")
+    plain_tokens, cached_tokens = (line.get_ydata()[-1] for line in by_tokens.axes[0].get_lines()[:2])
+    plain_usd, cached_usd = (line.get_ydata()[-1] for line in by_usd.axes[0].get_lines()[:2])
+    assert plain_tokens == cached_tokens and cached_usd < plain_usd
+    assert by_usd.axes[0].get_ylabel() == t("ui.plot.usd") and by_usd.axes[1].get_title() == t("ui.plot.request_usd_title")
+    with pytest.raises(ValueError, match="usd"):
+        compare_runs({"plain": plain}, by="dollars")
+
+
 def test_output_is_deterministic():
     def png():
         buf = io.BytesIO()

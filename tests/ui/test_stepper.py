@@ -369,6 +369,37 @@ def test_resume_appears_after_a_stop_and_its_click_goes_on(make_run):
     assert run.state.turns == 2 and s.resume_button.layout.display == "none"
 
 
+def test_a_no_progress_stop_asks_for_an_instruction_and_resume_sends_it(make_run):
+    s = Stepper(make_run("spinning"), "notes.txt を読んで")
+    s.run_all()
+    assert s.outcome.cause == "no_progress" and s.needs_steer()
+    assert s.steer_input.layout.display is None and s.limit_input.layout.display == "none"
+    assert t("ui.status.hint_steer") in s.status_text()
+    calls = s.run.state.model_calls
+    click(s.resume_button)  # nothing written: the repeat would stop the run again at once
+    assert s.outcome.cause == "no_progress" and t("ui.notice.steer_first") in s.status.value
+    assert s.run.state.model_calls == calls
+    s.steer_input.value = "もう notes.txt は読まなくていいので、そこで終えて"
+    click(s.resume_button)
+    assert s.outcome is None and s.steer_input.value == "" and s.steer_input.layout.display == "none"
+    s.run_all()
+    assert isinstance(s.outcome, Finished) and s.run.state.model_calls == calls + 1
+    sent = s.run.messages[-2]["content"]  # the held repeat answered is_error, then the instruction
+    assert [b["type"] for b in sent] == ["tool_result", "text"] and sent[0]["is_error"]
+    shown = s.transcript().text  # the panel shows the repeat answered unrun, and the instruction after it
+    assert t("result.skipped_steered") in shown and "もう notes.txt は読まなくていいので" in shown
+
+
+def test_status_hints_name_what_resume_needs(make_run):
+    s = Stepper(make_run("never_ending", max_turns=2), "メモを順に読んで")
+    s.run_all()
+    assert s.status_text().endswith(t("ui.status.hint_limit"))
+    s = Stepper(make_run("never_ending"), "メモを順に読んで")
+    s.step()
+    s.stop()
+    assert s.outcome.cause == "interrupted" and s.status_text() == t("ui.status.stopped", reason=s.outcome.reason)
+
+
 def test_resume_raises_the_limit_that_stopped_the_run(make_run):
     run = make_run("never_ending", max_turns=2)
     s = Stepper(run, "メモを順に読んで")
@@ -379,6 +410,7 @@ def test_resume_raises_the_limit_that_stopped_the_run(make_run):
     click(s.resume_button)
     assert s.outcome.cause == "max_turns" and run.valves[0].limit == 2
     assert t("ui.notice.limit_too_low", limit=2, reading="2/2") == s.notice
+    assert s.notice in s.status.value  # shown, not only kept: the panel said nothing before
     s.limit_input.value = 4
     click(s.resume_button)
     assert run.valves[0].limit == 4 and s.outcome is None
@@ -581,6 +613,34 @@ def test_a_hand_written_loop_draws_lesson_6s_valves_and_no_signature_gauge():
         assert f"hl-valve-{valve}" in s.diagram_html.value
     assert "hl-valve-max_turns hl-fired" in s.diagram_html.value
     assert "signature" not in s.gauge_rows and t("ui.gauge.signature") not in repr(s)
+
+
+def test_stop_ends_a_hand_written_loop_that_does_not_catch_the_interrupt():
+    from harness_lab import lessons
+    from harness_lab.emulator import emulated_client
+
+    tools = [{"name": "read_file", "description": "Read a file.", "input_schema": {"type": "object"}}]
+    loop = lessons.HandWritten(_hand_written, emulated_client("never_ending"), tools, {"read_file": lambda path: "x"})
+    s = Stepper(loop, "メモを順に読んで")
+    s.step()
+    s.stop_button.click()  # the learner's generator lets KeyboardInterrupt through; the panel must not
+    assert s.outcome.cause == "interrupted" and s.error is None and s.next_button.disabled
+    assert s.outcome.turns == 1 and s.outcome.reason == t("ui.stop.interrupted_hand_written")
+    assert s.resume_button.layout.display == "none" and not s.resume()  # its generator is gone: no resume
+
+    hand = lessons.HandWritten(_hand_written, emulated_client("never_ending"), tools, {"read_file": lambda path: "x"})
+    paced = Stepper(hand, "x", speed="slow")
+
+    async def run_then_stop():  # the browser's case: 「最後まで」, then 「停止」 while it waits between turns
+        paced.all_button.click()
+        while not paced.entries and not paced.done:
+            await asyncio.sleep(0.01)
+        paced.stop_button.click()
+        while not paced.done:
+            await asyncio.sleep(0.01)
+
+    asyncio.run(asyncio.wait_for(run_then_stop(), timeout=60))
+    assert paced.outcome.cause == "interrupted" and paced.error is None
 
 
 def test_a_bare_loop_between_turns_draws_the_place_it_names(make_run):

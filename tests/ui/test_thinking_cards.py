@@ -129,7 +129,7 @@ def test_each_row_adds_its_responses_output_thinking_included():
     card_ = context_card(run)
     assert card_.html.count("hl-context-output") == len(rows)
     last = rows[-1]
-    assert f"{last.total} + " in card_.text and f"= {last.used} / {last.window}" in card_.text
+    assert f"{last.total:,} + " in card_.text and f"= {last.used:,} / {last.window:,}" in card_.text
     assert t("ui.context.output") in card_.html
 
 

@@ -93,7 +93,7 @@ def get_weather(city: str) -> dict:
 @hl.tool
 def get_forecast(city: str, days: int) -> list:
     """Return a city's forecast for the next `days` days (a toy implementation)"""
-    kinds = ["sunny ☀", "cloudy ☁", "rain ☂", "sun, then cloud ⛅", "cloud with sunny spells ⛅"]
+    kinds = ["sunny ☀", "cloudy ☁", "rain ☂", "sun, then cloud ☀→☁", "cloud with sunny spells ☁☀"]
     return [{"day": i + 1, "condition": kinds[i % 5], "high": 15 + i, "low": 8 + i} for i in range(days)]
 
 

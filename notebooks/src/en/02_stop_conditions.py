@@ -396,7 +396,7 @@ loop_lines = inspect.getsource(hl.Run.loop).splitlines()
 at = next(i for i, line in enumerate(loop_lines) if "wants_tools" in line)
 print("\n".join(loop_lines[at:at + 4]))  # from Run.loop: the stop_reason branch and loop_top
 
-# %% [markdown] ja="9658799e503a"
+# %% [markdown] ja="da9651a0d825"
 # | Line | Meaning |
 # |---|---|
 # | `if state.turns >= self.limit:` | Stop once the number of completed turns reaches the limit (`turns` goes up only after this point) |
@@ -406,19 +406,20 @@ print("\n".join(loop_lines[at:at + 4]))  # from Run.loop: the stop_reason branch
 #
 # Take the Stepper from the start to the end (the same as the panel's "Run to end" button). After three turns, it stops before reading
 # `notes/004.md`, which the fourth response asked for. The history it stops with ends in the user message of tool_result blocks, and can be sent to the API as it is.
-# The fourth response is held in `run.state.pending`; swap in a valve with a higher limit and `run.resume(...)` carries on with the same history.
+# The fourth response is held in `run.state.pending`. Raise the valve's limit and resume (the panel's Resume; in code `s.resume(limit=5)`, which calls `run.resume()`), and the run carries on with the same history.
 
 # %% ja="863147b51ce9"
 s.run_all()
 s
 
-# %% ja="7bd835966155"
+# %% ja="15027635ccd2"
 last = run.messages[-1]
 print("last message in the history:", last["role"], [b["type"] for b in last["content"]])
 print("calls the held-back response asks for:", [c["input"] for c in hl.tool_calls(run.state.pending.content)])
 print("sending this history as it is:", send(hl.connect("never_ending", live=False), run.messages).stop_reason)
 
-end = hl.drain(run.resume(valves=[hl.MaxTurns(5)]))  # carry on with a valve whose limit is 5
+s.resume(limit=5)  # raise the limit of the valve that stopped the run to 5 and go on (the panel still shows this run)
+end = s.run_all()
 print(f"{type(end).__name__} ({end.cause}) / completed turns: {end.turns} / requests: {run.state.model_calls}")
 
 # %% [markdown] ja="2be8479b324d"

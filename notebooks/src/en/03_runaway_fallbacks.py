@@ -1,11 +1,11 @@
-# %% [markdown] ja="f267084de092"
+# %% [markdown] ja="aab50923d16d"
 # # Lesson 4: Runaways and fallbacks — dead loops, spinning, and budget burnout
 #
 # **Agent harness basics: loops and control** · Notebook 3 of 6
 #
 # Previous: [Lesson 3: Stop conditions](02_stop_conditions.ipynb) | Next: [Lesson 5: Intervention and steering](04_human_in_the_loop.ipynb)
 #
-# **Time:** about 45 minutes (reading 30, writing and checking 6, running and predicting 8). To split it into two sittings, stop before "3. Read the no-progress valve" | **You need:** notebooks 01 and 02
+# **Time:** about 45 minutes (reading 31, writing and checking 6, running and predicting 8). To split it into two sittings, stop before "3. Read the no-progress valve" | **You need:** notebooks 01 and 02
 #
 # What does a loop that should stop, but doesn't, actually look like? This notebook sets off three runaways for real: a dead loop
 # that repeats the same lap, spinning on the same call, and budget burnout from a history that keeps growing.
@@ -320,13 +320,13 @@ plots.plot_token_burn(burn)
 # %% ja="b8a21f8c0de3"
 burn.context()  # what grows: the model's text, its thinking blocks, its tool_use blocks and the tool_result blocks
 
-# %% [markdown] ja="a9b62d83aa3e"
+# %% [markdown] ja="de8abc01e08d"
 # The input grows by the same step every time (the plot on the left), and the running total bends upward (right; the green dash-dot line is the estimated cost).
 #
 # ### The budget valve: count after receiving, or estimate before sending?
 #
 # At `loop_top`, `hl.TokenBudget(20_000)` compares the tokens used so far (input, output and cache) with the ceiling.
-# With `preflight=True` it moves to `before_send`: it estimates the size of the next request with `count_tokens` and does not send it if it would cross the ceiling.
+# With `preflight=True` it moves to `before_send`. It estimates the next request's prompt with `count_tokens`, adds the most the reply may cost (`max_tokens`), and does not send the request if that would cross the ceiling.
 # Look at the running totals above and predict where the `loop_top` version stops.
 
 # %% ja="e867042707d4"
@@ -338,9 +338,9 @@ stop = hl.drain(after.start("Analyze all of the access logs"))
 lessons.compare(MY_GUESS, {"requests to the model": after.state.model_calls, "tool-call turns": stop.turns})
 print(stop.reason)
 
-# %% [markdown] ja="afcf02742068"
+# %% [markdown] ja="4257c6b42e14"
 # It stopped, but the request that crossed the ceiling has already been paid for (it counts after receiving). Compare the version that estimates before sending.
-# The first `if` of `TokenBudget.check`, printed below, is the `preflight` branch: `state.next_prompt` is the loop's estimate of the next prompt, made at `before_send`.
+# The first `if` of `TokenBudget.check`, printed below, is the `preflight` branch: `state.next_prompt` is the loop's estimate of the next prompt, made at `before_send`, and `state.next_reply` is that request's `max_tokens`.
 
 # %% ja="ae61f0b4ba1d"
 print(inspect.getsource(hl.TokenBudget.check))
@@ -349,8 +349,8 @@ before = hl.Run(hl.connect("budget_burning", live=False), tools=[read_file],
 print(hl.drain(before.start("Analyze all of the access logs")).reason)
 plots.compare_runs({"count after receiving (loop_top)": after, "estimate before sending (before_send)": before}, budget=20_000)
 
-# %% [markdown] ja="ed1f0c4dc3cf"
-# The version that estimates before sending stopped inside the budget. The price is one more round trip per request for the estimate (`count_tokens`).
+# %% [markdown] ja="3e1f07464ab4"
+# The version that estimates before sending stopped inside the budget. It counts the reply up to its ceiling as well, so it stays inside whatever the budget. The price is one more round trip per request for the estimate (`count_tokens`), and some budget left unused below the ceiling.
 # The larger a single request can get, the more the check before sending pays off.
 #
 # ## 6. Fallbacks: what to return when a valve fires
@@ -392,7 +392,7 @@ outcome = hl.run(client, "Read the first line of README.md, then tell me the tim
                  valves=[hl.MaxTurns(8), hl.TokenBudget(40_000), hl.NoProgress()])
 print(reply_to_user(outcome.stop))
 
-# %% [markdown] ja="6ac677a228b0"
+# %% [markdown] ja="e224073d7d3f"
 # ## Try it
 #
 # 1. Add `window=5` to the table in section 3 and see whether the results for `abab` and `polling` change. To save `polling`, what should you change instead of the window?
@@ -404,7 +404,7 @@ print(reply_to_user(outcome.stop))
 # - **Dead loop**: without the reassignment, the `while` keeps reading a stale `stop_reason`. The real API refuses the request of the loop's second lap with a 400 (`tool_use` ids must be unique); a mock that checks nothing keeps going silently.
 # - **Spinning**: reduce a turn's calls to a signature (names plus JSON with sorted keys, the calls sorted too) and compare it with the previous turn's. No-progress detection has false alarms (polling) and misses (A-B-A-B); the window size trades one for the other.
 # - A **branch** (`fork`) that fixes the result that caused the spinning lets you try the "what if" on the same script.
-# - **Budget burnout**: the input grows linearly and the running total quadratically. A budget counted after receiving overshoots; estimating before sending stops inside it.
+# - **Budget burnout**: the input grows linearly and the running total quadratically. A budget counted after receiving overshoots; estimating the prompt and the reply's ceiling (`max_tokens`) before sending stops inside it.
 # - **Fallbacks**: when a valve fires, return `Stopped` (`cause`, `reason`, what was used), and the history can be `resume()`d as it is.
 
 # %% [markdown] ja="9fde42cdbd28"

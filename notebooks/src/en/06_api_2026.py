@@ -154,7 +154,8 @@ from harness_lab.ui import compare_runs
 
 reasons = []
 edited = run_loop(hl.connect("twenty_turns", live=False), PROMPT, edit_at=10, reasons=reasons, cache_control={"type": "ephemeral"})
-compare_runs({"no cache": plain, "cached": cached, "first message rewritten before request 11": edited})
+# The cache sends as many tokens as before, so the plot is drawn in dollars (USD)
+compare_runs({"no cache": plain, "cached": cached, "first message rewritten before request 11": edited}, by="usd")
 
 # %% ja="40e425a5ce92"
 print("cache reads per request, in the rewritten run:", [u.cache_read_input_tokens for u in edited])
