@@ -11,7 +11,9 @@ it; the client keeps its full history. The response says what was done:
   less than ``clear_at_least`` tokens would go. Reported as ``context_management.applied_edits``
   ``{type, cleared_tool_uses, cleared_input_tokens}``.
 - ``clear_thinking_20251015`` (same beta): keeps the thinking of the last ``keep`` assistant turns
-  that have any (default 1, or ``"all"``), reported with ``cleared_thinking_turns``.
+  that have any (at least 1, or ``"all"``), reported with ``cleared_thinking_turns``. Without ``keep``
+  a model keeps what it keeps anyway: all of it, or only the last turn on the models that keep only
+  the current turn's thinking (``models.keeps_prior_thinking``).
 - ``compact_20260112`` (beta ``compact-2026-01-12``): once the prompt reaches ``trigger`` (default
   150,000 input tokens) the reply starts with a ``compaction`` block holding a summary, and stops
   right there (``stop_reason: "compaction"``) when ``pause_after_compaction`` is set. Sent back,
@@ -27,6 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .kinds import Bool, Int, ListOf, Lit, Model, Nullable, Problem, Str, Tagged
+from .models import keeps_prior_thinking
 from .tokens import estimate_request
 
 __all__ = [
@@ -63,7 +66,8 @@ class _Either:
 
 _INPUT_TOKENS = Model({"type": Lit("input_tokens"), "value": Int(ge=1)}, ["type", "value"])
 _TOOL_USES = Model({"type": Lit("tool_uses"), "value": Int(ge=0)}, ["type", "value"])
-_THINKING_TURNS = Model({"type": Lit("thinking_turns"), "value": Int(ge=0)}, ["type", "value"])
+# The context editing page: "N must be > 0" (the wording of the 400 is pydantic's for that bound, inferred).
+_THINKING_TURNS = Model({"type": Lit("thinking_turns"), "value": Int(ge=1)}, ["type", "value"])
 EDIT = Tagged(
     {
         "clear_tool_uses_20250919": Model(
@@ -219,7 +223,10 @@ def _clear_tool_uses(request: dict, edit: dict) -> tuple[dict, dict | None]:
 
 
 def _clear_thinking(request: dict, edit: dict) -> tuple[dict, dict | None]:
-    keep = edit.get("keep", {"type": "thinking_turns", "value": 1})
+    # The context editing page's default is per model ("Opus 4.5+ and Sonnet 4.6+: all turns. Earlier
+    # Opus/Sonnet and all Haiku: last turn only"), the thinking page's preservation default.
+    default = "all" if keeps_prior_thinking(request.get("model")) else {"type": "thinking_turns", "value": 1}
+    keep = edit.get("keep", default)
     if keep == "all" or (isinstance(keep, dict) and keep.get("type") == "all"):
         return request, None
     messages = request["messages"]

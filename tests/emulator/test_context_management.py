@@ -110,6 +110,33 @@ def test_clear_thinking_keeps_the_last_turns_thinking():
     assert applied.type == "clear_thinking_20251015" and applied.cleared_thinking_turns == 2
 
 
+def chat(model, turns, **fields):
+    """``turns`` user turns, each answered with thinking; the last request's response."""
+    client, messages = emulated_client([say("はい。")]), []
+    for n in range(turns):
+        messages.append({"role": "user", "content": f"質問 {n}"})
+        response = client.beta.messages.create(model=model, max_tokens=2048, messages=messages, **fields)
+        messages.append({"role": "assistant", "content": response.content})
+    return response
+
+
+def test_clear_thinking_without_keep_keeps_what_the_model_keeps_and_keep_must_be_positive():
+    # The context editing page: the default is per model, all turns from Opus 4.5 and Sonnet 4.6 on,
+    # the last turn only on the earlier models; a thinking_turns value must be > 0.
+    edits = {"context_management": {"edits": [{"type": "clear_thinking_20251015"}]}, "betas": [EDITING]}
+    manual = {"type": "enabled", "budget_tokens": 1024}
+    assert chat(MODEL, 4, **edits).context_management.applied_edits == []
+    applied = chat("claude-haiku-4-5", 4, thinking=manual, **edits).context_management.applied_edits
+    assert applied[0].cleared_thinking_turns == 2
+    zero = {"edits": [{"type": "clear_thinking_20251015", "keep": {"type": "thinking_turns", "value": 0}}]}
+    with pytest.raises(anthropic.BadRequestError) as caught:
+        loop(emulated_client("big_results", max_retries=0), 1, context_management=zero, betas=[EDITING])
+    assert caught.value.api_message == (
+        "context_management.edits.0.clear_thinking_20251015.keep.thinking_turns.value: "
+        "Input should be greater than or equal to 1"
+    )
+
+
 # A first message of about 47,500 tokens: a few log parts more reach compaction's lowest trigger.
 LONG_TASK = "ログを全部読んでまとめて。" + "背景: " * 19_000
 
