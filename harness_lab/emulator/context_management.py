@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 
 from .kinds import Bool, Int, ListOf, Lit, Model, Nullable, Problem, Str, Tagged
 from .models import keeps_prior_thinking
-from .tokens import estimate_request
+from .tokens import estimate_request, in_tokenizer
 
 __all__ = [
     "BETAS",
@@ -38,6 +38,7 @@ __all__ = [
     "CONTEXT_MANAGEMENT",
     "Managed",
     "compacted_view",
+    "counted",
     "edit_error",
     "manage",
     "missing_beta",
@@ -256,8 +257,9 @@ def _clear_thinking(request: dict, edit: dict) -> tuple[dict, dict | None]:
     }
 
 
-def manage(request: dict, summary) -> Managed:
-    """Apply the request's edits in order; ``summary(request)`` writes the compaction text, should one happen.
+def manage(request: dict, summary=None) -> Managed:
+    """Apply the request's edits in order; ``summary(request)`` writes the compaction text, should one
+    happen (without it, as on count_tokens, no new compaction is made).
 
     Only a request with ``context_management`` is edited or compacted (a compaction block is sent
     back with the edit that made it still configured), so a plain request pays nothing here.
@@ -275,9 +277,20 @@ def manage(request: dict, summary) -> Managed:
         else:
             applied = None
             trigger = (edit.get("trigger") or {}).get("value", DEFAULT_COMPACT_TRIGGER)
-            if estimate_request(managed.request).total >= trigger:
+            if summary is not None and estimate_request(managed.request).total >= trigger:
                 managed.compaction = {"type": "compaction", "content": summary(request)}
                 managed.pause = bool(edit.get("pause_after_compaction"))
         if applied:
             managed.applied.append(applied)
     return managed
+
+
+def counted(request: dict, tokenizer: str) -> dict:
+    """The count_tokens answer: the prompt after the edits and earlier compactions ("applies existing
+    `compaction` blocks in your prompt but does not trigger new compactions", the compaction page), and
+    with ``context_management`` the count before them, as the context editing page's example reads it."""
+    tokens = in_tokenizer(estimate_request(manage(request).request).total, tokenizer)
+    if request.get("context_management") is None:
+        return {"input_tokens": tokens}
+    original = in_tokenizer(estimate_request(request).total, tokenizer)
+    return {"input_tokens": tokens, "context_management": {"original_input_tokens": original}}

@@ -37,7 +37,7 @@ from .history import Merged, merge
 from .kinds import Model
 from .models import interleaves_manually, is_known, spec
 from .parameters import image_mismatch, parameter_error
-from .request_schema import BETA_FIELDS, COUNT_TOKENS, CREATE
+from .request_schema import BETA_COUNT_TOKENS, BETA_FIELDS, COUNT_TOKENS, CREATE
 from .roundtrip import config_error
 from .strict import STRICT_OPEN_OBJECT, leaves_an_object_open, structured_error
 from .system_messages import system_message_error
@@ -58,7 +58,7 @@ __all__ = [
 CREATE_FIELDS = frozenset(CREATE)
 COUNT_TOKENS_FIELDS = frozenset(COUNT_TOKENS)
 _CREATE_BODY = Model({**CREATE, **BETA_FIELDS}, ["max_tokens", "messages", "model"])
-_COUNT_TOKENS_BODY = Model(COUNT_TOKENS, ["messages", "model"])
+_COUNT_TOKENS_BODY = Model({**COUNT_TOKENS, **BETA_COUNT_TOKENS}, ["messages", "model"])
 
 THINKING_BUDGET = (
     "`max_tokens` must be greater than `thinking.budget_tokens`. Please consult our documentation at "

@@ -20,9 +20,10 @@ COMPACT = "compact-2026-01-12"
 BUDGETS = "task-budgets-2026-03-13"
 
 
-def loop(client, rounds, model=MODEL, first="ログを全部読んでまとめて", **fields):
-    """A plain loop over the beta client; returns the responses."""
-    messages = [{"role": "user", "content": first}]
+def loop(client, rounds, model=MODEL, first="ログを全部読んでまとめて", history=None, **fields):
+    """A plain loop over the beta client; returns the responses (``history`` gets the messages)."""
+    messages = history if history is not None else []
+    messages.append({"role": "user", "content": first})
     responses = []
     for _ in range(rounds):
         response = client.beta.messages.create(model=model, max_tokens=2048, tools=TOOLS, messages=messages, **fields)
@@ -59,6 +60,19 @@ def test_clear_tool_uses_shrinks_the_prompt_and_reports_what_it_did():
     text = next(b.text for b in edited[-1].content if b.type == "text")
     assert "古い結果 6 件" in text  # the model saw the placeholders
     assert CLEARED.startswith("[")
+
+
+def test_count_tokens_counts_after_the_edits_and_reports_the_count_before():
+    # The context editing page: count_tokens "supports context management" and answers
+    # context_management.original_input_tokens; it takes mcp_servers as the SDK's beta parameters do.
+    client, history = emulated_client("big_results"), []
+    edited = loop(client, 9, context_management=CLEAR, betas=[EDITING], history=history)
+    request = {"model": MODEL, "tools": TOOLS, "messages": history}  # what the last request sent
+    counted = client.beta.messages.count_tokens(**request, context_management=CLEAR, betas=[EDITING], mcp_servers=[])
+    plain = client.beta.messages.count_tokens(**request)
+    assert counted.input_tokens == edited[-1].usage.input_tokens < plain.input_tokens
+    assert counted.context_management.original_input_tokens == plain.input_tokens
+    assert plain.context_management is None
 
 
 def test_context_management_needs_its_beta_header():
