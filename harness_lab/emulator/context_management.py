@@ -29,7 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .kinds import Bool, Int, ListOf, Lit, Model, Nullable, Problem, Str, Tagged
-from .models import keeps_prior_thinking
+from .models import MODELS, keeps_prior_thinking
 from .tokens import estimate_request, in_tokenizer
 
 __all__ = [
@@ -167,6 +167,14 @@ def compacted_view(request: dict) -> dict:
     return request
 
 
+def _tokens(request: dict) -> int:
+    """The prompt's input tokens as the request's model counts them: triggers, ``clear_at_least`` and
+    ``cleared_input_tokens`` are in the units ``usage`` and count_tokens report (the older tokenizer's
+    on the Claude 4.6 and earlier models)."""
+    row = MODELS.get(request.get("model"))
+    return in_tokenizer(estimate_request(request).total, row.tokenizer if row else "2026")
+
+
 def _tool_uses(messages: list) -> list[tuple[int, int, dict]]:
     return [
         (n, m, block)
@@ -181,7 +189,7 @@ def _clear_tool_uses(request: dict, edit: dict) -> tuple[dict, dict | None]:
     messages = request["messages"]
     uses = _tool_uses(messages)
     trigger = edit.get("trigger") or {"type": "input_tokens", "value": DEFAULT_CLEAR_TRIGGER}
-    before = estimate_request(request).total
+    before = _tokens(request)
     reached = len(uses) >= trigger["value"] if trigger["type"] == "tool_uses" else before >= trigger["value"]
     if not reached:
         return request, None
@@ -212,7 +220,7 @@ def _clear_tool_uses(request: dict, edit: dict) -> tuple[dict, dict | None]:
             blocks.append(block)
         edited.append({**message, "content": blocks})
     result = {**request, "messages": edited}
-    freed = before - estimate_request(result).total
+    freed = before - _tokens(result)
     at_least = edit.get("clear_at_least")
     if at_least and freed < at_least["value"]:
         return request, None
@@ -241,7 +249,7 @@ def _clear_thinking(request: dict, edit: dict) -> tuple[dict, dict | None]:
     cleared = set(thinking_turns[: max(len(thinking_turns) - keep["value"], 0)])
     if not cleared:
         return request, None
-    before = estimate_request(request).total
+    before = _tokens(request)
     edited = [
         {**m, "content": [b for b in m["content"] if b.get("type") not in ("thinking", "redacted_thinking")]}
         if n in cleared
@@ -249,7 +257,7 @@ def _clear_thinking(request: dict, edit: dict) -> tuple[dict, dict | None]:
         for n, m in enumerate(messages)
     ]
     result = {**request, "messages": edited}
-    freed = before - estimate_request(result).total
+    freed = before - _tokens(result)
     return result, {
         "type": "clear_thinking_20251015",
         "cleared_thinking_turns": len(cleared),
@@ -277,7 +285,7 @@ def manage(request: dict, summary=None) -> Managed:
         else:
             applied = None
             trigger = (edit.get("trigger") or {}).get("value", DEFAULT_COMPACT_TRIGGER)
-            if summary is not None and estimate_request(managed.request).total >= trigger:
+            if summary is not None and _tokens(managed.request) >= trigger:
                 managed.compaction = {"type": "compaction", "content": summary(request)}
                 managed.pause = bool(edit.get("pause_after_compaction"))
         if applied:
@@ -285,12 +293,12 @@ def manage(request: dict, summary=None) -> Managed:
     return managed
 
 
-def counted(request: dict, tokenizer: str) -> dict:
+def counted(request: dict) -> dict:
     """The count_tokens answer: the prompt after the edits and earlier compactions ("applies existing
     `compaction` blocks in your prompt but does not trigger new compactions", the compaction page), and
     with ``context_management`` the count before them, as the context editing page's example reads it."""
-    tokens = in_tokenizer(estimate_request(manage(request).request).total, tokenizer)
+    tokens = _tokens(manage(request).request)
     if request.get("context_management") is None:
         return {"input_tokens": tokens}
-    original = in_tokenizer(estimate_request(request).total, tokenizer)
+    original = _tokens(request)
     return {"input_tokens": tokens, "context_management": {"original_input_tokens": original}}

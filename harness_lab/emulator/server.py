@@ -264,7 +264,7 @@ class Emulator:
         error, _ = validate(request, count_tokens=True, encodable=True, betas=betas)
         if error is not None:
             return _error(error, request_id)
-        return 200, _headers(request_id), counted(request, spec(request["model"]).tokenizer)
+        return 200, _headers(request_id), counted(request)
 
     def _content(self, request: dict, managed: Managed, digest: bytes, mode: Mode) -> tuple[Reply, list, int]:
         """The script's reply as the model sends it: bound by tool_choice, with its thinking and

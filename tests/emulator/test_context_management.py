@@ -184,6 +184,38 @@ def test_compaction_pauses_with_a_summary_that_stands_for_the_history():
     assert status == 200 and body["usage"]["input_tokens"] < before / 2
 
 
+def test_triggers_and_cleared_tokens_are_in_the_models_own_tokenizer():
+    # Sonnet 4.6 counts the same prompt in fewer tokens than the estimate's (the 2026 tokenizer's): its
+    # triggers are compared with what its usage and count_tokens report.
+    older, client, history = "claude-sonnet-4-6", emulated_client("big_results"), []
+    loop(client, 4, older, history=history)
+    request = {"model": older, "tools": TOOLS, "messages": history}
+    count = client.messages.count_tokens(**request).input_tokens
+
+    def cleared(trigger):
+        edit = {"type": "clear_tool_uses_20250919", "trigger": {"type": "input_tokens", "value": trigger}}
+        response = client.beta.messages.create(
+            **request,
+            max_tokens=1024,
+            context_management={"edits": [{**edit, "keep": {"type": "tool_uses", "value": 1}}]},
+            betas=[EDITING],
+        )
+        return response.context_management.applied_edits, response.usage.input_tokens
+
+    assert cleared(count + 1) == ([], count)
+    applied, after = cleared(count)
+    assert applied[0].cleared_input_tokens == count - after
+    below = LONG_TASK + "背景: " * 3000  # about 55,000 estimated tokens, some 42,000 on Sonnet 4.6
+    edits = {"edits": [{"type": "compact_20260112", "trigger": {"type": "input_tokens", "value": 50_000}}]}
+    first = [{"role": "user", "content": below}]
+    assert client.messages.count_tokens(model=MODEL, messages=first).input_tokens > 50_000
+    assert client.messages.count_tokens(model=older, messages=first).input_tokens < 50_000
+    response = client.beta.messages.create(
+        model=older, max_tokens=1024, messages=first, context_management=edits, betas=[COMPACT]
+    )
+    assert response.content[0].type != "compaction"
+
+
 def test_compaction_without_a_pause_continues_after_the_block():
     edits = {"edits": [{"type": "compact_20260112", "trigger": {"type": "input_tokens", "value": 50_000}}]}
     responses = loop(emulated_client("big_results"), 9, first=LONG_TASK, context_management=edits, betas=[COMPACT])
