@@ -29,8 +29,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .kinds import Bool, Int, ListOf, Lit, Model, Nullable, Problem, Str, Tagged
-from .models import MODELS, keeps_prior_thinking
-from .tokens import estimate_request, in_tokenizer
+from .models import COMPACTION_FAMILIES, MODELS, keeps_prior_thinking
+from .tokens import estimate_reply, estimate_request, in_tokenizer
 
 __all__ = [
     "BETAS",
@@ -38,6 +38,7 @@ __all__ = [
     "CONTEXT_MANAGEMENT",
     "Managed",
     "compacted_view",
+    "compaction_usage",
     "counted",
     "edit_error",
     "manage",
@@ -128,11 +129,20 @@ def missing_beta(request: dict, betas: frozenset) -> str | None:
     return None
 
 
+# Compaction on a model the compaction page does not list: the wording is inferred (a client's test
+# mocks the 400 so; no live one is quoted in public).
+COMPACTION_UNSUPPORTED = "context_management: compact_20260112 is not supported for this model"
+
+
 def edit_error(request: dict) -> str | None:
     """What the API refuses in edits their schema takes: a compaction trigger under 50,000 tokens, in
-    the words of the live 400 a public report quotes (docs/api_facts.md)."""
+    the words of the live 400 a public report quotes (docs/api_facts.md), and compaction on a model
+    without it (an unknown model is left to the model check's 404)."""
     config = request.get("context_management")
+    row = MODELS.get(str(request.get("model")))
     for n, edit in enumerate(config.get("edits") or () if isinstance(config, dict) else ()):
+        if edit["type"] == "compact_20260112" and row is not None and row.family not in COMPACTION_FAMILIES:
+            return COMPACTION_UNSUPPORTED
         trigger = edit.get("trigger") if edit["type"] == "compact_20260112" else None
         if trigger and trigger["value"] < MIN_COMPACT_TRIGGER:
             return (
@@ -171,7 +181,7 @@ def _tokens(request: dict) -> int:
     """The prompt's input tokens as the request's model counts them: triggers, ``clear_at_least`` and
     ``cleared_input_tokens`` are in the units ``usage`` and count_tokens report (the older tokenizer's
     on the Claude 4.6 and earlier models)."""
-    row = MODELS.get(request.get("model"))
+    row = MODELS.get(str(request.get("model")))
     return in_tokenizer(estimate_request(request).total, row.tokenizer if row else "2026")
 
 
@@ -302,3 +312,37 @@ def counted(request: dict) -> dict:
         return {"input_tokens": tokens}
     original = _tokens(request)
     return {"input_tokens": tokens, "context_management": {"original_input_tokens": original}}
+
+
+_NO_CACHE = {
+    "cache_creation": {"ephemeral_1h_input_tokens": 0, "ephemeral_5m_input_tokens": 0},
+    "cache_creation_input_tokens": 0,
+    "cache_read_input_tokens": 0,
+}
+
+
+def compaction_usage(usage: dict, managed: Managed, tokenizer: str) -> dict:
+    """The usage of a reply that compacted: ``iterations`` lists a ``compaction`` iteration (the prompt
+    read, the summary written), then the ``message`` iteration that continued from the summary, which
+    the top-level fields repeat (the compaction page, "Understanding usage"; the SDK: a compaction
+    entry's tokens "are not included in the top-level usage fields").
+
+    Inferred: the continuing iteration reads the system prompt, the tools and the summary, uncached;
+    a paused reply has no such iteration, and its top-level fields stay the compaction's (what it was
+    billed for), so a budget summing top-level usage does not miss it.
+    """
+    block = managed.compaction or {}
+    summary = in_tokenizer(estimate_reply([block]), tokenizer)
+    read = {key: usage[key] for key in ("cache_creation", *_NO_CACHE, "input_tokens") if key in usage}
+    compaction = {"type": "compaction", **read, "output_tokens": summary}
+    if managed.pause:
+        return {
+            **usage,
+            "output_tokens": summary,
+            "output_tokens_details": {"thinking_tokens": 0},
+            "iterations": [compaction],
+        }
+    context = _tokens({**managed.request, "messages": [{"role": "assistant", "content": [block]}]})
+    output = max(usage["output_tokens"] - summary, 1)
+    message = {"type": "message", **_NO_CACHE, "input_tokens": context, "output_tokens": output}
+    return {**usage, **_NO_CACHE, "input_tokens": context, "output_tokens": output, "iterations": [compaction, message]}

@@ -167,6 +167,18 @@ def interleaves_manually(family: str, betas: frozenset) -> bool:
 LAST_TURN_THINKING = frozenset({"claude-haiku-4-5", "claude-sonnet-4-5"})
 
 
+# The compaction page's "Supported models" (Fable 5, Mythos 5 and Preview, Opus 4.6, 4.7, 4.8 and 5,
+# Sonnet 4.6 and 5); their 5.1, 5.2 and 5.5 successors are inferred to keep it (no Haiku, no 4.5 model).
+COMPACTION_FAMILIES = frozenset(
+    {
+        *("claude-fable-5", "claude-fable-5-1", "claude-fable-5-2", "claude-mythos-preview"),
+        *("claude-mythos-5", "claude-mythos-5-1", "claude-mythos-5-2"),
+        *("claude-opus-4-6", "claude-opus-4-7", "claude-opus-4-8", "claude-opus-5", "claude-opus-5-5"),
+        *("claude-sonnet-4-6", "claude-sonnet-5", "claude-sonnet-5-5"),
+    }
+)
+
+
 def _row_of(model: object) -> ModelSpec | None:
     return MODELS.get(model) if isinstance(model, str) else None
 

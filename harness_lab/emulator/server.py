@@ -30,7 +30,7 @@ from typing import Any
 from . import wire
 from .cache_diagnostics import Fingerprints
 from .caching import PromptCache, too_many_breakpoints, ttl_error, usage, wants_cache
-from .context_management import Managed, compacted_view, counted, manage
+from .context_management import Managed, compacted_view, compaction_usage, counted, manage
 from .history import assistant_turns
 from .ids import digest_of, digests, fast_digests, make_id
 from .model_list import models_answer
@@ -355,6 +355,8 @@ class Emulator:
             message["usage"]["speed"] = row.ran_at(request["speed"])
         if request.get("context_management") is not None:
             message["context_management"] = {"applied_edits": managed.applied}
+        if managed.compaction is not None:
+            message["usage"] = compaction_usage(message["usage"], managed, row.tokenizer)
         if dropped:
             message["input_transformations"] = dropped
         return message

@@ -169,6 +169,7 @@ def test_compaction_pauses_with_a_summary_that_stands_for_the_history():
     paused = responses[-1]
     assert paused.stop_reason == "compaction"
     assert [b.type for b in paused.content] == ["compaction"] and "ツール呼び出し" in paused.content[0].content
+    assert [i.type for i in paused.usage.iterations] == ["compaction"]  # no message iteration after a pause
     before = responses[-2].usage.input_tokens
     # Sent back, the compaction block stands for everything before it.
     emulator = Emulator("big_results")
@@ -221,6 +222,36 @@ def test_compaction_without_a_pause_continues_after_the_block():
     responses = loop(emulated_client("big_results"), 9, first=LONG_TASK, context_management=edits, betas=[COMPACT])
     compacted = next(r for r in responses if r.content[0].type == "compaction")
     assert [b.type for b in compacted.content][:2] == ["compaction", "thinking"] and compacted.stop_reason == "tool_use"
+    # The compaction page, "Understanding usage": a compaction iteration, then the message iteration the
+    # top-level fields match, which reads the compacted context.
+    compaction, message = compacted.usage.iterations
+    assert (compaction.type, message.type) == ("compaction", "message")
+    assert compaction.input_tokens >= 50_000 > message.input_tokens == compacted.usage.input_tokens
+    assert message.output_tokens == compacted.usage.output_tokens
+
+
+def test_compaction_only_on_the_models_the_compaction_page_lists():
+    client = emulated_client("big_results", max_retries=0)
+    edits = {"edits": [{"type": "compact_20260112"}]}
+    for model in ("claude-haiku-4-5", "claude-opus-4-5"):
+        with pytest.raises(anthropic.BadRequestError) as caught:
+            client.beta.messages.create(
+                model=model,
+                max_tokens=1024,
+                messages=[{"role": "user", "content": "q"}],
+                context_management=edits,
+                betas=[COMPACT],
+            )
+        assert caught.value.api_message == "context_management: compact_20260112 is not supported for this model"
+    for model in ("claude-opus-4-6", "claude-mythos-preview", MODEL):
+        taken = client.beta.messages.create(
+            model=model,
+            max_tokens=1024,
+            messages=[{"role": "user", "content": "q"}],
+            context_management=edits,
+            betas=[COMPACT],
+        )
+        assert taken.usage.iterations is None  # nothing compacted
 
 
 BUDGETED = "claude-opus-5"  # the default Sonnet 5 takes no task budget
