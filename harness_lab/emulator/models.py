@@ -225,8 +225,8 @@ _PRESERVED: dict[str, Any] = {
 
 _ROWS = [
     # The newest generation: preserved thinking, no forced tool choice, text between tools as thinking.
-    _row("claude-fable-5-2", M, 128 * K, _ALWAYS_ADAPTIVE, "adaptive", "omitted", **_PRESERVED),
-    _row("claude-mythos-5-2", M, 128 * K, _ALWAYS_ADAPTIVE, "adaptive", "omitted", **_PRESERVED),
+    _row("claude-fable-5-2", M, 128 * K, _ALWAYS_ADAPTIVE, "adaptive", "omitted", fast_mode="fast", **_PRESERVED),
+    _row("claude-mythos-5-2", M, 128 * K, _ALWAYS_ADAPTIVE, "adaptive", "omitted", fast_mode="fast", **_PRESERVED),
     _row(
         "claude-fable-5-1",
         M,
@@ -238,7 +238,7 @@ _ROWS = [
         **_PRESERVED,
     ),
     _row("claude-mythos-5-1", M, 128 * K, _ALWAYS_ADAPTIVE, "adaptive", "omitted", **_PRESERVED),
-    _row("claude-opus-5-5", M, 128 * K, _ALWAYS_ADAPTIVE, "adaptive", "omitted", **_PRESERVED),
+    _row("claude-opus-5-5", M, 128 * K, _ALWAYS_ADAPTIVE, "adaptive", "omitted", fast_mode="fast", **_PRESERVED),
     _row(
         "claude-sonnet-5-5",
         M,
@@ -288,8 +288,9 @@ _ROWS = [
         system_role=_UNSUPPORTED,
         efforts=_NO_XHIGH,
     ),
-    # Claude 4.7 and 4.8: adaptive when asked, manual extended thinking refused.
-    _row("claude-opus-4-8", M, 128 * K, _NO_MANUAL, "disabled", "omitted", task_budget=True, fast_mode="fast"),
+    # Claude 4.7 and 4.8: adaptive when asked, manual extended thinking refused; fast mode left Opus 4.8
+    # on 2026-11-30 (the fast mode page: after that "requests ... with speed: fast return an error").
+    _row("claude-opus-4-8", M, 128 * K, _NO_MANUAL, "disabled", "omitted", task_budget=True),
     _row(
         "claude-opus-4-7",
         M,

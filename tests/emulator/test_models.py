@@ -239,8 +239,11 @@ def test_what_a_fast_or_us_only_reply_reports_is_what_the_budget_prices():
     )
 
 
-def test_fast_mode_is_opus_5_and_4_8_and_only_opus_4_6_falls_back_quietly():
-    assert {m for m, row in MODELS.items() if row.fast_mode == "fast"} == {"claude-opus-5", "claude-opus-4-8"}
+def test_fast_mode_is_fable_and_mythos_5_2_opus_5_5_and_5_and_only_opus_4_6_falls_back_quietly():
+    # The fast mode page (December 2026): available on Fable 5.2, Mythos 5.2 and Opus 5.5, a research
+    # preview on Opus 5, removed from Opus 4.8 on 2026-11-30 (its requests are refused since).
+    fast = {"claude-fable-5-2", "claude-mythos-5-2", "claude-opus-5-5", "claude-opus-5"}
+    assert {m for m, row in MODELS.items() if row.fast_mode == "fast"} == fast
     assert {m for m, row in MODELS.items() if row.fast_mode == "standard"} == {"claude-opus-4-6"}
 
 
