@@ -32,6 +32,7 @@ from typing import Any
 from ..json_schema import is_valid_schema
 from . import wire
 from .api_errors import STATUS_TYPES, ApiError, bad
+from .citations import citation_error
 from .context_management import edit_error, missing_beta
 from .history import Merged, merge
 from .kinds import Model
@@ -311,6 +312,7 @@ def validate(
     if error:
         return error, []
     refusal = tool_choice_error(request) or parameter_error(request) or structured_error(request)
+    refusal = refusal or citation_error(request)
     if refusal:
         return _bad(refusal), []
     error, has_tool_blocks = _check_messages(request["messages"])
