@@ -228,6 +228,13 @@ def test_each_model_takes_inference_geo_from_claude_4_6_on(model):
         assert refused(model, inference_geo="us") == f"'{model}' does not support the `inference_geo` parameter."
 
 
+def test_inference_geo_is_us_or_global_only():
+    # The data residency page: "Only `"us"` and `"global"` are available".
+    assert ask("claude-sonnet-5", inference_geo="global").usage.inference_geo == "global"
+    for geo in ("eu", "jp", "", "US"):
+        assert refused("claude-sonnet-5", inference_geo=geo) == "inference_geo: must be one of ['global', 'us']", geo
+
+
 def test_what_a_fast_or_us_only_reply_reports_is_what_the_budget_prices():
     standard = Usage.of(ask("claude-opus-5").usage)
     fast = Usage.of(ask("claude-opus-5", speed="fast").usage)
