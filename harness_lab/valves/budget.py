@@ -39,7 +39,6 @@ PRICES: Prices = {
     "claude-opus-4-6": (5.0, 25.0),
     "claude-opus-4-5": (5.0, 25.0),
     "claude-sonnet-4-6": (3.0, 15.0),
-    "claude-sonnet-4-5": (3.0, 15.0),
     "claude-haiku-4-5": (1.0, 5.0),
 }
 CACHE_WRITE = 1.25  # 5-minute cache writes; the usage totals do not say which TTL was used

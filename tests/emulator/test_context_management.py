@@ -243,7 +243,7 @@ def test_compaction_only_on_the_models_the_compaction_page_lists():
                 betas=[COMPACT],
             )
         assert caught.value.api_message == "context_management: compact_20260112 is not supported for this model"
-    for model in ("claude-opus-4-6", "claude-mythos-preview", MODEL):
+    for model in ("claude-opus-4-6", "claude-opus-4-7", MODEL):
         taken = client.beta.messages.create(
             model=model,
             max_tokens=1024,
