@@ -349,6 +349,8 @@ class Emulator:
             "container": None,
             "diagnostics": None,
         }
+        searches = sum(b["type"] == "web_search_tool_result" for b in content)  # a scripted result is one search
+        message["usage"]["server_tool_use"]["web_search_requests"] = searches
         if request.get("inference_geo"):  # where it ran, as the request asked
             message["usage"]["inference_geo"] = request["inference_geo"]
         if request.get("speed"):  # how fast it ran: Opus 4.6 quietly runs a "fast" request at standard speed

@@ -290,14 +290,15 @@ def test_each_model_takes_an_assistant_prefill_or_refuses_it_but_always_continue
     # is a prefill like any other.
     client = emulated_client("pause_turn", max_retries=0)
     history = [{"role": "user", "content": "調べて"}]
-    paused = client.messages.create(model=model, max_tokens=4096, messages=history)
+    search = {"max_tokens": 4096, "tools": [{"type": "web_search_20250305", "name": "web_search"}]}
+    paused = client.messages.create(model=model, messages=history, **search)
     assert paused.stop_reason == "pause_turn", model
     resent = [*history, {"role": "assistant", "content": paused.content}]
-    assert client.messages.create(model=model, max_tokens=4096, messages=resent).stop_reason == "end_turn"
+    assert client.messages.create(model=model, messages=resent, **search).stop_reason == "end_turn"
     if not row.prefill:
         edited = [*history, {"role": "assistant", "content": [*paused.content[:-1], {"type": "text", "text": "別の"}]}]
         with pytest.raises(anthropic.BadRequestError, match="does not support assistant message prefill"):
-            client.messages.create(model=model, max_tokens=4096, messages=edited)
+            client.messages.create(model=model, messages=edited, **search)
 
 
 @pytest.mark.parametrize("model", sorted(MODELS))
