@@ -44,6 +44,7 @@ from .strict import STRICT_OPEN_OBJECT, leaves_an_object_open, structured_error
 from .system_messages import system_message_error
 from .thinking import mode_of
 from .tool_choice import tool_choice_error
+from .tool_versions import tool_version_error
 
 __all__ = [
     "ApiError",
@@ -312,7 +313,7 @@ def validate(
     if error:
         return error, []
     refusal = tool_choice_error(request) or parameter_error(request) or structured_error(request)
-    refusal = refusal or citation_error(request)
+    refusal = refusal or tool_version_error(request) or citation_error(request)
     if refusal:
         return _bad(refusal), []
     error, has_tool_blocks = _check_messages(request["messages"])
