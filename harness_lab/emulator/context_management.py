@@ -11,7 +11,9 @@ it; the client keeps its full history. The response says what was done:
   less than ``clear_at_least`` tokens would go. Reported as ``context_management.applied_edits``
   ``{type, cleared_tool_uses, cleared_input_tokens}``.
 - ``clear_thinking_20251015`` (same beta): keeps the thinking of the last ``keep`` assistant turns
-  that have any (default 1, or ``"all"``), reported with ``cleared_thinking_turns``.
+  that have any (at least 1, or ``"all"``), reported with ``cleared_thinking_turns``. Without ``keep``
+  a model keeps what it keeps anyway: all of it, or only the last turn on the models that keep only
+  the current turn's thinking (``models.keeps_prior_thinking``).
 - ``compact_20260112`` (beta ``compact-2026-01-12``): once the prompt reaches ``trigger`` (default
   150,000 input tokens) the reply starts with a ``compaction`` block holding a summary, and stops
   right there (``stop_reason: "compaction"``) when ``pause_after_compaction`` is set. Sent back,
@@ -27,7 +29,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .kinds import Bool, Int, ListOf, Lit, Model, Nullable, Problem, Str, Tagged
-from .tokens import estimate_request
+from .models import COMPACTION_FAMILIES, MODELS, keeps_prior_thinking
+from .tokens import estimate_reply, estimate_request, in_tokenizer
 
 __all__ = [
     "BETAS",
@@ -35,6 +38,8 @@ __all__ = [
     "CONTEXT_MANAGEMENT",
     "Managed",
     "compacted_view",
+    "compaction_usage",
+    "counted",
     "edit_error",
     "manage",
     "missing_beta",
@@ -63,7 +68,8 @@ class _Either:
 
 _INPUT_TOKENS = Model({"type": Lit("input_tokens"), "value": Int(ge=1)}, ["type", "value"])
 _TOOL_USES = Model({"type": Lit("tool_uses"), "value": Int(ge=0)}, ["type", "value"])
-_THINKING_TURNS = Model({"type": Lit("thinking_turns"), "value": Int(ge=0)}, ["type", "value"])
+# The context editing page: "N must be > 0" (the wording of the 400 is pydantic's for that bound, inferred).
+_THINKING_TURNS = Model({"type": Lit("thinking_turns"), "value": Int(ge=1)}, ["type", "value"])
 EDIT = Tagged(
     {
         "clear_tool_uses_20250919": Model(
@@ -123,11 +129,20 @@ def missing_beta(request: dict, betas: frozenset) -> str | None:
     return None
 
 
+# Compaction on a model the compaction page does not list: the wording is inferred (a client's test
+# mocks the 400 so; no live one is quoted in public).
+COMPACTION_UNSUPPORTED = "context_management: compact_20260112 is not supported for this model"
+
+
 def edit_error(request: dict) -> str | None:
     """What the API refuses in edits their schema takes: a compaction trigger under 50,000 tokens, in
-    the words of the live 400 a public report quotes (docs/api_facts.md)."""
+    the words of the live 400 a public report quotes (docs/api_facts.md), and compaction on a model
+    without it (an unknown model is left to the model check's 404)."""
     config = request.get("context_management")
+    row = MODELS.get(str(request.get("model")))
     for n, edit in enumerate(config.get("edits") or () if isinstance(config, dict) else ()):
+        if edit["type"] == "compact_20260112" and row is not None and row.family not in COMPACTION_FAMILIES:
+            return COMPACTION_UNSUPPORTED
         trigger = edit.get("trigger") if edit["type"] == "compact_20260112" else None
         if trigger and trigger["value"] < MIN_COMPACT_TRIGGER:
             return (
@@ -162,6 +177,14 @@ def compacted_view(request: dict) -> dict:
     return request
 
 
+def _tokens(request: dict) -> int:
+    """The prompt's input tokens as the request's model counts them: triggers, ``clear_at_least`` and
+    ``cleared_input_tokens`` are in the units ``usage`` and count_tokens report (the older tokenizer's
+    on the Claude 4.6 and earlier models)."""
+    row = MODELS.get(str(request.get("model")))
+    return in_tokenizer(estimate_request(request).total, row.tokenizer if row else "2026")
+
+
 def _tool_uses(messages: list) -> list[tuple[int, int, dict]]:
     return [
         (n, m, block)
@@ -176,7 +199,7 @@ def _clear_tool_uses(request: dict, edit: dict) -> tuple[dict, dict | None]:
     messages = request["messages"]
     uses = _tool_uses(messages)
     trigger = edit.get("trigger") or {"type": "input_tokens", "value": DEFAULT_CLEAR_TRIGGER}
-    before = estimate_request(request).total
+    before = _tokens(request)
     reached = len(uses) >= trigger["value"] if trigger["type"] == "tool_uses" else before >= trigger["value"]
     if not reached:
         return request, None
@@ -207,7 +230,7 @@ def _clear_tool_uses(request: dict, edit: dict) -> tuple[dict, dict | None]:
             blocks.append(block)
         edited.append({**message, "content": blocks})
     result = {**request, "messages": edited}
-    freed = before - estimate_request(result).total
+    freed = before - _tokens(result)
     at_least = edit.get("clear_at_least")
     if at_least and freed < at_least["value"]:
         return request, None
@@ -219,7 +242,10 @@ def _clear_tool_uses(request: dict, edit: dict) -> tuple[dict, dict | None]:
 
 
 def _clear_thinking(request: dict, edit: dict) -> tuple[dict, dict | None]:
-    keep = edit.get("keep", {"type": "thinking_turns", "value": 1})
+    # The context editing page's default is per model ("Opus 4.5+ and Sonnet 4.6+: all turns. Earlier
+    # Opus/Sonnet and all Haiku: last turn only"), the thinking page's preservation default.
+    default = "all" if keeps_prior_thinking(request.get("model")) else {"type": "thinking_turns", "value": 1}
+    keep = edit.get("keep", default)
     if keep == "all" or (isinstance(keep, dict) and keep.get("type") == "all"):
         return request, None
     messages = request["messages"]
@@ -233,7 +259,7 @@ def _clear_thinking(request: dict, edit: dict) -> tuple[dict, dict | None]:
     cleared = set(thinking_turns[: max(len(thinking_turns) - keep["value"], 0)])
     if not cleared:
         return request, None
-    before = estimate_request(request).total
+    before = _tokens(request)
     edited = [
         {**m, "content": [b for b in m["content"] if b.get("type") not in ("thinking", "redacted_thinking")]}
         if n in cleared
@@ -241,7 +267,7 @@ def _clear_thinking(request: dict, edit: dict) -> tuple[dict, dict | None]:
         for n, m in enumerate(messages)
     ]
     result = {**request, "messages": edited}
-    freed = before - estimate_request(result).total
+    freed = before - _tokens(result)
     return result, {
         "type": "clear_thinking_20251015",
         "cleared_thinking_turns": len(cleared),
@@ -249,8 +275,9 @@ def _clear_thinking(request: dict, edit: dict) -> tuple[dict, dict | None]:
     }
 
 
-def manage(request: dict, summary) -> Managed:
-    """Apply the request's edits in order; ``summary(request)`` writes the compaction text, should one happen.
+def manage(request: dict, summary=None) -> Managed:
+    """Apply the request's edits in order; ``summary(request)`` writes the compaction text, should one
+    happen (without it, as on count_tokens, no new compaction is made).
 
     Only a request with ``context_management`` is edited or compacted (a compaction block is sent
     back with the edit that made it still configured), so a plain request pays nothing here.
@@ -268,9 +295,54 @@ def manage(request: dict, summary) -> Managed:
         else:
             applied = None
             trigger = (edit.get("trigger") or {}).get("value", DEFAULT_COMPACT_TRIGGER)
-            if estimate_request(managed.request).total >= trigger:
+            if summary is not None and _tokens(managed.request) >= trigger:
                 managed.compaction = {"type": "compaction", "content": summary(request)}
                 managed.pause = bool(edit.get("pause_after_compaction"))
         if applied:
             managed.applied.append(applied)
     return managed
+
+
+def counted(request: dict) -> dict:
+    """The count_tokens answer: the prompt after the edits and earlier compactions ("applies existing
+    `compaction` blocks in your prompt but does not trigger new compactions", the compaction page), and
+    with ``context_management`` the count before them, as the context editing page's example reads it."""
+    tokens = _tokens(manage(request).request)
+    if request.get("context_management") is None:
+        return {"input_tokens": tokens}
+    original = _tokens(request)
+    return {"input_tokens": tokens, "context_management": {"original_input_tokens": original}}
+
+
+_NO_CACHE = {
+    "cache_creation": {"ephemeral_1h_input_tokens": 0, "ephemeral_5m_input_tokens": 0},
+    "cache_creation_input_tokens": 0,
+    "cache_read_input_tokens": 0,
+}
+
+
+def compaction_usage(usage: dict, managed: Managed, tokenizer: str) -> dict:
+    """The usage of a reply that compacted: ``iterations`` lists a ``compaction`` iteration (the prompt
+    read, the summary written), then the ``message`` iteration that continued from the summary, which
+    the top-level fields repeat (the compaction page, "Understanding usage"; the SDK: a compaction
+    entry's tokens "are not included in the top-level usage fields").
+
+    Inferred: the continuing iteration reads the system prompt, the tools and the summary, uncached;
+    a paused reply has no such iteration, and its top-level fields stay the compaction's (what it was
+    billed for), so a budget summing top-level usage does not miss it.
+    """
+    block = managed.compaction or {}
+    summary = in_tokenizer(estimate_reply([block]), tokenizer)
+    read = {key: usage[key] for key in ("cache_creation", *_NO_CACHE, "input_tokens") if key in usage}
+    compaction = {"type": "compaction", **read, "output_tokens": summary}
+    if managed.pause:
+        return {
+            **usage,
+            "output_tokens": summary,
+            "output_tokens_details": {"thinking_tokens": 0},
+            "iterations": [compaction],
+        }
+    context = _tokens({**managed.request, "messages": [{"role": "assistant", "content": [block]}]})
+    output = max(usage["output_tokens"] - summary, 1)
+    message = {"type": "message", **_NO_CACHE, "input_tokens": context, "output_tokens": output}
+    return {**usage, **_NO_CACHE, "input_tokens": context, "output_tokens": output, "iterations": [compaction, message]}

@@ -10,8 +10,11 @@ sit in ``messages`` (mid-conversation system messages). Each fact and its source
 docs/api_facts.md, whose model table tests/emulator/test_models.py compares with this one row by
 row; a cell the docs do not give is marked there as the emulator's assumption.
 
-An id outside the table gets the real API's 404 ``model: <id>``. Dated ids are aliases: they share
-their family's row, and a thinking block made by one reads as made by the other.
+An id outside the table gets the real API's 404 ``model: <id>``, a retired model's id too ("Requests
+to retired models will fail", the model deprecations page): Mythos Preview (retired 2026-06-30, the
+installed SDK's list of deprecated models) and Sonnet 4.5 (2026-11-30, its model page) have no row.
+Dated ids are aliases: they share their family's row, and a thinking block made by one reads as made
+by the other.
 """
 
 from __future__ import annotations
@@ -151,20 +154,34 @@ def _row(
 
 M, K = 1_000_000, 1_000
 # The extended thinking page: manual thinking interleaves (thinks again between tool calls, its budget
-# spanning the turn) only with this header, and only on Opus 4.5, Sonnet 4.5 and Sonnet 4.6; Opus 4.6's
-# manual mode never does, and Haiku 4.5 ignores the header.
+# spanning the turn) only with this header, and only on Opus 4.5, Sonnet 4.5 (retired) and Sonnet 4.6;
+# Opus 4.6's manual mode never does, and Haiku 4.5 ignores the header.
 INTERLEAVED_BETA = "interleaved-thinking-2025-05-14"
-MANUAL_INTERLEAVING = frozenset({"claude-opus-4-5", "claude-sonnet-4-5", "claude-sonnet-4-6"})
+MANUAL_INTERLEAVING = frozenset({"claude-opus-4-5", "claude-sonnet-4-6"})
 
 
 def interleaves_manually(family: str, betas: frozenset) -> bool:
     return INTERLEAVED_BETA in betas and family in MANUAL_INTERLEAVING
 
 
-# The thinking page, "Thinking block preservation by model": earlier Sonnet models and the Haiku models
-# through Haiku 4.5 keep only the current turn's thinking (older blocks sent back are stripped, and
-# cost no input tokens); every later model keeps all of it in context, billed as input.
-LAST_TURN_THINKING = frozenset({"claude-haiku-4-5", "claude-sonnet-4-5"})
+# The thinking page, "Thinking block preservation by model": earlier Sonnet models (Sonnet 4.5 and before,
+# all retired now) and the Haiku models through Haiku 4.5 keep only the current turn's thinking (older
+# blocks sent back are stripped, and cost no input tokens); every later model keeps all of it in
+# context, billed as input.
+LAST_TURN_THINKING = frozenset({"claude-haiku-4-5"})
+
+
+# The compaction page's "Supported models" (Fable 5, Mythos 5 and the retired Preview, Opus 4.6, 4.7, 4.8
+# and 5, Sonnet 4.6 and 5); their 5.1, 5.2 and 5.5 successors are inferred to keep it (no Haiku, no 4.5
+# model).
+COMPACTION_FAMILIES = frozenset(
+    {
+        *("claude-fable-5", "claude-fable-5-1", "claude-fable-5-2"),
+        *("claude-mythos-5", "claude-mythos-5-1", "claude-mythos-5-2"),
+        *("claude-opus-4-6", "claude-opus-4-7", "claude-opus-4-8", "claude-opus-5", "claude-opus-5-5"),
+        *("claude-sonnet-4-6", "claude-sonnet-5", "claude-sonnet-5-5"),
+    }
+)
 
 
 def _row_of(model: object) -> ModelSpec | None:
@@ -188,7 +205,7 @@ def default_thinking(model: object) -> str:
 
 
 _ALWAYS_ADAPTIVE = {"enabled": ENABLED_REJECTED, "disabled": DISABLED_REJECTED}
-# The errors page quotes Mythos Preview's text for Fable 5 and Mythos 5 too (whose "enabled" it names
+# The errors page quotes the (retired) Mythos Preview's text for Fable 5 and Mythos 5 too (whose "enabled" it names
 # is refused as well); their 5.1 and later models answer as Opus 5.5 does.
 _ALWAYS_ADAPTIVE_5 = {"enabled": ENABLED_REJECTED, "disabled": DISABLED_REJECTED_PREVIEW}
 _NO_MANUAL = {"enabled": ENABLED_REJECTED}
@@ -213,8 +230,8 @@ _PRESERVED: dict[str, Any] = {
 
 _ROWS = [
     # The newest generation: preserved thinking, no forced tool choice, text between tools as thinking.
-    _row("claude-fable-5-2", M, 128 * K, _ALWAYS_ADAPTIVE, "adaptive", "omitted", **_PRESERVED),
-    _row("claude-mythos-5-2", M, 128 * K, _ALWAYS_ADAPTIVE, "adaptive", "omitted", **_PRESERVED),
+    _row("claude-fable-5-2", M, 128 * K, _ALWAYS_ADAPTIVE, "adaptive", "omitted", fast_mode="fast", **_PRESERVED),
+    _row("claude-mythos-5-2", M, 128 * K, _ALWAYS_ADAPTIVE, "adaptive", "omitted", fast_mode="fast", **_PRESERVED),
     _row(
         "claude-fable-5-1",
         M,
@@ -226,7 +243,7 @@ _ROWS = [
         **_PRESERVED,
     ),
     _row("claude-mythos-5-1", M, 128 * K, _ALWAYS_ADAPTIVE, "adaptive", "omitted", **_PRESERVED),
-    _row("claude-opus-5-5", M, 128 * K, _ALWAYS_ADAPTIVE, "adaptive", "omitted", **_PRESERVED),
+    _row("claude-opus-5-5", M, 128 * K, _ALWAYS_ADAPTIVE, "adaptive", "omitted", fast_mode="fast", **_PRESERVED),
     _row(
         "claude-sonnet-5-5",
         M,
@@ -264,20 +281,9 @@ _ROWS = [
     ),
     _row("claude-fable-5", M, 128 * K, _ALWAYS_ADAPTIVE_5, "adaptive", "omitted", task_budget=True, min_cacheable=512),
     _row("claude-mythos-5", M, 128 * K, _ALWAYS_ADAPTIVE_5, "adaptive", "omitted", task_budget=True, min_cacheable=512),
-    _row(
-        "claude-mythos-preview",
-        M,
-        128 * K,
-        {"disabled": DISABLED_REJECTED_PREVIEW},
-        "adaptive",
-        "omitted",
-        forced=False,
-        min_cacheable=2048,
-        system_role=_UNSUPPORTED,
-        efforts=_NO_XHIGH,
-    ),
-    # Claude 4.7 and 4.8: adaptive when asked, manual extended thinking refused.
-    _row("claude-opus-4-8", M, 128 * K, _NO_MANUAL, "disabled", "omitted", task_budget=True, fast_mode="fast"),
+    # Claude 4.7 and 4.8: adaptive when asked, manual extended thinking refused; fast mode left Opus 4.8
+    # on 2026-11-30 (the fast mode page: after that "requests ... with speed: fast return an error").
+    _row("claude-opus-4-8", M, 128 * K, _NO_MANUAL, "disabled", "omitted", task_budget=True),
     _row(
         "claude-opus-4-7",
         M,
@@ -328,12 +334,10 @@ _ROWS = [
         min_cacheable=4096,
         **{**_CLAUDE_4_5, "efforts": ("low", "medium", "high")},  # the one 4.5 model with effort
     ),
-    _row("claude-sonnet-4-5", 200 * K, 64 * K, _MANUAL_ONLY, "disabled", "summarized", **_CLAUDE_4_5),
 ]
 _DATED = {
     "claude-haiku-4-5-20251001": "claude-haiku-4-5",
     "claude-opus-4-5-20251101": "claude-opus-4-5",
-    "claude-sonnet-4-5-20250929": "claude-sonnet-4-5",
 }
 
 MODELS: dict[str, ModelSpec] = {row.id: row for row in _ROWS}

@@ -1,10 +1,11 @@
 """Top-level parameters the schema cannot judge alone (reliability round four, issue 26 item 9).
 
 The API refuses, with a 400, what an earlier emulator let through: a stop sequence with no
-visible character, a system text block that is empty or blank, a ``metadata.user_id`` longer than
-it stores, and base64 image data whose bytes are not the ``media_type`` it claims. Texts quoted
-from public reports are the API's; the others follow its wording for the same fault elsewhere and
-say "inferred" (docs/api_facts.md lists which).
+visible character, a system text block that is empty or blank, an ``inference_geo`` other than
+``"us"`` and ``"global"``, a ``metadata.user_id`` longer than it stores, and base64 image data
+whose bytes are not the ``media_type`` it claims. Texts quoted from public reports are the API's;
+the others follow its wording for the same fault elsewhere and say "inferred" (docs/api_facts.md
+lists which).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 import base64
 import binascii
 
-__all__ = ["MAX_USER_ID", "image_mismatch", "parameter_error"]
+__all__ = ["INFERENCE_GEOS", "MAX_USER_ID", "image_mismatch", "parameter_error"]
 
 STOP_SEQUENCE_BLANK = "stop_sequences: each stop sequence must contain non-whitespace"
 # Inferred: the messages' own texts for the same fault, with the system path.
@@ -25,6 +26,11 @@ MEDIA_MISMATCH = (
     "{path}.source.base64: The image was specified using the {claimed} media type, but the image appears to be a "
     "{actual} image"
 )
+
+# The data residency page: "Only `"us"` and `"global"` are available". The text is the live one as a
+# proxy's conformance test records it (docs/api_facts.md).
+INFERENCE_GEOS = ("global", "us")
+GEO_UNKNOWN = "inference_geo: must be one of ['global', 'us']"
 
 # The first bytes of each image format the API takes.
 _SIGNATURES = (
@@ -46,6 +52,9 @@ def parameter_error(request: dict) -> str | None:
                 return SYSTEM_EMPTY
             if not block["text"].strip():
                 return SYSTEM_BLANK
+    geo = request.get("inference_geo")
+    if geo is not None and geo not in INFERENCE_GEOS:
+        return GEO_UNKNOWN
     metadata = request.get("metadata")
     if isinstance(metadata, dict) and len(metadata.get("user_id") or "") > MAX_USER_ID:
         return USER_ID_TOO_LONG

@@ -10,7 +10,7 @@ from .context_management import CONTEXT_MANAGEMENT
 from .kinds import Int, ListOf, Lit, Model, Nullable, StrOr, Tagged
 from .schema import BOOL, CACHE_CONTROL, DICT, JSON, MESSAGE, OPT_STR, STR, TEXT, TOOL
 
-__all__ = ["BETA_FIELDS", "COUNT_TOKENS", "CREATE", "THINKING", "THREAD", "TOOL_CHOICE"]
+__all__ = ["BETA_COUNT_TOKENS", "BETA_FIELDS", "COUNT_TOKENS", "CREATE", "THINKING", "THREAD", "TOOL_CHOICE"]
 
 TOOL_CHOICE = Tagged(
     {
@@ -122,4 +122,9 @@ BETA_FIELDS = {
     "fallbacks": JSON,
     "mcp_servers": JSON,
     "thread": THREAD,
+}
+# What the beta count_tokens endpoint takes besides (the SDK's beta MessageCountTokensParams): the
+# context editing and compaction pages count a request's tokens after its edits.
+BETA_COUNT_TOKENS = {
+    name: BETA_FIELDS[name] for name in ("billing_policy", "compaction", "context_management", "mcp_servers")
 }

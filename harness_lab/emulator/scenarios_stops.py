@@ -5,7 +5,8 @@ Registered with the others (``scenario(name)``); each writes in the language of 
 
 from __future__ import annotations
 
-from .reading import assistant_turns
+from .ids import make_id
+from .reading import assistant_turns, first_user_text
 from .replies import Reply, call, reply, say
 from .scenarios import _en, _in_language, _readme_and_time, _register
 
@@ -30,12 +31,50 @@ def max_tokens(request: dict) -> Reply:
     return say("The report was cut off partway." if en else "レポートは途中で打ち切られました。")
 
 
-_register("pause_turn", "pause_turn once; continues when the content is sent back unchanged; then end_turn")(
-    _in_language(
-        [reply("資料の調査を進めています。", stop_reason="pause_turn"), say("調査が終わりました。要点は3つです。")],
-        [reply("Still researching the material.", stop_reason="pause_turn"), say("Research done: three key points.")],
-    )
+def _web_search(request: dict) -> str | None:
+    """The name of the web search server tool the request defines, if it defines one."""
+    for tool in request.get("tools") or ():
+        if isinstance(tool, dict) and str(tool.get("type", "")).startswith("web_search_"):
+            return str(tool.get("name") or "web_search")
+    return None
+
+
+@_register(
+    "pause_turn",
+    "with the web_search server tool: the server loop pauses (pause_turn) on a search not yet run; sent "
+    "back unchanged, the search runs and the answer ends the turn. Without a server tool it just answers",
 )
+def pause_turn(request: dict) -> Reply:
+    # The server tools page: pause_turn comes only from a server tool's loop reaching its iteration
+    # limit, and the paused content "can end with a server_tool_use block whose tool has not run yet";
+    # "the API runs the pending server tool at the start of the next request". A request without a
+    # server tool has no such loop, so the model cannot pause: it answers from what it knows.
+    en = _en(request)
+    name = _web_search(request)
+    if name is None:
+        return say(
+            "I have no search tool here, so from what I know: three key points."
+            if en
+            else "検索ツールがないので、手元の知識で答えます。要点は3つです。"
+        )
+    task = first_user_text(request)
+    use_id = make_id("srvtoolu_01", task.encode(), "web_search")  # the same on the resend
+    if assistant_turns(request) == 0:
+        query = {"query": task[:60]}
+        searching = "Still researching the material." if en else "資料の調査を進めています。"
+        return reply(
+            searching, {"type": "server_tool_use", "id": use_id, "name": name, "input": query}, stop_reason="pause_turn"
+        )
+    found = {
+        "type": "web_search_result",
+        "title": "Research notes" if en else "調査メモ",
+        "url": "https://example.com/research",
+        "encrypted_content": make_id("", task.encode(), "page", 40),
+        "page_age": None,
+    }
+    result = {"type": "web_search_tool_result", "tool_use_id": use_id, "content": [found]}
+    return reply(result, "Research done: three key points." if en else "調査が終わりました。要点は3つです。")
+
 
 _REFUSAL_DETAILS = {"type": "refusal", "category": "cyber", "explanation": "The request could enable cyber harm."}
 _register("refusal", "stop_reason refusal with stop_details explaining it")(

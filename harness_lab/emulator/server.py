@@ -30,7 +30,7 @@ from typing import Any
 from . import wire
 from .cache_diagnostics import Fingerprints
 from .caching import PromptCache, too_many_breakpoints, ttl_error, usage, wants_cache
-from .context_management import Managed, compacted_view, manage
+from .context_management import Managed, compacted_view, compaction_usage, counted, manage
 from .history import assistant_turns
 from .ids import digest_of, digests, fast_digests, make_id
 from .model_list import models_answer
@@ -264,8 +264,7 @@ class Emulator:
         error, _ = validate(request, count_tokens=True, encodable=True, betas=betas)
         if error is not None:
             return _error(error, request_id)
-        total = estimate_request(compacted_view(request)).total
-        return 200, _headers(request_id), {"input_tokens": in_tokenizer(total, spec(request["model"]).tokenizer)}
+        return 200, _headers(request_id), counted(request)
 
     def _content(self, request: dict, managed: Managed, digest: bytes, mode: Mode) -> tuple[Reply, list, int]:
         """The script's reply as the model sends it: bound by tool_choice, with its thinking and
@@ -350,12 +349,16 @@ class Emulator:
             "container": None,
             "diagnostics": None,
         }
+        searches = sum(b["type"] == "web_search_tool_result" for b in content)  # a scripted result is one search
+        message["usage"]["server_tool_use"]["web_search_requests"] = searches
         if request.get("inference_geo"):  # where it ran, as the request asked
             message["usage"]["inference_geo"] = request["inference_geo"]
         if request.get("speed"):  # how fast it ran: Opus 4.6 quietly runs a "fast" request at standard speed
             message["usage"]["speed"] = row.ran_at(request["speed"])
         if request.get("context_management") is not None:
             message["context_management"] = {"applied_edits": managed.applied}
+        if managed.compaction is not None:
+            message["usage"] = compaction_usage(message["usage"], managed, row.tokenizer)
         if dropped:
             message["input_transformations"] = dropped
         return message

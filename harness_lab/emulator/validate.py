@@ -32,17 +32,19 @@ from typing import Any
 from ..json_schema import is_valid_schema
 from . import wire
 from .api_errors import STATUS_TYPES, ApiError, bad
+from .citations import citation_error
 from .context_management import edit_error, missing_beta
 from .history import Merged, merge
 from .kinds import Model
 from .models import interleaves_manually, is_known, spec
 from .parameters import image_mismatch, parameter_error
-from .request_schema import BETA_FIELDS, COUNT_TOKENS, CREATE
+from .request_schema import BETA_COUNT_TOKENS, BETA_FIELDS, COUNT_TOKENS, CREATE
 from .roundtrip import config_error
 from .strict import STRICT_OPEN_OBJECT, leaves_an_object_open, structured_error
 from .system_messages import system_message_error
 from .thinking import mode_of
 from .tool_choice import tool_choice_error
+from .tool_versions import tool_version_error
 
 __all__ = [
     "ApiError",
@@ -58,7 +60,7 @@ __all__ = [
 CREATE_FIELDS = frozenset(CREATE)
 COUNT_TOKENS_FIELDS = frozenset(COUNT_TOKENS)
 _CREATE_BODY = Model({**CREATE, **BETA_FIELDS}, ["max_tokens", "messages", "model"])
-_COUNT_TOKENS_BODY = Model(COUNT_TOKENS, ["messages", "model"])
+_COUNT_TOKENS_BODY = Model({**COUNT_TOKENS, **BETA_COUNT_TOKENS}, ["messages", "model"])
 
 THINKING_BUDGET = (
     "`max_tokens` must be greater than `thinking.budget_tokens`. Please consult our documentation at "
@@ -311,6 +313,7 @@ def validate(
     if error:
         return error, []
     refusal = tool_choice_error(request) or parameter_error(request) or structured_error(request)
+    refusal = refusal or tool_version_error(request) or citation_error(request)
     if refusal:
         return _bad(refusal), []
     error, has_tool_blocks = _check_messages(request["messages"])

@@ -39,13 +39,14 @@ PRICES: Prices = {
     "claude-opus-4-6": (5.0, 25.0),
     "claude-opus-4-5": (5.0, 25.0),
     "claude-sonnet-4-6": (3.0, 15.0),
-    "claude-sonnet-4-5": (3.0, 15.0),
     "claude-haiku-4-5": (1.0, 5.0),
 }
 CACHE_WRITE = 1.25  # 5-minute cache writes; the usage totals do not say which TTL was used
 CACHE_READ = 0.1
 # Premiums that stack on every price above, cache prices included (the pricing page): fast mode
-# (Opus 5 and 4.8 at $10 / $50, twice their standard price; the only models that run fast) and
+# (twice the standard price, Opus 5 at $10 / $50; it runs on Fable 5.2, Mythos 5.2, Opus 5.5 and Opus 5
+# since Opus 4.8 lost it on 2026-11-30, and no page we have prices the first three: they are assumed
+# to pay the same multiplier) and
 # US-only inference (``inference_geo: "us"``, 1.1x). A sum of usages that ran both ways ("mixed")
 # pays the premium, so a USD limit never fires late.
 FAST_MODE = 2.0

@@ -70,7 +70,9 @@ def write_file(path: str, content: str) -> str:
     return "ok"
 
 
-TOOLS = [read_file.definition, hl.get_time.definition, write_file.definition]
+# pause_turn は、API の側で動くツール（サーバーツール）のループからだけ返ります。ウェブ検索をサーバーツールとして渡します
+WEB_SEARCH = {"type": "web_search_20250305", "name": "web_search"}
+TOOLS = [read_file.definition, hl.get_time.definition, write_file.definition, WEB_SEARCH]
 IMPLS = {"read_file": read_file, "get_time": hl.get_time, "write_file": write_file}
 
 # %%

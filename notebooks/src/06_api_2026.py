@@ -228,9 +228,10 @@ print(f"TokenBudget 6,000: リクエスト {run.state.model_calls} 回で {end.c
 # どちらも `None` のことがあります。エミュレーターの3つの応答で見ます:
 
 # %%
+WEB_SEARCH = {"type": "web_search_20250305", "name": "web_search"}  # pause_turn はサーバーツールのループからだけ返る
 stops = {}
 for scenario in ("pause_turn", "refusal", "model_context_window_exceeded"):
-    r = hl.connect(scenario, live=False).messages.create(model=MODEL, max_tokens=1024, messages=[{"role": "user", "content": "資料を調べて"}])
+    r = hl.connect(scenario, live=False).messages.create(model=MODEL, max_tokens=1024, tools=[WEB_SEARCH], messages=[{"role": "user", "content": "資料を調べて"}])
     stops[scenario] = r
     print(f"{r.stop_reason:30} next_step={next_step(r):7} text={hl.text_of(r.content)!r}  stop_details={r.stop_details}")
 

@@ -90,8 +90,8 @@ DOCUMENTED_MINIMUM = {
     **dict.fromkeys(("claude-fable-5-2", "claude-mythos-5-2", "claude-fable-5-1", "claude-mythos-5-1"), 512),
     **dict.fromkeys(("claude-opus-5-5", "claude-sonnet-5-5", "claude-haiku-5-5"), 512),
     **dict.fromkeys(("claude-opus-5", "claude-fable-5", "claude-mythos-5"), 512),
-    **dict.fromkeys(("claude-mythos-preview", "claude-opus-4-7"), 2048),
-    **dict.fromkeys(("claude-sonnet-5", "claude-opus-4-8", "claude-sonnet-4-6", "claude-sonnet-4-5"), 1024),
+    **dict.fromkeys(("claude-opus-4-7",), 2048),
+    **dict.fromkeys(("claude-sonnet-5", "claude-opus-4-8", "claude-sonnet-4-6"), 1024),
     **dict.fromkeys(("claude-opus-4-6", "claude-opus-4-5", "claude-haiku-4-5"), 4096),
 }
 

@@ -20,9 +20,10 @@ COMPACT = "compact-2026-01-12"
 BUDGETS = "task-budgets-2026-03-13"
 
 
-def loop(client, rounds, model=MODEL, first="ログを全部読んでまとめて", **fields):
-    """A plain loop over the beta client; returns the responses."""
-    messages = [{"role": "user", "content": first}]
+def loop(client, rounds, model=MODEL, first="ログを全部読んでまとめて", history=None, **fields):
+    """A plain loop over the beta client; returns the responses (``history`` gets the messages)."""
+    messages = history if history is not None else []
+    messages.append({"role": "user", "content": first})
     responses = []
     for _ in range(rounds):
         response = client.beta.messages.create(model=model, max_tokens=2048, tools=TOOLS, messages=messages, **fields)
@@ -59,6 +60,19 @@ def test_clear_tool_uses_shrinks_the_prompt_and_reports_what_it_did():
     text = next(b.text for b in edited[-1].content if b.type == "text")
     assert "古い結果 6 件" in text  # the model saw the placeholders
     assert CLEARED.startswith("[")
+
+
+def test_count_tokens_counts_after_the_edits_and_reports_the_count_before():
+    # The context editing page: count_tokens "supports context management" and answers
+    # context_management.original_input_tokens; it takes mcp_servers as the SDK's beta parameters do.
+    client, history = emulated_client("big_results"), []
+    edited = loop(client, 9, context_management=CLEAR, betas=[EDITING], history=history)
+    request = {"model": MODEL, "tools": TOOLS, "messages": history}  # what the last request sent
+    counted = client.beta.messages.count_tokens(**request, context_management=CLEAR, betas=[EDITING], mcp_servers=[])
+    plain = client.beta.messages.count_tokens(**request)
+    assert counted.input_tokens == edited[-1].usage.input_tokens < plain.input_tokens
+    assert counted.context_management.original_input_tokens == plain.input_tokens
+    assert plain.context_management is None
 
 
 def test_context_management_needs_its_beta_header():
@@ -110,6 +124,33 @@ def test_clear_thinking_keeps_the_last_turns_thinking():
     assert applied.type == "clear_thinking_20251015" and applied.cleared_thinking_turns == 2
 
 
+def chat(model, turns, **fields):
+    """``turns`` user turns, each answered with thinking; the last request's response."""
+    client, messages = emulated_client([say("はい。")]), []
+    for n in range(turns):
+        messages.append({"role": "user", "content": f"質問 {n}"})
+        response = client.beta.messages.create(model=model, max_tokens=2048, messages=messages, **fields)
+        messages.append({"role": "assistant", "content": response.content})
+    return response
+
+
+def test_clear_thinking_without_keep_keeps_what_the_model_keeps_and_keep_must_be_positive():
+    # The context editing page: the default is per model, all turns from Opus 4.5 and Sonnet 4.6 on,
+    # the last turn only on the earlier models; a thinking_turns value must be > 0.
+    edits = {"context_management": {"edits": [{"type": "clear_thinking_20251015"}]}, "betas": [EDITING]}
+    manual = {"type": "enabled", "budget_tokens": 1024}
+    assert chat(MODEL, 4, **edits).context_management.applied_edits == []
+    applied = chat("claude-haiku-4-5", 4, thinking=manual, **edits).context_management.applied_edits
+    assert applied[0].cleared_thinking_turns == 2
+    zero = {"edits": [{"type": "clear_thinking_20251015", "keep": {"type": "thinking_turns", "value": 0}}]}
+    with pytest.raises(anthropic.BadRequestError) as caught:
+        loop(emulated_client("big_results", max_retries=0), 1, context_management=zero, betas=[EDITING])
+    assert caught.value.api_message == (
+        "context_management.edits.0.clear_thinking_20251015.keep.thinking_turns.value: "
+        "Input should be greater than or equal to 1"
+    )
+
+
 # A first message of about 47,500 tokens: a few log parts more reach compaction's lowest trigger.
 LONG_TASK = "ログを全部読んでまとめて。" + "背景: " * 19_000
 
@@ -128,6 +169,7 @@ def test_compaction_pauses_with_a_summary_that_stands_for_the_history():
     paused = responses[-1]
     assert paused.stop_reason == "compaction"
     assert [b.type for b in paused.content] == ["compaction"] and "ツール呼び出し" in paused.content[0].content
+    assert [i.type for i in paused.usage.iterations] == ["compaction"]  # no message iteration after a pause
     before = responses[-2].usage.input_tokens
     # Sent back, the compaction block stands for everything before it.
     emulator = Emulator("big_results")
@@ -143,11 +185,73 @@ def test_compaction_pauses_with_a_summary_that_stands_for_the_history():
     assert status == 200 and body["usage"]["input_tokens"] < before / 2
 
 
+def test_triggers_and_cleared_tokens_are_in_the_models_own_tokenizer():
+    # Sonnet 4.6 counts the same prompt in fewer tokens than the estimate's (the 2026 tokenizer's): its
+    # triggers are compared with what its usage and count_tokens report.
+    older, client, history = "claude-sonnet-4-6", emulated_client("big_results"), []
+    loop(client, 4, older, history=history)
+    request = {"model": older, "tools": TOOLS, "messages": history}
+    count = client.messages.count_tokens(**request).input_tokens
+
+    def cleared(trigger):
+        edit = {"type": "clear_tool_uses_20250919", "trigger": {"type": "input_tokens", "value": trigger}}
+        response = client.beta.messages.create(
+            **request,
+            max_tokens=1024,
+            context_management={"edits": [{**edit, "keep": {"type": "tool_uses", "value": 1}}]},
+            betas=[EDITING],
+        )
+        return response.context_management.applied_edits, response.usage.input_tokens
+
+    assert cleared(count + 1) == ([], count)
+    applied, after = cleared(count)
+    assert applied[0].cleared_input_tokens == count - after
+    below = LONG_TASK + "背景: " * 3000  # about 55,000 estimated tokens, some 42,000 on Sonnet 4.6
+    edits = {"edits": [{"type": "compact_20260112", "trigger": {"type": "input_tokens", "value": 50_000}}]}
+    first = [{"role": "user", "content": below}]
+    assert client.messages.count_tokens(model=MODEL, messages=first).input_tokens > 50_000
+    assert client.messages.count_tokens(model=older, messages=first).input_tokens < 50_000
+    response = client.beta.messages.create(
+        model=older, max_tokens=1024, messages=first, context_management=edits, betas=[COMPACT]
+    )
+    assert response.content[0].type != "compaction"
+
+
 def test_compaction_without_a_pause_continues_after_the_block():
     edits = {"edits": [{"type": "compact_20260112", "trigger": {"type": "input_tokens", "value": 50_000}}]}
     responses = loop(emulated_client("big_results"), 9, first=LONG_TASK, context_management=edits, betas=[COMPACT])
     compacted = next(r for r in responses if r.content[0].type == "compaction")
     assert [b.type for b in compacted.content][:2] == ["compaction", "thinking"] and compacted.stop_reason == "tool_use"
+    # The compaction page, "Understanding usage": a compaction iteration, then the message iteration the
+    # top-level fields match, which reads the compacted context.
+    compaction, message = compacted.usage.iterations
+    assert (compaction.type, message.type) == ("compaction", "message")
+    assert compaction.input_tokens >= 50_000 > message.input_tokens == compacted.usage.input_tokens
+    assert message.output_tokens == compacted.usage.output_tokens
+
+
+def test_compaction_only_on_the_models_the_compaction_page_lists():
+    client = emulated_client("big_results", max_retries=0)
+    edits = {"edits": [{"type": "compact_20260112"}]}
+    for model in ("claude-haiku-4-5", "claude-opus-4-5"):
+        with pytest.raises(anthropic.BadRequestError) as caught:
+            client.beta.messages.create(
+                model=model,
+                max_tokens=1024,
+                messages=[{"role": "user", "content": "q"}],
+                context_management=edits,
+                betas=[COMPACT],
+            )
+        assert caught.value.api_message == "context_management: compact_20260112 is not supported for this model"
+    for model in ("claude-opus-4-6", "claude-opus-4-7", MODEL):
+        taken = client.beta.messages.create(
+            model=model,
+            max_tokens=1024,
+            messages=[{"role": "user", "content": "q"}],
+            context_management=edits,
+            betas=[COMPACT],
+        )
+        assert taken.usage.iterations is None  # nothing compacted
 
 
 BUDGETED = "claude-opus-5"  # the default Sonnet 5 takes no task budget

@@ -228,6 +228,13 @@ def test_each_model_takes_inference_geo_from_claude_4_6_on(model):
         assert refused(model, inference_geo="us") == f"'{model}' does not support the `inference_geo` parameter."
 
 
+def test_inference_geo_is_us_or_global_only():
+    # The data residency page: "Only `"us"` and `"global"` are available".
+    assert ask("claude-sonnet-5", inference_geo="global").usage.inference_geo == "global"
+    for geo in ("eu", "jp", "", "US"):
+        assert refused("claude-sonnet-5", inference_geo=geo) == "inference_geo: must be one of ['global', 'us']", geo
+
+
 def test_what_a_fast_or_us_only_reply_reports_is_what_the_budget_prices():
     standard = Usage.of(ask("claude-opus-5").usage)
     fast = Usage.of(ask("claude-opus-5", speed="fast").usage)
@@ -239,8 +246,11 @@ def test_what_a_fast_or_us_only_reply_reports_is_what_the_budget_prices():
     )
 
 
-def test_fast_mode_is_opus_5_and_4_8_and_only_opus_4_6_falls_back_quietly():
-    assert {m for m, row in MODELS.items() if row.fast_mode == "fast"} == {"claude-opus-5", "claude-opus-4-8"}
+def test_fast_mode_is_fable_and_mythos_5_2_opus_5_5_and_5_and_only_opus_4_6_falls_back_quietly():
+    # The fast mode page (December 2026): available on Fable 5.2, Mythos 5.2 and Opus 5.5, a research
+    # preview on Opus 5, removed from Opus 4.8 on 2026-11-30 (its requests are refused since).
+    fast = {"claude-fable-5-2", "claude-mythos-5-2", "claude-opus-5-5", "claude-opus-5"}
+    assert {m for m, row in MODELS.items() if row.fast_mode == "fast"} == fast
     assert {m for m, row in MODELS.items() if row.fast_mode == "standard"} == {"claude-opus-4-6"}
 
 
@@ -280,14 +290,15 @@ def test_each_model_takes_an_assistant_prefill_or_refuses_it_but_always_continue
     # is a prefill like any other.
     client = emulated_client("pause_turn", max_retries=0)
     history = [{"role": "user", "content": "調べて"}]
-    paused = client.messages.create(model=model, max_tokens=4096, messages=history)
+    search = {"max_tokens": 4096, "tools": [{"type": "web_search_20250305", "name": "web_search"}]}
+    paused = client.messages.create(model=model, messages=history, **search)
     assert paused.stop_reason == "pause_turn", model
     resent = [*history, {"role": "assistant", "content": paused.content}]
-    assert client.messages.create(model=model, max_tokens=4096, messages=resent).stop_reason == "end_turn"
+    assert client.messages.create(model=model, messages=resent, **search).stop_reason == "end_turn"
     if not row.prefill:
         edited = [*history, {"role": "assistant", "content": [*paused.content[:-1], {"type": "text", "text": "別の"}]}]
         with pytest.raises(anthropic.BadRequestError, match="does not support assistant message prefill"):
-            client.messages.create(model=model, max_tokens=4096, messages=edited)
+            client.messages.create(model=model, messages=edited, **search)
 
 
 @pytest.mark.parametrize("model", sorted(MODELS))

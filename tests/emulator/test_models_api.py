@@ -51,3 +51,17 @@ def test_an_unknown_model_or_a_bad_page_gets_the_apis_error(client):
     assert caught.value.body["error"]["message"] == "model: claude-3-opus-20240229"
     with pytest.raises(anthropic.BadRequestError, match="limit"):
         client.models.list(limit=0)
+
+
+@pytest.mark.parametrize("model", ["claude-sonnet-4-5", "claude-sonnet-4-5-20250929", "claude-mythos-preview"])
+def test_a_retired_model_fails_as_an_unknown_one_and_is_not_listed(client, model):
+    # The model deprecations page: "Requests to retired models will fail". Sonnet 4.5 retired on
+    # 2026-11-30 (its model page), Mythos Preview on 2026-06-30 (the SDK's list of deprecated models).
+    ask = {"model": model, "messages": [{"role": "user", "content": "q"}]}
+    for call in (lambda: client.messages.create(max_tokens=64, **ask), lambda: client.messages.count_tokens(**ask)):
+        with pytest.raises(anthropic.NotFoundError) as caught:
+            call()
+        assert caught.value.body["error"] == {"type": "not_found_error", "message": f"model: {model}"}
+    with pytest.raises(anthropic.NotFoundError):
+        client.models.retrieve(model)
+    assert model not in {m.id for m in client.models.list()}

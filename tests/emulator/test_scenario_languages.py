@@ -62,7 +62,9 @@ CASES = [(name, name, "task", {}) for name in scenario_names()] + [
     ("high_impact_denied", "high_impact", "task", {"deny": ("write_file",)}),
     ("delete_and_post_denied", "delete_and_post", "task", {"deny": ("delete_file", "http_post")}),
     ("stop_sequence_given", "stop_sequence", "task", {"stop_sequences": ["---"]}),
+    ("pause_turn_searching", "pause_turn", "task", {"web_search": True}),  # only a server tool's loop pauses
 ]
+WEB_SEARCH = {"type": "web_search_20250305", "name": "web_search"}
 
 
 def tool_output(words: dict, name: str, args: dict, deny: tuple = (), fail: tuple = ()) -> tuple[str, bool]:
@@ -102,11 +104,12 @@ def transcript(language: str, name: str, prompt: str, outcomes: dict) -> list[di
     words = WORDS[language]
     outcomes = dict(outcomes)
     extra = {"stop_sequences": outcomes.pop("stop_sequences")} if "stop_sequences" in outcomes else {}
+    tools = [*TOOLS, WEB_SEARCH] if outcomes.pop("web_search", False) else TOOLS
     client = emulated_client(name, max_retries=0)
     messages: list[dict] = [{"role": "user", "content": words[prompt]}]
     turns = []
     for _ in range(22):
-        response = client.messages.create(model=MODEL, max_tokens=1024, tools=TOOLS, messages=messages, **extra)
+        response = client.messages.create(model=MODEL, max_tokens=1024, tools=tools, messages=messages, **extra)
         turns.append({"stop_reason": response.stop_reason, "content": [block(b) for b in response.content]})
         messages.append({"role": "assistant", "content": response.content})
         if response.stop_reason == "pause_turn":

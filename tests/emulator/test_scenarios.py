@@ -44,12 +44,12 @@ def fake_tools(name, args, deny=(), fail=()):
     return "ok", False
 
 
-def drive(name, rounds=20, prompt="README.md の1行目を読んで、それから今何時か教えて", **tool_kwargs):
+def drive(name, rounds=20, prompt="README.md の1行目を読んで、それから今何時か教えて", tools=TOOLS, **tool_kwargs):
     client = emulated_client(name, max_retries=0)
     messages = [{"role": "user", "content": prompt}]
     responses = []
     for _ in range(rounds):
-        response = client.messages.create(model=MODEL, max_tokens=1024, tools=TOOLS, messages=messages)
+        response = client.messages.create(model=MODEL, max_tokens=1024, tools=tools, messages=messages)
         responses.append(response)
         messages.append({"role": "assistant", "content": response.content})
         if response.stop_reason == "pause_turn":
@@ -158,8 +158,19 @@ def test_each_stop_reason(name):
 
 
 def test_pause_turn_continues_when_sent_back_and_empty_end_turn():
-    paused = drive("pause_turn")
+    # The server tools page: a server tool's loop pauses, possibly on a server_tool_use not yet run,
+    # which the API runs at the start of the next request. Without a server tool nothing can pause.
+    paused = drive("pause_turn", tools=[*TOOLS, {"type": "web_search_20250305", "name": "web_search"}])
     assert [r.stop_reason for r in paused] == ["pause_turn", "end_turn"]
+    pending = paused[0].content[-1]
+    assert pending.type == "server_tool_use" and pending.name == "web_search" and pending.id.startswith("srvtoolu_")
+    result = next(b for b in paused[1].content if b.type == "web_search_tool_result")
+    assert result.tool_use_id == pending.id and result.content[0].url.startswith("https://")
+    assert (
+        paused[0].usage.server_tool_use.web_search_requests,
+        paused[1].usage.server_tool_use.web_search_requests,
+    ) == (0, 1)
+    assert [r.stop_reason for r in drive("pause_turn")] == ["end_turn"]
     empty = drive("empty_end_turn")
     # No text block at all: on the thinking default model the turn holds its thinking block only.
     assert empty[-1].stop_reason == "end_turn" and [b.type for b in empty[-1].content] == ["thinking"]

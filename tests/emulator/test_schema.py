@@ -10,10 +10,11 @@ import typing
 import anthropic.types as ga
 import typing_extensions
 from anthropic.types import beta, message_count_tokens_params, message_create_params
+from anthropic.types.beta import message_count_tokens_params as beta_count_params
 from anthropic.types.beta import message_create_params as beta_create_params
 
 from harness_lab.emulator.kinds import Model
-from harness_lab.emulator.request_schema import BETA_FIELDS, COUNT_TOKENS, CREATE
+from harness_lab.emulator.request_schema import BETA_COUNT_TOKENS, BETA_FIELDS, COUNT_TOKENS, CREATE
 from harness_lab.emulator.schema import BETA_TOOLS, BLOCKS, TOOLS
 
 
@@ -71,3 +72,5 @@ def test_top_level_parameters_match_the_sdk():
     assert set(COUNT_TOKENS) == set(typing.get_type_hints(message_count_tokens_params.MessageCountTokensParams))
     beta_only = set(typing.get_type_hints(beta_create_params.MessageCreateParamsBase)) - {"betas"}  # a header
     assert set(BETA_FIELDS) == beta_only - create
+    beta_count = set(typing.get_type_hints(beta_count_params.MessageCountTokensParams)) - {"betas"}
+    assert set(BETA_COUNT_TOKENS) == beta_count - set(COUNT_TOKENS)

@@ -373,7 +373,7 @@ def test_with_the_interleaved_header_a_manual_budget_may_pass_max_tokens_where_i
     over = {"max_tokens": 2048, "thinking": {"type": "enabled", "budget_tokens": 4096}}
     header = {"extra_headers": {"anthropic-beta": "interleaved-thinking-2025-05-14"}}
     task = [{"role": "user", "content": TASK}]
-    for model in ("claude-sonnet-4-6", "claude-sonnet-4-5", "claude-opus-4-5"):
+    for model in ("claude-sonnet-4-6", "claude-opus-4-5"):
         assert client.messages.create(model=model, messages=task, **over, **header).stop_reason == "end_turn"
         with pytest.raises(anthropic.BadRequestError):  # no header: the budget must stay under max_tokens
             client.messages.create(model=model, messages=task, **over)
@@ -388,8 +388,8 @@ def test_with_the_interleaved_header_a_manual_budget_may_pass_max_tokens_where_i
         ("claude-haiku-4-5", False, False),
         ("claude-haiku-4-5", True, False),  # the header is ignored there
         ("claude-opus-4-6", True, False),  # its manual mode never interleaves
-        ("claude-sonnet-4-5", False, False),
-        ("claude-sonnet-4-5", True, True),
+        ("claude-opus-4-5", False, False),
+        ("claude-opus-4-5", True, True),
     ],
 )
 def test_manual_thinking_thinks_again_after_a_tool_result_only_where_it_interleaves(model, header, again):

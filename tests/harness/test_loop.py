@@ -389,7 +389,8 @@ def test_truncated_or_refused_responses_stop_without_running_anything(scenario, 
 
 
 def test_pause_turn_is_sent_back_unchanged_with_the_same_tools(check_history):
-    emu, client, spy = setup("pause_turn")
+    # A scripted pause (the pause_turn scenario pauses only where the request defines a server tool).
+    emu, client, spy = setup([reply("Still researching the material.", stop_reason="pause_turn"), say("Done.")])
     outcome = run(client, "research", tools=spy.tools)
     assert isinstance(outcome.stop, Finished) and len(emu.requests) == 2
     second = emu.requests[1]

@@ -49,7 +49,7 @@ diagram(highlight="stop_reason")
 # `write_file` writes nothing: it is a "spy" that only records in `written` what it was asked to write.
 # The Stepper advances the loop one turn at a time. The code calls `s.step()`; the panel's "Next turn" button does the same.
 
-# %% ja="dec1a3cb02e7"
+# %% ja="4af01d6539fd"
 import tempfile
 from pathlib import Path
 
@@ -70,7 +70,9 @@ def write_file(path: str, content: str) -> str:
     return "ok"
 
 
-TOOLS = [read_file.definition, hl.get_time.definition, write_file.definition]
+# pause_turn only comes from the loop of a tool the API runs itself (a server tool): web search goes in as one
+WEB_SEARCH = {"type": "web_search_20250305", "name": "web_search"}
+TOOLS = [read_file.definition, hl.get_time.definition, write_file.definition, WEB_SEARCH]
 IMPLS = {"read_file": read_file, "get_time": hl.get_time, "write_file": write_file}
 
 # %% ja="f0fa32900c36"

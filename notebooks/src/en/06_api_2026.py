@@ -227,10 +227,11 @@ print(f"TokenBudget 6,000: {run.state.model_calls} requests, then {end.cause} â€
 # A `refusal` response carries `stop_details`, with a category (`category`) and an explanation (`explanation`) of the refusal.
 # Either may be `None`. Look at three responses from the emulator:
 
-# %% ja="67ed5983e781"
+# %% ja="d831afcad0e2"
+WEB_SEARCH = {"type": "web_search_20250305", "name": "web_search"}  # pause_turn only comes from a server tool's loop
 stops = {}
 for scenario in ("pause_turn", "refusal", "model_context_window_exceeded"):
-    r = hl.connect(scenario, live=False).messages.create(model=MODEL, max_tokens=1024, messages=[{"role": "user", "content": "Look into the material"}])
+    r = hl.connect(scenario, live=False).messages.create(model=MODEL, max_tokens=1024, tools=[WEB_SEARCH], messages=[{"role": "user", "content": "Look into the material"}])
     stops[scenario] = r
     print(f"{r.stop_reason:30} next_step={next_step(r):7} text={hl.text_of(r.content)!r}  stop_details={r.stop_details}")
 

@@ -1,0 +1,63 @@
+"""Which tool versions a model takes, and what may stand next to a client toolset (tool_versions.py)."""
+
+import pytest
+
+from harness_lab.emulator import Emulator, say
+
+SEARCH = {"type": "web_search_20260209", "name": "web_search"}
+TOOLSET = {"type": "computer_toolset_20260801"}
+COMPUTER = {"type": "computer_20251124", "name": "computer", "display_width_px": 1024, "display_height_px": 768}
+CUSTOM = {"name": "computer", "input_schema": {"type": "object", "properties": {}}}
+
+
+def answer(model, tools):
+    request = {"model": model, "max_tokens": 256, "tools": tools, "messages": [{"role": "user", "content": "q"}]}
+    status, _, body = Emulator([say("はい。")]).respond(request, headers={"anthropic-beta": "computer-use-2025-11-24"})
+    return status, body["error"]["message"] if status != 200 else None
+
+
+def test_dynamic_filtering_web_tools_need_direct_callers_on_a_model_without_programmatic_tool_calling():
+    # The web search page: models without programmatic tool calling need allowed_callers ["direct"]
+    # on the _20260209 versions; the live 400 as public reports quote it.
+    assert answer("claude-haiku-4-5", [SEARCH]) == (
+        400,
+        "'claude-haiku-4-5-20251001' does not support programmatic tool calling. The following tools have "
+        '`allowed_callers` that require it: web_search. Explicitly set `allowed_callers=["direct"]` on these '
+        "tools, or use a model that supports programmatic tool calling.",
+    )
+    assert answer("claude-haiku-4-5", [{**SEARCH, "allowed_callers": ["direct"]}]) == (200, None)
+    assert answer("claude-haiku-4-5", [{"type": "web_search_20250305", "name": "web_search"}]) == (200, None)
+    assert answer("claude-sonnet-5", [SEARCH]) == (200, None)
+
+
+@pytest.mark.parametrize(
+    ("model", "tool", "taken"),
+    [
+        ("claude-sonnet-5", TOOLSET, True),
+        ("claude-opus-4-8", TOOLSET, True),
+        ("claude-sonnet-4-6", TOOLSET, False),  # computer_20251124 only (the computer use page)
+        ("claude-sonnet-4-6", COMPUTER, True),
+        ("claude-sonnet-5-5", COMPUTER, False),  # no longer accepted (Sonnet 5.5's and Opus 5.5's pages)
+        ("claude-opus-5-5", COMPUTER, False),
+        ("claude-opus-5", COMPUTER, True),
+    ],
+)
+def test_computer_use_versions_per_model(model, tool, taken):
+    status, message = answer(model, [tool])
+    assert (status == 200) is taken, message
+    if not taken:
+        assert message == f"tools.0: '{model}' does not support the `{tool['type']}` tool."
+
+
+def test_nothing_else_may_carry_a_toolsets_name():
+    # The tool reference page: two entries of one toolset, or a tool named like the toolset beside it.
+    assert answer("claude-sonnet-5", [TOOLSET, CUSTOM]) == (
+        400,
+        "tools.1: a tool named 'computer' cannot be declared alongside `computer_toolset_20260801`",
+    )
+    assert (
+        answer("claude-sonnet-5", [TOOLSET, TOOLSET])[1]
+        == "tools.1: `computer_toolset_20260801` may be declared only once"
+    )
+    assert answer("claude-sonnet-5", [COMPUTER, TOOLSET])[0] == 400
+    assert answer("claude-sonnet-5", [TOOLSET, {"type": "browser_toolset_20260801"}]) == (200, None)
