@@ -281,6 +281,22 @@ add(
             "弁4: 無害なツールの get_time が走りませんでした。尋ねずに実行します",
             "valve 4: get_time, a harmless tool, did not run; run it without asking",
         ),
+        "lesson.l6.run_agent.approve_input": (
+            "弁4: {tool} を、その呼び出しの入力ではなく {got} を添えて approve に尋ねました。何を許すのかが人に見えるよう、呼び出しごとに approve(block.name, block.input) で尋ねます",
+            "valve 4: it asked approve about {tool} with {got}, not that call's input; so a person can see what they allow, ask about each call with approve(block.name, block.input)",
+        ),
+        "lesson.l6.run_agent.one_answer_per_turn": (
+            "弁4: 同じターンで approve に尋ねたのは {asked} だけで、その答えが {tool} にも使われ、尋ねないまま走りました（尋ねていれば、この {tool} への答えは「いいえ」でした）。尋ねるのも決めるのも、呼び出し1つごとです",
+            "valve 4: in that turn only {asked} was put to approve, and its answer was used for {tool} too, which ran unasked (asked, the answer for this {tool} would have been no); ask and decide per call",
+        ),
+        "lesson.l6.run_agent.yes_kept": (
+            "弁4: 前の実行で「はい」と答えた {tool} を、今度は尋ねないまま走らせました（今回尋ねていれば、答えは「いいえ」でした）。「はい」は尋ねた呼び出し1つへの答えです。覚えておかず、呼び出しごとに尋ねます",
+            "valve 4: {tool}, approved in an earlier run, now ran without asking (asked this time, the answer would have been no); a yes answers the one call it was asked about: do not keep it, ask about every call",
+        ),
+        "lesson.l6.run_agent.no_stopped_yes": (
+            "弁4: 同じターンで http_post には「いいえ」、{tool} には「はい」と答えたのに、{tool} が1回走りませんでした。1つの「いいえ」でターン全体を止めず、呼び出しごとに、その答えで決めます",
+            "valve 4: in one turn the answer was no for http_post and yes for {tool}, yet {tool} did not run once; one no does not stop the turn: decide each call by its own answer",
+        ),
         "lesson.l6.run_agent.approved_not_run": (
             "弁4: {tool} を許可したのに、実行が1回ではありませんでした（0回か、2回以上）",
             "valve 4: {tool} was approved but did not run exactly once",
