@@ -92,7 +92,7 @@ def learner_end(fn, script, decide=None, runaway: Miss | None = None, **limits: 
     extra = {k: v for k, v in (("max_turns", turns), ("token_budget", budget)) if k in accepts}
     emulator = runaway_guard(script, 40, runaway)
     rounds: set[int] = set()
-    client, rec = Recording(emulated_client(emulator)), Recorder()
+    client, rec, seen = emulated_client(emulator), Recorder(), Recording(emulator)
     approve = rec.approver(decide) if decide is not None else None
     gen = fn(client, "やって", TOOLS, spied(rec, emulator, rounds, OUTPUTS), approve, **extra)
     ending = Ending("", 0, 0)
@@ -111,10 +111,10 @@ def learner_end(fn, script, decide=None, runaway: Miss | None = None, **limits: 
         text=end.text if isinstance(end, (Finished, Stopped)) else "",
         reported=end.usage.input_tokens if isinstance(end, (Finished, Stopped)) else None,
         told_turns=end.turns if isinstance(end, (Finished, Stopped)) else None,
-        usage=client.usage,
-        cached=client.cached,
-        calls=client.calls,
-        whole=kept_whole(client, emulator.requests),
+        usage=seen.usage,
+        cached=seen.cached,
+        calls=seen.calls,
+        whole=kept_whole(seen, emulator.requests),
     )
     ending.miss = protocol_miss(events, end, ending.rounds) or stale(emulator)
     return ending, rec, emulator

@@ -21,12 +21,11 @@ def _drive(fn, script, limit: int = 12) -> tuple[Any, Any, Recording]:
     """Run the learner's loop against ``script``; (what it returned or the 400's hint, the emulator that
     served it, the client that noted each response)."""
     emulator = runaway_guard(script, limit)
-    client = Recording(emulated_client(emulator))
     try:
-        returned = fn(client, _said("ask"), TOOLS, _weather_impls(Recorder()))
+        returned = fn(emulated_client(emulator), _said("ask"), TOOLS, _weather_impls(Recorder()))
     except anthropic.BadRequestError as exc:
-        return api_refusal(exc, emulator.requests[-1].get("messages")), emulator, client
-    return returned, emulator, client
+        return api_refusal(exc, emulator.requests[-1].get("messages")), emulator, Recording(emulator)
+    return returned, emulator, Recording(emulator)
 
 
 def _scripted(*replies):

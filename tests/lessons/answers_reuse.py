@@ -125,6 +125,39 @@ def approve_right_none_default(content, impls, approve, results=None):  # a defa
     return results
 
 
+# --- run_agent: the model asked through another door of the client -----------------------------
+
+
+def _streamed(client, **request):
+    with client.messages.stream(**request) as stream:
+        return stream.get_final_message()
+
+
+def agent_right_streamed(client, user_input, tools, impls):  # each reply streamed, its final message kept
+    messages = [{"role": "user", "content": user_input}]
+    response = _streamed(client, model=MODEL, max_tokens=1024, tools=tools, messages=messages)
+    while response.stop_reason == "tool_use":
+        messages.append({"role": "assistant", "content": response.content})
+        messages.append({"role": "user", "content": good_run_tools(response.content, impls)})
+        response = _streamed(client, model=MODEL, max_tokens=1024, tools=tools, messages=messages)
+    return "".join(b.text for b in response.content if b.type == "text")
+
+
+def agent_right_with_options(client, user_input, tools, impls):  # retries and a timeout set per request
+    def ask(messages):
+        return client.with_options(max_retries=5, timeout=60).messages.create(
+            model=MODEL, max_tokens=1024, tools=tools, messages=messages
+        )
+
+    messages = [{"role": "user", "content": user_input}]
+    response = ask(messages)
+    while response.stop_reason == "tool_use":
+        messages.append({"role": "assistant", "content": response.content})
+        messages.append({"role": "user", "content": good_run_tools(response.content, impls)})
+        response = ask(messages)
+    return "".join(b.text for b in response.content if b.type == "text")
+
+
 WRONG_REUSE = [
     ("run_tools", tools_one_list_cleared, 1, "lesson.l2.run_tools.reused_list"),
     ("run_tools", tools_default_list_cleared, 1, "lesson.l2.run_tools.reused_list"),
@@ -138,6 +171,8 @@ WRONG_REUSE = [
 RIGHT_REUSE = [
     ("run_tools", tools_right_copy_of_one_list),
     ("run_tool_uses", approve_right_none_default),
+    ("run_agent", agent_right_streamed),
+    ("run_agent", agent_right_with_options),
 ]
 
 
@@ -228,7 +263,14 @@ WRONG_RUN_AGENT_REUSE = [
     (RIGHT_RUN_AGENT.replace(CREATE, CACHED), 4, "lesson.l6.run_agent.budget_cache_omitted"),
     (ONE_LIST, 1, "lesson.l2.results_overwritten"),
 ]
+STREAMED = """
+def ask(client, tools, messages):
+    with client.messages.stream(model=MODEL, max_tokens=1024, tools=tools, messages=messages) as stream:
+        return stream.get_final_message()
+"""
 RIGHT_RUN_AGENT_REUSE = [
     _inline_valve_4("False"),  # an approval that cannot be had is a no
     RIGHT_RUN_AGENT.replace(CREATE, CACHED).replace(ADD, EVERY_TOKEN),  # caching, every token counted
+    STREAMED + RIGHT_RUN_AGENT.replace(CREATE, "ask(client, tools, messages)"),  # each reply streamed
+    RIGHT_RUN_AGENT.replace("client.messages.create(", "client.with_options(max_retries=5).messages.create("),
 ]
