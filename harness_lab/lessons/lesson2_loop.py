@@ -52,7 +52,15 @@ def _answers_at_once(fn) -> Miss | None:
         return Miss("lesson.l2.run_agent.went_on")
     if isinstance(returned, Miss):
         return returned
-    return None if returned == cut else _not_the_answer(returned)
+    if returned != cut:
+        return _not_the_answer(returned)
+    # Cut off inside a call, a reply still holds its tool_use block, its input perhaps half written:
+    # whether to run it is stop_reason's to say, not the content's.
+    half_call = reply(thought(), cut, call("get_weather", city=_said("osaka")), stop_reason="max_tokens")
+    returned, emulator, _client = _drive(fn, _scripted(half_call, reply(thought(), _said("answer"))))
+    if len(emulator.requests) > 1:
+        return Miss("lesson.l2.run_agent.cut_call_ran")
+    return returned if isinstance(returned, Miss) else None
 
 
 def _carries_two_turns(fn) -> Miss | None:

@@ -216,6 +216,16 @@ def agent_until_end_turn(client, user_input, tools, impls):
     return "".join(b.text for b in response.content if b.type == "text")
 
 
+def agent_while_calls_in_content(client, user_input, tools, impls):  # "any tool_use left? then go on"
+    messages = [{"role": "user", "content": user_input}]
+    response = client.messages.create(model=MODEL, max_tokens=1024, tools=tools, messages=messages)
+    while any(b.type == "tool_use" for b in response.content):
+        messages.append({"role": "assistant", "content": response.content})
+        messages.append({"role": "user", "content": good_run_tools(response.content, impls)})
+        response = client.messages.create(model=MODEL, max_tokens=1024, tools=tools, messages=messages)
+    return "".join(b.text for b in response.content if b.type == "text")
+
+
 def agent_first_text_only(client, user_input, tools, impls):
     messages = [{"role": "user", "content": user_input}]
     response = client.messages.create(model=MODEL, max_tokens=1024, tools=tools, messages=messages)
@@ -591,6 +601,7 @@ WRONG = [
     ("run_agent", agent_one_message_per_result, 3, "lesson.l2.run_agent.split_results"),
     ("run_agent", agent_first_text_only, 2, "lesson.l2.run_agent.requests"),
     ("run_agent", agent_until_end_turn, 1, "lesson.l2.run_agent.went_on"),
+    ("run_agent", agent_while_calls_in_content, 1, "lesson.l2.run_agent.cut_call_ran"),
     ("next_step", step_by_text, 1, "lesson.l3.next_step.tool_use"),
     ("next_step", step_unknown_goes_on, 3, "lesson.l3.next_step.unknown"),
     ("next_step", step_table_without_default, 3, "lesson.l3.next_step.unknown_raised"),
