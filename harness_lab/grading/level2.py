@@ -37,7 +37,7 @@ from typing import Any
 
 from ..text import t
 from .bridge import observe
-from .level2_scene import cut_off, finishing_after, never_ending, run_scene, said, two_tools
+from .level2_scene import cut_in_a_call, cut_off, finishing_after, never_ending, run_scene, said, two_tools
 from .report import Check, Report, guarded, show
 from .sandbox import JobResult, plain
 
@@ -337,6 +337,12 @@ def _criterion3(learner: Callable[[], tuple], timeout: float) -> Check:
     cut = run_scene(learner, n, cut_off(n), timeout)
     if cut.status == "ok" and ("api_error" in cut.value or cut.value["calls"] > 2):
         return Check.fail(3, title, "grade.l2.c3.went_on")
+    broken = _broken(title, cut, "grade.l2.c3.normal_runaway", "grade.l2.c3.normal_raised")
+    if broken:
+        return broken
+    cut = run_scene(learner, n, cut_in_a_call(n), timeout)
+    if cut.status == "ok" and ("api_error" in cut.value or cut.value["calls"] > 2 or cut.value["runs"] > 1):
+        return Check.fail(3, title, "grade.l2.c3.cut_call_ran")
     broken = _broken(title, cut, "grade.l2.c3.normal_runaway", "grade.l2.c3.normal_raised")
     if broken:
         return broken

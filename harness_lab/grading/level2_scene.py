@@ -25,7 +25,16 @@ from .sandbox import JobResult, plain
 from .scenarios import OUTPUTS, TOOL_DEFS
 from .spies import remote_tools
 
-__all__ = ["RUNAWAY_MARGIN", "cut_off", "finishing_after", "never_ending", "run_scene", "said", "two_tools"]
+__all__ = [
+    "RUNAWAY_MARGIN",
+    "cut_in_a_call",
+    "cut_off",
+    "finishing_after",
+    "never_ending",
+    "run_scene",
+    "said",
+    "two_tools",
+]
 
 # How far past N a capless loop may go before the scripted model ends the child.
 RUNAWAY_MARGIN = 25
@@ -85,6 +94,14 @@ def cut_off(n: int) -> list:
     """One search, then an answer cut off at max_tokens: no tool_use, so the loop must end there."""
     answer = said("answer")
     return [call("search", query=said("clue", n=1)), reply(answer[: len(answer) // 2], stop_reason="max_tokens")]
+
+
+def cut_in_a_call(n: int) -> list:
+    """One search, then a reply cut off at max_tokens inside a second call: its tool_use block is there,
+    perhaps half written, and only stop_reason says not to run it."""
+    answer = said("answer")
+    cut = reply(answer[: len(answer) // 2], call("search", query=said("clue", n=2)), stop_reason="max_tokens")
+    return [call("search", query=said("clue", n=1)), cut, say(answer)]
 
 
 def two_tools(n: int) -> list:

@@ -327,6 +327,7 @@ hard_coded_limit = _capped(limit=lambda: 4)  # the number MAX_TURNS happens to b
 raises_at_cap = _capped(at_cap=lambda: _raise(RuntimeError(stop_message())))  # the caller gets no answer
 loses_a_character = _capped(answer=lambda r: final_text(r)[:-1])  # the model's answer, its last character lost
 until_end_turn = _capped(goes_on=lambda r: r.stop_reason != "end_turn")  # goes on after max_tokens
+while_calls_in_content = _capped(goes_on=lambda r: any(b.type == "tool_use" for b in r.content))  # runs a cut call
 
 
 def limit_as_parameter(client, user_input, tools, tool_impls, max_turns=MAX_TURNS, *, note=None):
@@ -508,6 +509,7 @@ WRONG = {
     "its own word instead of the model's answer": (_loop(says_done_instead), {3: "grade.l2.c3.normal_answer"}),
     "one request more after the answer": (_loop(asks_once_more), {3: "grade.l2.c3.normal_calls"}),
     "goes on until end_turn": (_loop(until_end_turn), {3: "grade.l2.c3.went_on"}),
+    "goes on while the content holds a tool_use": (_loop(while_calls_in_content), {3: "grade.l2.c3.cut_call_ran"}),
     "raises at the cap": (_loop(raises_at_cap), {3: "grade.l2.c3.raised_at_cap"}),
     "MAX_TURNS as a string": ((GOOD_MISSING, top_of_body, "8"), {3: "grade.l2.c3.bad_max_turns"}),
     "an endless generator for MISSING": (
