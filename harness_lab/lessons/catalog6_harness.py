@@ -221,6 +221,12 @@ add(
             "tokens_used は {used} でしたが、キャッシュ書き込みとキャッシュ読み込みの {cached} トークンが入っていません（使ったのは合わせて {total} トークン）。プロンプトキャッシュを使うと、履歴の大半は input_tokens ではなく cache_creation_input_tokens と cache_read_input_tokens に数えられます。応答ごとに input_tokens + cache_creation_input_tokens + cache_read_input_tokens + output_tokens を足します（None なら 0 として）",
             "tokens_used was {used}, leaving out {cached} tokens of cache writes and cache reads ({total} tokens were used in all): with prompt caching, most of the history is counted in cache_creation_input_tokens and cache_read_input_tokens, not input_tokens. Add input_tokens + cache_creation_input_tokens + cache_read_input_tokens + output_tokens after each response (a None counts as 0)",
         ),
+        "lesson.l6.run_agent.budget_not_total": (
+            "tokens_used の数え方は合っていますが、弁2（トークン予算）が止めたのは応答 {stopped} 回目のあとでした。累計が予算 {budget} に達したのは応答 {reached} 回目のあと（累計 {total} トークン）です。"
+            "弁2 は、累計の tokens_used ではないもの（1回の応答のトークンや、入力だけの累計など）と比べています。本体の先頭で tokens_used >= TOKEN_BUDGET と比べます",
+            "tokens_used is counted right, but valve 2 (token budget) stopped it only after response {stopped}, while the running total reached the budget of {budget} after response {reached} ({total} tokens): "
+            "valve 2 compares something other than the running total tokens_used (one response's tokens, the input alone...). Compare tokens_used >= TOKEN_BUDGET at the top of the body",
+        ),
         "lesson.l6.run_agent.budget_ignored": (
             "確認は TOKEN_BUDGET = {budget} にして試しましたが、{used} トークンまで止まりませんでした。上限はモジュールの変数 TOKEN_BUDGET から読みます（引数で受け取るなら名前を token_budget に）",
             "The check set TOKEN_BUDGET = {budget}, yet it ran to {used} tokens; read the limit from the module variable TOKEN_BUDGET (or an argument named token_budget)",

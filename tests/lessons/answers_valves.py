@@ -10,7 +10,7 @@ tools runs the calls of the response that crossed the budget.
 
 from __future__ import annotations
 
-from tests.lessons.answers6 import RUN, VALVE_2, variant
+from tests.lessons.answers6 import ADD, RUN, VALVE_2, variant
 
 DENY = "approve or (lambda name, given: False)"
 YIELD = "        yield lessons.turn(turns, response, results)\n"
@@ -103,6 +103,30 @@ WRONG_RUN_AGENT_VALVES = [
         ),
         6,
         "lesson.l6.run_agent.denied_not_error",
+    ),
+    # Valve 2 compares the latest response's size, not the running total tokens_used (which is counted right).
+    (
+        variant(
+            (
+                "if tokens_used >= TOKEN_BUDGET:",
+                "if response.usage.input_tokens + response.usage.output_tokens >= TOKEN_BUDGET:",
+            )
+        ),
+        4,
+        "lesson.l6.run_agent.budget_not_total",
+    ),
+    # Valve 2 compares a total of the input tokens alone, kept beside tokens_used.
+    (
+        variant(
+            (
+                "turns, tokens_used, last_signature = 0, 0, None",
+                "turns, tokens_used, last_signature, read = 0, 0, None, 0",
+            ),
+            (ADD.strip(), ADD.strip() + "; read += response.usage.input_tokens"),
+            ("if tokens_used >= TOKEN_BUDGET:", "if read >= TOKEN_BUDGET:"),
+        ),
+        4,
+        "lesson.l6.run_agent.budget_not_total",
     ),
     # The audit's A6: valve 2 asked after the tools, so the calls of the response that crossed the
     # budget ran before it stopped.
