@@ -30,6 +30,7 @@ __all__ = [
     "cut_in_a_call",
     "cut_off",
     "finishing_after",
+    "function_of",
     "never_ending",
     "run_scene",
     "said",
@@ -155,9 +156,10 @@ def _error_message(content: bytes) -> str:
         return ""
 
 
-def _function_of(run_agent: Any) -> tuple[types.FunctionType | None, list[dict]]:
-    """In the child: the plain function behind ``run_agent`` (through partials, bound methods and
-    callable objects), and the keyword dicts of the partials on the way."""
+def function_of(run_agent: Any) -> tuple[types.FunctionType | None, list[dict]]:
+    """The plain function behind ``run_agent`` (through partials, bound methods and callable objects),
+    and the keyword dicts of the partials on the way; the graders call it in the child, the lesson
+    checks (``lessons.diagnosis``) to find the module a loop reads its limits from."""
     keywords: list[dict] = []
     for _ in range(8):
         if isinstance(run_agent, partial):
@@ -185,7 +187,7 @@ def _recapped(run_agent: Any, n: int, cap: int) -> list[Callable[[], Any]]:
         return type(value) is int and value == n
 
     undo: list[Callable[[], Any]] = []
-    fn, keywords = _function_of(run_agent)
+    fn, keywords = function_of(run_agent)
     if fn is not None:
         names = fn.__globals__
         if took_n(names.get("MAX_TURNS")):

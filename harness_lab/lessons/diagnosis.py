@@ -19,6 +19,7 @@ import anthropic
 
 from ..emulator import emulated_client
 from ..events import Finished, Stopped, Turn
+from ..grading.level2_scene import function_of
 from ..grading.spies import Recorder
 from ..text import t
 from .checking import Miss
@@ -83,7 +84,8 @@ def learner_end(fn, script, decide=None, runaway: Miss | None = None, **limits: 
     ``TOKEN_BUDGET``, and the keyword arguments ``max_turns`` / ``token_budget`` when it takes them.
     ``decide(name, input)`` answers approvals (a spy approver); None passes no approver."""
     turns, budget = limits.get("turns", DEFAULTS["turns"]), limits.get("budget", DEFAULTS["budget"])
-    names = getattr(fn, "__globals__", {})
+    found, _ = function_of(fn)  # a callable object or a partial reads the limits of its code's module
+    names = found.__globals__ if found is not None else {}
     names["MAX_TURNS"], names["TOKEN_BUDGET"] = turns, budget
     try:
         accepts: Mapping[str, Any] = inspect.signature(fn).parameters

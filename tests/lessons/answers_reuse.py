@@ -7,6 +7,8 @@ Each wrong entry: (piece, the wrong function, the point it fails (1-based), the 
 
 from __future__ import annotations
 
+import textwrap
+
 from harness_lab.lessons.lesson2 import run_tools as good_run_tools
 from harness_lab.lessons.lesson5 import HIGH_IMPACT
 from tests.lessons.answers6 import RIGHT_RUN_AGENT, variant
@@ -268,9 +270,16 @@ def ask(client, tools, messages):
     with client.messages.stream(model=MODEL, max_tokens=1024, tools=tools, messages=messages) as stream:
         return stream.get_final_message()
 """
+# The loop as a callable object: its limits are the module variables its __call__ reads.
+CALLABLE_OBJECT = (
+    "class Harness:\n"
+    + textwrap.indent(RIGHT_RUN_AGENT.replace("def run_agent(client,", "def __call__(self, client,"), "    ")
+    + "\n\nrun_agent = Harness()\n"
+)
 RIGHT_RUN_AGENT_REUSE = [
     _inline_valve_4("False"),  # an approval that cannot be had is a no
     RIGHT_RUN_AGENT.replace(CREATE, CACHED).replace(ADD, EVERY_TOKEN),  # caching, every token counted
     STREAMED + RIGHT_RUN_AGENT.replace(CREATE, "ask(client, tools, messages)"),  # each reply streamed
     RIGHT_RUN_AGENT.replace("client.messages.create(", "client.with_options(max_retries=5).messages.create("),
+    CALLABLE_OBJECT,
 ]
