@@ -92,8 +92,10 @@ _LIMIT = re.compile(
     r"\b(limit|limits|max|maximum|turns?|cap|capped|iterations?|rounds?|steps?|budget)\b"
 )
 _STOPPED = re.compile(
-    r"止ま|止め|停止|打ち切|中断|中止|終了|終え|終わ|切り上げ|やめ|達し|到達|超え|超過|届い|使い切|"
+    r"止ま|止め|停止|打ち切|中断|中止|終了|終え|終わ|切り上げ|やめ|達し|到達|超え|超過|上回|オーバー|届い|使い切|"
     r"完了(でき|し)(ませ|なかっ)|諦め|あきらめ|"
+    # no answer came (as "no final answer" says): not "まだ答えが出ません", which is a run going on
+    r"(?<!まだ)(回答|答え|返答|結論)[^。、.,]{0,6}?(でき|出|得られ|出せ|返せ|まとまら|まとめられ)(ませ|なかっ|ず)|"
     r"\b(stop|stopped|stopping|stops|halt|halted|abort|aborted|aborting|end|ended|ending|cut off|cut short|"
     r"exceed|exceeded|exceeding|exceeds|reached|hit|give up|gave up|giving up|quit|terminated|terminating|"
     r"exhausted|used all|used up|ran out|running out|out of|timed out|time out|timeout|finished early|"

@@ -411,6 +411,11 @@ RIGHT = {
         _stopping_with(f"最大ターン数 {MAX_TURNS} を超過しました"),
         MAX_TURNS,
     ),
+    "a stop message that says no answer came": (
+        GOOD_MISSING,
+        _stopping_with(f"ターン数が上限（{MAX_TURNS}）をオーバーしたため、回答できませんでした"),
+        MAX_TURNS,
+    ),
     "a stop message that aborts": (
         GOOD_MISSING,
         _stopping_with(f"Too many iterations ({MAX_TURNS}), aborting."),
@@ -553,6 +558,12 @@ SAYS_STOPPED = [
     "Agent timed out after 8 turns.",
     "No final answer after 8 turns",
     "I was unable to finish in 8 turns.",
+    "ターン数が上限（8）をオーバーしたため、回答できませんでした",
+    "ターン上限のため回答できませんでした",
+    "最大ターン数（8）まで実行しましたが、答えが出ませんでした",
+    "8ターンで回答が得られませんでした",
+    "ターン上限オーバーです",
+    "上限の8ターンでは、回答を生成できませんでした",
 ]
 SAYS_NOTHING_OF_A_STOP = [
     "4",
@@ -568,6 +579,9 @@ SAYS_NOTHING_OF_A_STOP = [
     "8ターン目は何もしませんでした",  # a turn, but nothing stopped
     "Not done yet (turn 8)",
     "Completed 8 turns.",
+    "まだ答えが出ません（ターン 8）",  # a run going on, not one that stopped
+    "ターン 8: 回答を準備しています",
+    "8回目の回答です",
 ]
 
 # Loops graded with a short time limit: each fails criterion 3 only, with this hint.
