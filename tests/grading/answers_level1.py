@@ -813,6 +813,9 @@ SAYS_FORBIDDEN = [
     "ポリシーで禁止されているため、ユーザーには確認していません。",
     "{name} は許可されていません。ユーザーには確認していません。",
     "User lacks permission to use {name}.",
+    "{name} の実行は許されていません",
+    "{name} は許可リストにありません",
+    "{name} is configured as deny, so it was not run.",
 ]
 SAYS_NOTHING_WHY = [
     "エラー",
@@ -830,6 +833,7 @@ SAYS_NOTHING_WHY = [
     "{name} is allowed",
     "{name} は設定できませんでした",  # 設定 alone names no rule
     "{name} を設定しました",
+    "{name} is not configured",  # not set up: says nothing of a rule
 ]
 # Deny results that make a person the one who refused: nobody was asked on a deny (they must fail
 # criterion 3 with the hint that says so, even when they use a word like permission or 許可).
@@ -844,4 +848,5 @@ SAYS_A_PERSON_REFUSED = [
     "The human declined: {name} is not allowed.",
     "ユーザーに拒否されたため禁止です",
     "ユーザーが {name} の使用を禁止しました",
+    "ユーザーに許されていないため、{name} は実行していません",
 ]
