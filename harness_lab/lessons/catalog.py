@@ -314,6 +314,12 @@ add(
             'It went on after a reply whose stop_reason was "max_tokens" (an answer cut off at the limit). Go on only '
             'while stop_reason is "tool_use": end_turn is not the only reason to stop (lesson 3, next, covers the others)',
         ),
+        "lesson.l2.run_agent.joined_with": (
+            "最後の応答の text ブロックを、あいだに {sep} を入れてつなぎました。1つの応答の text ブロックは、ひと続きの文章の切れ目にすぎません"
+            "（引用などで、文の途中から次のブロックに分かれます）。何も入れずにつなぎます: hl.text_of(response.content)",
+            "It joined the last reply's text blocks with {sep} between them; the text blocks of one reply are cuts in one text "
+            "(a citation, say, cuts it mid-sentence). Join them with nothing in between: hl.text_of(response.content)",
+        ),
         "lesson.l2.run_agent.cut_call_ran": (
             'stop_reason が "max_tokens"（上限で切れた応答）なのに、その中の tool_use を実行して、ループを続けました。'
             "切れた呼び出しは、入力が途中までかもしれません。続けるかどうかは、content に tool_use があるかではなく、"

@@ -81,8 +81,20 @@ def _carries_two_turns(fn) -> Miss | None:
         return Miss("lesson.l2.run_agent.requests", {"count": len(emulator.requests), "want": 3})
     if not kept_whole(client, emulator.requests):
         return Miss("lesson.l2.run_agent.not_whole")
-    if returned != _said("answer"):
-        return _not_the_answer(returned)
+    if returned != answer:
+        return _joined_with(returned, answer[: len(answer) // 2], answer[len(answer) // 2 :]) or _not_the_answer(
+            returned
+        )
+    return None
+
+
+def _joined_with(returned: Any, first: str, second: str) -> Miss | None:
+    """The two text blocks joined with something between them (a newline, a space): the model wrote
+    one text, cut where a block ends (a citation cuts it mid-sentence too)."""
+    if not isinstance(returned, str) or len(returned) <= len(first + second):
+        return None
+    if returned.startswith(first) and returned.endswith(second):
+        return Miss("lesson.l2.run_agent.joined_with", {"sep": repr(returned[len(first) : -len(second)])[:20]})
     return None
 
 

@@ -160,6 +160,22 @@ def agent_right_with_options(client, user_input, tools, impls):  # retries and a
     return "".join(b.text for b in response.content if b.type == "text")
 
 
+# --- stop_message: the English word None, not a printed None ------------------------------------
+
+
+def stop_right_in_english_prose(response):  # "None of its reasons..." is a sentence, not a missing field
+    text = "".join(b.text for b in response.content if b.type == "text")
+    if response.stop_reason == "refusal":
+        d = response.stop_details
+        parts = ["The model declined this request."]
+        parts.append(f"Category: {d.category}." if d.category else "No category was given.")
+        parts.append(f"Reason: {d.explanation}" if d.explanation else "None of its reasons were given.")
+        return " ".join(parts)
+    if response.stop_reason in ("max_tokens", "model_context_window_exceeded"):
+        return f"Stopped by {response.stop_reason}, so the answer was cut off. So far: {text}"
+    return None
+
+
 WRONG_REUSE = [
     ("run_tools", tools_one_list_cleared, 1, "lesson.l2.run_tools.reused_list"),
     ("run_tools", tools_default_list_cleared, 1, "lesson.l2.run_tools.reused_list"),
@@ -175,6 +191,7 @@ RIGHT_REUSE = [
     ("run_tool_uses", approve_right_none_default),
     ("run_agent", agent_right_streamed),
     ("run_agent", agent_right_with_options),
+    ("stop_message", stop_right_in_english_prose),
 ]
 
 
