@@ -45,7 +45,16 @@ from ..messages import assistant, user
 from ..model import DEFAULT_MODEL
 from ..text import t
 from .bridge import bridged_client, observe, serve_http
-from .level1_observe import fact_of, observe_calls, probe_calls, returned_by, returned_when_asking_fails, seen_tiers
+from .level1_observe import (
+    fact_of,
+    observe_calls,
+    probe_calls,
+    returned_as,
+    returned_by,
+    returned_when_asking_fails,
+    seen_tiers,
+    tier_listed,
+)
 from .level1_results import verdict3
 from .level1_scene import (
     _FORCED,
@@ -240,25 +249,29 @@ def _criterion2(learner: Callable[[], tuple[Any, Any, Any, Any]], tiers: dict, t
     said_no, said_yes = spies.recorder("no"), spies.recorder("yes", _yes)
     alone, mixed = spies.recorder("alone", _yes), spies.recorder("mixed", approves_first(ask))
     failing = spies.recorder("failing")  # the approver raises in the child after the question is logged
-    outcome = observe(lambda: _scenes2(*learner()[2:], ask, deny), spies.answer, timeout)
+    outcome = observe(lambda: _scenes2(learner(), ask, deny), spies.answer, timeout)
     if outcome.status != "ok":
         return _failed_run(2, outcome)
-    given, when_failing = outcome.value
+    given, when_failing, rewritten = outcome.value
     recorders = {"no": said_no, "yes": said_yes, "alone": alone, "mixed": mixed, "failing": failing}
-    return _judged(2, _verdict2(ask, deny, tiers, given, recorders, when_failing))
+    return _judged(2, _verdict2(ask, deny, tiers, given, recorders, when_failing, rewritten is True))
 
 
-def _scenes2(run_tool_uses: Callable, answers: Any, ask: str, deny: bool) -> tuple:
-    """In the child: the calls criterion 2 watches (the grader logs them), ANSWERS read, and last the
-    call whose approver raises: whether the function let the error out, else its results."""
+def _scenes2(learned: tuple, ask: str, deny: bool) -> tuple:
+    """In the child: the calls criterion 2 watches (the grader logs them), ANSWERS read, whether the
+    yes rewrote the policy's tier for the tool, and last the call whose approver raises: whether the
+    function let the error out, else its results."""
+    policy, _, run_tool_uses, answers = learned
     scene = content_of(call(ask, **ASK_PAIRS[ask][0]))
     returned_by(run_tool_uses, scene, "no")
+    before = tier_listed(policy, ask)
     returned_by(run_tool_uses, scene, "yes")
+    rewritten = before is not None and tier_listed(policy, ask) != before
     if deny:
         returned_by(run_tool_uses, content_of(call("send_email", **INPUTS["send_email"])), "alone")
     returned_by(run_tool_uses, mixed_scene(ask)[0], "mixed")
     given = _given(answers, "step", "approval")
-    return given, returned_when_asking_fails(run_tool_uses, scene, "failing")
+    return given, returned_when_asking_fails(run_tool_uses, scene, "failing"), rewritten
 
 
 def _fails_closed(ask: str, failing: Recorder, seen: dict) -> tuple | None:
@@ -278,6 +291,7 @@ def _verdict2(
     given: dict,
     recorders: dict[str, Recorder],
     when_failing: dict,
+    rewritten: bool = False,
 ) -> tuple | None:
     said_no, said_yes, alone, mixed = (recorders[tag] for tag in ("no", "yes", "alone", "mixed"))
     approved = ASK_PAIRS[ask][0]
@@ -285,6 +299,8 @@ def _verdict2(
         return "grade.l1.c2.deny_ran", {"tool": "send_email"}
     if not said_no.asked(ask):
         return "grade.l1.c2.not_asked", {}
+    if all(e.input != logged(approved) for e in said_no.asked(ask)):  # asked, but not about this call
+        return "grade.l1.c2.approve_input", {"tool": ask, "got": said_no.asked(ask)[0].input[:60]}
     if said_no.ran(ask):
         key = (
             "grade.l1.c2.refusal_ignored"
@@ -297,6 +313,8 @@ def _verdict2(
     if len(said_yes.ran(ask)) != 1:
         return "grade.l1.c2.approved_not_run", {"tool": ask, "count": len(said_yes.ran(ask))}
     if len(mixed.asked(ask)) != 2 or [e.input for e in mixed.ran(ask)] != [logged(approved)]:
+        if not mixed.asked(ask) and mixed.ran(ask):  # asked no more at all: the earlier yes was kept
+            return ("grade.l1.c2.policy_rewritten" if rewritten else "grade.l1.c2.yes_kept"), {"tool": ask}
         return "grade.l1.c2.per_call", {"tool": ask}
     for name in ("get_time", "read_file"):
         if tiers.get(name) == "allow" and not mixed.ran(name):
@@ -326,6 +344,8 @@ def _criterion3(learner: Callable[[], tuple[Any, Any, Any, Any]], tiers: dict, t
     if outcome.status != "ok":
         return _failed_run(3, outcome)
     calls, given = outcome.value
+    if kind := next((plain(calls[tag]["kind"]) for tag in scenes if calls[tag]["kind"]), ""):
+        return Check.fail(3, _title(3), "grade.l1.c3.not_list", got=kind)
     # Facts the grader did not see sent are the child's word: taken only with the child's reason why
     # the SDK could not send them, which fails the criterion in the end (an API check never passed).
     if any(sent[tag].facts is None and not calls[tag]["unsent"] for tag in scenes):
@@ -342,7 +362,7 @@ def _scenes3(run_tool_uses: Callable, answers: Any, ask: str, denied: str) -> tu
     model through the grader (who reads it as the SDK wrote it); ANSWERS read."""
     calls = {}
     for tag, content in (("alone", content_of(call(denied, **INPUTS[denied]))), ("mixed", mixed_scene(ask)[0])):
-        returned = returned_by(run_tool_uses, content, tag)
+        returned, kind = returned_as(run_tool_uses, content, tag)
         unsent = ""
         messages: list[Any] = [user(PROMPT), assistant(content), {"role": "user", "content": returned}]
         try:
@@ -353,7 +373,7 @@ def _scenes3(run_tool_uses: Callable, answers: Any, ask: str, denied: str) -> tu
             pass  # the grader saw the request and its answer
         except Exception as exc:  # results the SDK cannot even serialise
             unsent = plain(describe_error(exc), 300)
-        calls[tag] = {"facts": [fact_of(r) for r in returned], "unsent": unsent}
+        calls[tag] = {"facts": [fact_of(r) for r in returned], "unsent": unsent, "kind": kind}
     return calls, _given(answers, "deny")
 
 

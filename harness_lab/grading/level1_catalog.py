@@ -175,6 +175,22 @@ add(
             "承認された {tool} が、ちょうど1回は実行されませんでした（実行回数 {count}）。approve の返り値を正しく読めていますか",
             "The approved {tool} did not run exactly once (ran {count} times). Do you read approve's return value correctly?",
         ),
+        "grade.l1.c2.approve_input": (
+            "{tool} について approve に尋ねましたが、渡したのがその呼び出しの入力ではありませんでした（{got}）。何を許すのかが人間に見えるよう、approve(block.name, block.input) のように、その呼び出しの入力を渡しましょう",
+            "approve was asked about {tool}, but not with that call's input ({got}). So the human can see what they allow, pass the call's own input: approve(block.name, block.input).",
+        ),
+        "grade.l1.c2.policy_rewritten": (
+            "一度承認された {tool} が、そのあとは尋ねられずに実行されるようになりました。「はい」のあとで POLICY（ポリシーのデータ）を書き換えています。"
+            "承認は呼び出し1つへの答えで、ツールの段階を変えるものではありません。POLICY は読むだけにして、ask の呼び出しのたびに approve に尋ねましょう",
+            "Once approved, {tool} then ran without being asked: after the yes, the code rewrote POLICY (the policy data). "
+            "An approval answers one call; it does not change the tool's tier. Only read POLICY, and ask approve for every ask call.",
+        ),
+        "grade.l1.c2.yes_kept": (
+            "一度承認された {tool} が、そのあとは尋ねられずに実行されるようになりました。「はい」を覚えておいて使い回しています。"
+            "承認は呼び出し1つへの答えです。ask の呼び出しのたびに approve に尋ねましょう",
+            "Once approved, {tool} then ran without being asked: the yes was remembered and used again. "
+            "An approval answers one call; ask approve for every ask call.",
+        ),
         "grade.l1.c2.per_call": (
             "1つの応答に {tool} が2回あり、1回目は承認、2回目は拒否されましたが、実行がそのとおりに分かれていません。判定は tool_use ブロック1つずつに行いましょう",
             "One response held two {tool} calls, the first approved and the second refused, but what ran does not match. Decide per tool_use block.",
@@ -216,6 +232,12 @@ add(
             "deny のときに返す tool_result は、deny の段階が働いてはじめて確かめられます。基準1のヒントから直しましょう",
             "No tool behaved as deny (send_email behaved as {seen}), so the result a deny returns cannot be checked. "
             "Start with criterion 1's hint.",
+        ),
+        "grade.l1.c3.not_list": (
+            "run_tool_uses の返り値がリストではなく {got} です。ジェネレーターは読まれたときに初めてツールを実行し、一度しか読めません（履歴に入れたあとでもう一度読むと空です）。"
+            "tool_result を results に集めて、return results でリストを返しましょう",
+            "run_tool_uses returned a {got}, not a list. A generator runs the tools only when it is read, and can be read once "
+            "(read again after it went into the history, it is empty). Collect the tool_results in results and return results as a list.",
         ),
         "grade.l1.c3.deny_no_result": (
             "deny のツール {tool} だけを呼ぶ応答に、tool_result が {count} 個返りました。呼び出しを宙ぶらりんにせず、ちょうど1つ返しましょう",

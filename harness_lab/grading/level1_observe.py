@@ -22,7 +22,16 @@ from .sandbox import describe_error, plain
 from .scenarios import OUTPUTS, content_of
 from .spies import SWAPPED, Recorder, Spies, remote_approver, remote_tools
 
-__all__ = ["fact_of", "observe_calls", "probe_calls", "returned_by", "returned_when_asking_fails", "seen_tiers"]
+__all__ = [
+    "fact_of",
+    "observe_calls",
+    "probe_calls",
+    "returned_as",
+    "returned_by",
+    "returned_when_asking_fails",
+    "seen_tiers",
+    "tier_listed",
+]
 
 
 def _tier_seen(rec: Recorder, name: str, facts: list[dict]) -> str:
@@ -122,9 +131,26 @@ def _results(run_tool_uses: Callable, content: list, tag: str) -> list[dict]:
 
 
 def returned_by(run_tool_uses: Callable, content: list, tag: str, approve: Callable | None = None) -> list:
+    return returned_as(run_tool_uses, content, tag, approve)[0]
+
+
+def returned_as(run_tool_uses: Callable, content: list, tag: str, approve: Callable | None = None) -> tuple[list, str]:
+    """The results of one call, and the type it returned them as when that is no list or tuple ("" else):
+    a generator runs its tools only when read, and can be read once."""
     approve = remote_approver(tag) if approve is None else approve
     returned = run_tool_uses(copy.deepcopy(content), remote_tools(tag, OUTPUTS), approve)
-    return items(returned) if returned is not None else []
+    kind = "" if returned is None or isinstance(returned, (list, tuple)) else plain(type(returned).__name__, 40)
+    return (items(returned) if returned is not None else []), kind
+
+
+def tier_listed(policy: Any, name: str) -> str | None:
+    """The tier the learner's policy data gives ``name`` now (None when it cannot be read)."""
+    try:
+        return listed(policy, shape_of(policy)[0], name)
+    except MemoryError:
+        raise  # the job's own handler names the memory cap
+    except Exception:
+        return None
 
 
 class ApprovalUnavailable(RuntimeError):

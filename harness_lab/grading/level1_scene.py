@@ -86,11 +86,13 @@ _RULE_WORDS = (
     r"\brules?\b",
     r"\badmin(istrator)?s?\b",
     r"\b(allow|block|deny)[- ]?list",
+    "(許可|拒否|禁止|ブロック)リスト",
     r"\bguardrails?\b",
     r"\btiers?\b",  # the exercise's own word for its policy
     "段階",
     r"(allow|ask|deny|拒否|禁止|ブロック)\s*の?設定",  # the setting named, not 「設定できません」
     "設定(により|によって|上|で(?!き))",
+    r"\b(configured|set|marked|listed) (as|to|to be|under) (the )?(deny|denied|blocked|forbidden|disallowed)\b",
 )
 _PROHIBITIONS = (
     "権限",
@@ -99,6 +101,7 @@ _PROHIBITIONS = (
     "不許可",
     "許可(されてい|されて|され|してい|し|が(あり)?)?(ない|ません|なし)",
     "認められて(い)?(ない|ません)",
+    "許され(てい|て)?(ない|ません|ず)",
     r"\bforbid",
     r"\bprohibit",
     r"\bdisallow",
@@ -129,8 +132,8 @@ _BLAMES_PERSON = re.compile(
             + r"\s*(permission|approval|consent|authori[sz]ation)",
             r"\b(permission|approval|consent|authori[sz]ation)\s+(from|of|by)\s+(the\s+)?" + _PERSON,
             _JA_PERSON
-            + "(が|は|の|から|側で?|によって|により)[^。．!?、,\n]{0,20}?(拒|断|却下|禁|許可|承認|同意|認め|了承|いいえ)",
-            _JA_PERSON + "に(よって|より)?(拒|断|却下|禁)",
+            + "(が|は|の|から|側で?|によって|により)[^。．!?、,\n]{0,20}?(拒|断|却下|禁|許|承認|同意|認め|了承|いいえ)",
+            _JA_PERSON + "に(よって|より)?(拒|断|却下|禁|許)",
         )
     )
 )

@@ -37,7 +37,7 @@ from typing import Any
 
 from ..text import t
 from .bridge import observe
-from .level2_scene import cut_off, finishing_after, never_ending, run_scene, said, two_tools
+from .level2_scene import cut_in_a_call, cut_off, finishing_after, never_ending, run_scene, said, two_tools
 from .report import Check, Report, guarded, show
 from .sandbox import JobResult, plain
 
@@ -92,8 +92,10 @@ _LIMIT = re.compile(
     r"\b(limit|limits|max|maximum|turns?|cap|capped|iterations?|rounds?|steps?|budget)\b"
 )
 _STOPPED = re.compile(
-    r"止ま|止め|停止|打ち切|中断|中止|終了|終え|終わ|切り上げ|やめ|達し|到達|超え|超過|届い|使い切|"
+    r"止ま|止め|停止|打ち切|中断|中止|終了|終え|終わ|切り上げ|やめ|達し|到達|超え|超過|上回|オーバー|届い|使い切|"
     r"完了(でき|し)(ませ|なかっ)|諦め|あきらめ|"
+    # no answer came (as "no final answer" says): not "まだ答えが出ません", which is a run going on
+    r"(?<!まだ)(回答|答え|返答|結論)[^。、.,]{0,6}?(でき|出|得られ|出せ|返せ|まとまら|まとめられ)(ませ|なかっ|ず)|"
     r"\b(stop|stopped|stopping|stops|halt|halted|abort|aborted|aborting|end|ended|ending|cut off|cut short|"
     r"exceed|exceeded|exceeding|exceeds|reached|hit|give up|gave up|giving up|quit|terminated|terminating|"
     r"exhausted|used all|used up|ran out|running out|out of|timed out|time out|timeout|finished early|"
@@ -337,6 +339,12 @@ def _criterion3(learner: Callable[[], tuple], timeout: float) -> Check:
     cut = run_scene(learner, n, cut_off(n), timeout)
     if cut.status == "ok" and ("api_error" in cut.value or cut.value["calls"] > 2):
         return Check.fail(3, title, "grade.l2.c3.went_on")
+    broken = _broken(title, cut, "grade.l2.c3.normal_runaway", "grade.l2.c3.normal_raised")
+    if broken:
+        return broken
+    cut = run_scene(learner, n, cut_in_a_call(n), timeout)
+    if cut.status == "ok" and ("api_error" in cut.value or cut.value["calls"] > 2 or cut.value["runs"] > 1):
+        return Check.fail(3, title, "grade.l2.c3.cut_call_ran")
     broken = _broken(title, cut, "grade.l2.c3.normal_runaway", "grade.l2.c3.normal_raised")
     if broken:
         return broken

@@ -197,6 +197,13 @@ add(
             'After a tool turn, the model\'s answer was cut off at max_tokens (stop_reason "max_tokens", no tool_use), and your loop '
             'went on. Go on only while stop_reason is "tool_use": end_turn is not the only reason to stop.',
         ),
+        "grade.l2.c3.cut_call_ran": (
+            'ツール呼び出しのあと、max_tokens で切れた応答（stop_reason が "max_tokens"）に入っていた tool_use を実行して、ループを続けました。'
+            '切れた呼び出しは、入力が途中までかもしれません。続けるかどうかは、content に tool_use があるかではなく、stop_reason が "tool_use" かどうかで決めましょう',
+            'After a tool turn, a reply was cut off at max_tokens (stop_reason "max_tokens") with a tool_use block in it, and your loop '
+            'ran that call and went on. A call cut off may hold half its input: go on only while stop_reason is "tool_use", '
+            "not whenever the content holds a tool_use block.",
+        ),
         "grade.l2.c3.count_kept": (
             "ちょうど {n} ターンで答えるタスクを同じカーネルで2回続けて走らせると、2回目は答えずに {shown} で終わりました。ターン数を run_agent の外（グローバル変数や、既定値の引数）で数えていませんか。turns = 0 は run_agent の中で、呼ばれるたびに作ります",
             "Run twice in the same kernel, a task that answers after exactly {n} turns ended the second time with {shown}, not the answer. Is the turn count kept outside run_agent (a global, or a default argument)? Set turns = 0 inside run_agent, on every call.",

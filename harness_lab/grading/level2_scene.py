@@ -25,7 +25,17 @@ from .sandbox import JobResult, plain
 from .scenarios import OUTPUTS, TOOL_DEFS
 from .spies import remote_tools
 
-__all__ = ["RUNAWAY_MARGIN", "cut_off", "finishing_after", "never_ending", "run_scene", "said", "two_tools"]
+__all__ = [
+    "RUNAWAY_MARGIN",
+    "cut_in_a_call",
+    "cut_off",
+    "finishing_after",
+    "function_of",
+    "never_ending",
+    "run_scene",
+    "said",
+    "two_tools",
+]
 
 # How far past N a capless loop may go before the scripted model ends the child.
 RUNAWAY_MARGIN = 25
@@ -87,6 +97,14 @@ def cut_off(n: int) -> list:
     return [call("search", query=said("clue", n=1)), reply(answer[: len(answer) // 2], stop_reason="max_tokens")]
 
 
+def cut_in_a_call(n: int) -> list:
+    """One search, then a reply cut off at max_tokens inside a second call: its tool_use block is there,
+    perhaps half written, and only stop_reason says not to run it."""
+    answer = said("answer")
+    cut = reply(answer[: len(answer) // 2], call("search", query=said("clue", n=2)), stop_reason="max_tokens")
+    return [call("search", query=said("clue", n=1)), cut, say(answer)]
+
+
 def two_tools(n: int) -> list:
     return [call("get_time"), call("read_file", path="README.md"), say(said("answer"))]
 
@@ -138,9 +156,10 @@ def _error_message(content: bytes) -> str:
         return ""
 
 
-def _function_of(run_agent: Any) -> tuple[types.FunctionType | None, list[dict]]:
-    """In the child: the plain function behind ``run_agent`` (through partials, bound methods and
-    callable objects), and the keyword dicts of the partials on the way."""
+def function_of(run_agent: Any) -> tuple[types.FunctionType | None, list[dict]]:
+    """The plain function behind ``run_agent`` (through partials, bound methods and callable objects),
+    and the keyword dicts of the partials on the way; the graders call it in the child, the lesson
+    checks (``lessons.diagnosis``) to find the module a loop reads its limits from."""
     keywords: list[dict] = []
     for _ in range(8):
         if isinstance(run_agent, partial):
@@ -168,7 +187,7 @@ def _recapped(run_agent: Any, n: int, cap: int) -> list[Callable[[], Any]]:
         return type(value) is int and value == n
 
     undo: list[Callable[[], Any]] = []
-    fn, keywords = _function_of(run_agent)
+    fn, keywords = function_of(run_agent)
     if fn is not None:
         names = fn.__globals__
         if took_n(names.get("MAX_TURNS")):

@@ -297,8 +297,8 @@ add(
             "After the first failure the other calls did not run; answer each failure and go on",
         ),
         "lesson.l2.run_agent.p1": (
-            "ツールを使わない答えなら、その text をそのまま返す",
-            "an answer without tools comes back as its text",
+            "ツールを使わない答えや、max_tokens で切れた応答なら、その text をそのまま返す",
+            "an answer without tools, or a reply cut off at max_tokens, comes back as its text",
         ),
         "lesson.l2.run_agent.p2": (
             "2ターンかかる仕事を、API に断られずに最後まで運び、最後の text を返す",
@@ -313,6 +313,20 @@ add(
             '"tool_use" のときだけです。止まる理由は end_turn のほかにもあります（次のレッスン3で扱います）',
             'It went on after a reply whose stop_reason was "max_tokens" (an answer cut off at the limit). Go on only '
             'while stop_reason is "tool_use": end_turn is not the only reason to stop (lesson 3, next, covers the others)',
+        ),
+        "lesson.l2.run_agent.joined_with": (
+            "最後の応答の text ブロックを、あいだに {sep} を入れてつなぎました。1つの応答の text ブロックは、ひと続きの文章の切れ目にすぎません"
+            "（引用などで、文の途中から次のブロックに分かれます）。何も入れずにつなぎます: hl.text_of(response.content)",
+            "It joined the last reply's text blocks with {sep} between them; the text blocks of one reply are cuts in one text "
+            "(a citation, say, cuts it mid-sentence). Join them with nothing in between: hl.text_of(response.content)",
+        ),
+        "lesson.l2.run_agent.cut_call_ran": (
+            'stop_reason が "max_tokens"（上限で切れた応答）なのに、その中の tool_use を実行して、ループを続けました。'
+            "切れた呼び出しは、入力が途中までかもしれません。続けるかどうかは、content に tool_use があるかではなく、"
+            'stop_reason が "tool_use" かどうかで決めます',
+            'It ran the tool_use of a reply whose stop_reason was "max_tokens" (cut off at the limit), and went on; '
+            "a call cut off may hold half its input. Whether to go on is for stop_reason to say (go on only when it is "
+            '"tool_use"), not for a tool_use block in the content',
         ),
         "lesson.l2.run_agent.tools_not_run": (
             "ツールの結果が、ツールを実行した答えではありません（{got}）。run_tools には、ツールの定義 tools ではなく、関数の辞書 impls を渡します",

@@ -94,6 +94,10 @@ add(
             "approve が「いいえ」と答えたのに、write_file が実行されました",
             "approve said no, yet write_file ran",
         ),
+        "lesson.l5.yes_reused": (
+            "write_file（{path}）を approve に尋ねないまま実行しました。前の write_file への「はい」を覚えておき、この呼び出しにも使っています。「はい」は尋ねた呼び出し1つへの答えです。呼び出しごとに尋ねます",
+            "write_file ({path}) ran without approve being asked about it: the yes given to an earlier write_file was remembered and used again. A yes answers the one call it was asked about; ask about every call",
+        ),
         "lesson.l5.failed_open": (
             "approve が答えずに例外を出したのに、write_file が実行されました。承認が取れないときは「いいえ」として扱います（except で許可に倒さない）",
             "approve raised instead of answering, yet write_file ran; an approval that could not be had is a no (do not let the except allow it)",

@@ -221,6 +221,12 @@ add(
             "tokens_used は {used} でしたが、キャッシュ書き込みとキャッシュ読み込みの {cached} トークンが入っていません（使ったのは合わせて {total} トークン）。プロンプトキャッシュを使うと、履歴の大半は input_tokens ではなく cache_creation_input_tokens と cache_read_input_tokens に数えられます。応答ごとに input_tokens + cache_creation_input_tokens + cache_read_input_tokens + output_tokens を足します（None なら 0 として）",
             "tokens_used was {used}, leaving out {cached} tokens of cache writes and cache reads ({total} tokens were used in all): with prompt caching, most of the history is counted in cache_creation_input_tokens and cache_read_input_tokens, not input_tokens. Add input_tokens + cache_creation_input_tokens + cache_read_input_tokens + output_tokens after each response (a None counts as 0)",
         ),
+        "lesson.l6.run_agent.budget_not_total": (
+            "tokens_used の数え方は合っていますが、弁2（トークン予算）が止めたのは応答 {stopped} 回目のあとでした。累計が予算 {budget} に達したのは応答 {reached} 回目のあと（累計 {total} トークン）です。"
+            "弁2 は、累計の tokens_used ではないもの（1回の応答のトークンや、入力だけの累計など）と比べています。本体の先頭で tokens_used >= TOKEN_BUDGET と比べます",
+            "tokens_used is counted right, but valve 2 (token budget) stopped it only after response {stopped}, while the running total reached the budget of {budget} after response {reached} ({total} tokens): "
+            "valve 2 compares something other than the running total tokens_used (one response's tokens, the input alone...). Compare tokens_used >= TOKEN_BUDGET at the top of the body",
+        ),
         "lesson.l6.run_agent.budget_ignored": (
             "確認は TOKEN_BUDGET = {budget} にして試しましたが、{used} トークンまで止まりませんでした。上限はモジュールの変数 TOKEN_BUDGET から読みます（引数で受け取るなら名前を token_budget に）",
             "The check set TOKEN_BUDGET = {budget}, yet it ran to {used} tokens; read the limit from the module variable TOKEN_BUDGET (or an argument named token_budget)",
@@ -280,6 +286,22 @@ add(
         "lesson.l6.run_agent.harmless_not_run": (
             "弁4: 無害なツールの get_time が走りませんでした。尋ねずに実行します",
             "valve 4: get_time, a harmless tool, did not run; run it without asking",
+        ),
+        "lesson.l6.run_agent.approve_input": (
+            "弁4: {tool} を、その呼び出しの入力ではなく {got} を添えて approve に尋ねました。何を許すのかが人に見えるよう、呼び出しごとに approve(block.name, block.input) で尋ねます",
+            "valve 4: it asked approve about {tool} with {got}, not that call's input; so a person can see what they allow, ask about each call with approve(block.name, block.input)",
+        ),
+        "lesson.l6.run_agent.one_answer_per_turn": (
+            "弁4: 同じターンで approve に尋ねたのは {asked} だけで、その答えが {tool} にも使われ、尋ねないまま走りました（尋ねていれば、この {tool} への答えは「いいえ」でした）。尋ねるのも決めるのも、呼び出し1つごとです",
+            "valve 4: in that turn only {asked} was put to approve, and its answer was used for {tool} too, which ran unasked (asked, the answer for this {tool} would have been no); ask and decide per call",
+        ),
+        "lesson.l6.run_agent.yes_kept": (
+            "弁4: 前の実行で「はい」と答えた {tool} を、今度は尋ねないまま走らせました（今回尋ねていれば、答えは「いいえ」でした）。「はい」は尋ねた呼び出し1つへの答えです。覚えておかず、呼び出しごとに尋ねます",
+            "valve 4: {tool}, approved in an earlier run, now ran without asking (asked this time, the answer would have been no); a yes answers the one call it was asked about: do not keep it, ask about every call",
+        ),
+        "lesson.l6.run_agent.no_stopped_yes": (
+            "弁4: 同じターンで http_post には「いいえ」、{tool} には「はい」と答えたのに、{tool} が1回走りませんでした。1つの「いいえ」でターン全体を止めず、呼び出しごとに、その答えで決めます",
+            "valve 4: in one turn the answer was no for http_post and yes for {tool}, yet {tool} did not run once; one no does not stop the turn: decide each call by its own answer",
         ),
         "lesson.l6.run_agent.approved_not_run": (
             "弁4: {tool} を許可したのに、実行が1回ではありませんでした（0回か、2回以上）",

@@ -19,6 +19,7 @@ import anthropic
 
 from ..emulator import emulated_client
 from ..events import Finished, Stopped, Turn
+from ..grading.level2_scene import function_of
 from ..grading.spies import Recorder
 from ..text import t
 from .checking import Miss
@@ -83,7 +84,8 @@ def learner_end(fn, script, decide=None, runaway: Miss | None = None, **limits: 
     ``TOKEN_BUDGET``, and the keyword arguments ``max_turns`` / ``token_budget`` when it takes them.
     ``decide(name, input)`` answers approvals (a spy approver); None passes no approver."""
     turns, budget = limits.get("turns", DEFAULTS["turns"]), limits.get("budget", DEFAULTS["budget"])
-    names = getattr(fn, "__globals__", {})
+    found, _ = function_of(fn)  # a callable object or a partial reads the limits of its code's module
+    names = found.__globals__ if found is not None else {}
     names["MAX_TURNS"], names["TOKEN_BUDGET"] = turns, budget
     try:
         accepts: Mapping[str, Any] = inspect.signature(fn).parameters
@@ -92,7 +94,7 @@ def learner_end(fn, script, decide=None, runaway: Miss | None = None, **limits: 
     extra = {k: v for k, v in (("max_turns", turns), ("token_budget", budget)) if k in accepts}
     emulator = runaway_guard(script, 40, runaway)
     rounds: set[int] = set()
-    client, rec = Recording(emulated_client(emulator)), Recorder()
+    client, rec, seen = emulated_client(emulator), Recorder(), Recording(emulator)
     approve = rec.approver(decide) if decide is not None else None
     gen = fn(client, "やって", TOOLS, spied(rec, emulator, rounds, OUTPUTS), approve, **extra)
     ending = Ending("", 0, 0)
@@ -111,10 +113,10 @@ def learner_end(fn, script, decide=None, runaway: Miss | None = None, **limits: 
         text=end.text if isinstance(end, (Finished, Stopped)) else "",
         reported=end.usage.input_tokens if isinstance(end, (Finished, Stopped)) else None,
         told_turns=end.turns if isinstance(end, (Finished, Stopped)) else None,
-        usage=client.usage,
-        cached=client.cached,
-        calls=client.calls,
-        whole=kept_whole(client, emulator.requests),
+        usage=seen.usage,
+        cached=seen.cached,
+        calls=seen.calls,
+        whole=kept_whole(seen, emulator.requests),
     )
     ending.miss = protocol_miss(events, end, ending.rounds) or stale(emulator)
     return ending, rec, emulator
@@ -207,8 +209,9 @@ def _spent(mine: Ending, upto: int | None = None) -> tuple[int, int]:
     return sum(i for i, _ in used), sum(o for _, o in used)
 
 
-def _budget_cause(mine: Ending, limit: dict) -> Miss:
-    """The token budget did not stop the loop where it should: what did the loop count?"""
+def _budget_cause(mine: Ending, limit: dict, want: Ending | None = None) -> Miss:
+    """The token budget did not stop the loop where it should (``want``: where the package's stopped):
+    what did the loop count, and what did valve 2 compare?"""
     inputs, outputs = _spent(mine)
     cached = sum(mine.cached)
     if mine.reported and cached and inputs + outputs <= mine.reported < inputs + outputs + cached:
@@ -228,6 +231,14 @@ def _budget_cause(mine: Ending, limit: dict) -> Miss:
     if mine.reported and len(mine.usage) > 1 and mine.reported == inputs + outputs - sum(mine.usage[-1]):
         # all but the latest response: each response is counted one lap late, after the valve looked
         return Miss("lesson.l6.run_agent.budget_counted_late", {"budget": limit["budget"], "used": mine.reported})
+    if mine.cause == "token_budget" and want is not None and mine.reported == inputs + outputs + cached:
+        # Counted right, and valve 2 did fire, only later than the running total reached the budget:
+        # what it compares is not tokens_used (one response's tokens, the input alone...).
+        reached = sum(map(sum, mine.usage[: want.requests])) + sum(mine.cached[: want.requests])
+        return Miss(
+            "lesson.l6.run_agent.budget_not_total",
+            {"budget": limit["budget"], "stopped": mine.requests, "reached": want.requests, "total": reached},
+        )
     if mine.reported and mine.reported >= limit["budget"]:
         return Miss("lesson.l6.run_agent.budget_ignored", {"budget": limit["budget"], "used": mine.reported})
     return Miss("lesson.l6.run_agent.budget_not_counted", {"budget": limit["budget"]})
@@ -253,7 +264,7 @@ def _wrong_end(mine: Ending, want: Ending, limit: dict) -> Miss:
     if mine.cause == "no_progress":  # never_ending and burning call something new every turn
         return Miss("lesson.l6.run_agent.no_progress_on_new_calls", {"calls": calls})
     if want.cause == "token_budget":
-        return _budget_cause(mine, limit)
+        return _budget_cause(mine, limit, want)
     if want.cause == "no_progress":
         return Miss("lesson.l6.run_agent.missed_spinning", {"valve": _valve(mine.cause), "calls": calls})
     if mine.cause == "token_budget":  # want max_turns
@@ -277,7 +288,7 @@ def _wrong_counts(mine: Ending, want: Ending, limit: dict) -> Miss:
         if mine.rounds > n:
             return Miss("lesson.l6.run_agent.limit_ignored", {"limit": n, **numbers})
     if want.cause == "token_budget" and mine.requests > want.requests:
-        return _budget_cause(mine, limit)
+        return _budget_cause(mine, limit, want)
     if want.cause == "token_budget" and (mine.requests, mine.rounds) == (want.requests, want.rounds + 1):
         # The right request count, one tool turn more: the response that crossed the budget had its
         # calls run before valve 2 was asked (after the tools, or after the yield).

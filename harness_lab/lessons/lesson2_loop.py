@@ -21,12 +21,11 @@ def _drive(fn, script, limit: int = 12) -> tuple[Any, Any, Recording]:
     """Run the learner's loop against ``script``; (what it returned or the 400's hint, the emulator that
     served it, the client that noted each response)."""
     emulator = runaway_guard(script, limit)
-    client = Recording(emulated_client(emulator))
     try:
-        returned = fn(client, _said("ask"), TOOLS, _weather_impls(Recorder()))
+        returned = fn(emulated_client(emulator), _said("ask"), TOOLS, _weather_impls(Recorder()))
     except anthropic.BadRequestError as exc:
-        return api_refusal(exc, emulator.requests[-1].get("messages")), emulator, client
-    return returned, emulator, client
+        return api_refusal(exc, emulator.requests[-1].get("messages")), emulator, Recording(emulator)
+    return returned, emulator, Recording(emulator)
 
 
 def _scripted(*replies):
@@ -53,7 +52,15 @@ def _answers_at_once(fn) -> Miss | None:
         return Miss("lesson.l2.run_agent.went_on")
     if isinstance(returned, Miss):
         return returned
-    return None if returned == cut else _not_the_answer(returned)
+    if returned != cut:
+        return _not_the_answer(returned)
+    # Cut off inside a call, a reply still holds its tool_use block, its input perhaps half written:
+    # whether to run it is stop_reason's to say, not the content's.
+    half_call = reply(thought(), cut, call("get_weather", city=_said("osaka")), stop_reason="max_tokens")
+    returned, emulator, _client = _drive(fn, _scripted(half_call, reply(thought(), _said("answer"))))
+    if len(emulator.requests) > 1:
+        return Miss("lesson.l2.run_agent.cut_call_ran")
+    return returned if isinstance(returned, Miss) else None
 
 
 def _carries_two_turns(fn) -> Miss | None:
@@ -74,8 +81,20 @@ def _carries_two_turns(fn) -> Miss | None:
         return Miss("lesson.l2.run_agent.requests", {"count": len(emulator.requests), "want": 3})
     if not kept_whole(client, emulator.requests):
         return Miss("lesson.l2.run_agent.not_whole")
-    if returned != _said("answer"):
-        return _not_the_answer(returned)
+    if returned != answer:
+        return _joined_with(returned, answer[: len(answer) // 2], answer[len(answer) // 2 :]) or _not_the_answer(
+            returned
+        )
+    return None
+
+
+def _joined_with(returned: Any, first: str, second: str) -> Miss | None:
+    """The two text blocks joined with something between them (a newline, a space): the model wrote
+    one text, cut where a block ends (a citation cuts it mid-sentence too)."""
+    if not isinstance(returned, str) or len(returned) <= len(first + second):
+        return None
+    if returned.startswith(first) and returned.endswith(second):
+        return Miss("lesson.l2.run_agent.joined_with", {"sep": repr(returned[len(first) : -len(second)])[:20]})
     return None
 
 

@@ -254,6 +254,9 @@ def _no_means_not_run(fn) -> Miss | None:
     if miss := _shape(returned):
         return miss
     ran = [e.input for e in rec.ran("write_file")]
+    for given in (other, third):
+        if logged(given) in ran and not rec.asked_before_ran("write_file", given):  # never put to approve
+            return Miss("lesson.l5.yes_reused", {"path": given["path"]})
     if logged(other) in ran or logged(third) in ran:
         return Miss("lesson.l5.ran_anyway")
     if ran != [logged(note)]:

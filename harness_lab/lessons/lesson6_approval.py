@@ -16,7 +16,7 @@ import anthropic
 
 from ..emulator import call, emulated_client, reply, say
 from ..events import Stopped
-from ..grading.spies import Recorder
+from ..grading.spies import Recorder, logged
 from ..text import in_language
 from .checking import Miss
 from .diagnosis import OUTPUTS, rejected, stale
@@ -149,7 +149,7 @@ def never_without_a_yes(fn) -> Miss | None:
         return Miss("lesson.l6.run_agent.no_approver_some", {"ran": ", ".join(ran), "held": ", ".join(held)})
     if ran:
         return Miss("lesson.l6.run_agent.no_approver_ran", {"tool": ran[0]})
-    return _each_refusal_an_error(results) or _fails_closed(fn)
+    return _each_refusal_an_error(results) or _fails_closed(fn) or _each_call_its_own_answer(fn)
 
 
 def _fails_closed(fn) -> Miss | None:
@@ -165,6 +165,36 @@ def _fails_closed(fn) -> Miss | None:
     if ran := [name for name in RISKY if rec.ran(name)]:
         return Miss("lesson.l6.run_agent.failed_open", {"tool": ran[0]})
     return miss or (_each_refusal_an_error(results) if results else None)
+
+
+def _own_answer(name: str, given: dict) -> bool:
+    """A person who reads each call: yes to write_file and delete_file as the model asked them, no to
+    http_post. Asked without the call's input, they cannot tell what they would allow, and say no."""
+    return name in RISKY and name != "http_post" and logged(given) == logged(_risky()[name])
+
+
+def _each_call_its_own_answer(fn) -> Miss | None:
+    """One turn, answers that differ per call: each call is put to approve with its own input and
+    decided by its own answer (one question for the turn, or a yes kept from an earlier run, fails)."""
+    rec, results, miss = _denied(fn, _own_answer, again=True)
+    if miss:
+        return miss
+    for event in rec.asked():
+        if event.name in RISKY and event.input != logged(_risky()[event.name]):
+            return Miss("lesson.l6.run_agent.approve_input", {"tool": event.name, "got": event.input[:60]})
+    if rec.ran("http_post"):
+        if rec.asked("http_post"):
+            return Miss("lesson.l6.run_agent.denied_ran", {"tool": "http_post"})
+        asked = sorted({e.name for e in rec.asked()})
+        if asked:  # another call's answer was taken for this one
+            return Miss("lesson.l6.run_agent.one_answer_per_turn", {"asked": ", ".join(asked), "tool": "http_post"})
+        return Miss("lesson.l6.run_agent.yes_kept", {"tool": "http_post"})
+    if miss := _each_refusal_an_error({"http_post": results["http_post"]}):
+        return miss
+    for name in ("write_file", "delete_file"):
+        if len(rec.ran(name)) != 1:
+            return Miss("lesson.l6.run_agent.no_stopped_yes", {"tool": name})
+    return None
 
 
 def _each_refusal_an_error(results: dict) -> Miss | None:
@@ -185,7 +215,7 @@ def harmless_run_without_asking(fn) -> Miss | None:
     for name in RISKY:
         if len(rec.ran(name)) != 1:
             return Miss("lesson.l6.run_agent.approved_not_run", {"tool": name})
-    return None
+    return _each_call_its_own_answer(fn)  # after these yeses: none of them may be kept for the next run
 
 
 # approve is None when nobody was given to ask: calling it is the crash valve 4 must turn into a no.

@@ -110,7 +110,11 @@ def _refusal_without_details(fn) -> Miss | None:
     return None
 
 
-_NOTHING = re.compile(r"\bNone\b|\bnull\b")
+# Python's None (or JSON's null) printed where a field's value goes; not the English word in a
+# sentence ("None of its reasons were given", "None was stated").
+_NOTHING = re.compile(
+    r"\bNone\b(?! (of|given|provided|stated|specified|(was|were|is|are) (given|provided|stated|specified))\b)|\bnull\b"
+)
 
 
 def _partial_text_kept(fn) -> Miss | None:

@@ -198,10 +198,20 @@ class CourseModel(Emulator):
     its 404): the lesson's rules are the default model's, whatever ``HARNESS_LAB_MODEL`` picked.
     """
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.served: list[dict] = []  # every Message answered, as JSON or as a stream (``Recording``)
+
     def respond(self, request: Any, path: str = "/v1/messages", headers: Any = None) -> tuple[int, dict, Any]:
         if isinstance(request, dict) and request.get("model") in KNOWN_MODELS - {DEFAULT_MODEL}:
             request = {**request, "model": DEFAULT_MODEL}
         return super().respond(request, path, headers)
+
+    def _create(self, *args: Any, **kwargs: Any) -> Any:
+        answer = super()._create(*args, **kwargs)
+        if answer[3] is not None and not kwargs.get("dry"):  # a dry run only looks back at an earlier answer
+            self.served.append(answer[3])
+        return answer
 
 
 def _called_later(message: str, messages: list) -> bool:
@@ -233,46 +243,40 @@ def unchanged(before: list, content: Any) -> bool:
 
 
 class Recording:
-    """A client whose ``messages.create`` is the emulator's, noting each response's content, usage and
-    calls; anything else the learner's loop asks of the client goes to the client as it is."""
+    """Each response the emulator answered the learner's loop: its content, usage and calls.
 
-    usage: list[tuple[int, int]]
-    cached: list[int]  # each response's cache writes and cache reads (prompt caching), billed beside usage
-    calls: list[list[str]]
-    contents: list[list[Any]]
+    Read at the server, not at the client: a loop that streams (``messages.stream``, ``stream=True``)
+    or asks through ``with_options`` or ``with_raw_response`` receives the same responses as one that
+    calls ``messages.create``, and is judged on them alike.
+    """
 
-    def __init__(self, client: Any) -> None:
-        self.client, self.usage, self.cached, self.calls, self.contents = client, [], [], [], []
-        self.messages = _RecordedMessages(self, client.messages)
+    def __init__(self, emulator: CourseModel) -> None:
+        self.emulator = emulator
 
-    def note(self, response: Any) -> None:
-        self.contents.append(content_dicts(response.content))
-        self.usage.append((response.usage.input_tokens, response.usage.output_tokens))
+    @property
+    def contents(self) -> list[list[Any]]:
+        return [content_dicts(m["content"]) for m in self.emulator.served]
+
+    @property
+    def usage(self) -> list[tuple[int, int]]:
+        return [(m["usage"]["input_tokens"], m["usage"]["output_tokens"]) for m in self.emulator.served]
+
+    @property
+    def cached(self) -> list[int]:
+        """Each response's cache writes and cache reads (prompt caching), billed beside usage."""
         kinds = ("cache_creation_input_tokens", "cache_read_input_tokens")
-        self.cached.append(sum(getattr(response.usage, kind, 0) or 0 for kind in kinds))
-        self.calls.append(
+        return [sum(m["usage"].get(kind) or 0 for kind in kinds) for m in self.emulator.served]
+
+    @property
+    def calls(self) -> list[list[str]]:
+        return [
             [
-                f"{b.name}({json.dumps(b.input, ensure_ascii=False, sort_keys=True)})"
-                for b in response.content
-                if b.type == "tool_use"
+                f"{b['name']}({json.dumps(b['input'], ensure_ascii=False, sort_keys=True)})"
+                for b in m["content"]
+                if b.get("type") == "tool_use"
             ]
-        )
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.client, name)
-
-
-class _RecordedMessages:
-    def __init__(self, recording: Recording, messages: Any) -> None:
-        self.recording, self.inner = recording, messages
-
-    def create(self, **request: Any) -> Any:
-        response = self.inner.create(**request)
-        self.recording.note(response)
-        return response
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.inner, name)
+            for m in self.emulator.served
+        ]
 
 
 def kept_whole(recording: Recording, requests: list[dict]) -> bool:
@@ -290,7 +294,7 @@ def kept_whole(recording: Recording, requests: list[dict]) -> bool:
     return True
 
 
-def runaway_guard(script: Callable[[dict], Any], limit: int, miss: Miss | None = None) -> Emulator:
+def runaway_guard(script: Callable[[dict], Any], limit: int, miss: Miss | None = None) -> CourseModel:
     """An emulator playing ``script`` that ends the probe after ``limit`` requests (a loop that never
     stops), with ``miss`` as its hint (its values get the request ``count``), by default the generic one."""
 

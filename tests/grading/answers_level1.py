@@ -318,6 +318,48 @@ def _once_per_response(content, tool_impls, approve):
     return results
 
 
+def _asks_without_input(content, tool_impls, approve):
+    """Asks approve by the tool's name alone: the human cannot see what they would allow."""
+    return make_runner(lambda name: DICT_POLICY.get(name, "ask"))(
+        content, tool_impls, lambda name, given: approve(name, {})
+    )
+
+
+PROMOTED_POLICY = dict(TABLE)
+
+
+def _promotes_after_yes(content, tool_impls, approve):
+    """A yes rewrites the shared policy: the tool is allow from then on, and never asked again."""
+
+    def ask_once(name, given):
+        if approve(name, given):
+            PROMOTED_POLICY[name] = "allow"
+            return True
+        return False
+
+    return make_runner(lambda name: PROMOTED_POLICY.get(name, "ask"))(content, tool_impls, ask_once)
+
+
+_APPROVED = set()
+
+
+def _keeps_yes(content, tool_impls, approve):
+    """A yes is remembered by tool name, beside the policy: that tool is not asked about again."""
+
+    def ask_once(name, given):
+        if name in _APPROVED or approve(name, given):
+            _APPROVED.add(name)
+            return True
+        return False
+
+    return make_runner(lambda name: DICT_POLICY.get(name, "ask"))(content, tool_impls, ask_once)
+
+
+def _yields_results(content, tool_impls, approve):
+    """A generator of the results: nothing runs until it is read, and it can be read once."""
+    yield from dict_runner(content, tool_impls, approve)
+
+
 def _deny_not_error(content, tool_impls, approve):
     return [
         {**r, "is_error": False} if r["content"].startswith("ツール ") else r
@@ -651,6 +693,12 @@ WRONG = {
         {2: "grade.l1.c2.failure_unreported"},
     ),
     "approval asked only once per response": (_dict(_once_per_response), {2: "grade.l1.c2.per_call"}),
+    "approve asked without the call's input": (_dict(_asks_without_input), {2: "grade.l1.c2.approve_input"}),
+    "a yes written into the policy": (
+        (PROMOTED_POLICY, "ask", _promotes_after_yes, GOOD_ANSWERS),
+        {2: "grade.l1.c2.policy_rewritten"},
+    ),
+    "a yes remembered beside the policy": (_dict(_keeps_yes), {2: "grade.l1.c2.yes_kept"}),
     "approve's answer ignored": (_dict(_ignores_answer), {2: "grade.l1.c2.refusal_ignored"}),
     "approve's True read as a no": (_dict(_misreads_answer), {2: "grade.l1.c2.approved_not_run"}),
     "loop stops at the first refusal": (_dict(_stops_at_refusal), {2: "grade.l1.c2.allowed_skipped"}),
@@ -664,6 +712,7 @@ WRONG = {
     "results in reverse order": (_dict(_reversed), {3: "grade.l1.c3.order"}),
     "one id for every result": (_dict(_first_id_everywhere), {3: "grade.l1.c3.ids"}),
     "results of the wrong type": (_dict(_wrong_type), {3: "grade.l1.c3.type"}),
+    "results yielded, not returned as a list": (_dict(_yields_results), {3: "grade.l1.c3.not_list"}),
     "tool output not passed on": (_dict(_output_dropped), {3: "grade.l1.c3.output_missing"}),
     "tool_use_id written as id": (_dict(_id_under_the_wrong_key), {3: "grade.l1.c3.no_id"}),
     "an extra name field in tool_result": (_dict(_with_name_field), {3: "grade.l1.c3.api_rejected"}),
@@ -764,6 +813,9 @@ SAYS_FORBIDDEN = [
     "ポリシーで禁止されているため、ユーザーには確認していません。",
     "{name} は許可されていません。ユーザーには確認していません。",
     "User lacks permission to use {name}.",
+    "{name} の実行は許されていません",
+    "{name} は許可リストにありません",
+    "{name} is configured as deny, so it was not run.",
 ]
 SAYS_NOTHING_WHY = [
     "エラー",
@@ -781,6 +833,7 @@ SAYS_NOTHING_WHY = [
     "{name} is allowed",
     "{name} は設定できませんでした",  # 設定 alone names no rule
     "{name} を設定しました",
+    "{name} is not configured",  # not set up: says nothing of a rule
 ]
 # Deny results that make a person the one who refused: nobody was asked on a deny (they must fail
 # criterion 3 with the hint that says so, even when they use a word like permission or 許可).
@@ -795,4 +848,5 @@ SAYS_A_PERSON_REFUSED = [
     "The human declined: {name} is not allowed.",
     "ユーザーに拒否されたため禁止です",
     "ユーザーが {name} の使用を禁止しました",
+    "ユーザーに許されていないため、{name} は実行していません",
 ]

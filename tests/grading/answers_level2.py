@@ -327,6 +327,7 @@ hard_coded_limit = _capped(limit=lambda: 4)  # the number MAX_TURNS happens to b
 raises_at_cap = _capped(at_cap=lambda: _raise(RuntimeError(stop_message())))  # the caller gets no answer
 loses_a_character = _capped(answer=lambda r: final_text(r)[:-1])  # the model's answer, its last character lost
 until_end_turn = _capped(goes_on=lambda r: r.stop_reason != "end_turn")  # goes on after max_tokens
+while_calls_in_content = _capped(goes_on=lambda r: any(b.type == "tool_use" for b in r.content))  # runs a cut call
 
 
 def limit_as_parameter(client, user_input, tools, tool_impls, max_turns=MAX_TURNS, *, note=None):
@@ -408,6 +409,11 @@ RIGHT = {
     "a stop message that says the limit was exceeded": (
         GOOD_MISSING,
         _stopping_with(f"最大ターン数 {MAX_TURNS} を超過しました"),
+        MAX_TURNS,
+    ),
+    "a stop message that says no answer came": (
+        GOOD_MISSING,
+        _stopping_with(f"ターン数が上限（{MAX_TURNS}）をオーバーしたため、回答できませんでした"),
         MAX_TURNS,
     ),
     "a stop message that aborts": (
@@ -508,6 +514,7 @@ WRONG = {
     "its own word instead of the model's answer": (_loop(says_done_instead), {3: "grade.l2.c3.normal_answer"}),
     "one request more after the answer": (_loop(asks_once_more), {3: "grade.l2.c3.normal_calls"}),
     "goes on until end_turn": (_loop(until_end_turn), {3: "grade.l2.c3.went_on"}),
+    "goes on while the content holds a tool_use": (_loop(while_calls_in_content), {3: "grade.l2.c3.cut_call_ran"}),
     "raises at the cap": (_loop(raises_at_cap), {3: "grade.l2.c3.raised_at_cap"}),
     "MAX_TURNS as a string": ((GOOD_MISSING, top_of_body, "8"), {3: "grade.l2.c3.bad_max_turns"}),
     "an endless generator for MISSING": (
@@ -551,6 +558,12 @@ SAYS_STOPPED = [
     "Agent timed out after 8 turns.",
     "No final answer after 8 turns",
     "I was unable to finish in 8 turns.",
+    "ターン数が上限（8）をオーバーしたため、回答できませんでした",
+    "ターン上限のため回答できませんでした",
+    "最大ターン数（8）まで実行しましたが、答えが出ませんでした",
+    "8ターンで回答が得られませんでした",
+    "ターン上限オーバーです",
+    "上限の8ターンでは、回答を生成できませんでした",
 ]
 SAYS_NOTHING_OF_A_STOP = [
     "4",
@@ -566,6 +579,9 @@ SAYS_NOTHING_OF_A_STOP = [
     "8ターン目は何もしませんでした",  # a turn, but nothing stopped
     "Not done yet (turn 8)",
     "Completed 8 turns.",
+    "まだ答えが出ません（ターン 8）",  # a run going on, not one that stopped
+    "ターン 8: 回答を準備しています",
+    "8回目の回答です",
 ]
 
 # Loops graded with a short time limit: each fails criterion 3 only, with this hint.

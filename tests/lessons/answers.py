@@ -216,6 +216,26 @@ def agent_until_end_turn(client, user_input, tools, impls):
     return "".join(b.text for b in response.content if b.type == "text")
 
 
+def agent_while_calls_in_content(client, user_input, tools, impls):  # "any tool_use left? then go on"
+    messages = [{"role": "user", "content": user_input}]
+    response = client.messages.create(model=MODEL, max_tokens=1024, tools=tools, messages=messages)
+    while any(b.type == "tool_use" for b in response.content):
+        messages.append({"role": "assistant", "content": response.content})
+        messages.append({"role": "user", "content": good_run_tools(response.content, impls)})
+        response = client.messages.create(model=MODEL, max_tokens=1024, tools=tools, messages=messages)
+    return "".join(b.text for b in response.content if b.type == "text")
+
+
+def agent_joins_lines(client, user_input, tools, impls):  # one line per text block
+    messages = [{"role": "user", "content": user_input}]
+    response = client.messages.create(model=MODEL, max_tokens=1024, tools=tools, messages=messages)
+    while response.stop_reason == "tool_use":
+        messages.append({"role": "assistant", "content": response.content})
+        messages.append({"role": "user", "content": good_run_tools(response.content, impls)})
+        response = client.messages.create(model=MODEL, max_tokens=1024, tools=tools, messages=messages)
+    return "\n".join(b.text for b in response.content if b.type == "text")
+
+
 def agent_first_text_only(client, user_input, tools, impls):
     messages = [{"role": "user", "content": user_input}]
     response = client.messages.create(model=MODEL, max_tokens=1024, tools=tools, messages=messages)
@@ -478,6 +498,15 @@ def stop_shows_none(response):  # the missing fields go into the f-string as the
     return None
 
 
+def stop_shows_none_in_english(response):  # the same f-string, in English words
+    d = response.stop_details
+    if response.stop_reason == "refusal":
+        return f"The model declined. Category: {d.category}. Reason: {d.explanation}"
+    if response.stop_reason in ("max_tokens", "model_context_window_exceeded"):
+        return f"Cut off by {response.stop_reason}. So far: {_said_text(response)}"
+    return None
+
+
 def _refusal(response):
     d = response.stop_details
     return f"断られました（{d.category or '?'}）: {d.explanation or '?'}"
@@ -590,7 +619,9 @@ WRONG = [
     ("run_agent", agent_no_reassignment, 2, "lesson.l2.reassign"),
     ("run_agent", agent_one_message_per_result, 3, "lesson.l2.run_agent.split_results"),
     ("run_agent", agent_first_text_only, 2, "lesson.l2.run_agent.requests"),
+    ("run_agent", agent_joins_lines, 2, "lesson.l2.run_agent.joined_with"),
     ("run_agent", agent_until_end_turn, 1, "lesson.l2.run_agent.went_on"),
+    ("run_agent", agent_while_calls_in_content, 1, "lesson.l2.run_agent.cut_call_ran"),
     ("next_step", step_by_text, 1, "lesson.l3.next_step.tool_use"),
     ("next_step", step_unknown_goes_on, 3, "lesson.l3.next_step.unknown"),
     ("next_step", step_table_without_default, 3, "lesson.l3.next_step.unknown_raised"),
@@ -629,6 +660,7 @@ WRONG = [
     ("stop_message", stop_explanation_only, 1, "lesson.l7.stop_message.no_category"),
     ("stop_message", stop_only_when_explained, 2, "lesson.l7.stop_message.silent"),
     ("stop_message", stop_shows_none, 2, "lesson.l7.stop_message.shows_none"),
+    ("stop_message", stop_shows_none_in_english, 2, "lesson.l7.stop_message.shows_none"),
     ("stop_message", stop_everything_else, 4, "lesson.l7.stop_message.not_none"),
     ("stop_message", stop_drops_the_text, 3, "lesson.l7.stop_message.lost_text"),
     ("stop_message", stop_on_pause_too, 4, "lesson.l7.stop_message.not_none"),

@@ -558,7 +558,7 @@ WRONG_MORE = [
     ("run_tool_uses", approve_arguments_swapped, 1, "lesson.l5.approve_args"),
     ("run_tool_uses", approve_yields, 1, "lesson.l5.not_list"),
     ("run_tool_uses", approve_return_inside_for, 1, "lesson.l5.returned_early"),
-    ("run_tool_uses", approve_remembers_yes, 2, "lesson.l5.ran_anyway"),
+    ("run_tool_uses", approve_remembers_yes, 2, "lesson.l5.yes_reused"),
     ("run_tool_uses", approve_raises_dropped, 2, "lesson.l5.denied_dropped"),
     ("read_file", read_ignores_root, 1, "lesson.l6.read_file.wrong_root"),
     ("read_file", read_whole_file, 1, "lesson.l6.read_file.limit"),

@@ -7,6 +7,8 @@ Each wrong entry: (piece, the wrong function, the point it fails (1-based), the 
 
 from __future__ import annotations
 
+import textwrap
+
 from harness_lab.lessons.lesson2 import run_tools as good_run_tools
 from harness_lab.lessons.lesson5 import HIGH_IMPACT
 from tests.lessons.answers6 import RIGHT_RUN_AGENT, variant
@@ -125,6 +127,55 @@ def approve_right_none_default(content, impls, approve, results=None):  # a defa
     return results
 
 
+# --- run_agent: the model asked through another door of the client -----------------------------
+
+
+def _streamed(client, **request):
+    with client.messages.stream(**request) as stream:
+        return stream.get_final_message()
+
+
+def agent_right_streamed(client, user_input, tools, impls):  # each reply streamed, its final message kept
+    messages = [{"role": "user", "content": user_input}]
+    response = _streamed(client, model=MODEL, max_tokens=1024, tools=tools, messages=messages)
+    while response.stop_reason == "tool_use":
+        messages.append({"role": "assistant", "content": response.content})
+        messages.append({"role": "user", "content": good_run_tools(response.content, impls)})
+        response = _streamed(client, model=MODEL, max_tokens=1024, tools=tools, messages=messages)
+    return "".join(b.text for b in response.content if b.type == "text")
+
+
+def agent_right_with_options(client, user_input, tools, impls):  # retries and a timeout set per request
+    def ask(messages):
+        return client.with_options(max_retries=5, timeout=60).messages.create(
+            model=MODEL, max_tokens=1024, tools=tools, messages=messages
+        )
+
+    messages = [{"role": "user", "content": user_input}]
+    response = ask(messages)
+    while response.stop_reason == "tool_use":
+        messages.append({"role": "assistant", "content": response.content})
+        messages.append({"role": "user", "content": good_run_tools(response.content, impls)})
+        response = ask(messages)
+    return "".join(b.text for b in response.content if b.type == "text")
+
+
+# --- stop_message: the English word None, not a printed None ------------------------------------
+
+
+def stop_right_in_english_prose(response):  # "None of its reasons..." is a sentence, not a missing field
+    text = "".join(b.text for b in response.content if b.type == "text")
+    if response.stop_reason == "refusal":
+        d = response.stop_details
+        parts = ["The model declined this request."]
+        parts.append(f"Category: {d.category}." if d.category else "No category was given.")
+        parts.append(f"Reason: {d.explanation}" if d.explanation else "None of its reasons were given.")
+        return " ".join(parts)
+    if response.stop_reason in ("max_tokens", "model_context_window_exceeded"):
+        return f"Stopped by {response.stop_reason}, so the answer was cut off. So far: {text}"
+    return None
+
+
 WRONG_REUSE = [
     ("run_tools", tools_one_list_cleared, 1, "lesson.l2.run_tools.reused_list"),
     ("run_tools", tools_default_list_cleared, 1, "lesson.l2.run_tools.reused_list"),
@@ -138,6 +189,9 @@ WRONG_REUSE = [
 RIGHT_REUSE = [
     ("run_tools", tools_right_copy_of_one_list),
     ("run_tool_uses", approve_right_none_default),
+    ("run_agent", agent_right_streamed),
+    ("run_agent", agent_right_with_options),
+    ("stop_message", stop_right_in_english_prose),
 ]
 
 
@@ -228,7 +282,21 @@ WRONG_RUN_AGENT_REUSE = [
     (RIGHT_RUN_AGENT.replace(CREATE, CACHED), 4, "lesson.l6.run_agent.budget_cache_omitted"),
     (ONE_LIST, 1, "lesson.l2.results_overwritten"),
 ]
+STREAMED = """
+def ask(client, tools, messages):
+    with client.messages.stream(model=MODEL, max_tokens=1024, tools=tools, messages=messages) as stream:
+        return stream.get_final_message()
+"""
+# The loop as a callable object: its limits are the module variables its __call__ reads.
+CALLABLE_OBJECT = (
+    "class Harness:\n"
+    + textwrap.indent(RIGHT_RUN_AGENT.replace("def run_agent(client,", "def __call__(self, client,"), "    ")
+    + "\n\nrun_agent = Harness()\n"
+)
 RIGHT_RUN_AGENT_REUSE = [
     _inline_valve_4("False"),  # an approval that cannot be had is a no
     RIGHT_RUN_AGENT.replace(CREATE, CACHED).replace(ADD, EVERY_TOKEN),  # caching, every token counted
+    STREAMED + RIGHT_RUN_AGENT.replace(CREATE, "ask(client, tools, messages)"),  # each reply streamed
+    RIGHT_RUN_AGENT.replace("client.messages.create(", "client.with_options(max_retries=5).messages.create("),
+    CALLABLE_OBJECT,
 ]

@@ -10,7 +10,7 @@ tools runs the calls of the response that crossed the budget.
 
 from __future__ import annotations
 
-from tests.lessons.answers6 import VALVE_2, variant
+from tests.lessons.answers6 import ADD, RUN, VALVE_2, variant
 
 DENY = "approve or (lambda name, given: False)"
 YIELD = "        yield lessons.turn(turns, response, results)\n"
@@ -46,6 +46,53 @@ WRONG_RUN_AGENT_VALVES = [
         6,
         "lesson.l6.run_agent.denied_ran",
     ),
+    # One question per turn: the first high-impact call is asked about, and its yes lets every call run.
+    (
+        variant(
+            (
+                RUN,
+                "            first = []  # the first answer stands for the whole turn\n"
+                "            def once(name, given):\n"
+                "                if not first:\n"
+                "                    first.append(bool(approve and approve(name, given)))\n"
+                "                return first[0]\n"
+                "            results = run_tool_uses(response.content, tool_impls, once)\n",
+            )
+        ),
+        6,
+        "lesson.l6.run_agent.one_answer_per_turn",
+    ),
+    # It asks about each call by name only: a person cannot see what they would allow.
+    (
+        variant((DENY, "(lambda name, given: bool(approve and approve(name, {})))")),
+        6,
+        "lesson.l6.run_agent.approve_input",
+    ),
+    # Every call is asked about, but one no refuses the whole turn.
+    (
+        variant(
+            (
+                RUN,
+                '            risky = [b for b in response.content if b.type == "tool_use" and b.name in HIGH_IMPACT]\n'
+                "            allowed = all([bool(approve and approve(b.name, b.input)) for b in risky])\n"
+                "            results = run_tool_uses(response.content, tool_impls, lambda name, given: allowed)\n",
+            )
+        ),
+        6,
+        "lesson.l6.run_agent.no_stopped_yes",
+    ),
+    # A yes is remembered by tool name at module level: in the next run that tool is no longer asked about.
+    (
+        "APPROVED = set()\n"
+        + variant(
+            (
+                DENY,
+                "(lambda name, given: name in APPROVED or (bool(approve and approve(name, given)) and not APPROVED.add(name)))",
+            )
+        ),
+        7,
+        "lesson.l6.run_agent.yes_kept",
+    ),
     # The last result (delete_file's, refused) goes back unflagged: each refused call needs its is_error.
     (
         variant(
@@ -56,6 +103,30 @@ WRONG_RUN_AGENT_VALVES = [
         ),
         6,
         "lesson.l6.run_agent.denied_not_error",
+    ),
+    # Valve 2 compares the latest response's size, not the running total tokens_used (which is counted right).
+    (
+        variant(
+            (
+                "if tokens_used >= TOKEN_BUDGET:",
+                "if response.usage.input_tokens + response.usage.output_tokens >= TOKEN_BUDGET:",
+            )
+        ),
+        4,
+        "lesson.l6.run_agent.budget_not_total",
+    ),
+    # Valve 2 compares a total of the input tokens alone, kept beside tokens_used.
+    (
+        variant(
+            (
+                "turns, tokens_used, last_signature = 0, 0, None",
+                "turns, tokens_used, last_signature, read = 0, 0, None, 0",
+            ),
+            (ADD.strip(), ADD.strip() + "; read += response.usage.input_tokens"),
+            ("if tokens_used >= TOKEN_BUDGET:", "if read >= TOKEN_BUDGET:"),
+        ),
+        4,
+        "lesson.l6.run_agent.budget_not_total",
     ),
     # The audit's A6: valve 2 asked after the tools, so the calls of the response that crossed the
     # budget ran before it stopped.

@@ -13,8 +13,8 @@ from tests.lessons.answers6 import loaded
 from tests.lessons.answers_valves import RIGHT_RUN_AGENT_VALVES, WRONG_RUN_AGENT_VALVES
 from tests.lessons.test_capstone import at_point
 
-# The valve each point is about (point 4: the budget; point 6: approval), as each language names it.
-VALVE_NAMES = {4: {"ja": "弁2", "en": "valve 2"}, 6: {"ja": "弁4", "en": "valve 4"}}
+# The valve each point is about (point 4: the budget; points 6 and 7: approval), as each language names it.
+VALVE_NAMES = {4: {"ja": "弁2", "en": "valve 2"}, 6: {"ja": "弁4", "en": "valve 4"}, 7: {"ja": "弁4", "en": "valve 4"}}
 
 
 @pytest.fixture(autouse=True)
