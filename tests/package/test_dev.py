@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import subprocess
 import sys
@@ -18,3 +19,16 @@ def test_lab_allows_root_only_as_root(monkeypatch, euid, expected):
     command = [str(part) for part in dev.lab_command()]
     assert command[1] == "lab"
     assert ("--allow-root" in command) is expected
+
+
+@pytest.mark.skipif(importlib.util.find_spec("ruff") is None, reason="ruff is installed with the test tools")
+def test_plain_ruff_format_leaves_the_docs_alone():
+    # ruff formats the Python blocks inside Markdown, and the docs' examples are laid out for reading:
+    # a contributor's plain `ruff format --check .` must not fail on them.
+    checked = subprocess.run(
+        [sys.executable, "-m", "ruff", "format", "--check", "--force-exclude", "README.md", "docs"],
+        cwd=dev.ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert checked.returncode == 0, checked.stdout + checked.stderr
