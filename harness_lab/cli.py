@@ -27,6 +27,7 @@ import unicodedata
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TextIO
 
+from .checks import seconds
 from .events import ApprovalRequest, Decision, Finished, Stopped, Turn, deny
 from .messages import tool_calls
 from .terminal import compact, shorten, visible
@@ -204,7 +205,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     grade = commands.add_parser("grade", help="grade one learner's exercise notebooks (lesson 6)")
     grade.add_argument("notebooks", nargs="+", help="exercise notebook files (.ipynb)")
-    grade.add_argument("--timeout", type=_seconds, default=None, metavar="S", help="seconds per notebook (default 60)")
+    grade.add_argument("--timeout", type=seconds, default=None, metavar="S", help="seconds per notebook (default 60)")
     grade.add_argument("--lang", choices=("ja", "en"), default=None, help="language of the feedback")
     klass = commands.add_parser("grade-class", help="grade a class: SUBMISSIONS/<learner>/*.ipynb into a report")
     klass.add_argument(
@@ -216,7 +217,7 @@ def _parser() -> argparse.ArgumentParser:
     klass.add_argument(
         "--jobs", type=_positive, default=None, metavar="N", help="notebooks graded at once (default: one per core)"
     )
-    klass.add_argument("--timeout", type=_seconds, default=None, metavar="S", help="seconds per notebook (default 60)")
+    klass.add_argument("--timeout", type=seconds, default=None, metavar="S", help="seconds per notebook (default 60)")
     klass.add_argument("--lang", choices=("ja", "en"), default=None, help="language of the report (default ja)")
     klass.add_argument(
         "--unsandboxed",
@@ -224,16 +225,6 @@ def _parser() -> argparse.ArgumentParser:
         help="grade without the bubblewrap sandbox: learner code runs with your rights (the report says so)",
     )
     return parser
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = 0.0
-    if not 0 < value < float("inf"):
-        raise argparse.ArgumentTypeError(f"must be a positive number of seconds: {text}")
-    return value
 
 
 def _grade(args: argparse.Namespace, out: TextIO) -> int:

@@ -20,6 +20,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TextIO
 
+from ..checks import seconds
 from ..text import explicit_language, lang, speaking, t
 from .host import prepare_judge
 from .isolation import Launch
@@ -40,7 +41,7 @@ def main(argv: list[str] | None = None, out: TextIO | None = None) -> int:
         description="Grade lesson 6 exercise notebooks from their answer cells, in a fresh process.",
     )
     parser.add_argument("notebooks", nargs="+", help="exercise notebook files (.ipynb)")
-    parser.add_argument("--timeout", type=float, default=NOTEBOOK_TIMEOUT, help="seconds per notebook (default 60)")
+    parser.add_argument("--timeout", type=seconds, default=NOTEBOOK_TIMEOUT, help="seconds per notebook (default 60)")
     parser.add_argument("--lang", choices=("ja", "en"), default=None, help="language of the feedback")
     args = parser.parse_args(argv)
     if args.lang:
