@@ -106,8 +106,8 @@ add(
             "[NOTE] There is a NameError. Grading runs only the cells tagged answer / setup: move definitions from cells you added into a TODO cell.",
         ),
         "grade.nb.cell_timeout": (
-            "× 不合格: answer のセル {cell} が {seconds} 秒たっても終わりませんでした。セルの一番外側でループが止まらなくなっていませんか（答えのセルは関数や値を定義するだけです）",
-            "[FAIL] answer cell {cell} did not finish within {seconds} s. Does a loop at the cell's top level never end? (answer cells only define functions and values)",
+            "× 不合格: 答えのセル（{cell}番目のコードセル）が {seconds} 秒たっても終わりませんでした。セルの一番外側でループが止まらなくなっていませんか（答えのセルは関数や値を定義するだけです）",
+            "[FAIL] An answer cell (code cell {cell}) did not finish within {seconds} s. Does a loop at the cell's top level never end? (answer cells only define functions and values)",
         ),
         "grade.nb.timeout": (
             "× 不合格: {seconds}秒以内に採点が終わらなかったので止めました。答えのセルに、終わらないコードがありませんか",
