@@ -1,7 +1,7 @@
 """The words of a class report's record and files (ja, en), added to the catalog on import (issues 26, 29).
 
 What ``grade-class`` tells the instructor about the record of grades (``record.py``), its key
-(``record_key.py``) and the report folder (``report_folder.py``, ``report_files.py``,
+(``record_key.py``), the submissions folder and the report folder (``report_folder.py``, ``report_files.py``,
 ``class_command.py``). The rest of the class report's words are in ``catalog.py``.
 """
 
@@ -25,6 +25,24 @@ add(
         "grade.class.out_unusable": (
             "レポートの書き出し先 {out} を使えません: {error}",
             "Cannot use the report folder {out}: {error}",
+        ),
+        # --- the submissions folder, checked before anything is graded -------------------------------
+        "grade.class.submissions_file": (
+            "{path} はファイルです。提出フォルダー（受講者ごとのフォルダーが入ったフォルダー: SUBMISSIONS/<受講者>/*.ipynb）を指定してください",
+            "{path} is a file, not a folder: give the submissions folder, which holds one folder per learner "
+            "(SUBMISSIONS/<learner>/*.ipynb).",
+        ),
+        "grade.class.learner_folder": (
+            "{path} にはノートブックが直接入っていて、受講者のフォルダーがありません。1人の受講者のフォルダーではありませんか。"
+            "その1つ上の、受講者ごとのフォルダーが入ったフォルダーを指定してください（SUBMISSIONS/<受講者>/*.ipynb）",
+            "{path} holds notebooks but no learner folders: is it one learner's folder? Give the folder above it, "
+            "which holds one folder per learner (SUBMISSIONS/<learner>/*.ipynb).",
+        ),
+        "grade.class.no_learners": (
+            "{path} に受講者のフォルダーがありません。採点するのは SUBMISSIONS/<受講者>/*.ipynb です"
+            "（deploy/jupyterhub/collect.sh はこの形で回収します）",
+            "{path} holds no learner folders. grade-class grades SUBMISSIONS/<learner>/*.ipynb (the layout "
+            "deploy/jupyterhub/collect.sh collects into).",
         ),
         # --- the record of grades (state.json) and its key -----------------------------------------
         "grade.class.record_untrusted": (

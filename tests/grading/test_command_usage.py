@@ -8,6 +8,8 @@ import pytest
 
 from harness_lab.cli import main as cli_main
 from harness_lab.grading import command
+from harness_lab.grading.class_command import grade_class_command
+from harness_lab.text import speaking, t
 
 
 @pytest.fixture
@@ -27,3 +29,34 @@ def test_a_time_limit_that_is_not_a_positive_number_of_seconds_is_a_usage_error(
             main(["nb.ipynb", f"--timeout={timeout}"])
         assert exit_.value.code == 2
         assert f"must be a positive number of seconds: {timeout}" in capsys.readouterr().err
+
+
+def _grade_class(subs, out):
+    err = io.StringIO()
+    code = grade_class_command(subs, out, stdout=io.StringIO(), stderr=err)
+    return code, err.getvalue().strip()
+
+
+def test_a_learners_folder_or_an_empty_one_given_as_submissions_is_refused(tmp_path):
+    # both were "0 learners, 0 notebooks", exit 0: what grade-class grades is SUBMISSIONS/<learner>/*.ipynb
+    alice = tmp_path / "subs" / "alice"
+    alice.mkdir(parents=True)
+    (alice / "level1_tiered_policy.ipynb").write_text("{}", encoding="utf-8")
+    (alice / "notes.txt").write_text("", encoding="utf-8")
+    assert _grade_class(alice, tmp_path / "r1") == (2, t("grade.class.learner_folder", path=alice))
+    empty = tmp_path / "empty"
+    (empty / ".ipynb_checkpoints").mkdir(parents=True)  # hidden: not a learner
+    assert _grade_class(empty, tmp_path / "r2") == (2, t("grade.class.no_learners", path=empty))
+    assert "SUBMISSIONS/<learner>/*.ipynb" in in_english("grade.class.no_learners", path=empty)
+    assert not (tmp_path / "r1").exists() and not (tmp_path / "r2").exists()
+
+
+def test_a_file_given_as_submissions_is_called_a_file(tmp_path):
+    notebook = tmp_path / "level1_tiered_policy.ipynb"
+    notebook.write_text("{}", encoding="utf-8")
+    assert _grade_class(notebook, tmp_path / "r") == (2, t("grade.class.submissions_file", path=notebook))
+
+
+def in_english(key, **values):
+    with speaking("en"):
+        return t(key, **values)
