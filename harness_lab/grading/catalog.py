@@ -81,6 +81,21 @@ add(
             "[NOTE] Started without -P, so .py files in the current folder are imported before the grader's own "
             "modules. Grade with `python -P -m harness_lab.grading` or `harness-lab grade`.",
         ),
+        # the command's usage errors: what it was given is no notebook file, told before anything is graded
+        "grade.nb.usage.not_found": ("{path} が見つかりません", "{path}: not found"),
+        "grade.nb.usage.folder": (
+            "{path} はフォルダーです。ノートブックのファイル（.ipynb）を指定してください",
+            "{path} is a folder; give notebook files (.ipynb).",
+        ),
+        "grade.nb.usage.unreadable": ("{path} を読めません: {error}", "Cannot read {path}: {error}"),
+        "grade.nb.usage.not_json": (
+            "{path} はノートブックではありません（JSON ではありません）",
+            "{path} is not a notebook (not JSON).",
+        ),
+        "grade.nb.usage.no_cells": (
+            "{path} はノートブックではありません（セルの一覧がありません）",
+            "{path} is not a notebook (no list of cells).",
+        ),
         "grade.nb.unreadable": (
             "× 不合格: ノートブックとして読めませんでした: {error}",
             "[FAIL] Could not read it as a notebook: {error}",

@@ -60,3 +60,39 @@ def test_a_file_given_as_submissions_is_called_a_file(tmp_path):
 def in_english(key, **values):
     with speaking("en"):
         return t(key, **values)
+
+
+NOT_NOTEBOOKS = {
+    "missing.ipynb": (None, "grade.nb.usage.not_found"),
+    "README.md": ("# 見出し\n", "grade.nb.usage.not_json"),
+    "broken.ipynb": ('{"cells": [', "grade.nb.usage.not_json"),
+    "latin1.ipynb": (b"\xff\xfe{}", "grade.nb.usage.not_json"),
+    "empty.ipynb": ("{}", "grade.nb.usage.no_cells"),
+    "list.ipynb": ("[1, 2]", "grade.nb.usage.no_cells"),
+    "oops.ipynb": ('{"cells": "oops"}', "grade.nb.usage.no_cells"),
+    "numbers.ipynb": ('{"cells": [1, 2]}', "grade.nb.usage.no_cells"),
+    "folder.ipynb": ("folder", "grade.nb.usage.folder"),
+}
+
+
+@pytest.mark.parametrize("name", list(NOT_NOTEBOOKS))
+def test_a_file_that_is_no_notebook_is_a_usage_error_told_in_a_sentence(tmp_path, no_host, capsys, name):
+    content, key = NOT_NOTEBOOKS[name]
+    path = tmp_path / name
+    if content == "folder":
+        path.mkdir()
+    elif isinstance(content, bytes):
+        path.write_bytes(content)
+    elif content is not None:
+        path.write_text(content, encoding="utf-8")
+    assert command.main([str(path)]) == 2
+    assert cli_main(["grade", str(path)], out=io.StringIO()) == 2
+    said = capsys.readouterr()
+    assert said.out == "" and said.err == 2 * (t(key, path=path) + "\n")
+
+
+def test_one_file_that_is_no_notebook_stops_the_command_before_any_is_graded(tmp_path, no_host, capsys):
+    good = tmp_path / "level1_tiered_policy.ipynb"
+    good.write_text('{"cells": [], "metadata": {}}', encoding="utf-8")
+    assert command.main([str(good), str(tmp_path / "typo.ipynb")]) == 2
+    assert capsys.readouterr().err == t("grade.nb.usage.not_found", path=tmp_path / "typo.ipynb") + "\n"
