@@ -140,6 +140,15 @@ def test_the_installed_command_runs(project):
     assert done.stdout.splitlines()[4] == "[turn 3] モデルが切り上げ (end_turn)"
 
 
+def test_python_dash_m_harness_lab_is_the_command():
+    # where the venv's bin is not on PATH (a class server's venv), `python -m harness_lab` still runs it
+    done = subprocess.run(
+        [sys.executable, "-m", "harness_lab", "--help"], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert "grade-class" in done.stdout
+
+
 def test_with_stdin_closed_the_high_impact_call_is_denied_with_the_no_terminal_notice(project):
     """``harness-lab run ... <&-``: there is no sys.stdin at all, and the approval still fails closed, plainly."""
     done = subprocess.run(
