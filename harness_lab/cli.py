@@ -190,6 +190,11 @@ def _prompt(text: str) -> str:
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="harness-lab", description="Lesson 6's agent harness in the terminal.")
+    # Also before the command (`harness-lab --lang en run ...`), under a name of its own: a subcommand's
+    # own --lang default (None) would overwrite the value in the namespace they share.
+    parser.add_argument(
+        "--lang", dest="lang_first", choices=("ja", "en"), default=None, help="language of the messages"
+    )
     commands = parser.add_subparsers(dest="command", required=True)
     run = commands.add_parser("run", help="run the agent on one prompt and print its trace")
     run.add_argument("prompt", type=_prompt)
@@ -314,8 +319,9 @@ def main(
     ``ask`` / ``interactive`` go to ``terminal_approver`` (a test types its answers through them)."""
     args = _parser().parse_args(argv)  # exits with 2 on a usage error
     out = out or sys.stdout
-    if args.lang:
-        os.environ["HARNESS_LAB_LANG"] = args.lang
+    language = args.lang or args.lang_first  # the one after the command wins
+    if language:
+        os.environ["HARNESS_LAB_LANG"] = language
     if args.command != "run":
         return _grade(args, out)
     bad = _not_utf8(args)

@@ -56,6 +56,13 @@ def test_english_catalog(project):
     assert code == 0 and lines[0].startswith("[turn 1] the model asks for a tool: read_file(")
 
 
+def test_lang_before_the_command_too(project):
+    code, lines = run_cli("--lang", "en", "run", PROMPT)
+    assert code == 0 and lines[0].startswith("[turn 1] the model asks for a tool: read_file(")
+    code, lines = run_cli("--lang", "en", "run", PROMPT, "--lang", "ja")  # the one after the command wins
+    assert code == 0 and lines[0].startswith("[turn 1] モデルがツールを要求")
+
+
 def test_a_valve_stop_prints_its_reason_and_exits_1(project):
     code, lines = run_cli("run", "go", "--scenario", "never_ending", "--max-turns", "2")
     assert code == 1
