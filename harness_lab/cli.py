@@ -188,6 +188,18 @@ def _prompt(text: str) -> str:
     return text
 
 
+class _RunHelp(argparse.HelpFormatter):
+    """``run --help`` lists the scenarios; their module loads the SDK (about 1.5 s), so only when help is shown."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = super()._get_help_string(action)
+        if action.dest != "scenario":
+            return text
+        from .emulator.scenarios import scenario_names
+
+        return f"{text}: {', '.join(scenario_names())}"
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="harness-lab", description="Lesson 6's agent harness in the terminal.")
     # Also before the command (`harness-lab --lang en run ...`), under a name of its own: a subcommand's
@@ -196,7 +208,7 @@ def _parser() -> argparse.ArgumentParser:
         "--lang", dest="lang_first", choices=("ja", "en"), default=None, help="language of the messages"
     )
     commands = parser.add_subparsers(dest="command", required=True)
-    run = commands.add_parser("run", help="run the agent on one prompt and print its trace")
+    run = commands.add_parser("run", help="run the agent on one prompt and print its trace", formatter_class=_RunHelp)
     run.add_argument("prompt", type=_prompt)
     run.add_argument("--max-turns", type=_positive, default=8, help="valve 1: tool rounds allowed (default 8)")
     run.add_argument("--budget", type=_positive, default=40_000, help="valve 2: token budget (default 40000)")
@@ -334,7 +346,8 @@ def main(
     from .emulator.scenarios import scenario_names
 
     if not args.live and client is None and args.scenario not in scenario_names():
-        print(f"unknown scenario {args.scenario!r}; known: {', '.join(scenario_names())}", file=sys.stderr)
+        known = ", ".join(scenario_names())
+        print(t("cli.unknown_scenario", name=visible(repr(args.scenario)), known=known), file=sys.stderr)
         return 2
 
     from .drain import drain

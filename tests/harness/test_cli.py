@@ -88,6 +88,21 @@ def test_unknown_scenario_and_live_without_a_key_exit_2(project, capsys):
     assert "ANTHROPIC_API_KEY" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(
+    ("language", "opening"), [("ja", "シナリオ 'no_such_thing' はありません"), ("en", "unknown scenario")]
+)
+def test_an_unknown_scenario_is_told_in_the_chosen_language(project, capsys, language, opening):
+    assert main(["run", "x", "--scenario", "no_such_thing", "--lang", language], out=io.StringIO()) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(opening) and "never_ending" in err
+
+
+def test_run_help_lists_the_scenarios(capsys):
+    with pytest.raises(SystemExit):
+        main(["run", "--help"])
+    assert "never_ending" in capsys.readouterr().out.replace("\n", " ")
+
+
 def test_high_impact_is_denied_without_a_terminal(project):
     code, lines = run_cli("run", "save", "--scenario", "high_impact", "--high-impact")
     assert code == 0 and any("(is_error)" in line for line in lines)
