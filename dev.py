@@ -238,6 +238,8 @@ def replay_copy(to: Path = REPLAY) -> Path:
 # the slowest files first measured no faster: their waits then overlap and nothing fills them.)
 WORKERS = str((os.cpu_count() or 1) + 2)
 ORDER = ("-n", WORKERS, "--dist", "loadfile", "--no-loadscope-reorder")
+# Quiet, but every skipped test says why at the end (-rs: one line per reason, the tests that share it counted).
+QUIET_SAYING_SKIPS = ("-q", "-rs")
 
 
 def suites() -> list[tuple[Path, dict, tuple]]:
@@ -247,7 +249,7 @@ def suites() -> list[tuple[Path, dict, tuple]]:
     keeps a file's tests, and a notebook's cells, in one worker, so a module's shared execution of a
     notebook happens once and nbval's cells run in order on one kernel.
     """
-    pytest = ("-m", "pytest", "--color=no", "-q", *ORDER)
+    pytest = ("-m", "pytest", "--color=no", *QUIET_SAYING_SKIPS, *ORDER)
     # Both editions: the English lessons (notebooks/en) run in the same suite as the Japanese ones
     # (pytest collects a folder named twice only once). The exercises' solutions of both editions run
     # under strict nbval inside the unit suite (tests/grading/test_notebooks.py, in a kernel whose
@@ -264,7 +266,7 @@ def quick() -> None:
     """The working loop: lint and types, then every test but the whole-system ones (marker ``system``,
     tests/conftest.py), about a quarter of the whole run's time. CI runs them all (``test``)."""
     started = time.monotonic()
-    pytest = ("-m", "pytest", "-q", *ORDER, "-m", "not system", "tests")
+    pytest = ("-m", "pytest", *QUIET_SAYING_SKIPS, *ORDER, "-m", "not system", "tests")
     code = lint() or sh(PY, *pytest, check=False, env=OFFLINE)
     minutes, seconds = divmod(round(time.monotonic() - started), 60)
     print(f"dev.py quick: {'failed' if code else 'passed'} in {minutes} min {seconds} s", flush=True)

@@ -32,3 +32,14 @@ def test_plain_ruff_format_leaves_the_docs_alone():
         text=True,
     )
     assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
+def test_every_test_run_says_why_a_test_was_skipped(monkeypatch):
+    # the README promises it: without bubblewrap the sandbox tests are skipped, saying why
+    assert all("-rs" in args for _, _, args in dev.suites())
+    ran = []
+    monkeypatch.setattr(dev, "lint", lambda: 0)
+    monkeypatch.setattr(dev, "sh", lambda *args, **kwargs: ran.append(args) or 0)
+    with pytest.raises(SystemExit):
+        dev.quick()
+    assert [args for args in ran if "pytest" in args] and all("-rs" in args for args in ran if "pytest" in args)
