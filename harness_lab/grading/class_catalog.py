@@ -47,8 +47,8 @@ add(
         # --- the record of grades (state.json) and its key -----------------------------------------
         "grade.class.record_untrusted": (
             "前回の記録 {state} のうち {count} 件は、署名が合わない（採点コード以外が書いた）ので、使わずに採点し直します",
-            "{count} entries of the last record {state} fail the signature check (something other than the "
-            "grader wrote them), so those notebooks are graded again.",
+            "Entries of the last record {state} that fail the signature check (something other than the grader "
+            "wrote them): {count}. Those notebooks are graded again.",
         ),
         "grade.class.record_not_saved": (
             "採点の記録 {state} を保存できませんでした: {error}。成績とレポートは今回の採点のとおりですが、"
@@ -94,7 +94,7 @@ add(
         ),
         "grade.class.report_incomplete": (
             "レポート {out} のうち {count} 件のファイルを書き出せませんでした（上の行を見てください）",
-            "{count} files of the report {out} could not be written (see the lines above).",
+            "Files of the report {out} that could not be written: {count} (see the lines above).",
         ),
         "grade.class.notes_title": ("この採点で気づいたこと", "Noticed during this run"),
     }

@@ -107,3 +107,24 @@ def test_a_stuck_answer_cell_is_named_as_a_raising_one_is(language):
         stuck = t("grade.nb.cell_timeout", cell=3, seconds="10")
     named = re.search(r"答えのセル（3番目のコードセル）|An answer cell \(code cell 3\)", raised).group()
     assert named in stuck
+
+
+# What grade-class prints with a count of one: "1 timeouts", "1 meet every criterion" read wrong.
+COUNTED = {
+    "grade.class.progress": {"done": 1, "total": 1, "timeouts": 1, "errors": 1},
+    "grade.class.done": {"total": 1, "seconds": "1.0", "graded": 1, "reused": 1},
+    "grade.class.summary": dict.fromkeys(
+        ("learners", "notebooks", "passed", "timeouts", "errors", "missing", "skipped"), 1
+    ),
+    "grade.class.interrupted": {"done": 1, "state": "state.json"},
+    "grade.class.rates_note": {"total": 1},
+    "grade.class.record_untrusted": {"count": 1, "state": "state.json"},
+    "grade.class.report_incomplete": {"count": 1, "out": "r"},
+}
+
+
+@pytest.mark.parametrize("key", sorted(COUNTED))
+def test_a_count_of_one_reads_right_in_english(key):
+    with speaking("en"):
+        text = t(key, **COUNTED[key])
+    assert not re.search(r"\b1 (learners|notebooks|timeouts|errors|files|entries|meet)\b", text), text
