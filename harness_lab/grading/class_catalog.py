@@ -22,6 +22,10 @@ add(
             "The report folder {out} is not yours or any account may write it; so that no one else can change "
             "the grades or their record, give a folder of your own (chmod o-w).",
         ),
+        "grade.class.out_file": (
+            "レポートの書き出し先 {out} はファイルです。新しいフォルダーか空のフォルダー（前回のレポートのフォルダーでもかまいません）を指定してください",
+            "The report folder {out} is a file; give a new or empty folder (or an earlier report's).",
+        ),
         "grade.class.out_unusable": (
             "レポートの書き出し先 {out} を使えません: {error}",
             "Cannot use the report folder {out}: {error}",

@@ -131,8 +131,10 @@ def _refused(submissions: Path, out: Path) -> str | None:
         return t("grade.class.out_unusable", out=out, error=describe_error(exc))
     if stat.S_ISLNK(info.st_mode):  # a link swapped in later would move the report elsewhere: name the folder
         return t("grade.class.out_link", out=out, target=inside)
+    if not stat.S_ISDIR(info.st_mode):  # "already holds files" would send the instructor looking inside it
+        return t("grade.class.out_file", out=out)
     # an entry named state.json of any kind marks a report: one that is not a file is replaced, with a note
-    if not stat.S_ISDIR(info.st_mode) or (not os.path.lexists(out / STATE_FILE) and any(out.iterdir())):
+    if not os.path.lexists(out / STATE_FILE) and any(out.iterdir()):
         return t("grade.class.out_taken", out=out, state=STATE_FILE)
     if info.st_uid != os.geteuid() or info.st_mode & stat.S_IWOTH:
         return t("grade.class.out_not_private", out=out)

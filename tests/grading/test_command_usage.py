@@ -96,3 +96,11 @@ def test_one_file_that_is_no_notebook_stops_the_command_before_any_is_graded(tmp
     good.write_text('{"cells": [], "metadata": {}}', encoding="utf-8")
     assert command.main([str(good), str(tmp_path / "typo.ipynb")]) == 2
     assert capsys.readouterr().err == t("grade.nb.usage.not_found", path=tmp_path / "typo.ipynb") + "\n"
+
+
+def test_a_file_given_as_the_report_folder_is_called_a_file(tmp_path):
+    (tmp_path / "subs" / "kim").mkdir(parents=True)
+    (tmp_path / "afile").write_text("メモ", encoding="utf-8")
+    out = tmp_path / "afile"
+    assert _grade_class(tmp_path / "subs", out) == (2, t("grade.class.out_file", out=out))
+    assert out.read_text(encoding="utf-8") == "メモ"
