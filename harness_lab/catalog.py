@@ -261,6 +261,10 @@ CORE: dict[str, tuple[str, str]] = {
         "シナリオ {name} はありません。使えるシナリオ: {known}",
         "unknown scenario {name}; known: {known}",
     ),
+    "cli.unknown_model": (
+        "エミュレーターにモデル {name} はありません。使えるモデル: {known}（実際の Claude なら --live）",
+        "the emulator knows no model {name}; known: {known} (for live Claude, add --live)",
+    ),
     "cli.mode_offline": (
         "（オフライン: エミュレーターのシナリオ {scenario}）",
         "(offline: emulator scenario {scenario})",

@@ -319,6 +319,18 @@ def _not_utf8(args: argparse.Namespace) -> str | None:
     return None
 
 
+def _not_emulated(args: argparse.Namespace) -> str | None:
+    """Why the emulator cannot run this offline, or None. A model it does not know would get its 404
+    only after the run started, as an API error stop: named here with the ones it knows."""
+    from .emulator import KNOWN_MODELS, scenario_names
+
+    if args.scenario not in scenario_names():
+        return t("cli.unknown_scenario", name=visible(repr(args.scenario)), known=", ".join(scenario_names()))
+    if args.model is not None and args.model not in KNOWN_MODELS:
+        return t("cli.unknown_model", name=visible(repr(args.model)), known=", ".join(sorted(KNOWN_MODELS)))
+    return None
+
+
 def main(
     argv: list[str] | None = None,
     out: TextIO | None = None,
@@ -343,12 +355,11 @@ def main(
     if args.live and client is None and not os.environ.get("ANTHROPIC_API_KEY"):
         print(t("cli.live_no_key"), file=sys.stderr)
         return 2
-    from .emulator.scenarios import scenario_names
-
-    if not args.live and client is None and args.scenario not in scenario_names():
-        known = ", ".join(scenario_names())
-        print(t("cli.unknown_scenario", name=visible(repr(args.scenario)), known=known), file=sys.stderr)
-        return 2
+    if not args.live and client is None:
+        refused = _not_emulated(args)
+        if refused:
+            print(refused, file=sys.stderr)
+            return 2
 
     from .drain import drain
     from .emulator import emulator_of

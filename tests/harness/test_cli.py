@@ -97,6 +97,16 @@ def test_an_unknown_scenario_is_told_in_the_chosen_language(project, capsys, lan
     assert err.startswith(opening) and "never_ending" in err
 
 
+def test_an_unknown_model_is_refused_offline_before_the_run_starts(project, capsys):
+    # it used to start, then stop at turn 0 on the emulator's 404, as if the API had failed
+    out = io.StringIO()
+    assert main(["run", "hi", "--model", "nope", "--lang", "en"], out=out) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("the emulator knows no model 'nope'") and "claude-sonnet-5" in err
+    assert out.getvalue() == ""
+    assert main(["run", PROMPT, "--model", "claude-haiku-4-5"], out=io.StringIO()) == 0
+
+
 def test_run_help_lists_the_scenarios(capsys):
     with pytest.raises(SystemExit):
         main(["run", "--help"])
