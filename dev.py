@@ -9,7 +9,7 @@
     python3 dev.py live   # with ANTHROPIC_API_KEY: the live-Claude smoke test
     python3 dev.py setup  # only create .venv and install with the test tools
 
-Each step prints what it runs; the exit code is the first failure's.
+Each step prints what it runs; the exit code is the first failure's (2 for an unknown command).
 """
 
 from __future__ import annotations
@@ -314,6 +314,11 @@ if __name__ == "__main__":
         "live": live,
         "setup": lambda: setup("[test]"),
     }
+    usage = f"usage: python3 dev.py {{{'|'.join(commands)}}}"
+    if sys.argv[1:] in (["-h"], ["--help"]):
+        print(f"{usage}\n\n{__doc__.strip()}")
+        sys.exit(0)
     if len(sys.argv) != 2 or sys.argv[1] not in commands:
-        sys.exit(f"usage: python3 dev.py {{{'|'.join(commands)}}}")
+        print(f"{usage}\n(python3 dev.py --help says what each does)", file=sys.stderr)
+        sys.exit(2)  # a usage error, as argparse and the harness-lab command exit
     commands[sys.argv[1]]()

@@ -43,3 +43,15 @@ def test_every_test_run_says_why_a_test_was_skipped(monkeypatch):
     with pytest.raises(SystemExit):
         dev.quick()
     assert [args for args in ran if "pytest" in args] and all("-rs" in args for args in ran if "pytest" in args)
+
+
+def _dev(*args):
+    return subprocess.run([sys.executable, str(dev.ROOT / "dev.py"), *args], capture_output=True, text=True, timeout=60)
+
+
+def test_an_unknown_command_is_a_usage_error_and_help_says_what_each_does():
+    done = _dev("tset")
+    assert done.returncode == 2 and done.stderr.startswith("usage: python3 dev.py {demo|test|") and not done.stdout
+    for flag in ("-h", "--help"):
+        done = _dev(flag)
+        assert done.returncode == 0 and "python3 dev.py quick" in done.stdout
