@@ -264,7 +264,7 @@ def suites() -> list[tuple[Path, dict, tuple]]:
 
 def quick() -> None:
     """The working loop: lint and types, then every test but the whole-system ones (marker ``system``,
-    tests/conftest.py), about a quarter of the whole run's time. CI runs them all (``test``)."""
+    tests/conftest.py). CI runs them all (``test``); README.md gives the times measured, which depend on load."""
     started = time.monotonic()
     pytest = ("-m", "pytest", *QUIET_SAYING_SKIPS, *ORDER, "-m", "not system", "tests")
     code = lint() or sh(PY, *pytest, check=False, env=OFFLINE)
