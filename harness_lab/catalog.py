@@ -257,6 +257,14 @@ CORE: dict[str, tuple[str, str]] = {
         "--live には ANTHROPIC_API_KEY の設定が必要です（オフラインで試すなら --live を外してください）",
         "--live needs ANTHROPIC_API_KEY to be set (drop --live to run offline)",
     ),
+    "cli.unknown_scenario": (
+        "シナリオ {name} はありません。使えるシナリオ: {known}",
+        "unknown scenario {name}; known: {known}",
+    ),
+    "cli.unknown_model": (
+        "エミュレーターにモデル {name} はありません。使えるモデル: {known}（実際の Claude なら --live）",
+        "the emulator knows no model {name}; known: {known} (for live Claude, add --live)",
+    ),
     "cli.mode_offline": (
         "（オフライン: エミュレーターのシナリオ {scenario}）",
         "(offline: emulator scenario {scenario})",

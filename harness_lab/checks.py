@@ -7,6 +7,8 @@ loop, or a history that can never be sent again. Each check returns the value it
 
 from __future__ import annotations
 
+import argparse
+import math
 import reprlib
 from collections.abc import Iterable
 from typing import Any, TypeVar
@@ -16,7 +18,18 @@ from .text import t
 
 _T = TypeVar("_T")
 
-__all__ = ["approver", "client", "instruction", "max_tokens", "options", "prompt", "text", "valves", "whole_number"]
+__all__ = [
+    "approver",
+    "client",
+    "instruction",
+    "max_tokens",
+    "options",
+    "prompt",
+    "seconds",
+    "text",
+    "valves",
+    "whole_number",
+]
 
 # What a newcomer reaches for as a keyword of run(), and the valve that does it.
 VALVE_FOR = {
@@ -103,6 +116,21 @@ def text(value: Any, what: str) -> str:
 def approver(value: Any) -> Any:
     if value is not None and not callable(value):
         raise TypeError(t("usage.approve", got=reprlib.repr(value)))
+    return value
+
+
+def seconds(text: str) -> float:
+    """A command line's time limit (argparse's ``type=``): a positive, finite number of seconds.
+
+    Shared by ``harness-lab grade`` and ``python -m harness_lab.grading``: ``nan`` passed float() and
+    reached the grader as a traceback, and ``0`` or ``-5`` as a timeout blamed on the learner's answer.
+    """
+    try:
+        value = float(text)
+    except ValueError:  # else argparse says "invalid seconds value"
+        value = math.nan
+    if not 0 < value < math.inf:
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds: {text}")
     return value
 
 

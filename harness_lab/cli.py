@@ -27,6 +27,7 @@ import unicodedata
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TextIO
 
+from .checks import seconds
 from .events import ApprovalRequest, Decision, Finished, Stopped, Turn, deny
 from .messages import tool_calls
 from .terminal import compact, shorten, visible
@@ -187,10 +188,27 @@ def _prompt(text: str) -> str:
     return text
 
 
+class _RunHelp(argparse.HelpFormatter):
+    """``run --help`` lists the scenarios; their module loads the SDK (about 1.5 s), so only when help is shown."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = super()._get_help_string(action)
+        if action.dest != "scenario":
+            return text
+        from .emulator.scenarios import scenario_names
+
+        return f"{text}: {', '.join(scenario_names())}"
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="harness-lab", description="Lesson 6's agent harness in the terminal.")
+    # Also before the command (`harness-lab --lang en run ...`), under a name of its own: a subcommand's
+    # own --lang default (None) would overwrite the value in the namespace they share.
+    parser.add_argument(
+        "--lang", dest="lang_first", choices=("ja", "en"), default=None, help="language of the messages"
+    )
     commands = parser.add_subparsers(dest="command", required=True)
-    run = commands.add_parser("run", help="run the agent on one prompt and print its trace")
+    run = commands.add_parser("run", help="run the agent on one prompt and print its trace", formatter_class=_RunHelp)
     run.add_argument("prompt", type=_prompt)
     run.add_argument("--max-turns", type=_positive, default=8, help="valve 1: tool rounds allowed (default 8)")
     run.add_argument("--budget", type=_positive, default=40_000, help="valve 2: token budget (default 40000)")
@@ -204,7 +222,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     grade = commands.add_parser("grade", help="grade one learner's exercise notebooks (lesson 6)")
     grade.add_argument("notebooks", nargs="+", help="exercise notebook files (.ipynb)")
-    grade.add_argument("--timeout", type=_seconds, default=None, metavar="S", help="seconds per notebook (default 60)")
+    grade.add_argument("--timeout", type=seconds, default=None, metavar="S", help="seconds per notebook (default 60)")
     grade.add_argument("--lang", choices=("ja", "en"), default=None, help="language of the feedback")
     klass = commands.add_parser("grade-class", help="grade a class: SUBMISSIONS/<learner>/*.ipynb into a report")
     klass.add_argument(
@@ -216,7 +234,7 @@ def _parser() -> argparse.ArgumentParser:
     klass.add_argument(
         "--jobs", type=_positive, default=None, metavar="N", help="notebooks graded at once (default: one per core)"
     )
-    klass.add_argument("--timeout", type=_seconds, default=None, metavar="S", help="seconds per notebook (default 60)")
+    klass.add_argument("--timeout", type=seconds, default=None, metavar="S", help="seconds per notebook (default 60)")
     klass.add_argument("--lang", choices=("ja", "en"), default=None, help="language of the report (default ja)")
     klass.add_argument(
         "--unsandboxed",
@@ -224,16 +242,6 @@ def _parser() -> argparse.ArgumentParser:
         help="grade without the bubblewrap sandbox: learner code runs with your rights (the report says so)",
     )
     return parser
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = 0.0
-    if not 0 < value < float("inf"):
-        raise argparse.ArgumentTypeError(f"must be a positive number of seconds: {text}")
-    return value
 
 
 def _grade(args: argparse.Namespace, out: TextIO) -> int:
@@ -311,6 +319,18 @@ def _not_utf8(args: argparse.Namespace) -> str | None:
     return None
 
 
+def _not_emulated(args: argparse.Namespace) -> str | None:
+    """Why the emulator cannot run this offline, or None. A model it does not know would get its 404
+    only after the run started, as an API error stop: named here with the ones it knows."""
+    from .emulator import KNOWN_MODELS, scenario_names
+
+    if args.scenario not in scenario_names():
+        return t("cli.unknown_scenario", name=visible(repr(args.scenario)), known=", ".join(scenario_names()))
+    if args.model is not None and args.model not in KNOWN_MODELS:
+        return t("cli.unknown_model", name=visible(repr(args.model)), known=", ".join(sorted(KNOWN_MODELS)))
+    return None
+
+
 def main(
     argv: list[str] | None = None,
     out: TextIO | None = None,
@@ -323,8 +343,9 @@ def main(
     ``ask`` / ``interactive`` go to ``terminal_approver`` (a test types its answers through them)."""
     args = _parser().parse_args(argv)  # exits with 2 on a usage error
     out = out or sys.stdout
-    if args.lang:
-        os.environ["HARNESS_LAB_LANG"] = args.lang
+    language = args.lang or args.lang_first  # the one after the command wins
+    if language:
+        os.environ["HARNESS_LAB_LANG"] = language
     if args.command != "run":
         return _grade(args, out)
     bad = _not_utf8(args)
@@ -334,11 +355,11 @@ def main(
     if args.live and client is None and not os.environ.get("ANTHROPIC_API_KEY"):
         print(t("cli.live_no_key"), file=sys.stderr)
         return 2
-    from .emulator.scenarios import scenario_names
-
-    if not args.live and client is None and args.scenario not in scenario_names():
-        print(f"unknown scenario {args.scenario!r}; known: {', '.join(scenario_names())}", file=sys.stderr)
-        return 2
+    if not args.live and client is None:
+        refused = _not_emulated(args)
+        if refused:
+            print(refused, file=sys.stderr)
+            return 2
 
     from .drain import drain
     from .emulator import emulator_of

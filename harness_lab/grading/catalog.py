@@ -81,6 +81,21 @@ add(
             "[NOTE] Started without -P, so .py files in the current folder are imported before the grader's own "
             "modules. Grade with `python -P -m harness_lab.grading` or `harness-lab grade`.",
         ),
+        # the command's usage errors: what it was given is no notebook file, told before anything is graded
+        "grade.nb.usage.not_found": ("{path} が見つかりません", "{path}: not found"),
+        "grade.nb.usage.folder": (
+            "{path} はフォルダーです。ノートブックのファイル（.ipynb）を指定してください",
+            "{path} is a folder; give notebook files (.ipynb).",
+        ),
+        "grade.nb.usage.unreadable": ("{path} を読めません: {error}", "Cannot read {path}: {error}"),
+        "grade.nb.usage.not_json": (
+            "{path} はノートブックではありません（JSON ではありません）",
+            "{path} is not a notebook (not JSON).",
+        ),
+        "grade.nb.usage.no_cells": (
+            "{path} はノートブックではありません（セルの一覧がありません）",
+            "{path} is not a notebook (no list of cells).",
+        ),
         "grade.nb.unreadable": (
             "× 不合格: ノートブックとして読めませんでした: {error}",
             "[FAIL] Could not read it as a notebook: {error}",
@@ -106,8 +121,8 @@ add(
             "[NOTE] There is a NameError. Grading runs only the cells tagged answer / setup: move definitions from cells you added into a TODO cell.",
         ),
         "grade.nb.cell_timeout": (
-            "× 不合格: answer のセル {cell} が {seconds} 秒たっても終わりませんでした。セルの一番外側でループが止まらなくなっていませんか（答えのセルは関数や値を定義するだけです）",
-            "[FAIL] answer cell {cell} did not finish within {seconds} s. Does a loop at the cell's top level never end? (answer cells only define functions and values)",
+            "× 不合格: 答えのセル（{cell}番目のコードセル）が {seconds} 秒たっても終わりませんでした。セルの一番外側でループが止まらなくなっていませんか（答えのセルは関数や値を定義するだけです）",
+            "[FAIL] An answer cell (code cell {cell}) did not finish within {seconds} s. Does a loop at the cell's top level never end? (answer cells only define functions and values)",
         ),
         "grade.nb.timeout": (
             "× 不合格: {seconds}秒以内に採点が終わらなかったので止めました。答えのセルに、終わらないコードがありませんか",
@@ -129,16 +144,16 @@ add(
         # --- grading a class (harness-lab grade-class): the instructor's terminal ---------------------
         "grade.class.progress": (
             "採点中 {done}/{total}（タイムアウト {timeouts}・エラー {errors}）",
-            "Grading {done}/{total} ({timeouts} timeouts, {errors} errors)",
+            "Grading {done}/{total} (timeouts: {timeouts}, errors: {errors})",
         ),
         "grade.class.done": (
             "ノートブック {total} 冊を {seconds} 秒で処理しました（新しく採点 {graded} 冊・前回の結果のまま {reused} 冊）",
-            "Processed {total} notebooks in {seconds} s ({graded} graded now, {reused} unchanged since the last run)",
+            "Notebooks processed: {total}, in {seconds} s (graded now: {graded}, unchanged since the last run: {reused})",
         ),
         "grade.class.written": ("レポートを書き出しました: {path}", "Report written to {path}"),
         "grade.class.interrupted": (
             "中断しました。採点の済んだ {done} 冊は {state} に記録してあるので、同じコマンドをもう一度実行すると続きから採点します",
-            "Interrupted. The {done} notebooks graded so far are recorded in {state}; run the same command again to continue.",
+            "Interrupted. Notebooks graded so far: {done}, recorded in {state}; run the same command again to continue.",
         ),
         "grade.class.no_folder": ("提出フォルダーが見つかりません: {path}", "No submissions folder at {path}"),
         "grade.class.out_inside": (
@@ -159,13 +174,13 @@ add(
         "grade.class.summary": (
             "受講者 {learners} 人・ノートブック {notebooks} 冊: すべての基準を満たした {passed} 冊、タイムアウト {timeouts} 冊、"
             "エラー {errors} 冊、未提出 {missing} 件、採点しなかったファイル {skipped} 件",
-            "{learners} learners, {notebooks} notebooks: {passed} meet every criterion, {timeouts} timeouts, "
-            "{errors} errors, {missing} not handed in, {skipped} files not graded",
+            "Learners: {learners}, notebooks: {notebooks}. Meeting every criterion: {passed}, timed out: {timeouts}, "
+            "errors: {errors}, not handed in: {missing}, files not graded: {skipped}",
         ),
         "grade.class.rates": ("{exercise}: 基準ごとの通過率", "{exercise}: pass rate per criterion"),
         "grade.class.rates_note": (
             "提出された {total} 冊のうち、その基準を満たした冊数の割合です（タイムアウトとエラーは、満たしていないと数えます）",
-            "The share of the {total} notebooks handed in that meet each criterion (timeouts and errors count as not met).",
+            "The share of the notebooks handed in (total: {total}) that meet each criterion (timeouts and errors count as not met).",
         ),
         "grade.class.rate": ("{percent}%（{passed}/{total}）", "{percent}% ({passed}/{total})"),
         "grade.class.hints": ("よく出たヒント", "Most common hints"),

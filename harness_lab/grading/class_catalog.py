@@ -1,7 +1,7 @@
 """The words of a class report's record and files (ja, en), added to the catalog on import (issues 26, 29).
 
 What ``grade-class`` tells the instructor about the record of grades (``record.py``), its key
-(``record_key.py``) and the report folder (``report_folder.py``, ``report_files.py``,
+(``record_key.py``), the submissions folder and the report folder (``report_folder.py``, ``report_files.py``,
 ``class_command.py``). The rest of the class report's words are in ``catalog.py``.
 """
 
@@ -22,15 +22,37 @@ add(
             "The report folder {out} is not yours or any account may write it; so that no one else can change "
             "the grades or their record, give a folder of your own (chmod o-w).",
         ),
+        "grade.class.out_file": (
+            "レポートの書き出し先 {out} はファイルです。新しいフォルダーか空のフォルダー（前回のレポートのフォルダーでもかまいません）を指定してください",
+            "The report folder {out} is a file; give a new or empty folder (or an earlier report's).",
+        ),
         "grade.class.out_unusable": (
             "レポートの書き出し先 {out} を使えません: {error}",
             "Cannot use the report folder {out}: {error}",
         ),
+        # --- the submissions folder, checked before anything is graded -------------------------------
+        "grade.class.submissions_file": (
+            "{path} はファイルです。提出フォルダー（受講者ごとのフォルダーが入ったフォルダー: SUBMISSIONS/<受講者>/*.ipynb）を指定してください",
+            "{path} is a file, not a folder: give the submissions folder, which holds one folder per learner "
+            "(SUBMISSIONS/<learner>/*.ipynb).",
+        ),
+        "grade.class.learner_folder": (
+            "{path} にはノートブックが直接入っていて、受講者のフォルダーがありません。1人の受講者のフォルダーではありませんか。"
+            "その1つ上の、受講者ごとのフォルダーが入ったフォルダーを指定してください（SUBMISSIONS/<受講者>/*.ipynb）",
+            "{path} holds notebooks but no learner folders: is it one learner's folder? Give the folder above it, "
+            "which holds one folder per learner (SUBMISSIONS/<learner>/*.ipynb).",
+        ),
+        "grade.class.no_learners": (
+            "{path} に受講者のフォルダーがありません。採点するのは SUBMISSIONS/<受講者>/*.ipynb です"
+            "（deploy/jupyterhub/collect.sh はこの形で回収します）",
+            "{path} holds no learner folders. grade-class grades SUBMISSIONS/<learner>/*.ipynb (the layout "
+            "deploy/jupyterhub/collect.sh collects into).",
+        ),
         # --- the record of grades (state.json) and its key -----------------------------------------
         "grade.class.record_untrusted": (
             "前回の記録 {state} のうち {count} 件は、署名が合わない（採点コード以外が書いた）ので、使わずに採点し直します",
-            "{count} entries of the last record {state} fail the signature check (something other than the "
-            "grader wrote them), so those notebooks are graded again.",
+            "Entries of the last record {state} that fail the signature check (something other than the grader "
+            "wrote them): {count}. Those notebooks are graded again.",
         ),
         "grade.class.record_not_saved": (
             "採点の記録 {state} を保存できませんでした: {error}。成績とレポートは今回の採点のとおりですが、"
@@ -76,7 +98,7 @@ add(
         ),
         "grade.class.report_incomplete": (
             "レポート {out} のうち {count} 件のファイルを書き出せませんでした（上の行を見てください）",
-            "{count} files of the report {out} could not be written (see the lines above).",
+            "Files of the report {out} that could not be written: {count} (see the lines above).",
         ),
         "grade.class.notes_title": ("この採点で気づいたこと", "Noticed during this run"),
     }

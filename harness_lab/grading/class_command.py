@@ -13,8 +13,8 @@ top, and the terminal too, that it was graded without isolation. On a terminal e
 prints starts by resetting the terminal's colours and styles, so no earlier output can hide it.
 
 Exit codes: 0 when the report was written (whatever the grades), 1 when a part of it could not be
-(each named on stderr and, if it could be written, on the page), 2 for usage errors and a missing
-sandbox, 130 when interrupted (the grades so far are kept, and a rerun continues).
+(each named on stderr and, if it could be written, on the page), 2 for usage errors (SUBMISSIONS with
+no learner folder in it among them) and a missing sandbox, 130 when interrupted (the grades so far are kept, and a rerun continues).
 """
 
 from __future__ import annotations
@@ -113,8 +113,13 @@ def grade_class_command(
 
 def _refused(submissions: Path, out: Path) -> str | None:
     """Why the command must not run with these folders, or None."""
+    if submissions.is_file():
+        return t("grade.class.submissions_file", path=submissions)
     if not submissions.is_dir():
         return t("grade.class.no_folder", path=submissions)
+    empty = _no_learners(submissions)
+    if empty:
+        return empty
     inside = out.resolve()
     if inside == submissions.resolve() or submissions.resolve() in inside.parents:
         return t("grade.class.out_inside", out=out, submissions=submissions)
@@ -126,12 +131,29 @@ def _refused(submissions: Path, out: Path) -> str | None:
         return t("grade.class.out_unusable", out=out, error=describe_error(exc))
     if stat.S_ISLNK(info.st_mode):  # a link swapped in later would move the report elsewhere: name the folder
         return t("grade.class.out_link", out=out, target=inside)
+    if not stat.S_ISDIR(info.st_mode):  # "already holds files" would send the instructor looking inside it
+        return t("grade.class.out_file", out=out)
     # an entry named state.json of any kind marks a report: one that is not a file is replaced, with a note
-    if not stat.S_ISDIR(info.st_mode) or (not os.path.lexists(out / STATE_FILE) and any(out.iterdir())):
+    if not os.path.lexists(out / STATE_FILE) and any(out.iterdir()):
         return t("grade.class.out_taken", out=out, state=STATE_FILE)
     if info.st_uid != os.geteuid() or info.st_mode & stat.S_IWOTH:
         return t("grade.class.out_not_private", out=out)
     return None
+
+
+def _no_learners(submissions: Path) -> str | None:
+    """Why SUBMISSIONS holds nothing to grade, or None. A learner's own folder given in its place, or an
+    empty one, was graded as "0 learners" and exit 0: an instructor could take that for a quiet week."""
+    try:
+        with os.scandir(submissions) as listing:  # hidden entries are skipped, as the grader skips them
+            shown = [entry for entry in listing if not entry.name.startswith(".")]
+    except OSError:
+        return None  # the grader reports an unreadable folder, with its reason, in the report
+    if any(entry.is_dir(follow_symlinks=False) for entry in shown):
+        return None
+    if any(entry.name.lower().endswith(".ipynb") for entry in shown):
+        return t("grade.class.learner_folder", path=submissions)
+    return t("grade.class.no_learners", path=submissions)
 
 
 class _Progress:

@@ -8,39 +8,43 @@ of the command's own (the working folder) left on ``sys.path``. The lines it pri
 ``redact.Redactor`` (no escape sequences; without the sandbox, no value of the caller's environment) and, on a terminal,
 each starts by resetting the terminal's colours and styles, so no earlier output can hide them.
 
-Exit code 0 when every notebook meets every criterion, 1 otherwise.
+Exit code 0 when every notebook meets every criterion, 1 otherwise, 2 for usage errors: among them a
+file that is no notebook (missing, not JSON, no list of cells), found before any grading starts.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 from dataclasses import replace
 from pathlib import Path
 from typing import TextIO
 
+from ..checks import seconds
+from ..terminal import visible
 from ..text import explicit_language, lang, speaking, t
 from .host import prepare_judge
 from .isolation import Launch
 from .notebook import NOTEBOOK_TIMEOUT, NotebookGrade, edition, grade_call, grade_notebook, hosted_grade
 from .redact import Redactor, own_text
 from .runner import Host, HostFailed, SandboxUnavailable
-from .sandbox import JobResult
+from .sandbox import JobResult, describe_error
 
-__all__ = ["RESET", "grade_files", "main", "start_host"]
+__all__ = ["RESET", "grade_files", "main", "not_a_notebook", "start_host"]
 
 RESET = "\x1b[0m"  # SGR 0: default colours, no concealed or blinking text
 
 
 def main(argv: list[str] | None = None, out: TextIO | None = None) -> int:
-    """The grading command; exit code 0 when every notebook meets every criterion, 1 otherwise."""
+    """The grading command; exit code 0 when every notebook meets every criterion, 1 otherwise, 2 for usage errors."""
     parser = argparse.ArgumentParser(
         prog="python -P -m harness_lab.grading",
         description="Grade lesson 6 exercise notebooks from their answer cells, in a fresh process.",
     )
     parser.add_argument("notebooks", nargs="+", help="exercise notebook files (.ipynb)")
-    parser.add_argument("--timeout", type=float, default=NOTEBOOK_TIMEOUT, help="seconds per notebook (default 60)")
+    parser.add_argument("--timeout", type=seconds, default=NOTEBOOK_TIMEOUT, help="seconds per notebook (default 60)")
     parser.add_argument("--lang", choices=("ja", "en"), default=None, help="language of the feedback")
     args = parser.parse_args(argv)
     if args.lang:
@@ -49,9 +53,14 @@ def main(argv: list[str] | None = None, out: TextIO | None = None) -> int:
 
 
 def grade_files(paths: list[str], *, timeout: float | None = None, out: TextIO | None = None) -> int:
-    """Grade and print each notebook (one learner's); 0 when every one meets every criterion, 1 otherwise."""
+    """Grade and print each notebook (one learner's); 0 when every one meets every criterion, 1 otherwise,
+    2 (nothing graded) when one is no notebook file."""
     out = out or sys.stdout
     timeout = NOTEBOOK_TIMEOUT if timeout is None else timeout
+    refused = [why for why in map(not_a_notebook, paths) if why]
+    if refused:
+        print("\n".join(refused), file=sys.stderr)
+        return 2
     host = start_host()
     if host is None:
         _judge_here()
@@ -78,6 +87,32 @@ def grade_files(paths: list[str], *, timeout: float | None = None, out: TextIO |
             summary = t("grade.nb.summary", passed=sum(g.passed for g in grades), total=len(grades))
         print(reset + summary, file=out)
     return 0 if all(g.passed for g in grades) else 1
+
+
+def not_a_notebook(path: str) -> str | None:
+    """Why ``path`` is no notebook file to grade, or None.
+
+    Asked of every file before the grading host starts (seconds of a sandbox's start): a path
+    mistyped, a README or a notebook's JSON with no list of cells is the command's usage error,
+    told in a sentence, not a learner's answer failing with Python's words (KeyError: 'cells').
+    """
+    shown = visible(path)
+    try:
+        data = Path(path).read_bytes()
+    except FileNotFoundError:
+        return t("grade.nb.usage.not_found", path=shown)
+    except IsADirectoryError:
+        return t("grade.nb.usage.folder", path=shown)
+    except OSError as exc:
+        return t("grade.nb.usage.unreadable", path=shown, error=describe_error(exc))
+    try:
+        notebook = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        return t("grade.nb.usage.not_json", path=shown)
+    cells = notebook.get("cells") if isinstance(notebook, dict) else None
+    if not isinstance(cells, list) or not all(isinstance(cell, dict) for cell in cells):
+        return t("grade.nb.usage.no_cells", path=shown)
+    return None  # what else a notebook may lack (tags, an exercise), its grade says
 
 
 def start_host() -> Host | None:

@@ -56,6 +56,13 @@ def test_english_catalog(project):
     assert code == 0 and lines[0].startswith("[turn 1] the model asks for a tool: read_file(")
 
 
+def test_lang_before_the_command_too(project):
+    code, lines = run_cli("--lang", "en", "run", PROMPT)
+    assert code == 0 and lines[0].startswith("[turn 1] the model asks for a tool: read_file(")
+    code, lines = run_cli("--lang", "en", "run", PROMPT, "--lang", "ja")  # the one after the command wins
+    assert code == 0 and lines[0].startswith("[turn 1] モデルがツールを要求")
+
+
 def test_a_valve_stop_prints_its_reason_and_exits_1(project):
     code, lines = run_cli("run", "go", "--scenario", "never_ending", "--max-turns", "2")
     assert code == 1
@@ -79,6 +86,31 @@ def test_unknown_scenario_and_live_without_a_key_exit_2(project, capsys):
     assert main(["run", "x", "--scenario", "no_such_thing"], out=io.StringIO()) == 2
     assert main(["run", "x", "--live"], out=io.StringIO()) == 2
     assert "ANTHROPIC_API_KEY" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("language", "opening"), [("ja", "シナリオ 'no_such_thing' はありません"), ("en", "unknown scenario")]
+)
+def test_an_unknown_scenario_is_told_in_the_chosen_language(project, capsys, language, opening):
+    assert main(["run", "x", "--scenario", "no_such_thing", "--lang", language], out=io.StringIO()) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(opening) and "never_ending" in err
+
+
+def test_an_unknown_model_is_refused_offline_before_the_run_starts(project, capsys):
+    # it used to start, then stop at turn 0 on the emulator's 404, as if the API had failed
+    out = io.StringIO()
+    assert main(["run", "hi", "--model", "nope", "--lang", "en"], out=out) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("the emulator knows no model 'nope'") and "claude-sonnet-5" in err
+    assert out.getvalue() == ""
+    assert main(["run", PROMPT, "--model", "claude-haiku-4-5"], out=io.StringIO()) == 0
+
+
+def test_run_help_lists_the_scenarios(capsys):
+    with pytest.raises(SystemExit):
+        main(["run", "--help"])
+    assert "never_ending" in capsys.readouterr().out.replace("\n", " ")
 
 
 def test_high_impact_is_denied_without_a_terminal(project):
@@ -138,6 +170,15 @@ def test_the_installed_command_runs(project):
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[4] == "[turn 3] モデルが切り上げ (end_turn)"
+
+
+def test_python_dash_m_harness_lab_is_the_command():
+    # where the venv's bin is not on PATH (a class server's venv), `python -m harness_lab` still runs it
+    done = subprocess.run(
+        [sys.executable, "-m", "harness_lab", "--help"], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert "grade-class" in done.stdout
 
 
 def test_with_stdin_closed_the_high_impact_call_is_denied_with_the_no_terminal_notice(project):

@@ -20,7 +20,7 @@ import harness_lab.grading
 import harness_lab.lessons
 import harness_lab.ui  # noqa: F401  (adds its entries)
 from harness_lab.steps import STEPS
-from harness_lab.text import CATALOG, t
+from harness_lab.text import CATALOG, speaking, t
 from harness_lab.ui.diagram import LESSON_VALVES, NODES, OTHER_STOPS
 
 PACKAGE = Path(__file__).resolve().parents[2] / "harness_lab"
@@ -97,3 +97,34 @@ def test_a_key_defined_twice_is_refused():
 
     with pytest.raises(ValueError, match=r"stop\.max_turns"):
         add({"stop.max_turns": ("x", "x")})
+
+
+@pytest.mark.parametrize("language", ["ja", "en"])
+def test_a_stuck_answer_cell_is_named_as_a_raising_one_is(language):
+    # Both get the code cell's number: "answer のセル 2" read as the second answer cell, in English.
+    with speaking(language):
+        raised = t("grade.nb.cell_raised", cell=3, error="ValueError")
+        stuck = t("grade.nb.cell_timeout", cell=3, seconds="10")
+    named = re.search(r"答えのセル（3番目のコードセル）|An answer cell \(code cell 3\)", raised).group()
+    assert named in stuck
+
+
+# What grade-class prints with a count of one: "1 timeouts", "1 meet every criterion" read wrong.
+COUNTED = {
+    "grade.class.progress": {"done": 1, "total": 1, "timeouts": 1, "errors": 1},
+    "grade.class.done": {"total": 1, "seconds": "1.0", "graded": 1, "reused": 1},
+    "grade.class.summary": dict.fromkeys(
+        ("learners", "notebooks", "passed", "timeouts", "errors", "missing", "skipped"), 1
+    ),
+    "grade.class.interrupted": {"done": 1, "state": "state.json"},
+    "grade.class.rates_note": {"total": 1},
+    "grade.class.record_untrusted": {"count": 1, "state": "state.json"},
+    "grade.class.report_incomplete": {"count": 1, "out": "r"},
+}
+
+
+@pytest.mark.parametrize("key", sorted(COUNTED))
+def test_a_count_of_one_reads_right_in_english(key):
+    with speaking("en"):
+        text = t(key, **COUNTED[key])
+    assert not re.search(r"\b1 (learners|notebooks|timeouts|errors|files|entries|meet)\b", text), text

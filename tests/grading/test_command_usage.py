@@ -1,0 +1,106 @@
+"""The grading commands' usage errors: told in a sentence, exit 2, before any grading host starts."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from harness_lab.cli import main as cli_main
+from harness_lab.grading import command
+from harness_lab.grading.class_command import grade_class_command
+from harness_lab.text import speaking, t
+
+
+@pytest.fixture
+def no_host(monkeypatch):
+    """A usage error is found before the sandbox starts (about nine seconds): starting one fails the test."""
+
+    def started():
+        raise AssertionError("a grading host was started for a usage error")
+
+    monkeypatch.setattr(command, "start_host", started)
+
+
+@pytest.mark.parametrize("timeout", ["nan", "inf", "0", "-5", "soon"])
+def test_a_time_limit_that_is_not_a_positive_number_of_seconds_is_a_usage_error(no_host, capsys, timeout):
+    for main in (command.main, lambda argv: cli_main(["grade", *argv], out=io.StringIO())):
+        with pytest.raises(SystemExit) as exit_:
+            main(["nb.ipynb", f"--timeout={timeout}"])
+        assert exit_.value.code == 2
+        assert f"must be a positive number of seconds: {timeout}" in capsys.readouterr().err
+
+
+def _grade_class(subs, out):
+    err = io.StringIO()
+    code = grade_class_command(subs, out, stdout=io.StringIO(), stderr=err)
+    return code, err.getvalue().strip()
+
+
+def test_a_learners_folder_or_an_empty_one_given_as_submissions_is_refused(tmp_path):
+    # both were "0 learners, 0 notebooks", exit 0: what grade-class grades is SUBMISSIONS/<learner>/*.ipynb
+    alice = tmp_path / "subs" / "alice"
+    alice.mkdir(parents=True)
+    (alice / "level1_tiered_policy.ipynb").write_text("{}", encoding="utf-8")
+    (alice / "notes.txt").write_text("", encoding="utf-8")
+    assert _grade_class(alice, tmp_path / "r1") == (2, t("grade.class.learner_folder", path=alice))
+    empty = tmp_path / "empty"
+    (empty / ".ipynb_checkpoints").mkdir(parents=True)  # hidden: not a learner
+    assert _grade_class(empty, tmp_path / "r2") == (2, t("grade.class.no_learners", path=empty))
+    assert "SUBMISSIONS/<learner>/*.ipynb" in in_english("grade.class.no_learners", path=empty)
+    assert not (tmp_path / "r1").exists() and not (tmp_path / "r2").exists()
+
+
+def test_a_file_given_as_submissions_is_called_a_file(tmp_path):
+    notebook = tmp_path / "level1_tiered_policy.ipynb"
+    notebook.write_text("{}", encoding="utf-8")
+    assert _grade_class(notebook, tmp_path / "r") == (2, t("grade.class.submissions_file", path=notebook))
+
+
+def in_english(key, **values):
+    with speaking("en"):
+        return t(key, **values)
+
+
+NOT_NOTEBOOKS = {
+    "missing.ipynb": (None, "grade.nb.usage.not_found"),
+    "README.md": ("# 見出し\n", "grade.nb.usage.not_json"),
+    "broken.ipynb": ('{"cells": [', "grade.nb.usage.not_json"),
+    "latin1.ipynb": (b"\xff\xfe{}", "grade.nb.usage.not_json"),
+    "empty.ipynb": ("{}", "grade.nb.usage.no_cells"),
+    "list.ipynb": ("[1, 2]", "grade.nb.usage.no_cells"),
+    "oops.ipynb": ('{"cells": "oops"}', "grade.nb.usage.no_cells"),
+    "numbers.ipynb": ('{"cells": [1, 2]}', "grade.nb.usage.no_cells"),
+    "folder.ipynb": ("folder", "grade.nb.usage.folder"),
+}
+
+
+@pytest.mark.parametrize("name", list(NOT_NOTEBOOKS))
+def test_a_file_that_is_no_notebook_is_a_usage_error_told_in_a_sentence(tmp_path, no_host, capsys, name):
+    content, key = NOT_NOTEBOOKS[name]
+    path = tmp_path / name
+    if content == "folder":
+        path.mkdir()
+    elif isinstance(content, bytes):
+        path.write_bytes(content)
+    elif content is not None:
+        path.write_text(content, encoding="utf-8")
+    assert command.main([str(path)]) == 2
+    assert cli_main(["grade", str(path)], out=io.StringIO()) == 2
+    said = capsys.readouterr()
+    assert said.out == "" and said.err == 2 * (t(key, path=path) + "\n")
+
+
+def test_one_file_that_is_no_notebook_stops_the_command_before_any_is_graded(tmp_path, no_host, capsys):
+    good = tmp_path / "level1_tiered_policy.ipynb"
+    good.write_text('{"cells": [], "metadata": {}}', encoding="utf-8")
+    assert command.main([str(good), str(tmp_path / "typo.ipynb")]) == 2
+    assert capsys.readouterr().err == t("grade.nb.usage.not_found", path=tmp_path / "typo.ipynb") + "\n"
+
+
+def test_a_file_given_as_the_report_folder_is_called_a_file(tmp_path):
+    (tmp_path / "subs" / "kim").mkdir(parents=True)
+    (tmp_path / "afile").write_text("メモ", encoding="utf-8")
+    out = tmp_path / "afile"
+    assert _grade_class(tmp_path / "subs", out) == (2, t("grade.class.out_file", out=out))
+    assert out.read_text(encoding="utf-8") == "メモ"
