@@ -81,7 +81,9 @@ def test_compare_runs_by_usd_shows_what_caching_changes():
     plain_tokens, cached_tokens = (line.get_ydata()[-1] for line in by_tokens.axes[0].get_lines()[:2])
     plain_usd, cached_usd = (line.get_ydata()[-1] for line in by_usd.axes[0].get_lines()[:2])
     assert plain_tokens == cached_tokens and cached_usd < plain_usd
-    assert by_usd.axes[0].get_ylabel() == t("ui.plot.usd") and by_usd.axes[1].get_title() == t("ui.plot.request_usd_title")
+    assert by_usd.axes[0].get_ylabel() == t("ui.plot.usd") and by_usd.axes[1].get_title() == t(
+        "ui.plot.request_usd_title"
+    )
     with pytest.raises(ValueError, match="usd"):
         compare_runs({"plain": plain}, by="dollars")
 

@@ -220,7 +220,7 @@ def run_tool_uses(content, tool_impls, approve):
 # Your `run_tool_uses` is called through `try_limited`: like the grader, in a separate process with a
 # time limit, so even an endless loop returns from this cell within 5 seconds and you can go on.
 
-# %% tags=["try"] ja="a74e407d8b4d"
+# %% tags=["try"] ja="d3d49e821966"
 client = emulated_client([
     reply(
         "I'll check the time, write it in a note and tell the team.",

@@ -1,11 +1,11 @@
-# %% [markdown] ja="a4c5d3012243"
+# %% [markdown] ja="1ebf5d0417cb"
 # # Lesson 3: Stop conditions — when should an agent let go?
 #
 # **Agent harness basics: loops and control** · Notebook 2 of 6
 #
 # Previous: [Lesson 2: The core loop](01_bare_loop.ipynb) | Next: [Lesson 4: Runaways and fallbacks](03_runaway_fallbacks.ipynb)
 #
-# **Time:** about 45 minutes (reading 33, writing and checking 5, running and predicting 7). To split it into two sittings, stop before "Where to ask about the limit" | **You need:** notebook 01
+# **Time:** about 45 minutes (reading 34, writing and checking 5, running and predicting 7). To split it into two sittings, stop before "Where to ask about the limit" | **You need:** notebook 01
 #
 # `stop_reason` has more values than `tool_use` and `end_turn`; there are three common ways to get stopping wrong; and nothing yet catches a model that never stops. This notebook deals with the three in turn.
 #

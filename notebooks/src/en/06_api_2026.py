@@ -1,11 +1,11 @@
-# %% [markdown] ja="ba0b881d0cbc"
+# %% [markdown] ja="857951892236"
 # # Lesson 7: The loop on the 2026 API — thinking blocks, caching, server-side valves
 #
 # **Agent harness basics: loops and control** · Notebook 6 of 6 (further)
 #
 # Previous: [Lesson 6: Hand-write an agent harness with controls](05_full_harness.ipynb) | Next: none
 #
-# **Time:** about 30 minutes (reading 20, writing and checking 6, running and predicting 6) | **You need:** notebooks 01 to 05 (we use `run_agent` and `next_step` from `my_harness.py`; where one is missing, the reference stands in)
+# **Time:** about 35 minutes (reading 20, writing and checking 6, running and predicting 6) | **You need:** notebooks 01 to 05 (we use `run_agent` and `next_step` from `my_harness.py`; where one is missing, the reference stands in)
 #
 # The default model, `claude-sonnet-5`, thinks before it answers, whether you ask it to or not. Here you find out what the same loop has to watch for on today's API.
 #
@@ -149,7 +149,7 @@ for name, usages in (("no cache", plain), ("cached", cached)):
           f"  cache reads {total.cache_read_input_tokens:,}  ${cost_usd(usages, MODEL):.4f}")
 guessed = lessons.compare(MY_GUESS, {"requests with no cache read": sum(u.cache_read_input_tokens == 0 for u in cached)})
 
-# %% ja="ae8e556b0898"
+# %% ja="52be5031740c"
 from harness_lab.ui import compare_runs
 
 reasons = []
