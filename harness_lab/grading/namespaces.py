@@ -23,6 +23,11 @@ that namespace may have no user namespace below it, so learner code cannot get t
 of its own (where it could mount a tmpfs of any size, memory no limit here would count). Last, a
 seccomp filter (``syscall_filter.py``) refuses the socket families whose queues no memory cgroup
 counts, keyrings and inotify; ``/proc/keys`` is masked, and open files are capped per process.
+
+A venv, a Python or a checkout that lives under ``/tmp`` (a CI clone, a git worktree) is one of
+the sandbox's read-only binds there, and the notebook's fresh ``/tmp`` would hide it: learner code
+could then not run ``sys.executable`` nor import what the judge had not. Those binds are carried
+over onto the fresh ``/tmp``, read-only still.
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ from __future__ import annotations
 import ctypes
 import os
 import platform
+import re
 import resource
 
 from . import syscall_filter
@@ -51,6 +57,7 @@ _CLONE_NEWIPC = 0x08000000
 _CLONE_NEWUSER = 0x10000000
 _CLONE_NEWNET = 0x40000000
 _MS_RDONLY, _MS_NOSUID, _MS_NODEV, _MS_NOEXEC, _MS_REMOUNT, _MS_BIND = 1, 2, 4, 8, 32, 4096
+_MS_REC = 16384
 _PR_SET_DUMPABLE, _PR_CAPBSET_DROP, _PR_SET_NO_NEW_PRIVS = 4, 24, 38
 _CAP_LAST = 63
 _CAPSET = {"x86_64": 126, "aarch64": 91, "riscv64": 91}  # the capset syscall's number per machine
@@ -95,9 +102,15 @@ def enter(files: dict[str, bytes]) -> None:
     # owner of a user namespace set its limits; they bind every namespace below it).
     with open("/proc/sys/user/max_user_namespaces", "w") as f:
         f.write("0")
-    for target, size in TMPFS.items():
-        options = f"size={size},mode=0700".encode()
-        _check(libc.mount(b"tmpfs", target.encode(), b"tmpfs", _MS_NOSUID | _MS_NODEV, options), f"mount {target}")
+    below_tmp = _binds_below("/tmp")  # opened before the fresh /tmp covers them
+    try:
+        for target, size in TMPFS.items():
+            options = f"size={size},mode=0700".encode()
+            _check(libc.mount(b"tmpfs", target.encode(), b"tmpfs", _MS_NOSUID | _MS_NODEV, options), f"mount {target}")
+        _bind_again(libc, below_tmp)
+    finally:
+        for fd in below_tmp.values():
+            os.close(fd)
     _close_devices(libc)
     write_files(FOLDER, files)
     resource.setrlimit(resource.RLIMIT_FSIZE, (FILE_LIMIT, FILE_LIMIT))
@@ -105,6 +118,31 @@ def enter(files: dict[str, bytes]) -> None:
     resource.setrlimit(resource.RLIMIT_NOFILE, (OPEN_FILES, OPEN_FILES))
     _drop_capabilities(libc)
     syscall_filter.install()  # uncounted socket queues, io_uring, keyrings, inotify
+
+
+def _binds_below(top: str) -> dict[str, int]:
+    """The outermost mounts below ``top`` (the sandbox's binds of what lives there), each opened ``O_PATH``."""
+    points = []
+    with open("/proc/self/mountinfo", "rb") as f:
+        for line in f:
+            point = os.fsdecode(re.sub(rb"\\([0-7]{3})", lambda m: bytes([int(m[1], 8)]), line.split()[4]))
+            if point.startswith(top + "/"):
+                points.append(point)
+    outermost = [p for p in sorted(set(points)) if not any(p.startswith(q + "/") for q in points)]
+    return {point: os.open(point, os.O_PATH) for point in outermost}
+
+
+def _bind_again(libc: ctypes.CDLL, found: dict[str, int]) -> None:
+    """Bind what ``_binds_below`` opened at its old place in the fresh tmpfs (read-only, as it was: a
+    bind keeps the flags the sandbox locked)."""
+    for point, fd in found.items():
+        os.makedirs(os.path.dirname(point), mode=0o755, exist_ok=True)
+        if os.path.isdir(f"/proc/self/fd/{fd}"):
+            os.mkdir(point, 0o755)
+        else:
+            os.close(os.open(point, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
+        source = f"/proc/self/fd/{fd}".encode()
+        _check(libc.mount(source, point.encode(), None, _MS_BIND | _MS_REC, None), f"bind {point}")
 
 
 def _close_devices(libc: ctypes.CDLL) -> None:

@@ -197,6 +197,29 @@ def test_a_venv_under_tmp_is_bound_over_the_sandboxs_fresh_tmp(tmp_path, monkeyp
     assert bound and args.index("--tmpfs") < bound[0], args
 
 
+@needs_sandbox
+def test_what_the_sandbox_binds_under_tmp_stays_in_sight_of_learner_code(tmp_path, monkeypatch, public):
+    """A venv or checkout under /tmp (a CI clone, a worktree) is bound there; the notebook's own fresh
+    /tmp once hid it, so learner code could not run ``sys.executable`` (the notebook that makes the
+    grader the kernel's victim timed out instead of getting its memory row)."""
+    from harness_lab.grading import isolation
+
+    bound = f"/tmp/hl-bound-{uuid.uuid4().hex}"
+    (public / "marker").write_text("seen", encoding="utf-8")
+    os.chmod(public, 0o755)
+    (public / "marker").chmod(0o644)
+    filesystem = isolation._filesystem
+    monkeypatch.setattr(
+        isolation, "_filesystem", lambda: [*filesystem()[:-2], "--ro-bind", str(public), bound, "--remount-ro", "/"]
+    )
+    subs, report = tmp_path / "subs", tmp_path / "report"
+    code = f"raise RuntimeError('bound: ' + open({bound + '/marker'!r}).read())\n"
+    with_code(right("level1"), code).write(subs, "mal")
+    assert grade_class_command(subs, report, timeout=20) == 0
+    assert "RuntimeError: bound: seen" in rows(report)["mal", "level1"]["message"]
+    assert not os.path.exists(bound)  # bwrap made it inside, never on the machine
+
+
 # --- what the kernel keeps per machine or per user, outside every namespace ------------------------
 
 NOBODY = 65534
