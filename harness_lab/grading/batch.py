@@ -12,6 +12,9 @@ classmate's answer cells.
 A host that died or never answered is the grader's failure (``INFRASTRUCTURE``): the row says so,
 never that the answer was wrong, and the next run grades that notebook again. A notebook that ran
 out of time while others were graded beside it is graded again at the end, alone (``TIMED_OUT``).
+So is one whose call changed its host's limits or scheduling (``host_state.py``): its outcome is
+void and the host replaced, so no classmate is graded under the change; changed again, alone on a
+fresh host, its row is ``grade.class.host_altered``, never a pass, and graded again next run.
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ from .workers import Pool
 __all__ = ["INFRASTRUCTURE", "OVERDUE_GRACE", "grade_tasks"]
 
 # A grade that says the grader failed, not the notebook: never kept for a rerun.
-INFRASTRUCTURE = frozenset({"grade.class.internal", "grade.class.worker_died"})
+INFRASTRUCTURE = frozenset({"grade.class.internal", "grade.class.worker_died", "grade.class.host_altered"})
 OVERDUE_GRACE = 15.0  # seconds past the time limit before a host is presumed stuck and replaced
 # The verdicts a time limit gives: a notebook or a check that did not end in time.
 TIMED_OUT = frozenset(
@@ -82,13 +85,14 @@ def grade_tasks(
         return
     size, calls = min(jobs or _cores(), len(sent)), dict(sent)
     again: list[tuple[tuple[str, str], Any]] = []
-    for width, batch in ((size, sent), (1, again)):
+    for first, width, batch in ((True, size, sent), (False, 1, again)):
         for (learner, name), outcome, value in Pool(launch, width).run(batch, timeout + OVERDUE_GRACE):
             with speaking(language):
                 grade = _outcome(learner, name, outcome, value, timeout)
             # A time limit that ran out while other notebooks ran beside it may be theirs: a classmate's
             # answer can fill every core. Such a notebook is graded again, alone, and that grade stands.
-            if width > 1 and _ran_out_of_time(grade):
+            # A host the call changed gave no outcome at all (the machine may have changed it): once more.
+            if (width > 1 and _ran_out_of_time(grade)) or (first and outcome == "altered"):
                 again.append(((learner, name), calls[learner, name]))
                 continue
             data = texts.pop((learner, name))
@@ -103,6 +107,8 @@ def _ran_out_of_time(grade: NotebookGrade) -> bool:
 def _outcome(learner: str, name: str, outcome: str, value: Any, timeout: float) -> NotebookGrade:
     if outcome == "done":
         return hosted_grade(f"{learner}/{name}", name, value, timeout)
+    if outcome == "altered":
+        return _error(learner, name, "grade.class.host_altered")
     # the host died or stopped answering: in the sandbox no learner code can do that
     return _error(learner, name, "grade.class.worker_died")
 

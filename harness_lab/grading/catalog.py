@@ -265,6 +265,14 @@ add(
             "採点する側でエラーが起きました（答えの誤りではありません）: {error}。講師に知らせてください",
             "The grader itself failed on this notebook (not a fault of the answer): {error}. Please tell your instructor.",
         ),
+        "grade.class.host_altered": (
+            "採点しているあいだに、採点する側のプロセスの上限か優先度（メモリ・プロセス数・nice・CPU・I/O）が変わったので、"
+            "このノートブックは採点できませんでした（新しいプロセスで1冊だけ採点し直しても同じでした）。"
+            "答えのセルが、ほかのプロセスの上限や優先度を変えていませんか。次に grade-class を実行すると、採点し直します",
+            "While this notebook was graded, the grading process's own limits or priority (memory, processes, nice, "
+            "CPUs, I/O) changed, so it was not graded (graded again alone on a fresh process, the same happened). "
+            "Does an answer cell change another process's limits or priority? The next grade-class run grades it again.",
+        ),
     }
 )
 
@@ -306,6 +314,10 @@ add(
         "grade.sandbox.finding.processes": ("呼び出し元のプロセスが見えた", "saw the caller's processes"),
         "grade.sandbox.finding.capabilities": ("特権（capability）を持っていた", "held capabilities"),
         "grade.sandbox.finding.root": ("root のままだった", "was still root"),
+        "grade.sandbox.finding.host": (
+            "採点ホストの上限や優先度を変えられた（ノートブックごとの PID 名前空間がない）",
+            "could change the grading host's limits or priority (no PID namespace of the notebook's own)",
+        ),
         "grade.sandbox.finding.netlink": (
             "netlink ソケットを開けた（キューのメモリがどの上限にも数えられない）",
             "opened a netlink socket (whose queues no memory limit counts)",

@@ -129,7 +129,7 @@ def feedback(result: ClassResult, learner: str) -> str:
             lines += [row.grade.error, ""]
     for problem in result.problems:
         if problem.learner == learner:
-            lines += [visible(problem.text, lines=True), ""]
+            lines += [visible(problem.text), ""]  # one line each: a file's name must not start a fake verdict line
     return "\n".join(lines).rstrip("\n") + "\n"
 
 

@@ -8,7 +8,8 @@ sandbox of its own (``isolation.py``; without one, only with ``unsandboxed=True`
 answer cell writes or reads stays within that copy.
 
 What is not a learner's notebook (a stray file, a symbolic link, a folder without notebooks) is
-reported as a ``Problem``, never graded and never a crash; an exercise a learner did not hand in
+reported as a ``Problem``, never graded and never a crash (a file's name in its text, and in the
+row of a notebook too large to read, has its control characters escaped: a learner chooses it); an exercise a learner did not hand in
 becomes a "missing" row. A notebook handed in but not graded (too large, unreadable) is an error
 row of the exercise its file name tells, never "missing": the learner did hand it in.
 
@@ -29,6 +30,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from ..terminal import visible
 from ..text import t
 from .batch import grade_tasks
 from .edition import edition_of
@@ -192,7 +194,9 @@ def _scan(submissions: Path) -> tuple[list[str], list[tuple[str, str]], list[Pro
     problems: list[Problem] = []
     for entry in _entries(submissions, "", problems):
         if not entry.is_dir(follow_symlinks=False):
-            problems.append(Problem("", entry.name, "grade.class.outside", t("grade.class.outside", name=entry.name)))
+            problems.append(
+                Problem("", entry.name, "grade.class.outside", t("grade.class.outside", name=visible(entry.name)))
+            )
             continue
         learner = entry.name
         learners.append(learner)
@@ -222,13 +226,13 @@ def _entries(folder: Path, learner: str, problems: list[Problem]) -> list[os.Dir
 def _not_gradable(entry: os.DirEntry) -> tuple[str, str] | None:
     """(key, text) saying why ``entry`` is not graded, or None for a notebook to grade."""
     if not entry.name.endswith(".ipynb"):
-        return "grade.class.not_notebook", t("grade.class.not_notebook", name=entry.name)
+        return "grade.class.not_notebook", t("grade.class.not_notebook", name=visible(entry.name))
     try:
         info = entry.stat(follow_symlinks=False)
     except OSError as exc:
         return "grade.class.unreadable_folder", t("grade.class.unreadable_folder", error=describe_error(exc))
     if not stat.S_ISREG(info.st_mode):  # a link could point at anything the grader may read; a FIFO never ends
-        return "grade.class.not_regular", t("grade.class.not_regular", name=entry.name)
+        return "grade.class.not_regular", t("grade.class.not_regular", name=visible(entry.name))
     return None  # a notebook too large to grade is still handed in: it gets its row when read
 
 
@@ -251,9 +255,9 @@ def _one_per_exercise(rows: list[Row]) -> tuple[list[Row], list[Problem]]:
             "grade.class.duplicate",
             t(
                 "grade.class.duplicate",
-                name=r.notebook,
+                name=visible(r.notebook),
                 exercise=r.grade.exercise,
-                kept=kept[(r.learner, r.grade.exercise)].notebook,
+                kept=visible(kept[(r.learner, r.grade.exercise)].notebook),
             ),
         )
         for r in rows
@@ -308,7 +312,9 @@ def _graded(tasks: list[tuple], timeout: float, jobs: int | None, record: Record
 class _TooLarge(OSError):
     def __init__(self, name: str, size: int) -> None:
         super().__init__(name)
-        self.values: dict[str, Any] = {"name": name, "mb": f"{size / (1 << 20):.1f}", "limit": MAX_NOTEBOOK_BYTES >> 20}
+        mb, limit = f"{size / (1 << 20):.1f}", MAX_NOTEBOOK_BYTES >> 20
+        # the name reaches the row's message, the CSV and the feedback as is: no learner's escapes with it
+        self.values: dict[str, Any] = {"name": visible(name), "mb": mb, "limit": limit}
 
 
 def _read(path: Path) -> bytes:
@@ -320,7 +326,7 @@ def _read(path: Path) -> bytes:
     with os.fdopen(fd, "rb") as f:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):  # swapped for a FIFO or a device since the scan
-            raise OSError(t("grade.class.not_regular", name=path.name))
+            raise OSError(t("grade.class.not_regular", name=visible(path.name)))
         if info.st_size > MAX_NOTEBOOK_BYTES:
             raise _TooLarge(path.name, info.st_size)
         data = f.read(MAX_NOTEBOOK_BYTES + 1)

@@ -19,10 +19,17 @@ folder. The reply is the limited run's outcome, as plain values.
 
 In the sandbox the host is the process namespace's init (``bwrap --as-pid-1``): the kernel delivers
 to it no signal from inside the namespace that it has not installed a handler for, and it installs
-none, so learner code can neither kill nor stop it. After each call it kills every other process in
+none, so learner code can neither kill nor stop it; each call then runs in a PID namespace of its
+own, where the host is not even there to name. After each call it kills every other process in
 the namespace (``kill(-1)``) and reaps them: nothing a notebook started outlives its grading. Run as
 root without the sandbox, the host is a user of its own (``--uid``), and ``kill(-1)`` after each call
 reaches exactly that call's processes too.
+
+Every notebook is forked from the host and inherits its limits, priority, CPUs and I/O class, so
+the host checks after each call that they are still what they were when it got ready
+(``host_state.py``). If a call changed them, the host answers ``("altered", names)`` instead of the
+call's outcome and ends: that outcome is void, and the runner grades the notebook again on a new
+host (``runner.HostAltered``).
 """
 
 from __future__ import annotations
@@ -39,9 +46,9 @@ import sys
 import tempfile
 from typing import Any
 
-from . import namespaces
+from . import host_state, namespaces
 from .processes import die_with_parent, keep_private
-from .sandbox import MEMORY_LIMIT, run_limited
+from .sandbox import MEMORY_LIMIT, Setup, run_limited
 from .wire import HEADER, framed, unframed
 
 __all__ = ["leave_keyring", "main", "prepare_judge"]
@@ -134,6 +141,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--uid", type=int, default=None, help="run as root: the unprivileged user to become")
     args = parser.parse_args(argv)
     leave_keyring()  # before anything else runs here, and as root before the change of uid
+    if args.sandboxed and os.getuid() == 0 and os.getpid() == 1:  # root in bwrap, never on the machine itself
+        namespaces.uncover_proc()
     requests, replies = _private_channel()
     # The imports make a million objects and next to no garbage, so collecting meanwhile is wasted: a
     # seventh of the host's start (2.0 CPU-s, 1.7 with collection paused). Frozen afterwards, those
@@ -151,12 +160,18 @@ def main(argv: list[str] | None = None) -> int:
     keep_private()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the runner decides; as init we take no signal from inside
     os.dup2(os.open(os.devnull, os.O_WRONLY), 2)  # the runner reads stderr only until ready
+    ready = host_state.snapshot()
     _send(replies, ("ready", os.getuid()))
     while True:
         request = _receive(requests)
         if request is None:  # the runner is done: nothing here to flush, and no need to wait for atexit
             os._exit(0)
-        _send(replies, _serve(request, args.sandboxed, dedicated=args.uid is not None))
+        reply = _serve(request, args.sandboxed, dedicated=args.uid is not None)
+        altered = host_state.changed(ready, host_state.snapshot())
+        if altered:  # every later call would inherit the change: this one's outcome is void, and the host done
+            _send(replies, ("altered", altered))
+            os._exit(0)
+        _send(replies, reply)
 
 
 def _private_channel() -> tuple[int, int]:
@@ -179,6 +194,7 @@ def _serve(request: Any, sandboxed: bool, dedicated: bool = False) -> tuple:
             raise ValueError("not a call")
     except (TypeError, ValueError, AttributeError) as exc:
         return ("refused", str(exc))
+    setup: Setup
     if sandboxed:
         folder, scratch = namespaces.FOLDER, None
         setup = lambda: namespaces.enter(files)  # noqa: E731

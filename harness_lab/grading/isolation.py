@@ -13,18 +13,21 @@
   caller's), a new session (no controlling terminal), and death with its parent.
 
 Run as root, the host is started as root inside the sandbox (so the bind mounts can reach a Python
-under ``/root``) with every capability dropped but ``setuid``/``setgid``, and becomes an
-unprivileged user of its own per worker (``Launch.uid_of``) before any learner code runs; run as a
-normal user, it is that user in its own user namespace. Each notebook then gets namespaces of its
-own inside the host (``namespaces.py``).
+under ``/root``) with every capability dropped but ``setuid``/``setgid`` and ``sys_admin`` (which
+it uses once, to take bwrap's covers off ``/proc``, and then gives up: ``namespaces.uncover_proc``),
+and becomes an unprivileged user of its own per worker (``Launch.uid_of``) before any learner code
+runs; run as a normal user, it is that user in its own user namespace. Each notebook then gets
+namespaces of its own inside the host, a PID namespace among them (``namespaces.py``).
 
 ``probe`` is the proof: before a sandboxed host gets any learner code, the runner has it run, in
 the same private namespaces learner code gets, a call that tries to read a file the runner placed
 outside, to connect to a port the runner listens on, to find a variable of the caller's
 environment, to write into the package, to open a terminal (``/dev/tty`` or a new one through
 ``/dev/ptmx``), to see a process of the caller, to make a user namespace of its own, to open a
-netlink socket, to reach a keyring and to write a file into ``/dev``.
-Anything that works is a finding, and a sandbox with a finding is refused (``runner.py``).
+netlink socket, to reach a keyring, to write a file into ``/dev`` and to name the grading host: the
+call must be PID 1 of a PID namespace of its own, and a process below it must not be able to change
+PID 1's limits or scheduling. Anything that works is a finding, and a sandbox with a finding is
+refused (``runner.py``).
 """
 
 from __future__ import annotations
@@ -99,8 +102,9 @@ def _namespaces(uid: int | None) -> list[str]:
     args += ["--die-with-parent", "--new-session", "--as-pid-1"]
     if uid is None:  # a normal user: bwrap needs a user namespace, and the host is that user in it
         return ["--unshare-user", *args]
-    # root: keep only what it takes to become ``uid``; the host drops these too when it does
-    return [*args, "--cap-drop", "ALL", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
+    # root: keep only what it takes to become ``uid`` and to uncover /proc; the host drops these too
+    caps = [item for cap in ("CAP_SETUID", "CAP_SETGID", "CAP_SYS_ADMIN") for item in ("--cap-add", cap)]
+    return [*args, "--cap-drop", "ALL", *caps]
 
 
 def _filesystem() -> list[str]:
@@ -181,6 +185,8 @@ def probe(folder: str, outside: str, port: int, secrets: list[tuple[str, str]], 
         found.append("root")
     if _reaches_keyring():
         found.append("keyring")
+    if _names_the_host():
+        found.append("host")
     planted = f"/dev/.harness-lab-probe-{os.getpid()}"
     try:  # a tmpfs no size caps, kept for the notebooks graded after this one
         os.close(os.open(planted, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
@@ -203,6 +209,34 @@ def _sees(pid: int) -> bool:
             return b"harness_lab.grading.host" not in f.read()
     except OSError:
         return False
+
+
+def _names_the_host() -> bool:
+    """Whether this call is not PID 1 of a PID namespace of its own (the host, PID 1 of the sandbox's,
+    could then be named), or a process below it can change PID 1's limits or scheduling. Each change
+    tried sets what is already set: should it work, nothing moves."""
+    if os.getpid() != 1:
+        return True
+    pid = os.fork()
+    if pid == 0:
+        code = 0
+        try:
+            import resource
+
+            tries = (
+                lambda: resource.prlimit(1, resource.RLIMIT_CORE, resource.prlimit(1, resource.RLIMIT_CORE)),
+                lambda: os.setpriority(os.PRIO_PROCESS, 1, os.getpriority(os.PRIO_PROCESS, 1)),
+                lambda: os.sched_setaffinity(1, os.sched_getaffinity(1)),
+            )
+            for change in tries:
+                try:
+                    change()
+                    code = 1
+                except OSError:
+                    pass
+        finally:
+            os._exit(code)
+    return os.waitpid(pid, 0)[1] != 0
 
 
 def _capabilities() -> bool:

@@ -7,10 +7,11 @@ the memory cgroup of the process that made it. So, run as root on a machine whos
 it may write (cgroup v1, or v2 where its own cgroup may have children with the controller on), each
 grading host and everything it starts is held to ``HOST_MEMORY``: past it, the kernel ends
 processes of that host only, the learner's job first (it asks to be, ``sandbox.py``), never the
-machine's other work. Learner code can undo that request and make the host the one ended; the
-host's death is then still that notebook's verdict (``oom_kills``, ``runner.Host.result``), never the
-grader's failure graded again on every run. Elsewhere ``Cgroup.make`` gives None and grading goes
-on without one.
+machine's other work. Learner code can undo that request for itself, but not for the judge, PID 1 of
+the notebook's own PID namespace, which then goes first and takes the namespace with it. Either way,
+a call that crashed, or a host that died, while the kernel ended processes here is that notebook's
+memory verdict (``oom_kills``, ``runner.Host.result``), never the grader's failure graded again on
+every run. Elsewhere ``Cgroup.make`` gives None and grading goes on without one.
 """
 
 from __future__ import annotations

@@ -17,12 +17,29 @@ their own and stay usable), and an empty read-only tmpfs covers ``/dev/pts``: th
 behind ``/dev/ptmx`` come from one pool of the whole machine (``kernel.pty.max``), which learner
 code could otherwise empty, and a job with no terminal needs none.
 
-The capabilities a process holds in the nested user namespace it created are then given up (the
-bounding set, then ``capset``), and ``no_new_privs`` is set, so learner code below holds none; and
-that namespace may have no user namespace below it, so learner code cannot get them back in one
-of its own (where it could mount a tmpfs of any size, memory no limit here would count). Last, a
-seccomp filter (``syscall_filter.py``) refuses the socket families whose queues no memory cgroup
-counts, keyrings and inotify; ``/proc/keys`` is masked, and open files are capped per process.
+A venv, a Python or a checkout that lives under ``/tmp`` (a CI clone, a git worktree) is one of
+the sandbox's read-only binds there, and the notebook's fresh ``/tmp`` would hide it: learner code
+could then not run ``sys.executable`` nor import what the judge had not. Those binds are carried
+over onto the fresh ``/tmp``, read-only still.
+
+The notebook also gets a PID namespace of its own: the grading host is PID 1 of the sandbox's, and
+runs as the learner code's own user, so in one namespace learner code could change the host's
+limits, priority, CPUs or I/O class (``prlimit(1, ...)``), and every notebook the host forks after
+would inherit them. ``unshare`` makes the *job* (``sandbox.py``), the first process the supervisor
+forks, PID 1 of the new namespace; it runs ``enter``'s answer, ``in_job``, before anything else: a
+mount namespace of its own (the supervisor, outside, keeps the ``/proc`` that shows it the job's
+processes) with a ``/proc`` of the new PID namespace over the old. Run as root, bwrap covers parts
+of its ``/proc`` (``sys``, ``irq``...) and the kernel refuses a new ``/proc`` where one is covered
+(``mount_too_revealing``): the host removes those covers before it gives up root (``uncover_proc``).
+
+The job then gives up the capabilities it holds in the nested user namespace (the bounding set,
+then ``capset``) and sets ``no_new_privs``, so learner code below holds none; and that namespace
+may have no user namespace below it, so learner code cannot get them back in one of its own (where
+it could mount a tmpfs of any size, memory no limit here would count). Last, a seccomp filter
+(``syscall_filter.py``) refuses the socket families whose queues no memory cgroup counts, keyrings,
+inotify, and changing another process's limits or scheduling; ``/proc/keys`` is masked, and open
+files are capped per process. The supervisor, which runs no learner code and which learner code
+cannot name (it is outside the new PID namespace), keeps its capabilities.
 """
 
 from __future__ import annotations
@@ -30,11 +47,13 @@ from __future__ import annotations
 import ctypes
 import os
 import platform
+import re
 import resource
+from collections.abc import Callable
 
 from . import syscall_filter
 
-__all__ = ["FOLDER", "enter", "write_files"]
+__all__ = ["FOLDER", "enter", "uncover_proc", "write_files"]
 
 FOLDER = "/nb"  # the notebook's private folder inside the sandbox (bwrap creates the mount point)
 TMPFS = {"/tmp": "64m", "/dev/shm": "8m", FOLDER: "64m"}
@@ -49,8 +68,13 @@ OPEN_FILES = 128
 _CLONE_NEWNS = 0x00020000
 _CLONE_NEWIPC = 0x08000000
 _CLONE_NEWUSER = 0x10000000
+_CLONE_NEWPID = 0x20000000
 _CLONE_NEWNET = 0x40000000
 _MS_RDONLY, _MS_NOSUID, _MS_NODEV, _MS_NOEXEC, _MS_REMOUNT, _MS_BIND = 1, 2, 4, 8, 32, 4096
+_MS_REC, _MS_PRIVATE, _MNT_DETACH = 16384, 1 << 18, 2
+# What bwrap, run as root, binds read-only over its /proc (the kernel then refuses a new /proc below)
+_PROC_COVERS = ("sys", "sysrq-trigger", "irq", "bus")
+_CAP_SETGID, _CAP_SETUID = 6, 7
 _PR_SET_DUMPABLE, _PR_CAPBSET_DROP, _PR_SET_NO_NEW_PRIVS = 4, 24, 38
 _CAP_LAST = 63
 _CAPSET = {"x86_64": 126, "aarch64": 91, "riscv64": 91}  # the capset syscall's number per machine
@@ -75,17 +99,19 @@ def _check(result: int, what: str) -> None:
         raise OSError(number, f"{what}: {os.strerror(number)}")
 
 
-def enter(files: dict[str, bytes]) -> None:
+def enter(files: dict[str, bytes]) -> Callable[[], None]:
     """In the supervisor, before it forks the job: own namespaces, fresh folders, ``files`` in ``FOLDER``.
 
-    Raises OSError when the kernel refuses a step; the host then reports the sandbox as broken,
-    and no learner code runs.
+    Returns ``in_job``, which the job must run first (the PID namespace's own ``/proc``, capabilities
+    given up, the seccomp filter). Raises OSError when the kernel refuses a step; the host then
+    reports the sandbox as broken, and no learner code runs.
     """
     libc = _libc()
     uid, gid = os.getuid(), os.getgid()
     # /proc/self/*_map belong to root while the process is not dumpable (the host made itself so)
     _check(libc.prctl(_PR_SET_DUMPABLE, 1, 0, 0, 0), "prctl")
-    _check(libc.unshare(_CLONE_NEWUSER | _CLONE_NEWNS | _CLONE_NEWNET | _CLONE_NEWIPC), "unshare")
+    made = _CLONE_NEWUSER | _CLONE_NEWNS | _CLONE_NEWNET | _CLONE_NEWIPC | _CLONE_NEWPID
+    _check(libc.unshare(made), "unshare")
     for name, line in (("setgroups", "deny"), ("uid_map", f"{uid} {uid} 1"), ("gid_map", f"{gid} {gid} 1")):
         with open(f"/proc/self/{name}", "w") as f:
             f.write(line)
@@ -95,16 +121,74 @@ def enter(files: dict[str, bytes]) -> None:
     # owner of a user namespace set its limits; they bind every namespace below it).
     with open("/proc/sys/user/max_user_namespaces", "w") as f:
         f.write("0")
-    for target, size in TMPFS.items():
-        options = f"size={size},mode=0700".encode()
-        _check(libc.mount(b"tmpfs", target.encode(), b"tmpfs", _MS_NOSUID | _MS_NODEV, options), f"mount {target}")
+    below_tmp = _binds_below("/tmp")  # opened before the fresh /tmp covers them
+    try:
+        for target, size in TMPFS.items():
+            options = f"size={size},mode=0700".encode()
+            _check(libc.mount(b"tmpfs", target.encode(), b"tmpfs", _MS_NOSUID | _MS_NODEV, options), f"mount {target}")
+        _bind_again(libc, below_tmp)
+    finally:
+        for fd in below_tmp.values():
+            os.close(fd)
     _close_devices(libc)
     write_files(FOLDER, files)
     resource.setrlimit(resource.RLIMIT_FSIZE, (FILE_LIMIT, FILE_LIMIT))
     resource.setrlimit(resource.RLIMIT_NPROC, (PROCESS_LIMIT, PROCESS_LIMIT))
     resource.setrlimit(resource.RLIMIT_NOFILE, (OPEN_FILES, OPEN_FILES))
+    return _in_job
+
+
+def _in_job() -> None:
+    """In the job, PID 1 of the notebook's PID namespace, before anything else runs there."""
+    libc = _libc()
+    # A mount namespace of its own: the supervisor keeps the /proc that shows it the job's processes
+    _check(libc.unshare(_CLONE_NEWNS), "unshare")
+    _check(libc.mount(None, b"/", None, _MS_REC | _MS_PRIVATE, None), "mount /")
+    sealed = _MS_NOSUID | _MS_NODEV | _MS_NOEXEC
+    _check(libc.mount(b"proc", b"/proc", b"proc", sealed, None), "mount /proc")
+    # /proc/keys lists the keys the caller's uid can view (id, name, size) even with keyctl refused:
+    # the sandbox's user is the instructor's when a normal user grades. Masked as containers mask it.
+    for listing in (b"/proc/keys", b"/proc/key-users"):
+        _check(libc.mount(b"/dev/null", listing, None, _MS_BIND, None), f"mask {listing.decode()}")
     _drop_capabilities(libc)
-    syscall_filter.install()  # uncounted socket queues, io_uring, keyrings, inotify
+    syscall_filter.install()  # uncounted socket queues, io_uring, keyrings, inotify, other processes' limits
+
+
+def uncover_proc() -> None:
+    """In the host, run as root in bwrap and before it becomes its learner uid: remove bwrap's read-only
+    covers from ``/proc`` (see the module docstring), then give up ``CAP_SYS_ADMIN``, kept for this alone.
+
+    The files they covered belong to root: the unprivileged user the host becomes cannot write them.
+    """
+    libc = _libc()
+    for name in _PROC_COVERS:
+        libc.umount2(f"/proc/{name}".encode(), _MNT_DETACH)  # EINVAL where bwrap covered nothing
+    _keep_only(libc, (1 << _CAP_SETUID) | (1 << _CAP_SETGID))
+
+
+def _binds_below(top: str) -> dict[str, int]:
+    """The outermost mounts below ``top`` (the sandbox's binds of what lives there), each opened ``O_PATH``."""
+    points = []
+    with open("/proc/self/mountinfo", "rb") as f:
+        for line in f:
+            point = os.fsdecode(re.sub(rb"\\([0-7]{3})", lambda m: bytes([int(m[1], 8)]), line.split()[4]))
+            if point.startswith(top + "/"):
+                points.append(point)
+    outermost = [p for p in sorted(set(points)) if not any(p.startswith(q + "/") for q in points)]
+    return {point: os.open(point, os.O_PATH) for point in outermost}
+
+
+def _bind_again(libc: ctypes.CDLL, found: dict[str, int]) -> None:
+    """Bind what ``_binds_below`` opened at its old place in the fresh tmpfs (read-only, as it was: a
+    bind keeps the flags the sandbox locked)."""
+    for point, fd in found.items():
+        os.makedirs(os.path.dirname(point), mode=0o755, exist_ok=True)
+        if os.path.isdir(f"/proc/self/fd/{fd}"):
+            os.mkdir(point, 0o755)
+        else:
+            os.close(os.open(point, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
+        source = f"/proc/self/fd/{fd}".encode()
+        _check(libc.mount(source, point.encode(), None, _MS_BIND | _MS_REC, None), f"bind {point}")
 
 
 def _close_devices(libc: ctypes.CDLL) -> None:
@@ -115,10 +199,6 @@ def _close_devices(libc: ctypes.CDLL) -> None:
     # left one out would be refused. statvfs reports them with the mount flags' own bits.
     kept = os.statvfs("/dev").f_flag & (os.ST_NOSUID | os.ST_NODEV | os.ST_NOEXEC)
     _check(libc.mount(None, b"/dev", None, _MS_REMOUNT | _MS_BIND | _MS_RDONLY | kept, None), "remount /dev")
-    # /proc/keys lists the keys the caller's uid can view (id, name, size) even with keyctl refused:
-    # the sandbox's user is the instructor's when a normal user grades. Masked as containers mask it.
-    for listing in (b"/proc/keys", b"/proc/key-users"):
-        _check(libc.mount(b"/dev/null", listing, None, _MS_BIND, None), f"mask {listing.decode()}")
 
 
 def write_files(folder: str, files: dict[str, bytes]) -> None:
@@ -137,9 +217,15 @@ def _drop_capabilities(libc: ctypes.CDLL) -> None:
     _check(libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "prctl")
     for cap in range(_CAP_LAST + 1):
         libc.prctl(_PR_CAPBSET_DROP, cap, 0, 0, 0)  # EINVAL past the kernel's last capability
+    _keep_only(libc, 0)
+
+
+def _keep_only(libc: ctypes.CDLL, caps: int) -> None:
+    """Keep only ``caps`` (a mask of the first 32) of this process's effective and permitted capabilities."""
     number = _CAPSET.get(platform.machine())
     if number is None:  # the bounding set and no_new_privs still keep an exec from gaining any
         return
     header = _Header(_V3, 0)
     data = (_Data * 2)()
+    data[0].effective = data[0].permitted = caps
     _check(libc.syscall(number, ctypes.byref(header), ctypes.byref(data)), "capset")

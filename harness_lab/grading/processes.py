@@ -37,6 +37,7 @@ __all__ = [
     "first_to_go",
     "keep_private",
     "limit_memory",
+    "MemoryShort",
     "prepare",
     "private_memory",
     "silence",
@@ -107,11 +108,17 @@ def die_with_parent(signum: int) -> None:
     _call_prctl(_PR_SET_PDEATHSIG, signum)
 
 
-def limit_memory(budget: int | None) -> int | None:
+class MemoryShort(Exception):
+    """The address space this process may still grow by is less than the budget its run was promised."""
+
+
+def limit_memory(budget: int | None, whole: bool = False) -> int | None:
     """Cap this process's address space at its present size plus ``budget`` bytes; the cap, or None.
 
     The hard limit is lowered too, so the job cannot raise it back; a nested limited run asks for
-    no more than the cap it inherited.
+    no more than the cap it inherited. With ``whole`` (a grading host's call, whose budget is owed
+    in full) a hard limit below that raises ``MemoryShort`` instead: something lowered the host's own
+    limit, and a memory verdict under it would be the grader's doing, not the learner's.
     """
     if not budget:
         return None
@@ -122,8 +129,10 @@ def limit_memory(budget: int | None) -> int | None:
             size = next(int(line.split()[1]) * 1024 for line in status if line.startswith("VmSize:"))
         _, hard = resource.getrlimit(resource.RLIMIT_AS)
         cap = size + budget
-        if hard != resource.RLIM_INFINITY:
-            cap = min(cap, hard)
+        if hard != resource.RLIM_INFINITY and hard < cap:
+            if whole:
+                raise MemoryShort(f"the grading host may grow by {max(hard - size, 0) >> 20} MB, not {budget >> 20} MB")
+            cap = hard
         resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
         return cap
     except (ImportError, OSError, ValueError, StopIteration):  # no /proc, no resource module

@@ -12,7 +12,8 @@ the grading commands use: ``grade`` and ``python -m harness_lab.grading`` start 
 ``grade-class`` one per worker (``workers.Pool``).
 
 A host that cannot start, dies or stops answering raises ``HostFailed``: the grader's failure, never
-the learner's. ``SandboxUnavailable`` says, in the catalog's words, why the sandbox cannot be had
+the learner's. A host that finds its own limits or scheduling changed by the call it ran raises
+``HostAltered`` (``host_state.py``): that outcome is void, and the host gone. ``SandboxUnavailable`` says, in the catalog's words, why the sandbox cannot be had
 (bubblewrap missing or failing, or its probe reaching something it must not).
 """
 
@@ -36,7 +37,7 @@ from .memory_cgroup import HOST_MEMORY, Cgroup
 from .sandbox import ANSWER_LIMIT, JobResult
 from .wire import HEADER, framed, unframed
 
-__all__ = ["Call", "Host", "HostFailed", "SandboxUnavailable"]
+__all__ = ["Call", "Host", "HostAltered", "HostFailed", "SandboxUnavailable"]
 
 START_WITHIN = 120.0  # seconds a host may take to import the graders (seconds on a loaded machine)
 ANSWER_MARGIN = 10.0  # seconds past a call's own limit before its host is taken for stuck
@@ -48,6 +49,10 @@ REPLY_LIMIT = 4 * ANSWER_LIMIT
 
 class HostFailed(Exception):
     """A grading host did not start, died, or stopped answering."""
+
+
+class HostAltered(HostFailed):
+    """The call left its host with other limits, priority, CPUs or I/O class than it started with."""
 
 
 class SandboxUnavailable(Exception):
@@ -106,7 +111,11 @@ class Host:
                 raise SandboxUnavailable(t("grade.sandbox.broken", reason=exc)) from exc
             raise
         if self.launch.sandboxed:
-            self.prove()
+            try:
+                self.prove()
+            except HostFailed as exc:  # the probe's call itself failed: no learner code has run
+                self.kill()
+                raise SandboxUnavailable(t("grade.sandbox.broken", reason=exc)) from exc
 
     def ready(self, until: float) -> None:
         message = self.receive(until)
@@ -167,15 +176,20 @@ class Host:
     def result(self, until: float) -> JobResult:
         """The outcome of the call submitted last; HostFailed if the host died or is late."""
         reply = self.receive(until)
+        oom_kills = self.cgroup.oom_kills() if self.cgroup is not None else 0
         if type(reply) is tuple and len(reply) == 4 and reply[0] == "done":
             _, status, value, error = reply
+            if status == "crashed" and oom_kills > self._oom_before:  # the kernel ended it for want of memory:
+                return JobResult("memory", value=HOST_MEMORY >> 20)  # the notebook's PID 1, and its namespace
             return JobResult(status, value=value, error=error)
         if type(reply) is tuple and reply[:1] == ("refused",):
             return JobResult("unavailable", error=str(reply[1:]))
+        if type(reply) is tuple and len(reply) == 2 and reply[0] == "altered":
+            self.kill()
+            raise HostAltered(f"the call changed its grading host: {', '.join(map(str, reply[1]))}")
         # Ended for want of memory while it graded this call: the call's verdict, not the grader's failure.
-        memory = self.cgroup is not None and self.cgroup.oom_kills() > self._oom_before
         self.kill()
-        if memory:
+        if oom_kills > self._oom_before:
             return JobResult("memory", value=HOST_MEMORY >> 20)
         raise HostFailed("the host stopped answering" if reply is None else "the host's answer was garbled")
 

@@ -15,7 +15,9 @@ ends as a MemoryError with a hint.
 
 The summary is plain values only (``wire.py``): nothing the learner defined runs in the kernel.
 ``try_limited`` (``try_it.py``) is the same run for a try-it cell. A grading host (``host.py``)
-passes ``setup``, which the supervisor calls before it forks the job: a private folder, namespaces.
+passes ``setup``, which the supervisor calls before it forks the job: a private folder, namespaces;
+what it returns, the job calls first (in the notebook's own PID namespace, ``namespaces.py``). There
+the budget is owed in full: a hard limit inherited below it is the grader's failure, not a verdict.
 
 Where ``os.fork`` is missing (Windows) the job runs in a daemon thread instead: the time limit still
 returns control to the grader, though the runaway thread cannot be killed.
@@ -52,6 +54,8 @@ from .wire import HEADER, check_plain, describe_error, framed, plain, unframed
 
 __all__ = ["ANSWER_LIMIT", "JobResult", "MEMORY_LIMIT", "Started", "abort", "describe_error", "plain", "run_limited"]
 
+# What a grading host prepares in the supervisor; what it returns, the job runs first.
+Setup = Callable[[], Callable[[], None] | None]
 # Where the running job sends its answer; set only inside a job (or the fallback thread).
 _channel: Callable[[tuple], None] | None = None
 # Inside a job: the write end of its own answer pipe. A run started from the job closes it in its
@@ -80,7 +84,7 @@ class JobResult:
     "aborted" (a detector inside the job called ``abort(value)``), "timeout", "memory" (the job
     went over its memory cap: ``value`` is the cap in MB), "crashed" (the job died without
     answering, e.g. killed by the system, or its answer was garbled or over ``ANSWER_LIMIT``), or
-    "unavailable" (``setup`` failed: ``error`` says why).
+    "unavailable" (``setup`` or the memory cap failed: ``error`` says why).
     """
 
     status: str
@@ -115,7 +119,7 @@ def run_limited(
     timeout: float = 5.0,
     *,
     memory: int | None = MEMORY_LIMIT,
-    setup: Callable[[], None] | None = None,
+    setup: Setup | None = None,
 ) -> JobResult:
     """Run ``job()`` in a child process for at most ``timeout`` seconds; never raises for the job.
 
@@ -143,7 +147,7 @@ class Started:
         timeout: float,
         memory: int | None,
         keep: tuple[int, ...] = (),
-        setup: Callable[[], None] | None = None,
+        setup: Setup | None = None,
     ) -> None:
         prepare()
         read_end, write_end = os.pipe()
@@ -200,15 +204,16 @@ def _supervise(
     timeout: float,
     memory: int | None,
     keep: tuple[int, ...] = (),
-    setup: Callable[[], None] | None = None,
+    setup: Setup | None = None,
 ) -> int:
     """The supervisor: fork the job, wait for it until the deadline, then end its whole tree."""
     silence()
     os.setsid()  # a session of its own: no controlling terminal for the job and what it starts
     adopted = become_subreaper()
+    inside = None
     if setup is not None:
         try:
-            setup()
+            inside = setup()
         except BaseException as exc:  # the caller learns why; no learner code ever ran
             _write_all(write_end, framed(("unavailable", describe_error(exc))))
             return 0
@@ -234,7 +239,7 @@ def _supervise(
             signal.signal(signal.SIGINT, signal.SIG_DFL)
             os.setpgid(0, 0)
             die_with_parent(signal.SIGKILL)
-            _child(job, write_end, memory if limit_memory(memory) else None, keep)
+            _child(job, write_end, _entered(write_end, inside, memory, whole=setup is not None), keep)
         finally:
             os._exit(code)
     try:
@@ -251,6 +256,17 @@ def _supervise(
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
         end_tree(pid, adopted)
     return {"ended": 0, "deadline": _TIMED_OUT, "memory": _OUT_OF_MEMORY}[outcome]
+
+
+def _entered(write_end: int, inside: Callable[[], None] | None, memory: int | None, whole: bool) -> int | None:
+    """In the job, first: ``inside`` (``setup``'s answer), the memory cap; its budget or None. On failure: "unavailable"."""
+    try:
+        if inside is not None:
+            inside()
+        return memory if limit_memory(memory, whole=whole) else None
+    except BaseException as exc:
+        _write_all(write_end, framed(("unavailable", describe_error(exc))))
+        os._exit(0)
 
 
 def _child(job: Callable[[], Any], write_end: int, budget: int | None, keep: tuple[int, ...] = ()) -> None:

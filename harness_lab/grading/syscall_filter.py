@@ -16,6 +16,15 @@ would. Some calls are refused whole with ``ENOSYS``, again as a kernel built wit
   the user namespaces, so learner code run by a normal user could take every one of the
   instructor's (128), and the instructor's editors and Jupyter would stop seeing files change.
 
+Calls that change a process's limits or scheduling (``prlimit64``, ``setpriority``,
+``sched_setaffinity``, ``sched_setscheduler``, ``sched_setparam``, ``sched_setattr``,
+``ioprio_set``) are let through for the calling process alone (a pid of 0, or for ``setpriority``
+and ``ioprio_set`` "this process", 0) and refused with ``EPERM`` for any other: learner code runs as
+the grading host's own user, and a lower memory or process limit, a nice of 19, one CPU or the idle
+I/O class set on the host is inherited by every notebook it forks after (a PID namespace of the
+notebook's own already hides the host, ``namespaces.py``; this holds where that failed). ``os.nice``,
+``resource.setrlimit`` and ``os.sched_setaffinity(0, ...)`` still work.
+
 A call from the other ABI of the machine (x32 on x86-64) is refused whole.
 
 ``install`` runs in the notebook's supervisor after ``no_new_privs`` and before the job is forked:
@@ -30,30 +39,47 @@ import errno
 import platform
 import struct
 
-__all__ = ["REFUSED", "install", "number"]
+__all__ = ["OWN_ONLY", "REFUSED", "install", "number"]
 
 # Per machine: the audit architecture, and the numbers of the calls the filter looks at (aarch64
-# has no inotify_init: its libc makes inotify_init1 do).
+# has no inotify_init: its libc makes inotify_init1 do). ioprio_get is not filtered: the host reads it.
 _MACHINES = {
     "x86_64": (
         0xC000003E,
         dict(socket=41, socketpair=53, io_uring_setup=425, add_key=248, request_key=249, keyctl=250)
-        | dict(inotify_init=253, inotify_init1=294, fanotify_init=300),
+        | dict(inotify_init=253, inotify_init1=294, fanotify_init=300)
+        | dict(prlimit64=302, setpriority=141, sched_setaffinity=203, sched_setscheduler=144, sched_setparam=142)
+        | dict(sched_setattr=314, ioprio_set=251, ioprio_get=252),
     ),
     "aarch64": (
         0xC00000B7,
         dict(socket=198, socketpair=199, io_uring_setup=425, add_key=217, request_key=218, keyctl=219)
-        | dict(inotify_init1=26, fanotify_init=262),
+        | dict(inotify_init1=26, fanotify_init=262)
+        | dict(prlimit64=261, setpriority=140, sched_setaffinity=122, sched_setscheduler=119, sched_setparam=118)
+        | dict(sched_setattr=274, ioprio_set=30, ioprio_get=31),
     ),
 }
 REFUSED = ("io_uring_setup", "add_key", "request_key", "keyctl", "inotify_init", "inotify_init1", "fanotify_init")
+# Calls allowed on the calling process alone: the arguments (offset in seccomp_data, value) that say so.
+# setpriority(PRIO_PROCESS, 0) and ioprio_set(IOPRIO_WHO_PROCESS, 0); PRIO_USER would reach every
+# process of the user, the host among them.
+_SELF = ((16, 0),)
+OWN_ONLY = {
+    "prlimit64": _SELF,
+    "sched_setaffinity": _SELF,
+    "sched_setscheduler": _SELF,
+    "sched_setparam": _SELF,
+    "sched_setattr": _SELF,
+    "setpriority": ((16, 0), (24, 0)),
+    "ioprio_set": ((16, 1), (24, 0)),
+}
 _ALLOWED_FAMILIES = (1, 2, 10)  # AF_UNIX, AF_INET, AF_INET6
 _X32_BIT = 0x40000000
 _PR_SET_SECCOMP, _SECCOMP_MODE_FILTER = 22, 2
 _ALLOW, _ERRNO = 0x7FFF0000, 0x00050000
 # BPF: load a word of seccomp_data, compare and jump, return.
 _LOAD, _JEQ, _JGE, _RET = 0x20, 0x15, 0x35, 0x06
-_ARCH, _NR, _ARG0 = 4, 0, 16  # offsets in seccomp_data (the first argument's low 32 bits, little-endian)
+_ARCH, _NR, _ARG0 = 4, 0, 16  # offsets in seccomp_data (an argument's low 32 bits, little-endian: 16, 24, ...)
 
 
 def number(name: str) -> int | None:
@@ -64,7 +90,7 @@ def number(name: str) -> int | None:
 
 def _program(arch: int, numbers: dict[str, int]) -> list[tuple[int, int, int, int]]:
     """(code, jump if true, jump if false, k) instructions; jumps count the instructions skipped."""
-    refuse_family = _ERRNO | errno.EAFNOSUPPORT
+    refuse_family, not_yours = _ERRNO | errno.EAFNOSUPPORT, _ERRNO | errno.EPERM
     missing = _ERRNO | errno.ENOSYS
     families = len(_ALLOWED_FAMILIES)
     program = [
@@ -78,6 +104,13 @@ def _program(arch: int, numbers: dict[str, int]) -> list[tuple[int, int, int, in
     for name in REFUSED:
         if name in numbers:
             program += [(_JEQ, 0, 1, numbers[name]), (_RET, 0, 0, missing)]
+    # A block another call jumps over leaves its number loaded; the call it is for ends in its returns.
+    for name, arguments in OWN_ONLY.items():
+        tests = 2 * len(arguments)  # a load and a test per argument, then the two returns
+        program.append((_JEQ, 0, tests + 2, numbers[name]))
+        for index, (offset, value) in enumerate(arguments):
+            program += [(_LOAD, 0, 0, offset), (_JEQ, 0, tests - 2 * index - 1, value)]
+        program += [(_RET, 0, 0, _ALLOW), (_RET, 0, 0, not_yours)]
     program += [
         (_JEQ, 1, 0, numbers["socket"]),
         (_JEQ, 0, families + 2, numbers["socketpair"]),  # neither: to the final ALLOW

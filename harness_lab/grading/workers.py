@@ -21,7 +21,7 @@ from multiprocessing.connection import wait
 from typing import Any
 
 from .isolation import Launch
-from .runner import Call, Host, HostFailed
+from .runner import Call, Host, HostAltered, HostFailed
 
 __all__ = ["Pool"]
 
@@ -31,8 +31,9 @@ class Pool:
 
     ``run(tasks, limit)`` takes ``(key, Call)`` pairs and yields ``(key, outcome, value)`` as each
     ends, in the order they end: outcome "done" (``value`` is the call's ``JobResult``), "died"
-    (the host was gone, or could not be started: ``value`` says why) or "overdue" (its host still
-    had not answered ``limit`` seconds after it got the call). ``SandboxUnavailable`` from the first
+    (the host was gone, or could not be started: ``value`` says why), "altered" (the call changed its
+    host's limits or scheduling, ``runner.HostAltered``: its outcome is void, the host replaced) or
+    "overdue" (its host still had not answered ``limit`` seconds after it got the call). ``SandboxUnavailable`` from the first
     hosts' start (the sandbox failed its probe) propagates: no learner code ran.
     """
 
@@ -104,7 +105,7 @@ class Pool:
                     outcome = host.result(time.monotonic() + 1.0)
                 except HostFailed as exc:
                     self._drop(slot)
-                    yield key, "died", str(exc)
+                    yield key, "altered" if isinstance(exc, HostAltered) else "died", str(exc)
                     continue
                 yield key, "done", outcome
             elif time.monotonic() >= deadline:

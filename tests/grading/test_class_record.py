@@ -254,6 +254,7 @@ def test_learner_code_that_steals_the_key_to_forge_the_record_changes_no_verdict
     [
         ("grade.class.internal", True),  # a host could not run the call
         ("grade.class.worker_died", True),  # a host died or stopped answering (issue 26 item 2)
+        ("grade.class.host_altered", True),  # a call changed its host's limits, twice: maybe the machine did
         ("grade.nb.crashed", False),  # the notebook's own process died: a verdict on the notebook
     ],
 )

@@ -314,8 +314,9 @@ def test_learner_code_cannot_open_sockets_whose_queues_no_memory_limit_counts(tm
     assert "RuntimeError: netlink: refused 97" in rows(report)["mal", "level1"]["message"]  # EAFNOSUPPORT
 
 
-# Make the grader, not itself, the kernel's victim: stop the supervisors above it, take back the
-# request to be ended first, shrink by exec, and fill the host's cgroup with memory no process maps.
+# Make the grader, not itself, the kernel's victim: stop the supervisors above it (those it can see:
+# the host is outside the notebook's PID namespace), take back the request to be ended first, shrink
+# by exec, and fill the host's cgroup with memory no process maps.
 HOLD = """
 import os, ctypes, signal, time
 signal.setitimer(signal.ITIMER_REAL, 0)
@@ -344,8 +345,9 @@ _os.execv(_sys.executable, [_sys.executable, "-I", "-c", {HOLD!r}])
 
 
 def test_a_learner_that_makes_the_grader_the_kernels_victim_gets_its_own_memory_row(tmp_path):
-    """The host dies for want of memory while it grades this notebook: that is the notebook's verdict,
-    kept in the record, never the grader's failure graded again on every run."""
+    """The kernel ends the notebook's judge (PID 1 of its namespace, so the namespace with it) or the
+    host for want of memory while it grades this notebook: that is the notebook's verdict, kept in the
+    record, never the grader's failure graded again on every run."""
     probe = Cgroup.make(f"harness-lab-test-{os.getpid()}", 1 << 30)
     if probe is None:
         pytest.skip("no memory cgroup can be made here (root and a writable memory controller)")

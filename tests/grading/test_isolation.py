@@ -132,7 +132,7 @@ def test_a_bwrap_that_does_not_isolate_is_refused_before_any_learner_code_runs(t
     head = t(key, findings="@", reason="@").split("@")[0]
     assert done.stderr.startswith(head), done.stderr
     if key == "grade.sandbox.leaks":  # what the probe reached, in the catalog's words
-        for finding in ("read", "connect", "processes"):
+        for finding in ("read", "connect", "processes", "host"):  # host: no PID namespace of the notebook's own
             assert t(f"grade.sandbox.finding.{finding}") in done.stderr, done.stderr
     assert not marker.exists()
 
@@ -195,6 +195,29 @@ def test_a_venv_under_tmp_is_bound_over_the_sandboxs_fresh_tmp(tmp_path, monkeyp
     args = isolation._filesystem()
     bound = [i for i, a in enumerate(args) if a == "--ro-bind" and args[i + 1] == str(venv.resolve())]
     assert bound and args.index("--tmpfs") < bound[0], args
+
+
+@needs_sandbox
+def test_what_the_sandbox_binds_under_tmp_stays_in_sight_of_learner_code(tmp_path, monkeypatch, public):
+    """A venv or checkout under /tmp (a CI clone, a worktree) is bound there; the notebook's own fresh
+    /tmp once hid it, so learner code could not run ``sys.executable`` (the notebook that makes the
+    grader the kernel's victim timed out instead of getting its memory row)."""
+    from harness_lab.grading import isolation
+
+    bound = f"/tmp/hl-bound-{uuid.uuid4().hex}"
+    (public / "marker").write_text("seen", encoding="utf-8")
+    os.chmod(public, 0o755)
+    (public / "marker").chmod(0o644)
+    filesystem = isolation._filesystem
+    monkeypatch.setattr(
+        isolation, "_filesystem", lambda: [*filesystem()[:-2], "--ro-bind", str(public), bound, "--remount-ro", "/"]
+    )
+    subs, report = tmp_path / "subs", tmp_path / "report"
+    code = f"raise RuntimeError('bound: ' + open({bound + '/marker'!r}).read())\n"
+    with_code(right("level1"), code).write(subs, "mal")
+    assert grade_class_command(subs, report, timeout=20) == 0
+    assert "RuntimeError: bound: seen" in rows(report)["mal", "level1"]["message"]
+    assert not os.path.exists(bound)  # bwrap made it inside, never on the machine
 
 
 # --- what the kernel keeps per machine or per user, outside every namespace ------------------------

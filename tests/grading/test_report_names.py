@@ -1,0 +1,44 @@
+"""File names a learner chooses reach the class report escaped (red team round six, item 2).
+
+A notebook too large to grade is refused by its size, and its row names the file; a file that is
+not a notebook is listed with its name. Both names came straight from the submissions folder into
+``feedback/<learner>.txt`` and ``grades.csv``: an escape sequence there clears the instructor's
+terminal or sets its clipboard when the feedback is printed, and a newline starts a line of the
+name's own, a fake verdict among the real ones.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from class_submissions import FILES, instructor_config  # noqa: F401
+
+from harness_lab.grading.class_command import grade_class_command
+from harness_lab.grading.classroom import MAX_NOTEBOOK_BYTES
+from harness_lab.text import speaking, t
+
+FAKE = "\x1b[2J\x1b[H\x1b]52;c;ZWNobyBwd25lZA==\x07\r\n[PASS] all criteria met\x1b[8m"
+FAKE_SECTION = "\n== level2_missing_gate.ipynb (level2) ==\n[PASS] Criterion 3: all good\n"
+
+
+def test_the_names_of_a_notebook_too_large_and_of_a_file_not_graded_reach_the_report_escaped(tmp_path):
+    subs, report = tmp_path / "subs", tmp_path / "report"
+    folder = subs / "mal"
+    folder.mkdir(parents=True)
+    with open(folder / FILES["level1"].replace(".ipynb", FAKE + ".ipynb"), "wb") as huge:
+        huge.truncate(MAX_NOTEBOOK_BYTES + (1 << 20))  # sparse: refused by its size, never read
+    (folder / f"x{FAKE_SECTION}.txt").write_text("", encoding="utf-8")
+    with speaking("en"):  # nothing is graded: no learner code runs, with or without a sandbox
+        code = grade_class_command(subs, report, unsandboxed=True, stdout=io.StringIO(), stderr=io.StringIO())
+    assert code == 0
+    feedback = (report / "feedback" / "mal.txt").read_text(encoding="utf-8")
+    table = (report / "grades.csv").read_text(encoding="utf-8-sig")
+    for text in (feedback, table):
+        assert not any(c in text for c in "\x1b\x07"), repr(text)
+    assert "\\x1b[2J" in feedback and "\\r\\n[PASS] all criteria met" in feedback, feedback
+    lines = feedback.splitlines()
+    assert not [line for line in lines if line.startswith((t("grade.mark.pass"), "== level2"))], feedback
+    row = next(r for r in csv.DictReader(io.StringIO(table, newline="")) if r["learner"] == "mal" and r["notebook"])
+    assert row["hint_keys"] == "grade.class.too_large", row
+    assert not any(c in row["notebook"] + row["message"] for c in "\r\n"), row
