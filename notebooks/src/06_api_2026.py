@@ -5,7 +5,7 @@
 #
 # 前: [レッスン6: 制御付きエージェントハーネスを手書きする](05_full_harness.ipynb) ｜ 次: なし
 #
-# **所要時間の目安:** 約35分（読む 20分・書いて確かめる 6分・実行と予想 6分） ｜ **前提:** ノートブック01〜05（`my_harness.py` の `run_agent` と `next_step` を使います。なければ参考実装で進みます）
+# **所要時間の目安:** 約30分（読む 20分・書いて確かめる 6分・実行と予想 6分） ｜ **前提:** ノートブック01〜05（`my_harness.py` の `run_agent` と `next_step` を使います。なければ参考実装で進みます）
 #
 # 既定のモデル `claude-sonnet-5` は、頼まなくても考えてから答えます。同じループが、今の API では何に気をつければよいかを確かめます。
 #
@@ -154,7 +154,6 @@ from harness_lab.ui import compare_runs
 
 reasons = []
 edited = run_loop(hl.connect("twenty_turns", live=False), PROMPT, edit_at=10, reasons=reasons, cache_control={"type": "ephemeral"})
-# 送るトークンの数はキャッシュがあってもなくても同じなので、図は費用（USD）で描きます
 compare_runs({"キャッシュなし": plain, "キャッシュあり": cached, "11回目の前に先頭を書き換え": edited}, by="usd")
 
 # %%
@@ -231,8 +230,7 @@ print(f"TokenBudget 6,000: リクエスト {run.state.model_calls} 回で {end.c
 WEB_SEARCH = {"type": "web_search_20250305", "name": "web_search"}  # pause_turn はサーバーツールのループからだけ返る
 stops = {}
 for scenario in ("pause_turn", "refusal", "model_context_window_exceeded"):
-    r = hl.connect(scenario, live=False).messages.create(model=MODEL, max_tokens=1024, tools=[WEB_SEARCH], messages=[{"role": "user", "content": "資料を調べて"}])
-    stops[scenario] = r
+    stops[scenario] = r = hl.connect(scenario, live=False).messages.create(model=MODEL, max_tokens=1024, tools=[WEB_SEARCH], messages=[{"role": "user", "content": "資料を調べて"}])
     print(f"{r.stop_reason:30} next_step={next_step(r):7} text={hl.text_of(r.content)!r}  stop_details={r.stop_details}")
 
 # %% tags=["todo", "piece:stop_message"]

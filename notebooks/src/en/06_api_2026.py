@@ -1,11 +1,11 @@
-# %% [markdown] ja="857951892236"
+# %% [markdown] ja="ba0b881d0cbc"
 # # Lesson 7: The loop on the 2026 API — thinking blocks, caching, server-side valves
 #
 # **Agent harness basics: loops and control** · Notebook 6 of 6 (further)
 #
 # Previous: [Lesson 6: Hand-write an agent harness with controls](05_full_harness.ipynb) | Next: none
 #
-# **Time:** about 35 minutes (reading 20, writing and checking 6, running and predicting 6) | **You need:** notebooks 01 to 05 (we use `run_agent` and `next_step` from `my_harness.py`; where one is missing, the reference stands in)
+# **Time:** about 30 minutes (reading 20, writing and checking 6, running and predicting 6) | **You need:** notebooks 01 to 05 (we use `run_agent` and `next_step` from `my_harness.py`; where one is missing, the reference stands in)
 #
 # The default model, `claude-sonnet-5`, thinks before it answers, whether you ask it to or not. Here you find out what the same loop has to watch for on today's API.
 #
@@ -149,12 +149,11 @@ for name, usages in (("no cache", plain), ("cached", cached)):
           f"  cache reads {total.cache_read_input_tokens:,}  ${cost_usd(usages, MODEL):.4f}")
 guessed = lessons.compare(MY_GUESS, {"requests with no cache read": sum(u.cache_read_input_tokens == 0 for u in cached)})
 
-# %% ja="52be5031740c"
+# %% ja="03c07de10360"
 from harness_lab.ui import compare_runs
 
 reasons = []
 edited = run_loop(hl.connect("twenty_turns", live=False), PROMPT, edit_at=10, reasons=reasons, cache_control={"type": "ephemeral"})
-# The cache sends as many tokens as before, so the plot is drawn in dollars (USD)
 compare_runs({"no cache": plain, "cached": cached, "first message rewritten before request 11": edited}, by="usd")
 
 # %% ja="40e425a5ce92"
@@ -227,12 +226,11 @@ print(f"TokenBudget 6,000: {run.state.model_calls} requests, then {end.cause} �
 # A `refusal` response carries `stop_details`, with a category (`category`) and an explanation (`explanation`) of the refusal.
 # Either may be `None`. Look at three responses from the emulator:
 
-# %% ja="d831afcad0e2"
+# %% ja="99dce39dcafb"
 WEB_SEARCH = {"type": "web_search_20250305", "name": "web_search"}  # pause_turn only comes from a server tool's loop
 stops = {}
 for scenario in ("pause_turn", "refusal", "model_context_window_exceeded"):
-    r = hl.connect(scenario, live=False).messages.create(model=MODEL, max_tokens=1024, tools=[WEB_SEARCH], messages=[{"role": "user", "content": "Look into the material"}])
-    stops[scenario] = r
+    stops[scenario] = r = hl.connect(scenario, live=False).messages.create(model=MODEL, max_tokens=1024, tools=[WEB_SEARCH], messages=[{"role": "user", "content": "Look into the material"}])
     print(f"{r.stop_reason:30} next_step={next_step(r):7} text={hl.text_of(r.content)!r}  stop_details={r.stop_details}")
 
 # %% tags=["todo", "piece:stop_message"] ja="957cb0b0153d"
