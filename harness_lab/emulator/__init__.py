@@ -7,7 +7,7 @@ whose facts and sources are in docs/api_facts.md. See docs/architecture.md for t
 ``scenarios.py``, ``scenarios_stops.py`` and ``scenarios_2026.py`` for the named demos.
 """
 
-from . import scenarios_2026, scenarios_stops  # noqa: F401  (register lessons 3 and 6's scenarios with the others)
+from . import scenarios_2026, scenarios_runaway, scenarios_stops  # noqa: F401  (register lessons 3, 4 and 6's scenarios with the others)
 from .history import assistant_turns
 from .models import DEFAULT_MODEL, KNOWN_MODELS, MODELS, context_window
 from .reading import Result, first_user_text, last_results, results_by_name, task_budget_left

@@ -20,15 +20,7 @@ from datetime import datetime
 from typing import Any
 
 from ..text import t
-from .reading import (
-    Result,
-    assistant_turns,
-    first_user_text,
-    instruction,
-    last_results,
-    reply_language,
-    results_by_name,
-)
+from .reading import Result, assistant_turns, first_user_text, last_results, reply_language, results_by_name
 from .replies import Reply, as_reply, call, reply, say
 
 __all__ = ["SCENARIOS", "resolve_script", "scenario", "scenario_names"]
@@ -249,45 +241,6 @@ def weather(request: dict) -> Reply:
 @_register("never_ending", "never stops: a different harmless read_file each turn (notes/001.md, 002, ...)")
 def never_ending(request: dict) -> Reply:
     return call("read_file", path=f"notes/{assistant_turns(request) + 1:03d}.md")
-
-
-@_register("spinning", "spins: read_file(path='notes.txt') with the same input every turn, until a person steers")
-def spinning(request: dict) -> Reply:
-    if instruction(request):  # a steer after a no-progress stop: a real model takes the hint
-        en = _en(request)
-        return say(
-            "Understood: I will stop retrying notes.txt. It could not be read."
-            if en
-            else "指示どおり、notes.txt を読み直すのはやめます。このファイルは読めませんでした。"
-        )
-    return call("read_file", path="notes.txt")
-
-
-@_register(
-    "spinning_reordered",
-    "spins with the input's key order flipped each turn: search(query, limit) / search(limit, query)",
-)
-def spinning_reordered(request: dict) -> Reply:
-    query = "deadline" if _en(request) else "締め切り"
-    if assistant_turns(request) % 2 == 0:
-        return call("search", query=query, limit=5)
-    return call("search", limit=5, query=query)
-
-
-@_register("polling", "legitimate polling: check_status(job_id='job-42') three times, then a done answer")
-def polling(request: dict) -> Reply:
-    turn = assistant_turns(request)
-    done = any("done" in r.text.lower() or "完了" in r.text for r in last_results(request) if not r.is_error)
-    if turn < 3 and not done:
-        return call("check_status", job_id="job-42")
-    return say("Job job-42 has finished." if _en(request) else "ジョブ job-42 の完了を確認しました。")
-
-
-@_register("abab", "alternates get_time and read_file(README.md) forever (A, B, A, B...)")
-def abab(request: dict) -> Reply:
-    if assistant_turns(request) % 2 == 0:
-        return call("get_time")
-    return call("read_file", path="README.md")
 
 
 # About as many tokens in each language (a wide character is a token, four narrow ones are one), so

@@ -15,25 +15,17 @@ import inspect
 from collections.abc import Callable
 from typing import Any, Self
 
-from ..errors import describe
 from ..events import ApprovalRequest, Decision, Finished, Stopped, Turn, Usage
 from ..text import t
 from .cards import Card, message_card
+from .status import status_line
 from .timeline import compare_card, fork_arguments
 from .transcript import approval_card, transcript
 
-__all__ = ["Controller", "one_line", "suggested_limit"]
+__all__ = ["Controller", "suggested_limit"]
+
 
 # An exception's message can be a whole API error body: the status line keeps its start.
-ERROR_CHARS = 200
-
-
-def one_line(error: BaseException) -> str:
-    """``ZeroDivisionError: division by zero``: the exception's type and the first line of its message."""
-    text = describe(error).strip().splitlines()[0]  # describe(): even an exception whose str() raises
-    return text if len(text) <= ERROR_CHARS else text[: ERROR_CHARS - 1] + "…"
-
-
 def _valve(run: Any, name: str) -> Any:
     """The run's valve called ``name`` (by its ``name`` attribute or its class), or None."""
     class_names = {"max_turns": "MaxTurns", "token_budget": "TokenBudget"}
@@ -366,31 +358,7 @@ class Controller:
         return lines
 
     def status_text(self) -> str:
-        if self.error is not None:
-            return t("ui.status.error" if self.recorded else "ui.status.error_hand_written", error=one_line(self.error))
-        if isinstance(self.outcome, Finished):
-            return t("ui.status.finished", stop_reason=self.outcome.stop_reason)
-        if isinstance(self.outcome, Stopped):
-            stopped = t("ui.status.stopped", reason=self.outcome.reason)
-            # A Resume that was refused says why; otherwise, what Resume needs here.
-            return f"{stopped} — {self.notice}" if self.notice else stopped + self._resume_hint(self.outcome)
-        if self.pending is not None:
-            return t("ui.status.waiting")
-        if self.running:
-            return t("ui.status.running")
-        if self.notice:
-            return self.notice
-        return t("ui.status.ready") if not self.entries else t("ui.status.paused")
-
-    def _resume_hint(self, stop: Stopped) -> str:
-        if self.needs_steer():
-            return t("ui.status.hint_steer")
-        if self.stopped_by_limit() is not None:
-            return t("ui.status.hint_limit")
-        # An interrupt's own message already says whether the run can be resumed.
-        if stop.cause == "interrupted" or not self.resumable:
-            return ""
-        return t("ui.status.hint_resume")
+        return status_line(self)
 
     def _first_message(self) -> Card | None:
         if self.prompt is not None:

@@ -22,9 +22,10 @@ from ..events import ApprovalRequest, Decision, Finished, Stopped, Turn
 from ..text import t
 from .cards import Card
 from .context_view import context_card
-from .controller import Answered, Controller, one_line, suggested_limit
+from .controller import Answered, Controller, suggested_limit
 from .diagram import LESSON_VALVES, diagram, place_of
 from .panel_style import panel_style_html, static_note
+from .status import one_line
 from .timeline import turn_card
 from .timeline_panel import TimelinePanel
 from .transcript import approval_card

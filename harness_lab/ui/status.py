@@ -1,0 +1,50 @@
+"""The panel's status line: where its run stands, in one sentence, and after a stop what 「再開」 needs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..errors import describe
+from ..events import Finished, Stopped
+from ..text import t
+
+__all__ = ["one_line", "status_line"]
+
+ERROR_CHARS = 200
+
+
+def one_line(error: BaseException) -> str:
+    """``ZeroDivisionError: division by zero``: the exception's type and the first line of its message."""
+    text = describe(error).strip().splitlines()[0]  # describe(): even an exception whose str() raises
+    return text if len(text) <= ERROR_CHARS else text[: ERROR_CHARS - 1] + "…"
+
+
+def status_line(panel: Any) -> str:
+    """The status of a Controller (or Stepper): an error, the end, a stop and how to go on, or the step."""
+    if panel.error is not None:
+        key = "ui.status.error" if panel.recorded else "ui.status.error_hand_written"
+        return t(key, error=one_line(panel.error))
+    if isinstance(panel.outcome, Finished):
+        return t("ui.status.finished", stop_reason=panel.outcome.stop_reason)
+    if isinstance(panel.outcome, Stopped):
+        stopped = t("ui.status.stopped", reason=panel.outcome.reason)
+        # A Resume that was refused says why; otherwise, what Resume needs here.
+        return f"{stopped} — {panel.notice}" if panel.notice else stopped + _resume_hint(panel, panel.outcome)
+    if panel.pending is not None:
+        return t("ui.status.waiting")
+    if panel.running:
+        return t("ui.status.running")
+    if panel.notice:
+        return panel.notice
+    return t("ui.status.ready") if not panel.entries else t("ui.status.paused")
+
+
+def _resume_hint(panel: Any, stop: Stopped) -> str:
+    if panel.needs_steer():
+        return t("ui.status.hint_steer")
+    if panel.stopped_by_limit() is not None:
+        return t("ui.status.hint_limit")
+    # An interrupt's own message already says whether the run can be resumed.
+    if stop.cause == "interrupted" or not panel.resumable:
+        return ""
+    return t("ui.status.hint_resume")
