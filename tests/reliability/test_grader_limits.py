@@ -451,7 +451,7 @@ def slow_default_runner(content, tool_impls, approve):
 LEARNER_OBJECTS = {
     "POLICY whose __len__ sleeps": (
         lambda: grade_level1(SlowPolicy(POLICY), DEFAULT_TIER, good_run_tool_uses, ANSWERS, timeout=OBJECT_LIMIT),
-        {1: "grade.timeout"},
+        {1: "grade.timeout", 2: "grade.timeout"},  # criterion 2 reads it too: did a yes rewrite the policy?
     ),
     "DEFAULT_TIER whose __eq__ and __hash__ sleep": (
         lambda: grade_level1(POLICY, SlowStr("ask"), slow_default_runner, ANSWERS, timeout=OBJECT_LIMIT),
