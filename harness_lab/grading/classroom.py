@@ -225,7 +225,7 @@ def _entries(folder: Path, learner: str, problems: list[Problem]) -> list[os.Dir
 
 def _not_gradable(entry: os.DirEntry) -> tuple[str, str] | None:
     """(key, text) saying why ``entry`` is not graded, or None for a notebook to grade."""
-    if not entry.name.endswith(".ipynb"):
+    if not entry.name.lower().endswith(".ipynb"):  # an LMS or a file system may change the case
         return "grade.class.not_notebook", t("grade.class.not_notebook", name=visible(entry.name))
     try:
         info = entry.stat(follow_symlinks=False)
@@ -358,4 +358,4 @@ def _unreadable(learner: str, notebook: str, exc: OSError) -> NotebookGrade:
 
 def _exercise_of(name: str) -> str:
     """The exercise a notebook's file name tells (collect.sh names files so), or ""."""
-    return next((ex for ex in EXERCISES if name.startswith(ex)), "")
+    return next((ex for ex in EXERCISES if name.lower().startswith(ex)), "")

@@ -42,3 +42,21 @@ def test_the_names_of_a_notebook_too_large_and_of_a_file_not_graded_reach_the_re
     row = next(r for r in csv.DictReader(io.StringIO(table, newline="")) if r["learner"] == "mal" and r["notebook"])
     assert row["hint_keys"] == "grade.class.too_large", row
     assert not any(c in row["notebook"] + row["message"] for c in "\r\n"), row
+
+
+def test_a_notebook_named_in_capitals_is_still_its_exercises_notebook(tmp_path):
+    # An LMS download or a file system may change a name's case: Level1_Tiered_Policy.IPYNB was
+    # listed as "not a notebook" and its learner as having handed in nothing.
+    subs, report = tmp_path / "subs", tmp_path / "report"
+    folder = subs / "kim"
+    folder.mkdir(parents=True)
+    with open(folder / FILES["level1"].replace("level1", "Level1").replace(".ipynb", ".IPYNB"), "wb") as huge:
+        huge.truncate(MAX_NOTEBOOK_BYTES + (1 << 20))  # refused by its size: no learner code runs
+    with speaking("en"):
+        code = grade_class_command(subs, report, unsandboxed=True, stdout=io.StringIO(), stderr=io.StringIO())
+    assert code == 0
+    table = (report / "grades.csv").read_text(encoding="utf-8-sig")
+    rows = [r for r in csv.DictReader(io.StringIO(table, newline="")) if r["learner"] == "kim"]
+    graded = [r for r in rows if r["notebook"]]
+    assert [(r["exercise"], r["hint_keys"]) for r in graded] == [("level1", "grade.class.too_large")], rows
+    assert "grade.class.not_notebook" not in table
