@@ -243,8 +243,8 @@ add(
             "{name} is not a regular file (a symbolic link, say), so it was not graded.",
         ),
         "grade.class.too_large": (
-            "{name} は {mb} MB あり、大きすぎるので採点していません（上限 {limit} MB）",
-            "{name} is {mb} MB, too large to grade (the limit is {limit} MB).",
+            "× 不合格: {name} は {mb} MB あり、大きすぎるので採点していません（上限 {limit} MB）",
+            "[FAIL] {name} is {mb} MB, too large to grade (the limit is {limit} MB).",
         ),
         "grade.class.no_notebooks": ("このフォルダーにはノートブックがありません", "This folder holds no notebook."),
         "grade.class.outside": (

@@ -60,3 +60,7 @@ def test_a_notebook_named_in_capitals_is_still_its_exercises_notebook(tmp_path):
     graded = [r for r in rows if r["notebook"]]
     assert [(r["exercise"], r["hint_keys"]) for r in graded] == [("level1", "grade.class.too_large")], rows
     assert "grade.class.not_notebook" not in table
+    feedback = (report / "feedback" / "kim.txt").read_text(encoding="utf-8")
+    refused = [line for line in feedback.splitlines() if "IPYNB" in line and "MB" in line]
+    with speaking("en"):
+        assert refused and refused[0].startswith(t("grade.mark.fail")), feedback  # marked as the other failures
