@@ -249,6 +249,12 @@ add(
             "It returned {results} tool_results for {uses} tool_use block(s): some call got two. "
             "After appending a refusal's result, continue to the next block.",
         ),
+        "grade.l1.c3.refused_no_result": (
+            "approve が「いいえ」と答えた {tool} の呼び出しに、tool_result がありません。断った呼び出しにも、"
+            "is_error: true で「承認されなかったので実行していない」と伝える結果を、その tool_use_id で1つ積みます",
+            "The {tool} call that approve said no to got no tool_result. A refused call gets one too: a result "
+            "with is_error: true, under its tool_use_id, saying it was not run because it was not approved.",
+        ),
         "grade.l1.c3.same_tool_once": (
             "{tool} を2回呼ぶ応答で、実行した呼び出しの結果がなくなりました。結果をツール名で引く辞書に入れていませんか。"
             "同じツールの呼び出しでも、tool_use ごとに（その tool_use_id で）1つずつリストに積みます",

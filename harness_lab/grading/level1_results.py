@@ -29,7 +29,10 @@ def verdict3(
     if len(mixed) < len(ids):
         got_ids = {f["tool_use_id"] for f in mixed}
         ran = {(e.name, e.input) for e in rec.ran()}
-        for name, use_id, given_input in zip(names, ids, mixed_inputs(ask)):
+        inputs = mixed_inputs(ask)
+        if ids[2] not in got_ids:  # the call approve said no to: its result is the one left out
+            return "grade.l1.c3.refused_no_result", {"tool": ask}
+        for name, use_id, given_input in zip(names, ids, inputs):
             if use_id not in got_ids and names.count(name) > 1 and (name, logged(given_input)) in ran:
                 return "grade.l1.c3.same_tool_once", {"tool": name}  # it ran, and its result went to its twin
         return "grade.l1.c3.count", {"uses": len(ids), "results": len(mixed)}

@@ -272,6 +272,27 @@ def _ask_after_run(content, tool_impls, approve):
     return results
 
 
+def _allowed_dropped(content, tool_impls, approve):
+    """A tool with no arguments gets no result (its output was printed, not appended)."""
+    silent = {b.id for b in content if b.type == "tool_use" and not b.input}
+    return [r for r in dict_runner(content, tool_impls, approve) if r["tool_use_id"] not in silent]
+
+
+def _ran_then_dropped(content, tool_impls, approve):
+    """An ask tool runs first; when the human then says no, its result is thrown away (a browser walk's)."""
+    results = []
+    for block in content:
+        if block.type != "tool_use":
+            continue
+        if DICT_POLICY.get(block.name, "ask") == "deny":
+            results.append(forbidden(block))
+            continue
+        done = run(block, tool_impls)
+        if DICT_POLICY.get(block.name, "ask") != "ask" or approve(block.name, block.input):
+            results.append(done)
+    return results
+
+
 def _deny_dropped(content, tool_impls, approve):
     """A denied call is skipped silently: no tool_result for it."""
     results = []
@@ -637,7 +658,15 @@ WRONG = {
     "policy checked after the tool ran": (_dict(_after_run), {2: "grade.l1.c2.deny_ran"}),
     "ask tool run before asking": (_dict(_ask_after_run), {2: "grade.l1.c2.ran_before_asking"}),
     "denied call with no tool_result": (_dict(_deny_dropped), {3: "grade.l1.c3.deny_no_result"}),
-    "refused call with no tool_result": (_dict(_refusal_dropped), {3: "grade.l1.c3.count"}),
+    "refused call with no tool_result": (_dict(_refusal_dropped), {3: "grade.l1.c3.refused_no_result"}),
+    "an allowed call's result left out": (
+        _dict(_allowed_dropped),
+        {1: "grade.l1.c1.mismatch", 3: "grade.l1.c3.count"},  # no result reads as a call not run
+    ),
+    "ask tool run before asking, its refused result dropped": (
+        _dict(_ran_then_dropped),
+        {2: "grade.l1.c2.ran_before_asking", 3: "grade.l1.c3.refused_no_result"},
+    ),
     "deny result without its continue": (
         _dict(_deny_without_continue),
         {1: "grade.l1.fell_through", 2: "grade.l1.c2.deny_ran", 3: "grade.l1.c3.too_many"},
