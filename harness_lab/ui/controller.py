@@ -351,7 +351,8 @@ class Controller:
         """The gauges as lines of text. A hand-written loop keeps no signatures: no line for them."""
         g = self.gauges()
         turns = f"{g['turns']} / {g['max_turns']}" if g["max_turns"] is not None else str(g["turns"])
-        tokens = f"{g['tokens']} / {g['budget']}" if g["budget"] is not None else str(g["tokens"])
+        # separators as the context card prints them: 28,185 is read at a glance, 28185 is counted
+        tokens = f"{g['tokens']:,} / {g['budget']:,}" if g["budget"] is not None else f"{g['tokens']:,}"
         lines = [f"{t('ui.gauge.turns')}: {turns}", f"{t('ui.gauge.tokens')}: {tokens}"]
         if self.recorded:
             lines.append(f"{t('ui.gauge.signature')}: {g['signature'] or t('ui.gauge.none')}")

@@ -148,7 +148,7 @@ def test_token_budget_fills_the_bar(make_run):
     s.run_all()
     assert s.outcome.cause == "token_budget"
     assert s.tokens_bar.value == s.tokens_bar.max == 6_000 and s.tokens_bar.bar_style == "danger"
-    assert f"{run.state.usage.total} / 6000" == s.tokens_label.value
+    assert f"{run.state.usage.total:,} / 6,000" == s.tokens_label.value
 
 
 def test_stop_between_turns_then_resume(make_run):
@@ -484,7 +484,17 @@ def test_the_token_number_keeps_its_name_without_a_budget(make_run):
     s.step()
     name, bar, number = s.gauge_rows["tokens"].children
     assert bar.layout.visibility == "hidden" and name.layout.visibility != "hidden"
-    assert name.value == t("ui.gauge.tokens") and number.value == str(run.state.usage.total)
+    assert name.value == t("ui.gauge.tokens") and number.value == f"{run.state.usage.total:,}"
+
+
+def test_the_token_gauge_groups_thousands_as_the_context_card_does(make_run):
+    run = make_run("never_ending", max_turns=3, budget=40_000)
+    s = Stepper(run, "メモを順に読んで")
+    s.step()
+    s.step()
+    used = run.state.usage.total
+    assert used >= 1000  # the check means nothing below a thousand
+    assert s.tokens_label.value == f"{used:,} / 40,000"
 
 
 def test_the_budget_gauge_turns_red_when_the_budget_stopped_the_run_below_its_limit(make_run):
