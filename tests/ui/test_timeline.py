@@ -101,6 +101,23 @@ def test_a_fork_is_deterministic():
     assert once() == once()
 
 
+@pytest.mark.parametrize("lines, rows", [(1, 2), (5, 5), (40, 12)])
+def test_the_result_box_is_as_tall_as_the_result_up_to_a_screen(lines, rows):
+    polling = Polling()
+    report = "\n".join(f"{i}行目" for i in range(1, lines + 1))
+
+    @tool
+    def status(job: str) -> str:
+        """Report a job's status."""
+        return report
+
+    polling.tool = status
+    s = polling.stepper()
+    s.select(2)
+    (box,) = s.timeline.result_inputs.values()
+    assert box.value == report and box.rows == rows
+
+
 def test_the_form_forks_with_an_edited_result():
     polling = Polling()
     s = polling.stepper()
