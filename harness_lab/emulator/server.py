@@ -316,7 +316,7 @@ class Emulator:
                 estimate,
                 write,
                 read,
-                0 if warming else billed_output(request, scripted, content, thinking, row.tokenizer),
+                0 if warming else billed_output(request, stop_reason, content, thinking, row.tokenizer),
                 thinking,
                 row.tokenizer,
             ),
