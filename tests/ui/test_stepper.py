@@ -12,7 +12,7 @@ from pathlib import Path
 import ipywidgets as widgets
 import pytest
 
-from harness_lab.events import ApprovalRequest, Finished, Stopped, Turn
+from harness_lab.events import ApprovalRequest, Finished, Stopped, Turn, Usage
 from harness_lab.text import t
 from harness_lab.ui import Stepper
 
@@ -636,6 +636,7 @@ def test_stop_ends_a_hand_written_loop_that_does_not_catch_the_interrupt():
     s.stop_button.click()  # the learner's generator lets KeyboardInterrupt through; the panel must not
     assert s.outcome.cause == "interrupted" and s.error is None and s.next_button.disabled
     assert s.outcome.turns == 1 and s.outcome.reason == t("ui.stop.interrupted_hand_written")
+    assert s.outcome.usage.total == s.gauges()["tokens"] == s.last_turn.usage.total > 0  # not "0 tokens in all"
     assert s.resume_button.layout.display == "none" and not s.resume()  # its generator is gone: no resume
 
     hand = lessons.HandWritten(_hand_written, emulated_client("never_ending"), tools, {"read_file": lambda path: "x"})
@@ -651,6 +652,19 @@ def test_stop_ends_a_hand_written_loop_that_does_not_catch_the_interrupt():
 
     asyncio.run(asyncio.wait_for(run_then_stop(), timeout=60))
     assert paced.outcome.cause == "interrupted" and paced.error is None
+
+
+def test_a_hand_written_stop_that_counted_no_tokens_shows_what_its_turns_used():
+    from harness_lab import lessons
+    from harness_lab.emulator import emulated_client
+
+    tools = [{"name": "read_file", "description": "Read a file.", "input_schema": {"type": "object"}}]
+    loop = lessons.HandWritten(_hand_written, emulated_client("never_ending"), tools, {"read_file": lambda path: "x"})
+    s = Stepper(loop, "メモを順に読んで")
+    s.run_all()  # the loop's own stopped(...) says nothing of tokens
+    turns = [e for e in s.entries if isinstance(e, Turn)]
+    assert s.outcome.cause == "max_turns" and len(turns) == 2
+    assert s.outcome.usage == sum((e.usage for e in turns), Usage()) and s.outcome.usage.total > 0
 
 
 def test_a_bare_loop_between_turns_draws_the_place_it_names(make_run):
