@@ -173,7 +173,7 @@ add(
         ),
         "ui.card.turn_folded": (
             "ターン {number} ・ {calls} ・ エラー {errors} 件 ・ {tokens} トークン",
-            "turn {number} · {calls} · {errors} errors · {tokens} tokens",
+            "turn {number} · {calls} · errors: {errors} · {tokens} tokens",
         ),
         "ui.button.resume": ("再開", "Resume"),
         "ui.limit.label": ("新しい上限", "new limit"),

@@ -676,3 +676,19 @@ def test_a_bare_loop_between_turns_draws_the_place_it_names(make_run):
     drawn = s.diagram_html.value
     assert "hl-no-valve" in drawn and t("ui.diagram.no_valve") in drawn  # loop_top has a box, saying it is empty
     assert "loop_top" in drawn
+
+
+def test_a_folded_turn_reads_right_in_english_with_one_error(make_run):
+    import dataclasses
+
+    from harness_lab.text import speaking
+    from harness_lab.ui.transcript import turn_summary
+
+    s = Stepper(make_run("never_ending"), "メモを順に読んで")
+    s.step()
+    turn = s.last_turn
+    failed = dataclasses.replace(turn, results=({**turn.results[0], "is_error": True},))
+    with speaking("en"):
+        line = turn_summary(failed)
+    assert "errors: 1 ·" in line and "1 errors" not in line
+    assert line.endswith(f"{turn.usage.total:,} tokens")
