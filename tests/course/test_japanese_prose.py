@@ -8,7 +8,9 @@ import pytest
 from notebooks.japanese_prose import joined_soft_breaks
 
 ROOT = Path(__file__).resolve().parents[2]
-JAPANESE_NOTEBOOKS = sorted([*ROOT.glob("notebooks/*.ipynb"), *ROOT.glob("exercises/*.ipynb")])
+JAPANESE_NOTEBOOKS = sorted(
+    [*ROOT.glob("notebooks/*.ipynb"), *ROOT.glob("exercises/*.ipynb"), *ROOT.glob("exercises/solutions/*.ipynb")]
+)
 
 
 @pytest.mark.parametrize(
