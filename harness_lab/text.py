@@ -36,6 +36,9 @@ CATALOG: dict[str, tuple[str, str]] = dict(CORE)
 
 
 _chosen: str | None = None  # use_language()'s choice: this process's (and its forks') language
+# speaking()'s block: over _chosen, so a notebook's setup cell run by the grader (hl.use_language("en"))
+# cannot turn the rest of a report, or a line its children describe, into its own edition's language
+_spoken: str | None = None
 
 
 def _checked(code: str) -> str:
@@ -58,19 +61,21 @@ def explicit_language() -> str | None:
 
 
 def lang() -> str:
-    """The active language: the one chosen (``explicit_language``), Japanese when none was."""
-    return explicit_language() or "ja"
+    """The active language: ``speaking``'s in its block, else the one chosen (``explicit_language``),
+    Japanese when none was."""
+    return _spoken or explicit_language() or "ja"
 
 
 @contextmanager
 def speaking(code: str) -> Iterator[None]:
-    """``t`` speaks ``code`` in the block and its forks, the environment untouched (a report on an English notebook)."""
-    global _chosen
-    before, _chosen = _chosen, _checked(code)
+    """``t`` speaks ``code`` in the block and its forks, the environment untouched (a report on an English
+    notebook), whatever ``use_language`` says within it (the learner's cells a grader runs call it)."""
+    global _spoken
+    before, _spoken = _spoken, _checked(code)
     try:
         yield
     finally:
-        _chosen = before
+        _spoken = before
 
 
 def t(key: str, **values: object) -> str:
