@@ -55,15 +55,15 @@ def use_language(code: str) -> None:
 
 
 def explicit_language() -> str | None:
-    """The language someone chose: ``use_language``'s, else ``HARNESS_LAB_LANG``'s; None when nobody did."""
+    """The language someone chose: ``speaking``'s in its block, else ``use_language``'s, else
+    ``HARNESS_LAB_LANG``'s; None when nobody did."""
     asked = os.environ.get("HARNESS_LAB_LANG", "").lower()
-    return _chosen or next((code for code in LANGUAGES if asked.startswith(code)), None)
+    return _spoken or _chosen or next((code for code in LANGUAGES if asked.startswith(code)), None)
 
 
 def lang() -> str:
-    """The active language: ``speaking``'s in its block, else the one chosen (``explicit_language``),
-    Japanese when none was."""
-    return _spoken or explicit_language() or "ja"
+    """The active language: the one chosen (``explicit_language``), Japanese when none was."""
+    return explicit_language() or "ja"
 
 
 @contextmanager
