@@ -255,6 +255,25 @@ def test_english_labels(make_run, monkeypatch):
     assert "Waiting for approval" in s.status.value
 
 
+def test_the_english_panel_names_its_parts_as_an_english_ui_does(make_run, monkeypatch):
+    # Its tabs read "conversation / timeline / context", its gauges "turns / tokens", beside "Next turn":
+    # an English UI capitalises each label's first word, as the Japanese panel's labels are proper ones.
+    monkeypatch.setenv("HARNESS_LAB_LANG", "en")
+    s = Stepper(make_run("high_impact"), PROMPT)
+    assert list(s.tabs.titles) == ["Conversation", "Timeline", "Context"]
+    labels = [
+        *s.tabs.titles,
+        *(row.children[0].value for row in s.gauge_rows.values()),
+        *(label for label, _ in s.speed.options),
+        s.speed.description,
+        s.limit_input.description,
+        s.steer_input.description,
+        s.timeline.turns.description,
+        *(b.description for b in (s.next_button, s.all_button, s.stop_button, s.resume_button)),
+    ]
+    assert [label for label in labels if not label[:1].isupper()] == []
+
+
 def test_each_approval_line_comes_after_its_turn_header(make_run):
     run = make_run("delete_and_post")
     run.sandbox.mkdir(parents=True)
