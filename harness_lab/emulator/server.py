@@ -167,7 +167,7 @@ class Emulator:
         if path == "/v1/messages/count_tokens":
             return self._count_tokens(request, request_id, betas)
         if isinstance(request, dict) and isinstance(request.get("thread"), dict):
-            return threaded(self, request, betas)
+            return threaded(self._create, self.threads, request, betas)
         return self._create(request, (digest, conversation), request_id, betas, encodable)[:3]
 
     def _failed(self, request: Any, exc: BaseException) -> tuple[int, dict, dict]:

@@ -95,6 +95,11 @@ add(
             "Interrupted. A hand-written loop has no resume: run its cell again to start over",
         ),
         "ui.stop.denied_on_stop": ("停止ボタンが押されました", "Stop was pressed"),
+        "ui.stop.interrupted_after_denial": (
+            "中断しました。承認待ちの呼び出しは拒否として返し、そのターンまでが履歴に入っています。履歴は有効なまま再開できます",
+            "Interrupted. The call waiting for approval went back as denied, and its turn is in the history, "
+            "so the history stays valid and the run can resume.",
+        ),
         "ui.diagram.title": ("エージェントループと4つの制御弁", "The agent loop and its four control valves"),
         "ui.diagram.request": ("リクエスト送信", "Send request"),
         "ui.diagram.response": ("応答を受け取る", "Receive response"),

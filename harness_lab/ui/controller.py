@@ -19,7 +19,7 @@ from typing import Any, Self
 from ..events import ApprovalRequest, Decision, Finished, Stopped, Turn, Usage
 from ..text import t
 from .cards import Card, message_card
-from .status import status_line
+from .status import gauge_lines, status_line
 from .timeline import compare_card, fork_arguments
 from .transcript import approval_card, transcript
 
@@ -82,7 +82,7 @@ class Controller:
         self.forks: list[Self] = []
         self.notice = ""  # a one-line answer to the last control (e.g. a limit that was too low)
         self.running = False  # a paced run to the end is under way (the Stepper's 「最後まで」)
-        self._stop_requested = False
+        self._stop_requested = self._denied_on_stop = False  # denied: Stop answered a waiting approval
         self._to_end = False  # a run to the end was asked: go on after each approval answer
         self._listeners: list[Callable[[], None]] = []  # called after each change (a parent's comparison)
 
@@ -150,6 +150,7 @@ class Controller:
             return None
         self._stop_requested = True
         self._to_end = False
+        self._denied_on_stop = self.pending is not None
         while self.pending is not None:
             # Each denial lets the turn go on to its next call or its end, so history stays whole.
             self.deny(t("ui.stop.denied_on_stop"))
@@ -180,7 +181,7 @@ class Controller:
             return False
         self._gen = self.run.resume()
         self.outcome = self.error = None
-        self._stop_requested = False
+        self._stop_requested = self._denied_on_stop = False
         self.notice = t("ui.notice.resumed")
         self._changed()
         return True
@@ -262,6 +263,10 @@ class Controller:
                 # A hand-written loop that counted fewer tokens than its turns carried (often none): the
                 # end card says what the turns the panel saw used, as the gauge does.
                 event = dataclasses.replace(event, usage=self._yielded()[1])
+            if (
+                isinstance(event, Stopped) and event.cause == "interrupted" and self._denied_on_stop
+            ):  # ended on a denial
+                event = dataclasses.replace(event, reason=t("ui.stop.interrupted_after_denial"))
             self.outcome = event
             self.entries.append(event)
         elif event is not None:
@@ -358,15 +363,7 @@ class Controller:
         return {"turns": turns, "max_turns": max_turns, "tokens": usage.total, "budget": budget, "signature": signature}
 
     def gauge_lines(self) -> list[str]:
-        """The gauges as lines of text. A hand-written loop keeps no signatures: no line for them."""
-        g = self.gauges()
-        turns = f"{g['turns']} / {g['max_turns']}" if g["max_turns"] is not None else str(g["turns"])
-        # separators as the context card prints them: 28,185 is read at a glance, 28185 is counted
-        tokens = f"{g['tokens']:,} / {g['budget']:,}" if g["budget"] is not None else f"{g['tokens']:,}"
-        lines = [f"{t('ui.gauge.turns')}: {turns}", f"{t('ui.gauge.tokens')}: {tokens}"]
-        if self.recorded:
-            lines.append(f"{t('ui.gauge.signature')}: {g['signature'] or t('ui.gauge.none')}")
-        return lines
+        return gauge_lines(self)
 
     def status_text(self) -> str:
         return status_line(self)

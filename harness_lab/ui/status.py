@@ -8,7 +8,7 @@ from ..errors import describe
 from ..events import Finished, Stopped
 from ..text import t
 
-__all__ = ["one_line", "status_line"]
+__all__ = ["gauge_lines", "one_line", "status_line"]
 
 ERROR_CHARS = 200
 
@@ -48,3 +48,15 @@ def _resume_hint(panel: Any, stop: Stopped) -> str:
     if stop.cause == "interrupted" or not panel.resumable:
         return ""
     return t("ui.status.hint_resume")
+
+
+def gauge_lines(panel: Any) -> list[str]:
+    """The gauges as lines of text. A hand-written loop keeps no signatures: no line for them."""
+    g = panel.gauges()
+    turns = f"{g['turns']} / {g['max_turns']}" if g["max_turns"] is not None else str(g["turns"])
+    # separators as the context card prints them: 28,185 is read at a glance, 28185 is counted
+    tokens = f"{g['tokens']:,} / {g['budget']:,}" if g["budget"] is not None else f"{g['tokens']:,}"
+    lines = [f"{t('ui.gauge.turns')}: {turns}", f"{t('ui.gauge.tokens')}: {tokens}"]
+    if panel.recorded:
+        lines.append(f"{t('ui.gauge.signature')}: {g['signature'] or t('ui.gauge.none')}")
+    return lines

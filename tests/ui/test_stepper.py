@@ -173,6 +173,10 @@ def test_stop_while_waiting_denies_first(make_run):
     assert not (run.sandbox / "report.md").exists()
     assert next(iter(s.decisions.values())).allowed is False
     assert s.outcome.cause == "interrupted"
+    # The turn ended on that denial and is in the history: the status says so, not "left out".
+    assert s.outcome.reason == t("ui.stop.interrupted_after_denial") and s.run.state.turns == 1
+    assert s.run.messages[-1]["content"][0]["is_error"]
+    assert s.resume() and s.outcome is None  # and the run goes on from there
 
 
 def test_mimebundle_keeps_the_widget_and_adds_the_transcript(make_run):
