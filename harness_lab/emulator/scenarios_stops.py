@@ -134,6 +134,11 @@ def ijou_desu(request: dict) -> Reply:
     return say(_readme_and_time(request))
 
 
+# The name both editions use: an English reader should not meet romanised Japanese. The first name
+# stays, so a notebook saved before the rename still runs.
+_register("thats_all", "a mid-run response says 'That's all' (以上です) while still calling a tool")(ijou_desu)
+
+
 LONG_TASK_ROUNDS = 12
 
 

@@ -89,8 +89,8 @@ add(
         ),
         "lesson.predict.joiner": ("・", ", "),  # between the names of the numbers still to predict
         "lesson.predict.all_blank": (
-            "△ 予想（{whats}）がまだ空欄なので、答えは伏せておきます。MY_GUESS に数を書いてから、このセルをもう一度実行してください",
-            "[NOTE] No prediction yet ({whats}), so the answer stays hidden. Write your numbers into MY_GUESS, then run this cell again.",
+            "△ 予想（{whats}）がまだ空欄なので、答えは伏せておきます。MY_GUESS に予想を書いてから、このセルをもう一度実行してください",
+            "[NOTE] No prediction yet ({whats}), so the answer stays hidden. Write your guesses into MY_GUESS, then run this cell again.",
         ),
         # hints shared by every piece
         "lesson.todo": ("まだ NotImplementedError のままです", "It still raises NotImplementedError"),

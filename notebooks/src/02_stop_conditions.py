@@ -216,7 +216,7 @@ def by_stop_reason(response, i):  # ○ 正しい停止条件
     return response.stop_reason != "tool_use"
 
 # %% [markdown]
-# **① 本文の文字列で判定する。** 台本 `ijou_desu` のモデルは、「README.md の確認は以上です。」と書きながら、
+# **① 本文の文字列で判定する。** 台本 `thats_all`（「以上です」）のモデルは、「README.md の確認は以上です。」と書きながら、
 # 同じ応答でまだ時刻を調べようとしています。言い回しは状況で変わるので、締めの言葉は完了の印になりません。
 
 # %%
@@ -226,9 +226,9 @@ def by_words(response, i):  # × 言い回しに賭けている
 
 
 print("× 本文の文字列で判定:")
-loop_until(by_words, "ijou_desu", CASES["lesson6"])
+loop_until(by_words, "thats_all", CASES["lesson6"])
 print("○ stop_reason で判定:")
-loop_until(by_stop_reason, "ijou_desu", CASES["lesson6"])
+loop_until(by_stop_reason, "thats_all", CASES["lesson6"])
 
 # %% [markdown]
 # **② カウンターを主な停止条件にする。** 記事の `for i in range(10): ... if i == 9: break` です。台本 `long_task` は

@@ -270,6 +270,8 @@ for scenario in ("interleaved", "redacted_thinking", "refusal"):
 # - コンテキスト編集と圧縮はサーバー側で文脈を軽くする。タスク予算は目安で、止めるのは弁2（`TokenBudget`）
 # - `refusal` は `stop_details` を、`model_context_window_exceeded` と `max_tokens` は途中までの text を、停止メッセージで人に渡す
 #
+# ## 確認問題
+#
 # **問1.** 思考ブロックの本文は空でした。捨ててもよいですか。
 #
 # <details><summary>答え</summary>

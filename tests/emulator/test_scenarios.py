@@ -95,6 +95,7 @@ def test_every_scenario_is_described_and_answers():
         "empty_end_turn",
         "text_and_tool",
         "ijou_desu",
+        "thats_all",
         "long_task",
     } <= set(SCENARIOS)
     for name in SCENARIOS:

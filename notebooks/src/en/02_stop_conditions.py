@@ -215,20 +215,20 @@ def loop_until(is_done, name, prompt):
 def by_stop_reason(response, i):  # right: the correct stop condition
     return response.stop_reason != "tool_use"
 
-# %% [markdown] ja="eb02e24a7c6d"
-# **① Deciding on words in the text.** The model in the `ijou_desu` script writes "That's all for README.md." while,
+# %% [markdown] ja="241aa1089efb"
+# **① Deciding on words in the text.** The model in the `thats_all` script writes "That's all for README.md." while,
 # in the same response, it still reaches for the time. Wording changes with the situation, so a closing phrase is no sign that the work is done.
 
-# %% ja="0b11b6f8ddff"
+# %% ja="2d717c0f7942"
 def by_words(response, i):  # wrong: betting on the wording
     text = hl.text_of(response.content)
     return "That's all" in text or "Got it" in text
 
 
 print("wrong, deciding on words in the text:")
-loop_until(by_words, "ijou_desu", CASES["lesson6"])
+loop_until(by_words, "thats_all", CASES["lesson6"])
 print("right, deciding on stop_reason:")
-loop_until(by_stop_reason, "ijou_desu", CASES["lesson6"])
+loop_until(by_stop_reason, "thats_all", CASES["lesson6"])
 
 # %% [markdown] ja="db21d1a673a0"
 # **② Making a counter the main stop condition.** The article's `for i in range(10): ... if i == 9: break`. The `long_task` script

@@ -166,7 +166,7 @@ def read_in_demo(path):
     try:
         return read_file(path, root=DEMO)
     except OSError as err:
-        raise OSError(f"cannot read {path} ({type(err).__name__})") from None  # named the same way in both editions
+        raise OSError(f"cannot read {path} ({type(err).__name__})") from None  # the OS's own wording would vary; the exception's name does not
 
 
 impls = {"get_time": get_time, "read_file": read_in_demo}

@@ -262,13 +262,15 @@ for scenario in ("interleaved", "redacted_thinking", "refusal"):
     kinds = [[b.type for b in e.response.content] for e in events]
     print(f"{scenario}: content of each turn {kinds} → {type(end).__name__}: {(end.text if isinstance(end, hl.Finished) else end.reason)[:48]}")
 
-# %% [markdown] ja="a7c3ac861ba8"
+# %% [markdown] ja="7ea25aa1914d"
 # ## Summary
 #
 # - The default model puts a thinking block first. Send it back with its `signature`, in the same order: keeping `content` whole is the surest way
 # - Prompt caching is a valve on the price of each turn. Rewrite the prefix, and from that request on the cache is written anew
 # - Context editing and compaction lighten the context on the server. The task budget is a guideline; what stops the run is valve 2 (`TokenBudget`)
 # - Hand the person a stop message: `stop_details` for `refusal`, the text so far for `model_context_window_exceeded` and `max_tokens`
+#
+# ## Check your understanding
 #
 # **Q1.** The thinking block's text was empty. Can you throw the block away?
 #
