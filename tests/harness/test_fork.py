@@ -95,14 +95,19 @@ def test_rerun_runs_the_turns_calls_again_when_the_learner_asks():
     assert len(tools.calls) == 2
 
 
-def test_a_flipped_denial_runs_the_call_that_never_ran():
+def denied_post():
+    """A run whose one call, a POST, a person denied: (its tools, the run, the approval request, its end)."""
     tools = Counting()
     script = [reply("報告します", call("post", url="https://example.com/r")), say("送りました。")]
     run = Run(emulated_client(script), tools.tools, [Approval()])
     gen = run.start("報告を送って")
     request = next(gen)
+    return tools, run, request, drain_from(gen, gen.send(deny("まだ早い")))
+
+
+def test_a_flipped_denial_runs_the_call_that_never_ran():
+    tools, run, request, end = denied_post()
     assert request.name == "post"
-    end = drain_from(gen, gen.send(deny("まだ早い")))
     assert tools.calls == [] and isinstance(end, Finished)
     denied = run.state.laps[0].results[0]
     assert denied["is_error"]
@@ -123,12 +128,7 @@ def test_a_flipped_denial_runs_the_call_that_never_ran():
 
 
 def test_a_kept_denial_with_an_edited_text_stays_a_refusal():
-    tools = Counting()
-    script = [reply("報告します", call("post", url="https://example.com/r")), say("送りました。")]
-    run = Run(emulated_client(script), tools.tools, [Approval()])
-    gen = run.start("報告を送って")
-    request = next(gen)
-    drain_from(gen, gen.send(deny("まだ早い")))
+    tools, run, request, _ = denied_post()
     reworded = "今はだめです: 上長の承認が先です"
     fork = run.fork(at=1, results={request.tool_use_id: reworded})
     drain(fork.resume())
