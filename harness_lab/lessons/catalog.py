@@ -226,6 +226,14 @@ add(
             "tool_use が {uses} 個なのに、結果が {results} 個です。content[1] のように1つだけ取り出さず、for で全部の tool_use に答えてから（return はループの外で）返します",
             "{uses} tool_use blocks but {results} results; do not take one block (content[1]): answer every tool_use in a for loop and return after it, outside the loop",
         ),
+        "lesson.l2.run_tools.by_name": (
+            "tool_use が {uses} 個なのに、結果が {results} 個で、残ったのは最後の呼び出しの結果だけです。結果をツール名をキーにした辞書に入れていませんか。同じツールの2回目の呼び出しが、1回目の結果を上書きします。結果はリストに、tool_use 1つにつき1つ append します",
+            "{uses} tool_use blocks but {results} results, and only the last call's is left: are the results kept in a dict keyed by tool name? The second call of the same tool overwrites the first one's result. Append one result per tool_use to a list",
+        ),
+        "lesson.l2.run_tools.one_dict": (
+            "返したリストの中で、同じ辞書が何度も出てきます。結果の辞書をループの外で1つだけ作り、中身を書き換えては append しています（すべての結果が最後の呼び出しの中身になります）。結果の辞書は、tool_use ごとにループの中で新しく作ります",
+            "The list it returned holds the same dict more than once: one result dict made outside the loop, refilled and appended for every call (every result ends up as the last call's). Make a new result dict for each tool_use, inside the loop",
+        ),
         "lesson.l2.run_tools.text_in_results": (
             "返したリストに text ブロックが混ざっています。run_tools が返すのは tool_result だけです（text を結果より前に置くと、API が 400 を返します）",
             "The list it returned holds a text block; run_tools returns tool_results only (text before the results gets a 400 from the API)",

@@ -217,6 +217,14 @@ add(
             "最後の応答のトークンが数えられないまま（{used}）、予算 {budget} を越えて回りました。応答を数えるのが一周遅れで、弁2 が見たあとに足しています。client.messages.create(...) の直後に tokens_used を足します",
             "The latest response's tokens were never counted ({used}), and it went past the budget of {budget}: each response is counted a lap late, after valve 2 looks. Add to tokens_used right after each client.messages.create(...)",
         ),
+        "lesson.l6.run_agent.budget_cache_twice": (
+            "tokens_used は {used} でしたが、API が数えたのは {total} トークンです。キャッシュ書き込みとキャッシュ読み込みの {cached} トークンを2回足しています。input_tokens はキャッシュされなかった分だけなので、応答ごとに input_tokens + cache_creation_input_tokens + cache_read_input_tokens + output_tokens を1回ずつ足します。2回数えると、弁2 は予算より早く止めます",
+            "tokens_used was {used}, but the API billed {total} tokens: the {cached} tokens of cache writes and cache reads are added twice. input_tokens is the uncached part only, so add input_tokens + cache_creation_input_tokens + cache_read_input_tokens + output_tokens once each after every response; counted twice, valve 2 stops before the budget is reached",
+        ),
+        "lesson.l6.run_agent.budget_overcounted": (
+            "tokens_used は {used} でしたが、API が数えたのは {total} トークンで、{extra} トークン多く数えています。同じトークンを2回足していませんか。cache_creation（5分・1時間の内訳）は cache_creation_input_tokens と同じトークンの内訳です。応答ごとに input_tokens + cache_creation_input_tokens + cache_read_input_tokens + output_tokens を1回ずつ足します",
+            "tokens_used was {used}, but the API billed {total} tokens: {extra} tokens too many, some counted twice. cache_creation (the 5-minute and 1-hour breakdown) splits the same tokens as cache_creation_input_tokens; add input_tokens + cache_creation_input_tokens + cache_read_input_tokens + output_tokens once each after every response",
+        ),
         "lesson.l6.run_agent.budget_cache_omitted": (
             "tokens_used は {used} でしたが、キャッシュ書き込みとキャッシュ読み込みの {cached} トークンが入っていません（使ったのは合わせて {total} トークン）。プロンプトキャッシュを使うと、履歴の大半は input_tokens ではなく cache_creation_input_tokens と cache_read_input_tokens に数えられます。応答ごとに input_tokens + cache_creation_input_tokens + cache_read_input_tokens + output_tokens を足します（None なら 0 として）",
             "tokens_used was {used}, leaving out {cached} tokens of cache writes and cache reads ({total} tokens were used in all): with prompt caching, most of the history is counted in cache_creation_input_tokens and cache_read_input_tokens, not input_tokens. Add input_tokens + cache_creation_input_tokens + cache_read_input_tokens + output_tokens after each response (a None counts as 0)",

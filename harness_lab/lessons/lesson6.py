@@ -16,7 +16,7 @@ from ..model import DEFAULT_MODEL
 from ..text import in_language
 from . import english
 from .checking import Miss, Piece, Point
-from .diagnosis import compare, learner_end, package_end
+from .diagnosis import Ending, compare, learner_end, package_end
 from .lesson3 import next_step
 from .lesson4 import signature_of
 from .lesson5 import run_tool_uses
@@ -159,7 +159,31 @@ def _budget_holds(fn) -> Miss | None:
     want = package_end(_burning, budget=exact)
     if mine.miss is None and want.cause == "token_budget" and mine.requests > want.requests:
         return Miss("lesson.l6.run_agent.budget_reached", {"budget": exact})
-    return compare(mine, want, budget=exact)
+    return compare(mine, want, budget=exact) or _every_token_once(free)
+
+
+def _every_token_once(free: Ending) -> Miss | None:
+    """The whole run's count against what the API billed, once the learner caches: the budgets above are
+    crossed after two responses, before the first cache read, so a count that adds the cache twice (or
+    cache writes alone) still stops there, and would stop a longer run too early (or too late)."""
+    cached = sum(free.cached)
+    if not cached or not isinstance(free.reported, int) or free.miss is not None:
+        return None
+    billed = sum(i + o for i, o in free.usage)
+    total = billed + cached
+    if billed <= free.reported < total:
+        return Miss(
+            "lesson.l6.run_agent.budget_cache_omitted",
+            {"used": free.reported, "cached": total - free.reported, "total": total},
+        )
+    if free.reported == total + cached:
+        return Miss("lesson.l6.run_agent.budget_cache_twice", {"used": free.reported, "total": total, "cached": cached})
+    if free.reported > total:
+        return Miss(
+            "lesson.l6.run_agent.budget_overcounted",
+            {"used": free.reported, "total": total, "extra": free.reported - total},
+        )
+    return None
 
 
 def _stops_spinning(fn) -> Miss | None:
