@@ -143,6 +143,10 @@ add(
             "The check's process died (too much memory, say)",
         ),
         "lesson.runaway": ("止まらないまま、確認の上限に達しました", "It ran on until the check's limit"),
+        "lesson.history_trimmed": (
+            "モデルへのリクエストが {count} 回を超えても止まりませんでした。送った履歴が前のリクエストより短いか、先頭のユーザーの質問が抜けています（messages[-2:] のような切り詰め）。モデルは送られた履歴しか見ないので、自分が前のターンで何をしたかが分からず、同じことを頼み続けます。messages は切り詰めず、毎回まるごと送ります",
+            "More than {count} requests and the loop did not stop: a request carried a shorter history than the one before it, or lost the user's question at its head (a slice such as messages[-2:]). The model sees only the history it is sent, so it cannot tell what it did in earlier turns and keeps asking; send the whole messages list every time, never a slice of it",
+        ),
         "lesson.runaway_requests": (
             "モデルへのリクエストが {count} 回を超えても止まりませんでした。ループが止まる条件は、ループの中で変わっていますか",
             "More than {count} model requests and still going. Does anything inside the loop change its condition?",

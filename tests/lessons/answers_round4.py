@@ -5,7 +5,8 @@ run_tools: results sorted (by city) or walked through a set of ids came back in 
 probe's two calls, so a sort passed always and a set half the time; a dict keyed by tool name and one
 result dict reused were named as other causes. next_step: an end_turn with no blocks at all was never
 asked about. run_agent (lesson 6) with prompt caching: every budget probe was crossed before the first
-cache read, so counting the cache twice, or cache writes alone, passed.
+cache read, so counting the cache twice, or cache writes alone, passed. run_agent (lesson 2) sending only
+the last two messages ran away and was told its loop condition never changes.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import json
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 
+from harness_lab.lessons.lesson2 import run_tools
 from tests.lessons.answers6 import RIGHT_RUN_AGENT
 from tests.lessons.answers_reuse import ADD, CACHED, CREATE
 
@@ -64,12 +66,23 @@ def step_resends_an_empty_answer(response):  # "nothing came back, ask again"
     return "stop"
 
 
+def agent_sends_the_last_two(client, user_input, tools, impls):  # "only the latest turn, to save tokens"
+    messages = [{"role": "user", "content": user_input}]
+    response = client.messages.create(model="claude-sonnet-5", max_tokens=1024, tools=tools, messages=messages)
+    while response.stop_reason == "tool_use":
+        messages.append({"role": "assistant", "content": response.content})
+        messages.append({"role": "user", "content": run_tools(response.content, impls)})
+        response = client.messages.create(model="claude-sonnet-5", max_tokens=1024, tools=tools, messages=messages[-2:])
+    return "".join(b.text for b in response.content if b.type == "text")
+
+
 WRONG_ROUND4 = [
     ("run_tools", tools_sorted_by_input, 1, "lesson.l2.run_tools.order"),
     ("run_tools", tools_through_a_set, 1, "lesson.l2.run_tools.order"),
     ("run_tools", tools_keyed_by_name, 1, "lesson.l2.run_tools.by_name"),
     ("run_tools", tools_one_result_dict, 1, "lesson.l2.run_tools.one_dict"),
     ("next_step", step_resends_an_empty_answer, 2, "lesson.l3.next_step.empty_end_turn"),
+    ("run_agent", agent_sends_the_last_two, 2, "lesson.history_trimmed"),
 ]
 
 
