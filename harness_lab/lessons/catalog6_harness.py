@@ -83,6 +83,10 @@ add(
             "max_tokens で途中で切れた write_file を、実行しようとしました。回るのは next_step が run_tools か resend のときだけです",
             "It tried to run a write_file cut off at max_tokens; go on only when next_step says run_tools or resend",
         ),
+        "lesson.l6.run_agent.went_on_after_cut": (
+            'max_tokens で切れた応答のあとも、ループを続けてモデルにもう一度送りました（リクエスト {requests} 回）。回るのは next_step が run_tools か resend のときだけです。while response.stop_reason != "end_turn" のような条件では、max_tokens や refusal でも回り続けます',
+            'After a response cut at max_tokens the loop went on and asked the model again ({requests} requests); go on only when next_step says run_tools or resend. A condition such as while response.stop_reason != "end_turn" keeps going on max_tokens and refusal too',
+        ),
         "lesson.l6.run_agent.max_tokens": (
             'max_tokens で切れた応答のあと、{got} で終わりました。next_step が "stop" なら return lessons.stopped(response.stop_reason, 停止メッセージ, turns, tokens_used) で止めます',
             'After a response cut at max_tokens it ended with {got}; when next_step says "stop", return lessons.stopped(response.stop_reason, message, turns, tokens_used)',

@@ -255,11 +255,13 @@ def _decides_by_next_step(fn) -> Miss | None:
         return Miss("lesson.l6.run_agent.pause_turn")
     if not mine.whole:
         return Miss("lesson.l2.run_agent.not_whole")
-    mine, rec, _ = learner_end(fn, _cut_off, decide=lambda name, given: True)  # a yes: only the loop can refuse
-    if mine.miss is not None:
-        return mine.miss
+    mine, rec, emulator = learner_end(fn, _cut_off, decide=lambda name, given: True)  # a yes: only the loop can refuse
     if rec.asked("write_file") or rec.ran("write_file"):
         return Miss("lesson.l6.run_agent.ran_cut_call")
+    if len(emulator.requests) > 1:  # sent again after max_tokens (a loop on "not end_turn"): the 400 is its symptom
+        return Miss("lesson.l6.run_agent.went_on_after_cut", {"requests": len(emulator.requests)})
+    if mine.miss is not None:
+        return mine.miss
     if mine.cause != "max_tokens":
         return Miss("lesson.l6.run_agent.max_tokens", {"got": mine.cause})
     return None

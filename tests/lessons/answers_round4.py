@@ -6,7 +6,8 @@ probe's two calls, so a sort passed always and a set half the time; a dict keyed
 result dict reused were named as other causes. next_step: an end_turn with no blocks at all was never
 asked about. run_agent (lesson 6) with prompt caching: every budget probe was crossed before the first
 cache read, so counting the cache twice, or cache writes alone, passed. run_agent (lesson 2) sending only
-the last two messages ran away and was told its loop condition never changes.
+the last two messages ran away and was told its loop condition never changes. run_agent (lesson 6) looping
+until end_turn sent a cut-off answer again and was shown only the API's 400.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 
 from harness_lab.lessons.lesson2 import run_tools
-from tests.lessons.answers6 import RIGHT_RUN_AGENT
+from tests.lessons.answers6 import RIGHT_RUN_AGENT, variant
 from tests.lessons.answers_reuse import ADD, CACHED, CREATE
 
 
@@ -135,7 +136,15 @@ def _cached_counting(add: str) -> str:
     return RIGHT_RUN_AGENT.replace(CREATE, CACHED).replace(ADD, add)
 
 
+# The article's loop on "not end_turn": a pause is sent back right, but a cut-off answer is sent again too.
+UNTIL_END_TURN = variant(
+    ('    while step in ("run_tools", "resend"):', '    while response.stop_reason != "end_turn":'),
+    ('        if step == "run_tools":', '        if response.stop_reason == "tool_use":'),
+    ('    if step == "finish":', '    if response.stop_reason == "end_turn":'),
+)
+
 WRONG_RUN_AGENT_ROUND4 = [
+    (UNTIL_END_TURN, 2, "lesson.l6.run_agent.went_on_after_cut"),
     (_cached_counting(f"{USAGE} + 2 * ({WRITES} + {READS})"), 4, "lesson.l6.run_agent.budget_cache_twice"),
     (_cached_counting(f"{USAGE} + {WRITES}"), 4, "lesson.l6.run_agent.budget_cache_omitted"),
     (  # the breakdown in cache_creation added on top of the total it splits
