@@ -231,8 +231,8 @@ add(
             "{uses} tool_use blocks but {results} results; do not take one block (content[1]): answer every tool_use in a for loop and return after it, outside the loop",
         ),
         "lesson.l2.run_tools.by_name": (
-            "tool_use が {uses} 個なのに、結果が {results} 個で、残ったのは最後の呼び出しの結果だけです。結果をツール名をキーにした辞書に入れていませんか。同じツールの2回目の呼び出しが、1回目の結果を上書きします。結果はリストに、tool_use 1つにつき1つ append します",
-            "{uses} tool_use blocks but {results} results, and only the last call's is left: are the results kept in a dict keyed by tool name? The second call of the same tool overwrites the first one's result. Append one result per tool_use to a list",
+            "tool_use が {uses} 個なのに、結果が {results} 個で、残ったのは最後の呼び出しの結果だけです。後の結果が前の結果を上書きしています: ツール名をキーにした辞書に入れる（同じツールの2回目が1回目を消す）か、ループの中で results = [...] と作り直していませんか。結果はループの外で作った1つのリストに、tool_use 1つにつき1つ append します",
+            "{uses} tool_use blocks but {results} results, and only the last call's is left: each result overwrote the one before. Are the results kept in a dict keyed by tool name (the second call of a tool replaces the first), or is results = [...] made anew inside the loop? Append one result per tool_use to one list made before the loop",
         ),
         "lesson.l2.run_tools.one_dict": (
             "返したリストの中で、同じ辞書が何度も出てきます。結果の辞書をループの外で1つだけ作り、中身を書き換えては append しています（すべての結果が最後の呼び出しの中身になります）。結果の辞書は、tool_use ごとにループの中で新しく作ります",

@@ -47,6 +47,13 @@ def tools_keyed_by_name(content, impls):  # a second call of the same tool overw
     return list(by_name.values())
 
 
+def tools_last_only(content, impls):  # the list made anew on every lap: only the last call's result is left
+    for block in content:
+        if block.type == "tool_use":
+            results = [_result(block, impls)]
+    return results
+
+
 def tools_one_result_dict(content, impls):  # one dict refilled and appended for every call
     results, result = [], {"type": "tool_result"}
     for block in content:
@@ -81,6 +88,8 @@ WRONG_ROUND4 = [
     ("run_tools", tools_sorted_by_input, 1, "lesson.l2.run_tools.order"),
     ("run_tools", tools_through_a_set, 1, "lesson.l2.run_tools.order"),
     ("run_tools", tools_keyed_by_name, 1, "lesson.l2.run_tools.by_name"),
+    ("run_tools", tools_keyed_by_name, 3, "lesson.l2.run_tools.by_name"),
+    ("run_tools", tools_last_only, 2, "lesson.l2.run_tools.by_name"),
     ("run_tools", tools_one_result_dict, 1, "lesson.l2.run_tools.one_dict"),
     ("next_step", step_resends_an_empty_answer, 2, "lesson.l3.next_step.empty_end_turn"),
     ("run_agent", agent_sends_the_last_two, 2, "lesson.history_trimmed"),
