@@ -129,6 +129,10 @@ add(
             "ツール {rounds} ターン・リクエスト {requests} 回で止まりました（上限どおりなら {want_rounds} ターン・{want_requests} 回）。turns += 1 の後で問うと、1ターン早く止まります。手前で問います",
             "It stopped after {rounds} tool turns and {requests} requests (the limit means {want_rounds} and {want_requests}): asking after turns += 1 stops one turn early; ask before it",
         ),
+        "lesson.l6.run_agent.budget_after_answer": (
+            "予算 {budget} を超えたのは答えの応答でしたが、弁2（トークン予算）が止めて、答えを捨てました。答えはもう受け取って払った後で、止める次の一周はありません。弁2 は応答を受け取った直後ではなく、次の一周に入る前（ループの先頭）に尋ねます",
+            "The response that crossed the budget of {budget} was the answer, yet valve 2 (token budget) stopped the run and threw the answer away. It had already come and been paid for, and there was no next lap to stop; valve 2 asks before the next lap (at the top of the loop), not right after a response",
+        ),
         "lesson.l6.run_agent.limit_after_answer": (
             "ツール {turns} ターンのあと、上限 3 ちょうどで答えが出たのに、弁1（最大ターン数）が止めました。弁1 は答えを受け取ったあとではなく、次の一周に入る前（ループの先頭）に尋ねます",
             "The answer came after {turns} tool turns, right at the limit of 3, yet valve 1 (max turns) stopped the run; valve 1 asks before the next lap (at the top of the loop), not after the answer has come",

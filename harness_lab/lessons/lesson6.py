@@ -159,7 +159,20 @@ def _budget_holds(fn) -> Miss | None:
     want = package_end(_burning, budget=exact)
     if mine.miss is None and want.cause == "token_budget" and mine.requests > want.requests:
         return Miss("lesson.l6.run_agent.budget_reached", {"budget": exact})
-    return compare(mine, want, budget=exact) or _every_token_once(free)
+    return compare(mine, want, budget=exact) or _every_token_once(free) or _answer_over_budget(fn)
+
+
+def _answer_over_budget(fn) -> Miss | None:
+    """A task whose answer is the response that crosses the budget: the answer is paid for and there is no
+    next lap to stop, so it finishes (valve 2 asks at the top of the loop, as valve 1 does, not after a response)."""
+    free, _, _ = learner_end(fn, _normal_task)
+    if free.miss is not None or len(free.usage) != 3:
+        return None  # a loop that breaks on the normal task is named by point 1
+    budget = sum(sum(pair) for pair in free.usage[:2]) + sum(free.cached[:2]) + 1
+    mine, _, _ = learner_end(fn, _normal_task, budget=budget)
+    if mine.miss is None and mine.cause == "token_budget" and mine.requests == 3:
+        return Miss("lesson.l6.run_agent.budget_after_answer", {"budget": budget})
+    return compare(mine, package_end(_normal_task, budget=budget), budget=budget)
 
 
 def _every_token_once(free: Ending) -> Miss | None:

@@ -7,7 +7,8 @@ result dict reused were named as other causes. next_step: an end_turn with no bl
 asked about. run_agent (lesson 6) with prompt caching: every budget probe was crossed before the first
 cache read, so counting the cache twice, or cache writes alone, passed. run_agent (lesson 2) sending only
 the last two messages ran away and was told its loop condition never changes. run_agent (lesson 6) looping
-until end_turn sent a cut-off answer again and was shown only the API's 400.
+until end_turn sent a cut-off answer again and was shown only the API's 400; one asking valve 2 right after
+each response threw away an answer that crossed the budget, and passed.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 
 from harness_lab.lessons.lesson2 import run_tools
-from tests.lessons.answers6 import RIGHT_RUN_AGENT, variant
+from tests.lessons.answers6 import RIGHT_RUN_AGENT, VALVE_2, variant
 from tests.lessons.answers_reuse import ADD, CACHED, CREATE
 
 
@@ -152,7 +153,13 @@ UNTIL_END_TURN = variant(
     ('    if step == "finish":', '    if response.stop_reason == "end_turn":'),
 )
 
+# Valve 2 asked right after each response, not at the top of the next lap: an answer that crosses the
+# budget is thrown away, as valve 1 asked after the answer throws it away.
+SPENT = "        tokens_used += response.usage.input_tokens + response.usage.output_tokens\n"
+BUDGET_AFTER_RESPONSE = variant((VALVE_2, ""), (SPENT + "        step", SPENT + VALVE_2 + "        step"))
+
 WRONG_RUN_AGENT_ROUND4 = [
+    (BUDGET_AFTER_RESPONSE, 4, "lesson.l6.run_agent.budget_after_answer"),
     (UNTIL_END_TURN, 2, "lesson.l6.run_agent.went_on_after_cut"),
     (_cached_counting(f"{USAGE} + 2 * ({WRITES} + {READS})"), 4, "lesson.l6.run_agent.budget_cache_twice"),
     (_cached_counting(f"{USAGE} + {WRITES}"), 4, "lesson.l6.run_agent.budget_cache_omitted"),
