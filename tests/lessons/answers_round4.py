@@ -8,7 +8,8 @@ asked about. run_agent (lesson 6) with prompt caching: every budget probe was cr
 cache read, so counting the cache twice, or cache writes alone, passed. run_agent (lesson 2) sending only
 the last two messages ran away and was told its loop condition never changes. run_agent (lesson 6) looping
 until end_turn sent a cut-off answer again and was shown only the API's 400; one asking valve 2 right after
-each response threw away an answer that crossed the budget, and passed.
+each response threw away an answer that crossed the budget, and passed. stop_message: the probe's cut-off
+text was one block, so keeping the first text block alone passed.
 """
 
 from __future__ import annotations
@@ -85,6 +86,23 @@ def agent_sends_the_last_two(client, user_input, tools, impls):  # "only the lat
     return "".join(b.text for b in response.content if b.type == "text")
 
 
+def _refusal_said(response):
+    details = response.stop_details
+    category = (details.category if details else None) or "分類なし"
+    return f"断られました（{category}）: {(details.explanation if details else None) or '説明なし'}"
+
+
+def stop_first_text_block(response):  # the first text block taken for all that was written
+    text = next((b.text for b in response.content if b.type == "text"), "")
+    if response.stop_reason == "refusal":
+        return _refusal_said(response)
+    if response.stop_reason == "max_tokens":
+        return f"max_tokens で切れました: {text}"
+    if response.stop_reason == "model_context_window_exceeded":
+        return f"コンテキストが一杯で切れました: {text}"
+    return None
+
+
 WRONG_ROUND4 = [
     ("run_tools", tools_sorted_by_input, 1, "lesson.l2.run_tools.order"),
     ("run_tools", tools_through_a_set, 1, "lesson.l2.run_tools.order"),
@@ -94,6 +112,7 @@ WRONG_ROUND4 = [
     ("run_tools", tools_one_result_dict, 1, "lesson.l2.run_tools.one_dict"),
     ("next_step", step_resends_an_empty_answer, 2, "lesson.l3.next_step.empty_end_turn"),
     ("run_agent", agent_sends_the_last_two, 2, "lesson.history_trimmed"),
+    ("stop_message", stop_first_text_block, 3, "lesson.l7.stop_message.lost_text"),
 ]
 
 
@@ -131,7 +150,20 @@ def tools_right_recursive(content, impls):
     return [] if not calls else [_result(calls[0], impls), *tools_right_recursive(calls[1:], impls)]
 
 
+def stop_right_lines(response):  # the text blocks joined with newlines, the reason on a line of its own
+    text = "\n".join(b.text for b in response.content if b.type == "text")
+    match response.stop_reason:
+        case "refusal":
+            return _refusal_said(response)
+        case "max_tokens":
+            return f"max_tokens に達して途中で切れました:\n{text}"
+        case "model_context_window_exceeded":
+            return f"コンテキストウィンドウが一杯で切れました:\n{text}"
+    return None
+
+
 RIGHT_ROUND4 = [
+    ("stop_message", stop_right_lines),
     ("run_tools", tools_right_dataclass_match),
     ("run_tools", tools_right_in_threads),
     ("run_tools", tools_right_recursive),
