@@ -355,4 +355,6 @@ def _criterion3(learner: Callable[[], tuple], timeout: float) -> Check:
         return broken
     if not again.value["returned"] or said("answer") not in again.value["returned"]:
         return Check.fail(3, title, "grade.l2.c3.count_kept", n=n, shown=again.value["shown"])
+    if again.value.get("asked", 0) > 1:
+        return Check.fail(3, title, "grade.l2.c3.history_kept", times=again.value["asked"])
     return Check(3, title, True, warning=note)

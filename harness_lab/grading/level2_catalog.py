@@ -204,6 +204,10 @@ add(
             'ran that call and went on. A call cut off may hold half its input: go on only while stop_reason is "tool_use", '
             "not whenever the content holds a tool_use block.",
         ),
+        "grade.l2.c3.history_kept": (
+            "同じタスクを同じカーネルで2回続けて走らせると、2回目のリクエストにユーザーの依頼が {times} 回入っていました。前の実行の会話が持ち越されています。messages を run_agent の外（グローバル変数や、既定値の引数）に置いていませんか。履歴は実行のたびに積み上がり、送るトークンも増え続けます。messages = [...] は run_agent の中で、呼ばれるたびに作ります",
+            "Run twice in the same kernel, the second run's request carried the user's task {times} times: the earlier run's conversation came along. Is messages kept outside run_agent (a global, or a default argument)? The history then piles up run after run, and so do the tokens sent. Create messages = [...] inside run_agent, on every call.",
+        ),
         "grade.l2.c3.count_kept": (
             "ちょうど {n} ターンで答えるタスクを同じカーネルで2回続けて走らせると、2回目は答えずに {shown} で終わりました。ターン数を run_agent の外（グローバル変数や、既定値の引数）で数えていませんか。turns = 0 は run_agent の中で、呼ばれるたびに作ります",
             "Run twice in the same kernel, a task that answers after exactly {n} turns ended the second time with {shown}, not the answer. Is the turn count kept outside run_agent (a global, or a default argument)? Set turns = 0 inside run_agent, on every call.",

@@ -143,7 +143,25 @@ class _Scene:
         returned, shown = seen["returned"], seen["shown"]
         if not (returned is None or type(returned) is str) or type(shown) is not str:
             raise TypeError("not what the grader's child sends")
-        return {"returned": returned, "shown": shown, **self.counts()}
+        return {"returned": returned, "shown": shown, "asked": self.asked(), **self.counts()}
+
+    def asked(self) -> int:
+        """The most times one request carried the task as a user message: more than once, the history of an
+        earlier run came along (a messages list kept outside run_agent)."""
+        task = said("task")
+
+        def is_task(content: Any) -> bool:
+            if isinstance(content, list) and len(content) == 1 and isinstance(content[0], dict):
+                content = content[0].get("text")
+            return content == task
+
+        return max(
+            (
+                sum(1 for m in r.get("messages", []) if m.get("role") == "user" and is_task(m.get("content")))
+                for r in self.emulator.requests
+            ),
+            default=0,
+        )
 
     def counts(self) -> dict:
         return {"calls": len(self.emulator.requests), "rounds": len(self.turns), "runs": self.runs}

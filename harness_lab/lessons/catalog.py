@@ -143,6 +143,10 @@ add(
             "The check's process died (too much memory, say)",
         ),
         "lesson.runaway": ("止まらないまま、確認の上限に達しました", "It ran on until the check's limit"),
+        "lesson.history_trimmed": (
+            "モデルへのリクエストが {count} 回を超えても止まりませんでした。送った履歴が前のリクエストより短いか、先頭のユーザーの質問が抜けています（messages[-2:] のような切り詰め）。モデルは送られた履歴しか見ないので、自分が前のターンで何をしたかが分からず、同じことを頼み続けます。messages は切り詰めず、毎回まるごと送ります",
+            "More than {count} requests and the loop did not stop: a request carried a shorter history than the one before it, or lost the user's question at its head (a slice such as messages[-2:]). The model sees only the history it is sent, so it cannot tell what it did in earlier turns and keeps asking; send the whole messages list every time, never a slice of it",
+        ),
         "lesson.runaway_requests": (
             "モデルへのリクエストが {count} 回を超えても止まりませんでした。ループが止まる条件は、ループの中で変わっていますか",
             "More than {count} model requests and still going. Does anything inside the loop change its condition?",
@@ -225,6 +229,14 @@ add(
         "lesson.l2.run_tools.too_few": (
             "tool_use が {uses} 個なのに、結果が {results} 個です。content[1] のように1つだけ取り出さず、for で全部の tool_use に答えてから（return はループの外で）返します",
             "{uses} tool_use blocks but {results} results; do not take one block (content[1]): answer every tool_use in a for loop and return after it, outside the loop",
+        ),
+        "lesson.l2.run_tools.by_name": (
+            "tool_use が {uses} 個なのに、結果が {results} 個で、残ったのは最後の呼び出しの結果だけです。後の結果が前の結果を上書きしています: ツール名をキーにした辞書に入れる（同じツールの2回目が1回目を消す）か、ループの中で results = [...] と作り直していませんか。結果はループの外で作った1つのリストに、tool_use 1つにつき1つ append します",
+            "{uses} tool_use blocks but {results} results, and only the last call's is left: each result overwrote the one before. Are the results kept in a dict keyed by tool name (the second call of a tool replaces the first), or is results = [...] made anew inside the loop? Append one result per tool_use to one list made before the loop",
+        ),
+        "lesson.l2.run_tools.one_dict": (
+            "返したリストの中で、同じ辞書が何度も出てきます。結果の辞書をループの外で1つだけ作り、中身を書き換えては append しています（すべての結果が最後の呼び出しの中身になります）。結果の辞書は、tool_use ごとにループの中で新しく作ります",
+            "The list it returned holds the same dict more than once: one result dict made outside the loop, refilled and appended for every call (every result ends up as the last call's). Make a new result dict for each tool_use, inside the loop",
         ),
         "lesson.l2.run_tools.text_in_results": (
             "返したリストに text ブロックが混ざっています。run_tools が返すのは tool_result だけです（text を結果より前に置くと、API が 400 を返します）",

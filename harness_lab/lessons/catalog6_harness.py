@@ -83,6 +83,10 @@ add(
             "max_tokens で途中で切れた write_file を、実行しようとしました。回るのは next_step が run_tools か resend のときだけです",
             "It tried to run a write_file cut off at max_tokens; go on only when next_step says run_tools or resend",
         ),
+        "lesson.l6.run_agent.went_on_after_cut": (
+            'max_tokens で切れた応答のあとも、ループを続けてモデルにもう一度送りました（リクエスト {requests} 回）。回るのは next_step が run_tools か resend のときだけです。while response.stop_reason != "end_turn" のような条件では、max_tokens や refusal でも回り続けます',
+            'After a response cut at max_tokens the loop went on and asked the model again ({requests} requests); go on only when next_step says run_tools or resend. A condition such as while response.stop_reason != "end_turn" keeps going on max_tokens and refusal too',
+        ),
         "lesson.l6.run_agent.max_tokens": (
             'max_tokens で切れた応答のあと、{got} で終わりました。next_step が "stop" なら return lessons.stopped(response.stop_reason, 停止メッセージ, turns, tokens_used) で止めます',
             'After a response cut at max_tokens it ended with {got}; when next_step says "stop", return lessons.stopped(response.stop_reason, message, turns, tokens_used)',
@@ -124,6 +128,10 @@ add(
         "lesson.l6.run_agent.after_increment": (
             "ツール {rounds} ターン・リクエスト {requests} 回で止まりました（上限どおりなら {want_rounds} ターン・{want_requests} 回）。turns += 1 の後で問うと、1ターン早く止まります。手前で問います",
             "It stopped after {rounds} tool turns and {requests} requests (the limit means {want_rounds} and {want_requests}): asking after turns += 1 stops one turn early; ask before it",
+        ),
+        "lesson.l6.run_agent.budget_after_answer": (
+            "予算 {budget} を超えたのは答えの応答でしたが、弁2（トークン予算）が止めて、答えを捨てました。答えはもう受け取って払った後で、止める次の一周はありません。弁2 は応答を受け取った直後ではなく、次の一周に入る前（ループの先頭）に尋ねます",
+            "The response that crossed the budget of {budget} was the answer, yet valve 2 (token budget) stopped the run and threw the answer away. It had already come and been paid for, and there was no next lap to stop; valve 2 asks before the next lap (at the top of the loop), not right after a response",
         ),
         "lesson.l6.run_agent.limit_after_answer": (
             "ツール {turns} ターンのあと、上限 3 ちょうどで答えが出たのに、弁1（最大ターン数）が止めました。弁1 は答えを受け取ったあとではなく、次の一周に入る前（ループの先頭）に尋ねます",
@@ -216,6 +224,14 @@ add(
         "lesson.l6.run_agent.budget_counted_late": (
             "最後の応答のトークンが数えられないまま（{used}）、予算 {budget} を越えて回りました。応答を数えるのが一周遅れで、弁2 が見たあとに足しています。client.messages.create(...) の直後に tokens_used を足します",
             "The latest response's tokens were never counted ({used}), and it went past the budget of {budget}: each response is counted a lap late, after valve 2 looks. Add to tokens_used right after each client.messages.create(...)",
+        ),
+        "lesson.l6.run_agent.budget_cache_twice": (
+            "tokens_used は {used} でしたが、API が数えたのは {total} トークンです。キャッシュ書き込みとキャッシュ読み込みの {cached} トークンを2回足しています。input_tokens はキャッシュされなかった分だけなので、応答ごとに input_tokens + cache_creation_input_tokens + cache_read_input_tokens + output_tokens を1回ずつ足します。2回数えると、弁2 は予算より早く止めます",
+            "tokens_used was {used}, but the API billed {total} tokens: the {cached} tokens of cache writes and cache reads are added twice. input_tokens is the uncached part only, so add input_tokens + cache_creation_input_tokens + cache_read_input_tokens + output_tokens once each after every response; counted twice, valve 2 stops before the budget is reached",
+        ),
+        "lesson.l6.run_agent.budget_overcounted": (
+            "tokens_used は {used} でしたが、API が数えたのは {total} トークンで、{extra} トークン多く数えています。同じトークンを2回足していませんか。cache_creation（5分・1時間の内訳）は cache_creation_input_tokens と同じトークンの内訳です。応答ごとに input_tokens + cache_creation_input_tokens + cache_read_input_tokens + output_tokens を1回ずつ足します",
+            "tokens_used was {used}, but the API billed {total} tokens: {extra} tokens too many, some counted twice. cache_creation (the 5-minute and 1-hour breakdown) splits the same tokens as cache_creation_input_tokens; add input_tokens + cache_creation_input_tokens + cache_read_input_tokens + output_tokens once each after every response",
         ),
         "lesson.l6.run_agent.budget_cache_omitted": (
             "tokens_used は {used} でしたが、キャッシュ書き込みとキャッシュ読み込みの {cached} トークンが入っていません（使ったのは合わせて {total} トークン）。プロンプトキャッシュを使うと、履歴の大半は input_tokens ではなく cache_creation_input_tokens と cache_read_input_tokens に数えられます。応答ごとに input_tokens + cache_creation_input_tokens + cache_read_input_tokens + output_tokens を足します（None なら 0 として）",

@@ -91,6 +91,8 @@ SAID = {
         "tokyo_next": "次は東京です。",
         "both": "2つ調べます。",
         "answer": "大阪は21°Cで晴れ、東京は17°Cでくもりです。",
+        "four": "東京と大阪を、2回ずつ調べます。",
+        "four_again": "もう一度、2回ずつ",
     },
     "en": {
         "osaka": "Osaka",
@@ -104,6 +106,8 @@ SAID = {
         "tokyo_next": "Now Tokyo.",
         "both": "I'll check both.",
         "answer": "Osaka is 21°C and sunny, Tokyo is 17°C and cloudy.",
+        "four": "I'll look up Tokyo and Osaka twice each.",
+        "four_again": "Once more, twice each",
     },
 }
 
@@ -144,7 +148,12 @@ def _results(fn, impls: dict) -> tuple[Any, Any, list | Miss]:
     """
     response = _two_cities()
     returned = fn(response.content, impls)
-    return (response, returned, _facts(returned))
+    facts = _facts(returned)
+    ids = [c["id"] for c in tool_calls(response.content)]
+    if isinstance(facts, list) and len(facts) < len(ids) and [f["tool_use_id"] for f in facts] == ids[-1:]:
+        # both calls are get_weather, and only the second one's result is left: it overwrote the first
+        return (response, returned, Miss("lesson.l2.run_tools.by_name", {"uses": len(ids), "results": len(facts)}))
+    return (response, returned, facts)
 
 
 def _facts(returned: Any) -> list | Miss:
@@ -155,6 +164,8 @@ def _facts(returned: Any) -> list | Miss:
         return Miss("lesson.l2.run_tools.message")
     if not isinstance(returned, (list, tuple)):
         return Miss("lesson.l2.run_tools.not_list", {"got": type(returned).__name__})
+    if len({id(r) for r in returned}) < len(returned):  # one dict, refilled and appended for every call
+        return Miss("lesson.l2.run_tools.one_dict")
     facts = [fact(r) for r in returned]
     if any(f["type"] == "text" for f in facts):
         return Miss("lesson.l2.run_tools.text_in_results")
@@ -192,6 +203,24 @@ def _each_call_answered(fn) -> Miss | None:
     # must leave it as it was (one list cleared and refilled on every call rewrites that message).
     if _facts(first) != facts:
         return Miss("lesson.l2.run_tools.reused_list")
+    return _in_call_order(fn, impls)
+
+
+def _in_call_order(fn, impls: dict) -> Miss | None:
+    """Four calls in an order no sort gives back (by name, by city, by id), twice with other ids: results
+    put in order by anything but the calls' own (a sort, a set of ids) do not come back in call order.
+    Two calls alone came in the order a sort by city also gives, and a set of two ids kept it half the time."""
+    for prompt in (_said("four"), _said("four_again")):
+        cities = (_said("tokyo"), _said("osaka"), _said("tokyo"), _said("osaka"))
+        response = response_of(_said("four"), *(call("get_weather", city=city) for city in cities), prompt=prompt)
+        facts = _facts(fn(response.content, impls))
+        if isinstance(facts, Miss):
+            return facts
+        ids, got = [c["id"] for c in tool_calls(response.content)], [f["tool_use_id"] for f in facts]
+        if got != ids:
+            return Miss(
+                "lesson.l2.run_tools.order" if sorted(got, key=str) == sorted(ids) else "lesson.l2.run_tools.ids"
+            )
     return None
 
 

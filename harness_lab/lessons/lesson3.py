@@ -76,6 +76,8 @@ def _finishes(fn) -> Miss | None:
         [
             ("end_turn", response_of(say(_said("answer"))), "finish"),
             ("empty_end_turn", response_of(stop_reason="end_turn"), "finish"),
+            # No blocks at all, not even thinking: the API's empty end_turn, as a model without thinking sends it.
+            ("empty_end_turn", response_of(stop_reason="end_turn").model_copy(update={"content": []}), "finish"),
             (
                 "stop_sequence",
                 response_of(_said("42"), stop_reason="stop_sequence", stop_sequence="###"),

@@ -16,7 +16,7 @@ from ..model import DEFAULT_MODEL
 from ..text import in_language
 from . import english
 from .checking import Miss, Piece, Point
-from .diagnosis import compare, learner_end, package_end
+from .diagnosis import Ending, compare, learner_end, package_end
 from .lesson3 import next_step
 from .lesson4 import signature_of
 from .lesson5 import run_tool_uses
@@ -159,7 +159,44 @@ def _budget_holds(fn) -> Miss | None:
     want = package_end(_burning, budget=exact)
     if mine.miss is None and want.cause == "token_budget" and mine.requests > want.requests:
         return Miss("lesson.l6.run_agent.budget_reached", {"budget": exact})
-    return compare(mine, want, budget=exact)
+    return compare(mine, want, budget=exact) or _every_token_once(free) or _answer_over_budget(fn)
+
+
+def _answer_over_budget(fn) -> Miss | None:
+    """A task whose answer is the response that crosses the budget: the answer is paid for and there is no
+    next lap to stop, so it finishes (valve 2 asks at the top of the loop, as valve 1 does, not after a response)."""
+    free, _, _ = learner_end(fn, _normal_task)
+    if free.miss is not None or len(free.usage) != 3:
+        return None  # a loop that breaks on the normal task is named by point 1
+    budget = sum(sum(pair) for pair in free.usage[:2]) + sum(free.cached[:2]) + 1
+    mine, _, _ = learner_end(fn, _normal_task, budget=budget)
+    if mine.miss is None and mine.cause == "token_budget" and mine.requests == 3:
+        return Miss("lesson.l6.run_agent.budget_after_answer", {"budget": budget})
+    return compare(mine, package_end(_normal_task, budget=budget), budget=budget)
+
+
+def _every_token_once(free: Ending) -> Miss | None:
+    """The whole run's count against what the API billed, once the learner caches: the budgets above are
+    crossed after two responses, before the first cache read, so a count that adds the cache twice (or
+    cache writes alone) still stops there, and would stop a longer run too early (or too late)."""
+    cached = sum(free.cached)
+    if not cached or not isinstance(free.reported, int) or free.miss is not None:
+        return None
+    billed = sum(i + o for i, o in free.usage)
+    total = billed + cached
+    if billed <= free.reported < total:
+        return Miss(
+            "lesson.l6.run_agent.budget_cache_omitted",
+            {"used": free.reported, "cached": total - free.reported, "total": total},
+        )
+    if free.reported == total + cached:
+        return Miss("lesson.l6.run_agent.budget_cache_twice", {"used": free.reported, "total": total, "cached": cached})
+    if free.reported > total:
+        return Miss(
+            "lesson.l6.run_agent.budget_overcounted",
+            {"used": free.reported, "total": total, "extra": free.reported - total},
+        )
+    return None
 
 
 def _stops_spinning(fn) -> Miss | None:
@@ -231,11 +268,13 @@ def _decides_by_next_step(fn) -> Miss | None:
         return Miss("lesson.l6.run_agent.pause_turn")
     if not mine.whole:
         return Miss("lesson.l2.run_agent.not_whole")
-    mine, rec, _ = learner_end(fn, _cut_off, decide=lambda name, given: True)  # a yes: only the loop can refuse
-    if mine.miss is not None:
-        return mine.miss
+    mine, rec, emulator = learner_end(fn, _cut_off, decide=lambda name, given: True)  # a yes: only the loop can refuse
     if rec.asked("write_file") or rec.ran("write_file"):
         return Miss("lesson.l6.run_agent.ran_cut_call")
+    if len(emulator.requests) > 1:  # sent again after max_tokens (a loop on "not end_turn"): the 400 is its symptom
+        return Miss("lesson.l6.run_agent.went_on_after_cut", {"requests": len(emulator.requests)})
+    if mine.miss is not None:
+        return mine.miss
     if mine.cause != "max_tokens":
         return Miss("lesson.l6.run_agent.max_tokens", {"got": mine.cause})
     return None

@@ -119,23 +119,32 @@ _NOTHING = re.compile(
 
 def _partial_text_kept(fn) -> Miss | None:
     partial = _text("partial")
+    half = (partial[: len(partial) // 2], partial[len(partial) // 2 :])
     cases = (
-        ("model_context_window_exceeded", response_of(partial, stop_reason="model_context_window_exceeded")),
-        # cut off while writing a call, as a max_tokens stop often is: the last block is a tool_use
-        ("max_tokens", response_of(partial, call("get_time"), stop_reason="max_tokens")),
+        (
+            "model_context_window_exceeded",
+            (partial,),
+            response_of(partial, stop_reason="model_context_window_exceeded"),
+        ),
+        # cut off while writing a call, as a max_tokens stop often is: the last block is a tool_use. The text
+        # comes in two blocks (a citation cuts it so too): all of it is what was written, not the first block.
+        ("max_tokens", half, response_of(*half, call("get_time"), stop_reason="max_tokens")),
     )
     messages = []
-    for reason, response in cases:
+    for reason, parts, response in cases:
         said = _said(fn, response)
         if isinstance(said, Miss):
             return said
         if not said:
             return Miss("lesson.l7.stop_message.silent", {"reason": reason})
-        if partial not in said:
+        if not all(part in said for part in parts):
             return Miss("lesson.l7.stop_message.lost_text", {"reason": reason})
-        if said.strip() == partial:
+        rest = said
+        for part in parts:  # what the message says besides the text (the blocks may be joined with a newline)
+            rest = rest.replace(part, "", 1)
+        if not rest.strip():
             return Miss("lesson.l7.stop_message.no_reason", {"reason": reason})
-        messages.append(said.replace(partial, ""))
+        messages.append(rest.strip())
     if messages[0] == messages[1]:  # the person's next step differs: a shorter history, or a larger max_tokens
         return Miss("lesson.l7.stop_message.same_reason", {"got": messages[0][:60]})
     return None

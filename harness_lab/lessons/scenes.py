@@ -8,6 +8,7 @@ import copy
 import json
 import re
 from collections.abc import Callable
+from itertools import pairwise
 from typing import Any
 
 import anthropic
@@ -298,11 +299,21 @@ def runaway_guard(script: Callable[[dict], Any], limit: int, miss: Miss | None =
     def guarded(request: dict) -> Any:
         if len(emulator.requests) > limit:
             key, values = (miss.key, miss.values) if miss else ("lesson.runaway_requests", {})
+            if _trimmed(emulator.requests):  # the model never saw its own turns, so it went on asking
+                key, values = "lesson.history_trimmed", {}
             abort((key, {**{k: str(v) for k, v in values.items()}, "count": str(len(emulator.requests))}))
         return script(request)
 
     emulator = CourseModel(guarded)
     return emulator
+
+
+def _trimmed(requests: list[dict]) -> bool:
+    """Did a request carry less history than the one before it, or lose the user's question at its head?
+    A history cut to its last messages (messages[-2:]) keeps the loop going: the model cannot see it is done."""
+    sent = [r.get("messages") or [] for r in requests]
+    first = sent[0][:1]
+    return any(len(later) < len(earlier) or later[:1] != first for earlier, later in pairwise(sent))
 
 
 def fact(result: Any) -> dict:

@@ -450,6 +450,25 @@ def counts_across_runs(client, user_input, tools, tool_impls):
     return final_text(response)
 
 
+HISTORY = []  # kept between calls: the mistake under test
+
+
+def history_outside(client, user_input, tools, tool_impls):
+    """The lesson's check, on a history kept outside the function: the next run sends this run's turns too."""
+    HISTORY.append({"role": "user", "content": user_input})
+    turns = 0
+    response = create(client, HISTORY, tools)
+    while response.stop_reason == "tool_use":
+        if turns >= MAX_TURNS:
+            return stop_message()
+        turns += 1
+        HISTORY.append({"role": "assistant", "content": response.content})
+        HISTORY.append({"role": "user", "content": run_tool_uses(response.content, tool_impls)})
+        response = create(client, HISTORY, tools)
+    HISTORY.append({"role": "assistant", "content": response.content})
+    return final_text(response)
+
+
 def _top(missing):
     return (missing, top_of_body, MAX_TURNS)
 
@@ -507,6 +526,7 @@ WRONG = {
     "a stop that does not say why": (_loop(_stopping_with("停止")), {3: "grade.l2.c3.no_stop_message"}),
     "counts tool_use blocks, not turns": (_loop(counts_blocks), {3: "grade.l2.c3.counts_blocks"}),
     "counts turns outside run_agent": (_loop(counts_across_runs), {3: "grade.l2.c3.count_kept"}),
+    "keeps the history outside run_agent": (_loop(history_outside), {3: "grade.l2.c3.history_kept"}),
     "an extra name field in tool_result": (_loop(names_its_results), {3: "grade.l2.c3.api_rejected"}),
     "runs only the first call of a turn": (_loop(first_call_only), {3: "grade.l2.c3.api_rejected"}),
     "forgets to reassign response": (_loop(forgets_to_reassign), {3: "grade.l2.c3.stale_response"}),
