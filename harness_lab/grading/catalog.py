@@ -330,6 +330,22 @@ add(
             "採点用のプロセスを起動できなかったので、採点しません: {reason}",
             "Could not start a grading process, so nothing was graded: {reason}",
         ),
+        "grade.sandbox.not_isolated": (
+            "△ 注意: サンドボックス（bubblewrap）が使えないので、隔離せずに採点しました。答えのセルは、あなたの環境変数"
+            "（API キーなど）を見ずに動きましたが、あなたの権限でファイルとネットワークに届きます。"
+            "ほかの人のノートブックは、bubblewrap の動くマシンで採点してください",
+            "[NOTE] No sandbox (bubblewrap) works here, so the notebooks were graded without isolation. The "
+            "answer cells ran without your environment variables (your API key among them), but with your "
+            "rights: they reach your files and the network. Grade someone else's notebook where bubblewrap works.",
+        ),
+        "grade.sandbox.in_process": (
+            "△ 注意: サンドボックス（bubblewrap）が使えないので、このプロセスの中で、隔離せずに採点しました。答えのセルは"
+            "あなたの権限で動き、ファイル・環境変数（API キーなど）・ネットワークに届きます。"
+            "ほかの人のノートブックは、bubblewrap の動くマシンで採点してください",
+            "[NOTE] No sandbox (bubblewrap) works here, so the notebooks were graded in this process, without "
+            "isolation. The answer cells ran with your rights: they reach your files, environment variables "
+            "(your API key among them) and the network. Grade someone else's notebook where bubblewrap works.",
+        ),
         "grade.class.unsandboxed": (
             "注意: 隔離なしで採点しました（--unsandboxed）。受講者のコードは、採点を実行した人の権限で動き、"
             "そのファイル・環境変数・プロセスに届きました",

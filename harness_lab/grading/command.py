@@ -1,10 +1,12 @@
 """``python -P -m harness_lab.grading NOTEBOOK...`` and ``harness-lab grade``: one learner's notebooks.
 
 Each notebook is graded as ``notebook.grade_notebook`` grades it, in a grading host (``runner.py``):
-inside the bubblewrap sandbox where it works (``isolation.py``), else, run as root, as an
-unprivileged user without isolation. A learner grading their own notebook on a machine without a
-working sandbox is graded here, as before, with what the judge needs imported first and no folder
-of the command's own (the working folder) left on ``sys.path``. The lines it prints come through
+inside the bubblewrap sandbox where it works (``isolation.py``), else on Linux in a host without
+isolation (run as root, as an unprivileged user), whose environment is the allow-list grade-class's
+hosts get: a notebook handed over by a classmate never sees the caller's ``ANTHROPIC_API_KEY``. Only
+where no host runs is it graded here, as before, with what the judge needs imported first and no
+folder of the command's own (the working folder) left on ``sys.path``. Without the sandbox the
+command says so on stderr. The lines it prints come through
 ``redact.Redactor`` (no escape sequences; without the sandbox, no value of the caller's environment) and, on a terminal,
 each starts by resetting the terminal's colours and styles, so no earlier output can hide them.
 
@@ -64,6 +66,8 @@ def grade_files(paths: list[str], *, timeout: float | None = None, out: TextIO |
     host = start_host()
     if host is None:
         _judge_here()
+    if host is None or not host.launch.sandboxed:
+        print(t("grade.sandbox.in_process" if host is None else "grade.sandbox.not_isolated"), file=sys.stderr)
     redactor = Redactor.for_launch(host.launch if host is not None else None, list)
     reset = RESET if out.isatty() else ""
     grades = []
@@ -116,13 +120,18 @@ def not_a_notebook(path: str) -> str | None:
 
 
 def start_host() -> Host | None:
-    """A grading host in the sandbox; without one, as root, an unsandboxed host as another user; else None."""
+    """A grading host in the sandbox; without one, an unsandboxed host (as root, as another user); else None.
+
+    A host without the sandbox still runs learner code with an allow-listed environment and a folder
+    of its own: the notebook may be a classmate's, and the caller's ``ANTHROPIC_API_KEY`` is no
+    business of its code. Only Linux gets one there (the host's keyring and limit checks are Linux's).
+    """
     if not hasattr(os, "fork"):
         return None
     launch = Launch.choose()
-    tries = [launch] if launch.uid is None else [launch, replace(launch, bwrap=None)]
+    tries = [launch, replace(launch, bwrap=None)]
     for choice in dict.fromkeys(tries):
-        if choice.bwrap is None and choice.uid is None:
+        if not choice.sandboxed and not sys.platform.startswith("linux"):
             continue
         host = Host(choice)
         try:
