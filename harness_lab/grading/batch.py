@@ -39,6 +39,9 @@ __all__ = ["INFRASTRUCTURE", "OVERDUE_GRACE", "grade_tasks"]
 
 # A grade that says the grader failed, not the notebook: never kept for a rerun.
 INFRASTRUCTURE = frozenset({"grade.class.internal", "grade.class.worker_died", "grade.class.host_altered"})
+# Characters of one notebook's answer cells that no classmate's grade may quote. An honest answer is 1-2
+# KB; one learner's 7 MB of comments made every hint of the class a search through them (1.5 s each).
+PROTECTED_CHARS = 64 << 10
 OVERDUE_GRACE = 15.0  # seconds past the time limit before a host is presumed stuck and replaced
 # The verdicts a time limit gives: a notebook or a check that did not end in time.
 TIMED_OUT = frozenset(
@@ -139,13 +142,15 @@ def _here(
 
 
 def _answers(paths: list[Path], read: Callable[[Path], bytes]) -> list[str]:
-    """Every notebook's answer cells, as text (what no classmate's grade may quote)."""
+    """Every notebook's answer cells, as text (what no classmate's grade may quote), up to
+    ``PROTECTED_CHARS`` of each: the redactor searches all of it for every window of every hint."""
     found = []
     for path in paths:
         try:
-            found += answer_sources(json.loads(read(path).decode("utf-8")))
+            sources = answer_sources(json.loads(read(path).decode("utf-8")))
         except (OSError, UnicodeDecodeError, ValueError, RecursionError):
             continue
+        found.append("\0".join(sources)[:PROTECTED_CHARS])
     return found
 
 
