@@ -81,7 +81,8 @@ def grade_files(paths: list[str], *, timeout: float | None = None, out: TextIO |
                     host.close()
                     host = start_host()
                 grades.append(grade)
-                text = redactor.grade(grade, own).text()
+                # the file's name heads its lines: a name is the learner's to choose, escapes and all
+                text = redactor.grade(replace(grade, path=visible(grade.path)), own).text()
             print("\n".join(reset + line for line in text.splitlines()), file=out, flush=True)
     finally:
         if host is not None:

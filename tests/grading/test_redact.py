@@ -3,6 +3,7 @@ issue 29, item 4), and the terminal reset before each verdict line."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import pty
@@ -17,6 +18,7 @@ import pytest
 from class_submissions import answer_cells, solution
 
 from harness_lab.grading import batch, run_limited
+from harness_lab.grading.command import grade_files
 from harness_lab.grading.isolation import Launch
 from harness_lab.grading.notebook import NotebookGrade
 from harness_lab.grading.redact import Redactor
@@ -168,3 +170,16 @@ def test_one_learners_megabytes_of_answer_cells_do_not_slow_every_classmates_hin
     assert [redactor.clean(hint) for hint in hints] == hints
     assert time.monotonic() - started < 3.0  # was 30 s
     assert REDACTED in redactor.clean(f"ValueError: {THEIRS}")  # a classmate's answer is still cut out
+
+
+def test_a_notebooks_file_name_heads_its_verdict_with_its_escapes_shown(tmp_path):
+    # A notebook handed over to be graded names itself: an OSC 52 in the name wrote the grader's
+    # clipboard, and a bidi override reordered the header line the verdicts stand under.
+    name = "level1_\x1b]52;c;cm0gLXJmIH4K\x07\u202egnp.ipynb"
+    path = tmp_path / name
+    path.write_text(json.dumps({"cells": [], "metadata": {}}), encoding="utf-8")
+    out = io.StringIO()
+    assert grade_files([str(path)], out=out) == 1
+    shown = out.getvalue()
+    assert "\x1b" not in shown and "\u202e" not in shown and "\x07" not in shown, repr(shown)
+    assert visible(name) in shown
