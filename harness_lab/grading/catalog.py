@@ -88,6 +88,14 @@ add(
             "{path} is a folder; give notebook files (.ipynb).",
         ),
         "grade.nb.usage.unreadable": ("{path} を読めません: {error}", "Cannot read {path}: {error}"),
+        "grade.nb.usage.not_regular": (
+            "{path} は普通のファイルではありません（デバイス、FIFO、またはそれへのリンク）。ノートブックのファイルを指定してください",
+            "{path} is not a regular file (a device, a FIFO, or a link to one); give notebook files.",
+        ),
+        "grade.nb.usage.too_large": (
+            "{path} は {limit} MB を超えているので採点しません（ノートブックは普通 数十 KB です）",
+            "{path} is over {limit} MB, so it is not graded (a notebook is usually tens of KB).",
+        ),
         "grade.nb.usage.not_json": (
             "{path} はノートブックではありません（JSON ではありません）",
             "{path} is not a notebook (not JSON).",

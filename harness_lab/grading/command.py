@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import stat
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -27,6 +28,7 @@ from typing import TextIO
 from ..checks import seconds
 from ..terminal import visible
 from ..text import explicit_language, lang, speaking, t
+from .classroom import MAX_NOTEBOOK_BYTES
 from .host import prepare_judge
 from .isolation import Launch
 from .notebook import NOTEBOOK_TIMEOUT, NotebookGrade, edition, grade_call, grade_notebook, hosted_grade
@@ -103,11 +105,15 @@ def not_a_notebook(path: str) -> str | None:
     """
     shown = visible(path)
     try:
-        data = Path(path).read_bytes()
+        data = read_notebook(path)
     except FileNotFoundError:
         return t("grade.nb.usage.not_found", path=shown)
     except IsADirectoryError:
         return t("grade.nb.usage.folder", path=shown)
+    except _NotRegular:
+        return t("grade.nb.usage.not_regular", path=shown)
+    except _TooLarge:
+        return t("grade.nb.usage.too_large", path=shown, limit=MAX_NOTEBOOK_BYTES >> 20)
     except OSError as exc:
         return t("grade.nb.usage.unreadable", path=shown, error=describe_error(exc))
     try:
@@ -118,6 +124,31 @@ def not_a_notebook(path: str) -> str | None:
     if not isinstance(cells, list) or not all(isinstance(cell, dict) for cell in cells):
         return t("grade.nb.usage.no_cells", path=shown)
     return None  # what else a notebook may lack (tags, an exercise), its grade says
+
+
+class _NotRegular(OSError):
+    pass
+
+
+class _TooLarge(OSError):
+    pass
+
+
+def read_notebook(path: str) -> bytes:
+    """The bytes of the notebook file ``path``: a regular file (a link the caller named is followed) of at
+    most ``MAX_NOTEBOOK_BYTES``, as grade-class takes. A notebook handed over to be graded may be a link
+    to ``/dev/zero``, which was read until memory ran out, or a FIFO, which was waited on for ever."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    with os.fdopen(fd, "rb") as f:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise IsADirectoryError(path)
+        if not stat.S_ISREG(info.st_mode):
+            raise _NotRegular(path)
+        data = f.read(MAX_NOTEBOOK_BYTES + 1)
+    if max(info.st_size, len(data)) > MAX_NOTEBOOK_BYTES:
+        raise _TooLarge(path)
+    return data
 
 
 def start_host() -> Host | None:
@@ -146,9 +177,10 @@ def start_host() -> Host | None:
 def _graded(host: Host | None, path: str, timeout: float, language: str) -> tuple[NotebookGrade, str, bool]:
     """(the grade, the notebook's own text, which redaction leaves alone, whether the host was lost)."""
     try:
-        data = Path(path).read_bytes()
-    except OSError:
-        return grade_notebook(path, timeout=timeout), "", False  # it says why the file cannot be read
+        data = read_notebook(path)
+    except OSError as exc:  # changed since it was checked
+        unreadable = NotebookGrade(path, "", "error", error=t("grade.nb.unreadable", error=describe_error(exc)))
+        return replace(unreadable, key="grade.nb.unreadable"), "", False
     own = own_text(data)
     if host is None:
         return grade_notebook(path, timeout=timeout), own, False
