@@ -11,7 +11,8 @@ command says so on stderr. The lines it prints come through
 each starts by resetting the terminal's colours and styles, so no earlier output can hide them.
 
 Exit code 0 when every notebook meets every criterion, 1 otherwise, 2 for usage errors: among them a
-file that is no notebook (missing, not JSON, no list of cells), found before any grading starts.
+file that is no notebook (missing, no regular file, over 8 MB, not JSON, no list of cells), found before
+any grading starts.
 """
 
 from __future__ import annotations
