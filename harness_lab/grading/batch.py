@@ -14,7 +14,9 @@ never that the answer was wrong, and the next run grades that notebook again. A 
 out of time while others were graded beside it is graded again at the end, alone (``TIMED_OUT``).
 So is one whose call changed its host's limits or scheduling (``host_state.py``): its outcome is
 void and the host replaced, so no classmate is graded under the change; changed again, alone on a
-fresh host, its row is ``grade.class.host_altered``, never a pass, and graded again next run.
+fresh host, its row is ``grade.class.host_altered``, never a pass, and graded again next run. Any
+other grader's failure is graded again at the end, alone on a fresh host, too: the notebook graded
+before it may have broken that host.
 """
 
 from __future__ import annotations
@@ -94,8 +96,10 @@ def grade_tasks(
                 grade = _outcome(learner, name, outcome, value, timeout)
             # A time limit that ran out while other notebooks ran beside it may be theirs: a classmate's
             # answer can fill every core. Such a notebook is graded again, alone, and that grade stands.
-            # A host the call changed gave no outcome at all (the machine may have changed it): once more.
-            if (width > 1 and _ran_out_of_time(grade)) or (first and outcome == "altered"):
+            # So is one the grader failed on (its host changed, died or refused the call): the notebook
+            # graded before it on that host may have left it so (unsandboxed, learner code is the host's
+            # own user and can lock the host's folder), and an honest classmate's row said "not graded".
+            if (width > 1 and _ran_out_of_time(grade)) or (first and grade.key in INFRASTRUCTURE):
                 again.append(((learner, name), calls[learner, name]))
                 continue
             data = texts.pop((learner, name))

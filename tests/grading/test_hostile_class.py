@@ -431,12 +431,16 @@ def test_a_host_that_dies_is_the_graders_failure_and_is_graded_again(tmp_path):
         text=True,
     )
     try:
-        deadline = time.monotonic() + 120
-        while not named(hang):
-            assert time.monotonic() < deadline and proc.poll() is None
-            time.sleep(0.1)
-        for pid in hosts_of(proc.pid):  # the machine, not the learner, takes the host away
-            os.kill(pid, signal.SIGKILL)
+        for _ in ("graded", "graded again at the end, alone"):  # the machine, not the learner, takes both hosts away
+            deadline = time.monotonic() + 120
+            while not named(hang):
+                assert time.monotonic() < deadline and proc.poll() is None
+                time.sleep(0.1)
+            for pid in hosts_of(proc.pid):
+                os.kill(pid, signal.SIGKILL)
+            while named(hang):
+                assert time.monotonic() < deadline
+                time.sleep(0.1)
         out, err = proc.communicate(timeout=120)
     finally:
         if proc.poll() is None:
@@ -472,3 +476,17 @@ def hosts_of(root: int) -> list[int]:
             except OSError:
                 pass
     return found
+
+
+def test_a_host_its_last_notebook_broke_costs_the_next_classmate_no_grade(tmp_path):
+    """Unsandboxed, learner code is its grading host's own user: an answer that locked the host's folder
+    (chmod 500) made the host fail the next notebook, an honest classmate's, whose row said "not graded"
+    (grade.class.worker_died). A grader's failure is now graded again at the end, alone, on a fresh host."""
+    subs, report = tmp_path / "subs", tmp_path / "report"
+    lock = "import os\ntry:\n    os.chmod(os.path.dirname(os.path.dirname(os.environ['HOME'])), 0o500)\nexcept OSError:\n    pass\n"
+    with_code(right("level2"), lock).write(subs, "aaa")  # graded first on the one host
+    plan = classmates(subs)
+    done = command("grade-class", subs, "--out", report, "--timeout", "30", "--jobs", "1", "--unsandboxed", timeout=200)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert_classmates_graded_as_alone(report, plan)
+    assert verdict(rows(report)["aaa", "level2"])[-2:] == ("3", "ok")
