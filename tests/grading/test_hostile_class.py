@@ -10,6 +10,7 @@ the report, and every classmate's grade as it would be without it.
 from __future__ import annotations
 
 import csv
+import json
 import os
 import signal
 import socket
@@ -490,3 +491,25 @@ def test_a_host_its_last_notebook_broke_costs_the_next_classmate_no_grade(tmp_pa
     assert done.returncode == 0, done.stdout + done.stderr
     assert_classmates_graded_as_alone(report, plan)
     assert verdict(rows(report)["aaa", "level2"])[-2:] == ("3", "ok")
+
+
+def test_copies_of_one_exercise_are_listed_not_graded(tmp_path):
+    """A learner who hands in one exercise many times (an LMS keeps every upload: ``(1)``, ``(2)``...)
+    had every copy graded, though the report keeps one: fifty hanging copies cost the class the time
+    limit a hundred times (each beside the others, then alone). Only the copy the report keeps is graded."""
+    subs, report = tmp_path / "subs", tmp_path / "report"
+    plan = classmates(subs)
+    hanging = right("level2")
+    answer_cells(hanging.notebook)[0].source += "\nimport time\nwhile True:\n    time.sleep(0.05)\n"
+    copies = ["level2_missing_gate (1).ipynb", "level2_missing_gate (2).ipynb", "uploaded.ipynb"]
+    for name in ["level2_missing_gate.ipynb", *copies]:
+        hanging.write(subs, "mal", name)
+    done = command("grade-class", subs, "--out", report, "--timeout", "4", "--jobs", "2", timeout=200)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert_classmates_graded_as_alone(report, plan)
+    assert rows(report)["mal", "level2"]["status"] == "timeout"
+    graded = json.loads((report / "state.json").read_text(encoding="utf-8"))["entries"]
+    assert sorted(entry for entry in graded if entry.startswith("mal/")) == ["mal/level2_missing_gate.ipynb"]
+    feedback = (report / "feedback" / "mal.txt").read_text(encoding="utf-8")
+    for name in copies:
+        assert t("grade.class.duplicate", name=name, exercise="level2", kept="level2_missing_gate.ipynb") in feedback
