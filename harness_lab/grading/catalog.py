@@ -340,11 +340,11 @@ add(
         ),
         "grade.sandbox.not_isolated": (
             "△ 注意: サンドボックス（bubblewrap）が使えないので、隔離せずに採点しました。答えのセルは、あなたの環境変数"
-            "（API キーなど）を見ずに動きましたが、あなたの権限でファイルとネットワークに届きます。"
+            "（API キーなど）を見ずに動きましたが、あなたの権限（root なら専用の一般ユーザーの権限）で、ファイルとネットワークに届きます。"
             "ほかの人のノートブックは、bubblewrap の動くマシンで採点してください",
             "[NOTE] No sandbox (bubblewrap) works here, so the notebooks were graded without isolation. The "
             "answer cells ran without your environment variables (your API key among them), but with your "
-            "rights: they reach your files and the network. Grade someone else's notebook where bubblewrap works.",
+            "rights (run as root: an unprivileged user's), so they reach your files and the network. Grade someone else's notebook where bubblewrap works.",
         ),
         "grade.sandbox.in_process": (
             "△ 注意: サンドボックス（bubblewrap）が使えないので、このプロセスの中で、隔離せずに採点しました。答えのセルは"
