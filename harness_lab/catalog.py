@@ -237,7 +237,7 @@ CORE: dict[str, tuple[str, str]] = {
     ),
     "cli.approve_again": (
         "[approve] 「{answer}」は答えとして読み取れませんでした。Enter・y・はい で許可、n・no・いいえ で拒否します（あと {left} 回聞きます。読み取れなければ拒否します）",
-        '[approve] could not read "{answer}" as an answer: Enter, y or yes allows; n, no or いいえ denies ({left} more tries, then it is denied)',
+        '[approve] could not read "{answer}" as an answer: Enter, y or yes allows; n or no denies ({left} more tries, then it is denied)',
     ),
     "cli.approve_gave_up": (
         "[approve] 答えを読み取れなかったので、安全側に倒して拒否します",
@@ -315,7 +315,7 @@ CORE: dict[str, tuple[str, str]] = {
     ),
     "usage.fork_at": (
         "at={at} のターンはありません。この Run で終わったターンは {turns} 個です（at は 1 から {turns} まで）",
-        "There is no turn at={at}; this Run has {turns} finished turns (at runs from 1 to {turns})",
+        "There is no turn at={at}; this Run has {turns} completed turns (at runs from 1 to {turns})",
     ),
     "usage.fork_ids": (
         "{ids} は、ターン {at} までの tool_use の id ではありません（使える id: {known}）",

@@ -235,7 +235,12 @@ def _parser() -> argparse.ArgumentParser:
         "--jobs", type=_positive, default=None, metavar="N", help="notebooks graded at once (default: one per core)"
     )
     klass.add_argument("--timeout", type=seconds, default=None, metavar="S", help="seconds per notebook (default 60)")
-    klass.add_argument("--lang", choices=("ja", "en"), default=None, help="language of the report (default ja)")
+    klass.add_argument(
+        "--lang",
+        choices=("ja", "en"),
+        default=None,
+        help="language of the report (default ja); each learner's feedback is in their notebooks' edition's",
+    )
     klass.add_argument(
         "--unsandboxed",
         action="store_true",

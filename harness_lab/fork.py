@@ -88,13 +88,18 @@ def fork_edits(
     return {i: checks.text(text, "results") for i, text in results.items()}
 
 
-def edit_history(messages: list[dict[str, Any]], edits: Mapping[str, str]) -> None:
-    """Rewrite, in place, the tool_results of ``messages`` whose ids ``edits`` names (a fork's own copy)."""
+def edit_history(messages: list[dict[str, Any]], edits: Mapping[str, str], ran: set[str]) -> None:
+    """Rewrite, in place, the tool_results of ``messages`` whose ids ``edits`` names (a fork's own copy).
+
+    The learner's text is what the tool answered, so a call that ran loses its error mark; a call that
+    never ran (refused, forbidden, unknown) keeps its mark: the edit rewords the refusal."""
     for message in messages:
         for block in message["content"] if isinstance(message["content"], list) else ():
             if _is_result(block) and block["tool_use_id"] in edits:
-                block.update(tool_result(block["tool_use_id"], edits[block["tool_use_id"]]))
-                block.pop("is_error", None)  # the learner's text is what the tool answered
+                refused = block.get("is_error") and block["tool_use_id"] not in ran
+                block.update(tool_result(block["tool_use_id"], edits[block["tool_use_id"]], bool(refused)))
+                if not refused:
+                    block.pop("is_error", None)
 
 
 def _is_result(block: Any) -> bool:

@@ -208,5 +208,5 @@ class RunState:
         # made in place in the fork never reaches this run), and what the history and the laps shared
         # here they still share there, so the edit below shows in both.
         branch = copy.deepcopy(branch)
-        edit_history(branch.messages, edits)
+        edit_history(branch.messages, edits, {*self.record.ran, *self.record.replay})
         return branch

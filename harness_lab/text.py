@@ -36,6 +36,9 @@ CATALOG: dict[str, tuple[str, str]] = dict(CORE)
 
 
 _chosen: str | None = None  # use_language()'s choice: this process's (and its forks') language
+# speaking()'s block: over _chosen, so a notebook's setup cell run by the grader (hl.use_language("en"))
+# cannot turn the rest of a report, or a line its children describe, into its own edition's language
+_spoken: str | None = None
 
 
 def _checked(code: str) -> str:
@@ -52,9 +55,10 @@ def use_language(code: str) -> None:
 
 
 def explicit_language() -> str | None:
-    """The language someone chose: ``use_language``'s, else ``HARNESS_LAB_LANG``'s; None when nobody did."""
+    """The language someone chose: ``speaking``'s in its block, else ``use_language``'s, else
+    ``HARNESS_LAB_LANG``'s; None when nobody did."""
     asked = os.environ.get("HARNESS_LAB_LANG", "").lower()
-    return _chosen or next((code for code in LANGUAGES if asked.startswith(code)), None)
+    return _spoken or _chosen or next((code for code in LANGUAGES if asked.startswith(code)), None)
 
 
 def lang() -> str:
@@ -64,13 +68,14 @@ def lang() -> str:
 
 @contextmanager
 def speaking(code: str) -> Iterator[None]:
-    """``t`` speaks ``code`` in the block and its forks, the environment untouched (a report on an English notebook)."""
-    global _chosen
-    before, _chosen = _chosen, _checked(code)
+    """``t`` speaks ``code`` in the block and its forks, the environment untouched (a report on an English
+    notebook), whatever ``use_language`` says within it (the learner's cells a grader runs call it)."""
+    global _spoken
+    before, _spoken = _spoken, _checked(code)
     try:
         yield
     finally:
-        _chosen = before
+        _spoken = before
 
 
 def t(key: str, **values: object) -> str:

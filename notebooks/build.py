@@ -63,6 +63,7 @@ from notebooks.editions import (  # noqa: E402
     twin_of,
 )
 from notebooks.exercise_build import build_exercise  # noqa: E402
+from notebooks.japanese_prose import joined_soft_breaks  # noqa: E402
 
 SOURCES = (HERE / "src", ROOT / "exercises" / "src")  # the Japanese sources; each may have src/en/ twins
 
@@ -98,6 +99,8 @@ def from_source(source: Path) -> nbformat.NotebookNode:
     nb.metadata.pop("jupytext", None)
     nb.metadata.setdefault("harness_lab", {})["lang"] = edition_of(source)
     for number, cell in enumerate(nb.cells, start=1):
+        if cell.cell_type == "markdown" and edition_of(source) == "ja":
+            cell.source = joined_soft_breaks(cell.source)
         cell.metadata.pop("lines_to_next_cell", None)
         cell.metadata.pop(HASH_KEY, None)
         cell.id = f"{source.stem[:2]}-{number:02d}"  # jupytext's are random: every build would differ

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["ApiError", "STATUS_TYPES", "bad"]
+__all__ = ["ApiError", "STATUS_TYPES", "bad", "error_answer", "error_body", "response_headers"]
 
 STATUS_TYPES = {
     400: "invalid_request_error",
@@ -35,3 +35,22 @@ class ApiError:
 def bad(message: str) -> ApiError:
     """The usual rejection: a 400 ``invalid_request_error``."""
     return ApiError(400, message)
+
+
+def error_body(error: ApiError, request_id: str) -> dict:
+    """The API's error body: ``{"type": "error", "error": {type, message}, "request_id"}``."""
+    return {
+        "type": "error",
+        "error": {"type": error.error_type, "message": error.message},
+        "request_id": request_id,
+    }
+
+
+def response_headers(request_id: str, content_type: str = "application/json") -> dict:
+    """What every answer carries: the ``request-id`` header (the SDK reads it) and its content type."""
+    return {"request-id": request_id, "content-type": content_type}
+
+
+def error_answer(error: ApiError, request_id: str) -> tuple[int, dict, dict]:
+    """A rejection as ``respond`` answers it: ``(status, headers, body)``."""
+    return error.status, response_headers(request_id), error_body(error, request_id)

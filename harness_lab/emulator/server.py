@@ -8,7 +8,7 @@ thinking (``thinking.py``), and the reply is dressed as a complete Message with 
 the request (``ids.py``) and an estimated usage (``tokens.py``). Streaming requests get the same
 Message as server-sent events (``sse.py``). What an emulator keeps between requests, as a server
 would: its prompt cache (``caching.py``: what is read and written depends on what came before), the
-fingerprints of cache diagnostics (``cache_diagnostics.py``) and the beta server-held threads; the
+fingerprints of cache diagnostics (``cache_diagnostics.py``) and the beta server-held threads (``threads.py``); the
 content of an answer never depends on them.
 
 ``respond`` never raises: whatever the body holds, the answer is a status, headers and a body. A
@@ -28,6 +28,7 @@ from dataclasses import replace
 from typing import Any
 
 from . import wire
+from .api_errors import error_answer, error_body, response_headers
 from .cache_diagnostics import Fingerprints
 from .caching import PromptCache, too_many_breakpoints, ttl_error, usage, wants_cache
 from .context_management import Managed, compacted_view, compaction_usage, counted, manage
@@ -37,7 +38,6 @@ from .model_list import models_answer
 from .models import PREFILL_REFUSED, spec
 from .reading import compaction_summary, reply_language
 from .replies import Reply, as_reply
-from .request_schema import THREAD
 from .roundtrip import history_error, turn_mode
 from .scenarios import resolve_script
 from .shape import billed_output, shape_reply
@@ -45,6 +45,7 @@ from .sse import encode_stream
 from .strict import formatted
 from .system_messages import without_system_messages
 from .thinking import Mode, ToolState, make_tool_id, mode_of, sign_blocks, think, without_text_in_omitted
+from .threads import threaded
 from .tokens import RequestEstimate, estimate_request, in_tokenizer
 from .tool_choice import obey
 from .validate import ApiError, check_prompt_length, validate
@@ -62,22 +63,6 @@ __all__ = [
 FAULTS = ("429", "500", "529", "connection", "timeout", "stream_error")
 
 Script = Any  # list[Reply] | Callable[[dict], Reply | str] | str (a scenario name)
-
-
-def error_body(error: ApiError, request_id: str) -> dict:
-    return {
-        "type": "error",
-        "error": {"type": error.error_type, "message": error.message},
-        "request_id": request_id,
-    }
-
-
-def _headers(request_id: str, content_type: str = "application/json") -> dict:
-    return {"request-id": request_id, "content-type": content_type}
-
-
-def _error(error: ApiError, request_id: str) -> tuple[int, dict, dict]:
-    return error.status, _headers(request_id), error_body(error, request_id)
 
 
 class ScriptFailed(Exception):
@@ -167,18 +152,22 @@ class Emulator:
         request_id = make_id("req_011C", digest, "request", 21)
         if path == "/v1/models" or path.startswith("/v1/models/"):
             answer = models_answer(path, query)
-            return _error(answer, request_id) if isinstance(answer, ApiError) else (200, _headers(request_id), answer)
+            return (
+                error_answer(answer, request_id)
+                if isinstance(answer, ApiError)
+                else (200, response_headers(request_id), answer)
+            )
         if path not in ("/v1/messages", "/v1/messages/count_tokens"):
-            return _error(ApiError(404, "Not Found"), request_id)
+            return error_answer(ApiError(404, "Not Found"), request_id)
         if not encodable:
             unreadable = wire.first_error(request)
             if unreadable:
-                return _error(ApiError(400, unreadable), request_id)
+                return error_answer(ApiError(400, unreadable), request_id)
             encodable = True  # walked: no lone surrogate, no NaN
         if path == "/v1/messages/count_tokens":
             return self._count_tokens(request, request_id, betas)
         if isinstance(request, dict) and isinstance(request.get("thread"), dict):
-            return self._threaded(request, betas)
+            return threaded(self, request, betas)
         return self._create(request, (digest, conversation), request_id, betas, encodable)[:3]
 
     def _failed(self, request: Any, exc: BaseException) -> tuple[int, dict, dict]:
@@ -193,7 +182,7 @@ class Emulator:
             what = "internal error"
         text = f"emulator: {what} {type(exc).__name__}: {exc}"[:MAX_EXCEPTION_TEXT]
         request_id = make_id("req_011C", digest, "script_failed", 21)
-        status, headers, body = _error(ApiError(500, text), request_id)
+        status, headers, body = error_answer(ApiError(500, text), request_id)
         return status, {**headers, "x-should-retry": "false"}, body
 
     def _create(
@@ -202,18 +191,18 @@ class Emulator:
         """Validate, then answer; also hands back the Message dict (None on an error)."""
         error, merged = validate(request, encodable=encodable, betas=betas)
         if error is not None:
-            return (*_error(error, request_id), None)
+            return (*error_answer(error, request_id), None)
         ignored = without_text_in_omitted(request)
         if ignored is not request:  # the model reads the request without that text
             request, both = ignored, digests(ignored)
             _, merged = validate(request, encodable=encodable, betas=betas)
         row = spec(request["model"])
         if request["messages"][-1]["role"] == "assistant" and not row.prefill and not self._resumes_a_pause(request):
-            return (*_error(ApiError(400, PREFILL_REFUSED), request_id), None)
+            return (*error_answer(ApiError(400, PREFILL_REFUSED), request_id), None)
         mode = mode_of(request, row.thinking_default, row.display_default)
         error, dropped, mode = history_error(request, merged, row, mode)
         if error is not None:
-            return (*_error(error, request_id), None)
+            return (*error_answer(error, request_id), None)
         mode = turn_mode(merged, row, mode, betas)
         managed = manage(request, compaction_summary)
         estimate = estimate_request(managed.request, track=wants_cache(managed.request))
@@ -224,47 +213,32 @@ class Emulator:
             else check_prompt_length(in_tokenizer(estimate.total, row.tokenizer), request["model"])
         )
         if error is not None:
-            return (*_error(error, request_id), None)
+            return (*error_answer(error, request_id), None)
         message = self._message(request, managed, both, estimate, mode, dropped, dry)
         if isinstance(request.get("diagnostics"), dict) and not dry:
             message["diagnostics"] = self.fingerprints.answer(request, message["id"], betas)
+        if not dry:
+            self.answered(message)
         if request.get("stream"):
-            return 200, _headers(request_id, "text/event-stream; charset=utf-8"), encode_stream(message), message
-        return 200, _headers(request_id), message, message
+            return (
+                200,
+                response_headers(request_id, "text/event-stream; charset=utf-8"),
+                encode_stream(message),
+                message,
+            )
+        return 200, response_headers(request_id), message, message
 
-    def _threaded(self, request: dict, betas: frozenset) -> tuple[int, dict, Any]:
-        """The beta server-held thread (the SDK's ``tool_runner`` default), kept in this emulator.
-
-        ``{"type": "create"}`` stores the conversation under the response id; ``{"type": "continue",
-        "previous_message_id": ...}`` sends only the new messages, which are appended to the stored
-        ones. The answer is the one the whole history would get, ids included, so a threaded run and
-        a resend-everything run see identical responses. This state is the one exception to purity.
-        """
-        thread = request["thread"]
-        fields = {k: v for k, v in request.items() if k != "thread"}
-        problem = THREAD.check(thread, ("thread",))
-        if problem or thread["type"] == "continue":
-            request_id = make_id("req_011C", digest_of(request), "request", 21)
-            if problem:
-                return _error(ApiError(400, problem.text()), request_id)
-            previous = self.threads.get(thread["previous_message_id"])
-            if previous is None:
-                return _error(ApiError(404, f"thread.previous_message_id: {thread['previous_message_id']}"), request_id)
-            fields = {**previous, **fields, "messages": previous["messages"] + list(fields.get("messages") or [])}
-        both = digests(fields)
-        status, headers, body, message = self._create(fields, both, make_id("req_011C", both[0], "request", 21), betas)
-        if message is not None:
-            stored = {k: v for k, v in fields.items() if k != "stream"}
-            stored["messages"] = fields["messages"] + [{"role": "assistant", "content": message["content"]}]
-            self.threads[message["id"]] = stored
-        return status, headers, body
+    def answered(self, message: dict) -> None:
+        """Called with each Message this emulator answers, as JSON or as a stream (not the dry run that
+        looks back at a paused turn); does nothing here. A subclass overrides it to record what a loop
+        was served (lessons/scenes.py's ``CourseModel``); the message is the one sent: leave it as it is."""
 
     def _count_tokens(self, request: dict, request_id: str, betas: frozenset) -> tuple[int, dict, Any]:
         # The body was found readable by now (respond() walks it when the C encoder could not).
         error, _ = validate(request, count_tokens=True, encodable=True, betas=betas)
         if error is not None:
-            return _error(error, request_id)
-        return 200, _headers(request_id), counted(request)
+            return error_answer(error, request_id)
+        return 200, response_headers(request_id), counted(request)
 
     def _content(self, request: dict, managed: Managed, digest: bytes, mode: Mode) -> tuple[Reply, list, int]:
         """The script's reply as the model sends it: bound by tool_choice, with its thinking and
@@ -342,7 +316,7 @@ class Emulator:
                 estimate,
                 write,
                 read,
-                0 if warming else billed_output(request, scripted, content, thinking, row.tokenizer),
+                0 if warming else billed_output(request, stop_reason, content, thinking, row.tokenizer),
                 thinking,
                 row.tokenizer,
             ),

@@ -124,11 +124,12 @@ def shape_reply(
     return content, stop_reason, stop_sequence, thinking
 
 
-def billed_output(request: dict, scripted: Reply, content: list, thinking: int, tokenizer: str) -> int:
-    """The reply's output tokens, in the estimate's units. A script that says the reply ran out of
-    ``max_tokens`` gets all of them billed, as a live reply cut there does ("exactly the requested
-    tokens", the stop reasons page), however little of it the script wrote."""
+def billed_output(request: dict, stop_reason: str, content: list, thinking: int, tokenizer: str) -> int:
+    """The reply's output tokens, in the estimate's units. A reply that stops on ``max_tokens`` gets
+    all of them billed, as a live reply cut there does ("exactly the requested tokens", the stop
+    reasons page): whether the script said so, however little of it the script wrote, or the limit
+    cut it, even where the block it cut (a tool call that did not fit) is not sent at all."""
     made = estimate_reply(content) + thinking
-    if scripted.stop_reason == "max_tokens" and isinstance(request.get("max_tokens"), int):
+    if stop_reason == "max_tokens" and isinstance(request.get("max_tokens"), int):
         return max(made, in_estimate(request["max_tokens"], tokenizer))
     return made

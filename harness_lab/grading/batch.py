@@ -10,13 +10,15 @@ keeps both out of learner code's reach), no value of the caller's environment an
 classmate's answer cells.
 
 A host that died or never answered is the grader's failure (``INFRASTRUCTURE``): the row says so,
-never that the answer was wrong, and the next run grades that notebook again. A notebook that ran
-out of time while others were graded beside it is graded again at the end, alone (``TIMED_OUT``).
-So is one whose call changed its host's limits or scheduling (``host_state.py``): its outcome is
-void and the host replaced, so no classmate is graded under the change; changed again, alone on a
-fresh host, its row is ``grade.class.host_altered``, never a pass, and graded again next run. Any
-other grader's failure is graded again at the end, alone on a fresh host, too: the notebook graded
-before it may have broken that host.
+never that the answer was wrong, and the next run grades that notebook again. Each notebook is
+graded in its own edition's language (``edition.py``: the learner reads the feedback in the
+language of the notebook they worked in), whatever language the instructor reads the report in.
+A notebook that ran out of time while others were graded beside it is graded again at the end,
+alone (``TIMED_OUT``). So is one whose call changed its host's limits or scheduling
+(``host_state.py``): its outcome is void and the host replaced, so no classmate is graded under the
+change; changed again, alone on a fresh host, its row is ``grade.class.host_altered``, never a
+pass, and graded again next run. Any other grader's failure is graded again at the end, alone on a
+fresh host, too: the notebook graded before it may have broken that host.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from ..text import speaking, t
+from .edition import edition_or
 from .isolation import Launch
 from .notebook import CHECK_TIMEOUT, EXERCISES, NotebookGrade, answer_sources, grade_call, grade_notebook, hosted_grade
 from .redact import Redactor, own_text
@@ -67,17 +70,16 @@ def grade_tasks(
     The digest yielded is that of the bytes graded (the file may have changed since it was hashed).
     ``everyone`` is every notebook of the class, whose answer cells no learner's text may carry.
     ``read`` reads a notebook, ``unreadable(learner, name, error)`` is the grade of one it could not;
-    every grade is written in ``language`` (the hosts are told it with each call).
+    every grade is written in its notebook's edition's language (the hosts are told it with each
+    call), in ``language`` (the instructor's) for bytes that are not JSON and so name no edition.
     """
     redactor = Redactor.for_launch(launch, lambda: _answers(everyone, read))
     limit = min(CHECK_TIMEOUT, timeout)
     if not hasattr(os, "fork"):  # Windows: here, one at a time, without isolation
         for learner, name, path, _ in tasks:
-            with speaking(language):
-                done = _here(learner, name, Path(path), timeout, limit, redactor, read, unreadable)
-            yield done
+            yield _here(learner, name, Path(path), timeout, limit, redactor, read, unreadable, language)
         return
-    sent, texts = [], {}
+    sent, texts, spoken = [], {}, {}
     for learner, name, path, digest in tasks:
         try:
             data = read(Path(path))
@@ -85,14 +87,15 @@ def grade_tasks(
             yield learner, name, digest, unreadable(learner, name, exc), b""
             continue
         texts[learner, name] = data
-        sent.append(((learner, name), grade_call(name, data, timeout, limit, language)))
+        spoken[learner, name] = edition_or(data, language)
+        sent.append(((learner, name), grade_call(name, data, timeout, limit, spoken[learner, name])))
     if not sent:
         return
     size, calls = min(jobs or _cores(), len(sent)), dict(sent)
     again: list[tuple[tuple[str, str], Any]] = []
     for first, width, batch in ((True, size, sent), (False, 1, again)):
         for (learner, name), outcome, value in Pool(launch, width).run(batch, timeout + OVERDUE_GRACE):
-            with speaking(language):
+            with speaking(spoken[learner, name]):
                 grade = _outcome(learner, name, outcome, value, timeout)
             # A time limit that ran out while other notebooks ran beside it may be theirs: a classmate's
             # answer can fill every core. Such a notebook is graded again, alone, and that grade stands.
@@ -129,17 +132,21 @@ def _here(
     redactor: Redactor,
     read: Callable[[Path], bytes],
     unreadable: Callable[[str, str, OSError], NotebookGrade],
+    language: str,
 ) -> tuple[str, str, str, NotebookGrade, bytes]:
     """Without fork: grade a private copy in this process, in a temporary folder of its own."""
     try:
         data = read(path)
     except OSError as exc:
-        return learner, name, "", unreadable(learner, name, exc), b""
+        with speaking(language):
+            return learner, name, "", unreadable(learner, name, exc), b""
     folder = tempfile.mkdtemp(prefix="harness-lab-grade-")
     try:
         copy = Path(folder) / name
         copy.write_bytes(data)
-        grade = replace(grade_notebook(copy, timeout=timeout, check_timeout=limit), path=f"{learner}/{name}")
+        with speaking(edition_or(data, language)):
+            graded = grade_notebook(copy, timeout=timeout, check_timeout=limit)
+        grade = replace(graded, path=f"{learner}/{name}")
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     return learner, name, hashlib.sha256(data).hexdigest(), redactor.grade(grade, own_text(data)), data

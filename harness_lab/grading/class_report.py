@@ -9,7 +9,10 @@
   carriage return: a learner folder named ``=HYPERLINK(...)``) gets a leading ``'``, OWASP's
   guard against CSV injection, so it shows as text.
 - ``feedback/<learner>.txt``: the lines the learner's grade cell prints, notebook by notebook, then
-  what was missing or not graded.
+  what was missing or not graded; in the language of the learner's edition (each notebook in its
+  own), whatever ``--lang`` says: ``--lang`` is the instructor's, for the page and the terminal.
+  A learner who handed in no notebook that names an edition, or notebooks of both, reads the rest
+  in the instructor's language.
 - ``index.html``: pass rate per criterion as a bar chart (inline SVG), the most common hints with the
   shortest answer that got each, the edition (Japanese, English) each learner handed in, and every
   timeout, error, missing exercise and file not graded;
@@ -29,7 +32,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from ..terminal import visible
-from ..text import lang, t
+from ..text import lang, speaking, t
 from .classroom import ClassResult, Row
 from .notebook import EXERCISES
 
@@ -119,17 +122,20 @@ def _as_text(cell: object) -> object:
 
 
 def feedback(result: ClassResult, learner: str) -> str:
-    lines = [t("grade.class.feedback_title", learner=visible(learner)), ""]
-    for row in result.rows:
-        if row.learner != learner:
-            continue
-        if row.notebook:  # as the learner's own grading command prints it, headed by the file's name
-            lines += [replace(row.grade, path=visible(row.notebook)).text(), ""]
-        else:
-            lines += [row.grade.error, ""]
-    for problem in result.problems:
-        if problem.learner == learner:
-            lines += [visible(problem.text), ""]  # one line each: a file's name must not start a fake verdict line
+    rows = [row for row in result.rows if row.learner == learner]
+    editions = {row.edition for row in rows if row.edition}
+    language = editions.pop() if len(editions) == 1 else lang()
+    with speaking(language):
+        lines = [t("grade.class.feedback_title", learner=visible(learner)), ""]
+        for row in rows:
+            if row.notebook:  # as the learner's own grading command prints it (graded in its edition's language)
+                with speaking(row.edition or lang()):  # the language it was graded in
+                    lines += [replace(row.grade, path=visible(row.notebook)).text(), ""]
+            else:  # a missing exercise (``classroom._missing``): its row's text is the instructor's language
+                lines += [t("grade.class.missing", exercise=row.grade.exercise), ""]
+        for problem in result.problems:
+            if problem.learner == learner:  # one line each: a file's name must not start a fake verdict line
+                lines += [visible(problem.text), ""]
     return "\n".join(lines).rstrip("\n") + "\n"
 
 

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from ..terminal import visible
-from ..text import t
+from ..text import speaking, t
 from .batch import grade_tasks
 from .edition import edition_of
 from .isolation import Launch
@@ -60,12 +60,22 @@ ANSWER_CHARS = 4000  # how much of a learner's answer cells is kept for the repo
 
 @dataclass(frozen=True)
 class Problem:
-    """A file or folder in SUBMISSIONS that was not graded, with the reason (``key``, ``text``)."""
+    """A file or folder in SUBMISSIONS that was not graded, with the reason: the catalog entry ``key``
+    formatted with ``values``, in the language spoken when it is read (``text``): the instructor's on
+    the page, the learner's in their feedback."""
 
     learner: str  # "" for something outside the learner folders
     name: str
     key: str
-    text: str
+    values: tuple[tuple[str, str], ...] = ()
+
+    @classmethod
+    def of(cls, learner: str, name: str, key: str, /, **values: str) -> Problem:
+        return cls(learner, name, key, tuple(sorted(values.items())))
+
+    @property
+    def text(self) -> str:
+        return t(self.key, **dict(self.values))
 
 
 @dataclass(frozen=True)
@@ -196,9 +206,7 @@ def _scan(submissions: Path) -> tuple[list[str], list[tuple[str, str]], list[Pro
     problems: list[Problem] = []
     for entry in _entries(submissions, "", problems):
         if not entry.is_dir(follow_symlinks=False):
-            problems.append(
-                Problem("", entry.name, "grade.class.outside", t("grade.class.outside", name=visible(entry.name)))
-            )
+            problems.append(Problem.of("", entry.name, "grade.class.outside", name=visible(entry.name)))
             continue
         learner = entry.name
         learners.append(learner)
@@ -206,12 +214,12 @@ def _scan(submissions: Path) -> tuple[list[str], list[tuple[str, str]], list[Pro
         for item in _entries(Path(entry.path), learner, problems):
             problem = _not_gradable(item)
             if problem:
-                problems.append(Problem(learner, item.name, problem[0], problem[1]))
+                problems.append(Problem.of(learner, item.name, problem[0], **problem[1]))
             else:
                 found.append((learner, item.name))
                 notebooks += 1
         if notebooks == 0:
-            problems.append(Problem(learner, "", "grade.class.no_notebooks", t("grade.class.no_notebooks")))
+            problems.append(Problem.of(learner, "", "grade.class.no_notebooks"))
     return learners, found, problems
 
 
@@ -220,21 +228,20 @@ def _entries(folder: Path, learner: str, problems: list[Problem]) -> list[os.Dir
         with os.scandir(folder) as listing:
             return sorted((e for e in listing if not e.name.startswith(".")), key=lambda e: e.name)
     except OSError as exc:
-        key = "grade.class.unreadable_folder"
-        problems.append(Problem(learner, "", key, t(key, error=describe_error(exc))))
+        problems.append(Problem.of(learner, "", "grade.class.unreadable_folder", error=describe_error(exc)))
         return []
 
 
-def _not_gradable(entry: os.DirEntry) -> tuple[str, str] | None:
-    """(key, text) saying why ``entry`` is not graded, or None for a notebook to grade."""
+def _not_gradable(entry: os.DirEntry) -> tuple[str, dict[str, str]] | None:
+    """(key, values) saying why ``entry`` is not graded, or None for a notebook to grade."""
     if not entry.name.lower().endswith(".ipynb"):  # an LMS or a file system may change the case
-        return "grade.class.not_notebook", t("grade.class.not_notebook", name=visible(entry.name))
+        return "grade.class.not_notebook", {"name": visible(entry.name)}
     try:
         info = entry.stat(follow_symlinks=False)
     except OSError as exc:
-        return "grade.class.unreadable_folder", t("grade.class.unreadable_folder", error=describe_error(exc))
+        return "grade.class.unreadable_folder", {"error": describe_error(exc)}
     if not stat.S_ISREG(info.st_mode):  # a link could point at anything the grader may read; a FIFO never ends
-        return "grade.class.not_regular", t("grade.class.not_regular", name=visible(entry.name))
+        return "grade.class.not_regular", {"name": visible(entry.name)}
     return None  # a notebook too large to grade is still handed in: it gets its row when read
 
 
@@ -251,16 +258,13 @@ def _one_per_exercise(rows: list[Row]) -> tuple[list[Row], list[Problem]]:
         kept[slot if row.grade.exercise in EXERCISES else (row.learner, row.notebook)] = row
     chosen = set(map(id, kept.values()))
     problems = [
-        Problem(
+        Problem.of(
             r.learner,
             r.notebook,
             "grade.class.duplicate",
-            t(
-                "grade.class.duplicate",
-                name=visible(r.notebook),
-                exercise=r.grade.exercise,
-                kept=visible(kept[(r.learner, r.grade.exercise)].notebook),
-            ),
+            name=visible(r.notebook),
+            exercise=r.grade.exercise,
+            kept=visible(kept[(r.learner, r.grade.exercise)].notebook),
         )
         for r in rows
         if id(r) not in chosen
@@ -269,31 +273,28 @@ def _one_per_exercise(rows: list[Row]) -> tuple[list[Row], list[Problem]]:
 
 
 def _one_graded_per_exercise(submissions: Path, found: list[tuple[str, str]]) -> tuple[list, list[Problem]]:
-    """Of a learner's files that claim one exercise, only the one ``_one_per_exercise`` keeps is graded; the
-    others are files not graded, never run. One learner's fifty hanging copies each cost the whole class
-    the time limit twice (beside the others, then alone)."""
+    """Only the file ``_one_per_exercise`` keeps of those that claim one exercise is graded, the others never
+    run: one learner's fifty hanging copies cost the class the time limit twice each (beside others, alone)."""
     claims = {entry: _claimed(submissions / entry[0] / entry[1]) for entry in found}
     kept: dict[tuple[str, str], str] = {}
     for learner, name in sorted(found, key=lambda entry: (not _exercise_of(entry[1]), len(entry[1]), entry[1])):
         if claims[learner, name]:
             kept.setdefault((learner, claims[learner, name]), name)
-    graded, problems, key = [], [], "grade.class.duplicate"
+    graded, problems = [], []
     for learner, name in found:
         exercise = claims[learner, name]
-        first = kept.get((learner, exercise), name)
-        if first == name:
+        if (first := kept.get((learner, exercise), name)) == name:
             graded.append((learner, name))
         else:
-            text = t(key, name=visible(name), exercise=exercise, kept=visible(first))
-            problems.append(Problem(learner, name, key, text))
+            values = {"name": visible(name), "exercise": exercise, "kept": visible(first)}
+            problems.append(Problem.of(learner, name, "grade.class.duplicate", **values))
     return graded, problems
 
 
 def _claimed(path: Path) -> str:
     """The exercise a notebook's file name tells, else the one its metadata or grade cell names (read, never run)."""
-    told = _exercise_of(path.name)
-    if told:
-        return told
+    if _exercise_of(path.name):
+        return _exercise_of(path.name)
     try:
         notebook = json.loads(_read(path).decode("utf-8"))
         exercise = exercise_of(notebook, [c for c in notebook["cells"] if c.get("cell_type") == "code"], path)
@@ -333,7 +334,7 @@ def _graded(tasks: list[tuple], timeout: float, jobs: int | None, record: Record
         everyone=everyone,
         read=_read,
         unreadable=_unreadable,
-        language=record.lang,  # the hosts speak the record's language, whatever chose it
+        language=record.lang,  # the instructor's: for a file whose bytes name no edition
     )
     for learner, name, digest, grade, data in graded:
         answer, edition = _parsed(data)
@@ -341,7 +342,8 @@ def _graded(tasks: list[tuple], timeout: float, jobs: int | None, record: Record
         if not grade.exercise:  # the grader could not tell (an unreadable notebook): the file's name does
             grade = replace(grade, exercise=named)
         elif named and grade.exercise != named:  # one exercise's answers under another's name: one row each
-            grade = _error(learner, name, "grade.class.other_exercise", named=named, held=grade.exercise)
+            with speaking(edition or record.lang):  # the learner's feedback, as the grade it replaces
+                grade = _error(learner, name, "grade.class.other_exercise", named=named, held=grade.exercise)
         yield Row(learner, name, record.add(learner, name, digest, grade.as_plain(), answer), answer, edition=edition)
 
 

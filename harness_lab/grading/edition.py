@@ -12,7 +12,7 @@ from typing import Any
 
 from ..text import LANGUAGES
 
-__all__ = ["edition", "edition_of"]
+__all__ = ["edition", "edition_of", "edition_or"]
 
 
 def edition(path: str) -> str:
@@ -21,6 +21,15 @@ def edition(path: str) -> str:
         return edition_of(json.loads(Path(path).read_text(encoding="utf-8")))
     except (OSError, UnicodeDecodeError, ValueError, RecursionError):
         return "ja"  # an unreadable file is grade_notebook's to report
+
+
+def edition_or(data: bytes, fallback: str) -> str:
+    """The language of the edition a notebook's bytes are from; ``fallback`` for bytes that are not JSON
+    (a class's feedback on such a file is in the instructor's language: it names no edition)."""
+    try:
+        return edition_of(json.loads(data.decode("utf-8")))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        return fallback
 
 
 def edition_of(notebook: Any) -> str:

@@ -416,7 +416,7 @@ add(
         ),
         "lesson.l3.next_step.model_context_window_exceeded": (
             "コンテキストが一杯（model_context_window_exceeded）で {got} を返しました。止めます",
-            "A full context window gave {got}; stop",
+            "A full context window (model_context_window_exceeded) gave {got}; stop",
         ),
         "lesson.l3.next_step.unknown": (
             "知らない stop_reason で {got} を返しました。知らない値は安全な側（止める）に倒します",

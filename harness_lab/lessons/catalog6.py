@@ -228,7 +228,7 @@ add(
             '  7. ループを抜けたら、step が "finish" なら return lessons.finished(response, turns, tokens_used)、\n'
             "     それ以外は return lessons.stopped(response.stop_reason, 停止メッセージ, turns, tokens_used)",
             "Steps (from lesson 2's run_agent):\n"
-            "  1. turns, tokens_used, last_signature = 0, 0, None; after the first response add input_tokens + output_tokens\n"
+            "  1. turns, tokens_used, last_signature = 0, 0, None; after the first response add input_tokens + output_tokens to tokens_used\n"
             '  2. step = next_step(response); loop while step in ("run_tools", "resend"):\n'
             "  3. at the top: valve 1 turns >= MAX_TURNS, valve 2 tokens_used >= TOKEN_BUDGET: return lessons.stopped(...); then turns += 1\n"
             '  4. when step is "run_tools", valve 3: stop if signature_of(response.content) equals last_signature;\n'

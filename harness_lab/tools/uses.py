@@ -70,13 +70,16 @@ def run_tool_uses(
     to_run: list[int] = []
     for call in calls:
         one = tools.get(call["name"])
-        if (edited := record.edit(call["id"])) is not None:  # the learner rewrote this result (a fork)
-            results.append(edited)
-        elif one is None:
+        edited = record.edit(call["id"])  # the learner rewrote this result (a fork)
+        if one is None:
             known = ", ".join(tools) or "-"
-            results.append(tool_result(call["id"], t("result.unknown_tool", name=call["name"], known=known), True))
+            unknown = tool_result(call["id"], t("result.unknown_tool", name=call["name"], known=known), True)
+            results.append(edited if edited is not None else unknown)
         elif approve is not None and (refusal := (yield from approve(call, one))) is not None:  # 弁4
-            results.append(refusal)
+            # A refused call stays refused in a fork: an edit rewords the refusal, never makes it a success.
+            results.append(refusal if edited is None else {**edited, "is_error": True})
+        elif edited is not None:
+            results.append(edited)
         elif (recorded := record.replayed(call["id"])) is not None:  # it ran before this fork: never twice
             results.append(recorded)
         else:

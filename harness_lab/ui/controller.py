@@ -11,6 +11,7 @@ scripts and tests can use the Controller alone.
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 from collections.abc import Callable
 from typing import Any, Self
@@ -257,6 +258,10 @@ class Controller:
             self.pending = event
             self.entries.append(Answered(event))
         elif isinstance(event, (Finished, Stopped)):
+            if getattr(self.run, "state", None) is None and event.usage.total < self._yielded()[1].total:
+                # A hand-written loop that counted fewer tokens than its turns carried (often none): the
+                # end card says what the turns the panel saw used, as the gauge does.
+                event = dataclasses.replace(event, usage=self._yielded()[1])
             self.outcome = event
             self.entries.append(event)
         elif event is not None:
@@ -266,14 +271,20 @@ class Controller:
         self._changed()
         return event
 
+    def _yielded(self) -> tuple[int, Usage]:
+        """The turns a hand-written loop yielded so far, and the tokens they carried."""
+        done = [e for e in self.entries if isinstance(e, Turn)]
+        return len(done), sum((e.usage for e in done), Usage())
+
     def _interrupted_event(self) -> Stopped:
         state = getattr(self.run, "state", None)
+        turns, usage = (state.turns, state.usage) if state is not None else self._yielded()
         return Stopped(
             cause="interrupted",
             # A hand-written loop's generator is gone once interrupted: it has no resume() to go on with.
             reason=t("stop.interrupted") if self.recorded else t("ui.stop.interrupted_hand_written"),
-            turns=getattr(state, "turns", sum(isinstance(e, Turn) for e in self.entries)),
-            usage=getattr(state, "usage", Usage()),
+            turns=turns,
+            usage=usage,
             messages=tuple(getattr(self.run, "messages", ())),
         )
 
@@ -338,8 +349,7 @@ class Controller:
         if state is not None:
             turns, usage = state.turns, state.usage
         else:  # a hand-written loop keeps no state: count what it yielded
-            done = [e for e in self.entries if isinstance(e, Turn)]
-            turns, usage = len(done), sum((e.usage for e in done), Usage())
+            turns, usage = self._yielded()
             if self.outcome is not None and self.outcome.usage.total >= usage.total:
                 turns, usage = self.outcome.turns, self.outcome.usage  # the loop's own count, at the end
         max_turns = getattr(_valve(self.run, "max_turns"), "limit", None)
@@ -351,7 +361,8 @@ class Controller:
         """The gauges as lines of text. A hand-written loop keeps no signatures: no line for them."""
         g = self.gauges()
         turns = f"{g['turns']} / {g['max_turns']}" if g["max_turns"] is not None else str(g["turns"])
-        tokens = f"{g['tokens']} / {g['budget']}" if g["budget"] is not None else str(g["tokens"])
+        # separators as the context card prints them: 28,185 is read at a glance, 28185 is counted
+        tokens = f"{g['tokens']:,} / {g['budget']:,}" if g["budget"] is not None else f"{g['tokens']:,}"
         lines = [f"{t('ui.gauge.turns')}: {turns}", f"{t('ui.gauge.tokens')}: {tokens}"]
         if self.recorded:
             lines.append(f"{t('ui.gauge.signature')}: {g['signature'] or t('ui.gauge.none')}")

@@ -121,7 +121,10 @@ class TimelinePanel:
                     f'<div style="font-size:12px">{html.escape(t("ui.timeline.result_for", call=label, id=call["id"]))}</div>'
                 )
             )
-            box = widgets.Textarea(value=view.result_text(call["id"]), rows=2, layout=widgets.Layout(width="95%"))
+            text = view.result_text(call["id"])
+            # tall enough to edit a file's lines in place, short enough to keep the form on one screen
+            rows_needed = min(max(2, text.count("\n") + 1), 12)
+            box = widgets.Textarea(value=text, rows=rows_needed, layout=widgets.Layout(width="95%"))
             self.result_inputs[call["id"]] = box
             rows.append(box)
         for tool_use_id, decision in view.decisions.items():

@@ -186,7 +186,9 @@ def turn_summary(turn: Turn) -> str:
     """One line for a folded turn: its number, the calls it made and its tokens."""
     calls = ", ".join(c["name"] for c in tool_calls(field(turn.response, "content") or ())) or "-"
     errors = sum(1 for r in turn.results if r.get("is_error"))
-    return t("ui.card.turn_folded", number=turn.request_number, calls=calls, errors=errors, tokens=turn.usage.total)
+    return t(
+        "ui.card.turn_folded", number=turn.request_number, calls=calls, errors=errors, tokens=f"{turn.usage.total:,}"
+    )
 
 
 def transcript(

@@ -90,7 +90,7 @@ for name, content in TRIES.items():
                                messages=messages + [{"role": "assistant", "content": content}, {"role": "user", "content": results}])
         status[name] = 200
     except anthropic.BadRequestError as e:
-        status[name], refusals[name] = 400, e.body["error"]["message"][:110]
+        status[name], refusals[name] = 400, e.body["error"]["message"].split(". ")[0]  # 長いので最初の一文だけ
 guessed = lessons.compare(MY_GUESS, status)
 if lessons.guessed(MY_GUESS):  # どれが断られたかが答えなので、予想を書くまで見せない
     for name, message in refusals.items():

@@ -119,3 +119,27 @@ def test_every_concept_has_an_english_word_the_english_edition_uses():
 def test_the_english_check_finds_an_unused_word():
     assert english_terms("control valve / valve (valve 1–4)") == ["control valve", "valve"]
     assert unused(["lap", "turn", "valve"], "the loop overlaps; return; two valves") == ["lap", "turn"]
+
+
+# English words the English edition once used beside the glossary's own for the same concept
+NOT_IN_ENGLISH = {
+    r"finished turns?": "completed turns (the counter `turns`)",
+    r"no-progress check": "no-progress detection (valve 3, 無進捗検知)",
+}
+
+
+def english_slips(text: str) -> list[str]:
+    found = []
+    for pattern, word in NOT_IN_ENGLISH.items():
+        for match in re.finditer(rf"(?<!\w){pattern}(?!\w)", text, re.I):
+            line = text[max(0, match.start() - 25) : match.end() + 25].replace("\n", " ")
+            found.append(f"{match.group()} → {word}: …{line}…")
+    return found
+
+
+def test_the_english_edition_and_catalogs_use_one_word_per_concept():
+    # The panel said "finished turns" and "no-progress check" where the notebooks say "completed turns"
+    # and "no-progress detection": two names for one counter, one valve.
+    found = [f"{key}: {slip}" for key, (_, en) in CATALOG.items() for slip in english_slips(en)]
+    found += [f"{path.name}: {slip}" for path in ENGLISH_SOURCES for slip in english_slips(path.read_text("utf-8"))]
+    assert found == []

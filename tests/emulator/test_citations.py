@@ -72,3 +72,76 @@ def test_citations_enabled_with_a_structured_output_format_are_refused():
     assert answer(asked, output_config=FORMAT) == (400, "citations are not supported with output_config.format")
     plain = [{"role": "user", "content": [{**DOC, "citations": {"enabled": False}}, {"type": "text", "text": "q"}]}]
     assert answer(plain, output_config=FORMAT) == (200, None)
+
+
+# The citations page ("citations must be enabled on all or none of the documents within a request") and
+# the search results page (one setting for every search result; a tool result holding one holds only
+# search results; with web search on, every search result enables citations). The wordings are inferred.
+SEARCH_TOOL = {"name": "search", "description": "s", "input_schema": {"type": "object", "properties": {}}}
+USE = {"type": "tool_use", "id": "toolu_01A", "name": "search", "input": {}}
+
+
+def found(cited=True):
+    block = {"type": "search_result", "source": "https://docs.example/a", "title": "A"}
+    block["content"] = [{"type": "text", "text": "The sky is blue."}]
+    return {**block, "citations": {"enabled": True}} if cited else block
+
+
+def searched(*blocks):
+    result = {"type": "tool_result", "tool_use_id": "toolu_01A", "content": list(blocks)}
+    return [
+        {"role": "user", "content": "q"},
+        {"role": "assistant", "content": [USE]},
+        {"role": "user", "content": [result]},
+    ]
+
+
+def test_citations_are_enabled_on_every_document_or_on_none():
+    plain = {**DOC, "citations": {"enabled": False}}
+    ask = {"type": "text", "text": "q"}
+    assert answer([{"role": "user", "content": [DOC, plain, ask]}]) == (
+        400,
+        "messages.0.content.1: citations must be enabled on all or none of the documents within a request",
+    )
+    unset = {k: v for k, v in DOC.items() if k != "citations"}  # off by default
+    assert answer([{"role": "user", "content": [unset, DOC, ask]}])[0] == 400
+    assert answer([{"role": "user", "content": [DOC, DOC, ask]}]) == (200, None)
+    assert answer([{"role": "user", "content": [plain, unset, ask]}]) == (200, None)
+
+
+def test_search_results_share_one_citations_setting_across_the_request():
+    history = searched(found(), found(cited=False))
+    assert answer(history, tools=[SEARCH_TOOL]) == (
+        400,
+        "messages.2.content.0.tool_result.content.1: all search results in a request must use the same citations setting",
+    )
+    later = [*searched(found()), {"role": "assistant", "content": "ok"}]
+    later.append({"role": "user", "content": [found(cited=False), {"type": "text", "text": "and this?"}]})
+    assert answer(later, tools=[SEARCH_TOOL])[1] == (
+        "messages.4.content.0: all search results in a request must use the same citations setting"
+    )
+    assert answer(searched(found(), found()), tools=[SEARCH_TOOL]) == (200, None)
+
+
+def test_a_tool_result_holding_a_search_result_holds_nothing_else():
+    history = searched(found(), {"type": "text", "text": "two results"})
+    assert answer(history, tools=[SEARCH_TOOL]) == (
+        400,
+        "messages.2.content.0.tool_result.content.1: a tool_result that holds a search_result block may hold only "
+        "search_result blocks",
+    )
+    # in a user message search results may sit beside anything
+    beside = [{"role": "user", "content": [found(), {"type": "text", "text": "q"}]}]
+    assert answer(beside) == (200, None)
+
+
+def test_with_web_search_on_every_search_result_enables_citations():
+    web = {"type": "web_search_20250305", "name": "web_search"}
+    history = searched(found(cited=False))
+    assert answer(history, tools=[SEARCH_TOOL, web]) == (
+        400,
+        "messages.2.content.0.tool_result.content.0: citations must be enabled on all search_result blocks when the "
+        "web search tool is enabled",
+    )
+    assert answer(history, tools=[SEARCH_TOOL]) == (200, None)
+    assert answer(searched(found()), tools=[SEARCH_TOOL, web]) == (200, None)

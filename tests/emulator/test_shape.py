@@ -99,7 +99,27 @@ def test_a_max_tokens_stop_reports_max_tokens_output_tokens_in_either_tokenizer(
         {"model": model, "max_tokens": 300, "messages": [{"role": "user", "content": "q"}]}
     )
     assert status == 200 and body["stop_reason"] == "max_tokens"
-    assert 295 <= body["usage"]["output_tokens"] <= 300
+    assert body["usage"]["output_tokens"] == 300
+
+
+@pytest.mark.parametrize("model", ["claude-haiku-4-5", "claude-sonnet-5"])
+@pytest.mark.parametrize("max_tokens", [12, 13])
+def test_a_call_cut_before_it_starts_still_bills_every_token_allowed(model, max_tokens):
+    # The text fits, the call after it does not start: the reply stopped on max_tokens, so it used them all
+    # ("exactly the requested tokens"), not only what the text before the call cost.
+    script = [reply("Let me check the time now please", call("write_file", path="a" * 40, content="b" * 80))]
+    status, _, body = Emulator(script).respond(
+        {
+            "model": model,
+            "max_tokens": max_tokens,
+            "messages": [{"role": "user", "content": "q"}],
+            "tools": TOOLS,
+            "thinking": {"type": "disabled"},
+        }
+    )
+    assert status == 200 and body["stop_reason"] == "max_tokens"
+    assert [b["type"] for b in body["content"]] == ["text"]
+    assert body["usage"]["output_tokens"] == max_tokens
 
 
 @pytest.mark.parametrize("model", ["claude-haiku-4-5", "claude-sonnet-5"])

@@ -272,18 +272,25 @@ def test_the_graders_own_failure_is_graded_again_and_a_verdict_is_kept(tmp_path,
     assert (kept is None) == again, kept
 
 
-def test_the_hosts_grade_in_the_language_the_record_is_kept_in(tmp_path, monkeypatch):
-    """A class graded in English by ``speaking`` alone (no HARNESS_LAB_LANG for a host to inherit):
-    the host is told the language with each call, so the hints and titles it writes are English."""
+@pytest.mark.parametrize("instructor", ["ja", "en"])
+def test_the_hosts_grade_each_notebook_in_its_editions_language(tmp_path, monkeypatch, instructor):
+    """A class graded by ``speaking`` alone (no HARNESS_LAB_LANG for a host to inherit): the host is
+    told each notebook's edition with its call, so the hints and titles it writes are that edition's,
+    whatever language the instructor reads the report (and the record is kept) in."""
     monkeypatch.delenv("HARNESS_LAB_LANG", raising=False)
     subs, state = tmp_path / "subs", tmp_path / "report" / STATE_FILE
-    Handed("level1", starter("level1")).write(subs, "kim")
+    Handed("level1", starter("level1")).write(subs, "aki")
+    english = starter("level1")
+    english.metadata["harness_lab"]["lang"] = "en"
+    Handed("level1", english).write(subs, "kim")
     (tmp_path / "report").mkdir()
-    with speaking("en"):
-        [row] = [r for r in grade(subs, state).rows if r.notebook]
-        titles = [t(f"grade.l1.c{n}.title") for n in (1, 2, 3)]
-    assert [c.title for c in row.grade.reports[0].checks] == titles
-    assert json.loads(state.read_text())["lang"] == "en"
+    with speaking(instructor):
+        rows = {r.learner: r for r in grade(subs, state).rows if r.notebook}
+    for learner, edition in (("aki", "ja"), ("kim", "en")):
+        with speaking(edition):
+            titles = [t(f"grade.l1.c{n}.title") for n in (1, 2, 3)]
+        assert [c.title for c in rows[learner].grade.reports[0].checks] == titles, learner
+    assert json.loads(state.read_text())["lang"] == instructor
 
 
 @pytest.mark.parametrize("plant", ["folder", "fifo"])

@@ -52,7 +52,7 @@ from harness_lab.grading import grade_notebook
 from harness_lab.grading.class_command import grade_class_command
 from harness_lab.grading.class_report import chart
 from harness_lab.grading.classroom import MAX_NOTEBOOK_BYTES, STATE_FILE, grade_class
-from harness_lab.text import t
+from harness_lab.text import speaking, t
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = needs_sandbox
@@ -333,16 +333,50 @@ def test_a_rerun_grades_only_what_changed(graded, tmp_path):
     assert multiprocessing.active_children() == []
 
 
-def test_english_on_request(tmp_path, monkeypatch):
-    monkeypatch.setenv("HARNESS_LAB_LANG", "ja")
+def _in_english(handed: Handed) -> Handed:
+    """The same answer handed in on the English edition's notebook (what its metadata says)."""
+    handed.notebook.metadata["harness_lab"]["lang"] = "en"
+    handed.edition = "en"
+    return handed
+
+
+@pytest.mark.parametrize("instructor", ["ja", "en"])
+def test_each_learner_reads_feedback_in_their_notebooks_edition_and_the_page_in_lang(tmp_path, monkeypatch, instructor):
+    monkeypatch.setenv("HARNESS_LAB_LANG", "ja" if instructor == "en" else "en")  # --lang wins over it
     subs, report = tmp_path / "subs", tmp_path / "report"
-    right("level2").write(subs, "kim")
-    assert cli_main(["grade-class", str(subs), "--out", str(report), "--lang", "en"], out=io.StringIO()) == 0
+    name = "misses the explicit stop condition"
+    wrong("level2", name).write(subs, "aki")  # the Japanese edition
+    Handed("level1", english_solution("level1")).write(subs, "bob")
+    _in_english(wrong("level2", name)).write(subs, "bob")
+    for learner in ("aki", "bob"):
+        (subs / learner / "notes.txt").write_text("x", encoding="utf-8")
+    cli_main(["grade-class", str(subs), "--out", str(report), "--lang", instructor], out=io.StringIO())
+    for learner, edition in (("aki", "ja"), ("bob", "en")):
+        text = (report / "feedback" / f"{learner}.txt").read_text(encoding="utf-8")
+        with speaking(edition):
+            hint = t("grade.l2.c1.no_stop_condition")
+            said = [
+                t("grade.class.feedback_title", learner=learner),
+                f"{t('grade.mark.fail')} {t('grade.criterion', number=1)}: {t('grade.l2.c1.title')}",
+                f"{t('grade.hint')}: {hint}",
+                t("grade.some_passed", score=2, total=3),
+                t("grade.class.not_notebook", name="notes.txt"),
+            ]
+            said += [] if learner == "bob" else [t("grade.class.missing", exercise="level1")]
+        assert [line for line in said if line not in text] == [], (learner, text)
     page = (report / "index.html").read_text(encoding="utf-8")
-    assert '<html lang="en">' in page and "Class grading report" in page
-    feedback = (report / "feedback" / "kim.txt").read_text(encoding="utf-8")
-    assert "[PASS] Criterion 1" in feedback and "[FAIL] No notebook was handed in for level1." in feedback
+    with speaking(instructor):
+        assert f'<html lang="{instructor}">' in page and t("grade.class.title") in page
+        assert t("grade.l2.c1.title") in page  # the criteria's titles are the instructor's
+        assert t("grade.class.not_notebook", name="notes.txt") in page
     assert list(read_csv(report)[0])[:3] == ["learner", "exercise", "notebook"]
+    rows = {(r["learner"], r["exercise"]): r for r in read_csv(report)}
+    assert rows["aki", "level1"]["message"] == with_language(instructor, "grade.class.missing", exercise="level1")
+
+
+def with_language(code: str, key: str, **values: str) -> str:
+    with speaking(code):
+        return t(key, **values)
 
 
 def test_a_class_mixing_the_editions_says_which_each_learner_used(tmp_path):

@@ -22,7 +22,7 @@ from nbclient import NotebookClient
 
 from harness_lab.grading import grade_notebook
 from harness_lab.grading import notebook as notebook_module
-from harness_lab.text import t
+from harness_lab.text import speaking, t
 from notebooks.exercise_build import GRADE_TAG
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -132,6 +132,21 @@ def test_the_command_ignores_the_grading_language_of_nobody_but_the_reader():
     env = {**os.environ, "HARNESS_LAB_LANG": "en"}
     done = command(EXERCISES / "solutions" / LEVEL1, env=env)
     assert done.returncode == 0 and "[PASS] Criterion 1" in done.stdout
+
+
+@pytest.mark.parametrize("edition, reader", [("en", "ja"), ("ja", "en")])
+def test_where_learner_code_raised_is_said_in_the_readers_language_not_the_notebooks(tmp_path, edition, reader):
+    # The answer cells run with the notebook's setup cell, whose hl.use_language(edition) once turned the
+    # "(the line ... in run_tool_uses)" its children wrote into the edition's words inside the reader's hint.
+    folder = EXERCISES / "solutions" / ("en" if edition == "en" else "")
+    nb = read(folder / LEVEL1)
+    cell = cell_with(nb, "def run_tool_uses(")
+    cell.source = cell.source.replace("    results = []\n", "    results = []\n    raise ValueError('boom')\n", 1)
+    with speaking(reader):
+        grade = grade_notebook(write(nb, tmp_path / LEVEL1))
+        raised_at = t("grade.raised_at", function="run_tool_uses", line="raise ValueError('boom')")
+        cut = [c.hint for c in grade.reports[0].checks if not c.passed]
+    assert len(cut) == 3 and all(f"ValueError: boom{raised_at}" in hint for hint in cut), cut
 
 
 def test_a_runaway_answer_cell_is_a_timeout_for_that_notebook_only(tmp_path):

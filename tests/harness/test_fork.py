@@ -122,6 +122,47 @@ def test_a_flipped_denial_runs_the_call_that_never_ran():
     assert kept.messages[2]["content"][0]["is_error"] and len(tools.calls) == 1
 
 
+def test_a_kept_denial_with_an_edited_text_stays_a_refusal():
+    tools = Counting()
+    script = [reply("報告します", call("post", url="https://example.com/r")), say("送りました。")]
+    run = Run(emulated_client(script), tools.tools, [Approval()])
+    gen = run.start("報告を送って")
+    request = next(gen)
+    drain_from(gen, gen.send(deny("まだ早い")))
+    reworded = "今はだめです: 上長の承認が先です"
+    fork = run.fork(at=1, results={request.tool_use_id: reworded})
+    drain(fork.resume())
+    assert tools.calls == []  # still denied: the tool never ran
+    assert fork.messages[2]["content"][0] == {
+        "type": "tool_result",
+        "tool_use_id": request.tool_use_id,
+        "content": reworded,
+        "is_error": True,
+    }
+
+
+def test_an_earlier_refusal_edited_in_a_forks_history_keeps_its_error_mark():
+    tools = Counting()
+    script = [
+        reply("報告します", call("post", url="https://example.com/r")),
+        reply("状態を見ます", call("status", job="job-42")),
+        say("終わりました。"),
+    ]
+    run = Run(emulated_client(script), tools.tools, [Approval(), MaxTurns(5)])
+    gen = run.start("報告を送って")
+    post = next(gen)
+    drain_from(gen, gen.send(deny("まだ早い")))
+    status = run.state.calls(2)[0]["id"]
+    fork = run.fork(at=2, results={post.tool_use_id: "上長の承認が先です", status: "done"})
+    assert result_of(fork, post.tool_use_id) == {
+        "type": "tool_result",
+        "tool_use_id": post.tool_use_id,
+        "content": "上長の承認が先です",
+        "is_error": True,
+    }
+    assert tools.calls == [("status", {"job": "job-42"})]  # the post never ran, here or in the fork
+
+
 def drain_from(gen, event):
     while not isinstance(event, (Finished, Stopped)):
         event = gen.send(None)

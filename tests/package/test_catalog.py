@@ -69,6 +69,18 @@ def test_japanese_and_english_take_the_same_placeholders(key):
     assert ja.strip() and en.strip()
 
 
+JAPANESE_SCRIPT = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uff01-\uff5e]")  # kana, kanji, full-width forms
+
+
+@pytest.mark.parametrize("key", sorted(CATALOG))
+def test_each_side_is_written_in_its_own_language(key):
+    # The English approval prompt said "n, no or いいえ denies" (and no はい): a Japanese word left in the
+    # English side. A Japanese side without Japanese is an untranslated English one, unless both are code.
+    ja, en = CATALOG[key]
+    assert not JAPANESE_SCRIPT.search(en), en
+    assert JAPANESE_SCRIPT.search(ja) or ja == en, ja
+
+
 def test_every_key_written_in_the_code_exists():
     assert sorted(WHOLE - CATALOG.keys()) == []
 

@@ -113,7 +113,7 @@ def test_html_is_well_formed_and_rendering_is_deterministic():
 
 def test_english_catalog(monkeypatch):
     monkeypatch.setenv("HARNESS_LAB_LANG", "en")
-    assert "tool call" in card(CALL).text and "error (is_error: true)" in card(FAILED).text
+    assert "[Tool call (tool_use)]" in card(CALL).text and "Error (is_error: true)" in card(FAILED).text
 
 
 def test_long_output_is_clipped_deterministically():
@@ -161,9 +161,9 @@ def test_approvals_of_an_unfinished_turn_get_their_own_header():
 @pytest.mark.parametrize(
     "role, ja, en",
     [
-        ("user", "ユーザー (user)", "user"),
-        ("assistant", "モデル (assistant)", "assistant"),
-        ("system", "システム (system)", "system"),
+        ("user", "ユーザー (user)", "User"),
+        ("assistant", "モデル (assistant)", "Model (assistant)"),
+        ("system", "システム (system)", "System"),
     ],
 )
 def test_each_role_of_a_message_is_named_on_its_card(monkeypatch, role, ja, en):

@@ -74,8 +74,8 @@ def test_english_uses_ascii_brackets(monkeypatch):
     d = diagram("before_each_tool", "max_turns")
     full_width = re.compile(r"[\u3000-\u30ff\u4e00-\u9fff\uff00-\uffef]")
     assert full_width.findall(repr(d) + d.html()) == []
-    assert "▶ before_each_tool (right before each tool runs): approval" in repr(d)
-    assert d.caption().startswith("you are here: before_each_tool (right before each tool runs) / ")
+    assert "▶ before_each_tool (right before each tool runs): Approval valve" in repr(d)
+    assert d.caption().startswith("You are here: before_each_tool (right before each tool runs) / ")
 
 
 @pytest.mark.parametrize("stop", sorted(OTHER_STOPS))

@@ -12,7 +12,7 @@ from pathlib import Path
 import ipywidgets as widgets
 import pytest
 
-from harness_lab.events import ApprovalRequest, Finished, Stopped, Turn
+from harness_lab.events import ApprovalRequest, Finished, Stopped, Turn, Usage
 from harness_lab.text import t
 from harness_lab.ui import Stepper
 
@@ -148,7 +148,7 @@ def test_token_budget_fills_the_bar(make_run):
     s.run_all()
     assert s.outcome.cause == "token_budget"
     assert s.tokens_bar.value == s.tokens_bar.max == 6_000 and s.tokens_bar.bar_style == "danger"
-    assert f"{run.state.usage.total} / 6000" == s.tokens_label.value
+    assert f"{run.state.usage.total:,} / 6,000" == s.tokens_label.value
 
 
 def test_stop_between_turns_then_resume(make_run):
@@ -253,6 +253,25 @@ def test_english_labels(make_run, monkeypatch):
         "Deny",
     )
     assert "Waiting for approval" in s.status.value
+
+
+def test_the_english_panel_names_its_parts_as_an_english_ui_does(make_run, monkeypatch):
+    # Its tabs read "conversation / timeline / context", its gauges "turns / tokens", beside "Next turn":
+    # an English UI capitalises each label's first word, as the Japanese panel's labels are proper ones.
+    monkeypatch.setenv("HARNESS_LAB_LANG", "en")
+    s = Stepper(make_run("high_impact"), PROMPT)
+    assert list(s.tabs.titles) == ["Conversation", "Timeline", "Context"]
+    labels = [
+        *s.tabs.titles,
+        *(row.children[0].value for row in s.gauge_rows.values()),
+        *(label for label, _ in s.speed.options),
+        s.speed.description,
+        s.limit_input.description,
+        s.steer_input.description,
+        s.timeline.turns.description,
+        *(b.description for b in (s.next_button, s.all_button, s.stop_button, s.resume_button)),
+    ]
+    assert [label for label in labels if not label[:1].isupper()] == []
 
 
 def test_each_approval_line_comes_after_its_turn_header(make_run):
@@ -484,7 +503,17 @@ def test_the_token_number_keeps_its_name_without_a_budget(make_run):
     s.step()
     name, bar, number = s.gauge_rows["tokens"].children
     assert bar.layout.visibility == "hidden" and name.layout.visibility != "hidden"
-    assert name.value == t("ui.gauge.tokens") and number.value == str(run.state.usage.total)
+    assert name.value == t("ui.gauge.tokens") and number.value == f"{run.state.usage.total:,}"
+
+
+def test_the_token_gauge_groups_thousands_as_the_context_card_does(make_run):
+    run = make_run("never_ending", max_turns=3, budget=40_000)
+    s = Stepper(run, "メモを順に読んで")
+    s.step()
+    s.step()
+    used = run.state.usage.total
+    assert used >= 1000  # the check means nothing below a thousand
+    assert s.tokens_label.value == f"{used:,} / 40,000"
 
 
 def test_the_budget_gauge_turns_red_when_the_budget_stopped_the_run_below_its_limit(make_run):
@@ -626,6 +655,7 @@ def test_stop_ends_a_hand_written_loop_that_does_not_catch_the_interrupt():
     s.stop_button.click()  # the learner's generator lets KeyboardInterrupt through; the panel must not
     assert s.outcome.cause == "interrupted" and s.error is None and s.next_button.disabled
     assert s.outcome.turns == 1 and s.outcome.reason == t("ui.stop.interrupted_hand_written")
+    assert s.outcome.usage.total == s.gauges()["tokens"] == s.last_turn.usage.total > 0  # not "0 tokens in all"
     assert s.resume_button.layout.display == "none" and not s.resume()  # its generator is gone: no resume
 
     hand = lessons.HandWritten(_hand_written, emulated_client("never_ending"), tools, {"read_file": lambda path: "x"})
@@ -643,6 +673,19 @@ def test_stop_ends_a_hand_written_loop_that_does_not_catch_the_interrupt():
     assert paced.outcome.cause == "interrupted" and paced.error is None
 
 
+def test_a_hand_written_stop_that_counted_no_tokens_shows_what_its_turns_used():
+    from harness_lab import lessons
+    from harness_lab.emulator import emulated_client
+
+    tools = [{"name": "read_file", "description": "Read a file.", "input_schema": {"type": "object"}}]
+    loop = lessons.HandWritten(_hand_written, emulated_client("never_ending"), tools, {"read_file": lambda path: "x"})
+    s = Stepper(loop, "メモを順に読んで")
+    s.run_all()  # the loop's own stopped(...) says nothing of tokens
+    turns = [e for e in s.entries if isinstance(e, Turn)]
+    assert s.outcome.cause == "max_turns" and len(turns) == 2
+    assert s.outcome.usage == sum((e.usage for e in turns), Usage()) and s.outcome.usage.total > 0
+
+
 def test_a_bare_loop_between_turns_draws_the_place_it_names(make_run):
     run = make_run("never_ending")
     run.valves = []
@@ -652,3 +695,19 @@ def test_a_bare_loop_between_turns_draws_the_place_it_names(make_run):
     drawn = s.diagram_html.value
     assert "hl-no-valve" in drawn and t("ui.diagram.no_valve") in drawn  # loop_top has a box, saying it is empty
     assert "loop_top" in drawn
+
+
+def test_a_folded_turn_reads_right_in_english_with_one_error(make_run):
+    import dataclasses
+
+    from harness_lab.text import speaking
+    from harness_lab.ui.transcript import turn_summary
+
+    s = Stepper(make_run("never_ending"), "メモを順に読んで")
+    s.step()
+    turn = s.last_turn
+    failed = dataclasses.replace(turn, results=({**turn.results[0], "is_error": True},))
+    with speaking("en"):
+        line = turn_summary(failed)
+    assert "errors: 1 ·" in line and "1 errors" not in line
+    assert line.endswith(f"{turn.usage.total:,} tokens")

@@ -97,8 +97,8 @@ def test_thinking_comes_first_in_a_turn_and_the_usage_names_its_thinking_tokens(
 
 def test_english_labels(monkeypatch):
     monkeypatch.setenv("HARNESS_LAB_LANG", "en")
-    assert card(OMITTED).text.startswith("[thinking (text not shown) · signature of")
-    assert card(REDACTED).text.startswith("[thinking (encrypted: redacted_thinking) · data of")
+    assert card(OMITTED).text.startswith("[Thinking (text not shown) · signature of")
+    assert card(REDACTED).text.startswith("[Thinking (encrypted: redacted_thinking) · data of")
 
 
 # --- the context gauge and the token-burn plot --------------------------------------------------

@@ -101,6 +101,23 @@ def test_a_fork_is_deterministic():
     assert once() == once()
 
 
+@pytest.mark.parametrize("lines, rows", [(1, 2), (5, 5), (40, 12)])
+def test_the_result_box_is_as_tall_as_the_result_up_to_a_screen(lines, rows):
+    polling = Polling()
+    report = "\n".join(f"{i}行目" for i in range(1, lines + 1))
+
+    @tool
+    def status(job: str) -> str:
+        """Report a job's status."""
+        return report
+
+    polling.tool = status
+    s = polling.stepper()
+    s.select(2)
+    (box,) = s.timeline.result_inputs.values()
+    assert box.value == report and box.rows == rows
+
+
 def test_the_form_forks_with_an_edited_result():
     polling = Polling()
     s = polling.stepper()
@@ -242,6 +259,22 @@ def test_changing_an_answer_in_the_form_takes_the_result_box_out_of_play(make_ru
     (fork,) = s.forks
     assert fork.outcome.text == "sandbox/report.md にレポートを保存しました。"
     assert (run.sandbox / "report.md").read_text(encoding="utf-8").startswith("# 週次レポート")  # it really ran
+
+
+def test_a_reworded_denial_in_the_form_is_still_a_denial(make_run):
+    run = make_run("high_impact")
+    s = Stepper(run, PROMPT)
+    s.step()
+    s.deny("まだ保存しないで")
+    s.run_all()
+    s.select(1)
+    ((tool_use_id, box),) = s.timeline.result_inputs.items()
+    box.value = "今はだめです: 上長の承認が先です"  # the answer stays 拒否
+    s.timeline.fork_button.click()
+    (fork,) = s.forks
+    (result,) = [r for r in fork.run.state.laps[0].results if r["tool_use_id"] == tool_use_id]
+    assert result["is_error"] and result["content"] == "今はだめです: 上長の承認が先です"
+    assert not (run.sandbox / "report.md").exists()  # nothing was saved, and the model was not told it was
 
 
 def test_flipping_to_deny_says_the_model_gets_the_denial(make_run):

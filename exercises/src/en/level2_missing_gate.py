@@ -260,7 +260,7 @@ check_level2(MISSING, run_agent, MAX_TURNS)
 #
 # <details><summary>Why does the check come before the counter moves?</summary>
 #
-# `turns` counts finished turns. Asking `turns >= MAX_TURNS` at the top allows exactly `MAX_TURNS` tool turns, and
+# `turns` counts completed turns. Asking `turns >= MAX_TURNS` at the top allows exactly `MAX_TURNS` tool turns, and
 # stops only after the last results have gone back to the model. Ask after `turns += 1` and it stops one turn early;
 # ask after the tools ran and it stops without sending the last results to the model. That is why the grader counted
 # "N tool turns, N + 1 requests".

@@ -205,7 +205,7 @@ print("same signature as the previous turn → spinning:", signature_of(contents
 # | line | what it means |
 # |---|---|
 # | `state.pending_message` | the response received but not yet appended to the history (without one there is nothing to compare) |
-# | `state.signatures[-(self.window - 1):]` | the last `window - 1` signatures of finished turns |
+# | `state.signatures[-(self.window - 1):]` | the last `window - 1` signatures of completed turns |
 # | `return t("stop.no_progress", ...)` | the reason to stop (the stop message); `None` lets the loop go on |
 
 # %% ja="8d2da609782a"

@@ -229,7 +229,7 @@ run_agent = lessons.check("run_agent", run_agent, lesson=6)
 # ## Step through your own harness in the Stepper
 #
 # Wrap it in `lessons.HandWritten` and the Stepper drives your generator one turn at a time. Instead of the `step()` calls in the cell below, you can press the panel's
-# "Next turn" and "Run to end" (a hand-written loop has no `RunState`, so the panel shows only the conversation tab).
+# "Next turn" and "Run to end" (a hand-written loop has no `RunState`, so the panel shows only the "Conversation" tab).
 # In a notebook, instead of asking a person, the approval function always refuses.
 
 # %% ja="a05ab2f93ea4"

@@ -73,7 +73,7 @@ print("output tokens spent thinking:", response.usage.output_tokens_details.thin
 # %% ja="f1f9ad7761b0"
 MY_GUESS = {"sent back as is": None, "thinking block dropped": None, "signature rewritten": None}  # ← write 200 or 400
 
-# %% ja="381f3c5eabed"
+# %% ja="6d972cedf25e"
 results = [{"type": "tool_result", "tool_use_id": b.id, "content": read_file(**b.input)}
            for b in response.content if b.type == "tool_use"]
 thinking, *rest = response.content
@@ -90,7 +90,7 @@ for name, content in TRIES.items():
                                messages=messages + [{"role": "assistant", "content": content}, {"role": "user", "content": results}])
         status[name] = 200
     except anthropic.BadRequestError as e:
-        status[name], refusals[name] = 400, e.body["error"]["message"][:110]
+        status[name], refusals[name] = 400, e.body["error"]["message"].split(". ")[0]  # the first sentence says it
 guessed = lessons.compare(MY_GUESS, status)
 if lessons.guessed(MY_GUESS):  # which tries were refused is the answer: it waits for a prediction
     for name, message in refusals.items():
