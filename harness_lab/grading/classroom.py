@@ -269,9 +269,8 @@ def _one_per_exercise(rows: list[Row]) -> tuple[list[Row], list[Problem]]:
 
 
 def _one_graded_per_exercise(submissions: Path, found: list[tuple[str, str]]) -> tuple[list, list[Problem]]:
-    """Of a learner's files that claim one exercise, only the one ``_one_per_exercise`` keeps is graded; the
-    others are files not graded, never run. One learner's fifty hanging copies each cost the whole class
-    the time limit twice (beside the others, then alone)."""
+    """Only the file ``_one_per_exercise`` keeps of those that claim one exercise is graded, the others never
+    run: one learner's fifty hanging copies cost the class the time limit twice each (beside others, alone)."""
     claims = {entry: _claimed(submissions / entry[0] / entry[1]) for entry in found}
     kept: dict[tuple[str, str], str] = {}
     for learner, name in sorted(found, key=lambda entry: (not _exercise_of(entry[1]), len(entry[1]), entry[1])):
@@ -280,8 +279,7 @@ def _one_graded_per_exercise(submissions: Path, found: list[tuple[str, str]]) ->
     graded, problems, key = [], [], "grade.class.duplicate"
     for learner, name in found:
         exercise = claims[learner, name]
-        first = kept.get((learner, exercise), name)
-        if first == name:
+        if (first := kept.get((learner, exercise), name)) == name:
             graded.append((learner, name))
         else:
             text = t(key, name=visible(name), exercise=exercise, kept=visible(first))
@@ -291,9 +289,8 @@ def _one_graded_per_exercise(submissions: Path, found: list[tuple[str, str]]) ->
 
 def _claimed(path: Path) -> str:
     """The exercise a notebook's file name tells, else the one its metadata or grade cell names (read, never run)."""
-    told = _exercise_of(path.name)
-    if told:
-        return told
+    if _exercise_of(path.name):
+        return _exercise_of(path.name)
     try:
         notebook = json.loads(_read(path).decode("utf-8"))
         exercise = exercise_of(notebook, [c for c in notebook["cells"] if c.get("cell_type") == "code"], path)
