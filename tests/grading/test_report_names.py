@@ -79,7 +79,7 @@ def test_names_and_sample_answers_in_the_html_report_show_their_bidi_and_escape_
     grade = NotebookGrade(f"{name}/{notebook}", "level1", "ok", (Report("level1", (check,)),))
     failed = NotebookGrade(f"{name}/x.ipynb", "level2", "error", error="boom", key="grade.nb.crashed")
     rows = (Row(name, notebook, grade, answer=answer), Row(name, "x\u202e.ipynb", failed))
-    problems = (Problem(name, "notes\u202etxt.ipynb", "grade.class.not_notebook", "a file"),)
+    problems = (Problem.of(name, "notes\u202etxt.ipynb", "grade.class.not_notebook", name="notes\u202etxt.ipynb"),)
     with speaking("en"):
         html = page(ClassResult((name,), rows, problems, "v", 60.0, 1.0))
     assert not any(c in html for c in "\u202e\u2066\x1b"), [line for line in html.splitlines() if "mal" in line]
