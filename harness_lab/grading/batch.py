@@ -17,7 +17,8 @@ A notebook that ran out of time while others were graded beside it is graded aga
 alone (``TIMED_OUT``). So is one whose call changed its host's limits or scheduling
 (``host_state.py``): its outcome is void and the host replaced, so no classmate is graded under the
 change; changed again, alone on a fresh host, its row is ``grade.class.host_altered``, never a
-pass, and graded again next run.
+pass, and graded again next run. Any other grader's failure is graded again at the end, alone on a
+fresh host, too: the notebook graded before it may have broken that host.
 """
 
 from __future__ import annotations
@@ -43,6 +44,9 @@ __all__ = ["INFRASTRUCTURE", "OVERDUE_GRACE", "grade_tasks"]
 
 # A grade that says the grader failed, not the notebook: never kept for a rerun.
 INFRASTRUCTURE = frozenset({"grade.class.internal", "grade.class.worker_died", "grade.class.host_altered"})
+# Characters of one notebook's answer cells that no classmate's grade may quote. An honest answer is 1-2
+# KB; one learner's 7 MB of comments made every hint of the class a search through them (1.5 s each).
+PROTECTED_CHARS = 64 << 10
 OVERDUE_GRACE = 15.0  # seconds past the time limit before a host is presumed stuck and replaced
 # The verdicts a time limit gives: a notebook or a check that did not end in time.
 TIMED_OUT = frozenset(
@@ -95,8 +99,10 @@ def grade_tasks(
                 grade = _outcome(learner, name, outcome, value, timeout)
             # A time limit that ran out while other notebooks ran beside it may be theirs: a classmate's
             # answer can fill every core. Such a notebook is graded again, alone, and that grade stands.
-            # A host the call changed gave no outcome at all (the machine may have changed it): once more.
-            if (width > 1 and _ran_out_of_time(grade)) or (first and outcome == "altered"):
+            # So is one the grader failed on (its host changed, died or refused the call): the notebook
+            # graded before it on that host may have left it so (unsandboxed, learner code is the host's
+            # own user and can lock the host's folder), and an honest classmate's row said "not graded".
+            if (width > 1 and _ran_out_of_time(grade)) or (first and grade.key in INFRASTRUCTURE):
                 again.append(((learner, name), calls[learner, name]))
                 continue
             data = texts.pop((learner, name))
@@ -147,13 +153,15 @@ def _here(
 
 
 def _answers(paths: list[Path], read: Callable[[Path], bytes]) -> list[str]:
-    """Every notebook's answer cells, as text (what no classmate's grade may quote)."""
+    """Every notebook's answer cells, as text (what no classmate's grade may quote), up to
+    ``PROTECTED_CHARS`` of each: the redactor searches all of it for every window of every hint."""
     found = []
     for path in paths:
         try:
-            found += answer_sources(json.loads(read(path).decode("utf-8")))
+            sources = answer_sources(json.loads(read(path).decode("utf-8")))
         except (OSError, UnicodeDecodeError, ValueError, RecursionError):
             continue
+        found.append("\0".join(sources)[:PROTECTED_CHARS])
     return found
 
 

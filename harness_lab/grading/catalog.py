@@ -88,6 +88,14 @@ add(
             "{path} is a folder; give notebook files (.ipynb).",
         ),
         "grade.nb.usage.unreadable": ("{path} を読めません: {error}", "Cannot read {path}: {error}"),
+        "grade.nb.usage.not_regular": (
+            "{path} は普通のファイルではありません（デバイス、FIFO、またはそれへのリンク）。ノートブックのファイルを指定してください",
+            "{path} is not a regular file (a device, a FIFO, or a link to one); give notebook files.",
+        ),
+        "grade.nb.usage.too_large": (
+            "{path} は {limit} MB を超えているので採点しません（ノートブックは普通 数十 KB です）",
+            "{path} is over {limit} MB, so it is not graded (a notebook is usually tens of KB).",
+        ),
         "grade.nb.usage.not_json": (
             "{path} はノートブックではありません（JSON ではありません）",
             "{path} is not a notebook (not JSON).",
@@ -329,6 +337,22 @@ add(
         "grade.class.no_host": (
             "採点用のプロセスを起動できなかったので、採点しません: {reason}",
             "Could not start a grading process, so nothing was graded: {reason}",
+        ),
+        "grade.sandbox.not_isolated": (
+            "△ 注意: サンドボックス（bubblewrap）が使えないので、隔離せずに採点しました。答えのセルは、あなたの環境変数"
+            "（API キーなど）を見ずに動きましたが、あなたの権限（root なら専用の一般ユーザーの権限）で、ファイルとネットワークに届きます。"
+            "ほかの人のノートブックは、bubblewrap の動くマシンで採点してください",
+            "[NOTE] No sandbox (bubblewrap) works here, so the notebooks were graded without isolation. The "
+            "answer cells ran without your environment variables (your API key among them), but with your "
+            "rights (run as root: an unprivileged user's), so they reach your files and the network. Grade someone else's notebook where bubblewrap works.",
+        ),
+        "grade.sandbox.in_process": (
+            "△ 注意: サンドボックス（bubblewrap）が使えないので、このプロセスの中で、隔離せずに採点しました。答えのセルは"
+            "あなたの権限で動き、ファイル・環境変数（API キーなど）・ネットワークに届きます。"
+            "ほかの人のノートブックは、bubblewrap の動くマシンで採点してください",
+            "[NOTE] No sandbox (bubblewrap) works here, so the notebooks were graded in this process, without "
+            "isolation. The answer cells ran with your rights: they reach your files, environment variables "
+            "(your API key among them) and the network. Grade someone else's notebook where bubblewrap works.",
         ),
         "grade.class.unsandboxed": (
             "注意: 隔離なしで採点しました（--unsandboxed）。受講者のコードは、採点を実行した人の権限で動き、"

@@ -226,7 +226,9 @@ def _count(rows: Sequence[Row], status: str) -> int:
 
 
 def _e(text: object) -> str:
-    return html.escape(str(text), quote=True)
+    # Control and bidi characters shown as escapes too: a learner's name or sample answer with a
+    # right-to-left override would read as other text than it holds (Trojan Source).
+    return html.escape(visible(str(text), lines=True), quote=True)
 
 
 def _rates(name: str, rows: list[Row]) -> list[str]:

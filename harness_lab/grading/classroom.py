@@ -35,7 +35,7 @@ from ..text import speaking, t
 from .batch import grade_tasks
 from .edition import edition_of
 from .isolation import Launch
-from .notebook import EXERCISES, NOTEBOOK_TIMEOUT, NotebookGrade, answer_sources
+from .notebook import EXERCISES, NOTEBOOK_TIMEOUT, NotebookGrade, answer_sources, exercise_of
 from .record import Record
 from .record_key import record_key
 from .runner import SandboxUnavailable
@@ -151,6 +151,8 @@ def grade_class(
             on_note(text)
 
     learners, found, problems = _scan(submissions)
+    found, copies = _one_graded_per_exercise(submissions, found)
+    problems += copies
     version = grader_version()
     record = Record(state_path, version, timeout, record_key(note) if key is None else key, note)
     rows: list[Row] = []
@@ -268,6 +270,37 @@ def _one_per_exercise(rows: list[Row]) -> tuple[list[Row], list[Problem]]:
         if id(r) not in chosen
     ]
     return [r for r in rows if id(r) in chosen], problems
+
+
+def _one_graded_per_exercise(submissions: Path, found: list[tuple[str, str]]) -> tuple[list, list[Problem]]:
+    """Only the file ``_one_per_exercise`` keeps of those that claim one exercise is graded, the others never
+    run: one learner's fifty hanging copies cost the class the time limit twice each (beside others, alone)."""
+    claims = {entry: _claimed(submissions / entry[0] / entry[1]) for entry in found}
+    kept: dict[tuple[str, str], str] = {}
+    for learner, name in sorted(found, key=lambda entry: (not _exercise_of(entry[1]), len(entry[1]), entry[1])):
+        if claims[learner, name]:
+            kept.setdefault((learner, claims[learner, name]), name)
+    graded, problems = [], []
+    for learner, name in found:
+        exercise = claims[learner, name]
+        if (first := kept.get((learner, exercise), name)) == name:
+            graded.append((learner, name))
+        else:
+            values = {"name": visible(name), "exercise": exercise, "kept": visible(first)}
+            problems.append(Problem.of(learner, name, "grade.class.duplicate", **values))
+    return graded, problems
+
+
+def _claimed(path: Path) -> str:
+    """The exercise a notebook's file name tells, else the one its metadata or grade cell names (read, never run)."""
+    if _exercise_of(path.name):
+        return _exercise_of(path.name)
+    try:
+        notebook = json.loads(_read(path).decode("utf-8"))
+        exercise = exercise_of(notebook, [c for c in notebook["cells"] if c.get("cell_type") == "code"], path)
+    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError, AttributeError, RecursionError):
+        return ""
+    return exercise.name if exercise else ""
 
 
 def _missing(learners: list[str], rows: list[Row]) -> list[Row]:

@@ -1,15 +1,18 @@
 """``python -P -m harness_lab.grading NOTEBOOK...`` and ``harness-lab grade``: one learner's notebooks.
 
 Each notebook is graded as ``notebook.grade_notebook`` grades it, in a grading host (``runner.py``):
-inside the bubblewrap sandbox where it works (``isolation.py``), else, run as root, as an
-unprivileged user without isolation. A learner grading their own notebook on a machine without a
-working sandbox is graded here, as before, with what the judge needs imported first and no folder
-of the command's own (the working folder) left on ``sys.path``. The lines it prints come through
+inside the bubblewrap sandbox where it works (``isolation.py``), else on Linux in a host without
+isolation (run as root, as an unprivileged user), whose environment is the allow-list grade-class's
+hosts get: a notebook handed over by a classmate never sees the caller's ``ANTHROPIC_API_KEY``. Only
+where no host runs is it graded here, as before, with what the judge needs imported first and no
+folder of the command's own (the working folder) left on ``sys.path``. Without the sandbox the
+command says so on stderr. The lines it prints come through
 ``redact.Redactor`` (no escape sequences; without the sandbox, no value of the caller's environment) and, on a terminal,
 each starts by resetting the terminal's colours and styles, so no earlier output can hide them.
 
 Exit code 0 when every notebook meets every criterion, 1 otherwise, 2 for usage errors: among them a
-file that is no notebook (missing, not JSON, no list of cells), found before any grading starts.
+file that is no notebook (missing, no regular file, over 8 MB, not JSON, no list of cells), found before
+any grading starts.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import stat
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -25,6 +29,7 @@ from typing import TextIO
 from ..checks import seconds
 from ..terminal import visible
 from ..text import explicit_language, lang, speaking, t
+from .classroom import MAX_NOTEBOOK_BYTES
 from .host import prepare_judge
 from .isolation import Launch
 from .notebook import NOTEBOOK_TIMEOUT, NotebookGrade, edition, grade_call, grade_notebook, hosted_grade
@@ -64,6 +69,8 @@ def grade_files(paths: list[str], *, timeout: float | None = None, out: TextIO |
     host = start_host()
     if host is None:
         _judge_here()
+    if host is None or not host.launch.sandboxed:
+        print(t("grade.sandbox.in_process" if host is None else "grade.sandbox.not_isolated"), file=sys.stderr)
     redactor = Redactor.for_launch(host.launch if host is not None else None, list)
     reset = RESET if out.isatty() else ""
     grades = []
@@ -77,7 +84,8 @@ def grade_files(paths: list[str], *, timeout: float | None = None, out: TextIO |
                     host.close()
                     host = start_host()
                 grades.append(grade)
-                text = redactor.grade(grade, own).text()
+                # the file's name heads its lines: a name is the learner's to choose, escapes and all
+                text = redactor.grade(replace(grade, path=visible(grade.path)), own).text()
             print("\n".join(reset + line for line in text.splitlines()), file=out, flush=True)
     finally:
         if host is not None:
@@ -98,11 +106,15 @@ def not_a_notebook(path: str) -> str | None:
     """
     shown = visible(path)
     try:
-        data = Path(path).read_bytes()
+        data = read_notebook(path)
     except FileNotFoundError:
         return t("grade.nb.usage.not_found", path=shown)
     except IsADirectoryError:
         return t("grade.nb.usage.folder", path=shown)
+    except _NotRegular:
+        return t("grade.nb.usage.not_regular", path=shown)
+    except _TooLarge:
+        return t("grade.nb.usage.too_large", path=shown, limit=MAX_NOTEBOOK_BYTES >> 20)
     except OSError as exc:
         return t("grade.nb.usage.unreadable", path=shown, error=describe_error(exc))
     try:
@@ -115,14 +127,44 @@ def not_a_notebook(path: str) -> str | None:
     return None  # what else a notebook may lack (tags, an exercise), its grade says
 
 
+class _NotRegular(OSError):
+    pass
+
+
+class _TooLarge(OSError):
+    pass
+
+
+def read_notebook(path: str) -> bytes:
+    """The bytes of the notebook file ``path``: a regular file (a link the caller named is followed) of at
+    most ``MAX_NOTEBOOK_BYTES``, as grade-class takes. A notebook handed over to be graded may be a link
+    to ``/dev/zero``, which was read until memory ran out, or a FIFO, which was waited on for ever."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    with os.fdopen(fd, "rb") as f:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise IsADirectoryError(path)
+        if not stat.S_ISREG(info.st_mode):
+            raise _NotRegular(path)
+        data = f.read(MAX_NOTEBOOK_BYTES + 1)
+    if max(info.st_size, len(data)) > MAX_NOTEBOOK_BYTES:
+        raise _TooLarge(path)
+    return data
+
+
 def start_host() -> Host | None:
-    """A grading host in the sandbox; without one, as root, an unsandboxed host as another user; else None."""
+    """A grading host in the sandbox; without one, an unsandboxed host (as root, as another user); else None.
+
+    A host without the sandbox still runs learner code with an allow-listed environment and a folder
+    of its own: the notebook may be a classmate's, and the caller's ``ANTHROPIC_API_KEY`` is no
+    business of its code. Only Linux gets one there (the host's keyring and limit checks are Linux's).
+    """
     if not hasattr(os, "fork"):
         return None
     launch = Launch.choose()
-    tries = [launch] if launch.uid is None else [launch, replace(launch, bwrap=None)]
+    tries = [launch, replace(launch, bwrap=None)]
     for choice in dict.fromkeys(tries):
-        if choice.bwrap is None and choice.uid is None:
+        if not choice.sandboxed and not sys.platform.startswith("linux"):
             continue
         host = Host(choice)
         try:
@@ -136,9 +178,10 @@ def start_host() -> Host | None:
 def _graded(host: Host | None, path: str, timeout: float, language: str) -> tuple[NotebookGrade, str, bool]:
     """(the grade, the notebook's own text, which redaction leaves alone, whether the host was lost)."""
     try:
-        data = Path(path).read_bytes()
-    except OSError:
-        return grade_notebook(path, timeout=timeout), "", False  # it says why the file cannot be read
+        data = read_notebook(path)
+    except OSError as exc:  # changed since it was checked
+        unreadable = NotebookGrade(path, "", "error", error=t("grade.nb.unreadable", error=describe_error(exc)))
+        return replace(unreadable, key="grade.nb.unreadable"), "", False
     own = own_text(data)
     if host is None:
         return grade_notebook(path, timeout=timeout), own, False

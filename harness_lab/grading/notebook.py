@@ -47,6 +47,7 @@ __all__ = [
     "NotebookGrade",
     "answer_sources",
     "edition",
+    "exercise_of",
     "grade_call",
     "grade_in_folder",
     "grade_notebook",
@@ -157,7 +158,7 @@ def grade_notebook(
         notebook = json.loads(Path(path).read_text(encoding="utf-8"))
         cells = [c for c in notebook["cells"] if c.get("cell_type") == "code"]
         sources = [(n, _source(c)) for n, c in enumerate(cells, 1) if set(_tags(c)) & set(RUN_TAGS)]
-        exercise = _exercise(notebook, cells, Path(path))
+        exercise = exercise_of(notebook, cells, Path(path))
     except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError, AttributeError, RecursionError) as exc:
         # RecursionError: JSON nested deeper than the parser's recursion limit
         return _failed(shown, "", "error", "grade.nb.unreadable", error=describe_error(exc))
@@ -194,7 +195,7 @@ def _tags(cell: dict) -> list[str]:
     return [tag for tag in tags if isinstance(tag, str)] if isinstance(tags, list) else []
 
 
-def _exercise(notebook: dict, cells: list[dict], path: Path) -> Exercise | None:
+def exercise_of(notebook: dict, cells: list[dict], path: Path) -> Exercise | None:
     """Which exercise: the notebook's metadata, else its grade cell's call, else its file name."""
     meta = notebook.get("metadata", {}).get("harness_lab", {})
     if isinstance(meta, dict) and meta.get("exercise") in EXERCISES:

@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 import io
+import os
+import resource
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -10,6 +15,8 @@ from harness_lab.cli import main as cli_main
 from harness_lab.grading import command
 from harness_lab.grading.class_command import grade_class_command
 from harness_lab.text import speaking, t
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -104,3 +111,26 @@ def test_a_file_given_as_the_report_folder_is_called_a_file(tmp_path):
     out = tmp_path / "afile"
     assert _grade_class(tmp_path / "subs", out) == (2, t("grade.class.out_file", out=out))
     assert out.read_text(encoding="utf-8") == "メモ"
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+@pytest.mark.parametrize("kind", ["fifo", "zero"])
+def test_a_fifo_or_a_link_to_a_device_given_as_a_notebook_is_refused_unread(tmp_path, kind):
+    # A notebook handed over to be graded may be a FIFO (waited on for ever) or a link to /dev/zero
+    # (read until memory ran out: 3.8 GB in 20 s): both are files of no notebook, refused before grading.
+    path = tmp_path / "level1_tiered_policy.ipynb"
+    if kind == "fifo":
+        os.mkfifo(path)
+    else:
+        path.symlink_to("/dev/zero")
+    code = f"import sys; sys.path.insert(0, {str(ROOT)!r}); from harness_lab.grading.command import main; sys.exit(main([{str(path)!r}]))"
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={"PATH": "/usr/bin:/bin", "HARNESS_LAB_LANG": "en"},
+        preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30)),
+    )
+    assert done.returncode == 2, done.stderr[-500:]
+    assert done.stderr.strip() == in_english("grade.nb.usage.not_regular", path=path)

@@ -10,6 +10,7 @@ the report, and every classmate's grade as it would be without it.
 from __future__ import annotations
 
 import csv
+import json
 import os
 import signal
 import socket
@@ -431,12 +432,16 @@ def test_a_host_that_dies_is_the_graders_failure_and_is_graded_again(tmp_path):
         text=True,
     )
     try:
-        deadline = time.monotonic() + 120
-        while not named(hang):
-            assert time.monotonic() < deadline and proc.poll() is None
-            time.sleep(0.1)
-        for pid in hosts_of(proc.pid):  # the machine, not the learner, takes the host away
-            os.kill(pid, signal.SIGKILL)
+        for _ in ("graded", "graded again at the end, alone"):  # the machine, not the learner, takes both hosts away
+            deadline = time.monotonic() + 120
+            while not named(hang):
+                assert time.monotonic() < deadline and proc.poll() is None
+                time.sleep(0.1)
+            for pid in hosts_of(proc.pid):
+                os.kill(pid, signal.SIGKILL)
+            while named(hang):
+                assert time.monotonic() < deadline
+                time.sleep(0.1)
         out, err = proc.communicate(timeout=120)
     finally:
         if proc.poll() is None:
@@ -472,3 +477,39 @@ def hosts_of(root: int) -> list[int]:
             except OSError:
                 pass
     return found
+
+
+def test_a_host_its_last_notebook_broke_costs_the_next_classmate_no_grade(tmp_path):
+    """Unsandboxed, learner code is its grading host's own user: an answer that locked the host's folder
+    (chmod 500) made the host fail the next notebook, an honest classmate's, whose row said "not graded"
+    (grade.class.worker_died). A grader's failure is now graded again at the end, alone, on a fresh host."""
+    subs, report = tmp_path / "subs", tmp_path / "report"
+    lock = "import os\ntry:\n    os.chmod(os.path.dirname(os.path.dirname(os.environ['HOME'])), 0o500)\nexcept OSError:\n    pass\n"
+    with_code(right("level2"), lock).write(subs, "aaa")  # graded first on the one host
+    plan = classmates(subs)
+    done = command("grade-class", subs, "--out", report, "--timeout", "30", "--jobs", "1", "--unsandboxed", timeout=200)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert_classmates_graded_as_alone(report, plan)
+    assert verdict(rows(report)["aaa", "level2"])[-2:] == ("3", "ok")
+
+
+def test_copies_of_one_exercise_are_listed_not_graded(tmp_path):
+    """A learner who hands in one exercise many times (an LMS keeps every upload: ``(1)``, ``(2)``...)
+    had every copy graded, though the report keeps one: fifty hanging copies cost the class the time
+    limit a hundred times (each beside the others, then alone). Only the copy the report keeps is graded."""
+    subs, report = tmp_path / "subs", tmp_path / "report"
+    plan = classmates(subs)
+    hanging = right("level2")
+    answer_cells(hanging.notebook)[0].source += "\nimport time\nwhile True:\n    time.sleep(0.05)\n"
+    copies = ["level2_missing_gate (1).ipynb", "level2_missing_gate (2).ipynb", "uploaded.ipynb"]
+    for name in ["level2_missing_gate.ipynb", *copies]:
+        hanging.write(subs, "mal", name)
+    done = command("grade-class", subs, "--out", report, "--timeout", "4", "--jobs", "2", timeout=200)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert_classmates_graded_as_alone(report, plan)
+    assert rows(report)["mal", "level2"]["status"] == "timeout"
+    graded = json.loads((report / "state.json").read_text(encoding="utf-8"))["entries"]
+    assert sorted(entry for entry in graded if entry.startswith("mal/")) == ["mal/level2_missing_gate.ipynb"]
+    feedback = (report / "feedback" / "mal.txt").read_text(encoding="utf-8")
+    for name in copies:
+        assert t("grade.class.duplicate", name=name, exercise="level2", kept="level2_missing_gate.ipynb") in feedback

@@ -3,9 +3,13 @@ issue 29, item 4), and the terminal reset before each verdict line."""
 
 from __future__ import annotations
 
+import io
+import json
 import os
 import pty
+import random
 import select
+import string
 import sys
 import time
 from pathlib import Path
@@ -13,7 +17,9 @@ from pathlib import Path
 import pytest
 from class_submissions import answer_cells, solution
 
-from harness_lab.grading import run_limited
+from harness_lab.grading import batch, run_limited
+from harness_lab.grading.command import grade_files
+from harness_lab.grading.isolation import Launch
 from harness_lab.grading.notebook import NotebookGrade
 from harness_lab.grading.redact import Redactor
 from harness_lab.grading.report import Check, Report
@@ -142,3 +148,38 @@ def test_fake_verdicts_written_to_the_terminal_never_show_and_real_lines_reset_i
     assert "FAKE" not in shown, shown
     lines = [line for line in shown.replace("\r\n", "\n").splitlines() if line]
     assert lines and all(line.startswith("\x1b[0m") for line in lines), lines
+
+
+def test_one_learners_megabytes_of_answer_cells_do_not_slow_every_classmates_hint(tmp_path):
+    # Graded --unsandboxed, each hint of the class was searched through everything every notebook's
+    # answer cells hold: one learner's 7 MB of comments made that 1.5 s a hint (a class of 8: 25 s -> 100 s).
+    letters = random.Random(7)
+    comments = "".join("# " + "".join(letters.choices(string.ascii_letters, k=98)) + "\n" for _ in range(70_000))
+    big = json.loads((ROOT / "exercises/solutions/level1_tiered_policy.ipynb").read_text(encoding="utf-8"))
+    answer = next(c for c in big["cells"] if "answer" in c["metadata"].get("tags", []))
+    answer["source"] = "# 講座のメモ\n" + comments + "".join(answer["source"])
+    theirs = json.loads((ROOT / "exercises/solutions/level2_missing_gate.ipynb").read_text(encoding="utf-8"))
+    answer = next(c for c in theirs["cells"] if "answer" in c["metadata"].get("tags", []))
+    answer["source"] = THEIRS + "\n" + "".join(answer["source"])
+    paths = [tmp_path / "big.ipynb", tmp_path / "theirs.ipynb"]
+    for path, notebook in zip(paths, (big, theirs), strict=True):
+        path.write_text(json.dumps(notebook), encoding="utf-8")
+    redactor = Redactor.for_launch(Launch(None), lambda: batch._answers(paths, lambda p: p.read_bytes()))
+    hints = [f"Criterion {n}: a model that never stopped got {n + 3} requests in all" for n in range(20)]
+    started = time.monotonic()
+    assert [redactor.clean(hint) for hint in hints] == hints
+    assert time.monotonic() - started < 3.0  # was 30 s
+    assert REDACTED in redactor.clean(f"ValueError: {THEIRS}")  # a classmate's answer is still cut out
+
+
+def test_a_notebooks_file_name_heads_its_verdict_with_its_escapes_shown(tmp_path):
+    # A notebook handed over to be graded names itself: an OSC 52 in the name wrote the grader's
+    # clipboard, and a bidi override reordered the header line the verdicts stand under.
+    name = "level1_\x1b]52;c;cm0gLXJmIH4K\x07\u202egnp.ipynb"
+    path = tmp_path / name
+    path.write_text(json.dumps({"cells": [], "metadata": {}}), encoding="utf-8")
+    out = io.StringIO()
+    assert grade_files([str(path)], out=out) == 1
+    shown = out.getvalue()
+    assert "\x1b" not in shown and "\u202e" not in shown and "\x07" not in shown, repr(shown)
+    assert visible(name) in shown

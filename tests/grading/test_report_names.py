@@ -15,7 +15,10 @@ import io
 from class_submissions import FILES, instructor_config  # noqa: F401
 
 from harness_lab.grading.class_command import grade_class_command
-from harness_lab.grading.classroom import MAX_NOTEBOOK_BYTES
+from harness_lab.grading.class_report import page
+from harness_lab.grading.classroom import MAX_NOTEBOOK_BYTES, ClassResult, Problem, Row
+from harness_lab.grading.notebook import NotebookGrade
+from harness_lab.grading.report import Check, Report
 from harness_lab.text import speaking, t
 
 FAKE = "\x1b[2J\x1b[H\x1b]52;c;ZWNobyBwd25lZA==\x07\r\n[PASS] all criteria met\x1b[8m"
@@ -64,3 +67,20 @@ def test_a_notebook_named_in_capitals_is_still_its_exercises_notebook(tmp_path):
     refused = [line for line in feedback.splitlines() if "IPYNB" in line and "MB" in line]
     with speaking("en"):
         assert refused and refused[0].startswith(t("grade.mark.fail")), feedback  # marked as the other failures
+
+
+def test_names_and_sample_answers_in_the_html_report_show_their_bidi_and_escape_characters():
+    # The page html-escaped learner text but let a right-to-left override through: a learner named
+    # "mal\u202egnp.exe" read as another name, and the sample answer shown for a hint could display
+    # other code than it holds (Trojan Source). Every learner text on the page is now shown escaped.
+    name, notebook = "mal\u202eann", "level1_tiered_policy\u2066.ipynb"
+    answer = 'ALLOWED = "read_file"  # \u202e; "delete_file" + \u2066\x1b[8m'
+    check = Check(1, "title", False, "a hint", "", "grade.l1.c1.wrong_tier")
+    grade = NotebookGrade(f"{name}/{notebook}", "level1", "ok", (Report("level1", (check,)),))
+    failed = NotebookGrade(f"{name}/x.ipynb", "level2", "error", error="boom", key="grade.nb.crashed")
+    rows = (Row(name, notebook, grade, answer=answer), Row(name, "x\u202e.ipynb", failed))
+    problems = (Problem.of(name, "notes\u202etxt.ipynb", "grade.class.not_notebook", name="notes\u202etxt.ipynb"),)
+    with speaking("en"):
+        html = page(ClassResult((name,), rows, problems, "v", 60.0, 1.0))
+    assert not any(c in html for c in "\u202e\u2066\x1b"), [line for line in html.splitlines() if "mal" in line]
+    assert "mal\\u202eann" in html and "\\u202e; &quot;delete_file&quot;" in html
