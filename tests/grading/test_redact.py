@@ -164,11 +164,13 @@ def test_one_learners_megabytes_of_answer_cells_do_not_slow_every_classmates_hin
     paths = [tmp_path / "big.ipynb", tmp_path / "theirs.ipynb"]
     for path, notebook in zip(paths, (big, theirs), strict=True):
         path.write_text(json.dumps(notebook), encoding="utf-8")
-    redactor = Redactor.for_launch(Launch(None), lambda: batch._answers(paths, lambda p: p.read_bytes()))
+    protected = batch._answers(paths, lambda p: p.read_bytes())
+    # What every hint is searched through is bounded per notebook (7 MB before), not by its author.
+    assert [len(text) for text in protected] == [batch.PROTECTED_CHARS, len(protected[1])]
+    assert len(protected[1]) < batch.PROTECTED_CHARS
+    redactor = Redactor.for_launch(Launch(None), lambda: protected)
     hints = [f"Criterion {n}: a model that never stopped got {n + 3} requests in all" for n in range(20)]
-    started = time.monotonic()
     assert [redactor.clean(hint) for hint in hints] == hints
-    assert time.monotonic() - started < 3.0  # was 30 s
     assert REDACTED in redactor.clean(f"ValueError: {THEIRS}")  # a classmate's answer is still cut out
 
 
