@@ -134,7 +134,8 @@ def test_a_missing_tool_use_id_is_named_not_a_traceback():
 def test_default_allow_passes_with_a_note_and_safer_defaults_do_not_get_one():
     warned = right_report("function policy, default allow")
     assert warned.passed and "△ 注意" in warned.checks[0].line()
-    assert "△" not in grade_level1(DICT_POLICY, "ask", dict_runner, GOOD_ANSWERS).text()
+    # the safer default: RIGHT's (DICT_POLICY, "ask", dict_runner, GOOD_ANSWERS), already graded
+    assert "△" not in right_report("dict of tiers, default ask").text()
 
 
 def test_starter_objects_fail_every_criterion():
