@@ -89,12 +89,21 @@ class Redactor:
                 if secret not in own:
                     hidden[start : start + len(secret)] = [True] * len(secret)
                 start = text.find(secret, start + 1)
+        # The learner's own notebook may hold megabytes (a notebook may be 8 MB), and a search through
+        # it for each of a hint's 2,000 windows took half a minute: it is searched only for the windows
+        # that decide something, those found in a protected text and those covering one of them.
         leaked, shared = [False] * len(text), [False] * len(text)
+        elsewhere = []
         for start in range(len(text) - WINDOW + 1):
             window = text[start : start + WINDOW]
-            cover = shared if window in own else leaked if window in self.protected else None
-            if cover is not None:
+            if window in self.protected:
+                cover = shared if window in own else leaked
                 cover[start : start + WINDOW] = [True] * WINDOW
+            else:
+                elsewhere.append(start)
+        for start in elsewhere:  # a run of the learner's own keeps what it covers of a leaked one
+            if any(leaked[start : start + WINDOW]) and text[start : start + WINDOW] in own:
+                shared[start : start + WINDOW] = [True] * WINDOW
         hidden = [h or (leak and not mine) for h, leak, mine in zip(hidden, leaked, shared, strict=True)]
         self._spelled_out(text, own, hidden)
         if not any(hidden):
@@ -112,10 +121,14 @@ class Redactor:
         """Marks in ``hidden`` each letter or digit of a secret's run found with its case and what lies
         between its characters ignored, unless the learner's own notebook holds that run too."""
         places = [i for i, c in enumerate(text) if c.isalnum()]
-        letters, mine = "".join(text[i].lower() for i in places), _letters(own)
+        letters, mine = "".join(text[i].lower() for i in places), None
         for start in range(len(letters) - WINDOW + 1):
             window = letters[start : start + WINDOW]
-            if window in self.spelled and window not in mine:
+            if window not in self.spelled:
+                continue
+            if mine is None:  # the notebook's letters, read only once a window needs them
+                mine = _letters(own)
+            if window not in mine:
                 for i in places[start : start + WINDOW]:
                     hidden[i] = True
 

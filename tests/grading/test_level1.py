@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import time
 
 import pytest
@@ -20,20 +21,35 @@ from answers_level1 import (
 
 from harness_lab.grading import GradeFailed, check_level1, grade_level1, level1_options
 from harness_lab.grading.level1 import ANSWER_OPTIONS, PROBE_TIERS, says_forbidden
+from harness_lab.grading.report import Report
 from harness_lab.text import t
+
+
+# A named answer is graded once in this module, with the grader's defaults and in the default
+# language, and every test that asks something of that same grading reads the one report: the named
+# tests below looked again at answers the parametrized tests had just graded, the same way, and
+# re-graded each (about a second apiece). The determinism and language tests still grade afresh.
+@functools.cache
+def right_report(name: str) -> Report:
+    return grade_level1(*RIGHT[name])
+
+
+@functools.cache
+def wrong_report(name: str) -> Report:
+    return grade_level1(*WRONG[name][0])
 
 
 @pytest.mark.parametrize("name", list(RIGHT))
 def test_right_answers_pass(name):
-    report = grade_level1(*RIGHT[name])
+    report = right_report(name)
     assert report.failed() == [], report.text()
     assert report.text().splitlines()[-1].startswith("◎")
 
 
 @pytest.mark.parametrize("name", list(WRONG))
 def test_each_wrong_answer_fails_its_criterion_with_its_hint(name):
-    answer, expected = WRONG[name]
-    report = grade_level1(*answer)
+    _, expected = WRONG[name]
+    report = wrong_report(name)
     assert {c.number: c.key for c in report.checks if not c.passed} == expected, report.text()
     for number in expected:
         line = report.checks[number - 1].line()
@@ -59,14 +75,12 @@ def test_every_criterion_has_a_wrong_answer_only_it_catches():
 
 def test_the_policy_probe_writes_tools_the_table_never_names():
     # the held-out class: behaviour on the table's tools matches, the data cannot say ask or allow
-    answer, _ = WRONG["policy data without ask or allow (name -> tier)"]
-    hint = grade_level1(*answer).checks[0].hint
+    hint = wrong_report("policy data without ask or allow (name -> tier)").checks[0].hint
     assert "POLICY を書き換えて" in hint and any(tool in hint for tool in ("get_time", "read_file", *PROBE_TIERS))
 
 
 def test_a_tool_left_out_is_named_as_fallen_to_the_default_not_as_a_loop_that_stopped():
-    answer, _ = WRONG["a table tool left out of the policy"]
-    report = grade_level1(*answer)
+    report = wrong_report("a table tool left out of the policy")
     assert report.failed() == [1]
     assert report.checks[0].hint == t("grade.l1.c1.fell_to_default", tool="read_file", default="deny", expected="allow")
 
@@ -76,7 +90,7 @@ def test_the_apis_own_400_is_the_hint_for_a_history_it_rejects():
         ("an extra name field in tool_result", "tool_result.name: Extra inputs are not permitted"),
         ("is_error as a string", "tool_result.is_error: "),
     ):
-        hint = grade_level1(*WRONG[name][0]).checks[2].hint
+        hint = wrong_report(name).checks[2].hint
         assert field in hint and "400" in hint, hint
 
 
@@ -102,27 +116,26 @@ def test_a_deny_result_that_says_a_person_refused_fails_criterion_3_with_its_own
 
 
 def test_an_approval_that_fails_open_is_named():
-    answer, _ = WRONG["an error from approve taken for a yes"]
-    check = grade_level1(*answer).checks[1]
+    check = wrong_report("an error from approve taken for a yes").checks[1]
     assert check.hint == t("grade.l1.c2.fails_open", tool="write_file"), check.line()
 
 
 def test_a_prefix_policy_is_told_to_look_tiers_up_by_exact_name():
-    answer, _ = WRONG["tiers looked up by name prefix"]
-    check = grade_level1(*answer).checks[0]
+    check = wrong_report("tiers looked up by name prefix").checks[0]
     assert "「get_」" in check.hint and "get_time" in check.hint, check.line()
 
 
 def test_a_missing_tool_use_id_is_named_not_a_traceback():
-    answer, expected = WRONG["tool_use_id written as id"]
-    check = grade_level1(*answer).checks[2]
+    _, expected = WRONG["tool_use_id written as id"]
+    check = wrong_report("tool_use_id written as id").checks[2]
     assert check.hint == t(expected[3], position=1) and "tool_use_id" in check.hint
 
 
 def test_default_allow_passes_with_a_note_and_safer_defaults_do_not_get_one():
-    warned = grade_level1(*RIGHT["function policy, default allow"])
+    warned = right_report("function policy, default allow")
     assert warned.passed and "△ 注意" in warned.checks[0].line()
-    assert "△" not in grade_level1(DICT_POLICY, "ask", dict_runner, GOOD_ANSWERS).text()
+    # the safer default: RIGHT's (DICT_POLICY, "ask", dict_runner, GOOD_ANSWERS), already graded
+    assert "△" not in right_report("dict of tiers, default ask").text()
 
 
 def test_starter_objects_fail_every_criterion():

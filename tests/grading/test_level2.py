@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import time
 
 import answers_level2 as answers
@@ -9,9 +10,18 @@ import pytest
 
 from harness_lab.grading import GradeFailed, check_level2, grade_level2, level2_options
 from harness_lab.grading.level2 import GAP_OPTIONS, PAIRS, RUNAWAY_OPTIONS, says_stopped
+from harness_lab.grading.report import Report
 from harness_lab.text import t
 
 N = answers.MAX_TURNS
+
+
+# A wrong answer is graded once in this module with the 3-second limit its parametrized test uses, and
+# the named tests that ask more of that same grading read the one report instead of grading it again.
+# The tests that grade with other limits, another language, or twice on purpose still grade afresh.
+@functools.cache
+def wrong_report(name: str) -> Report:
+    return grade_level2(*answers.WRONG[name][0], timeout=3.0)
 
 
 @pytest.mark.parametrize("name", list(answers.RIGHT))
@@ -30,8 +40,8 @@ def test_a_limit_fixed_when_the_cell_ran_passes_with_a_note(name):
 
 @pytest.mark.parametrize("name", list(answers.WRONG))
 def test_each_wrong_answer_fails_its_criterion_with_its_hint(name):
-    answer, expected = answers.WRONG[name]
-    report = grade_level2(*answer, timeout=3.0)
+    _, expected = answers.WRONG[name]
+    report = wrong_report(name)
     assert {c.number: c.key for c in report.checks if not c.passed} == expected, report.text()
     for number in expected:
         assert "ヒント" in report.checks[number - 1].line()
@@ -54,8 +64,7 @@ def test_every_criterion_has_a_wrong_answer_only_it_catches():
 
 
 def test_a_dropped_reassignment_is_named_as_lesson_4s_dead_loop():
-    answer, _ = answers.WRONG["forgets to reassign response"]
-    hint = grade_level2(*answer, timeout=3.0).checks[2].hint
+    hint = wrong_report("forgets to reassign response").checks[2].hint
     assert "ids must be unique" in hint and "再代入" in hint and "デッドループ" in hint
 
 
@@ -182,6 +191,5 @@ def test_the_stop_message_hint_quotes_what_the_loop_returned(monkeypatch, lang):
 
 
 def test_a_stop_that_is_not_a_string_is_named_as_such():
-    answer, _ = answers.WRONG["no stop message at the cap"]
-    check = grade_level2(*answer, timeout=3.0).checks[2]
+    check = wrong_report("no stop message at the cap").checks[2]
     assert check.hint == t("grade.l2.c3.stop_not_text", shown="None") and "「None」" not in check.hint

@@ -57,8 +57,11 @@ def criteria_list(level: str, edition: str) -> str:
     return "\n".join(f"{n}. {in_edition(f'grade.{level}.c{n}.title', edition)}" for n in (1, 2, 3))
 
 
-def nbval(*paths: Path, cwd: Path = ROOT, lang: str | None = None, strict: bool = False) -> subprocess.Popen:
-    """Start nbval as a learner would, with ``HARNESS_LAB_LANG`` set to ``lang`` (unset for None)."""
+def nbval(
+    *paths: Path, cwd: Path = ROOT, lang: str | None = None, strict: bool = False, passes: bool = False
+) -> subprocess.Popen:
+    """Start nbval as a learner would, with ``HARNESS_LAB_LANG`` set to ``lang`` (unset for None);
+    ``passes`` lists each cell that passed in the summary too."""
     env = {k: v for k, v in os.environ.items() if k != "HARNESS_LAB_LANG"}
     if lang is not None:
         env["HARNESS_LAB_LANG"] = lang
@@ -73,6 +76,7 @@ def nbval(*paths: Path, cwd: Path = ROOT, lang: str | None = None, strict: bool 
             "--color=no",
             "-p",
             "no:cacheprovider",
+            *(["-rfEp"] if passes else []),
             *map(str, paths),
         ],
         cwd=cwd,
@@ -105,39 +109,58 @@ def failed_cells(stdout: str) -> list[tuple[str, str]]:
     return sorted(re.findall(r"^FAILED exercises/(\S+?)::Cell (\d+)", stdout, re.M))
 
 
+def passed_cells(stdout: str) -> set[tuple[str, str]]:
+    return set(re.findall(r"^PASSED exercises/(\S+?)::Cell (\d+)", stdout, re.M))
+
+
+def every_cell(path: Path) -> set[tuple[str, str]]:
+    return {(str(path.relative_to(EXERCISES)), str(i)) for i in range(len(code_cells(read(path))))}
+
+
+JA_SOLUTIONS = [solution("ja", name) for name in NAMES]
+STARTERS = [starter(e, n) for e, n in BOTH]
+
+
 @pytest.fixture(scope="module")
-def solution_runs() -> dict[str, subprocess.Popen]:
-    """Strict nbval on each edition's solutions, in a kernel whose environment says the other language.
+def nbval_runs() -> dict[str, tuple[int, str]]:
+    """Strict nbval on the exercises, each notebook executed once and shared by the tests below.
 
-    Both start at once (one execution each, shared by the tests below)."""
-    return {
-        "ja": nbval(EDITIONS["ja"][1] / NAMES[0], EDITIONS["ja"][1] / NAMES[1], lang="en", strict=True),
-        "en": nbval(EDITIONS["en"][1], lang="ja", strict=True),
+    Under an environment that says English: the Japanese solutions and every starter, in one run
+    (nbval gives each notebook a kernel of its own; it used to be two runs, each a pytest of its own).
+    Under one that says Japanese: the English solutions. Both runs start at once."""
+    runs = {
+        "en": nbval(*JA_SOLUTIONS, *STARTERS, lang="en", strict=True, passes=True),
+        "ja": nbval(EDITIONS["en"][1], lang="ja", strict=True),
     }
+    return {lang: finished(run) for lang, run in runs.items()}
 
 
-def test_japanese_solutions_pass_strict_nbval_in_japanese_whatever_harness_lab_lang_says(solution_runs):
-    code, out = finished(solution_runs["ja"])
+def test_japanese_solutions_pass_strict_nbval_in_japanese_whatever_harness_lab_lang_says(nbval_runs):
+    _, out = nbval_runs["en"]
+    # every cell of both, passed (the run's exit code is the starters' failure: see the next test)
+    expected = set().union(*map(every_cell, JA_SOLUTIONS))
+    assert expected <= passed_cells(out), out[-3000:]
+    assert not [cell for cell in failed_cells(out) if cell[0].startswith("solutions/")], out[-3000:]
+
+
+def test_english_solutions_pass_strict_nbval_in_english_in_a_kernel_whose_environment_says_ja(nbval_runs):
+    code, out = nbval_runs["ja"]
     assert code == 0 and "failed" not in out, out[-3000:]
 
 
-def test_english_solutions_pass_strict_nbval_in_english_in_a_kernel_whose_environment_says_ja(solution_runs):
-    code, out = finished(solution_runs["en"])
-    assert code == 0 and "failed" not in out, out[-3000:]
-
-
-def test_untouched_starters_fail_only_at_their_grade_cells_in_one_line():
+def test_untouched_starters_fail_only_at_their_grade_cells_in_one_line(nbval_runs):
     # Strict nbval, both editions, under an environment that says English. It covers a learner's
     # nbval-lax too: lax fails a cell only where it raises, and strict fails it there as well (plus
     # any output that differs), so failing at the grade cells alone under strict means the same
     # under lax, with the same one-line message.
-    starters = [starter(e, n) for e, n in BOTH]
-    code, out = finished(nbval(*starters, strict=True, lang="en"))
+    code, out = nbval_runs["en"]
     assert code != 0
     expected = sorted(
-        (str(p.relative_to(EXERCISES)), str(code_cells(read(p)).index(grade_cells(read(p))[0]))) for p in starters
+        (str(p.relative_to(EXERCISES)), str(code_cells(read(p)).index(grade_cells(read(p))[0]))) for p in STARTERS
     )
     assert failed_cells(out) == expected, out[-3000:]
+    # and every other cell of theirs passed
+    assert set().union(*map(every_cell, STARTERS)) - set(expected) <= passed_cells(out), out[-3000:]
     # the failure is one line, in the notebook's language, not a traceback wall
     # (pytest repeats the line untruncated in its short summary when CI is set, so count above it)
     failures = out.split("short test summary info")[0]
