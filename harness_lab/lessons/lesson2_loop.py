@@ -114,19 +114,35 @@ def _one_message_per_turn(fn) -> Miss | None:
         return returned
     if len(emulator.requests) < 2:
         return Miss("lesson.l2.run_agent.requests", {"count": len(emulator.requests), "want": 2})
-    last = emulator.requests[1]["messages"][-1]
-    content = last.get("content")
-    results = (
-        [b for b in content if isinstance(b, dict) and b.get("type") == "tool_result"]
-        if isinstance(content, list)
-        else []
-    )
-    if last.get("role") != "user" or len(results) != 2:
+    turn = _user_turn(emulator.requests[1]["messages"])
+    holding = [found for found in (_results_in(m) for m in turn) if found]
+    if len(holding) != 1 or len(holding[0]) != 2:
         return Miss("lesson.l2.run_agent.split_results")
+    results = holding[0]
     said = [fact(b) for b in results]
     if any(f["is_error"] for f in said) or not _weather_of_osaka(said[0]["text"] or ""):
         return Miss("lesson.l2.run_agent.tools_not_run", {"got": (said[0]["text"] or "")[:60]})
     return None
+
+
+def _user_turn(messages: list) -> list:
+    """The user messages after the last assistant one. The API merges them into one turn, so a
+    person's text sent after the results (lesson 5) is fine; what it cannot undo is results split
+    over several messages, which the API docs call wrong (it teaches the model to stop calling tools
+    in parallel)."""
+    turn: list = []
+    for message in reversed(messages):
+        if not isinstance(message, dict) or message.get("role") != "user":
+            break
+        turn.insert(0, message)
+    return turn
+
+
+def _results_in(message: dict) -> list:
+    content = message.get("content")
+    if not isinstance(content, list):
+        return []
+    return [b for b in content if isinstance(b, dict) and b.get("type") == "tool_result"]
 
 
 def _weather_of_osaka(text: str) -> bool:
