@@ -11,6 +11,7 @@ it teaches the model to stop calling tools in parallel.
 from __future__ import annotations
 
 from harness_lab.lessons.lesson2 import run_tools
+from tests.lessons.answers6 import variant
 
 MODEL = "claude-sonnet-5"
 
@@ -42,4 +43,16 @@ WRONG_WALK = [
 ]
 RIGHT_WALK = [
     ("run_agent", agent_right_word_after_results),
+]
+
+
+# run_agent (lesson 6): the same person's word after each result list.
+RIGHT_RUN_AGENT_WALK = [  # valve 4 once read only the last message, the word, and found no denial result
+    variant(
+        (
+            '            messages.append({"role": "user", "content": results})\n',
+            '            messages.append({"role": "user", "content": results})\n'
+            '            messages.append({"role": "user", "content": "続けて"})\n',
+        )
+    ),
 ]
