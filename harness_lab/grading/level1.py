@@ -184,7 +184,11 @@ def _criterion1(learner: Callable[[], tuple[Any, Any, Any, Any]], seen: JobResul
         return Check.fail(1, title, "grade.l1.c1.no_default", value=found["default_shown"])
     if shape == "empty":
         return Check.fail(1, title, "grade.l1.c1.empty_policy")
+    odd = found["odd"]
     if shape not in ("by_name", "by_tier", "function"):
+        if odd:  # a tier the three do not include made the dict look like no shape at all
+            tool, value = next(iter(odd.items()))
+            return Check.fail(1, title, "grade.l1.c1.unknown_tier", tool=tool, value=value)
         return Check.fail(1, title, "grade.l1.c1.shape", kind=found["shape_shown"])
     kind, value = found["tiers"][UNLISTED_TOOL]
     if kind == "error":
@@ -202,16 +206,14 @@ def _criterion1(learner: Callable[[], tuple[Any, Any, Any, Any]], seen: JobResul
             return Check.fail(1, title, "grade.l1.c1.fell_to_default", tool=name, default=default, expected=expected)
         if listed is not None and listed != expected:
             return Check.fail(1, title, "grade.l1.c1.listed_wrong", tool=name, listed=listed, expected=expected)
+        if name in odd:  # the right tier in other letters, which run_tool_uses did not read as it
+            return Check.fail(1, title, "grade.l1.c1.unknown_tier", tool=name, value=odd[name])
         return Check.fail(1, title, "grade.l1.c1.mismatch", tool=name, expected=expected, seen=value)
-    if found["tiers"][UNLISTED_TOOL][1] != default:
-        return Check.fail(
-            1,
-            title,
-            "grade.l1.c1.default_ignored",
-            tool=UNLISTED_TOOL,
-            default=default,
-            seen=found["tiers"][UNLISTED_TOOL][1],
-        )
+    seen_default = found["tiers"][UNLISTED_TOOL][1]
+    if seen_default != default:  # with a default spelled unlike the three tiers, that spelling is the cause
+        key = "grade.l1.c1.default_unknown" if found["default_odd"] else "grade.l1.c1.default_ignored"
+        values = {"tool": UNLISTED_TOOL, "default": default, "value": found["default_odd"], "seen": seen_default}
+        return Check.fail(1, title, key, **values)
 
     def probe(forced: dict, prefix: str) -> Callable[[], list]:
         return lambda: probe_calls(*learner()[::2], shape, forced, prefix)

@@ -97,6 +97,18 @@ add(
             "The grader cannot change POLICY ({kind}) to check it. Write it as a dict of tool name -> tier, a dict of "
             "tier -> set (or list, tuple) of names, or a function that takes a tool name and returns its tier.",
         ),
+        "grade.l1.c1.unknown_tier": (
+            'POLICY で {tool} の段階が {value} になっていますが、段階は "allow" / "ask" / "deny" の3つだけです。'
+            "このとおりの綴り（小文字）で書きましょう",
+            'POLICY gives {tool} the tier {value}, which is not one of the three tiers "allow", "ask" and "deny". '
+            "Spell it exactly as one of them (lower case).",
+        ),
+        "grade.l1.c1.default_unknown": (
+            'DEFAULT_TIER が {value} ですが、段階は "allow" / "ask" / "deny" の3つだけです。ポリシーに載っていない {tool} は '
+            "{seen} として振る舞いました。このとおりの綴り（小文字）で書きましょう",
+            'DEFAULT_TIER is {value}, which is not one of the three tiers "allow", "ask" and "deny": {tool}, which is not '
+            "in the policy, behaved as {seen}. Spell it exactly as one of them (lower case).",
+        ),
         "grade.l1.c1.unlisted_error": (
             "ポリシーに載っていないツール {tool} を呼んだところ、例外になりました: {error}。表にない名前は DEFAULT_TIER の段階に落とします"
             "（辞書なら POLICY.get(name, DEFAULT_TIER) のように）",

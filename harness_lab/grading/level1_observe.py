@@ -17,7 +17,7 @@ from typing import Any
 from ..emulator import call
 from ..messages import field
 from .level1_scene import _OBSERVED, INPUTS, REQUIRED_TIERS
-from .policy_probe import items, listed, rewrite, shape_of, tier_name
+from .policy_probe import exact_tier, items, listed, odd_tiers, rewrite, shape_of, tier_name
 from .sandbox import describe_error, plain
 from .scenarios import OUTPUTS, content_of
 from .spies import SWAPPED, Recorder, Spies, remote_approver, remote_tools
@@ -80,6 +80,8 @@ def observe_calls(policy: Any, default: Any, run_tool_uses: Callable) -> dict:
     return {
         "default": tier,
         "default_shown": plain(default, 40) if tier is None else tier,
+        "default_odd": None if exact_tier(default) else plain(repr(default), 40),
+        "odd": odd_tiers(policy, shape, REQUIRED_TIERS),
         "shape": shape,
         "shape_shown": shape_shown,
         "listed": {name: listed(policy, shape, name) for name in REQUIRED_TIERS},

@@ -16,7 +16,7 @@ from typing import Any
 
 from .sandbox import plain
 
-__all__ = ["TIERS", "items", "listed", "rewrite", "shape_of", "tier_name"]
+__all__ = ["TIERS", "exact_tier", "items", "listed", "odd_tiers", "rewrite", "shape_of", "tier_name"]
 
 TIERS = ("allow", "ask", "deny")
 MAX_ITEMS = 1000  # how much of a learner's collection is read before it is called endless
@@ -28,6 +28,41 @@ def tier_name(value: Any) -> str | None:
     if isinstance(value, str) and plain(value).strip().lower() in TIERS:
         return plain(value).strip().lower()
     return None
+
+
+def exact_tier(value: Any) -> bool:
+    """Whether ``value`` is a tier as the exercise spells it: "allow", "ask" or "deny" exactly, or an
+    Enum member for one (its members are what the learner's code compares)."""
+    if isinstance(value, Enum):
+        return tier_name(value) is not None
+    return isinstance(value, str) and value in TIERS
+
+
+def odd_tiers(policy: Any, shape: str, names: Any) -> dict[str, str]:
+    """Tool name -> the tier value (shown) for entries whose tier is not spelled exactly as a tier:
+    "block", "Deny", "DENY " ... . Fine while the learner's code reads them right; the name of the cause
+    when it does not."""
+    odd: dict[str, str] = {}
+    try:
+        if isinstance(policy, Mapping):
+            for key in items(policy):
+                value = policy[key]
+                if isinstance(value, (set, frozenset, list, tuple)):  # tier -> names
+                    tier, tools = key, items(value)
+                else:  # name -> tier
+                    tier, tools = value, [key]
+                if tools and not exact_tier(tier) and isinstance(tools[0], str):
+                    odd.setdefault(plain(tools[0], 40), plain(repr(tier), 40))
+        elif shape == "function":
+            for name in names:
+                tier = policy(name)
+                if isinstance(tier, str) and not exact_tier(tier):
+                    odd.setdefault(name, plain(repr(tier), 40))
+    except MemoryError:
+        raise  # the job's own handler names the memory cap
+    except Exception:
+        pass  # what could be read is named; the rest is the other checks' to judge
+    return odd
 
 
 def items(collection: Any) -> list:

@@ -29,6 +29,7 @@ from .capstone import MY_AGENT
 from .checking import Miss, Piece, Point, judge, point_lines, unwritten
 from .confinement import READ_FILE
 from .english_pieces import twin as english_twin
+from .failed_cells import failed_definition, watch
 from .lesson2 import RUN_TOOLS
 from .lesson2_loop import RUN_AGENT
 from .lesson3 import NEXT_STEP
@@ -78,6 +79,7 @@ ALL: tuple[Piece, ...] = (
 )
 # By name, the latest lesson's piece: what a finished workbook defines under that name.
 PIECES: dict[str, Piece] = {p.name: p for p in sorted(ALL, key=lambda p: p.lesson)}
+watch(PIECES)  # in a kernel: which definition cells raised, so a check does not judge the earlier definition
 
 
 def piece(name: str, lesson: int | None = None) -> Piece:
@@ -101,6 +103,12 @@ def check(name: str, fn: Any, *, lesson: int | None = None, timeout: float = 10.
     """Judge the learner's ``fn`` for piece ``name``; print the verdict; return what to use next."""
     wanted = piece(name, lesson)
     shown = _call("show", wanted)
+    failed = failed_definition(name)
+    # The learner's cell raised, and fn is what the name kept (or what a check handed back since): the
+    # earlier definition, not what they wrote.
+    if failed is not None and (fn is failed[1] or fn is wanted.reference):
+        print(t("lesson.check.cell_failed", name=name, error=failed[0], show=shown))
+        return wanted.reference
     if fn is wanted.reference:  # the check ran again on what it handed back: nothing written yet
         print(t("lesson.check.unwritten", name=name, show=shown))
         return fn

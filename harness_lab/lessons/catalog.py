@@ -28,6 +28,13 @@ add(
             "△ {name} はまだ書かれていません（NotImplementedError のまま）。参考実装で先へ進みます（中身は {show} で読めます）。書けたら、このセルをもう一度実行してください",
             "[NOTE] {name} is not written yet (it still raises NotImplementedError). The lesson goes on with the reference (read it with {show}); run this cell again once you have written it.",
         ),
+        "lesson.check.cell_failed": (
+            "△ {name} を定義するセルが {error} で止まったので、{name} は前の定義のままです。このチェックが見るのも、あなたが書いたコードではなく"
+            "その前の定義です。エラーを直してそのセルを実行し直し、それからこのセルをもう一度実行してください。それまでは参考実装で先へ進みます（中身は {show} で読めます）",
+            "[NOTE] The cell that defines {name} raised {error}, so {name} still holds its earlier definition, and that, not the code you "
+            "wrote, is what this check would look at. Fix the error, run that cell again, then run this cell again. Until then the lesson "
+            "goes on with the reference (read it with {show}).",
+        ),
         "lesson.check.saved": (
             "◎ 全部できました。この先のセルは、あなたの {name} を使います（{path} に保存しました）",
             "[ALL PASS] The following cells use your {name} (saved to {path}).",

@@ -12,7 +12,7 @@ from ..grading.spies import Recorder
 from . import english_pieces
 from .checking import Miss, Piece, Point
 from .lesson2 import _said, _weather_impls, run_agent
-from .scenes import TOOLS, Recording, api_refusal, fact, kept_whole, runaway_guard, thought
+from .scenes import TOOLS, Recording, api_refusal, fact, kept_whole, runaway_guard, thought, user_turn
 
 __all__ = ["RUN_AGENT"]
 
@@ -114,19 +114,25 @@ def _one_message_per_turn(fn) -> Miss | None:
         return returned
     if len(emulator.requests) < 2:
         return Miss("lesson.l2.run_agent.requests", {"count": len(emulator.requests), "want": 2})
-    last = emulator.requests[1]["messages"][-1]
-    content = last.get("content")
-    results = (
-        [b for b in content if isinstance(b, dict) and b.get("type") == "tool_result"]
-        if isinstance(content, list)
-        else []
-    )
-    if last.get("role") != "user" or len(results) != 2:
+    # The API merges the turn's user messages, so a person's word after the results is fine (lesson 5);
+    # results split over several messages are not: the API docs say it teaches the model to stop
+    # calling tools in parallel.
+    turn = user_turn(emulator.requests[1]["messages"])
+    holding = [found for found in (_results_in(m) for m in turn) if found]
+    if len(holding) != 1 or len(holding[0]) != 2:
         return Miss("lesson.l2.run_agent.split_results")
+    results = holding[0]
     said = [fact(b) for b in results]
     if any(f["is_error"] for f in said) or not _weather_of_osaka(said[0]["text"] or ""):
         return Miss("lesson.l2.run_agent.tools_not_run", {"got": (said[0]["text"] or "")[:60]})
     return None
+
+
+def _results_in(message: dict) -> list:
+    content = message.get("content")
+    if not isinstance(content, list):
+        return []
+    return [b for b in content if isinstance(b, dict) and b.get("type") == "tool_result"]
 
 
 def _weather_of_osaka(text: str) -> bool:

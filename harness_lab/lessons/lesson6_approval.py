@@ -22,7 +22,7 @@ from .checking import Miss
 from .diagnosis import OUTPUTS, rejected, stale
 from .lesson5 import _cannot_answer
 from .protocol import drive
-from .scenes import TOOLS, fact, runaway_guard
+from .scenes import TOOLS, fact, runaway_guard, user_turn
 
 __all__ = ["NO_APPROVER", "RISKY", "harmless_run_without_asking", "never_without_a_yes"]
 
@@ -85,7 +85,9 @@ def _denied(fn, approve: Any, rec: Recorder | None = None, again: bool = False) 
         return rec, {}, Miss("lesson.l6.run_agent.no_request")
     if isinstance(end, Stopped) and end.cause == "no_progress" and not rec.ran():  # valve 3, not valve 4
         return rec, {}, Miss("lesson.l6.run_agent.signature_carried" if again else "lesson.l6.run_agent.spun_at_once")
-    sent = emulator.requests[1]["messages"][-1]["content"] if len(emulator.requests) > 1 else []
+    # the turn the API reads: the results, and perhaps a person's word after them in a message of its own
+    turn = user_turn(emulator.requests[1]["messages"]) if len(emulator.requests) > 1 else []
+    sent = [b for m in turn for b in (m.get("content") if isinstance(m.get("content"), list) else [])]
     ids = {b["id"]: b["name"] for b in _calls(emulator) if b.get("name") in RISKY}
     facts = [fact(b) for b in sent if isinstance(b, dict)] if isinstance(sent, list) else []
     return rec, {name: [f for f in facts if ids.get(f["tool_use_id"]) == name] for name in RISKY}, None

@@ -30,6 +30,7 @@ __all__ = [
     "api_rejects",
     "definitions",
     "fact",
+    "user_turn",
     "kept_whole",
     "rejection_hint",
     "response_of",
@@ -330,3 +331,14 @@ def fact(result: Any) -> dict:
         "content": content,
         "is_error": field(result, "is_error", False) is True,
     }
+
+
+def user_turn(messages: list) -> list:
+    """The user messages after the last assistant one: one turn, as the API merges consecutive
+    messages of a role (a person's text sent after the results in a message of its own is fine)."""
+    turn: list = []
+    for message in reversed(messages):
+        if not isinstance(message, dict) or message.get("role") != "user":
+            break
+        turn.insert(0, message)
+    return turn

@@ -643,6 +643,20 @@ def with_answers(**changed):
     return {**GOOD_ANSWERS, **changed}
 
 
+# --- wrong: a tier spelled other than allow / ask / deny, which the runner compares exactly -------
+BLOCK_POLICY = dict(TABLE, send_email="block")
+CAPITAL_POLICY = dict(TABLE, send_email="DENY")
+BLOCK_SETS = {"allow": {"get_time", "read_file"}, "ask": {"write_file", "delete_file", "http_post"}}
+BLOCK_SETS["block"] = {"send_email"}
+
+
+def _block_sets_tier(name):
+    return next((tier for tier, names in BLOCK_SETS.items() if name in names), "deny")
+
+
+block_sets_runner = make_runner(_block_sets_tier)
+
+
 def _dict(run_tool_uses, answers=GOOD_ANSWERS, default="ask"):
     return (DICT_POLICY, default, run_tool_uses, answers)
 
@@ -711,6 +725,26 @@ WRONG = {
     "a table tool given the wrong tier": (
         (LISTED_WRONG, "ask", listed_wrong_runner, GOOD_ANSWERS),
         {1: "grade.l1.c1.listed_wrong"},
+    ),
+    "a tier that is none of the three (block)": (
+        (BLOCK_POLICY, "deny", make_runner(lambda name: BLOCK_POLICY.get(name, "deny")), GOOD_ANSWERS),
+        {1: "grade.l1.c1.unknown_tier"},
+    ),
+    "a tier in capitals the runner compares in lower case": (
+        (CAPITAL_POLICY, "deny", make_runner(lambda name: CAPITAL_POLICY.get(name, "deny")), GOOD_ANSWERS),
+        {1: "grade.l1.c1.unknown_tier"},
+    ),
+    "a tier key that is none of the three (tier -> names)": (
+        (BLOCK_SETS, "deny", block_sets_runner, GOOD_ANSWERS),
+        {1: "grade.l1.c1.unknown_tier"},
+    ),
+    "a default tier with a capital (Deny)": (
+        (DICT_POLICY, "Deny", make_runner(lambda name: DICT_POLICY.get(name, "Deny")), GOOD_ANSWERS),
+        {1: "grade.l1.c1.default_unknown"},
+    ),
+    "a default tier in capitals (DENY)": (
+        (DICT_POLICY, "DENY", make_runner(lambda name: DICT_POLICY.get(name, "DENY")), GOOD_ANSWERS),
+        {1: "grade.l1.c1.default_unknown"},
     ),
     "policy as a list of pairs": ((PAIRS_POLICY, "ask", pairs_runner, GOOD_ANSWERS), {1: "grade.l1.c1.shape"}),
     "policy as a read-only mapping": ((FROZEN_POLICY, "ask", frozen_runner, GOOD_ANSWERS), {1: "grade.l1.c1.shape"}),
