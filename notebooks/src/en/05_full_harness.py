@@ -1,4 +1,4 @@
-# %% [markdown] ja="246a39d9f201"
+# %% [markdown] ja="3ce36069edc6"
 # # Lesson 6: Hand-write an agent harness with controls
 #
 # **Agent harness basics: loops and control** · Notebook 5 of 6
