@@ -28,7 +28,7 @@ def test_a_right_piece_passes(name, right):
     assert verdict.passed, verdict.text()
 
 
-@pytest.mark.parametrize("point", (6, 7))  # valve 4's points read the results sent back
+@pytest.mark.parametrize("point", (4, 6, 7))  # valve 2 counts what this loop sent; valve 4 reads the results
 @pytest.mark.parametrize("source", RIGHT_RUN_AGENT_WALK)
 def test_a_right_whole_harness_has_its_results_read_where_the_api_reads_them(source, point):
     verdict = lessons.judge(at_point("run_agent", point, 6), loaded(source), timeout=5)
