@@ -13,8 +13,8 @@ from harness_lab.text import CATALOG, t
 from tests.lessons.answers import WRONG
 from tests.lessons.answers6 import RIGHT_MY_AGENT, RIGHT_RUN_AGENT, WRONG_MY_AGENT, WRONG_RUN_AGENT, loaded
 from tests.lessons.answers_audit import STALLED, STALLED_RUN_AGENT, WRONG_MORE, WRONG_RUN_AGENT_MORE
+from tests.lessons.answers_probes import WRONG_PROBES, WRONG_RUN_AGENT_PROBES
 from tests.lessons.answers_reuse import WRONG_REUSE, WRONG_RUN_AGENT_REUSE
-from tests.lessons.answers_round4 import WRONG_ROUND4, WRONG_RUN_AGENT_ROUND4
 from tests.lessons.answers_thinking import WRONG_RUN_AGENT_2
 from tests.lessons.answers_valves import WRONG_RUN_AGENT_VALVES
 from tests.lessons.test_capstone import at_point
@@ -60,7 +60,7 @@ def test_every_hint_key_is_provoked_by_some_wrong_version():
     more = WRONG_MORE + STALLED + WRONG_RUN_AGENT_MORE + STALLED_RUN_AGENT + WRONG_RUN_AGENT_2  # red team, thinking
     more += WRONG_RUN_AGENT_VALVES  # every high-impact tool, valve 2 after the tools
     more += WRONG_REUSE + WRONG_RUN_AGENT_REUSE  # one list reused, results outside a user message, valve 3 carried
-    more += WRONG_ROUND4 + WRONG_RUN_AGENT_ROUND4  # results sorted or keyed by name, the cache counted twice
+    more += WRONG_PROBES + WRONG_RUN_AGENT_PROBES  # results sorted or keyed by name, the cache counted twice
     provoked = {key for *_, key in WRONG + WRONG_RUN_AGENT + WRONG_MY_AGENT + more}
     families = ("lesson.l", "lesson.capstone.", "lesson.rule.")
     titles = tuple(f".p{n}" for n in range(1, 8))

@@ -19,6 +19,8 @@ from tests.lessons.answers_audit import (
     WRONG_MORE,
     WRONG_RUN_AGENT_MORE,
 )
+from tests.lessons.answers_merged_turn import RIGHT_MERGED, RIGHT_RUN_AGENT_MERGED, WRONG_MERGED
+from tests.lessons.answers_probes import RIGHT_PROBES, RIGHT_RUN_AGENT_PROBES, WRONG_PROBES, WRONG_RUN_AGENT_PROBES
 from tests.lessons.answers_reuse import RIGHT_REUSE, RIGHT_RUN_AGENT_REUSE, WRONG_REUSE, WRONG_RUN_AGENT_REUSE
 from tests.lessons.test_capstone import at_point
 
@@ -36,9 +38,13 @@ def _named(verdict: Report, key: str) -> None:
         assert line.startswith("×") and "\n" not in line and "Traceback" not in line, line
 
 
-@pytest.mark.parametrize(
-    "name, wrong, point, key", WRONG_MORE + WRONG_REUSE, ids=[w[1].__name__ for w in WRONG_MORE + WRONG_REUSE]
-)
+WRONG = WRONG_MORE + WRONG_REUSE + WRONG_PROBES + WRONG_MERGED
+WRONG_RUN_AGENT = WRONG_RUN_AGENT_MORE + STALLED_RUN_AGENT + WRONG_RUN_AGENT_REUSE + WRONG_RUN_AGENT_PROBES
+RIGHT = RIGHT_MORE + RIGHT_REUSE + RIGHT_PROBES + RIGHT_MERGED
+RIGHT_RUN_AGENT = RIGHT_RUN_AGENT_MORE + RIGHT_RUN_AGENT_REUSE + RIGHT_RUN_AGENT_PROBES + RIGHT_RUN_AGENT_MERGED
+
+
+@pytest.mark.parametrize("name, wrong, point, key", WRONG, ids=[w[1].__name__ for w in WRONG])
 def test_a_wrong_piece_gets_the_hint_of_its_own_cause(name, wrong, point, key):
     _named(lessons.judge(at_point(name, point), wrong), key)
 
@@ -49,23 +55,28 @@ def test_a_loop_that_never_sends_again_is_cut_off_with_its_cause(name, wrong, po
 
 
 @pytest.mark.parametrize(
-    "source, point, key",
-    WRONG_RUN_AGENT_MORE + STALLED_RUN_AGENT + WRONG_RUN_AGENT_REUSE,
-    ids=[f"{w[2].rsplit('.', 1)[-1]}-{w[1]}" for w in WRONG_RUN_AGENT_MORE + STALLED_RUN_AGENT + WRONG_RUN_AGENT_REUSE],
+    "source, point, key", WRONG_RUN_AGENT, ids=[f"{w[2].rsplit('.', 1)[-1]}-{w[1]}" for w in WRONG_RUN_AGENT]
 )
 def test_a_wrong_whole_harness_gets_the_hint_of_its_own_cause(source, point, key):
-    _named(lessons.judge(at_point("run_agent", point, 6), loaded(source), timeout=2), key)
+    _named(lessons.judge(at_point("run_agent", point, 6), loaded(source), timeout=5), key)  # a stalled loop is cut off there
 
 
-@pytest.mark.parametrize("name, right", RIGHT_MORE + RIGHT_REUSE, ids=[r[1].__name__ for r in RIGHT_MORE + RIGHT_REUSE])
+@pytest.mark.parametrize("name, right", RIGHT, ids=[r[1].__name__ for r in RIGHT])
 def test_a_right_piece_in_another_style_passes(name, right):
     verdict = lessons.judge(lessons.piece(name), right)
     assert verdict.passed, verdict.text()
 
 
-@pytest.mark.parametrize("source", RIGHT_RUN_AGENT_MORE + RIGHT_RUN_AGENT_REUSE)
+@pytest.mark.parametrize("source", RIGHT_RUN_AGENT)
 def test_a_right_whole_harness_in_another_style_passes(source):
     verdict = lessons.judge(lessons.piece("run_agent", 6), loaded(source))
+    assert verdict.passed, verdict.text()
+
+
+@pytest.mark.parametrize("point", (4, 6, 7))  # valve 2 counts what this loop sent; valve 4 reads the results
+@pytest.mark.parametrize("source", RIGHT_RUN_AGENT_MERGED)
+def test_a_person_s_word_after_the_results_is_read_as_the_api_merges_it(source, point):
+    verdict = lessons.judge(at_point("run_agent", point, 6), loaded(source), timeout=5)
     assert verdict.passed, verdict.text()
 
 

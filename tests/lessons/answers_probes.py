@@ -1,5 +1,5 @@
-"""Round four of the learner red team: wrong pieces that used to pass (or got another cause's hint),
-each with the point that must catch it and the hint that must name it, and right ones in other styles.
+"""Wrong pieces the checks' probes used to miss (or named with another cause's hint), each with the point
+that must catch it and the hint that must name it, and right ones in other styles.
 
 run_tools: results sorted (by city) or walked through a set of ids came back in call order on the
 probe's two calls, so a sort passed always and a set half the time; a dict keyed by tool name and one
@@ -103,7 +103,7 @@ def stop_first_text_block(response):  # the first text block taken for all that 
     return None
 
 
-WRONG_ROUND4 = [
+WRONG_PROBES = [
     ("run_tools", tools_sorted_by_input, 1, "lesson.l2.run_tools.order"),
     ("run_tools", tools_through_a_set, 1, "lesson.l2.run_tools.order"),
     ("run_tools", tools_keyed_by_name, 1, "lesson.l2.run_tools.by_name"),
@@ -162,7 +162,7 @@ def stop_right_lines(response):  # the text blocks joined with newlines, the rea
     return None
 
 
-RIGHT_ROUND4 = [
+RIGHT_PROBES = [
     ("stop_message", stop_right_lines),
     ("run_tools", tools_right_dataclass_match),
     ("run_tools", tools_right_in_threads),
@@ -190,7 +190,7 @@ UNTIL_END_TURN = variant(
 SPENT = "        tokens_used += response.usage.input_tokens + response.usage.output_tokens\n"
 BUDGET_AFTER_RESPONSE = variant((VALVE_2, ""), (SPENT + "        step", SPENT + VALVE_2 + "        step"))
 
-WRONG_RUN_AGENT_ROUND4 = [
+WRONG_RUN_AGENT_PROBES = [
     (BUDGET_AFTER_RESPONSE, 4, "lesson.l6.run_agent.budget_after_answer"),
     (UNTIL_END_TURN, 2, "lesson.l6.run_agent.went_on_after_cut"),
     (_cached_counting(f"{USAGE} + 2 * ({WRITES} + {READS})"), 4, "lesson.l6.run_agent.budget_cache_twice"),
@@ -201,7 +201,7 @@ WRONG_RUN_AGENT_ROUND4 = [
         "lesson.l6.run_agent.budget_overcounted",
     ),
 ]
-RIGHT_RUN_AGENT_ROUND4 = [
+RIGHT_RUN_AGENT_PROBES = [
     _cached_counting(
         "tokens_used += sum(getattr(response.usage, k, 0) or 0 for k in ('input_tokens', 'output_tokens',"
         " 'cache_creation_input_tokens', 'cache_read_input_tokens'))"

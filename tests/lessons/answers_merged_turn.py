@@ -38,16 +38,16 @@ def agent_word_then_each_result(client, user_input, tools, impls):  # results sp
     return "".join(b.text for b in response.content if b.type == "text")
 
 
-WRONG_WALK = [
+WRONG_MERGED = [
     ("run_agent", agent_word_then_each_result, 3, "lesson.l2.run_agent.split_results"),
 ]
-RIGHT_WALK = [
+RIGHT_MERGED = [
     ("run_agent", agent_right_word_after_results),
 ]
 
 
 # run_agent (lesson 6): the same person's word after each result list.
-RIGHT_RUN_AGENT_WALK = [  # valve 4 once read only the last message, the word, and found no denial result
+RIGHT_RUN_AGENT_MERGED = [  # valve 4 once read only the last message, the word, and found no denial result
     variant(
         (
             '            messages.append({"role": "user", "content": results})\n',
