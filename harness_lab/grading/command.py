@@ -66,16 +66,18 @@ def grade_files(paths: list[str], *, timeout: float | None = None, out: TextIO |
     if refused:
         print("\n".join(refused), file=sys.stderr)
         return 2
+    # the reader's language (--lang, HARNESS_LAB_LANG) if they chose one, else each notebook's edition's
+    languages = [explicit_language() or edition(path) for path in paths]
+    common = languages[0] if len(set(languages)) == 1 else lang()  # for what is said of them all
     host = start_host()
     if host is None:
         _judge_here()
     if host is None or not host.launch.sandboxed:
-        print(t("grade.sandbox.in_process" if host is None else "grade.sandbox.not_isolated"), file=sys.stderr)
+        with speaking(common):
+            print(t("grade.sandbox.in_process" if host is None else "grade.sandbox.not_isolated"), file=sys.stderr)
     redactor = Redactor.for_launch(host.launch if host is not None else None, list)
     reset = RESET if out.isatty() else ""
     grades = []
-    # the reader's language (--lang, HARNESS_LAB_LANG) if they chose one, else each notebook's edition's
-    languages = [explicit_language() or edition(path) for path in paths]
     try:
         for path, language in zip(paths, languages):
             with speaking(language):  # here, and in the host through the call's arguments
@@ -91,7 +93,7 @@ def grade_files(paths: list[str], *, timeout: float | None = None, out: TextIO |
         if host is not None:
             host.close()
     if len(grades) > 1:
-        with speaking(languages[0] if len(set(languages)) == 1 else lang()):
+        with speaking(common):
             summary = t("grade.nb.summary", passed=sum(g.passed for g in grades), total=len(grades))
         print(reset + summary, file=out)
     return 0 if all(g.passed for g in grades) else 1

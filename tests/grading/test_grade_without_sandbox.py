@@ -68,3 +68,15 @@ def test_a_notebook_graded_without_a_sandbox_never_sees_the_callers_key(no_sandb
     assert "saw the key" not in out.getvalue()
     assert warning in capsys.readouterr().err
     assert "no sandbox" in warning.lower() and "rights" in warning
+
+
+def test_the_note_that_nothing_was_isolated_is_in_the_notebooks_language(no_sandbox, monkeypatch, capsys):
+    from harness_lab import text
+
+    english = SOLUTION.parent / "en" / SOLUTION.name
+    monkeypatch.delenv("HARNESS_LAB_LANG", raising=False)
+    monkeypatch.setattr(text, "_chosen", None)  # nobody chose a language: the notebook's edition speaks
+    assert command.grade_files([str(english)], out=io.StringIO()) == 0
+    with speaking("en"):
+        warning = t("grade.sandbox.not_isolated")
+    assert warning in capsys.readouterr().err  # it was the Japanese note under an English report
