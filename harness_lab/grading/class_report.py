@@ -180,7 +180,7 @@ def page(result: ClassResult) -> str:
     for name in sorted({r.grade.exercise for r in handed if r.grade.exercise in EXERCISES}):
         parts += _rates(name, [r for r in handed if r.grade.exercise == name])
     parts += _hints(handed)
-    editions = [(learner, _editions(handed, learner)) for learner in result.learners]
+    editions = [(visible(learner), _editions(handed, learner)) for learner in result.learners]
     parts += _table(
         t("grade.class.editions_title"), t("grade.class.none"), ("learner", "edition"), [e for e in editions if e[1]]
     )
@@ -190,7 +190,13 @@ def page(result: ClassResult) -> str:
         t("grade.class.no_failures"),
         ("learner", "notebook", "edition", "status", "message"),
         [
-            (r.learner, r.notebook, _editions([r], r.learner), t(f"grade.class.status.{r.grade.status}"), r.grade.error)
+            (
+                visible(r.learner),
+                visible(r.notebook),
+                _editions([r], r.learner),
+                t(f"grade.class.status.{r.grade.status}"),
+                r.grade.error,
+            )
             for r in failures
         ],
     )
@@ -198,13 +204,13 @@ def page(result: ClassResult) -> str:
         t("grade.class.missing_title"),
         t("grade.class.none"),
         ("learner", "exercise"),
-        [(r.learner, r.grade.exercise) for r in rows if r.grade.status == "missing"],
+        [(visible(r.learner), r.grade.exercise) for r in rows if r.grade.status == "missing"],
     )
     parts += _table(
         t("grade.class.skipped_title"),
         t("grade.class.none"),
         ("learner", "file", "message"),
-        [(p.learner, p.name, p.text) for p in result.problems],
+        [(visible(p.learner), visible(p.name), visible(p.text)) for p in result.problems],
     )
     parts += [
         f'<p class="footer">{_e(t("grade.class.footer", version=result.version, seconds=f"{result.timeout:g}"))}</p>',
@@ -227,7 +233,8 @@ def _count(rows: Sequence[Row], status: str) -> int:
 
 def _e(text: object) -> str:
     # Control and bidi characters shown as escapes too: a learner's name or sample answer with a
-    # right-to-left override would read as other text than it holds (Trojan Source).
+    # right-to-left override would read as other text than it holds (Trojan Source). Names come
+    # here through visible() already, newlines escaped as in grades.csv: "judy\nPASS" read "judy PASS".
     return html.escape(visible(str(text), lines=True), quote=True)
 
 
@@ -305,7 +312,7 @@ def _hints(rows: list[Row]) -> list[str]:
             f'<tr><td class="num">{seen[hint]}</td><td class="nw">{_e(exercise)}</td>'
             f'<td class="nw">{_e(t("grade.criterion", number=number))}</td>'
             f"<td>{_e(text)}<br><code>{_e(key)}</code></td>"
-            f"<td><details><summary>{_e(t('grade.class.sample', learner=row.learner, notebook=row.notebook))}</summary>"
+            f"<td><details><summary>{_e(t('grade.class.sample', learner=visible(row.learner), notebook=visible(row.notebook)))}</summary>"
             f"<pre>{_e(_shortened(row.answer))}</pre></details></td></tr>"
         )
     if not body:

@@ -84,3 +84,19 @@ def test_names_and_sample_answers_in_the_html_report_show_their_bidi_and_escape_
         html = page(ClassResult((name,), rows, problems, "v", 60.0, 1.0))
     assert not any(c in html for c in "\u202e\u2066\x1b"), [line for line in html.splitlines() if "mal" in line]
     assert "mal\\u202eann" in html and "\\u202e; &quot;delete_file&quot;" in html
+
+
+def test_a_newline_in_a_name_is_shown_on_the_page_as_in_grades_csv():
+    # "judy\nPASS" read "judy PASS" on the page and "judy\\nPASS" in grades.csv and the feedback:
+    # the instructor could not match the two.
+    name = "judy\nPASS"
+    check = Check(1, "title", False, "a hint", "", "grade.l1.c1.wrong_tier")
+    grade = NotebookGrade(f"{name}/level1_tiered_policy.ipynb", "level1", "ok", (Report("level1", (check,)),))
+    failed = NotebookGrade(f"{name}/x.ipynb", "level2", "error", error="boom", key="grade.nb.crashed")
+    rows = (Row(name, "level1_tiered_policy.ipynb", grade, answer="x = 1"), Row(name, "x\n.ipynb", failed))
+    problems = (Problem.of(name, "notes\n.txt", "grade.class.not_notebook", name="notes\n.txt"),)
+    with speaking("en"):
+        html = page(ClassResult((name,), rows, problems, "v", 60.0, 1.0))
+    for raw in ("judy\nPASS", "x\n.ipynb", "notes\n.txt"):
+        assert raw not in html, raw
+    assert html.count("judy\\nPASS") == 3  # the failures, the sample, the files not graded
