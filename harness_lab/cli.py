@@ -346,6 +346,18 @@ def main(
 ) -> int:
     """Run ``harness-lab``; ``client`` replaces the one ``--scenario`` / ``--live`` would make, and
     ``ask`` / ``interactive`` go to ``terminal_approver`` (a test types its answers through them)."""
+    try:
+        code = _command(argv, out, client=client, ask=ask, interactive=interactive)
+        sys.stdout.flush()  # here, not at exit, so that a reader gone is seen below
+        return code
+    except BrokenPipeError:
+        # The reader stopped reading (`| head -1`): nothing is left to say, and no traceback about it.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+
+
+def _command(argv: list[str] | None, out: TextIO | None, **given: Any) -> int:
+    client, ask, interactive = given["client"], given["ask"], given["interactive"]
     args = _parser().parse_args(argv)  # exits with 2 on a usage error
     out = out or sys.stdout
     language = args.lang or args.lang_first  # the one after the command wins

@@ -195,3 +195,14 @@ def test_with_stdin_closed_the_high_impact_call_is_denied_with_the_no_terminal_n
     assert done.returncode == 0, done.stderr
     assert t("cli.approve_no_tty", call="write_file(")[:20] in done.stdout and "AttributeError" not in done.stdout
     assert not (project / "sandbox" / "report.md").exists()
+
+
+def test_a_reader_that_stops_reading_gets_no_traceback(tmp_path):
+    # `harness-lab ... | head -1`: the reader closes the pipe; the command ends quietly, as Unix tools do
+    env = {k: v for k, v in os.environ.items() if k != "ANTHROPIC_API_KEY"}
+    command = [sys.executable, "-m", "harness_lab", "run", "--scenario", "lesson6", "README.md の1行目を教えて"]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path, env=env)
+    proc.stdout.close()  # gone before the first line is written
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=60) == 1
+    assert "Traceback" not in err and "BrokenPipeError" not in err, err
