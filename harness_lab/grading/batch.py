@@ -79,15 +79,30 @@ def grade_tasks(
         for learner, name, path, _ in tasks:
             yield _here(learner, name, Path(path), timeout, limit, redactor, read, unreadable, language)
         return
+    # A notebook that names no edition (too large to read, not JSON) is told in the language of its
+    # learner's other notebooks (in their folder, graded now or before) when they name one, else in
+    # the instructor's.
+    theirs: dict[Path, set[str]] = {}
+    for other in map(Path, everyone):
+        try:
+            theirs.setdefault(other.parent, set()).add(edition_or(read(other), ""))
+        except OSError:
+            continue
+
+    def own(path: str) -> str:
+        named = theirs.get(Path(path).parent, set()) - {""}
+        return next(iter(named)) if len(named) == 1 else language
+
     sent, texts, spoken = [], {}, {}
     for learner, name, path, digest in tasks:
         try:
             data = read(Path(path))
         except OSError as exc:
-            yield learner, name, digest, unreadable(learner, name, exc), b""
+            with speaking(own(path)):
+                yield learner, name, digest, unreadable(learner, name, exc), b""
             continue
         texts[learner, name] = data
-        spoken[learner, name] = edition_or(data, language)
+        spoken[learner, name] = edition_or(data, own(path))
         sent.append(((learner, name), grade_call(name, data, timeout, limit, spoken[learner, name])))
     if not sent:
         return

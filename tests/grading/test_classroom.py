@@ -374,6 +374,26 @@ def test_each_learner_reads_feedback_in_their_notebooks_edition_and_the_page_in_
     assert rows["aki", "level1"]["message"] == with_language(instructor, "grade.class.missing", exercise="level1")
 
 
+JAPANESE = re.compile("[\u3040-\u30ff\u3400-\u9fff]")
+
+
+def test_a_notebook_that_names_no_edition_is_told_in_its_learners_language(tmp_path):
+    # Too large to read, or no JSON: the file names no edition, and its line came in --lang's words
+    # inside an otherwise English (or Japanese) feedback file.
+    subs, report = tmp_path / "subs", tmp_path / "report"
+    Handed("level1", english_solution("level1")).write(subs, "carol")
+    (subs / "carol" / "level2_missing_gate.ipynb").write_text("{ not json", encoding="utf-8")
+    right("level1").write(subs, "daiki")  # the Japanese edition
+    (subs / "daiki" / "level2_missing_gate.ipynb").write_bytes(b" " * (9 << 20))
+    for instructor in ("ja", "en"):
+        cli_main(["grade-class", str(subs), "--out", str(report), "--lang", instructor], out=io.StringIO())
+        carol = (report / "feedback" / "carol.txt").read_text(encoding="utf-8")
+        assert not JAPANESE.search(carol), (instructor, carol)
+        daiki = (report / "feedback" / "daiki.txt").read_text(encoding="utf-8")
+        line = next(line for line in daiki.splitlines() if "level2_missing_gate.ipynb" in line and "MB" in line)
+        assert JAPANESE.search(line), (instructor, line)
+
+
 def with_language(code: str, key: str, **values: str) -> str:
     with speaking(code):
         return t(key, **values)
