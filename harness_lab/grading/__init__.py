@@ -24,6 +24,7 @@ the instructor's page), ``report_files.py`` (writing them without following link
 import typing
 
 from .. import lazy
+from ..cell_runs import watch
 from . import catalog, class_catalog, level1_catalog, level2_catalog  # noqa: F401  # the layer's strings, before any module uses them
 from .notebook import NotebookGrade, grade_notebook
 from .report import Check, GradeFailed, Report
@@ -58,3 +59,6 @@ __all__ = [
     "run_limited",
     "try_limited",
 ]
+
+# In a kernel: which answer cells raised, so a grade cell does not grade the answer they left behind.
+watch(("POLICY", "DEFAULT_TIER", "run_tool_uses", "ANSWERS", "MISSING", "run_agent", "MAX_TURNS"))

@@ -25,6 +25,12 @@ add(
             "結果: {total}つの基準のうち {score}つを満たしています。「× 不合格」の行のヒントを手がかりに直して、もう一度実行しましょう。",
             "Result: {score} of {total} criteria met. Use the hints on the [FAIL] lines, fix your code and run again.",
         ),
+        "grade.cell_failed": (
+            "× 不合格: {name} を書いたセルが {error} で止まったので、{name} は前の答えのままです。このまま採点すると、"
+            "いま書いた答えではなく前の答えを見ることになります。エラーを直してそのセルを実行し直し、それからこのセルをもう一度実行してください",
+            "[FAIL] The cell that sets {name} raised {error}, so {name} still holds your earlier answer, and grading now "
+            "would judge that, not what you just wrote. Fix the error, run that cell again, then run this cell again.",
+        ),
         "grade.failed": (
             "× 不合格: 基準{numbers} を満たしていません。ヒントは、このセルの出力の「× 不合格」の行にあります（ターミナルでは python3 dev.py grade）",
             "[FAIL] Criteria not met: {numbers}. The hints are on the [FAIL] lines of this cell's output (in a terminal: .venv/bin/python -P -m harness_lab.grading exercises/en/*.ipynb)",

@@ -74,7 +74,7 @@ from .level1_scene import (
     says_forbidden,
 )
 from .policy_probe import TIERS
-from .report import MALFORMED, Check, Report, guarded, show
+from .report import MALFORMED, Check, Report, guarded, show, stale_answers
 from .sandbox import JobResult, describe_error, plain
 from .scenarios import OUTPUTS, PROMPT, TOOL_DEFS, content_of
 from .spies import Recorder, Spies, logged
@@ -146,6 +146,7 @@ def check_level1(
     POLICY: Any, DEFAULT_TIER: Any, run_tool_uses: Callable, ANSWERS: Any = None, *, timeout: float = 5.0
 ) -> None:
     """The notebook's grade cell: print one line per criterion, then fail the cell if one failed."""
+    stale_answers(POLICY=POLICY, DEFAULT_TIER=DEFAULT_TIER, run_tool_uses=run_tool_uses, ANSWERS=ANSWERS)
     show(grade_level1(POLICY, DEFAULT_TIER, run_tool_uses, ANSWERS, timeout=timeout))
 
 

@@ -38,7 +38,7 @@ from typing import Any
 from ..text import t
 from .bridge import observe
 from .level2_scene import cut_in_a_call, cut_off, finishing_after, never_ending, run_scene, said, two_tools
-from .report import Check, Report, guarded, show
+from .report import Check, Report, guarded, show, stale_answers
 from .sandbox import JobResult, plain
 
 __all__ = [
@@ -138,6 +138,7 @@ def _no_messages(message: tuple) -> Any:
 
 def check_level2(MISSING: Any, run_agent: Callable, MAX_TURNS: Any, *, timeout: float = 5.0) -> None:
     """The notebook's grade cell: print one line per criterion, then fail the cell if one failed."""
+    stale_answers(MISSING=MISSING, run_agent=run_agent, MAX_TURNS=MAX_TURNS)
     show(grade_level2(MISSING, run_agent, MAX_TURNS, timeout=timeout))
 
 

@@ -17,15 +17,20 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
+from ..cell_runs import failed_definition
 from ..text import t
 
 __all__ = [
+    "AnswerCellFailed",
     "Check",
     "GradeFailed",
     "MALFORMED",
     "Report",
     "guarded",
+    "show",
+    "stale_answers",
 ]
 
 # Line breaks and other control characters in a quoted value, written out as escapes.
@@ -110,6 +115,23 @@ class GradeFailed(Exception):
 
     def _render_traceback_(self) -> list[str]:
         return [str(self)]
+
+
+class AnswerCellFailed(Exception):
+    """A grade cell run after an answer cell raised: the cell fails, in one line, naming that cell's error."""
+
+    def _render_traceback_(self) -> list[str]:
+        return [str(self)]
+
+
+def stale_answers(**given: Any) -> None:
+    """Raise ``AnswerCellFailed`` when one of ``given``'s names still holds what it held before its answer
+    cell raised (a SyntaxError: nothing in the cell ran). The grade would judge that earlier answer, not
+    the one the learner just wrote, and pass or fail it; ``harness-lab grade`` reads the file, and fails."""
+    for name, value in given.items():
+        failed = failed_definition(name)
+        if failed is not None and value is failed[1]:
+            raise AnswerCellFailed(t("grade.cell_failed", name=name, error=failed[0])) from None
 
 
 def show(report: Report) -> None:

@@ -23,13 +23,13 @@ import inspect
 from collections.abc import Callable
 from typing import Any
 
+from ..cell_runs import failed_definition, watch
 from ..text import lang, t
 from . import catalog, catalog5, catalog6, catalog7, thinking_catalog  # noqa: F401  # the layer's strings, before any module uses them
 from .capstone import MY_AGENT
 from .checking import Miss, Piece, Point, judge, point_lines, unwritten
 from .confinement import READ_FILE
 from .english_pieces import twin as english_twin
-from .failed_cells import failed_definition, watch
 from .lesson2 import RUN_TOOLS
 from .lesson2_loop import RUN_AGENT
 from .lesson3 import NEXT_STEP

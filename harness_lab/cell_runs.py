@@ -1,11 +1,11 @@
-"""Definition cells that raised, as the kernel ran them (a notebook only).
+"""Definition cells that raised, as the kernel ran them (a notebook only): lessons' and exercises' names.
 
 When the learner's "write it yourself" cell fails (a SyntaxError, a NameError at ``def`` time), the
 ``def`` never runs: the name still holds what it held before, the reference that an earlier check
 handed back or the starter that raises NotImplementedError. A check that judged that object would
 report on code the learner did not just write. So, in an IPython kernel, every cell run is watched:
 before it, what each piece's name holds; after it, whether the run raised and the name still holds
-the same object. Only a cell that says ``def <name>`` counts as that name's definition cell; the
+the same object. Only a cell that says ``def <name>`` (or ``NAME = `` for a constant) counts as that name's definition cell; the
 verdict (did its definition take effect?) is read from the namespace, not from the source.
 
 The record lives on the shell, so a reloaded module does not watch twice or lose it.
@@ -31,7 +31,11 @@ def _shell() -> Any:
 
 
 def _defines(source: str, name: str) -> bool:
-    return re.search(rf"^[ \t]*(?:async[ \t]+)?def[ \t]+{re.escape(name)}\b", source, re.M) is not None
+    """A ``def name`` anywhere; for a constant (an exercise's POLICY, MISSING...), ``NAME = ...`` at the top
+    level. Never a function's name assigned: a lesson's check cell reassigns it (``f = lessons.check(...)``)."""
+    if re.search(rf"^[ \t]*(?:async[ \t]+)?def[ \t]+{re.escape(name)}\b", source, re.M):
+        return True
+    return name.isupper() and re.search(rf"^{re.escape(name)}[ \t]*(?::[^=\n]*)?=(?!=)", source, re.M) is not None
 
 
 def watch(names: Iterable[str]) -> None:
