@@ -20,6 +20,14 @@ JAPANESE_NOTEBOOKS = sorted(
         ("（省略）は\nさらに進んで", "（省略）はさらに進んで"),
         ("`content` を\nまるごと", "`content` をまるごと"),
         ("返すのは `tool_result`\nです", "返すのは `tool_result`\nです"),  # beside Latin text a space is right
+        ("返します。\nensure_ascii は", "返します。ensure_ascii は"),  # after 。 nothing is spaced
+        ("拾う、\n`signature`", "拾う、`signature`"),
+        ("一時停止する\n**ジェネレーター**", "一時停止する**ジェネレーター**"),  # markup, then Japanese
+        ("使うのは\nrun_tools", "使うのは\nrun_tools"),  # a Japanese word, then a Latin one: a space
+        ("説明です。\n- 項目", "説明です。\n- 項目"),  # a list after a sentence stays a list
+        ("- 長い項目の\n  説明です", "- 長い項目の説明です"),  # a list item's indented rest
+        ("- 項目です。\n  - 下の項目", "- 項目です。\n  - 下の項目"),  # a nested item stays an item
+        ("答えは 400 です。\n</details>", "答えは 400 です。\n</details>"),  # HTML keeps its own line
         ("- 一つ目\n- 二つ目", "- 一つ目\n- 二つ目"),  # list items stay items
         ("## 見出し\n本文です", "## 見出し\n本文です"),  # a heading never swallows its paragraph
         ("```\n# 日本語の\n# コメント\n```", "```\n# 日本語の\n# コメント\n```"),  # code is code
