@@ -25,8 +25,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..steps import STEPS
-from ..text import CATALOG, t
+from ..text import t
 from ..valves import Approval, MaxTurns, NoProgress, TokenBudget
+from .catalog import valve_label
 from .diagram_svg import render_svg
 
 __all__ = [
@@ -132,10 +133,6 @@ class LoopDiagram:
         self.fired = fired
         self.acted = acted if acted != fired else None
         self.shapes, self.height = self._layout()
-
-    def _valve_label(self, name: str) -> str:
-        key = f"ui.valve.{name}"
-        return t(key) if key in CATALOG else name  # a learner's own valve shows by its name
 
     # --- layout ---------------------------------------------------------------------------------
 
@@ -291,10 +288,10 @@ class LoopDiagram:
 
     def _badge_label(self, valve: str) -> str:
         if self.fired == valve:
-            return f"{self._valve_label(valve)} ({t('ui.diagram.fired_badge')})"
+            return f"{valve_label(valve)} ({t('ui.diagram.fired_badge')})"
         if self.acted == valve:
-            return f"{self._valve_label(valve)} ({t('ui.diagram.acted_badge')})"
-        return self._valve_label(valve)
+            return f"{valve_label(valve)} ({t('ui.diagram.acted_badge')})"
+        return valve_label(valve)
 
     def svg(self) -> str:
         """Inline SVG at the diagram's own width (wider than its box: it scrolls, never shrinks)."""
@@ -331,9 +328,9 @@ class LoopDiagram:
         if self.fired in OTHER_STOPS:  # the run ended, but no valve did it: say why, not "valve"
             bits.append(f"{t('ui.diagram.stopped_by')}: {t(f'ui.stop_name.{self.fired}')}")
         elif self.fired:  # one of the four, or a learner's own valve (shown by its name)
-            bits.append(f"{t('ui.diagram.fired')}: {self._valve_label(self.fired)}")
+            bits.append(f"{t('ui.diagram.fired')}: {valve_label(self.fired)}")
         if self.acted:
-            bits.append(f"{t('ui.diagram.acted')}: {self._valve_label(self.acted)}")
+            bits.append(f"{t('ui.diagram.acted')}: {valve_label(self.acted)}")
         return " / ".join(bits)
 
     @staticmethod

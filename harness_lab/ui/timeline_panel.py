@@ -15,15 +15,11 @@ from typing import Any
 import ipywidgets as widgets
 
 from ..events import Decision
-from ..text import CATALOG, t
+from ..text import t
+from .catalog import valve_label
 from .timeline import turn_card, turn_of, turns_of
 
 __all__ = ["TimelinePanel"]
-
-
-def _valve_label(name: str) -> str:
-    key = f"ui.valve.{name}"
-    return t(key) if key in CATALOG else name
 
 
 class TimelinePanel:
@@ -144,7 +140,7 @@ class TimelinePanel:
                     value=valve.limit,
                     min=0,
                     max=10**9,
-                    description=t("ui.timeline.limit_for", valve=_valve_label(valve.name)),
+                    description=t("ui.timeline.limit_for", valve=valve_label(valve.name)),
                     style={"description_width": "initial"},
                 )
                 self.limit_inputs[valve.name] = field

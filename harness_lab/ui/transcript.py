@@ -30,6 +30,7 @@ from .cards import (
     usage_card,
     usage_line,
 )
+from .catalog import valve_label
 
 __all__ = ["approval_card", "approvals_header", "card", "steering_card", "transcript", "turn_card", "turn_summary"]
 
@@ -56,7 +57,9 @@ def turn_card(turn: Turn, approvals: Iterable[Card] = (), steering: Iterable[str
     if turn.signature:
         extras.append(f"{t('ui.card.signature')}: {turn.signature}")
     if turn.readings:
-        extras.append(t("ui.card.readings") + ": " + ", ".join(f"{k} {v}" for k, v in turn.readings.items()))
+        extras.append(
+            t("ui.card.readings") + ": " + ", ".join(f"{valve_label(k)} {v}" for k, v in turn.readings.items())
+        )
     body = "".join(c.html for c in parts) + "".join(
         f'<div style="font-size:12px;opacity:0.8">{esc(e)}</div>' for e in extras
     )

@@ -715,3 +715,15 @@ def test_a_folded_turn_reads_right_in_english_with_one_error(make_run):
         line = turn_summary(failed)
     assert "errors: 1 ·" in line and "1 errors" not in line
     assert line.endswith(f"{turn.usage.total:,} tokens")
+
+
+def test_a_turns_valve_readings_name_the_valves_in_the_readers_words(make_run):
+    from harness_lab.text import speaking
+
+    s = Stepper(make_run("never_ending"), "メモを順に読んで")
+    s.step()
+    for language, words in (("ja", ("最大ターン数 1/8", "トークン予算 ")), ("en", ("Max turns 1/8", "Token budget "))):
+        with speaking(language):
+            text = s.transcript().text
+        line = next(line for line in text.splitlines() if t("ui.card.readings") in line or "gauges" in line)
+        assert all(word in line for word in words) and "max_turns" not in line, (language, line)
