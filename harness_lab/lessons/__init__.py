@@ -20,6 +20,8 @@ the newer one. Lesson 7 (notebook 06, the 2026 API) adds ``stop_message``.
 from __future__ import annotations
 
 import inspect
+import re
+import unicodedata
 from collections.abc import Callable
 from typing import Any
 
@@ -172,15 +174,19 @@ def guessed(guess: dict) -> bool:
 _VALVE_NUMBERS = {"max_turns": 1, "token_budget": 2, "no_progress": 3, "approval": 4}
 
 
+_COUNTED = re.compile(r"(\d+)(?:回|ターン|件|個|トークン|times?|turns?|requests?|tokens?)?")
+
+
 def _same(guess: Any, actual: Any) -> bool:
-    """A guess matches by meaning: "400" for 400, "弁1" or "valve 1" for max_turns."""
+    """A guess matches by meaning: "400" or "3回" for a count, "弁1" or "valve 1" for max_turns."""
     if guess == actual:
         return True
     if not isinstance(guess, str):
         return False
-    said = "".join(guess.split()).lower()
+    said = unicodedata.normalize("NFKC", "".join(guess.split())).lower()  # ３ is 3
     if isinstance(actual, int) and not isinstance(actual, bool):
-        return said.replace(",", "") == str(actual)
+        counted = _COUNTED.fullmatch(said.replace(",", ""))  # "3回", "2ターン", "3 requests"
+        return counted is not None and counted[1] == str(actual)
     number = _VALVE_NUMBERS.get(actual) if isinstance(actual, str) else None
     return said == str(actual).lower() or (number is not None and said in (f"弁{number}", f"valve{number}"))
 

@@ -181,6 +181,12 @@ def test_predictions_are_compared_one_line_each(capsys):
         ("Valve 4", "approval", True),
         ("MAX_TURNS", "max_turns", True),
         ("弁2", "max_turns", False),
+        ("3回", 3, True),  # a count written as one says it
+        ("３", 3, True),  # full-width, as a Japanese keyboard types it
+        ("2 ターン", 2, True),
+        ("3 requests", 3, True),
+        ("3回目", 3, False),
+        ("30回", 3, False),
         ("401", 400, False),
         ("400", "400x", False),
         (True, 1, True),  # Python's own equality stays as it was
