@@ -25,6 +25,10 @@ add(
             "結果: {total}つの基準のうち {score}つを満たしています。「× 不合格」の行のヒントを手がかりに直して、もう一度実行しましょう。",
             "Result: {score} of {total} criteria met. Use the hints on the [FAIL] lines, fix your code and run again.",
         ),
+        "grade.none_passed": (
+            "結果: まだどの基準も満たしていません（基準は {total}つ）。「× 不合格」の行のヒントを手がかりに直して、もう一度実行しましょう。",
+            "Result: no criterion met yet (of {total}). Use the hints on the [FAIL] lines, fix your code and run again.",
+        ),
         "grade.cell_failed": (
             "× 不合格: {name} を書いたセルが {error} で止まったので、{name} は前の答えのままです。このまま採点すると、"
             "いま書いた答えではなく前の答えを見ることになります。エラーを直してそのセルを実行し直し、それからこのセルをもう一度実行してください",

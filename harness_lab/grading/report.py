@@ -97,8 +97,9 @@ class Report:
         lines = [c.line() for c in self.checks]
         if self.passed:
             lines.append(t("grade.all_passed", total=len(self.checks)))
-        else:
-            lines.append(t("grade.some_passed", score=self.score, total=len(self.checks)))
+        else:  # "0つを満たしています" is no Japanese anyone says
+            key = "grade.some_passed" if self.score else "grade.none_passed"
+            lines.append(t(key, score=self.score, total=len(self.checks)))
         return "\n".join(lines)
 
     def __str__(self) -> str:

@@ -100,3 +100,13 @@ def test_a_newline_in_a_name_is_shown_on_the_page_as_in_grades_csv():
     for raw in ("judy\nPASS", "x\n.ipynb", "notes\n.txt"):
         assert raw not in html, raw
     assert html.count("judy\\nPASS") == 3  # the failures, the sample, the files not graded
+
+
+def test_a_report_with_no_criterion_met_says_so_in_words():
+    failing = Check(1, "title", False, "a hint", "", "grade.l1.c1.wrong_tier")
+    for language in ("ja", "en"):
+        with speaking(language):
+            none = Report("level1", (failing, failing)).text().splitlines()[-1]
+            some = Report("level1", (failing, Check(2, "t", True, "", "", ""))).text().splitlines()[-1]
+            assert none == t("grade.none_passed", total=2) and some == t("grade.some_passed", score=1, total=2)
+    assert "0つ" not in none and "0 of" not in none
