@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..text import CATALOG, add, t
+from ..text import add
 
 add(
     {
@@ -365,9 +365,3 @@ add(
         ),
     }
 )
-
-
-def valve_label(name: str) -> str:
-    """A valve's name in the reader's words (最大ターン数); a learner's own valve shows by its name."""
-    key = f"ui.valve.{name}"
-    return t(key) if key in CATALOG else name

@@ -27,8 +27,8 @@ from typing import Any
 from ..steps import STEPS
 from ..text import t
 from ..valves import Approval, MaxTurns, NoProgress, TokenBudget
-from .catalog import valve_label
 from .diagram_svg import render_svg
+from .status import valve_label
 
 __all__ = [
     "LoopDiagram",

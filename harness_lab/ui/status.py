@@ -6,9 +6,9 @@ from typing import Any
 
 from ..errors import describe
 from ..events import Finished, Stopped
-from ..text import t
+from ..text import CATALOG, t
 
-__all__ = ["gauge_lines", "one_line", "status_line"]
+__all__ = ["gauge_lines", "one_line", "status_line", "valve_label"]
 
 ERROR_CHARS = 200
 
@@ -60,3 +60,9 @@ def gauge_lines(panel: Any) -> list[str]:
     if panel.recorded:
         lines.append(f"{t('ui.gauge.signature')}: {g['signature'] or t('ui.gauge.none')}")
     return lines
+
+
+def valve_label(name: str) -> str:
+    """A valve's name in the reader's words (最大ターン数); a learner's own valve shows by its name."""
+    key = f"ui.valve.{name}"
+    return t(key) if key in CATALOG else name

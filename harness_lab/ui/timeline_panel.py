@@ -16,7 +16,7 @@ import ipywidgets as widgets
 
 from ..events import Decision
 from ..text import t
-from .catalog import valve_label
+from .status import valve_label
 from .timeline import turn_card, turn_of, turns_of
 
 __all__ = ["TimelinePanel"]

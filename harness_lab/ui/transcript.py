@@ -30,7 +30,7 @@ from .cards import (
     usage_card,
     usage_line,
 )
-from .catalog import valve_label
+from .status import valve_label
 
 __all__ = ["approval_card", "approvals_header", "card", "steering_card", "transcript", "turn_card", "turn_summary"]
 
