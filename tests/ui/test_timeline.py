@@ -131,12 +131,18 @@ def test_the_form_forks_with_an_edited_result():
     assert "◎ 完了" in s.timeline.comparison.value and "× 停止" in s.timeline.comparison.value
 
 
-def test_the_form_flips_a_denial_and_the_call_that_never_ran_runs(make_run):
+def denied_save(make_run):
+    """A run whose one write_file a person denied, run to its end: (the run, its Stepper)."""
     run = make_run("high_impact")
     s = Stepper(run, PROMPT)
     s.step()
     s.deny("まだ保存しないで")
     s.run_all()
+    return run, s
+
+
+def test_the_form_flips_a_denial_and_the_call_that_never_ran_runs(make_run):
+    run, s = denied_save(make_run)
     assert "ファイルへの書き込みは行わず" in s.outcome.text and not (run.sandbox / "report.md").exists()
     s.select(1)
     (toggle,) = s.timeline.decision_inputs.values()
@@ -236,11 +242,7 @@ def test_a_fork_that_waits_for_an_approval_opens_its_folded_panel(make_run):
 
 
 def test_changing_an_answer_in_the_form_takes_the_result_box_out_of_play(make_run):
-    run = make_run("high_impact")
-    s = Stepper(run, PROMPT)
-    s.step()
-    s.deny("まだ保存しないで")
-    s.run_all()
+    run, s = denied_save(make_run)
     assert s.timeline.fork_button.disabled and s.timeline.fork_button.button_style == ""  # no turn picked yet
     s.select(1)
     assert s.timeline.fork_button.button_style == "info"
@@ -262,11 +264,7 @@ def test_changing_an_answer_in_the_form_takes_the_result_box_out_of_play(make_ru
 
 
 def test_a_reworded_denial_in_the_form_is_still_a_denial(make_run):
-    run = make_run("high_impact")
-    s = Stepper(run, PROMPT)
-    s.step()
-    s.deny("まだ保存しないで")
-    s.run_all()
+    run, s = denied_save(make_run)
     s.select(1)
     ((tool_use_id, box),) = s.timeline.result_inputs.items()
     box.value = "今はだめです: 上長の承認が先です"  # the answer stays 拒否
