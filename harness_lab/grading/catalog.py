@@ -208,6 +208,10 @@ add(
             "（長いので、最初の {lines} 行だけを表示しました）",
             "(long: only the first {lines} lines are shown)",
         ),
+        "grade.class.sample_focus": (
+            "（ヒントが名指しする部分だけを表示しました。答えのセルは全部で {lines} 行です）",
+            "(only the parts the hint names are shown; the answer cells have {lines} lines in all)",
+        ),
         "grade.class.failures": ("タイムアウトとエラー", "Timeouts and errors"),
         "grade.class.no_failures": ("タイムアウトもエラーもありません", "No timeouts and no errors."),
         "grade.class.missing_title": ("未提出", "Not handed in"),

@@ -14,7 +14,7 @@
   A learner who handed in no notebook that names an edition, or notebooks of both, reads the rest
   in the instructor's language.
 - ``index.html``: pass rate per criterion as a bar chart (inline SVG), the most common hints with the
-  shortest answer that got each, the edition (Japanese, English) each learner handed in, and every
+  shortest answer that got each (the part of it the hint points at, ``class_sample.py``), the edition (Japanese, English) each learner handed in, and every
   timeout, error, missing exercise and file not graded;
   what the run noticed about its record and report folder comes first. Every name is escaped.
 
@@ -33,6 +33,7 @@ from dataclasses import replace
 
 from ..terminal import visible
 from ..text import lang, speaking, t
+from .class_sample import sample_of
 from .classroom import ClassResult, Row
 from .notebook import EXERCISES
 
@@ -52,7 +53,6 @@ CSV_FILE = "grades.csv"
 HTML_FILE = "index.html"
 FEEDBACK_DIR = "feedback"
 TOP_HINTS = 10  # hints listed on the page, most common first
-SAMPLE_LINES = 40  # lines of a sample answer shown
 
 # the bar chart's geometry, in SVG user units
 _LABEL_W, _BAR_W, _ROW_H, _BAR_H, _PAD = 80, 420, 30, 18, 10
@@ -313,7 +313,7 @@ def _hints(rows: list[Row]) -> list[str]:
             f'<td class="nw">{_e(t("grade.criterion", number=number))}</td>'
             f"<td>{_e(text)}<br><code>{_e(key)}</code></td>"
             f"<td><details><summary>{_e(t('grade.class.sample', learner=visible(row.learner), notebook=visible(row.notebook)))}</summary>"
-            f"<pre>{_e(_shortened(row.answer))}</pre></details></td></tr>"
+            f"<pre>{_e(sample_of(row.answer, text))}</pre></details></td></tr>"
         )
     if not body:
         return [f"<h2>{_e(t('grade.class.hints'))}</h2>", f"<p>{_e(t('grade.class.no_hints'))}</p>"]
@@ -321,13 +321,6 @@ def _hints(rows: list[Row]) -> list[str]:
         f"<th>{_e(t(f'grade.class.col.{c}'))}</th>" for c in ("count", "exercise", "criterion", "hint", "sample")
     )
     return [f"<h2>{_e(t('grade.class.hints'))}</h2>", f"<table><tr>{head}</tr>", *body, "</table>"]
-
-
-def _shortened(answer: str) -> str:
-    lines = answer.splitlines()
-    if len(lines) <= SAMPLE_LINES:
-        return answer
-    return "\n".join(lines[:SAMPLE_LINES] + ["", t("grade.class.sample_cut", lines=SAMPLE_LINES)])
 
 
 def _table(title: str, empty: str, columns: tuple[str, ...], rows: list[tuple]) -> list[str]:

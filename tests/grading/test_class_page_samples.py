@@ -1,0 +1,59 @@
+"""The class page shows, beside a common hint, the part of the sample answer the hint points at.
+
+The sample was the first 40 lines of the learner's answer cells: level 1's ANSWERS cell comes after
+line 40, so a hint on ANSWERS["deny"] sat beside 40 lines of POLICY and run_tool_uses, cut just
+before the answer it was about.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+
+from class_submissions import answer_cells, solution, starter
+
+from harness_lab.grading.class_report import page
+from harness_lab.grading.class_sample import SAMPLE_LINES
+from harness_lab.grading.classroom import ClassResult, Row
+from harness_lab.grading.notebook import NotebookGrade
+from harness_lab.grading.report import Check, Report
+from harness_lab.text import speaking
+
+
+def _answer(nb) -> str:
+    return "\n\n".join(cell.source.strip("\n") for cell in answer_cells(nb))  # as classroom.py keeps it
+
+
+def _sample_on_page(answer: str, hint: str) -> str:
+    check = Check(3, "title", False, hint, "", "grade.l1.c3.deny_answer")
+    grade = NotebookGrade("ann/level1_tiered_policy.ipynb", "level1", "ok", (Report("level1", (check,)),))
+    with speaking("en"):
+        text = page(
+            ClassResult(("ann",), (Row("ann", "level1_tiered_policy.ipynb", grade, answer=answer),), (), "v", 60.0, 1.0)
+        )
+    return html.unescape(re.search(r"<pre>(.*?)</pre>", text, re.S).group(1))
+
+
+def test_a_hint_on_answers_shows_the_learners_answers_cell_not_the_first_lines():
+    answer = _answer(solution("level1")).replace('"error_result"', '"drop"')
+    assert len(answer.splitlines()) > SAMPLE_LINES  # the case: the cell comes after the old cut
+    shown = _sample_on_page(
+        answer, "ANSWERS[\"deny\"] is 'drop' (skip it silently): the model would not learn what happened."
+    )
+    assert "ANSWERS = {" in shown and '"deny": "drop"' in shown, shown
+    assert "def run_tool_uses" not in shown and "POLICY = {" not in shown, shown  # no flood of the other cells
+
+
+def test_a_hint_quoting_the_line_that_raised_shows_the_function_holding_it():
+    answer = _answer(solution("level1")).replace("POLICY.get(name, DEFAULT_TIER)", "POLICY[name]")
+    hint = "Calling brand_new_tool raised: KeyError: 'brand_new_tool' (tier_of, the line `return POLICY[name]`)."
+    shown = _sample_on_page(answer, hint)
+    assert "def tier_of(name):" in shown and "return POLICY[name]" in shown, shown
+    assert "def run_tool_uses" not in shown, shown
+
+
+def test_a_hint_that_names_no_definition_shows_the_answer_from_its_top_within_the_limit():
+    answer = _answer(starter("level1"))
+    shown = _sample_on_page(answer, "No tool behaved as deny.")
+    assert shown.startswith(answer.splitlines()[0]), shown
+    assert len(shown.splitlines()) <= SAMPLE_LINES + 2, shown  # the lines, a blank line and the note
