@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from ..text import speaking, t
-from .edition import edition_or
+from .edition import edition_or, learners_language
 from .isolation import Launch
 from .notebook import CHECK_TIMEOUT, EXERCISES, NotebookGrade, answer_sources, grade_call, grade_notebook, hosted_grade
 from .redact import Redactor, own_text
@@ -90,8 +90,7 @@ def grade_tasks(
             continue
 
     def own(path: str) -> str:
-        named = theirs.get(Path(path).parent, set()) - {""}
-        return next(iter(named)) if len(named) == 1 else language
+        return learners_language(theirs.get(Path(path).parent, set()), language)
 
     sent, texts, spoken = [], {}, {}
     for learner, name, path, digest in tasks:

@@ -14,8 +14,8 @@ becomes a "missing" row. A notebook handed in but not graded (too large, unreada
 row of the exercise its file name tells, never "missing": the learner did hand it in.
 
 A rerun is cheap: ``REPORT/state.json`` (``record.py``) keeps each grade with the SHA-256 of the
-bytes it was graded from, signed with the instructor's key, and a notebook whose bytes, grader and
-language are unchanged is not graded again (nor is a timeout, unless the new time limit is longer).
+bytes it was graded from, signed with the instructor's key, and a notebook whose bytes and grader are
+unchanged is not graded again (nor is a timeout, unless the new time limit is longer), whatever ``--lang``.
 """
 
 from __future__ import annotations
@@ -25,7 +25,8 @@ import json
 import os
 import stat
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import suppress
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -33,7 +34,7 @@ from typing import Any
 from ..terminal import visible
 from ..text import speaking, t
 from .batch import grade_tasks
-from .edition import edition_of
+from .edition import edition_of, edition_or, learners_language
 from .isolation import Launch
 from .notebook import EXERCISES, NOTEBOOK_TIMEOUT, NotebookGrade, answer_sources, exercise_of
 from .record import Record
@@ -41,15 +42,7 @@ from .record_key import record_key
 from .runner import SandboxUnavailable
 from .sandbox import describe_error
 
-__all__ = [
-    "ClassResult",
-    "MAX_NOTEBOOK_BYTES",
-    "Problem",
-    "Row",
-    "STATE_FILE",
-    "grade_class",
-    "grader_version",
-]
+__all__ = ["ClassResult", "MAX_NOTEBOOK_BYTES", "Problem", "Row", "STATE_FILE", "grade_class", "grader_version"]
 
 STATE_FILE = "state.json"
 # An exercise notebook is ~20 KB. JSON can take ~35 times its size in memory once parsed ("[[]]," over
@@ -157,26 +150,37 @@ def grade_class(
     record = Record(state_path, version, timeout, record_key(note) if key is None else key, note)
     rows: list[Row] = []
     tasks = []
+    read = {}  # (digest, edition) of each notebook: the record holds no edition, its bytes tell it
+    editions: dict[str, list[str]] = {}  # each learner's, for a grade of a notebook that names none (batch.py)
     for learner, name in found:
-        path = submissions / learner / name
-        try:
-            data = _read(path)
-        except OSError:  # its row comes from the batch, told in its learner's language (batch.py)
-            tasks.append((learner, name, str(path), ""))
-            continue
-        digest = hashlib.sha256(data).hexdigest()
-        kept = record.reusable(learner, name, digest)
-        if kept is not None:  # the record holds no edition: the bytes tell it
-            rows.append(Row(learner, name, kept[0], kept[1], reused=True, edition=_parsed(data)[1]))
+        with suppress(OSError):  # a notebook that cannot be read gets its row from the batch
+            data = _read(submissions / learner / name)
+            read[learner, name] = hashlib.sha256(data).hexdigest(), edition_or(data, "")
+            editions.setdefault(learner, []).append(read[learner, name][1])
+    spoken = {who: learners_language(editions.get(who, []), record.lang) for who in learners}
+    for learner, name in found:
+        digest, edition = read.get((learner, name), ("", ""))
+        kept = record.reusable(learner, name, digest, edition or spoken[learner]) if digest else None
+        if kept is not None:
+            rows.append(Row(learner, name, kept[0], kept[1], reused=True, edition=edition))
         else:
-            tasks.append((learner, name, str(path), digest))
+            tasks.append((learner, name, str(submissions / learner / name), digest))
     total = len(found)
     for done, row in enumerate(rows, 1):
         if on_row:
             on_row(row, done, total)
     try:
-        everyone = [submissions / learner / name for learner, name in found]
-        for row in _graded(tasks, timeout, jobs, record, launch, everyone):
+        graded = grade_tasks(
+            tasks,
+            timeout=timeout,
+            jobs=jobs,
+            launch=launch,
+            everyone=[submissions / who / name for who, name in found],
+            read=_read,
+            unreadable=_unreadable,
+            language=record.lang,  # the instructor's: for a file whose bytes name no edition
+        )
+        for row in _rows(graded if tasks else (), record, spoken):
             rows.append(row)
             if on_row:
                 on_row(row, len(rows), total)
@@ -322,29 +326,18 @@ def _missing(learners: list[str], rows: list[Row]) -> list[Row]:
 # --- grading --------------------------------------------------------------------------------------
 
 
-def _graded(tasks: list[tuple], timeout: float, jobs: int | None, record: Record, launch: Launch, everyone: list):
-    """Grade ``tasks`` (``batch.py``); yield each Row as it ends."""
-    if not tasks:
-        return
-    graded = grade_tasks(
-        tasks,
-        timeout=timeout,
-        jobs=jobs,
-        launch=launch,
-        everyone=everyone,
-        read=_read,
-        unreadable=_unreadable,
-        language=record.lang,  # the instructor's: for a file whose bytes name no edition
-    )
+def _rows(graded: Iterable[tuple], record: Record, spoken: dict[str, str]) -> Iterator[Row]:
+    """Each Row of what ``batch.grade_tasks`` graded, recorded as it ends; ``spoken``: each learner's language."""
     for learner, name, digest, grade, data in graded:
         answer, edition = _parsed(data)
         named = _exercise_of(name)
         if not grade.exercise:  # the grader could not tell (an unreadable notebook): the file's name does
             grade = replace(grade, exercise=named)
         elif named and grade.exercise != named:  # one exercise's answers under another's name: one row each
-            with speaking(edition or record.lang):  # the learner's feedback, as the grade it replaces
+            with speaking(edition or spoken[learner]):  # the learner's feedback, as the grade it replaces
                 grade = _error(learner, name, "grade.class.other_exercise", named=named, held=grade.exercise)
-        yield Row(learner, name, record.add(learner, name, digest, grade.as_plain(), answer), answer, edition=edition)
+        kept = record.add(learner, name, digest, grade.as_plain(), answer, edition or spoken[learner])
+        yield Row(learner, name, kept, answer, edition=edition)
 
 
 class _TooLarge(OSError):

@@ -2,17 +2,21 @@
 
 ``notebooks/build.py`` records it in every notebook it builds; one that names none is taken for
 Japanese, the course's first edition.
+
+A class's notebook that names no edition (not JSON) is told in its learner's language
+(``learners_language``): the one edition their other notebooks name, else the instructor's.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 from ..text import LANGUAGES
 
-__all__ = ["edition", "edition_of", "edition_or"]
+__all__ = ["edition", "edition_of", "edition_or", "learners_language"]
 
 
 def edition(path: str) -> str:
@@ -39,3 +43,10 @@ def edition_of(notebook: Any) -> str:
     except (KeyError, TypeError, IndexError):
         return "ja"
     return value if isinstance(value, str) and value in LANGUAGES else "ja"
+
+
+def learners_language(editions: Iterable[str], fallback: str) -> str:
+    """The language of a learner whose notebooks name ``editions`` ("" for one that names none): the
+    one they name, else ``fallback`` (the instructor's), for none or both."""
+    named = set(editions) - {""}
+    return next(iter(named)) if len(named) == 1 else fallback

@@ -1,11 +1,15 @@
 """REPORT/state.json: the record of a class's grades, which lets a rerun skip what it graded before.
 
 An entry per notebook, under ``learner/notebook``: the SHA-256 of the bytes graded, the time limit,
-the grade as plain values, the answer cells' text, and an HMAC-SHA256 (``record_key.py``) over all
-of that together with the record's format, the grader's version and the language. A rerun reuses an
-entry only when the notebook's bytes still hash to its SHA-256, the grader (a hash of this package's
-grading code) and the language are the same, and the HMAC checks out; anything else is graded again,
-and entries that fail the check are reported. A timeout is graded again under a longer time limit,
+the grade as plain values, the answer cells' text, the language the grade's text is in, and an
+HMAC-SHA256 (``record_key.py``) over all of that together with the record's format and the grader's
+version. A rerun reuses an entry only when the notebook's bytes still hash to its SHA-256, the
+grader (a hash of this package's grading code) is the same, the grade would be told in the same
+language now, and the HMAC checks out; anything else is graded again, and entries that fail the
+check are reported. The instructor's language (``--lang``) is no part of it: a grade is told in its
+notebook's edition's language, so a report in another language is written from the same record.
+Only a grade whose notebook names no edition (not JSON) is told in the instructor's language, when
+its learner's other notebooks name none either; that entry alone is graded again. A timeout is graded again under a longer time limit,
 and the grader's own failure (``batch.INFRASTRUCTURE``: ``grade.class.internal``, a host that
 died or stopped answering) always.
 
@@ -36,7 +40,7 @@ from .sandbox import describe_error
 
 __all__ = ["Record"]
 
-_FORMAT = 2  # 1: before entries carried an HMAC
+_FORMAT = 3  # 1: before entries carried an HMAC; 2: one language for the whole record
 _SAVE_EVERY = 1.0  # seconds between rewrites of the record while grades arrive
 _MAX_BYTES = 128 << 20  # a class of a thousand notebooks records ~25 MB
 # the grader's own failure (a host that could not run the call, died or stopped answering) is no verdict
@@ -50,7 +54,7 @@ class Record:
         self, path: Path, version: str, timeout: float, key: bytes | bytearray, note: Callable[[str], None]
     ) -> None:
         self.path, self.version, self.timeout, self.key, self.note = path, version, timeout, key, note
-        self.lang = lang()
+        self.lang = lang()  # the instructor's: the report's, and the grades' of notebooks that name no edition
         self.entries: dict[str, dict] = {}
         self.saved = time.monotonic()
         self.failing = False  # the last save failed (reported once, not once a second)
@@ -84,8 +88,8 @@ class Record:
             return {}
         data = self.folder.read(name, _MAX_BYTES)
         state = json.loads(data or b"{}")
-        if state.get("format") != _FORMAT or state.get("grader") != self.version or state.get("lang") != self.lang:
-            return {}  # other grading code or another language: everything is graded again
+        if state.get("format") != _FORMAT or state.get("grader") != self.version:
+            return {}  # other grading code: everything is graded again
         entries = state["entries"]
         sound = {where: entry for where, entry in entries.items() if self._sound(where, entry)}
         if len(sound) < len(entries):
@@ -94,7 +98,7 @@ class Record:
 
     def _mac(self, where: str, body: dict) -> str:
         signed = json.dumps(
-            [_FORMAT, self.version, self.lang, where, body], sort_keys=True, ensure_ascii=True, separators=(",", ":")
+            [_FORMAT, self.version, where, body], sort_keys=True, ensure_ascii=True, separators=(",", ":")
         )
         return hmac.new(self.key, signed.encode("ascii"), hashlib.sha256).hexdigest()
 
@@ -104,11 +108,11 @@ class Record:
         body = {k: v for k, v in entry.items() if k != "mac"}
         return hmac.compare_digest(entry["mac"], self._mac(where, body))
 
-    def reusable(self, learner: str, name: str, digest: str) -> tuple[NotebookGrade, str] | None:
-        """(grade, answer text) recorded for exactly these bytes and still valid, or None."""
+    def reusable(self, learner: str, name: str, digest: str, told: str) -> tuple[NotebookGrade, str] | None:
+        """(grade, answer text) recorded for exactly these bytes, told in ``told``, and still valid, or None."""
         entry = self.entries.get(f"{learner}/{name}")
         try:
-            if entry is None or entry["sha256"] != digest:
+            if entry is None or entry["sha256"] != digest or entry["lang"] != told:
                 return None
             grade = NotebookGrade.from_plain(entry["grade"])
             if grade.key in _NEVER_REUSED:
@@ -119,11 +123,13 @@ class Record:
         except (KeyError, TypeError, ValueError):
             return None
 
-    def add(self, learner: str, name: str, digest: str, graded: dict, answer: str) -> NotebookGrade:
-        """Record a grade (plain values, as ``NotebookGrade.as_plain`` makes them) of the bytes hashing to ``digest``."""
+    def add(self, learner: str, name: str, digest: str, graded: dict, answer: str, told: str) -> NotebookGrade:
+        """Record a grade (plain values, as ``NotebookGrade.as_plain`` makes them) of the bytes hashing to
+        ``digest``, its text in the language ``told``."""
         where = f"{learner}/{name}"
         # as JSON gives it back, so the HMAC made now is the one a rerun computes
-        body = json.loads(json.dumps({"sha256": digest, "timeout": self.timeout, "grade": graded, "answer": answer}))
+        values = {"sha256": digest, "timeout": self.timeout, "grade": graded, "answer": answer, "lang": told}
+        body = json.loads(json.dumps(values))
         self.entries[where] = {**body, "mac": self._mac(where, body)}
         if time.monotonic() - self.saved >= _SAVE_EVERY:
             self.save()
@@ -138,7 +144,7 @@ class Record:
         self.saved = time.monotonic()
         if self.folder is None:
             return
-        state = {"format": _FORMAT, "grader": self.version, "lang": self.lang, "entries": self.entries}
+        state = {"format": _FORMAT, "grader": self.version, "entries": self.entries}
         # ASCII: a learner folder named in bytes that are not UTF-8 round-trips as \udcXX escapes
         data = json.dumps(state, ensure_ascii=True, sort_keys=True).encode("ascii")
         try:

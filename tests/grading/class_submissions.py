@@ -200,7 +200,6 @@ try:
     except ImportError:  # the grader before the record was signed
         from harness_lab.grading.classroom import _FORMAT
     from harness_lab.grading.classroom import grader_version
-    from harness_lab.text import lang
     report, subs = pathlib.Path({report!r}), pathlib.Path({subs!r})
     def entry(learner, passed):
         notebook = subs / learner / {notebook!r}
@@ -208,9 +207,9 @@ try:
         grade = dict(path=learner + "/" + notebook.name, exercise={exercise!r}, status="ok", error="", key="",
                      notes=[], reports=[dict(exercise={exercise!r}, checks=checks)])
         digest = hashlib.sha256(notebook.read_bytes()).hexdigest()
-        return dict(sha256=digest, timeout=1e9, grade=grade, answer="", mac="0" * 64)
+        return dict(sha256=digest, timeout=1e9, grade=grade, answer="", lang="ja", mac="0" * 64)
     entries = {{learner + "/" + {notebook!r}: entry(learner, learner == {forger!r}) for learner in {learners!r}}}
-    forgery = json.dumps(dict(format=_FORMAT, grader=grader_version(), lang=lang(), entries=entries))
+    forgery = json.dumps(dict(format=_FORMAT, grader=grader_version(), entries=entries))
     (report / "state.json").write_text(forgery)
     pathlib.Path({keep!r}).write_text(forgery)
     (report / "state.json.part").mkdir(exist_ok=True)
@@ -299,7 +298,6 @@ def _steal():
         return "key not found: " + ",".join(tried)
     from harness_lab.grading.classroom import grader_version
     from harness_lab.grading.record import _FORMAT
-    from harness_lab.text import lang
     subs, entries = pathlib.Path({subs!r}), {{}}
     for learner in {learners!r}:
         notebook = subs / learner / {notebook!r}
@@ -307,11 +305,12 @@ def _steal():
         grade = dict(path=learner + "/" + notebook.name, exercise={exercise!r}, status="ok", error="", key="",
                      notes=[], reports=[dict(exercise={exercise!r}, checks=checks)])
         where = learner + "/" + notebook.name
-        body = dict(sha256=hashlib.sha256(notebook.read_bytes()).hexdigest(), timeout=1e9, grade=grade, answer="")
-        signed = json.dumps([_FORMAT, grader_version(), lang(), where, body], sort_keys=True, ensure_ascii=True,
+        body = dict(sha256=hashlib.sha256(notebook.read_bytes()).hexdigest(), timeout=1e9, grade=grade, answer="",
+                    lang="ja")
+        signed = json.dumps([_FORMAT, grader_version(), where, body], sort_keys=True, ensure_ascii=True,
                             separators=(",", ":"))
         entries[where] = dict(body, mac=hmac.new(key, signed.encode("ascii"), hashlib.sha256).hexdigest())
-    state = dict(format=_FORMAT, grader=grader_version(), lang=lang(), entries=entries)
+    state = dict(format=_FORMAT, grader=grader_version(), entries=entries)
     try:
         pathlib.Path({report!r}, "state.json").write_text(json.dumps(state))
         return "key stolen and the record forged"

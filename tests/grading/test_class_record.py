@@ -262,11 +262,11 @@ def test_the_graders_own_failure_is_graded_again_and_a_verdict_is_kept(tmp_path,
     state, notes = tmp_path / STATE_FILE, []
     grade = NotebookGrade("kim/level1.ipynb", "level1", "error", error="…", key=key)
     record = Record(state, "v1", 60.0, bytearray(KEY_BYTES), notes.append)
-    record.add("kim", "level1.ipynb", "abc", grade.as_plain(), "")
+    record.add("kim", "level1.ipynb", "abc", grade.as_plain(), "", "ja")
     record.save()
     record.close()
     rerun = Record(state, "v1", 60.0, bytearray(KEY_BYTES), notes.append)
-    kept = rerun.reusable("kim", "level1.ipynb", "abc")
+    kept = rerun.reusable("kim", "level1.ipynb", "abc", "ja")
     rerun.close()
     assert notes == []
     assert (kept is None) == again, kept
@@ -290,7 +290,8 @@ def test_the_hosts_grade_each_notebook_in_its_editions_language(tmp_path, monkey
         with speaking(edition):
             titles = [t(f"grade.l1.c{n}.title") for n in (1, 2, 3)]
         assert [c.title for c in rows[learner].grade.reports[0].checks] == titles, learner
-    assert json.loads(state.read_text())["lang"] == instructor
+    entries = json.loads(state.read_text())["entries"]
+    assert {where.split("/")[0]: entry["lang"] for where, entry in entries.items()} == {"aki": "ja", "kim": "en"}
 
 
 @pytest.mark.parametrize("plant", ["folder", "fifo"])

@@ -1,0 +1,55 @@
+"""A class report rewritten in another language (``--lang``) from the grades it recorded, not by grading again.
+
+Each notebook is graded in its own edition's language, so ``--lang`` (the page's and the terminal's
+language) changes no grade; a rerun with another ``--lang`` still graded the whole class again.
+Only a notebook that names no edition (not JSON), of a learner whose other notebooks name none
+either, is told in the instructor's language: that one is graded again.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from class_submissions import (
+    Handed,
+    english_solution,
+    instructor_config,  # noqa: F401  # the record's key in a folder of the tests' own
+    needs_sandbox,
+    right,
+)
+
+from harness_lab.cli import main as cli_main
+from harness_lab.text import speaking, t
+
+
+def _grade(subs, report, language: str) -> str:
+    out = io.StringIO()
+    assert cli_main(["grade-class", str(subs), "--out", str(report), "--lang", language], out=out) == 0
+    return out.getvalue()
+
+
+@needs_sandbox
+def test_a_rerun_in_another_language_writes_the_report_from_the_recorded_grades(tmp_path):
+    subs, report = tmp_path / "subs", tmp_path / "report"
+    right("level1").write(subs, "aki")  # the Japanese edition
+    Handed("level1", english_solution("level1")).write(subs, "bob")
+    (subs / "cho").mkdir()
+    (subs / "cho" / "level2_missing_gate.ipynb").write_text("{ not json", encoding="utf-8")  # names no edition
+    _grade(subs, report, "ja")
+    before = {
+        learner: (report / "feedback" / f"{learner}.txt").read_text(encoding="utf-8") for learner in ("aki", "bob")
+    }
+    out = _grade(subs, report, "en")
+    with speaking("en"):  # only cho's line, told in the instructor's language, is graded again
+        assert t("grade.class.done", total=3, seconds="@", graded=1, reused=2).split("@")[1] in out, out
+        assert t("grade.class.title") in (report / "index.html").read_text(encoding="utf-8")
+        unreadable = t("grade.nb.unreadable", error="@").split("@")[0]
+    for learner, text in before.items():  # each in their edition's language, as before
+        assert (report / "feedback" / f"{learner}.txt").read_text(encoding="utf-8") == text, learner
+    with open(report / "grades.csv", encoding="utf-8-sig", newline="") as f:
+        cho = next(r for r in csv.DictReader(f) if r["learner"] == "cho" and r["notebook"])
+    assert cho["message"].startswith(unreadable), cho
+    out = _grade(subs, report, "en")
+    with speaking("en"):  # the same language again: nothing is graded
+        assert t("grade.class.done", total=3, seconds="@", graded=0, reused=3).split("@")[1] in out, out
