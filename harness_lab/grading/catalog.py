@@ -138,6 +138,14 @@ add(
             "△ 注意: NameError が出ています。採点が実行するのは、タグ answer / setup の付いたセルだけです。自分で足したセルの定義は、TODO のセルに移しましょう",
             "[NOTE] There is a NameError. Grading runs only the cells tagged answer / setup: move definitions from cells you added into a TODO cell.",
         ),
+        "grade.nb.name_typo": (
+            "△ 注意: NameError が出ています。{name} はノートブックのどのセルでも定義されていません。{close} の書き間違いではありませんか",
+            "[NOTE] There is a NameError: no cell of the notebook defines {name}. Is it a misspelling of {close}?",
+        ),
+        "grade.nb.name_unknown": (
+            "△ 注意: NameError が出ています。{name} はノートブックのどのセルでも定義されていません。名前の綴りと、定義を書いたかを確かめましょう",
+            "[NOTE] There is a NameError: no cell of the notebook defines {name}. Check its spelling, and that you wrote its definition.",
+        ),
         "grade.nb.cell_timeout": (
             "× 不合格: 答えのセル（{cell}番目のコードセル）が {seconds} 秒たっても終わりませんでした。セルの一番外側でループが止まらなくなっていませんか（答えのセルは関数や値を定義するだけです）",
             "[FAIL] An answer cell (code cell {cell}) did not finish within {seconds} s. Does a loop at the cell's top level never end? (answer cells only define functions and values)",

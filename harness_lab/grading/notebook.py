@@ -34,6 +34,7 @@ from typing import Any
 
 from ..text import lang, speaking, t
 from .edition import edition
+from .name_notes import name_notes
 from .processes import keep_private
 from .report import Check, Report
 from .runner import Call
@@ -169,7 +170,10 @@ def grade_notebook(
     folder = str(Path(path).resolve().parent)
     keep_private()  # the answer pipe's read end, here, must not be reopened for writing from below
     outcome = run_limited(lambda: _run(exercise, sources, folder, check_timeout), timeout, memory=2 * MEMORY_LIMIT)
-    return _graded(shown, exercise.name, outcome, timeout)
+    grade = _graded(shown, exercise.name, outcome, timeout)
+    said = [grade.error, *(c.hint for r in grade.reports for c in r.checks if not c.passed)]
+    others = [_source(c) for c in cells if not set(_tags(c)) & set(RUN_TAGS)]
+    return replace(grade, notes=name_notes(said, [source for _, source in sources], others))
 
 
 def _failed(path: str, exercise: str, status: str, key: str, **values: Any) -> NotebookGrade:
@@ -335,21 +339,11 @@ def _graded(path: str, exercise: str, outcome: JobResult, timeout: float) -> Not
         return _failed(path, exercise, "timeout", "grade.nb.cell_timeout", cell=number, seconds=f"{seconds:g}")
     if kind == "cell":
         number, error = rest
-        grade = _failed(path, exercise, "error", "grade.nb.cell_raised", cell=number, error=error)
-        return _noted(grade, error)
+        return _failed(path, exercise, "error", "grade.nb.cell_raised", cell=number, error=error)
     if kind == "undefined":
         return _failed(path, exercise, "error", "grade.nb.undefined", name=rest[0])
     report = Report(exercise, tuple(Check(*fields) for fields in rest[0]))
-    return _noted(NotebookGrade(path, exercise, "ok", (report,)), report.text())
-
-
-def _noted(grade: NotebookGrade, text: str) -> NotebookGrade:
-    """Add the note about untagged cells when a NameError shows that a definition was not run."""
-    if "NameError" not in text:
-        return grade
-    return NotebookGrade(
-        grade.path, grade.exercise, grade.status, grade.reports, grade.error, grade.key, (t("grade.nb.name_note"),)
-    )
+    return NotebookGrade(path, exercise, "ok", (report,))
 
 
 # --- grading in a grading host (runner.py) ---------------------------------------------------------

@@ -197,6 +197,27 @@ def test_a_helper_in_an_untagged_cell_gets_a_note_about_tags(tmp_path):
     assert grade.text().splitlines()[-1] == t("grade.nb.name_note")
 
 
+def test_a_misspelt_name_is_named_with_the_name_meant_not_blamed_on_cell_tags(tmp_path):
+    # DEFAULT_TEIR for DEFAULT_TIER got the note on untagged cells: a learner who added no cell went
+    # looking for one. The note names the typo and the name closest to it.
+    nb = read(EXERCISES / "solutions" / LEVEL1)
+    helper = cell_with(nb, "def tier_of(name):")
+    helper.source = helper.source.replace("POLICY.get(name, DEFAULT_TIER)", "POLICY.get(name, DEFAULT_TEIR)")
+    with speaking("en"):
+        grade = grade_notebook(write(nb, tmp_path / LEVEL1))
+        assert "NameError: name 'DEFAULT_TEIR' is not defined" in grade.text()
+        assert grade.notes == (t("grade.nb.name_typo", name="DEFAULT_TEIR", close="DEFAULT_TIER"),), grade.notes
+
+
+def test_a_name_no_cell_defines_nor_resembles_is_named(tmp_path):
+    nb = read(EXERCISES / "solutions" / LEVEL1)
+    cell_with(nb, "DEFAULT_TIER = ").source += "\nFALLBACK = tier_for_unknown_tools\n"
+    with speaking("en"):
+        grade = grade_notebook(write(nb, tmp_path / LEVEL1))
+        assert grade.key == "grade.nb.cell_raised", grade.text()
+        assert grade.notes == (t("grade.nb.name_unknown", name="tier_for_unknown_tools"),), grade.notes
+
+
 def test_a_name_the_exercise_needs_is_missing(tmp_path):
     nb = read(EXERCISES / "solutions" / LEVEL2)
     cell = cell_with(nb, "MISSING = {")
