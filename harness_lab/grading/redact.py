@@ -9,7 +9,9 @@ learner's guesses. Every text of a grade is cleaned:
 
 - any run of ``WINDOW`` characters or more found in a value of the caller's environment (values of
   ``SHORTEST`` characters or more, whole) or in a classmate's notebook becomes ``[REDACTED]``, but
-  for the characters that also lie in a run the learner's own notebook holds;
+  for the characters that also lie in a run the learner's own notebook holds, or the course's own
+  text (``course_text``: the catalog, whose hints quote code every solution holds, such as
+  ``POLICY.get(name, DEFAULT_TIER)``, which a classmate's answer holding it cut out of the hint);
 - the same for a secret spelled differently: a run of ``WINDOW`` letters and digits of a secret, read
   forwards or backwards, whatever the case and whatever else lies between them (a key cut into
   chunks joined by ``|``, upper-cased or reversed). Encoding it (base64, say) still gets through:
@@ -22,19 +24,21 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ..scrub import REDACTED
 from ..terminal import visible
+from ..text import CATALOG
 from .report import Check
 
 if TYPE_CHECKING:
     from .isolation import Launch
     from .notebook import NotebookGrade
 
-__all__ = ["Redactor", "own_text"]
+__all__ = ["Redactor", "course_text", "own_text"]
 
 WINDOW = 12  # characters a leaked run must have to count (shorter runs are common words and paths)
 SHORTEST = 8  # environment values shorter than this are not secrets worth hiding (LANG=C.UTF-8, USER=root)
@@ -51,6 +55,12 @@ def own_text(data: bytes) -> str:
         return text
 
 
+def course_text() -> str:
+    """The course's own text, which no grade hides: every catalog entry loaded, in both languages, cut at
+    its placeholders (what fills one is the learner's, so no run reaches across it)."""
+    return "\0".join(re.sub(r"\{[^{}]*\}", "\0", text) for entry in CATALOG.values() for text in entry)
+
+
 class Redactor:
     """Cuts the caller's secrets and other files' content out of learner text (see the module docstring)."""
 
@@ -59,6 +69,7 @@ class Redactor:
         self.protected = "\0".join([*self.secrets, *others])
         spelled = [_letters(s) for s in self.secrets]
         self.spelled = "\0".join([*spelled, *(s[::-1] for s in spelled)])
+        self.course = course_text() if self.protected else ""  # read once: the catalogs are loaded by now
 
     @classmethod
     def from_environment(cls, others: Iterable[str] = ()) -> Redactor:
@@ -82,6 +93,7 @@ class Redactor:
     def _redacted(self, text: str, own: str) -> str:
         if not self.protected:  # nothing to cut (the sandbox): no search through the notebook either
             return text
+        own = f"{own}\0{self.course}"  # the course's words are every learner's own
         hidden = [False] * len(text)
         for secret in self.secrets:  # whole values, however short their runs
             start = text.find(secret)

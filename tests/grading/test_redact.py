@@ -25,6 +25,7 @@ from harness_lab.grading.redact import Redactor
 from harness_lab.grading.report import Check, Report
 from harness_lab.scrub import REDACTED
 from harness_lab.terminal import visible
+from harness_lab.text import speaking, t
 
 ROOT = Path(__file__).resolve().parents[2]
 KEY = "sk-ant-api03-a1b2c3d4e5f6a7b8c9d0"
@@ -68,6 +69,22 @@ def test_a_classmates_answer_is_cut_out_but_the_learners_own_text_stays():
     assert redactor.clean("NameError: name 'tool_impls' is not defined", own) == (
         "NameError: name 'tool_impls' is not defined"
     )
+
+
+@pytest.mark.parametrize("language", ["ja", "en"])
+def test_the_graders_own_words_stay_in_a_hint_when_a_classmates_answer_holds_them(language):
+    # Unsandboxed, the level 1 hint's own fix, POLICY.get(name, DEFAULT_TIER), read
+    # "POLICY.get(name, DEFAULT_TIER[REDACTED]" in a class where a classmate's answer held that line.
+    classmate = (
+        "\n\n".join(cell.source for cell in answer_cells(solution("level1"))) + "\n# ben's own take on the tiers"
+    )
+    error = "KeyError: 'brand_new_tool' (ben's own take on the tiers)"
+    with speaking(language):
+        hint = t("grade.l1.c1.unlisted_error", tool="brand_new_tool", error=error)
+        cleaned = Redactor([KEY], [classmate]).clean(hint)
+        assert cleaned == t(
+            "grade.l1.c1.unlisted_error", tool="brand_new_tool", error=f"KeyError: 'brand_new_tool' ({REDACTED})"
+        )
 
 
 @pytest.mark.parametrize("redactor", [Redactor(), Redactor([KEY], [THEIRS])], ids=["sandboxed", "unsandboxed"])
