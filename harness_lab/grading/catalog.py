@@ -163,6 +163,10 @@ add(
             "[FAIL] The process running the answer cells ended before it returned a result (it exited, or was stopped "
             "for using too much memory, say).",
         ),
+        "grade.nb.not_graded": (
+            "× 不合格: 採点できませんでした: {reason}",
+            "[FAIL] Not graded: {reason}",
+        ),
         "grade.nb.summary": (
             "{passed} / {total} 冊のノートブックが、すべての基準を満たしました",
             "{passed} of {total} notebooks meet every criterion",

@@ -10,9 +10,10 @@ command says so on stderr. The lines it prints come through
 ``redact.Redactor`` (no escape sequences; without the sandbox, no value of the caller's environment) and, on a terminal,
 each starts by resetting the terminal's colours and styles, so no earlier output can hide them.
 
-Exit code 0 when every notebook meets every criterion, 1 otherwise, 2 for usage errors: among them a
-file that is no notebook (missing, no regular file, over 8 MB, not JSON, no list of cells), found before
-any grading starts.
+Exit code 0 when every notebook meets every criterion, 1 otherwise, 2 for usage errors: among them
+files that are all no notebook (missing, no regular file, over 8 MB, not JSON, no list of cells), found
+before any grading starts. Among notebooks, such a file is told as not graded, in its place among the
+verdicts, and the others are graded (exit 1): one broken file no longer costs the learner every grade.
 """
 
 from __future__ import annotations
@@ -59,16 +60,17 @@ def main(argv: list[str] | None = None, out: TextIO | None = None) -> int:
 
 def grade_files(paths: list[str], *, timeout: float | None = None, out: TextIO | None = None) -> int:
     """Grade and print each notebook (one learner's); 0 when every one meets every criterion, 1 otherwise,
-    2 (nothing graded) when one is no notebook file."""
+    2 (nothing graded) when none is a notebook file; one that is not is told as not graded, in its place."""
     out = out or sys.stdout
     timeout = NOTEBOOK_TIMEOUT if timeout is None else timeout
-    refused = [why for why in map(not_a_notebook, paths) if why]
-    if refused:
-        print("\n".join(refused), file=sys.stderr)
+    refused = {path: why for path in paths if (why := not_a_notebook(path))}
+    if len(refused) == len(paths):
+        print("\n".join(refused.values()), file=sys.stderr)
         return 2
     # the reader's language (--lang, HARNESS_LAB_LANG) if they chose one, else each notebook's edition's
     languages = [explicit_language() or edition(path) for path in paths]
-    common = languages[0] if len(set(languages)) == 1 else lang()  # for what is said of them all
+    spoken = {language for path, language in zip(paths, languages) if path not in refused}
+    common = spoken.pop() if len(spoken) == 1 else lang()  # for what is said of them all
     host = start_host()
     if host is None:
         _judge_here()
@@ -80,6 +82,11 @@ def grade_files(paths: list[str], *, timeout: float | None = None, out: TextIO |
     grades = []
     try:
         for path, language in zip(paths, languages):
+            if path in refused:
+                with speaking(common):  # the reason too: it was told in the caller's language
+                    reason = not_a_notebook(path) or refused[path]  # changed since: as it was found
+                    print(reset + t("grade.nb.not_graded", reason=reason), file=out, flush=True)
+                continue
             with speaking(language):  # here, and in the host through the call's arguments
                 grade, own, lost = _graded(host, path, timeout, language)
                 if lost and host is not None:  # the grader's failure, told as such; the next notebook gets a new host
@@ -92,11 +99,11 @@ def grade_files(paths: list[str], *, timeout: float | None = None, out: TextIO |
     finally:
         if host is not None:
             host.close()
-    if len(grades) > 1:
+    if len(paths) > 1:
         with speaking(common):
-            summary = t("grade.nb.summary", passed=sum(g.passed for g in grades), total=len(grades))
+            summary = t("grade.nb.summary", passed=sum(g.passed for g in grades), total=len(paths))
         print(reset + summary, file=out)
-    return 0 if all(g.passed for g in grades) else 1
+    return 0 if all(g.passed for g in grades) and not refused else 1
 
 
 def not_a_notebook(path: str) -> str | None:

@@ -98,11 +98,13 @@ def test_a_file_that_is_no_notebook_is_a_usage_error_told_in_a_sentence(tmp_path
     assert said.out == "" and said.err == 2 * (t(key, path=path) + "\n")
 
 
-def test_one_file_that_is_no_notebook_stops_the_command_before_any_is_graded(tmp_path, no_host, capsys):
-    good = tmp_path / "level1_tiered_policy.ipynb"
-    good.write_text('{"cells": [], "metadata": {}}', encoding="utf-8")
-    assert command.main([str(good), str(tmp_path / "typo.ipynb")]) == 2
-    assert capsys.readouterr().err == t("grade.nb.usage.not_found", path=tmp_path / "typo.ipynb") + "\n"
+def test_files_that_are_all_no_notebook_stop_the_command_before_any_is_graded(tmp_path, no_host, capsys):
+    # one notebook among them is graded (test_notebook_grading.py); with none, it is a usage error
+    broken = tmp_path / "level1_tiered_policy.ipynb"
+    broken.write_text('{"cells": [', encoding="utf-8")
+    assert command.main([str(broken), str(tmp_path / "typo.ipynb")]) == 2
+    said = [t("grade.nb.usage.not_json", path=broken), t("grade.nb.usage.not_found", path=tmp_path / "typo.ipynb")]
+    assert capsys.readouterr().err == "\n".join(said) + "\n"
 
 
 def test_a_file_given_as_the_report_folder_is_called_a_file(tmp_path):

@@ -128,6 +128,19 @@ def test_the_command_prints_the_reports_and_exits_non_zero_on_any_failure(tmp_pa
     assert command().returncode == 2  # usage
 
 
+def test_a_file_that_is_no_notebook_among_notebooks_is_told_not_graded_and_the_others_are_graded(tmp_path):
+    # `grade a.ipynb b.ipynb` with b not JSON refused both (exit 2): a's grade was lost to b.
+    broken = tmp_path / LEVEL2
+    broken.write_text('{"cells": [', encoding="utf-8")
+    done = command(EXERCISES / "solutions" / "en" / LEVEL1, broken)
+    assert done.returncode == 1, done.stdout + done.stderr
+    with speaking("en"):  # the English edition's notebook: what is said of both is in English
+        reason = t("grade.nb.usage.not_json", path=broken)
+        assert done.stdout.count(t("grade.all_passed", total=3)) == 1, done.stdout
+        assert t("grade.nb.not_graded", reason=reason) in done.stdout.splitlines(), done.stdout
+        assert t("grade.nb.summary", passed=1, total=2) in done.stdout
+
+
 def test_the_command_ignores_the_grading_language_of_nobody_but_the_reader():
     env = {**os.environ, "HARNESS_LAB_LANG": "en"}
     done = command(EXERCISES / "solutions" / LEVEL1, env=env)
