@@ -485,6 +485,14 @@ add(
             "違う呼び出しが同じ署名 {signature} になりました。名前と引数の両方を入れます",
             "Different calls got the same signature {signature}; include both the name and the input",
         ),
+        "lesson.l4.signature.twice": (
+            "同じ呼び出しを2回したターンが、1回だけのターンと同じ署名 {signature} になりました。set のように重複をまとめるものは使わず、呼び出しを1つずつ全部並べます",
+            "A turn making the same call twice got the same signature as a turn making it once ({signature}); keep every call, one part each (a set merges the repeats)",
+        ),
+        "lesson.l4.signature.pairs": (
+            "違う呼び出しが同じ署名 {signature} になりました。どの引数がどの呼び出しのものかが消えています。呼び出しごとに「名前(引数の JSON)」を1つの部分にしてから並べ替えます（名前と引数を別々に並べ替えたり、キーを落として値だけにしたりしない）",
+            "Different calls got the same signature {signature}: which input belongs to which call is lost; make one part per call, name(input as JSON), then sort the parts (do not sort names and inputs apart, or keep values without their keys)",
+        ),
         "lesson.l4.signature.call_order": (
             "呼び出しの順番が入れ替わっただけで、署名が変わりました。名前だけでなく引数まで含めた部分ごと、並べ替えてからつなぎます（sorted）",
             "Swapping the order of the calls changed the signature; sort the whole parts (name and arguments, not the names alone) before joining them",
