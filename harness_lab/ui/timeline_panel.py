@@ -191,6 +191,10 @@ class TimelinePanel:
         if self.selected is None:
             return None
         child = self.stepper.fork(self.selected, **self.edits())
+        # The edits now belong to the fork (its panel and the comparison show them). The form goes back
+        # to the turn's record: clicking the turn that is still picked sends no change to the kernel, so
+        # a learner who picks it again to try something else would otherwise start from the last edits.
+        self._build_form(self.selected)
         child._auto_run()
         return child
 
