@@ -188,6 +188,10 @@ add(
         ),
         "ui.button.resume": ("再開", "Resume"),
         "ui.limit.label": ("新しい上限", "New limit"),
+        "ui.limit.not_whole": (
+            "{label}に書いた「{got}」は整数として読めません。ターンやトークンの上限は 0 以上の整数で書いてください（例: 6 や 40,000）",
+            '{label}: "{got}" is not a whole number; a turn or token limit is a whole number, 0 or more (6, or 40,000)',
+        ),
         "ui.speed.label": ("「最後まで」の速さ", "Run-to-end speed"),
         "ui.speed.slow": ("ゆっくり", "Slow"),
         "ui.speed.normal": ("ふつう", "Normal"),

@@ -136,12 +136,12 @@ def test_after_a_fork_the_form_starts_again_from_the_turns_record():
     s.select(2)
     (box,) = s.timeline.result_inputs.values()
     box.value = "done: 42 件"
-    s.timeline.limit_inputs["max_turns"].value = 5
+    s.timeline.limit_inputs["max_turns"].value = "5"
     s.timeline.fork_button.click()
     # Turn 2 stays picked: clicking it again sends nothing, so the form must show the record already.
     assert s.timeline.turns.value == 2
     (box,) = s.timeline.result_inputs.values()
-    assert box.value == "running" and s.timeline.limit_inputs["max_turns"].value == 3
+    assert box.value == "running" and s.timeline.limit_inputs["max_turns"].value == "3"
     s.timeline.fork_button.click()  # nothing edited: the second fork is the original again
     first, second = s.forks
     assert isinstance(first.outcome, Finished)
@@ -187,7 +187,7 @@ def test_flip_turns_an_allowed_call_into_a_denied_one_without_running_anything_a
 def test_a_changed_limit_applies_to_the_fork_alone():
     s = Polling().stepper(max_turns=2)
     s.select(1)
-    s.timeline.limit_inputs["max_turns"].value = 4
+    s.timeline.limit_inputs["max_turns"].value = "4"
     s.timeline.fork_button.click()
     (fork,) = s.forks
     assert fork.outcome.cause == "max_turns" and fork.run.state.turns == 4
