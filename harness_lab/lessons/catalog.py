@@ -94,6 +94,10 @@ add(
             "△ {what}: 予想が空欄なので、答えはまだ伏せます",
             "[NOTE] {what}: no prediction, so the answer stays hidden",
         ),
+        "lesson.predict.no_row": (
+            "△ MY_GUESS に「{row}」の行がありません（いまある行: {rows}）。行は消さずに残し、その行に予想を書いてから、このセルをもう一度実行してください。それまで、この行の答えは伏せておきます",
+            "[NOTE] MY_GUESS has no row \"{row}\" (its rows now: {rows}). Keep every row, write this row's guesses into it, then run this cell again; until then this row's answer stays hidden.",
+        ),
         "lesson.predict.joiner": ("・", ", "),  # between the names of the numbers still to predict
         "lesson.predict.all_blank": (
             "△ 予想（{whats}）がまだ空欄なので、答えは伏せておきます。MY_GUESS に予想を書いてから、このセルをもう一度実行してください",

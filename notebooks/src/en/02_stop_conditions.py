@@ -366,7 +366,7 @@ MY_GUESS = {
 # %% ja="cb99592da975"
 for label, loop in CONTENDERS.items():
     print(f"--- {label}")
-    lessons.compare(MY_GUESS[label], count(loop))
+    lessons.compare(MY_GUESS, count(loop), row=label)
 
 # %% [markdown] ja="62af6bdef59d"
 # In general, with `MAX_TURNS = N`:
