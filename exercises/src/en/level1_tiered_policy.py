@@ -120,7 +120,7 @@ POLICY = {
 # an unknown tool asks a person first (err on the safe side)
 DEFAULT_TIER = "ask"
 
-# %% [markdown] ja="ad1ee12de540"
+# %% [markdown] ja="3089f9803fe9"
 # ## Your turn 2: fit the policy valve into `run_tool_uses`
 #
 # Below is the lesson's `runToolUses` with the approval valve, in Python. `runToolUses` is its name in the lesson

@@ -47,7 +47,7 @@
 #
 # The grader never reads your source code: the emulator counts the requests to the model, recording tools count the runs.
 
-# %% [markdown] ja="850fa68acf1b"
+# %% [markdown] ja="39135c58b130"
 # ## Setup
 #
 # The tool definitions the colleague's harness uses, and `run_tool_uses`, which runs the tools. The setup cells print nothing.
