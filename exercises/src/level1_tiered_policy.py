@@ -118,7 +118,8 @@ DEFAULT_TIER = "ask"
 # %% [markdown]
 # ## あなたの番 2: `run_tool_uses` にポリシー弁を取り付ける
 #
-# 下はレッスンの承認弁つき `runToolUses` を Python にしたものです。いまは `HIGH_IMPACT` の集合で
+# 下はレッスンの承認弁つき `runToolUses` を Python にしたものです。`runToolUses` はレッスン本文（TypeScript）での名前で、
+# Python のコードでは同じ関数を `run_tool_uses` と書きます。いまは `HIGH_IMPACT` の集合で
 # 「尋ねる / 通す」の2つに分けています。これを `POLICY` の3段階で分岐するように書き換えてください。
 #
 # - ポリシーを評価する場所は、承認弁と同じ — `tool_use` ブロック1つずつ、`tool_impls[...]` を呼ぶ手前です

@@ -49,6 +49,8 @@
 # ## 準備
 #
 # 同僚のハーネスが使うツール定義と、ツールを実行する `run_tool_uses` を用意します。準備のセルは何も表示しません。
+# レッスン本文は TypeScript なので、関数の名前は `runToolUses`、`runAgent` です。Python のコードでは、同じ関数を
+# `run_tool_uses`、`run_agent` と書きます（同僚の版の `runAgent` は `colleague_run_agent`）。
 # `hl.use_language("ja")` は、このカーネルの表示（選択肢、採点の結果とヒント）を日本語にします（英語版のノートブックでは `"en"`）。
 
 # %% tags=["setup"]

@@ -191,11 +191,19 @@ def _same(guess: Any, actual: Any) -> bool:
     return said == str(actual).lower() or (number is not None and said in (f"弁{number}", f"valve{number}"))
 
 
-def compare(guess: dict, actual: dict) -> bool:
+def compare(guess: dict, actual: dict, row: str | None = None) -> bool:
     """A prediction against what happened, one line per number; True when every guess was right.
 
     A number with no guess stays hidden: the answer is shown once there is a prediction to check.
+    ``row`` picks one row of a table of predictions (``MY_GUESS[row]``): a row the learner deleted or
+    renamed is named, and its answer kept back, where ``MY_GUESS[row]`` would raise a bare KeyError.
     """
+    if row is not None:
+        table = guess if isinstance(guess, dict) else {}
+        if row not in table:
+            print(t("lesson.predict.no_row", row=row, rows=t("lesson.predict.joiner").join(map(str, table)) or "-"))
+            return False
+        guess = table[row]
     said = guess if isinstance(guess, dict) else {}
     if all(said.get(what) is None for what in actual):
         print(t("lesson.predict.all_blank", whats=t("lesson.predict.joiner").join(actual)))

@@ -94,6 +94,10 @@ add(
             "△ {what}: 予想が空欄なので、答えはまだ伏せます",
             "[NOTE] {what}: no prediction, so the answer stays hidden",
         ),
+        "lesson.predict.no_row": (
+            "△ MY_GUESS に「{row}」の行がありません（いまある行: {rows}）。行は消さずに残し、その行に予想を書いてから、このセルをもう一度実行してください。それまで、この行の答えは伏せておきます",
+            "[NOTE] MY_GUESS has no row \"{row}\" (its rows now: {rows}). Keep every row, write this row's guesses into it, then run this cell again; until then this row's answer stays hidden.",
+        ),
         "lesson.predict.joiner": ("・", ", "),  # between the names of the numbers still to predict
         "lesson.predict.all_blank": (
             "△ 予想（{whats}）がまだ空欄なので、答えは伏せておきます。MY_GUESS に予想を書いてから、このセルをもう一度実行してください",
@@ -484,6 +488,14 @@ add(
         "lesson.l4.signature.collides": (
             "違う呼び出しが同じ署名 {signature} になりました。名前と引数の両方を入れます",
             "Different calls got the same signature {signature}; include both the name and the input",
+        ),
+        "lesson.l4.signature.twice": (
+            "同じ呼び出しを2回したターンが、1回だけのターンと同じ署名 {signature} になりました。set のように重複をまとめるものは使わず、呼び出しを1つずつ全部並べます",
+            "A turn making the same call twice got the same signature as a turn making it once ({signature}); keep every call, one part each (a set merges the repeats)",
+        ),
+        "lesson.l4.signature.pairs": (
+            "違う呼び出しが同じ署名 {signature} になりました。どの引数がどの呼び出しのものかが消えています。呼び出しごとに「名前(引数の JSON)」を1つの部分にしてから並べ替えます（名前と引数を別々に並べ替えたり、キーを落として値だけにしたりしない）",
+            "Different calls got the same signature {signature}: which input belongs to which call is lost; make one part per call, name(input as JSON), then sort the parts (do not sort names and inputs apart, or keep values without their keys)",
         ),
         "lesson.l4.signature.call_order": (
             "呼び出しの順番が入れ替わっただけで、署名が変わりました。名前だけでなく引数まで含めた部分ごと、並べ替えてからつなぎます（sorted）",

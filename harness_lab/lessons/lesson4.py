@@ -60,10 +60,8 @@ def _same_call_same_signature(fn) -> Miss | None:
         return Miss("lesson.l4.signature.not_text", {"got": type(a).__name__})
     if not unchanged(before, content):  # the content is the history's: a signature only reads it
         return Miss("lesson.l4.signature.changed_content")
-    if a != fn(_content(call("read_file", path="notes.txt", limit=100))):
-        return Miss("lesson.l4.signature.unstable")
-    if a != fn(_content(call("read_file", path="notes.txt", limit=100), turn=2)):  # the next turn: new ids
-        return Miss("lesson.l4.signature.ids")
+    if miss := _reads_more_than_calls(fn, (call("read_file", path="notes.txt", limit=100),), a):
+        return miss
     b = fn(_content(call("read_file", limit=100, path="notes.txt")))  # same input, keys written the other way
     if a != b:
         return Miss("lesson.l4.signature.key_order", {"a": a[:60], "b": b[:60]})
@@ -72,8 +70,21 @@ def _same_call_same_signature(fn) -> Miss | None:
     inner = fn(_content(call("search", query="notes", filter={"year": 2026, "lang": "ja"})))
     if outer != inner:
         return Miss("lesson.l4.signature.key_order", {"a": str(outer)[:60], "b": str(inner)[:60]})
+    return None
+
+
+def _reads_more_than_calls(fn, calls: tuple, signature) -> Miss | None:
+    """Why the very same calls got another signature: it reads something besides their names and inputs.
+
+    Criteria 2 and 3 compare other responses, whose ids, text and thinking differ too: each asks this
+    first, so a signature that keeps the id is told about the id there as well, not about sorting.
+    """
+    if signature != fn(_content(*calls)):
+        return Miss("lesson.l4.signature.unstable")
+    if signature != fn(_content(*calls, turn=2)):  # the next turn: new ids
+        return Miss("lesson.l4.signature.ids")
     for said in ({"text": _said("once_more")}, {"thinking": _rethought()}):
-        if a != fn(_content(call("read_file", path="notes.txt", limit=100), **said)):
+        if signature != fn(_content(*calls, **said)):
             return Miss("lesson.l4.signature.text")
     return None
 
@@ -88,9 +99,11 @@ def _different_calls_differ(fn) -> Miss | None:
     for other in others:
         if fn(_content(other)) == base:
             return Miss("lesson.l4.signature.collides", {"signature": str(base)[:60]})
+    if fn(_content(call("read_file", path="notes.txt"), call("get_time"))) == base:  # a call left out
+        return Miss("lesson.l4.signature.one_call")
     twice = fn(_content(call("read_file", path="notes.txt"), call("read_file", path="notes.txt")))
     if twice == base:  # a set of calls: reading it twice is not the same turn as reading it once
-        return Miss("lesson.l4.signature.collides", {"signature": str(base)[:60]})
+        return Miss("lesson.l4.signature.twice", {"signature": str(base)[:60]})
     # Each call keeps its own name and its own arguments: names and inputs sorted apart, or values
     # without their keys, make two different turns one.
     pairs = (
@@ -103,7 +116,7 @@ def _different_calls_differ(fn) -> Miss | None:
     for first, second in pairs:
         signature = fn(_content(*first))
         if signature == fn(_content(*second)):
-            return Miss("lesson.l4.signature.collides", {"signature": str(signature)[:60]})
+            return Miss("lesson.l4.signature.pairs", {"signature": str(signature)[:60]})
     return None
 
 
@@ -114,12 +127,19 @@ def _order_of_calls_ignored(fn) -> Miss | None:
     if fn(_content(call("get_time"))) in (one, two) or fn(_content(call("read_file", path="a.txt"))) in (one, two):
         return Miss("lesson.l4.signature.one_call")
     if one != two:
-        return Miss("lesson.l4.signature.call_order")
+        return _swapped(fn, (call("get_time"), call("read_file", path="a.txt")), one)
     # Two calls of the same tool, in either order: sorting by the tool's name alone keeps them as they came.
-    one = fn(_content(call("read_file", path="a.txt"), call("read_file", path="b.txt")))
-    if one != fn(_content(call("read_file", path="b.txt"), call("read_file", path="a.txt"))):
-        return Miss("lesson.l4.signature.call_order")
+    calls = (call("read_file", path="a.txt"), call("read_file", path="b.txt"))
+    one = fn(_content(*calls))
+    if one != fn(_content(*reversed(calls))):
+        return _swapped(fn, calls, one)
     return None
+
+
+def _swapped(fn, calls: tuple, signature) -> Miss:
+    # The two orders are two responses, their ids swapped too: a signature that reads the id (or anything
+    # else besides the calls) changes for that reason, sorted or not.
+    return _reads_more_than_calls(fn, calls, signature) or Miss("lesson.l4.signature.call_order")
 
 
 SIGNATURE_OF = Piece(

@@ -74,13 +74,19 @@ add(
         "ui.status.paused": ("ターンの合間で一時停止しています", "Paused between turns"),
         "ui.status.finished": ("◎ 完了 (stop_reason: {stop_reason})", "◎ Finished (stop_reason: {stop_reason})"),
         "ui.status.stopped": ("× 停止: {reason}", "× Stopped: {reason}"),
-        "ui.status.hint_resume": ("（「再開」で続けられます）", " (press Resume to go on)"),
-        "ui.status.hint_limit": ("（上限を上げて「再開」で続けられます）", " (raise the limit, then press Resume)"),
+        # After a stop: its reason, then what Resume needs, as a sentence of its own (a reason often ends
+        # in its own parenthesis: a second one right after it read 「…あります）（上限を…）」).
+        "ui.status.stopped_then": ("× 停止: {reason}。{hint}", "× Stopped: {reason}. {hint}"),
+        "ui.status.hint_resume": ("「再開」で続けられます", "Press Resume to go on."),
+        "ui.status.hint_limit": (
+            "上限を上げて「再開」を押すと続けられます",
+            "Raise the limit, then press Resume to go on.",
+        ),
         "ui.status.hint_steer": (
-            "（同じ呼び出しをまた出すだけなので、モデルへの指示を書いてから「再開」を押してください。"
-            "繰り返しは実行せずに、指示を送ります）",
-            " (it would only repeat the same calls: write an instruction for the model, then press Resume; the "
-            "repeat is not run, and your instruction goes out instead)",
+            "同じ呼び出しをまた出すだけなので、モデルへの指示を書いてから「再開」を押してください。"
+            "繰り返しは実行せずに、指示を送ります",
+            "It would only repeat the same calls: write an instruction for the model, then press Resume. The "
+            "repeat is not run, and your instruction goes out instead.",
         ),
         "ui.status.error": (
             "× エラーで止まりました: {error}（履歴はそのままです。原因を直してから「再開」か resume() で続けられます）",
@@ -182,6 +188,10 @@ add(
         ),
         "ui.button.resume": ("再開", "Resume"),
         "ui.limit.label": ("新しい上限", "New limit"),
+        "ui.limit.not_whole": (
+            "{label}に書いた「{got}」は整数として読めません。ターンやトークンの上限は 0 以上の整数で書いてください（例: 6 や 40,000）",
+            '{label}: "{got}" is not a whole number; a turn or token limit is a whole number, 0 or more (6, or 40,000)',
+        ),
         "ui.speed.label": ("「最後まで」の速さ", "Run-to-end speed"),
         "ui.speed.slow": ("ゆっくり", "Slow"),
         "ui.speed.normal": ("ふつう", "Normal"),

@@ -27,9 +27,14 @@ def status_line(panel: Any) -> str:
     if isinstance(panel.outcome, Finished):
         return t("ui.status.finished", stop_reason=panel.outcome.stop_reason)
     if isinstance(panel.outcome, Stopped):
-        stopped = t("ui.status.stopped", reason=panel.outcome.reason)
+        reason = panel.outcome.reason
         # A Resume that was refused says why; otherwise, what Resume needs here.
-        return f"{stopped} — {panel.notice}" if panel.notice else stopped + _resume_hint(panel, panel.outcome)
+        if panel.notice:
+            return f"{t('ui.status.stopped', reason=reason)} — {panel.notice}"
+        hint = _resume_hint(panel, panel.outcome)
+        if not hint:
+            return t("ui.status.stopped", reason=reason)
+        return t("ui.status.stopped_then", reason=reason.rstrip("。. "), hint=hint)
     if panel.pending is not None:
         return t("ui.status.waiting")
     if panel.running:

@@ -24,6 +24,7 @@ from .cards import Card
 from .context_view import context_card
 from .controller import Answered, Controller, suggested_limit
 from .diagram import LESSON_VALVES, diagram, place_of
+from .limit_field import limit_field, read_limit
 from .panel_style import panel_style_html, static_note
 from .status import one_line
 from .timeline import turn_card
@@ -148,13 +149,7 @@ class Stepper(Controller):
         self.all_button = button("ui.button.all", "", "fast-forward")
         self.stop_button = button("ui.button.stop", "warning", "stop")
         self.resume_button = button("ui.button.resume", "info", "play")
-        self.limit_input = widgets.BoundedIntText(
-            min=0,
-            max=10**9,
-            description=t("ui.limit.label"),
-            layout=widgets.Layout(width="15em", display="none"),
-            style={"description_width": "initial"},
-        )
+        self.limit_input = limit_field(t("ui.limit.label"), width="15em", display="none")
         self.steer_input = widgets.Text(
             placeholder=t("ui.steer.placeholder"),
             description=t("ui.steer.label"),
@@ -234,7 +229,14 @@ class Stepper(Controller):
         self.widget.add_class("hl-stepper")
 
     def _resume_clicked(self) -> None:
-        limit = self.limit_input.value if self.stopped_by_limit() is not None else None
+        limit = None
+        if self.stopped_by_limit() is not None:
+            try:
+                limit = read_limit(self.limit_input)
+            except ValueError as unread:  # said where the limit's other refusals are, and nothing changes
+                self.notice = str(unread)
+                self._changed()
+                return
         steer = self.steer_input.value if self.needs_steer() else None
         if self.resume(limit=limit, steer=steer):
             self.steer_input.value = ""
@@ -339,7 +341,7 @@ class Stepper(Controller):
         self.resume_button.layout.display = None if self.resumable else "none"
         limited = self.stopped_by_limit()
         if limited is not None and self.limit_input.layout.display == "none":
-            self.limit_input.value = suggested_limit(limited.limit)
+            self.limit_input.value = str(suggested_limit(limited.limit))
         self.limit_input.layout.display = None if limited is not None else "none"
         self.steer_input.layout.display = None if self.needs_steer() else "none"
         if self.pending is not None:

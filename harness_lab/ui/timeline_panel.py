@@ -16,6 +16,7 @@ import ipywidgets as widgets
 
 from ..events import Decision
 from ..text import t
+from .limit_field import limit_field, read_limit
 from .status import valve_label
 from .timeline import turn_card, turn_of, turns_of
 
@@ -37,7 +38,7 @@ class TimelinePanel:
         self.view = widgets.HTML(f'<div style="opacity:0.7">{html.escape(t("ui.timeline.hint"))}</div>')
         self.result_inputs: dict[str, widgets.Textarea] = {}
         self.decision_inputs: dict[str, widgets.ToggleButtons] = {}
-        self.limit_inputs: dict[str, widgets.BoundedIntText] = {}
+        self.limit_inputs: dict[str, widgets.Text] = {}
         self.form = widgets.VBox()
         # Coloured only once a turn is picked: a disabled coloured button reads as live in dark themes.
         self.fork_button = widgets.Button(
@@ -136,13 +137,7 @@ class TimelinePanel:
             rows.append(toggle)
         for valve in run.valves:
             if hasattr(valve, "limit"):
-                field = widgets.BoundedIntText(
-                    value=valve.limit,
-                    min=0,
-                    max=10**9,
-                    description=t("ui.timeline.limit_for", valve=valve_label(valve.name)),
-                    style={"description_width": "initial"},
-                )
+                field = limit_field(t("ui.timeline.limit_for", valve=valve_label(valve.name)), valve.limit)
                 self.limit_inputs[valve.name] = field
                 rows.append(field)
         self.form.children = rows
@@ -183,7 +178,8 @@ class TimelinePanel:
             if toggle.value != view.decisions[i].allowed:
                 decisions[i] = Decision(True) if toggle.value else Decision(False, t("ui.timeline.flipped_deny"))
         current = {v.name: v.limit for v in run.valves if hasattr(v, "limit")}
-        limits = {name: field.value for name, field in self.limit_inputs.items() if field.value != current[name]}
+        typed = {name: read_limit(field) for name, field in self.limit_inputs.items()}  # 2.5 is refused by name
+        limits = {name: limit for name, limit in typed.items() if limit != current[name]}
         return {"results": results, "decisions": decisions, "limits": limits}
 
     def fork_from_form(self) -> Any:
@@ -191,6 +187,10 @@ class TimelinePanel:
         if self.selected is None:
             return None
         child = self.stepper.fork(self.selected, **self.edits())
+        # The edits now belong to the fork (its panel and the comparison show them). The form goes back
+        # to the turn's record: clicking the turn that is still picked sends no change to the kernel, so
+        # a learner who picks it again to try something else would otherwise start from the last edits.
+        self._build_form(self.selected)
         child._auto_run()
         return child
 

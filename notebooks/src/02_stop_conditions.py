@@ -366,7 +366,7 @@ MY_GUESS = {
 # %%
 for label, loop in CONTENDERS.items():
     print(f"--- {label}")
-    lessons.compare(MY_GUESS[label], count(loop))
+    lessons.compare(MY_GUESS, count(loop), row=label)
 
 # %% [markdown]
 # `MAX_TURNS = N` で一般に言うと:

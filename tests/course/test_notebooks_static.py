@@ -158,3 +158,32 @@ def test_each_lesson_is_built_from_its_source(path):
     assert [(c.cell_type, c.source, tags(c)) for c in built.cells] == [
         (c.cell_type, c.source, tags(c)) for c in source.cells
     ]
+
+
+TIMELINE_TAB = re.compile(r"「タイムライン」タブ|\"Timeline\" tab")
+PANEL = "hl-stepper-static"  # the class of a Stepper panel's stored record
+
+
+def shown_panels(nb) -> set[str]:
+    """The names whose Stepper panel a code cell shows (a cell ending in the bare name)."""
+    names = set()
+    for cell in nb.cells:
+        if cell.cell_type != "code" or not cell.source.strip():
+            continue
+        last = cell.source.strip().splitlines()[-1].split("#", 1)[0].strip()
+        html = "".join(str(out.get("data", {}).get("text/html", "")) for out in cell.get("outputs", []))
+        if last.isidentifier() and PANEL in html:
+            names.add(last)
+    return names
+
+
+@pytest.mark.parametrize(
+    "path", LESSONS + sorted((ROOT / "notebooks" / "en").glob("[0-9]*.ipynb")), ids=lambda p: str(p.relative_to(ROOT))
+)
+def test_prose_that_points_to_a_timeline_tab_names_a_panel_the_notebook_shows(path):
+    nb = nbformat.read(path, as_version=4)
+    shown = shown_panels(nb)
+    for cell in nb.cells:
+        if cell.cell_type == "markdown" and TIMELINE_TAB.search(cell.source):
+            named = set(re.findall(r"`([A-Za-z_]\w*)`", cell.source))
+            assert named & shown, (cell.source[:200], sorted(shown))

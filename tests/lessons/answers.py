@@ -332,6 +332,11 @@ def sig_with_ids(content):
     return " | ".join(sorted(f"{b.id}:{b.name}" for b in content if b.type == "tool_use"))
 
 
+def sig_id_name_and_input(content):  # sorted, but each part starts with the id, new in every response
+    parts = (f"{b.id}:{b.name}({json.dumps(b.input, sort_keys=True)})" for b in content if b.type == "tool_use")
+    return " | ".join(sorted(parts))
+
+
 def sig_names_and_inputs_apart(content):  # which call had which input is lost
     calls = [b for b in content if b.type == "tool_use"]
     names = sorted(b.name for b in calls)
@@ -630,14 +635,15 @@ WRONG = [
     ("next_step", step_stop_sequence_stops, 2, "lesson.l3.next_step.stop_sequence"),
     ("signature_of", sig_sorted_by_name, 3, "lesson.l4.signature.call_order"),
     ("signature_of", sig_top_keys_sorted, 1, "lesson.l4.signature.key_order"),
-    ("signature_of", sig_as_set, 2, "lesson.l4.signature.collides"),
+    ("signature_of", sig_as_set, 2, "lesson.l4.signature.twice"),
     ("signature_of", sig_unsorted_keys, 1, "lesson.l4.signature.key_order"),
     ("signature_of", sig_name_only, 2, "lesson.l4.signature.collides"),
     ("signature_of", sig_call_order, 3, "lesson.l4.signature.call_order"),
     ("signature_of", sig_first_call_only, 3, "lesson.l4.signature.one_call"),
     ("signature_of", sig_with_ids, 1, "lesson.l4.signature.ids"),
-    ("signature_of", sig_names_and_inputs_apart, 2, "lesson.l4.signature.collides"),
-    ("signature_of", sig_values_only, 2, "lesson.l4.signature.collides"),
+    ("signature_of", sig_names_and_inputs_apart, 2, "lesson.l4.signature.pairs"),
+    ("signature_of", sig_values_only, 2, "lesson.l4.signature.pairs"),
+    ("signature_of", sig_id_name_and_input, 3, "lesson.l4.signature.ids"),
     ("run_tool_uses", approve_after_running, 1, "lesson.l5.ran_before_asking"),
     ("run_tool_uses", approve_never_asked, 1, "lesson.l5.not_asked"),
     ("run_tool_uses", approve_drops_denied, 2, "lesson.l5.denied_dropped"),

@@ -42,12 +42,20 @@ def run_notebook(
     fill: dict[str, str] | None = None,
     timeout: int = 120,
     guess: object = None,
+    edits: dict[str, str] | None = None,
 ):
-    """Execute notebooks/<name>.ipynb with the TODO cells in ``fill`` replaced; the executed notebook."""
+    """Execute notebooks/<name>.ipynb with the TODO cells in ``fill`` replaced; the executed notebook.
+
+    ``edits`` maps a piece of code-cell text to what the learner turned it into (before ``guess``)."""
     nb = nbformat.read(NOTEBOOKS / f"{name}.ipynb", as_version=4)
     cells = todo_cells(nb)
     for piece, source in (fill or {}).items():
         nb.cells[cells[piece]].source = source
+    for old, new in (edits or {}).items():
+        edited = [cell for cell in nb.cells if cell.cell_type == "code" and old in cell.source]
+        assert edited, f"no code cell holds {old!r}"
+        for cell in edited:
+            cell.source = cell.source.replace(old, new)
     for cell in nb.cells:
         if guess is not None and cell.cell_type == "code" and "MY_GUESS = " in cell.source:
             cell.source = cell.source.replace(": None", f": {guess!r}")

@@ -83,6 +83,15 @@ def test_a_blank_prediction_keeps_the_answer_back(capsys):
     assert lessons.compare(None, {"requests": 4}) is False and "4" not in capsys.readouterr().out
 
 
+def test_a_row_missing_from_a_table_of_predictions_is_named_and_its_answer_kept_back(capsys):
+    table = {"2. after": {"requests": 3}}
+    assert lessons.compare(table, {"requests": 4}, row="1. top") is False
+    out = capsys.readouterr().out
+    assert "「1. top」" in out and "2. after" in out and "4" not in out
+    assert lessons.compare(table, {"requests": 3}, row="2. after") is True
+    assert lessons.compare(None, {"requests": 4}, row="1. top") is False and "「1. top」" in capsys.readouterr().out
+
+
 # What gives a prediction's answer away, by notebook (both editions): the shipped notebooks leave every
 # guess blank, so the stored output of each cell that compares must hold none of it (nbval keeps the
 # stored outputs equal to a fresh run's).

@@ -117,6 +117,17 @@ def test_the_four_contenders_count_as_the_lesson_says(tmp_path):
         assert t("lesson.predict.wrong", what="ツール呼び出しのターン", guess=0, actual=turns) in block
 
 
+def test_a_row_deleted_from_the_guess_table_is_named_and_the_other_rows_still_compare(tmp_path):
+    first = '    "1. 先頭": {"モデルへのリクエスト": None, "ツール呼び出しのターン": None},  # ← 予想を書く\n'
+    nb = run_notebook(NAME, tmp_path, guess=0, edits={first: ""})
+    counted = blocks(cell_after(nb, "lessons.compare("))
+    rows = t("lesson.predict.joiner").join(["2. turns += 1 の直後", "3. ツールの後", "4. 記事の for range"])
+    assert counted[0].splitlines() == ["1. 先頭", t("lesson.predict.no_row", row="1. 先頭", rows=rows)]
+    assert len(counted) == 4 and all(
+        t("lesson.predict.wrong", what="モデルへのリクエスト", guess=0, actual=3) in b for b in counted[1:]
+    )
+
+
 def test_the_package_stop_leaves_a_history_that_resumes(shipped):
     nb, _ = shipped
     resumed = cell_after(nb, "s.resume(limit=5)")

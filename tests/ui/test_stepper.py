@@ -428,13 +428,13 @@ def test_resume_raises_the_limit_that_stopped_the_run(make_run):
     s = Stepper(run, "メモを順に読んで")
     click(s.all_button)
     assert s.outcome.cause == "max_turns" and s.limit_input.layout.display is None
-    assert s.limit_input.value == 6  # offered: room for a few more turns
-    s.limit_input.value = 2  # the same limit would stop again at once: refused, nothing changes
+    assert s.limit_input.value == "6"  # offered: room for a few more turns
+    s.limit_input.value = "2"  # the same limit would stop again at once: refused, nothing changes
     click(s.resume_button)
     assert s.outcome.cause == "max_turns" and run.valves[0].limit == 2
     assert t("ui.notice.limit_too_low", limit=2, reading="2/2") == s.notice
     assert s.notice in s.status.value  # shown, not only kept: the panel said nothing before
-    s.limit_input.value = 4
+    s.limit_input.value = "4"
     click(s.resume_button)
     assert run.valves[0].limit == 4 and s.outcome is None
     click(s.all_button)
@@ -445,7 +445,7 @@ def test_a_token_budget_stop_offers_a_bigger_budget(make_run):
     run = make_run("budget_burning", max_turns=50, budget=6_000)
     s = Stepper(run, "ログを分析して")
     s.run_all()
-    assert s.stopped_by_limit() is run.valves[1] and s.limit_input.value == 12_000
+    assert s.stopped_by_limit() is run.valves[1] and s.limit_input.value == "12000"
     assert s.resume(limit=12_000) and run.valves[1].limit == 12_000
     s.run_all()
     with pytest.raises(TypeError):

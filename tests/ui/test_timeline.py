@@ -131,6 +131,23 @@ def test_the_form_forks_with_an_edited_result():
     assert "◎ 完了" in s.timeline.comparison.value and "× 停止" in s.timeline.comparison.value
 
 
+def test_after_a_fork_the_form_starts_again_from_the_turns_record():
+    s = Polling().stepper()
+    s.select(2)
+    (box,) = s.timeline.result_inputs.values()
+    box.value = "done: 42 件"
+    s.timeline.limit_inputs["max_turns"].value = "5"
+    s.timeline.fork_button.click()
+    # Turn 2 stays picked: clicking it again sends nothing, so the form must show the record already.
+    assert s.timeline.turns.value == 2
+    (box,) = s.timeline.result_inputs.values()
+    assert box.value == "running" and s.timeline.limit_inputs["max_turns"].value == "3"
+    s.timeline.fork_button.click()  # nothing edited: the second fork is the original again
+    first, second = s.forks
+    assert isinstance(first.outcome, Finished)
+    assert second.outcome.cause == "max_turns" and second.run.state.turns == 3
+
+
 def denied_save(make_run):
     """A run whose one write_file a person denied, run to its end: (the run, its Stepper)."""
     run = make_run("high_impact")
@@ -170,7 +187,7 @@ def test_flip_turns_an_allowed_call_into_a_denied_one_without_running_anything_a
 def test_a_changed_limit_applies_to_the_fork_alone():
     s = Polling().stepper(max_turns=2)
     s.select(1)
-    s.timeline.limit_inputs["max_turns"].value = 4
+    s.timeline.limit_inputs["max_turns"].value = "4"
     s.timeline.fork_button.click()
     (fork,) = s.forks
     assert fork.outcome.cause == "max_turns" and fork.run.state.turns == 4

@@ -120,10 +120,11 @@ POLICY = {
 # an unknown tool asks a person first (err on the safe side)
 DEFAULT_TIER = "ask"
 
-# %% [markdown] ja="ad1ee12de540"
+# %% [markdown] ja="3089f9803fe9"
 # ## Your turn 2: fit the policy valve into `run_tool_uses`
 #
-# Below is the lesson's `runToolUses` with the approval valve, in Python. For now the `HIGH_IMPACT` set splits
+# Below is the lesson's `runToolUses` with the approval valve, in Python. `runToolUses` is its name in the lesson
+# text (TypeScript); the Python code writes the same function as `run_tool_uses`. For now the `HIGH_IMPACT` set splits
 # tools two ways, ask or let through. Rewrite it to branch on the three tiers of `POLICY`.
 #
 # - Evaluate the policy where the approval valve sits: once per `tool_use` block, just before calling `tool_impls[...]`

@@ -47,10 +47,12 @@
 #
 # The grader never reads your source code: the emulator counts the requests to the model, recording tools count the runs.
 
-# %% [markdown] ja="850fa68acf1b"
+# %% [markdown] ja="39135c58b130"
 # ## Setup
 #
 # The tool definitions the colleague's harness uses, and `run_tool_uses`, which runs the tools. The setup cells print nothing.
+# The lesson text is TypeScript, so its functions are named `runToolUses` and `runAgent`; the Python code writes the same
+# functions as `run_tool_uses` and `run_agent` (the colleague's `runAgent` is `colleague_run_agent`).
 # `hl.use_language("en")` makes this kernel speak English (the choices, the grade report and its hints); the
 # Japanese notebook says `"ja"`.
 

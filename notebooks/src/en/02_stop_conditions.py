@@ -363,10 +363,10 @@ MY_GUESS = {
     "4. the article's for range": {"model requests": None, "tool-call turns": None},
 }
 
-# %% ja="cb99592da975"
+# %% ja="8525b5659abe"
 for label, loop in CONTENDERS.items():
     print(f"--- {label}")
-    lessons.compare(MY_GUESS[label], count(loop))
+    lessons.compare(MY_GUESS, count(loop), row=label)
 
 # %% [markdown] ja="62af6bdef59d"
 # In general, with `MAX_TURNS = N`:

@@ -273,17 +273,20 @@ stuck.run_all()
 print(stuck.outcome.reason)
 stuck.select(1)
 
-# %% [markdown] ja="08541a68193a"
+# %% [markdown] ja="8a818e5e2f1f"
 # Turn 1's result was "file not found". `stuck.fork(1, result=...)` runs a branch, on the same script, with that result rewritten
 # (turn 1's `read_file` does not run again: the branch answers from the record and the rewritten result). `compare()` sets the original run and the branch side by side.
-# In the panel, the branch form on the "Timeline" tab does the same. Without widgets, `run.fork(at=1, results={tool_use id: new result})`
-# returns the branched `Run`, and `resume()` runs the rest of it (the cell after next).
+# The cell after it shows `stuck`'s panel. On its "Timeline" tab turn 1 is picked (`select(1)` picked it), and the branch form there makes the same branch.
+# Without widgets, `run.fork(at=1, results={tool_use id: new result})` returns the branched `Run`, and `resume()` runs the rest of it (the cell after the panel).
 
 # %% ja="e05d6e81b1f4"
 NOTES = "Friday 10:00: review the budget. The documents are in the shared folder."
 fixed = stuck.fork(1, result=NOTES)
 fixed.run_all()
 stuck.compare()
+
+# %% ja="7d4428f8b0cd"
+stuck  # the "Timeline" tab: turn 1's branch form, and the comparison with the branch above
 
 # %% ja="5ffcc3ec2632"
 original = stuck.run

@@ -1,0 +1,45 @@
+"""A wrong piece misses several points at once: each missed point's hint names the real cause, not the
+one that point usually meets (a signature keeping the id is told about the id on the order point too,
+where its sorted parts differ only because the swapped calls got each other's ids)."""
+
+from __future__ import annotations
+
+import pytest
+
+from harness_lab import lessons
+from tests.lessons import answers, answers_audit
+
+# Every point each wrong signature misses, and why.
+SIGNATURES = [
+    (answers.sig_id_name_and_input, {1: "ids", 3: "ids"}),
+    (answers.sig_with_ids, {1: "ids", 2: "collides", 3: "ids"}),
+    (answers.sig_first_call_only, {2: "one_call", 3: "one_call"}),
+    (answers.sig_as_set, {2: "twice"}),
+    (answers.sig_names_and_inputs_apart, {2: "pairs"}),
+    (answers.sig_values_only, {1: "key_order", 2: "pairs"}),
+    (answers.sig_sorted_by_name, {3: "call_order"}),
+    (answers.sig_call_order, {3: "call_order"}),
+    (answers.sig_name_only, {2: "collides"}),
+    (answers_audit.sig_with_text, {1: "text"}),
+    (answers_audit.sig_with_thinking, {1: "text"}),
+]
+
+
+def sig_unstable(content):  # a new value on every call: the same response never signs the same
+    sig_unstable.calls = getattr(sig_unstable, "calls", 0) + 1
+    return f"{sig_unstable.calls}:" + answers.good_signature(content)
+
+
+@pytest.fixture(autouse=True)
+def workbook_here(tmp_path, monkeypatch):
+    monkeypatch.setenv("HARNESS_LAB_WORKBOOK", str(tmp_path / "my_harness.py"))
+
+
+CASES = [*SIGNATURES, (sig_unstable, {1: "unstable", 3: "unstable"})]
+
+
+@pytest.mark.parametrize("wrong, missed", CASES, ids=[wrong.__name__ for wrong, _ in CASES])
+def test_every_missed_signature_point_names_its_own_cause(wrong, missed):
+    verdict = lessons.judge(lessons.piece("signature_of"), wrong)
+    got = {check.number: check.key.rsplit(".", 1)[-1] for check in verdict.checks if not check.passed}
+    assert got == missed, verdict.text()

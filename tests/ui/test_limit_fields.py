@@ -1,0 +1,46 @@
+"""A limit typed into the panel reaches the run as the number the learner meant, or is refused by name.
+
+ipywidgets' IntText dropped the point of 2.5 in the browser, so the kernel got 25 and raised the limit
+tenfold; the fields are text now, read here. Each test types what a learner would."""
+
+import pytest
+
+from harness_lab.text import t
+from harness_lab.ui import Stepper
+
+
+def stopped_at_two_turns(make_run):
+    s = Stepper(make_run("never_ending", max_turns=2), "メモを順に読んで")
+    s.run_all()
+    assert s.outcome.cause == "max_turns"
+    return s
+
+
+@pytest.mark.parametrize("typed", ["2.5", "25.5", "abc", "-3", ""])
+def test_a_new_limit_that_is_no_whole_number_is_refused_by_name_and_changes_nothing(make_run, typed):
+    s = stopped_at_two_turns(make_run)
+    s.limit_input.value = typed
+    s.resume_button.click()
+    assert s.outcome.cause == "max_turns" and s.run.valves[0].limit == 2
+    assert s.notice == t("ui.limit.not_whole", label=t("ui.limit.label"), got=typed) and s.notice in s.status.value
+
+
+@pytest.mark.parametrize("typed, limit", [("6", 6), ("40,000", 40_000), ("４", 4), (" 7 ", 7), ("5.0", 5)])
+def test_a_new_limit_reads_as_people_write_counts(make_run, typed, limit):
+    s = stopped_at_two_turns(make_run)
+    s.limit_input.value = typed
+    s.resume_button.click()
+    assert s.outcome is None and s.run.valves[0].limit == limit
+
+
+def test_a_fork_limit_that_is_no_whole_number_makes_no_fork(make_run):
+    s = stopped_at_two_turns(make_run)
+    s.select(1)
+    field = s.timeline.limit_inputs["max_turns"]
+    field.value = "2.5"
+    s.timeline.fork_button.click()  # the button's error is shown in the panel's status line
+    assert s.forks == [] and t("ui.limit.not_whole", label=field.description, got="2.5") in s.status.value
+    field.value = "3"
+    s.timeline.fork_button.click()
+    (fork,) = s.forks
+    assert fork.run.valves[0].limit == 3
