@@ -13,6 +13,7 @@ from anthropic.types import beta, message_count_tokens_params, message_create_pa
 from anthropic.types.beta import message_count_tokens_params as beta_count_params
 from anthropic.types.beta import message_create_params as beta_create_params
 
+from harness_lab.emulator import Emulator, say
 from harness_lab.emulator.kinds import Model
 from harness_lab.emulator.schema import BETA_COUNT_TOKENS, BETA_FIELDS, BLOCKS, COUNT_TOKENS, CREATE, TOOLS
 
@@ -72,3 +73,23 @@ def test_top_level_parameters_match_the_sdk():
     assert set(BETA_FIELDS) == beta_only - create
     beta_count = set(typing.get_type_hints(beta_count_params.MessageCountTokensParams)) - {"betas"}
     assert set(BETA_COUNT_TOKENS) == beta_count - set(COUNT_TOKENS)
+
+
+def respond(**fields):
+    request = {"model": "claude-sonnet-5", "max_tokens": 64, "messages": [{"role": "user", "content": "q"}], **fields}
+    status, _, answer = Emulator([say("はい")]).respond(request)
+    return status, answer.get("error", {}).get("message")
+
+
+def test_a_beta_tool_is_checked_by_its_sdk_type():
+    computer = {"type": "computer_20250124", "name": "computer"}
+    assert respond(tools=[computer]) == (400, "tools.0.computer_20250124.display_height_px: Field required")
+    assert respond(tools=[{**computer, "display_width_px": 1024, "display_height_px": 768}]) == (200, None)
+
+
+def test_a_beta_message_field_is_accepted_like_a_beta_parameter():
+    assert respond(messages=[{"role": "user", "content": "q", "clear_at": "never"}]) == (200, None)
+    assert respond(messages=[{"role": "user", "content": "q", "clear_at": "later"}]) == (
+        400,
+        "messages.0.clear_at: Input should be 'next_user_message' or 'never'",
+    )
