@@ -122,12 +122,15 @@ def _hints(typed: type) -> dict:
     return typing.get_type_hints(typed, include_extras=True)
 
 
-def _required(typed: type) -> set[str]:
+@functools.cache
+def _required(typed: type) -> frozenset[str]:
     """The fields marked ``Required`` (the SDK's modules postpone annotations, so the TypedDict's own
     ``__required_keys__`` cannot tell)."""
-    return {name for name, hint in _hints(typed).items() if typing.get_origin(hint) is typing_extensions.Required}
+    hints = _hints(typed).items()
+    return frozenset(name for name, hint in hints if typing.get_origin(hint) is typing_extensions.Required)
 
 
+@functools.cache
 def _tags(typed: type) -> tuple[tuple, bool]:
     """A TypedDict's ``type`` literals, and whether it may leave ``type`` out (a custom tool)."""
     hint = _hints(typed).get("type")
