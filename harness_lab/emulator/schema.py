@@ -163,7 +163,7 @@ def _model(typed_dicts: tuple) -> Model:
         if kind is None and field == "content" and name in ANY_CONTENT:
             kind = JSON
         if kind is None:
-            kind = _kind(alternatives + [NoneType] if (name, field) in NULLABLE else alternatives)
+            kind = _kind((*alternatives, NoneType) if (name, field) in NULLABLE else tuple(alternatives))
             kind = _in_source_order(kind, typed_dicts, field)
         kinds[field] = kind
     return Model(kinds, required)
@@ -193,13 +193,9 @@ def _tagged(typed_dicts: list) -> Tagged:
     return Tagged({tag: _model(tuple(same)) for tag, same in members.items()}, default=default)
 
 
-def _kind(alternatives: list):
-    """The kind of a field that may hold any of ``alternatives`` (a flattened union)."""
-    return _cached_kind(tuple(alternatives))
-
-
 @functools.cache
-def _cached_kind(alternatives: tuple):
+def _kind(alternatives: tuple):
+    """The kind of a field that may hold any of ``alternatives`` (a flattened union)."""
     nullable = NoneType in alternatives
     # A file the SDK reads and encodes is a string on the wire.
     rest = [alt for alt in alternatives if alt is not NoneType and typing.get_origin(alt) is not typing.IO]
@@ -209,6 +205,8 @@ def _cached_kind(alternatives: tuple):
 
 
 def _plain_kind(alternatives: list):
+    """The kind of a non-null value: a string wins over the literals it covers, a dict over the
+    TypedDict it may also be (``input_schema``), ``object`` is any JSON."""
     origins = [typing.get_origin(alt) or alt for alt in alternatives]
     if str in origins and len(set(origins) - {str, typing.Literal}) == 0:
         return STR
@@ -219,10 +217,10 @@ def _plain_kind(alternatives: list):
     if any(origin is dict for origin in origins) or object in origins:
         return JSON if object in origins else DICT
     if any(origin in _LISTS for origin in origins):
-        return ListOf(_kind([item for alt in alternatives for item in _alternatives(typing.get_args(alt)[0])]))
-    if origins in ([int], [int, int]):
+        return ListOf(_kind(tuple(item for alt in alternatives for item in _alternatives(typing.get_args(alt)[0]))))
+    if origins == [int]:
         return INT
-    if origins in ([bool], [bool, bool]):
+    if origins == [bool]:
         return BOOL
     typed_dicts = [alt for alt in alternatives if _is_typeddict(alt)]  # the SDK's response models left out
     if not typed_dicts:
@@ -250,7 +248,7 @@ def _parameters(ga: type, beta: type, extra: dict) -> tuple[dict, dict]:
     return {name: extra.get(name) or body.kinds[name] for name in order}, {name: body.kinds[name] for name in beta_only}
 
 
-MESSAGE = _kind(_alternatives(MessageParam) + _alternatives(BetaMessageParam))
+MESSAGE = _kind((*_alternatives(MessageParam), *_alternatives(BetaMessageParam)))
 BLOCKS = MESSAGE.kinds["content"].other.item.members
 CREATE, BETA_FIELDS = _parameters(
     message_create_params.MessageCreateParamsBase, beta_create_params.MessageCreateParamsBase, {"stream": BOOL}
