@@ -13,7 +13,7 @@ from anthropic.types import beta, message_count_tokens_params, message_create_pa
 from anthropic.types.beta import message_count_tokens_params as beta_count_params
 from anthropic.types.beta import message_create_params as beta_create_params
 
-from harness_lab.emulator import Emulator, say
+from harness_lab.emulator import Emulator, say, schema
 from harness_lab.emulator.kinds import Model
 from harness_lab.emulator.schema import BETA_COUNT_TOKENS, BETA_FIELDS, BLOCKS, COUNT_TOKENS, CREATE, TOOLS
 
@@ -93,3 +93,16 @@ def test_a_beta_message_field_is_accepted_like_a_beta_parameter():
         400,
         "messages.0.clear_at: Input should be 'next_user_message' or 'never'",
     )
+
+
+def test_every_field_of_the_installed_sdks_request_types_is_read():
+    assert schema.UNREAD == []
+
+
+def test_a_field_type_a_newer_sdk_may_bring_is_any_json_not_an_emulator_that_cannot_start():
+    before = list(schema.UNREAD)
+    try:
+        assert schema._plain_kind([float]) is schema.JSON
+        assert [*before, repr([float])] == schema.UNREAD
+    finally:
+        schema.UNREAD[:] = before
