@@ -13,7 +13,7 @@ from typing import Any
 
 from .api_errors import ApiError, error_answer
 from .ids import digest_of, digests, make_id
-from .request_schema import THREAD
+from .schema import THREAD
 
 __all__ = ["threaded"]
 

@@ -38,8 +38,8 @@ from .history import Merged, merge
 from .kinds import Model
 from .models import interleaves_manually, is_known, spec
 from .parameters import image_mismatch, parameter_error
-from .request_schema import BETA_COUNT_TOKENS, BETA_FIELDS, COUNT_TOKENS, CREATE
 from .roundtrip import config_error
+from .schema import BETA_COUNT_TOKENS, BETA_FIELDS, COUNT_TOKENS, CREATE
 from .strict import STRICT_OPEN_OBJECT, leaves_an_object_open, structured_error
 from .system_messages import system_message_error
 from .thinking import mode_of

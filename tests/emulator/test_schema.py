@@ -1,7 +1,7 @@
-"""The schema tables list exactly the fields the installed SDK's request types document.
+"""The schema lists exactly the fields the installed SDK's request types document.
 
-The SDK's types are generated from the API's specification, so a field the tables lack would be a
-valid request refused, and a field they invent would be an invalid one accepted. Beta types count
+The SDK's types are generated from the API's specification, so a field the schema lacks would be a
+valid request refused, and a field it invents would be an invalid one accepted. Beta types count
 too: the SDK's beta client posts to the same URL.
 """
 
@@ -13,9 +13,9 @@ from anthropic.types import beta, message_count_tokens_params, message_create_pa
 from anthropic.types.beta import message_count_tokens_params as beta_count_params
 from anthropic.types.beta import message_create_params as beta_create_params
 
+from harness_lab.emulator import Emulator, say, schema
 from harness_lab.emulator.kinds import Model
-from harness_lab.emulator.request_schema import BETA_COUNT_TOKENS, BETA_FIELDS, COUNT_TOKENS, CREATE
-from harness_lab.emulator.schema import BETA_TOOLS, BLOCKS, TOOLS
+from harness_lab.emulator.schema import BETA_COUNT_TOKENS, BETA_FIELDS, BLOCKS, COUNT_TOKENS, CREATE, TOOLS
 
 
 def members(union) -> list:
@@ -60,10 +60,9 @@ def test_tool_fields_match_the_sdk():
     beta_by_type = by_type(members(beta_tools))
     custom = set(typing.get_type_hints(ga.ToolParam)) | set(typing.get_type_hints(beta.BetaToolParam))
     assert model_fields(TOOLS["custom"]) == custom
-    assert set(TOOLS) - {"custom"} == set(ga_by_type)
-    for tag in ga_by_type:
-        assert model_fields(TOOLS[tag]) == ga_by_type[tag] | beta_by_type.get(tag, set()), tag
-    assert set(BETA_TOOLS) == set(beta_by_type) - set(ga_by_type)  # accepted, settings unchecked
+    assert set(TOOLS) - {"custom"} == set(ga_by_type) | set(beta_by_type)
+    for tag in set(ga_by_type) | set(beta_by_type):
+        assert model_fields(TOOLS[tag]) == ga_by_type.get(tag, set()) | beta_by_type.get(tag, set()), tag
 
 
 def test_top_level_parameters_match_the_sdk():
@@ -74,3 +73,36 @@ def test_top_level_parameters_match_the_sdk():
     assert set(BETA_FIELDS) == beta_only - create
     beta_count = set(typing.get_type_hints(beta_count_params.MessageCountTokensParams)) - {"betas"}
     assert set(BETA_COUNT_TOKENS) == beta_count - set(COUNT_TOKENS)
+
+
+def respond(**fields):
+    request = {"model": "claude-sonnet-5", "max_tokens": 64, "messages": [{"role": "user", "content": "q"}], **fields}
+    status, _, answer = Emulator([say("はい")]).respond(request)
+    return status, answer.get("error", {}).get("message")
+
+
+def test_a_beta_tool_is_checked_by_its_sdk_type():
+    computer = {"type": "computer_20250124", "name": "computer"}
+    assert respond(tools=[computer]) == (400, "tools.0.computer_20250124.display_height_px: Field required")
+    assert respond(tools=[{**computer, "display_width_px": 1024, "display_height_px": 768}]) == (200, None)
+
+
+def test_a_beta_message_field_is_accepted_like_a_beta_parameter():
+    assert respond(messages=[{"role": "user", "content": "q", "clear_at": "never"}]) == (200, None)
+    assert respond(messages=[{"role": "user", "content": "q", "clear_at": "later"}]) == (
+        400,
+        "messages.0.clear_at: Input should be 'next_user_message' or 'never'",
+    )
+
+
+def test_every_field_of_the_installed_sdks_request_types_is_read():
+    assert schema.UNREAD == []
+
+
+def test_a_field_type_a_newer_sdk_may_bring_is_any_json_not_an_emulator_that_cannot_start():
+    before = list(schema.UNREAD)
+    try:
+        assert schema._plain_kind([float]) is schema.JSON
+        assert [*before, repr([float])] == schema.UNREAD
+    finally:
+        schema.UNREAD[:] = before
