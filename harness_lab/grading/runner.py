@@ -20,7 +20,6 @@ the learner's. A host that finds its own limits or scheduling changed by the cal
 from __future__ import annotations
 
 import os
-import select
 import shutil
 import signal
 import socket
@@ -35,7 +34,7 @@ from ..text import t
 from .isolation import ENVIRONMENT, PASSED_ON, Launch, fingerprint, host_command
 from .memory_cgroup import HOST_MEMORY, Cgroup
 from .sandbox import ANSWER_LIMIT, JobResult
-from .wire import HEADER, framed, unframed
+from .wire import framed, receive
 
 __all__ = ["Call", "Host", "HostAltered", "HostFailed", "SandboxUnavailable"]
 
@@ -96,7 +95,6 @@ class Host:
         except OSError as exc:
             self._remove_scratch()
             raise HostFailed(str(exc)) from exc
-        self._buffer = bytearray()
 
     def fileno(self) -> int:
         assert self.process.stdout is not None
@@ -200,25 +198,7 @@ class Host:
     def receive(self, until: float) -> Any:
         """One framed message from the host, or None if it ended, garbled, ran over ``REPLY_LIMIT``
         or ``until`` passed."""
-        while True:
-            if len(self._buffer) >= HEADER:
-                size = HEADER + int.from_bytes(self._buffer[:HEADER], "big")
-                if size > HEADER + REPLY_LIMIT:
-                    return None
-                if len(self._buffer) >= size:
-                    payload = bytes(self._buffer[HEADER:size])
-                    del self._buffer[:size]
-                    try:
-                        return unframed(payload)
-                    except Exception:
-                        return None
-            remaining = until - time.monotonic()
-            if remaining <= 0 or not select.select([self.fileno()], [], [], remaining)[0]:
-                return None
-            chunk = os.read(self.fileno(), 1 << 16)
-            if not chunk:
-                return None
-            self._buffer += chunk  # a bytearray grows in place: no copy of all read so far per chunk
+        return receive(self.fileno(), until, REPLY_LIMIT)[0]
 
     def close(self) -> None:
         """Let the host leave (it reads the end of its input), then make sure it and its tree are gone."""
