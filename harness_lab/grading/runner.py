@@ -33,6 +33,7 @@ from typing import Any
 from ..text import t
 from .isolation import ENVIRONMENT, PASSED_ON, Launch, fingerprint, host_command
 from .memory_cgroup import HOST_MEMORY, Cgroup
+from .processes import descendants, kill_group
 from .sandbox import ANSWER_LIMIT, JobResult
 from .wire import framed, receive
 
@@ -130,7 +131,7 @@ class Host:
         (memory_cgroup.py). The host waits for its first call now, so every process it will start is
         born inside."""
         self.cgroup = Cgroup.make(f"harness-lab-{os.getpid()}-{self.slot}-{self.process.pid}")
-        if self.cgroup is not None and not self.cgroup.add([self.process.pid, *_descendants(self.process.pid)]):
+        if self.cgroup is not None and not self.cgroup.add([self.process.pid, *descendants(self.process.pid)]):
             self.kill()
             raise HostFailed("the host could not be moved into its memory cgroup")
 
@@ -241,14 +242,8 @@ class Host:
         # it takes the whole namespace with it. (bwrap's --die-with-parent does not reach a host that
         # became another user: a change of uid clears the parent-death signal, and bwrap keeps no
         # right to kill that user.)
-        for pid in [self.process.pid, *_children(self.process.pid)]:
-            try:
-                os.killpg(pid, signal.SIGKILL)
-            except OSError:
-                try:
-                    os.kill(pid, signal.SIGKILL)
-                except OSError:
-                    pass
+        for pid in [self.process.pid, *descendants(self.process.pid)]:
+            kill_group(pid)
         self.process.wait()
 
     def _remove_scratch(self) -> None:
@@ -281,17 +276,3 @@ def _end_user(uid: int) -> None:
         finally:
             os._exit(0)
     os.waitpid(pid, 0)
-
-
-def _descendants(pid: int) -> list[int]:
-    children = _children(pid)
-    return [found for child in children for found in (child, *_descendants(child))]
-
-
-def _children(pid: int) -> list[int]:
-    """The children of process ``pid`` (Linux; [] elsewhere or once it is gone)."""
-    try:
-        with open(f"/proc/{pid}/task/{pid}/children") as f:
-            return [int(child) for child in f.read().split()]
-    except (OSError, ValueError):
-        return []

@@ -42,6 +42,7 @@ from .processes import (
     end_tree,
     first_to_go,
     keep_private,
+    kill_group,
     limit_memory,
     prepare,
     private_memory,
@@ -319,11 +320,7 @@ def _collect(supervisor: int, gently: bool) -> int | None:
         end_session(supervisor)  # learner code that killed its supervisor left its own children behind
         _, status = os.waitpid(supervisor, 0)
         return os.waitstatus_to_exitcode(status)
-    for kill in (lambda: os.killpg(supervisor, signal.SIGKILL), lambda: os.kill(supervisor, signal.SIGKILL)):
-        try:
-            kill()
-        except OSError:
-            pass
+    kill_group(supervisor)
     end_session(supervisor)  # kept stopped, it could not end the job's tree itself
     try:
         os.waitpid(supervisor, 0)
