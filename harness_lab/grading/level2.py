@@ -249,12 +249,10 @@ def _broken(title: str, outcome: JobResult, runaway_key: str, raised_key: str) -
     """The hint for a scenario that did not end with a summary (or ended in an API 400), else None."""
     if outcome.status in ("aborted", "timeout"):
         return Check.fail(3, title, runaway_key)
-    if outcome.status == "memory":
-        return Check.fail(3, title, "grade.memory", mb=outcome.value)
-    if outcome.status == "crashed":
-        return Check.fail(3, title, "grade.crashed")
     if outcome.status == "error":
         return Check.fail(3, title, raised_key, error=outcome.error or "?")
+    if outcome.status != "ok":
+        return failed_run(3, title, outcome)
     error = outcome.value.get("api_error")
     if error is not None:
         if "`tool_use` ids must be unique" in error:  # the API's answer to lesson 4's dead loop
