@@ -96,8 +96,8 @@ def observe(
             ready, _, _ = select.select(watched, [], [], max(until - time.monotonic(), 0))
             if not ready or started.read_end in ready:
                 return started.finish(until)
-            message = _receive(mine, until)
-            if message is None:  # closed or garbled by the job's side: its answer still decides
+            message, _ = receive(mine.fileno(), until, _MAX_MESSAGE)
+            if type(message) is not tuple or not message:  # closed or garbled by the job's side: its answer decides
                 watched.remove(mine)
                 continue
             try:
@@ -130,12 +130,6 @@ class _Link:
         if status == "error":
             raise BridgeError(value)
         return value
-
-
-def _receive(sock: socket.socket, until: float) -> tuple | None:
-    """One whole message from the job, or None when it closed, garbled or overran the link."""
-    message, _ = receive(sock.fileno(), until, _MAX_MESSAGE)
-    return message if type(message) is tuple and message else None
 
 
 def _send(sock: socket.socket, reply: tuple, until: float) -> bool:
