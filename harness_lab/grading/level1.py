@@ -166,7 +166,7 @@ def _judged(number: int, verdict: tuple | None) -> Check:
 def _criterion1(learner: Callable[[], tuple[Any, Any, Any, Any]], seen: JobResult, timeout: float) -> Check:
     title = _title(1)
     if seen.status != "ok":
-        return failed_run(1, _title(1), seen)
+        return failed_run(1, title, seen)
     found = seen.value
     default, shape = found["default"], found["shape"]
     if default is None:
@@ -213,7 +213,7 @@ def _criterion1(learner: Callable[[], tuple[Any, Any, Any, Any]], seen: JobResul
             spies.recorder(prefix + name, _yes)
         probed = observe(probe(forced, prefix), spies.answer, timeout)
         if probed.status != "ok":
-            return failed_run(1, _title(1), probed)
+            return failed_run(1, title, probed)
         for name, (kind, value) in seen_tiers(spies, prefix, probed.value).items():
             if kind == "error":
                 return Check.fail(1, title, "grade.raised", error=value)
