@@ -40,7 +40,7 @@ from .sandbox import (
     plain,
     run_in_thread,
 )
-from .wire import HEADER, check_plain, framed, unframed
+from .wire import check_plain, framed, receive
 
 __all__ = ["BridgeError", "Stop", "ask", "bridged_client", "observe", "serve_http"]
 
@@ -96,8 +96,8 @@ def observe(
             ready, _, _ = select.select(watched, [], [], max(until - time.monotonic(), 0))
             if not ready or started.read_end in ready:
                 return started.finish(until)
-            message = _receive(mine, until)
-            if message is None:  # closed or garbled by the job's side: its answer still decides
+            message, _ = receive(mine.fileno(), until, _MAX_MESSAGE)
+            if type(message) is not tuple or not message:  # closed or garbled by the job's side: its answer decides
                 watched.remove(mine)
                 continue
             try:
@@ -123,54 +123,13 @@ class _Link:
         check_plain(message)
         with self.lock:
             self.sock.sendall(framed(message))
-            size = int.from_bytes(self._exactly(HEADER), "big")
-            status, value = unframed(self._exactly(size))
+            reply, end = receive(self.sock.fileno())
+        if end != "whole":
+            raise BridgeError("the grader closed the link")
+        status, value = reply
         if status == "error":
             raise BridgeError(value)
         return value
-
-    def _exactly(self, size: int) -> bytes:
-        data = b""
-        while len(data) < size:
-            chunk = self.sock.recv(size - len(data))
-            if not chunk:
-                raise BridgeError("the grader closed the link")
-            data += chunk
-        return data
-
-
-def _receive(sock: socket.socket, until: float) -> tuple | None:
-    """One whole message from the job, or None when it closed, garbled or overran the link."""
-    header = _read(sock, HEADER, until)
-    if header is None:
-        return None
-    size = int.from_bytes(header, "big")
-    if size > _MAX_MESSAGE:
-        return None
-    payload = _read(sock, size, until)
-    if payload is None:
-        return None
-    try:
-        message = unframed(payload)
-    except Exception:
-        return None
-    return message if type(message) is tuple and message else None
-
-
-def _read(sock: socket.socket, size: int, until: float) -> bytes | None:
-    data = b""
-    while len(data) < size:
-        remaining = until - time.monotonic()
-        if remaining <= 0 or not select.select([sock], [], [], remaining)[0]:
-            return None
-        try:
-            chunk = sock.recv(size - len(data))
-        except OSError:
-            return None
-        if not chunk:
-            return None
-        data += chunk
-    return data
 
 
 def _send(sock: socket.socket, reply: tuple, until: float) -> bool:

@@ -49,7 +49,7 @@ from typing import Any
 from . import host_state, namespaces
 from .processes import die_with_parent, keep_private
 from .sandbox import MEMORY_LIMIT, Setup, run_limited
-from .wire import HEADER, framed, unframed
+from .wire import receive, send
 
 __all__ = ["leave_keyring", "main", "prepare_judge"]
 
@@ -161,17 +161,17 @@ def main(argv: list[str] | None = None) -> int:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the runner decides; as init we take no signal from inside
     os.dup2(os.open(os.devnull, os.O_WRONLY), 2)  # the runner reads stderr only until ready
     ready = host_state.snapshot()
-    _send(replies, ("ready", os.getuid()))
+    send(replies, ("ready", os.getuid()))
     while True:
-        request = _receive(requests)
-        if request is None:  # the runner is done: nothing here to flush, and no need to wait for atexit
+        request, end = receive(requests)
+        if end != "whole":  # the runner is done: nothing here to flush, and no need to wait for atexit
             os._exit(0)
         reply = _serve(request, args.sandboxed, dedicated=args.uid is not None)
         altered = host_state.changed(ready, host_state.snapshot())
         if altered:  # every later call would inherit the change: this one's outcome is void, and the host done
-            _send(replies, ("altered", altered))
+            send(replies, ("altered", altered))
             os._exit(0)
-        _send(replies, reply)
+        send(replies, reply)
 
 
 def _private_channel() -> tuple[int, int]:
@@ -246,31 +246,6 @@ def _end_everything_else() -> None:
             os.waitpid(-1, 0)
         except ChildProcessError:
             return
-
-
-def _receive(fd: int) -> Any:
-    header = _exactly(fd, HEADER)
-    if header is None:
-        return None
-    payload = _exactly(fd, int.from_bytes(header, "big"))
-    return None if payload is None else unframed(payload)
-
-
-def _exactly(fd: int, size: int) -> bytes | None:
-    chunks, got = [], 0  # joined once: adding each chunk to the rest copies a notebook's megabytes over and over
-    while got < size:
-        chunk = os.read(fd, size - got)
-        if not chunk:
-            return None
-        chunks.append(chunk)
-        got += len(chunk)
-    return b"".join(chunks)
-
-
-def _send(fd: int, message: tuple) -> None:
-    view = memoryview(framed(message))
-    while view:
-        view = view[os.write(fd, view) :]
 
 
 if __name__ == "__main__":

@@ -74,7 +74,7 @@ from .level1_scene import (
     says_forbidden,
 )
 from .policy_probe import TIERS
-from .report import MALFORMED, Check, Report, guarded, show, stale_answers
+from .report import MALFORMED, Check, Report, failed_run, guarded, show, stale_answers
 from .sandbox import JobResult, describe_error, plain
 from .scenarios import OUTPUTS, PROMPT, TOOL_DEFS, content_of
 from .spies import Recorder, Spies, logged
@@ -155,18 +155,6 @@ def _title(number: int) -> str:
     return t(f"grade.l1.c{number}.title")
 
 
-def _failed_run(number: int, outcome: JobResult) -> Check:
-    if outcome.status == "tampered":
-        return Check.fail(number, _title(number), "grade.tampered")
-    if outcome.status == "error":
-        return Check.fail(number, _title(number), "grade.raised", error=outcome.error)
-    if outcome.status == "timeout":
-        return Check.fail(number, _title(number), "grade.timeout")
-    if outcome.status == "memory":
-        return Check.fail(number, _title(number), "grade.memory", mb=outcome.value)
-    return Check.fail(number, _title(number), "grade.crashed")
-
-
 def _judged(number: int, verdict: tuple | None) -> Check:
     """A criterion's verdict: None (met) or (hint key, values)."""
     if verdict is None:
@@ -178,7 +166,7 @@ def _judged(number: int, verdict: tuple | None) -> Check:
 def _criterion1(learner: Callable[[], tuple[Any, Any, Any, Any]], seen: JobResult, timeout: float) -> Check:
     title = _title(1)
     if seen.status != "ok":
-        return _failed_run(1, seen)
+        return failed_run(1, title, seen)
     found = seen.value
     default, shape = found["default"], found["shape"]
     if default is None:
@@ -225,7 +213,7 @@ def _criterion1(learner: Callable[[], tuple[Any, Any, Any, Any]], seen: JobResul
             spies.recorder(prefix + name, _yes)
         probed = observe(probe(forced, prefix), spies.answer, timeout)
         if probed.status != "ok":
-            return _failed_run(1, probed)
+            return failed_run(1, title, probed)
         for name, (kind, value) in seen_tiers(spies, prefix, probed.value).items():
             if kind == "error":
                 return Check.fail(1, title, "grade.raised", error=value)
@@ -254,7 +242,7 @@ def _criterion2(learner: Callable[[], tuple[Any, Any, Any, Any]], tiers: dict, t
     failing = spies.recorder("failing")  # the approver raises in the child after the question is logged
     outcome = observe(lambda: _scenes2(learner(), ask, deny), spies.answer, timeout)
     if outcome.status != "ok":
-        return _failed_run(2, outcome)
+        return failed_run(2, _title(2), outcome)
     given, when_failing, rewritten = outcome.value
     recorders = {"no": said_no, "yes": said_yes, "alone": alone, "mixed": mixed, "failing": failing}
     return _judged(2, _verdict2(ask, deny, tiers, given, recorders, when_failing, rewritten is True))
@@ -345,7 +333,7 @@ def _criterion3(learner: Callable[[], tuple[Any, Any, Any, Any]], tiers: dict, t
         spies.model(tag, serve_http(box.handle))
     outcome = observe(lambda: _scenes3(*learner()[2:], ask, denied), spies.answer, timeout)
     if outcome.status != "ok":
-        return _failed_run(3, outcome)
+        return failed_run(3, _title(3), outcome)
     calls, given = outcome.value
     if kind := next((plain(calls[tag]["kind"]) for tag in scenes if calls[tag]["kind"]), ""):
         return Check.fail(3, _title(3), "grade.l1.c3.not_list", got=kind)

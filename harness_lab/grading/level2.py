@@ -38,7 +38,7 @@ from typing import Any
 from ..text import t
 from .bridge import observe
 from .level2_scene import cut_in_a_call, cut_off, finishing_after, never_ending, run_scene, said, two_tools
-from .report import Check, Report, guarded, show, stale_answers
+from .report import Check, Report, failed_run, guarded, show, stale_answers
 from .sandbox import JobResult, plain
 
 __all__ = [
@@ -179,20 +179,10 @@ def _read_missing(missing: Any) -> dict:
         return {"endless": True}
 
 
-def _failed_run(number: int, title: str, outcome: JobResult) -> Check:
-    if outcome.status == "error":
-        return Check.fail(number, title, "grade.raised", error=outcome.error)
-    if outcome.status == "timeout":
-        return Check.fail(number, title, "grade.timeout")
-    if outcome.status == "memory":
-        return Check.fail(number, title, "grade.memory", mb=outcome.value)
-    return Check.fail(number, title, "grade.crashed")
-
-
 def _criterion1(answer: JobResult) -> Check:
     title = t("grade.l2.c1.title")
     if answer.status != "ok":
-        return _failed_run(1, title, answer)
+        return failed_run(1, title, answer)
     if answer.value.get("endless"):
         return Check.fail(1, title, "grade.l2.endless", limit=_MAX_ITEMS)
     keys = [key for key, _ in answer.value["pairs"]]
@@ -210,7 +200,7 @@ def _criterion1(answer: JobResult) -> Check:
 def _criterion2(answer: JobResult) -> Check:
     title = t("grade.l2.c2.title")
     if answer.status != "ok":
-        return _failed_run(2, title, answer)
+        return failed_run(2, title, answer)
     if answer.value.get("endless"):
         return Check.fail(2, title, "grade.l2.endless", limit=_MAX_ITEMS)
     if not answer.value["mapping"]:
@@ -259,12 +249,10 @@ def _broken(title: str, outcome: JobResult, runaway_key: str, raised_key: str) -
     """The hint for a scenario that did not end with a summary (or ended in an API 400), else None."""
     if outcome.status in ("aborted", "timeout"):
         return Check.fail(3, title, runaway_key)
-    if outcome.status == "memory":
-        return Check.fail(3, title, "grade.memory", mb=outcome.value)
-    if outcome.status == "crashed":
-        return Check.fail(3, title, "grade.crashed")
     if outcome.status == "error":
         return Check.fail(3, title, raised_key, error=outcome.error or "?")
+    if outcome.status != "ok":
+        return failed_run(3, title, outcome)
     error = outcome.value.get("api_error")
     if error is not None:
         if "`tool_use` ids must be unique" in error:  # the API's answer to lesson 4's dead loop
@@ -292,7 +280,7 @@ def _criterion3(learner: Callable[[], tuple], timeout: float) -> Check:
     title = t("grade.l2.c3.title")
     read = observe(lambda: _read_max_turns(learner()[2]), _no_messages, timeout)
     if read.status != "ok":
-        return _failed_run(3, title, read)
+        return failed_run(3, title, read)
     kind, n = read.value
     if kind == "bad":
         return Check.fail(3, title, "grade.l2.c3.bad_max_turns", value=n)

@@ -383,10 +383,6 @@ def hosted_grade(shown: str, name: str, outcome: JobResult, timeout: float) -> N
         except (KeyError, TypeError, ValueError):
             outcome = JobResult("unavailable", error="unreadable grade")
     exercise = next((ex for ex in EXERCISES if name.startswith(ex)), "")  # collect.sh names files so
-    if outcome.status == "timeout":
-        return _failed(shown, exercise, "timeout", "grade.nb.timeout", seconds=f"{timeout:g}")
-    if outcome.status == "memory":
-        return _failed(shown, exercise, "error", "grade.nb.memory", mb=outcome.value)
-    if outcome.status == "crashed":
-        return _failed(shown, exercise, "error", "grade.nb.crashed")
+    if outcome.status in ("timeout", "memory", "crashed"):
+        return _graded(shown, exercise, outcome, timeout)
     return _failed(shown, exercise, "error", "grade.class.internal", error=outcome.error or outcome.status)

@@ -31,9 +31,11 @@ __all__ = [
     "Sink",
     "close_inherited",
     "become_subreaper",
+    "descendants",
     "die_with_parent",
     "end_session",
     "end_tree",
+    "kill_group",
     "first_to_go",
     "keep_private",
     "limit_memory",
@@ -189,7 +191,7 @@ WATCH_EVERY = 0.05
 
 def tree_memory(root: int) -> int:
     """Bytes of private memory the live processes below ``root`` hold in RAM together."""
-    return sum(private_memory(pid) for pid in _descendants(root))
+    return sum(private_memory(pid) for pid in descendants(root))
 
 
 def private_memory(pid: int | str) -> int:
@@ -203,24 +205,29 @@ def private_memory(pid: int | str) -> int:
         return 0
 
 
+def kill_group(pid: int) -> None:
+    """SIGKILL the process group ``pid`` leads, and ``pid`` itself (which may have left it)."""
+    for kill in (os.killpg, os.kill):
+        try:
+            kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+
+
 def end_tree(job: int, adopted: bool, within: float = 2.0) -> None:
     """Kill the job, its process group and (when ``adopted``) every descendant; reap them all.
 
     With the subreaper set, a live descendant always has a live ancestor among this process's
     children, so "no child left to wait for" means the whole tree is gone.
     """
-    for kill in (lambda: os.killpg(job, signal.SIGKILL), lambda: os.kill(job, signal.SIGKILL)):
-        try:
-            kill()
-        except OSError:
-            pass
+    kill_group(job)
     try:
         os.waitpid(job, 0)
     except ChildProcessError:
         pass
     deadline = time.monotonic() + within
     while _reap_children() and adopted and time.monotonic() < deadline:
-        for pid in _descendants(os.getpid()):
+        for pid in descendants(os.getpid()):
             try:
                 os.kill(pid, signal.SIGKILL)
             except OSError:
@@ -273,7 +280,7 @@ def _live() -> list[tuple[int, list[bytes]]]:
     return found
 
 
-def _descendants(root: int) -> list[int]:
+def descendants(root: int) -> list[int]:
     """Live processes below ``root``, from /proc."""
     children: dict[int, list[int]] = {}
     for pid, fields in _live():

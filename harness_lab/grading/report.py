@@ -28,6 +28,7 @@ __all__ = [
     "GradeFailed",
     "MALFORMED",
     "Report",
+    "failed_run",
     "guarded",
     "show",
     "stale_answers",
@@ -140,6 +141,20 @@ def show(report: Report) -> None:
     print(report.text())
     if not report.passed:
         raise GradeFailed(report) from None
+
+
+def failed_run(number: int, title: str, outcome: Any) -> Check:
+    """The fail of a criterion whose child sent no summary (a ``JobResult`` that is not "ok"): what the
+    learner's code raised, or why the child ended."""
+    if outcome.status == "tampered":
+        return Check.fail(number, title, "grade.tampered")
+    if outcome.status == "error":
+        return Check.fail(number, title, "grade.raised", error=outcome.error)
+    if outcome.status == "timeout":
+        return Check.fail(number, title, "grade.timeout")
+    if outcome.status == "memory":
+        return Check.fail(number, title, "grade.memory", mb=outcome.value)
+    return Check.fail(number, title, "grade.crashed")
 
 
 def guarded(number: int, title: str, judge: Callable[[], Check]) -> Check:

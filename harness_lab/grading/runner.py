@@ -20,7 +20,6 @@ the learner's. A host that finds its own limits or scheduling changed by the cal
 from __future__ import annotations
 
 import os
-import select
 import shutil
 import signal
 import socket
@@ -34,8 +33,9 @@ from typing import Any
 from ..text import t
 from .isolation import ENVIRONMENT, PASSED_ON, Launch, fingerprint, host_command
 from .memory_cgroup import HOST_MEMORY, Cgroup
+from .processes import descendants, kill_group
 from .sandbox import ANSWER_LIMIT, JobResult
-from .wire import HEADER, framed, unframed
+from .wire import framed, receive
 
 __all__ = ["Call", "Host", "HostAltered", "HostFailed", "SandboxUnavailable"]
 
@@ -96,7 +96,6 @@ class Host:
         except OSError as exc:
             self._remove_scratch()
             raise HostFailed(str(exc)) from exc
-        self._buffer = bytearray()
 
     def fileno(self) -> int:
         assert self.process.stdout is not None
@@ -132,7 +131,7 @@ class Host:
         (memory_cgroup.py). The host waits for its first call now, so every process it will start is
         born inside."""
         self.cgroup = Cgroup.make(f"harness-lab-{os.getpid()}-{self.slot}-{self.process.pid}")
-        if self.cgroup is not None and not self.cgroup.add([self.process.pid, *_descendants(self.process.pid)]):
+        if self.cgroup is not None and not self.cgroup.add([self.process.pid, *descendants(self.process.pid)]):
             self.kill()
             raise HostFailed("the host could not be moved into its memory cgroup")
 
@@ -200,25 +199,7 @@ class Host:
     def receive(self, until: float) -> Any:
         """One framed message from the host, or None if it ended, garbled, ran over ``REPLY_LIMIT``
         or ``until`` passed."""
-        while True:
-            if len(self._buffer) >= HEADER:
-                size = HEADER + int.from_bytes(self._buffer[:HEADER], "big")
-                if size > HEADER + REPLY_LIMIT:
-                    return None
-                if len(self._buffer) >= size:
-                    payload = bytes(self._buffer[HEADER:size])
-                    del self._buffer[:size]
-                    try:
-                        return unframed(payload)
-                    except Exception:
-                        return None
-            remaining = until - time.monotonic()
-            if remaining <= 0 or not select.select([self.fileno()], [], [], remaining)[0]:
-                return None
-            chunk = os.read(self.fileno(), 1 << 16)
-            if not chunk:
-                return None
-            self._buffer += chunk  # a bytearray grows in place: no copy of all read so far per chunk
+        return receive(self.fileno(), until, REPLY_LIMIT)[0]
 
     def close(self) -> None:
         """Let the host leave (it reads the end of its input), then make sure it and its tree are gone."""
@@ -261,14 +242,8 @@ class Host:
         # it takes the whole namespace with it. (bwrap's --die-with-parent does not reach a host that
         # became another user: a change of uid clears the parent-death signal, and bwrap keeps no
         # right to kill that user.)
-        for pid in [self.process.pid, *_children(self.process.pid)]:
-            try:
-                os.killpg(pid, signal.SIGKILL)
-            except OSError:
-                try:
-                    os.kill(pid, signal.SIGKILL)
-                except OSError:
-                    pass
+        for pid in [self.process.pid, *descendants(self.process.pid)]:
+            kill_group(pid)
         self.process.wait()
 
     def _remove_scratch(self) -> None:
@@ -301,17 +276,3 @@ def _end_user(uid: int) -> None:
         finally:
             os._exit(0)
     os.waitpid(pid, 0)
-
-
-def _descendants(pid: int) -> list[int]:
-    children = _children(pid)
-    return [found for child in children for found in (child, *_descendants(child))]
-
-
-def _children(pid: int) -> list[int]:
-    """The children of process ``pid`` (Linux; [] elsewhere or once it is gone)."""
-    try:
-        with open(f"/proc/{pid}/task/{pid}/children") as f:
-            return [int(child) for child in f.read().split()]
-    except (OSError, ValueError):
-        return []

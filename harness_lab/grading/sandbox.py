@@ -26,7 +26,6 @@ returns control to the grader, though the runaway thread cannot be killed.
 from __future__ import annotations
 
 import os
-import select
 import signal
 import threading
 import time
@@ -43,6 +42,7 @@ from .processes import (
     end_tree,
     first_to_go,
     keep_private,
+    kill_group,
     limit_memory,
     prepare,
     private_memory,
@@ -50,7 +50,7 @@ from .processes import (
     wait_for,
     watch,
 )
-from .wire import HEADER, check_plain, describe_error, framed, plain, unframed
+from .wire import check_plain, describe_error, framed, plain, receive, send, write_all
 
 __all__ = ["ANSWER_LIMIT", "JobResult", "MEMORY_LIMIT", "Started", "abort", "describe_error", "plain", "run_limited"]
 
@@ -172,21 +172,21 @@ class Started:
         self.tree_cap = memory if memory and setup is not None else None
 
     def finish(self, until: float) -> JobResult:
-        end = "late"
+        message, end = None, "late"
         try:
-            data, end = _read_until(self.read_end, until)
+            message, end = receive(self.read_end, until, ANSWER_LIMIT)
         finally:
             os.close(self.read_end)
-            code = _collect(self.supervisor, gently=end in ("whole", "ended"))
-        if data:
+            code = _collect(self.supervisor, gently=end in ("whole", "garbled", "ended"))
+        if end == "whole":
             try:
-                status, value = unframed(data)
-            except Exception:  # garbled: learner code wrote to the pipe itself
-                status, value = "crashed", None
+                status, value = message
+            except (TypeError, ValueError):  # learner code wrote to the pipe itself
+                return JobResult("crashed")
             if status in ("error", "unavailable"):
                 return JobResult(status, error=value)
             return JobResult(status, value=value)
-        if end == "oversized":  # as garbled: only learner code writing to the pipe itself sends that much
+        if end in ("garbled", "oversized"):  # as above: no answer the job's own code sends
             return JobResult("crashed")
         if code == _OUT_OF_MEMORY and self.tree_cap:
             return JobResult("memory", value=self.tree_cap >> 20)
@@ -215,7 +215,7 @@ def _supervise(
         try:
             inside = setup()
         except BaseException as exc:  # the caller learns why; no learner code ever ran
-            _write_all(write_end, framed(("unavailable", describe_error(exc))))
+            send(write_end, ("unavailable", describe_error(exc)))
             return 0
 
     def stop(signum: int, frame: Any) -> None:
@@ -265,7 +265,7 @@ def _entered(write_end: int, inside: Callable[[], None] | None, memory: int | No
             inside()
         return memory if limit_memory(memory, whole=whole) else None
     except BaseException as exc:
-        _write_all(write_end, framed(("unavailable", describe_error(exc))))
+        send(write_end, ("unavailable", describe_error(exc)))
         os._exit(0)
 
 
@@ -283,7 +283,7 @@ def _child(job: Callable[[], Any], write_end: int, budget: int | None, keep: tup
             frame = framed(message)
         except Exception as exc:  # the job returned something that cannot travel
             frame = framed(("error", f"grader could not send the result: {plain(str(exc))}"))
-        _write_all(write_end, frame)
+        write_all(write_end, frame)
         os._exit(0)
 
     _channel = send
@@ -300,45 +300,6 @@ def _child(job: Callable[[], Any], write_end: int, budget: int | None, keep: tup
             line = plain(type(exc).__name__)
         send(("error", line))
     send(("ok", value))
-
-
-def _write_all(fd: int, data: bytes) -> None:
-    view = memoryview(data)
-    while view:
-        view = view[os.write(fd, view) :]
-
-
-def _read_until(fd: int, deadline: float) -> tuple[bytes, str]:
-    """Read the job's message until it is whole, EOF or the deadline: (payload, how it ended).
-
-    How: "whole"; "ended" (EOF first: the job died, mid-write or before); "late" (the deadline
-    passed); "oversized" (its header announced more than ``ANSWER_LIMIT``, and nothing more is read).
-    """
-    header, end = _exactly(fd, HEADER, deadline)
-    if end:
-        return b"", end
-    size = int.from_bytes(header, "big")
-    if size > ANSWER_LIMIT:
-        return b"", "oversized"
-    payload, end = _exactly(fd, size, deadline)
-    return payload, end or "whole"
-
-
-def _exactly(fd: int, size: int, deadline: float) -> tuple[bytes, str]:
-    """``size`` bytes from ``fd``, and ""; or b"" and "ended" or "late"."""
-    chunks, got = [], 0  # joined once: adding each chunk to the rest copies the message over and over
-    while got < size:
-        remaining = deadline - time.monotonic()
-        if remaining <= 0:
-            return b"", "late"
-        if not select.select([fd], [], [], remaining)[0]:
-            continue
-        chunk = os.read(fd, min(size - got, 1 << 16))
-        if not chunk:
-            return b"", "ended"
-        chunks.append(chunk)
-        got += len(chunk)
-    return b"".join(chunks), ""
 
 
 def _collect(supervisor: int, gently: bool) -> int | None:
@@ -359,11 +320,7 @@ def _collect(supervisor: int, gently: bool) -> int | None:
         end_session(supervisor)  # learner code that killed its supervisor left its own children behind
         _, status = os.waitpid(supervisor, 0)
         return os.waitstatus_to_exitcode(status)
-    for kill in (lambda: os.killpg(supervisor, signal.SIGKILL), lambda: os.kill(supervisor, signal.SIGKILL)):
-        try:
-            kill()
-        except OSError:
-            pass
+    kill_group(supervisor)
     end_session(supervisor)  # kept stopped, it could not end the job's tree itself
     try:
         os.waitpid(supervisor, 0)

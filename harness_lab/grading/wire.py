@@ -6,7 +6,8 @@ pickle of plain values only: str, int, float, bool, None, bytes, and lists, tupl
 of them, each of exactly that type. The sending side refuses anything else (``check_plain``) and
 the reading side's unpickler can build no class at all (``PlainOnly``), so nothing a learner
 defined (a str subclass with its own ``__eq__``, say) comes back to run on the reading side. A
-message travels as its pickle's length in ``HEADER`` bytes, then the pickle (``framed``).
+message travels as its pickle's length in ``HEADER`` bytes, then the pickle (``framed``), and every
+side writes it with ``send`` and reads it with ``receive``.
 
 ``describe_error`` turns an exception into the one line a learner sees: its type, the first line of
 its message and the learner's own line that raised it.
@@ -17,12 +18,25 @@ from __future__ import annotations
 import io
 import os
 import pickle
+import select
+import time
 import traceback
 from typing import Any
 
 from ..text import t
 
-__all__ = ["HEADER", "PlainOnly", "check_plain", "describe_error", "framed", "plain", "unframed"]
+__all__ = [
+    "HEADER",
+    "PlainOnly",
+    "check_plain",
+    "describe_error",
+    "framed",
+    "plain",
+    "receive",
+    "send",
+    "unframed",
+    "write_all",
+]
 
 # A message is prefixed with its length in this many bytes.
 HEADER = 8
@@ -45,6 +59,61 @@ def framed(message: Any) -> bytes:
 def unframed(payload: bytes) -> Any:
     """A framed message's pickle read back, building no class (raises for anything else)."""
     return PlainOnly(io.BytesIO(payload)).load()
+
+
+def write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+def send(fd: int, message: Any) -> None:
+    """Write ``message`` framed to ``fd``, whole."""
+    write_all(fd, framed(message))
+
+
+def receive(fd: int, deadline: float | None = None, limit: int | None = None) -> tuple[Any, str]:
+    """One framed message from ``fd`` (a pipe or a socket): (message, "whole"), or (None, why it is not).
+
+    Why: "ended" (end of file first: the writer died, mid-message or before), "late" (``deadline``,
+    monotonic, passed), "oversized" (its header announced more than ``limit`` bytes; nothing more is
+    read, since only learner code writing to the channel itself sends that much) or "garbled" (no
+    pickle of plain values). Without ``deadline`` it waits as long as the writer takes.
+    """
+    header, end = _exactly(fd, HEADER, deadline)
+    if end:
+        return None, end
+    size = int.from_bytes(header, "big")
+    if limit is not None and size > limit:
+        return None, "oversized"
+    payload, end = _exactly(fd, size, deadline)
+    if end:
+        return None, end
+    try:
+        return unframed(payload), "whole"
+    except Exception:
+        return None, "garbled"
+
+
+def _exactly(fd: int, size: int, deadline: float | None) -> tuple[bytes, str]:
+    """``size`` bytes from ``fd``, and ""; or b"" and "ended" or "late"."""
+    chunks, got = [], 0  # joined once: adding each chunk to the rest copies the message over and over
+    while got < size:
+        if deadline is not None:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return b"", "late"
+            if not select.select([fd], [], [], remaining)[0]:
+                continue
+        try:  # at most 64 KiB a read: os.read allocates all it is asked for, whatever arrives
+            chunk = os.read(fd, min(size - got, 1 << 16))
+        except OSError:  # a socket the other side reset
+            chunk = b""
+        if not chunk:
+            return b"", "ended"
+        chunks.append(chunk)
+        got += len(chunk)
+    return b"".join(chunks), ""
 
 
 def plain(value: Any, limit: int | None = None) -> str:
