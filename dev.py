@@ -187,7 +187,7 @@ def live() -> None:
     if not os.environ.get("ANTHROPIC_API_KEY"):
         sys.exit("dev.py live needs ANTHROPIC_API_KEY")
     setup("[test]")
-    sh(PY, "-m", "pytest", "-q", "-rs", "tests/live")
+    sh(PY, "-m", "pytest", *QUIET_SUMMING_UP, "tests/live")
 
 
 LINTED = ("harness_lab", "tests", "benchmarks", "deploy", "dev.py", "exercises/conftest.py", "notebooks")
