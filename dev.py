@@ -62,11 +62,23 @@ def setup(extras: str = "") -> None:
         # Without pip for now: ensurepip would take five seconds to install a pip that uv installs
         # again with everything else (``install``); a venv without pip also needs no python3-venv.
         venv.create(VENV, with_pip=False)
-    stamp = VENV / f".installed{extras}"
-    pyproject = ROOT / "pyproject.toml"
-    if not stamp.exists() or stamp.stat().st_mtime < pyproject.stat().st_mtime:
+    if not installed(extras):
         install(f".{extras}")
-        stamp.touch()
+        (VENV / f".installed{extras}").touch()
+
+
+def installed(extras: str) -> bool:
+    """Whether an install since pyproject.toml last changed had at least these extras: after `dev.py
+    test` (``[test,bench]``), `lint` and `quick` (``[test]``) install nothing again."""
+
+    def named(text: str) -> set[str]:
+        return set(text.strip("[]").split(",")) - {""}
+
+    changed = (ROOT / "pyproject.toml").stat().st_mtime
+    return any(
+        named(extras) <= named(stamp.name.removeprefix(".installed")) and stamp.stat().st_mtime >= changed
+        for stamp in VENV.glob(".installed*")
+    )
 
 
 # Installed by JupyterLab's event schemas (jsonschema[format-nongpl]) only to check the "iri" string
@@ -175,24 +187,42 @@ def live() -> None:
     if not os.environ.get("ANTHROPIC_API_KEY"):
         sys.exit("dev.py live needs ANTHROPIC_API_KEY")
     setup("[test]")
-    sh(PY, "-m", "pytest", "-q", "-rs", "tests/live")
+    sh(PY, "-m", "pytest", *QUIET_SUMMING_UP, "tests/live")
 
 
 LINTED = ("harness_lab", "tests", "benchmarks", "deploy", "dev.py", "exercises/conftest.py", "notebooks")
 
 
+# Each check, and what mends what it reports: its own output says what is wrong, not which command of
+# this checkout fixes it. All of them run, so one pass shows every kind of problem.
+MENDS = {
+    "ruff check": "`{bin}/ruff check --fix` mends what it marks [*]; the rest by hand at the lines it names",
+    "ruff format": "`{bin}/ruff format` rewrites the files it names",
+    "mypy": "mend the lines it names (pyproject.toml's [tool.mypy] says how strict each package is)",
+}
+
+
+def failed_check(name: str, code: int) -> int:
+    if code:
+        print(f"{name} failed: {MENDS[name].format(bin=BIN.relative_to(ROOT).as_posix())}", flush=True)
+    return code
+
+
 def ruff() -> int:
-    return sh(PY, "-m", "ruff", "check", *LINTED, check=False) or sh(
-        PY, "-m", "ruff", "format", "--check", *LINTED, check=False
-    )
+    checked = failed_check("ruff check", sh(PY, "-m", "ruff", "check", *LINTED, check=False))
+    formatted = failed_check("ruff format", sh(PY, "-m", "ruff", "format", "--check", *LINTED, check=False))
+    return checked or formatted
 
 
 def lint(install: bool = True) -> int:
     """ruff's lint rules and its formatter, then mypy over harness_lab (its files and strictness are in
-    pyproject.toml; it caches in .mypy_cache, so a second run takes seconds); the first failure's exit code."""
+    pyproject.toml; it caches in .mypy_cache, so a second run takes seconds); each runs, whatever the others
+    found, and says what mends its failure; the exit code is the first failure's."""
     if install:
         setup("[test]")
-    return ruff() or sh(PY, "-m", "mypy", check=False)
+    linted = ruff()
+    typed = failed_check("mypy", sh(PY, "-m", "mypy", check=False))
+    return linted or typed
 
 
 # The strict notebook suite replays the lessons from a copy of the project at a longer, unlike path
@@ -238,8 +268,10 @@ def replay_copy(to: Path = REPLAY) -> Path:
 # the slowest files first measured no faster: their waits then overlap and nothing fills them.)
 WORKERS = str((os.cpu_count() or 1) + 2)
 ORDER = ("-n", WORKERS, "--dist", "loadfile", "--no-loadscope-reorder")
-# Quiet, but every skipped test says why at the end (-rs: one line per reason, the tests that share it counted).
-QUIET_SAYING_SKIPS = ("-q", "-rs")
+# Quiet, but the summary at the end names every failed test and error (-rfE, pytest's default, which
+# any -r replaces) and says why tests were skipped (-rs: one line per reason, the tests that share it
+# counted). With -rs alone, a run of 4,500 tests ended "5 failed" and named none of them.
+QUIET_SUMMING_UP = ("-q", "-rfEs")
 
 
 def suites() -> list[tuple[Path, dict, tuple]]:
@@ -249,7 +281,7 @@ def suites() -> list[tuple[Path, dict, tuple]]:
     keeps a file's tests, and a notebook's cells, in one worker, so a module's shared execution of a
     notebook happens once and nbval's cells run in order on one kernel.
     """
-    pytest = ("-m", "pytest", "--color=no", *QUIET_SAYING_SKIPS, *ORDER)
+    pytest = ("-m", "pytest", "--color=no", *QUIET_SUMMING_UP, *ORDER)
     # Both editions: the English lessons (notebooks/en) run in the same suite as the Japanese ones
     # (pytest collects a folder named twice only once). The exercises' solutions of both editions run
     # under strict nbval inside the unit suite (tests/grading/test_notebooks.py, in a kernel whose
@@ -266,7 +298,7 @@ def quick() -> None:
     """The working loop: lint and types, then every test but the whole-system ones (marker ``system``,
     tests/conftest.py). CI runs them all (``test``); README.md gives the times measured, which depend on load."""
     started = time.monotonic()
-    pytest = ("-m", "pytest", *QUIET_SAYING_SKIPS, *ORDER, "-m", "not system", "tests")
+    pytest = ("-m", "pytest", *QUIET_SUMMING_UP, *ORDER, "-m", "not system", "tests")
     code = lint() or sh(PY, *pytest, check=False, env=OFFLINE)
     minutes, seconds = divmod(round(time.monotonic() - started), 60)
     print(f"dev.py quick: {'failed' if code else 'passed'} in {minutes} min {seconds} s", flush=True)
@@ -277,7 +309,6 @@ def test() -> None:
     started = time.monotonic()
     setup("[test,bench]")  # bench: the benchmarks' smoke test runs every contender once
     if ruff():
-        print("lint failed: `python3 dev.py lint` shows it; `.venv/bin/ruff format` fixes formatting", flush=True)
         sys.exit(1)
     # mypy reads the whole anthropic package on a cold cache (half a minute): it runs beside the tests
     # and its verdict counts like theirs.
@@ -292,7 +323,7 @@ def test() -> None:
         failed += bool(sh(PY, *args, check=False, env=env, cwd=cwd))
     report, _ = mypy.communicate()
     print(report, end="", flush=True)
-    failed += bool(mypy.returncode)
+    failed += bool(failed_check("mypy", mypy.returncode))
     total = len(suites()) + 1
     minutes, seconds = divmod(round(time.monotonic() - started), 60)
     print(

@@ -10,11 +10,22 @@ from pathlib import Path
 
 import pytest
 
+import dev
 import tests.examples  # noqa: F401 (loads the hypothesis profile HARNESS_LAB_EXAMPLES names, before any test module)
 from tests.kernel_forks import server
 
 
 def pytest_configure(config) -> None:
+    # `pytest` run by hand runs offline in the course's defaults, as `dev.py` runs it, whatever the shell
+    # says (a learner's HARNESS_LAB_LANG=en failed the panel tests; a key would make notebooks live),
+    # before any kernel or worker copies the environment. Only tests/live keeps the key.
+    live = bool(config.args) and all(
+        Path(arg.split("::")[0]).resolve().is_relative_to(TESTS / "live") for arg in config.args
+    )
+    for name in dev.NOT_FOR_TESTS:
+        if name != "HARNESS_LAB_WORKBOOK" and not (live and name.startswith("ANTHROPIC_")):
+            os.environ.pop(name, None)
+    os.environ.setdefault("HARNESS_LAB_WORKBOOK", dev.OFFLINE["HARNESS_LAB_WORKBOOK"])
     # Kernels start warm, forked from one process that has imported the SDK (tests/kernel_forks);
     # started once per run, by the process xdist's workers and nbval's subprocesses inherit it from.
     # HARNESS_LAB_TEST_KERNELS=off starts every kernel the ordinary way.

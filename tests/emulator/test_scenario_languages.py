@@ -22,6 +22,11 @@ from harness_lab.emulator import emulated_client, scenario_names
 GOLDEN = Path(__file__).with_name("scenario_transcripts_ja.json")
 JAPANESE = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uff01-\uff9f]")
 MODEL = "claude-sonnet-5"
+# What to do when a transcript is missing or is meant to change (CONTRIBUTING.md, "Adding an emulator scenario").
+RECORD = (
+    "record it with `.venv/bin/python tests/emulator/test_scenario_languages.py --write`, "
+    "then check that `git diff tests/emulator/scenario_transcripts_ja.json` changes only that scenario"
+)
 NAMES = ["read_file", "get_time", "get_weather", "get_forecast", "search", "check_status", "write_file"]
 NAMES += ["delete_file", "http_post"]
 TOOLS = [{"name": n, "description": n, "input_schema": {"type": "object"}} for n in NAMES]
@@ -182,8 +187,12 @@ def test_a_japanese_task_gets_the_japanese_it_always_got(monkeypatch):
     expected = json.loads(GOLDEN.read_text(encoding="utf-8"))
     now = japanese_transcripts()
     assert set(now) >= set(expected), "a scenario the transcripts recorded is gone"
+    unrecorded = sorted(set(now) - set(expected))
+    assert not unrecorded, f"no Japanese recorded for {unrecorded}: {RECORD}"
     for case in expected:
-        assert now[case] == expected[case], f"the Japanese of {case} changed"
+        assert now[case] == expected[case], (
+            f"the Japanese of {case} changed; if it is meant to, {RECORD} and rebuild the Japanese notebooks"
+        )
 
 
 if __name__ == "__main__" and sys.argv[1:] == ["--write"]:

@@ -44,12 +44,11 @@ HUNG_RUN = textwrap.dedent(
 
 
 def test_a_hung_tool_does_not_hold_up_the_interpreters_exit():
-    # ThreadPoolExecutor would join its workers at exit: the command (or a kernel) would wait forever.
-    started = time.monotonic()
+    # ThreadPoolExecutor would join its workers at exit: the command (or a kernel) would wait forever,
+    # and run's timeout would fail the test.
     done = subprocess.run([sys.executable, "-c", HUNG_RUN], capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout == "あきらめました True\n"
-    assert time.monotonic() - started < 30
 
 
 @pytest.mark.skipif(

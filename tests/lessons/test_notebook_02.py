@@ -102,8 +102,8 @@ def test_blank_predictions_keep_the_four_counts_back(shipped):
     assert [block.splitlines()[1] for block in counted] == [t("lesson.predict.all_blank", whats=whats)] * 4
 
 
-def test_the_four_contenders_count_as_the_lesson_says(tmp_path):
-    nb = run_notebook(NAME, tmp_path, guess=0)
+def test_the_four_contenders_count_as_the_lesson_says(learners):
+    nb, _ = learners  # the contenders are the lesson's own loops: the learner's pieces do not enter them
     counted = blocks(cell_after(nb, "lessons.compare("))
     expected = {
         "1. 先頭": (4, 3),
@@ -135,9 +135,16 @@ def test_the_package_stop_leaves_a_history_that_resumes(shipped):
     assert "Stopped (max_turns) / 終わったターン 5 / リクエスト 6 回" in resumed
 
 
-def test_wrong_next_step_gets_its_hint_and_the_learners_run_tools_from_notebook_01_is_used(tmp_path):
-    (tmp_path / "my_harness.py").write_text(OWN_RUN_TOOLS, encoding="utf-8")
-    nb = run_notebook(NAME, tmp_path, fill={"next_step": WRONG_NEXT_STEP})
+@pytest.fixture(scope="module")
+def learners(tmp_path_factory):
+    """A learner's run: notebook 01's run_tools kept, a wrong next_step typed in, every prediction 0."""
+    workdir = tmp_path_factory.mktemp("learners")
+    (workdir / "my_harness.py").write_text(OWN_RUN_TOOLS, encoding="utf-8")
+    return run_notebook(NAME, workdir, fill={"next_step": WRONG_NEXT_STEP}, guess=0), workdir
+
+
+def test_wrong_next_step_gets_its_hint_and_the_learners_run_tools_from_notebook_01_is_used(learners):
+    nb, tmp_path = learners
     verdict = check_output(nb, "next_step")
     assert "×" in verdict and hint("lesson.l3.next_step.tool_use") in verdict
     assert t("lesson.check.go_on_with_reference", name="next_step", show='lessons.show("next_step")') in verdict

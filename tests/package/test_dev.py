@@ -6,6 +6,7 @@ import importlib.util
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -34,15 +35,29 @@ def test_plain_ruff_format_leaves_the_docs_alone():
     assert checked.returncode == 0, checked.stdout + checked.stderr
 
 
-def test_every_test_run_says_why_a_test_was_skipped(monkeypatch):
-    # the README promises it: without bubblewrap the sandbox tests are skipped, saying why
-    assert all("-rs" in args for _, _, args in dev.suites())
+def test_every_test_run_ends_naming_each_failure_and_why_tests_were_skipped(monkeypatch, tmp_path):
+    # the README promises it: without bubblewrap the sandbox tests are skipped, saying why; and a
+    # long run that fails must name the failed tests at its end, not only count them
+    (tmp_path / "test_sample.py").write_text(
+        "import pytest\n\ndef test_broken():\n    assert False\n\n"
+        "@pytest.mark.skip(reason='no sandbox here')\ndef test_sandboxed():\n    pass\n",
+        encoding="utf-8",
+    )
     ran = []
     monkeypatch.setattr(dev, "lint", lambda: 0)
     monkeypatch.setattr(dev, "sh", lambda *args, **kwargs: ran.append(args) or 0)
     with pytest.raises(SystemExit):
         dev.quick()
-    assert [args for args in ran if "pytest" in args] and all("-rs" in args for args in ran if "pytest" in args)
+    runs = [args for args in ran if "pytest" in args] + [args for _, _, args in dev.suites()]
+    for summary in {tuple(a for a in args if str(a).startswith("-r")) for args in runs}:
+        done = subprocess.run(
+            [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *summary, "test_sample.py"],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+        )
+        end = done.stdout.split("short test summary info")[-1]
+        assert "FAILED test_sample.py::test_broken" in end and "no sandbox here" in end, summary
 
 
 def _dev(*args):
@@ -55,3 +70,55 @@ def test_an_unknown_command_is_a_usage_error_and_help_says_what_each_does():
     for flag in ("-h", "--help"):
         done = _dev(flag)
         assert done.returncode == 0 and "python3 dev.py quick" in done.stdout
+
+
+def test_an_install_with_more_extras_serves_a_command_that_needs_fewer(monkeypatch, tmp_path):
+    # `dev.py lint` right after `dev.py test` (CI's [test,bench]) installed everything again.
+    monkeypatch.setattr(dev, "VENV", tmp_path)
+    monkeypatch.setattr(dev, "PY", Path(sys.executable))
+    started: list = []
+    monkeypatch.setattr(dev.subprocess, "call", lambda command, **_: started.append(command) or 0)
+    stamp = tmp_path / ".installed[test,bench]"
+    stamp.touch()
+    dev.setup("[test]")
+    dev.setup()
+    assert started == []
+    dev.setup("[test,live]")  # an extra no install had
+    assert started and any(".[test,live]" in map(str, command) for command in started)
+    started.clear()
+    os.utime(stamp, (0, 0))  # pyproject.toml changed since [test,bench] went in
+    (tmp_path / ".installed[test,live]").unlink()
+    dev.setup("[test]")
+    assert any(".[test]" in map(str, command) for command in started)
+
+
+@pytest.mark.skipif(importlib.util.find_spec("ruff") is None, reason="ruff is installed with the test tools")
+def test_a_failed_lint_runs_every_check_and_says_what_mends_each(monkeypatch, tmp_path, capfd):
+    # ruff's own output names the problem but not this checkout's command that fixes it, and the
+    # format check never ran while the lint rules failed: one problem surfaced per run.
+    unformatted = tmp_path / "careless.py"
+    unformatted.write_text('import os\nx = {  "a":1}\n', encoding="utf-8")
+    monkeypatch.setattr(dev, "LINTED", (str(unformatted),))
+    monkeypatch.setattr(dev, "PY", Path(sys.executable))
+    assert dev.ruff() == 1
+    said = capfd.readouterr().out
+    assert "F401" in said and "1 file would be reformatted" in said
+    assert "ruff check failed: `.venv/bin/ruff check --fix`" in said
+    assert "ruff format failed: `.venv/bin/ruff format`" in said
+
+
+def test_pytest_run_by_hand_keeps_to_the_course_defaults_whatever_the_shell_chose():
+    # CONTRIBUTING runs single files with plain pytest: a contributor who follows the course in English
+    # (HARNESS_LAB_LANG=en, as the README offers) saw the panel tests fail on English labels.
+    learner = {**os.environ, "HARNESS_LAB_LANG": "en", "HARNESS_LAB_MODEL": "claude-haiku-4-5"}
+    learner["HARNESS_LAB_TEST_KERNELS"] = "off"  # these tests start no kernel: no forker to start either
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist"]
+        + ["tests/harness/test_builtin_tools.py::test_clear_errors_for_missing_directory_binary_and_nul"],
+        cwd=dev.ROOT,
+        env=learner,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stdout[-3000:]
