@@ -83,7 +83,7 @@ def find_bwrap() -> str | None:
 
 def host_command(launch: Launch, slot: int, home: str) -> tuple[list[str], dict[str, str]]:
     """(argv, environment) that start one host; ``home`` is its HOME and TMPDIR when unsandboxed."""
-    python = [sys.executable, "-I", "-X", "utf8", "-m", "harness_lab.grading.host"]
+    python = [_python(), "-I", "-X", "utf8", "-m", "harness_lab.grading.host"]
     uid = launch.uid_of(slot)
     env = dict(ENVIRONMENT)
     env.update({name: os.environ[name] for name in PASSED_ON if name in os.environ})
@@ -95,6 +95,14 @@ def host_command(launch: Launch, slot: int, home: str) -> tuple[list[str], dict[
     args += ["--clearenv"] + [item for name, value in sorted(env.items()) for item in ("--setenv", name, value)]
     args += ["--chdir", "/", "--", *python, "--sandboxed"] + ([] if uid is None else ["--uid", str(uid)])
     return args, env
+
+
+def _python() -> str:
+    """The interpreter by a path the sandbox has: its folder resolved, as ``_filesystem`` binds it (a
+    ``.venv`` that is a link is bound at its target), its own name kept, since a venv's ``python`` is a
+    link whose target would leave the venv."""
+    folder, name = os.path.split(sys.executable)
+    return os.path.join(os.path.realpath(folder), name)
 
 
 def _namespaces(uid: int | None) -> list[str]:

@@ -341,3 +341,26 @@ def test_a_huge_answer_is_the_notebooks_own_verdict_kept_for_the_next_run(public
     assert got["ann", "level1"]["score"] == "3"
     again = grade_class(subs, report, "60")
     assert t("grade.class.done", total=2, seconds="@", graded=0, reused=2).split("@")[1] in again.stdout, again.stdout
+
+
+@needs_sandbox
+def test_a_venv_reached_through_a_link_grades_a_class_in_the_sandbox(tmp_path):
+    """A ``.venv`` that is a link to the real one (a worktree sharing its venv) grades as the real one
+    does: the sandbox binds the link's target, so the host must be started by that path."""
+    import nbformat
+
+    link = tmp_path / "linked-venv"
+    link.symlink_to(Path(sys.prefix).resolve(), target_is_directory=True)
+    subs, report = tmp_path / "subs", tmp_path / "report"
+    (subs / "ann").mkdir(parents=True)
+    nbformat.write(solution("level1"), subs / "ann" / FILES["level1"])
+    python = link / "bin" / Path(sys.executable).name
+    done = subprocess.run(
+        [str(python), "-m", "harness_lab.cli", "grade-class", str(subs), "--out", str(report)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert t("grade.all_passed", total=3) in (report / "feedback" / "ann.txt").read_text(encoding="utf-8")
