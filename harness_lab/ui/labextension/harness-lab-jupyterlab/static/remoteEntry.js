@@ -120,8 +120,12 @@
       }
     };
     let pending = false;
+    // The renderer writes the message as its node's only text: look at added text, never at a whole
+    // node's text (a notebook of panels changes often and holds a lot of it).
+    const saysNotFound = (record) =>
+      Array.prototype.some.call(record.addedNodes, (node) => node.nodeType === Node.TEXT_NODE && node.data === NOT_FOUND);
     const observer = new MutationObserver((records) => {
-      if (pending || !records.some((r) => r.target.textContent === NOT_FOUND)) return;
+      if (pending || !records.some(saysNotFound)) return;
       pending = true; // one pass for a burst of changes
       Promise.resolve().then(() => {
         pending = false;
