@@ -91,15 +91,61 @@
     });
   }
 
+  // 3. A saved widget is drawn once its model is restored, even when that came a moment late. The
+  // widget renderer (jupyterlab_widgets 3.0) asks the widget manager for an output's model and, if
+  // it is missing, polls for two seconds; when that runs out it writes "model not found" if the
+  // manager's restore of the saved state has finished, or waits for the end of the restore to draw
+  // again. On a reopen the restore (a new kernel's start, then the saved models) can finish after
+  // the poll's last look but before its end: the renderer then sees "restored", missed the restored
+  // signal, and writes "model not found" for a model the manager now holds. Drawing such an output
+  // again finds it. It is drawn again once: a model really missing from the file stays missing.
+  const NOT_FOUND = "Error displaying widget: model not found";
+  const WIDGET_VIEW = "application/vnd.jupyter.widget-view+json";
+  function redrawLateWidgets(panel) {
+    const tried = new WeakSet(); // renderers drawn again already
+    const redraw = () => {
+      for (const cell of panel.content.widgets) {
+        const area = cell.outputArea;
+        if (!area || !area.model) continue; // a markdown or raw cell
+        area.widgets.forEach((child, index) => {
+          const output = area.model.get(index);
+          if (!output || !output.data || !output.data[WIDGET_VIEW] || !child.widgets) return;
+          for (const renderer of child.widgets) {
+            if (tried.has(renderer) || renderer.node.textContent !== NOT_FOUND) continue;
+            tried.add(renderer);
+            renderer.removeClass("jupyter-widgets"); // the error's style; a drawn widget sets its own
+            renderer.renderModel(output); // the output is read, not changed: the notebook stays clean
+          }
+        });
+      }
+    };
+    let pending = false;
+    // The renderer writes the message as its node's only text: look at added text, never at a whole
+    // node's text (a notebook of panels changes often and holds a lot of it).
+    const saysNotFound = (record) =>
+      Array.prototype.some.call(record.addedNodes, (node) => node.nodeType === Node.TEXT_NODE && node.data === NOT_FOUND);
+    const observer = new MutationObserver((records) => {
+      if (pending || !records.some(saysNotFound)) return;
+      pending = true; // one pass for a burst of changes
+      Promise.resolve().then(() => {
+        pending = false;
+        redraw();
+      });
+    });
+    observer.observe(panel.content.node, { childList: true, subtree: true });
+    panel.disposed.connect(() => observer.disconnect());
+  }
+
   const plugin = {
     id: "harness-lab-jupyterlab:panels",
-    description: "Keeps a reopened course notebook unchanged, saves what is typed during a save, greys panels no kernel is behind.",
+    description: "Keeps a reopened course notebook unchanged, saves what is typed during a save, greys panels no kernel is behind, draws saved widgets restored late.",
     autoStart: true,
     activate(app) {
       app.docRegistry.addWidgetExtension("Notebook", {
         createNew(panel, context) {
           keepCleanOnReopen(context);
           markOrphanedPanels(panel, context);
+          redrawLateWidgets(panel);
         },
       });
     },
