@@ -333,6 +333,8 @@ class Emulator:
         message["usage"]["server_tool_use"]["web_search_requests"] = searches
         if request.get("inference_geo"):  # where it ran, as the request asked
             message["usage"]["inference_geo"] = request["inference_geo"]
+        elif not row.inference_geo:  # a model without the parameter says so (live Haiku 4.5 replies)
+            message["usage"]["inference_geo"] = "not_available"
         if request.get("speed"):  # how fast it ran: Opus 4.6 quietly runs a "fast" request at standard speed
             message["usage"]["speed"] = row.ran_at(request["speed"])
         if request.get("context_management") is not None:

@@ -224,8 +224,11 @@ def test_each_model_runs_fast_quietly_runs_standard_or_refuses_speed_fast(model)
 def test_each_model_takes_inference_geo_from_claude_4_6_on(model):
     if MODELS[model].inference_geo:
         assert ask(model, inference_geo="us").usage.inference_geo == "us", model
+        assert ask(model).usage.inference_geo == "global", model
     else:
         assert refused(model, inference_geo="us") == f"'{model}' does not support the `inference_geo` parameter."
+        # Live replies of claude-haiku-4-5-20251001 (docs/api_facts.md, DR) say the parameter does not apply.
+        assert ask(model).usage.inference_geo == "not_available", model
 
 
 def test_inference_geo_is_us_or_global_only():
