@@ -335,6 +335,8 @@ class Emulator:
             message["usage"]["inference_geo"] = request["inference_geo"]
         elif not row.inference_geo:  # a model without the parameter says so (live Haiku 4.5 replies)
             message["usage"]["inference_geo"] = "not_available"
+        if row.family == "claude-haiku-4-5" and not thinking:  # live, without thinking: no breakdown at all
+            del message["usage"]["output_tokens_details"]
         if request.get("speed"):  # how fast it ran: Opus 4.6 quietly runs a "fast" request at standard speed
             message["usage"]["speed"] = row.ran_at(request["speed"])
         if request.get("context_management") is not None:
