@@ -31,12 +31,17 @@ __all__ = [
 ]
 
 
+# What ``usage.inference_geo`` says on a model older than the parameter (Haiku 4.5, Opus 4.5).
+_NOT_AVAILABLE = "not_available"
+
+
 @dataclass(frozen=True)
 class Usage:
     """Token counts in the API's own words; ``total`` is what the token budget counts.
 
     ``speed`` and ``inference_geo`` are what the API reports next to the counts (``"fast"`` and
-    ``"us"`` bill at a premium); a sum of usages that ran differently says ``"mixed"``.
+    ``"us"`` bill at a premium; ``"not_available"``, a model without the parameter, bills as
+    global); a sum of usages that ran differently says ``"mixed"``.
     """
 
     input_tokens: int = 0
@@ -81,7 +86,7 @@ class Usage:
             speed, geo = other.speed, other.inference_geo
         else:
             speed = self.speed if self.speed == other.speed else "mixed"
-            geo = self.inference_geo if self.inference_geo == other.inference_geo else "mixed"
+            geo = _joined_geo(self.inference_geo, other.inference_geo)
         return Usage(
             self.input_tokens + other.input_tokens,
             self.output_tokens + other.output_tokens,
@@ -90,6 +95,14 @@ class Usage:
             speed,
             geo,
         )
+
+
+def _joined_geo(mine: str, theirs: str) -> str:
+    """The label of a sum: a model without the ``inference_geo`` parameter reports ``"not_available"``
+    and is billed as global, so it takes on the other part's label instead of making the sum mixed."""
+    if mine == _NOT_AVAILABLE or theirs == _NOT_AVAILABLE:
+        return theirs if mine == _NOT_AVAILABLE else mine
+    return mine if mine == theirs else "mixed"
 
 
 # A call's tier under a policy (lesson 6's exercise), in rising strictness: where rules overlap,

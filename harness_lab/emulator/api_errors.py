@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
+from typing import get_args
 
-__all__ = ["ApiError", "STATUS_TYPES", "bad", "error_answer", "error_body", "response_headers"]
+__all__ = ["ApiError", "STATUS_TYPES", "bad", "error_answer", "error_body", "response_headers", "unknown_betas"]
 
 STATUS_TYPES = {
     400: "invalid_request_error",
@@ -54,3 +56,36 @@ def response_headers(request_id: str, content_type: str = "application/json") ->
 def error_answer(error: ApiError, request_id: str) -> tuple[int, dict, dict]:
     """A rejection as ``respond`` answers it: ``(status, headers, body)``."""
     return error.status, response_headers(request_id), error_body(error, request_id)
+
+
+@cache
+def _beta_names() -> frozenset | None:
+    """The beta names the installed SDK lists (``AnthropicBetaParam``: "Beta names you can send in the
+    ``anthropic-beta`` header"), read from its type so a newer SDK brings its new betas along; None
+    (every name taken) for an SDK without the list."""
+    try:
+        from anthropic.types.anthropic_beta_param import AnthropicBetaParam
+    except ImportError:
+        return None
+    names = frozenset(name for part in get_args(AnthropicBetaParam) for name in get_args(part) if isinstance(name, str))
+    return names or None
+
+
+def unknown_betas(sent: list[str]) -> ApiError | None:
+    """The API's 400 for ``anthropic-beta`` values it does not know, named in the order sent.
+
+    The Beta headers page (https://platform.claude.com/docs/en/api/beta-headers, "Error handling"): an
+    invalid or unavailable beta header gets an error response. The text is the live one as public
+    reports quote it (anthropics/claude-code #46105, request id ``req_011CZudNPFEcZGR8Ace3tPTm``;
+    several values: QuantumNous/new-api #2975). A beta the live API still takes but the SDK's list
+    lacks would be refused here: none of the course's is.
+    """
+    known = _beta_names()
+    unknown = [name for name in dict.fromkeys(sent) if known is not None and name not in known]
+    if not unknown:
+        return None
+    names = ", ".join(f"`{name}`" for name in unknown)
+    return bad(
+        f"Unexpected value(s) {names} for the `anthropic-beta` header. "
+        "Please consult our documentation at docs.claude.com or try again without the header."
+    )

@@ -28,7 +28,7 @@ from dataclasses import replace
 from typing import Any
 
 from . import wire
-from .api_errors import error_answer, error_body, response_headers
+from .api_errors import error_answer, error_body, response_headers, unknown_betas
 from .cache_diagnostics import Fingerprints
 from .caching import PromptCache, too_many_breakpoints, ttl_error, usage, wants_cache
 from .context_management import Managed, compacted_view, compaction_usage, counted, manage
@@ -53,7 +53,7 @@ from .validate import ApiError, check_prompt_length, validate
 __all__ = [
     "Emulator",
     "FAULTS",
-    "betas_of",
+    "beta_values",
     "body_bytes",
     "error_body",
     "respond",
@@ -73,12 +73,12 @@ class ScriptFailed(Exception):
 MAX_EXCEPTION_TEXT = 500
 
 
-def betas_of(headers: Any) -> frozenset:
-    """The ``anthropic-beta`` header's values (comma-separated, possibly repeated)."""
+def beta_values(headers: Any) -> list[str]:
+    """The ``anthropic-beta`` header's values in the order sent (comma-separated, possibly repeated)."""
     if not headers:
-        return frozenset()
+        return []
     values = headers.get_list("anthropic-beta") if hasattr(headers, "get_list") else [headers.get("anthropic-beta")]
-    return frozenset(v.strip() for value in values if value for v in value.split(",") if v.strip())
+    return [v.strip() for value in values if value for v in value.split(",") if v.strip()]
 
 
 class Emulator:
@@ -133,11 +133,17 @@ class Emulator:
     def respond(self, request: dict, path: str = "/v1/messages", headers: Any = None) -> tuple[int, dict, Any]:
         """Answer one request body: ``(status, headers, body)``; body is a dict, or SSE text.
 
-        ``headers`` are the HTTP request's (only ``anthropic-beta`` is read: beta parameters need it).
+        ``headers`` are the HTTP request's (only ``anthropic-beta`` is read: beta parameters need their
+        name there, and a name the API does not know is a 400 before the body is read).
         """
         self.requests.append(request)
         try:
-            return self._respond(request, path, betas_of(headers))
+            sent = beta_values(headers)
+            unknown = unknown_betas(sent)
+            if unknown and self.replay is None:
+                request_id = make_id("req_011C", digest_of(request), "request", 21)
+                return error_answer(unknown, request_id)
+            return self._respond(request, path, frozenset(sent))
         except Exception as exc:
             return self._failed(request, exc)
 
@@ -327,6 +333,10 @@ class Emulator:
         message["usage"]["server_tool_use"]["web_search_requests"] = searches
         if request.get("inference_geo"):  # where it ran, as the request asked
             message["usage"]["inference_geo"] = request["inference_geo"]
+        elif not row.inference_geo:  # a model without the parameter says so (live Haiku 4.5 replies)
+            message["usage"]["inference_geo"] = "not_available"
+        if row.family == "claude-haiku-4-5" and not thinking:  # live, without thinking: no breakdown at all
+            del message["usage"]["output_tokens_details"]
         if request.get("speed"):  # how fast it ran: Opus 4.6 quietly runs a "fast" request at standard speed
             message["usage"]["speed"] = row.ran_at(request["speed"])
         if request.get("context_management") is not None:

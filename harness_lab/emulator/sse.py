@@ -2,9 +2,9 @@
 
 The event order is the real one: ``message_start`` (empty content, ``stop_reason: null``), a ``ping``,
 then per block ``content_block_start`` / ``content_block_delta`` (``text_delta``,
-``input_json_delta``, or ``thinking_delta`` then one ``signature_delta`` for a thinking block) /
-``content_block_stop``, then ``message_delta`` (stop fields and cumulative
-usage) and ``message_stop``. Every event carries an ``event:`` line: the Python SDK drops events
+``input_json_delta`` for a tool's or a server tool's call, or ``thinking_delta`` then one
+``signature_delta`` for a thinking block) / ``content_block_stop``, then ``message_delta`` (stop
+fields and cumulative usage) and ``message_stop``. Every event carries an ``event:`` line: the Python SDK drops events
 without one. The SDK's accumulator rebuilds exactly the non-streamed Message from these events.
 """
 
@@ -63,7 +63,9 @@ def encode_stream(message: dict) -> str:
                 out.append(
                     _event("content_block_delta", {"type": "content_block_delta", "index": index, "delta": delta})
                 )
-        elif kind == "tool_use":
+        elif kind in ("tool_use", "server_tool_use"):
+            # A server tool's call streams its input too (the streaming page's web search example; the
+            # SDK's accumulator reads input_json_delta for both kinds); its result arrives whole.
             out.append(
                 _event(
                     "content_block_start",

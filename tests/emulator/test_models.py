@@ -224,8 +224,11 @@ def test_each_model_runs_fast_quietly_runs_standard_or_refuses_speed_fast(model)
 def test_each_model_takes_inference_geo_from_claude_4_6_on(model):
     if MODELS[model].inference_geo:
         assert ask(model, inference_geo="us").usage.inference_geo == "us", model
+        assert ask(model).usage.inference_geo == "global", model
     else:
         assert refused(model, inference_geo="us") == f"'{model}' does not support the `inference_geo` parameter."
+        # Live replies of claude-haiku-4-5-20251001 (docs/api_facts.md, DR) say the parameter does not apply.
+        assert ask(model).usage.inference_geo == "not_available", model
 
 
 def test_inference_geo_is_us_or_global_only():
@@ -321,9 +324,14 @@ def test_each_model_counts_with_its_own_tokenizer(model):
 
 
 def test_haiku_does_not_think_unless_asked_and_then_summarizes():
-    assert [b.type for b in ask("claude-haiku-4-5").content] == ["text"]
-    content = ask("claude-haiku-4-5", thinking=THINKING["enabled"]).content
-    assert content[0].type == "thinking" and content[0].thinking  # summarized by default on 4.5
+    plain = ask("claude-haiku-4-5")
+    assert [b.type for b in plain.content] == ["text"]
+    # Live Haiku 4.5 replies without thinking carry no output_tokens_details (docs/api_facts.md), where
+    # Sonnet 5's say 0: code reading thinking_tokens there fails offline as it does live.
+    assert plain.usage.output_tokens_details is None
+    assert ask("claude-sonnet-5", thinking=THINKING["disabled"]).usage.output_tokens_details.thinking_tokens == 0
+    thought = ask("claude-haiku-4-5", thinking=THINKING["enabled"])
+    assert thought.content[0].type == "thinking" and thought.content[0].thinking  # summarized by default on 4.5
 
 
 def test_manual_thinking_with_forced_tool_choice_is_refused_where_both_are_allowed():

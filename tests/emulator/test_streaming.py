@@ -1,6 +1,7 @@
 """Streaming over SSE, sync and async: the final message equals the non-streamed reply."""
 
 import asyncio
+import json
 
 import anthropic
 
@@ -127,3 +128,19 @@ def test_the_thinking_tokens_arrive_with_the_final_usage_not_before():
     assert start.message.usage.output_tokens_details.thinking_tokens == 0
     assert whole.usage.output_tokens_details.thinking_tokens > 0
     assert final.usage == whole.usage
+
+
+def test_a_server_tools_call_streams_its_input_as_a_tool_call_does():
+    """The streaming page's web search example: ``server_tool_use`` starts with an empty input that
+    ``input_json_delta`` events fill, as the SDK's accumulator expects; its result arrives whole."""
+    client = emulated_client("pause_turn", max_retries=0)
+    request = {**REQUEST, "tools": [*TOOLS, {"type": "web_search_20250305", "name": "web_search"}]}
+    created = client.messages.create(**request)
+    events = list(client.messages.create(**request, stream=True))
+    index = next(i for i, b in enumerate(created.content) if b.type == "server_tool_use")
+    start = next(e for e in events if e.type == "content_block_start" and e.index == index)
+    pieces = [e.delta.partial_json for e in events if e.type == "content_block_delta" and e.index == index]
+    assert start.content_block.input == {} and pieces
+    assert json.loads("".join(pieces)) == created.content[index].input != {}
+    with client.messages.stream(**request) as stream:
+        assert stream.get_final_message().to_dict() == created.to_dict()

@@ -100,6 +100,14 @@ def test_usage_reads_the_speed_and_geography_the_api_reports():
     assert (read.total, read.speed, read.inference_geo) == (7, "fast", "us")
     plain = Usage.of({"input_tokens": 3, "output_tokens": 4, "speed": None})
     assert (plain.speed, plain.inference_geo) == ("standard", "global")
+    # A model without the parameter (Haiku 4.5) says "not_available" and bills as global: a run
+    # that also used a newer model is not "mixed" (which would pay the US premium) for it.
+    older = Usage.of({"input_tokens": 3, "output_tokens": 4, "inference_geo": "not_available"})
+    assert (older + plain).inference_geo == (plain + older).inference_geo == "global"
+    us = Usage.of({"input_tokens": 3, "output_tokens": 4, "inference_geo": "us"})
+    assert (older + us).inference_geo == "us" and (older + older).inference_geo == "not_available"
+    million = Usage(1_000_000, 0, inference_geo="not_available")
+    assert cost_usd(million + Usage(1_000_000, 0), "claude-opus-4-6") == pytest.approx(10.0)
 
 
 def test_preflight_refuses_a_request_that_would_cross_the_line():
