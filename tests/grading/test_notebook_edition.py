@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import re
+import subprocess
+import sys
 
 from class_submissions import (
     Handed,
@@ -45,3 +48,23 @@ def test_a_notebook_without_its_edition_in_metadata_is_told_in_its_setup_cells_l
     with open(report / "grades.csv", encoding="utf-8-sig", newline="") as f:
         editions = {r["learner"]: r["edition"] for r in csv.DictReader(f) if r["notebook"]}
     assert editions == {"carol": "en", "daiki": "ja"}
+
+
+def test_a_huge_setup_cell_costs_the_grading_command_no_parse(tmp_path):
+    # The edition is read in grade-class's own process, outside any limit, four times per notebook:
+    # a setup cell of 7 MB of "x=1" lines made ast.parse take 4.3 GB there (and 24 s each time).
+    # It is read from a few small cells only; this one names no language the grader can trust.
+    cell = {
+        "cell_type": "code",
+        "metadata": {"tags": ["setup"]},
+        "source": "hl.use_language(LANG)\n" + "x=1\n" * (7 << 18),
+    }
+    path = tmp_path / "level1_tiered_policy.ipynb"
+    path.write_text(json.dumps({"cells": [cell], "metadata": {}}), encoding="utf-8")
+    code = (
+        "import resource, sys; resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30)); "
+        "from harness_lab.grading.edition import edition_or; "
+        f"print(edition_or(open({str(path)!r}, 'rb').read(), ''))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert (done.returncode, done.stdout.strip()) == (0, "ja"), done.stderr[-500:]
