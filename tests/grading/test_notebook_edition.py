@@ -14,6 +14,7 @@ import re
 import subprocess
 import sys
 
+import nbformat
 from class_submissions import (
     Handed,
     answer_cells,
@@ -68,3 +69,22 @@ def test_a_huge_setup_cell_costs_the_grading_command_no_parse(tmp_path):
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert (done.returncode, done.stdout.strip()) == (0, "ja"), done.stderr[-500:]
+
+
+@needs_sandbox
+def test_a_cell_nested_past_the_parsers_limit_stops_no_class(tmp_path):
+    # A cell grading never runs (untagged) read for its use_language call: Python 3.11's parser says
+    # "too complex" with a MemoryError, at 4 KB of brackets and signs, and that ended grade-class with
+    # a traceback before any classmate was graded. It names no edition; its notebook is Japanese.
+    subs, report = tmp_path / "subs", tmp_path / "report"
+    nested = solution("level1")
+    del nested.metadata["harness_lab"]["lang"]
+    for cell in nested.cells:  # the setup cell's call deleted: the cell below is the one read
+        cell.source = cell.source.replace('hl.use_language("ja")', "")
+    nested.cells.append(nbformat.v4.new_code_cell('hl.use_language("en")\nx = ' + "(" * 199 + "-" * 3700 + "1"))
+    Handed("level1", nested).write(subs, "mal")
+    _lost_its_edition(english_solution("level1")).write(subs, "carol")
+    assert cli_main(["grade-class", str(subs), "--out", str(report), "--lang", "ja"], out=io.StringIO()) == 0
+    with open(report / "grades.csv", encoding="utf-8-sig", newline="") as f:
+        rows = {r["learner"]: (r["score"], r["edition"]) for r in csv.DictReader(f) if r["notebook"]}
+    assert rows == {"carol": ("2", "en"), "mal": ("3", "ja")}, rows
