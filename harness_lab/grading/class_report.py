@@ -287,9 +287,17 @@ def chart(titles: list[str], passed: list[int], total: int) -> str:
 
 
 def _hints(rows: list[Row]) -> list[str]:
-    """The most common hints, each with the shortest answer that got it (ties: by learner, notebook)."""
+    """The most common hints, each with the shortest answer that got it (ties: by learner, notebook), of
+    those told in the page's language first: a hint's wording is its learner's edition's, and one
+    learner's edition (English, say, whose answer is the shortest) must not word a hint that the rest of
+    a Japanese class got in Japanese."""
     seen: Counter = Counter()
     sample: dict[tuple, tuple[Row, str]] = {}
+    page = lang()
+
+    def order(row: Row) -> tuple:
+        return row.edition != page, len(row.answer), row.learner, row.notebook
+
     for row in rows:
         if row.grade.status != "ok":
             continue
@@ -297,11 +305,7 @@ def _hints(rows: list[Row]) -> list[str]:
             hint = (row.grade.exercise, check.number, check.key)
             seen[hint] += 1
             best = sample.get(hint)
-            if best is None or (len(row.answer), row.learner, row.notebook) < (
-                len(best[0].answer),
-                best[0].learner,
-                best[0].notebook,
-            ):
+            if best is None or order(row) < order(best[0]):
                 sample[hint] = (row, check.hint)
     top = sorted(seen, key=lambda h: (-seen[h], h))[:TOP_HINTS]
     body = []

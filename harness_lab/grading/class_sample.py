@@ -72,8 +72,8 @@ def _statements(lines: list[str]) -> list[tuple[ast.stmt, int, int]]:
             break
         except SyntaxError as error:
             count = min(count - 1, (error.lineno or count) - 1)
-        except (ValueError, RecursionError):  # a NUL byte; nesting past the parser's limit
-            return []
+        except (ValueError, RecursionError, MemoryError):  # a NUL byte; nesting past the parser's limit
+            return []  # (Python 3.11 says "too complex" with a MemoryError, at 4 KB)
     else:
         return []
     found = []

@@ -31,9 +31,10 @@ from ..checks import seconds
 from ..terminal import visible
 from ..text import explicit_language, lang, speaking, t
 from .classroom import MAX_NOTEBOOK_BYTES
+from .edition import edition_or
 from .host import prepare_judge
 from .isolation import Launch
-from .notebook import NOTEBOOK_TIMEOUT, NotebookGrade, edition, grade_call, grade_notebook, hosted_grade
+from .notebook import NOTEBOOK_TIMEOUT, NotebookGrade, grade_call, grade_notebook, hosted_grade
 from .redact import Redactor, own_text
 from .runner import Host, HostFailed, SandboxUnavailable
 from .sandbox import JobResult, describe_error
@@ -67,8 +68,9 @@ def grade_files(paths: list[str], *, timeout: float | None = None, out: TextIO |
     if len(refused) == len(paths):
         print("\n".join(refused.values()), file=sys.stderr)
         return 2
-    # the reader's language (--lang, HARNESS_LAB_LANG) if they chose one, else each notebook's edition's
-    languages = [explicit_language() or edition(path) for path in paths]
+    # the reader's language (--lang, HARNESS_LAB_LANG) if they chose one, else each notebook's edition's;
+    # a file refused is never read again (a FIFO was waited on for ever, a link to /dev/zero read)
+    languages = [explicit_language() or ("" if path in refused else _edition(path)) for path in paths]
     spoken = {language for path, language in zip(paths, languages) if path not in refused}
     common = spoken.pop() if len(spoken) == 1 else lang()  # for what is said of them all
     host = start_host()
@@ -159,6 +161,15 @@ def read_notebook(path: str) -> bytes:
     if max(info.st_size, len(data)) > MAX_NOTEBOOK_BYTES:
         raise _TooLarge(path)
     return data
+
+
+def _edition(path: str) -> str:
+    """The language of the notebook file's edition, read as it is graded; "ja" for one that cannot be read
+    (changed since it was checked: its grade says so)."""
+    try:
+        return edition_or(read_notebook(path), "ja")
+    except OSError:
+        return "ja"
 
 
 def start_host() -> Host | None:

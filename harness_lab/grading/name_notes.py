@@ -50,10 +50,11 @@ def name_notes(texts: Iterable[str], run: Iterable[str], not_run: Iterable[str])
 
 
 def _parsed(source: str) -> ast.Module:
-    """A cell's syntax tree; an empty one for a cell that does not parse (a magic, a syntax error)."""
+    """A cell's syntax tree; an empty one for a cell that does not parse (a magic, a syntax error, nesting
+    past the parser's limit: MemoryError, "too complex", on Python 3.11, which made the grade a memory error)."""
     try:
         return ast.parse(source)
-    except (SyntaxError, ValueError, RecursionError):
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
         return ast.Module(body=[], type_ignores=[])
 
 

@@ -33,7 +33,6 @@ from pathlib import Path
 from typing import Any
 
 from ..text import lang, speaking, t
-from .edition import edition
 from .name_notes import name_notes
 from .processes import keep_private
 from .report import Check, Report
@@ -47,7 +46,6 @@ __all__ = [
     "NOTEBOOK_TIMEOUT",
     "NotebookGrade",
     "answer_sources",
-    "edition",
     "exercise_of",
     "grade_call",
     "grade_in_folder",

@@ -17,7 +17,7 @@ from harness_lab.grading.class_sample import SAMPLE_LINES
 from harness_lab.grading.classroom import ClassResult, Row
 from harness_lab.grading.notebook import NotebookGrade
 from harness_lab.grading.report import Check, Report
-from harness_lab.text import speaking
+from harness_lab.text import speaking, t
 
 
 def _answer(nb) -> str:
@@ -57,3 +57,28 @@ def test_a_hint_that_names_no_definition_shows_the_answer_from_its_top_within_th
     shown = _sample_on_page(answer, "No tool behaved as deny.")
     assert shown.startswith(answer.splitlines()[0]), shown
     assert len(shown.splitlines()) <= SAMPLE_LINES + 2, shown  # the lines, a blank line and the note
+
+
+def test_a_common_hint_is_worded_in_the_pages_language_when_a_learner_of_that_edition_got_it():
+    # The sample was the shortest answer whatever its edition: one English-edition learner with a
+    # three-line answer worded, in English, the hint that a Japanese class got in Japanese.
+    def row(learner, edition, answer):
+        check = Check(3, "title", False, f"hint told in {edition}", "", "grade.l1.c3.deny_answer")
+        grade = NotebookGrade(f"{learner}/level1_tiered_policy.ipynb", "level1", "ok", (Report("level1", (check,)),))
+        return Row(learner, "level1_tiered_policy.ipynb", grade, answer=answer, edition=edition)
+
+    rows = (row("aoi", "ja", "x = 1\n" * 30), row("mal", "en", "x = 1"), row("ren", "ja", "x = 1\n" * 20))
+    for language, wording, learner in (("ja", "hint told in ja", "ren"), ("en", "hint told in en", "mal")):
+        with speaking(language):
+            text = html.unescape(page(ClassResult(("aoi", "mal", "ren"), rows, (), "v", 60.0, 1.0)))
+            sampled = t("grade.class.sample", learner=learner, notebook="level1_tiered_policy.ipynb")
+        assert wording in text and f"hint told in {'en' if language == 'ja' else 'ja'}" not in text, language
+        assert sampled in text, language  # the shortest answer of those told in the page's language
+
+
+def test_an_answer_nested_past_the_parsers_limit_is_shown_from_its_top():
+    # Python 3.11's parser says "too complex" with a MemoryError (at 4 KB of nesting), which the page's
+    # sample did not expect: the class page was not written.
+    answer = "x = " + "(" * 199 + "-" * 3700 + "1"
+    shown = _sample_on_page(answer, "x is wrong")
+    assert shown.startswith("x = ((("), shown[:100]

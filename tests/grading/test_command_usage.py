@@ -136,3 +136,21 @@ def test_a_fifo_or_a_link_to_a_device_given_as_a_notebook_is_refused_unread(tmp_
     )
     assert done.returncode == 2, done.stderr[-500:]
     assert done.stderr.strip() == in_english("grade.nb.usage.not_regular", path=path)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_a_fifo_beside_a_notebook_is_refused_unread_and_the_notebook_still_graded(tmp_path):
+    # Refused, the FIFO was still opened to read its edition (for the language of its feedback) when
+    # no --lang was given, and the command waited on it for ever.
+    fifo, notebook = tmp_path / "level1_tiered_policy.ipynb", tmp_path / "level2_missing_gate.ipynb"
+    os.mkfifo(fifo)
+    notebook.write_text('{"cells": [], "metadata": {}}', encoding="utf-8")
+    code = f"import sys; sys.path.insert(0, {str(ROOT)!r}); from harness_lab.grading.command import main; sys.exit(main({[str(fifo), str(notebook)]!r}))"
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env={"PATH": "/usr/bin:/bin"}
+    )
+    assert done.returncode == 1, done.stderr[-500:]
+    with speaking("ja"):
+        refused = t("grade.nb.not_graded", reason=t("grade.nb.usage.not_regular", path=fifo))
+        graded = t("grade.nb.no_answer_cells")
+    assert refused in done.stdout and graded in done.stdout, done.stdout[-800:]

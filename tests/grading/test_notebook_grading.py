@@ -222,6 +222,19 @@ def test_a_misspelt_name_is_named_with_the_name_meant_not_blamed_on_cell_tags(tm
         assert grade.notes == (t("grade.nb.name_typo", name="DEFAULT_TEIR", close="DEFAULT_TIER"),), grade.notes
 
 
+def test_a_cell_nested_past_the_parsers_limit_leaves_a_misspelt_name_its_note(tmp_path):
+    # The notes read every code cell's syntax tree; Python 3.11's parser says "too complex" with a
+    # MemoryError at 4 KB of nesting, and one untagged scratch cell of it made the grade a memory error.
+    nb = read(EXERCISES / "solutions" / LEVEL1)
+    helper = cell_with(nb, "def tier_of(name):")
+    helper.source = helper.source.replace("POLICY.get(name, DEFAULT_TIER)", "POLICY.get(name, DEFAULT_TEIR)")
+    nb.cells.append(nbformat.v4.new_code_cell("x = " + "(" * 199 + "-" * 3700 + "1"))
+    with speaking("en"):
+        grade = grade_notebook(write(nb, tmp_path / LEVEL1))
+        assert "NameError: name 'DEFAULT_TEIR' is not defined" in grade.text()
+        assert grade.notes == (t("grade.nb.name_typo", name="DEFAULT_TEIR", close="DEFAULT_TIER"),), grade.notes
+
+
 def test_a_name_no_cell_defines_nor_resembles_is_named(tmp_path):
     nb = read(EXERCISES / "solutions" / LEVEL1)
     cell_with(nb, "DEFAULT_TIER = ").source += "\nFALLBACK = tier_for_unknown_tools\n"
