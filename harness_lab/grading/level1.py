@@ -17,7 +17,7 @@ judges what ran, what was asked and what came back.
    when the approver raises, the tool must not run, and the error goes up or the call gets an
    ``is_error`` result; ANSWERS' step and approval choices.
 3. A deny still returns one ``is_error`` tool_result saying a rule forbids the tool; every tool_use
-   gets one result, in order, that the API accepts; ANSWERS' deny choice.
+   gets one result, in order, that the API accepts, a tool that raised too; ANSWERS' deny choice.
 
 Criteria 2 and 3 judge each tool against the tier it was *observed* to behave as, so a tool that
 fell to the wrong tier fails criterion 1 only, with a hint naming the tier it fell into.
@@ -51,11 +51,12 @@ from .level1_observe import (
     probe_calls,
     returned_as,
     returned_by,
+    returned_when_a_tool_fails,
     returned_when_asking_fails,
     seen_tiers,
     tier_listed,
 )
-from .level1_results import verdict3
+from .level1_results import FAILING_SCENE, deny_tool, verdict3
 from .level1_scene import (
     _FORCED,
     _OBSERVED,
@@ -327,12 +328,8 @@ def _verdict2(
     )
 
 
-def _deny_tool(tiers: dict) -> str | None:
-    return next((name for name in ("send_email", UNLISTED_TOOL) if tiers.get(name) == "deny"), None)
-
-
 def _criterion3(learner: Callable[[], tuple[Any, Any, Any, Any]], tiers: dict, timeout: float) -> Check:
-    denied = _deny_tool(tiers)
+    denied = deny_tool(tiers)
     if denied is None:
         return Check.fail(3, _title(3), "grade.l1.c3.no_deny", seen=tiers.get("send_email", "?"))
     ask = ask_tool(tiers)
@@ -340,13 +337,14 @@ def _criterion3(learner: Callable[[], tuple[Any, Any, Any, Any]], tiers: dict, t
     spies = Spies(OUTPUTS)
     rec = spies.recorder("mixed", approves_first(ask))
     spies.recorder("alone", _yes)
+    spies.recorder("failing", _yes)
     sent = {tag: _SentResults(scene) for tag, scene in scenes.items()}
     for tag, box in sent.items():
         spies.model(tag, serve_http(box.handle))
     outcome = observe(lambda: _scenes3(*learner()[2:], ask, denied), spies.answer, timeout)
     if outcome.status != "ok":
         return _failed_run(3, outcome)
-    calls, given = outcome.value
+    calls, given, failing = outcome.value
     if kind := next((plain(calls[tag]["kind"]) for tag in scenes if calls[tag]["kind"]), ""):
         return Check.fail(3, _title(3), "grade.l1.c3.not_list", got=kind)
     # Facts the grader did not see sent are the child's word: taken only with the child's reason why
@@ -357,7 +355,7 @@ def _criterion3(learner: Callable[[], tuple[Any, Any, Any, Any]], tiers: dict, t
     rejected = sent["mixed"].rejected or next(
         (plain(calls[tag]["unsent"]) for tag in scenes if sent[tag].facts is None), ""
     )
-    return _judged(3, verdict3(denied, ask, tiers, scenes, facts, rec, rejected, given))
+    return _judged(3, verdict3(denied, ask, tiers, scenes, facts, rec, rejected, given, failing))
 
 
 def _scenes3(run_tool_uses: Callable, answers: Any, ask: str, denied: str) -> tuple:
@@ -377,7 +375,8 @@ def _scenes3(run_tool_uses: Callable, answers: Any, ask: str, denied: str) -> tu
         except Exception as exc:  # results the SDK cannot even serialise
             unsent = plain(describe_error(exc), 300)
         calls[tag] = {"facts": [fact_of(r) for r in returned], "unsent": unsent, "kind": kind}
-    return calls, _given(answers, "deny")
+    failing = returned_when_a_tool_fails(run_tool_uses, FAILING_SCENE, "failing", "read_file")
+    return calls, _given(answers, "deny"), failing
 
 
 class _SentResults:

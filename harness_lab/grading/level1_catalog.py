@@ -315,6 +315,22 @@ add(
             "人間が拒否した {tool} の tool_result に is_error: true が付いていません",
             "The tool_result for the {tool} the human refused lacks is_error: true.",
         ),
+        "grade.l1.c3.tool_error_raised": (
+            "{tool} が例外を出すと、run_tool_uses ごと例外で終わりました（{error}）。ツールの実行は try で囲み、"
+            "失敗は is_error: true の tool_result にして返しましょう。そうすれば、同じ応答のほかの呼び出しの結果も失われません",
+            "When {tool} raised, run_tool_uses raised with it ({error}). Wrap the tool's run in try and return the "
+            "failure as an is_error: true tool_result, so the other calls of the response keep their results too.",
+        ),
+        "grade.l1.c3.tool_error_count": (
+            "{tool} が例外を出した応答（tool_use {uses} 個）に、呼び出しの順で1つずつの tool_result が返りませんでした（{results} 個）。"
+            "失敗した呼び出しにも結果を返し、そのあとの呼び出しも実行しましょう",
+            "When {tool} raised, the response with {uses} tool_use blocks did not get one tool_result each, in call "
+            "order ({results} came back). A failed call needs its result too, and the calls after it still run.",
+        ),
+        "grade.l1.c3.tool_error_not_error": (
+            "例外を出した {tool} の tool_result に is_error: true がありません。モデルは失敗をツールの出力として読みます",
+            "The tool_result of {tool}, which raised, has no is_error: true; the model reads the failure as the tool's output.",
+        ),
         "grade.l1.c3.output_missing": (
             "実行された {tool} の出力が、エラーでない tool_result の content に入っていません",
             "The output of {tool}, which ran, is not in the content of a non-error tool_result.",

@@ -28,6 +28,7 @@ __all__ = [
     "probe_calls",
     "returned_as",
     "returned_by",
+    "returned_when_a_tool_fails",
     "returned_when_asking_fails",
     "seen_tiers",
     "tier_listed",
@@ -178,6 +179,28 @@ def returned_when_asking_fails(run_tool_uses: Callable, content: list, tag: str)
     except Exception:
         return {"raised": True, "facts": []}
     return {"raised": False, "facts": [fact_of(r) for r in returned]}
+
+
+def returned_when_a_tool_fails(run_tool_uses: Callable, content: list, tag: str, failing: str) -> dict:
+    """In the child: the call with tools whose ``failing`` one is logged, then raises (a file not found).
+
+    Whether the learner's function let the tool's error out, or else its results as plain facts."""
+    tools = remote_tools(tag, OUTPUTS)
+    spy = tools[failing]
+
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        spy(*args, **kwargs)
+        raise FileNotFoundError(2, "No such file or directory", "missing.md")
+
+    tools[failing] = broken
+    try:
+        returned = run_tool_uses(copy.deepcopy(content), tools, remote_approver(tag))
+        facts = [fact_of(r) for r in items(returned)] if returned is not None else []
+    except MemoryError:
+        raise  # the job's own handler names the memory cap
+    except Exception as exc:
+        return {"raised": plain(describe_error(exc), 200), "facts": []}
+    return {"raised": "", "facts": facts}
 
 
 def fact_of(result: Any) -> dict:
