@@ -111,11 +111,8 @@ def grade_level1(
 
 
 def grade_level1_from(learner: Callable[[], tuple[Any, Any, Any, Any]], *, timeout: float = 5.0) -> Report:
-    """Judge the learner's ``(POLICY, DEFAULT_TIER, run_tool_uses, ANSWERS)``, which ``learner()`` gives.
-
-    ``learner`` is called only inside each time-limited child, so it may build the objects there
-    (the grading command runs the notebook's answer cells in it).
-    """
+    """Judge the learner's ``(POLICY, DEFAULT_TIER, run_tool_uses, ANSWERS)``, which ``learner()`` gives only
+    inside each time-limited child, so it may build them there (the grading command runs the answer cells in it)."""
     spies = Spies(OUTPUTS)
     for name in _OBSERVED:
         spies.recorder("see:" + name, _yes)
@@ -256,18 +253,17 @@ def _criterion2(learner: Callable[[], tuple[Any, Any, Any, Any]], tiers: dict, t
     outcome = observe(lambda: _scenes2(learner(), ask, deny), spies.answer, timeout)
     if outcome.status != "ok":
         return _failed_run(2, outcome)
-    given, when_failing, rewritten = outcome.value
+    given, when_failing, rewritten, said_no_facts = outcome.value
     recorders = {"no": said_no, "yes": said_yes, "alone": alone, "mixed": mixed, "failing": failing}
-    return _judged(2, _verdict2(ask, deny, tiers, given, recorders, when_failing, rewritten is True))
+    return _judged(2, _verdict2(ask, deny, tiers, given, recorders, when_failing, rewritten is True, said_no_facts))
 
 
 def _scenes2(learned: tuple, ask: str, deny: bool) -> tuple:
-    """In the child: the calls criterion 2 watches (the grader logs them), ANSWERS read, whether the
-    yes rewrote the policy's tier for the tool, and last the call whose approver raises: whether the
-    function let the error out, else its results."""
+    """In the child, criterion 2's calls (the grader logs them): ANSWERS, the no's results, a rewritten tier,
+    and the call whose approver raises (whether the function let the error out, else its results)."""
     policy, _, run_tool_uses, answers = learned
     scene = content_of(call(ask, **ASK_PAIRS[ask][0]))
-    returned_by(run_tool_uses, scene, "no")
+    said_no = [fact_of(r) for r in returned_by(run_tool_uses, scene, "no")]
     before = tier_listed(policy, ask)
     returned_by(run_tool_uses, scene, "yes")
     rewritten = before is not None and tier_listed(policy, ask) != before
@@ -275,7 +271,7 @@ def _scenes2(learned: tuple, ask: str, deny: bool) -> tuple:
         returned_by(run_tool_uses, content_of(call("send_email", **INPUTS["send_email"])), "alone")
     returned_by(run_tool_uses, mixed_scene(ask)[0], "mixed")
     given = _given(answers, "step", "approval")
-    return given, returned_when_asking_fails(run_tool_uses, scene, "failing"), rewritten
+    return given, returned_when_asking_fails(run_tool_uses, scene, "failing"), rewritten, said_no
 
 
 def _fails_closed(ask: str, failing: Recorder, seen: dict) -> tuple | None:
@@ -296,6 +292,7 @@ def _verdict2(
     recorders: dict[str, Recorder],
     when_failing: dict,
     rewritten: bool = False,
+    said_no_facts: tuple | list = (),
 ) -> tuple | None:
     said_no, said_yes, alone, mixed = (recorders[tag] for tag in ("no", "yes", "alone", "mixed"))
     approved = ASK_PAIRS[ask][0]
@@ -306,6 +303,8 @@ def _verdict2(
     if all(e.input != logged(approved) for e in said_no.asked(ask)):  # asked, but not about this call
         return "grade.l1.c2.approve_input", {"tool": ask, "got": said_no.asked(ask)[0].input[:60]}
     if said_no.ran(ask):
+        if len(said_no_facts) > 1 and any(f["is_error"] for f in said_no_facts):
+            return "grade.l1.fell_through", {"tool": ask}  # a refusal's result, and then the run as well
         key = (
             "grade.l1.c2.refusal_ignored"
             if said_no.asked_before_ran(ask, approved)

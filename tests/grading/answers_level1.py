@@ -466,6 +466,22 @@ def _deny_without_continue(content, tool_impls, approve):
     return results
 
 
+def _refusal_without_continue(content, tool_impls, approve):
+    """Appends the refusal's result, but the continue is forgotten: the refused call runs too."""
+    results = []
+    for block in content:
+        if block.type != "tool_use":
+            continue
+        tier = DICT_POLICY.get(block.name, "ask")
+        if tier == "deny":
+            results.append(forbidden(block))
+            continue
+        if tier == "ask" and not approve(block.name, block.input):
+            results.append(refused(block))
+        results.append(run(block, tool_impls))
+    return results
+
+
 def _results_by_name(content, tool_impls, approve):
     """Keeps the results in a dict keyed by tool name: a tool called twice keeps one result."""
     results = {}
@@ -716,6 +732,10 @@ WRONG = {
     "deny result without its continue": (
         _dict(_deny_without_continue),
         {1: "grade.l1.fell_through", 2: "grade.l1.c2.deny_ran", 3: "grade.l1.c3.too_many"},
+    ),
+    "refusal result without its continue": (
+        _dict(_refusal_without_continue),
+        {2: "grade.l1.fell_through", 3: "grade.l1.c3.too_many"},
     ),
     "results kept by tool name": (_dict(_results_by_name), {3: "grade.l1.c3.same_tool_once"}),
     "approve(input, name)": (_dict(_approve_args_swapped), {1: "grade.l1.approve_args", 2: "grade.l1.approve_args"}),
