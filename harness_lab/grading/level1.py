@@ -53,6 +53,7 @@ from .level1_observe import (
     returned_by,
     returned_when_a_tool_fails,
     returned_when_asking_fails,
+    seen_after,
     seen_tiers,
     tier_listed,
 )
@@ -116,22 +117,19 @@ def grade_level1_from(learner: Callable[[], tuple[Any, Any, Any, Any]], *, timeo
     spies = Spies(OUTPUTS)
     for name in _OBSERVED:
         spies.recorder("see:" + name, _yes)
+    spies.recorder("see:after")  # a no: a yes kept by the learner's code would blur the single calls after it
     seen = observe(lambda: observe_calls(*learner()[:3]), spies.answer, timeout)
     tiers = dict(REQUIRED_TIERS, **{UNLISTED_TOOL: "ask"})  # what 2 and 3 assume if nothing was seen
     if seen.status == "ok":
         try:
-            seen = JobResult("ok", value=dict(seen.value, tiers=seen_tiers(spies, "see:", seen.value["calls"])))
+            tiers_seen = seen_tiers(spies, "see:", seen.value["calls"])
+            seen = JobResult("ok", value=dict(seen.value, tiers=tiers_seen, after_seen=seen_after(spies)))
         except MALFORMED:
             seen = JobResult("tampered")
         else:
             # a deny that fell through to the run still refused first: criteria 2 and 3 see what it did then
-            tiers.update(
-                {
-                    name: "deny" if value == "fell_through" else value
-                    for name, (kind, value) in seen.value["tiers"].items()
-                    if kind == "tier"
-                }
-            )
+            behaved = {name: value for name, (kind, value) in tiers_seen.items() if kind == "tier"}
+            tiers.update({name: "deny" if value == "fell_through" else value for name, value in behaved.items()})
     checks = (
         guarded(1, _title(1), lambda: _criterion1(learner, seen, timeout)),
         guarded(2, _title(2), lambda: _criterion2(learner, tiers, timeout)),
@@ -213,6 +211,9 @@ def _criterion1(learner: Callable[[], tuple[Any, Any, Any, Any]], seen: JobResul
         key = "grade.l1.c1.default_unknown" if found["default_odd"] else "grade.l1.c1.default_ignored"
         values = {"tool": UNLISTED_TOOL, "default": default, "value": found["default_odd"], "seen": seen_default}
         return Check.fail(1, title, key, **values)
+    if found["after"] and found["after_seen"] != default:  # the tier of the block before it, kept
+        values = {"tool": UNLISTED_TOOL, "before": found["after"], "default": default, "seen": found["after_seen"]}
+        return Check.fail(1, title, "grade.l1.c1.default_carried", **values)
 
     def probe(forced: dict, prefix: str) -> Callable[[], list]:
         return lambda: probe_calls(*learner()[::2], shape, forced, prefix)

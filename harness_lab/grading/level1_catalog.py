@@ -139,6 +139,13 @@ add(
             "{tool} は {expected} のはずが、{seen} として振る舞いました。課題の表と、run_tool_uses がその段階をどう扱っているかを見比べましょう",
             "{tool} should be {expected} but behaved as {seen}. Compare the exercise's table with how run_tool_uses handles that tier.",
         ),
+        "grade.l1.c1.default_carried": (
+            "ポリシーにない {tool} を、同じ応答で {before} のすぐあとに呼ぶと、デフォルトの {default} ではなく {seen} として扱われました。"
+            "前のブロックの段階が残っています。段階はブロックごとにループの中で POLICY から引き直し、載っていなければ DEFAULT_TIER にしましょう",
+            "{tool}, which the policy does not list, called right after {before} in the same response, behaved as {seen}, "
+            "not as the default {default}: the tier of the block before it was kept. Look each block's tier up afresh "
+            "inside the loop, falling to DEFAULT_TIER when the name is not listed.",
+        ),
         "grade.l1.c1.default_ignored": (
             "ポリシーに載っていないツール {tool} が、DEFAULT_TIER（{default}）ではなく {seen} として振る舞いました。デフォルトの段階は宣言するだけでなく、実際に使われていますか",
             "{tool}, which is not in the policy, behaved as {seen} instead of DEFAULT_TIER ({default}). Is the default actually used, not just declared?",

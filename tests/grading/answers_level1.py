@@ -482,6 +482,24 @@ def _refusal_without_continue(content, tool_impls, approve):
     return results
 
 
+def _tier_kept_from_the_block_before(content, tool_impls, approve):
+    """The default set once, before the loop: an unlisted tool keeps the tier of the call before it."""
+    results = []
+    tier = DICT_DEFAULT
+    for block in content:
+        if block.type != "tool_use":
+            continue
+        if block.name in DICT_POLICY:
+            tier = DICT_POLICY[block.name]
+        if tier == "deny":
+            results.append(forbidden(block))
+        elif tier == "ask" and not approve(block.name, block.input):
+            results.append(refused(block))
+        else:
+            results.append(run(block, tool_impls))
+    return results
+
+
 def _results_by_name(content, tool_impls, approve):
     """Keeps the results in a dict keyed by tool name: a tool called twice keeps one result."""
     results = {}
@@ -743,6 +761,10 @@ WRONG = {
     "no default tier (None, unlisted tool runs)": (
         (DICT_POLICY, None, make_runner(lambda name: DICT_POLICY.get(name)), GOOD_ANSWERS),
         {1: "grade.l1.c1.no_default"},
+    ),
+    "the default set once before the loop": (
+        _dict(_tier_kept_from_the_block_before),
+        {1: "grade.l1.c1.default_carried"},
     ),
     "declared default not used": (
         (DICT_POLICY, "deny", make_runner(lambda name: DICT_POLICY.get(name, "allow")), GOOD_ANSWERS),
