@@ -17,7 +17,7 @@ judges what ran, what was asked and what came back.
    when the approver raises, the tool must not run, and the error goes up or the call gets an
    ``is_error`` result; ANSWERS' step and approval choices.
 3. A deny still returns one ``is_error`` tool_result saying a rule forbids the tool; every tool_use
-   gets one result, in order, that the API accepts; ANSWERS' deny choice.
+   gets one result, in order, that the API accepts, a tool that raised too; ANSWERS' deny choice.
 
 Criteria 2 and 3 judge each tool against the tier it was *observed* to behave as, so a tool that
 fell to the wrong tier fails criterion 1 only, with a hint naming the tier it fell into.
@@ -51,11 +51,13 @@ from .level1_observe import (
     probe_calls,
     returned_as,
     returned_by,
+    returned_when_a_tool_fails,
     returned_when_asking_fails,
+    seen_after,
     seen_tiers,
     tier_listed,
 )
-from .level1_results import verdict3
+from .level1_results import FAILING_SCENE, deny_tool, verdict3
 from .level1_scene import (
     _FORCED,
     _OBSERVED,
@@ -110,30 +112,24 @@ def grade_level1(
 
 
 def grade_level1_from(learner: Callable[[], tuple[Any, Any, Any, Any]], *, timeout: float = 5.0) -> Report:
-    """Judge the learner's ``(POLICY, DEFAULT_TIER, run_tool_uses, ANSWERS)``, which ``learner()`` gives.
-
-    ``learner`` is called only inside each time-limited child, so it may build the objects there
-    (the grading command runs the notebook's answer cells in it).
-    """
+    """Judge the learner's ``(POLICY, DEFAULT_TIER, run_tool_uses, ANSWERS)``, which ``learner()`` gives only
+    inside each time-limited child, so it may build them there (the grading command runs the answer cells in it)."""
     spies = Spies(OUTPUTS)
     for name in _OBSERVED:
         spies.recorder("see:" + name, _yes)
+    spies.recorder("see:after")  # a no: a yes kept by the learner's code would blur the single calls after it
     seen = observe(lambda: observe_calls(*learner()[:3]), spies.answer, timeout)
     tiers = dict(REQUIRED_TIERS, **{UNLISTED_TOOL: "ask"})  # what 2 and 3 assume if nothing was seen
     if seen.status == "ok":
         try:
-            seen = JobResult("ok", value=dict(seen.value, tiers=seen_tiers(spies, "see:", seen.value["calls"])))
+            tiers_seen = seen_tiers(spies, "see:", seen.value["calls"])
+            seen = JobResult("ok", value=dict(seen.value, tiers=tiers_seen, after_seen=seen_after(spies)))
         except MALFORMED:
             seen = JobResult("tampered")
         else:
             # a deny that fell through to the run still refused first: criteria 2 and 3 see what it did then
-            tiers.update(
-                {
-                    name: "deny" if value == "fell_through" else value
-                    for name, (kind, value) in seen.value["tiers"].items()
-                    if kind == "tier"
-                }
-            )
+            behaved = {name: value for name, (kind, value) in tiers_seen.items() if kind == "tier"}
+            tiers.update({name: "deny" if value == "fell_through" else value for name, value in behaved.items()})
     checks = (
         guarded(1, _title(1), lambda: _criterion1(learner, seen, timeout)),
         guarded(2, _title(2), lambda: _criterion2(learner, tiers, timeout)),
@@ -203,6 +199,9 @@ def _criterion1(learner: Callable[[], tuple[Any, Any, Any, Any]], seen: JobResul
         key = "grade.l1.c1.default_unknown" if found["default_odd"] else "grade.l1.c1.default_ignored"
         values = {"tool": UNLISTED_TOOL, "default": default, "value": found["default_odd"], "seen": seen_default}
         return Check.fail(1, title, key, **values)
+    if found["after"] and found["after_seen"] != default:  # the tier of the block before it, kept
+        values = {"tool": UNLISTED_TOOL, "before": found["after"], "default": default, "seen": found["after_seen"]}
+        return Check.fail(1, title, "grade.l1.c1.default_carried", **values)
 
     def probe(forced: dict, prefix: str) -> Callable[[], list]:
         return lambda: probe_calls(*learner()[::2], shape, forced, prefix)
@@ -243,18 +242,17 @@ def _criterion2(learner: Callable[[], tuple[Any, Any, Any, Any]], tiers: dict, t
     outcome = observe(lambda: _scenes2(learner(), ask, deny), spies.answer, timeout)
     if outcome.status != "ok":
         return failed_run(2, _title(2), outcome)
-    given, when_failing, rewritten = outcome.value
+    given, when_failing, rewritten, said_no_facts = outcome.value
     recorders = {"no": said_no, "yes": said_yes, "alone": alone, "mixed": mixed, "failing": failing}
-    return _judged(2, _verdict2(ask, deny, tiers, given, recorders, when_failing, rewritten is True))
+    return _judged(2, _verdict2(ask, deny, tiers, given, recorders, when_failing, rewritten is True, said_no_facts))
 
 
 def _scenes2(learned: tuple, ask: str, deny: bool) -> tuple:
-    """In the child: the calls criterion 2 watches (the grader logs them), ANSWERS read, whether the
-    yes rewrote the policy's tier for the tool, and last the call whose approver raises: whether the
-    function let the error out, else its results."""
+    """In the child, criterion 2's calls (the grader logs them): ANSWERS, the no's results, a rewritten tier,
+    and the call whose approver raises (whether the function let the error out, else its results)."""
     policy, _, run_tool_uses, answers = learned
     scene = content_of(call(ask, **ASK_PAIRS[ask][0]))
-    returned_by(run_tool_uses, scene, "no")
+    said_no = [fact_of(r) for r in returned_by(run_tool_uses, scene, "no")]
     before = tier_listed(policy, ask)
     returned_by(run_tool_uses, scene, "yes")
     rewritten = before is not None and tier_listed(policy, ask) != before
@@ -262,7 +260,7 @@ def _scenes2(learned: tuple, ask: str, deny: bool) -> tuple:
         returned_by(run_tool_uses, content_of(call("send_email", **INPUTS["send_email"])), "alone")
     returned_by(run_tool_uses, mixed_scene(ask)[0], "mixed")
     given = _given(answers, "step", "approval")
-    return given, returned_when_asking_fails(run_tool_uses, scene, "failing"), rewritten
+    return given, returned_when_asking_fails(run_tool_uses, scene, "failing"), rewritten, said_no
 
 
 def _fails_closed(ask: str, failing: Recorder, seen: dict) -> tuple | None:
@@ -283,6 +281,7 @@ def _verdict2(
     recorders: dict[str, Recorder],
     when_failing: dict,
     rewritten: bool = False,
+    said_no_facts: tuple | list = (),
 ) -> tuple | None:
     said_no, said_yes, alone, mixed = (recorders[tag] for tag in ("no", "yes", "alone", "mixed"))
     approved = ASK_PAIRS[ask][0]
@@ -293,6 +292,8 @@ def _verdict2(
     if all(e.input != logged(approved) for e in said_no.asked(ask)):  # asked, but not about this call
         return "grade.l1.c2.approve_input", {"tool": ask, "got": said_no.asked(ask)[0].input[:60]}
     if said_no.ran(ask):
+        if len(said_no_facts) > 1 and any(f["is_error"] for f in said_no_facts):
+            return "grade.l1.fell_through", {"tool": ask}  # a refusal's result, and then the run as well
         key = (
             "grade.l1.c2.refusal_ignored"
             if said_no.asked_before_ran(ask, approved)
@@ -315,12 +316,8 @@ def _verdict2(
     )
 
 
-def _deny_tool(tiers: dict) -> str | None:
-    return next((name for name in ("send_email", UNLISTED_TOOL) if tiers.get(name) == "deny"), None)
-
-
 def _criterion3(learner: Callable[[], tuple[Any, Any, Any, Any]], tiers: dict, timeout: float) -> Check:
-    denied = _deny_tool(tiers)
+    denied = deny_tool(tiers)
     if denied is None:
         return Check.fail(3, _title(3), "grade.l1.c3.no_deny", seen=tiers.get("send_email", "?"))
     ask = ask_tool(tiers)
@@ -328,13 +325,14 @@ def _criterion3(learner: Callable[[], tuple[Any, Any, Any, Any]], tiers: dict, t
     spies = Spies(OUTPUTS)
     rec = spies.recorder("mixed", approves_first(ask))
     spies.recorder("alone", _yes)
+    spies.recorder("failing", _yes)
     sent = {tag: _SentResults(scene) for tag, scene in scenes.items()}
     for tag, box in sent.items():
         spies.model(tag, serve_http(box.handle))
     outcome = observe(lambda: _scenes3(*learner()[2:], ask, denied), spies.answer, timeout)
     if outcome.status != "ok":
         return failed_run(3, _title(3), outcome)
-    calls, given = outcome.value
+    calls, given, failing = outcome.value
     if kind := next((plain(calls[tag]["kind"]) for tag in scenes if calls[tag]["kind"]), ""):
         return Check.fail(3, _title(3), "grade.l1.c3.not_list", got=kind)
     # Facts the grader did not see sent are the child's word: taken only with the child's reason why
@@ -345,7 +343,7 @@ def _criterion3(learner: Callable[[], tuple[Any, Any, Any, Any]], tiers: dict, t
     rejected = sent["mixed"].rejected or next(
         (plain(calls[tag]["unsent"]) for tag in scenes if sent[tag].facts is None), ""
     )
-    return _judged(3, verdict3(denied, ask, tiers, scenes, facts, rec, rejected, given))
+    return _judged(3, verdict3(denied, ask, tiers, scenes, facts, rec, rejected, given, failing))
 
 
 def _scenes3(run_tool_uses: Callable, answers: Any, ask: str, denied: str) -> tuple:
@@ -365,7 +363,8 @@ def _scenes3(run_tool_uses: Callable, answers: Any, ask: str, denied: str) -> tu
         except Exception as exc:  # results the SDK cannot even serialise
             unsent = plain(describe_error(exc), 300)
         calls[tag] = {"facts": [fact_of(r) for r in returned], "unsent": unsent, "kind": kind}
-    return calls, _given(answers, "deny")
+    failing = returned_when_a_tool_fails(run_tool_uses, FAILING_SCENE, "failing", "read_file")
+    return calls, _given(answers, "deny"), failing
 
 
 class _SentResults:

@@ -139,6 +139,13 @@ add(
             "{tool} は {expected} のはずが、{seen} として振る舞いました。課題の表と、run_tool_uses がその段階をどう扱っているかを見比べましょう",
             "{tool} should be {expected} but behaved as {seen}. Compare the exercise's table with how run_tool_uses handles that tier.",
         ),
+        "grade.l1.c1.default_carried": (
+            "ポリシーにない {tool} を、同じ応答で {before} のすぐあとに呼ぶと、デフォルトの {default} ではなく {seen} として扱われました。"
+            "前のブロックの段階が残っています。段階はブロックごとにループの中で POLICY から引き直し、載っていなければ DEFAULT_TIER にしましょう",
+            "{tool}, which the policy does not list, called right after {before} in the same response, behaved as {seen}, "
+            "not as the default {default}: the tier of the block before it was kept. Look each block's tier up afresh "
+            "inside the loop, falling to DEFAULT_TIER when the name is not listed.",
+        ),
         "grade.l1.c1.default_ignored": (
             "ポリシーに載っていないツール {tool} が、DEFAULT_TIER（{default}）ではなく {seen} として振る舞いました。デフォルトの段階は宣言するだけでなく、実際に使われていますか",
             "{tool}, which is not in the policy, behaved as {seen} instead of DEFAULT_TIER ({default}). Is the default actually used, not just declared?",
@@ -314,6 +321,22 @@ add(
         "grade.l1.c3.refused_not_error": (
             "人間が拒否した {tool} の tool_result に is_error: true が付いていません",
             "The tool_result for the {tool} the human refused lacks is_error: true.",
+        ),
+        "grade.l1.c3.tool_error_raised": (
+            "{tool} が例外を出すと、run_tool_uses ごと例外で終わりました（{error}）。ツールの実行は try で囲み、"
+            "失敗は is_error: true の tool_result にして返しましょう。そうすれば、同じ応答のほかの呼び出しの結果も失われません",
+            "When {tool} raised, run_tool_uses raised with it ({error}). Wrap the tool's run in try and return the "
+            "failure as an is_error: true tool_result, so the other calls of the response keep their results too.",
+        ),
+        "grade.l1.c3.tool_error_count": (
+            "{tool} が例外を出した応答（tool_use {uses} 個）に、呼び出しの順で1つずつの tool_result が返りませんでした（{results} 個）。"
+            "失敗した呼び出しにも結果を返し、そのあとの呼び出しも実行しましょう",
+            "When {tool} raised, the response with {uses} tool_use blocks did not get one tool_result each, in call "
+            "order ({results} came back). A failed call needs its result too, and the calls after it still run.",
+        ),
+        "grade.l1.c3.tool_error_not_error": (
+            "例外を出した {tool} の tool_result に is_error: true がありません。モデルは失敗をツールの出力として読みます",
+            "The tool_result of {tool}, which raised, has no is_error: true; the model reads the failure as the tool's output.",
         ),
         "grade.l1.c3.output_missing": (
             "実行された {tool} の出力が、エラーでない tool_result の content に入っていません",

@@ -16,7 +16,7 @@ from typing import Any
 
 from ..emulator import call
 from ..messages import field
-from .level1_scene import _OBSERVED, INPUTS, REQUIRED_TIERS
+from .level1_scene import _OBSERVED, INPUTS, REQUIRED_TIERS, UNLISTED_TOOL
 from .policy_probe import exact_tier, items, listed, odd_tiers, rewrite, shape_of, tier_name
 from .sandbox import describe_error, plain
 from .scenarios import OUTPUTS, content_of
@@ -28,6 +28,8 @@ __all__ = [
     "probe_calls",
     "returned_as",
     "returned_by",
+    "seen_after",
+    "returned_when_a_tool_fails",
     "returned_when_asking_fails",
     "seen_tiers",
     "tier_listed",
@@ -77,6 +79,7 @@ def _observe_one(run_tool_uses: Callable, name: str, tag: str) -> tuple[str, Any
 def observe_calls(policy: Any, default: Any, run_tool_uses: Callable) -> dict:
     shape, shape_shown = shape_of(policy)
     tier = tier_name(default)
+    after = _after_another(run_tool_uses, tier)  # first: nothing the learner's code keeps has been said yet
     return {
         "default": tier,
         "default_shown": plain(default, 40) if tier is None else tier,
@@ -87,7 +90,28 @@ def observe_calls(policy: Any, default: Any, run_tool_uses: Callable) -> dict:
         "listed": {name: listed(policy, shape, name) for name in REQUIRED_TIERS},
         "covering": {name: _covering(policy, shape, name) for name in REQUIRED_TIERS},
         "calls": [(name, _observe_one(run_tool_uses, name, "see:" + name)) for name in _OBSERVED],
+        "after": after,
     }
+
+
+def _after_another(run_tool_uses: Callable, default: str | None) -> str | None:
+    """In the child: the unlisted tool called right after a listed one of another tier than the default,
+    in one response (a tier kept from the block before shows there), and refused if asked; that listed
+    tool's name, or None."""
+    before = "send_email" if default == "allow" else "get_time"
+    try:
+        returned_by(run_tool_uses, content_of(call(before), call(UNLISTED_TOOL, **INPUTS[UNLISTED_TOOL])), "see:after")
+    except MemoryError:
+        raise  # the job's own handler names the memory cap
+    except Exception:
+        return None  # an error here is the single calls' to name
+    return before
+
+
+def seen_after(spies: Spies) -> str:
+    """The grader's side: the tier the unlisted tool behaved as after another call (``_after_another``)."""
+    rec = spies.recorders["see:after"]
+    return "ask" if rec.asked(UNLISTED_TOOL) else "allow" if rec.ran(UNLISTED_TOOL) else "deny"
 
 
 _WILDCARDS = str.maketrans("", "", "*?[]")  # a "*" that covers every name is a default, not a pattern
@@ -178,6 +202,28 @@ def returned_when_asking_fails(run_tool_uses: Callable, content: list, tag: str)
     except Exception:
         return {"raised": True, "facts": []}
     return {"raised": False, "facts": [fact_of(r) for r in returned]}
+
+
+def returned_when_a_tool_fails(run_tool_uses: Callable, content: list, tag: str, failing: str) -> dict:
+    """In the child: the call with tools whose ``failing`` one is logged, then raises (a file not found).
+
+    Whether the learner's function let the tool's error out, or else its results as plain facts."""
+    tools = remote_tools(tag, OUTPUTS)
+    spy = tools[failing]
+
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        spy(*args, **kwargs)
+        raise FileNotFoundError(2, "No such file or directory", "missing.md")
+
+    tools[failing] = broken
+    try:
+        returned = run_tool_uses(copy.deepcopy(content), tools, remote_approver(tag))
+        facts = [fact_of(r) for r in items(returned)] if returned is not None else []
+    except MemoryError:
+        raise  # the job's own handler names the memory cap
+    except Exception as exc:
+        return {"raised": plain(describe_error(exc), 200), "facts": []}
+    return {"raised": "", "facts": facts}
 
 
 def fact_of(result: Any) -> dict:

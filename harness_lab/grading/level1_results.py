@@ -5,18 +5,36 @@ from __future__ import annotations
 
 import json
 
-from .level1_scene import _answer, blames_a_person, mixed_inputs, mixed_scene, says_forbidden
-from .scenarios import OUTPUTS, tool_use_ids
+from ..emulator import call
+from .level1_scene import UNLISTED_TOOL, _answer, blames_a_person, mixed_inputs, mixed_scene, says_forbidden
+from .scenarios import OUTPUTS, content_of, tool_use_ids
 from .spies import Recorder, logged
 
-__all__ = ["verdict3"]
+__all__ = ["FAILING_SCENE", "deny_tool", "verdict3"]
+
+# Two allowed calls, the first of whose tool raises: a failure is one more result, not the end of the turn.
+FAILING_SCENE = content_of("読んでから時刻を見ます。", call("read_file", path="missing.md"), call("get_time"))
+
+
+def deny_tool(tiers: dict) -> str | None:
+    """The tool criterion 3 asks about a deny with: the table's send_email, or the unlisted one."""
+    return next((name for name in ("send_email", UNLISTED_TOOL) if tiers.get(name) == "deny"), None)
 
 
 def verdict3(
-    denied: str, ask: str, tiers: dict, scenes: dict, facts: dict, rec: Recorder, rejected: str, given: dict
+    denied: str,
+    ask: str,
+    tiers: dict,
+    scenes: dict,
+    facts: dict,
+    rec: Recorder,
+    rejected: str,
+    given: dict,
+    failing: dict | None = None,
 ) -> tuple | None:
     """None when the results were right, else (hint key, values): counted, typed and paired first,
-    then what a deny and a refusal said, then the outputs, then the API's own verdict, then ANSWERS."""
+    then what a deny and a refusal said, then the outputs, then the API's own verdict, then a tool
+    that raised, then ANSWERS."""
     alone, mixed = facts["alone"], facts["mixed"]
     content, names = scenes["mixed"], mixed_scene(ask)[1]
     ids = tool_use_ids(content)
@@ -66,7 +84,22 @@ def verdict3(
             return "grade.l1.c3.output_missing", {"tool": name}
     if rejected:
         return "grade.l1.c3.api_rejected", {"error": rejected}
-    return _answer(given, "deny")
+    return _tool_failure(tiers, failing) or _answer(given, "deny")
+
+
+def _tool_failure(tiers: dict, failing: dict | None) -> tuple | None:
+    """A tool that raised (``FAILING_SCENE``'s read_file) still gets its result, an is_error one, and the
+    next call still runs and is answered: else the harness's turn ends in the tool's exception."""
+    if failing is None or tiers.get("read_file") != "allow" or tiers.get("get_time") != "allow":
+        return None  # a tier seen wrong is criterion 1's to name
+    if failing["raised"]:
+        return "grade.l1.c3.tool_error_raised", {"tool": "read_file", "error": failing["raised"]}
+    got = failing["facts"]
+    if [f["tool_use_id"] for f in got] != tool_use_ids(FAILING_SCENE):
+        return "grade.l1.c3.tool_error_count", {"tool": "read_file", "uses": 2, "results": len(got)}
+    if not got[0]["is_error"]:
+        return "grade.l1.c3.tool_error_not_error", {"tool": "read_file"}
+    return None
 
 
 def _read(text: str) -> str:

@@ -88,8 +88,10 @@ _MAX_ITEMS = 100  # options read from MISSING before it is called endless
 
 # A stop message says that the run stopped, and at a limit. Searched in the lower-cased text.
 _LIMIT = re.compile(
-    r"上限|最大|制限|限度|限界|ターン|回数|\d+\s*回|max_turns|"
-    r"\b(limit|limits|max|maximum|turns?|cap|capped|iterations?|rounds?|steps?|budget)\b"
+    r"上限|最大|制限|限度|限界|ターン|回数|\d+\s*(回|周)|max_turns|"
+    r"\b(limit|limits|max|maximum|turns?|cap|capped|iterations?|rounds?|steps?|budget|too many)\b|"
+    # a count of laps says what ran out as well as "8 turns" does: "after 8 loops", "8 attempts"
+    r"\b\d+\s*(loops?|laps?|attempts?|tries|passes|cycles|times)\b"
 )
 _STOPPED = re.compile(
     r"止ま|止め|停止|打ち切|中断|中止|終了|終え|終わ|切り上げ|やめ|達し|到達|超え|超過|上回|オーバー|届い|使い切|"

@@ -103,6 +103,10 @@ add(
             "終わりの値のトークン数が {told} でした（受け取った応答の input_tokens と output_tokens の合計は {used}）。lessons.finished(response, turns, tokens_used) に tokens_used を渡します",
             "The end value says {told} tokens (the responses' input_tokens plus output_tokens come to {used}); pass tokens_used to lessons.finished(response, turns, tokens_used)",
         ),
+        "lesson.l6.run_agent.turns_per_call": (
+            "1つの応答で2つずつツールを呼ぶモデルに MAX_TURNS = {limit} で試すと、ツール {rounds} ターンで弁1（最大ターン数）が止めました。ターンは応答1つで1つです。turns には呼び出しの数ではなく 1 を足します",
+            "Against a model that calls two tools in each response, MAX_TURNS = {limit} was stopped by valve 1 (max turns) after {rounds} tool turns; a turn is one response, so add 1 to turns, not the number of calls",
+        ),
         "lesson.l6.run_agent.resend_uncounted": (
             "pause_turn を返し続けるモデルに MAX_TURNS = {limit} で試すと、上限で止まりませんでした。送り直し（resend）も"
             'ループの一周です。turns += 1 と弁1・弁2 の判定は、if step == "run_tools" の中ではなく本体の先頭に置きます',
@@ -180,6 +184,10 @@ add(
         "lesson.l6.run_agent.signature_carried": (
             "同じプロセスでもう一度走らせると、最初のツールターンで、ツールを1つも実行しないうちに弁3（無進捗検知）が止めました。前の実行の最後の署名が残っていて、それと比べています。last_signature = None は run_agent の中（呼ばれるたび）で始めます（モジュールの変数にしない）",
             "Run a second time in the same process, it was stopped by valve 3 (no progress) at its first tool turn, before any tool ran: the last signature of the previous run was kept and compared with. Start last_signature = None inside run_agent, on every call (not as a module variable)",
+        ),
+        "lesson.l6.run_agent.spin_not_in_a_row": (
+            "{call} を呼び、別の呼び出しを挟んでもう一度 {call} を呼んだところで、弁3（無進捗検知）が止めました。間に別の呼び出しがあれば空回りではありません。これまでの署名を全部覚えて比べるのではなく、前のターンの署名（last_signature）1つとだけ比べます",
+            "Valve 3 (no progress) stopped it when {call} was called again with another call in between; that is no spin. Compare with the previous turn's signature alone (last_signature), not with every signature so far",
         ),
         "lesson.l6.run_agent.spun_at_once": (
             "最初のツールターンで、ツールを1つも実行しないうちに弁3（無進捗検知）が止めました。まだ比べる前のターンはありません。last_signature は None で始め、このターンの署名と比べたあとで、このターンの署名を入れます",

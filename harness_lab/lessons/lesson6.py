@@ -132,6 +132,20 @@ def _done_at_the_limit(request: dict) -> Any:
     return say(_said("answer")) if _done(request) >= 3 else _never_ending(request)
 
 
+def _parallel_at_the_limit(request: dict) -> Any:
+    # Two calls in each response, three tool turns, then the answer: a turn is one response, however
+    # many calls it holds, so a limit of 3 is reached, not crossed.
+    if _done(request) >= 3:
+        return say(_said("answer"))
+    return reply(_said("more"), call("search", query=_said("clue").format(n=_done(request) + 1)), call("get_time"))
+
+
+def _back_to_an_earlier_call(request: dict) -> Any:
+    # README read, the time asked, README read again, then the answer: no two turns in a row call alike.
+    steps = [call("read_file", path="README.md"), call("get_time"), call("read_file", path="README.md")]
+    return steps[_done(request)] if _done(request) < 3 else say(_said("answer"))
+
+
 def _max_turns_holds(fn) -> Miss | None:
     if miss := _ends_like_the_package(fn, _never_ending, NO_MAX_TURNS, turns=3):
         return miss
@@ -139,6 +153,11 @@ def _max_turns_holds(fn) -> Miss | None:
     if mine.miss is None and mine.cause == "max_turns":  # asked after the answer came, not before the next lap
         return Miss("lesson.l6.run_agent.limit_after_answer", {"turns": mine.rounds})
     if miss := compare(mine, package_end(_done_at_the_limit, turns=3), turns=3):
+        return miss
+    mine, _, _ = learner_end(fn, _parallel_at_the_limit, turns=3)
+    if mine.miss is None and mine.cause == "max_turns" and mine.rounds < 3:  # each call counted as a turn
+        return Miss("lesson.l6.run_agent.turns_per_call", {"limit": 3, "rounds": mine.rounds})
+    if miss := compare(mine, package_end(_parallel_at_the_limit, turns=3), turns=3):
         return miss
     # A model that pauses for ever: a resend is a lap too, so valve 1 stops it as it stops tool turns.
     mine, _, _ = learner_end(fn, _pausing_forever, runaway=RESEND_UNCOUNTED, turns=3)
@@ -210,7 +229,13 @@ def _stops_spinning(fn) -> Miss | None:
     mine, _, _ = learner_end(fn, _spinning)
     if mine.miss is None and mine.cause == "no_progress" and mine.rounds == 0:
         return Miss("lesson.l6.run_agent.signature_carried")
-    return compare(mine, package_end(_spinning))
+    if miss := compare(mine, package_end(_spinning)):
+        return miss
+    # A call made again after another one in between is no spin: valve 3 looks at the previous turn only.
+    mine, _, _ = learner_end(fn, _back_to_an_earlier_call)
+    if mine.miss is None and mine.cause == "no_progress" and mine.rounds == 2:
+        return Miss("lesson.l6.run_agent.spin_not_in_a_row", {"call": "read_file"})
+    return compare(mine, package_end(_back_to_an_earlier_call))
 
 
 def _pausing(request: dict) -> Any:

@@ -100,7 +100,10 @@ def sets_runner(content, tool_impls, approve):
             }
         if tier == "ask" and approve(block) is not True:
             return {"type": "tool_result", "tool_use_id": block.id, "content": "declined", "is_error": True}
-        output = tool_impls[block.name](**block.input)
+        try:
+            output = tool_impls[block.name](**block.input)
+        except OSError as err:  # the tools here fail only on files
+            return {"type": "tool_result", "tool_use_id": block.id, "content": f"failed: {err}", "is_error": True}
         return {"type": "tool_result", "tool_use_id": block.id, "content": [{"type": "text", "text": output}]}
 
     return [answer(b) for b in content if b.type == "tool_use"]
@@ -133,7 +136,10 @@ def function_runner(content, tool_impls, approve):
         if tier == "ask" and not approve(call["name"], call["input"]):
             results.append(tool_result(call["id"], "the user said no", is_error=True))
             continue
-        results.append(tool_result(call["id"], tool_impls[call["name"]](call["input"])))
+        try:
+            results.append(tool_result(call["id"], tool_impls[call["name"]](call["input"])))
+        except Exception as err:
+            results.append(tool_result(call["id"], f"{call['name']} failed: {err}", is_error=True))
     return results
 
 
@@ -460,6 +466,40 @@ def _deny_without_continue(content, tool_impls, approve):
     return results
 
 
+def _refusal_without_continue(content, tool_impls, approve):
+    """Appends the refusal's result, but the continue is forgotten: the refused call runs too."""
+    results = []
+    for block in content:
+        if block.type != "tool_use":
+            continue
+        tier = DICT_POLICY.get(block.name, "ask")
+        if tier == "deny":
+            results.append(forbidden(block))
+            continue
+        if tier == "ask" and not approve(block.name, block.input):
+            results.append(refused(block))
+        results.append(run(block, tool_impls))
+    return results
+
+
+def _tier_kept_from_the_block_before(content, tool_impls, approve):
+    """The default set once, before the loop: an unlisted tool keeps the tier of the call before it."""
+    results = []
+    tier = DICT_DEFAULT
+    for block in content:
+        if block.type != "tool_use":
+            continue
+        if block.name in DICT_POLICY:
+            tier = DICT_POLICY[block.name]
+        if tier == "deny":
+            results.append(forbidden(block))
+        elif tier == "ask" and not approve(block.name, block.input):
+            results.append(refused(block))
+        else:
+            results.append(run(block, tool_impls))
+    return results
+
+
 def _results_by_name(content, tool_impls, approve):
     """Keeps the results in a dict keyed by tool name: a tool called twice keeps one result."""
     results = {}
@@ -657,6 +697,32 @@ def _block_sets_tier(name):
 block_sets_runner = make_runner(_block_sets_tier)
 
 
+def _run_unguarded(block, tool_impls):
+    """The tool run with no try: its exception ends the whole turn."""
+    return result(block, str(tool_impls[block.name](**block.input)))
+
+
+def _run_failure_unflagged(block, tool_impls):
+    """A failure caught, and returned as if it were the tool's output."""
+    try:
+        return result(block, str(tool_impls[block.name](**block.input)))
+    except Exception as err:
+        return result(block, f"ツールの実行に失敗しました: {err}")
+
+
+def _stops_at_a_failed_tool(content, tool_impls, approve):
+    """A failed tool answered, and the calls after it left unrun and unanswered."""
+    results = []
+    for block in content:
+        if block.type != "tool_use":
+            continue
+        done = dict_runner([block], tool_impls, approve)
+        results += done
+        if done and done[0].get("is_error") and DICT_POLICY.get(block.name, "ask") == "allow":
+            break
+    return results
+
+
 def _dict(run_tool_uses, answers=GOOD_ANSWERS, default="ask"):
     return (DICT_POLICY, default, run_tool_uses, answers)
 
@@ -685,12 +751,20 @@ WRONG = {
         _dict(_deny_without_continue),
         {1: "grade.l1.fell_through", 2: "grade.l1.c2.deny_ran", 3: "grade.l1.c3.too_many"},
     ),
+    "refusal result without its continue": (
+        _dict(_refusal_without_continue),
+        {2: "grade.l1.fell_through", 3: "grade.l1.c3.too_many"},
+    ),
     "results kept by tool name": (_dict(_results_by_name), {3: "grade.l1.c3.same_tool_once"}),
     "approve(input, name)": (_dict(_approve_args_swapped), {1: "grade.l1.approve_args", 2: "grade.l1.approve_args"}),
     "no default tier (KeyError)": (_dict(_key_error), {1: "grade.l1.c1.unlisted_error"}),
     "no default tier (None, unlisted tool runs)": (
         (DICT_POLICY, None, make_runner(lambda name: DICT_POLICY.get(name)), GOOD_ANSWERS),
         {1: "grade.l1.c1.no_default"},
+    ),
+    "the default set once before the loop": (
+        _dict(_tier_kept_from_the_block_before),
+        {1: "grade.l1.c1.default_carried"},
     ),
     "declared default not used": (
         (DICT_POLICY, "deny", make_runner(lambda name: DICT_POLICY.get(name, "allow")), GOOD_ANSWERS),
@@ -773,6 +847,15 @@ WRONG = {
     "deny result that does not say why": (_dict(_deny_silent_reason), {3: "grade.l1.c3.deny_no_reason"}),
     "refused result without is_error": (_dict(_refused_not_error), {3: "grade.l1.c3.refused_not_error"}),
     "results in reverse order": (_dict(_reversed), {3: "grade.l1.c3.order"}),
+    "a tool's exception let out of run_tool_uses": (
+        _dict(make_runner(lambda name: DICT_POLICY.get(name, "ask"), execute=_run_unguarded)),
+        {3: "grade.l1.c3.tool_error_raised"},
+    ),
+    "a tool's failure returned without is_error": (
+        _dict(make_runner(lambda name: DICT_POLICY.get(name, "ask"), execute=_run_failure_unflagged)),
+        {3: "grade.l1.c3.tool_error_not_error"},
+    ),
+    "the calls after a failed tool left out": (_dict(_stops_at_a_failed_tool), {3: "grade.l1.c3.tool_error_count"}),
     "one id for every result": (_dict(_first_id_everywhere), {3: "grade.l1.c3.ids"}),
     "results of the wrong type": (_dict(_wrong_type), {3: "grade.l1.c3.type"}),
     "results yielded, not returned as a list": (_dict(_yields_results), {3: "grade.l1.c3.not_list"}),

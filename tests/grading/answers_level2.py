@@ -584,6 +584,11 @@ SAYS_STOPPED = [
     "8ターンで回答が得られませんでした",
     "ターン上限オーバーです",
     "上限の8ターンでは、回答を生成できませんでした",
+    "Stopped after 8 loops.",
+    "Giving up after 8 tries.",
+    "Stopped after 8 attempts.",
+    "Too many tool calls; stopping.",
+    "8周で止めました",
 ]
 SAYS_NOTHING_OF_A_STOP = [
     "4",
@@ -602,6 +607,8 @@ SAYS_NOTHING_OF_A_STOP = [
     "まだ答えが出ません（ターン 8）",  # a run going on, not one that stopped
     "ターン 8: 回答を準備しています",
     "8回目の回答です",
+    "The loop stopped.",  # stopped, and no limit named
+    "Ran 8 loops so far",  # a count of laps, and nothing stopped
 ]
 
 # Loops graded with a short time limit: each fails criterion 3 only, with this hint.

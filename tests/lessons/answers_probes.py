@@ -9,7 +9,9 @@ cache read, so counting the cache twice, or cache writes alone, passed. run_agen
 the last two messages ran away and was told its loop condition never changes. run_agent (lesson 6) looping
 until end_turn sent a cut-off answer again and was shown only the API's 400; one asking valve 2 right after
 each response threw away an answer that crossed the budget, and passed. stop_message: the probe's cut-off
-text was one block, so keeping the first text block alone passed.
+text was one block, so keeping the first text block alone passed. run_agent (lesson 6): every probe's
+response held one call, so counting calls as turns passed; and no probe called the same thing again
+after another call in between, so a valve 3 that remembers every signature so far passed.
 """
 
 from __future__ import annotations
@@ -190,7 +192,19 @@ UNTIL_END_TURN = variant(
 SPENT = "        tokens_used += response.usage.input_tokens + response.usage.output_tokens\n"
 BUDGET_AFTER_RESPONSE = variant((VALVE_2, ""), (SPENT + "        step", SPENT + VALVE_2 + "        step"))
 
+# Each tool call counted as a turn: two calls in one response spend two of MAX_TURNS.
+COUNTS_CALLS = variant(
+    ("        turns += 1\n", '        turns += len([b for b in response.content if b.type == "tool_use"])\n')
+)
+# Valve 3 with every signature so far: README read again after asking the time looks like a spin.
+REMEMBERS_EVERY_SIGNATURE = variant(
+    ("turns, tokens_used, last_signature = 0, 0, None", "turns, tokens_used, seen = 0, 0, set()"),
+    ("            if signature == last_signature:", "            if signature in seen:"),
+    ("            last_signature = signature\n", "            seen.add(signature)\n"),
+)
 WRONG_RUN_AGENT_PROBES = [
+    (COUNTS_CALLS, 3, "lesson.l6.run_agent.turns_per_call"),
+    (REMEMBERS_EVERY_SIGNATURE, 5, "lesson.l6.run_agent.spin_not_in_a_row"),
     (BUDGET_AFTER_RESPONSE, 4, "lesson.l6.run_agent.budget_after_answer"),
     (UNTIL_END_TURN, 2, "lesson.l6.run_agent.went_on_after_cut"),
     (_cached_counting(f"{USAGE} + 2 * ({WRITES} + {READS})"), 4, "lesson.l6.run_agent.budget_cache_twice"),

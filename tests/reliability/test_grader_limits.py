@@ -63,7 +63,10 @@ def good_run_tool_uses(content, tool_impls, approve):
         elif tier == "ask" and not approve(block.name, block.input):
             results.append(result(block, "ユーザーが拒否しました", True))
         else:
-            results.append(result(block, str(tool_impls[block.name](block.input))))
+            try:
+                results.append(result(block, str(tool_impls[block.name](block.input))))
+            except Exception as err:
+                results.append(result(block, f"ツールの実行に失敗しました: {err}", True))
     return results
 
 
@@ -444,7 +447,10 @@ def slow_default_runner(content, tool_impls, approve):
         elif tier == "ask" and not approve(block.name, block.input):
             results.append(result(block, "ユーザーが拒否しました", True))
         else:
-            results.append(result(block, str(tool_impls[block.name](block.input))))
+            try:
+                results.append(result(block, str(tool_impls[block.name](block.input))))
+            except Exception as err:
+                results.append(result(block, f"ツールの実行に失敗しました: {err}", True))
     return results
 
 
