@@ -27,7 +27,7 @@
 # fresh process, and calls the package's own grading code. It reads neither the grade cell nor any output saved
 # in the file. Cells you add yourself are not run, so keep your definitions in the `TODO` cells.
 
-# %% [markdown] ja="560ad0b2147c"
+# %% [markdown] ja="67864b920bcb"
 # ## The task
 #
 # Today the approval valve knows two settings: ask before a high-impact tool, let everything else through.
@@ -69,8 +69,8 @@
 #    `ANSWERS["deny"]` says so too.
 #
 # The grader never reads your source code. It hands `run_tool_uses` recording tools (fakes that only note they
-# were called) and a recording `approve`, calls it for real, and judges only by **what ran, who was asked what,
-# and what came back**.
+# were called; one of them fails by raising) and a recording `approve`, calls it for real, and judges only by
+# **what ran, who was asked what, and what came back**.
 
 # %% [markdown] ja="f8775473b997"
 # ## Setup
