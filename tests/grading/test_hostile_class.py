@@ -112,7 +112,9 @@ def test_a_snooping_learner_leaves_no_trace_and_changes_no_grade(unsandboxed):
             opened(subs)
             env = {**os.environ, "HOME": str(home), "TMPDIR": str(scratch), "ANTHROPIC_API_KEY": f"sk-ant-{marker}"}
             extra = ["--unsandboxed"] if unsandboxed else []
-            done = command("grade-class", subs, "--out", report, "--timeout", TIMEOUT, *extra, env=env)
+            # a roomy limit: the control run must reach its connect even on a loaded machine (imports
+            # alone took over 8 s at load 15), and an honest class ends long before it
+            done = command("grade-class", subs, "--out", report, "--timeout", "60", *extra, env=env)
             assert done.returncode == 0, done.stdout + done.stderr
             listener.setblocking(False)
             try:
