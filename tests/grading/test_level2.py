@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import time
 
 import answers_level2 as answers
 import pytest
@@ -12,6 +11,7 @@ from harness_lab.grading import GradeFailed, check_level2, grade_level2, level2_
 from harness_lab.grading.level2 import GAP_OPTIONS, PAIRS, RUNAWAY_OPTIONS, says_stopped
 from harness_lab.grading.report import Report
 from harness_lab.text import t
+from tests.safety_net import gives_up_after
 
 N = answers.MAX_TURNS
 
@@ -48,14 +48,13 @@ def test_each_wrong_answer_fails_its_criterion_with_its_hint(name):
 
 
 @pytest.mark.parametrize("name", list(answers.HOSTILE))
-def test_hostile_loops_fail_criterion_3_in_time(name):
+def test_hostile_loops_fail_criterion_3_at_its_limit(name):
     answer, expected = answers.HOSTILE[name]
-    started = time.monotonic()
     # Runaways meet the clock; the others end by themselves, under a limit a loaded machine cannot reach.
     limit = 1.0 if "runaway" in expected[3] else 5.0
-    report = grade_level2(*answer, timeout=limit)
+    with gives_up_after(10 * (limit + 7), f"the grade of {name}"):
+        report = grade_level2(*answer, timeout=limit)
     assert {c.number: c.key for c in report.checks if not c.passed} == expected, report.text()
-    assert time.monotonic() - started < limit + 7
 
 
 def test_every_criterion_has_a_wrong_answer_only_it_catches():
@@ -124,11 +123,11 @@ def test_the_untouched_starter_fails_every_criterion():
     assert report.failed() == [1, 2, 3]
 
 
-def test_a_capless_loop_is_cut_off_quickly_by_the_scripted_model():
-    started = time.monotonic()
-    report = grade_level2(answers.GOOD_MISSING, answers.no_cap, N, timeout=30)
-    assert report.failed() == [3]
-    assert time.monotonic() - started < 15
+def test_a_capless_loop_is_cut_off_by_the_scripted_model_not_the_clock():
+    # The clock's limit is far past the net: only the scripted model's cut-off ends this grade in time.
+    with gives_up_after(60, "the scripted model to cut the loop off"):
+        report = grade_level2(answers.GOOD_MISSING, answers.no_cap, N, timeout=600)
+    assert report.failed() == [3] and report.checks[2].key == "grade.l2.c3.runaway", report.text()
 
 
 def test_distractors_and_truths_are_both_offered():

@@ -13,7 +13,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import nbformat
@@ -24,6 +23,7 @@ from harness_lab.grading import grade_notebook
 from harness_lab.grading import notebook as notebook_module
 from harness_lab.text import speaking, t
 from notebooks.exercise_build import GRADE_TAG
+from tests.safety_net import gives_up_after
 
 ROOT = Path(__file__).resolve().parents[2]
 EXERCISES = ROOT / "exercises"
@@ -165,10 +165,9 @@ def test_where_learner_code_raised_is_said_in_the_readers_language_not_the_noteb
 def test_a_runaway_answer_cell_is_a_timeout_for_that_notebook_only(tmp_path):
     nb = read(EXERCISES / "solutions" / LEVEL2)
     cell_with(nb, "MISSING = {").source += "\n\nwhile True:\n    pass\n"
-    started = time.monotonic()
-    grade = grade_notebook(write(nb, tmp_path / LEVEL2), timeout=2)
+    with gives_up_after(60, "the notebook's grade"):  # never stopped, it would never return
+        grade = grade_notebook(write(nb, tmp_path / LEVEL2), timeout=2)
     assert grade.status == "timeout" and grade.key == "grade.nb.timeout", grade.text()
-    assert time.monotonic() - started < 8
     assert not grade.passed and grade.error == t("grade.nb.timeout", seconds="2")
 
 
@@ -176,10 +175,10 @@ def test_a_runaway_answer_cell_costs_the_cells_limit_not_the_notebooks(tmp_path,
     monkeypatch.setattr(notebook_module, "CELLS_TIMEOUT", 1.0)  # read in the forked child
     nb = read(EXERCISES / "solutions" / LEVEL2)
     cell_with(nb, "MISSING = {").source += "\n\nwhile True:\n    pass\n"
-    started = time.monotonic()
-    grade = grade_notebook(write(nb, tmp_path / LEVEL2), timeout=30)
+    # The notebook's own limit is far past the net: only the cells' limit ends this grade in time.
+    with gives_up_after(60, "the cells' limit"):
+        grade = grade_notebook(write(nb, tmp_path / LEVEL2), timeout=600)
     assert grade.status == "timeout" and grade.key == "grade.nb.cell_timeout", grade.text()
-    assert time.monotonic() - started < 10  # not the notebook's 30 s
     number = 1 + next(
         i for i, c in enumerate(c for c in nb.cells if c.cell_type == "code") if "MISSING = {" in c.source
     )

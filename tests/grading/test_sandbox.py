@@ -12,6 +12,7 @@ import pytest
 
 from harness_lab.grading import try_limited
 from harness_lab.grading.sandbox import ANSWER_LIMIT, abort, describe_error, plain, run_limited
+from tests.safety_net import gives_up_after
 
 
 def _learner_lookup():
@@ -32,15 +33,13 @@ def test_an_exception_becomes_one_line_naming_the_learners_line():
 
 
 def test_an_endless_loop_is_killed_at_the_limit():
-    started = time.monotonic()
-
     def spin():
         while True:
             pass
 
-    outcome = run_limited(spin, timeout=0.5)
+    with gives_up_after(30, "the limited run"):  # never killed, it would never return
+        outcome = run_limited(spin, timeout=0.5)
     assert outcome.status == "timeout"
-    assert time.monotonic() - started < 3
 
 
 def test_the_child_is_gone_after_a_timeout():
@@ -107,9 +106,8 @@ def test_thread_fallback_without_fork(monkeypatch):
         abort("stopped")
 
     assert run_limited(runaway).value == "stopped"
-    started = time.monotonic()
+    # Waited out, the sleep would end and answer "ok": "timeout" says the thread was left behind.
     assert run_limited(lambda: time.sleep(30), timeout=0.3).status == "timeout"
-    assert time.monotonic() - started < 3
 
 
 def test_api_errors_are_described_by_the_apis_own_message():
@@ -153,9 +151,8 @@ def test_try_limited_stops_an_endless_loop_and_says_so(capsys):
         while True:
             pass
 
-    started = time.monotonic()
-    try_limited(spin, timeout=0.5)
-    assert time.monotonic() - started < 3
+    with gives_up_after(30, "the limited run"):
+        try_limited(spin, timeout=0.5)
     assert capsys.readouterr().out == "0.5秒たっても終わらなかったので止めました。無限ループになっていませんか\n"
 
 
@@ -272,10 +269,10 @@ def test_shared_mappings_count_toward_the_jobs_allowance_too():
 def test_an_answer_over_the_size_limit_is_left_unread_as_a_crash():
     """Only learner code writing to its answer pipe itself sends megabytes: reading them, and passing
     them on, once made a grading host too slow to answer at all."""
-    started = time.monotonic()
-    outcome = run_limited(lambda: abort("A" * (30 << 20)), timeout=30)
+    # The job blocks writing its answer; its limit is far past the net, so waiting it out fails.
+    with gives_up_after(60, "the oversized answer's verdict"):
+        outcome = run_limited(lambda: abort("A" * (30 << 20)), timeout=600)
     assert outcome.status == "crashed"
-    assert time.monotonic() - started < 10
     assert len(run_limited(lambda: abort("A" * (ANSWER_LIMIT - 100))).value) == ANSWER_LIMIT - 100
 
 

@@ -163,7 +163,6 @@ def test_hanging_calls_wait_for_a_bounded_pool_and_every_call_is_answered(fresh_
 
     # other tests' pools may still hold workers in this process: count only the ones started here
     before = workers()
-    began = time.monotonic()
     try:
         gen = run.start("調べて")
         for _ in range(3):
@@ -172,7 +171,6 @@ def test_hanging_calls_wait_for_a_bounded_pool_and_every_call_is_answered(fresh_
             waited = t("result.timeout_waiting", seconds=0.3)
             assert sum(r["content"] == waited for r in results) >= 1000 - 8
         assert len(workers() - before) <= 3 * 8 and fresh_pool.threads <= 3 * 8 <= MAX_THREADS
-        assert time.monotonic() - began < 10  # three turns of 0.3 s timeouts, not 3,000 threads
     finally:
         release.set()
 

@@ -2,7 +2,8 @@
 
 Two throwaway accounts: cora plants something where an exercise notebook should be, dan (collected
 after her) hands in plain notebooks. Whatever cora plants, the collection must refuse it with a
-reason, take her other notebook, go on to dan, and end within seconds. Every run is held to 256 MB
+reason, take her other notebook, go on to dan, and end by itself: a run still going at
+DEADLINE (a FIFO that blocks the collector, say) fails with subprocess's TimeoutExpired. Every run is held to 256 MB
 of written file (RLIMIT_FSIZE), so a collector that follows a link to /dev/zero fails this test
 instead of filling the disk. Needs root, useradd and runuser; skipped, saying why, without them.
 """
@@ -17,7 +18,6 @@ import shutil
 import signal
 import stat
 import subprocess
-import time
 from pathlib import Path
 
 import hub_accounts
@@ -33,7 +33,7 @@ CORA, DAN = LEARNERS
 EXERCISES = sorted(p.name for p in (ROOT / "exercises").glob("*.ipynb"))
 FIRST, OTHER = EXERCISES[0], EXERCISES[1]
 WRITE_CAP = 256 << 20
-DEADLINE = 30  # seconds for a whole run; a FIFO that blocks the collector is stopped here
+DEADLINE = 60  # seconds for a whole run, ten times what a loaded machine needs: a net, not a measure
 
 
 @pytest.fixture(scope="module")
@@ -87,12 +87,11 @@ def _ids(learner: str) -> tuple[int, int]:
     return account.pw_uid, account.pw_gid
 
 
-def collect(submissions: Path, *args: str | bytes) -> tuple[subprocess.CompletedProcess, float]:
+def collect(submissions: Path, *args: str | bytes) -> subprocess.CompletedProcess:
     def cap_writes() -> None:
         resource.setrlimit(resource.RLIMIT_FSIZE, (WRITE_CAP, WRITE_CAP))
 
-    start = time.monotonic()
-    done = subprocess.run(
+    return subprocess.run(
         [str(COLLECT), str(submissions), *args],
         capture_output=True,
         text=True,
@@ -102,7 +101,6 @@ def collect(submissions: Path, *args: str | bytes) -> tuple[subprocess.Completed
         preexec_fn=cap_writes,
         env={**os.environ, "HARNESS_HUB_COURSE": str(ROOT)},
     )
-    return done, time.monotonic() - start
 
 
 def handed(submissions: Path, learner: str) -> dict[str, bytes]:
@@ -117,14 +115,14 @@ def as_cora(*command: str) -> None:
 
 def test_plain_notebooks_are_collected_and_the_folder_mirrors_the_homes(fresh, tmp_path):
     submissions = tmp_path / "week6"
-    done, _ = collect(submissions, *LEARNERS)
+    done = collect(submissions, *LEARNERS)
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == [f"{name}: 2 of 2 exercise notebooks collected" for name in LEARNERS]
     for learner in LEARNERS:
         assert handed(submissions, learner) == {e: notebook(learner, e) for e in EXERCISES}
         assert stat.S_IMODE((submissions / learner).stat().st_mode) == 0o700
     as_cora("rm", str(fresh[CORA] / "exercises" / OTHER))
-    done, _ = collect(submissions, *LEARNERS)
+    done = collect(submissions, *LEARNERS)
     assert f"{CORA}: {OTHER} not handed in" in done.stdout.splitlines()
     assert handed(submissions, CORA) == {FIRST: notebook(CORA, FIRST)}
 
@@ -162,7 +160,7 @@ def test_a_planted_file_is_refused_with_its_reason_and_the_collection_goes_on(fr
     (fresh[CORA] / "exercises" / FIRST).unlink()
     plant(fresh)
     submissions = tmp_path / "week6"
-    done, took = collect(submissions, *LEARNERS)
+    done = collect(submissions, *LEARNERS)
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == [
         f"{CORA}: {FIRST} {reason}",
@@ -171,7 +169,6 @@ def test_a_planted_file_is_refused_with_its_reason_and_the_collection_goes_on(fr
     ], f"{attack}:\n{done.stdout}{done.stderr}"
     assert handed(submissions, CORA) == {OTHER: notebook(CORA, OTHER)}
     assert handed(submissions, DAN) == {e: notebook(DAN, e) for e in EXERCISES}
-    assert took < 10, f"{attack}: the collection took {took:.1f} s"
 
 
 @pytest.mark.parametrize("target", ["her own folder", "her classmate's folder"])
@@ -185,7 +182,7 @@ def test_a_link_in_a_parent_folder_is_refused(fresh, tmp_path, target):
         as_cora("rm", "-r", str(home / "exercises"))
         as_cora("ln", "-s", str(fresh[DAN] / "exercises"), str(home / "exercises"))
     submissions = tmp_path / "week6"
-    done, _ = collect(submissions, *LEARNERS)
+    done = collect(submissions, *LEARNERS)
     assert done.returncode == 0, done.stderr
     why = f"refused: exercises on the way to {home}/exercises is a symbolic link"
     assert done.stdout.splitlines() == [
@@ -208,7 +205,7 @@ def test_odd_names_in_a_home_or_on_the_command_line_are_never_taken_for_others(f
     forged = f"{CORA}\n{DAN}: 2 of 2 exercise notebooks collected"
     odd_learners = [forged, b"hltest-\xff", "../" + DAN]
     submissions = tmp_path / "week6"
-    done, _ = collect(submissions, CORA, *odd_learners, DAN)
+    done = collect(submissions, CORA, *odd_learners, DAN)
     assert done.returncode == 1
     assert done.stdout.splitlines() == [f"{name}: 2 of 2 exercise notebooks collected" for name in LEARNERS]
     assert done.stderr.splitlines() == [
@@ -222,11 +219,11 @@ def test_odd_names_in_a_home_or_on_the_command_line_are_never_taken_for_others(f
 
 def test_a_notebook_not_read_within_the_time_limit_is_refused_and_no_reader_is_left(fresh, tmp_path):
     submissions = tmp_path / "week6"
-    done, _ = collect(submissions, *LEARNERS)
+    done = collect(submissions, *LEARNERS)
     assert handed(submissions, CORA)
     # A reader the learner stops (SIGSTOP), or one stuck on a hung network mount, never answers;
     # a limit shorter than any fork makes every reader one of those, deterministically.
-    done, _ = collect(submissions, *LEARNERS, "--seconds", "0.000001")
+    done = collect(submissions, *LEARNERS, "--seconds", "0.000001")
     assert done.returncode == 0, done.stderr
     for learner in LEARNERS:
         assert f"{learner}: {FIRST} refused: still not read after 1e-06 s" in done.stdout.splitlines()

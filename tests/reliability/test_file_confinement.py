@@ -263,10 +263,8 @@ def test_write_file_to_a_fifo_answers_at_once_and_leaves_no_worker_stuck(world):
     root, _ = world
     pipe = root / "sandbox" / "pipe"
     os.mkfifo(pipe)
-    started = time.monotonic()
     result = run_tool(make_write_file(root / "sandbox"), {"path": "sandbox/pipe", "content": "x"}, timeout=5)
-    assert time.monotonic() - started < 1, result  # before: the whole 5 s timeout
-    assert refused(result, "file.not_regular"), result
+    assert refused(result, "file.not_regular"), result  # before: the 5 s timeout's message
     # A worker stuck opening the FIFO would be let go by a reader and write its "x" into it.
     fd = os.open(pipe, os.O_RDONLY | os.O_NONBLOCK)
     time.sleep(0.2)
@@ -295,9 +293,8 @@ def test_every_tool_refuses_a_non_regular_file_without_blocking(world, kind):
         (make_delete_file(box), {"path": "sandbox/special"}),
     ]
     for one, given in calls:
-        started = time.monotonic()
-        result = run_tool(one, given, timeout=3)
-        assert time.monotonic() - started < 1 and refused(result, "file.not_regular"), (one.name, result)
+        result = run_tool(one, given, timeout=3)  # a tool blocked on it would answer with the timeout
+        assert refused(result, "file.not_regular"), (one.name, result)
     assert target.exists() and not target.is_file()
     if kind == "socket":
         server.close()

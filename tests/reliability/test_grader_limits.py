@@ -14,6 +14,7 @@ only touched under the time limit; every process learner code starts, even one t
 
 from __future__ import annotations
 
+import functools
 import os
 import signal
 import sys
@@ -24,10 +25,14 @@ import pytest
 from harness_lab.grading import grade_level1, grade_level2, run_limited, try_limited
 from harness_lab.grading.sandbox import MEMORY_LIMIT
 from harness_lab.text import t
+from tests.safety_net import gives_up_after
 
 LIMIT = 1.0  # seconds per limited run
 GRADE_LIMIT = 0.5  # per criterion run: the graders make a few limited runs each
 SLACK = 3.0  # fork, pipe and reaping overhead on a loaded 2-core machine
+# The tests check which way a run ended from its verdict and its processes, never from the clock
+# (these machines are shared and noisy); a run still going at ten times its limits fails (safety_net).
+NET = 10
 # Code that ends by itself gets a limit it cannot reach even on a loaded machine (forking a large
 # test process under CI's load took more than 0.5 s once), so its test is about the hint, not the clock.
 ENDS_LIMIT = 5.0
@@ -172,26 +177,42 @@ def quiet(capfd):
     assert len(out) + len(err) < 10_000, f"{len(out)} + {len(err)} characters leaked into the cell"
 
 
+def recording(learner, pid_file: str):
+    """``learner``, noting the process each call runs in: a runaway's must be gone when its check ends."""
+
+    @functools.wraps(learner)
+    def recorded(*args):
+        with open(pid_file, "a") as f:
+            f.write(f"{os.getpid()}\n")
+        return learner(*args)
+
+    return recorded
+
+
+def _left_running(pid_file: str) -> list[int]:
+    with open(pid_file) as f:
+        pids = {int(line) for line in f}
+    return sorted(pid for pid in pids if not _dies_soon(pid))
+
+
 @pytest.mark.parametrize("learner", HOSTILE, ids=[f.__name__ for f in HOSTILE])
-def test_level1_fails_hostile_code_in_time_and_still_grades_after(learner, quiet):
-    started = time.monotonic()
-    limit = limit_for(learner)
-    report = grade_level1(POLICY, DEFAULT_TIER, learner, ANSWERS, timeout=limit)
-    elapsed = time.monotonic() - started
+def test_level1_fails_hostile_code_at_its_limit_and_still_grades_after(learner, quiet, tmp_path):
+    limit, pid_file = limit_for(learner), str(tmp_path / "learner.pids")
+    with gives_up_after(NET * (3 * limit + SLACK), "level 1's grade"):
+        report = grade_level1(POLICY, DEFAULT_TIER, recording(learner, pid_file), ANSWERS, timeout=limit)
     assert not report.passed and report.failed() == [1, 2, 3], report.text()
     assert tuple(check.key for check in report.checks) == HINTS[learner][0], report.text()
-    assert elapsed < 3 * limit + SLACK, elapsed
+    assert _left_running(pid_file) == []
     assert grade_level1(POLICY, DEFAULT_TIER, good_run_tool_uses, ANSWERS, timeout=5).passed
 
 
 @pytest.mark.parametrize("learner", HOSTILE, ids=[f.__name__ for f in HOSTILE])
-def test_level2_fails_hostile_code_in_time_and_still_grades_after(learner, quiet):
-    started = time.monotonic()
-    limit = limit_for(learner)
-    report = grade_level2(MISSING, learner, MAX_TURNS, timeout=limit)
-    elapsed = time.monotonic() - started
+def test_level2_fails_hostile_code_at_its_limit_and_still_grades_after(learner, quiet, tmp_path):
+    limit, pid_file = limit_for(learner), str(tmp_path / "learner.pids")
+    with gives_up_after(NET * (limit + SLACK), "level 2's grade"):
+        report = grade_level2(MISSING, recording(learner, pid_file), MAX_TURNS, timeout=limit)
     assert report.failed() == [3] and report.checks[2].key == HINTS[learner][1], report.text()
-    assert elapsed < limit + SLACK, elapsed  # the first scenario fails, so one limited run of it
+    assert _left_running(pid_file) == []
     assert grade_level2(MISSING, good_run_agent, MAX_TURNS, timeout=5).passed
 
 
@@ -214,9 +235,9 @@ def test_a_loop_with_no_cap_fails_within_the_limit():
             response = client.messages.create(model="claude-sonnet-5", max_tokens=1024, tools=tools, messages=messages)
         return "".join(b.text for b in response.content if b.type == "text")
 
-    started = time.monotonic()
-    report = grade_level2(MISSING, bare, MAX_TURNS, timeout=3)
-    assert report.failed() == [3] and time.monotonic() - started < 3 + SLACK
+    with gives_up_after(NET * (3 + SLACK), "level 2's grade of a bare loop"):
+        report = grade_level2(MISSING, bare, MAX_TURNS, timeout=3)
+    assert report.failed() == [3]
 
 
 def unpicklable():
@@ -255,9 +276,8 @@ RUN_LIMITED = [
 )
 def test_run_limited_reports_each_way_a_job_can_end(job, status, shown, quiet):
     limit = LIMIT if status == "timeout" else ENDS_LIMIT
-    started = time.monotonic()
-    outcome = run_limited(job, timeout=limit)
-    assert time.monotonic() - started < limit + SLACK
+    with gives_up_after(NET * (limit + SLACK), "the limited run"):
+        outcome = run_limited(job, timeout=limit)
     assert outcome.status == status, outcome
     if status == "ok":
         assert outcome.value == shown
@@ -286,18 +306,18 @@ def forks_a_spinning_child(pid_file: str, then_spin: bool):
 @pytest.mark.parametrize("then_spin", [False, True], ids=["child answers", "child spins too"])
 def test_a_forking_job_leaves_no_grandchild_and_answers_at_once(tmp_path, then_spin):
     pid_file = str(tmp_path / "grandchild.pid")
-    limit = 2 * SLACK  # long enough that waiting for it shows
-    started = time.monotonic()
+    # A child that answers gets a limit far past the net: waiting for the grandchild to close the
+    # pipe would wait the limit out, and the net stops the test first.
+    limit = LIMIT if then_spin else 60 * NET * SLACK
     try:
-        outcome = run_limited(forks_a_spinning_child(pid_file, then_spin), timeout=limit)
-        elapsed = time.monotonic() - started
+        with gives_up_after(NET * (LIMIT + SLACK), "the limited run"):
+            outcome = run_limited(forks_a_spinning_child(pid_file, then_spin), timeout=limit)
         with open(pid_file) as f:
             grandchild = int(f.read())
         if then_spin:
-            assert outcome.status == "timeout" and elapsed < limit + SLACK
+            assert outcome.status == "timeout", outcome
         else:
             assert (outcome.status, outcome.value) == ("ok", "answered")
-            assert elapsed < SLACK, elapsed  # did not wait for the grandchild to close the pipe
         assert _dies_soon(grandchild), "the forked grandchild is still running"
     finally:
         _kill_if_running(pid_file)
@@ -327,7 +347,8 @@ def test_a_job_that_stops_or_kills_its_supervisor_still_leaves_nothing_behind(tm
         _kill_if_running(pid_file)
 
 
-def _dies_soon(pid: int, within: float = 2.0) -> bool:
+def _dies_soon(pid: int, within: float = 10.0) -> bool:
+    """Gone, or going: a kill's effect can lag its return; ``within`` is a net (the pids never end by themselves)."""
     deadline = time.monotonic() + within
     while _running(pid):
         if time.monotonic() > deadline:
@@ -386,7 +407,7 @@ def _children() -> set[int]:
 
 
 # --- issue 12's limits ------------------------------------------------------------------------
-SLOW = 30.0  # a learner method that takes this long: a grader that calls it outside the limit fails
+SLOW = 3600.0  # a learner method that takes this long: a grader that calls it outside the limit meets the net
 # The criteria these objects leave alone must still pass within the limit: 0.5 s was once too short
 # for a right criterion 1 on a 2-core machine busy with a browser and two grading hosts.
 OBJECT_LIMIT = 2.0
@@ -491,10 +512,8 @@ LEARNER_OBJECTS = {
 @pytest.mark.parametrize("name", list(LEARNER_OBJECTS))
 def test_learner_objects_are_touched_only_under_the_time_limit(name):
     grade, expected = LEARNER_OBJECTS[name]
-    started = time.monotonic()
-    report = grade()
-    elapsed = time.monotonic() - started
-    assert elapsed < 5 * OBJECT_LIMIT + SLACK < SLOW, elapsed
+    with gives_up_after(NET * (5 * OBJECT_LIMIT + SLACK), f"the grade of {name}"):
+        report = grade()
     assert {c.number: c.key for c in report.checks if not c.passed} == expected, report.text()
 
 
@@ -526,7 +545,7 @@ def test_a_process_that_left_the_group_is_gone_when_the_check_ends(tmp_path, how
         assert (outcome.status, outcome.value) == ("ok", "answered")
         with open(pid_file) as f:
             daemon = int(f.read())
-        assert _dies_soon(daemon, within=0.5), "the learner's daemon outlived the check"
+        assert _dies_soon(daemon), "the learner's daemon outlived the check"
     finally:
         _kill_if_running(pid_file)
 
@@ -543,7 +562,7 @@ def test_a_daemon_started_by_a_grader_check_is_gone_too(tmp_path):
     try:
         assert grade_level1(POLICY, DEFAULT_TIER, learner, ANSWERS, timeout=5).passed
         with open(pid_file) as f:
-            assert _dies_soon(int(f.read()), within=0.5)
+            assert _dies_soon(int(f.read()))
     finally:
         _kill_if_running(pid_file)
 
@@ -553,10 +572,8 @@ def hoards():
 
 
 def test_memory_per_check_is_capped_with_a_clear_hint(capsys):
-    started = time.monotonic()
-    outcome = run_limited(hoards, timeout=10)
+    outcome = run_limited(hoards, timeout=10)  # "memory", not "timeout": the cap stops it first
     assert outcome.status == "memory" and outcome.value == MEMORY_LIMIT >> 20, outcome
-    assert time.monotonic() - started < 5
     report = grade_level2(MISSING, lambda *args: hoards(), MAX_TURNS, timeout=10)
     assert report.checks[2].key == "grade.memory"
     assert f"{MEMORY_LIMIT >> 20} MB" in report.checks[2].hint

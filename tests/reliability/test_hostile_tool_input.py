@@ -11,7 +11,6 @@ through the whole loop.
 from __future__ import annotations
 
 import os
-import time
 import tracemalloc
 from pathlib import Path
 
@@ -145,21 +144,28 @@ def test_positive_controls_still_read(world):
     assert run_tool(reader, {"path": "docs/../docs/a.txt"}) == ("docs a", False)
 
 
+@pytest.mark.skipif(not os.path.exists("/proc/self/io"), reason="counts the bytes read from Linux's /proc/self/io")
 def test_only_the_head_of_a_huge_file_is_read(world):
-    """A 4 GiB file (sparse: no disk used) answers with its first 2000 characters, fast and small."""
+    """A 4 GiB file (sparse: no disk used) answers with its first 2000 characters, reading little."""
     root, _ = world
     head = "".join(f"{i:05d} 行目\n" for i in range(400))
     with open(root / "huge.log", "w", encoding="utf-8") as f:
         f.write(head)
         f.truncate(4 * 1024**3)
     tracemalloc.start()
-    started = time.monotonic()
-    text, is_error = run_tool(make_read_file(root), {"path": "huge.log"}, timeout=10)
-    elapsed = time.monotonic() - started
+    before = _bytes_read()
+    text, is_error = run_tool(make_read_file(root), {"path": "huge.log"}, timeout=60)
+    read = _bytes_read() - before
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     assert (text, is_error) == (head[:LIMIT], False)
-    assert elapsed < 2 and peak < 5 * 1024**2, (elapsed, peak)
+    assert read < 64 * 1024**2 and peak < 5 * 1024**2, (read, peak)
+
+
+def _bytes_read() -> int:
+    """What this process has read so far, page cache included (Linux's rchar)."""
+    with open("/proc/self/io") as f:
+        return next(int(line.split()[1]) for line in f if line.startswith("rchar:"))
 
 
 def test_multibyte_text_is_cut_at_characters_not_bytes(world):
