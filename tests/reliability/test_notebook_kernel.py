@@ -201,11 +201,13 @@ def test_the_auth_failure_is_a_stop_and_a_traceback_without_the_key(executed):
 
 def test_runaway_learner_code_fails_in_time_without_flooding_the_cell(executed):
     nb, _, _ = executed
-    for index, label, limit in ((4, "level2 seconds:", 1 + 4), (5, "level1 seconds:", 3 + 6)):
+    for index, label in ((4, "level2 seconds:"), (5, "level1 seconds:")):
         shown = output_text(nb["cells"][index])
         assert "× 不合格" in shown and len(shown) < 5_000, shown[:500]
         seconds = int(shown.split(label)[1].split()[0])
-        assert seconds <= limit, (label, seconds)
+        # a net, not a stopwatch: limits of 1 s per run end far below it even on a loaded machine,
+        # while a grade that waited out the endless loop would never print at all
+        assert seconds <= 60, (label, seconds)
     assert "まだ終わらない" not in output_text(nb["cells"][4])
     assert "xxxxxxxxxx" not in output_text(nb["cells"][5])
 
