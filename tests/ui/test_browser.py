@@ -36,6 +36,8 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -131,18 +133,21 @@ def lab(tmp_path_factory):
     for name in (LESSON, EXERCISE, f"exercises/solutions/{Path(EXERCISE).name}", ENGLISH):
         (root / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(ROOT / name, root / name)
-    settings = tmp_path / "settings"
-    settings.mkdir()
-    # No news popup over the notebook; dev.py lab's settings; autosave within a test's patience.
-    (settings / "overrides.json").write_text(
-        json.dumps(
-            {
-                "@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": False},
-                "@jupyterlab/docmanager-extension:plugin": {"autosave": True, "autosaveInterval": AUTOSAVE},
-                **dev.LAB_SETTINGS,
-            }
-        )
-    )
+    env = jupyter_environment(tmp_path)
+    # autosave within a test's patience
+    autosave = {"@jupyterlab/docmanager-extension:plugin": {"autosave": True, "autosaveInterval": AUTOSAVE}}
+    with jupyterlab(tmp_path, root, env, autosave) as url:
+        yield url, root, Path(env["HARNESS_LAB_UI_SANDBOX"])
+
+
+@contextmanager
+def jupyterlab(tmp_path: Path, root: Path, env: dict, settings: dict) -> Iterator[str]:
+    """A JupyterLab server on 127.0.0.1 with no token over ``root``, as ``python3 dev.py lab`` starts it,
+    with ``settings`` beside dev.py lab's and no news popup over the notebook; its URL."""
+    folder = tmp_path / "settings"
+    folder.mkdir()
+    no_news = {"@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": False}}
+    (folder / "overrides.json").write_text(json.dumps({**no_news, **settings, **dev.LAB_SETTINGS}))
     port = _free_port()
     url = f"http://127.0.0.1:{port}/"
     log = tmp_path / "lab.log"
@@ -158,20 +163,19 @@ def lab(tmp_path_factory):
         "--ServerApp.password=",
         "--ServerApp.disable_check_xsrf=True",
         *dev.lab_arguments(root),
-        f"--LabApp.app_settings_dir={settings}",
+        f"--LabApp.app_settings_dir={folder}",
         f"--LabApp.user_settings_dir={tmp_path / 'user-settings'}",
         f"--LabApp.workspaces_dir={tmp_path / 'workspaces'}",
         "--LabApp.expose_app_in_browser=True",
         "--allow-root",
     ]
-    env = jupyter_environment(tmp_path)
     with open(log, "w") as out:
         proc = subprocess.Popen(
             command, env=env, cwd=root, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
         )
     try:
         _wait_for_server(url, proc, log)
-        yield url, root, Path(env["HARNESS_LAB_UI_SANDBOX"])
+        yield url
     finally:
         _stop(proc, url)
 

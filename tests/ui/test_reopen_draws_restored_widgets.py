@@ -10,20 +10,16 @@ renderer waits, then moves the clock past the two seconds. The course's plugin
 (harness_lab/ui/labextension) draws such an output again.
 """
 
-import json
 import platform
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import nbformat
 import pytest
 from nbformat.sign import NotebookNotary
 
-import dev
 from tests.ui.conftest import jupyter_environment
-from tests.ui.test_browser import CHROMIUM, _free_port, _require_browser, _stop, _wait, _wait_for_server
+from tests.ui.test_browser import CHROMIUM, _require_browser, _wait, jupyterlab
 
 HERE = Path(__file__).parent
 NOTEBOOK = "one_button.ipynb"
@@ -45,44 +41,8 @@ def lab(tmp_path_factory):
     # Trusted, as a notebook the learner saved is: JupyterLab draws its widget view, not the text.
     Path(env["JUPYTER_DATA_DIR"]).mkdir(parents=True)
     NotebookNotary(data_dir=env["JUPYTER_DATA_DIR"]).sign(notebook)
-    settings = tmp_path / "settings"
-    settings.mkdir()
-    (settings / "overrides.json").write_text(
-        json.dumps(
-            {"@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": False}}
-            | dev.LAB_SETTINGS
-        )
-    )
-    port = _free_port()
-    url = f"http://127.0.0.1:{port}/"
-    log = tmp_path / "lab.log"
-    command = [
-        sys.executable,
-        "-m",
-        "jupyterlab",
-        "--no-browser",
-        "--ip=127.0.0.1",
-        f"--port={port}",
-        "--ServerApp.port_retries=0",
-        "--IdentityProvider.token=",
-        "--ServerApp.password=",
-        "--ServerApp.disable_check_xsrf=True",
-        *dev.lab_arguments(root),
-        f"--LabApp.app_settings_dir={settings}",
-        f"--LabApp.user_settings_dir={tmp_path / 'user-settings'}",
-        f"--LabApp.workspaces_dir={tmp_path / 'workspaces'}",
-        "--LabApp.expose_app_in_browser=True",
-        "--allow-root",
-    ]
-    with open(log, "w") as out:
-        proc = subprocess.Popen(
-            command, env=env, cwd=root, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
-        )
-    try:
-        _wait_for_server(url, proc, log)
+    with jupyterlab(tmp_path, root, env, {}) as url:
         yield url
-    finally:
-        _stop(proc, url)
 
 
 def test_a_saved_widget_restored_after_the_renderer_gave_up_is_drawn(lab):
