@@ -6,8 +6,10 @@ On a reopen that restore waits for the new kernel, and on a loaded machine it so
 the renderer's last look and the end of its wait: the model is there, the output says it is not (one
 reopen in eight for this one-Button notebook). The test makes that order certain with the page's
 clock: it stops the clock as the kernel's connection opens, lets the restore finish while the
-renderer waits, then moves the clock past the two seconds. The course's plugin
-(harness_lab/ui/labextension) draws such an output again.
+renderer waits, then moves the clock past the two seconds. Where a loaded machine draws the output
+only after the restore (the renderer then finds its model at once: 3 runs in 3 under two busy loops),
+the test writes the renderer's give-up text itself. The course's plugin (harness_lab/ui/labextension)
+draws such an output again; without it the test fails either way.
 """
 
 import platform
@@ -78,7 +80,11 @@ def test_a_saved_widget_restored_after_the_renderer_gave_up_is_drawn(lab):
 
             output = page.locator(".jp-OutputArea-output").first
             _wait(page, lambda: errors or output.locator(".widget-button").count(), "the renderer's answer", 120)
-            assert any("widget model not found" in e for e in errors), f"the race was not reached: {errors}"
+            if not any("widget model not found" in e for e in errors):
+                # A loaded machine drew the output only after the restore, so the renderer found its
+                # model at its first look and never gave up. Give up as it does (its node's whole text),
+                # so what is checked below, the plugin's answer to that text, is checked every run.
+                output.evaluate("(node, text) => { node.textContent = text; }", NOT_FOUND)
             expect(output.locator(".widget-button", has_text="hi")).to_be_visible(timeout=60_000)
             assert NOT_FOUND not in output.inner_text()
             # Drawing it again is no change to the notebook.
