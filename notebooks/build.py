@@ -18,7 +18,10 @@ to ``src/en/``, rewrite its prose, strings and comments in English, then stamp i
 records, in each English cell, the hash of the Japanese cell it was written from, and means "I
 have brought the English up to date". A Japanese cell changed after that is a stale translation:
 the build warns, and ``tests/course/test_editions.py`` fails naming the cell until the English is updated
-and stamped again.
+and stamped again. A stamp says the translator read the Japanese, not that the English says the same:
+the build also warns, and ``tests/course/test_editions_say_the_same.py`` fails, where an English cell's
+outline (headings, table rows, list items, folded answers) or the numbers it states are not its
+Japanese twin's (``edition_prose.py``).
 
 Runs with no API key (offline emulator), from the notebook's own folder, with the learner's
 workbook (``my_harness.py``) in a fresh temporary folder, so a learner's own file never reaches the
@@ -51,6 +54,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 from dev import NOT_FOR_TESTS  # noqa: E402  # the same offline environment as the tests
+from notebooks.edition_prose import prose_drift  # noqa: E402
 from notebooks.editions import (  # noqa: E402
     HASH_KEY,
     EditionError,
@@ -191,7 +195,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--stamp", action="store_true", help="record the Japanese cells' hashes in these English sources"
     )
-    parser.add_argument("--check", action="store_true", help="compare the editions and list stale translations only")
+    parser.add_argument(
+        "--check", action="store_true", help="compare the editions, list stale and drifted translations only"
+    )
     args = parser.parse_args(argv)
     paths = [p.resolve() for p in args.paths] or all_sources()
     try:
@@ -209,11 +215,14 @@ def main(argv: list[str] | None = None) -> int:
         print(f"refused: {exc}", file=sys.stderr)
         return 1
     stale = [line for pair in pairs if len(pair) == 2 for line in stale_cells(*pair)]
-    for line in stale:
+    drift = [line for pair in pairs if len(pair) == 2 for line in prose_drift(*pair)]
+    for line in stale + drift:
         print(line, file=sys.stderr)
     if args.check:
-        print(f"{len(pairs)} sources: editions agree; {len(stale)} stale translations")
-        return 1 if stale else 0
+        print(
+            f"{len(pairs)} sources: editions agree; stale translations: {len(stale)}; cells that say otherwise: {len(drift)}"
+        )
+        return 1 if stale or drift else 0
     try:
         for path in [*notebooks, *(s for pair in pairs for s in pair)]:
             if path.suffix == ".py":

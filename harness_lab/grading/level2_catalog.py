@@ -33,7 +33,7 @@ add(
             "it does not keep the model's response (assistant content) in the history",
         ),
         "grade.l2.gap.tools_followup": (
-            "2回目以降のリクエストに tools を渡していない",
+            "続きのリクエストに tools を渡していない",
             "it does not pass tools on the follow-up requests",
         ),
         "grade.l2.gap.reassign": (
@@ -159,9 +159,9 @@ add(
             'When stopped at the limit it returned {shown}, not a string. Return a sentence, as a str, that says the run stopped at the limit (for example "Stopped: reached the turn limit").',
         ),
         "grade.l2.c3.stale_response": (
-            "API がリクエストを拒否しました（`tool_use` ids must be unique）: 前の周と同じ古い応答を、もう一度会話履歴に積んでいます。"
+            "API がリクエストを拒否しました（`tool_use` ids must be unique）: 古い応答を、もう一度会話履歴に積んでいます。"
             "ループ本体の最後で response = client.messages.create(...) と再代入していますか？（レッスン4 のデッドループ）",
-            "The API refused a request (`tool_use` ids must be unique): the same old response went into the history twice. "
+            "The API refused a request (`tool_use` ids must be unique): the same old response went into the history again. "
             "Does the end of the loop body reassign response = client.messages.create(...)? (lesson 4's dead loop)",
         ),
         "grade.l2.c3.api_rejected": (

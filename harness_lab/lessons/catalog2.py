@@ -45,7 +45,7 @@ add(
         ),
         "lesson.l2.reassign": (
             "同じ応答をもう一度積んでいます。ループの末尾で response = client.messages.create(...) と再代入していますか（API の 400: {error}）",
-            "The same response went into the history twice; do you reassign response = client.messages.create(...) at the bottom of the loop? (the API's 400: {error})",
+            "The same response went into the history again; do you reassign response = client.messages.create(...) at the bottom of the loop? (the API's 400: {error})",
         ),
         "lesson.l2.run_tools.p1": (
             "すべての tool_use に、tool_result を1つずつ呼び出しの順に返す",
@@ -163,7 +163,7 @@ add(
             "an answer without tools, or a reply cut off at max_tokens, comes back as its text",
         ),
         "lesson.l2.run_agent.p2": (
-            "2ターンかかる仕事を、API に断られずに最後まで運び、最後の text を返す",
+            "2ターンかかる仕事を、API に 400 で断られずに最後まで運び、最後の text を返す",
             "a two-turn task runs to its end without a 400 and returns the final text",
         ),
         "lesson.l2.run_agent.p3": (

@@ -48,7 +48,7 @@ add(
         ),
         "lesson.l5.approve_call": (
             "approve をレッスンの形で呼べていません（{error}）。approve(block.name, block.input) のように、名前と入力の2つを渡します",
-            "approve was not called the lesson's way ({error}); pass the name and the input: approve(block.name, block.input)",
+            "approve was not called the lesson's way ({error}); pass it two arguments, the name and the input: approve(block.name, block.input)",
         ),
         "lesson.l5.per_call": (
             "同じターンの write_file 3つのうち、許可した1つが実行されませんでした。尋ねるのも決めるのも、呼び出し1つごとです（1つの「いいえ」で全部を止めない）",

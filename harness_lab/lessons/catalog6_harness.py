@@ -183,7 +183,7 @@ add(
         ),
         "lesson.l6.run_agent.signature_carried": (
             "同じプロセスでもう一度走らせると、最初のツールターンで、ツールを1つも実行しないうちに弁3（無進捗検知）が止めました。前の実行の最後の署名が残っていて、それと比べています。last_signature = None は run_agent の中（呼ばれるたび）で始めます（モジュールの変数にしない）",
-            "Run a second time in the same process, it was stopped by valve 3 (no progress) at its first tool turn, before any tool ran: the last signature of the previous run was kept and compared with. Start last_signature = None inside run_agent, on every call (not as a module variable)",
+            "When run again in the same process, it was stopped by valve 3 (no progress) at its first tool turn, before any tool ran: the last signature of the previous run was kept and compared with. Start last_signature = None inside run_agent, on every call (not as a module variable)",
         ),
         "lesson.l6.run_agent.spin_not_in_a_row": (
             "{call} を呼び、別の呼び出しを挟んでもう一度 {call} を呼んだところで、弁3（無進捗検知）が止めました。間に別の呼び出しがあれば空回りではありません。これまでの署名を全部覚えて比べるのではなく、前のターンの署名（last_signature）1つとだけ比べます",
@@ -329,7 +329,7 @@ add(
         ),
         "lesson.l6.run_agent.approved_not_run": (
             "弁4: {tool} を許可したのに、実行が1回ではありませんでした（0回か、2回以上）",
-            "valve 4: {tool} was approved but did not run exactly once",
+            "valve 4: {tool} was approved, yet it did not run exactly once (it never ran, or ran two or more times)",
         ),
     }
 )

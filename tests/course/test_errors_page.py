@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from notebooks.edition_prose import numbers_differ
+
 ROOT = Path(__file__).resolve().parents[2]
 JA, EN = ROOT / "docs" / "errors.md", ROOT / "docs" / "en" / "errors.md"
 JAPANESE = re.compile(r"[\u3000-\u30ff\u4e00-\u9fff\uff01-\uff9f]")
@@ -41,6 +43,14 @@ def test_the_english_page_has_every_entry_with_the_same_facts():
         assert en_head == ja_head, f"entry {number}: {en_head} where the Japanese has {ja_head}"
         assert en_code == ja_code, f"entry {number}: {set(en_code) ^ set(ja_code)}"
         assert en_labels == [LABELS[label] for label in ja_labels], f"entry {number}"
+
+
+def test_each_part_of_the_english_page_states_the_japanese_numbers():
+    # A limit (4 cache breakpoints, 1 million tokens), a model version or a count must not drift between the pages.
+    ja, en = (re.split(r"^(?=#+ )", page.read_text(encoding="utf-8"), flags=re.M) for page in (JA, EN))
+    assert len(ja) == len(en)
+    drift = [f"part {n}: {said}" for n, (a, b) in enumerate(zip(ja, en)) if (said := numbers_differ(a, b))]
+    assert drift == []
 
 
 def test_the_english_page_is_english_and_both_pages_link_to_each_other():

@@ -22,6 +22,7 @@ import harness_lab.ui  # noqa: F401  (adds its entries)
 from harness_lab.steps import STEPS
 from harness_lab.text import CATALOG, speaking, t
 from harness_lab.ui.diagram import LESSON_VALVES, NODES, OTHER_STOPS
+from notebooks.edition_prose import numbers_differ
 
 PACKAGE = Path(__file__).resolve().parents[2] / "harness_lab"
 FAMILIES = ("stop", "event", "result", "usage", "file", "tool", "cli", "client", "http", "ui", "grade", "lesson")
@@ -79,6 +80,15 @@ def test_each_side_is_written_in_its_own_language(key):
     ja, en = CATALOG[key]
     assert not JAPANESE_SCRIPT.search(en), en
     assert JAPANESE_SCRIPT.search(ja) or ja == en, ja
+
+
+@pytest.mark.parametrize("key", sorted(CATALOG))
+def test_both_sides_state_the_same_numbers(key):
+    # The English said a refused response "went into the history twice" where the Japanese said once more,
+    # and left out the Japanese "(0回か、2回以上)": a count one side states and the other does not is drift.
+    # Numbers are compared as written each language's way (notebooks/edition_prose.py: 100万 / a million).
+    ja, en = CATALOG[key]
+    assert numbers_differ(ja, en) == "", f"{ja}\n{en}"
 
 
 def test_every_key_written_in_the_code_exists():

@@ -33,7 +33,7 @@
 # Today the approval valve knows two settings: ask before a high-impact tool, let everything else through.
 # A product colleague wants finer control — **three tiers, per tool name**:
 #
-# | tier | meaning | tools in this harness |
+# | Tier | Meaning | Tools in this harness |
 # |---|---|---|
 # | `allow` | runs as is | `get_time`, `read_file` |
 # | `ask` | a person must confirm before it runs | `write_file`, `delete_file`, `http_post` |

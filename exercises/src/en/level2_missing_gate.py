@@ -153,7 +153,7 @@ print(colleague_run_agent(emulated_client(stuck), "What's the weather in Tokyo?"
 # ## Your turn 1: what is missing, and how does each gap run away
 #
 # Run the next cell to see the choices. Write `MISSING` as a dict of "key of a control this loop lacks → key of the
-# runaway its absence causes" (when there are several runaways, a value may be a set). Choosing something this loop
+# runaway its absence causes" (when there are two or more runaways, a value may be a set). Choosing something this loop
 # actually does, or a runaway that cannot happen in this loop, is not a deduction: it is a `[FAIL]`.
 
 # %% tags=["options"] ja="a9990e5f32c0"

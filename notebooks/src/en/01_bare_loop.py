@@ -333,7 +333,7 @@ print(inspect.getsource(hl.Run.loop))
 # | Request | `response = client.messages.create(...)` | `s.receive(self.query())` (`query()` sends the whole history and `tools` every time) |
 # | `stop_reason` | `while response.stop_reason == "tool_use":` | `if not self.wants_tools(response): return self.finish(response)` |
 # | Tools | `run_tools(response.content, impls)` | `results = yield from self.run_tool_uses(response)` |
-# | History | append the assistant message and the results to `messages` | `s.commit(results)` (writes both together, so stopping midway never breaks the history) |
+# | History | append the assistant message and the results to `messages` | `s.commit(results)` (writes the two together, so stopping midway never breaks the history) |
 # | Next | from the reassignment at the end back to the `while` test | pauses at `yield s.turn(...)`; `s.receive(...)` at the top replaces the response (the reassignment) |
 #
 # The three `self.check(...)` lines (`before_send` / `loop_top` / `before_tools`) and `before_each_tool` inside `run_tool_uses` (valve 4) are the sockets for the **control valves** you fit from the next notebook on.

@@ -379,7 +379,7 @@ for label, loop in CONTENDERS.items():
 # | 4. the article's `for range` | N | N | nobody reads them |
 #
 # **The article's 4 behaves like 3.** What the `for` header asks is "may I send one more request?", and the request is at the top of the body.
-# The range runs out just after the tools of the Nth response have run and their results are in the history, so the request that would let the model read them is never sent.
+# `range` runs out just after the tools of the Nth response have run and their results are in the history, so the request that would let the model read them is never sent.
 # With a tool that writes, only the side effect is left.
 #
 # **Why lesson 6 asks at the top.** Lesson 6 puts the first request outside the `while` and the next one at the end of the body.

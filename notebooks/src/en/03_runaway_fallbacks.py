@@ -202,7 +202,7 @@ print("same signature as the previous turn → spinning:", signature_of(contents
 #
 # The package's `NoProgress` compares signatures built the same way (`hl.signature_of`) at `before_tools`. Its `check` is all there is:
 #
-# | line | what it means |
+# | Line | What it means |
 # |---|---|
 # | `state.pending_message` | the response received but not yet appended to the history (without one there is nothing to compare) |
 # | `state.signatures[-(self.window - 1):]` | the last `window - 1` signatures of completed turns |

@@ -354,7 +354,7 @@ for answer in ["", "y", "yes", "n", "N", "no", "NO", "nope", "don't", "cancel", 
 #
 # The package's `Run` decides on each tool_use, before running it, with `decide` (`harness_lab/valves/approval.py`, right beside the approval valve).
 #
-# | line | what it means |
+# | Line | What it means |
 # |---|---|
 # | `gate.tier(...)` | decides the tier: `allow` / `ask` / `deny`. With several valves, the strictest tier wins. `Approval()` says `ask` for a high-impact tool and `allow` for the rest |
 # | `tier == "deny"` | never enters the function: an `is_error` result saying it is forbidden |

@@ -252,7 +252,7 @@ mine.run_all()  # to the end (the get_time turn goes into the panel's conversati
 #
 # How the body of `hl.Run.loop` (you read it in notebook 01) lines up with your `run_agent`:
 #
-# | line in `Run.loop` | in your `run_agent` |
+# | Line in `Run.loop` | In your `run_agent` |
 # |---|---|
 # | `s.receive(self.query())` | `client.messages.create(...)` and `tokens_used += ...` |
 # | `if not self.wants_tools(response)` | `while step in ("run_tools", "resend")` (`next_step`) |
@@ -330,7 +330,7 @@ if lessons.guessed(MY_GUESS):  # the table holds the answer: it waits for a pred
 #
 # Add complexity only when it clearly improves the outcome. A small tool that runs three to five turns in a controlled environment may need nothing but valve 1.
 #
-# | if your agent | add these valves |
+# | If your agent | Add these valves |
 # |---|---|
 # | finishes in a few turns with harmless tools only | valve 1 (max turns), as a safety net |
 # | carries a large context per turn, or runs for a long time | + valve 2 (token budget) |

@@ -215,7 +215,7 @@ end = hl.drain(run.start("Read the notes"))
 print(f"TokenBudget 6,000: {run.state.model_calls} requests, then {end.cause} — {end.reason}")
 
 # %% [markdown] ja="51061fc54545"
-# | | held by | past the limit |
+# | | Held by | Past the limit |
 # |---|---|---|
 # | `task_budget` | the API (the model sees it) | the model **may** wrap up |
 # | `TokenBudget` (valve 2) | the harness | always stops, and returns a stop message |
@@ -252,7 +252,7 @@ for r in stops.values():  # the checked stop_message (the reference, if you have
 # %% [markdown] ja="0ea503949254"
 # ## 5. Your own harness on today's API
 #
-# Load the `run_agent` you wrote in notebook 05 from `my_harness.py`, and run it to the end on three scenarios: one with two thinking blocks along the way,
+# Load the `run_agent` you wrote in notebook 05 from `my_harness.py`, and run it to the end on a scenario with two thinking blocks along the way,
 # one that sends `redacted_thinking`, and one where the model refuses. If it sends `content` back whole, no 400 appears.
 
 # %% ja="90377e28934b"

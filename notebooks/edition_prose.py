@@ -1,0 +1,132 @@
+"""What a translation keeps of the Japanese: each cell's outline and the numbers it states.
+
+Stamping (``editions.py``) records that a translator read the Japanese cell; it cannot say whether the
+English says the same. Two things can be compared without reading either language. A markdown cell's
+**outline**: its headings and their levels, its table rows, list items, folded answers (``<details>``)
+and code fences; a dropped step or a missing paragraph with a heading changes it. And the **numbers** a
+cell or a catalog entry states ("12ターン" / "12 turns", "30万トークン" / "300,000 tokens", 三つ / three,
+2倍 / double): a limit, a count or a step number that drifted changes them. Zero and one are left out:
+English says them as "nothing", "a", "once" or "first" as often as with a numeral, and Japanese as 一度
+or 最初. Both are compared as sets, so a sentence that says a number twice in one language and once in
+the other is no drift.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import tokenize
+import unicodedata
+from pathlib import Path
+
+from notebooks.editions import read_source, shown
+
+WORDS = ["two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"]
+ORDINALS = ["third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth"]
+MONTHS = [
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+]
+ENGLISH = {
+    **{w: str(n) for n, w in enumerate(WORDS, start=2)},
+    **{w: str(n) for n, w in enumerate(ORDINALS, start=3)},
+    **{f"{w}fold": str(n) for n, w in enumerate(WORDS, start=2)},
+    **{m: str(n) for n, m in enumerate(MONTHS, start=1) if m != "may"},  # "may" is a verb far more often
+    "twice": "2",
+    "double": "2",
+    "square": "2",  # 二乗 / 2乗
+    "thrice": "3",
+}
+# "second" as in 2つ目 / 2回目, not the second half (後半) nor a unit of time (2 seconds).
+ENGLISH_WORD = re.compile(rf"\b({'|'.join(ENGLISH)}|second(?! half))\b", re.I)
+KANJI = dict(zip("二三四五六七八九十", map(str, range(2, 11))))
+# A kanji numeral counts only before a counter: 三つ, 二度, 四章, 二乗 (not 十分 "enough", 一方 "one side").
+KANJI_COUNT = re.compile(r"(?<![一二三四五六七八九十])([二三四五六七八九十])(?=[つ度回人行番周枚個件種通章倍乗重])")
+# A numeral on its own, not part of a name: python3, claude-sonnet-5 and UTF-8 are names in both editions
+# (Q3 and 問3 are the same question, though).
+NUMERAL = re.compile(r"(?<![A-PR-Za-z_\d.])(?<![A-Za-z]-)\d+(?:[,_]\d{3})*(?:\.\d+)?")
+LARGE = {"万": 10_000, "million": 1_000_000}
+SCALED = re.compile(r"(\d+(?:\.\d+)?)\s*(万|million)")
+
+
+def numbers(text: str, language: str) -> set[str]:
+    """The numbers ``text`` states, as digits (``"300000"``, ``"3"``, ``"1.25"``), 0 and 1 aside."""
+    text = unicodedata.normalize("NFKC", text)  # full-width digits are digits
+    text = re.sub(r"https?://\S+", "", text)
+    text = SCALED.sub(lambda m: _digits(float(m.group(1)) * LARGE[m.group(2)]), text)
+    text = re.sub(r"\b(?:a|per) million\b", "1000000", text)
+    text = re.sub(r"(\d+)\s*割", lambda m: str(int(m.group(1)) * 10), text)  # 1割 is a tenth
+    found = {_digits(float(n.replace(",", "").replace("_", ""))) for n in NUMERAL.findall(text)}
+    if language == "en":
+        found |= {ENGLISH.get(m.group(0).lower(), "2") for m in ENGLISH_WORD.finditer(text)}
+    else:
+        found |= {KANJI[k] for k in KANJI_COUNT.findall(text)}
+    return found - {"0", "1"}
+
+
+def _digits(value: float) -> str:
+    return str(int(value)) if value == int(value) else str(value)
+
+
+def outline(markdown: str) -> dict[str, object]:
+    """What a reader sees of a markdown cell's shape, its words aside."""
+    prose = re.sub(r"^```.*?^```", "", markdown, flags=re.S | re.M)
+    return {
+        "headings": [len(h) for h in re.findall(r"^(#+) ", prose, re.M)],
+        "table rows": len(re.findall(r"^\|", prose, re.M)),
+        "list items": len(re.findall(r"^\s*(?:[-*]|\d+\.) ", prose, re.M)),
+        "folded answers": prose.count("<details>"),
+        "code fences": markdown.count("```"),
+    }
+
+
+def words_of_code(source: str) -> str:
+    """A code cell's comments and string literals: what a learner reads in it."""
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
+    except (tokenize.TokenError, SyntaxError):
+        return ""
+    kinds = {tokenize.COMMENT, tokenize.STRING} | {getattr(tokenize, "FSTRING_MIDDLE", tokenize.STRING)}
+    return "\n".join(tok.string for tok in tokens if tok.type in kinds)
+
+
+def prose_drift(ja_path: Path, en_path: Path) -> list[str]:
+    """One line per English cell whose outline or numbers are not its Japanese twin's."""
+    ja, en = read_source(ja_path), read_source(en_path)
+    drift = []
+    for number, (a, b) in enumerate(zip(ja.cells, en.cells), start=1):
+        where = f"{shown(en_path)} cell {number}"
+        if a.cell_type == "markdown":
+            shape_ja, shape_en = outline(a.source), outline(b.source)
+            drift += [
+                f"{where}: {kind} {shape_en[kind]} where the Japanese has {shape_ja[kind]}"
+                for kind in shape_ja
+                if shape_ja[kind] != shape_en[kind]
+            ]
+            text_ja, text_en = a.source, b.source
+        else:
+            text_ja, text_en = words_of_code(a.source), words_of_code(b.source)
+        said = numbers_differ(text_ja, text_en)
+        if said:
+            drift.append(f"{where}: {said}")
+    return drift
+
+
+def numbers_differ(japanese: str, english: str) -> str:
+    """'' when both state the same numbers, or which numbers only one side states."""
+    ja, en = numbers(japanese, "ja"), numbers(english, "en")
+    if ja == en:
+        return ""
+    parts = [f"{', '.join(sorted(ja - en))} only in the Japanese" if ja - en else ""]
+    parts.append(f"{', '.join(sorted(en - ja))} only in the English" if en - ja else "")
+    return "the numbers differ: " + "; ".join(p for p in parts if p)
