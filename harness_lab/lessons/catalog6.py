@@ -45,11 +45,11 @@ add(
             "a file inside the root can be read, its first 2000 characters (also when the root itself is a link)",
         ),
         "lesson.l6.read_file.p2": (
-            "../、絶対パス、名前が同じ文字で始まる隣のフォルダ（project-secrets）へ出るパスは PermissionError で拒否する",
+            "../、絶対パス、名前が同じ文字で始まる隣のフォルダー（project-secrets）へ出るパスは PermissionError で拒否する",
             "a path that leaves by ../, an absolute path, or into a sibling folder whose name starts the same (project-secrets) is refused with PermissionError",
         ),
         "lesson.l6.read_file.p3": (
-            "ルートの中にある、外を指すシンボリックリンク（ファイルもフォルダも）を拒否する",
+            "ルートの中にある、外を指すシンボリックリンク（ファイルもフォルダーも）を拒否する",
             "a symlink inside the root that points outside (to a file or a folder) is refused",
         ),
         "lesson.l6.read_file.not_read": (
@@ -89,7 +89,7 @@ add(
             "{path} read a secret outside the root",
         ),
         "lesson.l6.read_file.sibling": (
-            "../project-secrets/key.txt（ルート project の隣のフォルダ）が読めました。文字列の前方一致では project-secrets も project で始まります。パスの部品で比べます（target.is_relative_to(base)）",
+            "../project-secrets/key.txt（ルート project の隣のフォルダー）が読めました。文字列の前方一致では project-secrets も project で始まります。パスの部品で比べます（target.is_relative_to(base)）",
             "../project-secrets/key.txt (a folder beside the root project) was read: as a string, project-secrets starts with project too. Compare path parts (target.is_relative_to(base))",
         ),
         "lesson.l6.read_file.link": (

@@ -276,7 +276,7 @@ stuck.select(1)
 # ウィジェットなしでも、`run.fork(at=1, results={tool_use の id: 新しい結果})` が分岐した `Run` を返し、`resume()` で続きを走らせます（パネルの次のセル）。
 
 # %%
-NOTES = "金曜 10 時に予算の見直しを話し合う。資料は共有フォルダにある。"
+NOTES = "金曜 10 時に予算の見直しを話し合う。資料は共有フォルダーにある。"
 fixed = stuck.fork(1, result=NOTES)
 fixed.run_all()
 stuck.compare()

@@ -56,7 +56,7 @@ import tempfile
 from pathlib import Path
 
 PROMPT = "README.md の1行目を読んで、それから今何時か教えて"
-DEMO = Path(tempfile.mkdtemp(prefix="lesson6_demo_"))  # 実行するたびに新しい一時フォルダ
+DEMO = Path(tempfile.mkdtemp(prefix="lesson6_demo_"))  # 実行するたびに新しい一時フォルダー
 (DEMO / "README.md").write_text("# エージェントハーネスの基礎\n\nループと4つの制御弁を、自分の手で書いて確かめる教材です。\n",
                                 encoding="utf-8")
 

@@ -170,7 +170,7 @@ try_send(messages + [filtered, {"role": "user", "content": [result_block]}])
 messages.append({"role": "assistant", "content": response.content})  # right: keep every block
 print([b.type for b in messages[-1]["content"]])
 
-# %% [markdown] ja="9edea751386d"
+# %% [markdown] ja="c74ba0aaf5ab"
 # Refused: "no tool_use for this `tool_use_id` in the previous assistant message". With the record of the call deleted,
 # nobody can tell which call the result answers. The second try kept only text and tool_use, and was refused too: "the
 # assistant message your tool results answer must start with a thinking block". Thinking blocks go back exactly as they

@@ -279,7 +279,7 @@ stuck.select(1)
 # The cell after it shows `stuck`'s panel. On its "Timeline" tab turn 1 is picked (`select(1)` picked it), and the branch form there makes the same branch.
 # Without widgets, `run.fork(at=1, results={tool_use id: new result})` returns the branched `Run`, and `resume()` runs the rest of it (the cell after the panel).
 
-# %% ja="e05d6e81b1f4"
+# %% ja="c9c6e683af30"
 NOTES = "Friday 10:00: review the budget. The documents are in the shared folder."
 fixed = stuck.fork(1, result=NOTES)
 fixed.run_all()

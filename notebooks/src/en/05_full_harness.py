@@ -49,7 +49,7 @@ diagram()
 # `harness-lab run "Read the first line of README.md, then tell me the time"`. Here we run the same command with `subprocess`,
 # inside a demo project made in a temporary folder (it holds a single `README.md`).
 
-# %% ja="1b35338cbe18"
+# %% ja="8db8294b4745"
 import subprocess
 import sys
 import tempfile
