@@ -3,6 +3,7 @@ states is the estimate ``sitting`` makes from the notebook as built, so it canno
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import nbformat
@@ -33,6 +34,16 @@ def test_the_english_header_states_the_japanese_lessons_time(path):
         in english
     )
     assert "**You need:**" in english
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.name)
+def test_the_readme_states_each_lessons_time_in_both_tables(path):
+    # Lesson 6 went to 約60分 / about 60 minutes while both README tables still said about 65 min.
+    total = re.match(r"約(\d+)分", stated(nbformat.read(path, as_version=4))).group(1)
+    readme = (path.parents[1] / "README.md").read_text(encoding="utf-8")
+    for link in (f"](notebooks/{path.name})", f"](notebooks/en/{path.name})"):
+        row = next(line for line in readme.splitlines() if link in line)
+        assert re.search(rf"\(about {total} min\b", row), row
 
 
 def test_the_estimate_counts_what_a_lesson_asks():
