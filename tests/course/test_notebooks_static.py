@@ -187,3 +187,39 @@ def test_prose_that_points_to_a_timeline_tab_names_a_panel_the_notebook_shows(pa
         if cell.cell_type == "markdown" and TIMELINE_TAB.search(cell.source):
             named = set(re.findall(r"`([A-Za-z_]\w*)`", cell.source))
             assert named & shown, (cell.source[:200], sorted(shown))
+
+
+def lesson_titles() -> dict[tuple[str, str], str]:
+    """(edition, notebook file name) -> the lesson's name as its first heading gives it ("Lesson 5: Intervention and steering")."""
+    titles = {}
+    for edition, folder in (("ja", ROOT / "notebooks" / "src"), ("en", ROOT / "notebooks" / "src" / "en")):
+        for source in sorted(folder.glob("0[1-6]_*.py")):
+            heading = re.search(r"^# # (.+?)(?: — |$)", source.read_text(encoding="utf-8"), re.M).group(1)
+            titles[edition, f"{source.stem}.ipynb"] = heading
+    return titles
+
+
+def test_every_link_to_a_lesson_names_it_as_its_heading_does():
+    # README's English table called lesson 5 "Stepping in and steering" while the notebook says
+    # "Intervention and steering": a reader looking for one finds the other.
+    titles = lesson_titles()
+    wrong = []
+    sources = sorted((ROOT / "notebooks" / "src").rglob("*.py")) + sorted((ROOT / "exercises" / "src").rglob("*.py"))
+    for source in sources:
+        edition = "en" if source.parent.name == "en" else "ja"
+        for text, target in re.findall(
+            r"\[((?:レッスン|[Ll]esson )\d[^\]]*)\]\((?:[./a-z]*/)?(0\d_\w+\.ipynb)\)",
+            source.read_text(encoding="utf-8"),
+        ):
+            title = titles[edition, target]
+            if text not in (title, title.split(":")[0]) and text != title.split(":")[0].lower():  # [lesson 2](...) too
+                wrong.append(f"{source.relative_to(ROOT)}: [{text}] for {title}")
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for folder, number, name in re.findall(
+        r"^\| \[`\w+`\]\(notebooks/(en/)?(0\d_\w+\.ipynb)\) \| (\d [^|]+?) \|", readme, re.M
+    ):
+        title = titles["en" if folder else "ja", number]
+        if name != re.sub(r"^(?:レッスン|Lesson )(\d): ", r"\1 ", title):
+            wrong.append(f"README.md: {name} for {title}")
+    assert len(re.findall(r"^\| \[`0", readme, re.M)) == 12
+    assert wrong == []
