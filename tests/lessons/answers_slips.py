@@ -1,4 +1,4 @@
-"""Slips a learner makes in lessons 5 and 6 that used to pass (or were told another cause), each with the
+"""Slips a learner makes in lessons 2, 5 and 6 that used to pass (or were told another cause), each with the
 point that must catch it and the hint that must name it; and right answers in another style.
 
 run_agent (lesson 6): a yield kept only for tool turns (or skipped on the turn before the answer) let the
@@ -8,9 +8,13 @@ sent back in reverse passed (each probe's results were paired by id); a budget c
 less, or with the next reply's max_tokens added, was told only that valve 2 stopped a normal task.
 run_tool_uses (lesson 5): refusing only an explicit no (``is False``, ``== False``) ran a call whose
 approval answered None; denied results put after the others were never provoked.
+run_tools (lesson 2): a tool given ``*block.input.values()`` passed, every probe's input having one key.
 """
 
 from __future__ import annotations
+
+import json
+from concurrent.futures import ThreadPoolExecutor
 
 from harness_lab.lessons.lesson5 import HIGH_IMPACT
 from harness_lab.text import t
@@ -193,10 +197,61 @@ def approve_only_true_runs(content, impls, approve):  # right: anything but True
     ]
 
 
+def _result(block, impls):
+    try:
+        output = impls[block.name](**block.input)
+        text = output if isinstance(output, str) else json.dumps(output, ensure_ascii=False)
+        return {"type": "tool_result", "tool_use_id": block.id, "content": text}
+    except Exception as err:
+        return {"type": "tool_result", "tool_use_id": block.id, "content": f"失敗しました: {err}", "is_error": True}
+
+
+def tools_by_position(content, impls):  # the input's values in the model's key order, as positions
+    results = []
+    for block in content:
+        if block.type == "tool_use":
+            try:
+                output = impls[block.name](*block.input.values())
+                text = output if isinstance(output, str) else json.dumps(output, ensure_ascii=False)
+                results.append({"type": "tool_result", "tool_use_id": block.id, "content": text})
+            except Exception as err:
+                results.append(
+                    {
+                        "type": "tool_result",
+                        "tool_use_id": block.id,
+                        "content": f"失敗しました: {err}",
+                        "is_error": True,
+                    }
+                )
+    return results
+
+
+def tools_at_once_in_call_order(content, impls):  # right: run at once, map keeps the calls' order
+    with ThreadPoolExecutor() as pool:
+        return list(pool.map(lambda b: _result(b, impls), [b for b in content if b.type == "tool_use"]))
+
+
+def next_step_by_match(response):  # right: a match statement, every other reason stops
+    match response.stop_reason:
+        case "tool_use":
+            return "run_tools"
+        case "pause_turn":
+            return "resend"
+        case "end_turn" | "stop_sequence":
+            return "finish"
+        case _:
+            return "stop"
+
+
 WRONG_SLIPS = [
+    ("run_tools", tools_by_position, 2, "lesson.l2.run_tools.by_position"),
     ("run_tool_uses", approve_only_false_refused, 2, "lesson.l5.unknown_allowed"),
     ("run_tool_uses", approve_equals_false, 2, "lesson.l5.unknown_allowed"),
     ("run_tool_uses", approve_no_words, 2, "lesson.l5.unknown_allowed"),
     ("run_tool_uses", approve_denied_last, 2, "lesson.l5.results_order"),
 ]
-RIGHT_SLIPS = [("run_tool_uses", approve_only_true_runs)]
+RIGHT_SLIPS = [
+    ("run_tool_uses", approve_only_true_runs),
+    ("run_tools", tools_at_once_in_call_order),
+    ("next_step", next_step_by_match),
+]
