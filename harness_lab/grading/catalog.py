@@ -171,6 +171,10 @@ add(
             "{passed} / {total} 冊のノートブックが、すべての基準を満たしました",
             "{passed} of {total} notebooks meet every criterion",
         ),
+        "grade.nb.summary_unread": (
+            "（ノートブックとして読めなかったファイル {count} 件は、数に入れていません）",
+            "(Files that could not be read as notebooks, not counted: {count})",
+        ),
         # --- grading a class (harness-lab grade-class): the instructor's terminal ---------------------
         "grade.class.progress": (
             "採点中 {done}/{total}（タイムアウト {timeouts}・エラー {errors}）",

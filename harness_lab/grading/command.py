@@ -103,7 +103,10 @@ def grade_files(paths: list[str], *, timeout: float | None = None, out: TextIO |
             host.close()
     if len(paths) > 1:
         with speaking(common):
-            summary = t("grade.nb.summary", passed=sum(g.passed for g in grades), total=len(paths))
+            # only the notebooks graded are counted as notebooks; a file refused is named as what it is
+            summary = t("grade.nb.summary", passed=sum(g.passed for g in grades), total=len(grades))
+            if refused:
+                summary += " " + t("grade.nb.summary_unread", count=len(refused))
         print(reset + summary, file=out)
     return 0 if all(g.passed for g in grades) and not refused else 1
 

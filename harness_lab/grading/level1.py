@@ -302,6 +302,8 @@ def _verdict2(
         return key, {"tool": ask}
     if said_yes.ran(ask) and not said_yes.asked_before_ran(ask, approved):
         return "grade.l1.c2.ran_before_asking", {"tool": ask}
+    if len(said_yes.asked(ask)) > 1:  # one call, put to the person more than once: each question takes an answer
+        return "grade.l1.c2.asked_twice", {"tool": ask, "count": len(said_yes.asked(ask))}
     if len(said_yes.ran(ask)) != 1:
         return "grade.l1.c2.approved_not_run", {"tool": ask, "count": len(said_yes.ran(ask))}
     if len(mixed.asked(ask)) != 2 or [e.input for e in mixed.ran(ask)] != [logged(approved)]:

@@ -210,6 +210,12 @@ add(
             "Once approved, {tool} then ran without being asked: the yes was remembered and used again. "
             "An approval answers one call; ask approve for every ask call.",
         ),
+        "grade.l1.c2.asked_twice": (
+            "{tool} の呼び出し1つについて、approve を {count} 回呼びました。人間には1つの呼び出しにつき1回だけ尋ね、その答えで実行するかを決めます"
+            "（尋ねるたびに答えが変わることがあり、同じ応答の次の呼び出しへの答えを先取りしてしまいます）",
+            "approve was called {count} times for one {tool} call. Ask the person once per call and decide by that answer "
+            "(each question may get another answer, and takes the one meant for the next call in the response).",
+        ),
         "grade.l1.c2.per_call": (
             "1つの応答に {tool} が2回あり、1回目は承認、2回目は拒否されましたが、実行がそのとおりに分かれていません。判定は tool_use ブロック1つずつに行いましょう",
             "One response held two {tool} calls, the first approved and the second refused, but what ran does not match. Decide per tool_use block.",

@@ -259,6 +259,8 @@ def _broken(title: str, outcome: JobResult, runaway_key: str, raised_key: str) -
     if error is not None:
         if "`tool_use` ids must be unique" in error:  # the API's answer to lesson 4's dead loop
             return Check.fail(3, title, "grade.l2.c3.stale_response")
+        if outcome.value.get("reused"):  # earlier turns' results replaced by the latest: one list refilled
+            return Check.fail(3, title, "grade.l2.c3.results_reused", error=error)
         if raised_key != "grade.raised":  # a normal task: the loop went on where it should have ended
             return Check.fail(3, title, raised_key, error=f"BadRequestError: {error}")
         return Check.fail(3, title, "grade.l2.c3.api_rejected", error=error)

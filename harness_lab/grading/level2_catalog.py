@@ -129,12 +129,12 @@ add(
             "MAX_TURNS is {value}. Make it an integer from 2 to 50.",
         ),
         "grade.l2.c3.runaway": (
-            "tool_use を返し続けるモデルに対して、ループが止まりませんでした。ハーネス側の上限は、実際にループを止めていますか",
-            "Against a model that keeps returning tool_use, the loop did not stop. Does the harness's limit actually stop the loop?",
+            "tool_use を返し続けるモデルに対して、ループが止まりませんでした。ハーネス側の上限は、実際にループを止めていますか（カウンターをループの中で毎周 0 に戻していると、上限に届きません）",
+            "Against a model that keeps returning tool_use, the loop did not stop. Does the harness's limit actually stop the loop? (A counter set back to 0 inside the loop every lap never reaches it.)",
         ),
         "grade.l2.c3.one_early": (
-            "MAX_TURNS={n} なのに、ツール呼び出し {rounds} ターン・モデルへのリクエスト {calls} 回で止まりました。1ターン早すぎます。カウンターを進めるのと上限を問うのは、どちらが先でしょう",
-            "With MAX_TURNS={n} it stopped after {rounds} tool turns and {calls} requests: one turn early. Which comes first, moving the counter or asking about the limit?",
+            "MAX_TURNS={n} なのに、ツール呼び出し {rounds} ターン・モデルへのリクエスト {calls} 回で止まりました。1ターン早すぎます。カウンターを進めるのと上限を問うのは、どちらが先でしょう（MAX_TURNS - 1 と比べたり、モデルへのリクエストの回数を数えたりしても、こうなります）",
+            "With MAX_TURNS={n} it stopped after {rounds} tool turns and {calls} requests: one turn early. Which comes first, moving the counter or asking about the limit? (Comparing with MAX_TURNS - 1, or counting model requests, does this too.)",
         ),
         "grade.l2.c3.results_unsent": (
             "ツール呼び出しを {rounds} ターン実行したのに、最後の結果をモデルに返さないまま止まりました（モデルへのリクエスト {calls} 回）。上限は「この一周に入る前に」問うものです。記事の for _ in range(MAX_TURNS) の書き方もこうなります（ノートブック02「上限をどこで問うか」）",
@@ -157,6 +157,12 @@ add(
         "grade.l2.c3.stop_not_text": (
             "上限で止まったときの返り値が、文字列ではなく {shown} でした。上限に達して止まったことが分かる文（たとえば「ターン数の上限に達したので停止しました」）を、文字列で返しましょう",
             'When stopped at the limit it returned {shown}, not a string. Return a sentence, as a str, that says the run stopped at the limit (for example "Stopped: reached the turn limit").',
+        ),
+        "grade.l2.c3.results_reused": (
+            "API がリクエストを拒否しました: 前のターンの tool_result が、最後のターンの結果に置き換わっていました。"
+            "1つの結果のリストを空にして（clear()）詰め直し、毎ターン同じリストを会話履歴に積んでいませんか。ターンごとに新しいリストを作ります（API の 400: {error}）",
+            "The API refused a request: the earlier turns' tool_result blocks had become the last turn's results. Does the loop empty one "
+            "results list (clear()) and refill it, putting that same list into the history every turn? Make a new list each turn (the API's 400: {error})",
         ),
         "grade.l2.c3.stale_response": (
             "API がリクエストを拒否しました（`tool_use` ids must be unique）: 古い応答を、もう一度会話履歴に積んでいます。"

@@ -119,7 +119,7 @@ class _Scene:
         self.emulator, self.limit = Emulator(script), n + RUNAWAY_MARGIN
         self.model = serve_http(handler_for(self.emulator))
         self.turns: set[int] = set()  # tool turns: the request count at the moment each tool ran
-        self.runs, self.rejected = 0, ""
+        self.runs, self.rejected, self.reused = 0, "", False
 
     def answer(self, message: tuple) -> Any:
         kind, _, *rest = message
@@ -134,12 +134,13 @@ class _Scene:
             raise Stop({"runaway": True})
         if status == 400:
             self.rejected = _error_message(content)
+            self.reused = bool(self.emulator.requests) and _one_list_reused(self.emulator.requests[-1])
         return status, headers, content
 
     def summary(self, seen: dict) -> dict:
         """The counts kept here, with what the child says the loop returned (a str or None)."""
         if seen.get("raised_400"):
-            return {"api_error": self.rejected or "?"}
+            return {"api_error": self.rejected or "?", "reused": self.reused}
         returned, shown = seen["returned"], seen["shown"]
         if not (returned is None or type(returned) is str) or type(shown) is not str:
             raise TypeError("not what the grader's child sends")
@@ -165,6 +166,20 @@ class _Scene:
 
     def counts(self) -> dict:
         return {"calls": len(self.emulator.requests), "rounds": len(self.turns), "runs": self.runs}
+
+
+def _one_list_reused(request: Any) -> bool:
+    """Do two turns' result messages answer the same calls? One results list put into the history on
+    every turn, emptied and refilled, leaves every earlier turn holding the latest turn's results."""
+    messages = request.get("messages") if isinstance(request, dict) else None
+    answered = []
+    for m in messages if isinstance(messages, list) else ():
+        content = m.get("content") if isinstance(m, dict) and m.get("role") == "user" else None
+        blocks = content if isinstance(content, list) else ()
+        ids = tuple(b.get("tool_use_id") for b in blocks if isinstance(b, dict) and b.get("type") == "tool_result")
+        if ids:
+            answered.append(ids)
+    return len(set(answered)) < len(answered)
 
 
 def _error_message(content: bytes) -> str:

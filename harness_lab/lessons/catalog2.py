@@ -104,6 +104,12 @@ add(
             "失敗しないはずの呼び出しが is_error になりました（{got}）。ツールは impls[block.name](**block.input) のように、引数を名前つきで渡して呼びます",
             "A call that works came back as is_error ({got}); call the tool with named arguments: impls[block.name](**block.input)",
         ),
+        "lesson.l2.run_tools.by_position": (
+            "入力のキーが引数と違う順番（unit, city）で来た呼び出しが、正しく実行されませんでした（{got}）。"
+            "モデルがキーを書く順番は、関数の引数の順番と同じとは限りません。*block.input.values() ではなく、impls[block.name](**block.input) と名前で渡します",
+            "A call whose input keys came in another order than the parameters (unit, city) did not run right ({got}); "
+            "the model writes the keys in its own order. Pass them by name, impls[block.name](**block.input), not *block.input.values()",
+        ),
         "lesson.l2.run_tools.changed_content": (
             "run_tools が、渡された content（応答の内容ブロック）を書き換えました。content はこのあと会話履歴にそのまま入るので、読むだけにします（リストから消す・並べ替える・block.input を書き換える、はしない）",
             "run_tools changed the content it was given (the response's blocks); that content goes into the history as it is, so only read it (no removing, reordering, or editing block.input)",

@@ -102,6 +102,12 @@ add(
             "approve が答えずに例外を出したのに、write_file が実行されました。承認が取れないときは「いいえ」として扱います（except で許可に倒さない）",
             "approve raised instead of answering, yet write_file ran; an approval that could not be had is a no (do not let the except allow it)",
         ),
+        "lesson.l5.unknown_allowed": (
+            "approve が {got} を返した（「はい」とも「いいえ」とも答えていない）のに、write_file が実行されました。"
+            "is False や == False で「いいえ」だけを断ると、答えのない承認が許可になります。if not approve(...) で、「はい」以外はすべて断ります",
+            "approve returned {got} (neither a yes nor a no), yet write_file ran; refusing only an explicit no (is False, == False) "
+            "turns an approval with no answer into an allow. Use if not approve(...): anything but a yes is refused",
+        ),
         "lesson.l5.denied_dropped": (
             "拒否した呼び出しに結果がありません。実行しなくても tool_result は返します（返さないと次のリクエストが 400）",
             "The denied call got no result; return a tool_result even when nothing ran (else the next request gets a 400)",

@@ -47,6 +47,12 @@ add(
             "ツールは走りましたが、一度も yield lessons.turn(...) していません。1ターン終えるたびに yield します",
             "Tools ran but it never yielded lessons.turn(...); yield after each turn",
         ),
+        "lesson.l6.run_agent.lap_not_yielded": (
+            "モデルへのリクエストが {requests} 回なので、ループは {laps} 周しましたが、yield lessons.turn(...) は {yields} 回でした。Stepper は yield でしか一時停止しません。"
+            "pause_turn の送り返しも（results は []）、答えの前の最後のターンも一周です。if の中ではなく、一周の終わり（次の client.messages.create(...) の前）で毎回 yield します",
+            "It sent {requests} model requests, so the loop went {laps} laps, but it yielded lessons.turn(...) {yields} times; the Stepper pauses only at a yield. "
+            "A pause_turn resend is a lap too (its results are []), and so is the last turn before the answer: yield at the end of every lap, before the next client.messages.create(...), not inside an if",
+        ),
         "lesson.l6.run_agent.no_request": (
             "モデルに一度もリクエストを送らずに終わりました。ループは最初に client.messages.create(...) を送ります（approve が None でも、断るのはツールを実行するときです）",
             "It ended without sending the model a single request; the loop starts with client.messages.create(...) (even with approve None: the refusal comes when a tool would run)",
@@ -99,6 +105,12 @@ add(
             "終わりの値のターン数が {told} でした（ツールを実行したターンは {turns}）。lessons.finished(response, turns, tokens_used) に、数えた turns をそのまま渡します（0 から数え始めます）",
             "The end value says {told} turns (tools ran in {turns}); pass the turns you counted to lessons.finished(response, turns, tokens_used) (counting from 0)",
         ),
+        "lesson.l6.run_agent.turn_labels": (
+            "yield したターンの番号が {got} でした（{want} のはず）。Stepper はこの番号でターンを示します。turns += 1 のあとで、数えた turns をそのまま "
+            "yield lessons.turn(turns, response, results) に渡します（turns - 1 や turns + 1 ではなく、turns += 1 の前に yield するのでもなく）",
+            "The yielded turns were numbered {got} (they should be {want}); the Stepper labels each turn by that number. After turns += 1, pass "
+            "the turns you counted as they are to yield lessons.turn(turns, response, results) (not turns - 1 or turns + 1, and not before turns += 1)",
+        ),
         "lesson.l6.run_agent.end_tokens": (
             "終わりの値のトークン数が {told} でした（受け取った応答の input_tokens と output_tokens の合計は {used}）。lessons.finished(response, turns, tokens_used) に tokens_used を渡します",
             "The end value says {told} tokens (the responses' input_tokens plus output_tokens come to {used}); pass tokens_used to lessons.finished(response, turns, tokens_used)",
@@ -130,8 +142,8 @@ add(
             "Tools ran {rounds} turns but only {requests} requests went out: the last turn's results never reached the model (asking after the tools, or the article's for _ in range(MAX_TURNS), does this). Ask valve 1 at the top of the body (before turns += 1)",
         ),
         "lesson.l6.run_agent.after_increment": (
-            "ツール {rounds} ターン・リクエスト {requests} 回で止まりました（上限どおりなら {want_rounds} ターン・{want_requests} 回）。turns += 1 の後で問うと、1ターン早く止まります。手前で問います",
-            "It stopped after {rounds} tool turns and {requests} requests (the limit means {want_rounds} and {want_requests}): asking after turns += 1 stops one turn early; ask before it",
+            "ツール {rounds} ターン・リクエスト {requests} 回で止まりました（上限どおりなら {want_rounds} ターン・{want_requests} 回）。turns += 1 の後で問う（または MAX_TURNS - 1 と比べる）と、1ターン早く止まります。手前で turns >= MAX_TURNS と問います",
+            "It stopped after {rounds} tool turns and {requests} requests (the limit means {want_rounds} and {want_requests}): asking after turns += 1 (or comparing with MAX_TURNS - 1) stops one turn early; ask before it, with turns >= MAX_TURNS",
         ),
         "lesson.l6.run_agent.budget_after_answer": (
             "予算 {budget} を超えたのは答えの応答でしたが、弁2（トークン予算）が止めて、答えを捨てました。答えはもう受け取って払った後で、止める次の一周はありません。弁2 は応答を受け取った直後ではなく、次の一周に入る前（ループの先頭）に尋ねます",
@@ -262,6 +274,22 @@ add(
         "lesson.l6.run_agent.budget_too_early": (
             "弁2（トークン予算）が止めましたが、予算 {budget} に対して使ったのは {used} トークンです。tokens_used の足し方と、比べる相手を確かめます",
             "Valve 2 (token budget) stopped it, but only {used} of the {budget} tokens were used; check how tokens_used is added up and what it is compared with",
+        ),
+        "lesson.l6.run_agent.budget_below": (
+            "予算 {budget} に届く前（使ったのは {used} トークン）に、弁2 が止めました。弁2 は使ったトークンが予算に達したとき（tokens_used >= TOKEN_BUDGET）に止めます。"
+            "TOKEN_BUDGET - 1 と比べたり、次の応答の分（max_tokens など）を見込んで足したりしていませんか",
+            "Valve 2 stopped it before the budget of {budget} was reached ({used} tokens used); valve 2 stops once the tokens used reach the budget "
+            "(tokens_used >= TOKEN_BUDGET). Does it compare with TOKEN_BUDGET - 1, or add what the next response may use (max_tokens, say)?",
+        ),
+        "lesson.l6.run_agent.refusal": (
+            'モデルが断った（stop_reason refusal）のに、{got} で終わりました。next_step が "stop" のときは、response.stop_reason をそのまま '
+            'lessons.stopped(response.stop_reason, 停止メッセージ, turns, tokens_used) に渡します（"max_tokens" などと決め打ちしない）',
+            'The model refused (stop_reason refusal), yet it ended with {got}; when next_step says "stop", pass response.stop_reason as it is to '
+            'lessons.stopped(response.stop_reason, message, turns, tokens_used) (not a fixed "max_tokens")',
+        ),
+        "lesson.l6.run_agent.results_order": (
+            "{calls} 個の呼び出しへの結果を、呼び出しと違う順に送り返しました。tool_result は、応答の tool_use の順に1つずつ並べて、1つの user メッセージで返します（並べ替えない）",
+            "It sent back the results of {calls} calls in another order than the calls; put one tool_result per tool_use, in the response's order, in one user message (do not reorder them)",
         ),
         "lesson.l6.run_agent.normal_stopped": (
             "{valve}が止めました（ツール {rounds} ターン）。この仕事は2ターンで答えが出ます。その弁の数え方と比べ方を確かめます",

@@ -11,6 +11,7 @@ generic "check the valve positions".
 from __future__ import annotations
 
 import inspect
+import itertools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -59,6 +60,7 @@ class Ending:
     text: str = ""
     reported: int | None = None  # the loop's own tokens_used, as it handed it back
     told_turns: int | None = None  # the turns its end value says it took
+    labels: list = field(default_factory=list)  # the turn number each yielded turn carries, in order
     usage: list = field(default_factory=list)  # (input, output) of each response, in order
     cached: list = field(default_factory=list)  # the cache writes and reads of each response, in order
     calls: list = field(default_factory=list)  # the tool calls of each response, as text
@@ -113,12 +115,15 @@ def learner_end(fn, script, decide=None, runaway: Miss | None = None, **limits: 
         text=end.text if isinstance(end, (Finished, Stopped)) else "",
         reported=end.usage.input_tokens if isinstance(end, (Finished, Stopped)) else None,
         told_turns=end.turns if isinstance(end, (Finished, Stopped)) else None,
+        labels=[e.request_number for e in events if isinstance(e, Turn)],
         usage=seen.usage,
         cached=seen.cached,
         calls=seen.calls,
         whole=kept_whole(seen, emulator.requests),
     )
-    ending.miss = protocol_miss(events, end, ending.rounds) or stale(emulator)
+    ending.miss = (
+        protocol_miss(events, end, ending.rounds, ending.requests) or stale(emulator) or out_of_order(emulator)
+    )
     return ending, rec, emulator
 
 
@@ -133,13 +138,39 @@ def stale(emulator: Any) -> Miss | None:
     return Miss("lesson.l6.run_agent.stale_history", {"count": len(first)}) if len(first) > 1 else None
 
 
-def protocol_miss(events: list, end: Any, rounds: int) -> Miss | None:
+def out_of_order(emulator: Any) -> Miss | None:
+    """Results sent back in another order than the calls they answer (reversed, sorted, the denied ones
+    last): the API pairs them by id, but the course sends one result per call, in call order."""
+    sent = emulator.requests[-1].get("messages", []) if emulator.requests else []
+    for asked, answered in itertools.pairwise(sent):
+        if asked.get("role") != "assistant" or answered.get("role") != "user":
+            continue
+        calls = [b.get("id") for b in asked.get("content") or () if isinstance(b, dict) and b.get("type") == "tool_use"]
+        content = answered.get("content")
+        ids = (
+            [b.get("tool_use_id") for b in content if isinstance(b, dict) and b.get("type") == "tool_result"]
+            if isinstance(content, list)
+            else []
+        )
+        if sorted(map(str, ids)) == sorted(map(str, calls)) and ids != calls:
+            return Miss("lesson.l6.run_agent.results_order", {"calls": len(calls)})
+    return None
+
+
+def protocol_miss(events: list, end: Any, rounds: int, requests: int) -> Miss | None:
     """Did the generator yield each turn with its results and end with an end value?"""
     if not isinstance(end, (Finished, Stopped)):
         return Miss("lesson.l6.run_agent.no_end", {"got": repr(end)[:40]})
     turns = [e for e in events if isinstance(e, Turn)]
     if not turns and rounds:
         return Miss("lesson.l6.run_agent.no_yield")
+    # Every request after the first was sent by a lap that ended; a lap left unyielded (a resend, or the
+    # last tool turn) is one the Stepper runs through without pausing. Only a finished run is counted so:
+    # a valve's stop ends its lap before the yield.
+    if isinstance(end, Finished) and len(turns) < requests - 1:
+        return Miss(
+            "lesson.l6.run_agent.lap_not_yielded", {"requests": requests, "laps": requests - 1, "yields": len(turns)}
+        )
     for event in turns:  # a turn that ran tools yields them with their results, one per call
         calls = [b for b in getattr(event.response, "content", None) or () if getattr(b, "type", None) == "tool_use"]
         if event.stop_reason == "tool_use" and len(event.results) != len(calls):

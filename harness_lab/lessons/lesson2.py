@@ -243,7 +243,24 @@ def _output_as_text(fn) -> Miss | None:
         return Miss("lesson.l2.run_tools.wrong_output")
     if first["text"].isascii():  # the same JSON, its non-ASCII characters escaped as \uXXXX
         return Miss("lesson.l2.run_tools.ascii")
-    return _list_as_json(fn)
+    return _list_as_json(fn) or _arguments_by_name(fn)
+
+
+def _arguments_by_name(fn) -> Miss | None:
+    """The model writes an input's keys in its own order: a tool given ``*block.input.values()`` gets
+    them by position, so the unit lands where the city goes."""
+    weather = WEATHER[lang()]
+
+    def get_weather(city: str, unit: str = "celsius") -> dict:
+        return weather[city]
+
+    response = response_of(_said("two_cities"), call("get_weather", unit="celsius", city=_said("osaka")))
+    facts = _facts(fn(response.content, {"get_weather": get_weather}))
+    if isinstance(facts, Miss):
+        return facts
+    if facts and facts[0]["is_error"]:  # by position, the city is "celsius": no such city
+        return Miss("lesson.l2.run_tools.by_position", {"got": (facts[0]["text"] or "")[:60]})
+    return None
 
 
 def _is_text(content: Any) -> bool:

@@ -267,7 +267,7 @@ def _no_means_not_run(fn) -> Miss | None:
         return miss
     if not facts[1]["is_error"] or facts[2]["is_error"] or not facts[3]["is_error"]:
         return Miss("lesson.l5.denied_not_error")
-    return answer_rejected(_said("next"), response, returned) or _fails_closed(fn)
+    return answer_rejected(_said("next"), response, returned) or _fails_closed(fn) or _no_answer_is_no(fn)
 
 
 def _cannot_answer(name: str, given: dict) -> bool:
@@ -292,6 +292,21 @@ def _fails_closed(fn) -> Miss | None:
     if [f["tool_use_id"] for f in facts] != [c["id"] for c in tool_calls(response.content)]:
         return Miss("lesson.l5.denied_dropped")  # answered, then: one result for the call, as a denial is
     return None if facts[0]["is_error"] else Miss("lesson.l5.denied_not_error")
+
+
+def _no_answer_is_no(fn) -> Miss | None:
+    """An approval that answers None (a callback with no return on some path) said no yes: a loop that
+    refuses only on an explicit False (``is False``, ``== False``) lets the call run."""
+    rec, response = Recorder(), _write()
+    noted = _approver(rec, lambda name, given: False)  # the spy answers a bool: this one answers nothing
+
+    def approve(name, tool_input):
+        noted(name, tool_input)
+
+    returned = fn(response.content, _tools(rec), approve)
+    if rec.ran("write_file"):
+        return Miss("lesson.l5.unknown_allowed", {"got": "None"})
+    return _shape(returned)
 
 
 def _one_each(facts: list[dict], response: Any) -> Miss | None:

@@ -87,6 +87,7 @@ SAID = {
         "resumed": "調査が終わりました。要点は3つです。",
         "report": "# 週次レポート\n- 問い合わせ件数: 4",
         "writing": "書き出します。",
+        "refused": "その依頼にはお応えできません。",
     },
     "en": {
         "answer": 'The first line of README.md is "# Agent harness basics", and it is 10:42 now.',
@@ -99,6 +100,7 @@ SAID = {
         "resumed": "The research is done. There are 3 key points.",
         "report": "# Weekly report\n- Inquiries: 4",
         "writing": "I'll write it out.",
+        "refused": "I can't help with that request.",
     },
 }
 
@@ -195,6 +197,9 @@ def _answer_over_budget(fn) -> Miss | None:
     mine, _, _ = learner_end(fn, _normal_task, budget=budget)
     if mine.miss is None and mine.cause == "token_budget" and mine.requests == 3:
         return Miss("lesson.l6.run_agent.budget_after_answer", {"budget": budget})
+    if mine.miss is None and mine.cause == "token_budget" and mine.requests < 3:  # stopped short of the budget
+        used = sum(sum(pair) for pair in mine.usage) + sum(mine.cached)
+        return Miss("lesson.l6.run_agent.budget_below", {"budget": budget, "used": used})
     return compare(mine, package_end(_normal_task, budget=budget), budget=budget)
 
 
@@ -256,6 +261,10 @@ def _cut_off(request: dict) -> Any:
     )
 
 
+def _refusing(request: dict) -> Any:
+    return reply(_said("refused"), stop_reason="refusal")
+
+
 # --- the points ----------------------------------------------------------------------------------
 
 
@@ -271,6 +280,9 @@ def _finishes_a_task(fn) -> Miss | None:
         return Miss("lesson.l6.run_agent.not_answer", {"got": repr(mine.text)[:40]})
     if miss is None and mine.told_turns != mine.rounds:  # what the Stepper and the comparison table show
         return Miss("lesson.l6.run_agent.end_turns", {"told": mine.told_turns, "turns": mine.rounds})
+    if miss is None and mine.labels != list(range(1, len(mine.labels) + 1)):  # the Stepper's "turn k" labels
+        want = ", ".join(map(str, range(1, len(mine.labels) + 1)))
+        return Miss("lesson.l6.run_agent.turn_labels", {"got": ", ".join(map(str, mine.labels)), "want": want})
     used = sum(i + o for i, o in mine.usage) + sum(mine.cached)  # every token billed, cache writes and reads too
     if miss is None and mine.reported != used:
         return Miss("lesson.l6.run_agent.end_tokens", {"told": mine.reported, "used": used})
@@ -306,7 +318,10 @@ def _decides_by_next_step(fn) -> Miss | None:
         return mine.miss
     if mine.cause != "max_tokens":
         return Miss("lesson.l6.run_agent.max_tokens", {"got": mine.cause})
-    return None
+    mine, _, _ = learner_end(fn, _refusing)  # another stop: the cause is the model's, not a fixed one
+    if mine.miss is None and mine.cause != "refusal":
+        return Miss("lesson.l6.run_agent.refusal", {"got": mine.cause})
+    return mine.miss
 
 
 def _stalled(fn, seconds: str) -> Miss:

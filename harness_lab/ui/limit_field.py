@@ -17,6 +17,9 @@ from ..text import t
 __all__ = ["limit_field", "read_limit"]
 
 WHOLE = re.compile(r"\d+(?:\.0*)?")  # 6, 6.0: a count; 2.5 is not one
+# Digits a limit may have: a budget of 10**18 tokens is no limit, and int() itself refuses a string of
+# thousands of digits in Python's own words, which would reach the learner as the panel's notice.
+MAX_DIGITS = 18
 
 
 def limit_field(description: str, value: int | None = None, **layout: str) -> widgets.Text:
@@ -34,4 +37,7 @@ def read_limit(field: widgets.Text) -> int:
     said = re.sub(r"[\s,_]", "", unicodedata.normalize("NFKC", typed))  # 40,000 and ４０ are numbers
     if not WHOLE.fullmatch(said):
         raise ValueError(t("ui.limit.not_whole", label=field.description, got=typed.strip()))
-    return int(said.split(".")[0])
+    digits = said.split(".")[0].lstrip("0") or "0"  # 0006 is 6
+    if len(digits) > MAX_DIGITS:
+        raise ValueError(t("ui.limit.too_large", label=field.description, digits=len(digits), most=MAX_DIGITS))
+    return int(digits)

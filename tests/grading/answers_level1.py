@@ -241,6 +241,12 @@ RIGHT = {
     "tidies block.input paths in place": (DICT_POLICY, DICT_DEFAULT, tidies_paths, GOOD_ANSWERS),
     "an error from approve taken for a no": (DICT_POLICY, DICT_DEFAULT, _treats_approval_error_as_no, GOOD_ANSWERS),
     "only False refuses (approve is True or False)": (DICT_POLICY, DICT_DEFAULT, _only_false_refuses, GOOD_ANSWERS),
+    "the tier read in lower case, or the default": (
+        DICT_POLICY,
+        DICT_DEFAULT,
+        make_runner(lambda name: (DICT_POLICY.get(name) or DICT_DEFAULT).lower()),
+        GOOD_ANSWERS,
+    ),
 }
 
 
@@ -733,6 +739,17 @@ def _high_impact_tier(name):
     return "ask" if name in {"write_file", "http_post", "delete_file"} and tier != "deny" else tier
 
 
+def _asks_twice(content, tool_impls, approve):
+    """Asks once to decide, and again "to be sure" before running: two questions for one call."""
+    return dict_runner(content, tool_impls, lambda name, given: approve(name, given) and approve(name, given))
+
+
+def _refusals_last(content, tool_impls, approve):
+    """The calls that ran first, then every denied and refused call's result: not in call order."""
+    results = dict_runner(content, tool_impls, approve)
+    return [r for r in results if not r.get("is_error")] + [r for r in results if r.get("is_error")]
+
+
 # name -> ((POLICY, DEFAULT_TIER, run_tool_uses, ANSWERS), {criterion: hint key})
 WRONG = {
     "policy checked after the tool ran": (_dict(_after_run), {2: "grade.l1.c2.deny_ran"}),
@@ -847,6 +864,8 @@ WRONG = {
     "deny result that does not say why": (_dict(_deny_silent_reason), {3: "grade.l1.c3.deny_no_reason"}),
     "refused result without is_error": (_dict(_refused_not_error), {3: "grade.l1.c3.refused_not_error"}),
     "results in reverse order": (_dict(_reversed), {3: "grade.l1.c3.order"}),
+    "denied and refused results put last": (_dict(_refusals_last), {3: "grade.l1.c3.order"}),
+    "approve asked twice for one call": (_dict(_asks_twice), {2: "grade.l1.c2.asked_twice"}),
     "a tool's exception let out of run_tool_uses": (
         _dict(make_runner(lambda name: DICT_POLICY.get(name, "ask"), execute=_run_unguarded)),
         {3: "grade.l1.c3.tool_error_raised"},

@@ -380,6 +380,96 @@ def config_dict(client, user_input, tools, tool_impls):
     return limit_as_parameter(client, user_input, tools, tool_impls, CONFIG["max_turns"])
 
 
+def compares_with_one_less(client, user_input, tools, tool_impls):
+    """The lesson's fix with the check made "safe": MAX_TURNS - 1, one turn early."""
+    messages = [{"role": "user", "content": user_input}]
+    turns = 0
+    response = create(client, messages, tools)
+    while response.stop_reason == "tool_use":
+        if turns >= MAX_TURNS - 1:
+            return stop_message()
+        turns += 1
+        messages.append({"role": "assistant", "content": response.content})
+        messages.append({"role": "user", "content": run_tool_uses(response.content, tool_impls)})
+        response = create(client, messages, tools)
+    return final_text(response)
+
+
+def counts_requests(client, user_input, tools, tool_impls):
+    """Counts model requests, the first one too: N requests, so one tool turn short."""
+    messages = [{"role": "user", "content": user_input}]
+    requests = 1
+    response = create(client, messages, tools)
+    while response.stop_reason == "tool_use":
+        if requests >= MAX_TURNS:
+            return stop_message()
+        messages.append({"role": "assistant", "content": response.content})
+        messages.append({"role": "user", "content": run_tool_uses(response.content, tool_impls)})
+        response = create(client, messages, tools)
+        requests += 1
+    return final_text(response)
+
+
+def counter_set_in_the_loop(client, user_input, tools, tool_impls):
+    """turns = 0 written inside the while: set back every lap, it never reaches the limit."""
+    messages = [{"role": "user", "content": user_input}]
+    response = create(client, messages, tools)
+    while response.stop_reason == "tool_use":
+        turns = 0
+        if turns >= MAX_TURNS:
+            return stop_message()
+        turns += 1
+        messages.append({"role": "assistant", "content": response.content})
+        messages.append({"role": "user", "content": run_tool_uses(response.content, tool_impls)})
+        response = create(client, messages, tools)
+    return final_text(response)
+
+
+def breaks_at_cap(client, user_input, tools, tool_impls):
+    """break at the cap, then the usual return: the model's in-between words come back as the answer."""
+    messages = [{"role": "user", "content": user_input}]
+    turns = 0
+    response = create(client, messages, tools)
+    while response.stop_reason == "tool_use":
+        if turns >= MAX_TURNS:
+            break
+        turns += 1
+        messages.append({"role": "assistant", "content": response.content})
+        messages.append({"role": "user", "content": run_tool_uses(response.content, tool_impls)})
+        response = create(client, messages, tools)
+    return final_text(response)
+
+
+def one_results_list(client, user_input, tools, tool_impls):
+    """One results list, cleared and refilled each turn: every turn in the history holds the last results."""
+    messages = [{"role": "user", "content": user_input}]
+    turns, results = 0, []
+    response = create(client, messages, tools)
+    while response.stop_reason == "tool_use":
+        if turns >= MAX_TURNS:
+            return stop_message()
+        turns += 1
+        messages.append({"role": "assistant", "content": response.content})
+        results.clear()
+        results.extend(run_tool_uses(response.content, tool_impls))
+        messages.append({"role": "user", "content": results})
+        response = create(client, messages, tools)
+    return final_text(response)
+
+
+def counts_half_the_messages(client, user_input, tools, tool_impls):
+    """Right: the history holds 1 + 2 x turns messages, so half its length (rounded down) is the turns."""
+    messages = [{"role": "user", "content": user_input}]
+    response = create(client, messages, tools)
+    while response.stop_reason == "tool_use":
+        if len(messages) // 2 >= MAX_TURNS:
+            return stop_message()
+        messages.append({"role": "assistant", "content": response.content})
+        messages.append({"role": "user", "content": run_tool_uses(response.content, tool_impls)})
+        response = create(client, messages, tools)
+    return final_text(response)
+
+
 def endless_answer():
     while True:
         yield "stop_condition"
@@ -430,6 +520,7 @@ RIGHT = {
     "a bound method": (GOOD_MISSING, Agent().run, MAX_TURNS),
     "a callable object": (GOOD_MISSING, Agent(), MAX_TURNS),
     "a closure over the limit": (GOOD_MISSING, make_agent(MAX_TURNS), MAX_TURNS),
+    "half the history's length as the turns": (GOOD_MISSING, counts_half_the_messages, MAX_TURNS),
 }
 
 
@@ -537,6 +628,11 @@ WRONG = {
     "goes on while the content holds a tool_use": (_loop(while_calls_in_content), {3: "grade.l2.c3.cut_call_ran"}),
     "raises at the cap": (_loop(raises_at_cap), {3: "grade.l2.c3.raised_at_cap"}),
     "MAX_TURNS as a string": ((GOOD_MISSING, top_of_body, "8"), {3: "grade.l2.c3.bad_max_turns"}),
+    "compares with MAX_TURNS - 1": (_loop(compares_with_one_less), {3: "grade.l2.c3.one_early"}),
+    "counts model requests": (_loop(counts_requests), {3: "grade.l2.c3.one_early"}),
+    "the counter set to 0 inside the loop": (_loop(counter_set_in_the_loop), {3: "grade.l2.c3.runaway"}),
+    "break at the cap, the model's words returned": (_loop(breaks_at_cap), {3: "grade.l2.c3.no_stop_message"}),
+    "one results list cleared and refilled": (_loop(one_results_list), {3: "grade.l2.c3.results_reused"}),
     "an endless generator for MISSING": (
         (endless_answer(), top_of_body, MAX_TURNS),
         {1: "grade.l2.endless", 2: "grade.l2.endless"},

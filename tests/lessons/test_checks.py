@@ -15,6 +15,7 @@ from tests.lessons.answers6 import RIGHT_MY_AGENT, RIGHT_RUN_AGENT, WRONG_MY_AGE
 from tests.lessons.answers_audit import STALLED, STALLED_RUN_AGENT, WRONG_MORE, WRONG_RUN_AGENT_MORE
 from tests.lessons.answers_probes import WRONG_PROBES, WRONG_RUN_AGENT_PROBES
 from tests.lessons.answers_reuse import WRONG_REUSE, WRONG_RUN_AGENT_REUSE
+from tests.lessons.answers_slips import WRONG_RUN_AGENT_SLIPS, WRONG_SLIPS
 from tests.lessons.answers_thinking import WRONG_RUN_AGENT_2
 from tests.lessons.answers_valves import WRONG_RUN_AGENT_VALVES
 from tests.lessons.test_capstone import at_point
@@ -61,6 +62,7 @@ def test_every_hint_key_is_provoked_by_some_wrong_version():
     more += WRONG_RUN_AGENT_VALVES  # every high-impact tool, valve 2 after the tools
     more += WRONG_REUSE + WRONG_RUN_AGENT_REUSE  # one list reused, results outside a user message, valve 3 carried
     more += WRONG_PROBES + WRONG_RUN_AGENT_PROBES  # results sorted or keyed by name, the cache counted twice
+    more += WRONG_SLIPS + WRONG_RUN_AGENT_SLIPS  # laps not yielded, turn labels, a refusal, results reordered
     provoked = {key for *_, key in WRONG + WRONG_RUN_AGENT + WRONG_MY_AGENT + more}
     families = ("lesson.l", "lesson.capstone.", "lesson.rule.")
     titles = tuple(f".p{n}" for n in range(1, 8))
@@ -88,7 +90,6 @@ SEEN_ELSEWHERE = {
     "lesson.l4.signature.unstable",
     "lesson.l5.approved_not_run",
     "lesson.l5.not_all_ran",
-    "lesson.l5.results_order",
     "lesson.l6.read_file.not_read",
     "lesson.l6.run_agent.counts",  # the fallback when no cause below fits
 }

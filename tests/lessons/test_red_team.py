@@ -22,6 +22,7 @@ from tests.lessons.answers_audit import (
 from tests.lessons.answers_merged_turn import RIGHT_MERGED, RIGHT_RUN_AGENT_MERGED, WRONG_MERGED
 from tests.lessons.answers_probes import RIGHT_PROBES, RIGHT_RUN_AGENT_PROBES, WRONG_PROBES, WRONG_RUN_AGENT_PROBES
 from tests.lessons.answers_reuse import RIGHT_REUSE, RIGHT_RUN_AGENT_REUSE, WRONG_REUSE, WRONG_RUN_AGENT_REUSE
+from tests.lessons.answers_slips import RIGHT_RUN_AGENT_SLIPS, RIGHT_SLIPS, WRONG_RUN_AGENT_SLIPS, WRONG_SLIPS
 from tests.lessons.test_capstone import at_point
 
 
@@ -38,10 +39,12 @@ def _named(verdict: Report, key: str) -> None:
         assert line.startswith("×") and "\n" not in line and "Traceback" not in line, line
 
 
-WRONG = WRONG_MORE + WRONG_REUSE + WRONG_PROBES + WRONG_MERGED
+WRONG = WRONG_MORE + WRONG_REUSE + WRONG_PROBES + WRONG_MERGED + WRONG_SLIPS
 WRONG_RUN_AGENT = WRONG_RUN_AGENT_MORE + STALLED_RUN_AGENT + WRONG_RUN_AGENT_REUSE + WRONG_RUN_AGENT_PROBES
-RIGHT = RIGHT_MORE + RIGHT_REUSE + RIGHT_PROBES + RIGHT_MERGED
+WRONG_RUN_AGENT += WRONG_RUN_AGENT_SLIPS
+RIGHT = RIGHT_MORE + RIGHT_REUSE + RIGHT_PROBES + RIGHT_MERGED + RIGHT_SLIPS
 RIGHT_RUN_AGENT = RIGHT_RUN_AGENT_MORE + RIGHT_RUN_AGENT_REUSE + RIGHT_RUN_AGENT_PROBES + RIGHT_RUN_AGENT_MERGED
+RIGHT_RUN_AGENT += RIGHT_RUN_AGENT_SLIPS
 
 
 @pytest.mark.parametrize("name, wrong, point, key", WRONG, ids=[w[1].__name__ for w in WRONG])

@@ -33,6 +33,17 @@ def test_a_new_limit_reads_as_people_write_counts(make_run, typed, limit):
     assert s.outcome is None and s.run.valves[0].limit == limit
 
 
+def test_a_new_limit_of_thousands_of_digits_is_refused_as_too_large_in_the_courses_words(make_run):
+    s = stopped_at_two_turns(make_run)
+    s.limit_input.value = "9" * 5000  # past what int() reads from a string: Python's own words reached the panel
+    s.resume_button.click()
+    assert s.outcome.cause == "max_turns" and s.run.valves[0].limit == 2
+    assert s.notice == t("ui.limit.too_large", label=t("ui.limit.label"), digits=5000, most=18)
+    s.limit_input.value = "0" * 5000 + "6"  # leading zeros are no size
+    s.resume_button.click()
+    assert s.outcome is None and s.run.valves[0].limit == 6
+
+
 def test_a_fork_limit_that_is_no_whole_number_makes_no_fork(make_run):
     s = stopped_at_two_turns(make_run)
     s.select(1)
