@@ -344,6 +344,12 @@ add(
             "例外を出した {tool} の tool_result に is_error: true がありません。モデルは失敗をツールの出力として読みます",
             "The tool_result of {tool}, which raised, has no is_error: true; the model reads the failure as the tool's output.",
         ),
+        "grade.l1.c3.tool_error_empty": (
+            "例外を出した {tool} の tool_result は is_error: true ですが、content が空です。API は空のエラー結果を 400 で断ります"
+            "（content cannot be empty if `is_error` is true）。何が失敗したか（例外の文）を content に入れましょう",
+            "The tool_result of {tool}, which raised, has is_error: true but empty content. The API refuses an empty error "
+            "result with a 400 (content cannot be empty if `is_error` is true); put what failed (the exception's text) in it.",
+        ),
         "grade.l1.c3.output_missing": (
             "実行された {tool} の出力が、エラーでない tool_result の content に入っていません",
             "The output of {tool}, which ran, is not in the content of a non-error tool_result.",

@@ -716,6 +716,14 @@ def _run_failure_unflagged(block, tool_impls):
         return result(block, f"ツールの実行に失敗しました: {err}")
 
 
+def _run_failure_unsaid(block, tool_impls):
+    """A failure flagged, but with nothing in it: the model is told only that something failed."""
+    try:
+        return result(block, str(tool_impls[block.name](**block.input)))
+    except Exception:
+        return result(block, "", True)
+
+
 def _stops_at_a_failed_tool(content, tool_impls, approve):
     """A failed tool answered, and the calls after it left unrun and unanswered."""
     results = []
@@ -873,6 +881,10 @@ WRONG = {
     "a tool's failure returned without is_error": (
         _dict(make_runner(lambda name: DICT_POLICY.get(name, "ask"), execute=_run_failure_unflagged)),
         {3: "grade.l1.c3.tool_error_not_error"},
+    ),
+    "a tool's failure returned as an empty error": (
+        _dict(make_runner(lambda name: DICT_POLICY.get(name, "ask"), execute=_run_failure_unsaid)),
+        {3: "grade.l1.c3.tool_error_empty"},
     ),
     "the calls after a failed tool left out": (_dict(_stops_at_a_failed_tool), {3: "grade.l1.c3.tool_error_count"}),
     "one id for every result": (_dict(_first_id_everywhere), {3: "grade.l1.c3.ids"}),
