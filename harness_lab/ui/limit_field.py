@@ -14,9 +14,13 @@ import ipywidgets as widgets
 
 from ..text import t
 
-__all__ = ["limit_field", "read_limit"]
+__all__ = ["MOST", "limit_field", "read_limit"]
 
 WHOLE = re.compile(r"\d+(?:\.0*)?")  # 6, 6.0: a count; 2.5 is not one
+# Past any run's turns or tokens. Without a bound, a key held down (5,000 nines) reached int(), whose
+# own English refusal (past 4,300 digits) was the panel's notice, quoting every digit.
+MOST = 10**12
+SHOWN = 40  # characters of what was typed that a refusal quotes
 
 
 def limit_field(description: str, value: int | None = None, **layout: str) -> widgets.Text:
@@ -29,9 +33,13 @@ def limit_field(description: str, value: int | None = None, **layout: str) -> wi
 
 
 def read_limit(field: widgets.Text) -> int:
-    """The field's whole number; a ValueError naming what was typed when it is none."""
-    typed = field.value
+    """The field's whole number; a ValueError naming what was typed when it is none, or too large."""
+    typed = field.value.strip()
+    got = typed if len(typed) <= SHOWN else typed[: SHOWN - 1] + "…"
     said = re.sub(r"[\s,_]", "", unicodedata.normalize("NFKC", typed))  # 40,000 and ４０ are numbers
     if not WHOLE.fullmatch(said):
-        raise ValueError(t("ui.limit.not_whole", label=field.description, got=typed.strip()))
-    return int(said.split(".")[0])
+        raise ValueError(t("ui.limit.not_whole", label=field.description, got=got))
+    digits = said.split(".")[0].lstrip("0") or "0"
+    if len(digits) > len(str(MOST)) or int(digits) > MOST:
+        raise ValueError(t("ui.limit.too_large", label=field.description, got=got, most=f"{MOST:,}"))
+    return int(digits)

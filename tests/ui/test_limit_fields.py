@@ -25,7 +25,21 @@ def test_a_new_limit_that_is_no_whole_number_is_refused_by_name_and_changes_noth
     assert s.notice == t("ui.limit.not_whole", label=t("ui.limit.label"), got=typed) and s.notice in s.status.value
 
 
-@pytest.mark.parametrize("typed, limit", [("6", 6), ("40,000", 40_000), ("４", 4), (" 7 ", 7), ("5.0", 5)])
+@pytest.mark.parametrize("typed", ["9" * 5000, "1" + "0" * 13, "１" * 20])
+def test_a_limit_too_large_for_any_run_is_refused_in_the_editions_words(make_run, typed):
+    # 5,000 nines (a key held down) reached int(), and its English refusal, quoting every digit, was
+    # the Japanese panel's notice.
+    s = stopped_at_two_turns(make_run)
+    s.limit_input.value = typed
+    s.resume_button.click()
+    assert s.outcome.cause == "max_turns" and s.run.valves[0].limit == 2
+    shown = typed if len(typed) <= 40 else typed[:39] + "…"
+    assert s.notice == t("ui.limit.too_large", label=t("ui.limit.label"), got=shown, most="1,000,000,000,000")
+
+
+@pytest.mark.parametrize(
+    "typed, limit", [("1,000,000,000,000", 10**12), ("6", 6), ("40,000", 40_000), ("４", 4), (" 7 ", 7), ("5.0", 5)]
+)
 def test_a_new_limit_reads_as_people_write_counts(make_run, typed, limit):
     s = stopped_at_two_turns(make_run)
     s.limit_input.value = typed
