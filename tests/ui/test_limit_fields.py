@@ -16,7 +16,7 @@ def stopped_at_two_turns(make_run):
     return s
 
 
-@pytest.mark.parametrize("typed", ["2.5", "25.5", "abc", "-3", ""])
+@pytest.mark.parametrize("typed", ["2.5", "25.5", "abc", "-3", "", "1,5", "6 7", "4,00"])
 def test_a_new_limit_that_is_no_whole_number_is_refused_by_name_and_changes_nothing(make_run, typed):
     s = stopped_at_two_turns(make_run)
     s.limit_input.value = typed
@@ -38,7 +38,17 @@ def test_a_limit_too_large_for_any_run_is_refused_in_the_editions_words(make_run
 
 
 @pytest.mark.parametrize(
-    "typed, limit", [("1,000,000,000,000", 10**12), ("6", 6), ("40,000", 40_000), ("４", 4), (" 7 ", 7), ("5.0", 5)]
+    "typed, limit",
+    [
+        ("1,000,000,000,000", 10**12),
+        ("6", 6),
+        ("40,000", 40_000),
+        ("40 000", 40_000),
+        ("４", 4),
+        ("１，０００", 1000),
+        (" 7 ", 7),
+        ("5.0", 5),
+    ],
 )
 def test_a_new_limit_reads_as_people_write_counts(make_run, typed, limit):
     s = stopped_at_two_turns(make_run)
