@@ -38,6 +38,8 @@ def read_limit(field: widgets.Text) -> int:
     """The field's whole number; a ValueError naming what was typed when it is none, or too large."""
     typed = field.value.strip()
     got = typed if len(typed) <= SHOWN else typed[: SHOWN - 1] + "…"
+    if not typed:  # 「」 is not a number that failed to read: nothing was written
+        raise ValueError(t("ui.limit.empty", label=field.description))
     said = unicodedata.normalize("NFKC", typed)  # ４０ and 40 alike
     if not WHOLE.fullmatch(said):
         raise ValueError(t("ui.limit.not_whole", label=field.description, got=got))

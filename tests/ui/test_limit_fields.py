@@ -16,13 +16,23 @@ def stopped_at_two_turns(make_run):
     return s
 
 
-@pytest.mark.parametrize("typed", ["2.5", "25.5", "abc", "-3", "", "1,5", "6 7", "4,00"])
+@pytest.mark.parametrize("typed", ["2.5", "25.5", "abc", "-3", "1,5", "6 7", "4,00"])
 def test_a_new_limit_that_is_no_whole_number_is_refused_by_name_and_changes_nothing(make_run, typed):
     s = stopped_at_two_turns(make_run)
     s.limit_input.value = typed
     s.resume_button.click()
     assert s.outcome.cause == "max_turns" and s.run.valves[0].limit == 2
     assert s.notice == t("ui.limit.not_whole", label=t("ui.limit.label"), got=typed) and s.notice in s.status.value
+
+
+@pytest.mark.parametrize("typed", ["", "   ", "\u3000"])
+def test_an_emptied_limit_field_is_said_to_be_empty(make_run, typed):
+    # It read 「」は整数として読めません: a number that failed to read, where nothing was written.
+    s = stopped_at_two_turns(make_run)
+    s.limit_input.value = typed
+    s.resume_button.click()
+    assert s.outcome.cause == "max_turns" and s.run.valves[0].limit == 2
+    assert s.notice == t("ui.limit.empty", label=t("ui.limit.label"))
 
 
 @pytest.mark.parametrize("typed", ["9" * 5000, "1" + "0" * 13, "１" * 20])
