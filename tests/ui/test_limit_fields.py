@@ -67,6 +67,13 @@ def test_a_new_limit_reads_as_people_write_counts(make_run, typed, limit):
     assert s.outcome is None and s.run.valves[0].limit == limit
 
 
+def test_a_raised_limit_reads_back_as_it_was_typed(make_run):
+    s = stopped_at_two_turns(make_run)
+    s.limit_input.value = "40,000"
+    s.resume_button.click()
+    assert s.turns_label.value == "2 / 40,000"  # it read 2 / 40000 beside a token gauge with separators
+
+
 def test_a_fork_limit_that_is_no_whole_number_makes_no_fork(make_run):
     s = stopped_at_two_turns(make_run)
     s.select(1)
