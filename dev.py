@@ -135,7 +135,12 @@ def demo() -> None:
 # What `python3 dev.py lab` serves; tests/ui/test_browser.py starts its JupyterLab with the same.
 # Widget state is saved with the notebook, so a Stepper still shows its last state after a restart
 # (JupyterLab saves none by default: a reopened panel reads "Error displaying widget").
-LAB_SETTINGS = {"@jupyter-widgets/jupyterlab-manager:plugin": {"saveState": True}}
+# Code cells wrap: a piece's TODO instruction runs to 200 columns, and its end sat off to the right of
+# a laptop screen (JupyterLab's default keeps each line on one line, behind a sideways scroll).
+LAB_SETTINGS = {
+    "@jupyter-widgets/jupyterlab-manager:plugin": {"saveState": True},
+    "@jupyterlab/notebook-extension:tracker": {"codeCellConfig": {"lineNumbers": False, "lineWrap": True}},
+}
 # Hidden from the file browser: the exercises' solutions, the tests' right answers, and Jupyter's own defaults.
 LAB_HIDDEN = ("__pycache__", "*.pyc", "*.pyo", ".DS_Store", "*~", "*.egg-info", "solutions", "answers_*.py")
 # Saving a reopened notebook keeps the panels it shows (harness_lab/ui/saved_state.py says why).

@@ -192,9 +192,13 @@ add(
             "{label}に書いた「{got}」は整数として読めません。ターンやトークンの上限は 0 以上の整数で書いてください（例: 6 や 40,000）",
             '{label}: "{got}" is not a whole number; a turn or token limit is a whole number, 0 or more (6, or 40,000)',
         ),
+        "ui.limit.empty": (
+            "{label}が空です。ターンやトークンの上限を 0 以上の整数で書いてください（例: 6 や 40,000）",
+            "{label} is empty: write a turn or token limit, a whole number, 0 or more (6, or 40,000)",
+        ),
         "ui.limit.too_large": (
-            "{label}に書いた数は {digits} 桁あり、上限としては大きすぎます。ターンやトークンの上限は {most} 桁までの整数で書いてください（例: 6 や 40,000）",
-            "{label}: the number typed has {digits} digits, too large for a limit; a turn or token limit is a whole number of at most {most} digits (6, or 40,000)",
+            "{label}に書いた「{got}」は大きすぎます。上限は {most} までの整数で書いてください",
+            '{label}: "{got}" is too large; a limit goes up to {most}',
         ),
         "ui.speed.label": ("「最後まで」の速さ", "Run-to-end speed"),
         "ui.speed.slow": ("ゆっくり", "Slow"),

@@ -20,6 +20,7 @@ import base64
 import html
 import itertools
 import reprlib
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -100,6 +101,15 @@ def _x(node: str) -> int:
     return LEFT + NODES.index(node) * (BOX_W + GAP)
 
 
+def _badge_width(label: str) -> float:
+    """A badge wide enough for its label, never narrower than BADGE_W: at 150 px, "No-progress detection
+    (fired)" ran past both rounded ends. A wide (CJK) character takes about 1 em, another at most about
+    0.55 em in the fonts the diagram meets (IPAexGothic in the PNG, Chromium's sans-serif in the SVG);
+    wider, a fired badge would reach the acting one in the next column."""
+    ems = sum(1.0 if unicodedata.east_asian_width(ch) in "WF" else 0.55 for ch in label)
+    return max(BADGE_W, round(ems * BADGE_FONT) + 24)
+
+
 def _badge_anchor(step: str) -> int:
     """The x where a step's badges hang: under the box whose work comes just before the step."""
     node = COLUMNS[step]
@@ -174,13 +184,14 @@ class LoopDiagram:
                 y = top + i * BADGE_STEP
                 fired, acted = self.fired == valve, self.acted == valve
                 group = f"hl-valve hl-valve-{valve}" + (" hl-fired" if fired else " hl-acted" if acted else "")
+                label = self._badge_label(valve)
                 shapes += [
                     Shape(
                         "rect",
                         group,
-                        cx - BADGE_W / 2,
+                        cx - _badge_width(label) / 2,
                         y,
-                        BADGE_W,
+                        _badge_width(label),
                         BADGE_H,
                         radius=BADGE_H / 2,
                         fill="rgba(200,55,45,0.85)"
@@ -198,7 +209,7 @@ class LoopDiagram:
                         group,
                         cx,
                         y + 19,
-                        text=self._badge_label(valve),
+                        text=label,
                         size=BADGE_FONT,
                         color="#ffffff" if fired or acted else TEXT,
                     ),

@@ -58,8 +58,9 @@ def _resume_hint(panel: Any, stop: Stopped) -> str:
 def gauge_lines(panel: Any) -> list[str]:
     """The gauges as lines of text. A hand-written loop keeps no signatures: no line for them."""
     g = panel.gauges()
-    turns = f"{g['turns']} / {g['max_turns']}" if g["max_turns"] is not None else str(g["turns"])
-    # separators as the context card prints them: 28,185 is read at a glance, 28185 is counted
+    # separators as the context card prints them: 28,185 is read at a glance, 28185 is counted (a
+    # turn limit too: the learner types 40,000 into 「新しい上限」 and reads it back here)
+    turns = f"{g['turns']:,} / {g['max_turns']:,}" if g["max_turns"] is not None else f"{g['turns']:,}"
     tokens = f"{g['tokens']:,} / {g['budget']:,}" if g["budget"] is not None else f"{g['tokens']:,}"
     lines = [f"{t('ui.gauge.turns')}: {turns}", f"{t('ui.gauge.tokens')}: {tokens}"]
     if panel.recorded:

@@ -20,7 +20,8 @@ in order, share one live notebook and play a learner's days:
 7. day 2: reopen, wait past the autosave interval: the notebook is not marked changed and not
    rewritten; typing in a cell marks it, and autosave saves it with every panel; day 3: reopen again: every panel's last state is there, forks and the
    typed reason included, every tab readable, nowhere "Error displaying widget";
-8. lesson 05's link opens the level-1 exercise, and the exercises' folder lists no solutions.
+8. lesson 05's link opens the level-1 exercise, and the exercises' folder lists no solutions;
+9. on a laptop screen, lesson 01's run_tools instruction reads whole in both editions (code cells wrap).
 
 With HARNESS_LAB_SCREENSHOT=1, test 3 saves the README's picture (docs/img/stepper.png): the panel
 with its timeline and the comparison. The server and every kernel it started are killed by PID.
@@ -53,6 +54,7 @@ README_SCREENSHOT = ROOT / "docs" / "img" / "stepper.png"
 LIVE, STORED = "notebooks/stepper_browser.ipynb", "notebooks/stepper_static.ipynb"
 LESSON, EXERCISE = "notebooks/05_full_harness.ipynb", "exercises/level1_tiered_policy.ipynb"
 ENGLISH = "notebooks/en/01_bare_loop.ipynb"  # a lesson of the English edition, run as a reader of English would
+FIRST = "notebooks/01_bare_loop.ipynb"  # its Japanese twin: the widest TODO instruction of the course
 JAPANESE = re.compile("[\u3040-\u30ff\u3400-\u9fff\uff01-\uff5e]")
 AUTOSAVE = 3  # seconds; JupyterLab's default is 120
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
@@ -130,7 +132,7 @@ def lab(tmp_path_factory):
     for name in (LIVE, STORED):
         (root / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(HERE / "notebooks" / Path(name).name, root / name)
-    for name in (LESSON, EXERCISE, f"exercises/solutions/{Path(EXERCISE).name}", ENGLISH):
+    for name in (LESSON, EXERCISE, f"exercises/solutions/{Path(EXERCISE).name}", ENGLISH, FIRST):
         (root / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(ROOT / name, root / name)
     env = jupyter_environment(tmp_path)
@@ -795,5 +797,24 @@ def test_an_english_lesson_runs_in_the_browser_without_a_japanese_sentence(lab, 
         shown = notebook.inner_text()
         assert "Error displaying widget" not in shown and "Traceback" not in shown
         assert JAPANESE.findall(shown) == [], sorted(set(JAPANESE.findall(shown)))
+    finally:
+        page.close()
+
+
+@pytest.mark.parametrize("lesson", [FIRST, ENGLISH])
+def test_a_pieces_todo_instruction_reads_whole_on_a_laptop_screen(lab, browser, lesson):
+    """Its last line (what to do when a tool raises) ran to 200 columns: JupyterLab keeps a code line on
+    one line, so on a 1280 px screen its end sat off to the right, behind a sideways scroll."""
+    from playwright.sync_api import expect
+
+    url, _, _ = lab
+    page = _open(browser.new_page(viewport={"width": 1280, "height": 800}), url, lesson, wait_kernel=False)
+    try:
+        cells = json.loads((ROOT / lesson).read_text(encoding="utf-8"))["cells"]
+        index = next(i for i, cell in enumerate(cells) if "def run_tools(" in "".join(cell["source"]))
+        editor = _cell(page, index).locator(".cm-scroller")
+        expect(editor).to_contain_text("TODO")
+        scrolled, shown = editor.evaluate("(node) => [node.scrollWidth, node.clientWidth]")
+        assert scrolled <= shown, (scrolled, shown)  # nothing hidden to the right
     finally:
         page.close()

@@ -1,15 +1,16 @@
 """The loop diagram: every node and valve drawn, the run's place and the fired valve marked."""
 
 import base64
+import itertools
 import re
 import struct
 import xml.etree.ElementTree as ET
 
 import pytest
 
-from harness_lab.text import t
+from harness_lab.text import speaking, t
 from harness_lab.ui import diagram, diagram_png
-from harness_lab.ui.diagram import NODES, OTHER_STOPS, WIDTH, place_of
+from harness_lab.ui.diagram import BADGE_FONT, NODES, OTHER_STOPS, WIDTH, place_of
 from harness_lab.valves import MaxTurns, NoProgress, TokenBudget
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -104,6 +105,38 @@ def test_every_label_is_at_least_12_px_at_the_diagrams_own_width():
     # The Stepper shows it at that width, never squeezed into a narrower box: the box scrolls instead.
     assert f'width="{WIDTH}"' in d.svg() and f"width:{WIDTH}px;max-width:none" in d.svg()
     assert "overflow-x:auto" in d.html()
+
+
+@pytest.mark.parametrize("language", ["ja", "en"])
+@pytest.mark.parametrize("mark", ["fired", "acted", None])
+def test_every_valve_badge_holds_its_label_in_the_pictures_font(language, mark):
+    # "No-progress detection (fired)" is 174 px in the PNG's font (wider in a browser's), and ran past
+    # both rounded ends of its 150 px badge.
+    import matplotlib_fontja
+    from matplotlib.font_manager import FontProperties
+    from matplotlib.textpath import TextPath
+
+    font = FontProperties(fname=matplotlib_fontja.get_font_ttf_path())
+    with speaking(language):
+        for valve in ("max_turns", "token_budget", "no_progress", "approval"):
+            d = diagram(valve, **({mark: valve} if mark else {}))
+            group = next(g for g in ET.fromstring(d.svg()).iter(f"{SVG}g") if f"hl-valve-{valve}" in g.get("class", ""))
+            badge, label = float(group.find(f"{SVG}rect").get("width")), group.find(f"{SVG}text").text
+            wide = TextPath((0, 0), label, size=BADGE_FONT, prop=font).get_extents().width
+            assert wide + 16 <= badge, (label, wide, badge)  # 8 px clear of each rounded end
+
+
+@pytest.mark.parametrize("language", ["ja", "en"])
+def test_badges_side_by_side_never_overlap(language):
+    with speaking(language):
+        for fired in ("max_turns", "token_budget", "no_progress"):  # beside a denial that turn
+            rows = {}
+            for rect in ET.fromstring(diagram(fired, fired=fired, acted="approval").svg()).iter(f"{SVG}rect"):
+                x, width = float(rect.get("x")), float(rect.get("width"))
+                rows.setdefault(rect.get("y"), []).append((x, x + width))
+            for spans in rows.values():
+                spans.sort()
+                assert all(left[1] <= right[0] for left, right in itertools.pairwise(spans)), (fired, spans)
 
 
 def test_a_cell_shows_the_diagram_as_a_png_with_its_text_and_no_html():

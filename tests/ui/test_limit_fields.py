@@ -16,7 +16,7 @@ def stopped_at_two_turns(make_run):
     return s
 
 
-@pytest.mark.parametrize("typed", ["2.5", "25.5", "abc", "-3", ""])
+@pytest.mark.parametrize("typed", ["2.5", "25.5", "abc", "-3", "1,5", "6 7", "4,00"])
 def test_a_new_limit_that_is_no_whole_number_is_refused_by_name_and_changes_nothing(make_run, typed):
     s = stopped_at_two_turns(make_run)
     s.limit_input.value = typed
@@ -25,7 +25,41 @@ def test_a_new_limit_that_is_no_whole_number_is_refused_by_name_and_changes_noth
     assert s.notice == t("ui.limit.not_whole", label=t("ui.limit.label"), got=typed) and s.notice in s.status.value
 
 
-@pytest.mark.parametrize("typed, limit", [("6", 6), ("40,000", 40_000), ("４", 4), (" 7 ", 7), ("5.0", 5)])
+@pytest.mark.parametrize("typed", ["", "   ", "\u3000"])
+def test_an_emptied_limit_field_is_said_to_be_empty(make_run, typed):
+    # It read 「」は整数として読めません: a number that failed to read, where nothing was written.
+    s = stopped_at_two_turns(make_run)
+    s.limit_input.value = typed
+    s.resume_button.click()
+    assert s.outcome.cause == "max_turns" and s.run.valves[0].limit == 2
+    assert s.notice == t("ui.limit.empty", label=t("ui.limit.label"))
+
+
+@pytest.mark.parametrize("typed", ["9" * 5000, "1" + "0" * 13, "１" * 20])
+def test_a_limit_too_large_for_any_run_is_refused_in_the_editions_words(make_run, typed):
+    # 5,000 nines (a key held down) reached int(), and its English refusal, quoting every digit, was
+    # the Japanese panel's notice.
+    s = stopped_at_two_turns(make_run)
+    s.limit_input.value = typed
+    s.resume_button.click()
+    assert s.outcome.cause == "max_turns" and s.run.valves[0].limit == 2
+    shown = typed if len(typed) <= 40 else typed[:39] + "…"
+    assert s.notice == t("ui.limit.too_large", label=t("ui.limit.label"), got=shown, most="1,000,000,000,000")
+
+
+@pytest.mark.parametrize(
+    "typed, limit",
+    [
+        ("1,000,000,000,000", 10**12),
+        ("6", 6),
+        ("40,000", 40_000),
+        ("40 000", 40_000),
+        ("４", 4),
+        ("１，０００", 1000),
+        (" 7 ", 7),
+        ("5.0", 5),
+    ],
+)
 def test_a_new_limit_reads_as_people_write_counts(make_run, typed, limit):
     s = stopped_at_two_turns(make_run)
     s.limit_input.value = typed
@@ -33,15 +67,18 @@ def test_a_new_limit_reads_as_people_write_counts(make_run, typed, limit):
     assert s.outcome is None and s.run.valves[0].limit == limit
 
 
-def test_a_new_limit_of_thousands_of_digits_is_refused_as_too_large_in_the_courses_words(make_run):
+def test_leading_zeros_are_no_size(make_run):
     s = stopped_at_two_turns(make_run)
-    s.limit_input.value = "9" * 5000  # past what int() reads from a string: Python's own words reached the panel
-    s.resume_button.click()
-    assert s.outcome.cause == "max_turns" and s.run.valves[0].limit == 2
-    assert s.notice == t("ui.limit.too_large", label=t("ui.limit.label"), digits=5000, most=18)
-    s.limit_input.value = "0" * 5000 + "6"  # leading zeros are no size
+    s.limit_input.value = "0" * 5000 + "6"
     s.resume_button.click()
     assert s.outcome is None and s.run.valves[0].limit == 6
+
+
+def test_a_raised_limit_reads_back_as_it_was_typed(make_run):
+    s = stopped_at_two_turns(make_run)
+    s.limit_input.value = "40,000"
+    s.resume_button.click()
+    assert s.turns_label.value == "2 / 40,000"  # it read 2 / 40000 beside a token gauge with separators
 
 
 def test_a_fork_limit_that_is_no_whole_number_makes_no_fork(make_run):
