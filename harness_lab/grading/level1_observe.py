@@ -76,13 +76,20 @@ def _observe_one(run_tool_uses: Callable, name: str, tag: str) -> tuple[str, Any
         return "error", describe_error(exc)
 
 
+def _shown(default: Any) -> str:
+    """DEFAULT_TIER as the hint quotes it: an empty or blank string in quotes, or the hint reads 'is .'"""
+    if isinstance(default, str) and not default.strip():
+        return plain(repr(default), 40)
+    return plain(default, 40)
+
+
 def observe_calls(policy: Any, default: Any, run_tool_uses: Callable) -> dict:
     shape, shape_shown = shape_of(policy)
     tier = tier_name(default)
     after = _after_another(run_tool_uses, tier)  # first: nothing the learner's code keeps has been said yet
     return {
         "default": tier,
-        "default_shown": plain(default, 40) if tier is None else tier,
+        "default_shown": _shown(default) if tier is None else tier,
         "default_odd": None if exact_tier(default) else plain(repr(default), 40),
         "odd": odd_tiers(policy, shape, REQUIRED_TIERS),
         "shape": shape,

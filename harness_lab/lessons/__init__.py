@@ -205,6 +205,8 @@ def compare(guess: dict, actual: dict, row: str | None = None) -> bool:
             return False
         guess = table[row]
     said = guess if isinstance(guess, dict) else {}
+    # A guess cleared to "" (or spaces) is no guess: the answer stays hidden, as for None.
+    said = {what: v for what, v in said.items() if not (isinstance(v, str) and not v.strip())}
     if all(said.get(what) is None for what in actual):
         print(t("lesson.predict.all_blank", whats=t("lesson.predict.joiner").join(actual)))
         return False

@@ -137,6 +137,12 @@ def test_default_allow_passes_with_a_note_and_safer_defaults_do_not_get_one():
     assert "△" not in right_report("dict of tiers, default ask").text()
 
 
+@pytest.mark.parametrize("blank", ["", " "])
+def test_an_empty_default_tier_is_quoted_in_its_hint(blank):
+    check = grade_level1(DICT_POLICY, blank, dict_runner, GOOD_ANSWERS).checks[0]
+    assert check.hint == t("grade.l1.c1.no_default", value=repr(blank)), check.line()
+
+
 def test_starter_objects_fail_every_criterion():
     def lesson_approval_only(content, tool_impls, approve):
         high_impact = {"write_file", "http_post", "delete_file"}

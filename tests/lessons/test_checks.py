@@ -173,6 +173,15 @@ def test_predictions_are_compared_one_line_each(capsys):
     assert lines[-1] == t("lesson.predict.blank", what="rounds")
 
 
+@pytest.mark.parametrize("cleared", ["", "  ", "\u3000"])
+def test_a_guess_cleared_to_an_empty_string_keeps_the_answer_hidden(capsys, cleared):
+    assert lessons.compare({"requests": cleared, "rounds": 2}, {"requests": 3, "rounds": 2}) is False
+    out = capsys.readouterr().out
+    assert t("lesson.predict.blank", what="requests") in out and "3" not in out
+    assert lessons.compare({"requests": cleared}, {"requests": 3}) is False
+    assert capsys.readouterr().out.strip() == t("lesson.predict.all_blank", whats="requests")
+
+
 @pytest.mark.parametrize(
     "guess, actual, right",
     [
