@@ -31,6 +31,7 @@ __all__ = [
     "MODELS",
     "ModelSpec",
     "context_window",
+    "dated_id",
     "is_known",
     "spec",
 ]
@@ -355,6 +356,14 @@ def is_known(model: object) -> bool:
 def spec(model: str) -> ModelSpec:
     """The row of a known model id (``KeyError`` for an unknown one: check ``is_known`` first)."""
     return MODELS[model]
+
+
+def dated_id(model: str) -> str:
+    """The id a response names for a known model: an alias answers with its family's dated id, as live
+    (a request for ``claude-haiku-4-5`` is answered by ``claude-haiku-4-5-20251001``: a recorded live
+    exchange, docs/api_facts.md "The Models API"); an id without a dated twin answers with itself."""
+    family = spec(model).family
+    return next((dated for dated, undated in _DATED.items() if undated == family), model)
 
 
 def context_window(model: object) -> int:

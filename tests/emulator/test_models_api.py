@@ -65,3 +65,17 @@ def test_a_retired_model_fails_as_an_unknown_one_and_is_not_listed(client, model
     with pytest.raises(anthropic.NotFoundError):
         client.models.retrieve(model)
     assert model not in {m.id for m in client.models.list()}
+
+
+@pytest.mark.parametrize("stream", [False, True])
+def test_a_reply_names_the_dated_id_an_alias_stands_for(client, stream):
+    # A live exchange recorded by pydantic/pydantic-ai (its cassette for claude-haiku-4-5): the request
+    # says "claude-haiku-4-5", the reply's model "claude-haiku-4-5-20251001".
+    ask = {"model": "claude-haiku-4-5", "max_tokens": 64, "messages": [{"role": "user", "content": "q"}]}
+    if stream:
+        with client.messages.stream(**ask) as events:
+            assert events.get_final_message().model == "claude-haiku-4-5-20251001"
+    else:
+        assert client.messages.create(**ask).model == "claude-haiku-4-5-20251001"
+    assert client.messages.create(**{**ask, "model": "claude-opus-4-5"}).model == "claude-opus-4-5-20251101"
+    assert client.messages.create(**{**ask, "model": DEFAULT_MODEL}).model == DEFAULT_MODEL  # no dated twin
