@@ -29,6 +29,7 @@ __all__ = [
     "DEFAULT_MODEL",
     "KNOWN_MODELS",
     "MODELS",
+    "NO_PROGRAMMATIC",
     "ModelSpec",
     "context_window",
     "dated_id",
@@ -183,6 +184,11 @@ COMPACTION_FAMILIES = frozenset(
         *("claude-sonnet-4-6", "claude-sonnet-5", "claude-sonnet-5-5"),
     }
 )
+
+
+# The programmatic tool calling page's list leaves out Haiku 4.5: its code execution cannot call the
+# request's other tools (tool_versions.py refuses what needs it; the Models API says so).
+NO_PROGRAMMATIC = frozenset({"claude-haiku-4-5"})
 
 
 def _row_of(model: object) -> ModelSpec | None:
