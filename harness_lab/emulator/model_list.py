@@ -6,7 +6,15 @@ rows are the emulator's own table (models.py): ``max_input_tokens`` is its windo
 largest output, and a model the installed SDK warns about (its list of deprecated models, with the
 date it ends) is ``deprecated`` with that date as ``retires_at``. What the table does not hold is
 left as the API allows: ``created_at`` is the epoch ("may be set to an epoch value if the release
-date is unknown"), so the list keeps the table's order, newest first; ``capabilities`` is null.
+date is unknown"), so the list keeps the table's order, newest first.
+
+``capabilities`` says what this emulator takes from the model, read from the same table and rules
+that accept or refuse a request (the SDK's ``ModelCapabilities``: "Keys are always present for all
+known capabilities"), so the Models API and a Messages request never disagree offline: the
+``thinking.type`` values the row accepts, its effort levels, compaction where the compaction page
+lists the model, programmatic tool calling (``code_execution``) except where tool_versions.py
+refuses it. What no row tells apart (batches, citations, images, PDFs, structured outputs, the web
+search and code execution tools) every model takes offline, and so says supported.
 """
 
 from __future__ import annotations
@@ -16,7 +24,7 @@ from datetime import UTC, datetime
 from urllib.parse import parse_qs, unquote
 
 from .api_errors import ApiError, bad
-from .models import MODELS, is_known, spec
+from .models import COMPACTION_FAMILIES, EFFORTS, MODELS, NO_PROGRAMMATIC, THINKING_TYPES, ModelSpec, is_known, spec
 
 __all__ = ["model_info", "model_page", "models_answer"]
 
@@ -48,6 +56,36 @@ def _canonical() -> list[str]:
     return list(dict.fromkeys(dated.get(row.family, row.family) for row in MODELS.values()))
 
 
+def _yes(supported: bool) -> dict:
+    return {"supported": supported}
+
+
+def capabilities(row: ModelSpec) -> dict:
+    """The SDK's ``ModelCapabilities`` for a row, as the emulator's own checks decide them."""
+    types = {kind: _yes(row.rejection(kind) is None) for kind in THINKING_TYPES}
+    levels = {level: _yes(level in row.efforts) for level in EFFORTS}
+    return {
+        "batch": _yes(True),
+        "citations": _yes(True),
+        "code_execution": _yes(row.family not in NO_PROGRAMMATIC),
+        "context_management": {
+            "supported": True,
+            "clear_thinking_20251015": _yes(True),
+            "clear_tool_uses_20250919": _yes(True),
+            "compact_20260112": _yes(row.family in COMPACTION_FAMILIES),
+        },
+        "effort": {"supported": bool(row.efforts), **levels},
+        "image_input": _yes(True),
+        "pdf_input": _yes(True),
+        "server_tools": {"supported": True, "code_execution": _yes(True), "web_search": _yes(True)},
+        "structured_outputs": _yes(True),
+        "thinking": {
+            "supported": types["adaptive"]["supported"] or types["enabled"]["supported"],
+            "types": types,
+        },
+    }
+
+
 def model_info(model: str) -> dict | None:
     """One model as the Models API describes it (an alias gives its canonical id); None if unknown."""
     if not is_known(model):
@@ -70,7 +108,7 @@ def model_info(model: str) -> dict | None:
         "line": name[0] if name[0] in _LINES else None,
         "max_input_tokens": row.context_window,
         "max_tokens": row.max_output,
-        "capabilities": None,
+        "capabilities": capabilities(row),
     }
 
 

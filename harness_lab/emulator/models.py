@@ -30,7 +30,9 @@ __all__ = [
     "KNOWN_MODELS",
     "MODELS",
     "ModelSpec",
+    "NO_PROGRAMMATIC",
     "context_window",
+    "dated_id",
     "is_known",
     "spec",
 ]
@@ -182,6 +184,11 @@ COMPACTION_FAMILIES = frozenset(
         *("claude-sonnet-4-6", "claude-sonnet-5", "claude-sonnet-5-5"),
     }
 )
+
+
+# The programmatic tool calling page's list leaves out Haiku 4.5: its code execution cannot call the
+# request's other tools (tool_versions.py refuses what needs it; the Models API says so).
+NO_PROGRAMMATIC = frozenset({"claude-haiku-4-5"})
 
 
 def _row_of(model: object) -> ModelSpec | None:
@@ -355,6 +362,14 @@ def is_known(model: object) -> bool:
 def spec(model: str) -> ModelSpec:
     """The row of a known model id (``KeyError`` for an unknown one: check ``is_known`` first)."""
     return MODELS[model]
+
+
+def dated_id(model: str) -> str:
+    """The id a response names for a known model: an alias answers with its family's dated id, as live
+    (a request for ``claude-haiku-4-5`` is answered by ``claude-haiku-4-5-20251001``: a recorded live
+    exchange, docs/api_facts.md "The Models API"); an id without a dated twin answers with itself."""
+    family = spec(model).family
+    return next((dated for dated, undated in _DATED.items() if undated == family), model)
 
 
 def context_window(model: object) -> int:

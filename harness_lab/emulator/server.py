@@ -35,7 +35,8 @@ from .context_management import Managed, compacted_view, compaction_usage, count
 from .history import assistant_turns
 from .ids import digest_of, digests, fast_digests, make_id
 from .model_list import models_answer
-from .models import PREFILL_REFUSED, spec
+from .models import PREFILL_REFUSED, dated_id, spec
+from .rate_limits import rate_limit_headers
 from .reading import compaction_summary, reply_language
 from .replies import Reply, as_reply
 from .roundtrip import history_error, turn_mode
@@ -225,14 +226,15 @@ class Emulator:
             message["diagnostics"] = self.fingerprints.answer(request, message["id"], betas)
         if not dry:
             self.answered(message)
+        limits = rate_limit_headers(row.family, message["usage"])
         if request.get("stream"):
             return (
                 200,
-                response_headers(request_id, "text/event-stream; charset=utf-8"),
+                {**response_headers(request_id, "text/event-stream; charset=utf-8"), **limits},
                 encode_stream(message),
                 message,
             )
-        return 200, response_headers(request_id), message, message
+        return 200, {**response_headers(request_id), **limits}, message, message
 
     def answered(self, message: dict) -> None:
         """Called with each Message this emulator answers, as JSON or as a stream (not the dry run that
@@ -309,11 +311,11 @@ class Emulator:
         write, read = (
             self.cache.use(estimate, row.min_cacheable, row.tokenizer) if estimate.trail and not dry else (0, 0)
         )
-        message = {
+        message: dict[str, Any] = {
             "id": make_id("msg_01", digest, "message"),
             "type": "message",
             "role": "assistant",
-            "model": request["model"],
+            "model": dated_id(request["model"]),  # an alias is answered by its dated id, as live
             "content": content,
             "stop_reason": stop_reason,
             "stop_sequence": stop_sequence,

@@ -20,11 +20,10 @@ The texts of the last two rules are inferred (docs/api_facts.md): the pages quot
 from __future__ import annotations
 
 from .model_list import model_info
-from .models import spec
+from .models import NO_PROGRAMMATIC, spec
 
 __all__ = ["tool_version_error"]
 
-NO_PROGRAMMATIC = frozenset({"claude-haiku-4-5"})
 NEEDS_PROGRAMMATIC = (
     "'{model}' does not support programmatic tool calling. The following tools have `allowed_callers` that require"
     ' it: {names}. Explicitly set `allowed_callers=["direct"]` on these tools, or use a model that supports'

@@ -85,6 +85,10 @@ def _check_betas(request: dict, betas: frozenset) -> ApiError | None:
     missing = missing_beta(request, betas) or edit_error(request)
     if missing:
         return _bad(missing)
+    if not betas:  # the GA API: a beta-only parameter is one it does not know (docs/api_facts.md)
+        for name in BETA_FIELDS:
+            if request.get(name) is not None:
+                return _bad(f"{name}: Extra inputs are not permitted")
     config = request.get("output_config")
     if isinstance(config, dict) and config.get("task_budget") is not None and TASK_BUDGET_BETA not in betas:
         return _bad("output_config.task_budget: Extra inputs are not permitted")

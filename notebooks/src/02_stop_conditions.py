@@ -205,7 +205,10 @@ def loop_until(is_done, name, prompt):
         messages.append({"role": "assistant", "content": response.content})
         if is_done(response, i):
             break
-        messages.append({"role": "user", "content": run_tools(response.content, IMPLS)})
+        results = run_tools(response.content, IMPLS)
+        if not results:  # 答える呼び出しがない応答: 空の user メッセージを送ると 400 になる
+            break
+        messages.append({"role": "user", "content": results})
     left = [b.name for b in response.content if b.type == "tool_use"]
     print(f"  リクエスト {i + 1} 回 / ツール呼び出し {i} ターン / 最後の stop_reason={response.stop_reason}"
           f" / 実行されずに残った呼び出し {left}")
@@ -418,7 +421,8 @@ s
 last = run.messages[-1]
 print("履歴の最後:", last["role"], [b["type"] for b in last["content"]])
 print("保留中の応答が求めている呼び出し:", [c["input"] for c in hl.tool_calls(run.state.pending.content)])
-print("この履歴をそのまま送ると:", send(hl.connect("never_ending", live=False), run.messages).stop_reason)
+again = hl.connect("never_ending", live=False).messages.create(**run.request())  # run.request(): run が次に送るリクエスト（同じ tools）
+print("この履歴をそのまま送ると:", again.stop_reason)
 
 s.resume(limit=5)  # 止めた弁の上限を 5 に上げて、同じ run を続ける（パネルも同じ run を映したまま）
 end = s.run_all()

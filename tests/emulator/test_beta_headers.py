@@ -37,3 +37,16 @@ def test_the_betas_the_course_sends_and_the_sdk_adds_are_taken():
     runner = client.beta.messages.tool_runner(**REQUEST, tools=[])  # its server-held thread has its own beta
     assert [m.stop_reason for m in runner] == ["end_turn"]
     assert len(emulator_of(client).requests) == 3
+
+
+@pytest.mark.parametrize("field", [{"mcp_servers": []}, {"fallbacks": []}, {"billing_policy": {"type": "standard"}}])
+def test_a_beta_only_parameter_without_any_beta_header_is_one_the_api_does_not_know(field):
+    # Public reports of the live 400: a gateway that dropped the caller's anthropic-beta header got
+    # "<field>: Extra inputs are not permitted" for the body fields those betas gate (mnfst/llm-gateway
+    # #2910; ericc-ch/copilot-api #217, "the 400 is just the missing beta header").
+    client = emulated_client([say("ok"), say("ok")], max_retries=0)
+    (name,) = field
+    with pytest.raises(anthropic.BadRequestError) as caught:
+        client.beta.messages.create(**REQUEST, **field)
+    assert caught.value.body["error"]["message"] == f"{name}: Extra inputs are not permitted"
+    assert client.beta.messages.create(**REQUEST, **field, betas=["mcp-client-2025-11-20"]).content

@@ -65,3 +65,51 @@ def test_a_retired_model_fails_as_an_unknown_one_and_is_not_listed(client, model
     with pytest.raises(anthropic.NotFoundError):
         client.models.retrieve(model)
     assert model not in {m.id for m in client.models.list()}
+
+
+@pytest.mark.parametrize("stream", [False, True])
+def test_a_reply_names_the_dated_id_an_alias_stands_for(client, stream):
+    # A live exchange recorded by pydantic/pydantic-ai (its cassette for claude-haiku-4-5): the request
+    # says "claude-haiku-4-5", the reply's model "claude-haiku-4-5-20251001".
+    ask = {"model": "claude-haiku-4-5", "max_tokens": 64, "messages": [{"role": "user", "content": "q"}]}
+    if stream:
+        with client.messages.stream(**ask) as events:
+            assert events.get_final_message().model == "claude-haiku-4-5-20251001"
+    else:
+        assert client.messages.create(**ask).model == "claude-haiku-4-5-20251001"
+    assert client.messages.create(**{**ask, "model": "claude-opus-4-5"}).model == "claude-opus-4-5-20251101"
+    assert client.messages.create(**{**ask, "model": DEFAULT_MODEL}).model == DEFAULT_MODEL  # no dated twin
+
+
+def _accepted(client, model: str, **extra) -> bool:
+    ask = {"model": model, "max_tokens": 2048, "messages": [{"role": "user", "content": "q"}], **extra}
+    try:
+        client.beta.messages.create(**ask)
+    except anthropic.BadRequestError:
+        return False
+    return True
+
+
+def test_each_models_capabilities_say_what_its_requests_meet(client):
+    # The SDK's ModelCapabilities: ThinkingTypes' "disabled" is "False exactly when a request that sends it
+    # gets a 400 from this model", and so for the other keys read here.
+    thinking = {
+        "adaptive": {"type": "adaptive"},
+        "enabled": {"type": "enabled", "budget_tokens": 1024},
+        "disabled": {"type": "disabled"},
+        "between_tools": {"type": "between_tools"},
+    }
+    compact = {"edits": [{"type": "compact_20260112"}]}
+    search = {"type": "web_search_20260209", "name": "web_search"}  # its callers need programmatic tool calling
+    for info in client.models.list():
+        said = info.capabilities
+        assert said is not None and said.thinking.supported
+        for kind, config in thinking.items():
+            assert getattr(said.thinking.types, kind).supported == _accepted(client, info.id, thinking=config)
+        for level in ("low", "medium", "high", "xhigh", "max"):
+            met = _accepted(client, info.id, output_config={"effort": level})
+            assert getattr(said.effort, level).supported == met, (info.id, level)
+        assert said.effort.supported == _accepted(client, info.id, output_config={"effort": "high"})
+        met = _accepted(client, info.id, context_management=compact, betas=["compact-2026-01-12"])
+        assert said.context_management.compact_20260112.supported == met
+        assert said.code_execution.supported == _accepted(client, info.id, tools=[search])

@@ -195,7 +195,7 @@ print("times write_file ran:", len(written))
 # The article lists three ways of stopping on something other than `stop_reason`. Each one "usually works", which is why they slip through.
 # Here is a loop in which only the stopping decision `is_done(response, i)` can be swapped, and, for each candidate, a script that breaks it.
 
-# %% ja="82d860d34c70"
+# %% ja="a84076679b9d"
 def loop_until(is_done, name, prompt):
     """A loop that leaves when is_done(response, i) is True, and reports where it left"""
     scripted = hl.connect(name, live=False)
@@ -205,7 +205,10 @@ def loop_until(is_done, name, prompt):
         messages.append({"role": "assistant", "content": response.content})
         if is_done(response, i):
             break
-        messages.append({"role": "user", "content": run_tools(response.content, IMPLS)})
+        results = run_tools(response.content, IMPLS)
+        if not results:  # a response with no call to answer: an empty user message would be a 400
+            break
+        messages.append({"role": "user", "content": results})
     left = [b.name for b in response.content if b.type == "tool_use"]
     print(f"  requests: {i + 1} / tool-call turns: {i} / last stop_reason={response.stop_reason}"
           f" / calls left unrun: {left}")
@@ -414,11 +417,12 @@ print("\n".join(loop_lines[at:at + 4]))  # from Run.loop: the stop_reason branch
 s.run_all()
 s
 
-# %% ja="15027635ccd2"
+# %% ja="5eb8d0df8242"
 last = run.messages[-1]
 print("last message in the history:", last["role"], [b["type"] for b in last["content"]])
 print("calls the held-back response asks for:", [c["input"] for c in hl.tool_calls(run.state.pending.content)])
-print("sending this history as it is:", send(hl.connect("never_ending", live=False), run.messages).stop_reason)
+again = hl.connect("never_ending", live=False).messages.create(**run.request())  # run.request(): what the run sends next (the same tools)
+print("sending this history as it is:", again.stop_reason)
 
 s.resume(limit=5)  # raise the limit of the valve that stopped the run to 5 and go on (the panel still shows this run)
 end = s.run_all()

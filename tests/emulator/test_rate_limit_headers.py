@@ -1,0 +1,44 @@
+"""Every Messages answer carries the rate-limit headers the Rate limits page lists, as a tier-1
+organisation's full bucket would after that one request."""
+
+from __future__ import annotations
+
+import pytest
+
+from harness_lab.emulator import emulated_client, say
+
+NAMES = ("requests", "tokens", "input-tokens", "output-tokens")
+
+
+def _headers(model: str, text: str, stream: bool = False):
+    client = emulated_client([say("はい")], max_retries=0)
+    ask = {"model": model, "max_tokens": 64, "messages": [{"role": "user", "content": text}]}
+    if stream:
+        with client.messages.with_streaming_response.create(**ask, stream=True) as raw:
+            return raw.headers, None
+    raw = client.messages.with_raw_response.create(**ask)
+    return raw.headers, raw.parse().usage
+
+
+@pytest.mark.parametrize("stream", [False, True])
+def test_an_answer_says_the_limits_left_and_when_they_refill(stream):
+    headers, _ = _headers("claude-sonnet-5", "q", stream)
+    for name in NAMES:
+        limit = int(headers[f"anthropic-ratelimit-{name}-limit"])
+        assert 0 <= int(headers[f"anthropic-ratelimit-{name}-remaining"]) <= limit
+        assert headers[f"anthropic-ratelimit-{name}-reset"].endswith("Z")  # RFC 3339, as the page says
+    assert headers["anthropic-ratelimit-requests-limit"] == "50"
+    assert headers["anthropic-ratelimit-requests-remaining"] == "49"
+    assert headers["request-id"].startswith("req_")
+
+
+def test_the_token_figures_follow_the_models_line_and_the_request():
+    small, _ = _headers("claude-haiku-4-5", "q")
+    assert small["anthropic-ratelimit-input-tokens-limit"] == "50000"  # Haiku's tier-1 figure
+    assert small["anthropic-ratelimit-output-tokens-limit"] == "10000"
+    assert small["anthropic-ratelimit-tokens-limit"] == "60000"  # the sum, where no workspace limit applies
+    big, usage = _headers("claude-sonnet-5", "word " * 12_000)
+    assert usage is not None and usage.input_tokens > 5_000
+    left = int(big["anthropic-ratelimit-input-tokens-remaining"])
+    assert left % 1000 == 0 and abs(30_000 - usage.input_tokens - left) <= 500  # rounded to the nearest thousand
+    assert big["anthropic-ratelimit-input-tokens-reset"] > small["anthropic-ratelimit-input-tokens-reset"]
