@@ -9,8 +9,9 @@ figures, Fable and Mythos Sonnet's), so the figures depend on the request alone.
 ``input_tokens`` and ``cache_creation_input_tokens``, not cache reads ("Cache-aware ITPM"); token
 figures are "rounded to the nearest thousand". A reset is "the time when the ... rate limit will be
 fully replenished": the bucket refills at its limit per minute, so it is full again that many
-seconds after the request. The emulator has no clock (an answer is a function of the request), so
-the request is taken to arrive at the Unix epoch, as the Models API dates a model it has no date for.
+seconds after the request. Those times are read from the clock: a reset dated 1970 would tell a
+learner who prints the headers something false. The answer's body stays a function of the request
+alone (a cassette keeps no rate-limit header).
 """
 
 from __future__ import annotations
@@ -23,12 +24,11 @@ __all__ = ["rate_limit_headers"]
 REQUESTS_PER_MINUTE = 50
 _TOKENS_PER_MINUTE = {"haiku": (50_000, 10_000)}  # (input, output); every other line (30,000, 8,000)
 _OTHER_LINES = (30_000, 8_000)
-_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
-def _reset(used: int, limit: int) -> str:
+def _reset(now: datetime, used: int, limit: int) -> str:
     seconds = math.ceil(60 * min(used, limit) / limit)
-    return (_EPOCH + timedelta(seconds=seconds)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return (now + timedelta(seconds=seconds)).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def _left(limit: int, used: int) -> int:
@@ -41,16 +41,17 @@ def rate_limit_headers(family: str, usage: dict) -> dict:
     input_limit, output_limit = _TOKENS_PER_MINUTE.get(line, _OTHER_LINES)
     read = usage.get("input_tokens", 0) + usage.get("cache_creation_input_tokens", 0)
     wrote = usage.get("output_tokens", 0)
+    now = datetime.now(UTC).replace(microsecond=0)
     figures = {
-        "requests": (REQUESTS_PER_MINUTE, REQUESTS_PER_MINUTE - 1, _reset(1, REQUESTS_PER_MINUTE)),
-        "input-tokens": (input_limit, _left(input_limit, read), _reset(read, input_limit)),
-        "output-tokens": (output_limit, _left(output_limit, wrote), _reset(wrote, output_limit)),
+        "requests": (REQUESTS_PER_MINUTE, REQUESTS_PER_MINUTE - 1, _reset(now, 1, REQUESTS_PER_MINUTE)),
+        "input-tokens": (input_limit, _left(input_limit, read), _reset(now, read, input_limit)),
+        "output-tokens": (output_limit, _left(output_limit, wrote), _reset(now, wrote, output_limit)),
         # "If Workspace limits do not apply, the headers will return the total tokens remaining, where
         # total is the sum of input and output tokens."
         "tokens": (
             input_limit + output_limit,
             _left(input_limit, read) + _left(output_limit, wrote),
-            max(_reset(read, input_limit), _reset(wrote, output_limit)),
+            max(_reset(now, read, input_limit), _reset(now, wrote, output_limit)),
         ),
     }
     headers = {}

@@ -3,6 +3,8 @@ organisation's full bucket would after that one request."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
+
 import pytest
 
 from harness_lab.emulator import emulated_client, say
@@ -22,11 +24,14 @@ def _headers(model: str, text: str, stream: bool = False):
 
 @pytest.mark.parametrize("stream", [False, True])
 def test_an_answer_says_the_limits_left_and_when_they_refill(stream):
+    asked = datetime.now(UTC).replace(microsecond=0)
     headers, _ = _headers("claude-sonnet-5", "q", stream)
+    answered = datetime.now(UTC)
     for name in NAMES:
         limit = int(headers[f"anthropic-ratelimit-{name}-limit"])
         assert 0 <= int(headers[f"anthropic-ratelimit-{name}-remaining"]) <= limit
-        assert headers[f"anthropic-ratelimit-{name}-reset"].endswith("Z")  # RFC 3339, as the page says
+        reset = datetime.strptime(headers[f"anthropic-ratelimit-{name}-reset"], "%Y-%m-%dT%H:%M:%SZ")  # RFC 3339
+        assert asked <= reset.replace(tzinfo=UTC) <= answered + timedelta(minutes=1)  # full again within the minute
     assert headers["anthropic-ratelimit-requests-limit"] == "50"
     assert headers["anthropic-ratelimit-requests-remaining"] == "49"
     assert headers["request-id"].startswith("req_")
