@@ -285,7 +285,7 @@ def test_a_process_an_answer_cell_starts_with_setsid_is_gone_after_grading(tmp_p
     nb = read(EXERCISES / "solutions" / LEVEL2)
     cell_with(nb, "MISSING = {").source += (
         "\n\nimport os, time\nif os.fork() == 0:\n    os.setsid()\n"
-        f"    open({str(pid_file)!r}, 'w').write(str(os.getpid()))\n    while True:\n        time.sleep(0.05)\n"
+        f"    open({str(pid_file)!r}, 'w').write(os.readlink('/proc/self'))\n    while True:\n        time.sleep(0.05)\n"
     )
     grade = grade_notebook(write(nb, tmp_path / LEVEL2))
     assert grade.passed, grade.text()

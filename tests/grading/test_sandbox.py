@@ -12,6 +12,7 @@ import pytest
 
 from harness_lab.grading import try_limited
 from harness_lab.grading.sandbox import ANSWER_LIMIT, abort, describe_error, plain, run_limited
+from tests.process_ids import seen_pid
 from tests.safety_net import gives_up_after
 
 
@@ -46,7 +47,7 @@ def test_the_child_is_gone_after_a_timeout():
     def report_pid_then_hang():
         # the pid travels through a file because the pipe is only read at the end
         with open(path, "w") as f:
-            f.write(str(os.getpid()))
+            f.write(str(seen_pid()))
         while True:
             time.sleep(0.01)
 
