@@ -231,7 +231,9 @@ def _supervise(
     # starts as a copy of this process: its size now, plus the allowance, for the whole tree.
     tree_cap = private_memory("self") + memory if setup and memory else None
     deadline = time.monotonic() + timeout
-    alone = pid_namespace.make()  # where setup made none: the job's tree then dies with its init
+    # The outermost run only (and where setup made none): a run nested in a job is inside that job's
+    # namespace already, which ends with it, and each namespace costs a fork and tens of milliseconds.
+    alone = _answer_fd is None and pid_namespace.make()
 
     def start_job() -> None:
         code = 1
