@@ -43,6 +43,7 @@ __all__ = [
     "MemoryShort",
     "prepare",
     "private_memory",
+    "room_left",
     "silence",
     "tree_memory",
     "wait_for",
@@ -128,8 +129,7 @@ def limit_memory(budget: int | None, whole: bool = False) -> int | None:
     try:
         import resource
 
-        with open("/proc/self/status") as status:
-            size = next(int(line.split()[1]) * 1024 for line in status if line.startswith("VmSize:"))
+        size = _address_space()
         _, hard = resource.getrlimit(resource.RLIMIT_AS)
         cap = size + budget
         if hard != resource.RLIM_INFINITY and hard < cap:
@@ -140,6 +140,23 @@ def limit_memory(budget: int | None, whole: bool = False) -> int | None:
         return cap
     except (ImportError, OSError, ValueError, StopIteration):  # no /proc, no resource module
         return None
+
+
+def room_left() -> int | None:
+    """Bytes this process's address space may still grow by under its cap; None where it has no cap or
+    that cannot be read."""
+    try:
+        import resource
+
+        soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+        return None if soft == resource.RLIM_INFINITY else max(soft - _address_space(), 0)
+    except (ImportError, OSError, ValueError, StopIteration):
+        return None
+
+
+def _address_space() -> int:
+    with open("/proc/self/status") as status:
+        return next(int(line.split()[1]) * 1024 for line in status if line.startswith("VmSize:"))
 
 
 def wait_for(pid: int, deadline: float) -> bool:

@@ -350,6 +350,8 @@ NOTEBOOK_FAILURES = {
     "grade.nb.no_answer_cells": _text('{"cells": [{"cell_type": "code", "source": "x = 1", "metadata": {}}]}'),
     "grade.nb.cell_raised": _appended(LEVEL1, "DEFAULT_TIER = ", "1 / 0"),
     "grade.nb.undefined": _appended(LEVEL2, "MISSING = {", "del MISSING"),
+    # nested past Python 3.11's parser (a MemoryError, "too complex"): was the memory limit's hint
+    "grade.nb.cell_too_deep": _appended(LEVEL1, "DEFAULT_TIER = ", "x = " + "(" * 199 + "-" * 3700 + "1" + ")" * 199),
     "grade.nb.timeout": _appended(LEVEL2, "MISSING = {", "while True:\n    pass"),
     "grade.nb.memory": _appended(LEVEL2, "MISSING = {", "hoard = bytearray(3 << 30)"),
     "grade.nb.crashed": _appended(LEVEL2, "MISSING = {", "import os\nos._exit(0)"),
