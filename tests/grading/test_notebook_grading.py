@@ -350,8 +350,6 @@ NOTEBOOK_FAILURES = {
     "grade.nb.no_answer_cells": _text('{"cells": [{"cell_type": "code", "source": "x = 1", "metadata": {}}]}'),
     "grade.nb.cell_raised": _appended(LEVEL1, "DEFAULT_TIER = ", "1 / 0"),
     "grade.nb.undefined": _appended(LEVEL2, "MISSING = {", "del MISSING"),
-    # nested past Python 3.11's parser (a MemoryError, "too complex"): was the memory limit's hint
-    "grade.nb.cell_too_deep": _appended(LEVEL1, "DEFAULT_TIER = ", "x = " + "(" * 199 + "-" * 3700 + "1" + ")" * 199),
     "grade.nb.timeout": _appended(LEVEL2, "MISSING = {", "while True:\n    pass"),
     "grade.nb.memory": _appended(LEVEL2, "MISSING = {", "hoard = bytearray(3 << 30)"),
     "grade.nb.crashed": _appended(LEVEL2, "MISSING = {", "import os\nos._exit(0)"),
@@ -363,3 +361,12 @@ def test_each_way_a_file_fails_before_the_criteria_has_its_line(tmp_path, key):
     grade = grade_notebook(NOTEBOOK_FAILURES[key](tmp_path), timeout=4)
     assert grade.key == key and grade.status in ("error", "timeout") and not grade.passed, grade.text()
     assert grade.error and "\n" not in grade.error
+
+
+def test_an_answer_cell_nested_past_the_parser_is_named_not_blamed_on_the_memory_limit(tmp_path):
+    # Python 3.11's parser refuses this with a MemoryError ("too complex"), at once and with memory to spare:
+    # the grade said the answer cells had used too much memory
+    deep = _appended(LEVEL1, "DEFAULT_TIER = ", "x = " + "(" * 199 + "-" * 3700 + "1" + ")" * 199)(tmp_path)
+    grade = grade_notebook(deep)
+    assert (grade.status, grade.key) == ("error", "grade.nb.cell_too_deep"), grade.text()
+    assert grade.error == t("grade.nb.cell_too_deep", cell=2)
