@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -14,6 +15,8 @@ from harness_lab.grading import try_limited
 from harness_lab.grading.sandbox import ANSWER_LIMIT, abort, describe_error, plain, run_limited
 from tests.process_ids import seen_pid
 from tests.safety_net import gives_up_after
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _learner_lookup():
@@ -318,3 +321,46 @@ def test_a_grading_host_leaves_the_callers_session_keyring_for_an_empty_one():
     if code == 77:
         pytest.skip("no session keyring can be made here")
     assert (code, seen) == (0, "1 0")
+
+
+# Run as a user that is not root, the caller's pid passed in: the job reads the caller's environment
+# (the key a normal user exports) through /proc, as an answer cell graded by `harness-lab grade` may.
+READS_THE_CALLERS_ENVIRONMENT = """
+import os, sys
+from harness_lab.grading import pid_namespace
+from harness_lab.grading.sandbox import run_limited
+
+caller = os.getpid()
+
+def job():
+    try:
+        with open(f"/proc/{caller}/environ", "rb") as f:
+            return "read: " + ("key" if b"sk-ant-api03-CALLER" in f.read() else "no key")
+    except OSError as exc:
+        return type(exc).__name__
+
+namespace_given = pid_namespace.make() if os.fork() == 0 else None
+if namespace_given is not None:
+    os._exit(0 if namespace_given else 1)
+print(run_limited(job).value, "namespace" if os.waitstatus_to_exitcode(os.wait()[1]) == 0 else "refused")
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="user and PID namespaces are Linux's")
+def test_learner_code_cannot_read_its_callers_environment_where_the_kernel_gives_a_namespace():
+    env = {"PATH": os.environ["PATH"], "ANTHROPIC_API_KEY": "sk-ant-api03-CALLER-0000", "PYTHONPATH": str(ROOT)}
+    nobody = {"user": 65534, "group": 65534, "extra_groups": []} if os.geteuid() == 0 else {}
+    done = subprocess.run(
+        [sys.executable, "-P", "-c", READS_THE_CALLERS_ENVIRONMENT],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd="/",
+        **nobody,
+    )
+    assert done.returncode == 0, done.stderr
+    seen, how = done.stdout.split(" ", 1)[0], done.stdout.split()[-1]
+    if how == "refused":
+        pytest.skip("the kernel gives this user no namespace: learner code reads what its user can")
+    assert seen == "PermissionError", done.stdout  # was "read: key"
