@@ -323,44 +323,61 @@ def test_a_grading_host_leaves_the_callers_session_keyring_for_an_empty_one():
     assert (code, seen) == (0, "1 0")
 
 
-# Run as a user that is not root, the caller's pid passed in: the job reads the caller's environment
-# (the key a normal user exports) through /proc, as an answer cell graded by `harness-lab grade` may.
-READS_THE_CALLERS_ENVIRONMENT = """
-import os, sys
+# Learner code run by a normal user's run_limited reaches, without a namespace, every process of that
+# user: it reads the caller's environment (the key the user exports), writes into the caller's output
+# (a verdict of its own, where an instructor's script reads the grade) and kills the caller.
+AS_A_NORMAL_USER = """
+import os, signal, sys
 from harness_lab.grading import pid_namespace
 from harness_lab.grading.sandbox import run_limited
 
+child = os.fork()
+if child == 0:
+    os._exit(0 if pid_namespace.make() else 1)
+if os.waitstatus_to_exitcode(os.waitpid(child, 0)[1]) != 0:
+    print("refused")
+    sys.exit(0)
 caller = os.getpid()
+report, (seen, out) = os.dup(1), os.pipe()  # the caller's output: a pipe of this user's, as a terminal is
+os.dup2(out, 1)
 
-def job():
-    try:
-        with open(f"/proc/{caller}/environ", "rb") as f:
-            return "read: " + ("key" if b"sk-ant-api03-CALLER" in f.read() else "no key")
-    except OSError as exc:
-        return type(exc).__name__
+def environ():
+    with open(f"/proc/{caller}/environ", "rb") as f:
+        return "key" if b"sk-ant-api03-CALLER" in f.read() else "no key"
 
-namespace_given = pid_namespace.make() if os.fork() == 0 else None
-if namespace_given is not None:
-    os._exit(0 if namespace_given else 1)
-print(run_limited(job).value, "namespace" if os.waitstatus_to_exitcode(os.wait()[1]) == 0 else "refused")
+def output():
+    with open(f"/proc/{caller}/fd/1", "w") as f:
+        f.write("FORGED: 3 of 3 criteria met\\n")
+    return "written"
+
+def everyone():
+    os.kill(-1, signal.SIGKILL)
+
+outcome = run_limited(ATTACK)
+os.dup2(report, 1)
+os.close(out)
+forged = b"FORGED" in os.read(seen, 1 << 16)
+print("caller alive", outcome.status, outcome.value, outcome.error.split(":")[0], forged, flush=True)
 """
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="user and PID namespaces are Linux's")
-def test_learner_code_cannot_read_its_callers_environment_where_the_kernel_gives_a_namespace():
+@pytest.mark.parametrize(
+    "attack, outcome",
+    [
+        ("environ", "error None PermissionError False"),
+        ("output", "error None PermissionError False"),
+        ("everyone", "error None ProcessLookupError False"),
+    ],
+)
+def test_learner_code_run_by_a_normal_user_cannot_reach_its_caller(attack, outcome):
     env = {"PATH": os.environ["PATH"], "ANTHROPIC_API_KEY": "sk-ant-api03-CALLER-0000", "PYTHONPATH": str(ROOT)}
     nobody = {"user": 65534, "group": 65534, "extra_groups": []} if os.geteuid() == 0 else {}
+    script = AS_A_NORMAL_USER.replace("ATTACK", attack)
     done = subprocess.run(
-        [sys.executable, "-P", "-c", READS_THE_CALLERS_ENVIRONMENT],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd="/",
-        **nobody,
+        [sys.executable, "-P", "-c", script], env=env, capture_output=True, text=True, timeout=120, cwd="/", **nobody
     )
-    assert done.returncode == 0, done.stderr
-    seen, how = done.stdout.split(" ", 1)[0], done.stdout.split()[-1]
-    if how == "refused":
-        pytest.skip("the kernel gives this user no namespace: learner code reads what its user can")
-    assert seen == "PermissionError", done.stdout  # was "read: key"
+    if done.stdout == "refused\n":
+        pytest.skip("the kernel gives this user no namespace: learner code reaches what its user can")
+    # was: "caller alive ok key False", "caller alive ok written True" and a caller killed (-9)
+    assert (done.returncode, done.stdout.strip()) == (0, f"caller alive {outcome}".strip()), done
