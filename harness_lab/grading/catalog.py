@@ -130,6 +130,12 @@ add(
             "× 不合格: 答えのセル（{cell}番目のコードセル）が例外を送出しました: {error}",
             "[FAIL] An answer cell (code cell {cell}) raised: {error}",
         ),
+        "grade.nb.cell_too_deep": (
+            "× 不合格: 答えのセル（{cell}番目のコードセル）は、括弧や演算子の入れ子が深すぎて Python が読めません（メモリの上限とは関係ありません）。"
+            "式を名前に分けて、何行かで書きましょう",
+            "[FAIL] An answer cell (code cell {cell}) nests brackets or operators too deeply for Python to read it (not a "
+            "matter of the memory limit). Split the expression into named parts over several lines.",
+        ),
         "grade.nb.undefined": (
             "× 不合格: {name} が定義されていません。採点は、タグ answer / setup の付いたセル（TODO のセルと準備のセル）だけを実行します",
             "[FAIL] {name} is not defined. Grading runs only the cells tagged answer / setup (the TODO cells and the setup cells).",

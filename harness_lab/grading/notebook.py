@@ -34,7 +34,7 @@ from typing import Any
 
 from ..text import lang, speaking, t
 from .name_notes import name_notes
-from .processes import keep_private
+from .processes import keep_private, room_left
 from .report import Check, Report
 from .runner import Call
 from .sandbox import GRACE, MEMORY_LIMIT, JobResult, describe_error, run_limited
@@ -231,7 +231,7 @@ def _run(exercise: Exercise, sources: list[tuple[int, str]], folder: str, check_
 
 def _honest(value: Any) -> bool:
     """Is ``value`` a summary ``_tried`` sends (the only thing the grader reads from that child)?"""
-    shapes = {"ok": (float,), "cell_timeout": (int, float), "cell": (int, str), "undefined": (str,)}
+    shapes = {"ok": (float,), "cell_timeout": (int, float), "cell": (int, str), "undefined": (str,), "deep": (int,)}
     return (
         type(value) is tuple and bool(value) and value[0] in shapes and tuple(map(type, value[1:])) == shapes[value[0]]
     )
@@ -245,6 +245,8 @@ def _tried(exercise: Exercise, sources: list[tuple[int, str]], folder: str) -> t
         for number, source in sources:
             try:
                 _run_cell(source, f"<answer cell {number}>", namespace)
+            except _TooDeep:
+                return ("deep", number)
             except MemoryError:
                 raise  # the limited run's own handler names the memory cap
             except _TooSlow:
@@ -278,6 +280,10 @@ class _TooSlow(BaseException):
     cannot swallow it)."""
 
 
+class _TooDeep(Exception):
+    """compile() gave up on a cell nested past what Python's parser or compiler takes."""
+
+
 class _cells_deadline:
     """An interval timer for the answer cells (POSIX, the main thread: where the forked child runs);
     elsewhere only the notebook's own limit applies."""
@@ -306,6 +312,11 @@ def _run_cell(source: str, name: str, namespace: dict) -> None:
     linecache.cache[name] = (len(source), None, source.splitlines(True), name)  # names the line that raised
     try:
         code = compile(source, name, "exec")
+    except (RecursionError, MemoryError) as exc:
+        # 3.11's parser gives up on deep nesting with a MemoryError; compiling needs ~350 bytes a character, not 1000
+        if isinstance(exc, MemoryError) and (room := room_left()) is not None and room < 1000 * len(source):
+            raise
+        raise _TooDeep() from None
     except SyntaxError:
         if not any(line.lstrip().startswith(("%", "!")) for line in source.splitlines()):
             raise
@@ -340,6 +351,8 @@ def _graded(path: str, exercise: str, outcome: JobResult, timeout: float) -> Not
         return _failed(path, exercise, "error", "grade.nb.cell_raised", cell=number, error=error)
     if kind == "undefined":
         return _failed(path, exercise, "error", "grade.nb.undefined", name=rest[0])
+    if kind == "deep":
+        return _failed(path, exercise, "error", "grade.nb.cell_too_deep", cell=rest[0])
     report = Report(exercise, tuple(Check(*fields) for fields in rest[0]))
     return NotebookGrade(path, exercise, "ok", (report,))
 

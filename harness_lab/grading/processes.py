@@ -8,9 +8,10 @@ the job ends (answered, raised, or killed at the deadline) the supervisor can fi
 under ``/proc`` and kill it. Elsewhere (no ``prctl`` or no ``/proc``) it kills the job's process
 group, which catches everything but a process that left the group.
 
-Learner code can also kill its supervisor, or stop it again each time it is let run. Its caller then
-ends the supervisor's session itself (``end_session``): every process the job started is in it,
-unless it called ``os.setsid()`` too.
+Where the system gives one, the job lives in a PID namespace of its own (``pid_namespace.py``), from
+which its supervisor cannot be named. Elsewhere learner code can kill its supervisor, or stop it again
+each time it is let run. Its caller then ends the supervisor's session itself (``end_session``): every
+process the job started is in it, unless it called ``os.setsid()`` too.
 
 The job's address space is capped (``RLIMIT_AS``) at what it had at the fork plus a budget, so a
 learner's ever-growing list raises MemoryError in the job instead of eating the machine. Both
@@ -42,6 +43,7 @@ __all__ = [
     "MemoryShort",
     "prepare",
     "private_memory",
+    "room_left",
     "silence",
     "tree_memory",
     "wait_for",
@@ -127,8 +129,7 @@ def limit_memory(budget: int | None, whole: bool = False) -> int | None:
     try:
         import resource
 
-        with open("/proc/self/status") as status:
-            size = next(int(line.split()[1]) * 1024 for line in status if line.startswith("VmSize:"))
+        size = _address_space()
         _, hard = resource.getrlimit(resource.RLIMIT_AS)
         cap = size + budget
         if hard != resource.RLIM_INFINITY and hard < cap:
@@ -139,6 +140,23 @@ def limit_memory(budget: int | None, whole: bool = False) -> int | None:
         return cap
     except (ImportError, OSError, ValueError, StopIteration):  # no /proc, no resource module
         return None
+
+
+def room_left() -> int | None:
+    """Bytes this process's address space may still grow by under its cap; None where it has no cap or
+    that cannot be read."""
+    try:
+        import resource
+
+        soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+        return None if soft == resource.RLIM_INFINITY else max(soft - _address_space(), 0)
+    except (ImportError, OSError, ValueError, StopIteration):
+        return None
+
+
+def _address_space() -> int:
+    with open("/proc/self/status") as status:
+        return next(int(line.split()[1]) * 1024 for line in status if line.startswith("VmSize:"))
 
 
 def wait_for(pid: int, deadline: float) -> bool:

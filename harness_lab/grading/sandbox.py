@@ -10,7 +10,8 @@ seconds. Only the forked side ever touches the learner's objects: calling them, 
 Two processes are forked (see ``processes.py``): a supervisor, in a session of its own (so neither it
 nor the job has a controlling terminal to write fake verdicts on), which enforces the deadline and
 at the end kills every process the job started, including one that left the process group with
-``setsid``; and under it the job, whose address space is capped (``memory``) so that runaway growth
+``setsid`` (where the system allows, the job is the child of a PID namespace's init, ``pid_namespace.py``,
+so it cannot reach its supervisor, and what it started dies with that init); and under it the job, whose address space is capped (``memory``) so that runaway growth
 ends as a MemoryError with a hint.
 
 The summary is plain values only (``wire.py``): nothing the learner defined runs in the kernel.
@@ -34,6 +35,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from . import pid_namespace
 from .processes import (
     become_subreaper,
     close_inherited,
@@ -229,10 +231,11 @@ def _supervise(
     # starts as a copy of this process: its size now, plus the allowance, for the whole tree.
     tree_cap = private_memory("self") + memory if setup and memory else None
     deadline = time.monotonic() + timeout
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)
-        pid = os.fork()
-    if pid == 0:
+    # The outermost run only (and where setup made none): a run nested in a job is inside that job's
+    # namespace already, which ends with it, and each namespace costs a fork and tens of milliseconds.
+    alone = _answer_fd is None and pid_namespace.make()
+
+    def start_job() -> None:
         code = 1
         try:
             signal.signal(signal.SIGTERM, signal.SIG_DFL)
@@ -240,6 +243,19 @@ def _supervise(
             os.setpgid(0, 0)
             die_with_parent(signal.SIGKILL)
             _child(job, write_end, _entered(write_end, inside, memory, whole=setup is not None), keep)
+        finally:
+            os._exit(code)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        pid = os.fork()
+    if pid == 0:
+        if not alone:
+            start_job()
+        code = 1
+        try:
+            die_with_parent(signal.SIGKILL)
+            code = pid_namespace.init(start_job)
         finally:
             os._exit(code)
     try:

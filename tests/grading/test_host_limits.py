@@ -27,6 +27,7 @@ from test_hostile_class import assert_classmates_graded_as_alone, classmates, co
 
 from harness_lab.grading import syscall_filter
 from harness_lab.grading.sandbox import run_limited
+from tests.process_ids import namespaces_for_a_user
 
 # Climb to the topmost ancestor of the learner's own user (the grading host, PID 1 of the sandbox
 # before it gave each notebook a PID namespace; with one, the notebook's own PID 1), then give it
@@ -37,10 +38,13 @@ def _field(pid, name):
     with open(f"/proc/{pid}/status") as f:
         return int(next(line for line in f if line.startswith(name)).split()[1])
 _host = _os.getpid()
-while (_above := _field(_host, "PPid:")) > 0 and _field(_above, "Uid:") == _os.getuid():
-    _host = _above
-_size = _field(_host, "VmSize:") << 10
-for _change in (
+try:  # a process above may be gone or a kernel's own: then the host is out of reach anyway
+    while (_above := _field(_host, "PPid:")) > 0 and _field(_above, "Uid:") == _os.getuid():
+        _host = _above
+    _size = _field(_host, "VmSize:") << 10
+except (OSError, StopIteration):
+    _host = None
+for _change in () if _host is None else (
     lambda: _resource.prlimit(_host, _resource.RLIMIT_AS, (_size, _size)),
     lambda: _resource.prlimit(_host, _resource.RLIMIT_NPROC, (8, 8)),
     lambda: _os.setpriority(_os.PRIO_PROCESS, _host, 19),
@@ -82,9 +86,11 @@ def test_a_notebook_that_changes_its_hosts_limits_harms_no_classmate_and_gets_no
     assert done.returncode == 0, done.stdout + done.stderr
     assert_classmates_graded_as_alone(report, plan)
     row = rows(report)["aaa", "level2"]
-    # in the sandbox every change is refused, and the right answer is graded as one; without it the
-    # host finds itself changed after the call: graded again alone, changed again, never a pass
-    expected = ("error", "grade.class.host_altered", "0") if unsandboxed else ("ok", "", "3")
+    # in the sandbox every change is refused, and the right answer is graded as one, and so without it where
+    # learner code gets a PID namespace of its own (the host cannot be named); else the host finds itself
+    # changed after the call: graded again alone, changed again, never a pass
+    reached = unsandboxed and not namespaces_for_a_user(UNUSED_UID)
+    expected = ("error", "grade.class.host_altered", "0") if reached else ("ok", "", "3")
     assert (row["status"], row["hint_keys"], row["score"]) == expected, row
 
 

@@ -30,6 +30,7 @@ from test_classroom import gone, named, named_hang
 from harness_lab.grading.isolation import LEARNER_UID, UIDS_PER_RUN
 from harness_lab.grading.memory_cgroup import Cgroup
 from harness_lab.text import t
+from tests.process_ids import namespaces_for_a_user
 
 ROOT = Path(__file__).resolve().parents[2]
 TIMEOUT = "8"
@@ -171,9 +172,10 @@ def test_stopping_every_process_in_sight_does_not_hang_the_batch(tmp_path, unsan
             proc.kill()
     assert proc.returncode == 0, out + err
     assert_classmates_graded_as_alone(report, plan)
-    # sandboxed, it stopped only its own notebook's processes: its own timeout. Unsandboxed it stopped
-    # its grading host too, which the pool replaced: the grader's failure, graded again next run.
-    own = "grade.class.worker_died" if unsandboxed else "grade.nb.timeout"
+    # sandboxed, it stopped only its own notebook's processes: its own timeout; unsandboxed too where its
+    # user gets a PID namespace. Without one it stopped its grading host too, which the pool replaced: the
+    # grader's failure, graded again next run.
+    own = "grade.class.worker_died" if unsandboxed and not namespaces_for_a_user(LEARNER_UID) else "grade.nb.timeout"
     assert rows(report)["mal", "level2"]["hint_keys"] == own
     first = LEARNER_UID + proc.pid * UIDS_PER_RUN  # the command's own block of uids
     assert left_behind(range(first, first + 2)) == []  # nothing left behind, stopped or not
@@ -211,7 +213,14 @@ def test_killing_every_grading_process_in_sight_hurts_only_the_killer(tmp_path, 
     done = command("grade-class", subs, "--out", report, "--timeout", TIMEOUT, "--jobs", "2", *extra, timeout=150)
     assert done.returncode == 0, done.stdout + done.stderr
     assert_classmates_graded_as_alone(report, plan)
-    own = "grade.class.worker_died" if unsandboxed else "grade.nb.crashed"
+    # unsandboxed in a PID namespace of its own it names no other process: its right answer graded as one
+    own = (
+        "grade.nb.crashed"
+        if not unsandboxed
+        else ""
+        if namespaces_for_a_user(LEARNER_UID)
+        else "grade.class.worker_died"
+    )
     assert rows(report)["mal", "level1"]["hint_keys"] == own
 
 

@@ -287,7 +287,7 @@ def test_a_process_an_answer_cell_starts_with_setsid_is_gone_after_grading(tmp_p
     nb = read(EXERCISES / "solutions" / LEVEL2)
     cell_with(nb, "MISSING = {").source += (
         "\n\nimport os, time\nif os.fork() == 0:\n    os.setsid()\n"
-        f"    open({str(pid_file)!r}, 'w').write(str(os.getpid()))\n    while True:\n        time.sleep(0.05)\n"
+        f"    open({str(pid_file)!r}, 'w').write(os.readlink('/proc/self'))\n    while True:\n        time.sleep(0.05)\n"
     )
     grade = grade_notebook(write(nb, tmp_path / LEVEL2))
     assert grade.passed, grade.text()
@@ -363,3 +363,12 @@ def test_each_way_a_file_fails_before_the_criteria_has_its_line(tmp_path, key):
     grade = grade_notebook(NOTEBOOK_FAILURES[key](tmp_path), timeout=4)
     assert grade.key == key and grade.status in ("error", "timeout") and not grade.passed, grade.text()
     assert grade.error and "\n" not in grade.error
+
+
+def test_an_answer_cell_nested_past_the_parser_is_named_not_blamed_on_the_memory_limit(tmp_path):
+    # Python 3.11's parser refuses this with a MemoryError ("too complex"), at once and with memory to spare:
+    # the grade said the answer cells had used too much memory
+    deep = _appended(LEVEL1, "DEFAULT_TIER = ", "x = " + "(" * 199 + "-" * 3700 + "1" + ")" * 199)(tmp_path)
+    grade = grade_notebook(deep)
+    assert (grade.status, grade.key) == ("error", "grade.nb.cell_too_deep"), grade.text()
+    assert grade.error == t("grade.nb.cell_too_deep", cell=2)

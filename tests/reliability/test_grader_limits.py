@@ -22,9 +22,10 @@ import time
 
 import pytest
 
-from harness_lab.grading import grade_level1, grade_level2, run_limited, try_limited
+from harness_lab.grading import grade_level1, grade_level2, pid_namespace, run_limited, try_limited
 from harness_lab.grading.sandbox import MEMORY_LIMIT
 from harness_lab.text import t
+from tests.process_ids import seen_pid
 from tests.safety_net import gives_up_after
 
 LIMIT = 1.0  # seconds per limited run
@@ -183,7 +184,7 @@ def recording(learner, pid_file: str):
     @functools.wraps(learner)
     def recorded(*args):
         with open(pid_file, "a") as f:
-            f.write(f"{os.getpid()}\n")
+            f.write(f"{seen_pid()}\n")
         return learner(*args)
 
     return recorded
@@ -290,12 +291,13 @@ def forks_a_spinning_child(pid_file: str, then_spin: bool):
     """Learner code that forks: the grandchild spins forever and holds the pipe open."""
 
     def job():
-        grandchild = os.fork()
-        if grandchild == 0:
+        if os.fork() == 0:
+            with open(pid_file, "w") as f:
+                f.write(str(seen_pid()))
             while True:
                 pass
-        with open(pid_file, "w") as f:
-            f.write(str(grandchild))
+        while not os.path.exists(pid_file):
+            time.sleep(0.01)
         while then_spin:
             pass
         return "answered"
@@ -323,8 +325,40 @@ def test_a_forking_job_leaves_no_grandchild_and_answers_at_once(tmp_path, then_s
         _kill_if_running(pid_file)
 
 
+def signal_everything_above(signum: int) -> None:
+    """Learner code's reach for its supervisor: ``signum`` to its parent and to every process above it in
+    its session, found through ``/proc`` (what ``getppid()`` names may be another process)."""
+
+    def parent_and_session(pid: int | str) -> tuple[int, int]:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return int(fields[1]), int(fields[3])
+
+    above, session = parent_and_session("self")
+    targets = {os.getppid()}
+    while above > 1:
+        parent, theirs = parent_and_session(above)
+        if theirs != session:  # the caller: the supervisor made a session of its own
+            break
+        targets.add(above)
+        above = parent
+    for pid in targets:
+        try:
+            os.kill(pid, signum)
+        except OSError:
+            pass
+
+
+@pytest.fixture(params=["own PID namespace", "namespace refused"])
+def namespace(request, monkeypatch):
+    """Both ways a limited run can go: in a PID namespace of its own, and where the kernel refuses one."""
+    if request.param == "namespace refused":
+        monkeypatch.setattr(pid_namespace, "make", lambda: False)
+    return request.param
+
+
 @pytest.mark.parametrize("signum", [signal.SIGSTOP, signal.SIGKILL], ids=["stops it", "kills it"])
-def test_a_job_that_stops_or_kills_its_supervisor_still_leaves_nothing_behind(tmp_path, signum):
+def test_a_job_that_stops_or_kills_its_supervisor_still_leaves_nothing_behind(tmp_path, signum, namespace):
     # Learner code can reach its supervisor (its parent). Stopped (SIGSTOP), the supervisor must be let
     # run again to end the job's tree when the caller gives up; killed, it cannot, and the caller ends
     # what is left of its session itself. Either way the job's own children must not outlive it.
@@ -333,7 +367,7 @@ def test_a_job_that_stops_or_kills_its_supervisor_still_leaves_nothing_behind(tm
 
     def job():
         spinning()  # the grandchild spins from here on
-        os.kill(os.getppid(), signum)
+        signal_everything_above(signum)
         while True:
             pass
 
@@ -343,6 +377,37 @@ def test_a_job_that_stops_or_kills_its_supervisor_still_leaves_nothing_behind(tm
         with open(pid_file) as f:
             grandchild = int(f.read())
         assert _dies_soon(grandchild), "the forked grandchild is still running"
+    finally:
+        _kill_if_running(pid_file)
+
+
+def _pid_namespaces_given() -> bool:
+    child = os.fork()
+    if child == 0:
+        os._exit(0 if pid_namespace.make() else 1)
+    return os.waitstatus_to_exitcode(os.waitpid(child, 0)[1]) == 0
+
+
+@pytest.mark.parametrize("how", ["setsid", "double fork"])
+@pytest.mark.parametrize("signum", [signal.SIGSTOP, signal.SIGKILL], ids=["stops it", "kills it"])
+def test_a_daemon_is_gone_even_when_its_job_stopped_or_killed_the_supervisor(tmp_path, signum, how):
+    if not _pid_namespaces_given():
+        pytest.skip("the kernel gives this user no PID namespace: the supervisor is then the learner's to kill")
+    # Until round nine a daemon in a session of its own survived this: the supervisor, killed or kept
+    # stopped, could not end it, and the caller's look at the supervisor's session missed it.
+    pid_file = str(tmp_path / "daemon.pid")
+    start_daemon = leaves_a_daemon(pid_file, how)
+
+    def job():
+        start_daemon()
+        signal_everything_above(signum)
+        return "answered"
+
+    try:
+        outcome = run_limited(job, timeout=5)
+        assert (outcome.status, outcome.value) == ("ok", "answered")
+        with open(pid_file) as f:
+            assert _dies_soon(int(f.read())), "the learner's daemon outlived the check"
     finally:
         _kill_if_running(pid_file)
 
@@ -526,7 +591,7 @@ def leaves_a_daemon(pid_file: str, how: str):
             if how == "double fork" and os.fork() != 0:
                 os._exit(0)  # the grandchild is orphaned, as a daemon would be
             with open(pid_file, "w") as f:
-                f.write(str(os.getpid()))
+                f.write(str(seen_pid()))
             while True:
                 time.sleep(0.05)
         deadline = time.monotonic() + 5
