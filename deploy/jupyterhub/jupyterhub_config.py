@@ -10,6 +10,8 @@ instructor start the same file:
 
     HARNESS_HUB_COURSE       harness_lab checkout whose notebooks/ and exercises/ each learner gets;
                              only root may enter it (default: the checkout this file is in)
+    HARNESS_HUB_EDITION      the class's edition of the course: ja (default), en or both; each learner
+                             gets its notebooks (the English ones in notebooks/en/, exercises/en/)
     HARNESS_HUB_VENV         venv with an installed copy of harness_lab, jupyterlab and jupyterhub,
                              readable by every learner; it runs their servers and kernels
                              (default: COURSE-venv, beside the checkout)
@@ -67,7 +69,11 @@ if not SINGLEUSER.exists():
         f"{SINGLEUSER} is missing: make the course venv with `/usr/bin/python3 -m venv {VENV}` and "
         f"`{VENV}/bin/pip install jupyterhub jupyterlab {COURSE}`"
     )
-course_notebooks(COURSE)  # fails now, with the reason, rather than at a learner's first login
+EDITION = setting("EDITION", "ja")
+try:  # fails now, with the reason, rather than at a learner's first login
+    course_notebooks(COURSE, EDITION)
+except (ValueError, FileNotFoundError) as error:
+    fail(str(error))
 if found := problems(COURSE, VENV):  # learners would read the answers, or could not start at all
     fail("\n".join(found))
 STATE.mkdir(mode=0o700, parents=True, exist_ok=True)
@@ -121,7 +127,8 @@ c.Spawner.environment = {
 # A learner's ~/.jupyter or own kernelspec cannot replace the course kernel (the venv's python3).
 c.Spawner.disable_user_config = True
 c.Spawner.notebook_dir = "~"
-c.Spawner.default_url = "/lab/tree/notebooks"
+# An English class opens on its own lessons; a bilingual one on the Japanese, beside their en/ folder.
+c.Spawner.default_url = "/lab/tree/notebooks/en" if EDITION == "en" else "/lab/tree/notebooks"
 c.Spawner.http_timeout = 60  # forty first logins at nine o'clock share the same cores
 idle = int(setting("IDLE", "3600"))
 # A learner's second day finds every panel as it was left (docs/frontends.md): lab-settings turns on
@@ -149,7 +156,7 @@ c.Spawner.args = [
 
 def prepare_learner(spawner):
     runtime_folder(spawner.user.name, RUNTIME)
-    copied, refused = give_course(spawner.user.name, COURSE)
+    copied, refused = give_course(spawner.user.name, COURSE, EDITION)
     if copied:
         spawner.log.info("harness_lab: gave %s %s", spawner.user.name, ", ".join(copied))
     if refused:
