@@ -147,3 +147,20 @@ def test_an_unknown_account_and_a_wrong_course_folder_say_what_to_do(home, tmp_p
     with pytest.raises(FileNotFoundError, match="HARNESS_HUB_COURSE"):
         course_files.give_course("learner", tmp_path / "not-a-checkout")
     assert list(home.iterdir()) == []
+
+
+def test_the_pods_start_copies_what_the_learner_lacks_in_the_same_layout(tmp_path):
+    """The postStart command of docs/en/classroom.md's config.yaml, on an image's /opt/course of both editions."""
+    guide = (ROOT / "docs" / "en" / "classroom.md").read_text(encoding="utf-8")
+    (command,) = [line.strip()[2:] for line in guide.splitlines() if line.strip().startswith("- cd /opt/course")]
+    course, home = tmp_path / "course", tmp_path / "home"
+    course_files.copy_edition(ROOT, "both", course)
+    answer = home / "exercises" / "en" / "level1_tiered_policy.ipynb"
+    answer.parent.mkdir(parents=True)
+    answer.write_text("my answer", encoding="utf-8")
+    command = command.replace("/opt/course", str(course))
+    done = subprocess.run(["sh", "-c", command], env={"HOME": str(home), "PATH": os.environ["PATH"]})
+    assert done.returncode == 0
+    found = sorted(str(p.relative_to(home)) for p in home.rglob("*.ipynb"))
+    assert found == sorted(EXPECTED + ENGLISH)
+    assert answer.read_text(encoding="utf-8") == "my answer"
