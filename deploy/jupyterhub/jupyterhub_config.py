@@ -11,7 +11,8 @@ instructor start the same file:
     HARNESS_HUB_COURSE       harness_lab checkout whose notebooks/ and exercises/ each learner gets;
                              only root may enter it (default: the checkout this file is in)
     HARNESS_HUB_EDITION      the class's edition of the course: ja (default), en or both; each learner
-                             gets its notebooks (the English ones in notebooks/en/, exercises/en/)
+                             gets its notebooks (the English ones in notebooks/en/, exercises/en/), and
+                             with ja or en, HARNESS_LAB_LANG in their server and kernels
     HARNESS_HUB_VENV         venv with an installed copy of harness_lab, jupyterlab and jupyterhub,
                              readable by every learner; it runs their servers and kernels
                              (default: COURSE-venv, beside the checkout)
@@ -124,6 +125,10 @@ c.Spawner.environment = {
     # Connection files, their keys and the kernels' sockets: in a folder only the learner can enter.
     "JUPYTER_RUNTIME_DIR": lambda spawner: str(RUNTIME / spawner.user.name),
 }
+if EDITION != "both":
+    # A learner's own new notebook, or harness-lab in a terminal, speaks the class's language too (the
+    # course's notebooks each choose their edition's in their setup cell, whatever this says).
+    c.Spawner.environment["HARNESS_LAB_LANG"] = EDITION
 # A learner's ~/.jupyter or own kernelspec cannot replace the course kernel (the venv's python3).
 c.Spawner.disable_user_config = True
 c.Spawner.notebook_dir = "~"

@@ -156,6 +156,13 @@ def test_a_learner_opens_on_the_lessons_of_the_class_edition(monkeypatch, tmp_pa
     assert c.Spawner.default_url == opens
 
 
+@pytest.mark.parametrize("edition, speaks", [("ja", "ja"), ("en", "en"), ("both", None)])
+def test_a_learners_own_notebooks_speak_the_class_language(monkeypatch, tmp_path, layout, edition, speaks):
+    """A new notebook of a learner's own, or harness-lab in a terminal: nothing in it chooses a language."""
+    c = load(monkeypatch, tmp_path, layout, USERS="alice", EDITION=edition)
+    assert c.Spawner.environment.get("HARNESS_LAB_LANG") == speaks
+
+
 def _open_course(layout) -> Path:
     course = _open_folder("harness-lab-open-course-")
     shutil.copytree(layout[0], course, dirs_exist_ok=True)
