@@ -42,6 +42,7 @@ KINDS = {
     stat.S_IFSOCK: "a socket",
     stat.S_IFCHR: "a device",
     stat.S_IFBLK: "a device",
+    stat.S_IFREG: "a file",  # where a folder should be
 }
 WALK = os.O_PATH | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 # O_NONBLOCK: opening a FIFO, or a file someone holds a lease on, must not wait.

@@ -276,12 +276,17 @@ def test_of_both_editions_the_one_the_learner_worked_on_is_collected(fresh, tmp_
     assert handed(submissions, CORA) == {FIRST: notebook(CORA, f"en/{FIRST}"), OTHER: notebook(CORA, OTHER)}
 
 
-def test_a_planted_english_folder_is_refused_and_the_japanese_notebooks_still_collected(fresh, tmp_path):
-    as_cora("ln", "-s", str(fresh[DAN] / "exercises"), str(fresh[CORA] / "exercises" / "en"))
+@pytest.mark.parametrize("planted, kind", [("a link to dan's folder", "a symbolic link"), ("a file", "a file")])
+def test_a_planted_english_folder_is_refused_and_the_japanese_notebooks_still_collected(fresh, tmp_path, planted, kind):
+    english = fresh[CORA] / "exercises" / "en"
+    if planted == "a file":
+        as_cora("touch", str(english))
+    else:
+        as_cora("ln", "-s", str(fresh[DAN] / "exercises"), str(english))
     submissions = tmp_path / "week6"
     done = collect(submissions, CORA)
     assert done.returncode == 0, done.stderr
-    why = f"refused: en on the way to {fresh[CORA]}/exercises/en is a symbolic link"
+    why = f"refused: en on the way to {english} is {kind}"
     assert done.stdout.splitlines() == [
         f"{CORA}: en/{FIRST} {why}",
         f"{CORA}: en/{OTHER} {why}",
