@@ -34,7 +34,7 @@ def course_notebooks(course: Path, edition: str = "ja") -> dict[str, list[Path]]
     """``{"notebooks": [...], "exercises": [...]}`` (``"notebooks/en"``, ``"exercises/en"`` for the
     English edition): the ``.ipynb`` files of each folder the class's ``edition`` has, sorted."""
     if edition not in EDITIONS:
-        raise ValueError(f"HARNESS_HUB_EDITION={edition!r} is not an edition of the course: use ja, en or both")
+        raise ValueError(f"{edition!r} is not an edition of the course: use ja, en or both")
     places = [f"{folder}/{sub}".rstrip("/") for sub in EDITIONS[edition] for folder in FOLDERS]
     found = {place: sorted((course / place).glob("*.ipynb")) for place in places}
     if not all(found.values()):
@@ -142,7 +142,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         copied = copy_edition(Path(__file__).resolve().parents[2], args.edition, args.into)
-    except (ValueError, FileNotFoundError) as error:
+    except ValueError as error:
+        parser.error(f"--edition {error}")
+    except FileNotFoundError as error:
         parser.error(str(error))
     print(f"{len(copied)} notebooks copied into {args.into}")
     return 0

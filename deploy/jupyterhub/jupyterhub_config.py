@@ -73,7 +73,9 @@ if not SINGLEUSER.exists():
 EDITION = setting("EDITION", "ja")
 try:  # fails now, with the reason, rather than at a learner's first login
     course_notebooks(COURSE, EDITION)
-except (ValueError, FileNotFoundError) as error:
+except ValueError as error:
+    fail(f"HARNESS_HUB_EDITION={error}")
+except FileNotFoundError as error:
     fail(str(error))
 if found := problems(COURSE, VENV):  # learners would read the answers, or could not start at all
     fail("\n".join(found))
