@@ -11,6 +11,11 @@ A link to /dev/zero, a FIFO, a sparse 100 GB file or a reader the learner stops 
 reported, and the collection goes on. Only the course's exercise names are collected (the
 exercises/*.ipynb of this checkout, or of HARNESS_HUB_COURSE), and SUBMISSIONS mirrors the homes
 at collection time: a notebook no longer handed in is removed from it too.
+
+Either edition is collected: ~/exercises/<exercise>.ipynb (Japanese) or ~/exercises/en/<exercise>.ipynb
+(English), whichever the learner has; grade-class tells the edition from the notebook itself. A learner
+of a bilingual class has both: the one they worked on is taken, that is the one that is no longer the
+course's copy, else the one saved last, and a line says which.
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ from pathlib import Path
 # The same cap as `harness-lab grade-class` (grading/classroom.py): a larger notebook is not graded.
 MAX_MB = 8
 SECONDS = 10.0
+EN = "en"  # the English edition's folder under ~/exercises (course_files.py puts it there)
 KINDS = {
     stat.S_IFLNK: "a symbolic link",
     stat.S_IFIFO: "a FIFO",
@@ -36,6 +42,7 @@ KINDS = {
     stat.S_IFSOCK: "a socket",
     stat.S_IFCHR: "a device",
     stat.S_IFBLK: "a device",
+    stat.S_IFREG: "a file",  # where a folder should be
 }
 WALK = os.O_PATH | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 # O_NONBLOCK: opening a FIFO, or a file someone holds a lease on, must not wait.
@@ -87,10 +94,21 @@ def _why(dir_fd: int, name: str, error: OSError, folder: str = "") -> str:
     return f"refused: {kind(mode)}, not a regular file"
 
 
-def read_notebook(folder: str, name: str, cap: int) -> bytes:
-    """The bytes of folder/name, or Refused: run as the learner (the child of ``fetch``)."""
+def read_notebook(folder: str, name: str, cap: int) -> tuple[bytes, int]:
+    """(bytes, mtime in ns) of folder/name, or Refused: run as the learner (the child of ``fetch``).
+
+    ``name`` may go down folders (``en/level1_tiered_policy.ipynb``), each reached without a link.
+    """
     folder_fd = walk(folder)
     try:
+        *steps, name = name.split("/")
+        for step in steps:
+            try:
+                down = os.open(step, WALK, dir_fd=folder_fd)
+            except OSError as error:
+                raise Refused(_why(folder_fd, step, error, folder=os.path.join(folder, step))) from None
+            os.close(folder_fd)
+            folder_fd = down
         try:
             fd = os.open(name, READ, dir_fd=folder_fd)
         except OSError as error:
@@ -109,11 +127,11 @@ def read_notebook(folder: str, name: str, cap: int) -> bytes:
         os.close(fd)
     if len(data) > cap:
         raise Refused(f"refused: over the {cap >> 20} MB limit")
-    return data
+    return data, info.st_mtime_ns
 
 
-def fetch(user: pwd.struct_passwd, folder: str, name: str, cap: int, seconds: float) -> bytes | str:
-    """The notebook's bytes, read by a child that has become ``user``; or why not (a string)."""
+def fetch(user: pwd.struct_passwd, folder: str, name: str, cap: int, seconds: float) -> tuple[bytes, int] | str:
+    """(the notebook's bytes, its mtime), read by a child that has become ``user``; or why not (a string)."""
     deadline = time.monotonic() + seconds
     sys.stdout.flush()
     sys.stderr.flush()
@@ -125,7 +143,8 @@ def fetch(user: pwd.struct_passwd, folder: str, name: str, cap: int, seconds: fl
             os.setgroups(os.getgrouplist(user.pw_name, user.pw_gid))
             os.setgid(user.pw_gid)
             os.setuid(user.pw_uid)
-            out = b"ok\n" + read_notebook(folder, name, cap)
+            data, saved = read_notebook(folder, name, cap)
+            out = b"ok %d\n" % saved + data
         except Refused as why:
             out = b"no\n" + str(why).encode(errors="backslashreplace")
         except BaseException as error:  # whatever happens is this file's report
@@ -155,8 +174,9 @@ def fetch(user: pwd.struct_passwd, folder: str, name: str, cap: int, seconds: fl
         os.close(r)
         _reap(pid)
     answer = b"".join(chunks)
-    if answer.startswith(b"ok\n"):
-        return answer[3:]
+    head, _, data = answer.partition(b"\n")
+    if head.startswith(b"ok ") and head[3:].isdigit():
+        return data, int(head[3:])
     if answer.startswith(b"no\n"):
         return answer[3:].decode(errors="backslashreplace")
     return "refused: the reader stopped before it finished (was it killed?)"
@@ -193,9 +213,13 @@ class Folder:
         os.close(self.fd)
 
 
-def collect(submissions: Path, learners: list[str], exercises: list[str], cap: int, seconds: float) -> int:
-    """Collect every learner's exercises, printing a line per problem and per learner; 1 if an account is unknown."""
+def collect(submissions: Path, learners: list[str], starters: dict[str, bytes], cap: int, seconds: float) -> int:
+    """Collect every learner's exercises, printing a line per problem and per learner; 1 if an account is unknown.
+
+    ``starters``: the course's copy of each exercise by its path under ~/exercises (``en/`` for English).
+    """
     status = 0
+    exercises = sorted({path.rpartition("/")[2] for path in starters})
     submissions.mkdir(mode=0o700, parents=True, exist_ok=True)
     for learner in learners:
         try:
@@ -210,19 +234,40 @@ def collect(submissions: Path, learners: list[str], exercises: list[str], cap: i
         handed = refused = 0
         try:
             for name in exercises:
-                got = fetch(user, folder, name, cap, seconds)
-                if isinstance(got, bytes):
-                    out.put(name, got)
+                found = {path: fetch(user, folder, path, cap, seconds) for path in (name, f"{EN}/{name}")}
+                got = {path: copy for path, copy in found.items() if not isinstance(copy, str)}
+                reasons: dict[str, str] = {}  # a refused ~/exercises refuses both editions alike: one line
+                for path, why in found.items():
+                    if isinstance(why, str) and why.startswith("refused"):
+                        reasons.setdefault(why, path)
+                for why, path in reasons.items():
+                    print(f"{user.pw_name}: {path} {why}", flush=True)
+                if got:
+                    out.put(name, got[_worked_on(user.pw_name, name, got, starters)][0])
                     handed += 1
                     continue
                 out.drop(name)
-                refused += got.startswith("refused")
-                print(f"{user.pw_name}: {name} {got}", flush=True)
+                if reasons:
+                    refused += 1
+                else:
+                    print(f"{user.pw_name}: {name} not handed in", flush=True)
         finally:
             out.close()
         note = f", {refused} refused" if refused else ""
         print(f"{user.pw_name}: {handed} of {len(exercises)} exercise notebooks collected{note}", flush=True)
     return status
+
+
+def _worked_on(learner: str, name: str, got: dict[str, tuple[bytes, int]], starters: dict[str, bytes]) -> str:
+    """Which of a learner's editions of an exercise is handed in: the one that is no longer the course's
+    copy, else the one saved last (a bilingual class's learners have both, and answer in one)."""
+    if len(got) == 1:
+        return next(iter(got))
+    changed = [path for path, (data, _) in got.items() if data != starters.get(path)]
+    took = max(changed or got, key=lambda path: got[path][1])
+    why = "the other is as the course gave it" if len(changed) == 1 else "saved last"
+    print(f"{learner}: {name} is in both editions; collected {took} ({why})", flush=True)
+    return took
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -236,12 +281,13 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("run as root: each notebook is read as its learner, which only root can do")
     if args.max_mb <= 0 or args.seconds <= 0:
         parser.error("--max-mb and --seconds must be positive")
-    course = Path(os.environ.get("HARNESS_HUB_COURSE") or Path(__file__).resolve().parents[2])
-    exercises = sorted(p.name for p in (course / "exercises").glob("*.ipynb"))
-    if not exercises:
-        parser.error(f"no exercises/*.ipynb in {course}: HARNESS_HUB_COURSE must name a harness_lab checkout")
+    course = Path(os.environ.get("HARNESS_HUB_COURSE") or Path(__file__).resolve().parents[2]) / "exercises"
+    starters = {str(p.relative_to(course)): p.read_bytes() for p in course.glob("*.ipynb")}
+    if not starters:
+        parser.error(f"no exercises/*.ipynb in {course.parent}: HARNESS_HUB_COURSE must name a harness_lab checkout")
+    starters.update({str(p.relative_to(course)): p.read_bytes() for p in course.glob(f"{EN}/*.ipynb")})
     os.umask(0o077)
-    return collect(args.submissions, args.learners, exercises, args.max_mb << 20, args.seconds)
+    return collect(args.submissions, args.learners, starters, args.max_mb << 20, args.seconds)
 
 
 if __name__ == "__main__":

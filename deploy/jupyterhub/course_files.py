@@ -4,32 +4,47 @@ The hub runs as root and the learner owns their home, so nothing here follows a 
 may have planted: every file is opened relative to a directory already opened with O_NOFOLLOW, and
 created with O_EXCL. A copy lands in the learner's home or nowhere. A file the learner already has
 is never touched, so a restart or a new course release keeps their answers.
+
+The class's edition (HARNESS_HUB_EDITION: ja, en or both) says which notebooks a learner gets. They
+land in the repository's own layout (the English ones in notebooks/en/ and exercises/en/), so the
+links between notebooks work as they do in the checkout, and collect.py finds either edition.
+
+Run as a script, it copies one edition into a folder (the Kubernetes image, docs/classroom.md):
+
+    python3 course_files.py --edition en /opt/course
 """
 
 from __future__ import annotations
 
+import argparse
 import os
 import pwd
+import shutil
+import sys
 from pathlib import Path
 
 # What a learner receives: the lessons and the exercise starters. exercises/solutions/ stays behind.
 FOLDERS = ("notebooks", "exercises")
+# Where each edition's notebooks are, inside each of FOLDERS; "both" is both, Japanese first.
+EDITIONS = {"ja": ("",), "en": ("en",), "both": ("", "en")}
 DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW
 
 
-def course_notebooks(course: Path) -> dict[str, list[Path]]:
-    """``{"notebooks": [...], "exercises": [...]}``: the ``.ipynb`` files of each folder, sorted."""
-    found = {folder: sorted((course / folder).glob("*.ipynb")) for folder in FOLDERS}
-    if not any(found.values()):
-        raise FileNotFoundError(
-            f"no notebooks under {course}/notebooks or {course}/exercises: "
-            "HARNESS_HUB_COURSE must name a harness_lab checkout"
-        )
+def course_notebooks(course: Path, edition: str = "ja") -> dict[str, list[Path]]:
+    """``{"notebooks": [...], "exercises": [...]}`` (``"notebooks/en"``, ``"exercises/en"`` for the
+    English edition): the ``.ipynb`` files of each folder the class's ``edition`` has, sorted."""
+    if edition not in EDITIONS:
+        raise ValueError(f"{edition!r} is not an edition of the course: use ja, en or both")
+    places = [f"{folder}/{sub}".rstrip("/") for sub in EDITIONS[edition] for folder in FOLDERS]
+    found = {place: sorted((course / place).glob("*.ipynb")) for place in places}
+    if not all(found.values()):
+        empty = ", ".join(f"{course}/{place}" for place, files in found.items() if not files)
+        raise FileNotFoundError(f"no notebooks in {empty}: HARNESS_HUB_COURSE must name a harness_lab checkout")
     return found
 
 
-def give_course(username: str, course: Path) -> tuple[list[str], list[str]]:
-    """Copy the notebooks ``username`` does not have yet into their home; make the home 0700.
+def give_course(username: str, course: Path, edition: str = "ja") -> tuple[list[str], list[str]]:
+    """Copy the notebooks of ``edition`` that ``username`` does not have yet into their home; make the home 0700.
 
     Returns (copied, refused): paths relative to the home. A folder that is not a plain directory
     (a symlink, a file) is refused and left as it is, so the learner's server still starts.
@@ -38,7 +53,7 @@ def give_course(username: str, course: Path) -> tuple[list[str], list[str]]:
         user = pwd.getpwnam(username)
     except KeyError:
         raise LookupError(f"no Unix account named {username!r}: create it first (useradd -m {username})") from None
-    sources = course_notebooks(course)
+    sources = course_notebooks(course, edition)
     home = Path(user.pw_dir)
     if not home.exists():
         os.mkdir(home, 0o700)
@@ -55,6 +70,8 @@ def give_course(username: str, course: Path) -> tuple[list[str], list[str]]:
         # Debian's useradd makes homes 0755: without this, classmates could read each other's answers.
         os.fchmod(home_fd, 0o700)
         for folder, files in sources.items():
+            if any(folder.startswith(f"{gone}/") for gone in refused):
+                continue  # notebooks/en of a refused notebooks/
             try:
                 folder_fd = _own_folder(home_fd, folder, user)
             except OSError:
@@ -69,14 +86,23 @@ def give_course(username: str, course: Path) -> tuple[list[str], list[str]]:
     return copied, refused
 
 
-def _own_folder(home_fd: int, name: str, user: pwd.struct_passwd) -> int:
-    """Open ``~/name`` (created 0700 and owned by the learner if missing) without following a symlink."""
+def _own_folder(home_fd: int, path: str, user: pwd.struct_passwd) -> int:
+    """Open ``~/path`` (each step created 0700 and owned by the learner if missing) without following a symlink."""
+    fd = os.dup(home_fd)
     try:
-        os.mkdir(name, 0o700, dir_fd=home_fd)
-        os.chown(name, user.pw_uid, user.pw_gid, dir_fd=home_fd, follow_symlinks=False)
-    except FileExistsError:
-        pass
-    return os.open(name, DIR_FLAGS, dir_fd=home_fd)
+        for name in path.split("/"):
+            try:
+                os.mkdir(name, 0o700, dir_fd=fd)
+                os.chown(name, user.pw_uid, user.pw_gid, dir_fd=fd, follow_symlinks=False)
+            except FileExistsError:
+                pass
+            step = os.open(name, DIR_FLAGS, dir_fd=fd)
+            os.close(fd)
+            fd = step
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
 
 
 def _copy_new(src: Path, folder_fd: int, user: pwd.struct_passwd) -> bool:
@@ -96,3 +122,33 @@ def _copy_new(src: Path, folder_fd: int, user: pwd.struct_passwd) -> bool:
     finally:
         os.close(fd)
     return True
+
+
+def copy_edition(course: Path, edition: str, into: Path) -> list[str]:
+    """Copy the notebooks of ``edition`` into ``into`` in the course's layout (an image's /opt/course)."""
+    copied = []
+    for folder, files in course_notebooks(course, edition).items():
+        (into / folder).mkdir(parents=True, exist_ok=True)
+        for src in files:
+            shutil.copyfile(src, into / folder / src.name)
+            copied.append(f"{folder}/{src.name}")
+    return copied
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Copy one edition of the course's notebooks, in its layout.")
+    parser.add_argument("--edition", default="ja", help="ja (the default), en or both")
+    parser.add_argument("into", type=Path, metavar="FOLDER")
+    args = parser.parse_args(argv)
+    try:
+        copied = copy_edition(Path(__file__).resolve().parents[2], args.edition, args.into)
+    except ValueError as error:
+        parser.error(f"--edition {error}")
+    except FileNotFoundError as error:
+        parser.error(str(error))
+    print(f"{len(copied)} notebooks copied into {args.into}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -10,6 +10,9 @@ instructor start the same file:
 
     HARNESS_HUB_COURSE       harness_lab checkout whose notebooks/ and exercises/ each learner gets;
                              only root may enter it (default: the checkout this file is in)
+    HARNESS_HUB_EDITION      the class's edition of the course: ja (default), en or both; each learner
+                             gets its notebooks (the English ones in notebooks/en/, exercises/en/), and
+                             with ja or en, HARNESS_LAB_LANG in their server and kernels
     HARNESS_HUB_VENV         venv with an installed copy of harness_lab, jupyterlab and jupyterhub,
                              readable by every learner; it runs their servers and kernels
                              (default: COURSE-venv, beside the checkout)
@@ -67,7 +70,13 @@ if not SINGLEUSER.exists():
         f"{SINGLEUSER} is missing: make the course venv with `/usr/bin/python3 -m venv {VENV}` and "
         f"`{VENV}/bin/pip install jupyterhub jupyterlab {COURSE}`"
     )
-course_notebooks(COURSE)  # fails now, with the reason, rather than at a learner's first login
+EDITION = setting("EDITION", "ja")
+try:  # fails now, with the reason, rather than at a learner's first login
+    course_notebooks(COURSE, EDITION)
+except ValueError as error:
+    fail(f"HARNESS_HUB_EDITION={error}")
+except FileNotFoundError as error:
+    fail(str(error))
 if found := problems(COURSE, VENV):  # learners would read the answers, or could not start at all
     fail("\n".join(found))
 STATE.mkdir(mode=0o700, parents=True, exist_ok=True)
@@ -118,10 +127,15 @@ c.Spawner.environment = {
     # Connection files, their keys and the kernels' sockets: in a folder only the learner can enter.
     "JUPYTER_RUNTIME_DIR": lambda spawner: str(RUNTIME / spawner.user.name),
 }
+if EDITION != "both":
+    # A learner's own new notebook, or harness-lab in a terminal, speaks the class's language too (the
+    # course's notebooks each choose their edition's in their setup cell, whatever this says).
+    c.Spawner.environment["HARNESS_LAB_LANG"] = EDITION
 # A learner's ~/.jupyter or own kernelspec cannot replace the course kernel (the venv's python3).
 c.Spawner.disable_user_config = True
 c.Spawner.notebook_dir = "~"
-c.Spawner.default_url = "/lab/tree/notebooks"
+# An English class opens on its own lessons; a bilingual one on the Japanese, beside their en/ folder.
+c.Spawner.default_url = "/lab/tree/notebooks/en" if EDITION == "en" else "/lab/tree/notebooks"
 c.Spawner.http_timeout = 60  # forty first logins at nine o'clock share the same cores
 idle = int(setting("IDLE", "3600"))
 # A learner's second day finds every panel as it was left (docs/frontends.md): lab-settings turns on
@@ -149,7 +163,7 @@ c.Spawner.args = [
 
 def prepare_learner(spawner):
     runtime_folder(spawner.user.name, RUNTIME)
-    copied, refused = give_course(spawner.user.name, COURSE)
+    copied, refused = give_course(spawner.user.name, COURSE, EDITION)
     if copied:
         spawner.log.info("harness_lab: gave %s %s", spawner.user.name, ", ".join(copied))
     if refused:

@@ -254,7 +254,7 @@ add(
         "grade.class.edition.en": ("英語版", "English"),
         "grade.class.editions_title": (
             "受講者ごとの版（日本語版・英語版）",
-            "Edition each learner used (Japanese, English)",
+            "Each learner's edition (Japanese or English)",
         ),
         "grade.class.status.ok": ("採点済み", "graded"),
         "grade.class.status.timeout": ("タイムアウト", "timeout"),

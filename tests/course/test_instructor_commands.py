@@ -1,4 +1,5 @@
-"""The instructor's commands in README.md and docs/classroom.md name the programs where the set-up put them.
+"""The instructor's commands in README.md and the class guide (docs/classroom.md, docs/en/classroom.md) name
+the programs where the set-up put them.
 
 docs/classroom.md §2 makes one venv, ``/opt/harness_lab-venv``; nothing puts its ``bin`` on ``PATH``.
 A command written as bare ``harness-lab`` or as ``.venv/bin/harness-lab`` (a developer's checkout,
@@ -9,6 +10,8 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 PROGRAMS = ("harness-lab", "jupyterhub", "pip")
@@ -41,9 +44,10 @@ def misnamed(lines: list[str]) -> list[str]:
     return [c for c in ran if c.rsplit("/", 1)[-1] in PROGRAMS and c != f"{venv}/bin/{c.rsplit('/', 1)[-1]}"]
 
 
-def test_the_class_guide_runs_the_programs_of_the_venv_it_made():
+@pytest.mark.parametrize("guide", ["classroom.md", "en/classroom.md"])
+def test_the_class_guide_runs_the_programs_of_the_venv_it_made(guide):
     assert class_venv() == "/opt/harness_lab-venv"
-    assert misnamed(shell_lines((ROOT / "docs" / "classroom.md").read_text(encoding="utf-8"))) == []
+    assert misnamed(shell_lines((ROOT / "docs" / guide).read_text(encoding="utf-8"))) == []
 
 
 def test_the_readme_for_instructors_runs_them_from_the_same_venv():

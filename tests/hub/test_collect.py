@@ -231,3 +231,65 @@ def test_a_notebook_not_read_within_the_time_limit_is_refused_and_no_reader_is_l
         assert handed(submissions, learner) == {}
     uids = {_ids(name)[0] for name in LEARNERS}
     assert not [p.line() for p in table().values() if p.uid in uids]
+
+
+def _hand_in_english(learner: str, home: Path, exercises: list[str], saved: float | None = None) -> None:
+    """The learner's ~/exercises/en/ holds their English notebooks (saved at ``saved``, if given)."""
+    folder = home / "exercises" / "en"
+    assert hub_accounts.as_user(learner, "mkdir", "-p", "-m", "700", str(folder)).returncode == 0
+    for exercise in exercises:
+        path = folder / exercise
+        path.write_bytes(notebook(learner, f"en/{exercise}"))
+        os.chown(path, *_ids(learner))
+        if saved is not None:
+            os.utime(path, (saved, saved))
+
+
+def test_a_learner_of_the_english_edition_hands_in_their_english_notebooks(fresh, tmp_path):
+    shutil.rmtree(fresh[DAN] / "exercises")
+    _hand_in_english(DAN, fresh[DAN], EXERCISES)
+    submissions = tmp_path / "week6"
+    done = collect(submissions, *LEARNERS)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [f"{name}: 2 of 2 exercise notebooks collected" for name in LEARNERS]
+    assert handed(submissions, DAN) == {e: notebook(DAN, f"en/{e}") for e in EXERCISES}
+    assert handed(submissions, CORA) == {e: notebook(CORA, e) for e in EXERCISES}
+
+
+def test_of_both_editions_the_one_the_learner_worked_on_is_collected(fresh, tmp_path):
+    """A bilingual class: cora answered FIRST in English and left the Japanese as the course gave it;
+    she changed both editions of OTHER, the Japanese one last."""
+    home = fresh[CORA]
+    starter = home / "exercises" / FIRST
+    starter.write_bytes((ROOT / "exercises" / FIRST).read_bytes())
+    os.utime(starter, (2_000_000_000, 2_000_000_000))  # saved after her English answer: still not hers
+    os.utime(home / "exercises" / OTHER, (1_900_000_000, 1_900_000_000))
+    _hand_in_english(CORA, home, EXERCISES, saved=1_800_000_000)
+    submissions = tmp_path / "week6"
+    done = collect(submissions, CORA)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [
+        f"{CORA}: {FIRST} is in both editions; collected en/{FIRST} (the other is as the course gave it)",
+        f"{CORA}: {OTHER} is in both editions; collected {OTHER} (saved last)",
+        f"{CORA}: 2 of 2 exercise notebooks collected",
+    ]
+    assert handed(submissions, CORA) == {FIRST: notebook(CORA, f"en/{FIRST}"), OTHER: notebook(CORA, OTHER)}
+
+
+@pytest.mark.parametrize("planted, kind", [("a link to dan's folder", "a symbolic link"), ("a file", "a file")])
+def test_a_planted_english_folder_is_refused_and_the_japanese_notebooks_still_collected(fresh, tmp_path, planted, kind):
+    english = fresh[CORA] / "exercises" / "en"
+    if planted == "a file":
+        as_cora("touch", str(english))
+    else:
+        as_cora("ln", "-s", str(fresh[DAN] / "exercises"), str(english))
+    submissions = tmp_path / "week6"
+    done = collect(submissions, CORA)
+    assert done.returncode == 0, done.stderr
+    why = f"refused: en on the way to {english} is {kind}"
+    assert done.stdout.splitlines() == [
+        f"{CORA}: en/{FIRST} {why}",
+        f"{CORA}: en/{OTHER} {why}",
+        f"{CORA}: 2 of 2 exercise notebooks collected",
+    ]
+    assert handed(submissions, CORA) == {e: notebook(CORA, e) for e in EXERCISES}

@@ -8,6 +8,8 @@ import importlib.util
 import os
 import pwd
 import stat
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -17,10 +19,14 @@ spec = importlib.util.spec_from_file_location("course_files", ROOT / "deploy" / 
 course_files = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(course_files)
 
-EXPECTED = sorted(
-    [f"notebooks/{p.name}" for p in (ROOT / "notebooks").glob("*.ipynb")]
-    + [f"exercises/{p.name}" for p in (ROOT / "exercises").glob("*.ipynb")]
-)
+
+def _edition(*folders: str) -> list[str]:
+    """The course's notebooks in ``folders`` (notebooks/en, say), as paths from the checkout."""
+    return sorted(f"{folder}/{p.name}" for folder in folders for p in (ROOT / folder).glob("*.ipynb"))
+
+
+EXPECTED = _edition("notebooks", "exercises")
+ENGLISH = _edition("notebooks/en", "exercises/en")
 
 
 @pytest.fixture
@@ -46,6 +52,41 @@ def test_a_fresh_home_gets_every_lesson_and_exercise_and_becomes_private(home):
     assert sorted(p.name for p in (home / "exercises").iterdir()) == sorted(
         p.name for p in (ROOT / "exercises").glob("*.ipynb")
     )  # no conftest.py, no sanitize.cfg
+
+
+@pytest.mark.parametrize("edition", ["en", "both"])
+def test_an_english_or_bilingual_class_gets_the_english_edition_where_the_checkout_has_it(home, edition):
+    copied, refused = course_files.give_course("learner", ROOT, edition)
+    assert (sorted(copied), refused) == (sorted(ENGLISH + (EXPECTED if edition == "both" else [])), [])
+    for name in copied:
+        assert (home / name).read_bytes() == (ROOT / name).read_bytes()
+    for folder in ("notebooks", "exercises", "notebooks/en", "exercises/en"):
+        assert stat.S_IMODE((home / folder).stat().st_mode) == 0o700
+    # the English lessons link to ../../exercises/en/ as they do in the checkout
+    assert (home / "notebooks" / "en" / ".." / ".." / "exercises" / "en" / "level1_tiered_policy.ipynb").is_file()
+    assert not (home / "exercises" / "en" / "solutions").exists()
+
+
+def test_an_unknown_edition_is_refused_naming_the_choices(home, tmp_path):
+    with pytest.raises(ValueError, match="'jp' is not an edition of the course: use ja, en or both"):
+        course_files.give_course("learner", ROOT, "jp")
+    assert list(home.iterdir()) == []
+
+
+def test_the_image_gets_one_edition_in_the_checkouts_layout(tmp_path):
+    """What the Kubernetes image runs (docs/classroom.md): course_files.py --edition en /opt/course."""
+    script = ROOT / "deploy" / "jupyterhub" / "course_files.py"
+    done = subprocess.run(
+        [sys.executable, "-I", str(script), "--edition", "en", str(tmp_path / "course")], capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    found = sorted(str(p.relative_to(tmp_path / "course")) for p in (tmp_path / "course").rglob("*.ipynb"))
+    assert found == ENGLISH
+    done = subprocess.run(
+        [sys.executable, "-I", str(script), "--edition", "fr", str(tmp_path / "other")], capture_output=True, text=True
+    )
+    assert done.returncode == 2 and "--edition 'fr' is not an edition of the course: use ja, en or both" in done.stderr
+    assert not (tmp_path / "other").exists()
 
 
 def test_a_second_start_keeps_the_learners_work_and_restores_only_what_is_missing(home):
@@ -104,3 +145,20 @@ def test_an_unknown_account_and_a_wrong_course_folder_say_what_to_do(home, tmp_p
     with pytest.raises(FileNotFoundError, match="HARNESS_HUB_COURSE"):
         course_files.give_course("learner", tmp_path / "not-a-checkout")
     assert list(home.iterdir()) == []
+
+
+def test_the_pods_start_copies_what_the_learner_lacks_in_the_same_layout(tmp_path):
+    """The postStart command of docs/en/classroom.md's config.yaml, on an image's /opt/course of both editions."""
+    guide = (ROOT / "docs" / "en" / "classroom.md").read_text(encoding="utf-8")
+    (command,) = [line.strip()[2:] for line in guide.splitlines() if line.strip().startswith("- cd /opt/course")]
+    course, home = tmp_path / "course", tmp_path / "home"
+    course_files.copy_edition(ROOT, "both", course)
+    answer = home / "exercises" / "en" / "level1_tiered_policy.ipynb"
+    answer.parent.mkdir(parents=True)
+    answer.write_text("my answer", encoding="utf-8")
+    command = command.replace("/opt/course", str(course))
+    done = subprocess.run(["sh", "-c", command], env={"HOME": str(home), "PATH": os.environ["PATH"]})
+    assert done.returncode == 0
+    found = sorted(str(p.relative_to(home)) for p in home.rglob("*.ipynb"))
+    assert found == sorted(EXPECTED + ENGLISH)
+    assert answer.read_text(encoding="utf-8") == "my answer"

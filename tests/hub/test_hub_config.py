@@ -47,7 +47,7 @@ def _installed_venv(folder: Path) -> Path:
 def layout(tmp_path_factory):
     """(course, venv): a checkout only its owner can enter, and a venv everyone can."""
     course = tmp_path_factory.mktemp("private") / "harness_lab"
-    for folder in ("notebooks", "exercises"):
+    for folder in ("notebooks", "exercises", "notebooks/en", "exercises/en"):
         (course / folder).mkdir(parents=True)
         for notebook in (ROOT / folder).glob("*.ipynb"):
             shutil.copy(notebook, course / folder)
@@ -137,11 +137,28 @@ def test_a_unix_group_or_a_shared_password_also_let_learners_in(monkeypatch, tmp
         ({"AUTH": "shared-password", "PASSWORD": "kyou-no-aikotoba", "GROUP": "learners"}, "pam only"),
         ({"USERS": "alice", "VENV": "/nonexistent/venv"}, "pip install jupyterhub jupyterlab"),
         ({"USERS": "alice", "COURSE": "/nonexistent/course"}, "HARNESS_HUB_COURSE"),
+        ({"USERS": "alice", "EDITION": "english"}, "HARNESS_HUB_EDITION='english' .*: use ja, en or both"),
     ],
 )
 def test_a_setting_that_cannot_work_stops_the_hub_with_the_reason(monkeypatch, tmp_path, layout, settings, says):
-    with pytest.raises((SystemExit, FileNotFoundError), match=says):
+    with pytest.raises(SystemExit, match=says):
         load(monkeypatch, tmp_path, layout, **settings)
+
+
+@pytest.mark.parametrize(
+    "edition, opens",
+    [("ja", "/lab/tree/notebooks"), ("en", "/lab/tree/notebooks/en"), ("both", "/lab/tree/notebooks")],
+)
+def test_a_learner_opens_on_the_lessons_of_the_class_edition(monkeypatch, tmp_path, layout, edition, opens):
+    c = load(monkeypatch, tmp_path, layout, USERS="alice", EDITION=edition)
+    assert c.Spawner.default_url == opens
+
+
+@pytest.mark.parametrize("edition, speaks", [("ja", "ja"), ("en", "en"), ("both", None)])
+def test_a_learners_own_notebooks_speak_the_class_language(monkeypatch, tmp_path, layout, edition, speaks):
+    """A new notebook of a learner's own, or harness-lab in a terminal: nothing in it chooses a language."""
+    c = load(monkeypatch, tmp_path, layout, USERS="alice", EDITION=edition)
+    assert c.Spawner.environment.get("HARNESS_LAB_LANG") == speaks
 
 
 def _open_course(layout) -> Path:

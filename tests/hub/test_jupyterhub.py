@@ -202,6 +202,8 @@ class Hub:
             HARNESS_HUB_PROXY=str(proxy),
             HARNESS_HUB_USERS=",".join(LEARNERS),
             HARNESS_HUB_AUTH="pam",
+            # A bilingual class: each home gets notebooks/en/ and exercises/en/ too, made as root for the learner.
+            HARNESS_HUB_EDITION="both",
             # The test drives JupyterLab's command registry, which only an exposed app offers.
             HARNESS_HUB_EXTRA_ARGS="--LabApp.expose_app_in_browser=True",
         )
@@ -303,6 +305,8 @@ def _check_homes(homes: dict, uids: dict, sources: dict) -> None:
         mode = home.stat()
         assert (stat.S_IMODE(mode.st_mode), mode.st_uid) == (0o700, uids[name]), f"{name}'s home"
         for folder, files in sources.items():
+            mode = (home / folder).stat()
+            assert (stat.S_IMODE(mode.st_mode), mode.st_uid) == (0o700, uids[name]), f"{name}'s {folder}"
             for src in files:
                 copy = home / folder / src.name
                 assert copy.stat().st_uid == uids[name], copy
@@ -445,7 +449,7 @@ def test_two_learners_share_a_hub_and_nothing_else(hub, learners, course, course
         figures.append(_check_kernels_private(uids, course_venv, runtime))
         hub.watch.snapshot()
 
-    sources = _load_course_files().course_notebooks(course)
+    sources = _load_course_files().course_notebooks(course, "both")
     _check_homes(homes, uids, sources)
     _check_answers_hidden(alice, course_venv, course)
 
