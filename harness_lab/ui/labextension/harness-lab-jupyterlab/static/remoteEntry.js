@@ -98,11 +98,16 @@
   // again. On a reopen the restore (a new kernel's start, then the saved models) can finish after
   // the poll's last look but before its end: the renderer then sees "restored", missed the restored
   // signal, and writes "model not found" for a model the manager now holds. Drawing such an output
-  // again finds it. It is drawn again once: a model really missing from the file stays missing.
+  // again finds it. A restore can also say "restored" too early: a kernel-only restore (the kernel's
+  // connection coming up) ends while the notebook's saved models are still being made, and on a loaded
+  // machine that takes longer than the renderer's two seconds, so the drawing again fails too. The
+  // output is then left with the renderer as one to draw on the manager's next "restored", which the
+  // notebook's own restore sends when it ends. At most three tries: a model really missing from the
+  // file stays missing, without a loop.
   const NOT_FOUND = "Error displaying widget: model not found";
   const WIDGET_VIEW = "application/vnd.jupyter.widget-view+json";
   function redrawLateWidgets(panel) {
-    const tried = new WeakSet(); // renderers drawn again already
+    const tries = new WeakMap(); // renderer -> times drawn again
     const redraw = () => {
       for (const cell of panel.content.widgets) {
         const area = cell.outputArea;
@@ -111,8 +116,12 @@
           const output = area.model.get(index);
           if (!output || !output.data || !output.data[WIDGET_VIEW] || !child.widgets) return;
           for (const renderer of child.widgets) {
-            if (tried.has(renderer) || renderer.node.textContent !== NOT_FOUND) continue;
-            tried.add(renderer);
+            const done = tries.get(renderer) || 0;
+            if (done >= 3 || renderer.node.textContent !== NOT_FOUND) continue;
+            tries.set(renderer, done + 1);
+            // The renderer's own slot for an output waiting on a restore (jupyterlab_widgets 3.0's
+            // WidgetRenderer): drawing it succeeds and empties it, or fails and keeps it for "restored".
+            renderer._rerenderMimeModel = output;
             renderer.removeClass("jupyter-widgets"); // the error's style; a drawn widget sets its own
             renderer.renderModel(output); // the output is read, not changed: the notebook stays clean
           }
