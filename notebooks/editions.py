@@ -101,13 +101,13 @@ def code_shape(source: str) -> list[Token]:
         elif name not in ("COMMENT", "NL", "ENDMARKER"):
             shape.append(Token(tok.string, tok.start[0]))
     joined: list[Token] = []  # implicitly joined literals as one; its value only when every part is plain
-    for tok in shape:
-        if tok.text == "<str>" and joined and joined[-1].text == "<str>":
+    for token in shape:
+        if token.text == "<str>" and joined and joined[-1].text == "<str>":
             before = joined[-1].value
-            both = before + tok.value if before is not None and tok.value is not None else None
+            both = before + token.value if before is not None and token.value is not None else None
             joined[-1] = Token("<str>", joined[-1].line, both)
         else:
-            joined.append(tok)
+            joined.append(token)
     return joined
 
 

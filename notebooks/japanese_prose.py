@@ -45,5 +45,5 @@ def _continues(before: str, line: str) -> bool:
         return False
     if before[-1] in CLOSING:
         return True
-    first = line[MARKUP.match(line).end() :][:1]
+    first = MARKUP.sub("", line, count=1)[:1]  # the markup opening the line left out
     return bool(JAPANESE.fullmatch(before[-1]) and first and JAPANESE.fullmatch(first))

@@ -48,8 +48,12 @@ def pytest_unconfigure(config) -> None:
 # run everything.
 WHOLE_SYSTEM = (
     "ui/test_browser.py",
+    "ui/test_browser_course_pages.py",
     "grading/test_hostile_class.py",
     "grading/test_classroom.py",
+    "grading/test_class_editions.py",
+    "grading/test_class_command_runs.py",
+    "grading/test_hostile_processes.py",
     "grading/test_notebooks.py",
     "hub/test_jupyterhub.py",
     "grading/test_planted_modules.py",
@@ -72,6 +76,26 @@ WHOLE_SYSTEM = (
 # every other file keeps xdist's order (dev.py passes --no-loadscope-reorder, so this order holds).
 FEW_BUT_LONG = ("hub/test_jupyterhub.py", "lessons/test_notebook_05.py", "ui/test_nbconvert.py")
 TESTS = Path(__file__).resolve().parent
+# Files that share one session fixture too costly to start twice (tests/ui/conftest.py's JupyterLab
+# server and Chromium): under --dist loadfile they go to one worker as one unit, the first file's.
+SHARED_UNIT = {"ui/test_browser_course_pages.py": "ui/test_browser.py"}
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    if config.getoption("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    class SharedUnits(LoadFileScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            scope = super()._split_scope(nodeid)
+            for name, unit in SHARED_UNIT.items():
+                if scope.endswith(f"tests/{name}"):
+                    return scope[: -len(name)] + unit
+            return scope
+
+    return SharedUnits(config, log)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -81,7 +105,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         except ValueError:  # not under tests/ (the notebooks nbval collects)
             return None
 
-    missing = sorted(name for name in {*WHOLE_SYSTEM, *FEW_BUT_LONG} if not (TESTS / name).is_file())
+    named = {*WHOLE_SYSTEM, *FEW_BUT_LONG, *SHARED_UNIT, *SHARED_UNIT.values()}
+    missing = sorted(name for name in named if not (TESTS / name).is_file())
     if missing:  # a renamed file would silently move into the quick suite
         raise pytest.UsageError(f"tests/conftest.py names files that are not there: {missing}")
     for item in items:

@@ -9,219 +9,108 @@ purpose.
 
 from __future__ import annotations
 
-import fnmatch
-import json
 import os
-import types
-from collections import defaultdict
-from enum import Enum
 
-TABLE = {
-    "get_time": "allow",
-    "read_file": "allow",
-    "write_file": "ask",
-    "delete_file": "ask",
-    "http_post": "ask",
-    "send_email": "deny",
-}
-GOOD_ANSWERS = {"step": "before_tool", "approval": "ask_reuses", "deny": "error_result"}
-
-
-def result(block, content, is_error=False):
-    out = {"type": "tool_result", "tool_use_id": block.id, "content": content}
-    if is_error:
-        out["is_error"] = True
-    return out
-
-
-def forbidden(block):
-    return result(block, f"ツール {block.name} はポリシーで禁止されているため、実行していません。", True)
-
-
-def refused(block):
-    return result(block, "ユーザーが拒否したため、実行していません。", True)
-
-
-def run(block, tool_impls):
-    try:
-        return result(block, str(tool_impls[block.name](block.input)))
-    except Exception as err:
-        return result(block, f"ツールの実行に失敗しました: {err}", True)
-
-
-def make_runner(tier_of, forbid=forbidden, refuse=refused, execute=run):
-    """The lesson's loop over tool_use blocks with the policy valve in front of the impl."""
-
-    def run_tool_uses(content, tool_impls, approve):
-        results = []
-        for block in content:
-            if block.type != "tool_use":
-                continue
-            tier = tier_of(block.name)
-            if tier == "deny":
-                results.append(forbid(block))
-            elif tier == "ask" and not approve(block.name, block.input):
-                results.append(refuse(block))
-            else:
-                results.append(execute(block, tool_impls))
-        return results
-
-    return run_tool_uses
-
-
-# --- right: a dict of tool name -> tier, default ask -------------------------------------------
-DICT_POLICY = dict(TABLE)
-DICT_DEFAULT = "ask"
-dict_runner = make_runner(lambda name: DICT_POLICY.get(name, DICT_DEFAULT))
-
-
-# --- right: tier -> set of names, default deny, results built in a comprehension ---------------
-SETS_POLICY = {
-    "allow": {"get_time", "read_file"},
-    "ask": {"write_file", "delete_file", "http_post"},
-    "deny": {"send_email"},
-}
-SETS_DEFAULT = "deny"
-
-
-def sets_tier(name):
-    return next((tier for tier, names in SETS_POLICY.items() if name in names), SETS_DEFAULT)
-
-
-def sets_runner(content, tool_impls, approve):
-    def answer(block):
-        tier = sets_tier(block.name)
-        if tier == "deny":
-            return {
-                "type": "tool_result",
-                "tool_use_id": block.id,
-                "content": json.dumps({"error": "forbidden by policy", "tool": block.name}),
-                "is_error": True,
-            }
-        if tier == "ask" and approve(block) is not True:
-            return {"type": "tool_result", "tool_use_id": block.id, "content": "declined", "is_error": True}
-        try:
-            output = tool_impls[block.name](**block.input)
-        except OSError as err:  # the tools here fail only on files
-            return {"type": "tool_result", "tool_use_id": block.id, "content": f"failed: {err}", "is_error": True}
-        return {"type": "tool_result", "tool_use_id": block.id, "content": [{"type": "text", "text": output}]}
-
-    return [answer(b) for b in content if b.type == "tool_use"]
-
-
-# --- right: a policy function using match, the harness_lab helpers, default allow (warned) -----
-def function_policy(name):
-    match name:
-        case "get_time" | "read_file":
-            return "allow"
-        case "write_file" | "delete_file" | "http_post":
-            return "ask"
-        case "send_email":
-            return "deny"
-    return None
-
-
-FUNCTION_DEFAULT = "allow"
-
-
-def function_runner(content, tool_impls, approve):
-    from harness_lab.messages import tool_calls, tool_result
-
-    results = []
-    for call in tool_calls(content):
-        tier = function_policy(call["name"]) or FUNCTION_DEFAULT
-        if tier == "deny":
-            results.append(tool_result(call["id"], f"{call['name']} is forbidden by policy", is_error=True))
-            continue
-        if tier == "ask" and not approve(call["name"], call["input"]):
-            results.append(tool_result(call["id"], "the user said no", is_error=True))
-            continue
-        try:
-            results.append(tool_result(call["id"], tool_impls[call["name"]](call["input"])))
-        except Exception as err:
-            results.append(tool_result(call["id"], f"{call['name']} failed: {err}", is_error=True))
-    return results
-
-
-# --- right: tiers as tuples with upper-case names, read through a helper -------------------------
-TUPLE_POLICY = {
-    "ALLOW": ("get_time", "read_file"),
-    "ASK": ("write_file", "delete_file", "http_post"),
-    "DENY": ("send_email",),
-}
-
-
-def tuple_tier(name):
-    for tier, names in TUPLE_POLICY.items():
-        if name in names:
-            return tier.lower()
-    return "ask"
-
-
-tuple_runner = make_runner(tuple_tier)
-
-
-# --- right: tiers as an Enum; a defaultdict; the default kept inside the policy itself ----------
-class Tier(Enum):
-    ALLOW = "allow"
-    ASK = "ask"
-    DENY = "deny"
-
-
-ENUM_POLICY = {name: Tier(tier) for name, tier in TABLE.items()}
-enum_runner = make_runner(lambda name: ENUM_POLICY.get(name, Tier.ASK).value)
-
-DEFAULTING_POLICY = defaultdict(lambda: "deny", TABLE)
-defaulting_runner = make_runner(lambda name: DEFAULTING_POLICY[name])
-
-STARRED_POLICY = {**TABLE, "*": "ask"}
-starred_runner = make_runner(lambda name: STARRED_POLICY.get(name, STARRED_POLICY["*"]))
-
-
-# --- right, though they change what they were handed, as real harness code may ----------------
-def consumes_content(content, tool_impls, approve):
-    """Takes the blocks off ``content`` one by one, leaving it empty."""
-    results = []
-    while content:
-        block = content.pop(0)
-        if block.type == "tool_use":
-            results.extend(dict_runner([block], tool_impls, approve))
-    return results
-
-
-def tidies_paths(content, tool_impls, approve):
-    """Normalises each path in ``block.input`` in place before asking and running ("./notes.txt")."""
-    for block in content:
-        if block.type == "tool_use" and "path" in block.input:
-            block.input["path"] = "./" + block.input["path"]
-    return dict_runner(content, tool_impls, approve)
-
-
-def run_as_json(block, tool_impls):
-    """The output wrapped in JSON, escaped as json.dumps does by default (the model reads it all the same)."""
-    try:
-        return result(block, json.dumps({"output": tool_impls[block.name](block.input)}))
-    except Exception as err:
-        return result(block, json.dumps({"error": str(err)}), True)
-
-
-def _treats_approval_error_as_no(content, tool_impls, approve):
-    """Catches an error from approve and takes it for a no: fails closed, with the refusal's is_error result."""
-
-    def asked(name, given):
-        try:
-            return approve(name, given)
-        except Exception:
-            return False
-
-    return dict_runner(content, tool_impls, asked)
-
-
-def _only_false_refuses(content, tool_impls, approve):
-    """Refuses only on approve(...) is False: the exercise's approve returns True or False, and an error
-    from it still goes up with the tool unrun."""
-    return dict_runner(content, tool_impls, lambda name, given: approve(name, given) is not False)
-
+from answers_level1_policies import (
+    BLOCK_POLICY,
+    BLOCK_SETS,
+    CAPITAL_POLICY,
+    COPIED_POLICY,
+    DENY_ONLY_POLICY,
+    DENY_ONLY_SETS,
+    FROZEN_POLICY,
+    GLOB_POLICY,
+    LEFT_OUT,
+    LISTED_WRONG,
+    PAIRS_POLICY,
+    PREFIX_POLICY,
+    _asks_twice,
+    _dict,
+    _hard_coded,
+    _high_impact_tier,
+    _refusals_last,
+    _run_failure_unflagged,
+    _run_failure_unsaid,
+    _run_unguarded,
+    _stops_at_a_failed_tool,
+    block_sets_runner,
+    copied_runner,
+    frozen_runner,
+    glob_runner,
+    hard_coded_sets,
+    left_out_runner,
+    listed_wrong_runner,
+    pairs_runner,
+    prefix_runner,
+    with_answers,
+)
+from answers_level1_runners import (
+    DEFAULTING_POLICY,
+    DICT_DEFAULT,
+    DICT_POLICY,
+    ENUM_POLICY,
+    FUNCTION_DEFAULT,
+    GOOD_ANSWERS,
+    SETS_DEFAULT,
+    SETS_POLICY,
+    STARRED_POLICY,
+    TUPLE_POLICY,
+    Tier,
+    _only_false_refuses,
+    _treats_approval_error_as_no,
+    consumes_content,
+    defaulting_runner,
+    dict_runner,
+    enum_runner,
+    function_policy,
+    function_runner,
+    make_runner,
+    result,
+    run_as_json,
+    sets_runner,
+    starred_runner,
+    tidies_paths,
+    tuple_runner,
+)
+from answers_level1_slips import (
+    PROMOTED_POLICY,
+    _after_run,
+    _allowed_dropped,
+    _approval_error_dropped,
+    _approve_args_swapped,
+    _ask_after_run,
+    _asks_without_input,
+    _deny_dropped,
+    _deny_not_error,
+    _deny_says_the_user_refused,
+    _deny_silent_reason,
+    _deny_without_continue,
+    _fails_open,
+    _first_id_everywhere,
+    _id_under_the_wrong_key,
+    _ignores_answer,
+    _keeps_yes,
+    _key_error,
+    _misreads_answer,
+    _never_asks,
+    _once_per_response,
+    _output_dropped,
+    _promotes_after_yes,
+    _ran_then_dropped,
+    _refusal_dropped,
+    _refusal_without_continue,
+    _refused_not_error,
+    _results_by_name,
+    _reversed,
+    _runs_denied,
+    _stops_at_refusal,
+    _string_is_error,
+    _string_is_error_everywhere,
+    _tier_kept_from_the_block_before,
+    _with_name_field,
+    _wrong_type,
+    _yields_results,
+)
 
 RIGHT = {
     "dict of tiers, default ask": (DICT_POLICY, DICT_DEFAULT, dict_runner, GOOD_ANSWERS),
@@ -248,514 +137,6 @@ RIGHT = {
         GOOD_ANSWERS,
     ),
 }
-
-
-# --- wrong answers ----------------------------------------------------------------------------
-def _after_run(content, tool_impls, approve):
-    """The colleague's wiring: run every tool first, then apply the policy to the result."""
-    results = []
-    for block in content:
-        if block.type != "tool_use":
-            continue
-        done = run(block, tool_impls)
-        tier = DICT_POLICY.get(block.name, "ask")
-        if tier == "deny":
-            done = forbidden(block)
-        elif tier == "ask" and not approve(block.name, block.input):
-            done = refused(block)
-        results.append(done)
-    return results
-
-
-def _ask_after_run(content, tool_impls, approve):
-    """Deny is right, but an ask tool runs first and the human is asked afterwards."""
-    results = []
-    for block in content:
-        if block.type != "tool_use":
-            continue
-        tier = DICT_POLICY.get(block.name, "ask")
-        if tier == "deny":
-            results.append(forbidden(block))
-            continue
-        done = run(block, tool_impls)
-        if tier == "ask" and not approve(block.name, block.input):
-            done = refused(block)
-        results.append(done)
-    return results
-
-
-def _allowed_dropped(content, tool_impls, approve):
-    """A tool with no arguments gets no result (its output was printed, not appended)."""
-    silent = {b.id for b in content if b.type == "tool_use" and not b.input}
-    return [r for r in dict_runner(content, tool_impls, approve) if r["tool_use_id"] not in silent]
-
-
-def _ran_then_dropped(content, tool_impls, approve):
-    """An ask tool runs first; when the human then says no, its result is thrown away (a browser walk's)."""
-    results = []
-    for block in content:
-        if block.type != "tool_use":
-            continue
-        if DICT_POLICY.get(block.name, "ask") == "deny":
-            results.append(forbidden(block))
-            continue
-        done = run(block, tool_impls)
-        if DICT_POLICY.get(block.name, "ask") != "ask" or approve(block.name, block.input):
-            results.append(done)
-    return results
-
-
-def _deny_dropped(content, tool_impls, approve):
-    """A denied call is skipped silently: no tool_result for it."""
-    results = []
-    for block in content:
-        if block.type != "tool_use":
-            continue
-        tier = DICT_POLICY.get(block.name, "ask")
-        if tier == "deny":
-            continue
-        if tier == "ask" and not approve(block.name, block.input):
-            results.append(refused(block))
-            continue
-        results.append(run(block, tool_impls))
-    return results
-
-
-def _refusal_dropped(content, tool_impls, approve):
-    """A call the human refused is skipped silently: one result short."""
-    return [r for r in dict_runner(content, tool_impls, approve) if not r["content"].startswith("ユーザー")]
-
-
-def _key_error(content, tool_impls, approve):
-    """No default at all: an unlisted tool is a KeyError."""
-    return make_runner(lambda name: DICT_POLICY[name])(content, tool_impls, approve)
-
-
-def _once_per_response(content, tool_impls, approve):
-    asked = {}
-    results = []
-    for block in content:
-        if block.type != "tool_use":
-            continue
-        tier = DICT_POLICY.get(block.name, "ask")
-        if tier == "deny":
-            results.append(forbidden(block))
-            continue
-        if tier == "ask":
-            if block.name not in asked:
-                asked[block.name] = approve(block.name, block.input)
-            if not asked[block.name]:
-                results.append(refused(block))
-                continue
-        results.append(run(block, tool_impls))
-    return results
-
-
-def _asks_without_input(content, tool_impls, approve):
-    """Asks approve by the tool's name alone: the human cannot see what they would allow."""
-    return make_runner(lambda name: DICT_POLICY.get(name, "ask"))(
-        content, tool_impls, lambda name, given: approve(name, {})
-    )
-
-
-PROMOTED_POLICY = dict(TABLE)
-
-
-def _promotes_after_yes(content, tool_impls, approve):
-    """A yes rewrites the shared policy: the tool is allow from then on, and never asked again."""
-
-    def ask_once(name, given):
-        if approve(name, given):
-            PROMOTED_POLICY[name] = "allow"
-            return True
-        return False
-
-    return make_runner(lambda name: PROMOTED_POLICY.get(name, "ask"))(content, tool_impls, ask_once)
-
-
-_APPROVED = set()
-
-
-def _keeps_yes(content, tool_impls, approve):
-    """A yes is remembered by tool name, beside the policy: that tool is not asked about again."""
-
-    def ask_once(name, given):
-        if name in _APPROVED or approve(name, given):
-            _APPROVED.add(name)
-            return True
-        return False
-
-    return make_runner(lambda name: DICT_POLICY.get(name, "ask"))(content, tool_impls, ask_once)
-
-
-def _yields_results(content, tool_impls, approve):
-    """A generator of the results: nothing runs until it is read, and it can be read once."""
-    yield from dict_runner(content, tool_impls, approve)
-
-
-def _deny_not_error(content, tool_impls, approve):
-    return [
-        {**r, "is_error": False} if r["content"].startswith("ツール ") else r
-        for r in dict_runner(content, tool_impls, approve)
-    ]
-
-
-def _deny_silent_reason(content, tool_impls, approve):
-    return [
-        {**r, "content": "実行していません。"} if r["content"].startswith("ツール ") else r
-        for r in dict_runner(content, tool_impls, approve)
-    ]
-
-
-def _refused_not_error(content, tool_impls, approve):
-    return [
-        {k: v for k, v in r.items() if k != "is_error"} if r["content"].startswith("ユーザー") else r
-        for r in dict_runner(content, tool_impls, approve)
-    ]
-
-
-def _reversed(content, tool_impls, approve):
-    return list(reversed(dict_runner(content, tool_impls, approve)))
-
-
-def _ignores_answer(content, tool_impls, approve):
-    results = []
-    for block in content:
-        if block.type != "tool_use":
-            continue
-        tier = DICT_POLICY.get(block.name, "ask")
-        if tier == "deny":
-            results.append(forbidden(block))
-            continue
-        if tier == "ask":
-            approve(block.name, block.input)  # asked, but the answer is dropped
-        results.append(run(block, tool_impls))
-    return results
-
-
-def _misreads_answer(content, tool_impls, approve):
-    """Takes approve's True for a no: an approved call never runs."""
-    return make_runner(lambda name: DICT_POLICY.get(name, "ask"), refuse=refused)(
-        content, tool_impls, lambda name, given: approve(name, given) == "yes"
-    )
-
-
-def _stops_at_refusal(content, tool_impls, approve):
-    results = []
-    blocks = [b for b in content if b.type == "tool_use"]
-    for i, block in enumerate(blocks):
-        tier = DICT_POLICY.get(block.name, "ask")
-        if tier == "deny":
-            results.append(forbidden(block))
-            continue
-        if tier == "ask" and not approve(block.name, block.input):
-            # gives up on the rest, but still answers every call
-            results.extend(forbidden(b) if DICT_POLICY.get(b.name) == "deny" else refused(b) for b in blocks[i:])
-            return results
-        results.append(run(block, tool_impls))
-    return results
-
-
-def _deny_without_continue(content, tool_impls, approve):
-    """Appends the deny result, but the continue is forgotten: the run line is reached too."""
-    results = []
-    for block in content:
-        if block.type != "tool_use":
-            continue
-        tier = DICT_POLICY.get(block.name, "ask")
-        if tier == "deny":
-            results.append(forbidden(block))
-        if tier == "ask" and not approve(block.name, block.input):
-            results.append(refused(block))
-            continue
-        results.append(run(block, tool_impls))
-    return results
-
-
-def _refusal_without_continue(content, tool_impls, approve):
-    """Appends the refusal's result, but the continue is forgotten: the refused call runs too."""
-    results = []
-    for block in content:
-        if block.type != "tool_use":
-            continue
-        tier = DICT_POLICY.get(block.name, "ask")
-        if tier == "deny":
-            results.append(forbidden(block))
-            continue
-        if tier == "ask" and not approve(block.name, block.input):
-            results.append(refused(block))
-        results.append(run(block, tool_impls))
-    return results
-
-
-def _tier_kept_from_the_block_before(content, tool_impls, approve):
-    """The default set once, before the loop: an unlisted tool keeps the tier of the call before it."""
-    results = []
-    tier = DICT_DEFAULT
-    for block in content:
-        if block.type != "tool_use":
-            continue
-        if block.name in DICT_POLICY:
-            tier = DICT_POLICY[block.name]
-        if tier == "deny":
-            results.append(forbidden(block))
-        elif tier == "ask" and not approve(block.name, block.input):
-            results.append(refused(block))
-        else:
-            results.append(run(block, tool_impls))
-    return results
-
-
-def _results_by_name(content, tool_impls, approve):
-    """Keeps the results in a dict keyed by tool name: a tool called twice keeps one result."""
-    results = {}
-    for block in content:
-        if block.type != "tool_use":
-            continue
-        tier = DICT_POLICY.get(block.name, "ask")
-        if tier == "deny":
-            results[block.name] = forbidden(block)
-        elif tier == "ask" and not approve(block.name, block.input):
-            results[block.name] = refused(block)
-        else:
-            results[block.name] = run(block, tool_impls)
-    return list(results.values())
-
-
-def _approve_args_swapped(content, tool_impls, approve):
-    """Asks approve(input, name): the question names no tool."""
-    return make_runner(lambda name: DICT_POLICY.get(name, "ask"))(
-        content, tool_impls, lambda name, given: approve(given, name)
-    )
-
-
-def _id_under_the_wrong_key(content, tool_impls, approve):
-    """Writes the tool_use's id as "id", the key of the block it answers, not "tool_use_id"."""
-    return [
-        {"id" if k == "tool_use_id" else k: v for k, v in r.items()} for r in dict_runner(content, tool_impls, approve)
-    ]
-
-
-def _first_id_everywhere(content, tool_impls, approve):
-    results = dict_runner(content, tool_impls, approve)
-    return [{**r, "tool_use_id": results[0]["tool_use_id"]} for r in results]
-
-
-def _wrong_type(content, tool_impls, approve):
-    return [{**r, "type": "tool_response"} for r in dict_runner(content, tool_impls, approve)]
-
-
-def _output_dropped(content, tool_impls, approve):
-    """Runs the tool but tells the model only that it is done."""
-    return make_runner(
-        lambda name: DICT_POLICY.get(name, "ask"),
-        execute=lambda block, impls: (impls[block.name](block.input), result(block, "完了"))[1],
-    )(content, tool_impls, approve)
-
-
-def _with_name_field(content, tool_impls, approve):
-    """Adds the tool's name to every result: the API knows no such field in a tool_result."""
-    names = {b.id: b.name for b in content if b.type == "tool_use"}
-    return [{**r, "name": names[r["tool_use_id"]]} for r in dict_runner(content, tool_impls, approve)]
-
-
-def _string_is_error(content, tool_impls, approve):
-    """Writes is_error as the string "true": the API wants a boolean."""
-    return [{**r, "is_error": "true"} if r.get("is_error") else r for r in dict_runner(content, tool_impls, approve)]
-
-
-def _string_is_error_everywhere(content, tool_impls, approve):
-    """Writes is_error on every result, as the string "true" or "false"."""
-    return [
-        {**r, "is_error": "true" if r.get("is_error") else "false"} for r in dict_runner(content, tool_impls, approve)
-    ]
-
-
-def _never_asks(content, tool_impls, approve):
-    """Reads the policy, but an ask tool runs without approve (a typo: "Ask")."""
-    return make_runner(
-        lambda name: DICT_POLICY.get(name, "ask"),
-    )(content, tool_impls, lambda name, given: True)
-
-
-def _runs_denied(content, tool_impls, approve):
-    """Treats deny like allow: nothing is ever refused by the policy."""
-    return make_runner(lambda name: {"deny": "allow"}.get(DICT_POLICY.get(name, "ask"), DICT_POLICY.get(name, "ask")))(
-        content, tool_impls, approve
-    )
-
-
-def _fails_open(content, tool_impls, approve):
-    """Takes an error from approve for a yes: when asking breaks, the tool runs unasked."""
-
-    def asked(name, given):
-        try:
-            return approve(name, given)
-        except Exception:
-            return True  # the approval prompt broke: don't block the work
-
-    return dict_runner(content, tool_impls, asked)
-
-
-def _approval_error_dropped(content, tool_impls, approve):
-    """Catches an error from approve and skips the call: nothing ran, and nothing says so."""
-    results = []
-    for block in content:
-        if block.type != "tool_use":
-            continue
-        try:
-            results.extend(dict_runner([block], tool_impls, approve))
-        except Exception:
-            continue
-    return results
-
-
-def _deny_says_the_user_refused(content, tool_impls, approve):
-    """The deny result reads as a person's no, though nobody was asked."""
-    return [
-        {**r, "content": "The user did not give permission to run this tool, so it was not run."}
-        if r["content"].startswith("ツール ")
-        else r
-        for r in dict_runner(content, tool_impls, approve)
-    ]
-
-
-# Tiers by name prefix: "write_" covers write_file (and any write_* tool to come).
-PREFIX_POLICY = {"get_": "allow", "read_": "allow", "write_": "ask", "delete_": "ask", "http_": "ask", "send_": "deny"}
-prefix_runner = make_runner(
-    lambda name: next((tier for prefix, tier in PREFIX_POLICY.items() if name.startswith(prefix)), "ask")
-)
-GLOB_POLICY = {"allow": ["get_*", "read_*"], "ask": ["write_*", "delete_*", "http_*"], "deny": ["send_*"]}
-glob_runner = make_runner(
-    lambda name: next(
-        (tier for tier, patterns in GLOB_POLICY.items() if any(fnmatch.fnmatch(name, p) for p in patterns)), "ask"
-    )
-)
-
-
-# The held-out class: the data cannot say ask or allow, the code knows the names.
-DENY_ONLY_POLICY = {"send_email": "deny"}
-
-
-def _hard_coded(content, tool_impls, approve):
-    results = []
-    for block in content:
-        if block.type != "tool_use":
-            continue
-        if DENY_ONLY_POLICY.get(block.name) == "deny":
-            results.append(forbidden(block))
-        elif block.name in ("get_time", "read_file"):
-            results.append(run(block, tool_impls))
-        elif not approve(block.name, block.input):
-            results.append(refused(block))
-        else:
-            results.append(run(block, tool_impls))
-    return results
-
-
-DENY_ONLY_SETS = {"deny": {"send_email"}}
-hard_coded_sets = make_runner(
-    lambda name: "deny" if name in DENY_ONLY_SETS["deny"] else "allow" if name in ("get_time", "read_file") else "ask"
-)
-
-# A copy made once, when the cell runs: changing POLICY later changes nothing.
-COPIED_POLICY = {
-    "allow": ["get_time", "read_file"],
-    "ask": ["write_file", "delete_file", "http_post"],
-    "deny": ["send_email"],
-}
-_TIER_OF = {name: tier for tier, names in COPIED_POLICY.items() for name in names}
-copied_runner = make_runner(lambda name: _TIER_OF.get(name, "ask"))
-
-LEFT_OUT = {k: v for k, v in TABLE.items() if k != "read_file"}
-left_out_runner = make_runner(lambda name: LEFT_OUT.get(name, "deny"))
-LISTED_WRONG = {**TABLE, "write_file": "allow"}
-listed_wrong_runner = make_runner(lambda name: LISTED_WRONG.get(name, "ask"))
-
-PAIRS_POLICY = [
-    ("get_time", "allow"),
-    ("read_file", "allow"),
-    ("write_file", "ask"),
-    ("delete_file", "ask"),
-    ("http_post", "ask"),
-    ("send_email", "deny"),
-]
-pairs_runner = make_runner(lambda name: dict(PAIRS_POLICY).get(name, "ask"))
-FROZEN_POLICY = types.MappingProxyType(dict(TABLE))
-frozen_runner = make_runner(lambda name: FROZEN_POLICY.get(name, "ask"))
-
-
-def with_answers(**changed):
-    return {**GOOD_ANSWERS, **changed}
-
-
-# --- wrong: a tier spelled other than allow / ask / deny, which the runner compares exactly -------
-BLOCK_POLICY = dict(TABLE, send_email="block")
-CAPITAL_POLICY = dict(TABLE, send_email="DENY")
-BLOCK_SETS = {"allow": {"get_time", "read_file"}, "ask": {"write_file", "delete_file", "http_post"}}
-BLOCK_SETS["block"] = {"send_email"}
-
-
-def _block_sets_tier(name):
-    return next((tier for tier, names in BLOCK_SETS.items() if name in names), "deny")
-
-
-block_sets_runner = make_runner(_block_sets_tier)
-
-
-def _run_unguarded(block, tool_impls):
-    """The tool run with no try: its exception ends the whole turn."""
-    return result(block, str(tool_impls[block.name](**block.input)))
-
-
-def _run_failure_unflagged(block, tool_impls):
-    """A failure caught, and returned as if it were the tool's output."""
-    try:
-        return result(block, str(tool_impls[block.name](**block.input)))
-    except Exception as err:
-        return result(block, f"ツールの実行に失敗しました: {err}")
-
-
-def _run_failure_unsaid(block, tool_impls):
-    """A failure flagged, but with nothing in it: the model is told only that something failed."""
-    try:
-        return result(block, str(tool_impls[block.name](**block.input)))
-    except Exception:
-        return result(block, "", True)
-
-
-def _stops_at_a_failed_tool(content, tool_impls, approve):
-    """A failed tool answered, and the calls after it left unrun and unanswered."""
-    results = []
-    for block in content:
-        if block.type != "tool_use":
-            continue
-        done = dict_runner([block], tool_impls, approve)
-        results += done
-        if done and done[0].get("is_error") and DICT_POLICY.get(block.name, "ask") == "allow":
-            break
-    return results
-
-
-def _dict(run_tool_uses, answers=GOOD_ANSWERS, default="ask"):
-    return (DICT_POLICY, default, run_tool_uses, answers)
-
-
-def _high_impact_tier(name):
-    """The starter's HIGH_IMPACT set kept beside the policy: those names are asked unless denied."""
-    tier = DICT_POLICY.get(name, DICT_DEFAULT)
-    return "ask" if name in {"write_file", "http_post", "delete_file"} and tier != "deny" else tier
-
-
-def _asks_twice(content, tool_impls, approve):
-    """Asks once to decide, and again "to be sure" before running: two questions for one call."""
-    return dict_runner(content, tool_impls, lambda name, given: approve(name, given) and approve(name, given))
-
-
-def _refusals_last(content, tool_impls, approve):
-    """The calls that ran first, then every denied and refused call's result: not in call order."""
-    results = dict_runner(content, tool_impls, approve)
-    return [r for r in results if not r.get("is_error")] + [r for r in results if r.get("is_error")]
 
 
 # name -> ((POLICY, DEFAULT_TIER, run_tool_uses, ANSWERS), {criterion: hint key})

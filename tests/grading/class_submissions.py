@@ -7,15 +7,17 @@ must get); a solution that hangs, exits, or kills its own process or the process
 tampered copies that try to pass without solving (the grade cell rewritten, a solved output
 pasted in, ``check_levelN`` redefined in an answer cell).
 
-A wrong answer goes in as the battery module's whole source (so its helpers come along) followed
-by the line that picks the answer, in the first answer cell; the other answer cells are emptied.
+A wrong answer goes in as the battery's whole source (its modules joined, so its helpers come along)
+followed by the line that picks the answer, in the first answer cell; the other answer cells are emptied.
 ``tests/grading/test_classroom.py`` and ``benchmarks/grade_class.py`` both build classes from these.
 """
 
 from __future__ import annotations
 
+import ast
 import copy
 import os
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -130,6 +132,32 @@ def grade_cell(nb: nbformat.NotebookNode):
     return next(c for c in nb.cells if "grade" in c.metadata.get("tags", []))
 
 
+def battery_source(module: str) -> str:
+    """The battery ``module``'s source after the sources of the battery modules it imports from.
+
+    A battery is split into modules (``answers_level1_runners`` ...) to keep files short, but an answer
+    cell holds one source: the imports between them are dropped, and ``from __future__``, which must
+    open the cell, goes once at the top.
+    """
+    sources: list[str] = []
+
+    def join(name: str) -> None:
+        source = Path(sys.modules[name].__file__ or "").read_text(encoding="utf-8")
+        lines = source.splitlines(keepends=True)
+        for node in ast.parse(source).body:
+            part = (node.module or "") if isinstance(node, ast.ImportFrom) else ""
+            if part == "__future__" or part.startswith("answers_level"):
+                lines[node.lineno - 1 : node.end_lineno] = [""] * ((node.end_lineno or 0) - node.lineno + 1)
+            if part.startswith("answers_level") and part not in joined:
+                joined.add(part)
+                join(part)
+        sources.append("".join(lines))
+
+    joined = {module}
+    join(module)
+    return "from __future__ import annotations\n\n" + "\n".join(sources)
+
+
 def right(exercise: str) -> Handed:
     return Handed(exercise, solution(exercise))
 
@@ -140,7 +168,7 @@ def wrong(exercise: str, name: str) -> Handed:
     _, expected = battery.WRONG[name]
     nb = starter(exercise)
     cells = answer_cells(nb)
-    source = Path(battery.__file__).read_text(encoding="utf-8")
+    source = battery_source(battery.__name__)
     cells[0].source = f"{source}\n{NAMES[exercise]} = WRONG[{name!r}][0]\n"
     for cell in cells[1:]:
         cell.source = ""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 
 import answers_level2 as answers
+import answers_level2_slips
 import pytest
 
 from harness_lab.grading import GradeFailed, check_level2, grade_level2, level2_options
@@ -100,7 +101,8 @@ def test_the_pairs_are_graded_not_two_independent_sets():
 
 @pytest.mark.parametrize("n", [2, 3, 7])
 def test_the_cap_is_judged_for_the_learners_own_max_turns(monkeypatch, n):
-    monkeypatch.setattr(answers, "MAX_TURNS", n)
+    for loop in (answers.top_of_body, answers.check_after_increment):  # MAX_TURNS where each loop reads it
+        monkeypatch.setitem(loop.__globals__, "MAX_TURNS", n)
     assert grade_level2(answers.GOOD_MISSING, answers.top_of_body, n).passed
     report = grade_level2(answers.GOOD_MISSING, answers.check_after_increment, n)
     assert report.failed() == [3] and f"MAX_TURNS={n}" in report.text()
@@ -162,7 +164,7 @@ def test_in_english_the_hints_quote_the_scripted_model_in_english(monkeypatch):
     import re
 
     monkeypatch.setenv("HARNESS_LAB_LANG", "en")
-    report = grade_level2(answers.GOOD_MISSING, answers.loses_a_character, answers.MAX_TURNS, timeout=3.0)
+    report = grade_level2(answers.GOOD_MISSING, answers_level2_slips.loses_a_character, answers.MAX_TURNS, timeout=3.0)
     failed = [c for c in report.checks if not c.passed]
     assert [c.key for c in failed] == ["grade.l2.c3.normal_answer"], report.text()
     assert not re.search("[\u3040-\u30ff\u4e00-\u9fff]", report.text()), report.text()

@@ -7,509 +7,76 @@ Each wrong entry: (piece, the wrong function, the point it fails (1-based), the 
 
 from __future__ import annotations
 
-import json
-import os
-from pathlib import Path
-
-import harness_lab as hl
-from harness_lab.lessons.lesson2 import run_tools as good_run_tools
-from harness_lab.lessons.lesson4 import signature_of as good_signature
-from harness_lab.lessons.lesson5 import HIGH_IMPACT
-from harness_lab.lessons.lesson5 import run_tool_uses as good_run_tool_uses
 from tests.lessons.answers6 import variant
-
-MODEL = "claude-sonnet-5"
-
-
-def _result(block, output) -> dict:
-    text = output if isinstance(output, str) else json.dumps(output, ensure_ascii=False)
-    return {"type": "tool_result", "tool_use_id": block.id, "content": text}
-
-
-def _error(block, err) -> dict:
-    return {"type": "tool_result", "tool_use_id": block.id, "content": f"失敗: {err}", "is_error": True}
-
-
-# --- run_tools ------------------------------------------------------------------------------
-
-
-def tools_print_not_return(content, impls):
-    print(good_run_tools(content, impls))
-
-
-def tools_return_in_loop(content, impls):  # the return indented into the for
-    results = []
-    for block in content:
-        if block.type == "tool_use":
-            results.append(_result(block, impls[block.name](**block.input)))
-            return results
-    return results
-
-
-def tools_with_a_note(content, impls):  # a text block put in with the results
-    return [{"type": "text", "text": "結果です"}, *good_run_tools(content, impls)]
-
-
-def tools_kept_results(content, impls, results=[]):  # noqa: B006 (the mistake under test)
-    for block in content:
-        if block.type == "tool_use":
-            results.append(_result(block, impls[block.name](**block.input)))
-    return results
-
-
-def tools_positional_input(content, impls):  # impls[name](block.input): every call fails, the try hides why
-    results = []
-    for block in content:
-        if block.type != "tool_use":
-            continue
-        try:
-            results.append(_result(block, impls[block.name](block.input)))
-        except Exception as err:
-            results.append(_error(block, err))
-    return results
-
-
-def tools_prune_content(content, impls):  # drops the non-tool blocks from the list it was given
-    content[:] = [b for b in content if b.type == "tool_use"]
-    return good_run_tools(content, impls)
-
-
-def tools_str_dict(content, impls):
-    return [
-        {"type": "tool_result", "tool_use_id": b.id, "content": str(impls[b.name](**b.input))}
-        for b in content
-        if b.type == "tool_use"
-    ]
-
-
-def tools_given_the_response(content, impls):  # treats content as the response
-    return good_run_tools(content.content, impls)
-
-
-def tools_id_from_name(content, impls):  # the tool's name where the call's id belongs
-    return [dict(r, tool_use_id=b.name) for r, b in zip(good_run_tools(content, impls), tool_uses(content))]
-
-
-def tool_uses(content) -> list:
-    return [b for b in content if b.type == "tool_use"]
-
-
-def tools_one_parameter(content):
-    return []
-
-
-# --- run_agent (lesson 2) -----------------------------------------------------------------------
-
-
-def _create(client, tools, messages):
-    return client.messages.create(model=MODEL, max_tokens=1024, tools=tools, messages=messages)
-
-
-def _final(client, user_input, tools, impls):
-    """The lesson's loop, right up to its last response (the wrong answers below differ after it)."""
-    messages = [{"role": "user", "content": user_input}]
-    response = _create(client, tools, messages)
-    while response.stop_reason == "tool_use":
-        messages.append({"role": "assistant", "content": response.content})
-        messages.append({"role": "user", "content": good_run_tools(response.content, impls)})
-        response = _create(client, tools, messages)
-    return response
-
-
-def agent_prints(client, user_input, tools, impls):
-    print(hl.text_of(_final(client, user_input, tools, impls).content))
-
-
-def agent_returns_response(client, user_input, tools, impls):
-    return _final(client, user_input, tools, impls)
-
-
-def agent_kept_history(client, user_input, tools, impls, messages=[]):  # noqa: B006 (the mistake under test)
-    messages.append({"role": "user", "content": user_input})
-    response = _create(client, tools, messages)
-    while response.stop_reason == "tool_use":
-        messages.append({"role": "assistant", "content": response.content})
-        messages.append({"role": "user", "content": good_run_tools(response.content, impls)})
-        response = _create(client, tools, messages)
-    messages.append({"role": "assistant", "content": response.content})
-    return hl.text_of(response.content)
-
-
-def agent_drops_thinking(client, user_input, tools, impls):  # "only what the model said and called"
-    messages = [{"role": "user", "content": user_input}]
-    response = _create(client, tools, messages)
-    while response.stop_reason == "tool_use":
-        kept = [b for b in response.content if b.type != "thinking"]
-        messages.append({"role": "assistant", "content": kept})
-        messages.append({"role": "user", "content": good_run_tools(response.content, impls)})
-        response = _create(client, tools, messages)
-    return hl.text_of(response.content)
-
-
-def agent_tools_for_impls(client, user_input, tools, impls):  # the definitions where the functions belong
-    return hl.text_of(_final(client, user_input, tools, tools).content)
-
-
-def agent_first_text_only(client, user_input, tools, impls):  # the answer read from one block
-    return next(b.text for b in _final(client, user_input, tools, impls).content if b.type == "text")
-
-
-def agent_drops_the_text(client, user_input, tools, impls):  # "the calls are what matters"
-    messages = [{"role": "user", "content": user_input}]
-    response = _create(client, tools, messages)
-    while response.stop_reason == "tool_use":
-        kept = [b for b in response.content if b.type != "text"]  # the API takes it; the model loses its words
-        messages.append({"role": "assistant", "content": kept})
-        messages.append({"role": "user", "content": good_run_tools(response.content, impls)})
-        response = _create(client, tools, messages)
-    return hl.text_of(response.content)
-
-
-def agent_never_resends(client, user_input, tools, impls):  # runs the tools, never asks the model again
-    messages = [{"role": "user", "content": user_input}]
-    response = _create(client, tools, messages)
-    while response.stop_reason == "tool_use":
-        messages.append({"role": "assistant", "content": response.content})
-        messages.append({"role": "user", "content": good_run_tools(response.content, impls)})
-    return hl.text_of(response.content)
-
-
-def agent_results_first(client, user_input, tools, impls):  # user (results) before assistant (calls)
-    messages = [{"role": "user", "content": user_input}]
-    response = _create(client, tools, messages)
-    while response.stop_reason == "tool_use":
-        messages.append({"role": "user", "content": good_run_tools(response.content, impls)})
-        messages.append({"role": "assistant", "content": response.content})
-        response = _create(client, tools, messages)
-    return hl.text_of(response.content)
-
-
-def agent_fixed_turns(client, user_input, tools, impls):  # goes on whatever the stop_reason says
-    messages = [{"role": "user", "content": user_input}]
-    response = _create(client, tools, messages)
-    for _ in range(3):
-        messages.append({"role": "assistant", "content": response.content})
-        messages.append({"role": "user", "content": good_run_tools(response.content, impls)})
-        response = _create(client, tools, messages)
-    return hl.text_of(response.content)
-
-
-def agent_appends_response(client, user_input, tools, impls):  # the Message, not its content
-    messages = [{"role": "user", "content": user_input}]
-    response = _create(client, tools, messages)
-    while response.stop_reason == "tool_use":
-        messages.append({"role": "assistant", "content": response})
-        messages.append({"role": "user", "content": good_run_tools(response.content, impls)})
-        response = _create(client, tools, messages)
-    return hl.text_of(response.content)
-
-
-def agent_first_block_text(client, user_input, tools, impls):  # the first block taken for the text
-    messages = [{"role": "user", "content": user_input}]
-    response = _create(client, tools, messages)
-    while response.stop_reason == "tool_use":
-        messages.append({"role": "assistant", "content": response.content})
-        messages.append({"role": "user", "content": good_run_tools(response.content, impls)})
-        response = _create(client, tools, messages)
-    return response.content[0].text
-
-
-def agent_subscripts_response(client, user_input, tools, impls):
-    messages = [{"role": "user", "content": user_input}]
-    response = _create(client, tools, messages)
-    while response["stop_reason"] == "tool_use":
-        messages.append({"role": "assistant", "content": response.content})
-        response = _create(client, tools, messages)
-    return hl.text_of(response.content)
-
-
-def agent_tools_on_the_response(client, user_input, tools, impls):  # run_tools(response, ...)
-    messages = [{"role": "user", "content": user_input}]
-    response = _create(client, tools, messages)
-    while response.stop_reason == "tool_use":
-        messages.append({"role": "assistant", "content": response.content})
-        messages.append({"role": "user", "content": good_run_tools(response, impls)})
-        response = _create(client, tools, messages)
-    return hl.text_of(response.content)
-
-
-# --- next_step ------------------------------------------------------------------------------
-
-
-def step_prints(response):
-    print({"tool_use": "run_tools", "pause_turn": "resend", "end_turn": "finish"}.get(response.stop_reason, "stop"))
-
-
-def step_max_tokens_finishes(response):  # "it ended, so it is finished"
-    if response.stop_reason == "tool_use":
-        return "run_tools"
-    if response.stop_reason == "pause_turn":
-        return "resend"
-    if response.stop_reason in ("end_turn", "stop_sequence", "max_tokens"):
-        return "finish"
-    return "stop"
-
-
-# --- signature_of ---------------------------------------------------------------------------
-
-
-def sig_str_dict(content):  # str(dict) keeps the key order the model wrote
-    return " | ".join(sorted(f"{b.name}({b.input})" for b in content if b.type == "tool_use"))
-
-
-def sig_with_text(content):  # the whole turn, what it said included
-    calls = sorted(f"{b.name}{json.dumps(b.input, sort_keys=True)}" for b in content if b.type == "tool_use")
-    return hl.text_of(content) + " | " + " | ".join(calls)
-
-
-def sig_with_thinking(content):  # what the model thought before the calls, kept in
-    kept = [b.thinking for b in content if b.type == "thinking"]
-    return " | ".join(kept) + " | " + good_signature(content)
-
-
-def sig_sorts_in_place(content):  # sorts the history's own list
-    content.sort(key=lambda b: b.type)
-    return good_signature(content)
-
-
-def sig_input_only(content):  # which tool was called left out
-    return " | ".join(sorted(json.dumps(b.input, sort_keys=True) for b in content if b.type == "tool_use"))
-
-
-# --- run_tool_uses --------------------------------------------------------------------------
-
-
-def _denied(block) -> dict:
-    return {"type": "tool_result", "tool_use_id": block.id, "content": "拒否されました", "is_error": True}
-
-
-def approve_one_argument(content, impls, approve):  # approve(block): the callback takes name and input
-    results = []
-    for block in content:
-        if block.type != "tool_use":
-            continue
-        if block.name in HIGH_IMPACT and not approve(block):
-            results.append(_denied(block))
-            continue
-        results.append(_result(block, impls[block.name](**block.input)))
-    return results
-
-
-def approve_one_argument_in_try(content, impls, approve):  # the same, its TypeError turned into a result
-    results = []
-    for block in content:
-        if block.type != "tool_use":
-            continue
-        try:
-            if block.name in HIGH_IMPACT and not approve(block):
-                results.append(_denied(block))
-                continue
-            results.append(_result(block, impls[block.name](**block.input)))
-        except Exception as err:
-            results.append(_error(block, err))
-    return results
-
-
-def approve_positional_input(content, impls, approve):  # impls[name](block.input), inside a try
-    results = []
-    for block in content:
-        if block.type != "tool_use":
-            continue
-        if block.name in HIGH_IMPACT and not approve(block.name, block.input):
-            results.append(_denied(block))
-            continue
-        try:
-            results.append(_result(block, impls[block.name](block.input)))
-        except Exception as err:
-            results.append(_error(block, err))
-    return results
-
-
-def approve_only_write_file(content, impls, approve):  # HIGH_IMPACT read as "write_file"
-    results = []
-    for block in content:
-        if block.type != "tool_use":
-            continue
-        if block.name == "write_file" and not approve(block.name, block.input):
-            results.append(_denied(block))
-            continue
-        try:
-            results.append(_result(block, impls[block.name](**block.input)))
-        except Exception as err:
-            results.append(_error(block, err))
-    return results
-
-
-def approve_one_no_stops_all(content, impls, approve):  # one no for the whole turn
-    calls = [b for b in content if b.type == "tool_use"]
-    if not all(approve(b.name, b.input) for b in calls if b.name in HIGH_IMPACT):
-        return [_denied(b) for b in calls]
-    return good_run_tool_uses(content, impls, approve)
-
-
-def approve_raises_on_no(content, impls, approve):
-    for block in content:
-        if block.type == "tool_use" and block.name in HIGH_IMPACT and not approve(block.name, block.input):
-            raise PermissionError(f"{block.name} は許可されませんでした")
-    return good_run_tool_uses(content, impls, lambda name, given: True)
-
-
-def approve_prunes_content(content, impls, approve):
-    content[:] = [b for b in content if b.type == "tool_use"]
-    return good_run_tool_uses(content, impls, approve)
-
-
-def approve_no_try(content, impls, approve):
-    results = []
-    for block in content:
-        if block.type != "tool_use":
-            continue
-        if block.name in HIGH_IMPACT and not approve(block.name, block.input):
-            results.append(_denied(block))
-            continue
-        results.append(_result(block, impls[block.name](**block.input)))
-    return results
-
-
-def approve_kept_results(content, impls, approve, results=[]):  # noqa: B006 (the mistake under test)
-    results.extend(good_run_tool_uses(content, impls, approve))
-    return results
-
-
-def approve_failure_unflagged(content, impls, approve):  # a failure answered, but not as an error
-    results = []
-    for block in content:
-        if block.type != "tool_use":
-            continue
-        if block.name in HIGH_IMPACT and not approve(block.name, block.input):
-            results.append(_denied(block))
-            continue
-        try:
-            results.append(_result(block, impls[block.name](**block.input)))
-        except Exception as err:
-            results.append(_result(block, f"失敗: {err}"))
-    return results
-
-
-def approve_fails_open(content, impls, approve):  # an approval that raises counted as a yes
-    def allowed(block):
-        try:
-            return approve(block.name, block.input)
-        except Exception:
-            return True
-
-    return (
-        good_run_tool_uses(content, impls, lambda name, given: True)
-        if all(allowed(b) for b in content if b.type == "tool_use" and b.name in HIGH_IMPACT)
-        else approve_right_flagged(content, impls, approve)
-    )
-
-
-def approve_asks_with_the_block(content, impls, approve):  # the whole block where its input belongs
-    return good_run_tool_uses(
-        content,
-        impls,
-        lambda name, given: approve(name, next(b for b in content if b.type == "tool_use" and b.input is given)),
-    )
-
-
-def approve_arguments_swapped(content, impls, approve):
-    return good_run_tool_uses(content, impls, lambda name, given: approve(given, name))
-
-
-def approve_forgot_return(content, impls, approve):  # right in every way but the last line
-    good_run_tool_uses(content, impls, approve)
-
-
-def approve_yields(content, impls, approve):  # notebook 04 has just taught generators
-    yield from good_run_tool_uses(content, impls, approve)
-
-
-def approve_return_inside_for(content, impls, approve):
-    results = []
-    for block in content:
-        if block.type != "tool_use":
-            continue
-        results += good_run_tool_uses([block], impls, approve)
-        return results  # one indent too deep
-    return results
-
-
-def approve_remembers_yes(content, impls, approve):  # a yes for write_file taken for every write_file after it
-    results, approved = [], set()
-    for block in content:
-        if block.type != "tool_use":
-            continue
-        if block.name in HIGH_IMPACT and block.name not in approved:
-            if not approve(block.name, block.input):
-                results.append(_denied(block))
-                continue
-            approved.add(block.name)
-        results += good_run_tool_uses([block], impls, lambda name, given: True)
-    return results
-
-
-def approve_raises_dropped(content, impls, approve):  # an approval that raises: not run, and no result either
-    def ask(name, given):
-        try:
-            return approve(name, given)
-        except Exception:
-            return None
-
-    results = []
-    for block in content:
-        if block.type != "tool_use":
-            continue
-        answer = ask(block.name, block.input) if block.name in HIGH_IMPACT else True
-        if answer is None:
-            continue
-        results += good_run_tool_uses([block], impls, lambda name, given, a=answer: a)
-    return results
-
-
-# --- read_file ------------------------------------------------------------------------------
-
-
-def read_ignores_root(path, root="."):
-    return Path(path).read_text(encoding="utf-8")[:2000]
-
-
-def _inside(path, root) -> Path:
-    base = Path(root).resolve()
-    target = (base / path).resolve()
-    if not target.is_relative_to(base):
-        raise PermissionError(path)
-    return target
-
-
-def read_joins_strings(path, root="."):  # fine for a str root, a TypeError for notebook 05's Path roots
-    base = os.path.realpath(root)
-    target = os.path.realpath(root + "/" + path)
-    if os.path.commonpath([base, target]) != base:
-        raise PermissionError(path)
-    with open(target, encoding="utf-8") as f:
-        return f.read(2000)
-
-
-def read_whole_file(path, root="."):
-    return _inside(path, root).read_text(encoding="utf-8")
-
-
-def read_returns_refusal(path, root="."):
-    base = Path(root).resolve()
-    target = (base / path).resolve()
-    if not target.is_relative_to(base):
-        return "ルートの外は読めません"
-    return target.read_text(encoding="utf-8")[:2000]
-
-
-def read_raises_value_error(path, root="."):
-    base = Path(root).resolve()
-    target = (base / path).resolve()
-    if not target.is_relative_to(base):
-        raise ValueError(f"{path} はルートの外です")
-    return target.read_text(encoding="utf-8")[:2000]
-
+from tests.lessons.answers_audit_gates import (
+    approve_arguments_swapped,
+    approve_asks_with_the_block,
+    approve_fails_open,
+    approve_failure_unflagged,
+    approve_forgot_return,
+    approve_kept_results,
+    approve_no_try,
+    approve_one_argument,
+    approve_one_argument_in_try,
+    approve_one_no_stops_all,
+    approve_only_write_file,
+    approve_positional_input,
+    approve_prunes_content,
+    approve_raises_dropped,
+    approve_raises_on_no,
+    approve_remembers_yes,
+    approve_return_inside_for,
+    approve_yields,
+    read_ignores_root,
+    read_joins_strings,
+    read_raises_value_error,
+    read_returns_refusal,
+    read_whole_file,
+)
+from tests.lessons.answers_audit_loop import (
+    agent_appends_response,
+    agent_drops_the_text,
+    agent_drops_thinking,
+    agent_first_block_text,
+    agent_first_text_only,
+    agent_fixed_turns,
+    agent_kept_history,
+    agent_never_resends,
+    agent_prints,
+    agent_results_first,
+    agent_returns_response,
+    agent_subscripts_response,
+    agent_tools_for_impls,
+    agent_tools_on_the_response,
+    sig_input_only,
+    sig_sorts_in_place,
+    sig_str_dict,
+    sig_with_text,
+    sig_with_thinking,
+    step_max_tokens_finishes,
+    step_prints,
+    tools_given_the_response,
+    tools_id_from_name,
+    tools_kept_results,
+    tools_one_parameter,
+    tools_positional_input,
+    tools_print_not_return,
+    tools_prune_content,
+    tools_return_in_loop,
+    tools_str_dict,
+    tools_with_a_note,
+)
+from tests.lessons.answers_audit_right import (
+    agent_right_while_true,
+    approve_right_closed,
+    approve_right_flagged,
+    read_right_commonpath,
+    read_right_relative_to,
+    sig_right_compact,
+    sig_right_tuples,
+    step_right_match,
+    tools_right_as_blocks,
+)
 
 WRONG_MORE = [
     ("run_tools", tools_print_not_return, 1, "lesson.l2.run_tools.returned_none"),
@@ -653,100 +220,6 @@ def run_agent(client, user_input, tools, tool_impls, approve=None):
     return lessons.finished(response, 0, 0)
 """
 STALLED_RUN_AGENT = [(NO_YIELD_NO_RESEND, 1, "lesson.l6.run_agent.not_generator_stalled")]
-
-
-# --- right answers, written in other styles than the references' ---------------------------------
-
-
-def tools_right_as_blocks(content, impls):  # text blocks as the content, a helper per call
-    def answer(block):
-        try:
-            output = impls[block.name](**block.input)
-        except Exception as err:
-            return {"type": "tool_result", "tool_use_id": block.id, "is_error": True, "content": repr(err)}
-        text = output if isinstance(output, str) else json.dumps(output, ensure_ascii=False, indent=1)
-        return {"type": "tool_result", "tool_use_id": block.id, "content": [{"type": "text", "text": text}]}
-
-    return [answer(b) for b in content if b.type == "tool_use"]
-
-
-def agent_right_while_true(client, user_input, tools, impls):
-    messages = [{"role": "user", "content": user_input}]
-    while True:
-        response = _create(client, tools, messages)
-        messages.append({"role": "assistant", "content": response.content})
-        if response.stop_reason != "tool_use":
-            return "".join(b.text for b in response.content if b.type == "text")
-        messages.append({"role": "user", "content": good_run_tools(response.content, impls)})
-
-
-def step_right_match(response):
-    match response.stop_reason:
-        case "tool_use":
-            return "run_tools"
-        case "pause_turn":
-            return "resend"
-        case "end_turn" | "stop_sequence":
-            return "finish"
-        case _:
-            return "stop"
-
-
-def sig_right_tuples(content):  # a sorted list of (name, input as sorted JSON), as its repr
-    return repr(sorted((b.name, json.dumps(b.input, sort_keys=True)) for b in content if b.type == "tool_use"))
-
-
-def sig_right_compact(content):
-    calls = [{"name": b.name, "input": b.input} for b in content if b.type == "tool_use"]
-    calls.sort(key=lambda c: json.dumps(c, sort_keys=True))
-    return json.dumps(calls, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-
-
-def approve_right_flagged(content, impls, approve):
-    results = []
-    for block in content:
-        if block.type != "tool_use":
-            continue
-        allowed = block.name not in HIGH_IMPACT or approve(block.name, block.input)
-        if not allowed:
-            results.append(_denied(block))
-            continue
-        try:
-            results.append(_result(block, impls[block.name](**block.input)))
-        except Exception as err:
-            results.append(_error(block, err))
-    return results
-
-
-def approve_right_closed(content, impls, approve):  # an approval that cannot be had is a no
-    def allowed(name, given):
-        try:
-            return approve(name, given)
-        except Exception:
-            return False
-
-    return good_run_tool_uses(content, impls, allowed)
-
-
-def read_right_commonpath(path, root="."):
-    import os
-
-    base = os.path.realpath(root)
-    target = os.path.realpath(os.path.join(base, path))
-    if os.path.commonpath([base, target]) != base:
-        raise PermissionError(f"{path} はルートの外です")
-    with open(target, encoding="utf-8") as f:
-        return f.read(2000)
-
-
-def read_right_relative_to(path, root="."):
-    base = Path(root).resolve()
-    target = (base / path).resolve()
-    try:
-        target.relative_to(base)
-    except ValueError:
-        raise PermissionError(path) from None
-    return target.read_text(encoding="utf-8")[:2000]
 
 
 RIGHT_MORE = [

@@ -13,7 +13,8 @@ from __future__ import annotations
 import copy
 
 from harness_lab.lessons.lesson2 import run_tools
-from tests.lessons.answers6 import RIGHT_MY_AGENT, RIGHT_RUN_AGENT, variant
+from tests.lessons.answers6 import RIGHT_RUN_AGENT, variant
+from tests.lessons.answers_capstone import RIGHT_MY_AGENT
 
 MODEL = "claude-sonnet-5"
 

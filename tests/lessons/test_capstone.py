@@ -13,7 +13,8 @@ import pytest
 
 from harness_lab import lessons
 from harness_lab.lessons.capstone import LOOKALIKES
-from tests.lessons.answers6 import RIGHT_MY_AGENT, WRONG_MY_AGENT, loaded
+from tests.lessons.answers6 import loaded
+from tests.lessons.answers_capstone import RIGHT_MY_AGENT, WRONG_MY_AGENT
 
 NOTEBOOK_SOURCE = Path(__file__).resolve().parents[2] / "notebooks" / "src" / "05_full_harness.py"
 

@@ -11,8 +11,9 @@ import pytest
 from harness_lab import lessons
 from harness_lab.text import CATALOG, t
 from tests.lessons.answers import WRONG
-from tests.lessons.answers6 import RIGHT_MY_AGENT, RIGHT_RUN_AGENT, WRONG_MY_AGENT, WRONG_RUN_AGENT, loaded
+from tests.lessons.answers6 import RIGHT_RUN_AGENT, WRONG_RUN_AGENT, loaded
 from tests.lessons.answers_audit import STALLED, STALLED_RUN_AGENT, WRONG_MORE, WRONG_RUN_AGENT_MORE
+from tests.lessons.answers_capstone import RIGHT_MY_AGENT, WRONG_MY_AGENT
 from tests.lessons.answers_probes import WRONG_PROBES, WRONG_RUN_AGENT_PROBES
 from tests.lessons.answers_reuse import WRONG_REUSE, WRONG_RUN_AGENT_REUSE
 from tests.lessons.answers_slips import WRONG_RUN_AGENT_SLIPS, WRONG_SLIPS

@@ -15,6 +15,7 @@ import dataclasses
 import inspect
 import linecache
 import re
+import sys
 from functools import cache
 from types import ModuleType
 
@@ -22,7 +23,7 @@ import pytest
 
 from harness_lab import lessons
 from harness_lab.text import speaking
-from tests.lessons import answers, answers_audit
+from tests.lessons import answers
 from tests.lessons.answers6 import WRONG_RUN_AGENT, loaded, variant
 from tests.lessons.answers_audit import WRONG_MORE, WRONG_RUN_AGENT_MORE
 from tests.lessons.answers_valves import WRONG_RUN_AGENT_VALVES
@@ -96,8 +97,14 @@ def english(source: str) -> str:
 
 @cache
 def english_functions(module: ModuleType) -> dict:
-    """The module's functions with their words in English, calling one another (helpers included)."""
-    functions = [f for f in vars(module).values() if inspect.isfunction(f) and f.__module__ == module.__name__]
+    """The module's functions with their words in English, calling one another (helpers included).
+
+    A table is split over several modules (answers_audit_gates calls answers_audit_loop's ``_error``):
+    the functions a module takes from the other answer modules are put in English with its own.
+    """
+    functions = [
+        f for f in vars(module).values() if inspect.isfunction(f) and f.__module__.startswith("tests.lessons.answers")
+    ]
     source = "\n\n".join(english(inspect.getsource(f)) for f in functions)
     filename = f"<{module.__name__} in English>"
     linecache.cache[filename] = (len(source), None, source.splitlines(keepends=True), filename)  # the line a hint shows
@@ -144,7 +151,7 @@ def _cases() -> list:
     cases = []
     for name, fn, point, key in answers.WRONG + WRONG_MORE:
         if key in QUOTING:
-            module = answers if fn.__module__ == answers.__name__ else answers_audit
+            module = sys.modules[fn.__module__]  # the answer module that defines it, with its helpers
             cases.append((fn.__name__, name, None, (module, fn.__name__), point, key))
     for source, point, key in WRONG_RUN_AGENT + WRONG_RUN_AGENT_MORE + WRONG_RUN_AGENT_VALVES:
         if key in QUOTING:

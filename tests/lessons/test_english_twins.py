@@ -18,7 +18,7 @@ from harness_lab.emulator import call, emulator_of, say
 from harness_lab.lessons import capstone
 from harness_lab.text import speaking
 from notebooks.editions import NAME_LIKE, code_shape
-from tests.lessons.answers6 import WRONG_MY_AGENT
+from tests.lessons.answers_capstone import WRONG_MY_AGENT
 
 JAPANESE = re.compile(r"[\u3000-\u30ff\u4e00-\u9fff\uff01-\uff9f]")
 PIECES = lessons.ALL

@@ -20,7 +20,8 @@ from nbclient import NotebookClient
 import harness_lab.lessons  # noqa: F401  (adds the checks' strings to the catalog)
 from dev import NOT_FOR_TESTS
 from harness_lab.text import t
-from tests.lessons.answers6 import RIGHT_MY_AGENT, RIGHT_RUN_AGENT, VALVE_1, variant
+from tests.lessons.answers6 import RIGHT_RUN_AGENT, VALVE_1, variant
+from tests.lessons.answers_capstone import RIGHT_MY_AGENT
 from tests.lessons.notebook_runner import NOTEBOOKS, check_output, output_text, todo_cells
 
 NAME = "05_full_harness"

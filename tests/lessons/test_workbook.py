@@ -206,7 +206,7 @@ def test_the_saved_workbook_imports_and_runs_every_piece_in_a_fresh_process(tmp_
     import importlib
     import inspect
 
-    from tests.lessons.answers6 import RIGHT_MY_AGENT
+    from tests.lessons.answers_capstone import RIGHT_MY_AGENT
 
     for name, lesson, module, preamble in COURSE:
         reference = getattr(importlib.import_module(f"harness_lab.lessons.{module}"), name)

@@ -1,6 +1,9 @@
-"""Fixtures: runs over the real loop and emulator (no network, no mocks); a Jupyter environment."""
+"""Fixtures: runs over the real loop and emulator (no network, no mocks); a Jupyter environment; the Stepper
+tests' click() and a valve that breaks; the browser tests' JupyterLab server and Chromium.
+"""
 
 import os
+import shutil
 import sys
 from pathlib import Path
 
@@ -10,6 +13,19 @@ from harness_lab.emulator import emulated_client
 from harness_lab.loop import Run
 from harness_lab.tools import get_time, make_delete_file, make_http_post, make_read_file, make_write_file
 from harness_lab.valves import Approval, MaxTurns, NoProgress, Policy, TokenBudget
+from tests.ui.browser_lab import (
+    AUTOSAVE,
+    CHROMIUM,
+    ENGLISH,
+    EXERCISE,
+    FIRST,
+    HERE,
+    LESSON,
+    LIVE,
+    STORED,
+    _require_browser,
+    jupyterlab,
+)
 
 
 @pytest.fixture
@@ -65,3 +81,62 @@ def jupyter_environment(tmp_path: Path) -> dict:
     )
     env.pop("ANTHROPIC_API_KEY", None)  # offline, always
     return env
+
+
+PROMPT = "週次レポートを sandbox/report.md に保存して"
+
+
+def click(button):
+    """Click as a learner does; a KeyboardInterrupt out of a handler would end the whole test session."""
+    try:
+        button.click()
+    except KeyboardInterrupt:
+        pytest.fail(f"KeyboardInterrupt escaped the {button.description} button's handler")
+
+
+class Breaks:
+    """A learner's own valve with a bug: from ``from_turn`` on, its check raises (until ``fixed``)."""
+
+    name, step = "breaks", "loop_top"
+
+    def __init__(self, from_turn):
+        self.from_turn, self.fixed = from_turn, False
+
+    def check(self, state):
+        if not self.fixed and state.turns >= self.from_turn:
+            raise ZeroDivisionError("learner bug")
+        return None
+
+    def reading(self, state):
+        return "ok"
+
+
+@pytest.fixture(scope="session")  # one server for both browser files (tests/conftest.py keeps them on one worker)
+def lab(tmp_path_factory):
+    """A JupyterLab server on 127.0.0.1 with no token, over a course root laid out like the repository."""
+    _require_browser()
+    tmp_path = tmp_path_factory.mktemp("lab")
+    root = tmp_path / "root"
+    for name in (LIVE, STORED):
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(HERE / "notebooks" / Path(name).name, root / name)
+    for name in (LESSON, EXERCISE, f"exercises/solutions/{Path(EXERCISE).name}", ENGLISH, FIRST):
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(ROOT / name, root / name)
+    env = jupyter_environment(tmp_path)
+    # autosave within a test's patience
+    autosave = {"@jupyterlab/docmanager-extension:plugin": {"autosave": True, "autosaveInterval": AUTOSAVE}}
+    with jupyterlab(tmp_path, root, env, autosave) as url:
+        yield url, root, Path(env["HARNESS_LAB_UI_SANDBOX"])
+
+
+@pytest.fixture(scope="session")  # one server for both browser files (tests/conftest.py keeps them on one worker)
+def browser(lab):
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, headless=True)
+        try:
+            yield chromium
+        finally:
+            chromium.close()

@@ -1,347 +1,55 @@
 """The Stepper in a real browser: JupyterLab 4 + Debian's Chromium, driven by Playwright, as a learner would.
 
-One JupyterLab server for the module, started as ``python3 dev.py lab`` starts it (``dev.lab_arguments``:
-the course root with lessons and exercises, solutions hidden, the pre-save hook that keeps saved
-panels, the plugin that keeps a reopened notebook unchanged; ``dev.LAB_SETTINGS``: save widget state), with autosave every ``AUTOSAVE`` seconds. The tests,
-in order, share one live notebook and play a learner's days:
+The JupyterLab server of tests/ui/conftest.py (``lab``: started as ``python3 dev.py lab`` starts it, with
+autosave every ``AUTOSAVE`` seconds), shared with test_browser_course_pages.py. The tests, in order,
+share one live notebook and play a learner's days:
 
-1. a notebook stored by notebooks/build.py, opened untrusted as a shipped one is: the loop diagram is
-   a picture shown at its own width, and the panel reads as its saved record;
-2. 停止 (disabled until the panel ran) → 再開 → (raise the limit that stopped it) → 最後まで through an
+1. 停止 (disabled until the panel ran) → 再開 → (raise the limit that stopped it) → 最後まで through an
    approval to the end;
-3. a fork from turn 2 with an edited tool_result ends differently, and both endings show side by side;
-4. a typed denial reason, then a fork that flips the answer in the form (its result box says why it
+2. a fork from turn 2 with an edited tool_result ends differently, and both endings show side by side;
+3. a typed denial reason, then a fork that flips the answer in the form (its result box says why it
    takes no edit);
-5. a 12-turn panel stays about one screen tall; at 1024 px the diagram's labels stay >= 12 px; in the
+4. a 12-turn panel stays about one screen tall; at 1024 px the diagram's labels stay >= 12 px; in the
    dark theme a disabled fork button looks disabled;
-6. day 1 ends: save; a turn picked in a timeline (a new form from the kernel) marks the notebook
+5. day 1 ends: save; a turn picked in a timeline (a new form from the kernel) marks the notebook
    changed; save again, shut the kernel down with the notebook open: every panel greys with its reason
    line, and a press on a dead button lights that line up; a new kernel in the same tab leaves them grey;
-7. day 2: reopen, wait past the autosave interval: the notebook is not marked changed and not
-   rewritten; typing in a cell marks it, and autosave saves it with every panel; day 3: reopen again: every panel's last state is there, forks and the
-   typed reason included, every tab readable, nowhere "Error displaying widget";
-8. lesson 05's link opens the level-1 exercise, and the exercises' folder lists no solutions;
-9. on a laptop screen, lesson 01's run_tools instruction reads whole in both editions (code cells wrap).
+6. day 2: reopen, wait past the autosave interval: the notebook is not marked changed and not
+   rewritten; typing in a cell marks it, and autosave saves it with every panel; day 3: reopen again:
+   every panel's last state is there, forks and the typed reason included, every tab readable, nowhere
+   "Error displaying widget".
 
-With HARNESS_LAB_SCREENSHOT=1, test 3 saves the README's picture (docs/img/stepper.png): the panel
-with its timeline and the comparison. The server and every kernel it started are killed by PID.
+With HARNESS_LAB_SCREENSHOT=1, the fork test saves the README's picture (docs/img/stepper.png): the panel
+with its timeline and the comparison.
 """
 
 import json
 import os
 import re
-import shutil
-import signal
-import socket
-import subprocess
-import sys
 import time
-import urllib.request
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
-import dev
-from harness_lab.ui.diagram import WIDTH
-from tests.ui.conftest import jupyter_environment
-
-HERE = Path(__file__).parent
-ROOT = HERE.parents[1]
-CHROMIUM = "/usr/bin/chromium"
-README_SCREENSHOT = ROOT / "docs" / "img" / "stepper.png"
-LIVE, STORED = "notebooks/stepper_browser.ipynb", "notebooks/stepper_static.ipynb"
-LESSON, EXERCISE = "notebooks/05_full_harness.ipynb", "exercises/level1_tiered_policy.ipynb"
-ENGLISH = "notebooks/en/01_bare_loop.ipynb"  # a lesson of the English edition, run as a reader of English would
-FIRST = "notebooks/01_bare_loop.ipynb"  # its Japanese twin: the widest TODO instruction of the course
-JAPANESE = re.compile("[\u3040-\u30ff\u3400-\u9fff\uff01-\uff5e]")
-AUTOSAVE = 3  # seconds; JupyterLab's default is 120
-WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
-WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
-REASON = "まだ保存しないで（ブラウザ）"
-
-
-def _require_browser():
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"{CHROMIUM} is missing (install it with `apt-get install -y chromium`; .ci/run does)")
-    try:
-        import jupyterlab  # noqa: F401
-        import playwright.sync_api  # noqa: F401
-    except ImportError as missing:
-        pytest.skip(f"{missing.name} is not installed (it is in the [test] extra)")
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _children(pid: int) -> list[int]:
-    """PIDs whose parent is ``pid`` (kernels run in their own session, so killpg misses them)."""
-    found = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[1]) == pid:
-            found.append(int(stat.parent.name))
-    return found
-
-
-def _wait_for_server(url: str, proc: subprocess.Popen, log: Path, timeout: float = 90) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise AssertionError("jupyter lab exited:\n" + log.read_text()[-3000:])
-        try:
-            with urllib.request.urlopen(url + "api/status", timeout=2) as reply:
-                if reply.status == 200:
-                    return
-        except OSError:
-            time.sleep(0.3)
-    raise AssertionError("jupyter lab did not start:\n" + log.read_text()[-3000:])
-
-
-def _stop(proc: subprocess.Popen, url: str) -> None:
-    """Shut the server down and kill it and the kernels it started, by PID."""
-    kernels = _children(proc.pid)
-    try:
-        urllib.request.urlopen(urllib.request.Request(url + "api/shutdown", method="POST"), timeout=5)
-        proc.wait(timeout=10)
-    except Exception:
-        pass
-    for pid in kernels:
-        try:
-            os.kill(pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-    if proc.poll() is None:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait(timeout=10)
-
-
-@pytest.fixture(scope="module")
-def lab(tmp_path_factory):
-    """A JupyterLab server on 127.0.0.1 with no token, over a course root laid out like the repository."""
-    _require_browser()
-    tmp_path = tmp_path_factory.mktemp("lab")
-    root = tmp_path / "root"
-    for name in (LIVE, STORED):
-        (root / name).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy(HERE / "notebooks" / Path(name).name, root / name)
-    for name in (LESSON, EXERCISE, f"exercises/solutions/{Path(EXERCISE).name}", ENGLISH, FIRST):
-        (root / name).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy(ROOT / name, root / name)
-    env = jupyter_environment(tmp_path)
-    # autosave within a test's patience
-    autosave = {"@jupyterlab/docmanager-extension:plugin": {"autosave": True, "autosaveInterval": AUTOSAVE}}
-    with jupyterlab(tmp_path, root, env, autosave) as url:
-        yield url, root, Path(env["HARNESS_LAB_UI_SANDBOX"])
-
-
-@contextmanager
-def jupyterlab(tmp_path: Path, root: Path, env: dict, settings: dict) -> Iterator[str]:
-    """A JupyterLab server on 127.0.0.1 with no token over ``root``, as ``python3 dev.py lab`` starts it,
-    with ``settings`` beside dev.py lab's and no news popup over the notebook; its URL."""
-    folder = tmp_path / "settings"
-    folder.mkdir()
-    no_news = {"@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": False}}
-    (folder / "overrides.json").write_text(json.dumps({**no_news, **settings, **dev.LAB_SETTINGS}))
-    port = _free_port()
-    url = f"http://127.0.0.1:{port}/"
-    log = tmp_path / "lab.log"
-    command = [
-        sys.executable,
-        "-m",
-        "jupyterlab",
-        "--no-browser",
-        "--ip=127.0.0.1",
-        f"--port={port}",
-        "--ServerApp.port_retries=0",
-        "--IdentityProvider.token=",
-        "--ServerApp.password=",
-        "--ServerApp.disable_check_xsrf=True",
-        *dev.lab_arguments(root),
-        f"--LabApp.app_settings_dir={folder}",
-        f"--LabApp.user_settings_dir={tmp_path / 'user-settings'}",
-        f"--LabApp.workspaces_dir={tmp_path / 'workspaces'}",
-        "--LabApp.expose_app_in_browser=True",
-        "--allow-root",
-    ]
-    with open(log, "w") as out:
-        proc = subprocess.Popen(
-            command, env=env, cwd=root, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
-        )
-    try:
-        _wait_for_server(url, proc, log)
-        yield url
-    finally:
-        _stop(proc, url)
-
-
-@pytest.fixture(scope="module")
-def browser(lab):
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, headless=True)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
-
-
-def _kernel_ready(page) -> None:
-    """Wait until the notebook's kernel is idle, accepting the kernel dialog if a slow start shows it."""
-    status = page.locator(".jp-StatusBar-Widget", has_text="| Idle")
-    dialog = page.locator(".jp-Dialog", has_text="Select Kernel")
-    deadline = time.monotonic() + 90
-    while time.monotonic() < deadline:
-        if dialog.count():
-            dialog.locator("button.jp-mod-accept").click()
-        if status.count() and page.locator('.jp-Notebook-ExecutionIndicator[data-status="idle"]').count():
-            return
-        page.wait_for_timeout(300)
-    raise AssertionError("the notebook's kernel never became idle")
-
-
-def _open(browser_or_page, url: str, name: str, *, wait_kernel: bool = True):
-    page = (
-        browser_or_page.new_page(viewport={"width": 1400, "height": 1200})
-        if hasattr(browser_or_page, "new_page")
-        else browser_or_page
-    )
-    page.set_default_timeout(60_000)  # every wait ends; nothing here may hang the suite
-    page.goto(f"{url}lab/tree/{name}?reset")
-    page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=60_000)
-    if wait_kernel:
-        _kernel_ready(page)
-    return page
-
-
-def _command(page, name: str, args: dict | None = None) -> None:
-    # Fire and forget: the command's promise may wait on a dialog or outlive the cells.
-    page.evaluate("([name, args]) => { window.jupyterapp.commands.execute(name, args); }", [name, args or {}])
-
-
-def _cell(page, index: int):
-    from playwright.sync_api import Error
-
-    cell = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook .jp-Cell").nth(index)
-    # JupyterLab renders the outputs of cells in view. While a notebook is still laying out, its
-    # windowed list may replace the cell's element between finding and scrolling, and Playwright does
-    # not retry a scroll whose element went away: find it again (seen once in a full parallel run).
-    for _ in range(4):
-        try:
-            cell.scroll_into_view_if_needed()
-            return cell
-        except Error as exc:
-            if "not attached" not in str(exc):
-                raise
-            page.wait_for_timeout(200)
-    cell.scroll_into_view_if_needed()  # the last try, its error unhidden
-    return cell
-
-
-def _panel(page, index: int):
-    """The Stepper panel in code cell ``index`` (not a fork's panel nested inside it)."""
-    return _cell(page, index).locator(".jp-OutputArea-output .hl-stepper").first
-
-
-def _button(scope, text: str):
-    return scope.locator(".widget-button", has_text=text).first
-
-
-def _show_tab(panel, tab: str, part: str) -> None:
-    """Open the panel's ``tab`` until its ``part`` shows, as a learner would.
-
-    On a loaded machine a click that lands while the reopened widgets are still being wired up is
-    lost (seen in full parallel runs: once a single click, once six clicks in a row over 30 s). So the
-    panel is brought back into view before each try, and every other try chooses the tab from the
-    keyboard instead (Enter on the focused tab, which Lumino's tab bar takes without the press and
-    release bookkeeping a click goes through). What the panel showed is in the failure."""
-    from playwright.sync_api import Error, expect
-
-    shown = panel.locator(f"{part}:visible").first
-    title = panel.locator(".lm-TabBar-tab", has_text=tab).first
-    for attempt in range(6):
-        try:
-            panel.scroll_into_view_if_needed(timeout=10_000)
-            if attempt % 2:
-                title.focus(timeout=10_000)
-                title.press("Enter", timeout=10_000)
-            else:
-                title.click(timeout=10_000)
-            expect(shown).to_be_visible(timeout=5_000)
-            return
-        except (AssertionError, Error):
-            continue
-    current = panel.locator(".lm-TabBar-tab.lm-mod-current").all_inner_texts()
-    raise AssertionError(
-        f"the {tab} tab never showed {part}: {panel.locator(part).count()} in the panel, none visible; "
-        f"tabs shown: {current}"
-    )
-
-
-def _line(panel):
-    """The panel's own reason line (a fork's line nested inside it is another element)."""
-    return panel.locator(":scope > .widget-html > .widget-html-content > .hl-stale")
-
-
-def _saved(path: Path) -> dict:
-    """The notebook file as JSON, read again while the server is half-way through writing it."""
-    for _ in range(50):
-        try:
-            return json.loads(path.read_text(encoding="utf-8"))
-        except ValueError:
-            time.sleep(0.1)
-    raise AssertionError(f"{path} never held a whole notebook")
-
-
-def _saved_models(path: Path) -> dict:
-    notebook = _saved(path)
-    return notebook.get("metadata", {}).get("widgets", {}).get(WIDGET_STATE, {}).get("state", {})
-
-
-def _wait(page, condition, what: str, timeout: float = 30) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        page.wait_for_timeout(200)
-
-
-def test_a_shipped_notebook_opened_untrusted_shows_the_diagram_as_an_image(lab, browser):
-    from playwright.sync_api import expect
-
-    url, _, _ = lab
-    page = _open(browser, url, STORED, wait_kernel=False)  # nothing runs: the stored outputs only
-    try:
-        diagram = _cell(page, 2).locator(".jp-OutputArea-output")
-        image = diagram.locator("img")
-        expect(image).to_have_count(1, timeout=30_000)
-        assert image.get_attribute("src").startswith("data:image/png;base64,")
-        page.wait_for_function("(img) => img.complete && img.naturalWidth > 0", arg=image.element_handle())
-        width = image.evaluate("(img) => img.getBoundingClientRect().width")
-        assert 800 <= width <= 1000, width  # shown at the diagram's own width, so labels stay >= 12 px
-        assert "リクエスト送信応答を受け取る" not in diagram.inner_text()  # no run-together SVG labels
-        page.set_viewport_size({"width": 1024, "height": 900})  # narrower than the picture: it scrolls
-        page.wait_for_timeout(300)
-        narrow = image.evaluate("(img) => img.getBoundingClientRect().width")
-        assert narrow >= WIDTH - 1, narrow  # never squeezed (it was ~530 px, 7 px labels)
-        page.set_viewport_size({"width": 1400, "height": 1200})
-        record = _cell(page, 3).locator(".hl-stepper-static")
-        expect(record).to_contain_text("保存された記録")
-        expect(record).to_contain_text("上から順に")
-        expect(record).to_contain_text("○ 許可しました")
-        expect(record).to_contain_text("sandbox/report.md にレポートを保存しました。")
-        expect(_cell(page, 5).locator(".hl-compare")).to_contain_text("◎ 完了")
-        assert "Error displaying widget" not in page.locator(".jp-Notebook").inner_text()
-    finally:
-        page.close()
+from tests.ui.browser_lab import (
+    AUTOSAVE,
+    LIVE,
+    README_SCREENSHOT,
+    REASON,
+    WIDGET_STATE,
+    WIDGET_VIEW,
+    _button,
+    _cell,
+    _command,
+    _kernel_ready,
+    _line,
+    _open,
+    _panel,
+    _saved,
+    _saved_models,
+    _show_tab,
+    _wait,
+)
 
 
 @pytest.fixture(scope="module")
@@ -718,103 +426,3 @@ def test_day_2_and_day_3_find_every_panel_as_it_was_left(lab, live):
 
     page = _reopen(page, url, saved)  # day 3
     _check_last_state(page)
-
-
-def test_what_is_typed_while_a_save_is_on_its_way_is_saved_too(lab, browser):
-    # JupyterLab copies a notebook as a save starts and marks it clean as the save ends: keystrokes
-    # typed in between were in no file, and no autosave came for them. The course's plugin
-    # (harness_lab/ui/labextension) marks the notebook changed again, so the next autosave keeps them.
-    url, root, _ = lab
-    name = "notebooks/typing_while_saving.ipynb"
-    saved = root / name
-    cell = {"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": ["x = 1"]}
-    kernel = {"display_name": "Python 3", "language": "python", "name": "python3"}
-    saved.write_text(
-        json.dumps({"cells": [cell], "metadata": {"kernelspec": kernel}, "nbformat": 4, "nbformat_minor": 5})
-    )
-    page = _open(browser, url, name, wait_kernel=False)
-    try:
-        _cell(page, 0).locator(".cm-content").click()
-        page.keyboard.press("Control+End")
-        page.keyboard.type("  # a")
-        _command(page, "docmanager:save")
-        # A finished save starts the autosave timer again: none comes in the next few seconds.
-        _wait(page, lambda: "# a" in saved.read_text(encoding="utf-8"), "the first save")
-        held = []
-        page.route("**/api/contents/**", lambda r: held.append(r) if r.request.method == "PUT" else r.continue_())
-        page.keyboard.type("b")
-        _command(page, "docmanager:save")
-        _wait(page, lambda: held, "the second save to be on its way")
-        page.keyboard.type("  # typed while saving")
-        for route in held:
-            route.continue_()
-        page.unroute("**/api/contents/**")
-        _wait(page, lambda: "# ab" in saved.read_text(encoding="utf-8"), "the second save")
-        # JupyterLab waits ten times the last save's length (at least AUTOSAVE) before the next autosave.
-        _wait(page, lambda: "typed while saving" in saved.read_text(encoding="utf-8"), "the autosave", timeout=60)
-    finally:
-        page.close()
-
-
-def test_a_lessons_link_opens_the_level_1_exercise_and_solutions_stay_hidden(lab, browser):
-    from playwright.sync_api import expect
-
-    url, _, _ = lab
-    page = _open(browser, url, LESSON, wait_kernel=False)
-    try:
-        link = _cell(page, 0).locator('a[href*="level1_tiered_policy.ipynb"]').first
-        link.click()
-        tab = page.locator(".lm-DockPanel-tabBar .lm-TabBar-tab.lm-mod-current")
-        expect(tab).to_contain_text("level1_tiered_policy.ipynb", timeout=30_000)
-        exercise = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook .jp-Cell").first
-        expect(exercise).to_contain_text("練習 レベル1", timeout=30_000)
-        with urllib.request.urlopen(url + "api/contents/exercises") as reply:
-            names = {item["name"] for item in json.load(reply)["content"]}
-        assert Path(EXERCISE).name in names and "solutions" not in names
-        with urllib.request.urlopen(url + "api/contents/") as reply:
-            assert {"notebooks", "exercises"} <= {item["name"] for item in json.load(reply)["content"]}
-    finally:
-        page.close()
-
-
-def test_an_english_lesson_runs_in_the_browser_without_a_japanese_sentence(lab, browser):
-    """A reader who knows no Japanese opens an English lesson, runs it and uses its panel."""
-    from playwright.sync_api import expect
-
-    url, _, _ = lab
-    page = _open(browser, url, ENGLISH)
-    try:
-        _command(page, "notebook:run-all-cells")
-        notebook = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook")
-        panels = notebook.locator(".jp-OutputArea-output .hl-stepper")
-        expect(panels.first).to_be_visible(timeout=90_000)
-        _kernel_ready(page)
-        panel = panels.first
-        panel.scroll_into_view_if_needed()
-        expect(panel.locator(".hl-status")).to_contain_text("Finished", timeout=30_000)
-        for index in range(notebook.locator(".jp-Cell").count()):  # outputs render once in view
-            _cell(page, index)
-        shown = notebook.inner_text()
-        assert "Error displaying widget" not in shown and "Traceback" not in shown
-        assert JAPANESE.findall(shown) == [], sorted(set(JAPANESE.findall(shown)))
-    finally:
-        page.close()
-
-
-@pytest.mark.parametrize("lesson", [FIRST, ENGLISH])
-def test_a_pieces_todo_instruction_reads_whole_on_a_laptop_screen(lab, browser, lesson):
-    """Its last line (what to do when a tool raises) ran to 200 columns: JupyterLab keeps a code line on
-    one line, so on a 1280 px screen its end sat off to the right, behind a sideways scroll."""
-    from playwright.sync_api import expect
-
-    url, _, _ = lab
-    page = _open(browser.new_page(viewport={"width": 1280, "height": 800}), url, lesson, wait_kernel=False)
-    try:
-        cells = json.loads((ROOT / lesson).read_text(encoding="utf-8"))["cells"]
-        index = next(i for i, cell in enumerate(cells) if "def run_tools(" in "".join(cell["source"]))
-        editor = _cell(page, index).locator(".cm-scroller")
-        expect(editor).to_contain_text("TODO")
-        scrolled, shown = editor.evaluate("(node) => [node.scrollWidth, node.clientWidth]")
-        assert scrolled <= shown, (scrolled, shown)  # nothing hidden to the right
-    finally:
-        page.close()

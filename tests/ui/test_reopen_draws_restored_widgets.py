@@ -20,8 +20,8 @@ import nbformat
 import pytest
 from nbformat.sign import NotebookNotary
 
+from tests.ui.browser_lab import CHROMIUM, _require_browser, _wait, jupyterlab
 from tests.ui.conftest import jupyter_environment
-from tests.ui.test_browser import CHROMIUM, _require_browser, _wait, jupyterlab
 
 HERE = Path(__file__).parent
 NOTEBOOK = "one_button.ipynb"

@@ -1,0 +1,156 @@
+"""The course's pages in a real browser (JupyterLab 4 + Chromium, the server of tests/ui/conftest.py): a shipped
+notebook opened untrusted, typing while a save is on its way, lesson 05's link to the exercise, an English
+lesson, a TODO instruction on a laptop screen.
+"""
+
+import json
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from harness_lab.ui.diagram import WIDTH
+from tests.ui.browser_lab import (
+    ENGLISH,
+    EXERCISE,
+    FIRST,
+    JAPANESE,
+    LESSON,
+    ROOT,
+    STORED,
+    _cell,
+    _command,
+    _kernel_ready,
+    _open,
+    _wait,
+)
+
+
+def test_a_shipped_notebook_opened_untrusted_shows_the_diagram_as_an_image(lab, browser):
+    from playwright.sync_api import expect
+
+    url, _, _ = lab
+    page = _open(browser, url, STORED, wait_kernel=False)  # nothing runs: the stored outputs only
+    try:
+        diagram = _cell(page, 2).locator(".jp-OutputArea-output")
+        image = diagram.locator("img")
+        expect(image).to_have_count(1, timeout=30_000)
+        assert image.get_attribute("src").startswith("data:image/png;base64,")
+        page.wait_for_function("(img) => img.complete && img.naturalWidth > 0", arg=image.element_handle())
+        width = image.evaluate("(img) => img.getBoundingClientRect().width")
+        assert 800 <= width <= 1000, width  # shown at the diagram's own width, so labels stay >= 12 px
+        assert "リクエスト送信応答を受け取る" not in diagram.inner_text()  # no run-together SVG labels
+        page.set_viewport_size({"width": 1024, "height": 900})  # narrower than the picture: it scrolls
+        page.wait_for_timeout(300)
+        narrow = image.evaluate("(img) => img.getBoundingClientRect().width")
+        assert narrow >= WIDTH - 1, narrow  # never squeezed (it was ~530 px, 7 px labels)
+        page.set_viewport_size({"width": 1400, "height": 1200})
+        record = _cell(page, 3).locator(".hl-stepper-static")
+        expect(record).to_contain_text("保存された記録")
+        expect(record).to_contain_text("上から順に")
+        expect(record).to_contain_text("○ 許可しました")
+        expect(record).to_contain_text("sandbox/report.md にレポートを保存しました。")
+        expect(_cell(page, 5).locator(".hl-compare")).to_contain_text("◎ 完了")
+        assert "Error displaying widget" not in page.locator(".jp-Notebook").inner_text()
+    finally:
+        page.close()
+
+
+def test_what_is_typed_while_a_save_is_on_its_way_is_saved_too(lab, browser):
+    # JupyterLab copies a notebook as a save starts and marks it clean as the save ends: keystrokes
+    # typed in between were in no file, and no autosave came for them. The course's plugin
+    # (harness_lab/ui/labextension) marks the notebook changed again, so the next autosave keeps them.
+    url, root, _ = lab
+    name = "notebooks/typing_while_saving.ipynb"
+    saved = root / name
+    cell = {"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": ["x = 1"]}
+    kernel = {"display_name": "Python 3", "language": "python", "name": "python3"}
+    saved.write_text(
+        json.dumps({"cells": [cell], "metadata": {"kernelspec": kernel}, "nbformat": 4, "nbformat_minor": 5})
+    )
+    page = _open(browser, url, name, wait_kernel=False)
+    try:
+        _cell(page, 0).locator(".cm-content").click()
+        page.keyboard.press("Control+End")
+        page.keyboard.type("  # a")
+        _command(page, "docmanager:save")
+        # A finished save starts the autosave timer again: none comes in the next few seconds.
+        _wait(page, lambda: "# a" in saved.read_text(encoding="utf-8"), "the first save")
+        held = []
+        page.route("**/api/contents/**", lambda r: held.append(r) if r.request.method == "PUT" else r.continue_())
+        page.keyboard.type("b")
+        _command(page, "docmanager:save")
+        _wait(page, lambda: held, "the second save to be on its way")
+        page.keyboard.type("  # typed while saving")
+        for route in held:
+            route.continue_()
+        page.unroute("**/api/contents/**")
+        _wait(page, lambda: "# ab" in saved.read_text(encoding="utf-8"), "the second save")
+        # JupyterLab waits ten times the last save's length (at least AUTOSAVE) before the next autosave.
+        _wait(page, lambda: "typed while saving" in saved.read_text(encoding="utf-8"), "the autosave", timeout=60)
+    finally:
+        page.close()
+
+
+def test_a_lessons_link_opens_the_level_1_exercise_and_solutions_stay_hidden(lab, browser):
+    from playwright.sync_api import expect
+
+    url, _, _ = lab
+    page = _open(browser, url, LESSON, wait_kernel=False)
+    try:
+        link = _cell(page, 0).locator('a[href*="level1_tiered_policy.ipynb"]').first
+        link.click()
+        tab = page.locator(".lm-DockPanel-tabBar .lm-TabBar-tab.lm-mod-current")
+        expect(tab).to_contain_text("level1_tiered_policy.ipynb", timeout=30_000)
+        exercise = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook .jp-Cell").first
+        expect(exercise).to_contain_text("練習 レベル1", timeout=30_000)
+        with urllib.request.urlopen(url + "api/contents/exercises") as reply:
+            names = {item["name"] for item in json.load(reply)["content"]}
+        assert Path(EXERCISE).name in names and "solutions" not in names
+        with urllib.request.urlopen(url + "api/contents/") as reply:
+            assert {"notebooks", "exercises"} <= {item["name"] for item in json.load(reply)["content"]}
+    finally:
+        page.close()
+
+
+def test_an_english_lesson_runs_in_the_browser_without_a_japanese_sentence(lab, browser):
+    """A reader who knows no Japanese opens an English lesson, runs it and uses its panel."""
+    from playwright.sync_api import expect
+
+    url, _, _ = lab
+    page = _open(browser, url, ENGLISH)
+    try:
+        _command(page, "notebook:run-all-cells")
+        notebook = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook")
+        panels = notebook.locator(".jp-OutputArea-output .hl-stepper")
+        expect(panels.first).to_be_visible(timeout=90_000)
+        _kernel_ready(page)
+        panel = panels.first
+        panel.scroll_into_view_if_needed()
+        expect(panel.locator(".hl-status")).to_contain_text("Finished", timeout=30_000)
+        for index in range(notebook.locator(".jp-Cell").count()):  # outputs render once in view
+            _cell(page, index)
+        shown = notebook.inner_text()
+        assert "Error displaying widget" not in shown and "Traceback" not in shown
+        assert JAPANESE.findall(shown) == [], sorted(set(JAPANESE.findall(shown)))
+    finally:
+        page.close()
+
+
+@pytest.mark.parametrize("lesson", [FIRST, ENGLISH])
+def test_a_pieces_todo_instruction_reads_whole_on_a_laptop_screen(lab, browser, lesson):
+    """Its last line (what to do when a tool raises) ran to 200 columns: JupyterLab keeps a code line on
+    one line, so on a 1280 px screen its end sat off to the right, behind a sideways scroll."""
+    from playwright.sync_api import expect
+
+    url, _, _ = lab
+    page = _open(browser.new_page(viewport={"width": 1280, "height": 800}), url, lesson, wait_kernel=False)
+    try:
+        cells = json.loads((ROOT / lesson).read_text(encoding="utf-8"))["cells"]
+        index = next(i for i, cell in enumerate(cells) if "def run_tools(" in "".join(cell["source"]))
+        editor = _cell(page, index).locator(".cm-scroller")
+        expect(editor).to_contain_text("TODO")
+        scrolled, shown = editor.evaluate("(node) => [node.scrollWidth, node.clientWidth]")
+        assert scrolled <= shown, (scrolled, shown)  # nothing hidden to the right
+    finally:
+        page.close()
