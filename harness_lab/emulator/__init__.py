@@ -9,6 +9,7 @@ whose facts and sources are in docs/api_facts.md. See docs/architecture.md for t
 
 from . import scenarios_2026, scenarios_runaway, scenarios_stops  # noqa: F401  (register lessons 3, 4 and 6's scenarios with the others)
 from .history import assistant_turns
+from .model_rules import binds_thinking, compacts, thinking_fields
 from .models import DEFAULT_MODEL, KNOWN_MODELS, MODELS, context_window
 from .reading import Result, first_user_text, last_results, results_by_name, task_budget_left
 from .replies import Reply, call, redacted, reply, say, think
@@ -26,7 +27,9 @@ __all__ = [
     "Result",
     "SCENARIOS",
     "assistant_turns",
+    "binds_thinking",
     "call",
+    "compacts",
     "context_window",
     "emulated_async_client",
     "emulated_client",
@@ -45,4 +48,5 @@ __all__ = [
     "task_budget_left",
     "text_tokens",
     "think",
+    "thinking_fields",
 ]
