@@ -10,14 +10,24 @@ the API's 404 then names the id, which says more than a guess here would.
 
 from __future__ import annotations
 
-from .models import COMPACTION_FAMILIES, MODELS
+from ..text import t
+from .models import COMPACTION_FAMILIES, DEFAULT_MODEL, MODELS
 
-__all__ = ["binds_thinking", "compacts", "thinking_fields"]
+__all__ = [
+    "ask_to_think",
+    "binds_thinking",
+    "compaction_model",
+    "compacts",
+    "drop_rebound_thinking",
+    "thinking_fields",
+]
 
 # The smallest budget manual thinking takes ("greater than or equal to 1024"), and room for the
 # answer above it: max_tokens must exceed the budget (docs/api_facts.md, "Thinking configuration").
 _SMALLEST_BUDGET = 1024
 _ANSWER_ROOM = 1024
+# The beta that block_binding and input_transformations need (the SDK's BetaMessage says so).
+_BINDING_BETA = "thinking-binding-controls-2026-08-01"
 
 
 def thinking_fields(model: str) -> dict:
@@ -46,3 +56,34 @@ def compacts(model: str) -> bool:
     """Whether ``model`` takes ``compact_20260112`` (the compaction page's list; no Haiku, no 4.5 model)."""
     row = MODELS.get(model)
     return row is None or row.family in COMPACTION_FAMILIES
+
+
+# What notebook 06 calls: each sends the demo's request on the learner's model where it can, and says in
+# one line what it added or where it sent the request instead; on the default model it adds nothing and
+# says nothing, so the notebook's stored outputs are the default model's.
+
+
+def ask_to_think(model: str) -> dict:
+    """``thinking_fields(model)``, said aloud where there are any."""
+    fields = thinking_fields(model)
+    if fields:
+        print(t("model.asks_to_think", model=model, fields=fields))
+    return fields
+
+
+def drop_rebound_thinking(model: str) -> dict:
+    """The request fields (for ``client.beta``) that let an edited history go on where ``model`` binds thinking:
+    the blocks behind the edit are dropped and listed in ``input_transformations`` instead of a 400."""
+    if not binds_thinking(model):
+        return {}
+    print(t("model.drops_rebound_thinking", model=model))
+    binding = {"prefix_mismatch_behavior": "drop_block"}
+    return {"thinking": {"type": "adaptive", "block_binding": binding}, "betas": [_BINDING_BETA]}
+
+
+def compaction_model(model: str) -> str:
+    """``model`` where it compacts, else the course's default model (which does), said aloud."""
+    if compacts(model):
+        return model
+    print(t("model.no_compaction", model=model, other=DEFAULT_MODEL))
+    return DEFAULT_MODEL

@@ -1,13 +1,23 @@
 """The rules a lesson reads from the model table (``model_rules``) say what the emulator's replies do: the
 fields that make a model think do, and only where it would not; a model said to compact takes compaction,
-the others refuse it; a model said to bind thinking refuses an edit before a replayed thinking block."""
+the others refuse it; a model said to bind thinking refuses an edit before a replayed thinking block. What
+notebook 06 calls says, naming the model, each time it departs from the request as written, and only then."""
 
 from __future__ import annotations
 
 import anthropic
 import pytest
 
-from harness_lab.emulator import binds_thinking, compacts, emulated_client, thinking_fields
+from harness_lab.emulator import (
+    DEFAULT_MODEL,
+    ask_to_think,
+    binds_thinking,
+    compaction_model,
+    compacts,
+    drop_rebound_thinking,
+    emulated_client,
+    thinking_fields,
+)
 from harness_lab.emulator.models import MODELS
 
 TOOLS = [{"name": "read_file", "description": "read a file", "input_schema": {"type": "object", "properties": {}}}]
@@ -65,3 +75,14 @@ def test_an_id_the_table_does_not_know_is_sent_as_written():
         False,
         True,
     )
+
+
+@pytest.mark.parametrize("model", sorted(MODELS))
+def test_what_the_notebook_calls_names_the_model_once_for_each_departure_and_is_silent_otherwise(model, capsys):
+    departures = [thinking_fields(model) != {}, binds_thinking(model), not compacts(model)]
+    assert ask_to_think(model) == thinking_fields(model)
+    bound = drop_rebound_thinking(model)
+    assert (bound != {}) == binds_thinking(model)
+    assert compaction_model(model) == (model if compacts(model) else DEFAULT_MODEL)
+    said = capsys.readouterr().out.splitlines()
+    assert len(said) == sum(departures) and all(model in line for line in said)
