@@ -8,7 +8,6 @@
 # **所要時間の目安:** 約30分（読む 20分・書いて確かめる 6分・実行と予想 6分） ｜ **前提:** ノートブック01〜05（`my_harness.py` の `run_agent` と `next_step` を使います。なければ参考実装で進みます）
 #
 # 既定のモデル `claude-sonnet-5` は、頼まなくても考えてから答えます。同じループが、今の API では何に気をつければよいかを確かめます。
-# `HARNESS_LAB_MODEL` で別のモデルを選んでいれば、そのモデルで違うところは、セルが1行でそう言ってから進みます。
 #
 # **このノートブックを終えると、次のことができます:**
 #
@@ -27,7 +26,6 @@ if importlib.util.find_spec("harness_lab") is None:
 import anthropic
 import harness_lab as hl
 from harness_lab import lessons
-from harness_lab.emulator import DEFAULT_MODEL, binds_thinking, compacts, thinking_fields  # モデルごとの決まり（モデル表から）
 
 hl.use_language("ja")  # このノートブックの表示は日本語（HARNESS_LAB_LANG の設定にかかわらず）
 MODEL = hl.MODEL
@@ -57,10 +55,7 @@ print(hl.mode_line(hl.connect("interleaved", live=False)))
 
 # %%
 client = hl.connect("interleaved", live=False)
-THINK = thinking_fields(MODEL)  # 頼まないと考えないモデルに足す項目（既定のモデルでは空）
-if THINK:
-    print(f"{MODEL} は頼まないと考えないので、{THINK} を足して送ります")
-REQUEST = {"model": MODEL, "max_tokens": 1024, "tools": TOOLS} | THINK
+REQUEST = {"model": MODEL, "max_tokens": 1024, "tools": TOOLS} | hl.emulator.ask_to_think(MODEL)  # 頼まないと考えないモデルには考えてと頼む（既定のモデルでは何も足さない）
 messages = [{"role": "user", "content": "README.md の1行目と、今の時刻を教えて"}]
 response = client.messages.create(**REQUEST, messages=messages)
 for block in response.content:
@@ -71,7 +66,7 @@ for block in response.content:
 print("出力トークンのうち思考:", response.usage.output_tokens_details.thinking_tokens, "/", response.usage.output_tokens)
 
 # %% [markdown]
-# 先頭は思考ブロックです。本文は既定で空（`display: "omitted"`。Claude 4.6 以前のモデルの既定は要約 `"summarized"`）ですが、考えた分は出力トークンとして課金されます。
+# 先頭は思考ブロックです。本文は既定で空（`display: "omitted"`。4.6 以前は要約）ですが、考えた分は出力トークンとして課金されます。
 # `signature` は、思考ブロックが書き換えられていないことを API が確かめるための封です。
 #
 # 結果を返す履歴を3通り作って送ります。送る前に、それぞれ 200 と 400 のどちらが返るかを予想してください。
@@ -157,13 +152,8 @@ guessed = lessons.compare(MY_GUESS, {"キャッシュ読み込みが 0 のリク
 # %%
 from harness_lab.ui import compare_runs
 
-reasons, twenty, BINDING = [], hl.connect("twenty_turns", live=False), {}  # 既定のモデルでは何も足さない
-if binds_thinking(MODEL):  # 先頭を書き換えると、後ろの思考ブロックは別の会話のものになって 400
-    print(f"{MODEL} は思考ブロックを会話に結び付けるので、書き換えたあとは前の思考ブロックを捨ててもらいます（drop_block）")
-    twenty = twenty.beta  # block_binding はベータの項目
-    BINDING = {"thinking": {"type": "adaptive", "block_binding": {"prefix_mismatch_behavior": "drop_block"}},
-               "betas": ["thinking-binding-controls-2026-08-01"]}
-edited = run_loop(twenty, PROMPT, edit_at=10, reasons=reasons, cache_control={"type": "ephemeral"}, **BINDING)
+reasons, BINDING = [], hl.emulator.drop_rebound_thinking(MODEL)  # 思考ブロックを会話に結び付けるモデルでは、書き換えのあと前の思考ブロックを捨ててもらう
+edited = run_loop(hl.connect("twenty_turns", live=False).beta, PROMPT, edit_at=10, reasons=reasons, cache_control={"type": "ephemeral"}, **BINDING)
 compare_runs({"キャッシュなし": plain, "キャッシュあり": cached, "11回目の前に先頭を書き換え": edited}, by="usd")
 
 # %%
@@ -173,7 +163,7 @@ for n, reason in enumerate(reasons, 1):
         print(f"{n}回目のキャッシュ診断: {reason.type}（キャッシュに載らなかった入力 約{reason.cache_missed_input_tokens:,}）")
 
 # %% [markdown]
-# キャッシュは**先頭からの一致**でしか効きません。1回目は短すぎて（既定のモデルの最小 1,024 トークン未満）載らず、2回目が書き込み、3回目からは前の回までを読んで、足した分を書き込みます。
+# キャッシュは**先頭からの一致**でしか効きません。1回目は短すぎて（1,024 トークン未満）載らず、2回目が書き込み、3回目からは前の回までを読んで、足した分を書き込みます。
 # 途中で先頭のメッセージを書き換えると、その回は読み込みが 0 に戻り、全部を書き直します。
 # 理由は API に聞けます。`diagnostics` に前の応答の id を渡すと（**キャッシュ診断**）、先頭がどこで変わったかが返ります。
 # 11回目だけが `messages_changed`（前の回の会話が、後ろに足す以外の形で変わった）でした。`system_changed` や `tools_changed` なら、
@@ -202,13 +192,9 @@ print("編集あり 入力:", [u.prompt_tokens for u in trimmed])
 # %%
 next_step = lessons.use("next_step")
 COMPACT = {"edits": [{"type": "compact_20260112", "trigger": {"type": "input_tokens", "value": 50000}, "pause_after_compaction": True}]}
-COMPACTING = MODEL if compacts(MODEL) else DEFAULT_MODEL
-if COMPACTING != MODEL:
-    print(f"{MODEL} は圧縮を使えない（送ると 400）ので、この1回は {COMPACTING} に送ります")
-# どのモデルでも 50,000 トークンを超える長さ（Claude 4.6 以前のモデルは同じ文を少なめに数える）
 paused = hl.connect("big_results", live=False).beta.messages.create(
-    model=COMPACTING, max_tokens=1024, tools=TOOLS, messages=[{"role": "user", "content": "ログを読んで。" + "背景: " * 28000}],
-    context_management=COMPACT, betas=["compact-2026-01-12"])
+    model=hl.emulator.compaction_model(MODEL), max_tokens=1024, tools=TOOLS, messages=[{"role": "user", "content": "ログを読んで。" + "背景: " * 28000}],
+    context_management=COMPACT, betas=["compact-2026-01-12"])  # どのモデルでも 50,000 トークンを超える長さ（4.6 以前のモデルは同じ文を少なめに数える）
 print(paused.stop_reason, [b.type for b in paused.content], "→ next_step:", next_step(paused))
 
 # %% [markdown]

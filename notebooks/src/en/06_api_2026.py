@@ -1,4 +1,4 @@
-# %% [markdown] ja="8c4863841a66"
+# %% [markdown] ja="ba0b881d0cbc"
 # # Lesson 7: The loop on the 2026 API — thinking blocks, caching, server-side valves
 #
 # **Agent harness basics: loops and control** · Notebook 6 of 6 (further)
@@ -8,7 +8,6 @@
 # **Time:** about 30 minutes (reading 20, writing and checking 6, running and predicting 6) | **You need:** notebooks 01 to 05 (we use `run_agent` and `next_step` from `my_harness.py`; where one is missing, the reference stands in)
 #
 # The default model, `claude-sonnet-5`, thinks before it answers, whether you ask it to or not. Here you find out what the same loop has to watch for on today's API.
-# If you chose another model with `HARNESS_LAB_MODEL`, a cell that meets a difference says so in one line and goes on.
 #
 # **By the end of this notebook you can:**
 #
@@ -23,11 +22,10 @@ import importlib.util
 if importlib.util.find_spec("harness_lab") is None:
     %pip install -q "harness_lab @ git+https://github.com/harness-lab/harness_lab.git"
 
-# %% ja="4387e2768122"
+# %% ja="3d5bb065e2ba"
 import anthropic
 import harness_lab as hl
 from harness_lab import lessons
-from harness_lab.emulator import DEFAULT_MODEL, binds_thinking, compacts, thinking_fields  # each model's rules (from the model table)
 
 hl.use_language("en")  # this notebook speaks English, whatever HARNESS_LAB_LANG says
 MODEL = hl.MODEL
@@ -55,12 +53,9 @@ print(hl.mode_line(hl.connect("interleaved", live=False)))
 # Send one request and look at the response's `content`. Every run in this notebook is an emulator scenario (named
 # with `live=False`, so it stays offline even with `ANTHROPIC_API_KEY` set, as the line the cell above printed says).
 
-# %% ja="4c7b3cc11f55"
+# %% ja="7c7e1e6acc3a"
 client = hl.connect("interleaved", live=False)
-THINK = thinking_fields(MODEL)  # what a model that thinks only when asked needs added (nothing on the default model)
-if THINK:
-    print(f"{MODEL} thinks only when asked, so these requests add {THINK}")
-REQUEST = {"model": MODEL, "max_tokens": 1024, "tools": TOOLS} | THINK
+REQUEST = {"model": MODEL, "max_tokens": 1024, "tools": TOOLS} | hl.emulator.ask_to_think(MODEL)  # a model that thinks only when asked is asked to (nothing is added on the default model)
 messages = [{"role": "user", "content": "Read the first line of README.md, then tell me the time"}]
 response = client.messages.create(**REQUEST, messages=messages)
 for block in response.content:
@@ -70,8 +65,8 @@ for block in response.content:
         print(block.type, block.name, block.input)
 print("output tokens spent thinking:", response.usage.output_tokens_details.thinking_tokens, "/", response.usage.output_tokens)
 
-# %% [markdown] ja="48b650cd15fc"
-# The first block is a thinking block. Its text is empty by default (`display: "omitted"`; Claude 4.6 and earlier models default to a summary, `"summarized"`), but the thinking still counts, and is billed, as output tokens.
+# %% [markdown] ja="84b26afad9dd"
+# The first block is a thinking block. Its text is empty by default (`display: "omitted"`; a summary on 4.6 and earlier), but the thinking still counts, and is billed, as output tokens.
 # The `signature` is a seal: it lets the API check that nobody has altered the thinking block.
 #
 # Below, three histories send the tool result back. Before you send them, predict for each one whether it gets a 200 or a 400.
@@ -154,16 +149,11 @@ for name, usages in (("no cache", plain), ("cached", cached)):
           f"  cache reads {total.cache_read_input_tokens:,}  ${cost_usd(usages, MODEL):.4f}")
 guessed = lessons.compare(MY_GUESS, {"requests with no cache read": sum(u.cache_read_input_tokens == 0 for u in cached)})
 
-# %% ja="2a83d03be49f"
+# %% ja="bd8cb6d2da37"
 from harness_lab.ui import compare_runs
 
-reasons, twenty, BINDING = [], hl.connect("twenty_turns", live=False), {}  # nothing added on the default model
-if binds_thinking(MODEL):  # after the first message changes, the thinking blocks behind it belong to another conversation: a 400
-    print(f"{MODEL} binds thinking to its conversation, so after the edit it is asked to drop the earlier thinking blocks (drop_block)")
-    twenty = twenty.beta  # block_binding is a beta field
-    BINDING = {"thinking": {"type": "adaptive", "block_binding": {"prefix_mismatch_behavior": "drop_block"}},
-               "betas": ["thinking-binding-controls-2026-08-01"]}
-edited = run_loop(twenty, PROMPT, edit_at=10, reasons=reasons, cache_control={"type": "ephemeral"}, **BINDING)
+reasons, BINDING = [], hl.emulator.drop_rebound_thinking(MODEL)  # a model that binds thinking to its conversation drops the earlier thinking blocks after the edit
+edited = run_loop(hl.connect("twenty_turns", live=False).beta, PROMPT, edit_at=10, reasons=reasons, cache_control={"type": "ephemeral"}, **BINDING)
 compare_runs({"no cache": plain, "cached": cached, "first message rewritten before request 11": edited}, by="usd")
 
 # %% ja="40e425a5ce92"
@@ -172,8 +162,8 @@ for n, reason in enumerate(reasons, 1):
     if reason is not None:
         print(f"cache diagnostics for request {n}: {reason.type} (input that missed the cache: about {reason.cache_missed_input_tokens:,})")
 
-# %% [markdown] ja="2b8f06f8140b"
-# The cache only works on a **prefix match**. The first request is too short to cache (under 1,024 tokens, the default model's minimum); the second writes; from the third on, each reads everything up to the request before it and writes what was added.
+# %% [markdown] ja="578b742e7e73"
+# The cache only works on a **prefix match**. The first request is too short to cache (under 1,024 tokens); the second writes; from the third on, each reads everything up to the request before it and writes what was added.
 # Rewrite the first message midway, and that request reads nothing again and writes everything anew.
 # You can ask the API why. Pass the previous response's id in `diagnostics` (**cache diagnostics**), and the response says where the prefix changed.
 # Only request 11 says `messages_changed` (the earlier conversation changed in a way other than being added to). With `system_changed` or `tools_changed`,
@@ -199,16 +189,12 @@ print("input with editing:   ", [u.prompt_tokens for u in trimmed])
 # goes further: it replaces the conversation so far with a single `compaction` block that summarises it (its `trigger` is 50,000 tokens or more). With `pause_after_compaction`, the response
 # stops with `stop_reason: "compaction"`. The `next_step` you have doesn't know that value:
 
-# %% ja="a652efefd61d"
+# %% ja="841819d15585"
 next_step = lessons.use("next_step")
 COMPACT = {"edits": [{"type": "compact_20260112", "trigger": {"type": "input_tokens", "value": 50000}, "pause_after_compaction": True}]}
-COMPACTING = MODEL if compacts(MODEL) else DEFAULT_MODEL
-if COMPACTING != MODEL:
-    print(f"{MODEL} has no compaction (a 400 if sent), so this one request goes to {COMPACTING}")
-# over 50,000 tokens on every model (Claude 4.6 and earlier models count the same text as fewer tokens)
 paused = hl.connect("big_results", live=False).beta.messages.create(
-    model=COMPACTING, max_tokens=1024, tools=TOOLS, messages=[{"role": "user", "content": "Read the logs. " + "Background: " * 28000}],
-    context_management=COMPACT, betas=["compact-2026-01-12"])
+    model=hl.emulator.compaction_model(MODEL), max_tokens=1024, tools=TOOLS, messages=[{"role": "user", "content": "Read the logs. " + "Background: " * 28000}],
+    context_management=COMPACT, betas=["compact-2026-01-12"])  # over 50,000 tokens on every model (4.6 and earlier models count the same text as fewer tokens)
 print(paused.stop_reason, [b.type for b in paused.content], "→ next_step:", next_step(paused))
 
 # %% [markdown] ja="55c2afff1391"
