@@ -433,4 +433,17 @@ CORE: dict[str, tuple[str, str]] = {
         '承認の答え {answer} を解釈できないため、安全側に倒して拒否しました（allow() / deny("理由") / True / False のどれかを返してください）',
         'The approval answer {answer} is not one the harness understands, so the call was denied to stay safe (answer allow() / deny("why") / True / False)',
     ),
+    # notebook 06 on a model other than the default (emulator/model_rules.py): what the demo does instead
+    "model.asks_to_think": (
+        "{model} は頼まないと考えないので、{fields} を足して送ります",
+        "{model} thinks only when asked, so these requests add {fields}",
+    ),
+    "model.drops_rebound_thinking": (
+        "{model} は思考ブロックを会話に結び付けるので、先頭を書き換えたあとは前の思考ブロックを捨ててもらいます（thinking.block_binding の drop_block）",
+        "{model} binds thinking to its conversation, so once the first message is rewritten it is asked to drop the earlier thinking blocks (drop_block in thinking.block_binding)",
+    ),
+    "model.no_compaction": (
+        "{model} は圧縮を使えない（送ると 400）ので、この1回は {other} に送ります",
+        "{model} has no compaction (a 400 if sent), so this one request goes to {other}",
+    ),
 }

@@ -9,6 +9,14 @@ whose facts and sources are in docs/api_facts.md. See docs/architecture.md for t
 
 from . import scenarios_2026, scenarios_runaway, scenarios_stops  # noqa: F401  (register lessons 3, 4 and 6's scenarios with the others)
 from .history import assistant_turns
+from .model_rules import (
+    ask_to_think,
+    binds_thinking,
+    compaction_model,
+    compacts,
+    drop_rebound_thinking,
+    thinking_fields,
+)
 from .models import DEFAULT_MODEL, KNOWN_MODELS, MODELS, context_window
 from .reading import Result, first_user_text, last_results, results_by_name, task_budget_left
 from .replies import Reply, call, redacted, reply, say, think
@@ -25,9 +33,14 @@ __all__ = [
     "Reply",
     "Result",
     "SCENARIOS",
+    "ask_to_think",
     "assistant_turns",
+    "binds_thinking",
     "call",
+    "compaction_model",
+    "compacts",
     "context_window",
+    "drop_rebound_thinking",
     "emulated_async_client",
     "emulated_client",
     "emulator_of",
@@ -45,4 +58,5 @@ __all__ = [
     "task_budget_left",
     "text_tokens",
     "think",
+    "thinking_fields",
 ]

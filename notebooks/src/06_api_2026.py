@@ -55,8 +55,9 @@ print(hl.mode_line(hl.connect("interleaved", live=False)))
 
 # %%
 client = hl.connect("interleaved", live=False)
+REQUEST = {"model": MODEL, "max_tokens": 1024, "tools": TOOLS} | hl.emulator.ask_to_think(MODEL)  # 頼まないと考えないモデルには考えてと頼む（既定のモデルでは何も足さない）
 messages = [{"role": "user", "content": "README.md の1行目と、今の時刻を教えて"}]
-response = client.messages.create(model=MODEL, max_tokens=1024, tools=TOOLS, messages=messages)
+response = client.messages.create(**REQUEST, messages=messages)
 for block in response.content:
     if block.type == "thinking":
         print("thinking  本文:", repr(block.thinking), " signature:", block.signature[:16] + "…")
@@ -65,7 +66,7 @@ for block in response.content:
 print("出力トークンのうち思考:", response.usage.output_tokens_details.thinking_tokens, "/", response.usage.output_tokens)
 
 # %% [markdown]
-# 先頭は思考ブロックです。本文は既定で空（`display: "omitted"`）ですが、考えた分は出力トークンとして課金されます。
+# 先頭は思考ブロックです。本文は既定で空（`display: "omitted"`。4.6 以前は要約）ですが、考えた分は出力トークンとして課金されます。
 # `signature` は、思考ブロックが書き換えられていないことを API が確かめるための封です。
 #
 # 結果を返す履歴を3通り作って送ります。送る前に、それぞれ 200 と 400 のどちらが返るかを予想してください。
@@ -86,8 +87,7 @@ TRIES = {
 status, refusals = {}, {}
 for name, content in TRIES.items():
     try:
-        client.messages.create(model=MODEL, max_tokens=1024, tools=TOOLS,
-                               messages=messages + [{"role": "assistant", "content": content}, {"role": "user", "content": results}])
+        client.messages.create(**REQUEST, messages=messages + [{"role": "assistant", "content": content}, {"role": "user", "content": results}])
         status[name] = 200
     except anthropic.BadRequestError as e:
         status[name], refusals[name] = 400, e.body["error"]["message"].split(". ")[0]  # 長いので最初の一文だけ
@@ -152,8 +152,8 @@ guessed = lessons.compare(MY_GUESS, {"キャッシュ読み込みが 0 のリク
 # %%
 from harness_lab.ui import compare_runs
 
-reasons = []
-edited = run_loop(hl.connect("twenty_turns", live=False), PROMPT, edit_at=10, reasons=reasons, cache_control={"type": "ephemeral"})
+reasons, BINDING = [], hl.emulator.drop_rebound_thinking(MODEL)  # 思考ブロックを会話に結び付けるモデルでは、書き換えのあと前の思考ブロックを捨ててもらう
+edited = run_loop(hl.connect("twenty_turns", live=False).beta, PROMPT, edit_at=10, reasons=reasons, cache_control={"type": "ephemeral"}, **BINDING)
 compare_runs({"キャッシュなし": plain, "キャッシュあり": cached, "11回目の前に先頭を書き換え": edited}, by="usd")
 
 # %%
@@ -193,8 +193,8 @@ print("編集あり 入力:", [u.prompt_tokens for u in trimmed])
 next_step = lessons.use("next_step")
 COMPACT = {"edits": [{"type": "compact_20260112", "trigger": {"type": "input_tokens", "value": 50000}, "pause_after_compaction": True}]}
 paused = hl.connect("big_results", live=False).beta.messages.create(
-    model=MODEL, max_tokens=1024, tools=TOOLS, messages=[{"role": "user", "content": "ログを読んで。" + "背景: " * 21000}],
-    context_management=COMPACT, betas=["compact-2026-01-12"])
+    model=hl.emulator.compaction_model(MODEL), max_tokens=1024, tools=TOOLS, messages=[{"role": "user", "content": "ログを読んで。" + "背景: " * 28000}],
+    context_management=COMPACT, betas=["compact-2026-01-12"])  # どのモデルでも 50,000 トークンを超える長さ（4.6 以前のモデルは同じ文を少なめに数える）
 print(paused.stop_reason, [b.type for b in paused.content], "→ next_step:", next_step(paused))
 
 # %% [markdown]

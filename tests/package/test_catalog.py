@@ -25,7 +25,21 @@ from harness_lab.ui.diagram import LESSON_VALVES, NODES, OTHER_STOPS
 from notebooks.edition_prose import numbers_differ
 
 PACKAGE = Path(__file__).resolve().parents[2] / "harness_lab"
-FAMILIES = ("stop", "event", "result", "usage", "file", "tool", "cli", "client", "http", "ui", "grade", "lesson")
+FAMILIES = (
+    "stop",
+    "event",
+    "result",
+    "usage",
+    "file",
+    "tool",
+    "cli",
+    "client",
+    "http",
+    "ui",
+    "grade",
+    "lesson",
+    "model",
+)
 KEY = re.compile(rf"(?:{'|'.join(FAMILIES)})\.[a-z0-9_]+(?:\.[a-z0-9_]+)*")
 PREFIX = re.compile(rf"(?:{'|'.join(FAMILIES)})\.[a-z0-9_.]*")
 

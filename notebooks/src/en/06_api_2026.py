@@ -53,10 +53,11 @@ print(hl.mode_line(hl.connect("interleaved", live=False)))
 # Send one request and look at the response's `content`. Every run in this notebook is an emulator scenario (named
 # with `live=False`, so it stays offline even with `ANTHROPIC_API_KEY` set, as the line the cell above printed says).
 
-# %% ja="7cd9ffb96634"
+# %% ja="7c7e1e6acc3a"
 client = hl.connect("interleaved", live=False)
+REQUEST = {"model": MODEL, "max_tokens": 1024, "tools": TOOLS} | hl.emulator.ask_to_think(MODEL)  # a model that thinks only when asked is asked to (nothing is added on the default model)
 messages = [{"role": "user", "content": "Read the first line of README.md, then tell me the time"}]
-response = client.messages.create(model=MODEL, max_tokens=1024, tools=TOOLS, messages=messages)
+response = client.messages.create(**REQUEST, messages=messages)
 for block in response.content:
     if block.type == "thinking":
         print("thinking  text:", repr(block.thinking), " signature:", block.signature[:16] + "…")
@@ -64,8 +65,8 @@ for block in response.content:
         print(block.type, block.name, block.input)
 print("output tokens spent thinking:", response.usage.output_tokens_details.thinking_tokens, "/", response.usage.output_tokens)
 
-# %% [markdown] ja="eb6eae628ed3"
-# The first block is a thinking block. Its text is empty by default (`display: "omitted"`), but the thinking still counts, and is billed, as output tokens.
+# %% [markdown] ja="84b26afad9dd"
+# The first block is a thinking block. Its text is empty by default (`display: "omitted"`; a summary on 4.6 and earlier), but the thinking still counts, and is billed, as output tokens.
 # The `signature` is a seal: it lets the API check that nobody has altered the thinking block.
 #
 # Below, three histories send the tool result back. Before you send them, predict for each one whether it gets a 200 or a 400.
@@ -73,7 +74,7 @@ print("output tokens spent thinking:", response.usage.output_tokens_details.thin
 # %% ja="f1f9ad7761b0"
 MY_GUESS = {"sent back as is": None, "thinking block dropped": None, "signature rewritten": None}  # ← write 200 or 400
 
-# %% ja="6d972cedf25e"
+# %% ja="7a462cabcbdf"
 results = [{"type": "tool_result", "tool_use_id": b.id, "content": read_file(**b.input)}
            for b in response.content if b.type == "tool_use"]
 thinking, *rest = response.content
@@ -86,8 +87,7 @@ TRIES = {
 status, refusals = {}, {}
 for name, content in TRIES.items():
     try:
-        client.messages.create(model=MODEL, max_tokens=1024, tools=TOOLS,
-                               messages=messages + [{"role": "assistant", "content": content}, {"role": "user", "content": results}])
+        client.messages.create(**REQUEST, messages=messages + [{"role": "assistant", "content": content}, {"role": "user", "content": results}])
         status[name] = 200
     except anthropic.BadRequestError as e:
         status[name], refusals[name] = 400, e.body["error"]["message"].split(". ")[0]  # the first sentence says it
@@ -149,11 +149,11 @@ for name, usages in (("no cache", plain), ("cached", cached)):
           f"  cache reads {total.cache_read_input_tokens:,}  ${cost_usd(usages, MODEL):.4f}")
 guessed = lessons.compare(MY_GUESS, {"requests with no cache read": sum(u.cache_read_input_tokens == 0 for u in cached)})
 
-# %% ja="03c07de10360"
+# %% ja="bd8cb6d2da37"
 from harness_lab.ui import compare_runs
 
-reasons = []
-edited = run_loop(hl.connect("twenty_turns", live=False), PROMPT, edit_at=10, reasons=reasons, cache_control={"type": "ephemeral"})
+reasons, BINDING = [], hl.emulator.drop_rebound_thinking(MODEL)  # a model that binds thinking to its conversation drops the earlier thinking blocks after the edit
+edited = run_loop(hl.connect("twenty_turns", live=False).beta, PROMPT, edit_at=10, reasons=reasons, cache_control={"type": "ephemeral"}, **BINDING)
 compare_runs({"no cache": plain, "cached": cached, "first message rewritten before request 11": edited}, by="usd")
 
 # %% ja="40e425a5ce92"
@@ -189,12 +189,12 @@ print("input with editing:   ", [u.prompt_tokens for u in trimmed])
 # goes further: it replaces the conversation so far with a single `compaction` block that summarises it (its `trigger` is 50,000 tokens or more). With `pause_after_compaction`, the response
 # stops with `stop_reason: "compaction"`. The `next_step` you have doesn't know that value:
 
-# %% ja="a2ff0362d6aa"
+# %% ja="841819d15585"
 next_step = lessons.use("next_step")
 COMPACT = {"edits": [{"type": "compact_20260112", "trigger": {"type": "input_tokens", "value": 50000}, "pause_after_compaction": True}]}
 paused = hl.connect("big_results", live=False).beta.messages.create(
-    model=MODEL, max_tokens=1024, tools=TOOLS, messages=[{"role": "user", "content": "Read the logs. " + "Background: " * 21000}],
-    context_management=COMPACT, betas=["compact-2026-01-12"])
+    model=hl.emulator.compaction_model(MODEL), max_tokens=1024, tools=TOOLS, messages=[{"role": "user", "content": "Read the logs. " + "Background: " * 28000}],
+    context_management=COMPACT, betas=["compact-2026-01-12"])  # over 50,000 tokens on every model (4.6 and earlier models count the same text as fewer tokens)
 print(paused.stop_reason, [b.type for b in paused.content], "→ next_step:", next_step(paused))
 
 # %% [markdown] ja="55c2afff1391"
