@@ -1,0 +1,45 @@
+"""A machine whose kernel gives a normal user no user namespace, made for one process tree.
+
+Ubuntu 24.04's AppArmor rule, a container's seccomp profile or ``user.max_user_namespaces=0`` all
+leave ``unshare`` and ``clone`` refusing a new user namespace; the sysctl would change the whole
+machine, so the tests refuse the calls with a seccomp filter of their own instead: ``unshare`` with
+``EPERM``, ``clone`` with ``CLONE_NEWUSER`` with ``EPERM``, and ``clone3`` (whose flags a filter
+cannot read) with ``ENOSYS``, as Docker's default profile does, so libc falls back to ``clone``.
+
+``PRELUDE`` goes first in a ``python -c`` script; it holds for that process and everything it starts
+(bubblewrap included: no sandbox can be made, as on such a machine).
+"""
+
+from __future__ import annotations
+
+import platform
+
+KNOWN = platform.machine() in ("x86_64", "aarch64")
+
+PRELUDE = """
+import ctypes as _ctypes, errno as _errno, platform as _platform, struct as _struct
+def _refuse_user_namespaces():
+    arch, unshare, clone, clone3 = {
+        "x86_64": (0xC000003E, 272, 56, 435), "aarch64": (0xC00000B7, 97, 220, 435)
+    }[_platform.machine()]
+    allow, eperm, enosys = 0x7FFF0000, 0x00050000 | _errno.EPERM, 0x00050000 | _errno.ENOSYS
+    load, jeq, jset, ret = 0x20, 0x15, 0x45, 0x06
+    program = [
+        (load, 0, 0, 4), (jeq, 1, 0, arch), (ret, 0, 0, allow), (load, 0, 0, 0),
+        (jeq, 0, 1, unshare), (ret, 0, 0, eperm),
+        (jeq, 0, 1, clone3), (ret, 0, 0, enosys),
+        (jeq, 0, 3, clone), (load, 0, 0, 16), (jset, 0, 1, 0x10000000), (ret, 0, 0, eperm),
+        (ret, 0, 0, allow),
+    ]
+    code = b"".join(_struct.pack("=HBBI", *step) for step in program)
+    buffer = _ctypes.create_string_buffer(code, len(code))
+
+    class Prog(_ctypes.Structure):
+        _fields_ = [("len", _ctypes.c_ushort), ("filter", _ctypes.c_void_p)]
+
+    prog = Prog(len(program), _ctypes.cast(buffer, _ctypes.c_void_p))
+    libc = _ctypes.CDLL(None, use_errno=True)
+    assert libc.prctl(38, 1, 0, 0, 0) == 0  # PR_SET_NO_NEW_PRIVS: a normal user may then filter
+    assert libc.prctl(22, 2, _ctypes.byref(prog), 0, 0) == 0  # PR_SET_SECCOMP, SECCOMP_MODE_FILTER
+_refuse_user_namespaces()
+"""
