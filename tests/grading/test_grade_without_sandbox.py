@@ -11,22 +11,15 @@ from __future__ import annotations
 
 import io
 import json
-import os
-import shutil
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 import pytest
 
 from harness_lab.grading import command, isolation
 from harness_lab.text import speaking, t
-from tests.grading import no_user_namespaces
 
-ROOT = Path(__file__).resolve().parents[2]
-
-SOLUTION = ROOT / "exercises" / "solutions" / "level2_missing_gate.ipynb"
+SOLUTION = Path(__file__).resolve().parents[2] / "exercises" / "solutions" / "level2_missing_gate.ipynb"
 KEY = "sk-ant-api03-CALLERS-OWN-KEY-0000"
 # An answer cell that fails its notebook when it can read the key, or finds the caller's HOME
 SNOOP = (
@@ -87,62 +80,3 @@ def test_the_note_that_nothing_was_isolated_is_in_the_notebooks_language(no_sand
     with speaking("en"):
         warning = t("grade.sandbox.not_isolated")
     assert warning in capsys.readouterr().err  # it was the Japanese note under an English report
-
-
-# An answer cell that climbs from its own process to every one above it: it looks for the caller's key
-# in each one's environment and writes a verdict of its own into each one's output.
-CLIMB = """
-import os
-def _climb():
-    stolen, pid = False, os.getppid()
-    while pid > 1:
-        try:
-            with open(f"/proc/{pid}/environ", "rb") as f:
-                stolen = stolen or KEY.encode() in f.read()
-        except OSError:
-            pass
-        try:
-            with open(f"/proc/{pid}/fd/1", "w") as f:
-                f.write("FORGED: 3 of 3 criteria met\\n")
-        except OSError:
-            pass
-        with open(f"/proc/{pid}/stat", "rb") as f:
-            pid = int(f.read().rsplit(b")", 1)[1].split()[1])
-    assert not stolen, "saw the key"
-_climb()
-"""
-# The grading command run by a normal user, its output a pipe of that user's (as a terminal is). The key
-# is in the command's environment alone: what a shell above it holds is the user's own to guard.
-GRADE_AS_A_NORMAL_USER = """
-import os, subprocess, sys
-command = [sys.executable, "-P", "-m", "harness_lab.grading", "--lang", "en", NOTEBOOK]
-done = subprocess.run(command, capture_output=True, env={**os.environ, "ANTHROPIC_API_KEY": KEY})
-sys.stdout.buffer.write(done.stdout)
-sys.exit(done.returncode)
-"""
-
-
-@pytest.mark.skipif(not no_user_namespaces.KNOWN, reason="a machine the test's seccomp filter does not know")
-def test_without_namespaces_the_grading_commands_key_and_output_are_out_of_an_answer_cells_reach():
-    """Where the kernel gives a normal user no user namespace, neither bubblewrap nor a PID namespace
-    hides the command from the answer cells, which run as its user."""
-    folder = Path(tempfile.mkdtemp())
-    try:
-        folder.chmod(0o755)  # the normal user's to read
-        path = _snooping_notebook(folder)
-        notebook = json.loads(path.read_text(encoding="utf-8"))
-        answer = next(c for c in notebook["cells"] if "answer" in c["metadata"].get("tags", []))
-        answer["source"] = CLIMB.replace("KEY", repr(KEY))
-        path.write_text(json.dumps(notebook), encoding="utf-8")
-        path.chmod(0o644)
-        env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "HOME": str(folder)}
-        nobody = {"user": 65534, "group": 65534, "extra_groups": []} if os.geteuid() == 0 else {}
-        script = GRADE_AS_A_NORMAL_USER.replace("NOTEBOOK", repr(str(path))).replace("KEY", repr(KEY))
-        script = no_user_namespaces.PRELUDE + script
-        command = [sys.executable, "-P", "-c", script]
-        done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=300, cwd=folder, **nobody)
-    finally:
-        shutil.rmtree(folder)
-    # was exit 1, "AssertionError: saw the key" and, before it, the forged line
-    assert "FORGED" not in done.stdout, done
-    assert (done.returncode, "saw the key" in done.stdout) == (0, False), done

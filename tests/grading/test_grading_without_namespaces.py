@@ -1,0 +1,111 @@
+"""The grading commands where the kernel gives a normal user no user namespace: an answer cell cannot
+read their key or write into their output.
+
+There neither bubblewrap nor a PID namespace hides the command from the answer cells (``harness-lab
+grade``'s host without the sandbox, ``grade-class --unsandboxed``), which run as its user: while the
+command was dumpable, a cell read ``ANTHROPIC_API_KEY`` in ``/proc/PID/environ`` and wrote a forged
+verdict into ``/proc/PID/fd/1``. The machine is made with a seccomp filter (``no_user_namespaces.py``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from tests.grading import no_user_namespaces
+from tests.grading.class_submissions import ALL_PASSED
+
+ROOT = Path(__file__).resolve().parents[2]
+SOLUTION = ROOT / "exercises" / "solutions" / "level2_missing_gate.ipynb"
+KEY = "sk-ant-api03-CALLERS-OWN-KEY-0000"
+# An answer cell that climbs from its own process to every one above it: it looks for the caller's key
+# in each one's environment and writes a verdict of its own into each one's output.
+CLIMB = """
+import os
+def _climb():
+    stolen, pid = False, os.getppid()
+    while pid > 1:
+        try:
+            with open(f"/proc/{pid}/environ", "rb") as f:
+                stolen = stolen or KEY.encode() in f.read()
+        except OSError:
+            pass
+        try:
+            with open(f"/proc/{pid}/fd/1", "w") as f:
+                f.write("FORGED: 3 of 3 criteria met\\n")
+        except OSError:
+            pass
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            pid = int(f.read().rsplit(b")", 1)[1].split()[1])
+    assert not stolen, "saw the key"
+_climb()
+"""
+# A grading command run by a normal user, its output a pipe of that user's (as a terminal is). The key
+# is in the command's environment alone: what a shell above it holds is the user's own to guard.
+AS_A_NORMAL_USER = """
+import os, subprocess, sys
+done = subprocess.run(COMMAND, capture_output=True, env={**os.environ, "ANTHROPIC_API_KEY": KEY})
+sys.stdout.buffer.write(done.stdout)
+sys.exit(done.returncode)
+"""
+
+pytestmark = [
+    pytest.mark.skipif(not sys.platform.startswith("linux"), reason="grading hosts and seccomp are Linux's"),
+    pytest.mark.skipif(not no_user_namespaces.KNOWN, reason="a machine the test's seccomp filter does not know"),
+]
+
+
+@pytest.fixture
+def shared():
+    """A folder any user can read: the normal user's notebooks (a tmp_path's parents are root's alone)."""
+    folder = Path(tempfile.mkdtemp())
+    folder.chmod(0o777)
+    yield folder
+    shutil.rmtree(folder)
+
+
+def _climbing_notebook(shared: Path, path: Path) -> None:
+    notebook = json.loads(SOLUTION.read_text(encoding="utf-8"))
+    cell = {"cell_type": "code", "metadata": {"tags": ["answer"]}, "outputs": [], "execution_count": None}
+    cell["source"] = CLIMB.replace("KEY", repr(KEY))
+    notebook["cells"].insert(next(i for i, c in enumerate(notebook["cells"]) if c["cell_type"] == "code"), cell)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(notebook), encoding="utf-8")
+    for folder in path.relative_to(shared).parents:
+        (shared / folder).chmod(0o777)
+    path.chmod(0o644)
+
+
+def _as_a_normal_user(command: list[str], folder: Path) -> subprocess.CompletedProcess:
+    env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "HOME": str(folder)}
+    nobody = {"user": 65534, "group": 65534, "extra_groups": []} if os.geteuid() == 0 else {}
+    script = AS_A_NORMAL_USER.replace("COMMAND", repr(command)).replace("KEY", repr(KEY))
+    started = [sys.executable, "-P", "-c", no_user_namespaces.PRELUDE + script]
+    return subprocess.run(started, env=env, capture_output=True, text=True, timeout=600, cwd=folder, **nobody)
+
+
+def test_grade_keeps_its_key_and_output_from_the_answer_cells(shared):
+    path = shared / SOLUTION.name
+    _climbing_notebook(shared, path)
+    done = _as_a_normal_user([sys.executable, "-P", "-m", "harness_lab.grading", "--lang", "en", str(path)], shared)
+    # was exit 1, "AssertionError: saw the key" and, before it, the forged line
+    assert "FORGED" not in done.stdout, done
+    assert (done.returncode, "saw the key" in done.stdout) == (0, False), done
+
+
+def test_grade_class_unsandboxed_keeps_its_key_and_output_from_the_answer_cells(shared):
+    _climbing_notebook(shared, shared / "submissions" / "alice" / SOLUTION.name)
+    out = shared / "report"
+    command = [sys.executable, "-P", "-m", "harness_lab.cli", "grade-class", "--unsandboxed", "--lang", "en"]
+    done = _as_a_normal_user([*command, str(shared / "submissions"), "--out", str(out)], shared)
+    feedback = (out / "feedback" / "alice.txt").read_text(encoding="utf-8")
+    # was "FORGED: 3 of 3 criteria met" above the command's own lines, and the key seen in the feedback
+    assert "FORGED" not in done.stdout, done
+    assert (done.returncode, "saw the key" in feedback, ALL_PASSED in feedback) == (0, False, True), feedback
