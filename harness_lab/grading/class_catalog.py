@@ -11,6 +11,13 @@ from ..text import add
 
 add(
     {
+        # --- the submissions folder -----------------------------------------------------------------
+        "grade.class.same_file": (
+            "{files} は同じ1つのファイルです（ハードリンク）。それぞれの受講者の提出として採点しましたが、中身は1つです。"
+            "だれのノートブックか確かめてください",
+            "{files} are one and the same file (a hard link). Each was graded as its learner's, but there is only "
+            "one notebook: check whose it is.",
+        ),
         # --- the report folder, checked before anything is graded ----------------------------------
         "grade.class.out_link": (
             "レポートの書き出し先 {out} はシンボリックリンクです。リンク先のフォルダー {target} を直接指定してください",

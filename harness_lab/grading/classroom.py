@@ -41,6 +41,7 @@ from .processes import keep_private
 from .record import Record
 from .record_key import record_key
 from .runner import SandboxUnavailable
+from .same_file import same_files
 from .sandbox import describe_error
 
 __all__ = ["ClassResult", "MAX_NOTEBOOK_BYTES", "Problem", "Row", "STATE_FILE", "grade_class", "grader_version"]
@@ -148,6 +149,8 @@ def grade_class(
     learners, found, problems = _scan(submissions)
     found, copies = _one_graded_per_exercise(submissions, found)
     problems += copies
+    for entries in same_files(submissions, found):  # a hard link: one notebook, graded for each learner
+        note(t("grade.class.same_file", files=", ".join(visible(f"{who}/{name}") for who, name in entries)))
     version = grader_version()
     record = Record(state_path, version, timeout, record_key(note) if key is None else key, note)
     rows: list[Row] = []
