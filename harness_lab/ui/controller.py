@@ -21,7 +21,7 @@ from ..text import t
 from .cards import Card, message_card
 from .status import gauge_lines, status_line, valve_named
 from .timeline import compare_card, fork_arguments
-from .transcript import approval_card, transcript
+from .transcript import transcript
 
 __all__ = ["Controller", "suggested_limit"]
 
@@ -37,9 +37,6 @@ class Answered:
     def __init__(self, request: ApprovalRequest):
         self.request = request
         self.decision: Decision | None = None
-
-    def card(self) -> Card:
-        return approval_card(self.request, self.decision)
 
 
 class Controller:
