@@ -86,7 +86,13 @@ class Usage:
             speed, geo = other.speed, other.inference_geo
         else:
             speed = self.speed if self.speed == other.speed else "mixed"
-            geo = _joined_geo(self.inference_geo, other.inference_geo)
+            mine, theirs = self.inference_geo, other.inference_geo
+            # A model without the ``inference_geo`` parameter is billed as global: it takes on the other
+            # part's label instead of making the sum mixed.
+            if _NOT_AVAILABLE in (mine, theirs):
+                geo = theirs if mine == _NOT_AVAILABLE else mine
+            else:
+                geo = mine if mine == theirs else "mixed"
         return Usage(
             self.input_tokens + other.input_tokens,
             self.output_tokens + other.output_tokens,
@@ -95,14 +101,6 @@ class Usage:
             speed,
             geo,
         )
-
-
-def _joined_geo(mine: str, theirs: str) -> str:
-    """The label of a sum: a model without the ``inference_geo`` parameter reports ``"not_available"``
-    and is billed as global, so it takes on the other part's label instead of making the sum mixed."""
-    if mine == _NOT_AVAILABLE or theirs == _NOT_AVAILABLE:
-        return theirs if mine == _NOT_AVAILABLE else mine
-    return mine if mine == theirs else "mixed"
 
 
 # A call's tier under a policy (lesson 6's exercise), in rising strictness: where rules overlap,

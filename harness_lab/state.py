@@ -139,9 +139,6 @@ class RunState:
         """The tool calls of finished turn ``turn`` (1-based), as ``{"id", "name", "input"}``: what to fork on."""
         return tool_calls(self.laps[turn - 1].response.content)
 
-    def call_ids(self, turn: int) -> list[str]:
-        return [call["id"] for call in self.calls(turn)]
-
     def pending_calls(self) -> list[Block]:
         return tool_calls(self.pending_message["content"]) if self.pending_message else []
 
@@ -186,8 +183,9 @@ class RunState:
         checks.whole_number(at, "at", 1)
         if at > len(self.laps):
             raise ValueError(t("usage.fork_at", at=at, turns=len(self.laps)))
-        lap, calls = self.laps[at - 1], set(self.call_ids(at))
-        edits = fork_edits(at, results, decisions, {i for k in range(1, at + 1) for i in self.call_ids(k)}, calls)
+        lap, calls = self.laps[at - 1], {c["id"] for c in self.calls(at)}
+        earlier = {c["id"] for k in range(1, at + 1) for c in self.calls(k)}
+        edits = fork_edits(at, results, decisions, earlier, calls)
         branch = RunState(
             messages=self.messages[: lap.start],
             turns=lap.turns,

@@ -19,21 +19,11 @@ from typing import Any, Self
 from ..events import ApprovalRequest, Decision, Finished, Stopped, Turn, Usage
 from ..text import t
 from .cards import Card, message_card
-from .status import gauge_lines, status_line
+from .status import gauge_lines, status_line, valve_named
 from .timeline import compare_card, fork_arguments
-from .transcript import approval_card, transcript
+from .transcript import transcript
 
 __all__ = ["Controller", "suggested_limit"]
-
-
-# An exception's message can be a whole API error body: the status line keeps its start.
-def _valve(run: Any, name: str) -> Any:
-    """The run's valve called ``name`` (by its ``name`` attribute or its class), or None."""
-    class_names = {"max_turns": "MaxTurns", "token_budget": "TokenBudget"}
-    for valve in getattr(run, "valves", ()) or ():
-        if getattr(valve, "name", None) == name or type(valve).__name__ == class_names.get(name):
-            return valve
-    return None
 
 
 def suggested_limit(limit: int) -> int:
@@ -47,9 +37,6 @@ class Answered:
     def __init__(self, request: ApprovalRequest):
         self.request = request
         self.decision: Decision | None = None
-
-    def card(self) -> Card:
-        return approval_card(self.request, self.decision)
 
 
 class Controller:
@@ -199,7 +186,7 @@ class Controller:
     def stopped_by_limit(self) -> Any:
         """The valve with a ``limit`` that stopped the run, or None."""
         if isinstance(self.outcome, Stopped):
-            valve = _valve(self.run, self.outcome.cause)
+            valve = valve_named(self.run, self.outcome.cause)
             return valve if hasattr(valve, "limit") else None
         return None
 
@@ -357,8 +344,8 @@ class Controller:
             turns, usage = self._yielded()
             if self.outcome is not None and self.outcome.usage.total >= usage.total:
                 turns, usage = self.outcome.turns, self.outcome.usage  # the loop's own count, at the end
-        max_turns = getattr(_valve(self.run, "max_turns"), "limit", None)
-        budget = getattr(_valve(self.run, "token_budget"), "limit", None)
+        max_turns = getattr(valve_named(self.run, "max_turns"), "limit", None)
+        budget = getattr(valve_named(self.run, "token_budget"), "limit", None)
         signature = self.last_turn.signature if self.last_turn else ""
         return {"turns": turns, "max_turns": max_turns, "tokens": usage.total, "budget": budget, "signature": signature}
 
@@ -389,8 +376,10 @@ class Controller:
         first = self._first_message()
         return transcript(([first] if first else []) + items, self._steering(), open_turns)
 
+    def _head_lines(self) -> list[str]:
+        """The panel's top as text: a fork's note, the status line and the gauges."""
+        note = [t("ui.fork.note", k=self.fork_at)] if self.fork_at is not None else []
+        return [*note, self.status_text(), *self.gauge_lines()]
+
     def __repr__(self) -> str:
-        head = [self.status_text(), *self.gauge_lines()]
-        if self.fork_at is not None:
-            head.insert(0, t("ui.fork.note", k=self.fork_at))
-        return "\n".join([*head, self.transcript().text])
+        return "\n".join([*self._head_lines(), self.transcript().text])

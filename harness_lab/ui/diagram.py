@@ -125,7 +125,9 @@ def place_of(name: str | None, valves: Iterable = LESSON_VALVES) -> str | None:
 
 
 class LoopDiagram:
-    """The diagram with an optional highlighted place, fired valve (or stop) and acting valve."""
+    """The loop diagram; ``highlight`` is a node, a step or a valve name, ``fired`` the valve (or stop,
+    e.g. ``"interrupted"``) that ended the run, ``acted`` a valve that acted and let the run go on.
+    ``valves`` are drawn at their own steps (default: lesson 6's four)."""
 
     def __init__(
         self,
@@ -373,10 +375,4 @@ class LoopDiagram:
         p.text(repr(self))
 
 
-def diagram(
-    highlight: str | None = None, fired: str | None = None, acted: str | None = None, valves: Iterable = LESSON_VALVES
-) -> LoopDiagram:
-    """The loop diagram; ``highlight`` is a node, a step or a valve name, ``fired`` the valve (or stop,
-    e.g. ``"interrupted"``) that ended the run, ``acted`` a valve that acted and let the run go on.
-    ``valves`` are drawn at their own steps (default: lesson 6's four)."""
-    return LoopDiagram(highlight, fired, acted, valves)
+diagram = LoopDiagram  # what the lessons call: ``ui.diagram(highlight="before_each_tool")``

@@ -2,12 +2,14 @@
 
 The event dataclasses live in layer 0 and must not import the UI, so instead of giving them
 ``_repr_html_`` methods we register HTML and plain-text formatters for their types with the
-running IPython shell. Outside IPython this does nothing.
+running IPython shell. Outside a kernel this does nothing.
 """
 
 from __future__ import annotations
 
 from typing import Any
+
+from IPython import get_ipython  # installed with ipywidgets and ipykernel
 
 from ..events import ApprovalRequest, Decision, Finished, Stopped, Turn, Usage
 from .transcript import card
@@ -19,12 +21,7 @@ EVENT_TYPES = (Turn, ApprovalRequest, Finished, Stopped, Usage, Decision)
 
 def register_formatters(shell: Any = None) -> bool:
     """Register the cards with ``shell`` (default: the running IPython). True if registered."""
-    if shell is None:
-        try:
-            from IPython import get_ipython
-        except ImportError:
-            return False
-        shell = get_ipython()
+    shell = shell if shell is not None else get_ipython()
     if shell is None or not hasattr(shell, "display_formatter"):
         return False
     formatters = shell.display_formatter.formatters

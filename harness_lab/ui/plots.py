@@ -13,12 +13,14 @@ so the same run always draws the same picture, as PNG and as SVG.
 from __future__ import annotations
 
 import io
+import itertools
 import reprlib
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 import matplotlib
 import matplotlib_fontja
+from IPython import get_ipython
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.backends.backend_svg import FigureCanvasSVG
 from matplotlib.figure import Figure
@@ -27,6 +29,7 @@ from ..events import Finished, Stopped, Turn, Usage
 from ..model import DEFAULT_MODEL
 from ..text import t
 from ..valves.budget import cost_usd, usd
+from .status import valve_named
 
 __all__ = ["compare_runs", "plot_token_burn", "run_cost_usd", "turn_usages"]
 
@@ -43,12 +46,6 @@ RUN_COLORS = ("#4a7bd0", "#e08a00", "#3f9a5a", "#c8372d", "#9b6fd1", "#777777")
 PRICE_KEYS = ("input", "output", "cache_write", "cache_read")
 # SVG ids come from a per-process random salt unless one is set; any fixed string will do.
 SVG_SALT = "harness_lab"
-
-
-def _font() -> None:
-    # matplotlib_fontja sets the family on import; set it again in case a notebook changed rcParams.
-    matplotlib.rcParams["font.family"] = matplotlib_fontja.matplotlib_fontja.FONT_NAME
-    matplotlib.rcParams["axes.unicode_minus"] = False
 
 
 class _Canvas(FigureCanvasAgg):
@@ -76,14 +73,14 @@ def _png(fig: Figure) -> bytes:
     return buf.getvalue()
 
 
-def _register_png() -> None:
-    """Let IPython show our pyplot-free figures as PNG (the inline backend may not be loaded)."""
-    try:
-        from IPython import get_ipython
-    except ImportError:
-        return
+def _prepare() -> None:
+    """Before a figure: the Japanese font again, and IPython told to show our pyplot-free figures as PNG
+    (the inline backend may not be loaded)."""
+    # matplotlib_fontja sets the family on import; set it again in case a notebook changed rcParams.
+    matplotlib.rcParams["font.family"] = matplotlib_fontja.matplotlib_fontja.FONT_NAME
+    matplotlib.rcParams["axes.unicode_minus"] = False
     shell = get_ipython()
-    if shell is not None and hasattr(shell, "display_formatter"):
+    if shell is not None:
         shell.display_formatter.formatters["image/png"].for_type(Figure, _png)
 
 
@@ -117,14 +114,6 @@ def _outcome(source: Any) -> Finished | Stopped | None:
     if isinstance(source, (list, tuple)):
         ends = [x for x in source if isinstance(x, (Finished, Stopped))]
         return ends[-1] if ends else None
-    return None
-
-
-def _budget_of(source: Any) -> int | None:
-    run = getattr(source, "run", source)
-    for valve in getattr(run, "valves", ()) or ():
-        if getattr(valve, "name", "") == "token_budget" or type(valve).__name__ == "TokenBudget":
-            return getattr(valve, "limit", None)
     return None
 
 
@@ -167,14 +156,6 @@ def run_cost_usd(usage: Usage, source: Any = None, usd_prices: Mapping[str, floa
     return usd(usage, prices["input"] or 0.0, prices["output"] or 0.0, prices["cache_write"], prices["cache_read"])
 
 
-def _cumulative(values: Iterable[float]) -> list[float]:
-    out, running = [], 0.0
-    for v in values:
-        running += v
-        out.append(running)
-    return out
-
-
 def _stop_label(outcome: Finished | Stopped | None) -> str | None:
     if isinstance(outcome, Stopped):
         return t("ui.plot.stop", valve=outcome.cause)
@@ -209,10 +190,10 @@ def plot_token_burn(
     """
     if usd_prices is not None:
         _prices(usd_prices)  # a bad price dict fails here, not halfway through the drawing
-    _font()
-    _register_png()
+    _prepare()
     usages = turn_usages(source)
-    budget = budget if budget is not None else _budget_of(source)
+    if budget is None:
+        budget = getattr(valve_named(getattr(source, "run", source), "token_budget"), "limit", None)
     outcome = _outcome(source)
     xs = list(range(1, len(usages) + 1))
 
@@ -229,7 +210,7 @@ def plot_token_burn(
     burn.set_ylabel(t("ui.plot.tokens"))
     burn.legend(loc="upper left", fontsize=9)
 
-    running = _cumulative(u.total for u in usages)
+    running = list(itertools.accumulate(u.total for u in usages))
     total.plot(xs, running, marker="o", color="#333333", label=t("ui.plot.cumulative"))
     if budget is not None:
         total.axhline(budget, color="#c8372d", linestyle="--", label=t("ui.plot.budget", limit=budget))
@@ -256,7 +237,7 @@ def plot_token_burn(
     usd = total.twinx()
     usd.plot(
         xs,
-        _cumulative(run_cost_usd(u, source, usd_prices) for u in usages),
+        list(itertools.accumulate(run_cost_usd(u, source, usd_prices) for u in usages)),
         color="#3f9a5a",
         linestyle="-.",
         label=t("ui.plot.usd"),
@@ -286,8 +267,7 @@ def compare_runs(
         raise ValueError(t("ui.plot.by", got=repr(by)))
     if usd_prices is not None:
         _prices(usd_prices)
-    _font()
-    _register_png()
+    _prepare()
     fig = _figure()
     total, prompt = fig.subplots(1, 2)
     longest = 1
@@ -298,7 +278,7 @@ def compare_runs(
         longest = max(longest, len(xs))
         color = RUN_COLORS[i % len(RUN_COLORS)]
         costs = [run_cost_usd(u, source, usd_prices) for u in usages]
-        running = _cumulative(costs if by == "usd" else [u.total for u in usages])
+        running = list(itertools.accumulate(costs if by == "usd" else [u.total for u in usages]))
         total.plot(xs, running, marker="o", color=color, label=f"{label} (${sum(costs):.4f})")
         each = costs if by == "usd" else [u.prompt_tokens for u in usages]
         prompt.plot(xs, each, marker="o", color=color, label=label)

@@ -8,7 +8,7 @@ from ..errors import describe
 from ..events import Finished, Stopped
 from ..text import CATALOG, t
 
-__all__ = ["gauge_lines", "one_line", "status_line", "valve_label"]
+__all__ = ["gauge_lines", "one_line", "status_line", "valve_label", "valve_named"]
 
 ERROR_CHARS = 200
 
@@ -72,3 +72,12 @@ def valve_label(name: str) -> str:
     """A valve's name in the reader's words (最大ターン数); a learner's own valve shows by its name."""
     key = f"ui.valve.{name}"
     return t(key) if key in CATALOG else name
+
+
+def valve_named(run: Any, name: str) -> Any:
+    """The run's valve called ``name`` (by its ``name`` attribute or its class), or None."""
+    class_names = {"max_turns": "MaxTurns", "token_budget": "TokenBudget"}
+    for valve in getattr(run, "valves", ()) or ():
+        if getattr(valve, "name", None) == name or type(valve).__name__ == class_names.get(name):
+            return valve
+    return None

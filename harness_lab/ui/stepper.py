@@ -357,9 +357,7 @@ class Stepper(Controller):
     # --- what notebooks and static renderers see ------------------------------------------------
 
     def _static(self) -> Card:
-        head = [self.status_text(), *self.gauge_lines()]
-        if self.fork_at is not None:
-            head.insert(0, t("ui.fork.note", k=self.fork_at))
+        head = self._head_lines()
         body = self.transcript(open_turns=OPEN_TURNS)
         extra = [self.compare()] if self.forks else []
         return Card(

@@ -47,8 +47,7 @@ class TurnView:
     def result_text(self, tool_use_id: str) -> str:
         for block in self.results:
             if block.get("tool_use_id") == tool_use_id:
-                content = block.get("content")
-                return content if isinstance(content, str) else text_of(content or [])
+                return text_of(block.get("content") or [])  # a string content comes back as it is
         return ""
 
 
@@ -94,8 +93,7 @@ def _block_line(block: Any) -> str:
     if kind == "tool_use":
         return f"tool_use {block.get('name')}({json.dumps(block.get('input') or {}, ensure_ascii=False)})"
     if kind == "tool_result":
-        content = block.get("content")
-        body = content if isinstance(content, str) else text_of(content or [])
+        body = text_of(block.get("content") or [])
         return "tool_result" + (" is_error" if block.get("is_error") else "") + f": {body}"
     return f"[{kind}]"
 

@@ -91,25 +91,22 @@ def approval_card(request: ApprovalRequest, decision: Decision | None = None) ->
     )
 
 
+def _end_card(kind: str, head: str, line: str, line_html: str, usage: Usage) -> Card:
+    """How a run ended: a head, one line (the answer or the stop's reason) and the run's usage."""
+    used = usage_line(usage)
+    body = f'{line_html}<div style="font-size:12px;opacity:0.8">{esc(used)}</div>'
+    return Card(box(kind, esc(head), body), f"### {head}\n{line}\n[{t('ui.card.usage')}] {used}")
+
+
 def finished_card(event: Finished) -> Card:
-    head = f"{t('ui.card.finished')} — stop_reason: {event.stop_reason}"
-    answer = clip(event.text)
-    text = f"### {head}\n[{t('ui.card.answer')}] {answer}\n[{t('ui.card.usage')}] {usage_line(event.usage)}"
-    body = (
-        f'<div class="hl-answer" style="font-size:14px">{esc(answer)}</div>'
-        f'<div style="font-size:12px;opacity:0.8">{esc(usage_line(event.usage))}</div>'
-    )
-    return Card(box("finished", esc(head), body), text)
+    head, answer = f"{t('ui.card.finished')} — stop_reason: {event.stop_reason}", clip(event.text)
+    answer_html = f'<div class="hl-answer" style="font-size:14px">{esc(answer)}</div>'
+    return _end_card("finished", head, f"[{t('ui.card.answer')}] {answer}", answer_html, event.usage)
 
 
 def stopped_card(event: Stopped) -> Card:
-    head = t("ui.card.stopped", valve=event.cause)
-    text = f"### {head}\n{event.reason}\n[{t('ui.card.usage')}] {usage_line(event.usage)}"
-    body = (
-        f'<div class="hl-stop-reason">{esc(event.reason)}</div>'
-        f'<div style="font-size:12px;opacity:0.8">{esc(usage_line(event.usage))}</div>'
-    )
-    return Card(box("stopped", esc(head), body), text)
+    reason_html = f'<div class="hl-stop-reason">{esc(event.reason)}</div>'
+    return _end_card("stopped", t("ui.card.stopped", valve=event.cause), event.reason, reason_html, event.usage)
 
 
 def decision_card(decision: Decision) -> Card:
