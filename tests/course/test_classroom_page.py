@@ -11,7 +11,6 @@ from notebooks.edition_prose import numbers_differ, outline
 
 ROOT = Path(__file__).resolve().parents[2]
 JA, EN = ROOT / "docs" / "classroom.md", ROOT / "docs" / "en" / "classroom.md"
-JAPANESE = re.compile(r"[\u3000-\u30ff\u4e00-\u9fff\uff01-\uff9f]")
 
 
 def parts(page: Path) -> list[str]:
