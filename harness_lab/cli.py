@@ -239,7 +239,7 @@ def _parser() -> argparse.ArgumentParser:
         "--lang",
         choices=("ja", "en"),
         default=None,
-        help="language of the report (default ja); each learner's feedback is in their notebooks' edition's",
+        help="language of the report (default: the class's edition's if all agree, else ja)",
     )
     klass.add_argument(
         "--unsandboxed",
