@@ -15,7 +15,8 @@ Exit codes: 0 when the model finished, 1 when the harness stopped it, 2 for usag
 
 ``harness-lab grade NOTEBOOK...`` (one learner) and ``harness-lab grade-class SUBMISSIONS --out REPORT``
 (a class) hand over to ``grading/``, imported only inside those subcommands: this module is the
-package's top layer, and ``run`` never loads the graders.
+package's top layer, and ``run`` never loads the graders. The arguments and their help, in the
+language asked for, are ``cli_parser.py``'s.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ import unicodedata
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TextIO
 
-from .checks import seconds
+from .cli_parser import build_parser, requested_language
 from .events import ApprovalRequest, Decision, Finished, Stopped, Turn, deny
 from .messages import tool_calls
 from .terminal import compact, shorten, visible
@@ -171,84 +172,6 @@ def terminal_approver(
     return approve
 
 
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:  # else argparse says "invalid _positive value"
-        value = 0
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"must be a positive integer: {text}")
-    return value
-
-
-def _prompt(text: str) -> str:
-    # An empty prompt is a usage error here, not a traceback from Run.start.
-    if not text.strip():
-        raise argparse.ArgumentTypeError("must not be empty")
-    return text
-
-
-class _RunHelp(argparse.HelpFormatter):
-    """``run --help`` lists the scenarios; their module loads the SDK (about 1.5 s), so only when help is shown."""
-
-    def _get_help_string(self, action: argparse.Action) -> str | None:
-        text = super()._get_help_string(action)
-        if action.dest != "scenario":
-            return text
-        from .emulator.scenarios import scenario_names
-
-        return f"{text}: {', '.join(scenario_names())}"
-
-
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="harness-lab", description="Lesson 6's agent harness in the terminal.")
-    # Also before the command (`harness-lab --lang en run ...`), under a name of its own: a subcommand's
-    # own --lang default (None) would overwrite the value in the namespace they share.
-    parser.add_argument(
-        "--lang", dest="lang_first", choices=("ja", "en"), default=None, help="language of the messages"
-    )
-    commands = parser.add_subparsers(dest="command", required=True)
-    run = commands.add_parser("run", help="run the agent on one prompt and print its trace", formatter_class=_RunHelp)
-    run.add_argument("prompt", type=_prompt)
-    run.add_argument("--max-turns", type=_positive, default=8, help="valve 1: tool rounds allowed (default 8)")
-    run.add_argument("--budget", type=_positive, default=40_000, help="valve 2: token budget (default 40000)")
-    run.add_argument("--scenario", default="lesson6", help="the emulator's scenario when offline (default lesson6)")
-    run.add_argument("--live", action="store_true", help="use live Claude (needs ANTHROPIC_API_KEY)")
-    run.add_argument("--model", default=None, help="model id (default: HARNESS_LAB_MODEL or claude-sonnet-5)")
-    run.add_argument("--lang", choices=("ja", "en"), default=None, help="language of the messages")
-    run.add_argument("--yes", action="store_true", help="allow every approval without asking")
-    run.add_argument(
-        "--high-impact", action="store_true", help="also wire the sandboxed write_file, delete_file and http_post"
-    )
-    grade = commands.add_parser("grade", help="grade one learner's exercise notebooks (lesson 6)")
-    grade.add_argument("notebooks", nargs="+", help="exercise notebook files (.ipynb)")
-    grade.add_argument("--timeout", type=seconds, default=None, metavar="S", help="seconds per notebook (default 60)")
-    grade.add_argument("--lang", choices=("ja", "en"), default=None, help="language of the feedback")
-    klass = commands.add_parser("grade-class", help="grade a class: SUBMISSIONS/<learner>/*.ipynb into a report")
-    klass.add_argument(
-        "submissions", metavar="SUBMISSIONS", help="folder with one folder per learner (deploy/jupyterhub/collect.sh)"
-    )
-    klass.add_argument(
-        "--out", required=True, metavar="REPORT", help="report folder: grades.csv, feedback/, index.html"
-    )
-    klass.add_argument(
-        "--jobs", type=_positive, default=None, metavar="N", help="notebooks graded at once (default: one per core)"
-    )
-    klass.add_argument("--timeout", type=seconds, default=None, metavar="S", help="seconds per notebook (default 60)")
-    klass.add_argument(
-        "--lang",
-        choices=("ja", "en"),
-        default=None,
-        help="language of the report (default ja); each learner's feedback is in their notebooks' edition's",
-    )
-    klass.add_argument(
-        "--unsandboxed",
-        action="store_true",
-        help="grade without the bubblewrap sandbox: learner code runs with your rights (the report says so)",
-    )
-    return parser
-
-
 def _grade(args: argparse.Namespace, out: TextIO) -> int:
     # The graders are imported here, so `import harness_lab` and `harness-lab run` never load them.
     if args.command == "grade":
@@ -358,7 +281,10 @@ def main(
 
 def _command(argv: list[str] | None, out: TextIO | None, **given: Any) -> int:
     client, ask, interactive = given["client"], given["ask"], given["interactive"]
-    args = _parser().parse_args(argv)  # exits with 2 on a usage error
+    asked = requested_language(sys.argv[1:] if argv is None else argv)
+    if asked:  # before parsing: the help and the usage errors are printed while argparse parses
+        os.environ["HARNESS_LAB_LANG"] = asked
+    args = build_parser().parse_args(argv)  # exits with 2 on a usage error
     out = out or sys.stdout
     language = args.lang or args.lang_first  # the one after the command wins
     if language:

@@ -36,21 +36,95 @@ MAX_MB = 8
 SECONDS = 10.0
 EN = "en"  # the English edition's folder under ~/exercises (course_files.py puts it there)
 KINDS = {
-    stat.S_IFLNK: "a symbolic link",
-    stat.S_IFIFO: "a FIFO",
-    stat.S_IFDIR: "a folder",
-    stat.S_IFSOCK: "a socket",
-    stat.S_IFCHR: "a device",
-    stat.S_IFBLK: "a device",
-    stat.S_IFREG: "a file",  # where a folder should be
+    stat.S_IFLNK: "link",
+    stat.S_IFIFO: "fifo",
+    stat.S_IFDIR: "folder",
+    stat.S_IFSOCK: "socket",
+    stat.S_IFCHR: "device",
+    stat.S_IFBLK: "device",
+    stat.S_IFREG: "file",  # where a folder should be
 }
+# What it prints, in the class's edition's language (HARNESS_HUB_EDITION, as the hub reads it): this runs
+# with root's own Python, outside the course venv, so harness_lab's catalog is out of reach. Where the
+# edition is both, or not set in root's shell, each line is printed in Japanese, then in English.
+TEXTS = {
+    "kind.link": ("シンボリックリンク", "a symbolic link"),
+    "kind.fifo": ("FIFO", "a FIFO"),
+    "kind.folder": ("フォルダー", "a folder"),
+    "kind.socket": ("ソケット", "a socket"),
+    "kind.device": ("デバイス", "a device"),
+    "kind.file": ("ファイル", "a file"),
+    "kind.other": ("通常のファイルではないもの", "not a regular file"),
+    "missing": ("未提出", "not handed in"),
+    "unopenable": ("断りました: 開けません（{error}）", "refused: cannot be opened ({error})"),
+    "theirs_closed": ("断りました: 受講者自身が開けません（{error}）", "refused: its learner cannot open it ({error})"),
+    "on_the_way": (
+        "断りました: {folder} への途中の {name} が{kind}です",
+        "refused: {name} on the way to {folder} is {kind}",
+    ),
+    "not_regular": ("断りました: {kind}で、通常のファイルではありません", "refused: {kind}, not a regular file"),
+    "too_big": (
+        "断りました: {size} バイトで、上限の {mb} MB を超えています",
+        "refused: {size} bytes, over the {mb} MB limit",
+    ),
+    "grew": ("断りました: 上限の {mb} MB を超えています", "refused: over the {mb} MB limit"),
+    "failed": ("断りました: {error}", "refused: {error}"),
+    "slow": ("断りました: {seconds} 秒たっても読み終わりません", "refused: still not read after {seconds} s"),
+    "flood": ("断りました: 読み手が上限より多く送ってきました", "refused: the reader sent more than the size cap"),
+    "cut": (
+        "断りました: 読み手が途中で止まりました（止められた？）",
+        "refused: the reader stopped before it finished (was it killed?)",
+    ),
+    "no_account": ("{learner}: そのアカウントはありません", "{learner}: no such account"),
+    "line": ("{learner}: {path} {why}", "{learner}: {path} {why}"),
+    "done": (
+        "{learner}: 練習ノートブック {total} 冊のうち {handed} 冊を回収しました{note}",
+        "{learner}: {handed} of {total} exercise notebooks collected{note}",
+    ),
+    "done_refused": ("（{refused} 冊は断りました）", ", {refused} refused"),
+    "both": (
+        "{learner}: {name} は両方の版にあります。{took} を回収しました（{why}）",
+        "{learner}: {name} is in both editions; collected {took} ({why})",
+    ),
+    "both_changed": ("もう一方は配られたままです", "the other is as the course gave it"),
+    "both_saved": ("最後に保存されたほうです", "saved last"),
+    "not_root": (
+        "root で実行してください: ノートブックはそれぞれの受講者として読むため、root にしかできません",
+        "run as root: each notebook is read as its learner, which only root can do",
+    ),
+    "not_positive": ("--max-mb と --seconds は正の数にしてください", "--max-mb and --seconds must be positive"),
+    "no_course": (
+        "{course} に exercises/*.ipynb がありません: HARNESS_HUB_COURSE には harness_lab のチェックアウトを指定してください",
+        "no exercises/*.ipynb in {course}: HARNESS_HUB_COURSE must name a harness_lab checkout",
+    ),
+}
+SPOKEN = {"ja": (0,), "en": (1,)}.get(os.environ.get("HARNESS_HUB_EDITION", ""), (0, 1))
+
+
+def say(key: str, **values: object) -> list[str]:
+    """The text of ``key`` in each language spoken; a value that is such a list gives each language its own."""
+    return [
+        TEXTS[key][side].format(**{k: v[n] if isinstance(v, list) else v for k, v in values.items()})
+        for n, side in enumerate(SPOKEN)
+    ]
+
+
+def tell(key: str, file: object = None, **values: object) -> None:
+    for line in say(key, **values):
+        print(line, file=file or sys.stdout, flush=True)
+
+
 WALK = os.O_PATH | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 # O_NONBLOCK: opening a FIFO, or a file someone holds a lease on, must not wait.
 READ = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC
 
 
 class Refused(Exception):
-    """A file not taken, and why (one line for the instructor)."""
+    """A file not taken, and why (one line for the instructor in each language spoken)."""
+
+    def __init__(self, lines: list[str]):
+        super().__init__(lines[-1])
+        self.lines = lines
 
 
 def shown(text: str) -> str:
@@ -58,8 +132,8 @@ def shown(text: str) -> str:
     return text if text.isprintable() else ascii(text)
 
 
-def kind(mode: int) -> str:
-    return KINDS.get(stat.S_IFMT(mode), "not a regular file")
+def kind(mode: int) -> list[str]:
+    return say(f"kind.{KINDS.get(stat.S_IFMT(mode), 'other')}")
 
 
 def walk(path: str) -> int:
@@ -79,19 +153,19 @@ def walk(path: str) -> int:
     return fd
 
 
-def _why(dir_fd: int, name: str, error: OSError, folder: str = "") -> str:
+def _why(dir_fd: int, name: str, error: OSError, folder: str = "") -> list[str]:
     """Why ``name`` in ``dir_fd`` did not open: a missing file is not handed in, anything else refused."""
     if error.errno == errno.ENOENT:
-        return "not handed in"
+        return say("missing")
     try:
         mode = os.stat(name, dir_fd=dir_fd, follow_symlinks=False).st_mode
     except OSError:
-        return f"refused: cannot be opened ({error.strerror})"
+        return say("unopenable", error=error.strerror)
     if stat.S_ISDIR(mode) if folder else stat.S_ISREG(mode):
-        return f"refused: its learner cannot open it ({error.strerror})"
+        return say("theirs_closed", error=error.strerror)
     if folder:
-        return f"refused: {shown(name)} on the way to {shown(folder)} is {kind(mode)}"
-    return f"refused: {kind(mode)}, not a regular file"
+        return say("on_the_way", name=shown(name), folder=shown(folder), kind=kind(mode))
+    return say("not_regular", kind=kind(mode))
 
 
 def read_notebook(folder: str, name: str, cap: int) -> tuple[bytes, int]:
@@ -118,20 +192,20 @@ def read_notebook(folder: str, name: str, cap: int) -> tuple[bytes, int]:
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
-            raise Refused(f"refused: {kind(info.st_mode)}, not a regular file")
+            raise Refused(say("not_regular", kind=kind(info.st_mode)))
         if info.st_size > cap:
-            raise Refused(f"refused: {info.st_size:,} bytes, over the {cap >> 20} MB limit")
+            raise Refused(say("too_big", size=f"{info.st_size:,}", mb=cap >> 20))
         with os.fdopen(os.dup(fd), "rb") as f:
             data = f.read(cap + 1)  # it may grow while it is read
     finally:
         os.close(fd)
     if len(data) > cap:
-        raise Refused(f"refused: over the {cap >> 20} MB limit")
+        raise Refused(say("grew", mb=cap >> 20))
     return data, info.st_mtime_ns
 
 
-def fetch(user: pwd.struct_passwd, folder: str, name: str, cap: int, seconds: float) -> tuple[bytes, int] | str:
-    """(the notebook's bytes, its mtime), read by a child that has become ``user``; or why not (a string)."""
+def fetch(user: pwd.struct_passwd, folder: str, name: str, cap: int, seconds: float) -> tuple[bytes, int] | list[str]:
+    """(the notebook's bytes, its mtime), read by a child that has become ``user``; or why not (a line per language)."""
     deadline = time.monotonic() + seconds
     sys.stdout.flush()
     sys.stderr.flush()
@@ -146,9 +220,10 @@ def fetch(user: pwd.struct_passwd, folder: str, name: str, cap: int, seconds: fl
             data, saved = read_notebook(folder, name, cap)
             out = b"ok %d\n" % saved + data
         except Refused as why:
-            out = b"no\n" + str(why).encode(errors="backslashreplace")
+            out = b"no\n" + "\n".join(why.lines).encode(errors="backslashreplace")
         except BaseException as error:  # whatever happens is this file's report
-            out = b"no\n" + f"refused: {type(error).__name__}: {error}".encode(errors="backslashreplace")
+            failed = say("failed", error=shown(f"{type(error).__name__}: {error}"))
+            out = b"no\n" + "\n".join(failed).encode(errors="backslashreplace")
         try:
             with os.fdopen(w, "wb") as pipe:
                 pipe.write(out)
@@ -161,7 +236,7 @@ def fetch(user: pwd.struct_passwd, folder: str, name: str, cap: int, seconds: fl
             left = deadline - time.monotonic()
             if left <= 0 or not select.select([r], [], [], left)[0]:
                 os.kill(pid, signal.SIGKILL)
-                return f"refused: still not read after {seconds:g} s"
+                return say("slow", seconds=f"{seconds:g}")
             chunk = os.read(r, 1 << 20)
             if not chunk:
                 break
@@ -169,7 +244,7 @@ def fetch(user: pwd.struct_passwd, folder: str, name: str, cap: int, seconds: fl
             size += len(chunk)
             if size > cap + 4096:
                 os.kill(pid, signal.SIGKILL)
-                return "refused: the reader sent more than the size cap"
+                return say("flood")
     finally:
         os.close(r)
         _reap(pid)
@@ -178,8 +253,8 @@ def fetch(user: pwd.struct_passwd, folder: str, name: str, cap: int, seconds: fl
     if head.startswith(b"ok ") and head[3:].isdigit():
         return data, int(head[3:])
     if answer.startswith(b"no\n"):
-        return answer[3:].decode(errors="backslashreplace")
-    return "refused: the reader stopped before it finished (was it killed?)"
+        return answer[3:].decode(errors="backslashreplace").split("\n")
+    return say("cut")
 
 
 def _reap(pid: int, patience: float = 2.0) -> None:
@@ -225,7 +300,7 @@ def collect(submissions: Path, learners: list[str], starters: dict[str, bytes], 
         try:
             user = pwd.getpwnam(learner)
         except (KeyError, ValueError, UnicodeError):
-            print(f"{shown(learner)}: no such account", file=sys.stderr)
+            tell("no_account", sys.stderr, learner=shown(learner))
             status = 1
             continue
         # Above the home, the layout is the administrator's: resolve their links, then follow none.
@@ -235,13 +310,13 @@ def collect(submissions: Path, learners: list[str], starters: dict[str, bytes], 
         try:
             for name in exercises:
                 found = {path: fetch(user, folder, path, cap, seconds) for path in (name, f"{EN}/{name}")}
-                got = {path: copy for path, copy in found.items() if not isinstance(copy, str)}
-                reasons: dict[str, str] = {}  # a refused ~/exercises refuses both editions alike: one line
+                got = {path: copy for path, copy in found.items() if isinstance(copy, tuple)}
+                reasons: dict[tuple[str, ...], str] = {}  # a refused ~/exercises refuses both editions alike: one line
                 for path, why in found.items():
-                    if isinstance(why, str) and why.startswith("refused"):
-                        reasons.setdefault(why, path)
+                    if isinstance(why, list) and why != say("missing"):
+                        reasons.setdefault(tuple(why), path)
                 for why, path in reasons.items():
-                    print(f"{user.pw_name}: {path} {why}", flush=True)
+                    tell("line", learner=user.pw_name, path=path, why=list(why))
                 if got:
                     out.put(name, got[_worked_on(user.pw_name, name, got, starters)][0])
                     handed += 1
@@ -250,11 +325,11 @@ def collect(submissions: Path, learners: list[str], starters: dict[str, bytes], 
                 if reasons:
                     refused += 1
                 else:
-                    print(f"{user.pw_name}: {name} not handed in", flush=True)
+                    tell("line", learner=user.pw_name, path=name, why=say("missing"))
         finally:
             out.close()
-        note = f", {refused} refused" if refused else ""
-        print(f"{user.pw_name}: {handed} of {len(exercises)} exercise notebooks collected{note}", flush=True)
+        note = say("done_refused", refused=refused) if refused else ""
+        tell("done", learner=user.pw_name, handed=handed, total=len(exercises), note=note)
     return status
 
 
@@ -265,8 +340,7 @@ def _worked_on(learner: str, name: str, got: dict[str, tuple[bytes, int]], start
         return next(iter(got))
     changed = [path for path, (data, _) in got.items() if data != starters.get(path)]
     took = max(changed or got, key=lambda path: got[path][1])
-    why = "the other is as the course gave it" if len(changed) == 1 else "saved last"
-    print(f"{learner}: {name} is in both editions; collected {took} ({why})", flush=True)
+    tell("both", learner=learner, name=name, took=took, why=say("both_changed" if len(changed) == 1 else "both_saved"))
     return took
 
 
@@ -278,13 +352,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=SECONDS, help=f"time limit per notebook (default {SECONDS:g})")
     args = parser.parse_args(argv)
     if os.geteuid() != 0:
-        parser.error("run as root: each notebook is read as its learner, which only root can do")
+        parser.error(" / ".join(say("not_root")))
     if args.max_mb <= 0 or args.seconds <= 0:
-        parser.error("--max-mb and --seconds must be positive")
+        parser.error(" / ".join(say("not_positive")))
     course = Path(os.environ.get("HARNESS_HUB_COURSE") or Path(__file__).resolve().parents[2]) / "exercises"
     starters = {str(p.relative_to(course)): p.read_bytes() for p in course.glob("*.ipynb")}
     if not starters:
-        parser.error(f"no exercises/*.ipynb in {course.parent}: HARNESS_HUB_COURSE must name a harness_lab checkout")
+        parser.error(" / ".join(say("no_course", course=course.parent)))
     starters.update({str(p.relative_to(course)): p.read_bytes() for p in course.glob(f"{EN}/*.ipynb")})
     os.umask(0o077)
     return collect(args.submissions, args.learners, starters, args.max_mb << 20, args.seconds)

@@ -7,4 +7,5 @@
 #
 # collect.py does the work (how it reads homes safely is written there); -I keeps root's Python
 # from importing anything from the current folder or PYTHON* variables.
+# It speaks HARNESS_HUB_EDITION's language (the hub's setting); without it, Japanese and English.
 exec python3 -I "$(dirname "$0")/collect.py" "$@"

@@ -21,8 +21,11 @@
 # API キーは要りません（採点はエミュレーターの上で、決まった応答に対して行います）。
 #
 # **採点のしくみ**: 最後の採点セルは、このノートブックのカーネルの中で採点し、基準を1つでも満たさなければセルがエラー
-# （1行の `GradeFailed`）で止まります。ターミナルからは `python3 dev.py grade` で採点できます（1冊だけなら
-# `.venv/bin/python -P -m harness_lab.grading exercises/level1_tiered_policy.ipynb`）。こちらは、タグ `answer` の付いたセル（`TODO` のセル）と
+# （1行の `GradeFailed`）で止まります。ターミナルからは `harness-lab grade exercises/level1_tiered_policy.ipynb` で採点できます
+# （講座の Python のコマンドで、クラスのハブのターミナルならそのまま動きます。リポジトリーの中なら `python3 dev.py grade` で2冊とも）。
+# どこで動かしていても、ノートブックを保存してから新しいセルで `import sys` と
+# `!"{sys.executable}" -P -m harness_lab.grading level1_tiered_policy.ipynb` の2行を実行すれば、このカーネルの Python で同じ採点をします。
+# どちらも、タグ `answer` の付いたセル（`TODO` のセル）と
 # タグ `setup` の付いた準備のセルだけを新しいプロセスで実行し、パッケージ自身の採点コードを呼びます。
 # 採点セルの中身も、ファイルに保存された出力も見ません。自分で足したセルは実行されないので、定義は `TODO` のセルに書きましょう。
 

@@ -12,6 +12,10 @@ refuses, saying how to get one, unless ``--unsandboxed`` is given; the report th
 top, and the terminal too, that it was graded without isolation. On a terminal every line it
 prints starts by resetting the terminal's colours and styles, so no earlier output can hide it.
 
+It speaks the language asked for (``--lang``, ``HARNESS_LAB_LANG``); when none was, the language of
+the class's notebooks' edition if they all name the same one, else Japanese. Each learner's feedback is
+in their own edition's language whatever it speaks.
+
 Exit codes: 0 when the report was written (whatever the grades), 1 when a part of it could not be
 (each named on stderr and, if it could be written, on the page), 2 for usage errors (SUBMISSIONS with
 no learner folder in it among them) and a missing sandbox, 130 when interrupted (the grades so far are kept, and a rerun continues).
@@ -25,9 +29,9 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from ..text import t
+from ..text import explicit_language, speaking, t
 from .class_report import HTML_FILE, summary
-from .classroom import STATE_FILE, Row, grade_class
+from .classroom import STATE_FILE, Row, grade_class, handed_editions
 from .command import RESET
 from .report_files import write_report
 from .runner import HostFailed, SandboxUnavailable
@@ -46,9 +50,24 @@ def grade_class_command(
     stderr: TextIO | None = None,
     unsandboxed: bool = False,
 ) -> int:
+    # An English class's instructor who asked for no language reads English: its notebooks all say so.
+    editions = handed_editions(Path(submissions)) if Path(submissions).is_dir() else set()
+    language = explicit_language() or (editions.pop() if len(editions) == 1 else "ja")
+    with speaking(language):
+        return _grade_class(Path(submissions), Path(out), jobs, timeout, stdout, stderr, unsandboxed)
+
+
+def _grade_class(
+    submissions: Path,
+    out: Path,
+    jobs: int | None,
+    timeout: float | None,
+    stdout: TextIO | None,
+    stderr: TextIO | None,
+    unsandboxed: bool,
+) -> int:
     stdout, stderr = stdout or sys.stdout, stderr or sys.stderr
     reset = RESET if stdout.isatty() else ""
-    submissions, out = Path(submissions), Path(out)
     refused = _refused(submissions, out)
     if refused:
         print(refused, file=stderr)

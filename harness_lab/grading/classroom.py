@@ -206,10 +206,8 @@ def grade_class(
 
 
 def _scan(submissions: Path) -> tuple[list[str], list[tuple[str, str]], list[Problem]]:
-    """(learners, (learner, notebook file) pairs, problems), all sorted by name.
-
-    Hidden names (``.ipynb_checkpoints``, collect.sh's ``.name.part``) are skipped silently.
-    """
+    """(learners, (learner, notebook file) pairs, problems), all sorted by name; hidden names
+    (``.ipynb_checkpoints``, collect.sh's ``.name.part``) are skipped silently."""
     learners: list[str] = []
     found: list[tuple[str, str]] = []
     problems: list[Problem] = []
@@ -230,6 +228,15 @@ def _scan(submissions: Path) -> tuple[list[str], list[tuple[str, str]], list[Pro
         if notebooks == 0:
             problems.append(Problem.of(learner, "", "grade.class.no_notebooks"))
     return learners, found, problems
+
+
+def handed_editions(submissions: Path) -> set[str]:
+    """The editions the class's notebooks name: grade-class speaks theirs when they agree and nobody chose."""
+    editions = set()
+    for learner, name in _scan(submissions)[1]:
+        with suppress(OSError):  # the grading reports it
+            editions.add(edition_or(_read(submissions / learner / name), ""))
+    return editions - {""}
 
 
 def _entries(folder: Path, learner: str, problems: list[Problem]) -> list[os.DirEntry]:

@@ -53,3 +53,22 @@ def test_a_rerun_in_another_language_writes_the_report_from_the_recorded_grades(
     out = _grade(subs, report, "en")
     with speaking("en"):  # the same language again: nothing is graded
         assert t("grade.class.done", total=3, seconds="@", graded=0, reused=3).split("@")[1] in out, out
+
+
+@needs_sandbox
+def test_with_no_language_asked_the_report_speaks_the_edition_every_notebook_names(tmp_path, monkeypatch):
+    monkeypatch.delenv("HARNESS_LAB_LANG", raising=False)
+    subs = tmp_path / "subs"
+    Handed("level1", english_solution("level1")).write(subs, "bob")
+    Handed("level1", english_solution("level1")).write(subs, "eve")
+    out = io.StringIO()
+    assert cli_main(["grade-class", str(subs), "--out", str(tmp_path / "en")], out=out) == 0
+    with speaking("en"):
+        assert t("grade.class.done", total=2, seconds="@", graded=2, reused=0).split("@")[1] in out.getvalue()
+        assert t("grade.class.title") in (tmp_path / "en" / "index.html").read_text(encoding="utf-8")
+    right("level1").write(subs, "aki")  # a Japanese learner joins: the editions disagree, so Japanese
+    out = io.StringIO()
+    assert cli_main(["grade-class", str(subs), "--out", str(tmp_path / "en")], out=out) == 0
+    with speaking("ja"):
+        assert t("grade.class.done", total=3, seconds="@", graded=1, reused=2).split("@")[1] in out.getvalue()
+        assert t("grade.class.title") in (tmp_path / "en" / "index.html").read_text(encoding="utf-8")

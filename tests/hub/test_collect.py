@@ -87,7 +87,9 @@ def _ids(learner: str) -> tuple[int, int]:
     return account.pw_uid, account.pw_gid
 
 
-def collect(submissions: Path, *args: str | bytes) -> subprocess.CompletedProcess:
+def collect(submissions: Path, *args: str | bytes, edition: str | None = "en") -> subprocess.CompletedProcess:
+    """collect.sh as root runs it; its lines in the language of ``edition`` (None: root's shell names none)."""
+
     def cap_writes() -> None:
         resource.setrlimit(resource.RLIMIT_FSIZE, (WRITE_CAP, WRITE_CAP))
 
@@ -99,7 +101,11 @@ def collect(submissions: Path, *args: str | bytes) -> subprocess.CompletedProces
         stdin=subprocess.DEVNULL,
         timeout=DEADLINE,
         preexec_fn=cap_writes,
-        env={**os.environ, "HARNESS_HUB_COURSE": str(ROOT)},
+        env={
+            **{k: v for k, v in os.environ.items() if k != "HARNESS_HUB_EDITION"},
+            "HARNESS_HUB_COURSE": str(ROOT),
+            **({"HARNESS_HUB_EDITION": edition} if edition else {}),
+        },
     )
 
 
@@ -293,3 +299,36 @@ def test_a_planted_english_folder_is_refused_and_the_japanese_notebooks_still_co
         f"{CORA}: 2 of 2 exercise notebooks collected",
     ]
     assert handed(submissions, CORA) == {e: notebook(CORA, e) for e in EXERCISES}
+
+
+@pytest.mark.parametrize(
+    ("edition", "said"),
+    [
+        ("ja", ["練習ノートブック 2 冊のうち 1 冊を回収しました（1 冊は断りました）"]),
+        (
+            "both",
+            [
+                "練習ノートブック 2 冊のうち 1 冊を回収しました（1 冊は断りました）",
+                "1 of 2 exercise notebooks collected, 1 refused",
+            ],
+        ),
+        (
+            None,
+            [
+                "練習ノートブック 2 冊のうち 1 冊を回収しました（1 冊は断りました）",
+                "1 of 2 exercise notebooks collected, 1 refused",
+            ],
+        ),
+    ],
+)
+def test_it_speaks_the_class_editions_language_or_both_when_it_cannot_know(fresh, tmp_path, edition, said):
+    as_cora("mkfifo", str(fresh[CORA] / "exercises" / f"{FIRST}.fifo"))
+    (fresh[CORA] / "exercises" / FIRST).unlink()
+    as_cora("mv", str(fresh[CORA] / "exercises" / f"{FIRST}.fifo"), str(fresh[CORA] / "exercises" / FIRST))
+    done = collect(tmp_path / "subs", *LEARNERS, edition=edition)
+    lines = done.stdout.splitlines()
+    assert [line.split(": ", 1)[1] for line in lines if line.startswith(f"{CORA}: ") and FIRST not in line] == said
+    refused = [line for line in lines if line.startswith(f"{CORA}: {FIRST} ")]
+    assert refused[0] == f"{CORA}: {FIRST} 断りました: FIFOで、通常のファイルではありません" and len(refused) == len(
+        said
+    )

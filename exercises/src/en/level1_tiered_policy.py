@@ -4,7 +4,7 @@
 #     exercise: level1
 # ---
 
-# %% [markdown] ja="f0d08e53e518"
+# %% [markdown] ja="b1dc3650a066"
 # # Exercise level 1: a tiered valve per tool (allow / ask / deny)
 #
 # An exercise for lesson 6, "Hand-write an agent harness with controls".
@@ -22,8 +22,11 @@
 #
 # **How grading works**: the grade cell grades inside this notebook's kernel, and stops with a one-line error
 # (`GradeFailed`) if any criterion is not met. From a terminal, grade with
-# `.venv/bin/python -P -m harness_lab.grading exercises/en/level1_tiered_policy.ipynb` (or `exercises/en/*.ipynb` for both).
-# That command runs only the cells tagged `answer` (the `TODO` cells) and the setup cells tagged `setup`, in a
+# `harness-lab grade exercises/en/level1_tiered_policy.ipynb` (or `exercises/en/*.ipynb` for both),
+# a command of the course's Python, there as it is in the class hub's terminal. Wherever the course runs, save
+# the notebook, then run two lines in a new cell, `import sys` and
+# `!"{sys.executable}" -P -m harness_lab.grading level1_tiered_policy.ipynb`: the same grading, with this kernel's Python.
+# Either runs only the cells tagged `answer` (the `TODO` cells) and the setup cells tagged `setup`, in a
 # fresh process, and calls the package's own grading code. It reads neither the grade cell nor any output saved
 # in the file. Cells you add yourself are not run, so keep your definitions in the `TODO` cells.
 

@@ -4,7 +4,7 @@
 #     exercise: level2
 # ---
 
-# %% [markdown] ja="c06e1b81dbce"
+# %% [markdown] ja="637c30114ca0"
 # # Exercise level 2: the gates this loop lacks, and how it runs away
 #
 # An exercise for lesson 6, "Hand-write an agent harness with controls".
@@ -21,8 +21,11 @@
 #
 # **How grading works**: the grade cell grades inside this notebook's kernel, and stops with a one-line error
 # (`GradeFailed`) if any criterion is not met. From a terminal, grade with
-# `.venv/bin/python -P -m harness_lab.grading exercises/en/level2_missing_gate.ipynb` (or `exercises/en/*.ipynb` for both).
-# That command runs only the cells tagged `answer` (the `TODO` cells) and the setup cells tagged `setup`, in a
+# `harness-lab grade exercises/en/level2_missing_gate.ipynb` (or `exercises/en/*.ipynb` for both),
+# a command of the course's Python, there as it is in the class hub's terminal. Wherever the course runs, save
+# the notebook, then run two lines in a new cell, `import sys` and
+# `!"{sys.executable}" -P -m harness_lab.grading level2_missing_gate.ipynb`: the same grading, with this kernel's Python.
+# Either runs only the cells tagged `answer` (the `TODO` cells) and the setup cells tagged `setup`, in a
 # fresh process, and calls the package's own grading code. It reads neither the grade cell nor any output saved
 # in the file. Cells you add yourself are not run, so keep your definitions in the `TODO` cells.
 

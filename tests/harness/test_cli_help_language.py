@@ -1,0 +1,60 @@
+"""``harness-lab --help`` and each command's help speak the course's language: Japanese unless asked.
+
+They were English literals in a course whose every other message is Japanese by default. The language is
+``--lang`` (before the command or after it) or ``HARNESS_LAB_LANG``, read before argparse prints the help.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from harness_lab.cli import main
+from harness_lab.text import speaking, t
+
+COMMANDS = {"run": "cli.help.run", "grade": "cli.help.grade", "grade-class": "cli.help.grade_class"}
+
+
+def _help(capsys, *args: str) -> str:
+    with pytest.raises(SystemExit) as done:
+        main(list(args))
+    assert done.value.code == 0
+    return "".join(capsys.readouterr().out.split())  # argparse wraps lines wherever it likes
+
+
+def _said(key: str, language: str, **values: object) -> str:
+    with speaking(language):
+        return "".join(t(key, **values).split())
+
+
+def test_with_no_language_asked_every_help_is_japanese(capsys, monkeypatch):
+    monkeypatch.delenv("HARNESS_LAB_LANG", raising=False)
+    top = _help(capsys, "--help")
+    assert top.startswith(_said("cli.help.usage", "ja")) and _said("cli.help.description", "ja") in top
+    for command, key in COMMANDS.items():
+        assert _said(key, "ja") in top
+        shown = _help(capsys, command, "--help")
+        assert _said(key, "ja") in shown and _said("cli.help.help", "ja") in shown, command
+    assert _said("cli.help.class_lang", "ja") in _help(capsys, "grade-class", "--help")
+
+
+@pytest.mark.parametrize(
+    "asked",
+    [["--lang", "en", "grade-class", "--help"], ["grade-class", "--lang=en", "--help"], ["grade-class", "--help"]],
+)
+def test_english_asked_before_or_after_the_command_or_by_the_environment(capsys, monkeypatch, asked):
+    # with --lang given, the environment says Japanese: the option wins over it
+    monkeypatch.setenv("HARNESS_LAB_LANG", "en" if asked[1] == "--help" else "ja")
+    shown = _help(capsys, *asked)
+    assert shown.startswith(_said("cli.help.usage", "en"))
+    for key in ("cli.help.grade_class", "cli.help.out", "cli.help.class_lang", "cli.help.unsandboxed"):
+        assert _said(key, "en") in shown, key
+    assert _said("cli.help.out", "ja") not in shown
+
+
+@pytest.mark.parametrize("language", ["ja", "en"])
+def test_a_usage_error_is_told_in_the_language_asked(capsys, monkeypatch, language):
+    monkeypatch.delenv("HARNESS_LAB_LANG", raising=False)
+    with pytest.raises(SystemExit) as done:
+        main(["--lang", language, "run", "hi", "--max-turns", "0"])
+    assert done.value.code == 2
+    assert _said("cli.help.not_positive", language, text="0") in "".join(capsys.readouterr().err.split())
