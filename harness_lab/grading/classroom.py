@@ -125,14 +125,12 @@ def grade_class(
     key: bytes | bytearray | None = None,
     unsandboxed: bool = False,
 ) -> ClassResult:
-    """Grade every notebook under ``submissions``; ``on_row(row, done, total)`` hears each one.
-
-    The record of grades is read from and written to ``state_path``, its entries signed with
-    ``key`` (default: the instructor's, ``record_key.py``). ``jobs`` workers grade in parallel
-    (default: one per core); ``timeout`` is the limit per notebook in seconds. ``on_note`` hears
-    each thing noticed about the record (also kept in ``ClassResult.notes``). Without a working
-    sandbox it raises ``SandboxUnavailable`` before any learner code runs, unless ``unsandboxed``.
-    """
+    """Grade every notebook under ``submissions``; ``on_row(row, done, total)`` hears each one. The record
+    of grades is read from and written to ``state_path``, its entries signed with ``key`` (default: the
+    instructor's, ``record_key.py``). ``jobs`` workers grade in parallel (default: one per core); ``timeout``
+    is the limit per notebook in seconds. ``on_note`` hears each thing noticed about the record (also kept
+    in ``ClassResult.notes``). Without a working sandbox it raises ``SandboxUnavailable`` before any
+    learner code runs, unless ``unsandboxed``."""
     started = time.monotonic()
     timeout = NOTEBOOK_TIMEOUT if timeout is None else timeout
     keep_private()  # learner code run as this user (unsandboxed, no namespace) reads a dumpable one's /proc/PID/environ
@@ -150,7 +148,7 @@ def grade_class(
     found, copies = _one_graded_per_exercise(submissions, found)
     problems += copies
     for entries in same_files(submissions, found):  # a hard link: one notebook, graded for each learner
-        note(t("grade.class.same_file", files=", ".join(visible(f"{who}/{name}") for who, name in entries)))
+        note(t("grade.class.same_file", files=", ".join(visible(f"{w}/{n}") for w, n in entries)))
     version = grader_version()
     record = Record(state_path, version, timeout, record_key(note) if key is None else key, note)
     rows: list[Row] = []
@@ -361,10 +359,8 @@ class _TooLarge(OSError):
 
 
 def _read(path: Path) -> bytes:
-    """A submitted file's bytes, never following a link planted since the scan; ``_TooLarge`` past the limit.
-
-    The size is judged before anything is parsed: a worker parses the notebook outside any memory cap.
-    """
+    """A submitted file's bytes, never following a link planted since the scan; ``_TooLarge`` past the limit
+    (judged before anything is parsed: a worker parses the notebook outside any memory cap)."""
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
     with os.fdopen(fd, "rb") as f:
         info = os.fstat(fd)
