@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
+from . import cli_catalog  # noqa: F401  (the help text, registered on import)
 from .checks import seconds
 from .model import DEFAULT_MODEL
 from .text import LANGUAGES, t
