@@ -187,9 +187,10 @@ def wait_for(pid: int, deadline: float) -> bool:
             os.close(fd)
 
 
-def watch(pid: int, deadline: float, memory: int | None) -> str:
-    """Wait as ``wait_for`` does: "ended" or "deadline"; with ``memory``, also "memory" as soon as this
-    process's descendants together hold more than ``memory`` bytes (checked every ``WATCH_EVERY`` s).
+def watch(pid: int, deadline: float, memory: int | None, root: int | None = None) -> str:
+    """Wait as ``wait_for`` does: "ended" or "deadline"; with ``memory``, also "memory" as soon as the
+    descendants of ``root`` (default: this process) together hold more than ``memory`` bytes (checked
+    every ``WATCH_EVERY`` s).
 
     ``RLIMIT_AS`` caps each process alone, and a job may start hundreds; this is the cap on them all.
     """
@@ -200,7 +201,7 @@ def watch(pid: int, deadline: float, memory: int | None) -> str:
             return "ended"
         if time.monotonic() >= deadline:
             return "deadline"
-        if tree_memory(os.getpid()) > memory:
+        if tree_memory(os.getpid() if root is None else root) > memory:
             return "memory"
 
 

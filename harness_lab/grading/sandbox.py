@@ -265,7 +265,9 @@ def _supervise(
     os.close(write_end)  # the caller sees the end of the pipe once the job's side is gone
     outcome = "deadline"
     try:
-        outcome = watch(pid, deadline, tree_cap)
+        # Below a namespace's init only: the init is one more copy of this process, which the cap (one
+        # copy plus the allowance) would otherwise count against the learner.
+        outcome = watch(pid, deadline, tree_cap, root=pid if alone else None)
     except _Stop:
         pass
     finally:

@@ -229,6 +229,18 @@ def _children_holding(megabytes: int, children: int = 4):
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_a_large_caller_does_not_count_twice_against_the_allowance():
+    # The job starts as a copy of its caller, and the cap allows one copy plus the allowance; a PID
+    # namespace's init is a second copy, and counted it made a 4 MB job "memory" under a caller of 300 MB
+    # (a pytest worker late in a CI run).
+    ballast = bytearray(300 << 20)
+    ballast[::4096] = b"\1" * len(ballast[::4096])  # written, so resident
+    sandboxed = {"setup": lambda: None, "memory": 512 << 20}
+    assert run_limited(_children_holding(4, children=1), timeout=20, **sandboxed).value == "all held"
+    del ballast
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 def test_in_the_sandbox_the_job_and_its_children_together_are_held_to_their_allowances():
     """RLIMIT_AS caps each process alone; a job that starts many is stopped when they hold more together."""
     sandboxed = {"setup": lambda: None, "memory": 512 << 20}  # setup: what the sandbox runs first
