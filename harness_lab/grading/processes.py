@@ -214,14 +214,22 @@ def tree_memory(root: int) -> int:
 
 
 def private_memory(pid: int | str) -> int:
-    """Bytes of memory process ``pid`` holds in RAM but for files' pages (``RssAnon`` and ``RssShmem``:
-    a shared mapping counts too; a page two forked processes still share counts for each, the
-    cautious side); 0 once it is gone."""
-    try:
-        with open(f"/proc/{pid}/status") as f:
-            return sum(int(line.split()[1]) << 10 for line in f if line.startswith(("RssAnon:", "RssShmem:")))
-    except (OSError, IndexError, ValueError):
-        return 0
+    """Bytes of memory process ``pid`` holds in RAM but for files' pages, a page shared with other
+    processes counted as its share (``Pss_Anon`` and ``Pss_Shmem``): a job forked from a large caller
+    shares the caller's pages, and counted whole in each forked copy they stopped a small job under a
+    large caller. Where the kernel has no ``smaps_rollup``, ``RssAnon`` and ``RssShmem`` (each copy whole,
+    the cautious side); 0 once it is gone."""
+    for name, keys in (("smaps_rollup", ("Pss_Anon:", "Pss_Shmem:")), ("status", ("RssAnon:", "RssShmem:"))):
+        try:
+            with open(f"/proc/{pid}/{name}") as f:
+                found = [int(line.split()[1]) << 10 for line in f if line.startswith(keys)]
+        except FileNotFoundError:
+            continue
+        except (OSError, IndexError, ValueError):
+            return 0
+        if found:
+            return sum(found)
+    return 0
 
 
 def kill_group(pid: int) -> None:
