@@ -88,6 +88,17 @@ TEXTS = {
     ),
     "both_changed": ("もう一方は配られたままです", "the other is as the course gave it"),
     "both_saved": ("最後に保存されたほうです", "saved last"),
+    "about": (
+        "各受講者の練習ノートブックを SUBMISSIONS/<受講者>/<練習>.ipynb に回収します（root で実行）",
+        "Hand-in: copy each learner's exercise notebooks to SUBMISSIONS/<learner>/<exercise>.ipynb (run as root)",
+    ),
+    "help.submissions": ("回収先のフォルダー", "the folder to collect into"),
+    "help.learners": ("受講者のアカウント名（1人以上）", "the learners' account names (one or more)"),
+    "help.max_mb": ("ノートブック1冊の大きさの上限（MB、既定 {mb}）", "size cap per notebook (MB, default {mb})"),
+    "help.seconds": (
+        "ノートブック1冊を読む制限時間（秒、既定 {seconds}）",
+        "time limit per notebook (seconds, default {seconds})",
+    ),
     "not_root": (
         "root で実行してください: ノートブックはそれぞれの受講者として読むため、root にしかできません",
         "run as root: each notebook is read as its learner, which only root can do",
@@ -345,11 +356,12 @@ def _worked_on(learner: str, name: str, got: dict[str, tuple[bytes, int]], start
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="collect.sh", description=__doc__.splitlines()[0])
-    parser.add_argument("submissions", type=Path, metavar="SUBMISSIONS")
-    parser.add_argument("learners", nargs="+", metavar="LEARNER")
-    parser.add_argument("--max-mb", type=int, default=MAX_MB, help=f"size cap per notebook (default {MAX_MB})")
-    parser.add_argument("--seconds", type=float, default=SECONDS, help=f"time limit per notebook (default {SECONDS:g})")
+    parser = argparse.ArgumentParser(prog="collect.sh", description=" / ".join(say("about")))
+    parser.add_argument("submissions", type=Path, metavar="SUBMISSIONS", help=" / ".join(say("help.submissions")))
+    parser.add_argument("learners", nargs="+", metavar="LEARNER", help=" / ".join(say("help.learners")))
+    parser.add_argument("--max-mb", type=int, default=MAX_MB, help=" / ".join(say("help.max_mb", mb=MAX_MB)))
+    seconds = " / ".join(say("help.seconds", seconds=f"{SECONDS:g}"))
+    parser.add_argument("--seconds", type=float, default=SECONDS, help=seconds)
     args = parser.parse_args(argv)
     if os.geteuid() != 0:
         parser.error(" / ".join(say("not_root")))

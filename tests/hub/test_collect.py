@@ -332,3 +332,18 @@ def test_it_speaks_the_class_editions_language_or_both_when_it_cannot_know(fresh
     assert refused[0] == f"{CORA}: {FIRST} 断りました: FIFOで、通常のファイルではありません" and len(refused) == len(
         said
     )
+
+
+@pytest.mark.parametrize(
+    ("edition", "spoken", "unspoken"),
+    [
+        ("ja", ["回収先のフォルダー", "制限時間（秒、既定 10）"], ["the folder to collect into"]),
+        ("en", ["the folder to collect into", "time limit per notebook (seconds, default 10)"], ["回収先"]),
+        (None, ["回収先のフォルダー", "the folder to collect into"], []),
+    ],
+)
+def test_its_help_speaks_the_class_editions_language(edition, spoken, unspoken):
+    done = collect(Path("/nonexistent"), "--help", edition=edition)
+    assert done.returncode == 0, done.stderr
+    said = " ".join(done.stdout.split())  # argparse wraps lines at the terminal's width
+    assert all(text in said for text in spoken) and not any(text in said for text in unspoken), said
