@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 from datetime import UTC, datetime, timedelta
 
-__all__ = ["rate_limit_headers"]
+__all__ = ["input_limit", "rate_limit_headers"]
 
 REQUESTS_PER_MINUTE = 50
 _TOKENS_PER_MINUTE = {"haiku": (50_000, 10_000)}  # (input, output); every other line (30,000, 8,000)
@@ -35,10 +35,18 @@ def _left(limit: int, used: int) -> int:
     return max(0, round((limit - used) / 1000) * 1000)
 
 
+def _limits(family: str) -> tuple[int, int]:
+    return _TOKENS_PER_MINUTE.get(family.removeprefix("claude-").split("-")[0], _OTHER_LINES)
+
+
+def input_limit(family: str) -> int:
+    """Input tokens a minute for ``family``: the figure a 429 quotes."""
+    return _limits(family)[0]
+
+
 def rate_limit_headers(family: str, usage: dict) -> dict:
     """The ``anthropic-ratelimit-*`` headers after one request that used ``usage`` on ``family``."""
-    line = family.removeprefix("claude-").split("-")[0]
-    input_limit, output_limit = _TOKENS_PER_MINUTE.get(line, _OTHER_LINES)
+    input_limit, output_limit = _limits(family)
     read = usage.get("input_tokens", 0) + usage.get("cache_creation_input_tokens", 0)
     wrote = usage.get("output_tokens", 0)
     now = datetime.now(UTC).replace(microsecond=0)

@@ -20,6 +20,8 @@ import httpx2
 
 from ..model import DEFAULT_MODEL
 from .ids import make_id
+from .models import cache_family
+from .rate_limits import input_limit
 from .server import Emulator, body_bytes, error_body
 from .validate import ApiError
 from .wire import MAX_DEPTH, text_depth_error
@@ -36,11 +38,11 @@ __all__ = [
 BASE_URL = "https://emulator.harness-lab.invalid"
 DUMMY_KEY = "emulated-no-key"
 
-# The live 429's text as public reports of 2026 quote it (a tier-1 organisation's Sonnet limit); the
-# live one goes on to name where to ask for more. ``retry-after`` is the docs' header (seconds);
+# The live 429's text as public reports of 2026 quote it (a tier-1 organisation's Sonnet limit, 30,000;
+# the emulator quotes the limit its rate-limit headers give the request's model); the live one goes on to name where to ask for more. ``retry-after`` is the docs' header (seconds);
 # ``retry-after-ms``, which the SDK reads first, keeps the emulated waits at a millisecond.
 RATE_LIMITED = (
-    "This request would exceed your organization's rate limit of 30,000 input tokens per minute "
+    "This request would exceed your organization's rate limit of {limit:,} input tokens per minute "
     "(org: 00000000-0000-4000-8000-000000000000, model: {model}). For details, refer to: "
     "https://docs.claude.com/en/api/rate-limits. You can see the response headers for current usage. "
     "Please reduce the prompt length or the maximum tokens requested, or try again later."
@@ -89,7 +91,11 @@ def _fault_response(fault: str, number: int, request: httpx2.Request) -> httpx2.
         raise httpx2.ConnectError("emulated connection error", request=request)
     if fault == "timeout":
         raise httpx2.ReadTimeout("emulated timeout", request=request)
-    error = ApiError(429, RATE_LIMITED.format(model=_model_of(request))) if fault == "429" else _FAULT_ERRORS[fault]
+    if fault == "429":
+        model = _model_of(request)
+        error = ApiError(429, RATE_LIMITED.format(model=model, limit=input_limit(cache_family(model))))
+    else:
+        error = _FAULT_ERRORS[fault]
     return _error_response(error, make_id("req_011C", f"fault-{number}".encode(), fault, 21), _RETRY_AFTER)
 
 

@@ -129,6 +129,16 @@ def test_a_rate_limit_says_what_the_live_one_says_and_when_to_retry():
     assert error.response.headers["retry-after"] == "1"  # seconds, the header the docs name
 
 
+@pytest.mark.parametrize("model", ["claude-haiku-4-5", "claude-haiku-5-5", "claude-opus-4-7"])
+def test_a_rate_limit_quotes_the_limit_the_answers_headers_give_that_model(model):
+    client = emulated_client([say("x"), say("y")], faults={2: "429"}, max_retries=0)
+    answer = client.messages.with_raw_response.create(**{**REQUEST, "model": model})
+    with pytest.raises(anthropic.RateLimitError) as caught:
+        client.messages.create(**{**REQUEST, "model": model})
+    limit = int(answer.headers["anthropic-ratelimit-input-tokens-limit"])
+    assert f"rate limit of {limit:,} input tokens per minute" in caught.value.body["error"]["message"]
+
+
 def test_a_body_over_32_mb_is_refused_before_it_is_read():
     client = emulated_client([say("x")], max_retries=0)
     huge = {**REQUEST, "messages": [{"role": "user", "content": "a" * (32 * 1024 * 1024)}]}
