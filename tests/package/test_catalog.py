@@ -16,9 +16,10 @@ from pathlib import Path
 
 import pytest
 
+import harness_lab.cli_catalog  # the command's help; these four imports add their entries
 import harness_lab.grading
 import harness_lab.lessons
-import harness_lab.ui  # noqa: F401  (adds its entries)
+import harness_lab.ui  # noqa: F401
 from harness_lab.steps import STEPS
 from harness_lab.text import CATALOG, speaking, t
 from harness_lab.ui.diagram import LESSON_VALVES, NODES, OTHER_STOPS
