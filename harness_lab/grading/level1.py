@@ -16,8 +16,9 @@ judges what ran, what was asked and what came back.
 2. The check sits per tool_use, before the tool runs, and ``ask`` reuses ``approve``, failing closed:
    when the approver raises, the tool must not run, and the error goes up or the call gets an
    ``is_error`` result; ANSWERS' step and approval choices.
-3. A deny still returns one ``is_error`` tool_result saying a rule forbids the tool; every tool_use
-   gets one result, in order, that the API accepts, a tool that raised too; ANSWERS' deny choice.
+3. A deny still returns one ``is_error`` tool_result saying a rule forbids the tool (and a person's
+   refusal does not say so); every tool_use gets one result, in order, that the API accepts, a tool
+   that raised too; ANSWERS' deny choice.
 
 Criteria 2 and 3 judge each tool against the tier it was *observed* to behave as, so a tool that
 fell to the wrong tier fails criterion 1 only, with a hint naming the tier it fell into.
@@ -49,6 +50,7 @@ from .level1_observe import (
     fact_of,
     observe_calls,
     probe_calls,
+    results_kept,
     returned_as,
     returned_by,
     returned_when_a_tool_fails,
@@ -123,7 +125,8 @@ def grade_level1_from(learner: Callable[[], tuple[Any, Any, Any, Any]], *, timeo
     if seen.status == "ok":
         try:
             tiers_seen = seen_tiers(spies, "see:", seen.value["calls"])
-            seen = JobResult("ok", value=dict(seen.value, tiers=tiers_seen, after_seen=seen_after(spies)))
+            kept = results_kept(seen.value["calls"])
+            seen = JobResult("ok", value=dict(seen.value, tiers=tiers_seen, after_seen=seen_after(spies), kept=kept))
         except MALFORMED:
             seen = JobResult("tampered")
         else:
@@ -175,6 +178,8 @@ def _criterion1(learner: Callable[[], tuple[Any, Any, Any, Any]], seen: JobResul
             tool, value = next(iter(odd.items()))
             return Check.fail(1, title, "grade.l1.c1.unknown_tier", tool=tool, value=value)
         return Check.fail(1, title, "grade.l1.c1.shape", kind=found["shape_shown"])
+    if found["kept"]:
+        return Check.fail(1, title, "grade.l1.results_kept", tool=found["kept"])
     kind, value = found["tiers"][UNLISTED_TOOL]
     if kind == "error":
         return Check.fail(1, title, "grade.l1.c1.unlisted_error", tool=UNLISTED_TOOL, error=value)

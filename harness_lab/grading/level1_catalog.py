@@ -123,6 +123,12 @@ add(
             "POLICY では {tool} が {listed} になっています。課題の表では {expected} です",
             "POLICY gives {tool} the tier {listed}. The exercise's table says {expected}.",
         ),
+        "grade.l1.results_kept": (
+            "{tool} を呼んだ run_tool_uses が、前の呼び出しの tool_result も一緒に返しました。結果のリストが呼び出しをまたいで残っています。"
+            "results = [] は run_tool_uses の中（呼ばれるたび）で作りましょう",
+            "run_tool_uses, called for {tool}, also returned the tool_results of an earlier call: the results list outlives "
+            "a call. Make results = [] inside run_tool_uses, on every call.",
+        ),
         "grade.l1.fell_through": (
             "{tool} に「実行しない」という結果を積んだあと、そのまま実行もしてしまいました（1つの呼び出しに結果が2つ）。"
             "その結果を積んだら continue で次のブロックへ進み、実行の行に届かないようにしましょう",
@@ -323,6 +329,14 @@ add(
             "断ったのはポリシー（規則）です。人間が断ったと読めば、モデルは頼み直せば通ると考えるかもしれません。ポリシーで禁止されていると書きましょう",
             "The tool_result for the denied {tool} reads as if a person (the user) said no. On a deny nobody was asked: the "
             "policy (a rule) refused it. A model told that the user said no may just ask again; say that the policy forbids the tool.",
+        ),
+        "grade.l1.c3.refusal_says_policy": (
+            "approve が「いいえ」と答えた {tool} の tool_result が、ポリシー（規則）で禁止されていると伝えています。断ったのは人間で、"
+            "{tool} は ask の段階です（次に尋ねれば許可されるかもしれません）。禁止と読んだモデルは、{tool} をもう使えないと考えます。"
+            "deny と同じ文を使わず、ユーザーが拒否したことを伝えましょう",
+            "The tool_result for the {tool} call that approve said no to says a policy (a rule) forbids it. A person said no, and "
+            "{tool} is in the ask tier (asked again, it may be approved); a model told it is forbidden takes {tool} as unusable. "
+            "Say that the user refused, not what a deny says.",
         ),
         "grade.l1.c3.refused_not_error": (
             "人間が拒否した {tool} の tool_result に is_error: true が付いていません",

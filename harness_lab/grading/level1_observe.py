@@ -31,6 +31,7 @@ __all__ = [
     "seen_after",
     "returned_when_a_tool_fails",
     "returned_when_asking_fails",
+    "results_kept",
     "seen_tiers",
     "tier_listed",
 ]
@@ -48,10 +49,20 @@ def _tier_seen(rec: Recorder, name: str, facts: list[dict]) -> str:
         return "approve_args"
     if rec.asked(name):
         return "ask"
+    facts = [f for f in facts if f["tool_use_id"] == facts[-1]["tool_use_id"]]  # this call's, not a kept list's
     answered = [f for f in facts if not f["is_error"]]
     if rec.ran(name) and answered:
         return "fell_through" if len(answered) < len(facts) else "allow"
     return "deny"
+
+
+def results_kept(calls: list) -> str | None:
+    """The grader's side: the first tool whose single call got results answering other calls as well (a
+    results list kept between calls, outside run_tool_uses), or None."""
+    for name, (kind, value) in calls:
+        if kind != "error" and len({fact["tool_use_id"] for fact in value}) > 1:
+            return plain(name)
+    return None
 
 
 def seen_tiers(spies: Spies, prefix: str, calls: list) -> dict[str, tuple[str, str]]:

@@ -38,6 +38,9 @@ def verdict3(
     alone, mixed = facts["alone"], facts["mixed"]
     content, names = scenes["mixed"], mixed_scene(ask)[1]
     ids = tool_use_ids(content)
+    kept = len(mixed) > len(ids) and any(f["tool_use_id"] not in ids for f in mixed)
+    if kept or len({f["tool_use_id"] for f in alone}) > 1:
+        return "grade.l1.results_kept", {"tool": names[0]}  # a results list that outlives the call
     if len(alone) > 1:
         return "grade.l1.c3.too_many", {"uses": 1, "results": len(alone)}
     if len(alone) != 1:
@@ -77,6 +80,8 @@ def verdict3(
             return key, {"tool": name}
     if (ask, logged(refused)) not in ran and not mixed[2]["is_error"]:
         return "grade.l1.c3.refused_not_error", {"tool": ask}
+    if (ask, logged(refused)) not in ran and says_forbidden(mixed[2]["text"]) and not blames_a_person(mixed[2]["text"]):
+        return "grade.l1.c3.refusal_says_policy", {"tool": ask}  # a person's no, told as a rule's
     for position, (name, given_input, fact) in enumerate(zip(names, calls, mixed)):
         if position == 2 or tiers.get(name) == "deny":
             continue  # the refused and the denied call: had they run, that is criterion 2's question

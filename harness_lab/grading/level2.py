@@ -18,7 +18,8 @@ tool_impls)`` gets a ``MAX_TURNS`` check.
    module's global, or a default argument that took N): a limit fixed when the cell ran earns a
    note, never a failure. Requests are counted by the emulator, tool turns by spy tools; a loop
    with no cap is cut off by the scripted model itself after a margin, or by the time limit. A
-   history the API rejects ends with the API's own 400 text as the hint.
+   history the API rejects ends with the API's own 400 text as the hint; one it accepts must still
+   start with the task (turns put at the top, or the oldest cut, lose it for the model).
 
 Like level 1, every learner object (``MISSING``, ``MAX_TURNS``, what ``run_agent`` returns) is read
 only inside a time-limited child: an endless ``MISSING`` generator or an int whose ``__eq__``
@@ -295,6 +296,10 @@ def _criterion3(learner: Callable[[], tuple], timeout: float) -> Check:
     if broken:
         return broken
     seen = one_a_turn.value
+    if seen["lazy"] and seen["calls"] == 0:  # an async def or a generator: calling it ran none of its body
+        return Check.fail(3, title, "grade.l2.c3.never_ran", kind=seen["lazy"])
+    if seen["displaced"]:  # the API takes it, and a scripted model counts turns the same: only the order shows
+        return Check.fail(3, title, "grade.l2.c3.task_not_first", request=seen["displaced"])
     if (seen["rounds"], seen["calls"]) != (n, n + 1):
         if seen["rounds"] == n - 1 and seen["calls"] == n:
             key = "grade.l2.c3.one_early"

@@ -214,6 +214,17 @@ add(
             "同じタスクを同じカーネルで2回続けて走らせると、2回目のリクエストにユーザーの依頼が {times} 回入っていました。前の実行の会話が持ち越されています。messages を run_agent の外（グローバル変数や、既定値の引数）に置いていませんか。履歴は実行のたびに積み上がり、送るトークンも増え続けます。messages = [...] は run_agent の中で、呼ばれるたびに作ります",
             "Run twice in the same kernel, the second run's request carried the user's task {times} times: the earlier run's conversation came along. Is messages kept outside run_agent (a global, or a default argument)? The history then piles up run after run, and so do the tokens sent. Create messages = [...] inside run_agent, on every call.",
         ),
+        "grade.l2.c3.never_ran": (
+            "run_agent を呼ぶと、中身を1行も実行しないまま {kind} が返りました（モデルへのリクエストは 0 回）。async def や yield のある関数は、呼んだだけでは動きません。"
+            "採点は run_agent(...) をふつうに呼んで、返り値の文を読みます。def で書き、yield ではなく return で答えや停止メッセージを返しましょう",
+            "Calling run_agent returned a {kind} without running a line of it (0 requests to the model): a function with async def or yield "
+            "does not run when called. The grader calls run_agent(...) plainly and reads the text it returns: write it with def, and return "
+            "the answer or the stop message instead of yielding it.",
+        ),
+        "grade.l2.c3.task_not_first": (
+            "モデルへのリクエスト {request} 回目の messages が、ユーザーの依頼から始まっていませんでした。API は受け付けますが、モデルは依頼より先に自分の呼び出しを読むか、依頼を読めません。会話は古い順（依頼が最初）です。新しいターンを先頭に入れたり（insert(0, ...)）、古いメッセージを切り捨てたりせず、messages.append で末尾に足しましょう",
+            "Request {request} to the model did not start its messages with the user's task. The API takes it, but the model reads its own calls before the task, or never sees the task. The conversation runs oldest first, the task first: add each turn at the end with messages.append, not at the top (insert(0, ...)), and cut no earlier message.",
+        ),
         "grade.l2.c3.count_kept": (
             "ちょうど {n} ターンで答えるタスクを同じカーネルで2回続けて走らせると、2回目は答えずに {shown} で終わりました。ターン数を run_agent の外（グローバル変数や、既定値の引数）で数えていませんか。turns = 0 は run_agent の中で、呼ばれるたびに作ります",
             "Run twice in the same kernel, a task that answers after exactly {n} turns ended the second time with {shown}, not the answer. Is the turn count kept outside run_agent (a global, or a default argument)? Set turns = 0 inside run_agent, on every call.",

@@ -141,31 +141,45 @@ class _Scene:
         """The counts kept here, with what the child says the loop returned (a str or None)."""
         if seen.get("raised_400"):
             return {"api_error": self.rejected or "?", "reused": self.reused}
-        returned, shown = seen["returned"], seen["shown"]
-        if not (returned is None or type(returned) is str) or type(shown) is not str:
+        returned, shown, lazy = seen["returned"], seen["shown"], seen.get("lazy", "")
+        if not (returned is None or type(returned) is str) or type(shown) is not str or type(lazy) is not str:
             raise TypeError("not what the grader's child sends")
-        return {"returned": returned, "shown": shown, "asked": self.asked(), **self.counts()}
+        displaced = self.task_not_first()
+        return {
+            "returned": returned,
+            "shown": shown,
+            "lazy": lazy,
+            "asked": self.asked(),
+            "displaced": displaced,
+            **self.counts(),
+        }
 
     def asked(self) -> int:
         """The most times one request carried the task as a user message: more than once, the history of an
         earlier run came along (a messages list kept outside run_agent)."""
-        task = said("task")
+        return max((sum(1 for m in r.get("messages", []) if _is_task(m)) for r in self.emulator.requests), default=0)
 
-        def is_task(content: Any) -> bool:
-            if isinstance(content, list) and len(content) == 1 and isinstance(content[0], dict):
-                content = content[0].get("text")
-            return content == task
-
-        return max(
-            (
-                sum(1 for m in r.get("messages", []) if m.get("role") == "user" and is_task(m.get("content")))
-                for r in self.emulator.requests
-            ),
-            default=0,
-        )
+    def task_not_first(self) -> int:
+        """The first request (1-based) whose messages do not start with the task, else 0: each turn put at the
+        top (newest first), or the oldest messages cut. The API accepts both; the model loses the task."""
+        for number, request in enumerate(self.emulator.requests, 1):
+            messages = request.get("messages") or [None]
+            if not _is_task(messages[0]):
+                return number
+        return 0
 
     def counts(self) -> dict:
         return {"calls": len(self.emulator.requests), "rounds": len(self.turns), "runs": self.runs}
+
+
+def _is_task(message: Any) -> bool:
+    """Is this message the user's task, as a string or as one text block?"""
+    if not isinstance(message, dict) or message.get("role") != "user":
+        return False
+    content = message.get("content")
+    if isinstance(content, list) and len(content) == 1 and isinstance(content[0], dict):
+        content = content[0].get("text")
+    return content == said("task")
 
 
 def _one_list_reused(request: Any) -> bool:
@@ -275,7 +289,12 @@ def _scenario(run_agent: Callable, task: str) -> dict:
         )
     except anthropic.BadRequestError:
         return {"raised_400": True}
-    return {"returned": plain(returned) if isinstance(returned, str) else None, "shown": plain(returned, 60)}
+    lazy = inspect.iscoroutine(returned) or inspect.isgenerator(returned) or inspect.isasyncgen(returned)
+    if lazy:
+        returned.close()  # its body never ran: nothing to finish, and no "never awaited" warning
+    shown = plain(returned, 60)
+    kind = plain(type(returned).__name__, 40) if lazy else ""
+    return {"returned": plain(returned) if isinstance(returned, str) else None, "shown": shown, "lazy": kind}
 
 
 def _scenario_twice(run_agent: Callable, task: str) -> dict:

@@ -148,6 +148,10 @@ add(
             "ツールがリストを返したとき、content が JSON の文字列になっていません（{got}）。辞書だけでなくリストも json.dumps(..., ensure_ascii=False) で文字列にします",
             "When a tool returns a list, the content is not JSON text ({got}); json.dumps(..., ensure_ascii=False) lists as well as dicts",
         ),
+        "lesson.l2.run_tools.repr_output": (
+            "ツールの辞書に True や None があると、content が JSON の文字列になりませんでした（{got}）。str() の引用符を置き換えても JSON にはなりません（true・null と書くのが JSON）。json.dumps(..., ensure_ascii=False) で文字列にします",
+            "When the tool's dict holds True or None, the content is not JSON text ({got}); str() with its quotes replaced is no JSON (JSON writes true and null). json.dumps(..., ensure_ascii=False) it",
+        ),
         "lesson.l2.run_tools.unknown_name": (
             "impls にないツール名で KeyError が外まで飛び出したか、is_error の結果になりませんでした。impls[block.name] の引き当ても try の中に入れます",
             "A tool name missing from impls raised KeyError out of run_tools, or did not become an is_error result; do the impls[block.name] lookup inside the try too",

@@ -197,6 +197,10 @@ add(
             "同じプロセスでもう一度走らせると、最初のツールターンで、ツールを1つも実行しないうちに弁3（無進捗検知）が止めました。前の実行の最後の署名が残っていて、それと比べています。last_signature = None は run_agent の中（呼ばれるたび）で始めます（モジュールの変数にしない）",
             "When run again in the same process, it was stopped by valve 3 (no progress) at its first tool turn, before any tool ran: the last signature of the previous run was kept and compared with. Start last_signature = None inside run_agent, on every call (not as a module variable)",
         ),
+        "lesson.l6.run_agent.turns_carried": (
+            "同じプロセスでもう一度走らせると、ツールを1つも実行しないうちに弁1（最大ターン数）が止めました（上限 {limit}）。前の実行で数えたターン数が残っています。turns = 0 は run_agent の中（呼ばれるたび）で始めます（モジュールの変数にしない）",
+            "When run again in the same process, it was stopped by valve 1 (max turns) before any tool ran (limit {limit}): the turns counted in the previous run were kept. Start turns = 0 inside run_agent, on every call (not as a module variable)",
+        ),
         "lesson.l6.run_agent.spin_not_in_a_row": (
             "{call} を呼び、別の呼び出しを挟んでもう一度 {call} を呼んだところで、弁3（無進捗検知）が止めました。間に別の呼び出しがあれば空回りではありません。これまでの署名を全部覚えて比べるのではなく、前のターンの署名（last_signature）1つとだけ比べます",
             "Valve 3 (no progress) stopped it when {call} was called again with another call in between; that is no spin. Compare with the previous turn's signature alone (last_signature), not with every signature so far",

@@ -243,7 +243,7 @@ def _output_as_text(fn) -> Miss | None:
         return Miss("lesson.l2.run_tools.wrong_output")
     if first["text"].isascii():  # the same JSON, its non-ASCII characters escaped as \uXXXX
         return Miss("lesson.l2.run_tools.ascii")
-    return _list_as_json(fn) or _arguments_by_name(fn)
+    return _list_as_json(fn) or _literals_as_json(fn) or _arguments_by_name(fn)
 
 
 def _arguments_by_name(fn) -> Miss | None:
@@ -284,6 +284,20 @@ def _list_as_json(fn) -> Miss | None:
     if value != [weather[_said("osaka")]]:
         got = text if text is not None else type(facts[0]["content"]).__name__ if facts else "?"
         return Miss("lesson.l2.run_tools.list_output", {"got": str(got)[:60]})
+    return None
+
+
+def _literals_as_json(fn) -> Miss | None:
+    # Python's repr with ' made " reads as JSON until a value is True, False or None.
+    _, _, facts = _results(fn, {"get_weather": lambda city: {"city": city, "rain": None, "open": True}})
+    if isinstance(facts, Miss) or not facts or not _is_text(facts[0]["content"]):
+        return None  # what the other probes name
+    try:
+        value = json.loads(facts[0]["text"])
+    except ValueError:
+        value = None
+    if value != {"city": _said("osaka"), "rain": None, "open": True}:
+        return Miss("lesson.l2.run_tools.repr_output", {"got": str(facts[0]["text"])[:60]})
     return None
 
 

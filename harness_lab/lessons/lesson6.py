@@ -152,6 +152,8 @@ def _max_turns_holds(fn) -> Miss | None:
     if miss := _ends_like_the_package(fn, _never_ending, NO_MAX_TURNS, turns=3):
         return miss
     mine, _, _ = learner_end(fn, _done_at_the_limit, turns=3)
+    if mine.miss is None and mine.cause == "max_turns" and mine.rounds == 0:  # the run before counted right
+        return Miss("lesson.l6.run_agent.turns_carried", {"limit": 3})
     if mine.miss is None and mine.cause == "max_turns":  # asked after the answer came, not before the next lap
         return Miss("lesson.l6.run_agent.limit_after_answer", {"turns": mine.rounds})
     if miss := compare(mine, package_end(_done_at_the_limit, turns=3), turns=3):
@@ -265,6 +267,16 @@ def _refusing(request: dict) -> Any:
     return reply(_said("refused"), stop_reason="refusal")
 
 
+def _at_a_stop_sequence(request: dict) -> Any:
+    # The API says stop_sequence only to a request that set stop_sequences, and the lesson's loop sets
+    # none: the script answers as though it had, so a loop that finishes on end_turn alone shows here.
+    steps = [
+        call("read_file", path="README.md"),
+        reply(_said("answer"), stop_reason="stop_sequence", stop_sequence="###"),
+    ]
+    return steps[min(_done(request), 1)]
+
+
 # --- the points ----------------------------------------------------------------------------------
 
 
@@ -321,7 +333,9 @@ def _decides_by_next_step(fn) -> Miss | None:
     mine, _, _ = learner_end(fn, _refusing)  # another stop: the cause is the model's, not a fixed one
     if mine.miss is None and mine.cause != "refusal":
         return Miss("lesson.l6.run_agent.refusal", {"got": mine.cause})
-    return mine.miss
+    if mine.miss is not None:
+        return mine.miss
+    return _ends_like_the_package(fn, _at_a_stop_sequence)  # a stop sequence is an answer, as end_turn is
 
 
 def _stalled(fn, seconds: str) -> Miss:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 
+from answers_level1_habits import RIGHT_HABITS, WRONG_HABITS
 from answers_level1_policies import (
     BLOCK_POLICY,
     BLOCK_SETS,
@@ -136,6 +137,7 @@ RIGHT = {
         make_runner(lambda name: (DICT_POLICY.get(name) or DICT_DEFAULT).lower()),
         GOOD_ANSWERS,
     ),
+    **RIGHT_HABITS,
 }
 
 
@@ -300,6 +302,7 @@ WRONG = {
         _dict(dict_runner, answers=with_answers(step="before-tool")),
         {2: "grade.l1.unknown"},
     ),
+    **WRONG_HABITS,
 }
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 
+from answers_level2_history import RIGHT_HISTORY, WRONG_HISTORY
 from answers_level2_loops import (
     MAX_TURNS,
     create,
@@ -104,6 +105,7 @@ RIGHT = {
     "a callable object": (GOOD_MISSING, Agent(), MAX_TURNS),
     "a closure over the limit": (GOOD_MISSING, make_agent(MAX_TURNS), MAX_TURNS),
     "half the history's length as the turns": (GOOD_MISSING, counts_half_the_messages, MAX_TURNS),
+    **RIGHT_HISTORY,
 }
 
 
@@ -220,6 +222,7 @@ WRONG = {
         (endless_answer(), top_of_body, MAX_TURNS),
         {1: "grade.l2.endless", 2: "grade.l2.endless"},
     ),
+    **WRONG_HISTORY,
 }
 
 # Stop messages criterion 3 accepts, and ones that do not say the run stopped at the limit.

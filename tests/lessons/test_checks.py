@@ -17,6 +17,7 @@ from tests.lessons.answers_capstone import RIGHT_MY_AGENT, WRONG_MY_AGENT
 from tests.lessons.answers_probes import WRONG_PROBES, WRONG_RUN_AGENT_PROBES
 from tests.lessons.answers_reuse import WRONG_REUSE, WRONG_RUN_AGENT_REUSE
 from tests.lessons.answers_slips import WRONG_RUN_AGENT_SLIPS, WRONG_SLIPS
+from tests.lessons.answers_state_and_types import WRONG_RUN_AGENT_STATE, WRONG_STATE
 from tests.lessons.answers_thinking import WRONG_RUN_AGENT_2
 from tests.lessons.answers_valves import WRONG_RUN_AGENT_VALVES
 from tests.lessons.test_capstone import at_point
@@ -64,6 +65,7 @@ def test_every_hint_key_is_provoked_by_some_wrong_version():
     more += WRONG_REUSE + WRONG_RUN_AGENT_REUSE  # one list reused, results outside a user message, valve 3 carried
     more += WRONG_PROBES + WRONG_RUN_AGENT_PROBES  # results sorted or keyed by name, the cache counted twice
     more += WRONG_SLIPS + WRONG_RUN_AGENT_SLIPS  # laps not yielded, turn labels, a refusal, results reordered
+    more += WRONG_STATE + WRONG_RUN_AGENT_STATE  # state kept between runs, JSON by accident, a stop sequence
     provoked = {key for *_, key in WRONG + WRONG_RUN_AGENT + WRONG_MY_AGENT + more}
     families = ("lesson.l", "lesson.capstone.", "lesson.rule.")
     titles = tuple(f".p{n}" for n in range(1, 8))
