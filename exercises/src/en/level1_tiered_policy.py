@@ -30,7 +30,7 @@
 # fresh process, and calls the package's own grading code. It reads neither the grade cell nor any output saved
 # in the file. Cells you add yourself are not run, so keep your definitions in the `TODO` cells.
 
-# %% [markdown] ja="67864b920bcb"
+# %% [markdown] ja="4a760f619b15"
 # ## The task
 #
 # Today the approval valve knows two settings: ask before a high-impact tool, let everything else through.
@@ -68,8 +68,8 @@
 #    `ANSWERS["step"]` and `ANSWERS["approval"]` say so too.
 # 3. On `deny` the tool does not run, yet an `is_error: true` `tool_result` comes back telling the model that a
 #    policy (a rule) forbids the tool. Nothing is silently dropped, and "unavailable" or "denied" alone cannot tell
-#    a person's no from a failure. Every `tool_use` gets exactly one result the API accepts, in order.
-#    `ANSWERS["deny"]` says so too.
+#    a person's no from a failure. When a person says no to an `ask` tool, its result still says a person refused,
+#    not a rule. Every `tool_use` gets exactly one result the API accepts, in order. `ANSWERS["deny"]` says so too.
 #
 # The grader never reads your source code. It hands `run_tool_uses` recording tools (fakes that only note they
 # were called; one of them fails by raising) and a recording `approve`, calls it for real, and judges only by
