@@ -1,14 +1,17 @@
-"""The grading commands where the kernel gives a normal user no user namespace: an answer cell cannot
-read their key or write into their output.
+"""Learner code where the kernel gives a normal user no user namespace: it cannot read its caller's key,
+write into its caller's output or kill its caller.
 
 There neither bubblewrap nor a PID namespace hides the command from the answer cells (``harness-lab
 grade``'s host without the sandbox, ``grade-class --unsandboxed``), which run as its user: while the
 command was dumpable, a cell read ``ANTHROPIC_API_KEY`` in ``/proc/PID/environ`` and wrote a forged
-verdict into ``/proc/PID/fd/1``. The machine is made with a seccomp filter (``no_user_namespaces.py``).
+verdict into ``/proc/PID/fd/1``; and ``run_limited``'s job, run as its caller's user, reached its caller
+(a learner's kernel, where nothing else hides it) the same way, or killed it. The machine is made with a
+seccomp filter (``no_user_namespaces.py``).
 """
 
 from __future__ import annotations
 
+import ctypes
 import json
 import os
 import shutil
@@ -109,3 +112,56 @@ def test_grade_class_unsandboxed_keeps_its_key_and_output_from_the_answer_cells(
     # was "FORGED: 3 of 3 criteria met" above the command's own lines, and the key seen in the feedback
     assert "FORGED" not in done.stdout, done
     assert (done.returncode, "saw the key" in feedback, ALL_PASSED in feedback) == (0, False, True), feedback
+
+
+# run_limited called by a normal user's process whose environment holds the key (a learner's kernel)
+RUN_LIMITED = """
+import os, signal, sys
+from harness_lab.grading import pid_namespace
+from harness_lab.grading.sandbox import run_limited
+
+child = os.fork()
+if child == 0:
+    os._exit(0 if pid_namespace.make() else 1)
+assert os.waitstatus_to_exitcode(os.waitpid(child, 0)[1]) == 1, "a namespace was made"
+caller = os.getpid()
+report, (seen, out) = os.dup(1), os.pipe()  # the caller's output: a pipe of this user's, as a terminal is
+os.dup2(out, 1)
+
+def environ():
+    with open(f"/proc/{caller}/environ", "rb") as f:
+        return "key" if KEY.encode() in f.read() else "no key"
+
+def output():
+    with open(f"/proc/{caller}/fd/1", "w") as f:
+        f.write("FORGED: 3 of 3 criteria met\\n")
+    return "written"
+
+def everyone():
+    os.kill(-1, signal.SIGKILL)
+
+outcome = run_limited(ATTACK)
+os.dup2(report, 1)
+os.close(out)
+forged = b"FORGED" in os.read(seen, 1 << 16)
+print("caller alive", outcome.status, outcome.error.split(":")[0], forged, flush=True)
+"""
+
+
+def _landlock_abi() -> int:
+    return max(ctypes.CDLL(None, use_errno=True).syscall(ctypes.c_long(444), None, 0, 1), 0)
+
+
+@pytest.mark.skipif(_landlock_abi() < 6, reason="the kernel has no Landlock signal scope (Linux 6.12)")
+@pytest.mark.parametrize(
+    "attack, outcome",
+    [("environ", "error PermissionError False"), ("output", "error PermissionError False"), ("everyone", "ok  False")],
+)
+def test_without_namespaces_a_job_cannot_reach_its_caller(attack, outcome):
+    env = {"PATH": "/usr/bin:/bin", "ANTHROPIC_API_KEY": KEY, "PYTHONPATH": str(ROOT)}
+    nobody = {"user": 65534, "group": 65534, "extra_groups": []} if os.geteuid() == 0 else {}
+    script = no_user_namespaces.PRELUDE + RUN_LIMITED.replace("ATTACK", attack).replace("KEY", repr(KEY))
+    command = [sys.executable, "-P", "-c", script]
+    done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120, cwd="/", **nobody)
+    # was "caller alive ok key False", "caller alive ok written True" and a caller killed (-9)
+    assert (done.returncode, done.stdout.strip()) == (0, f"caller alive {outcome}"), done
