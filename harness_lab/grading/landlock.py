@@ -1,4 +1,4 @@
-"""A Landlock domain of its own for a limited run's job: no signal and no ``/proc`` look outside it (Linux 6.12+).
+"""A Landlock domain of its own for a limited run's job: no signal, ``/proc`` look or abstract socket outside it.
 
 Where the kernel gives a normal user no user namespace (Ubuntu 24.04's AppArmor rule, a container's
 filter), the job has no PID namespace either (``pid_namespace.py``), and learner code runs as its
@@ -9,6 +9,9 @@ Landlock needs no namespace and no privilege, only ``no_new_privs``. A process i
 trace, nor read the memory, environment or descriptors of, a process outside it (the kernel's ptrace
 check, which ``/proc/PID/environ``, ``mem`` and ``fd`` go through), and with ``LANDLOCK_SCOPE_SIGNAL``
 (ABI 6, Linux 6.12) may not signal one either: ``kill(-1)`` reaches only the job's own processes.
+``LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET`` (the same ABI) keeps it from connecting to an abstract unix
+socket made outside (they have no owner or mode: any process of the machine's network namespace could
+otherwise reach one of its caller's, or another user's).
 The job's own children inherit the domain, so it still ends what it started, and its supervisor, outside,
 still ends it. No file or network access is restricted: the ruleset handles none.
 
@@ -20,11 +23,16 @@ from __future__ import annotations
 
 import ctypes
 import os
+import platform
+import sys
 
 __all__ = ["confine"]
 
-_CREATE_RULESET, _RESTRICT_SELF = 444, 446  # the same on every architecture (the generic table)
-_SCOPE_SIGNAL = 1 << 1
+# The generic table's numbers, which x86, ARM, RISC-V, POWER and s390 share; alpha and MIPS offset theirs,
+# so there 444 is another call or none, and nothing is tried.
+_CREATE_RULESET, _RESTRICT_SELF = 444, 446
+_OFFSET_TABLES = ("alpha", "mips")
+_SCOPE_ABSTRACT_UNIX_SOCKET, _SCOPE_SIGNAL = 1 << 0, 1 << 1
 _PR_SET_NO_NEW_PRIVS = 38
 
 
@@ -37,13 +45,13 @@ class _Ruleset(ctypes.Structure):
 
 
 def confine() -> bool:
-    """Put this process (and what it starts from now on) in a new Landlock domain scoped for signals; False
-    where the kernel cannot."""
-    if not os.path.isdir("/proc"):  # not Linux
+    """Put this process (and what it starts from now on) in a new Landlock domain scoped for signals and
+    abstract unix sockets; False where the kernel cannot."""
+    if sys.platform != "linux" or platform.machine().startswith(_OFFSET_TABLES):
         return False
     try:
         libc = ctypes.CDLL(None, use_errno=True)
-        ruleset = _Ruleset(0, 0, _SCOPE_SIGNAL)
+        ruleset = _Ruleset(0, 0, _SCOPE_SIGNAL | _SCOPE_ABSTRACT_UNIX_SOCKET)
         fd = libc.syscall(ctypes.c_long(_CREATE_RULESET), ctypes.byref(ruleset), ctypes.sizeof(ruleset), 0)
         if fd < 0:  # before ABI 6 the scope is unknown, and a ruleset that handles nothing is refused
             return False
