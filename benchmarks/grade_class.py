@@ -8,7 +8,8 @@ It writes a class into a temporary folder, two notebooks per learner (level 1 an
 course's own notebooks and answer batteries (``tests/grading/class_submissions.py``): in every 20,
 8 right answers, 6 of the batteries' wrong answers, 3 tampered ones (grade cell rewritten, a solved
 output pasted in, ``check_levelN`` redefined), 1 that hangs and 2 that crash (an exit, a process
-killing itself, one killing the process grading it). It grades the class with the command an
+killing itself, one killing the process grading it, which where Landlock scopes the cells' signals is
+refused and graded as written). It grades the class with the command an
 instructor types, checks that every row says what it must, and prints the seconds, notebooks per
 second, the CPU the command used and the load average around the run (the machine is shared), then
 times a rerun, in which every notebook is unchanged and none is graded again.

@@ -35,7 +35,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from . import pid_namespace
+from . import landlock, pid_namespace
 from .processes import (
     become_subreaper,
     close_inherited,
@@ -293,6 +293,7 @@ def _child(job: Callable[[], Any], write_end: int, budget: int | None, keep: tup
     silence()
     first_to_go()
     keep_private()
+    landlock.confine()  # where no PID namespace hides its caller and supervisor, the kernel still keeps them
     _answer_fd = write_end
 
     def send(message: tuple) -> None:

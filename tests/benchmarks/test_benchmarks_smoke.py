@@ -261,3 +261,12 @@ def test_the_import_timing_children_run():
     from benchmarks import import_time
 
     assert import_time.import_seconds(import_time.FIRST_CALL) > 0
+
+
+def test_the_limited_run_timing_runs_each_way(capsys):
+    # A run that did not answer 1 raises: a cost measured on a broken run would mean nothing.
+    from benchmarks import limited_run
+
+    assert limited_run.main(["--runs", "1"]) == 0
+    printed = capsys.readouterr().out.splitlines()[1:5]
+    assert [line[2:27].rstrip() for line in printed] == list(limited_run.WAYS)

@@ -29,6 +29,7 @@ import pytest
 import harness_lab.grading  # noqa: F401  # adds the graders' strings to the catalog
 from harness_lab.grading.isolation import find_bwrap
 from harness_lab.text import CATALOG
+from tests.process_ids import landlock_scopes_jobs
 
 ROOT = Path(__file__).resolve().parents[2]
 EXERCISES = ROOT / "exercises"
@@ -69,6 +70,8 @@ KILL_SELF = "import os, signal\nos.kill(os.getpid(), signal.SIGKILL)\n"
 # Every process above the answer cells, from the top down: the grading command, its workers and
 # the processes grading this notebook. In the sandbox the cells see only their own notebook's
 # processes and the host, which takes no signal from inside: the notebook crashes, nothing else.
+# Where the kernel's Landlock scopes signals (Linux 6.12) every process above is outside the cells'
+# domain: each kill is refused (PermissionError, passed over), and the answer is graded as written.
 KILL_GRADER = (
     "import os, signal\n"
     "def _parent_of(pid):\n"
@@ -191,6 +194,8 @@ def killing_itself(exercise: str) -> Handed:
 
 
 def killing_the_grader(exercise: str) -> Handed:
+    if landlock_scopes_jobs():
+        return breaking(exercise, KILL_GRADER, "ok", "")
     return breaking(exercise, KILL_GRADER, "error", "grade.nb.crashed")
 
 

@@ -7,7 +7,8 @@ machine, so the tests refuse the calls with a seccomp filter of their own instea
 cannot read) with ``ENOSYS``, as Docker's default profile does, so libc falls back to ``clone``.
 
 ``PRELUDE`` goes first in a ``python -c`` script; it holds for that process and everything it starts
-(bubblewrap included: no sandbox can be made, as on such a machine).
+(bubblewrap included: no sandbox can be made, as on such a machine). ``without_landlock`` makes a
+kernel without Landlock the same way, with or without it.
 """
 
 from __future__ import annotations
@@ -42,4 +43,31 @@ def _refuse_user_namespaces():
     assert libc.prctl(38, 1, 0, 0, 0) == 0  # PR_SET_NO_NEW_PRIVS: a normal user may then filter
     assert libc.prctl(22, 2, _ctypes.byref(prog), 0, 0) == 0  # PR_SET_SECCOMP, SECCOMP_MODE_FILTER
 _refuse_user_namespaces()
+"""
+
+
+def without_landlock(refusal: str) -> str:
+    """A kernel without Landlock, alone or after ``PRELUDE``: its three calls (444-446, the generic table's, on
+    both machines) answer ``refusal``: ``"ENOSYS"`` where it was not built, ``"EOPNOTSUPP"`` where it is off
+    at boot (``lsm=`` without it)."""
+    return f"""
+import ctypes as _ctypes, errno as _errno, platform as _platform, struct as _struct
+def _refuse_landlock():
+    refused = 0x00050000 | getattr(_errno, {refusal!r})
+    arch = {{"x86_64": 0xC000003E, "aarch64": 0xC00000B7}}[_platform.machine()]
+    load, jeq, ret, allow = 0x20, 0x15, 0x06, 0x7FFF0000
+    program = [
+        (load, 0, 0, 4), (jeq, 1, 0, arch), (ret, 0, 0, allow), (load, 0, 0, 0),
+        (jeq, 3, 0, 444), (jeq, 2, 0, 445), (jeq, 1, 0, 446), (ret, 0, 0, allow), (ret, 0, 0, refused),
+    ]
+    code = b"".join(_struct.pack("=HBBI", *step) for step in program)
+    buffer = _ctypes.create_string_buffer(code, len(code))
+
+    class Prog(_ctypes.Structure):
+        _fields_ = [("len", _ctypes.c_ushort), ("filter", _ctypes.c_void_p)]
+
+    prog = Prog(len(program), _ctypes.cast(buffer, _ctypes.c_void_p))
+    libc = _ctypes.CDLL(None, use_errno=True)
+    assert libc.prctl(38, 1, 0, 0, 0) == 0 and libc.prctl(22, 2, _ctypes.byref(prog), 0, 0) == 0
+_refuse_landlock()
 """

@@ -25,15 +25,23 @@ from class_submissions import Handed, answer_cells, needs_sandbox, right, wrong
 
 from harness_lab.grading.memory_cgroup import Cgroup
 from harness_lab.text import t
+from tests.grading import no_user_namespaces
+from tests.process_ids import landlock_scopes_jobs
 
 ROOT = Path(__file__).resolve().parents[2]
 TIMEOUT = "8"
 pytestmark = needs_sandbox
 
 
-def command(*args: str | Path, env: dict | None = None, timeout: float = 300) -> subprocess.CompletedProcess:
+def command(
+    *args: str | Path, env: dict | None = None, timeout: float = 300, prelude: str = ""
+) -> subprocess.CompletedProcess:
+    """``harness-lab`` with ``args``; ``prelude`` (``no_user_namespaces``) first changes the machine it sees."""
+    start = (
+        ["-c", prelude + "import runpy\nrunpy.run_module('harness_lab.cli', run_name='__main__')"] if prelude else []
+    )
     return subprocess.run(
-        [sys.executable, "-m", "harness_lab.cli", *map(str, args)],
+        [sys.executable, *(start or ["-m", "harness_lab.cli"]), *map(str, args)],
         cwd=ROOT,
         env=env,
         capture_output=True,
@@ -234,21 +242,31 @@ _os.execv(_sys.executable, [_sys.executable, "-I", "-c", {HOLD!r}])
 """
 
 
-def test_a_learner_that_makes_the_grader_the_kernels_victim_gets_its_own_memory_row(tmp_path):
+@pytest.mark.parametrize("kernel", ["as it is", "without Landlock"])
+def test_a_learner_that_makes_the_grader_the_kernels_victim_gets_its_own_memory_row(tmp_path, kernel):
     """The kernel ends the notebook's judge (PID 1 of its namespace, so the namespace with it) or the
     host for want of memory while it grades this notebook: that is the notebook's verdict, kept in the
-    record, never the grader's failure graded again on every run."""
+    record, never the grader's failure graded again on every run. Where Landlock scopes the cells'
+    signals the attack cannot stop its supervisors, so the command is run on a kernel without it too."""
     probe = Cgroup.make(f"harness-lab-test-{os.getpid()}", 1 << 30)
     if probe is None:
         pytest.skip("no memory cgroup can be made here (root and a writable memory controller)")
     probe.remove()
+    if kernel == "without Landlock" and not no_user_namespaces.KNOWN:
+        pytest.skip("a machine the test's seccomp filter does not know")
     subs, report = tmp_path / "subs", tmp_path / "report"
     plan = classmates(subs)
     with_code(right("level1"), HOST_AS_VICTIM).write(subs, "mal")
-    done = command("grade-class", subs, "--out", report, "--timeout", "60", "--jobs", "2")
+    args = ("grade-class", subs, "--out", report, "--timeout", "60", "--jobs", "2")
+    refused = no_user_namespaces.without_landlock("ENOSYS") if kernel == "without Landlock" else ""
+    done = command(*args, prelude=refused)
     assert done.returncode == 0, done.stdout + done.stderr
     row = rows(report)["mal", "level1"]
-    assert (row["status"], row["hint_keys"]) == ("error", "grade.nb.memory"), row
+    if kernel == "as it is" and landlock_scopes_jobs():  # the first SIGSTOP, to a process outside, raises
+        assert (row["status"], row["hint_keys"]) == ("error", "grade.nb.cell_raised"), row
+        assert "PermissionError" in row["message"], row
+    else:
+        assert (row["status"], row["hint_keys"]) == ("error", "grade.nb.memory"), row
     assert_classmates_graded_as_alone(report, plan)
 
 

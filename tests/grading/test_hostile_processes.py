@@ -28,7 +28,7 @@ from test_hostile_class import (
 
 from harness_lab.grading.isolation import LEARNER_UID, UIDS_PER_RUN
 from harness_lab.text import t
-from tests.process_ids import namespaces_for_a_user
+from tests.process_ids import landlock_scopes_jobs, namespaces_for_a_user
 
 pytestmark = needs_sandbox
 
@@ -66,10 +66,18 @@ def test_stopping_every_process_in_sight_does_not_hang_the_batch(tmp_path, unsan
             proc.kill()
     assert proc.returncode == 0, out + err
     assert_classmates_graded_as_alone(report, plan)
+    # Where Landlock scopes the cells (Linux 6.12), every process it sees is outside their domain: each
+    # SIGSTOP is refused and passed over, and its right answer is graded as written. Without Landlock,
     # sandboxed, it stopped only its own notebook's processes: its own timeout; unsandboxed too where its
     # user gets a PID namespace. Without one it stopped its grading host too, which the pool replaced: the
     # grader's failure, graded again next run.
-    own = "grade.class.worker_died" if unsandboxed and not namespaces_for_a_user(LEARNER_UID) else "grade.nb.timeout"
+    own = (
+        ""
+        if landlock_scopes_jobs()
+        else "grade.class.worker_died"
+        if unsandboxed and not namespaces_for_a_user(LEARNER_UID)
+        else "grade.nb.timeout"
+    )
     assert rows(report)["mal", "level2"]["hint_keys"] == own
     first = LEARNER_UID + proc.pid * UIDS_PER_RUN  # the command's own block of uids
     assert left_behind(range(first, first + 2)) == []  # nothing left behind, stopped or not
@@ -107,12 +115,14 @@ def test_killing_every_grading_process_in_sight_hurts_only_the_killer(tmp_path, 
     done = command("grade-class", subs, "--out", report, "--timeout", TIMEOUT, "--jobs", "2", *extra, timeout=150)
     assert done.returncode == 0, done.stdout + done.stderr
     assert_classmates_graded_as_alone(report, plan)
-    # unsandboxed in a PID namespace of its own it names no other process: its right answer graded as one
+    # Where Landlock scopes the cells, each kill is refused, and unsandboxed in a PID namespace of its own it
+    # names no other process: either way its right answer graded as one. Else it crashes its own notebook
+    # (sandboxed) or kills its grading host (unsandboxed without a namespace).
     own = (
-        "grade.nb.crashed"
+        ""
+        if landlock_scopes_jobs() or (unsandboxed and namespaces_for_a_user(LEARNER_UID))
+        else "grade.nb.crashed"
         if not unsandboxed
-        else ""
-        if namespaces_for_a_user(LEARNER_UID)
         else "grade.class.worker_died"
     )
     assert rows(report)["mal", "level1"]["hint_keys"] == own

@@ -10,8 +10,8 @@ import time
 
 import pytest
 
-from harness_lab.grading import grade_level1, pid_namespace, run_limited
-from tests.process_ids import seen_pid
+from harness_lab.grading import grade_level1, landlock, pid_namespace, run_limited
+from tests.process_ids import landlock_scopes_jobs, seen_pid
 from tests.reliability.test_grader_limits import (
     ANSWERS,
     DEFAULT_TIER,
@@ -92,11 +92,15 @@ def signal_everything_above(signum: int) -> None:
             pass
 
 
-@pytest.fixture(params=["own PID namespace", "namespace refused"])
+@pytest.fixture(params=["own PID namespace", "namespace refused", "namespace and Landlock refused"])
 def namespace(request, monkeypatch):
-    """Both ways a limited run can go: in a PID namespace of its own, and where the kernel refuses one."""
-    if request.param == "namespace refused":
+    """The ways a limited run can go: in a PID namespace of its own; where the kernel refuses one, in a
+    Landlock domain that keeps the job's signals in (Linux 6.12); where it has neither, with nothing
+    between the job and its supervisor."""
+    if request.param != "own PID namespace":
         monkeypatch.setattr(pid_namespace, "make", lambda: False)
+    if request.param == "namespace and Landlock refused":
+        monkeypatch.setattr(landlock, "confine", lambda: False)
     return request.param
 
 
@@ -141,13 +145,17 @@ def _pid_namespaces_given() -> bool:
     return os.waitstatus_to_exitcode(os.waitpid(child, 0)[1]) == 0
 
 
+@pytest.mark.parametrize("namespace", ["own PID namespace", "namespace refused"], indirect=True)
 @pytest.mark.parametrize("how", ["setsid", "double fork"])
 @pytest.mark.parametrize("signum", [signal.SIGSTOP, signal.SIGKILL], ids=["stops it", "kills it"])
-def test_a_daemon_is_gone_even_when_its_job_stopped_or_killed_the_supervisor(tmp_path, signum, how):
-    if not _pid_namespaces_given():
-        pytest.skip("the kernel gives this user no PID namespace: the supervisor is then the learner's to kill")
+def test_a_daemon_is_gone_even_when_its_job_stopped_or_killed_the_supervisor(tmp_path, signum, how, namespace):
+    if namespace == "own PID namespace" and not _pid_namespaces_given():
+        pytest.skip("the kernel gives this user no PID namespace")
+    if namespace == "namespace refused" and not landlock_scopes_jobs():
+        pytest.skip("no namespace and no Landlock signal scope: the supervisor is then the learner's to kill")
     # Until round nine a daemon in a session of its own survived this: the supervisor, killed or kept
-    # stopped, could not end it, and the caller's look at the supervisor's session missed it.
+    # stopped, could not end it, and the caller's look at the supervisor's session missed it. Refused a
+    # namespace, the job's Landlock domain (landlock.py) keeps its signals from the supervisor.
     pid_file = str(tmp_path / "daemon.pid")
     start_daemon = leaves_a_daemon(pid_file, how)
 
