@@ -210,19 +210,26 @@ def test_the_callers_unpickler_builds_no_class():
     assert PlainOnly(io.BytesIO(pickle.dumps(plain_values))).load() == plain_values
 
 
+def _until_all_hold(held_by: int, children: int) -> None:
+    """Wait until every child has written its memory, then give the watcher 3 s to see them all: on a loaded
+    machine a fixed wait ended before six children had filled 150 MB each (a job "all held" at 900 MB)."""
+    for _ in range(children):
+        os.read(held_by, 1)
+    time.sleep(3)
+
+
 def _children_holding(megabytes: int, children: int = 4):
     """A job that starts ``children`` processes, each holding ``megabytes`` of its own, and waits for them."""
 
     def job():
-        pids = []
+        held_by, told = os.pipe()
         for _ in range(children):
-            pid = os.fork()
-            if pid == 0:
+            if os.fork() == 0:
                 held = b"x" * (megabytes << 20)  # written, so resident
+                os.write(told, b"1")
                 time.sleep(30 if held else 0)
                 os._exit(0)
-            pids.append(pid)
-        time.sleep(3)
+        _until_all_hold(held_by, children)
         return "all held"
 
     return job
@@ -262,14 +269,16 @@ def _children_sharing(megabytes: int, children: int = 4):
     def job():
         import mmap
 
+        held_by, told = os.pipe()
         for _ in range(children):
             if os.fork() == 0:
                 shared = mmap.mmap(-1, megabytes << 20, flags=mmap.MAP_SHARED)
                 for _ in range(megabytes):  # a megabyte at a time: no private copy of it all
                     shared.write(b"x" * (1 << 20))
+                os.write(told, b"1")
                 time.sleep(30)
                 os._exit(0)
-        time.sleep(3)
+        _until_all_hold(held_by, children)
         return "all held"
 
     return job
