@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from harness_lab.grading import grade_level1, pid_namespace, run_limited
+from harness_lab.grading import grade_level1, namespaces, run_limited
 from tests.process_ids import seen_pid
 from tests.reliability.test_grader_limits import (
     ANSWERS,
@@ -96,7 +96,7 @@ def signal_everything_above(signum: int) -> None:
 def namespace(request, monkeypatch):
     """Both ways a limited run can go: in a PID namespace of its own, and where the kernel refuses one."""
     if request.param == "namespace refused":
-        monkeypatch.setattr(pid_namespace, "make", lambda: False)
+        monkeypatch.setattr(namespaces, "make", lambda: False)
     return request.param
 
 
@@ -137,7 +137,7 @@ def _kill_if_running(pid_file: str) -> None:
 def _pid_namespaces_given() -> bool:
     child = os.fork()
     if child == 0:
-        os._exit(0 if pid_namespace.make() else 1)
+        os._exit(0 if namespaces.make() else 1)
     return os.waitstatus_to_exitcode(os.waitpid(child, 0)[1]) == 0
 
 
