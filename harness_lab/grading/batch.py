@@ -15,7 +15,7 @@ graded in its own edition's language (``edition.py``: the learner reads the feed
 language of the notebook they worked in), whatever language the instructor reads the report in.
 A notebook that ran out of time while others were graded beside it is graded again at the end,
 alone (``TIMED_OUT``). So is one whose call changed its host's limits or scheduling
-(``host_state.py``): its outcome is void and the host replaced, so no classmate is graded under the
+(``host.state``): its outcome is void and the host replaced, so no classmate is graded under the
 change; changed again, alone on a fresh host, its row is ``grade.class.host_altered``, never a
 pass, and graded again next run. Any other grader's failure is graded again at the end, alone on a
 fresh host, too: the notebook graded before it may have broken that host.
