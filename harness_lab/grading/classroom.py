@@ -34,9 +34,9 @@ from typing import Any
 from ..terminal import visible
 from ..text import speaking, t
 from .batch import grade_tasks
-from .edition import edition_of, edition_or, learners_language
 from .isolation import Launch
 from .notebook import EXERCISES, NOTEBOOK_TIMEOUT, NotebookGrade, answer_sources, exercise_of
+from .notebook_code import edition_of, edition_or, learners_language
 from .processes import keep_private
 from .record import Record, record_key
 from .runner import SandboxUnavailable
