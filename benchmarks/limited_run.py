@@ -17,7 +17,7 @@ import resource
 import sys
 
 import harness_lab.grading.level1  # noqa: F401 (a kernel that graded has the judge's modules: a run forks them)
-from harness_lab.grading import landlock, pid_namespace, run_limited
+from harness_lab.grading import landlock, namespaces, run_limited
 
 from .timing import Spread
 
@@ -31,9 +31,9 @@ def _cpu() -> float:
 
 def one_run(way: str) -> float:
     """CPU seconds of one limited run done ``way``."""
-    make, confine = pid_namespace.make, landlock.confine
+    make, confine = namespaces.make, landlock.confine
     if way.startswith("no namespace"):
-        pid_namespace.make = lambda: False
+        namespaces.make = lambda: False
     if not way.endswith("Landlock"):
         landlock.confine = lambda: False
     try:
@@ -41,7 +41,7 @@ def one_run(way: str) -> float:
         outcome = run_limited(lambda: 1)
         spent = _cpu() - before
     finally:
-        pid_namespace.make, landlock.confine = make, confine
+        namespaces.make, landlock.confine = make, confine
     if (outcome.status, outcome.value) != ("ok", 1):
         raise AssertionError(f"{way}: {outcome}")
     return spent

@@ -1,7 +1,7 @@
 """The pid a test can look up, written from inside a limited run.
 
 A limited run's job lives in a PID namespace of its own where the system gives one
-(``harness_lab/grading/pid_namespace.py``): there ``os.getpid()`` and ``os.fork()`` answer that
+(``harness_lab/grading/namespaces.py``): there ``os.getpid()`` and ``os.fork()`` answer that
 namespace's numbers, which name other processes (or none) in the test's ``/proc``. ``/proc/self``
 is resolved in the namespace ``/proc`` was mounted for, the test's.
 """
@@ -19,7 +19,7 @@ def seen_pid() -> int:
 def namespaces_for_a_user(uid: int) -> bool:
     """Would a limited run started by ``uid`` (a grading host's own user, when the tests run as root) get a
     PID namespace of its own? Asked in a child that becomes that user."""
-    from harness_lab.grading import pid_namespace
+    from harness_lab.grading import namespaces
 
     child = os.fork()
     if child == 0:
@@ -28,7 +28,7 @@ def namespaces_for_a_user(uid: int) -> bool:
                 os.setgroups([])
                 os.setgid(uid)
                 os.setuid(uid)
-            os._exit(0 if pid_namespace.make() else 1)
+            os._exit(0 if namespaces.make() else 1)
         finally:
             os._exit(2)
     return os.waitstatus_to_exitcode(os.waitpid(child, 0)[1]) == 0

@@ -11,11 +11,11 @@ classmate's answer cells.
 
 A host that died or never answered is the grader's failure (``INFRASTRUCTURE``): the row says so,
 never that the answer was wrong, and the next run grades that notebook again. Each notebook is
-graded in its own edition's language (``edition.py``: the learner reads the feedback in the
+graded in its own edition's language (``notebook_code.py``: the learner reads the feedback in the
 language of the notebook they worked in), whatever language the instructor reads the report in.
 A notebook that ran out of time while others were graded beside it is graded again at the end,
 alone (``TIMED_OUT``). So is one whose call changed its host's limits or scheduling
-(``host_state.py``): its outcome is void and the host replaced, so no classmate is graded under the
+(``host.state``): its outcome is void and the host replaced, so no classmate is graded under the
 change; changed again, alone on a fresh host, its row is ``grade.class.host_altered``, never a
 pass, and graded again next run. Any other grader's failure is graded again at the end, alone on a
 fresh host, too: the notebook graded before it may have broken that host.
@@ -34,9 +34,9 @@ from pathlib import Path
 from typing import Any
 
 from ..text import speaking, t
-from .edition import edition_or, learners_language
 from .isolation import Launch
 from .notebook import CHECK_TIMEOUT, EXERCISES, NotebookGrade, answer_sources, grade_call, grade_notebook, hosted_grade
+from .notebook_code import edition_or, learners_language
 from .redact import Redactor, own_text
 from .workers import Pool
 

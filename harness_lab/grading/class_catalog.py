@@ -1,7 +1,7 @@
 """The words of a class report's record and files (ja, en), added to the catalog on import (issues 26, 29).
 
 What ``grade-class`` tells the instructor about the record of grades (``record.py``), its key
-(``record_key.py``), the submissions folder and the report folder (``report_folder.py``, ``report_files.py``,
+(``record.py``), the submissions folder and the report folder (``report_folder.py``, ``report_files.py``,
 ``class_command.py``). The rest of the class report's words are in ``catalog.py``.
 """
 

@@ -34,12 +34,11 @@ from typing import Any
 from ..terminal import visible
 from ..text import speaking, t
 from .batch import grade_tasks
-from .edition import edition_of, edition_or, learners_language
 from .isolation import Launch
 from .notebook import EXERCISES, NOTEBOOK_TIMEOUT, NotebookGrade, answer_sources, exercise_of
+from .notebook_code import edition_of, edition_or, learners_language
 from .processes import keep_private
-from .record import Record
-from .record_key import record_key
+from .record import Record, record_key
 from .runner import SandboxUnavailable
 from .same_file import same_files
 from .sandbox import describe_error
@@ -127,7 +126,7 @@ def grade_class(
 ) -> ClassResult:
     """Grade every notebook under ``submissions``; ``on_row(row, done, total)`` hears each one. The record
     of grades is read from and written to ``state_path``, its entries signed with ``key`` (default: the
-    instructor's, ``record_key.py``). ``jobs`` workers grade in parallel (default: one per core); ``timeout``
+    instructor's, ``record.record_key``). ``jobs`` workers grade in parallel (default: one per core); ``timeout``
     is the limit per notebook in seconds. ``on_note`` hears each thing noticed about the record (also kept
     in ``ClassResult.notes``). Without a working sandbox it raises ``SandboxUnavailable`` before any
     learner code runs, unless ``unsandboxed``."""

@@ -31,10 +31,10 @@ from ..checks import seconds
 from ..terminal import visible
 from ..text import explicit_language, lang, speaking, t
 from .classroom import MAX_NOTEBOOK_BYTES
-from .edition import edition_or
 from .host import prepare_judge
 from .isolation import Launch
 from .notebook import NOTEBOOK_TIMEOUT, NotebookGrade, grade_call, grade_notebook, hosted_grade
+from .notebook_code import edition_or
 from .processes import keep_private
 from .redact import Redactor, own_text
 from .runner import Host, HostFailed, SandboxUnavailable

@@ -26,15 +26,20 @@ root without the sandbox, the host is a user of its own (``--uid``), and ``kill(
 reaches exactly that call's processes too.
 
 Every notebook is forked from the host and inherits its limits, priority, CPUs and I/O class, so
-the host checks after each call that they are still what they were when it got ready
-(``host_state.py``). If a call changed them, the host answers ``("altered", names)`` instead of the
-call's outcome and ends: that outcome is void, and the runner grades the notebook again on a new
-host (``runner.HostAltered``).
+one that changed them (a memory limit at the host's own size, a process limit of 8, a nice of 19, one
+CPU, the idle I/O class) would change the grading of every notebook after it on that worker: a right
+answer failed for memory, or the grader's own failure. The sandbox keeps learner code from them (a
+PID namespace per notebook, a seccomp filter); the host's own check is behind both, and the one there
+is without the sandbox, where learner code runs as the host's own user: after each call it compares
+them with what they were when it got ready (``state``). If a call changed them, the host answers
+``("altered", names)`` instead of the call's outcome and ends: that outcome is void, and the runner
+grades the notebook again on a new host (``runner.HostAltered``).
 """
 
 from __future__ import annotations
 
 import argparse
+import ctypes
 import errno
 import gc
 import importlib
@@ -46,12 +51,13 @@ import sys
 import tempfile
 from typing import Any
 
-from . import host_state, namespaces
+from . import namespaces
 from .processes import die_with_parent, keep_private
 from .sandbox import MEMORY_LIMIT, Setup, run_limited
+from .syscall_filter import number
 from .wire import receive, send
 
-__all__ = ["leave_keyring", "main", "prepare_judge"]
+__all__ = ["leave_keyring", "main", "prepare_judge", "state"]
 
 _PACKAGE = "harness_lab."
 _NOT_IMPORTED = {"harness_lab.grading.__main__"}  # runs the grading command when imported
@@ -120,10 +126,6 @@ def leave_keyring() -> None:
     the caller's keyring from the grader itself, and from learner code run as root without the sandbox
     (a change of uid keeps the session keyring, and its keys' possessor rights with it).
     """
-    import ctypes
-
-    from .syscall_filter import number
-
     keyctl = number("keyctl")
     if keyctl is None:
         return
@@ -160,18 +162,43 @@ def main(argv: list[str] | None = None) -> int:
     keep_private()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the runner decides; as init we take no signal from inside
     os.dup2(os.open(os.devnull, os.O_WRONLY), 2)  # the runner reads stderr only until ready
-    ready = host_state.snapshot()
+    ready = state()
     send(replies, ("ready", os.getuid()))
     while True:
         request, end = receive(requests)
         if end != "whole":  # the runner is done: nothing here to flush, and no need to wait for atexit
             os._exit(0)
         reply = _serve(request, args.sandboxed, dedicated=args.uid is not None)
-        altered = host_state.changed(ready, host_state.snapshot())
+        now = state()
+        altered = sorted(name for name in ready.keys() | now.keys() if ready.get(name) != now.get(name))
         if altered:  # every later call would inherit the change: this one's outcome is void, and the host done
             send(replies, ("altered", altered))
             os._exit(0)
         send(replies, reply)
+
+
+def state() -> dict[str, Any]:
+    """This process's limits and scheduling, as plain values (what the platform can tell)."""
+    found: dict[str, Any] = {}
+    try:
+        import resource
+    except ImportError:  # Windows: no forked notebooks, nothing to inherit
+        return found
+    for name in sorted(n for n in dir(resource) if n.startswith("RLIMIT_")):
+        try:
+            found[name] = resource.getrlimit(getattr(resource, name))
+        except (OSError, ValueError):
+            continue
+    found["nice"] = os.getpriority(os.PRIO_PROCESS, 0)
+    if hasattr(os, "sched_getscheduler"):
+        found["policy"] = (os.sched_getscheduler(0), os.sched_getparam(0).sched_priority)
+    if hasattr(os, "sched_getaffinity"):
+        found["cpus"] = sorted(os.sched_getaffinity(0))
+    ioprio_get = number("ioprio_get")
+    if ioprio_get is not None:
+        io_who_process = 1
+        found["io"] = ctypes.CDLL(None, use_errno=True).syscall(ioprio_get, io_who_process, 0)
+    return found
 
 
 def _private_channel() -> tuple[int, int]:

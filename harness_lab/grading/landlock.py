@@ -1,7 +1,7 @@
 """A Landlock domain of its own for a limited run's job: no signal, ``/proc`` look or abstract socket outside it.
 
 Where the kernel gives a normal user no user namespace (Ubuntu 24.04's AppArmor rule, a container's
-filter), the job has no PID namespace either (``pid_namespace.py``), and learner code runs as its
+filter), the job has no PID namespace either (``namespaces.py``), and learner code runs as its
 caller's user: it could read ``/proc/<caller>/environ`` (the key), write into ``/proc/<caller>/fd/1``
 (a verdict of its own), stop or kill its supervisor, and ``kill(-1)`` every process of that user.
 

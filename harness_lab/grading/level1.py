@@ -59,12 +59,12 @@ from .level1_observe import (
     seen_tiers,
     tier_listed,
 )
-from .level1_results import FAILING_SCENE, deny_tool, verdict3
 from .level1_scene import (
     _FORCED,
     _OBSERVED,
     ANSWER_OPTIONS,
     ASK_PAIRS,
+    FAILING_SCENE,
     INPUTS,
     PROBE_TIERS,
     REQUIRED_TIERS,
@@ -74,8 +74,10 @@ from .level1_scene import (
     _given,
     approves_first,
     ask_tool,
+    deny_tool,
     mixed_scene,
     says_forbidden,
+    verdict3,
 )
 from .policy_probe import TIERS
 from .report import MALFORMED, Check, Report, failed_run, guarded, show, stale_answers

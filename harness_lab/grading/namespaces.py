@@ -1,4 +1,23 @@
-"""One graded notebook's own namespaces inside the grading sandbox (Linux; see ``host.py``).
+"""A limited run's namespaces (Linux): a PID namespace for any job, and in the grading sandbox a
+notebook's own mount, network, IPC, user and PID namespaces (see ``host.py``).
+
+**Any job** (``make``, ``init``). Outside the grading sandbox (a try-it, check or grade cell in the
+learner's own kernel, ``harness-lab grade`` where no sandbox works) learner code runs as its caller's
+user, so it can kill or stop its supervisor, the one process that ends what the job started
+(``processes.py``). A process it had put in a session of its own first (``setsid``, or a daemon's
+double fork) was then no one's to end, and ran on after the grade: nothing but a namespace can hide
+the supervisor from code of the same user. So the supervisor unshares a PID namespace before it forks
+(as root plainly, else inside a user namespace that maps only the caller's own uid, as ``unshare -r``
+would), and its child becomes that namespace's init (``init``), which starts the job and waits for it.
+From inside, no process outside the namespace can be named, and the kernel delivers to its init no
+signal it has not installed a handler for (it keeps none: SIGKILL and SIGSTOP from the job are
+dropped). When the init ends, because the job did or because the supervisor killed it at the
+deadline, the kernel kills every process left in the namespace, in whatever session or group it put
+itself. The job is the init's child, not the init, so it still dies of its own
+``os.kill(os.getpid(), SIGKILL)``. Where the kernel refuses (no user namespaces for normal users, a
+container's filter) the run goes on with the subreaper and the session to end it.
+
+**A graded notebook in the sandbox** (``enter``).
 
 bubblewrap starts the grading host once per worker, in a sandbox that sees the system, the course's
 venv and the package read-only, with no network and its own process namespace. Each notebook the
@@ -48,12 +67,18 @@ import ctypes
 import os
 import platform
 import re
-import resource
+import signal
 from collections.abc import Callable
+from contextlib import suppress
 
 from . import syscall_filter
 
-__all__ = ["FOLDER", "enter", "uncover_proc", "write_files"]
+# Imported here, as the grading host imports everything before it becomes its learner uid, which may
+# not read the installation's folders (see host.py); missing on Windows, where sandbox.py imports this.
+with suppress(ImportError):
+    import resource
+
+__all__ = ["FOLDER", "enter", "init", "make", "uncover_proc", "write_files"]
 
 FOLDER = "/nb"  # the notebook's private folder inside the sandbox (bwrap creates the mount point)
 TMPFS = {"/tmp": "64m", "/dev/shm": "8m", FOLDER: "64m"}
@@ -99,6 +124,59 @@ def _check(result: int, what: str) -> None:
         raise OSError(number, f"{what}: {os.strerror(number)}")
 
 
+def make() -> bool:
+    """In a supervisor, before its fork: a new PID namespace for the next child; False where none is made.
+
+    None is made either when ``setup`` already made one (``enter``) or when the kernel refuses.
+    """
+    try:
+        if os.readlink("/proc/self/ns/pid") != os.readlink("/proc/self/ns/pid_for_children"):
+            return False
+        libc = _libc()
+        if libc.unshare(_CLONE_NEWPID) == 0:  # root (or holding CAP_SYS_ADMIN where it runs)
+            return True
+        dumpable = libc.prctl(_PR_SET_DUMPABLE, 1, 0, 0, 0) == 0
+        try:
+            _own_user_namespace(libc, _CLONE_NEWPID)
+        finally:
+            if dumpable:
+                # Not dumpable from here on either way: learner code may still see this process in /proc,
+                # and with the same uid could otherwise rewrite its memory through /proc/PID/mem.
+                libc.prctl(_PR_SET_DUMPABLE, 0, 0, 0, 0)
+        return True
+    except (OSError, AttributeError):
+        return False
+
+
+def init(start: Callable[[], None]) -> int:
+    """As PID 1 of the new namespace: fork ``start`` (the job; it never returns), reap every process
+    that ends, and return the job's exit code once it has ended (the caller then exits with it)."""
+    # A handler the caller or the supervisor installed would let the job signal this process: every
+    # signal back to its default, which the kernel does not deliver to an init from inside.
+    for signum in signal.valid_signals():
+        if callable(signal.getsignal(signum)):
+            signal.signal(signum, signal.SIG_DFL)
+    job = os.fork()
+    if job == 0:
+        start()
+    while True:
+        pid, status = os.waitpid(-1, 0)
+        if pid == job:
+            return os.waitstatus_to_exitcode(status)
+
+
+def _own_user_namespace(libc: ctypes.CDLL, flags: int) -> None:
+    """Unshare a user namespace that maps only this process's uid and gid, with ``flags``' namespaces.
+
+    The caller makes itself dumpable first: ``/proc/self/*_map`` belong to root while it is not.
+    """
+    uid, gid = os.getuid(), os.getgid()
+    _check(libc.unshare(_CLONE_NEWUSER | flags), "unshare")
+    for name, line in (("setgroups", "deny"), ("uid_map", f"{uid} {uid} 1"), ("gid_map", f"{gid} {gid} 1")):
+        with open(f"/proc/self/{name}", "w") as f:
+            f.write(line)
+
+
 def enter(files: dict[str, bytes]) -> Callable[[], None]:
     """In the supervisor, before it forks the job: own namespaces, fresh folders, ``files`` in ``FOLDER``.
 
@@ -107,15 +185,11 @@ def enter(files: dict[str, bytes]) -> Callable[[], None]:
     reports the sandbox as broken, and no learner code runs.
     """
     libc = _libc()
-    uid, gid = os.getuid(), os.getgid()
-    # /proc/self/*_map belong to root while the process is not dumpable (the host made itself so)
     _check(libc.prctl(_PR_SET_DUMPABLE, 1, 0, 0, 0), "prctl")
-    made = _CLONE_NEWUSER | _CLONE_NEWNS | _CLONE_NEWNET | _CLONE_NEWIPC | _CLONE_NEWPID
-    _check(libc.unshare(made), "unshare")
-    for name, line in (("setgroups", "deny"), ("uid_map", f"{uid} {uid} 1"), ("gid_map", f"{gid} {gid} 1")):
-        with open(f"/proc/self/{name}", "w") as f:
-            f.write(line)
-    _check(libc.prctl(_PR_SET_DUMPABLE, 0, 0, 0, 0), "prctl")
+    try:
+        _own_user_namespace(libc, _CLONE_NEWNS | _CLONE_NEWNET | _CLONE_NEWIPC | _CLONE_NEWPID)
+    finally:
+        _check(libc.prctl(_PR_SET_DUMPABLE, 0, 0, 0, 0), "prctl")
     # No user namespace below this one: in one of its own, learner code would hold every capability
     # again and could mount a tmpfs of any size, memory no limit here counts (the kernel lets the
     # owner of a user namespace set its limits; they bind every namespace below it).

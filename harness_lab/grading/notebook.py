@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from ..text import lang, speaking, t
-from .name_notes import name_notes
+from .notebook_code import name_notes
 from .processes import keep_private, room_left
 from .report import Check, Report
 from .runner import Call

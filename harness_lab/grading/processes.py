@@ -8,7 +8,7 @@ the job ends (answered, raised, or killed at the deadline) the supervisor can fi
 under ``/proc`` and kill it. Elsewhere (no ``prctl`` or no ``/proc``) it kills the job's process
 group, which catches everything but a process that left the group.
 
-Where the system gives one, the job lives in a PID namespace of its own (``pid_namespace.py``), from
+Where the system gives one, the job lives in a PID namespace of its own (``namespaces.py``), from
 which its supervisor cannot be named. Elsewhere learner code can kill its supervisor, or stop it again
 each time it is let run. Its caller then ends the supervisor's session itself (``end_session``): every
 process the job started is in it, unless it called ``os.setsid()`` too.

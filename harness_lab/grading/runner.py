@@ -13,7 +13,7 @@ the grading commands use: ``grade`` and ``python -m harness_lab.grading`` start 
 
 A host that cannot start, dies or stops answering raises ``HostFailed``: the grader's failure, never
 the learner's. A host that finds its own limits or scheduling changed by the call it ran raises
-``HostAltered`` (``host_state.py``): that outcome is void, and the host gone. ``SandboxUnavailable`` says, in the catalog's words, why the sandbox cannot be had
+``HostAltered`` (``host.state``): that outcome is void, and the host gone. ``SandboxUnavailable`` says, in the catalog's words, why the sandbox cannot be had
 (bubblewrap missing or failing, or its probe reaching something it must not).
 """
 

@@ -10,7 +10,7 @@ seconds. Only the forked side ever touches the learner's objects: calling them, 
 Two processes are forked (see ``processes.py``): a supervisor, in a session of its own (so neither it
 nor the job has a controlling terminal to write fake verdicts on), which enforces the deadline and
 at the end kills every process the job started, including one that left the process group with
-``setsid`` (where the system allows, the job is the child of a PID namespace's init, ``pid_namespace.py``,
+``setsid`` (where the system allows, the job is the child of a PID namespace's init, ``namespaces.py``,
 so it cannot reach its supervisor, and what it started dies with that init); and under it the job, whose address space is capped (``memory``) so that runaway growth
 ends as a MemoryError with a hint.
 
@@ -35,7 +35,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from . import landlock, pid_namespace
+from . import landlock, namespaces
 from .processes import (
     become_subreaper,
     close_inherited,
@@ -233,7 +233,7 @@ def _supervise(
     deadline = time.monotonic() + timeout
     # The outermost run only (and where setup made none): a run nested in a job is inside that job's
     # namespace already, which ends with it, and each namespace costs a fork and tens of milliseconds.
-    alone = _answer_fd is None and pid_namespace.make()
+    alone = _answer_fd is None and namespaces.make()
 
     def start_job() -> None:
         code = 1
@@ -255,7 +255,7 @@ def _supervise(
         code = 1
         try:
             die_with_parent(signal.SIGKILL)
-            code = pid_namespace.init(start_job)
+            code = namespaces.init(start_job)
         finally:
             os._exit(code)
     try:

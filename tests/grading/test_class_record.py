@@ -40,8 +40,7 @@ from class_submissions import (
 from harness_lab.grading.class_command import grade_class_command
 from harness_lab.grading.classroom import STATE_FILE, ClassResult, grade_class
 from harness_lab.grading.notebook import NotebookGrade
-from harness_lab.grading.record import Record
-from harness_lab.grading.record_key import KEY_BYTES, key_path
+from harness_lab.grading.record import KEY_BYTES, Record, key_path
 from harness_lab.terminal import visible
 from harness_lab.text import speaking, t
 

@@ -117,12 +117,12 @@ def test_grade_class_unsandboxed_keeps_its_key_and_output_from_the_answer_cells(
 # run_limited called by a normal user's process whose environment holds the key (a learner's kernel)
 RUN_LIMITED = """
 import os, signal, socket, sys
-from harness_lab.grading import pid_namespace
+from harness_lab.grading import namespaces
 from harness_lab.grading.sandbox import run_limited
 
 child = os.fork()
 if child == 0:
-    os._exit(0 if pid_namespace.make() else 1)
+    os._exit(0 if namespaces.make() else 1)
 assert os.waitstatus_to_exitcode(os.waitpid(child, 0)[1]) == 1, "a namespace was made"
 caller = os.getpid()
 report, (seen, out) = os.dup(1), os.pipe()  # the caller's output: a pipe of this user's, as a terminal is

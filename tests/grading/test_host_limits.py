@@ -5,7 +5,7 @@ CPUs or I/O class one notebook changed would grade every classmate after it unde
 right answer failed for memory, or the grader's own failure. Learner code runs as the host's own
 user, so three walls stand in the way: a PID namespace per notebook, where the host is not there
 to name (``namespaces.py``); a seccomp filter that refuses those changes for any process but the
-caller (``syscall_filter.py``); and the host's own check after every call (``host_state.py``), the
+caller (``syscall_filter.py``); and the host's own check after every call (``host.state``), the
 one wall left without the sandbox. Behind them, a grading host's call is owed its whole memory
 budget: less is the grader's failure, never a memory verdict (``processes.limit_memory``).
 """

@@ -64,7 +64,7 @@ def test_a_huge_setup_cell_costs_the_grading_command_no_parse(tmp_path):
     path.write_text(json.dumps({"cells": [cell], "metadata": {}}), encoding="utf-8")
     code = (
         "import resource, sys; resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30)); "
-        "from harness_lab.grading.edition import edition_or; "
+        "from harness_lab.grading.notebook_code import edition_or; "
         f"print(edition_or(open({str(path)!r}, 'rb').read(), ''))"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)

@@ -349,12 +349,12 @@ def test_a_grading_host_leaves_the_callers_session_keyring_for_an_empty_one():
 # (a verdict of its own, where an instructor's script reads the grade) and kills the caller.
 AS_A_NORMAL_USER = """
 import os, signal, sys
-from harness_lab.grading import pid_namespace
+from harness_lab.grading import namespaces
 from harness_lab.grading.sandbox import run_limited
 
 child = os.fork()
 if child == 0:
-    os._exit(0 if pid_namespace.make() else 1)
+    os._exit(0 if namespaces.make() else 1)
 if os.waitstatus_to_exitcode(os.waitpid(child, 0)[1]) != 0:
     print("refused")
     sys.exit(0)

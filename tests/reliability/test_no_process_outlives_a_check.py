@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from harness_lab.grading import grade_level1, landlock, pid_namespace, run_limited
+from harness_lab.grading import grade_level1, landlock, namespaces, run_limited
 from tests.process_ids import landlock_scopes_jobs, seen_pid
 from tests.reliability.test_grader_limits import (
     ANSWERS,
@@ -98,7 +98,7 @@ def namespace(request, monkeypatch):
     Landlock domain that keeps the job's signals in (Linux 6.12); where it has neither, with nothing
     between the job and its supervisor."""
     if request.param != "own PID namespace":
-        monkeypatch.setattr(pid_namespace, "make", lambda: False)
+        monkeypatch.setattr(namespaces, "make", lambda: False)
     if request.param == "namespace and Landlock refused":
         monkeypatch.setattr(landlock, "confine", lambda: False)
     return request.param
@@ -141,7 +141,7 @@ def _kill_if_running(pid_file: str) -> None:
 def _pid_namespaces_given() -> bool:
     child = os.fork()
     if child == 0:
-        os._exit(0 if pid_namespace.make() else 1)
+        os._exit(0 if namespaces.make() else 1)
     return os.waitstatus_to_exitcode(os.waitpid(child, 0)[1]) == 0
 
 
