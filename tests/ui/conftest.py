@@ -130,8 +130,11 @@ def lab(tmp_path_factory):
         yield url, root, Path(env["HARNESS_LAB_UI_SANDBOX"])
 
 
-@pytest.fixture(scope="session")  # one server for both browser files (tests/conftest.py keeps them on one worker)
-def browser(lab):
+# One Chromium per worker for every browser file; it needs no ``lab``: the reopen test brings a server
+# of its own, and asking for this one too started a second JupyterLab in its worker for nothing.
+@pytest.fixture(scope="session")
+def browser():
+    _require_browser()
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
