@@ -10,6 +10,7 @@ repeated in one process, so a valve's memory kept outside ``run_agent`` shows in
 from __future__ import annotations
 
 import re
+from functools import partial
 from typing import Any
 
 import anthropic
@@ -17,35 +18,16 @@ import anthropic
 from ..emulator import call, emulated_client, reply, say
 from ..events import Stopped
 from ..grading.spies import Recorder, logged
-from ..text import in_language
 from .checking import Miss
 from .diagnosis import OUTPUTS, rejected, stale
 from .lesson5 import _cannot_answer
 from .protocol import drive
-from .scenes import TOOLS, fact, runaway_guard, user_turn
+from .scenes import TOOLS, fact, runaway_guard, said, user_turn
 
 __all__ = ["NO_APPROVER", "RISKY", "harmless_run_without_asking", "never_without_a_yes"]
 
-# What the model says and calls, in the kernel's language: a hint may quote it.
-SAID = {
-    "ja": {
-        "memo": "メモ",
-        "finished": "終わりました",
-        "acting": "時刻を見て、保存し、知らせて、片づけます。",
-        "done": "終わりました。",
-        "ask": "やって",
-    },
-    "en": {
-        "memo": "a note",
-        "finished": "all done",
-        "acting": "I'll check the time, then save, notify and tidy up.",
-        "done": "All done.",
-        "ask": "Go ahead",
-    },
-}
 
-
-_said = in_language(SAID)
+_said = partial(said, "l6_approval")
 
 # One call of each high-impact tool (lesson 5's HIGH_IMPACT), after a harmless one: valve 4 guards them all.
 RISKY = ("write_file", "http_post", "delete_file")

@@ -18,7 +18,7 @@ from ..emulator import KNOWN_MODELS, Emulator, emulated_client, reply
 from ..grading.sandbox import abort
 from ..messages import content_dicts, field
 from ..model import DEFAULT_MODEL
-from ..text import lang
+from ..text import lang, t
 from .checking import Miss
 
 __all__ = [
@@ -35,12 +35,18 @@ __all__ = [
     "rejection_hint",
     "response_of",
     "runaway_guard",
+    "said",
     "thought",
     "unchanged",
 ]
 
 # What the thinking block says, in the kernel's language (a signature that keeps it shows it in a hint).
 THOUGHTS = {"ja": "まず必要なことを順に確かめる。", "en": "First, work out what is needed and check it step by step."}
+
+
+def said(scene: str, what: str, **values: object) -> str:
+    """What ``scene``'s scripted world says as ``what``, in the kernel's language (``said_catalog``)."""
+    return t(f"lesson.said.{scene}.{what}", **values)
 
 
 def thought() -> dict:
