@@ -29,7 +29,7 @@ from . import english_capstone
 from .checking import Miss, Piece, Point
 from .lesson6 import NO_APPROVER, run_agent
 from .protocol import drive
-from .scenes import api_refusal, definitions, runaway_guard, said
+from .scenes import answered, api_refusal, blocks, definitions, runaway_guard, said
 
 __all__ = ["ALLOWED_HOSTS", "HTTP_POST", "MY_AGENT", "my_agent"]
 
@@ -78,18 +78,14 @@ def _daily() -> tuple[str, str]:
     return DAILY_URL, _said("daily")
 
 
-def _done(request: dict) -> int:
-    return sum(1 for m in request["messages"] if m["role"] == "assistant")
-
-
 def _posts_daily(request: dict) -> Any:
     url, body = _daily()
     steps = [call("get_time"), reply(_said("sending"), call("http_post", url=url, body=body)), say(_said("sent"))]
-    return steps[min(_done(request), 2)]
+    return steps[min(answered(request), 2)]
 
 
 def _tries_lookalikes(request: dict) -> Any:
-    done = _done(request)
+    done = answered(request)
     if done < len(LOOKALIKES):
         return call("http_post", url=LOOKALIKES[done], body=_said("secret"))
     return say(_said("none_sent"))
@@ -142,13 +138,7 @@ class Trial:
     def results(self) -> list[dict]:
         """Every tool_result the model received, as dicts."""
         last = self.emulator.requests[-1]["messages"] if self.emulator.requests else []
-        return [
-            b
-            for m in last
-            if m["role"] == "user" and isinstance(m["content"], list)
-            for b in m["content"]
-            if isinstance(b, dict) and b.get("type") == "tool_result"
-        ]
+        return [b for m in last if m["role"] == "user" for b in blocks(m, "tool_result")]
 
     def defined(self) -> set[str]:
         tools = self.emulator.requests[0].get("tools", []) if self.emulator.requests else []
