@@ -7,6 +7,11 @@ from ..text import add
 
 add(
     {
+        # scenes.py: what the thinking block says (a signature that keeps it shows it in a hint)
+        "lesson.said.any.thought": (
+            "まず必要なことを順に確かめる。",
+            "First, work out what is needed and check it step by step.",
+        ),
         # lesson2.py: what the user asks, what the model says and what the tool returns (its WEATHER aside)
         "lesson.said.l2.osaka": ("大阪", "Osaka"),
         "lesson.said.l2.tokyo": ("東京", "Tokyo"),

@@ -18,7 +18,7 @@ from ..emulator import KNOWN_MODELS, Emulator, emulated_client, reply
 from ..grading.sandbox import abort
 from ..messages import content_dicts, field
 from ..model import DEFAULT_MODEL
-from ..text import lang, t
+from ..text import t
 from .checking import Miss
 
 __all__ = [
@@ -43,9 +43,6 @@ __all__ = [
     "unchanged",
 ]
 
-# What the thinking block says, in the kernel's language (a signature that keeps it shows it in a hint).
-THOUGHTS = {"ja": "まず必要なことを順に確かめる。", "en": "First, work out what is needed and check it step by step."}
-
 
 def said(scene: str, what: str, **values: object) -> str:
     """What ``scene``'s scripted world says as ``what``, in the kernel's language (``said_catalog``)."""
@@ -55,7 +52,7 @@ def said(scene: str, what: str, **values: object) -> str:
 def thought() -> dict:
     """A thinking block, as the course's default model puts before its text and tool calls: a loop that
     keeps ``response.content`` whole passes it back untouched; one that filters or rebuilds it does not."""
-    return {"type": "thinking", "thinking": THOUGHTS[lang()], "signature": "c2lnbmVkLXRob3VnaHQ="}
+    return {"type": "thinking", "thinking": said("any", "thought"), "signature": "c2lnbmVkLXRob3VnaHQ="}
 
 
 def definitions(**tools: tuple[str, dict]) -> list[ToolParam]:
