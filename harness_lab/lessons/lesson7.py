@@ -17,6 +17,7 @@ from functools import partial
 from typing import Any
 
 from ..emulator import call
+from ..text import lang
 from . import english
 from .checking import Miss, Piece, Point
 from .scenes import response_of, said
@@ -40,6 +41,8 @@ def stop_message(response):
 
 
 EXPLANATION = "The request could enable attacks on computer systems."  # the API's words, in English in both
+# An answer cut off mid-sentence (notebook 02's scenario's words): no catalog entry, whose lesson texts are whole sentences.
+PARTIAL = {"ja": "長い資料を要約します。第1章では", "en": "Here is a summary of the long document. Chapter 1 covers"}
 
 
 _text = partial(said, "l7")  # a scripted response's text (``_said`` is what the learner's function said)
@@ -101,7 +104,7 @@ _NOTHING = re.compile(
 
 
 def _partial_text_kept(fn) -> Miss | None:
-    partial = _text("partial")
+    partial = PARTIAL[lang()]
     half = (partial[: len(partial) // 2], partial[len(partial) // 2 :])
     cases = (
         (

@@ -109,10 +109,6 @@ add(
         ),
         "lesson.said.capstone.give_up": ("あきらめます。", "I'll give up."),
         # lesson7.py: What the scripted responses say, in the kernel's language: a stop message that keeps it shows it.
-        "lesson.said.l7.partial": (
-            "長い資料を要約します。第1章では",
-            "Here is a summary of the long document. Chapter 1 covers",
-        ),
         "lesson.said.l7.declined": ("この依頼にはお応えできません。", "I can't help with this request."),
         "lesson.said.l7.looking": ("調べます。", "Let me look."),
         "lesson.said.l7.searching": ("検索の途中です。", "Still searching."),
