@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 import reprlib
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 
 from .catalog import CORE
@@ -23,7 +23,6 @@ __all__ = [
     "Phrase",
     "add",
     "explicit_language",
-    "in_language",
     "lang",
     "speaking",
     "t",
@@ -109,8 +108,3 @@ class Phrase:
 
     def __hash__(self) -> int:
         return hash(self.key)
-
-
-def in_language(table: dict[str, dict[str, str]]) -> Callable[[str], str]:
-    """``table[lang][what]`` as a lookup read when called: what a scripted model says, in the kernel's language."""
-    return lambda what: table[lang()][what]

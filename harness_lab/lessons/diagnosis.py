@@ -25,7 +25,7 @@ from ..grading.spies import Recorder
 from ..text import t
 from .checking import Miss
 from .protocol import drive
-from .scenes import TOOLS, Recording, api_refusal, kept_whole, runaway_guard
+from .scenes import TOOLS, Recording, api_refusal, blocks, kept_whole, runaway_guard
 
 __all__ = ["DEFAULTS", "Ending", "OUTPUTS", "compare", "learner_end", "package_end", "rejected", "stale"]
 
@@ -145,13 +145,8 @@ def out_of_order(emulator: Any) -> Miss | None:
     for asked, answered in itertools.pairwise(sent):
         if asked.get("role") != "assistant" or answered.get("role") != "user":
             continue
-        calls = [b.get("id") for b in asked.get("content") or () if isinstance(b, dict) and b.get("type") == "tool_use"]
-        content = answered.get("content")
-        ids = (
-            [b.get("tool_use_id") for b in content if isinstance(b, dict) and b.get("type") == "tool_result"]
-            if isinstance(content, list)
-            else []
-        )
+        calls = [b.get("id") for b in blocks(asked, "tool_use")]
+        ids = [b.get("tool_use_id") for b in blocks(answered, "tool_result")]
         if sorted(map(str, ids)) == sorted(map(str, calls)) and ids != calls:
             return Miss("lesson.l6.run_agent.results_order", {"calls": len(calls)})
     return None

@@ -8,19 +8,21 @@ shows them with ``lesson.show(name)``, so they are written for a lesson-2 reader
 from __future__ import annotations
 
 import json
+from functools import partial
 from typing import Any
 
 from ..emulator import call
 from ..grading.spies import Recorder
 from ..messages import content_dicts, tool_calls
 from ..model import DEFAULT_MODEL
-from ..text import in_language, lang
+from ..text import lang
 from . import english_pieces
 from .checking import Miss, Piece, Point
 from .scenes import (
     answer_rejected,
     fact,
     response_of,
+    said,
     thought,
     unchanged,
 )
@@ -78,41 +80,9 @@ WEATHER = {
         "Tokyo": {"city": "Tokyo", "temp": 17, "condition": "cloudy ☁"},
     },
 }
-SAID = {
-    "ja": {
-        "osaka": "大阪",
-        "tokyo": "東京",
-        "no_city": "都市が見つかりません",
-        "ask": "大阪と東京の気温を比べて",
-        "again": "もう一度",
-        "two_cities": "2つの都市を調べます。",
-        "tokyo_only": "次は東京だけ。",
-        "osaka_first": "わかりました。まず大阪です。",
-        "tokyo_next": "次は東京です。",
-        "both": "2つ調べます。",
-        "answer": "大阪は21°Cで晴れ、東京は17°Cでくもりです。",
-        "four": "東京と大阪を、2回ずつ調べます。",
-        "four_again": "もう一度、2回ずつ",
-    },
-    "en": {
-        "osaka": "Osaka",
-        "tokyo": "Tokyo",
-        "no_city": "City not found",
-        "ask": "Compare the temperatures in Osaka and Tokyo",
-        "again": "Once more",
-        "two_cities": "I'll look up both cities.",
-        "tokyo_only": "Now Tokyo only.",
-        "osaka_first": "Got it. Osaka first.",
-        "tokyo_next": "Now Tokyo.",
-        "both": "I'll check both.",
-        "answer": "Osaka is 21°C and sunny, Tokyo is 17°C and cloudy.",
-        "four": "I'll look up Tokyo and Osaka twice each.",
-        "four_again": "Once more, twice each",
-    },
-}
 
 
-_said = in_language(SAID)
+_said = partial(said, "l2")
 
 
 # --- checks for run_tools --------------------------------------------------------------------

@@ -12,7 +12,7 @@ from ..grading.spies import Recorder
 from . import english_pieces
 from .checking import Miss, Piece, Point
 from .lesson2 import _said, _weather_impls, run_agent
-from .scenes import TOOLS, Recording, api_refusal, fact, kept_whole, runaway_guard, thought, user_turn
+from .scenes import TOOLS, Recording, api_refusal, blocks, fact, kept_whole, runaway_guard, scripted, thought, user_turn
 
 __all__ = ["RUN_AGENT"]
 
@@ -28,17 +28,9 @@ def _drive(fn, script, limit: int = 12) -> tuple[Any, Any, Recording]:
     return returned, emulator, Recording(emulator)
 
 
-def _scripted(*replies):
-    def script(request: dict) -> Any:
-        turn = sum(1 for m in request["messages"] if m.get("role") == "assistant")
-        return replies[min(turn, len(replies) - 1)]
-
-    return script
-
-
 def _answers_at_once(fn) -> Miss | None:
     for _ in range(2):  # twice: a history kept outside the function would carry the first run into the second
-        returned, emulator, _client = _drive(fn, _scripted(reply(thought(), _said("answer"))))
+        returned, emulator, _client = _drive(fn, scripted(reply(thought(), _said("answer"))))
         if isinstance(returned, Miss):
             return returned
         if returned != _said("answer"):
@@ -47,7 +39,7 @@ def _answers_at_once(fn) -> Miss | None:
             return Miss("lesson.l2.run_agent.stale_history", {"count": len(emulator.requests[0]["messages"])})
     # An answer cut off at max_tokens has no tool_use either: only "tool_use" keeps the loop going.
     cut = _said("answer")[: len(_said("answer")) // 2]
-    returned, emulator, _client = _drive(fn, _scripted(reply(thought(), cut, stop_reason="max_tokens")))
+    returned, emulator, _client = _drive(fn, scripted(reply(thought(), cut, stop_reason="max_tokens")))
     if len(emulator.requests) > 1:
         return Miss("lesson.l2.run_agent.went_on")
     if isinstance(returned, Miss):
@@ -57,7 +49,7 @@ def _answers_at_once(fn) -> Miss | None:
     # Cut off inside a call, a reply still holds its tool_use block, its input perhaps half written:
     # whether to run it is stop_reason's to say, not the content's.
     half_call = reply(thought(), cut, call("get_weather", city=_said("osaka")), stop_reason="max_tokens")
-    returned, emulator, _client = _drive(fn, _scripted(half_call, reply(thought(), _said("answer"))))
+    returned, emulator, _client = _drive(fn, scripted(half_call, reply(thought(), _said("answer"))))
     if len(emulator.requests) > 1:
         return Miss("lesson.l2.run_agent.cut_call_ran")
     return returned if isinstance(returned, Miss) else None
@@ -69,7 +61,7 @@ def _carries_two_turns(fn) -> Miss | None:
     # the block types it knows loses it.
     # The answer comes in two text blocks: all of the text is the answer, not the block at one place.
     answer = _said("answer")
-    script = _scripted(
+    script = scripted(
         reply(thought(), _said("osaka_first"), call("get_weather", city=_said("osaka"))),
         reply(redacted(), _said("tokyo_next"), call("get_weather", city=_said("tokyo"))),
         reply(thought(), answer[: len(answer) // 2], answer[len(answer) // 2 :]),
@@ -108,7 +100,7 @@ def _not_the_answer(returned: Any) -> Miss:
 
 def _one_message_per_turn(fn) -> Miss | None:
     osaka, tokyo = call("get_weather", city=_said("osaka")), call("get_weather", city=_said("tokyo"))
-    script = _scripted(reply(thought(), _said("both"), osaka, tokyo), say(_said("answer")))
+    script = scripted(reply(thought(), _said("both"), osaka, tokyo), say(_said("answer")))
     returned, emulator, _client = _drive(fn, script)
     if isinstance(returned, Miss):
         return returned
@@ -118,7 +110,7 @@ def _one_message_per_turn(fn) -> Miss | None:
     # results split over several messages are not: the API docs say it teaches the model to stop
     # calling tools in parallel.
     turn = user_turn(emulator.requests[1]["messages"])
-    holding = [found for found in (_results_in(m) for m in turn) if found]
+    holding = [found for found in (blocks(m, "tool_result") for m in turn) if found]
     if len(holding) != 1 or len(holding[0]) != 2:
         return Miss("lesson.l2.run_agent.split_results")
     results = holding[0]
@@ -126,13 +118,6 @@ def _one_message_per_turn(fn) -> Miss | None:
     if any(f["is_error"] for f in said) or not _weather_of_osaka(said[0]["text"] or ""):
         return Miss("lesson.l2.run_agent.tools_not_run", {"got": (said[0]["text"] or "")[:60]})
     return None
-
-
-def _results_in(message: dict) -> list:
-    content = message.get("content")
-    if not isinstance(content, list):
-        return []
-    return [b for b in content if isinstance(b, dict) and b.get("type") == "tool_result"]
 
 
 def _weather_of_osaka(text: str) -> bool:

@@ -7,12 +7,12 @@ one without reading any prose: "run_tools", "resend", "finish" or "stop".
 from __future__ import annotations
 
 import re
+from functools import partial
 from types import SimpleNamespace
 
 from ..emulator import call, say
-from ..text import in_language
 from .checking import Miss, Piece, Point
-from .scenes import response_of
+from .scenes import response_of, said
 
 __all__ = ["NEXT_STEP", "STEPS", "next_step"]
 
@@ -33,19 +33,9 @@ def next_step(response):
 
 # A wrong word where the hint depends on the word, not only on the stop_reason.
 BY_WORD = {("max_tokens", "finish"): "lesson.l3.next_step.max_tokens_finish"}
-# What the scripted responses say, in the kernel's language: a next_step that returns the text shows it.
-SAID = {
-    "ja": {"looking": "調べます。", "searching": "検索の途中です。", "answer": "答えです。", "42": "答えは 42 です。"},
-    "en": {
-        "looking": "Let me look.",
-        "searching": "Still searching.",
-        "answer": "Here is the answer.",
-        "42": "The answer is 42.",
-    },
-}
 
 
-_said = in_language(SAID)
+_said = partial(said, "l3")
 
 
 def _expect(fn, cases) -> Miss | None:

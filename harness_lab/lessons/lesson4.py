@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import json
+from functools import partial
 
 from ..emulator import call
 from ..messages import content_dicts
-from ..text import in_language
 from .checking import Miss, Piece, Point
-from .scenes import response_of, thought, unchanged
+from .scenes import response_of, said, thought, unchanged
 
 __all__ = ["SIGNATURE_OF", "signature_of"]
 
@@ -21,24 +21,7 @@ def signature_of(content):
     return " | ".join(sorted(parts))  # 呼び出しの順番が違っても、同じ呼び出しなら同じ署名
 
 
-# What the scripted turns say and think, in the kernel's language: a signature that reads them shows them.
-SAID = {
-    "ja": {
-        "looking": "調べます。",
-        "once_more": "もう一度だけ見ます。",
-        "rethought": "さっきと同じものをもう一度確かめる。",  # the next turn's thinking, worded otherwise
-        "turn": "ターン {turn}",
-    },
-    "en": {
-        "looking": "Let me look.",
-        "once_more": "One more look, just once.",
-        "rethought": "Check the same thing again, as before.",
-        "turn": "Turn {turn}",
-    },
-}
-
-
-_said = in_language(SAID)
+_said = partial(said, "l4")
 
 
 def _rethought() -> dict:
@@ -48,7 +31,7 @@ def _rethought() -> dict:
 
 def _content(*calls, turn: int = 1, text: str | None = None, thinking: dict | None = None):
     # The thinking's text is shown, as on a model that summarizes it: a signature must not read it either.
-    said, prompt = _said("looking") if text is None else text, _said("turn").format(turn=turn)
+    said, prompt = _said("looking") if text is None else text, _said("turn", turn=turn)
     return response_of(thinking or thought(), said, *calls, prompt=prompt, shown=True).content
 
 
@@ -83,8 +66,8 @@ def _reads_more_than_calls(fn, calls: tuple, signature) -> Miss | None:
         return Miss("lesson.l4.signature.unstable")
     if signature != fn(_content(*calls, turn=2)):  # the next turn: new ids
         return Miss("lesson.l4.signature.ids")
-    for said in ({"text": _said("once_more")}, {"thinking": _rethought()}):
-        if signature != fn(_content(*calls, **said)):
+    for other in ({"text": _said("once_more")}, {"thinking": _rethought()}):
+        if signature != fn(_content(*calls, **other)):
             return Miss("lesson.l4.signature.text")
     return None
 

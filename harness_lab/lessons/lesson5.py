@@ -5,15 +5,16 @@ from __future__ import annotations
 import re
 import reprlib
 from collections.abc import Mapping
+from functools import partial
 from typing import Any
 
 from ..emulator import call
 from ..grading.sandbox import describe_error
 from ..grading.spies import Recorder, logged
 from ..messages import content_dicts, tool_calls
-from ..text import in_language, t
+from ..text import t
 from .checking import Miss, Piece, Point
-from .scenes import answer_rejected, fact, response_of, unchanged
+from .scenes import answer_rejected, fact, response_of, said, unchanged
 
 __all__ = ["HIGH_IMPACT", "RUN_TOOL_USES", "run_tool_uses"]
 
@@ -53,49 +54,10 @@ def run_tool_uses(content, impls, approve):
     return results
 
 
-# What the tools return, the model says and the user asks, in the kernel's language: a hint may quote it.
-SAID = {
-    "ja": {
-        "read_file": "# 今週の問い合わせ",
-        "write_file": "書き込みました",
-        "http_post": "送信しました",
-        "delete_file": "削除しました",
-        "missing": "{path} はありません",
-        "summary": "今週のまとめ",
-        "overwrite": "上書き",
-        "weekly": "週報",
-        "saving": "保存します。",
-        "post_and_delete": "送って、消します。",
-        "time_and_three": "時刻を見て、3つ書きます。",
-        "in_order": "順に片付けます。",
-        "save_it_all": "まとめて保存して",
-        "searching": "探します。",
-        "next": "次",
-        "no_screen": "承認の画面を開けませんでした",
-    },
-    "en": {
-        "read_file": "# This week's inquiries",
-        "write_file": "written",
-        "http_post": "sent",
-        "delete_file": "deleted",
-        "missing": "{path} does not exist",
-        "summary": "This week's summary",
-        "overwrite": "overwritten",
-        "weekly": "weekly report",
-        "saving": "I'll save it.",
-        "post_and_delete": "I'll send it, then delete the old one.",
-        "time_and_three": "I'll check the time and write three files.",
-        "in_order": "I'll take these in order.",
-        "save_it_all": "Save it all",
-        "searching": "I'll look for it.",
-        "next": "Next",
-        "no_screen": "Could not open the approval screen",
-    },
-}
 MISSING = "sandbox/missing.md"
 
 
-_said = in_language(SAID)
+_said = partial(said, "l5")
 
 
 def _note() -> dict:
@@ -120,7 +82,7 @@ def _tools(rec: Recorder) -> dict:
     def read_file(path):
         out = spies["read_file"](path=path)
         if path == MISSING:
-            raise FileNotFoundError(_said("missing").format(path=path))
+            raise FileNotFoundError(_said("missing", path=path))
         return out
 
     def write_file(path, content):

@@ -9,11 +9,11 @@ approval valve's checks are in ``lesson6_approval``.
 from __future__ import annotations
 
 import inspect
+from functools import partial
 from typing import Any
 
 from ..emulator import call, last_results, reply, say
 from ..model import DEFAULT_MODEL
-from ..text import in_language
 from . import english
 from .checking import Miss, Piece, Point
 from .diagnosis import Ending, compare, learner_end, package_end
@@ -22,7 +22,7 @@ from .lesson4 import signature_of
 from .lesson5 import run_tool_uses
 from .lesson6_approval import NO_APPROVER, RISKY, harmless_run_without_asking, never_without_a_yes
 from .protocol import finished, stopped, turn
-from .scenes import thought
+from .scenes import answered, said, thought
 
 __all__ = ["NO_APPROVER", "RISKY", "RUN_AGENT_WITH_VALVES", "run_agent"]
 
@@ -71,58 +71,21 @@ def run_agent(client, user_input, tools, tool_impls, approve=None):
 
 # --- the scripted models ------------------------------------------------------------------------
 
-# What the models say and call, in the kernel's language: a hint may quote it. Where a probe counts
-# tokens (the model that never ends, the one that burns its budget), the English costs what the
-# Japanese does (harness_lab.emulator.tokens: as text, as a tool input, and inside the thinking
-# summary that names the call), so a budget stops the loop where it did before.
-SAID = {
-    "ja": {
-        "answer": "README.md の1行目は「# エージェントハーネスの基礎」で、いまは 10:42 です。",
-        "more": "まだ調べます。",
-        "clue": "手がかり {n}",
-        "burn": "念のため、もっと詳しく調べます。",
-        "detail": "詳細 {n}",
-        "not_found": "見つかりませんでした。",
-        "paused": "資料の調査を進めています。",
-        "resumed": "調査が終わりました。要点は3つです。",
-        "report": "# 週次レポート\n- 問い合わせ件数: 4",
-        "writing": "書き出します。",
-        "refused": "その依頼にはお応えできません。",
-    },
-    "en": {
-        "answer": 'The first line of README.md is "# Agent harness basics", and it is 10:42 now.',
-        "more": "I'll keep looking into it.",  # 7 tokens, as the Japanese
-        "clue": "clue to follow up {n}",  # as a search input, 9 tokens, as the Japanese
-        "burn": "To be on the safe side, I will look into it in more detail now. ",  # 40 of them: 640 tokens
-        "detail": "in detail {n}",  # as a search input, 7 tokens
-        "not_found": "I couldn't find it.",
-        "paused": "I'm working through the documents.",
-        "resumed": "The research is done. There are 3 key points.",
-        "report": "# Weekly report\n- Inquiries: 4",
-        "writing": "I'll write it out.",
-        "refused": "I can't help with that request.",
-    },
-}
 
-
-_said = in_language(SAID)
-
-
-def _done(request: dict) -> int:
-    return sum(1 for m in request["messages"] if m["role"] == "assistant")
+_said = partial(said, "l6")
 
 
 def _normal_task(request: dict) -> Any:
     steps = [reply(thought(), call("read_file", path="README.md")), call("get_time"), reply(thought(), _said("answer"))]
-    return steps[min(_done(request), 2)]
+    return steps[min(answered(request), 2)]
 
 
 def _never_ending(request: dict) -> Any:
-    return reply(_said("more"), call("search", query=_said("clue").format(n=_done(request) + 1)))
+    return reply(_said("more"), call("search", query=_said("clue", n=answered(request) + 1)))
 
 
 def _burning(request: dict) -> Any:
-    return reply(_said("burn") * 40, call("search", query=_said("detail").format(n=_done(request) + 1)))
+    return reply(_said("burn") * 40, call("search", query=_said("detail", n=answered(request) + 1)))
 
 
 def _spinning(request: dict) -> Any:
@@ -131,21 +94,21 @@ def _spinning(request: dict) -> Any:
 
 def _done_at_the_limit(request: dict) -> Any:
     # Three tool turns, then the answer: a limit of 3 is reached, not crossed, so the task finishes.
-    return say(_said("answer")) if _done(request) >= 3 else _never_ending(request)
+    return say(_said("answer")) if answered(request) >= 3 else _never_ending(request)
 
 
 def _parallel_at_the_limit(request: dict) -> Any:
     # Two calls in each response, three tool turns, then the answer: a turn is one response, however
     # many calls it holds, so a limit of 3 is reached, not crossed.
-    if _done(request) >= 3:
+    if answered(request) >= 3:
         return say(_said("answer"))
-    return reply(_said("more"), call("search", query=_said("clue").format(n=_done(request) + 1)), call("get_time"))
+    return reply(_said("more"), call("search", query=_said("clue", n=answered(request) + 1)), call("get_time"))
 
 
 def _back_to_an_earlier_call(request: dict) -> Any:
     # README read, the time asked, README read again, then the answer: no two turns in a row call alike.
     steps = [call("read_file", path="README.md"), call("get_time"), call("read_file", path="README.md")]
-    return steps[_done(request)] if _done(request) < 3 else say(_said("answer"))
+    return steps[answered(request)] if answered(request) < 3 else say(_said("answer"))
 
 
 def _max_turns_holds(fn) -> Miss | None:
@@ -247,7 +210,7 @@ def _stops_spinning(fn) -> Miss | None:
 
 def _pausing(request: dict) -> Any:
     # Two pauses in a row: a resend is no tool turn, so valve 3 has no calls to compare and must not fire.
-    return reply(_said("paused"), stop_reason="pause_turn") if _done(request) < 2 else say(_said("resumed"))
+    return reply(_said("paused"), stop_reason="pause_turn") if answered(request) < 2 else say(_said("resumed"))
 
 
 def _pausing_forever(request: dict) -> Any:
@@ -258,7 +221,7 @@ def _cut_off(request: dict) -> Any:
     note = {"path": "report.md", "content": _said("report")}
     return (
         reply(_said("writing"), call("write_file", **note), stop_reason="max_tokens")
-        if _done(request) == 0
+        if answered(request) == 0
         else say("…")
     )
 

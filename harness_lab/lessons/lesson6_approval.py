@@ -10,6 +10,7 @@ repeated in one process, so a valve's memory kept outside ``run_agent`` shows in
 from __future__ import annotations
 
 import re
+from functools import partial
 from typing import Any
 
 import anthropic
@@ -17,35 +18,16 @@ import anthropic
 from ..emulator import call, emulated_client, reply, say
 from ..events import Stopped
 from ..grading.spies import Recorder, logged
-from ..text import in_language
 from .checking import Miss
 from .diagnosis import OUTPUTS, rejected, stale
 from .lesson5 import _cannot_answer
 from .protocol import drive
-from .scenes import TOOLS, fact, runaway_guard, user_turn
+from .scenes import TOOLS, blocks, fact, runaway_guard, said, user_turn
 
 __all__ = ["NO_APPROVER", "RISKY", "harmless_run_without_asking", "never_without_a_yes"]
 
-# What the model says and calls, in the kernel's language: a hint may quote it.
-SAID = {
-    "ja": {
-        "memo": "メモ",
-        "finished": "終わりました",
-        "acting": "時刻を見て、保存し、知らせて、片づけます。",
-        "done": "終わりました。",
-        "ask": "やって",
-    },
-    "en": {
-        "memo": "a note",
-        "finished": "all done",
-        "acting": "I'll check the time, then save, notify and tidy up.",
-        "done": "All done.",
-        "ask": "Go ahead",
-    },
-}
 
-
-_said = in_language(SAID)
+_said = partial(said, "l6_approval")
 
 # One call of each high-impact tool (lesson 5's HIGH_IMPACT), after a harmless one: valve 4 guards them all.
 RISKY = ("write_file", "http_post", "delete_file")
@@ -87,21 +69,16 @@ def _denied(fn, approve: Any, rec: Recorder | None = None, again: bool = False) 
         return rec, {}, Miss("lesson.l6.run_agent.signature_carried" if again else "lesson.l6.run_agent.spun_at_once")
     # the turn the API reads: the results, and perhaps a person's word after them in a message of its own
     turn = user_turn(emulator.requests[1]["messages"]) if len(emulator.requests) > 1 else []
-    sent = [b for m in turn for b in (m.get("content") if isinstance(m.get("content"), list) else [])]
+    sent = [b for m in turn for b in blocks(m)]
     ids = {b["id"]: b["name"] for b in _calls(emulator) if b.get("name") in RISKY}
-    facts = [fact(b) for b in sent if isinstance(b, dict)] if isinstance(sent, list) else []
+    facts = [fact(b) for b in sent if isinstance(b, dict)]
     return rec, {name: [f for f in facts if ids.get(f["tool_use_id"]) == name] for name in RISKY}, None
 
 
 def _calls(emulator: Any) -> list:
     """The tool_use blocks of every assistant message in the last request the loop sent."""
     messages = emulator.requests[-1]["messages"] if emulator.requests else []
-    return [b for m in messages if m["role"] == "assistant" for b in _blocks(m) if b.get("type") == "tool_use"]
-
-
-def _blocks(message: dict) -> list:
-    content = message.get("content")
-    return [b if isinstance(b, dict) else b.model_dump() for b in content] if isinstance(content, list) else []
+    return [b for m in messages if m["role"] == "assistant" for b in blocks(m, "tool_use")]
 
 
 def _unanswered(miss: Miss, rec: Recorder, approve: Any, emulator: Any) -> Miss:

@@ -13,13 +13,14 @@ documented shapes (thinking blocks first).
 from __future__ import annotations
 
 import re
+from functools import partial
 from typing import Any
 
 from ..emulator import call
-from ..text import in_language
+from ..text import lang
 from . import english
 from .checking import Miss, Piece, Point
-from .scenes import response_of
+from .scenes import response_of, said
 
 __all__ = ["STOP_MESSAGE", "stop_message"]
 
@@ -40,26 +41,11 @@ def stop_message(response):
 
 
 EXPLANATION = "The request could enable attacks on computer systems."  # the API's words, in English in both
-# What the scripted responses say, in the kernel's language: a stop message that keeps it shows it.
-SAID = {
-    "ja": {
-        "partial": "長い資料を要約します。第1章では",
-        "declined": "この依頼にはお応えできません。",
-        "looking": "調べます。",
-        "searching": "検索の途中です。",
-        "answer": "答えです。",
-    },
-    "en": {
-        "partial": "Here is a summary of the long document. Chapter 1 covers",
-        "declined": "I can't help with this request.",
-        "looking": "Let me look.",
-        "searching": "Still searching.",
-        "answer": "Here is the answer.",
-    },
-}
+# An answer cut off mid-sentence (notebook 02's scenario's words): no catalog entry, whose lesson texts are whole sentences.
+PARTIAL = {"ja": "長い資料を要約します。第1章では", "en": "Here is a summary of the long document. Chapter 1 covers"}
 
 
-_text = in_language(SAID)  # a scripted response's text (``_said`` is what the learner's function said)
+_text = partial(said, "l7")  # a scripted response's text (``_said`` is what the learner's function said)
 
 
 def _refused(details: Any) -> Any:
@@ -118,7 +104,7 @@ _NOTHING = re.compile(
 
 
 def _partial_text_kept(fn) -> Miss | None:
-    partial = _text("partial")
+    partial = PARTIAL[lang()]
     half = (partial[: len(partial) // 2], partial[len(partial) // 2 :])
     cases = (
         (

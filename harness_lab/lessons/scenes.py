@@ -18,7 +18,7 @@ from ..emulator import KNOWN_MODELS, Emulator, emulated_client, reply
 from ..grading.sandbox import abort
 from ..messages import content_dicts, field
 from ..model import DEFAULT_MODEL
-from ..text import lang
+from ..text import t
 from .checking import Miss
 
 __all__ = [
@@ -26,6 +26,8 @@ __all__ = [
     "Recording",
     "CourseModel",
     "answer_rejected",
+    "answered",
+    "blocks",
     "api_refusal",
     "api_rejects",
     "definitions",
@@ -35,18 +37,22 @@ __all__ = [
     "rejection_hint",
     "response_of",
     "runaway_guard",
+    "said",
+    "scripted",
     "thought",
     "unchanged",
 ]
 
-# What the thinking block says, in the kernel's language (a signature that keeps it shows it in a hint).
-THOUGHTS = {"ja": "まず必要なことを順に確かめる。", "en": "First, work out what is needed and check it step by step."}
+
+def said(scene: str, what: str, **values: object) -> str:
+    """What ``scene``'s scripted world says as ``what``, in the kernel's language (``said_catalog``)."""
+    return t(f"lesson.said.{scene}.{what}", **values)
 
 
 def thought() -> dict:
     """A thinking block, as the course's default model puts before its text and tool calls: a loop that
     keeps ``response.content`` whole passes it back untouched; one that filters or rebuilds it does not."""
-    return {"type": "thinking", "thinking": THOUGHTS[lang()], "signature": "c2lnbmVkLXRob3VnaHQ="}
+    return {"type": "thinking", "thinking": said("any", "thought"), "signature": "c2lnbmVkLXRob3VnaHQ="}
 
 
 def definitions(**tools: tuple[str, dict]) -> list[ToolParam]:
@@ -158,9 +164,7 @@ def _results_outside_user(messages: list) -> str:
     for m in messages:
         if not isinstance(m, dict) or m.get("role") == "user":
             continue
-        content = m.get("content")
-        blocks = content if isinstance(content, list) else []
-        if m.get("role") == "tool" or any(field(b, "type") == "tool_result" for b in blocks):
+        if m.get("role") == "tool" or blocks(m, "tool_result"):
             return str(m.get("role"))
     return ""
 
@@ -180,8 +184,14 @@ def _overwritten(message: str, messages: list) -> bool:
 
 
 def _ids(message: Any, kind: str, name: str) -> set:
+    return {field(b, name) for b in blocks(message, kind)}
+
+
+def blocks(message: Any, kind: str | None = None) -> list:
+    """The content blocks (of ``kind``) of a message as the loop sent it; a rejected history's message may
+    be anything, and what holds no list of blocks has none."""
     content = message.get("content") if isinstance(message, dict) else None
-    return {field(b, name) for b in content if field(b, "type") == kind} if isinstance(content, list) else set()
+    return [b for b in content if kind is None or field(b, "type") == kind] if isinstance(content, list) else []
 
 
 def api_refusal(exc: anthropic.BadRequestError, messages: list | None = None) -> Miss:
@@ -216,13 +226,7 @@ class CourseModel(Emulator):
 def _called_later(message: str, messages: list) -> bool:
     """Is a tool_use the 400 names as unanswered somewhere in the history after all (out of order)?"""
     named = set(re.findall(r"toolu_\w+", message))
-    ids = {
-        field(b, "id")
-        for m in messages
-        if isinstance(m, dict) and m.get("role") == "assistant" and isinstance(m.get("content"), list)
-        for b in m["content"]
-        if field(b, "type") == "tool_use"
-    }
+    ids = {field(b, "id") for m in messages if field(m, "role") == "assistant" for b in blocks(m, "tool_use")}
     return bool(named & ids)
 
 
@@ -331,6 +335,16 @@ def fact(result: Any) -> dict:
         "content": content,
         "is_error": field(result, "is_error", False) is True,
     }
+
+
+def answered(request: dict) -> int:
+    """How many assistant messages a request carries: the turns a scripted model has played so far."""
+    return sum(1 for m in request["messages"] if m.get("role") == "assistant")
+
+
+def scripted(*replies: Any) -> Callable[[dict], Any]:
+    """A model that plays ``replies`` one per turn, the last one again once they run out."""
+    return lambda request: replies[min(answered(request), len(replies) - 1)]
 
 
 def user_turn(messages: list) -> list:
