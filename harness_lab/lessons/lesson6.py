@@ -22,7 +22,7 @@ from .lesson4 import signature_of
 from .lesson5 import run_tool_uses
 from .lesson6_approval import NO_APPROVER, RISKY, harmless_run_without_asking, never_without_a_yes
 from .protocol import finished, stopped, turn
-from .scenes import answered, said, thought
+from .scenes import answered, said, scripted, thought
 
 __all__ = ["NO_APPROVER", "RISKY", "RUN_AGENT_WITH_VALVES", "run_agent"]
 
@@ -233,11 +233,10 @@ def _refusing(request: dict) -> Any:
 def _at_a_stop_sequence(request: dict) -> Any:
     # The API says stop_sequence only to a request that set stop_sequences, and the lesson's loop sets
     # none: the script answers as though it had, so a loop that finishes on end_turn alone shows here.
-    steps = [
+    return scripted(
         call("read_file", path="README.md"),
         reply(_said("answer"), stop_reason="stop_sequence", stop_sequence="###"),
-    ]
-    return steps[min(_done(request), 1)]
+    )(request)
 
 
 # --- the points ----------------------------------------------------------------------------------
