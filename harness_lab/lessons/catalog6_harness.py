@@ -267,6 +267,12 @@ add(
             "tokens_used is counted right, but valve 2 (token budget) stopped it only after response {stopped}, while the running total reached the budget of {budget} after response {reached} ({total} tokens): "
             "valve 2 compares something other than the running total tokens_used (one response's tokens, the input alone...). Compare tokens_used >= TOKEN_BUDGET at the top of the body",
         ),
+        "lesson.l6.run_agent.budget_max_tokens": (
+            "tokens_used が {used} で、リクエストの max_tokens を足した数です。max_tokens は応答の長さの上限で、使った数ではありません。"
+            "応答ごとに response.usage の input_tokens + output_tokens を足します（この確認では {total} トークン）",
+            "tokens_used is {used}, the sum of the requests' max_tokens: max_tokens is the ceiling on a response's length, not what it used. "
+            "Add each response's response.usage.input_tokens + output_tokens ({total} tokens in this check)",
+        ),
         "lesson.l6.run_agent.budget_ignored": (
             "確認は TOKEN_BUDGET = {budget} にして試しましたが、{used} トークンまで止まりませんでした。上限はモジュールの変数 TOKEN_BUDGET から読みます（引数で受け取るなら名前を token_budget に）",
             "The check set TOKEN_BUDGET = {budget}, yet it ran to {used} tokens; read the limit from the module variable TOKEN_BUDGET (or an argument named token_budget)",

@@ -77,6 +77,9 @@ def _reads_inside(fn) -> Miss | None:
     if not isinstance(got, str) or not got.startswith("# タイトル"):
         return Miss("lesson.l6.read_file.not_read", {"got": repr(got)[:40]})
     long = fn("long.md", root=str(project))
+    if isinstance(long, str) and LONG.startswith(long) and 1996 < len(long.encode()) <= 2000:
+        # read(2000) in binary mode counts bytes: a Japanese character is three of them
+        return Miss("lesson.l6.read_file.bytes", {"length": len(long)})
     if not isinstance(long, str) or not LONG.startswith(long) or len(long) != 2000:
         return Miss("lesson.l6.read_file.limit", {"length": len(long) if isinstance(long, str) else "?"})
     try:  # the notebook passes its roots as Path objects (LAB / "project")

@@ -66,6 +66,7 @@ class Ending:
     calls: list = field(default_factory=list)  # the tool calls of each response, as text
     miss: Miss | None = None  # the loop broke the protocol (not a generator, no end value)
     whole: bool = True  # every response went back as its assistant message, block for block
+    asked: list = field(default_factory=list)  # the max_tokens each request asked for, in order
 
 
 def spied(rec: Recorder, emulator: Any, rounds: set, outputs: dict) -> dict:
@@ -120,6 +121,7 @@ def learner_end(fn, script, decide=None, runaway: Miss | None = None, **limits: 
         cached=seen.cached,
         calls=seen.calls,
         whole=kept_whole(seen, emulator.requests),
+        asked=[r.get("max_tokens", 0) for r in emulator.requests],
     )
     ending.miss = (
         protocol_miss(events, end, ending.rounds, ending.requests) or stale(emulator) or out_of_order(emulator)
@@ -246,6 +248,9 @@ def _budget_cause(mine: Ending, limit: dict, want: Ending | None = None) -> Miss
             "lesson.l6.run_agent.budget_cache_omitted",
             {"used": mine.reported, "cached": total - mine.reported, "total": total},
         )
+    if mine.reported and mine.asked and mine.reported in (sum(mine.asked), sum(mine.asked[:-1])):
+        # max_tokens is the ceiling the request set, not what the response spent (usage)
+        return Miss("lesson.l6.run_agent.budget_max_tokens", {"used": mine.reported, "total": inputs + outputs})
     if mine.reported and len(mine.usage) > 1 and mine.reported == sum(mine.usage[-1]):
         return Miss("lesson.l6.run_agent.budget_last_only", {"used": mine.reported, "total": inputs + outputs})
     if mine.reported and mine.reported == outputs:

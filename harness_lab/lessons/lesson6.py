@@ -16,7 +16,7 @@ from ..emulator import call, last_results, reply, say
 from ..model import DEFAULT_MODEL
 from . import english
 from .checking import Miss, Piece, Point
-from .diagnosis import Ending, compare, learner_end, package_end
+from .diagnosis import DEFAULTS, Ending, compare, learner_end, package_end
 from .lesson3 import next_step
 from .lesson4 import signature_of
 from .lesson5 import run_tool_uses
@@ -146,6 +146,8 @@ def _budget_holds(fn) -> Miss | None:
         # Stopped where its own two responses reached the budget. The package's Run is no yardstick
         # here: a loop that sends more (a person's words after the results) spends more per request.
         return _every_token_once(free) or _answer_over_budget(fn)
+    if mine.miss is None and mine.cause == "max_turns" and mine.rounds == 0:  # the free run's turns were kept
+        return Miss("lesson.l6.run_agent.turns_carried", {"limit": DEFAULTS["turns"]})
     want = package_end(_burning, budget=exact)
     if mine.miss is None and want.cause == "token_budget" and mine.requests > want.requests:
         return Miss("lesson.l6.run_agent.budget_reached", {"budget": exact})

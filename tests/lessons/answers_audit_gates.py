@@ -227,6 +227,11 @@ def read_joins_strings(path, root="."):  # fine for a str root, a TypeError for 
         return f.read(2000)
 
 
+def read_2000_bytes(path, root="."):
+    with open(_inside(path, root), "rb") as f:
+        return f.read(2000).decode("utf-8", errors="ignore")
+
+
 def read_whole_file(path, root="."):
     return _inside(path, root).read_text(encoding="utf-8")
 

@@ -290,6 +290,10 @@ WRONG_RUN_AGENT_STATE = [
         "lesson.l6.run_agent.budget_input_only",
     ),
     (variant(("tokens_used += " + USAGE, "tokens_used = " + USAGE)), 4, "lesson.l6.run_agent.budget_last_only"),
+    # counts the ceiling the request asked for, not what the response used
+    (variant(("tokens_used += " + USAGE, "tokens_used += 1024")), 4, "lesson.l6.run_agent.budget_max_tokens"),
+    # the carried count stops the budget check's run too: the same cause, not an uncounted budget
+    (COUNTED_IN_A_GLOBAL, 4, "lesson.l6.run_agent.turns_carried"),
     (
         variant(("if tokens_used >= TOKEN_BUDGET:", "if " + USAGE + " >= TOKEN_BUDGET:")),
         4,
