@@ -61,8 +61,8 @@ add(
             "It read something other than the README.md inside root ({got}); start the path at root (Path(root) / path)",
         ),
         "lesson.l6.read_file.bytes": (
-            '先頭 2000 バイトを返しました（{length} 文字）。日本語は1文字が3バイトです。バイナリ（"rb"）ではなく open(target, encoding="utf-8") で開いて、read(2000) で 2000 文字を返します',
-            'It returned the first 2000 bytes ({length} characters); a Japanese character takes three bytes. Open it as text, not binary ("rb"): open(target, encoding="utf-8"), and read(2000) returns 2000 characters',
+            '先頭 2000 バイトを返しました（{length} 文字）。UTF-8 では日本語の1文字が3バイトです。バイナリ（"rb"）ではなく open(target, encoding="utf-8") で開いて、read(2000) で 2000 文字を返します',
+            'It returned the first 2000 bytes ({length} characters); in UTF-8 a Japanese character takes three bytes. Open it as text, not binary ("rb"): open(target, encoding="utf-8"), and read(2000) returns 2000 characters',
         ),
         "lesson.l6.read_file.limit": (
             "5,500 文字のファイルに {length} 文字を返しました。返すのは先頭 2000 文字です（f.read(2000)）",
