@@ -228,6 +228,10 @@ add(
             "assistant として送り返した内容が、応答の content と違います（ブロックが抜けた・順番や中身が変わった）。response.content をまるごと入れます。思考ブロックを1つでも抜くと、API は 400 を返します",
             "What went back as the assistant message differs from the response's content (a block dropped, reordered or changed); append response.content whole. Dropping even one thinking block gets a 400 from the API",
         ),
+        "lesson.l2.run_agent.newest_first": (
+            "応答と結果を messages の先頭に入れています（新しい順）。API は受け付けますが、会話は古い順に読まれるので、モデルは依頼より先に自分の最後の呼び出しを読みます。messages.append(...) で末尾に足します",
+            "The responses and results go in at the top of messages (newest first). The API takes it, but a conversation is read oldest first, so the model reads its last call before the task. Add each with messages.append(...), at the end",
+        ),
         "lesson.l2.run_agent.stalled": (
             "{seconds} 秒たっても終わりませんでした。ループの中で client.messages.create(...) を送り直し、response に再代入していますか。同じ応答を見ている限り、stop_reason は変わりません",
             "It did not finish within {seconds} s. Does the loop send client.messages.create(...) again and reassign response? While it looks at the same response, stop_reason never changes",

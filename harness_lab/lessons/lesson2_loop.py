@@ -72,7 +72,9 @@ def _carries_two_turns(fn) -> Miss | None:
     if len(emulator.requests) != 3:
         return Miss("lesson.l2.run_agent.requests", {"count": len(emulator.requests), "want": 3})
     if not kept_whole(client, emulator.requests):
-        return Miss("lesson.l2.run_agent.not_whole")
+        # the API takes a history put in newest first; only the order of what it carries shows that
+        oldest_first = [{**r, "messages": r.get("messages", [])[::-1]} for r in emulator.requests]
+        return Miss(f"lesson.l2.run_agent.{'newest_first' if kept_whole(client, oldest_first) else 'not_whole'}")
     if returned != answer:
         return _joined_with(returned, answer[: len(answer) // 2], answer[len(answer) // 2 :]) or _not_the_answer(
             returned

@@ -157,6 +157,16 @@ def agent_drops_the_text(client, user_input, tools, impls):  # "the calls are wh
     return hl.text_of(response.content)
 
 
+def agent_newest_first(client, user_input, tools, impls):  # each turn put at the top, as a feed shows it
+    messages = [{"role": "user", "content": user_input}]
+    response = _create(client, tools, messages)
+    while response.stop_reason == "tool_use":
+        messages.insert(0, {"role": "user", "content": good_run_tools(response.content, impls)})
+        messages.insert(0, {"role": "assistant", "content": response.content})
+        response = _create(client, tools, messages)
+    return hl.text_of(response.content)
+
+
 def agent_never_resends(client, user_input, tools, impls):  # runs the tools, never asks the model again
     messages = [{"role": "user", "content": user_input}]
     response = _create(client, tools, messages)
