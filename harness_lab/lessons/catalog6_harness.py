@@ -310,8 +310,8 @@ add(
             "Valve 3 (no progress) stopped it, yet the calls differ every turn ({calls}); check that different calls get different signatures, and the first turn's comparison",
         ),
         "lesson.l6.run_agent.no_progress_on_new_calls": (
-            "弁3（無進捗検知）が止めましたが、このモデルは毎ターン違う引数で呼んでいます（{calls}）。名前だけの署名では、違う呼び出しが同じ署名になります。名前と引数の両方を入れた署名（signature_of）で比べます",
-            "Valve 3 (no progress) stopped it, yet this model calls with new arguments every turn ({calls}); a signature of names alone makes different calls equal. Compare signatures with both name and input (signature_of)",
+            "弁3（無進捗検知）が止めましたが、このモデルは毎ターン違う引数で呼んでいます（{calls}）。名前だけの署名や、ツールの結果から作った署名では、違う呼び出しが同じ署名になります（結果は同じでも呼び出しは進んでいることがあります）。呼び出しの名前と引数の両方を入れた署名（signature_of）で比べます",
+            "Valve 3 (no progress) stopped it, yet this model calls with new arguments every turn ({calls}); a signature of names alone, or one made from the tools' results, makes different calls equal (the results can repeat while the calls move on). Compare signatures of the calls' name and input (signature_of)",
         ),
         "lesson.l6.run_agent.missed_spinning": (
             "{valve}が止めましたが、このモデルは毎ターン同じ呼び出し（{calls}）を繰り返しています。このターンの署名を前のターンの署名と比べ、同じなら弁3で止めます（id を入れると毎ターン変わります）",

@@ -284,6 +284,25 @@ WRONG_RUN_AGENT_STATE = [
         "lesson.l6.run_agent.finish_as_stop",
     ),
     (COUNTED_IN_A_GLOBAL, 3, "lesson.l6.run_agent.turns_carried"),
+    # the spin told by what the tools returned: new calls that read the same text look like one call
+    (
+        variant(
+            (
+                "            signature = signature_of(response.content)\n"
+                "            if signature == last_signature:\n"
+                '                return lessons.stopped("no_progress", "空回り", turns, tokens_used)\n'
+                "            last_signature = signature\n"
+                "            results = run_tool_uses(response.content, tool_impls, approve or (lambda name, given: False))\n",
+                "            results = run_tool_uses(response.content, tool_impls, approve or (lambda name, given: False))\n"
+                '            signature = json.dumps([r["content"] for r in results], ensure_ascii=False)\n'
+                "            if signature == last_signature:\n"
+                '                return lessons.stopped("no_progress", "空回り", turns, tokens_used)\n'
+                "            last_signature = signature\n",
+            )
+        ),
+        3,
+        "lesson.l6.run_agent.no_progress_on_new_calls",
+    ),
     (
         variant((USAGE, "response.usage.input_tokens + (response.usage.cache_read_input_tokens or 0)")),
         4,
