@@ -132,6 +132,20 @@ def _no_language_chosen_in_process():
         os.environ["HARNESS_LAB_LANG"] = before
 
 
+@pytest.fixture(autouse=True)
+def _no_event_loop_left_running():
+    """A worker's thread that still has a running asyncio loop after a test fails every later test that
+    calls ``asyncio.run`` (two did so in a CI run, far from what left it): the test that leaves it fails
+    itself, by name, and the loop is taken off the thread for the next one."""
+    import asyncio.events
+
+    yield
+    left = asyncio.events._get_running_loop()
+    if left is not None:
+        asyncio.events._set_running_loop(None)
+        pytest.fail(f"this test left an asyncio loop running on its thread: {left!r}")
+
+
 def pytest_collection_finish(session) -> None:
     # What collection imported (the SDK, harness_lab, every test module) lives to the end: frozen, it
     # is left out of the worker's later collections and of those of the learner children it forks.
