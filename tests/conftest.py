@@ -133,13 +133,16 @@ def _no_language_chosen_in_process():
 
 
 @pytest.fixture(autouse=True)
-def _no_event_loop_left_running():
+def _no_event_loop_left_running(request):
     """A worker's thread that still has a running asyncio loop after a test fails every later test that
     calls ``asyncio.run`` (two did so in a CI run, far from what left it): the test that leaves it fails
-    itself, by name, and the loop is taken off the thread for the next one."""
+    itself, by name, and the loop is taken off the thread for the next one. A browser test's loop is
+    Playwright's, running until its file's ``browser`` fixture stops it (tests/ui/conftest.py)."""
     import asyncio.events
 
     yield
+    if "browser" in request.fixturenames:
+        return
     left = asyncio.events._get_running_loop()
     if left is not None:
         asyncio.events._set_running_loop(None)

@@ -130,9 +130,12 @@ def lab(tmp_path_factory):
         yield url, root, Path(env["HARNESS_LAB_UI_SANDBOX"])
 
 
-# One Chromium per worker for every browser file; it needs no ``lab``: the reopen test brings a server
-# of its own, and asking for this one too started a second JupyterLab in its worker for nothing.
-@pytest.fixture(scope="session")
+# One Chromium per browser file; it needs no ``lab``: the reopen test brings a server of its own, and
+# asking for this one too started a second JupyterLab in its worker for nothing. Not one per session:
+# Playwright's sync API keeps its asyncio loop running on the worker's thread while it is started, and a
+# test of another file that the worker ran later failed at asyncio.run ("cannot be called from a running
+# event loop"); a module's fixture is stopped before the worker's next file.
+@pytest.fixture(scope="module")
 def browser():
     _require_browser()
     from playwright.sync_api import sync_playwright

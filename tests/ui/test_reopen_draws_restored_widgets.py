@@ -48,7 +48,7 @@ def button_lab(tmp_path_factory):
 
 
 def test_a_saved_widget_restored_after_the_renderer_gave_up_is_drawn(button_lab, browser):
-    # The session's browser (tests/ui/conftest.py): a second sync_playwright in the worker that holds it
+    # The file's browser (tests/ui/conftest.py): a second sync_playwright in the worker that holds one
     # is refused ("Sync API inside the asyncio loop").
     from playwright.sync_api import expect
 
