@@ -35,7 +35,15 @@ from typing import Any
 
 from ..text import speaking, t
 from .isolation import Launch
-from .notebook import CHECK_TIMEOUT, EXERCISES, NotebookGrade, answer_sources, grade_call, grade_notebook, hosted_grade
+from .notebook import (
+    CHECK_TIMEOUT,
+    NotebookGrade,
+    answer_sources,
+    exercise_named,
+    grade_call,
+    grade_notebook,
+    hosted_grade,
+)
 from .notebook_code import edition_or, learners_language
 from .redact import Redactor, own_text
 from .workers import Pool
@@ -180,8 +188,7 @@ def _answers(paths: list[Path], read: Callable[[Path], bytes]) -> list[str]:
 
 
 def _error(learner: str, name: str, key: str, **values: object) -> NotebookGrade:
-    exercise = next((ex for ex in EXERCISES if name.startswith(ex)), "")  # collect.sh names files so
-    return NotebookGrade(f"{learner}/{name}", exercise, "error", error=t(key, **values), key=key)
+    return NotebookGrade(f"{learner}/{name}", exercise_named(name), "error", error=t(key, **values), key=key)
 
 
 def _cores() -> int:

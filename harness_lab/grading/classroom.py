@@ -35,20 +35,18 @@ from ..terminal import visible
 from ..text import speaking, t
 from .batch import grade_tasks
 from .isolation import Launch
-from .notebook import EXERCISES, NOTEBOOK_TIMEOUT, NotebookGrade, answer_sources, exercise_of
+from .notebook import EXERCISES, NOTEBOOK_TIMEOUT, NotebookGrade, answer_sources, exercise_named, exercise_of
 from .notebook_code import edition_of, edition_or, learners_language
+from .notebook_file import TooLarge, read_notebook
 from .processes import keep_private
 from .record import Record, record_key
 from .runner import SandboxUnavailable
 from .same_file import same_files
 from .sandbox import describe_error
 
-__all__ = ["ClassResult", "MAX_NOTEBOOK_BYTES", "Problem", "Row", "STATE_FILE", "grade_class", "grader_version"]
+__all__ = ["ClassResult", "Problem", "Row", "STATE_FILE", "grade_class", "grader_version"]
 
 STATE_FILE = "state.json"
-# An exercise notebook is ~20 KB. JSON can take ~35 times its size in memory once parsed ("[[]]," over
-# and over), and a worker parses it before any memory cap applies: 8 MB of that took one to ~375 MB.
-MAX_NOTEBOOK_BYTES = 8 << 20
 ANSWER_CHARS = 4000  # how much of a learner's answer cells is kept for the report's samples
 
 
@@ -156,7 +154,7 @@ def grade_class(
     editions: dict[str, list[str]] = {}  # each learner's, for a grade of a notebook that names none (batch.py)
     for learner, name in found:
         with suppress(OSError):  # a notebook that cannot be read gets its row from the batch
-            data = _read(submissions / learner / name)
+            data = read_notebook(submissions / learner / name)
             read[learner, name] = hashlib.sha256(data).hexdigest(), edition_or(data, "")
             editions.setdefault(learner, []).append(read[learner, name][1])
     spoken = {who: learners_language(editions.get(who, []), record.lang) for who in learners}
@@ -178,7 +176,7 @@ def grade_class(
             jobs=jobs,
             launch=launch,
             everyone=[submissions / who / name for who, name in found],
-            read=_read,
+            read=read_notebook,
             unreadable=_unreadable,
             language=record.lang,  # the instructor's: for a file whose bytes name no edition
         )
@@ -232,7 +230,7 @@ def handed_editions(submissions: Path) -> set[str]:
     editions = set()
     for learner, name in _scan(submissions)[1]:
         with suppress(OSError):  # the grading reports it
-            editions.add(edition_or(_read(submissions / learner / name), ""))
+            editions.add(edition_or(read_notebook(submissions / learner / name), ""))
     return editions - {""}
 
 
@@ -264,7 +262,9 @@ def _one_per_exercise(rows: list[Row]) -> tuple[list[Row], list[Problem]]:
     the exercise, the shortest name is kept (collect.sh's, with no copy's suffix); the others are
     files not graded."""
     kept: dict[tuple[str, str], Row] = {}
-    for row in sorted(rows, key=lambda r: (_exercise_of(r.notebook) != r.grade.exercise, len(r.notebook), r.notebook)):
+    for row in sorted(
+        rows, key=lambda r: (exercise_named(r.notebook) != r.grade.exercise, len(r.notebook), r.notebook)
+    ):
         slot = (row.learner, row.grade.exercise)
         if row.grade.exercise in EXERCISES and slot in kept:
             continue
@@ -290,7 +290,7 @@ def _one_graded_per_exercise(submissions: Path, found: list[tuple[str, str]]) ->
     run: one learner's fifty hanging copies cost the class the time limit twice each (beside others, alone)."""
     claims = {entry: _claimed(submissions / entry[0] / entry[1]) for entry in found}
     kept: dict[tuple[str, str], str] = {}
-    for learner, name in sorted(found, key=lambda entry: (not _exercise_of(entry[1]), len(entry[1]), entry[1])):
+    for learner, name in sorted(found, key=lambda entry: (not exercise_named(entry[1]), len(entry[1]), entry[1])):
         if claims[learner, name]:
             kept.setdefault((learner, claims[learner, name]), name)
     graded, problems = [], []
@@ -306,10 +306,10 @@ def _one_graded_per_exercise(submissions: Path, found: list[tuple[str, str]]) ->
 
 def _claimed(path: Path) -> str:
     """The exercise a notebook's file name tells, else the one its metadata or grade cell names (read, never run)."""
-    if _exercise_of(path.name):
-        return _exercise_of(path.name)
+    if exercise_named(path.name):
+        return exercise_named(path.name)
     try:
-        notebook = json.loads(_read(path).decode("utf-8"))
+        notebook = json.loads(read_notebook(path).decode("utf-8"))
         exercise = exercise_of(notebook, [c for c in notebook["cells"] if c.get("cell_type") == "code"], path)
     except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError, AttributeError, RecursionError):
         return ""
@@ -339,7 +339,7 @@ def _rows(graded: Iterable[tuple], record: Record, spoken: dict[str, str]) -> It
     """Each Row of what ``batch.grade_tasks`` graded, recorded as it ends; ``spoken``: each learner's language."""
     for learner, name, digest, grade, data in graded:
         answer, edition = _parsed(data)
-        named = _exercise_of(name)
+        named = exercise_named(name)
         if not grade.exercise:  # the grader could not tell (an unreadable notebook): the file's name does
             grade = replace(grade, exercise=named)
         elif named and grade.exercise != named:  # one exercise's answers under another's name: one row each
@@ -347,30 +347,6 @@ def _rows(graded: Iterable[tuple], record: Record, spoken: dict[str, str]) -> It
                 grade = _error(learner, name, "grade.class.other_exercise", named=named, held=grade.exercise)
         kept = record.add(learner, name, digest, grade.as_plain(), answer, edition or spoken[learner])
         yield Row(learner, name, kept, answer, edition=edition)
-
-
-class _TooLarge(OSError):
-    def __init__(self, name: str, size: int) -> None:
-        super().__init__(name)
-        mb, limit = f"{size / (1 << 20):.1f}", MAX_NOTEBOOK_BYTES >> 20
-        # the name reaches the row's message, the CSV and the feedback as is: no learner's escapes with it
-        self.values: dict[str, Any] = {"name": visible(name), "mb": mb, "limit": limit}
-
-
-def _read(path: Path) -> bytes:
-    """A submitted file's bytes, never following a link planted since the scan; ``_TooLarge`` past the limit
-    (judged before anything is parsed: a worker parses the notebook outside any memory cap)."""
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
-    with os.fdopen(fd, "rb") as f:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):  # swapped for a FIFO or a device since the scan
-            raise OSError(t("grade.class.not_regular", name=visible(path.name)))
-        if info.st_size > MAX_NOTEBOOK_BYTES:
-            raise _TooLarge(path.name, info.st_size)
-        data = f.read(MAX_NOTEBOOK_BYTES + 1)
-    if len(data) > MAX_NOTEBOOK_BYTES:  # it grew since
-        raise _TooLarge(path.name, len(data))
-    return data
 
 
 def _parsed(data: bytes) -> tuple[str, str]:
@@ -384,16 +360,11 @@ def _parsed(data: bytes) -> tuple[str, str]:
 
 
 def _error(learner: str, notebook: str, key: str, /, status: str = "error", **values: Any) -> NotebookGrade:
-    return NotebookGrade(f"{learner}/{notebook}", _exercise_of(notebook), status, error=t(key, **values), key=key)
+    return NotebookGrade(f"{learner}/{notebook}", exercise_named(notebook), status, error=t(key, **values), key=key)
 
 
 def _unreadable(learner: str, notebook: str, exc: OSError) -> NotebookGrade:
-    """The error row of a handed-in notebook that ``_read`` could not read (or that is too large)."""
-    if isinstance(exc, _TooLarge):
+    """The error row of a handed-in notebook that ``read_notebook`` could not read (or that is too large)."""
+    if isinstance(exc, TooLarge):
         return _error(learner, notebook, "grade.class.too_large", **exc.values)
     return _error(learner, notebook, "grade.nb.unreadable", error=describe_error(exc))
-
-
-def _exercise_of(name: str) -> str:
-    """The exercise a notebook's file name tells (collect.sh names files so), or ""."""
-    return next((ex for ex in EXERCISES if name.lower().startswith(ex)), "")

@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import stat
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -30,11 +29,11 @@ from typing import TextIO
 from ..checks import seconds
 from ..terminal import visible
 from ..text import explicit_language, lang, speaking, t
-from .classroom import MAX_NOTEBOOK_BYTES
 from .host import prepare_judge
 from .isolation import Launch
 from .notebook import NOTEBOOK_TIMEOUT, NotebookGrade, grade_call, grade_notebook, hosted_grade
 from .notebook_code import edition_or
+from .notebook_file import MAX_NOTEBOOK_BYTES, NotRegular, TooLarge, read_notebook
 from .processes import keep_private
 from .redact import Redactor, own_text
 from .runner import Host, HostFailed, SandboxUnavailable
@@ -124,14 +123,14 @@ def not_a_notebook(path: str) -> str | None:
     """
     shown = visible(path)
     try:
-        data = read_notebook(path)
+        data = read_notebook(path, follow=True)
     except FileNotFoundError:
         return t("grade.nb.usage.not_found", path=shown)
     except IsADirectoryError:
         return t("grade.nb.usage.folder", path=shown)
-    except _NotRegular:
+    except NotRegular:
         return t("grade.nb.usage.not_regular", path=shown)
-    except _TooLarge:
+    except TooLarge:
         return t("grade.nb.usage.too_large", path=shown, limit=MAX_NOTEBOOK_BYTES >> 20)
     except OSError as exc:
         return t("grade.nb.usage.unreadable", path=shown, error=describe_error(exc))
@@ -145,36 +144,11 @@ def not_a_notebook(path: str) -> str | None:
     return None  # what else a notebook may lack (tags, an exercise), its grade says
 
 
-class _NotRegular(OSError):
-    pass
-
-
-class _TooLarge(OSError):
-    pass
-
-
-def read_notebook(path: str) -> bytes:
-    """The bytes of the notebook file ``path``: a regular file (a link the caller named is followed) of at
-    most ``MAX_NOTEBOOK_BYTES``, as grade-class takes. A notebook handed over to be graded may be a link
-    to ``/dev/zero``, which was read until memory ran out, or a FIFO, which was waited on for ever."""
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    with os.fdopen(fd, "rb") as f:
-        info = os.fstat(fd)
-        if stat.S_ISDIR(info.st_mode):
-            raise IsADirectoryError(path)
-        if not stat.S_ISREG(info.st_mode):
-            raise _NotRegular(path)
-        data = f.read(MAX_NOTEBOOK_BYTES + 1)
-    if max(info.st_size, len(data)) > MAX_NOTEBOOK_BYTES:
-        raise _TooLarge(path)
-    return data
-
-
 def _edition(path: str) -> str:
     """The language of the notebook file's edition, read as it is graded; "ja" for one that cannot be read
     (changed since it was checked: its grade says so)."""
     try:
-        return edition_or(read_notebook(path), "ja")
+        return edition_or(read_notebook(path, follow=True), "ja")
     except OSError:
         return "ja"
 
@@ -205,7 +179,7 @@ def start_host() -> Host | None:
 def _graded(host: Host | None, path: str, timeout: float, language: str) -> tuple[NotebookGrade, str, bool]:
     """(the grade, the notebook's own text, which redaction leaves alone, whether the host was lost)."""
     try:
-        data = read_notebook(path)
+        data = read_notebook(path, follow=True)
     except OSError as exc:  # changed since it was checked
         unreadable = NotebookGrade(path, "", "error", error=t("grade.nb.unreadable", error=describe_error(exc)))
         return replace(unreadable, key="grade.nb.unreadable"), "", False

@@ -46,6 +46,7 @@ __all__ = [
     "NOTEBOOK_TIMEOUT",
     "NotebookGrade",
     "answer_sources",
+    "exercise_named",
     "exercise_of",
     "grade_call",
     "grade_in_folder",
@@ -123,22 +124,9 @@ class NotebookGrade:
 
     def as_plain(self) -> dict:
         """The grade as plain values (what a grading host sends back, what a class record stores)."""
-        reports = [
-            {
-                "exercise": r.exercise,
-                "checks": [[c.number, c.title, c.passed, c.hint, c.warning, c.key] for c in r.checks],
-            }
-            for r in self.reports
-        ]
-        return {
-            "path": self.path,
-            "exercise": self.exercise,
-            "status": self.status,
-            "error": self.error,
-            "key": self.key,
-            "notes": list(self.notes),
-            "reports": reports,
-        }
+        reports = [{"exercise": r.exercise, "checks": [_plain(c) for c in r.checks]} for r in self.reports]
+        values = {"path": self.path, "exercise": self.exercise, "status": self.status, "error": self.error}
+        return values | {"key": self.key, "notes": list(self.notes), "reports": reports}
 
     @classmethod
     def from_plain(cls, value: dict) -> NotebookGrade:
@@ -146,6 +134,10 @@ class NotebookGrade:
         reports = tuple(Report(r["exercise"], tuple(Check(*c) for c in r["checks"])) for r in value["reports"])
         fields = (value["path"], value["exercise"], value["status"])
         return cls(*fields, reports, value["error"], value["key"], tuple(value["notes"]))
+
+
+def _plain(check: Check) -> list:
+    return [check.number, check.title, check.passed, check.hint, check.warning, check.key]
 
 
 def grade_notebook(
@@ -207,7 +199,12 @@ def exercise_of(notebook: dict, cells: list[dict], path: Path) -> Exercise | Non
             for name in EXERCISES:
                 if f"check_{name}" in _source(cell):
                     return EXERCISES[name]
-    return next((ex for name, ex in EXERCISES.items() if path.name.startswith(name)), None)
+    return EXERCISES.get(exercise_named(path.name))
+
+
+def exercise_named(name: str) -> str:
+    """The exercise a notebook's file name tells (collect.sh names files so; an LMS may capitalise), or ""."""
+    return next((ex for ex in EXERCISES if name.lower().startswith(ex)), "")
 
 
 def _run(exercise: Exercise, sources: list[tuple[int, str]], folder: str, check_timeout: float) -> tuple:
@@ -393,7 +390,7 @@ def hosted_grade(shown: str, name: str, outcome: JobResult, timeout: float) -> N
             return replace(NotebookGrade.from_plain(outcome.value), path=shown)
         except (KeyError, TypeError, ValueError):
             outcome = JobResult("unavailable", error="unreadable grade")
-    exercise = next((ex for ex in EXERCISES if name.startswith(ex)), "")  # collect.sh names files so
+    exercise = exercise_named(name)
     if outcome.status in ("timeout", "memory", "crashed"):
         return _graded(shown, exercise, outcome, timeout)
     return _failed(shown, exercise, "error", "grade.class.internal", error=outcome.error or outcome.status)

@@ -24,7 +24,8 @@ from class_submissions import (
 from test_classroom import ROOT, command, gone, named, named_hang, read_csv
 
 from harness_lab.grading.class_command import grade_class_command
-from harness_lab.grading.classroom import MAX_NOTEBOOK_BYTES, STATE_FILE, grade_class
+from harness_lab.grading.classroom import STATE_FILE, grade_class
+from harness_lab.grading.notebook_file import MAX_NOTEBOOK_BYTES
 from harness_lab.text import t
 
 pytestmark = needs_sandbox

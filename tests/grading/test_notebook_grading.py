@@ -258,6 +258,7 @@ def test_which_exercise_comes_from_metadata_then_the_grade_cell_then_the_file_na
     assert grade_notebook(write(nb, tmp_path / "renamed.ipynb")).passed  # found by its grade cell
     grade_cell(nb).metadata["tags"] = []
     assert grade_notebook(write(nb, tmp_path / "level1_mine.ipynb")).passed  # by its name
+    assert grade_notebook(write(nb, tmp_path / "Level1_Mine.ipynb")).passed  # in whatever case an LMS gave it
     grade = grade_notebook(write(nb, tmp_path / "homework.ipynb"))
     assert grade.status == "error" and grade.key == "grade.nb.unknown_exercise"
 

@@ -1,0 +1,51 @@
+"""Reading a handed-in notebook file: a regular file, and no larger than a notebook can be.
+
+A notebook handed over to be graded may be a link to ``/dev/zero``, which was read until memory ran
+out, or a FIFO, which was waited on for ever; and a worker parses the bytes before any memory cap
+applies. Both grading commands read every notebook file here.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+from typing import Any
+
+from ..terminal import visible
+from ..text import t
+
+__all__ = ["MAX_NOTEBOOK_BYTES", "NotRegular", "TooLarge", "read_notebook"]
+
+# An exercise notebook is ~20 KB. JSON can take ~35 times its size in memory once parsed ("[[]]," over
+# and over), and a worker parses it before any memory cap applies: 8 MB of that took one to ~375 MB.
+MAX_NOTEBOOK_BYTES = 8 << 20
+
+
+class NotRegular(OSError):
+    """A folder, FIFO or device where a notebook file was expected."""
+
+
+class TooLarge(OSError):
+    def __init__(self, name: str, size: int) -> None:
+        super().__init__(name)
+        mb, limit = f"{size / (1 << 20):.1f}", MAX_NOTEBOOK_BYTES >> 20
+        # the name reaches the row's message, the CSV and the feedback as is: no learner's escapes with it
+        self.values: dict[str, Any] = {"name": visible(name), "mb": mb, "limit": limit}
+
+
+def read_notebook(path: str | Path, *, follow: bool = False) -> bytes:
+    """The file's bytes. A link is refused (one planted in a submissions folder since it was scanned), unless
+    ``follow``: a link the instructor named on the command line is followed."""
+    nofollow = 0 if follow else getattr(os, "O_NOFOLLOW", 0)
+    fd = os.open(path, os.O_RDONLY | nofollow | getattr(os, "O_NONBLOCK", 0))
+    with os.fdopen(fd, "rb") as f:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise NotRegular(t("grade.class.not_regular", name=visible(Path(path).name)))
+        if info.st_size > MAX_NOTEBOOK_BYTES:
+            raise TooLarge(Path(path).name, info.st_size)
+        data = f.read(MAX_NOTEBOOK_BYTES + 1)
+    if len(data) > MAX_NOTEBOOK_BYTES:  # it grew since
+        raise TooLarge(Path(path).name, len(data))
+    return data
