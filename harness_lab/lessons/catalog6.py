@@ -64,6 +64,10 @@ add(
             '先頭 2000 バイトを返しました（{length} 文字）。UTF-8 では日本語の1文字が3バイトです。バイナリ（"rb"）ではなく open(target, encoding="utf-8") で開いて、read(2000) で 2000 文字を返します',
             'It returned the first 2000 bytes ({length} characters); in UTF-8 a Japanese character takes three bytes. Open it as text, not binary ("rb"): open(target, encoding="utf-8"), and read(2000) returns 2000 characters',
         ),
+        "lesson.l6.read_file.not_str": (
+            'README.md を {type} のまま返しました。tool_result の content は文字列です。バイナリ（"rb"）ではなく open(target, encoding="utf-8") で開いて、文字列を返します',
+            'It returned README.md as {type}; a tool_result\'s content is a string. Open it as text, not binary ("rb"): open(target, encoding="utf-8"), and return a str',
+        ),
         "lesson.l6.read_file.limit": (
             "5,500 文字のファイルに {length} 文字を返しました。返すのは先頭 2000 文字です（f.read(2000)）",
             "A 5,500-character file gave {length} characters; return the first 2000 (f.read(2000))",

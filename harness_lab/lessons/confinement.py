@@ -72,6 +72,8 @@ def _leaks(fn, root: Path, path: str) -> bool | Miss:
 def _reads_inside(fn) -> Miss | None:
     project = _project()
     got = fn("README.md", root=str(project))
+    if isinstance(got, bytes | bytearray):  # read, but handed to the model as bytes, not text
+        return Miss("lesson.l6.read_file.not_str", {"type": type(got).__name__})
     if isinstance(got, str) and got and not got.startswith("# タイトル"):
         return Miss("lesson.l6.read_file.wrong_root", {"got": repr(got)[:40]})
     if not isinstance(got, str) or not got.startswith("# タイトル"):

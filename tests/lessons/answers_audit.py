@@ -28,6 +28,7 @@ from tests.lessons.answers_audit_gates import (
     approve_return_inside_for,
     approve_yields,
     read_2000_bytes,
+    read_bytes_as_they_are,
     read_ignores_root,
     read_joins_strings,
     read_raises_value_error,
@@ -133,6 +134,7 @@ WRONG_MORE = [
     ("read_file", read_ignores_root, 1, "lesson.l6.read_file.wrong_root"),
     ("read_file", read_whole_file, 1, "lesson.l6.read_file.limit"),
     ("read_file", read_2000_bytes, 1, "lesson.l6.read_file.bytes"),  # bytes, not characters
+    ("read_file", read_bytes_as_they_are, 1, "lesson.l6.read_file.not_str"),  # it was read: as bytes
     ("read_file", read_joins_strings, 1, "lesson.l6.read_file.path_root"),
     ("read_file", read_returns_refusal, 2, "lesson.l6.read_file.returned_refusal"),
     ("read_file", read_raises_value_error, 2, "lesson.l6.read_file.not_permission"),

@@ -232,6 +232,11 @@ def read_2000_bytes(path, root="."):
         return f.read(2000).decode("utf-8", errors="ignore")
 
 
+def read_bytes_as_they_are(path, root="."):
+    with open(_inside(path, root), "rb") as f:
+        return f.read(2000)
+
+
 def read_whole_file(path, root="."):
     return _inside(path, root).read_text(encoding="utf-8")
 
