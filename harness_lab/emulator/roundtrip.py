@@ -5,7 +5,8 @@ Two groups, both reading the model table (models.py):
 - ``config_error``: the request's own settings. A ``thinking.type`` the model refuses, forced
   ``tool_choice`` where the model refuses it, manual extended thinking together with forced tool
   use, a task budget the model does not take (or under 20,000 tokens), an effort level it does
-  not take (or, on Opus 5 and later, ``xhigh`` or ``max`` with thinking disabled), ``speed: "fast"``
+  not take (or, on Opus 5 and later, ``xhigh`` or ``max`` with thinking disabled; with
+  ``between_tools``, on Sonnet 5.5 its one model, likewise), ``speed: "fast"``
   on a model without fast mode, ``inference_geo`` on a model before Claude 4.6.
 - ``history_error``: the thinking blocks it sends back. Each must carry a seal this emulator made
   (thinking.py), for a model the current one may read, with its text unchanged; on the models with
@@ -48,6 +49,13 @@ EFFORT_LEVEL_UNSUPPORTED = "output_config.effort '{effort}' is not supported on 
 EFFORT_WITHOUT_THINKING = (
     "output_config.effort '{effort}' is not supported when thinking is disabled on this model. "
     "Use effort 'high' or below, or enable thinking."
+)
+# What's new in Claude Sonnet 5.5: "`between_tools` is accepted at `low`, `medium`, and `high` effort. At
+# `xhigh` or `max` effort, a request with `between_tools` returns a 400 error". Inferred: the wording (the page
+# quotes none), in the form of the thinking-disabled refusal above.
+EFFORT_WITH_BETWEEN_TOOLS = (
+    "output_config.effort '{effort}' is not supported with thinking type 'between_tools'. "
+    "Use effort 'high' or below, or adaptive thinking."
 )
 # The fast mode page: requesting `speed: "fast"` on a model without fast mode "returns an
 # error"; the text is the live 400 as two public reports quote it (docs/api_facts.md).
@@ -121,6 +129,8 @@ def config_error(request: dict, spec: ModelSpec, mode: Mode) -> ApiError | None:
         return _bad(EFFORT_LEVEL_UNSUPPORTED.format(effort=effort))
     if spec.effort_needs_thinking and effort in ("xhigh", "max") and mode.kind == "disabled":
         return _bad(EFFORT_WITHOUT_THINKING.format(effort=effort))
+    if mode.kind == "between_tools" and effort in ("xhigh", "max"):
+        return _bad(EFFORT_WITH_BETWEEN_TOOLS.format(effort=effort))
     return None
 
 
