@@ -30,6 +30,7 @@ __all__ = [
     "KNOWN_MODELS",
     "MODELS",
     "ModelSpec",
+    "DEPRECATED_ON",
     "NO_PROGRAMMATIC",
     "context_window",
     "dated_id",
@@ -189,6 +190,11 @@ COMPACTION_FAMILIES = frozenset(
 # The programmatic tool calling page's list leaves out Haiku 4.5: its code execution cannot call the
 # request's other tools (tool_versions.py refuses what needs it; the Models API says so).
 NO_PROGRAMMATIC = frozenset({"claude-haiku-4-5"})
+
+# The day each deprecated family was deprecated, which the Models API's ``deprecated_at`` gives ("Populated for
+# `deprecated` and `retired` models", the SDK's ModelInfo); the end date is the SDK's own list. Opus 4.5: the
+# model deprecations page as modelpin 0.5.7 read it on 2026-11-26 (no first-party copy of the page is stored).
+DEPRECATED_ON = {"claude-opus-4-5": "2026-11-23"}
 
 
 def _row_of(model: object) -> ModelSpec | None:
