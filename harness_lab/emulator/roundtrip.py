@@ -26,7 +26,7 @@ from dataclasses import replace
 from .api_errors import ApiError
 from .history import Merged
 from .ids import canonical_json
-from .models import ModelSpec, interleaves_manually
+from .models import MODELS, ModelSpec, interleaves_manually
 from .thinking import Mode, block_matches, decode_signature, prefix_matches, read_tool_id
 from .tokens import THINKING_KINDS
 
@@ -212,9 +212,13 @@ def history_error(
                 if n >= latest:
                     return _bad(MODIFIED.format(path=path)), [], mode
                 return _bad(INVALID.format(path=path, field=field, kind=kind)), [], mode
+            # Only a block made by a preserved-thinking model is bound to its conversation ("Each Claude Sonnet 5.5
+            # thinking block is also signed over the conversation before it"); an earlier model's block read by one
+            # is not (inferred: no page says so of those blocks).
             if not spec.preserved_thinking:
                 continue
-            if mismatch_seen or not prefix_matches(signed, prefixes.before(n), content[:m]):
+            bound = MODELS[signed.family].preserved_thinking
+            if mismatch_seen or (bound and not prefix_matches(signed, prefixes.before(n), content[:m])):
                 if not mode.drop_mismatched:
                     return _bad(BOUND_ELSEWHERE.format(path=path)), [], mode
                 mismatch_seen = True  # this block and every later thinking block are invalid

@@ -201,9 +201,10 @@ def test_a_block_from_another_model_before_and_after_preserved_thinking():
     on_haiku = {**request, "model": "claude-haiku-4-5", "thinking": {"type": "enabled", "budget_tokens": 1024}}
     switched = client.messages.create(**on_haiku, messages=history).to_dict()
     assert switched["stop_reason"] == "tool_use" and "input_transformations" not in switched
-    # Fable 5.1 may not read Sonnet 5's blocks: dropped without an error, and listed.
-    on_fable = {**request, "model": "claude-fable-5-1"}
-    response = client.messages.create(**on_fable, messages=history)
+    # Fable 5.1 may not read Sonnet 5.5's blocks (only Opus 5.5 does): dropped without an error, and listed.
+    _, sonnet_request, sonnet_history = start(model="claude-sonnet-5-5")
+    on_fable = {**sonnet_request, "model": "claude-fable-5-1"}
+    response = client.messages.create(**on_fable, messages=sonnet_history)
     assert response.to_dict()["input_transformations"] == [
         {"type": "thinking_dropped", "path": "messages.1.content.0", "reason": "model_binding_mismatch"}
     ]
