@@ -25,12 +25,13 @@ from typing import Any
 from ..model import DEFAULT_MODEL
 
 __all__ = [
+    "BINDING_BETA",
     "CONTEXT_WINDOW",
     "DEFAULT_MODEL",
+    "DEPRECATED_ON",
     "KNOWN_MODELS",
     "MODELS",
     "ModelSpec",
-    "DEPRECATED_ON",
     "NO_PROGRAMMATIC",
     "context_window",
     "dated_id",
@@ -159,6 +160,8 @@ M, K = 1_000_000, 1_000
 # spanning the turn) only with this header, and only on Opus 4.5, Sonnet 4.5 (retired) and Sonnet 4.6;
 # Opus 4.6's manual mode never does, and Haiku 4.5 ignores the header.
 INTERLEAVED_BETA = "interleaved-thinking-2025-05-14"
+# The beta that thinking.block_binding and a response's input_transformations need (the preserved thinking page).
+BINDING_BETA = "thinking-binding-controls-2026-08-01"
 MANUAL_INTERLEAVING = frozenset({"claude-opus-4-5", "claude-sonnet-4-6"})
 
 

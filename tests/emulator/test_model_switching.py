@@ -7,9 +7,9 @@ import pytest
 
 from harness_lab import messages as hl_messages
 from harness_lab.emulator import call, emulated_client, say
+from harness_lab.emulator.models import BINDING_BETA
 
 TOOLS = [{"name": "get_time", "description": "the time", "input_schema": {"type": "object", "properties": {}}}]
-BINDING_BETA = "thinking-binding-controls-2026-08-01"
 
 
 def switched(made_by: str, read_by: str) -> list:
