@@ -26,7 +26,7 @@ from dataclasses import replace
 from .api_errors import ApiError
 from .history import Merged
 from .ids import canonical_json
-from .models import MODELS, ModelSpec, interleaves_manually
+from .models import BINDING_BETA, MODELS, ModelSpec, interleaves_manually
 from .thinking import Mode, block_matches, decode_signature, prefix_matches, read_tool_id
 from .tokens import THINKING_KINDS
 
@@ -72,6 +72,10 @@ BOUND_ELSEWHERE = (
     "{path}: Invalid `signature` in `thinking` block. The block is bound to a different conversation. Remove the "
     'block, or set `thinking.block_binding.prefix_mismatch_behavior` to "drop_block".'
 )
+# "If the request didn't send the beta header, the message continues" with this (the preserved thinking page and
+# Troubleshooting thinking quote it); the sentence naming what changed that live usually ends it is left out
+# ("Its wording can change, so don't match on it in code").
+BINDING_BETA_NEEDED = f"That setting requires the `{BINDING_BETA}` value in the `anthropic-beta` header."
 MUST_START_WITH_THINKING = (
     "messages.{n}.content.0.type: Expected `thinking` or `redacted_thinking`, but found `{found}`. When `thinking` "
     "is enabled, a final `assistant` message must start with a thinking block (preceeding the lastmost set of "
@@ -172,7 +176,7 @@ def _latest_assistant_start(messages: list) -> int:
 
 
 def history_error(
-    request: dict, merged: list[Merged], spec: ModelSpec, mode: Mode
+    request: dict, merged: list[Merged], spec: ModelSpec, mode: Mode, betas: frozenset = frozenset()
 ) -> tuple[ApiError | None, list, Mode]:
     """The first thinking rule the history breaks, or None and the blocks dropped on the way; and the
     thinking this request runs with (none, when the configuration changed inside a tool-use loop).
@@ -220,7 +224,8 @@ def history_error(
             bound = MODELS[signed.family].preserved_thinking
             if mismatch_seen or (bound and not prefix_matches(signed, prefixes.before(n), content[:m])):
                 if not mode.drop_mismatched:
-                    return _bad(BOUND_ELSEWHERE.format(path=path)), [], mode
+                    text = BOUND_ELSEWHERE.format(path=path)
+                    return _bad(text if BINDING_BETA in betas else f"{text} {BINDING_BETA_NEEDED}"), [], mode
                 mismatch_seen = True  # this block and every later thinking block are invalid
                 dropped.append({"type": "thinking_dropped", "path": path, "reason": "prefix_binding_mismatch"})
     return None, dropped, mode

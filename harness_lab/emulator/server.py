@@ -207,7 +207,7 @@ class Emulator:
         if request["messages"][-1]["role"] == "assistant" and not row.prefill and not self._resumes_a_pause(request):
             return (*error_answer(ApiError(400, PREFILL_REFUSED), request_id), None)
         mode = mode_of(request, row.thinking_default, row.display_default)
-        error, dropped, mode = history_error(request, merged, row, mode)
+        error, dropped, mode = history_error(request, merged, row, mode, betas)
         if error is not None:
             return (*error_answer(error, request_id), None)
         mode = turn_mode(merged, row, mode, betas)

@@ -218,11 +218,16 @@ def test_preserved_thinking_binds_a_block_to_its_conversation():
     client, request, history = start(model="claude-sonnet-5-5", system="簡潔に答える")
     assert client.messages.create(**request, messages=history).stop_reason == "tool_use"
     bound = roundtrip.BOUND_ELSEWHERE.format(path="messages.1.content.0")
-    assert refused(client, {**request, "system": "丁寧に答える"}, history) == bound  # a rebuilt system prompt
+    # Without the beta header the message goes on to name it (the preserved thinking page).
+    without_beta = f"{bound} That setting requires the `{BINDING_BETA}` value in the `anthropic-beta` header."
+    assert refused(client, {**request, "system": "丁寧に答える"}, history) == without_beta  # a rebuilt system prompt
     edited = copy.deepcopy(history)
     edited[0]["content"] = TASK + "（急ぎで）"  # an injected reminder in an earlier message
-    assert refused(client, request, edited) == bound
+    assert refused(client, request, edited) == without_beta
     assert bound.endswith('set `thinking.block_binding.prefix_mismatch_behavior` to "drop_block".')
+    with pytest.raises(anthropic.BadRequestError) as caught:
+        client.beta.messages.create(**request, messages=edited, betas=[BINDING_BETA])
+    assert caught.value.api_message == bound
     dropping = {
         **request,
         "thinking": {"type": "adaptive", "block_binding": {"prefix_mismatch_behavior": "drop_block"}},
