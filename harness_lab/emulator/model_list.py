@@ -4,7 +4,8 @@ A notebook that asks the API which models there are, and how large their window 
 needs no hard-coded id, and the id a lesson names is checked against what the API offers. The
 rows are the emulator's own table (models.py): ``max_input_tokens`` is its window, ``max_tokens`` its
 largest output, and a model the installed SDK warns about (its list of deprecated models, with the
-date it ends) is ``deprecated`` with that date as ``retires_at``. What the table does not hold is
+date it ends) is ``deprecated`` with that date as ``retires_at``, and the day it was deprecated as
+``deprecated_at`` where models.py knows it. What the table does not hold is
 left as the API allows: ``created_at`` is the epoch ("may be set to an epoch value if the release
 date is unknown"), so the list keeps the table's order, newest first.
 
@@ -24,7 +25,17 @@ from datetime import UTC, datetime
 from urllib.parse import parse_qs, unquote
 
 from .api_errors import ApiError, bad
-from .models import COMPACTION_FAMILIES, EFFORTS, MODELS, NO_PROGRAMMATIC, THINKING_TYPES, ModelSpec, is_known, spec
+from .models import (
+    COMPACTION_FAMILIES,
+    DEPRECATED_ON,
+    EFFORTS,
+    MODELS,
+    NO_PROGRAMMATIC,
+    THINKING_TYPES,
+    ModelSpec,
+    is_known,
+    spec,
+)
 
 __all__ = ["model_info", "model_page", "models_answer"]
 
@@ -103,7 +114,7 @@ def model_info(model: str) -> dict | None:
         "display_name": display,
         "created_at": _EPOCH,
         "lifecycle": "deprecated" if retires else "active",
-        "deprecated_at": None,
+        "deprecated_at": f"{DEPRECATED_ON[row.family]}T00:00:00Z" if retires and row.family in DEPRECATED_ON else None,
         "retires_at": retires,
         "line": name[0] if name[0] in _LINES else None,
         "max_input_tokens": row.context_window,

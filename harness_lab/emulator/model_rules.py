@@ -11,7 +11,7 @@ the API's 404 then names the id, which says more than a guess here would.
 from __future__ import annotations
 
 from ..text import t
-from .models import COMPACTION_FAMILIES, DEFAULT_MODEL, MODELS
+from .models import BINDING_BETA, COMPACTION_FAMILIES, DEFAULT_MODEL, MODELS
 
 __all__ = [
     "ask_to_think",
@@ -26,8 +26,6 @@ __all__ = [
 # answer above it: max_tokens must exceed the budget (docs/api_facts.md, "Thinking configuration").
 _SMALLEST_BUDGET = 1024
 _ANSWER_ROOM = 1024
-# The beta that block_binding and input_transformations need (the SDK's BetaMessage says so).
-_BINDING_BETA = "thinking-binding-controls-2026-08-01"
 
 
 def thinking_fields(model: str) -> dict:
@@ -78,7 +76,7 @@ def drop_rebound_thinking(model: str) -> dict:
         return {}
     print(t("model.drops_rebound_thinking", model=model))
     binding = {"prefix_mismatch_behavior": "drop_block"}
-    return {"thinking": {"type": "adaptive", "block_binding": binding}, "betas": [_BINDING_BETA]}
+    return {"thinking": {"type": "adaptive", "block_binding": binding}, "betas": [BINDING_BETA]}
 
 
 def compaction_model(model: str) -> str:

@@ -25,8 +25,10 @@ from typing import Any
 from ..model import DEFAULT_MODEL
 
 __all__ = [
+    "BINDING_BETA",
     "CONTEXT_WINDOW",
     "DEFAULT_MODEL",
+    "DEPRECATED_ON",
     "KNOWN_MODELS",
     "MODELS",
     "ModelSpec",
@@ -116,7 +118,6 @@ def _row(
     display: str,
     forced: bool = True,
     preserved: bool = False,
-    reads: tuple = (),
     between_as_thinking: bool = False,
     min_cacheable: int = 1024,
     tokenizer: str = "2026",
@@ -140,7 +141,7 @@ def _row(
         display,
         forced,
         preserved,
-        frozenset({family, *reads}),
+        frozenset({family, *_READS.get(family, ())}),
         between_as_thinking,
         min_cacheable,
         tokenizer,
@@ -159,6 +160,8 @@ M, K = 1_000_000, 1_000
 # spanning the turn) only with this header, and only on Opus 4.5, Sonnet 4.5 (retired) and Sonnet 4.6;
 # Opus 4.6's manual mode never does, and Haiku 4.5 ignores the header.
 INTERLEAVED_BETA = "interleaved-thinking-2025-05-14"
+# The beta that thinking.block_binding and a response's input_transformations need (the preserved thinking page).
+BINDING_BETA = "thinking-binding-controls-2026-08-01"
 MANUAL_INTERLEAVING = frozenset({"claude-opus-4-5", "claude-sonnet-4-6"})
 
 
@@ -189,6 +192,11 @@ COMPACTION_FAMILIES = frozenset(
 # The programmatic tool calling page's list leaves out Haiku 4.5: its code execution cannot call the
 # request's other tools (tool_versions.py refuses what needs it; the Models API says so).
 NO_PROGRAMMATIC = frozenset({"claude-haiku-4-5"})
+
+# The day each deprecated family was deprecated, which the Models API's ``deprecated_at`` gives ("Populated for
+# `deprecated` and `retired` models", the SDK's ModelInfo); the end date is the SDK's own list. Opus 4.5: the
+# model deprecations page as modelpin 0.5.7 read it on 2026-11-26 (no first-party copy of the page is stored).
+DEPRECATED_ON = {"claude-opus-4-5": "2026-11-23"}
 
 
 def _row_of(model: object) -> ModelSpec | None:
@@ -235,20 +243,27 @@ _PRESERVED: dict[str, Any] = {
     "min_cacheable": 512,
 }
 
+# Whose thinking blocks a model reads besides its own (one it cannot read is dropped, not refused). The preserved
+# thinking page, "Switching models mid-conversation": Fable 5.1 and Mythos 5.1 read "each other, Claude Opus 5,
+# Claude Fable 5, and Claude Mythos 5, and ... Claude Opus 4.8 and earlier Opus models, Claude Sonnet models, and
+# Claude Haiku 4.5", and Opus 5.5's; Opus 5.5 reads "Claude Opus 5 and earlier Opus, Sonnet, and Haiku models";
+# Sonnet 5.5 reads Sonnet 5, Opus 4.8, Haiku 4.5 and earlier, and only Opus 5.5 reads its blocks (What's new in
+# Claude Sonnet 5.5). No page says for the 5.2 models and Haiku 5.5: their own only.
+_CLAUDE_4 = ("claude-opus-4-8", "claude-opus-4-7", "claude-opus-4-6", "claude-sonnet-4-6", "claude-opus-4-5")
+_BEFORE_5_5 = (*_CLAUDE_4, "claude-haiku-4-5", "claude-sonnet-5")
+_BEFORE_5_1 = (*_BEFORE_5_5, "claude-opus-5", "claude-fable-5", "claude-mythos-5", "claude-opus-5-5")
+_READS = {
+    "claude-fable-5-1": (*_BEFORE_5_1, "claude-mythos-5-1"),
+    "claude-mythos-5-1": (*_BEFORE_5_1, "claude-fable-5-1"),
+    "claude-opus-5-5": (*_BEFORE_5_5, "claude-opus-5", "claude-sonnet-5-5"),
+    "claude-sonnet-5-5": _BEFORE_5_5,
+}
+
 _ROWS = [
     # The newest generation: preserved thinking, no forced tool choice, text between tools as thinking.
     _row("claude-fable-5-2", M, 128 * K, _ALWAYS_ADAPTIVE, "adaptive", "omitted", fast_mode="fast", **_PRESERVED),
     _row("claude-mythos-5-2", M, 128 * K, _ALWAYS_ADAPTIVE, "adaptive", "omitted", fast_mode="fast", **_PRESERVED),
-    _row(
-        "claude-fable-5-1",
-        M,
-        128 * K,
-        _ALWAYS_ADAPTIVE,
-        "adaptive",
-        "omitted",
-        reads=("claude-opus-5", "claude-opus-5-5"),
-        **_PRESERVED,
-    ),
+    _row("claude-fable-5-1", M, 128 * K, _ALWAYS_ADAPTIVE, "adaptive", "omitted", **_PRESERVED),
     _row("claude-mythos-5-1", M, 128 * K, _ALWAYS_ADAPTIVE, "adaptive", "omitted", **_PRESERVED),
     _row("claude-opus-5-5", M, 128 * K, _ALWAYS_ADAPTIVE, "adaptive", "omitted", fast_mode="fast", **_PRESERVED),
     _row(

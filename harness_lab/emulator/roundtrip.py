@@ -5,7 +5,8 @@ Two groups, both reading the model table (models.py):
 - ``config_error``: the request's own settings. A ``thinking.type`` the model refuses, forced
   ``tool_choice`` where the model refuses it, manual extended thinking together with forced tool
   use, a task budget the model does not take (or under 20,000 tokens), an effort level it does
-  not take (or, on Opus 5 and later, ``xhigh`` or ``max`` with thinking disabled), ``speed: "fast"``
+  not take (or, on Opus 5 and later, ``xhigh`` or ``max`` with thinking disabled; with
+  ``between_tools``, on Sonnet 5.5 its one model, likewise), ``speed: "fast"``
   on a model without fast mode, ``inference_geo`` on a model before Claude 4.6.
 - ``history_error``: the thinking blocks it sends back. Each must carry a seal this emulator made
   (thinking.py), for a model the current one may read, with its text unchanged; on the models with
@@ -25,7 +26,7 @@ from dataclasses import replace
 from .api_errors import ApiError
 from .history import Merged
 from .ids import canonical_json
-from .models import ModelSpec, interleaves_manually
+from .models import BINDING_BETA, MODELS, ModelSpec, interleaves_manually
 from .thinking import Mode, block_matches, decode_signature, prefix_matches, read_tool_id
 from .tokens import THINKING_KINDS
 
@@ -49,6 +50,13 @@ EFFORT_WITHOUT_THINKING = (
     "output_config.effort '{effort}' is not supported when thinking is disabled on this model. "
     "Use effort 'high' or below, or enable thinking."
 )
+# What's new in Claude Sonnet 5.5: "`between_tools` is accepted at `low`, `medium`, and `high` effort. At
+# `xhigh` or `max` effort, a request with `between_tools` returns a 400 error". Inferred: the wording (the page
+# quotes none), in the form of the thinking-disabled refusal above.
+EFFORT_WITH_BETWEEN_TOOLS = (
+    "output_config.effort '{effort}' is not supported with thinking type 'between_tools'. "
+    "Use effort 'high' or below, or adaptive thinking."
+)
 # The fast mode page: requesting `speed: "fast"` on a model without fast mode "returns an
 # error"; the text is the live 400 as two public reports quote it (docs/api_facts.md).
 SPEED_UNSUPPORTED = "'{model}' does not support the `speed` parameter."
@@ -64,6 +72,10 @@ BOUND_ELSEWHERE = (
     "{path}: Invalid `signature` in `thinking` block. The block is bound to a different conversation. Remove the "
     'block, or set `thinking.block_binding.prefix_mismatch_behavior` to "drop_block".'
 )
+# "If the request didn't send the beta header, the message continues" with this (the preserved thinking page and
+# Troubleshooting thinking quote it); the sentence naming what changed that live usually ends it is left out
+# ("Its wording can change, so don't match on it in code").
+BINDING_BETA_NEEDED = f"That setting requires the `{BINDING_BETA}` value in the `anthropic-beta` header."
 MUST_START_WITH_THINKING = (
     "messages.{n}.content.0.type: Expected `thinking` or `redacted_thinking`, but found `{found}`. When `thinking` "
     "is enabled, a final `assistant` message must start with a thinking block (preceeding the lastmost set of "
@@ -121,6 +133,8 @@ def config_error(request: dict, spec: ModelSpec, mode: Mode) -> ApiError | None:
         return _bad(EFFORT_LEVEL_UNSUPPORTED.format(effort=effort))
     if spec.effort_needs_thinking and effort in ("xhigh", "max") and mode.kind == "disabled":
         return _bad(EFFORT_WITHOUT_THINKING.format(effort=effort))
+    if mode.kind == "between_tools" and effort in ("xhigh", "max"):
+        return _bad(EFFORT_WITH_BETWEEN_TOOLS.format(effort=effort))
     return None
 
 
@@ -162,7 +176,7 @@ def _latest_assistant_start(messages: list) -> int:
 
 
 def history_error(
-    request: dict, merged: list[Merged], spec: ModelSpec, mode: Mode
+    request: dict, merged: list[Merged], spec: ModelSpec, mode: Mode, betas: frozenset = frozenset()
 ) -> tuple[ApiError | None, list, Mode]:
     """The first thinking rule the history breaks, or None and the blocks dropped on the way; and the
     thinking this request runs with (none, when the configuration changed inside a tool-use loop).
@@ -202,11 +216,16 @@ def history_error(
                 if n >= latest:
                     return _bad(MODIFIED.format(path=path)), [], mode
                 return _bad(INVALID.format(path=path, field=field, kind=kind)), [], mode
+            # Only a block made by a preserved-thinking model is bound to its conversation ("Each Claude Sonnet 5.5
+            # thinking block is also signed over the conversation before it"); an earlier model's block read by one
+            # is not (inferred: no page says so of those blocks).
             if not spec.preserved_thinking:
                 continue
-            if mismatch_seen or not prefix_matches(signed, prefixes.before(n), content[:m]):
+            bound = MODELS[signed.family].preserved_thinking
+            if mismatch_seen or (bound and not prefix_matches(signed, prefixes.before(n), content[:m])):
                 if not mode.drop_mismatched:
-                    return _bad(BOUND_ELSEWHERE.format(path=path)), [], mode
+                    text = BOUND_ELSEWHERE.format(path=path)
+                    return _bad(text if BINDING_BETA in betas else f"{text} {BINDING_BETA_NEEDED}"), [], mode
                 mismatch_seen = True  # this block and every later thinking block are invalid
                 dropped.append({"type": "thinking_dropped", "path": path, "reason": "prefix_binding_mismatch"})
     return None, dropped, mode

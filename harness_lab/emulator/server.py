@@ -35,7 +35,7 @@ from .context_management import Managed, compacted_view, compaction_usage, count
 from .history import assistant_turns
 from .ids import digest_of, digests, fast_digests, make_id
 from .model_list import models_answer
-from .models import PREFILL_REFUSED, dated_id, spec
+from .models import BINDING_BETA, PREFILL_REFUSED, dated_id, spec
 from .rate_limits import rate_limit_headers
 from .reading import compaction_summary, reply_language
 from .replies import Reply, as_reply
@@ -207,7 +207,7 @@ class Emulator:
         if request["messages"][-1]["role"] == "assistant" and not row.prefill and not self._resumes_a_pause(request):
             return (*error_answer(ApiError(400, PREFILL_REFUSED), request_id), None)
         mode = mode_of(request, row.thinking_default, row.display_default)
-        error, dropped, mode = history_error(request, merged, row, mode)
+        error, dropped, mode = history_error(request, merged, row, mode, betas)
         if error is not None:
             return (*error_answer(error, request_id), None)
         mode = turn_mode(merged, row, mode, betas)
@@ -221,7 +221,10 @@ class Emulator:
         )
         if error is not None:
             return (*error_answer(error, request_id), None)
-        message = self._message(request, managed, both, estimate, mode, dropped, dry)
+        # The preserved thinking page: "Under the beta header, every response from a thinking-capable model carries
+        # `input_transformations`. It's empty when nothing was dropped"; "Without the header, the drop is silent."
+        listed = dropped if BINDING_BETA in betas else None
+        message = self._message(request, managed, both, estimate, mode, listed, dry)
         if isinstance(request.get("diagnostics"), dict) and not dry:
             message["diagnostics"] = self.fingerprints.answer(request, message["id"], betas)
         if not dry:
@@ -285,7 +288,7 @@ class Emulator:
         both: tuple,
         estimate: RequestEstimate,
         mode: Mode,
-        dropped: list,
+        dropped: list | None,
         dry: bool = False,
     ) -> dict:
         digest, conversation = both
@@ -345,7 +348,7 @@ class Emulator:
             message["context_management"] = {"applied_edits": managed.applied}
         if managed.compaction is not None:
             message["usage"] = compaction_usage(message["usage"], managed, row.tokenizer)
-        if dropped:
+        if dropped is not None:
             message["input_transformations"] = dropped
         return message
 

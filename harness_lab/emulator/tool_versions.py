@@ -14,7 +14,8 @@
   a tool named ``computer`` alongside ``computer_toolset_20260801``" (``browser`` likewise), is an
   ``invalid_request_error``; so is ``computer_20251124`` in the same request (the computer use page).
 
-The texts of the last two rules are inferred (docs/api_facts.md): the pages quote none.
+The refusal of a tool version is the live text's first sentence; the texts of the toolset rules are
+inferred (docs/api_facts.md): the pages quote none.
 """
 
 from __future__ import annotations
@@ -34,7 +35,10 @@ NO_TOOLSET = frozenset(
     {"claude-opus-4-7", "claude-opus-4-6", "claude-sonnet-4-6", "claude-opus-4-5", "claude-haiku-4-5"}
 )
 NO_COMPUTER_20251124 = frozenset({"claude-opus-5-5", "claude-sonnet-5-5", "claude-haiku-4-5"})
-UNSUPPORTED_TOOL = "tools.{i}: '{model}' does not support the `{type}` tool."
+# The live 400 as Sonnet 5.5's and Opus 5.5's What's new pages quote its start ("'claude-opus-5-5' does not
+# support tool types: computer_20251124."); live it goes on with "Did you mean one of" and every tool type the
+# model takes, a list no page gives whole, so the emulator ends after the first sentence.
+UNSUPPORTED_TOOL = "'{model}' does not support tool types: {type}."
 TOOLSETS = {"computer_toolset_20260801": "computer", "browser_toolset_20260801": "browser"}
 TWICE = "tools.{i}: `{type}` may be declared only once"
 NAMED_LIKE = "tools.{i}: a tool named '{name}' cannot be declared alongside `{type}`"
@@ -65,7 +69,7 @@ def tool_version_error(request: dict) -> str | None:
             kind == "computer_20251124" and family in NO_COMPUTER_20251124
         )
         if refused:
-            return UNSUPPORTED_TOOL.format(i=i, model=request["model"], type=kind)
+            return UNSUPPORTED_TOOL.format(model=request["model"], type=kind)
         if kind in TOOLSETS and kind in seen:
             return TWICE.format(i=i, type=kind)
         seen.add(kind)

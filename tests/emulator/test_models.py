@@ -99,6 +99,7 @@ def _quoted(text: str) -> str:
         roundtrip.EFFORT_UNSUPPORTED,
         roundtrip.EFFORT_LEVEL_UNSUPPORTED.format(effort="xhigh"),
         roundtrip.EFFORT_WITHOUT_THINKING.format(effort="xhigh"),
+        roundtrip.EFFORT_WITH_BETWEEN_TOOLS.format(effort="xhigh"),
         roundtrip.MODIFIED,
         roundtrip.BOUND_ELSEWHERE,
         roundtrip.MUST_START_WITH_THINKING,
@@ -207,6 +208,18 @@ def test_opus_5_thinks_at_high_effort_or_above_or_turns_thinking_off_at_high_at_
     assert ask("claude-opus-5", output_config={"effort": "max"}).content[0].type == "thinking"
     # Opus 4.8 does not think unless asked, and takes xhigh either way
     assert ask("claude-opus-4-8", output_config={"effort": "xhigh"}).stop_reason == "end_turn"
+
+
+def test_sonnet_5_5_takes_between_tools_at_high_effort_at_most_and_adaptive_at_any():
+    # What's new in Claude Sonnet 5.5: between_tools "is accepted at low, medium, and high effort. At xhigh or
+    # max effort, a request with between_tools returns a 400 error. To run at xhigh or max, use adaptive".
+    lowest = {"type": "between_tools"}
+    for effort in ("low", "medium", "high"):
+        assert ask("claude-sonnet-5-5", thinking=lowest, output_config={"effort": effort}).stop_reason == "end_turn"
+    for effort in ("xhigh", "max"):
+        text = refused("claude-sonnet-5-5", thinking=lowest, output_config={"effort": effort})
+        assert text == roundtrip.EFFORT_WITH_BETWEEN_TOOLS.format(effort=effort)
+        assert ask("claude-sonnet-5-5", output_config={"effort": effort}).content[0].type == "thinking"
 
 
 @pytest.mark.parametrize("model", sorted(MODELS))

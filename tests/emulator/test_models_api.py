@@ -43,6 +43,17 @@ def test_the_sdks_deprecated_models_are_deprecated_with_their_end_date(client):
         assert (info.lifecycle == "deprecated") == (info.id in DEPRECATED_MODELS)
         if info.lifecycle == "deprecated":
             assert info.retires_at is not None and str(info.retires_at.year) in DEPRECATED_MODELS[info.id]
+        else:
+            assert info.deprecated_at is None and info.retires_at is None  # "null while the model is active"
+
+
+def test_a_deprecated_model_says_when_it_was_deprecated(client):
+    # The SDK's ModelInfo: deprecated_at is "Populated for deprecated and retired models". Opus 4.5 was
+    # deprecated on 2026-11-23 (the model deprecations page, as modelpin 0.5.7 read it).
+    info = client.models.retrieve("claude-opus-4-5")
+    assert info.lifecycle == "deprecated" and info.deprecated_at is not None
+    assert (info.deprecated_at.year, info.deprecated_at.month, info.deprecated_at.day) == (2026, 11, 23)
+    assert info.deprecated_at < info.retires_at
 
 
 def test_an_unknown_model_or_a_bad_page_gets_the_apis_error(client):

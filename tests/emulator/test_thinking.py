@@ -7,7 +7,7 @@ import pytest
 
 from harness_lab import messages as hl_messages
 from harness_lab.emulator import Emulator, call, emulated_client, reply, roundtrip, say, think
-from harness_lab.emulator.models import DISABLED_REJECTED_SONNET_5_5, ENABLED_REJECTED
+from harness_lab.emulator.models import BINDING_BETA, DISABLED_REJECTED_SONNET_5_5, ENABLED_REJECTED
 
 MODEL = "claude-sonnet-5"
 TOOLS = [
@@ -201,32 +201,38 @@ def test_a_block_from_another_model_before_and_after_preserved_thinking():
     on_haiku = {**request, "model": "claude-haiku-4-5", "thinking": {"type": "enabled", "budget_tokens": 1024}}
     switched = client.messages.create(**on_haiku, messages=history).to_dict()
     assert switched["stop_reason"] == "tool_use" and "input_transformations" not in switched
-    # Fable 5.1 may not read Sonnet 5's blocks: dropped without an error, and listed.
-    on_fable = {**request, "model": "claude-fable-5-1"}
-    response = client.messages.create(**on_fable, messages=history)
+    # Fable 5.1 may not read Sonnet 5.5's blocks (only Opus 5.5 does): dropped without an error, and listed.
+    _, sonnet_request, sonnet_history = start(model="claude-sonnet-5-5")
+    on_fable = {**sonnet_request, "model": "claude-fable-5-1", "betas": [BINDING_BETA]}
+    response = client.beta.messages.create(**on_fable, messages=sonnet_history)
     assert response.to_dict()["input_transformations"] == [
         {"type": "thinking_dropped", "path": "messages.1.content.0", "reason": "model_binding_mismatch"}
     ]
     # ... but Opus 5's it may.
     _, opus_request, opus_history = start(model="claude-opus-5")
-    fable_reads_opus = client.messages.create(**{**opus_request, "model": "claude-fable-5-1"}, messages=opus_history)
-    assert "input_transformations" not in fable_reads_opus.to_dict()
+    on_fable = {**opus_request, "model": "claude-fable-5-1", "betas": [BINDING_BETA]}
+    assert client.beta.messages.create(**on_fable, messages=opus_history).to_dict()["input_transformations"] == []
 
 
 def test_preserved_thinking_binds_a_block_to_its_conversation():
     client, request, history = start(model="claude-sonnet-5-5", system="簡潔に答える")
     assert client.messages.create(**request, messages=history).stop_reason == "tool_use"
     bound = roundtrip.BOUND_ELSEWHERE.format(path="messages.1.content.0")
-    assert refused(client, {**request, "system": "丁寧に答える"}, history) == bound  # a rebuilt system prompt
+    # Without the beta header the message goes on to name it (the preserved thinking page).
+    without_beta = f"{bound} That setting requires the `{BINDING_BETA}` value in the `anthropic-beta` header."
+    assert refused(client, {**request, "system": "丁寧に答える"}, history) == without_beta  # a rebuilt system prompt
     edited = copy.deepcopy(history)
     edited[0]["content"] = TASK + "（急ぎで）"  # an injected reminder in an earlier message
-    assert refused(client, request, edited) == bound
+    assert refused(client, request, edited) == without_beta
     assert bound.endswith('set `thinking.block_binding.prefix_mismatch_behavior` to "drop_block".')
+    with pytest.raises(anthropic.BadRequestError) as caught:
+        client.beta.messages.create(**request, messages=edited, betas=[BINDING_BETA])
+    assert caught.value.api_message == bound
     dropping = {
         **request,
         "thinking": {"type": "adaptive", "block_binding": {"prefix_mismatch_behavior": "drop_block"}},
     }
-    response = client.messages.create(**dropping, messages=edited)
+    response = client.beta.messages.create(**dropping, messages=edited, betas=[BINDING_BETA])
     assert response.to_dict()["input_transformations"][0]["reason"] == "prefix_binding_mismatch"
     # Sonnet 5 has no preserved thinking: the same edit is accepted there.
     client, request, history = start(system="簡潔に答える")
