@@ -204,8 +204,8 @@ def _results_misplaced(request: Any) -> str:
     messages = request.get("messages") if isinstance(request, dict) else None
     called: set = set()
     for m in messages if isinstance(messages, list) else ():
-        blocks = m.get("content") if isinstance(m, dict) and isinstance(m.get("content"), list) else ()
-        blocks = [b for b in blocks if isinstance(b, dict)]
+        content = m.get("content") if isinstance(m, dict) else None
+        blocks = [b for b in content if isinstance(b, dict)] if isinstance(content, list) else []
         called |= {b.get("id") for b in blocks if b.get("type") == "tool_use"}
         answered = {b.get("tool_use_id") for b in blocks if b.get("type") == "tool_result"}
         if answered and m.get("role") != "user":
