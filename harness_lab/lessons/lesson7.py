@@ -58,7 +58,8 @@ def _said(fn, response) -> str | Miss | None:
     """What ``fn`` returned for ``response``: the text, None, or a Miss for another type."""
     with contextlib.redirect_stdout(io.StringIO()) as shown:
         said = fn(response)
-    if not said and shown.getvalue().strip():  # the message went to the screen, and the loop got nothing
+    stops = response.stop_reason in ("refusal", "model_context_window_exceeded", "max_tokens")
+    if stops and not said and shown.getvalue().strip():  # the message went to the screen, the loop got nothing
         return Miss("lesson.l7.stop_message.printed", {"reason": response.stop_reason})
     if said is not None and not isinstance(said, str):
         return Miss("lesson.l7.stop_message.not_text", {"got": type(said).__name__})

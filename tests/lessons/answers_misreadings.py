@@ -232,6 +232,11 @@ def stop_right_by_table(response):
     return None
 
 
+def stop_right_and_logged(response):  # a trace line printed for every response, the message still returned
+    print("stop_reason:", response.stop_reason)
+    return stop_right_by_table(response)
+
+
 WRONG_MISREAD = [
     ("next_step", step_pause_runs_tools, 1, "lesson.l3.next_step.pause_turn"),
     ("next_step", step_pause_finishes, 1, "lesson.l3.next_step.pause_turn"),
@@ -264,6 +269,7 @@ RIGHT_MISREAD = [
     ("read_file", read_right_parents),
     ("read_file", read_right_separator),
     ("stop_message", stop_right_by_table),
+    ("stop_message", stop_right_and_logged),
 ]
 
 # --- lesson 6's run_agent --------------------------------------------------------------------------
