@@ -252,6 +252,10 @@ def _broken(title: str, outcome: JobResult, runaway_key: str, raised_key: str) -
     """The hint for a scenario that did not end with a summary (or ended in an API 400), else None."""
     if outcome.status in ("aborted", "timeout"):
         return Check.fail(3, title, runaway_key)
+    if outcome.status == "error" and re.search(
+        r"(ToolUse|Thinking)Block' object has no attribute 'text'", outcome.error or ""
+    ):
+        return Check.fail(3, title, "grade.l2.c3.block_not_text", error=outcome.error)  # a block read as text
     if outcome.status == "error":
         return Check.fail(3, title, raised_key, error=outcome.error or "?")
     if outcome.status != "ok":
@@ -262,6 +266,8 @@ def _broken(title: str, outcome: JobResult, runaway_key: str, raised_key: str) -
             return Check.fail(3, title, "grade.l2.c3.stale_response")
         if outcome.value.get("reused"):  # earlier turns' results replaced by the latest: one list refilled
             return Check.fail(3, title, "grade.l2.c3.results_reused", error=error)
+        if misplaced := outcome.value.get("misplaced"):  # the results' message in the wrong role, or too early
+            return Check.fail(3, title, f"grade.l2.c3.results_{misplaced}", error=error)
         if raised_key != "grade.raised":  # a normal task: the loop went on where it should have ended
             return Check.fail(3, title, raised_key, error=f"BadRequestError: {error}")
         return Check.fail(3, title, "grade.l2.c3.api_rejected", error=error)

@@ -170,6 +170,20 @@ add(
             "The API refused a request (`tool_use` ids must be unique): the same old response went into the history again. "
             "Does the end of the loop body reassign response = client.messages.create(...)? (lesson 4's dead loop)",
         ),
+        "grade.l2.c3.results_assistant": (
+            "ツールの結果（tool_result）を、assistant のメッセージに入れて会話履歴に積んでいます。結果は role が user のメッセージで返します（API の 400: {error}）",
+            "The tool results (tool_result) went into the history in an assistant message; send them back in a message whose role is user (the API's 400: {error})",
+        ),
+        "grade.l2.c3.results_before": (
+            "ツールの結果（tool_result）を、その呼び出しを含む assistant の応答より前に積んでいます。応答（response.content）を積んでから、その結果を積みます（API の 400: {error}）",
+            "The tool results (tool_result) went into the history before the assistant response that made the calls; add the response (response.content) first, then its results (the API's 400: {error})",
+        ),
+        "grade.l2.c3.block_not_text": (
+            "応答の content のブロックを text として読み、例外になりました: {error}。どのブロックが text かは決まっていません"
+            '（max_tokens で切れた応答は tool_use で終わることがあります）。block.type が "text" のブロックだけを読みます',
+            "It read a block of the response's content as text and raised: {error}. Which block is text is not fixed (a response cut off "
+            'at max_tokens can end with a tool_use); read only the blocks whose block.type is "text"',
+        ),
         "grade.l2.c3.api_rejected": (
             "API がリクエストを 400（anthropic.BadRequestError）で拒否しました: {error}。会話履歴に積んだものを、API の形（tool_result のフィールドと型）と見比べましょう",
             "The API refused a request with a 400 (anthropic.BadRequestError): {error}. Compare what went into the history with the API's shapes (the fields and types of a tool_result).",

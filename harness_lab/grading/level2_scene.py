@@ -120,6 +120,7 @@ class _Scene:
         self.model = serve_http(handler_for(self.emulator))
         self.turns: set[int] = set()  # tool turns: the request count at the moment each tool ran
         self.runs, self.rejected, self.reused = 0, "", False
+        self.misplaced = ""  # where a rejected history put its tool results, when that was the mistake
 
     def answer(self, message: tuple) -> Any:
         kind, _, *rest = message
@@ -135,12 +136,13 @@ class _Scene:
         if status == 400:
             self.rejected = _error_message(content)
             self.reused = bool(self.emulator.requests) and _one_list_reused(self.emulator.requests[-1])
+            self.misplaced = _results_misplaced(self.emulator.requests[-1]) if self.emulator.requests else ""
         return status, headers, content
 
     def summary(self, seen: dict) -> dict:
         """The counts kept here, with what the child says the loop returned (a str or None)."""
         if seen.get("raised_400"):
-            return {"api_error": self.rejected or "?", "reused": self.reused}
+            return {"api_error": self.rejected or "?", "reused": self.reused, "misplaced": self.misplaced}
         returned, shown, lazy = seen["returned"], seen["shown"], seen.get("lazy", "")
         if not (returned is None or type(returned) is str) or type(shown) is not str or type(lazy) is not str:
             raise TypeError("not what the grader's child sends")
@@ -194,6 +196,23 @@ def _one_list_reused(request: Any) -> bool:
         if ids:
             answered.append(ids)
     return len(set(answered)) < len(answered)
+
+
+def _results_misplaced(request: Any) -> str:
+    """Where the history put tool results the API cannot take: "assistant" (in a message of another role
+    than user), "before" (ahead of the response whose calls they answer), else ""."""
+    messages = request.get("messages") if isinstance(request, dict) else None
+    called: set = set()
+    for m in messages if isinstance(messages, list) else ():
+        content = m.get("content") if isinstance(m, dict) else None
+        blocks = [b for b in content if isinstance(b, dict)] if isinstance(content, list) else []
+        called |= {b.get("id") for b in blocks if b.get("type") == "tool_use"}
+        answered = {b.get("tool_use_id") for b in blocks if b.get("type") == "tool_result"}
+        if answered and m.get("role") != "user":
+            return "assistant"
+        if answered - called:
+            return "before"
+    return ""
 
 
 def _error_message(content: bytes) -> str:

@@ -178,16 +178,23 @@ def _never_without_a_yes(fn) -> Miss | None:
             return Miss(key)
         if not any(r.get("is_error") for r in trial.results()):
             return Miss("lesson.capstone.denied_not_error")
-    return None
+    # A yes belongs to its own run: after one run said yes, the next run's no still holds.
+    for decide in (lambda n, g: True, lambda n, g: False):
+        trial = Trial(fn, _posts_daily, decide)
+        if trial.miss:
+            return trial.miss
+    return Miss("lesson.capstone.yes_kept") if trial.sent else None
 
 
 def _policy_holds(fn) -> Miss | None:
     trial = Trial(fn, _tries_lookalikes, lambda name, given: True)
     if trial.miss:
         return trial.miss
+    errors = [r for r in trial.results() if r.get("is_error")]
+    if trial.sent and len(errors) >= len(LOOKALIKES):  # every one refused, and sent all the same
+        return Miss("lesson.capstone.checked_after_send", {"url": trial.sent[0][0]})
     if trial.sent:
         return Miss("lesson.capstone.lookalike_sent", {"url": trial.sent[0][0]})
-    errors = [r for r in trial.results() if r.get("is_error")]
     if len(errors) < len(LOOKALIKES):
         return Miss("lesson.capstone.refusal_not_error")
     return None

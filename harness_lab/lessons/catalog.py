@@ -123,6 +123,12 @@ add(
             '応答は辞書ではなく SDK のオブジェクトです。response["stop_reason"] ではなく response.stop_reason のように読みます。出た例外は {error}',
             'A response is an SDK object, not a dict: read response.stop_reason, not response["stop_reason"]. The exception: {error}',
         ),
+        "lesson.rule.sdk_fields": (
+            "response.usage も response.stop_details も、辞書ではなく SDK のオブジェクトです。"
+            'usage["input_tokens"] ではなく usage.input_tokens、stop_details["category"] ではなく stop_details.category のように読みます。出た例外は {error}',
+            "response.usage and response.stop_details are SDK objects, not dicts: read usage.input_tokens, not "
+            'usage["input_tokens"], and stop_details.category, not stop_details["category"]. The exception: {error}',
+        ),
         "lesson.rule.usage": (
             "response.usage にあるのは input_tokens と output_tokens です。応答ごとにその2つを足します。出た例外は {error}",
             "response.usage holds input_tokens and output_tokens; add those two after each response. The exception: {error}",
@@ -268,6 +274,10 @@ add(
         "lesson.l4.signature.collides": (
             "違う呼び出しが同じ署名 {signature} になりました。名前と引数の両方を入れます",
             "Different calls got the same signature {signature}; include both the name and the input",
+        ),
+        "lesson.l4.signature.cut": (
+            "引数の最後だけが違う2つの呼び出しが、同じ署名 {signature} になりました。引数の JSON を途中で切っていませんか。署名には引数を全部入れます",
+            "Two calls whose inputs differ only at the end got the same signature {signature}; is the input's JSON cut short? A signature holds the whole input",
         ),
         "lesson.l4.signature.twice": (
             "同じ呼び出しを2回したターンが、1回だけのターンと同じ署名 {signature} になりました。set のように重複をまとめるものは使わず、呼び出しを1つずつ全部並べます",

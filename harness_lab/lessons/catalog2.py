@@ -43,6 +43,12 @@ add(
             "メッセージの content が、ブロックのリスト（または文字列）になっていません。assistant には response ではなく response.content を、user には tool_result のリストを入れます（API の 400: {error}）",
             "A message's content is not a list of blocks (or a string): the assistant gets response.content, not response, and the user gets the list of tool_results (the API's 400: {error})",
         ),
+        "lesson.l2.tools_twice": (
+            "tools に同じ名前のツールが2つあります。関数の外で作ったリストに append すると、呼ぶたびに増えていきます。"
+            "リストは呼ぶたびに新しく作ります（API の 400: {error}）",
+            "tools holds two tools of the same name; appending to a list made outside the function adds one on every call. "
+            "Make a new list on each call (the API's 400: {error})",
+        ),
         "lesson.l2.reassign": (
             "同じ応答をもう一度積んでいます。ループの末尾で response = client.messages.create(...) と再代入していますか（API の 400: {error}）",
             "The same response went into the history again; do you reassign response = client.messages.create(...) at the bottom of the loop? (the API's 400: {error})",

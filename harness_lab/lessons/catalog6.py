@@ -167,6 +167,16 @@ add(
             "approve が「いいえ」と答えたのに送りました",
             "approve said no, yet it sent",
         ),
+        "lesson.capstone.yes_kept": (
+            "前の実行で「はい」と言われた http_post を、次の実行では「いいえ」なのに送りました。承認を関数の外（モジュールの変数）に覚えていませんか。"
+            "承認はその実行の approve に、呼び出しのたびに尋ねます",
+            "After one run said yes to http_post, the next run sent it although its approve said no; is the yes kept outside the "
+            "function (a module-level variable)? Ask that run's approve for every call",
+        ),
+        "lesson.capstone.checked_after_send": (
+            "ポリシーにない {url} を断りましたが、断る前に send で送っていました。宛先を確かめてから、send を呼びます",
+            "It refused {url}, which the policy does not allow, but only after send had sent it; check the host first, then call send",
+        ),
         "lesson.capstone.denied_not_error": (
             "送らなかった http_post に、is_error の tool_result が返っていません",
             "The http_post that was not sent got no is_error tool_result",

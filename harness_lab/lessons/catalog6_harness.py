@@ -201,6 +201,13 @@ add(
             "同じプロセスでもう一度走らせると、ツールを1つも実行しないうちに弁1（最大ターン数）が止めました（上限 {limit}）。前の実行で数えたターン数が残っています。turns = 0 は run_agent の中（呼ばれるたび）で始めます（モジュールの変数にしない）",
             "When run again in the same process, it was stopped by valve 1 (max turns) before any tool ran (limit {limit}): the turns counted in the previous run were kept. Start turns = 0 inside run_agent, on every call (not as a module variable)",
         ),
+        "lesson.l6.run_agent.spin_first_only": (
+            "{call} を別の呼び出しを挟んで呼び直したところで弁3（無進捗検知）が止め、2ターン目から同じ呼び出しを繰り返すモデルは止めませんでした。"
+            "last_signature を最初のターンでしか入れていません。毎ターン、比べたあとで last_signature = signature と入れ直します",
+            "Valve 3 (no progress) stopped it when {call} was called again with another call in between, and did not stop a model "
+            "that repeats one call from its second turn on: last_signature is set on the first turn only. Set last_signature = "
+            "signature on every turn, after comparing",
+        ),
         "lesson.l6.run_agent.spin_not_in_a_row": (
             "{call} を呼び、別の呼び出しを挟んでもう一度 {call} を呼んだところで、弁3（無進捗検知）が止めました。間に別の呼び出しがあれば空回りではありません。これまでの署名を全部覚えて比べるのではなく、前のターンの署名（last_signature）1つとだけ比べます",
             "Valve 3 (no progress) stopped it when {call} was called again with another call in between; that is no spin. Compare with the previous turn's signature alone (last_signature), not with every signature so far",

@@ -34,6 +34,10 @@ add(
             '{reason} で止まるのに、停止メッセージが空（None か ""）です。人には、なぜ止まったかを伝えます',
             'The run stops on {reason} but the stop message is empty (None or ""); tell the person why it stopped',
         ),
+        "lesson.l7.stop_message.printed": (
+            "{reason} の応答で、停止メッセージを print して None を返しました。ループが人に渡せるように、文を return します",
+            "For the {reason} response it printed the stop message and returned None; return the text, so the loop can hand it to the person",
+        ),
         "lesson.l7.stop_message.no_explanation": (
             "refusal の理由が入っていません。response.stop_details.explanation を停止メッセージに入れます",
             "The refusal's reason is missing; put response.stop_details.explanation into the stop message",
@@ -45,6 +49,12 @@ add(
         "lesson.l7.stop_message.lost_text": (
             "{reason} で止まった応答の、途中までの text が停止メッセージにありません。モデルが書いたものは捨てずに渡します",
             "The partial text of the response that stopped on {reason} is not in the stop message; pass on what the model wrote",
+        ),
+        "lesson.l7.stop_message.text_apart": (
+            "{reason} で止まった応答の途中までの text が、ひと続きの文になっていません（{got}）。"
+            "text ブロックの文字を順につないでから（\"\".join(...)）入れます。リストのまま f-string に入れると、['…'] の形のまま人に見えます",
+            "The partial text of the response that stopped on {reason} is not one piece of text ({got}); "
+            "join the text blocks' text in order (\"\".join(...)) before putting it in: a list put into an f-string shows the person its ['…']",
         ),
         "lesson.l7.stop_message.no_reason": (
             "{reason} で止まった応答に、途中までの text だけを返しました。人には、なぜ止まったか（答えが途中で切れたこと）も伝えます",

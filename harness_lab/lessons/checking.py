@@ -32,6 +32,7 @@ RULES = (
     (re.compile(r"'(Text|Thinking|RedactedThinking)Block' object has no attribute"), "lesson.rule.text_block"),
     (re.compile(r"Block' object is not subscriptable"), "lesson.rule.block_attributes"),
     (re.compile(r"'Message' object is not subscriptable"), "lesson.rule.message_attributes"),
+    (re.compile(r"'(Usage|RefusalStopDetails)' object is not subscriptable"), "lesson.rule.sdk_fields"),
     (re.compile(r"'Usage' object has no attribute"), "lesson.rule.usage"),
     (re.compile(r"'list' object has no attribute 'content'"), "lesson.rule.content_given"),
     (re.compile(r"'tuple' object has no attribute 'type'"), "lesson.rule.response_given"),

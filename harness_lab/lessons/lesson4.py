@@ -84,6 +84,11 @@ def _different_calls_differ(fn) -> Miss | None:
             return Miss("lesson.l4.signature.collides", {"signature": str(base)[:60]})
     if fn(_content(call("read_file", path="notes.txt"), call("get_time"))) == base:  # a call left out
         return Miss("lesson.l4.signature.one_call")
+    # Two long inputs that differ only at the end: a signature that cuts the JSON short makes them one.
+    draft = _said("looking") * 20
+    cut = fn(_content(call("write_file", path="notes.txt", content=draft + "1")))
+    if cut == fn(_content(call("write_file", path="notes.txt", content=draft + "2"))):
+        return Miss("lesson.l4.signature.cut", {"signature": str(cut)[:60]})
     twice = fn(_content(call("read_file", path="notes.txt"), call("read_file", path="notes.txt")))
     if twice == base:  # a set of calls: reading it twice is not the same turn as reading it once
         return Miss("lesson.l4.signature.twice", {"signature": str(base)[:60]})

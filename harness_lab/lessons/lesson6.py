@@ -111,6 +111,11 @@ def _back_to_an_earlier_call(request: dict) -> Any:
     return steps[answered(request)] if answered(request) < 3 else say(_said("answer"))
 
 
+def _spinning_after_a_look(request: dict) -> Any:
+    # The time asked once, then the same read again and again: the spin starts on the second turn.
+    return call("get_time") if answered(request) == 0 else _spinning(request)
+
+
 def _max_turns_holds(fn) -> Miss | None:
     if miss := _ends_like_the_package(fn, _never_ending, NO_MAX_TURNS, turns=3):
         return miss
@@ -206,6 +211,10 @@ def _stops_spinning(fn) -> Miss | None:
     # A call made again after another one in between is no spin: valve 3 looks at the previous turn only.
     mine, _, _ = learner_end(fn, _back_to_an_earlier_call)
     if mine.miss is None and mine.cause == "no_progress" and mine.rounds == 2:
+        # Every signature kept, or only the first turn's: a spin that starts on the second turn tells them apart.
+        later, _, _ = learner_end(fn, _spinning_after_a_look)
+        if later.miss is None and later.cause != "no_progress":
+            return Miss("lesson.l6.run_agent.spin_first_only", {"call": "read_file"})
         return Miss("lesson.l6.run_agent.spin_not_in_a_row", {"call": "read_file"})
     return compare(mine, package_end(_back_to_an_earlier_call))
 

@@ -12,6 +12,8 @@ documented shapes (thinking blocks first).
 
 from __future__ import annotations
 
+import contextlib
+import io
 import re
 from functools import partial
 from typing import Any
@@ -54,7 +56,11 @@ def _refused(details: Any) -> Any:
 
 def _said(fn, response) -> str | Miss | None:
     """What ``fn`` returned for ``response``: the text, None, or a Miss for another type."""
-    said = fn(response)
+    with contextlib.redirect_stdout(io.StringIO()) as shown:
+        said = fn(response)
+    stops = response.stop_reason in ("refusal", "model_context_window_exceeded", "max_tokens")
+    if stops and not said and shown.getvalue().strip():  # the message went to the screen, the loop got nothing
+        return Miss("lesson.l7.stop_message.printed", {"reason": response.stop_reason})
     if said is not None and not isinstance(said, str):
         return Miss("lesson.l7.stop_message.not_text", {"got": type(said).__name__})
     return said
@@ -125,6 +131,8 @@ def _partial_text_kept(fn) -> Miss | None:
             return Miss("lesson.l7.stop_message.silent", {"reason": reason})
         if not all(part in said for part in parts):
             return Miss("lesson.l7.stop_message.lost_text", {"reason": reason})
+        if not any(joint.join(parts) in said for joint in ("", "\n", " ")):  # a list's repr, or the blocks apart
+            return Miss("lesson.l7.stop_message.text_apart", {"reason": reason, "got": said[:60]})
         rest = said
         for part in parts:  # what the message says besides the text (the blocks may be joined with a newline)
             rest = rest.replace(part, "", 1)

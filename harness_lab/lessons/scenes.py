@@ -134,6 +134,7 @@ REJECTIONS = (
     ("thinking.data: Field required", "lesson.l2.thinking_changed"),
     ("unexpected `tool_use_id`", "lesson.l2.keep_content"),
     ("must define tools", "lesson.l2.pass_tools"),
+    ("Tool names must be unique", "lesson.l2.tools_twice"),
     ("were found without `tool_result`", "lesson.l2.results_first"),
     ("ids must be unique", "lesson.l2.reassign"),
     ("must have non-empty content", "lesson.l2.empty_message"),

@@ -122,6 +122,58 @@ def stops_in_english(client, user_input, tools, tool_impls):
     return f"Stopped at the limit of {MAX_TURNS} turns."
 
 
+def _tool_loop(turn_messages, answer=final_text):
+    """The lesson's loop, with the messages each turn adds and what it returns at the end made by the caller."""
+
+    def run_agent(client, user_input, tools, tool_impls):
+        messages = [{"role": "user", "content": user_input}]
+        turns = 0
+        response = create(client, messages, tools)
+        while response.stop_reason == "tool_use":
+            if turns >= MAX_TURNS:
+                return stop_message()
+            turns += 1
+            messages += turn_messages(response, run_tool_uses(response.content, tool_impls))
+            response = create(client, messages, tools)
+        return answer(response)
+
+    return run_agent
+
+
+# The results sent back as the assistant's words, or put in before the response that asked for them.
+results_in_assistant = _tool_loop(
+    lambda response, results: [
+        {"role": "assistant", "content": response.content},
+        {"role": "assistant", "content": results},
+    ]
+)
+results_before_call = _tool_loop(
+    lambda response, results: [{"role": "user", "content": results}, {"role": "assistant", "content": response.content}]
+)
+
+
+def _turn(response, results):  # one turn as the lesson adds it
+    return [{"role": "assistant", "content": response.content}, {"role": "user", "content": results}]
+
+
+returns_the_response = _tool_loop(_turn, answer=lambda response: response)  # the Message, not its text
+last_block_as_text = _tool_loop(_turn, answer=lambda response: response.content[-1].text)
+
+
+def counted_by_history_length(client, user_input, tools, tool_impls):
+    messages = [{"role": "user", "content": user_input}]
+    response = create(client, messages, tools)
+    while response.stop_reason == "tool_use":
+        if len(messages) // 2 >= MAX_TURNS:  # the task, then an assistant and a user message per finished turn
+            return stop_message()
+        messages += [
+            {"role": "assistant", "content": response.content},
+            {"role": "user", "content": run_tool_uses(response.content, tool_impls)},
+        ]
+        response = create(client, messages, tools)
+    return final_text(response)
+
+
 WRONG_HISTORY = {
     "each turn put at the top of the history": (
         (_MISSING_ALL, newest_first, MAX_TURNS),
@@ -133,9 +185,26 @@ WRONG_HISTORY = {
     ),
     "run_agent written with async def": ((_MISSING_ALL, async_loop, MAX_TURNS), {3: "grade.l2.c3.never_ran"}),
     "run_agent yields its answer": ((_MISSING_ALL, yields_its_answer, MAX_TURNS), {3: "grade.l2.c3.never_ran"}),
+    "tool results in an assistant message": (
+        (_MISSING_ALL, results_in_assistant, MAX_TURNS),
+        {3: "grade.l2.c3.results_assistant"},
+    ),
+    "tool results before the response that called": (
+        (_MISSING_ALL, results_before_call, MAX_TURNS),
+        {3: "grade.l2.c3.results_before"},
+    ),
+    "the response returned, not its text": (
+        (_MISSING_ALL, returns_the_response, MAX_TURNS),
+        {3: "grade.l2.c3.normal_answer"},
+    ),
+    "the last block read as the answer's text": (
+        (_MISSING_ALL, last_block_as_text, MAX_TURNS),
+        {3: "grade.l2.c3.block_not_text"},
+    ),
 }
 RIGHT_HISTORY = {
     "one turn per recursive call": (_MISSING_ALL, recursive, MAX_TURNS),
     "turns from itertools.count": (_MISSING_ALL, counted_by_itertools, MAX_TURNS),
     "a stop message in English": (_MISSING_ALL, stops_in_english, MAX_TURNS),
+    "turns counted from the history's length": (_MISSING_ALL, counted_by_history_length, MAX_TURNS),
 }

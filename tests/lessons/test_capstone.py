@@ -15,6 +15,7 @@ from harness_lab import lessons
 from harness_lab.lessons.capstone import LOOKALIKES
 from tests.lessons.answers6 import loaded
 from tests.lessons.answers_capstone import RIGHT_MY_AGENT, WRONG_MY_AGENT
+from tests.lessons.answers_misreadings import RIGHT_MY_AGENT_MISREAD, WRONG_MY_AGENT_MISREAD
 
 NOTEBOOK_SOURCE = Path(__file__).resolve().parents[2] / "notebooks" / "src" / "05_full_harness.py"
 
@@ -25,14 +26,16 @@ def at_point(name: str, point: int, lesson: int | None = None) -> lessons.Piece:
     return dataclasses.replace(whole, points=(whole.points[point - 1],))
 
 
-def test_the_right_wiring_passes_every_hidden_scenario():
-    verdict = lessons.judge(lessons.piece("my_agent"), loaded(RIGHT_MY_AGENT, "my_agent"))
+WRONG = WRONG_MY_AGENT + WRONG_MY_AGENT_MISREAD
+
+
+@pytest.mark.parametrize("source", [RIGHT_MY_AGENT, *RIGHT_MY_AGENT_MISREAD])
+def test_the_right_wiring_passes_every_hidden_scenario(source):
+    verdict = lessons.judge(lessons.piece("my_agent"), loaded(source, "my_agent"))
     assert verdict.passed, verdict.text()
 
 
-@pytest.mark.parametrize(
-    "source, point, key", WRONG_MY_AGENT, ids=[f"{w[2].rsplit('.', 1)[-1]}-{w[1]}" for w in WRONG_MY_AGENT]
-)
+@pytest.mark.parametrize("source, point, key", WRONG, ids=[f"{w[2].rsplit('.', 1)[-1]}-{w[1]}" for w in WRONG])
 def test_each_wrong_wiring_gets_the_hint_that_names_its_cause(source, point, key):
     verdict = lessons.judge(at_point("my_agent", point), loaded(source, "my_agent"))
     miss = verdict.checks[0]
