@@ -16,8 +16,9 @@ from class_submissions import FILES, instructor_config  # noqa: F401
 
 from harness_lab.grading.class_command import grade_class_command
 from harness_lab.grading.class_report import page
-from harness_lab.grading.classroom import MAX_NOTEBOOK_BYTES, ClassResult, Problem, Row
+from harness_lab.grading.classroom import ClassResult, Problem, Row
 from harness_lab.grading.notebook import NotebookGrade
+from harness_lab.grading.notebook_file import MAX_NOTEBOOK_BYTES
 from harness_lab.grading.report import Check, Report
 from harness_lab.text import speaking, t
 
