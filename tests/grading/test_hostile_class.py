@@ -173,6 +173,38 @@ def test_an_exception_carrying_the_key_or_a_classmates_answer_reaches_the_report
         subprocess.run(["rm", "-rf", str(base)], check=False)
 
 
+@pytest.fixture(scope="module")
+def attacked_class(tmp_path_factory) -> tuple[Path, dict[str, Handed], str]:
+    """One sandboxed class, graded once by the default command, with each attack below handed in by a
+    learner of its own beside three honest classmates; (report, classmates, the guessed key's text).
+
+    Each attack was a class of its own, and starting the command, its hosts and their sandbox probe
+    cost more than grading the notebooks: graded together, each test still reads its own attacker's
+    row, and every attacker is now also a classmate the others must leave as it would be alone.
+    """
+    import harness_lab.grading  # noqa: F401 (its texts join the catalog)
+    from harness_lab.text import CATALOG
+
+    base = tmp_path_factory.mktemp("attacked")
+    subs, report = base / "subs", base / "report"
+    plan = classmates(subs)
+    with_code(right("level1"), OWN_NAMESPACE).write(subs, "ns")
+    with_code(right("level1"), UNCOUNTED_QUEUES).write(subs, "net")
+    key = f"sk-ant-api03-{uuid.uuid4().hex}"
+    pasted = "".join(f"# {ja}\n# {en}\n" for name, (ja, en) in CATALOG.items() if name.startswith("grade."))
+    guess = f"a=<{key}> b=<{key[:-1]}>"  # built when it runs: the notebook holds it reversed
+    code = pasted + f"raise RuntimeError(''.join(reversed({guess[::-1]!r})))\n"
+    with_code(right("level1"), code).write(subs, "paste")
+    level2 = right("level2")
+    level2.write(subs, "both")
+    level2.write(subs, "both", "level1_tiered_policy.ipynb")  # level 2's answers under level 1's name
+    right("level1").write(subs, "esc", "level1_tiered_policy\x1b]0;pwned\x07\x1b[2J\u202e.ipynb")
+    env = {**os.environ, "ANTHROPIC_API_KEY": key}
+    done = command("grade-class", subs, "--out", report, "--timeout", TIMEOUT, env=env)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return report, plan, guess
+
+
 OWN_NAMESPACE = """
 import ctypes as _ctypes
 _libc = _ctypes.CDLL(None, use_errno=True)
@@ -182,13 +214,9 @@ raise RuntimeError(f"own namespace: {_made}, own tmpfs: {_mounted}")
 """
 
 
-def test_learner_code_cannot_make_a_user_namespace_to_mount_memory_no_limit_counts(tmp_path):
-    subs, report = tmp_path / "subs", tmp_path / "report"
-    plan = classmates(subs)
-    with_code(right("level1"), OWN_NAMESPACE).write(subs, "mal")
-    done = command("grade-class", subs, "--out", report, "--timeout", TIMEOUT)
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert "RuntimeError: own namespace: False, own tmpfs: False" in rows(report)["mal", "level1"]["message"]
+def test_learner_code_cannot_make_a_user_namespace_to_mount_memory_no_limit_counts(attacked_class):
+    report, plan, _ = attacked_class
+    assert "RuntimeError: own namespace: False, own tmpfs: False" in rows(report)["ns", "level1"]["message"]
     assert_classmates_graded_as_alone(report, plan)
 
 
@@ -204,12 +232,34 @@ raise RuntimeError(f"netlink: {_opened}")
 """
 
 
-def test_learner_code_cannot_open_sockets_whose_queues_no_memory_limit_counts(tmp_path):
-    subs, report = tmp_path / "subs", tmp_path / "report"
-    with_code(right("level1"), UNCOUNTED_QUEUES).write(subs, "mal")
-    done = command("grade-class", subs, "--out", report, "--timeout", TIMEOUT)
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert "RuntimeError: netlink: refused 97" in rows(report)["mal", "level1"]["message"]  # EAFNOSUPPORT
+def test_learner_code_cannot_open_sockets_whose_queues_no_memory_limit_counts(attacked_class):
+    report, _, _ = attacked_class
+    assert "RuntimeError: netlink: refused 97" in rows(report)["net", "level1"]["message"]  # EAFNOSUPPORT
+
+
+def test_in_the_sandbox_no_cut_answers_a_guess_and_no_pasted_text_blanks_a_classmates_hint(attacked_class):
+    """Cutting secrets out of a sandboxed grade could only tell a learner which guess matched one (the
+    sandbox kept the real ones out of reach), and would let grader text pasted into one notebook cut
+    every classmate's hint."""
+    report, plan, guess = attacked_class
+    shown = rows(report)["paste", "level1"]["message"]
+    assert f"RuntimeError: {guess}" in shown and "[REDACTED]" not in shown, shown
+    assert_classmates_graded_as_alone(report, plan)
+    ben = (report / "feedback" / "ben.txt").read_text(encoding="utf-8")
+    assert "ヒント" in ben and "[REDACTED]" not in ben, ben
+
+
+def test_one_exercise_handed_in_under_both_names_counts_once_and_names_keep_no_escapes(attacked_class):
+    report, _, _ = attacked_class
+    with open(report / "grades.csv", encoding="utf-8-sig", newline="") as f:
+        table = list(csv.DictReader(f))
+    both = [(r["exercise"], r["status"], r["hint_keys"]) for r in table if r["learner"] == "both"]
+    assert sorted(both) == [("level1", "error", "grade.class.other_exercise"), ("level2", "ok", "")], both
+    written = [report / "grades.csv", *(report / "feedback").glob("*.txt")]
+    for path in written:
+        text = path.read_text(encoding="utf-8-sig")
+        assert not any(c in text for c in "\x1b\x07\u202e"), path
+    assert "level1_tiered_policy\\x1b]0;pwned" in (report / "grades.csv").read_text(encoding="utf-8-sig")
 
 
 # Make the grader, not itself, the kernel's victim: stop the supervisors above it (those it can see:
@@ -268,49 +318,6 @@ def test_a_learner_that_makes_the_grader_the_kernels_victim_gets_its_own_memory_
     else:
         assert (row["status"], row["hint_keys"]) == ("error", "grade.nb.memory"), row
     assert_classmates_graded_as_alone(report, plan)
-
-
-def test_in_the_sandbox_no_cut_answers_a_guess_and_no_pasted_text_blanks_a_classmates_hint(tmp_path):
-    """Cutting secrets out of a sandboxed grade could only tell a learner which guess matched one (the
-    sandbox kept the real ones out of reach), and would let grader text pasted into one notebook cut
-    every classmate's hint."""
-    import harness_lab.grading  # noqa: F401 (its texts join the catalog)
-    from harness_lab.text import CATALOG
-
-    subs, report = tmp_path / "subs", tmp_path / "report"
-    plan = classmates(subs)
-    key = f"sk-ant-api03-{uuid.uuid4().hex}"
-    pasted = "".join(f"# {ja}\n# {en}\n" for name, (ja, en) in CATALOG.items() if name.startswith("grade."))
-    guess = f"a=<{key}> b=<{key[:-1]}>"  # built when it runs: the notebook holds it reversed
-    code = pasted + f"raise RuntimeError(''.join(reversed({guess[::-1]!r})))\n"
-    with_code(right("level1"), code).write(subs, "mal")
-    env = {**os.environ, "ANTHROPIC_API_KEY": key}
-    done = command("grade-class", subs, "--out", report, "--timeout", TIMEOUT, env=env)
-    assert done.returncode == 0, done.stdout + done.stderr
-    shown = rows(report)["mal", "level1"]["message"]
-    assert f"RuntimeError: {guess}" in shown and "[REDACTED]" not in shown, shown
-    assert_classmates_graded_as_alone(report, plan)
-    ben = (report / "feedback" / "ben.txt").read_text(encoding="utf-8")
-    assert "ヒント" in ben and "[REDACTED]" not in ben, ben
-
-
-def test_one_exercise_handed_in_under_both_names_counts_once_and_names_keep_no_escapes(tmp_path):
-    subs, report = tmp_path / "subs", tmp_path / "report"
-    level2 = right("level2")
-    level2.write(subs, "mal")
-    level2.write(subs, "mal", "level1_tiered_policy.ipynb")  # level 2's answers under level 1's name
-    right("level1").write(subs, "esc", "level1_tiered_policy\x1b]0;pwned\x07\x1b[2J\u202e.ipynb")
-    done = command("grade-class", subs, "--out", report, "--timeout", TIMEOUT)
-    assert done.returncode == 0, done.stdout + done.stderr
-    with open(report / "grades.csv", encoding="utf-8-sig", newline="") as f:
-        table = list(csv.DictReader(f))
-    mal = [(r["exercise"], r["status"], r["hint_keys"]) for r in table if r["learner"] == "mal"]
-    assert sorted(mal) == [("level1", "error", "grade.class.other_exercise"), ("level2", "ok", "")], mal
-    written = [report / "grades.csv", *(report / "feedback").glob("*.txt")]
-    for path in written:
-        text = path.read_text(encoding="utf-8-sig")
-        assert not any(c in text for c in "\x1b\x07\u202e"), path
-    assert "level1_tiered_policy\\x1b]0;pwned" in (report / "grades.csv").read_text(encoding="utf-8-sig")
 
 
 def test_copies_of_one_exercise_are_listed_not_graded(tmp_path):

@@ -262,10 +262,25 @@ def attacked(base: Path, code: str, exercise: str = "level2") -> tuple[Path, Pat
     return subs, report
 
 
-def message(report: Path, exercise: str = "level2") -> str:
+def message(report: Path, exercise: str = "level2", learner: str = "mal") -> str:
     got = rows(report)
     assert got["ann", "level1"]["score"] == "3", got["ann", "level1"]
-    return got["mal", exercise]["message"]
+    return got[learner, exercise]["message"]
+
+
+@pytest.fixture(scope="module")
+def graded_by_a_normal_user():
+    """One class run by a normal user, graded once: a right answer, and each attack below that needs
+    nothing else handed in by a learner of its own; (the command's run, its report). Each attack was a
+    class of its own, and the command's start, its hosts' and their sandbox probe cost more than the
+    grading; each test still reads its own attacker's row."""
+    base = Path(tempfile.mkdtemp(prefix="hl-isolation-"))
+    subs, report = base / "subs", base / "report"
+    right("level1").write(subs, "ann")
+    for learner, code in (("dev", DEVICES), ("pty", PTYS), ("inotify", INOTIFY)):
+        with_code(right("level2"), code).write(subs, learner)
+    yield grade_class(subs, report, **as_a_normal_user(base)), report
+    shutil.rmtree(base, ignore_errors=True)
 
 
 @needs_sandbox
@@ -283,29 +298,33 @@ def test_learner_code_reaches_no_keyring_and_the_callers_keys_stay_as_they_were(
 
 
 @needs_sandbox
-def test_run_by_a_normal_user_learner_code_cannot_write_into_dev(public):
-    subs, report = attacked(public, DEVICES)
-    done = grade_class(subs, report, **as_a_normal_user(public))
+def test_run_by_a_normal_user_learner_code_cannot_write_into_dev(graded_by_a_normal_user):
+    done, report = graded_by_a_normal_user
     assert done.returncode == 0, done.stdout + done.stderr
     shown = f"RuntimeError: dev: refused {errno.EROFS}, null written, 12 bytes read, shm written"
-    assert shown in message(report), message(report)
+    assert shown in message(report, learner="dev"), message(report, learner="dev")
 
 
 @needs_sandbox
 @pytest.mark.parametrize("who", ["the caller", "a normal user"])
-def test_learner_code_cannot_open_a_pseudo_terminal(public, who):
-    subs, report = attacked(public, PTYS)
-    done = grade_class(subs, report, **(as_a_normal_user(public) if who == "a normal user" else {}))
+def test_learner_code_cannot_open_a_pseudo_terminal(public, who, request):
+    if who == "a normal user":
+        done, report = request.getfixturevalue("graded_by_a_normal_user")
+        learner = "pty"
+    else:
+        subs, report = attacked(public, PTYS)
+        done, learner = grade_class(subs, report), "mal"
     assert done.returncode == 0, done.stdout + done.stderr
-    assert f"RuntimeError: ptys: 0 opened, then refused {errno.ENOENT}" in message(report), message(report)
+    shown = message(report, learner=learner)
+    assert f"RuntimeError: ptys: 0 opened, then refused {errno.ENOENT}" in shown, shown
 
 
 @needs_sandbox
-def test_learner_code_cannot_take_the_users_inotify_instances(public):
-    subs, report = attacked(public, INOTIFY)
-    done = grade_class(subs, report, **as_a_normal_user(public))
+def test_learner_code_cannot_take_the_users_inotify_instances(graded_by_a_normal_user):
+    done, report = graded_by_a_normal_user
     assert done.returncode == 0, done.stdout + done.stderr
-    assert f"RuntimeError: inotify: 0 held, then errno {errno.ENOSYS}" in message(report), message(report)
+    shown = message(report, learner="inotify")
+    assert f"RuntimeError: inotify: 0 held, then errno {errno.ENOSYS}" in shown, shown
 
 
 @needs_sandbox
