@@ -190,7 +190,10 @@ def grade() -> None:
 
 def live() -> None:
     if not os.environ.get("ANTHROPIC_API_KEY"):
-        sys.exit("dev.py live needs ANTHROPIC_API_KEY")
+        sys.exit(
+            "dev.py live sends requests to the real API and needs a key: `export ANTHROPIC_API_KEY=...`, then run"
+            " it again (every other dev.py command runs offline, without one)"
+        )
     setup("[test]")
     sh(PY, "-m", "pytest", *QUIET_SUMMING_UP, "tests/live")
 

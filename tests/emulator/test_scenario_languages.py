@@ -10,6 +10,7 @@ only when a Japanese text is meant to change, and rebuild the Japanese notebooks
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
 from pathlib import Path
@@ -195,9 +196,21 @@ def test_a_japanese_task_gets_the_japanese_it_always_got(monkeypatch):
         )
 
 
-if __name__ == "__main__" and sys.argv[1:] == ["--write"]:
-    rows = [
-        f" {json.dumps(k)}: {json.dumps(v, ensure_ascii=False, separators=(',', ':'))}"
-        for k, v in japanese_transcripts().items()
-    ]
+def record() -> str:
+    """Rewrite the transcripts from today's scenarios; says which cases are new or changed."""
+    # Recorded in Japanese whatever the shell says: with HARNESS_LAB_LANG=en every scripted text came
+    # out in English, and the rewritten file then failed the test it exists for.
+    os.environ.pop("HARNESS_LAB_LANG", None)
+    before = json.loads(GOLDEN.read_text(encoding="utf-8")) if GOLDEN.exists() else {}
+    now = japanese_transcripts()
+    rows = [f" {json.dumps(k)}: {json.dumps(v, ensure_ascii=False, separators=(',', ':'))}" for k, v in now.items()]
     GOLDEN.write_text("{\n" + ",\n".join(rows) + "\n}\n", encoding="utf-8")  # a case a line
+    new = sorted(set(now) - set(before))
+    changed = sorted(k for k in now if k in before and now[k] != before[k])
+    return f"wrote {GOLDEN.name}: new {new or 'none'}, changed {changed or 'none'}"
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] != ["--write"]:
+        sys.exit(f"usage: python {sys.argv[0]} --write  (records the scenarios' Japanese; pytest runs the tests)")
+    print(record())

@@ -72,6 +72,11 @@ def test_an_unknown_command_is_a_usage_error_and_help_says_what_each_does():
         assert done.returncode == 0 and "python3 dev.py quick" in done.stdout
 
 
+def test_live_without_a_key_says_how_to_give_one():
+    done = _dev("live")  # the tests' environment holds no key (tests/conftest.py)
+    assert done.returncode == 1 and "export ANTHROPIC_API_KEY=" in done.stderr and not done.stdout
+
+
 def test_an_install_with_more_extras_serves_a_command_that_needs_fewer(monkeypatch, tmp_path):
     # `dev.py lint` right after `dev.py test` (CI's [test,bench]) installed everything again.
     monkeypatch.setattr(dev, "VENV", tmp_path)
