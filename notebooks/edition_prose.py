@@ -1,25 +1,28 @@
 """What a translation keeps of the Japanese: each cell's outline and the numbers it states.
 
 Stamping (``editions.py``) records that a translator read the Japanese cell; it cannot say whether the
-English says the same. Two things can be compared without reading either language. A markdown cell's
+English says the same. Three things can be compared without reading either language. A markdown cell's
 **outline**: its headings and their levels, its table rows, list items, folded answers (``<details>``)
 and code fences; a dropped step or a missing paragraph with a heading changes it. And the **numbers** a
 cell or a catalog entry states ("12ターン" / "12 turns", "30万トークン" / "300,000 tokens", 三つ / three,
 2倍 / double): a limit, a count or a step number that drifted changes them. Zero and one are left out:
 English says them as "nothing", "a", "once" or "first" as often as with a numeral, and Japanese as 一度
 or 最初. Both are compared as sets, so a sentence that says a number twice in one language and once in
-the other is no drift.
+the other is no drift. And a markdown cell's **links**, in order: each leads to the same file or page in
+both editions (the English edition of a notebook, from an English one), so a navigation line or a figure
+that points elsewhere, or an English page that sends its reader to a Japanese notebook, is drift too.
 """
 
 from __future__ import annotations
 
 import io
+import os
 import re
 import tokenize
 import unicodedata
 from pathlib import Path
 
-from notebooks.editions import read_source, shown
+from notebooks.editions import edition_of, read_source, shown
 
 WORDS = ["two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"]
 ORDINALS = ["third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth"]
@@ -100,6 +103,48 @@ def words_of_code(source: str) -> str:
     return "\n".join(tok.string for tok in tokens if tok.type in kinds)
 
 
+# A link in markdown, its target up to the first space or parenthesis: [text](target) and ![figure](target).
+LINK = re.compile(r"\]\(([^)\s]+)")
+
+
+def built_folder(source: Path) -> Path:
+    """The folder a source's notebook is built into: a relative link is read from there
+    (``notebooks/src/en/NN.py`` -> ``notebooks/en``, ``exercises/src/x.py`` -> ``exercises``)."""
+    english = edition_of(source) == "en"
+    home = source.parent.parent.parent if english else source.parent.parent
+    return home / "en" if english else home
+
+
+def links(markdown: str, source: Path) -> list[tuple[str, str]]:
+    """Where each link of a markdown cell leads, as seen from its built notebook: a file as its path from the
+    repository (its Japanese edition's, for an English one, so both editions' links compare), a web address
+    as it is. An English link that leads to a Japanese notebook is marked so: every notebook has an English edition."""
+    found = []
+    for target in LINK.findall(markdown):
+        address, _, anchor = target.partition("#")
+        if re.match(r"[a-z]+:", address) or not address:
+            found.append((target, target))
+            continue
+        path = Path(os.path.normpath(built_folder(source) / address))
+        if edition_of(source) == "en" and path.parent.name == "en":
+            path = path.parent.parent / path.name  # the English edition of the file the Japanese links to
+        elif edition_of(source) == "en" and path.suffix == ".ipynb":  # every notebook has an English edition
+            path = path.with_name(f"{path.name} (the Japanese edition)")  # never the Japanese's
+        found.append((target, path.as_posix() + (f"#{anchor}" if anchor else "")))
+    return found
+
+
+def links_differ(ja: list[tuple[str, str]], en: list[tuple[str, str]]) -> list[str]:
+    """The first link that leads elsewhere in English, as each edition writes it."""
+    if len(ja) != len(en):
+        return [f"links {len(en)} where the Japanese has {len(ja)}"]
+    for number, ((written_ja, ja_leads), (written_en, en_leads)) in enumerate(zip(ja, en), start=1):
+        if ja_leads != en_leads:
+            japanese = " (the Japanese edition)" if en_leads.endswith("(the Japanese edition)") else ""
+            return [f"link {number} ({written_en}) leads elsewhere{japanese} than the Japanese's ({written_ja})"]
+    return []
+
+
 def prose_drift(ja_path: Path, en_path: Path) -> list[str]:
     """One line per English cell whose outline or numbers are not its Japanese twin's."""
     ja, en = read_source(ja_path), read_source(en_path)
@@ -113,6 +158,7 @@ def prose_drift(ja_path: Path, en_path: Path) -> list[str]:
                 for kind in shape_ja
                 if shape_ja[kind] != shape_en[kind]
             ]
+            drift += [f"{where}: {said}" for said in links_differ(links(a.source, ja_path), links(b.source, en_path))]
             text_ja, text_en = a.source, b.source
         else:
             text_ja, text_en = words_of_code(a.source), words_of_code(b.source)

@@ -46,15 +46,21 @@ TEXTS = {
         "more": "まだ手がかりを探します。",
         "clue": "手がかり {n}",
         "task": "README.md の1行目を読んで、それから今何時か教えて",
+        "read_file": OUTPUTS["read_file"],
+        "search": OUTPUTS["search"],
     },
     "en": {
         "answer": 'The first line of README.md is "# harness_lab", and it is 10:42 on 26 August 2026.',
         "more": "Still looking for clues.",
         "clue": "clue {n}",
         "task": "Read the first line of README.md, then tell me the time",
+        # what the tools return: as many emulator tokens as the Japanese, so a budget stops at the same turn
+        "read_file": "# harness_lab\n\nThe basics of agent harnesses, by hand",
+        "search": "Found one clue in the documents that matches the query",
     },
 }
 TOOL_NAMES = ("search", "get_time", "read_file")
+SPOKEN_OUTPUTS = ("search", "read_file")  # a hint may quote what a loop returned of them; the time is a number
 
 
 def said(what: str, **values: Any) -> str:
@@ -127,7 +133,8 @@ class _Scene:
         if kind == "impl":
             self.runs += 1
             self.turns.add(len(self.emulator.requests))
-            return OUTPUTS.get(plain(rest[0]), "")
+            name = plain(rest[0])
+            return said(name) if name in SPOKEN_OUTPUTS else OUTPUTS.get(name, "")
         if kind != "http":
             raise ValueError(f"no spy answers {kind!r} here")
         status, headers, content = self.model(*rest)

@@ -25,9 +25,9 @@ from ..grading.spies import Recorder
 from ..text import t
 from .checking import Miss
 from .protocol import drive
-from .scenes import TOOLS, Recording, api_refusal, blocks, kept_whole, runaway_guard
+from .scenes import Recording, api_refusal, blocks, kept_whole, runaway_guard, said, scene_tools
 
-__all__ = ["DEFAULTS", "Ending", "OUTPUTS", "compare", "learner_end", "package_end", "rejected", "stale"]
+__all__ = ["DEFAULTS", "Ending", "ask", "compare", "learner_end", "outputs", "package_end", "rejected", "stale"]
 
 DEFAULTS = {"turns": 8, "budget": 40_000}  # the lesson's MAX_TURNS and TOKEN_BUDGET
 VALVES = ("max_turns", "token_budget", "no_progress")
@@ -40,14 +40,19 @@ STOP_REASONS = (
     "refusal",
     "model_context_window_exceeded",
 )
-OUTPUTS = {
-    "read_file": "# エージェントハーネスの基礎",
-    "get_time": "2026-08-26T10:42:07+09:00",
-    "search": "手がかりが1件",
-    "write_file": "書き込みました",
-    "http_post": "送信しました",
-    "delete_file": "削除しました",
-}
+TIME = "2026-08-26T10:42:07+09:00"
+
+
+def outputs() -> dict[str, str]:
+    """What each spy tool returns, in the kernel's language: a loop that hands a result back as its end
+    value shows it in the hint."""
+    spoken = ("read_file", "search", "write_file", "http_post", "delete_file")
+    return {"get_time": TIME} | {name: said("l6_outputs", name) for name in spoken}
+
+
+def ask() -> str:
+    """The user's request every lesson-6 probe starts with."""
+    return said("l6", "ask")
 
 
 @dataclass
@@ -99,7 +104,7 @@ def learner_end(fn, script, decide=None, runaway: Miss | None = None, **limits: 
     rounds: set[int] = set()
     client, rec, seen = emulated_client(emulator), Recorder(), Recording(emulator)
     approve = rec.approver(decide) if decide is not None else None
-    gen = fn(client, "やって", TOOLS, spied(rec, emulator, rounds, OUTPUTS), approve, **extra)
+    gen = fn(client, ask(), scene_tools(), spied(rec, emulator, rounds, outputs()), approve, **extra)
     ending = Ending("", 0, 0)
     if not hasattr(gen, "__next__"):
         ending.miss = Miss("lesson.l6.run_agent.not_generator", {"got": type(gen).__name__})
@@ -188,9 +193,10 @@ def package_end(script, **limits: int) -> Ending:
     from ..valves import MaxTurns, NoProgress, TokenBudget, Valve
 
     # The same tool definitions the learner's loop sends, so both requests cost the same tokens.
+    returns = outputs()
     tools = [
-        tool(lambda d=d, **_: OUTPUTS.get(d["name"], ""), **{k: d[k] for k in ("name", "description", "input_schema")})  # type: ignore[call-overload]  # these three keys of a ToolParam are tool()'s own
-        for d in TOOLS
+        tool(lambda d=d, **_: returns.get(d["name"], ""), **{k: d[k] for k in ("name", "description", "input_schema")})  # type: ignore[call-overload]  # these three keys of a ToolParam are tool()'s own
+        for d in scene_tools()
     ]
     valves: list[Valve] = [
         MaxTurns(limits.get("turns", DEFAULTS["turns"])),
@@ -199,7 +205,7 @@ def package_end(script, **limits: int) -> Ending:
     ]
     run = Run(emulated_client(script), tools, valves)
     turns: list = []  # the turns whose tools ran (a pause_turn resend is a turn with no results)
-    end = drain(run.start("やって"), on_event=lambda e: turns.append(e) if isinstance(e, Turn) and e.results else None)
+    end = drain(run.start(ask()), on_event=lambda e: turns.append(e) if isinstance(e, Turn) and e.results else None)
     return Ending(end.cause if isinstance(end, Stopped) else "finish", run.state.model_calls, len(turns), end.text)
 
 

@@ -12,7 +12,18 @@ from ..grading.spies import Recorder
 from . import english_pieces
 from .checking import Miss, Piece, Point
 from .lesson2 import _said, _weather_impls, run_agent
-from .scenes import TOOLS, Recording, api_refusal, blocks, fact, kept_whole, runaway_guard, scripted, thought, user_turn
+from .scenes import (
+    Recording,
+    api_refusal,
+    blocks,
+    fact,
+    kept_whole,
+    runaway_guard,
+    scene_tools,
+    scripted,
+    thought,
+    user_turn,
+)
 
 __all__ = ["RUN_AGENT"]
 
@@ -22,7 +33,7 @@ def _drive(fn, script, limit: int = 12) -> tuple[Any, Any, Recording]:
     served it, the client that noted each response)."""
     emulator = runaway_guard(script, limit)
     try:
-        returned = fn(emulated_client(emulator), _said("ask"), TOOLS, _weather_impls(Recorder()))
+        returned = fn(emulated_client(emulator), _said("ask"), scene_tools(), _weather_impls(Recorder()))
     except anthropic.BadRequestError as exc:
         return api_refusal(exc, emulator.requests[-1].get("messages")), emulator, Recording(emulator)
     return returned, emulator, Recording(emulator)

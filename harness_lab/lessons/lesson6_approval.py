@@ -19,10 +19,10 @@ from ..emulator import call, emulated_client, reply, say
 from ..events import Stopped
 from ..grading.spies import Recorder, logged
 from .checking import Miss
-from .diagnosis import OUTPUTS, rejected, stale
+from .diagnosis import outputs, rejected, stale
 from .lesson5 import _cannot_answer
 from .protocol import drive
-from .scenes import TOOLS, blocks, fact, runaway_guard, said, user_turn
+from .scenes import blocks, fact, runaway_guard, said, scene_tools, user_turn
 
 __all__ = ["NO_APPROVER", "RISKY", "harmless_run_without_asking", "never_without_a_yes"]
 
@@ -54,7 +54,9 @@ def _denied(fn, approve: Any, rec: Recorder | None = None, again: bool = False) 
     for that call, a miss). ``again``: the learner's loop already ran once in this process."""
     emulator = runaway_guard(acts_then_answers, 12)
     rec = rec if rec is not None else Recorder()
-    gen = fn(emulated_client(emulator), _said("ask"), TOOLS, rec.tools(OUTPUTS), approve and rec.approver(approve))
+    gen = fn(
+        emulated_client(emulator), _said("ask"), scene_tools(), rec.tools(outputs()), approve and rec.approver(approve)
+    )
     if not hasattr(gen, "__next__"):
         return rec, {}, Miss("lesson.l6.run_agent.not_generator", {"got": type(gen).__name__})
     try:

@@ -12,6 +12,23 @@ add(
             "まず必要なことを順に確かめる。",
             "First, work out what is needed and check it step by step.",
         ),
+        # scenes.py: the descriptions of the probes' tools, as many tokens in both (the JSON of each definition)
+        "lesson.said.tools.get_weather": (
+            "指定した都市の現在の気象情報を返す",
+            "Returns the current weather conditions in the given city, right now",
+        ),
+        "lesson.said.tools.get_time": (
+            "現在時刻を ISO 8601 の文字列で返す",
+            "Returns the current time as a string in the ISO 8601 format",
+        ),
+        "lesson.said.tools.read_file": (
+            "プロジェクト内のテキストファイルを読む",
+            "Reads a text file in the project folder and returns its whole contents as text",
+        ),
+        "lesson.said.tools.search": ("資料を検索する", "Searches the reference notes"),
+        "lesson.said.tools.write_file": ("ファイルに書き込む", "Writes the given text into the file"),
+        "lesson.said.tools.http_post": ("URL に POST リクエストを送る", "Sends a POST request with a body to the URL"),
+        "lesson.said.tools.delete_file": ("ファイルを削除する", "Deletes the file at the given path"),
         # lesson2.py: what the user asks, what the model says and what the tool returns (its WEATHER aside)
         "lesson.said.l2.osaka": ("大阪", "Osaka"),
         "lesson.said.l2.tokyo": ("東京", "Tokyo"),
@@ -85,6 +102,16 @@ add(
         "lesson.said.l6.report": ("# 週次レポート\n- 問い合わせ件数: 4", "# Weekly report\n- Inquiries: 4"),
         "lesson.said.l6.writing": ("書き出します。", "I'll write it out."),
         "lesson.said.l6.refused": ("その依頼にはお応えできません。", "I can't help with that request."),
+        # lesson6's probes (diagnosis.py): the user's request and what each tool returns, as many tokens in both
+        "lesson.said.l6.ask": ("やって", "Do the task."),
+        "lesson.said.l6_outputs.read_file": (
+            "# エージェントハーネスの基礎",
+            "# Agent harness basics: the loop, its valves, approval",
+        ),
+        "lesson.said.l6_outputs.search": ("手がかりが1件", "One clue found in the notes"),
+        "lesson.said.l6_outputs.write_file": ("書き込みました", "Written to the file as asked"),
+        "lesson.said.l6_outputs.http_post": ("送信しました", "Sent the POST request"),
+        "lesson.said.l6_outputs.delete_file": ("削除しました", "The file is now deleted"),
         # lesson6_approval.py: What the model says and calls, in the kernel's language: a hint may quote it.
         "lesson.said.l6_approval.memo": ("メモ", "a note"),
         "lesson.said.l6_approval.finished": ("終わりました", "all done"),

@@ -22,7 +22,6 @@ from ..text import t
 from .checking import Miss
 
 __all__ = [
-    "TOOLS",
     "Recording",
     "CourseModel",
     "answer_rejected",
@@ -38,6 +37,7 @@ __all__ = [
     "response_of",
     "runaway_guard",
     "said",
+    "scene_tools",
     "scripted",
     "thought",
     "unchanged",
@@ -63,15 +63,22 @@ def definitions(**tools: tuple[str, dict]) -> list[ToolParam]:
     ]
 
 
-TOOLS = definitions(
-    get_weather=("指定した都市の現在の気象情報を返す", {"city": {"type": "string"}}),
-    get_time=("現在時刻を ISO 8601 の文字列で返す", {}),
-    read_file=("プロジェクト内のテキストファイルを読む", {"path": {"type": "string"}}),
-    search=("資料を検索する", {"query": {"type": "string"}}),
-    write_file=("ファイルに書き込む", {"path": {"type": "string"}, "content": {"type": "string"}}),
-    http_post=("URL に POST リクエストを送る", {"url": {"type": "string"}, "body": {"type": "string"}}),
-    delete_file=("ファイルを削除する", {"path": {"type": "string"}}),
-)
+# The tools every lesson probe defines: their descriptions are in the kernel's language, as a learner's loop
+# may show or quote them, and cost the same tokens in both (said_catalog.py).
+TOOL_PROPERTIES: dict[str, dict] = {
+    "get_weather": {"city": {"type": "string"}},
+    "get_time": {},
+    "read_file": {"path": {"type": "string"}},
+    "search": {"query": {"type": "string"}},
+    "write_file": {"path": {"type": "string"}, "content": {"type": "string"}},
+    "http_post": {"url": {"type": "string"}, "body": {"type": "string"}},
+    "delete_file": {"path": {"type": "string"}},
+}
+
+
+def scene_tools() -> list[ToolParam]:
+    """The probes' tool definitions, described in the kernel's language."""
+    return definitions(**{name: (said("tools", name), props) for name, props in TOOL_PROPERTIES.items()})
 
 
 def response_of(
@@ -88,17 +95,19 @@ def response_of(
     return client.messages.create(
         model=DEFAULT_MODEL,
         max_tokens=1024,
-        tools=TOOLS,
+        tools=scene_tools(),
         messages=[{"role": "user", "content": prompt}],
         thinking=thinking,
     )
 
 
 def api_rejects(messages: list) -> str:
-    """The emulator's 400 message for sending ``messages`` (with ``TOOLS``), or "" when accepted."""
+    """The emulator's 400 message for sending ``messages`` (with ``scene_tools()``), or "" when accepted."""
     client = emulated_client(["了解しました。"])
     try:
-        client.messages.create(model=DEFAULT_MODEL, max_tokens=256, tools=TOOLS, messages=copy.deepcopy(messages))
+        client.messages.create(
+            model=DEFAULT_MODEL, max_tokens=256, tools=scene_tools(), messages=copy.deepcopy(messages)
+        )
     except anthropic.BadRequestError as exc:
         body = exc.body if isinstance(exc.body, dict) else {}
         return str(body.get("error", {}).get("message", exc.message))

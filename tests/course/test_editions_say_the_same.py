@@ -82,6 +82,20 @@ def drifted(tmp_path: Path, name: str, old: str, new: str, folder: str = "notebo
             "",
             "notebooks/src/en/03_runaway_fallbacks.py cell 32: headings [] where the Japanese has [3]",
         ),
+        (
+            "05_full_harness.py",
+            "The loop on the 2026 API](06_api_2026.ipynb)",
+            "The loop on the 2026 API](../06_api_2026.ipynb)",
+            "notebooks/src/en/05_full_harness.py cell 1: link 4 (../06_api_2026.ipynb) leads elsewhere "
+            "(the Japanese edition) than the Japanese's (06_api_2026.ipynb)",
+        ),
+        (
+            "05_full_harness.py",
+            "The loop on the 2026 API](06_api_2026.ipynb)",
+            "The loop on the 2026 API](03_runaway_fallbacks.ipynb)",
+            "notebooks/src/en/05_full_harness.py cell 1: link 4 (03_runaway_fallbacks.ipynb) leads elsewhere "
+            "than the Japanese's (06_api_2026.ipynb)",
+        ),
     ],
     ids=[
         "a number in prose",
@@ -90,6 +104,8 @@ def drifted(tmp_path: Path, name: str, old: str, new: str, folder: str = "notebo
         "a number in a code comment",
         "a step dropped",
         "a heading dropped",
+        "a link to the Japanese edition",
+        "a link to another lesson",
     ],
 )
 def test_a_number_or_a_step_the_english_changed_is_named_with_its_cell(tmp_path, name, old, new, expected):

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from harness_lab.emulator import call, emulated_client, say
 from harness_lab.lessons import drive
-from harness_lab.lessons.scenes import TOOLS, response_of
+from harness_lab.lessons.scenes import response_of, scene_tools
 
 spec = importlib.util.spec_from_file_location("my_harness", sys.argv[1])
 mine = importlib.util.module_from_spec(spec)
@@ -45,7 +45,7 @@ events, end = drive(
     mine.run_agent(
         emulated_client("lesson6"),
         "README.md の1行目は？",
-        TOOLS,
+        scene_tools(),
         {"read_file": lambda path: "# 見出し", "get_time": lambda: "10:42"},
     )
 )

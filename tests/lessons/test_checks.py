@@ -215,14 +215,14 @@ def test_a_guess_matches_by_meaning_not_by_type(capsys, guess, actual, right):
 def test_the_stepper_steps_a_hand_written_loop_turn_by_turn():
     from harness_lab.emulator import emulated_client
     from harness_lab.events import Finished, Turn
-    from harness_lab.lessons.diagnosis import OUTPUTS
+    from harness_lab.lessons.diagnosis import outputs
     from harness_lab.lessons.lesson6 import run_agent
-    from harness_lab.lessons.scenes import TOOLS
+    from harness_lab.lessons.scenes import scene_tools
     from harness_lab.ui import Stepper
 
-    impls = {name: (lambda out: lambda **_: out)(out) for name, out in OUTPUTS.items()}  # noqa: B023 (bound by the outer call)
+    impls = {name: (lambda out: lambda **_: out)(out) for name, out in outputs().items()}  # noqa: B023 (bound by the outer call)
     panel = Stepper(
-        lessons.HandWritten(run_agent, emulated_client("lesson6"), TOOLS, impls),
+        lessons.HandWritten(run_agent, emulated_client("lesson6"), scene_tools(), impls),
         "README.md の1行目を読んで、それから今何時か教えて",
     )
     assert isinstance(panel.step(), Turn) and isinstance(panel.step(), Turn)
@@ -260,10 +260,10 @@ def test_the_workbook_runs_on_its_own_with_helpers_constants_and_missing_pieces(
     assert lessons.workbook().save("run_agent", 2, namespace["run_agent"], pieces=lessons.PIECES) is None
     module = lessons.workbook().load()  # run_tools never passed: the reference fills in
     from harness_lab.emulator import call, emulated_client, say
-    from harness_lab.lessons.scenes import TOOLS
+    from harness_lab.lessons.scenes import scene_tools
 
     answer = module.run_agent(
-        emulated_client([call("get_time"), say("10時です")]), "今何時？", TOOLS, {"get_time": lambda: "10:00"}
+        emulated_client([call("get_time"), say("10時です")]), "今何時？", scene_tools(), {"get_time": lambda: "10:00"}
     )
     assert answer == "結果: 10時です"
     text = workbook_here.read_text(encoding="utf-8")
@@ -282,13 +282,15 @@ def test_checking_the_reference_again_saves_nothing(workbook_here, capsys):
 
 def test_a_hand_written_loops_gauges_count_what_it_yielded():
     from harness_lab.emulator import emulated_client
-    from harness_lab.lessons.diagnosis import OUTPUTS
+    from harness_lab.lessons.diagnosis import outputs
     from harness_lab.lessons.lesson6 import run_agent
-    from harness_lab.lessons.scenes import TOOLS
+    from harness_lab.lessons.scenes import scene_tools
     from harness_lab.ui import Stepper
 
-    impls = {name: (lambda out: lambda **_: out)(out) for name, out in OUTPUTS.items()}  # noqa: B023 (bound by the outer call)
-    panel = Stepper(lessons.HandWritten(run_agent, emulated_client("lesson6"), TOOLS, impls), "README.md の1行目は？")
+    impls = {name: (lambda out: lambda **_: out)(out) for name, out in outputs().items()}  # noqa: B023 (bound by the outer call)
+    panel = Stepper(
+        lessons.HandWritten(run_agent, emulated_client("lesson6"), scene_tools(), impls), "README.md の1行目は？"
+    )
     panel.step()
     assert panel.gauges()["turns"] == 1 and panel.gauges()["tokens"] > 0
     panel.run_all()

@@ -9,7 +9,7 @@ import pytest
 
 from harness_lab import lessons
 from harness_lab.emulator import call, emulated_client, say
-from harness_lab.lessons.scenes import TOOLS, runaway_guard
+from harness_lab.lessons.scenes import runaway_guard, scene_tools
 from harness_lab.text import CATALOG
 from tests.lessons.answers6 import loaded
 from tests.lessons.answers_thinking import (
@@ -68,7 +68,7 @@ def test_the_checks_model_thinks_whatever_model_the_learner_names():
     client = emulated_client(emulator)
     for model in ("claude-haiku-4-5", "claude-sonnet-4-6", "claude-sonnet-5"):
         response = client.messages.create(
-            model=model, max_tokens=256, tools=TOOLS, messages=[{"role": "user", "content": "いま何時？"}]
+            model=model, max_tokens=256, tools=scene_tools(), messages=[{"role": "user", "content": "いま何時？"}]
         )
         assert [b.type for b in response.content] == ["thinking", "tool_use"], model
     with pytest.raises(anthropic.NotFoundError, match=r"404|model"):  # an id the API does not know keeps its 404
