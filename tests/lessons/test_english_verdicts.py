@@ -9,6 +9,7 @@ request, a tool's description or output, the reference a piece falls back to.
 
 from __future__ import annotations
 
+import ast
 import functools
 import inspect
 import linecache
@@ -23,6 +24,7 @@ from harness_lab.text import speaking
 from tests.lessons import answers
 from tests.lessons import answers_audit as audit
 from tests.lessons import answers_capstone as capstone
+from tests.lessons import answers_misreadings as misreadings
 from tests.lessons import answers_probes as probes
 from tests.lessons import answers_reuse as reuse
 from tests.lessons import answers_slips as slips
@@ -36,10 +38,10 @@ from tests.lessons.test_english_probe_texts import ENGLISH_LEARNER
 JAPANESE = re.compile(r"[\u3000-\u30ff\u4e00-\u9fff\uff01-\uff9f]+")
 
 PIECES = answers.WRONG + audit.WRONG_MORE + audit.STALLED + probes.WRONG_PROBES + reuse.WRONG_REUSE
-PIECES += slips.WRONG_SLIPS + state.WRONG_STATE
+PIECES += slips.WRONG_SLIPS + state.WRONG_STATE + misreadings.WRONG_MISREAD
 LOOPS = WRONG_RUN_AGENT + audit.WRONG_RUN_AGENT_MORE + audit.STALLED_RUN_AGENT + probes.WRONG_RUN_AGENT_PROBES
 LOOPS += reuse.WRONG_RUN_AGENT_REUSE + slips.WRONG_RUN_AGENT_SLIPS + state.WRONG_RUN_AGENT_STATE
-LOOPS += valves.WRONG_RUN_AGENT_VALVES + thinking.WRONG_RUN_AGENT_6
+LOOPS += valves.WRONG_RUN_AGENT_VALVES + thinking.WRONG_RUN_AGENT_6 + misreadings.WRONG_RUN_AGENT_MISREAD
 
 
 def in_english(source: str) -> str:
@@ -62,6 +64,8 @@ def english_module(name: str) -> dict:
             namespace[key] = english_module(home)[value.__name__]
     for key, value in list(namespace.items()):  # a Japanese reference, imported under any name
         namespace[key] = REFERENCES.get(id(value), value)
+        if isinstance(value, str) or (isinstance(value, dict) and all(isinstance(v, str) for v in value.values())):
+            namespace[key] = ast.literal_eval(in_english(repr(value)))  # the learner's words kept in a constant
     own = [f for f in vars(module).values() if inspect.isfunction(f) and f.__module__ == name]
     source = "\n\n".join(in_english(inspect.getsource(f)) for f in own)
     filename = f"<{name} in English>"
@@ -82,7 +86,7 @@ CASES = (
     ]
     + [
         pytest.param(at_point, ("my_agent", point), source, key, id=f"my_agent-{key.rsplit('.', 1)[1]}-{n}")
-        for n, (source, point, key) in enumerate(capstone.WRONG_MY_AGENT)
+        for n, (source, point, key) in enumerate(capstone.WRONG_MY_AGENT + misreadings.WRONG_MY_AGENT_MISREAD)
     ]
 )
 
