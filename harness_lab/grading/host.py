@@ -49,9 +49,10 @@ import shutil
 import signal
 import sys
 import tempfile
+from collections.abc import Callable
 from typing import Any
 
-from . import namespaces
+from . import landlock, namespaces
 from .processes import die_with_parent, keep_private
 from .sandbox import MEMORY_LIMIT, Setup, run_limited
 from .syscall_filter import number
@@ -252,14 +253,21 @@ def _function(target: str) -> Any:
     return function
 
 
-def _unsandboxed(scratch: str, files: dict[str, bytes]) -> None:
-    """Without the sandbox: a folder and a temporary folder of the call's own, nothing more."""
+def _unsandboxed(scratch: str, files: dict[str, bytes]) -> Callable[[], None]:
+    """Without the sandbox: a folder and a temporary folder of the call's own, and for the job, no TCP."""
     folder, tmp = os.path.join(scratch, "nb"), os.path.join(scratch, "tmp")
     os.mkdir(folder, 0o700)
     os.mkdir(tmp, 0o700)
     os.environ["TMPDIR"] = os.environ["HOME"] = tmp
     tempfile.tempdir = None
     namespaces.write_files(folder, files)
+    return _off_tcp
+
+
+def _off_tcp() -> None:
+    """Where the kernel has Landlock's network rules: nothing outside the job's domain that listens on TCP
+    (a Jupyter kernel of the caller's, with the caller's key) can be asked to run code for it."""
+    landlock.no_tcp()
 
 
 def _end_everything_else() -> None:
