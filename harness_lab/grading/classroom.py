@@ -8,9 +8,8 @@ sandbox of its own (``isolation.py``; without one, only with ``unsandboxed=True`
 answer cell writes or reads stays within that copy.
 
 What is not a learner's notebook (a stray file, a symbolic link, a folder without notebooks) is
-reported as a ``Problem``, never graded and never a crash (a file's name in its text, and in the
-row of a notebook too large to read, has its control characters escaped: a learner chooses it); an exercise a learner did not hand in
-becomes a "missing" row. A notebook handed in but not graded (too large, unreadable) is an error
+reported as a ``Problem``, never graded and never a crash (a file's name in its text, and in the row of a
+notebook too large to read, has its control characters escaped); an exercise not handed in is a "missing" row. A notebook handed in but not graded (too large, unreadable) is an error
 row of the exercise its file name tells, never "missing": the learner did hand it in.
 
 A rerun is cheap: ``REPORT/state.json`` (``record.py``) keeps each grade with the SHA-256 of the
@@ -34,6 +33,7 @@ from typing import Any
 from ..terminal import visible
 from ..text import speaking, t
 from .batch import grade_tasks
+from .handed_in import open_handed_in
 from .isolation import Launch
 from .notebook import EXERCISES, NOTEBOOK_TIMEOUT, NotebookGrade, answer_sources, exercise_of
 from .notebook_code import edition_of, edition_or, learners_language
@@ -358,9 +358,9 @@ class _TooLarge(OSError):
 
 
 def _read(path: Path) -> bytes:
-    """A submitted file's bytes, never following a link planted since the scan; ``_TooLarge`` past the limit
-    (judged before anything is parsed: a worker parses the notebook outside any memory cap)."""
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    """A submitted file's bytes, never through a link planted since the scan (in the file's or the folder's
+    place); ``_TooLarge`` past the limit, judged before anything is parsed (a worker parses outside any cap)."""
+    fd = open_handed_in(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
     with os.fdopen(fd, "rb") as f:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):  # swapped for a FIFO or a device since the scan
