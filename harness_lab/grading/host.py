@@ -55,7 +55,7 @@ from typing import Any
 from . import landlock, namespaces
 from .processes import die_with_parent, keep_private
 from .sandbox import MEMORY_LIMIT, Setup, run_limited
-from .syscall_filter import number
+from .syscall_filter import number, refuse_unix_sockets
 from .wire import receive, send
 
 __all__ = ["leave_keyring", "main", "prepare_judge", "state"]
@@ -261,13 +261,14 @@ def _unsandboxed(scratch: str, files: dict[str, bytes]) -> Callable[[], None]:
     os.environ["TMPDIR"] = os.environ["HOME"] = tmp
     tempfile.tempdir = None
     namespaces.write_files(folder, files)
-    return _off_tcp
+    return _no_one_to_ask
 
 
-def _off_tcp() -> None:
-    """Where the kernel has Landlock's network rules: nothing outside the job's domain that listens on TCP
-    (a Jupyter kernel of the caller's, with the caller's key) can be asked to run code for it."""
+def _no_one_to_ask() -> None:
+    """No TCP (where Landlock has network rules) and no Unix socket made by name: nothing outside the job's
+    domain that listens (a Jupyter kernel of the caller's, with the caller's key) can be asked to run code."""
     landlock.no_tcp()
+    refuse_unix_sockets()
 
 
 def _end_everything_else() -> None:

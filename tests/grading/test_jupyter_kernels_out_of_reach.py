@@ -4,8 +4,8 @@ Where the kernel gives a normal user no user namespace, ``harness-lab grade`` ru
 caller, in a Landlock domain (``landlock.py``) that keeps them from reading or signalling any process
 outside it. A Jupyter kernel of that user (the instructor's own, its environment holding the API key)
 is outside the domain, but takes code from anyone who holds its connection file: the file names its TCP
-ports and signing key, and the kernel's command line names the file (``-f …/kernel-*.json``). The
-machine is made with a seccomp filter (``no_user_namespaces.py``).
+ports (or Unix sockets) and signing key, and the kernel's command line names the file (``-f …/kernel-*.json``).
+The machine is made with a seccomp filter (``no_user_namespaces.py``).
 """
 
 from __future__ import annotations
@@ -56,14 +56,27 @@ def _ask_a_kernel():
             pass
         finally:
             client.stop_channels()
-_ask_a_kernel()
+import signal, time
+_asking = os.fork()  # in a child of its own: a socket refused may leave zmq waiting for good
+if _asking == 0:
+    _ask_a_kernel()
+    os._exit(0)
+for _ in range(30):
+    if os.waitpid(_asking, os.WNOHANG)[0]:
+        break
+    time.sleep(0.1)
+else:
+    os.kill(_asking, signal.SIGKILL)
+    os.waitpid(_asking, 0)
 """
-# The instructor: a kernel of theirs on TCP (Jupyter's default transport), the key in its environment; then
-# the grading command, whose own environment holds no key at all.
+# The instructor: a kernel of theirs on TCP (Jupyter's default transport) or on Unix sockets named in its
+# runtime folder (the IPC transport, the hub's), the key in its environment; then the grading command,
+# whose own environment holds no key at all.
 INSTRUCTOR = """
 import os, subprocess, sys
 from jupyter_client import KernelManager
-manager = KernelManager(transport="tcp", connection_file=os.path.join(RUNTIME, "kernel-instructor.json"))
+where = {"transport": "tcp"} if TRANSPORT == "tcp" else {"transport": "ipc", "ip": os.path.join(RUNTIME, "kernel")}
+manager = KernelManager(connection_file=os.path.join(RUNTIME, "kernel-instructor.json"), **where)
 manager.start_kernel(env={**os.environ, "ANTHROPIC_API_KEY": THE_KEY})
 client = manager.client()
 client.start_channels()
@@ -92,8 +105,17 @@ def home():
     shutil.rmtree(folder)
 
 
-@pytest.mark.skipif(landlock_abi() < 4, reason="the kernel's Landlock has no network rules (Linux 6.7)")
-def test_grade_without_namespaces_gets_no_jupyter_kernel_to_run_code_for_the_answer_cells(home):
+@pytest.mark.parametrize(
+    "transport",
+    [
+        pytest.param(
+            "tcp",
+            marks=pytest.mark.skipif(landlock_abi() < 4, reason="the kernel's Landlock has no network rules (6.7)"),
+        ),
+        "ipc",
+    ],
+)
+def test_grade_without_namespaces_gets_no_jupyter_kernel_to_run_code_for_the_answer_cells(home, transport):
     runtime, stolen = home / "runtime", home / "stolen.txt"
     runtime.mkdir(mode=0o777)
     runtime.chmod(0o777)
@@ -106,12 +128,13 @@ def test_grade_without_namespaces_gets_no_jupyter_kernel_to_run_code_for_the_ans
     path.chmod(0o644)
     command = [sys.executable, "-P", "-m", "harness_lab.grading", "--lang", "en", str(path)]
     script = INSTRUCTOR.replace("RUNTIME", repr(str(runtime))).replace("THE_KEY", repr(KEY))
+    script = script.replace("TRANSPORT", repr(transport))
     script = no_user_namespaces.PRELUDE + script.replace("COMMAND", repr(command))
     env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "HOME": str(home)}
     nobody = {"user": 65534, "group": 65534, "extra_groups": []} if os.geteuid() == 0 else {}
     done = subprocess.run(
         [sys.executable, "-P", "-c", script], env=env, capture_output=True, text=True, timeout=600, cwd=home, **nobody
     )
-    # was the instructor's key in stolen.txt, written by their own kernel at the answer cell's request
+    # was the instructor's key in stolen.txt, written by their own kernel at the answer cell's request (both ways)
     assert not stolen.exists(), stolen.read_text()[:8]
     assert (done.returncode, ALL_PASSED in done.stdout) == (0, True), done.stdout
