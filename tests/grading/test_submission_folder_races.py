@@ -64,3 +64,11 @@ def test_a_learner_folder_swapped_for_a_link_while_listed_is_never_read_through_
     # (the link refused) in the others
     assert [editions for editions in seen if "en" in editions] == []
     assert {"ja"} in seen  # the race ran: the learner's own folder was read in some of the tries
+
+
+def test_a_learner_folder_that_is_a_link_is_listed_and_never_read(tmp_path):
+    submissions, theirs = tmp_path / "submissions", tmp_path / "solutions"
+    _notebook(theirs, "en")
+    submissions.mkdir()
+    (submissions / "mal").symlink_to(theirs)
+    assert handed_editions(submissions) == set()  # held: the scan takes it for a file outside any learner's folder
