@@ -34,13 +34,17 @@ def namespaces_for_a_user(uid: int) -> bool:
     return os.waitstatus_to_exitcode(os.waitpid(child, 0)[1]) == 0
 
 
+def landlock_abi() -> int:
+    """The kernel's Landlock ABI version; 0 or less where it has none."""
+    import ctypes
+
+    if not os.path.isdir("/proc"):
+        return 0
+    return int(ctypes.CDLL(None, use_errno=True).syscall(ctypes.c_long(444), None, 0, 1))  # ..._RULESET_VERSION
+
+
 def landlock_scopes_jobs() -> bool:
     """Whether the kernel's Landlock can keep a job's signals and abstract sockets in its domain (ABI 6,
     Linux 6.12): where no namespace is made, the job's domain (``landlock.py``) is what keeps it from its
     caller and supervisor."""
-    import ctypes
-
-    if not os.path.isdir("/proc"):
-        return False
-    version = ctypes.CDLL(None, use_errno=True).syscall(ctypes.c_long(444), None, 0, 1)  # ..._RULESET_VERSION
-    return bool(version >= 6)
+    return landlock_abi() >= 6

@@ -8,9 +8,8 @@ sandbox of its own (``isolation.py``; without one, only with ``unsandboxed=True`
 answer cell writes or reads stays within that copy.
 
 What is not a learner's notebook (a stray file, a symbolic link, a folder without notebooks) is
-reported as a ``Problem``, never graded and never a crash (a file's name in its text, and in the
-row of a notebook too large to read, has its control characters escaped: a learner chooses it); an exercise a learner did not hand in
-becomes a "missing" row. A notebook handed in but not graded (too large, unreadable) is an error
+reported as a ``Problem``, never graded and never a crash (a file's name in its text, and in the row of a
+notebook too large to read, has its control characters escaped); an exercise not handed in is a "missing" row. A notebook handed in but not graded (too large, unreadable) is an error
 row of the exercise its file name tells, never "missing": the learner did hand it in.
 
 A rerun is cheap: ``REPORT/state.json`` (``record.py``) keeps each grade with the SHA-256 of the

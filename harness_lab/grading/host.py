@@ -49,12 +49,13 @@ import shutil
 import signal
 import sys
 import tempfile
+from collections.abc import Callable
 from typing import Any
 
-from . import namespaces
+from . import landlock, namespaces
 from .processes import die_with_parent, keep_private
 from .sandbox import MEMORY_LIMIT, Setup, run_limited
-from .syscall_filter import number
+from .syscall_filter import number, refuse_unix_sockets
 from .wire import receive, send
 
 __all__ = ["leave_keyring", "main", "prepare_judge", "state"]
@@ -252,14 +253,22 @@ def _function(target: str) -> Any:
     return function
 
 
-def _unsandboxed(scratch: str, files: dict[str, bytes]) -> None:
-    """Without the sandbox: a folder and a temporary folder of the call's own, nothing more."""
+def _unsandboxed(scratch: str, files: dict[str, bytes]) -> Callable[[], None]:
+    """Without the sandbox: a folder and a temporary folder of the call's own, and for the job, no TCP."""
     folder, tmp = os.path.join(scratch, "nb"), os.path.join(scratch, "tmp")
     os.mkdir(folder, 0o700)
     os.mkdir(tmp, 0o700)
     os.environ["TMPDIR"] = os.environ["HOME"] = tmp
     tempfile.tempdir = None
     namespaces.write_files(folder, files)
+    return _no_one_to_ask
+
+
+def _no_one_to_ask() -> None:
+    """No TCP (where Landlock has network rules) and no Unix socket made by name: nothing outside the job's
+    domain that listens (a Jupyter kernel of the caller's, with the caller's key) can be asked to run code."""
+    landlock.no_tcp()
+    refuse_unix_sockets()
 
 
 def _end_everything_else() -> None:

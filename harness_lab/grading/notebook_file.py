@@ -3,6 +3,12 @@
 A notebook handed over to be graded may be a link to ``/dev/zero``, which was read until memory ran
 out, or a FIFO, which was waited on for ever; and a worker parses the bytes before any memory cap
 applies. Both grading commands read every notebook file here.
+
+``grade-class`` lists the submissions first, refusing a learner's folder or file that is a link, and reads
+the notebooks after. A learner who may rename their own folder (an exchange folder with the sticky bit,
+where each learner makes theirs) could swap it for a link to another folder between the two (the
+instructor's solutions, a classmate's): listed as a folder, read through the link. So the folder is held
+open without following a link, and the file opened in it, no link either.
 """
 
 from __future__ import annotations
@@ -37,8 +43,8 @@ class TooLarge(OSError):
 def read_notebook(path: str | Path, *, follow: bool = False) -> bytes:
     """The file's bytes. A link is refused (one planted in a submissions folder since it was scanned), unless
     ``follow``: a link the instructor named on the command line is followed."""
-    nofollow = 0 if follow else getattr(os, "O_NOFOLLOW", 0)
-    fd = os.open(path, os.O_RDONLY | nofollow | getattr(os, "O_NONBLOCK", 0))
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)
+    fd = os.open(path, flags) if follow else _open_in_folder(Path(path), flags | getattr(os, "O_NOFOLLOW", 0))
     with os.fdopen(fd, "rb") as f:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
@@ -49,3 +55,14 @@ def read_notebook(path: str | Path, *, follow: bool = False) -> bytes:
     if len(data) > MAX_NOTEBOOK_BYTES:  # it grew since
         raise TooLarge(Path(path).name, len(data))
     return data
+
+
+def _open_in_folder(path: Path, flags: int) -> int:
+    """A descriptor of ``path`` opened with ``flags`` in its folder, which is no link."""
+    if os.open not in os.supports_dir_fd or not hasattr(os, "O_DIRECTORY"):  # Windows: no opening in a folder
+        return os.open(path, flags)
+    folder = os.open(path.parent, os.O_RDONLY | os.O_DIRECTORY | getattr(os, "O_NOFOLLOW", 0))
+    try:
+        return os.open(path.name, flags, dir_fd=folder)
+    finally:
+        os.close(folder)

@@ -21,6 +21,7 @@ import stat
 from collections.abc import Callable
 from pathlib import Path
 
+from ..terminal import visible
 from ..text import t
 from .sandbox import describe_error
 
@@ -127,14 +128,15 @@ class Folder:
         for name in self.names():
             if name.endswith(PART) and (not of or name.lstrip(".").startswith(of)):
                 self.remove(name)
-                self.note(t("grade.class.stray_removed", name=os.path.join(self.shown, name)))
+                # the name is whoever planted it's: its escapes would reach the instructor's terminal
+                self.note(t("grade.class.stray_removed", name=visible(os.path.join(self.shown, name))))
 
     def make_way(self, name: str, wanted) -> None:
         """Remove a ``name`` that is not of the ``wanted`` kind (``stat.S_ISREG`` / ``S_ISDIR``), with a note."""
         kind = self.kind(name)
         if kind is not None and not wanted(kind):
             self.remove(name)
-            self.note(t("grade.class.replaced", name=os.path.join(self.shown, name)))
+            self.note(t("grade.class.replaced", name=visible(os.path.join(self.shown, name))))
 
 
 def failed_write(name: str, exc: OSError) -> str:

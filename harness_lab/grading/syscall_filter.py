@@ -27,6 +27,12 @@ notebook's own already hides the host, ``namespaces.py``; this holds where that 
 
 A call from the other ABI of the machine (x32 on x86-64) is refused whole.
 
+Without the sandbox (no user namespace to make one), ``refuse_unix_sockets`` is the one filter: the
+answer cells run as the instructor's user, and a named Unix socket of theirs takes their requests from
+any process of that user: a Jupyter kernel on the IPC transport (the hub's) runs code outside the job's
+Landlock domain, the session bus starts programs (``systemd-run --user``), ssh-agent signs. ``socket``
+for ``AF_UNIX`` is refused with ``EAFNOSUPPORT``; ``socketpair`` (asyncio's) still works.
+
 ``install`` runs in the notebook's supervisor after ``no_new_privs`` and before the job is forked:
 the filter holds for every process below it and cannot be removed. Where the machine is not one
 this module knows, nothing is installed and the probe (isolation.py) says so.
@@ -38,8 +44,9 @@ import ctypes
 import errno
 import platform
 import struct
+from collections.abc import Callable
 
-__all__ = ["OWN_ONLY", "REFUSED", "install", "number"]
+__all__ = ["OWN_ONLY", "REFUSED", "install", "number", "refuse_unix_sockets"]
 
 # Per machine: the audit architecture, and the numbers of the calls the filter looks at (aarch64
 # has no inotify_init: its libc makes inotify_init1 do). ioprio_get is not filtered: the host reads it.
@@ -75,7 +82,8 @@ OWN_ONLY = {
 }
 _ALLOWED_FAMILIES = (1, 2, 10)  # AF_UNIX, AF_INET, AF_INET6
 _X32_BIT = 0x40000000
-_PR_SET_SECCOMP, _SECCOMP_MODE_FILTER = 22, 2
+_AF_UNIX = 1
+_PR_SET_NO_NEW_PRIVS, _PR_SET_SECCOMP, _SECCOMP_MODE_FILTER = 38, 22, 2
 _ALLOW, _ERRNO = 0x7FFF0000, 0x00050000
 # BPF: load a word of seccomp_data, compare and jump, return.
 _LOAD, _JEQ, _JGE, _RET = 0x20, 0x15, 0x35, 0x06
@@ -123,16 +131,48 @@ def _program(arch: int, numbers: dict[str, int]) -> list[tuple[int, int, int, in
     return program
 
 
+def _unix_sockets_program(arch: int, numbers: dict[str, int]) -> list[tuple[int, int, int, int]]:
+    """``socket(AF_UNIX, ...)`` refused (x32's too); another architecture's calls refused whole."""
+    return [
+        (_LOAD, 0, 0, _ARCH),
+        (_JEQ, 1, 0, arch),
+        (_RET, 0, 0, _ERRNO | errno.ENOSYS),
+        (_LOAD, 0, 0, _NR),
+        (_JEQ, 1, 0, numbers["socket"]),
+        (_JEQ, 0, 3, numbers["socket"] | _X32_BIT),  # neither: to the final ALLOW
+        (_LOAD, 0, 0, _ARG0),
+        (_JEQ, 0, 1, _AF_UNIX),
+        (_RET, 0, 0, _ERRNO | errno.EAFNOSUPPORT),
+        (_RET, 0, 0, _ALLOW),
+    ]
+
+
 class _Prog(ctypes.Structure):
     _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
 
 
 def install() -> bool:
     """Install the filter in this process (inherited by every child); False where the machine is unknown."""
+    return _load(_program)
+
+
+def refuse_unix_sockets() -> bool:
+    """Refuse ``socket(AF_UNIX, ...)`` to this process and every child; False where the machine is unknown
+    or the kernel filters nothing (the run goes on without)."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:  # what lets a normal user filter
+        return False
+    try:
+        return _load(_unix_sockets_program)
+    except OSError:
+        return False
+
+
+def _load(make: Callable[[int, dict[str, int]], list[tuple[int, int, int, int]]]) -> bool:
     known = _MACHINES.get(platform.machine())
     if known is None:
         return False
-    program = _program(*known)
+    program = make(*known)
     code = b"".join(struct.pack("=HBBI", *instruction) for instruction in program)
     buffer = ctypes.create_string_buffer(code, len(code))
     prog = _Prog(len(program), ctypes.cast(buffer, ctypes.c_void_p))

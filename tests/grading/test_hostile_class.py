@@ -26,7 +26,7 @@ from class_submissions import Handed, answer_cells, needs_sandbox, right, wrong
 from harness_lab.grading.memory_cgroup import Cgroup
 from harness_lab.text import t
 from tests.grading import no_user_namespaces
-from tests.process_ids import landlock_scopes_jobs
+from tests.process_ids import landlock_abi, landlock_scopes_jobs
 
 ROOT = Path(__file__).resolve().parents[2]
 TIMEOUT = "8"
@@ -129,7 +129,8 @@ def test_a_snooping_learner_leaves_no_trace_and_changes_no_grade(unsandboxed):
         # (the page quotes the attacker's answer cells, the attack's text included: only an append counts)
         forged = [p for p in report.rglob("*") if p.is_file() and p.read_text(errors="replace").endswith(marker)]
         if unsandboxed:  # the attack is real: as an unprivileged user it still reaches the shared folders
-            assert connected and left, "the control run should show what the attack does without the sandbox"
+            assert left, "the control run should show what the attack does without the sandbox"
+            assert connected == (landlock_abi() < 4)  # where Landlock has network rules, no TCP (landlock.no_tcp)
             return
         assert not connected and left == [] and not forged, (connected, left, forged)
         assert_classmates_graded_as_alone(report, plan)

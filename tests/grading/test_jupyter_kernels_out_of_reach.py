@@ -1,0 +1,140 @@
+"""Answer cells graded without the sandbox cannot have a Jupyter kernel of their user's run code for them.
+
+Where the kernel gives a normal user no user namespace, ``harness-lab grade`` runs the answer cells as its
+caller, in a Landlock domain (``landlock.py``) that keeps them from reading or signalling any process
+outside it. A Jupyter kernel of that user (the instructor's own, its environment holding the API key)
+is outside the domain, but takes code from anyone who holds its connection file: the file names its TCP
+ports (or Unix sockets) and signing key, and the kernel's command line names the file (``-f …/kernel-*.json``).
+The machine is made with a seccomp filter (``no_user_namespaces.py``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+import harness_lab.grading.catalog  # noqa: F401 (the verdicts join the catalog)
+from harness_lab.text import CATALOG
+from tests.grading import no_user_namespaces
+from tests.process_ids import landlock_abi
+
+ROOT = Path(__file__).resolve().parents[2]
+SOLUTION = ROOT / "exercises" / "solutions" / "level2_missing_gate.ipynb"
+ALL_PASSED = CATALOG["grade.all_passed"][1].format(total=3)  # the English side
+KEY = "sk-ant-api03-INSTRUCTORS-KERNEL-0000"
+# An answer cell that finds every connection file it can (the runtime folders, and the command lines of
+# the machine's processes) and asks each kernel to write its environment's key where the cell's user reads.
+ASK_A_KERNEL = """
+import glob, os
+def _ask_a_kernel():
+    found = set(glob.glob("/home/*/.local/share/jupyter/runtime/kernel-*.json"))
+    found.update(glob.glob("/root/.local/share/jupyter/runtime/kernel-*.json"))
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                words = f.read().split(b"\\0")
+        except OSError:
+            continue
+        found.update(w.decode() for w in words if w.endswith(b".json") and b"kernel-" in w)
+    from jupyter_client import BlockingKernelClient
+    for path in found:
+        client = BlockingKernelClient(connection_file=path)
+        try:
+            client.load_connection_file()
+            client.start_channels()
+            client.execute_interactive(
+                "import os; open(STOLEN, 'w').write(os.environ.get('ANTHROPIC_API_KEY', ''))", timeout=4
+            )
+        except Exception:
+            pass
+        finally:
+            client.stop_channels()
+import signal, time
+_asking = os.fork()  # in a child of its own: a socket refused may leave zmq waiting for good
+if _asking == 0:
+    _ask_a_kernel()
+    os._exit(0)
+for _ in range(30):
+    if os.waitpid(_asking, os.WNOHANG)[0]:
+        break
+    time.sleep(0.1)
+else:
+    os.kill(_asking, signal.SIGKILL)
+    os.waitpid(_asking, 0)
+"""
+# The instructor: a kernel of theirs on TCP (Jupyter's default transport) or on Unix sockets named in its
+# runtime folder (the IPC transport, the hub's), the key in its environment; then the grading command,
+# whose own environment holds no key at all.
+INSTRUCTOR = """
+import os, subprocess, sys
+from jupyter_client import KernelManager
+where = {"transport": "tcp"} if TRANSPORT == "tcp" else {"transport": "ipc", "ip": os.path.join(RUNTIME, "kernel")}
+manager = KernelManager(connection_file=os.path.join(RUNTIME, "kernel-instructor.json"), **where)
+manager.start_kernel(env={**os.environ, "ANTHROPIC_API_KEY": THE_KEY})
+client = manager.client()
+client.start_channels()
+client.wait_for_ready(timeout=120)
+try:
+    done = subprocess.run(COMMAND, capture_output=True)
+finally:
+    client.stop_channels()
+    manager.shutdown_kernel(now=True)
+sys.stdout.buffer.write(done.stdout)
+sys.exit(done.returncode)
+"""
+
+pytestmark = [
+    pytest.mark.skipif(not sys.platform.startswith("linux"), reason="grading hosts and seccomp are Linux's"),
+    pytest.mark.skipif(not no_user_namespaces.KNOWN, reason="a machine the test's seccomp filter does not know"),
+]
+
+
+@pytest.fixture
+def home():
+    """The normal user's home, which any user can enter (a tmp_path's parents are root's alone)."""
+    folder = Path(tempfile.mkdtemp())
+    folder.chmod(0o777)
+    yield folder
+    shutil.rmtree(folder)
+
+
+@pytest.mark.parametrize(
+    "transport",
+    [
+        pytest.param(
+            "tcp",
+            marks=pytest.mark.skipif(landlock_abi() < 4, reason="the kernel's Landlock has no network rules (6.7)"),
+        ),
+        "ipc",
+    ],
+)
+def test_grade_without_namespaces_gets_no_jupyter_kernel_to_run_code_for_the_answer_cells(home, transport):
+    runtime, stolen = home / "runtime", home / "stolen.txt"
+    runtime.mkdir(mode=0o777)
+    runtime.chmod(0o777)
+    notebook = json.loads(SOLUTION.read_text(encoding="utf-8"))
+    cell = {"cell_type": "code", "metadata": {"tags": ["answer"]}, "outputs": [], "execution_count": None}
+    cell["source"] = ASK_A_KERNEL.replace("STOLEN", repr(str(stolen)))
+    notebook["cells"].insert(next(i for i, c in enumerate(notebook["cells"]) if c["cell_type"] == "code"), cell)
+    path = home / SOLUTION.name
+    path.write_text(json.dumps(notebook), encoding="utf-8")
+    path.chmod(0o644)
+    command = [sys.executable, "-P", "-m", "harness_lab.grading", "--lang", "en", str(path)]
+    script = INSTRUCTOR.replace("RUNTIME", repr(str(runtime))).replace("THE_KEY", repr(KEY))
+    script = script.replace("TRANSPORT", repr(transport))
+    script = no_user_namespaces.PRELUDE + script.replace("COMMAND", repr(command))
+    env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "HOME": str(home)}
+    nobody = {"user": 65534, "group": 65534, "extra_groups": []} if os.geteuid() == 0 else {}
+    done = subprocess.run(
+        [sys.executable, "-P", "-c", script], env=env, capture_output=True, text=True, timeout=600, cwd=home, **nobody
+    )
+    # was the instructor's key in stolen.txt, written by their own kernel at the answer cell's request (both ways)
+    assert not stolen.exists(), stolen.read_text()[:8]
+    assert (done.returncode, ALL_PASSED in done.stdout) == (0, True), done.stdout
