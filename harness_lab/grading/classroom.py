@@ -36,14 +36,14 @@ from .batch import grade_tasks
 from .isolation import Launch
 from .notebook import EXERCISES, NOTEBOOK_TIMEOUT, NotebookGrade, answer_sources, exercise_named, exercise_of
 from .notebook_code import edition_of, edition_or, learners_language
-from .notebook_file import TooLarge, read_notebook
+from .notebook_file import MAX_NOTEBOOK_BYTES, TooLarge, read_notebook
 from .processes import keep_private
 from .record import Record, record_key
 from .runner import SandboxUnavailable
 from .same_file import same_files
 from .sandbox import describe_error
 
-__all__ = ["ClassResult", "Problem", "Row", "STATE_FILE", "grade_class", "grader_version"]
+__all__ = ["ClassResult", "MAX_NOTEBOOK_BYTES", "Problem", "Row", "STATE_FILE", "grade_class", "grader_version"]
 
 STATE_FILE = "state.json"
 ANSWER_CHARS = 4000  # how much of a learner's answer cells is kept for the report's samples
