@@ -9,6 +9,14 @@ double fork) was then no one's to end, and ran on after the grade: nothing but a
 the supervisor from code of the same user. So the supervisor unshares a PID namespace before it forks
 (as root plainly, else inside a user namespace that maps only the caller's own uid, as ``unshare -r``
 would), and its child becomes that namespace's init (``init``), which starts the job and waits for it.
+The init first takes a mount namespace of its own, all its mounts private (so nothing it mounts
+reaches the caller's), with a ``/proc`` of the new PID namespace over the old: a limited run nested
+in the job (a grader check runs each criterion in one) looks its job's processes up in ``/proc`` by the
+pids it knows them by, which in the caller's ``/proc`` name other processes or none; its supervisor
+then ended nothing the job had left in a session of its own, and waited its whole grace for it. The
+supervisor and the caller (a learner's kernel) keep their mount namespace and ``/proc``. Where the
+kernel refuses that ``/proc`` (a container that covers parts of its own: ``mount_too_revealing``) the
+job sees the caller's, as before.
 From inside, no process outside the namespace can be named, and the kernel delivers to its init no
 signal it has not installed a handler for (it keeps none: SIGKILL and SIGSTOP from the job are
 dropped). When the init ends, because the job did or because the supervisor killed it at the
@@ -156,6 +164,7 @@ def init(start: Callable[[], None]) -> int:
     for signum in signal.valid_signals():
         if callable(signal.getsignal(signum)):
             signal.signal(signum, signal.SIG_DFL)
+    _own_proc()
     job = os.fork()
     if job == 0:
         start()
@@ -163,6 +172,20 @@ def init(start: Callable[[], None]) -> int:
         pid, status = os.waitpid(-1, 0)
         if pid == job:
             return os.waitstatus_to_exitcode(status)
+
+
+def _own_proc() -> None:
+    """A mount namespace of this init's (and so the job's) with a ``/proc`` of the new PID namespace, where
+    the kernel allows one; else the view of the caller's, as before (see the module docstring)."""
+    libc = _libc()
+    if libc.unshare(_CLONE_NEWNS) != 0:
+        return
+    # Private first: a mount on /proc shared with the caller's namespace would cover the caller's /proc too
+    if libc.mount(None, b"/", None, _MS_REC | _MS_PRIVATE, None) != 0:
+        return
+    # A less privileged namespace may not drop a flag the old /proc has (read-only, say): keep them all
+    kept = os.statvfs("/proc").f_flag & (os.ST_RDONLY | os.ST_NOSUID | os.ST_NODEV | os.ST_NOEXEC)
+    libc.mount(b"proc", b"/proc", b"proc", _MS_NOSUID | _MS_NODEV | _MS_NOEXEC | kept, None)
 
 
 def _own_user_namespace(libc: ctypes.CDLL, flags: int) -> None:
