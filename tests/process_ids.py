@@ -11,6 +11,7 @@ process's pid in the listener's own namespace (``SO_PEERCRED``).
 from __future__ import annotations
 
 import atexit
+import contextlib
 import os
 import shutil
 import socket
@@ -22,7 +23,7 @@ import threading
 def _answer_pids(listener: socket.socket) -> None:
     while True:
         conn, _ = listener.accept()
-        with conn:
+        with conn, contextlib.suppress(OSError):  # a job killed while it asked: the next one is still answered
             pid, _, _ = struct.unpack("3i", conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, 12))
             conn.sendall(str(pid).encode())
 
@@ -31,8 +32,9 @@ def _listen() -> str | None:
     """Listen (in a thread) on a socket of a fresh folder, before any job is forked: its address."""
     if not hasattr(socket, "SO_PEERCRED"):
         return None
-    folder = tempfile.mkdtemp(prefix="harness_lab_pids_")
-    atexit.register(shutil.rmtree, folder, True)
+    folder, owner = tempfile.mkdtemp(prefix="harness_lab_pids_"), os.getpid()
+    # Removed by the test process alone: a forked child that ran its exit handlers would take it from the rest
+    atexit.register(lambda: os.getpid() == owner and shutil.rmtree(folder, ignore_errors=True))
     listener = socket.socket(socket.AF_UNIX)
     listener.bind(os.path.join(folder, "pid"))
     listener.listen(64)
