@@ -9,6 +9,14 @@ double fork) was then no one's to end, and ran on after the grade: nothing but a
 the supervisor from code of the same user. So the supervisor unshares a PID namespace before it forks
 (as root plainly, else inside a user namespace that maps only the caller's own uid, as ``unshare -r``
 would), and its child becomes that namespace's init (``init``), which starts the job and waits for it.
+From inside, no process outside the namespace can be named, and the kernel delivers to its init no
+signal it has not installed a handler for (it keeps none: SIGKILL and SIGSTOP from the job are
+dropped). When the init ends, because the job did or because the supervisor killed it at the
+deadline, the kernel kills every process left in the namespace, in whatever session or group it put
+itself. The job is the init's child, not the init, so it still dies of its own
+``os.kill(os.getpid(), SIGKILL)``. Where the kernel refuses (no user namespaces for normal users, a
+container's filter) the run goes on with the subreaper and the session to end it.
+
 The init first takes a mount namespace of its own, all its mounts private (so nothing it mounts
 reaches the caller's), with a ``/proc`` of the new PID namespace over the old: a limited run nested
 in the job (a grader check runs each criterion in one) looks its job's processes up in ``/proc`` by the
@@ -17,13 +25,6 @@ then ended nothing the job had left in a session of its own, and waited its whol
 supervisor and the caller (a learner's kernel) keep their mount namespace and ``/proc``. Where the
 kernel refuses that ``/proc`` (a container that covers parts of its own: ``mount_too_revealing``) the
 job sees the caller's, as before.
-From inside, no process outside the namespace can be named, and the kernel delivers to its init no
-signal it has not installed a handler for (it keeps none: SIGKILL and SIGSTOP from the job are
-dropped). When the init ends, because the job did or because the supervisor killed it at the
-deadline, the kernel kills every process left in the namespace, in whatever session or group it put
-itself. The job is the init's child, not the init, so it still dies of its own
-``os.kill(os.getpid(), SIGKILL)``. Where the kernel refuses (no user namespaces for normal users, a
-container's filter) the run goes on with the subreaper and the session to end it.
 
 **A graded notebook in the sandbox** (``enter``).
 
