@@ -1,19 +1,57 @@
-"""The pid a test can look up, written from inside a limited run.
+"""The pid a test can look up, learned from inside a limited run.
 
 A limited run's job lives in a PID namespace of its own where the system gives one
-(``harness_lab/grading/namespaces.py``): there ``os.getpid()`` and ``os.fork()`` answer that
-namespace's numbers, which name other processes (or none) in the test's ``/proc``. ``/proc/self``
-is resolved in the namespace ``/proc`` was mounted for, the test's.
+(``harness_lab/grading/namespaces.py``), with a ``/proc`` of that namespace: there ``os.getpid()``,
+``os.fork()`` and ``/proc/self`` answer that namespace's numbers, which name other processes (or none)
+in the test's ``/proc``. So the job asks the test process instead: it connects to a unix socket this
+module listens on in the test process, and the kernel tells the listening side the connecting
+process's pid in the listener's own namespace (``SO_PEERCRED``).
 """
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import os
+import shutil
+import socket
+import struct
+import tempfile
+import threading
+
+
+def _answer_pids(listener: socket.socket) -> None:
+    while True:
+        conn, _ = listener.accept()
+        with conn, contextlib.suppress(OSError):  # a job killed while it asked: the next one is still answered
+            pid, _, _ = struct.unpack("3i", conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, 12))
+            conn.sendall(str(pid).encode())
+
+
+def _listen() -> str | None:
+    """Listen (in a thread) on a socket of a fresh folder, before any job is forked: its address."""
+    if not hasattr(socket, "SO_PEERCRED"):
+        return None
+    folder, owner = tempfile.mkdtemp(prefix="harness_lab_pids_"), os.getpid()
+    # Removed by the test process alone: a forked child that ran its exit handlers would take it from the rest
+    atexit.register(lambda: os.getpid() == owner and shutil.rmtree(folder, ignore_errors=True))
+    listener = socket.socket(socket.AF_UNIX)
+    listener.bind(os.path.join(folder, "pid"))
+    listener.listen(64)
+    threading.Thread(target=_answer_pids, args=(listener,), daemon=True).start()
+    return listener.getsockname()
+
+
+_ADDRESS = _listen()
 
 
 def seen_pid() -> int:
     """This process's pid as the test process sees it."""
-    return int(os.readlink("/proc/self")) if os.path.isdir("/proc") else os.getpid()
+    if _ADDRESS is None:
+        return os.getpid()
+    with socket.socket(socket.AF_UNIX) as conn:
+        conn.connect(_ADDRESS)
+        return int(conn.recv(32))
 
 
 def namespaces_for_a_user(uid: int) -> bool:

@@ -17,6 +17,15 @@ itself. The job is the init's child, not the init, so it still dies of its own
 ``os.kill(os.getpid(), SIGKILL)``. Where the kernel refuses (no user namespaces for normal users, a
 container's filter) the run goes on with the subreaper and the session to end it.
 
+The init first takes a mount namespace of its own, all its mounts private (so nothing it mounts
+reaches the caller's), with a ``/proc`` of the new PID namespace over the old: a limited run nested
+in the job (a grader check runs each criterion in one) looks its job's processes up in ``/proc`` by the
+pids it knows them by, which in the caller's ``/proc`` name other processes or none; its supervisor
+then ended nothing the job had left in a session of its own, and waited its whole grace for it. The
+supervisor and the caller (a learner's kernel) keep their mount namespace and ``/proc``. Where the
+kernel refuses that ``/proc`` (a container that covers parts of its own: ``mount_too_revealing``) the
+job sees the caller's, as before.
+
 **A graded notebook in the sandbox** (``enter``).
 
 bubblewrap starts the grading host once per worker, in a sandbox that sees the system, the course's
@@ -156,6 +165,7 @@ def init(start: Callable[[], None]) -> int:
     for signum in signal.valid_signals():
         if callable(signal.getsignal(signum)):
             signal.signal(signum, signal.SIG_DFL)
+    _own_proc()
     job = os.fork()
     if job == 0:
         start()
@@ -163,6 +173,20 @@ def init(start: Callable[[], None]) -> int:
         pid, status = os.waitpid(-1, 0)
         if pid == job:
             return os.waitstatus_to_exitcode(status)
+
+
+def _own_proc() -> None:
+    """A mount namespace of this init's (and so the job's) with a ``/proc`` of the new PID namespace, where
+    the kernel allows one; else the view of the caller's, as before (see the module docstring)."""
+    libc = _libc()
+    if libc.unshare(_CLONE_NEWNS) != 0:
+        return
+    # Private first: a mount on /proc shared with the caller's namespace would cover the caller's /proc too
+    if libc.mount(None, b"/", None, _MS_REC | _MS_PRIVATE, None) != 0:
+        return
+    # A less privileged namespace may not drop a flag the old /proc has (read-only, say): keep them all
+    kept = os.statvfs("/proc").f_flag & (os.ST_RDONLY | os.ST_NOSUID | os.ST_NODEV | os.ST_NOEXEC)
+    libc.mount(b"proc", b"/proc", b"proc", _MS_NOSUID | _MS_NODEV | _MS_NOEXEC | kept, None)
 
 
 def _own_user_namespace(libc: ctypes.CDLL, flags: int) -> None:

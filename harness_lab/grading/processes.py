@@ -9,7 +9,8 @@ under ``/proc`` and kill it. Elsewhere (no ``prctl`` or no ``/proc``) it kills t
 group, which catches everything but a process that left the group.
 
 Where the system gives one, the job lives in a PID namespace of its own (``namespaces.py``), from
-which its supervisor cannot be named. Elsewhere learner code can kill its supervisor, or stop it again
+which its supervisor cannot be named, and with a ``/proc`` of that namespace: a run nested in the job
+finds its own processes there by the pids its ``fork`` returned. Elsewhere learner code can kill its supervisor, or stop it again
 each time it is let run. Its caller then ends the supervisor's session itself (``end_session``): every
 process the job started is in it, unless it called ``os.setsid()`` too.
 

@@ -23,6 +23,7 @@ from harness_lab.grading import grade_notebook
 from harness_lab.grading import notebook as notebook_module
 from harness_lab.text import speaking, t
 from notebooks.exercise_build import GRADE_TAG
+from tests.process_ids import seen_pid  # noqa: F401 (listening before the grade forks its jobs)
 from tests.safety_net import gives_up_after
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -287,8 +288,8 @@ def test_a_process_an_answer_cell_starts_with_setsid_is_gone_after_grading(tmp_p
     pid_file = tmp_path / "daemon.pid"
     nb = read(EXERCISES / "solutions" / LEVEL2)
     cell_with(nb, "MISSING = {").source += (
-        "\n\nimport os, time\nif os.fork() == 0:\n    os.setsid()\n"
-        f"    open({str(pid_file)!r}, 'w').write(os.readlink('/proc/self'))\n    while True:\n        time.sleep(0.05)\n"
+        "\n\nimport os, time\nfrom tests.process_ids import seen_pid\nif os.fork() == 0:\n    os.setsid()\n"
+        f"    open({str(pid_file)!r}, 'w').write(str(seen_pid()))\n    while True:\n        time.sleep(0.05)\n"
     )
     grade = grade_notebook(write(nb, tmp_path / LEVEL2))
     assert grade.passed, grade.text()

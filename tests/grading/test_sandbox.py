@@ -384,14 +384,14 @@ print("caller alive", outcome.status, outcome.value, outcome.error.split(":")[0]
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="user and PID namespaces are Linux's")
 @pytest.mark.parametrize(
-    "attack, outcome",
-    [
-        ("environ", "error None PermissionError False"),
-        ("output", "error None PermissionError False"),
-        ("everyone", "error None ProcessLookupError False"),
+    "attack, outcomes",
+    [  # the caller's pid names nothing in the job's /proc; where the kernel refused it one, the caller's is shut
+        ("environ", {"error None FileNotFoundError False", "error None PermissionError False"}),
+        ("output", {"error None FileNotFoundError False", "error None PermissionError False"}),
+        ("everyone", {"error None ProcessLookupError False"}),
     ],
 )
-def test_learner_code_run_by_a_normal_user_cannot_reach_its_caller(attack, outcome):
+def test_learner_code_run_by_a_normal_user_cannot_reach_its_caller(attack, outcomes):
     env = {"PATH": os.environ["PATH"], "ANTHROPIC_API_KEY": "sk-ant-api03-CALLER-0000", "PYTHONPATH": str(ROOT)}
     nobody = {"user": 65534, "group": 65534, "extra_groups": []} if os.geteuid() == 0 else {}
     script = AS_A_NORMAL_USER.replace("ATTACK", attack)
@@ -401,4 +401,4 @@ def test_learner_code_run_by_a_normal_user_cannot_reach_its_caller(attack, outco
     if done.stdout == "refused\n":
         pytest.skip("the kernel gives this user no namespace: learner code reaches what its user can")
     # was: "caller alive ok key False", "caller alive ok written True" and a caller killed (-9)
-    assert (done.returncode, done.stdout.strip()) == (0, f"caller alive {outcome}".strip()), done
+    assert done.returncode == 0 and done.stdout.strip() in {f"caller alive {o}" for o in outcomes}, done

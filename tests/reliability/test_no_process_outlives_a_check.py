@@ -271,3 +271,40 @@ def test_a_ctrl_c_in_the_caller_still_ends_every_process_the_check_started(tmp_p
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
         _kill_if_running(pid_file)
+
+
+def test_a_run_nested_in_a_job_sees_its_own_processes_and_ends_its_daemon(tmp_path):
+    # A notebook's grader check runs each criterion in a limited run of its own, inside the notebook's job.
+    # Until the job's namespace had a /proc of its own, that nested supervisor looked the namespace's pids
+    # up in the caller's /proc: it found none of its job's processes, and returned with the daemon running.
+    if not _pid_namespaces_given():
+        pytest.skip("the kernel gives this user no PID namespace")
+    pid_file = str(tmp_path / "daemon.pid")
+
+    def leaves_a_daemon_named_in_its_namespace():
+        if os.fork() == 0:
+            os.setsid()
+            with open(pid_file + ".new", "w") as f:
+                f.write(str(os.getpid()))
+            os.replace(pid_file + ".new", pid_file)
+            while True:
+                time.sleep(0.05)
+        while not os.path.exists(pid_file):
+            time.sleep(0.01)
+        return "answered"
+
+    def job():
+        seen = run_limited(lambda: (os.getpid(), os.readlink("/proc/self")), timeout=5)
+        outcome = run_limited(leaves_a_daemon_named_in_its_namespace, timeout=5)
+        with open(pid_file) as f:
+            daemon = int(f.read())
+        try:
+            os.kill(daemon, 0)  # the nested supervisor reaps what it ends: no zombie answers this
+        except ProcessLookupError:
+            return seen.value, outcome.value, "daemon gone"
+        return seen.value, outcome.value, "daemon running"
+
+    outcome = run_limited(job, timeout=30)
+    assert outcome.status == "ok", outcome
+    (pid, link), answered, daemon = outcome.value
+    assert (link, answered, daemon) == (str(pid), "answered", "daemon gone")
