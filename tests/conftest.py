@@ -74,7 +74,15 @@ WHOLE_SYSTEM = (
 # xdist hands out files with the most tests first, so these came last, and one worker ran them alone
 # while the others had nothing left (the last 30-40 s of a run at half the machine). They go first;
 # every other file keeps xdist's order (dev.py passes --no-loadscope-reorder, so this order holds).
-FEW_BUT_LONG = ("hub/test_jupyterhub.py", "lessons/test_notebook_05.py", "ui/test_nbconvert.py")
+FEW_BUT_LONG = (
+    "hub/test_jupyterhub.py",
+    "grading/test_jupyter_kernels_out_of_reach.py",
+    "course/test_lesson_code_on_other_models.py",
+    "grading/test_planted_modules.py",
+    "course/test_exercise_grading_commands.py",
+    "lessons/test_notebook_05.py",
+    "ui/test_nbconvert.py",
+)
 TESTS = Path(__file__).resolve().parent
 # Files that share one session fixture too costly to start twice (tests/ui/conftest.py's JupyterLab
 # server and Chromium): under --dist loadfile they go to one worker as one unit, the first file's.

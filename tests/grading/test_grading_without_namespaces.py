@@ -13,10 +13,8 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -59,19 +57,7 @@ sys.stdout.buffer.write(done.stdout)
 sys.exit(done.returncode)
 """
 
-pytestmark = [
-    pytest.mark.skipif(not sys.platform.startswith("linux"), reason="grading hosts and seccomp are Linux's"),
-    pytest.mark.skipif(not no_user_namespaces.KNOWN, reason="a machine the test's seccomp filter does not know"),
-]
-
-
-@pytest.fixture
-def shared():
-    """A folder any user can read: the normal user's notebooks (a tmp_path's parents are root's alone)."""
-    folder = Path(tempfile.mkdtemp())
-    folder.chmod(0o777)
-    yield folder
-    shutil.rmtree(folder)
+pytestmark = no_user_namespaces.NEEDED
 
 
 def _climbing_notebook(shared: Path, path: Path) -> None:
@@ -94,20 +80,22 @@ def _as_a_normal_user(command: list[str], folder: Path) -> subprocess.CompletedP
     return subprocess.run(started, env=env, capture_output=True, text=True, timeout=600, cwd=folder, **nobody)
 
 
-def test_grade_keeps_its_key_and_output_from_the_answer_cells(shared):
-    path = shared / SOLUTION.name
-    _climbing_notebook(shared, path)
-    done = _as_a_normal_user([sys.executable, "-P", "-m", "harness_lab.grading", "--lang", "en", str(path)], shared)
+def test_grade_keeps_its_key_and_output_from_the_answer_cells(open_folder):
+    path = open_folder / SOLUTION.name
+    _climbing_notebook(open_folder, path)
+    done = _as_a_normal_user(
+        [sys.executable, "-P", "-m", "harness_lab.grading", "--lang", "en", str(path)], open_folder
+    )
     # was exit 1, "AssertionError: saw the key" and, before it, the forged line
     assert "FORGED" not in done.stdout, done
     assert (done.returncode, "saw the key" in done.stdout) == (0, False), done
 
 
-def test_grade_class_unsandboxed_keeps_its_key_and_output_from_the_answer_cells(shared):
-    _climbing_notebook(shared, shared / "submissions" / "alice" / SOLUTION.name)
-    out = shared / "report"
+def test_grade_class_unsandboxed_keeps_its_key_and_output_from_the_answer_cells(open_folder):
+    _climbing_notebook(open_folder, open_folder / "submissions" / "alice" / SOLUTION.name)
+    out = open_folder / "report"
     command = [sys.executable, "-P", "-m", "harness_lab.cli", "grade-class", "--unsandboxed", "--lang", "en"]
-    done = _as_a_normal_user([*command, str(shared / "submissions"), "--out", str(out)], shared)
+    done = _as_a_normal_user([*command, str(open_folder / "submissions"), "--out", str(out)], open_folder)
     feedback = (out / "feedback" / "alice.txt").read_text(encoding="utf-8")
     # was "FORGED: 3 of 3 criteria met" above the command's own lines, and the key seen in the feedback
     assert "FORGED" not in done.stdout, done

@@ -12,10 +12,8 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -90,19 +88,7 @@ sys.stdout.buffer.write(done.stdout)
 sys.exit(done.returncode)
 """
 
-pytestmark = [
-    pytest.mark.skipif(not sys.platform.startswith("linux"), reason="grading hosts and seccomp are Linux's"),
-    pytest.mark.skipif(not no_user_namespaces.KNOWN, reason="a machine the test's seccomp filter does not know"),
-]
-
-
-@pytest.fixture
-def home():
-    """The normal user's home, which any user can enter (a tmp_path's parents are root's alone)."""
-    folder = Path(tempfile.mkdtemp())
-    folder.chmod(0o777)
-    yield folder
-    shutil.rmtree(folder)
+pytestmark = no_user_namespaces.NEEDED
 
 
 @pytest.mark.parametrize(
@@ -115,25 +101,31 @@ def home():
         "ipc",
     ],
 )
-def test_grade_without_namespaces_gets_no_jupyter_kernel_to_run_code_for_the_answer_cells(home, transport):
-    runtime, stolen = home / "runtime", home / "stolen.txt"
+def test_grade_without_namespaces_gets_no_jupyter_kernel_to_run_code_for_the_answer_cells(open_folder, transport):
+    runtime, stolen = open_folder / "runtime", open_folder / "stolen.txt"
     runtime.mkdir(mode=0o777)
     runtime.chmod(0o777)
     notebook = json.loads(SOLUTION.read_text(encoding="utf-8"))
     cell = {"cell_type": "code", "metadata": {"tags": ["answer"]}, "outputs": [], "execution_count": None}
     cell["source"] = ASK_A_KERNEL.replace("STOLEN", repr(str(stolen)))
     notebook["cells"].insert(next(i for i, c in enumerate(notebook["cells"]) if c["cell_type"] == "code"), cell)
-    path = home / SOLUTION.name
+    path = open_folder / SOLUTION.name
     path.write_text(json.dumps(notebook), encoding="utf-8")
     path.chmod(0o644)
     command = [sys.executable, "-P", "-m", "harness_lab.grading", "--lang", "en", str(path)]
     script = INSTRUCTOR.replace("RUNTIME", repr(str(runtime))).replace("THE_KEY", repr(KEY))
     script = script.replace("TRANSPORT", repr(transport))
     script = no_user_namespaces.PRELUDE + script.replace("COMMAND", repr(command))
-    env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "HOME": str(home)}
+    env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "HOME": str(open_folder)}
     nobody = {"user": 65534, "group": 65534, "extra_groups": []} if os.geteuid() == 0 else {}
     done = subprocess.run(
-        [sys.executable, "-P", "-c", script], env=env, capture_output=True, text=True, timeout=600, cwd=home, **nobody
+        [sys.executable, "-P", "-c", script],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=open_folder,
+        **nobody,
     )
     # was the instructor's key in stolen.txt, written by their own kernel at the answer cell's request (both ways)
     assert not stolen.exists(), stolen.read_text()[:8]
