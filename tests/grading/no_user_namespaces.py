@@ -26,8 +26,25 @@ NEEDED = [
 ]
 
 
-PRELUDE = """
+# Both filters' installer, which each script defines (either may go alone).
+_INSTALL = """
 import ctypes as _ctypes, errno as _errno, platform as _platform, struct as _struct
+def _install(program):
+    code = b"".join(_struct.pack("=HBBI", *step) for step in program)
+    buffer = _ctypes.create_string_buffer(code, len(code))
+
+    class Prog(_ctypes.Structure):
+        _fields_ = [("len", _ctypes.c_ushort), ("filter", _ctypes.c_void_p)]
+
+    prog = Prog(len(program), _ctypes.cast(buffer, _ctypes.c_void_p))
+    libc = _ctypes.CDLL(None, use_errno=True)
+    assert libc.prctl(38, 1, 0, 0, 0) == 0  # PR_SET_NO_NEW_PRIVS: a normal user may then filter
+    assert libc.prctl(22, 2, _ctypes.byref(prog), 0, 0) == 0  # PR_SET_SECCOMP, SECCOMP_MODE_FILTER
+"""
+
+PRELUDE = (
+    _INSTALL
+    + """
 def _refuse_user_namespaces():
     arch, unshare, clone, clone3 = {
         "x86_64": (0xC000003E, 272, 56, 435), "aarch64": (0xC00000B7, 97, 220, 435)
@@ -41,26 +58,19 @@ def _refuse_user_namespaces():
         (jeq, 0, 3, clone), (load, 0, 0, 16), (jset, 0, 1, 0x10000000), (ret, 0, 0, eperm),
         (ret, 0, 0, allow),
     ]
-    code = b"".join(_struct.pack("=HBBI", *step) for step in program)
-    buffer = _ctypes.create_string_buffer(code, len(code))
-
-    class Prog(_ctypes.Structure):
-        _fields_ = [("len", _ctypes.c_ushort), ("filter", _ctypes.c_void_p)]
-
-    prog = Prog(len(program), _ctypes.cast(buffer, _ctypes.c_void_p))
-    libc = _ctypes.CDLL(None, use_errno=True)
-    assert libc.prctl(38, 1, 0, 0, 0) == 0  # PR_SET_NO_NEW_PRIVS: a normal user may then filter
-    assert libc.prctl(22, 2, _ctypes.byref(prog), 0, 0) == 0  # PR_SET_SECCOMP, SECCOMP_MODE_FILTER
+    _install(program)
 _refuse_user_namespaces()
 """
+)
 
 
 def without_landlock(refusal: str) -> str:
     """A kernel without Landlock, alone or after ``PRELUDE``: its three calls (444-446, the generic table's, on
     both machines) answer ``refusal``: ``"ENOSYS"`` where it was not built, ``"EOPNOTSUPP"`` where it is off
     at boot (``lsm=`` without it)."""
-    return f"""
-import ctypes as _ctypes, errno as _errno, platform as _platform, struct as _struct
+    return (
+        _INSTALL
+        + f"""
 def _refuse_landlock():
     refused = 0x00050000 | getattr(_errno, {refusal!r})
     arch = {{"x86_64": 0xC000003E, "aarch64": 0xC00000B7}}[_platform.machine()]
@@ -69,14 +79,7 @@ def _refuse_landlock():
         (load, 0, 0, 4), (jeq, 1, 0, arch), (ret, 0, 0, allow), (load, 0, 0, 0),
         (jeq, 3, 0, 444), (jeq, 2, 0, 445), (jeq, 1, 0, 446), (ret, 0, 0, allow), (ret, 0, 0, refused),
     ]
-    code = b"".join(_struct.pack("=HBBI", *step) for step in program)
-    buffer = _ctypes.create_string_buffer(code, len(code))
-
-    class Prog(_ctypes.Structure):
-        _fields_ = [("len", _ctypes.c_ushort), ("filter", _ctypes.c_void_p)]
-
-    prog = Prog(len(program), _ctypes.cast(buffer, _ctypes.c_void_p))
-    libc = _ctypes.CDLL(None, use_errno=True)
-    assert libc.prctl(38, 1, 0, 0, 0) == 0 and libc.prctl(22, 2, _ctypes.byref(prog), 0, 0) == 0
+    _install(program)
 _refuse_landlock()
 """
+    )
