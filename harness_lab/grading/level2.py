@@ -320,13 +320,14 @@ def _criterion3(learner: Callable[[], tuple], timeout: float) -> Check:
         return Check.fail(3, title, "grade.l2.c3.no_stop_message", shown=seen["shown"])
     note = _fixed_cap_note(learner, n, timeout)
 
-    parallel = run_scene(learner, n, never_ending(n, lambda k: 2 + k % 2), timeout)
+    # two or three calls a turn, every other turn with no text: a turn is a response, whatever it holds
+    parallel = run_scene(learner, n, never_ending(n, lambda k: 2 + k % 2, silent=True), timeout)
     broken = _broken(title, parallel, "grade.l2.c3.runaway", "grade.raised")
     if broken:
         return broken
     seen = parallel.value
     if (seen["rounds"], seen["calls"]) != (n, n + 1):
-        key = "grade.l2.c3.counts_blocks" if seen["rounds"] < n else "grade.l2.c3.counts"
+        key = "grade.l2.c3.counts_blocks" if seen["rounds"] < n else "grade.l2.c3.counts_text"
         return Check.fail(3, title, key, n=n, rounds=seen["rounds"], calls=seen["calls"], runs=seen["runs"])
 
     for script, rounds in ((two_tools(n), 2), (finishing_after(n), n)):

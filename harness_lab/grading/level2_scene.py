@@ -67,10 +67,11 @@ def said(what: str, **values: Any) -> str:
     return TEXTS[lang()][what].format(**values)
 
 
-def never_ending(n: int, width: Callable[[int], int]) -> Callable[[dict], Any]:
+def never_ending(n: int, width: Callable[[int], int], silent: bool = False) -> Callable[[dict], Any]:
     """A model that asks for more searches every turn, with new arguments (so it is not spinning).
 
-    Turn k asks for ``width(k)`` searches at once.
+    Turn k asks for ``width(k)`` searches at once; ``silent``: every other turn holds its calls alone, no
+    text (live models often say nothing before a call, and that response is a turn all the same).
     """
 
     clue, more = said("clue", n="{n}"), said("more")
@@ -78,7 +79,7 @@ def never_ending(n: int, width: Callable[[int], int]) -> Callable[[dict], Any]:
     def policy(request: dict) -> Any:
         done = assistant_turns(request)
         calls = [call("search", query=clue.format(n=f"{done + 1}-{i + 1}")) for i in range(width(done))]
-        return reply(more, *calls)
+        return reply(*calls) if silent and done % 2 else reply(more, *calls)
 
     return policy
 

@@ -131,6 +131,22 @@ def counts_blocks(client, user_input, tools, tool_impls):
     return final_text(response)
 
 
+def counts_turns_that_speak(client, user_input, tools, tool_impls):
+    """Counts a turn only when the response has text to show: right while the model says something each turn."""
+    messages = [{"role": "user", "content": user_input}]
+    turns = 0
+    response = create(client, messages, tools)
+    while response.stop_reason == "tool_use":
+        if turns >= MAX_TURNS:
+            return stop_message()
+        if any(b.type == "text" and b.text for b in response.content):
+            turns += 1
+        messages.append({"role": "assistant", "content": response.content})
+        messages.append({"role": "user", "content": run_tool_uses(response.content, tool_impls)})
+        response = create(client, messages, tools)
+    return final_text(response)
+
+
 def _capped(
     at_cap=stop_message, limit=lambda: MAX_TURNS, goes_on=lambda r: r.stop_reason == "tool_use", answer=final_text
 ):
