@@ -5,8 +5,8 @@ needs no hard-coded id, and the id a lesson names is checked against what the AP
 rows are the emulator's own table (models.py): ``max_input_tokens`` is its window, ``max_tokens`` its
 largest output, and a model the installed SDK warns about (its list of deprecated models, with the
 date it ends) is ``deprecated`` with that date as ``retires_at``, and the day it was deprecated as
-``deprecated_at`` where models.py knows it. What the table does not hold is
-left as the API allows: ``created_at`` is the epoch ("may be set to an epoch value if the release
+``deprecated_at`` where models.py knows it; a retired model is answered from ``_RETIRED`` below.
+What the table does not hold is left as the API allows: ``created_at`` is the epoch ("may be set to an epoch value if the release
 date is unknown"), so the list keeps the table's order, newest first.
 
 ``capabilities`` says what this emulator takes from the model, read from the same table and rules
@@ -42,6 +42,49 @@ __all__ = ["model_info", "model_page", "models_answer"]
 _EPOCH = "1970-01-01T00:00:00Z"
 _LINES = ("haiku", "sonnet", "opus", "fable", "mythos")
 _LIFECYCLES = ("active", "deprecated", "retired")
+
+# A retired model "is no longer available for use; inference requests naming it fail. It remains in the catalogue as
+# the historical record of its retirement" (the SDK's ModelInfo.lifecycle), and a list shows it "only when `retired`
+# is requested explicitly" (its ModelListParams), so models.py has no row for it (a Messages request is the 404 of an
+# unknown id) and the Models API answers it from here: the retired rows of the model deprecations page's "Model
+# status" table (the page of 2026-08-22 in gpambrozio/ClaudeDocs: the day each was deprecated and retired), newest
+# first, and Sonnet 4.5, which "retires on November 30, 2026" with a 200K window and 64K output (its model page; no
+# stored page gives the day it was deprecated). Limits no stored page gives, and capabilities no request can use any
+# more, are null. (display name, deprecated on, retired on, window, max output)
+_RETIRED = {
+    "claude-sonnet-4-5-20250929": ("Claude Sonnet 4.5", None, "2026-11-30", 200_000, 64_000),
+    "claude-opus-4-1-20250805": ("Claude Opus 4.1", "2026-06-05", "2026-08-05", None, None),
+    "claude-opus-4-20250514": ("Claude Opus 4", "2026-04-14", "2026-06-15", None, None),
+    "claude-sonnet-4-20250514": ("Claude Sonnet 4", "2026-04-14", "2026-06-15", None, None),
+    "claude-3-7-sonnet-20250219": ("Claude Sonnet 3.7", "2025-10-28", "2026-02-19", None, None),
+    "claude-3-5-haiku-20241022": ("Claude Haiku 3.5", "2025-12-19", "2026-02-19", None, None),
+    "claude-3-haiku-20240307": ("Claude Haiku 3", "2026-02-19", "2026-04-20", None, None),
+}
+_RETIRED_ALIASES = {"claude-sonnet-4-5": "claude-sonnet-4-5-20250929"}
+
+
+def _day(day: str | None) -> str | None:
+    return f"{day}T00:00:00Z" if day else None
+
+
+def _retired_info(model: str) -> dict | None:
+    listed = _RETIRED_ALIASES.get(model, model)
+    if listed not in _RETIRED:
+        return None
+    display, deprecated, retired, window, output = _RETIRED[listed]
+    return {
+        "type": "model",
+        "id": listed,
+        "display_name": display,
+        "created_at": _EPOCH,
+        "lifecycle": "retired",
+        "deprecated_at": _day(deprecated),
+        "retires_at": _day(retired),
+        "line": display.split()[1].lower(),
+        "max_input_tokens": window,
+        "max_tokens": output,
+        "capabilities": None,
+    }
 
 
 def _retirements() -> dict[str, str]:
@@ -100,7 +143,7 @@ def capabilities(row: ModelSpec) -> dict:
 def model_info(model: str) -> dict | None:
     """One model as the Models API describes it (an alias gives its canonical id); None if unknown."""
     if not is_known(model):
-        return None
+        return _retired_info(model)
     row = spec(model)
     listed = next(m for m in _canonical() if spec(m).family == row.family)
     name = row.family.removeprefix("claude-").split("-")
@@ -137,7 +180,7 @@ def model_page(query: str) -> dict | ApiError:
     wanted = params.get("lifecycle[]") or params.get("lifecycle") or ["active", "deprecated"]
     if not set(wanted) <= set(_LIFECYCLES):
         return bad("lifecycle: Input should be 'active', 'deprecated' or 'retired'")
-    rows = [info for info in map(model_info, _canonical()) if info and info["lifecycle"] in wanted]
+    rows = [info for info in map(model_info, [*_canonical(), *_RETIRED]) if info and info["lifecycle"] in wanted]
     ids = [row["id"] for row in rows]
     after, before = params.get("after_id", [None])[-1], params.get("before_id", [None])[-1]
     start, end = 0, len(rows)

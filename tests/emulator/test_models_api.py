@@ -35,7 +35,6 @@ def test_pages_follow_their_cursors_and_an_alias_gives_its_canonical_id(client):
     assert [m.id for m in after.data] == everything[3:6]
     assert [m.id for m in client.models.list(limit=2)] == everything  # the SDK pages through them all
     assert client.models.retrieve("claude-haiku-4-5").id == "claude-haiku-4-5-20251001"
-    assert client.models.list(lifecycle=["retired"]).data == []
 
 
 def test_the_sdks_deprecated_models_are_deprecated_with_their_end_date(client):
@@ -73,9 +72,27 @@ def test_a_retired_model_fails_as_an_unknown_one_and_is_not_listed(client, model
         with pytest.raises(anthropic.NotFoundError) as caught:
             call()
         assert caught.value.body["error"] == {"type": "not_found_error", "message": f"model: {model}"}
-    with pytest.raises(anthropic.NotFoundError):
-        client.models.retrieve(model)
     assert model not in {m.id for m in client.models.list()}
+
+
+def test_a_retired_model_stays_in_the_catalogue_listed_only_when_asked_for(client):
+    # The SDK's ModelInfo: a retired model "remains in the catalogue as the historical record of its
+    # retirement"; ModelListParams: "`retired` models appear only when `retired` is requested explicitly".
+    # The days: the model deprecations page's "Model status" table; Sonnet 4.5's from its model page.
+    info = client.models.retrieve("claude-sonnet-4-5")
+    assert (info.id, info.lifecycle) == ("claude-sonnet-4-5-20250929", "retired")
+    assert info.display_name == "Claude Sonnet 4.5"
+    assert (info.retires_at.year, info.retires_at.month, info.retires_at.day) == (2026, 11, 30)
+    assert (info.max_input_tokens, info.max_tokens, info.line) == (200_000, 64_000, "sonnet")
+    opus_4 = client.models.retrieve("claude-opus-4-20250514")
+    assert (opus_4.deprecated_at.month, opus_4.retires_at.month) == (4, 6)
+    retired = [m.id for m in client.models.list(lifecycle=["retired"])]
+    assert retired[0] == "claude-sonnet-4-5-20250929" and "claude-3-haiku-20240307" in retired
+    assert {m.lifecycle for m in client.models.list(lifecycle=["retired"])} == {"retired"}
+    both = [m.id for m in client.models.list(lifecycle=["active", "retired"])]
+    assert DEFAULT_MODEL in both and set(retired) <= set(both)
+    with pytest.raises(anthropic.NotFoundError):
+        client.models.retrieve("claude-mythos-preview")  # invitation-only: not in the page's table
 
 
 @pytest.mark.parametrize("stream", [False, True])
