@@ -40,3 +40,21 @@ def test_a_dropped_block_is_listed_under_the_beta_header_and_silent_without_it()
     assert listed == [{"type": "thinking_dropped", "path": "messages.1.content.0", "reason": "model_binding_mismatch"}]
     fresh = client.beta.messages.create(**{**ask, "messages": history[:1]}, betas=[BINDING_BETA])
     assert fresh.to_dict()["input_transformations"] == []
+
+
+def test_count_tokens_checks_no_signature_and_no_binding():
+    # The token counting page counts a history whose thinking block carries an elided signature ("EuYB...",
+    # "Count tokens in messages with thinking") and answers its count: count_tokens reads what a request would
+    # cost and does not check the blocks messages.create checks (a foreign signature, a prefix edited since).
+    client = emulated_client([say("done")], max_retries=0)
+    first = client.messages.create(
+        model="claude-fable-5-1", max_tokens=1024, messages=[{"role": "user", "content": "q"}]
+    )
+    edited = [{"role": "user", "content": "q, edited"}, hl_messages.assistant(first.content)]
+    edited.append({"role": "user", "content": "and then?"})
+    with pytest.raises(anthropic.BadRequestError, match="bound to a different conversation"):
+        client.messages.create(model="claude-fable-5-1", max_tokens=1024, messages=edited)
+    assert client.messages.count_tokens(model="claude-fable-5-1", messages=edited).input_tokens > 0
+    forged = {"type": "thinking", "thinking": "a number theory question", "signature": "EuYBCkQYAiJA..."}
+    elided = [edited[0], {"role": "assistant", "content": [forged, {"type": "text", "text": "yes"}]}, edited[2]]
+    assert client.messages.count_tokens(model="claude-sonnet-4-6", messages=elided).input_tokens > 0
