@@ -334,8 +334,13 @@ class Emulator:
             "container": None,
             "diagnostics": None,
         }
-        searches = sum(b["type"] == "web_search_tool_result" for b in content)  # a scripted result is one search
-        message["usage"]["server_tool_use"]["web_search_requests"] = searches
+        # Live replies carry server_tool_use only where a server tool was used (docs/api_facts.md, "usage");
+        # a scripted result is one search.
+        if any(b["type"] == "server_tool_use" or b["type"].endswith("_tool_result") for b in content):
+            searches = sum(b["type"] == "web_search_tool_result" for b in content)
+            message["usage"]["server_tool_use"]["web_search_requests"] = searches
+        else:
+            del message["usage"]["server_tool_use"]
         if request.get("inference_geo"):  # where it ran, as the request asked
             message["usage"]["inference_geo"] = request["inference_geo"]
         elif not row.inference_geo:  # a model without the parameter says so (live Haiku 4.5 replies)

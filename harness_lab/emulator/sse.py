@@ -95,8 +95,9 @@ def encode_stream(message: dict) -> str:
         "cache_read_input_tokens": usage["cache_read_input_tokens"],
         "output_tokens": usage["output_tokens"],
         "output_tokens_details": usage.get("output_tokens_details"),
-        "server_tool_use": usage.get("server_tool_use"),
     }
+    if "server_tool_use" in usage:
+        delta_usage["server_tool_use"] = usage["server_tool_use"]
     out.append(
         _event(
             "message_delta",

@@ -46,7 +46,7 @@ def test_usage_matches_count_tokens_and_has_every_field():
         "cache_read_input_tokens",
         "output_tokens",
         "service_tier",
-        "server_tool_use",
+        "inference_geo",
     ):
         assert name in usage
     assert usage["cache_creation"] == {"ephemeral_5m_input_tokens": 0, "ephemeral_1h_input_tokens": 0}
@@ -54,6 +54,19 @@ def test_usage_matches_count_tokens_and_has_every_field():
     assert thought > 0 and usage["output_tokens"] == 1 + 2 + thought  # overhead, two kana, the thinking
     quiet = client.messages.create(max_tokens=64, thinking={"type": "disabled"}, **request).usage
     assert quiet.output_tokens == 1 + 2 and quiet.output_tokens_details.thinking_tokens == 0
+
+
+def test_usage_has_no_server_tool_count_where_no_server_tool_was_used():
+    # Live replies of 2026-08 with no server tool carry no server_tool_use key at all (a direct API probe
+    # of claude-opus-5, claude-fable-5 and claude-opus-4-6 pasted in full in a public port's notes, and
+    # claude-fable-5-1 and claude-sonnet-4-5 messages in public fixtures): usage.server_tool_use is None there,
+    # so a loop reading usage.server_tool_use.web_search_requests must check it. A turn that used one says
+    # how many searches ran (the pause_turn scenario: its paused call, then its result).
+    client = emulated_client([say("はい")])
+    usage = client.messages.create(model=MODEL, max_tokens=64, messages=[{"role": "user", "content": "q"}]).usage
+    assert usage.server_tool_use is None and "server_tool_use" not in usage.to_dict()
+    with client.messages.stream(model=MODEL, max_tokens=64, messages=[{"role": "user", "content": "q"}]) as stream:
+        assert stream.get_final_message().usage.server_tool_use is None
 
 
 def test_tools_add_the_hidden_tool_system_prompt():
