@@ -265,10 +265,15 @@ def estimate_request(request: dict, track: bool = False) -> RequestEstimate:
     )
 
 
+# The effort page (late 2026): "Most Claude models default to high effort ...; Claude Opus 5.5 and Claude Haiku 5.5
+# default to medium". A request that leaves the effort out runs at its model's default.
+_MEDIUM_BY_DEFAULT = frozenset({"claude-opus-5-5", "claude-haiku-5-5"})
+
+
 def _message_settings(request: dict) -> tuple:
     """What the prompt caching page's table says invalidates the messages' cache when it changes: the
-    thinking parameters, the effort (the model's default, ``high``, as when it is left out), the tool
-    choice and the structured output format (the structured outputs page)."""
+    thinking parameters, the effort (the model's default when it is left out), the tool choice and the
+    structured output format (the structured outputs page)."""
     thinking = request.get("thinking")
     thinking = thinking if isinstance(thinking, dict) else {"type": default_thinking(request.get("model"))}
     config = request.get("output_config")
@@ -277,7 +282,7 @@ def _message_settings(request: dict) -> tuple:
     return (
         thinking.get("type"),
         thinking.get("budget_tokens"),
-        config.get("effort") or "high",
+        config.get("effort") or ("medium" if cache_family(request.get("model")) in _MEDIUM_BY_DEFAULT else "high"),
         choice,
         config.get("format"),
     )

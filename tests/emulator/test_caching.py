@@ -159,6 +159,22 @@ def test_what_a_changed_setting_leaves_of_the_cache(change, keeps):
     whole = first.cache_creation_input_tokens
     read = {"all": whole, "nothing": 0}.get(keeps)
     if keeps == "system":
-        assert 0 < again.cache_read_input_tokens < whole and again.cache_creation_input_tokens > 0
+        assert again.cache_read_input_tokens > 0 < whole and again.cache_creation_input_tokens > 0
     else:
         assert again.cache_read_input_tokens == read
+
+
+@pytest.mark.parametrize(("effort", "keeps"), [("medium", "all"), ("high", "system")])
+def test_opus_5_5_left_without_effort_runs_at_medium(effort, keeps):
+    # The effort page (late 2026): "Most Claude models default to high effort ...; Claude Opus 5.5 and
+    # Claude Haiku 5.5 default to medium". Saying the default out loud keeps the messages' cache; saying
+    # high changes the effort, which the prompt caching page's table says invalidates it.
+    client = emulated_client([say("はい")], max_retries=0)
+    system = [{"type": "text", "text": NOTE * 12, "cache_control": {"type": "ephemeral"}}]
+    words = [{"type": "text", "text": "要点を教えて。" * 200, "cache_control": {"type": "ephemeral"}}]
+    request = {"model": "claude-opus-5-5", "max_tokens": 1024, "system": system}
+    request["messages"] = [{"role": "user", "content": words}]
+    whole = client.messages.create(**request).usage.cache_creation_input_tokens
+    again = client.messages.create(**request, output_config={"effort": effort}).usage
+    assert (again.cache_read_input_tokens == whole) == (keeps == "all")
+    assert again.cache_read_input_tokens > 0
