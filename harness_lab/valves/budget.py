@@ -22,13 +22,9 @@ __all__ = ["PRICES", "TokenBudget", "cost_usd", "usd"]
 # USD per million tokens, (input, output) or (input, output, 5-minute cache write, cache read) where a
 # model's cache prices are not the usual 1.25x and 0.1x of input. Sources: each model's overview page
 # on platform.claude.com (docs/api_facts.md); Sonnet 5.5's $0.10 reads are from its migration guide, and
-# the 5.1 models' $0.25 reads (0.025x) from the pricing page's footnote. Fable 5.2 ($8 / $40, $10 writes,
-# $0.20 reads) is the list price as two resellers' pages of 2026-11 give it (docs.laozhang.ai's Fable 5.2
-# announcement, "the same as Anthropic's list price", and docs.sim.ai's model page): no first-party page
-# for it is stored. Mythos 5.2 has no price in any page we have, so it pays Mythos 5's, the dearer reading.
+# the 5.1 models' $0.25 reads (0.025x) from the pricing page's footnote.
 Prices = dict[str, tuple[float, ...]]
 PRICES: Prices = {
-    "claude-fable-5-2": (8.0, 40.0, 10.0, 0.20),
     "claude-fable-5-1": (10.0, 50.0, 12.50, 0.25),
     "claude-mythos-5-1": (10.0, 50.0, 12.50, 0.25),
     "claude-fable-5": (10.0, 50.0),

@@ -66,15 +66,6 @@ def test_the_2026_models_have_their_own_prices_cache_reads_included():
         assert cost_usd(Usage(0, 0, 0, million), model) == pytest.approx(1.0)
 
 
-def test_fable_5_2_pays_its_own_list_price_and_mythos_5_2_the_dearer_one():
-    # Fable 5.2's list price as resellers' pages of 2026-11 quote it ($8 / $40, $10 writes, $0.20 reads;
-    # docs.laozhang.ai, docs.sim.ai): it used to fall to Fable 5's $10 / $50. No page prices Mythos 5.2.
-    million = 1_000_000
-    assert cost_usd(Usage(million, million), "claude-fable-5-2") == pytest.approx(48.0)
-    assert cost_usd(Usage(0, 0, million, million), "claude-fable-5-2") == pytest.approx(10.20)
-    assert cost_usd(Usage(million, million), "claude-mythos-5-2") == pytest.approx(60.0)
-
-
 def test_fast_mode_and_us_only_inference_pay_their_premiums_on_every_price():
     # The pricing page: fast mode on Opus 5 / 4.8 is $10 / $50 (twice standard), US-only inference
     # 1.1x, both stacking with the cache multipliers and with each other.
