@@ -85,15 +85,16 @@
 # This notebook uses the emulator only, even when `ANTHROPIC_API_KEY` is set. To try it on the real Claude,
 # swap in `client = anthropic.Anthropic()`; nothing else changes.
 
-# %% tags=["setup"] ja="b74ccfd0b249"
+# %% tags=["setup"] ja="c804ff926721"
 import json
 
 import harness_lab as hl
 from harness_lab.emulator import call, emulated_client, reply
 from harness_lab.grading import check_level1, level1_options, try_limited
-from harness_lab.grading.scenarios import TOOL_DEFS as TOOLS
+from harness_lab.grading.scenarios import tool_defs
 
 hl.use_language("en")  # this notebook speaks English, whatever HARNESS_LAB_LANG says
+TOOLS = tool_defs()  # the grader's tool definitions, described in the language chosen above
 MODEL = "claude-sonnet-5"
 
 # %% [markdown] ja="8de7fb80784a"
