@@ -22,8 +22,8 @@
 #
 # **How grading works**: the grade cell grades inside this notebook's kernel, and stops with a one-line error
 # (`GradeFailed`) if any criterion is not met. From a terminal, grade with
-# `harness-lab grade exercises/en/level1_tiered_policy.ipynb` (or `exercises/en/*.ipynb` for both),
-# a command of the course's Python, there as it is in the class hub's terminal. Wherever the course runs, save
+# `harness-lab grade exercises/en/level1_tiered_policy.ipynb` (a command the course's Python installs: it works as it is
+# in the class hub's terminal; inside the repository, `python3 dev.py grade --lang en` grades both). Wherever the course runs, save
 # the notebook, then run two lines in a new cell, `import sys` and
 # `!"{sys.executable}" -P -m harness_lab.grading level1_tiered_policy.ipynb`: the same grading, with this kernel's Python.
 # Either runs only the cells tagged `answer` (the `TODO` cells) and the setup cells tagged `setup`, in a
