@@ -71,3 +71,12 @@ def test_each_text_costs_the_emulator_the_same_tokens_in_both_editions():
     with speaking("en"):
         english = ({k: text_tokens(v) for k, v in outputs().items()}, [value_tokens(d) for d in tool_defs()])
     assert english == japanese
+
+
+def test_an_exercise_saved_before_the_change_still_imports_the_old_names_in_the_language_spoken():
+    # a handed-in notebook's setup cell, which the grader runs, may still say `import TOOL_DEFS as TOOLS`
+    with speaking("en"):
+        from harness_lab.grading.scenarios import OUTPUTS, TOOL_DEFS
+
+        assert tool_defs() == TOOL_DEFS and outputs() == OUTPUTS
+    assert not [tool for tool in TOOL_DEFS if JAPANESE.search(tool["description"])]
