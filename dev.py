@@ -6,6 +6,7 @@
     python3 dev.py quick  # lint, then the tests that start no kernel, browser, hub or grading host
     python3 dev.py lab    # install JupyterLab too and open the course (lessons and exercises)
     python3 dev.py grade  # grade your two exercise notebooks from their answer cells, in a fresh process
+    python3 dev.py grade --lang en   # the English edition's (exercises/en/); HARNESS_LAB_LANG=en does the same
     python3 dev.py live   # with ANTHROPIC_API_KEY: the live-Claude smoke test
     python3 dev.py setup  # only create .venv and install with the test tools
 
@@ -182,10 +183,22 @@ def lab_command() -> list[str | Path]:
     return [BIN / "jupyter", "lab", *lab_arguments(ROOT), *as_root]
 
 
-def grade() -> None:
+# Where each edition's exercises are: the English learner works in exercises/en/.
+EXERCISES = {"ja": ROOT / "exercises", "en": ROOT / "exercises" / "en"}
+
+
+def grade(options: list[str]) -> None:
+    """Grade one edition's exercises: ``--lang en`` asks for the English ones (``exercises/en/``), and so
+    does ``HARNESS_LAB_LANG=en`` when no ``--lang`` is given, as it switches the rest of the course."""
+    flag, _, asked = "=".join(options).partition("=")  # --lang en and --lang=en read alike
+    if options and (flag != "--lang" or asked not in EXERCISES):
+        print(f"usage: python3 dev.py grade [--lang {{{'|'.join(EXERCISES)}}}]", file=sys.stderr)
+        sys.exit(2)
+    language = asked or ("en" if os.environ.get("HARNESS_LAB_LANG", "").lower().startswith("en") else "ja")
     setup()
-    notebooks = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "exercises").glob("*.ipynb"))
-    sh(PY, "-P", "-m", "harness_lab.grading", *notebooks)  # -P: nothing imported from the working folder
+    notebooks = sorted(str(p.relative_to(ROOT)) for p in EXERCISES[language].glob("*.ipynb"))
+    feedback = ("--lang", asked) if asked else ()  # the report in the language asked for, whatever the shell says
+    sh(PY, "-P", "-m", "harness_lab.grading", *notebooks, *feedback)  # -P: nothing imported from the working folder
 
 
 def live() -> None:
@@ -349,7 +362,7 @@ if __name__ == "__main__":
         "lint": lambda: sys.exit(lint()),
         "quick": quick,
         "lab": lab,
-        "grade": grade,
+        "grade": lambda: grade(sys.argv[2:]),
         "live": live,
         "setup": lambda: setup("[test]"),
     }
@@ -357,7 +370,8 @@ if __name__ == "__main__":
     if sys.argv[1:] in (["-h"], ["--help"]):
         print(f"{usage}\n\n{__doc__.strip()}")
         sys.exit(0)
-    if len(sys.argv) != 2 or sys.argv[1] not in commands:
+    named = sys.argv[1] if len(sys.argv) > 1 else ""
+    if named not in commands or (len(sys.argv) > 2 and named != "grade"):  # only grade takes an option
         print(f"{usage}\n(python3 dev.py --help says what each does)", file=sys.stderr)
         sys.exit(2)  # a usage error, as argparse and the harness-lab command exit
     commands[sys.argv[1]]()

@@ -11,6 +11,9 @@ or 最初. Both are compared as sets, so a sentence that says a number twice in 
 the other is no drift. And a markdown cell's **links**, in order: each leads to the same file or page in
 both editions (the English edition of a notebook, from an English one), so a navigation line or a figure
 that points elsewhere, or an English page that sends its reader to a Japanese notebook, is drift too.
+And the **names** a markdown cell puts in code (`next_step`, `stop_reason`, `hl.run()`): the learner types
+them, so a function, a variable or a stop reason renamed, added or dropped in English is drift (code
+spans with arguments or words in them may be translated, and are left out).
 """
 
 from __future__ import annotations
@@ -145,8 +148,27 @@ def links_differ(ja: list[tuple[str, str]], en: list[tuple[str, str]]) -> list[s
     return []
 
 
+# A code span that is a name alone: letters, digits, "_" and ".", perhaps with "()"; never with words or arguments.
+NAME_SPAN = re.compile(r"(?<!`)`([A-Za-z_][A-Za-z0-9_.]*(?:\(\))?)`(?!`)")
+
+
+def names(markdown: str) -> set[str]:
+    """The names a markdown cell writes as inline code, its fenced code blocks aside."""
+    return set(NAME_SPAN.findall(re.sub(r"^```.*?^```", "", markdown, flags=re.S | re.M)))
+
+
+def names_differ(japanese: str, english: str) -> str:
+    """'' when both cells put the same names in code, or which names only one side does."""
+    ja, en = names(japanese), names(english)
+    if ja == en:
+        return ""
+    parts = [f"{', '.join(sorted(ja - en))} only in the Japanese" if ja - en else ""]
+    parts.append(f"{', '.join(sorted(en - ja))} only in the English" if en - ja else "")
+    return "the names in code differ: " + "; ".join(p for p in parts if p)
+
+
 def prose_drift(ja_path: Path, en_path: Path) -> list[str]:
-    """One line per English cell whose outline or numbers are not its Japanese twin's."""
+    """One line per English cell whose outline, links, names or numbers are not its Japanese twin's."""
     ja, en = read_source(ja_path), read_source(en_path)
     drift = []
     for number, (a, b) in enumerate(zip(ja.cells, en.cells), start=1):
@@ -159,6 +181,7 @@ def prose_drift(ja_path: Path, en_path: Path) -> list[str]:
                 if shape_ja[kind] != shape_en[kind]
             ]
             drift += [f"{where}: {said}" for said in links_differ(links(a.source, ja_path), links(b.source, en_path))]
+            drift += [f"{where}: {said}" for said in [names_differ(a.source, b.source)] if said]
             text_ja, text_en = a.source, b.source
         else:
             text_ja, text_en = words_of_code(a.source), words_of_code(b.source)

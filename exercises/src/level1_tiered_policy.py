@@ -86,9 +86,10 @@ import json
 import harness_lab as hl
 from harness_lab.emulator import call, emulated_client, reply
 from harness_lab.grading import check_level1, level1_options, try_limited
-from harness_lab.grading.scenarios import TOOL_DEFS as TOOLS
+from harness_lab.grading.scenarios import tool_defs
 
 hl.use_language("ja")  # このノートブックの表示は日本語（HARNESS_LAB_LANG の設定にかかわらず）
+TOOLS = tool_defs()  # 採点と同じツール定義。説明は use_language で選んだ言語
 MODEL = "claude-sonnet-5"
 
 # %% [markdown]

@@ -82,7 +82,7 @@ from .level1_scene import (
 from .policy_probe import TIERS
 from .report import MALFORMED, Check, Report, failed_run, guarded, show, stale_answers
 from .sandbox import JobResult, describe_error, plain
-from .scenarios import OUTPUTS, PROMPT, TOOL_DEFS, content_of
+from .scenarios import PROMPT, content_of, outputs, tool_defs
 from .spies import Recorder, Spies, logged
 
 __all__ = [
@@ -118,7 +118,7 @@ def grade_level1(
 def grade_level1_from(learner: Callable[[], tuple[Any, Any, Any, Any]], *, timeout: float = 5.0) -> Report:
     """Judge the learner's ``(POLICY, DEFAULT_TIER, run_tool_uses, ANSWERS)``, which ``learner()`` gives only
     inside each time-limited child, so it may build them there (the grading command runs the answer cells in it)."""
-    spies = Spies(OUTPUTS)
+    spies = Spies(outputs())
     for name in _OBSERVED:
         spies.recorder("see:" + name, _yes)
     spies.recorder("see:after")  # a no: a yes kept by the learner's code would blur the single calls after it
@@ -214,7 +214,7 @@ def _criterion1(learner: Callable[[], tuple[Any, Any, Any, Any]], seen: JobResul
         return lambda: probe_calls(*learner()[::2], shape, forced, prefix)
 
     for number, forced in enumerate(_FORCED):
-        prefix, spies = f"probe{number}:", Spies(OUTPUTS)
+        prefix, spies = f"probe{number}:", Spies(outputs())
         for name in forced:
             spies.recorder(prefix + name, _yes)
         probed = observe(probe(forced, prefix), spies.answer, timeout)
@@ -242,7 +242,7 @@ def _criterion2(learner: Callable[[], tuple[Any, Any, Any, Any]], tiers: dict, t
     if tiers.get(ask) != "ask":
         return Check.fail(2, _title(2), "grade.l1.c2.not_asked")
     deny = tiers.get("send_email") == "deny"
-    spies = Spies(OUTPUTS)
+    spies = Spies(outputs())
     said_no, said_yes = spies.recorder("no"), spies.recorder("yes", _yes)
     alone, mixed = spies.recorder("alone", _yes), spies.recorder("mixed", approves_first(ask))
     failing = spies.recorder("failing")  # the approver raises in the child after the question is logged
@@ -331,7 +331,7 @@ def _criterion3(learner: Callable[[], tuple[Any, Any, Any, Any]], tiers: dict, t
         return Check.fail(3, _title(3), "grade.l1.c3.no_deny", seen=tiers.get("send_email", "?"))
     ask = ask_tool(tiers)
     scenes = {"alone": content_of(call(denied, **INPUTS[denied])), "mixed": mixed_scene(ask)[0]}
-    spies = Spies(OUTPUTS)
+    spies = Spies(outputs())
     rec = spies.recorder("mixed", approves_first(ask))
     spies.recorder("alone", _yes)
     spies.recorder("failing", _yes)
@@ -365,7 +365,7 @@ def _scenes3(run_tool_uses: Callable, answers: Any, ask: str, denied: str) -> tu
         messages: list[Any] = [user(PROMPT), assistant(content), {"role": "user", "content": returned}]
         try:
             bridged_client(tag, max_retries=0).messages.create(
-                model=DEFAULT_MODEL, max_tokens=256, tools=TOOL_DEFS, messages=messages
+                model=DEFAULT_MODEL, max_tokens=256, tools=tool_defs(), messages=messages
             )
         except anthropic.APIStatusError:
             pass  # the grader saw the request and its answer

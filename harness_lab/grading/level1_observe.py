@@ -19,7 +19,7 @@ from ..messages import field
 from .level1_scene import _OBSERVED, INPUTS, REQUIRED_TIERS, UNLISTED_TOOL
 from .policy_probe import exact_tier, items, listed, odd_tiers, rewrite, shape_of, tier_name
 from .sandbox import describe_error, plain
-from .scenarios import OUTPUTS, content_of
+from .scenarios import content_of, outputs
 from .spies import SWAPPED, Recorder, Spies, remote_approver, remote_tools
 
 __all__ = [
@@ -182,7 +182,7 @@ def returned_as(run_tool_uses: Callable, content: list, tag: str, approve: Calla
     """The results of one call, and the type it returned them as when that is no list or tuple ("" else):
     a generator runs its tools only when read, and can be read once."""
     approve = remote_approver(tag) if approve is None else approve
-    returned = run_tool_uses(copy.deepcopy(content), remote_tools(tag, OUTPUTS), approve)
+    returned = run_tool_uses(copy.deepcopy(content), remote_tools(tag, outputs()), approve)
     kind = "" if returned is None or isinstance(returned, (list, tuple)) else plain(type(returned).__name__, 40)
     return (items(returned) if returned is not None else []), kind
 
@@ -226,7 +226,7 @@ def returned_when_a_tool_fails(run_tool_uses: Callable, content: list, tag: str,
     """In the child: the call with tools whose ``failing`` one is logged, then raises (a file not found).
 
     Whether the learner's function let the tool's error out, or else its results as plain facts."""
-    tools = remote_tools(tag, OUTPUTS)
+    tools = remote_tools(tag, outputs())
     spy = tools[failing]
 
     def broken(*args: Any, **kwargs: Any) -> Any:

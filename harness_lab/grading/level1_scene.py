@@ -23,7 +23,7 @@ from ..messages import assistant, user
 from ..model import DEFAULT_MODEL
 from ..text import t
 from .sandbox import describe_error, plain
-from .scenarios import OUTPUTS, PROMPT, TOOL_DEFS, content_of, tool_use_ids
+from .scenarios import PROMPT, content_of, outputs, tool_defs, tool_use_ids
 from .spies import Recorder, logged
 
 # The product colleague's table, as the exercise states it.
@@ -194,7 +194,7 @@ def _api_rejects(content: list, results: list) -> str:
     client = emulated_client([say("了解しました。"), say("了解しました。")])
     messages: list[Any] = [user(PROMPT), assistant(content), {"role": "user", "content": results}]
     try:
-        client.messages.create(model=DEFAULT_MODEL, max_tokens=256, tools=TOOL_DEFS, messages=messages)
+        client.messages.create(model=DEFAULT_MODEL, max_tokens=256, tools=tool_defs(), messages=messages)
     except anthropic.BadRequestError as exc:
         body = exc.body if isinstance(exc.body, dict) else {}
         error = body.get("error", {})
@@ -308,7 +308,7 @@ def verdict3(
     for position, (name, given_input, fact) in enumerate(zip(names, calls, mixed)):
         if position == 2 or tiers.get(name) == "deny":
             continue  # the refused and the denied call: had they run, that is criterion 2's question
-        if (name, logged(given_input)) in ran and (fact["is_error"] or OUTPUTS[name] not in _read(fact["text"])):
+        if (name, logged(given_input)) in ran and (fact["is_error"] or outputs()[name] not in _read(fact["text"])):
             return "grade.l1.c3.output_missing", {"tool": name}
     if rejected:
         return "grade.l1.c3.api_rejected", {"error": rejected}

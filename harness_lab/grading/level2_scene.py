@@ -22,7 +22,7 @@ from ..emulator.transport import handler_for
 from ..text import lang
 from .bridge import Stop, bridged_client, observe, serve_http
 from .sandbox import JobResult, plain
-from .scenarios import OUTPUTS, TOOL_DEFS
+from .scenarios import outputs, tool_defs
 from .spies import remote_tools
 
 __all__ = [
@@ -46,21 +46,15 @@ TEXTS = {
         "more": "まだ手がかりを探します。",
         "clue": "手がかり {n}",
         "task": "README.md の1行目を読んで、それから今何時か教えて",
-        "read_file": OUTPUTS["read_file"],
-        "search": OUTPUTS["search"],
     },
     "en": {
         "answer": 'The first line of README.md is "# harness_lab", and it is 10:42 on 26 August 2026.',
         "more": "Still looking for clues.",
         "clue": "clue {n}",
         "task": "Read the first line of README.md, then tell me the time",
-        # what the tools return: as many emulator tokens as the Japanese, so a budget stops at the same turn
-        "read_file": "# harness_lab\n\nThe basics of agent harnesses, by hand",
-        "search": "Found one clue in the documents that matches the query",
     },
 }
 TOOL_NAMES = ("search", "get_time", "read_file")
-SPOKEN_OUTPUTS = ("search", "read_file")  # a hint may quote what a loop returned of them; the time is a number
 
 
 def said(what: str, **values: Any) -> str:
@@ -135,7 +129,7 @@ class _Scene:
             self.runs += 1
             self.turns.add(len(self.emulator.requests))
             name = plain(rest[0])
-            return said(name) if name in SPOKEN_OUTPUTS else OUTPUTS.get(name, "")
+            return outputs().get(name, "")  # in the grading language: a hint may quote it
         if kind != "http":
             raise ValueError(f"no spy answers {kind!r} here")
         status, headers, content = self.model(*rest)
@@ -306,7 +300,7 @@ def _scenario_capped(run_agent: Callable, task: str, n: int, cap: int) -> dict:
 
 def _scenario(run_agent: Callable, task: str) -> dict:
     """In the child: run the learner's loop once against the grader's model; what it returned."""
-    tools = [d for d in TOOL_DEFS if d["name"] in TOOL_NAMES]
+    tools = [d for d in tool_defs() if d["name"] in TOOL_NAMES]
     try:
         returned = run_agent(
             bridged_client("model"),

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from notebooks import build
-from notebooks.edition_prose import numbers, numbers_differ, prose_drift
+from notebooks.edition_prose import names, names_differ, numbers, numbers_differ, prose_drift
 from notebooks.editions import twin_of
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -96,6 +96,19 @@ def drifted(tmp_path: Path, name: str, old: str, new: str, folder: str = "notebo
             "notebooks/src/en/05_full_harness.py cell 1: link 4 (03_runaway_fallbacks.ipynb) leads elsewhere "
             "than the Japanese's (06_api_2026.ipynb)",
         ),
+        (
+            "02_stop_conditions.py",
+            "- write `next_step`, a function",
+            "- write `decide_next`, a function",
+            "notebooks/src/en/02_stop_conditions.py cell 1: the names in code differ: next_step only in the Japanese; "
+            "decide_next only in the English",
+        ),
+        (
+            "01_bare_loop.py",
+            "# 2. run every tool_use block of this turn with `run_tools`\n",
+            "# 2. run every tool_use block of this turn\n",
+            "notebooks/src/en/01_bare_loop.py cell 25: the names in code differ: run_tools only in the Japanese",
+        ),
     ],
     ids=[
         "a number in prose",
@@ -106,6 +119,8 @@ def drifted(tmp_path: Path, name: str, old: str, new: str, folder: str = "notebo
         "a heading dropped",
         "a link to the Japanese edition",
         "a link to another lesson",
+        "a function renamed",
+        "a function left unnamed",
     ],
 )
 def test_a_number_or_a_step_the_english_changed_is_named_with_its_cell(tmp_path, name, old, new, expected):
@@ -137,6 +152,24 @@ def test_a_criterion_dropped_from_an_exercise_is_named(tmp_path):
 )
 def test_numbers_written_each_languages_way_are_the_same_numbers(japanese, english):
     assert numbers_differ(japanese, english) == "", (numbers(japanese, "ja"), numbers(english, "en"))
+
+
+@pytest.mark.parametrize(
+    ("japanese", "english"),
+    [
+        (
+            '`run_agent(client, "札幌の今の気温は？", tools, impls)` を実行',
+            'run `run_agent(client, "What is it like in Sapporo?", tools, impls)`',
+        ),
+        ("`[PASS]` ではなく ○ が出ます", "it prints `[PASS]`"),
+        (
+            "```python\nnext_step = 1\n```\n`stop_reason` を見ます",
+            "```python\nnext_step = 1\n```\nlook at `stop_reason`",
+        ),
+    ],
+)
+def test_code_with_words_in_it_may_be_translated(japanese, english):
+    assert names_differ(japanese, english) == "", (names(japanese), names(english))
 
 
 def test_a_time_of_day_and_a_file_number_are_numbers_too():

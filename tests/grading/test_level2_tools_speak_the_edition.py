@@ -1,7 +1,7 @@
 """Level 2's spy tools return their text in the grading language: a loop that hands back a tool's output
 instead of the model's answer is told so with that output quoted, and an English learner read it in
-Japanese ("returned: # エージェントハーネスの基礎"). Each English output costs the emulator the Japanese one's
-tokens, so a loop with a token budget stops at the same turn in both editions.
+Japanese ("returned: # エージェントハーネスの基礎"). (test_spy_tools_speak_the_edition.py holds the outputs to
+the Japanese ones' token counts.)
 """
 
 from __future__ import annotations
@@ -11,9 +11,8 @@ import re
 import answers_level2 as answers
 from answers_level2_loops import MAX_TURNS, create, run_tool_uses, stop_message
 
-from harness_lab.emulator.tokens import text_tokens
 from harness_lab.grading import grade_level2
-from harness_lab.grading.level2_scene import SPOKEN_OUTPUTS, said
+from harness_lab.grading.scenarios import outputs
 from harness_lab.text import speaking
 
 JAPANESE = re.compile(r"[\u3000-\u30ff\u4e00-\u9fff\uff01-\uff9f]")
@@ -39,13 +38,6 @@ def test_a_hint_quoting_a_tools_output_quotes_it_in_the_graders_language():
     missing = answers.RIGHT["check at the top, one runaway per gap"][0]
     with speaking("en"):
         text = grade_level2(missing, returns_the_last_result, MAX_TURNS).text()
-        quoted = said("read_file")
+        quoted = outputs()["read_file"]
     assert quoted.split("\n")[0] in text, text
     assert not (found := JAPANESE.search(text)), text[max(found.start() - 200, 0) : found.end() + 80]
-
-
-def test_each_output_costs_the_same_tokens_in_both_editions():
-    with speaking("ja"):
-        japanese = [text_tokens(said(name)) for name in SPOKEN_OUTPUTS]
-    with speaking("en"):
-        assert [text_tokens(said(name)) for name in SPOKEN_OUTPUTS] == japanese

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import subprocess
 import sys
@@ -11,6 +12,7 @@ from pathlib import Path
 import pytest
 
 import dev
+from harness_lab.grading.notebook_code import edition_of
 
 
 @pytest.mark.parametrize(("euid", "expected"), [(0, True), (1000, False)])
@@ -127,3 +129,45 @@ def test_pytest_run_by_hand_keeps_to_the_course_defaults_whatever_the_shell_chos
         timeout=300,
     )
     assert done.returncode == 0, done.stdout[-3000:]
+
+
+def _graded_by_grade(monkeypatch, *options):
+    """What `dev.py grade OPTIONS` hands the grading command: each notebook's edition, and the rest."""
+    ran = []
+    monkeypatch.setattr(dev, "setup", lambda extras="": None)
+    monkeypatch.setattr(dev, "sh", lambda *args, **kwargs: ran.append([str(a) for a in args]) or 0)
+    dev.grade(list(options))
+    (command,) = ran
+    notebooks = [a for a in command if a.endswith(".ipynb")]
+    rest = [a for a in command[command.index("harness_lab.grading") + 1 :] if a not in notebooks]
+    editions = [edition_of(json.loads((dev.ROOT / n).read_text(encoding="utf-8"))) for n in notebooks]
+    exercises = {
+        json.loads((dev.ROOT / n).read_text(encoding="utf-8"))["metadata"]["harness_lab"]["exercise"] for n in notebooks
+    }
+    return editions, exercises, rest
+
+
+@pytest.mark.parametrize(
+    ("options", "shell", "edition", "rest"),
+    [
+        ((), None, "ja", []),
+        (("--lang", "en"), None, "en", ["--lang", "en"]),
+        (("--lang=en",), "ja", "en", ["--lang", "en"]),
+        ((), "en_GB", "en", []),
+        (("--lang", "ja"), "en", "ja", ["--lang", "ja"]),
+    ],
+)
+def test_grade_grades_both_exercises_of_the_edition_asked_for(monkeypatch, options, shell, edition, rest):
+    # an English instructor had no one-command way: `dev.py grade` graded the Japanese notebooks only
+    if shell:
+        monkeypatch.setenv("HARNESS_LAB_LANG", shell)
+    editions, exercises, given = _graded_by_grade(monkeypatch, *options)
+    assert editions == [edition, edition] and exercises == {"level1", "level2"}
+    assert given == rest
+
+
+@pytest.mark.parametrize("options", [("--lang", "fr"), ("--lang",), ("en",), ("--lang", "en", "extra")])
+def test_grade_with_an_option_it_does_not_know_is_a_usage_error(options):
+    done = _dev("grade", *options)
+    assert done.returncode == 2 and done.stderr.startswith("usage: python3 dev.py grade [--lang {ja|en}]"), done.stderr
+    assert not done.stdout

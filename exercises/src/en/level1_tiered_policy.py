@@ -22,8 +22,8 @@
 #
 # **How grading works**: the grade cell grades inside this notebook's kernel, and stops with a one-line error
 # (`GradeFailed`) if any criterion is not met. From a terminal, grade with
-# `harness-lab grade exercises/en/level1_tiered_policy.ipynb` (or `exercises/en/*.ipynb` for both),
-# a command of the course's Python, there as it is in the class hub's terminal. Wherever the course runs, save
+# `harness-lab grade exercises/en/level1_tiered_policy.ipynb` (a command the course's Python installs: it works as it is
+# in the class hub's terminal; inside the repository, `python3 dev.py grade --lang en` grades both). Wherever the course runs, save
 # the notebook, then run two lines in a new cell, `import sys` and
 # `!"{sys.executable}" -P -m harness_lab.grading level1_tiered_policy.ipynb`: the same grading, with this kernel's Python.
 # Either runs only the cells tagged `answer` (the `TODO` cells) and the setup cells tagged `setup`, in a
@@ -85,15 +85,16 @@
 # This notebook uses the emulator only, even when `ANTHROPIC_API_KEY` is set. To try it on the real Claude,
 # swap in `client = anthropic.Anthropic()`; nothing else changes.
 
-# %% tags=["setup"] ja="b74ccfd0b249"
+# %% tags=["setup"] ja="c804ff926721"
 import json
 
 import harness_lab as hl
 from harness_lab.emulator import call, emulated_client, reply
 from harness_lab.grading import check_level1, level1_options, try_limited
-from harness_lab.grading.scenarios import TOOL_DEFS as TOOLS
+from harness_lab.grading.scenarios import tool_defs
 
 hl.use_language("en")  # this notebook speaks English, whatever HARNESS_LAB_LANG says
+TOOLS = tool_defs()  # the grader's tool definitions, described in the language chosen above
 MODEL = "claude-sonnet-5"
 
 # %% [markdown] ja="8de7fb80784a"

@@ -21,8 +21,8 @@
 #
 # **How grading works**: the grade cell grades inside this notebook's kernel, and stops with a one-line error
 # (`GradeFailed`) if any criterion is not met. From a terminal, grade with
-# `harness-lab grade exercises/en/level2_missing_gate.ipynb` (or `exercises/en/*.ipynb` for both),
-# a command of the course's Python, there as it is in the class hub's terminal. Wherever the course runs, save
+# `harness-lab grade exercises/en/level2_missing_gate.ipynb` (a command the course's Python installs: it works as it is
+# in the class hub's terminal; inside the repository, `python3 dev.py grade --lang en` grades both). Wherever the course runs, save
 # the notebook, then run two lines in a new cell, `import sys` and
 # `!"{sys.executable}" -P -m harness_lab.grading level2_missing_gate.ipynb`: the same grading, with this kernel's Python.
 # Either runs only the cells tagged `answer` (the `TODO` cells) and the setup cells tagged `setup`, in a
@@ -169,7 +169,7 @@ MISSING = {}
 # %% tags=["answer", "solution"] ja="b99fe41a2ddc"
 MISSING = {
     "stop_condition": "endless_turns",  # stopping is left entirely to the model -> turns run away
-    "token_budget": "budget_burn",      # no budget cap -> nothing stops until the money is gone
+    "token_budget": "budget_burn",      # no token budget -> nothing stops until the money is gone
     "no_progress": "spinning",          # no no-progress detection -> nobody notices the spinning
 }
 
@@ -279,7 +279,7 @@ check_level2(MISSING, run_agent, MAX_TURNS)
 #
 # <details><summary>When is MAX_TURNS alone not enough?</summary>
 #
-# When each turn carries a huge context, the budget burns in few turns (you need a budget cap).
+# When each turn carries a huge context, the budget burns in few turns (you need a token budget).
 # Spinning on the same call goes unnoticed until the limit (you need no-progress detection).
 # On the other hand, for a small tool that runs three to five turns in a controlled setting, `MAX_TURNS` may be all you need.
 # </details>

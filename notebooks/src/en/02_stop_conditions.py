@@ -7,7 +7,7 @@
 #
 # **Time:** about 45 minutes (reading 34, writing and checking 5, running and predicting 7). To split it into two sittings, stop before "Where to ask about the limit" | **You need:** notebook 01
 #
-# `stop_reason` has more values than `tool_use` and `end_turn`; there are three common ways to get stopping wrong; and nothing yet catches a model that never stops. This notebook deals with the three in turn.
+# `stop_reason` has other values too; there are three common ways to get stopping wrong; and nothing yet catches a model that never stops. This notebook deals with the three in turn.
 #
 # **By the end of this notebook you can:**
 #
