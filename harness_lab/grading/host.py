@@ -55,7 +55,7 @@ from typing import Any
 from . import isolation, landlock, namespaces
 from .processes import die_with_parent, keep_private
 from .sandbox import MEMORY_LIMIT, Setup, run_limited
-from .syscall_filter import number, refuse_unix_sockets
+from .syscall_filter import number, refuse_sockets_and_permissions
 from .wire import receive, send
 
 __all__ = ["leave_keyring", "main", "prepare_judge", "state"]
@@ -256,7 +256,7 @@ def _function(target: str) -> Any:
 
 def _unsandboxed(scratch: str, files: dict[str, bytes]) -> Callable[[], None]:
     """Without the sandbox: a folder and a temporary folder of the call's own, and for the job, no TCP, no Unix
-    socket made by name, and no file outside that folder written (``_keep_to``)."""
+    socket made by name, no file outside that folder written and no file's permissions changed (``_keep_to``)."""
     folder, tmp = os.path.join(scratch, "nb"), os.path.join(scratch, "tmp")
     os.mkdir(folder, 0o700)
     os.mkdir(tmp, 0o700)
@@ -269,14 +269,15 @@ def _unsandboxed(scratch: str, files: dict[str, bytes]) -> Callable[[], None]:
 def _keep_to(scratch: str) -> None:
     """In the job: nothing outside its domain that listens (a Jupyter kernel of the caller's, with the caller's
     key) can be asked to run code, and the caller's files are neither written (``~/.bashrc``, a classmate's
-    notebook) nor read (the solutions), where Landlock has the rules (``landlock.py``).
+    notebook) nor read (the solutions), where Landlock has the rules (``landlock.py``), nor opened to other
+    accounts (``syscall_filter.refuse_sockets_and_permissions``).
 
     ``/proc/self`` is the job's own folder there (its ``oom_score_adj``; what the job starts inherits the
     value); ``/proc`` is read as the judge reads its own memory, the caller's files in it being out of the
     domain's reach (``landlock.confine``)."""
     writable = [scratch, os.devnull, os.path.realpath("/proc/self")]
     landlock.keep_to(writable, [*isolation.readable(), "/proc", *_DEVICES])
-    refuse_unix_sockets()
+    refuse_sockets_and_permissions()
 
 
 def _end_everything_else() -> None:

@@ -80,7 +80,7 @@ def keep_to(writable: Iterable[str], readable: Iterable[str]) -> bool:
     """Put this process (and what it starts from now on) in a Landlock layer where files are read only beneath
     ``readable`` or ``writable`` and written only beneath ``writable`` (a file there, such as ``/dev/null``,
     is that file alone), and, from ABI 4, no TCP socket binds or connects to any port; False where the kernel
-    cannot. A path that does not exist is left out."""
+    cannot. A path that does not exist, or that the kernel will not take a rule for, is out of reach."""
     abi = _abi()
     if abi < 1:
         return False
@@ -116,8 +116,7 @@ def _restrict(ruleset: _Ruleset, rules: Iterable[tuple[str, int]] = ()) -> bool:
             return False
         try:
             for path, access in rules:
-                if not _allow(libc, fd, path, access):
-                    return False
+                _allow(libc, fd, path, access)
             if libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
                 return False
             return bool(libc.syscall(ctypes.c_long(_RESTRICT_SELF), fd, 0) == 0)
@@ -127,16 +126,17 @@ def _restrict(ruleset: _Ruleset, rules: Iterable[tuple[str, int]] = ()) -> bool:
         return False
 
 
-def _allow(libc: ctypes.CDLL, ruleset: int, path: str, access: int) -> bool:
-    """Add the rule for ``path`` (True when it does not exist: nothing to allow); False if the kernel refused it."""
+def _allow(libc: ctypes.CDLL, ruleset: int, path: str, access: int) -> None:
+    """Add the rule for ``path``; one that does not exist, or that the kernel refuses, allows nothing (the layer
+    still holds for the rest: closed, not open)."""
     try:
         held = os.open(path, os.O_PATH | os.O_CLOEXEC)
     except OSError:
-        return True
+        return
     try:
         if not stat.S_ISDIR(os.fstat(held).st_mode):
             access &= _FS_FILE_ONLY
         rule = _PathBeneath(access, held)
-        return bool(libc.syscall(ctypes.c_long(_ADD_RULE), ruleset, _RULE_PATH_BENEATH, ctypes.byref(rule), 0) == 0)
+        libc.syscall(ctypes.c_long(_ADD_RULE), ruleset, _RULE_PATH_BENEATH, ctypes.byref(rule), 0)
     finally:
         os.close(held)

@@ -3,7 +3,9 @@
 Where the kernel gives a normal user no user namespace, ``harness-lab grade`` runs the answer cells as its
 caller: before Landlock's filesystem rules they could plant a line in the instructor's ``~/.bashrc`` or a
 start-up file of IPython (run later as the instructor), rewrite a classmate's notebook beside theirs, and
-read the instructor's solutions to hand them in as their own. The machine is made with a seccomp filter
+read the instructor's solutions to hand them in as their own. Landlock has no rule for a file's mode, owner
+or extended attributes, so the cells could also open the whole home to every account of the machine, for a
+learner's own login to plant what runs later. The machine is made with a seccomp filter
 (``no_user_namespaces.py``); the grading runs as a normal user (``nobody`` when the tests run as root).
 """
 
@@ -32,6 +34,25 @@ for _path in PLANTED:
     try:
         with open(_path, "a") as _f:
             _f.write("echo planted by an answer cell\\n")
+    except OSError:
+        pass
+"""
+# Opens what it can to every account: by name, and through a descriptor Landlock lets it open for reading.
+OPEN_TO_ALL = """
+import os as _os
+for _path in TARGETS:
+    try:
+        _os.chmod(_path, 0o777)
+    except OSError:
+        pass
+    try:
+        _fd = _os.open(_path, _os.O_RDONLY)
+        _os.fchmod(_fd, 0o777)
+        _os.close(_fd)
+    except OSError:
+        pass
+    try:
+        _os.setxattr(_path, "user.planted", b"1")
     except OSError:
         pass
 """
@@ -98,3 +119,23 @@ def test_answer_cells_graded_without_namespaces_cannot_hand_in_the_instructors_s
     # was 3 of 3: the solution read from the instructor's checkout and run as the answer cells
     assert ALL_PASSED not in done.stdout, done.stdout
     assert done.returncode == 1, done.stdout + done.stderr
+
+
+def test_answer_cells_graded_without_namespaces_open_none_of_the_instructors_files_to_others(open_folder):
+    home = open_folder / "home"
+    home.mkdir(mode=0o700)
+    bashrc, package = home / ".bashrc", home / "site-packages"
+    bashrc.write_text("# the instructor's\n", encoding="utf-8")
+    package.mkdir()
+    for path in (bashrc, package, home):
+        path.chmod(0o700 if path.is_dir() else 0o600)
+    if os.geteuid() == 0:  # the instructor is the user the cells run as
+        for path in (home, bashrc, package):
+            os.chown(path, 65534, 65534)
+    modes = {path: path.stat().st_mode for path in (home, bashrc, package)}
+    targets = [str(p) for p in (home, bashrc, package)]
+    notebook = _with_a_cell(open_folder, SOLUTION, OPEN_TO_ALL.replace("TARGETS", repr(targets)))
+    done = _grade(open_folder, notebook, no_user_namespaces.PRELUDE)
+    # were 0o777 each: any account could then write the instructor's .bashrc, or a .pth in their packages
+    assert {path.name: oct(path.stat().st_mode) for path in modes} == {p.name: oct(m) for p, m in modes.items()}
+    assert (done.returncode, ALL_PASSED in done.stdout) == (0, True), done.stdout + done.stderr
