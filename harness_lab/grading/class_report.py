@@ -5,9 +5,9 @@
   and last ``edition``: ``ja`` or ``en``, the course edition the notebook is from, "" for none).
   UTF-8 with a BOM, so Excel reads Japanese names right; the column names and the values other than
   ``message`` are fixed ASCII words a gradebook import can map, whatever the language. A cell that
-  a spreadsheet would take for a formula (it begins with ``=``, ``+``, ``-``, ``@``, a tab or a
-  carriage return: a learner folder named ``=HYPERLINK(...)``) gets a leading ``'``, OWASP's
-  guard against CSV injection, so it shows as text.
+  a spreadsheet would take for a formula (it begins with ``=``, ``+``, ``-``, ``@``, in ASCII or
+  full width, a tab, a carriage return or a line feed: a learner folder named ``=HYPERLINK(...)`` or
+  ``＝cmd|…``) gets a leading ``'``, OWASP's guard against CSV injection, so it shows as text.
 - ``feedback/<learner>.txt``: the lines the learner's grade cell prints, notebook by notebook, then
   what was missing or not graded; in the language of the learner's edition (each notebook in its
   own), whatever ``--lang`` says: ``--lang`` is the instructor's, for the page and the terminal.
@@ -27,6 +27,7 @@ from __future__ import annotations
 import csv
 import html
 import io
+import unicodedata
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
@@ -110,12 +111,16 @@ def gradebook(result: ClassResult) -> str:
     return buffer.getvalue()
 
 
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\n")
 
 
 def _as_text(cell: object) -> object:
-    """A cell a spreadsheet shows as text, never runs: a leading ' before a formula's first character (OWASP)."""
-    return "'" + cell if isinstance(cell, str) and cell.startswith(_FORMULA_START) else cell
+    """A cell a spreadsheet shows as text, never runs: a leading ' before a formula's first character (OWASP),
+    in any width: Excel in Japanese locales takes ``＝`` ``＋`` ``－`` ``＠`` for them (NFKC folds those and
+    the small forms to the ASCII ones)."""
+    if isinstance(cell, str) and unicodedata.normalize("NFKC", cell[:1]).startswith(_FORMULA_START):
+        return "'" + cell
+    return cell
 
 
 # --- feedback/<learner>.txt ----------------------------------------------------------------------

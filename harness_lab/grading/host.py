@@ -52,15 +52,16 @@ import tempfile
 from collections.abc import Callable
 from typing import Any
 
-from . import landlock, namespaces
+from . import isolation, landlock, namespaces
 from .processes import die_with_parent, keep_private
 from .sandbox import MEMORY_LIMIT, Setup, run_limited
-from .syscall_filter import number, refuse_unix_sockets
+from .syscall_filter import number, refuse_sockets_and_permissions
 from .wire import receive, send
 
 __all__ = ["leave_keyring", "main", "prepare_judge", "state"]
 
 _PACKAGE = "harness_lab."
+_DEVICES = ("/dev/zero", "/dev/urandom", "/dev/random", "/dev/full")  # read; /dev/null is written too
 _NOT_IMPORTED = {"harness_lab.grading.__main__"}  # runs the grading command when imported
 # Standard modules the judge or an answer cell may want later: jsonschema's error text needs pprint,
 # a host name encodings.idna. Run as root, the host may then be a user who cannot read the
@@ -254,21 +255,29 @@ def _function(target: str) -> Any:
 
 
 def _unsandboxed(scratch: str, files: dict[str, bytes]) -> Callable[[], None]:
-    """Without the sandbox: a folder and a temporary folder of the call's own, and for the job, no TCP."""
+    """Without the sandbox: a folder and a temporary folder of the call's own, and for the job, no TCP, no Unix
+    socket made by name, no file outside that folder written and no file's permissions changed (``_keep_to``)."""
     folder, tmp = os.path.join(scratch, "nb"), os.path.join(scratch, "tmp")
     os.mkdir(folder, 0o700)
     os.mkdir(tmp, 0o700)
     os.environ["TMPDIR"] = os.environ["HOME"] = tmp
     tempfile.tempdir = None
     namespaces.write_files(folder, files)
-    return _no_one_to_ask
+    return lambda: _keep_to(scratch)
 
 
-def _no_one_to_ask() -> None:
-    """No TCP (where Landlock has network rules) and no Unix socket made by name: nothing outside the job's
-    domain that listens (a Jupyter kernel of the caller's, with the caller's key) can be asked to run code."""
-    landlock.no_tcp()
-    refuse_unix_sockets()
+def _keep_to(scratch: str) -> None:
+    """In the job: nothing outside its domain that listens (a Jupyter kernel of the caller's, with the caller's
+    key) can be asked to run code, and the caller's files are neither written (``~/.bashrc``, a classmate's
+    notebook) nor read (the solutions), where Landlock has the rules (``landlock.py``), nor opened to other
+    accounts (``syscall_filter.refuse_sockets_and_permissions``).
+
+    ``/proc/self`` is the job's own folder there (its ``oom_score_adj``; what the job starts inherits the
+    value); ``/proc`` is read as the judge reads its own memory, the caller's files in it being out of the
+    domain's reach (``landlock.confine``)."""
+    writable = [scratch, os.devnull, os.path.realpath("/proc/self")]
+    landlock.keep_to(writable, [*isolation.readable(), "/proc", *_DEVICES])
+    refuse_sockets_and_permissions()
 
 
 def _end_everything_else() -> None:

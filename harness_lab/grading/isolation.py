@@ -40,7 +40,17 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["ENVIRONMENT", "LEARNER_UID", "UIDS_PER_RUN", "Launch", "find_bwrap", "fingerprint", "host_command", "probe"]
+__all__ = [
+    "ENVIRONMENT",
+    "LEARNER_UID",
+    "UIDS_PER_RUN",
+    "Launch",
+    "find_bwrap",
+    "fingerprint",
+    "host_command",
+    "probe",
+    "readable",
+]
 
 # The caller's variables a host inherits; everything else is left behind.
 PASSED_ON = ("HARNESS_LAB_LANG",)
@@ -50,6 +60,7 @@ ENVIRONMENT = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "LC_AL
 # ranges, below 2**31, and apart for two grading commands running at once (pids are at most 2**22).
 LEARNER_UID = 1_999_000_000
 UIDS_PER_RUN = 32
+_TOPS = ("bin", "sbin", "lib", "lib32", "lib64", "libx32")
 _ETC = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "localtime", "nsswitch.conf", "passwd", "group", "hosts", "ssl")
 
 
@@ -115,14 +126,26 @@ def _namespaces(uid: int | None) -> list[str]:
     return [*args, "--cap-drop", "ALL", *caps]
 
 
-def _filesystem() -> list[str]:
-    """Read-only binds of what Python and the graders need; fresh /proc, /dev, /tmp; the rest read-only."""
+def readable() -> list[str]:
+    """What of the machine the sandbox shows learner code, read-only: the system, the Python installation,
+    the venv, this package's folder, the ``/lib*`` links and a few ``/etc`` files (``landlock.keep_to`` keeps
+    learner code graded without the sandbox to the same)."""
+    tops = [f"/{name}" for name in _TOPS]
+    return _binds() + [top for top in tops if os.path.isdir(top)] + [f"/etc/{name}" for name in _ETC]
+
+
+def _binds() -> list[str]:
     import harness_lab
 
     wanted = ["/usr", sys.base_prefix, sys.prefix, str(Path(harness_lab.__file__).resolve().parent)]
     wanted += [os.path.dirname(os.path.realpath(sys.executable))]
     found = sorted({os.path.realpath(b) for b in wanted if os.path.isdir(b)})
-    binds = [b for b in found if not any(Path(b).is_relative_to(other) and b != other for other in found)]
+    return [b for b in found if not any(Path(b).is_relative_to(other) and b != other for other in found)]
+
+
+def _filesystem() -> list[str]:
+    """Read-only binds of what Python and the graders need; fresh /proc, /dev, /tmp; the rest read-only."""
+    binds = _binds()
     # Fresh /proc, /dev and /tmp first: a venv or checkout that lives under /tmp is bound on top of it.
     args, made = ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"], set()
     for path in binds:
@@ -131,7 +154,7 @@ def _filesystem() -> list[str]:
                 made.add(str(parent))
                 args += ["--perms", "0755", "--dir", str(parent)]
         args += ["--ro-bind", path, path]
-    for name in ("bin", "sbin", "lib", "lib32", "lib64", "libx32"):
+    for name in _TOPS:
         top = f"/{name}"
         if os.path.islink(top):
             args += ["--symlink", os.readlink(top), top]

@@ -23,8 +23,16 @@ without the sandbox, whose answer cells have no business on the network, calls i
 A kernel on Jupyter's IPC transport (Unix sockets in its runtime folder) is not covered: Landlock has no
 rule for connecting to a named socket yet.
 
+The same host's answer cells run as the instructor's user, so they could also write the instructor's files
+(``~/.bashrc``, an IPython start-up file, a ``.pth`` in a venv: code run later as the instructor; a
+classmate's notebook, the report) and read them (the solutions, classmates' notebooks, a key kept in a
+file). ``keep_to`` is one layer for both: no TCP where the kernel has network rules, and files (ABI 1,
+Linux 5.13) read only beneath the folders the sandbox would show (``isolation.readable``) and written only
+beneath the job's own folder. Landlock does not cover ``chmod``, ``chown``, ``utime`` or extended
+attributes, nor, before ABI 3, ``truncate`` by name.
+
 Where the kernel is older, has Landlock off, or a nested run is past the kernel's 16 layers, nothing
-changes and ``confine`` and ``no_tcp`` say False.
+changes and ``confine`` and ``keep_to`` say False.
 """
 
 from __future__ import annotations
@@ -32,17 +40,25 @@ from __future__ import annotations
 import ctypes
 import os
 import platform
+import stat
 import sys
+from collections.abc import Iterable
 
-__all__ = ["confine", "no_tcp"]
+__all__ = ["confine", "keep_to"]
 
 # The generic table's numbers, which x86, ARM, RISC-V, POWER and s390 share; alpha and MIPS offset theirs,
 # so there 444 is another call or none, and nothing is tried.
-_CREATE_RULESET, _RESTRICT_SELF = 444, 446
+_CREATE_RULESET, _ADD_RULE, _RESTRICT_SELF = 444, 445, 446
 _OFFSET_TABLES = ("alpha", "mips")
 _SCOPE_ABSTRACT_UNIX_SOCKET, _SCOPE_SIGNAL = 1 << 0, 1 << 1
 _NET_BIND_TCP, _NET_CONNECT_TCP = 1 << 0, 1 << 1
 _CREATE_RULESET_VERSION = 1 << 0
+_RULE_PATH_BENEATH = 1
+# Files: execute, write, read, list, then removing and making each kind of entry (ABI 1); linking or
+# renaming across folders (``REFER``, ABI 2); truncating (ABI 3). ``IOCTL_DEV`` (ABI 5) is left unhandled.
+_FS_READS = (1 << 0) | (1 << 2) | (1 << 3)
+_FS_ALL = {1: (1 << 13) - 1, 2: (1 << 14) - 1, 3: (1 << 15) - 1}
+_FS_FILE_ONLY = (1 << 0) | (1 << 1) | (1 << 2) | (1 << 14)  # the rights a rule on a file (not a folder) may give
 _PR_SET_NO_NEW_PRIVS = 38
 
 
@@ -60,23 +76,47 @@ def confine() -> bool:
     return _restrict(_Ruleset(0, 0, _SCOPE_SIGNAL | _SCOPE_ABSTRACT_UNIX_SOCKET))
 
 
-def no_tcp() -> bool:
-    """Put this process (and what it starts from now on) in a Landlock layer where no TCP socket binds or
-    connects to any port; False where the kernel cannot (before ABI 4 the network field is unknown)."""
-    return _restrict(_Ruleset(0, _NET_BIND_TCP | _NET_CONNECT_TCP, 0), needs=4)
+def keep_to(writable: Iterable[str], readable: Iterable[str]) -> bool:
+    """Put this process (and what it starts from now on) in a Landlock layer where files are read only beneath
+    ``readable`` or ``writable`` and written only beneath ``writable`` (a file there, such as ``/dev/null``,
+    is that file alone), and, from ABI 4, no TCP socket binds or connects to any port; False where the kernel
+    cannot. A path that does not exist, or that the kernel will not take a rule for, is out of reach."""
+    abi = _abi()
+    if abi < 1:
+        return False
+    handled = _FS_ALL[min(abi, 3)]
+    network = _NET_BIND_TCP | _NET_CONNECT_TCP if abi >= 4 else 0
+    rules = [(path, handled) for path in writable] + [(path, _FS_READS) for path in readable]
+    return _restrict(_Ruleset(handled, network, 0), rules)
 
 
-def _restrict(ruleset: _Ruleset, needs: int = 1) -> bool:
+class _PathBeneath(ctypes.Structure):
+    _pack_ = 1
+    _fields_ = [("allowed_access", ctypes.c_uint64), ("parent_fd", ctypes.c_int32)]
+
+
+def _abi() -> int:
     if sys.platform != "linux" or platform.machine().startswith(_OFFSET_TABLES):
+        return 0
+    try:
+        return int(
+            ctypes.CDLL(None, use_errno=True).syscall(ctypes.c_long(_CREATE_RULESET), None, 0, _CREATE_RULESET_VERSION)
+        )
+    except (OSError, AttributeError):
+        return 0
+
+
+def _restrict(ruleset: _Ruleset, rules: Iterable[tuple[str, int]] = ()) -> bool:
+    if _abi() < 1:
         return False
     try:
         libc = ctypes.CDLL(None, use_errno=True)
-        if libc.syscall(ctypes.c_long(_CREATE_RULESET), None, 0, _CREATE_RULESET_VERSION) < needs:
-            return False
         fd = libc.syscall(ctypes.c_long(_CREATE_RULESET), ctypes.byref(ruleset), ctypes.sizeof(ruleset), 0)
         if fd < 0:  # before ABI 6 the scope is unknown, and a ruleset that handles nothing is refused
             return False
         try:
+            for path, access in rules:
+                _allow(libc, fd, path, access)
             if libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
                 return False
             return bool(libc.syscall(ctypes.c_long(_RESTRICT_SELF), fd, 0) == 0)
@@ -84,3 +124,19 @@ def _restrict(ruleset: _Ruleset, needs: int = 1) -> bool:
             os.close(fd)
     except (OSError, AttributeError):
         return False
+
+
+def _allow(libc: ctypes.CDLL, ruleset: int, path: str, access: int) -> None:
+    """Add the rule for ``path``; one that does not exist, or that the kernel refuses, allows nothing (the layer
+    still holds for the rest: closed, not open)."""
+    try:
+        held = os.open(path, os.O_PATH | os.O_CLOEXEC)
+    except OSError:
+        return
+    try:
+        if not stat.S_ISDIR(os.fstat(held).st_mode):
+            access &= _FS_FILE_ONLY
+        rule = _PathBeneath(access, held)
+        libc.syscall(ctypes.c_long(_ADD_RULE), ruleset, _RULE_PATH_BENEATH, ctypes.byref(rule), 0)
+    finally:
+        os.close(held)

@@ -27,11 +27,16 @@ notebook's own already hides the host, ``namespaces.py``; this holds where that 
 
 A call from the other ABI of the machine (x32 on x86-64) is refused whole.
 
-Without the sandbox (no user namespace to make one), ``refuse_unix_sockets`` is the one filter: the
-answer cells run as the instructor's user, and a named Unix socket of theirs takes their requests from
+Without the sandbox (no user namespace to make one), ``refuse_sockets_and_permissions`` is the one filter:
+the answer cells run as the instructor's user, and a named Unix socket of theirs takes their requests from
 any process of that user: a Jupyter kernel on the IPC transport (the hub's) runs code outside the job's
 Landlock domain, the session bus starts programs (``systemd-run --user``), ssh-agent signs. ``socket``
-for ``AF_UNIX`` is refused with ``EAFNOSUPPORT``; ``socketpair`` (asyncio's) still works.
+for ``AF_UNIX`` is refused with ``EAFNOSUPPORT``; ``socketpair`` (asyncio's) still works. Landlock
+(``landlock.keep_to``) keeps their writes to their own folder but has no rule for a file's mode, owner or
+extended attributes (an ACL is one), so they could open the instructor's home, ``~/.bashrc`` or venv to
+every account of the machine, for a learner's own login to write there later: every call that changes
+them (``chmod``, ``fchmod``, ``fchmodat``, ``fchmodat2``, the ``chown`` and ``setxattr`` / ``removexattr``
+families) is refused with ``EPERM``, and x32's calls whole (``ENOSYS``).
 
 ``install`` runs in the notebook's supervisor after ``no_new_privs`` and before the job is forked:
 the filter holds for every process below it and cannot be removed. Where the machine is not one
@@ -46,7 +51,7 @@ import platform
 import struct
 from collections.abc import Callable
 
-__all__ = ["OWN_ONLY", "REFUSED", "install", "number", "refuse_unix_sockets"]
+__all__ = ["OWN_ONLY", "REFUSED", "install", "number", "refuse_sockets_and_permissions"]
 
 # Per machine: the audit architecture, and the numbers of the calls the filter looks at (aarch64
 # has no inotify_init: its libc makes inotify_init1 do). ioprio_get is not filtered: the host reads it.
@@ -66,6 +71,14 @@ _MACHINES = {
         | dict(sched_setattr=274, ioprio_set=30, ioprio_get=31),
     ),
 }
+# What changes a file's mode, owner or extended attributes: the generic table has only the *at and f* forms.
+_PERMISSIONS = {
+    "x86_64": dict(chmod=90, fchmod=91, chown=92, fchown=93, lchown=94, setxattr=188, lsetxattr=189, fsetxattr=190)
+    | dict(removexattr=197, lremovexattr=198, fremovexattr=199, fchownat=260, fchmodat=268),
+    "aarch64": dict(setxattr=5, lsetxattr=6, fsetxattr=7, removexattr=14, lremovexattr=15, fremovexattr=16)
+    | dict(fchmod=52, fchmodat=53, fchownat=54, fchown=55),
+}
+_PERMISSIONS_EVERYWHERE = dict(fchmodat2=452, setxattrat=463, removexattrat=466)  # numbered alike since 6.6
 REFUSED = ("io_uring_setup", "add_key", "request_key", "keyctl", "inotify_init", "inotify_init1", "fanotify_init")
 # Calls allowed on the calling process alone: the arguments (offset in seccomp_data, value) that say so.
 # setpriority(PRIO_PROCESS, 0) and ioprio_set(IOPRIO_WHO_PROCESS, 0); PRIO_USER would reach every
@@ -131,15 +144,23 @@ def _program(arch: int, numbers: dict[str, int]) -> list[tuple[int, int, int, in
     return program
 
 
-def _unix_sockets_program(arch: int, numbers: dict[str, int]) -> list[tuple[int, int, int, int]]:
-    """``socket(AF_UNIX, ...)`` refused (x32's too); another architecture's calls refused whole."""
-    return [
+def _sockets_and_permissions_program(arch: int, numbers: dict[str, int]) -> list[tuple[int, int, int, int]]:
+    """``socket(AF_UNIX, ...)`` refused, and every call that changes a file's mode, owner or extended
+    attributes; x32's calls and another architecture's refused whole."""
+    changes = {**_PERMISSIONS[platform.machine()], **_PERMISSIONS_EVERYWHERE}.values()
+    program = [
         (_LOAD, 0, 0, _ARCH),
         (_JEQ, 1, 0, arch),
         (_RET, 0, 0, _ERRNO | errno.ENOSYS),
         (_LOAD, 0, 0, _NR),
-        (_JEQ, 1, 0, numbers["socket"]),
-        (_JEQ, 0, 3, numbers["socket"] | _X32_BIT),  # neither: to the final ALLOW
+        (_JGE, 0, 1, _X32_BIT),
+        (_RET, 0, 0, _ERRNO | errno.ENOSYS),
+    ]
+    for call in changes:
+        program += [(_JEQ, 0, 1, call), (_RET, 0, 0, _ERRNO | errno.EPERM)]
+    return [
+        *program,
+        (_JEQ, 0, 3, numbers["socket"]),  # not socket: to the final ALLOW
         (_LOAD, 0, 0, _ARG0),
         (_JEQ, 0, 1, _AF_UNIX),
         (_RET, 0, 0, _ERRNO | errno.EAFNOSUPPORT),
@@ -156,14 +177,15 @@ def install() -> bool:
     return _load(_program)
 
 
-def refuse_unix_sockets() -> bool:
-    """Refuse ``socket(AF_UNIX, ...)`` to this process and every child; False where the machine is unknown
-    or the kernel filters nothing (the run goes on without)."""
+def refuse_sockets_and_permissions() -> bool:
+    """Refuse ``socket(AF_UNIX, ...)`` and every change of a file's mode, owner or extended attributes to this
+    process and every child; False where the machine is unknown or the kernel filters nothing (the run goes
+    on without)."""
     libc = ctypes.CDLL(None, use_errno=True)
     if libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:  # what lets a normal user filter
         return False
     try:
-        return _load(_unix_sockets_program)
+        return _load(_sockets_and_permissions_program)
     except OSError:
         return False
 

@@ -420,6 +420,20 @@ def test_a_learner_named_like_a_formula_is_text_in_the_csv_and_escaped_in_the_pa
     assert "<img" not in page and "&lt;img src=x onerror=alert(1)&gt;" in page
 
 
+# Excel in Japanese locales reads a formula after a full-width = + - or @ too (OWASP's testing guide, "CSV
+# injection"; OWASP www-community issue 1088: ＝cmd|' /C calc'!A0); the small forms fold the same way.
+WIDE_FORMULAS = ["＝cmd|' -C calc'!A0", "＋1＋1", "－1＋1", "＠SUM(A1)", "﹦1+1"]
+
+
+def test_a_learner_named_like_a_formula_in_full_width_is_text_in_the_csv(tmp_path):
+    subs, report = tmp_path / "subs", tmp_path / "report"
+    for name in WIDE_FORMULAS:
+        (subs / name).mkdir(parents=True)
+    assert run(subs, report)[0] == 0
+    # were written as they are, for a spreadsheet to run
+    assert {r["learner"] for r in read_csv(report)} == {"'" + name for name in WIDE_FORMULAS}
+
+
 def test_long_odd_and_clashing_learner_names_each_get_their_own_feedback_file(tmp_path):
     subs, report = tmp_path / "subs", tmp_path / "report"
     names = ["a" * 250, "b" * 240 + "ü" * 5, "Ann", "ann", "x y", "x_y", "a.b", "たろう"]

@@ -97,8 +97,20 @@ def opened(folder: Path) -> None:
         path.chmod(0o755 if path.is_dir() else 0o644)
 
 
-@pytest.mark.parametrize("unsandboxed", [False, True], ids=["sandboxed", "unsandboxed as a control"])
-def test_a_snooping_learner_leaves_no_trace_and_changes_no_grade(unsandboxed):
+@pytest.mark.parametrize(
+    "unsandboxed, prelude",
+    [
+        pytest.param(False, "", id="sandboxed"),
+        pytest.param(True, "", id="unsandboxed"),
+        pytest.param(
+            True,
+            no_user_namespaces.without_landlock("ENOSYS"),
+            id="unsandboxed without Landlock as a control",
+            marks=no_user_namespaces.NEEDED,
+        ),
+    ],
+)
+def test_a_snooping_learner_leaves_no_trace_and_changes_no_grade(unsandboxed, prelude):
     base = public_folder()
     try:
         subs, report, home, scratch = base / "subs", base / "report", base / "home", base / "tmp"
@@ -117,7 +129,7 @@ def test_a_snooping_learner_leaves_no_trace_and_changes_no_grade(unsandboxed):
             extra = ["--unsandboxed"] if unsandboxed else []
             # a roomy limit: the control run must reach its connect even on a loaded machine (imports
             # alone took over 8 s at load 15), and an honest class ends long before it
-            done = command("grade-class", subs, "--out", report, "--timeout", "60", *extra, env=env)
+            done = command("grade-class", subs, "--out", report, "--timeout", "60", *extra, env=env, prelude=prelude)
             assert done.returncode == 0, done.stdout + done.stderr
             listener.setblocking(False)
             try:
@@ -128,11 +140,14 @@ def test_a_snooping_learner_leaves_no_trace_and_changes_no_grade(unsandboxed):
         left = traces(marker, [subs, report, home, scratch])
         # (the page quotes the attacker's answer cells, the attack's text included: only an append counts)
         forged = [p for p in report.rglob("*") if p.is_file() and p.read_text(errors="replace").endswith(marker)]
-        if unsandboxed:  # the attack is real: as an unprivileged user it still reaches the shared folders
-            assert left, "the control run should show what the attack does without the sandbox"
-            assert connected == (landlock_abi() < 4)  # where Landlock has network rules, no TCP (landlock.no_tcp)
+        if unsandboxed and (prelude or landlock_abi() < 1):  # the attack is real: as an unprivileged user it
+            assert left, "the control run should show what the attack does without the sandbox"  # reaches them
+            assert connected
             return
-        assert not connected and left == [] and not forged, (connected, left, forged)
+        # unsandboxed, Landlock keeps the answer cells' files to their own folder, and their TCP from any port
+        # where it has network rules (host._keep_to)
+        assert connected == (unsandboxed and landlock_abi() < 4)
+        assert left == [] and not forged, (left, forged)
         assert_classmates_graded_as_alone(report, plan)
         assert verdict(rows(report)["mal", "level2"])[-2:] == ("3", "ok")  # a right answer, despite it all
         assert f"sk-ant-{marker}" not in "".join(p.read_text(errors="replace") for p in report.rglob("*.*"))
@@ -142,7 +157,13 @@ def test_a_snooping_learner_leaves_no_trace_and_changes_no_grade(unsandboxed):
         subprocess.run(["rm", "-rf", str(base)], check=False)
 
 
-@pytest.mark.parametrize("unsandboxed", [False, True], ids=["sandboxed", "unsandboxed"])
+@pytest.mark.parametrize(
+    "unsandboxed",
+    [
+        pytest.param(False, id="sandboxed"),
+        pytest.param(True, id="unsandboxed without Landlock", marks=no_user_namespaces.NEEDED),
+    ],
+)
 def test_an_exception_carrying_the_key_or_a_classmates_answer_reaches_the_report_cut_and_redacted(unsandboxed):
     base = public_folder()
     try:
@@ -157,8 +178,11 @@ def test_an_exception_carrying_the_key_or_a_classmates_answer_reaches_the_report
         with_code(right("level1"), leaking(secret_file, bob_path)).write(subs, "mal")
         opened(subs)
         env = {**os.environ, "ANTHROPIC_API_KEY": key}
+        # unsandboxed: where the kernel has Landlock, the answer cell reads neither (host._keep_to); without it,
+        # it reads both, and the report must cut them out
         extra = ["--unsandboxed"] if unsandboxed else []
-        done = command("grade-class", subs, "--out", report, *extra, env=env)
+        prelude = no_user_namespaces.without_landlock("ENOSYS") if unsandboxed else ""
+        done = command("grade-class", subs, "--out", report, *extra, env=env, prelude=prelude)
         assert done.returncode == 0, done.stdout + done.stderr
         written = "".join(
             p.read_text(encoding="utf-8-sig") for p in report.rglob("*") if p.suffix in (".csv", ".txt", ".html")
