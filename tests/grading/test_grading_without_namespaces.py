@@ -20,12 +20,12 @@ from pathlib import Path
 import pytest
 
 from tests.grading import no_user_namespaces
+from tests.grading.caller_attacks import KEY, attacked_by_its_jobs
 from tests.grading.class_submissions import ALL_PASSED
 from tests.process_ids import landlock_scopes_jobs
 
 ROOT = Path(__file__).resolve().parents[2]
 SOLUTION = ROOT / "exercises" / "solutions" / "level2_missing_gate.ipynb"
-KEY = "sk-ant-api03-CALLERS-OWN-KEY-0000"
 # An answer cell that climbs from its own process to every one above it: it looks for the caller's key
 # in each one's environment and writes a verdict of its own into each one's output.
 CLIMB = """
@@ -102,54 +102,10 @@ def test_grade_class_unsandboxed_keeps_its_key_and_output_from_the_answer_cells(
     assert (done.returncode, "saw the key" in feedback, ALL_PASSED in feedback) == (0, False, True), feedback
 
 
-# run_limited called by a normal user's process whose environment holds the key (a learner's kernel)
-RUN_LIMITED = """
-import os, signal, socket, sys
-from harness_lab.grading import namespaces
-from harness_lab.grading.sandbox import run_limited
-
-child = os.fork()
-if child == 0:
-    os._exit(0 if namespaces.make() else 1)
-assert os.waitstatus_to_exitcode(os.waitpid(child, 0)[1]) == 1, "a namespace was made"
-caller = os.getpid()
-report, (seen, out) = os.dup(1), os.pipe()  # the caller's output: a pipe of this user's, as a terminal is
-os.dup2(out, 1)
-bus, address = socket.socket(socket.AF_UNIX), f"\\0harness-lab-caller-{caller}"
-bus.bind(address)  # a socket of the caller's in the abstract namespace: it has no owner and no mode
-bus.listen()
-
-def environ():
-    with open(f"/proc/{caller}/environ", "rb") as f:
-        return "key" if KEY.encode() in f.read() else "no key"
-
-def output():
-    with open(f"/proc/{caller}/fd/1", "w") as f:
-        f.write("FORGED: 3 of 3 criteria met\\n")
-    return "written"
-
-def everyone():
-    os.kill(-1, signal.SIGKILL)
-
-def abstract():
-    socket.socket(socket.AF_UNIX).connect(address)
-    return "connected"
-
-outcome = run_limited(ATTACK)
-os.dup2(report, 1)
-os.close(out)
-forged = b"FORGED" in os.read(seen, 1 << 16)
-print("caller alive", outcome.status, outcome.value, outcome.error.split(":")[0], forged, flush=True)
-"""
-
-
-def _run_limited_by_a_normal_user(attack: str, kernel: str = "") -> subprocess.CompletedProcess:
-    """``RUN_LIMITED`` on the machine without user namespaces, ``kernel`` a filter more (no Landlock)."""
-    env = {"PATH": "/usr/bin:/bin", "ANTHROPIC_API_KEY": KEY, "PYTHONPATH": str(ROOT)}
-    nobody = {"user": 65534, "group": 65534, "extra_groups": []} if os.geteuid() == 0 else {}
-    script = no_user_namespaces.PRELUDE + kernel + RUN_LIMITED.replace("ATTACK", attack).replace("KEY", repr(KEY))
-    command = [sys.executable, "-P", "-c", script]
-    return subprocess.run(command, env=env, capture_output=True, text=True, timeout=120, cwd="/", **nobody)
+@pytest.fixture(scope="module")
+def attacked():
+    """On the machine without user namespaces: one caller, every attack of ``caller_attacks``."""
+    return attacked_by_its_jobs(machine=no_user_namespaces.PRELUDE)
 
 
 @pytest.mark.skipif(not landlock_scopes_jobs(), reason="the kernel has no Landlock scopes (Linux 6.12)")
@@ -158,19 +114,23 @@ def _run_limited_by_a_normal_user(attack: str, kernel: str = "") -> subprocess.C
     [
         ("environ", "error None PermissionError False"),
         ("output", "error None PermissionError False"),
-        ("everyone", "ok None  False"),
         ("abstract", "error None PermissionError False"),
+        ("everyone", "ok None  False"),
     ],
 )
-def test_without_namespaces_a_job_cannot_reach_its_caller(attack, outcome):
-    done = _run_limited_by_a_normal_user(attack)
-    # was "caller alive ok key  False", "… ok written  True", a caller killed (-9) and "… ok connected  False"
-    assert (done.returncode, done.stdout.strip()) == (0, f"caller alive {outcome}"), done
+def test_without_namespaces_a_job_cannot_reach_its_caller(attacked, attack, outcome):
+    done, seen = attacked
+    assert seen.get("namespaces") == "refused", done  # the machine is what the test says it is
+    # was "ok key  False", "ok written  True", "ok connected  False" and a caller killed (-9)
+    assert seen.get(attack) == outcome, done
+    if attack == "everyone":
+        assert done.returncode == 0, done
 
 
 @pytest.mark.parametrize("refusal", ["ENOSYS", "EOPNOTSUPP"], ids=["Landlock not built", "Landlock off at boot"])
 def test_without_landlock_either_a_job_still_runs_and_answers(refusal):
     """Nothing left to keep the caller's key from the job there (docs/reliability.md, round nine): the run
     goes on as before, and its answer says the kernel's Landlock was not there to refuse."""
-    done = _run_limited_by_a_normal_user("environ", no_user_namespaces.without_landlock(refusal))
-    assert (done.returncode, done.stdout.strip()) == (0, "caller alive ok key  False"), done
+    machine = no_user_namespaces.PRELUDE + no_user_namespaces.without_landlock(refusal)
+    done, seen = attacked_by_its_jobs(("environ",), machine)
+    assert (done.returncode, seen.get("environ")) == (0, "ok key  False"), done

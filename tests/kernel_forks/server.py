@@ -178,12 +178,14 @@ def _read(connection: socket.socket) -> tuple[dict, list[int]]:
 
 
 def serve(address: str) -> None:
-    _warm()
-    assert threading.active_count() == 1, "a thread here would be half-copied into every kernel"
+    # Listening before warming, and warming at the first request: ``start`` waits only for the socket, so
+    # a pytest run that starts no kernel (one test file while you work) neither waits for the SDK's import
+    # nor pays for it; the first kernel asked for waits for the import instead.
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     listener.bind(address + ".new")
     listener.listen(64)
     os.rename(address + ".new", address)
+    warm = False
     wake_r, wake_w = os.pipe()
     os.set_blocking(wake_w, False)
     signal.set_wakeup_fd(wake_w)
@@ -204,6 +206,10 @@ def serve(address: str) -> None:
                 _reap(waiting)
                 continue
             connection, _ = listener.accept()
+            if not warm:
+                _warm()
+                assert threading.active_count() == 1, "a thread here would be half-copied into every kernel"
+                warm = True
             try:
                 request, streams = _read(connection)
             except (OSError, ValueError):

@@ -20,15 +20,23 @@ from tests.kernel_forks import server
 pytestmark = pytest.mark.skipif(not hasattr(os, "pidfd_open"), reason="the forker needs pidfd_open (Linux)")
 
 
+def _sdk_imported(pid: int) -> bool:
+    """Whether process ``pid`` has imported the SDK: pydantic's compiled core is mapped into it."""
+    with open(f"/proc/{pid}/maps", encoding="utf-8") as maps:
+        return "pydantic_core" in maps.read()
+
+
 @pytest.fixture(scope="module")
 def forker():
     """A forker of this module's own, and the environment its kernels start with (so no other
-    test's leftovers in this process's environment can make it refuse one)."""
+    test's leftovers in this process's environment can make it refuse one). It imports the SDK when
+    the first kernel is asked for, not before."""
     environment = {k: v for k, v in os.environ.items() if k != "ANTHROPIC_API_KEY"}
     environment["PYTHONPATH"] = os.pathsep.join(filter(None, [environment.get("PYTHONPATH"), server.HERE]))
     launched = server.launch(environment)
     assert launched is not None, "the forker did not start"
     process, address = launched
+    assert not _sdk_imported(process.pid)  # a run that starts no kernel (one file while you work) pays nothing for it
     yield process.pid, {**environment, server.ADDRESS: address}
     process.stdin.close()
     process.wait(timeout=30)
@@ -69,7 +77,7 @@ def test_a_forked_kernel_reads_its_own_environment_and_folder(tmp_path, forker):
         seen = json.loads(run(client, REPORT))
     finally:
         stopped(manager, client)
-    assert seen["ppid"] == pid and seen["warm"]
+    assert seen["ppid"] == pid and seen["warm"] and _sdk_imported(pid)
     assert (seen["cwd"], seen["mine"]) == (str(tmp_path), "yes")
     # ipykernel_launcher takes the working folder off sys.path, as `python -m` put it there
     assert seen["path0"] != str(tmp_path)
@@ -92,14 +100,16 @@ def test_an_interrupt_reaches_the_forked_kernel(tmp_path, forker):
     manager, client = started(tmp_path, environment)
     try:
         assert int(run(client, "import os; print(os.getppid())")) == pid
-        client.execute("import time\ntry:\n    time.sleep(60)\nexcept KeyboardInterrupt:\n    print('interrupted')")
-        time.sleep(1)
-        manager.interrupt_kernel()
+        code = "import time\ntry:\n    print('asleep', flush=True)\n    time.sleep(60)\nexcept KeyboardInterrupt:\n    print('interrupted')"
+        client.execute(code)
         said = []
         deadline = time.monotonic() + 20
-        while "interrupted" not in "".join(said) and time.monotonic() < deadline:
-            message = client.get_iopub_msg(timeout=20)
-            said.append(message["content"].get("text", ""))
+        for awaited in ("asleep", "interrupted"):  # interrupted once inside the try, not after a guessed second
+            while awaited not in "".join(said) and time.monotonic() < deadline:
+                message = client.get_iopub_msg(timeout=20)
+                said.append(message["content"].get("text", ""))
+            if awaited == "asleep":
+                manager.interrupt_kernel()
         assert "interrupted" in "".join(said)
     finally:
         stopped(manager, client)
