@@ -13,15 +13,15 @@ check, which ``/proc/PID/environ``, ``mem`` and ``fd`` go through), and with ``L
 socket made outside (they have no owner or mode: any process of the machine's network namespace could
 otherwise reach one of its caller's, or another user's).
 The job's own children inherit the domain, so it still ends what it started, and its supervisor, outside,
-still ends it. No file access is restricted: the ruleset handles none.
+still ends it. ``confine`` restricts no file access: its ruleset handles none.
 
 A process outside the domain may still run code for the job: a Jupyter kernel of the same user (the
 instructor's, its environment holding the key) takes code from whoever reads its connection file, which
-the kernel's command line names, and it listens on TCP ports of 127.0.0.1. ``no_tcp`` (ABI 4, Linux
-6.7) enters a layer that handles binding and connecting TCP sockets and allows no port: a grading host
-without the sandbox, whose answer cells have no business on the network, calls it for every notebook.
-A kernel on Jupyter's IPC transport (Unix sockets in its runtime folder) is not covered: Landlock has no
-rule for connecting to a named socket yet.
+the kernel's command line names, and it listens on TCP ports of 127.0.0.1. ``keep_to``'s layer handles
+binding and connecting TCP sockets (ABI 4, Linux 6.7) and allows no port: a grading host without the
+sandbox, whose answer cells have no business on the network, enters it for every notebook. A kernel on
+Jupyter's IPC transport (Unix sockets in its runtime folder) is not covered: Landlock has no rule for
+connecting to a named socket yet (the host's seccomp filter refuses ``socket(AF_UNIX)`` instead).
 
 The same host's answer cells run as the instructor's user, so they could also write the instructor's files
 (``~/.bashrc``, an IPython start-up file, a ``.pth`` in a venv: code run later as the instructor; a
