@@ -12,7 +12,7 @@ import pytest
 import harness_lab.grading  # noqa: F401  (adds the graders' entries)
 from harness_lab import lessons
 from harness_lab.text import CATALOG, t
-from tests.lessons.answers import tools_return_the_message, tools_text_blocks_too
+from tests.lessons.answers_loop import tools_return_nothing, tools_return_the_message, tools_text_blocks_too
 
 
 @pytest.fixture(autouse=True)
@@ -24,7 +24,9 @@ def workbook_here(tmp_path, monkeypatch):
 LESSON_TEXT = {key: ja for key, (ja, _) in CATALOG.items() if key.startswith("lesson.")}
 
 
-@pytest.mark.parametrize("wrong", [tools_text_blocks_too, tools_return_the_message], ids=lambda f: f.__name__)
+@pytest.mark.parametrize(
+    "wrong", [tools_text_blocks_too, tools_return_the_message, tools_return_nothing], ids=lambda f: f.__name__
+)
 def test_one_cause_is_named_once_and_the_other_points_point_back_to_it(wrong):
     lines = lessons.point_lines(lessons.judge(lessons.piece("run_tools"), wrong))
     assert all(line.startswith("×") for line in lines)
