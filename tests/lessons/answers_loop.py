@@ -143,10 +143,6 @@ def tools_return_the_message(content, impls):  # issue 30: the message, not the 
     return {"role": "user", "content": good_run_tools(content, impls)}
 
 
-def tools_return_nothing(content, impls):  # the TODO's raise replaced by a return, nothing written yet
-    return []
-
-
 def tools_subscript_blocks(content, impls):
     return [
         {"type": "tool_result", "tool_use_id": b["id"], "content": json.dumps(impls[b["name"]](**b["input"]))}
