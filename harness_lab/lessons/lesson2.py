@@ -279,7 +279,9 @@ def _failure_is_a_result(fn) -> Miss | None:
         return Miss("lesson.l2.run_tools.raised")
     if isinstance(facts, Miss):
         return facts
-    if not facts or not facts[0]["is_error"]:  # the first call is the one that failed
+    if not facts:  # no result for any call, the failed one included: point 1's cause, not a missing flag
+        return Miss("lesson.l2.run_tools.too_few", {"uses": 2, "results": 0})
+    if not facts[0]["is_error"]:  # the first call is the one that failed
         return Miss("lesson.l2.run_tools.not_error")
     if len(facts) == 2 and facts[1]["is_error"]:  # the second call works: it failed by how it was called
         return Miss("lesson.l2.run_tools.call_failed", {"got": (facts[1]["text"] or "")[:80]})
@@ -311,6 +313,8 @@ def _api_accepts(fn) -> Miss | None:
     facts = _facts(returned)
     if isinstance(facts, Miss):
         return facts
+    if not facts:  # the API's 400 is for an empty message, which here means no results: point 1's cause
+        return Miss("lesson.l2.run_tools.too_few", {"uses": 2, "results": 0})
     if not unchanged(before, response.content):  # the content goes into the history as it is
         return Miss("lesson.l2.run_tools.changed_content")
     if miss := answer_rejected(_said("ask"), response, returned):

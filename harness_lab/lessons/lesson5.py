@@ -178,6 +178,13 @@ def _unasked(rec: Recorder, name: str, returned: Any, response: Any) -> Miss:
     return Miss("lesson.l5.not_asked", {"tool": name})
 
 
+def _nothing_returned(fn) -> Miss | None:
+    """Point 1's miss when it was that no result came back at all (a return before or inside the for):
+    the later points then see only its consequences (a refusal with no result, calls that never ran)."""
+    miss = _asks_first(fn)
+    return miss if miss is not None and miss.key == "lesson.l5.returned_early" else None
+
+
 def _write():
     return response_of(_said("saving"), call("write_file", **_note()))
 
@@ -193,6 +200,8 @@ def _no_means_not_run(fn) -> Miss | None:
         error = describe_error(exc)
         return Miss("lesson.l5.approve_call" if "approve()" in error else "lesson.l5.denied_raised", {"error": error})
     if miss := _shape(returned):
+        return miss
+    if not returned and (miss := _nothing_returned(fn)):
         return miss
     if rec.ran("write_file"):
         return Miss("lesson.l5.ran_anyway")
@@ -290,6 +299,8 @@ def _harmless_runs_and_all_answered(fn) -> Miss | None:
     before = content_dicts(response.content)
     returned = fn(response.content, _tools(rec), _approver(rec, _yes))
     if miss := _shape(returned):
+        return miss
+    if not returned and (miss := _nothing_returned(fn)):
         return miss
     if {e.name for e in rec.asked()} - {"write_file"}:
         return Miss("lesson.l5.asked_harmless")
