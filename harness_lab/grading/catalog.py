@@ -37,7 +37,7 @@ add(
         ),
         "grade.failed": (
             "× 不合格: 基準{numbers} を満たしていません。ヒントは、このセルの出力の「× 不合格」の行にあります（ターミナルでは python3 dev.py grade）",
-            "[FAIL] Criteria not met: {numbers}. The hints are on the [FAIL] lines of this cell's output (in a terminal: .venv/bin/python -P -m harness_lab.grading exercises/en/*.ipynb)",
+            "[FAIL] Criteria not met: {numbers}. The hints are on the [FAIL] lines of this cell's output (in a terminal: python3 dev.py grade --lang en)",
         ),
         "grade.failed_join": ("・", ", "),
         # --- whatever the exercise ------------------------------------------------------------------
