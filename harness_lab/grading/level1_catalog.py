@@ -368,6 +368,16 @@ add(
             "実行された {tool} の出力が、エラーでない tool_result の content に入っていません",
             "The output of {tool}, which ran, is not in the content of a non-error tool_result.",
         ),
+        "grade.l1.c3.content_changed": (
+            "run_tool_uses が、渡された応答の `content`（内容ブロックのリスト）を変えています（{tool} の呼び出しで）。"
+            "ループはこの同じリストを assistant のメッセージとして会話履歴に入れて送り返すので、tool_use が消えたり"
+            "書き換わったりすると、次のリクエストで API が 400 を返すか、モデルが呼んでいない呼び出しが履歴に残ります。"
+            "ブロックを取り出したり input を直したりするのは、コピーか自分の変数の上でしましょう",
+            "run_tool_uses changes the `response.content` it was handed (the content blocks; at the {tool} call). "
+            "The loop puts this same list in the history as the assistant message and sends it back, so with its "
+            "tool_use blocks gone or rewritten the next request gets a 400 from the API, or the history holds calls "
+            "the model never made. Take blocks out or tidy an input on a copy or in your own variables.",
+        ),
         "grade.l1.c3.api_rejected": (
             "この結果を次の user メッセージとして送ると、API が 400 を返します: {error}",
             "Sent as the next user message, these results get a 400 from the API: {error}",

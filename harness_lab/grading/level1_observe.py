@@ -178,11 +178,14 @@ def returned_by(run_tool_uses: Callable, content: list, tag: str, approve: Calla
     return returned_as(run_tool_uses, content, tag, approve)[0]
 
 
-def returned_as(run_tool_uses: Callable, content: list, tag: str, approve: Callable | None = None) -> tuple[list, str]:
+def returned_as(
+    run_tool_uses: Callable, content: list, tag: str, approve: Callable | None = None, *, fresh: bool = True
+) -> tuple[list, str]:
     """The results of one call, and the type it returned them as when that is no list or tuple ("" else):
-    a generator runs its tools only when read, and can be read once."""
+    a generator runs its tools only when read, and can be read once. ``fresh=False`` hands ``content``
+    itself (a copy the caller owns), so the caller sees what the learner's code left of it."""
     approve = remote_approver(tag) if approve is None else approve
-    returned = run_tool_uses(copy.deepcopy(content), remote_tools(tag, OUTPUTS), approve)
+    returned = run_tool_uses(copy.deepcopy(content) if fresh else content, remote_tools(tag, OUTPUTS), approve)
     kind = "" if returned is None or isinstance(returned, (list, tuple)) else plain(type(returned).__name__, 40)
     return (items(returned) if returned is not None else []), kind
 
