@@ -308,6 +308,8 @@ def _verdict2(
     if len(mixed.asked(ask)) != 2 or [e.input for e in mixed.ran(ask)] != [logged(approved)]:
         if not mixed.asked(ask) and mixed.ran(ask):  # asked no more at all: the earlier yes was kept
             return ("grade.l1.c2.policy_rewritten" if rewritten else "grade.l1.c2.yes_kept"), {"tool": ask}
+        if len(mixed.asked(ask)) == 2 and len(mixed.ran(ask)) == 1:  # the right call ran, with another input
+            return "grade.l1.c2.input_changed", {"tool": ask, "got": mixed.ran(ask)[0].input[:60]}
         return "grade.l1.c2.per_call", {"tool": ask}
     for name in ("get_time", "read_file"):
         if tiers.get(name) == "allow" and not mixed.ran(name):

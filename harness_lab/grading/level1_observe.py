@@ -49,7 +49,8 @@ def _tier_seen(rec: Recorder, name: str, facts: list[dict]) -> str:
         return "approve_args"
     if rec.asked(name):
         return "ask"
-    facts = [f for f in facts if f["tool_use_id"] == facts[-1]["tool_use_id"]]  # this call's, not a kept list's
+    answering = [f for f in facts if f["tool_use_id"] is not None] or facts  # an extra block answers no call
+    facts = [f for f in facts if f["tool_use_id"] == answering[-1]["tool_use_id"]]  # this call's, not a kept list's
     answered = [f for f in facts if not f["is_error"]]
     if rec.ran(name) and answered:
         return "fell_through" if len(answered) < len(facts) else "allow"
@@ -60,7 +61,9 @@ def results_kept(calls: list) -> str | None:
     """The grader's side: the first tool whose single call got results answering other calls as well (a
     results list kept between calls, outside run_tool_uses), or None."""
     for name, (kind, value) in calls:
-        if kind != "error" and len({fact["tool_use_id"] for fact in value}) > 1:
+        if (
+            kind != "error" and len({fact["tool_use_id"] for fact in value} - {None}) > 1
+        ):  # an id-less block is no call's
             return plain(name)
     return None
 

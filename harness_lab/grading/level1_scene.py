@@ -261,6 +261,8 @@ def verdict3(
     alone, mixed = facts["alone"], facts["mixed"]
     content, names = scenes["mixed"], mixed_scene(ask)[1]
     ids = tool_use_ids(content)
+    if any(f["type"] != "tool_result" and f["tool_use_id"] is None for f in mixed + alone):
+        return "grade.l1.c3.type", {}  # a block of another kind among the results (a summary text): it answers no call
     kept = len(mixed) > len(ids) and any(f["tool_use_id"] not in ids for f in mixed)
     if kept or len({f["tool_use_id"] for f in alone}) > 1:
         return "grade.l1.results_kept", {"tool": names[0]}  # a results list that outlives the call

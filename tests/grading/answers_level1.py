@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 
+from answers_level1_content import RIGHT_CONTENT, WRONG_CONTENT
 from answers_level1_habits import RIGHT_HABITS, WRONG_HABITS
 from answers_level1_policies import (
     BLOCK_POLICY,
@@ -136,6 +137,7 @@ RIGHT = {
         GOOD_ANSWERS,
     ),
     **RIGHT_HABITS,
+    **RIGHT_CONTENT,
 }
 
 
@@ -304,6 +306,7 @@ WRONG = {
         {2: "grade.l1.unknown"},
     ),
     **WRONG_HABITS,
+    **WRONG_CONTENT,
 }
 
 
