@@ -18,7 +18,7 @@ judges what ran, what was asked and what came back.
    ``is_error`` result; ANSWERS' step and approval choices.
 3. A deny still returns one ``is_error`` tool_result saying a rule forbids the tool (and a person's
    refusal does not say so); every tool_use gets one result, in order, that the API accepts, a tool
-   that raised too; ANSWERS' deny choice.
+   that raised too; the content list it was handed goes back unchanged; ANSWERS' deny choice.
 
 Criteria 2 and 3 judge each tool against the tier it was *observed* to behave as, so a tool that
 fell to the wrong tier fails criterion 1 only, with a hint naming the tier it fell into.
@@ -74,7 +74,9 @@ from .level1_scene import (
     _given,
     approves_first,
     ask_tool,
+    content_kept,
     deny_tool,
+    fails_closed,
     mixed_scene,
     says_forbidden,
     verdict3,
@@ -270,16 +272,6 @@ def _scenes2(learned: tuple, ask: str, deny: bool) -> tuple:
     return given, returned_when_asking_fails(run_tool_uses, scene, "failing"), rewritten, said_no
 
 
-def _fails_closed(ask: str, failing: Recorder, seen: dict) -> tuple | None:
-    """An approver that raised is not a yes: the tool must not run, and the call must not look answered
-    (the error goes up, or the call gets an is_error result as a refusal does)."""
-    if failing.ran(ask):
-        return "grade.l1.c2.fails_open", {"tool": ask}
-    if failing.asked(ask) and not seen["raised"] and not any(fact["is_error"] for fact in seen["facts"]):
-        return "grade.l1.c2.failure_unreported", {"tool": ask}
-    return None
-
-
 def _verdict2(
     ask: str,
     deny: bool,
@@ -316,13 +308,13 @@ def _verdict2(
     if len(mixed.asked(ask)) != 2 or [e.input for e in mixed.ran(ask)] != [logged(approved)]:
         if not mixed.asked(ask) and mixed.ran(ask):  # asked no more at all: the earlier yes was kept
             return ("grade.l1.c2.policy_rewritten" if rewritten else "grade.l1.c2.yes_kept"), {"tool": ask}
+        if len(mixed.asked(ask)) == 2 and len(mixed.ran(ask)) == 1:  # the right call ran, with another input
+            return "grade.l1.c2.input_changed", {"tool": ask, "got": mixed.ran(ask)[0].input[:60]}
         return "grade.l1.c2.per_call", {"tool": ask}
     for name in ("get_time", "read_file"):
         if tiers.get(name) == "allow" and not mixed.ran(name):
             return "grade.l1.c2.allowed_skipped", {"tool": name}
-    return (
-        _fails_closed(ask, recorders["failing"], when_failing) or _answer(given, "step") or _answer(given, "approval")
-    )
+    return fails_closed(ask, recorders["failing"], when_failing) or _answer(given, "step") or _answer(given, "approval")
 
 
 def _criterion3(learner: Callable[[], tuple[Any, Any, Any, Any]], tiers: dict, timeout: float) -> Check:
@@ -352,7 +344,9 @@ def _criterion3(learner: Callable[[], tuple[Any, Any, Any, Any]], tiers: dict, t
     rejected = sent["mixed"].rejected or next(
         (plain(calls[tag]["unsent"]) for tag in scenes if sent[tag].facts is None), ""
     )
-    return _judged(3, verdict3(denied, ask, tiers, scenes, facts, rec, rejected, given, failing))
+    verdict = verdict3(denied, ask, tiers, scenes, facts, rec, rejected, given, failing)
+    changed = [scenes[tag] for tag in scenes if sent[tag].content_changed]
+    return _judged(3, content_kept(verdict, changed[0] if changed else None))
 
 
 def _scenes3(run_tool_uses: Callable, answers: Any, ask: str, denied: str) -> tuple:
@@ -360,7 +354,8 @@ def _scenes3(run_tool_uses: Callable, answers: Any, ask: str, denied: str) -> tu
     model through the grader (who reads it as the SDK wrote it); ANSWERS read."""
     calls = {}
     for tag, content in (("alone", content_of(call(denied, **INPUTS[denied]))), ("mixed", mixed_scene(ask)[0])):
-        returned, kind = returned_as(run_tool_uses, content, tag)
+        # the very list handed to run_tool_uses goes back as the assistant turn, as a loop's history does
+        returned, kind = returned_as(run_tool_uses, content, tag, fresh=False)
         unsent = ""
         messages: list[Any] = [user(PROMPT), assistant(content), {"role": "user", "content": returned}]
         try:
@@ -380,16 +375,19 @@ class _SentResults:
     """The grader's side of one result list sent back: its facts as sent, and the API's verdict on it."""
 
     def __init__(self, scene: list) -> None:
-        self.scene, self.rejected = scene, ""
+        self.scene, self.rejected, self.content_changed = scene, "", False
         self.facts: list | None = None
         self._reply = handler_for(Emulator([say("了解しました。")] * 4))
 
     def handle(self, request: Any) -> Any:
         try:
-            results = json.loads(request.content)["messages"][-1]["content"]
+            messages = json.loads(request.content)["messages"]
+            results, turn = messages[-1]["content"], messages[-2]["content"]
         except (ValueError, KeyError, IndexError, TypeError):
-            results = None
+            results, turn = None, None
         if self.facts is None:  # the first request is the one the learner's results went out in
             self.facts = [fact_of(r) for r in results] if isinstance(results, list) else []
             self.rejected = _api_rejects(self.scene, results)
+            # the assistant turn went out as run_tool_uses left the list it was handed
+            self.content_changed = turn != json.loads(json.dumps(assistant(self.scene)["content"]))
         return self._reply(request)

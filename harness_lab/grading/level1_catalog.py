@@ -226,6 +226,12 @@ add(
             "1つの応答に {tool} が2回あり、1回目は承認、2回目は拒否されましたが、実行がそのとおりに分かれていません。判定は tool_use ブロック1つずつに行いましょう",
             "One response held two {tool} calls, the first approved and the second refused, but what ran does not match. Decide per tool_use block.",
         ),
+        "grade.l1.c2.input_changed": (
+            "承認された {tool} が、モデルの呼び出しとは違う input で実行されました（{got}）。人間が承認したのはモデルの input です。"
+            "block.input に書き足したり直したりせず、そのまま渡しましょう",
+            "The approved {tool} ran with an input other than the model's call ({got}). The person approved the model's input: "
+            "pass block.input as it is, with nothing written into it.",
+        ),
         "grade.l1.c2.allowed_skipped": (
             "単独で呼べば実行される {tool} が、拒否や deny の呼び出しと1つの応答に混ざると実行されませんでした。拒否や禁止のあとも、残りの呼び出しの処理を続けましょう",
             "{tool} runs when called alone, but not when it shares a response with refused and denied calls. Keep handling the remaining calls after a refusal or a deny.",
@@ -297,8 +303,10 @@ add(
             "A response with {uses} tool_use blocks got {results} tool_results back. Calls you did not run need a result too.",
         ),
         "grade.l1.c3.type": (
-            '返した要素に、type が "tool_result" でないものがあります',
-            'Some returned items do not have type "tool_result".',
+            '返した要素に、type が "tool_result" でないものがあります。返すのは tool_use 1つにつき tool_result 1つだけで、'
+            "text などほかのブロックは混ぜません",
+            'Some returned items do not have type "tool_result". Return one tool_result per tool_use and nothing else: '
+            "no text or other blocks among them.",
         ),
         "grade.l1.c3.order": (
             "tool_result の並びが tool_use の順番と違います。呼び出しの順に返しましょう",
@@ -367,6 +375,16 @@ add(
         "grade.l1.c3.output_missing": (
             "実行された {tool} の出力が、エラーでない tool_result の content に入っていません",
             "The output of {tool}, which ran, is not in the content of a non-error tool_result.",
+        ),
+        "grade.l1.c3.content_changed": (
+            "run_tool_uses が、渡された応答の `content`（内容ブロックのリスト）を変えています（{tool} の呼び出しで）。"
+            "ループはこの同じリストを assistant のメッセージとして会話履歴に入れて送り返すので、tool_use が消えたり"
+            "書き換わったりすると、次のリクエストで API が 400 を返すか、モデルが呼んでいない呼び出しが履歴に残ります。"
+            "ブロックを取り出したり input を直したりするのは、コピーか自分の変数の上でしましょう",
+            "run_tool_uses changes the `response.content` it was handed (the content blocks; at the {tool} call). "
+            "The loop puts this same list in the history as the assistant message and sends it back, so with its "
+            "tool_use blocks gone or rewritten the next request gets a 400 from the API, or the history holds calls "
+            "the model never made. Take blocks out or tidy an input on a copy or in your own variables.",
         ),
         "grade.l1.c3.api_rejected": (
             "この結果を次の user メッセージとして送ると、API が 400 を返します: {error}",

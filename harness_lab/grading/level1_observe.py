@@ -49,7 +49,8 @@ def _tier_seen(rec: Recorder, name: str, facts: list[dict]) -> str:
         return "approve_args"
     if rec.asked(name):
         return "ask"
-    facts = [f for f in facts if f["tool_use_id"] == facts[-1]["tool_use_id"]]  # this call's, not a kept list's
+    answering = [f for f in facts if f["tool_use_id"] is not None] or facts  # an extra block answers no call
+    facts = [f for f in facts if f["tool_use_id"] == answering[-1]["tool_use_id"]]  # this call's, not a kept list's
     answered = [f for f in facts if not f["is_error"]]
     if rec.ran(name) and answered:
         return "fell_through" if len(answered) < len(facts) else "allow"
@@ -60,7 +61,9 @@ def results_kept(calls: list) -> str | None:
     """The grader's side: the first tool whose single call got results answering other calls as well (a
     results list kept between calls, outside run_tool_uses), or None."""
     for name, (kind, value) in calls:
-        if kind != "error" and len({fact["tool_use_id"] for fact in value}) > 1:
+        if (
+            kind != "error" and len({fact["tool_use_id"] for fact in value} - {None}) > 1
+        ):  # an id-less block is no call's
             return plain(name)
     return None
 
@@ -178,11 +181,14 @@ def returned_by(run_tool_uses: Callable, content: list, tag: str, approve: Calla
     return returned_as(run_tool_uses, content, tag, approve)[0]
 
 
-def returned_as(run_tool_uses: Callable, content: list, tag: str, approve: Callable | None = None) -> tuple[list, str]:
+def returned_as(
+    run_tool_uses: Callable, content: list, tag: str, approve: Callable | None = None, *, fresh: bool = True
+) -> tuple[list, str]:
     """The results of one call, and the type it returned them as when that is no list or tuple ("" else):
-    a generator runs its tools only when read, and can be read once."""
+    a generator runs its tools only when read, and can be read once. ``fresh=False`` hands ``content``
+    itself (a copy the caller owns), so the caller sees what the learner's code left of it."""
     approve = remote_approver(tag) if approve is None else approve
-    returned = run_tool_uses(copy.deepcopy(content), remote_tools(tag, outputs()), approve)
+    returned = run_tool_uses(copy.deepcopy(content) if fresh else content, remote_tools(tag, outputs()), approve)
     kind = "" if returned is None or isinstance(returned, (list, tuple)) else plain(type(returned).__name__, 40)
     return (items(returned) if returned is not None else []), kind
 

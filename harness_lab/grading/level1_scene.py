@@ -261,6 +261,8 @@ def verdict3(
     alone, mixed = facts["alone"], facts["mixed"]
     content, names = scenes["mixed"], mixed_scene(ask)[1]
     ids = tool_use_ids(content)
+    if any(f["type"] != "tool_result" and f["tool_use_id"] is None for f in mixed + alone):
+        return "grade.l1.c3.type", {}  # a block of another kind among the results (a summary text): it answers no call
     kept = len(mixed) > len(ids) and any(f["tool_use_id"] not in ids for f in mixed)
     if kept or len({f["tool_use_id"] for f in alone}) > 1:
         return "grade.l1.results_kept", {"tool": names[0]}  # a results list that outlives the call
@@ -338,3 +340,26 @@ def _read(text: str) -> str:
         return text + json.dumps(json.loads(text), ensure_ascii=False)
     except (ValueError, RecursionError):
         return text
+
+
+def fails_closed(ask: str, failing: Recorder, seen: dict) -> tuple | None:
+    """An approver that raised is not a yes: the tool must not run, and the call must not look answered
+    (the error goes up, or the call gets an is_error result as a refusal does)."""
+    if failing.ran(ask):
+        return "grade.l1.c2.fails_open", {"tool": ask}
+    if failing.asked(ask) and not seen["raised"] and not any(fact["is_error"] for fact in seen["facts"]):
+        return "grade.l1.c2.failure_unreported", {"tool": ask}
+    return None
+
+
+# Hints a changed content list outranks: the API's 400 may be that very change, and ANSWERS come last.
+_AFTER_A_CHANGED_CONTENT = ("grade.l1.c3.api_rejected", "grade.l1.c3.deny_answer")
+
+
+def content_kept(verdict: tuple | None, changed: list | None) -> tuple | None:
+    """Criterion 3's verdict once the assistant turn went out as well: ``changed`` is the scene whose
+    content list ``run_tool_uses`` left changed (the loop sends that list back), or None."""
+    if changed is None or (verdict is not None and verdict[0] not in _AFTER_A_CHANGED_CONTENT):
+        return verdict
+    tool = next(str(block.name) for block in changed if block.type == "tool_use")
+    return "grade.l1.c3.content_changed", {"tool": tool}

@@ -210,6 +210,9 @@ def _criterion2(answer: JobResult) -> Check:
         return Check.fail(2, title, "grade.l2.c2.not_mapping")
     # controls criterion 1 already refuses (not missing, or no such option) are left to it
     pairs = [(c, runaways) for c, runaways in answer.value["pairs"] if GAP_OPTIONS.get(c)]
+    unread = sorted(repr(c) for c, _ in answer.value["pairs"] if c not in GAP_OPTIONS)
+    if unread and not pairs:  # every pair under a key no option has: its runaways were never read, not missing
+        return Check.fail(2, title, "grade.l2.unknown", keys=", ".join(unread))
     families = set()
     for control, runaways in pairs:
         if not runaways:

@@ -101,8 +101,9 @@ class Trial:
 
     sent: list[tuple[str, str]]  # (url, body) of each http_post that ran
 
-    def __init__(self, fn, script, decide: Any = None) -> None:
+    def __init__(self, fn, script, decide: Any = None, *, offline: bool = False) -> None:
         self.rec, self.sent, self.emulator = Recorder(), [], runaway_guard(script, 16)
+        self.offline = offline  # the network is down: send raises after it is logged
         approve = self.rec.approver(decide) if decide is not None else None
         self.miss: Miss | None = None
         given = (emulated_client(self.emulator), _said("ask"), self._send, approve)
@@ -128,6 +129,8 @@ class Trial:
     def _send(self, url: str, body: str) -> None:
         self.sent.append((url, body))
         self.rec.tool("send", None)(url=url, body=body)  # in the same log as the questions
+        if self.offline:
+            raise ConnectionError(_said("offline"))
 
     def asked_first(self) -> bool:
         """The person was asked about http_post before anything was sent."""
@@ -139,6 +142,17 @@ class Trial:
         """Every tool_result the model received, as dicts."""
         last = self.emulator.requests[-1]["messages"] if self.emulator.requests else []
         return [b for m in last if m["role"] == "user" for b in blocks(m, "tool_result")]
+
+    def post_ids(self) -> set[str]:
+        """The ids of the http_post calls the model made."""
+        sent = self.emulator.requests[-1]["messages"] if self.emulator.requests else []
+        return {
+            b.get("id")
+            for m in sent
+            if m["role"] == "assistant"
+            for b in blocks(m, "tool_use")
+            if b.get("name") == "http_post"
+        }
 
     def defined(self) -> set[str]:
         tools = self.emulator.requests[0].get("tools", []) if self.emulator.requests else []
@@ -163,6 +177,18 @@ def _sends_when_allowed(fn) -> Miss | None:
         return Miss("lesson.capstone.not_sent", {"result": results[:80] or "—"})
     if not trial.asked_first():
         return Miss("lesson.capstone.not_asked")
+    return _failure_told(fn)
+
+
+def _failure_told(fn) -> Miss | None:
+    """A send that failed reaches the model as an is_error result: a result that reads as sent (the error
+    caught in http_post and a text returned) has the model tell the user the report went out."""
+    trial = Trial(fn, _posts_daily, lambda name, given: True, offline=True)
+    if trial.miss:
+        return trial.miss
+    posted = [r for r in trial.results() if r.get("tool_use_id") in trial.post_ids()]
+    if trial.sent and posted and not all(r.get("is_error") for r in posted):
+        return Miss("lesson.capstone.failure_hidden", {"result": str(posted[0].get("content"))[:80]})
     return None
 
 

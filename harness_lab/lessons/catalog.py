@@ -111,6 +111,12 @@ add(
         ),
         "lesson.raised": ("例外で止まりました: {error}", "It raised: {error}"),
         "lesson.same_cause": ("上と同じ原因です", "The same cause as above"),
+        "lesson.rule.is_error_text": (
+            "is_error が真偽値ではなく文字列 {got} です。文字列は True ではないので失敗として数えられず、API も 400 を返します。"
+            '"is_error": True と書きます（引用符なし）',
+            "is_error is the string {got}, not a boolean. A string is not True, so the failure does not count as one, and "
+            'the API answers 400 too. Write "is_error": True (no quotes)',
+        ),
         "lesson.rule.text_block": (
             'text ブロックや思考ブロックには id も name も input もありません。block.type が "tool_use" のブロックだけを使います。出た例外は {error}',
             'A text or thinking block has no id, name or input; use only the blocks whose block.type is "tool_use". The exception: {error}',
@@ -286,6 +292,15 @@ add(
         "lesson.l4.signature.pairs": (
             "違う呼び出しが同じ署名 {signature} になりました。どの引数がどの呼び出しのものかが消えています。呼び出しごとに「名前(引数の JSON)」を1つの部分にしてから並べ替えます（名前と引数を別々に並べ替えたり、キーを落として値だけにしたりしない）",
             "Different calls got the same signature {signature}: which input belongs to which call is lost; make one part per call, name(input as JSON), then sort the parts (do not sort names and inputs apart, or keep values without their keys)",
+        ),
+        "lesson.l4.signature.digest": (
+            "違うファイルを読む {count} 通りのターンのうち、{a} と {b} を読む2つが同じ署名 {signature} になりました。"
+            "ハッシュの先頭数文字のように署名を短く切ると、違う呼び出しがたまたま同じ署名になり、無進捗検知が空回りしていないターンを止めます。"
+            "「名前(引数の JSON)」をそのまま使うか、ハッシュなら全桁（hexdigest() 全部）を使います",
+            "Of {count} turns each reading another file, the two reading {a} and {b} got the same signature {signature}. "
+            "A signature cut short (the first few characters of a hash, say) makes different calls match by chance, and "
+            "the no-progress valve then stops a turn that was not spinning. Use name(input as JSON) as it is, or the "
+            "whole hash (all of hexdigest())",
         ),
         "lesson.l4.signature.call_order": (
             "呼び出しの順番が入れ替わっただけで、署名が変わりました。名前だけでなく引数まで含めた部分ごと、並べ替えてからつなぎます（sorted）",

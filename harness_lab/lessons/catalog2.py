@@ -162,6 +162,12 @@ add(
             "impls にないツール名で KeyError が外まで飛び出したか、is_error の結果になりませんでした。impls[block.name] の引き当ても try の中に入れます",
             "A tool name missing from impls raised KeyError out of run_tools, or did not become an is_error result; do the impls[block.name] lookup inside the try too",
         ),
+        "lesson.l2.run_tools.output_flagged": (
+            "うまくいった呼び出しの結果（ツールの出力そのもの）に is_error: True が付いています。"
+            "is_error はツールが失敗したときだけ付けます。付いていると、モデルは出力を失敗として読み、同じ呼び出しをやり直したり別の道を探したりします",
+            "The result of a call that worked (the tool's own output) carries is_error: True. Set is_error only when the "
+            "tool failed: with it, the model reads the output as a failure and retries the call or looks for another way",
+        ),
         "lesson.l2.run_tools.not_error": (
             "失敗した呼び出しの結果に is_error: True がありません",
             "The failed call's result lacks is_error: True",

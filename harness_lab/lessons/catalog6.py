@@ -177,6 +177,14 @@ add(
             "ポリシーにない {url} を断りましたが、断る前に send で送っていました。宛先を確かめてから、send を呼びます",
             "It refused {url}, which the policy does not allow, but only after send had sent it; check the host first, then call send",
         ),
+        "lesson.capstone.failure_hidden": (
+            "送信に失敗した（send が例外を出した）のに、http_post の tool_result が is_error になっていません（モデルに届いた結果: {result}）。"
+            "モデルは送れたと読んで、ユーザーに「送りました」と答えます。http_post の中で send の例外を捕まえて文字列を返さず、"
+            "そのまま上げて run_agent に is_error の結果を作らせます",
+            "The send failed (send raised), yet http_post's tool_result is not is_error (the model got: {result}). "
+            "The model reads it as sent and tells the user it went out. Do not catch send's exception in http_post and "
+            "return a string: let it propagate, so run_agent makes an is_error result",
+        ),
         "lesson.capstone.denied_not_error": (
             "送らなかった http_post に、is_error の tool_result が返っていません",
             "The http_post that was not sent got no is_error tool_result",

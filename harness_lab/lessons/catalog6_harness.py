@@ -93,6 +93,14 @@ add(
             'max_tokens で切れた応答のあとも、ループを続けてモデルにもう一度送りました（リクエスト {requests} 回）。回るのは next_step が run_tools か resend のときだけです。while response.stop_reason != "end_turn" のような条件では、max_tokens や refusal でも回り続けます',
             'After a response cut at max_tokens the loop went on and asked the model again ({requests} requests); go on only when next_step says run_tools or resend. A condition such as while response.stop_reason != "end_turn" keeps going on max_tokens and refusal too',
         ),
+        "lesson.l6.run_agent.window_resent": (
+            "コンテキストウィンドウが一杯（stop_reason model_context_window_exceeded）になったあとも、同じ会話履歴をモデルにもう一度送りました"
+            '（リクエスト {requests} 回）。同じ履歴は同じ窓をまた一杯にするだけです。next_step が "stop" と言うので、'
+            "そこで止めて停止メッセージを返します",
+            "After the context window filled up (stop_reason model_context_window_exceeded) the loop sent the same history "
+            "again ({requests} requests). The same history fills the same window again; next_step says "
+            '"stop", so stop there and return a stop message',
+        ),
         "lesson.l6.run_agent.max_tokens": (
             'max_tokens で切れた応答のあと、{got} で終わりました。next_step が "stop" なら return lessons.stopped(response.stop_reason, 停止メッセージ, turns, tokens_used) で止めます',
             'After a response cut at max_tokens it ended with {got}; when next_step says "stop", return lessons.stopped(response.stop_reason, message, turns, tokens_used)',

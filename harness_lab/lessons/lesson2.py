@@ -25,6 +25,7 @@ from .scenes import (
     said,
     thought,
     unchanged,
+    unflagged,
 )
 
 __all__ = ["RUN_TOOLS", "run_agent", "run_tools"]
@@ -201,6 +202,8 @@ def _output_as_text(fn) -> Miss | None:
     if not facts:
         return Miss("lesson.l2.run_tools.too_few", {"uses": 2, "results": 0})
     first = facts[0]
+    if first["is_error"] and _is_the_output(first["text"]):  # it ran, and its output got flagged as a failure
+        return Miss("lesson.l2.run_tools.output_flagged")
     if first["is_error"]:  # this call works: the tool failed because of how it was called
         return Miss("lesson.l2.run_tools.call_failed", {"got": (first["text"] or "")[:80]})
     if not _is_text(first["content"]):
@@ -271,6 +274,13 @@ def _literals_as_json(fn) -> Miss | None:
     return None
 
 
+def _is_the_output(text: str | None) -> bool:
+    try:
+        return json.loads(text or "") in WEATHER[lang()].values()
+    except ValueError:
+        return False
+
+
 def _failure_is_a_result(fn) -> Miss | None:
     rec = Recorder()
     try:
@@ -282,7 +292,9 @@ def _failure_is_a_result(fn) -> Miss | None:
     if not facts:  # no result for any call, the failed one included: point 1's cause, not a missing flag
         return Miss("lesson.l2.run_tools.too_few", {"uses": 2, "results": 0})
     if not facts[0]["is_error"]:  # the first call is the one that failed
-        return Miss("lesson.l2.run_tools.not_error")
+        return unflagged(facts, "lesson.l2.run_tools.not_error")
+    if len(facts) == 2 and facts[1]["is_error"] and _is_the_output(facts[1]["text"]):
+        return Miss("lesson.l2.run_tools.output_flagged")
     if len(facts) == 2 and facts[1]["is_error"]:  # the second call works: it failed by how it was called
         return Miss("lesson.l2.run_tools.call_failed", {"got": (facts[1]["text"] or "")[:80]})
     if _said("no_city") not in (facts[0]["text"] or ""):

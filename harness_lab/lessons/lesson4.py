@@ -105,6 +105,25 @@ def _different_calls_differ(fn) -> Miss | None:
         signature = fn(_content(*first))
         if signature == fn(_content(*second)):
             return Miss("lesson.l4.signature.pairs", {"signature": str(signature)[:60]})
+    return _many_turns_stay_apart(fn)
+
+
+# Distinct turns enough that a digest cut to 4 hex digits (65,536 values) cannot keep them apart, by the
+# birthday bound (a clash has odds of 1 - e^-128), while a whole digest or the text itself always does.
+_MANY_TURNS = 4096
+
+
+def _many_turns_stay_apart(fn) -> Miss | None:
+    template = _content(call("read_file", path="notes.txt"))
+    seen: dict = {}
+    for number in range(_MANY_TURNS):
+        path = f"notes_{number}.txt"
+        content = [b.model_copy(update={"input": {"path": path}}) if b.type == "tool_use" else b for b in template]
+        signature = fn(content)
+        if signature in seen:
+            values = {"signature": str(signature)[:60], "a": seen[signature], "b": path, "count": _MANY_TURNS}
+            return Miss("lesson.l4.signature.digest", values)
+        seen[signature] = path
     return None
 
 

@@ -14,7 +14,7 @@ from ..grading.spies import Recorder, logged
 from ..messages import content_dicts, tool_calls
 from ..text import t
 from .checking import Miss, Piece, Point
-from .scenes import answer_rejected, fact, response_of, said, unchanged
+from .scenes import answer_rejected, fact, response_of, said, unchanged, unflagged
 
 __all__ = ["HIGH_IMPACT", "RUN_TOOL_USES", "run_tool_uses"]
 
@@ -209,7 +209,7 @@ def _no_means_not_run(fn) -> Miss | None:
     if len(facts) != 1 or facts[0]["tool_use_id"] != tool_calls(response.content)[0]["id"]:
         return Miss("lesson.l5.denied_dropped")
     if not facts[0]["is_error"]:
-        return Miss("lesson.l5.denied_not_error")
+        return unflagged(facts, "lesson.l5.denied_not_error")
     # No, yes, no in the same turn: each call is asked about, and decided, on its own (a yes is
     # not remembered for the next call of the same tool, a no does not stop the others).
     rec, note, other, third = Recorder(), _note(), _other(), {**_other(), "path": "/etc/hosts"}
@@ -237,7 +237,7 @@ def _no_means_not_run(fn) -> Miss | None:
     if miss:
         return miss
     if not facts[1]["is_error"] or facts[2]["is_error"] or not facts[3]["is_error"]:
-        return Miss("lesson.l5.denied_not_error")
+        return unflagged(facts, "lesson.l5.denied_not_error")
     return answer_rejected(_said("next"), response, returned) or _fails_closed(fn) or _no_answer_is_no(fn)
 
 
@@ -262,7 +262,7 @@ def _fails_closed(fn) -> Miss | None:
     facts = [fact(r) for r in returned]
     if [f["tool_use_id"] for f in facts] != [c["id"] for c in tool_calls(response.content)]:
         return Miss("lesson.l5.denied_dropped")  # answered, then: one result for the call, as a denial is
-    return None if facts[0]["is_error"] else Miss("lesson.l5.denied_not_error")
+    return None if facts[0]["is_error"] else unflagged(facts, "lesson.l5.denied_not_error")
 
 
 def _no_answer_is_no(fn) -> Miss | None:
@@ -340,7 +340,7 @@ def _failures_answered(fn) -> Miss | None:
     if miss:
         return miss
     if not (facts[0]["is_error"] and facts[1]["is_error"]) or facts[2]["is_error"] or not rec.ran("get_time"):
-        return Miss("lesson.l5.failure_not_error")
+        return unflagged(facts, "lesson.l5.failure_not_error")
     return answer_rejected(_said("next"), response, returned)
 
 

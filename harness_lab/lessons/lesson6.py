@@ -241,6 +241,11 @@ def _refusing(request: dict) -> Any:
     return reply(_said("refused"), stop_reason="refusal")
 
 
+def _window_full(request: dict) -> Any:
+    # The same history sent again fills the same window: the model answers so every time.
+    return reply(_said("writing"), stop_reason="model_context_window_exceeded")
+
+
 def _at_a_stop_sequence(request: dict) -> Any:
     # The API says stop_sequence only to a request that set stop_sequences, and the lesson's loop sets
     # none: the script answers as though it had, so a loop that finishes on end_turn alone shows here.
@@ -308,6 +313,9 @@ def _decides_by_next_step(fn) -> Miss | None:
         return Miss("lesson.l6.run_agent.refusal", {"got": mine.cause})
     if mine.miss is not None:
         return mine.miss
+    mine, _, emulator = learner_end(fn, _window_full)
+    if len(emulator.requests) > 1:  # the full window sent again: a 400 for the prefill, or a valve, ends it
+        return Miss("lesson.l6.run_agent.window_resent", {"requests": len(emulator.requests)})
     return _ends_like_the_package(fn, _at_a_stop_sequence)  # a stop sequence is an answer, as end_turn is
 
 

@@ -149,6 +149,7 @@ def _goes_on_quietly(fn) -> Miss | None:
         ("tool_use", response_of(_text("looking"), call("get_time"))),
         ("pause_turn", response_of(_text("searching"), stop_reason="pause_turn")),
         ("end_turn", response_of(_text("answer"))),
+        ("end_turn", response_of(stop_reason="end_turn")),  # an empty answer is an answer: next_step finishes it
         ("stop_sequence", response_of(_text("answer"), stop_reason="stop_sequence", stop_sequence="###")),
     )
     for reason, response in cases:

@@ -134,6 +134,7 @@ add(
             "どの宛先にも送れませんでした。",
             "I couldn't send it to any of those addresses.",
         ),
+        "lesson.said.capstone.offline": ("ネットワークに接続できません", "The network is unreachable"),
         "lesson.said.capstone.give_up": ("あきらめます。", "I'll give up."),
         # lesson7.py: What the scripted responses say, in the kernel's language: a stop message that keeps it shows it.
         "lesson.said.l7.declined": ("この依頼にはお応えできません。", "I can't help with this request."),

@@ -344,7 +344,17 @@ def fact(result: Any) -> dict:
         "text": text,
         "content": content,
         "is_error": field(result, "is_error", False) is True,
+        "is_error_text": flag if isinstance(flag := field(result, "is_error", False), str) else None,
     }
+
+
+def unflagged(facts: list[dict], key: str, **values: Any) -> Miss:
+    """The miss for results that lack is_error: True, named for a flag written as text ("true"), which is
+    no True (the API refuses it with a 400) when that is why."""
+    text = next((f["is_error_text"] for f in facts if f.get("is_error_text") is not None), None)
+    if text is not None:
+        return Miss("lesson.rule.is_error_text", {"got": repr(text)[:20]})
+    return Miss(key, values)
 
 
 def answered(request: dict) -> int:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 
+from answers_level1_content import RIGHT_CONTENT, WRONG_CONTENT
 from answers_level1_habits import RIGHT_HABITS, WRONG_HABITS
 from answers_level1_policies import (
     BLOCK_POLICY,
@@ -127,8 +128,6 @@ RIGHT = {
     "an Enum for the tiers": (ENUM_POLICY, Tier.ASK, enum_runner, GOOD_ANSWERS),
     "a defaultdict that falls to deny": (DEFAULTING_POLICY, "deny", defaulting_runner, GOOD_ANSWERS),
     "the default kept in the policy under '*'": (STARRED_POLICY, "ask", starred_runner, GOOD_ANSWERS),
-    "consumes content with pop(0)": (DICT_POLICY, DICT_DEFAULT, consumes_content, GOOD_ANSWERS),
-    "tidies block.input paths in place": (DICT_POLICY, DICT_DEFAULT, tidies_paths, GOOD_ANSWERS),
     "an error from approve taken for a no": (DICT_POLICY, DICT_DEFAULT, _treats_approval_error_as_no, GOOD_ANSWERS),
     "only False refuses (approve is True or False)": (DICT_POLICY, DICT_DEFAULT, _only_false_refuses, GOOD_ANSWERS),
     "the tier read in lower case, or the default": (
@@ -138,6 +137,7 @@ RIGHT = {
         GOOD_ANSWERS,
     ),
     **RIGHT_HABITS,
+    **RIGHT_CONTENT,
 }
 
 
@@ -276,6 +276,9 @@ WRONG = {
     "tool output not passed on": (_dict(_output_dropped), {3: "grade.l1.c3.output_missing"}),
     "tool_use_id written as id": (_dict(_id_under_the_wrong_key), {3: "grade.l1.c3.no_id"}),
     "an extra name field in tool_result": (_dict(_with_name_field), {3: "grade.l1.c3.api_rejected"}),
+    # the loop sends this same list back as the assistant turn: emptied, its tool_use blocks are gone (a 400)
+    "consumes content with pop(0)": (_dict(consumes_content), {3: "grade.l1.c3.content_changed"}),
+    "tidies block.input paths in place": (_dict(tidies_paths), {3: "grade.l1.c3.content_changed"}),
     "is_error as a string": (_dict(_string_is_error), {3: "grade.l1.c3.api_rejected"}),
     "is_error as a string on every result": (_dict(_string_is_error_everywhere), {3: "grade.l1.c3.api_rejected"}),
     "answers left empty": (
@@ -303,6 +306,7 @@ WRONG = {
         {2: "grade.l1.unknown"},
     ),
     **WRONG_HABITS,
+    **WRONG_CONTENT,
 }
 
 

@@ -186,7 +186,7 @@ STARRED_POLICY = {**TABLE, "*": "ask"}
 starred_runner = make_runner(lambda name: STARRED_POLICY.get(name, STARRED_POLICY["*"]))
 
 
-# --- right, though they change what they were handed, as real harness code may ----------------
+# --- wrong: they change the content list the loop sends back as the assistant turn ------------
 def consumes_content(content, tool_impls, approve):
     """Takes the blocks off ``content`` one by one, leaving it empty."""
     results = []

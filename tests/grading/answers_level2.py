@@ -21,6 +21,7 @@ from answers_level2_loops import (
     top_of_body,
     while_true,
 )
+from answers_level2_reasons import RIGHT_REASONS, WRONG_REASONS
 from answers_level2_slips import (
     Agent,
     _stopping_with,
@@ -107,6 +108,7 @@ RIGHT = {
     "a closure over the limit": (GOOD_MISSING, make_agent(MAX_TURNS), MAX_TURNS),
     "half the history's length as the turns": (GOOD_MISSING, counts_half_the_messages, MAX_TURNS),
     **RIGHT_HISTORY,
+    **RIGHT_REASONS,
 }
 
 
@@ -225,6 +227,7 @@ WRONG = {
         {1: "grade.l2.endless", 2: "grade.l2.endless"},
     ),
     **WRONG_HISTORY,
+    **WRONG_REASONS,
 }
 
 # Stop messages criterion 3 accepts, and ones that do not say the run stopped at the limit.

@@ -14,6 +14,7 @@ from tests.lessons.answers import WRONG
 from tests.lessons.answers6 import RIGHT_RUN_AGENT, WRONG_RUN_AGENT, loaded
 from tests.lessons.answers_audit import STALLED, STALLED_RUN_AGENT, WRONG_MORE, WRONG_RUN_AGENT_MORE
 from tests.lessons.answers_capstone import RIGHT_MY_AGENT, WRONG_MY_AGENT
+from tests.lessons.answers_counts_and_flags import WRONG_COUNTS, WRONG_MY_AGENT_COUNTS, WRONG_RUN_AGENT_COUNTS
 from tests.lessons.answers_misreadings import WRONG_MISREAD, WRONG_MY_AGENT_MISREAD, WRONG_RUN_AGENT_MISREAD
 from tests.lessons.answers_probes import WRONG_PROBES, WRONG_RUN_AGENT_PROBES
 from tests.lessons.answers_reuse import WRONG_REUSE, WRONG_RUN_AGENT_REUSE
@@ -68,6 +69,7 @@ def test_every_hint_key_is_provoked_by_some_wrong_version():
     more += WRONG_SLIPS + WRONG_RUN_AGENT_SLIPS  # laps not yielded, turn labels, a refusal, results reordered
     more += WRONG_STATE + WRONG_RUN_AGENT_STATE  # state kept between runs, JSON by accident, a stop sequence
     more += WRONG_MISREAD + WRONG_RUN_AGENT_MISREAD + WRONG_MY_AGENT_MISREAD  # SDK objects as dicts, a yes kept
+    more += WRONG_COUNTS + WRONG_RUN_AGENT_COUNTS + WRONG_MY_AGENT_COUNTS  # a digest cut short, is_error as text
     provoked = {key for *_, key in WRONG + WRONG_RUN_AGENT + WRONG_MY_AGENT + more}
     families = ("lesson.l", "lesson.capstone.", "lesson.rule.")
     titles = tuple(f".p{n}" for n in range(1, 8))

@@ -24,6 +24,7 @@ from harness_lab.text import speaking
 from tests.lessons import answers
 from tests.lessons import answers_audit as audit
 from tests.lessons import answers_capstone as capstone
+from tests.lessons import answers_counts_and_flags as counts
 from tests.lessons import answers_misreadings as misreadings
 from tests.lessons import answers_probes as probes
 from tests.lessons import answers_reuse as reuse
@@ -38,10 +39,11 @@ from tests.lessons.test_english_probe_texts import ENGLISH_LEARNER
 JAPANESE = re.compile(r"[\u3000-\u30ff\u4e00-\u9fff\uff01-\uff9f]+")
 
 PIECES = answers.WRONG + audit.WRONG_MORE + audit.STALLED + probes.WRONG_PROBES + reuse.WRONG_REUSE
-PIECES += slips.WRONG_SLIPS + state.WRONG_STATE + misreadings.WRONG_MISREAD
+PIECES += slips.WRONG_SLIPS + state.WRONG_STATE + misreadings.WRONG_MISREAD + counts.WRONG_COUNTS
 LOOPS = WRONG_RUN_AGENT + audit.WRONG_RUN_AGENT_MORE + audit.STALLED_RUN_AGENT + probes.WRONG_RUN_AGENT_PROBES
 LOOPS += reuse.WRONG_RUN_AGENT_REUSE + slips.WRONG_RUN_AGENT_SLIPS + state.WRONG_RUN_AGENT_STATE
 LOOPS += valves.WRONG_RUN_AGENT_VALVES + thinking.WRONG_RUN_AGENT_6 + misreadings.WRONG_RUN_AGENT_MISREAD
+LOOPS += counts.WRONG_RUN_AGENT_COUNTS
 
 
 def in_english(source: str) -> str:
@@ -86,7 +88,9 @@ CASES = (
     ]
     + [
         pytest.param(at_point, ("my_agent", point), source, key, id=f"my_agent-{key.rsplit('.', 1)[1]}-{n}")
-        for n, (source, point, key) in enumerate(capstone.WRONG_MY_AGENT + misreadings.WRONG_MY_AGENT_MISREAD)
+        for n, (source, point, key) in enumerate(
+            capstone.WRONG_MY_AGENT + misreadings.WRONG_MY_AGENT_MISREAD + counts.WRONG_MY_AGENT_COUNTS
+        )
     ]
 )
 

@@ -30,7 +30,7 @@
 # fresh process, and calls the package's own grading code. It reads neither the grade cell nor any output saved
 # in the file. Cells you add yourself are not run, so keep your definitions in the `TODO` cells.
 
-# %% [markdown] ja="4a760f619b15"
+# %% [markdown] ja="834a351e6fe2"
 # ## The task
 #
 # Today the approval valve knows two settings: ask before a high-impact tool, let everything else through.
@@ -69,7 +69,8 @@
 # 3. On `deny` the tool does not run, yet an `is_error: true` `tool_result` comes back telling the model that a
 #    policy (a rule) forbids the tool. Nothing is silently dropped, and "unavailable" or "denied" alone cannot tell
 #    a person's no from a failure. When a person says no to an `ask` tool, its result still says a person refused,
-#    not a rule. Every `tool_use` gets exactly one result the API accepts, in order. `ANSWERS["deny"]` says so too.
+#    not a rule. Every `tool_use` gets exactly one result the API accepts, in order, and the `content` handed in
+#    stays as it was (the loop puts that same list in the history and sends it back). `ANSWERS["deny"]` says so too.
 #
 # The grader never reads your source code. It hands `run_tool_uses` recording tools (fakes that only note they
 # were called; one of them fails by raising) and a recording `approve`, calls it for real, and judges only by
