@@ -12,7 +12,7 @@ import textwrap
 from harness_lab.lessons.lesson2 import run_tools as good_run_tools
 from harness_lab.lessons.lesson5 import HIGH_IMPACT
 from tests.lessons.answers6 import RIGHT_RUN_AGENT, variant
-from tests.lessons.answers_audit_loop import MODEL, _error, _result
+from tests.lessons.answers_more_loop import MODEL, _error, _result
 
 # --- run_tools: one list for every call --------------------------------------------------------
 

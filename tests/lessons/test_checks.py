@@ -12,10 +12,10 @@ from harness_lab import lessons
 from harness_lab.text import CATALOG, t
 from tests.lessons.answers import WRONG
 from tests.lessons.answers6 import RIGHT_RUN_AGENT, WRONG_RUN_AGENT, loaded
-from tests.lessons.answers_audit import STALLED, STALLED_RUN_AGENT, WRONG_MORE, WRONG_RUN_AGENT_MORE
 from tests.lessons.answers_capstone import RIGHT_MY_AGENT, WRONG_MY_AGENT
 from tests.lessons.answers_counts_and_flags import WRONG_COUNTS, WRONG_MY_AGENT_COUNTS, WRONG_RUN_AGENT_COUNTS
 from tests.lessons.answers_misreadings import WRONG_MISREAD, WRONG_MY_AGENT_MISREAD, WRONG_RUN_AGENT_MISREAD
+from tests.lessons.answers_more import STALLED, STALLED_RUN_AGENT, WRONG_MORE, WRONG_RUN_AGENT_MORE
 from tests.lessons.answers_probes import WRONG_PROBES, WRONG_RUN_AGENT_PROBES
 from tests.lessons.answers_reuse import WRONG_REUSE, WRONG_RUN_AGENT_REUSE
 from tests.lessons.answers_slips import WRONG_RUN_AGENT_SLIPS, WRONG_SLIPS
@@ -62,7 +62,7 @@ def test_each_wrong_whole_harness_gets_the_hint_that_names_its_cause(source, poi
 
 
 def test_every_hint_key_is_provoked_by_some_wrong_version():
-    more = WRONG_MORE + STALLED + WRONG_RUN_AGENT_MORE + STALLED_RUN_AGENT + WRONG_RUN_AGENT_2  # red team, thinking
+    more = WRONG_MORE + STALLED + WRONG_RUN_AGENT_MORE + STALLED_RUN_AGENT + WRONG_RUN_AGENT_2  # other styles, thinking
     more += WRONG_RUN_AGENT_VALVES  # every high-impact tool, valve 2 after the tools
     more += WRONG_REUSE + WRONG_RUN_AGENT_REUSE  # one list reused, results outside a user message, valve 3 carried
     more += WRONG_PROBES + WRONG_RUN_AGENT_PROBES  # results sorted or keyed by name, the cache counted twice

@@ -25,7 +25,7 @@ from harness_lab import lessons
 from harness_lab.text import speaking
 from tests.lessons import answers
 from tests.lessons.answers6 import WRONG_RUN_AGENT, loaded, variant
-from tests.lessons.answers_audit import WRONG_MORE, WRONG_RUN_AGENT_MORE
+from tests.lessons.answers_more import WRONG_MORE, WRONG_RUN_AGENT_MORE
 from tests.lessons.answers_valves import WRONG_RUN_AGENT_VALVES
 
 JAPANESE = re.compile(r"[\u3000-\u30ff\u4e00-\u9fff\uff01-\uff9f]")
@@ -99,7 +99,7 @@ def english(source: str) -> str:
 def english_functions(module: ModuleType) -> dict:
     """The module's functions with their words in English, calling one another (helpers included).
 
-    A table is split over several modules (answers_audit_gates calls answers_audit_loop's ``_error``):
+    A table is split over several modules (answers_more_gates calls answers_more_loop's ``_error``):
     the functions a module takes from the other answer modules are put in English with its own.
     """
     functions = [

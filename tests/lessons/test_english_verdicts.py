@@ -22,10 +22,10 @@ from harness_lab import lessons
 from harness_lab.lessons import english_pieces
 from harness_lab.text import speaking
 from tests.lessons import answers
-from tests.lessons import answers_audit as audit
 from tests.lessons import answers_capstone as capstone
 from tests.lessons import answers_counts_and_flags as counts
 from tests.lessons import answers_misreadings as misreadings
+from tests.lessons import answers_more as more
 from tests.lessons import answers_probes as probes
 from tests.lessons import answers_reuse as reuse
 from tests.lessons import answers_slips as slips
@@ -38,9 +38,9 @@ from tests.lessons.test_english_probe_texts import ENGLISH_LEARNER
 
 JAPANESE = re.compile(r"[\u3000-\u30ff\u4e00-\u9fff\uff01-\uff9f]+")
 
-PIECES = answers.WRONG + audit.WRONG_MORE + audit.STALLED + probes.WRONG_PROBES + reuse.WRONG_REUSE
+PIECES = answers.WRONG + more.WRONG_MORE + more.STALLED + probes.WRONG_PROBES + reuse.WRONG_REUSE
 PIECES += slips.WRONG_SLIPS + state.WRONG_STATE + misreadings.WRONG_MISREAD + counts.WRONG_COUNTS
-LOOPS = WRONG_RUN_AGENT + audit.WRONG_RUN_AGENT_MORE + audit.STALLED_RUN_AGENT + probes.WRONG_RUN_AGENT_PROBES
+LOOPS = WRONG_RUN_AGENT + more.WRONG_RUN_AGENT_MORE + more.STALLED_RUN_AGENT + probes.WRONG_RUN_AGENT_PROBES
 LOOPS += reuse.WRONG_RUN_AGENT_REUSE + slips.WRONG_RUN_AGENT_SLIPS + state.WRONG_RUN_AGENT_STATE
 LOOPS += valves.WRONG_RUN_AGENT_VALVES + thinking.WRONG_RUN_AGENT_6 + misreadings.WRONG_RUN_AGENT_MISREAD
 LOOPS += counts.WRONG_RUN_AGENT_COUNTS

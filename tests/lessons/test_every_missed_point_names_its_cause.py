@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from harness_lab import lessons
-from tests.lessons import answers, answers_audit
+from tests.lessons import answers, answers_more
 
 # Every point each wrong signature misses, and why.
 SIGNATURES = [
@@ -20,8 +20,8 @@ SIGNATURES = [
     (answers.sig_sorted_by_name, {3: "call_order"}),
     (answers.sig_call_order, {3: "call_order"}),
     (answers.sig_name_only, {2: "collides"}),
-    (answers_audit.sig_with_text, {1: "text"}),
-    (answers_audit.sig_with_thinking, {1: "text"}),
+    (answers_more.sig_with_text, {1: "text"}),
+    (answers_more.sig_with_thinking, {1: "text"}),
 ]
 
 

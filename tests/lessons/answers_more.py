@@ -1,4 +1,4 @@
-"""More wrong answers a learner writes (the red-team of the lesson checks), and right answers written in
+"""More wrong answers a learner writes, and right answers written in
 other styles than the reference's: every wrong one must get its own cause's hint, every right one must pass.
 
 Each wrong entry: (piece, the wrong function, the point it fails (1-based), the hint key), as in
@@ -8,7 +8,7 @@ Each wrong entry: (piece, the wrong function, the point it fails (1-based), the 
 from __future__ import annotations
 
 from tests.lessons.answers6 import variant
-from tests.lessons.answers_audit_gates import (
+from tests.lessons.answers_more_gates import (
     approve_arguments_swapped,
     approve_asks_with_the_block,
     approve_fails_open,
@@ -35,7 +35,7 @@ from tests.lessons.answers_audit_gates import (
     read_returns_refusal,
     read_whole_file,
 )
-from tests.lessons.answers_audit_loop import (
+from tests.lessons.answers_more_loop import (
     agent_appends_response,
     agent_drops_the_text,
     agent_drops_thinking,
@@ -69,7 +69,7 @@ from tests.lessons.answers_audit_loop import (
     tools_str_dict,
     tools_with_a_note,
 )
-from tests.lessons.answers_audit_right import (
+from tests.lessons.answers_more_right import (
     agent_right_while_true,
     approve_right_closed,
     approve_right_flagged,

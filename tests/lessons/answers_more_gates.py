@@ -1,5 +1,5 @@
 """More wrong answers to lesson 5's run_tool_uses (the approval) and to read_file (the confinement);
-answers_audit.WRONG_MORE lists them.
+answers_more.WRONG_MORE lists them.
 """
 
 from __future__ import annotations
@@ -9,12 +9,12 @@ from pathlib import Path
 
 from harness_lab.lessons.lesson5 import HIGH_IMPACT
 from harness_lab.lessons.lesson5 import run_tool_uses as good_run_tool_uses
-from tests.lessons.answers_audit_loop import (
+from tests.lessons.answers_more_loop import (
     _denied,
     _error,
     _result,
 )
-from tests.lessons.answers_audit_right import (
+from tests.lessons.answers_more_right import (
     approve_right_flagged,
 )
 

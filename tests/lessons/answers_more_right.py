@@ -1,4 +1,4 @@
-"""Right answers to the lessons' pieces in other styles than the references'; answers_audit.RIGHT_MORE lists
+"""Right answers to the lessons' pieces in other styles than the references'; answers_more.RIGHT_MORE lists
 them, and every one must pass.
 """
 
@@ -10,7 +10,7 @@ from pathlib import Path
 from harness_lab.lessons.lesson2 import run_tools as good_run_tools
 from harness_lab.lessons.lesson5 import HIGH_IMPACT
 from harness_lab.lessons.lesson5 import run_tool_uses as good_run_tool_uses
-from tests.lessons.answers_audit_loop import (
+from tests.lessons.answers_more_loop import (
     _create,
     _denied,
     _error,

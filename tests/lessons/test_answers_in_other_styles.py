@@ -1,4 +1,4 @@
-"""The red-team of the lesson checks: more wrong answers a learner writes, each of which must get ×
+"""The lesson checks against more wrong answers a learner writes, each of which must get ×
 with the hint naming its own cause (in one line, never a traceback), and right answers in other styles
 than the references', each of which must still pass."""
 
@@ -11,14 +11,6 @@ from harness_lab.grading.report import Report
 from harness_lab.lessons.scenes import rejection_hint
 from harness_lab.text import t
 from tests.lessons.answers6 import loaded
-from tests.lessons.answers_audit import (
-    RIGHT_MORE,
-    RIGHT_RUN_AGENT_MORE,
-    STALLED,
-    STALLED_RUN_AGENT,
-    WRONG_MORE,
-    WRONG_RUN_AGENT_MORE,
-)
 from tests.lessons.answers_counts_and_flags import (
     RIGHT_COUNTS,
     RIGHT_RUN_AGENT_COUNTS,
@@ -27,6 +19,14 @@ from tests.lessons.answers_counts_and_flags import (
 )
 from tests.lessons.answers_merged_turn import RIGHT_MERGED, RIGHT_RUN_AGENT_MERGED, WRONG_MERGED
 from tests.lessons.answers_misreadings import RIGHT_MISREAD, WRONG_MISREAD, WRONG_RUN_AGENT_MISREAD
+from tests.lessons.answers_more import (
+    RIGHT_MORE,
+    RIGHT_RUN_AGENT_MORE,
+    STALLED,
+    STALLED_RUN_AGENT,
+    WRONG_MORE,
+    WRONG_RUN_AGENT_MORE,
+)
 from tests.lessons.answers_probes import RIGHT_PROBES, RIGHT_RUN_AGENT_PROBES, WRONG_PROBES, WRONG_RUN_AGENT_PROBES
 from tests.lessons.answers_reuse import RIGHT_REUSE, RIGHT_RUN_AGENT_REUSE, WRONG_REUSE, WRONG_RUN_AGENT_REUSE
 from tests.lessons.answers_slips import RIGHT_RUN_AGENT_SLIPS, RIGHT_SLIPS, WRONG_RUN_AGENT_SLIPS, WRONG_SLIPS

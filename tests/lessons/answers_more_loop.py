@@ -1,5 +1,5 @@
 """More wrong answers to the loop's pieces (run_tools, run_agent, next_step, signature_of), in other styles than
-answers_loop's; answers_audit.WRONG_MORE lists them.
+answers_loop's; answers_more.WRONG_MORE lists them.
 """
 
 from __future__ import annotations
