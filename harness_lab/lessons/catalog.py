@@ -299,7 +299,7 @@ add(
             "「名前(引数の JSON)」をそのまま使うか、ハッシュなら全桁（hexdigest() 全部）を使います",
             "Of {count} turns each reading another file, the two reading {a} and {b} got the same signature {signature}. "
             "A signature cut short (the first few characters of a hash, say) makes different calls match by chance, and "
-            "the no-progress valve then stops a turn that was not spinning. Use name(input as JSON) as it is, or the "
+            "no-progress detection then stops a turn that was not spinning. Use name(input as JSON) as it is, or the "
             "whole hash (all of hexdigest())",
         ),
         "lesson.l4.signature.call_order": (

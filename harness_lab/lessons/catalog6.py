@@ -107,7 +107,7 @@ add(
         # the capstone: my_agent
         "lesson.capstone.p1": (
             "許可した宛先へ、承認を得てから1回だけ送る",
-            "it sends once to an allowed address, after a yes",
+            "it sends once to an allowed host, after a yes",
         ),
         "lesson.capstone.p2": (
             "承認がない・「いいえ」なら送らず、is_error の結果がモデルに届く",
@@ -115,7 +115,7 @@ add(
         ),
         "lesson.capstone.p3": (
             "ポリシーにない宛先へは、承認されても送らない（見た目の似た URL も）",
-            "an address the policy does not allow gets nothing, even after a yes (look-alike URLs too)",
+            "a host the policy does not allow gets nothing, even after a yes (look-alike URLs too)",
         ),
         "lesson.capstone.p4": (
             "同じ送信を繰り返すモデルは弁3で止まり、送るのは1回だけ",
@@ -149,7 +149,7 @@ add(
         ),
         "lesson.capstone.not_sent": (
             '承認されたのに、許可した宛先へ送りませんでした（モデルに届いた結果: {result}）。http_post の中で send(url, body) を呼び、impls に "http_post" を足します',
-            'It was approved but nothing went to the allowed address (the model got: {result}); call send(url, body) inside http_post and add "http_post" to the impls',
+            'It was approved but nothing went to the allowed host (the model got: {result}); call send(url, body) inside http_post and add "http_post" to the impls',
         ),
         "lesson.capstone.sent_wrong": (
             "送ったものが、モデルが頼んだものと違います（{sent}）。url と body をそのまま send に渡します",
@@ -199,7 +199,7 @@ add(
         ),
         "lesson.capstone.sent_again": (
             "同じ送信を {count} 回しました。弁3（無進捗検知）が、同じ呼び出しの2回目を実行の前に止めます。my_agent は run_agent を通して走らせます",
-            "It sent the same thing {count} times; valve 3 (no progress) stops the second identical call before it runs. Run my_agent through run_agent",
+            "It sent the same thing {count} times; valve 3 (no-progress detection) stops the second identical call before it runs. Run my_agent through run_agent",
         ),
         # the steps behind lessons.hint(name)
         "lesson.hint.none": (

@@ -10,7 +10,7 @@ add(
     {
         "lesson.l6.valve.max_turns": ("弁1（最大ターン数）", "valve 1 (max turns)"),
         "lesson.l6.valve.token_budget": ("弁2（トークン予算）", "valve 2 (token budget)"),
-        "lesson.l6.valve.no_progress": ("弁3（無進捗検知）", "valve 3 (no progress)"),
+        "lesson.l6.valve.no_progress": ("弁3（無進捗検知）", "valve 3 (no-progress detection)"),
         "lesson.l6.run_agent.p1": (
             "普通の仕事は、モデルの答えで終わる（1ターンごとに yield する）",
             "a normal task ends with the model's answer (yielding each turn)",
@@ -25,11 +25,11 @@ add(
         ),
         "lesson.l6.run_agent.p4": (
             "トークンを燃やすモデルは、弁2 トークン予算で止まる",
-            "a model that burns tokens is stopped by valve 2, the budget",
+            "a model that burns tokens is stopped by valve 2, token budget",
         ),
         "lesson.l6.run_agent.p5": (
             "同じ呼び出しを繰り返すモデルは、弁3 無進捗検知で止まる",
-            "a model repeating the same call is stopped by valve 3, no progress",
+            "a model repeating the same call is stopped by valve 3, no-progress detection",
         ),
         "lesson.l6.run_agent.p6": (
             "弁4: 承認がない・「いいえ」なら、高インパクトなツール（write_file・http_post・delete_file）はどれも走らず、それぞれに is_error の結果がモデルに届く",
@@ -71,7 +71,7 @@ add(
         ),
         "lesson.l6.run_agent.spin_on_resend": (
             'pause_turn が2回続いたところで、弁3（無進捗）で止まりました。送り返し（"resend"）はツールのターンではありません。署名を比べるのは step が "run_tools" のときだけにします',
-            'It stopped for no progress (valve 3) at the second pause_turn in a row; a resend is no tool turn, so compare signatures only when step is "run_tools"',
+            'Valve 3 (no-progress detection) stopped it at the second pause_turn in a row; a resend is no tool turn, so compare signatures only when step is "run_tools"',
         ),
         "lesson.l6.run_agent.empty_results": (
             "pause_turn の送り返しで、中身が空の user メッセージも送りました。送り返しにはツールの結果がありません。user メッセージは results があるときだけ足します（if results:。API の 400: {error}）",
@@ -203,7 +203,7 @@ add(
         ),
         "lesson.l6.run_agent.signature_carried": (
             "同じプロセスでもう一度走らせると、最初のツールターンで、ツールを1つも実行しないうちに弁3（無進捗検知）が止めました。前の実行の最後の署名が残っていて、それと比べています。last_signature = None は run_agent の中（呼ばれるたび）で始めます（モジュールの変数にしない）",
-            "When run again in the same process, it was stopped by valve 3 (no progress) at its first tool turn, before any tool ran: the last signature of the previous run was kept and compared with. Start last_signature = None inside run_agent, on every call (not as a module variable)",
+            "When run again in the same process, it was stopped by valve 3 (no-progress detection) at its first tool turn, before any tool ran: the last signature of the previous run was kept and compared with. Start last_signature = None inside run_agent, on every call (not as a module variable)",
         ),
         "lesson.l6.run_agent.turns_carried": (
             "同じプロセスでもう一度走らせると、ツールを1つも実行しないうちに弁1（最大ターン数）が止めました（上限 {limit}）。前の実行で数えたターン数が残っています。turns = 0 は run_agent の中（呼ばれるたび）で始めます（モジュールの変数にしない）",
@@ -212,17 +212,17 @@ add(
         "lesson.l6.run_agent.spin_first_only": (
             "{call} を別の呼び出しを挟んで呼び直したところで弁3（無進捗検知）が止め、2ターン目から同じ呼び出しを繰り返すモデルは止めませんでした。"
             "last_signature を最初のターンでしか入れていません。毎ターン、比べたあとで last_signature = signature と入れ直します",
-            "Valve 3 (no progress) stopped it when {call} was called again with another call in between, and did not stop a model "
+            "Valve 3 (no-progress detection) stopped it when {call} was called again with another call in between, and did not stop a model "
             "that repeats one call from its second turn on: last_signature is set on the first turn only. Set last_signature = "
             "signature on every turn, after comparing",
         ),
         "lesson.l6.run_agent.spin_not_in_a_row": (
             "{call} を呼び、別の呼び出しを挟んでもう一度 {call} を呼んだところで、弁3（無進捗検知）が止めました。間に別の呼び出しがあれば空回りではありません。これまでの署名を全部覚えて比べるのではなく、前のターンの署名（last_signature）1つとだけ比べます",
-            "Valve 3 (no progress) stopped it when {call} was called again with another call in between; that is no spin. Compare with the previous turn's signature alone (last_signature), not with every signature so far",
+            "Valve 3 (no-progress detection) stopped it when {call} was called again with another call in between; that is no spin. Compare with the previous turn's signature alone (last_signature), not with every signature so far",
         ),
         "lesson.l6.run_agent.spun_at_once": (
             "最初のツールターンで、ツールを1つも実行しないうちに弁3（無進捗検知）が止めました。まだ比べる前のターンはありません。last_signature は None で始め、このターンの署名と比べたあとで、このターンの署名を入れます",
-            "Valve 3 (no progress) stopped it at the first tool turn, before any tool ran, when there is no earlier turn to compare with; start last_signature as None, and set it to this turn's signature only after comparing",
+            "Valve 3 (no-progress detection) stopped it at the first tool turn, before any tool ran, when there is no earlier turn to compare with; start last_signature as None, and set it to this turn's signature only after comparing",
         ),
         "lesson.l6.run_agent.approve_none": (
             "None を関数として呼びました（{error}）。approve が渡されないと None です。弁4は、尋ねる相手がいないときは断る側に倒します: approve or (lambda name, given: False)",
@@ -322,11 +322,11 @@ add(
         ),
         "lesson.l6.run_agent.normal_no_progress": (
             "弁3（無進捗検知）が止めましたが、呼び出しは毎ターン違います（{calls}）。違う呼び出しが同じ署名になっていないか、最初のターンの比べ方も確かめます",
-            "Valve 3 (no progress) stopped it, yet the calls differ every turn ({calls}); check that different calls get different signatures, and the first turn's comparison",
+            "Valve 3 (no-progress detection) stopped it, yet the calls differ every turn ({calls}); check that different calls get different signatures, and the first turn's comparison",
         ),
         "lesson.l6.run_agent.no_progress_on_new_calls": (
             "弁3（無進捗検知）が止めましたが、このモデルは毎ターン違う引数で呼んでいます（{calls}）。名前だけの署名や、ツールの結果から作った署名では、違う呼び出しが同じ署名になります（結果は同じでも呼び出しは進んでいることがあります）。呼び出しの名前と引数の両方を入れた署名（signature_of）で比べます",
-            "Valve 3 (no progress) stopped it, yet this model calls with new arguments every turn ({calls}); a signature of names alone, or one made from the tools' results, makes different calls equal (the results can repeat while the calls move on). Compare signatures of the calls' name and input (signature_of)",
+            "Valve 3 (no-progress detection) stopped it, yet this model calls with new arguments every turn ({calls}); a signature of names alone, or one made from the tools' results, makes different calls equal (the results can repeat while the calls move on). Compare signatures of the calls' name and input (signature_of)",
         ),
         "lesson.l6.run_agent.missed_spinning": (
             "{valve}が止めましたが、このモデルは毎ターン同じ呼び出し（{calls}）を繰り返しています。このターンの署名を前のターンの署名と比べ、同じなら弁3で止めます（id を入れると毎ターン変わります）",

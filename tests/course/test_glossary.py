@@ -126,6 +126,9 @@ def test_the_english_check_finds_an_unused_word():
 NOT_IN_ENGLISH = {
     r"finished turns?": "completed turns (the counter `turns`)",
     r"no-progress check": "no-progress detection (valve 3, 無進捗検知)",
+    r"turns? finished": "completed turns (the counter `turns`)",
+    r"no-progress valve": "no-progress detection (valve 3, 無進捗検知)",
+    r"valve 3 \(no progress\)": "valve 3 (no-progress detection)",
 }
 
 
