@@ -5,7 +5,7 @@
 #
 # Previous: [Lesson 3: Stop conditions](02_stop_conditions.ipynb) | Next: [Lesson 5: Intervention and steering](04_human_in_the_loop.ipynb)
 #
-# **Time:** about 45 minutes (reading 31, writing and checking 6, running and predicting 8). To split it into two sittings, stop before "3. Read the no-progress valve" | **You need:** notebooks 01 and 02
+# **Time:** about 45 minutes (reading 31, writing and checking 6, running and predicting 8). To split it into two sittings, stop before "3. Read the no-progress detection valve" | **You need:** notebooks 01 and 02
 #
 # What does a loop that should stop, but doesn't, actually look like? This notebook sets off three runaways for real: a dead loop
 # that repeats the same lap, spinning on the same call, and budget burnout from a history that keeps growing.
@@ -109,7 +109,7 @@ import anthropic
 
 TOOLS = [read_file.definition, hl.get_time.definition]
 IMPLS = {"read_file": read_file, "get_time": hl.get_time}
-MY_GUESS = {"requests to the model (the refused one included)": None}  # ← write your prediction
+MY_GUESS = {"model requests (the refused one included)": None}  # ← write your prediction
 
 dead = hl.connect("lesson6", live=False)
 try:
@@ -117,7 +117,7 @@ try:
 except anthropic.BadRequestError as err:
     print(f"The API refused: {err.status_code} {err.body['error']['message']}")
 sent = emulator_of(dead).requests  # the requests the emulator received
-lessons.compare(MY_GUESS, {"requests to the model (the refused one included)": len(sent)})
+lessons.compare(MY_GUESS, {"model requests (the refused one included)": len(sent)})
 print("History of the refused request:", [message["role"] for message in sent[-1]["messages"]])
 
 # %% [markdown] ja="43fabd128ed1"
@@ -198,7 +198,7 @@ for k, content in enumerate(contents, start=1):
 print("same signature as the previous turn → spinning:", signature_of(contents[0]) == signature_of(contents[1]))
 
 # %% [markdown] ja="3bea93a1bf53"
-# ## 3. Read the no-progress valve
+# ## 3. Read the no-progress detection valve
 #
 # The package's `NoProgress` compares signatures built the same way (`hl.signature_of`) at `before_tools`. Its `check` is all there is:
 #
@@ -300,7 +300,7 @@ print(type(end).__name__, "—", end.text)
 #
 # The loop resends **the whole history** with every request. If each turn adds d tokens, the k-th input is about p₀ + (k−1)·d (linear),
 # and the total over n requests is about n·p₀ + d·n(n−1)/2 (quadratic). The `budget_burning` scenario is a model that writes a long analysis
-# every turn and then reads the next log. We run it with only a max-turns valve of 8 and look at the input and the running total per request.
+# every turn and then reads the next log. We run it with max turns at 8 as its only valve and look at the input and the running total per request.
 # The cell after the plot is the Stepper's "Context" tab (`burn.context()`): for each request, it breaks down what fills the input.
 
 # %% ja="3851a2155188"
@@ -333,12 +333,12 @@ burn.context()  # what grows: the model's text, its thinking blocks, its tool_us
 # Look at the running totals above and predict where the `loop_top` version stops.
 
 # %% ja="e867042707d4"
-MY_GUESS = {"requests to the model": None, "tool-call turns": None}  # ← write your prediction
+MY_GUESS = {"model requests": None, "tool-call turns": None}  # ← write your prediction
 
 budget = hl.TokenBudget(20_000)
 after = hl.Run(hl.connect("budget_burning", live=False), tools=[read_file], valves=[hl.MaxTurns(20), budget])
 stop = hl.drain(after.start("Analyze all of the access logs"))
-lessons.compare(MY_GUESS, {"requests to the model": after.state.model_calls, "tool-call turns": stop.turns})
+lessons.compare(MY_GUESS, {"model requests": after.state.model_calls, "tool-call turns": stop.turns})
 print(stop.reason)
 
 # %% [markdown] ja="4257c6b42e14"
@@ -353,7 +353,7 @@ print(hl.drain(before.start("Analyze all of the access logs")).reason)
 plots.compare_runs({"count after receiving (loop_top)": after, "estimate before sending (before_send)": before}, budget=20_000)
 
 # %% [markdown] ja="3e1f07464ab4"
-# The version that estimates before sending stopped inside the budget. It counts the reply up to its ceiling as well, so it stays inside whatever the budget. The price is one more round trip per request for the estimate (`count_tokens`), and some budget left unused below the ceiling.
+# The version that estimates before sending stopped inside the budget. It counts the reply up to its ceiling as well, so it stays inside any budget. The price is one more round trip per request for the estimate (`count_tokens`), and some budget left unused below the ceiling.
 # The larger a single request can get, the more the check before sending pays off.
 #
 # ## 6. Fallbacks: what to return when a valve fires
@@ -367,7 +367,7 @@ def reply_to_user(end):
     if isinstance(end, hl.Finished):
         return end.text
     return (f"I stopped partway through. {end.reason}\n"
-            f"({end.turns} turns finished, {end.usage.total} tokens used. Raise the limit and the run can resume where it left off.)")
+            f"({end.turns} completed turns, {end.usage.total} tokens used. Raise the limit and the run can resume where it left off.)")
 
 
 print(reply_to_user(stop))
@@ -377,7 +377,7 @@ print("Last message in the history:", last["role"], [block["type"] for block in 
 
 budget.limit = 40_000  # raise the ceiling and carry on with the same history and the same counters
 again = hl.drain(after.resume())
-print("After resuming:", again.cause, "/", again.turns, "turns finished /", after.state.model_calls, "requests")
+print("After resuming:", again.cause, "/", again.turns, "completed turns /", after.state.model_calls, "requests")
 
 # %% [markdown] ja="66b1b35eb82d"
 # The history ends with the user message carrying the tool_result blocks, so no tool_use is left unanswered. The response that was stopped is not

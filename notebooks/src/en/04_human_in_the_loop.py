@@ -393,7 +393,7 @@ print(hl.mode_line(client))
 box3, tools3 = new_sandbox()
 outcome = hl.run(client, "Write a report on this week's support inquiries (42 in all, 3 unresolved) and save it to sandbox/report.md",
                  tools=tools3, valves=[hl.MaxTurns(8), hl.Approval()], approve=lambda request: False)
-print(type(outcome.stop).__name__, "/ turns finished:", outcome.turns, "/ sandbox/ holds:", files(box3))
+print(type(outcome.stop).__name__, "/ completed turns:", outcome.turns, "/ sandbox/ holds:", files(box3))
 
 # %% [markdown] ja="10b7ed2c5132"
 # ## Try it

@@ -166,7 +166,7 @@ def read_in_demo(path):
     try:
         return read_file(path, root=DEMO)
     except OSError as err:
-        raise OSError(f"cannot read {path} ({type(err).__name__})") from None  # the OS's own wording would vary; the exception's name does not
+        raise OSError(f"cannot read {path} ({type(err).__name__})") from None  # the exception's name, not the OS's message with its absolute path
 
 
 impls = {"get_time": get_time, "read_file": read_in_demo}
@@ -279,7 +279,7 @@ packaged
 # **Predict first.** A model that alternates its calls A-B-A-B (`abab`): which valve of your `run_agent` stops it, and on which request?
 
 # %% ja="3664a6103e7d"
-MY_GUESS = {"the valve that stopped it": None, "requests to the model": None, "tool-call turns": None}  # ← write your prediction (name the valve, e.g. "max_turns")
+MY_GUESS = {"the valve that stopped it": None, "model requests": None, "tool-call turns": None}  # ← write your prediction (name the valve, e.g. "max_turns")
 
 from harness_lab.emulator import emulator_of
 
@@ -314,12 +314,12 @@ for scenario in ["lesson6", "never_ending", "spinning", "abab", "budget_burning"
     rows.append(f"| `{scenario}` | " + " | ".join(f"{h} · requests {r} · turns {n} · tokens {k:,}" for h, r, n, k in ends[scenario]) + " |")
 run_agent.__globals__.update(MAX_TURNS=8, TOKEN_BUDGET=40_000)  # back to the lesson's values
 how, requests, turns, _ = ends["abab"][-1]
-guessed = lessons.compare(MY_GUESS, {"the valve that stopped it": how, "requests to the model": requests, "tool-call turns": turns})
+guessed = lessons.compare(MY_GUESS, {"the valve that stopped it": how, "model requests": requests, "tool-call turns": turns})
 if lessons.guessed(MY_GUESS):  # the table holds the answer: it waits for a prediction
     display({"text/markdown": "\n".join(rows), "text/plain": "\n".join(rows)}, raw=True)
 
 # %% [markdown] ja="61c68b2353ab"
-# Each cell reads "how it stopped · requests to the model · tool-call turns · tokens used".
+# Each cell reads "how it stopped · model requests · tool-call turns · tokens used".
 #
 # - The **bare loop** never stops unless the model wraps up. `budget_burning` went past 300,000 tokens in 30 turns.
 # - In the **harness**, each runaway is caught by its own valve. `abab` changes its signature every turn and slips past valve 3, but valve 1 picks it up.
@@ -335,7 +335,7 @@ if lessons.guessed(MY_GUESS):  # the table holds the answer: it waits for a pred
 # | finishes in a few turns with harmless tools only | valve 1 (max turns), as a safety net |
 # | carries a large context per turn, or runs for a long time | + valve 2 (token budget) |
 # | tends to repeat the same call | + valve 3 (no-progress detection; tune it if there is legitimate polling) |
-# | can write, delete or send | + valve 4 (approval; tiers per tool in exercise level 1) |
+# | can write, delete or send | + valve 4 (approval; tiers per tool in the level 1 exercise) |
 #
 # Fit the limits to the size of the job, too. `MAX_TURNS = 8` is too small for `long_task`.
 
