@@ -335,7 +335,7 @@ if lessons.guessed(MY_GUESS):  # the table holds the answer: it waits for a pred
 # | finishes in a few turns with harmless tools only | valve 1 (max turns), as a safety net |
 # | carries a large context per turn, or runs for a long time | + valve 2 (token budget) |
 # | tends to repeat the same call | + valve 3 (no-progress detection; tune it if there is legitimate polling) |
-# | can write, delete or send | + valve 4 (approval; tiers per tool in the level 1 exercise) |
+# | can write, delete or send | + valve 4 (approval; tiers per tool in exercise level 1) |
 #
 # Fit the limits to the size of the job, too. `MAX_TURNS = 8` is too small for `long_task`.
 
