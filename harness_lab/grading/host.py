@@ -255,8 +255,8 @@ def _function(target: str) -> Any:
 
 
 def _unsandboxed(scratch: str, files: dict[str, bytes]) -> Callable[[], None]:
-    """Without the sandbox: a folder and a temporary folder of the call's own, and for the job, no TCP, no Unix
-    socket made by name, no file outside that folder written and no file's permissions changed (``_keep_to``)."""
+    """Without the sandbox: a folder and a temporary folder of the call's own, and for the job, no network,
+    no Unix socket made by name, no file outside that folder written and no file's permissions changed (``_keep_to``)."""
     folder, tmp = os.path.join(scratch, "nb"), os.path.join(scratch, "tmp")
     os.mkdir(folder, 0o700)
     os.mkdir(tmp, 0o700)
@@ -267,7 +267,7 @@ def _unsandboxed(scratch: str, files: dict[str, bytes]) -> Callable[[], None]:
 
 
 def _keep_to(scratch: str) -> None:
-    """In the job: nothing outside its domain that listens (a Jupyter kernel of the caller's, with the caller's
+    """In the job: no network, nothing outside its domain that listens (a Jupyter kernel of the caller's, with the caller's
     key) can be asked to run code, and the caller's files are neither written (``~/.bashrc``, a classmate's
     notebook) nor read (the solutions), where Landlock has the rules (``landlock.py``), nor opened to other
     accounts (``syscall_filter.refuse_sockets_and_permissions``).
