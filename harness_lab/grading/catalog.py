@@ -65,6 +65,10 @@ add(
             "Your code used too much memory (the limit is {mb} MB per check), so the grader stopped it. "
             "Does a list or a history keep growing without end?",
         ),
+        "grade.file_limit": (
+            "。サンドボックスなしの採点では、1つのファイルは {mb} MB までしか書けません（採点するマシンのディスクを守るため）",
+            ". Graded without the sandbox, no file may grow past {mb} MB (it would fill the grading machine's disk).",
+        ),
         "grade.raised_at": ("（{function} の `{line}` の行）", " (the line `{line}` in {function})"),
         "grade.try.raised": ("例外が送出されました: {error}", "An exception was raised: {error}"),
         "grade.try.timeout": (

@@ -65,7 +65,7 @@ def graded(request):
         tcp.bind(("127.0.0.1", udp.getsockname()[1]))  # the one port for both: the cell tries each kind on it
         tcp.listen()
         source = SEND.replace("PORT", str(udp.getsockname()[1])).replace("CANARY", repr(CANARY))
-        done = _grade(folder, _with_a_cell(folder, source), MACHINES[request.param])
+        done = grade(folder, with_a_cell(folder, source), MACHINES[request.param])
         udp.setblocking(False)
         tcp.setblocking(False)
         got = {"udp": _datagram(udp), "tcp": _connection(tcp)}
@@ -112,7 +112,7 @@ def _connection(tcp: socket.socket) -> bytes:
         return connection.recv(4096)
 
 
-def _grade(folder: Path, notebook: Path, prelude: str) -> subprocess.CompletedProcess:
+def grade(folder: Path, notebook: Path, prelude: str) -> subprocess.CompletedProcess:
     command = [sys.executable, "-P", "-m", "harness_lab.grading", "--lang", "en", str(notebook)]
     script = prelude + f"import subprocess, sys; sys.exit(subprocess.run({command!r}).returncode)"
     env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "HOME": str(folder)}
@@ -122,7 +122,7 @@ def _grade(folder: Path, notebook: Path, prelude: str) -> subprocess.CompletedPr
     )
 
 
-def _with_a_cell(folder: Path, source: str) -> Path:
+def with_a_cell(folder: Path, source: str) -> Path:
     """The solution with one more answer cell after its last one, saved in ``folder``."""
     notebook = json.loads(SOLUTION.read_text(encoding="utf-8"))
     cell = {"cell_type": "code", "metadata": {"tags": ["answer"]}, "outputs": [], "execution_count": None}
