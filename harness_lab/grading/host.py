@@ -58,13 +58,9 @@ from .sandbox import MEMORY_LIMIT, Setup, run_limited
 from .syscall_filter import number, refuse_sockets_and_permissions
 from .wire import receive, send
 
-__all__ = ["FILE_LIMIT", "leave_keyring", "main", "prepare_judge", "state"]
+__all__ = ["leave_keyring", "main", "prepare_judge", "state"]
 
 _PACKAGE = "harness_lab."
-# The largest file a job graded without the sandbox may write: its folder is on the caller's own file system
-# (the sandbox's is in memory, under the memory cap). A write past it fails with EFBIG (Python ignores SIGXFSZ,
-# and so does what the job runs), which the grade shows as the cell's error.
-FILE_LIMIT = 64 << 20
 _DEVICES = ("/dev/zero", "/dev/urandom", "/dev/random", "/dev/full")  # read; /dev/null is written too
 _NOT_IMPORTED = {"harness_lab.grading.__main__"}  # runs the grading command when imported
 # Standard modules the judge or an answer cell may want later: jsonschema's error text needs pprint,
@@ -284,7 +280,10 @@ def _keep_to(scratch: str) -> None:
     writable = [scratch, os.devnull, os.path.realpath("/proc/self")]
     landlock.keep_to(writable, [*isolation.readable(), "/proc", *_DEVICES])
     refuse_sockets_and_permissions()
-    resource.setrlimit(resource.RLIMIT_FSIZE, (FILE_LIMIT, FILE_LIMIT))
+    # the sandbox's limit on one file (its folders are in memory, size-capped); this folder is on the caller's
+    # disk, which a cell could otherwise fill. A write past it fails with EFBIG: Python ignores SIGXFSZ, and so
+    # does what the job runs.
+    resource.setrlimit(resource.RLIMIT_FSIZE, (namespaces.FILE_LIMIT, namespaces.FILE_LIMIT))
 
 
 def _end_everything_else() -> None:

@@ -165,7 +165,7 @@ def describe_error(exc: BaseException) -> str:
         line = own.line.strip()
         line = line if len(line) <= 60 else line[:59] + "…"
         text += t("grade.raised_at", function=own.name, line=line)
-    if isinstance(exc, OSError) and exc.errno == errno.EFBIG:  # the job's file size limit (host.FILE_LIMIT)
+    if isinstance(exc, OSError) and exc.errno == errno.EFBIG:  # the job's file size limit (namespaces.FILE_LIMIT)
         import resource  # EFBIG is Unix's: so is this module
 
         limit = resource.getrlimit(resource.RLIMIT_FSIZE)[0]

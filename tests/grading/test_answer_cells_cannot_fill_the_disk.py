@@ -11,7 +11,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from harness_lab.grading.host import FILE_LIMIT
+from harness_lab.grading.namespaces import FILE_LIMIT
 from harness_lab.text import speaking, t
 from tests.grading import no_user_namespaces
 from tests.grading.test_answer_cells_have_no_network import grade, with_a_cell
