@@ -65,6 +65,10 @@ add(
             "Your code used too much memory (the limit is {mb} MB per check), so the grader stopped it. "
             "Does a list or a history keep growing without end?",
         ),
+        "grade.file_limit": (
+            "。サンドボックスなしの採点では、1つのファイルは {mb} MB までしか書けません（採点するマシンのディスクを守るため）",
+            ". Graded without the sandbox, no file may grow past {mb} MB (it would fill the grading machine's disk).",
+        ),
         "grade.raised_at": ("（{function} の `{line}` の行）", " (the line `{line}` in {function})"),
         "grade.try.raised": ("例外が送出されました: {error}", "An exception was raised: {error}"),
         "grade.try.timeout": (
@@ -375,12 +379,25 @@ add(
             "Could not start a grading process, so nothing was graded: {reason}",
         ),
         "grade.sandbox.not_isolated": (
-            "△ 注意: サンドボックス（bubblewrap）が使えないので、隔離せずに採点しました。答えのセルは、あなたの環境変数"
-            "（API キーなど）を見ずに動きましたが、あなたの権限（root なら専用の一般ユーザーの権限）で、ファイルとネットワークに届きます。"
+            "△ 注意: サンドボックス（bubblewrap）が使えないので、隔離せずに採点しました。答えのセルは、あなたの権限（root なら専用の"
+            "一般ユーザーの権限）で動きましたが、環境変数（API キーなど）もネットワークもなく、書けたのは自分用のフォルダーだけ、"
+            "読めたのはシステム・Python・このパッケージだけでした。CPU とディスクは使えます。"
             "ほかの人のノートブックは、bubblewrap の動くマシンで採点してください",
             "[NOTE] No sandbox (bubblewrap) works here, so the notebooks were graded without isolation. The "
-            "answer cells ran without your environment variables (your API key among them), but with your "
-            "rights (run as root: an unprivileged user's), so they reach your files and the network. Grade someone else's notebook where bubblewrap works.",
+            "answer cells ran with your rights (run as root: an unprivileged user's), but without your environment "
+            "variables (your API key among them) or the network, writing only in a folder of their own and reading "
+            "only the system, Python and this package; they could still use this machine's CPU and disk. "
+            "Grade someone else's notebook where bubblewrap works.",
+        ),
+        "grade.sandbox.not_isolated.files_open": (
+            "△ 注意: サンドボックス（bubblewrap）が使えないので、隔離せずに採点しました。答えのセルは、あなたの環境変数"
+            "（API キーなど）を見ずに動きましたが、このカーネルには Landlock がないので、あなたの権限（root なら専用の一般ユーザーの"
+            "権限）で、あなたのファイルに届きます（x86-64 と ARM64 以外のマシンでは、ネットワークにも）。"
+            "ほかの人のノートブックは、bubblewrap の動くマシンで採点してください",
+            "[NOTE] No sandbox (bubblewrap) works here, so the notebooks were graded without isolation. The "
+            "answer cells ran without your environment variables (your API key among them), but this kernel has "
+            "no Landlock, so with your rights (run as root: an unprivileged user's) they reach your files (and on "
+            "machines other than x86-64 and ARM64, the network). Grade someone else's notebook where bubblewrap works.",
         ),
         "grade.sandbox.in_process": (
             "△ 注意: サンドボックス（bubblewrap）が使えないので、このプロセスの中で、隔離せずに採点しました。答えのセルは"

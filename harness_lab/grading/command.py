@@ -29,6 +29,7 @@ from typing import TextIO
 from ..checks import seconds
 from ..terminal import visible
 from ..text import explicit_language, lang, speaking, t
+from . import landlock
 from .host import prepare_judge
 from .isolation import Launch
 from .notebook import NOTEBOOK_TIMEOUT, NotebookGrade, grade_call, grade_notebook, hosted_grade
@@ -59,6 +60,14 @@ def main(argv: list[str] | None = None, out: TextIO | None = None) -> int:
     return grade_files(args.notebooks, timeout=args.timeout, out=out)
 
 
+def _unsandboxed_note(host: Host | None) -> str:
+    """What held for the answer cells graded without the sandbox: nothing in this process; in a host, the job's
+    Landlock layer where this kernel has one, and the seccomp filter on the machines it knows (``host._keep_to``)."""
+    if host is None:
+        return "grade.sandbox.in_process"
+    return "grade.sandbox.not_isolated" if landlock.available() else "grade.sandbox.not_isolated.files_open"
+
+
 def grade_files(paths: list[str], *, timeout: float | None = None, out: TextIO | None = None) -> int:
     """Grade and print each notebook (one learner's); 0 when every one meets every criterion, 1 otherwise,
     2 (nothing graded) when none is a notebook file; one that is not is told as not graded, in its place."""
@@ -81,7 +90,7 @@ def grade_files(paths: list[str], *, timeout: float | None = None, out: TextIO |
         _judge_here()
     if host is None or not host.launch.sandboxed:
         with speaking(common):
-            print(t("grade.sandbox.in_process" if host is None else "grade.sandbox.not_isolated"), file=sys.stderr)
+            print(t(_unsandboxed_note(host)), file=sys.stderr)
     redactor = Redactor.for_launch(host.launch if host is not None else None, list)
     reset = RESET if out.isatty() else ""
     grades = []

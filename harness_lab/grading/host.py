@@ -255,8 +255,8 @@ def _function(target: str) -> Any:
 
 
 def _unsandboxed(scratch: str, files: dict[str, bytes]) -> Callable[[], None]:
-    """Without the sandbox: a folder and a temporary folder of the call's own, and for the job, no TCP, no Unix
-    socket made by name, no file outside that folder written and no file's permissions changed (``_keep_to``)."""
+    """Without the sandbox: a folder and a temporary folder of the call's own, and for the job, no network,
+    no Unix socket made by name, no file outside that folder written and no file's permissions changed (``_keep_to``)."""
     folder, tmp = os.path.join(scratch, "nb"), os.path.join(scratch, "tmp")
     os.mkdir(folder, 0o700)
     os.mkdir(tmp, 0o700)
@@ -267,7 +267,7 @@ def _unsandboxed(scratch: str, files: dict[str, bytes]) -> Callable[[], None]:
 
 
 def _keep_to(scratch: str) -> None:
-    """In the job: nothing outside its domain that listens (a Jupyter kernel of the caller's, with the caller's
+    """In the job: no network, nothing outside its domain that listens (a Jupyter kernel of the caller's, with the caller's
     key) can be asked to run code, and the caller's files are neither written (``~/.bashrc``, a classmate's
     notebook) nor read (the solutions), where Landlock has the rules (``landlock.py``), nor opened to other
     accounts (``syscall_filter.refuse_sockets_and_permissions``).
@@ -275,9 +275,15 @@ def _keep_to(scratch: str) -> None:
     ``/proc/self`` is the job's own folder there (its ``oom_score_adj``; what the job starts inherits the
     value); ``/proc`` is read as the judge reads its own memory, the caller's files in it being out of the
     domain's reach (``landlock.confine``)."""
+    import resource  # not on Windows, where no job is forked
+
     writable = [scratch, os.devnull, os.path.realpath("/proc/self")]
     landlock.keep_to(writable, [*isolation.readable(), "/proc", *_DEVICES])
     refuse_sockets_and_permissions()
+    # the sandbox's limit on one file (its folders are in memory, size-capped); this folder is on the caller's
+    # disk, which a cell could otherwise fill. A write past it fails with EFBIG: Python ignores SIGXFSZ, and so
+    # does what the job runs.
+    resource.setrlimit(resource.RLIMIT_FSIZE, (namespaces.FILE_LIMIT, namespaces.FILE_LIMIT))
 
 
 def _end_everything_else() -> None:

@@ -184,13 +184,13 @@ def probe(folder: str, outside: str, port: int, secrets: list[tuple[str, str]], 
             found.append("read")
     except OSError:
         pass
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as connection:
-        connection.settimeout(1)
-        try:
+    try:  # the socket itself may be refused (a host without the sandbox: its seccomp filter)
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as connection:
+            connection.settimeout(1)
             connection.connect(("127.0.0.1", port))
             found.append("connect")
-        except OSError:
-            pass
+    except OSError:
+        pass
     if any(fingerprint(os.environ.get(name, "")) == value for name, value in secrets):
         found.append("environment")
     if os.access(os.path.dirname(harness_lab.__file__), os.W_OK) or os.access(sys.prefix, os.W_OK):

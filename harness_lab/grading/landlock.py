@@ -44,7 +44,7 @@ import stat
 import sys
 from collections.abc import Iterable
 
-__all__ = ["confine", "keep_to"]
+__all__ = ["available", "confine", "keep_to"]
 
 # The generic table's numbers, which x86, ARM, RISC-V, POWER and s390 share; alpha and MIPS offset theirs,
 # so there 444 is another call or none, and nothing is tried.
@@ -68,6 +68,11 @@ class _Ruleset(ctypes.Structure):
         ("handled_access_net", ctypes.c_uint64),
         ("scoped", ctypes.c_uint64),
     ]
+
+
+def available() -> bool:
+    """Whether the kernel has Landlock's file rules, which ``keep_to`` would enter."""
+    return _abi() >= 1
 
 
 def confine() -> bool:

@@ -91,6 +91,9 @@ __all__ = ["FOLDER", "enter", "init", "make", "uncover_proc", "write_files"]
 
 FOLDER = "/nb"  # the notebook's private folder inside the sandbox (bwrap creates the mount point)
 TMPFS = {"/tmp": "64m", "/dev/shm": "8m", FOLDER: "64m"}
+# Files and folders in each of them: an empty one takes no block of the size above but about a kilobyte of
+# the kernel's memory, which no process of the job maps (tmpfs's own count is half the machine's pages).
+TMPFS_INODES = 4096
 FILE_LIMIT = 64 << 20  # bytes a learner process may write into one file (RLIMIT_FSIZE)
 PROCESS_LIMIT = 256  # processes of the notebook's user namespace (RLIMIT_NPROC counts per namespace)
 # Open files per process (RLIMIT_NOFILE, hard): the kernel's file table is the machine's, and 256
@@ -222,7 +225,7 @@ def enter(files: dict[str, bytes]) -> Callable[[], None]:
     below_tmp = _binds_below("/tmp")  # opened before the fresh /tmp covers them
     try:
         for target, size in TMPFS.items():
-            options = f"size={size},mode=0700".encode()
+            options = f"size={size},nr_inodes={TMPFS_INODES},mode=0700".encode()
             _check(libc.mount(b"tmpfs", target.encode(), b"tmpfs", _MS_NOSUID | _MS_NODEV, options), f"mount {target}")
         _bind_again(libc, below_tmp)
     finally:

@@ -28,10 +28,13 @@ notebook's own already hides the host, ``namespaces.py``; this holds where that 
 A call from the other ABI of the machine (x32 on x86-64) is refused whole.
 
 Without the sandbox (no user namespace to make one), ``refuse_sockets_and_permissions`` is the one filter:
-the answer cells run as the instructor's user, and a named Unix socket of theirs takes their requests from
-any process of that user: a Jupyter kernel on the IPC transport (the hub's) runs code outside the job's
-Landlock domain, the session bus starts programs (``systemd-run --user``), ssh-agent signs. ``socket``
-for ``AF_UNIX`` is refused with ``EAFNOSUPPORT``; ``socketpair`` (asyncio's) still works. Landlock
+the answer cells run as the instructor's user, on the machine's network, and have no business there. A
+named Unix socket of their user's takes its requests from any process of that user: a Jupyter kernel on the
+IPC transport (the hub's) runs code outside the job's Landlock domain, the session bus starts programs
+(``systemd-run --user``), ssh-agent signs; and Landlock's network rules handle TCP alone, from ABI 4 (Linux
+6.7), so UDP (and TCP on an older kernel) could carry what a cell found to anyone's listener. ``socket`` is
+refused with ``EAFNOSUPPORT`` whatever its family, and ``io_uring_setup`` with ``ENOSYS`` (a ring makes and
+connects sockets without the call); ``socketpair`` (asyncio's, the graders') still works. Landlock
 (``landlock.keep_to``) keeps their writes to their own folder but has no rule for a file's mode, owner or
 extended attributes (an ACL is one), so they could open the instructor's home, ``~/.bashrc`` or venv to
 every account of the machine, for a learner's own login to write there later: every call that changes
@@ -95,7 +98,6 @@ OWN_ONLY = {
 }
 _ALLOWED_FAMILIES = (1, 2, 10)  # AF_UNIX, AF_INET, AF_INET6
 _X32_BIT = 0x40000000
-_AF_UNIX = 1
 _PR_SET_NO_NEW_PRIVS, _PR_SET_SECCOMP, _SECCOMP_MODE_FILTER = 38, 22, 2
 _ALLOW, _ERRNO = 0x7FFF0000, 0x00050000
 # BPF: load a word of seccomp_data, compare and jump, return.
@@ -145,7 +147,7 @@ def _program(arch: int, numbers: dict[str, int]) -> list[tuple[int, int, int, in
 
 
 def _sockets_and_permissions_program(arch: int, numbers: dict[str, int]) -> list[tuple[int, int, int, int]]:
-    """``socket(AF_UNIX, ...)`` refused, and every call that changes a file's mode, owner or extended
+    """``socket`` refused whatever its family, and ``io_uring_setup``, and every call that changes a file's mode, owner or extended
     attributes; x32's calls and another architecture's refused whole."""
     changes = {**_PERMISSIONS[platform.machine()], **_PERMISSIONS_EVERYWHERE}.values()
     program = [
@@ -160,9 +162,9 @@ def _sockets_and_permissions_program(arch: int, numbers: dict[str, int]) -> list
         program += [(_JEQ, 0, 1, call), (_RET, 0, 0, _ERRNO | errno.EPERM)]
     return [
         *program,
-        (_JEQ, 0, 3, numbers["socket"]),  # not socket: to the final ALLOW
-        (_LOAD, 0, 0, _ARG0),
-        (_JEQ, 0, 1, _AF_UNIX),
+        (_JEQ, 0, 1, numbers["io_uring_setup"]),  # a ring makes and connects sockets without the calls below
+        (_RET, 0, 0, _ERRNO | errno.ENOSYS),
+        (_JEQ, 0, 1, numbers["socket"]),
         (_RET, 0, 0, _ERRNO | errno.EAFNOSUPPORT),
         (_RET, 0, 0, _ALLOW),
     ]
@@ -178,7 +180,7 @@ def install() -> bool:
 
 
 def refuse_sockets_and_permissions() -> bool:
-    """Refuse ``socket(AF_UNIX, ...)`` and every change of a file's mode, owner or extended attributes to this
+    """Refuse ``socket`` (whatever its family), ``io_uring_setup`` and every change of a file's mode, owner or extended attributes to this
     process and every child; False where the machine is unknown or the kernel filters nothing (the run goes
     on without)."""
     libc = ctypes.CDLL(None, use_errno=True)

@@ -15,6 +15,7 @@ its message and the learner's own line that raised it.
 
 from __future__ import annotations
 
+import errno
 import io
 import os
 import pickle
@@ -164,6 +165,12 @@ def describe_error(exc: BaseException) -> str:
         line = own.line.strip()
         line = line if len(line) <= 60 else line[:59] + "…"
         text += t("grade.raised_at", function=own.name, line=line)
+    if isinstance(exc, OSError) and exc.errno == errno.EFBIG:  # the job's file size limit (namespaces.FILE_LIMIT)
+        import resource  # EFBIG is Unix's: so is this module
+
+        limit = resource.getrlimit(resource.RLIMIT_FSIZE)[0]
+        if limit != resource.RLIM_INFINITY:
+            text += t("grade.file_limit", mb=limit >> 20)
     return text
 
 

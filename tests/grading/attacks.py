@@ -217,6 +217,19 @@ except OSError as _error:
 raise RuntimeError(f"ptys: {len(_opened)} opened, then {_how}")
 """
 
+# Make empty files in /tmp until refused: none takes a block of the folder's size, each some of the kernel's memory.
+INODES = """
+import os as _os
+_made, _how = 0, "all"
+try:
+    while _made < 100_000:
+        _os.close(_os.open(f"/tmp/{_made}", _os.O_CREAT | _os.O_WRONLY))
+        _made += 1
+except OSError as _error:
+    _how = f"refused {_error.errno}"
+raise RuntimeError(f"inodes: {_made} made, then {_how}")
+"""
+
 # Take every inotify instance of the user (128), counted up the user namespaces to the instructor.
 INOTIFY = """
 import ctypes as _ctypes

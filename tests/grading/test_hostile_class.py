@@ -24,6 +24,7 @@ from attacks import leaking, snooping
 from class_submissions import Handed, answer_cells, needs_sandbox, right, wrong
 
 from harness_lab.grading.memory_cgroup import Cgroup
+from harness_lab.grading.syscall_filter import number
 from harness_lab.text import t
 from tests.grading import no_user_namespaces
 from tests.process_ids import landlock_abi, landlock_scopes_jobs
@@ -142,11 +143,11 @@ def test_a_snooping_learner_leaves_no_trace_and_changes_no_grade(unsandboxed, pr
         forged = [p for p in report.rglob("*") if p.is_file() and p.read_text(errors="replace").endswith(marker)]
         if unsandboxed and (prelude or landlock_abi() < 1):  # the attack is real: as an unprivileged user it
             assert left, "the control run should show what the attack does without the sandbox"  # reaches them
-            assert connected
+            assert not connected  # the job's seccomp filter refuses its sockets, Landlock or not (host._keep_to)
             return
-        # unsandboxed, Landlock keeps the answer cells' files to their own folder, and their TCP from any port
-        # where it has network rules (host._keep_to)
-        assert connected == (unsandboxed and landlock_abi() < 4)
+        # unsandboxed, Landlock keeps the answer cells' files to their own folder, and the seccomp filter their
+        # sockets, where it knows the machine (host._keep_to)
+        assert connected == (unsandboxed and landlock_abi() < 4 and number("socket") is None)
         assert left == [] and not forged, (left, forged)
         assert_classmates_graded_as_alone(report, plan)
         assert verdict(rows(report)["mal", "level2"])[-2:] == ("3", "ok")  # a right answer, despite it all

@@ -27,12 +27,14 @@ import uuid
 from pathlib import Path
 
 import pytest
-from attacks import BIG_HINT, DEVICES, FILES_AND_KEYS, INOTIFY, KEYRING_THIEF, PTYS, WITH_A_SESSION_KEY
+from attacks import BIG_HINT, DEVICES, FILES_AND_KEYS, INODES, INOTIFY, KEYRING_THIEF, PTYS, WITH_A_SESSION_KEY
 from class_submissions import FILES, answer_cells, instructor_config, needs_sandbox, right, solution  # noqa: F401
 from test_hostile_class import rows, with_code
 
 from harness_lab.grading.class_command import grade_class_command
 from harness_lab.grading.isolation import ENVIRONMENT, PASSED_ON
+from harness_lab.grading.namespaces import TMPFS_INODES
+from harness_lab.grading.syscall_filter import number
 from harness_lab.text import t
 from tests.process_ids import landlock_abi
 
@@ -135,9 +137,10 @@ def test_a_bwrap_that_does_not_isolate_is_refused_before_any_learner_code_runs(t
     if key == "grade.sandbox.leaks":  # what the probe reached, in the catalog's words
         # host: no PID namespace of the notebook's own (the run's own one, with its /proc, hides the runner);
         # read and connect: the fake drops --sandboxed, and a host without the sandbox keeps its calls to their
-        # own files where Landlock has file rules, and takes their TCP where it has network rules (host._keep_to)
-        abi = landlock_abi()
-        for finding in ("host",) + (("read",) if abi < 1 else ()) + (("connect",) if abi < 4 else ()):
+        # own files where Landlock has file rules, and refuses their sockets where its filter knows the machine
+        # (host._keep_to)
+        abi, sockets = landlock_abi(), number("socket") is None
+        for finding in ("host",) + (("read",) if abi < 1 else ()) + (("connect",) if sockets and abi < 4 else ()):
             assert t(f"grade.sandbox.finding.{finding}") in done.stderr, done.stderr
     assert not marker.exists()
 
@@ -282,7 +285,7 @@ def graded_by_a_normal_user():
     base = Path(tempfile.mkdtemp(prefix="hl-isolation-"))
     subs, report = base / "subs", base / "report"
     right("level1").write(subs, "ann")
-    for learner, code in (("dev", DEVICES), ("pty", PTYS), ("inotify", INOTIFY)):
+    for learner, code in (("dev", DEVICES), ("pty", PTYS), ("inotify", INOTIFY), ("inodes", INODES)):
         with_code(right("level2"), code).write(subs, learner)
     yield grade_class(subs, report, **as_a_normal_user(base)), report
     shutil.rmtree(base, ignore_errors=True)
@@ -322,6 +325,13 @@ def test_learner_code_cannot_open_a_pseudo_terminal(public, who, request):
     assert done.returncode == 0, done.stdout + done.stderr
     shown = message(report, learner=learner)
     assert f"RuntimeError: ptys: 0 opened, then refused {errno.ENOENT}" in shown, shown
+
+
+@needs_sandbox
+def test_learner_code_makes_no_more_files_than_its_folders_hold(graded_by_a_normal_user):
+    shown = message(graded_by_a_normal_user[1], learner="inodes")  # was "100000 made, then all"
+    made = re.search(rf"inodes: (\d+) made, then refused {errno.ENOSPC}", shown)
+    assert made and int(made[1]) < TMPFS_INODES, shown
 
 
 @needs_sandbox
