@@ -408,10 +408,11 @@ add(
             "(your API key among them) and the network. Grade someone else's notebook where bubblewrap works.",
         ),
         "grade.class.unsandboxed": (
-            "注意: 隔離なしで採点しました（--unsandboxed）。受講者のコードは、採点を実行した人の権限で動き、"
-            "そのファイル・環境変数・プロセスに届きました",
+            "注意: 隔離なしで採点しました（--unsandboxed）。受講者のコードは、採点を実行した人の権限で、その人の環境変数を見ずに動きました。"
+            "Landlock のあるカーネルでは自分用のフォルダーにしか書けず、ネットワークもありませんが、ないカーネルでは、その人のファイルに届きました",
             "Warning: graded without isolation (--unsandboxed). Learner code ran with the rights of whoever "
-            "graded, and could reach their files, environment and processes.",
+            "graded, without their environment variables; on a kernel with Landlock it wrote only in a folder of its "
+            "own and had no network, but on one without Landlock it could reach their files.",
         ),
     }
 )
