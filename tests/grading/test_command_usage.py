@@ -180,3 +180,24 @@ def test_a_fifo_beside_a_notebook_is_refused_unread_and_the_notebook_still_grade
         refused = t("grade.nb.not_graded", reason=t("grade.nb.usage.not_regular", path=fifo))
         graded = t("grade.nb.no_answer_cells")
     assert refused in done.stdout and graded in done.stdout, done.stdout[-800:]
+
+
+def test_a_submissions_folder_the_caller_may_not_read_is_refused_not_graded_as_empty(tmp_path, monkeypatch):
+    # collect.sh makes SUBMISSIONS root's alone (0700) and the docs let grade-class run as you: it said
+    # "0 learners, 0 notebooks" and exit 0, a quiet week to the instructor. Root reads any folder, so the
+    # listing is refused here as the kernel refuses it to another account.
+    subs = tmp_path / "week6"
+    (subs / "alice").mkdir(parents=True)
+    listing = os.scandir
+
+    def refused(path=".", /):
+        if Path(path) == subs:
+            raise PermissionError(13, "Permission denied", str(path))
+        return listing(path)
+
+    monkeypatch.setattr(os, "scandir", refused)
+    code, error = _grade_class(subs, tmp_path / "report")
+    assert code == 2
+    assert error.startswith(t("grade.class.submissions_denied", path=subs, error="").split(":")[0]), error
+    assert "sudo" in error and "sudo" in in_english("grade.class.submissions_denied", path=subs, error="x")
+    assert not (tmp_path / "report").exists()
