@@ -285,6 +285,10 @@ CORE: dict[str, tuple[str, str]] = {
         "ANTHROPIC_API_KEY is set, so this connects to live Claude; {names} only work in the emulator and are ignored (pass live=False to stay offline)",
     ),
     # bad input: raised where the mistake is made, each saying what to write instead
+    "usage.seconds": (
+        "秒数には正の数を指定してください: {text}",
+        "must be a positive number of seconds: {text}",
+    ),
     "usage.client": (
         'client には anthropic.Anthropic のクライアントを渡してください（例: client = hl.connect("lesson6")）。渡されたのは {got} です',
         'client must be an anthropic.Anthropic client (e.g. client = hl.connect("lesson6")), not {got}',

@@ -130,7 +130,7 @@ def seconds(text: str) -> float:
     except ValueError:  # else argparse says "invalid seconds value"
         value = math.nan
     if not 0 < value < math.inf:
-        raise argparse.ArgumentTypeError(f"must be a positive number of seconds: {text}")
+        raise argparse.ArgumentTypeError(t("usage.seconds", text=text))
     return value
 
 

@@ -84,5 +84,14 @@ add(
         ),
         "cli.help.not_positive": ("正の整数を指定してください: {text}", "must be a positive integer: {text}"),
         "cli.help.empty_prompt": ("空のプロンプトは渡せません", "must not be empty"),
+        "cli.help.not_language": (
+            "ja（日本語）か en（英語）を指定してください: {text}",
+            "must be ja (Japanese) or en (English): {text}",
+        ),
+        "cli.help.error": ("{prog}: エラー: {message}", "{prog}: error: {message}"),
+        "cli.help.required": ("次の引数が必要です: {names}", "the following arguments are required: {names}"),
+        "cli.help.unrecognized": ("知らない引数です: {names}", "unrecognized arguments: {names}"),
+        "cli.help.expected_one": ("{name} には値が1つ必要です", "argument {name}: expected one argument"),
+        "cli.help.argument": ("引数 {name}: {message}", "argument {name}: {message}"),
     }
 )

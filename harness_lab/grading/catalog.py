@@ -216,9 +216,11 @@ add(
         # --- grading a class: the report's words ----------------------------------------------------
         "grade.class.title": ("クラスの採点結果", "Class grading report"),
         "grade.class.summary": (
-            "受講者 {learners} 人・ノートブック {notebooks} 冊: すべての基準を満たした {passed} 冊、タイムアウト {timeouts} 冊、"
+            "受講者 {learners} 人・ノートブック {notebooks} 冊: すべての基準を満たした {passed} 冊、"
+            "満たしていない基準のある {failed} 冊、タイムアウト {timeouts} 冊、"
             "エラー {errors} 冊、未提出 {missing} 件、採点しなかったファイル {skipped} 件",
-            "Learners: {learners}, notebooks: {notebooks}. Meeting every criterion: {passed}, timed out: {timeouts}, "
+            "Learners: {learners}, notebooks: {notebooks}. Meeting every criterion: {passed}, "
+            "failing a criterion: {failed}, timed out: {timeouts}, "
             "errors: {errors}, not handed in: {missing}, files not graded: {skipped}",
         ),
         "grade.class.rates": ("{exercise}: 基準ごとの通過率", "{exercise}: pass rate per criterion"),

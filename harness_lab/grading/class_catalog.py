@@ -49,6 +49,16 @@ add(
             "{path} holds notebooks but no learner folders: is it one learner's folder? Give the folder above it, "
             "which holds one folder per learner (SUBMISSIONS/<learner>/*.ipynb).",
         ),
+        "grade.class.submissions_denied": (
+            "提出フォルダー {path} を読む権限がありません: {error}。collect.sh で回収したフォルダーは root だけが"
+            "読めるので、sudo を付けて実行してください",
+            "You may not read the submissions folder {path}: {error}. collect.sh makes it root's alone, so run "
+            "grade-class with sudo.",
+        ),
+        "grade.class.submissions_unreadable": (
+            "提出フォルダー {path} を読めません: {error}",
+            "Cannot read the submissions folder {path}: {error}",
+        ),
         "grade.class.no_learners": (
             "{path} に受講者のフォルダーがありません。採点するのは SUBMISSIONS/<受講者>/*.ipynb です"
             "（deploy/jupyterhub/collect.sh はこの形で回収します）",

@@ -161,13 +161,16 @@ def _refused(submissions: Path, out: Path) -> str | None:
 
 
 def _no_learners(submissions: Path) -> str | None:
-    """Why SUBMISSIONS holds nothing to grade, or None. A learner's own folder given in its place, or an
-    empty one, was graded as "0 learners" and exit 0: an instructor could take that for a quiet week."""
+    """Why SUBMISSIONS holds nothing to grade, or None. A learner's own folder given in its place, an
+    empty one or one the caller cannot list was graded as "0 learners" and exit 0: an instructor could take
+    that for a quiet week (collect.sh makes SUBMISSIONS root's alone, and grade-class may run as you)."""
     try:
         with os.scandir(submissions) as listing:  # hidden entries are skipped, as the grader skips them
             shown = [entry for entry in listing if not entry.name.startswith(".")]
-    except OSError:
-        return None  # the grader reports an unreadable folder, with its reason, in the report
+    except PermissionError as exc:
+        return t("grade.class.submissions_denied", path=submissions, error=describe_error(exc))
+    except OSError as exc:
+        return t("grade.class.submissions_unreadable", path=submissions, error=describe_error(exc))
     if any(entry.is_dir(follow_symlinks=False) for entry in shown):
         return None
     if any(entry.name.lower().endswith(".ipynb") for entry in shown):

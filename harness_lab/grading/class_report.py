@@ -148,13 +148,16 @@ def feedback(result: ClassResult, learner: str) -> str:
 
 
 def summary(result: ClassResult) -> str:
-    """One line: learners, notebooks, and how many passed, timed out, failed, were missing or skipped."""
+    """One line: learners, notebooks, and how many passed, failed a criterion, timed out, erred, were missing
+    or skipped: the notebook counts add up to the notebooks, so none is left out of what to do next."""
     handed = [r for r in result.rows if r.notebook]
+    graded = [r for r in handed if r.grade.status == "ok"]
     return t(
         "grade.class.summary",
         learners=len(result.learners),
         notebooks=len(handed),
-        passed=sum(r.grade.passed for r in handed),
+        passed=sum(r.grade.passed for r in graded),
+        failed=sum(not r.grade.passed for r in graded),
         timeouts=_count(handed, "timeout"),
         errors=_count(handed, "error"),
         missing=_count(result.rows, "missing"),

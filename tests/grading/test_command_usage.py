@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import resource
 import subprocess
 import sys
@@ -35,7 +36,32 @@ def test_a_time_limit_that_is_not_a_positive_number_of_seconds_is_a_usage_error(
         with pytest.raises(SystemExit) as exit_:
             main(["nb.ipynb", f"--timeout={timeout}"])
         assert exit_.value.code == 2
-        assert f"must be a positive number of seconds: {timeout}" in capsys.readouterr().err
+        assert t("usage.seconds", text=timeout) in capsys.readouterr().err
+
+
+# What an instructor types wrong on grade-class's command line: a language the course has not, the report
+# folder left out, a typo'd option. Each was argparse's English under a usage line in Japanese.
+MISTYPED = {
+    "a language the course has not": ["grade-class", "subs", "--out", "r", "--lang", "fr"],
+    "no report folder": ["grade-class", "subs"],
+    "an option with no value": ["grade-class", "subs", "--out"],
+    "an option that does not exist": ["grade-class", "subs", "--out", "r", "--jobz", "2"],
+    "a time limit that is no number": ["grade-class", "subs", "--out", "r", "--timeout", "soon"],
+}
+
+
+@pytest.mark.parametrize("language", ["ja", "en"])
+@pytest.mark.parametrize("mistake", sorted(MISTYPED))
+def test_a_mistyped_class_command_is_told_in_the_language_in_use(no_host, capsys, monkeypatch, language, mistake):
+    monkeypatch.setenv("HARNESS_LAB_LANG", language)
+    with pytest.raises(SystemExit) as exit_:
+        cli_main(MISTYPED[mistake], out=io.StringIO())
+    assert exit_.value.code == 2
+    error = capsys.readouterr().err.strip().splitlines()[-1]
+    english = re.search(r"\b(error|argument|arguments|invalid|expected|must|unrecognized)\b", error)
+    assert (english is None) == (language == "ja"), error
+    if "--lang" in MISTYPED[mistake]:
+        assert "fr" in error and "ja" in error and "en" in error, error  # the value typed and the ones to type
 
 
 def _grade_class(subs, out):
@@ -154,3 +180,24 @@ def test_a_fifo_beside_a_notebook_is_refused_unread_and_the_notebook_still_grade
         refused = t("grade.nb.not_graded", reason=t("grade.nb.usage.not_regular", path=fifo))
         graded = t("grade.nb.no_answer_cells")
     assert refused in done.stdout and graded in done.stdout, done.stdout[-800:]
+
+
+def test_a_submissions_folder_the_caller_may_not_read_is_refused_not_graded_as_empty(tmp_path, monkeypatch):
+    # collect.sh makes SUBMISSIONS root's alone (0700) and the docs let grade-class run as you: it said
+    # "0 learners, 0 notebooks" and exit 0, a quiet week to the instructor. Root reads any folder, so the
+    # listing is refused here as the kernel refuses it to another account.
+    subs = tmp_path / "week6"
+    (subs / "alice").mkdir(parents=True)
+    listing = os.scandir
+
+    def refused(path=".", /):
+        if Path(path) == subs:
+            raise PermissionError(13, "Permission denied", str(path))
+        return listing(path)
+
+    monkeypatch.setattr(os, "scandir", refused)
+    code, error = _grade_class(subs, tmp_path / "report")
+    assert code == 2
+    assert error.startswith(t("grade.class.submissions_denied", path=subs, error="").split(":")[0]), error
+    assert "sudo" in error and "sudo" in in_english("grade.class.submissions_denied", path=subs, error="x")
+    assert not (tmp_path / "report").exists()

@@ -151,7 +151,7 @@ COUNTED = {
     "grade.class.progress": {"done": 1, "total": 1, "timeouts": 1, "errors": 1},
     "grade.class.done": {"total": 1, "seconds": "1.0", "graded": 1, "reused": 1},
     "grade.class.summary": dict.fromkeys(
-        ("learners", "notebooks", "passed", "timeouts", "errors", "missing", "skipped"), 1
+        ("learners", "notebooks", "passed", "failed", "timeouts", "errors", "missing", "skipped"), 1
     ),
     "grade.class.interrupted": {"done": 1, "state": "state.json"},
     "grade.class.rates_note": {"total": 1},
