@@ -80,6 +80,8 @@ def _carries_two_turns(fn) -> Miss | None:
     returned, emulator, client = _drive(fn, script)
     if isinstance(returned, Miss):
         return returned
+    if miss := _never_asked(fn, emulator):
+        return miss
     if len(emulator.requests) != 3:
         return Miss("lesson.l2.run_agent.requests", {"count": len(emulator.requests), "want": 3})
     if not kept_whole(client, emulator.requests):
@@ -91,6 +93,12 @@ def _carries_two_turns(fn) -> Miss | None:
             returned
         )
     return None
+
+
+def _never_asked(fn, emulator) -> Miss | None:
+    """Point 1's miss when the loop sent no request at all (a stub that returns at once): point 1 cannot
+    be met without asking the model either, so its cause is the one to name, not a loop that stops early."""
+    return None if emulator.requests else _answers_at_once(fn)
 
 
 def _joined_with(returned: Any, first: str, second: str) -> Miss | None:
@@ -117,6 +125,8 @@ def _one_message_per_turn(fn) -> Miss | None:
     returned, emulator, _client = _drive(fn, script)
     if isinstance(returned, Miss):
         return returned
+    if miss := _never_asked(fn, emulator):
+        return miss
     if len(emulator.requests) < 2:
         return Miss("lesson.l2.run_agent.requests", {"count": len(emulator.requests), "want": 2})
     # The API merges the turn's user messages, so a person's word after the results is fine (lesson 5);

@@ -72,14 +72,34 @@ def _reads_more_than_calls(fn, calls: tuple, signature) -> Miss | None:
     return None
 
 
-def _different_calls_differ(fn) -> Miss | None:
+_OTHERS = (
+    call("read_file", path="todo.txt"),
+    call("search", query="notes.txt"),
+    call("delete_file", path="notes.txt"),
+)
+
+
+def _not_a_signature(fn) -> Miss | None:
+    """Point 1's miss when no signature is a string (a stub's [] or None): the later points' comparisons
+    would only see its consequence, one value for every call."""
+    got = fn(_content(call("read_file", path="notes.txt", limit=100)))
+    return None if isinstance(got, str) else Miss("lesson.l4.signature.not_text", {"got": type(got).__name__})
+
+
+def _one_for_all(fn) -> Miss | None:
+    """Point 2's miss when every call gets one and the same signature (a stub's ""): point 3's extra and
+    reordered calls get it too, and that is the cause to name there, not calls left out."""
     base = fn(_content(call("read_file", path="notes.txt")))
-    others = (
-        call("read_file", path="todo.txt"),
-        call("search", query="notes.txt"),
-        call("delete_file", path="notes.txt"),
-    )
-    for other in others:
+    if all(fn(_content(other)) == base for other in _OTHERS):
+        return Miss("lesson.l4.signature.collides", {"signature": str(base)[:60]})
+    return None
+
+
+def _different_calls_differ(fn) -> Miss | None:
+    if miss := _not_a_signature(fn):
+        return miss
+    base = fn(_content(call("read_file", path="notes.txt")))
+    for other in _OTHERS:
         if fn(_content(other)) == base:
             return Miss("lesson.l4.signature.collides", {"signature": str(base)[:60]})
     if fn(_content(call("read_file", path="notes.txt"), call("get_time"))) == base:  # a call left out
@@ -128,6 +148,8 @@ def _many_turns_stay_apart(fn) -> Miss | None:
 
 
 def _order_of_calls_ignored(fn) -> Miss | None:
+    if miss := _not_a_signature(fn) or _one_for_all(fn):
+        return miss
     one = fn(_content(call("get_time"), call("read_file", path="a.txt")))
     two = fn(_content(call("read_file", path="a.txt"), call("get_time")))
     # A signature that leaves calls out also changes with their order: name that cause first.

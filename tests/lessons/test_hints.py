@@ -5,6 +5,7 @@ what it judges."""
 
 from __future__ import annotations
 
+import inspect
 import re
 
 import pytest
@@ -47,6 +48,41 @@ def test_one_cause_is_named_once_and_the_other_points_point_back_to_it(name, wro
     assert all(line.startswith("×") for line in lines)
     assert "AttributeError" not in "".join(lines[1:])  # the raw error, if any, only with the first hint
     assert [line.rsplit("ヒント: ", 1)[1] for line in lines[1:]] == [t("lesson.same_cause")] * (len(lines) - 1)
+
+
+# What a learner hands in before writing anything: the TODO's raise replaced by a bare return.
+STUBS = {
+    "list": "return []",
+    "none": "return None",
+    "text": 'return ""',
+    "pass": "pass",
+    "dict": "return {{}}",
+    "input": "return {first}",  # its own input handed back
+}
+# A later point may name a cause of its own only where the stub truly has a second one too: a read_file
+# that raises for nothing, a signature that is one string for every call, a stop message of "" not None.
+SECOND_CAUSES = {
+    **{("read_file", stub): {"lesson.l6.read_file.returned_refusal"} for stub in STUBS},
+    ("signature_of", "text"): {"lesson.l4.signature.collides"},
+    ("stop_message", "text"): {"lesson.l7.stop_message.not_none"},
+}
+
+
+def _stub(wanted, body: str):
+    parameters = inspect.signature(wanted.japanese).parameters
+    space: dict = {}
+    source = f"def {wanted.name}({', '.join(map(str, parameters.values()))}):\n    {body}\n"
+    exec(source.format(first=next(iter(parameters))), space)  # the piece's own parameters: no call that fails on them
+    return space[wanted.name]
+
+
+@pytest.mark.parametrize("stub", STUBS)
+@pytest.mark.parametrize("wanted", lessons.ALL, ids=lambda p: f"{p.name}-{p.lesson}")
+def test_a_stub_names_its_cause_once_and_no_later_point_guesses_another(wanted, stub):
+    checks = lessons.judge(wanted, _stub(wanted, STUBS[stub])).checks
+    missed = [check.key for check in checks if not check.passed]
+    allowed = {missed[0], *SECOND_CAUSES.get((wanted.name, stub), ())}
+    assert missed and [key for key in missed if key not in allowed] == []
 
 
 def test_a_text_block_error_names_the_rule_not_only_the_exception():
