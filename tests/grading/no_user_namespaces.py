@@ -13,11 +13,17 @@ kernel without Landlock the same way, with or without it.
 
 from __future__ import annotations
 
+import json
+import os
 import platform
+import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
+ROOT = Path(__file__).resolve().parents[2]
+SOLUTION = ROOT / "exercises" / "solutions" / "level1_tiered_policy.ipynb"
 KNOWN = platform.machine() in ("x86_64", "aarch64")
 # What a test that grades on such a machine needs: its pytestmark.
 NEEDED = [
@@ -83,3 +89,28 @@ def _refuse_landlock():
 _refuse_landlock()
 """
     )
+
+
+def grade(folder: Path, notebook: Path, prelude: str) -> subprocess.CompletedProcess:
+    """``harness-lab grade --lang en notebook`` run in ``folder`` on the machine ``prelude`` makes, as a normal
+    user (``nobody`` when the tests run as root)."""
+    command = [sys.executable, "-P", "-m", "harness_lab.grading", "--lang", "en", str(notebook)]
+    script = prelude + f"import subprocess, sys; sys.exit(subprocess.run({command!r}).returncode)"
+    env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "HOME": str(folder)}
+    nobody = {"user": 65534, "group": 65534, "extra_groups": []} if os.geteuid() == 0 else {}
+    return subprocess.run(
+        [sys.executable, "-P", "-c", script], env=env, capture_output=True, text=True, timeout=600, cwd=folder, **nobody
+    )
+
+
+def with_a_cell(folder: Path, source: str, handed_in: Path = SOLUTION) -> Path:
+    """``handed_in`` (the level 1 solution) with one more answer cell after its last one, saved in ``folder``."""
+    notebook = json.loads(handed_in.read_text(encoding="utf-8"))
+    cell = {"cell_type": "code", "metadata": {"tags": ["answer"]}, "outputs": [], "execution_count": None}
+    cell["source"] = source
+    last_answer = max(i for i, c in enumerate(notebook["cells"]) if "answer" in c["metadata"].get("tags", []))
+    notebook["cells"].insert(last_answer + 1, cell)
+    path = folder / handed_in.name
+    path.write_text(json.dumps(notebook), encoding="utf-8")
+    path.chmod(0o644)
+    return path

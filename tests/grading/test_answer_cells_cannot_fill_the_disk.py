@@ -14,7 +14,6 @@ from pathlib import Path
 from harness_lab.grading.namespaces import FILE_LIMIT
 from harness_lab.text import speaking, t
 from tests.grading import no_user_namespaces
-from tests.grading.test_answer_cells_have_no_network import grade, with_a_cell
 
 # Writes a file a few MB past the limit (not more: without it, the test's disk takes it all), then tells so.
 WRITE = f"""
@@ -31,7 +30,9 @@ def test_an_answer_cell_graded_without_namespaces_writes_no_file_past_the_limit(
     folder = Path(tempfile.mkdtemp())  # any user may enter it: the tests grade as a normal user
     folder.chmod(0o777)
     try:
-        done = grade(folder, with_a_cell(folder, WRITE), no_user_namespaces.PRELUDE)
+        done = no_user_namespaces.grade(
+            folder, no_user_namespaces.with_a_cell(folder, WRITE), no_user_namespaces.PRELUDE
+        )
     finally:
         shutil.rmtree(folder)
     with speaking("en"):

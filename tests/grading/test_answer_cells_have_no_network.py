@@ -8,12 +8,8 @@ A listener of the test's stands for that; the machine is made with seccomp filte
 
 from __future__ import annotations
 
-import json
-import os
 import shutil
 import socket
-import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
@@ -65,7 +61,7 @@ def graded(request):
         tcp.bind(("127.0.0.1", udp.getsockname()[1]))  # the one port for both: the cell tries each kind on it
         tcp.listen()
         source = SEND.replace("PORT", str(udp.getsockname()[1])).replace("CANARY", repr(CANARY))
-        done = grade(folder, with_a_cell(folder, source), MACHINES[request.param])
+        done = no_user_namespaces.grade(folder, no_user_namespaces.with_a_cell(folder, source), MACHINES[request.param])
         udp.setblocking(False)
         tcp.setblocking(False)
         got = {"udp": _datagram(udp), "tcp": _connection(tcp)}
@@ -110,26 +106,3 @@ def _connection(tcp: socket.socket) -> bytes:
     with connection:
         connection.settimeout(5)
         return connection.recv(4096)
-
-
-def grade(folder: Path, notebook: Path, prelude: str) -> subprocess.CompletedProcess:
-    command = [sys.executable, "-P", "-m", "harness_lab.grading", "--lang", "en", str(notebook)]
-    script = prelude + f"import subprocess, sys; sys.exit(subprocess.run({command!r}).returncode)"
-    env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "HOME": str(folder)}
-    nobody = {"user": 65534, "group": 65534, "extra_groups": []} if os.geteuid() == 0 else {}
-    return subprocess.run(
-        [sys.executable, "-P", "-c", script], env=env, capture_output=True, text=True, timeout=600, cwd=folder, **nobody
-    )
-
-
-def with_a_cell(folder: Path, source: str) -> Path:
-    """The solution with one more answer cell after its last one, saved in ``folder``."""
-    notebook = json.loads(SOLUTION.read_text(encoding="utf-8"))
-    cell = {"cell_type": "code", "metadata": {"tags": ["answer"]}, "outputs": [], "execution_count": None}
-    cell["source"] = source
-    last_answer = max(i for i, c in enumerate(notebook["cells"]) if "answer" in c["metadata"].get("tags", []))
-    notebook["cells"].insert(last_answer + 1, cell)
-    path = folder / SOLUTION.name
-    path.write_text(json.dumps(notebook), encoding="utf-8")
-    path.chmod(0o644)
-    return path

@@ -11,10 +11,7 @@ learner's own login to plant what runs later. The machine is made with a seccomp
 
 from __future__ import annotations
 
-import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -74,29 +71,6 @@ pytestmark = [
 ]
 
 
-def _grade(folder: Path, notebook: Path, prelude: str) -> subprocess.CompletedProcess:
-    command = [sys.executable, "-P", "-m", "harness_lab.grading", "--lang", "en", str(notebook)]
-    script = prelude + f"import subprocess, sys; sys.exit(subprocess.run({command!r}).returncode)"
-    env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "HOME": str(folder)}
-    nobody = {"user": 65534, "group": 65534, "extra_groups": []} if os.geteuid() == 0 else {}
-    return subprocess.run(
-        [sys.executable, "-P", "-c", script], env=env, capture_output=True, text=True, timeout=600, cwd=folder, **nobody
-    )
-
-
-def _with_a_cell(folder: Path, handed_in: Path, source: str) -> Path:
-    """``handed_in`` with one more answer cell after its last one, saved in ``folder``."""
-    notebook = json.loads(handed_in.read_text(encoding="utf-8"))
-    cell = {"cell_type": "code", "metadata": {"tags": ["answer"]}, "outputs": [], "execution_count": None}
-    cell["source"] = source
-    last_answer = max(i for i, c in enumerate(notebook["cells"]) if "answer" in c["metadata"].get("tags", []))
-    notebook["cells"].insert(last_answer + 1, cell)
-    path = folder / handed_in.name
-    path.write_text(json.dumps(notebook), encoding="utf-8")
-    path.chmod(0o644)
-    return path
-
-
 def test_answer_cells_graded_without_namespaces_write_nothing_outside_their_folder(open_folder):
     startup = open_folder / ".ipython" / "profile_default" / "startup"
     startup.mkdir(parents=True)
@@ -106,16 +80,16 @@ def test_answer_cells_graded_without_namespaces_write_nothing_outside_their_fold
     planted = [open_folder / ".bashrc", startup / "00-planted.py", classmate]
     classmate.write_text("{}", encoding="utf-8")
     classmate.chmod(0o666)
-    notebook = _with_a_cell(open_folder, SOLUTION, PLANT.replace("PLANTED", repr([str(p) for p in planted])))
-    done = _grade(open_folder, notebook, no_user_namespaces.PRELUDE)
+    notebook = no_user_namespaces.with_a_cell(open_folder, PLANT.replace("PLANTED", repr([str(p) for p in planted])))
+    done = no_user_namespaces.grade(open_folder, notebook, no_user_namespaces.PRELUDE)
     # were all three: .bashrc and the start-up file made (run later as the instructor), the classmate's notebook changed
     assert [p.name for p in planted if p.exists() and "planted" in p.read_text()] == []
     assert (done.returncode, ALL_PASSED in done.stdout) == (0, True), done.stdout + done.stderr
 
 
 def test_answer_cells_graded_without_namespaces_cannot_hand_in_the_instructors_solution(open_folder):
-    notebook = _with_a_cell(open_folder, STARTER, COPY.replace("SOLUTION", repr(str(SOLUTION))))
-    done = _grade(open_folder, notebook, no_user_namespaces.PRELUDE)
+    notebook = no_user_namespaces.with_a_cell(open_folder, COPY.replace("SOLUTION", repr(str(SOLUTION))), STARTER)
+    done = no_user_namespaces.grade(open_folder, notebook, no_user_namespaces.PRELUDE)
     # was 3 of 3: the solution read from the instructor's checkout and run as the answer cells
     assert ALL_PASSED not in done.stdout, done.stdout
     assert done.returncode == 1, done.stdout + done.stderr
@@ -134,8 +108,8 @@ def test_answer_cells_graded_without_namespaces_open_none_of_the_instructors_fil
             os.chown(path, 65534, 65534)
     modes = {path: path.stat().st_mode for path in (home, bashrc, package)}
     targets = [str(p) for p in (home, bashrc, package)]
-    notebook = _with_a_cell(open_folder, SOLUTION, OPEN_TO_ALL.replace("TARGETS", repr(targets)))
-    done = _grade(open_folder, notebook, no_user_namespaces.PRELUDE)
+    notebook = no_user_namespaces.with_a_cell(open_folder, OPEN_TO_ALL.replace("TARGETS", repr(targets)))
+    done = no_user_namespaces.grade(open_folder, notebook, no_user_namespaces.PRELUDE)
     # were 0o777 each: any account could then write the instructor's .bashrc, or a .pth in their packages
     assert {path.name: oct(path.stat().st_mode) for path in modes} == {p.name: oct(m) for p, m in modes.items()}
     assert (done.returncode, ALL_PASSED in done.stdout) == (0, True), done.stdout + done.stderr
