@@ -129,8 +129,8 @@ add(
             "MAX_TURNS is {value}. Make it an integer from 2 to 50.",
         ),
         "grade.l2.c3.runaway": (
-            "tool_use を返し続けるモデルに対して、ループが止まりませんでした。ハーネス側の上限は、実際にループを止めていますか（カウンターをループの中で毎周 0 に戻していると、上限に届きません）",
-            "Against a model that keeps returning tool_use, the loop did not stop. Does the harness's limit actually stop the loop? (A counter set back to 0 inside the loop every lap never reaches it.)",
+            "tool_use を返し続けるモデルに対して、ループが止まりませんでした。ターンが MAX_TURNS に届いても、run_agent のループを抜けるチェックが働いていません。カウンターはループの前に用意し、本体の先頭で MAX_TURNS と比べてから進めます",
+            "Against a model that keeps returning tool_use, the loop did not stop: no check in run_agent's loop ended it once the turns reached MAX_TURNS. Set the counter up before the loop, and at the top of the body compare it with MAX_TURNS before moving it on.",
         ),
         "grade.l2.c3.one_early": (
             "MAX_TURNS={n} なのに、ツール呼び出し {rounds} ターン・モデルへのリクエスト {calls} 回で止まりました。1ターン早すぎます。カウンターを進めるのと上限を問うのは、どちらが先でしょう（MAX_TURNS - 1 と比べたり、モデルへのリクエストの回数を数えたりしても、こうなります）",

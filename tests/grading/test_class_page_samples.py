@@ -82,3 +82,11 @@ def test_an_answer_nested_past_the_parsers_limit_is_shown_from_its_top():
     answer = "x = " + "(" * 199 + "-" * 3700 + "1"
     shown = _sample_on_page(answer, "x is wrong")
     assert shown.startswith("x = ((("), shown[:100]
+
+
+def test_the_runaway_hint_on_the_untouched_starter_shows_the_loop_that_lacks_the_check():
+    # The hint named only MAX_TURNS: the sample beside it was the line `MAX_TURNS = 8`, not the loop.
+    with speaking("en"):
+        hint = t("grade.l2.c3.runaway")
+    shown = _sample_on_page(_answer(starter("level2")), hint)
+    assert "def run_agent" in shown and 'while response.stop_reason == "tool_use":' in shown, shown

@@ -39,6 +39,7 @@ from class_submissions import (
     output_forged,
     right,
     solution,
+    starter,
     wrong,
 )
 
@@ -100,8 +101,11 @@ def named_hang(name: str) -> Handed:
 
 def build_class(subs: Path, hang: str) -> dict[tuple[str, str], Handed]:
     """Write the class; (learner, notebook file) -> what grading must say about it."""
-    taro = wrong("level2", "no cap at all")
-    answer_cells(taro.notebook)[0].source = f"# {SCRIPT}\n" + answer_cells(taro.notebook)[0].source
+    # the starter's loop, untouched, under a comment of the learner's: the runaway hint names run_agent,
+    # and the page's sample is that definition with the comment above it
+    taro = Handed("level2", solution("level2"), failed={3: "grade.l2.c3.runaway"})
+    loop = answer_cells(starter("level2"))[1].source
+    answer_cells(taro.notebook)[1].source = loop.replace("\ndef run_agent", f"\n# {SCRIPT}\ndef run_agent", 1)
     plan = {
         "ann": [right("level1"), right("level2")],
         "ben": [wrong("level1", "deny result that does not say why"), wrong("level2", "check after the increment")],

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import re
 
 import answers_level2 as answers
 import answers_level2_slips
@@ -11,7 +12,7 @@ import pytest
 from harness_lab.grading import GradeFailed, check_level2, grade_level2, level2_options
 from harness_lab.grading.level2 import GAP_OPTIONS, PAIRS, RUNAWAY_OPTIONS, says_stopped
 from harness_lab.grading.report import Report
-from harness_lab.text import t
+from harness_lab.text import speaking, t
 from tests.safety_net import gives_up_after
 
 N = answers.MAX_TURNS
@@ -123,6 +124,14 @@ def test_unusable_max_turns_fails_criterion_3(bad):
 def test_the_untouched_starter_fails_every_criterion():
     report = grade_level2({}, answers.no_cap, 8)
     assert report.failed() == [1, 2, 3]
+
+
+@pytest.mark.parametrize("language", ["ja", "en"])
+def test_the_untouched_starters_runaway_names_the_missing_check_not_a_counter_it_lacks(language):
+    # The starter has no counter yet: its hint may not blame one set back to 0 every lap.
+    with speaking(language):
+        hint = grade_level2({}, answers.no_cap, 8).checks[2].hint
+    assert "MAX_TURNS" in hint and not re.search(r"0 に戻|back to 0", hint)
 
 
 def test_a_capless_loop_is_cut_off_by_the_scripted_model_not_the_clock():
