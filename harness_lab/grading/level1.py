@@ -15,7 +15,8 @@ judges what ran, what was asked and what came back.
    or tuple), or a function from name to tier.
 2. The check sits per tool_use, before the tool runs, and ``ask`` reuses ``approve``, failing closed:
    when the approver raises, the tool must not run, and the error goes up or the call gets an
-   ``is_error`` result; ANSWERS' step and approval choices.
+   ``is_error`` result; when it answers None (no yes), the tool must not run either; ANSWERS' step and
+   approval choices.
 3. A deny still returns one ``is_error`` tool_result saying a rule forbids the tool (and a person's
    refusal does not say so); every tool_use gets one result, in order, that the API accepts, a tool
    that raised too; the content list it was handed goes back unchanged; ANSWERS' deny choice.
@@ -47,6 +48,7 @@ from ..model import DEFAULT_MODEL
 from ..text import t
 from .bridge import bridged_client, observe, serve_http
 from .level1_observe import (
+    asked_without_an_answer,
     fact_of,
     observe_calls,
     probe_calls,
@@ -245,15 +247,17 @@ def _criterion2(learner: Callable[[], tuple[Any, Any, Any, Any]], tiers: dict, t
         return Check.fail(2, _title(2), "grade.l1.c2.not_asked")
     deny = tiers.get("send_email") == "deny"
     spies = Spies(outputs())
-    said_no, said_yes = spies.recorder("no"), spies.recorder("yes", _yes)
-    alone, mixed = spies.recorder("alone", _yes), spies.recorder("mixed", approves_first(ask))
-    failing = spies.recorder("failing")  # the approver raises in the child after the question is logged
+    for tag in ("no", "failing", "silent"):  # in the child, the last two raise or answer None once a question is logged
+        spies.recorder(tag)
+    for tag, decide in {"yes": _yes, "alone": _yes, "mixed": approves_first(ask)}.items():
+        spies.recorder(tag, decide)
     outcome = observe(lambda: _scenes2(learner(), ask, deny), spies.answer, timeout)
     if outcome.status != "ok":
         return failed_run(2, _title(2), outcome)
     given, when_failing, rewritten, said_no_facts = outcome.value
-    recorders = {"no": said_no, "yes": said_yes, "alone": alone, "mixed": mixed, "failing": failing}
-    return _judged(2, _verdict2(ask, deny, tiers, given, recorders, when_failing, rewritten is True, said_no_facts))
+    return _judged(
+        2, _verdict2(ask, deny, tiers, given, spies.recorders, when_failing, rewritten is True, said_no_facts)
+    )
 
 
 def _scenes2(learned: tuple, ask: str, deny: bool) -> tuple:
@@ -268,6 +272,7 @@ def _scenes2(learned: tuple, ask: str, deny: bool) -> tuple:
     if deny:
         returned_by(run_tool_uses, content_of(call("send_email", **INPUTS["send_email"])), "alone")
     returned_by(run_tool_uses, mixed_scene(ask)[0], "mixed")
+    asked_without_an_answer(run_tool_uses, scene, "silent")
     given = _given(answers, "step", "approval")
     return given, returned_when_asking_fails(run_tool_uses, scene, "failing"), rewritten, said_no
 
@@ -314,7 +319,8 @@ def _verdict2(
     for name in ("get_time", "read_file"):
         if tiers.get(name) == "allow" and not mixed.ran(name):
             return "grade.l1.c2.allowed_skipped", {"tool": name}
-    return fails_closed(ask, recorders["failing"], when_failing) or _answer(given, "step") or _answer(given, "approval")
+    closed = fails_closed(ask, recorders["failing"], when_failing, recorders["silent"])
+    return closed or _answer(given, "step") or _answer(given, "approval")
 
 
 def _criterion3(learner: Callable[[], tuple[Any, Any, Any, Any]], tiers: dict, timeout: float) -> Check:

@@ -250,6 +250,13 @@ add(
             "back either, so the model is not told the call failed. Let the exception propagate, or return an is_error: "
             "true result as for a refusal.",
         ),
+        "grade.l1.c2.unknown_allowed": (
+            "approve が None を返した（「はい」とも「いいえ」とも答えていない）のに、{tool} が実行されました。承認弁は閉じる側に倒します: "
+            "is False や == False で「いいえ」だけを断ると、答えのない承認が許可になります。if not approve(...) で、「はい」以外はすべて断りましょう",
+            "approve returned None (neither a yes nor a no), yet {tool} ran. The approval valve must fail closed: refusing "
+            "only an explicit no (is False, == False) turns an approval with no answer into an allow. Use if not approve(...): "
+            "anything but a yes is refused.",
+        ),
         "grade.l1.c2.step": (
             'ANSWERS["step"] の {option!r}（{desc}）は、ポリシー弁の場所ではありません。'
             "deny のツールが動き出す前に止められて、しかも呼び出し1つずつに判定できるのはどこでしょう",

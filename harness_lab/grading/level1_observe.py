@@ -23,6 +23,7 @@ from .scenarios import content_of, outputs
 from .spies import SWAPPED, Recorder, Spies, remote_approver, remote_tools
 
 __all__ = [
+    "asked_without_an_answer",
     "fact_of",
     "observe_calls",
     "probe_calls",
@@ -226,6 +227,23 @@ def returned_when_asking_fails(run_tool_uses: Callable, content: list, tag: str)
     except Exception:
         return {"raised": True, "facts": []}
     return {"raised": False, "facts": [fact_of(r) for r in returned]}
+
+
+def asked_without_an_answer(run_tool_uses: Callable, content: list, tag: str) -> None:
+    """In the child: the call with an approver that logs the question, then answers None (a prompt closed
+    with neither a yes nor a no). Whether the tool ran is read from the grader's log; an error the
+    learner's function let out left it unrun, which is what failing closed asks."""
+    asked = remote_approver(tag)
+
+    def approve(*args: Any, **kwargs: Any) -> None:
+        asked(*args, **kwargs)
+
+    try:
+        returned_by(run_tool_uses, content, tag, approve)
+    except MemoryError:
+        raise  # the job's own handler names the memory cap
+    except Exception:
+        pass
 
 
 def returned_when_a_tool_fails(run_tool_uses: Callable, content: list, tag: str, failing: str) -> dict:

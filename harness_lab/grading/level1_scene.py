@@ -342,13 +342,16 @@ def _read(text: str) -> str:
         return text
 
 
-def fails_closed(ask: str, failing: Recorder, seen: dict) -> tuple | None:
+def fails_closed(ask: str, failing: Recorder, seen: dict, silent: Recorder) -> tuple | None:
     """An approver that raised is not a yes: the tool must not run, and the call must not look answered
-    (the error goes up, or the call gets an is_error result as a refusal does)."""
+    (the error goes up, or the call gets an is_error result as a refusal does). Nor is one that answered
+    None (``silent``): a function refusing only an explicit ``False`` runs the call."""
     if failing.ran(ask):
         return "grade.l1.c2.fails_open", {"tool": ask}
     if failing.asked(ask) and not seen["raised"] and not any(fact["is_error"] for fact in seen["facts"]):
         return "grade.l1.c2.failure_unreported", {"tool": ask}
+    if silent.ran(ask):
+        return "grade.l1.c2.unknown_allowed", {"tool": ask}
     return None
 
 

@@ -129,7 +129,6 @@ RIGHT = {
     "a defaultdict that falls to deny": (DEFAULTING_POLICY, "deny", defaulting_runner, GOOD_ANSWERS),
     "the default kept in the policy under '*'": (STARRED_POLICY, "ask", starred_runner, GOOD_ANSWERS),
     "an error from approve taken for a no": (DICT_POLICY, DICT_DEFAULT, _treats_approval_error_as_no, GOOD_ANSWERS),
-    "only False refuses (approve is True or False)": (DICT_POLICY, DICT_DEFAULT, _only_false_refuses, GOOD_ANSWERS),
     "the tier read in lower case, or the default": (
         DICT_POLICY,
         DICT_DEFAULT,
@@ -233,6 +232,10 @@ WRONG = {
     "ask never reaches approve": (_dict(_never_asks), {1: "grade.l1.c1.mismatch", 2: "grade.l1.c2.not_asked"}),
     "deny runs like allow": (_dict(_runs_denied), {1: "grade.l1.c1.mismatch", 3: "grade.l1.c3.no_deny"}),
     "an error from approve taken for a yes": (_dict(_fails_open), {2: "grade.l1.c2.fails_open"}),
+    "only an explicit False refuses (approve is False)": (
+        _dict(_only_false_refuses),
+        {2: "grade.l1.c2.unknown_allowed"},  # a None from approve, a prompt closed unanswered, ran the call
+    ),
     "an error from approve swallowed, the call dropped": (
         _dict(_approval_error_dropped),
         {2: "grade.l1.c2.failure_unreported"},

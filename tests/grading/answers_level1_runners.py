@@ -226,6 +226,5 @@ def _treats_approval_error_as_no(content, tool_impls, approve):
 
 
 def _only_false_refuses(content, tool_impls, approve):
-    """Refuses only on approve(...) is False: the exercise's approve returns True or False, and an error
-    from it still goes up with the tool unrun."""
+    """Refuses only on approve(...) is False: a None from approve (no answer) runs the call, failing open."""
     return dict_runner(content, tool_impls, lambda name, given: approve(name, given) is not False)
