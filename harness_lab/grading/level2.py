@@ -251,6 +251,13 @@ def _read_max_turns(max_turns: Any) -> tuple[str, Any]:
     return "bad", plain(max_turns, 60)
 
 
+# The default model thinks: the last assistant turn must go back starting with its thinking block.
+_API_SAYS = (
+    ("Expected `thinking` or `redacted_thinking`", "grade.l2.c3.thinking_lost"),
+    ("must define tools", "grade.l2.c3.tools_missing"),
+)
+
+
 def _broken(title: str, outcome: JobResult, runaway_key: str, raised_key: str) -> Check | None:
     """The hint for a scenario that did not end with a summary (or ended in an API 400), else None."""
     if outcome.status in ("aborted", "timeout"):
@@ -267,6 +274,9 @@ def _broken(title: str, outcome: JobResult, runaway_key: str, raised_key: str) -
     if error is not None:
         if "`tool_use` ids must be unique" in error:  # the API's answer to lesson 4's dead loop
             return Check.fail(3, title, "grade.l2.c3.stale_response")
+        for said, key in _API_SAYS:  # a 400 that names its cause outright: the hint names it too
+            if said in error:
+                return Check.fail(3, title, key, error=error)
         if outcome.value.get("reused"):  # earlier turns' results replaced by the latest: one list refilled
             return Check.fail(3, title, "grade.l2.c3.results_reused", error=error)
         if misplaced := outcome.value.get("misplaced"):  # the results' message in the wrong role, or too early

@@ -190,6 +190,18 @@ add(
             "It read a block of the response's content as text and raised: {error}. Which block is text is not fixed (a response cut off "
             'at max_tokens can end with a tool_use); read only the blocks whose block.type is "text"',
         ),
+        "grade.l2.c3.thinking_lost": (
+            "API がリクエストを 400 で拒否しました: {error}。既定のモデルは考えてから（thinking ブロックを先頭に）応答します。"
+            "assistant のメッセージには response.content をそのまま、順番も変えずに入れましょう（thinking を抜いたり、text を前に出したりしない）",
+            "The API refused a request with a 400: {error}. The default model thinks before it answers (a thinking block first); "
+            "put response.content into the assistant message as it is, in its order (no thinking left out, no text moved to the front).",
+        ),
+        "grade.l2.c3.tools_missing": (
+            "API がリクエストを 400 で拒否しました: {error}。会話履歴に tool_use や tool_result があるリクエストには、tools が要ります。"
+            "モデルへのリクエストには、毎回 tools=tools を渡しましょう",
+            "The API refused a request with a 400: {error}. A request whose history holds tool_use or tool_result blocks needs tools; "
+            "pass tools=tools with every model request.",
+        ),
         "grade.l2.c3.api_rejected": (
             "API がリクエストを 400（anthropic.BadRequestError）で拒否しました: {error}。会話履歴に積んだものを、API の形（tool_result のフィールドと型）と見比べましょう",
             "The API refused a request with a 400 (anthropic.BadRequestError): {error}. Compare what went into the history with the API's shapes (the fields and types of a tool_result).",

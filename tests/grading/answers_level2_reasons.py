@@ -163,9 +163,77 @@ def countdown(client, user_input, tools, tool_impls):
     return final_text(response)
 
 
+def text_moved_first(client, user_input, tools, tool_impls):
+    """What the model said put before the rest of the turn ("the words first, then the calls"): the thinking
+    block no longer opens the assistant message."""
+    messages = [{"role": "user", "content": user_input}]
+    turns = 0
+    response = create(client, messages, tools)
+    while response.stop_reason == "tool_use":
+        if turns >= MAX_TURNS:
+            return stop_message()
+        turns += 1
+        said = [b for b in response.content if b.type == "text"]
+        messages.append({"role": "assistant", "content": said + [b for b in response.content if b.type != "text"]})
+        messages.append({"role": "user", "content": run_tool_uses(response.content, tool_impls)})
+        response = create(client, messages, tools)
+    return final_text(response)
+
+
+def tools_offered_once(client, user_input, tools, tool_impls):
+    """tools given to the first request only ("the model knows them by now")."""
+    messages = [{"role": "user", "content": user_input}]
+    turns = 0
+    response = create(client, messages, tools)
+    while response.stop_reason == "tool_use":
+        if turns >= MAX_TURNS:
+            return stop_message()
+        turns += 1
+        messages.append({"role": "assistant", "content": response.content})
+        messages.append({"role": "user", "content": run_tool_uses(response.content, tool_impls)})
+        response = client.messages.create(model="claude-sonnet-5", max_tokens=1024, messages=messages)
+    return final_text(response)
+
+
+def history_by_default(client, user_input, tools, tool_impls, messages=[]):  # noqa: B006  # the slip itself
+    """The history a default argument: made once, when the def ran, and shared by every run after."""
+    messages.append({"role": "user", "content": user_input})
+    turns = 0
+    response = create(client, messages, tools)
+    while response.stop_reason == "tool_use":
+        if turns >= MAX_TURNS:
+            return stop_message()
+        turns += 1
+        messages.append({"role": "assistant", "content": response.content})
+        messages.append({"role": "user", "content": run_tool_uses(response.content, tool_impls)})
+        response = create(client, messages, tools)
+    messages.append({"role": "assistant", "content": response.content})
+    return final_text(response)
+
+
+def counted_from_one(client, user_input, tools, tool_impls):
+    """Right: the turn about to run numbered from 1, refused once it is past MAX_TURNS; the turn added in one step."""
+    messages = [{"role": "user", "content": user_input}]
+    turn = 1
+    response = create(client, messages, tools)
+    while response.stop_reason == "tool_use":
+        if turn > MAX_TURNS:
+            return f"Stopped: turn {turn} would pass the limit of {MAX_TURNS} turns."
+        messages += [
+            {"role": "assistant", "content": response.content},
+            {"role": "user", "content": run_tool_uses(response.content, tool_impls)},
+        ]
+        turn += 1
+        response = create(client, messages, tools)
+    return final_text(response)
+
+
 WRONG_REASONS = {
     "a cut answer sent back to go on": (_loop(resends_a_cut_answer), {3: "grade.l2.c3.went_on"}),
-    "thinking blocks dropped from history": (_loop(thinking_dropped), {3: "grade.l2.c3.api_rejected"}),
+    "thinking blocks dropped from history": (_loop(thinking_dropped), {3: "grade.l2.c3.thinking_lost"}),
+    "the text moved before the thinking block": (_loop(text_moved_first), {3: "grade.l2.c3.thinking_lost"}),
+    "tools given to the first request only": (_loop(tools_offered_once), {3: "grade.l2.c3.tools_missing"}),
+    "the history a default argument": (_loop(history_by_default), {3: "grade.l2.c3.history_kept"}),
     "the counter reset when the calls change": (_loop(counter_reset_on_new_calls), {3: "grade.l2.c3.runaway"}),
     "the cap compared with tool_results sent": (_loop(cap_counts_tool_results), {3: "grade.l2.c3.counts_blocks"}),
     "the cap checked before every request": (_loop(checks_before_each_request), {3: "grade.l2.c3.results_unsent"}),
@@ -181,4 +249,5 @@ RIGHT_REASONS = {
     "a countdown, English stop message": _loop(countdown),
     # the API merges consecutive user messages into one turn: the results still answer their calls together
     "one user message per tool_result": _loop(one_message_per_result),
+    "the turn about to run numbered from 1": _loop(counted_from_one),
 }
