@@ -270,8 +270,8 @@ def returned_when_a_tool_fails(run_tool_uses: Callable, content: list, tag: str,
 
 def fact_of(result: Any) -> dict:
     content = field(result, "content")
-    if isinstance(content, (list, tuple)):
-        text = "".join(plain(field(b, "text", "") or "") for b in content)
+    if isinstance(content, (list, tuple)):  # a plain string in the list is read too: the API's 400 names that slip
+        text = "".join(plain(b) if isinstance(b, str) else plain(field(b, "text", "") or "") for b in content)
     else:
         text = "" if content is None else plain(str(content))
     use_id = field(result, "tool_use_id")

@@ -134,6 +134,16 @@ def _results_as_text_blocks(block, tool_impls):
         return {"type": "tool_result", "tool_use_id": block.id, "content": failed, "is_error": True}
 
 
+def _in_a_list(make):
+    """``make``'s result with its text put in a list ("content takes a list"): plain strings, not text blocks."""
+
+    def made(block, *rest):
+        made_result = make(block, *rest)
+        return {**made_result, "content": [made_result["content"]]}
+
+    return made
+
+
 WRONG_CONTENT = {
     "results appended to content": (_dict(_results_into_content), {3: "grade.l1.c3.content_changed"}),
     "content sorted in place, denied first": (_dict(_sorts_content_by_tier), {3: "grade.l1.c3.content_changed"}),
@@ -144,6 +154,10 @@ WRONG_CONTENT = {
     "text blocks removed from content": (_dict(_drops_text_blocks), {3: "grade.l1.c3.content_changed"}),
     "tool output returned as a dict": (
         _dict(make_runner(_tier, execute=_output_as_a_dict)),
+        {3: "grade.l1.c3.api_rejected"},
+    ),
+    "every result's text in a list of plain strings": (  # read as no text at all, it was told a deny says no rule
+        _dict(make_runner(_tier, forbid=_in_a_list(forbidden), refuse=_in_a_list(refused), execute=_in_a_list(run))),
         {3: "grade.l1.c3.api_rejected"},
     ),
     "a summary text block after the results": (_dict(_status_line_appended), {3: "grade.l1.c3.type"}),
