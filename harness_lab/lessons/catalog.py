@@ -192,6 +192,10 @@ add(
             "それ以外（max_tokens、refusal、コンテキスト超過、まだ知らない値）はすべて止める",
             "everything else (max_tokens, refusal, context full, a value not known yet) stops",
         ),
+        "lesson.l3.next_step.returned_nothing": (
+            'どの stop_reason にも何も返していません（None）。どの値にも4つの言葉のどれかを return し、最後に return "stop" を置きます（print では返りません）',
+            'It returned nothing (None) for every stop_reason; return one of the four words for every value, with return "stop" last (print does not return it)',
+        ),
         "lesson.l3.next_step.returned_none": (
             'stop_reason が {reason} のとき、何も返していません（None）。どの値にも4つの言葉のどれかを return し、最後に return "stop" を置きます（print では返りません）',
             'With stop_reason {reason} it returned nothing (None); return one of the four words for every value, with return "stop" last (print does not return it)',

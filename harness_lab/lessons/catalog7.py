@@ -30,6 +30,10 @@ add(
             "分類も説明もない refusal で、停止メッセージに None と出ました（{got}）。None のときは「分類なし」「説明はありません」のような言葉に置き換えます",
             'For a refusal with no category or explanation the stop message shows None ({got}); put words such as "no category" or "no explanation given" in its place',
         ),
+        "lesson.l7.stop_message.silent_everywhere": (
+            'refusal、model_context_window_exceeded、max_tokens のどれで止まるときも、停止メッセージが空（None か ""）です。人には、なぜ止まったかを伝えます',
+            'The run stops on refusal, model_context_window_exceeded and max_tokens, but the stop message is empty (None or "") on each; tell the person why it stopped',
+        ),
         "lesson.l7.stop_message.silent": (
             '{reason} で止まるのに、停止メッセージが空（None か ""）です。人には、なぜ止まったかを伝えます',
             'The run stops on {reason} but the stop message is empty (None or ""); tell the person why it stopped',

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import anthropic
@@ -116,7 +117,11 @@ def _not_the_answer(returned: Any) -> Miss:
         return Miss("lesson.l2.run_agent.returned_none")
     if hasattr(returned, "stop_reason") and hasattr(returned, "content"):  # the whole response
         return Miss("lesson.l2.run_agent.returned_response")
-    return Miss("lesson.l2.run_agent.not_text", {"got": repr(returned)[:60]})
+    # an object's address differs on every point's call: without it, one cause reads the same each time
+    return Miss("lesson.l2.run_agent.not_text", {"got": _ADDRESS.sub("", repr(returned))[:60]})
+
+
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 
 
 def _one_message_per_turn(fn) -> Miss | None:

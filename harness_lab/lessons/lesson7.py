@@ -66,12 +66,28 @@ def _said(fn, response) -> str | Miss | None:
     return said
 
 
+def _silent(fn, reason: str) -> Miss:
+    """An empty message on ``reason``; on every stop alike (a stub) that is one cause, said once, not per stop."""
+    stops = (
+        _refused({"type": "refusal", "category": "cyber", "explanation": EXPLANATION}),
+        response_of(PARTIAL[lang()], stop_reason="model_context_window_exceeded"),
+        response_of(PARTIAL[lang()], call("get_time"), stop_reason="max_tokens"),
+    )
+    try:
+        everywhere = all(not _said(fn, response) for response in stops)
+    except Exception:  # an error on one of them is a cause of its own, which its point says
+        everywhere = False
+    if everywhere:
+        return Miss("lesson.l7.stop_message.silent_everywhere")
+    return Miss("lesson.l7.stop_message.silent", {"reason": reason})
+
+
 def _refusal_explained(fn) -> Miss | None:
     said = _said(fn, _refused({"type": "refusal", "category": "cyber", "explanation": EXPLANATION}))
     if isinstance(said, Miss):
         return said
     if not said:
-        return Miss("lesson.l7.stop_message.silent", {"reason": "refusal"})
+        return _silent(fn, "refusal")
     if EXPLANATION not in said:
         return Miss("lesson.l7.stop_message.no_explanation")
     if "cyber" not in said:
@@ -84,7 +100,7 @@ def _refusal_without_details(fn) -> Miss | None:
     if isinstance(said, Miss):
         return said
     if not said or not said.strip():
-        return Miss("lesson.l7.stop_message.silent", {"reason": "refusal"})
+        return _silent(fn, "refusal")
     if _NOTHING.search(said):  # an f-string (or JSON) of the missing fields shows the person None (null)
         return Miss("lesson.l7.stop_message.shows_none", {"got": said[:60]})
     # One field without the other: what there is still reaches the person.
@@ -128,7 +144,7 @@ def _partial_text_kept(fn) -> Miss | None:
         if isinstance(said, Miss):
             return said
         if not said:
-            return Miss("lesson.l7.stop_message.silent", {"reason": reason})
+            return _silent(fn, reason)
         if not all(part in said for part in parts):
             return Miss("lesson.l7.stop_message.lost_text", {"reason": reason})
         if not any(joint.join(parts) in said for joint in ("", "\n", " ")):  # a list's repr, or the blocks apart

@@ -58,6 +58,8 @@ from tests.lessons.answers_more_loop import (
     sig_with_thinking,
     step_max_tokens_finishes,
     step_prints,
+    step_without_the_last_return,
+    stop_reasons_misspelt,
     tools_given_the_response,
     tools_id_from_name,
     tools_kept_results,
@@ -106,7 +108,9 @@ WRONG_MORE = [
     ("run_agent", agent_first_block_text, 1, "lesson.rule.first_not_text"),
     ("run_agent", agent_subscripts_response, 1, "lesson.rule.message_attributes"),
     ("run_agent", agent_tools_on_the_response, 2, "lesson.rule.response_given"),
-    ("next_step", step_prints, 1, "lesson.l3.next_step.returned_none"),
+    ("next_step", step_prints, 1, "lesson.l3.next_step.returned_nothing"),  # None for every stop_reason
+    ("next_step", step_without_the_last_return, 3, "lesson.l3.next_step.returned_none"),  # for the rest only
+    ("stop_message", stop_reasons_misspelt, 1, "lesson.l7.stop_message.silent_everywhere"),
     ("next_step", step_max_tokens_finishes, 3, "lesson.l3.next_step.max_tokens_finish"),
     ("signature_of", sig_str_dict, 1, "lesson.l4.signature.key_order"),
     ("signature_of", sig_with_text, 1, "lesson.l4.signature.text"),

@@ -242,6 +242,25 @@ def step_prints(response):
     print({"tool_use": "run_tools", "pause_turn": "resend", "end_turn": "finish"}.get(response.stop_reason, "stop"))
 
 
+def step_without_the_last_return(response):  # the closing return "stop" never written: the rest fall off the end
+    if response.stop_reason == "tool_use":
+        return "run_tools"
+    if response.stop_reason == "pause_turn":
+        return "resend"
+    if response.stop_reason in ("end_turn", "stop_sequence"):
+        return "finish"
+
+
+def stop_reasons_misspelt(response):  # names from memory: none is a stop_reason the API sends
+    text = "".join(b.text for b in response.content if b.type == "text")
+    if response.stop_reason == "refused":
+        details = response.stop_details
+        return f"断られました（{details.category}）: {details.explanation}"
+    if response.stop_reason in ("context_window_exceeded", "max_token"):
+        return f"{response.stop_reason} で止まりました: {text}"
+    return None
+
+
 def step_max_tokens_finishes(response):  # "it ended, so it is finished"
     if response.stop_reason == "tool_use":
         return "run_tools"

@@ -202,3 +202,15 @@ def test_level_2s_first_criterion_says_it_also_judges_what_the_loop_already_has(
     title = t("grade.l2.c1.title")
     present = [key for key, missing in GAP_OPTIONS.items() if not missing]
     assert present and "停止条件" in title and "すでに" in title  # naming reassign beside stop_condition fails it
+
+
+@pytest.mark.parametrize("stub", STUBS)
+@pytest.mark.parametrize("wanted", lessons.ALL, ids=lambda p: f"{p.name}-{p.lesson}")
+def test_a_stubs_cause_is_worded_once_and_each_later_point_with_it_points_back(wanted, stub):
+    # next_step's None was told once per stop_reason ("with stop_reason tool_use ...", "... end_turn ..."),
+    # and stop_message's once per stop: one cause, in as many wordings as points.
+    verdict = lessons.judge(wanted, _stub(wanted, STUBS[stub]))
+    lines = lessons.point_lines(verdict)
+    first = next(check.key for check in verdict.checks if not check.passed)
+    again = [line for check, line in zip(verdict.checks, lines, strict=True) if not check.passed and check.key == first]
+    assert [line.rsplit("ヒント: ", 1)[1] for line in again[1:]] == [t("lesson.same_cause")] * (len(again) - 1), lines
