@@ -196,7 +196,9 @@ def history_error(
         content = message["content"]
         if message["role"] != "assistant" or isinstance(content, str):
             continue
-        lead = next((b["type"] for b in content if b["type"] != "compaction"), None)  # a summary goes first
+        # A summary goes first; so does the result of a server tool call the turn before left waiting: the
+        # API's reply "starts with the result block" (the server tools page), thinking after it.
+        lead = next((b["type"] for b in content if b["type"] != "compaction" and not _ran_first(b)), None)
         if lead not in (None, *THINKING_KINDS) and any(b["type"] in THINKING_KINDS for b in content):
             return _bad(THINKING_NOT_FIRST.format(n=n, found=lead)), [], mode
         for m, block in enumerate(content):
@@ -229,6 +231,10 @@ def history_error(
                 mismatch_seen = True  # this block and every later thinking block are invalid
                 dropped.append({"type": "thinking_dropped", "path": path, "reason": "prefix_binding_mismatch"})
     return None, dropped, mode
+
+
+def _ran_first(block: dict) -> bool:
+    return str(block["type"]).endswith("_tool_result")  # a server tool's result (a client's is ``tool_result``)
 
 
 def turn_mode(merged: list[Merged], spec: ModelSpec, mode: Mode, betas: frozenset) -> Mode:
