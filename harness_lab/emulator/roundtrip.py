@@ -27,6 +27,7 @@ from .api_errors import ApiError
 from .history import Merged
 from .ids import canonical_json
 from .models import BINDING_BETA, MODELS, ModelSpec, interleaves_manually
+from .server_tools import is_server_result
 from .thinking import Mode, block_matches, decode_signature, prefix_matches, read_tool_id
 from .tokens import THINKING_KINDS
 
@@ -198,7 +199,7 @@ def history_error(
             continue
         # A summary goes first; so does the result of a server tool call the turn before left waiting: the
         # API's reply "starts with the result block" (the server tools page), thinking after it.
-        lead = next((b["type"] for b in content if b["type"] != "compaction" and not _ran_first(b)), None)
+        lead = next((b["type"] for b in content if b["type"] != "compaction" and not is_server_result(b["type"])), None)
         if lead not in (None, *THINKING_KINDS) and any(b["type"] in THINKING_KINDS for b in content):
             return _bad(THINKING_NOT_FIRST.format(n=n, found=lead)), [], mode
         for m, block in enumerate(content):
@@ -231,10 +232,6 @@ def history_error(
                 mismatch_seen = True  # this block and every later thinking block are invalid
                 dropped.append({"type": "thinking_dropped", "path": path, "reason": "prefix_binding_mismatch"})
     return None, dropped, mode
-
-
-def _ran_first(block: dict) -> bool:
-    return str(block["type"]).endswith("_tool_result")  # a server tool's result (a client's is ``tool_result``)
 
 
 def turn_mode(merged: list[Merged], spec: ModelSpec, mode: Mode, betas: frozenset) -> Mode:

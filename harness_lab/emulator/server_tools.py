@@ -18,19 +18,27 @@ after the tool results. A continuation whose ``tools`` no longer define the wait
 "whose message ends ``but no `web_search` tool was provided``" (both pages); what comes before that
 ending is **inferred**. The code execution tools are left out of that second check: which tool
 provides a paused code execution (its own, or a web tool's dynamic filtering) no page says.
+
+A server tool's result with no ``server_tool_use`` before it (a history that filtered the calls out)
+is refused as live replies refuse one (anthropics/claude-code #65726, request id
+``req_011CbkhqTaJwBKZwhmp9dqQC``, in the words of its ``advisor_tool_result``).
 """
 
 from __future__ import annotations
 
 from .history import Merged
 
-__all__ = ["server_tool_error"]
+__all__ = ["is_server_result", "server_tool_error"]
 
 UNRESOLVED = "messages.{n}: `{name}` tool use with id `{id}` was found without a corresponding `{result}` block"
 # Inferred up to "but": the pages quote only the end of the message.
 NOT_PROVIDED = (
     "messages.{n}.content.{m}: `{name}` tool use with id `{id}` is waiting for its result, "
     "but no `{name}` tool was provided"
+)
+ORPHAN = (
+    "messages.{n}.content.{m}: unexpected `tool_use_id` found in `{result}` blocks: {id}. "
+    "Each `{result}` block must have a corresponding `server_tool_use` block before it."
 )
 _RESULT_TYPES = {
     "tool_search_tool_regex": "tool_search_tool_result",
@@ -41,9 +49,7 @@ _NAMED_BY_THEIR_TOOL = ("web_search", "web_fetch", "tool_search_tool_regex", "to
 
 def _waiting(message: Merged, answered: set) -> list[tuple[int, dict]]:
     """The message's server tool calls (with their block index) whose result is neither in it nor in ``answered``."""
-    results = answered | {
-        b.get("tool_use_id") for b in message.content if str(b.get("type", "")).endswith("_tool_result")
-    }
+    results = answered | {b.get("tool_use_id") for b in message.content if is_server_result(b.get("type"))}
     return [
         (m, b)
         for m, b in enumerate(message.content)
@@ -61,10 +67,31 @@ def _unresolved(message: Merged, block: dict) -> str:
     return UNRESOLVED.format(n=message.index, name=name, id=block.get("id"), result=result)
 
 
+def _orphan(conversation: list[Merged]) -> str | None:
+    """The first server tool result whose call came nowhere before it (MCP's results aside: no text is known)."""
+    calls: set = set()
+    for message in conversation:
+        for m, block in enumerate(message.content):
+            kind = str(block.get("type"))
+            if kind == "server_tool_use":
+                calls.add(block.get("id"))
+            elif is_server_result(kind) and kind != "mcp_tool_result" and block.get("tool_use_id") not in calls:
+                return ORPHAN.format(n=message.index, m=m, result=kind, id=block.get("tool_use_id"))
+    return None
+
+
+def is_server_result(kind: object) -> bool:
+    """Whether a block type is a server tool's result (``web_search_tool_result``, ...; a client tool's is ``tool_result``)."""
+    return str(kind).endswith("_tool_result")
+
+
 def server_tool_error(merged: list[Merged], tools: list, *, count_tokens: bool = False) -> str | None:
     """The 400 for a server tool call the history leaves waiting where the turn does not go on, or
     whose tool the continuing request no longer defines (not checked by ``count_tokens``: it runs nothing)."""
     conversation = [m for m in merged if m.role in ("user", "assistant")]  # system messages sit aside
+    orphan = _orphan(conversation)
+    if orphan:
+        return orphan
     names = {t.get("name") for t in tools if isinstance(t, dict) and t.get("type") not in (None, "custom")}
     for position, message in enumerate(conversation):
         if message.role != "assistant":

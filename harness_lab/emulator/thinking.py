@@ -32,6 +32,7 @@ from dataclasses import dataclass
 
 from .reading import reply_language
 from .seals import Signed, decode_signature, mac, seal
+from .server_tools import is_server_result
 from .tokens import text_tokens
 
 __all__ = [
@@ -133,7 +134,7 @@ def think(content: list, request: dict, mode: Mode, between_as_thinking: bool) -
     # A server tool's result that opens the reply answers a call of the turn before, run at the start of
     # this request: "the next response's content starts with the result block" (the server tools page).
     ran = 0
-    while ran < len(content) and str(content[ran].get("type")).endswith("_tool_result"):
+    while ran < len(content) and is_server_result(content[ran].get("type")):
         ran += 1
     blocks: list = list(content[:ran])
     if mode.up_front and not given:

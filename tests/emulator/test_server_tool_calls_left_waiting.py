@@ -87,3 +87,21 @@ def test_the_search_deferred_beside_a_client_call_waits_for_the_results_alone():
         model="claude-sonnet-5", messages=[*history, {"role": "user", "content": [answer]}], tools=[READ]
     )
     assert counted.input_tokens > 0  # counting runs nothing: the waiting tool need not be there
+
+
+def test_a_search_result_whose_call_was_filtered_out_is_refused():
+    # A loop that keeps only the blocks it knows (text, tool_use) drops the paused call but keeps the
+    # result of the reply that ran it: the live 400 for a server tool result with no call before it.
+    client, history, pending = paused()
+    resumed = ask(client, history)
+    kept = [b for b in history[-1]["content"] if b.type != "server_tool_use"]
+    later = [
+        *QUESTION,
+        {"role": "assistant", "content": [*kept, *resumed.content]},
+        {"role": "user", "content": "Thanks"},
+    ]
+    where = len(kept) + [b.type for b in resumed.content].index("web_search_tool_result")
+    assert refusal(client, later) == (
+        f"messages.1.content.{where}: unexpected `tool_use_id` found in `web_search_tool_result` blocks: "
+        f"{pending.id}. Each `web_search_tool_result` block must have a corresponding `server_tool_use` block before it."
+    )
