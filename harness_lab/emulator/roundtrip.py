@@ -27,6 +27,7 @@ from .api_errors import ApiError
 from .history import Merged
 from .ids import canonical_json
 from .models import BINDING_BETA, MODELS, ModelSpec, interleaves_manually
+from .server_tools import is_server_result
 from .thinking import Mode, block_matches, decode_signature, prefix_matches, read_tool_id
 from .tokens import THINKING_KINDS
 
@@ -196,7 +197,9 @@ def history_error(
         content = message["content"]
         if message["role"] != "assistant" or isinstance(content, str):
             continue
-        lead = next((b["type"] for b in content if b["type"] != "compaction"), None)  # a summary goes first
+        # A summary goes first; so does the result of a server tool call the turn before left waiting: the
+        # API's reply "starts with the result block" (the server tools page), thinking after it.
+        lead = next((b["type"] for b in content if b["type"] != "compaction" and not is_server_result(b["type"])), None)
         if lead not in (None, *THINKING_KINDS) and any(b["type"] in THINKING_KINDS for b in content):
             return _bad(THINKING_NOT_FIRST.format(n=n, found=lead)), [], mode
         for m, block in enumerate(content):

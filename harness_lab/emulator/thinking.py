@@ -32,6 +32,7 @@ from dataclasses import dataclass
 
 from .reading import reply_language
 from .seals import Signed, decode_signature, mac, seal
+from .server_tools import is_server_result
 from .tokens import text_tokens
 
 __all__ = [
@@ -130,12 +131,17 @@ def think(content: list, request: dict, mode: Mode, between_as_thinking: bool) -
     given = any(b.get("type") in ("thinking", "redacted_thinking") for b in content)
     if mode.kind == "disabled":
         return [b for b in content if b.get("type") not in ("thinking", "redacted_thinking")], 0
-    blocks: list = []
+    # A server tool's result that opens the reply answers a call of the turn before, run at the start of
+    # this request: "the next response's content starts with the result block" (the server tools page).
+    ran = 0
+    while ran < len(content) and is_server_result(content[ran].get("type")):
+        ran += 1
+    blocks: list = list(content[:ran])
     if mode.up_front and not given:
         summary = _summary(content, request)
         blocks.append(_thought({"type": "thinking", "thinking": summary}, thought_tokens(summary), mode))
     last_call = max((i for i, b in enumerate(content) if b.get("type") == "tool_use"), default=-1)
-    for index, block in enumerate(content):
+    for index, block in enumerate(content[ran:], ran):
         kind = block.get("type")
         if kind == "thinking":
             blocks.append(_thought({"type": "thinking", "thinking": block["thinking"]}, None, mode))

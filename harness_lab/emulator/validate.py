@@ -14,8 +14,8 @@ sends. The checks run in the real API's order:
    blocks and ``metadata`` (``parameters.py``), where a ``role: "system"`` message may stand and
    which models take one (``system_messages.py``), non-empty text, base64 images of the format they
    claim, unique ``tool_use`` ids, ``tools`` present, every tool_use answered first thing in the
-   next message. The thinking blocks sent back are checked after this, by the server
-   (``roundtrip.history_error``).
+   next message, a server tool call left waiting only where the turn goes on (``server_tools.py``).
+   The thinking blocks sent back are checked after this, by the server (``roundtrip.history_error``).
 
 Each rule quotes the real message where public reports give it; docs/architecture.md lists them
 with their sources, and which ones are inferred. Paths are ``messages.N`` /
@@ -40,6 +40,7 @@ from .models import BINDING_BETA, interleaves_manually, is_known, spec
 from .parameters import image_mismatch, parameter_error
 from .roundtrip import config_error
 from .schema import BETA_COUNT_TOKENS, BETA_FIELDS, COUNT_TOKENS, CREATE
+from .server_tools import server_tool_error
 from .strict import STRICT_OPEN_OBJECT, leaves_an_object_open, structured_error
 from .system_messages import system_message_error
 from .thinking import mode_of
@@ -332,9 +333,8 @@ def validate(
         return _bad("Requests which include `tool_use` or `tool_result` blocks must define tools."), []
     merged = merge(request["messages"])
     error = _check_pairing(merged)
-    if error:
-        return error, merged
-    return None, merged
+    waiting = None if error else server_tool_error(merged, request.get("tools") or [], count_tokens=count_tokens)
+    return error or (_bad(waiting) if waiting else None), merged
 
 
 def check_prompt_length(total_tokens: int, model: str) -> ApiError | None:

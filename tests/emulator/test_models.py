@@ -310,7 +310,11 @@ def test_each_model_takes_an_assistant_prefill_or_refuses_it_but_always_continue
     paused = client.messages.create(model=model, messages=history, **search)
     assert paused.stop_reason == "pause_turn", model
     resent = [*history, {"role": "assistant", "content": paused.content}]
-    assert client.messages.create(model=model, messages=resent, **search).stop_reason == "end_turn"
+    resumed = client.messages.create(model=model, messages=resent, **search)
+    assert resumed.stop_reason == "end_turn" and resumed.content[0].type == "web_search_tool_result", model
+    # The search's result opens the resumed reply, before any thinking; the conversation goes on from there.
+    later = [*resent, {"role": "assistant", "content": resumed.content}, {"role": "user", "content": "ありがとう"}]
+    assert client.messages.create(model=model, messages=later, **search).stop_reason == "end_turn", model
     if not row.prefill:
         edited = [*history, {"role": "assistant", "content": [*paused.content[:-1], {"type": "text", "text": "別の"}]}]
         with pytest.raises(anthropic.BadRequestError, match="does not support assistant message prefill"):
