@@ -39,8 +39,9 @@ COURSE = [
 @pytest.fixture(scope="module")
 def course(tmp_path_factory):
     workdir = tmp_path_factory.mktemp("learner")
-    # 05's table holds its prediction's answer, so that learner writes a guess down (the others stay blank).
-    guesses = {"05_full_harness": 0}
+    # 05's table holds its prediction's answer, and 06 shows its refusals only once a guess is made, so
+    # that learner writes guesses down there (the others stay blank).
+    guesses = {"05_full_harness": 0, "06_api_2026": 400}
     return workdir, {name: run_notebook(name, workdir, fill, guess=guesses.get(name)) for name, fill in COURSE}
 
 
@@ -97,6 +98,15 @@ def test_notebook_06_runs_the_learners_own_harness_on_the_2026_api(course):
     assert "redacted_thinking: ターンの content [['redacted_thinking', 'tool_use']] → Finished" in ran
     assert "400" not in ran
     assert MY_MARK in output_text(cell_with(nb, "for r in stops.values():"))
+
+
+def test_notebook_06_accepts_only_the_turn_sent_back_whole_once_a_guess_is_made(course):
+    _, notebooks = course
+    shown = output_text(cell_with(notebooks["06_api_2026"], "TRIES = {"))
+    assert "思考ブロックを落とす → messages.1.content.0.type: Expected `thinking` or `redacted_thinking`" in shown
+    assert "signature を書き換える → messages.1.content.0: Invalid `signature` in `thinking` block" in shown
+    assert "そのまま返す →" not in shown  # accepted
+    assert t("lesson.predict.wrong", what="そのまま返す", guess=400, actual=200) in shown
 
 
 # Each notebook's right version, as the course's learner wrote it: kept, saved and used where the
