@@ -164,6 +164,12 @@ add(
             "× 不合格: {seconds}秒以内に採点が終わらなかったので止めました。答えのセルに、終わらないコードがありませんか",
             "[FAIL] Grading did not finish within {seconds} seconds, so it was stopped. Does an answer cell run code that never ends?",
         ),
+        "grade.nb.folder_full": (
+            "× 不合格: 答えのセルが、自分用のフォルダーに {mb} MB か {entries} 個を超えるファイルを書いたので止めました"
+            "（サンドボックスなしの採点で、採点するマシンのディスクを守るため）",
+            "[FAIL] The answer cells wrote more than {mb} MB or {entries} files into their folder, so grading was "
+            "stopped (graded without the sandbox, they would fill the grading machine's disk).",
+        ),
         "grade.nb.memory": (
             "× 不合格: 答えのセルがメモリを使いすぎたので止めました（上限 {mb} MB）",
             "[FAIL] The answer cells used too much memory, so grading was stopped (the limit is {mb} MB).",
