@@ -397,6 +397,17 @@ add(
             "only the system, Python and this package; they could still use this machine's CPU and disk. "
             "Grade someone else's notebook where bubblewrap works.",
         ),
+        "grade.sandbox.not_isolated.network_open": (
+            "△ 注意: サンドボックス（bubblewrap）が使えないので、隔離せずに採点しました。答えのセルは、あなたの権限（root なら専用の"
+            "一般ユーザーの権限）で動きましたが、環境変数（API キーなど）は見えず、書けたのは自分用のフォルダーだけ、"
+            "読めたのはシステム・Python・このパッケージだけでした。ただし、このマシンではシステムコールのフィルターが効かないので、"
+            "ネットワークには届きます。ほかの人のノートブックは、bubblewrap の動くマシンで採点してください",
+            "[NOTE] No sandbox (bubblewrap) works here, so the notebooks were graded without isolation. The "
+            "answer cells ran with your rights (run as root: an unprivileged user's), but without your environment "
+            "variables (your API key among them), writing only in a folder of their own and reading only the system, "
+            "Python and this package. This machine takes no system call filter, though, so they could reach the "
+            "network. Grade someone else's notebook where bubblewrap works.",
+        ),
         "grade.sandbox.not_isolated.files_open": (
             "△ 注意: サンドボックス（bubblewrap）が使えないので、隔離せずに採点しました。答えのセルは、あなたの環境変数"
             "（API キーなど）を見ずに動きましたが、このカーネルには Landlock がないので、あなたの権限（root なら専用の一般ユーザーの"
