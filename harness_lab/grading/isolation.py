@@ -134,12 +134,18 @@ def readable() -> list[str]:
     return _binds() + [top for top in tops if os.path.isdir(top)] + [f"/etc/{name}" for name in _ETC]
 
 
+# What Python needs of a venv: its interpreter and scripts, its packages, and the file that makes it one. The rest
+# of its root (a pip.conf holding an index's token, a .env, Jupyter's settings) is no answer cell's to read.
+_VENV = ("bin", "lib", "lib64", "pyvenv.cfg")
+
+
 def _binds() -> list[str]:
     import harness_lab
 
-    wanted = ["/usr", sys.base_prefix, sys.prefix, str(Path(harness_lab.__file__).resolve().parent)]
+    venv = [os.path.join(sys.prefix, name) for name in _VENV] if sys.prefix != sys.base_prefix else [sys.prefix]
+    wanted = ["/usr", sys.base_prefix, *venv, str(Path(harness_lab.__file__).resolve().parent)]
     wanted += [os.path.dirname(os.path.realpath(sys.executable))]
-    found = sorted({os.path.realpath(b) for b in wanted if os.path.isdir(b)})
+    found = sorted({os.path.realpath(b) for b in wanted if os.path.isdir(b) or os.path.isfile(b)})
     return [b for b in found if not any(Path(b).is_relative_to(other) and b != other for other in found)]
 
 
