@@ -199,7 +199,8 @@ def probe(folder: str, outside: str, port: int, secrets: list[tuple[str, str]], 
         pass
     if any(fingerprint(os.environ.get(name, "")) == value for name, value in secrets):
         found.append("environment")
-    if os.access(os.path.dirname(harness_lab.__file__), os.W_OK) or os.access(sys.prefix, os.W_OK):
+    # what is bound (the venv's parts, not its root: under /tmp that is a folder of the notebook's own tmpfs)
+    if any(os.access(path, os.W_OK) for path in [os.path.dirname(harness_lab.__file__), *_binds()]):
         found.append("write")
     for terminal in ("/dev/tty", "/dev/ptmx"):  # ptmx: a new pseudo-terminal from the machine's one pool
         try:

@@ -18,7 +18,9 @@ from pathlib import Path
 
 import pytest
 
+import harness_lab.grading.catalog  # noqa: F401 (the notes join the catalog)
 from harness_lab.grading import isolation, landlock
+from harness_lab.text import CATALOG
 from tests.grading import no_user_namespaces
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -62,6 +64,8 @@ def test_answer_cells_read_no_file_kept_at_the_venvs_root(machine):
     finally:
         kept.unlink()
         shutil.rmtree(folder)
+    unsandboxed = any(CATALOG[key][1] in done.stderr for key in CATALOG if key.startswith("grade.sandbox.not_isolated"))
+    assert unsandboxed == (machine != "sandbox"), done.stderr
     # was "RuntimeError: READ index-token-...": the file read whole, in both
     assert secret not in done.stdout + done.stderr
     assert "REFUSED" in done.stdout, done.stdout + done.stderr
