@@ -426,6 +426,15 @@ add(
             "isolation. The answer cells ran with your rights: they reach your files, environment variables "
             "(your API key among them) and the network. Grade someone else's notebook where bubblewrap works.",
         ),
+        "grade.class.unsandboxed.network_open": (
+            "注意: 隔離なしで採点しました（--unsandboxed）。受講者のコードは、採点を実行した人の権限で、その人の環境変数を見ずに動きました。"
+            "このマシンではシステムコールのフィルターが効かないので、ネットワークに届きました。Landlock のあるカーネルでは自分用のフォルダーにしか"
+            "書けませんが、ないカーネルでは、その人のファイルにも届きました",
+            "Warning: graded without isolation (--unsandboxed). Learner code ran with the rights of whoever "
+            "graded, without their environment variables. This machine takes no system call filter, so it could reach "
+            "the network; on a kernel with Landlock it wrote only in a folder of its own, but on one without Landlock "
+            "it could reach their files too.",
+        ),
         "grade.class.unsandboxed": (
             "注意: 隔離なしで採点しました（--unsandboxed）。受講者のコードは、採点を実行した人の権限で、その人の環境変数を見ずに動きました。"
             "Landlock のあるカーネルでは自分用のフォルダーにしか書けず、ネットワークもありませんが、ないカーネルでは、その人のファイルに届きました",
