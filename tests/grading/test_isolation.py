@@ -231,10 +231,10 @@ def test_a_venv_under_tmp_is_bound_over_the_sandboxs_fresh_tmp(tmp_path, monkeyp
     from harness_lab.grading import isolation
 
     venv = tmp_path / "clone" / ".venv"
-    venv.mkdir(parents=True)
+    (venv / "lib").mkdir(parents=True)  # a venv is bound by its parts (isolation._VENV)
     monkeypatch.setattr(sys, "prefix", str(venv))
     args = isolation._filesystem()
-    bound = [i for i, a in enumerate(args) if a == "--ro-bind" and args[i + 1] == str(venv.resolve())]
+    bound = [i for i, a in enumerate(args) if a == "--ro-bind" and args[i + 1] == str((venv / "lib").resolve())]
     assert bound and args.index("--tmpfs") < bound[0], args
 
 
