@@ -4,7 +4,8 @@
 (Debian/Ubuntu: ``apt-get install bubblewrap``) a host runs inside ``bwrap`` with:
 
 - the system (``/usr``, the ``/lib*`` links, a few ``/etc`` files), the Python installation, the
-  course's venv and this package's own folder bound read-only, and nothing else of the machine: no
+  course's venv (its ``bin``, ``lib`` and ``pyvenv.cfg``: not a ``pip.conf`` or ``.env`` kept at its root) and
+  this package's own folder bound read-only, and nothing else of the machine: no
   home, no submissions, no report, no ``/tmp`` of the caller (an editable install's source is
   bound read-only too, so learner code cannot rewrite the grader);
 - its own process, network, IPC and UTS namespaces: no network at all, no process of the caller,
