@@ -164,6 +164,12 @@ add(
             "× 不合格: {seconds}秒以内に採点が終わらなかったので止めました。答えのセルに、終わらないコードがありませんか",
             "[FAIL] Grading did not finish within {seconds} seconds, so it was stopped. Does an answer cell run code that never ends?",
         ),
+        "grade.nb.folder_full": (
+            "× 不合格: 答えのセルが、自分用のフォルダーに {mb} MB か {entries} 個を超えるファイルを書いたので止めました"
+            "（サンドボックスなしの採点で、採点するマシンのディスクを守るため）",
+            "[FAIL] The answer cells wrote more than {mb} MB or {entries} files into their folder, so grading was "
+            "stopped (graded without the sandbox, they would fill the grading machine's disk).",
+        ),
         "grade.nb.memory": (
             "× 不合格: 答えのセルがメモリを使いすぎたので止めました（上限 {mb} MB）",
             "[FAIL] The answer cells used too much memory, so grading was stopped (the limit is {mb} MB).",
@@ -391,6 +397,17 @@ add(
             "only the system, Python and this package; they could still use this machine's CPU and disk. "
             "Grade someone else's notebook where bubblewrap works.",
         ),
+        "grade.sandbox.not_isolated.network_open": (
+            "△ 注意: サンドボックス（bubblewrap）が使えないので、隔離せずに採点しました。答えのセルは、あなたの権限（root なら専用の"
+            "一般ユーザーの権限）で動きましたが、環境変数（API キーなど）は見えず、書けたのは自分用のフォルダーだけ、"
+            "読めたのはシステム・Python・このパッケージだけでした。ただし、このマシンではシステムコールのフィルターが効かないので、"
+            "ネットワークには届きます。ほかの人のノートブックは、bubblewrap の動くマシンで採点してください",
+            "[NOTE] No sandbox (bubblewrap) works here, so the notebooks were graded without isolation. The "
+            "answer cells ran with your rights (run as root: an unprivileged user's), but without your environment "
+            "variables (your API key among them), writing only in a folder of their own and reading only the system, "
+            "Python and this package. This machine takes no system call filter, though, so they could reach the "
+            "network. Grade someone else's notebook where bubblewrap works.",
+        ),
         "grade.sandbox.not_isolated.files_open": (
             "△ 注意: サンドボックス（bubblewrap）が使えないので、隔離せずに採点しました。答えのセルは、あなたの環境変数"
             "（API キーなど）を見ずに動きましたが、このカーネルには Landlock がないので、あなたの権限（root なら専用の一般ユーザーの"
@@ -408,6 +425,15 @@ add(
             "[NOTE] No sandbox (bubblewrap) works here, so the notebooks were graded in this process, without "
             "isolation. The answer cells ran with your rights: they reach your files, environment variables "
             "(your API key among them) and the network. Grade someone else's notebook where bubblewrap works.",
+        ),
+        "grade.class.unsandboxed.network_open": (
+            "注意: 隔離なしで採点しました（--unsandboxed）。受講者のコードは、採点を実行した人の権限で、その人の環境変数を見ずに動きました。"
+            "このマシンではシステムコールのフィルターが効かないので、ネットワークに届きました。Landlock のあるカーネルでは自分用のフォルダーにしか"
+            "書けませんが、ないカーネルでは、その人のファイルにも届きました",
+            "Warning: graded without isolation (--unsandboxed). Learner code ran with the rights of whoever "
+            "graded, without their environment variables. This machine takes no system call filter, so it could reach "
+            "the network; on a kernel with Landlock it wrote only in a folder of its own, but on one without Landlock "
+            "it could reach their files too.",
         ),
         "grade.class.unsandboxed": (
             "注意: 隔離なしで採点しました（--unsandboxed）。受講者のコードは、採点を実行した人の権限で、その人の環境変数を見ずに動きました。"

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import TextIO
 
 from ..text import explicit_language, speaking, t
-from .class_report import HTML_FILE, summary
+from .class_report import HTML_FILE, summary, unsandboxed_note
 from .classroom import STATE_FILE, Row, grade_class, handed_editions
 from .command import RESET
 from .report_files import write_report
@@ -110,7 +110,7 @@ def _grade_class(
         print(line, file=stderr)
     handed = [r for r in result.rows if r.notebook]
     if not result.isolated:
-        print(reset + t("grade.class.unsandboxed"), file=stdout)
+        print(reset + unsandboxed_note(), file=stdout)
     print(
         reset
         + t(

@@ -39,6 +39,7 @@ from .processes import keep_private
 from .redact import Redactor, own_text
 from .runner import Host, HostFailed, SandboxUnavailable
 from .sandbox import JobResult, describe_error
+from .syscall_filter import sockets_refused_here
 
 __all__ = ["RESET", "grade_files", "main", "not_a_notebook", "start_host"]
 
@@ -62,10 +63,13 @@ def main(argv: list[str] | None = None, out: TextIO | None = None) -> int:
 
 def _unsandboxed_note(host: Host | None) -> str:
     """What held for the answer cells graded without the sandbox: nothing in this process; in a host, the job's
-    Landlock layer where this kernel has one, and the seccomp filter on the machines it knows (``host._keep_to``)."""
+    Landlock layer where this kernel has one, and the seccomp filter where it keeps a process off the network
+    here (``host._keep_to``): on a machine it does not know, Landlock's rules leave UDP open."""
     if host is None:
         return "grade.sandbox.in_process"
-    return "grade.sandbox.not_isolated" if landlock.available() else "grade.sandbox.not_isolated.files_open"
+    if not landlock.available():
+        return "grade.sandbox.not_isolated.files_open"
+    return "grade.sandbox.not_isolated" if sockets_refused_here() else "grade.sandbox.not_isolated.network_open"
 
 
 def grade_files(paths: list[str], *, timeout: float | None = None, out: TextIO | None = None) -> int:

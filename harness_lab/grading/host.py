@@ -232,7 +232,8 @@ def _serve(request: Any, sandboxed: bool, dedicated: bool = False) -> tuple:
         folder = os.path.join(scratch, "nb")
         setup = lambda: _unsandboxed(scratch, files)  # noqa: E731
     try:
-        outcome = run_limited(lambda: function(folder, *args), timeout, memory=memory or MEMORY_LIMIT, setup=setup)
+        job = lambda: function(folder, *args)  # noqa: E731
+        outcome = run_limited(job, timeout, memory=memory or MEMORY_LIMIT, setup=setup, watched=scratch)
     finally:
         # the sandbox's init, or a user of the grader's own (run as root): every other process it can
         # signal belongs to this call

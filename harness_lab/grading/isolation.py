@@ -4,7 +4,8 @@
 (Debian/Ubuntu: ``apt-get install bubblewrap``) a host runs inside ``bwrap`` with:
 
 - the system (``/usr``, the ``/lib*`` links, a few ``/etc`` files), the Python installation, the
-  course's venv and this package's own folder bound read-only, and nothing else of the machine: no
+  course's venv (its ``bin``, ``lib`` and ``pyvenv.cfg``: not a ``pip.conf`` or ``.env`` kept at its root) and
+  this package's own folder bound read-only, and nothing else of the machine: no
   home, no submissions, no report, no ``/tmp`` of the caller (an editable install's source is
   bound read-only too, so learner code cannot rewrite the grader);
 - its own process, network, IPC and UTS namespaces: no network at all, no process of the caller,
@@ -134,12 +135,18 @@ def readable() -> list[str]:
     return _binds() + [top for top in tops if os.path.isdir(top)] + [f"/etc/{name}" for name in _ETC]
 
 
+# What Python needs of a venv: its interpreter and scripts, its packages, and the file that makes it one. The rest
+# of its root (a pip.conf holding an index's token, a .env, Jupyter's settings) is no answer cell's to read.
+_VENV = ("bin", "lib", "lib64", "pyvenv.cfg")
+
+
 def _binds() -> list[str]:
     import harness_lab
 
-    wanted = ["/usr", sys.base_prefix, sys.prefix, str(Path(harness_lab.__file__).resolve().parent)]
+    venv = [os.path.join(sys.prefix, name) for name in _VENV] if sys.prefix != sys.base_prefix else [sys.prefix]
+    wanted = ["/usr", sys.base_prefix, *venv, str(Path(harness_lab.__file__).resolve().parent)]
     wanted += [os.path.dirname(os.path.realpath(sys.executable))]
-    found = sorted({os.path.realpath(b) for b in wanted if os.path.isdir(b)})
+    found = sorted({os.path.realpath(b) for b in wanted if os.path.isdir(b) or os.path.isfile(b)})
     return [b for b in found if not any(Path(b).is_relative_to(other) and b != other for other in found)]
 
 
@@ -193,7 +200,8 @@ def probe(folder: str, outside: str, port: int, secrets: list[tuple[str, str]], 
         pass
     if any(fingerprint(os.environ.get(name, "")) == value for name, value in secrets):
         found.append("environment")
-    if os.access(os.path.dirname(harness_lab.__file__), os.W_OK) or os.access(sys.prefix, os.W_OK):
+    # what is bound (the venv's parts, not its root: under /tmp that is a folder of the notebook's own tmpfs)
+    if any(os.access(path, os.W_OK) for path in [os.path.dirname(harness_lab.__file__), *_binds()]):
         found.append("write")
     for terminal in ("/dev/tty", "/dev/ptmx"):  # ptmx: a new pseudo-terminal from the machine's one pool
         try:

@@ -330,6 +330,9 @@ def _graded(path: str, exercise: str, outcome: JobResult, timeout: float) -> Not
         return _failed(path, exercise, "timeout", "grade.nb.timeout", seconds=f"{timeout:g}")
     if outcome.status == "memory":
         return _failed(path, exercise, "error", "grade.nb.memory", mb=outcome.value)
+    if outcome.status == "folder":
+        mb, entries = outcome.value
+        return _failed(path, exercise, "error", "grade.nb.folder_full", mb=mb, entries=entries)
     if outcome.status == "error":
         return _failed(path, exercise, "error", "grade.raised", error=outcome.error)
     if outcome.status != "ok":
@@ -391,6 +394,6 @@ def hosted_grade(shown: str, name: str, outcome: JobResult, timeout: float) -> N
         except (KeyError, TypeError, ValueError):
             outcome = JobResult("unavailable", error="unreadable grade")
     exercise = exercise_named(name)
-    if outcome.status in ("timeout", "memory", "crashed"):
+    if outcome.status in ("timeout", "memory", "folder", "crashed"):
         return _graded(shown, exercise, outcome, timeout)
     return _failed(shown, exercise, "error", "grade.class.internal", error=outcome.error or outcome.status)

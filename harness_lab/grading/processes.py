@@ -29,6 +29,8 @@ import sys
 import time
 from typing import Any
 
+from . import folder_use
+
 __all__ = [
     "Sink",
     "close_inherited",
@@ -188,22 +190,25 @@ def wait_for(pid: int, deadline: float) -> bool:
             os.close(fd)
 
 
-def watch(pid: int, deadline: float, memory: int | None, root: int | None = None) -> str:
+def watch(pid: int, deadline: float, memory: int | None, root: int | None = None, folder: str | None = None) -> str:
     """Wait as ``wait_for`` does: "ended" or "deadline"; with ``memory``, also "memory" as soon as the
-    descendants of ``root`` (default: this process) together hold more than ``memory`` bytes (checked
-    every ``WATCH_EVERY`` s).
+    descendants of ``root`` (default: this process) together hold more than ``memory`` bytes, and with
+    ``folder``, "folder" as soon as it holds more than ``folder_use.over`` allows (checked every
+    ``WATCH_EVERY`` s).
 
     ``RLIMIT_AS`` caps each process alone, and a job may start hundreds; this is the cap on them all.
     """
-    if memory is None:
+    if memory is None and folder is None:
         return "ended" if wait_for(pid, deadline) else "deadline"
     while True:
         if wait_for(pid, min(deadline, time.monotonic() + WATCH_EVERY)):
             return "ended"
         if time.monotonic() >= deadline:
             return "deadline"
-        if tree_memory(os.getpid() if root is None else root) > memory:
+        if memory is not None and tree_memory(os.getpid() if root is None else root) > memory:
             return "memory"
+        if folder is not None and folder_use.over(folder):
+            return "folder"
 
 
 WATCH_EVERY = 0.05

@@ -35,7 +35,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from . import landlock, namespaces
+from . import folder_use, landlock, namespaces
 from .processes import (
     become_subreaper,
     close_inherited,
@@ -76,6 +76,8 @@ _TIMED_OUT = 3
 # ... and when, in the sandbox, the job and everything it starts held more than its allowance
 # together (RLIMIT_AS caps each process alone, and a job may start hundreds).
 _OUT_OF_MEMORY = 4
+# ... and when, graded without the sandbox, the job's folder held more than ``folder_use`` allows.
+_FOLDER_FULL = 5
 
 
 @dataclass(frozen=True)
@@ -84,7 +86,8 @@ class JobResult:
 
     ``status``: "ok" (the job returned ``value``), "error" (the job raised: ``error`` is one line),
     "aborted" (a detector inside the job called ``abort(value)``), "timeout", "memory" (the job
-    went over its memory cap: ``value`` is the cap in MB), "crashed" (the job died without
+    went over its memory cap: ``value`` is the cap in MB), "folder" (the folder watched held more than
+    ``folder_use`` allows: ``value`` is its limits, MB and entries), "crashed" (the job died without
     answering, e.g. killed by the system, or its answer was garbled or over ``ANSWER_LIMIT``), or
     "unavailable" (``setup`` or the memory cap failed: ``error`` says why).
     """
@@ -122,17 +125,19 @@ def run_limited(
     *,
     memory: int | None = MEMORY_LIMIT,
     setup: Setup | None = None,
+    watched: str | None = None,
 ) -> JobResult:
     """Run ``job()`` in a child process for at most ``timeout`` seconds; never raises for the job.
 
     ``job`` must return plain values (see the module docstring): a summary of what it saw, not
     the learner's objects. ``memory`` is the job's allowance in bytes beyond its size at the fork
     (None: no cap). ``setup()`` runs in the supervisor before it forks the job (no learner code
-    has run there); if it raises, the outcome is "unavailable" and the job never starts.
+    has run there); if it raises, the outcome is "unavailable" and the job never starts. ``watched``: a
+    folder on the caller's disk whose total the supervisor bounds (``folder_use``).
     """
     if not hasattr(os, "fork"):
         return run_in_thread(job, timeout)
-    started = Started(job, timeout, memory, setup=setup)
+    started = Started(job, timeout, memory, setup=setup, watched=watched)
     return started.finish(started.deadline + GRACE)
 
 
@@ -150,6 +155,7 @@ class Started:
         memory: int | None,
         keep: tuple[int, ...] = (),
         setup: Setup | None = None,
+        watched: str | None = None,
     ) -> None:
         prepare()
         read_end, write_end = os.pipe()
@@ -165,7 +171,7 @@ class Started:
                 os.close(read_end)
                 if _answer_fd is not None:
                     os.close(_answer_fd)
-                code = _supervise(job, write_end, timeout, memory, keep, setup)
+                code = _supervise(job, write_end, timeout, memory, keep, setup, watched)
             finally:
                 os._exit(code)
         os.close(write_end)
@@ -192,6 +198,8 @@ class Started:
             return JobResult("crashed")
         if code == _OUT_OF_MEMORY and self.tree_cap:
             return JobResult("memory", value=self.tree_cap >> 20)
+        if code == _FOLDER_FULL:
+            return JobResult("folder", value=(folder_use.BYTES >> 20, folder_use.ENTRIES))
         return JobResult("timeout") if end == "late" or code == _TIMED_OUT else JobResult("crashed")
 
     def stop(self) -> None:
@@ -207,6 +215,7 @@ def _supervise(
     memory: int | None,
     keep: tuple[int, ...] = (),
     setup: Setup | None = None,
+    watched: str | None = None,
 ) -> int:
     """The supervisor: fork the job, wait for it until the deadline, then end its whole tree."""
     silence()
@@ -267,13 +276,13 @@ def _supervise(
     try:
         # Below a namespace's init only: the init is one more copy of this process, which the cap (one
         # copy plus the allowance) would otherwise count against the learner.
-        outcome = watch(pid, deadline, tree_cap, root=pid if alone else None)
+        outcome = watch(pid, deadline, tree_cap, root=pid if alone else None, folder=watched)
     except _Stop:
         pass
     finally:
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
         end_tree(pid, adopted)
-    return {"ended": 0, "deadline": _TIMED_OUT, "memory": _OUT_OF_MEMORY}[outcome]
+    return {"ended": 0, "deadline": _TIMED_OUT, "memory": _OUT_OF_MEMORY, "folder": _FOLDER_FULL}[outcome]
 
 
 def _entered(write_end: int, inside: Callable[[], None] | None, memory: int | None, whole: bool) -> int | None:

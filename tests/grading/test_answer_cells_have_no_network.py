@@ -91,6 +91,25 @@ def test_grading_without_namespaces_says_what_kept_the_answer_cells_in(graded):
     assert (kept, open_) == ((True, False) if machine == "with Landlock" else (False, True)), done.stderr
 
 
+@pytest.mark.skipif(landlock_abi() < 1 or shutil.which("setarch") is None, reason="no Landlock, or no setarch")
+def test_grading_where_the_filter_does_not_know_the_machine_does_not_say_no_network():
+    """``setarch linux32`` makes the machine one the filter does not know (``i686`` on x86-64, ``armv8l`` on ARM64),
+    as a POWER or RISC-V machine is: Landlock holds, the filter is not installed."""
+    folder = Path(tempfile.mkdtemp())
+    folder.chmod(0o777)
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as udp:
+        udp.bind(("127.0.0.1", 0))
+        source = SEND.replace("PORT", str(udp.getsockname()[1])).replace("CANARY", repr(CANARY))
+        notebook = no_user_namespaces.with_a_cell(folder, source)
+        done = no_user_namespaces.grade(folder, notebook, no_user_namespaces.PRELUDE, ("setarch", "linux32"))
+        udp.setblocking(False)
+        got = _datagram(udp)
+    shutil.rmtree(folder)
+    said = [key for key in CATALOG if key.startswith("grade.sandbox.not_isolated") and CATALOG[key][1] in done.stderr]
+    # was "grade.sandbox.not_isolated" ("... or the network") while the canary came over UDP
+    assert (got, said) == (CANARY, ["grade.sandbox.not_isolated.network_open"]), done.stdout + done.stderr
+
+
 def _datagram(udp: socket.socket) -> bytes:
     try:
         return udp.recv(4096)

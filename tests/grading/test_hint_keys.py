@@ -41,6 +41,7 @@ PROVOKED_BY_THEIR_OWN_TEST = {
     "grade.nb.cell_too_deep": "test_notebook_grading.py::test_an_answer_cell_nested_past_the_parser_is_named_not_blamed_on_the_memory_limit",
     "grade.cell_failed": "test_grade_cell_after_error.py::test_a_grade_cell_after_an_answer_cell_raised_names_that_cell_and_fails",
     "grade.file_limit": "test_answer_cells_cannot_fill_the_disk.py::test_an_answer_cell_graded_without_namespaces_writes_no_file_past_the_limit",
+    "grade.nb.folder_full": "test_answer_cells_cannot_fill_the_disk.py::test_answer_cells_graded_without_namespaces_fill_no_more_than_the_sandboxs_folders",
 }
 
 

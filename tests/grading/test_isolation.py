@@ -107,6 +107,39 @@ def test_with_unsandboxed_it_grades_and_the_report_says_so_at_its_top(tmp_path):
     assert "ann,level1,level1_tiered_policy.ipynb,pass,pass,pass" in (report / "grades.csv").read_text("utf-8-sig")
 
 
+@pytest.mark.skipif(shutil.which("setarch") is None, reason="no setarch")
+def test_with_unsandboxed_on_a_machine_the_filter_does_not_know_the_report_says_the_network_was_open(tmp_path):
+    """``setarch linux32`` makes the machine one the job's seccomp filter does not know (``i686`` on x86-64), as a
+    POWER or RISC-V machine is: UDP is open to learner code there, whatever Landlock holds."""
+    subs, report = tmp_path / "subs", tmp_path / "report"
+    right("level1").write(subs, "ann")
+    done = subprocess.run(
+        [
+            str(shutil.which("setarch")),
+            "linux32",
+            sys.executable,
+            "-m",
+            "harness_lab.cli",
+            "grade-class",
+            subs,
+            "--out",
+            report,
+            "--unsandboxed",
+        ],
+        cwd=ROOT,
+        env=without_bwrap(tmp_path),
+        capture_output=True,
+        text=True,
+        timeout=300,
+        stdin=subprocess.DEVNULL,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    # was "grade.class.unsandboxed": "had no network"
+    assert done.stdout.splitlines()[0] == t("grade.class.unsandboxed.network_open")
+    head = (report / "index.html").read_text(encoding="utf-8").split("<h2>")[0]
+    assert t("grade.class.unsandboxed.network_open") in head and t("grade.class.unsandboxed") not in head
+
+
 @needs_sandbox
 def test_a_sandboxed_report_says_nothing_of_isolation(tmp_path):
     subs, report = tmp_path / "subs", tmp_path / "report"
@@ -198,10 +231,10 @@ def test_a_venv_under_tmp_is_bound_over_the_sandboxs_fresh_tmp(tmp_path, monkeyp
     from harness_lab.grading import isolation
 
     venv = tmp_path / "clone" / ".venv"
-    venv.mkdir(parents=True)
+    (venv / "lib").mkdir(parents=True)  # a venv is bound by its parts (isolation._VENV)
     monkeypatch.setattr(sys, "prefix", str(venv))
     args = isolation._filesystem()
-    bound = [i for i, a in enumerate(args) if a == "--ro-bind" and args[i + 1] == str(venv.resolve())]
+    bound = [i for i, a in enumerate(args) if a == "--ro-bind" and args[i + 1] == str((venv / "lib").resolve())]
     assert bound and args.index("--tmpfs") < bound[0], args
 
 
