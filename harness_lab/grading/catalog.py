@@ -215,12 +215,12 @@ add(
             "  {path}  the gradebook (one row per learner and exercise; an LMS imports it)",
         ),
         "grade.class.written.feedback": (
-            "  {path}  受講者ごとのフィードバック（1人1ファイル。本人に渡せます）",
-            "  {path}  each learner's feedback (one file each, to hand back)",
+            "  {path}/  受講者ごとのフィードバック（1人1ファイル。本人に渡せます）",
+            "  {path}/  each learner's feedback (one file each, to hand back)",
         ),
         "grade.class.written.previous": (
             "  {path}  前回の成績表。そこから変わった成績は {count} 件です（ページに並べてあります）",
-            "  {path}  the last run's gradebook; {count} grades changed since (the page lists them)",
+            "  {path}  the last run's gradebook; grades changed since: {count} (the page lists them)",
         ),
         "grade.class.interrupted": (
             "中断しました。採点の済んだ {done} 冊は {state} に記録してあるので、同じコマンドをもう一度実行すると続きから採点します",
