@@ -20,7 +20,7 @@ in their own edition's language whatever it speaks.
 
 Exit codes: 0 when the report was written (whatever the grades), 1 when a part of it could not be
 (each named on stderr and, if it could be written, on the page), 2 for usage errors (SUBMISSIONS with
-no learner folder in it among them) and a missing sandbox, 130 when interrupted (the grades so far are kept, and a rerun continues).
+no learner folder in it among them), a report folder another run is writing, and a missing sandbox, 130 when interrupted (the grades so far are kept, and a rerun continues).
 """
 
 from __future__ import annotations
