@@ -97,16 +97,16 @@ add(
         ),
         # the command's usage errors: what it was given is no notebook file, told before anything is graded
         # python -P -m harness_lab.grading --help (command.py); harness-lab grade's is the cli's, in the same words
-        "grade.nb.help.description": (
+        "grade.nb.usage.help_description": (
             "第6回の練習ノートブックを、解答のセルから新しいプロセスで採点します",
             "Grade lesson 6 exercise notebooks from their answer cells, in a fresh process.",
         ),
-        "grade.nb.help.notebooks": ("練習ノートブックのファイル（.ipynb）", "exercise notebook files (.ipynb)"),
-        "grade.nb.help.timeout": (
+        "grade.nb.usage.help_notebooks": ("練習ノートブックのファイル（.ipynb）", "exercise notebook files (.ipynb)"),
+        "grade.nb.usage.help_timeout": (
             "ノートブックごとの制限時間、秒（既定 {default}）",
             "seconds per notebook (default {default})",
         ),
-        "grade.nb.help.lang": (
+        "grade.nb.usage.help_lang": (
             "フィードバックの言語（既定: ノートブックごとに、その版の言語）",
             "language of the feedback (default: each notebook's edition's)",
         ),

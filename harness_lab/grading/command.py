@@ -49,12 +49,12 @@ def main(argv: list[str] | None = None, out: TextIO | None = None) -> int:
     """The grading command; exit code 0 when every notebook meets every criterion, 1 otherwise, 2 for usage errors."""
     # the help and the usage errors are printed while argparse parses: in the --lang asked for, if any
     with speaking(requested_language(sys.argv[1:] if argv is None else argv) or lang()):
-        parser = Parser(prog="python -P -m harness_lab.grading", description=t("grade.nb.help.description"))
-        parser.add_argument("notebooks", nargs="+", help=t("grade.nb.help.notebooks"))
-        timeout_help = t("grade.nb.help.timeout", default=f"{NOTEBOOK_TIMEOUT:g}")
+        parser = Parser(prog="python -P -m harness_lab.grading", description=t("grade.nb.usage.help_description"))
+        parser.add_argument("notebooks", nargs="+", help=t("grade.nb.usage.help_notebooks"))
+        timeout_help = t("grade.nb.usage.help_timeout", default=f"{NOTEBOOK_TIMEOUT:g}")
         parser.add_argument("--timeout", type=seconds, default=NOTEBOOK_TIMEOUT, metavar="S", help=timeout_help)
         parser.add_argument(
-            "--lang", type=language, metavar=LANGUAGE_CHOICES, default=None, help=t("grade.nb.help.lang")
+            "--lang", type=language, metavar=LANGUAGE_CHOICES, default=None, help=t("grade.nb.usage.help_lang")
         )
         args = parser.parse_args(argv)
     if args.lang:
