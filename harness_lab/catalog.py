@@ -285,6 +285,20 @@ CORE: dict[str, tuple[str, str]] = {
         "ANTHROPIC_API_KEY is set, so this connects to live Claude; {names} only work in the emulator and are ignored (pass live=False to stay offline)",
     ),
     # bad input: raised where the mistake is made, each saying what to write instead
+    # argparse's own words, in the language in use (command_line.py)
+    "usage.args.usage": ("使い方: ", "usage: "),
+    "usage.args.positionals": ("引数", "positional arguments"),
+    "usage.args.options": ("オプション", "options"),
+    "usage.args.help": ("このヘルプを表示して終わります", "show this help message and exit"),
+    "usage.args.not_language": (
+        "ja（日本語）か en（英語）を指定してください: {text}",
+        "must be ja (Japanese) or en (English): {text}",
+    ),
+    "usage.args.error": ("{prog}: エラー: {message}", "{prog}: error: {message}"),
+    "usage.args.required": ("次の引数が必要です: {names}", "the following arguments are required: {names}"),
+    "usage.args.unrecognized": ("知らない引数です: {names}", "unrecognized arguments: {names}"),
+    "usage.args.expected_one": ("{name} には値が1つ必要です", "argument {name}: expected one argument"),
+    "usage.args.argument": ("引数 {name}: {message}", "argument {name}: {message}"),
     "usage.seconds": (
         "秒数には正の数を指定してください: {text}",
         "must be a positive number of seconds: {text}",

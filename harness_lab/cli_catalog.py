@@ -10,11 +10,7 @@ add(
             "第6回のエージェントハーネスをターミナルで動かします。",
             "Lesson 6's agent harness in the terminal.",
         ),
-        "cli.help.usage": ("使い方: ", "usage: "),
-        "cli.help.positionals": ("引数", "positional arguments"),
-        "cli.help.options": ("オプション", "options"),
         "cli.help.commands": ("コマンド", "commands"),
-        "cli.help.help": ("このヘルプを表示して終わります", "show this help message and exit"),
         "cli.help.lang": ("メッセージの言語（既定は日本語）", "language of the messages (default ja)"),
         "cli.help.run": (
             "プロンプトをひとつ渡してエージェントを動かし、トレースを表示します",
@@ -84,14 +80,5 @@ add(
         ),
         "cli.help.not_positive": ("正の整数を指定してください: {text}", "must be a positive integer: {text}"),
         "cli.help.empty_prompt": ("空のプロンプトは渡せません", "must not be empty"),
-        "cli.help.not_language": (
-            "ja（日本語）か en（英語）を指定してください: {text}",
-            "must be ja (Japanese) or en (English): {text}",
-        ),
-        "cli.help.error": ("{prog}: エラー: {message}", "{prog}: error: {message}"),
-        "cli.help.required": ("次の引数が必要です: {names}", "the following arguments are required: {names}"),
-        "cli.help.unrecognized": ("知らない引数です: {names}", "unrecognized arguments: {names}"),
-        "cli.help.expected_one": ("{name} には値が1つ必要です", "argument {name}: expected one argument"),
-        "cli.help.argument": ("引数 {name}: {message}", "argument {name}: {message}"),
     }
 )

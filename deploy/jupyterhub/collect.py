@@ -20,7 +20,6 @@ course's copy, else the one saved last, and a line says which.
 
 from __future__ import annotations
 
-import argparse
 import errno
 import os
 import pwd
@@ -30,6 +29,10 @@ import stat
 import sys
 import time
 from pathlib import Path
+
+# -I (collect.sh) leaves this folder off sys.path: argparse's words in the class's language are beside us
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from script_usage import Parser
 
 # The same cap as `harness-lab grade-class` (grading/classroom.py): a larger notebook is not graded.
 MAX_MB = 8
@@ -356,7 +359,7 @@ def _worked_on(learner: str, name: str, got: dict[str, tuple[bytes, int]], start
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="collect.sh", description=" / ".join(say("about")))
+    parser = Parser(SPOKEN, prog="collect.sh", description=" / ".join(say("about")))
     parser.add_argument("submissions", type=Path, metavar="SUBMISSIONS", help=" / ".join(say("help.submissions")))
     parser.add_argument("learners", nargs="+", metavar="LEARNER", help=" / ".join(say("help.learners")))
     parser.add_argument("--max-mb", type=int, default=MAX_MB, help=" / ".join(say("help.max_mb", mb=MAX_MB)))
@@ -364,13 +367,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=SECONDS, help=seconds)
     args = parser.parse_args(argv)
     if os.geteuid() != 0:
-        parser.error(" / ".join(say("not_root")))
+        parser.refuse(say("not_root"))
     if args.max_mb <= 0 or args.seconds <= 0:
-        parser.error(" / ".join(say("not_positive")))
+        parser.refuse(say("not_positive"))
     course = Path(os.environ.get("HARNESS_HUB_COURSE") or Path(__file__).resolve().parents[2]) / "exercises"
     starters = {str(p.relative_to(course)): p.read_bytes() for p in course.glob("*.ipynb")}
     if not starters:
-        parser.error(" / ".join(say("no_course", course=course.parent)))
+        parser.refuse(say("no_course", course=course.parent))
     starters.update({str(p.relative_to(course)): p.read_bytes() for p in course.glob(f"{EN}/*.ipynb")})
     os.umask(0o077)
     return collect(args.submissions, args.learners, starters, args.max_mb << 20, args.seconds)

@@ -16,12 +16,15 @@ Run as a script, it copies one edition into a folder (the Kubernetes image, docs
 
 from __future__ import annotations
 
-import argparse
 import os
 import pwd
 import shutil
 import sys
 from pathlib import Path
+
+# python3 -I (the image's build, the tests) leaves this folder off sys.path: argparse's words are beside us
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from script_usage import Parser
 
 # What a learner receives: the lessons and the exercise starters. exercises/solutions/ stays behind.
 FOLDERS = ("notebooks", "exercises")
@@ -135,18 +138,57 @@ def copy_edition(course: Path, edition: str, into: Path) -> list[str]:
     return copied
 
 
+# What the script says, in the language of the edition it copies (else HARNESS_HUB_EDITION's; both, Japanese
+# first, for "both"). It runs in an image's build, before harness_lab is installed: its own words.
+TEXTS = {
+    "about": (
+        "講座のノートブックのうち、ひとつの版をリポジトリと同じ並びでコピーします",
+        "Copy one edition of the course's notebooks, in its layout.",
+    ),
+    "help.edition": ("ja（既定）、en、both のどれか", "ja (the default), en or both"),
+    "help.into": ("コピー先のフォルダー", "the folder to copy into"),
+    "copied": ("{count} 冊のノートブックを {into} にコピーしました", "{count} notebooks copied into {into}"),
+    "not_edition": (
+        "--edition {edition!r} は講座の版ではありません: ja、en、both のどれかを指定してください",
+        "--edition {edition!r} is not an edition of the course: use ja, en or both",
+    ),
+    "no_notebooks": (
+        "{empty} にノートブックがありません: harness_lab のチェックアウトにあるこのファイルを実行してください",
+        "no notebooks in {empty}: run this file from a harness_lab checkout",
+    ),
+}
+
+
+def _sides(argv: list[str]) -> tuple[int, ...]:
+    """Which of TEXTS' sides to say: the --edition asked for, else the hub's."""
+    asked = os.environ.get("HARNESS_HUB_EDITION", "")
+    for at, arg in enumerate(argv):
+        if arg == "--edition" and at + 1 < len(argv):
+            asked = argv[at + 1]
+        elif arg.startswith("--edition="):
+            asked = arg.partition("=")[2]
+    return {"ja": (0,), "en": (1,)}.get(asked, (0, 1))
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="Copy one edition of the course's notebooks, in its layout.")
-    parser.add_argument("--edition", default="ja", help="ja (the default), en or both")
-    parser.add_argument("into", type=Path, metavar="FOLDER")
+    argv = sys.argv[1:] if argv is None else argv
+    sides = _sides(argv)
+
+    def say(key: str, **values: object) -> list[str]:
+        return [TEXTS[key][side].format(**values) for side in sides]
+
+    parser = Parser(sides, description=" / ".join(say("about")))
+    parser.add_argument("--edition", default="ja", help=" / ".join(say("help.edition")))
+    parser.add_argument("into", type=Path, metavar="FOLDER", help=" / ".join(say("help.into")))
     args = parser.parse_args(argv)
+    course = Path(__file__).resolve().parents[2]
+    if args.edition not in EDITIONS:
+        parser.refuse(say("not_edition", edition=args.edition))
     try:
-        copied = copy_edition(Path(__file__).resolve().parents[2], args.edition, args.into)
-    except ValueError as error:
-        parser.error(f"--edition {error}")
-    except FileNotFoundError as error:
-        parser.error(str(error))
-    print(f"{len(copied)} notebooks copied into {args.into}")
+        copied = copy_edition(course, args.edition, args.into)
+    except FileNotFoundError:
+        parser.refuse(say("no_notebooks", empty=", ".join(str(course / folder) for folder in FOLDERS)))
+    print("\n".join(say("copied", count=len(copied), into=args.into)))
     return 0
 
 

@@ -96,6 +96,20 @@ add(
             "modules. Grade with `python -P -m harness_lab.grading` or `harness-lab grade`.",
         ),
         # the command's usage errors: what it was given is no notebook file, told before anything is graded
+        # python -P -m harness_lab.grading --help (command.py); harness-lab grade's is the cli's, in the same words
+        "grade.nb.usage.help_description": (
+            "第6回の練習ノートブックを、解答のセルから新しいプロセスで採点します",
+            "Grade lesson 6 exercise notebooks from their answer cells, in a fresh process.",
+        ),
+        "grade.nb.usage.help_notebooks": ("練習ノートブックのファイル（.ipynb）", "exercise notebook files (.ipynb)"),
+        "grade.nb.usage.help_timeout": (
+            "ノートブックごとの制限時間、秒（既定 {default}）",
+            "seconds per notebook (default {default})",
+        ),
+        "grade.nb.usage.help_lang": (
+            "フィードバックの言語（既定: ノートブックごとに、その版の言語）",
+            "language of the feedback (default: each notebook's edition's)",
+        ),
         "grade.nb.usage.not_found": ("{path} が見つかりません", "{path}: not found"),
         "grade.nb.usage.folder": (
             "{path} はフォルダーです。ノートブックのファイル（.ipynb）を指定してください",
@@ -200,7 +214,20 @@ add(
             "ノートブック {total} 冊を {seconds} 秒で処理しました（新しく採点 {graded} 冊・前回の結果のまま {reused} 冊）",
             "Notebooks processed: {total}, in {seconds} s (graded now: {graded}, unchanged since the last run: {reused})",
         ),
-        "grade.class.written": ("レポートを書き出しました: {path}", "Report written to {path}"),
+        "grade.class.written": ("レポートを {path} に書き出しました:", "Report written to {path}:"),
+        "grade.class.written.page": ("  {path}  ブラウザーで開くページ", "  {path}  the page, to open in a browser"),
+        "grade.class.written.csv": (
+            "  {path}  成績表（受講者と練習ごとに1行。LMS に取り込めます）",
+            "  {path}  the gradebook (one row per learner and exercise; an LMS imports it)",
+        ),
+        "grade.class.written.feedback": (
+            "  {path}/  受講者ごとのフィードバック（1人1ファイル。本人に渡せます）",
+            "  {path}/  each learner's feedback (one file each, to hand back)",
+        ),
+        "grade.class.written.previous": (
+            "  {path}  前回の成績表。そこから変わった成績は {count} 件です（ページに並べてあります）",
+            "  {path}  the last run's gradebook; grades changed since: {count} (the page lists them)",
+        ),
         "grade.class.interrupted": (
             "中断しました。採点の済んだ {done} 冊は {state} に記録してあるので、同じコマンドをもう一度実行すると続きから採点します",
             "Interrupted. Notebooks graded so far: {done}, recorded in {state}; run the same command again to continue.",
@@ -214,6 +241,12 @@ add(
             "{out} にはすでにファイルがありますが、grade-class のレポートではありません（{state} がありません）。"
             "新しいフォルダーか、空のフォルダーを指定してください",
             "{out} already holds files but is not a grade-class report ({state} is missing); choose a new or empty folder.",
+        ),
+        "grade.class.out_busy": (
+            "{out} には、いま別の grade-class がレポートを書いています。終わるのを待つか、--out に別のフォルダーを指定してください"
+            "（止まった実行は、このフォルダーをふさぎ続けません）",
+            "another grade-class is writing its report in {out} right now; wait for it to finish or give --out another "
+            "folder (a run that stopped does not keep the folder)",
         ),
         "grade.class.state_unreadable": (
             "前回の記録 {state} を読めなかったので、すべて採点し直します: {error}",
@@ -262,6 +295,24 @@ add(
         "grade.class.col.status": ("状態", "Status"),
         "grade.class.col.message": ("内容", "Message"),
         "grade.class.col.edition": ("版", "Edition"),
+        "grade.class.col.before": ("前回", "Last run"),
+        "grade.class.col.after": ("今回", "This run"),
+        "grade.class.changed_title": ("前回の実行から変わった成績", "Changed since the last run"),
+        "grade.class.changed_first": (
+            "比べる前回の成績表がありません（このフォルダーでの最初の実行か、読めなかったとき）。次の実行からは、変わった成績をここに並べます",
+            "No last run's gradebook to compare with (the first run into this folder, or it could not be read); "
+            "from the next run, the grades that changed are listed here.",
+        ),
+        "grade.class.changed_none": ("変わった成績はありません", "No grade changed."),
+        "grade.class.changed_absent": ("（なし）", "(none)"),
+        "grade.class.changed_more": (
+            "ほかに {count} 件あります。すべては {previous}（前回）と {current}（今回）にあります",
+            "{count} more; all of them are in {previous} (last run) and {current} (this run).",
+        ),
+        "grade.class.previous_unread": (
+            "前回の {name} を読めなかったので、変わった成績は示せません: {error}",
+            "the last run's {name} could not be read, so no change is shown: {error}",
+        ),
         "grade.class.edition.ja": ("日本語版", "Japanese"),
         "grade.class.edition.en": ("英語版", "English"),
         "grade.class.editions_title": (

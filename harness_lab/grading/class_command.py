@@ -4,7 +4,9 @@ It refuses a report folder that would lose something (inside SUBMISSIONS, or a f
 files) or that others could tamper with (a symbolic link, a folder of another account or one that
 every account may write), grades the class (``classroom.py``) with a progress line on stderr,
 writes the report (``report_files.py``) and prints what it did. A new report folder is made with
-mode 0700: it holds learners' grades and answers. The progress line is a plain ``\\r`` line, drawn
+mode 0700: it holds learners' grades and answers. One run at a time writes a report folder: a second one
+is refused, exit 2, while the first holds the folder's lock (``report_folder.lock``), which ends with the
+run that held it, however it ended. The progress line is a plain ``\\r`` line, drawn
 only when stderr is a terminal, so a log or CI gets no control characters.
 
 Learner code runs in the bubblewrap sandbox (``isolation.py``): without a working one the command
@@ -18,7 +20,7 @@ in their own edition's language whatever it speaks.
 
 Exit codes: 0 when the report was written (whatever the grades), 1 when a part of it could not be
 (each named on stderr and, if it could be written, on the page), 2 for usage errors (SUBMISSIONS with
-no learner folder in it among them) and a missing sandbox, 130 when interrupted (the grades so far are kept, and a rerun continues).
+no learner folder in it among them), a report folder another run is writing, and a missing sandbox, 130 when interrupted (the grades so far are kept, and a rerun continues).
 """
 
 from __future__ import annotations
@@ -30,10 +32,12 @@ from pathlib import Path
 from typing import TextIO
 
 from ..text import explicit_language, speaking, t
-from .class_report import HTML_FILE, summary, unsandboxed_note
+from .class_changes import PREVIOUS_CSV
+from .class_report import CSV_FILE, FEEDBACK_DIR, HTML_FILE, summary, unsandboxed_note
 from .classroom import STATE_FILE, Row, grade_class, handed_editions
 from .command import RESET
 from .report_files import write_report
+from .report_folder import Busy, lock
 from .runner import HostFailed, SandboxUnavailable
 from .sandbox import describe_error
 
@@ -67,19 +71,50 @@ def _grade_class(
     unsandboxed: bool,
 ) -> int:
     stdout, stderr = stdout or sys.stdout, stderr or sys.stderr
-    reset = RESET if stdout.isatty() else ""
-    refused = _refused(submissions, out)
-    if refused:
-        print(refused, file=stderr)
-        return 2
-    created = not os.path.lexists(out)
+    held = None
     try:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        if created:
-            os.mkdir(out, 0o700)
-    except OSError as exc:
-        print(t("grade.class.out_unusable", out=out, error=describe_error(exc)), file=stderr)
+        # locked before it is looked at: a run under way leaves its partial files in it ("already holds files")
+        held = _locked(out) if out.is_dir() and not out.is_symlink() else None
+        refused = _refused(submissions, out)
+        if refused:
+            print(refused, file=stderr)
+            return 2
+        created = not os.path.lexists(out)
+        try:
+            out.parent.mkdir(parents=True, exist_ok=True)
+            if created:
+                os.mkdir(out, 0o700)
+            held = held if held is not None else _locked(out)
+        except OSError as exc:
+            print(t("grade.class.out_unusable", out=out, error=describe_error(exc)), file=stderr)
+            return 2
+        return _graded_into(submissions, out, created, jobs, timeout, stdout, stderr, unsandboxed)
+    except Busy:
+        print(t("grade.class.out_busy", out=out), file=stderr)
         return 2
+    finally:
+        if held is not None:
+            os.close(held)
+
+
+def _locked(out: Path) -> int | None:
+    try:
+        return lock(out)  # Busy goes up: another run is writing this report
+    except OSError:  # a link or a file: _refused says so
+        return None
+
+
+def _graded_into(
+    submissions: Path,
+    out: Path,
+    created: bool,
+    jobs: int | None,
+    timeout: float | None,
+    stdout: TextIO,
+    stderr: TextIO,
+    unsandboxed: bool,
+) -> int:
+    reset = RESET if stdout.isatty() else ""
     progress = _Progress(stderr)
     try:
         result = grade_class(
@@ -105,7 +140,7 @@ def _grade_class(
         print(t("grade.class.interrupted", done=progress.done, state=out / STATE_FILE), file=stderr)
         return 130
     progress.end()
-    failed = write_report(result, out, note=lambda note: print(note, file=stderr))
+    failed, moved = write_report(result, out, note=lambda note: print(note, file=stderr))
     for line in failed:
         print(line, file=stderr)
     handed = [r for r in result.rows if r.notebook]
@@ -126,7 +161,16 @@ def _grade_class(
     if failed:
         print(t("grade.class.report_incomplete", count=len(failed), out=out), file=stderr)
         return 1
-    print(reset + t("grade.class.written", path=out / HTML_FILE), file=stdout)
+    # every file an instructor opens, by its path: the page, the gradebook to import, the feedback to hand back
+    written = [
+        t("grade.class.written", path=out),
+        t("grade.class.written.page", path=out / HTML_FILE),
+        t("grade.class.written.csv", path=out / CSV_FILE),
+        t("grade.class.written.feedback", path=out / FEEDBACK_DIR),
+    ]
+    if moved is not None:
+        written.append(t("grade.class.written.previous", path=out / PREVIOUS_CSV, count=len(moved)))
+    print("\n".join(reset + line for line in written), file=stdout)
     return 0
 
 

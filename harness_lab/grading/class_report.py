@@ -34,6 +34,7 @@ from dataclasses import replace
 
 from ..terminal import visible
 from ..text import lang, speaking, t
+from .class_changes import PREVIOUS_CSV, SHOWN, Change
 from .class_sample import sample_of
 from .classroom import ClassResult, Row
 from .notebook import EXERCISES
@@ -187,6 +188,7 @@ def page(result: ClassResult) -> str:
             f"<h2>{_e(t('grade.class.notes_title'))}</h2>",
             "<ul>" + "".join(f"<li>{_e(note)}</li>" for note in result.notes) + "</ul>",
         ]
+    parts += _changed(result.changes)
     for name in sorted({r.grade.exercise for r in handed if r.grade.exercise in EXERCISES}):
         parts += _rates(name, [r for r in handed if r.grade.exercise == name])
     parts += _hints(handed)
@@ -229,6 +231,30 @@ def page(result: ClassResult) -> str:
         "",
     ]
     return "\n".join(parts)
+
+
+def _changed(changes: tuple[Change, ...] | None) -> list[str]:
+    """Whose grade moved since the last run (``class_changes.py``), at most SHOWN of them; the rest counted."""
+    if changes is None:
+        return [f"<h2>{_e(t('grade.class.changed_title'))}</h2>", f"<p>{_e(t('grade.class.changed_first'))}</p>"]
+
+    def shown(grade: tuple[str, str, str] | None) -> str:
+        if grade is None:
+            return t("grade.class.changed_absent")
+        status, score, most = grade
+        said = t(f"grade.class.status.{status}") if status in _STATUSES else status
+        return f"{score}/{most} ({said})" if status == "ok" else said
+
+    rows = [(c.learner, c.exercise, shown(c.before), shown(c.after)) for c in changes[:SHOWN]]
+    columns = ("learner", "exercise", "before", "after")
+    parts = _table(t("grade.class.changed_title"), t("grade.class.changed_none"), columns, rows)
+    if len(changes) > SHOWN:
+        more = t("grade.class.changed_more", count=len(changes) - SHOWN, previous=PREVIOUS_CSV, current=CSV_FILE)
+        parts.append(f'<p class="note">{_e(more)}</p>')
+    return parts
+
+
+_STATUSES = ("ok", "timeout", "error", "missing")
 
 
 def _editions(rows: Sequence[Row], learner: str) -> str:

@@ -33,6 +33,7 @@ from typing import Any
 from ..terminal import visible
 from ..text import speaking, t
 from .batch import grade_tasks
+from .class_changes import Change
 from .isolation import Launch
 from .notebook import EXERCISES, NOTEBOOK_TIMEOUT, NotebookGrade, answer_sources, exercise_named, exercise_of
 from .notebook_code import edition_of, edition_or, learners_language
@@ -91,6 +92,7 @@ class ClassResult:
     seconds: float
     notes: tuple[str, ...] = ()  # what the run noticed about its record and report folder, for the report
     isolated: bool = True  # False: graded with --unsandboxed, and the report says so at its top
+    changes: tuple[Change, ...] | None = None  # since the last run's gradebook; None: there was none
 
     @property
     def graded(self) -> int:

@@ -18,7 +18,6 @@ verdicts, and the others are graded (exit 1): one broken file no longer costs th
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import sys
@@ -27,6 +26,7 @@ from pathlib import Path
 from typing import TextIO
 
 from ..checks import seconds
+from ..command_line import LANGUAGE_CHOICES, Parser, language, requested_language
 from ..terminal import visible
 from ..text import explicit_language, lang, speaking, t
 from . import landlock
@@ -48,14 +48,16 @@ RESET = "\x1b[0m"  # SGR 0: default colours, no concealed or blinking text
 
 def main(argv: list[str] | None = None, out: TextIO | None = None) -> int:
     """The grading command; exit code 0 when every notebook meets every criterion, 1 otherwise, 2 for usage errors."""
-    parser = argparse.ArgumentParser(
-        prog="python -P -m harness_lab.grading",
-        description="Grade lesson 6 exercise notebooks from their answer cells, in a fresh process.",
-    )
-    parser.add_argument("notebooks", nargs="+", help="exercise notebook files (.ipynb)")
-    parser.add_argument("--timeout", type=seconds, default=NOTEBOOK_TIMEOUT, help="seconds per notebook (default 60)")
-    parser.add_argument("--lang", choices=("ja", "en"), default=None, help="language of the feedback")
-    args = parser.parse_args(argv)
+    # the help and the usage errors are printed while argparse parses: in the --lang asked for, if any
+    with speaking(requested_language(sys.argv[1:] if argv is None else argv) or lang()):
+        parser = Parser(prog="python -P -m harness_lab.grading", description=t("grade.nb.usage.help_description"))
+        parser.add_argument("notebooks", nargs="+", help=t("grade.nb.usage.help_notebooks"))
+        timeout_help = t("grade.nb.usage.help_timeout", default=f"{NOTEBOOK_TIMEOUT:g}")
+        parser.add_argument("--timeout", type=seconds, default=NOTEBOOK_TIMEOUT, metavar="S", help=timeout_help)
+        parser.add_argument(
+            "--lang", type=language, metavar=LANGUAGE_CHOICES, default=None, help=t("grade.nb.usage.help_lang")
+        )
+        args = parser.parse_args(argv)
     if args.lang:
         os.environ["HARNESS_LAB_LANG"] = args.lang
     return grade_files(args.notebooks, timeout=args.timeout, out=out)

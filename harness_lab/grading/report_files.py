@@ -1,4 +1,5 @@
-"""A graded class put on disk: REPORT/grades.csv, REPORT/feedback/<learner>.txt, REPORT/index.html.
+"""A graded class put on disk: REPORT/grades.csv, REPORT/feedback/<learner>.txt, REPORT/index.html, and the
+last run's gradebook as REPORT/grades.previous.csv (the page lists what changed: ``class_changes.py``).
 
 ``class_report.py`` makes the texts; this module writes them, through ``report_folder.Folder``, so
 no write follows a link planted in the report folder and every file appears whole or not at all.
@@ -23,19 +24,26 @@ from collections.abc import Callable, Iterable
 from dataclasses import replace
 from pathlib import Path
 
+from ..text import t
+from .class_changes import PREVIOUS_CSV, Change, changes
 from .class_report import CSV_FILE, FEEDBACK_DIR, HTML_FILE, feedback, gradebook, page
 from .classroom import ClassResult
 from .report_folder import Folder, failed_write
+from .sandbox import describe_error
 
 __all__ = ["WRITTEN_LIST", "feedback_names", "write_report"]
 
 WRITTEN_LIST = ".written"  # in feedback/: the files this report wrote there, one per line
 _READABLE_BYTES = 100  # of a learner's name kept as is in their feedback file's name
 _HASH_CHARS = 12
+MAX_PREVIOUS_BYTES = 64 << 20  # the last run's grades.csv, read to say what changed: thousands of learners' rows
 
 
-def write_report(result: ClassResult, out: Path, note: Callable[[str], None] | None = None) -> list[str]:
-    """Write the report into ``out`` (made, mode 0700, if missing); one line per file that could not be.
+def write_report(
+    result: ClassResult, out: Path, note: Callable[[str], None] | None = None
+) -> tuple[list[str], tuple[Change, ...] | None]:
+    """Write the report into ``out`` (made, mode 0700, if missing): one line per file that could not be, and
+    the grades changed since the last run's gradebook (None when there was none to compare with).
 
     ``note`` hears what was removed or replaced on the way (a stray ``*.part``, a link where a
     file or the feedback folder goes); the page lists those lines and the failures before it.
@@ -59,7 +67,7 @@ def write_report(result: ClassResult, out: Path, note: Callable[[str], None] | N
     try:
         folder = Folder.open(out, noted, private=True)
     except OSError as exc:
-        return [failed_write(str(out), exc)]
+        return [failed_write(str(out), exc)], None
     with folder:
         try:
             folder.clear_strays()
@@ -68,10 +76,19 @@ def write_report(result: ClassResult, out: Path, note: Callable[[str], None] | N
                 _write_feedback(result, sub, put)
         except OSError as exc:
             failed.append(failed_write(FEEDBACK_DIR, exc))
-        put(folder, CSV_FILE, _encoded(gradebook(result), "utf-8-sig"), CSV_FILE)
-        shown = replace(result, notes=(*result.notes, *lines, *failed))
+        book = gradebook(result)
+        moved = None
+        try:
+            previous = folder.read(CSV_FILE, MAX_PREVIOUS_BYTES)
+        except OSError as exc:  # not a file, or larger than any gradebook: compared with nothing
+            noted(t("grade.class.previous_unread", name=CSV_FILE, error=describe_error(exc)))
+            previous = None
+        if previous is not None and put(folder, PREVIOUS_CSV, previous, PREVIOUS_CSV):
+            moved = tuple(changes(previous, book))
+        put(folder, CSV_FILE, _encoded(book, "utf-8-sig"), CSV_FILE)
+        shown = replace(result, notes=(*result.notes, *lines, *failed), changes=moved)
         put(folder, HTML_FILE, _encoded(page(shown)), HTML_FILE)
-    return failed
+    return failed, moved
 
 
 def _write_feedback(result: ClassResult, sub: Folder, put: Callable[[Folder, str, bytes, str], bool]) -> None:

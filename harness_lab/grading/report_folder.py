@@ -25,7 +25,7 @@ from ..terminal import visible
 from ..text import t
 from .sandbox import describe_error
 
-__all__ = ["Folder", "PART", "failed_write"]
+__all__ = ["Busy", "Folder", "PART", "failed_write", "lock"]
 
 PART = ".part"  # how every partial file's name ends, ours or a stray's
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
@@ -137,6 +137,33 @@ class Folder:
         if kind is not None and not wanted(kind):
             self.remove(name)
             self.note(t("grade.class.replaced", name=visible(os.path.join(self.shown, name))))
+
+
+class Busy(Exception):
+    """Another run holds the report folder's lock."""
+
+
+def lock(path: Path) -> int:
+    """A descriptor of the folder ``path`` that holds its lock: one run of grade-class at a time writes a report.
+
+    Two runs on one folder each wrote the report as they finished, the last one's pages over the
+    first's, state.json and its signatures interleaved. The lock is the kernel's (``flock``) on the folder
+    itself: nothing is left on disk, and it goes with the process that held it, however that ended
+    (Ctrl-C, a crash, ``kill -9``), so no run is refused for ever by one that died. Raises ``Busy`` when
+    another run holds it, OSError when the folder cannot be opened (a link, a file). Without ``flock``
+    (Windows, where no class is graded in a sandbox) the folder is opened and not locked.
+    """
+    fd = os.open(path, os.O_RDONLY | _DIRECTORY | _NOFOLLOW | _CLOEXEC)
+    try:
+        import fcntl
+    except ImportError:
+        return fd
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        raise Busy(str(path)) from None
+    return fd
 
 
 def failed_write(name: str, exc: OSError) -> str:

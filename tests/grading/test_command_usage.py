@@ -201,3 +201,24 @@ def test_a_submissions_folder_the_caller_may_not_read_is_refused_not_graded_as_e
     assert error.startswith(t("grade.class.submissions_denied", path=subs, error="").split(":")[0]), error
     assert "sudo" in error and "sudo" in in_english("grade.class.submissions_denied", path=subs, error="x")
     assert not (tmp_path / "report").exists()
+
+
+# python -P -m harness_lab.grading, mistyped: each was argparse's English to a learner or instructor in Japanese
+GRADE_MISTYPED = {
+    "no notebook": [],
+    "a language the course has not": ["nb.ipynb", "--lang", "fr"],
+    "an option that does not exist": ["nb.ipynb", "--timout", "5"],
+    "an option with no value": ["nb.ipynb", "--timeout"],
+}
+
+
+@pytest.mark.parametrize("language", ["ja", "en"])
+@pytest.mark.parametrize("mistake", sorted(GRADE_MISTYPED))
+def test_a_mistyped_grading_command_is_told_in_the_language_in_use(no_host, capsys, monkeypatch, language, mistake):
+    monkeypatch.setenv("HARNESS_LAB_LANG", language)
+    with pytest.raises(SystemExit) as exit_:
+        command.main(GRADE_MISTYPED[mistake])
+    assert exit_.value.code == 2
+    usage, error = capsys.readouterr().err.strip().splitlines()[-2:]
+    english = re.search(r"\b(usage|error|argument|arguments|invalid|expected|must|unrecognized)\b", usage + error)
+    assert (english is None) == (language == "ja"), (usage, error)

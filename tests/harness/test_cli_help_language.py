@@ -29,11 +29,11 @@ def _said(key: str, language: str, **values: object) -> str:
 def test_with_no_language_asked_every_help_is_japanese(capsys, monkeypatch):
     monkeypatch.delenv("HARNESS_LAB_LANG", raising=False)
     top = _help(capsys, "--help")
-    assert top.startswith(_said("cli.help.usage", "ja")) and _said("cli.help.description", "ja") in top
+    assert top.startswith(_said("usage.args.usage", "ja")) and _said("cli.help.description", "ja") in top
     for command, key in COMMANDS.items():
         assert _said(key, "ja") in top
         shown = _help(capsys, command, "--help")
-        assert _said(key, "ja") in shown and _said("cli.help.help", "ja") in shown, command
+        assert _said(key, "ja") in shown and _said("usage.args.help", "ja") in shown, command
     assert _said("cli.help.class_lang", "ja") in _help(capsys, "grade-class", "--help")
 
 
@@ -45,7 +45,7 @@ def test_english_asked_before_or_after_the_command_or_by_the_environment(capsys,
     # with --lang given, the environment says Japanese: the option wins over it
     monkeypatch.setenv("HARNESS_LAB_LANG", "en" if asked[1] == "--help" else "ja")
     shown = _help(capsys, *asked)
-    assert shown.startswith(_said("cli.help.usage", "en"))
+    assert shown.startswith(_said("usage.args.usage", "en"))
     for key in ("cli.help.grade_class", "cli.help.out", "cli.help.class_lang", "cli.help.unsandboxed"):
         assert _said(key, "en") in shown, key
     assert _said("cli.help.out", "ja") not in shown

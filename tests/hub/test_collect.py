@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import os
 import pwd
+import re
 import resource
 import shutil
 import signal
@@ -347,3 +348,21 @@ def test_its_help_speaks_the_class_editions_language(edition, spoken, unspoken):
     assert done.returncode == 0, done.stderr
     said = " ".join(done.stdout.split())  # argparse wraps lines at the terminal's width
     assert all(text in said for text in spoken) and not any(text in said for text in unspoken), said
+
+
+# What an instructor types wrong: no learner named, a size cap that is no number, an option that does not exist
+MISTYPED = {
+    "no learner": [],
+    "a size cap that is no number": ["alice", "--max-mb", "lots"],
+    "a typo": ["alice", "--sconds"],
+}
+
+
+@pytest.mark.parametrize("mistake", sorted(MISTYPED))
+@pytest.mark.parametrize(("edition", "japanese", "english"), [("ja", 1, 0), ("en", 0, 1), (None, 1, 1)])
+def test_a_mistyped_command_is_told_in_the_class_editions_language(tmp_path, mistake, edition, japanese, english):
+    done = collect(tmp_path / "subs", *MISTYPED[mistake], edition=edition)
+    assert done.returncode == 2 and not (tmp_path / "subs").exists()
+    errors = [line for line in done.stderr.splitlines() if line.startswith("collect.sh: ")]
+    assert [line.startswith("collect.sh: エラー: ") for line in errors] == [True] * japanese + [False] * english, errors
+    assert all(re.search(r"[ぁ-んァ-ン]", line) for line in errors[:japanese]), errors  # no argparse English left

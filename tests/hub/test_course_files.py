@@ -162,3 +162,20 @@ def test_the_pods_start_copies_what_the_learner_lacks_in_the_same_layout(tmp_pat
     found = sorted(str(p.relative_to(home)) for p in home.rglob("*.ipynb"))
     assert found == sorted(EXPECTED + ENGLISH)
     assert answer.read_text(encoding="utf-8") == "my answer"
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["--edition", "ja"], "course_files.py: エラー: 次の引数が必要です: FOLDER"),
+        (["--edition", "en"], "course_files.py: error: the following arguments are required: FOLDER"),
+        (["--edition", "ja", "a", "b"], "course_files.py: エラー: 知らない引数です: b"),
+        (["--edition"], "course_files.py: エラー: 引数 --edition には値が1つ必要です"),
+    ],
+)
+def test_a_mistyped_command_is_told_in_the_language_of_the_edition_asked_for(argv, said):
+    # argparse said "error: the following arguments are required: FOLDER" to a class building its Japanese image
+    script = ROOT / "deploy" / "jupyterhub" / "course_files.py"
+    env = {k: v for k, v in os.environ.items() if k != "HARNESS_HUB_EDITION"}
+    done = subprocess.run([sys.executable, "-I", str(script), *argv], capture_output=True, text=True, env=env)
+    assert done.returncode == 2 and said in done.stderr.splitlines(), done.stderr

@@ -314,8 +314,9 @@ check_level1(POLICY, DEFAULT_TIER, run_tool_uses, ANSWERS)
 # <details><summary>Which step of the loop does the policy valve belong to, and how does it relate to the approval valve?</summary>
 #
 # Just before a tool runs, once per `tool_use` block: the approval valve's place. The approval valve is the policy
-# valve's `ask` tier: the asking itself stays with the existing `approve`, and the policy valve only decides, one
-# step earlier, whether to ask, let through or refuse. One step later and the `deny`ed email is already sent.
+# valve's `ask` tier: the asking itself stays with the existing `approve`, and the policy valve only decides, just
+# before that, whether to ask, let through or refuse. One step later, and the email `deny` was there to stop has
+# already gone out.
 # </details>
 #
 # <details><summary>Why return a tool_result on a deny rather than drop the call quietly?</summary>

@@ -153,7 +153,7 @@ stuck_impls = {"search": toy("search", "No results", show=True)}
 print(colleague_run_agent(emulated_client(stuck), "What's the weather in Tokyo?", TOOLS, stuck_impls))
 
 # %% [markdown] ja="844d54a7e715"
-# ## Your turn 1: what is missing, and how does each gap run away
+# ## Your turn 1: what is missing, and how each gap runs away
 #
 # Run the next cell to see the choices. Write `MISSING` as a dict of "key of a control this loop lacks → key of the
 # runaway its absence causes" (when there are two or more runaways, a value may be a set). Choosing something this loop
@@ -286,6 +286,6 @@ check_level2(MISSING, run_agent, MAX_TURNS)
 #
 # <details><summary>Is the limit the main thing that stops the loop?</summary>
 #
-# No. That is still `stop_reason`. The limit is insurance for when the model does not wrap up,
+# No. That is still `stop_reason`. The limit is a safety net for when the model does not wrap up,
 # which is why a normal task returns the model's answer without ever touching the limit.
 # </details>

@@ -7,7 +7,7 @@
 #
 # **Time:** about 45 minutes (reading 34, writing and checking 5, running and predicting 7). To split it into two sittings, stop before "Where to ask about the limit" | **You need:** notebook 01
 #
-# `stop_reason` has other values too; there are three common ways to get stopping wrong; and nothing yet catches a model that never stops. This notebook deals with the three in turn.
+# `stop_reason` has more values than the two you have met, three common ways of writing the stop get it wrong, and nothing yet catches a model that never stops. This notebook deals with these three in turn.
 #
 # **By the end of this notebook you can:**
 #
@@ -409,7 +409,7 @@ print("\n".join(loop_lines[at:at + 4]))  # from Run.loop: the stop_reason branch
 # | `if not self.wants_tools(response):` | Leave unless it is one of the two values that go on (`next_step`'s `"finish"` and `"stop"`) |
 # | `if stop := self.check("loop_top"):` | Ask the `loop_top` valves. `:=` assigns and tests the value in one go |
 #
-# Take the Stepper from the start to the end (the same as the panel's "Run to end" button). After three turns, it stops before reading
+# Now run the Stepper from the start of this notebook to its end (the same as the panel's "Run to end" button). After three turns, it stops before reading
 # `notes/004.md`, which the fourth response asked for. The history it stops with ends in the user message of tool_result blocks, and can be sent to the API as it is.
 # The fourth response is held in `run.state.pending`. Raise the valve's limit and resume (the panel's Resume; in code `s.resume(limit=5)`, which calls `run.resume()`), and the run carries on with the same history.
 
@@ -439,7 +439,7 @@ print(f"{type(end).__name__} ({end.cause}) / completed turns: {end.turns} / requ
 # ```
 #
 # Then `hl.connect("lesson6")` in the setup cell returns a client for the real Claude. A real model cannot be made to follow a script,
-# so the demo cells keep `live=False`. The cell below asks lesson 6's sentence with a `MaxTurns(8)` safety net. What should end the run
+# so the demo cells keep `live=False`. The cell below gives it lesson 6's task, with a `MaxTurns(8)` safety net. What should end the run
 # is the model's own `end_turn`. The stored output is from the offline run; live results differ a little every time.
 
 # %% ja="00bbdabe755a"
@@ -464,7 +464,7 @@ print(outcome.text)
 # - Do not run a tool_use cut off by `max_tokens`: its arguments are cut off too
 # - Words in the text, a counter as the main condition, the presence of a text block: none of them is a stop condition
 # - `MAX_TURNS` is a safety net. Ask it at the top of the loop body, before `turns += 1`, and even a model that never stops ends after
-#   "N tool-call turns, N + 1 requests", with every result the tools produced read by the model
+#   "N tool-call turns, N + 1 requests", and the model reads every result the tools produced
 #
 # ## Check your understanding
 #
@@ -482,7 +482,7 @@ print(outcome.text)
 # When a sentence and a tool_use sit in one response (`stop_reason` is `"tool_use"`). The loop stops while the model is waiting for a tool.
 # </details>
 #
-# **Q3.** The article's `for _ in range(MAX_TURNS)` leaves on `stop_reason` too. Why do its counts differ from lesson 6's position?
+# **Q3.** The article's `for _ in range(MAX_TURNS)` leaves on `stop_reason` too. Why do its counts differ from those of lesson 6's check at the top?
 #
 # <details><summary>Answer</summary>
 #

@@ -1,7 +1,7 @@
 # %% [markdown] ja="ba0b881d0cbc"
 # # Lesson 7: The loop on the 2026 API — thinking blocks, caching, server-side valves
 #
-# **Agent harness basics: loops and control** · Notebook 6 of 6 (further)
+# **Agent harness basics: loops and control** · Notebook 6 of 6 (advanced)
 #
 # Previous: [Lesson 6: Hand-write an agent harness with controls](05_full_harness.ipynb) | Next: none
 #
@@ -13,7 +13,7 @@
 #
 # - show that leaving out a thinking block, or its `signature`, gets a 400, and explain why lesson 2's "keep `content` whole" matters more than it did
 # - measure how prompt caching lowers the cost of the same 20 turns, and how rewriting the history invalidates the cache
-# - explain context editing, compaction and the task budget, each beside valve 2 (`TokenBudget`)
+# - explain context editing, compaction and the task budget, comparing each with valve 2 (`TokenBudget`)
 # - write `stop_message`, the message the loop hands back to a person when it stops on `refusal` or `model_context_window_exceeded`
 
 # %% ja="aad5a97da929"
@@ -90,7 +90,7 @@ for name, content in TRIES.items():
         client.messages.create(**REQUEST, messages=messages + [{"role": "assistant", "content": content}, {"role": "user", "content": results}])
         status[name] = 200
     except anthropic.BadRequestError as e:
-        status[name], refusals[name] = 400, e.body["error"]["message"].split(". ")[0]  # the first sentence says it
+        status[name], refusals[name] = 400, e.body["error"]["message"].split(". ")[0]  # long: its first sentence only
 guessed = lessons.compare(MY_GUESS, status)
 if lessons.guessed(MY_GUESS):  # which tries were refused is the answer: it waits for a prediction
     for name, message in refusals.items():
@@ -168,7 +168,7 @@ for n, reason in enumerate(reasons, 1):
 # You can ask the API why. Pass the previous response's id in `diagnostics` (**cache diagnostics**), and the response says where the prefix changed.
 # Only request 11 says `messages_changed` (the earlier conversation changed in a way other than being added to). With `system_changed` or `tools_changed`,
 # suspect a system prompt or tool list that is rebuilt on every turn.
-# When you want to slip a note into the history, add it at the end. Caching stops neither the turns nor the spending: it lowers the price of each turn.
+# When you want to slip a note into the middle of the history, add it at the end instead. Caching stops neither the turns nor the spending: it lowers the price of each turn.
 #
 # ## 3. Server-side valves: context editing, compaction, task budget
 #
@@ -203,7 +203,7 @@ print(paused.stop_reason, [b.type for b in paused.content], "→ next_step:", ne
 #
 # The **task budget** (`output_config.task_budget`, beta `task-budgets-2026-03-13`) is a **guideline** the model sees: how much is left.
 # The model reads what is left and may wrap up on its own, but the API doesn't stop it when it goes over. What stops a run for certain is the harness's `TokenBudget`.
-# Only some models take one (Opus 5, Opus 4.8, Fable 5 and others; the default Sonnet 5 answers 400), and `total` must be at least 20,000.
+# Only some models take one (Opus 5, Opus 4.8, Fable 5 and others; the default Sonnet 5 returns a 400), and `total` must be at least 20,000.
 # It counts what the model **sees** (each tool result and each of its own outputs once), not the history you resend every turn.
 
 # %% ja="72cd02daea7b"

@@ -1,0 +1,78 @@
+"""argparse in the language in use: its word for "usage:", its sections' titles, ``--help`` and its errors.
+
+Shared by ``harness-lab`` (``cli_parser.py``) and ``python -P -m harness_lab.grading``
+(``grading/command.py``): the second was argparse's English ("error: the following arguments are
+required") to an instructor working in Japanese. The help is built when the parser is, so the language
+must be chosen first: ``requested_language`` reads ``--lang`` before argparse does.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from collections.abc import Sequence
+from typing import Any, NoReturn
+
+from .text import LANGUAGES, t
+
+__all__ = ["LANGUAGE_CHOICES", "Help", "Parser", "language", "requested_language"]
+
+LANGUAGE_CHOICES = "{" + ",".join(LANGUAGES) + "}"  # as argparse shows ``choices`` in the usage line
+
+
+def requested_language(argv: Sequence[str]) -> str | None:
+    """The language a ``--lang`` in ``argv`` asks for (the last one: the one after the command wins), or None."""
+    asked = None
+    for at, arg in enumerate(argv):
+        if arg == "--":  # what follows is a prompt, never an option
+            break
+        value = argv[at + 1] if arg == "--lang" and at + 1 < len(argv) else arg.partition("=")[2]
+        if (arg == "--lang" or arg.startswith("--lang=")) and value in LANGUAGES:
+            asked = value
+    return asked
+
+
+def language(text: str) -> str:
+    """``--lang``'s type. Not ``choices``: argparse would say "invalid choice" in English whatever the language."""
+    if text not in LANGUAGES:
+        raise argparse.ArgumentTypeError(t("usage.args.not_language", text=text))
+    return text
+
+
+# argparse's error sentences (its English msgids) -> the catalog's; anything else keeps argparse's words
+_ARGPARSE_SAYS = (
+    (re.compile(r"the following arguments are required: (?P<names>.*)", re.S), "usage.args.required"),
+    (re.compile(r"unrecognized arguments: (?P<names>.*)", re.S), "usage.args.unrecognized"),
+    (re.compile(r"argument (?P<name>\S+): expected one argument", re.S), "usage.args.expected_one"),
+    (re.compile(r"argument (?P<name>[^:]+): (?P<message>.*)", re.S), "usage.args.argument"),
+)
+
+
+def _said(message: str) -> str:
+    for pattern, key in _ARGPARSE_SAYS:
+        if found := pattern.fullmatch(message):
+            return t(key, **found.groupdict())
+    return message
+
+
+class Help(argparse.HelpFormatter):
+    """argparse's layout with the catalog's word for "usage:"."""
+
+    def add_usage(self, usage, actions, groups, prefix=None):  # type: ignore[no-untyped-def]
+        super().add_usage(usage, actions, groups, prefix if prefix is not None else t("usage.args.usage"))
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse with its sections, its ``--help`` and its error line in the catalog's words (subcommands too)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", Help)
+        super().__init__(*args, **{**kwargs, "add_help": False})
+        self._positionals.title = t("usage.args.positionals")
+        self._optionals.title = t("usage.args.options")
+        self.add_argument("-h", "--help", action="help", help=t("usage.args.help"))
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        self.exit(2, t("usage.args.error", prog=self.prog, message=_said(message)) + "\n")
