@@ -30,7 +30,7 @@
 # fresh process, and calls the package's own grading code. It reads neither the grade cell nor any output saved
 # in the file. Cells you add yourself are not run, so keep your definitions in the `TODO` cells.
 
-# %% [markdown] ja="834a351e6fe2"
+# %% [markdown] ja="0a1eb6fe5d56"
 # ## The task
 #
 # Today the approval valve knows two settings: ask before a high-impact tool, let everything else through.
@@ -64,7 +64,9 @@
 #    listed tools and adding unlisted ones) and checks that the behaviour follows. Have `run_tool_uses` look
 #    the tier up in `POLICY` on every call.
 # 2. The policy valve is evaluated inside `run_tool_uses`, per `tool_use` block, **before** the tool runs:
-#    in the approval valve's place, with the `ask` tier reusing the existing confirmation (`approve`).
+#    in the approval valve's place, with the `ask` tier reusing the existing confirmation (`approve`). When the
+#    confirmation does not end in an allow (`approve` raised, or returned something that is not a yes, such as
+#    `None`), the tool does not run: the approval valve fails closed.
 #    `ANSWERS["step"]` and `ANSWERS["approval"]` say so too.
 # 3. On `deny` the tool does not run, yet an `is_error: true` `tool_result` comes back telling the model that a
 #    policy (a rule) forbids the tool. Nothing is silently dropped, and "unavailable" or "denied" alone cannot tell
