@@ -130,6 +130,13 @@ add(
             "content が {got} のままです。辞書は json.dumps(..., ensure_ascii=False) で文字列にします",
             "content is a {got}; turn a dict into text with json.dumps(..., ensure_ascii=False)",
         ),
+        "lesson.l2.run_tools.not_text_blocks": (
+            'content が、text ブロックでない要素を含む list です。API は list の要素を1つずつブロック（{{"type": "text", "text": ...}}）として読みます。'
+            "出力は文字列にして（辞書は json.dumps(..., ensure_ascii=False) で）、そのまま content に入れましょう",
+            "content is a list with items that are not text blocks; the API reads each item of a list as a block "
+            '({{"type": "text", "text": ...}}). Make the output a string (a dict with json.dumps(..., '
+            "ensure_ascii=False)) and put that string in content.",
+        ),
         "lesson.l2.run_tools.not_json": (
             "辞書の出力が JSON になっていません（{got}）。str() ではなく json.dumps(..., ensure_ascii=False) で文字列にします",
             "The dict did not become JSON ({got}); turn it into text with json.dumps(..., ensure_ascii=False), not str()",

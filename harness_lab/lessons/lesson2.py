@@ -207,7 +207,7 @@ def _output_as_text(fn) -> Miss | None:
     if first["is_error"]:  # this call works: the tool failed because of how it was called
         return Miss("lesson.l2.run_tools.call_failed", {"got": (first["text"] or "")[:80]})
     if not _is_text(first["content"]):
-        return Miss("lesson.l2.run_tools.not_text", {"got": type(first["content"]).__name__})
+        return _not_text(first["content"])
     try:
         value = json.loads(first["text"])
     except ValueError:
@@ -241,6 +241,12 @@ def _is_text(content: Any) -> bool:
     return isinstance(content, str) or (
         isinstance(content, list) and all(isinstance(b, dict) and b.get("type") == "text" for b in content)
     )
+
+
+def _not_text(content: Any) -> Miss:
+    if isinstance(content, list):  # ["..."]: a list the API reads as blocks, each item without its type
+        return Miss("lesson.l2.run_tools.not_text_blocks")
+    return Miss("lesson.l2.run_tools.not_text", {"got": type(content).__name__})
 
 
 def _list_as_json(fn) -> Miss | None:
@@ -297,6 +303,8 @@ def _failure_is_a_result(fn) -> Miss | None:
         return Miss("lesson.l2.run_tools.output_flagged")
     if len(facts) == 2 and facts[1]["is_error"]:  # the second call works: it failed by how it was called
         return Miss("lesson.l2.run_tools.call_failed", {"got": (facts[1]["text"] or "")[:80]})
+    if not _is_text(facts[0]["content"]):  # the message may be there, in a shape the API refuses
+        return _not_text(facts[0]["content"])
     if _said("no_city") not in (facts[0]["text"] or ""):
         return Miss("lesson.l2.run_tools.no_message")
     if len(rec.ran("get_weather")) != 2 or len(facts) != 2:

@@ -69,6 +69,7 @@ from tests.lessons.answers_more_loop import (
     tools_prune_content,
     tools_return_in_loop,
     tools_str_dict,
+    tools_strings_in_a_list,
     tools_with_a_note,
 )
 from tests.lessons.answers_more_right import (
@@ -89,6 +90,7 @@ WRONG_MORE = [
     ("run_tools", tools_with_a_note, 1, "lesson.l2.run_tools.text_in_results"),
     ("run_tools", tools_kept_results, 1, "lesson.l2.run_tools.kept_results"),
     ("run_tools", tools_positional_input, 2, "lesson.l2.run_tools.call_failed"),
+    ("run_tools", tools_strings_in_a_list, 2, "lesson.l2.run_tools.not_text_blocks"),
     ("run_tools", tools_prune_content, 4, "lesson.l2.run_tools.changed_content"),
     ("run_tools", tools_str_dict, 2, "lesson.l2.run_tools.not_json"),
     ("run_tools", tools_given_the_response, 1, "lesson.rule.content_given"),

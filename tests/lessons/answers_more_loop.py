@@ -61,6 +61,19 @@ def tools_positional_input(content, impls):  # impls[name](block.input): every c
     return results
 
 
+def tools_strings_in_a_list(content, impls):  # "content": [text]: the API takes a list's items as blocks
+    results = []
+    for block in content:
+        if block.type != "tool_use":
+            continue
+        try:
+            text = json.dumps(impls[block.name](**block.input), ensure_ascii=False)
+            results.append({"type": "tool_result", "tool_use_id": block.id, "content": [text]})
+        except Exception as err:
+            results.append({"type": "tool_result", "tool_use_id": block.id, "content": [str(err)], "is_error": True})
+    return results
+
+
 def tools_prune_content(content, impls):  # drops the non-tool blocks from the list it was given
     content[:] = [b for b in content if b.type == "tool_use"]
     return good_run_tools(content, impls)

@@ -14,6 +14,7 @@ import harness_lab.grading  # noqa: F401  (adds the graders' entries)
 from harness_lab import lessons
 from harness_lab.text import CATALOG, t
 from tests.lessons.answers import tools_return_the_message, tools_text_blocks_too
+from tests.lessons.answers_more_loop import tools_strings_in_a_list
 
 
 @pytest.fixture(autouse=True)
@@ -48,6 +49,14 @@ def test_one_cause_is_named_once_and_the_other_points_point_back_to_it(name, wro
     assert all(line.startswith("×") for line in lines)
     assert "AttributeError" not in "".join(lines[1:])  # the raw error, if any, only with the first hint
     assert [line.rsplit("ヒント: ", 1)[1] for line in lines[1:]] == [t("lesson.same_cause")] * (len(lines) - 1)
+
+
+def test_text_in_a_list_is_named_as_the_shape_not_as_a_missing_message():
+    # ["..."] holds the failure's message: point 3 has the shape point 2 named, not a message left out
+    lines = lessons.point_lines(lessons.judge(lessons.piece("run_tools"), tools_strings_in_a_list))
+    assert lines[1].endswith(t("lesson.l2.run_tools.not_text_blocks"))
+    assert lines[2].endswith(t("lesson.same_cause"))
+    assert "Input should be a valid dictionary" in lines[3]  # the API's own words for it
 
 
 # What a learner hands in before writing anything: the TODO's raise replaced by a bare return.
