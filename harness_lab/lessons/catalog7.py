@@ -39,8 +39,8 @@ add(
             'The run stops on {reason} but the stop message is empty (None or ""); tell the person why it stopped',
         ),
         "lesson.l7.stop_message.printed": (
-            "{reason} の応答で、停止メッセージを print して None を返しました。ループが人に渡せるように、文を return します",
-            "For the {reason} response it printed the stop message and returned None; return the text, so the loop can hand it to the person",
+            "止まる応答で、停止メッセージを print して None を返しました。ループが人に渡せるように、文を return します",
+            "For a response that stops the run, it printed the stop message and returned None; return the text, so the loop can hand it to the person",
         ),
         "lesson.l7.stop_message.no_explanation": (
             "refusal の理由が入っていません。response.stop_details.explanation を停止メッセージに入れます",

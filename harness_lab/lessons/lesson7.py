@@ -60,7 +60,7 @@ def _said(fn, response) -> str | Miss | None:
         said = fn(response)
     stops = response.stop_reason in ("refusal", "model_context_window_exceeded", "max_tokens")
     if stops and not said and shown.getvalue().strip():  # the message went to the screen, the loop got nothing
-        return Miss("lesson.l7.stop_message.printed", {"reason": response.stop_reason})
+        return Miss("lesson.l7.stop_message.printed")  # one cause on every stop: said once, then pointed back to
     if said is not None and not isinstance(said, str):
         return Miss("lesson.l7.stop_message.not_text", {"got": type(said).__name__})
     return said

@@ -14,6 +14,7 @@ import harness_lab.grading  # noqa: F401  (adds the graders' entries)
 from harness_lab import lessons
 from harness_lab.text import CATALOG, t
 from tests.lessons.answers import tools_return_the_message, tools_text_blocks_too
+from tests.lessons.answers_misreadings import stop_prints_it
 from tests.lessons.answers_more_loop import tools_strings_in_a_list
 
 
@@ -57,6 +58,13 @@ def test_text_in_a_list_is_named_as_the_shape_not_as_a_missing_message():
     assert lines[1].endswith(t("lesson.l2.run_tools.not_text_blocks"))
     assert lines[2].endswith(t("lesson.same_cause"))
     assert "Input should be a valid dictionary" in lines[3]  # the API's own words for it
+
+
+def test_a_stop_message_printed_on_every_stop_is_one_cause_said_once():
+    lines = lessons.point_lines(lessons.judge(lessons.piece("stop_message"), stop_prints_it))
+    missed = [line for line in lines if line.startswith("×")]
+    assert len(missed) == 3 and missed[0].endswith(t("lesson.l7.stop_message.printed"))
+    assert all(line.endswith(t("lesson.same_cause")) for line in missed[1:])
 
 
 # What a learner hands in before writing anything: the TODO's raise replaced by a bare return.
