@@ -102,12 +102,26 @@
   // connection coming up) ends while the notebook's saved models are still being made, and on a loaded
   // machine that takes longer than the renderer's two seconds, so the drawing again fails too. The
   // output is then left with the renderer as one to draw on the manager's next "restored", which the
-  // notebook's own restore sends when it ends. At most three tries: a model really missing from the
-  // file stays missing, without a loop.
+  // notebook's own restore sends when it ends, and drawn again after a wait that doubles each time
+  // (a notebook of many panels on a machine at full load made its last models more than ten seconds
+  // after "restored": three tries in a row, two seconds each, gave up on them). At most TRIES, under
+  // a minute in all: a model really missing from the file stays missing, without a loop.
   const NOT_FOUND = "Error displaying widget: model not found";
   const WIDGET_VIEW = "application/vnd.jupyter.widget-view+json";
+  const TRIES = 8;
   function redrawLateWidgets(panel) {
     const tries = new WeakMap(); // renderer -> times drawn again
+    const waiting = new WeakSet(); // renderers with a redraw to come
+    const drawAgain = (renderer, output) => {
+      waiting.delete(renderer);
+      if (renderer.isDisposed || renderer.node.textContent !== NOT_FOUND) return; // drawn, or its cell run again
+      tries.set(renderer, (tries.get(renderer) || 0) + 1);
+      // The renderer's own slot for an output waiting on a restore (jupyterlab_widgets 3.0's
+      // WidgetRenderer): drawing it succeeds and empties it, or fails and keeps it for "restored".
+      renderer._rerenderMimeModel = output;
+      renderer.removeClass("jupyter-widgets"); // the error's style; a drawn widget sets its own
+      renderer.renderModel(output); // the output is read, not changed: the notebook stays clean
+    };
     const redraw = () => {
       for (const cell of panel.content.widgets) {
         const area = cell.outputArea;
@@ -117,13 +131,9 @@
           if (!output || !output.data || !output.data[WIDGET_VIEW] || !child.widgets) return;
           for (const renderer of child.widgets) {
             const done = tries.get(renderer) || 0;
-            if (done >= 3 || renderer.node.textContent !== NOT_FOUND) continue;
-            tries.set(renderer, done + 1);
-            // The renderer's own slot for an output waiting on a restore (jupyterlab_widgets 3.0's
-            // WidgetRenderer): drawing it succeeds and empties it, or fails and keeps it for "restored".
-            renderer._rerenderMimeModel = output;
-            renderer.removeClass("jupyter-widgets"); // the error's style; a drawn widget sets its own
-            renderer.renderModel(output); // the output is read, not changed: the notebook stays clean
+            if (done >= TRIES || waiting.has(renderer) || renderer.node.textContent !== NOT_FOUND) continue;
+            waiting.add(renderer);
+            setTimeout(() => drawAgain(renderer, output), Math.min(250 * 2 ** done, 8000));
           }
         });
       }
