@@ -49,15 +49,20 @@ raise RuntimeError("WROTE IT ALL")
 pytestmark = no_user_namespaces.NEEDED
 
 
-def test_an_answer_cell_graded_without_namespaces_writes_no_file_past_the_limit():
+def graded(cell: str):
+    """A right answer with ``cell`` after it, graded as a normal user without user namespaces."""
     folder = Path(tempfile.mkdtemp())  # any user may enter it: the tests grade as a normal user
     folder.chmod(0o777)
     try:
-        done = no_user_namespaces.grade(
-            folder, no_user_namespaces.with_a_cell(folder, WRITE), no_user_namespaces.PRELUDE
+        return no_user_namespaces.grade(
+            folder, no_user_namespaces.with_a_cell(folder, cell), no_user_namespaces.PRELUDE
         )
     finally:
         shutil.rmtree(folder)
+
+
+def test_an_answer_cell_graded_without_namespaces_writes_no_file_past_the_limit():
+    done = graded(WRITE)
     with speaking("en"):
         said = t("grade.file_limit", mb=FILE_LIMIT >> 20)
     # was "RuntimeError: WROTE IT ALL": the whole file written to the caller's disk
@@ -67,14 +72,7 @@ def test_an_answer_cell_graded_without_namespaces_writes_no_file_past_the_limit(
 
 @pytest.mark.parametrize("cell", [MANY_FILES, EMPTY_FILES], ids=["files_below_the_limit", "empty_files"])
 def test_answer_cells_graded_without_namespaces_fill_no_more_than_the_sandboxs_folders(cell):
-    folder = Path(tempfile.mkdtemp())
-    folder.chmod(0o777)
-    try:
-        done = no_user_namespaces.grade(
-            folder, no_user_namespaces.with_a_cell(folder, cell), no_user_namespaces.PRELUDE
-        )
-    finally:
-        shutil.rmtree(folder)
+    done = graded(cell)
     with speaking("en"):
         said = t("grade.nb.folder_full", mb=folder_use.BYTES >> 20, entries=folder_use.ENTRIES)
     # was "RuntimeError: WROTE IT ALL": 240 MB (or 16,385 files) on the caller's disk, and no word of why
