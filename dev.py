@@ -140,6 +140,10 @@ def demo() -> None:
 # a laptop screen (JupyterLab's default keeps each line on one line, behind a sideways scroll).
 LAB_SETTINGS = {
     "@jupyter-widgets/jupyterlab-manager:plugin": {"saveState": True},
+    # Widget messages go to the kernel's main shell, handled in the order they were sent: over subshells
+    # (JupyterLab's default), a click could be handled before the reason typed just before it
+    # (harness_lab/ui/home_thread.py).
+    "@jupyterlab/apputils-extension:kernels-settings": {"commsOverSubshells": "disabled"},
     "@jupyterlab/notebook-extension:tracker": {"codeCellConfig": {"lineNumbers": False, "lineWrap": True}},
 }
 # Hidden from the file browser: the exercises' solutions, the tests' right answers, and Jupyter's own defaults.

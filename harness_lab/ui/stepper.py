@@ -24,6 +24,7 @@ from .cards import Card
 from .context_view import context_card
 from .controller import Answered, Controller, suggested_limit
 from .diagram import LESSON_VALVES, diagram, place_of
+from .home_thread import HomeThread
 from .limit_field import limit_field, read_limit
 from .panel_style import panel_style_html, static_note
 from .status import one_line
@@ -62,6 +63,7 @@ class Stepper(Controller):
         if speed not in SPEEDS:
             raise ValueError(t("ui.speed.unknown", speed=speed, known=", ".join(SPEEDS)))
         super().__init__(run, prompt, origin=origin, fork_at=fork_at)
+        self._home = HomeThread()
         self._build(speed)
         self._refresh()
 
@@ -254,8 +256,9 @@ class Stepper(Controller):
             description=t("ui.button.deny"), button_style="danger", icon="times", tooltip=t("ui.stale.tooltip")
         )
         approve.on_click(lambda _: self._safely(self._answer, tool_use_id, Decision(True), True))
+        # The reason is read where the click is handled, after what was typed before it.
         deny.on_click(
-            lambda _: self._safely(self._answer, tool_use_id, Decision(False, self.reason.value.strip()), True)
+            lambda _: self._safely(lambda: self._answer(tool_use_id, Decision(False, self.reason.value.strip()), True))
         )
         self.approve_button, self.deny_button = approve, deny
         self.reason.value = ""
@@ -265,7 +268,11 @@ class Stepper(Controller):
         ]
 
     def _safely(self, action: Any, *args: Any) -> Any:
-        """Run a button's action; show an error in the panel instead of losing it in a log."""
+        """Run a button's action on the panel's own thread (``home_thread.py``); show an error in
+        the panel instead of losing it in a log."""
+        return self._home.call(self._showing_errors, action, *args)
+
+    def _showing_errors(self, action: Any, *args: Any) -> Any:
         try:
             return action(*args)
         except Exception as error:

@@ -34,7 +34,7 @@ class TimelinePanel:
             description=t("ui.timeline.pick"),
             style={"button_width": "auto", "description_width": "initial"},
         )
-        self.turns.observe(self._picked, "value")
+        self.turns.observe(lambda change: self.stepper._safely(self._picked, change), "value")
         self.view = widgets.HTML(f'<div style="opacity:0.7">{html.escape(t("ui.timeline.hint"))}</div>')
         self.result_inputs: dict[str, widgets.Textarea] = {}
         self.decision_inputs: dict[str, widgets.ToggleButtons] = {}
@@ -132,7 +132,7 @@ class TimelinePanel:
                 description=t("ui.timeline.answer_for", name=name),
                 style={"description_width": "initial"},
             )
-            toggle.observe(lambda _, i=tool_use_id: self._answer_changed(i), "value")
+            toggle.observe(lambda _, i=tool_use_id: self.stepper._safely(self._answer_changed, i), "value")
             self.decision_inputs[tool_use_id] = toggle
             rows.append(toggle)
         for valve in run.valves:
