@@ -44,3 +44,27 @@ def test_a_reason_set_before_a_denial_from_another_thread_reaches_the_model(make
         assert result["is_error"] is True and "まだ書かないで" in result["content"]
 
     asyncio.run(day())
+
+
+def test_work_handed_home_runs_as_the_panels_own_shell_would():
+    # ipykernel keeps the message being answered in a context variable and routes a widget's next
+    # messages to the shell that last spoke for it: work handed home must not speak as the subshell.
+    from contextvars import ContextVar
+
+    from harness_lab.ui.home_thread import HomeThread
+
+    parent: ContextVar[str] = ContextVar("parent")
+
+    async def day() -> list:
+        parent.set("the cell that made the panel")
+        home, seen = HomeThread(), []
+
+        def click_on_a_subshell() -> None:
+            parent.set("a click on a subshell")
+            home.call(lambda: seen.append(parent.get()))
+
+        _on_another_thread(click_on_a_subshell)
+        await asyncio.sleep(0.05)
+        return seen
+
+    assert asyncio.run(day()) == ["the cell that made the panel"]
