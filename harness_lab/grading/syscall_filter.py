@@ -40,6 +40,12 @@ extended attributes (an ACL is one), so they could open the instructor's home, `
 every account of the machine, for a learner's own login to write there later: every call that changes
 them (``chmod``, ``fchmod``, ``fchmodat``, ``fchmodat2``, the ``chown`` and ``setxattr`` / ``removexattr``
 families) is refused with ``EPERM``, and x32's calls whole (``ENOSYS``).
+System V IPC (``shmget``, ``msgget``, ``semget`` and the calls on their ids) and POSIX message queues
+(``mq_open`` ...) are refused with ``ENOSYS``: the sandbox gives each notebook an IPC namespace of its own,
+but without it their objects are the instructor's namespace's, which no Landlock rule covers. A segment or a
+queue outlives the job (16 MB segments stayed after the grade until the machine restarted, counted in no
+limit), any later job may read it (a channel between two learners' jobs of a class run), and the caller's
+own segments (an X server's images of the screen) are open to code of the caller's user.
 
 ``install`` runs in the notebook's supervisor after ``no_new_privs`` and before the job is forked:
 the filter holds for every process below it and cannot be removed. Where the machine is not one
@@ -84,6 +90,17 @@ _PERMISSIONS = {
     | dict(fchmod=52, fchmodat=53, fchownat=54, fchown=55),
 }
 _PERMISSIONS_EVERYWHERE = dict(fchmodat2=452, setxattrat=463, removexattrat=466)  # numbered alike since 6.6
+# System V IPC and POSIX message queues: their objects belong to the IPC namespace, not to a process, and
+# outlive the job; ids and names are the namespace's, so a job can also reach the caller's own (an X server's
+# shared images of the screen).
+_IPC = {
+    "x86_64": dict(shmget=29, shmat=30, shmctl=31, semget=64, semop=65, semctl=66, shmdt=67, msgget=68)
+    | dict(msgsnd=69, msgrcv=70, msgctl=71, semtimedop=220)
+    | dict(mq_open=240, mq_unlink=241, mq_timedsend=242, mq_timedreceive=243, mq_notify=244, mq_getsetattr=245),
+    "aarch64": dict(mq_open=180, mq_unlink=181, mq_timedsend=182, mq_timedreceive=183, mq_notify=184)
+    | dict(mq_getsetattr=185, msgget=186, msgctl=187, msgrcv=188, msgsnd=189, semget=190, semctl=191)
+    | dict(semtimedop=192, semop=193, shmget=194, shmctl=195, shmat=196, shmdt=197),
+}
 REFUSED = ("io_uring_setup", "add_key", "request_key", "keyctl", "inotify_init", "inotify_init1", "fanotify_init")
 # Calls allowed on the calling process alone: the arguments (offset in seccomp_data, value) that say so.
 # setpriority(PRIO_PROCESS, 0) and ioprio_set(IOPRIO_WHO_PROCESS, 0); PRIO_USER would reach every
@@ -150,7 +167,7 @@ def _program(arch: int, numbers: dict[str, int]) -> list[tuple[int, int, int, in
 
 def _sockets_and_permissions_program(arch: int, numbers: dict[str, int]) -> list[tuple[int, int, int, int]]:
     """``socket`` refused whatever its family, and ``io_uring_setup``, and every call that changes a file's mode, owner or extended
-    attributes; x32's calls and another architecture's refused whole."""
+    attributes, and System V IPC and POSIX message queues; x32's calls and another architecture's refused whole."""
     changes = {**_PERMISSIONS[platform.machine()], **_PERMISSIONS_EVERYWHERE}.values()
     program = [
         (_LOAD, 0, 0, _ARCH),
@@ -162,6 +179,8 @@ def _sockets_and_permissions_program(arch: int, numbers: dict[str, int]) -> list
     ]
     for call in changes:
         program += [(_JEQ, 0, 1, call), (_RET, 0, 0, _ERRNO | errno.EPERM)]
+    for call in _IPC[platform.machine()].values():  # as a kernel built without them
+        program += [(_JEQ, 0, 1, call), (_RET, 0, 0, _ERRNO | errno.ENOSYS)]
     return [
         *program,
         (_JEQ, 0, 1, numbers["io_uring_setup"]),  # a ring makes and connects sockets without the calls below
