@@ -46,6 +46,9 @@ but without it their objects are the instructor's namespace's, which no Landlock
 queue outlives the job (16 MB segments stayed after the grade until the machine restarted, counted in no
 limit), any later job may read it (a channel between two learners' jobs of a class run), and the caller's
 own segments (an X server's images of the screen) are open to code of the caller's user.
+Keyrings too (``add_key``, ``request_key``, ``keyctl``): where no user namespace is made, the user keyring
+the job finds is the caller's own, which its user may clear and fill (a cell removed the instructor's key
+and left 196 of its own, the user's quota, after its grade).
 
 ``install`` runs in the notebook's supervisor after ``no_new_privs`` and before the job is forked:
 the filter holds for every process below it and cannot be removed. Where the machine is not one
@@ -167,7 +170,7 @@ def _program(arch: int, numbers: dict[str, int]) -> list[tuple[int, int, int, in
 
 def _sockets_and_permissions_program(arch: int, numbers: dict[str, int]) -> list[tuple[int, int, int, int]]:
     """``socket`` refused whatever its family, and ``io_uring_setup``, and every call that changes a file's mode, owner or extended
-    attributes, and System V IPC and POSIX message queues; x32's calls and another architecture's refused whole."""
+    attributes, and System V IPC, POSIX message queues and keyrings; x32's calls and another architecture's refused whole."""
     changes = {**_PERMISSIONS[platform.machine()], **_PERMISSIONS_EVERYWHERE}.values()
     program = [
         (_LOAD, 0, 0, _ARCH),
@@ -179,7 +182,8 @@ def _sockets_and_permissions_program(arch: int, numbers: dict[str, int]) -> list
     ]
     for call in changes:
         program += [(_JEQ, 0, 1, call), (_RET, 0, 0, _ERRNO | errno.EPERM)]
-    for call in _IPC[platform.machine()].values():  # as a kernel built without them
+    keyrings = [numbers[name] for name in ("add_key", "request_key", "keyctl")]
+    for call in [*_IPC[platform.machine()].values(), *keyrings]:  # as a kernel built without them
         program += [(_JEQ, 0, 1, call), (_RET, 0, 0, _ERRNO | errno.ENOSYS)]
     return [
         *program,
@@ -201,8 +205,8 @@ def install() -> bool:
 
 
 def refuse_sockets_and_permissions() -> bool:
-    """Refuse ``socket`` (whatever its family), ``io_uring_setup`` and every change of a file's mode, owner or extended attributes to this
-    process and every child; False where the machine is unknown or the kernel filters nothing (the run goes
+    """Refuse ``socket`` (whatever its family), ``io_uring_setup``, every change of a file's mode, owner or extended attributes,
+    System V IPC, POSIX message queues and keyrings to this process and every child; False where the machine is unknown or the kernel filters nothing (the run goes
     on without)."""
     libc = ctypes.CDLL(None, use_errno=True)
     if libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:  # what lets a normal user filter
