@@ -49,6 +49,10 @@ own segments (an X server's images of the screen) are open to code of the caller
 Keyrings too (``add_key``, ``request_key``, ``keyctl``): where no user namespace is made, the user keyring
 the job finds is the caller's own, which its user may clear and fill (a cell removed the instructor's key
 and left 196 of its own, the user's quota, after its grade).
+And ``OWN_ONLY``'s calls on any process but the caller: where no user namespace is made, the job sees and
+may change every process of its user, the grading command among them (a cell set its open files to 4, and it
+ended with a traceback before the next notebook) and the instructor's whole session
+(``setpriority(PRIO_USER, 0, 19)``, which that user cannot undo).
 
 ``install`` runs in the notebook's supervisor after ``no_new_privs`` and before the job is forked:
 the filter holds for every process below it and cannot be removed. Where the machine is not one
@@ -135,7 +139,7 @@ def number(name: str) -> int | None:
 
 def _program(arch: int, numbers: dict[str, int]) -> list[tuple[int, int, int, int]]:
     """(code, jump if true, jump if false, k) instructions; jumps count the instructions skipped."""
-    refuse_family, not_yours = _ERRNO | errno.EAFNOSUPPORT, _ERRNO | errno.EPERM
+    refuse_family = _ERRNO | errno.EAFNOSUPPORT
     missing = _ERRNO | errno.ENOSYS
     families = len(_ALLOWED_FAMILIES)
     program = [
@@ -149,13 +153,7 @@ def _program(arch: int, numbers: dict[str, int]) -> list[tuple[int, int, int, in
     for name in REFUSED:
         if name in numbers:
             program += [(_JEQ, 0, 1, numbers[name]), (_RET, 0, 0, missing)]
-    # A block another call jumps over leaves its number loaded; the call it is for ends in its returns.
-    for name, arguments in OWN_ONLY.items():
-        tests = 2 * len(arguments)  # a load and a test per argument, then the two returns
-        program.append((_JEQ, 0, tests + 2, numbers[name]))
-        for index, (offset, value) in enumerate(arguments):
-            program += [(_LOAD, 0, 0, offset), (_JEQ, 0, tests - 2 * index - 1, value)]
-        program += [(_RET, 0, 0, _ALLOW), (_RET, 0, 0, not_yours)]
+    program += _own_only(numbers)
     program += [
         (_JEQ, 1, 0, numbers["socket"]),
         (_JEQ, 0, families + 2, numbers["socketpair"]),  # neither: to the final ALLOW
@@ -168,9 +166,22 @@ def _program(arch: int, numbers: dict[str, int]) -> list[tuple[int, int, int, in
     return program
 
 
+def _own_only(numbers: dict[str, int]) -> list[tuple[int, int, int, int]]:
+    """``OWN_ONLY``'s calls allowed on the calling process, refused with ``EPERM`` for any other. A block another
+    call jumps over leaves its number loaded; the call it is for ends in its returns."""
+    program = []
+    for name, arguments in OWN_ONLY.items():
+        tests = 2 * len(arguments)  # a load and a test per argument, then the two returns
+        program.append((_JEQ, 0, tests + 2, numbers[name]))
+        for index, (offset, value) in enumerate(arguments):
+            program += [(_LOAD, 0, 0, offset), (_JEQ, 0, tests - 2 * index - 1, value)]
+        program += [(_RET, 0, 0, _ALLOW), (_RET, 0, 0, _ERRNO | errno.EPERM)]
+    return program
+
+
 def _sockets_and_permissions_program(arch: int, numbers: dict[str, int]) -> list[tuple[int, int, int, int]]:
     """``socket`` refused whatever its family, and ``io_uring_setup``, and every call that changes a file's mode, owner or extended
-    attributes, and System V IPC, POSIX message queues and keyrings; x32's calls and another architecture's refused whole."""
+    attributes, and System V IPC, POSIX message queues and keyrings; ``OWN_ONLY``'s calls on another process; x32's calls and another architecture's refused whole."""
     changes = {**_PERMISSIONS[platform.machine()], **_PERMISSIONS_EVERYWHERE}.values()
     program = [
         (_LOAD, 0, 0, _ARCH),
@@ -187,6 +198,7 @@ def _sockets_and_permissions_program(arch: int, numbers: dict[str, int]) -> list
         program += [(_JEQ, 0, 1, call), (_RET, 0, 0, _ERRNO | errno.ENOSYS)]
     return [
         *program,
+        *_own_only(numbers),
         (_JEQ, 0, 1, numbers["io_uring_setup"]),  # a ring makes and connects sockets without the calls below
         (_RET, 0, 0, _ERRNO | errno.ENOSYS),
         (_JEQ, 0, 1, numbers["socket"]),
@@ -206,7 +218,7 @@ def install() -> bool:
 
 def refuse_sockets_and_permissions() -> bool:
     """Refuse ``socket`` (whatever its family), ``io_uring_setup``, every change of a file's mode, owner or extended attributes,
-    System V IPC, POSIX message queues and keyrings to this process and every child; False where the machine is unknown or the kernel filters nothing (the run goes
+    System V IPC, POSIX message queues, keyrings, and another process's limits and scheduling to this process and every child; False where the machine is unknown or the kernel filters nothing (the run goes
     on without)."""
     libc = ctypes.CDLL(None, use_errno=True)
     if libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:  # what lets a normal user filter
