@@ -48,7 +48,9 @@ limit), any later job may read it (a channel between two learners' jobs of a cla
 own segments (an X server's images of the screen) are open to code of the caller's user.
 Keyrings too (``add_key``, ``request_key``, ``keyctl``): where no user namespace is made, the user keyring
 the job finds is the caller's own, which its user may clear and fill (a cell removed the instructor's key
-and left 196 of its own, the user's quota, after its grade).
+and left 196 of its own, the user's quota, after its grade); and inotify's instances, counted per user up
+the user namespaces: a cell held all 128 of the instructor's until its deadline, and the instructor's editors
+and Jupyter could make none.
 And ``OWN_ONLY``'s calls on any process but the caller: where no user namespace is made, the job sees and
 may change every process of its user, the grading command among them (a cell set its open files to 4, and it
 ended with a traceback before the next notebook) and the instructor's whole session
@@ -181,7 +183,7 @@ def _own_only(numbers: dict[str, int]) -> list[tuple[int, int, int, int]]:
 
 def _sockets_and_permissions_program(arch: int, numbers: dict[str, int]) -> list[tuple[int, int, int, int]]:
     """``socket`` refused whatever its family, and ``io_uring_setup``, and every call that changes a file's mode, owner or extended
-    attributes, and System V IPC, POSIX message queues and keyrings; ``OWN_ONLY``'s calls on another process; x32's calls and another architecture's refused whole."""
+    attributes, and System V IPC, POSIX message queues, keyrings and inotify; ``OWN_ONLY``'s calls on another process; x32's calls and another architecture's refused whole."""
     changes = {**_PERMISSIONS[platform.machine()], **_PERMISSIONS_EVERYWHERE}.values()
     program = [
         (_LOAD, 0, 0, _ARCH),
@@ -193,14 +195,13 @@ def _sockets_and_permissions_program(arch: int, numbers: dict[str, int]) -> list
     ]
     for call in changes:
         program += [(_JEQ, 0, 1, call), (_RET, 0, 0, _ERRNO | errno.EPERM)]
-    keyrings = [numbers[name] for name in ("add_key", "request_key", "keyctl")]
-    for call in [*_IPC[platform.machine()].values(), *keyrings]:  # as a kernel built without them
+    # REFUSED's calls (io_uring_setup among them): keyrings, and inotify's instances, counted per user
+    refused = [numbers[name] for name in REFUSED if name in numbers]
+    for call in [*_IPC[platform.machine()].values(), *refused]:  # as a kernel built without them
         program += [(_JEQ, 0, 1, call), (_RET, 0, 0, _ERRNO | errno.ENOSYS)]
     return [
         *program,
         *_own_only(numbers),
-        (_JEQ, 0, 1, numbers["io_uring_setup"]),  # a ring makes and connects sockets without the calls below
-        (_RET, 0, 0, _ERRNO | errno.ENOSYS),
         (_JEQ, 0, 1, numbers["socket"]),
         (_RET, 0, 0, _ERRNO | errno.EAFNOSUPPORT),
         (_RET, 0, 0, _ALLOW),
@@ -218,7 +219,7 @@ def install() -> bool:
 
 def refuse_sockets_and_permissions() -> bool:
     """Refuse ``socket`` (whatever its family), ``io_uring_setup``, every change of a file's mode, owner or extended attributes,
-    System V IPC, POSIX message queues, keyrings, and another process's limits and scheduling to this process and every child; False where the machine is unknown or the kernel filters nothing (the run goes
+    System V IPC, POSIX message queues, keyrings, inotify, and another process's limits and scheduling to this process and every child; False where the machine is unknown or the kernel filters nothing (the run goes
     on without)."""
     libc = ctypes.CDLL(None, use_errno=True)
     if libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:  # what lets a normal user filter
