@@ -18,6 +18,13 @@ add(
             "{files} are one and the same file (a hard link). Each was graded as its learner's, but there is only "
             "one notebook: check whose it is.",
         ),
+        "grade.class.look_alike": (
+            "受講者のフォルダー {names} は、名前が見分けにくいものです（見えない文字、全角と半角、大文字と小文字の違いだけ）。"
+            "それぞれ別の受講者として採点しましたが、成績表やページでは同じ名前に見えます。だれのフォルダーか確かめてください",
+            "The learner folders {names} have names that look alike (they differ only by characters that show as "
+            "nothing, full or half width, or case). Each was graded as its own learner, but in the gradebook and on "
+            "the page they read as one name: check whose each folder is.",
+        ),
         # --- the report folder, checked before anything is graded ----------------------------------
         "grade.class.out_link": (
             "レポートの書き出し先 {out} はシンボリックリンクです。リンク先のフォルダー {target} を直接指定してください",

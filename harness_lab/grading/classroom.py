@@ -35,6 +35,7 @@ from ..text import speaking, t
 from .batch import grade_tasks
 from .class_changes import Change
 from .isolation import Launch
+from .look_alike import look_alike, shown
 from .notebook import EXERCISES, NOTEBOOK_TIMEOUT, NotebookGrade, answer_sources, exercise_named, exercise_of
 from .notebook_code import edition_of, edition_or, learners_language
 from .notebook_file import MAX_NOTEBOOK_BYTES, TooLarge, read_notebook
@@ -147,6 +148,8 @@ def grade_class(
     problems += copies
     for entries in same_files(submissions, found):  # a hard link: one notebook, graded for each learner
         note(t("grade.class.same_file", files=", ".join(visible(f"{w}/{n}") for w, n in entries)))
+    for names in look_alike(learners):  # a folder named like a classmate's: two rows the reader takes for one
+        note(t("grade.class.look_alike", names=", ".join(shown(name) for name in names)))
     version = grader_version()
     record = Record(state_path, version, timeout, record_key(note) if key is None else key, note)
     rows: list[Row] = []

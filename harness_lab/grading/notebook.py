@@ -35,7 +35,7 @@ from typing import Any
 from ..text import lang, speaking, t
 from .notebook_code import name_notes
 from .processes import keep_private, room_left
-from .report import Check, Report
+from .report import Check, Report, flat
 from .runner import Call
 from .sandbox import GRACE, MEMORY_LIMIT, JobResult, describe_error, run_limited
 
@@ -167,7 +167,7 @@ def grade_notebook(
 
 
 def _failed(path: str, exercise: str, status: str, key: str, **values: Any) -> NotebookGrade:
-    return NotebookGrade(path, exercise, status, error=t(key, **values), key=key)
+    return NotebookGrade(path, exercise, status, error=t(key, **flat(values)), key=key)
 
 
 def _source(cell: dict) -> str:

@@ -29,6 +29,7 @@ __all__ = [
     "MALFORMED",
     "Report",
     "failed_run",
+    "flat",
     "guarded",
     "show",
     "stale_answers",
@@ -40,6 +41,13 @@ _ONE_LINE |= {10: "\\n", 13: "\\r", 9: " "}
 
 # What reading a child's summary raises when it is not what the grader's own child code sends.
 MALFORMED = (TypeError, ValueError, KeyError, AttributeError, IndexError)
+
+
+def flat(values: dict[str, object]) -> dict[str, object]:
+    """``values`` for a catalog entry of one line: each text kept on one line, so no quoted text of the
+    learner's (what it returned, what it raised, its exception's type name) can start a line of the report
+    that looks like the grader's own."""
+    return {k: v.translate(_ONE_LINE) if isinstance(v, str) else v for k, v in values.items()}
 
 
 @dataclass(frozen=True)
@@ -62,10 +70,9 @@ class Check:
         """A failed criterion whose hint is the catalog entry ``key``, formatted with ``values``.
 
         A value may quote the learner's code (what it returned, what it raised); it is kept on one
-        line, so no quoted text can start a line of the report that looks like the grader's own.
+        line (``flat``).
         """
-        flat = {k: v.translate(_ONE_LINE) if isinstance(v, str) else v for k, v in values.items()}
-        return cls(number, title, False, t(key, **flat), key=key)
+        return cls(number, title, False, t(key, **flat(values)), key=key)
 
     def line(self) -> str:
         criterion = t("grade.criterion", number=self.number)

@@ -40,6 +40,21 @@ extended attributes (an ACL is one), so they could open the instructor's home, `
 every account of the machine, for a learner's own login to write there later: every call that changes
 them (``chmod``, ``fchmod``, ``fchmodat``, ``fchmodat2``, the ``chown`` and ``setxattr`` / ``removexattr``
 families) is refused with ``EPERM``, and x32's calls whole (``ENOSYS``).
+System V IPC (``shmget``, ``msgget``, ``semget`` and the calls on their ids) and POSIX message queues
+(``mq_open`` ...) are refused with ``ENOSYS``: the sandbox gives each notebook an IPC namespace of its own,
+but without it their objects are the instructor's namespace's, which no Landlock rule covers. A segment or a
+queue outlives the job (16 MB segments stayed after the grade until the machine restarted, counted in no
+limit), any later job may read it (a channel between two learners' jobs of a class run), and the caller's
+own segments (an X server's images of the screen) are open to code of the caller's user.
+Keyrings too (``add_key``, ``request_key``, ``keyctl``): where no user namespace is made, the user keyring
+the job finds is the caller's own, which its user may clear and fill (a cell removed the instructor's key
+and left 196 of its own, the user's quota, after its grade); and inotify's instances, counted per user up
+the user namespaces: a cell held all 128 of the instructor's until its deadline, and the instructor's editors
+and Jupyter could make none.
+And ``OWN_ONLY``'s calls on any process but the caller: where no user namespace is made, the job sees and
+may change every process of its user, the grading command among them (a cell set its open files to 4, and it
+ended with a traceback before the next notebook) and the instructor's whole session
+(``setpriority(PRIO_USER, 0, 19)``, which that user cannot undo).
 
 ``install`` runs in the notebook's supervisor after ``no_new_privs`` and before the job is forked:
 the filter holds for every process below it and cannot be removed. Where the machine is not one
@@ -84,6 +99,17 @@ _PERMISSIONS = {
     | dict(fchmod=52, fchmodat=53, fchownat=54, fchown=55),
 }
 _PERMISSIONS_EVERYWHERE = dict(fchmodat2=452, setxattrat=463, removexattrat=466)  # numbered alike since 6.6
+# System V IPC and POSIX message queues: their objects belong to the IPC namespace, not to a process, and
+# outlive the job; ids and names are the namespace's, so a job can also reach the caller's own (an X server's
+# shared images of the screen).
+_IPC = {
+    "x86_64": dict(shmget=29, shmat=30, shmctl=31, semget=64, semop=65, semctl=66, shmdt=67, msgget=68)
+    | dict(msgsnd=69, msgrcv=70, msgctl=71, semtimedop=220)
+    | dict(mq_open=240, mq_unlink=241, mq_timedsend=242, mq_timedreceive=243, mq_notify=244, mq_getsetattr=245),
+    "aarch64": dict(mq_open=180, mq_unlink=181, mq_timedsend=182, mq_timedreceive=183, mq_notify=184)
+    | dict(mq_getsetattr=185, msgget=186, msgctl=187, msgrcv=188, msgsnd=189, semget=190, semctl=191)
+    | dict(semtimedop=192, semop=193, shmget=194, shmctl=195, shmat=196, shmdt=197),
+}
 REFUSED = ("io_uring_setup", "add_key", "request_key", "keyctl", "inotify_init", "inotify_init1", "fanotify_init")
 # Calls allowed on the calling process alone: the arguments (offset in seccomp_data, value) that say so.
 # setpriority(PRIO_PROCESS, 0) and ioprio_set(IOPRIO_WHO_PROCESS, 0); PRIO_USER would reach every
@@ -115,7 +141,7 @@ def number(name: str) -> int | None:
 
 def _program(arch: int, numbers: dict[str, int]) -> list[tuple[int, int, int, int]]:
     """(code, jump if true, jump if false, k) instructions; jumps count the instructions skipped."""
-    refuse_family, not_yours = _ERRNO | errno.EAFNOSUPPORT, _ERRNO | errno.EPERM
+    refuse_family = _ERRNO | errno.EAFNOSUPPORT
     missing = _ERRNO | errno.ENOSYS
     families = len(_ALLOWED_FAMILIES)
     program = [
@@ -129,13 +155,7 @@ def _program(arch: int, numbers: dict[str, int]) -> list[tuple[int, int, int, in
     for name in REFUSED:
         if name in numbers:
             program += [(_JEQ, 0, 1, numbers[name]), (_RET, 0, 0, missing)]
-    # A block another call jumps over leaves its number loaded; the call it is for ends in its returns.
-    for name, arguments in OWN_ONLY.items():
-        tests = 2 * len(arguments)  # a load and a test per argument, then the two returns
-        program.append((_JEQ, 0, tests + 2, numbers[name]))
-        for index, (offset, value) in enumerate(arguments):
-            program += [(_LOAD, 0, 0, offset), (_JEQ, 0, tests - 2 * index - 1, value)]
-        program += [(_RET, 0, 0, _ALLOW), (_RET, 0, 0, not_yours)]
+    program += _own_only(numbers)
     program += [
         (_JEQ, 1, 0, numbers["socket"]),
         (_JEQ, 0, families + 2, numbers["socketpair"]),  # neither: to the final ALLOW
@@ -148,9 +168,22 @@ def _program(arch: int, numbers: dict[str, int]) -> list[tuple[int, int, int, in
     return program
 
 
+def _own_only(numbers: dict[str, int]) -> list[tuple[int, int, int, int]]:
+    """``OWN_ONLY``'s calls allowed on the calling process, refused with ``EPERM`` for any other. A block another
+    call jumps over leaves its number loaded; the call it is for ends in its returns."""
+    program = []
+    for name, arguments in OWN_ONLY.items():
+        tests = 2 * len(arguments)  # a load and a test per argument, then the two returns
+        program.append((_JEQ, 0, tests + 2, numbers[name]))
+        for index, (offset, value) in enumerate(arguments):
+            program += [(_LOAD, 0, 0, offset), (_JEQ, 0, tests - 2 * index - 1, value)]
+        program += [(_RET, 0, 0, _ALLOW), (_RET, 0, 0, _ERRNO | errno.EPERM)]
+    return program
+
+
 def _sockets_and_permissions_program(arch: int, numbers: dict[str, int]) -> list[tuple[int, int, int, int]]:
     """``socket`` refused whatever its family, and ``io_uring_setup``, and every call that changes a file's mode, owner or extended
-    attributes; x32's calls and another architecture's refused whole."""
+    attributes, and System V IPC, POSIX message queues, keyrings and inotify; ``OWN_ONLY``'s calls on another process; x32's calls and another architecture's refused whole."""
     changes = {**_PERMISSIONS[platform.machine()], **_PERMISSIONS_EVERYWHERE}.values()
     program = [
         (_LOAD, 0, 0, _ARCH),
@@ -162,10 +195,13 @@ def _sockets_and_permissions_program(arch: int, numbers: dict[str, int]) -> list
     ]
     for call in changes:
         program += [(_JEQ, 0, 1, call), (_RET, 0, 0, _ERRNO | errno.EPERM)]
+    # REFUSED's calls (io_uring_setup among them): keyrings, and inotify's instances, counted per user
+    refused = [numbers[name] for name in REFUSED if name in numbers]
+    for call in [*_IPC[platform.machine()].values(), *refused]:  # as a kernel built without them
+        program += [(_JEQ, 0, 1, call), (_RET, 0, 0, _ERRNO | errno.ENOSYS)]
     return [
         *program,
-        (_JEQ, 0, 1, numbers["io_uring_setup"]),  # a ring makes and connects sockets without the calls below
-        (_RET, 0, 0, _ERRNO | errno.ENOSYS),
+        *_own_only(numbers),
         (_JEQ, 0, 1, numbers["socket"]),
         (_RET, 0, 0, _ERRNO | errno.EAFNOSUPPORT),
         (_RET, 0, 0, _ALLOW),
@@ -182,8 +218,8 @@ def install() -> bool:
 
 
 def refuse_sockets_and_permissions() -> bool:
-    """Refuse ``socket`` (whatever its family), ``io_uring_setup`` and every change of a file's mode, owner or extended attributes to this
-    process and every child; False where the machine is unknown or the kernel filters nothing (the run goes
+    """Refuse ``socket`` (whatever its family), ``io_uring_setup``, every change of a file's mode, owner or extended attributes,
+    System V IPC, POSIX message queues, keyrings, inotify, and another process's limits and scheduling to this process and every child; False where the machine is unknown or the kernel filters nothing (the run goes
     on without)."""
     libc = ctypes.CDLL(None, use_errno=True)
     if libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:  # what lets a normal user filter

@@ -1,0 +1,41 @@
+"""Learner folders whose names look alike are named in the run's notes (grade-class).
+
+Where learners make their own folders, one may make a second folder named like a classmate's, with a
+failing notebook in it: ``alice`` and ``alice`` with a zero-width space after it read as one name in the
+gradebook, on the page and on the terminal, and nothing said there were two. Both are still graded (which
+is the real one cannot be told from the files); the notes, on the page and on stderr, name them, with what
+shows as nothing written as an escape.
+"""
+
+from __future__ import annotations
+
+import html
+import io
+
+from class_submissions import (
+    instructor_config,  # noqa: F401  # the record's key in a folder of the tests' own
+    needs_sandbox,
+    right,
+    wrong,
+)
+
+from harness_lab.grading.class_command import grade_class_command
+from harness_lab.text import speaking, t
+
+pytestmark = needs_sandbox
+
+
+def test_learner_folders_named_alike_but_for_invisible_characters_width_or_case_are_named_in_the_notes(tmp_path):
+    subs, report = tmp_path / "subs", tmp_path / "report"
+    right("level1").write(subs, "alice")
+    for imitation in ("alice\u200b", "\uff41lice", "Alic\u200de"):  # zero-width space, full-width a, ZWJ and case
+        wrong("level1", "deny result that does not say why").write(subs, imitation)
+    right("level1").write(subs, "alicia")  # another name: not named
+    stderr = io.StringIO()
+    with speaking("en"):
+        grade_class_command(subs, report, jobs=1, stdout=io.StringIO(), stderr=stderr)
+        note = t("grade.class.look_alike", names="Alic\\u200de, alice, alice\\u200b, \uff41lice")
+    # was nothing: four rows the reader takes for "alice", one of them 3 of 3, and no word of it
+    assert note in stderr.getvalue()
+    assert html.escape(note) in (report / "index.html").read_text(encoding="utf-8")
+    assert "alicia" not in stderr.getvalue()
