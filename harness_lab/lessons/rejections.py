@@ -31,7 +31,9 @@ REJECTIONS = (
     ("ids must be unique", "lesson.l2.reassign"),
     ("must have non-empty content", "lesson.l2.empty_message"),
     ("Input should be a valid list", "lesson.l2.content_not_list"),
+    ("content cannot be empty if `is_error` is true", "lesson.rule.error_without_content"),
 )
+NOT_A_FLAG = "is_error: Input should be a valid boolean"
 EXTRA_KEY = re.compile(r"\.tool_result\.(\w+): Extra inputs are not permitted")
 
 
@@ -42,6 +44,10 @@ def rejection_hint(message: str, messages: list | None = None) -> Miss:
         return Miss("lesson.l2.result_extra_key", {"extra": extra.group(1), "error": message})
     if role := _results_outside_user(messages or []):  # the assistant's prefill refusal, or no such role
         return Miss("lesson.l2.results_in_user", {"role": role, "error": message})
+    if NOT_A_FLAG in message and (flag := _odd_flag(messages or [])):
+        if isinstance(flag[0], str):  # "true" / "false": the word, not the value
+            return Miss("lesson.rule.is_error_text", {"got": repr(flag[0])[:20]})
+        return Miss("lesson.rule.is_error_type", {"got": repr(flag[0])[:20], "error": message})
     for needle, key in REJECTIONS:
         if needle in message:
             if key == "lesson.l2.keep_content" and messages and _called_later(message, messages):
@@ -50,6 +56,16 @@ def rejection_hint(message: str, messages: list | None = None) -> Miss:
                 key = "lesson.l2.results_overwritten"
             return Miss(key, {"error": message})
     return Miss("lesson.api_400", {"error": message})
+
+
+def _odd_flag(messages: list) -> tuple | None:
+    """The first tool_result's is_error that is no bool, as a 1-tuple (its value may be None)."""
+    for m in messages:
+        for b in blocks(m, "tool_result") if isinstance(m, dict) else ():
+            flag = field(b, "is_error", False)
+            if not isinstance(flag, bool):
+                return (flag,)
+    return None
 
 
 def _results_outside_user(messages: list) -> str:

@@ -117,17 +117,16 @@ def api_rejects(messages: list) -> str:
 def answer_rejected(prompt: str, response: Any, results: Any) -> Miss | None:
     """Send ``results`` back after ``response`` as the next user message: the API's 400 as a miss,
     or the SDK's own refusal to send what is no JSON (an exception object as a result's content)."""
+    sent = [
+        {"role": "user", "content": prompt},
+        {"role": "assistant", "content": response.content},
+        {"role": "user", "content": list(results or ())},
+    ]
     try:
-        rejected = api_rejects(
-            [
-                {"role": "user", "content": prompt},
-                {"role": "assistant", "content": response.content},
-                {"role": "user", "content": list(results or ())},
-            ]
-        )
+        rejected = api_rejects(sent)
     except (TypeError, ValueError) as exc:
         return Miss("lesson.unsendable", {"error": f"{type(exc).__name__}: {exc}"[:120]})
-    return rejection_hint(rejected) if rejected else None
+    return rejection_hint(rejected, sent) if rejected else None
 
 
 class CourseModel(Emulator):

@@ -7,7 +7,9 @@ from __future__ import annotations
 import pytest
 
 from harness_lab import lessons
+from harness_lab.text import t
 from tests.lessons import answers, answers_more
+from tests.lessons.answers_swallowed import WRONG_SWALLOWED
 
 # Every point each wrong signature misses, and why.
 SIGNATURES = [
@@ -43,3 +45,19 @@ def test_every_missed_signature_point_names_its_own_cause(wrong, missed):
     verdict = lessons.judge(lessons.piece("signature_of"), wrong)
     got = {check.number: check.key.rsplit(".", 1)[-1] for check in verdict.checks if not check.passed}
     assert got == missed, verdict.text()
+
+
+def _missed(verdict) -> dict:
+    return {check.number: check.key for check in verdict.checks if not check.passed}
+
+
+@pytest.mark.parametrize("name, wrong, missed", WRONG_SWALLOWED, ids=[w[1].__name__ for w in WRONG_SWALLOWED])
+def test_a_hidden_mistake_is_named_on_every_point_it_misses(name, wrong, missed):
+    # an except: pass, a "false" flag, a yes compared with "y": each later point says the one cause again
+    verdict = lessons.judge(lessons.piece(name), wrong)
+    assert _missed(verdict) == missed, verdict.text()
+
+
+def test_one_cause_on_several_points_is_said_once_in_the_lesson():
+    lines = lessons.point_lines(lessons.judge(lessons.piece("run_tools"), WRONG_SWALLOWED[0][1]))
+    assert lines[2].endswith(t("lesson.l2.run_tools.failure_dropped")) and lines[3].endswith(t("lesson.same_cause"))
