@@ -1,6 +1,6 @@
 """Wrong answers whose mistake hides behind something that looks careful: an ``except: pass`` that drops
 the failed call's result, is_error written as "false" or None, a failure with no content, approve's
-answer compared with "y". Each maps every point it misses to the hint that names its cause (the
+answer compared with "y", an end value yielded like a turn, a loop that stops on a denial. Each maps every point it misses to the hint that names its cause (the
 points after the first say the same cause, not a symptom of it).
 """
 
@@ -11,6 +11,7 @@ import json
 from harness_lab.lessons.lesson2 import run_tools as good_run_tools
 from harness_lab.lessons.lesson5 import HIGH_IMPACT
 from harness_lab.lessons.lesson5 import run_tool_uses as good_run_tool_uses
+from tests.lessons.answers6 import variant
 
 # --- run_tools (lesson 2) ----------------------------------------------------------------------------
 
@@ -104,5 +105,32 @@ WRONG_SWALLOWED = [
         "run_tool_uses",
         approve_denial_without_content,
         {2: "lesson.rule.error_without_content", 3: "lesson.rule.error_without_content"},
+    ),
+]
+
+# --- run_agent (lesson 6) ----------------------------------------------------------------------------
+
+STOP_1 = 'return lessons.stopped("max_turns", "上限", turns, tokens_used)'
+RESULTS_IN = "        if results:\n"
+
+WRONG_RUN_AGENT_SWALLOWED = [
+    # the stop yielded as a turn is, the generator just taught: the loop goes on past it
+    (variant((STOP_1, STOP_1.replace("return", "yield"))), {3: "lesson.l6.run_agent.end_yielded"}),
+    # yielded, then a bare return: the run's end value is None
+    (
+        variant((STOP_1, STOP_1.replace("return", "yield") + "\n            return")),
+        {3: "lesson.l6.run_agent.end_yielded"},
+    ),
+    # "an is_error result means something went wrong: stop the run", a denial included
+    (
+        variant(
+            (
+                RESULTS_IN,
+                '        if any(r.get("is_error") for r in results):\n'
+                '            return lessons.stopped("tool_error", "ツールが失敗しました", turns, tokens_used)\n'
+                + RESULTS_IN,
+            )
+        ),
+        {6: "lesson.l6.run_agent.ended_on_refusal", 7: "lesson.l6.run_agent.ended_on_refusal"},
     ),
 ]

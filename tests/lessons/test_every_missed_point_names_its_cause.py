@@ -9,7 +9,8 @@ import pytest
 from harness_lab import lessons
 from harness_lab.text import t
 from tests.lessons import answers, answers_more
-from tests.lessons.answers_swallowed import WRONG_SWALLOWED
+from tests.lessons.answers6 import loaded
+from tests.lessons.answers_swallowed import WRONG_RUN_AGENT_SWALLOWED, WRONG_SWALLOWED
 
 # Every point each wrong signature misses, and why.
 SIGNATURES = [
@@ -55,6 +56,16 @@ def _missed(verdict) -> dict:
 def test_a_hidden_mistake_is_named_on_every_point_it_misses(name, wrong, missed):
     # an except: pass, a "false" flag, a yes compared with "y": each later point says the one cause again
     verdict = lessons.judge(lessons.piece(name), wrong)
+    assert _missed(verdict) == missed, verdict.text()
+
+
+@pytest.mark.parametrize(
+    "source, missed",
+    WRONG_RUN_AGENT_SWALLOWED,
+    ids=[next(iter(m.values())).rsplit(".", 1)[-1] for _, m in WRONG_RUN_AGENT_SWALLOWED],
+)
+def test_a_whole_harness_hiding_its_mistake_is_named_on_every_point_it_misses(source, missed):
+    verdict = lessons.judge(lessons.piece("run_agent", 6), loaded(source))
     assert _missed(verdict) == missed, verdict.text()
 
 
