@@ -182,6 +182,20 @@ add(
             "モデルへのリクエストが {count} 回を超えても止まりませんでした。送った履歴が前のリクエストより短いか、先頭のユーザーの質問が抜けています（messages[-2:] のような切り詰め）。モデルは送られた履歴しか見ないので、自分が前のターンで何をしたかが分からず、同じことを頼み続けます。messages は切り詰めず、毎回まるごと送ります",
             "More than {count} requests and the loop did not stop: a request carried a shorter history than the one before it, or lost the user's question at its head (a slice such as messages[-2:]). The model sees only the history it is sent, so it cannot tell what it did in earlier turns and keeps asking; send the whole messages list every time, never a slice of it",
         ),
+        "lesson.swallowed_400": (
+            "API が 400 で断ったリクエストがあったのに、例外が関数の外に出ませんでした。except で受け止めて、何もなかったように返しています（except Exception: など）。"
+            "受け止めたまま黙ると、何が起きたのかが見えなくなります。400 の原因: {cause}",
+            "The API answered a model request with a 400, yet no exception left the function: an except caught it and returned as though nothing had happened "
+            "(except Exception: and the like), which hides what went wrong. The 400's cause: {cause}",
+        ),
+        "lesson.history_cut": (
+            "送った履歴が、ユーザーの質問ではなく tool_result で始まっています。messages[-3:] のように会話履歴を切り詰めると、"
+            "残した tool_result が、答えている tool_use（その前の assistant の応答の content）から切り離され、API が 400 で断ります。"
+            "モデルへのリクエストには、毎回 messages のリスト全体を送ります（トークンを抑えるのは弁2 トークン予算の役目です）（API の 400: {error}）",
+            "The history sent opens with a tool_result, not the user's question: a slice of the conversation history such as messages[-3:] "
+            "parts the tool_result it keeps from the tool_use it answers (in the assistant's content before it), and the API answers 400. "
+            "Send the whole messages list with every model request (keeping tokens down is valve 2's job, the token budget) (the API's 400: {error})",
+        ),
         "lesson.runaway_requests": (
             "モデルへのリクエストが {count} 回を超えても止まりませんでした。ループが止まる条件は、ループの中で変わっていますか",
             "More than {count} model requests and still going. Does anything inside the loop change its condition?",

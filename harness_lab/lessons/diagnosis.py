@@ -24,7 +24,7 @@ from ..grading.level2_scene import function_of
 from ..grading.spies import Recorder
 from ..text import t
 from .checking import Miss
-from .scenes import Recording, api_refusal, blocks, kept_whole, runaway_guard, said, scene_tools
+from .scenes import Recording, api_refusal, blocks, kept_whole, runaway_guard, said, scene_tools, swallowed
 
 __all__ = [
     "DEFAULTS",
@@ -126,6 +126,9 @@ def learner_end(fn, script, decide=None, runaway: Miss | None = None, **limits: 
         return ending, rec, emulator
     if isinstance(end, YieldedEnd):
         ending.miss = Miss("lesson.l6.run_agent.end_yielded", {"kind": end.kind})
+        return ending, rec, emulator
+    if hidden := swallowed(emulator):  # a 400 caught and turned into an end: its cause, not the end's
+        ending.miss = hidden
         return ending, rec, emulator
     ending = Ending(
         cause=end.cause if isinstance(end, Stopped) else "finish",

@@ -22,7 +22,7 @@ from .checking import Miss
 from .diagnosis import VALVES, outputs, rejected, stale
 from .lesson5 import _cannot_answer
 from .protocol import drive
-from .scenes import blocks, fact, runaway_guard, said, scene_tools, user_turn
+from .scenes import blocks, fact, runaway_guard, said, scene_tools, swallowed, user_turn
 
 __all__ = ["NO_APPROVER", "RISKY", "harmless_run_without_asking", "never_without_a_yes"]
 
@@ -63,6 +63,8 @@ def _denied(fn, approve: Any, rec: Recorder | None = None, again: bool = False) 
         _, end = drive(gen)
     except anthropic.BadRequestError as exc:  # a denied call left with no result is the usual cause here
         return rec, {}, _unanswered(rejected(exc, emulator), rec, approve, emulator)
+    if hidden := swallowed(emulator):  # a 400 caught and turned into an end: its cause, not the end's
+        return rec, {}, hidden
     if stale(emulator):
         return rec, {}, stale(emulator)
     if not emulator.requests:  # it ended before asking the model anything

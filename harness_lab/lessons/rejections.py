@@ -1,5 +1,6 @@
 """The API's 400s as the lessons name them: the hint for each history mistake a lesson teaches, read
-from the rejection's own message (and the history it refused, when known)."""
+from the rejection's own message (and the history it refused, when known), and a 400 the learner's
+loop caught and hid."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import anthropic
 from ..messages import field
 from .checking import Miss
 
-__all__ = ["api_refusal", "blocks", "rejection_hint"]
+__all__ = ["api_refusal", "blocks", "rejection_hint", "swallowed"]
 
 # The real API's 400 for each history mistake a lesson teaches, and the hint that names its cause.
 REJECTIONS = (
@@ -48,6 +49,10 @@ def rejection_hint(message: str, messages: list | None = None) -> Miss:
         if isinstance(flag[0], str):  # "true" / "false": the word, not the value
             return Miss("lesson.rule.is_error_text", {"got": repr(flag[0])[:20]})
         return Miss("lesson.rule.is_error_type", {"got": repr(flag[0])[:20], "error": message})
+    if messages and isinstance(messages[0], dict) and blocks(messages[0], "tool_result"):
+        # The history opens with results, not the user's question: a slice (messages[-3:]) cut it there,
+        # and the results it kept lost the tool_use they answer.
+        return Miss("lesson.history_cut", {"error": message})
     for needle, key in REJECTIONS:
         if needle in message:
             if key == "lesson.l2.keep_content" and messages and _called_later(message, messages):
@@ -101,6 +106,16 @@ def blocks(message: Any, kind: str | None = None) -> list:
     be anything, and what holds no list of blocks has none."""
     content = message.get("content") if isinstance(message, dict) else None
     return [b for b in content if kind is None or field(b, "type") == kind] if isinstance(content, list) else []
+
+
+def swallowed(emulator: Any) -> Miss | None:
+    """A 400 the learner's loop met and hid (an except that returned as though nothing happened): the
+    400's own cause, said as hidden, not the symptom the probe would see next (too few requests...)."""
+    refused = getattr(emulator, "refused", None)
+    if not refused:
+        return None
+    message, messages = refused[0]
+    return Miss("lesson.swallowed_400", {"cause": rejection_hint(message, messages).hint()})
 
 
 def api_refusal(exc: anthropic.BadRequestError, messages: list | None = None) -> Miss:

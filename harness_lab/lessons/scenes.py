@@ -19,12 +19,13 @@ from ..messages import content_dicts, field
 from ..model import DEFAULT_MODEL
 from ..text import t
 from .checking import Miss
-from .rejections import api_refusal, blocks, rejection_hint
+from .rejections import api_refusal, blocks, rejection_hint, swallowed
 
 __all__ = [
     "Recording",
     "CourseModel",
     "answer_rejected",
+    "swallowed",
     "answered",
     "blocks",
     "api_refusal",
@@ -139,11 +140,18 @@ class CourseModel(Emulator):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.served: list[dict] = []  # every Message answered, as JSON or as a stream (``Recording``)
+        self.refused: list[tuple[str, Any]] = []  # each 400's message and the history it refused
 
     def respond(self, request: Any, path: str = "/v1/messages", headers: Any = None) -> tuple[int, dict, Any]:
         if isinstance(request, dict) and request.get("model") in KNOWN_MODELS - {DEFAULT_MODEL}:
             request = {**request, "model": DEFAULT_MODEL}
-        return super().respond(request, path, headers)
+        status, head, body = super().respond(request, path, headers)
+        error = body.get("error") if status == 400 and isinstance(body, dict) else None
+        if isinstance(error, dict):
+            self.refused.append(
+                (str(error.get("message", "")), request.get("messages") if isinstance(request, dict) else None)
+            )
+        return status, head, body
 
     def answered(self, message: dict) -> None:
         self.served.append(message)

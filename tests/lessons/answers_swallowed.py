@@ -1,6 +1,7 @@
 """Wrong answers whose mistake hides behind something that looks careful: an ``except: pass`` that drops
 the failed call's result, is_error written as "false" or None, a failure with no content, approve's
-answer compared with "y", an end value yielded like a turn, a loop that stops on a denial. Each maps every point it misses to the hint that names its cause (the
+answer compared with "y", an end value yielded like a turn, a loop that stops on a denial, a history
+sliced to its last messages. Each maps every point it misses to the hint that names its cause (the
 points after the first say the same cause, not a symptom of it).
 """
 
@@ -12,6 +13,8 @@ from harness_lab.lessons.lesson2 import run_tools as good_run_tools
 from harness_lab.lessons.lesson5 import HIGH_IMPACT
 from harness_lab.lessons.lesson5 import run_tool_uses as good_run_tool_uses
 from tests.lessons.answers6 import variant
+
+MODEL = "claude-sonnet-5"
 
 # --- run_tools (lesson 2) ----------------------------------------------------------------------------
 
@@ -80,6 +83,21 @@ def approve_denial_without_content(content, impls, approve):  # the denial flagg
     ]
 
 
+# --- run_agent (lesson 2) ----------------------------------------------------------------------------
+
+
+def agent_except_returns_nothing(client, user_input, tools, impls):  # "never crash": the 400 for a lost call hidden
+    try:
+        messages = [{"role": "user", "content": user_input}]
+        response = client.messages.create(model=MODEL, max_tokens=1024, tools=tools, messages=messages)
+        while response.stop_reason == "tool_use":
+            messages.append({"role": "user", "content": good_run_tools(response.content, impls)})
+            response = client.messages.create(model=MODEL, max_tokens=1024, tools=tools, messages=messages)
+        return "".join(b.text for b in response.content if b.type == "text")
+    except Exception:
+        return ""
+
+
 # Every point each wrong piece misses, and the hint key each must get.
 WRONG_SWALLOWED = [
     (
@@ -94,6 +112,7 @@ WRONG_SWALLOWED = [
         tools_failure_without_content,
         {3: "lesson.rule.error_without_content", 4: "lesson.rule.error_without_content"},
     ),
+    ("run_agent", agent_except_returns_nothing, {2: "lesson.swallowed_400", 3: "lesson.swallowed_400"}),
     (
         "run_tool_uses",
         approve_compared_with_y,
@@ -112,6 +131,17 @@ WRONG_SWALLOWED = [
 
 STOP_1 = 'return lessons.stopped("max_turns", "上限", turns, tokens_used)'
 RESULTS_IN = "        if results:\n"
+CREATE = "client.messages.create(model=MODEL, max_tokens=1024, tools=tools, messages=messages)\n        tokens_used"
+
+LOOP_REQUEST = "        response = " + CREATE
+GUARDED_REQUEST = (
+    "        try:\n"
+    "            response = client.messages.create(model=MODEL, max_tokens=1024, tools=tools, messages=messages)\n"
+    "        except Exception:\n"
+    '            return lessons.stopped("error", "失敗しました", turns, tokens_used)\n'
+    "        tokens_used"
+)
+ASSISTANT_IN = '        messages.append({"role": "assistant", "content": response.content})\n'
 
 WRONG_RUN_AGENT_SWALLOWED = [
     # the stop yielded as a turn is, the generator just taught: the loop goes on past it
@@ -132,5 +162,16 @@ WRONG_RUN_AGENT_SWALLOWED = [
             )
         ),
         {6: "lesson.l6.run_agent.ended_on_refusal", 7: "lesson.l6.run_agent.ended_on_refusal"},
+    ),
+    # the history's assistant turn left out, and the request's 400 turned into a stop of its own
+    # (point 2 meets the dropped turn first, after a pause_turn, where no 400 comes: it names that)
+    (
+        variant((LOOP_REQUEST, GUARDED_REQUEST), (ASSISTANT_IN, "")),
+        {**dict.fromkeys((1, 3, 4, 5, 6, 7), "lesson.swallowed_400"), 2: "lesson.l6.run_agent.resend_changed"},
+    ),
+    # "only the last few messages, to save tokens": the kept results lose their calls
+    (
+        variant((CREATE, CREATE.replace("messages=messages)", "messages=messages[-3:])"))),
+        {1: "lesson.history_cut", 3: "lesson.history_cut", 5: "lesson.history_cut"},
     ),
 ]

@@ -71,7 +71,7 @@ def test_every_hint_key_is_provoked_by_some_wrong_version():
     more += WRONG_STATE + WRONG_RUN_AGENT_STATE  # state kept between runs, JSON by accident, a stop sequence
     more += WRONG_MISREAD + WRONG_RUN_AGENT_MISREAD + WRONG_MY_AGENT_MISREAD  # SDK objects as dicts, a yes kept
     more += WRONG_COUNTS + WRONG_RUN_AGENT_COUNTS + WRONG_MY_AGENT_COUNTS  # a digest cut short, is_error as text
-    # except: pass, "false" flags, a yes compared with "y", a stop yielded, a loop ended on a denial (every point each misses)
+    # except: pass, "false" flags, a stop yielded, a loop ended on a denial, a sliced history (every point each misses)
     more += [(name, wrong, p, key) for name, wrong, missed in WRONG_SWALLOWED for p, key in missed.items()]
     more += [(source, p, key) for source, missed in WRONG_RUN_AGENT_SWALLOWED for p, key in missed.items()]
     provoked = {key for *_, key in WRONG + WRONG_RUN_AGENT + WRONG_MY_AGENT + more}
