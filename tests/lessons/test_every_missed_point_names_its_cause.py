@@ -4,6 +4,8 @@ where its sorted parts differ only because the swapped calls got each other's id
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from harness_lab import lessons
@@ -38,7 +40,18 @@ def workbook_here(tmp_path, monkeypatch):
     monkeypatch.setenv("HARNESS_LAB_WORKBOOK", str(tmp_path / "my_harness.py"))
 
 
-CASES = [*SIGNATURES, (sig_unstable, {1: "unstable", 3: "unstable"})]
+def sig_last_call_only(content):  # one variable overwritten in the for: only the turn's last call is left
+    for block in content:
+        if block.type == "tool_use":
+            last = f"{block.name}({json.dumps(block.input, sort_keys=True, ensure_ascii=False)})"
+    return last
+
+
+CASES = [
+    *SIGNATURES,
+    (sig_unstable, {1: "unstable", 3: "unstable"}),
+    (sig_last_call_only, {2: "one_call", 3: "one_call"}),  # point 2 said a set merged a repeated call
+]
 
 
 @pytest.mark.parametrize("wrong, missed", CASES, ids=[wrong.__name__ for wrong, _ in CASES])
