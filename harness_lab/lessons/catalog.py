@@ -112,10 +112,22 @@ add(
         "lesson.raised": ("例外で止まりました: {error}", "It raised: {error}"),
         "lesson.same_cause": ("上と同じ原因です", "The same cause as above"),
         "lesson.rule.is_error_text": (
-            "is_error が真偽値ではなく文字列 {got} です。文字列は True ではないので失敗として数えられず、API も 400 を返します。"
-            '"is_error": True と書きます（引用符なし）',
-            "is_error is the string {got}, not a boolean. A string is not True, so the failure does not count as one, and "
-            'the API answers 400 too. Write "is_error": True (no quotes)',
+            'is_error が真偽値ではなく文字列 {got} です。API は文字列の is_error を（"true" でも "false" でも）400 で断り、文字列は True ではないので失敗としても数えられません。'
+            '引用符なしで、失敗には "is_error": True と書きます（うまくいった結果には書かないか False）',
+            'is_error is the string {got}, not a boolean. The API answers a string is_error ("true" or "false" alike) with a 400, and a string is not True, '
+            'so a failure does not count as one. Write "is_error": True for a failure, without quotes (leave it out, or False, on a result that worked)',
+        ),
+        "lesson.rule.is_error_type": (
+            "is_error が真偽値ではなく {got} です。API は True / False のほかの is_error を 400 で断ります。"
+            "失敗には True を書き、うまくいった結果には False を書くか、is_error を書かずにおきます（API の 400: {error}）",
+            "is_error is {got}, not a boolean; the API answers any is_error other than True or False with a 400. "
+            "Write True for a failure, and False, or no is_error at all, on a result that worked (the API's 400: {error})",
+        ),
+        "lesson.rule.error_without_content": (
+            "失敗の結果（is_error: True）に content がないか、空です。API は中身のない失敗の結果を 400 で断り、モデルも何が起きたかを読めません。"
+            "例外のメッセージ（断ったのなら、その理由）を文字列で content に入れます",
+            "A failure's result (is_error: True) has no content, or an empty one: the API answers a failure with nothing in it with a 400, "
+            "and the model could not read what happened either. Put the exception's message (or, for a denial, why) in content as a string",
         ),
         "lesson.rule.text_block": (
             'text ブロックや思考ブロックには id も name も input もありません。block.type が "tool_use" のブロックだけを使います。出た例外は {error}',
@@ -169,6 +181,20 @@ add(
         "lesson.history_trimmed": (
             "モデルへのリクエストが {count} 回を超えても止まりませんでした。送った履歴が前のリクエストより短いか、先頭のユーザーの質問が抜けています（messages[-2:] のような切り詰め）。モデルは送られた履歴しか見ないので、自分が前のターンで何をしたかが分からず、同じことを頼み続けます。messages は切り詰めず、毎回まるごと送ります",
             "More than {count} requests and the loop did not stop: a request carried a shorter history than the one before it, or lost the user's question at its head (a slice such as messages[-2:]). The model sees only the history it is sent, so it cannot tell what it did in earlier turns and keeps asking; send the whole messages list every time, never a slice of it",
+        ),
+        "lesson.swallowed_400": (
+            "API が 400 で断ったリクエストがあったのに、例外が関数の外に出ませんでした。except で受け止めて、何もなかったように返しています（except Exception: など）。"
+            "受け止めたまま黙ると、何が起きたのかが見えなくなります。400 の原因: {cause}",
+            "The API answered a model request with a 400, yet no exception left the function: an except caught it and returned as though nothing had happened "
+            "(except Exception: and the like), which hides what went wrong. The 400's cause: {cause}",
+        ),
+        "lesson.history_cut": (
+            "送った履歴が、ユーザーの質問ではなく tool_result で始まっています。messages[-3:] のように会話履歴を切り詰めると、"
+            "残した tool_result が、答えている tool_use（その前の assistant の応答の content）から切り離され、API が 400 で断ります。"
+            "モデルへのリクエストには、毎回 messages のリスト全体を送ります（トークンを抑えるのは弁2 トークン予算の役目です）（API の 400: {error}）",
+            "The history sent opens with a tool_result, not the user's question: a slice of the conversation history such as messages[-3:] "
+            "parts the tool_result it keeps from the tool_use it answers (in the assistant's content before it), and the API answers 400. "
+            "Send the whole messages list with every model request (keeping tokens down is valve 2's job, the token budget) (the API's 400: {error})",
         ),
         "lesson.runaway_requests": (
             "モデルへのリクエストが {count} 回を超えても止まりませんでした。ループが止まる条件は、ループの中で変わっていますか",

@@ -183,6 +183,12 @@ add(
             "失敗の結果に、例外のメッセージ（何が起きたか）が入っていません。モデルはそれを読んで次の手を決めます",
             "The failure's result does not say what happened (the exception's message); the model reads it to decide what next",
         ),
+        "lesson.l2.run_tools.failure_dropped": (
+            "例外を投げた呼び出しに、結果がありません。except で例外を受け止めたまま何も append しないと（except: pass など）、その tool_use は答えのないまま残り、次のリクエストを API が 400 で断ります。"
+            "except の中でも、例外のメッセージを入れた is_error: True の結果を append します",
+            "The call that raised got no result: an except that catches the exception and appends nothing (except: pass and the like) leaves that tool_use unanswered, and the API answers the next request with a 400. "
+            "In the except too, append an is_error: True result holding the exception's message",
+        ),
         "lesson.l2.run_tools.stopped_early": (
             "1つ目の失敗で、残りの呼び出しを実行しませんでした。失敗は1件ずつ結果にして、先へ進みます",
             "After the first failure the other calls did not run; answer each failure and go on",

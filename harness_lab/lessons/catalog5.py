@@ -78,6 +78,12 @@ add(
             "次に呼ばれたとき、前に返したリストの中身が書き換わりました。同じリストを clear() などで空にして使い回しています。前のリストは、前のターンの結果の user メッセージとして、もう会話履歴に入っています。呼ばれるたびに新しいリストを返します（results = [] を関数の中で作ります）",
             "When called again, it changed the list it had returned before: one list is emptied (clear() or the like) and reused. That list is already in the conversation history as the previous turn's results message; return a new list on every call (create results = [] inside the function)",
         ),
+        "lesson.l5.failure_dropped": (
+            "失敗したツール（例外を投げた read_file、impls にない search）に結果がありません。except で例外を受け止めたまま何も append しないと（except: pass など）、"
+            "その tool_use は答えのないまま残り、次のリクエストを API が 400 で断ります。except の中でも、例外のメッセージを入れた is_error: True の結果を append します",
+            "A failed tool (read_file raising, search missing from impls) got no result: an except that catches the exception and appends nothing (except: pass and the like) "
+            "leaves that tool_use unanswered, and the API answers the next request with a 400. In the except too, append an is_error: True result holding the exception's message",
+        ),
         "lesson.l5.failure_not_error": (
             "失敗したツール（例外を投げた read_file、impls にない search）の結果に is_error: True がないか、残りの get_time が実行されませんでした。失敗は1件ずつ is_error の結果にして、先へ進みます",
             "A failed tool (read_file raising, search missing from impls) lacks is_error: True, or get_time after them did not run; answer each failure with an is_error result and go on",

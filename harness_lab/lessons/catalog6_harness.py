@@ -61,6 +61,12 @@ add(
             "最後に return lessons.finished(...) か return lessons.stopped(...) がありません（返り値 {got}）",
             "It does not end with return lessons.finished(...) or return lessons.stopped(...) (got {got})",
         ),
+        "lesson.l6.run_agent.end_yielded": (
+            "lessons.{kind}(...) を yield しています。yield は1ターンの終わりを Stepper に知らせるだけで、ループを終えず、ループの終わりの値にもなりません。"
+            "ループを終えるときは return lessons.{kind}(...) と返します（yield するのは lessons.turn(...) だけです）",
+            "It yields lessons.{kind}(...); a yield only tells the Stepper that a turn is over: it neither ends the loop nor becomes the loop's end value. "
+            "End the loop with return lessons.{kind}(...) (only lessons.turn(...) is yielded)",
+        ),
         "lesson.l6.run_agent.unknown_cause": (
             'lessons.stopped の最初の引数が {got} です。止めた弁の名前 "max_turns" / "token_budget" / "no_progress" のどれかにします',
             'The first argument of lessons.stopped is {got}; use the name of the valve that stopped: "max_turns", "token_budget" or "no_progress"',
@@ -351,6 +357,12 @@ add(
         "lesson.l6.run_agent.no_approver_some": (
             "弁4: approve を渡さなかったとき、{held} は断りましたが、{ran} が走りました。尋ねる相手がいないときの答えは、どの高インパクトなツールにも「いいえ」です（approve or (lambda name, given: False)）",
             "valve 4: with no approve given, it refused {held} but ran {ran}; with nobody to ask, the answer is no for every high-impact tool (approve or (lambda name, given: False))",
+        ),
+        "lesson.l6.run_agent.ended_on_refusal": (
+            "弁4が断った呼び出しの結果をモデルに送らずに、{got} でループを終えました。"
+            "断りは失敗ではなく、モデルへの知らせです: is_error の tool_result を会話履歴に足して次のリクエストを送り、次の手（別の道）はモデルに決めさせます",
+            "The loop ended with {got} without sending the results of the calls valve 4 denied to the model. "
+            "A denial is no failure of the loop but news for the model: add the is_error tool_result to the conversation history, send the next model request, and let the model choose its next step (another route)",
         ),
         "lesson.l6.run_agent.denied_not_error": (
             "弁4で断った {tool} に、is_error の tool_result が返っていません。断った呼び出しには、実行しなくても、それぞれ結果を返します",

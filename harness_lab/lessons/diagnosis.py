@@ -24,10 +24,20 @@ from ..grading.level2_scene import function_of
 from ..grading.spies import Recorder
 from ..text import t
 from .checking import Miss
-from .protocol import drive
-from .scenes import Recording, api_refusal, blocks, kept_whole, runaway_guard, said, scene_tools
+from .scenes import Recording, api_refusal, blocks, kept_whole, runaway_guard, said, scene_tools, swallowed
 
-__all__ = ["DEFAULTS", "Ending", "ask", "compare", "learner_end", "outputs", "package_end", "rejected", "stale"]
+__all__ = [
+    "DEFAULTS",
+    "VALVES",
+    "Ending",
+    "ask",
+    "compare",
+    "learner_end",
+    "outputs",
+    "package_end",
+    "rejected",
+    "stale",
+]
 
 DEFAULTS = {"turns": 8, "budget": 40_000}  # the lesson's MAX_TURNS and TOKEN_BUDGET
 VALVES = ("max_turns", "token_budget", "no_progress")
@@ -110,9 +120,15 @@ def learner_end(fn, script, decide=None, runaway: Miss | None = None, **limits: 
         ending.miss = Miss("lesson.l6.run_agent.not_generator", {"got": type(gen).__name__})
         return ending, rec, emulator
     try:
-        events, end = drive(gen)
+        events, end = _drive_to_an_end(gen)
     except anthropic.BadRequestError as exc:  # the history broke a rule the lessons teach: name it
         ending.miss = rejected(exc, emulator)
+        return ending, rec, emulator
+    if isinstance(end, YieldedEnd):
+        ending.miss = Miss("lesson.l6.run_agent.end_yielded", {"kind": end.kind})
+        return ending, rec, emulator
+    if hidden := swallowed(emulator):  # a 400 caught and turned into an end: its cause, not the end's
+        ending.miss = hidden
         return ending, rec, emulator
     ending = Ending(
         cause=end.cause if isinstance(end, Stopped) else "finish",
@@ -132,6 +148,28 @@ def learner_end(fn, script, decide=None, runaway: Miss | None = None, **limits: 
         protocol_miss(events, end, ending.rounds, ending.requests) or stale(emulator) or out_of_order(emulator)
     )
     return ending, rec, emulator
+
+
+@dataclass
+class YieldedEnd:
+    """An end value the loop yielded instead of returning: ``kind`` is "stopped" or "finished"."""
+
+    kind: str
+
+
+def _drive_to_an_end(gen: Any) -> tuple[list, Any]:
+    """``drive``, halted at an end value yielded as though it were a turn: a yield only pauses the loop,
+    so one that yields its stop goes on past it, and the probe would meet its runaway, not its cause."""
+    events: list = []
+    while True:
+        try:
+            event = next(gen)
+        except StopIteration as end:
+            return events, end.value
+        if isinstance(event, (Finished, Stopped)):
+            gen.close()
+            return events, YieldedEnd("stopped" if isinstance(event, Stopped) else "finished")
+        events.append(event)
 
 
 def rejected(exc: anthropic.BadRequestError, emulator: Any) -> Miss:

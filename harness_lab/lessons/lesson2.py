@@ -293,6 +293,8 @@ def _failure_is_a_result(fn) -> Miss | None:
         _, _, facts = _results(fn, _weather_impls(rec, fail=_said("osaka")))
     except CityNotFound:
         return Miss("lesson.l2.run_tools.raised")
+    if isinstance(facts, Miss) and facts.key == "lesson.l2.run_tools.by_name" and _answers_both(fn):
+        return Miss("lesson.l2.run_tools.failure_dropped")  # only the failed call went unanswered: no overwrite
     if isinstance(facts, Miss):
         return facts
     if not facts:  # no result for any call, the failed one included: point 1's cause, not a missing flag
@@ -303,6 +305,8 @@ def _failure_is_a_result(fn) -> Miss | None:
         return Miss("lesson.l2.run_tools.output_flagged")
     if len(facts) == 2 and facts[1]["is_error"]:  # the second call works: it failed by how it was called
         return Miss("lesson.l2.run_tools.call_failed", {"got": (facts[1]["text"] or "")[:80]})
+    if not facts[0]["content"]:  # no content at all, or an empty one: the API refuses the failure as it is
+        return Miss("lesson.rule.error_without_content")
     if not _is_text(facts[0]["content"]):  # the message may be there, in a shape the API refuses
         return _not_text(facts[0]["content"])
     if _said("no_city") not in (facts[0]["text"] or ""):
@@ -310,6 +314,12 @@ def _failure_is_a_result(fn) -> Miss | None:
     if len(rec.ran("get_weather")) != 2 or len(facts) != 2:
         return Miss("lesson.l2.run_tools.stopped_early")
     return _unknown_name_is_a_result(fn)
+
+
+def _answers_both(fn) -> bool:
+    """Does ``run_tools`` answer both calls when neither fails?"""
+    _, _, facts = _results(fn, _weather_impls(Recorder()))
+    return isinstance(facts, list) and len(facts) == 2
 
 
 def _unknown_name_is_a_result(fn) -> Miss | None:
@@ -346,7 +356,11 @@ def _api_accepts(fn) -> Miss | None:
             returned = fn(response.content, impls)
         except Exception:  # an exception that escapes is point 3's to name
             continue
-        if not isinstance(_facts(returned), Miss) and (miss := answer_rejected(_said("ask"), response, returned)):
+        facts = _facts(returned)
+        if isinstance(facts, list) and len(facts) < len(tool_calls(response.content)):
+            # a failed call left unanswered is point 3's cause: the 400 for it is said there, in its words
+            return _failure_is_a_result(fn) or answer_rejected(_said("ask"), response, returned)
+        if not isinstance(facts, Miss) and (miss := answer_rejected(_said("ask"), response, returned)):
             return miss
     return None
 

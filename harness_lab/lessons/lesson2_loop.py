@@ -22,6 +22,7 @@ from .scenes import (
     runaway_guard,
     scene_tools,
     scripted,
+    swallowed,
     thought,
     user_turn,
 )
@@ -37,7 +38,7 @@ def _drive(fn, script, limit: int = 12) -> tuple[Any, Any, Recording]:
         returned = fn(emulated_client(emulator), _said("ask"), scene_tools(), _weather_impls(Recorder()))
     except anthropic.BadRequestError as exc:
         return api_refusal(exc, emulator.requests[-1].get("messages")), emulator, Recording(emulator)
-    return returned, emulator, Recording(emulator)
+    return swallowed(emulator) or returned, emulator, Recording(emulator)
 
 
 def _answers_at_once(fn) -> Miss | None:

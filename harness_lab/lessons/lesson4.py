@@ -102,7 +102,13 @@ def _different_calls_differ(fn) -> Miss | None:
     for other in _OTHERS:
         if fn(_content(other)) == base:
             return Miss("lesson.l4.signature.collides", {"signature": str(base)[:60]})
-    if fn(_content(call("read_file", path="notes.txt"), call("get_time"))) == base:  # a call left out
+    # A call left out, the last one or the first (a loop that keeps overwriting one variable keeps the last):
+    # either way the turn signs as the read alone.
+    both = (
+        (call("read_file", path="notes.txt"), call("get_time")),
+        (call("get_time"), call("read_file", path="notes.txt")),
+    )
+    if any(fn(_content(*calls)) == base for calls in both):
         return Miss("lesson.l4.signature.one_call")
     # Two long inputs that differ only at the end: a signature that cuts the JSON short makes them one.
     draft = _said("looking") * 20

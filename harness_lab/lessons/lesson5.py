@@ -185,6 +185,13 @@ def _nothing_returned(fn) -> Miss | None:
     return miss if miss is not None and miss.key == "lesson.l5.returned_early" else None
 
 
+def _yes_refused(fn) -> Miss | None:
+    """Point 1's miss when approve's yes was read as a no (``== "y"``, a ``not`` slipped): the approved
+    call that did not run, on a later point, is that same misreading, not a no that stopped the turn."""
+    miss = _asks_first(fn)
+    return miss if miss is not None and miss.key == "lesson.l5.yes_refused" else None
+
+
 def _write():
     return response_of(_said("saving"), call("write_file", **_note()))
 
@@ -203,8 +210,8 @@ def _no_means_not_run(fn) -> Miss | None:
         return miss
     if not returned and (miss := _nothing_returned(fn)):
         return miss
-    if rec.ran("write_file"):
-        return Miss("lesson.l5.ran_anyway")
+    if rec.ran("write_file"):  # a no that ran it: read backwards, when a yes did not run it either
+        return _yes_refused(fn) or Miss("lesson.l5.ran_anyway")
     facts = [fact(r) for r in returned or ()]
     if len(facts) != 1 or facts[0]["tool_use_id"] != tool_calls(response.content)[0]["id"]:
         return Miss("lesson.l5.denied_dropped")
@@ -231,7 +238,7 @@ def _no_means_not_run(fn) -> Miss | None:
     if logged(other) in ran or logged(third) in ran:
         return Miss("lesson.l5.ran_anyway")
     if ran != [logged(note)]:
-        return Miss("lesson.l5.per_call")
+        return _yes_refused(fn) or Miss("lesson.l5.per_call")
     facts = [fact(r) for r in returned]
     miss = _one_each(facts, response)
     if miss:
@@ -305,7 +312,7 @@ def _harmless_runs_and_all_answered(fn) -> Miss | None:
     if {e.name for e in rec.asked()} - {"write_file"}:
         return Miss("lesson.l5.asked_harmless")
     if sorted({e.name for e in rec.ran()}) != ["get_time", "read_file", "write_file"]:
-        return Miss("lesson.l5.not_all_ran")
+        return _yes_refused(fn) or Miss("lesson.l5.not_all_ran")
     facts = [fact(r) for r in returned or ()]
     miss = _one_each(facts, response)
     if miss:
@@ -336,6 +343,9 @@ def _failures_answered(fn) -> Miss | None:
     if miss := _shape(returned):
         return miss
     facts = [fact(r) for r in returned]
+    ids, got = [c["id"] for c in tool_calls(response.content)], [f["tool_use_id"] for f in facts]
+    if got and got == [i for i in ids if i in got] and ids[-1] in got and len(got) < len(ids):
+        return Miss("lesson.l5.failure_dropped")  # the working call answered, in order; the failed ones not at all
     miss = _one_each(facts, response)
     if miss:
         return miss

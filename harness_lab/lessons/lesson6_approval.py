@@ -16,13 +16,13 @@ from typing import Any
 import anthropic
 
 from ..emulator import call, emulated_client, reply, say
-from ..events import Stopped
+from ..events import Finished, Stopped
 from ..grading.spies import Recorder, logged
 from .checking import Miss
-from .diagnosis import outputs, rejected, stale
+from .diagnosis import VALVES, outputs, rejected, stale
 from .lesson5 import _cannot_answer
 from .protocol import drive
-from .scenes import blocks, fact, runaway_guard, said, scene_tools, user_turn
+from .scenes import blocks, fact, runaway_guard, said, scene_tools, swallowed, user_turn
 
 __all__ = ["NO_APPROVER", "RISKY", "harmless_run_without_asking", "never_without_a_yes"]
 
@@ -63,18 +63,36 @@ def _denied(fn, approve: Any, rec: Recorder | None = None, again: bool = False) 
         _, end = drive(gen)
     except anthropic.BadRequestError as exc:  # a denied call left with no result is the usual cause here
         return rec, {}, _unanswered(rejected(exc, emulator), rec, approve, emulator)
+    if hidden := swallowed(emulator):  # a 400 caught and turned into an end: its cause, not the end's
+        return rec, {}, hidden
     if stale(emulator):
         return rec, {}, stale(emulator)
     if not emulator.requests:  # it ended before asking the model anything
         return rec, {}, Miss("lesson.l6.run_agent.no_request")
     if isinstance(end, Stopped) and end.cause == "no_progress" and not rec.ran():  # valve 3, not valve 4
         return rec, {}, Miss("lesson.l6.run_agent.signature_carried" if again else "lesson.l6.run_agent.spun_at_once")
+    refused = not all(rec.ran(name) for name in RISKY) and approve is not _cannot_answer
+    if len(emulator.requests) == 1 and refused and _ended_by_the_loop(end):
+        # The refusals never reached the model: the loop ended on them instead of sending them back (an
+        # approval that raised may end the run, as lesson 5 allows: that is _fails_closed's to judge).
+        return rec, {}, Miss("lesson.l6.run_agent.ended_on_refusal", {"got": _end_call(end)})
     # the turn the API reads: the results, and perhaps a person's word after them in a message of its own
     turn = user_turn(emulator.requests[1]["messages"]) if len(emulator.requests) > 1 else []
     sent = [b for m in turn for b in blocks(m)]
     ids = {b["id"]: b["name"] for b in _calls(emulator) if b.get("name") in RISKY}
     facts = [fact(b) for b in sent if isinstance(b, dict)]
     return rec, {name: [f for f in facts if ids.get(f["tool_use_id"]) == name] for name in RISKY}, None
+
+
+def _ended_by_the_loop(end: Any) -> bool:
+    """An end value other than a valve's stop (no valve fires on the first turn of this model)."""
+    return isinstance(end, Finished) or (isinstance(end, Stopped) and end.cause not in VALVES)
+
+
+def _end_call(end: Any) -> str:
+    if isinstance(end, Finished):
+        return "lessons.finished(...)"
+    return f"lessons.stopped({end.cause!r}, ...)"
 
 
 def _calls(emulator: Any) -> list:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import copy
 import json
-import re
 from collections.abc import Callable
 from itertools import pairwise
 from typing import Any
@@ -20,11 +19,13 @@ from ..messages import content_dicts, field
 from ..model import DEFAULT_MODEL
 from ..text import t
 from .checking import Miss
+from .rejections import api_refusal, blocks, rejection_hint, swallowed
 
 __all__ = [
     "Recording",
     "CourseModel",
     "answer_rejected",
+    "swallowed",
     "answered",
     "blocks",
     "api_refusal",
@@ -117,100 +118,16 @@ def api_rejects(messages: list) -> str:
 def answer_rejected(prompt: str, response: Any, results: Any) -> Miss | None:
     """Send ``results`` back after ``response`` as the next user message: the API's 400 as a miss,
     or the SDK's own refusal to send what is no JSON (an exception object as a result's content)."""
+    sent = [
+        {"role": "user", "content": prompt},
+        {"role": "assistant", "content": response.content},
+        {"role": "user", "content": list(results or ())},
+    ]
     try:
-        rejected = api_rejects(
-            [
-                {"role": "user", "content": prompt},
-                {"role": "assistant", "content": response.content},
-                {"role": "user", "content": list(results or ())},
-            ]
-        )
+        rejected = api_rejects(sent)
     except (TypeError, ValueError) as exc:
         return Miss("lesson.unsendable", {"error": f"{type(exc).__name__}: {exc}"[:120]})
-    return rejection_hint(rejected) if rejected else None
-
-
-# The real API's 400 for each history mistake a lesson teaches, and the hint that names its cause.
-REJECTIONS = (
-    # A thinking block dropped or edited in the history sent back (the default model
-    # thinks first); the texts are the emulator's roundtrip.py and schema's, which are the API's.
-    ("Expected `thinking` or `redacted_thinking`", "lesson.l2.keep_thinking"),
-    ("must start with a thinking block", "lesson.l2.keep_thinking"),
-    ("blocks in the latest assistant message cannot be modified", "lesson.l2.thinking_changed"),
-    ("Invalid `signature` in `thinking` block", "lesson.l2.thinking_changed"),
-    ("Invalid `data` in `redacted_thinking` block", "lesson.l2.thinking_changed"),
-    ("thinking.signature: Field required", "lesson.l2.thinking_changed"),
-    ("thinking.data: Field required", "lesson.l2.thinking_changed"),
-    ("unexpected `tool_use_id`", "lesson.l2.keep_content"),
-    ("must define tools", "lesson.l2.pass_tools"),
-    ("Tool names must be unique", "lesson.l2.tools_twice"),
-    ("were found without `tool_result`", "lesson.l2.results_first"),
-    ("ids must be unique", "lesson.l2.reassign"),
-    ("must have non-empty content", "lesson.l2.empty_message"),
-    ("Input should be a valid list", "lesson.l2.content_not_list"),
-)
-EXTRA_KEY = re.compile(r"\.tool_result\.(\w+): Extra inputs are not permitted")
-
-
-def rejection_hint(message: str, messages: list | None = None) -> Miss:
-    """The hint for the API's 400 ``message``; ``messages`` (the rejected history) tells a result sent
-    before its call from a call dropped from the history, and shows where the results went."""
-    if extra := EXTRA_KEY.search(message):
-        return Miss("lesson.l2.result_extra_key", {"extra": extra.group(1), "error": message})
-    if role := _results_outside_user(messages or []):  # the assistant's prefill refusal, or no such role
-        return Miss("lesson.l2.results_in_user", {"role": role, "error": message})
-    for needle, key in REJECTIONS:
-        if needle in message:
-            if key == "lesson.l2.keep_content" and messages and _called_later(message, messages):
-                key = "lesson.l2.results_before_call"
-            if key == "lesson.l2.results_first" and messages and _overwritten(message, messages):
-                key = "lesson.l2.results_overwritten"
-            return Miss(key, {"error": message})
-    return Miss("lesson.api_400", {"error": message})
-
-
-def _results_outside_user(messages: list) -> str:
-    """The role of a message that carries tool results but is no user message ("" when none does)."""
-    for m in messages:
-        if not isinstance(m, dict) or m.get("role") == "user":
-            continue
-        if m.get("role") == "tool" or blocks(m, "tool_result"):
-            return str(m.get("role"))
-    return ""
-
-
-def _overwritten(message: str, messages: list) -> bool:
-    """Does the message after a call the 400 names as unanswered hold the results of a later turn's
-    calls (one list put into the history on every turn, emptied and refilled each time)?"""
-    named = set(re.findall(r"toolu_\w+", message))
-    calls = [
-        _ids(m, "tool_use", "id") if isinstance(m, dict) and m.get("role") == "assistant" else set() for m in messages
-    ]
-    for i in range(len(messages) - 1):
-        answered = _ids(messages[i + 1], "tool_result", "tool_use_id")
-        if calls[i] & named and answered and any(answered <= later for later in calls[i + 1 :]):
-            return True
-    return False
-
-
-def _ids(message: Any, kind: str, name: str) -> set:
-    return {field(b, name) for b in blocks(message, kind)}
-
-
-def blocks(message: Any, kind: str | None = None) -> list:
-    """The content blocks (of ``kind``) of a message as the loop sent it; a rejected history's message may
-    be anything, and what holds no list of blocks has none."""
-    content = message.get("content") if isinstance(message, dict) else None
-    return [b for b in content if kind is None or field(b, "type") == kind] if isinstance(content, list) else []
-
-
-def api_refusal(exc: anthropic.BadRequestError, messages: list | None = None) -> Miss:
-    """The hint for a 400 the learner's loop ran into, by the message the API sent (``messages``: the
-    history it rejected, when known)."""
-    body = exc.body if isinstance(exc.body, dict) else {}
-    error = body.get("error")
-    message = error.get("message", exc.message) if isinstance(error, dict) else exc.message
-    return rejection_hint(str(message), messages)
+    return rejection_hint(rejected, sent) if rejected else None
 
 
 class CourseModel(Emulator):
@@ -223,21 +140,21 @@ class CourseModel(Emulator):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.served: list[dict] = []  # every Message answered, as JSON or as a stream (``Recording``)
+        self.refused: list[tuple[str, Any]] = []  # each 400's message and the history it refused
 
     def respond(self, request: Any, path: str = "/v1/messages", headers: Any = None) -> tuple[int, dict, Any]:
         if isinstance(request, dict) and request.get("model") in KNOWN_MODELS - {DEFAULT_MODEL}:
             request = {**request, "model": DEFAULT_MODEL}
-        return super().respond(request, path, headers)
+        status, head, body = super().respond(request, path, headers)
+        error = body.get("error") if status == 400 and isinstance(body, dict) else None
+        if isinstance(error, dict):
+            self.refused.append(
+                (str(error.get("message", "")), request.get("messages") if isinstance(request, dict) else None)
+            )
+        return status, head, body
 
     def answered(self, message: dict) -> None:
         self.served.append(message)
-
-
-def _called_later(message: str, messages: list) -> bool:
-    """Is a tool_use the 400 names as unanswered somewhere in the history after all (out of order)?"""
-    named = set(re.findall(r"toolu_\w+", message))
-    ids = {field(b, "id") for m in messages if field(m, "role") == "assistant" for b in blocks(m, "tool_use")}
-    return bool(named & ids)
 
 
 def _essence(block: Any) -> str:

@@ -20,6 +20,7 @@ from tests.lessons.answers_probes import WRONG_PROBES, WRONG_RUN_AGENT_PROBES
 from tests.lessons.answers_reuse import WRONG_REUSE, WRONG_RUN_AGENT_REUSE
 from tests.lessons.answers_slips import WRONG_RUN_AGENT_SLIPS, WRONG_SLIPS
 from tests.lessons.answers_state_and_types import WRONG_RUN_AGENT_STATE, WRONG_STATE
+from tests.lessons.answers_swallowed import WRONG_RUN_AGENT_SWALLOWED, WRONG_SWALLOWED
 from tests.lessons.answers_thinking import WRONG_RUN_AGENT_2
 from tests.lessons.answers_valves import WRONG_RUN_AGENT_VALVES
 from tests.lessons.test_capstone import at_point
@@ -70,6 +71,9 @@ def test_every_hint_key_is_provoked_by_some_wrong_version():
     more += WRONG_STATE + WRONG_RUN_AGENT_STATE  # state kept between runs, JSON by accident, a stop sequence
     more += WRONG_MISREAD + WRONG_RUN_AGENT_MISREAD + WRONG_MY_AGENT_MISREAD  # SDK objects as dicts, a yes kept
     more += WRONG_COUNTS + WRONG_RUN_AGENT_COUNTS + WRONG_MY_AGENT_COUNTS  # a digest cut short, is_error as text
+    # except: pass, "false" flags, a stop yielded, a loop ended on a denial, a sliced history (every point each misses)
+    more += [(name, wrong, p, key) for name, wrong, missed in WRONG_SWALLOWED for p, key in missed.items()]
+    more += [(source, p, key) for source, missed in WRONG_RUN_AGENT_SWALLOWED for p, key in missed.items()]
     provoked = {key for *_, key in WRONG + WRONG_RUN_AGENT + WRONG_MY_AGENT + more}
     families = ("lesson.l", "lesson.capstone.", "lesson.rule.")
     titles = tuple(f".p{n}" for n in range(1, 8))

@@ -4,10 +4,15 @@ where its sorted parts differ only because the swapped calls got each other's id
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from harness_lab import lessons
+from harness_lab.text import t
 from tests.lessons import answers, answers_more
+from tests.lessons.answers6 import loaded
+from tests.lessons.answers_swallowed import WRONG_RUN_AGENT_SWALLOWED, WRONG_SWALLOWED
 
 # Every point each wrong signature misses, and why.
 SIGNATURES = [
@@ -35,7 +40,18 @@ def workbook_here(tmp_path, monkeypatch):
     monkeypatch.setenv("HARNESS_LAB_WORKBOOK", str(tmp_path / "my_harness.py"))
 
 
-CASES = [*SIGNATURES, (sig_unstable, {1: "unstable", 3: "unstable"})]
+def sig_last_call_only(content):  # one variable overwritten in the for: only the turn's last call is left
+    for block in content:
+        if block.type == "tool_use":
+            last = f"{block.name}({json.dumps(block.input, sort_keys=True, ensure_ascii=False)})"
+    return last
+
+
+CASES = [
+    *SIGNATURES,
+    (sig_unstable, {1: "unstable", 3: "unstable"}),
+    (sig_last_call_only, {2: "one_call", 3: "one_call"}),  # point 2 said a set merged a repeated call
+]
 
 
 @pytest.mark.parametrize("wrong, missed", CASES, ids=[wrong.__name__ for wrong, _ in CASES])
@@ -43,3 +59,29 @@ def test_every_missed_signature_point_names_its_own_cause(wrong, missed):
     verdict = lessons.judge(lessons.piece("signature_of"), wrong)
     got = {check.number: check.key.rsplit(".", 1)[-1] for check in verdict.checks if not check.passed}
     assert got == missed, verdict.text()
+
+
+def _missed(verdict) -> dict:
+    return {check.number: check.key for check in verdict.checks if not check.passed}
+
+
+@pytest.mark.parametrize("name, wrong, missed", WRONG_SWALLOWED, ids=[w[1].__name__ for w in WRONG_SWALLOWED])
+def test_a_hidden_mistake_is_named_on_every_point_it_misses(name, wrong, missed):
+    # an except: pass, a "false" flag, a yes compared with "y": each later point says the one cause again
+    verdict = lessons.judge(lessons.piece(name), wrong)
+    assert _missed(verdict) == missed, verdict.text()
+
+
+@pytest.mark.parametrize(
+    "source, missed",
+    WRONG_RUN_AGENT_SWALLOWED,
+    ids=[next(iter(m.values())).rsplit(".", 1)[-1] for _, m in WRONG_RUN_AGENT_SWALLOWED],
+)
+def test_a_whole_harness_hiding_its_mistake_is_named_on_every_point_it_misses(source, missed):
+    verdict = lessons.judge(lessons.piece("run_agent", 6), loaded(source))
+    assert _missed(verdict) == missed, verdict.text()
+
+
+def test_one_cause_on_several_points_is_said_once_in_the_lesson():
+    lines = lessons.point_lines(lessons.judge(lessons.piece("run_tools"), WRONG_SWALLOWED[0][1]))
+    assert lines[2].endswith(t("lesson.l2.run_tools.failure_dropped")) and lines[3].endswith(t("lesson.same_cause"))
