@@ -222,6 +222,13 @@ add(
             "that repeats one call from its second turn on: last_signature is set on the first turn only. Set last_signature = "
             "signature on every turn, after comparing",
         ),
+        "lesson.l6.run_agent.spin_on_failures": (
+            "{call} の同じ呼び出しが失敗し続けても、弁3（無進捗検知）が止めませんでした。空回りかどうかは署名で決まり、結果が成功か失敗かは関係ありません。"
+            "ツールを呼ぶターンごとに、比べたあとで last_signature = signature と入れ直します（成功した呼び出しのときだけにしない）",
+            "Valve 3 (no-progress detection) did not stop {call} failing again and again with the same call: whether a loop is "
+            "spinning depends on the signature, not on whether the result succeeded. On every tool turn, after comparing, set "
+            "last_signature = signature (not only when a call worked)",
+        ),
         "lesson.l6.run_agent.spin_not_in_a_row": (
             "{call} を呼び、別の呼び出しを挟んでもう一度 {call} を呼んだところで、弁3（無進捗検知）が止めました。間に別の呼び出しがあれば空回りではありません。これまでの署名を全部覚えて比べるのではなく、前のターンの署名（last_signature）1つとだけ比べます",
             "Valve 3 (no-progress detection) stopped it when {call} was called again with another call in between; that is no spin. Compare with the previous turn's signature alone (last_signature), not with every signature so far",

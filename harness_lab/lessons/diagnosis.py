@@ -53,11 +53,19 @@ STOP_REASONS = (
 TIME = "2026-08-26T10:42:07+09:00"
 
 
-def outputs() -> dict[str, str]:
+def outputs(failing: tuple[str, ...] = ()) -> dict[str, Any]:
     """What each spy tool returns, in the kernel's language: a loop that hands a result back as its end
-    value shows it in the hint."""
+    value shows it in the hint. The tools named in ``failing`` raise instead (a file that is not there)."""
     spoken = ("read_file", "search", "write_file", "http_post", "delete_file")
-    return {"get_time": TIME} | {name: said("l6_outputs", name) for name in spoken}
+    returns: dict[str, Any] = {"get_time": TIME} | {name: said("l6_outputs", name) for name in spoken}
+    return returns | {name: FileNotFoundError(2, "No such file or directory", "notes.txt") for name in failing}
+
+
+def handed(output: Any) -> Any:
+    """A probe tool's output, or the exception it stands for, raised."""
+    if isinstance(output, BaseException):
+        raise output
+    return output
 
 
 def ask() -> str:
@@ -90,17 +98,20 @@ def spied(rec: Recorder, emulator: Any, rounds: set, outputs: dict) -> dict:
     def make(name: str, spy: Any) -> Any:
         def tool(*args: Any, **kwargs: Any) -> Any:
             rounds.add(len(emulator.requests))
-            return spy(*args, **kwargs)
+            return handed(spy(*args, **kwargs))
 
         return tool
 
     return {name: make(name, spy) for name, spy in rec.tools(outputs).items()}
 
 
-def learner_end(fn, script, decide=None, runaway: Miss | None = None, **limits: int) -> tuple[Ending, Recorder, Any]:
+def learner_end(
+    fn, script, decide=None, runaway: Miss | None = None, failing: tuple[str, ...] = (), **limits: int
+) -> tuple[Ending, Recorder, Any]:
     """Drive the learner's generator with the probe's limits: module variables ``MAX_TURNS`` and
     ``TOKEN_BUDGET``, and the keyword arguments ``max_turns`` / ``token_budget`` when it takes them.
-    ``decide(name, input)`` answers approvals (a spy approver); None passes no approver."""
+    ``decide(name, input)`` answers approvals (a spy approver); None passes no approver. The tools
+    named in ``failing`` raise."""
     turns, budget = limits.get("turns", DEFAULTS["turns"]), limits.get("budget", DEFAULTS["budget"])
     found, _ = function_of(fn)  # a callable object or a partial reads the limits of its code's module
     names = found.__globals__ if found is not None else {}
@@ -114,7 +125,7 @@ def learner_end(fn, script, decide=None, runaway: Miss | None = None, **limits: 
     rounds: set[int] = set()
     client, rec, seen = emulated_client(emulator), Recorder(), Recording(emulator)
     approve = rec.approver(decide) if decide is not None else None
-    gen = fn(client, ask(), scene_tools(), spied(rec, emulator, rounds, outputs()), approve, **extra)
+    gen = fn(client, ask(), scene_tools(), spied(rec, emulator, rounds, outputs(failing)), approve, **extra)
     ending = Ending("", 0, 0)
     if not hasattr(gen, "__next__"):
         ending.miss = Miss("lesson.l6.run_agent.not_generator", {"got": type(gen).__name__})
@@ -223,7 +234,7 @@ def protocol_miss(events: list, end: Any, rounds: int, requests: int) -> Miss | 
     return None
 
 
-def package_end(script, **limits: int) -> Ending:
+def package_end(script, failing: tuple[str, ...] = (), **limits: int) -> Ending:
     """How the package's own ``Run`` ends on ``script`` with the same tools and limits."""
     from ..drain import drain
     from ..loop import Run
@@ -231,9 +242,12 @@ def package_end(script, **limits: int) -> Ending:
     from ..valves import MaxTurns, NoProgress, TokenBudget, Valve
 
     # The same tool definitions the learner's loop sends, so both requests cost the same tokens.
-    returns = outputs()
+    returns = outputs(failing)
     tools = [
-        tool(lambda d=d, **_: returns.get(d["name"], ""), **{k: d[k] for k in ("name", "description", "input_schema")})  # type: ignore[call-overload]  # these three keys of a ToolParam are tool()'s own
+        tool(
+            lambda d=d, **_: handed(returns.get(d["name"], "")),
+            **{k: d[k] for k in ("name", "description", "input_schema")},
+        )  # type: ignore[call-overload]  # these three keys of a ToolParam are tool()'s own
         for d in scene_tools()
     ]
     valves: list[Valve] = [

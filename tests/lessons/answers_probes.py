@@ -11,7 +11,8 @@ until end_turn sent a cut-off answer again and was shown only the API's 400; one
 each response threw away an answer that crossed the budget, and passed. stop_message: the probe's cut-off
 text was one block, so keeping the first text block alone passed. run_agent (lesson 6): every probe's
 response held one call, so counting calls as turns passed; and no probe called the same thing again
-after another call in between, so a valve 3 that remembers every signature so far passed.
+after another call in between, so a valve 3 that remembers every signature so far passed; and every
+probe's repeated call worked, so a valve 3 that keeps only the signatures of calls that worked passed.
 """
 
 from __future__ import annotations
@@ -202,8 +203,20 @@ REMEMBERS_EVERY_SIGNATURE = variant(
     ("            if signature == last_signature:", "            if signature in seen:"),
     ("            last_signature = signature\n", "            seen.add(signature)\n"),
 )
+# Valve 3 fed only by calls that worked ("a failure retried is no spin"): a call that fails again and
+# again, the spin the lessons start from, goes on until valve 1.
+KEEPS_WORKING_SIGNATURES = variant(
+    (
+        "            last_signature = signature\n"
+        "            results = run_tool_uses(response.content, tool_impls, approve or (lambda name, given: False))\n",
+        "            results = run_tool_uses(response.content, tool_impls, approve or (lambda name, given: False))\n"
+        '            if any(not r.get("is_error") for r in results):\n'
+        "                last_signature = signature\n",
+    )
+)
 WRONG_RUN_AGENT_PROBES = [
     (COUNTS_CALLS, 3, "lesson.l6.run_agent.turns_per_call"),
+    (KEEPS_WORKING_SIGNATURES, 5, "lesson.l6.run_agent.spin_on_failures"),
     (REMEMBERS_EVERY_SIGNATURE, 5, "lesson.l6.run_agent.spin_not_in_a_row"),
     (BUDGET_AFTER_RESPONSE, 4, "lesson.l6.run_agent.budget_after_answer"),
     (UNTIL_END_TURN, 2, "lesson.l6.run_agent.went_on_after_cut"),
