@@ -266,7 +266,7 @@ def _at_a_stop_sequence(request: dict) -> Any:
 # --- the points ----------------------------------------------------------------------------------
 
 
-def _ends_like_the_package(fn, script, runaway: Miss | None = None, **limits: int) -> Miss | None:
+def _ends_like_the_package(fn, script, runaway: Miss | None = None, **limits: Any) -> Miss | None:
     mine, _, _ = learner_end(fn, script, runaway=runaway, **limits)
     return compare(mine, package_end(script, **limits), **limits)
 
