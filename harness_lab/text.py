@@ -12,8 +12,11 @@ from __future__ import annotations
 
 import os
 import reprlib
+import string
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import cache
+from itertools import pairwise
 
 from .catalog import CORE
 
@@ -78,9 +81,42 @@ def speaking(code: str) -> Iterator[None]:
 
 
 def t(key: str, **values: object) -> str:
-    """The catalog entry ``key`` in the active language, formatted with ``values``."""
+    """The catalog entry ``key`` in the active language, formatted with ``values``.
+
+    An ``error`` value set right before the entry's own punctuation loses its final full stop there
+    (``_ends_before_punctuation``).
+    """
     ja, en = CATALOG[key]
-    return (en if lang() == "en" else ja).format(**values)
+    template = en if lang() == "en" else ja
+    if _QUOTED in values and _ends_before_punctuation(template):
+        values[_QUOTED] = _without_full_stop(values[_QUOTED])
+    return template.format(**values)
+
+
+# An error's text is quoted as it came (an API 400 word for word, since learners search for it), and
+# many such texts end a sentence of their own: "...blocks must define tools." set before the entry's
+# own "。" or "." read "tools.。" or "tools..". Only that last full stop goes, and only where the entry
+# punctuates right after it; an ellipsis ("...") stays, as cut text must show it was cut.
+_QUOTED = "error"
+_FULL_STOPS = (".", "。")
+_PUNCTUATION = frozenset("。.、,;:；，：")
+
+
+@cache
+def _ends_before_punctuation(template: str) -> bool:
+    """Does punctuation follow ``{error}`` in ``template``?"""
+    parts = list(string.Formatter().parse(template))
+    return any(
+        name == _QUOTED and not spec and not conversion and after[:1] in _PUNCTUATION
+        for (_, name, spec, conversion), (after, _, _, _) in pairwise(parts)
+    )
+
+
+def _without_full_stop(value: object) -> object:
+    text = format(value)  # what format() would put there: str() of an exception or a Phrase
+    if text.endswith(_FULL_STOPS) and not text.endswith(".."):
+        return text[:-1]
+    return value
 
 
 def add(entries: dict[str, tuple[str, str]]) -> None:

@@ -74,7 +74,8 @@ EFFORTS = ("low", "medium", "high", "xhigh", "max")
 
 @dataclass(frozen=True)
 class ModelSpec:
-    """One row of the table. ``rejects`` maps each refused ``thinking.type`` to its 400 text."""
+    """One row of the table. ``rejects`` maps each refused ``thinking.type`` to its 400 text; a fact a row
+    leaves out has the value most models have."""
 
     id: str
     family: str  # the undated id: thinking blocks and prices are per family
@@ -83,19 +84,25 @@ class ModelSpec:
     rejects: tuple  # ((thinking type, 400 text), ...); every other type is accepted
     thinking_default: str  # what a request without ``thinking`` runs: "adaptive" or "disabled"
     display_default: str  # "omitted" (empty thinking text, a signature) or "summarized"
-    forced_tool_choice: bool  # tool_choice "any" / "tool" accepted (adaptive thinking then skipped)
-    preserved_thinking: bool  # a replayed block is bound to its conversation (prefix check)
-    reads: frozenset  # families whose thinking blocks this model may read
-    text_between_tools_as_thinking: bool  # text between tool calls comes back as thinking blocks
-    min_cacheable: int  # prompts shorter than this are not cached
-    tokenizer: str  # "2026": the Claude 4.7-and-later tokenizer (~1.3x the tokens of "2025")
-    task_budget: bool  # output_config.task_budget accepted
-    prefill: bool  # a final assistant message accepted (only a pause_turn's own content is resent where not)
-    system_role: str | None  # the 400 a role "system" message gets, or None where the model takes one
-    efforts: tuple  # the output_config.effort levels accepted; () where the model has no effort parameter
-    effort_needs_thinking: bool  # xhigh and max refused with thinking disabled (Opus 5 and later)
-    fast_mode: str  # speed "fast": "fast" runs fast, "standard" runs at standard speed (Opus 4.6), "" is a 400
-    inference_geo: bool  # the inference_geo parameter accepted (Claude 4.6 and later)
+    forced_tool_choice: bool = True  # tool_choice "any" / "tool" accepted (adaptive thinking then skipped)
+    preserved_thinking: bool = False  # a replayed block is bound to its conversation (prefix check)
+    reads: frozenset = frozenset()  # families whose thinking blocks this model may read
+    text_between_tools_as_thinking: bool = False  # text between tool calls comes back as thinking blocks
+    min_cacheable: int = 1024  # prompts shorter than this are not cached
+    tokenizer: str = "2026"  # "2026": the Claude 4.7-and-later tokenizer (~1.3x the tokens of "2025")
+    task_budget: bool = False  # output_config.task_budget accepted
+    prefill: bool = False  # a final assistant message accepted (only a pause_turn's own content is resent where not)
+    system_role: str | None = None  # the 400 a role "system" message gets, or None where the model takes one
+    efforts: tuple = EFFORTS  # the output_config.effort levels accepted; () where the model has no effort parameter
+    effort_needs_thinking: bool = False  # xhigh and max refused with thinking disabled (Opus 5 and later)
+    fast_mode: str = ""  # speed "fast": "fast" runs fast, "standard" runs at standard speed (Opus 4.6), "" is a 400
+    inference_geo: bool = True  # the inference_geo parameter accepted (Claude 4.6 and later)
+    # A reply that did not think has usage.output_tokens_details ({"thinking_tokens": 0}); live Haiku 4.5
+    # replies have none at all (docs/api_facts.md, the usage paragraph of "Cache diagnostics").
+    output_details_without_thinking: bool = True
+    # What a request without output_config.effort runs at: "medium" on Opus 5.5 and Haiku 5.5 (docs/api_facts.md,
+    # what invalidates a cache: the effort page of late 2026).
+    effort_default: str = "high"
 
     def ran_at(self, speed: str | None) -> str | None:
         """The speed ``usage.speed`` reports for the request's ``speed`` (Opus 4.6 quietly runs standard)."""
@@ -109,49 +116,13 @@ class ModelSpec:
         return tuple(t for t in THINKING_TYPES if self.rejection(t) is None)
 
 
-def _row(
-    family: str,
-    window: int,
-    output: int,
-    rejects: dict,
-    default: str,
-    display: str,
-    forced: bool = True,
-    preserved: bool = False,
-    between_as_thinking: bool = False,
-    min_cacheable: int = 1024,
-    tokenizer: str = "2026",
-    task_budget: bool = False,
-    prefill: bool = False,
-    system_role: str | None = None,
-    efforts: tuple = EFFORTS,
-    effort_needs_thinking: bool = False,
-    fast_mode: str = "",
-    inference_geo: bool = True,
-) -> ModelSpec:
+def _row(family: str, window: int, output: int, rejects: dict, default: str, display: str, **facts: Any) -> ModelSpec:
+    """A row: the table's first columns in order, then the facts where the model differs (ModelSpec's names)."""
     # Only Sonnet 5.5 takes between_tools; its row says so with None (accepted).
     rejects = {k: v for k, v in {"between_tools": BETWEEN_TOOLS_REJECTED, **rejects}.items() if v is not None}
+    reads = frozenset({family, *_READS.get(family, ())})
     return ModelSpec(
-        family,
-        family,
-        window,
-        output,
-        tuple(sorted(rejects.items())),
-        default,
-        display,
-        forced,
-        preserved,
-        frozenset({family, *_READS.get(family, ())}),
-        between_as_thinking,
-        min_cacheable,
-        tokenizer,
-        task_budget,
-        prefill,
-        system_role,
-        efforts,
-        effort_needs_thinking,
-        fast_mode,
-        inference_geo,
+        family, family, window, output, tuple(sorted(rejects.items())), default, display, reads=reads, **facts
     )
 
 
@@ -219,6 +190,11 @@ def default_thinking(model: object) -> str:
     return row.thinking_default if row else "adaptive"
 
 
+def default_effort(model: object) -> str:
+    row = _row_of(model)
+    return row.effort_default if row else "high"
+
+
 _ALWAYS_ADAPTIVE = {"enabled": ENABLED_REJECTED, "disabled": DISABLED_REJECTED}
 # The errors page quotes the (retired) Mythos Preview's text for Fable 5 and Mythos 5 too (whose "enabled" it names
 # is refused as well); their 5.1 and later models answer as Opus 5.5 does.
@@ -236,9 +212,9 @@ _CLAUDE_4_5: dict[str, Any] = {
 }
 _NO_XHIGH = ("low", "medium", "high", "max")  # max came before xhigh
 _PRESERVED: dict[str, Any] = {
-    "preserved": True,
-    "forced": False,
-    "between_as_thinking": True,
+    "preserved_thinking": True,
+    "forced_tool_choice": False,
+    "text_between_tools_as_thinking": True,
     "task_budget": True,
     "min_cacheable": 512,
 }
@@ -265,7 +241,17 @@ _ROWS = [
     _row("claude-mythos-5-2", M, 128 * K, _ALWAYS_ADAPTIVE, "adaptive", "omitted", fast_mode="fast", **_PRESERVED),
     _row("claude-fable-5-1", M, 128 * K, _ALWAYS_ADAPTIVE, "adaptive", "omitted", **_PRESERVED),
     _row("claude-mythos-5-1", M, 128 * K, _ALWAYS_ADAPTIVE, "adaptive", "omitted", **_PRESERVED),
-    _row("claude-opus-5-5", M, 128 * K, _ALWAYS_ADAPTIVE, "adaptive", "omitted", fast_mode="fast", **_PRESERVED),
+    _row(
+        "claude-opus-5-5",
+        M,
+        128 * K,
+        _ALWAYS_ADAPTIVE,
+        "adaptive",
+        "omitted",
+        fast_mode="fast",
+        effort_default="medium",
+        **_PRESERVED,
+    ),
     _row(
         "claude-sonnet-5-5",
         M,
@@ -282,10 +268,11 @@ _ROWS = [
         _NO_MANUAL,
         "adaptive",
         "omitted",
-        preserved=True,
+        preserved_thinking=True,
         min_cacheable=512,
         task_budget=True,
         effort_needs_thinking=True,
+        effort_default="medium",
     ),
     # Claude 5: thinking on by default, manual extended thinking refused, forced tool choice accepted.
     _row("claude-sonnet-5", M, 128 * K, _NO_MANUAL, "adaptive", "omitted"),
@@ -344,7 +331,15 @@ _ROWS = [
     ),
     # Claude 4.5: manual extended thinking only, 200K window, 64K output, the last with assistant prefill.
     _row(
-        "claude-haiku-4-5", 200 * K, 64 * K, _MANUAL_ONLY, "disabled", "summarized", min_cacheable=4096, **_CLAUDE_4_5
+        "claude-haiku-4-5",
+        200 * K,
+        64 * K,
+        _MANUAL_ONLY,
+        "disabled",
+        "summarized",
+        min_cacheable=4096,
+        output_details_without_thinking=False,
+        **_CLAUDE_4_5,
     ),
     _row(
         "claude-opus-4-5",

@@ -345,7 +345,7 @@ class Emulator:
             message["usage"]["inference_geo"] = request["inference_geo"]
         elif not row.inference_geo:  # a model without the parameter says so (live Haiku 4.5 replies)
             message["usage"]["inference_geo"] = "not_available"
-        if row.family == "claude-haiku-4-5" and not thinking:  # live, without thinking: no breakdown at all
+        if not thinking and not row.output_details_without_thinking:
             del message["usage"]["output_tokens_details"]
         if request.get("speed"):  # how fast it ran: Opus 4.6 quietly runs a "fast" request at standard speed
             message["usage"]["speed"] = row.ran_at(request["speed"])

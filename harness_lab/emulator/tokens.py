@@ -37,7 +37,7 @@ from functools import lru_cache
 from typing import Any
 
 from . import wire
-from .models import cache_family, default_thinking, keeps_prior_thinking
+from .models import cache_family, default_effort, default_thinking, keeps_prior_thinking
 from .seals import sealed_tokens
 
 THINKING_KINDS = ("thinking", "redacted_thinking")
@@ -265,11 +265,6 @@ def estimate_request(request: dict, track: bool = False) -> RequestEstimate:
     )
 
 
-# The effort page (late 2026): "Most Claude models default to high effort ...; Claude Opus 5.5 and Claude Haiku 5.5
-# default to medium". A request that leaves the effort out runs at its model's default.
-_MEDIUM_BY_DEFAULT = frozenset({"claude-opus-5-5", "claude-haiku-5-5"})
-
-
 def _message_settings(request: dict) -> tuple:
     """What the prompt caching page's table says invalidates the messages' cache when it changes: the
     thinking parameters, the effort (the model's default when it is left out), the tool choice and the
@@ -282,7 +277,7 @@ def _message_settings(request: dict) -> tuple:
     return (
         thinking.get("type"),
         thinking.get("budget_tokens"),
-        config.get("effort") or ("medium" if cache_family(request.get("model")) in _MEDIUM_BY_DEFAULT else "high"),
+        config.get("effort") or default_effort(request.get("model")),
         choice,
         config.get("format"),
     )

@@ -125,5 +125,15 @@ add(
             "Files of the report {out} that could not be written: {count} (see the lines above).",
         ),
         "grade.class.notes_title": ("この採点で気づいたこと", "Noticed during this run"),
+        # The refusal of a second run on a report folder, naming the run that holds it (report_folder.claim).
+        "grade.class.out_busy_by": (
+            "{out} には、いま別の grade-class（PID {pid}、{running}前から実行中）がレポートを書いています。"
+            "終わるのを待つか、--out に別のフォルダーを指定してください（止まった実行は、このフォルダーをふさぎ続けません）",
+            "another grade-class (PID {pid}, running for {running}) is writing its report in {out} right now; wait "
+            "for it to finish or give --out another folder (a run that stopped does not keep the folder)",
+        ),
+        "grade.class.seconds": ("{s} 秒", "{s} s"),
+        "grade.class.minutes": ("{m} 分 {s} 秒", "{m} min {s} s"),
+        "grade.class.hours": ("{h} 時間 {m} 分", "{h} h {m} min"),
     }
 )

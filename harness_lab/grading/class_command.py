@@ -6,7 +6,8 @@ every account may write), grades the class (``classroom.py``) with a progress li
 writes the report (``report_files.py``) and prints what it did. A new report folder is made with
 mode 0700: it holds learners' grades and answers. One run at a time writes a report folder: a second one
 is refused, exit 2, while the first holds the folder's lock (``report_folder.lock``), which ends with the
-run that held it, however it ended. The progress line is a plain ``\\r`` line, drawn
+run that held it, however it ended; the refusal names the PID of the run that holds it and how long it has
+run (``report_folder.claim``). The progress line is a plain ``\\r`` line, drawn
 only when stderr is a terminal, so a log or CI gets no control characters.
 
 Learner code runs in the bubblewrap sandbox (``isolation.py``): without a working one the command
@@ -28,6 +29,7 @@ from __future__ import annotations
 import os
 import stat
 import sys
+import time
 from pathlib import Path
 from typing import TextIO
 
@@ -37,7 +39,7 @@ from .class_report import CSV_FILE, FEEDBACK_DIR, HTML_FILE, summary, unsandboxe
 from .classroom import STATE_FILE, Row, grade_class, handed_editions
 from .command import RESET
 from .report_files import write_report
-from .report_folder import Busy, lock
+from .report_folder import HOLDER, Busy, claim, holder, lock, release
 from .runner import HostFailed, SandboxUnavailable
 from .sandbox import describe_error
 
@@ -71,7 +73,7 @@ def _grade_class(
     unsandboxed: bool,
 ) -> int:
     stdout, stderr = stdout or sys.stdout, stderr or sys.stderr
-    held = None
+    held = claimed = None
     try:
         # locked before it is looked at: a run under way leaves its partial files in it ("already holds files")
         held = _locked(out) if out.is_dir() and not out.is_symlink() else None
@@ -88,13 +90,34 @@ def _grade_class(
         except OSError as exc:
             print(t("grade.class.out_unusable", out=out, error=describe_error(exc)), file=stderr)
             return 2
-        return _graded_into(submissions, out, created, jobs, timeout, stdout, stderr, unsandboxed)
+        claim(held, out, lambda note: print(note, file=stderr))
+        claimed = held
+        return _graded_into(submissions, out, held, created, jobs, timeout, stdout, stderr, unsandboxed)
     except Busy:
-        print(t("grade.class.out_busy", out=out), file=stderr)
+        print(_busy(out), file=stderr)
         return 2
     finally:
+        release(claimed)
         if held is not None:
             os.close(held)
+
+
+def _busy(out: Path) -> str:
+    """The refusal of a report folder another run holds, naming that run when its HOLDER file can."""
+    running = holder(out)
+    if running is None:
+        return t("grade.class.out_busy", out=out)
+    pid, started = running
+    return t("grade.class.out_busy_by", out=out, pid=pid, running=_duration(time.time() - started))
+
+
+def _duration(seconds: float) -> str:
+    whole = max(0, int(seconds))
+    if whole < 60:
+        return t("grade.class.seconds", s=whole)
+    if whole < 3600:
+        return t("grade.class.minutes", m=whole // 60, s=whole % 60)
+    return t("grade.class.hours", h=whole // 3600, m=whole % 3600 // 60)
 
 
 def _locked(out: Path) -> int | None:
@@ -107,6 +130,7 @@ def _locked(out: Path) -> int | None:
 def _graded_into(
     submissions: Path,
     out: Path,
+    held: int | None,
     created: bool,
     jobs: int | None,
     timeout: float | None,
@@ -128,6 +152,7 @@ def _graded_into(
         )
     except (SandboxUnavailable, HostFailed) as unavailable:
         progress.end()
+        release(held)  # a folder this run made goes again as it came: empty
         if created and not any(out.iterdir()):
             out.rmdir()
         refusal = (
@@ -197,7 +222,7 @@ def _refused(submissions: Path, out: Path) -> str | None:
     if not stat.S_ISDIR(info.st_mode):  # "already holds files" would send the instructor looking inside it
         return t("grade.class.out_file", out=out)
     # an entry named state.json of any kind marks a report: one that is not a file is replaced, with a note
-    if not os.path.lexists(out / STATE_FILE) and any(out.iterdir()):
+    if not os.path.lexists(out / STATE_FILE) and any(entry.name != HOLDER for entry in out.iterdir()):
         return t("grade.class.out_taken", out=out, state=STATE_FILE)
     if info.st_uid != os.geteuid() or info.st_mode & stat.S_IWOTH:
         return t("grade.class.out_not_private", out=out)

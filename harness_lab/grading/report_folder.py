@@ -14,10 +14,12 @@ runs as the instructor, so it can put a link ``index.html.part`` to the instruct
 
 from __future__ import annotations
 
+import json
 import os
 import secrets
 import shutil
 import stat
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -25,9 +27,10 @@ from ..terminal import visible
 from ..text import t
 from .sandbox import describe_error
 
-__all__ = ["Busy", "Folder", "PART", "failed_write", "lock"]
+__all__ = ["HOLDER", "Busy", "Folder", "PART", "claim", "failed_write", "holder", "lock", "release"]
 
 PART = ".part"  # how every partial file's name ends, ours or a stray's
+HOLDER = ".running.json"  # who holds the folder's lock, for the message that refuses a second run
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 _DIRECTORY = getattr(os, "O_DIRECTORY", 0)
@@ -164,6 +167,68 @@ def lock(path: Path) -> int:
         os.close(fd)
         raise Busy(str(path)) from None
     return fd
+
+
+# The lock says whether a run holds the folder; it cannot say which. The run that holds it writes its PID
+# and start time to HOLDER, so a refused run can name it. The file is only for that message: a run killed
+# with kill -9 leaves it behind, so it is believed only while its process is alive, and on Linux only when
+# that process started when the file says (a PID the kernel has since given to another process is not it).
+
+
+def claim(fd: int | None, path: Path, note: Callable[[str], None]) -> None:
+    """Say in HOLDER, in the folder ``path`` held by descriptor ``fd`` with its lock, that this run holds it."""
+    if fd is None:
+        return
+    facts = {"pid": os.getpid(), "started": time.time(), "process": _process_start(os.getpid())}
+    try:
+        Folder(fd, str(path), note).write(HOLDER, json.dumps(facts).encode())
+    except OSError:  # a second run is refused all the same, without the PID
+        pass
+
+
+def release(fd: int | None) -> None:
+    """Remove HOLDER before the lock goes (the file of a run that was killed stays, and is not believed)."""
+    if fd is not None:
+        Folder(fd, "", lambda _: None).remove(HOLDER)
+
+
+def holder(path: Path) -> tuple[int, float] | None:
+    """The PID and start time (``time.time()``) of the run that holds ``path``'s lock, as HOLDER says, or
+    None when no live process matches it (a killed run's file, a file not written yet, none at all)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | _DIRECTORY | _NOFOLLOW | _CLOEXEC)
+    except OSError:
+        return None
+    try:
+        facts = json.loads(Folder(fd, str(path), lambda _: None).read(HOLDER, 4096) or b"null")
+        pid, started, process = int(facts["pid"]), float(facts["started"]), facts["process"]
+    except (OSError, ValueError, TypeError, KeyError):
+        return None
+    finally:
+        os.close(fd)
+    return (pid, started) if pid > 0 and _alive(pid, process) else None
+
+
+def _alive(pid: int, process: object) -> bool:
+    if process is not None:  # written on Linux: the same process, not only the same number
+        return _process_start(pid) == process
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # alive, another account's
+        return True
+    return True
+
+
+def _process_start(pid: int) -> str | None:
+    """When the kernel started process ``pid`` (Linux's /proc/PID/stat, field 22), None where it cannot say."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            fields = f.read().rsplit(b")", 1)[1].split()  # after the command name, which may hold ") "
+        return fields[19].decode()
+    except (OSError, IndexError, UnicodeDecodeError):
+        return None
 
 
 def failed_write(name: str, exc: OSError) -> str:

@@ -6,6 +6,7 @@ refuses, and check the answer.
 """
 
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import anthropic
@@ -349,6 +350,16 @@ def test_haiku_does_not_think_unless_asked_and_then_summarizes():
     assert ask("claude-sonnet-5", thinking=THINKING["disabled"]).usage.output_tokens_details.thinking_tokens == 0
     thought = ask("claude-haiku-4-5", thinking=THINKING["enabled"])
     assert thought.content[0].type == "thinking" and thought.content[0].thinking  # summarized by default on 4.5
+
+
+@pytest.mark.parametrize(("model", "reported"), [("claude-haiku-4-5", False), ("claude-sonnet-5", True)])
+def test_output_details_without_thinking_follow_the_models_row(monkeypatch, model, reported):
+    # The row decides, not the id: the same model answers the other way once its row says the other thing.
+    for says in (reported, not reported):
+        monkeypatch.setitem(MODELS, model, replace(MODELS[model], output_details_without_thinking=says))
+        details = ask(model, thinking=THINKING["disabled"]).usage.output_tokens_details
+        assert (details is not None) == says, (model, says)
+        assert details is None or details.thinking_tokens == 0
 
 
 def test_manual_thinking_with_forced_tool_choice_is_refused_where_both_are_allowed():

@@ -82,6 +82,16 @@ def test_the_apis_own_400_is_the_hint_for_a_history_it_rejects():
     assert "tool_result.name: Extra inputs are not permitted" in hint, hint
 
 
+@pytest.mark.parametrize(
+    ("language", "after"), [("ja", "must define tools。会話履歴"), ("en", "must define tools. A request")]
+)
+def test_the_apis_400_quoted_in_a_hint_ends_its_sentence_once(language, after):
+    # the 400 ends in its own "." ("...must define tools."): the hint's "。" or "." comes once after it
+    with speaking(language):
+        check = grade_level2(*answers.WRONG["tools given to the first request only"][0], timeout=3.0).checks[2]
+    assert check.key == "grade.l2.c3.tools_missing" and after in check.hint, check.hint
+
+
 @pytest.mark.parametrize("text", answers.SAYS_STOPPED)
 def test_a_stop_message_may_say_so_in_many_ways(text):
     assert says_stopped(text)
