@@ -117,6 +117,19 @@ add(
             'is_error is the string {got}, not a boolean. The API answers a string is_error ("true" or "false" alike) with a 400, and a string is not True, '
             'so a failure does not count as one. Write "is_error": True for a failure, without quotes (leave it out, or False, on a result that worked)',
         ),
+        "lesson.rule.result_as_message": (
+            "tool_result ブロックが、メッセージとして messages に直接入っています（messages.extend(results) など）。API はそれを role のない"
+            'メッセージとして 400 で断ります。結果のリストは {{"role": "user", "content": results}} という1つのユーザーメッセージに入れて append します（API の 400: {error}）',
+            "A tool_result block went into messages as a message of its own (messages.extend(results), say), and the API refuses it with a 400 "
+            'as a message without a role. Put the list of results in one user message, {{"role": "user", "content": results}}, and append that '
+            "(the API's 400: {error})",
+        ),
+        "lesson.rule.role_missing": (
+            'messages に role のないメッセージがあり、API が 400 で断りました。どのメッセージにも role が要ります。アシスタントの応答は {{"role": "assistant", '
+            '"content": response.content}} として append します（API の 400: {error}）',
+            "A message in messages has no role, and the API refused it with a 400: every message needs one. Append the assistant's response "
+            'as {{"role": "assistant", "content": response.content}} (the API\'s 400: {error})',
+        ),
         "lesson.rule.is_error_type": (
             "is_error が真偽値ではなく {got} です。API は True / False のほかの is_error を 400 で断ります。"
             "失敗には True を書き、うまくいった結果には False を書くか、is_error を書かずにおきます（API の 400: {error}）",

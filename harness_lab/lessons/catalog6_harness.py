@@ -371,6 +371,13 @@ add(
             "The loop ended with {got} without sending the results of the calls valve 4 denied to the model. "
             "A denial is no failure of the loop but news for the model: add the is_error tool_result to the conversation history, send the next model request, and let the model choose its next step (another route)",
         ),
+        "lesson.l6.run_agent.ended_on_failure": (
+            "{call} の失敗の結果をモデルに送らずに、{got} でループを終えました。ツールの失敗はループの失敗ではなく、モデルへの知らせです: "
+            "is_error の tool_result を会話履歴に足して次のリクエストを送り、次の手はモデルに決めさせます（同じ呼び出しを繰り返すなら、弁3が止めます）",
+            "The loop ended with {got} without sending the failed result of {call} to the model. A tool's failure is no failure of the loop "
+            "but news for the model: add the is_error tool_result to the conversation history, send the next model request, and let the "
+            "model choose its next step (if it repeats the same call, valve 3 stops it)",
+        ),
         "lesson.l6.run_agent.denied_not_error": (
             "弁4で断った {tool} に、is_error の tool_result が返っていません。断った呼び出しには、実行しなくても、それぞれ結果を返します",
             "{tool}, denied by valve 4, got no is_error tool_result; every denied call gets one, even though nothing ran",

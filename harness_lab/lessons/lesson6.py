@@ -16,7 +16,7 @@ from ..emulator import call, last_results, reply, say
 from ..model import DEFAULT_MODEL
 from . import english
 from .checking import Miss, Piece, Point
-from .diagnosis import DEFAULTS, Ending, compare, learner_end, package_end
+from .diagnosis import DEFAULTS, VALVES, Ending, compare, learner_end, package_end
 from .lesson3 import next_step
 from .lesson4 import signature_of
 from .lesson5 import run_tool_uses
@@ -222,6 +222,11 @@ def _stops_spinning(fn) -> Miss | None:
     # whatever their results, so a loop that keeps the signature of calls that worked never stops it.
     mine, _, _ = learner_end(fn, _spinning, failing=("read_file",))
     want = package_end(_spinning, failing=("read_file",))
+    unsent = mine.miss is None or mine.miss.key == "lesson.l6.run_agent.no_yield"  # it returned before its yield
+    if unsent and mine.requests == mine.rounds == 1 and mine.cause not in VALVES:
+        # The failure never reached the model: the loop ended on it instead of sending it back.
+        got = "lessons.finished(...)" if mine.cause == "finish" else f"lessons.stopped({mine.cause!r}, ...)"
+        return Miss("lesson.l6.run_agent.ended_on_failure", {"got": got, "call": "read_file"})
     if mine.miss is None and want.cause == "no_progress" and mine.cause != "no_progress":
         return Miss("lesson.l6.run_agent.spin_on_failures", {"call": "read_file"})
     return compare(mine, want)

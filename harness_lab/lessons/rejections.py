@@ -36,6 +36,7 @@ REJECTIONS = (
 )
 NOT_A_FLAG = "is_error: Input should be a valid boolean"
 EXTRA_KEY = re.compile(r"\.tool_result\.(\w+): Extra inputs are not permitted")
+NO_ROLE = re.compile(r"^messages\.(\d+)\.role: Field required")
 
 
 def rejection_hint(message: str, messages: list | None = None) -> Miss:
@@ -49,6 +50,8 @@ def rejection_hint(message: str, messages: list | None = None) -> Miss:
         if isinstance(flag[0], str):  # "true" / "false": the word, not the value
             return Miss("lesson.rule.is_error_text", {"got": repr(flag[0])[:20]})
         return Miss("lesson.rule.is_error_type", {"got": repr(flag[0])[:20], "error": message})
+    if (no_role := NO_ROLE.match(message)) and messages and int(no_role.group(1)) < len(messages):
+        return _without_role(messages[int(no_role.group(1))], message)
     if messages and isinstance(messages[0], dict) and blocks(messages[0], "tool_result"):
         # The history opens with results, not the user's question: a slice (messages[-3:]) cut it there,
         # and the results it kept lost the tool_use they answer.
@@ -61,6 +64,14 @@ def rejection_hint(message: str, messages: list | None = None) -> Miss:
                 key = "lesson.l2.results_overwritten"
             return Miss(key, {"error": message})
     return Miss("lesson.api_400", {"error": message})
+
+
+def _without_role(sent: Any, message: str) -> Miss:
+    """A message with no role: a result block put in the history as a message of its own (the results'
+    list extended into ``messages``), or a message written without its role."""
+    if isinstance(sent, dict) and sent.get("type") == "tool_result":
+        return Miss("lesson.rule.result_as_message", {"error": message})
+    return Miss("lesson.rule.role_missing", {"error": message})
 
 
 def _odd_flag(messages: list) -> tuple | None:

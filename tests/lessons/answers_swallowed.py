@@ -1,8 +1,9 @@
 """Wrong answers whose mistake hides behind something that looks careful: an ``except: pass`` that drops
 the failed call's result, is_error written as "false" or None, a failure with no content, approve's
 answer compared with "y", an end value yielded like a turn, a loop that stops on a denial, a history
-sliced to its last messages. Each maps every point it misses to the hint that names its cause (the
-points after the first say the same cause, not a symptom of it).
+sliced to its last messages, results spread into the history or a message with no role. Each maps every
+point it misses to the hint that names its cause (the points after the first say the same cause, not a
+symptom of it).
 """
 
 from __future__ import annotations
@@ -98,6 +99,26 @@ def agent_except_returns_nothing(client, user_input, tools, impls):  # "never cr
         return ""
 
 
+def agent_extends_results(client, user_input, tools, impls):  # the results' list spread into the history
+    messages = [{"role": "user", "content": user_input}]
+    response = client.messages.create(model=MODEL, max_tokens=1024, tools=tools, messages=messages)
+    while response.stop_reason == "tool_use":
+        messages.append({"role": "assistant", "content": response.content})
+        messages.extend(good_run_tools(response.content, impls))
+        response = client.messages.create(model=MODEL, max_tokens=1024, tools=tools, messages=messages)
+    return "".join(b.text for b in response.content if b.type == "text")
+
+
+def agent_without_role(client, user_input, tools, impls):  # the response appended as it is, with no role
+    messages = [{"role": "user", "content": user_input}]
+    response = client.messages.create(model=MODEL, max_tokens=1024, tools=tools, messages=messages)
+    while response.stop_reason == "tool_use":
+        messages.append({"content": response.content})
+        messages.append({"role": "user", "content": good_run_tools(response.content, impls)})
+        response = client.messages.create(model=MODEL, max_tokens=1024, tools=tools, messages=messages)
+    return "".join(b.text for b in response.content if b.type == "text")
+
+
 # Every point each wrong piece misses, and the hint key each must get.
 WRONG_SWALLOWED = [
     (
@@ -113,6 +134,9 @@ WRONG_SWALLOWED = [
         {3: "lesson.rule.error_without_content", 4: "lesson.rule.error_without_content"},
     ),
     ("run_agent", agent_except_returns_nothing, {2: "lesson.swallowed_400", 3: "lesson.swallowed_400"}),
+    # each was told only the API's English 400
+    ("run_agent", agent_extends_results, {2: "lesson.rule.result_as_message", 3: "lesson.rule.result_as_message"}),
+    ("run_agent", agent_without_role, {2: "lesson.rule.role_missing", 3: "lesson.rule.role_missing"}),
     (
         "run_tool_uses",
         approve_compared_with_y,
@@ -161,7 +185,11 @@ WRONG_RUN_AGENT_SWALLOWED = [
                 + RESULTS_IN,
             )
         ),
-        {6: "lesson.l6.run_agent.ended_on_refusal", 7: "lesson.l6.run_agent.ended_on_refusal"},
+        {
+            5: "lesson.l6.run_agent.ended_on_failure",
+            6: "lesson.l6.run_agent.ended_on_refusal",
+            7: "lesson.l6.run_agent.ended_on_refusal",
+        },
     ),
     # the history's assistant turn left out, and the request's 400 turned into a stop of its own
     # (point 2 meets the dropped turn first, after a pause_turn, where no 400 comes: it names that)
