@@ -91,10 +91,13 @@ _refuse_landlock()
     )
 
 
-def grade(folder: Path, notebook: Path, prelude: str, launcher: tuple[str, ...] = ()) -> subprocess.CompletedProcess:
-    """``harness-lab grade --lang en notebook`` run in ``folder`` on the machine ``prelude`` makes, as a normal
-    user (``nobody`` when the tests run as root), through ``launcher`` (``setarch linux32``, say) if given."""
+def grade(
+    folder: Path, notebook: Path, prelude: str, launcher: tuple[str, ...] = (), also: tuple[Path, ...] = ()
+) -> subprocess.CompletedProcess:
+    """``harness-lab grade --lang en notebook [also...]`` run in ``folder`` on the machine ``prelude`` makes, as
+    a normal user (``nobody`` when the tests run as root), through ``launcher`` (``setarch linux32``, say) if given."""
     command = [*launcher, sys.executable, "-P", "-m", "harness_lab.grading", "--lang", "en", str(notebook)]
+    command += [str(path) for path in also]
     script = prelude + f"import subprocess, sys; sys.exit(subprocess.run({command!r}).returncode)"
     env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "HOME": str(folder)}
     nobody = {"user": 65534, "group": 65534, "extra_groups": []} if os.geteuid() == 0 else {}

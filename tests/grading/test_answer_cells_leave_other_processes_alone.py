@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
@@ -54,21 +53,10 @@ def test_answer_cells_graded_without_namespaces_change_neither_the_grader_nor_th
     honest = second / "level2_missing_gate.ipynb"
     shutil.copy(ROOT / "exercises" / "solutions" / honest.name, honest)
     honest.chmod(0o644)
-    command = [sys.executable, "-P", "-m", "harness_lab.grading", "--lang", "en"]
-    command += [str(no_user_namespaces.with_a_cell(folder, MEDDLE)), str(honest)]
-    script = no_user_namespaces.PRELUDE + f"import subprocess, sys; sys.exit(subprocess.run({command!r}).returncode)"
-    env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "HOME": str(folder)}
     bystander = subprocess.Popen(["sleep", "300"], **nobody)  # the grading user's other work
     try:
-        done = subprocess.run(
-            [sys.executable, "-P", "-c", script],
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=600,
-            cwd=folder,
-            **nobody,
-        )
+        meddling = no_user_namespaces.with_a_cell(folder, MEDDLE)
+        done = no_user_namespaces.grade(folder, meddling, no_user_namespaces.PRELUDE, also=(honest,))
         niced = nice_of(bystander.pid)
     finally:
         bystander.kill()
