@@ -19,7 +19,7 @@ from ..messages import content_dicts, field
 from ..model import DEFAULT_MODEL
 from ..text import t
 from .checking import Miss
-from .rejections import api_refusal, blocks, rejection_hint, swallowed
+from .rejections import NOT_A_FLAG, api_refusal, blocks, rejection_hint, swallowed
 
 __all__ = [
     "Recording",
@@ -262,15 +262,19 @@ def fact(result: Any) -> dict:
         "content": content,
         "is_error": field(result, "is_error", False) is True,
         "is_error_text": flag if isinstance(flag := field(result, "is_error", False), str) else None,
+        "is_error_other": None if isinstance(flag, (bool, str)) else (flag,),  # 1, 0, None: no bool either
     }
 
 
 def unflagged(facts: list[dict], key: str, **values: Any) -> Miss:
-    """The miss for results that lack is_error: True, named for a flag written as text ("true"), which is
-    no True (the API refuses it with a 400) when that is why."""
+    """The miss for results that lack is_error: True, named for a flag written as text ("true") or as
+    another value that is no bool (1), which is no True (the API refuses it with a 400) when that is why."""
     text = next((f["is_error_text"] for f in facts if f.get("is_error_text") is not None), None)
     if text is not None:
         return Miss("lesson.rule.is_error_text", {"got": repr(text)[:20]})
+    other = next((f["is_error_other"] for f in facts if f.get("is_error_other") is not None), None)
+    if other is not None:
+        return Miss("lesson.rule.is_error_type", {"got": repr(other[0])[:20], "error": NOT_A_FLAG})
     return Miss(key, values)
 
 

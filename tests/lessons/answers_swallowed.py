@@ -1,5 +1,5 @@
 """Wrong answers whose mistake hides behind something that looks careful: an ``except: pass`` that drops
-the failed call's result, is_error written as "false" or None, a failure with no content, approve's
+the failed call's result, is_error written as "false", None or 1, a failure with no content, approve's
 answer compared with "y", an end value yielded like a turn, a loop that stops on a denial, a history
 sliced to its last messages, results spread into the history or a message with no role. Each maps every
 point it misses to the hint that names its cause (the points after the first say the same cause, not a
@@ -40,6 +40,10 @@ def tools_flag_false_as_text(content, impls):  # is_error on every result, "fals
 
 def tools_flag_none(content, impls):  # is_error on every result: True, or None for "no error"
     return [dict(r, is_error=r.get("is_error")) for r in good_run_tools(content, impls)]
+
+
+def tools_flag_as_number(content, impls):  # is_error on every result, as C writes it: 1 for a failure, 0 for none
+    return [dict(r, is_error=int(bool(r.get("is_error")))) for r in good_run_tools(content, impls)]
 
 
 def tools_failure_without_content(content, impls):  # "is_error says it all"
@@ -128,6 +132,8 @@ WRONG_SWALLOWED = [
     ),
     ("run_tools", tools_flag_false_as_text, {4: "lesson.rule.is_error_text"}),
     ("run_tools", tools_flag_none, {4: "lesson.rule.is_error_type"}),
+    # point 3 said "no is_error: True" of a failure flagged 1
+    ("run_tools", tools_flag_as_number, {3: "lesson.rule.is_error_type", 4: "lesson.rule.is_error_type"}),
     (
         "run_tools",
         tools_failure_without_content,
