@@ -21,7 +21,7 @@ inferred (docs/api_facts.md): the pages quote none.
 from __future__ import annotations
 
 from .model_list import model_info
-from .models import NO_PROGRAMMATIC, spec
+from .models import spec
 
 __all__ = ["tool_version_error"]
 
@@ -55,8 +55,9 @@ def _needs_programmatic(tool: dict) -> bool:
 def tool_version_error(request: dict) -> str | None:
     """The first tool the model does not take, or that clashes with a client toolset (the model is known)."""
     tools = [t for t in request.get("tools") or () if isinstance(t, dict)]
-    family = spec(request["model"]).family
-    if family in NO_PROGRAMMATIC:
+    row = spec(request["model"])
+    family = row.family
+    if not row.programmatic_tool_calling:
         names = sorted({str(t.get("name")) for t in tools if _needs_programmatic(t)})
         if names:
             listed = (model_info(request["model"]) or {}).get("id", request["model"])  # the dated id, as live

@@ -1,8 +1,11 @@
 """Which tool versions a model takes, and what may stand next to a client toolset (tool_versions.py)."""
 
+from dataclasses import replace
+
 import pytest
 
 from harness_lab.emulator import Emulator, say
+from harness_lab.emulator.models import MODELS
 
 SEARCH = {"type": "web_search_20260209", "name": "web_search"}
 TOOLSET = {"type": "computer_toolset_20260801"}
@@ -28,6 +31,17 @@ def test_dynamic_filtering_web_tools_need_direct_callers_on_a_model_without_prog
     assert answer("claude-haiku-4-5", [{**SEARCH, "allowed_callers": ["direct"]}]) == (200, None)
     assert answer("claude-haiku-4-5", [{"type": "web_search_20250305", "name": "web_search"}]) == (200, None)
     assert answer("claude-sonnet-5", [SEARCH]) == (200, None)
+
+
+@pytest.mark.parametrize(("model", "programmatic"), [("claude-haiku-4-5", False), ("claude-sonnet-5", True)])
+def test_programmatic_tool_calling_follows_the_models_row(monkeypatch, model, programmatic):
+    # The row decides, not the id: a dynamic filtering web tool is refused exactly where the row has no
+    # programmatic tool calling.
+    for says in (programmatic, not programmatic):
+        monkeypatch.setitem(MODELS, model, replace(MODELS[model], programmatic_tool_calling=says))
+        status, message = answer(model, [SEARCH])
+        assert (status == 200) is says, (model, says)
+        assert says or "does not support programmatic tool calling" in message
 
 
 @pytest.mark.parametrize(
