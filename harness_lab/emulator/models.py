@@ -7,8 +7,8 @@ limit (``max_tokens``), which ``thinking.type`` values a model accepts, rejects 
 thinking), whose thinking blocks a model may read, the smallest cacheable prompt and task-budget
 support, whether an assistant prefill is accepted, whether a ``role: "system"`` message may sit
 in ``messages`` (mid-conversation system messages), whether manual thinking interleaves, whether
-earlier turns' thinking stays in context, and whether compaction and programmatic tool calling are
-taken. Each fact and its source page are in docs/api_facts.md, whose model table
+earlier turns' thinking stays in context, and whether compaction, programmatic tool calling and
+each computer tool version are taken. Each fact and its source page are in docs/api_facts.md, whose model table
 tests/emulator/test_models.py compares with this one row by row; a cell the docs do not give is
 marked there as the emulator's assumption.
 
@@ -120,6 +120,11 @@ class ModelSpec:
     # Code execution may call the request's other tools; Haiku 4.5 is not in the programmatic tool calling
     # page's list (docs/api_facts.md, "Tool versions per model").
     programmatic_tool_calling: bool = True
+    # computer_toolset_20260801 accepted: Opus 4.7, 4.6, Sonnet 4.6 and the 4.5 models have only the earlier computer
+    # tools; computer_20251124 accepted: not on Haiku 4.5 nor on Opus 5.5 and Sonnet 5.5, which dropped it
+    # (docs/api_facts.md, "Tool versions per model"; the models after 5.5 inferred to take the toolset).
+    computer_toolset: bool = True
+    computer_20251124: bool = True
 
     def ran_at(self, speed: str | None) -> str | None:
         """The speed ``usage.speed`` reports for the request's ``speed`` (Opus 4.6 quietly runs standard)."""
@@ -203,6 +208,7 @@ _CLAUDE_4_5: dict[str, Any] = {
     "efforts": (),
     "inference_geo": False,
     "compaction": False,
+    "computer_toolset": False,
 }
 _NO_XHIGH = ("low", "medium", "high", "max")  # max came before xhigh
 _PRESERVED: dict[str, Any] = {
@@ -228,6 +234,7 @@ _ROWS = [
         "omitted",
         fast_mode="fast",
         effort_default="medium",
+        computer_20251124=False,
         **_PRESERVED,
     ),
     _row(
@@ -237,6 +244,7 @@ _ROWS = [
         {"enabled": ENABLED_REJECTED, "disabled": DISABLED_REJECTED_SONNET_5_5, "between_tools": None},
         "adaptive",
         "omitted",
+        computer_20251124=False,
         **_PRESERVED,
     ),
     _row(
@@ -282,6 +290,7 @@ _ROWS = [
         task_budget=True,
         min_cacheable=2048,
         system_role=_UNSUPPORTED,
+        computer_toolset=False,
     ),
     # Claude 4.6: every mode (manual extended thinking deprecated but accepted), the older tokenizer.
     _row(
@@ -296,6 +305,7 @@ _ROWS = [
         system_role=_UNSUPPORTED,
         efforts=_NO_XHIGH,
         fast_mode="standard",
+        computer_toolset=False,
     ),
     _row(
         "claude-sonnet-4-6",
@@ -308,6 +318,7 @@ _ROWS = [
         system_role=_UNSUPPORTED,
         efforts=_NO_XHIGH,
         manual_interleaving=True,
+        computer_toolset=False,
     ),
     # Claude 4.5: manual extended thinking only, 200K window, 64K output, the last with assistant prefill.
     _row(
@@ -321,6 +332,7 @@ _ROWS = [
         output_details_without_thinking=False,
         keeps_prior_thinking=False,
         programmatic_tool_calling=False,
+        computer_20251124=False,
         **_CLAUDE_4_5,
     ),
     _row(

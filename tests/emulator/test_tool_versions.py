@@ -64,6 +64,23 @@ def test_computer_use_versions_per_model(model, tool, taken):
         assert message == f"'{model}' does not support tool types: {tool['type']}."
 
 
+@pytest.mark.parametrize(
+    ("model", "field", "tool", "taken"),
+    [
+        ("claude-sonnet-4-6", "computer_toolset", TOOLSET, False),
+        ("claude-sonnet-5", "computer_toolset", TOOLSET, True),
+        ("claude-opus-5-5", "computer_20251124", COMPUTER, False),
+        ("claude-opus-5", "computer_20251124", COMPUTER, True),
+    ],
+)
+def test_computer_tool_versions_follow_the_models_row(monkeypatch, model, field, tool, taken):
+    # The row decides, not the id: a computer tool version is refused exactly where the row does not take it.
+    for says in (taken, not taken):
+        monkeypatch.setitem(MODELS, model, replace(MODELS[model], **{field: says}))
+        status, message = answer(model, [tool])
+        assert (status == 200) is says, (model, field, says, message)
+
+
 def test_nothing_else_may_carry_a_toolsets_name():
     # The tool reference page: two entries of one toolset, or a tool named like the toolset beside it.
     assert answer("claude-sonnet-5", [TOOLSET, CUSTOM]) == (
