@@ -29,7 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .kinds import Bool, Int, ListOf, Lit, Model, Nullable, Problem, Str, Tagged
-from .models import COMPACTION_FAMILIES, MODELS, keeps_prior_thinking
+from .models import MODELS, keeps_prior_thinking
 from .tokens import estimate_reply, estimate_request, in_tokenizer
 
 __all__ = [
@@ -141,7 +141,7 @@ def edit_error(request: dict) -> str | None:
     config = request.get("context_management")
     row = MODELS.get(str(request.get("model")))
     for n, edit in enumerate(config.get("edits") or () if isinstance(config, dict) else ()):
-        if edit["type"] == "compact_20260112" and row is not None and row.family not in COMPACTION_FAMILIES:
+        if edit["type"] == "compact_20260112" and row is not None and not row.compaction:
             return COMPACTION_UNSUPPORTED
         trigger = edit.get("trigger") if edit["type"] == "compact_20260112" else None
         if trigger and trigger["value"] < MIN_COMPACT_TRIGGER:

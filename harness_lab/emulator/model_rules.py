@@ -11,7 +11,7 @@ the API's 404 then names the id, which says more than a guess here would.
 from __future__ import annotations
 
 from ..text import t
-from .models import BINDING_BETA, COMPACTION_FAMILIES, DEFAULT_MODEL, MODELS
+from .models import BINDING_BETA, DEFAULT_MODEL, MODELS
 
 __all__ = [
     "ask_to_think",
@@ -53,7 +53,7 @@ def binds_thinking(model: str) -> bool:
 def compacts(model: str) -> bool:
     """Whether ``model`` takes ``compact_20260112`` (the compaction page's list; no Haiku, no 4.5 model)."""
     row = MODELS.get(model)
-    return row is None or row.family in COMPACTION_FAMILIES
+    return row is None or row.compaction
 
 
 # What notebook 06 calls: each sends the demo's request on the learner's model where it can, and says in

@@ -5,10 +5,12 @@ limit (``max_tokens``), which ``thinking.type`` values a model accepts, rejects 
 400 text) and runs when the field is absent, the default ``display``, whether forced
 ``tool_choice`` is accepted, whether replayed thinking is bound to its conversation (preserved
 thinking), whose thinking blocks a model may read, the smallest cacheable prompt and task-budget
-support, whether an assistant prefill is accepted, and whether a ``role: "system"`` message may
-sit in ``messages`` (mid-conversation system messages). Each fact and its source page are in
-docs/api_facts.md, whose model table tests/emulator/test_models.py compares with this one row by
-row; a cell the docs do not give is marked there as the emulator's assumption.
+support, whether an assistant prefill is accepted, whether a ``role: "system"`` message may sit
+in ``messages`` (mid-conversation system messages), whether manual thinking interleaves, whether
+earlier turns' thinking stays in context, and whether compaction, programmatic tool calling and
+each computer tool version are taken. Each fact and its source page are in docs/api_facts.md, whose model table
+tests/emulator/test_models.py compares with this one row by row; a cell the docs do not give is
+marked there as the emulator's assumption.
 
 An id outside the table gets the real API's 404 ``model: <id>``, a retired model's id too ("Requests
 to retired models will fail", the model deprecations page): Mythos Preview (retired 2026-06-30, the
@@ -23,6 +25,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..model import DEFAULT_MODEL
+from .thinking_reads import READS
 
 __all__ = [
     "BINDING_BETA",
@@ -103,6 +106,25 @@ class ModelSpec:
     # What a request without output_config.effort runs at: "medium" on Opus 5.5 and Haiku 5.5 (docs/api_facts.md,
     # what invalidates a cache: the effort page of late 2026).
     effort_default: str = "high"
+    # Manual thinking interleaves (thinks again between tool calls, budget_tokens spanning the turn) with
+    # INTERLEAVED_BETA: Opus 4.5 and Sonnet 4.6 (docs/api_facts.md, "Thinking in responses and the round trip").
+    manual_interleaving: bool = False
+    # Older turns' thinking kept in context and billed as input. Haiku 4.5 (like the retired Sonnet 4.5) keeps
+    # only the current turn's: older blocks sent back are stripped and cost nothing (docs/api_facts.md, "Thinking
+    # in responses and the round trip", citing the thinking page's "Thinking block preservation by model").
+    keeps_prior_thinking: bool = True
+    # compact_20260112 accepted: the compaction page's supported models (Fable 5, Mythos 5, Opus 4.6 to 5, Sonnet
+    # 4.6 and 5; their 5.1, 5.2 and 5.5 successors inferred), no Haiku, no 4.5 model (docs/api_facts.md, "Context
+    # management, compaction, task budgets, stop reasons").
+    compaction: bool = True
+    # Code execution may call the request's other tools; Haiku 4.5 is not in the programmatic tool calling
+    # page's list (docs/api_facts.md, "Tool versions per model").
+    programmatic_tool_calling: bool = True
+    # computer_toolset_20260801 accepted: Opus 4.7, 4.6, Sonnet 4.6 and the 4.5 models have only the earlier computer
+    # tools; computer_20251124 accepted: not on Haiku 4.5 nor on Opus 5.5 and Sonnet 5.5, which dropped it
+    # (docs/api_facts.md, "Tool versions per model"; the models after 5.5 inferred to take the toolset).
+    computer_toolset: bool = True
+    computer_20251124: bool = True
 
     def ran_at(self, speed: str | None) -> str | None:
         """The speed ``usage.speed`` reports for the request's ``speed`` (Opus 4.6 quietly runs standard)."""
@@ -120,7 +142,7 @@ def _row(family: str, window: int, output: int, rejects: dict, default: str, dis
     """A row: the table's first columns in order, then the facts where the model differs (ModelSpec's names)."""
     # Only Sonnet 5.5 takes between_tools; its row says so with None (accepted).
     rejects = {k: v for k, v in {"between_tools": BETWEEN_TOOLS_REJECTED, **rejects}.items() if v is not None}
-    reads = frozenset({family, *_READS.get(family, ())})
+    reads = frozenset({family, *READS.get(family, ())})
     return ModelSpec(
         family, family, window, output, tuple(sorted(rejects.items())), default, display, reads=reads, **facts
     )
@@ -133,36 +155,11 @@ M, K = 1_000_000, 1_000
 INTERLEAVED_BETA = "interleaved-thinking-2025-05-14"
 # The beta that thinking.block_binding and a response's input_transformations need (the preserved thinking page).
 BINDING_BETA = "thinking-binding-controls-2026-08-01"
-MANUAL_INTERLEAVING = frozenset({"claude-opus-4-5", "claude-sonnet-4-6"})
 
 
-def interleaves_manually(family: str, betas: frozenset) -> bool:
-    return INTERLEAVED_BETA in betas and family in MANUAL_INTERLEAVING
+def interleaves_manually(row: ModelSpec, betas: frozenset) -> bool:
+    return INTERLEAVED_BETA in betas and row.manual_interleaving
 
-
-# The thinking page, "Thinking block preservation by model": earlier Sonnet models (Sonnet 4.5 and before,
-# all retired now) and the Haiku models through Haiku 4.5 keep only the current turn's thinking (older
-# blocks sent back are stripped, and cost no input tokens); every later model keeps all of it in
-# context, billed as input.
-LAST_TURN_THINKING = frozenset({"claude-haiku-4-5"})
-
-
-# The compaction page's "Supported models" (Fable 5, Mythos 5 and the retired Preview, Opus 4.6, 4.7, 4.8
-# and 5, Sonnet 4.6 and 5); their 5.1, 5.2 and 5.5 successors are inferred to keep it (no Haiku, no 4.5
-# model).
-COMPACTION_FAMILIES = frozenset(
-    {
-        *("claude-fable-5", "claude-fable-5-1", "claude-fable-5-2"),
-        *("claude-mythos-5", "claude-mythos-5-1", "claude-mythos-5-2"),
-        *("claude-opus-4-6", "claude-opus-4-7", "claude-opus-4-8", "claude-opus-5", "claude-opus-5-5"),
-        *("claude-sonnet-4-6", "claude-sonnet-5", "claude-sonnet-5-5"),
-    }
-)
-
-
-# The programmatic tool calling page's list leaves out Haiku 4.5: its code execution cannot call the
-# request's other tools (tool_versions.py refuses what needs it; the Models API says so).
-NO_PROGRAMMATIC = frozenset({"claude-haiku-4-5"})
 
 # The day each deprecated family was deprecated, which the Models API's ``deprecated_at`` gives ("Populated for
 # `deprecated` and `retired` models", the SDK's ModelInfo); the end date is the SDK's own list. Opus 4.5: the
@@ -176,7 +173,7 @@ def _row_of(model: object) -> ModelSpec | None:
 
 def keeps_prior_thinking(model: object) -> bool:
     row = _row_of(model)
-    return row is None or row.family not in LAST_TURN_THINKING
+    return row is None or row.keeps_prior_thinking
 
 
 def cache_family(model: object) -> str:
@@ -202,13 +199,16 @@ _ALWAYS_ADAPTIVE_5 = {"enabled": ENABLED_REJECTED, "disabled": DISABLED_REJECTED
 _NO_MANUAL = {"enabled": ENABLED_REJECTED}
 _MANUAL_ONLY = {"adaptive": ADAPTIVE_REJECTED}
 _UNSUPPORTED = SYSTEM_ROLE_UNSUPPORTED  # the models before Opus 4.8
-# The Claude 4.5 rows: manual extended thinking only, the older tokenizer, prefill, no system messages.
+# The Claude 4.5 rows: manual extended thinking only, the older tokenizer, prefill, no system messages,
+# no compaction.
 _CLAUDE_4_5: dict[str, Any] = {
     "tokenizer": "2025",
     "prefill": True,
     "system_role": SYSTEM_ROLE_UNEXPECTED,
     "efforts": (),
     "inference_geo": False,
+    "compaction": False,
+    "computer_toolset": False,
 }
 _NO_XHIGH = ("low", "medium", "high", "max")  # max came before xhigh
 _PRESERVED: dict[str, Any] = {
@@ -217,22 +217,6 @@ _PRESERVED: dict[str, Any] = {
     "text_between_tools_as_thinking": True,
     "task_budget": True,
     "min_cacheable": 512,
-}
-
-# Whose thinking blocks a model reads besides its own (one it cannot read is dropped, not refused). The preserved
-# thinking page, "Switching models mid-conversation": Fable 5.1 and Mythos 5.1 read "each other, Claude Opus 5,
-# Claude Fable 5, and Claude Mythos 5, and ... Claude Opus 4.8 and earlier Opus models, Claude Sonnet models, and
-# Claude Haiku 4.5", and Opus 5.5's; Opus 5.5 reads "Claude Opus 5 and earlier Opus, Sonnet, and Haiku models";
-# Sonnet 5.5 reads Sonnet 5, Opus 4.8, Haiku 4.5 and earlier, and only Opus 5.5 reads its blocks (What's new in
-# Claude Sonnet 5.5). No page says for the 5.2 models and Haiku 5.5: their own only.
-_CLAUDE_4 = ("claude-opus-4-8", "claude-opus-4-7", "claude-opus-4-6", "claude-sonnet-4-6", "claude-opus-4-5")
-_BEFORE_5_5 = (*_CLAUDE_4, "claude-haiku-4-5", "claude-sonnet-5")
-_BEFORE_5_1 = (*_BEFORE_5_5, "claude-opus-5", "claude-fable-5", "claude-mythos-5", "claude-opus-5-5")
-_READS = {
-    "claude-fable-5-1": (*_BEFORE_5_1, "claude-mythos-5-1"),
-    "claude-mythos-5-1": (*_BEFORE_5_1, "claude-fable-5-1"),
-    "claude-opus-5-5": (*_BEFORE_5_5, "claude-opus-5", "claude-sonnet-5-5"),
-    "claude-sonnet-5-5": _BEFORE_5_5,
 }
 
 _ROWS = [
@@ -250,6 +234,7 @@ _ROWS = [
         "omitted",
         fast_mode="fast",
         effort_default="medium",
+        computer_20251124=False,
         **_PRESERVED,
     ),
     _row(
@@ -259,6 +244,7 @@ _ROWS = [
         {"enabled": ENABLED_REJECTED, "disabled": DISABLED_REJECTED_SONNET_5_5, "between_tools": None},
         "adaptive",
         "omitted",
+        computer_20251124=False,
         **_PRESERVED,
     ),
     _row(
@@ -273,6 +259,7 @@ _ROWS = [
         task_budget=True,
         effort_needs_thinking=True,
         effort_default="medium",
+        compaction=False,
     ),
     # Claude 5: thinking on by default, manual extended thinking refused, forced tool choice accepted.
     _row("claude-sonnet-5", M, 128 * K, _NO_MANUAL, "adaptive", "omitted"),
@@ -303,6 +290,7 @@ _ROWS = [
         task_budget=True,
         min_cacheable=2048,
         system_role=_UNSUPPORTED,
+        computer_toolset=False,
     ),
     # Claude 4.6: every mode (manual extended thinking deprecated but accepted), the older tokenizer.
     _row(
@@ -317,6 +305,7 @@ _ROWS = [
         system_role=_UNSUPPORTED,
         efforts=_NO_XHIGH,
         fast_mode="standard",
+        computer_toolset=False,
     ),
     _row(
         "claude-sonnet-4-6",
@@ -328,6 +317,8 @@ _ROWS = [
         tokenizer="2025",
         system_role=_UNSUPPORTED,
         efforts=_NO_XHIGH,
+        manual_interleaving=True,
+        computer_toolset=False,
     ),
     # Claude 4.5: manual extended thinking only, 200K window, 64K output, the last with assistant prefill.
     _row(
@@ -339,6 +330,9 @@ _ROWS = [
         "summarized",
         min_cacheable=4096,
         output_details_without_thinking=False,
+        keeps_prior_thinking=False,
+        programmatic_tool_calling=False,
+        computer_20251124=False,
         **_CLAUDE_4_5,
     ),
     _row(
@@ -349,6 +343,7 @@ _ROWS = [
         "disabled",
         "summarized",
         min_cacheable=4096,
+        manual_interleaving=True,
         **{**_CLAUDE_4_5, "efforts": ("low", "medium", "high")},  # the one 4.5 model with effort
     ),
 ]
@@ -360,6 +355,9 @@ _DATED = {
 MODELS: dict[str, ModelSpec] = {row.id: row for row in _ROWS}
 MODELS.update({dated: replace(MODELS[family], id=dated) for dated, family in _DATED.items()})
 KNOWN_MODELS = frozenset(MODELS)
+# The Models API's capabilities (model_list.py) still read the families as sets: derived from the rows here.
+COMPACTION_FAMILIES = frozenset(row.family for row in _ROWS if row.compaction)
+NO_PROGRAMMATIC = frozenset(row.family for row in _ROWS if not row.programmatic_tool_calling)
 
 # The course's default model's window (what a context gauge shows when it knows no model).
 CONTEXT_WINDOW = MODELS[DEFAULT_MODEL].context_window

@@ -237,7 +237,7 @@ def history_error(
 def turn_mode(merged: list[Merged], spec: ModelSpec, mode: Mode, betas: frozenset) -> Mode:
     """``mode`` for this reply: manual thinking that does not interleave (no header, or a model without
     it) thinks at the start of its turn only, not again after each tool result [ET]."""
-    if mode.kind != "enabled" or interleaves_manually(spec.family, betas) or not _answers_tools(merged):
+    if mode.kind != "enabled" or interleaves_manually(spec, betas) or not _answers_tools(merged):
         return mode
     return replace(mode, continuing=True)
 

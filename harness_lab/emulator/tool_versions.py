@@ -21,7 +21,7 @@ inferred (docs/api_facts.md): the pages quote none.
 from __future__ import annotations
 
 from .model_list import model_info
-from .models import NO_PROGRAMMATIC, spec
+from .models import spec
 
 __all__ = ["tool_version_error"]
 
@@ -31,10 +31,6 @@ NEEDS_PROGRAMMATIC = (
     " programmatic tool calling."
 )
 DYNAMIC = ("web_search_", "web_fetch_")
-NO_TOOLSET = frozenset(
-    {"claude-opus-4-7", "claude-opus-4-6", "claude-sonnet-4-6", "claude-opus-4-5", "claude-haiku-4-5"}
-)
-NO_COMPUTER_20251124 = frozenset({"claude-opus-5-5", "claude-sonnet-5-5", "claude-haiku-4-5"})
 # The live 400 as Sonnet 5.5's and Opus 5.5's What's new pages quote its start ("'claude-opus-5-5' does not
 # support tool types: computer_20251124."); live it goes on with "Did you mean one of" and every tool type the
 # model takes, a list no page gives whole, so the emulator ends after the first sentence.
@@ -55,8 +51,8 @@ def _needs_programmatic(tool: dict) -> bool:
 def tool_version_error(request: dict) -> str | None:
     """The first tool the model does not take, or that clashes with a client toolset (the model is known)."""
     tools = [t for t in request.get("tools") or () if isinstance(t, dict)]
-    family = spec(request["model"]).family
-    if family in NO_PROGRAMMATIC:
+    row = spec(request["model"])
+    if not row.programmatic_tool_calling:
         names = sorted({str(t.get("name")) for t in tools if _needs_programmatic(t)})
         if names:
             listed = (model_info(request["model"]) or {}).get("id", request["model"])  # the dated id, as live
@@ -65,8 +61,8 @@ def tool_version_error(request: dict) -> str | None:
     seen: set = set()
     for i, tool in enumerate(tools):
         kind = tool.get("type")
-        refused = (kind == "computer_toolset_20260801" and family in NO_TOOLSET) or (
-            kind == "computer_20251124" and family in NO_COMPUTER_20251124
+        refused = (kind == "computer_toolset_20260801" and not row.computer_toolset) or (
+            kind == "computer_20251124" and not row.computer_20251124
         )
         if refused:
             return UNSUPPORTED_TOOL.format(model=request["model"], type=kind)

@@ -122,7 +122,7 @@ def _check_limits(request: dict, count_tokens: bool, betas: frozenset = frozense
     if max_tokens == 0:
         return _warming_error(request)
     budget = thinking["budget_tokens"] if isinstance(thinking, dict) and thinking.get("type") == "enabled" else None
-    if budget is not None and budget >= max_tokens and not interleaves_manually(row.family, betas):
+    if budget is not None and budget >= max_tokens and not interleaves_manually(row, betas):
         return _bad(THINKING_BUDGET)
     return None
 

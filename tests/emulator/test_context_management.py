@@ -1,10 +1,13 @@
 """Context editing, compaction and task budgets, with their beta headers, offline (lesson 6's server-side valves)."""
 
+from dataclasses import replace
+
 import anthropic
 import pytest
 
-from harness_lab.emulator import Emulator, emulated_client, say
+from harness_lab.emulator import Emulator, emulated_client, model_rules, say
 from harness_lab.emulator.context_management import CLEARED
+from harness_lab.emulator.models import MODELS
 
 MODEL = "claude-sonnet-5"
 TOOLS = [
@@ -252,6 +255,30 @@ def test_compaction_only_on_the_models_the_compaction_page_lists():
             betas=[COMPACT],
         )
         assert taken.usage.iterations is None  # nothing compacted
+
+
+@pytest.mark.parametrize(("model", "compacts"), [("claude-haiku-4-5", False), ("claude-sonnet-5", True)])
+def test_compaction_follows_the_models_row(monkeypatch, model, compacts):
+    # The row decides, not the id: compact_20260112 is refused exactly where the row has no compaction, and
+    # notebook 06's check of the learner's model says the same.
+    request = {"model": model, "max_tokens": 1024, "messages": [{"role": "user", "content": "q"}]}
+    request["context_management"] = {"edits": [{"type": "compact_20260112"}]}
+    for says in (compacts, not compacts):
+        monkeypatch.setitem(MODELS, model, replace(MODELS[model], compaction=says))
+        status, _, body = Emulator([say("はい。")]).respond(request, headers={"anthropic-beta": COMPACT})
+        assert (status == 200) is says is model_rules.compacts(model), (model, says, body)
+
+
+@pytest.mark.parametrize(("model", "kept"), [("claude-haiku-4-5", False), ("claude-opus-4-6", True)])
+def test_thinking_kept_from_earlier_turns_follows_the_models_row(monkeypatch, model, kept):
+    # The row decides, not the id: clear_thinking without keep clears the earlier turns' thinking exactly
+    # where the row keeps only the last turn's.
+    edits = {"context_management": {"edits": [{"type": "clear_thinking_20251015"}]}, "betas": [EDITING]}
+    manual = {"type": "enabled", "budget_tokens": 1024}
+    for says in (kept, not kept):
+        monkeypatch.setitem(MODELS, model, replace(MODELS[model], keeps_prior_thinking=says))
+        applied = chat(model, 4, thinking=manual, **edits).context_management.applied_edits
+        assert (applied == []) is says, (model, says, applied)
 
 
 BUDGETED = "claude-opus-5"  # the default Sonnet 5 takes no task budget

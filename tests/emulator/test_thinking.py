@@ -1,13 +1,20 @@
 """Thinking round trips through the real SDK: what goes back whole is accepted, every other way is the API's 400."""
 
 import copy
+from dataclasses import replace
 
 import anthropic
 import pytest
 
 from harness_lab import messages as hl_messages
 from harness_lab.emulator import Emulator, call, emulated_client, reply, roundtrip, say, think
-from harness_lab.emulator.models import BINDING_BETA, DISABLED_REJECTED_SONNET_5_5, ENABLED_REJECTED
+from harness_lab.emulator.models import (
+    BINDING_BETA,
+    DISABLED_REJECTED_SONNET_5_5,
+    ENABLED_REJECTED,
+    INTERLEAVED_BETA,
+    MODELS,
+)
 
 MODEL = "claude-sonnet-5"
 TOOLS = [
@@ -373,6 +380,17 @@ def test_with_the_interleaved_header_a_manual_budget_may_pass_max_tokens_where_i
     for model in ("claude-opus-4-6", "claude-haiku-4-5"):
         with pytest.raises(anthropic.BadRequestError):
             client.messages.create(model=model, messages=task, **over, **header)
+
+
+@pytest.mark.parametrize(("model", "interleaves"), [("claude-opus-4-6", False), ("claude-opus-4-5", True)])
+def test_manual_interleaving_follows_the_models_row(monkeypatch, model, interleaves):
+    # The row decides, not the id: with the header, a budget over max_tokens passes exactly where the row interleaves.
+    over = {"max_tokens": 2048, "thinking": {"type": "enabled", "budget_tokens": 4096}}
+    request = {"model": model, "messages": [{"role": "user", "content": TASK}], **over}
+    for says in (interleaves, not interleaves):
+        monkeypatch.setitem(MODELS, model, replace(MODELS[model], manual_interleaving=says))
+        status, _, body = Emulator([say("答えです")]).respond(request, headers={"anthropic-beta": INTERLEAVED_BETA})
+        assert (status == 200) is says, (model, says, body)
 
 
 @pytest.mark.parametrize(

@@ -1,8 +1,11 @@
 """Which tool versions a model takes, and what may stand next to a client toolset (tool_versions.py)."""
 
+from dataclasses import replace
+
 import pytest
 
 from harness_lab.emulator import Emulator, say
+from harness_lab.emulator.models import MODELS
 
 SEARCH = {"type": "web_search_20260209", "name": "web_search"}
 TOOLSET = {"type": "computer_toolset_20260801"}
@@ -30,6 +33,17 @@ def test_dynamic_filtering_web_tools_need_direct_callers_on_a_model_without_prog
     assert answer("claude-sonnet-5", [SEARCH]) == (200, None)
 
 
+@pytest.mark.parametrize(("model", "programmatic"), [("claude-haiku-4-5", False), ("claude-sonnet-5", True)])
+def test_programmatic_tool_calling_follows_the_models_row(monkeypatch, model, programmatic):
+    # The row decides, not the id: a dynamic filtering web tool is refused exactly where the row has no
+    # programmatic tool calling.
+    for says in (programmatic, not programmatic):
+        monkeypatch.setitem(MODELS, model, replace(MODELS[model], programmatic_tool_calling=says))
+        status, message = answer(model, [SEARCH])
+        assert (status == 200) is says, (model, says)
+        assert says or "does not support programmatic tool calling" in message
+
+
 @pytest.mark.parametrize(
     ("model", "tool", "taken"),
     [
@@ -48,6 +62,23 @@ def test_computer_use_versions_per_model(model, tool, taken):
     if not taken:
         # The live text's first sentence, as Opus 5.5's and Sonnet 5.5's What's new pages quote it.
         assert message == f"'{model}' does not support tool types: {tool['type']}."
+
+
+@pytest.mark.parametrize(
+    ("model", "field", "tool", "taken"),
+    [
+        ("claude-sonnet-4-6", "computer_toolset", TOOLSET, False),
+        ("claude-sonnet-5", "computer_toolset", TOOLSET, True),
+        ("claude-opus-5-5", "computer_20251124", COMPUTER, False),
+        ("claude-opus-5", "computer_20251124", COMPUTER, True),
+    ],
+)
+def test_computer_tool_versions_follow_the_models_row(monkeypatch, model, field, tool, taken):
+    # The row decides, not the id: a computer tool version is refused exactly where the row does not take it.
+    for says in (taken, not taken):
+        monkeypatch.setitem(MODELS, model, replace(MODELS[model], **{field: says}))
+        status, message = answer(model, [tool])
+        assert (status == 200) is says, (model, field, says, message)
 
 
 def test_nothing_else_may_carry_a_toolsets_name():
