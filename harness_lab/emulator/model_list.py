@@ -26,11 +26,9 @@ from urllib.parse import parse_qs, unquote
 
 from .api_errors import ApiError, bad
 from .models import (
-    COMPACTION_FAMILIES,
     DEPRECATED_ON,
     EFFORTS,
     MODELS,
-    NO_PROGRAMMATIC,
     THINKING_TYPES,
     ModelSpec,
     is_known,
@@ -121,12 +119,12 @@ def capabilities(row: ModelSpec) -> dict:
     return {
         "batch": _yes(True),
         "citations": _yes(True),
-        "code_execution": _yes(row.family not in NO_PROGRAMMATIC),
+        "code_execution": _yes(row.programmatic_tool_calling),
         "context_management": {
             "supported": True,
             "clear_thinking_20251015": _yes(True),
             "clear_tool_uses_20250919": _yes(True),
-            "compact_20260112": _yes(row.family in COMPACTION_FAMILIES),
+            "compact_20260112": _yes(row.compaction),
         },
         "effort": {"supported": bool(row.efforts), **levels},
         "image_input": _yes(True),

@@ -35,7 +35,6 @@ __all__ = [
     "KNOWN_MODELS",
     "MODELS",
     "ModelSpec",
-    "NO_PROGRAMMATIC",
     "context_window",
     "dated_id",
     "is_known",
@@ -355,9 +354,6 @@ _DATED = {
 MODELS: dict[str, ModelSpec] = {row.id: row for row in _ROWS}
 MODELS.update({dated: replace(MODELS[family], id=dated) for dated, family in _DATED.items()})
 KNOWN_MODELS = frozenset(MODELS)
-# The Models API's capabilities (model_list.py) still read the families as sets: derived from the rows here.
-COMPACTION_FAMILIES = frozenset(row.family for row in _ROWS if row.compaction)
-NO_PROGRAMMATIC = frozenset(row.family for row in _ROWS if not row.programmatic_tool_calling)
 
 # The course's default model's window (what a context gauge shows when it knows no model).
 CONTEXT_WINDOW = MODELS[DEFAULT_MODEL].context_window
