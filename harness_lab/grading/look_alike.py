@@ -1,12 +1,13 @@
 """Learner folders whose names look alike (``grade-class``).
 
 Where learners make their own folders (an exchange folder with the sticky bit), one may make a second
-folder named like a classmate's: ``alice`` and ``alice`` followed by a zero-width space, ``Alice``, or
-``ａｌｉｃｅ`` in full width. Each is graded as its own learner, and the page, the gradebook and the
-terminal showed two rows for "alice", one of them failing: the instructor, or an LMS that trims what it
-imports, could give alice the wrong one. Which folder is the real one cannot be told from the files, so
-both are still graded, and the run's notes name the names that look alike, with every character that
-shows as nothing written as an escape (``alice\\u200b``).
+folder named like a classmate's: ``alice`` and ``alice`` followed by a zero-width space, ``Alice``,
+``ａｌｉｃｅ`` in full width, or ``аlice`` with a Cyrillic а. Each is graded as its own learner, and the
+page, the gradebook and the terminal showed two rows for "alice", one of them failing: the instructor, or
+an LMS that trims what it imports, could give alice the wrong one. Which folder is the real one cannot be
+told from the files, so both are still graded, and the run's notes name the names that look alike, with
+every character that shows as nothing, or as a Latin letter it is not, written as an escape
+(``alice\\u200b``, ``\\u0430lice``).
 """
 
 from __future__ import annotations
@@ -25,9 +26,20 @@ _IGNORABLE = re.compile(
 )
 
 
+# Cyrillic and Greek letters drawn as Latin ones (a subset of Unicode's confusables.txt, the letters most fonts
+# draw alike): "аlice" with a Cyrillic а reads as alice.
+_DRAWN_LATIN = str.maketrans(
+    "АаВЕеЅѕІіЈјКМНОоРрСсТуХхԁһԛԝҮΑΒΕΖΗΙΚΜΝΟοΡΤΥΧν",
+    "AaBEeSsIiJjKMHOoPpCcTyXxdhqwYABEZHIKMNOoPTYXv",
+)
+_DRAWN_AS_LATIN = re.compile(f"[{''.join(chr(c) for c in _DRAWN_LATIN)}]")
+
+
 def _skeleton(name: str) -> str:
-    """What a reader takes ``name`` for: without what shows as nothing, in NFKC, case folded, no spaces."""
-    return "".join(unicodedata.normalize("NFKC", _IGNORABLE.sub("", name)).casefold().split())
+    """What a reader takes ``name`` for: without what shows as nothing, Cyrillic and Greek letters drawn as
+    Latin ones read as those, in NFKC, case folded, no spaces."""
+    drawn = _IGNORABLE.sub("", name).translate(_DRAWN_LATIN)
+    return "".join(unicodedata.normalize("NFKC", drawn).casefold().split())
 
 
 def look_alike(learners: list[str]) -> list[list[str]]:
@@ -39,7 +51,12 @@ def look_alike(learners: list[str]) -> list[list[str]]:
 
 
 def shown(name: str) -> str:
-    """``name`` as the notes show it: ``visible``, and what shows as nothing written as an escape."""
-    return _IGNORABLE.sub(
-        lambda m: f"\\u{ord(m.group()):04x}" if ord(m.group()) < 0x10000 else f"\\U{ord(m.group()):08x}", visible(name)
-    )
+    """``name`` as the notes show it: ``visible``, and what shows as nothing, or as a Latin letter it is not,
+    written as an escape."""
+    escaped = _IGNORABLE.sub(_escape, visible(name))
+    return _DRAWN_AS_LATIN.sub(_escape, escaped)
+
+
+def _escape(match: re.Match) -> str:
+    code = ord(match.group())
+    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"

@@ -20,11 +20,11 @@ from class_submissions import (
 )
 
 from harness_lab.grading.class_command import grade_class_command
+from harness_lab.grading.look_alike import look_alike, shown
 from harness_lab.text import speaking, t
 
-pytestmark = needs_sandbox
 
-
+@needs_sandbox
 def test_learner_folders_named_alike_but_for_invisible_characters_width_or_case_are_named_in_the_notes(tmp_path):
     subs, report = tmp_path / "subs", tmp_path / "report"
     right("level1").write(subs, "alice")
@@ -39,3 +39,10 @@ def test_learner_folders_named_alike_but_for_invisible_characters_width_or_case_
     assert note in stderr.getvalue()
     assert html.escape(note) in (report / "index.html").read_text(encoding="utf-8")
     assert "alicia" not in stderr.getvalue()
+
+
+def test_names_with_cyrillic_or_greek_letters_drawn_as_latin_ones_are_taken_for_their_latin_twins():
+    learners = ["alice", "\u0430lice", "\u0391lice", "bob", "\u0412ob", "\u0410\u043d\u043d\u0430", "anna"]
+    # was [] for these: a Cyrillic а or a Greek Α reads as a, and В as B, but only invisibles, width and case were read
+    assert look_alike(learners) == [["alice", "\u0430lice", "\u0391lice"], ["bob", "\u0412ob"]]
+    assert [shown(name) for name in ("\u0430lice", "\u0412ob")] == ["\\u0430lice", "\\u0412ob"]
