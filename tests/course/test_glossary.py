@@ -147,3 +147,11 @@ def test_the_english_edition_and_catalogs_use_one_word_per_concept():
     found = [f"{key}: {slip}" for key, (_, en) in CATALOG.items() for slip in english_slips(en)]
     found += [f"{path.name}: {slip}" for path in ENGLISH_SOURCES for slip in english_slips(path.read_text("utf-8"))]
     assert found == []
+
+
+def test_the_english_edition_writes_the_courses_name_one_way():
+    # Exercise level 2's demo README read "# Agent Harness Basics" where every lesson's (and the lessons'
+    # scripted answers) read "# Agent harness basics", as each notebook's header names the course.
+    english = "\n".join(en for _, en in CATALOG.values())
+    english += "\n".join(path.read_text(encoding="utf-8") for path in ENGLISH_SOURCES)
+    assert set(re.findall(r"agent harness basics", english, re.I)) == {"Agent harness basics"}
