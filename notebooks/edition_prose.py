@@ -13,7 +13,10 @@ both editions (the English edition of a notebook, from an English one), so a nav
 that points elsewhere, or an English page that sends its reader to a Japanese notebook, is drift too.
 And the **names** a markdown cell puts in code (`next_step`, `stop_reason`, `hl.run()`): the learner types
 them, so a function, a variable or a stop reason renamed, added or dropped in English is drift (code
-spans with arguments or words in them may be translated, and are left out).
+spans with arguments or words in them may be translated, and are left out). And the **terms** a markdown
+cell writes in Latin script (System V, IPC, POSIX, `inotify`, OWASP): Japanese prose names a technical thing
+as it is, so its translation names it too, and a Japanese sentence the English never got usually takes one
+with it (the class guide's sentence on the IPC an unsandboxed grade refuses did).
 """
 
 from __future__ import annotations
@@ -167,8 +170,26 @@ def names_differ(japanese: str, english: str) -> str:
     return "the names in code differ: " + "; ".join(p for p in parts if p)
 
 
+# A word in Latin script, code spans included; fenced code, links' targets and web addresses are compared elsewhere.
+LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]+")
+
+
+def terms(markdown: str) -> set[str]:
+    """The Latin-script words a text names, lower-cased."""
+    prose = re.sub(r"^```.*?^```", "", markdown, flags=re.S | re.M)
+    prose = re.sub(r"\]\([^)]*\)|https?://\S+", "]", prose)
+    return {word.lower() for word in LATIN_WORD.findall(prose)}
+
+
+def terms_missing(japanese: str, english: str) -> str:
+    """'' when the English names every term the Japanese does (a plural counts), or which ones it leaves out."""
+    named = terms(english)
+    missing = sorted(w for w in terms(japanese) if not {w, f"{w}s", f"{w}es", w.removesuffix("s")} & named)
+    return f"the English names none of {', '.join(missing)}" if missing else ""
+
+
 def prose_drift(ja_path: Path, en_path: Path) -> list[str]:
-    """One line per English cell whose outline, links, names or numbers are not its Japanese twin's."""
+    """One line per English cell whose outline, links, names, terms or numbers are not its Japanese twin's."""
     ja, en = read_source(ja_path), read_source(en_path)
     drift = []
     for number, (a, b) in enumerate(zip(ja.cells, en.cells), start=1):
@@ -182,6 +203,7 @@ def prose_drift(ja_path: Path, en_path: Path) -> list[str]:
             ]
             drift += [f"{where}: {said}" for said in links_differ(links(a.source, ja_path), links(b.source, en_path))]
             drift += [f"{where}: {said}" for said in [names_differ(a.source, b.source)] if said]
+            drift += [f"{where}: {said}" for said in [terms_missing(a.source, b.source)] if said]
             text_ja, text_en = a.source, b.source
         else:
             text_ja, text_en = words_of_code(a.source), words_of_code(b.source)

@@ -1,5 +1,6 @@
 """The files the docs name exist: a module turned package (``tools.py`` into ``tools/``) left pages
-pointing at a file nobody could open. A file's old name may stay where the text says what it is now."""
+pointing at a file nobody could open. A file's old name may stay where the text says what it is now.
+And a scenario module a page files under a lesson belongs to the notebook that teaches that lesson."""
 
 from __future__ import annotations
 
@@ -57,3 +58,51 @@ def test_every_module_the_first_pages_name_by_itself_is_a_module_of_the_project(
             if name not in modules | WRITTEN_BY_THE_COURSE and not RENAMED.match(text, found.end()):
                 unknown.append(f"{page.relative_to(ROOT)}: {name}")
     assert not unknown, "no such module in the project:\n" + "\n".join(unknown)
+
+
+# "lesson 4's runaways ... in `scenarios_runaway.py`", "notebook 06 (the 2026 API) in `scenarios_2026.py`":
+# a page that files a scenario module under a lesson or a notebook. Notebook NN teaches lesson NN + 1, and
+# architecture.md once filed notebook 06's scenarios under lesson 6 (notebook 05, which uses none of them).
+SCENARIO_HOME = re.compile(r"(?:[Ll]esson (\d)|[Nn]otebook (\d\d))\b[^`]{0,60}?`(scenarios_\w+\.py)`")
+
+
+def lessons_of_notebooks() -> dict[int, Path]:
+    """Each lesson number and the source of the notebook that teaches it, from the notebook's own title."""
+    sources = sorted((ROOT / "notebooks" / "src").glob("[0-9][0-9]_*.py"))
+    title = re.compile(r"^# # レッスン(\d+):", re.M)
+    return {int(title.findall(source.read_text(encoding="utf-8"))[0]): source for source in sources}
+
+
+def misfiled_scenario_modules(text: str) -> list[str]:
+    """Each lesson or notebook a page files a scenario module under whose notebook runs none of its scenarios."""
+    lessons = lessons_of_notebooks()
+    notebooks = {int(source.name[:2]): source for source in lessons.values()}
+    wrong = []
+    for found in SCENARIO_HOME.finditer(text):
+        lesson, notebook, module = found.groups()
+        source = lessons.get(int(lesson)) if lesson else notebooks.get(int(notebook))
+        registered = set(
+            re.findall(r'_register\(\s*"(\w+)"', (ROOT / "harness_lab" / "emulator" / module).read_text("utf-8"))
+        )
+        used = set(re.findall(r'"(\w+)"', source.read_text(encoding="utf-8"))) if source else set()  # a name it runs
+        if not registered & used:
+            wrong.append(
+                f"{found.group(0)!r}: {source.name if source else 'no such notebook'} names none of {module}'s scenarios"
+            )
+    return wrong
+
+
+def test_a_scenario_module_is_filed_under_the_lesson_whose_notebook_uses_it():
+    pages = [page for page in FIRST_READ if SCENARIO_HOME.search(page.read_text(encoding="utf-8"))]
+    assert pages, "no page files a scenario module under a lesson any more: drop this test"
+    wrong = [
+        f"{page.relative_to(ROOT)}: {w}" for page in pages for w in misfiled_scenario_modules(page.read_text("utf-8"))
+    ]
+    assert not wrong, "\n".join(wrong)
+
+
+def test_a_scenario_module_filed_under_the_notebook_number_as_a_lesson_is_named():
+    assert misfiled_scenario_modules("Scenarios for lesson 7 (`scenarios_2026.py`)") == []
+    assert misfiled_scenario_modules("Scenarios for lesson 6 (`scenarios_2026.py`)") == [
+        "'lesson 6 (`scenarios_2026.py`': 05_full_harness.py names none of scenarios_2026.py's scenarios"
+    ]

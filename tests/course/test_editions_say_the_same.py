@@ -109,6 +109,14 @@ def drifted(tmp_path: Path, name: str, old: str, new: str, folder: str = "notebo
             "# 2. run every tool_use block of this turn\n",
             "notebooks/src/en/01_bare_loop.py cell 25: the names in code differ: run_tools only in the Japanese",
         ),
+        (
+            "04_human_in_the_loop.py",
+            "# Asking a person to approve high-impact actions is one of the mitigations OWASP recommends for "
+            "**excessive agency** (LLM06: Excessive Agency), one of its risks for LLM applications.\n",
+            "",
+            "notebooks/src/en/04_human_in_the_loop.py cell 22: the English names none of agency, excessive, llm, "
+            "llm06, owasp",
+        ),
     ],
     ids=[
         "a number in prose",
@@ -121,6 +129,7 @@ def drifted(tmp_path: Path, name: str, old: str, new: str, folder: str = "notebo
         "a link to another lesson",
         "a function renamed",
         "a function left unnamed",
+        "a sentence left out",
     ],
 )
 def test_a_number_or_a_step_the_english_changed_is_named_with_its_cell(tmp_path, name, old, new, expected):
@@ -130,7 +139,10 @@ def test_a_number_or_a_step_the_english_changed_is_named_with_its_cell(tmp_path,
 def test_a_criterion_dropped_from_an_exercise_is_named(tmp_path):
     old = "# 3. deny still returns an is_error: true tool_result saying the policy forbids it,"
     found = drifted(tmp_path, "level1_tiered_policy.py", old, "# deny still returns", folder="exercises")
-    assert found == ["exercises/src/en/level1_tiered_policy.py cell 17: list items 2 where the Japanese has 3"]
+    assert found == [
+        "exercises/src/en/level1_tiered_policy.py cell 17: list items 2 where the Japanese has 3",
+        "exercises/src/en/level1_tiered_policy.py cell 17: the English names none of true",  # "is_error: true" went too
+    ]
 
 
 @pytest.mark.parametrize(

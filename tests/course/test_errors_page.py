@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from notebooks.edition_prose import numbers_differ
+from notebooks.edition_prose import numbers_differ, terms_missing
 
 ROOT = Path(__file__).resolve().parents[2]
 JA, EN = ROOT / "docs" / "errors.md", ROOT / "docs" / "en" / "errors.md"
@@ -50,6 +50,20 @@ def test_each_part_of_the_english_page_states_the_japanese_numbers():
     ja, en = (re.split(r"^(?=#+ )", page.read_text(encoding="utf-8"), flags=re.M) for page in (JA, EN))
     assert len(ja) == len(en)
     drift = [f"part {n}: {said}" for n, (a, b) in enumerate(zip(ja, en)) if (said := numbers_differ(a, b))]
+    assert drift == []
+
+
+def test_each_part_of_the_english_page_names_the_japanese_terms():
+    ja, en = (re.split(r"^(?=#+ )", page.read_text(encoding="utf-8"), flags=re.M) for page in (JA, EN))
+    drift = []
+    for n, (a, b) in enumerate(zip(ja, en)):
+        a, b = (
+            "\n".join(
+                line for line in part.splitlines() if "](en/errors.md)" not in line and "](../errors.md)" not in line
+            )
+            for part in (a, b)
+        )
+        drift += [f"part {n}: {said}" for said in [terms_missing(a, b)] if said]
     assert drift == []
 
 

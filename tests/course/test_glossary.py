@@ -124,7 +124,7 @@ def test_the_english_check_finds_an_unused_word():
 
 # English words the English edition once used beside the glossary's own for the same concept
 NOT_IN_ENGLISH = {
-    r"finished turns?": "completed turns (the counter `turns`)",
+    r"finished (?:tool(?:-call)? )?turns?": "completed turns (the counter `turns`)",
     r"no-progress check": "no-progress detection (valve 3, 無進捗検知)",
     r"turns? finished": "completed turns (the counter `turns`)",
     r"no-progress valve": "no-progress detection (valve 3, 無進捗検知)",
@@ -147,3 +147,19 @@ def test_the_english_edition_and_catalogs_use_one_word_per_concept():
     found = [f"{key}: {slip}" for key, (_, en) in CATALOG.items() for slip in english_slips(en)]
     found += [f"{path.name}: {slip}" for path in ENGLISH_SOURCES for slip in english_slips(path.read_text("utf-8"))]
     assert found == []
+
+
+def test_the_english_pages_use_the_courses_words_too():
+    # CONTRIBUTING.md told a contributor "finished turns are state.laps" and filed scenarios under "the
+    # no-progress valve"; architecture.md counted "finished tool turns": the words the edition gave up.
+    pages = [ROOT / "README.md", ROOT / "CONTRIBUTING.md", *sorted((ROOT / "docs").rglob("*.md"))]
+    found = [f"{page.name}: {slip}" for page in pages for slip in english_slips(page.read_text("utf-8"))]
+    assert found == []
+
+
+def test_the_english_edition_writes_the_courses_name_one_way():
+    # Exercise level 2's demo README read "# Agent Harness Basics" where every lesson's (and the lessons'
+    # scripted answers) read "# Agent harness basics", as each notebook's header names the course.
+    english = "\n".join(en for _, en in CATALOG.values())
+    english += "\n".join(path.read_text(encoding="utf-8") for path in ENGLISH_SOURCES)
+    assert set(re.findall(r"agent harness basics", english, re.I)) == {"Agent harness basics"}

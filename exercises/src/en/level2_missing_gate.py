@@ -235,10 +235,10 @@ def run_agent(client, user_input, tools, tool_impls):
 normal = [
     call("read_file", path="README.md"),
     call("get_time"),
-    say('The first line of README.md is "# Agent Harness Basics", and it is 10:42 now.'),
+    say('The first line of README.md is "# Agent harness basics", and it is 10:42 now.'),
 ]
 normal_impls = {
-    "read_file": toy("read_file", "# Agent Harness Basics", show=True),
+    "read_file": toy("read_file", "# Agent harness basics", show=True),
     "get_time": toy("get_time", "2026-08-26T10:42:07+08:00", show=True),
 }
 try_limited(lambda: run_agent(emulated_client(normal), "Read the first line of README.md, then tell me the time",

@@ -409,7 +409,7 @@ print("\n".join(loop_lines[at:at + 4]))  # from Run.loop: the stop_reason branch
 # | `if not self.wants_tools(response):` | Leave unless it is one of the two values that go on (`next_step`'s `"finish"` and `"stop"`) |
 # | `if stop := self.check("loop_top"):` | Ask the `loop_top` valves. `:=` assigns and tests the value in one go |
 #
-# Now run the Stepper from the start of this notebook to its end (the same as the panel's "Run to end" button). After three turns, it stops before reading
+# Now run the Stepper you made at the start of this notebook to the end (the same as the panel's "Run to end" button). After three turns, it stops before reading
 # `notes/004.md`, which the fourth response asked for. The history it stops with ends in the user message of tool_result blocks, and can be sent to the API as it is.
 # The fourth response is held in `run.state.pending`. Raise the valve's limit and resume (the panel's Resume; in code `s.resume(limit=5)`, which calls `run.resume()`), and the run carries on with the same history.
 
