@@ -212,7 +212,8 @@ class Turn:
 
 @dataclass(frozen=True)
 class Finished:
-    """The model ended the run itself (``end_turn`` or ``stop_sequence``)."""
+    """The model ended the run itself: ``end_turn``, ``stop_sequence``, or a ``tool_use`` reply that called
+    no tool (nothing to run, so nothing to send back)."""
 
     text: str
     stop_reason: str
