@@ -7,10 +7,10 @@ limit (``max_tokens``), which ``thinking.type`` values a model accepts, rejects 
 thinking), whose thinking blocks a model may read, the smallest cacheable prompt and task-budget
 support, whether an assistant prefill is accepted, whether a ``role: "system"`` message may sit
 in ``messages`` (mid-conversation system messages), whether manual thinking interleaves, whether
-earlier turns' thinking stays in context, and whether compaction, programmatic tool calling and
-each computer tool version are taken. Each fact and its source page are in docs/api_facts.md, whose model table
-tests/emulator/test_models.py compares with this one row by row; a cell the docs do not give is
-marked there as the emulator's assumption.
+earlier turns' thinking stays in context, whether compaction, programmatic tool calling and
+each computer tool version are taken, and the rate-limit allowance the answers' headers give. Each fact and its
+source page are in docs/api_facts.md, whose two model tables tests/emulator/test_models.py compares with this one
+row by row; a cell the docs do not give is marked there as the emulator's assumption.
 
 An id outside the table gets the real API's 404 ``model: <id>``, a retired model's id too ("Requests
 to retired models will fail", the model deprecations page): Mythos Preview (retired 2026-06-30, the
@@ -124,6 +124,9 @@ class ModelSpec:
     # (docs/api_facts.md, "Tool versions per model"; the models after 5.5 inferred to take the toolset).
     computer_toolset: bool = True
     computer_20251124: bool = True
+    # The rate-limit headers' per-minute allowance (requests, input tokens, output tokens): the Rate limits page's
+    # tier-1 row for the model's line, 50,000 and 10,000 tokens for Haiku (docs/api_facts.md, "Rate-limit headers").
+    rate_limits: tuple = (50, 30_000, 8_000)
 
     def ran_at(self, speed: str | None) -> str | None:
         """The speed ``usage.speed`` reports for the request's ``speed`` (Opus 4.6 quietly runs standard)."""
@@ -218,6 +221,9 @@ _PRESERVED: dict[str, Any] = {
     "min_cacheable": 512,
 }
 
+# Haiku's tier-1 line; Haiku 5.5, which the page's table does not name, **inferred** to share it.
+_HAIKU_RATE_LIMITS = (50, 50_000, 10_000)
+
 _ROWS = [
     # The newest generation: preserved thinking, no forced tool choice, text between tools as thinking.
     _row("claude-fable-5-2", M, 128 * K, _ALWAYS_ADAPTIVE, "adaptive", "omitted", fast_mode="fast", **_PRESERVED),
@@ -259,6 +265,7 @@ _ROWS = [
         effort_needs_thinking=True,
         effort_default="medium",
         compaction=False,
+        rate_limits=_HAIKU_RATE_LIMITS,
     ),
     # Claude 5: thinking on by default, manual extended thinking refused, forced tool choice accepted.
     _row("claude-sonnet-5", M, 128 * K, _NO_MANUAL, "adaptive", "omitted"),
@@ -330,6 +337,7 @@ _ROWS = [
         min_cacheable=4096,
         output_details_without_thinking=False,
         keeps_prior_thinking=False,
+        rate_limits=_HAIKU_RATE_LIMITS,
         programmatic_tool_calling=False,
         computer_20251124=False,
         **_CLAUDE_4_5,
