@@ -124,6 +124,10 @@ class ModelSpec:
     # (docs/api_facts.md, "Tool versions per model"; the models after 5.5 inferred to take the toolset).
     computer_toolset: bool = True
     computer_20251124: bool = True
+    # computer_20250124 accepted: of the models in this table, Haiku 4.5 alone (the computer use page's "Earlier tool
+    # versions": Sonnet 4.5, Haiku 4.5 and retired models; Haiku 5.5's migration guide lists "the old computer use
+    # tool" among the settings that return a 400).
+    computer_20250124: bool = False
     # The rate-limit headers' per-minute allowance (requests, input tokens, output tokens): the Rate limits page's
     # tier-1 row for the model's line, 50,000 and 10,000 tokens for Haiku (docs/api_facts.md, "Rate-limit headers").
     rate_limits: tuple = (50, 30_000, 8_000)
@@ -340,6 +344,7 @@ _ROWS = [
         rate_limits=_HAIKU_RATE_LIMITS,
         programmatic_tool_calling=False,
         computer_20251124=False,
+        computer_20250124=True,
         **_CLAUDE_4_5,
     ),
     _row(

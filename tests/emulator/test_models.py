@@ -91,6 +91,7 @@ def test_every_row_matches_the_documented_facts_of_the_second_table():
         assert yes[cells["programmatic"]] == row.programmatic_tool_calling, model
         assert yes[cells["toolset"]] == row.computer_toolset, model
         assert yes[cells["computer_20251124"]] == row.computer_20251124, model
+        assert yes[cells["computer_20250124"]] == row.computer_20250124, model
         assert tuple(int(n) for n in cells["rate"].split(" / ")) == row.rate_limits, model
         assert cells["sources"], model
 
