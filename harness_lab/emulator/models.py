@@ -120,8 +120,9 @@ class ModelSpec:
     # page's list (docs/api_facts.md, "Tool versions per model").
     programmatic_tool_calling: bool = True
     # computer_toolset_20260801 accepted: Opus 4.7, 4.6, Sonnet 4.6 and the 4.5 models have only the earlier computer
-    # tools; computer_20251124 accepted: not on Haiku 4.5 nor on Opus 5.5 and Sonnet 5.5, which dropped it
-    # (docs/api_facts.md, "Tool versions per model"; the models after 5.5 inferred to take the toolset).
+    # tools; computer_20251124 accepted: not on Haiku 4.5 nor on Opus 5.5, Sonnet 5.5, Fable 5.2 and Mythos 5.2,
+    # which dropped it (docs/api_facts.md, "Tool versions per model"; the models after 5.5 inferred to take the
+    # toolset).
     computer_toolset: bool = True
     computer_20251124: bool = True
     # computer_20250124 accepted: of the models in this table, Haiku 4.5 alone (the computer use page's "Earlier tool
@@ -225,13 +226,16 @@ _PRESERVED: dict[str, Any] = {
     "min_cacheable": 512,
 }
 
+_FABLE_5_2: dict[str, Any] = {**_PRESERVED, "computer_20251124": False}
 # Haiku's tier-1 line; Haiku 5.5, which the page's table does not name, **inferred** to share it.
 _HAIKU_RATE_LIMITS = (50, 50_000, 10_000)
 
 _ROWS = [
     # The newest generation: preserved thinking, no forced tool choice, text between tools as thinking.
-    _row("claude-fable-5-2", M, 128 * K, _ALWAYS_ADAPTIVE, "adaptive", "omitted", fast_mode="fast", **_PRESERVED),
-    _row("claude-mythos-5-2", M, 128 * K, _ALWAYS_ADAPTIVE, "adaptive", "omitted", fast_mode="fast", **_PRESERVED),
+    # What's new in Claude Fable 5.2: "The earlier computer_20251124 computer use tool returns an error on every
+    # platform except Amazon Bedrock" (Fable 5.2 and Mythos 5.2).
+    _row("claude-fable-5-2", M, 128 * K, _ALWAYS_ADAPTIVE, "adaptive", "omitted", fast_mode="fast", **_FABLE_5_2),
+    _row("claude-mythos-5-2", M, 128 * K, _ALWAYS_ADAPTIVE, "adaptive", "omitted", fast_mode="fast", **_FABLE_5_2),
     _row("claude-fable-5-1", M, 128 * K, _ALWAYS_ADAPTIVE, "adaptive", "omitted", **_PRESERVED),
     _row("claude-mythos-5-1", M, 128 * K, _ALWAYS_ADAPTIVE, "adaptive", "omitted", **_PRESERVED),
     _row(

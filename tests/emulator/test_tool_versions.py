@@ -55,6 +55,11 @@ def test_programmatic_tool_calling_follows_the_models_row(monkeypatch, model, pr
         ("claude-sonnet-5-5", COMPUTER, False),  # no longer accepted (Sonnet 5.5's and Opus 5.5's pages)
         ("claude-opus-5-5", COMPUTER, False),
         ("claude-opus-5", COMPUTER, True),
+        # What's new in Claude Fable 5.2: computer_20251124 "returns an error on every platform except Amazon Bedrock".
+        ("claude-fable-5-2", COMPUTER, False),
+        ("claude-mythos-5-2", COMPUTER, False),
+        ("claude-fable-5-1", COMPUTER, True),
+        ("claude-fable-5-2", TOOLSET, True),
         # computer_20250124: Sonnet 4.5, Haiku 4.5 and retired models only (the computer use page's "Earlier tool
         # versions"); Haiku 5.5's migration guide lists the old computer use tool among its 400s.
         ("claude-haiku-4-5", OLD_COMPUTER, True),
