@@ -120,14 +120,13 @@ class ModelSpec:
     # page's list (docs/api_facts.md, "Tool versions per model").
     programmatic_tool_calling: bool = True
     # computer_toolset_20260801 accepted: Opus 4.7, 4.6, Sonnet 4.6 and the 4.5 models have only the earlier computer
-    # tools; computer_20251124 accepted: not on Haiku 4.5 nor on Opus 5.5, Sonnet 5.5, Fable 5.2 and Mythos 5.2,
-    # which dropped it (docs/api_facts.md, "Tool versions per model"; the models after 5.5 inferred to take the
-    # toolset).
+    # tools; computer_20251124 accepted: not on Haiku 4.5 nor on Opus 5.5, Sonnet 5.5, Haiku 5.5, Fable 5.2 and
+    # Mythos 5.2, which take the toolset only (docs/api_facts.md, "Tool versions per model"; the 5.1 models inferred
+    # to take the toolset).
     computer_toolset: bool = True
     computer_20251124: bool = True
     # computer_20250124 accepted: of the models in this table, Haiku 4.5 alone (the computer use page's "Earlier tool
-    # versions": Sonnet 4.5, Haiku 4.5 and retired models; Haiku 5.5's migration guide lists "the old computer use
-    # tool" among the settings that return a 400).
+    # versions": Sonnet 4.5, Haiku 4.5 and retired models; What's new in Claude Haiku 5.5: replace it with the toolset).
     computer_20250124: bool = False
     # The rate-limit headers' per-minute allowance (requests, input tokens, output tokens): the Rate limits page's
     # tier-1 row for the model's line, 50,000 and 10,000 tokens for Haiku (docs/api_facts.md, "Rate-limit headers").
@@ -274,6 +273,8 @@ _ROWS = [
         effort_default="medium",
         compaction=False,
         rate_limits=_HAIKU_RATE_LIMITS,
+        # What's new in Claude Haiku 5.5: on the Claude API computer use "requires the toolset" (a breaking change).
+        computer_20251124=False,
     ),
     # Claude 5: thinking on by default, manual extended thinking refused, forced tool choice accepted.
     _row("claude-sonnet-5", M, 128 * K, _NO_MANUAL, "adaptive", "omitted"),

@@ -60,8 +60,11 @@ def test_programmatic_tool_calling_follows_the_models_row(monkeypatch, model, pr
         ("claude-mythos-5-2", COMPUTER, False),
         ("claude-fable-5-1", COMPUTER, True),
         ("claude-fable-5-2", TOOLSET, True),
+        # What's new in Claude Haiku 5.5: on the Claude API computer use takes the toolset only.
+        ("claude-haiku-5-5", COMPUTER, False),
+        ("claude-haiku-5-5", TOOLSET, True),
         # computer_20250124: Sonnet 4.5, Haiku 4.5 and retired models only (the computer use page's "Earlier tool
-        # versions"); Haiku 5.5's migration guide lists the old computer use tool among its 400s.
+        # versions"); What's new in Claude Haiku 5.5: replace it with the toolset.
         ("claude-haiku-4-5", OLD_COMPUTER, True),
         ("claude-haiku-5-5", OLD_COMPUTER, False),
         ("claude-sonnet-5", OLD_COMPUTER, False),
