@@ -119,14 +119,11 @@ class ModelSpec:
     # Code execution may call the request's other tools; Haiku 4.5 is not in the programmatic tool calling
     # page's list (docs/api_facts.md, "Tool versions per model").
     programmatic_tool_calling: bool = True
-    # computer_toolset_20260801 accepted: Opus 4.7, 4.6, Sonnet 4.6 and the 4.5 models have only the earlier computer
-    # tools; computer_20251124 accepted: not on Haiku 4.5 nor on Opus 5.5, Sonnet 5.5, Haiku 5.5, Fable 5.2 and
-    # Mythos 5.2, which take the toolset only (docs/api_facts.md, "Tool versions per model"; the 5.1 models inferred
-    # to take the toolset).
+    # The computer tool versions taken (docs/api_facts.md, "Tool versions per model"): the toolset not on Opus 4.7,
+    # 4.6, Sonnet 4.6 and the 4.5 models; computer_20251124 not on Haiku 4.5 nor on the 5.5 and 5.2 models, which
+    # take the toolset only; computer_20250124 on Haiku 4.5 alone (the other models of its page's list are retired).
     computer_toolset: bool = True
     computer_20251124: bool = True
-    # computer_20250124 accepted: of the models in this table, Haiku 4.5 alone (the computer use page's "Earlier tool
-    # versions": Sonnet 4.5, Haiku 4.5 and retired models; What's new in Claude Haiku 5.5: replace it with the toolset).
     computer_20250124: bool = False
     # The rate-limit headers' per-minute allowance (requests, input tokens, output tokens): the Rate limits page's
     # tier-1 row for the model's line, 50,000 and 10,000 tokens for Haiku (docs/api_facts.md, "Rate-limit headers").
@@ -224,7 +221,6 @@ _PRESERVED: dict[str, Any] = {
     "task_budget": True,
     "min_cacheable": 512,
 }
-
 _FABLE_5_2: dict[str, Any] = {**_PRESERVED, "computer_20251124": False}
 # Haiku's tier-1 line; Haiku 5.5, which the page's table does not name, **inferred** to share it.
 _HAIKU_RATE_LIMITS = (50, 50_000, 10_000)
