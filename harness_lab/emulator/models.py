@@ -7,10 +7,10 @@ limit (``max_tokens``), which ``thinking.type`` values a model accepts, rejects 
 thinking), whose thinking blocks a model may read, the smallest cacheable prompt and task-budget
 support, whether an assistant prefill is accepted, whether a ``role: "system"`` message may sit
 in ``messages`` (mid-conversation system messages), whether manual thinking interleaves, whether
-earlier turns' thinking stays in context, and whether compaction, programmatic tool calling and
-each computer tool version are taken. Each fact and its source page are in docs/api_facts.md, whose model table
-tests/emulator/test_models.py compares with this one row by row; a cell the docs do not give is
-marked there as the emulator's assumption.
+earlier turns' thinking stays in context, whether compaction, programmatic tool calling and
+each computer tool version are taken, and the rate-limit allowance the answers' headers give. Each fact and its
+source page are in docs/api_facts.md, whose two model tables tests/emulator/test_models.py compares with this one
+row by row; a cell the docs do not give is marked there as the emulator's assumption.
 
 An id outside the table gets the real API's 404 ``model: <id>``, a retired model's id too ("Requests
 to retired models will fail", the model deprecations page): Mythos Preview (retired 2026-06-30, the
@@ -119,11 +119,15 @@ class ModelSpec:
     # Code execution may call the request's other tools; Haiku 4.5 is not in the programmatic tool calling
     # page's list (docs/api_facts.md, "Tool versions per model").
     programmatic_tool_calling: bool = True
-    # computer_toolset_20260801 accepted: Opus 4.7, 4.6, Sonnet 4.6 and the 4.5 models have only the earlier computer
-    # tools; computer_20251124 accepted: not on Haiku 4.5 nor on Opus 5.5 and Sonnet 5.5, which dropped it
-    # (docs/api_facts.md, "Tool versions per model"; the models after 5.5 inferred to take the toolset).
+    # The computer tool versions taken (docs/api_facts.md, "Tool versions per model"): the toolset not on Opus 4.7,
+    # 4.6, Sonnet 4.6 and the 4.5 models; computer_20251124 not on Haiku 4.5 nor on the 5.5 and 5.2 models, which
+    # take the toolset only; computer_20250124 on Haiku 4.5 alone (the other models of its page's list are retired).
     computer_toolset: bool = True
     computer_20251124: bool = True
+    computer_20250124: bool = False
+    # The rate-limit headers' per-minute allowance (requests, input tokens, output tokens): the Rate limits page's
+    # tier-1 row for the model's line, 50,000 and 10,000 tokens for Haiku (docs/api_facts.md, "Rate-limit headers").
+    rate_limits: tuple = (50, 30_000, 8_000)
 
     def ran_at(self, speed: str | None) -> str | None:
         """The speed ``usage.speed`` reports for the request's ``speed`` (Opus 4.6 quietly runs standard)."""
@@ -217,11 +221,16 @@ _PRESERVED: dict[str, Any] = {
     "task_budget": True,
     "min_cacheable": 512,
 }
+_FABLE_5_2: dict[str, Any] = {**_PRESERVED, "computer_20251124": False}
+# Haiku's tier-1 line; Haiku 5.5, which the page's table does not name, **inferred** to share it.
+_HAIKU_RATE_LIMITS = (50, 50_000, 10_000)
 
 _ROWS = [
     # The newest generation: preserved thinking, no forced tool choice, text between tools as thinking.
-    _row("claude-fable-5-2", M, 128 * K, _ALWAYS_ADAPTIVE, "adaptive", "omitted", fast_mode="fast", **_PRESERVED),
-    _row("claude-mythos-5-2", M, 128 * K, _ALWAYS_ADAPTIVE, "adaptive", "omitted", fast_mode="fast", **_PRESERVED),
+    # What's new in Claude Fable 5.2: "The earlier computer_20251124 computer use tool returns an error on every
+    # platform except Amazon Bedrock" (Fable 5.2 and Mythos 5.2).
+    _row("claude-fable-5-2", M, 128 * K, _ALWAYS_ADAPTIVE, "adaptive", "omitted", fast_mode="fast", **_FABLE_5_2),
+    _row("claude-mythos-5-2", M, 128 * K, _ALWAYS_ADAPTIVE, "adaptive", "omitted", fast_mode="fast", **_FABLE_5_2),
     _row("claude-fable-5-1", M, 128 * K, _ALWAYS_ADAPTIVE, "adaptive", "omitted", **_PRESERVED),
     _row("claude-mythos-5-1", M, 128 * K, _ALWAYS_ADAPTIVE, "adaptive", "omitted", **_PRESERVED),
     _row(
@@ -259,6 +268,9 @@ _ROWS = [
         effort_needs_thinking=True,
         effort_default="medium",
         compaction=False,
+        rate_limits=_HAIKU_RATE_LIMITS,
+        # What's new in Claude Haiku 5.5: on the Claude API computer use "requires the toolset" (a breaking change).
+        computer_20251124=False,
     ),
     # Claude 5: thinking on by default, manual extended thinking refused, forced tool choice accepted.
     _row("claude-sonnet-5", M, 128 * K, _NO_MANUAL, "adaptive", "omitted"),
@@ -330,8 +342,10 @@ _ROWS = [
         min_cacheable=4096,
         output_details_without_thinking=False,
         keeps_prior_thinking=False,
+        rate_limits=_HAIKU_RATE_LIMITS,
         programmatic_tool_calling=False,
         computer_20251124=False,
+        computer_20250124=True,
         **_CLAUDE_4_5,
     ),
     _row(

@@ -229,7 +229,7 @@ class Emulator:
             message["diagnostics"] = self.fingerprints.answer(request, message["id"], betas)
         if not dry:
             self.answered(message)
-        limits = rate_limit_headers(row.family, message["usage"])
+        limits = rate_limit_headers(row.id, message["usage"])
         if request.get("stream"):
             return (
                 200,

@@ -9,7 +9,8 @@
   4.8 and 5, Sonnet 5; the later models inferred to keep it): Opus 4.7, 4.6, Sonnet 4.6 and Opus 4.5
   "support computer use only through the earlier ``computer_20251124``", Haiku 4.5 only through
   ``computer_20250124``. ``computer_20251124`` is refused where that page's list of earlier versions
-  leaves it out and on Opus 5.5 and Sonnet 5.5, whose pages say they no longer accept it.
+  leaves it out and on Opus 5.5 and Sonnet 5.5, whose pages say they no longer accept it;
+  ``computer_20250124`` everywhere but Haiku 4.5 (that list names no other model of the table).
 - The tool reference page: a toolset entry twice, or "another tool that carries that toolset's name:
   a tool named ``computer`` alongside ``computer_toolset_20260801``" (``browser`` likewise), is an
   ``invalid_request_error``; so is ``computer_20251124`` in the same request (the computer use page).
@@ -35,6 +36,12 @@ DYNAMIC = ("web_search_", "web_fetch_")
 # support tool types: computer_20251124."); live it goes on with "Did you mean one of" and every tool type the
 # model takes, a list no page gives whole, so the emulator ends after the first sentence.
 UNSUPPORTED_TOOL = "'{model}' does not support tool types: {type}."
+# Each computer tool version and the row's field that says whether the model takes it.
+VERSIONED = {
+    "computer_toolset_20260801": "computer_toolset",
+    "computer_20251124": "computer_20251124",
+    "computer_20250124": "computer_20250124",
+}
 TOOLSETS = {"computer_toolset_20260801": "computer", "browser_toolset_20260801": "browser"}
 TWICE = "tools.{i}: `{type}` may be declared only once"
 NAMED_LIKE = "tools.{i}: a tool named '{name}' cannot be declared alongside `{type}`"
@@ -61,10 +68,7 @@ def tool_version_error(request: dict) -> str | None:
     seen: set = set()
     for i, tool in enumerate(tools):
         kind = tool.get("type")
-        refused = (kind == "computer_toolset_20260801" and not row.computer_toolset) or (
-            kind == "computer_20251124" and not row.computer_20251124
-        )
-        if refused:
+        if kind in VERSIONED and not getattr(row, VERSIONED[kind]):
             return UNSUPPORTED_TOOL.format(model=request["model"], type=kind)
         if kind in TOOLSETS and kind in seen:
             return TWICE.format(i=i, type=kind)

@@ -20,7 +20,6 @@ import httpx2
 
 from ..model import DEFAULT_MODEL
 from .ids import make_id
-from .models import cache_family
 from .rate_limits import input_limit
 from .server import Emulator, body_bytes, error_body
 from .validate import ApiError
@@ -93,7 +92,7 @@ def _fault_response(fault: str, number: int, request: httpx2.Request) -> httpx2.
         raise httpx2.ReadTimeout("emulated timeout", request=request)
     if fault == "429":
         model = _model_of(request)
-        error = ApiError(429, RATE_LIMITED.format(model=model, limit=input_limit(cache_family(model))))
+        error = ApiError(429, RATE_LIMITED.format(model=model, limit=input_limit(model)))
     else:
         error = _FAULT_ERRORS[fault]
     return _error_response(error, make_id("req_011C", f"fault-{number}".encode(), fault, 21), _RETRY_AFTER)

@@ -61,3 +61,18 @@ def test_an_earlier_models_block_is_not_bound_to_its_conversation_on_a_model_tha
         model="claude-sonnet-5-5", max_tokens=2048, tools=TOOLS, system="Be brief.", messages=history
     )
     assert edited.stop_reason == "end_turn"
+
+
+@pytest.mark.parametrize(
+    ("made_by", "read_by", "kept"),
+    [
+        # What's new in Claude Fable 5.2: "Only Claude Fable 5.2 and Claude Mythos 5.2 read Claude Fable 5.2 thinking
+        # blocks" (and Fable 5.2 Mythos 5.2's, inferred as the 5.1 pair).
+        ("claude-fable-5-2", "claude-mythos-5-2", True),
+        ("claude-mythos-5-2", "claude-fable-5-2", True),
+        ("claude-fable-5-2", "claude-fable-5-1", False),
+        ("claude-fable-5-2", "claude-opus-5-5", False),
+    ],
+)
+def test_the_5_2_models_read_each_others_blocks_and_no_other_model_reads_theirs(made_by, read_by, kept):
+    assert switched(made_by, read_by) == ([] if kept else ["model_binding_mismatch"])

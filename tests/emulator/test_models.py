@@ -23,9 +23,10 @@ FACTS = Path(__file__).resolve().parents[2] / "docs" / "api_facts.md"
 TOOLS = [{"name": "get_time", "description": "the time", "input_schema": {"type": "object", "properties": {}}}]
 
 
-def documented_rows() -> dict[str, dict]:
+def documented_rows(heading: str = "| model | window |") -> dict[str, dict]:
+    """The model table whose header line starts with ``heading``, row by row (the second table: ``| model | details |``)."""
     lines = FACTS.read_text(encoding="utf-8").splitlines()
-    start = next(i for i, line in enumerate(lines) if line.startswith("| model | window |"))
+    start = next(i for i, line in enumerate(lines) if line.startswith(heading))
     header = [c.strip() for c in lines[start].strip("|").split("|")]
     rows = {}
     for line in lines[start + 2 :]:
@@ -74,6 +75,25 @@ def test_every_row_matches_the_documented_facts():
             MODELS[dated].family in documented
             and MODELS[dated].context_window == MODELS[MODELS[dated].family].context_window
         )
+
+
+def test_every_row_matches_the_documented_facts_of_the_second_table():
+    documented = documented_rows("| model | details |")
+    assert set(documented) == set(documented_rows())
+    yes = {"yes": True, "no": False}
+    for model, cells in documented.items():
+        row = MODELS[model]
+        assert yes[cells["details"]] == row.output_details_without_thinking, model
+        assert cells["effort default"] == row.effort_default and row.effort_default in EFFORTS, model
+        assert yes[cells["interleaves"]] == row.manual_interleaving, model
+        assert yes[cells["keeps thinking"]] == row.keeps_prior_thinking, model
+        assert yes[cells["compaction"]] == row.compaction, model
+        assert yes[cells["programmatic"]] == row.programmatic_tool_calling, model
+        assert yes[cells["toolset"]] == row.computer_toolset, model
+        assert yes[cells["computer_20251124"]] == row.computer_20251124, model
+        assert yes[cells["computer_20250124"]] == row.computer_20250124, model
+        assert tuple(int(n) for n in cells["rate"].split(" / ")) == row.rate_limits, model
+        assert cells["sources"], model
 
 
 def _quoted(text: str) -> str:

@@ -3,11 +3,13 @@ organisation's full bucket would after that one request."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
+import anthropic
 import pytest
 
-from harness_lab.emulator import emulated_client, say
+from harness_lab.emulator import emulated_client, models, say
 
 NAMES = ("requests", "tokens", "input-tokens", "output-tokens")
 
@@ -47,3 +49,22 @@ def test_the_token_figures_follow_the_models_line_and_the_request():
     left = int(big["anthropic-ratelimit-input-tokens-remaining"])
     assert left % 1000 == 0 and abs(30_000 - usage.input_tokens - left) <= 500  # rounded to the nearest thousand
     assert big["anthropic-ratelimit-input-tokens-reset"] > small["anthropic-ratelimit-input-tokens-reset"]
+
+
+def test_the_figures_come_from_the_models_row_in_the_table(monkeypatch):
+    # The row, not the model's name, says the allowance: a row given other figures is answered with them,
+    # in the headers and in the 429 that quotes the input limit.
+    row = models.MODELS["claude-opus-5"]
+    monkeypatch.setitem(models.MODELS, "claude-opus-5", replace(row, rate_limits=(7, 123_000, 45_000)))
+    headers, _ = _headers("claude-opus-5", "q")
+    assert headers["anthropic-ratelimit-requests-limit"] == "7"
+    assert headers["anthropic-ratelimit-requests-remaining"] == "6"
+    assert headers["anthropic-ratelimit-input-tokens-limit"] == "123000"
+    assert headers["anthropic-ratelimit-output-tokens-limit"] == "45000"
+    assert headers["anthropic-ratelimit-tokens-limit"] == "168000"
+    client = emulated_client([say("x")], faults={1: "429"}, max_retries=0)
+    with pytest.raises(anthropic.RateLimitError) as caught:
+        client.messages.create(model="claude-opus-5", max_tokens=64, messages=[{"role": "user", "content": "q"}])
+    assert "rate limit of 123,000 input tokens per minute" in caught.value.body["error"]["message"]
+    other, _ = _headers("claude-sonnet-5", "q")  # the other rows keep their own
+    assert other["anthropic-ratelimit-input-tokens-limit"] == "30000"

@@ -10,6 +10,7 @@ from harness_lab.emulator.models import MODELS
 SEARCH = {"type": "web_search_20260209", "name": "web_search"}
 TOOLSET = {"type": "computer_toolset_20260801"}
 COMPUTER = {"type": "computer_20251124", "name": "computer", "display_width_px": 1024, "display_height_px": 768}
+OLD_COMPUTER = {"type": "computer_20250124", "name": "computer", "display_width_px": 1024, "display_height_px": 768}
 CUSTOM = {"name": "computer", "input_schema": {"type": "object", "properties": {}}}
 
 
@@ -54,6 +55,20 @@ def test_programmatic_tool_calling_follows_the_models_row(monkeypatch, model, pr
         ("claude-sonnet-5-5", COMPUTER, False),  # no longer accepted (Sonnet 5.5's and Opus 5.5's pages)
         ("claude-opus-5-5", COMPUTER, False),
         ("claude-opus-5", COMPUTER, True),
+        # What's new in Claude Fable 5.2: computer_20251124 "returns an error on every platform except Amazon Bedrock".
+        ("claude-fable-5-2", COMPUTER, False),
+        ("claude-mythos-5-2", COMPUTER, False),
+        ("claude-fable-5-1", COMPUTER, True),
+        ("claude-fable-5-2", TOOLSET, True),
+        # What's new in Claude Haiku 5.5: on the Claude API computer use takes the toolset only.
+        ("claude-haiku-5-5", COMPUTER, False),
+        ("claude-haiku-5-5", TOOLSET, True),
+        # computer_20250124: Sonnet 4.5, Haiku 4.5 and retired models only (the computer use page's "Earlier tool
+        # versions"); What's new in Claude Haiku 5.5: replace it with the toolset.
+        ("claude-haiku-4-5", OLD_COMPUTER, True),
+        ("claude-haiku-5-5", OLD_COMPUTER, False),
+        ("claude-sonnet-5", OLD_COMPUTER, False),
+        ("claude-opus-4-5", OLD_COMPUTER, False),
     ],
 )
 def test_computer_use_versions_per_model(model, tool, taken):
@@ -71,6 +86,7 @@ def test_computer_use_versions_per_model(model, tool, taken):
         ("claude-sonnet-5", "computer_toolset", TOOLSET, True),
         ("claude-opus-5-5", "computer_20251124", COMPUTER, False),
         ("claude-opus-5", "computer_20251124", COMPUTER, True),
+        ("claude-sonnet-5", "computer_20250124", OLD_COMPUTER, False),
     ],
 )
 def test_computer_tool_versions_follow_the_models_row(monkeypatch, model, field, tool, taken):
