@@ -33,7 +33,7 @@ PRICES: Prices = {
     "claude-opus-5": (5.0, 25.0),
     "claude-sonnet-5-5": (2.0, 10.0, 2.50, 0.10),
     "claude-sonnet-5": (2.0, 10.0),
-    "claude-haiku-5-5": (0.10, 0.50),  # its rate up to 100K prompt tokens
+    "claude-haiku-5-5": (0.10, 0.50),  # up to 100,000 prompt tokens: LONG_PROMPTS for longer ones
     "claude-opus-4-8": (5.0, 25.0),
     "claude-opus-4-7": (5.0, 25.0),
     "claude-opus-4-6": (5.0, 25.0),
@@ -42,6 +42,11 @@ PRICES: Prices = {
     "claude-haiku-4-5": (1.0, 5.0),
 }
 CACHE_WRITE = 1.25  # 5-minute cache writes; the usage totals do not say which TTL was used
+# A request whose prompt (input, cache writes and reads together) is over the threshold pays every price
+# times the factor, its output too: Haiku 5.5's page, "$0.10 / MTok for prompts up to 100,000 tokens,
+# $0.50 / MTok for prompts over 100,000 tokens", and 5x likewise for output and cache writes. Read per
+# request, so only ``PRICES`` knows it: prices a caller gives are taken as they are.
+LONG_PROMPTS = {"claude-haiku-5-5": (100_000, 5.0)}
 CACHE_READ = 0.1
 # Premiums that stack on every price above, cache prices included (the pricing page): fast mode
 # (twice the standard price, Opus 5 at $10 / $50; it runs on Fable 5.2, Mythos 5.2, Opus 5.5 and Opus 5
@@ -96,10 +101,16 @@ def usd(
 def cost_usd(usage: Iterable[Usage] | Usage, model: str, prices: Prices | None = None) -> float:
     """Estimated USD for one usage or a list of them, at the model's price in ``prices`` (or ``PRICES``).
 
-    Each usage in a list is priced on its own, so a fast request among standard ones pays its premium alone.
+    Each usage in a list is priced on its own, so a fast request among standard ones pays its premium alone,
+    and so does a request whose prompt is long enough for a dearer rate (``LONG_PROMPTS``).
     """
     price = _price(model, prices or PRICES)
-    return sum(usd(u, *price) for u in ([usage] if isinstance(usage, Usage) else usage))
+    over, factor = next(
+        (rule for name, rule in LONG_PROMPTS.items() if prices is None and (model + "-").startswith(name + "-")),
+        (None, 1.0),
+    )
+    usages = [usage] if isinstance(usage, Usage) else usage
+    return sum(usd(u, *price) * (factor if over is not None and u.prompt_tokens > over else 1.0) for u in usages)
 
 
 @dataclass

@@ -235,3 +235,19 @@ def test_approval_reading_states_the_whole_policy():
     )
     ruled = Approval(Policy({"write_file": "ask"}, rules=[Rule("write_file", "allow", when=lambda i: True)]))
     assert ruled.reading(RunState()) == "write_file:ask, rules:1, default:ask"
+
+
+def test_a_haiku_5_5_request_over_100k_prompt_tokens_pays_five_times_every_price():
+    short, long = Usage(100_000, 1_000), Usage(90_000, 1_000, 6_000, 5_000)  # 100,000 and 101,000 prompt tokens
+    assert cost_usd(short, "claude-haiku-5-5") == pytest.approx((100_000 * 0.10 + 1_000 * 0.50) / 1e6)
+    per_million = 90_000 * 0.10 + 1_000 * 0.50 + 6_000 * 0.125 + 5_000 * 0.01
+    assert cost_usd(long, "claude-haiku-5-5-20261007") == pytest.approx(5 * per_million / 1e6)
+    assert cost_usd([short, long], "claude-haiku-5-5") == pytest.approx(
+        cost_usd(short, "claude-haiku-5-5") + cost_usd(long, "claude-haiku-5-5")
+    )
+    assert cost_usd(long, "claude-haiku-4-5") == pytest.approx((90_000 + 6_000 * 1.25 + 5_000 * 0.1 + 5_000) / 1e6)
+    # A dollar budget over two long requests stops where the dearer rate says, not at the cheaper one.
+    state = RunState(model="claude-haiku-5-5")
+    state.turn_usage = [long, long]
+    assert TokenBudget(limit=10**9, usd=0.1).check(state) is not None
+    assert TokenBudget(limit=10**9, usd=0.1, prices={"claude-haiku-5-5": (0.10, 0.50)}).check(state) is None
