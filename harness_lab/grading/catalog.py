@@ -283,6 +283,10 @@ add(
         "grade.class.no_failures": ("タイムアウトもエラーもありません", "No timeouts and no errors."),
         "grade.class.missing_title": ("未提出", "Not handed in"),
         "grade.class.skipped_title": ("採点しなかったファイル", "Files not graded"),
+        "grade.class.skipped_more": (
+            "このフォルダーには、採点しなかったファイルがほかに {count} 件あります（名前を挙げるのは最初の {shown} 件までです）",
+            "This folder holds {count} more files not graded (only the first {shown} are named).",
+        ),
         "grade.class.none": ("ありません", "None."),
         "grade.class.col.count": ("件数", "Count"),
         "grade.class.col.exercise": ("練習", "Exercise"),
