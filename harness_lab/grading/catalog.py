@@ -349,6 +349,10 @@ add(
             "{name} は採点に入れていません: {exercise} のファイルはほかにもあり、{kept} を採点しました。練習ごとに1つのファイルで提出しましょう",
             "{name} was not counted: another file holds {exercise} too, and {kept} was the one graded. Hand in one file per exercise.",
         ),
+        "grade.class.too_many_notebooks": (
+            "{name} は開いていません: このフォルダーにはノートブックが多すぎます（開くのは、練習の名前のものから {limit} 冊までです）",
+            "{name} was not opened: this folder holds too many notebooks (only {limit} are opened, those named after an exercise first).",
+        ),
         "grade.class.not_regular": (
             "{name} は普通のファイルではない（シンボリックリンクなど）ので、採点していません",
             "{name} is not a regular file (a symbolic link, say), so it was not graded.",
