@@ -350,8 +350,8 @@ add(
             "{name} was not counted: another file holds {exercise} too, and {kept} was the one graded. Hand in one file per exercise.",
         ),
         "grade.class.too_many_notebooks": (
-            "{name} は開いていません: このフォルダーにはノートブックが多すぎます（開くのは、練習の名前のものから {limit} 冊までです）",
-            "{name} was not opened: this folder holds too many notebooks (only {limit} are opened, those named after an exercise first).",
+            "{name} は開いていません: このフォルダーにはノートブックが多すぎます（開くのは、同じ練習の名前が付いたものと、練習の名前が付いていないものの、それぞれ名前の短い順に {limit} 冊までです）",
+            "{name} was not opened: this folder holds too many notebooks (only the {limit} shortest names of each exercise are opened, and {limit} of those named after none).",
         ),
         "grade.class.not_regular": (
             "{name} は普通のファイルではない（シンボリックリンクなど）ので、採点していません",

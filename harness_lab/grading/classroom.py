@@ -50,7 +50,7 @@ __all__ = ["ClassResult", "MAX_NOTEBOOK_BYTES", "Problem", "Row", "STATE_FILE", 
 STATE_FILE = "state.json"
 # Notebooks of a learner's folder opened at all: each is read (8 MB at most), parsed and sent to a host by the
 # command itself, outside any limit, and hard links cost a learner no disk (200 held 1.8 GB of its memory).
-NOTEBOOKS_READ = 10
+NOTEBOOKS_READ = 5  # of those named after each exercise, and of those named after none
 ANSWER_CHARS = 4000  # how much of a learner's answer cells is kept for the report's samples
 
 
@@ -295,13 +295,13 @@ def _one_per_exercise(rows: list[Row]) -> tuple[list[Row], list[Problem]]:
 
 
 def _few_per_learner(found: list[tuple[str, str]]) -> tuple[list[tuple[str, str]], list[Problem]]:
-    """At most ``NOTEBOOKS_READ`` notebooks of each learner, those whose names tell an exercise first (as
-    ``_one_graded_per_exercise`` prefers them); the others are files not graded, never opened."""
-    opened: dict[str, int] = {}
+    """A learner's ``NOTEBOOKS_READ`` likeliest notebooks of each exercise (``_likeliest``); the rest are never opened."""
+    opened: dict[tuple[str, str], int] = {}
     kept, problems = set(), []
     for learner, name in sorted(found, key=_likeliest):
-        opened[learner] = opened.get(learner, 0) + 1
-        if opened[learner] <= NOTEBOOKS_READ:
+        kind = (learner, exercise_named(name))  # copies of one exercise never crowd out the other's
+        opened[kind] = opened.get(kind, 0) + 1
+        if opened[kind] <= NOTEBOOKS_READ:
             kept.add((learner, name))
         else:
             values = {"name": visible(name), "limit": str(NOTEBOOKS_READ)}
