@@ -283,6 +283,10 @@ add(
         "grade.class.no_failures": ("タイムアウトもエラーもありません", "No timeouts and no errors."),
         "grade.class.missing_title": ("未提出", "Not handed in"),
         "grade.class.skipped_title": ("採点しなかったファイル", "Files not graded"),
+        "grade.class.skipped_more": (
+            "このフォルダーには、採点しなかったファイルがほかに {count} 件あります（名前を挙げるのは最初の {shown} 件までです）",
+            "This folder holds {count} more files not graded (only the first {shown} are named).",
+        ),
         "grade.class.none": ("ありません", "None."),
         "grade.class.col.count": ("件数", "Count"),
         "grade.class.col.exercise": ("練習", "Exercise"),
@@ -344,6 +348,10 @@ add(
         "grade.class.duplicate": (
             "{name} は採点に入れていません: {exercise} のファイルはほかにもあり、{kept} を採点しました。練習ごとに1つのファイルで提出しましょう",
             "{name} was not counted: another file holds {exercise} too, and {kept} was the one graded. Hand in one file per exercise.",
+        ),
+        "grade.class.too_many_notebooks": (
+            "{name} は開いていません: このフォルダーにはノートブックが多すぎます（開くのは、同じ練習の名前が付いたものと、練習の名前が付いていないものの、それぞれ名前の短い順に {limit} 冊までです）",
+            "{name} was not opened: this folder holds too many notebooks (only the {limit} shortest names of each exercise are opened, and {limit} of those named after none).",
         ),
         "grade.class.not_regular": (
             "{name} は普通のファイルではない（シンボリックリンクなど）ので、採点していません",

@@ -15,7 +15,7 @@
   in the instructor's language.
 - ``index.html``: pass rate per criterion as a bar chart (inline SVG), the most common hints with the
   shortest answer that got each (the part of it the hint points at, ``class_sample.py``), the edition (Japanese, English) each learner handed in, and every
-  timeout, error, missing exercise and file not graded;
+  timeout, error and missing exercise, and the files not graded (``not_graded.py``: at most 50 named a folder);
   what the run noticed about its record and report folder comes first. Every name is escaped.
 
 Everything is derived from the rows alone, in a fixed order: the same grades make the same bytes.
@@ -34,6 +34,7 @@ from dataclasses import replace
 
 from ..terminal import visible
 from ..text import lang, speaking, t
+from . import not_graded
 from .class_changes import PREVIOUS_CSV, SHOWN, Change
 from .class_sample import sample_of
 from .classroom import ClassResult, Row
@@ -141,9 +142,7 @@ def feedback(result: ClassResult, learner: str) -> str:
                     lines += [replace(row.grade, path=visible(row.notebook)).text(), ""]
             else:  # a missing exercise (``classroom._missing``): its row's text is the instructor's language
                 lines += [t("grade.class.missing", exercise=row.grade.exercise), ""]
-        for problem in result.problems:
-            if problem.learner == learner:  # one line each: a file's name must not start a fake verdict line
-                lines += [visible(problem.text), ""]
+        lines += not_graded.lines([p for p in result.problems if p.learner == learner])
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
@@ -222,7 +221,7 @@ def page(result: ClassResult) -> str:
         t("grade.class.skipped_title"),
         t("grade.class.none"),
         ("learner", "file", "message"),
-        [(visible(p.learner), visible(p.name), visible(p.text)) for p in result.problems],
+        not_graded.rows(result.problems),
     )
     parts += [
         f'<p class="footer">{_e(t("grade.class.footer", version=result.version, seconds=f"{result.timeout:g}"))}</p>',

@@ -48,6 +48,9 @@ from .sandbox import describe_error
 __all__ = ["ClassResult", "MAX_NOTEBOOK_BYTES", "Problem", "Row", "STATE_FILE", "grade_class", "grader_version"]
 
 STATE_FILE = "state.json"
+# Notebooks of a learner's folder opened at all: each is read (8 MB at most), parsed and sent to a host by the
+# command itself, outside any limit, and hard links cost a learner no disk (200 held 1.8 GB of its memory).
+NOTEBOOKS_READ = 5  # of those named after each exercise, and of those named after none
 ANSWER_CHARS = 4000  # how much of a learner's answer cells is kept for the report's samples
 
 
@@ -144,7 +147,9 @@ def grade_class(
             on_note(text)
 
     learners, found, problems = _scan(submissions)
+    found, crowded = _few_per_learner(found)
     found, copies = _one_graded_per_exercise(submissions, found)
+    problems += crowded
     problems += copies
     for entries in same_files(submissions, found):  # a hard link: one notebook, graded for each learner
         note(t("grade.class.same_file", files=", ".join(visible(f"{w}/{n}") for w, n in entries)))
@@ -232,7 +237,7 @@ def _scan(submissions: Path) -> tuple[list[str], list[tuple[str, str]], list[Pro
 def handed_editions(submissions: Path) -> set[str]:
     """The editions the class's notebooks name: grade-class speaks theirs when they agree and nobody chose."""
     editions = set()
-    for learner, name in _scan(submissions)[1]:
+    for learner, name in _few_per_learner(_scan(submissions)[1])[0]:
         with suppress(OSError):  # the grading reports it
             editions.add(edition_or(read_notebook(submissions / learner / name), ""))
     return editions - {""}
@@ -289,12 +294,32 @@ def _one_per_exercise(rows: list[Row]) -> tuple[list[Row], list[Problem]]:
     return [r for r in rows if id(r) in chosen], problems
 
 
+def _few_per_learner(found: list[tuple[str, str]]) -> tuple[list[tuple[str, str]], list[Problem]]:
+    """A learner's ``NOTEBOOKS_READ`` likeliest notebooks of each exercise (``_likeliest``); the rest are never opened."""
+    opened: dict[tuple[str, str], int] = {}
+    kept, problems = set(), []
+    for learner, name in sorted(found, key=_likeliest):
+        kind = (learner, exercise_named(name))  # copies of one exercise never crowd out the other's
+        opened[kind] = opened.get(kind, 0) + 1
+        if opened[kind] <= NOTEBOOKS_READ:
+            kept.add((learner, name))
+        else:
+            values = {"name": visible(name), "limit": str(NOTEBOOKS_READ)}
+            problems.append(Problem.of(learner, name, "grade.class.too_many_notebooks", **values))
+    return [entry for entry in found if entry in kept], problems
+
+
+def _likeliest(entry: tuple[str, str]) -> tuple:
+    """A learner's notebooks, the likeliest exercise first: a name that tells one (collect.sh's), the shortest."""
+    return (entry[0], not exercise_named(entry[1]), len(entry[1]), entry[1])
+
+
 def _one_graded_per_exercise(submissions: Path, found: list[tuple[str, str]]) -> tuple[list, list[Problem]]:
     """Only the file ``_one_per_exercise`` keeps of those that claim one exercise is graded, the others never
     run: one learner's fifty hanging copies cost the class the time limit twice each (beside others, alone)."""
     claims = {entry: _claimed(submissions / entry[0] / entry[1]) for entry in found}
     kept: dict[tuple[str, str], str] = {}
-    for learner, name in sorted(found, key=lambda entry: (not exercise_named(entry[1]), len(entry[1]), entry[1])):
+    for learner, name in sorted(found, key=_likeliest):
         if claims[learner, name]:
             kept.setdefault((learner, claims[learner, name]), name)
     graded, problems = [], []

@@ -41,13 +41,21 @@ _ONE_LINE |= {10: "\\n", 13: "\\r", 9: " "}
 
 # What reading a child's summary raises when it is not what the grader's own child code sends.
 MALFORMED = (TypeError, ValueError, KeyError, AttributeError, IndexError)
+# Characters of one quoted text a hint keeps. The grader's children send a few hundred (``describe_error``
+# cuts at 200), but learner code may answer in a child's name: three criteria quoting 900,000 characters each
+# made the judge's own answer too large to send, and the notebook's grade said its process had ended.
+QUOTED = 2000
 
 
 def flat(values: dict[str, object]) -> dict[str, object]:
     """``values`` for a catalog entry of one line: each text kept on one line, so no quoted text of the
     learner's (what it returned, what it raised, its exception's type name) can start a line of the report
-    that looks like the grader's own."""
-    return {k: v.translate(_ONE_LINE) if isinstance(v, str) else v for k, v in values.items()}
+    that looks like the grader's own, and cut at ``QUOTED`` characters."""
+    return {k: _quoted(v).translate(_ONE_LINE) if isinstance(v, str) else v for k, v in values.items()}
+
+
+def _quoted(text: str) -> str:
+    return text if len(text) <= QUOTED else text[: QUOTED - 1] + "…"
 
 
 @dataclass(frozen=True)

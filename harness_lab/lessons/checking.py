@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from types import FunctionType
 from typing import Any
 
 from ..grading.report import Check, Report
@@ -80,11 +81,14 @@ class Piece:
 def judge(piece: Piece, fn: Any, timeout: float = 10.0) -> Report:
     """Run every probe of ``piece`` on ``fn``: one ``Check`` per point, as the exercises' criteria are.
 
-    A probe that raises, hangs or crashes misses its point; ``point_lines`` shows the verdict.
+    A probe that raises, hangs or crashes misses its point; ``point_lines`` shows the verdict. Here, in
+    the learner's kernel, nothing of ``fn`` is read that could run its code outside the time limit: a
+    callable object's ``__name__``, a metaclass's, may be a property that never returns.
     """
     if not callable(fn):
-        wrong = Miss("lesson.not_callable", {"got": type(fn).__name__})
+        wrong = Miss("lesson.not_callable", {"got": vars(type)["__name__"].__get__(type(fn))})
         return _report(piece, [wrong for _ in piece.points])
+    name = fn.__name__ if type(fn) is FunctionType else None  # a plain function's name is the interpreter's own
     misses: list[Miss | None] = []
     limit = timeout
     for point in piece.points:
@@ -94,7 +98,7 @@ def judge(piece: Piece, fn: Any, timeout: float = 10.0) -> Report:
         elif outcome.status == "error" and outcome.error.startswith(TODO_ERRORS):
             misses.append(Miss(TODO))
         elif outcome.status == "error":
-            misses.append(raised(outcome.error, piece, fn))
+            misses.append(raised(outcome.error, piece, name))
         elif outcome.status == "aborted":  # a probe's own runaway detector (a scripted model) ended it
             misses.append(_received(outcome.value) or Miss("lesson.runaway"))
         elif outcome.status == "timeout":
@@ -136,9 +140,9 @@ def point_lines(verdict: Report, show: str = "") -> list[str]:
     return lines
 
 
-def raised(error: str, piece: Piece | None = None, fn: Any = None) -> Miss:
-    """The hint for an exception the learner's code raised: the rule it broke, when we know it."""
-    name = getattr(fn, "__name__", None)
+def raised(error: str, piece: Piece | None = None, name: str | None = None) -> Miss:
+    """The hint for an exception the learner's code raised: the rule it broke, when we know it (``name``: the
+    learner's function's, to tell a call that did not fit its parameters)."""
     if piece is not None and piece.shape and name and _called_wrongly(error, name):
         return Miss("lesson.arguments", {"error": error, "shape": piece.shape})
     for pattern, key in (*(piece.rules if piece else ()), *RULES):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import inspect
 from functools import partial
+from types import FunctionType
 from typing import Any
 
 from ..emulator import call, last_results, reply, say
@@ -334,7 +335,7 @@ def _decides_by_next_step(fn) -> Miss | None:
 
 def _stalled(fn, seconds: str) -> Miss:
     """A loop that did not end in time: a function with no yield runs its whole loop on the first call."""
-    if not inspect.isgeneratorfunction(fn):
+    if type(fn) is not FunctionType or not inspect.isgeneratorfunction(fn):  # no learner code runs in the kernel
         return Miss("lesson.l6.run_agent.not_generator_stalled", {"seconds": seconds})
     return Miss("lesson.l2.run_agent.stalled", {"seconds": seconds})
 

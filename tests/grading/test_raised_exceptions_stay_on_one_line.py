@@ -40,3 +40,26 @@ def test_an_exception_type_named_with_line_breaks_adds_no_line_to_the_grade(tmp_
     assert [line for line in lines if line.startswith("[PASS]")] == []
     assert (done.returncode, len(lines)) == (1, 2), done.stdout + done.stderr
     assert "raised: Boom\\n[PASS] Criterion 1: ok\\n" in lines[1]
+
+
+# Learner code answers in its criterion's child's name (the child's own channel, in reach of anything that
+# runs there) with an error of 900,000 characters, for each of the three criteria.
+ANSWERED_FOR = """
+def run_tool_uses(*args, **kwargs):
+    from harness_lab.grading import sandbox
+    sandbox._channel(("error", "E" * 900_000))
+"""
+
+
+def test_an_error_of_megabytes_told_in_the_graders_name_is_quoted_cut_in_each_criterions_hint(tmp_path):
+    tmp_path.chmod(0o755)
+    notebook = no_user_namespaces.with_a_cell(tmp_path, ANSWERED_FOR)
+    command = [sys.executable, "-P", "-m", "harness_lab.grading", "--lang", "en", str(notebook)]
+    env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "HOME": str(tmp_path)}
+    done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    lines = done.stdout.splitlines()
+    # was one line: the notebook's process "ended before it returned a result" (the judge's answer, 2.7 MB, too large)
+    assert (done.returncode, len(lines)) == (1, 5), done.stdout[:2000] + done.stderr[-2000:]
+    raised = CATALOG["grade.raised"][1].split("{")[0]
+    for line in lines[1:4]:
+        assert raised in line and "EEEE" in line and len(line) < 3000, line[:300]

@@ -4,6 +4,7 @@ __eq__, __hash__ or __str__ never return) are touched only under the grader's ti
 
 from __future__ import annotations
 
+import os
 import time
 
 import pytest
@@ -134,3 +135,57 @@ def test_learner_objects_are_touched_only_under_the_time_limit(name):
     with gives_up_after(NET * (5 * OBJECT_LIMIT + SLACK), f"the grade of {name}"):
         report = grade()
     assert {c.number: c.key for c in report.checks if not c.passed} == expected, report.text()
+
+
+# --- the lessons' checks, whose kernel side is the learner's own kernel (round fifteen) -----------------
+class _Recorded(type):
+    """A metaclass whose classes' ``__name__`` is a property: it records the process that read it."""
+
+    @property
+    def __name__(cls):
+        READ_IN.append(os.getpid())
+        return "run_tools"
+
+
+READ_IN: list[int] = []  # the processes that ran one of these objects' properties (a child's list is its own)
+
+
+class _Raising:
+    def __call__(self, *args, **kwargs):
+        raise TypeError("not as the lesson calls it")
+
+    @property
+    def __name__(self):  # read to tell a call that did not fit the lesson's parameters
+        READ_IN.append(os.getpid())
+        return "run_tools"
+
+
+class _Endless:
+    def __call__(self, *args, **kwargs):
+        while True:
+            pass
+
+    @property
+    def __class__(self):  # read by ``inspect`` to tell a generator function, for a loop that ran out of time
+        READ_IN.append(os.getpid())
+        return _Endless
+
+
+class _NotCallable(metaclass=_Recorded):
+    pass
+
+
+@pytest.mark.parametrize(
+    ("piece", "learner"),
+    [(("run_tools", None), _Raising()), (("run_agent", 6), _Endless()), (("run_tools", None), _NotCallable())],
+    ids=["name-of-a-callable", "class-of-a-loop-out-of-time", "name-of-a-metaclass"],
+)
+def test_a_lesson_check_runs_none_of_the_learners_code_in_the_kernel(piece, learner):
+    # In the kernel, outside the time limit, a property like these that never returned hung the check cell.
+    from harness_lab import lessons
+    from harness_lab.lessons.checking import judge
+
+    READ_IN.clear()
+    verdict = judge(lessons.piece(*piece), learner, timeout=1.0)
+    assert not verdict.passed
+    assert os.getpid() not in READ_IN
