@@ -11,6 +11,7 @@ lines differ: a lesson says 「○ できています」 where an exercise says 
 
 from __future__ import annotations
 
+import inspect
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -28,6 +29,20 @@ TODO = "lesson.todo"  # the key of a point whose probe met that placeholder
 # An exception names a symptom; these name the rule behind it (the error stays in the hint). The first
 # that matches wins, so the narrower patterns come first.
 RULES = (
+    # Another SDK's shape (OpenAI's choices, finish_reason, function.arguments) read from this API's objects.
+    (
+        re.compile(
+            r"'(Message|ToolUseBlock)' object has no attribute '(choices|finish_reason|function|tool_calls|arguments)'"
+        ),
+        "lesson.rule.other_api",
+    ),
+    # A dict's methods (.get, .items) on an SDK object: the same rule as its subscript.
+    (re.compile(r"'\w*Block' object has no attribute '(get|keys|items|values)'"), "lesson.rule.block_attributes"),
+    (re.compile(r"'Message' object has no attribute '(get|keys|items|values)'"), "lesson.rule.message_attributes"),
+    (
+        re.compile(r"'(Usage|RefusalStopDetails)' object has no attribute '(get|keys|items|values)'"),
+        "lesson.rule.sdk_fields",
+    ),
     (re.compile(r"'(Redacted)?ThinkingBlock' object has no attribute 'text'"), "lesson.rule.first_not_text"),
     (re.compile(r"'(Text|Thinking|RedactedThinking)Block' object has no attribute"), "lesson.rule.text_block"),
     (re.compile(r"Block' object is not subscriptable"), "lesson.rule.block_attributes"),
@@ -84,6 +99,9 @@ def judge(piece: Piece, fn: Any, timeout: float = 10.0) -> Report:
     """
     if not callable(fn):
         wrong = Miss("lesson.not_callable", {"got": type(fn).__name__})
+        return _report(piece, [wrong for _ in piece.points])
+    if inspect.iscoroutinefunction(fn) or inspect.isasyncgenfunction(fn):  # no probe would see its body run
+        wrong = Miss("lesson.async_def", {"name": piece.name})
         return _report(piece, [wrong for _ in piece.points])
     misses: list[Miss | None] = []
     limit = timeout
