@@ -281,7 +281,14 @@ def fact_of(result: Any) -> dict:
         "tool_use_id": plain(use_id) if isinstance(use_id, str) else None,
         "is_error": _flag(field(result, "is_error", False)),
         "text": text,
+        # another SDK's habits: OpenAI's {"role": "tool", "tool_call_id": ...}, the TypeScript SDK's isError
+        "other_api": isinstance(result, dict) and ("tool_call_id" in result or result.get("role") == "tool"),
+        "spelled": next((plain(k) for k in result if _misspelled_flag(k)), None) if isinstance(result, dict) else None,
     }
+
+
+def _misspelled_flag(key: Any) -> bool:
+    return isinstance(key, str) and key != "is_error" and key.replace("_", "").lower() == "iserror"
 
 
 def _flag(value: Any) -> bool:
