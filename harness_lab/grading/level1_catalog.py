@@ -393,6 +393,12 @@ add(
             "tool_use blocks gone or rewritten the next request gets a 400 from the API, or the history holds calls "
             "the model never made. Take blocks out or tidy an input on a copy or in your own variables.",
         ),
+        "grade.l1.never_ran": (
+            "run_tool_uses を呼ぶと、中身を1行も実行しないまま {kind} が返りました（{error}）。async def の関数は、呼んだだけでは動きません。"
+            "採点もレッスンのループも run_tool_uses(...) をふつうに呼んで、返ったリストを読みます。async を外して def で書きましょう",
+            "Calling run_tool_uses returned a {kind} without running a line of it ({error}): a function written with async def does not run "
+            "when called. The grader and the lesson's loop call run_tool_uses(...) as it is and read the list it returns: drop the async and write it with def.",
+        ),
         "grade.l1.c3.other_api_result": (
             '結果が {{"role": "tool", "tool_call_id": ...}} の形です（OpenAI の関数呼び出しの形）。Messages API の結果は、tool_use 1つにつき '
             '{{"type": "tool_result", "tool_use_id": block.id, "content": ...}} の辞書です。その形で返しましょう',

@@ -4,7 +4,7 @@ keys that must catch it, and right answers in styles the others do not use.
 A results list kept at module level (every call returns the calls before it too), tiers written in Japanese
 words, ANSWERS given as the options' descriptions instead of their keys, one approval kept per tool name,
 a tool's failure passed on as its repr, a person's "no" worded as the policy's ban (the deny's
-message reused for a refusal), results in OpenAI's role "tool" shape, and the TypeScript SDK's isError.
+message reused for a refusal), results in OpenAI's role "tool" shape, the TypeScript SDK's isError, and an async def runner.
 """
 
 from __future__ import annotations
@@ -124,7 +124,15 @@ def _refused_camel(block):
     return _camel_case(block, "ユーザーが拒否したため、実行していません。", True)
 
 
+async def _async_runner(content, tool_impls, approve):  # written async, as other SDKs' tool runners are
+    return make_runner(_tier)(content, tool_impls, approve)
+
+
 WRONG_HABITS = {
+    "run_tool_uses written with async def": (
+        (DICT_POLICY, "ask", _async_runner, GOOD_ANSWERS),
+        {1: "grade.l1.never_ran", 2: "grade.raised", 3: "grade.raised"},  # 2 and 3 meet what 1 names
+    ),
     "results in OpenAI's role tool shape": (
         (DICT_POLICY, "ask", _openai_results, GOOD_ANSWERS),
         {3: "grade.l1.c3.other_api_result"},
