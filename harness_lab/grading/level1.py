@@ -187,8 +187,9 @@ def _criterion1(learner: Callable[[], tuple[Any, Any, Any, Any]], seen: JobResul
     if found["kept"]:
         return Check.fail(1, title, "grade.l1.results_kept", tool=found["kept"])
     kind, value = found["tiers"][UNLISTED_TOOL]
-    if kind == "error":
-        return Check.fail(1, title, "grade.l1.c1.unlisted_error", tool=UNLISTED_TOOL, error=value)
+    if kind == "error":  # an async def fails here first: none of its body ran, whatever the tool's tier
+        key = "grade.l1.never_ran" if found.get("lazy") else "grade.l1.c1.unlisted_error"
+        return Check.fail(1, title, key, tool=UNLISTED_TOOL, error=value, kind=found.get("lazy"))
     for name, expected in REQUIRED_TIERS.items():
         kind, value = found["tiers"][name]
         if kind == "error":

@@ -393,6 +393,24 @@ add(
             "tool_use blocks gone or rewritten the next request gets a 400 from the API, or the history holds calls "
             "the model never made. Take blocks out or tidy an input on a copy or in your own variables.",
         ),
+        "grade.l1.never_ran": (
+            "run_tool_uses を呼ぶと、中身を1行も実行しないまま {kind} が返りました（{error}）。async def の関数は、呼んだだけでは動きません。"
+            "採点もレッスンのループも run_tool_uses(...) をふつうに呼んで、返ったリストを読みます。async を外して def で書きましょう",
+            "Calling run_tool_uses returned a {kind} without running a line of it ({error}): a function written with async def does not run "
+            "when called. The grader and the lesson's loop call run_tool_uses(...) as it is and read the list it returns: drop the async and write it with def.",
+        ),
+        "grade.l1.c3.other_api_result": (
+            '結果が {{"role": "tool", "tool_call_id": ...}} の形です（OpenAI の関数呼び出しの形）。Messages API の結果は、tool_use 1つにつき '
+            '{{"type": "tool_result", "tool_use_id": block.id, "content": ...}} の辞書です。その形で返しましょう',
+            'The results have the shape {{"role": "tool", "tool_call_id": ...}} (OpenAI function calling). A Messages API result is a dict '
+            '{{"type": "tool_result", "tool_use_id": block.id, "content": ...}} per tool_use: return that shape.',
+        ),
+        "grade.l1.c3.is_error_spelled": (
+            "tool_result に、is_error ではなく {got} と書いています（TypeScript の SDK の isError の綴り）。Python の API のキーは is_error です。"
+            'ほかの綴りは失敗の印にならず、API も知らないキーとして 400 で断ります。"is_error": True と書きましょう',
+            "A tool_result says {got}, not is_error (the TypeScript SDK's isError spelling). The key is is_error: another spelling "
+            'flags nothing, and the API refuses it with a 400 as a key it does not know. Write "is_error": True.',
+        ),
         "grade.l1.c3.api_rejected": (
             "この結果を次の user メッセージとして送ると、API が 400 を返します: {error}",
             "Sent as the next user message, these results get a 400 from the API: {error}",

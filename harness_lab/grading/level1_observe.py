@@ -9,6 +9,7 @@ the tier each call behaved as, read from the log the spies kept there.
 from __future__ import annotations
 
 import copy
+import inspect
 import os
 from collections.abc import Callable
 from fnmatch import fnmatchcase
@@ -113,7 +114,15 @@ def observe_calls(policy: Any, default: Any, run_tool_uses: Callable) -> dict:
         "covering": {name: _covering(policy, shape, name) for name in REQUIRED_TIERS},
         "calls": [(name, _observe_one(run_tool_uses, name, "see:" + name)) for name in _OBSERVED],
         "after": after,
+        "lazy": _lazy(run_tool_uses),
     }
+
+
+def _lazy(run_tool_uses: Callable) -> str:
+    """What an ``async def`` returns when called (none of its body runs), "" for a plain function."""
+    if inspect.isasyncgenfunction(run_tool_uses):
+        return "async_generator"
+    return "coroutine" if inspect.iscoroutinefunction(run_tool_uses) else ""
 
 
 def _after_another(run_tool_uses: Callable, default: str | None) -> str | None:
@@ -281,7 +290,14 @@ def fact_of(result: Any) -> dict:
         "tool_use_id": plain(use_id) if isinstance(use_id, str) else None,
         "is_error": _flag(field(result, "is_error", False)),
         "text": text,
+        # another SDK's habits: OpenAI's {"role": "tool", "tool_call_id": ...}, the TypeScript SDK's isError
+        "other_api": isinstance(result, dict) and ("tool_call_id" in result or result.get("role") == "tool"),
+        "spelled": next((plain(k) for k in result if _misspelled_flag(k)), None) if isinstance(result, dict) else None,
     }
+
+
+def _misspelled_flag(key: Any) -> bool:
+    return isinstance(key, str) and key != "is_error" and key.replace("_", "").lower() == "iserror"
 
 
 def _flag(value: Any) -> bool:

@@ -261,6 +261,8 @@ def verdict3(
     alone, mixed = facts["alone"], facts["mixed"]
     content, names = scenes["mixed"], mixed_scene(ask)[1]
     ids = tool_use_ids(content)
+    if any(f["other_api"] for f in mixed + alone):
+        return "grade.l1.c3.other_api_result", {}  # named as that shape, not as the fields it lacks
     if any(f["type"] != "tool_result" and f["tool_use_id"] is None for f in mixed + alone):
         return "grade.l1.c3.type", {}  # a block of another kind among the results (a summary text): it answers no call
     kept = len(mixed) > len(ids) and any(f["tool_use_id"] not in ids for f in mixed)
@@ -297,6 +299,8 @@ def verdict3(
     refused = calls[2]
     ran = {(e.name, e.input) for e in rec.ran()}
     denials = [(denied, alone[0])] + [(n, f) for n, f in zip(names, mixed) if tiers.get(n) == "deny"]
+    if spelled := next((f["spelled"] for f in mixed + alone if f["spelled"]), None):
+        return "grade.l1.c3.is_error_spelled", {"got": spelled}  # the flag the API does not know flags nothing
     for name, fact in denials:
         if not fact["is_error"]:
             return "grade.l1.c3.deny_not_error", {"tool": name}

@@ -255,7 +255,12 @@ def _read_max_turns(max_turns: Any) -> tuple[str, Any]:
 _API_SAYS = (
     ("Expected `thinking` or `redacted_thinking`", "grade.l2.c3.thinking_lost"),
     ("must define tools", "grade.l2.c3.tools_missing"),
+    # another SDK's history: OpenAI's "system" message, or its "tool" message for a result
+    ('Unexpected role "system"', "grade.l2.c3.other_role"),
+    ("role: Input should be 'user', 'assistant'", "grade.l2.c3.other_role"),
 )
+_MESSAGE_EXTRA_KEY = re.compile(r"^messages\.\d+\.(\w+): Extra inputs are not permitted")  # OpenAI's tool_calls
+_OTHER_SDK = re.compile(r"'Message' object has no attribute '(choices|finish_reason|tool_calls)'")
 
 
 def _broken(title: str, outcome: JobResult, runaway_key: str, raised_key: str) -> Check | None:
@@ -266,6 +271,8 @@ def _broken(title: str, outcome: JobResult, runaway_key: str, raised_key: str) -
         r"(ToolUse|Thinking)Block' object has no attribute 'text'", outcome.error or ""
     ):
         return Check.fail(3, title, "grade.l2.c3.block_not_text", error=outcome.error)  # a block read as text
+    if outcome.status == "error" and _OTHER_SDK.search(outcome.error or ""):
+        return Check.fail(3, title, "grade.l2.c3.other_sdk", error=outcome.error)  # OpenAI's response read here
     if outcome.status == "error":
         return Check.fail(3, title, raised_key, error=outcome.error or "?")
     if outcome.status != "ok":
@@ -277,6 +284,8 @@ def _broken(title: str, outcome: JobResult, runaway_key: str, raised_key: str) -
         for said, key in _API_SAYS:  # a 400 that names its cause outright: the hint names it too
             if said in error:
                 return Check.fail(3, title, key, error=error)
+        if extra := _MESSAGE_EXTRA_KEY.search(error):
+            return Check.fail(3, title, "grade.l2.c3.message_extra_key", extra=extra.group(1), error=error)
         if outcome.value.get("reused"):  # earlier turns' results replaced by the latest: one list refilled
             return Check.fail(3, title, "grade.l2.c3.results_reused", error=error)
         if misplaced := outcome.value.get("misplaced"):  # the results' message in the wrong role, or too early

@@ -202,6 +202,26 @@ add(
             "The API refused a request with a 400: {error}. A request whose history holds tool_use or tool_result blocks needs tools; "
             "pass tools=tools with every model request.",
         ),
+        "grade.l2.c3.other_role": (
+            '会話履歴に、role が user でも assistant でもないメッセージがあり、API が 400 で拒否しました（OpenAI の "system" や "tool" の書き方）: {error}。'
+            "Messages API の role は user と assistant だけです。ツールの結果は tool_result のリストにして role が user のメッセージで返し、"
+            'モデルへの指示は client.messages.create(..., system="...") の system 引数で渡しましょう',
+            'The history holds a message whose role is neither user nor assistant, and the API refused it with a 400 (the OpenAI way, "system" or "tool"): {error}. '
+            "The Messages API's roles are user and assistant only: send the tool results back as a list of tool_results in a message whose role is user, "
+            'and give the model its instructions in the system argument, client.messages.create(..., system="...").',
+        ),
+        "grade.l2.c3.message_extra_key": (
+            "会話履歴のメッセージに、API の知らないキー {extra} が入っていて、API が 400 で拒否しました: {error}。メッセージに書くのは role と content だけです。"
+            'ツールの呼び出しは content の tool_use ブロックのまま、{{"role": "assistant", "content": response.content}} で積みましょう',
+            "A message in the history holds {extra}, a key the API does not know, and the API refused it with a 400: {error}. A message has role and content only; "
+            'the tool calls stay as the tool_use blocks of its content: append {{"role": "assistant", "content": response.content}}.',
+        ),
+        "grade.l2.c3.other_sdk": (
+            "別の SDK（OpenAI）の応答の形で読んでいます: {error}。Messages API の応答に choices や finish_reason はありません。"
+            'ループを続けるかは response.stop_reason == "tool_use" で、答えは response.content の text ブロックで読みましょう',
+            "It reads another SDK's (OpenAI's) response shape: {error}. A Messages API response has no choices and no finish_reason: "
+            'go on while response.stop_reason == "tool_use", and read the answer from the text blocks of response.content.',
+        ),
         "grade.l2.c3.api_rejected": (
             "API がリクエストを 400（anthropic.BadRequestError）で拒否しました: {error}。会話履歴に積んだものを、API の形（tool_result のフィールドと型）と見比べましょう",
             "The API refused a request with a 400 (anthropic.BadRequestError): {error}. Compare what went into the history with the API's shapes (the fields and types of a tool_result).",

@@ -109,6 +109,12 @@ add(
             "関数ではなく {got} です。def で関数を書いてください",
             "That is a {got}, not a function; write it with def",
         ),
+        "lesson.async_def": (
+            "{name} が async def で書かれています。async def の関数は、呼んでも本体が走らず、coroutine（yield があれば async_generator）を返すだけです。"
+            "レッスンのループは await しません（client.messages.create もそのまま呼んで応答が返ります）。async を外して def で書きます",
+            "{name} is written with async def: calling it runs none of its body and only hands back a coroutine (an async_generator, with a yield). "
+            "The lesson's loop does not await it (client.messages.create, called as it is, returns the response). Drop the async and write it with def",
+        ),
         "lesson.raised": ("例外で止まりました: {error}", "It raised: {error}"),
         "lesson.same_cause": ("上と同じ原因です", "The same cause as above"),
         "lesson.rule.is_error_text": (
@@ -175,6 +181,37 @@ add(
         "lesson.arguments": (
             "レッスンは {shape} の形で呼びますが、引数が合いませんでした（{error}）。def の行を TODO のセルのとおりにします",
             "The lesson calls it as {shape}, and its parameters do not fit ({error}); keep the def line as the TODO cell has it",
+        ),
+        "lesson.rule.other_api": (
+            "別の SDK（OpenAI の関数呼び出し）の形で読んでいます。Messages API の応答には choices も finish_reason もありません。"
+            '止まった理由は response.stop_reason（"tool_use" など）、中身は response.content のブロックで、tool_use ブロックは block.name と block.input（辞書）を持ちます。出た例外は {error}',
+            "It reads another SDK's shape (OpenAI function calling): a Messages API response has no choices and no finish_reason. Why it "
+            'stopped is response.stop_reason ("tool_use" and so on), what it says is the blocks of response.content, and a tool_use block has '
+            "block.name and block.input (a dict). The exception: {error}",
+        ),
+        "lesson.rule.is_error_spelled": (
+            "失敗の結果に、is_error ではなく {got} と書いています（TypeScript の SDK の isError の綴り）。Python の API のキーは is_error です。"
+            'ほかの綴りは失敗の印にならず、API も知らないキーとして 400 で断ります。"is_error": True と書きます',
+            "A failure's result says {got}, not is_error (the TypeScript SDK's isError spelling). The key is is_error: another spelling "
+            'flags nothing, and the API refuses it with a 400 as a key it does not know. Write "is_error": True',
+        ),
+        "lesson.rule.system_role": (
+            'messages に role が "system" のメッセージがあり、API が 400 で断りました（OpenAI の書き方）。Messages API の messages は user と assistant だけです。'
+            'モデルへの指示は client.messages.create(..., system="...") の system 引数で渡します（API の 400: {error}）',
+            'messages holds a message whose role is "system", and the API refused it with a 400 (the OpenAI way). The Messages API\'s messages are '
+            'user and assistant only; give the model its instructions in the system argument, client.messages.create(..., system="...") (the API\'s 400: {error})',
+        ),
+        "lesson.rule.message_extra_key": (
+            "messages のメッセージに、API の知らないキー {extra} が入っていて、API が 400 で断りました。メッセージに書くのは role と content だけです。"
+            'ツールの呼び出しは content の tool_use ブロックのまま、{{"role": "assistant", "content": response.content}} で渡します（API の 400: {error}）',
+            "A message in messages holds {extra}, a key the API does not know, and the API refused it with a 400: a message has role and content only. "
+            'The tool calls stay as the tool_use blocks of its content: {{"role": "assistant", "content": response.content}} (the API\'s 400: {error})',
+        ),
+        "lesson.rule.other_api_result": (
+            '結果が {{"role": "tool", "tool_call_id": ...}} の形です（OpenAI の関数呼び出しの形）。Messages API の結果は、tool_use 1つにつき '
+            '{{"type": "tool_result", "tool_use_id": block.id, "content": ...}} の辞書で、1ターン分をリストにして1つの user メッセージに入れます',
+            'The results have the shape {{"role": "tool", "tool_call_id": ...}} (OpenAI function calling). A Messages API result is a dict '
+            '{{"type": "tool_result", "tool_use_id": block.id, "content": ...}} per tool_use, and one turn\'s results go, as a list, into one user message',
         ),
         "lesson.rule.block_attributes": (
             'ブロックは辞書ではなく SDK のオブジェクトです。block["name"] ではなく block.name のように、どの欄も属性で読みます'

@@ -133,6 +133,13 @@ add(
             "1つの応答で2つずつツールを呼ぶモデルに MAX_TURNS = {limit} で試すと、ツール {rounds} ターンで弁1（最大ターン数）が止めました。ターンは応答1つで1つです。turns には呼び出しの数ではなく 1 を足します",
             "Against a model that calls two tools in each response, MAX_TURNS = {limit} was stopped by valve 1 (max turns) after {rounds} tool turns; a turn is one response, so add 1 to turns, not the number of calls",
         ),
+        "lesson.l6.run_agent.resend_late": (
+            "pause_turn を返し続けるモデルに MAX_TURNS = {limit} で試すと、弁1 が止めたのはリクエスト {requests} 回目で、上限どおりの {want} 回より遅れました。"
+            "送り直し（resend）も1ターンです。弁1 は一周ごとに turns += 1 で数えた turns と比べます（len(messages) から数えると、送り直しでは履歴が1つしか増えず、ターンを少なく数えます）",
+            "Against a model that keeps returning pause_turn, MAX_TURNS = {limit} stopped the loop at request {requests}, later than the {want} "
+            "the limit means. A resend is a turn too: valve 1 compares turns, counted with turns += 1 once per lap (counted from len(messages), "
+            "a resend adds only one message to the history, and the turns come out too few)",
+        ),
         "lesson.l6.run_agent.resend_uncounted": (
             "pause_turn を返し続けるモデルに MAX_TURNS = {limit} で試すと、上限で止まりませんでした。送り直し（resend）も"
             'ループの一周です。turns += 1 と弁1・弁2 の判定は、if step == "run_tools" の中ではなく本体の先頭に置きます',
@@ -232,6 +239,25 @@ add(
         "lesson.l6.run_agent.spin_not_in_a_row": (
             "{call} を呼び、別の呼び出しを挟んでもう一度 {call} を呼んだところで、弁3（無進捗検知）が止めました。間に別の呼び出しがあれば空回りではありません。これまでの署名を全部覚えて比べるのではなく、前のターンの署名（last_signature）1つとだけ比べます",
             "Valve 3 (no-progress detection) stopped it when {call} was called again with another call in between; that is no spin. Compare with the previous turn's signature alone (last_signature), not with every signature so far",
+        ),
+        "lesson.l6.run_agent.spin_reordered": (
+            "同じ2つの呼び出しを、順番や引数のキーの順だけ変えて毎ターン繰り返すモデルを、弁3（無進捗検知）が止めませんでした（{calls}）。"
+            "呼び出しの順番やキーの順が違っても、同じ呼び出しなら同じ署名です。呼び出しごとに「名前(json.dumps(引数, sort_keys=True))」にしてから並べ替えた署名（signature_of）で比べます",
+            "Valve 3 (no-progress detection) did not stop a model that repeats the same two calls every turn, only in another order or with "
+            "the input's keys in another order ({calls}). The same calls in another order are the same signature: make each call "
+            "name(json.dumps(input, sort_keys=True)) and sort them before comparing (signature_of)",
+        ),
+        "lesson.l6.run_agent.spin_names_dropped": (
+            "read_file のあとに同じ引数で delete_file を呼んだところで、弁3（無進捗検知）が止めました（{calls}）。"
+            "ツールが違えば、引数が同じでも別の呼び出しです。署名には引数だけでなく、ツールの名前も入れます（signature_of）",
+            "Valve 3 (no-progress detection) stopped it when delete_file followed read_file with the same input ({calls}). Another tool is "
+            "another call, whatever its input: put the tool's name in the signature too, not only its input (signature_of)",
+        ),
+        "lesson.l6.run_agent.unknown_allowed": (
+            "弁4: approve が {got} を返した（「はい」とも「いいえ」とも答えていない）のに、{tool} が走りました。"
+            "is False や != False で「いいえ」だけを断ると、答えのない承認が許可になります。「はい」以外はすべて断ります（if not approve(...)）",
+            "valve 4: approve returned {got} (neither a yes nor a no), yet {tool} ran; refusing only an explicit no (is False, != False) "
+            "turns an approval with no answer into an allow. Refuse anything but a yes (if not approve(...))",
         ),
         "lesson.l6.run_agent.spun_at_once": (
             "最初のツールターンで、ツールを1つも実行しないうちに弁3（無進捗検知）が止めました。まだ比べる前のターンはありません。last_signature は None で始め、このターンの署名と比べたあとで、このターンの署名を入れます",
@@ -354,8 +380,10 @@ add(
             "valve 4: it was given an approve that says no, yet ran {tool} without asking approve; every tool whose name is in HIGH_IMPACT is asked about before it runs (run tools with lesson 5's run_tool_uses, passing approve)",
         ),
         "lesson.l6.run_agent.denied_ran": (
-            "弁4: approve が「いいえ」と答えたのに、{tool} が走りました。断られたツールは実行せず、is_error の結果だけを返します",
-            "valve 4: approve said no, yet {tool} ran; a denied tool is not run, and only an is_error result goes back",
+            "弁4: approve が「いいえ」（False）と答えたのに、{tool} が走りました。断られたツールは実行せず、is_error の結果だけを返します。"
+            'approve の答えは True か False です（"n" や "no" と比べると、False が「いいえ」になりません）。「はい」以外をすべて断ります（if not approve(...)）',
+            "valve 4: approve said no (False), yet {tool} ran; a denied tool is not run, and only an is_error result goes back. approve answers "
+            'True or False (compared with "n" or "no", a False is no no): refuse anything but a yes (if not approve(...))',
         ),
         "lesson.l6.run_agent.no_approver_ran": (
             "弁4: approve を渡さなかったのに {tool} が走りました。尋ねる相手がいないときは断る側に倒します（approve or (lambda name, given: False)）",

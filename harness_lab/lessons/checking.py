@@ -11,10 +11,11 @@ lines differ: a lesson says 「○ できています」 where an exercise says 
 
 from __future__ import annotations
 
+import inspect
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from types import FunctionType
+from types import FunctionType, MethodType
 from typing import Any
 
 from ..grading.report import Check, Report
@@ -29,6 +30,20 @@ TODO = "lesson.todo"  # the key of a point whose probe met that placeholder
 # An exception names a symptom; these name the rule behind it (the error stays in the hint). The first
 # that matches wins, so the narrower patterns come first.
 RULES = (
+    # Another SDK's shape (OpenAI's choices, finish_reason, function.arguments) read from this API's objects.
+    (
+        re.compile(
+            r"'(Message|ToolUseBlock)' object has no attribute '(choices|finish_reason|function|tool_calls|arguments)'"
+        ),
+        "lesson.rule.other_api",
+    ),
+    # A dict's methods (.get, .items) on an SDK object: the same rule as its subscript.
+    (re.compile(r"'\w*Block' object has no attribute '(get|keys|items|values)'"), "lesson.rule.block_attributes"),
+    (re.compile(r"'Message' object has no attribute '(get|keys|items|values)'"), "lesson.rule.message_attributes"),
+    (
+        re.compile(r"'(Usage|RefusalStopDetails)' object has no attribute '(get|keys|items|values)'"),
+        "lesson.rule.sdk_fields",
+    ),
     (re.compile(r"'(Redacted)?ThinkingBlock' object has no attribute 'text'"), "lesson.rule.first_not_text"),
     (re.compile(r"'(Text|Thinking|RedactedThinking)Block' object has no attribute"), "lesson.rule.text_block"),
     (re.compile(r"Block' object is not subscriptable"), "lesson.rule.block_attributes"),
@@ -88,7 +103,13 @@ def judge(piece: Piece, fn: Any, timeout: float = 10.0) -> Report:
     if not callable(fn):
         wrong = Miss("lesson.not_callable", {"got": vars(type)["__name__"].__get__(type(fn))})
         return _report(piece, [wrong for _ in piece.points])
-    name = fn.__name__ if type(fn) is FunctionType else None  # a plain function's name is the interpreter's own
+    # Only a plain function (or a method's) is read here: its name and code flags are the interpreter's own.
+    plain = fn.__func__ if type(fn) is MethodType else fn
+    plain = plain if type(plain) is FunctionType else None
+    name = plain.__name__ if plain else None
+    if plain and (inspect.iscoroutinefunction(plain) or inspect.isasyncgenfunction(plain)):  # its body never runs
+        wrong = Miss("lesson.async_def", {"name": piece.name})
+        return _report(piece, [wrong for _ in piece.points])
     misses: list[Miss | None] = []
     limit = timeout
     for point in piece.points:

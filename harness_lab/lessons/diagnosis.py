@@ -30,6 +30,7 @@ __all__ = [
     "DEFAULTS",
     "VALVES",
     "Ending",
+    "budget_cause",
     "ask",
     "compare",
     "learner_end",
@@ -295,7 +296,7 @@ def _spent(mine: Ending, upto: int | None = None) -> tuple[int, int]:
     return sum(i for i, _ in used), sum(o for _, o in used)
 
 
-def _budget_cause(mine: Ending, limit: dict, want: Ending | None = None) -> Miss:
+def budget_cause(mine: Ending, limit: dict, want: Ending | None = None) -> Miss:
     """The token budget did not stop the loop where it should (``want``: where the package's stopped):
     what did the loop count, and what did valve 2 compare?"""
     inputs, outputs = _spent(mine)
@@ -353,7 +354,7 @@ def _wrong_end(mine: Ending, want: Ending, limit: dict) -> Miss:
     if mine.cause == "no_progress":  # never_ending and burning call something new every turn
         return Miss("lesson.l6.run_agent.no_progress_on_new_calls", {"calls": calls})
     if want.cause == "token_budget":
-        return _budget_cause(mine, limit, want)
+        return budget_cause(mine, limit, want)
     if want.cause == "no_progress":
         return Miss("lesson.l6.run_agent.missed_spinning", {"valve": _valve(mine.cause), "calls": calls})
     if mine.cause == "token_budget":  # want max_turns
@@ -377,7 +378,7 @@ def _wrong_counts(mine: Ending, want: Ending, limit: dict) -> Miss:
         if mine.rounds > n:
             return Miss("lesson.l6.run_agent.limit_ignored", {"limit": n, **numbers})
     if want.cause == "token_budget" and mine.requests > want.requests:
-        return _budget_cause(mine, limit, want)
+        return budget_cause(mine, limit, want)
     if want.cause == "token_budget" and (mine.requests, mine.rounds) == (want.requests, want.rounds + 1):
         # The right request count, one tool turn more: the response that crossed the budget had its
         # calls run before valve 2 was asked (after the tools, or after the yield).

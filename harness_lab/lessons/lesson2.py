@@ -19,6 +19,7 @@ from ..text import lang
 from . import english_pieces
 from .checking import Miss, Piece, Point
 from .scenes import (
+    another_apis_results,
     answer_rejected,
     fact,
     response_of,
@@ -135,6 +136,8 @@ def _facts(returned: Any) -> list | Miss:
         return Miss("lesson.l2.run_tools.message")
     if not isinstance(returned, (list, tuple)):
         return Miss("lesson.l2.run_tools.not_list", {"got": type(returned).__name__})
+    if miss := another_apis_results(returned):
+        return miss
     if len({id(r) for r in returned}) < len(returned):  # one dict, refilled and appended for every call
         return Miss("lesson.l2.run_tools.one_dict")
     facts = [fact(r) for r in returned]

@@ -14,7 +14,7 @@ from ..grading.spies import Recorder, logged
 from ..messages import content_dicts, tool_calls
 from ..text import t
 from .checking import Miss, Piece, Point
-from .scenes import answer_rejected, fact, response_of, said, unchanged, unflagged
+from .scenes import another_apis_results, answer_rejected, fact, response_of, said, unchanged, unflagged
 
 __all__ = ["HIGH_IMPACT", "RUN_TOOL_USES", "run_tool_uses"]
 
@@ -166,7 +166,7 @@ def _shape(returned: Any) -> Miss | None:
     odd = next((r for r in returned if not isinstance(r, Mapping)), None)
     if odd is not None:  # the tools' outputs themselves, or tuples: no tool_use_id for the API to pair
         return Miss("lesson.l5.not_results", {"got": type(odd).__name__})
-    return None
+    return another_apis_results(returned)
 
 
 def _unasked(rec: Recorder, name: str, returned: Any, response: Any) -> Miss:
@@ -228,9 +228,12 @@ def _no_means_not_run(fn) -> Miss | None:
         call("write_file", **third),
         prompt=_said("next"),
     )
-    returned = fn(response.content, _tools(rec), _approver(rec, lambda name, given: given == note))
+    approve = _approver(rec, lambda name, given: given == note)
+    returned = fn(response.content, _tools(rec), approve)
     if miss := _shape(returned):
         return miss
+    if approve.odd:  # asked about something else than the call: the person could not say yes to this one
+        return Miss("lesson.l5.approve_args", {"got": approve.odd[0][:80]})
     ran = [e.input for e in rec.ran("write_file")]
     for given in (other, third):
         if logged(given) in ran and not rec.asked_before_ran("write_file", given):  # never put to approve

@@ -3,7 +3,7 @@ loop as a generator the Stepper can step, with ``next_step`` (lesson 3) deciding
 
 It is checked against the package's own ``Run`` on the same scripted models (``diagnosis``): where the
 package ends (which valve, after how many requests and tool turns), the learner's loop must end. The
-approval valve's checks are in ``lesson6_approval``.
+approval valve's checks are in ``lesson6_approval``, no-progress detection's in ``lesson6_spin``.
 """
 
 from __future__ import annotations
@@ -13,15 +13,16 @@ from functools import partial
 from types import FunctionType
 from typing import Any
 
-from ..emulator import call, last_results, reply, say
+from ..emulator import call, reply, say
 from ..model import DEFAULT_MODEL
 from . import english
 from .checking import Miss, Piece, Point
-from .diagnosis import DEFAULTS, VALVES, Ending, compare, learner_end, package_end
+from .diagnosis import DEFAULTS, Ending, budget_cause, compare, learner_end, package_end
 from .lesson3 import next_step
 from .lesson4 import signature_of
 from .lesson5 import run_tool_uses
 from .lesson6_approval import NO_APPROVER, RISKY, harmless_run_without_asking, never_without_a_yes
+from .lesson6_spin import ends_like_the_package, stops_spinning
 from .protocol import finished, stopped, turn
 from .scenes import answered, said, scripted, thought
 
@@ -89,10 +90,6 @@ def _burning(request: dict) -> Any:
     return reply(_said("burn") * 40, call("search", query=_said("detail", n=answered(request) + 1)))
 
 
-def _spinning(request: dict) -> Any:
-    return say(_said("not_found")) if len(last_results(request)) > 3 else call("read_file", path="notes.txt")
-
-
 def _done_at_the_limit(request: dict) -> Any:
     # Three tool turns, then the answer: a limit of 3 is reached, not crossed, so the task finishes.
     return say(_said("answer")) if answered(request) >= 3 else _never_ending(request)
@@ -106,19 +103,10 @@ def _parallel_at_the_limit(request: dict) -> Any:
     return reply(_said("more"), call("search", query=_said("clue", n=answered(request) + 1)), call("get_time"))
 
 
-def _back_to_an_earlier_call(request: dict) -> Any:
-    # README read, the time asked, README read again, then the answer: no two turns in a row call alike.
-    steps = [call("read_file", path="README.md"), call("get_time"), call("read_file", path="README.md")]
-    return steps[answered(request)] if answered(request) < 3 else say(_said("answer"))
-
-
-def _spinning_after_a_look(request: dict) -> Any:
-    # The time asked once, then the same read again and again: the spin starts on the second turn.
-    return call("get_time") if answered(request) == 0 else _spinning(request)
-
-
 def _max_turns_holds(fn) -> Miss | None:
-    if miss := _ends_like_the_package(fn, _never_ending, NO_MAX_TURNS, turns=3):
+    if miss := ends_like_the_package(fn, _never_ending, NO_MAX_TURNS, turns=3):
+        if miss.key == "lesson.l6.run_agent.after_increment":  # one turn early: turns counted from 1 is that too
+            return _counted_from_one(fn) or miss
         return miss
     mine, _, _ = learner_end(fn, _done_at_the_limit, turns=3)
     if mine.miss is None and mine.cause == "max_turns" and mine.rounds == 0:  # the run before counted right
@@ -134,13 +122,18 @@ def _max_turns_holds(fn) -> Miss | None:
         return miss
     # A model that pauses for ever: a resend is a lap too, so valve 1 stops it as it stops tool turns.
     mine, _, _ = learner_end(fn, _pausing_forever, runaway=RESEND_UNCOUNTED, turns=3)
+    if mine.miss is None and mine.cause == "no_progress":  # valve 3 compared the resends' empty signatures
+        return Miss("lesson.l6.run_agent.spin_on_resend")
     if mine.miss is None and mine.cause != "max_turns":
         return RESEND_UNCOUNTED
-    return compare(mine, package_end(_pausing_forever, turns=3), turns=3)
+    want = package_end(_pausing_forever, turns=3)
+    if mine.miss is None and mine.cause == "max_turns" and mine.requests > want.requests:  # a resend counted short
+        return Miss("lesson.l6.run_agent.resend_late", {"limit": 3, "requests": mine.requests, "want": want.requests})
+    return compare(mine, want, turns=3)
 
 
 def _budget_holds(fn) -> Miss | None:
-    if miss := _ends_like_the_package(fn, _burning, budget=3000):
+    if miss := ends_like_the_package(fn, _burning, budget=3000):
         return miss
     # A budget reached exactly, after two responses: the valve stops once the total reaches it (>=).
     free, _, _ = learner_end(fn, _burning, budget=10**9)
@@ -200,39 +193,6 @@ def _every_token_once(free: Ending) -> Miss | None:
     return None
 
 
-def _stops_spinning(fn) -> Miss | None:
-    if miss := _ends_like_the_package(fn, _spinning):
-        return miss
-    # Once more in the same process: valve 3's memory belongs to one run, as the history does.
-    mine, _, _ = learner_end(fn, _spinning)
-    if mine.miss is None and mine.cause == "no_progress" and mine.rounds == 0:
-        return Miss("lesson.l6.run_agent.signature_carried")
-    if miss := compare(mine, package_end(_spinning)):
-        return miss
-    # A call made again after another one in between is no spin: valve 3 looks at the previous turn only.
-    mine, _, _ = learner_end(fn, _back_to_an_earlier_call)
-    if mine.miss is None and mine.cause == "no_progress" and mine.rounds == 2:
-        # Every signature kept, or only the first turn's: a spin that starts on the second turn tells them apart.
-        later, _, _ = learner_end(fn, _spinning_after_a_look)
-        if later.miss is None and later.cause != "no_progress":
-            return Miss("lesson.l6.run_agent.spin_first_only", {"call": "read_file"})
-        return Miss("lesson.l6.run_agent.spin_not_in_a_row", {"call": "read_file"})
-    if miss := compare(mine, package_end(_back_to_an_earlier_call)):
-        return miss
-    # The spin the lessons start from: one call failing again and again. Valve 3 compares the calls
-    # whatever their results, so a loop that keeps the signature of calls that worked never stops it.
-    mine, _, _ = learner_end(fn, _spinning, failing=("read_file",))
-    want = package_end(_spinning, failing=("read_file",))
-    unsent = mine.miss is None or mine.miss.key == "lesson.l6.run_agent.no_yield"  # it returned before its yield
-    if unsent and mine.requests == mine.rounds == 1 and mine.cause not in VALVES:
-        # The failure never reached the model: the loop ended on it instead of sending it back.
-        got = "lessons.finished(...)" if mine.cause == "finish" else f"lessons.stopped({mine.cause!r}, ...)"
-        return Miss("lesson.l6.run_agent.ended_on_failure", {"got": got, "call": "read_file"})
-    if mine.miss is None and want.cause == "no_progress" and mine.cause != "no_progress":
-        return Miss("lesson.l6.run_agent.spin_on_failures", {"call": "read_file"})
-    return compare(mine, want)
-
-
 def _pausing(request: dict) -> Any:
     # Two pauses in a row: a resend is no tool turn, so valve 3 has no calls to compare and must not fire.
     return reply(_said("paused"), stop_reason="pause_turn") if answered(request) < 2 else say(_said("resumed"))
@@ -272,11 +232,6 @@ def _at_a_stop_sequence(request: dict) -> Any:
 # --- the points ----------------------------------------------------------------------------------
 
 
-def _ends_like_the_package(fn, script, runaway: Miss | None = None, **limits: Any) -> Miss | None:
-    mine, _, _ = learner_end(fn, script, runaway=runaway, **limits)
-    return compare(mine, package_end(script, **limits), **limits)
-
-
 def _finishes_a_task(fn) -> Miss | None:
     mine, _, _ = learner_end(fn, _normal_task)
     miss = compare(mine, package_end(_normal_task))
@@ -288,9 +243,20 @@ def _finishes_a_task(fn) -> Miss | None:
         want = ", ".join(map(str, range(1, len(mine.labels) + 1)))
         return Miss("lesson.l6.run_agent.turn_labels", {"got": ", ".join(map(str, mine.labels)), "want": want})
     used = sum(i + o for i, o in mine.usage) + sum(mine.cached)  # every token billed, cache writes and reads too
-    if miss is None and mine.reported != used:
-        return Miss("lesson.l6.run_agent.end_tokens", {"told": mine.reported, "used": used})
+    if miss is None and mine.reported != used:  # what it counted wrong (one side of the usage...), else what it passed
+        counted = budget_cause(mine, DEFAULTS)
+        return (
+            counted
+            if counted.key in MISCOUNTED
+            else Miss("lesson.l6.run_agent.end_tokens", {"told": mine.reported, "used": used})
+        )
     return miss
+
+
+def _counted_from_one(fn) -> Miss | None:
+    """Point 1's miss when the turns a finished task reports are one too many: valve 1 compares that count."""
+    miss = _finishes_a_task(fn)
+    return miss if miss is not None and miss.key == "lesson.l6.run_agent.end_turns" else None
 
 
 def _decides_by_next_step(fn) -> Miss | None:
@@ -330,7 +296,7 @@ def _decides_by_next_step(fn) -> Miss | None:
     mine, _, emulator = learner_end(fn, _window_full)
     if len(emulator.requests) > 1:  # the full window sent again: a 400 for the prefill, or a valve, ends it
         return Miss("lesson.l6.run_agent.window_resent", {"requests": len(emulator.requests)})
-    return _ends_like_the_package(fn, _at_a_stop_sequence)  # a stop sequence is an answer, as end_turn is
+    return ends_like_the_package(fn, _at_a_stop_sequence)  # a stop sequence is an answer, as end_turn is
 
 
 def _stalled(fn, seconds: str) -> Miss:
@@ -340,6 +306,11 @@ def _stalled(fn, seconds: str) -> Miss:
     return Miss("lesson.l2.run_agent.stalled", {"seconds": seconds})
 
 
+# tokens_used counted from the wrong fields, as valve 2's hints name them.
+MISCOUNTED = {
+    f"lesson.l6.run_agent.budget_{how}"
+    for how in ("cache_omitted", "max_tokens", "last_only", "output_only", "input_only", "first_missing")
+}
 NO_MAX_TURNS = Miss("lesson.l6.run_agent.no_max_turns", {"limit": 3})
 RESEND_UNCOUNTED = Miss("lesson.l6.run_agent.resend_uncounted", {"limit": 3})
 
@@ -351,7 +322,7 @@ RUN_AGENT_WITH_VALVES = Piece(
         Point("lesson.l6.run_agent.p2", _decides_by_next_step),
         Point("lesson.l6.run_agent.p3", _max_turns_holds),
         Point("lesson.l6.run_agent.p4", _budget_holds),
-        Point("lesson.l6.run_agent.p5", _stops_spinning),
+        Point("lesson.l6.run_agent.p5", stops_spinning),
         Point("lesson.l6.run_agent.p6", never_without_a_yes),
         Point("lesson.l6.run_agent.p7", harmless_run_without_asking),
     ),

@@ -54,9 +54,7 @@ def _denied(fn, approve: Any, rec: Recorder | None = None, again: bool = False) 
     for that call, a miss). ``again``: the learner's loop already ran once in this process."""
     emulator = runaway_guard(acts_then_answers, 12)
     rec = rec if rec is not None else Recorder()
-    gen = fn(
-        emulated_client(emulator), _said("ask"), scene_tools(), rec.tools(outputs()), approve and rec.approver(approve)
-    )
+    gen = fn(emulated_client(emulator), _said("ask"), scene_tools(), rec.tools(outputs()), _asker(rec, approve))
     if not hasattr(gen, "__next__"):
         return rec, {}, Miss("lesson.l6.run_agent.not_generator", {"got": type(gen).__name__})
     try:
@@ -82,6 +80,24 @@ def _denied(fn, approve: Any, rec: Recorder | None = None, again: bool = False) 
     ids = {b["id"]: b["name"] for b in _calls(emulator) if b.get("name") in RISKY}
     facts = [fact(b) for b in sent if isinstance(b, dict)]
     return rec, {name: [f for f in facts if ids.get(f["tool_use_id"]) == name] for name in RISKY}, None
+
+
+def _silent(name: str, given: dict) -> None:
+    """A person's callback with no return on some path: it answers None, neither a yes nor a no."""
+
+
+def _asker(rec: Recorder, approve: Any) -> Any:
+    """The approver the loop is given: the spy, answering a bool, or None for a ``_silent`` one."""
+    if approve is None:
+        return None
+    noted = rec.approver(approve)
+    if approve is not _silent:
+        return noted
+
+    def unanswered(name, tool_input):
+        noted(name, tool_input)
+
+    return unanswered
 
 
 def _ended_by_the_loop(end: Any) -> bool:
@@ -148,7 +164,7 @@ def never_without_a_yes(fn) -> Miss | None:
         return Miss("lesson.l6.run_agent.no_approver_some", {"ran": ", ".join(ran), "held": ", ".join(held)})
     if ran:
         return Miss("lesson.l6.run_agent.no_approver_ran", {"tool": ran[0]})
-    return _each_refusal_an_error(results) or _fails_closed(fn) or _each_call_its_own_answer(fn)
+    return _each_refusal_an_error(results) or _fails_closed(fn) or _no_answer_is_no(fn) or _each_call_its_own_answer(fn)
 
 
 def _fails_closed(fn) -> Miss | None:
@@ -164,6 +180,15 @@ def _fails_closed(fn) -> Miss | None:
     if ran := [name for name in RISKY if rec.ran(name)]:
         return Miss("lesson.l6.run_agent.failed_open", {"tool": ran[0]})
     return miss or (_each_refusal_an_error(results) if results else None)
+
+
+def _no_answer_is_no(fn) -> Miss | None:
+    """An approval that answers None is no yes (lesson 5's rule): a valve that refuses only an explicit
+    False (``is not False``, ``!= False``) lets every high-impact tool run."""
+    rec, results, miss = _denied(fn, _silent, again=True)
+    if ran := [name for name in RISKY if rec.ran(name)]:
+        return Miss("lesson.l6.run_agent.unknown_allowed", {"tool": ran[0], "got": "None"})
+    return miss or _each_refusal_an_error(results)
 
 
 def _own_answer(name: str, given: dict) -> bool:

@@ -33,10 +33,12 @@ REJECTIONS = (
     ("must have non-empty content", "lesson.l2.empty_message"),
     ("Input should be a valid list", "lesson.l2.content_not_list"),
     ("content cannot be empty if `is_error` is true", "lesson.rule.error_without_content"),
+    ('Unexpected role "system"', "lesson.rule.system_role"),
 )
 NOT_A_FLAG = "is_error: Input should be a valid boolean"
 EXTRA_KEY = re.compile(r"\.tool_result\.(\w+): Extra inputs are not permitted")
 NO_ROLE = re.compile(r"^messages\.(\d+)\.role: Field required")
+MESSAGE_EXTRA_KEY = re.compile(r"^messages\.\d+\.(\w+): Extra inputs are not permitted")  # OpenAI's tool_calls, name
 
 
 def rejection_hint(message: str, messages: list | None = None) -> Miss:
@@ -44,6 +46,8 @@ def rejection_hint(message: str, messages: list | None = None) -> Miss:
     before its call from a call dropped from the history, and shows where the results went."""
     if extra := EXTRA_KEY.search(message):
         return Miss("lesson.l2.result_extra_key", {"extra": extra.group(1), "error": message})
+    if extra := MESSAGE_EXTRA_KEY.search(message):
+        return Miss("lesson.rule.message_extra_key", {"extra": extra.group(1), "error": message})
     if role := _results_outside_user(messages or []):  # the assistant's prefill refusal, or no such role
         return Miss("lesson.l2.results_in_user", {"role": role, "error": message})
     if NOT_A_FLAG in message and (flag := _odd_flag(messages or [])):

@@ -263,12 +263,29 @@ def fact(result: Any) -> dict:
         "is_error": field(result, "is_error", False) is True,
         "is_error_text": flag if isinstance(flag := field(result, "is_error", False), str) else None,
         "is_error_other": None if isinstance(flag, (bool, str)) else (flag,),  # 1, 0, None: no bool either
+        # the flag spelled another way (isError from the TypeScript SDK, is_Error): the API knows no such key
+        "is_error_spelled": next(
+            (k for k in result if k != "is_error" and k.replace("_", "").lower() == "iserror"), None
+        )
+        if isinstance(result, dict)
+        else None,
     }
+
+
+def another_apis_results(returned: Any) -> Miss | None:
+    """Results in OpenAI's function-calling shape ({"role": "tool", "tool_call_id": ...}): named as that
+    shape, not as the tool_result fields it lacks one by one."""
+    if any(isinstance(r, dict) and ("tool_call_id" in r or r.get("role") == "tool") for r in returned):
+        return Miss("lesson.rule.other_api_result")
+    return None
 
 
 def unflagged(facts: list[dict], key: str, **values: Any) -> Miss:
     """The miss for results that lack is_error: True, named for a flag written as text ("true") or as
     another value that is no bool (1), which is no True (the API refuses it with a 400) when that is why."""
+    spelled = next((f["is_error_spelled"] for f in facts if f.get("is_error_spelled")), None)
+    if spelled is not None:
+        return Miss("lesson.rule.is_error_spelled", {"got": str(spelled)[:20]})
     text = next((f["is_error_text"] for f in facts if f.get("is_error_text") is not None), None)
     if text is not None:
         return Miss("lesson.rule.is_error_text", {"got": repr(text)[:20]})

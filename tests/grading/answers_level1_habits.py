@@ -3,8 +3,8 @@ keys that must catch it, and right answers in styles the others do not use.
 
 A results list kept at module level (every call returns the calls before it too), tiers written in Japanese
 words, ANSWERS given as the options' descriptions instead of their keys, one approval kept per tool name,
-a tool's failure passed on as its repr, and a person's "no" worded as the policy's ban (the deny's
-message reused for a refusal).
+a tool's failure passed on as its repr, a person's "no" worded as the policy's ban (the deny's
+message reused for a refusal), results in OpenAI's role "tool" shape, the TypeScript SDK's isError, and an async def runner.
 """
 
 from __future__ import annotations
@@ -102,7 +102,45 @@ def _descriptions():
     }
 
 
+def _openai_results(content, tool_impls, approve):  # OpenAI's shape: one {"role": "tool"} message per call
+    results = make_runner(_tier)(content, tool_impls, approve)
+    return [{"role": "tool", "tool_call_id": r["tool_use_id"], "content": r["content"]} for r in results]
+
+
+def _camel_case(block, content, is_error=False):  # the TypeScript SDK's isError
+    return {
+        "type": "tool_result",
+        "tool_use_id": block.id,
+        "content": content,
+        **({"isError": True} if is_error else {}),
+    }
+
+
+def _forbidden_camel(block):
+    return _camel_case(block, f"ツール {block.name} はポリシーで禁止されているため、実行していません。", True)
+
+
+def _refused_camel(block):
+    return _camel_case(block, "ユーザーが拒否したため、実行していません。", True)
+
+
+async def _async_runner(content, tool_impls, approve):  # written async, as other SDKs' tool runners are
+    return make_runner(_tier)(content, tool_impls, approve)
+
+
 WRONG_HABITS = {
+    "run_tool_uses written with async def": (
+        (DICT_POLICY, "ask", _async_runner, GOOD_ANSWERS),
+        {1: "grade.l1.never_ran", 2: "grade.raised", 3: "grade.raised"},  # 2 and 3 meet what 1 names
+    ),
+    "results in OpenAI's role tool shape": (
+        (DICT_POLICY, "ask", _openai_results, GOOD_ANSWERS),
+        {3: "grade.l1.c3.other_api_result"},
+    ),
+    "is_error spelled isError": (
+        (DICT_POLICY, "ask", make_runner(_tier, forbid=_forbidden_camel, refuse=_refused_camel), GOOD_ANSWERS),
+        {3: "grade.l1.c3.is_error_spelled"},
+    ),
     # one helper for both "no"s: the person's no told as a rule's, so the model takes an ask tool as banned
     "a refusal worded as a policy ban": (
         (DICT_POLICY, "ask", make_runner(_tier, refuse=forbidden), GOOD_ANSWERS),

@@ -4,7 +4,8 @@ and right loops in styles the others do not use.
 Each turn put at the top of messages (newest first), or only the last four messages kept: the API accepts
 both (an assistant-first history is allowed), and the scripted models count turns alike, so only the
 requests' order shows the task gone from the front. An ``async def`` or a generator ``run_agent`` runs
-none of its body when called.
+none of its body when called. OpenAI's habits (a system message, results as "tool" messages, a tool_calls
+key, choices[0].finish_reason) are named as that SDK's shape, not as a tool_result's fields.
 """
 
 from __future__ import annotations
@@ -174,7 +175,61 @@ def counted_by_history_length(client, user_input, tools, tool_impls):
     return final_text(response)
 
 
+def _capped(client, messages, tools, tool_impls, append=None, go=lambda r: r.stop_reason == "tool_use"):
+    """The lesson's capped loop, with the history grown by ``append(messages, response, results)``."""
+    turns = 0
+    response = create(client, messages, tools)
+    while go(response):
+        if turns >= MAX_TURNS:
+            return stop_message()
+        turns += 1
+        results = run_tool_uses(response.content, tool_impls)
+        if append:
+            append(messages, response, results)
+        else:
+            messages += [{"role": "assistant", "content": response.content}, {"role": "user", "content": results}]
+        response = create(client, messages, tools)
+    return final_text(response)
+
+
+def system_message_first(client, user_input, tools, tool_impls):  # OpenAI's system message in messages
+    messages = [{"role": "system", "content": "あなたは調べ物の助手です"}, {"role": "user", "content": user_input}]
+    return _capped(client, messages, tools, tool_impls)
+
+
+def results_as_tool_messages(client, user_input, tools, tool_impls):  # OpenAI's {"role": "tool"} per result
+    def append(messages, response, results):
+        messages.append({"role": "assistant", "content": response.content})
+        messages += [{"role": "tool", "tool_call_id": r["tool_use_id"], "content": r["content"]} for r in results]
+
+    return _capped(client, [{"role": "user", "content": user_input}], tools, tool_impls, append)
+
+
+def tool_calls_beside_content(client, user_input, tools, tool_impls):  # OpenAI's tool_calls key on the message
+    def append(messages, response, results):
+        calls = [b.id for b in response.content if b.type == "tool_use"]
+        messages += [{"role": "assistant", "content": response.content, "tool_calls": calls}]
+        messages += [{"role": "user", "content": results}]
+
+    return _capped(client, [{"role": "user", "content": user_input}], tools, tool_impls, append)
+
+
+def openai_choices(client, user_input, tools, tool_impls):  # OpenAI's response: choices[0].finish_reason
+    messages = [{"role": "user", "content": user_input}]
+    return _capped(client, messages, tools, tool_impls, go=lambda r: r.choices[0].finish_reason == "tool_calls")
+
+
 WRONG_HISTORY = {
+    "a system message in the history": ((_MISSING_ALL, system_message_first, MAX_TURNS), {3: "grade.l2.c3.other_role"}),
+    "results as OpenAI's tool messages": (
+        (_MISSING_ALL, results_as_tool_messages, MAX_TURNS),
+        {3: "grade.l2.c3.other_role"},
+    ),
+    "OpenAI's tool_calls key on the assistant message": (
+        (_MISSING_ALL, tool_calls_beside_content, MAX_TURNS),
+        {3: "grade.l2.c3.message_extra_key"},
+    ),
+    "the response read as OpenAI's": ((_MISSING_ALL, openai_choices, MAX_TURNS), {3: "grade.l2.c3.other_sdk"}),
     "each turn put at the top of the history": (
         (_MISSING_ALL, newest_first, MAX_TURNS),
         {3: "grade.l2.c3.task_not_first"},

@@ -14,6 +14,9 @@ from tests.lessons.answers import WRONG
 from tests.lessons.answers6 import RIGHT_RUN_AGENT, WRONG_RUN_AGENT, loaded
 from tests.lessons.answers_capstone import RIGHT_MY_AGENT, WRONG_MY_AGENT
 from tests.lessons.answers_counts_and_flags import WRONG_COUNTS, WRONG_MY_AGENT_COUNTS, WRONG_RUN_AGENT_COUNTS
+from tests.lessons.answers_habits import WRONG_HABITS
+from tests.lessons.answers_habits_gates import WRONG_HABITS_GATES
+from tests.lessons.answers_habits_loop import WRONG_RUN_AGENT_HABITS
 from tests.lessons.answers_misreadings import WRONG_MISREAD, WRONG_MY_AGENT_MISREAD, WRONG_RUN_AGENT_MISREAD
 from tests.lessons.answers_more import STALLED, STALLED_RUN_AGENT, WRONG_MORE, WRONG_RUN_AGENT_MORE
 from tests.lessons.answers_probes import WRONG_PROBES, WRONG_RUN_AGENT_PROBES
@@ -71,6 +74,7 @@ def test_every_hint_key_is_provoked_by_some_wrong_version():
     more += WRONG_STATE + WRONG_RUN_AGENT_STATE  # state kept between runs, JSON by accident, a stop sequence
     more += WRONG_MISREAD + WRONG_RUN_AGENT_MISREAD + WRONG_MY_AGENT_MISREAD  # SDK objects as dicts, a yes kept
     more += WRONG_COUNTS + WRONG_RUN_AGENT_COUNTS + WRONG_MY_AGENT_COUNTS  # a digest cut short, is_error as text
+    more += WRONG_HABITS + WRONG_HABITS_GATES + WRONG_RUN_AGENT_HABITS  # other SDKs' shapes, async, valve 3 by hand
     # except: pass, "false" flags, a stop yielded, a loop ended on a denial, a sliced history (every point each misses)
     more += [(name, wrong, p, key) for name, wrong, missed in WRONG_SWALLOWED for p, key in missed.items()]
     more += [(source, p, key) for source, missed in WRONG_RUN_AGENT_SWALLOWED for p, key in missed.items()]

@@ -14,8 +14,12 @@ import harness_lab.grading  # noqa: F401  (adds the graders' entries)
 from harness_lab import lessons
 from harness_lab.text import CATALOG, t
 from tests.lessons.answers import tools_return_the_message, tools_text_blocks_too
+from tests.lessons.answers6 import loaded
+from tests.lessons.answers_habits_gates import approval_refuses_words
+from tests.lessons.answers_habits_loop import WRONG_RUN_AGENT_HABITS
 from tests.lessons.answers_misreadings import stop_prints_it
 from tests.lessons.answers_more_loop import tools_strings_in_a_list
+from tests.lessons.test_capstone import at_point
 
 
 @pytest.fixture(autouse=True)
@@ -231,3 +235,14 @@ def test_a_stubs_cause_is_worded_once_and_each_later_point_with_it_points_back(w
     first = next(check.key for check in verdict.checks if not check.passed)
     again = [line for check, line in zip(verdict.checks, lines, strict=True) if not check.passed and check.key == first]
     assert [line.rsplit("ヒント: ", 1)[1] for line in again[1:]] == [t("lesson.same_cause")] * (len(again) - 1), lines
+
+
+def test_a_no_that_ran_says_approve_answers_true_or_false_and_anything_but_a_yes_is_refused():
+    # approve's False compared with the words of a no ("n", "no"): the hint names the rule, not only the call that ran
+    words = next(source for source, *_ in WRONG_RUN_AGENT_HABITS if "'いいえ'" in source)
+    for verdict in (
+        lessons.judge(at_point("run_tool_uses", 2), approval_refuses_words),
+        lessons.judge(at_point("run_agent", 6, 6), loaded(words)),
+    ):
+        hint = verdict.checks[0].hint
+        assert '"no"' in hint and "if not approve(" in hint, hint
