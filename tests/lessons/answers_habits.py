@@ -177,6 +177,14 @@ async def step_async(response):
     return "run_tools" if response.stop_reason == "tool_use" else "finish"
 
 
+class _AsyncStepper:  # a class-style answer whose method is a coroutine function
+    async def next_step(self, response):
+        return "run_tools" if response.stop_reason == "tool_use" else "finish"
+
+
+step_async_method = _AsyncStepper().next_step
+
+
 def step_default_finish(response):  # the TypeScript switch's default: finish
     stops = ("max_tokens", "refusal", "model_context_window_exceeded")
     reason = response.stop_reason
@@ -268,6 +276,7 @@ WRONG_HABITS = [
     ("next_step", step_enum_member, 1, "lesson.l3.next_step.vocabulary"),
     ("next_step", step_tool_use_in_content, 3, "lesson.l3.next_step.max_tokens"),
     ("next_step", step_async, 1, "lesson.async_def"),
+    ("next_step", step_async_method, 1, "lesson.async_def"),
     ("next_step", step_default_finish, 3, "lesson.l3.next_step.unknown"),
     ("signature_of", sig_inputs_only, 2, "lesson.l4.signature.collides"),
     ("signature_of", sig_ts_stringify, 1, "lesson.l4.signature.key_order"),
