@@ -36,6 +36,13 @@ def todo_cells(nb) -> dict[str, int]:
     }
 
 
+def stored(name: str):
+    """notebooks/<name>.ipynb as shipped, with its stored outputs. Strict nbval (dev.py's notebook suite)
+    re-executes every shipped lesson and fails on any output that differs from the stored one, so a
+    claim read here holds of a fresh run without this suite executing the notebook once more."""
+    return nbformat.read(NOTEBOOKS / f"{name}.ipynb", as_version=4)
+
+
 def run_notebook(
     name: str,
     workdir: Path,

@@ -4,8 +4,12 @@ unwritten TODO says so, and a passing piece is kept in the workbook for the next
 from __future__ import annotations
 
 import functools
+import os
+import re
 import textwrap
+from pathlib import Path
 
+import nbformat
 import pytest
 
 from harness_lab import lessons
@@ -26,7 +30,10 @@ from tests.lessons.answers_state_and_types import WRONG_RUN_AGENT_STATE, WRONG_S
 from tests.lessons.answers_swallowed import WRONG_RUN_AGENT_SWALLOWED, WRONG_SWALLOWED
 from tests.lessons.answers_thinking import WRONG_RUN_AGENT_2
 from tests.lessons.answers_valves import WRONG_RUN_AGENT_VALVES
+from tests.lessons.notebook_runner import NOTEBOOKS, todo_cells
 from tests.lessons.test_capstone import at_point
+
+SHIPPED = sorted(NOTEBOOKS.glob("0[1-6]_*.ipynb")) + sorted(NOTEBOOKS.glob("en/0[1-6]_*.ipynb"))
 
 
 @pytest.fixture(autouse=True)
@@ -118,6 +125,23 @@ def test_an_unwritten_todo_says_so_and_the_lesson_goes_on_with_the_reference(cap
     out = capsys.readouterr().out
     assert used is lessons.reference("run_tools")
     assert out.strip() == t("lesson.check.unwritten", name="run_tools", show='lessons.show("run_tools")')
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=lambda p: str(p.relative_to(NOTEBOOKS)))
+def test_each_shipped_todo_run_with_its_check_goes_on_with_the_reference_and_saves_nothing(path, capsys):
+    # The tests of the shipped lessons read their stored outputs (strict nbval re-runs them against those);
+    # the workbook a run leaves behind is no output, so each TODO cell and its check cell run here as shipped.
+    nb = nbformat.read(path, as_version=4)
+    for piece, index in todo_cells(nb).items():
+        namespace: dict = {"lessons": lessons}
+        check = nb.cells[index + 1].source
+        for source in (nb.cells[index].source, check):
+            exec(compile(source, f"{path.name}: {piece}", "exec"), namespace)
+        lesson = {"lesson": int(found[1])} if (found := re.search(r"lesson=(\d+)", check)) else {}
+        shown = f'lessons.show("{piece}"' + "".join(f", lesson={n}" for n in lesson.values()) + ")"
+        assert namespace[piece] is lessons.reference(piece, **lesson)
+        assert capsys.readouterr().out.strip() == t("lesson.check.unwritten", name=piece, show=shown)
+    assert not Path(os.environ["HARNESS_LAB_WORKBOOK"]).exists()
 
 
 def test_a_runaway_is_cut_off_with_a_hint_not_a_hung_cell(capsys):

@@ -1,15 +1,14 @@
-"""Notebook 01 (lesson 2) as a learner meets it: shipped with its TODOs unwritten, with a wrong piece
-typed in (the check names the cause and the lesson goes on), and with a right one (the check saves it
-and the cells after it run the learner's own code). Each run starts in its own temporary folder, which
-is also the kernel's working directory: nothing may assume notebooks/ is the cwd."""
+"""Notebook 01 (lesson 2) as a learner meets it: shipped with its TODOs unwritten (its stored outputs,
+which strict nbval holds to a fresh run), with a wrong piece typed in (the check names the cause and the
+lesson goes on), and with a right one (the check saves it and the cells after it run the learner's own
+code). Each run here starts in its own temporary folder, which is also the kernel's working directory:
+nothing may assume notebooks/ is the cwd."""
 
 from __future__ import annotations
 
-import pytest
-
 from harness_lab import lessons  # noqa: F401  (adds the lessons' catalog entries)
 from harness_lab.text import CATALOG, t
-from tests.lessons.notebook_runner import check_output, output_text, run_notebook
+from tests.lessons.notebook_runner import check_output, output_text, run_notebook, stored
 
 NAME = "01_bare_loop"
 
@@ -74,17 +73,10 @@ def cell_after(nb, needle: str) -> str:
     return output_text(cell)
 
 
-@pytest.fixture(scope="module")
-def shipped(tmp_path_factory):
-    workdir = tmp_path_factory.mktemp("shipped")
-    return run_notebook(NAME, workdir), workdir
-
-
-def test_shipped_runs_from_another_folder_on_the_references(shipped):
-    nb, workdir = shipped
+def test_shipped_goes_on_with_the_references_and_keeps_the_counts_back():
+    nb = stored(NAME)
     for piece in ("run_tools", "run_agent"):
         assert t("lesson.check.unwritten", name=piece, show=f'lessons.show("{piece}")') in check_output(nb, piece)
-    assert not (workdir / "my_harness.py").exists()
     counted = cell_after(nb, "lessons.compare(")  # the prediction is blank: the numbers stay hidden
     assert t("lesson.predict.all_blank", whats="モデルへのリクエスト・ツール呼び出しのターン") in counted
     assert "実際は" not in counted and TRACE not in counted

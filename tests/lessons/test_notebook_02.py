@@ -1,8 +1,8 @@
-"""Notebook 02 (lesson 3) as a learner meets it: shipped with its TODO unwritten, with a wrong
-``next_step`` typed in (the check names the cause and the lesson goes on with the reference), and
-with a right one (the check keeps it and the loop after it runs the learner's own code). Each run
-starts in its own temporary folder, which is also the kernel's working directory: nothing may assume
-notebooks/ is the cwd."""
+"""Notebook 02 (lesson 3) as a learner meets it: shipped with its TODO unwritten (its stored outputs,
+which strict nbval holds to a fresh run), with a wrong ``next_step`` typed in (the check names the cause
+and the lesson goes on with the reference), and with a right one (the check keeps it and the loop after
+it runs the learner's own code). Each run here starts in its own temporary folder, which is also the
+kernel's working directory: nothing may assume notebooks/ is the cwd."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 
 from harness_lab import lessons  # noqa: F401  (adds the lessons' catalog entries)
 from harness_lab.text import CATALOG, t
-from tests.lessons.notebook_runner import check_output, output_text, run_notebook
+from tests.lessons.notebook_runner import check_output, output_text, run_notebook, stored
 
 NAME = "02_stop_conditions"
 
@@ -74,20 +74,18 @@ def blocks(text: str) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def shipped(tmp_path_factory):
-    workdir = tmp_path_factory.mktemp("shipped")
-    return run_notebook(NAME, workdir), workdir
+def shipped():
+    return stored(NAME)
 
 
-def test_shipped_runs_from_another_folder_on_the_references(shipped):
-    nb, workdir = shipped
+def test_shipped_goes_on_with_the_references(shipped):
+    nb = shipped
     assert t("lesson.check.unwritten", name="next_step", show='lessons.show("next_step")') in check_output(
         nb, "next_step"
     )
     assert t("lesson.use.reference", name="run_tools", path="my_harness.py", show='lessons.show("run_tools")') in (
         cell_after(nb, 'lessons.use("run_tools")')
     )
-    assert not (workdir / "my_harness.py").exists()
     assert "問い合わせ件数: 4" in cell_after(
         nb, 'run_tools(FIRST["max_tokens"]'
     )  # the cut call, run, wrote a cut report
@@ -96,8 +94,7 @@ def test_shipped_runs_from_another_folder_on_the_references(shipped):
 
 
 def test_blank_predictions_keep_the_four_counts_back(shipped):
-    nb, _ = shipped
-    counted = blocks(cell_after(nb, "lessons.compare("))
+    counted = blocks(cell_after(shipped, "lessons.compare("))
     whats = "モデルへのリクエスト・ツール呼び出しのターン"
     assert [block.splitlines()[1] for block in counted] == [t("lesson.predict.all_blank", whats=whats)] * 4
 
@@ -129,8 +126,7 @@ def test_a_row_deleted_from_the_guess_table_is_named_and_the_other_rows_still_co
 
 
 def test_the_package_stop_leaves_a_history_that_resumes(shipped):
-    nb, _ = shipped
-    resumed = cell_after(nb, "s.resume(limit=5)")
+    resumed = cell_after(shipped, "s.resume(limit=5)")
     assert "履歴の最後: user ['tool_result']" in resumed and "{'path': 'notes/004.md'}" in resumed
     assert "Stopped (max_turns) / 終わったターン 5 / リクエスト 6 回" in resumed
 

@@ -1,13 +1,14 @@
-"""Notebook 03 (lesson 4) as a learner meets it, from a working directory that is not notebooks/: the
-shipped notebook goes on with the reference ``signature_of``; a wrong one typed into the TODO cell gets
-the hint that names its cause and is not used; a right one passes, is kept in my_harness.py, and is
-what the following cell prints with."""
+"""Notebook 03 (lesson 4) as a learner meets it: the shipped notebook (its stored outputs, which strict
+nbval holds to a fresh run) goes on with the reference ``signature_of``; a wrong one typed into the TODO
+cell, run from a working directory that is not notebooks/, gets the hint that names its cause and is not
+used. A right one passing, kept in my_harness.py and printed with next is the course chain's
+(test_course_chain.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from tests.lessons.notebook_runner import check_output, output_text, run_notebook, todo_cells
+from tests.lessons.notebook_runner import check_output, output_text, run_notebook, stored, todo_cells
 
 NAME = "03_runaway_fallbacks"
 
@@ -42,22 +43,19 @@ def everything(nb) -> str:
 
 
 @pytest.fixture(scope="module")
-def shipped(tmp_path_factory):
-    workdir = tmp_path_factory.mktemp("shipped")
-    return workdir, run_notebook(NAME, workdir)
+def shipped():
+    return stored(NAME)
 
 
 def test_shipped_notebook_goes_on_with_the_reference(shipped):
-    workdir, nb = shipped
+    nb = shipped
     assert "△ signature_of はまだ書かれていません" in check_output(nb, "signature_of")
     assert REFERENCE_LINE in cell_after_check(nb)
     assert "前のターンと同じ署名 → 空回り: True" in cell_after_check(nb)
-    assert not (workdir / "my_harness.py").exists()
 
 
 def test_shipped_notebook_shows_each_runaway_and_its_stop(shipped):
-    _, nb = shipped
-    text = everything(nb)
+    text = everything(shipped)
     # the dead loop: the API's 400 on the loop's second lap, the third request; a silent mock runs to the cap
     assert "400 messages.3.content.1: `tool_use` ids must be unique" in text  # content.0 is the thinking block
     assert "予想（モデルへのリクエスト（断られた回も数える））がまだ空欄なので" in text  # the answer kept back

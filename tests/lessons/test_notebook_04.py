@@ -1,14 +1,13 @@
-"""Notebook 04 (lesson 5) as a learner runs it: the approval piece checked and then used, and the
-lesson's claims visible in its outputs when it runs from a folder that is not notebooks/.
-
-Each test executes the whole notebook (about 10 s); three runs in all.
-"""
+"""Notebook 04 (lesson 5) as a learner runs it: the lesson's claims visible in the shipped notebook's
+stored outputs (strict nbval holds them to a fresh run), and a wrong approval piece checked, named and
+replaced, run from a folder that is not notebooks/ (about 10 s). The right piece is the course chain's
+(test_course_chain.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from tests.lessons.notebook_runner import check_output, output_text, run_notebook
+from tests.lessons.notebook_runner import check_output, output_text, run_notebook, stored
 
 NAME = "04_human_in_the_loop"
 
@@ -61,8 +60,8 @@ def cell_with(nb, text: str):
     return found[0]
 
 
-def test_shipped_notebook_runs_elsewhere_and_shows_what_the_lesson_says(tmp_path):
-    nb = run_notebook(NAME, tmp_path)
+def test_shipped_notebook_shows_what_the_lesson_says():
+    nb = stored(NAME)
     assert "まだ書かれていません" in check_output(nb, "run_tool_uses")
     # Ctrl-C mid-tool: the turn is kept, and no call ran twice (4 tool_use blocks, 4 runs).
     assert "ツールの実行中に中断しました" in output_text(cell_with(nb, "interrupt_main"))
@@ -84,7 +83,6 @@ def test_shipped_notebook_runs_elsewhere_and_shows_what_the_lesson_says(tmp_path
     fork = output_text(cell_with(nb, "flip=True"))
     assert "sandbox/ の中身: ['report.md']" in fork
     assert "ファイルへの書き込みは行わず" in fork and "sandbox/report.md にレポートを保存しました" in fork
-    assert not (tmp_path / "my_harness.py").exists()
 
 
 def test_asking_after_running_gets_the_colleagues_hint_and_the_lesson_goes_on(tmp_path):
