@@ -248,9 +248,9 @@ def usage_line(usage: Usage, thinking: int = 0) -> str:
     ) + _premiums(usage)
 
 
-# Where a line of counts may break: between its parts (" ・ " in Japanese, " · " in English), before an
-# opening bracket and after a closing one.
-_BREAKS = re.compile(r"( [・·] | (?=\()|(?<=\)) |(?=（)|(?<=）))")
+# Where a line of counts may break: after the mark between its parts (" ・ " in Japanese, " · " in
+# English, so no line starts with the mark), before an opening bracket and after a closing one.
+_BREAKS = re.compile(r"((?<= [・·]) | (?=\()|(?<=\)) |(?=（)|(?<=）))")
 
 
 def parts_html(line: str) -> str:
