@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -247,6 +248,25 @@ def usage_line(usage: Usage, thinking: int = 0) -> str:
     ) + _premiums(usage)
 
 
+# Where a line of counts may break: after the mark between its parts (" ・ " in Japanese, " · " in
+# English, so no line starts with the mark), before an opening bracket and after a closing one.
+_BREAKS = re.compile(r"((?<= [・·]) | (?=\()|(?<=\)) |(?=（)|(?<=）))")
+
+
+def parts_html(line: str) -> str:
+    """``line`` as HTML that wraps only where ``_BREAKS`` allows. Browsers break Japanese between any two
+    characters: in a narrow column a count broke inside a word ("キ" / "ャッシュ読み込み", "トーク" / "ン")."""
+    pieces = _BREAKS.split(line)  # part, break, part, ...
+    return "".join(
+        esc(p) if i % 2 else f'<span style="white-space:nowrap">{esc(p)}</span>' if p else ""
+        for i, p in enumerate(pieces)
+    )
+
+
+def usage_html(usage: Usage, thinking: int = 0) -> str:
+    return parts_html(usage_line(usage, thinking))
+
+
 def _premiums(usage: Usage) -> str:
     """What a usage ran at that costs more than the price table says (fast mode, US-only inference)."""
     return (t("ui.card.usage_fast") if usage.speed == "fast" else "") + (
@@ -260,6 +280,6 @@ def usage_card(usage: Any, thinking: int | None = None) -> Card:
     usage = usage if isinstance(usage, Usage) else Usage.of(usage)
     line = usage_line(usage, thinking)
     return Card(
-        box("usage", f"{esc(t('ui.card.usage'))}: <span style='font-weight:400'>{esc(line)}</span>"),
+        box("usage", f"{esc(t('ui.card.usage'))}: <span style='font-weight:400'>{usage_html(usage, thinking)}</span>"),
         f"[{t('ui.card.usage')}] {line}",
     )

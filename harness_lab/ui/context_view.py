@@ -12,7 +12,7 @@ import html
 from typing import Any
 
 from ..text import t
-from .cards import Card
+from .cards import Card, parts_html
 from .context import PARTS, context_rows
 
 __all__ = ["COLORS", "context_card"]
@@ -77,7 +77,7 @@ def _row_html(row: Any, scale: int) -> str:
     return (
         f'<div class="hl-context-row" style="margin:3px 0">'
         f'<div style="display:flex;height:14px;background:rgba(128,128,128,0.08)">{segments}</div>{strip}'
-        f'<div style="font-size:12px">{html.escape(_row_text(row))}</div></div>'
+        f'<div style="font-size:12px">{parts_html(_row_text(row))}</div></div>'
     )
 
 

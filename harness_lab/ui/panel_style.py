@@ -64,6 +64,10 @@ _CSS = (
     + f".hl-stepper .hl-stepper {_LINE} {{ display: none !important; }}\n"
     + ".hl-stepper :is(.jupyter-button, .widget-toggle-button):disabled { filter: grayscale(1); opacity: 0.45; }\n"
     + f".hl-stepper .jupyter-button.mod-primary:disabled {{ {_UNFILLED} }}\n"
+    # A label keeps to one line and clips what does not fit: a long signature (a write_file with a whole
+    # report) lost its end on a laptop screen. This one wraps instead, anywhere, as JSON has few spaces.
+    + ".hl-stepper .widget-label.hl-signature "
+    "{ white-space: normal; overflow-wrap: anywhere; height: auto; min-width: 0; flex: 1 1 0; }\n"
 )
 
 _LINE_HTML = (

@@ -178,6 +178,7 @@ class Stepper(Controller):
         self.tokens_bar = widgets.IntProgress(value=0, min=0, max=1)
         self.tokens_label = widgets.Label()
         self.signature_label = widgets.Label()
+        self.signature_label.add_class("hl-signature")  # wraps: panel_style.py
         self.status = widgets.HTML()
         self.diagram_html = widgets.HTML()
         self.transcript_html = widgets.HTML()

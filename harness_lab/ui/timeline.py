@@ -22,7 +22,7 @@ from ..checks import whole_number
 from ..events import Decision, Finished, Stopped, Usage
 from ..messages import field, text_of, tool_calls
 from ..text import t
-from .cards import Card, usage_line
+from .cards import Card, usage_html, usage_line
 from .context import context_rows
 
 __all__ = ["TurnView", "compare_card", "fork_arguments", "turn_card", "turns_of"]
@@ -240,11 +240,17 @@ def compare_card(columns: Iterable[tuple[str, Any]]) -> Card:
         (t("ui.compare.tokens"), [usage_line(run.state.usage) for _, run in columns]),
         (t("ui.compare.ending"), [_ending(run.end) for _, run in columns]),
     ]
-    cell = "padding:4px 8px;border:1px solid rgba(128,128,128,0.35);vertical-align:top;white-space:pre-wrap"
+    shown = {t("ui.compare.tokens"): [usage_html(run.state.usage) for _, run in columns]}
+    # Left-aligned: a notebook's own table style (JupyterLab's) puts cells' text to the right, which
+    # a wrapped sentence does not read well in.
+    cell = (
+        "padding:4px 8px;border:1px solid rgba(128,128,128,0.35);vertical-align:top;white-space:pre-wrap;"
+        "text-align:left"
+    )
     head = "".join(f'<th style="{cell}">{html.escape(label)}</th>' for label, _ in columns)
     body = "".join(
-        f'<tr><th style="{cell};text-align:left;white-space:nowrap">{html.escape(name)}</th>'
-        + "".join(f'<td style="{cell}">{html.escape(value)}</td>' for value in values)
+        f'<tr><th style="{cell};white-space:nowrap">{html.escape(name)}</th>'
+        + "".join(f'<td style="{cell}">{value}</td>' for value in shown.get(name, map(html.escape, values)))
         + "</tr>"
         for name, values in rows
     )

@@ -28,6 +28,7 @@ from .cards import (
     tool_result_card,
     tool_use_card,
     usage_card,
+    usage_html,
     usage_line,
 )
 from .status import valve_label
@@ -94,7 +95,7 @@ def approval_card(request: ApprovalRequest, decision: Decision | None = None) ->
 def _end_card(kind: str, head: str, line: str, line_html: str, usage: Usage) -> Card:
     """How a run ended: a head, one line (the answer or the stop's reason) and the run's usage."""
     used = usage_line(usage)
-    body = f'{line_html}<div style="font-size:12px;opacity:0.8">{esc(used)}</div>'
+    body = f'{line_html}<div style="font-size:12px;opacity:0.8">{usage_html(usage)}</div>'
     return Card(box(kind, esc(head), body), f"### {head}\n{line}\n[{t('ui.card.usage')}] {used}")
 
 

@@ -9,8 +9,8 @@ share one live notebook and play a learner's days:
 2. a fork from turn 2 with an edited tool_result ends differently, and both endings show side by side;
 3. a typed denial reason, then a fork that flips the answer in the form (its result box says why it
    takes no edit);
-4. a 12-turn panel stays about one screen tall; at 1024 px the diagram's labels stay >= 12 px; in the
-   dark theme a disabled fork button looks disabled;
+4. a 12-turn panel stays about one screen tall; at 1024 px the diagram's labels stay >= 12 px, at 900 px the last
+   signature wraps; in the dark theme a disabled fork button looks disabled;
 5. day 1 ends: save; a turn picked in a timeline (a new form from the kernel) marks the notebook
    changed; save again, shut the kernel down with the notebook open: every panel greys with its reason
    line, and a press on a dead button lights that line up; a new kernel in the same tab leaves them grey;
@@ -216,7 +216,9 @@ def test_a_12_turn_panel_stays_about_one_screen_tall(live):
     assert panel.locator("details.hl-folded").count() == 11  # all but the last
 
 
-def test_at_1024_px_labels_stay_12_px_and_a_disabled_fork_button_looks_disabled_in_the_dark(live):
+def test_at_1024_px_labels_stay_12_px_the_signature_wraps_and_a_disabled_fork_button_looks_disabled_in_the_dark(
+    live,
+):
     from playwright.sync_api import expect
 
     live.set_viewport_size({"width": 1024, "height": 900})  # the file browser stays open beside it
@@ -230,6 +232,19 @@ def test_at_1024_px_labels_stay_12_px_and_a_disabled_fork_button_looks_disabled_
             }"""
         )
         assert smallest >= 12, smallest
+        # The last signature (here a write_file with the report) wraps within the panel: on one line its
+        # end was clipped off (72 px of it in a 900 px window; a lesson's longer report at 1024 px).
+        live.set_viewport_size({"width": 900, "height": 900})
+        signature = _panel(live, 2).locator(".hl-signature").first
+        expect(signature).to_contain_text("report.md")
+        shown = signature.evaluate(
+            """(label) => {
+                const panel = label.closest('.hl-stepper').getBoundingClientRect();
+                const box = label.getBoundingClientRect();
+                return [label.scrollWidth - label.clientWidth, panel.right - box.right];
+            }"""
+        )
+        assert shown[0] <= 0 and shown[1] >= 0, shown  # nothing clipped, nothing past the panel's edge
     finally:
         live.set_viewport_size({"width": 1400, "height": 1200})
     _command(live, "apputils:change-theme", {"theme": "JupyterLab Dark"})

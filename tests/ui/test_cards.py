@@ -82,6 +82,29 @@ def test_turn_card_has_blocks_results_usage_and_signature_in_order():
     assert "stop_reason: tool_use" in text
 
 
+@pytest.mark.parametrize(
+    "item",
+    [Usage(527, 114, 3, 4), Finished(text="答えは42", stop_reason="end_turn", turns=2, usage=Usage(527, 114, 3, 4))],
+    ids=["usage", "end"],
+)
+def test_a_usage_line_breaks_only_between_its_parts(item):
+    # Browsers break Japanese between any two characters: in a narrow output the line broke inside
+    # "キャッシュ読み込み" or "トークン". Each part is kept whole, with the mark after it; the line still reads as one.
+    drawn = ET.fromstring(f"<div>{card(item).html}</div>")
+    whole = ["".join(e.itertext()) for e in drawn.iter() if "white-space:nowrap" in e.get("style", "")]
+    for part in (
+        "入力 527 ・",
+        "出力 114 ・",
+        "キャッシュ書き込み 3 ・",
+        "キャッシュ読み込み 4",
+        "（合計 648 トークン）",
+    ):
+        assert any(part in piece for piece in whole), (part, whole)  # no line starts with the mark
+    assert "入力 527 ・ 出力 114 ・ キャッシュ書き込み 3 ・ キャッシュ読み込み 4（合計 648 トークン）" in "".join(
+        drawn.itertext()
+    )
+
+
 def test_approval_card_shows_the_call_and_the_answer():
     request = ApprovalRequest(request_number=1, tool_use_id="toolu_01ABC", name="write_file", input=CALL["input"])
     assert "toolu_01ABC" in card(request).text and "→" not in card(request).text

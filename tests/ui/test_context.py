@@ -119,6 +119,23 @@ def test_the_gauge_is_a_card_against_the_context_window(make_run):
     assert f"/ {CONTEXT_WINDOW:,} " in s.context().text and f"{share}%" in s.context().text
 
 
+def test_a_requests_line_breaks_between_its_parts_never_inside_a_word(make_run):
+    # At 1024 px a request's line broke "ユーザーのテ" / "キスト": browsers break Japanese between any
+    # two characters. Each part is kept whole, and the line reads as the card's text does.
+    import xml.etree.ElementTree as ET
+
+    s = Stepper(make_run("lesson6"), "README.md を読んで")
+    s.run_all()
+    card = s.context()
+    lines = [row[-1] for row in ET.fromstring(card.html).iter("div") if row.get("class") == "hl-context-row"]
+    assert len(lines) == 3
+    for line in lines:
+        assert "".join(line.itertext()) in card.text.splitlines()
+        whole = ["".join(e.itertext()) for e in line if "white-space:nowrap" in e.get("style", "")]
+        for part in ("tools", "user_text"):
+            assert any(t(f"ui.context.{part}") + " " in piece for piece in whole), (part, whole)
+
+
 def test_the_gauge_measures_against_the_runs_own_models_window():
     # claude-haiku-4-5 has a 200,000-token window, the default model 1,000,000 (the model table)
     client = emulated_client("lesson6")

@@ -315,3 +315,24 @@ def test_an_edited_result_and_a_new_answer_for_one_call_is_refused_by_name(make_
     with pytest.raises(ValueError):
         s.fork(at=1, results={call["id"]: "x"}, decisions={call["id"]: True})
     assert s.forks == []
+
+
+def test_the_comparison_reads_left_to_right_and_breaks_a_token_count_only_between_its_parts():
+    # In a notebook cell JupyterLab's table style right-aligns cells, and a narrow column broke the
+    # token line inside a word ("トーク" / "ン", "キ" / "ャッシュ読み込み"), seen at 1400 px in lesson 3.
+    import xml.etree.ElementTree as ET
+
+    s = Polling().stepper(max_turns=2)
+    s.fork(2, result="done: 42 件を処理").run_all()
+    table = ET.fromstring(s.compare().html)
+    cells = [e for e in table.iter() if e.tag in ("th", "td")]
+    assert cells and all("text-align:left" in e.get("style", "") for e in cells)
+    tokens = next(row for row in table.iter("tr") if "".join(row.find("th").itertext()) == t("ui.compare.tokens"))
+    for value in tokens.findall("td"):
+        whole = [
+            "".join(e.itertext()) for e in value.iter() if "white-space:nowrap" in e.get("style", "").replace(" ", "")
+        ]
+        for part in ("キャッシュ書き込み 0 ・", "キャッシュ読み込み 0"):
+            assert any(part in piece for piece in whole), (part, whole)
+        assert any(part.startswith("（合計 ") and part.endswith(" トークン）") for part in whole), whole
+        assert "".join(value.itertext()).count(" ・ ") == 3  # the parts still read as one line
