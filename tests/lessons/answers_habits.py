@@ -191,18 +191,6 @@ def step_default_finish(response):  # the TypeScript switch's default: finish
     return {"tool_use": "run_tools", "pause_turn": "resend"}.get(reason) or ("stop" if reason in stops else "finish")
 
 
-def step_right_match(response):  # right: a match statement, its last case capturing the rest
-    match response.stop_reason:
-        case "tool_use":
-            return "run_tools"
-        case "pause_turn":
-            return "resend"
-        case "end_turn" | "stop_sequence":
-            return "finish"
-        case _other:
-            return "stop"
-
-
 class Next(StrEnum):
     RUN = "run_tools"
     RESEND = "resend"
@@ -290,7 +278,6 @@ WRONG_HABITS = [
 RIGHT_HABITS = [
     ("run_tools", tools_right_text_blocks),
     ("run_tools", tools_right_generator_inside),
-    ("next_step", step_right_match),
     ("next_step", step_right_str_enum),
     ("signature_of", sig_right_counter),
 ]
