@@ -29,12 +29,17 @@ raise _Forged()
 pytestmark = needs_sandbox
 
 
-def test_an_exception_type_named_with_line_breaks_adds_no_line_to_the_grade(tmp_path):
+def _graded(tmp_path, cell: str) -> subprocess.CompletedProcess:
+    """``harness-lab grade`` in English on a right answer with ``cell`` added, as a normal user would run it."""
     tmp_path.chmod(0o755)
-    notebook = no_user_namespaces.with_a_cell(tmp_path, RAISE)
+    notebook = no_user_namespaces.with_a_cell(tmp_path, cell)
     command = [sys.executable, "-P", "-m", "harness_lab.grading", "--lang", "en", str(notebook)]
     env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "HOME": str(tmp_path)}
-    done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    return subprocess.run(command, env=env, capture_output=True, text=True, timeout=300, cwd=tmp_path)
+
+
+def test_an_exception_type_named_with_line_breaks_adds_no_line_to_the_grade(tmp_path):
+    done = _graded(tmp_path, RAISE)
     lines = done.stdout.splitlines()
     # was three lines: "... raised: Boom", "[PASS] Criterion 1: ok", and the grader's own "All 3 criteria are met"
     assert [line for line in lines if line.startswith("[PASS]")] == []
@@ -52,11 +57,7 @@ def run_tool_uses(*args, **kwargs):
 
 
 def test_an_error_of_megabytes_told_in_the_graders_name_is_quoted_cut_in_each_criterions_hint(tmp_path):
-    tmp_path.chmod(0o755)
-    notebook = no_user_namespaces.with_a_cell(tmp_path, ANSWERED_FOR)
-    command = [sys.executable, "-P", "-m", "harness_lab.grading", "--lang", "en", str(notebook)]
-    env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "HOME": str(tmp_path)}
-    done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    done = _graded(tmp_path, ANSWERED_FOR)
     lines = done.stdout.splitlines()
     # was one line: the notebook's process "ended before it returned a result" (the judge's answer, 2.7 MB, too large)
     assert (done.returncode, len(lines)) == (1, 5), done.stdout[:2000] + done.stderr[-2000:]
