@@ -49,17 +49,13 @@ from .tool_versions import tool_version_error
 
 __all__ = [
     "ApiError",
-    "COUNT_TOKENS_FIELDS",
-    "CREATE_FIELDS",
     "STATUS_TYPES",
     "TASK_BUDGET_BETA",
     "check_prompt_length",
     "validate",
 ]
 
-# Top-level fields the Messages API accepts (anthropic 2.15's create / count_tokens bodies).
-CREATE_FIELDS = frozenset(CREATE)
-COUNT_TOKENS_FIELDS = frozenset(COUNT_TOKENS)
+# The Messages API's create / count_tokens bodies, as the installed SDK types them.
 _CREATE_BODY = Model({**CREATE, **BETA_FIELDS}, ["max_tokens", "messages", "model"])
 _COUNT_TOKENS_BODY = Model({**COUNT_TOKENS, **BETA_COUNT_TOKENS}, ["messages", "model"])
 
