@@ -21,6 +21,8 @@ __all__ = [
     "block_dict",
     "content_dicts",
     "field",
+    "in_another_apis_shape",
+    "misspelled_is_error",
     "text_of",
     "to_json_text",
     "tool_calls",
@@ -117,3 +119,14 @@ def tool_results(message: Message | None) -> list[Block]:
     if not message or isinstance(message.get("content"), str):
         return []
     return [block_dict(b) for b in message["content"] if field(b, "type") == "tool_result"]
+
+
+def in_another_apis_shape(result: Any) -> bool:
+    """A result in OpenAI's function-calling shape ({"role": "tool", "tool_call_id": ...}), no tool_result."""
+    return isinstance(result, dict) and ("tool_call_id" in result or result.get("role") == "tool")
+
+
+def misspelled_is_error(key: Any) -> bool:
+    """A key meant as ``is_error`` but spelled another way (the TypeScript SDK's isError, is_Error):
+    the API knows no such key."""
+    return isinstance(key, str) and key != "is_error" and key.replace("_", "").lower() == "iserror"

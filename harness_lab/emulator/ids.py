@@ -12,7 +12,7 @@ import json
 
 from .wire import canonical_bytes
 
-__all__ = ["canonical_json", "digest_of", "digests", "fast_digest", "make_id"]
+__all__ = ["canonical_json", "digest_of", "digests", "make_id"]
 
 _ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 
@@ -63,11 +63,6 @@ def fast_digests(request: object) -> tuple[bytes, bytes] | None:
         return _digests(request, _canonical)
     except (UnicodeEncodeError, RecursionError, ValueError, TypeError):
         return None
-
-
-def fast_digest(request: object) -> bytes | None:
-    both = fast_digests(request)
-    return None if both is None else both[0]
 
 
 def digests(request: object) -> tuple[bytes, bytes]:

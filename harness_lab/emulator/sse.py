@@ -17,12 +17,31 @@ __all__ = ["CHUNK", "encode_stream"]
 CHUNK = 48  # characters per delta: a few deltas per block, so a stream looks like one
 
 
-def _event(name: str, data: dict) -> str:
+def _event(name: str, **fields: object) -> str:
+    data = {"type": name, **fields}
     return f"event: {name}\ndata: {json.dumps(data, ensure_ascii=False, separators=(',', ':'))}\n\n"
 
 
 def _chunks(text: str) -> list[str]:
     return [text[i : i + CHUNK] for i in range(0, len(text), CHUNK)] or [""]
+
+
+def _opened(block: dict) -> tuple[dict, list[dict]]:
+    """A block as its ``content_block_start`` shows it, and the deltas that fill it in."""
+    kind = block["type"]
+    if kind == "text":
+        return {**block, "text": ""}, [{"type": "text_delta", "text": piece} for piece in _chunks(block["text"])]
+    if kind == "thinking":
+        deltas = [{"type": "thinking_delta", "thinking": piece} for piece in _chunks(block["thinking"]) if piece]
+        signed = {"type": "signature_delta", "signature": block["signature"]}
+        return {**block, "thinking": "", "signature": ""}, [*deltas, signed]
+    if kind in ("tool_use", "server_tool_use"):
+        # A server tool's call streams its input too (the streaming page's web search example; the
+        # SDK's accumulator reads input_json_delta for both kinds); its result arrives whole.
+        partial = json.dumps(block["input"], ensure_ascii=False) if block["input"] else ""
+        deltas = [{"type": "input_json_delta", "partial_json": piece} for piece in _chunks(partial)]
+        return {**block, "input": {}}, deltas
+    return block, []  # blocks without a delta form arrive whole
 
 
 def encode_stream(message: dict) -> str:
@@ -34,61 +53,12 @@ def encode_stream(message: dict) -> str:
         start_usage["output_tokens_details"] = {"thinking_tokens": 0}
     start = {**message, "content": [], "stop_reason": None, "stop_sequence": None, "stop_details": None}
     start["usage"] = start_usage
-    out = [_event("message_start", {"type": "message_start", "message": start})]
-    out.append(_event("ping", {"type": "ping"}))
+    out = [_event("message_start", message=start), _event("ping")]
     for index, block in enumerate(message["content"]):
-        kind = block["type"]
-        if kind == "text":
-            out.append(
-                _event(
-                    "content_block_start",
-                    {"type": "content_block_start", "index": index, "content_block": {**block, "text": ""}},
-                )
-            )
-            for piece in _chunks(block["text"]):
-                out.append(
-                    _event(
-                        "content_block_delta",
-                        {"type": "content_block_delta", "index": index, "delta": {"type": "text_delta", "text": piece}},
-                    )
-                )
-        elif kind == "thinking":
-            start = {**block, "thinking": "", "signature": ""}
-            out.append(
-                _event("content_block_start", {"type": "content_block_start", "index": index, "content_block": start})
-            )
-            deltas = [{"type": "thinking_delta", "thinking": piece} for piece in _chunks(block["thinking"]) if piece]
-            deltas.append({"type": "signature_delta", "signature": block["signature"]})
-            for delta in deltas:
-                out.append(
-                    _event("content_block_delta", {"type": "content_block_delta", "index": index, "delta": delta})
-                )
-        elif kind in ("tool_use", "server_tool_use"):
-            # A server tool's call streams its input too (the streaming page's web search example; the
-            # SDK's accumulator reads input_json_delta for both kinds); its result arrives whole.
-            out.append(
-                _event(
-                    "content_block_start",
-                    {"type": "content_block_start", "index": index, "content_block": {**block, "input": {}}},
-                )
-            )
-            partial = json.dumps(block["input"], ensure_ascii=False) if block["input"] else ""
-            for piece in _chunks(partial):
-                out.append(
-                    _event(
-                        "content_block_delta",
-                        {
-                            "type": "content_block_delta",
-                            "index": index,
-                            "delta": {"type": "input_json_delta", "partial_json": piece},
-                        },
-                    )
-                )
-        else:  # blocks without a delta form arrive whole
-            out.append(
-                _event("content_block_start", {"type": "content_block_start", "index": index, "content_block": block})
-            )
-        out.append(_event("content_block_stop", {"type": "content_block_stop", "index": index}))
+        opened, deltas = _opened(block)
+        out.append(_event("content_block_start", index=index, content_block=opened))
+        out += [_event("content_block_delta", index=index, delta=delta) for delta in deltas]
+        out.append(_event("content_block_stop", index=index))
     delta_usage = {
         "input_tokens": usage["input_tokens"],
         "cache_creation_input_tokens": usage["cache_creation_input_tokens"],
@@ -98,19 +68,8 @@ def encode_stream(message: dict) -> str:
     }
     if "server_tool_use" in usage:
         delta_usage["server_tool_use"] = usage["server_tool_use"]
-    out.append(
-        _event(
-            "message_delta",
-            {
-                "type": "message_delta",
-                "delta": {
-                    "stop_reason": message["stop_reason"],
-                    "stop_sequence": message["stop_sequence"],
-                    "stop_details": message.get("stop_details"),
-                },
-                "usage": delta_usage,
-            },
-        )
-    )
-    out.append(_event("message_stop", {"type": "message_stop"}))
+    stop = {"stop_reason": message["stop_reason"], "stop_sequence": message["stop_sequence"]}
+    stop["stop_details"] = message.get("stop_details")
+    out.append(_event("message_delta", delta=stop, usage=delta_usage))
+    out.append(_event("message_stop"))
     return "".join(out)

@@ -49,17 +49,13 @@ from .tool_versions import tool_version_error
 
 __all__ = [
     "ApiError",
-    "COUNT_TOKENS_FIELDS",
-    "CREATE_FIELDS",
     "STATUS_TYPES",
     "TASK_BUDGET_BETA",
     "check_prompt_length",
     "validate",
 ]
 
-# Top-level fields the Messages API accepts (anthropic 2.15's create / count_tokens bodies).
-CREATE_FIELDS = frozenset(CREATE)
-COUNT_TOKENS_FIELDS = frozenset(COUNT_TOKENS)
+# The Messages API's create / count_tokens bodies, as the installed SDK types them.
 _CREATE_BODY = Model({**CREATE, **BETA_FIELDS}, ["max_tokens", "messages", "model"])
 _COUNT_TOKENS_BODY = Model({**COUNT_TOKENS, **BETA_COUNT_TOKENS}, ["messages", "model"])
 
@@ -75,8 +71,6 @@ INVALID_SCHEMA = (
     "https://platform.claude.com/docs/en/agents-and-tools/tool-use/overview."
 )
 
-
-_bad = bad
 TASK_BUDGET_BETA = "task-budgets-2026-03-13"
 
 
@@ -85,19 +79,19 @@ def _check_betas(request: dict, betas: frozenset) -> ApiError | None:
     compaction trigger must still be 50,000 tokens or more."""
     missing = missing_beta(request, betas) or edit_error(request)
     if missing:
-        return _bad(missing)
+        return bad(missing)
     if not betas:  # the GA API: a beta-only parameter is one it does not know (docs/api_facts.md)
         for name in BETA_FIELDS:
             if request.get(name) is not None:
-                return _bad(f"{name}: Extra inputs are not permitted")
+                return bad(f"{name}: Extra inputs are not permitted")
     thinking = request.get("thinking")
     if isinstance(thinking, dict) and thinking.get("block_binding") is not None and BINDING_BETA not in betas:
         # The preserved thinking page: block_binding "without the beta header returns a 400 error"; the GA
         # schema has no such field (inferred wording: its answer to any unknown field).
-        return _bad(f"thinking.{thinking['type']}.block_binding: Extra inputs are not permitted")
+        return bad(f"thinking.{thinking['type']}.block_binding: Extra inputs are not permitted")
     config = request.get("output_config")
     if isinstance(config, dict) and config.get("task_budget") is not None and TASK_BUDGET_BETA not in betas:
-        return _bad("output_config.task_budget: Extra inputs are not permitted")
+        return bad("output_config.task_budget: Extra inputs are not permitted")
     return None
 
 
@@ -112,7 +106,7 @@ def _check_limits(request: dict, count_tokens: bool, betas: frozenset = frozense
     if not count_tokens:
         max_tokens, limit = request["max_tokens"], row.max_output
         if max_tokens > limit:
-            return _bad(
+            return bad(
                 f"max_tokens: {max_tokens} > {limit}, which is the maximum allowed number of output tokens for {model}"
             )
     error = config_error(request, row, mode_of(request, row.thinking_default, row.display_default))
@@ -123,7 +117,7 @@ def _check_limits(request: dict, count_tokens: bool, betas: frozenset = frozense
         return _warming_error(request)
     budget = thinking["budget_tokens"] if isinstance(thinking, dict) and thinking.get("type") == "enabled" else None
     if budget is not None and budget >= max_tokens and not interleaves_manually(row, betas):
-        return _bad(THINKING_BUDGET)
+        return bad(THINKING_BUDGET)
     return None
 
 
@@ -146,12 +140,12 @@ def _warming_error(request: dict) -> ApiError | None:
         (isinstance(choice, dict) and choice.get("type") in ("any", "tool"), "a forced `tool_choice`"),
     )
     what = next((name for clash, name in clashes if clash), None)
-    return _bad(WARMING_REFUSED.format(what=what)) if what else None
+    return bad(WARMING_REFUSED.format(what=what)) if what else None
 
 
 def _check_system_messages(request: dict) -> ApiError | None:
     refusal = system_message_error(request["messages"], spec(request["model"]))  # the model is known here
-    return _bad(refusal) if refusal else None
+    return bad(refusal) if refusal else None
 
 
 def _not_an_object(schema: dict) -> str | None:
@@ -175,23 +169,23 @@ def _check_tools(tools: list) -> ApiError | None:
         if tool.get("type") not in (None, "custom"):
             continue
         if not is_valid_schema(tool["input_schema"]):
-            return _bad(INVALID_SCHEMA.format(i=i))
+            return bad(INVALID_SCHEMA.format(i=i))
         if problem := _not_an_object(tool["input_schema"]):
-            return _bad(f"tools.{i}.custom.input_schema{problem}")
+            return bad(f"tools.{i}.custom.input_schema{problem}")
         if tool.get("strict") is True and leaves_an_object_open(tool["input_schema"]):
-            return _bad(STRICT_OPEN_OBJECT.format(i=i))
+            return bad(STRICT_OPEN_OBJECT.format(i=i))
         if tool["name"] in names:
-            return _bad("tools: Tool names must be unique.")
+            return bad("tools: Tool names must be unique.")
         names.add(tool["name"])
     if tools and all(tool.get("defer_loading") is True for tool in tools):
-        return _bad("All tools have defer_loading set. At least one tool must be non-deferred.")
+        return bad("All tools have defer_loading set. At least one tool must be non-deferred.")
     return None
 
 
 def _check_messages(messages: list) -> tuple[ApiError | None, bool]:
     """What the shape cannot say about messages; also reports whether any tool block appears."""
     if not messages:
-        return _bad("messages: at least one message is required"), False
+        return bad("messages: at least one message is required"), False
     has_tool_blocks = False
     tool_use_ids: set[str] = set()  # unique across the whole conversation, not per message
     last = len(messages) - 1
@@ -201,44 +195,44 @@ def _check_messages(messages: list) -> tuple[ApiError | None, bool]:
         if not content:
             if final_assistant:
                 continue
-            return _bad(
+            return bad(
                 f"messages.{n}: all messages must have non-empty content except for the optional final assistant message"
             ), False
         if isinstance(content, str):
             if not content.strip():
-                return _bad("messages: text content blocks must contain non-whitespace text"), False
+                return bad("messages: text content blocks must contain non-whitespace text"), False
             if final_assistant and content != content.rstrip():
-                return _bad("messages: final assistant content cannot end with trailing whitespace"), False
+                return bad("messages: final assistant content cannot end with trailing whitespace"), False
             continue
         for m, block in enumerate(content):
             kind = block["type"]
             if kind == "text":
                 text = block["text"]
                 if not text:
-                    return _bad("messages: text content blocks must be non-empty"), False
+                    return bad("messages: text content blocks must be non-empty"), False
                 if not text.strip():
-                    return _bad("messages: text content blocks must contain non-whitespace text"), False
+                    return bad("messages: text content blocks must contain non-whitespace text"), False
                 if final_assistant and m == len(content) - 1 and text != text.rstrip():
-                    return _bad("messages: final assistant content cannot end with trailing whitespace"), False
+                    return bad("messages: final assistant content cannot end with trailing whitespace"), False
             elif kind == "tool_use":
                 has_tool_blocks = True
                 if block["id"] in tool_use_ids:
-                    return _bad(f"messages.{n}.content.{m}: `tool_use` ids must be unique"), False
+                    return bad(f"messages.{n}.content.{m}: `tool_use` ids must be unique"), False
                 tool_use_ids.add(block["id"])
             elif kind == "tool_result":
                 has_tool_blocks = True
                 inner = block.get("content")
                 if block.get("is_error") and _blank(inner):
-                    return _bad(f"messages.{n}.content.{m}.tool_result: {EMPTY_ERROR_RESULT}"), False
+                    return bad(f"messages.{n}.content.{m}.tool_result: {EMPTY_ERROR_RESULT}"), False
                 for k, item in enumerate(inner if isinstance(inner, list) else ()):
                     if item["type"] == "image":
                         mismatch = image_mismatch(item, f"messages.{n}.content.{m}.tool_result.content.{k}.image")
                         if mismatch:
-                            return _bad(mismatch), False
+                            return bad(mismatch), False
             elif kind == "image":
                 mismatch = image_mismatch(block, f"messages.{n}.content.{m}.image")
                 if mismatch:
-                    return _bad(mismatch), False
+                    return bad(mismatch), False
     return None, has_tool_blocks
 
 
@@ -264,7 +258,7 @@ def _check_pairing(merged: list[Merged]) -> ApiError | None:
                     answered.add(block.get("tool_use_id"))
                 missing = [i for i in ids if i not in answered]
                 if missing:
-                    return _bad(
+                    return bad(
                         f"messages.{message.index}: `tool_use` ids were found without `tool_result` blocks "
                         f"immediately after: {', '.join(missing)}. Each `tool_use` block must have a "
                         "corresponding `tool_result` block in the next message."
@@ -277,7 +271,7 @@ def _check_pairing(merged: list[Merged]) -> ApiError | None:
             if isinstance(block, dict) and block.get("type") == "tool_result":
                 tool_use_id = block.get("tool_use_id")
                 if tool_use_id not in allowed:
-                    return _bad(
+                    return bad(
                         f"messages.{message.index}.content.{m}: unexpected `tool_use_id` found in `tool_result` "
                         f"blocks: {tool_use_id}. Each `tool_result` block must have a corresponding `tool_use` "
                         "block in the previous message."
@@ -285,7 +279,7 @@ def _check_pairing(merged: list[Merged]) -> ApiError | None:
                 if tool_use_id in answered_here:
                     # Wording and prefix as public reports of the real 400 quote them; that M names the
                     # repeated block, not the first, is inferred (reports mostly quote ``content.1``).
-                    return _bad(
+                    return bad(
                         f"messages.{message.index}.content.{m}: each tool_use must have a single result. "
                         f"Found multiple `tool_result` blocks with id: {tool_use_id}"
                     )
@@ -296,7 +290,7 @@ def _check_pairing(merged: list[Merged]) -> ApiError | None:
 
 def _unreadable(request: object) -> ApiError | None:
     message = wire.first_error(request)
-    return _bad(message) if message else None
+    return bad(message) if message else None
 
 
 def validate(
@@ -317,7 +311,7 @@ def validate(
     if problem:
         # The API parses before it validates: a body it cannot read is refused as such.
         error = None if walked else _unreadable(request)
-        return error or _bad(problem.text()), []
+        return error or bad(problem.text()), []
     error = _check_betas(request, betas) or _check_limits(request, count_tokens, betas)
     error = error or _check_tools(request.get("tools") or []) or _check_system_messages(request)
     if error:
@@ -325,21 +319,21 @@ def validate(
     refusal = tool_choice_error(request) or parameter_error(request) or structured_error(request)
     refusal = refusal or tool_version_error(request) or citation_error(request)
     if refusal:
-        return _bad(refusal), []
+        return bad(refusal), []
     error, has_tool_blocks = _check_messages(request["messages"])
     if error:
         return error, []
     if has_tool_blocks and not request.get("tools"):
-        return _bad("Requests which include `tool_use` or `tool_result` blocks must define tools."), []
+        return bad("Requests which include `tool_use` or `tool_result` blocks must define tools."), []
     merged = merge(request["messages"])
     error = _check_pairing(merged)
     waiting = None if error else server_tool_error(merged, request.get("tools") or [], count_tokens=count_tokens)
-    return error or (_bad(waiting) if waiting else None), merged
+    return error or (bad(waiting) if waiting else None), merged
 
 
 def check_prompt_length(total_tokens: int, model: str) -> ApiError | None:
     """The real API refuses a prompt longer than the model's context window before generating anything."""
     window = spec(model).context_window
     if total_tokens > window:
-        return _bad(f"prompt is too long: {total_tokens} tokens > {window} maximum")
+        return bad(f"prompt is too long: {total_tokens} tokens > {window} maximum")
     return None

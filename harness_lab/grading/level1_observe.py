@@ -16,7 +16,7 @@ from fnmatch import fnmatchcase
 from typing import Any
 
 from ..emulator import call
-from ..messages import field
+from ..messages import field, in_another_apis_shape, misspelled_is_error
 from .level1_scene import _OBSERVED, INPUTS, REQUIRED_TIERS, UNLISTED_TOOL
 from .policy_probe import exact_tier, items, listed, odd_tiers, rewrite, shape_of, tier_name
 from .sandbox import describe_error, plain
@@ -290,14 +290,9 @@ def fact_of(result: Any) -> dict:
         "tool_use_id": plain(use_id) if isinstance(use_id, str) else None,
         "is_error": _flag(field(result, "is_error", False)),
         "text": text,
-        # another SDK's habits: OpenAI's {"role": "tool", "tool_call_id": ...}, the TypeScript SDK's isError
-        "other_api": isinstance(result, dict) and ("tool_call_id" in result or result.get("role") == "tool"),
-        "spelled": next((plain(k) for k in result if _misspelled_flag(k)), None) if isinstance(result, dict) else None,
+        "other_api": in_another_apis_shape(result),
+        "spelled": next(map(plain, filter(misspelled_is_error, result)), None) if isinstance(result, dict) else None,
     }
-
-
-def _misspelled_flag(key: Any) -> bool:
-    return isinstance(key, str) and key != "is_error" and key.replace("_", "").lower() == "iserror"
 
 
 def _flag(value: Any) -> bool:

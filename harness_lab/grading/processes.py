@@ -260,11 +260,7 @@ def end_tree(job: int, adopted: bool, within: float = 2.0) -> None:
         pass
     deadline = time.monotonic() + within
     while _reap_children() and adopted and time.monotonic() < deadline:
-        for pid in descendants(os.getpid()):
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except OSError:
-                pass
+        _kill_each(descendants(os.getpid()))
         time.sleep(0.002)
 
 
@@ -277,12 +273,17 @@ def end_session(session: int, within: float = 2.0) -> None:
         return
     deadline = time.monotonic() + within
     while (found := [pid for pid, fields in _live() if int(fields[3]) == session]) and time.monotonic() < deadline:
-        for pid in found:
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except OSError:
-                pass
+        _kill_each(found)
         time.sleep(0.002)
+
+
+def _kill_each(pids: list[int]) -> None:
+    """SIGKILL each of ``pids``; one that has already gone is no error."""
+    for pid in pids:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
 
 
 def _reap_children() -> bool:

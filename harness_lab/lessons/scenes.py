@@ -15,7 +15,7 @@ from anthropic.types import ToolParam
 
 from ..emulator import KNOWN_MODELS, Emulator, emulated_client, reply
 from ..grading.sandbox import abort
-from ..messages import content_dicts, field
+from ..messages import content_dicts, field, in_another_apis_shape, misspelled_is_error
 from ..model import DEFAULT_MODEL
 from ..text import t
 from .checking import Miss
@@ -263,19 +263,14 @@ def fact(result: Any) -> dict:
         "is_error": field(result, "is_error", False) is True,
         "is_error_text": flag if isinstance(flag := field(result, "is_error", False), str) else None,
         "is_error_other": None if isinstance(flag, (bool, str)) else (flag,),  # 1, 0, None: no bool either
-        # the flag spelled another way (isError from the TypeScript SDK, is_Error): the API knows no such key
-        "is_error_spelled": next(
-            (k for k in result if k != "is_error" and k.replace("_", "").lower() == "iserror"), None
-        )
-        if isinstance(result, dict)
-        else None,
+        "is_error_spelled": next(filter(misspelled_is_error, result), None) if isinstance(result, dict) else None,
     }
 
 
 def another_apis_results(returned: Any) -> Miss | None:
     """Results in OpenAI's function-calling shape ({"role": "tool", "tool_call_id": ...}): named as that
     shape, not as the tool_result fields it lacks one by one."""
-    if any(isinstance(r, dict) and ("tool_call_id" in r or r.get("role") == "tool") for r in returned):
+    if any(map(in_another_apis_shape, returned)):
         return Miss("lesson.rule.other_api_result")
     return None
 

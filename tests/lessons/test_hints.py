@@ -6,6 +6,7 @@ what it judges."""
 from __future__ import annotations
 
 import inspect
+import json
 import re
 
 import pytest
@@ -110,6 +111,25 @@ def test_a_text_block_error_names_the_rule_not_only_the_exception():
     first = lessons.point_lines(lessons.judge(lessons.piece("run_tools"), tools_text_blocks_too))[0]
     # The default model's thinking block comes first, so it is the block the learner's code trips on.
     assert 'block.type が "tool_use" のブロックだけ' in first and "'ThinkingBlock' object has no attribute" in first
+
+
+def tools_numbered_key(content, impls):  # right but for one key more, and no string: the API refuses it
+    results = []
+    for block in content:
+        if block.type == "tool_use":
+            try:
+                output = impls[block.name](**block.input)
+                text = output if isinstance(output, str) else json.dumps(output, ensure_ascii=False)
+                results.append({"type": "tool_result", "tool_use_id": block.id, "content": text, 1: "x"})
+            except Exception as err:
+                results.append({"type": "tool_result", "tool_use_id": block.id, "content": f"{err}", "is_error": True})
+    return results
+
+
+def test_a_result_key_that_is_no_string_is_named_as_an_extra_key_not_as_a_crash_of_the_learners_code():
+    verdict = lessons.judge(lessons.piece("run_tools"), tools_numbered_key)
+    missed = {check.number: check.key for check in verdict.checks if not check.passed}
+    assert missed == {4: "lesson.l2.result_extra_key"}, verdict.text()
 
 
 # A Japanese hint that stops at a particle has lost its verb (「… sort_keys=True を」).
