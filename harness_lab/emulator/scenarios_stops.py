@@ -76,12 +76,15 @@ def pause_turn(request: dict) -> Reply:
     return reply(result, "Research done: three key points." if en else "調査が終わりました。要点は3つです。")
 
 
-_REFUSAL_DETAILS = {"type": "refusal", "category": "cyber", "explanation": "The request could enable cyber harm."}
-_register("refusal", "stop_reason refusal with stop_details explaining it")(
-    _in_language(
-        [reply("この依頼にはお応えできません。", stop_reason="refusal", stop_details=_REFUSAL_DETAILS)],
-        [reply("I can't help with this request.", stop_reason="refusal", stop_details=_REFUSAL_DETAILS)],
-    )
+# A classifier's refusal before any output, as the refusals page shows one ("What a refusal looks like"):
+# no content at all, and the API's explanation in English whatever the request's language.
+_REFUSAL_DETAILS = {
+    "type": "refusal",
+    "category": "cyber",
+    "explanation": "This request was declined because it could enable cyber harm.",
+}
+_register("refusal", "stop_reason refusal before any output: empty content, stop_details explaining it")(
+    lambda request: reply(stop_reason="refusal", stop_details=_REFUSAL_DETAILS)
 )
 
 _register("model_context_window_exceeded", "stop_reason model_context_window_exceeded with a truncated answer")(

@@ -264,7 +264,9 @@ class Emulator:
         choice = request.get("tool_choice")
         forced = isinstance(choice, dict) and choice.get("type") in ("any", "tool")
         # Forced tool use on a model that accepts it skips adaptive thinking: the reply starts with the call.
-        shown = Mode("disabled", mode.display) if forced else mode
+        # A refusal with nothing before it was declined before any output, thinking included (the refusals page).
+        declined = scripted.final_stop_reason == "refusal" and not content
+        shown = Mode("disabled", mode.display) if forced or declined else mode
         content, thinking = think(content, request, shown, row.text_between_tools_as_thinking)
         if managed.compaction is not None:
             content = [managed.compaction] if managed.pause else [managed.compaction, *content]

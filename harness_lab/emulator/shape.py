@@ -128,7 +128,10 @@ def billed_output(request: dict, stop_reason: str, content: list, thinking: int,
     """The reply's output tokens, in the estimate's units. A reply that stops on ``max_tokens`` gets
     all of them billed, as a live reply cut there does ("exactly the requested tokens", the stop
     reasons page): whether the script said so, however little of it the script wrote, or the limit
-    cut it, even where the block it cut (a tool call that did not fit) is not sent at all."""
+    cut it, even where the block it cut (a tool call that did not fit) is not sent at all. A refusal
+    before any output made none."""
+    if stop_reason == "refusal" and not content:
+        return 0  # declined before any output: "output_tokens": 0 (the refusals page's example)
     made = estimate_reply(content) + thinking
     if stop_reason == "max_tokens" and isinstance(request.get("max_tokens"), int):
         return max(made, in_estimate(request["max_tokens"], tokenizer))

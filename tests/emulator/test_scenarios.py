@@ -158,6 +158,28 @@ def test_each_stop_reason(name):
         assert response.content[-1].type == "tool_use"
 
 
+@pytest.mark.parametrize("stream", [False, True])
+def test_refusal_before_any_output_has_empty_content_and_no_output_tokens(stream):
+    # The refusals page ("What a refusal looks like", the page of 2026-08-22 in gpambrozio/ClaudeDocs): a
+    # classifier's refusal is a 200 with "content": [], stop_details {type, category, explanation} and
+    # output_tokens 0, thinking model or not. Code that reads content[0] must fail here as it does live.
+    client = emulated_client("refusal", max_retries=0)
+    request = {"model": MODEL, "max_tokens": 1024, "messages": [{"role": "user", "content": "hello"}]}
+    if stream:
+        with client.messages.stream(**request) as events:
+            response = events.get_final_message()
+    else:
+        response = client.messages.create(**request)
+    assert response.stop_reason == "refusal"
+    assert response.content == []
+    assert response.usage.output_tokens == 0
+    assert response.stop_details.model_dump() == {
+        "type": "refusal",
+        "category": "cyber",
+        "explanation": "This request was declined because it could enable cyber harm.",
+    }
+
+
 def test_pause_turn_continues_when_sent_back_and_empty_end_turn():
     # The server tools page: a server tool's loop pauses, possibly on a server_tool_use not yet run,
     # which the API runs at the start of the next request. Without a server tool nothing can pause.

@@ -126,7 +126,10 @@ def test_the_stop_reasons_their_next_step_and_the_reference_stop_message(nb):
     verdict = out(nb, 'lessons.check("stop_message"')
     assert t("lesson.check.unwritten", name="stop_message", show='lessons.show("stop_message")') in verdict
     used = out(nb, "for r in stops.values():")
-    assert re.search(r"pause_turn\s+→ None", used) and "The request could enable cyber harm." in used
+    assert (
+        re.search(r"pause_turn\s+→ None", used)
+        and "This request was declined because it could enable cyber harm." in used
+    )
     assert "ここまでの答え: 長い資料を要約します。第1章では" in used
 
 
