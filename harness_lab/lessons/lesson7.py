@@ -50,8 +50,10 @@ PARTIAL = {"ja": "長い資料を要約します。第1章では", "en": "Here i
 _text = partial(said, "l7")  # a scripted response's text (``_said`` is what the learner's function said)
 
 
-def _refused(details: Any) -> Any:
-    return response_of(_text("declined"), stop_reason="refusal", stop_details=details)
+def _refused(details: Any, *parts: Any) -> Any:
+    """A refusal as the API sends one before any output (``content == []``), or with ``parts`` the model
+    had written when it declined midway."""
+    return response_of(*parts, stop_reason="refusal", stop_details=details)
 
 
 def _said(fn, response) -> str | Miss | None:
@@ -83,15 +85,17 @@ def _silent(fn, reason: str) -> Miss:
 
 
 def _refusal_explained(fn) -> Miss | None:
-    said = _said(fn, _refused({"type": "refusal", "category": "cyber", "explanation": EXPLANATION}))
-    if isinstance(said, Miss):
-        return said
-    if not said:
-        return _silent(fn, "refusal")
-    if EXPLANATION not in said:
-        return Miss("lesson.l7.stop_message.no_explanation")
-    if "cyber" not in said:
-        return Miss("lesson.l7.stop_message.no_category")
+    details = {"type": "refusal", "category": "cyber", "explanation": EXPLANATION}
+    for response in (_refused(details), _refused(details, _text("declined"))):
+        said = _said(fn, response)
+        if isinstance(said, Miss):
+            return said
+        if not said:
+            return _silent(fn, "refusal")
+        if EXPLANATION not in said:
+            return Miss("lesson.l7.stop_message.no_explanation")
+        if "cyber" not in said:
+            return Miss("lesson.l7.stop_message.no_category")
     return None
 
 
@@ -187,6 +191,8 @@ STOP_MESSAGE = Piece(
         Point("lesson.l7.stop_message.p4", _goes_on_quietly),
     ),
     stop_message,
+    # content[0] of a refusal made before any output: the API sends its content empty
+    rules=((re.compile(r"IndexError: (list|tuple) index out of range"), "lesson.l7.stop_message.empty_content"),),
     hint="lesson.hint.stop_message",
     english=english.stop_message,
 )

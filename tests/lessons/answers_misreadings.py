@@ -218,6 +218,23 @@ def stop_text_as_list(response):  # the text blocks' texts put into the f-string
     return f"{CUT[response.stop_reason]}: {parts}" if response.stop_reason in CUT else None
 
 
+def stop_refusal_quotes_first_block(response):  # what the model "said" when it declined: content[0]
+    if response.stop_reason == "refusal":
+        d = response.stop_details
+        return f"断りました（{d.category}）: {d.explanation} / {response.content[0].text}"
+    text = "".join(b.text for b in response.content if b.type == "text")
+    return f"{CUT[response.stop_reason]}: {text}" if response.stop_reason in CUT else None
+
+
+def stop_right_with_what_was_written(response):  # a refusal midway keeps the text written before it
+    text = "".join(b.text for b in response.content if b.type == "text")
+    if response.stop_reason == "refusal":
+        d = response.stop_details
+        reason = " / ".join(x for x in (d.category, d.explanation) if x) if d else ""
+        return f"断りました: {reason or '理由は示されていません'}" + (f"（それまでの答え: {text}）" if text else "")
+    return f"{CUT[response.stop_reason]}: {text}" if response.stop_reason in CUT else None
+
+
 def stop_right_by_table(response):
     why = {
         "model_context_window_exceeded": "履歴が長すぎて、コンテキストウィンドウを超えました",
@@ -260,6 +277,7 @@ WRONG_MISREAD = [
     ("stop_message", stop_first_block, 1, "lesson.rule.first_not_text"),
     ("stop_message", stop_one_of_the_two, 1, "lesson.l7.stop_message.no_category"),
     ("stop_message", stop_text_as_list, 3, "lesson.l7.stop_message.text_apart"),
+    ("stop_message", stop_refusal_quotes_first_block, 1, "lesson.l7.stop_message.empty_content"),
 ]
 
 RIGHT_MISREAD = [
@@ -270,6 +288,7 @@ RIGHT_MISREAD = [
     ("read_file", read_right_separator),
     ("stop_message", stop_right_by_table),
     ("stop_message", stop_right_and_logged),
+    ("stop_message", stop_right_with_what_was_written),
 ]
 
 # --- lesson 6's run_agent --------------------------------------------------------------------------
