@@ -37,6 +37,9 @@ LIVE, STORED = "notebooks/stepper_browser.ipynb", "notebooks/stepper_static.ipyn
 LESSON, EXERCISE = "notebooks/05_full_harness.ipynb", "exercises/level1_tiered_policy.ipynb"
 
 
+ENGLISH_EXERCISE = "exercises/en/level1_tiered_policy.ipynb"  # its English twin, whose hints quote more identifiers
+
+
 ENGLISH = "notebooks/en/01_bare_loop.ipynb"  # a lesson of the English edition, run as a reader of English would
 
 

@@ -17,6 +17,7 @@ from tests.ui.browser_lab import (
     AUTOSAVE,
     CHROMIUM,
     ENGLISH,
+    ENGLISH_EXERCISE,
     EXERCISE,
     FIRST,
     HERE,
@@ -120,7 +121,7 @@ def lab(tmp_path_factory):
     for name in (LIVE, STORED):
         (root / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(HERE / "notebooks" / Path(name).name, root / name)
-    for name in (LESSON, EXERCISE, f"exercises/solutions/{Path(EXERCISE).name}", ENGLISH, FIRST):
+    for name in (LESSON, EXERCISE, f"exercises/solutions/{Path(EXERCISE).name}", ENGLISH, ENGLISH_EXERCISE, FIRST):
         (root / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(ROOT / name, root / name)
     env = jupyter_environment(tmp_path)

@@ -1,6 +1,6 @@
 """The course's pages in a real browser (JupyterLab 4 + Chromium, the server of tests/ui/conftest.py): a shipped
 notebook opened untrusted, typing while a save is on its way, lesson 05's link to the exercise, an English
-lesson, a TODO instruction on a laptop screen.
+lesson, a TODO instruction on a laptop screen, a failed grade's hints on a narrow one.
 """
 
 import json
@@ -12,6 +12,7 @@ import pytest
 from harness_lab.ui.diagram import WIDTH
 from tests.ui.browser_lab import (
     ENGLISH,
+    ENGLISH_EXERCISE,
     EXERCISE,
     FIRST,
     JAPANESE,
@@ -152,5 +153,44 @@ def test_a_pieces_todo_instruction_reads_whole_on_a_laptop_screen(lab, browser, 
         expect(editor).to_contain_text("TODO")
         scrolled, shown = editor.evaluate("(node) => [node.scrollWidth, node.clientWidth]")
         assert scrolled <= shown, (scrolled, shown)  # nothing hidden to the right
+    finally:
+        page.close()
+
+
+# Each identifier in an element's text, as [word, the number of lines its letters sit on].
+IDENTIFIER_LINES = """(root) => {
+  const found = [];
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    for (const match of node.data.matchAll(/[A-Za-z_][A-Za-z0-9_]*/g)) {
+      const range = document.createRange();
+      range.setStart(node, match.index);
+      range.setEnd(node, match.index + match[0].length);
+      const tops = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+      found.push([match[0], tops.size]);
+    }
+  }
+  return found;
+}"""
+
+
+@pytest.mark.parametrize("exercise", [EXERCISE, ENGLISH_EXERCISE])
+def test_a_failed_grades_hints_wrap_between_words_on_a_narrow_screen(lab, browser, exercise):
+    """JupyterLab breaks printed text at any letter (`word-break: break-all`), and a hint shares its
+    criterion's line: at 900 px the starter's report read `ANSWERS["ste` / `p"]`, `tool_re` / `sult`, and
+    its one-line error `python3 dev.py g` / `rade`. The course's plugin wraps them between words."""
+    from playwright.sync_api import expect
+
+    url, _, _ = lab
+    page = _open(browser.new_page(viewport={"width": 900, "height": 1000}), url, exercise)
+    try:
+        cells = json.loads((ROOT / exercise).read_text(encoding="utf-8"))["cells"]
+        index = next(i for i, cell in enumerate(cells) if "grade" in cell["metadata"].get("tags", []))
+        _command(page, "notebook:run-all-cells")
+        outputs = _cell(page, index).locator(".jp-OutputArea-output")
+        expect(outputs).to_have_count(2, timeout=90_000)  # the report, then the one-line GradeFailed
+        words = [found for output in outputs.all() for found in output.evaluate(IDENTIFIER_LINES)]
+        assert {"DEFAULT_TIER", "ANSWERS", "tool_result"} <= {word for word, _ in words}, words
+        assert [word for word, lines in words if lines > 1] == []
     finally:
         page.close()

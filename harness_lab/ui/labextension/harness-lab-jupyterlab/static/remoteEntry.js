@@ -155,11 +155,27 @@
     panel.disposed.connect(() => observer.disconnect());
   }
 
+  // 4. Printed output wraps between words. JupyterLab sets `word-break: break-all` on a text output's
+  // <pre>, so a long line broke at whatever letter reached the edge: a grade report's hint, which
+  // shares its criterion's line, showed `ANSWERS["ste` / `p"]` and `tool_re` / `sult`, and a check's
+  // line `RefusalStopDetails(c` / `ategory`. Identifiers are what a learner must type back. Lines now
+  // break at spaces and between Japanese characters, as anywhere else, and only a word longer than the
+  // line (a hash, a long URL) is cut. The printed text, what a file stores and what the graders read,
+  // is unchanged: this is how the page draws it.
+  const WRAP_BETWEEN_WORDS = ".jp-OutputArea-output.jp-RenderedText pre { word-break: normal; overflow-wrap: anywhere; }";
+  function wrapBetweenWords() {
+    const style = document.createElement("style");
+    style.id = "harness-lab-output-wrap";
+    style.textContent = WRAP_BETWEEN_WORDS;
+    document.head.appendChild(style);
+  }
+
   const plugin = {
     id: "harness-lab-jupyterlab:panels",
-    description: "Keeps a reopened course notebook unchanged, saves what is typed during a save, greys panels no kernel is behind, draws saved widgets restored late.",
+    description: "Keeps a reopened course notebook unchanged, saves what is typed during a save, greys panels no kernel is behind, draws saved widgets restored late, wraps printed output between words.",
     autoStart: true,
     activate(app) {
+      wrapBetweenWords();
       app.docRegistry.addWidgetExtension("Notebook", {
         createNew(panel, context) {
           keepCleanOnReopen(context);
