@@ -296,6 +296,12 @@ add(
             "no Landlock, so with your rights (run as root: an unprivileged user's) they reach your files (and on "
             "machines other than x86-64 and ARM64, the network). Grade someone else's notebook where bubblewrap works.",
         ),
+        "grade.nb.host_not_restarted": (
+            "採点用のプロセスが前のノートブックの採点中に止まり、同じように隔離したプロセスを起動し直せなかったので、"
+            "採点しませんでした（隔離を弱めて採点することはしません）",
+            "the grading process stopped while it graded an earlier notebook, and one isolated as it was could not be "
+            "started again, so this notebook was not graded (it is never graded with less isolation)",
+        ),
         "grade.sandbox.in_process": (
             "△ 注意: サンドボックス（bubblewrap）が使えないので、このプロセスの中で、隔離せずに採点しました。答えのセルは"
             "あなたの権限で動き、ファイル・環境変数（API キーなど）・ネットワークに届きます。"

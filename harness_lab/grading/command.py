@@ -6,7 +6,8 @@ isolation (run as root, as an unprivileged user), whose environment is the allow
 hosts get: a notebook handed over by a classmate never sees the caller's ``ANTHROPIC_API_KEY``. Only
 where no host runs is it graded here, as before, with what the judge needs imported first and no
 folder of the command's own (the working folder) left on ``sys.path``. Without the sandbox the
-command says so on stderr. The lines it prints come through
+command says so on stderr. A host lost on one notebook is replaced by one started the same way, or by none:
+the notebooks left are then the grader's failure, never graded with less isolation than was said. The lines it prints come through
 ``redact.Redactor`` (no escape sequences; without the sandbox, no value of the caller's environment) and, on a terminal,
 each starts by resetting the terminal's colours and styles, so no earlier output can hide them.
 
@@ -92,6 +93,10 @@ def grade_files(paths: list[str], *, timeout: float | None = None, out: TextIO |
     spoken = {language for path, language in zip(paths, languages) if path not in refused}
     common = spoken.pop() if len(spoken) == 1 else lang()  # for what is said of them all
     host = start_host()
+    # a host lost on a notebook is replaced by one of its kind or none, never graded with less isolation than
+    # the note below says: an answer cell that kills each host started after its own (no user namespace, no
+    # Landlock scopes) had every later notebook graded in this process, with the caller's key in reach
+    launch = host.launch if host is not None else None
     if host is None:
         _judge_here()
     if host is None or not host.launch.sandboxed:
@@ -108,10 +113,13 @@ def grade_files(paths: list[str], *, timeout: float | None = None, out: TextIO |
                     print(reset + t("grade.nb.not_graded", reason=reason), file=out, flush=True)
                 continue
             with speaking(language):  # here, and in the host through the call's arguments
-                grade, own, lost = _graded(host, path, timeout, language)
-                if lost and host is not None:  # the grader's failure, told as such; the next notebook gets a new host
+                if host is None and launch is not None:
+                    host = start_host(only=launch)
+                grade, own, lost = _graded(host, launch, path, timeout, language)
+                # the grader's failure, told as such; the next notebook gets a new host of its kind
+                if lost and host is not None:
                     host.close()
-                    host = start_host()
+                    host = None
                 grades.append(grade)
                 # the file's name heads its lines: a name is the learner's to choose, escapes and all
                 text = redactor.grade(replace(grade, path=visible(grade.path)), own).text()
@@ -168,8 +176,9 @@ def _edition(path: str) -> str:
         return "ja"
 
 
-def start_host() -> Host | None:
+def start_host(only: Launch | None = None) -> Host | None:
     """A grading host in the sandbox; without one, an unsandboxed host (as root, as another user); else None.
+    ``only``: a host of that launch, or None (a lost host's replacement).
 
     A host without the sandbox still runs learner code with an allow-listed environment and a folder
     of its own: the notebook may be a classmate's, and the caller's ``ANTHROPIC_API_KEY`` is no
@@ -177,8 +186,8 @@ def start_host() -> Host | None:
     """
     if not hasattr(os, "fork"):
         return None
-    launch = Launch.choose()
-    tries = [launch, replace(launch, bwrap=None)]
+    launch = only or Launch.choose()
+    tries = [launch] if only else [launch, replace(launch, bwrap=None)]
     for choice in dict.fromkeys(tries):
         if not choice.sandboxed and not sys.platform.startswith("linux"):
             continue
@@ -191,17 +200,23 @@ def start_host() -> Host | None:
     return None
 
 
-def _graded(host: Host | None, path: str, timeout: float, language: str) -> tuple[NotebookGrade, str, bool]:
-    """(the grade, the notebook's own text, which redaction leaves alone, whether the host was lost)."""
+def _graded(
+    host: Host | None, launch: Launch | None, path: str, timeout: float, language: str
+) -> tuple[NotebookGrade, str, bool]:
+    """(the grade, the notebook's own text, which redaction leaves alone, whether the host was lost);
+    ``launch``: the first host's, whose kind alone may grade (None: graded here)."""
     try:
         data = read_notebook(path, follow=True)
     except OSError as exc:  # changed since it was checked
         unreadable = NotebookGrade(path, "", "error", error=t("grade.nb.unreadable", error=describe_error(exc)))
         return replace(unreadable, key="grade.nb.unreadable"), "", False
     own = own_text(data)
+    name = Path(path).name
+    if host is None and launch is not None:  # lost, and none of its kind would start again: not graded
+        unstarted = JobResult("unavailable", error=t("grade.nb.host_not_restarted"))
+        return hosted_grade(path, name, unstarted, timeout), own, False
     if host is None:
         return grade_notebook(path, timeout=timeout), own, False
-    name = Path(path).name
     try:
         outcome, lost = host.call(grade_call(name, data, timeout, language=language)), False
     except HostFailed as exc:

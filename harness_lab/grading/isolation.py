@@ -3,8 +3,9 @@
 ``Launch`` says how the grading hosts (``host.py``) are started. With ``bwrap`` found on ``PATH``
 (Debian/Ubuntu: ``apt-get install bubblewrap``) a host runs inside ``bwrap`` with:
 
-- the system (``/usr``, the ``/lib*`` links, a few ``/etc`` files), the Python installation, the
-  course's venv (its ``bin``, ``lib`` and ``pyvenv.cfg``: not a ``pip.conf`` or ``.env`` kept at its root) and
+- the system (``/usr``, the ``/lib*`` links, a few ``/etc`` files), the Python installation and the
+  course's venv (their ``bin``, ``lib`` and ``pyvenv.cfg``: not a ``pip.conf``, ``.env`` or conda's
+  ``conda-meta`` kept at either root, nor a base installation's other environments) and
   this package's own folder bound read-only, and nothing else of the machine: no
   home, no submissions, no report, no ``/tmp`` of the caller (an editable install's source is
   bound read-only too, so learner code cannot rewrite the grader);
@@ -135,16 +136,19 @@ def readable() -> list[str]:
     return _binds() + [top for top in tops if os.path.isdir(top)] + [f"/etc/{name}" for name in _ETC]
 
 
-# What Python needs of a venv: its interpreter and scripts, its packages, and the file that makes it one. The rest
-# of its root (a pip.conf holding an index's token, a .env, Jupyter's settings) is no answer cell's to read.
-_VENV = ("bin", "lib", "lib64", "pyvenv.cfg")
+# What Python needs of a venv and of the installation it is made from (or that runs the course directly: a conda
+# environment): its interpreter and scripts, its packages and libraries, and the file that makes a venv one. The
+# rest of either root (a pip.conf holding an index's token, a .env, Jupyter's settings; conda's conda-meta/state,
+# where ``conda env config vars set`` keeps an environment's variables, and a base installation's other envs/) is
+# no answer cell's to read.
+_PYTHON = ("bin", "lib", "lib64", "pyvenv.cfg")
 
 
 def _binds() -> list[str]:
     import harness_lab
 
-    venv = [os.path.join(sys.prefix, name) for name in _VENV] if sys.prefix != sys.base_prefix else [sys.prefix]
-    wanted = ["/usr", sys.base_prefix, *venv, str(Path(harness_lab.__file__).resolve().parent)]
+    python = [os.path.join(root, name) for root in {sys.prefix, sys.base_prefix} for name in _PYTHON]
+    wanted = ["/usr", *python, str(Path(harness_lab.__file__).resolve().parent)]
     wanted += [os.path.dirname(os.path.realpath(sys.executable))]
     found = sorted({os.path.realpath(b) for b in wanted if os.path.isdir(b) or os.path.isfile(b)})
     return [b for b in found if not any(Path(b).is_relative_to(other) and b != other for other in found)]

@@ -15,7 +15,9 @@ dropped). When the init ends, because the job did or because the supervisor kill
 deadline, the kernel kills every process left in the namespace, in whatever session or group it put
 itself. The job is the init's child, not the init, so it still dies of its own
 ``os.kill(os.getpid(), SIGKILL)``. Where the kernel refuses (no user namespaces for normal users, a
-container's filter) the run goes on with the subreaper and the session to end it.
+container's filter) the run goes on with the subreaper and the session to end it. In a user namespace
+of its own the init is that namespace's root: it mounts the ``/proc`` below, then gives up every capability and
+forbids user namespaces below (``_seal``), so the job holds none, here or in a namespace it makes.
 
 The init first takes a mount namespace of its own, all its mounts private (so nothing it mounts
 reaches the caller's), with a ``/proc`` of the new PID namespace over the old: a limited run nested
@@ -116,6 +118,7 @@ _PR_SET_DUMPABLE, _PR_CAPBSET_DROP, _PR_SET_NO_NEW_PRIVS = 4, 24, 38
 _CAP_LAST = 63
 _CAPSET = {"x86_64": 126, "aarch64": 91, "riscv64": 91}  # the capset syscall's number per machine
 _V3 = 0x20080522  # _LINUX_CAPABILITY_VERSION_3: two 32-bit words per set
+_made_user_namespace = False  # set by ``make`` in the supervisor, read by ``init`` in its fork
 
 
 class _Header(ctypes.Structure):
@@ -141,6 +144,7 @@ def make() -> bool:
 
     None is made either when ``setup`` already made one (``enter``) or when the kernel refuses.
     """
+    global _made_user_namespace
     try:
         if os.readlink("/proc/self/ns/pid") != os.readlink("/proc/self/ns/pid_for_children"):
             return False
@@ -155,6 +159,7 @@ def make() -> bool:
                 # Not dumpable from here on either way: learner code may still see this process in /proc,
                 # and with the same uid could otherwise rewrite its memory through /proc/PID/mem.
                 libc.prctl(_PR_SET_DUMPABLE, 0, 0, 0, 0)
+        _made_user_namespace = True
         return True
     except (OSError, AttributeError):
         return False
@@ -169,6 +174,8 @@ def init(start: Callable[[], None]) -> int:
         if callable(signal.getsignal(signum)):
             signal.signal(signum, signal.SIG_DFL)
     _own_proc()
+    if _made_user_namespace:
+        _seal()
     job = os.fork()
     if job == 0:
         start()
@@ -190,6 +197,20 @@ def _own_proc() -> None:
     # A less privileged namespace may not drop a flag the old /proc has (read-only, say): keep them all
     kept = os.statvfs("/proc").f_flag & (os.ST_RDONLY | os.ST_NOSUID | os.ST_NODEV | os.ST_NOEXEC)
     libc.mount(b"proc", b"/proc", b"proc", _MS_NOSUID | _MS_NODEV | _MS_NOEXEC | kept, None)
+
+
+def _seal() -> None:
+    """In the init of the user namespace ``make`` made, once its ``/proc`` is mounted and before the job is forked:
+    no user namespace below it, and no capability left in it.
+
+    The job would otherwise be root there, and could mount a tmpfs of any size in the init's mount namespace or in
+    one of its own below: memory that no process maps, which no limit here counts (a cell graded without the
+    sandbox filled 3.2 GB in 7 s under its 1 GB limit where no Landlock domain refused the mount). Where the kernel
+    keeps the namespace's limit from being written (a ``/proc`` of the caller's, read-only), the capabilities
+    still go."""
+    with suppress(OSError), open("/proc/sys/user/max_user_namespaces", "w") as f:
+        f.write("0")
+    _drop_capabilities(_libc())
 
 
 def _own_user_namespace(libc: ctypes.CDLL, flags: int) -> None:
