@@ -35,8 +35,10 @@ def forks_a_spinning_child(pid_file: str, then_spin: bool):
 
     def job():
         if os.fork() == 0:
-            with open(pid_file, "w") as f:
+            # written whole, then renamed: the parent waits for the name, and must never read it half-written
+            with open(pid_file + ".part", "w") as f:
                 f.write(str(seen_pid()))
+            os.rename(pid_file + ".part", pid_file)
             while True:
                 pass
         while not os.path.exists(pid_file):
@@ -205,8 +207,10 @@ def leaves_a_daemon(pid_file: str, how: str):
             os.setsid()  # out of the job's process group: a killpg no longer reaches it
             if how == "double fork" and os.fork() != 0:
                 os._exit(0)  # the grandchild is orphaned, as a daemon would be
-            with open(pid_file, "w") as f:
+            # written whole, then renamed: the parent waits for the name, and must never read it half-written
+            with open(pid_file + ".part", "w") as f:
                 f.write(str(seen_pid()))
+            os.rename(pid_file + ".part", pid_file)
             while True:
                 time.sleep(0.05)
         deadline = time.monotonic() + 5
