@@ -79,6 +79,7 @@ from .level1_scene import (
     content_kept,
     deny_tool,
     fails_closed,
+    level1_options,
     mixed_scene,
     says_forbidden,
     verdict3,
@@ -101,15 +102,6 @@ __all__ = [
     "level1_options",
     "says_forbidden",
 ]
-
-
-def level1_options() -> None:
-    """Print the choices for ``ANSWERS`` (question: key: description)."""
-    lines = []
-    for question, options in ANSWER_OPTIONS.items():
-        lines.append(t("grade.l1.options." + question))
-        lines += [f"  {key!r}: {t(f'grade.l1.opt.{question}.{key}')}" for key in options]
-    print("\n".join(lines))
 
 
 def grade_level1(
