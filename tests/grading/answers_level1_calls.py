@@ -8,11 +8,8 @@ notebook's own raises a TypeError, so the grader's must too, and its hint must n
 
 from __future__ import annotations
 
+from answers_level1_content import _dict
 from answers_level1_runners import DICT_POLICY, GOOD_ANSWERS, forbidden, refused, result, run
-
-
-def _dict(run_tool_uses, default="ask"):
-    return (DICT_POLICY, default, run_tool_uses, GOOD_ANSWERS)
 
 
 def asking(ask, on_error=None):

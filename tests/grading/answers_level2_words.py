@@ -5,15 +5,10 @@ one with the criteria and hint keys that must catch it, and right answers in sty
 from __future__ import annotations
 
 from answers_level2_loops import MAX_TURNS, create, final_text, run_tool_uses, stop_message
-
-GOOD_MISSING = {"stop_condition": "endless_turns", "token_budget": "budget_burn", "no_progress": "spinning"}
-
-
-def _loop(run_agent):
-    return (GOOD_MISSING, run_agent, MAX_TURNS)
+from answers_level2_reasons import _loop
 
 
-def _capped(goes_on, counted=lambda response: 1):
+def _lapping(goes_on, counted=lambda response: 1):
     """The lesson's fix, going on while ``goes_on(response)`` and counting ``counted(response)`` a lap."""
 
     def run_agent(client, user_input, tools, tool_impls):
@@ -51,22 +46,22 @@ def results_before_the_turn(client, user_input, tools, tool_impls):
 WRONG_WORDS = {
     # OpenAI's finish_reason word: the loop never runs a tool and hands back the model's in-between words.
     "goes on while stop_reason is tool_calls": (
-        _loop(_capped(lambda r: r.stop_reason == "tool_calls")),
+        _loop(_lapping(lambda r: r.stop_reason == "tool_calls")),
         {3: "grade.l2.c3.no_tools_ran"},
     ),
     # "end-turn" is no stop_reason: the loop goes on after the model's answer too, and the API refuses that.
     "goes on until stop_reason is end-turn": (
-        _loop(_capped(lambda r: r.stop_reason != "end-turn")),
+        _loop(_lapping(lambda r: r.stop_reason != "end-turn")),
         {3: "grade.l2.c3.normal_raised"},
     ),
     # Every block counted, thinking and text too: three "turns" for one response.
     "counts every content block": (
-        _loop(_capped(lambda r: r.stop_reason == "tool_use", counted=lambda r: len(r.content))),
+        _loop(_lapping(lambda r: r.stop_reason == "tool_use", counted=lambda r: len(r.content))),
         {3: "grade.l2.c3.counts_more"},
     ),
     "tool results before the assistant turn": (_loop(results_before_the_turn), {3: "grade.l2.c3.results_before"}),
 }
 
 RIGHT_WORDS = {
-    "goes on while stop_reason is in a set": _loop(_capped(lambda r: r.stop_reason in {"tool_use"})),
+    "goes on while stop_reason is in a set": _loop(_lapping(lambda r: r.stop_reason in {"tool_use"})),
 }
