@@ -79,6 +79,7 @@ from .level1_scene import (
     content_kept,
     deny_tool,
     fails_closed,
+    level1_options,
     mixed_scene,
     says_forbidden,
     verdict3,
@@ -101,15 +102,6 @@ __all__ = [
     "level1_options",
     "says_forbidden",
 ]
-
-
-def level1_options() -> None:
-    """Print the choices for ``ANSWERS`` (question: key: description)."""
-    lines = []
-    for question, options in ANSWER_OPTIONS.items():
-        lines.append(t("grade.l1.options." + question))
-        lines += [f"  {key!r}: {t(f'grade.l1.opt.{question}.{key}')}" for key in options]
-    print("\n".join(lines))
 
 
 def grade_level1(
@@ -198,6 +190,8 @@ def _criterion1(learner: Callable[[], tuple[Any, Any, Any, Any]], seen: JobResul
             continue
         if value in ("approve_args", "fell_through"):
             return Check.fail(1, title, "grade.l1." + value, tool=name)
+        if value.startswith("approve("):  # the form of a call the notebook's approver refuses
+            return Check.fail(1, title, "grade.l1.approve_call", tool=name, call=value)
         listed = found["listed"][name]
         if listed is None and value == default:
             return Check.fail(1, title, "grade.l1.c1.fell_to_default", tool=name, default=default, expected=expected)
@@ -243,6 +237,8 @@ def _yes(name: str, given: str) -> bool:
 def _criterion2(learner: Callable[[], tuple[Any, Any, Any, Any]], tiers: dict, timeout: float) -> Check:
     if "approve_args" in tiers.values():
         return Check.fail(2, _title(2), "grade.l1.approve_args", tool=ask_tool(tiers))
+    if called := next(((name, form) for name, form in tiers.items() if form.startswith("approve(")), None):
+        return Check.fail(2, _title(2), "grade.l1.approve_call", tool=called[0], call=called[1])
     ask = ask_tool(tiers)
     if tiers.get(ask) != "ask":
         return Check.fail(2, _title(2), "grade.l1.c2.not_asked")

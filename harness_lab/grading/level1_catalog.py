@@ -141,6 +141,14 @@ add(
             "approve was asked about {tool}, but its first argument was the tool's input (a dict). Pass them in the "
             "order approve(name, input): approve(block.name, block.input).",
         ),
+        "grade.l1.approve_call": (
+            "{tool} について approve を {call} の形で呼びました。渡される approve は、ノートブックの say_no と同じく approve(name, input) の形で、"
+            "ツールの名前と入力の辞書を、この順に位置引数で2つだけ受け取ります（ほかの形で呼ぶと TypeError になります）。"
+            "approve(block.name, block.input) と呼びましょう",
+            "approve was called as {call} about {tool}. The approver you are given, like the notebook's say_no, is "
+            "approve(name, input): it takes exactly two arguments by position, the tool's name and its input dict "
+            "(called any other way, it raises a TypeError). Call approve(block.name, block.input).",
+        ),
         "grade.l1.c1.mismatch": (
             "{tool} は {expected} のはずが、{seen} として振る舞いました。課題の表と、run_tool_uses がその段階をどう扱っているかを見比べましょう",
             "{tool} should be {expected} but behaved as {seen}. Compare the exercise's table with how run_tool_uses handles that tier.",

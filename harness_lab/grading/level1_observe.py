@@ -21,7 +21,7 @@ from .level1_scene import _OBSERVED, INPUTS, REQUIRED_TIERS, UNLISTED_TOOL
 from .policy_probe import exact_tier, items, listed, odd_tiers, rewrite, shape_of, tier_name
 from .sandbox import describe_error, plain
 from .scenarios import content_of, outputs
-from .spies import SWAPPED, Recorder, Spies, remote_approver, remote_tools
+from .spies import SWAPPED, Recorder, Spies, misuse_of, remote_approver, remote_tools
 
 __all__ = [
     "asked_without_an_answer",
@@ -43,12 +43,15 @@ def _tier_seen(rec: Recorder, name: str, facts: list[dict]) -> str:
     """The tier a single call behaved as: asked → ask; ran and answered cleanly → allow; else deny.
 
     The scene holds one call, so any clean result answers it; whether the ids are right is
-    criterion 3's question. Two mistakes get names of their own: ``approve_args`` (the approver got
-    the input where the name goes) and ``fell_through`` (an error result, and then the tool ran
-    anyway: a refusal without its ``continue``).
+    criterion 3's question. Three mistakes get names of their own: ``approve_args`` (the approver got
+    the input where the name goes), the form of an approver call the notebook's approver refuses
+    (``approve(name=…, input=…)``: that refusal, not the tier it left behind, is the cause), and
+    ``fell_through`` (an error result, and then the tool ran anyway: a refusal without its ``continue``).
     """
     if rec.asked(SWAPPED):
         return "approve_args"
+    if form := misuse_of(rec.events):
+        return form
     if rec.asked(name):
         return "ask"
     answering = [f for f in facts if f["tool_use_id"] is not None] or facts  # an extra block answers no call
@@ -74,11 +77,11 @@ def seen_tiers(spies: Spies, prefix: str, calls: list) -> dict[str, tuple[str, s
     """The grader's side: each call's tier from the log kept here, or the error it raised."""
     tiers = {}
     for name, (kind, value) in calls:
-        name = plain(name)
-        if kind == "error":
+        name, rec = plain(name), spies.recorders[prefix + plain(name)]
+        if kind == "error" and not misuse_of(rec.events):  # an approver called wrongly raised: the call is the cause
             tiers[name] = ("error", plain(value))
         else:
-            tiers[name] = ("tier", _tier_seen(spies.recorders[prefix + name], name, value))
+            tiers[name] = ("tier", _tier_seen(rec, name, value if kind != "error" else []))
     return tiers
 
 

@@ -370,3 +370,12 @@ def content_kept(verdict: tuple | None, changed: list | None) -> tuple | None:
         return verdict
     tool = next(str(block.name) for block in changed if block.type == "tool_use")
     return "grade.l1.c3.content_changed", {"tool": tool}
+
+
+def level1_options() -> None:
+    """Print the choices for ``ANSWERS`` (question: key: description)."""
+    lines = []
+    for question, options in ANSWER_OPTIONS.items():
+        lines.append(t("grade.l1.options." + question))
+        lines += [f"  {key!r}: {t(f'grade.l1.opt.{question}.{key}')}" for key in options]
+    print("\n".join(lines))

@@ -333,6 +333,10 @@ def _criterion3(learner: Callable[[], tuple], timeout: float) -> Check:
             key = "grade.l2.c3.one_early"
         elif seen["rounds"] == n and seen["calls"] == n:
             key = "grade.l2.c3.results_unsent"
+        elif seen["rounds"] == 0 and seen["calls"] == 1:  # left at the first tool_use: read as no tool call
+            key = "grade.l2.c3.no_tools_ran"
+        elif 0 < seen["rounds"] < n - 1 and seen["calls"] == seen["rounds"] + 1:  # more than one a response
+            key = "grade.l2.c3.counts_more"
         else:
             key = "grade.l2.c3.counts"
         return Check.fail(3, title, key, n=n, rounds=seen["rounds"], calls=seen["calls"])

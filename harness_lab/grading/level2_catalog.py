@@ -144,6 +144,18 @@ add(
             "MAX_TURNS={n} で、ツール呼び出し {rounds} ターン・モデルへのリクエスト {calls} 回でした。ツール呼び出しは MAX_TURNS ターン、リクエストはそれより1回多くなるはずです",
             "With MAX_TURNS={n} there were {rounds} tool turns and {calls} requests. Expected MAX_TURNS tool turns and one request more.",
         ),
+        "grade.l2.c3.no_tools_ran": (
+            "tool_use を返し続けるモデルなのに、ツールを1つも実行せず、最初の応答で終わりました（MAX_TURNS={n}、モデルへのリクエスト {calls} 回）。"
+            'ツールを呼ぶ応答の stop_reason は "tool_use" です（"tool_calls" のようなほかの API の言葉ではありません）。ループは stop_reason が "tool_use" の間、回ります',
+            "Against a model that keeps returning tool_use, it ran no tool and ended at the first response (MAX_TURNS={n}, {calls} request). "
+            'A response that calls tools says stop_reason "tool_use" (not another API\'s word such as "tool_calls"); the loop goes on while stop_reason is "tool_use".',
+        ),
+        "grade.l2.c3.counts_more": (
+            "1つの応答で1つずつツールを呼ぶモデルに、MAX_TURNS={n} なのにツール呼び出し {rounds} ターン（モデルへのリクエスト {calls} 回）で止まりました。"
+            "1つの応答で、ターンを1つより多く数えています（内容ブロックの数を足していませんか）。ターンは応答1回（ループの一周）ごとに 1 つ数えます",
+            "Against a model that calls one tool per response, MAX_TURNS={n} stopped after {rounds} tool turns ({calls} requests): "
+            "each response was counted as more than one turn (the number of content blocks?). Count one turn per response (per lap of the loop).",
+        ),
         "grade.l2.c3.counts_text": (
             "1ターンおきにテキストなしで（tool_use だけで）ツールを呼ぶモデルだと、MAX_TURNS={n} なのにツール呼び出し {rounds} ターン・リクエスト {calls} 回でした。"
             "テキストのない応答も1ターンです。ターンは応答1回（ループの一周）ごとに数えます",

@@ -11,6 +11,11 @@ A grader keeps its recorders on its own side of ``bridge.observe``: ``Spies`` ho
 answers the job's messages, and ``remote_tools`` / ``remote_approver`` build, inside the job, the
 proxies the learner's code calls. What a proxy sends is the call as logged, so the log is written
 by the grader, in order, and nothing the learner's code does in its own process can rewrite it.
+
+The level-1 exercise's approver (``remote_approver``) is stricter than the lessons' spies: it is the
+notebook's ``approve(name, input)``, two arguments by position, so a call the notebook's own approver
+would refuse (keywords, the whole block, a third argument) raises the same TypeError here, after the
+call's form is logged for the hint.
 """
 
 from __future__ import annotations
@@ -24,7 +29,18 @@ from typing import Any
 from .bridge import ask
 from .sandbox import plain
 
-__all__ = ["SWAPPED", "Event", "Recorder", "Spies", "canonical", "logged", "remote_approver", "remote_tools"]
+__all__ = [
+    "SWAPPED",
+    "Event",
+    "Recorder",
+    "Spies",
+    "canonical",
+    "logged",
+    "miscalled",
+    "misuse_of",
+    "remote_approver",
+    "remote_tools",
+]
 
 
 def canonical(value: Any) -> str:
@@ -153,9 +169,14 @@ def remote_tools(tag: str, names: Iterable[str]) -> dict[str, Callable[..., Any]
 
 
 def remote_approver(tag: str) -> Callable[..., bool]:
-    """Inside an observed job: an approval callback; the grader logs the question and decides."""
+    """Inside an observed job: the approval callback the exercise gives, ``approve(name, input)``; the grader
+    logs the question and decides. Called otherwise, the call's form is logged and a TypeError raised."""
 
     def approve(*args: Any, **kwargs: Any) -> bool:
+        if misuse := miscalled(args, kwargs):
+            form, error = misuse
+            ask(("approve", tag, form, "{}"))
+            raise TypeError(error)
         name, given = _question(args, kwargs)
         return ask(("approve", tag, plain(name), logged(given)))
 
@@ -164,6 +185,27 @@ def remote_approver(tag: str) -> Callable[..., bool]:
 
 # The name a question is logged under when the approver got (input, name): no tool is called so.
 SWAPPED = "approve(input, name)"
+
+
+def miscalled(args: tuple, kwargs: dict) -> tuple[str, str] | None:
+    """(the call's form, as a hint quotes it, and the TypeError ``approve(name, tool_input)`` raises for it),
+    or None for two arguments by position."""
+    if not kwargs and len(args) == 2:
+        return None
+    shown = ["block" if len(args) == 1 and hasattr(args[0], "name") else "…" for _ in args]
+    form = f"approve({', '.join([*shown, *(f'{key}=…' for key in kwargs)])})"
+    if kwargs:
+        return form, f"approve() got an unexpected keyword argument {next(iter(kwargs))!r}"
+    if len(args) > 2:
+        return form, f"approve() takes 2 positional arguments but {len(args)} were given"
+    if not args:
+        return form, "approve() missing 2 required positional arguments: 'name' and 'tool_input'"
+    return form, "approve() missing 1 required positional argument: 'tool_input'"
+
+
+def misuse_of(events: Iterable[Event]) -> str | None:
+    """The form of the first approver call logged as ``miscalled`` found it, or None."""
+    return next((e.name for e in events if e.kind == "approve" and e.name.startswith("approve(")), None)
 
 
 def _question(args: tuple, kwargs: dict) -> tuple[str, dict]:

@@ -167,8 +167,8 @@ add(
             'usage["input_tokens"], and stop_details.category, not stop_details["category"]. The exception: {error}',
         ),
         "lesson.rule.usage": (
-            "response.usage にあるのは input_tokens と output_tokens です。応答ごとにその2つを足します。出た例外は {error}",
-            "response.usage holds input_tokens and output_tokens; add those two after each response. The exception: {error}",
+            "response.usage にあるのは input_tokens、cache_creation_input_tokens、cache_read_input_tokens、output_tokens です。応答ごとにそのすべてを足します（キャッシュのフィールドが None なら 0 として）。出た例外は {error}",
+            "response.usage holds input_tokens, cache_creation_input_tokens, cache_read_input_tokens and output_tokens; add them all after each response (a None cache field as 0). The exception: {error}",
         ),
         "lesson.rule.content_given": (
             "渡されるのは応答そのものではなく、応答の content（内容ブロックのリスト）です。for block in content: でそのまま回します。出た例外は {error}",

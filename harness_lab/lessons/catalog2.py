@@ -116,6 +116,12 @@ add(
             "A call whose input keys came in another order than the parameters (unit, city) did not run right ({got}); "
             "the model writes the keys in its own order. Pass them by name, impls[block.name](**block.input), not *block.input.values()",
         ),
+        "lesson.l2.calls_unanswered": (
+            "履歴が tool_use のある assistant メッセージで終わっていて、そのあとに tool_result の user メッセージがありません（API の 400: {error}）。呼び出しに答えないまま送り直しています。"
+            'stop_reason が "tool_use" のとき（"tool_calls" のようなほかの API の言葉ではなく）ツールを実行し、その結果を user メッセージで足してから送ります',
+            "The history ends with the assistant message holding tool_use, with no user message of tool_result after it (the API's 400: {error}): the calls went back unanswered. "
+            'Run the tools when stop_reason is "tool_use" (not another API\'s word such as "tool_calls"), and add their results as a user message before sending',
+        ),
         "lesson.l2.run_tools.changed_content": (
             "run_tools が、渡された content（応答の内容ブロック）を書き換えました。content はこのあと会話履歴にそのまま入るので、読むだけにします（リストから消す・並べ替える・block.input を書き換える、はしない）",
             "run_tools changed the content it was given (the response's blocks); that content goes into the history as it is, so only read it (no removing, reordering, or editing block.input)",

@@ -244,7 +244,7 @@ add(
         ),
         "lesson.hint.run_agent6": (
             "手順（レッスン2の run_agent から）:\n"
-            "  1. turns, tokens_used, last_signature = 0, 0, None。最初の応答のあと tokens_used に input_tokens + output_tokens を足す\n"
+            "  1. turns, tokens_used, last_signature = 0, 0, None。最初の応答のあと tokens_used に input_tokens + cache_creation_input_tokens + cache_read_input_tokens + output_tokens を足す（キャッシュのフィールドが None なら 0 として）\n"
             '  2. step = next_step(response) とし、while step in ("run_tools", "resend"): で回る\n'
             "  3. 本体の先頭で 弁1 turns >= MAX_TURNS、弁2 tokens_used >= TOKEN_BUDGET なら return lessons.stopped(...)。それから turns += 1\n"
             '  4. step が "run_tools" なら 弁3: signature_of(response.content) が last_signature と同じなら止める。\n'
@@ -254,7 +254,7 @@ add(
             '  7. ループを抜けたら、step が "finish" なら return lessons.finished(response, turns, tokens_used)、\n'
             "     それ以外は return lessons.stopped(response.stop_reason, 停止メッセージ, turns, tokens_used)",
             "Steps (from lesson 2's run_agent):\n"
-            "  1. turns, tokens_used, last_signature = 0, 0, None; after the first response add input_tokens + output_tokens to tokens_used\n"
+            "  1. turns, tokens_used, last_signature = 0, 0, None; after the first response add input_tokens + cache_creation_input_tokens + cache_read_input_tokens + output_tokens to tokens_used (a None cache field as 0)\n"
             '  2. step = next_step(response); loop while step in ("run_tools", "resend"):\n'
             "  3. at the top: valve 1 turns >= MAX_TURNS, valve 2 tokens_used >= TOKEN_BUDGET: return lessons.stopped(...); then turns += 1\n"
             '  4. when step is "run_tools", valve 3: stop if signature_of(response.content) equals last_signature;\n'

@@ -126,8 +126,8 @@ add(
             "the turns you counted as they are to yield lessons.turn(turns, response, results) (not turns - 1 or turns + 1, and not before turns += 1)",
         ),
         "lesson.l6.run_agent.end_tokens": (
-            "終わりの値のトークン数が {told} でした（受け取った応答の input_tokens と output_tokens の合計は {used}）。lessons.finished(response, turns, tokens_used) に tokens_used を渡します",
-            "The end value says {told} tokens (the responses' input_tokens plus output_tokens come to {used}); pass tokens_used to lessons.finished(response, turns, tokens_used)",
+            "終わりの値のトークン数が {told} でした（受け取った応答の input_tokens・キャッシュ書き込み・キャッシュ読み込み・output_tokens の合計は {used}）。lessons.finished(response, turns, tokens_used) に tokens_used を渡します",
+            "The end value says {told} tokens (the responses' input_tokens, cache writes, cache reads and output_tokens come to {used}); pass tokens_used to lessons.finished(response, turns, tokens_used)",
         ),
         "lesson.l6.run_agent.turns_per_call": (
             "1つの応答で2つずつツールを呼ぶモデルに MAX_TURNS = {limit} で試すと、ツール {rounds} ターンで弁1（最大ターン数）が止めました。ターンは応答1つで1つです。turns には呼び出しの数ではなく 1 を足します",
@@ -288,12 +288,12 @@ add(
             "It ran the same call again before stopping ({rounds} tool turns; the package: {want_rounds}); compare signatures before the tools run",
         ),
         "lesson.l6.run_agent.budget_output_only": (
-            "tokens_used は {used} でしたが、実際に使ったのは {total} トークンです。output_tokens だけでは、毎回送り直す履歴（input_tokens）が抜けます。応答ごとに input_tokens + output_tokens を足します",
-            "tokens_used was {used}, but {total} tokens were used: output_tokens alone leaves out the history sent again each time (input_tokens). Add input_tokens + output_tokens after each response",
+            "tokens_used は {used} でしたが、実際に使ったのは {total} トークンです。output_tokens だけでは、毎回送り直す履歴（input_tokens と、プロンプトキャッシュを使うなら cache_creation_input_tokens・cache_read_input_tokens）が抜けます。応答ごとに input_tokens + cache_creation_input_tokens + cache_read_input_tokens + output_tokens を足します",
+            "tokens_used was {used}, but {total} tokens were used: output_tokens alone leaves out the history sent again each time (input_tokens, and with prompt caching cache_creation_input_tokens and cache_read_input_tokens). Add input_tokens + cache_creation_input_tokens + cache_read_input_tokens + output_tokens after each response",
         ),
         "lesson.l6.run_agent.budget_input_only": (
-            "tokens_used は {used} でしたが、実際に使ったのは {total} トークンです。input_tokens だけでは、モデルが書いた分が抜けます。応答ごとに input_tokens + output_tokens を足します",
-            "tokens_used was {used}, but {total} tokens were used: input_tokens alone leaves out what the model wrote. Add input_tokens + output_tokens after each response",
+            "tokens_used は {used} でしたが、実際に使ったのは {total} トークンです。input_tokens だけでは、モデルが書いた分（output_tokens）と、プロンプトキャッシュのキャッシュ書き込み・読み込みが抜けます。応答ごとに input_tokens + cache_creation_input_tokens + cache_read_input_tokens + output_tokens を足します",
+            "tokens_used was {used}, but {total} tokens were used: input_tokens alone leaves out what the model wrote (output_tokens) and prompt caching's cache writes and reads. Add input_tokens + cache_creation_input_tokens + cache_read_input_tokens + output_tokens after each response",
         ),
         "lesson.l6.run_agent.budget_first_missing": (
             "最初の応答のトークン（{first}）が数えられていません。ループに入る前の client.messages.create(...) のあとにも tokens_used を足します",
@@ -311,6 +311,14 @@ add(
             "tokens_used は {used} でしたが、API が数えたのは {total} トークンで、{extra} トークン多く数えています。同じトークンを2回足していませんか。cache_creation（5分・1時間の内訳）は cache_creation_input_tokens と同じトークンの内訳です。応答ごとに input_tokens + cache_creation_input_tokens + cache_read_input_tokens + output_tokens を1回ずつ足します",
             "tokens_used was {used}, but the API billed {total} tokens: {extra} tokens too many, some counted twice. cache_creation (the 5-minute and 1-hour breakdown) splits the same tokens as cache_creation_input_tokens; add input_tokens + cache_creation_input_tokens + cache_read_input_tokens + output_tokens once each after every response",
         ),
+        "lesson.l6.run_agent.tool_raised": (
+            "ツールの例外が、ループの外まで飛び出しました（{error}）。ツールは run_tool_uses(response.content, tool_impls, approve) で実行します。失敗したツールは is_error の tool_result にしてモデルに返し、ループは続けます",
+            "A tool's exception came out of the loop ({error}); run the tools with run_tool_uses(response.content, tool_impls, approve): a failed tool becomes an is_error tool_result for the model, and the loop goes on",
+        ),
+        "lesson.l6.run_agent.budget_field_omitted": (
+            "tokens_used は {used} でしたが、使ったのは {total} トークンです。{field} の {missing} トークンが数えられていません。プロンプトキャッシュを使うと、履歴の大半は input_tokens ではなく cache_creation_input_tokens（キャッシュ書き込み）と cache_read_input_tokens（キャッシュ読み込み）に数えられます。応答ごとに input_tokens + cache_creation_input_tokens + cache_read_input_tokens + output_tokens を足します（キャッシュのフィールドが None なら 0 として）",
+            "tokens_used was {used}, but {total} tokens were used: the {missing} tokens of {field} were not counted. With prompt caching, most of the history is counted in cache_creation_input_tokens (cache writes) and cache_read_input_tokens (cache reads), not input_tokens. Add input_tokens + cache_creation_input_tokens + cache_read_input_tokens + output_tokens after each response (a None cache field as 0)",
+        ),
         "lesson.l6.run_agent.budget_cache_omitted": (
             "tokens_used は {used} でしたが、キャッシュ書き込みとキャッシュ読み込みの {cached} トークンが入っていません（使ったのは合わせて {total} トークン）。プロンプトキャッシュを使うと、履歴の大半は input_tokens ではなく cache_creation_input_tokens と cache_read_input_tokens に数えられます。応答ごとに input_tokens + cache_creation_input_tokens + cache_read_input_tokens + output_tokens を足します（None なら 0 として）",
             "tokens_used was {used}, leaving out {cached} tokens of cache writes and cache reads ({total} tokens were used in all): with prompt caching, most of the history is counted in cache_creation_input_tokens and cache_read_input_tokens, not input_tokens. Add input_tokens + cache_creation_input_tokens + cache_read_input_tokens + output_tokens after each response (a None counts as 0)",
@@ -323,17 +331,17 @@ add(
         ),
         "lesson.l6.run_agent.budget_max_tokens": (
             "tokens_used が {used} で、リクエストの max_tokens を足した数です。max_tokens は応答の長さの上限で、使った数ではありません。"
-            "応答ごとに response.usage の input_tokens + output_tokens を足します（この確認では {total} トークン）",
+            "応答ごとに response.usage の input_tokens + cache_creation_input_tokens + cache_read_input_tokens + output_tokens を足します（この確認では {total} トークン）",
             "tokens_used is {used}, the sum of the requests' max_tokens: max_tokens is the ceiling on a response's length, not what it used. "
-            "Add each response's response.usage.input_tokens + output_tokens ({total} tokens in this check)",
+            "Add each response's response.usage input_tokens + cache_creation_input_tokens + cache_read_input_tokens + output_tokens ({total} tokens in this check)",
         ),
         "lesson.l6.run_agent.budget_ignored": (
             "確認は TOKEN_BUDGET = {budget} にして試しましたが、{used} トークンまで止まりませんでした。上限はモジュールの変数 TOKEN_BUDGET から読みます（引数で受け取るなら名前を token_budget に）",
             "The check set TOKEN_BUDGET = {budget}, yet it ran to {used} tokens; read the limit from the module variable TOKEN_BUDGET (or an argument named token_budget)",
         ),
         "lesson.l6.run_agent.budget_not_counted": (
-            "弁2 が働いていません（確認の予算は {budget}）。応答ごとに input_tokens + output_tokens を tokens_used に足し、本体の先頭で TOKEN_BUDGET と比べます。lessons.stopped にも tokens_used を渡します",
-            "Valve 2 did not act (the check's budget: {budget}); add input_tokens + output_tokens to tokens_used after each response, compare with TOKEN_BUDGET at the top of the body, and pass tokens_used to lessons.stopped",
+            "弁2 が働いていません（確認の予算は {budget}）。応答ごとに input_tokens + cache_creation_input_tokens + cache_read_input_tokens + output_tokens を tokens_used に足し、本体の先頭で TOKEN_BUDGET と比べます。lessons.stopped にも tokens_used を渡します",
+            "Valve 2 did not act (the check's budget: {budget}); add input_tokens + cache_creation_input_tokens + cache_read_input_tokens + output_tokens to tokens_used after each response, compare with TOKEN_BUDGET at the top of the body, and pass tokens_used to lessons.stopped",
         ),
         "lesson.l6.run_agent.budget_too_early": (
             "弁2（トークン予算）が止めましたが、予算 {budget} に対して使ったのは {used} トークンです。tokens_used の足し方と、比べる相手を確かめます",

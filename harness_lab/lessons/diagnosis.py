@@ -11,7 +11,6 @@ generic "check the valve positions".
 from __future__ import annotations
 
 import inspect
-import itertools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,10 +20,11 @@ import anthropic
 from ..emulator import emulated_client
 from ..events import Finished, Stopped, Turn
 from ..grading.level2_scene import function_of
+from ..grading.sandbox import describe_error
 from ..grading.spies import Recorder
 from ..text import t
 from .checking import Miss
-from .scenes import Recording, api_refusal, blocks, kept_whole, runaway_guard, said, scene_tools, swallowed
+from .scenes import Recording, api_refusal, kept_whole, out_of_order, runaway_guard, said, scene_tools, swallowed
 
 __all__ = [
     "DEFAULTS",
@@ -87,6 +87,7 @@ class Ending:
     labels: list = field(default_factory=list)  # the turn number each yielded turn carries, in order
     usage: list = field(default_factory=list)  # (input, output) of each response, in order
     cached: list = field(default_factory=list)  # the cache writes and reads of each response, in order
+    written: list = field(default_factory=list)  # the cache writes alone of each response, in order
     calls: list = field(default_factory=list)  # the tool calls of each response, as text
     miss: Miss | None = None  # the loop broke the protocol (not a generator, no end value)
     whole: bool = True  # every response went back as its assistant message, block for block
@@ -107,12 +108,18 @@ def spied(rec: Recorder, emulator: Any, rounds: set, outputs: dict) -> dict:
 
 
 def learner_end(
-    fn, script, decide=None, runaway: Miss | None = None, failing: tuple[str, ...] = (), **limits: int
+    fn,
+    script,
+    decide=None,
+    runaway: Miss | None = None,
+    failing: tuple[str, ...] = (),
+    caching: bool = False,
+    **limits: int,
 ) -> tuple[Ending, Recorder, Any]:
     """Drive the learner's generator with the probe's limits: module variables ``MAX_TURNS`` and
     ``TOKEN_BUDGET``, and the keyword arguments ``max_turns`` / ``token_budget`` when it takes them.
     ``decide(name, input)`` answers approvals (a spy approver); None passes no approver. The tools
-    named in ``failing`` raise."""
+    named in ``failing`` raise; ``caching`` serves with prompt caching on."""
     turns, budget = limits.get("turns", DEFAULTS["turns"]), limits.get("budget", DEFAULTS["budget"])
     found, _ = function_of(fn)  # a callable object or a partial reads the limits of its code's module
     names = found.__globals__ if found is not None else {}
@@ -122,11 +129,12 @@ def learner_end(
     except (TypeError, ValueError):
         accepts = {}
     extra = {k: v for k, v in (("max_turns", turns), ("token_budget", budget)) if k in accepts}
-    emulator = runaway_guard(script, 40, runaway)
+    emulator = runaway_guard(script, 40, runaway, caching)
     rounds: set[int] = set()
     client, rec, seen = emulated_client(emulator), Recorder(), Recording(emulator)
     approve = rec.approver(decide) if decide is not None else None
-    gen = fn(client, ask(), scene_tools(), spied(rec, emulator, rounds, outputs(failing)), approve, **extra)
+    returns = outputs(failing)
+    gen = fn(client, ask(), scene_tools(), spied(rec, emulator, rounds, returns), approve, **extra)
     ending = Ending("", 0, 0)
     if not hasattr(gen, "__next__"):
         ending.miss = Miss("lesson.l6.run_agent.not_generator", {"got": type(gen).__name__})
@@ -135,6 +143,12 @@ def learner_end(
         events, end = _drive_to_an_end(gen)
     except anthropic.BadRequestError as exc:  # the history broke a rule the lessons teach: name it
         ending.miss = rejected(exc, emulator)
+        return ending, rec, emulator
+    except Exception as exc:
+        if not any(exc is returns[name] for name in failing):
+            raise
+        # the very error a failing tool raised came out of the loop: no is_error result went back for it
+        ending.miss = Miss("lesson.l6.run_agent.tool_raised", {"error": describe_error(exc)})
         return ending, rec, emulator
     if isinstance(end, YieldedEnd):
         ending.miss = Miss("lesson.l6.run_agent.end_yielded", {"kind": end.kind})
@@ -152,6 +166,7 @@ def learner_end(
         labels=[e.request_number for e in events if isinstance(e, Turn)],
         usage=seen.usage,
         cached=seen.cached,
+        written=seen.written,
         calls=seen.calls,
         whole=kept_whole(seen, emulator.requests),
         asked=[r.get("max_tokens", 0) for r in emulator.requests],
@@ -193,20 +208,6 @@ def stale(emulator: Any) -> Miss | None:
     """A first request that carries more than the prompt: a history kept from an earlier run."""
     first = emulator.requests[0].get("messages", []) if emulator.requests else []
     return Miss("lesson.l6.run_agent.stale_history", {"count": len(first)}) if len(first) > 1 else None
-
-
-def out_of_order(emulator: Any) -> Miss | None:
-    """Results sent back in another order than the calls they answer (reversed, sorted, the denied ones
-    last): the API pairs them by id, but the course sends one result per call, in call order."""
-    sent = emulator.requests[-1].get("messages", []) if emulator.requests else []
-    for asked, answered in itertools.pairwise(sent):
-        if asked.get("role") != "assistant" or answered.get("role") != "user":
-            continue
-        calls = [b.get("id") for b in blocks(asked, "tool_use")]
-        ids = [b.get("tool_use_id") for b in blocks(answered, "tool_result")]
-        if sorted(map(str, ids)) == sorted(map(str, calls)) and ids != calls:
-            return Miss("lesson.l6.run_agent.results_order", {"calls": len(calls)})
-    return None
 
 
 def protocol_miss(events: list, end: Any, rounds: int, requests: int) -> Miss | None:

@@ -26,7 +26,12 @@ def run_agent(client, user_input, tools, tool_impls, approve=None):
     messages = [{"role": "user", "content": user_input}]
     turns, tokens_used, last_signature = 0, 0, None
     response = client.messages.create(model=MODEL, max_tokens=1024, tools=tools, messages=messages)
-    tokens_used += response.usage.input_tokens + response.usage.output_tokens
+    tokens_used += (
+        response.usage.input_tokens
+        + (response.usage.cache_creation_input_tokens or 0)
+        + (response.usage.cache_read_input_tokens or 0)
+        + response.usage.output_tokens
+    )  # valve 2: every token used, prompt caching's cache writes and reads too (None as 0)
     step = next_step(response)  # lesson 3: "run_tools" / "resend" / "finish" / "stop"
     while step in ("run_tools", "resend"):
         if turns >= MAX_TURNS:  # valve 1: at the top of the body, before turns += 1
@@ -58,7 +63,12 @@ def run_agent(client, user_input, tools, tool_impls, approve=None):
             messages.append({"role": "user", "content": results})
         yield turn(turns, response, results)  # one turn done: the Stepper pauses here
         response = client.messages.create(model=MODEL, max_tokens=1024, tools=tools, messages=messages)
-        tokens_used += response.usage.input_tokens + response.usage.output_tokens
+        tokens_used += (
+            response.usage.input_tokens
+            + (response.usage.cache_creation_input_tokens or 0)
+            + (response.usage.cache_read_input_tokens or 0)
+            + response.usage.output_tokens
+        )
         step = next_step(response)
     if step == "finish":
         return finished(response, turns, tokens_used)

@@ -199,6 +199,7 @@ def _write():
 def _no_means_not_run(fn) -> Miss | None:
     rec = Recorder()
     response = _write()
+    before, calls = content_dicts(response.content), tool_calls(response.content)
     try:
         returned = fn(response.content, _tools(rec), _approver(rec, lambda name, given: False))
     except NotImplementedError:  # the unwritten TODO: it must count as unwritten, not as a refusal
@@ -212,8 +213,10 @@ def _no_means_not_run(fn) -> Miss | None:
         return miss
     if rec.ran("write_file"):  # a no that ran it: read backwards, when a yes did not run it either
         return _yes_refused(fn) or Miss("lesson.l5.ran_anyway")
+    if not unchanged(before, response.content):  # the refused call taken out of the turn, say
+        return Miss("lesson.l5.changed_content")
     facts = [fact(r) for r in returned or ()]
-    if len(facts) != 1 or facts[0]["tool_use_id"] != tool_calls(response.content)[0]["id"]:
+    if len(facts) != 1 or facts[0]["tool_use_id"] != calls[0]["id"]:
         return Miss("lesson.l5.denied_dropped")
     if not facts[0]["is_error"]:
         return unflagged(facts, "lesson.l5.denied_not_error")

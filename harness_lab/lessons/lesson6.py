@@ -38,7 +38,12 @@ def run_agent(client, user_input, tools, tool_impls, approve=None):
     messages = [{"role": "user", "content": user_input}]
     turns, tokens_used, last_signature = 0, 0, None
     response = client.messages.create(model=MODEL, max_tokens=1024, tools=tools, messages=messages)
-    tokens_used += response.usage.input_tokens + response.usage.output_tokens
+    tokens_used += (
+        response.usage.input_tokens
+        + (response.usage.cache_creation_input_tokens or 0)
+        + (response.usage.cache_read_input_tokens or 0)
+        + response.usage.output_tokens
+    )  # 弁2: 使ったトークンはすべて。プロンプトキャッシュのキャッシュ書き込み・読み込みも（None なら 0）
     step = next_step(response)  # レッスン3: "run_tools" / "resend" / "finish" / "stop"
     while step in ("run_tools", "resend"):
         if turns >= MAX_TURNS:  # 弁1: 本体の先頭、turns += 1 の手前
@@ -64,7 +69,12 @@ def run_agent(client, user_input, tools, tool_impls, approve=None):
             messages.append({"role": "user", "content": results})
         yield turn(turns, response, results)  # 1ターン終わり: Stepper はここで一時停止する
         response = client.messages.create(model=MODEL, max_tokens=1024, tools=tools, messages=messages)
-        tokens_used += response.usage.input_tokens + response.usage.output_tokens
+        tokens_used += (
+            response.usage.input_tokens
+            + (response.usage.cache_creation_input_tokens or 0)
+            + (response.usage.cache_read_input_tokens or 0)
+            + response.usage.output_tokens
+        )
         step = next_step(response)
     if step == "finish":
         return finished(response, turns, tokens_used)
@@ -88,6 +98,10 @@ def _never_ending(request: dict) -> Any:
 
 def _burning(request: dict) -> Any:
     return reply(_said("burn") * 40, call("search", query=_said("detail", n=answered(request) + 1)))
+
+
+def _burning_then_answering(request: dict) -> Any:
+    return say(_said("answer")) if answered(request) >= 3 else _burning(request)
 
 
 def _done_at_the_limit(request: dict) -> Any:
@@ -133,6 +147,19 @@ def _max_turns_holds(fn) -> Miss | None:
 
 
 def _budget_holds(fn) -> Miss | None:
+    return _budget_reached(fn) or _cache_counted(fn)
+
+
+def _cache_counted(fn) -> Miss | None:
+    """A burning model that answers after three tool turns, with prompt caching on: from the second request
+    on, most of each prompt is billed as cache writes and reads, not input_tokens, so a count that leaves a
+    field out shows in the end value (without caching both cache fields are 0, and such a count looks
+    right). No valve fires, so only the count is judged here."""
+    free, _, _ = learner_end(fn, _burning_then_answering, caching=True, budget=10**9)
+    return free.miss or _every_token_once(free)
+
+
+def _budget_reached(fn) -> Miss | None:
     if miss := ends_like_the_package(fn, _burning, budget=3000):
         return miss
     # A budget reached exactly, after two responses: the valve stops once the total reaches it (>=).
@@ -170,15 +197,24 @@ def _answer_over_budget(fn) -> Miss | None:
 
 
 def _every_token_once(free: Ending) -> Miss | None:
-    """The whole run's count against what the API billed, once the learner caches: the budgets above are
-    crossed after two responses, before the first cache read, so a count that adds the cache twice (or
-    cache writes alone) still stops there, and would stop a longer run too early (or too late)."""
+    """The whole run's count against what the API billed, once caching is on (the learner's or the probe's):
+    the budgets above are crossed after two responses, before the first cache read, so a count that adds
+    the cache twice (or cache writes alone) still stops there, and would stop a longer run too early (or
+    too late). A count one field short is named by that field."""
     cached = sum(free.cached)
     if not cached or not isinstance(free.reported, int) or free.miss is not None:
         return None
-    billed = sum(i + o for i, o in free.usage)
-    total = billed + cached
-    if billed <= free.reported < total:
+    inputs, outputs, writes = sum(i for i, _ in free.usage), sum(o for _, o in free.usage), sum(free.written)
+    total = inputs + outputs + cached
+    parts = {"cache_creation_input_tokens": writes, "cache_read_input_tokens": cached - writes}
+    for name, count in (("input_tokens", inputs), *parts.items(), ("output_tokens", outputs)):
+        if count and free.reported == total - count:
+            values = {"used": free.reported, "field": name, "missing": count, "total": total}
+            return Miss("lesson.l6.run_agent.budget_field_omitted", values)
+    if free.reported in (outputs, inputs):  # one field alone: the hint names what it leaves out
+        how = "output_only" if free.reported == outputs else "input_only"
+        return Miss(f"lesson.l6.run_agent.budget_{how}", {"used": free.reported, "total": total})
+    if inputs + outputs <= free.reported < total:
         return Miss(
             "lesson.l6.run_agent.budget_cache_omitted",
             {"used": free.reported, "cached": total - free.reported, "total": total},
@@ -245,6 +281,8 @@ def _finishes_a_task(fn) -> Miss | None:
     used = sum(i + o for i, o in mine.usage) + sum(mine.cached)  # every token billed, cache writes and reads too
     if miss is None and mine.reported != used:  # what it counted wrong (one side of the usage...), else what it passed
         counted = budget_cause(mine, DEFAULTS)
+        if counted.key in ONE_FIELD:  # or every field but one: with caching on the two differ
+            return _cache_counted(fn) or counted  # and the hint names the field left out
         return (
             counted
             if counted.key in MISCOUNTED
@@ -311,6 +349,7 @@ MISCOUNTED = {
     f"lesson.l6.run_agent.budget_{how}"
     for how in ("cache_omitted", "max_tokens", "last_only", "output_only", "input_only", "first_missing")
 }
+ONE_FIELD = {"lesson.l6.run_agent.budget_input_only", "lesson.l6.run_agent.budget_output_only"}
 NO_MAX_TURNS = Miss("lesson.l6.run_agent.no_max_turns", {"limit": 3})
 RESEND_UNCOUNTED = Miss("lesson.l6.run_agent.resend_uncounted", {"limit": 3})
 

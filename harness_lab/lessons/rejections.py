@@ -36,6 +36,7 @@ REJECTIONS = (
     ('Unexpected role "system"', "lesson.rule.system_role"),
 )
 NOT_A_FLAG = "is_error: Input should be a valid boolean"
+PREFILL = "does not support assistant message prefill"
 EXTRA_KEY = re.compile(r"\.tool_result\.(\w+): Extra inputs are not permitted")
 NO_ROLE = re.compile(r"^messages\.(\d+)\.role: Field required")
 MESSAGE_EXTRA_KEY = re.compile(r"^messages\.\d+\.(\w+): Extra inputs are not permitted")  # OpenAI's tool_calls, name
@@ -56,6 +57,9 @@ def rejection_hint(message: str, messages: list | None = None) -> Miss:
         return Miss("lesson.rule.is_error_type", {"got": repr(flag[0])[:20], "error": message})
     if (no_role := NO_ROLE.match(message)) and messages and int(no_role.group(1)) < len(messages):
         return _without_role(messages[int(no_role.group(1))], message)
+    if PREFILL in message and messages and isinstance(messages[-1], dict) and blocks(messages[-1], "tool_use"):
+        # The history ends with the calls: they went back with no results (the tools never ran).
+        return Miss("lesson.l2.calls_unanswered", {"error": message})
     if messages and isinstance(messages[0], dict) and blocks(messages[0], "tool_result"):
         # The history opens with results, not the user's question: a slice (messages[-3:]) cut it there,
         # and the results it kept lost the tool_use they answer.

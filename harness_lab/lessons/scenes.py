@@ -14,6 +14,7 @@ import anthropic
 from anthropic.types import ToolParam
 
 from ..emulator import KNOWN_MODELS, Emulator, emulated_client, reply
+from ..emulator.caching import wants_cache
 from ..grading.sandbox import abort
 from ..messages import content_dicts, field, in_another_apis_shape, misspelled_is_error
 from ..model import DEFAULT_MODEL
@@ -34,6 +35,7 @@ __all__ = [
     "fact",
     "user_turn",
     "kept_whole",
+    "out_of_order",
     "rejection_hint",
     "response_of",
     "runaway_guard",
@@ -137,14 +139,19 @@ class CourseModel(Emulator):
     its 404): the lesson's rules are the default model's, whatever ``HARNESS_LAB_MODEL`` picked.
     """
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, caching: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.served: list[dict] = []  # every Message answered, as JSON or as a stream (``Recording``)
         self.refused: list[tuple[str, Any]] = []  # each 400's message and the history it refused
+        # Prompt caching on, as a loop run with a top-level cache_control is (notebook 06): a request that
+        # asks for none is cached automatically, so usage carries cache writes and reads as the API reports them.
+        self.caching = caching
 
     def respond(self, request: Any, path: str = "/v1/messages", headers: Any = None) -> tuple[int, dict, Any]:
         if isinstance(request, dict) and request.get("model") in KNOWN_MODELS - {DEFAULT_MODEL}:
             request = {**request, "model": DEFAULT_MODEL}
+        if self.caching and isinstance(request, dict) and "messages" in request and not wants_cache(request):
+            request = {**request, "cache_control": {"type": "ephemeral"}}
         status, head, body = super().respond(request, path, headers)
         error = body.get("error") if status == 400 and isinstance(body, dict) else None
         if isinstance(error, dict):
@@ -198,6 +205,11 @@ class Recording:
         return [sum(m["usage"].get(kind) or 0 for kind in kinds) for m in self.emulator.served]
 
     @property
+    def written(self) -> list[int]:
+        """Each response's cache writes alone (``cached`` less its reads)."""
+        return [m["usage"].get("cache_creation_input_tokens") or 0 for m in self.emulator.served]
+
+    @property
     def calls(self) -> list[list[str]]:
         return [
             [
@@ -224,9 +236,26 @@ def kept_whole(recording: Recording, requests: list[dict]) -> bool:
     return True
 
 
-def runaway_guard(script: Callable[[dict], Any], limit: int, miss: Miss | None = None) -> CourseModel:
+def out_of_order(emulator: Any) -> Miss | None:
+    """Results sent back in another order than the calls they answer (reversed, sorted, the denied ones
+    last): the API pairs them by id, but the course sends one result per call, in call order."""
+    sent = emulator.requests[-1].get("messages", []) if emulator.requests else []
+    for asked, answered in pairwise(sent):
+        if asked.get("role") != "assistant" or answered.get("role") != "user":
+            continue
+        calls = [b.get("id") for b in blocks(asked, "tool_use")]
+        ids = [b.get("tool_use_id") for b in blocks(answered, "tool_result")]
+        if sorted(map(str, ids)) == sorted(map(str, calls)) and ids != calls:
+            return Miss("lesson.l6.run_agent.results_order", {"calls": len(calls)})
+    return None
+
+
+def runaway_guard(
+    script: Callable[[dict], Any], limit: int, miss: Miss | None = None, caching: bool = False
+) -> CourseModel:
     """An emulator playing ``script`` that ends the probe after ``limit`` requests (a loop that never
-    stops), with ``miss`` as its hint (its values get the request ``count``), by default the generic one."""
+    stops), with ``miss`` as its hint (its values get the request ``count``), by default the generic one;
+    ``caching`` turns prompt caching on (``CourseModel``)."""
 
     def guarded(request: dict) -> Any:
         if len(emulator.requests) > limit:
@@ -236,7 +265,7 @@ def runaway_guard(script: Callable[[dict], Any], limit: int, miss: Miss | None =
             abort((key, {**{k: str(v) for k, v in values.items()}, "count": str(len(emulator.requests))}))
         return script(request)
 
-    emulator = CourseModel(guarded)
+    emulator = CourseModel(guarded, caching=caching)
     return emulator
 
 

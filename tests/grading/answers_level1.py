@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 
+from answers_level1_calls import RIGHT_CALLS, WRONG_CALLS
 from answers_level1_content import RIGHT_CONTENT, WRONG_CONTENT
 from answers_level1_habits import RIGHT_HABITS, WRONG_HABITS
 from answers_level1_policies import (
@@ -122,7 +123,7 @@ RIGHT = {
         make_runner(lambda name: DICT_POLICY.get(name, DICT_DEFAULT), execute=run_as_json),
         GOOD_ANSWERS,
     ),
-    "sets per tier, default deny, approve(block)": (SETS_POLICY, SETS_DEFAULT, sets_runner, GOOD_ANSWERS),
+    "sets per tier, default deny, only a True approves": (SETS_POLICY, SETS_DEFAULT, sets_runner, GOOD_ANSWERS),
     "function policy, default allow": (function_policy, FUNCTION_DEFAULT, function_runner, GOOD_ANSWERS),
     "tuples per tier in upper case": (TUPLE_POLICY, "ask", tuple_runner, GOOD_ANSWERS),
     "an Enum for the tiers": (ENUM_POLICY, Tier.ASK, enum_runner, GOOD_ANSWERS),
@@ -137,6 +138,7 @@ RIGHT = {
     ),
     **RIGHT_HABITS,
     **RIGHT_CONTENT,
+    **RIGHT_CALLS,
 }
 
 
@@ -310,6 +312,7 @@ WRONG = {
     ),
     **WRONG_HABITS,
     **WRONG_CONTENT,
+    **WRONG_CALLS,
 }
 
 

@@ -98,7 +98,7 @@ def sets_runner(content, tool_impls, approve):
                 "content": json.dumps({"error": "forbidden by policy", "tool": block.name}),
                 "is_error": True,
             }
-        if tier == "ask" and approve(block) is not True:
+        if tier == "ask" and approve(block.name, block.input) is not True:
             return {"type": "tool_result", "tool_use_id": block.id, "content": "declined", "is_error": True}
         try:
             output = tool_impls[block.name](**block.input)

@@ -60,6 +60,7 @@ from answers_level2_slips import (
     until_end_turn,
     while_calls_in_content,
 )
+from answers_level2_words import RIGHT_WORDS, WRONG_WORDS
 
 GOOD_MISSING = {"stop_condition": "endless_turns", "token_budget": "budget_burn", "no_progress": "spinning"}
 
@@ -109,6 +110,7 @@ RIGHT = {
     "half the history's length as the turns": (GOOD_MISSING, counts_half_the_messages, MAX_TURNS),
     **RIGHT_HISTORY,
     **RIGHT_REASONS,
+    **RIGHT_WORDS,
 }
 
 
@@ -228,6 +230,7 @@ WRONG = {
     ),
     **WRONG_HISTORY,
     **WRONG_REASONS,
+    **WRONG_WORDS,
 }
 
 # Stop messages criterion 3 accepts, and ones that do not say the run stopped at the limit.

@@ -25,7 +25,7 @@ def run_agent(client, user_input, tools, tool_impls, approve=None):
     messages = [{"role": "user", "content": user_input}]
     turns, tokens_used, last_signature = 0, 0, None
     response = client.messages.create(model=MODEL, max_tokens=1024, tools=tools, messages=messages)
-    tokens_used += response.usage.input_tokens + response.usage.output_tokens
+    tokens_used += response.usage.input_tokens + (response.usage.cache_creation_input_tokens or 0) + (response.usage.cache_read_input_tokens or 0) + response.usage.output_tokens
     step = next_step(response)
     while step in ("run_tools", "resend"):
         if turns >= MAX_TURNS:
@@ -45,12 +45,17 @@ def run_agent(client, user_input, tools, tool_impls, approve=None):
             messages.append({"role": "user", "content": results})
         yield lessons.turn(turns, response, results)
         response = client.messages.create(model=MODEL, max_tokens=1024, tools=tools, messages=messages)
-        tokens_used += response.usage.input_tokens + response.usage.output_tokens
+        tokens_used += response.usage.input_tokens + (response.usage.cache_creation_input_tokens or 0) + (response.usage.cache_read_input_tokens or 0) + response.usage.output_tokens
         step = next_step(response)
     if step == "finish":
         return lessons.finished(response, turns, tokens_used)
     return lessons.stopped(response.stop_reason, "止めました", turns, tokens_used)
 """
+# What each response used, as valve 2 counts it: prompt caching's cache writes and reads too.
+USED = (
+    "response.usage.input_tokens + (response.usage.cache_creation_input_tokens or 0)"
+    " + (response.usage.cache_read_input_tokens or 0) + response.usage.output_tokens"
+)
 VALVE_1 = """        if turns >= MAX_TURNS:
             return lessons.stopped("max_turns", "上限", turns, tokens_used)
 """
@@ -118,7 +123,7 @@ def run_agent(client, user_input, tools, tool_impls, approve=None):
     return "答え"
 """
 FIRST = "    response = client.messages.create(model=MODEL, max_tokens=1024, tools=tools, messages=messages)\n"
-ADD = "    tokens_used += response.usage.input_tokens + response.usage.output_tokens\n"
+ADD = "    tokens_used += " + USED + "\n"
 WRONG_RUN_AGENT = [
     (NOT_A_GENERATOR, 1, "lesson.l6.run_agent.not_generator"),
     (  # the finish handed back without the tokens counted
@@ -321,12 +326,12 @@ WRONG_RUN_AGENT = [
         "lesson.l6.run_agent.no_yield",
     ),
     (
-        variant(("response.usage.input_tokens + response.usage.output_tokens", "response.usage.output_tokens")),
+        variant((USED, "response.usage.output_tokens")),
         4,
         "lesson.l6.run_agent.budget_output_only",
     ),
     (
-        variant(("response.usage.input_tokens + response.usage.output_tokens", "response.usage.input_tokens")),
+        variant((USED, "response.usage.input_tokens")),
         4,
         "lesson.l6.run_agent.budget_input_only",
     ),
@@ -336,7 +341,7 @@ WRONG_RUN_AGENT = [
         "lesson.l6.run_agent.budget_ignored",
     ),
     (
-        variant(("tokens_used += response.usage.input_tokens + response.usage.output_tokens", "pass")),
+        variant(("tokens_used += " + USED, "pass")),
         4,
         "lesson.l6.run_agent.budget_not_counted",
     ),

@@ -260,9 +260,9 @@ RIGHT_RUN_AGENT_COUNTS = [
     # every billed token counted, cache writes and reads too, as the package's TokenBudget does
     variant(
         (
-            "response.usage.input_tokens + response.usage.output_tokens",
-            "response.usage.input_tokens + response.usage.output_tokens"
-            " + (response.usage.cache_creation_input_tokens or 0) + (response.usage.cache_read_input_tokens or 0)",
+            "response.usage.input_tokens + (response.usage.cache_creation_input_tokens or 0) + (response.usage.cache_read_input_tokens or 0) + response.usage.output_tokens",
+            "sum(filter(None, (response.usage.input_tokens, response.usage.cache_creation_input_tokens,"
+            " response.usage.cache_read_input_tokens, response.usage.output_tokens)))",
         )
     ),
 ]

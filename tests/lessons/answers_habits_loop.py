@@ -14,7 +14,7 @@ from __future__ import annotations
 from tests.lessons.answers6 import variant
 
 DENY = "approve or (lambda name, given: False)"
-COUNT = "tokens_used += response.usage.input_tokens + response.usage.output_tokens"
+COUNT = "tokens_used += response.usage.input_tokens + (response.usage.cache_creation_input_tokens or 0) + (response.usage.cache_read_input_tokens or 0) + response.usage.output_tokens"
 SIGN = "signature = signature_of(response.content)"
 CALLS = "for b in response.content if b.type == 'tool_use'"
 CHECK_SPIN = """        if step == "run_tools":
@@ -145,7 +145,7 @@ class State:
     last: object = None
 
     def count(self, response):
-        self.tokens += response.usage.input_tokens + response.usage.output_tokens
+        self.tokens += response.usage.input_tokens + (response.usage.cache_creation_input_tokens or 0) + (response.usage.cache_read_input_tokens or 0) + response.usage.output_tokens
 
 
 def run_agent(client, user_input, tools, tool_impls, approve=None):

@@ -297,7 +297,7 @@ WRONG_RUN_AGENT_MISREAD = [
     (  # usage read as the article's JSON
         variant(
             (
-                "tokens_used += response.usage.input_tokens + response.usage.output_tokens",
+                "tokens_used += response.usage.input_tokens + (response.usage.cache_creation_input_tokens or 0) + (response.usage.cache_read_input_tokens or 0) + response.usage.output_tokens",
                 'tokens_used += response.usage["input_tokens"] + response.usage["output_tokens"]',
             )
         ),

@@ -212,7 +212,7 @@ WRONG_RUN_AGENT_MORE = [
     (
         variant(
             (
-                "tokens_used += response.usage.input_tokens + response.usage.output_tokens\n    step",
+                "tokens_used += response.usage.input_tokens + (response.usage.cache_creation_input_tokens or 0) + (response.usage.cache_read_input_tokens or 0) + response.usage.output_tokens\n    step",
                 "tokens_used += response.usage.total_tokens\n    step",
             )
         ),

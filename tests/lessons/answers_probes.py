@@ -190,7 +190,7 @@ UNTIL_END_TURN = variant(
 
 # Valve 2 asked right after each response, not at the top of the next lap: an answer that crosses the
 # budget is thrown away, as valve 1 asked after the answer throws it away.
-SPENT = "        tokens_used += response.usage.input_tokens + response.usage.output_tokens\n"
+SPENT = "        tokens_used += response.usage.input_tokens + (response.usage.cache_creation_input_tokens or 0) + (response.usage.cache_read_input_tokens or 0) + response.usage.output_tokens\n"
 BUDGET_AFTER_RESPONSE = variant((VALVE_2, ""), (SPENT + "        step", SPENT + VALVE_2 + "        step"))
 
 # Each tool call counted as a turn: two calls in one response spend two of MAX_TURNS.
@@ -221,7 +221,7 @@ WRONG_RUN_AGENT_PROBES = [
     (BUDGET_AFTER_RESPONSE, 4, "lesson.l6.run_agent.budget_after_answer"),
     (UNTIL_END_TURN, 2, "lesson.l6.run_agent.went_on_after_cut"),
     (_cached_counting(f"{USAGE} + 2 * ({WRITES} + {READS})"), 4, "lesson.l6.run_agent.budget_cache_twice"),
-    (_cached_counting(f"{USAGE} + {WRITES}"), 4, "lesson.l6.run_agent.budget_cache_omitted"),
+    (_cached_counting(f"{USAGE} + {WRITES}"), 4, "lesson.l6.run_agent.budget_field_omitted"),  # the reads left out
     (  # the breakdown in cache_creation added on top of the total it splits
         _cached_counting(f"{USAGE} + {WRITES} + {READS} + (u.cache_creation.ephemeral_5m_input_tokens or 0)"),
         4,

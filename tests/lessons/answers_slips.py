@@ -105,8 +105,8 @@ WRONG_RUN_AGENT_SLIPS = [
     (
         variant(
             (
-                "tokens_used += response.usage.input_tokens + response.usage.output_tokens",
-                "tokens_used = max(tokens_used, response.usage.input_tokens + response.usage.output_tokens)",
+                "tokens_used += response.usage.input_tokens + (response.usage.cache_creation_input_tokens or 0) + (response.usage.cache_read_input_tokens or 0) + response.usage.output_tokens",
+                "tokens_used = max(tokens_used, response.usage.input_tokens + (response.usage.cache_creation_input_tokens or 0) + (response.usage.cache_read_input_tokens or 0) + response.usage.output_tokens)",
             )
         ),
         4,

@@ -266,7 +266,7 @@ RIGHT_STATE = [
 ]
 
 # --- run_agent (lesson 6) ----------------------------------------------------------------------
-USAGE = "response.usage.input_tokens + response.usage.output_tokens"
+USAGE = "response.usage.input_tokens + (response.usage.cache_creation_input_tokens or 0) + (response.usage.cache_read_input_tokens or 0) + response.usage.output_tokens"
 COUNTED_IN_A_GLOBAL = variant(
     ("def run_agent(", "TURNS = 0\n\n\ndef run_agent("),
     (
@@ -340,7 +340,7 @@ def run_agent(client, user_input, tools, tool_impls, approve=None):
     last_signature = None
     while True:
         response = client.messages.create(model=MODEL, max_tokens=1024, tools=tools, messages=messages)
-        tokens_used += response.usage.input_tokens + response.usage.output_tokens
+        tokens_used += response.usage.input_tokens + (response.usage.cache_creation_input_tokens or 0) + (response.usage.cache_read_input_tokens or 0) + response.usage.output_tokens
         step = next_step(response)
         if step == "finish":
             return lessons.finished(response, turns, tokens_used)

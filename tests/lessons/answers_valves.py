@@ -109,7 +109,7 @@ WRONG_RUN_AGENT_VALVES = [
         variant(
             (
                 "if tokens_used >= TOKEN_BUDGET:",
-                "if response.usage.input_tokens + response.usage.output_tokens >= TOKEN_BUDGET:",
+                "if response.usage.input_tokens + (response.usage.cache_creation_input_tokens or 0) + (response.usage.cache_read_input_tokens or 0) + response.usage.output_tokens >= TOKEN_BUDGET:",
             )
         ),
         4,

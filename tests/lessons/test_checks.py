@@ -22,6 +22,7 @@ from tests.lessons.answers_habits import WRONG_HABITS
 from tests.lessons.answers_habits_gates import WRONG_HABITS_GATES
 from tests.lessons.answers_habits_loop import WRONG_RUN_AGENT_HABITS
 from tests.lessons.answers_misreadings import WRONG_MISREAD, WRONG_MY_AGENT_MISREAD, WRONG_RUN_AGENT_MISREAD
+from tests.lessons.answers_mixups import WRONG_MIXUPS, WRONG_RUN_AGENT_MIXUPS
 from tests.lessons.answers_more import STALLED, STALLED_RUN_AGENT, WRONG_MORE, WRONG_RUN_AGENT_MORE
 from tests.lessons.answers_probes import WRONG_PROBES, WRONG_RUN_AGENT_PROBES
 from tests.lessons.answers_reuse import WRONG_REUSE, WRONG_RUN_AGENT_REUSE
@@ -82,6 +83,7 @@ def test_every_hint_key_is_provoked_by_some_wrong_version():
     more += WRONG_MISREAD + WRONG_RUN_AGENT_MISREAD + WRONG_MY_AGENT_MISREAD  # SDK objects as dicts, a yes kept
     more += WRONG_COUNTS + WRONG_RUN_AGENT_COUNTS + WRONG_MY_AGENT_COUNTS  # a digest cut short, is_error as text
     more += WRONG_HABITS + WRONG_HABITS_GATES + WRONG_RUN_AGENT_HABITS  # other SDKs' shapes, async, valve 3 by hand
+    more += WRONG_MIXUPS + WRONG_RUN_AGENT_MIXUPS  # content changed, stop_reason mix-ups, a usage field left out
     # except: pass, "false" flags, a stop yielded, a loop ended on a denial, a sliced history (every point each misses)
     more += [(name, wrong, p, key) for name, wrong, missed in WRONG_SWALLOWED for p, key in missed.items()]
     more += [(source, p, key) for source, missed in WRONG_RUN_AGENT_SWALLOWED for p, key in missed.items()]
@@ -103,12 +105,7 @@ SEEN_ELSEWHERE = {
     "lesson.l2.run_tools.no_message",
     "lesson.l2.run_tools.stopped_early",
     "lesson.l2.run_agent.not_text",
-    "lesson.l3.next_step.pause_turn",
-    "lesson.l3.next_step.end_turn",
     "lesson.l3.next_step.empty_end_turn",
-    "lesson.l3.next_step.refusal",
-    "lesson.l3.next_step.model_context_window_exceeded",
-    "lesson.l4.signature.not_text",
     "lesson.l4.signature.unstable",
     "lesson.l5.approved_not_run",
     "lesson.l5.not_all_ran",

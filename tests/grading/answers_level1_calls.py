@@ -1,0 +1,111 @@
+"""Exercise level 1: how a learner calls the approver and handles what it says, each wrong answer with the
+criteria and hint keys that must catch it, and right answers in styles the others do not use.
+
+The approver the learner is given is the notebook's, ``approve(name, input)`` (``say_no(name, tool_input)``):
+two arguments by position. Called with keywords, with the whole block, or with a third argument, the
+notebook's own raises a TypeError, so the grader's must too, and its hint must name the call.
+"""
+
+from __future__ import annotations
+
+from answers_level1_content import _dict
+from answers_level1_runners import DICT_POLICY, GOOD_ANSWERS, forbidden, refused, result, run
+
+
+def asking(ask, on_error=None):
+    """The lesson's runner with the policy valve in front, asking the person through ``ask(approve, block)``;
+    ``on_error`` answers an approver's exception (None: let it out)."""
+
+    def run_tool_uses(content, tool_impls, approve):
+        results = []
+        for block in content:
+            if block.type != "tool_use":
+                continue
+            tier = DICT_POLICY.get(block.name, "ask")
+            if tier == "deny":
+                results.append(forbidden(block))
+                continue
+            if tier == "ask":
+                try:
+                    yes = ask(approve, block)
+                except Exception:
+                    if on_error is None:
+                        raise
+                    yes = on_error
+                if not yes:
+                    results.append(refused(block))
+                    continue
+            results.append(run(block, tool_impls))
+        return results
+
+    return run_tool_uses
+
+
+def _raises_tool_errors(content, tool_impls, approve):  # a tool's failure let out instead of an is_error result
+    results = []
+    for block in content:
+        if block.type != "tool_use":
+            continue
+        tier = DICT_POLICY.get(block.name, "ask")
+        if tier == "deny":
+            results.append(forbidden(block))
+        elif tier == "ask" and not approve(block.name, block.input):
+            results.append(refused(block))
+        else:
+            results.append(result(block, str(tool_impls[block.name](**block.input))))
+    return results
+
+
+def _asks_with_the_input_copied(approve, block):  # right: a copy of the input, so approve cannot edit the call
+    return approve(block.name, dict(block.input))
+
+
+WRONG_CALLS = {
+    "approve(name=..., input=...)": (
+        _dict(asking(lambda approve, b: approve(name=b.name, input=b.input))),
+        {1: "grade.l1.approve_call", 2: "grade.l1.approve_call", 3: "grade.raised"},
+    ),
+    "approve(tool_name=..., tool_input=...)": (
+        _dict(asking(lambda approve, b: approve(tool_name=b.name, tool_input=b.input))),
+        {1: "grade.l1.approve_call", 2: "grade.l1.approve_call", 3: "grade.raised"},
+    ),
+    "approve(name, input=...)": (
+        _dict(asking(lambda approve, b: approve(b.name, input=b.input))),
+        {1: "grade.l1.approve_call", 2: "grade.l1.approve_call", 3: "grade.raised"},
+    ),
+    "approve(block)": (
+        _dict(asking(lambda approve, b: approve(b))),
+        {1: "grade.l1.approve_call", 2: "grade.l1.approve_call", 3: "grade.raised"},
+    ),
+    "approve(name, input, block)": (
+        _dict(asking(lambda approve, b: approve(b.name, b.input, b))),
+        {1: "grade.l1.approve_call", 2: "grade.l1.approve_call", 3: "grade.raised"},
+    ),
+    # The TypeError caught as a no: every ask tool is refused, and the learner never sees why.
+    "approve(name=..., input=...) with its error taken for a no": (
+        _dict(asking(lambda approve, b: approve(name=b.name, input=b.input), on_error=False)),
+        {1: "grade.l1.approve_call", 2: "grade.l1.approve_call"},
+    ),
+    "approve(block) with its error taken for a yes": (
+        _dict(asking(lambda approve, b: approve(b), on_error=True)),
+        {1: "grade.l1.approve_call", 2: "grade.l1.approve_call"},
+    ),
+    "approval defaulting to allow when approve raises": (
+        _dict(asking(lambda approve, b: approve(b.name, b.input), on_error=True)),
+        {2: "grade.l1.c2.fails_open"},
+    ),
+    "a tool's error raised instead of returned as is_error": (
+        _dict(_raises_tool_errors),
+        {3: "grade.l1.c3.tool_error_raised"},
+    ),
+}
+
+RIGHT_CALLS = {
+    "approve given a copy of the input": (DICT_POLICY, "ask", asking(_asks_with_the_input_copied), GOOD_ANSWERS),
+    "approve called through a tuple unpacked": (
+        DICT_POLICY,
+        "ask",
+        asking(lambda approve, b: approve(*(b.name, b.input))),
+        GOOD_ANSWERS,
+    ),
+}
