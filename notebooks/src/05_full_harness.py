@@ -204,14 +204,17 @@ print(run_tool(hl.make_read_file(LAB / "project"), {"path": "link.txt"}))
 # %% [markdown]
 # ## ハーネスを書く: 4つの弁を付けた `run_agent`
 #
-# レッスン2の `run_agent` を書き直します。レッスン本文の `runAgent` から変えるのは3つです。
+# レッスン2の `run_agent` を書き直します。レッスン本文の `runAgent` から変えるのは4つです。
 #
 # - 回るかどうかは `next_step(response)` で決めます。本文のループは `tool_use` だけを見るので、`pause_turn` の途中の応答で終わってしまいます
 # - 1ターン終えるたびに `yield lessons.turn(turns, response, results)` で一時停止します（ノートブック04のジェネレーター）
 # - 最後は文字列ではなく、終わり方の **値**（`lessons.finished(...)` か `lessons.stopped(...)`）を `return` します
+# - 弁2の `tokens_used` には、本文の `input_tokens + output_tokens` に、プロンプトキャッシュのキャッシュ書き込み（`cache_creation_input_tokens`）と
+#   キャッシュ読み込み（`cache_read_input_tokens`）も足します。ノートブック03の `hl.TokenBudget` と同じく、API が数えたトークンはすべて数えます（`None` は 0 として）
 #
 # 確認のセルは、同じ台本のモデルでパッケージの `Run` と並べ、止まり方と、リクエスト・ツールが走ったターンの数を比べます。
 # 上限は `MAX_TURNS = 3`・`TOKEN_BUDGET = 3_000` に書き換えて試します（引数 `max_turns`・`token_budget` で受け取るなら、そこにも渡します）。
+# 弁2の数え方は、プロンプトキャッシュが効いているモデルでも確かめます。
 # 弁4は、承認がないときと「いいえ」のときに、高インパクトなツールが走らないかを見ます。
 
 # %% tags=["todo", "piece:run_agent"]

@@ -201,17 +201,20 @@ for needle, note in WALK.items():
     print(f"{next(line for line in source if needle in line)[8:]:<56} # {note}")
 print(run_tool(hl.make_read_file(LAB / "project"), {"path": "link.txt"}))
 
-# %% [markdown] ja="59db6f064319"
+# %% [markdown] ja="f3809e314f10"
 # ## Write the harness: `run_agent` with four valves
 #
-# Rewrite lesson 2's `run_agent`. Three things change from the lesson text's `runAgent`:
+# Rewrite lesson 2's `run_agent`. Four things change from the lesson text's `runAgent`:
 #
 # - `next_step(response)` decides whether to go round again. The text's loop looks only at `tool_use`, so it ends on a `pause_turn` response that is only partway done
 # - after each turn, pause with `yield lessons.turn(turns, response, results)` (the generator from notebook 04)
 # - at the end, `return` not a string but a **value** that says how it ended (`lessons.finished(...)` or `lessons.stopped(...)`)
+# - valve 2's `tokens_used` adds to the text's `input_tokens + output_tokens` prompt caching's cache writes (`cache_creation_input_tokens`)
+#   and cache reads (`cache_read_input_tokens`): like `hl.TokenBudget` in notebook 03, it counts every token the API counted (a `None` as 0)
 #
 # The check cell runs it beside the package's `Run` on the same scripted model, and compares how each stops and how many requests and tool-running turns each takes.
 # It tries the limits rewritten to `MAX_TURNS = 3` and `TOKEN_BUDGET = 3_000` (if you take them as arguments `max_turns` and `token_budget`, it passes them there too).
+# It checks valve 2's count on a model with prompt caching on, too.
 # For valve 4, it checks that a high-impact tool does not run when there is no approval function or when the answer is "no".
 
 # %% tags=["todo", "piece:run_agent"] ja="ef1865319236"
