@@ -33,6 +33,14 @@ ROUNDS = 3
 ROOT = Path(__file__).resolve().parents[2]
 
 
+def test_collecting_this_file_loads_no_bench_extra():
+    # Every pytest worker imports this file, and a fork costs more the larger the process it copies.
+    code = "import sys, tests.benchmarks.test_benchmarks_smoke; print(sorted({'pydantic_ai', 'pyinstrument'} & set(sys.modules)))"
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
+
+
 @pytest.mark.parametrize("name", list(side_by_side.contenders(ROUNDS)))
 def test_each_contender_does_the_scripted_work(name):
     outcome = side_by_side.contenders(ROUNDS)[name]()()
