@@ -11,8 +11,6 @@ from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from pyinstrument import Profiler
-
 
 @dataclass(frozen=True)
 class Hot:
@@ -38,6 +36,8 @@ def profile(
     dilutes it. The package view leaves out ``package/shared/`` (the emulator), which every
     contender pays.
     """
+    from pyinstrument import Profiler  # imported when used, as pydantic_agent imports pydantic-ai
+
     runs = runs if isinstance(runs, list) else [runs]
     profiler = Profiler(interval=0.0002)
     profiler.start()

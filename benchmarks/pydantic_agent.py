@@ -8,20 +8,25 @@ every model call (the emulator's SSE path); ``streamed=False`` is its plain ``ag
 from __future__ import annotations
 
 import asyncio
-
-from pydantic_ai import Agent
-from pydantic_ai.messages import ModelResponse, ToolCallPart
-from pydantic_ai.models.anthropic import AnthropicModel
-from pydantic_ai.providers.anthropic import AnthropicProvider
-from pydantic_ai.usage import UsageLimits
+from typing import TYPE_CHECKING
 
 from harness_lab.emulator import emulated_async_client
 
 from . import workload
 from .contender import Outcome, Prepared, scripted_emulator
 
+# pydantic-ai is imported when a contender is built, not with this module: the test suite's collection
+# imports it in every pytest worker, and its 24 MB there made each of the thousands of forks the
+# graders and lesson checks make (page tables copied, then freed) cost more in every worker.
+if TYPE_CHECKING:
+    from pydantic_ai import Agent
+
 
 def build_agent(client) -> Agent:
+    from pydantic_ai import Agent
+    from pydantic_ai.models.anthropic import AnthropicModel
+    from pydantic_ai.providers.anthropic import AnthropicProvider
+
     model = AnthropicModel(workload.MODEL, provider=AnthropicProvider(anthropic_client=client))
     agent = Agent(model, model_settings={"max_tokens": workload.MAX_TOKENS})
     agent.tool_plain(workload.add)
@@ -36,6 +41,9 @@ async def _drain(ctx, events) -> None:
 
 
 def prepare(rounds: int, streamed: bool = True) -> Prepared:
+    from pydantic_ai.messages import ModelResponse, ToolCallPart
+    from pydantic_ai.usage import UsageLimits
+
     emulator = scripted_emulator(rounds)
     # One event loop per repetition, made here so building it is not timed; the async client and
     # the agent are created inside it because async clients belong to the loop that made them.

@@ -8,6 +8,7 @@ parallel turn, is five times wider than the turn needs and only tells concurrent
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import subprocess
@@ -16,17 +17,28 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("pydantic_ai", reason="the bench extra (pydantic-ai-slim[anthropic]) is not installed")
-pytest.importorskip("pyinstrument", reason="the bench extra (pyinstrument) is not installed")
-
 from benchmarks import __main__ as driver
 from benchmarks import bare_loop, growth, parallel_tools, profiling, report, side_by_side, workload
 from benchmarks.contender import Outcome, scripted_emulator
 from benchmarks.timing import Spread, Timings, interleaved, ratios
 from harness_lab.emulator import emulated_client
 
+# Looked for, not imported: every pytest worker collects this file, and importing pydantic-ai there would
+# leave its 24 MB in each worker (benchmarks/pydantic_agent.py imports it only when a contender is built).
+for _name, _extra in (("pydantic_ai", "pydantic-ai-slim[anthropic]"), ("pyinstrument", "pyinstrument")):
+    if importlib.util.find_spec(_name) is None:
+        pytest.skip(f"the bench extra ({_extra}) is not installed", allow_module_level=True)
+
 ROUNDS = 3
 ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_collecting_this_file_loads_no_bench_extra():
+    # Every pytest worker imports this file, and a fork costs more the larger the process it copies.
+    code = "import sys, tests.benchmarks.test_benchmarks_smoke; print(sorted({'pydantic_ai', 'pyinstrument'} & set(sys.modules)))"
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
 
 
 @pytest.mark.parametrize("name", list(side_by_side.contenders(ROUNDS)))

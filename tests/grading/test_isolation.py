@@ -24,6 +24,7 @@ import subprocess
 import sys
 import tempfile
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -309,38 +310,60 @@ def message(report: Path, exercise: str = "level2", learner: str = "mal") -> str
     return got[learner, exercise]["message"]
 
 
-@pytest.fixture(scope="module")
-def graded_by_a_normal_user():
-    """One class run by a normal user, graded once: a right answer, and each attack below that needs
-    nothing else handed in by a learner of its own; (the command's run, its report). Each attack was a
-    class of its own, and the command's start, its hosts' and their sandbox probe cost more than the
-    grading; each test still reads its own attacker's row."""
+def graded_with_a_session_key(attacks: dict[str, str], **how) -> Iterator[tuple]:
+    """One class graded once with a key in the session keyring of whoever runs the command (``how``: as a
+    normal user): a right answer, and each attack handed in by a learner of its own (named by ``attacks``);
+    (the command's run, its report, the key, or None where no session keyring can be made: the class is
+    then graded without one, and only the tests that need the key skip). Each attack was a class of its
+    own, and the command's start, its hosts' and their sandbox probe cost more than the grading; each
+    test still reads its own attacker's row."""
     base = Path(tempfile.mkdtemp(prefix="hl-isolation-"))
     subs, report = base / "subs", base / "report"
     right("level1").write(subs, "ann")
-    for learner, code in (("dev", DEVICES), ("pty", PTYS), ("inotify", INOTIFY), ("inodes", INODES)):
+    for learner, code in attacks.items():
         with_code(right("level2"), code).write(subs, learner)
-    yield grade_class(subs, report, **as_a_normal_user(base)), report
+    how = as_a_normal_user(base) if how.get("normal_user") else {}
+    args = ["grade-class", subs, "--out", report, "--timeout", "8"]
+    secret: str | None = f"sk-ant-api03-{uuid.uuid4().hex}"
+    done = command_as(args, prefix=(sys.executable, "-c", WITH_A_SESSION_KEY, str(secret)), **how)
+    if done.returncode == 77:
+        secret, done = None, command_as(args, **how)
+    yield done, report, secret
     shutil.rmtree(base, ignore_errors=True)
 
 
-@needs_sandbox
-def test_learner_code_reaches_no_keyring_and_the_callers_keys_stay_as_they_were(public):
-    subs, report = attacked(public, KEYRING_THIEF)
-    secret = f"sk-ant-api03-{uuid.uuid4().hex}"
-    done = command_as(["grade-class", subs, "--out", report], prefix=(sys.executable, "-c", WITH_A_SESSION_KEY, secret))
-    if done.returncode == 77:
+@pytest.fixture(scope="module")
+def graded_by_a_normal_user():
+    attacks = {"dev": DEVICES, "pty": PTYS, "inotify": INOTIFY, "inodes": INODES, "files": FILES_AND_KEYS}
+    yield from graded_with_a_session_key(attacks, normal_user=True)
+
+
+@pytest.fixture(scope="module")
+def graded_by_the_caller():
+    yield from graded_with_a_session_key({"keys": KEYRING_THIEF, "pty": PTYS, "files": FILES_AND_KEYS})
+
+
+def with_a_session_key(graded: tuple) -> tuple[subprocess.CompletedProcess, Path, str]:
+    done, report, secret = graded
+    if secret is None:
         pytest.skip("no session keyring can be made here")
     assert done.returncode == 0, done.stdout + done.stderr
+    return done, report, secret
+
+
+@needs_sandbox
+def test_learner_code_reaches_no_keyring_and_the_callers_keys_stay_as_they_were(graded_by_the_caller):
+    done, report, secret = with_a_session_key(graded_by_the_caller)
     assert f"KEY AFTER: {secret}\n" in done.stdout  # not replaced
-    assert f"keyctl -1/{errno.ENOSYS} add_key -1/{errno.ENOSYS}" in message(report), message(report)
+    shown = message(report, learner="keys")
+    assert f"keyctl -1/{errno.ENOSYS} add_key -1/{errno.ENOSYS}" in shown, shown
     written = "".join(p.read_text(errors="replace") for p in report.rglob("*") if p.is_file())
     assert secret not in written + done.stdout.replace(f"KEY AFTER: {secret}\n", "") + done.stderr
 
 
 @needs_sandbox
 def test_run_by_a_normal_user_learner_code_cannot_write_into_dev(graded_by_a_normal_user):
-    done, report = graded_by_a_normal_user
+    done, report, _ = graded_by_a_normal_user
     assert done.returncode == 0, done.stdout + done.stderr
     shown = f"RuntimeError: dev: refused {errno.EROFS}, null written, 12 bytes read, shm written"
     assert shown in message(report, learner="dev"), message(report, learner="dev")
@@ -348,15 +371,11 @@ def test_run_by_a_normal_user_learner_code_cannot_write_into_dev(graded_by_a_nor
 
 @needs_sandbox
 @pytest.mark.parametrize("who", ["the caller", "a normal user"])
-def test_learner_code_cannot_open_a_pseudo_terminal(public, who, request):
-    if who == "a normal user":
-        done, report = request.getfixturevalue("graded_by_a_normal_user")
-        learner = "pty"
-    else:
-        subs, report = attacked(public, PTYS)
-        done, learner = grade_class(subs, report), "mal"
+def test_learner_code_cannot_open_a_pseudo_terminal(who, request):
+    graded = "graded_by_a_normal_user" if who == "a normal user" else "graded_by_the_caller"
+    done, report, _ = request.getfixturevalue(graded)
     assert done.returncode == 0, done.stdout + done.stderr
-    shown = message(report, learner=learner)
+    shown = message(report, learner="pty")
     assert f"RuntimeError: ptys: 0 opened, then refused {errno.ENOENT}" in shown, shown
 
 
@@ -369,7 +388,7 @@ def test_learner_code_makes_no_more_files_than_its_folders_hold(graded_by_a_norm
 
 @needs_sandbox
 def test_learner_code_cannot_take_the_users_inotify_instances(graded_by_a_normal_user):
-    done, report = graded_by_a_normal_user
+    done, report, _ = graded_by_a_normal_user
     assert done.returncode == 0, done.stdout + done.stderr
     shown = message(report, learner="inotify")
     assert f"RuntimeError: inotify: 0 held, then errno {errno.ENOSYS}" in shown, shown
@@ -377,17 +396,12 @@ def test_learner_code_cannot_take_the_users_inotify_instances(graded_by_a_normal
 
 @needs_sandbox
 @pytest.mark.parametrize("who", ["the caller", "a normal user"])
-def test_learner_code_opens_few_files_and_lists_no_keys(public, who):
+def test_learner_code_opens_few_files_and_lists_no_keys(who, request):
     """One notebook's 230 processes once filled the machine's file table and failed a classmate graded
     beside it; run by a normal user, /proc/keys listed the instructor's keys by name."""
-    subs, report = attacked(public, FILES_AND_KEYS)
-    how = as_a_normal_user(public) if who == "a normal user" else {}
-    key = (sys.executable, "-c", WITH_A_SESSION_KEY, f"sk-ant-api03-{uuid.uuid4().hex}")  # a key to list
-    done = command_as(["grade-class", subs, "--out", report, "--timeout", "8"], prefix=key, **how)
-    if done.returncode == 77:
-        pytest.skip("no session keyring can be made here")
-    assert done.returncode == 0, done.stdout + done.stderr
-    shown = message(report)
+    graded = "graded_by_a_normal_user" if who == "a normal user" else "graded_by_the_caller"
+    _, report, _ = with_a_session_key(request.getfixturevalue(graded))
+    shown = message(report, learner="files")
     assert "files: hard 128, kept," in shown and "keys listed: 0 bytes" in shown, shown
     held = int(shown.split(" held")[0].rsplit(" ", 1)[1])
     assert held <= 128, shown
