@@ -116,6 +116,12 @@ add(
             "The lesson's loop does not await it (client.messages.create, called as it is, returns the response). Drop the async and write it with def",
         ),
         "lesson.raised": ("例外で止まりました: {error}", "It raised: {error}"),
+        "lesson.empty_content": (
+            "応答の content が空でした（{error}）。出力の前に断った refusal は content が [] で届きます。"
+            "content[0] のように位置でブロックを取らず、あるブロックだけを順に見ます",
+            "The response's content was empty ({error}): a refusal made before any output arrives with content == []; "
+            "do not take a block by its position (content[0]), go through the blocks there are",
+        ),
         "lesson.same_cause": ("上と同じ原因です", "The same cause as above"),
         "lesson.rule.is_error_text": (
             'is_error が真偽値ではなく文字列 {got} です。API は文字列の is_error を（"true" でも "false" でも）400 で断り、文字列は True ではないので失敗としても数えられません。'

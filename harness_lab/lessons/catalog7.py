@@ -70,12 +70,6 @@ add(
             "It gave model_context_window_exceeded and max_tokens the same stop message ({got}); say which one stopped the run "
             "(the next step differs: a shorter history, or a larger max_tokens)",
         ),
-        "lesson.l7.stop_message.empty_content": (
-            "応答の content が空でした（{error}）。出力の前に断った refusal は content が [] で届きます。"
-            "content[0] のように位置でブロックを取らず、あるブロックだけを順に見ます",
-            "The response's content was empty ({error}): a refusal made before any output arrives with content == []; "
-            "do not take a block by its position (content[0]), go through the blocks there are",
-        ),
         "lesson.l7.stop_message.not_none": (
             "{reason} の応答で停止メッセージを返しました（{got}）。ループが続ける応答と、答えで終わる応答には None を返します",
             "It returned a stop message for a {reason} response ({got}); return None when the loop goes on or ends with an answer",

@@ -14,6 +14,7 @@ from types import FunctionType
 from typing import Any
 
 from ..emulator import call, reply, say
+from ..grading.sandbox import describe_error
 from ..model import DEFAULT_MODEL
 from . import english
 from .checking import Miss, Piece, Point
@@ -248,7 +249,7 @@ def _cut_off(request: dict) -> Any:
 
 
 def _refusing(request: dict) -> Any:
-    return reply(_said("refused"), stop_reason="refusal")
+    return reply(stop_reason="refusal")  # declined before any output: no content at all, as the API sends it
 
 
 def _window_full(request: dict) -> Any:
@@ -326,7 +327,10 @@ def _decides_by_next_step(fn) -> Miss | None:
         return mine.miss
     if mine.cause != "max_tokens":
         return Miss("lesson.l6.run_agent.max_tokens", {"got": mine.cause})
-    mine, _, _ = learner_end(fn, _refusing)  # another stop: the cause is the model's, not a fixed one
+    try:  # another stop: the cause is the model's, not a fixed one
+        mine, _, _ = learner_end(fn, _refusing)
+    except IndexError as exc:  # content[0] of the one response with no content: the rule, not the symptom
+        return Miss("lesson.empty_content", {"error": describe_error(exc)})
     if mine.miss is None and mine.cause != "refusal":
         return Miss("lesson.l6.run_agent.refusal", {"got": mine.cause})
     if mine.miss is not None:

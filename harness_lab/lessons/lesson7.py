@@ -192,7 +192,7 @@ STOP_MESSAGE = Piece(
     ),
     stop_message,
     # content[0] of a refusal made before any output: the API sends its content empty
-    rules=((re.compile(r"IndexError: (list|tuple) index out of range"), "lesson.l7.stop_message.empty_content"),),
+    rules=((re.compile(r"IndexError: (list|tuple) index out of range"), "lesson.empty_content"),),
     hint="lesson.hint.stop_message",
     english=english.stop_message,
 )

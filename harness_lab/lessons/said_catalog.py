@@ -101,7 +101,6 @@ add(
         ),
         "lesson.said.l6.report": ("# 週次レポート\n- 問い合わせ件数: 4", "# Weekly report\n- Inquiries: 4"),
         "lesson.said.l6.writing": ("書き出します。", "I'll write it out."),
-        "lesson.said.l6.refused": ("その依頼にはお応えできません。", "I can't help with that request."),
         # lesson6's probes (diagnosis.py): the user's request and what each tool returns, as many tokens in both
         "lesson.said.l6.ask": ("やって", "Do the task."),
         "lesson.said.l6_outputs.read_file": (

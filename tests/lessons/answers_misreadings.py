@@ -277,7 +277,7 @@ WRONG_MISREAD = [
     ("stop_message", stop_first_block, 1, "lesson.rule.first_not_text"),
     ("stop_message", stop_one_of_the_two, 1, "lesson.l7.stop_message.no_category"),
     ("stop_message", stop_text_as_list, 3, "lesson.l7.stop_message.text_apart"),
-    ("stop_message", stop_refusal_quotes_first_block, 1, "lesson.l7.stop_message.empty_content"),
+    ("stop_message", stop_refusal_quotes_first_block, 1, "lesson.empty_content"),
 ]
 
 RIGHT_MISREAD = [
@@ -294,6 +294,17 @@ RIGHT_MISREAD = [
 # --- lesson 6's run_agent --------------------------------------------------------------------------
 
 WRONG_RUN_AGENT_MISREAD = [
+    (  # the stop message is the first text block: a refusal before any output has none
+        variant(
+            (
+                'return lessons.stopped(response.stop_reason, "止めました", turns, tokens_used)',
+                "said = [b.text for b in response.content if b.type == 'text'][0]\n"
+                "    return lessons.stopped(response.stop_reason, said, turns, tokens_used)",
+            )
+        ),
+        2,
+        "lesson.empty_content",
+    ),
     (  # usage read as the article's JSON
         variant(
             (

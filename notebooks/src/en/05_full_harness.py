@@ -1,11 +1,11 @@
-# %% [markdown] ja="3ce36069edc6"
+# %% [markdown] ja="246a39d9f201"
 # # Lesson 6: Hand-write an agent harness with controls
 #
 # **Agent harness basics: loops and control** · Notebook 5 of 6
 #
 # Previous: [Lesson 5: Intervention and steering](04_human_in_the_loop.ipynb) | Next: the exercises, [Level 1: a tiered valve per tool](../../exercises/en/level1_tiered_policy.ipynb) and [Level 2: the gates this loop lacks](../../exercises/en/level2_missing_gate.ipynb); further: [Lesson 7: The loop on the 2026 API](06_api_2026.ipynb)
 #
-# **Time:** about 60 minutes (reading 30, writing and checking 26, running and predicting 7). To split it into three sittings, stop before "Write the harness" and before "Finishing touch" | **You need:** notebooks 01 to 04 (we use the pieces in `my_harness.py`; where one is missing, the reference stands in)
+# **Time:** about 65 minutes (reading 30, writing and checking 26, running and predicting 7). To split it into three sittings, stop before "Write the harness" and before "Finishing touch" | **You need:** notebooks 01 to 04 (we use the pieces in `my_harness.py`; where one is missing, the reference stands in)
 #
 # `run_agent` from [lesson 2](01_bare_loop.ipynb), `next_step` from [lesson 3](02_stop_conditions.ipynb), `signature_of` from [lesson 4](03_runaway_fallbacks.ipynb),
 # `run_tool_uses` from lesson 5. Today you weld the pieces you have written into one harness.
