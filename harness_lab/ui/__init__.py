@@ -6,12 +6,13 @@ Importing it also teaches IPython to draw the loop's events (Turn, ApprovalReque
 Stopped, Usage, Decision) as cards, so a bare event at the end of a cell shows as a card.
 """
 
+from typing import TYPE_CHECKING, Any
+
 from . import catalog  # noqa: F401  # the layer's strings, before any module uses them
 from .cards import Card
 from .controller import Controller
 from .diagram import LoopDiagram, diagram
 from .formatters import register_formatters
-from .plots import compare_runs, plot_token_burn
 from .stepper import Stepper
 from .transcript import card, transcript
 
@@ -29,3 +30,16 @@ __all__ = [
 ]
 
 register_formatters()
+
+if TYPE_CHECKING:
+    from .plots import compare_runs, plot_token_burn
+
+
+def __getattr__(name: str) -> Any:
+    # matplotlib (about 45 MB) loads with the first plot, not with the Stepper: every process that forks
+    # a child per check (the lessons' and the graders') copies less, and a kernel starts sooner.
+    if name in ("compare_runs", "plot_token_burn"):
+        from . import plots
+
+        return getattr(plots, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -9,7 +9,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from harness_lab.text import speaking, t
-from harness_lab.ui import diagram, diagram_png
+from harness_lab.ui import diagram
 from harness_lab.ui.diagram import BADGE_FONT, NODES, OTHER_STOPS, WIDTH, place_of
 from harness_lab.valves import MaxTurns, NoProgress, TokenBudget
 
@@ -146,6 +146,8 @@ def test_a_cell_shows_the_diagram_as_a_png_with_its_text_and_no_html():
     png = base64.b64decode(data["image/png"])
     assert png.startswith(b"\x89PNG\r\n\x1a\n") and b"matplotlib" not in png  # no software or date tag
     width, height = struct.unpack(">II", png[16:24])
+    from harness_lab.ui import diagram_png  # matplotlib, imported when a picture is drawn, as the package does
+
     assert width == WIDTH * diagram_png.SCALE and height > 500
     assert len(png) < 60_000  # a few flat colours: small enough to store in every lesson
     assert data["text/plain"] == repr(diagram("before_each_tool", acted="approval"))

@@ -7,18 +7,28 @@ import sys
 import warnings
 from pathlib import Path
 
-import matplotlib
 import pytest
 
-matplotlib.use("Agg")
-
+from harness_lab import ui
 from harness_lab.events import Stopped, Turn, Usage
 from harness_lab.text import t
-from harness_lab.ui import compare_runs, plot_token_burn
-from harness_lab.ui.plots import run_cost_usd, turn_usages
 
 USAGES = [Usage(400 + 300 * i, 50, 100 if i == 0 else 0, 80 if i else 0) for i in range(5)]
 STOP = Stopped(cause="token_budget", reason="予算", turns=5, usage=sum(USAGES, Usage()))
+
+
+def _plots():
+    """The plots module, imported when a test draws: collecting this file loads no matplotlib (every
+    pytest worker collects it, and each check's fork would copy matplotlib too)."""
+    from harness_lab.ui import plots
+
+    return plots
+
+
+def _text_class():
+    from matplotlib.text import Text
+
+    return Text
 
 
 def _draw(fig):
@@ -29,22 +39,22 @@ def _draw(fig):
 
 
 def test_japanese_labels_draw_without_missing_glyphs():
-    fig = plot_token_burn(USAGES + [STOP], budget=5000)
+    fig = ui.plot_token_burn(USAGES + [STOP], budget=5000)
     assert _draw(fig) == []
     assert any("トークン" in ax.get_ylabel() for ax in fig.axes)
-    assert _draw(compare_runs({"裸のループ": USAGES + [STOP], "ハーネス": USAGES[:2]}, budget=5000)) == []
+    assert _draw(ui.compare_runs({"裸のループ": USAGES + [STOP], "ハーネス": USAGES[:2]}, budget=5000)) == []
 
 
 def test_the_glyph_check_can_fail():
     # Proof the test above can fail: a Latin-only font cannot draw these labels.
-    fig = plot_token_burn(USAGES)
-    for text in fig.findobj(matplotlib.text.Text):
+    fig = ui.plot_token_burn(USAGES)
+    for text in fig.findobj(_text_class()):
         text.set_fontfamily("DejaVu Sans")
     assert any("missing from font" in m for m in _draw(fig))
 
 
 def test_budget_line_stop_mark_and_usd_axis():
-    fig = plot_token_burn(USAGES + [STOP], budget=5000, usd_prices={"input": 3.0, "output": 15.0})
+    fig = ui.plot_token_burn(USAGES + [STOP], budget=5000, usd_prices={"input": 3.0, "output": 15.0})
     burn, total, usd = fig.axes
     assert [len(c.patches) for c in burn.containers] == [5, 5, 5, 5]  # four stacked parts per turn
     ys = [line.get_ydata()[0] for line in total.get_lines() if len(set(line.get_ydata())) == 1]
@@ -53,22 +63,22 @@ def test_budget_line_stop_mark_and_usd_axis():
     cumulative = list(total.get_lines()[0].get_ydata())
     assert cumulative[-1] == sum(u.total for u in USAGES)
     assert "USD" in usd.get_ylabel()
-    expected = sum(run_cost_usd(u, usd_prices={"input": 3.0, "output": 15.0}) for u in USAGES)
+    expected = sum(_plots().run_cost_usd(u, usd_prices={"input": 3.0, "output": 15.0}) for u in USAGES)
     assert usd.get_lines()[0].get_ydata()[-1] == pytest.approx(expected)
 
 
 def test_no_stop_mark_for_a_finished_run():
-    fig = plot_token_burn(USAGES)
+    fig = ui.plot_token_burn(USAGES)
     assert len(fig.axes[1].texts) == 0
 
 
 def test_turn_events_are_read_too():
     turns = [Turn(request_number=i + 1, response=None, stop_reason="tool_use", usage=u) for i, u in enumerate(USAGES)]
-    assert turn_usages(turns) == USAGES
+    assert _plots().turn_usages(turns) == USAGES
 
 
 def test_compare_runs_draws_one_line_per_run():
-    fig = compare_runs({"A": USAGES, "B": USAGES[:3]})
+    fig = ui.compare_runs({"A": USAGES, "B": USAGES[:3]})
     labels = [line.get_label() for line in fig.axes[0].get_lines()]
     assert labels[0].startswith("A ($") and labels[1].startswith("B ($")
 
@@ -77,8 +87,8 @@ def test_compare_runs_by_usd_shows_what_caching_changes():
     # The same tokens, read from the cache: the token plot cannot tell the runs apart, the dollar plot can.
     plain = [Usage(1000 + 500 * i, 50) for i in range(4)]
     cached = [Usage(1000, 50)] + [Usage(100, 50, 500, 900 + 500 * (i - 1)) for i in range(1, 4)]
-    by_tokens = compare_runs({"plain": plain, "cached": cached})
-    by_usd = compare_runs({"plain": plain, "cached": cached}, by="usd")
+    by_tokens = ui.compare_runs({"plain": plain, "cached": cached})
+    by_usd = ui.compare_runs({"plain": plain, "cached": cached}, by="usd")
     plain_tokens, cached_tokens = (line.get_ydata()[-1] for line in by_tokens.axes[0].get_lines()[:2])
     plain_usd, cached_usd = (line.get_ydata()[-1] for line in by_usd.axes[0].get_lines()[:2])
     assert plain_tokens == cached_tokens and cached_usd < plain_usd
@@ -86,13 +96,13 @@ def test_compare_runs_by_usd_shows_what_caching_changes():
         "ui.plot.request_usd_title"
     )
     with pytest.raises(ValueError, match="usd"):
-        compare_runs({"plain": plain}, by="dollars")
+        ui.compare_runs({"plain": plain}, by="dollars")
 
 
 def test_output_is_deterministic():
     def png():
         buf = io.BytesIO()
-        plot_token_burn(USAGES + [STOP], budget=5000).savefig(buf, format="png")
+        ui.plot_token_burn(USAGES + [STOP], budget=5000).savefig(buf, format="png")
         return buf.getvalue()
 
     assert png() == png()
@@ -104,7 +114,7 @@ def test_a_stepper_over_a_real_run_gives_budget_and_stop(make_run):
     run = make_run("budget_burning", max_turns=50, budget=6_000)
     s = Stepper(run, "ログを分析して")
     s.run_all()
-    fig = plot_token_burn(s)
+    fig = ui.plot_token_burn(s)
     total = fig.axes[1]
     assert len(fig.axes[0].containers[0].patches) == run.state.model_calls
     assert any(set(line.get_ydata()) == {6_000} for line in total.get_lines())
@@ -121,32 +131,32 @@ def test_stop_labels_stay_clear_of_the_budget_line(budget):
     # A budget stop ends at the budget line; a label placed at the last point would sit on it.
     stopped_at_budget = [Usage(budget // 5, 0)] * 5  # the running total lands on the line
     runs = {"A": stopped_at_budget + [STOP], "B": USAGES + [STOP]}
-    for fig, ax in ((plot_token_burn(runs["A"], budget=budget), 1), (compare_runs(runs, budget=budget), 0)):
+    for fig, ax in ((ui.plot_token_burn(runs["A"], budget=budget), 1), (ui.compare_runs(runs, budget=budget), 0)):
         fig.canvas.draw()
         axes = fig.axes[ax]
         line_y = _budget_y_pixels(axes, budget)
         renderer = fig.canvas.get_renderer()
         assert axes.texts
         for text in axes.texts:
-            box = matplotlib.text.Text.get_window_extent(text, renderer)  # the words, not the arrow
+            box = _text_class().get_window_extent(text, renderer)  # the words, not the arrow
             assert not (box.y0 <= line_y <= box.y1), (text.get_text(), box, line_y)
 
 
 def test_x_axis_counts_model_calls_not_turns():
-    fig = plot_token_burn(USAGES + [STOP], budget=5000)
+    fig = ui.plot_token_burn(USAGES + [STOP], budget=5000)
     assert all(ax.get_xlabel() == t("ui.plot.call") == "モデルへのリクエスト（回目）" for ax in fig.axes[:2])
-    assert all("ターン" not in ax.get_xlabel() for ax in compare_runs({"A": USAGES}).axes)
+    assert all("ターン" not in ax.get_xlabel() for ax in ui.compare_runs({"A": USAGES}).axes)
 
 
 def test_usd_prices_honour_the_cache_prices():
     write, read = Usage(cache_creation_input_tokens=1_000_000), Usage(cache_read_input_tokens=1_000_000)
     base = {"input": 3.0, "output": 15.0}
-    assert run_cost_usd(write, usd_prices={**base, "cache_write": 100.0}) == pytest.approx(100.0)
-    assert run_cost_usd(read, usd_prices={**base, "cache_read": 0}) == 0
+    assert _plots().run_cost_usd(write, usd_prices={**base, "cache_write": 100.0}) == pytest.approx(100.0)
+    assert _plots().run_cost_usd(read, usd_prices={**base, "cache_read": 0}) == 0
     # Left out, they follow the input price as the API bills them: writes 1.25x, reads 0.1x.
-    assert run_cost_usd(write, usd_prices=base) == pytest.approx(3.75)
-    assert run_cost_usd(read, usd_prices=base) == pytest.approx(0.3)
-    fig = plot_token_burn([write, read], usd_prices={**base, "cache_write": 100.0, "cache_read": 1.0})
+    assert _plots().run_cost_usd(write, usd_prices=base) == pytest.approx(3.75)
+    assert _plots().run_cost_usd(read, usd_prices=base) == pytest.approx(0.3)
+    fig = ui.plot_token_burn([write, read], usd_prices={**base, "cache_write": 100.0, "cache_read": 1.0})
     assert list(fig.axes[2].get_lines()[0].get_ydata()) == pytest.approx([100.0, 101.0])
 
 
@@ -163,8 +173,8 @@ def test_usd_prices_honour_the_cache_prices():
 )
 def test_an_incomplete_price_dict_is_a_clear_error(prices, error, named):
     for plot in (
-        lambda: plot_token_burn(USAGES, usd_prices=prices),
-        lambda: compare_runs({"A": USAGES}, usd_prices=prices),
+        lambda: ui.plot_token_burn(USAGES, usd_prices=prices),
+        lambda: ui.compare_runs({"A": USAGES}, usd_prices=prices),
     ):
         with pytest.raises(error) as caught:
             plot()
@@ -190,3 +200,17 @@ def test_svg_is_the_same_in_every_process():
     with contextlib.redirect_stdout(here):
         exec(code, {})
     assert there.stdout == here.getvalue() and len(there.stdout.strip()) == 64
+
+
+def test_the_stepper_loads_no_matplotlib_until_a_plot_is_asked_for():
+    # Every process that forks a child per check copies what it has loaded: matplotlib is about 45 MB.
+    code = (
+        "import sys\n"
+        "from harness_lab import ui\n"
+        "ui.Stepper, ui.diagram, ui.transcript\n"
+        "print('matplotlib' in sys.modules)\n"
+        "ui.plot_token_burn\n"
+        "print('matplotlib' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["False", "True"]

@@ -13,13 +13,14 @@ import pytest
 from anthropic.types import Message, RedactedThinkingBlock, TextBlock, ThinkingBlock, ToolUseBlock
 from anthropic.types import Usage as ApiUsage
 
+from harness_lab import ui
 from harness_lab.drain import drain
 from harness_lab.emulator import emulated_client, tokens
 from harness_lab.events import Turn, Usage
 from harness_lab.loop import Run
 from harness_lab.text import t
 from harness_lab.tools import get_time, make_read_file
-from harness_lab.ui import card, plot_token_burn, transcript
+from harness_lab.ui import card, transcript
 from harness_lab.ui.context import context_rows, split_request
 from harness_lab.ui.context_view import context_card
 from harness_lab.valves import MaxTurns
@@ -156,7 +157,7 @@ def test_cache_reads_and_writes_get_their_own_strip_only_when_there_are_any():
 
 def test_the_burn_plot_stacks_output_with_thinking_and_keeps_cache_reads_and_writes_apart():
     usages = [Usage(100, 80, 40, 0), Usage(30, 90, 0, 140)]
-    burn = plot_token_burn(usages).axes[0]
+    burn = ui.plot_token_burn(usages).axes[0]
     labels = [c.get_label() for c in burn.containers]
     assert labels == [t("ui.plot.input"), t("ui.plot.cache_write"), t("ui.plot.cache_read"), t("ui.plot.output")]
     assert "思考" in t("ui.plot.output")
