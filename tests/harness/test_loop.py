@@ -112,10 +112,11 @@ def test_truncated_or_refused_responses_stop_without_running_anything(scenario, 
     outcome = run(client, "x", tools=spy.tools, valves=[Approval(approver=lambda r: True)])
     assert isinstance(outcome.stop, Stopped) and outcome.stop.cause == valve
     assert spy.calls == []
-    assert outcome.stop.text  # the partial text is kept on the event
     check_history(outcome.messages, definitions(spy))
-    if valve == "refusal":
-        assert "cyber harm" in outcome.stop.reason
+    if valve == "refusal":  # declined before any output, as the API does: no text, the reason from stop_details
+        assert outcome.stop.text == "" and "cyber harm" in outcome.stop.reason
+    else:
+        assert outcome.stop.text  # the partial text is kept on the event
 
 
 def test_pause_turn_is_sent_back_unchanged_with_the_same_tools(check_history):
