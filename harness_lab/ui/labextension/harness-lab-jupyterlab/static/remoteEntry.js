@@ -170,9 +170,40 @@
     document.head.appendChild(style);
   }
 
+  // 5. A widget drawn in a cell before the cell was first shown takes clicks. JupyterLab (4.6, whose
+  // default windowing is "contentVisibility") makes each cell as a placeholder and builds its parts
+  // (input, output area) only in the cell's own "before-attach" handler. Lumino sends that message to
+  // a widget's children before the handler runs, and the cell's parts did not exist yet; it then sends
+  // "after-attach" to them all. So the parts, and every widget already drawn in the output area, are
+  // marked attached without ever getting "before-attach", where a Lumino TabBar adds its pointer and
+  // key listeners: an ipywidgets Tab drawn that way ignored every click. On a reopen the saved panels
+  // are drawn while the cells below the first screen still wait for idle time (a slow page: minutes),
+  // so their tabs were dead. Each part the handler adds gets the message it missed, before the cell
+  // goes into the page and before "after-attach", in the order Lumino would have sent them.
+  function attachPartsOnFirstShow(cell) {
+    const build = cell.onBeforeAttach;
+    cell.onBeforeAttach = function (msg) {
+      const had = new Set(this.layout.widgets); // these got the message from the layout already
+      build.call(this, msg);
+      for (const part of this.layout.widgets) if (!had.has(part)) part.processMessage(msg);
+    };
+    return cell;
+  }
+  function attachCellParts(panel) {
+    // Cells a notebook made before this plugin saw it (a second view of an open notebook).
+    panel.content.widgets.forEach((cell) => cell.isPlaceholder() && attachPartsOnFirstShow(cell));
+    const factory = panel.content.contentFactory;
+    if (factory.harnessLabAttachesParts) return; // one factory makes the cells of every notebook
+    factory.harnessLabAttachesParts = true;
+    for (const name of ["createCodeCell", "createMarkdownCell", "createRawCell"]) {
+      const create = factory[name];
+      factory[name] = (...args) => attachPartsOnFirstShow(create.apply(factory, args));
+    }
+  }
+
   const plugin = {
     id: "harness-lab-jupyterlab:panels",
-    description: "Keeps a reopened course notebook unchanged, saves what is typed during a save, greys panels no kernel is behind, draws saved widgets restored late, wraps printed output between words.",
+    description: "Keeps a reopened course notebook unchanged, saves what is typed during a save, greys panels no kernel is behind, draws saved widgets restored late, wraps printed output between words, lets widgets drawn before their cell was shown take clicks.",
     autoStart: true,
     activate(app) {
       wrapBetweenWords();
@@ -181,6 +212,7 @@
           keepCleanOnReopen(context);
           markOrphanedPanels(panel, context);
           redrawLateWidgets(panel);
+          attachCellParts(panel);
         },
       });
     },
