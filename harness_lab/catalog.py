@@ -13,6 +13,10 @@ CORE: dict[str, tuple[str, str]] = {
         "最大ターン数 {limit} に達したので、自分から停止します（タスクが難しすぎるか、モデルが行き詰まっている可能性があります）",
         "Reached the maximum of {limit} turns, so the harness stopped itself (the task may be too hard or the model stuck).",
     ),
+    "stop.max_turns_zero": (
+        "最大ターン数が 0 なので、モデルが頼んだツールを1つも実行せずに停止します（0 は「上限なし」ではありません。上限なしで回すなら、valves から MaxTurns を外します）",
+        "The maximum is 0 turns, so the harness stopped without running any tool the model asked for (0 does not mean no limit: to run without one, leave MaxTurns out of valves).",
+    ),
     "stop.token_budget": (
         "トークン予算 {limit} に達したので、自分から停止します（使用量 {used}）",
         "Reached the token budget of {limit}, so the harness stopped itself ({used} used).",
@@ -257,7 +261,7 @@ CORE: dict[str, tuple[str, str]] = {
         "--live には ANTHROPIC_API_KEY の設定が必要です（オフラインで試すなら --live を外してください）",
         "--live needs ANTHROPIC_API_KEY to be set (drop --live to run offline)",
     ),
-    "cli.unknown_scenario": (
+    "client.unknown_scenario": (
         "シナリオ {name} はありません。使えるシナリオ: {known}",
         "unknown scenario {name}; known: {known}",
     ),
@@ -403,6 +407,14 @@ CORE: dict[str, tuple[str, str]] = {
         "tools にはツールのリストを渡してください（例: tools=[hl.get_time]）。渡されたのは {got} です",
         "tools must be a list of tools (e.g. tools=[hl.get_time]), not {got}",
     ),
+    "usage.tool_maker": (
+        "{name} はツールを作る関数で、ツールそのものではありません。呼び出して、できたツールを渡してください（例: tools=[hl.{name}()]）",
+        "{name} makes a tool; it is not one itself. Call it and pass the tool it returns (e.g. tools=[hl.{name}()])",
+    ),
+    "usage.model": (
+        'model にはモデル名の文字列を渡してください（例: model="claude-sonnet-5"。省けば HARNESS_LAB_MODEL か既定のモデル）。渡されたのは {got} です',
+        'model must be a model name, a string (e.g. model="claude-sonnet-5"; leave it out for HARNESS_LAB_MODEL or the default), not {got}',
+    ),
     "usage.tool_not_callable": (
         "ツールには関数を渡してください。{got} は呼び出せません（組み込みなら hl.read_file のように関数そのもの、自作なら @hl.tool を付けた関数を渡します）",
         "A tool must be a function; {got} is not callable (pass the function itself, like hl.read_file, or one decorated with @hl.tool)",
@@ -430,6 +442,10 @@ CORE: dict[str, tuple[str, str]] = {
     "usage.script": (
         'エミュレーターのシナリオには、シナリオ名（例: "lesson6"）、返答のリスト（say(...) / call(...) / reply(...)）、リクエストを受け取って返答を返す関数、Emulator のどれかを渡してください。渡されたのは {got} です',
         'An emulator scenario is a scenario name (e.g. "lesson6"), a list of replies (say(...) / call(...) / reply(...)), a function from request to reply, or an Emulator, not {got}',
+    ),
+    "usage.script_empty": (
+        '返答のリストが空です。エミュレーターには返答を1つ以上渡してください（例: [say("こんにちは")]）',
+        'The list of replies is empty: the emulator needs at least one reply (e.g. [say("Hello")])',
     ),
     "usage.policy": (
         'Policy にはツール名 → 段階（"allow" / "ask" / "deny"）の dict を渡してください（例: hl.Policy({{"write_file": "ask"}})）。渡されたのは {got} です',

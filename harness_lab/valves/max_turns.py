@@ -32,8 +32,8 @@ class MaxTurns:
 
     def check(self, state: RunState) -> str | None:
         # `turns` counts finished tool rounds; the counter moves only after this check passes.
-        if state.turns >= self.limit:
-            return t("stop.max_turns", limit=self.limit)
+        if state.turns >= self.limit:  # a limit of 0 is often meant as "no limit": say it is not
+            return t("stop.max_turns" if self.limit else "stop.max_turns_zero", limit=self.limit)
         return None
 
     def reading(self, state: RunState) -> str:
