@@ -13,10 +13,6 @@ CORE: dict[str, tuple[str, str]] = {
         "最大ターン数 {limit} に達したので、自分から停止します（タスクが難しすぎるか、モデルが行き詰まっている可能性があります）",
         "Reached the maximum of {limit} turns, so the harness stopped itself (the task may be too hard or the model stuck).",
     ),
-    "stop.max_turns_zero": (
-        "最大ターン数が 0 なので、モデルが頼んだツールを1つも実行せずに停止します（0 は「上限なし」ではありません。上限なしで回すなら、valves から MaxTurns を外します）",
-        "The maximum is 0 turns, so the harness stopped without running any tool the model asked for (0 does not mean no limit: to run without one, leave MaxTurns out of valves).",
-    ),
     "stop.token_budget": (
         "トークン予算 {limit} に達したので、自分から停止します（使用量 {used}）",
         "Reached the token budget of {limit}, so the harness stopped itself ({used} used).",
@@ -406,6 +402,10 @@ CORE: dict[str, tuple[str, str]] = {
     "usage.tools": (
         "tools にはツールのリストを渡してください（例: tools=[hl.get_time]）。渡されたのは {got} です",
         "tools must be a list of tools (e.g. tools=[hl.get_time]), not {got}",
+    ),
+    "usage.max_turns_zero": (
+        "MaxTurns(0) では、モデルが頼んだツールを1つも実行できません。0 は「上限なし」ではありません。上限は 1 以上の整数で、上限なしで回すなら valves から MaxTurns を外します",
+        "MaxTurns(0) would let no tool the model asks for run: 0 does not mean no limit. The limit is a whole number of at least 1; to run without one, leave MaxTurns out of valves",
     ),
     "usage.tool_maker": (
         "{name} はツールを作る関数で、ツールそのものではありません。呼び出して、できたツールを渡してください（例: tools=[hl.{name}()]）",

@@ -28,12 +28,14 @@ class MaxTurns:
     step = "loop_top"
 
     def __post_init__(self) -> None:
-        whole_number(self.limit, "MaxTurns limit", 0)
+        if self.limit == 0 and not isinstance(self.limit, bool):  # often meant as "no limit", which it is not
+            raise ValueError(t("usage.max_turns_zero"))
+        whole_number(self.limit, "MaxTurns limit", 1)
 
     def check(self, state: RunState) -> str | None:
         # `turns` counts finished tool rounds; the counter moves only after this check passes.
-        if state.turns >= self.limit:  # a limit of 0 is often meant as "no limit": say it is not
-            return t("stop.max_turns" if self.limit else "stop.max_turns_zero", limit=self.limit)
+        if state.turns >= self.limit:
+            return t("stop.max_turns", limit=self.limit)
         return None
 
     def reading(self, state: RunState) -> str:
