@@ -298,6 +298,10 @@ CORE: dict[str, tuple[str, str]] = {
     "usage.args.required": ("次の引数が必要です: {names}", "the following arguments are required: {names}"),
     "usage.args.unrecognized": ("知らない引数です: {names}", "unrecognized arguments: {names}"),
     "usage.args.expected_one": ("{name} には値が1つ必要です", "argument {name}: expected one argument"),
+    "usage.args.choice": (
+        "引数 {name}: {value} はありません。{choices} のどれかを指定してください",
+        "argument {name}: invalid choice: {value} (choose from {choices})",
+    ),
     "usage.args.argument": ("引数 {name}: {message}", "argument {name}: {message}"),
     "usage.seconds": (
         "秒数には正の数を指定してください: {text}",
