@@ -390,7 +390,7 @@ add(
         ),
         "lesson.l4.signature.call_order": (
             "呼び出しの順番が入れ替わっただけで、署名が変わりました。名前だけでなく引数まで含めた部分ごと、並べ替えてからつなぎます（sorted）",
-            "Swapping the order of the calls changed the signature; sort the whole parts (name and arguments, not the names alone) before joining them",
+            "Swapping the order of the calls changed the signature: sort the parts with sorted before joining them, each part whole (name and arguments, not the name alone)",
         ),
         "lesson.l4.signature.one_call": (
             "呼び出しが1つ増えても署名が同じです。全部の tool_use を入れます",
