@@ -257,7 +257,7 @@ CORE: dict[str, tuple[str, str]] = {
         "--live には ANTHROPIC_API_KEY の設定が必要です（オフラインで試すなら --live を外してください）",
         "--live needs ANTHROPIC_API_KEY to be set (drop --live to run offline)",
     ),
-    "cli.unknown_scenario": (
+    "client.unknown_scenario": (
         "シナリオ {name} はありません。使えるシナリオ: {known}",
         "unknown scenario {name}; known: {known}",
     ),
@@ -298,6 +298,10 @@ CORE: dict[str, tuple[str, str]] = {
     "usage.args.required": ("次の引数が必要です: {names}", "the following arguments are required: {names}"),
     "usage.args.unrecognized": ("知らない引数です: {names}", "unrecognized arguments: {names}"),
     "usage.args.expected_one": ("{name} には値が1つ必要です", "argument {name}: expected one argument"),
+    "usage.args.choice": (
+        "引数 {name}: {value} はありません。{choices} のどれかを指定してください",
+        "argument {name}: invalid choice: {value} (choose from {choices})",
+    ),
     "usage.args.argument": ("引数 {name}: {message}", "argument {name}: {message}"),
     "usage.seconds": (
         "秒数には正の数を指定してください: {text}",
@@ -403,6 +407,18 @@ CORE: dict[str, tuple[str, str]] = {
         "tools にはツールのリストを渡してください（例: tools=[hl.get_time]）。渡されたのは {got} です",
         "tools must be a list of tools (e.g. tools=[hl.get_time]), not {got}",
     ),
+    "usage.max_turns_zero": (
+        "MaxTurns(0) では、モデルが頼んだツールを1つも実行できません。0 は「上限なし」ではありません。上限は 1 以上の整数で、上限なしで回すなら valves から MaxTurns を外します",
+        "MaxTurns(0) would let no tool the model asks for run: 0 does not mean no limit. The limit is a whole number of at least 1; to run without one, leave MaxTurns out of valves",
+    ),
+    "usage.tool_maker": (
+        "{name} はツールを作る関数で、ツールそのものではありません。呼び出して、できたツールを渡してください（例: tools=[hl.{name}()]）",
+        "{name} makes a tool; it is not one itself. Call it and pass the tool it returns (e.g. tools=[hl.{name}()])",
+    ),
+    "usage.model": (
+        'model にはモデル名の文字列を渡してください（例: model="claude-sonnet-5"。省けば HARNESS_LAB_MODEL か既定のモデル）。渡されたのは {got} です',
+        'model must be a model name, a string (e.g. model="claude-sonnet-5"; leave it out for HARNESS_LAB_MODEL or the default), not {got}',
+    ),
     "usage.tool_not_callable": (
         "ツールには関数を渡してください。{got} は呼び出せません（組み込みなら hl.read_file のように関数そのもの、自作なら @hl.tool を付けた関数を渡します）",
         "A tool must be a function; {got} is not callable (pass the function itself, like hl.read_file, or one decorated with @hl.tool)",
@@ -430,6 +446,10 @@ CORE: dict[str, tuple[str, str]] = {
     "usage.script": (
         'エミュレーターのシナリオには、シナリオ名（例: "lesson6"）、返答のリスト（say(...) / call(...) / reply(...)）、リクエストを受け取って返答を返す関数、Emulator のどれかを渡してください。渡されたのは {got} です',
         'An emulator scenario is a scenario name (e.g. "lesson6"), a list of replies (say(...) / call(...) / reply(...)), a function from request to reply, or an Emulator, not {got}',
+    ),
+    "usage.script_empty": (
+        '返答のリストが空です。エミュレーターには返答を1つ以上渡してください（例: [say("こんにちは")]）',
+        'The list of replies is empty: the emulator needs at least one reply (e.g. [say("Hello")])',
     ),
     "usage.policy": (
         'Policy にはツール名 → 段階（"allow" / "ask" / "deny"）の dict を渡してください（例: hl.Policy({{"write_file": "ask"}})）。渡されたのは {got} です',

@@ -59,6 +59,14 @@ def max_tokens(value: Any) -> int:
     return value
 
 
+def model(value: Any) -> Any:
+    """A model id as the API takes it (a string), or None for the course's default; any other type would
+    only come back as a 400 on the first request."""
+    if value is not None and not isinstance(value, str):
+        raise TypeError(t("usage.model", got=reprlib.repr(value)))
+    return value
+
+
 def client(value: Any) -> Any:
     if not hasattr(getattr(value, "messages", None), "create"):
         raise TypeError(t("usage.client", got=reprlib.repr(value)))

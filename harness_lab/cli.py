@@ -253,7 +253,7 @@ def _not_emulated(args: argparse.Namespace) -> str | None:
     from .emulator import KNOWN_MODELS, scenario_names
 
     if args.scenario not in scenario_names():
-        return t("cli.unknown_scenario", name=visible(repr(args.scenario)), known=", ".join(scenario_names()))
+        return t("client.unknown_scenario", name=visible(repr(args.scenario)), known=", ".join(scenario_names()))
     if args.model is not None and args.model not in KNOWN_MODELS:
         return t("cli.unknown_model", name=visible(repr(args.model)), known=", ".join(sorted(KNOWN_MODELS)))
     return None

@@ -45,6 +45,10 @@ _ARGPARSE_SAYS = (
     (re.compile(r"the following arguments are required: (?P<names>.*)", re.S), "usage.args.required"),
     (re.compile(r"unrecognized arguments: (?P<names>.*)", re.S), "usage.args.unrecognized"),
     (re.compile(r"argument (?P<name>\S+): expected one argument", re.S), "usage.args.expected_one"),
+    (
+        re.compile(r"argument (?P<name>[^:]+): invalid choice: (?P<value>.*) \(choose from (?P<choices>.*)\)", re.S),
+        "usage.args.choice",
+    ),
     (re.compile(r"argument (?P<name>[^:]+): (?P<message>.*)", re.S), "usage.args.argument"),
 )
 

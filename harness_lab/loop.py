@@ -44,7 +44,7 @@ class Run:
         self.client, self.tools, self.valves = checks.client(client), as_tools(tools), checks.valves(valves)
         self.max_tokens, self.system = checks.max_tokens(max_tokens), system
         self.limits = Limits(tool_timeout, checks.whole_number(parallel_tools, "parallel_tools", 1))
-        self.state = RunState(model=model or model_id())
+        self.state = RunState(model=checks.model(model) or model_id())
         self.end: Finished | Stopped | None = None  # how the last generator ended
         self._gen: Generator[Event, Any, Finished | Stopped] | None = None  # the one generator driving this run
         self._held_at: str | None = None  # the step whose valve held back ``state.pending``

@@ -127,6 +127,6 @@ def in_another_apis_shape(result: Any) -> bool:
 
 
 def misspelled_is_error(key: Any) -> bool:
-    """A key meant as ``is_error`` but spelled another way (the TypeScript SDK's isError, is_Error):
+    """A key meant as ``is_error`` but spelled another way (MCP's isError, is_Error):
     the API knows no such key."""
     return isinstance(key, str) and key != "is_error" and key.replace("_", "").lower() == "iserror"

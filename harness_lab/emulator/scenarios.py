@@ -43,7 +43,7 @@ def scenario(name: str) -> Any:
     try:
         return _SCRIPTS[name]
     except KeyError:
-        raise KeyError(f"unknown scenario {name!r}; known: {', '.join(sorted(_SCRIPTS))}") from None
+        raise ValueError(t("client.unknown_scenario", name=repr(name), known=", ".join(sorted(_SCRIPTS)))) from None
 
 
 def scenario_names() -> list[str]:
@@ -355,5 +355,5 @@ def resolve_script(script: Any) -> Any:
         raise TypeError(t("usage.script", got=reprlib.repr(script)))
     script = list(script)
     if not script:
-        raise ValueError("a list script needs at least one reply")
+        raise ValueError(t("usage.script_empty"))
     return [as_reply(r) for r in script]

@@ -414,9 +414,9 @@ add(
             '{{"type": "tool_result", "tool_use_id": block.id, "content": ...}} per tool_use: return that shape.',
         ),
         "grade.l1.c3.is_error_spelled": (
-            "tool_result に、is_error ではなく {got} と書いています（TypeScript の SDK の isError の綴り）。Python の API のキーは is_error です。"
+            "tool_result に、is_error ではなく {got} と書いています。isError は MCP のツール結果の綴りで、Messages API のキーは Python でも TypeScript でも is_error です。"
             'ほかの綴りは失敗の印にならず、API も知らないキーとして 400 で断ります。"is_error": True と書きましょう',
-            "A tool_result says {got}, not is_error (the TypeScript SDK's isError spelling). The key is is_error: another spelling "
+            "A tool_result says {got}, not is_error. isError is MCP's spelling for tool results; the Messages API's key is is_error, in Python and TypeScript alike: another spelling "
             'flags nothing, and the API refuses it with a 400 as a key it does not know. Write "is_error": True.',
         ),
         "grade.l1.c3.api_rejected": (

@@ -196,9 +196,9 @@ add(
             "block.name and block.input (a dict). The exception: {error}",
         ),
         "lesson.rule.is_error_spelled": (
-            "失敗の結果に、is_error ではなく {got} と書いています（TypeScript の SDK の isError の綴り）。Python の API のキーは is_error です。"
+            "失敗の結果に、is_error ではなく {got} と書いています。isError は MCP のツール結果の綴りで、Messages API のキーは Python でも TypeScript でも is_error です。"
             'ほかの綴りは失敗の印にならず、API も知らないキーとして 400 で断ります。"is_error": True と書きます',
-            "A failure's result says {got}, not is_error (the TypeScript SDK's isError spelling). The key is is_error: another spelling "
+            "A failure's result says {got}, not is_error. isError is MCP's spelling for tool results; the Messages API's key is is_error, in Python and TypeScript alike: another spelling "
             'flags nothing, and the API refuses it with a 400 as a key it does not know. Write "is_error": True',
         ),
         "lesson.rule.system_role": (
@@ -390,7 +390,7 @@ add(
         ),
         "lesson.l4.signature.call_order": (
             "呼び出しの順番が入れ替わっただけで、署名が変わりました。名前だけでなく引数まで含めた部分ごと、並べ替えてからつなぎます（sorted）",
-            "Swapping the order of the calls changed the signature; sort the whole parts (name and arguments, not the names alone) before joining them",
+            "Swapping the order of the calls changed the signature: sort the parts with sorted before joining them, each part whole (name and arguments, not the name alone)",
         ),
         "lesson.l4.signature.one_call": (
             "呼び出しが1つ増えても署名が同じです。全部の tool_use を入れます",

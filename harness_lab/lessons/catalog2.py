@@ -157,7 +157,7 @@ add(
         ),
         "lesson.l2.run_tools.raised": (
             "ツールの例外が外まで飛び出しました。try / except で受け止めて、is_error の結果にします",
-            "The tool's exception escaped; catch it and return an is_error result",
+            "The tool's exception escaped; catch it with try / except and return an is_error result",
         ),
         "lesson.l2.run_tools.other_blocks": (
             'tool_use ではないブロックを呼び出しとして扱いました（{error}）。暗号化された思考 redacted_thinking のように、まだ見ていない種類もあります。block.type が "tool_use" のものだけを実行します',

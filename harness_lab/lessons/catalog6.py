@@ -161,7 +161,7 @@ add(
         ),
         "lesson.capstone.sent_without_approver": (
             "approve がないのに送りました。尋ねる相手がいなければ断ります（run_agent の弁4）",
-            "It sent with no approver; with nobody to ask, deny (run_agent's valve 4)",
+            "It sent though approve was None; with nobody to ask, deny (run_agent's valve 4)",
         ),
         "lesson.capstone.sent_denied": (
             "approve が「いいえ」と答えたのに送りました",

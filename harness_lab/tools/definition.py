@@ -176,6 +176,8 @@ def tool(
             return f if name in (None, f.name) else replace(f, name=_tool_name(name))
         if not callable(f):
             raise TypeError(t("usage.tool_not_callable", got=reprlib.repr(f)))
+        if getattr(f, "__annotations__", {}).get("return") in (Tool, "Tool"):  # hl.make_read_file without ()
+            raise TypeError(t("usage.tool_maker", name=f.__name__))
         if inspect.isgeneratorfunction(f) or inspect.isasyncgenfunction(f):  # a result must be one value
             raise TypeError(t("usage.tool_generator", name=getattr(f, "__name__", "?")))
         return Tool(

@@ -28,7 +28,9 @@ class MaxTurns:
     step = "loop_top"
 
     def __post_init__(self) -> None:
-        whole_number(self.limit, "MaxTurns limit", 0)
+        if self.limit == 0 and not isinstance(self.limit, bool):  # often meant as "no limit", which it is not
+            raise ValueError(t("usage.max_turns_zero"))
+        whole_number(self.limit, "MaxTurns limit", 1)
 
     def check(self, state: RunState) -> str | None:
         # `turns` counts finished tool rounds; the counter moves only after this check passes.

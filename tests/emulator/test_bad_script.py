@@ -27,5 +27,18 @@ def test_tuples_and_generators_of_replies_still_work():
 
 
 def test_an_unknown_scenario_lists_the_known_ones():
-    with pytest.raises(KeyError, match="lesson6"):
+    with pytest.raises(ValueError, match=r"^unknown scenario 'no_such_scenario'; known: .*lesson6"):
         hl.connect("no_such_scenario", live=False)
+
+
+def test_an_unknown_scenario_is_named_in_the_learners_language(monkeypatch):
+    monkeypatch.setenv("HARNESS_LAB_LANG", "ja")
+    with pytest.raises(ValueError, match=r"^シナリオ 'lesson7' はありません。使えるシナリオ: .*lesson6"):
+        hl.connect("lesson7", live=False)
+
+
+@pytest.mark.parametrize("language, said", [("ja", "返答を1つ以上"), ("en", "at least one reply")])
+def test_an_empty_list_of_replies_says_so_in_the_learners_language(monkeypatch, language, said):
+    monkeypatch.setenv("HARNESS_LAB_LANG", language)
+    with pytest.raises(ValueError, match=said):
+        hl.connect([], live=False)

@@ -4,7 +4,7 @@ keys that must catch it, and right answers in styles the others do not use.
 A results list kept at module level (every call returns the calls before it too), tiers written in Japanese
 words, ANSWERS given as the options' descriptions instead of their keys, one approval kept per tool name,
 a tool's failure passed on as its repr, a person's "no" worded as the policy's ban (the deny's
-message reused for a refusal), results in OpenAI's role "tool" shape, the TypeScript SDK's isError, and an async def runner.
+message reused for a refusal), results in OpenAI's role "tool" shape, MCP's isError, and an async def runner.
 """
 
 from __future__ import annotations
@@ -107,7 +107,7 @@ def _openai_results(content, tool_impls, approve):  # OpenAI's shape: one {"role
     return [{"role": "tool", "tool_call_id": r["tool_use_id"], "content": r["content"]} for r in results]
 
 
-def _camel_case(block, content, is_error=False):  # the TypeScript SDK's isError
+def _camel_case(block, content, is_error=False):  # MCP's isError
     return {
         "type": "tool_result",
         "tool_use_id": block.id,

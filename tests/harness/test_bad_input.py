@@ -274,3 +274,22 @@ def test_a_lone_surrogate_is_refused_by_steer_and_resume_still_works():
         run.steer("急いで\udcff")
     assert run.state.pending_user == []
     assert isinstance(drain(gen), Finished)
+
+
+@pytest.mark.parametrize("factory", [hl.make_read_file, hl.make_write_file, hl.make_http_post])
+def test_a_tool_maker_passed_uncalled_says_to_call_it(factory):
+    name = factory.__name__
+    with pytest.raises(TypeError, match=rf"{name} makes a tool.*tools=\[hl\.{name}\(\)\]"):
+        hl.Run(client(), tools=[factory, hl.get_time])
+
+
+@pytest.mark.parametrize("model", [123, b"claude-sonnet-5", ["claude-sonnet-5"]])
+def test_a_model_that_is_not_a_name_fails_when_the_run_is_made(model):
+    with pytest.raises(TypeError, match=r'model="claude-sonnet-5"'):
+        hl.Run(client(), tools=[hl.get_time], model=model)
+
+
+def test_a_limit_of_zero_turns_is_refused_saying_it_is_not_no_limit():
+    # MaxTurns(0) used to run one request and stop with "the task may be too hard or the model stuck"
+    with pytest.raises(ValueError, match=r"0 does not mean no limit.*leave MaxTurns out of valves"):
+        hl.Run(client(), tools=[hl.get_time], valves=[hl.MaxTurns(0)])

@@ -58,3 +58,14 @@ def test_a_usage_error_is_told_in_the_language_asked(capsys, monkeypatch, langua
         main(["--lang", language, "run", "hi", "--max-turns", "0"])
     assert done.value.code == 2
     assert _said("cli.help.not_positive", language, text="0") in "".join(capsys.readouterr().err.split())
+
+
+def test_an_unknown_command_is_told_in_japanese_with_the_commands_there_are(capsys, monkeypatch):
+    # was argparse's English inside the Japanese line: "エラー: 引数 command: invalid choice: 'frobnicate' (choose from ...)"
+    monkeypatch.delenv("HARNESS_LAB_LANG", raising=False)
+    with pytest.raises(SystemExit) as done:
+        main(["frobnicate"])
+    assert done.value.code == 2
+    said = capsys.readouterr().err.splitlines()[-1]
+    assert "invalid choice" not in said and "choose from" not in said
+    assert "'frobnicate'" in said and all(command in said for command in COMMANDS)

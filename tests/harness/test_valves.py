@@ -211,6 +211,7 @@ def test_lesson_default_policy_asks_for_high_impact_only():
     "make",
     [
         lambda: MaxTurns(-1),
+        lambda: MaxTurns(0),
         lambda: MaxTurns("8"),
         lambda: MaxTurns(2.5),
         lambda: NoProgress(1),

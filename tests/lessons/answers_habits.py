@@ -1,5 +1,5 @@
 """Wrong answers written from habits of elsewhere (another SDK's shapes: OpenAI's choices, finish_reason,
-role "tool" results and system messages, LangChain's invoke; the TypeScript SDK's isError; async code)
+role "tool" results and system messages, LangChain's invoke; MCP's isError; async code)
 and from reading a piece's rule a little off (approve's answer compared with words, asked once per tool
 name), each with the hint that must name its cause; and right answers in other styles (match
 statements, enums, dataclasses, generators kept inside), which must pass.
@@ -55,7 +55,7 @@ def tools_openai_arguments(content, impls):  # OpenAI's arguments are JSON text;
     return _each(content, lambda b: impls[b.name](**json.loads(b.input)))
 
 
-def tools_is_error_camel(content, impls):  # the TypeScript SDK's isError
+def tools_is_error_camel(content, impls):  # MCP's isError
     return _each(content, lambda b: impls[b.name](**b.input), flag=lambda text: {"isError": True})
 
 
