@@ -357,7 +357,7 @@ def test_copies_of_one_exercise_are_listed_not_graded(tmp_path):
     copies = ["level2_missing_gate (1).ipynb", "level2_missing_gate (2).ipynb", "uploaded.ipynb"]
     for name in ["level2_missing_gate.ipynb", *copies]:
         hanging.write(subs, "mal", name)
-    done = command("grade-class", subs, "--out", report, "--timeout", "4", "--jobs", "2", timeout=200)
+    done = command("grade-class", subs, "--out", report, "--timeout", TIMEOUT, "--jobs", "2", timeout=200)
     assert done.returncode == 0, done.stdout + done.stderr
     assert_classmates_graded_as_alone(report, plan)
     assert rows(report)["mal", "level2"]["status"] == "timeout"
