@@ -72,6 +72,7 @@ add(
             ". Graded without the sandbox, no file may grow past {mb} MB (it would fill the grading machine's disk).",
         ),
         "grade.raised_at": ("（{function} の `{line}` の行）", " (the line `{line}` in {function})"),
+        "grade.raised_at_line": ("（`{line}` の行）", " (the line `{line}`)"),
         "grade.try.raised": ("例外が送出されました: {error}", "An exception was raised: {error}"),
         "grade.try.timeout": (
             "{seconds}秒たっても終わらなかったので止めました。無限ループになっていませんか",

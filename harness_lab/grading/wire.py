@@ -155,16 +155,20 @@ def describe_error(exc: BaseException) -> str:
     if len(text) > 200:
         text = text[:197] + "..."
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    own = None
+    own = function = None
     for frame in traceback.extract_tb(exc.__traceback__):
         path = os.path.abspath(frame.filename)
         if path.startswith(here) or "site-packages" in path or path.startswith(os.path.dirname(os.__file__)):
             continue
         own = frame
+        # Python's names for a comprehension, a lambda or a cell's top level (<listcomp>, <lambda>,
+        # <module>) are no name the learner wrote: the function around them is named instead, or none.
+        if not frame.name.startswith("<"):
+            function = frame.name
     if own is not None and own.line:
         line = own.line.strip()
         line = line if len(line) <= 60 else line[:59] + "…"
-        text += t("grade.raised_at", function=own.name, line=line)
+        text += t("grade.raised_at", function=function, line=line) if function else t("grade.raised_at_line", line=line)
     if isinstance(exc, OSError) and exc.errno == errno.EFBIG:  # the job's file size limit (namespaces.FILE_LIMIT)
         import resource  # EFBIG is Unix's: so is this module
 

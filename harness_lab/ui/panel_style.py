@@ -64,6 +64,11 @@ _CSS = (
     + f".hl-stepper .hl-stepper {_LINE} {{ display: none !important; }}\n"
     + ".hl-stepper :is(.jupyter-button, .widget-toggle-button):disabled { filter: grayscale(1); opacity: 0.45; }\n"
     + f".hl-stepper .jupyter-button.mod-primary:disabled {{ {_UNFILLED} }}\n"
+    # ipywidgets gives a label's and an HTML widget's text the height of a button row (28 px) as its line
+    # height, to line one-line labels up with buttons: text that wraps (the signature below, the
+    # comparison's endings, the timeline's hint on a laptop screen) was double-spaced, a blank line
+    # between its lines. The panel's text keeps the transcript cards' spacing.
+    + ".hl-stepper :is(.widget-html-content, .widget-label.hl-signature) { line-height: 1.45; }\n"
     # A label keeps to one line and clips what does not fit: a long signature (a write_file with a whole
     # report) lost its end on a laptop screen. This one wraps instead, anywhere, as JSON has few spaces.
     + ".hl-stepper .widget-label.hl-signature "

@@ -173,10 +173,17 @@ class Stepper(Controller):
         def gauge(key: str) -> widgets.Label:
             return widgets.Label(t(key), layout=widgets.Layout(width="7em"))
 
-        self.turns_bar = widgets.IntProgress(value=0, min=0, max=1)
-        self.turns_label = widgets.Label()
-        self.tokens_bar = widgets.IntProgress(value=0, min=0, max=1)
-        self.tokens_label = widgets.Label()
+        # On a narrow panel the bar gives way, never the numbers beside it: a bar keeps its 300 px by
+        # default, and a 430 px panel (900 px, file browser open) cut "2,412 / 40,000" to "2,412 / 40,00".
+        # The numbers take the same room on both rows, so the two bars still end together.
+        def bar() -> widgets.IntProgress:
+            return widgets.IntProgress(value=0, min=0, max=1, layout=widgets.Layout(flex="0 1 auto", min_width="4em"))
+
+        def reading() -> widgets.Label:
+            return widgets.Label(layout=widgets.Layout(flex="0 0 auto", min_width="8em"))
+
+        self.turns_bar, self.turns_label = bar(), reading()
+        self.tokens_bar, self.tokens_label = bar(), reading()
         self.signature_label = widgets.Label()
         self.signature_label.add_class("hl-signature")  # wraps: panel_style.py
         self.status = widgets.HTML()

@@ -18,7 +18,7 @@ from harness_lab.text import CATALOG
 
 # Catalog entries under grade.* that are not hints: titles, options, marks, notes, try-it lines.
 NOT_HINTS = re.compile(
-    r"grade\.(criterion|hint|mark\..*|all_passed|some_passed|none_passed|failed|failed_join|raised_at|try\..*"
+    r"grade\.(criterion|hint|mark\..*|all_passed|some_passed|none_passed|failed|failed_join|raised_at(_line)?|try\..*"
     r"|l\d\.c\d\.title|l1\.options\..*|l1\.opt\..*|l2\.options\..*|l2\.gap\..*|l2\.runaway\..*"
     r"|l1\.c1\.allow_warning|l2\.c3\.fixed_cap|nb\.header|nb\.name_(note|typo|unknown)|nb\.not_graded|nb\.summary(_unread)?|nb\.unsafe_path|nb\.usage\..*"  # usage: test_command_usage.py
     r"|class\..*"  # the class report's words and lines: see test_classroom.py

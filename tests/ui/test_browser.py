@@ -10,7 +10,8 @@ share one live notebook and play a learner's days:
 3. a typed denial reason, then a fork that flips the answer in the form (its result box says why it
    takes no edit);
 4. a 12-turn panel stays about one screen tall; at 1024 px the diagram's labels stay >= 12 px, at 900 px the last
-   signature wraps; in the dark theme a disabled fork button looks disabled;
+   signature wraps, and it and a comparison read single-spaced; in the dark theme a disabled fork button
+   looks disabled;
 5. day 1 ends: save; a turn picked in a timeline (a new form from the kernel) marks the notebook
    changed; save again, shut the kernel down with the notebook open: every panel greys with its reason
    line, and a press on a dead button lights that line up; a new kernel in the same tab leaves them grey;
@@ -216,7 +217,25 @@ def test_a_12_turn_panel_stays_about_one_screen_tall(live):
     assert panel.locator("details.hl-folded").count() == 11  # all but the last
 
 
-def test_at_1024_px_labels_stay_12_px_the_signature_wraps_and_a_disabled_fork_button_looks_disabled_in_the_dark(
+def _double_spaced(panel) -> list[str]:
+    """The texts shown in ``panel`` that wrap onto more than one line with over 1.6 times their font size
+    from one line to the next."""
+    return panel.evaluate(
+        """(panel) => [...panel.querySelectorAll('*')].flatMap((el) => {
+            const style = getComputedStyle(el);
+            const spaced = parseFloat(style.lineHeight) > 1.6 * parseFloat(style.fontSize);
+            return [...el.childNodes].filter((node) => {
+                if (!spaced || node.nodeType !== Node.TEXT_NODE || !node.data.trim()) return false;
+                const range = document.createRange();
+                range.selectNodeContents(node);
+                const tops = new Set([...range.getClientRects()].filter((r) => r.width).map((r) => Math.round(r.top)));
+                return tops.size > 1;
+            }).map((node) => `${style.lineHeight}/${style.fontSize}: ${node.data.slice(0, 60)}`);
+        })"""
+    )
+
+
+def test_at_1024_px_labels_stay_12_px_the_signature_wraps_single_spaced_and_a_disabled_fork_button_looks_disabled_in_the_dark(
     live,
 ):
     from playwright.sync_api import expect
@@ -245,6 +264,12 @@ def test_at_1024_px_labels_stay_12_px_the_signature_wraps_and_a_disabled_fork_bu
             }"""
         )
         assert shown[0] <= 0 and shown[1] >= 0, shown  # nothing clipped, nothing past the panel's edge
+        # Wrapped text reads single-spaced: ipywidgets' 28 px line height for a label or an HTML widget
+        # put a blank line's worth between the signature's lines, and between a comparison's.
+        assert not _double_spaced(_panel(live, 2)), _double_spaced(_panel(live, 2))
+        fork = _panel(live, 3)
+        _show_tab(fork, "タイムライン", ".hl-compare")
+        assert not _double_spaced(fork), _double_spaced(fork)
     finally:
         live.set_viewport_size({"width": 1400, "height": 1200})
     _command(live, "apputils:change-theme", {"theme": "JupyterLab Dark"})

@@ -1,6 +1,6 @@
 """The course's pages in a real browser (JupyterLab 4 + Chromium, the server of tests/ui/conftest.py): a shipped
 notebook opened untrusted, typing while a save is on its way, lesson 05's link to the exercise, an English
-lesson, a TODO instruction on a laptop screen, a failed grade's hints on a narrow one.
+lesson, a TODO instruction on a laptop screen, a failed grade's hints and a panel's gauges on a narrow one.
 """
 
 import json
@@ -192,5 +192,29 @@ def test_a_failed_grades_hints_wrap_between_words_on_a_narrow_screen(lab, browse
         words = [found for output in outputs.all() for found in output.evaluate(IDENTIFIER_LINES)]
         assert {"DEFAULT_TIER", "ANSWERS", "tool_result"} <= {word for word, _ in words}, words
         assert [word for word, lines in words if lines > 1] == []
+    finally:
+        page.close()
+
+
+def test_a_panels_gauges_show_their_numbers_whole_on_a_narrow_screen(lab, browser):
+    """At 900 px with the file browser open a panel is about 430 px wide. The gauges' bars kept their
+    300 px and the numbers beside them were cut: lesson 05's token gauge read `2,412 / 40,00` for a
+    40,000-token budget."""
+    from playwright.sync_api import expect
+
+    url, _, _ = lab
+    page = _open(browser.new_page(viewport={"width": 900, "height": 1000}), url, LESSON)
+    try:
+        cells = json.loads((ROOT / LESSON).read_text(encoding="utf-8"))["cells"]
+        index = next(i for i, cell in enumerate(cells) if "hl.TokenBudget(" in "".join(cell["source"]))
+        _command(page, "notebook:run-all-cells")
+        panel = _cell(page, index).locator(".jp-OutputArea-output .hl-stepper").first
+        expect(panel.locator(".widget-label", has_text=" / ").nth(1)).to_be_visible(timeout=90_000)  # both gauges
+        cut = panel.evaluate(
+            """(panel) => [...panel.querySelectorAll('.widget-label')]
+                .filter((label) => label.offsetParent && label.scrollWidth > label.clientWidth)
+                .map((label) => `${label.textContent} (${label.clientWidth} of ${label.scrollWidth} px shown)`)"""
+        )
+        assert cut == [], cut
     finally:
         page.close()
