@@ -104,7 +104,7 @@ class Emulator:
         self.faults: dict[int, str] = {}
         self.add_faults(faults)
         self.requests: list[dict] = []
-        self.threads: dict[str, dict] = {}  # beta server-held threads, by response id
+        self.threads: dict[str, dict | None] = {}  # beta server-held threads, by response id
         self.cache = PromptCache()  # the prompt cache this server holds (caching.py)
         self.fingerprints = Fingerprints()  # of the requests that opted in to cache diagnostics
         self.http_requests = 0  # counted by the transport, faults included
