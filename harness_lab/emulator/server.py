@@ -272,15 +272,14 @@ class Emulator:
             content = [managed.compaction] if managed.pause else [managed.compaction, *content]
         state = ToolState(mode.kind, bool(content) and content[0]["type"] in ("thinking", "redacted_thinking"))
         for index, block in enumerate(content):
+            # Every call names its caller, "direct" unless the script gives one (live replies, docs/api_facts.md).
             if block["type"] == "tool_use":
-                content[index] = {
-                    "type": "tool_use",
-                    "id": block.get("id") or make_tool_id(make_id("", digest, f"tool{index}", 13), row.family, state),
-                    "name": block["name"],
-                    "input": block.get("input") or {},
-                    # what else the script gave (a ``caller``, as the real API sends): echoed back
-                    **{k: v for k, v in block.items() if k not in ("type", "id", "name", "input")},
-                }
+                extra = {k: v for k, v in block.items() if k not in ("type", "id", "name", "input")}
+                call_id = block.get("id") or make_tool_id(make_id("", digest, f"tool{index}", 13), row.family, state)
+                made = {"type": "tool_use", "id": call_id, "name": block["name"], "input": block.get("input") or {}}
+                content[index] = {**made, "caller": {"type": "direct"}, **extra}
+            elif block["type"] == "server_tool_use":
+                content[index] = {"caller": {"type": "direct"}, **block}
         return scripted, content, thinking
 
     def _message(
@@ -360,9 +359,8 @@ class Emulator:
         return message
 
     def _resumes(self, request: dict, betas: frozenset) -> bool:
-        """Whether the final assistant message is this emulator's own paused reply to the rest (``pause_turn``,
-        or ``compaction``: the compaction page continues one so), resent unchanged: answered again (the answer
-        is a function of the request), without touching the cache."""
+        """Whether the final assistant message is this emulator's own paused reply (``pause_turn``, or ``compaction``
+        as the compaction page continues one) resent unchanged: answered again (dry), without touching the cache."""
         earlier = {**request, "messages": request["messages"][:-1], "stream": False}
         if not earlier["messages"]:
             return False
