@@ -28,6 +28,7 @@ class ApiError:
     status: int
     message: str
     type: str = ""
+    code: str = ""  # error.details.error_code, where the API names the cause (the SDK picks its exception by it)
 
     @property
     def error_type(self) -> str:
@@ -40,12 +41,11 @@ def bad(message: str) -> ApiError:
 
 
 def error_body(error: ApiError, request_id: str) -> dict:
-    """The API's error body: ``{"type": "error", "error": {type, message}, "request_id"}``."""
-    return {
-        "type": "error",
-        "error": {"type": error.error_type, "message": error.message},
-        "request_id": request_id,
-    }
+    """The API's error body: ``{"type": "error", "error": {type, message, details?}, "request_id"}``."""
+    body: dict[str, object] = {"type": error.error_type, "message": error.message}
+    if error.code:
+        body["details"] = {"error_code": error.code}
+    return {"type": "error", "error": body, "request_id": request_id}
 
 
 def response_headers(request_id: str, content_type: str = "application/json") -> dict:

@@ -38,11 +38,13 @@ __all__ = [
     "CONTEXT_MANAGEMENT",
     "Managed",
     "compacted_view",
+    "compacting",
     "compaction_usage",
     "counted",
     "edit_error",
     "manage",
     "missing_beta",
+    "unread_compaction",
 ]
 
 CLEARED = "[tool result cleared by context management]"
@@ -148,6 +150,32 @@ def edit_error(request: dict) -> str | None:
             return (
                 f"context_management.edits.{n}.compact_20260112: trigger.value must be at least {MIN_COMPACT_TRIGGER}"
             )
+    return None
+
+
+# A compaction block is read by the edit that writes it, or by on-demand compaction (its own beta): without
+# either, the live 400 a public probe recorded on claude-opus-5-5 (docs/api_facts.md, "Context management").
+ON_DEMAND_BETA = "compact-2026-09-04"
+UNREAD_COMPACTION = (
+    "messages.{n}.content.{m}: `compaction` blocks require a `compact_20260112` strategy in `context_management.edits`."
+)
+
+
+def compacting(request: dict) -> bool:
+    """Whether the request sets ``compact_20260112``."""
+    config = request.get("context_management")
+    edits = config.get("edits") or () if isinstance(config, dict) else ()
+    return any(edit["type"] == "compact_20260112" for edit in edits)
+
+
+def unread_compaction(request: dict, betas: frozenset) -> str | None:
+    if ON_DEMAND_BETA in betas or compacting(request):
+        return None
+    for n, message in enumerate(request.get("messages") or ()):
+        content = message.get("content")
+        for m, block in enumerate(content if isinstance(content, list) else ()):
+            if isinstance(block, dict) and block.get("type") == "compaction":
+                return UNREAD_COMPACTION.format(n=n, m=m)
     return None
 
 
@@ -322,7 +350,9 @@ _NO_CACHE = {
 
 
 def compaction_usage(usage: dict, managed: Managed, tokenizer: str) -> dict:
-    """The usage of a reply that compacted: ``iterations`` lists a ``compaction`` iteration (the prompt
+    """The usage of a reply under a ``compact_20260112`` edit. One that did not compact lists its one
+    ``message`` iteration, which the top level matches (a live reply of 2026-09-26, docs/api_facts.md).
+    One that compacted: ``iterations`` lists a ``compaction`` iteration (the prompt
     read, the summary written), then the ``message`` iteration that continued from the summary, which
     the top-level fields repeat (the compaction page, "Understanding usage"; the SDK: a compaction
     entry's tokens "are not included in the top-level usage fields").
@@ -331,7 +361,10 @@ def compaction_usage(usage: dict, managed: Managed, tokenizer: str) -> dict:
     a paused reply has no such iteration, and its top-level fields stay the compaction's (what it was
     billed for), so a budget summing top-level usage does not miss it.
     """
-    block = managed.compaction or {}
+    if managed.compaction is None:
+        kept = {key: usage[key] for key in (*_NO_CACHE, "input_tokens", "output_tokens")}
+        return {**usage, "iterations": [{"type": "message", **kept}]}
+    block = managed.compaction
     summary = in_tokenizer(estimate_reply([block]), tokenizer)
     read = {key: usage[key] for key in ("cache_creation", *_NO_CACHE, "input_tokens") if key in usage}
     compaction = {"type": "compaction", **read, "output_tokens": summary}

@@ -211,9 +211,9 @@ def history_error(
             signed = decode_signature(block[field], redacted)
             if signed is None:
                 return _bad(INVALID.format(path=path, field=field, kind=kind)), [], mode
-            if signed.family not in spec.reads:  # another model's block: ignored, the docs say, not refused
-                if spec.preserved_thinking:  # ... and listed among the request's transformations
-                    dropped.append({"type": "thinking_dropped", "path": path, "reason": "model_binding_mismatch"})
+            if signed.family not in spec.reads:  # another model's block: ignored, the docs say, not refused,
+                # and listed by any model under the header (a live reply on Sonnet 5, docs/api_facts.md)
+                dropped.append({"type": "thinking_dropped", "path": path, "reason": "model_binding_mismatch"})
                 continue
             if not block_matches(signed, block, content[:m]):
                 if n >= latest:

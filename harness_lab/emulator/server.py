@@ -31,7 +31,7 @@ from . import wire
 from .api_errors import error_answer, error_body, response_headers, unknown_betas
 from .cache_diagnostics import Fingerprints
 from .caching import PromptCache, too_many_breakpoints, ttl_error, usage, wants_cache
-from .context_management import Managed, compacted_view, compaction_usage, counted, manage
+from .context_management import Managed, compacted_view, compacting, compaction_usage, counted, manage
 from .history import assistant_turns
 from .ids import digest_of, digests, fast_digests, make_id
 from .model_list import models_answer
@@ -104,7 +104,7 @@ class Emulator:
         self.faults: dict[int, str] = {}
         self.add_faults(faults)
         self.requests: list[dict] = []
-        self.threads: dict[str, dict] = {}  # beta server-held threads, by response id
+        self.threads: dict[str, dict | None] = {}  # beta server-held threads, by response id
         self.cache = PromptCache()  # the prompt cache this server holds (caching.py)
         self.fingerprints = Fingerprints()  # of the requests that opted in to cache diagnostics
         self.http_requests = 0  # counted by the transport, faults included
@@ -204,7 +204,7 @@ class Emulator:
             request, both = ignored, digests(ignored)
             _, merged = validate(request, encodable=encodable, betas=betas)
         row = spec(request["model"])
-        if request["messages"][-1]["role"] == "assistant" and not row.prefill and not self._resumes_a_pause(request):
+        if request["messages"][-1]["role"] == "assistant" and not row.prefill and not self._resumes(request, betas):
             return (*error_answer(ApiError(400, PREFILL_REFUSED), request_id), None)
         mode = mode_of(request, row.thinking_default, row.display_default)
         error, dropped, mode = history_error(request, merged, row, mode, betas)
@@ -272,15 +272,14 @@ class Emulator:
             content = [managed.compaction] if managed.pause else [managed.compaction, *content]
         state = ToolState(mode.kind, bool(content) and content[0]["type"] in ("thinking", "redacted_thinking"))
         for index, block in enumerate(content):
+            # Every call names its caller, "direct" unless the script gives one (live replies, docs/api_facts.md).
             if block["type"] == "tool_use":
-                content[index] = {
-                    "type": "tool_use",
-                    "id": block.get("id") or make_tool_id(make_id("", digest, f"tool{index}", 13), row.family, state),
-                    "name": block["name"],
-                    "input": block.get("input") or {},
-                    # what else the script gave (a ``caller``, as the real API sends): echoed back
-                    **{k: v for k, v in block.items() if k not in ("type", "id", "name", "input")},
-                }
+                extra = {k: v for k, v in block.items() if k not in ("type", "id", "name", "input")}
+                call_id = block.get("id") or make_tool_id(make_id("", digest, f"tool{index}", 13), row.family, state)
+                made = {"type": "tool_use", "id": call_id, "name": block["name"], "input": block.get("input") or {}}
+                content[index] = {**made, "caller": {"type": "direct"}, **extra}
+            elif block["type"] == "server_tool_use":
+                content[index] = {"caller": {"type": "direct"}, **block}
         return scripted, content, thinking
 
     def _message(
@@ -353,21 +352,23 @@ class Emulator:
             message["usage"]["speed"] = row.ran_at(request["speed"])
         if request.get("context_management") is not None:
             message["context_management"] = {"applied_edits": managed.applied}
-        if managed.compaction is not None:
+        if compacting(request):
             message["usage"] = compaction_usage(message["usage"], managed, row.tokenizer)
         if dropped is not None:
             message["input_transformations"] = dropped
         return message
 
-    def _resumes_a_pause(self, request: dict) -> bool:
-        """Whether the final assistant message is this emulator's own pause_turn reply to the rest, resent
-        unchanged: answered again (the answer is a function of the request), without touching the cache."""
+    def _resumes(self, request: dict, betas: frozenset) -> bool:
+        """Whether the final assistant message is this emulator's own paused reply (``pause_turn``, or ``compaction``
+        as the compaction page continues one) resent unchanged: answered again (dry), without touching the cache."""
         earlier = {**request, "messages": request["messages"][:-1], "stream": False}
         if not earlier["messages"]:
             return False
-        message = self._create(earlier, digests(earlier), "", frozenset(), dry=True)[3]
+        message = self._create(earlier, digests(earlier), "", betas, dry=True)[3]
         final = request["messages"][-1]["content"]
-        return message is not None and message["stop_reason"] == "pause_turn" and _same(message["content"], final)
+        if message is None or message["stop_reason"] not in ("pause_turn", "compaction"):
+            return False
+        return _same(message["content"], final)
 
 
 def _same(content: list, sent: Any) -> bool:

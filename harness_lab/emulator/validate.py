@@ -33,7 +33,7 @@ from ..json_schema import is_valid_schema
 from . import wire
 from .api_errors import STATUS_TYPES, ApiError, bad
 from .citations import citation_error
-from .context_management import edit_error, missing_beta
+from .context_management import edit_error, missing_beta, unread_compaction
 from .history import Merged, merge
 from .kinds import Model
 from .models import BINDING_BETA, interleaves_manually, is_known, spec
@@ -76,8 +76,8 @@ TASK_BUDGET_BETA = "task-budgets-2026-03-13"
 
 def _check_betas(request: dict, betas: frozenset) -> ApiError | None:
     """A beta-only field sent without its beta header is a field the GA API does not know; with it, a
-    compaction trigger must still be 50,000 tokens or more."""
-    missing = missing_beta(request, betas) or edit_error(request)
+    compaction trigger must still be 50,000 tokens or more, and a compaction block needs the edit that reads it."""
+    missing = missing_beta(request, betas) or edit_error(request) or unread_compaction(request, betas)
     if missing:
         return bad(missing)
     if not betas:  # the GA API: a beta-only parameter is one it does not know (docs/api_facts.md)

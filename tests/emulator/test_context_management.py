@@ -254,7 +254,7 @@ def test_compaction_only_on_the_models_the_compaction_page_lists():
             context_management=edits,
             betas=[COMPACT],
         )
-        assert taken.usage.iterations is None  # nothing compacted
+        assert [i.type for i in taken.usage.iterations] == ["message"]  # nothing compacted
 
 
 @pytest.mark.parametrize(("model", "compacts"), [("claude-haiku-4-5", False), ("claude-sonnet-5", True)])
@@ -328,3 +328,84 @@ def test_pause_turn_refusal_and_the_window_stop_reasons_have_their_documented_sh
         {"model": "claude-haiku-4-5", "max_tokens": 4000, "messages": [{"role": "user", "content": "あ" * 259_000}]}
     )
     assert status == 200 and body["stop_reason"] == "model_context_window_exceeded"
+
+
+PAUSE = {
+    "edits": [
+        {
+            "type": "compact_20260112",
+            "trigger": {"type": "input_tokens", "value": 50_000},
+            "pause_after_compaction": True,
+        }
+    ]
+}
+
+
+def _paused(client):
+    """A history whose last request paused on a compaction, and that paused response."""
+    history = []
+    paused = loop(client, 9, first=LONG_TASK, history=history, context_management=PAUSE, betas=[COMPACT])[-1]
+    assert paused.stop_reason == "compaction"
+    return history, paused
+
+
+def test_a_paused_compaction_resent_as_it_came_continues_the_turn():
+    # The compaction page's own continuation (on Opus 5 and Opus 4.8, which take no prefill): append the paused
+    # response as the assistant message and send the request again, the edit still set.
+    client = emulated_client("big_results")
+    history, paused = _paused(client)
+    history.append({"role": "assistant", "content": paused.content})
+    resumed = client.beta.messages.create(
+        model=MODEL, max_tokens=2048, tools=TOOLS, messages=history, context_management=PAUSE, betas=[COMPACT]
+    )
+    assert resumed.stop_reason != "compaction" and resumed.usage.input_tokens < paused.usage.iterations[0].input_tokens
+    # Only the model's own pause goes on so: an edited block at the end is a prefill, which Sonnet 5 refuses.
+    history[-1] = {"role": "assistant", "content": [{"type": "compaction", "content": "要約を書き換えた"}]}
+    with pytest.raises(anthropic.BadRequestError, match="does not support assistant message prefill"):
+        client.beta.messages.create(
+            model=MODEL, max_tokens=2048, tools=TOOLS, messages=history, context_management=PAUSE, betas=[COMPACT]
+        )
+
+
+def test_a_compaction_block_sent_without_the_compaction_edit_is_refused():
+    # A live 400 of 2026-09-26 (claude-opus-5-5, docs/api_facts.md): the block is read only by the edit that wrote it.
+    client = emulated_client("big_results")
+    history, paused = _paused(client)
+    history += [{"role": "assistant", "content": paused.content}, {"role": "user", "content": "続けて"}]
+    n = len(history) - 2
+    request = {"model": MODEL, "max_tokens": 2048, "tools": TOOLS, "messages": history}
+    text = f"messages.{n}.content.0: `compaction` blocks require a `compact_20260112` strategy in `context_management.edits`."
+    for fields in ({}, {"betas": [COMPACT]}, {"context_management": CLEAR, "betas": [EDITING]}):
+        with pytest.raises(anthropic.BadRequestError) as refused:
+            client.beta.messages.create(**request, **fields)
+        assert refused.value.api_message == text
+    resumed = client.beta.messages.create(**request, context_management=PAUSE, betas=[COMPACT])
+    assert resumed.stop_reason != "compaction"
+
+
+def test_a_compaction_edit_that_does_not_fire_still_lists_the_message_iteration():
+    # A live reply of 2026-09-26 (claude-opus-5-5, docs/api_facts.md): with compact_20260112 set, usage.iterations
+    # holds the one message iteration the top-level fields match; clearing alone lists none.
+    client = emulated_client("big_results")
+    quiet = client.beta.messages.create(
+        model=MODEL,
+        max_tokens=1024,
+        tools=TOOLS,
+        messages=[{"role": "user", "content": "ログを読んで"}],
+        context_management=PAUSE,
+        betas=[COMPACT],
+    )
+    usage = quiet.usage
+    assert quiet.stop_reason != "compaction" and [i.type for i in usage.iterations] == ["message"]
+    (message,) = usage.iterations
+    assert (message.input_tokens, message.output_tokens) == (usage.input_tokens, usage.output_tokens)
+    assert message.cache_read_input_tokens == usage.cache_read_input_tokens
+    cleared = client.beta.messages.create(
+        model=MODEL,
+        max_tokens=1024,
+        tools=TOOLS,
+        messages=[{"role": "user", "content": "ログを読んで"}],
+        context_management=CLEAR,
+        betas=[EDITING],
+    )
+    assert cleared.usage.iterations is None

@@ -76,3 +76,13 @@ def test_an_earlier_models_block_is_not_bound_to_its_conversation_on_a_model_tha
 )
 def test_the_5_2_models_read_each_others_blocks_and_no_other_model_reads_theirs(made_by, read_by, kept):
     assert switched(made_by, read_by) == ([] if kept else ["model_binding_mismatch"])
+
+
+@pytest.mark.parametrize(
+    ("made_by", "read_by"), [("claude-opus-5-5", "claude-sonnet-5"), ("claude-sonnet-5", "claude-opus-4-8")]
+)
+def test_a_model_without_preserved_thinking_lists_the_block_it_drops_under_the_header(made_by, read_by):
+    # A live reply of 2026-09-26 (docs/api_facts.md): Opus 5.5's block replayed to Sonnet 5 under the binding header
+    # came back listed as a thinking_dropped model_binding_mismatch; the preserved thinking page: "every response from
+    # a thinking-capable model carries `input_transformations`".
+    assert switched(made_by, read_by) == ["model_binding_mismatch"]

@@ -412,3 +412,20 @@ def test_an_input_schema_that_is_not_json_schema_is_refused_as_the_api_refuses_i
         {"type": "object", "properties": {"x": {"type": "string", "pattern": "^a+$"}}, "required": ["x"]},
     ):
         accepted(body(tools=[{"name": "fine", "input_schema": schema}]))
+
+
+def test_every_tool_call_says_who_called_it_as_live_replies_do():
+    # Live replies carry caller {"type": "direct"} on each tool_use (claude-sonnet-5 2026-08-11 and 2026-09-26,
+    # claude-haiku-4-5) and server_tool_use block (claude-opus-4-8): docs/api_facts.md, "Tool calls name their caller".
+    # A loop that builds its own call record from exactly id, name and input meets the extra key offline too.
+    search = {"type": "server_tool_use", "id": "srvtoolu_01A", "name": "web_search", "input": {"query": "q"}}
+    from_code = {"type": "code_execution_20260120", "tool_id": "srvtoolu_01B"}
+    client = emulated_client([reply(search, {"type": "tool_use", "name": "get_time", "input": {}})], max_retries=0)
+    tools = [*TOOLS, {"type": "web_search_20250305", "name": "web_search"}]
+    request = {"model": MODEL, "max_tokens": 1024, "tools": tools, "messages": [{"role": "user", "content": "何時?"}]}
+    first = client.messages.create(**request)
+    calls = [b for b in first.content if b.type in ("tool_use", "server_tool_use")]
+    assert [(b.type, b.caller.type) for b in calls] == [("server_tool_use", "direct"), ("tool_use", "direct")]
+    given = emulated_client([reply({"type": "tool_use", "name": "get_time", "input": {}, "caller": from_code})])
+    kept = given.messages.create(**request).content[-1]
+    assert kept.caller.model_dump(exclude_none=True) == from_code  # what the script gave stands
