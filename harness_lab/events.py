@@ -53,12 +53,19 @@ class Usage:
 
     @classmethod
     def of(cls, usage: Any) -> Usage:
-        """Read an SDK ``Usage`` object or a usage dict; missing or null fields count as 0."""
+        """Read an SDK ``Usage`` object or a usage dict; missing or null fields count as 0.
+
+        A reply that compacted its context lists ``iterations``, and its top-level counts are only the
+        part after the summary (0 on a paused compaction, live): the bill is the iterations' sum (the
+        compaction page, "Understanding usage"), so that is what this counts.
+        """
         if usage is None:
             return cls()
+        iterations = _field(usage, "iterations")
+        parts = list(iterations) if isinstance(iterations, (list, tuple)) and iterations else [usage]
 
         def count(name: str) -> int:
-            return int(_field(usage, name) or 0)
+            return sum(int(_field(part, name) or 0) for part in parts)
 
         return cls(
             count("input_tokens"),

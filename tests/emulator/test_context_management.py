@@ -8,6 +8,7 @@ import pytest
 from harness_lab.emulator import Emulator, emulated_client, model_rules, say
 from harness_lab.emulator.context_management import CLEARED
 from harness_lab.emulator.models import MODELS
+from harness_lab.events import Usage
 
 MODEL = "claude-sonnet-5"
 TOOLS = [
@@ -231,6 +232,23 @@ def test_compaction_without_a_pause_continues_after_the_block():
     assert (compaction.type, message.type) == ("compaction", "message")
     assert compaction.input_tokens >= 50_000 > message.input_tokens == compacted.usage.input_tokens
     assert message.output_tokens == compacted.usage.output_tokens
+
+
+def test_the_token_budget_counts_a_compaction_the_top_level_leaves_out():
+    # The bill of a reply that compacted is the sum of its iterations; the top level is only the part
+    # after the summary (and 0 on a paused compaction, live): a budget reading it alone missed the summary.
+    edits = {"edits": [{"type": "compact_20260112", "trigger": {"type": "input_tokens", "value": 50_000}}]}
+    responses = loop(emulated_client("big_results"), 9, first=LONG_TASK, context_management=edits, betas=[COMPACT])
+    usage = next(r for r in responses if r.content[0].type == "compaction").usage
+    billed = sum(i.input_tokens + i.output_tokens for i in usage.iterations)
+    assert Usage.of(usage).total == billed > usage.input_tokens + usage.output_tokens
+    paused_live = {
+        "input_tokens": 0,
+        "output_tokens": 0,
+        "iterations": [{"type": "compaction", "input_tokens": 60_000, "output_tokens": 900}],
+    }
+    assert Usage.of(paused_live).total == 60_900
+    assert Usage.of({"input_tokens": 5, "output_tokens": 2, "iterations": None}).total == 7
 
 
 def test_compaction_only_on_the_models_the_compaction_page_lists():

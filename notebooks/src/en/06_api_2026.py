@@ -1,11 +1,11 @@
-# %% [markdown] ja="ba0b881d0cbc"
+# %% [markdown] ja="857951892236"
 # # Lesson 7: The loop on the 2026 API — thinking blocks, caching, server-side valves
 #
 # **Agent harness basics: loops and control** · Notebook 6 of 6 (advanced)
 #
 # Previous: [Lesson 6: Hand-write an agent harness with controls](05_full_harness.ipynb) | Next: none
 #
-# **Time:** about 30 minutes (reading 20, writing and checking 6, running and predicting 6) | **You need:** notebooks 01 to 05 (we use `run_agent` and `next_step` from `my_harness.py`; where one is missing, the reference stands in)
+# **Time:** about 35 minutes (reading 20, writing and checking 6, running and predicting 6) | **You need:** notebooks 01 to 05 (we use `run_agent` and `next_step` from `my_harness.py`; where one is missing, the reference stands in)
 #
 # The default model, `claude-sonnet-5`, thinks before it answers, whether you ask it to or not. Here you find out what the same loop has to watch for on today's API.
 #
@@ -197,9 +197,11 @@ paused = hl.connect("big_results", live=False).beta.messages.create(
     context_management=COMPACT, betas=["compact-2026-01-12"])  # over 50,000 tokens on every model (4.6 and earlier models count the same text as fewer tokens)
 print(paused.stop_reason, [b.type for b in paused.content], "→ next_step:", next_step(paused))
 
-# %% [markdown] ja="55c2afff1391"
+# %% [markdown] ja="383453330395"
 # Stopping on a `stop_reason` it doesn't know is the safe call. Still, after compaction, as after `pause_turn`, the loop carries on if it adds `content`
-# whole to the history and sends it again (`"resend"`).
+# whole to the history and sends it again (`"resend"`). A compacted response's top-level `usage` covers only what came **after** the summary;
+# the bill is the sum of `usage.iterations` (on a paused compaction the top level may even be 0). If you count a token budget yourself,
+# count the sum of `iterations` when there is one. `TokenBudget` does.
 #
 # The **task budget** (`output_config.task_budget`, beta `task-budgets-2026-03-13`) is a **guideline** the model sees: how much is left.
 # The model reads what is left and may wrap up on its own, but the API doesn't stop it when it goes over. What stops a run for certain is the harness's `TokenBudget`.
