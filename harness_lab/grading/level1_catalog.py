@@ -149,6 +149,14 @@ add(
             "approve(name, input): it takes exactly two arguments by position, the tool's name and its input dict "
             "(called any other way, it raises a TypeError). Call approve(block.name, block.input).",
         ),
+        "grade.l1.impl_call": (
+            "ツール {tool} を {call} の形で、入力を位置引数として渡して呼びました。渡されるツールは、ノートブックの toy のツールと同じく"
+            "入力をキーワード引数で受け取るので、この呼び方では TypeError になります（ツールは実行されず、結果はどれもその失敗になります）。"
+            "tool_impls[block.name](**block.input) と、** を付けて呼びましょう",
+            "The {tool} tool was called as {call}, its input passed by position. The tools you are given, like the "
+            "notebook's toy, take their input as keyword arguments, so this call raises a TypeError: the tool never runs "
+            "and every result is that failure. Call tool_impls[block.name](**block.input), with the **.",
+        ),
         "grade.l1.c1.mismatch": (
             "{tool} は {expected} のはずが、{seen} として振る舞いました。課題の表と、run_tool_uses がその段階をどう扱っているかを見比べましょう",
             "{tool} should be {expected} but behaved as {seen}. Compare the exercise's table with how run_tool_uses handles that tier.",

@@ -265,6 +265,8 @@ _OTHER_SDK = re.compile(r"'Message' object has no attribute '(choices|finish_rea
 
 def _broken(title: str, outcome: JobResult, runaway_key: str, raised_key: str) -> Check | None:
     """The hint for a scenario that did not end with a summary (or ended in an API 400), else None."""
+    if isinstance(outcome.value, dict) and (form := outcome.value.get("miscalled")):  # every tool failed by it
+        return Check.fail(3, title, "grade.l2.impl_call", tool=form.partition("(")[0], call=form)
     if outcome.status in ("aborted", "timeout"):
         return Check.fail(3, title, runaway_key)
     if outcome.status == "error" and re.search(

@@ -2,9 +2,9 @@
 
 Graders judge behaviour: which tool ran, with which input, and whether the human was asked first.
 One ``Recorder`` per scenario keeps a single ordered log, so "asked before it ran" is a comparison
-of two positions in that log. Spies accept the calling styles a learner may use: ``impl(input)`` as
-in the lesson, ``impl(**input)`` as in the Python article, ``approve(name, input)`` or
-``approve(block)``. A learner may tidy a path before using it (``./notes.txt``); the log keeps the
+of two positions in that log. A spy tool takes its input by keyword, as the notebooks' tools do
+(``impl(**tool_input)``): a call by position is logged as its form and raises their TypeError. The
+lessons' spy approver accepts the styles a learner may use, ``approve(name, input)`` or ``approve(block)``. A learner may tidy a path before using it (``./notes.txt``); the log keeps the
 file it names, so the same call compares equal however its path is spelled.
 
 A grader keeps its recorders on its own side of ``bridge.observe``: ``Spies`` holds them by tag and
@@ -12,10 +12,10 @@ answers the job's messages, and ``remote_tools`` / ``remote_approver`` build, in
 proxies the learner's code calls. What a proxy sends is the call as logged, so the log is written
 by the grader, in order, and nothing the learner's code does in its own process can rewrite it.
 
-The level-1 exercise's approver (``remote_approver``) is stricter than the lessons' spies: it is the
-notebook's ``approve(name, input)``, two arguments by position, so a call the notebook's own approver
-would refuse (keywords, the whole block, a third argument) raises the same TypeError here, after the
-call's form is logged for the hint.
+The level-1 exercise's approver (``remote_approver``) is stricter than the lessons' spy approver: it is
+the notebook's ``approve(name, input)``, two arguments by position, so a call the notebook's own
+approver would refuse (keywords, the whole block, a third argument) raises the same TypeError here,
+after the call's form is logged for the hint.
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ __all__ = [
     "Recorder",
     "Spies",
     "canonical",
+    "impl_miscalled",
     "logged",
     "miscalled",
     "misuse_of",
@@ -75,8 +76,10 @@ class Recorder:
 
     def tool(self, name: str, output: Any) -> Callable[..., Any]:
         def spy(*args: Any, **kwargs: Any) -> Any:
-            given = args[0] if args and isinstance(args[0], Mapping) else kwargs
-            self.events.append(Event("impl", name, logged(dict(given))))
+            if misuse := impl_miscalled(name, args, kwargs):  # as the notebooks' tools, which take keywords
+                self.events.append(Event("impl", misuse[0], "{}"))
+                raise TypeError(misuse[1])
+            self.events.append(Event("impl", name, logged(kwargs)))
             return output
 
         spy.__name__ = name
@@ -155,12 +158,19 @@ class Spies:
 
 
 def remote_tools(tag: str, names: Iterable[str]) -> dict[str, Callable[..., Any]]:
-    """Inside an observed job: spy tools whose calls the grader logs under ``tag`` and answers."""
+    """Inside an observed job: spy tools whose calls the grader logs under ``tag`` and answers.
+
+    They are the exercises' tools, ``impl(**tool_input)``: the input by keyword. A call by position,
+    which the notebook's own tools refuse, is logged as its form (``impl_miscalled``) and raises the same
+    TypeError, so a runner that passes ``block.input`` whole fails here as it does in the notebook."""
 
     def make(name: str) -> Callable[..., Any]:
         def spy(*args: Any, **kwargs: Any) -> Any:
-            given = args[0] if args and isinstance(args[0], Mapping) else kwargs
-            return ask(("impl", tag, name, logged(dict(given))))
+            if misuse := impl_miscalled(name, args, kwargs):
+                form, error = misuse
+                ask(("impl", tag, form, "{}"))
+                raise TypeError(error)
+            return ask(("impl", tag, name, logged(kwargs)))
 
         spy.__name__ = name
         return spy
@@ -203,9 +213,21 @@ def miscalled(args: tuple, kwargs: dict) -> tuple[str, str] | None:
     return form, "approve() missing 1 required positional argument: 'tool_input'"
 
 
-def misuse_of(events: Iterable[Event]) -> str | None:
-    """The form of the first approver call logged as ``miscalled`` found it, or None."""
-    return next((e.name for e in events if e.kind == "approve" and e.name.startswith("approve(")), None)
+def impl_miscalled(name: str, args: tuple, kwargs: dict) -> tuple[str, str] | None:
+    """(the call's form, as a hint quotes it, and the TypeError ``impl(**tool_input)`` raises for it),
+    or None for a call by keywords alone."""
+    if not args:
+        return None
+    shown = ["block" if hasattr(a, "input") else "{…}" if isinstance(a, Mapping) else "…" for a in args]
+    form = f"{name}({', '.join([*shown, *(f'{key}=…' for key in kwargs)])})"
+    given = "1 was" if len(args) == 1 else f"{len(args)} were"
+    return form, f"{name}() takes 0 positional arguments but {given} given"
+
+
+def misuse_of(events: Iterable[Event], kind: str | None = None) -> str | None:
+    """The form of the first call (of ``kind``, or either) logged as ``miscalled`` or ``impl_miscalled``
+    found it, or None: a form has parentheses, a tool's name never does."""
+    return next((e.name for e in events if "(" in e.name and kind in (None, e.kind)), None)
 
 
 def _question(args: tuple, kwargs: dict) -> tuple[str, dict]:

@@ -9,7 +9,7 @@ notebook's own raises a TypeError, so the grader's must too, and its hint must n
 from __future__ import annotations
 
 from answers_level1_content import _dict
-from answers_level1_runners import DICT_POLICY, GOOD_ANSWERS, forbidden, refused, result, run
+from answers_level1_runners import DICT_POLICY, GOOD_ANSWERS, forbidden, make_runner, refused, result, run
 
 
 def asking(ask, on_error=None):
@@ -56,6 +56,21 @@ def _raises_tool_errors(content, tool_impls, approve):  # a tool's failure let o
     return results
 
 
+def _calling(call_tool, catch=True):
+    """The right runner, each tool run as ``call_tool(tool_impls, block)``; ``catch``: its error is an
+    is_error result, else it goes up."""
+
+    def execute(block, tool_impls):
+        try:
+            return result(block, str(call_tool(tool_impls, block)))
+        except Exception as err:
+            if not catch:
+                raise
+            return result(block, f"ツールの実行に失敗しました: {err}", True)
+
+    return make_runner(lambda name: DICT_POLICY.get(name, "ask"), execute=execute)
+
+
 def _asks_with_the_input_copied(approve, block):  # right: a copy of the input, so approve cannot edit the call
     return approve(block.name, dict(block.input))
 
@@ -94,6 +109,24 @@ WRONG_CALLS = {
         _dict(asking(lambda approve, b: approve(b.name, b.input), on_error=True)),
         {2: "grade.l1.c2.fails_open"},
     ),
+    # The notebook's tools take keywords (impl(**tool_input)): by position, every run is a TypeError the
+    # try turns into an error result, and the grade must not pass what the notebook shows failing.
+    "tools given the input by position": (
+        _dict(_calling(lambda impls, b: impls[b.name](b.input))),
+        {1: "grade.l1.impl_call", 2: "grade.l1.impl_call", 3: "grade.l1.impl_call"},
+    ),
+    "tools given the input by position, the TypeError let out": (
+        _dict(_calling(lambda impls, b: impls[b.name](b.input), catch=False)),
+        {1: "grade.l1.impl_call", 2: "grade.l1.impl_call", 3: "grade.l1.impl_call"},
+    ),
+    "tools given the whole block": (
+        _dict(_calling(lambda impls, b: impls[b.name](b))),
+        {1: "grade.l1.impl_call", 2: "grade.l1.impl_call", 3: "grade.l1.impl_call"},
+    ),
+    "tools given the input's values by position": (
+        _dict(_calling(lambda impls, b: impls[b.name](*b.input.values()))),
+        {1: "grade.l1.impl_call", 2: "grade.l1.impl_call", 3: "grade.l1.impl_call"},
+    ),
     "a tool's error raised instead of returned as is_error": (
         _dict(_raises_tool_errors),
         {3: "grade.l1.c3.tool_error_raised"},
@@ -101,6 +134,12 @@ WRONG_CALLS = {
 }
 
 RIGHT_CALLS = {
+    "tools called with a copy of the input by keyword": (
+        DICT_POLICY,
+        "ask",
+        _calling(lambda impls, b: impls[b.name](**dict(b.input))),
+        GOOD_ANSWERS,
+    ),
     "approve given a copy of the input": (DICT_POLICY, "ask", asking(_asks_with_the_input_copied), GOOD_ANSWERS),
     "approve called through a tuple unpacked": (
         DICT_POLICY,

@@ -60,6 +60,7 @@ from answers_level2_slips import (
     until_end_turn,
     while_calls_in_content,
 )
+from answers_level2_tools import RIGHT_TOOLS, WRONG_TOOLS
 from answers_level2_words import RIGHT_WORDS, WRONG_WORDS
 
 GOOD_MISSING = {"stop_condition": "endless_turns", "token_budget": "budget_burn", "no_progress": "spinning"}
@@ -111,6 +112,7 @@ RIGHT = {
     **RIGHT_HISTORY,
     **RIGHT_REASONS,
     **RIGHT_WORDS,
+    **RIGHT_TOOLS,
 }
 
 
@@ -231,6 +233,7 @@ WRONG = {
     **WRONG_HISTORY,
     **WRONG_REASONS,
     **WRONG_WORDS,
+    **WRONG_TOOLS,
 }
 
 # Stop messages criterion 3 accepts, and ones that do not say the run stopped at the limit.

@@ -154,7 +154,7 @@ def test_starter_objects_fail_every_criterion():
                 results.append({"type": "tool_result", "tool_use_id": block.id, "content": "拒否", "is_error": True})
                 continue
             results.append(
-                {"type": "tool_result", "tool_use_id": block.id, "content": str(tool_impls[block.name](block.input))}
+                {"type": "tool_result", "tool_use_id": block.id, "content": str(tool_impls[block.name](**block.input))}
             )
         return results
 
