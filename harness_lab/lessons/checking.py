@@ -20,9 +20,10 @@ from typing import Any
 
 from ..grading.report import Check, Report
 from ..grading.sandbox import run_limited
+from ..grading.spies import Recorder, misuse_of
 from ..text import lang, t
 
-__all__ = ["Miss", "Piece", "Point", "judge", "point_lines", "raised", "unwritten"]
+__all__ = ["Miss", "Piece", "Point", "judge", "point_lines", "raised", "tools_miscalled", "unwritten"]
 
 TODO_ERRORS = ("NotImplementedError",)  # what the TODO cell's placeholder raises
 TODO = "lesson.todo"  # the key of a point whose probe met that placeholder
@@ -67,6 +68,13 @@ class Miss:
 
     def hint(self) -> str:
         return t(self.key, **self.values)
+
+
+def tools_miscalled(rec: Recorder) -> Miss | None:
+    """A spy tool called with its input by position: the notebook's tools raise a TypeError for it, whatever
+    the loop then made of that error, so it is the cause of every point that ran a tool."""
+    form = misuse_of(rec.events, "impl")
+    return Miss("lesson.l6.run_agent.impl_call", {"call": form}) if form else None
 
 
 @dataclass(frozen=True)

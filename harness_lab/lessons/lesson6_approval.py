@@ -18,7 +18,7 @@ import anthropic
 from ..emulator import call, emulated_client, reply, say
 from ..events import Finished, Stopped
 from ..grading.spies import Recorder, logged
-from .checking import Miss
+from .checking import Miss, tools_miscalled
 from .diagnosis import VALVES, outputs, rejected, stale
 from .lesson5 import _cannot_answer
 from .protocol import drive
@@ -61,6 +61,12 @@ def _denied(fn, approve: Any, rec: Recorder | None = None, again: bool = False) 
         _, end = drive(gen)
     except anthropic.BadRequestError as exc:  # a denied call left with no result is the usual cause here
         return rec, {}, _unanswered(rejected(exc, emulator), rec, approve, emulator)
+    except TypeError:
+        if miss := tools_miscalled(rec):  # a tool called by position raised, and nothing caught it
+            return rec, {}, miss
+        raise
+    if miss := tools_miscalled(rec):  # every high-impact tool allowed failed with the TypeError, not run
+        return rec, {}, miss
     if hidden := swallowed(emulator):  # a 400 caught and turned into an end: its cause, not the end's
         return rec, {}, hidden
     if stale(emulator):
