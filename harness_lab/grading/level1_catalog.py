@@ -143,10 +143,10 @@ add(
         ),
         "grade.l1.approve_call": (
             "{tool} について approve を {call} の形で呼びました。渡される approve は、ノートブックの say_no と同じく approve(name, input) の形で、"
-            "ツールの名前と入力の辞書を、この順に位置引数で2つだけ受け取ります（ほかの形で呼ぶと TypeError になります）。"
+            "ツールの名前と入力の辞書の2つだけを、この順に受け取ります（ほかの形で呼ぶと TypeError になります）。"
             "approve(block.name, block.input) と呼びましょう",
             "approve was called as {call} about {tool}. The approver you are given, like the notebook's say_no, is "
-            "approve(name, input): it takes exactly two arguments by position, the tool's name and its input dict "
+            "approve(name, input): it takes exactly two arguments, the tool's name and its input dict, in that order "
             "(called any other way, it raises a TypeError). Call approve(block.name, block.input).",
         ),
         "grade.l1.impl_call": (

@@ -4,8 +4,9 @@ Graders judge behaviour: which tool ran, with which input, and whether the human
 One ``Recorder`` per scenario keeps a single ordered log, so "asked before it ran" is a comparison
 of two positions in that log. A spy tool takes its input by keyword, as the notebooks' tools do
 (``impl(**tool_input)``): a call by position is logged as its form and raises their TypeError. The
-lessons' spy approver accepts the styles a learner may use, ``approve(name, input)`` or ``approve(block)``. A learner may tidy a path before using it (``./notes.txt``); the log keeps the
-file it names, so the same call compares equal however its path is spelled.
+recorder's approver reads a question however it was put, ``approve(name, input)`` or ``approve(block)``.
+A learner may tidy a path before using it (``./notes.txt``); the log keeps the file it names, so the
+same call compares equal however its path is spelled.
 
 A grader keeps its recorders on its own side of ``bridge.observe``: ``Spies`` holds them by tag and
 answers the job's messages, and ``remote_tools`` / ``remote_approver`` build, inside the job, the
@@ -13,9 +14,9 @@ proxies the learner's code calls. What a proxy sends is the call as logged, so t
 by the grader, in order, and nothing the learner's code does in its own process can rewrite it.
 
 The level-1 exercise's approver (``remote_approver``) is stricter than the lessons' spy approver: it is
-the notebook's ``approve(name, input)``, two arguments by position, so a call the notebook's own
-approver would refuse (keywords, the whole block, a third argument) raises the same TypeError here,
-after the call's form is logged for the hint.
+the notebook's ``approve(name, tool_input)``, so a call the notebook's own approver would refuse (other
+keywords, the whole block, a third argument) raises the same TypeError here, after the call's form is
+logged for the hint. Lesson 6's checks wrap theirs the same way (``lessons.checking.notebook_approver``).
 """
 
 from __future__ import annotations
@@ -96,8 +97,8 @@ class Recorder:
 
         def approve(*args: Any, **kwargs: Any) -> bool:
             name, given = _question(args, kwargs)
-            self.events.append(Event("approve", name, logged(given)))
-            return bool(decide(name, _tidy(given)))
+            self.events.append(Event("approve", name, _heard(given)))
+            return bool(decide(name, _tidy(given) if isinstance(given, Mapping) else {}))
 
         return approve
 
@@ -188,7 +189,7 @@ def remote_approver(tag: str) -> Callable[..., bool]:
             ask(("approve", tag, form, "{}"))
             raise TypeError(error)
         name, given = _question(args, kwargs)
-        return ask(("approve", tag, plain(name), logged(given)))
+        return ask(("approve", tag, plain(name), _heard(given)))
 
     return approve
 
@@ -197,20 +198,22 @@ def remote_approver(tag: str) -> Callable[..., bool]:
 SWAPPED = "approve(input, name)"
 
 
+def _approve(name: Any, tool_input: Any) -> None:
+    """The notebooks' approver's signature: binding a call to it raises the TypeError theirs would."""
+
+
+_approve.__qualname__ = "approve"  # the name Python's error gives, as the notebook's own
+
+
 def miscalled(args: tuple, kwargs: dict) -> tuple[str, str] | None:
     """(the call's form, as a hint quotes it, and the TypeError ``approve(name, tool_input)`` raises for it),
-    or None for two arguments by position."""
-    if not kwargs and len(args) == 2:
-        return None
-    shown = ["block" if len(args) == 1 and hasattr(args[0], "name") else "…" for _ in args]
-    form = f"approve({', '.join([*shown, *(f'{key}=…' for key in kwargs)])})"
-    if kwargs:
-        return form, f"approve() got an unexpected keyword argument {next(iter(kwargs))!r}"
-    if len(args) > 2:
-        return form, f"approve() takes 2 positional arguments but {len(args)} were given"
-    if not args:
-        return form, "approve() missing 2 required positional arguments: 'name' and 'tool_input'"
-    return form, "approve() missing 1 required positional argument: 'tool_input'"
+    or None for a call Python binds to it (two arguments by position, or by those names)."""
+    try:
+        _approve(*args, **kwargs)
+    except TypeError as exc:
+        shown = ["block" if len(args) == 1 and hasattr(args[0], "name") else "…" for _ in args]
+        return f"approve({', '.join([*shown, *(f'{key}=…' for key in kwargs)])})", str(exc)
+    return None
 
 
 def impl_miscalled(name: str, args: tuple, kwargs: dict) -> tuple[str, str] | None:
@@ -230,15 +233,22 @@ def misuse_of(events: Iterable[Event], kind: str | None = None) -> str | None:
     return next((e.name for e in events if "(" in e.name and kind in (None, e.kind)), None)
 
 
-def _question(args: tuple, kwargs: dict) -> tuple[str, dict]:
-    """Read (tool name, input) from however the learner called the approver."""
+def _question(args: tuple, kwargs: dict) -> tuple[str, Any]:
+    """Read (tool name, input) from however the learner called the approver; an input that is no dict
+    is kept as it came (``json.dumps(block.input)``, the block), for the hint to show what was passed."""
     first = args[0] if args else kwargs.get("name", kwargs.get("tool_name", kwargs.get("block")))
     if isinstance(first, Mapping) and "name" not in first and len(args) > 1 and isinstance(args[1], str):
         return SWAPPED, {}
     if isinstance(first, str):
         given = args[1] if len(args) > 1 else kwargs.get("input", kwargs.get("tool_input", {}))
-        return first, dict(given) if isinstance(given, Mapping) else {}
+        return first, dict(given) if isinstance(given, Mapping) else given
     # a whole tool_use block (SDK object or dict)
     name = first.get("name") if isinstance(first, Mapping) else getattr(first, "name", "")
     given = first.get("input") if isinstance(first, Mapping) else getattr(first, "input", {})
-    return str(name or ""), dict(given) if isinstance(given, Mapping) else {}
+    return str(name or ""), dict(given) if isinstance(given, Mapping) else given
+
+
+def _heard(given: Any) -> str:
+    """A question's input as the log keeps it: ``logged`` for a dict, else its repr (a string of JSON shows
+    its quotes), so a hint quoting it says what the approver was handed."""
+    return logged(given) if isinstance(given, Mapping) else plain(repr(given), 200)
