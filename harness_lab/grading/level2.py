@@ -89,7 +89,7 @@ _MAX_ITEMS = 100  # options read from MISSING before it is called endless
 
 # A stop message says that the run stopped, and at a limit. Searched in the lower-cased text.
 _LIMIT = re.compile(
-    r"上限|最大|制限|限度|限界|ターン|回数|\d+\s*(回|周)|max_turns|"
+    r"上限|最大|制限|限度|限界|ターン|回数|すぎ|過ぎ|\d+\s*(回|周)|max_turns|"  # 多すぎ: "too many"
     r"\b(limit|limits|max|maximum|turns?|cap|capped|iterations?|rounds?|steps?|budget|too many)\b|"
     # a count of laps says what ran out as well as "8 turns" does: "after 8 loops", "8 attempts"
     r"\b\d+\s*(loops?|laps?|attempts?|tries|passes|cycles|times)\b"

@@ -282,6 +282,10 @@ SAYS_STOPPED = [
     "Stopped after 8 attempts.",
     "Too many tool calls; stopping.",
     "8周で止めました",
+    # "too many" in Japanese, as the English "Too many tool calls; stopping." above
+    "ツール呼び出しが多すぎるため停止しました",
+    "繰り返しが多過ぎるので中断します",
+    "ループが長すぎるので打ち切りました",
 ]
 SAYS_NOTHING_OF_A_STOP = [
     "4",
@@ -298,6 +302,8 @@ SAYS_NOTHING_OF_A_STOP = [
     "Not done yet (turn 8)",
     "Completed 8 turns.",
     "まだ答えが出ません（ターン 8）",  # a run going on, not one that stopped
+    "手がかりが少なすぎます",  # "too few", and nothing stopped
+    "ツールを呼びすぎています（8回目）",  # a run going on that knows it calls a lot
     "ターン 8: 回答を準備しています",
     "8回目の回答です",
     "The loop stopped.",  # stopped, and no limit named

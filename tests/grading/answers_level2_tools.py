@@ -52,6 +52,10 @@ WRONG_TOOLS = {
         _loop(_runs_tools(lambda impls, block: impls[block.name](block.input), catch=False)),
         {3: "grade.l2.impl_call"},
     ),
+    "tools given the input's values by position": (
+        _loop(_runs_tools(lambda impls, block: impls[block.name](*block.input.values()))),
+        {3: "grade.l2.impl_call"},
+    ),
     "tools given the whole block": (
         _loop(_runs_tools(lambda impls, block: impls[block.name](block))),
         {3: "grade.l2.impl_call"},
