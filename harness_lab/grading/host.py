@@ -85,6 +85,7 @@ _STANDARD = (
     "itertools",
     "functools",
     "operator",
+    "concurrent.futures.thread",  # a thread pool running a turn's tools: a right answer's style
 )
 
 

@@ -80,6 +80,7 @@ from .level1_scene import (
     deny_tool,
     fails_closed,
     level1_options,
+    miscalled_in,
     mixed_scene,
     says_forbidden,
     verdict3,
@@ -190,8 +191,8 @@ def _criterion1(learner: Callable[[], tuple[Any, Any, Any, Any]], seen: JobResul
             continue
         if value in ("approve_args", "fell_through"):
             return Check.fail(1, title, "grade.l1." + value, tool=name)
-        if value.startswith("approve("):  # the form of a call the notebook's approver refuses
-            return Check.fail(1, title, "grade.l1.approve_call", tool=name, call=value)
+        if miscall := miscalled_in({name: value}):  # the form of a call the notebook's tool or approver refuses
+            return _judged(1, miscall)
         listed = found["listed"][name]
         if listed is None and value == default:
             return Check.fail(1, title, "grade.l1.c1.fell_to_default", tool=name, default=default, expected=expected)
@@ -237,8 +238,8 @@ def _yes(name: str, given: str) -> bool:
 def _criterion2(learner: Callable[[], tuple[Any, Any, Any, Any]], tiers: dict, timeout: float) -> Check:
     if "approve_args" in tiers.values():
         return Check.fail(2, _title(2), "grade.l1.approve_args", tool=ask_tool(tiers))
-    if called := next(((name, form) for name, form in tiers.items() if form.startswith("approve(")), None):
-        return Check.fail(2, _title(2), "grade.l1.approve_call", tool=called[0], call=called[1])
+    if miscall := miscalled_in(tiers):
+        return _judged(2, miscall)
     ask = ask_tool(tiers)
     if tiers.get(ask) != "ask":
         return Check.fail(2, _title(2), "grade.l1.c2.not_asked")
@@ -321,6 +322,8 @@ def _verdict2(
 
 
 def _criterion3(learner: Callable[[], tuple[Any, Any, Any, Any]], tiers: dict, timeout: float) -> Check:
+    if miscall := miscalled_in(tiers, approver=False):  # every tool's result would be that TypeError
+        return _judged(3, miscall)
     denied = deny_tool(tiers)
     if denied is None:
         return Check.fail(3, _title(3), "grade.l1.c3.no_deny", seen=tiers.get("send_email", "?"))

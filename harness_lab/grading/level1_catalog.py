@@ -143,11 +143,19 @@ add(
         ),
         "grade.l1.approve_call": (
             "{tool} について approve を {call} の形で呼びました。渡される approve は、ノートブックの say_no と同じく approve(name, input) の形で、"
-            "ツールの名前と入力の辞書を、この順に位置引数で2つだけ受け取ります（ほかの形で呼ぶと TypeError になります）。"
+            "ツールの名前と入力の辞書の2つだけを、この順に受け取ります（ほかの形で呼ぶと TypeError になります）。"
             "approve(block.name, block.input) と呼びましょう",
             "approve was called as {call} about {tool}. The approver you are given, like the notebook's say_no, is "
-            "approve(name, input): it takes exactly two arguments by position, the tool's name and its input dict "
+            "approve(name, input): it takes exactly two arguments, the tool's name and its input dict, in that order "
             "(called any other way, it raises a TypeError). Call approve(block.name, block.input).",
+        ),
+        "grade.l1.impl_call": (
+            "ツール {tool} を {call} の形で、入力を位置引数として渡して呼びました。渡されるツールは、ノートブックの toy のツールと同じく"
+            "入力をキーワード引数で受け取るので、この呼び方では TypeError になります（ツールは実行されず、結果はどれもその失敗になります）。"
+            "tool_impls[block.name](**block.input) と、** を付けて呼びましょう",
+            "The {tool} tool was called as {call}, its input passed by position. The tools you are given, like the "
+            "notebook's toy, take their input as keyword arguments, so this call raises a TypeError: the tool never runs "
+            "and every result is that failure. Call tool_impls[block.name](**block.input), with the **.",
         ),
         "grade.l1.c1.mismatch": (
             "{tool} は {expected} のはずが、{seen} として振る舞いました。課題の表と、run_tool_uses がその段階をどう扱っているかを見比べましょう",

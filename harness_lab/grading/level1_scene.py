@@ -239,6 +239,18 @@ def approves_first(ask: str) -> Callable[[str, str], bool]:
 FAILING_SCENE = content_of("読んでから時刻を見ます。", call("read_file", path="missing.md"), call("get_time"))
 
 
+def miscalled_in(tiers: dict, approver: bool = True) -> tuple | None:
+    """(hint key, values) for the first tool seen called in a form the notebook's own would refuse: a tool given
+    its input by position, or (``approver``) the approver called otherwise than ``approve(name, input)``."""
+    for name, form in tiers.items():
+        if "(" in form and (approver or not form.startswith("approve(")):
+            return ("grade.l1.approve_call" if form.startswith("approve(") else "grade.l1.impl_call"), {
+                "tool": name,
+                "call": form,
+            }
+    return None
+
+
 def deny_tool(tiers: dict) -> str | None:
     """The tool criterion 3 asks about a deny with: the table's send_email, or the unlisted one."""
     return next((name for name in ("send_email", UNLISTED_TOOL) if tiers.get(name) == "deny"), None)

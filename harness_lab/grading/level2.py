@@ -89,7 +89,7 @@ _MAX_ITEMS = 100  # options read from MISSING before it is called endless
 
 # A stop message says that the run stopped, and at a limit. Searched in the lower-cased text.
 _LIMIT = re.compile(
-    r"上限|最大|制限|限度|限界|ターン|回数|\d+\s*(回|周)|max_turns|"
+    r"上限|最大|制限|限度|限界|ターン|回数|すぎ|過ぎ|\d+\s*(回|周)|max_turns|"  # 多すぎ: "too many"
     r"\b(limit|limits|max|maximum|turns?|cap|capped|iterations?|rounds?|steps?|budget|too many)\b|"
     # a count of laps says what ran out as well as "8 turns" does: "after 8 loops", "8 attempts"
     r"\b\d+\s*(loops?|laps?|attempts?|tries|passes|cycles|times)\b"
@@ -265,6 +265,8 @@ _OTHER_SDK = re.compile(r"'Message' object has no attribute '(choices|finish_rea
 
 def _broken(title: str, outcome: JobResult, runaway_key: str, raised_key: str) -> Check | None:
     """The hint for a scenario that did not end with a summary (or ended in an API 400), else None."""
+    if isinstance(outcome.value, dict) and (form := outcome.value.get("miscalled")):  # every tool failed by it
+        return Check.fail(3, title, "grade.l2.impl_call", tool=form.partition("(")[0], call=form)
     if outcome.status in ("aborted", "timeout"):
         return Check.fail(3, title, runaway_key)
     if outcome.status == "error" and re.search(

@@ -144,6 +144,14 @@ add(
             "MAX_TURNS={n} で、ツール呼び出し {rounds} ターン・モデルへのリクエスト {calls} 回でした。ツール呼び出しは MAX_TURNS ターン、リクエストはそれより1回多くなるはずです",
             "With MAX_TURNS={n} there were {rounds} tool turns and {calls} requests. Expected MAX_TURNS tool turns and one request more.",
         ),
+        "grade.l2.impl_call": (
+            "ツール {tool} を {call} の形で、入力を位置引数として渡して呼びました。ノートブックのツール（toy）は入力をキーワード引数で受け取るので、"
+            "この呼び方では TypeError になり、ツールは実行されません。準備のセルの run_tool_uses を使うか、"
+            "tool_impls[block.name](**block.input) と ** を付けて呼びましょう",
+            "The {tool} tool was called as {call}, its input passed by position. The notebook's tools (toy) take their "
+            "input as keyword arguments, so this call raises a TypeError and the tool never runs. Use the setup cell's "
+            "run_tool_uses, or call tool_impls[block.name](**block.input), with the **.",
+        ),
         "grade.l2.c3.no_tools_ran": (
             "tool_use を返し続けるモデルなのに、ツールを1つも実行せず、最初の応答で終わりました（MAX_TURNS={n}、モデルへのリクエスト {calls} 回）。"
             'ツールを呼ぶ応答の stop_reason は "tool_use" です（"tool_calls" のようなほかの API の言葉ではありません）。ループは stop_reason が "tool_use" の間、回ります',

@@ -122,19 +122,23 @@ class _Scene:
         self.turns: set[int] = set()  # tool turns: the request count at the moment each tool ran
         self.runs, self.rejected, self.reused = 0, "", False
         self.misplaced = ""  # where a rejected history put its tool results, when that was the mistake
+        self.miscalled = ""  # the first tool call in a form the notebook's tools refuse (the input by position)
 
     def answer(self, message: tuple) -> Any:
         kind, _, *rest = message
         if kind == "impl":
+            name = plain(rest[0])
+            if "(" in name:  # a form, not a tool's name: the spy raises, and no tool ran
+                self.miscalled = self.miscalled or name
+                return ""
             self.runs += 1
             self.turns.add(len(self.emulator.requests))
-            name = plain(rest[0])
             return outputs().get(name, "")  # in the grading language: a hint may quote it
         if kind != "http":
             raise ValueError(f"no spy answers {kind!r} here")
         status, headers, content = self.model(*rest)
         if self.emulator.requests and assistant_turns(self.emulator.requests[-1]) > self.limit:
-            raise Stop({"runaway": True})
+            raise Stop({"runaway": True, "miscalled": self.miscalled})
         if status == 400:
             self.rejected = _error_message(content)
             self.reused = bool(self.emulator.requests) and _one_list_reused(self.emulator.requests[-1])
@@ -173,7 +177,12 @@ class _Scene:
         return 0
 
     def counts(self) -> dict:
-        return {"calls": len(self.emulator.requests), "rounds": len(self.turns), "runs": self.runs}
+        return {
+            "calls": len(self.emulator.requests),
+            "rounds": len(self.turns),
+            "runs": self.runs,
+            "miscalled": self.miscalled,
+        }
 
 
 def _is_task(message: Any) -> bool:

@@ -2,20 +2,21 @@
 
 Graders judge behaviour: which tool ran, with which input, and whether the human was asked first.
 One ``Recorder`` per scenario keeps a single ordered log, so "asked before it ran" is a comparison
-of two positions in that log. Spies accept the calling styles a learner may use: ``impl(input)`` as
-in the lesson, ``impl(**input)`` as in the Python article, ``approve(name, input)`` or
-``approve(block)``. A learner may tidy a path before using it (``./notes.txt``); the log keeps the
-file it names, so the same call compares equal however its path is spelled.
+of two positions in that log. A spy tool takes its input by keyword, as the notebooks' tools do
+(``impl(**tool_input)``): a call by position is logged as its form and raises their TypeError. The
+recorder's approver reads a question however it was put, ``approve(name, input)`` or ``approve(block)``.
+A learner may tidy a path before using it (``./notes.txt``); the log keeps the file it names, so the
+same call compares equal however its path is spelled.
 
 A grader keeps its recorders on its own side of ``bridge.observe``: ``Spies`` holds them by tag and
 answers the job's messages, and ``remote_tools`` / ``remote_approver`` build, inside the job, the
 proxies the learner's code calls. What a proxy sends is the call as logged, so the log is written
 by the grader, in order, and nothing the learner's code does in its own process can rewrite it.
 
-The level-1 exercise's approver (``remote_approver``) is stricter than the lessons' spies: it is the
-notebook's ``approve(name, input)``, two arguments by position, so a call the notebook's own approver
-would refuse (keywords, the whole block, a third argument) raises the same TypeError here, after the
-call's form is logged for the hint.
+The level-1 exercise's approver (``remote_approver``) is stricter than the lessons' spy approver: it is
+the notebook's ``approve(name, tool_input)``, so a call the notebook's own approver would refuse (other
+keywords, the whole block, a third argument) raises the same TypeError here, after the call's form is
+logged for the hint. Lesson 6's checks wrap theirs the same way (``lessons.checking.notebook_approver``).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ __all__ = [
     "Recorder",
     "Spies",
     "canonical",
+    "impl_miscalled",
     "logged",
     "miscalled",
     "misuse_of",
@@ -75,8 +77,10 @@ class Recorder:
 
     def tool(self, name: str, output: Any) -> Callable[..., Any]:
         def spy(*args: Any, **kwargs: Any) -> Any:
-            given = args[0] if args and isinstance(args[0], Mapping) else kwargs
-            self.events.append(Event("impl", name, logged(dict(given))))
+            if misuse := impl_miscalled(name, args, kwargs):  # as the notebooks' tools, which take keywords
+                self.events.append(Event("impl", misuse[0], "{}"))
+                raise TypeError(misuse[1])
+            self.events.append(Event("impl", name, logged(kwargs)))
             return output
 
         spy.__name__ = name
@@ -93,8 +97,8 @@ class Recorder:
 
         def approve(*args: Any, **kwargs: Any) -> bool:
             name, given = _question(args, kwargs)
-            self.events.append(Event("approve", name, logged(given)))
-            return bool(decide(name, _tidy(given)))
+            self.events.append(Event("approve", name, _heard(given)))
+            return bool(decide(name, _tidy(given) if isinstance(given, Mapping) else {}))
 
         return approve
 
@@ -155,12 +159,19 @@ class Spies:
 
 
 def remote_tools(tag: str, names: Iterable[str]) -> dict[str, Callable[..., Any]]:
-    """Inside an observed job: spy tools whose calls the grader logs under ``tag`` and answers."""
+    """Inside an observed job: spy tools whose calls the grader logs under ``tag`` and answers.
+
+    They are the exercises' tools, ``impl(**tool_input)``: the input by keyword. A call by position,
+    which the notebook's own tools refuse, is logged as its form (``impl_miscalled``) and raises the same
+    TypeError, so a runner that passes ``block.input`` whole fails here as it does in the notebook."""
 
     def make(name: str) -> Callable[..., Any]:
         def spy(*args: Any, **kwargs: Any) -> Any:
-            given = args[0] if args and isinstance(args[0], Mapping) else kwargs
-            return ask(("impl", tag, name, logged(dict(given))))
+            if misuse := impl_miscalled(name, args, kwargs):
+                form, error = misuse
+                ask(("impl", tag, form, "{}"))
+                raise TypeError(error)
+            return ask(("impl", tag, name, logged(kwargs)))
 
         spy.__name__ = name
         return spy
@@ -178,7 +189,7 @@ def remote_approver(tag: str) -> Callable[..., bool]:
             ask(("approve", tag, form, "{}"))
             raise TypeError(error)
         name, given = _question(args, kwargs)
-        return ask(("approve", tag, plain(name), logged(given)))
+        return ask(("approve", tag, plain(name), _heard(given)))
 
     return approve
 
@@ -187,36 +198,57 @@ def remote_approver(tag: str) -> Callable[..., bool]:
 SWAPPED = "approve(input, name)"
 
 
+def _approve(name: Any, tool_input: Any) -> None:
+    """The notebooks' approver's signature: binding a call to it raises the TypeError theirs would."""
+
+
+_approve.__qualname__ = "approve"  # the name Python's error gives, as the notebook's own
+
+
 def miscalled(args: tuple, kwargs: dict) -> tuple[str, str] | None:
     """(the call's form, as a hint quotes it, and the TypeError ``approve(name, tool_input)`` raises for it),
-    or None for two arguments by position."""
-    if not kwargs and len(args) == 2:
-        return None
-    shown = ["block" if len(args) == 1 and hasattr(args[0], "name") else "…" for _ in args]
-    form = f"approve({', '.join([*shown, *(f'{key}=…' for key in kwargs)])})"
-    if kwargs:
-        return form, f"approve() got an unexpected keyword argument {next(iter(kwargs))!r}"
-    if len(args) > 2:
-        return form, f"approve() takes 2 positional arguments but {len(args)} were given"
+    or None for a call Python binds to it (two arguments by position, or by those names)."""
+    try:
+        _approve(*args, **kwargs)
+    except TypeError as exc:
+        shown = ["block" if len(args) == 1 and hasattr(args[0], "name") else "…" for _ in args]
+        return f"approve({', '.join([*shown, *(f'{key}=…' for key in kwargs)])})", str(exc)
+    return None
+
+
+def impl_miscalled(name: str, args: tuple, kwargs: dict) -> tuple[str, str] | None:
+    """(the call's form, as a hint quotes it, and the TypeError ``impl(**tool_input)`` raises for it),
+    or None for a call by keywords alone."""
     if not args:
-        return form, "approve() missing 2 required positional arguments: 'name' and 'tool_input'"
-    return form, "approve() missing 1 required positional argument: 'tool_input'"
+        return None
+    shown = ["block" if hasattr(a, "input") else "{…}" if isinstance(a, Mapping) else "…" for a in args]
+    form = f"{name}({', '.join([*shown, *(f'{key}=…' for key in kwargs)])})"
+    given = "1 was" if len(args) == 1 else f"{len(args)} were"
+    return form, f"{name}() takes 0 positional arguments but {given} given"
 
 
-def misuse_of(events: Iterable[Event]) -> str | None:
-    """The form of the first approver call logged as ``miscalled`` found it, or None."""
-    return next((e.name for e in events if e.kind == "approve" and e.name.startswith("approve(")), None)
+def misuse_of(events: Iterable[Event], kind: str | None = None) -> str | None:
+    """The form of the first call (of ``kind``, or either) logged as ``miscalled`` or ``impl_miscalled``
+    found it, or None: a form has parentheses, a tool's name never does."""
+    return next((e.name for e in events if "(" in e.name and kind in (None, e.kind)), None)
 
 
-def _question(args: tuple, kwargs: dict) -> tuple[str, dict]:
-    """Read (tool name, input) from however the learner called the approver."""
+def _question(args: tuple, kwargs: dict) -> tuple[str, Any]:
+    """Read (tool name, input) from however the learner called the approver; an input that is no dict
+    is kept as it came (``json.dumps(block.input)``, the block), for the hint to show what was passed."""
     first = args[0] if args else kwargs.get("name", kwargs.get("tool_name", kwargs.get("block")))
     if isinstance(first, Mapping) and "name" not in first and len(args) > 1 and isinstance(args[1], str):
         return SWAPPED, {}
     if isinstance(first, str):
         given = args[1] if len(args) > 1 else kwargs.get("input", kwargs.get("tool_input", {}))
-        return first, dict(given) if isinstance(given, Mapping) else {}
+        return first, dict(given) if isinstance(given, Mapping) else given
     # a whole tool_use block (SDK object or dict)
     name = first.get("name") if isinstance(first, Mapping) else getattr(first, "name", "")
     given = first.get("input") if isinstance(first, Mapping) else getattr(first, "input", {})
-    return str(name or ""), dict(given) if isinstance(given, Mapping) else {}
+    return str(name or ""), dict(given) if isinstance(given, Mapping) else given
+
+
+def _heard(given: Any) -> str:
+    """A question's input as the log keeps it: ``logged`` for a dict, else its repr (a string of JSON shows
+    its quotes), so a hint quoting it says what the approver was handed."""
+    return logged(given) if isinstance(given, Mapping) else plain(repr(given), 200)

@@ -311,6 +311,18 @@ add(
             "tokens_used は {used} でしたが、API が数えたのは {total} トークンで、{extra} トークン多く数えています。同じトークンを2回足していませんか。cache_creation（5分・1時間の内訳）は cache_creation_input_tokens と同じトークンの内訳です。応答ごとに input_tokens + cache_creation_input_tokens + cache_read_input_tokens + output_tokens を1回ずつ足します",
             "tokens_used was {used}, but the API billed {total} tokens: {extra} tokens too many, some counted twice. cache_creation (the 5-minute and 1-hour breakdown) splits the same tokens as cache_creation_input_tokens; add input_tokens + cache_creation_input_tokens + cache_read_input_tokens + output_tokens once each after every response",
         ),
+        "lesson.l6.run_agent.impl_call": (
+            "ツールを {call} の形で、入力を位置引数として渡して呼びました。ツールは入力を名前つきの引数で受け取るので、この呼び方では TypeError になり、"
+            "ツールは実行されません。ツールは run_tool_uses(response.content, tool_impls, approve) で実行するか、tool_impls[block.name](**block.input) のように、引数を名前つきで渡して呼びます",
+            "A tool was called as {call}, its input passed by position. The tools take their input as named arguments, so this call raises a TypeError "
+            "and the tool never runs. Run the tools with run_tool_uses(response.content, tool_impls, approve), or call them with named arguments: tool_impls[block.name](**block.input)",
+        ),
+        "lesson.l6.run_agent.approve_call": (
+            "approve を {call} の形で呼びました。ノートブックの approve は approve(name, tool_input) の形で、ツールの名前と入力の辞書を、この順に受け取ります"
+            "（ほかの形で呼ぶと TypeError になるか、何を許すのかが人間に見えません）。approve(block.name, block.input) と呼びましょう",
+            "approve was called as {call}. The notebook's approve is approve(name, tool_input): it takes the tool's name and its input dict, "
+            "in that order (called another way, it raises a TypeError, or the person cannot see what they allow). Call approve(block.name, block.input)",
+        ),
         "lesson.l6.run_agent.tool_raised": (
             "ツールの例外が、ループの外まで飛び出しました（{error}）。ツールは run_tool_uses(response.content, tool_impls, approve) で実行します。失敗したツールは is_error の tool_result にしてモデルに返し、ループは続けます",
             "A tool's exception came out of the loop ({error}); run the tools with run_tool_uses(response.content, tool_impls, approve): a failed tool becomes an is_error tool_result for the model, and the loop goes on",

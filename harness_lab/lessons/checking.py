@@ -20,9 +20,20 @@ from typing import Any
 
 from ..grading.report import Check, Report
 from ..grading.sandbox import run_limited
+from ..grading.spies import Event, Recorder, miscalled, misuse_of
 from ..text import lang, t
 
-__all__ = ["Miss", "Piece", "Point", "judge", "point_lines", "raised", "unwritten"]
+__all__ = [
+    "Miss",
+    "Piece",
+    "Point",
+    "judge",
+    "notebook_approver",
+    "point_lines",
+    "raised",
+    "spies_misused",
+    "unwritten",
+]
 
 TODO_ERRORS = ("NotImplementedError",)  # what the TODO cell's placeholder raises
 TODO = "lesson.todo"  # the key of a point whose probe met that placeholder
@@ -67,6 +78,30 @@ class Miss:
 
     def hint(self) -> str:
         return t(self.key, **self.values)
+
+
+def notebook_approver(rec: Recorder, log: Callable[..., Any]) -> Callable[..., Any]:
+    """``log`` shaped as notebook 05's approver, ``approve(name, tool_input)``: a call that one refuses
+    (the whole block, ``input=``, a third argument) is logged as its form and raises its TypeError."""
+
+    def approve(*args: Any, **kwargs: Any) -> Any:
+        if misuse := miscalled(args, kwargs):
+            rec.events.append(Event("approve", misuse[0], "{}"))
+            raise TypeError(misuse[1])
+        return log(*args, **kwargs)
+
+    return approve
+
+
+def spies_misused(rec: Recorder) -> Miss | None:
+    """A spy tool given its input by position, or the approver called otherwise than ``approve(name, input)``:
+    the notebook's own raise a TypeError there (or, for ``approve(input, name)``, ask about nothing a
+    person can read), whatever the loop then made of it, so it is the cause of every point it reached."""
+    if form := misuse_of(rec.events, "impl"):
+        return Miss("lesson.l6.run_agent.impl_call", {"call": form})
+    if form := misuse_of(rec.events, "approve"):
+        return Miss("lesson.l6.run_agent.approve_call", {"call": form})
+    return None
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ from ..grading.level2_scene import function_of
 from ..grading.sandbox import describe_error
 from ..grading.spies import Recorder
 from ..text import t
-from .checking import Miss
+from .checking import Miss, notebook_approver, spies_misused
 from .scenes import Recording, api_refusal, kept_whole, out_of_order, runaway_guard, said, scene_tools, swallowed
 
 __all__ = [
@@ -132,7 +132,7 @@ def learner_end(
     emulator = runaway_guard(script, 40, runaway, caching)
     rounds: set[int] = set()
     client, rec, seen = emulated_client(emulator), Recorder(), Recording(emulator)
-    approve = rec.approver(decide) if decide is not None else None
+    approve = notebook_approver(rec, rec.approver(decide)) if decide is not None else None
     returns = outputs(failing)
     gen = fn(client, ask(), scene_tools(), spied(rec, emulator, rounds, returns), approve, **extra)
     ending = Ending("", 0, 0)
@@ -145,10 +145,11 @@ def learner_end(
         ending.miss = rejected(exc, emulator)
         return ending, rec, emulator
     except Exception as exc:
-        if not any(exc is returns[name] for name in failing):
+        ending.miss = spies_misused(rec)  # a tool or approve called wrongly raised, uncaught
+        if ending.miss is None and not any(exc is returns[name] for name in failing):
             raise
         # the very error a failing tool raised came out of the loop: no is_error result went back for it
-        ending.miss = Miss("lesson.l6.run_agent.tool_raised", {"error": describe_error(exc)})
+        ending.miss = ending.miss or Miss("lesson.l6.run_agent.tool_raised", {"error": describe_error(exc)})
         return ending, rec, emulator
     if isinstance(end, YieldedEnd):
         ending.miss = Miss("lesson.l6.run_agent.end_yielded", {"kind": end.kind})
@@ -171,9 +172,8 @@ def learner_end(
         whole=kept_whole(seen, emulator.requests),
         asked=[r.get("max_tokens", 0) for r in emulator.requests],
     )
-    ending.miss = (
-        protocol_miss(events, end, ending.rounds, ending.requests) or stale(emulator) or out_of_order(emulator)
-    )
+    ending.miss = spies_misused(rec) or protocol_miss(events, end, ending.rounds, ending.requests)
+    ending.miss = ending.miss or stale(emulator) or out_of_order(emulator)
     return ending, rec, emulator
 
 

@@ -30,12 +30,13 @@ from .scenes import (
 __all__ = ["RUN_AGENT"]
 
 
-def _drive(fn, script, limit: int = 12) -> tuple[Any, Any, Recording]:
-    """Run the learner's loop against ``script``; (what it returned or the 400's hint, the emulator that
-    served it, the client that noted each response)."""
+def _drive(fn, script, limit: int = 12, rec: Recorder | None = None) -> tuple[Any, Any, Recording]:
+    """Run the learner's loop against ``script``, its tools logging to ``rec``; (what it returned or the
+    400's hint, the emulator that served it, the client that noted each response)."""
     emulator = runaway_guard(script, limit)
     try:
-        returned = fn(emulated_client(emulator), _said("ask"), scene_tools(), _weather_impls(Recorder()))
+        impls = _weather_impls(rec or Recorder())
+        returned = fn(emulated_client(emulator), _said("ask"), scene_tools(), impls)
     except anthropic.BadRequestError as exc:
         return api_refusal(exc, emulator.requests[-1].get("messages")), emulator, Recording(emulator)
     return swallowed(emulator) or returned, emulator, Recording(emulator)
@@ -128,7 +129,8 @@ _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 def _one_message_per_turn(fn) -> Miss | None:
     osaka, tokyo = call("get_weather", city=_said("osaka")), call("get_weather", city=_said("tokyo"))
     script = scripted(reply(thought(), _said("both"), osaka, tokyo), say(_said("answer")))
-    returned, emulator, _client = _drive(fn, script)
+    rec = Recorder()
+    returned, emulator, _client = _drive(fn, script, rec=rec)
     if isinstance(returned, Miss):
         return returned
     if miss := _never_asked(fn, emulator):
@@ -144,6 +146,8 @@ def _one_message_per_turn(fn) -> Miss | None:
         return Miss("lesson.l2.run_agent.split_results")
     results = holding[0]
     said = [fact(b) for b in results]
+    if any(f["is_error"] for f in said) and rec.ran("get_weather"):  # the tool was reached, and called so it failed
+        return Miss("lesson.l2.run_tools.call_failed", {"got": (said[0]["text"] or "")[:60]})
     if any(f["is_error"] for f in said) or not _weather_of_osaka(said[0]["text"] or ""):
         return Miss("lesson.l2.run_agent.tools_not_run", {"got": (said[0]["text"] or "")[:60]})
     return None

@@ -18,7 +18,7 @@ import anthropic
 from ..emulator import call, emulated_client, reply, say
 from ..events import Finished, Stopped
 from ..grading.spies import Recorder, logged
-from .checking import Miss
+from .checking import Miss, notebook_approver, spies_misused
 from .diagnosis import VALVES, outputs, rejected, stale
 from .lesson5 import _cannot_answer
 from .protocol import drive
@@ -61,6 +61,12 @@ def _denied(fn, approve: Any, rec: Recorder | None = None, again: bool = False) 
         _, end = drive(gen)
     except anthropic.BadRequestError as exc:  # a denied call left with no result is the usual cause here
         return rec, {}, _unanswered(rejected(exc, emulator), rec, approve, emulator)
+    except TypeError:
+        if miss := spies_misused(rec):  # a tool or approve called wrongly raised, uncaught
+            return rec, {}, miss
+        raise
+    if miss := spies_misused(rec):  # its TypeError caught: the cause all the same
+        return rec, {}, miss
     if hidden := swallowed(emulator):  # a 400 caught and turned into an end: its cause, not the end's
         return rec, {}, hidden
     if stale(emulator):
@@ -92,12 +98,12 @@ def _asker(rec: Recorder, approve: Any) -> Any:
         return None
     noted = rec.approver(approve)
     if approve is not _silent:
-        return noted
+        return notebook_approver(rec, noted)
 
     def unanswered(name, tool_input):
         noted(name, tool_input)
 
-    return unanswered
+    return notebook_approver(rec, unanswered)
 
 
 def _ended_by_the_loop(end: Any) -> bool:

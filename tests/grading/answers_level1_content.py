@@ -66,7 +66,7 @@ def _drops_text_blocks(content, tool_impls, approve):
 def _output_as_a_dict(block, tool_impls):
     """The tool's output handed back as it came, a dict where the API takes text or blocks."""
     try:
-        return result(block, {"output": tool_impls[block.name](block.input)})
+        return result(block, {"output": tool_impls[block.name](**block.input)})
     except Exception as err:
         return result(block, f"ツールの実行に失敗しました: {err}", True)
 
@@ -108,7 +108,7 @@ def _copies_before_tidying(content, tool_impls, approve):
             results.append(refused(block))
         else:
             try:
-                results.append(result(block, str(tool_impls[block.name](given))))
+                results.append(result(block, str(tool_impls[block.name](**given))))
             except Exception as err:
                 results.append(result(block, f"ツールの実行に失敗しました: {err}", True))
     return results
@@ -127,7 +127,7 @@ def _handlers_by_tier(content, tool_impls, approve):
 def _results_as_text_blocks(block, tool_impls):
     """Every result's content as a list of text blocks, the output as JSON with ensure_ascii=False."""
     try:
-        text = json.dumps(tool_impls[block.name](block.input), ensure_ascii=False)
+        text = json.dumps(tool_impls[block.name](**block.input), ensure_ascii=False)
         return {"type": "tool_result", "tool_use_id": block.id, "content": [{"type": "text", "text": text}]}
     except Exception as err:
         failed = [{"type": "text", "text": f"ツールの実行に失敗しました: {err}"}]

@@ -72,7 +72,7 @@ def _matched_tier(name):  # right: a function is one of the policy's shapes, and
 
 def _failure_as_repr(block, tool_impls):
     try:
-        return result(block, str(tool_impls[block.name](block.input)))
+        return result(block, str(tool_impls[block.name](**block.input)))
     except Exception as err:
         return result(block, repr(err))  # the error's text, but not flagged as one
 

@@ -38,7 +38,7 @@ def refused(block):
 
 def run(block, tool_impls):
     try:
-        return result(block, str(tool_impls[block.name](block.input)))
+        return result(block, str(tool_impls[block.name](**block.input)))
     except Exception as err:
         return result(block, f"ツールの実行に失敗しました: {err}", True)
 
@@ -137,7 +137,7 @@ def function_runner(content, tool_impls, approve):
             results.append(tool_result(call["id"], "the user said no", is_error=True))
             continue
         try:
-            results.append(tool_result(call["id"], tool_impls[call["name"]](call["input"])))
+            results.append(tool_result(call["id"], tool_impls[call["name"]](**call["input"])))
         except Exception as err:
             results.append(tool_result(call["id"], f"{call['name']} failed: {err}", is_error=True))
     return results
@@ -208,7 +208,7 @@ def tidies_paths(content, tool_impls, approve):
 def run_as_json(block, tool_impls):
     """The output wrapped in JSON, escaped as json.dumps does by default (the model reads it all the same)."""
     try:
-        return result(block, json.dumps({"output": tool_impls[block.name](block.input)}))
+        return result(block, json.dumps({"output": tool_impls[block.name](**block.input)}))
     except Exception as err:
         return result(block, json.dumps({"error": str(err)}), True)
 

@@ -316,7 +316,7 @@ def _output_dropped(content, tool_impls, approve):
     """Runs the tool but tells the model only that it is done."""
     return make_runner(
         lambda name: DICT_POLICY.get(name, "ask"),
-        execute=lambda block, impls: (impls[block.name](block.input), result(block, "完了"))[1],
+        execute=lambda block, impls: (impls[block.name](**block.input), result(block, "完了"))[1],
     )(content, tool_impls, approve)
 
 

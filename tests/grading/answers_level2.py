@@ -60,6 +60,7 @@ from answers_level2_slips import (
     until_end_turn,
     while_calls_in_content,
 )
+from answers_level2_tools import RIGHT_TOOLS, WRONG_TOOLS
 from answers_level2_words import RIGHT_WORDS, WRONG_WORDS
 
 GOOD_MISSING = {"stop_condition": "endless_turns", "token_budget": "budget_burn", "no_progress": "spinning"}
@@ -111,6 +112,7 @@ RIGHT = {
     **RIGHT_HISTORY,
     **RIGHT_REASONS,
     **RIGHT_WORDS,
+    **RIGHT_TOOLS,
 }
 
 
@@ -231,6 +233,7 @@ WRONG = {
     **WRONG_HISTORY,
     **WRONG_REASONS,
     **WRONG_WORDS,
+    **WRONG_TOOLS,
 }
 
 # Stop messages criterion 3 accepts, and ones that do not say the run stopped at the limit.
@@ -279,6 +282,10 @@ SAYS_STOPPED = [
     "Stopped after 8 attempts.",
     "Too many tool calls; stopping.",
     "8周で止めました",
+    # "too many" in Japanese, as the English "Too many tool calls; stopping." above
+    "ツール呼び出しが多すぎるため停止しました",
+    "繰り返しが多過ぎるので中断します",
+    "ループが長すぎるので打ち切りました",
 ]
 SAYS_NOTHING_OF_A_STOP = [
     "4",
@@ -295,6 +302,8 @@ SAYS_NOTHING_OF_A_STOP = [
     "Not done yet (turn 8)",
     "Completed 8 turns.",
     "まだ答えが出ません（ターン 8）",  # a run going on, not one that stopped
+    "手がかりが少なすぎます",  # "too few", and nothing stopped
+    "ツールを呼びすぎています（8回目）",  # a run going on that knows it calls a lot
     "ターン 8: 回答を準備しています",
     "8回目の回答です",
     "The loop stopped.",  # stopped, and no limit named

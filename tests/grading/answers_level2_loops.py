@@ -14,7 +14,7 @@ def run_tool_uses(content, tool_impls):
         if block.type != "tool_use":
             continue
         try:
-            output = tool_impls[block.name](block.input)
+            output = tool_impls[block.name](**block.input)
             results.append({"type": "tool_result", "tool_use_id": block.id, "content": str(output)})
         except Exception as err:
             results.append(

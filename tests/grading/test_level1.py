@@ -124,6 +124,19 @@ def test_a_prefix_policy_is_told_to_look_tiers_up_by_exact_name():
     assert "「get_」" in check.hint and "get_time" in check.hint, check.line()
 
 
+@pytest.mark.parametrize(
+    ("name", "handed"),
+    [
+        ("approve given the input as JSON text", '{"path": "notes.txt"'),
+        ("approve given the block where the input goes", "ToolUseBlock("),
+    ],
+)
+def test_an_approver_handed_no_dict_is_told_what_it_was_handed(name, handed):
+    # the hint quotes the input it was asked about: not "{}", which reads as an empty input dict
+    check = wrong_report(name).checks[1]
+    assert handed in check.hint and "（{}）" not in check.hint, check.line()
+
+
 def test_a_missing_tool_use_id_is_named_not_a_traceback():
     _, expected = WRONG["tool_use_id written as id"]
     check = wrong_report("tool_use_id written as id").checks[2]
@@ -154,7 +167,7 @@ def test_starter_objects_fail_every_criterion():
                 results.append({"type": "tool_result", "tool_use_id": block.id, "content": "拒否", "is_error": True})
                 continue
             results.append(
-                {"type": "tool_result", "tool_use_id": block.id, "content": str(tool_impls[block.name](block.input))}
+                {"type": "tool_result", "tool_use_id": block.id, "content": str(tool_impls[block.name](**block.input))}
             )
         return results
 

@@ -30,6 +30,7 @@ from tests.lessons.answers_slips import WRONG_RUN_AGENT_SLIPS, WRONG_SLIPS
 from tests.lessons.answers_state_and_types import WRONG_RUN_AGENT_STATE, WRONG_STATE
 from tests.lessons.answers_swallowed import WRONG_RUN_AGENT_SWALLOWED, WRONG_SWALLOWED
 from tests.lessons.answers_thinking import WRONG_RUN_AGENT_2
+from tests.lessons.answers_tool_calls import WRONG_RUN_AGENT_CALLS, WRONG_TOOL_CALLS
 from tests.lessons.answers_valves import WRONG_RUN_AGENT_VALVES
 from tests.lessons.notebook_runner import NOTEBOOKS, todo_cells
 from tests.lessons.test_capstone import at_point
@@ -84,6 +85,7 @@ def test_every_hint_key_is_provoked_by_some_wrong_version():
     more += WRONG_COUNTS + WRONG_RUN_AGENT_COUNTS + WRONG_MY_AGENT_COUNTS  # a digest cut short, is_error as text
     more += WRONG_HABITS + WRONG_HABITS_GATES + WRONG_RUN_AGENT_HABITS  # other SDKs' shapes, async, valve 3 by hand
     more += WRONG_MIXUPS + WRONG_RUN_AGENT_MIXUPS  # content changed, stop_reason mix-ups, a usage field left out
+    more += WRONG_RUN_AGENT_CALLS + WRONG_TOOL_CALLS  # tools given their input by position in the loop itself
     # except: pass, "false" flags, a stop yielded, a loop ended on a denial, a sliced history (every point each misses)
     more += [(name, wrong, p, key) for name, wrong, missed in WRONG_SWALLOWED for p, key in missed.items()]
     more += [(source, p, key) for source, missed in WRONG_RUN_AGENT_SWALLOWED for p, key in missed.items()]

@@ -69,7 +69,7 @@ def good_run_tool_uses(content, tool_impls, approve):
             results.append(result(block, "ユーザーが拒否しました", True))
         else:
             try:
-                results.append(result(block, str(tool_impls[block.name](block.input))))
+                results.append(result(block, str(tool_impls[block.name](**block.input))))
             except Exception as err:
                 results.append(result(block, f"ツールの実行に失敗しました: {err}", True))
     return results
@@ -93,7 +93,7 @@ def good_run_agent(client, user_input, tools, tool_impls):
             {
                 "role": "user",
                 "content": [
-                    result(b, str(tool_impls[b.name](b.input))) for b in response.content if b.type == "tool_use"
+                    result(b, str(tool_impls[b.name](**b.input))) for b in response.content if b.type == "tool_use"
                 ],
             }
         )
@@ -228,7 +228,7 @@ def test_a_loop_with_no_cap_fails_within_the_limit():
                 {
                     "role": "user",
                     "content": [
-                        result(b, str(tool_impls[b.name](b.input))) for b in response.content if b.type == "tool_use"
+                        result(b, str(tool_impls[b.name](**b.input))) for b in response.content if b.type == "tool_use"
                     ],
                 }
             )

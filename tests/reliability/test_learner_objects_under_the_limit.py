@@ -89,7 +89,7 @@ def slow_default_runner(content, tool_impls, approve):
             results.append(result(block, "ユーザーが拒否しました", True))
         else:
             try:
-                results.append(result(block, str(tool_impls[block.name](block.input))))
+                results.append(result(block, str(tool_impls[block.name](**block.input))))
             except Exception as err:
                 results.append(result(block, f"ツールの実行に失敗しました: {err}", True))
     return results

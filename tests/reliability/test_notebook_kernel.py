@@ -88,7 +88,7 @@ print("level1 seconds:", round(time.monotonic() - started))""",
         turns += 1
         messages.append({"role": "assistant", "content": response.content})
         messages.append({"role": "user", "content": [
-            {"type": "tool_result", "tool_use_id": b.id, "content": str(tool_impls[b.name](b.input))}
+            {"type": "tool_result", "tool_use_id": b.id, "content": str(tool_impls[b.name](**b.input))}
             for b in response.content if b.type == "tool_use"]})
         response = client.messages.create(model="claude-sonnet-5", max_tokens=1024, tools=tools, messages=messages)
     return "".join(b.text for b in response.content if b.type == "text")
