@@ -26,7 +26,7 @@ from ..emulator import call, emulated_client, last_results, reply, say
 from ..events import Finished, Stopped
 from ..grading.spies import Recorder
 from . import english_capstone
-from .checking import Miss, Piece, Point
+from .checking import Miss, Piece, Point, notebook_approver, spies_misused
 from .lesson6 import NO_APPROVER, run_agent
 from .protocol import drive
 from .scenes import answered, api_refusal, blocks, definitions, runaway_guard, said
@@ -104,7 +104,8 @@ class Trial:
     def __init__(self, fn, script, decide: Any = None, *, offline: bool = False) -> None:
         self.rec, self.sent, self.emulator = Recorder(), [], runaway_guard(script, 16)
         self.offline = offline  # the network is down: send raises after it is logged
-        approve = self.rec.approver(decide) if decide is not None else None
+        # notebook 05's approve(name, tool_input): my_agent may wrap it, and a wrapper calling it otherwise raises there
+        approve = notebook_approver(self.rec, self.rec.approver(decide)) if decide is not None else None
         self.miss: Miss | None = None
         given = (emulated_client(self.emulator), _said("ask"), self._send, approve)
         try:
@@ -121,7 +122,13 @@ class Trial:
         try:
             _, end = drive(gen)
         except anthropic.BadRequestError as exc:  # a loop that rebuilt the history: the API's 400, named
-            self.miss = api_refusal(exc)
+            self.miss = spies_misused(self.rec) or api_refusal(exc)
+            return
+        except TypeError:  # the wrapped approve's, let out of the loop, is named below; any other is the loop's own
+            if not spies_misused(self.rec):
+                raise
+        if misuse := spies_misused(self.rec):  # its TypeError caught or not, the cause of what followed
+            self.miss = misuse
             return
         if not isinstance(end, (Finished, Stopped)):  # the notebook reads the run's end from this value
             self.miss = Miss("lesson.capstone.no_end", {"got": repr(end)[:40]})

@@ -146,4 +146,35 @@ def loop(send, client, user_input, tools, impls, approve):
         4,
         "lesson.capstone.sent_again",
     ),
+    (  # a wrapper that names approve's arguments, one of them not as the notebook's approve(name, tool_input) does
+        variant(
+            (
+                '{"get_time": get_time, "http_post": http_post}, approve)',
+                '{"get_time": get_time, "http_post": http_post}, approve and (lambda n, g: approve(name=n, input=g)))',
+            ),
+            base=RIGHT_MY_AGENT,
+        ),
+        1,
+        "lesson.l6.run_agent.approve_call",
+    ),
+    (  # a wrapper that hands approve the whole question as one dict
+        variant(
+            (
+                '{"get_time": get_time, "http_post": http_post}, approve)',
+                '{"get_time": get_time, "http_post": http_post}, approve and (lambda n, g: approve({"name": n, **g})))',
+            ),
+            base=RIGHT_MY_AGENT,
+        ),
+        2,
+        "lesson.l6.run_agent.approve_call",
+    ),
 ]
+
+# approve wrapped, with its arguments named as the notebook's approve(name, tool_input) names them
+RIGHT_MY_AGENT_WRAPPED = variant(
+    (
+        '{"get_time": get_time, "http_post": http_post}, approve)',
+        '{"get_time": get_time, "http_post": http_post}, approve and (lambda n, g: approve(name=n, tool_input=g)))',
+    ),
+    base=RIGHT_MY_AGENT,
+)

@@ -14,7 +14,7 @@ import pytest
 from harness_lab import lessons
 from harness_lab.lessons.capstone import LOOKALIKES
 from tests.lessons.answers6 import loaded
-from tests.lessons.answers_capstone import RIGHT_MY_AGENT, WRONG_MY_AGENT
+from tests.lessons.answers_capstone import RIGHT_MY_AGENT, RIGHT_MY_AGENT_WRAPPED, WRONG_MY_AGENT
 from tests.lessons.answers_counts_and_flags import RIGHT_MY_AGENT_COUNTS, WRONG_MY_AGENT_COUNTS
 from tests.lessons.answers_misreadings import RIGHT_MY_AGENT_MISREAD, WRONG_MY_AGENT_MISREAD
 
@@ -30,7 +30,9 @@ def at_point(name: str, point: int, lesson: int | None = None) -> lessons.Piece:
 WRONG = WRONG_MY_AGENT + WRONG_MY_AGENT_MISREAD + WRONG_MY_AGENT_COUNTS
 
 
-@pytest.mark.parametrize("source", [RIGHT_MY_AGENT, *RIGHT_MY_AGENT_MISREAD, *RIGHT_MY_AGENT_COUNTS])
+@pytest.mark.parametrize(
+    "source", [RIGHT_MY_AGENT, RIGHT_MY_AGENT_WRAPPED, *RIGHT_MY_AGENT_MISREAD, *RIGHT_MY_AGENT_COUNTS]
+)
 def test_the_right_wiring_passes_every_hidden_scenario(source):
     verdict = lessons.judge(lessons.piece("my_agent"), loaded(source, "my_agent"))
     assert verdict.passed, verdict.text()
