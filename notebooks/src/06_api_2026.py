@@ -5,7 +5,7 @@
 #
 # 前: [レッスン6: 制御付きエージェントハーネスを手書きする](05_full_harness.ipynb) ｜ 次: なし
 #
-# **所要時間の目安:** 約35分（読む 20分・書いて確かめる 6分・実行と予想 6分） ｜ **前提:** ノートブック01〜05（`my_harness.py` の `run_agent` と `next_step` を使います。なければ参考実装で進みます）
+# **所要時間の目安:** 約30分（読む 20分・書いて確かめる 6分・実行と予想 6分） ｜ **前提:** ノートブック01〜05（`my_harness.py` の `run_agent` と `next_step` を使います。なければ参考実装で進みます）
 #
 # 既定のモデル `claude-sonnet-5` は、頼まなくても考えてから答えます。同じループが、今の API では何に気をつければよいかを確かめます。
 #
@@ -196,15 +196,14 @@ paused = hl.connect("big_results", live=False).beta.messages.create(
     model=hl.emulator.compaction_model(MODEL), max_tokens=1024, tools=TOOLS, messages=[{"role": "user", "content": "ログを読んで。" + "背景: " * 28000}],
     context_management=COMPACT, betas=["compact-2026-01-12"])  # どのモデルでも 50,000 トークンを超える長さ（4.6 以前のモデルは同じ文を少なめに数える）
 print(paused.stop_reason, [b.type for b in paused.content], "→ next_step:", next_step(paused))
+# 圧縮した応答の請求は usage.iterations の合計（トップレベルは要約のあとの分だけ）。TokenBudget は合計を数える
 
 # %% [markdown]
 # 知らない `stop_reason` で止まるのは安全側の判断です。ただ、圧縮のあとは `pause_turn` と同じく、`content` をまるごと履歴に足して
-# 送り直せば続きます（`"resend"`）。圧縮した応答の `usage` では、トップレベルの数は要約の**あと**の分
-# だけです。請求は `usage.iterations` の合計です（一時停止した圧縮では、トップレベルが 0 のこともあります）。トークン予算を自分で
-# 数えるなら、`iterations` があればその合計を数えます。`TokenBudget` はそうしています。
+# 送り直せば続きます（`"resend"`）。
 #
 # **タスク予算**（`output_config.task_budget`、ベータ `task-budgets-2026-03-13`）はモデルに残りを見せる**目安**です。
-# モデルは残りを見て自分で切り上げますが、超えても API は止めません。確実に止めるのは、ハーネスが持つ `TokenBudget` です。
+# モデルは残りを見て自分で切り上げますが、超えても API は止めません。
 # 使えるモデルは限られ（Opus 5・Opus 4.8・Fable 5 など。既定の Sonnet 5 は 400）、`total` は 20,000 以上です。
 # 数えるのはモデルが**見た**分（ツールの結果や自分の出力を1回ずつ）で、毎回送り直す履歴は数えません。
 

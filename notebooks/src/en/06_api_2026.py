@@ -1,11 +1,11 @@
-# %% [markdown] ja="857951892236"
+# %% [markdown] ja="ba0b881d0cbc"
 # # Lesson 7: The loop on the 2026 API — thinking blocks, caching, server-side valves
 #
 # **Agent harness basics: loops and control** · Notebook 6 of 6 (advanced)
 #
 # Previous: [Lesson 6: Hand-write an agent harness with controls](05_full_harness.ipynb) | Next: none
 #
-# **Time:** about 35 minutes (reading 20, writing and checking 6, running and predicting 6) | **You need:** notebooks 01 to 05 (we use `run_agent` and `next_step` from `my_harness.py`; where one is missing, the reference stands in)
+# **Time:** about 30 minutes (reading 20, writing and checking 6, running and predicting 6) | **You need:** notebooks 01 to 05 (we use `run_agent` and `next_step` from `my_harness.py`; where one is missing, the reference stands in)
 #
 # The default model, `claude-sonnet-5`, thinks before it answers, whether you ask it to or not. Here you find out what the same loop has to watch for on today's API.
 #
@@ -189,22 +189,21 @@ print("input with editing:   ", [u.prompt_tokens for u in trimmed])
 # goes further: it replaces the conversation so far with a single `compaction` block that summarises it (its `trigger` is 50,000 tokens or more). With `pause_after_compaction`, the response
 # stops with `stop_reason: "compaction"`. The `next_step` you have doesn't know that value:
 
-# %% ja="841819d15585"
+# %% ja="4ae52d078d1d"
 next_step = lessons.use("next_step")
 COMPACT = {"edits": [{"type": "compact_20260112", "trigger": {"type": "input_tokens", "value": 50000}, "pause_after_compaction": True}]}
 paused = hl.connect("big_results", live=False).beta.messages.create(
     model=hl.emulator.compaction_model(MODEL), max_tokens=1024, tools=TOOLS, messages=[{"role": "user", "content": "Read the logs. " + "Background: " * 28000}],
     context_management=COMPACT, betas=["compact-2026-01-12"])  # over 50,000 tokens on every model (4.6 and earlier models count the same text as fewer tokens)
 print(paused.stop_reason, [b.type for b in paused.content], "→ next_step:", next_step(paused))
+# A compacted response is billed the sum of usage.iterations (the top level covers only what follows the summary); TokenBudget counts the sum
 
-# %% [markdown] ja="383453330395"
+# %% [markdown] ja="a9eae9d08ddd"
 # Stopping on a `stop_reason` it doesn't know is the safe call. Still, after compaction, as after `pause_turn`, the loop carries on if it adds `content`
-# whole to the history and sends it again (`"resend"`). A compacted response's top-level `usage` covers only what came **after** the summary;
-# the bill is the sum of `usage.iterations` (on a paused compaction the top level may even be 0). If you count a token budget yourself,
-# count the sum of `iterations` when there is one. `TokenBudget` does.
+# whole to the history and sends it again (`"resend"`).
 #
 # The **task budget** (`output_config.task_budget`, beta `task-budgets-2026-03-13`) is a **guideline** the model sees: how much is left.
-# The model reads what is left and may wrap up on its own, but the API doesn't stop it when it goes over. What stops a run for certain is the harness's `TokenBudget`.
+# The model reads what is left and may wrap up on its own, but the API doesn't stop it when it goes over.
 # Only some models take one (Opus 5, Opus 4.8, Fable 5 and others; the default Sonnet 5 returns a 400), and `total` must be at least 20,000.
 # It counts what the model **sees** (each tool result and each of its own outputs once), not the history you resend every turn.
 
