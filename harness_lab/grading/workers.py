@@ -20,6 +20,7 @@ from collections.abc import Iterable, Iterator
 from multiprocessing.connection import wait
 from typing import Any
 
+from .adopted import end_adopted
 from .isolation import Launch
 from .runner import Call, Host, HostAltered, HostFailed
 
@@ -64,6 +65,7 @@ class Pool:
         finally:
             for slot in list(self._hosts):
                 self._hosts.pop(slot).close()
+            end_adopted()
 
     def _start_all(self, count: int) -> None:
         """Start ``count`` hosts at once (their imports run side by side), then wait for each."""
@@ -117,3 +119,5 @@ class Pool:
         host = self._hosts.pop(slot, None)
         if host is not None:
             host.kill()
+            # what its learner code left, come to this process once the host is gone, would kill the next
+            end_adopted(keep=[other.process.pid for other in self._hosts.values()])
