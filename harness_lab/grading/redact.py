@@ -168,11 +168,14 @@ class Redactor:
 
 
 def _named_secrets() -> list[str]:
-    """The values named like secrets in the environment of every process this one may read (Linux: its user's
-    that are dumpable, as for the learner code it runs where no user namespace hides them)."""
+    """The values named like secrets in the environment of every process of this one's user (Linux): what the
+    learner code it runs as that user may read where no user namespace hides them. Run as root, the learner
+    code is a user of its own, which reads no one else's: other users' secrets are left unread."""
     found = []
     for entry in os.listdir("/proc") if os.path.isdir("/proc") else ():
         try:
+            if not entry.isdigit() or os.stat(f"/proc/{entry}").st_uid != os.geteuid():
+                continue
             with open(f"/proc/{entry}/environ", "rb") as f:
                 data = f.read(1 << 20)
         except (OSError, ValueError):  # no process, or not ours to read
