@@ -121,7 +121,9 @@ def grade_files(paths: list[str], *, timeout: float | None = None, out: TextIO |
                 if lost and host is not None:
                     host.close()
                     host = None
-                    end_adopted()  # what the answer cells left to kill each host started after it
+                # what the answer cells left behind their host, come here once what ran them is gone: it would
+                # kill the next notebook's judge (its grade a crash, told as its own) or host
+                end_adopted(keep=[host.process.pid] if host is not None else [])
                 grades.append(grade)
                 # the file's name heads its lines: a name is the learner's to choose, escapes and all
                 text = redactor.grade(replace(grade, path=visible(grade.path)), own).text()

@@ -109,6 +109,7 @@ class Pool:
                     self._drop(slot)
                     yield key, "altered" if isinstance(exc, HostAltered) else "died", str(exc)
                     continue
+                self._end_left()  # before anything else is graded, here or on the other hosts
                 yield key, "done", outcome
             elif time.monotonic() >= deadline:
                 del self._busy[slot]
@@ -119,5 +120,9 @@ class Pool:
         host = self._hosts.pop(slot, None)
         if host is not None:
             host.kill()
-            # what its learner code left, come to this process once the host is gone, would kill the next
-            end_adopted(keep=[other.process.pid for other in self._hosts.values()])
+            self._end_left()
+
+    def _end_left(self) -> None:
+        """End what learner code left behind its host, come to this process once what ran it was gone
+        (``adopted.py``): it would kill the next notebook's judge or host. The hosts still at work stay."""
+        end_adopted(keep=[host.process.pid for host in self._hosts.values()])

@@ -26,6 +26,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import harness_lab.grading.catalog  # noqa: F401 (the verdicts join the catalog)
 from harness_lab.text import CATALOG
 from tests.grading import no_user_namespaces
@@ -38,7 +40,10 @@ SOLUTIONS = ROOT / "exercises" / "solutions"
 # In an answer cell: a process in a session of its own, which writes its pid beside the notebook, then kills
 # every process below the grading command (its nearest ancestor naming harness_lab that is no host) that is a
 # grading host or one of its children (their command lines name the host's module, bwrap's too), the ones
-# grading this notebook first, for 60 s: it does not end with the command. It kills nothing of anyone else's.
+# grading this notebook first, for 60 s: it does not end with the command. For its first SPARE seconds it
+# spares the hosts themselves (the command's children) and kills only what grades in them, this notebook's
+# supervisors first: its own grade then ends as a crash, the host lives, and the next notebook's judge is
+# killed in its turn. It kills nothing of anyone else's.
 HUNTER = """
 import os, signal, time
 def _parent(pid):
@@ -60,14 +65,15 @@ def _depth(pid, command):
             return depth
     return 0
 def _hunt(command):
-    end = time.monotonic() + 60
-    while time.monotonic() < end:
+    start = time.monotonic()
+    while time.monotonic() < start + 60:
+        least = 2 if time.monotonic() < start + SPARE else 1  # the depth of what it kills: 1, the hosts too
         found = []
         for name in os.listdir("/proc"):
             try:
                 with open(f"/proc/{name}/cmdline", "rb") as f:
                     host = b"harness_lab.grading.host" in f.read()
-                if host and int(name) != os.getpid() and _depth(int(name), command):
+                if host and int(name) != os.getpid() and _depth(int(name), command) >= least:
                     found.append((_depth(int(name), command), int(name)))
             except (OSError, ValueError):
                 pass
@@ -115,16 +121,16 @@ def _handed(source: Path, path: Path, code: str) -> None:
     path.chmod(0o644)
 
 
-def _hunter(folder: Path) -> str:
-    return HUNTER.replace("PID_FILE", repr(str(folder / "hunter.pid")))
+def _hunter(folder: Path, spare: float = 0) -> str:
+    return HUNTER.replace("PID_FILE", repr(str(folder / "hunter.pid"))).replace("SPARE", repr(spare))
 
 
-def _grade(folder: Path, command: list[str]) -> tuple[str, str]:
+def _grade(folder: Path, command: list[str], spare: float = 0) -> tuple[str, str]:
     """(the level 2 notebook's part of what ``command`` printed, the last line) for the two notebooks, the first
     holding the hunter, the second an answer cell that fails if it sees the key, graded as a normal user on a
     machine with no user namespaces and no Landlock."""
     first, second = folder / "level1_tiered_policy.ipynb", folder / "level2_missing_gate.ipynb"
-    _handed(SOLUTIONS / first.name, first, _hunter(folder))
+    _handed(SOLUTIONS / first.name, first, _hunter(folder, spare))
     _handed(SOLUTIONS / second.name, second, PEEK)
     done = _as_a_normal_user(folder, [*command, "--lang", "en", str(first), str(second)])
     assert "saw the key" not in done.stdout, done  # never graded in the command, whose environment holds it
@@ -155,12 +161,14 @@ def _as_a_normal_user(folder: Path, command: list[str]) -> subprocess.CompletedP
         _end_hunter(folder)
 
 
-def test_a_process_an_answer_cell_leaves_to_kill_the_hosts_ends_with_the_host_and_the_next_notebook_is_graded(
-    open_folder,
+@pytest.mark.parametrize("spare", [0, 20], ids=["killing the hosts", "sparing the hosts"])
+def test_a_process_an_answer_cell_leaves_to_kill_the_hosts_ends_before_the_next_notebook_which_is_graded(
+    open_folder, spare
 ):
-    level2, last = _grade(open_folder, [sys.executable, "-P", "-m", "harness_lab.grading"])
-    # was the grader's failure "… could not be started again, so this notebook was not graded …", and the
-    # process running on after the command, killing the hosts of the next run
+    level2, last = _grade(open_folder, [sys.executable, "-P", "-m", "harness_lab.grading"], spare)
+    # was, killing the hosts, the grader's failure "… could not be started again, so this notebook was not
+    # graded …"; sparing them, "The process running the answer cells ended before it returned a result" (a
+    # crash, told as the notebook's own); and the process running on after the command, for the next run
     assert CATALOG["grade.all_passed"][1].format(total=3) in level2
     assert last == "hunter running: False"
 
@@ -185,21 +193,24 @@ def _end_hunter(folder: Path) -> None:
         pass
 
 
-def test_grade_class_unsandboxed_ends_what_an_answer_cell_left_to_kill_its_hosts_and_grades_the_class(open_folder):
+@pytest.mark.parametrize("spare", [0, 20], ids=["killing the hosts", "sparing the hosts"])
+def test_grade_class_unsandboxed_ends_what_an_answer_cell_left_to_kill_its_hosts_and_grades_the_class(
+    open_folder, spare
+):
     subs = open_folder / "subs"
     for learner in ("adam", "bob", "carol"):  # adam's graded first
         (subs / learner).mkdir(parents=True)
     for path in (subs, *subs.iterdir()):
         path.chmod(0o755)
     name = "level1_tiered_policy.ipynb"
-    _handed(SOLUTIONS / name, subs / "adam" / name, _hunter(open_folder))
+    _handed(SOLUTIONS / name, subs / "adam" / name, _hunter(open_folder, spare))
     for learner in ("bob", "carol"):
         _handed(SOLUTIONS / name, subs / learner / name, PEEK)
     out = open_folder / "out"
     command = [sys.executable, "-P", "-m", "harness_lab.cli", "grade-class", str(subs), "--out", str(out)]
     done = _as_a_normal_user(open_folder, [*command, "--unsandboxed", "--lang", "en", "--jobs", "1"])
-    # was exit 2, "Could not start a grading process, so nothing was graded", no report, and the process
-    # running on after the command
+    # was, killing the hosts, exit 2, "Could not start a grading process, so nothing was graded", no report;
+    # sparing them, bob's and carol's grades crashes, told as their own; and the process running on after it
     assert done.returncode == 0, done
     table = (out / "grades.csv").read_text(encoding="utf-8-sig").splitlines()
     rows = {(row["learner"], row["exercise"]): row for row in csv.DictReader(table)}
