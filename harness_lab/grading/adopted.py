@@ -8,8 +8,10 @@ after it, ``grade-class --unsandboxed`` stopped at once, and a later run met the
 
 A process whose parent dies goes to its nearest living ancestor that is a child subreaper. The command,
 run as a command (``adopt``), is one: such a process comes to it once everything between them is gone,
-and the command ends it, with all it started, whenever it has lost a host and when it ends. A caller that
-imports the graders into a process of its own (a test, a notebook) adopts nothing and ends nothing.
+and the command ends it, with all it started, after every notebook's call (so before the next is graded:
+one that spared the host and killed only its own judge would kill the next notebook's, a crash told as that
+learner's) and when it ends. A caller that imports the graders into a process of its own (a test, a
+notebook) adopts nothing and ends nothing.
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ learner's guesses. Every text of a grade is cleaned:
 
 - any run of ``WINDOW`` characters or more found in a value of the caller's environment (values of
   ``SHORTEST`` characters or more, whole), in a value named like a secret (``…KEY``, ``…TOKEN``, …) in the
-  environment of any other process the caller may read, or in a classmate's notebook becomes ``[REDACTED]``, but
+  environment of any process of the caller's user, or in a classmate's notebook becomes ``[REDACTED]``, but
   for the characters that also lie in a run the learner's own notebook holds, or the course's own
   text (``course_text``: the catalog, whose hints quote code every solution holds, such as
   ``POLICY.get(name, DEFAULT_TIER)``, which a classmate's answer holding it cut out of the hint);
@@ -48,7 +48,7 @@ __all__ = ["Redactor", "course_text", "own_text"]
 WINDOW = 12  # characters a leaked run must have to count (shorter runs are common words and paths)
 SHORTEST = 8  # environment values shorter than this are not secrets worth hiding (LANG=C.UTF-8, USER=root)
 LONGEST = 2000  # characters of a learner's text a grade keeps (a 20,000-character hint once stalled a class)
-# Anthropic's keys and tokens (sk-ant-api03-…, sk-ant-admin01-…, sk-ant-oat01-…), however the learner cut their end
+# Anthropic's keys and tokens (sk-ant-api03-…, sk-ant-admin01-…, sk-ant-oat01-…), one with its end cut off too
 _CREDENTIAL = re.compile(r"sk-ant-[A-Za-z0-9_-]{8,}")
 _SECRET_NAME = re.compile(r"KEY|TOKEN|SECRET|PASS|AUTH|CREDENTIAL", re.IGNORECASE)
 
