@@ -25,19 +25,25 @@ from .processes import become_subreaper, descendants, kill_group
 __all__ = ["adopt", "end_adopted"]
 
 _PR_GET_CHILD_SUBREAPER = 37
+# Children this process had before it adopted anything: a shell's, when it ran `sleep 9 & exec harness-lab grade`.
+# Never ended here, and never reaped, so their numbers cannot name another process.
+_theirs: set[int] = set()
 
 
 def adopt() -> None:
     """Make this process, the grading command, the one its hosts' orphaned descendants come to."""
+    _theirs.update(_children())
     become_subreaper()
 
 
 def end_adopted(keep: Collection[int] = (), within: float = 2.0) -> None:
-    """Kill and reap every child of this process but ``keep`` (the grading hosts still at work), with all it
-    started; nothing where this process adopts no orphans (``adopt``), whose other children are the caller's."""
+    """Kill and reap every child of this process but ``keep`` (the grading hosts still at work) and those it had
+    before ``adopt``, with all it started; nothing where this process adopts no orphans (``adopt``), whose other
+    children are the caller's."""
     if not _adopts():
         return
     deadline = time.monotonic() + within
+    keep = {*keep, *_theirs}
     while (adopted := [pid for pid in _children() if pid not in keep]) and time.monotonic() < deadline:
         for pid in adopted:
             for each in [pid, *descendants(pid)]:  # what a killed one started comes here next: caught sooner

@@ -24,6 +24,7 @@ import os
 import signal
 import subprocess
 import sys
+from contextlib import suppress
 from pathlib import Path
 
 import pytest
@@ -182,7 +183,7 @@ def test_a_host_killed_by_an_answer_cell_leaves_the_next_notebook_ungraded_never
 
 
 def _end_hunter(folder: Path) -> None:
-    """The hunter ends with the command; should the command outlive the test, it is ended here, by its pid."""
+    """The hunter runs for 60 s: should it outlive the command, it is ended here, by its pid."""
     try:
         pid = int((folder / "hunter.pid").read_text())
     except (OSError, ValueError):
@@ -217,3 +218,24 @@ def test_grade_class_unsandboxed_ends_what_an_answer_cell_left_to_kill_its_hosts
     graded = [rows[learner, "level1"] for learner in ("bob", "carol")]
     assert [(row["status"], row["score"]) for row in graded] == [("ok", "3")] * 2
     assert done.stdout.rstrip("\n").rpartition("\n")[2] == "hunter running: False"
+
+
+def test_a_child_the_grading_command_had_before_it_started_is_not_ended_with_what_it_adopted(tmp_path):
+    # a shell's job, left to the command by exec: the caller's, not the answer cells'
+    pid_file = tmp_path / "sleep.pid"
+    command = f"{sys.executable} -P -m harness_lab.grading --lang en {SOLUTIONS / 'level1_tiered_policy.ipynb'}"
+    script = f"sleep 120 >/dev/null 2>&1 & echo $! > {pid_file}; exec {command}"  # not holding the output's pipe
+    env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "HOME": str(tmp_path)}
+    done = subprocess.run(["sh", "-c", script], env=env, capture_output=True, text=True, timeout=600, cwd=tmp_path)
+    pid = int(pid_file.read_text())
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            state = stat.read().rsplit(b")", 1)[1].split()[0]
+    except FileNotFoundError:
+        state = b"gone"
+    finally:
+        with suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+    assert CATALOG["grade.all_passed"][1].format(total=3) in done.stdout, done
+    # was gone: killed with what the command had adopted, when it ended
+    assert state == b"S"
