@@ -66,7 +66,14 @@ def _depth(pid, command):
             return depth
     return 0
 def _hunt(command):
-    start = time.monotonic()
+    start, pid, ancestors = time.monotonic(), os.getpid(), []
+    while (pid := _parent(pid)) not in (command, 0, 1):
+        ancestors.append(pid)
+    for pid in ancestors[: -1 if SPARE else None]:  # at once, the nearest first, before their run ends this one
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
     while time.monotonic() < start + 60:
         least = 2 if time.monotonic() < start + SPARE else 1  # the depth of what it kills: 1, the hosts too
         found = []
