@@ -290,6 +290,10 @@ def _command(argv: list[str] | None, out: TextIO | None, **given: Any) -> int:
     if language:
         os.environ["HARNESS_LAB_LANG"] = language
     if args.command != "run":
+        if argv is None:  # this process is the command itself, not a caller's: it adopts what hosts leave
+            from .grading.adopted import adopt
+
+            adopt()
         return _grade(args, out)
     bad = _not_utf8(args)
     if bad:  # refused at the door: it could never be sent to the API as JSON

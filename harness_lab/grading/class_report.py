@@ -27,7 +27,6 @@ from __future__ import annotations
 import csv
 import html
 import io
-import unicodedata
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
@@ -38,6 +37,7 @@ from . import not_graded
 from .class_changes import PREVIOUS_CSV, SHOWN, Change
 from .class_sample import sample_of
 from .classroom import ClassResult, Row
+from .gradebook_cell import as_text, in_gradebook
 from .notebook import EXERCISES
 from .syscall_filter import sockets_refused_here
 
@@ -100,9 +100,9 @@ def gradebook(result: ClassResult) -> str:
         exercise = EXERCISES.get(grade.exercise)
         most = len(checks) if checks else len(exercise.criteria) if exercise else count
         cells = [
-            visible(row.learner),  # names as collected from elsewhere (an LMS download) may hold escapes
+            in_gradebook(row.learner),  # names as collected from elsewhere (an LMS download) may hold escapes
             grade.exercise,
-            visible(row.notebook),
+            in_gradebook(row.notebook),
             *marks,
             keys,
             sum(c.passed for c in checks),
@@ -111,20 +111,8 @@ def gradebook(result: ClassResult) -> str:
             "" if grade.status == "ok" else grade.error,
             row.edition,
         ]
-        writer.writerow([_as_text(cell) for cell in cells])
+        writer.writerow([as_text(cell) for cell in cells])
     return buffer.getvalue()
-
-
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\n")
-
-
-def _as_text(cell: object) -> object:
-    """A cell a spreadsheet shows as text, never runs: a leading ' before a formula's first character (OWASP),
-    in any width: Excel in Japanese locales takes ``＝`` ``＋`` ``－`` ``＠`` for them (NFKC folds those and
-    the small forms to the ASCII ones)."""
-    if isinstance(cell, str) and unicodedata.normalize("NFKC", cell[:1]).startswith(_FORMULA_START):
-        return "'" + cell
-    return cell
 
 
 # --- feedback/<learner>.txt ----------------------------------------------------------------------

@@ -31,6 +31,7 @@ from ..command_line import LANGUAGE_CHOICES, Parser, language, requested_languag
 from ..terminal import visible
 from ..text import explicit_language, lang, speaking, t
 from . import landlock
+from .adopted import end_adopted
 from .host import prepare_judge
 from .isolation import Launch
 from .notebook import NOTEBOOK_TIMEOUT, NotebookGrade, grade_call, grade_notebook, hosted_grade
@@ -120,6 +121,9 @@ def grade_files(paths: list[str], *, timeout: float | None = None, out: TextIO |
                 if lost and host is not None:
                     host.close()
                     host = None
+                # what the answer cells left behind their host, come here once what ran them is gone: it would
+                # kill the next notebook's judge (its grade a crash, told as its own) or host
+                end_adopted(keep=[host.process.pid] if host is not None else [])
                 grades.append(grade)
                 # the file's name heads its lines: a name is the learner's to choose, escapes and all
                 text = redactor.grade(replace(grade, path=visible(grade.path)), own).text()
@@ -127,6 +131,7 @@ def grade_files(paths: list[str], *, timeout: float | None = None, out: TextIO |
     finally:
         if host is not None:
             host.close()
+        end_adopted()
     if len(paths) > 1:
         with speaking(common):
             # only the notebooks graded are counted as notebooks; a file refused is named as what it is

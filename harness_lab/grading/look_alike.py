@@ -7,7 +7,9 @@ page, the gradebook and the terminal showed two rows for "alice", one of them fa
 an LMS that trims what it imports, could give alice the wrong one. Which folder is the real one cannot be
 told from the files, so both are still graded, and the run's notes name the names that look alike, with
 every character that shows as nothing, or as a Latin letter it is not, written as an escape
-(``alice\\u200b``, ``\\u0430lice``).
+(``alice\\u200b``, ``\\u0430lice``). Names that make the same cell of ``grades.csv`` look alike too:
+``a`` + ESC and a folder named ``a\\x1b`` in those four characters, ``=x`` and ``'=x``; the notes show a
+backslash of the name's own doubled, so the two read apart there.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import re
 import unicodedata
 
 from ..terminal import visible
+from .gradebook_cell import in_gradebook
 
 __all__ = ["look_alike", "shown"]
 
@@ -43,17 +46,33 @@ def _skeleton(name: str) -> str:
 
 
 def look_alike(learners: list[str]) -> list[list[str]]:
-    """The learners' names that a reader takes for one another, a list for each, in ``learners``' order."""
-    groups: dict[str, list[str]] = {}
-    for learner in learners:
-        groups.setdefault(_skeleton(learner), []).append(learner)
+    """The learners' names that a reader takes for one another, a list for each, in ``learners``' order: two
+    names are taken for one when they read alike (``_skeleton``) or make the same cell of ``grades.csv``
+    (``visible`` shows ESC as ``\\x1b``, the four characters a folder may be named), and so, through a third
+    name, may two that do neither."""
+    first: dict[str, int] = {}  # each reading, and the first name read so
+    group = list(range(len(learners)))  # towards the first name of each name's group (a union-find)
+
+    def head(index: int) -> int:
+        while group[index] != index:
+            group[index] = index = group[group[index]]  # halving the path: a class of 100,000 look-alikes stays linear
+        return index
+
+    for index, learner in enumerate(learners):
+        for reading in {_skeleton(learner), _skeleton(in_gradebook(_IGNORABLE.sub("", learner)))}:
+            one, other = sorted((head(first.setdefault(reading, index)), head(index)))
+            group[other] = one
+    groups: dict[int, list[str]] = {}
+    for index, learner in enumerate(learners):
+        groups.setdefault(head(index), []).append(learner)
     return [names for names in groups.values() if len(names) > 1]
 
 
 def shown(name: str) -> str:
     """``name`` as the notes show it: ``visible``, and what shows as nothing, or as a Latin letter it is not,
-    written as an escape."""
-    escaped = _IGNORABLE.sub(_escape, visible(name))
+    written as an escape; its own backslashes doubled, so that ``a`` + ESC (``a\\x1b``) and a folder named
+    ``a\\x1b`` (``a\\\\x1b``) read apart."""
+    escaped = _IGNORABLE.sub(_escape, visible(name.replace("\\", "\\\\")))
     return _DRAWN_AS_LATIN.sub(_escape, escaped)
 
 

@@ -8,7 +8,8 @@ machine). In the sandbox it stands down (``Redactor.for_launch``): a cut there c
 learner's guesses. Every text of a grade is cleaned:
 
 - any run of ``WINDOW`` characters or more found in a value of the caller's environment (values of
-  ``SHORTEST`` characters or more, whole) or in a classmate's notebook becomes ``[REDACTED]``, but
+  ``SHORTEST`` characters or more, whole), in a value named like a secret (``…KEY``, ``…TOKEN``, …) in the
+  environment of any process of the caller's user, or in a classmate's notebook becomes ``[REDACTED]``, but
   for the characters that also lie in a run the learner's own notebook holds, or the course's own
   text (``course_text``: the catalog, whose hints quote code every solution holds, such as
   ``POLICY.get(name, DEFAULT_TIER)``, which a classmate's answer holding it cut out of the hint);
@@ -16,6 +17,10 @@ learner's guesses. Every text of a grade is cleaned:
   forwards or backwards, whatever the case and whatever else lies between them (a key cut into
   chunks joined by ``|``, upper-cased or reversed). Encoding it (base64, say) still gets through:
   this wall catches careless and lazy leaks; the sandbox keeps the key out of reach;
+- an Anthropic credential by its shape (``sk-ant-`` and what follows it), wherever it was found. With no
+  user namespace and no Landlock, a cell reads what its user may: the environment of every process of
+  that user (an instructor's Jupyter kernel's key, which the grading command's own environment never
+  held), and files (a ``.env``, an ``export`` in ``~/.bashrc``);
 - control characters (escape sequences, carriage returns, bidi overrides) are shown as escapes like
   ``\\x1b``, so no text can restyle, hide or rewrite the instructor's terminal.
 """
@@ -43,6 +48,9 @@ __all__ = ["Redactor", "course_text", "own_text"]
 WINDOW = 12  # characters a leaked run must have to count (shorter runs are common words and paths)
 SHORTEST = 8  # environment values shorter than this are not secrets worth hiding (LANG=C.UTF-8, USER=root)
 LONGEST = 2000  # characters of a learner's text a grade keeps (a 20,000-character hint once stalled a class)
+# Anthropic's keys and tokens (sk-ant-api03-…, sk-ant-admin01-…, sk-ant-oat01-…), one with its end cut off too
+_CREDENTIAL = re.compile(r"sk-ant-[A-Za-z0-9_-]{8,}")
+_SECRET_NAME = re.compile(r"KEY|TOKEN|SECRET|PASS|AUTH|CREDENTIAL", re.IGNORECASE)
 
 
 def own_text(data: bytes) -> str:
@@ -64,16 +72,18 @@ def course_text() -> str:
 class Redactor:
     """Cuts the caller's secrets and other files' content out of learner text (see the module docstring)."""
 
-    def __init__(self, secrets: Iterable[str] = (), others: Iterable[str] = ()) -> None:
+    def __init__(self, secrets: Iterable[str] = (), others: Iterable[str] = (), credentials: bool = False) -> None:
         self.secrets = sorted({s for s in secrets if len(s) >= SHORTEST}, key=len, reverse=True)
         self.protected = "\0".join([*self.secrets, *others])
         spelled = [_letters(s) for s in self.secrets]
         self.spelled = "\0".join([*spelled, *(s[::-1] for s in spelled)])
-        self.course = course_text() if self.protected else ""  # read once: the catalogs are loaded by now
+        self.credentials = credentials  # cut what reads as an Anthropic credential, wherever it came from
+        # read once: the catalogs are loaded by now
+        self.course = course_text() if self.protected or credentials else ""
 
     @classmethod
     def from_environment(cls, others: Iterable[str] = ()) -> Redactor:
-        return cls(os.environ.values(), others)
+        return cls([*os.environ.values(), *_named_secrets()], others, credentials=True)
 
     @classmethod
     def for_launch(cls, launch: Launch | None, others: Callable[[], Iterable[str]]) -> Redactor:
@@ -91,7 +101,7 @@ class Redactor:
         return visible(self._redacted(text, own), lines=True)
 
     def _redacted(self, text: str, own: str) -> str:
-        if not self.protected:  # nothing to cut (the sandbox): no search through the notebook either
+        if not self.protected and not self.credentials:  # nothing to cut (the sandbox): no search either
             return text
         own = f"{own}\0{self.course}"  # the course's words are every learner's own
         hidden = [False] * len(text)
@@ -118,6 +128,9 @@ class Redactor:
                 shared[start : start + WINDOW] = [True] * WINDOW
         hidden = [h or (leak and not mine) for h, leak, mine in zip(hidden, leaked, shared, strict=True)]
         self._spelled_out(text, own, hidden)
+        for found in _CREDENTIAL.finditer(text) if self.credentials else ():
+            if found.group() not in own:
+                hidden[found.start() : found.end()] = [True] * (found.end() - found.start())
         if not any(hidden):
             return text
         out, previous = [], False
@@ -152,6 +165,25 @@ class Redactor:
 
     def _check(self, check: Check, own: str) -> Check:
         return replace(check, hint=self.clean(check.hint, own), warning=self.clean(check.warning, own))
+
+
+def _named_secrets() -> list[str]:
+    """The values named like secrets in the environment of every process of this one's user (Linux): what the
+    learner code it runs as that user may read where no user namespace hides them. Run as root, the learner
+    code is a user of its own, which reads no one else's: other users' secrets are left unread."""
+    found = []
+    for entry in os.listdir("/proc") if os.path.isdir("/proc") else ():
+        try:
+            if not entry.isdigit() or os.stat(f"/proc/{entry}").st_uid != os.geteuid():
+                continue
+            with open(f"/proc/{entry}/environ", "rb") as f:
+                data = f.read(1 << 20)
+        except (OSError, ValueError):  # no process, or not ours to read
+            continue
+        for name, _, value in (item.partition(b"=") for item in data.split(b"\0")):
+            if _SECRET_NAME.search(name.decode("latin-1")):
+                found.append(value.decode("utf-8", "surrogateescape"))
+    return found
 
 
 def _letters(text: str) -> str:

@@ -20,6 +20,7 @@ from collections.abc import Iterable, Iterator
 from multiprocessing.connection import wait
 from typing import Any
 
+from .adopted import end_adopted
 from .isolation import Launch
 from .runner import Call, Host, HostAltered, HostFailed
 
@@ -64,6 +65,7 @@ class Pool:
         finally:
             for slot in list(self._hosts):
                 self._hosts.pop(slot).close()
+            end_adopted()
 
     def _start_all(self, count: int) -> None:
         """Start ``count`` hosts at once (their imports run side by side), then wait for each."""
@@ -107,6 +109,7 @@ class Pool:
                     self._drop(slot)
                     yield key, "altered" if isinstance(exc, HostAltered) else "died", str(exc)
                     continue
+                self._end_left()  # before anything else is graded, here or on the other hosts
                 yield key, "done", outcome
             elif time.monotonic() >= deadline:
                 del self._busy[slot]
@@ -117,3 +120,9 @@ class Pool:
         host = self._hosts.pop(slot, None)
         if host is not None:
             host.kill()
+            self._end_left()
+
+    def _end_left(self) -> None:
+        """End what learner code left behind its host, come to this process once what ran it was gone
+        (``adopted.py``): it would kill the next notebook's judge or host. The hosts still at work stay."""
+        end_adopted(keep=[host.process.pid for host in self._hosts.values()])

@@ -20,6 +20,7 @@ from class_submissions import (
 )
 
 from harness_lab.grading.class_command import grade_class_command
+from harness_lab.grading.gradebook_cell import in_gradebook
 from harness_lab.grading.look_alike import look_alike, shown
 from harness_lab.text import speaking, t
 
@@ -46,3 +47,14 @@ def test_names_with_cyrillic_or_greek_letters_drawn_as_latin_ones_are_taken_for_
     # was [] for these: a Cyrillic а or a Greek Α reads as a, and В as B, but only invisibles, width and case were read
     assert look_alike(learners) == [["alice", "\u0430lice", "\u0391lice"], ["bob", "\u0412ob"]]
     assert [shown(name) for name in ("\u0430lice", "\u0412ob")] == ["\\u0430lice", "\\u0412ob"]
+
+
+def test_folder_names_the_gradebook_writes_alike_are_taken_for_one_another_and_shown_apart():
+    # a folder named "a" + ESC and one named in the four characters a, \, x, 1, b; "=x", which gets its
+    # leading ', and "'=x": each pair is one cell of grades.csv, and so one key of the next run's changes
+    pairs = [["a\x1b", "a\\x1b"], ["=x", "'=x"]]
+    assert [in_gradebook(one) == in_gradebook(other) for one, other in pairs] == [True, True]
+    # was []: neither reads alike once NFKC, case and what shows as nothing are set aside
+    assert look_alike([*pairs[0], "b", *pairs[1]]) == pairs
+    # the note tells them apart: the name's own backslash doubled
+    assert [shown(name) for name in pairs[0]] == ["a\\x1b", "a\\\\x1b"]
