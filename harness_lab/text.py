@@ -19,6 +19,7 @@ from functools import cache
 from itertools import pairwise
 
 from .catalog import CORE
+from .usage_catalog import USAGE
 
 __all__ = [
     "CATALOG",
@@ -34,7 +35,7 @@ __all__ = [
 LANGUAGES = ("ja", "en")
 
 # key -> (ja, en): the core's entries; each layer adds its own on import (``add``)
-CATALOG: dict[str, tuple[str, str]] = dict(CORE)
+CATALOG: dict[str, tuple[str, str]] = {**CORE, **USAGE}
 
 
 _chosen: str | None = None  # use_language()'s choice: this process's (and its forks') language
