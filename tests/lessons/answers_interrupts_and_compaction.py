@@ -308,6 +308,34 @@ def stop_message_answer_on_end_turn(response):  # the answer itself where None w
     return _text(response) if response.stop_reason == "end_turn" else None
 
 
+def stop_message_category_only(response):  # the category alone: the API's explanation never reaches the person
+    if response.stop_reason == "refusal":
+        details = response.stop_details
+        return f"断られました（{(details and details.category) or '分類なし'}）"
+    if response.stop_reason == "model_context_window_exceeded":
+        return f"コンテキストウィンドウが一杯です: {_text(response)}"
+    if response.stop_reason == "max_tokens":
+        return f"max_tokens で切れました: {_text(response)}"
+    return None
+
+
+def stop_message_one_sentence_for_both_cuts(response):  # which limit it was, lost
+    if response.stop_reason == "refusal":
+        return _refusal(response)
+    if response.stop_reason in ("model_context_window_exceeded", "max_tokens"):
+        return f"答えが途中で切れました: {_text(response)}"
+    return None
+
+
+def stop_message_text_as_list(response):  # the blocks' texts as a list's repr
+    texts = [b.text for b in response.content if b.type == "text"]
+    if response.stop_reason == "refusal":
+        return _refusal(response)
+    if response.stop_reason in ("model_context_window_exceeded", "max_tokens"):
+        return f"{response.stop_reason} で切れました: {texts}"
+    return None
+
+
 def stop_message_right_helpers(response):
     cut = {"model_context_window_exceeded": "コンテキストウィンドウが一杯で", "max_tokens": "max_tokens で"}
     if response.stop_reason == "refusal":
@@ -339,6 +367,9 @@ WRONG_ROUND_16 = [
     ("stop_message", stop_message_empty_for_the_rest, 4, "lesson.l7.stop_message.not_none"),
     ("stop_message", stop_message_pause_and_compaction_end, 4, "lesson.l7.stop_message.not_none"),
     ("stop_message", stop_message_answer_on_end_turn, 4, "lesson.l7.stop_message.not_none"),
+    ("stop_message", stop_message_category_only, 1, "lesson.l7.stop_message.no_explanation"),
+    ("stop_message", stop_message_one_sentence_for_both_cuts, 3, "lesson.l7.stop_message.same_reason"),
+    ("stop_message", stop_message_text_as_list, 3, "lesson.l7.stop_message.text_apart"),
 ]
 RIGHT_ROUND_16 = [
     ("next_step", next_step_right_compaction_resent),
