@@ -154,6 +154,12 @@ add(
             "A failure's result (is_error: True) has no content, or an empty one: the API answers a failure with nothing in it with a 400, "
             "and the model could not read what happened either. Put the exception's message (or, for a denial, why) in content as a string",
         ),
+        "lesson.rule.interrupt_caught": (
+            "ツールの実行中に押された Ctrl-C（KeyboardInterrupt）まで失敗の結果になり、ループが止まりません。except BaseException や素の except: は、"
+            "人がループを中断するための割り込みも捕まえます。ツールの失敗は except Exception で捕まえます",
+            "Ctrl-C pressed while a tool ran (KeyboardInterrupt) became a failed result, so the loop would not stop: except BaseException, "
+            "or a bare except:, also catches the interrupt a person uses to stop the loop. Catch a tool's failures with except Exception",
+        ),
         "lesson.rule.text_block": (
             'text ブロックや思考ブロックには id も name も input もありません。block.type が "tool_use" のブロックだけを使います。出た例外は {error}',
             'A text or thinking block has no id, name or input; use only the blocks whose block.type is "tool_use". The exception: {error}',
@@ -322,6 +328,12 @@ add(
         "lesson.l3.next_step.unknown": (
             "知らない stop_reason で {got} を返しました。知らない値は安全な側（止める）に倒します",
             "An unknown stop_reason gave {got}; unknown values must fall to the safe side: stop",
+        ),
+        "lesson.l3.next_step.compaction": (
+            "compaction（圧縮のあと一時停止した応答）で {got} を返しました。この応答にあるのは会話の要約（compaction ブロック）だけで、"
+            '答えも実行する呼び出しもありません。知らない値と同じく止めるか（"stop"）、pause_turn と同じく content をまるごと足して送り直します（"resend"）',
+            "compaction (a response paused after compaction) gave {got}; it holds only the summary of the conversation (a compaction block), "
+            'no answer and no call to run. Stop, as on any value you do not know ("stop"), or append its content whole and send it again, as after pause_turn ("resend")',
         ),
         "lesson.l3.next_step.unknown_raised": (
             '知らない stop_reason で例外になりました（{error}）。表にない値でも "stop" を返します: '

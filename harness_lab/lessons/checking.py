@@ -27,6 +27,7 @@ __all__ = [
     "Miss",
     "Piece",
     "Point",
+    "interrupt_escapes",
     "judge",
     "notebook_approver",
     "point_lines",
@@ -91,6 +92,23 @@ def notebook_approver(rec: Recorder, log: Callable[..., Any]) -> Callable[..., A
         return log(*args, **kwargs)
 
     return approve
+
+
+def interrupt_escapes(run: Callable[[Callable[..., Any]], Any]) -> Miss | None:
+    """Does Ctrl-C pressed while a tool runs reach the person? ``run(tool)`` calls the learner's function
+    with ``tool``, which raises KeyboardInterrupt as the key does. ``except Exception`` lets it through;
+    ``except BaseException`` or a bare ``except:`` makes a failed result of it, and the loop goes on."""
+
+    def pressed(**_: Any) -> Any:
+        raise KeyboardInterrupt
+
+    try:
+        run(pressed)
+    except KeyboardInterrupt:
+        return None
+    except Exception:  # a cause of its own, which another point names
+        return None
+    return Miss("lesson.rule.interrupt_caught")
 
 
 def spies_misused(rec: Recorder) -> Miss | None:

@@ -17,7 +17,7 @@ from ..messages import content_dicts, tool_calls
 from ..model import DEFAULT_MODEL
 from ..text import lang
 from . import english_pieces
-from .checking import Miss, Piece, Point
+from .checking import Miss, Piece, Point, interrupt_escapes
 from .scenes import (
     another_apis_results,
     answer_rejected,
@@ -340,7 +340,7 @@ def _unknown_name_is_a_result(fn) -> Miss | None:
         return facts
     if len(facts) != 2 or not all(f["is_error"] for f in facts):
         return Miss("lesson.l2.run_tools.unknown_name")
-    return None
+    return interrupt_escapes(lambda tool: fn(_two_cities().content, {"get_weather": tool}))  # Ctrl-C is no failure
 
 
 def _api_accepts(fn) -> Miss | None:

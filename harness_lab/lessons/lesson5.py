@@ -13,7 +13,7 @@ from ..grading.sandbox import describe_error
 from ..grading.spies import Recorder, logged
 from ..messages import content_dicts, tool_calls
 from ..text import t
-from .checking import Miss, Piece, Point
+from .checking import Miss, Piece, Point, interrupt_escapes
 from .scenes import another_apis_results, answer_rejected, fact, response_of, said, unchanged, unflagged
 
 __all__ = ["HIGH_IMPACT", "RUN_TOOL_USES", "run_tool_uses"]
@@ -357,7 +357,10 @@ def _failures_answered(fn) -> Miss | None:
         return miss
     if not (facts[0]["is_error"] and facts[1]["is_error"]) or facts[2]["is_error"] or not rec.ran("get_time"):
         return unflagged(facts, "lesson.l5.failure_not_error")
-    return answer_rejected(_said("next"), response, returned)
+    if miss := answer_rejected(_said("next"), response, returned):
+        return miss
+    # Last: another call to fn may empty a list it reuses, which the check above reads.
+    return interrupt_escapes(lambda tool: fn(response_of(call("get_time")).content, {"get_time": tool}, _yes))
 
 
 RUN_TOOL_USES = Piece(

@@ -20,6 +20,7 @@ from tests.lessons.answers_counts_and_flags import (
 from tests.lessons.answers_habits import RIGHT_HABITS, WRONG_HABITS
 from tests.lessons.answers_habits_gates import RIGHT_HABITS_GATES, WRONG_HABITS_GATES
 from tests.lessons.answers_habits_loop import RIGHT_RUN_AGENT_HABITS, WRONG_RUN_AGENT_HABITS
+from tests.lessons.answers_interrupts_and_compaction import RIGHT_ROUND_16, WRONG_ROUND_16
 from tests.lessons.answers_merged_turn import RIGHT_MERGED, RIGHT_RUN_AGENT_MERGED, WRONG_MERGED
 from tests.lessons.answers_misreadings import RIGHT_MISREAD, WRONG_MISREAD, WRONG_RUN_AGENT_MISREAD
 from tests.lessons.answers_mixups import RIGHT_MIXUPS, RIGHT_RUN_AGENT_MIXUPS, WRONG_MIXUPS, WRONG_RUN_AGENT_MIXUPS
@@ -67,6 +68,7 @@ WRONG += WRONG_MISREAD + WRONG_COUNTS
 WRONG += WRONG_HABITS + WRONG_HABITS_GATES  # other SDKs' shapes, async, approve's answer read as words
 WRONG += WRONG_MIXUPS  # content changed in place, stop_reason words from elsewhere, failures raised
 WRONG += WRONG_TOOL_CALLS  # tools given their input by position in the loop itself
+WRONG += WRONG_ROUND_16  # Ctrl-C caught with the failures, compaction read as an ending
 WRONG_RUN_AGENT = WRONG_RUN_AGENT_MORE + STALLED_RUN_AGENT + WRONG_RUN_AGENT_REUSE + WRONG_RUN_AGENT_PROBES
 WRONG_RUN_AGENT += WRONG_RUN_AGENT_SLIPS + WRONG_RUN_AGENT_STATE + WRONG_RUN_AGENT_MISREAD + WRONG_RUN_AGENT_COUNTS
 WRONG_RUN_AGENT += WRONG_RUN_AGENT_HABITS + WRONG_RUN_AGENT_MIXUPS
@@ -77,7 +79,7 @@ RIGHT = (
 RIGHT_RUN_AGENT = RIGHT_RUN_AGENT_MORE + RIGHT_RUN_AGENT_REUSE + RIGHT_RUN_AGENT_PROBES + RIGHT_RUN_AGENT_MERGED
 RIGHT_RUN_AGENT += RIGHT_RUN_AGENT_SLIPS + RIGHT_RUN_AGENT_STATE + RIGHT_RUN_AGENT_COUNTS
 RIGHT_RUN_AGENT += RIGHT_RUN_AGENT_HABITS + RIGHT_RUN_AGENT_MIXUPS + RIGHT_RUN_AGENT_CALLS
-RIGHT += RIGHT_HABITS + RIGHT_HABITS_GATES + RIGHT_MIXUPS + RIGHT_TOOL_CALLS
+RIGHT += RIGHT_HABITS + RIGHT_HABITS_GATES + RIGHT_MIXUPS + RIGHT_TOOL_CALLS + RIGHT_ROUND_16
 
 
 @pytest.mark.parametrize("name, wrong, point, key", WRONG, ids=[w[1].__name__ for w in WRONG])

@@ -21,6 +21,7 @@ from tests.lessons.answers_counts_and_flags import WRONG_COUNTS, WRONG_MY_AGENT_
 from tests.lessons.answers_habits import WRONG_HABITS
 from tests.lessons.answers_habits_gates import WRONG_HABITS_GATES
 from tests.lessons.answers_habits_loop import WRONG_RUN_AGENT_HABITS
+from tests.lessons.answers_interrupts_and_compaction import WRONG_ROUND_16
 from tests.lessons.answers_misreadings import WRONG_MISREAD, WRONG_MY_AGENT_MISREAD, WRONG_RUN_AGENT_MISREAD
 from tests.lessons.answers_mixups import WRONG_MIXUPS, WRONG_RUN_AGENT_MIXUPS
 from tests.lessons.answers_more import STALLED, STALLED_RUN_AGENT, WRONG_MORE, WRONG_RUN_AGENT_MORE
@@ -86,6 +87,7 @@ def test_every_hint_key_is_provoked_by_some_wrong_version():
     more += WRONG_HABITS + WRONG_HABITS_GATES + WRONG_RUN_AGENT_HABITS  # other SDKs' shapes, async, valve 3 by hand
     more += WRONG_MIXUPS + WRONG_RUN_AGENT_MIXUPS  # content changed, stop_reason mix-ups, a usage field left out
     more += WRONG_RUN_AGENT_CALLS + WRONG_TOOL_CALLS  # tools given their input by position in the loop itself
+    more += WRONG_ROUND_16  # Ctrl-C caught with the failures, compaction read as an ending
     # except: pass, "false" flags, a stop yielded, a loop ended on a denial, a sliced history (every point each misses)
     more += [(name, wrong, p, key) for name, wrong, missed in WRONG_SWALLOWED for p, key in missed.items()]
     more += [(source, p, key) for source, missed in WRONG_RUN_AGENT_SWALLOWED for p, key in missed.items()]
@@ -104,7 +106,6 @@ SEEN_ELSEWHERE = {
     "lesson.l2.run_tools.not_list",
     "lesson.l2.run_tools.not_json",
     "lesson.l2.run_tools.wrong_output",
-    "lesson.l2.run_tools.no_message",
     "lesson.l2.run_tools.stopped_early",
     "lesson.l2.run_agent.not_text",
     "lesson.l3.next_step.empty_end_turn",
