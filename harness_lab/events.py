@@ -19,6 +19,7 @@ from .text import t
 
 __all__ = [
     "ApprovalRequest",
+    "CountedUsage",
     "Decision",
     "Event",
     "Finished",
@@ -113,6 +114,12 @@ class Usage:
             geo,
             self.cache_write_1h_input_tokens + other.cache_write_1h_input_tokens,
         )
+
+
+@dataclass(frozen=True)
+class CountedUsage(Usage):
+    """A total a hand-written loop kept itself (lesson 6's ``tokensUsed``), in ``input_tokens``: one
+    number, shown as that total. An API usage may have input alone too (a refusal before any output)."""
 
 
 # A call's tier under a policy (lesson 6's exercise), in rising strictness: where rules overlap,
