@@ -19,6 +19,7 @@ from .text import t
 
 __all__ = [
     "ApprovalRequest",
+    "CountedUsage",
     "Decision",
     "Event",
     "Finished",
@@ -41,7 +42,9 @@ class Usage:
 
     ``speed`` and ``inference_geo`` are what the API reports next to the counts (``"fast"`` and
     ``"us"`` bill at a premium; ``"not_available"``, a model without the parameter, bills as
-    global); a sum of usages that ran differently says ``"mixed"``.
+    global); a sum of usages that ran differently says ``"mixed"``. ``cache_write_1h_input_tokens`` is
+    the part of the cache writes made for an hour (``cache_creation.ephemeral_1h_input_tokens``): the
+    same tokens, billed at 2x input where a 5-minute write bills at 1.25x.
     """
 
     input_tokens: int = 0
@@ -50,6 +53,7 @@ class Usage:
     cache_read_input_tokens: int = 0
     speed: str = "standard"
     inference_geo: str = "global"
+    cache_write_1h_input_tokens: int = 0
 
     @classmethod
     def of(cls, usage: Any) -> Usage:
@@ -64,8 +68,8 @@ class Usage:
         iterations = _field(usage, "iterations")
         parts = list(iterations) if isinstance(iterations, (list, tuple)) and iterations else [usage]
 
-        def count(name: str) -> int:
-            return sum(int(_field(part, name) or 0) for part in parts)
+        def count(name: str, within: str | None = None) -> int:
+            return sum(int(_field(_field(part, within) if within else part, name) or 0) for part in parts)
 
         return cls(
             count("input_tokens"),
@@ -74,6 +78,7 @@ class Usage:
             count("cache_read_input_tokens"),
             str(_field(usage, "speed") or "standard"),
             str(_field(usage, "inference_geo") or "global"),
+            count("ephemeral_1h_input_tokens", "cache_creation"),
         )
 
     @property
@@ -107,7 +112,14 @@ class Usage:
             self.cache_read_input_tokens + other.cache_read_input_tokens,
             speed,
             geo,
+            self.cache_write_1h_input_tokens + other.cache_write_1h_input_tokens,
         )
+
+
+@dataclass(frozen=True)
+class CountedUsage(Usage):
+    """A total a hand-written loop kept itself (lesson 6's ``tokensUsed``), in ``input_tokens``: one
+    number, shown as that total. An API usage may have input alone too (a refusal before any output)."""
 
 
 # A call's tier under a policy (lesson 6's exercise), in rising strictness: where rules overlap,

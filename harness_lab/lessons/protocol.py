@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Generator
 from typing import Any
 
-from ..events import Finished, Stopped, Turn, Usage
+from ..events import CountedUsage, Finished, Stopped, Turn, Usage
 from ..messages import field, text_of
 
 __all__ = ["HandWritten", "drive", "finished", "stopped", "turn"]
@@ -34,13 +34,13 @@ def finished(response: Any, turns: int, tokens_used: int = 0) -> Finished:
         text_of(field(response, "content") or []),
         field(response, "stop_reason"),
         turns,
-        Usage(input_tokens=tokens_used),
+        CountedUsage(input_tokens=tokens_used),
     )
 
 
 def stopped(cause: str, message: str, turns: int, tokens_used: int = 0) -> Stopped:
     """The harness stopped the run: ``cause`` names the valve ("max_turns", ...), ``message`` the fallback."""
-    return Stopped(cause, message, turns, Usage(input_tokens=tokens_used))
+    return Stopped(cause, message, turns, CountedUsage(input_tokens=tokens_used))
 
 
 def drive(gen: Generator) -> tuple[list, Finished | Stopped | Any]:

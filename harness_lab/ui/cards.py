@@ -16,7 +16,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from ..events import Usage
+from ..events import CountedUsage, Usage
 from ..messages import block_dict, field
 from ..text import t
 
@@ -230,11 +230,7 @@ def thinking_tokens(usage: Any) -> int:
 
 def usage_line(usage: Usage, thinking: int = 0) -> str:
     """One line of a usage; ``thinking`` (part of the output) is named when there is any."""
-    if usage.input_tokens and not (
-        usage.output_tokens or usage.cache_creation_input_tokens or usage.cache_read_input_tokens
-    ):
-        # Every response has output tokens: a usage without any is a total a hand-written loop kept
-        # itself (lesson 6's tokensUsed), so it is shown as that total, not split.
+    if isinstance(usage, CountedUsage) and usage.input_tokens:  # nothing counted: each part shows its 0
         return t("ui.card.usage_counted", total=usage.input_tokens)
     return t(
         "ui.card.usage_line",

@@ -41,7 +41,8 @@ PRICES: Prices = {
     "claude-sonnet-4-6": (3.0, 15.0),
     "claude-haiku-4-5": (1.0, 5.0),
 }
-CACHE_WRITE = 1.25  # 5-minute cache writes; the usage totals do not say which TTL was used
+CACHE_WRITE = 1.25  # 5-minute cache writes
+CACHE_WRITE_1H = 2.0  # one-hour writes (``ttl: "1h"``), of input on every model: Sonnet 5's $4 (docs/api_facts.md)
 # A request whose prompt (input, cache writes and reads together) is over the threshold pays every price
 # times the factor, its output too: Haiku 5.5's page, "$0.10 / MTok for prompts up to 100,000 tokens,
 # $0.50 / MTok for prompts over 100,000 tokens", and 5x likewise for output and cache writes. Read per
@@ -78,7 +79,8 @@ def _four(
 def usd(
     usage: Usage, per_in: float, per_out: float, cache_write: float | None = None, cache_read: float | None = None
 ) -> float:
-    """USD for ``usage`` at these prices per million tokens; cache prices default to 1.25x and 0.1x input.
+    """USD for ``usage`` at these prices per million tokens; cache prices default to 1.25x and 0.1x input,
+    and a one-hour cache write costs 2x input whatever the 5-minute price.
 
     A usage that ran in fast mode or US-only pays those premiums on top.
     """
@@ -90,7 +92,8 @@ def usd(
         premium
         * (
             usage.input_tokens * per_in
-            + usage.cache_creation_input_tokens * write
+            + (usage.cache_creation_input_tokens - usage.cache_write_1h_input_tokens) * write
+            + usage.cache_write_1h_input_tokens * per_in * CACHE_WRITE_1H
             + usage.cache_read_input_tokens * read
             + usage.output_tokens * per_out
         )

@@ -137,3 +137,25 @@ def test_a_preflight_budget_never_ends_over_its_limit(limit):
     _, client, spy = setup("budget_burning")
     outcome = run(client, "analyse", tools=spy.tools, valves=[MaxTurns(50), TokenBudget(limit, preflight=True)])
     assert outcome.stop.cause == "token_budget" and outcome.usage.total <= limit
+
+
+@pytest.mark.parametrize("ttl", ["5m", "1h"])
+def test_the_usd_budget_prices_an_hour_long_cache_write_at_twice_the_input_price(ttl):
+    # Sonnet 5 per million tokens: input $2, output $10, cache reads $0.20, writes $2.50 for 5 minutes and
+    # $4 for an hour (docs/api_facts.md); the usage tells the two writes apart in ``cache_creation``.
+    _emu, client, spy = setup([call("get_time"), say("ok")])
+    harness = Run(client, spy.tools, model="claude-sonnet-5")
+    prompt = [{"type": "text", "text": "長い資料です。" * 1200, "cache_control": {"type": "ephemeral", "ttl": ttl}}]
+    drain(harness.start(prompt))
+    replies = [lap.response for lap in harness.state.laps] + [harness.state.last_response]
+    billed = [reply.usage.model_dump() for reply in replies]
+    assert sum(u["cache_creation"][f"ephemeral_{ttl}_input_tokens"] for u in billed) > 0  # the prompt was written
+    dollars = sum(
+        u["input_tokens"] * 2.0
+        + u["output_tokens"] * 10.0
+        + u["cache_read_input_tokens"] * 0.20
+        + u["cache_creation"]["ephemeral_5m_input_tokens"] * 2.50
+        + u["cache_creation"]["ephemeral_1h_input_tokens"] * 4.0
+        for u in billed
+    )
+    assert TokenBudget(10**9).spent_usd(harness.state) == pytest.approx(dollars / 1_000_000)

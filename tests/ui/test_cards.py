@@ -195,3 +195,20 @@ def test_each_role_of_a_message_is_named_on_its_card(monkeypatch, role, ja, en):
     assert f"hl-{role}" in message_card(message).html
     monkeypatch.setenv("HARNESS_LAB_LANG", "en")
     assert message_card(message).text.startswith(f"--- {en} ---")
+
+
+def test_a_refusal_before_any_output_shows_the_apis_counts_not_a_loops_own_total():
+    # A refusal before the first token bills its prompt and 0 output tokens (docs/api_facts.md, [RF]); the
+    # stop card shows the API's split, as for any reply: the one-number form is for a hand-written loop's count.
+    from harness_lab.drain import drain
+    from harness_lab.emulator import emulated_client
+    from harness_lab.loop import Run
+    from harness_lab.text import t
+
+    run = Run(emulated_client("refusal"))
+    end = drain(run.start("x"))
+    assert end.cause == "refusal" and end.usage.input_tokens > 0 and end.usage.output_tokens == 0
+    shown = card(end).text
+    assert t("ui.card.usage_counted", total=end.usage.input_tokens) not in shown
+    split = dict(input_tokens=end.usage.input_tokens, output_tokens=0, total=end.usage.total)
+    assert t("ui.card.usage_line", **split, cache_creation_input_tokens=0, cache_read_input_tokens=0) in shown
