@@ -57,10 +57,10 @@ def turn_card(turn: Turn, approvals: Iterable[Card] = (), steering: Iterable[str
     extras = []
     if turn.signature:
         extras.append(f"{t('ui.card.signature')}: {turn.signature}")
-    if turn.readings:
-        extras.append(
-            t("ui.card.readings") + ": " + ", ".join(f"{valve_label(k)} {v}" for k, v in turn.readings.items())
-        )
+    if readings := {
+        k: v for k, v in turn.readings.items() if v
+    }:  # no signature yet after a pause_turn: nothing to read
+        extras.append(t("ui.card.readings") + ": " + ", ".join(f"{valve_label(k)} {v}" for k, v in readings.items()))
     body = "".join(c.html for c in parts) + "".join(
         f'<div style="font-size:12px;opacity:0.8">{esc(e)}</div>' for e in extras
     )

@@ -6,6 +6,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from harness_lab.events import ApprovalRequest, Decision, Finished, Stopped, Turn, Usage
+from harness_lab.text import t
 from harness_lab.ui import card, transcript
 from harness_lab.ui.cards import message_card
 from harness_lab.ui.formatters import register_formatters
@@ -80,6 +81,22 @@ def test_turn_card_has_blocks_results_usage_and_signature_in_order():
     order = [text.index(s) for s in ("2", "書きます", "toolu_01ABC", "拒否されました", "150", "write_file({", "2/8")]
     assert order == sorted(order)
     assert "stop_reason: tool_use" in text
+
+
+def test_a_valve_with_nothing_to_read_yet_is_left_out_of_a_turns_gauges():
+    # After a pause_turn first turn no tool round has a signature yet: the card read "無進捗検知 ," with nothing after it.
+    turn = Turn(
+        request_number=1,
+        response=RESPONSE,
+        stop_reason="pause_turn",
+        results=(),
+        usage=Usage(120, 30),
+        total=Usage(120, 30),
+        signature="",
+        readings={"no_progress": "", "max_turns": "1/8"},
+    )
+    line = next(line for line in card(turn).text.splitlines() if t("ui.card.readings") in line)
+    assert "1/8" in line and t("ui.valve.no_progress") not in line
 
 
 @pytest.mark.parametrize(
