@@ -204,11 +204,11 @@ add(
             "one notebook: check whose it is.",
         ),
         "grade.class.look_alike": (
-            "受講者のフォルダー {names} は、名前が見分けにくいものです（見えない文字、全角と半角、大文字と小文字、同じ形に描かれるキリル文字やギリシャ文字の違いだけのもの、または成績表で制御文字がエスケープで書かれたり数式よけの ' が付いたりして同じ文字列になるもの）。"
+            "受講者のフォルダー {names} は、名前が見分けにくいものです（見えない文字、全角と半角、大文字と小文字、同じ形に描かれるキリル文字やギリシャ文字の違いだけのもの、成績表で制御文字がエスケープで書かれたり数式よけの ' が付いたりして同じ文字列になるもの、または先頭の ' だけが違うもの）。"
             "それぞれ別の受講者として採点しましたが、成績表やページでは同じ名前に見えます。だれのフォルダーか確かめてください",
             "The learner folders {names} have names that look alike (they differ only by characters that show as "
             "nothing, full or half width, case, or Cyrillic and Greek letters drawn as Latin ones, or the gradebook writes them the "
-            "same: a control character as its escape, a formula behind a '). Each was graded as its own learner, but in the gradebook and on "
+            "same: a control character as its escape, a formula behind a ', or they differ only by a leading '). Each was graded as its own learner, but in the gradebook and on "
             "the page they read as one name: check whose each folder is.",
         ),
         # --- the report folder, checked before anything is graded ----------------------------------

@@ -8,8 +8,9 @@ an LMS that trims what it imports, could give alice the wrong one. Which folder 
 told from the files, so both are still graded, and the run's notes name the names that look alike, with
 every character that shows as nothing, or as a Latin letter it is not, written as an escape
 (``alice\\u200b``, ``\\u0430lice``). Names that make the same cell of ``grades.csv`` look alike too:
-``a`` + ESC and a folder named ``a\\x1b`` in those four characters, ``=x`` and ``'=x``; the notes show a
-backslash of the name's own doubled, so the two read apart there.
+``a`` + ESC and a folder named ``a\\x1b`` in those four characters, ``=x`` and ``'=x``; and so do names whose
+cells differ only by a leading ``'``, which a reader who knows the formula guard takes for none of the name
+(``'x`` and ``x``). The notes show a backslash of the name's own doubled, so the two read apart there.
 """
 
 from __future__ import annotations
@@ -48,8 +49,8 @@ def _skeleton(name: str) -> str:
 def look_alike(learners: list[str]) -> list[list[str]]:
     """The learners' names that a reader takes for one another, a list for each, in ``learners``' order: two
     names are taken for one when they read alike (``_skeleton``) or make the same cell of ``grades.csv``
-    (``visible`` shows ESC as ``\\x1b``, the four characters a folder may be named), and so, through a third
-    name, may two that do neither."""
+    (``visible`` shows ESC as ``\\x1b``, the four characters a folder may be named), or the same but for a
+    leading ``'``; and so, through a third name, may two that do neither."""
     first: dict[str, int] = {}  # each reading, and the first name read so
     group = list(range(len(learners)))  # towards the first name of each name's group (a union-find)
 
@@ -59,7 +60,9 @@ def look_alike(learners: list[str]) -> list[list[str]]:
         return index
 
     for index, learner in enumerate(learners):
-        for reading in {_skeleton(learner), _skeleton(in_gradebook(_IGNORABLE.sub("", learner)))}:
+        cell = _skeleton(in_gradebook(_IGNORABLE.sub("", learner)))
+        # a reader who knows the formula guard takes a cell's leading ' for none of the name: 'x reads as x
+        for reading in {_skeleton(learner), cell, cell.removeprefix("'")}:
             one, other = sorted((head(first.setdefault(reading, index)), head(index)))
             group[other] = one
     groups: dict[int, list[str]] = {}
