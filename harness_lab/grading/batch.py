@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from ..text import speaking, t
-from .isolation import Launch
+from .isolation import Launch, notebooks_apart
 from .notebook import (
     CHECK_TIMEOUT,
     NotebookGrade,
@@ -113,7 +113,9 @@ def grade_tasks(
         sent.append(((learner, name), grade_call(name, data, timeout, limit, spoken[learner, name])))
     if not sent:
         return
-    size, calls = min(jobs or _cores(), len(sent)), dict(sent)
+    # where nothing keeps one notebook's processes from another's, a classmate's judge is in reach: one at a time
+    size = min(jobs or _cores(), len(sent)) if notebooks_apart(launch) else 1
+    calls = dict(sent)
     again: list[tuple[tuple[str, str], Any]] = []
     for first, width, batch in ((True, size, sent), (False, 1, again)):
         for (learner, name), outcome, value in Pool(launch, width).run(batch, timeout + OVERDUE_GRACE):

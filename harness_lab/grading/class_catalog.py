@@ -36,6 +36,13 @@ add(
             "  {path}  前回の成績表。そこから変わった成績は {count} 件です（ページに並べてあります）",
             "  {path}  the last run's gradebook; grades changed since: {count} (the page lists them)",
         ),
+        "grade.class.one_at_a_time": (
+            "このマシンでは、採点中のノートブックの答えのセルが、同時に採点するほかの人のノートブックのプロセスに届いてしまいます"
+            "（ユーザー名前空間も、シグナルを閉じ込める Landlock もありません）。そのため --jobs にかかわらず、1冊ずつ採点します",
+            "On this machine the answer cells of a notebook being graded could reach the processes grading another's "
+            "at the same time (no user namespace, no Landlock that keeps signals in), so the notebooks are graded "
+            "one at a time, whatever --jobs says.",
+        ),
         "grade.class.interrupted": (
             "中断しました。採点の済んだ {done} 冊は {state} に記録してあるので、同じコマンドをもう一度実行すると続きから採点します",
             "Interrupted. Notebooks graded so far: {done}, recorded in {state}; run the same command again to continue.",

@@ -38,6 +38,7 @@ from .class_changes import PREVIOUS_CSV
 from .class_report import CSV_FILE, FEEDBACK_DIR, HTML_FILE, summary, unsandboxed_note
 from .classroom import STATE_FILE, Row, grade_class, handed_editions
 from .command import RESET
+from .isolation import Launch, notebooks_apart
 from .report_files import write_report
 from .report_folder import HOLDER, Busy, claim, holder, lock, release
 from .runner import HostFailed, SandboxUnavailable
@@ -139,6 +140,8 @@ def _graded_into(
     unsandboxed: bool,
 ) -> int:
     reset = RESET if stdout.isatty() else ""
+    if unsandboxed and not notebooks_apart(Launch.choose(unsandboxed)):
+        print(t("grade.class.one_at_a_time"), file=stderr)
     progress = _Progress(stderr)
     try:
         result = grade_class(

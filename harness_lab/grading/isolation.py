@@ -42,6 +42,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import landlock
+
 __all__ = [
     "ENVIRONMENT",
     "LEARNER_UID",
@@ -50,6 +52,7 @@ __all__ = [
     "find_bwrap",
     "fingerprint",
     "host_command",
+    "notebooks_apart",
     "probe",
     "readable",
 ]
@@ -291,15 +294,26 @@ def _capabilities() -> bool:
         return False
 
 
-def _makes_user_namespace() -> bool:
-    """Whether a process here can make a user namespace of its own (tried in a child, which then ends)."""
+def notebooks_apart(launch: Launch) -> bool:
+    """Whether the answer cells of a notebook graded beside another reach none of the other's processes: in the
+    sandbox, run as root (a uid per host), or where a normal user's host gives each notebook a PID namespace
+    (in a user namespace, ``namespaces.make``) or a Landlock domain that keeps its signals in (``landlock.confine``,
+    Linux 6.12). Elsewhere they run as the grading user beside a classmate's judge, and may kill it."""
+    if launch.sandboxed or launch.uid is not None or not hasattr(os, "fork"):
+        return True
+    return landlock.scopes_signals() or _makes_user_namespace(0x20000000)  # CLONE_NEWPID with it
+
+
+def _makes_user_namespace(more: int = 0) -> bool:
+    """Whether a process here can make a user namespace of its own (with the namespaces ``more`` names too;
+    tried in a child, which then ends)."""
     import ctypes
 
     pid = os.fork()
     if pid == 0:
         code = 1
         try:
-            code = 0 if ctypes.CDLL(None, use_errno=True).unshare(0x10000000) == 0 else 1  # CLONE_NEWUSER
+            code = 0 if ctypes.CDLL(None, use_errno=True).unshare(0x10000000 | more) == 0 else 1  # CLONE_NEWUSER
         finally:
             os._exit(code)
     return os.waitpid(pid, 0)[1] == 0

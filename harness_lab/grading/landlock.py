@@ -44,7 +44,7 @@ import stat
 import sys
 from collections.abc import Iterable
 
-__all__ = ["available", "confine", "keep_to"]
+__all__ = ["available", "confine", "keep_to", "scopes_signals"]
 
 # The generic table's numbers, which x86, ARM, RISC-V, POWER and s390 share; alpha and MIPS offset theirs,
 # so there 444 is another call or none, and nothing is tried.
@@ -73,6 +73,11 @@ class _Ruleset(ctypes.Structure):
 def available() -> bool:
     """Whether the kernel has Landlock's file rules, which ``keep_to`` would enter."""
     return _abi() >= 1
+
+
+def scopes_signals() -> bool:
+    """Whether ``confine`` would keep this process's signals to its own domain (ABI 6, Linux 6.12)."""
+    return _abi() >= 6
 
 
 def confine() -> bool:
