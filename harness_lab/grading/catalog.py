@@ -123,6 +123,12 @@ add(
             "{path} は普通のファイルではありません（デバイス、FIFO、またはそれへのリンク）。ノートブックのファイルを指定してください",
             "{path} is not a regular file (a device, a FIFO, or a link to one); give notebook files.",
         ),
+        "grade.nb.usage.others_link": (
+            "{path} は、ほかのユーザーが作ったシンボリックリンク {link} を通っているので採点しません（あなたか root が作ったリンクだけを"
+            "たどります。その人が読めないファイル、たとえば模範解答へのリンクかもしれません）",
+            "{path} goes through {link}, a symbolic link another user made, so it is not graded (only links you or root "
+            "made are followed: it may lead to a file its maker cannot read, such as a solution).",
+        ),
         "grade.nb.usage.too_large": (
             "{path} は {limit} MB を超えているので採点しません（ノートブックは普通 数十 KB です）",
             "{path} is over {limit} MB, so it is not graded (a notebook is usually tens of KB).",

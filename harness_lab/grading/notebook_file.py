@@ -9,10 +9,17 @@ the notebooks after. A learner who may rename their own folder (an exchange fold
 where each learner makes theirs) could swap it for a link to another folder between the two (the
 instructor's solutions, a classmate's): listed as a folder, read through the link. So the folder is held
 open without following a link, and the file opened in it, no link either.
+
+``harness-lab grade`` follows the links on the way to a notebook the instructor names, but only those the
+instructor or root made: a learner may not read the solutions, yet may make a link to them, and a
+``level1_tiered_policy.ipynb`` in their folder that led there was graded 3/3 as theirs. The path is
+resolved first, a link of anyone else's refused (``OthersLink``), then opened one name at a time with no
+link followed, so a folder swapped for a link since is refused too.
 """
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 from pathlib import Path
@@ -21,15 +28,25 @@ from typing import Any
 from ..terminal import visible
 from ..text import t
 
-__all__ = ["MAX_NOTEBOOK_BYTES", "NotRegular", "TooLarge", "read_notebook"]
+__all__ = ["MAX_NOTEBOOK_BYTES", "NotRegular", "OthersLink", "TooLarge", "read_notebook"]
 
 # An exercise notebook is ~20 KB. JSON can take ~35 times its size in memory once parsed ("[[]]," over
 # and over), and a worker parses it before any memory cap applies: 8 MB of that took one to ~375 MB.
 MAX_NOTEBOOK_BYTES = 8 << 20
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_HOPS = 40  # links followed before ELOOP, as Linux counts them
 
 
 class NotRegular(OSError):
     """A folder, FIFO or device where a notebook file was expected."""
+
+
+class OthersLink(OSError):
+    """A link on the way to a notebook named on the command line that neither the caller nor root made."""
+
+    def __init__(self, link: str) -> None:
+        super().__init__(link)
+        self.link = link
 
 
 class TooLarge(OSError):
@@ -42,9 +59,10 @@ class TooLarge(OSError):
 
 def read_notebook(path: str | Path, *, follow: bool = False) -> bytes:
     """The file's bytes. A link is refused (one planted in a submissions folder since it was scanned), unless
-    ``follow``: a link the instructor named on the command line is followed."""
+    ``follow`` (a path the instructor named on the command line): then a link the caller or root made is
+    followed, and one of anyone else's refused (``OthersLink``)."""
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)
-    fd = os.open(path, flags) if follow else _open_in_folder(Path(path), flags | getattr(os, "O_NOFOLLOW", 0))
+    fd = _open_through_own_links(Path(path), flags) if follow else _open_in_folder(Path(path), flags | _NOFOLLOW)
     with os.fdopen(fd, "rb") as f:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
@@ -57,11 +75,51 @@ def read_notebook(path: str | Path, *, follow: bool = False) -> bytes:
     return data
 
 
+def _open_through_own_links(path: Path, flags: int) -> int:
+    if os.open not in os.supports_dir_fd or not hasattr(os, "O_DIRECTORY"):  # Windows: links are the system's
+        return os.open(path, flags)
+    parts = Path(_resolved(path)).parts[1:]
+    folder = os.open("/", os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        for each in parts[:-1]:  # O_PATH: a folder the caller may pass through, not list
+            inner = os.open(each, getattr(os, "O_PATH", os.O_RDONLY) | os.O_DIRECTORY | _NOFOLLOW, dir_fd=folder)
+            os.close(folder)
+            folder = inner
+        return os.open(parts[-1] if parts else ".", flags | _NOFOLLOW, dir_fd=folder)
+    finally:
+        os.close(folder)
+
+
+def _resolved(path: Path) -> str:
+    """``path``, absolute, with every link on the way followed; raises ``OthersLink`` at one neither the caller
+    nor root made."""
+    here, todo, hops = Path("/"), list(Path(os.getcwd(), path).parts[1:]), 0
+    while todo:
+        name = todo.pop(0)
+        if name == "..":
+            here = here.parent  # here holds no link: its parent is the folder it is in
+            continue
+        step = here / name
+        info = os.lstat(step)
+        if not stat.S_ISLNK(info.st_mode):
+            here = step
+            continue
+        if info.st_uid not in (0, os.geteuid()):
+            raise OthersLink(str(step))
+        hops += 1
+        if hops > _HOPS:
+            raise OSError(errno.ELOOP, os.strerror(errno.ELOOP), str(path))
+        target = Path(os.readlink(step))
+        here = Path("/") if target.is_absolute() else here
+        todo[:0] = target.parts[1:] if target.is_absolute() else target.parts
+    return str(here)
+
+
 def _open_in_folder(path: Path, flags: int) -> int:
     """A descriptor of ``path`` opened with ``flags`` in its folder, which is no link."""
     if os.open not in os.supports_dir_fd or not hasattr(os, "O_DIRECTORY"):  # Windows: no opening in a folder
         return os.open(path, flags)
-    folder = os.open(path.parent, os.O_RDONLY | os.O_DIRECTORY | getattr(os, "O_NOFOLLOW", 0))
+    folder = os.open(path.parent, os.O_RDONLY | os.O_DIRECTORY | _NOFOLLOW)
     try:
         return os.open(path.name, flags, dir_fd=folder)
     finally:
