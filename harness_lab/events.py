@@ -44,7 +44,8 @@ class Usage:
     ``"us"`` bill at a premium; ``"not_available"``, a model without the parameter, bills as
     global); a sum of usages that ran differently says ``"mixed"``. ``cache_write_1h_input_tokens`` is
     the part of the cache writes made for an hour (``cache_creation.ephemeral_1h_input_tokens``): the
-    same tokens, billed at 2x input where a 5-minute write bills at 1.25x.
+    same tokens, billed at 2x input where a 5-minute write bills at 1.25x. ``web_search_requests`` counts
+    the web searches the API ran for the request (``server_tool_use``): no tokens, but each is billed.
     """
 
     input_tokens: int = 0
@@ -54,6 +55,7 @@ class Usage:
     speed: str = "standard"
     inference_geo: str = "global"
     cache_write_1h_input_tokens: int = 0
+    web_search_requests: int = 0
 
     @classmethod
     def of(cls, usage: Any) -> Usage:
@@ -79,6 +81,8 @@ class Usage:
             str(_field(usage, "speed") or "standard"),
             str(_field(usage, "inference_geo") or "global"),
             count("ephemeral_1h_input_tokens", "cache_creation"),
+            # Only the top level says which server tools ran: an iteration of a compacted reply has no such field.
+            int(_field(_field(usage, "server_tool_use"), "web_search_requests") or 0),
         )
 
     @property
@@ -113,6 +117,7 @@ class Usage:
             speed,
             geo,
             self.cache_write_1h_input_tokens + other.cache_write_1h_input_tokens,
+            self.web_search_requests + other.web_search_requests,
         )
 
 

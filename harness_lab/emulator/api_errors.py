@@ -41,10 +41,13 @@ def bad(message: str) -> ApiError:
 
 
 def error_body(error: ApiError, request_id: str) -> dict:
-    """The API's error body: ``{"type": "error", "error": {type, message, details?}, "request_id"}``."""
-    body: dict[str, object] = {"type": error.error_type, "message": error.message}
-    if error.code:
-        body["details"] = {"error_code": error.code}
+    """The API's error body: ``{"type": "error", "error": {details, type, message}, "request_id"}``.
+
+    ``details`` is null unless a code names the cause: live bodies of 2026 carry the key either way
+    (docs/api_facts.md, "Checked on 2026-12-07 (round two)").
+    """
+    details = {"error_code": error.code} if error.code else None
+    body = {"details": details, "type": error.error_type, "message": error.message}
     return {"type": "error", "error": body, "request_id": request_id}
 
 

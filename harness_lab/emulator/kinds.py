@@ -61,17 +61,22 @@ def _quoted(values: tuple) -> str:
 
 
 class Str:
-    __slots__ = ("pattern", "source")
+    __slots__ = ("max_length", "pattern", "source")
 
-    def __init__(self, pattern: str | None = None) -> None:
+    def __init__(self, pattern: str | None = None, max_length: int | None = None) -> None:
         self.source = pattern
         self.pattern = re.compile(pattern) if pattern else None
+        self.max_length = max_length
 
     def check(self, value: object, path: tuple) -> Problem | None:
         if type(value) is not str:
             return Problem(path, "Input should be a valid string")
         if self.pattern is not None and not self.pattern.search(value):
             return Problem(path, f"String should match pattern '{self.source}'")
+        # After the pattern: a bound the docs set below the live pattern's, so whatever the API refuses
+        # keeps the API's own text.
+        if self.max_length is not None and len(value) > self.max_length:
+            return Problem(path, f"String should have at most {self.max_length} characters")
         return None
 
 
@@ -272,7 +277,7 @@ def _plain(kind) -> tuple | None:
     """(type, allowed values or None) for a test that proves a value right; others go to ``check``."""
     if type(kind) is Nullable:
         kind = kind.kind
-    if (type(kind) is Str and kind.pattern is None) or type(kind) is StrOr:
+    if (type(kind) is Str and kind.pattern is None and kind.max_length is None) or type(kind) is StrOr:
         return (str, None)
     if type(kind) is Bool:
         return (bool, None)

@@ -36,7 +36,10 @@ from .kinds import Bool, Int, Json, JsonDict, ListOf, Lit, Model, Nullable, Str,
 __all__ = ["BETA_COUNT_TOKENS", "BETA_FIELDS", "BLOCKS", "COUNT_TOKENS", "CREATE", "MESSAGE", "THREAD", "TOOLS"]
 
 ID_PATTERN = "^[a-zA-Z0-9_-]+$"
-TOOL_NAME_PATTERN = "^[a-zA-Z0-9_-]{1,64}$"
+# The live 400 quotes {1,128} (claude-sonnet-5, 2026); the docs' tool definition says {1,64}, which the
+# emulator keeps as a length bound of its own: the stricter side (docs/api_facts.md, "Checked on 2026-12-07 (round two)").
+TOOL_NAME_PATTERN = "^[a-zA-Z0-9_-]{1,128}$"
+TOOL_NAME_DOCUMENTED_LENGTH = 64
 STR, INT, BOOL, JSON, DICT = Str(), Int(), Bool(), Json(), JsonDict()
 _LISTS = (list, collections.abc.Iterable, collections.abc.Sequence)  # what typing.List, Iterable... stand for
 _is_typeddict = typing_extensions.is_typeddict
@@ -50,7 +53,7 @@ OVERRIDES: dict[tuple[str, str], object] = {
     # Patterns the API's documented errors quote (``String should match pattern ...``).
     ("ToolUseBlockParam", "id"): Str(ID_PATTERN),
     ("ServerToolUseBlockParam", "id"): Str(ID_PATTERN),
-    ("ToolParam", "name"): Str(TOOL_NAME_PATTERN),
+    ("ToolParam", "name"): Str(TOOL_NAME_PATTERN, TOOL_NAME_DOCUMENTED_LENGTH),
     # Bounds: 0 pre-warms the prompt cache (api_facts.md, "Prompt caching"); 1024 is the public 400
     # "thinking.enabled.budget_tokens: Input should be greater than or equal to 1024"; a task budget
     # counts down from at least one token (docs: "Task budgets").

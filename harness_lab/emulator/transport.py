@@ -58,8 +58,9 @@ TOO_LARGE = ApiError(413, "Request exceeds the maximum allowed number of bytes."
 _ATTRIBUTE = "_harness_lab_emulator"
 
 
-def _stream_error(number: int) -> httpx2.Response:
-    """A stream that starts fine (200) and then fails: ``event: error`` mid-stream, never retried."""
+def _stream_error(number: int, model: str) -> httpx2.Response:
+    """A stream that starts fine (200) and then fails: ``event: error`` mid-stream, never retried; its
+    data is the error body a response would carry, request id included (live reports paste it so)."""
     request_id = make_id("req_011C", f"fault-{number}".encode(), "stream_error", 21)
     start = {
         "type": "message_start",
@@ -67,14 +68,14 @@ def _stream_error(number: int) -> httpx2.Response:
             "id": make_id("msg_01", f"fault-{number}".encode(), "message"),
             "type": "message",
             "role": "assistant",
-            "model": DEFAULT_MODEL,
+            "model": model,
             "content": [],
             "stop_reason": None,
             "stop_sequence": None,
             "usage": {"input_tokens": 0, "output_tokens": 1},
         },
     }
-    error = {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}
+    error = error_body(_FAULT_ERRORS["529"], request_id)
     text = f"event: message_start\ndata: {json.dumps(start)}\n\nevent: error\ndata: {json.dumps(error)}\n\n"
     headers = {"request-id": request_id, "content-type": "text/event-stream; charset=utf-8"}
     return httpx2.Response(200, headers=headers, content=text.encode())
@@ -84,7 +85,7 @@ def _fault_response(fault: str, number: int, request: httpx2.Request) -> httpx2.
     if fault == "stream_error":
         streaming = b'"stream":true' in request.content.replace(b" ", b"")
         if streaming:
-            return _stream_error(number)
+            return _stream_error(number, _model_of(request))
         fault = "529"  # a non-streamed request cannot fail mid-stream: it is overloaded instead
     if fault == "connection":
         raise httpx2.ConnectError("emulated connection error", request=request)

@@ -57,6 +57,10 @@ CACHE_READ = 0.1
 # pays the premium, so a USD limit never fires late.
 FAST_MODE = 2.0
 US_ONLY = 1.1
+# Each web search the API runs (``usage.server_tool_use.web_search_requests``) is billed on top of the tokens:
+# $10 per 1,000 searches (the web search tool page, "Usage and pricing", and the pricing page's server
+# tools). A fee per search, not per token, so neither the premiums nor a model's prices touch it.
+WEB_SEARCH = 10.0 / 1_000
 
 
 def _price(model: str, prices: Prices) -> tuple[float, ...]:
@@ -82,7 +86,7 @@ def usd(
     """USD for ``usage`` at these prices per million tokens; cache prices default to 1.25x and 0.1x input,
     and a one-hour cache write costs 2x input whatever the 5-minute price.
 
-    A usage that ran in fast mode or US-only pays those premiums on top.
+    A usage that ran in fast mode or US-only pays those premiums on top; its web searches pay their own fee.
     """
     per_in, per_out, write, read = _four(per_in, per_out, cache_write, cache_read)
     premium = (FAST_MODE if usage.speed in ("fast", "mixed") else 1.0) * (
@@ -98,6 +102,7 @@ def usd(
             + usage.output_tokens * per_out
         )
         / 1_000_000
+        + usage.web_search_requests * WEB_SEARCH
     )
 
 
@@ -113,7 +118,12 @@ def cost_usd(usage: Iterable[Usage] | Usage, model: str, prices: Prices | None =
         (None, 1.0),
     )
     usages = [usage] if isinstance(usage, Usage) else usage
-    return sum(usd(u, *price) * (factor if over is not None and u.prompt_tokens > over else 1.0) for u in usages)
+
+    def at_its_rate(u: Usage) -> float:  # the long-prompt factor raises the token prices, not the searches' fee
+        scale = factor if over is not None and u.prompt_tokens > over else 1.0
+        return usd(u, *(p * scale for p in price))
+
+    return sum(map(at_its_rate, usages))
 
 
 @dataclass

@@ -20,6 +20,7 @@ def test_a_misspelt_beta_is_refused_and_names_every_unknown_value_in_order():
         )
     body = caught.value.body
     assert body["error"] == {
+        "details": None,
         "type": "invalid_request_error",
         "message": UNEXPECTED.format("`context-management-2025-06-72`, `no-such-beta`"),
     }

@@ -40,7 +40,7 @@ def test_overloaded_without_retries_raises():
     with pytest.raises(anthropic.OverloadedError) as caught:
         client.messages.create(**REQUEST)
     assert caught.value.status_code == 529
-    assert caught.value.body["error"] == {"type": "overloaded_error", "message": "Overloaded"}
+    assert caught.value.body["error"] == {"details": None, "type": "overloaded_error", "message": "Overloaded"}
     assert caught.value.request_id.startswith("req_")
 
 
@@ -82,6 +82,24 @@ def test_error_event_after_a_200_raises_without_retry():
     assert caught.value.body["error"]["type"] == "overloaded_error"
     assert emulator_of(client).http_requests == 1  # a failure mid-stream is not retried
     assert client.messages.create(**REQUEST).content[-1].text == "x"
+
+
+def test_an_error_body_has_the_live_shape_in_a_response_and_in_a_stream():
+    # Live bodies of 2026, as public reports paste them whole: ``"details": null`` where no code names the
+    # cause, and the request id in the body, an ``event: error`` mid-stream included
+    # ({"type":"error","error":{"details":null,"type":"overloaded_error","message":"Overloaded"},"request_id":"req_011C..."}).
+    client = emulated_client([say("x")], faults={1: "stream_error", 2: "529"}, max_retries=0)
+    with pytest.raises(anthropic.APIStatusError) as caught, client.messages.stream(**REQUEST) as stream:
+        stream.get_final_message()
+    body = caught.value.body
+    assert body["error"] == {"details": None, "type": "overloaded_error", "message": "Overloaded"}
+    assert body["request_id"].startswith("req_011C") and body["request_id"] == caught.value.request_id
+    with pytest.raises(anthropic.OverloadedError) as caught:
+        client.messages.create(**REQUEST)
+    assert caught.value.body["error"] == {"details": None, "type": "overloaded_error", "message": "Overloaded"}
+    with pytest.raises(anthropic.BadRequestError) as caught:
+        client.messages.create(**{**REQUEST, "messages": []})
+    assert caught.value.body["error"]["details"] is None and caught.value.error_code is None
 
 
 def test_unknown_fault_and_a_crashing_script_are_reported_plainly():

@@ -71,7 +71,7 @@ def test_a_retired_model_fails_as_an_unknown_one_and_is_not_listed(client, model
     for call in (lambda: client.messages.create(max_tokens=64, **ask), lambda: client.messages.count_tokens(**ask)):
         with pytest.raises(anthropic.NotFoundError) as caught:
             call()
-        assert caught.value.body["error"] == {"type": "not_found_error", "message": f"model: {model}"}
+        assert caught.value.body["error"] == {"details": None, "type": "not_found_error", "message": f"model: {model}"}
     assert model not in {m.id for m in client.models.list()}
 
 

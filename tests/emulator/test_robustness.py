@@ -208,7 +208,11 @@ def test_a_script_that_raises_is_a_500_from_respond_itself():
     request = {"model": "claude-sonnet-5", "max_tokens": 64, "messages": [{"role": "user", "content": "q"}]}
     status, headers, payload = Emulator(broken).respond(request)
     assert status == 500 and headers["x-should-retry"] == "false"
-    assert payload["error"] == {"type": "api_error", "message": "emulator: the script raised KeyError: 'oops'"}
+    assert payload["error"] == {
+        "details": None,
+        "type": "api_error",
+        "message": "emulator: the script raised KeyError: 'oops'",
+    }
     assert payload["request_id"] == headers["request-id"] and payload["request_id"].startswith("req_011C")
 
 

@@ -274,10 +274,24 @@ def test_tool_use_ids_must_be_unique_across_the_conversation(client):
     assert error.api_message == "messages.3.content.1: `tool_use` ids must be unique"
 
 
-def test_tool_name_pattern(client):
-    tools = [{"name": "天気を調べる", "description": "x", "input_schema": {"type": "object"}}]
+@pytest.mark.parametrize("name", ["天気を調べる", "files.read", "read file", ""])
+def test_a_tool_name_outside_the_pattern_gets_the_live_400(client, name):
+    # The live text names a 128-character bound (claude-sonnet-5 probed in 2026: mangowhoiscloud/geode #632,
+    # an Odoo integration's staging probes; Claude Code reports since mid-2025), not the 64 of early 2025.
+    tools = [{"name": name, "description": "x", "input_schema": {"type": "object"}}]
     error = rejected(client, messages=[{"role": "user", "content": "q"}], tools=tools)
-    assert error.api_message == "tools.0.custom.name: String should match pattern '^[a-zA-Z0-9_-]{1,64}$'"
+    assert error.api_message == "tools.0.custom.name: String should match pattern '^[a-zA-Z0-9_-]{1,128}$'"
+
+
+def test_a_tool_name_over_the_documented_64_characters_is_refused_offline(client):
+    # The docs' tool definition still says {1,64}: offline keeps the stricter bound, in pydantic's words
+    # (inferred), so a name that passes here passes live too.
+    messages = [{"role": "user", "content": "q"}]
+    tools = [{"name": "a" * 65, "description": "x", "input_schema": {"type": "object"}}]
+    error = rejected(client, messages=messages, tools=tools)
+    assert error.api_message == "tools.0.custom.name: String should have at most 64 characters"
+    tools[0]["name"] = "a" * 64
+    assert client.messages.create(model=MODEL, max_tokens=64, messages=messages, tools=tools).stop_reason == "end_turn"
 
 
 def test_duplicate_tool_names(client):

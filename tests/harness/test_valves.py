@@ -252,3 +252,36 @@ def test_a_haiku_5_5_request_over_100k_prompt_tokens_pays_five_times_every_price
     state.turn_usage = [long, long]
     assert TokenBudget(limit=10**9, usd=0.1).check(state) is not None
     assert TokenBudget(limit=10**9, usd=0.1, prices={"claude-haiku-5-5": (0.10, 0.50)}).check(state) is None
+
+
+def test_each_web_search_costs_a_cent_on_top_of_the_tokens():
+    # The web search tool page and the pricing page: $10 per 1,000 searches plus the tokens, read from
+    # usage.server_tool_use.web_search_requests. The fee is per search, so no token premium touches it.
+    searched = Usage.of({"input_tokens": 1_000_000, "output_tokens": 0, "server_tool_use": {"web_search_requests": 3}})
+    assert searched.web_search_requests == 3 and searched.total == 1_000_000  # a search is no token
+    assert cost_usd(searched, "claude-sonnet-5") == pytest.approx(2.0 + 0.03)
+    fast_us = Usage(1_000_000, 0, speed="fast", inference_geo="us", web_search_requests=3)
+    assert cost_usd(fast_us, "claude-opus-5") == pytest.approx(5 * 2 * 1.1 + 0.03)
+    long_prompt = Usage(200_000, 0, web_search_requests=2)  # Haiku 5.5's five-fold rate is for tokens only
+    assert cost_usd(long_prompt, "claude-haiku-5-5") == pytest.approx(5 * 200_000 * 0.10 / 1e6 + 0.02)
+    assert cost_usd(searched, "claude-sonnet-5", prices={"claude-sonnet-5": (2.0, 10.0)}) == pytest.approx(2.03)
+    assert (searched + fast_us).web_search_requests == 6
+    assert Usage.of({"input_tokens": 5, "output_tokens": 1, "server_tool_use": None}).web_search_requests == 0
+
+
+def test_a_usd_budget_counts_the_searches_an_emulated_web_search_made():
+    # The pause_turn scenario searches once when the request defines web search; the dollar valve reads the
+    # usage the loop kept, so the search's cent is in what it spent.
+    from harness_lab.emulator import emulated_client
+
+    client = emulated_client("pause_turn", max_retries=0)
+    tools = [{"type": "web_search_20250305", "name": "web_search"}]
+    messages: list = [{"role": "user", "content": "資料を調べて"}]
+    state = RunState(model="claude-sonnet-5")
+    for _ in range(2):
+        response = client.messages.create(model="claude-sonnet-5", max_tokens=1024, messages=messages, tools=tools)
+        state.turn_usage.append(Usage.of(response.usage))
+        messages.append({"role": "assistant", "content": response.content})
+    assert sum(u.web_search_requests for u in state.turn_usage) == 1
+    tokens = sum(u.input_tokens * 2.0 + u.output_tokens * 10.0 for u in state.turn_usage) / 1e6
+    assert TokenBudget(10**9).spent_usd(state) == pytest.approx(tokens + 0.01)
