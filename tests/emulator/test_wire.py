@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from harness_lab.emulator import Emulator, emulated_client, emulator_of, say, wire
 from tests.emulator.answers import timeless
+from tests.emulator.refusals import refusal
 from tests.examples import examples
 
 MODEL = "claude-sonnet-5"
@@ -27,13 +28,6 @@ def sent_text(body) -> str:
     """The body as the SDK writes it, with each surrogate as the escape it would have to be."""
     text = wire.dumps(body)  # json.dumps, without its recursion (test_the_iterative_writer_matches_json)
     return "".join(f"\\u{ord(c):04x}" if 0xD800 <= ord(c) <= 0xDFFF else c for c in text)
-
-
-def refusal(request):
-    status, headers, answer = Emulator([say("はい")]).respond(request)
-    assert status == 400, answer
-    assert answer["error"]["type"] == "invalid_request_error" and headers["request-id"] == answer["request_id"]
-    return answer["error"]["message"]
 
 
 def char_of(message: str) -> int:
