@@ -50,11 +50,6 @@ from tests.lessons.answers_tool_calls import (
 from tests.lessons.test_capstone import at_point
 
 
-@pytest.fixture(autouse=True)
-def workbook_here(tmp_path, monkeypatch):
-    monkeypatch.setenv("HARNESS_LAB_WORKBOOK", str(tmp_path / "my_harness.py"))
-
-
 def _named(verdict: Report, key: str) -> None:
     assert not verdict.passed
     miss = verdict.checks[0]

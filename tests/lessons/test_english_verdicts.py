@@ -96,8 +96,7 @@ CASES = (
 
 
 @pytest.fixture(autouse=True)
-def workbook_here(tmp_path, monkeypatch):
-    monkeypatch.setenv("HARNESS_LAB_WORKBOOK", str(tmp_path / "my_harness.py"))
+def workbook_here(workbook_here, tmp_path, monkeypatch):  # conftest.py's, and an English README beside it
     # A read_file that ignores its root reads the learner's own README.md, and the hint quotes it as it
     # is: that is the learner's file, in the learner's language, so here it is an English one.
     (tmp_path / "README.md").write_text("# My English notes\n\nWhat the wrong read found.\n", encoding="utf-8")
