@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, NoReturn
 
 from .text import LANGUAGES, t
@@ -63,7 +63,13 @@ def _said(message: str) -> str:
 class Help(argparse.HelpFormatter):
     """argparse's layout with the catalog's word for "usage:"."""
 
-    def add_usage(self, usage, actions, groups, prefix=None):  # type: ignore[no-untyped-def]
+    def add_usage(
+        self,
+        usage: str | None,
+        actions: Iterable[argparse.Action],
+        groups: Iterable[argparse._MutuallyExclusiveGroup],
+        prefix: str | None = None,
+    ) -> None:
         super().add_usage(usage, actions, groups, prefix if prefix is not None else t("usage.args.usage"))
 
 

@@ -62,7 +62,6 @@ class RunState:
     turn_usage: list[Usage] = field(default_factory=list)  # one Usage per model request, in order
     sent: list[int] = field(default_factory=list)  # len(messages) each model request carried, in order
     signatures: list[str] = field(default_factory=list)  # one per tool round (see signature.py)
-    last_response: Any = None  # the latest response, as the client returned it
     pending: Any = None  # a response received but not yet acted on (held over by a stop)
     pending_message: Message | None = None  # ``pending`` as a history message, made when it arrived
     pending_user: list[str] = field(default_factory=list)  # steering texts for after the next tool results
@@ -81,7 +80,7 @@ class RunState:
         """Take a model response: count its tokens and hold it until the loop acts on it."""
         used = Usage.of(field_of(response, "usage"))
         message = assistant(field_of(response, "content") or [])  # may fail: nothing has run yet
-        self.model_calls, self.usage, self.last_response = self.model_calls + 1, self.usage + used, response
+        self.model_calls, self.usage = self.model_calls + 1, self.usage + used
         self.turn_usage.append(used)
         self.sent.append(len(self.messages))
         self.pending, self.pending_message = response, message
@@ -194,7 +193,6 @@ class RunState:
             turn_usage=self.turn_usage[: lap.model_calls],
             sent=self.sent[: lap.model_calls],
             signatures=self.signatures[: lap.signatures],
-            last_response=lap.response,
             pending=lap.response,
             pending_message=assistant(lap.response.content),
             pending_user=list(lap.steering),

@@ -20,10 +20,14 @@ from harness_lab.emulator.models import MODELS
 ROOT = Path(__file__).resolve().parents[2]
 
 # Each code cell in a fresh IPython shell (no kernel), in the notebook's folder; the cells that raised.
+# What a cell displays is formatted as text only, here and below: a figure's PNG took matplotlib a
+# second per model to draw, and nothing read it (IPython reports a formatter's failure and goes on, so
+# no cell ever raised for one).
 RUNNER = """
 import json, sys, nbformat
 from IPython.core.interactiveshell import InteractiveShell
 shell = InteractiveShell.instance()
+shell.display_formatter.active_types = ["text/plain"]
 raised = []
 for index, cell in enumerate(nbformat.read(sys.argv[1], as_version=4).cells):
     if cell.cell_type == "code":
@@ -43,6 +47,7 @@ import json, os, sys, nbformat
 from IPython.core.interactiveshell import InteractiveShell
 cells = [c.source for c in nbformat.read(sys.argv[1], as_version=4).cells if c.cell_type == "code"]
 shell = InteractiveShell.instance()
+shell.display_formatter.active_types = ["text/plain"]
 raised, shown = {}, {}
 for model in sys.argv[3:]:
     os.environ["HARNESS_LAB_MODEL"] = model

@@ -2,10 +2,10 @@
 
 import base64
 
-import anthropic
 import pytest
 
 from harness_lab.emulator import call, emulated_client, parameters, reply, say, tool_choice
+from tests.emulator.refusals import refusal_of
 
 MODEL = "claude-sonnet-5"
 TOOLS = [
@@ -28,10 +28,7 @@ def create(script=None, **fields):
 
 
 def refused(**fields) -> str:
-    with pytest.raises(anthropic.BadRequestError) as caught:
-        create(**fields)
-    assert caught.value.status_code == 400 and caught.value.type == "invalid_request_error"
-    return caught.value.api_message
+    return refusal_of(lambda: create(**fields))
 
 
 def marked(text):

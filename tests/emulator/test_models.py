@@ -18,6 +18,7 @@ from harness_lab.emulator.caching import MAX_BREAKPOINTS
 from harness_lab.emulator.models import EFFORTS, MODELS, THINKING_TYPES
 from harness_lab.events import Usage
 from harness_lab.valves import cost_usd
+from tests.emulator.refusals import refusal_of
 
 FACTS = Path(__file__).resolve().parents[2] / "docs" / "api_facts.md"
 TOOLS = [{"name": "get_time", "description": "the time", "input_schema": {"type": "object", "properties": {}}}]
@@ -147,9 +148,7 @@ def ask(model, **fields):
 
 
 def refused(model, **fields) -> str:
-    with pytest.raises(anthropic.BadRequestError) as caught:
-        ask(model, **fields)
-    return caught.value.api_message
+    return refusal_of(lambda: ask(model, **fields))
 
 
 THINKING = {

@@ -9,6 +9,7 @@ import pytest
 
 from harness_lab import messages as hl_messages
 from harness_lab.emulator import Emulator, emulated_client, reply, say
+from tests.emulator.refusals import refusal
 
 MODEL = "claude-sonnet-5"
 TOOLS = [{"name": "get_time", "description": "the time", "input_schema": {"type": "object", "properties": {}}}]
@@ -35,14 +36,6 @@ def body(**fields):
     request = {"model": MODEL, "max_tokens": 256, "messages": [{"role": "user", "content": "q"}]}
     request.update(fields)
     return request
-
-
-def refusal(request, path="/v1/messages"):
-    status, headers, answer = Emulator([say("はい")]).respond(request, path)
-    assert status == 400, answer
-    assert answer["error"]["type"] == "invalid_request_error"
-    assert headers["request-id"] == answer["request_id"]
-    return answer["error"]["message"]
 
 
 def accepted(request, path="/v1/messages"):

@@ -2,10 +2,10 @@
 "Server tool calls left waiting"): the paused reply resent as it is, or tool results and nothing else
 after a reply that also called a client tool, with the server tool still defined."""
 
-import anthropic
 import pytest
 
 from harness_lab.emulator import emulated_client, reply, say
+from tests.emulator.refusals import refusal_of
 
 SEARCH = {"type": "web_search_20250305", "name": "web_search"}
 READ = {"name": "read_file", "description": "read a file", "input_schema": {"type": "object"}}
@@ -17,10 +17,7 @@ def ask(client, messages, tools=(SEARCH,)):
 
 
 def refusal(client, messages, tools=(SEARCH,)) -> str:
-    with pytest.raises(anthropic.BadRequestError) as caught:
-        ask(client, messages, tools)
-    assert caught.value.body["error"]["type"] == "invalid_request_error"
-    return caught.value.body["error"]["message"]
+    return refusal_of(lambda: ask(client, messages, tools))
 
 
 def paused():

@@ -5,7 +5,7 @@ import json
 
 import anthropic
 
-from harness_lab.emulator import call, emulated_async_client, emulated_client, emulator_of, reply, say
+from harness_lab.emulator import call, emulated_async_client, emulated_client, reply, say
 
 MODEL = "claude-sonnet-5"
 TOOLS = [
@@ -82,39 +82,6 @@ def test_async_client_create_and_stream():
     assert final.to_dict() == created.to_dict()
     assert created.stop_reason == "tool_use"
     assert events[0] == "message_start" and events[-1] == "message_stop"
-
-
-def test_sdk_tool_runner_with_and_without_a_server_held_thread():
-    """The SDK's own loop: its default beta thread sends only new messages; both runs see the same replies."""
-    from anthropic import beta_tool
-
-    @beta_tool
-    def read_file(path: str) -> str:
-        """Read a file."""
-        return "# タイトル\n本文"
-
-    @beta_tool
-    def get_time() -> str:
-        """The current time."""
-        return "2026-08-26T10:42:07+08:00"
-
-    runs = []
-    for options in ({"thread": False}, {}):
-        client = emulated_client("lesson6", max_retries=0)
-        runner = client.beta.messages.tool_runner(
-            model=MODEL,
-            max_tokens=1024,
-            tools=[read_file, get_time],
-            messages=[{"role": "user", "content": "go"}],
-            **options,
-        )
-        runs.append([m.to_dict() for m in runner])
-        sent = emulator_of(client).requests
-    assert [r["thread"]["type"] for r in sent] == ["create", "continue", "continue"]
-    assert [len(r["messages"]) for r in sent][1:] == [1, 1]  # only the new tool results
-    assert runs[0] == runs[1]
-    assert [m["stop_reason"] for m in runs[0]] == ["tool_use", "tool_use", "end_turn"]
-    assert 'README.md is "# タイトル"' in runs[0][-1]["content"][1]["text"]  # "go" is English: so is the answer
 
 
 def test_the_thinking_tokens_arrive_with_the_final_usage_not_before():

@@ -2,11 +2,10 @@
 
 import json
 
-import anthropic
 import pydantic
-import pytest
 
 from harness_lab.emulator import emulated_client, say
+from tests.emulator.refusals import refusal_of
 
 MODEL = "claude-sonnet-5"
 ASK = {"model": MODEL, "max_tokens": 1024, "messages": [{"role": "user", "content": "東京の天気は？"}]}
@@ -19,9 +18,7 @@ CLOSED = {
 
 
 def refused(**fields) -> str:
-    with pytest.raises(anthropic.BadRequestError) as caught:
-        emulated_client([say("晴れ")], max_retries=0).messages.create(**ASK, **fields)
-    return caught.value.body["error"]["message"]
+    return refusal_of(lambda: emulated_client([say("晴れ")], max_retries=0).messages.create(**ASK, **fields))
 
 
 def strict_tool(n: int, optional: int = 0) -> dict:

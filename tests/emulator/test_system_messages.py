@@ -7,6 +7,7 @@ import pytest
 from harness_lab.emulator import emulated_client, say
 from harness_lab.emulator import models as table
 from harness_lab.emulator.models import MODELS
+from tests.emulator.refusals import refusal_of
 
 MODEL = "claude-sonnet-5"
 USER = {"role": "user", "content": "東京の天気は？"}
@@ -27,10 +28,7 @@ def create(messages, model=MODEL, script=None, **fields):
 
 
 def refusal(messages, model=MODEL, **fields) -> str:
-    with pytest.raises(anthropic.BadRequestError) as caught:
-        create(messages, model, **fields)
-    assert caught.value.body["error"]["type"] == "invalid_request_error"
-    return caught.value.api_message
+    return refusal_of(lambda: create(messages, model, **fields))
 
 
 @pytest.mark.parametrize("model", sorted(MODELS))

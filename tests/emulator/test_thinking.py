@@ -15,6 +15,7 @@ from harness_lab.emulator.models import (
     INTERLEAVED_BETA,
     MODELS,
 )
+from tests.emulator.refusals import refusal_of
 
 MODEL = "claude-sonnet-5"
 TOOLS = [
@@ -44,10 +45,7 @@ def answered(history, response):
 
 
 def refused(client, request, history) -> str:
-    with pytest.raises(anthropic.BadRequestError) as caught:
-        client.messages.create(**request, messages=history)
-    assert caught.value.status_code == 400 and caught.value.type == "invalid_request_error"
-    return caught.value.api_message
+    return refusal_of(lambda: client.messages.create(**request, messages=history))
 
 
 def test_the_default_model_thinks_and_an_exact_echo_is_accepted():

@@ -40,6 +40,19 @@ def _continue(client, previous, messages):
 SCRIPT = [call("get_time"), say("10時42分です"), say("10時42分です")]
 
 
+# The SDK's own tools for its own loop (``tool_runner``), answering as lesson 6's scenario expects.
+@beta_tool
+def read_file(path: str) -> str:
+    """Read a file."""
+    return "# タイトル\n本文"
+
+
+@beta_tool
+def get_time() -> str:
+    """The current time."""
+    return "2026-08-26T10:42:07+08:00"
+
+
 def test_a_thread_the_server_does_not_hold_is_the_404_whose_code_says_replay():
     client = emulated_client(SCRIPT, max_retries=0)
     first, results = _created(client)
@@ -59,16 +72,6 @@ def test_a_response_is_continued_only_once():
 
 
 def test_the_sdks_tool_runner_replays_a_thread_the_server_lost():
-    @beta_tool
-    def read_file(path: str) -> str:
-        """Read a file."""
-        return "# タイトル\n本文"
-
-    @beta_tool
-    def get_time() -> str:
-        """The current time."""
-        return "2026-08-26T10:42:07+08:00"
-
     client = emulated_client("lesson6", max_retries=0)
     emulator = emulator_of(client)
     runner = client.beta.messages.tool_runner(
@@ -82,3 +85,24 @@ def test_the_sdks_tool_runner_replays_a_thread_the_server_lost():
     sent = [(r.get("thread", {}).get("type"), len(r["messages"])) for r in emulator.requests]
     lost = [n for n, (kind, _) in enumerate(sent) if kind == "continue"]
     assert lost and all(sent[n + 1][0] != "continue" and sent[n + 1][1] > 1 for n in lost)  # replayed whole
+
+
+def test_sdk_tool_runner_with_and_without_a_server_held_thread():
+    """The SDK's own loop: its default beta thread sends only new messages; both runs see the same replies."""
+    runs = []
+    for options in ({"thread": False}, {}):
+        client = emulated_client("lesson6", max_retries=0)
+        runner = client.beta.messages.tool_runner(
+            model=MODEL,
+            max_tokens=1024,
+            tools=[read_file, get_time],
+            messages=[{"role": "user", "content": "go"}],
+            **options,
+        )
+        runs.append([m.to_dict() for m in runner])
+        sent = emulator_of(client).requests
+    assert [r["thread"]["type"] for r in sent] == ["create", "continue", "continue"]
+    assert [len(r["messages"]) for r in sent][1:] == [1, 1]  # only the new tool results
+    assert runs[0] == runs[1]
+    assert [m["stop_reason"] for m in runs[0]] == ["tool_use", "tool_use", "end_turn"]
+    assert 'README.md is "# タイトル"' in runs[0][-1]["content"][1]["text"]  # "go" is English: so is the answer

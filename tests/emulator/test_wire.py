@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from harness_lab.emulator import Emulator, emulated_client, emulator_of, say, wire
 from tests.emulator.answers import timeless
+from tests.emulator.refusals import refusal
 from tests.examples import examples
 
 MODEL = "claude-sonnet-5"
@@ -29,11 +30,10 @@ def sent_text(body) -> str:
     return "".join(f"\\u{ord(c):04x}" if 0xD800 <= ord(c) <= 0xDFFF else c for c in text)
 
 
-def refusal(request):
-    status, headers, answer = Emulator([say("はい")]).respond(request)
-    assert status == 400, answer
-    assert answer["error"]["type"] == "invalid_request_error" and headers["request-id"] == answer["request_id"]
-    return answer["error"]["message"]
+def post_raw(client, body: str):
+    """``body`` sent as written, past the SDK's own JSON encoding."""
+    headers = {"content-type": "application/json"}
+    return client.post("/v1/messages", cast_to=object, content=body.encode(), options={"headers": headers})
 
 
 def char_of(message: str) -> int:
@@ -107,12 +107,7 @@ def test_a_lone_surrogate_reaches_the_sdk_as_the_same_400_through_a_raw_body():
     client = emulated_client([say("x")], max_retries=0)
     raw = '{"model":"claude-sonnet-5","max_tokens":64,"messages":[{"role":"user","content":"途中で\\ud83d切れた"}]}'
     with pytest.raises(anthropic.BadRequestError) as caught:
-        client.post(
-            "/v1/messages",
-            cast_to=object,
-            content=raw.encode(),
-            options={"headers": {"content-type": "application/json"}},
-        )
+        post_raw(client, raw)
     char = char_of(caught.value.api_message)
     assert raw[char - 6 : char] == "\\ud83d" and "no low surrogate" in caught.value.api_message
 
@@ -168,22 +163,12 @@ def test_a_raw_body_too_deep_for_python_gets_the_400_or_a_plain_500():
     head = '{"model":"claude-sonnet-5","max_tokens":64,"messages":[{"role":"user","content":"q"}],"metadata":'
     deep = head + "[" * 1100 + "]" * 1100 + "}"
     with pytest.raises(anthropic.BadRequestError) as caught:
-        client.post(
-            "/v1/messages",
-            cast_to=object,
-            content=deep.encode(),
-            options={"headers": {"content-type": "application/json"}},
-        )
+        post_raw(client, deep)
     char = char_of(caught.value.api_message)
     assert char == len(head) + 1024  # just after the 1,025th bracket, counting the body's own
     legal = head + "[" * 1000 + "]" * 1000 + "}"  # the API reads it; Python's json recursion cannot
     with pytest.raises(anthropic.InternalServerError) as caught:
-        client.post(
-            "/v1/messages",
-            cast_to=object,
-            content=legal.encode(),
-            options={"headers": {"content-type": "application/json"}},
-        )
+        post_raw(client, legal)
     assert caught.value.type == "api_error" and "1024" in caught.value.api_message
     assert emulator_of(client).http_requests == 2  # not retried
 

@@ -143,12 +143,14 @@ def test_a_preflight_budget_never_ends_over_its_limit(limit):
 def test_the_usd_budget_prices_an_hour_long_cache_write_at_twice_the_input_price(ttl):
     # Sonnet 5 per million tokens: input $2, output $10, cache reads $0.20, writes $2.50 for 5 minutes and
     # $4 for an hour (docs/api_facts.md); the usage tells the two writes apart in ``cache_creation``.
-    _emu, client, spy = setup([call("get_time"), say("ok")])
+    emu, client, spy = setup([call("get_time"), say("ok")])
+    served: list[dict] = []
+    emu.answered = served.append  # the emulator's public hook: every message it sent, as the API bills it
     harness = Run(client, spy.tools, model="claude-sonnet-5")
     prompt = [{"type": "text", "text": "長い資料です。" * 1200, "cache_control": {"type": "ephemeral", "ttl": ttl}}]
     drain(harness.start(prompt))
-    replies = [lap.response for lap in harness.state.laps] + [harness.state.last_response]
-    billed = [reply.usage.model_dump() for reply in replies]
+    billed = [message["usage"] for message in served]
+    assert len(billed) == harness.state.model_calls == 2
     assert sum(u["cache_creation"][f"ephemeral_{ttl}_input_tokens"] for u in billed) > 0  # the prompt was written
     dollars = sum(
         u["input_tokens"] * 2.0

@@ -39,12 +39,6 @@ from tests.lessons.test_capstone import at_point
 SHIPPED = sorted(NOTEBOOKS.glob("0[1-6]_*.ipynb")) + sorted(NOTEBOOKS.glob("en/0[1-6]_*.ipynb"))
 
 
-@pytest.fixture(autouse=True)
-def workbook_here(tmp_path, monkeypatch):
-    monkeypatch.setenv("HARNESS_LAB_WORKBOOK", str(tmp_path / "my_harness.py"))
-    return tmp_path / "my_harness.py"
-
-
 @pytest.mark.parametrize("piece", lessons.ALL, ids=lambda p: f"{p.name}-{p.lesson}")
 def test_each_reference_passes_its_own_check(piece):
     verdict = lessons.judge(piece, piece.reference)

@@ -174,11 +174,6 @@ def _wrong(how):
     return how
 
 
-@pytest.fixture(autouse=True)
-def workbook_here(tmp_path, monkeypatch):
-    monkeypatch.setenv("HARNESS_LAB_WORKBOOK", str(tmp_path / "my_harness.py"))
-
-
 def test_every_quoting_hint_is_provoked_here():
     assert {case[-1] for case in CASES} == QUOTING
     assert set(QUOTED) <= {case[0] for case in CASES}

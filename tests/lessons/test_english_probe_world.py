@@ -25,11 +25,6 @@ from tests.lessons.answers6 import loaded, variant
 JAPANESE = re.compile(r"[\u3000-\u30ff\u4e00-\u9fff\uff01-\uff9f]")
 
 
-@pytest.fixture(autouse=True)
-def workbook_here(tmp_path, monkeypatch):
-    monkeypatch.setenv("HARNESS_LAB_WORKBOOK", str(tmp_path / "my_harness.py"))
-
-
 class Noted:
     """Appends what the loop was handed to a file: the probes run the learner's loop in a forked process."""
 

@@ -18,11 +18,6 @@ JAPANESE = set(
 )
 
 
-@pytest.fixture(autouse=True)
-def workbook_here(tmp_path, monkeypatch):
-    monkeypatch.setenv("HARNESS_LAB_WORKBOOK", str(tmp_path / "my_harness.py"))
-
-
 def test_the_pieces_that_speak_have_english_twins():
     assert {(p.name, p.lesson) for p in TWINNED} >= {("run_agent", 6), ("stop_message", 7)}
 

@@ -25,11 +25,6 @@ PIECES = lessons.ALL
 ids = [f"{p.name}-{p.lesson}" for p in PIECES]
 
 
-@pytest.fixture(autouse=True)
-def workbook_here(tmp_path, monkeypatch):
-    monkeypatch.setenv("HARNESS_LAB_WORKBOOK", str(tmp_path / "my_harness.py"))
-
-
 def shown(piece: lessons.Piece, language: str, capsys) -> str:
     with speaking(language):
         lessons.show(piece.name, lesson=piece.lesson)

@@ -35,11 +35,6 @@ def sig_unstable(content):  # a new value on every call: the same response never
     return f"{sig_unstable.calls}:" + answers.good_signature(content)
 
 
-@pytest.fixture(autouse=True)
-def workbook_here(tmp_path, monkeypatch):
-    monkeypatch.setenv("HARNESS_LAB_WORKBOOK", str(tmp_path / "my_harness.py"))
-
-
 def sig_last_call_only(content):  # one variable overwritten in the for: only the turn's last call is left
     for block in content:
         if block.type == "tool_use":

@@ -17,11 +17,6 @@ from tests.lessons.test_capstone import at_point
 VALVE_NAMES = {4: {"ja": "弁2", "en": "valve 2"}, 6: {"ja": "弁4", "en": "valve 4"}, 7: {"ja": "弁4", "en": "valve 4"}}
 
 
-@pytest.fixture(autouse=True)
-def workbook_here(tmp_path, monkeypatch):
-    monkeypatch.setenv("HARNESS_LAB_WORKBOOK", str(tmp_path / "my_harness.py"))
-
-
 def test_the_approval_probe_calls_every_high_impact_tool():
     assert set(lesson6.RISKY) == HIGH_IMPACT
 

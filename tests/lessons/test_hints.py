@@ -22,13 +22,6 @@ from tests.lessons.answers_misreadings import stop_prints_it
 from tests.lessons.answers_more_loop import tools_strings_in_a_list
 from tests.lessons.test_capstone import at_point
 
-
-@pytest.fixture(autouse=True)
-def workbook_here(tmp_path, monkeypatch):
-    monkeypatch.setenv("HARNESS_LAB_WORKBOOK", str(tmp_path / "my_harness.py"))
-    return tmp_path / "my_harness.py"
-
-
 LESSON_TEXT = {key: ja for key, (ja, _) in CATALOG.items() if key.startswith("lesson.")}
 
 

@@ -22,11 +22,6 @@ from tests.lessons.answers_thinking import (
 from tests.lessons.test_capstone import at_point
 
 
-@pytest.fixture(autouse=True)
-def workbook_here(tmp_path, monkeypatch):
-    monkeypatch.setenv("HARNESS_LAB_WORKBOOK", str(tmp_path / "my_harness.py"))
-
-
 @pytest.mark.parametrize("wrong, key", WRONG_RUN_AGENT_2, ids=[w[0].__name__ for w in WRONG_RUN_AGENT_2])
 def test_a_lesson_2_loop_that_loses_the_thinking_block_gets_the_thinking_hint(wrong, key):
     verdict = lessons.judge(at_point("run_agent", 2), wrong)

@@ -15,17 +15,9 @@ import sys
 import textwrap
 from pathlib import Path
 
-import pytest
-
 from harness_lab import lessons
 from harness_lab.lessons.workbook import Workbook
 from harness_lab.text import t
-
-
-@pytest.fixture(autouse=True)
-def workbook_here(tmp_path, monkeypatch):
-    monkeypatch.setenv("HARNESS_LAB_WORKBOOK", str(tmp_path / "my_harness.py"))
-    return tmp_path / "my_harness.py"
 
 
 def cells(tmp_path: Path, *sources: str, prefix: str = "cell") -> dict:

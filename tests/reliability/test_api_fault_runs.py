@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections import Counter
 
-import anthropic._base_client as sdk_base
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -33,14 +32,6 @@ SCRIPT = [
     reply(call("note", text="まとめ"), call("lookup", key="d")),
     say("a, b, c, d を調べてメモしました。"),
 ]
-
-
-@pytest.fixture(scope="module", autouse=True)
-def quick_retries():
-    """The SDK backs off 0.5 s and more after a connection error; these runs need milliseconds."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(sdk_base, "INITIAL_RETRY_DELAY", 0.001)
-        yield
 
 
 def make_tools(ran: Counter) -> list:

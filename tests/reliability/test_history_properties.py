@@ -24,7 +24,6 @@ import gc
 import threading
 from collections import Counter
 
-import anthropic._base_client as sdk_base
 import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
@@ -81,14 +80,6 @@ STOP_VALVES = {
 SLOW_TIMEOUT = 0.02
 HUGE = 25_000
 ANSWERS = [True, False, None, allow(), deny("やめて"), "yes", "no", 1, "allow "]
-
-
-@pytest.fixture(scope="module", autouse=True)
-def quick_retries():
-    """The SDK backs off 0.5 s and more after a connection error; these runs need milliseconds."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(sdk_base, "INITIAL_RETRY_DELAY", 0.001)
-        yield
 
 
 replies = replies_over(NAMES, STOPS)

@@ -12,7 +12,6 @@ from collections.abc import Callable
 from typing import Any
 
 import anthropic
-import anthropic._base_client as sdk_base
 import pytest
 import test_api_fault_runs as fault_runs
 import test_history_properties as history
@@ -21,12 +20,6 @@ from hypothesis import Phase, given, settings
 from harness_lab import loop
 from harness_lab.state import RunState
 from harness_lab.valves.approval import Policy
-
-
-@pytest.fixture(autouse=True)
-def quick_retries(monkeypatch: pytest.MonkeyPatch) -> None:
-    """As in the property modules: the SDK's backoff of 0.5 s and more would dominate the search."""
-    monkeypatch.setattr(sdk_base, "INITIAL_RETRY_DELAY", 0.001)
 
 
 def search(test: Any, strategies: dict, base: settings, **fixed: Any) -> None:
