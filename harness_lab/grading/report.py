@@ -15,6 +15,8 @@ stored before.
 
 from __future__ import annotations
 
+import html
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -31,6 +33,7 @@ __all__ = [
     "failed_run",
     "flat",
     "guarded",
+    "print_options",
     "show",
     "stale_answers",
 ]
@@ -156,6 +159,30 @@ def show(report: Report) -> None:
     print(report.text())
     if not report.passed:
         raise GradeFailed(report) from None
+
+
+def print_options(lines: list[str]) -> None:
+    """Print an exercise's options listing (``level1_options()``, ``level2_options()``); in IPython, as HTML too.
+
+    A notebook draws printed text as one block that wraps a long line back to its left edge: at 900 px
+    a description's second line began left of its own key, and the next key was hard to pick out. The
+    HTML wraps each line with a hanging indent. Its text, what a terminal, nbval and the graders read,
+    is the printed one.
+    """
+    text = "\n".join(lines)
+    ipython = sys.modules.get("IPython")  # never imported here: outside IPython the text is printed
+    if ipython is None or ipython.get_ipython() is None:
+        print(text)
+        return
+    rows = "".join(
+        f'<div style="padding-left:{len(line) - len(line.lstrip(" ")) + 2}ch;text-indent:-2ch">'
+        f"{html.escape(line.lstrip(' '), quote=False)}</div>"
+        for line in lines
+    )
+    font = "font-family:var(--jp-code-font-family,monospace);font-size:var(--jp-code-font-size,13px)"
+    from IPython.display import display
+
+    display({"text/plain": text, "text/html": f'<div style="{font}">{rows}</div>'}, raw=True)
 
 
 def failed_run(number: int, title: str, outcome: Any) -> Check:

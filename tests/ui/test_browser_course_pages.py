@@ -13,10 +13,12 @@ from harness_lab.ui.diagram import WIDTH
 from tests.ui.browser_lab import (
     ENGLISH,
     ENGLISH_EXERCISE,
+    ENGLISH_LEVEL2,
     EXERCISE,
     FIRST,
     JAPANESE,
     LESSON,
+    LEVEL2,
     ROOT,
     STORED,
     _cell,
@@ -216,5 +218,50 @@ def test_a_panels_gauges_show_their_numbers_whole_on_a_narrow_screen(lab, browse
                 .map((label) => `${label.textContent} (${label.clientWidth} of ${label.scrollWidth} px shown)`)"""
         )
         assert cut == [], cut
+    finally:
+        page.close()
+
+
+# Each option line ("  'key': what it means") of an element's text, as [its start, the left of its key, the
+# lefts of the lines it wraps onto].
+OPTION_LINES = """(root) => {
+  const found = [];
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    for (const match of node.data.matchAll(/^ *('[a-z_0-9]+': [^\\n]*)/gm)) {
+      const start = match.index + match[0].indexOf("'");
+      const range = document.createRange();
+      range.setStart(node, start);
+      range.setEnd(node, start + match[1].length);
+      const rects = [...range.getClientRects()].filter((r) => r.width > 0);
+      const first = rects[0];
+      const wrapped = rects.filter((r) => r.top > first.top + first.height / 2).map((r) => Math.round(r.left));
+      found.push([match[1].slice(0, 30), Math.round(first.left), wrapped]);
+    }
+  }
+  return found;
+}"""
+
+
+@pytest.mark.parametrize("exercise", [EXERCISE, ENGLISH_EXERCISE, LEVEL2, ENGLISH_LEVEL2])
+def test_an_options_listing_wraps_under_its_key_on_a_narrow_screen(lab, browser, exercise):
+    """At 900 px with the file browser open, level2_options() wrapped each long description back to the
+    left margin, under the key's quote and left of it: the next key was hard to find among the lines."""
+    from playwright.sync_api import expect
+
+    url, _, _ = lab
+    page = _open(browser.new_page(viewport={"width": 900, "height": 1000}), url, exercise)
+    try:
+        cells = json.loads((ROOT / exercise).read_text(encoding="utf-8"))["cells"]
+        index = next(i for i, cell in enumerate(cells) if "options" in cell["metadata"].get("tags", []))
+        page.evaluate("(i) => { window.jupyterapp.shell.currentWidget.content.activeCellIndex = i; }", index)
+        _command(page, "notebook:run-all-above")
+        _command(page, "notebook:run-cell")
+        output = _cell(page, index).locator(".jp-OutputArea-output")
+        expect(output).to_contain_text("'", timeout=90_000)
+        _kernel_ready(page)
+        lines = output.first.evaluate(OPTION_LINES)
+        assert len(lines) >= 8 and any(wrapped for _, _, wrapped in lines), lines  # it does wrap at 900 px
+        assert [line for line in lines if any(left <= line[1] for left in line[2])] == []
     finally:
         page.close()
