@@ -142,7 +142,7 @@ def _no_messages(message: tuple) -> Any:
 def check_level2(MISSING: Any, run_agent: Callable, MAX_TURNS: Any, *, timeout: float = 5.0) -> None:
     """The notebook's grade cell: print one line per criterion, then fail the cell if one failed."""
     stale_answers(MISSING=MISSING, run_agent=run_agent, MAX_TURNS=MAX_TURNS)
-    show(grade_level2(MISSING, run_agent, MAX_TURNS, timeout=timeout))
+    show(lambda: grade_level2(MISSING, run_agent, MAX_TURNS, timeout=timeout))
 
 
 def says_stopped(text: str) -> bool:

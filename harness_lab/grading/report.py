@@ -28,6 +28,7 @@ __all__ = [
     "AnswerCellFailed",
     "Check",
     "GradeFailed",
+    "GradeInterrupted",
     "MALFORMED",
     "Report",
     "failed_run",
@@ -137,6 +138,14 @@ class GradeFailed(Exception):
         return [str(self)]
 
 
+class GradeInterrupted(KeyboardInterrupt):
+    """A grade cell interrupted (Kernel > Interrupt, Ctrl-C): it says so in one line, not in the grader's
+    traceback, and stays a KeyboardInterrupt, so "run all" still stops there."""
+
+    def _render_traceback_(self) -> list[str]:
+        return [str(self)]
+
+
 class AnswerCellFailed(Exception):
     """A grade cell run after an answer cell raised: the cell fails, in one line, naming that cell's error."""
 
@@ -154,8 +163,16 @@ def stale_answers(**given: Any) -> None:
             raise AnswerCellFailed(t("grade.cell_failed", name=name, error=failed[0])) from None
 
 
-def show(report: Report) -> None:
-    """Print ``report``; raise ``GradeFailed`` if a criterion failed (what a grade cell does)."""
+def show(grade: Callable[[], Report]) -> None:
+    """Grade and print the report; raise ``GradeFailed`` if a criterion failed (what a grade cell does).
+
+    Interrupted while a learner's code runs in a child, the grader stopped in its own code: the cell
+    showed a traceback through the bridge, in none of the course's words. It now says that the grade
+    was interrupted and gave no verdict."""
+    try:
+        report = grade()
+    except KeyboardInterrupt:
+        raise GradeInterrupted(t("grade.interrupted")) from None
     print(report.text())
     if not report.passed:
         raise GradeFailed(report) from None

@@ -28,6 +28,10 @@ add(
             "△ {name} はまだ書かれていません（NotImplementedError のまま）。参考実装で先へ進みます（中身は {show} で読めます）。書けたら、このセルをもう一度実行してください",
             "[NOTE] {name} is not written yet (it still raises NotImplementedError). The lesson goes on with the reference (read it with {show}); run this cell again once you have written it.",
         ),
+        "lesson.check.interrupted": (
+            "{name} のチェックを中断しました（カーネルの中断）。判定は出ていないので、{name} はあなたが書いたまま、まだチェックされていません。このセルをもう一度実行すると、はじめからチェックします",
+            "The check of {name} was interrupted (the kernel was interrupted), so there is no verdict: {name} is still the one you wrote, unchecked. Run this cell again to check it from the start.",
+        ),
         "lesson.check.cell_failed": (
             "△ {name} を定義するセルが {error} で止まったので、{name} は前の定義のままです。このチェックが見るのも、あなたが書いたコードではなく"
             "その前の定義です。エラーを直してそのセルを実行し直し、それからこのセルをもう一度実行してください。それまでは参考実装で先へ進みます（中身は {show} で読めます）",

@@ -6,7 +6,10 @@ from __future__ import annotations
 import functools
 import os
 import re
+import signal
 import textwrap
+import threading
+import time
 from pathlib import Path
 
 import nbformat
@@ -125,6 +128,24 @@ def test_an_unwritten_todo_says_so_and_the_lesson_goes_on_with_the_reference(cap
     out = capsys.readouterr().out
     assert used is lessons.reference("run_tools")
     assert out.strip() == t("lesson.check.unwritten", name="run_tools", show='lessons.show("run_tools")')
+
+
+def test_an_interrupted_check_says_so_in_one_line(capsys):
+    """Kernel > Interrupt while the learner's piece ran under its time limit showed a traceback through
+    the grading machinery (wire.py's select), in none of the course's words."""
+
+    def run_tools(content, impls):
+        time.sleep(30)
+
+    interrupt = threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT))
+    interrupt.start()
+    try:
+        with pytest.raises(KeyboardInterrupt) as caught:  # still an interrupt: "run all" stops there
+            lessons.check("run_tools", run_tools, timeout=20)
+    finally:
+        interrupt.cancel()
+    assert getattr(caught.value, "_render_traceback_", list)() == [t("lesson.check.interrupted", name="run_tools")]
+    assert capsys.readouterr().out == ""  # no verdict printed, nothing kept in the workbook
 
 
 @pytest.mark.parametrize("path", SHIPPED, ids=lambda p: str(p.relative_to(NOTEBOOKS)))
