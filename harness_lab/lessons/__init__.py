@@ -112,8 +112,8 @@ def check(name: str, fn: Any, *, lesson: int | None = None, timeout: float = 10.
     if failed is not None and (fn is failed[1] or fn is wanted.reference):
         print(t("lesson.check.cell_failed", name=name, error=failed[0], show=shown))
         return wanted.reference
-    if fn is wanted.reference:  # the check ran again on what it handed back: nothing written yet
-        print(t("lesson.check.unwritten", name=name, show=shown))
+    if fn is wanted.reference:  # the check ran again on what it handed back, after a miss as after a TODO
+        print(t("lesson.check.reference_again", name=name, show=shown))
         return fn
     try:
         verdict = judge(wanted, fn, timeout)

@@ -331,8 +331,24 @@ def test_checking_the_reference_again_saves_nothing(workbook_here, capsys):
     used = lessons.check("signature_of", lessons.reference("signature_of"))  # the check cell run twice
     assert used is lessons.reference("signature_of") and not workbook_here.exists()
     assert capsys.readouterr().out.strip() == t(
-        "lesson.check.unwritten", name="signature_of", show='lessons.show("signature_of")'
+        "lesson.check.reference_again", name="signature_of", show='lessons.show("signature_of")'
     )
+
+
+def test_a_check_cell_run_twice_after_a_miss_says_the_name_holds_the_reference(capsys):
+    """The first run of ``run_tools = lessons.check("run_tools", run_tools)`` on a version that missed a point
+    handed the reference back into ``run_tools``; running the cell again said "run_tools is not written yet
+    (it still raises NotImplementedError)", which the learner's code never did."""
+
+    def run_tools(content, impls):
+        return []  # answers no tool_use
+
+    run_tools = lessons.check("run_tools", run_tools)
+    assert run_tools is lessons.reference("run_tools") and "NotImplementedError" not in capsys.readouterr().out
+    lessons.check("run_tools", run_tools)  # the same cell again
+    again = capsys.readouterr().out.strip()
+    assert again == t("lesson.check.reference_again", name="run_tools", show='lessons.show("run_tools")')
+    assert "NotImplementedError" not in again
 
 
 def test_a_hand_written_loops_gauges_count_what_it_yielded():
