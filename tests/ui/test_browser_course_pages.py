@@ -265,3 +265,39 @@ def test_an_options_listing_wraps_under_its_key_on_a_narrow_screen(lab, browser,
         assert [line for line in lines if any(left <= line[1] for left in line[2])] == []
     finally:
         page.close()
+
+
+@pytest.mark.parametrize("language", ["ja", "en"])
+def test_a_token_burn_plot_keeps_its_labels_readable_on_a_narrow_screen_and_fits_a_wide_one(lab, browser, language):
+    """At 900 px with the file browser open, lesson 03's and 06's plots were squeezed into the output's
+    470 px: about 0.4 of their size, their 10-point labels drawn about 6 px high. Like the diagram they
+    now keep their own width and scroll sideways; at 1400 px they fit whole."""
+    from playwright.sync_api import expect
+
+    url, root, _ = lab
+    name = f"notebooks/plot_{language}.ipynb"
+    source = (
+        f"import harness_lab as hl\nfrom harness_lab.events import Usage\nfrom harness_lab.ui import plots\n\n"
+        f'hl.use_language("{language}")\n'
+        "plots.plot_token_burn([Usage(400 + 300 * i, 50, 0, 0) for i in range(5)], budget=5000)"
+    )
+    cell = {"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": [source]}
+    kernel = {"display_name": "Python 3", "language": "python", "name": "python3"}
+    (root / name).write_text(
+        json.dumps({"cells": [cell], "metadata": {"kernelspec": kernel}, "nbformat": 4, "nbformat_minor": 5})
+    )
+    page = _open(browser.new_page(viewport={"width": 900, "height": 1000}), url, name)
+    try:
+        _command(page, "notebook:run-all-cells")
+        image = _cell(page, 0).locator(".jp-OutputArea-output img")
+        expect(image).to_have_count(1, timeout=90_000)
+        page.wait_for_function("(img) => img.complete && img.naturalWidth > 0", arg=image.element_handle())
+        shown, natural = image.evaluate("(img) => [img.getBoundingClientRect().width, img.naturalWidth]")
+        assert shown >= natural - 1, (shown, natural)  # never squeezed: labels at their drawn size
+        page.set_viewport_size({"width": 1400, "height": 1000})
+        page.wait_for_timeout(300)
+        area = _cell(page, 0).locator(".jp-OutputArea-output").first
+        scrolled, box = area.evaluate("(node) => [node.scrollWidth, node.clientWidth]")
+        assert scrolled <= box, (scrolled, box)  # at 1400 px, with the file browser open, nothing hidden
+    finally:
+        page.close()
