@@ -31,6 +31,10 @@ add(
             "結果: まだどの基準も満たしていません（基準は {total}つ）。「× 不合格」の行のヒントを手がかりに直して、もう一度実行しましょう。",
             "Result: no criterion met yet (of {total}). Use the hints on the [FAIL] lines, fix your code and run again.",
         ),
+        "grade.interrupted": (
+            "採点を中断しました（カーネルの中断）。判定は出ていません。このセルをもう一度実行すると、はじめから採点します",
+            "Grading was interrupted (the kernel was interrupted), so there is no verdict. Run this cell again to grade from the start",
+        ),
         "grade.cell_failed": (
             "× 不合格: {name} を書いたセルが {error} で止まったので、{name} は前の答えのままです。このまま採点すると、"
             "いま書いた答えではなく前の答えを見ることになります。エラーを直してそのセルを実行し直し、それからこのセルをもう一度実行してください",

@@ -145,7 +145,7 @@ def check_level1(
 ) -> None:
     """The notebook's grade cell: print one line per criterion, then fail the cell if one failed."""
     stale_answers(POLICY=POLICY, DEFAULT_TIER=DEFAULT_TIER, run_tool_uses=run_tool_uses, ANSWERS=ANSWERS)
-    show(grade_level1(POLICY, DEFAULT_TIER, run_tool_uses, ANSWERS, timeout=timeout))
+    show(lambda: grade_level1(POLICY, DEFAULT_TIER, run_tool_uses, ANSWERS, timeout=timeout))
 
 
 # --- the grader's side: only plain values from the children --------------------------------------

@@ -15,6 +15,8 @@ stored before.
 
 from __future__ import annotations
 
+import html
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -26,11 +28,13 @@ __all__ = [
     "AnswerCellFailed",
     "Check",
     "GradeFailed",
+    "GradeInterrupted",
     "MALFORMED",
     "Report",
     "failed_run",
     "flat",
     "guarded",
+    "print_options",
     "show",
     "stale_answers",
 ]
@@ -134,6 +138,14 @@ class GradeFailed(Exception):
         return [str(self)]
 
 
+class GradeInterrupted(KeyboardInterrupt):
+    """A grade cell interrupted (Kernel > Interrupt, Ctrl-C): it says so in one line, not in the grader's
+    traceback, and stays a KeyboardInterrupt, so "run all" still stops there."""
+
+    def _render_traceback_(self) -> list[str]:
+        return [str(self)]
+
+
 class AnswerCellFailed(Exception):
     """A grade cell run after an answer cell raised: the cell fails, in one line, naming that cell's error."""
 
@@ -151,11 +163,43 @@ def stale_answers(**given: Any) -> None:
             raise AnswerCellFailed(t("grade.cell_failed", name=name, error=failed[0])) from None
 
 
-def show(report: Report) -> None:
-    """Print ``report``; raise ``GradeFailed`` if a criterion failed (what a grade cell does)."""
+def show(grade: Callable[[], Report]) -> None:
+    """Grade and print the report; raise ``GradeFailed`` if a criterion failed (what a grade cell does).
+
+    Interrupted while a learner's code runs in a child, the grader stopped in its own code: the cell
+    showed a traceback through the bridge, in none of the course's words. It now says that the grade
+    was interrupted and gave no verdict."""
+    try:
+        report = grade()
+    except KeyboardInterrupt:
+        raise GradeInterrupted(t("grade.interrupted")) from None
     print(report.text())
     if not report.passed:
         raise GradeFailed(report) from None
+
+
+def print_options(lines: list[str]) -> None:
+    """Print an exercise's options listing (``level1_options()``, ``level2_options()``); in IPython, as HTML too.
+
+    A notebook draws printed text as one block that wraps a long line back to its left edge: at 900 px
+    a description's second line began left of its own key, and the next key was hard to pick out. The
+    HTML wraps each line with a hanging indent. Its text, what a terminal, nbval and the graders read,
+    is the printed one.
+    """
+    text = "\n".join(lines)
+    ipython = sys.modules.get("IPython")  # never imported here: outside IPython the text is printed
+    if ipython is None or ipython.get_ipython() is None:
+        print(text)
+        return
+    rows = "".join(
+        f'<div style="padding-left:{len(line) - len(line.lstrip(" ")) + 2}ch;text-indent:-2ch">'
+        f"{html.escape(line.lstrip(' '), quote=False)}</div>"
+        for line in lines
+    )
+    font = "font-family:var(--jp-code-font-family,monospace);font-size:var(--jp-code-font-size,13px)"
+    from IPython.display import display
+
+    display({"text/plain": text, "text/html": f'<div style="{font}">{rows}</div>'}, raw=True)
 
 
 def failed_run(number: int, title: str, outcome: Any) -> Check:

@@ -26,6 +26,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..cell_runs import failed_definition, watch
+from ..grading.report import GradeInterrupted
 from ..text import lang, t
 from . import catalog, catalog2, catalog5, catalog6, catalog7, said_catalog, thinking_catalog  # noqa: F401  # the layer's strings, before any module uses them
 from .capstone import MY_AGENT
@@ -111,10 +112,13 @@ def check(name: str, fn: Any, *, lesson: int | None = None, timeout: float = 10.
     if failed is not None and (fn is failed[1] or fn is wanted.reference):
         print(t("lesson.check.cell_failed", name=name, error=failed[0], show=shown))
         return wanted.reference
-    if fn is wanted.reference:  # the check ran again on what it handed back: nothing written yet
-        print(t("lesson.check.unwritten", name=name, show=shown))
+    if fn is wanted.reference:  # the check ran again on what it handed back, after a miss as after a TODO
+        print(t("lesson.check.reference_again", name=name, show=shown))
         return fn
-    verdict = judge(wanted, fn, timeout)
+    try:
+        verdict = judge(wanted, fn, timeout)
+    except KeyboardInterrupt:  # one line, not a traceback through the time limit's machinery
+        raise GradeInterrupted(t("lesson.check.interrupted", name=name)) from None
     lines = point_lines(verdict, shown)
     if verdict.passed:
         problem = workbook().save(name, wanted.lesson, fn, pieces=PIECES)

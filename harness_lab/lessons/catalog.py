@@ -28,6 +28,17 @@ add(
             "△ {name} はまだ書かれていません（NotImplementedError のまま）。参考実装で先へ進みます（中身は {show} で読めます）。書けたら、このセルをもう一度実行してください",
             "[NOTE] {name} is not written yet (it still raises NotImplementedError). The lesson goes on with the reference (read it with {show}); run this cell again once you have written it.",
         ),
+        "lesson.check.reference_again": (
+            "△ いまの {name} は、このチェックが渡した参考実装で、あなたのコードではありません（あなたの {name} が未完成か、満たしていない点があるあいだは、"
+            "参考実装を渡します）。{name} を書いたセルで直してそのセルを実行し、それからこのセルをもう一度実行してください。それまでは参考実装で先へ進みます（中身は {show} で読めます）",
+            "[NOTE] {name} now holds the reference this check handed back (it does while your {name} is unwritten or misses a point), "
+            "not code of yours. Write or fix {name} in its cell and run that cell, then run this cell again. Until then the lesson "
+            "goes on with the reference (read it with {show}).",
+        ),
+        "lesson.check.interrupted": (
+            "{name} のチェックを中断しました（カーネルの中断）。判定は出ていないので、{name} はあなたが書いたまま、まだチェックされていません。このセルをもう一度実行すると、はじめからチェックします",
+            "The check of {name} was interrupted (the kernel was interrupted), so there is no verdict: {name} is still the one you wrote, unchecked. Run this cell again to check it from the start.",
+        ),
         "lesson.check.cell_failed": (
             "△ {name} を定義するセルが {error} で止まったので、{name} は前の定義のままです。このチェックが見るのも、あなたが書いたコードではなく"
             "その前の定義です。エラーを直してそのセルを実行し直し、それからこのセルをもう一度実行してください。それまでは参考実装で先へ進みます（中身は {show} で読めます）",

@@ -33,7 +33,10 @@ from .status import valve_named
 
 __all__ = ["compare_runs", "plot_token_burn", "run_cost_usd", "turn_usages"]
 
-SIZE, DPI = (11.0, 4.2), 100
+# Shown at this size, never squeezed (JupyterLab's "unconfined", as the diagram): in a narrow notebook
+# it scrolls sideways, where shrunk to fit 900 px its 10-point labels were 6 px high. 960 px wide fits
+# the output area of a 1400 px window with the file browser open.
+SIZE, DPI = (9.6, 4.2), 100
 # The parts of one call's tokens, bottom to top, with fixed colours.
 PARTS = (
     ("input_tokens", "ui.plot.input", "#4a7bd0"),
@@ -81,7 +84,7 @@ def _prepare() -> None:
     matplotlib.rcParams["axes.unicode_minus"] = False
     shell = get_ipython()
     if shell is not None:
-        shell.display_formatter.formatters["image/png"].for_type(Figure, _png)
+        shell.display_formatter.formatters["image/png"].for_type(Figure, lambda fig: (_png(fig), {"unconfined": True}))
 
 
 # --- reading a run ------------------------------------------------------------------------------
@@ -248,7 +251,7 @@ def plot_token_burn(
     more = usd.get_legend_handles_labels()
     total.legend(lines[0] + more[0], lines[1] + more[1], loc="upper left", fontsize=9)
     for ax in (burn, total):
-        ax.set_xticks(xs)
+        _request_ticks(ax, len(xs))
     return fig
 
 
@@ -309,6 +312,12 @@ def compare_runs(
         ax.set_xlabel(t("ui.plot.call"))
         ax.set_ylabel(t("ui.plot.usd" if by == "usd" else "ui.plot.tokens"))
         ax.set_ylim(bottom=0)
-        ax.set_xticks(range(1, longest + 1))
+        _request_ticks(ax, longest)
         ax.legend(loc="upper left", fontsize=9)
     return fig
+
+
+def _request_ticks(ax: Any, requests: int) -> None:
+    """Number the requests on the x axis, every one up to 12 and every second or third beyond: twenty
+    numbers on one half of the figure ran together ("10111213")."""
+    ax.set_xticks(range(1, requests + 1, -(-requests // 12)))

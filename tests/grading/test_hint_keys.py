@@ -40,6 +40,7 @@ PROVOKED_BY_THEIR_OWN_TEST = {
     "grade.tampered": "test_tampering.py::test_the_tampering_hint_names_the_cause",
     "grade.nb.cell_too_deep": "test_notebook_grading.py::test_an_answer_cell_nested_past_the_parser_is_named_not_blamed_on_the_memory_limit",
     "grade.cell_failed": "test_grade_cell_after_error.py::test_a_grade_cell_after_an_answer_cell_raised_names_that_cell_and_fails",
+    "grade.interrupted": "test_level2.py::test_an_interrupted_grade_cell_says_so_in_one_line",
     "grade.file_limit": "test_answer_cells_cannot_fill_the_disk.py::test_an_answer_cell_graded_without_namespaces_writes_no_file_past_the_limit",
     "grade.nb.folder_full": "test_answer_cells_cannot_fill_the_disk.py::test_answer_cells_graded_without_namespaces_fill_no_more_than_the_sandboxs_folders",
     "grade.nb.host_not_restarted": "test_a_lost_grading_host_is_never_replaced_by_a_weaker_one.py::test_a_host_killed_by_an_answer_cell_leaves_the_next_notebook_ungraded_never_graded_in_the_command",

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import functools
+import os
 import re
+import signal
+import threading
+import time
 
 import answers_level2 as answers
 import answers_level2_slips
@@ -164,6 +168,24 @@ def test_options_and_feedback_print_cleanly(capsys):
     check_level2(*answers.RIGHT["check at the top, one runaway per gap"])
     lines = capsys.readouterr().out.splitlines()
     assert [line[:4] for line in lines[:3]] == ["○ 合格"] * 3 and lines[3].startswith("◎")
+
+
+def test_an_interrupted_grade_cell_says_so_in_one_line(capsys):
+    """Kernel > Interrupt while the learner's loop ran in a child showed a traceback through the grader's
+    bridge (bridge.py's select), in none of the course's words."""
+
+    def slow(client, user_input, tools, tool_impls):
+        time.sleep(30)
+
+    interrupt = threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT))
+    interrupt.start()
+    try:
+        with pytest.raises(KeyboardInterrupt) as caught:  # still an interrupt: "run all" stops there
+            check_level2(answers.GOOD_MISSING, slow, N, timeout=20)
+    finally:
+        interrupt.cancel()
+    assert getattr(caught.value, "_render_traceback_", list)() == [t("grade.interrupted")]
+    assert capsys.readouterr().out == ""  # no report: nothing was judged
 
 
 def test_a_failing_grade_cell_raises_one_short_line(capsys):

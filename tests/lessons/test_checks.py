@@ -6,7 +6,10 @@ from __future__ import annotations
 import functools
 import os
 import re
+import signal
 import textwrap
+import threading
+import time
 from pathlib import Path
 
 import nbformat
@@ -119,6 +122,24 @@ def test_an_unwritten_todo_says_so_and_the_lesson_goes_on_with_the_reference(cap
     out = capsys.readouterr().out
     assert used is lessons.reference("run_tools")
     assert out.strip() == t("lesson.check.unwritten", name="run_tools", show='lessons.show("run_tools")')
+
+
+def test_an_interrupted_check_says_so_in_one_line(capsys):
+    """Kernel > Interrupt while the learner's piece ran under its time limit showed a traceback through
+    the grading machinery (wire.py's select), in none of the course's words."""
+
+    def run_tools(content, impls):
+        time.sleep(30)
+
+    interrupt = threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT))
+    interrupt.start()
+    try:
+        with pytest.raises(KeyboardInterrupt) as caught:  # still an interrupt: "run all" stops there
+            lessons.check("run_tools", run_tools, timeout=20)
+    finally:
+        interrupt.cancel()
+    assert getattr(caught.value, "_render_traceback_", list)() == [t("lesson.check.interrupted", name="run_tools")]
+    assert capsys.readouterr().out == ""  # no verdict printed, nothing kept in the workbook
 
 
 @pytest.mark.parametrize("path", SHIPPED, ids=lambda p: str(p.relative_to(NOTEBOOKS)))
@@ -304,8 +325,24 @@ def test_checking_the_reference_again_saves_nothing(workbook_here, capsys):
     used = lessons.check("signature_of", lessons.reference("signature_of"))  # the check cell run twice
     assert used is lessons.reference("signature_of") and not workbook_here.exists()
     assert capsys.readouterr().out.strip() == t(
-        "lesson.check.unwritten", name="signature_of", show='lessons.show("signature_of")'
+        "lesson.check.reference_again", name="signature_of", show='lessons.show("signature_of")'
     )
+
+
+def test_a_check_cell_run_twice_after_a_miss_says_the_name_holds_the_reference(capsys):
+    """The first run of ``run_tools = lessons.check("run_tools", run_tools)`` on a version that missed a point
+    handed the reference back into ``run_tools``; running the cell again said "run_tools is not written yet
+    (it still raises NotImplementedError)", which the learner's code never did."""
+
+    def run_tools(content, impls):
+        return []  # answers no tool_use
+
+    run_tools = lessons.check("run_tools", run_tools)
+    assert run_tools is lessons.reference("run_tools") and "NotImplementedError" not in capsys.readouterr().out
+    lessons.check("run_tools", run_tools)  # the same cell again
+    again = capsys.readouterr().out.strip()
+    assert again == t("lesson.check.reference_again", name="run_tools", show='lessons.show("run_tools")')
+    assert "NotImplementedError" not in again
 
 
 def test_a_hand_written_loops_gauges_count_what_it_yielded():

@@ -40,6 +40,9 @@ LESSON, EXERCISE = "notebooks/05_full_harness.ipynb", "exercises/level1_tiered_p
 ENGLISH_EXERCISE = "exercises/en/level1_tiered_policy.ipynb"  # its English twin, whose hints quote more identifiers
 
 
+LEVEL2, ENGLISH_LEVEL2 = "exercises/level2_missing_gate.ipynb", "exercises/en/level2_missing_gate.ipynb"
+
+
 ENGLISH = "notebooks/en/01_bare_loop.ipynb"  # a lesson of the English edition, run as a reader of English would
 
 

@@ -18,10 +18,12 @@ from tests.ui.browser_lab import (
     CHROMIUM,
     ENGLISH,
     ENGLISH_EXERCISE,
+    ENGLISH_LEVEL2,
     EXERCISE,
     FIRST,
     HERE,
     LESSON,
+    LEVEL2,
     LIVE,
     STORED,
     _require_browser,
@@ -121,7 +123,8 @@ def lab(tmp_path_factory):
     for name in (LIVE, STORED):
         (root / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(HERE / "notebooks" / Path(name).name, root / name)
-    for name in (LESSON, EXERCISE, f"exercises/solutions/{Path(EXERCISE).name}", ENGLISH, ENGLISH_EXERCISE, FIRST):
+    course = (LESSON, EXERCISE, f"exercises/solutions/{Path(EXERCISE).name}", ENGLISH, ENGLISH_EXERCISE, FIRST)
+    for name in (*course, LEVEL2, ENGLISH_LEVEL2):
         (root / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(ROOT / name, root / name)
     env = jupyter_environment(tmp_path)

@@ -13,10 +13,12 @@ from harness_lab.ui.diagram import WIDTH
 from tests.ui.browser_lab import (
     ENGLISH,
     ENGLISH_EXERCISE,
+    ENGLISH_LEVEL2,
     EXERCISE,
     FIRST,
     JAPANESE,
     LESSON,
+    LEVEL2,
     ROOT,
     STORED,
     _cell,
@@ -216,5 +218,86 @@ def test_a_panels_gauges_show_their_numbers_whole_on_a_narrow_screen(lab, browse
                 .map((label) => `${label.textContent} (${label.clientWidth} of ${label.scrollWidth} px shown)`)"""
         )
         assert cut == [], cut
+    finally:
+        page.close()
+
+
+# Each option line ("  'key': what it means") of an element's text, as [its start, the left of its key, the
+# lefts of the lines it wraps onto].
+OPTION_LINES = """(root) => {
+  const found = [];
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    for (const match of node.data.matchAll(/^ *('[a-z_0-9]+': [^\\n]*)/gm)) {
+      const start = match.index + match[0].indexOf("'");
+      const range = document.createRange();
+      range.setStart(node, start);
+      range.setEnd(node, start + match[1].length);
+      const rects = [...range.getClientRects()].filter((r) => r.width > 0);
+      const first = rects[0];
+      const wrapped = rects.filter((r) => r.top > first.top + first.height / 2).map((r) => Math.round(r.left));
+      found.push([match[1].slice(0, 30), Math.round(first.left), wrapped]);
+    }
+  }
+  return found;
+}"""
+
+
+@pytest.mark.parametrize("exercise", [EXERCISE, ENGLISH_EXERCISE, LEVEL2, ENGLISH_LEVEL2])
+def test_an_options_listing_wraps_under_its_key_on_a_narrow_screen(lab, browser, exercise):
+    """At 900 px with the file browser open, level2_options() wrapped each long description back to the
+    left margin, under the key's quote and left of it: the next key was hard to find among the lines."""
+    from playwright.sync_api import expect
+
+    url, _, _ = lab
+    page = _open(browser.new_page(viewport={"width": 900, "height": 1000}), url, exercise)
+    try:
+        cells = json.loads((ROOT / exercise).read_text(encoding="utf-8"))["cells"]
+        index = next(i for i, cell in enumerate(cells) if "options" in cell["metadata"].get("tags", []))
+        page.evaluate("(i) => { window.jupyterapp.shell.currentWidget.content.activeCellIndex = i; }", index)
+        _command(page, "notebook:run-all-above")
+        _command(page, "notebook:run-cell")
+        output = _cell(page, index).locator(".jp-OutputArea-output")
+        expect(output).to_contain_text("'", timeout=90_000)
+        _kernel_ready(page)
+        lines = output.first.evaluate(OPTION_LINES)
+        assert len(lines) >= 8 and any(wrapped for _, _, wrapped in lines), lines  # it does wrap at 900 px
+        assert [line for line in lines if any(left <= line[1] for left in line[2])] == []
+    finally:
+        page.close()
+
+
+@pytest.mark.parametrize("language", ["ja", "en"])
+def test_a_token_burn_plot_keeps_its_labels_readable_on_a_narrow_screen_and_fits_a_wide_one(lab, browser, language):
+    """At 900 px with the file browser open, lesson 03's and 06's plots were squeezed into the output's
+    470 px: about 0.4 of their size, their 10-point labels drawn about 6 px high. Like the diagram they
+    now keep their own width and scroll sideways; at 1400 px they fit whole."""
+    from playwright.sync_api import expect
+
+    url, root, _ = lab
+    name = f"notebooks/plot_{language}.ipynb"
+    source = (
+        f"import harness_lab as hl\nfrom harness_lab.events import Usage\nfrom harness_lab.ui import plots\n\n"
+        f'hl.use_language("{language}")\n'
+        "plots.plot_token_burn([Usage(400 + 300 * i, 50, 0, 0) for i in range(5)], budget=5000)"
+    )
+    cell = {"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": [source]}
+    kernel = {"display_name": "Python 3", "language": "python", "name": "python3"}
+    (root / name).write_text(
+        json.dumps({"cells": [cell], "metadata": {"kernelspec": kernel}, "nbformat": 4, "nbformat_minor": 5})
+    )
+    page = _open(browser.new_page(viewport={"width": 900, "height": 1000}), url, name)
+    try:
+        _command(page, "notebook:run-all-cells")
+        image = _cell(page, 0).locator(".jp-OutputArea-output img")
+        expect(image).to_have_count(1, timeout=90_000)
+        page.wait_for_function("(img) => img.complete && img.naturalWidth > 0", arg=image.element_handle())
+        shown, natural = image.evaluate("(img) => [img.getBoundingClientRect().width, img.naturalWidth]")
+        assert shown >= natural - 1, (shown, natural)  # never squeezed: labels at their drawn size
+        page.set_viewport_size({"width": 1400, "height": 1000})
+        page.wait_for_timeout(300)
+        area = _cell(page, 0).locator(".jp-OutputArea-output").first
+        scrolled, box = area.evaluate("(node) => [node.scrollWidth, node.clientWidth]")
+        assert scrolled <= box, (scrolled, box)  # at 1400 px, with the file browser open, nothing hidden
     finally:
         page.close()

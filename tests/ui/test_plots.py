@@ -5,6 +5,7 @@ import io
 import subprocess
 import sys
 import warnings
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -214,3 +215,18 @@ def test_the_stepper_loads_no_matplotlib_until_a_plot_is_asked_for():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["False", "True"]
+
+
+@pytest.mark.parametrize("draw", ["burn", "compare"])
+def test_request_numbers_on_the_x_axis_never_run_together(draw):
+    """Lesson 06's twenty-request comparison labelled every request: at the plots' width the numbers
+    read "10111213141516171819 20"."""
+    many = [Usage(400 + 300 * i, 50, 0, 0) for i in range(20)]
+    fig = ui.plot_token_burn(many) if draw == "burn" else ui.compare_runs({"A": many, "B": many[:12]})
+    _draw(fig)
+    renderer = fig.canvas.get_renderer()
+    for ax in fig.axes[:2]:
+        boxes = [label.get_window_extent(renderer) for label in ax.get_xticklabels() if label.get_text()]
+        assert len(boxes) >= 5
+        gaps = [right.x0 - left.x1 for left, right in pairwise(boxes)]
+        assert min(gaps) >= 4, gaps  # at least 4 px between two numbers
