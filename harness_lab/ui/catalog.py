@@ -143,6 +143,7 @@ add(
         "ui.valve.approval": ("承認弁", "Approval valve"),
         "ui.plot.burn_title": ("モデルへのリクエストごとのトークン消費", "Tokens burned per model request"),
         "ui.plot.total_title": ("累計トークンと予算", "Cumulative tokens against the budget"),
+        "ui.plot.total_title_no_budget": ("累計トークン", "Cumulative tokens"),
         "ui.plot.compare_title": ("実行の比較: 累計トークン", "Runs compared: cumulative tokens"),
         "ui.plot.compare_usd_title": ("実行の比較: 累計の費用", "Runs compared: cumulative cost"),
         "ui.plot.request_usd_title": ("リクエストごとの費用", "Cost of each request"),

@@ -217,7 +217,7 @@ def plot_token_burn(
     total.plot(xs, running, marker="o", color="#333333", label=t("ui.plot.cumulative"))
     if budget is not None:
         total.axhline(budget, color="#c8372d", linestyle="--", label=t("ui.plot.budget", limit=budget))
-    total.set_title(t("ui.plot.total_title"))
+    total.set_title(t("ui.plot.total_title" if budget is not None else "ui.plot.total_title_no_budget"))
     total.set_xlabel(t("ui.plot.call"))
     total.set_ylabel(t("ui.plot.tokens"))
     total.set_ylim(bottom=0)

@@ -73,6 +73,11 @@ def test_no_stop_mark_for_a_finished_run():
     assert len(fig.axes[1].texts) == 0
 
 
+def test_the_total_names_a_budget_only_when_one_is_drawn():
+    assert ui.plot_token_burn(USAGES, budget=5000).axes[1].get_title() == t("ui.plot.total_title")
+    assert ui.plot_token_burn(USAGES).axes[1].get_title() == t("ui.plot.total_title_no_budget")
+
+
 def test_turn_events_are_read_too():
     turns = [Turn(request_number=i + 1, response=None, stop_reason="tool_use", usage=u) for i, u in enumerate(USAGES)]
     assert _plots().turn_usages(turns) == USAGES
