@@ -17,8 +17,9 @@ from ..emulator import call, reply, say
 from ..grading.sandbox import describe_error
 from ..model import DEFAULT_MODEL
 from . import english
+from .budget_count import budget_cause
 from .checking import Miss, Piece, Point
-from .diagnosis import DEFAULTS, Ending, budget_cause, compare, learner_end, package_end
+from .diagnosis import DEFAULTS, Ending, compare, learner_end, package_end
 from .lesson3 import next_step
 from .lesson4 import signature_of
 from .lesson5 import run_tool_uses
