@@ -25,7 +25,19 @@ from ..grading.spies import Recorder
 from ..text import t
 from .budget_count import budget_cause, spent
 from .checking import Miss, notebook_approver, spies_misused
-from .scenes import Recording, api_refusal, kept_whole, out_of_order, runaway_guard, said, scene_tools, swallowed
+from .lesson5 import HIGH_IMPACT
+from .scenes import (
+    Recording,
+    api_refusal,
+    blocks,
+    kept_whole,
+    out_of_order,
+    runaway_guard,
+    said,
+    scene_tools,
+    swallowed,
+    user_turn,
+)
 
 __all__ = [
     "DEFAULTS",
@@ -174,7 +186,19 @@ def learner_end(
     )
     ending.miss = spies_misused(rec) or protocol_miss(events, end, ending.rounds, ending.requests)
     ending.miss = ending.miss or stale(emulator) or out_of_order(emulator)
+    ending.miss = ending.miss or (_harmless_refused(emulator, rec) if approve is None else None)
     return ending, rec, emulator
+
+
+def _harmless_refused(emulator: Any, rec: Recorder) -> Miss | None:
+    """With no approver, a harmless call answered is_error without running: valve 4's no put on every tool."""
+    sent = emulator.requests[1]["messages"] if len(emulator.requests) > 1 else []
+    calls = {b["id"]: b["name"] for m in sent if m["role"] == "assistant" for b in blocks(m, "tool_use")}
+    for result in (b for m in user_turn(sent) for b in blocks(m, "tool_result")):
+        name = calls.get(result.get("tool_use_id"))
+        if name is not None and name not in HIGH_IMPACT and result.get("is_error") and not rec.ran(name):
+            return Miss("lesson.l6.run_agent.harmless_refused", {"tool": name})
+    return None
 
 
 @dataclass
@@ -332,6 +356,8 @@ def _wrong_counts(mine: Ending, want: Ending, limit: dict) -> Miss:
             return Miss("lesson.l6.run_agent.after_increment", numbers)
         if (mine.rounds, mine.requests) == (n + 1, n + 2):
             return Miss("lesson.l6.run_agent.one_too_many", {"limit": n, **numbers})
+        if (mine.rounds, mine.requests) == (n + 1, n + 1):  # > asked after the tools: a turn over, its results unsent
+            return Miss("lesson.l6.run_agent.over_after_tools", {"limit": n, **numbers})
         if mine.rounds > n:
             return Miss("lesson.l6.run_agent.limit_ignored", {"limit": n, **numbers})
     if want.cause == "token_budget" and mine.requests > want.requests:
