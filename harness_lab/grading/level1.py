@@ -19,7 +19,8 @@ judges what ran, what was asked and what came back.
    approval choices.
 3. A deny still returns one ``is_error`` tool_result saying a rule forbids the tool (and a person's
    refusal does not say so); every tool_use gets one result, in order, that the API accepts, a tool
-   that raised too; the content list it was handed goes back unchanged; ANSWERS' deny choice.
+   that raised too (but Ctrl-C, a KeyboardInterrupt, is let out, not made a result); the content list
+   it was handed goes back unchanged; ANSWERS' deny choice.
 
 Criteria 2 and 3 judge each tool against the tier it was *observed* to behave as, so a tool that
 fell to the wrong tier fails criterion 1 only, with a hint naming the tier it fell into.
@@ -201,6 +202,8 @@ def _criterion1(learner: Callable[[], tuple[Any, Any, Any, Any]], seen: JobResul
             return Check.fail(1, title, "grade.l1.c1.unknown_tier", tool=name, value=odd[name])
         return Check.fail(1, title, "grade.l1.c1.mismatch", tool=name, expected=expected, seen=value)
     seen_default = found["tiers"][UNLISTED_TOOL][1]
+    if seen_default != default and found["rewritten"]:  # a person's answer to it was written into POLICY
+        return Check.fail(1, title, "grade.l1.c1.policy_rewritten", tool=UNLISTED_TOOL, tier=found["rewritten"])
     if seen_default != default:  # with a default spelled unlike the three tiers, that spelling is the cause
         key = "grade.l1.c1.default_unknown" if found["default_odd"] else "grade.l1.c1.default_ignored"
         values = {"tool": UNLISTED_TOOL, "default": default, "value": found["default_odd"], "seen": seen_default}
@@ -262,8 +265,8 @@ def _scenes2(learned: tuple, ask: str, deny: bool) -> tuple:
     and the call whose approver raises (whether the function let the error out, else its results)."""
     policy, _, run_tool_uses, answers = learned
     scene = content_of(call(ask, **ASK_PAIRS[ask][0]))
+    before = tier_listed(policy, ask)  # before the no: a tier rewritten after a no shows too
     said_no = [fact_of(r) for r in returned_by(run_tool_uses, scene, "no")]
-    before = tier_listed(policy, ask)
     returned_by(run_tool_uses, scene, "yes")
     rewritten = before is not None and tier_listed(policy, ask) != before
     if deny:

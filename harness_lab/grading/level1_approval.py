@@ -41,6 +41,8 @@ def verdict2(
         return "grade.l1.c2.ran_before_asking", {"tool": ask}
     if len(said_yes.asked(ask)) > 1:  # one call, put to the person more than once: each question takes an answer
         return "grade.l1.c2.asked_twice", {"tool": ask, "count": len(said_yes.asked(ask))}
+    if rewritten and not said_yes.ran(ask):  # the no before it was written into POLICY: the yes found a deny
+        return "grade.l1.c2.refusal_rewritten", {"tool": ask}
     if len(said_yes.ran(ask)) != 1:
         return "grade.l1.c2.approved_not_run", {"tool": ask, "count": len(said_yes.ran(ask))}
     if len(mixed.asked(ask)) != 2 or [e.input for e in mixed.ran(ask)] != [logged(approved)]:
