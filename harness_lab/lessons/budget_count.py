@@ -3,12 +3,8 @@ the package's ``Run`` stopped, the hint names the fields ``tokens_used`` left ou
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from .checking import Miss
-
-if TYPE_CHECKING:
-    from .diagnosis import Ending
+from .ending import Ending
 
 __all__ = ["budget_cause", "spent"]
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import anthropic
@@ -25,6 +25,7 @@ from ..grading.spies import Recorder
 from ..text import t
 from .budget_count import budget_cause, spent
 from .checking import Miss, notebook_approver, spies_misused
+from .ending import Ending
 from .lesson5 import HIGH_IMPACT
 from .scenes import (
     Recording,
@@ -84,26 +85,6 @@ def handed(output: Any) -> Any:
 def ask() -> str:
     """The user's request every lesson-6 probe starts with."""
     return said("l6", "ask")
-
-
-@dataclass
-class Ending:
-    """How a loop ended on a script, and what it cost."""
-
-    cause: str  # a valve's name, another stop's cause, or "finish"
-    requests: int
-    rounds: int  # requests after which tools ran
-    text: str = ""
-    reported: int | None = None  # the loop's own tokens_used, as it handed it back
-    told_turns: int | None = None  # the turns its end value says it took
-    labels: list = field(default_factory=list)  # the turn number each yielded turn carries, in order
-    usage: list = field(default_factory=list)  # (input, output) of each response, in order
-    cached: list = field(default_factory=list)  # the cache writes and reads of each response, in order
-    written: list = field(default_factory=list)  # the cache writes alone of each response, in order
-    calls: list = field(default_factory=list)  # the tool calls of each response, as text
-    miss: Miss | None = None  # the loop broke the protocol (not a generator, no end value)
-    whole: bool = True  # every response went back as its assistant message, block for block
-    asked: list = field(default_factory=list)  # the max_tokens each request asked for, in order
 
 
 def spied(rec: Recorder, emulator: Any, rounds: set, outputs: dict) -> dict:

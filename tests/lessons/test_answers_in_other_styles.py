@@ -47,7 +47,8 @@ from tests.lessons.answers_tool_calls import (
     WRONG_RUN_AGENT_CALLS,
     WRONG_TOOL_CALLS,
 )
-from tests.lessons.answers_whole_harness import RIGHT_RUN_AGENT_ROUND_17, WRONG_RUN_AGENT_ROUND_17
+from tests.lessons.answers_whole_harness import WRONG_RUN_AGENT_ROUND_17
+from tests.lessons.answers_whole_harness_right import RIGHT_RUN_AGENT_ROUND_17
 from tests.lessons.test_capstone import at_point
 
 
