@@ -19,7 +19,8 @@ judges what ran, what was asked and what came back.
    approval choices.
 3. A deny still returns one ``is_error`` tool_result saying a rule forbids the tool (and a person's
    refusal does not say so); every tool_use gets one result, in order, that the API accepts, a tool
-   that raised too; the content list it was handed goes back unchanged; ANSWERS' deny choice.
+   that raised too (but Ctrl-C, a KeyboardInterrupt, is let out, not made a result); the content list
+   it was handed goes back unchanged; ANSWERS' deny choice.
 
 Criteria 2 and 3 judge each tool against the tier it was *observed* to behave as, so a tool that
 fell to the wrong tier fails criterion 1 only, with a hint naming the tier it fell into.
@@ -47,6 +48,7 @@ from ..messages import assistant, user
 from ..model import DEFAULT_MODEL
 from ..text import t
 from .bridge import bridged_client, observe, serve_http
+from .level1_approval import verdict2
 from .level1_observe import (
     asked_without_an_answer,
     fact_of,
@@ -71,14 +73,12 @@ from .level1_scene import (
     PROBE_TIERS,
     REQUIRED_TIERS,
     UNLISTED_TOOL,
-    _answer,
     _api_rejects,
     _given,
     approves_first,
     ask_tool,
     content_kept,
     deny_tool,
-    fails_closed,
     level1_options,
     miscalled_in,
     mixed_scene,
@@ -89,7 +89,7 @@ from .policy_probe import TIERS
 from .report import MALFORMED, Check, Report, failed_run, guarded, show, stale_answers
 from .sandbox import JobResult, describe_error, plain
 from .scenarios import PROMPT, content_of, outputs, tool_defs
-from .spies import Recorder, Spies, logged
+from .spies import Spies
 
 __all__ = [
     "ANSWER_OPTIONS",
@@ -202,6 +202,8 @@ def _criterion1(learner: Callable[[], tuple[Any, Any, Any, Any]], seen: JobResul
             return Check.fail(1, title, "grade.l1.c1.unknown_tier", tool=name, value=odd[name])
         return Check.fail(1, title, "grade.l1.c1.mismatch", tool=name, expected=expected, seen=value)
     seen_default = found["tiers"][UNLISTED_TOOL][1]
+    if seen_default != default and found["rewritten"]:  # a person's answer to it was written into POLICY
+        return Check.fail(1, title, "grade.l1.c1.policy_rewritten", tool=UNLISTED_TOOL, tier=found["rewritten"])
     if seen_default != default:  # with a default spelled unlike the three tiers, that spelling is the cause
         key = "grade.l1.c1.default_unknown" if found["default_odd"] else "grade.l1.c1.default_ignored"
         values = {"tool": UNLISTED_TOOL, "default": default, "value": found["default_odd"], "seen": seen_default}
@@ -254,7 +256,7 @@ def _criterion2(learner: Callable[[], tuple[Any, Any, Any, Any]], tiers: dict, t
         return failed_run(2, _title(2), outcome)
     given, when_failing, rewritten, said_no_facts = outcome.value
     return _judged(
-        2, _verdict2(ask, deny, tiers, given, spies.recorders, when_failing, rewritten is True, said_no_facts)
+        2, verdict2(ask, deny, tiers, given, spies.recorders, when_failing, rewritten is True, said_no_facts)
     )
 
 
@@ -263,8 +265,8 @@ def _scenes2(learned: tuple, ask: str, deny: bool) -> tuple:
     and the call whose approver raises (whether the function let the error out, else its results)."""
     policy, _, run_tool_uses, answers = learned
     scene = content_of(call(ask, **ASK_PAIRS[ask][0]))
+    before = tier_listed(policy, ask)  # before the no: a tier rewritten after a no shows too
     said_no = [fact_of(r) for r in returned_by(run_tool_uses, scene, "no")]
-    before = tier_listed(policy, ask)
     returned_by(run_tool_uses, scene, "yes")
     rewritten = before is not None and tier_listed(policy, ask) != before
     if deny:
@@ -273,52 +275,6 @@ def _scenes2(learned: tuple, ask: str, deny: bool) -> tuple:
     asked_without_an_answer(run_tool_uses, scene, "silent")
     given = _given(answers, "step", "approval")
     return given, returned_when_asking_fails(run_tool_uses, scene, "failing"), rewritten, said_no
-
-
-def _verdict2(
-    ask: str,
-    deny: bool,
-    tiers: dict,
-    given: dict,
-    recorders: dict[str, Recorder],
-    when_failing: dict,
-    rewritten: bool = False,
-    said_no_facts: tuple | list = (),
-) -> tuple | None:
-    said_no, said_yes, alone, mixed = (recorders[tag] for tag in ("no", "yes", "alone", "mixed"))
-    approved = ASK_PAIRS[ask][0]
-    if deny and (alone.ran("send_email") or mixed.ran("send_email")):
-        return "grade.l1.c2.deny_ran", {"tool": "send_email"}
-    if not said_no.asked(ask):
-        return "grade.l1.c2.not_asked", {}
-    if all(e.input != logged(approved) for e in said_no.asked(ask)):  # asked, but not about this call
-        return "grade.l1.c2.approve_input", {"tool": ask, "got": said_no.asked(ask)[0].input[:60]}
-    if said_no.ran(ask):
-        if len(said_no_facts) > 1 and any(f["is_error"] for f in said_no_facts):
-            return "grade.l1.fell_through", {"tool": ask}  # a refusal's result, and then the run as well
-        key = (
-            "grade.l1.c2.refusal_ignored"
-            if said_no.asked_before_ran(ask, approved)
-            else "grade.l1.c2.ran_before_asking"
-        )
-        return key, {"tool": ask}
-    if said_yes.ran(ask) and not said_yes.asked_before_ran(ask, approved):
-        return "grade.l1.c2.ran_before_asking", {"tool": ask}
-    if len(said_yes.asked(ask)) > 1:  # one call, put to the person more than once: each question takes an answer
-        return "grade.l1.c2.asked_twice", {"tool": ask, "count": len(said_yes.asked(ask))}
-    if len(said_yes.ran(ask)) != 1:
-        return "grade.l1.c2.approved_not_run", {"tool": ask, "count": len(said_yes.ran(ask))}
-    if len(mixed.asked(ask)) != 2 or [e.input for e in mixed.ran(ask)] != [logged(approved)]:
-        if not mixed.asked(ask) and mixed.ran(ask):  # asked no more at all: the earlier yes was kept
-            return ("grade.l1.c2.policy_rewritten" if rewritten else "grade.l1.c2.yes_kept"), {"tool": ask}
-        if len(mixed.asked(ask)) == 2 and len(mixed.ran(ask)) == 1:  # the right call ran, with another input
-            return "grade.l1.c2.input_changed", {"tool": ask, "got": mixed.ran(ask)[0].input[:60]}
-        return "grade.l1.c2.per_call", {"tool": ask}
-    for name in ("get_time", "read_file"):
-        if tiers.get(name) == "allow" and not mixed.ran(name):
-            return "grade.l1.c2.allowed_skipped", {"tool": name}
-    closed = fails_closed(ask, recorders["failing"], when_failing, recorders["silent"])
-    return closed or _answer(given, "step") or _answer(given, "approval")
 
 
 def _criterion3(learner: Callable[[], tuple[Any, Any, Any, Any]], tiers: dict, timeout: float) -> Check:

@@ -220,6 +220,22 @@ add(
             "{tool} について approve に尋ねましたが、渡したのがその呼び出しの入力ではありませんでした（{got}）。何を許すのかが人間に見えるよう、approve(block.name, block.input) のように、その呼び出しの入力を渡しましょう",
             "approve was asked about {tool}, but not with that call's input ({got}). So the human can see what they allow, pass the call's own input: approve(block.name, block.input).",
         ),
+        "grade.l1.c1.policy_rewritten": (
+            "表にないツール {tool} に人間が答えたあと、POLICY（ポリシーのデータ）に {tool} が {tier} として書き込まれ、"
+            "DEFAULT_TIER の段階では振る舞わなくなりました。人間の答えは呼び出し1つへの答えで、ツールの段階を変えるものではありません。"
+            "POLICY は読むだけにしましょう",
+            "After a person answered about {tool}, which is not in the table, the code wrote {tool} into POLICY (the policy data) "
+            "as {tier}, and it no longer behaved as DEFAULT_TIER. A person's answer answers one call; it does not change the tool's "
+            "tier. Only read POLICY.",
+        ),
+        "grade.l1.c2.refusal_rewritten": (
+            "「いいえ」と答えられた {tool} が、次の呼び出しでは承認されても実行されませんでした。「いいえ」のあとで POLICY（ポリシーのデータ）を"
+            "書き換えています。人間の答えは呼び出し1つへの答えで、ツールの段階を変えるものではありません。POLICY は読むだけにして、"
+            "ask の呼び出しのたびに approve に尋ねましょう",
+            "Once refused, {tool} did not run on the next call even when approved: after the no, the code rewrote POLICY (the "
+            "policy data). A person's answer answers one call; it does not change the tool's tier. Only read POLICY, and ask "
+            "approve for every ask call.",
+        ),
         "grade.l1.c2.policy_rewritten": (
             "一度承認された {tool} が、そのあとは尋ねられずに実行されるようになりました。「はい」のあとで POLICY（ポリシーのデータ）を書き換えています。"
             "承認は呼び出し1つへの答えで、ツールの段階を変えるものではありません。POLICY は読むだけにして、ask の呼び出しのたびに approve に尋ねましょう",
@@ -378,6 +394,13 @@ add(
             "失敗は is_error: true の tool_result にして返しましょう。そうすれば、同じ応答のほかの呼び出しの結果も失われません",
             "When {tool} raised, run_tool_uses raised with it ({error}). Wrap the tool's run in try and return the "
             "failure as an is_error: true tool_result, so the other calls of the response keep their results too.",
+        ),
+        "grade.l1.c3.interrupt_caught": (
+            "{tool} の実行中に押された Ctrl-C（KeyboardInterrupt）まで、失敗の tool_result になりました。except BaseException や素の except: は、"
+            "人がループを中断するための割り込みも捕まえるので、ループが止まりません。ツールの失敗は except Exception で捕まえましょう",
+            "Ctrl-C pressed while {tool} ran (KeyboardInterrupt) became a failed tool_result too: except BaseException, or a bare "
+            "except:, also catches the interrupt a person uses to stop the loop, so the loop would not stop. Catch a tool's failures "
+            "with except Exception.",
         ),
         "grade.l1.c3.tool_error_count": (
             "{tool} が例外を出した応答（tool_use {uses} 個）に、呼び出しの順で1つずつの tool_result が返りませんでした（{results} 個）。"

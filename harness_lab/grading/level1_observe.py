@@ -105,8 +105,9 @@ def _shown(default: Any) -> str:
 def observe_calls(policy: Any, default: Any, run_tool_uses: Callable) -> dict:
     shape, shape_shown = shape_of(policy)
     tier = tier_name(default)
+    unlisted = tier_listed(policy, UNLISTED_TOOL)
     after = _after_another(run_tool_uses, tier)  # first: nothing the learner's code keeps has been said yet
-    return {
+    found = {
         "default": tier,
         "default_shown": _shown(default) if tier is None else tier,
         "default_odd": None if exact_tier(default) else plain(repr(default), 40),
@@ -119,6 +120,8 @@ def observe_calls(policy: Any, default: Any, run_tool_uses: Callable) -> dict:
         "after": after,
         "lazy": _lazy(run_tool_uses),
     }
+    written = tier_listed(policy, UNLISTED_TOOL)  # a person's answer to the unlisted tool put into POLICY
+    return found | {"rewritten": plain(written, 40) if written != unlisted else None}
 
 
 def _lazy(run_tool_uses: Callable) -> str:
@@ -276,8 +279,24 @@ def returned_when_a_tool_fails(run_tool_uses: Callable, content: list, tag: str,
     except MemoryError:
         raise  # the job's own handler names the memory cap
     except Exception as exc:
-        return {"raised": plain(describe_error(exc), 200), "facts": []}
-    return {"raised": "", "facts": facts}
+        return {"raised": plain(describe_error(exc), 200), "facts": [], "interrupt_caught": False}
+    return {"raised": "", "facts": facts, "interrupt_caught": _interrupt_caught(run_tool_uses, content, tag, failing)}
+
+
+def _interrupt_caught(run_tool_uses: Callable, content: list, tag: str, name: str) -> bool:
+    """Ctrl-C pressed while ``name`` runs (KeyboardInterrupt): the person's stop, which ``except Exception``
+    lets out; ``except BaseException`` or a bare ``except:`` makes one more failed result of it."""
+
+    def pressed(*args: Any, **kwargs: Any) -> Any:
+        raise KeyboardInterrupt
+
+    try:
+        run_tool_uses(copy.deepcopy(content), {**remote_tools(tag, outputs()), name: pressed}, remote_approver(tag))
+    except MemoryError:
+        raise
+    except (KeyboardInterrupt, Exception):  # let out, or a failure of its own, which the facts above name
+        return False
+    return True
 
 
 def fact_of(result: Any) -> dict:

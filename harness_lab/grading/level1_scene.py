@@ -348,7 +348,7 @@ def _tool_failure(tiers: dict, failing: dict | None) -> tuple | None:
         return "grade.l1.c3.tool_error_not_error", {"tool": "read_file"}
     if not got[0]["text"].strip():  # sent on, the API's 400: content cannot be empty if `is_error` is true
         return "grade.l1.c3.tool_error_empty", {"tool": "read_file"}
-    return None
+    return ("grade.l1.c3.interrupt_caught", {"tool": "read_file"}) if failing.get("interrupt_caught") else None
 
 
 def _read(text: str) -> str:

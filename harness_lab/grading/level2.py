@@ -339,6 +339,8 @@ def _criterion3(learner: Callable[[], tuple], timeout: float) -> Check:
             key = "grade.l2.c3.no_tools_ran"
         elif 0 < seen["rounds"] < n - 1 and seen["calls"] == seen["rounds"] + 1:  # more than one a response
             key = "grade.l2.c3.counts_more"
+        elif seen["rounds"] > n + 1 and seen["calls"] == seen["rounds"] + 1:  # a clean stop at a limit of its own
+            key = "grade.l2.c3.other_limit"
         else:
             key = "grade.l2.c3.counts"
         return Check.fail(3, title, key, n=n, rounds=seen["rounds"], calls=seen["calls"])

@@ -158,6 +158,14 @@ add(
             "Against a model that keeps returning tool_use, it ran no tool and ended at the first response (MAX_TURNS={n}, {calls} request). "
             'A response that calls tools says stop_reason "tool_use" (not another API\'s word such as "tool_calls"); the loop goes on while stop_reason is "tool_use".',
         ),
+        "grade.l2.c3.other_limit": (
+            "MAX_TURNS={n} で試しましたが、ツール呼び出し {rounds} ターン・モデルへのリクエスト {calls} 回で、きれいに止まりました。"
+            "MAX_TURNS ではない上限（関数の中で決め直した MAX_TURNS や、直書きした数）で止まっています。"
+            "上限は、採点セルに渡すモジュールの MAX_TURNS から読みます",
+            "With MAX_TURNS={n}, it stopped cleanly after {rounds} tool turns and {calls} requests: at a limit other than MAX_TURNS "
+            "(a MAX_TURNS set again inside the function, or a number written in). Read the limit from the module's MAX_TURNS, "
+            "the one the grading cell is given.",
+        ),
         "grade.l2.c3.counts_more": (
             "1つの応答で1つずつツールを呼ぶモデルに、MAX_TURNS={n} なのにツール呼び出し {rounds} ターン（モデルへのリクエスト {calls} 回）で止まりました。"
             "1つの応答で、ターンを1つより多く数えています（内容ブロックの数を足していませんか）。ターンは応答1回（ループの一周）ごとに 1 つ数えます",

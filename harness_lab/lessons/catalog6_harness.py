@@ -39,6 +39,10 @@ add(
             "弁4: 許可された高インパクトなツールは走り、無害なツールは尋ねずに走る",
             "valve 4: approved high-impact tools run, and harmless tools run without asking",
         ),
+        "lesson.l6.run_agent.p8": (
+            "ツールの実行中に Ctrl-C（KeyboardInterrupt）が押されたら、モデルへのリクエストをそれ以上送らない",
+            "Ctrl-C (KeyboardInterrupt) pressed while a tool runs: no further model request is sent",
+        ),
         "lesson.l6.run_agent.not_generator": (
             "ジェネレーターではありません（{got} が返りました）。1ターンごとに yield lessons.turn(turns, response, results) します",
             "It is not a generator (it returned a {got}); yield lessons.turn(turns, response, results) after each turn",
@@ -322,6 +326,36 @@ add(
             "（ほかの形で呼ぶと TypeError になるか、何を許すのかが人間に見えません）。approve(block.name, block.input) と呼びましょう",
             "approve was called as {call}. The notebook's approve is approve(name, tool_input): it takes the tool's name and its input dict, "
             "in that order (called another way, it raises a TypeError, or the person cannot see what they allow). Call approve(block.name, block.input)",
+        ),
+        "lesson.l6.run_agent.tools_changed": (
+            "run_agent が、渡された tools のリストを書き換えました（{before} 個から {after} 個に）。tools は呼び出し側のリストで、"
+            "次の実行（Stepper、比べる表、my_agent）にもそのまま渡されます。弁4 の「いいえ」はその呼び出し1回への答えです。"
+            "断ったツールも外さず、同じ tools をどのリクエストにも渡します",
+            "run_agent changed the tools list it was given (from {before} tools to {after}); the list is the caller's, and the next run "
+            "(the Stepper, the comparison table, my_agent) is given the same list. Valve 4's no answers that one call: keep every tool, "
+            "a denied one too, and send the same tools with every request",
+        ),
+        "lesson.l6.run_agent.over_after_tools": (
+            "MAX_TURNS = {limit} で試しましたが、ツールが {rounds} ターン・リクエスト {requests} 回で止まりました（上限どおりなら {want_rounds} ターン・{want_requests} 回）。"
+            "弁1 をツールの実行のあと（yield のあと）で turns > MAX_TURNS と問うと、上限を越えたターンのツールまで走り、その結果はモデルに届きません。"
+            "弁1 は本体の先頭（turns += 1 の手前）で turns >= MAX_TURNS と問います",
+            "With MAX_TURNS = {limit}, it stopped after {rounds} tool turns and {requests} requests (the limit means {want_rounds} and {want_requests}): "
+            "asking valve 1 after the tools ran (after the yield) with turns > MAX_TURNS runs one turn's tools past the limit, and their results never "
+            "reach the model. Ask valve 1 at the top of the body (before turns += 1), with turns >= MAX_TURNS",
+        ),
+        "lesson.l6.run_agent.harmless_refused": (
+            "弁4: 承認のない実行（approve=None）で、無害なツールの {tool} まで実行されず、is_error の結果が返りました。"
+            "尋ねて断るのは HIGH_IMPACT にある高インパクトなツールだけで、ほかのツールは尋ねずに実行します",
+            "valve 4: in a run with no approver (approve=None), {tool}, a harmless tool, was not run either, and got an is_error result. "
+            "Only the high-impact tools in HIGH_IMPACT are asked about and refused; run the others without asking",
+        ),
+        "lesson.l6.run_agent.interrupt_caught": (
+            "ツールの実行中に押された Ctrl-C（KeyboardInterrupt）が失敗の結果になり、ループはモデルへのリクエストを続けました。"
+            "run_agent や run_tool_uses の except BaseException・素の except: は、人がループを中断するための割り込みまで捕まえます。"
+            "ツールの失敗は except Exception で捕まえ、KeyboardInterrupt はそのまま通すか、捕まえたら lessons.stopped(...) で止めます",
+            "Ctrl-C pressed while a tool ran (KeyboardInterrupt) became a failed result, and the loop sent the model another request: "
+            "an except BaseException or a bare except: in run_agent or run_tool_uses also catches the interrupt a person uses to stop the loop. "
+            "Catch a tool's failures with except Exception, and let KeyboardInterrupt through, or catch it and stop with lessons.stopped(...)",
         ),
         "lesson.l6.run_agent.tool_raised": (
             "ツールの例外が、ループの外まで飛び出しました（{error}）。ツールは run_tool_uses(response.content, tool_impls, approve) で実行します。失敗したツールは is_error の tool_result にしてモデルに返し、ループは続けます",

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import anthropic
@@ -23,14 +23,27 @@ from ..grading.level2_scene import function_of
 from ..grading.sandbox import describe_error
 from ..grading.spies import Recorder
 from ..text import t
+from .budget_count import budget_cause, spent
 from .checking import Miss, notebook_approver, spies_misused
-from .scenes import Recording, api_refusal, kept_whole, out_of_order, runaway_guard, said, scene_tools, swallowed
+from .ending import Ending
+from .lesson5 import HIGH_IMPACT
+from .scenes import (
+    Recording,
+    api_refusal,
+    blocks,
+    kept_whole,
+    out_of_order,
+    runaway_guard,
+    said,
+    scene_tools,
+    swallowed,
+    user_turn,
+)
 
 __all__ = [
     "DEFAULTS",
     "VALVES",
     "Ending",
-    "budget_cause",
     "ask",
     "compare",
     "learner_end",
@@ -72,26 +85,6 @@ def handed(output: Any) -> Any:
 def ask() -> str:
     """The user's request every lesson-6 probe starts with."""
     return said("l6", "ask")
-
-
-@dataclass
-class Ending:
-    """How a loop ended on a script, and what it cost."""
-
-    cause: str  # a valve's name, another stop's cause, or "finish"
-    requests: int
-    rounds: int  # requests after which tools ran
-    text: str = ""
-    reported: int | None = None  # the loop's own tokens_used, as it handed it back
-    told_turns: int | None = None  # the turns its end value says it took
-    labels: list = field(default_factory=list)  # the turn number each yielded turn carries, in order
-    usage: list = field(default_factory=list)  # (input, output) of each response, in order
-    cached: list = field(default_factory=list)  # the cache writes and reads of each response, in order
-    written: list = field(default_factory=list)  # the cache writes alone of each response, in order
-    calls: list = field(default_factory=list)  # the tool calls of each response, as text
-    miss: Miss | None = None  # the loop broke the protocol (not a generator, no end value)
-    whole: bool = True  # every response went back as its assistant message, block for block
-    asked: list = field(default_factory=list)  # the max_tokens each request asked for, in order
 
 
 def spied(rec: Recorder, emulator: Any, rounds: set, outputs: dict) -> dict:
@@ -174,7 +167,19 @@ def learner_end(
     )
     ending.miss = spies_misused(rec) or protocol_miss(events, end, ending.rounds, ending.requests)
     ending.miss = ending.miss or stale(emulator) or out_of_order(emulator)
+    ending.miss = ending.miss or (_harmless_refused(emulator, rec) if approve is None else None)
     return ending, rec, emulator
+
+
+def _harmless_refused(emulator: Any, rec: Recorder) -> Miss | None:
+    """With no approver, a harmless call answered is_error without running: valve 4's no put on every tool."""
+    sent = emulator.requests[1]["messages"] if len(emulator.requests) > 1 else []
+    calls = {b["id"]: b["name"] for m in sent if m["role"] == "assistant" for b in blocks(m, "tool_use")}
+    for result in (b for m in user_turn(sent) for b in blocks(m, "tool_result")):
+        name = calls.get(result.get("tool_use_id"))
+        if name is not None and name not in HIGH_IMPACT and result.get("is_error") and not rec.ran(name):
+            return Miss("lesson.l6.run_agent.harmless_refused", {"tool": name})
+    return None
 
 
 @dataclass
@@ -291,50 +296,6 @@ def compare(mine: Ending, want: Ending, **limits: int) -> Miss | None:
     return _wrong_counts(mine, want, limit)
 
 
-def _spent(mine: Ending, upto: int | None = None) -> tuple[int, int]:
-    """(input, output) tokens of the first ``upto`` responses the loop received."""
-    used = mine.usage[:upto] if upto is not None else mine.usage
-    return sum(i for i, _ in used), sum(o for _, o in used)
-
-
-def budget_cause(mine: Ending, limit: dict, want: Ending | None = None) -> Miss:
-    """The token budget did not stop the loop where it should (``want``: where the package's stopped):
-    what did the loop count, and what did valve 2 compare?"""
-    inputs, outputs = _spent(mine)
-    cached = sum(mine.cached)
-    if mine.reported and cached and inputs + outputs <= mine.reported < inputs + outputs + cached:
-        total = inputs + outputs + cached  # prompt caching bills the history as cache writes and reads
-        return Miss(
-            "lesson.l6.run_agent.budget_cache_omitted",
-            {"used": mine.reported, "cached": total - mine.reported, "total": total},
-        )
-    if mine.reported and mine.asked and mine.reported in (sum(mine.asked), sum(mine.asked[:-1])):
-        # max_tokens is the ceiling the request set, not what the response spent (usage)
-        return Miss("lesson.l6.run_agent.budget_max_tokens", {"used": mine.reported, "total": inputs + outputs})
-    if mine.reported and len(mine.usage) > 1 and mine.reported == sum(mine.usage[-1]):
-        return Miss("lesson.l6.run_agent.budget_last_only", {"used": mine.reported, "total": inputs + outputs})
-    if mine.reported and mine.reported == outputs:
-        return Miss("lesson.l6.run_agent.budget_output_only", {"used": mine.reported, "total": inputs + outputs})
-    if mine.reported and mine.reported == inputs:
-        return Miss("lesson.l6.run_agent.budget_input_only", {"used": mine.reported, "total": inputs + outputs})
-    if mine.reported and mine.usage and mine.reported == inputs + outputs - sum(mine.usage[0]):
-        return Miss("lesson.l6.run_agent.budget_first_missing", {"first": sum(mine.usage[0])})
-    if mine.reported and len(mine.usage) > 1 and mine.reported == inputs + outputs - sum(mine.usage[-1]):
-        # all but the latest response: each response is counted one lap late, after the valve looked
-        return Miss("lesson.l6.run_agent.budget_counted_late", {"budget": limit["budget"], "used": mine.reported})
-    if mine.cause == "token_budget" and want is not None and mine.reported == inputs + outputs + cached:
-        # Counted right, and valve 2 did fire, only later than the running total reached the budget:
-        # what it compares is not tokens_used (one response's tokens, the input alone...).
-        reached = sum(map(sum, mine.usage[: want.requests])) + sum(mine.cached[: want.requests])
-        return Miss(
-            "lesson.l6.run_agent.budget_not_total",
-            {"budget": limit["budget"], "stopped": mine.requests, "reached": want.requests, "total": reached},
-        )
-    if mine.reported and mine.reported >= limit["budget"]:
-        return Miss("lesson.l6.run_agent.budget_ignored", {"budget": limit["budget"], "used": mine.reported})
-    return Miss("lesson.l6.run_agent.budget_not_counted", {"budget": limit["budget"]})
-
-
 def _valve(cause: str) -> str:
     return t(f"lesson.l6.valve.{cause}")
 
@@ -359,7 +320,7 @@ def _wrong_end(mine: Ending, want: Ending, limit: dict) -> Miss:
     if want.cause == "no_progress":
         return Miss("lesson.l6.run_agent.missed_spinning", {"valve": _valve(mine.cause), "calls": calls})
     if mine.cause == "token_budget":  # want max_turns
-        used = sum(_spent(mine))
+        used = sum(spent(mine))
         if used >= limit["budget"]:  # valve 2 was right to stop: valve 1 never did
             return Miss("lesson.l6.run_agent.valve1_silent", {"limit": limit["turns"], "rounds": mine.rounds})
         return Miss("lesson.l6.run_agent.budget_too_early", {"budget": limit["budget"], "used": used})
@@ -376,6 +337,8 @@ def _wrong_counts(mine: Ending, want: Ending, limit: dict) -> Miss:
             return Miss("lesson.l6.run_agent.after_increment", numbers)
         if (mine.rounds, mine.requests) == (n + 1, n + 2):
             return Miss("lesson.l6.run_agent.one_too_many", {"limit": n, **numbers})
+        if (mine.rounds, mine.requests) == (n + 1, n + 1):  # > asked after the tools: a turn over, its results unsent
+            return Miss("lesson.l6.run_agent.over_after_tools", {"limit": n, **numbers})
         if mine.rounds > n:
             return Miss("lesson.l6.run_agent.limit_ignored", {"limit": n, **numbers})
     if want.cause == "token_budget" and mine.requests > want.requests:

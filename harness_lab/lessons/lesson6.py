@@ -3,7 +3,8 @@ loop as a generator the Stepper can step, with ``next_step`` (lesson 3) deciding
 
 It is checked against the package's own ``Run`` on the same scripted models (``diagnosis``): where the
 package ends (which valve, after how many requests and tool turns), the learner's loop must end. The
-approval valve's checks are in ``lesson6_approval``, no-progress detection's in ``lesson6_spin``.
+approval valve's checks are in ``lesson6_approval``, no-progress detection's in ``lesson6_spin``, Ctrl-C's
+in ``lesson6_interrupt``.
 """
 
 from __future__ import annotations
@@ -17,12 +18,14 @@ from ..emulator import call, reply, say
 from ..grading.sandbox import describe_error
 from ..model import DEFAULT_MODEL
 from . import english
+from .budget_count import budget_cause
 from .checking import Miss, Piece, Point
-from .diagnosis import DEFAULTS, Ending, budget_cause, compare, learner_end, package_end
+from .diagnosis import DEFAULTS, Ending, compare, learner_end, package_end
 from .lesson3 import next_step
 from .lesson4 import signature_of
 from .lesson5 import run_tool_uses
 from .lesson6_approval import NO_APPROVER, RISKY, harmless_run_without_asking, never_without_a_yes
+from .lesson6_interrupt import interrupt_stops
 from .lesson6_spin import ends_like_the_package, stops_spinning
 from .protocol import finished, stopped, turn
 from .scenes import answered, said, scripted, thought
@@ -148,7 +151,11 @@ def _max_turns_holds(fn) -> Miss | None:
 
 
 def _budget_holds(fn) -> Miss | None:
-    return _budget_reached(fn) or _cache_counted(fn)
+    miss = _budget_reached(fn)
+    if miss is not None and miss.key in ONE_FIELD:  # or every field but one: with caching on the two differ
+        exact = _cache_counted(fn)
+        return exact if exact is not None and exact.key == "lesson.l6.run_agent.budget_field_omitted" else miss
+    return miss or _cache_counted(fn)
 
 
 def _cache_counted(fn) -> Miss | None:
@@ -368,6 +375,7 @@ RUN_AGENT_WITH_VALVES = Piece(
         Point("lesson.l6.run_agent.p5", stops_spinning),
         Point("lesson.l6.run_agent.p6", never_without_a_yes),
         Point("lesson.l6.run_agent.p7", harmless_run_without_asking),
+        Point("lesson.l6.run_agent.p8", interrupt_stops),
     ),
     run_agent,
     hint="lesson.hint.run_agent6",

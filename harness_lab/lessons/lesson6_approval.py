@@ -22,7 +22,7 @@ from .checking import Miss, notebook_approver, spies_misused
 from .diagnosis import VALVES, outputs, rejected, stale
 from .lesson5 import _cannot_answer
 from .protocol import drive
-from .scenes import blocks, fact, runaway_guard, said, scene_tools, swallowed, user_turn
+from .scenes import blocks, fact, out_of_order, runaway_guard, said, scene_tools, swallowed, user_turn
 
 __all__ = ["NO_APPROVER", "RISKY", "harmless_run_without_asking", "never_without_a_yes"]
 
@@ -54,7 +54,8 @@ def _denied(fn, approve: Any, rec: Recorder | None = None, again: bool = False) 
     for that call, a miss). ``again``: the learner's loop already ran once in this process."""
     emulator = runaway_guard(acts_then_answers, 12)
     rec = rec if rec is not None else Recorder()
-    gen = fn(emulated_client(emulator), _said("ask"), scene_tools(), rec.tools(outputs()), _asker(rec, approve))
+    tools = scene_tools()
+    gen = fn(emulated_client(emulator), _said("ask"), tools, rec.tools(outputs()), _asker(rec, approve))
     if not hasattr(gen, "__next__"):
         return rec, {}, Miss("lesson.l6.run_agent.not_generator", {"got": type(gen).__name__})
     try:
@@ -71,6 +72,10 @@ def _denied(fn, approve: Any, rec: Recorder | None = None, again: bool = False) 
         return rec, {}, hidden
     if stale(emulator):
         return rec, {}, stale(emulator)
+    if _names(tools) != _names(scene_tools()):  # the caller's list: the Stepper, the table and my_agent send it again
+        return rec, {}, Miss("lesson.l6.run_agent.tools_changed", {"before": len(scene_tools()), "after": len(tools)})
+    if miss := out_of_order(emulator):  # the refused calls' results put after the others, say
+        return rec, {}, miss
     if not emulator.requests:  # it ended before asking the model anything
         return rec, {}, Miss("lesson.l6.run_agent.no_request")
     if isinstance(end, Stopped) and end.cause == "no_progress" and not rec.ran():  # valve 3, not valve 4
@@ -130,12 +135,23 @@ def _unanswered(miss: Miss, rec: Recorder, approve: Any, emulator: Any) -> Miss:
         return miss
     named = set(re.findall(r"toolu_\w+", str(miss.values.get("error", ""))))
     left = [b["name"] for b in _calls(emulator) if b.get("id") in named]
-    if not left:
+    if not left or named <= _answered(emulator):  # answered, but after other blocks (text first): the 400's own hint
         return miss
     refused = [name for name in left if name in RISKY and not rec.ran(name) and _said_no(rec, approve, name)]
     if refused:
         return Miss("lesson.l6.run_agent.denied_dropped", {**miss.values, "tool": refused[0]})
     return Miss("lesson.l6.run_agent.calls_unanswered", {**miss.values, "tools": ", ".join(left)})
+
+
+def _names(tools: list) -> list:
+    """The tools a list offers, by name (a definition given cache_control in place still offers its tool)."""
+    return [d.get("name") if isinstance(d, dict) else d for d in tools]
+
+
+def _answered(emulator: Any) -> set:
+    """The ids the last request's last user turn holds a tool_result for, wherever in it they stand."""
+    turn = user_turn(emulator.requests[-1]["messages"]) if emulator.requests else []
+    return {b.get("tool_use_id") for m in turn for b in blocks(m, "tool_result")}
 
 
 def _said_no(rec: Recorder, approve: Any, name: str) -> bool:

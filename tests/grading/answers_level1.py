@@ -14,6 +14,7 @@ import os
 from answers_level1_calls import RIGHT_CALLS, WRONG_CALLS
 from answers_level1_content import RIGHT_CONTENT, WRONG_CONTENT
 from answers_level1_habits import RIGHT_HABITS, WRONG_HABITS
+from answers_level1_interrupts import RIGHT_INTERRUPTS, WRONG_INTERRUPTS
 from answers_level1_policies import (
     BLOCK_POLICY,
     BLOCK_SETS,
@@ -139,6 +140,7 @@ RIGHT = {
     **RIGHT_HABITS,
     **RIGHT_CONTENT,
     **RIGHT_CALLS,
+    **RIGHT_INTERRUPTS,
 }
 
 
@@ -313,6 +315,7 @@ WRONG = {
     **WRONG_HABITS,
     **WRONG_CONTENT,
     **WRONG_CALLS,
+    **WRONG_INTERRUPTS,
 }
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 
 from answers_level2_history import RIGHT_HISTORY, WRONG_HISTORY
+from answers_level2_limits import RIGHT_LIMITS, WRONG_LIMITS
 from answers_level2_loops import (
     MAX_TURNS,
     create,
@@ -113,6 +114,7 @@ RIGHT = {
     **RIGHT_REASONS,
     **RIGHT_WORDS,
     **RIGHT_TOOLS,
+    **RIGHT_LIMITS,
 }
 
 
@@ -234,6 +236,7 @@ WRONG = {
     **WRONG_REASONS,
     **WRONG_WORDS,
     **WRONG_TOOLS,
+    **WRONG_LIMITS,
 }
 
 # Stop messages criterion 3 accepts, and ones that do not say the run stopped at the limit.

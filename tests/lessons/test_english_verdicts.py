@@ -32,6 +32,7 @@ from tests.lessons import answers_slips as slips
 from tests.lessons import answers_state_and_types as state
 from tests.lessons import answers_thinking as thinking
 from tests.lessons import answers_valves as valves
+from tests.lessons import answers_whole_harness as whole
 from tests.lessons.answers6 import WRONG_RUN_AGENT, loaded
 from tests.lessons.test_capstone import at_point
 from tests.lessons.test_english_probe_texts import ENGLISH_LEARNER
@@ -43,7 +44,7 @@ PIECES += slips.WRONG_SLIPS + state.WRONG_STATE + misreadings.WRONG_MISREAD + co
 LOOPS = WRONG_RUN_AGENT + more.WRONG_RUN_AGENT_MORE + more.STALLED_RUN_AGENT + probes.WRONG_RUN_AGENT_PROBES
 LOOPS += reuse.WRONG_RUN_AGENT_REUSE + slips.WRONG_RUN_AGENT_SLIPS + state.WRONG_RUN_AGENT_STATE
 LOOPS += valves.WRONG_RUN_AGENT_VALVES + thinking.WRONG_RUN_AGENT_6 + misreadings.WRONG_RUN_AGENT_MISREAD
-LOOPS += counts.WRONG_RUN_AGENT_COUNTS
+LOOPS += counts.WRONG_RUN_AGENT_COUNTS + whole.WRONG_RUN_AGENT_ROUND_17
 
 
 def in_english(source: str) -> str:
