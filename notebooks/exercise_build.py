@@ -80,7 +80,8 @@ def targets(source: Path) -> tuple[Path, Path]:
 
 def grade_output(nb: nbformat.NotebookNode) -> str:
     [graded] = [c for c in nb.cells if GRADE_TAG in tags(c)]
-    return "".join(o.get("text", "") for o in graded.outputs)
+    # The report is a display (text and the HTML that wraps it), a failed grade's one line a stream.
+    return "".join(o.get("text", "") or o.get("data", {}).get("text/plain", "") for o in graded.outputs)
 
 
 def build_exercise(source: Path, nb: nbformat.NotebookNode, passed: str, execute: Execute) -> None:

@@ -22,7 +22,7 @@ from ..emulator import call, emulated_client, say
 from ..messages import assistant, user
 from ..model import DEFAULT_MODEL
 from ..text import t
-from .report import print_options
+from .report import print_lines
 from .sandbox import describe_error, plain
 from .scenarios import PROMPT, content_of, outputs, tool_defs, tool_use_ids
 from .spies import Recorder, logged
@@ -391,4 +391,4 @@ def level1_options() -> None:
     for question, options in ANSWER_OPTIONS.items():
         lines.append(t("grade.l1.options." + question))
         lines += [f"  {key!r}: {t(f'grade.l1.opt.{question}.{key}')}" for key in options]
-    print_options(lines)
+    print_lines(lines)

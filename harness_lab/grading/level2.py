@@ -39,7 +39,7 @@ from typing import Any
 from ..text import t
 from .bridge import observe
 from .level2_scene import cut_in_a_call, cut_off, finishing_after, never_ending, run_scene, said, two_tools
-from .report import Check, Report, failed_run, guarded, print_options, show, stale_answers
+from .report import Check, Report, failed_run, guarded, print_lines, show, stale_answers
 from .sandbox import JobResult, plain
 
 __all__ = [
@@ -114,7 +114,7 @@ def level2_options() -> None:
     lines += [f"  {key!r}: {t('grade.l2.gap.' + key)}" for key in GAP_OPTIONS]
     lines.append(t("grade.l2.options.runaways"))
     lines += [f"  {key!r}: {t('grade.l2.runaway.' + key)}" for key in RUNAWAY_OPTIONS]
-    print_options(lines)
+    print_lines(lines)
 
 
 def grade_level2(MISSING: Any, run_agent: Callable, MAX_TURNS: Any, *, timeout: float = 5.0) -> Report:

@@ -34,7 +34,7 @@ __all__ = [
     "failed_run",
     "flat",
     "guarded",
-    "print_options",
+    "print_lines",
     "show",
     "stale_answers",
 ]
@@ -173,18 +173,19 @@ def show(grade: Callable[[], Report]) -> None:
         report = grade()
     except KeyboardInterrupt:
         raise GradeInterrupted(t("grade.interrupted")) from None
-    print(report.text())
+    print_lines(report.text().split("\n"))
     if not report.passed:
         raise GradeFailed(report) from None
 
 
-def print_options(lines: list[str]) -> None:
-    """Print an exercise's options listing (``level1_options()``, ``level2_options()``); in IPython, as HTML too.
+def print_lines(lines: list[str]) -> None:
+    """Print an options listing (``level1_options()``, ``level2_options()``) or a grade report; in IPython, as
+    HTML too.
 
     A notebook draws printed text as one block that wraps a long line back to its left edge: at 900 px
-    a description's second line began left of its own key, and the next key was hard to pick out. The
-    HTML wraps each line with a hanging indent. Its text, what a terminal, nbval and the graders read,
-    is the printed one.
+    a description's second line began left of its own key, and a hint's under the × of its criterion, so
+    the next key or criterion was hard to pick out. The HTML wraps each line with a hanging indent. Its
+    text, what a terminal, nbval and the graders read, is the printed one.
     """
     text = "\n".join(lines)
     ipython = sys.modules.get("IPython")  # never imported here: outside IPython the text is printed

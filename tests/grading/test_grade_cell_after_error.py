@@ -15,6 +15,7 @@ from nbclient import NotebookClient
 from dev import NOT_FOR_TESTS
 from harness_lab.grading import catalog  # noqa: F401  (the graders' strings)
 from harness_lab.text import CATALOG
+from tests.lessons.notebook_runner import output_text
 
 SOLUTIONS = Path(__file__).resolve().parents[2] / "exercises" / "solutions"
 BROKEN = {  # an answer cell as a learner breaks it, a closing bracket or a colon lost
@@ -37,9 +38,7 @@ def _run(notebook: nbformat.NotebookNode, folder: Path) -> None:
 
 
 def _text(cell: nbformat.NotebookNode) -> str:
-    parts = [o.get("text", "") for o in cell.outputs if o.output_type == "stream"]
-    parts += [o.get("evalue", "") for o in cell.outputs if o.output_type == "error"]
-    return "".join(parts)
+    return output_text(cell) + "".join(o.get("evalue", "") for o in cell.outputs if o.output_type == "error")
 
 
 @pytest.mark.parametrize("name", sorted(BROKEN))

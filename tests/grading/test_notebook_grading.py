@@ -23,6 +23,7 @@ from harness_lab.grading import grade_notebook
 from harness_lab.grading import notebook as notebook_module
 from harness_lab.text import speaking, t
 from notebooks.exercise_build import GRADE_TAG
+from tests.lessons.notebook_runner import output_text
 from tests.process_ids import seen_pid  # noqa: F401 (listening before the grade forks its jobs)
 from tests.safety_net import gives_up_after
 
@@ -91,7 +92,7 @@ def test_a_starter_with_its_outputs_cleared_fails(tmp_path, name):
 def test_the_solutions_output_pasted_into_the_grade_cell_fails(tmp_path, name):
     nb = read(EXERCISES / name)
     solved = grade_cell(read(EXERCISES / "solutions" / name))
-    assert ALL_PASSED in "".join(o.get("text", "") for o in solved.outputs)
+    assert ALL_PASSED in output_text(solved)
     grade_cell(nb).outputs = copy.deepcopy(solved.outputs)
     grade_cell(nb).execution_count = solved.execution_count
     grade = grade_notebook(write(nb, tmp_path / name))

@@ -26,6 +26,7 @@ from harness_lab.grading.command import grade_files
 from harness_lab.text import CATALOG, speaking, t
 from notebooks.build import from_source  # as the build reads it: Japanese sentences joined
 from notebooks.exercise_build import GRADE_TAG, SOLUTION, STARTER, variant
+from tests.lessons.notebook_runner import output_text  # a report is a display, a failed grade a stream
 
 ROOT = Path(__file__).resolve().parents[2]
 EXERCISES = ROOT / "exercises"
@@ -219,13 +220,13 @@ def test_starters_show_no_grade_output_only_the_criteria_it_checks(edition, name
     # nothing in the starter, stored output or text, looks like a verdict the learner could take for theirs
     verdicts = [in_edition("grade.mark.pass", edition), in_edition("grade.mark.fail", edition)]
     for cell in start.cells:
-        shown = cell.source + "".join(o.get("text", "") for o in cell.get("outputs", []))
+        shown = cell.source + output_text(cell)
         assert not any(line.lstrip().startswith(mark) for line in shown.splitlines() for mark in verdicts), cell.source
     level = "l" + name[len("level")]
     listed = [c for c in start.cells if c.cell_type == "markdown" and criteria_list(level, edition) in c.source]
     assert len(listed) == 1
     # the criteria listed are the ones the grade prints
-    stored = "".join(o.get("text", "") for o in grade_cells(solved)[0].outputs)
+    stored = output_text(grade_cells(solved)[0])
     titles = [line.split(". ", 1)[1] for line in criteria_list(level, edition).splitlines()]
     assert all(title in stored for title in titles) and len(stored.strip().splitlines()) == 4
     assert stored.strip().splitlines()[-1] == in_edition("grade.all_passed", edition, total=3)

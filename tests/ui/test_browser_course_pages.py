@@ -267,6 +267,46 @@ def test_an_options_listing_wraps_under_its_key_on_a_narrow_screen(lab, browser,
         page.close()
 
 
+# Each criterion line of a grade report (its mark first), as [its start, the lefts of the lines it wraps onto].
+CRITERION_LINES = """(root) => {
+  const found = [];
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    for (const match of node.data.matchAll(/^(?:○|×|\\[PASS\\]|\\[FAIL\\]) [^\\n]*/gm)) {
+      const range = document.createRange();
+      range.setStart(node, match.index);
+      range.setEnd(node, match.index + match[0].length);
+      const rects = [...range.getClientRects()].filter((r) => r.width > 0);
+      const first = rects[0];
+      const wrapped = rects.filter((r) => r.top > first.top + first.height / 2).map((r) => Math.round(r.left));
+      found.push([match[0].slice(0, 30), Math.round(first.left), wrapped]);
+    }
+  }
+  return found;
+}"""
+
+
+@pytest.mark.parametrize("exercise", [EXERCISE, ENGLISH_EXERCISE])
+def test_a_grade_reports_criteria_wrap_under_their_own_line_on_a_narrow_screen(lab, browser, exercise):
+    """At 900 px a criterion's hint wrapped back under the × of its line, so where one criterion ended
+    and the next began was hard to see in the starter's report. Each criterion now wraps indented."""
+    from playwright.sync_api import expect
+
+    url, _, _ = lab
+    page = _open(browser.new_page(viewport={"width": 900, "height": 1000}), url, exercise)
+    try:
+        cells = json.loads((ROOT / exercise).read_text(encoding="utf-8"))["cells"]
+        index = next(i for i, cell in enumerate(cells) if "grade" in cell["metadata"].get("tags", []))
+        _command(page, "notebook:run-all-cells")
+        outputs = _cell(page, index).locator(".jp-OutputArea-output")
+        expect(outputs).to_have_count(2, timeout=90_000)  # the report, then the one-line GradeFailed
+        lines = outputs.first.evaluate(CRITERION_LINES)
+        assert len(lines) == 3 and any(wrapped for _, _, wrapped in lines), lines  # it does wrap at 900 px
+        assert [line for line in lines if any(left <= line[1] for left in line[2])] == []
+    finally:
+        page.close()
+
+
 @pytest.mark.parametrize("language", ["ja", "en"])
 def test_a_token_burn_plot_keeps_its_labels_readable_on_a_narrow_screen_and_fits_a_wide_one(lab, browser, language):
     """At 900 px with the file browser open, lesson 03's and 06's plots were squeezed into the output's
