@@ -185,7 +185,7 @@ print("編集なし 入力:", [u.prompt_tokens for u in full])
 print("編集あり 入力:", [u.prompt_tokens for u in trimmed])
 
 # %% [markdown]
-# 入力が 3,000 を超えたところから、古い結果が消されて伸びが止まりました。**圧縮**（`compact_20260112`、ベータ `compact-2026-01-12`）は
+# 入力が 3,000 を超えたところから、古い結果が消されて伸びが鈍りました。**圧縮**（`compact_20260112`、ベータ `compact-2026-01-12`）は
 # さらに進んで、それまでの会話を要約の `compaction` ブロック1つに置き換えます（`trigger` は 50,000 トークン以上）。`pause_after_compaction` を付けると、応答は
 # `stop_reason: "compaction"` で止まります。これまでの `next_step` は、この値を知りません:
 
