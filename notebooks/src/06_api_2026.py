@@ -203,7 +203,7 @@ print(paused.stop_reason, [b.type for b in paused.content], "→ next_step:", ne
 # 送り直せば続きます（`"resend"`）。
 #
 # **タスク予算**（`output_config.task_budget`、ベータ `task-budgets-2026-03-13`）はモデルに残りを見せる**目安**です。
-# モデルは残りを見て自分で切り上げますが、超えても API は止めません。
+# 残りを見て切り上げるかはモデル次第で、超えても API は止めません。
 # 使えるモデルは限られ（Opus 5・Opus 4.8・Fable 5 など。既定の Sonnet 5 は 400）、`total` は 20,000 以上です。
 # 数えるのはモデルが**見た**分（ツールの結果や自分の出力を1回ずつ）で、毎回送り直す履歴は数えません。
 

@@ -198,7 +198,7 @@ paused = hl.connect("big_results", live=False).beta.messages.create(
 print(paused.stop_reason, [b.type for b in paused.content], "→ next_step:", next_step(paused))
 # A compacted response is billed the sum of usage.iterations (the top level covers only what follows the summary); TokenBudget counts the sum
 
-# %% [markdown] ja="a9eae9d08ddd"
+# %% [markdown] ja="d5b834e9d601"
 # Stopping on a `stop_reason` it doesn't know is the safe call. Still, after compaction, as after `pause_turn`, the loop carries on if it adds `content`
 # whole to the history and sends it again (`"resend"`).
 #
