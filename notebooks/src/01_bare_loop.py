@@ -119,7 +119,7 @@ for i, block in enumerate(response.content):
 
 # %% [markdown]
 # ツールを使う場面では、`content` は**ブロックのリスト**です。先頭は思考ブロック（`thinking`）: 既定のモデル `claude-sonnet-5` は
-# 答える前に考え、その記録を、本文は空のまま改ざんを見分ける `signature` を付けて返します。続いて「調べます」という text ブロック、そして tool_use ブロックです:
+# 答える前に考え、その記録を返します。本文は空で、改ざんを見分ける `signature` が付いています。続いて「調べます」という text ブロック、そして tool_use ブロックです:
 #
 # | フィールド | 中身 |
 # |---|---|

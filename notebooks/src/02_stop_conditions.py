@@ -186,7 +186,7 @@ for name in CASES:
 print("write_file が実行された回数:", len(written))
 
 # %% [markdown]
-# `empty_end_turn` の最後の応答は `end_turn` なのに text がありません。`response.content[0].text` と書いていたら `AttributeError` です（ブロックは思考ブロック1つだけで、text ブロックがありません）。
+# `empty_end_turn` の最後の応答は `end_turn` なのに text がありません。`response.content[0].text` と書いていたら `AttributeError` です（ブロックは思考ブロック1つだけです）。
 # `hl.text_of(...)` のように `type == "text"` のブロックだけを読めば空の文字列になります。`pause_turn` は送り返したあと
 # `end_turn` で終わり、`max_tokens` では何も書き込まれていません。
 #

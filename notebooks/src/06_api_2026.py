@@ -185,7 +185,7 @@ print("編集なし 入力:", [u.prompt_tokens for u in full])
 print("編集あり 入力:", [u.prompt_tokens for u in trimmed])
 
 # %% [markdown]
-# 入力が 3,000 を超えたところから、古い結果が消されて伸びが止まりました。**圧縮**（`compact_20260112`、ベータ `compact-2026-01-12`）は
+# 入力が 3,000 を超えたところから、古い結果が消されて伸びが鈍りました。**圧縮**（`compact_20260112`、ベータ `compact-2026-01-12`）は
 # さらに進んで、それまでの会話を要約の `compaction` ブロック1つに置き換えます（`trigger` は 50,000 トークン以上）。`pause_after_compaction` を付けると、応答は
 # `stop_reason: "compaction"` で止まります。これまでの `next_step` は、この値を知りません:
 
@@ -203,7 +203,7 @@ print(paused.stop_reason, [b.type for b in paused.content], "→ next_step:", ne
 # 送り直せば続きます（`"resend"`）。
 #
 # **タスク予算**（`output_config.task_budget`、ベータ `task-budgets-2026-03-13`）はモデルに残りを見せる**目安**です。
-# モデルは残りを見て自分で切り上げますが、超えても API は止めません。
+# 残りを見て切り上げるかはモデル次第で、超えても API は止めません。
 # 使えるモデルは限られ（Opus 5・Opus 4.8・Fable 5 など。既定の Sonnet 5 は 400）、`total` は 20,000 以上です。
 # 数えるのはモデルが**見た**分（ツールの結果や自分の出力を1回ずつ）で、毎回送り直す履歴は数えません。
 

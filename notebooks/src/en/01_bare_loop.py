@@ -117,7 +117,7 @@ for i, block in enumerate(response.content):
         print("    name :", block.name)
         print("    input:", block.input)
 
-# %% [markdown] ja="64a958fdcd0d"
+# %% [markdown] ja="e9d43cf0ba2a"
 # When the model uses a tool, `content` is a **list of blocks**. First comes a thinking block (`thinking`): the default model,
 # `claude-sonnet-5`, thinks before it answers and sends that record back with its text left empty and a `signature` that
 # shows whether it was tampered with. Then a text block ("Let me check...") and a tool_use block:

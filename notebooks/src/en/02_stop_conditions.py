@@ -185,7 +185,7 @@ for name in CASES:
     print(f"{name:<30} {step:<7} {last.stop_reason:<30} requests: {requests}  text={hl.text_of(last.content)[:24]!r}")
 print("times write_file ran:", len(written))
 
-# %% [markdown] ja="9a2765778f56"
+# %% [markdown] ja="ea5b8173cadb"
 # The last response of `empty_end_turn` is an `end_turn` with no text. Had you written `response.content[0].text`, that would be an `AttributeError` (the only block is a thinking block).
 # Read only the blocks with `type == "text"`, as `hl.text_of(...)` does, and you get an empty string. `pause_turn` finishes with `end_turn` after
 # being sent back, and with `max_tokens` nothing was written.

@@ -323,7 +323,7 @@ plots.plot_token_burn(burn)
 # %% ja="b8a21f8c0de3"
 burn.context()  # what grows: the model's text, its thinking blocks, its tool_use blocks and the tool_result blocks
 
-# %% [markdown] ja="de8abc01e08d"
+# %% [markdown] ja="2472a85c725e"
 # The input grows by the same step every time (the plot on the left), and the running total bends upward (right; the green dash-dot line is the estimated cost).
 #
 # ### The budget valve: count after receiving, or estimate before sending?

@@ -184,8 +184,8 @@ trimmed = run_loop(beta, "Read every log in logs/ and sum them up", context_mana
 print("input without editing:", [u.prompt_tokens for u in full])
 print("input with editing:   ", [u.prompt_tokens for u in trimmed])
 
-# %% [markdown] ja="f1a5457d3a54"
-# Once the input passed 3,000 tokens, old results were cleared and it stopped growing. **Compaction** (`compact_20260112`, beta `compact-2026-01-12`)
+# %% [markdown] ja="5cd626f44f2a"
+# Once the input passed 3,000 tokens, old results were cleared and it grew far more slowly. **Compaction** (`compact_20260112`, beta `compact-2026-01-12`)
 # goes further: it replaces the conversation so far with a single `compaction` block that summarises it (its `trigger` is 50,000 tokens or more). With `pause_after_compaction`, the response
 # stops with `stop_reason: "compaction"`. The `next_step` you have doesn't know that value:
 
@@ -198,7 +198,7 @@ paused = hl.connect("big_results", live=False).beta.messages.create(
 print(paused.stop_reason, [b.type for b in paused.content], "→ next_step:", next_step(paused))
 # A compacted response is billed the sum of usage.iterations (the top level covers only what follows the summary); TokenBudget counts the sum
 
-# %% [markdown] ja="a9eae9d08ddd"
+# %% [markdown] ja="d5b834e9d601"
 # Stopping on a `stop_reason` it doesn't know is the safe call. Still, after compaction, as after `pause_turn`, the loop carries on if it adds `content`
 # whole to the history and sends it again (`"resend"`).
 #
