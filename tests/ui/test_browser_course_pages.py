@@ -222,25 +222,28 @@ def test_a_panels_gauges_show_their_numbers_whole_on_a_narrow_screen(lab, browse
         page.close()
 
 
-# Each option line ("  'key': what it means") of an element's text, as [its start, the left of its key, the
-# lefts of the lines it wraps onto].
-OPTION_LINES = """(root) => {
+# Each line of an element's text that matches `pattern` (its first group, where it has one, is the part that
+# counts), as [its start, its left, the lefts of the lines it wraps onto].
+WRAPPED_LINES = """(root, pattern) => {
   const found = [];
   const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-    for (const match of node.data.matchAll(/^ *('[a-z_0-9]+': [^\\n]*)/gm)) {
-      const start = match.index + match[0].indexOf("'");
+    for (const match of node.data.matchAll(new RegExp(pattern, "gm"))) {
+      const part = match[1] ?? match[0];
+      const start = match.index + match[0].indexOf(part);
       const range = document.createRange();
       range.setStart(node, start);
-      range.setEnd(node, start + match[1].length);
+      range.setEnd(node, start + part.length);
       const rects = [...range.getClientRects()].filter((r) => r.width > 0);
       const first = rects[0];
       const wrapped = rects.filter((r) => r.top > first.top + first.height / 2).map((r) => Math.round(r.left));
-      found.push([match[1].slice(0, 30), Math.round(first.left), wrapped]);
+      found.push([part.slice(0, 30), Math.round(first.left), wrapped]);
     }
   }
   return found;
 }"""
+OPTION = r"^ *('[a-z_0-9]+': [^\n]*)"  # "  'key': what it means", from its key
+CRITERION = r"^(?:○|×|\[PASS\]|\[FAIL\]) [^\n]*"  # a grade report's criterion, from its mark
 
 
 @pytest.mark.parametrize("exercise", [EXERCISE, ENGLISH_EXERCISE, LEVEL2, ENGLISH_LEVEL2])
@@ -260,30 +263,11 @@ def test_an_options_listing_wraps_under_its_key_on_a_narrow_screen(lab, browser,
         output = _cell(page, index).locator(".jp-OutputArea-output")
         expect(output).to_contain_text("'", timeout=90_000)
         _kernel_ready(page)
-        lines = output.first.evaluate(OPTION_LINES)
+        lines = output.first.evaluate(WRAPPED_LINES, OPTION)
         assert len(lines) >= 8 and any(wrapped for _, _, wrapped in lines), lines  # it does wrap at 900 px
         assert [line for line in lines if any(left <= line[1] for left in line[2])] == []
     finally:
         page.close()
-
-
-# Each criterion line of a grade report (its mark first), as [its start, the lefts of the lines it wraps onto].
-CRITERION_LINES = """(root) => {
-  const found = [];
-  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
-  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-    for (const match of node.data.matchAll(/^(?:○|×|\\[PASS\\]|\\[FAIL\\]) [^\\n]*/gm)) {
-      const range = document.createRange();
-      range.setStart(node, match.index);
-      range.setEnd(node, match.index + match[0].length);
-      const rects = [...range.getClientRects()].filter((r) => r.width > 0);
-      const first = rects[0];
-      const wrapped = rects.filter((r) => r.top > first.top + first.height / 2).map((r) => Math.round(r.left));
-      found.push([match[0].slice(0, 30), Math.round(first.left), wrapped]);
-    }
-  }
-  return found;
-}"""
 
 
 @pytest.mark.parametrize("exercise", [EXERCISE, ENGLISH_EXERCISE])
@@ -300,7 +284,7 @@ def test_a_grade_reports_criteria_wrap_under_their_own_line_on_a_narrow_screen(l
         _command(page, "notebook:run-all-cells")
         outputs = _cell(page, index).locator(".jp-OutputArea-output")
         expect(outputs).to_have_count(2, timeout=90_000)  # the report, then the one-line GradeFailed
-        lines = outputs.first.evaluate(CRITERION_LINES)
+        lines = outputs.first.evaluate(WRAPPED_LINES, CRITERION)
         assert len(lines) == 3 and any(wrapped for _, _, wrapped in lines), lines  # it does wrap at 900 px
         assert [line for line in lines if any(left <= line[1] for left in line[2])] == []
     finally:
