@@ -102,14 +102,14 @@ def left_out(free: Ending, plain: Ending | None = None) -> tuple[str, ...] | Non
     (inputs, outputs), writes = spent(free), sum(free.written)
     parts = dict(zip(FIELDS, (inputs, writes, sum(free.cached) - writes, outputs), strict=True))
     short = sum(parts.values()) - (free.reported or 0)
-    usable = plain is not None and plain.miss is None and isinstance(plain.reported, int)
+    known = plain if plain is not None and plain.miss is None and isinstance(plain.reported, int) else None
     fits = [
         names
         for size in (1, 2, 3)
         for names in combinations(FIELDS, size)
         if all(parts[name] for name in names)
         and sum(parts[name] for name in names) == short
-        and (not usable or plain.reported == _plain_count(plain, names))  # type: ignore[union-attr]
+        and (known is None or known.reported == _plain_count(known, names))
     ]
     return fits[0] if len(fits) == 1 else None
 
