@@ -182,7 +182,7 @@ add(
         ),
         "grade.l2.c3.counts_content": (
             "1つの応答で1つずつツールを呼ぶモデルに、MAX_TURNS={n} なのにツール呼び出し {rounds} ターン（モデルへのリクエスト {calls} 回）で止まりました。"
-            "数えていたのは応答の content の内容ブロック（テキストや tool_use）の数です。テキストのない応答では多く、呼び出しの多い応答では少なく回りました。"
+            "数えていたのは応答の content の内容ブロック（テキストや tool_use）の数です。そのため、テキストのない応答ならターンが多く、呼び出しの多い応答なら少なく回りました。"
             "ターンは、応答が何を含んでいても、応答1回（ループの一周）ごとに 1 つ数えます",
             "Against a model that calls one tool per response, MAX_TURNS={n} stopped after {rounds} tool turns ({calls} requests): "
             "it counted the blocks in the response's content (text, tool_use...), so responses with no text ran more turns and responses with more calls fewer. "

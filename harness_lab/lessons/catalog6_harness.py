@@ -365,7 +365,7 @@ add(
             "tokens_used は {used} でしたが、使ったのは {total} トークンです。{field} の {missing} トークンが数えられていません。プロンプトキャッシュを使うと、履歴の大半は input_tokens ではなく cache_creation_input_tokens（キャッシュ書き込み）と cache_read_input_tokens（キャッシュ読み込み）に数えられます。応答ごとに input_tokens + cache_creation_input_tokens + cache_read_input_tokens + output_tokens を足します（キャッシュのフィールドが None なら 0 として）",
             "tokens_used was {used}, but {total} tokens were used: the {missing} tokens of {field} were not counted. With prompt caching, most of the history is counted in cache_creation_input_tokens (cache writes) and cache_read_input_tokens (cache reads), not input_tokens. Add input_tokens + cache_creation_input_tokens + cache_read_input_tokens + output_tokens after each response (a None cache field as 0)",
         ),
-        "lesson.fields_joiner": (" と ", " and "),  # between the usage fields a count left out
+        "lesson.fields_joiner": ("・", " and "),  # between the usage fields a count left out
         "lesson.l6.run_agent.budget_cache_omitted": (
             "tokens_used は {used} でしたが、キャッシュ書き込みとキャッシュ読み込みの {cached} トークンが入っていません（使ったのは合わせて {total} トークン）。プロンプトキャッシュを使うと、履歴の大半は input_tokens ではなく cache_creation_input_tokens と cache_read_input_tokens に数えられます。応答ごとに input_tokens + cache_creation_input_tokens + cache_read_input_tokens + output_tokens を足します（None なら 0 として）",
             "tokens_used was {used}, leaving out {cached} tokens of cache writes and cache reads ({total} tokens were used in all): with prompt caching, most of the history is counted in cache_creation_input_tokens and cache_read_input_tokens, not input_tokens. Add input_tokens + cache_creation_input_tokens + cache_read_input_tokens + output_tokens after each response (a None counts as 0)",
