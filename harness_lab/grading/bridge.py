@@ -33,9 +33,9 @@ from ..emulator.transport import BASE_URL, DUMMY_KEY
 from .sandbox import (
     GRACE,
     MEMORY_LIMIT,
-    Aborted,
     JobResult,
     Started,
+    abort,
     describe_error,
     plain,
     run_in_thread,
@@ -152,8 +152,8 @@ def _in_thread(job: Callable[[], Any], answer: Callable[[tuple], Any], timeout: 
         with lock:
             try:
                 return answer(message)
-            except Stop as stop:
-                raise Aborted(stop.value) from None
+            except Stop as stop:  # the outcome at once, even if the job swallows the unwinding
+                abort(stop.value)
             except Exception as exc:
                 raise BridgeError(plain(describe_error(exc), 300)) from None
 

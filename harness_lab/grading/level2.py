@@ -38,6 +38,7 @@ from typing import Any
 
 from ..text import t
 from .bridge import observe
+from .level2_counted import counted_per_lap
 from .level2_scene import cut_in_a_call, cut_off, finishing_after, never_ending, run_scene, said, two_tools
 from .report import Check, Report, failed_run, guarded, print_lines, show, stale_answers
 from .sandbox import JobResult, plain
@@ -338,7 +339,7 @@ def _criterion3(learner: Callable[[], tuple], timeout: float) -> Check:
         elif seen["rounds"] == 0 and seen["calls"] == 1:  # left at the first tool_use: read as no tool call
             key = "grade.l2.c3.no_tools_ran"
         elif 0 < seen["rounds"] < n - 1 and seen["calls"] == seen["rounds"] + 1:  # more than one a response
-            key = "grade.l2.c3.counts_more"
+            key = counted_per_lap(learner, n, seen, timeout)
         elif seen["rounds"] > n + 1 and seen["calls"] == seen["rounds"] + 1:  # a clean stop at a limit of its own
             key = "grade.l2.c3.other_limit"
         else:

@@ -168,9 +168,25 @@ add(
         ),
         "grade.l2.c3.counts_more": (
             "1つの応答で1つずつツールを呼ぶモデルに、MAX_TURNS={n} なのにツール呼び出し {rounds} ターン（モデルへのリクエスト {calls} 回）で止まりました。"
-            "1つの応答で、ターンを1つより多く数えています（内容ブロックの数を足していませんか）。ターンは応答1回（ループの一周）ごとに 1 つ数えます",
+            "1つの応答で、ターンを1つより多く数えています。ターンは応答1回（ループの一周）ごとに 1 つ数えます",
             "Against a model that calls one tool per response, MAX_TURNS={n} stopped after {rounds} tool turns ({calls} requests): "
-            "each response was counted as more than one turn (the number of content blocks?). Count one turn per response (per lap of the loop).",
+            "each response was counted as more than one turn. Count one turn per response (per lap of the loop).",
+        ),
+        "grade.l2.c3.counts_messages": (
+            "1つの応答で1つずつツールを呼ぶモデルに、MAX_TURNS={n} なのにツール呼び出し {rounds} ターン（モデルへのリクエスト {calls} 回）で止まりました。"
+            "応答の中身によらず、1ターンに2つずつ数えています。会話履歴のメッセージの数（len(messages)）は、1ターンで assistant と user のメッセージが1つずつ、2つ増えます。"
+            "ターンは応答1回（ループの一周）ごとに 1 つ、turns のようなカウンターで数えます",
+            "Against a model that calls one tool per response, MAX_TURNS={n} stopped after {rounds} tool turns ({calls} requests): "
+            "it counted two a turn, whatever the response held, as the messages in the conversation history (len(messages)) grow: each turn adds two, the assistant's and the user's. "
+            "Count one turn per response (per lap of the loop) with a counter such as turns.",
+        ),
+        "grade.l2.c3.counts_content": (
+            "1つの応答で1つずつツールを呼ぶモデルに、MAX_TURNS={n} なのにツール呼び出し {rounds} ターン（モデルへのリクエスト {calls} 回）で止まりました。"
+            "数えていたのは応答の content の内容ブロック（テキストや tool_use）の数です。そのため、テキストのない応答ならターンが多く、呼び出しの多い応答なら少なく回りました。"
+            "ターンは、応答が何を含んでいても、応答1回（ループの一周）ごとに 1 つ数えます",
+            "Against a model that calls one tool per response, MAX_TURNS={n} stopped after {rounds} tool turns ({calls} requests): "
+            "it counted the blocks in the response's content (text, tool_use...), so responses with no text ran more turns and responses with more calls fewer. "
+            "Count one turn per response (per lap of the loop), whatever the response holds.",
         ),
         "grade.l2.c3.counts_text": (
             "1ターンおきにテキストなしで（tool_use だけで）ツールを呼ぶモデルだと、MAX_TURNS={n} なのにツール呼び出し {rounds} ターン・リクエスト {calls} 回でした。"

@@ -61,11 +61,14 @@ def said(what: str, **values: Any) -> str:
     return TEXTS[lang()][what].format(**values)
 
 
-def never_ending(n: int, width: Callable[[int], int], silent: bool = False) -> Callable[[dict], Any]:
+def never_ending(
+    n: int, width: Callable[[int], int], silent: bool = False, quiet: bool = False
+) -> Callable[[dict], Any]:
     """A model that asks for more searches every turn, with new arguments (so it is not spinning).
 
     Turn k asks for ``width(k)`` searches at once; ``silent``: every other turn holds its calls alone, no
-    text (live models often say nothing before a call, and that response is a turn all the same).
+    text (live models often say nothing before a call, and that response is a turn all the same);
+    ``quiet``: every turn does.
     """
 
     clue, more = said("clue", n="{n}"), said("more")
@@ -73,7 +76,7 @@ def never_ending(n: int, width: Callable[[int], int], silent: bool = False) -> C
     def policy(request: dict) -> Any:
         done = assistant_turns(request)
         calls = [call("search", query=clue.format(n=f"{done + 1}-{i + 1}")) for i in range(width(done))]
-        return reply(*calls) if silent and done % 2 else reply(more, *calls)
+        return reply(*calls) if quiet or (silent and done % 2) else reply(more, *calls)
 
     return policy
 
@@ -177,8 +180,10 @@ class _Scene:
         return 0
 
     def counts(self) -> dict:
+        last = self.emulator.requests[-1].get("messages", []) if self.emulator.requests else []
         return {
             "calls": len(self.emulator.requests),
+            "held": len(last) if isinstance(last, list) else 0,  # the messages the last request carried
             "rounds": len(self.turns),
             "runs": self.runs,
             "miscalled": self.miscalled,

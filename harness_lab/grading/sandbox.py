@@ -33,7 +33,7 @@ import time
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
 from . import folder_use, landlock, namespaces
 from .processes import (
@@ -59,7 +59,7 @@ __all__ = ["ANSWER_LIMIT", "JobResult", "MEMORY_LIMIT", "Started", "abort", "des
 # What a grading host prepares in the supervisor; what it returns, the job runs first.
 Setup = Callable[[], Callable[[], None] | None]
 # Where the running job sends its answer; set only inside a job (or the fallback thread).
-_channel: Callable[[tuple], None] | None = None
+_channel: Callable[[tuple], NoReturn] | None = None
 # Inside a job: the write end of its own answer pipe. A run started from the job closes it in its
 # children, so learner code below can never answer in the job's name.
 _answer_fd: int | None = None
@@ -108,7 +108,7 @@ class _Stop(BaseException):
     """Raised in the supervisor by SIGTERM: the caller gave up; clean up and leave."""
 
 
-def abort(value: Any) -> None:
+def abort(value: Any) -> NoReturn:
     """From inside a limited job: stop the job now and hand ``value`` back as an "aborted" outcome.
 
     A runaway detector (say, a scripted model counting its calls) uses this to end a loop that would
@@ -305,7 +305,7 @@ def _child(job: Callable[[], Any], write_end: int, budget: int | None, keep: tup
     landlock.confine()  # where no PID namespace hides its caller and supervisor, the kernel still keeps them
     _answer_fd = write_end
 
-    def send(message: tuple) -> None:
+    def send(message: tuple) -> NoReturn:
         try:
             check_plain(message)
             frame = framed(message)
@@ -359,8 +359,14 @@ def _collect(supervisor: int, gently: bool) -> int | None:
 
 def run_in_thread(job: Callable[[], Any], timeout: float) -> JobResult:
     box: list[JobResult] = []
+    done = threading.Event()
 
-    def send(message: tuple) -> None:
+    def send(message: tuple) -> NoReturn:
+        # The first abort is the outcome at once: code under test that catches BaseException would swallow
+        # the unwinding (where a forked job's abort ends the process) and return, or ask again until the timeout.
+        if not box:
+            box.append(JobResult("aborted", value=message[1]))
+        done.set()
         raise Aborted(message[1])
 
     def target() -> None:
@@ -374,12 +380,13 @@ def run_in_thread(job: Callable[[], Any], timeout: float) -> JobResult:
             box.append(JobResult("memory", value=0))
         except BaseException as exc:
             box.append(JobResult("error", error=describe_error(exc)))
+        done.set()
 
     global _channel
     worker = threading.Thread(target=target, daemon=True)
     worker.start()
     try:
-        worker.join(timeout)
+        done.wait(timeout)
     finally:
         _channel = None  # this process is the caller's: abort() outside a run must stay an error
     return box[0] if box else JobResult("timeout")

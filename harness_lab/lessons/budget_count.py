@@ -3,10 +3,15 @@ the package's ``Run`` stopped, the hint names the fields ``tokens_used`` left ou
 
 from __future__ import annotations
 
+from itertools import combinations
+
+from ..text import t
 from .checking import Miss
 from .ending import Ending
 
-__all__ = ["budget_cause", "spent"]
+__all__ = ["budget_cause", "every_token_once", "spent"]
+
+FIELDS = ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens", "output_tokens")
 
 
 def spent(mine: Ending, upto: int | None = None) -> tuple[int, int]:
@@ -51,3 +56,65 @@ def budget_cause(mine: Ending, limit: dict, want: Ending | None = None) -> Miss:
     if mine.reported and mine.reported >= limit["budget"]:
         return Miss("lesson.l6.run_agent.budget_ignored", {"budget": limit["budget"], "used": mine.reported})
     return Miss("lesson.l6.run_agent.budget_not_counted", {"budget": limit["budget"]})
+
+
+def every_token_once(free: Ending, plain: Ending | None = None) -> Miss | None:
+    """The whole run's count against what the API billed, once caching is on (the learner's or the probe's):
+    the budgets valve 2 is tried with are crossed after two responses, before the first cache read, so a
+    count that adds the cache twice (or cache writes alone) still stops there, and would stop a longer run
+    too early (or too late). A count some fields short is named by those fields."""
+    cached = sum(free.cached)
+    if not cached or not isinstance(free.reported, int) or free.miss is not None:
+        return None
+    inputs, outputs = spent(free)
+    total = inputs + outputs + cached
+    missing = left_out(free, plain)
+    if missing == FIELDS[1:3]:
+        return Miss(
+            "lesson.l6.run_agent.budget_cache_omitted", {"used": free.reported, "cached": cached, "total": total}
+        )
+    if missing in (FIELDS[1:], FIELDS[:3]):  # one field alone: the hint names what it leaves out
+        how = "input_only" if missing == FIELDS[1:] else "output_only"
+        return Miss(f"lesson.l6.run_agent.budget_{how}", {"used": free.reported, "total": total})
+    if missing:
+        field = t("lesson.fields_joiner").join(missing)
+        values = {"used": free.reported, "field": field, "missing": total - free.reported, "total": total}
+        return Miss("lesson.l6.run_agent.budget_field_omitted", values)
+    if inputs + outputs <= free.reported < total:
+        return Miss(
+            "lesson.l6.run_agent.budget_cache_omitted",
+            {"used": free.reported, "cached": total - free.reported, "total": total},
+        )
+    if free.reported == total + cached:
+        return Miss("lesson.l6.run_agent.budget_cache_twice", {"used": free.reported, "total": total, "cached": cached})
+    if free.reported > total:
+        return Miss(
+            "lesson.l6.run_agent.budget_overcounted",
+            {"used": free.reported, "total": total, "extra": free.reported - total},
+        )
+    return None
+
+
+def left_out(free: Ending, plain: Ending | None = None) -> tuple[str, ...] | None:
+    """The usage fields a count left out, when only one set of them fits what it reported with caching on
+    (``free``). Two sets can add up alike (the cache reads of a run often equal its input and cache writes);
+    ``plain``, the same run without caching, both cache fields 0, tells whether input and output were counted."""
+    (inputs, outputs), writes = spent(free), sum(free.written)
+    parts = dict(zip(FIELDS, (inputs, writes, sum(free.cached) - writes, outputs), strict=True))
+    short = sum(parts.values()) - (free.reported or 0)
+    known = plain if plain is not None and plain.miss is None and isinstance(plain.reported, int) else None
+    fits = [
+        names
+        for size in (1, 2, 3)
+        for names in combinations(FIELDS, size)
+        if all(parts[name] for name in names)
+        and sum(parts[name] for name in names) == short
+        and (known is None or known.reported == _plain_count(known, names))
+    ]
+    return fits[0] if len(fits) == 1 else None
+
+
+def _plain_count(plain: Ending, missing: tuple[str, ...]) -> int:
+    """What a count leaving out ``missing`` reports on a run without caching."""
+    inputs, outputs = spent(plain)
+    return (inputs if FIELDS[0] not in missing else 0) + (outputs if FIELDS[3] not in missing else 0)

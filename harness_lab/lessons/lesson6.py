@@ -18,9 +18,9 @@ from ..emulator import call, reply, say
 from ..grading.sandbox import describe_error
 from ..model import DEFAULT_MODEL
 from . import english
-from .budget_count import budget_cause
+from .budget_count import budget_cause, every_token_once
 from .checking import Miss, Piece, Point
-from .diagnosis import DEFAULTS, Ending, compare, learner_end, package_end
+from .diagnosis import DEFAULTS, compare, learner_end, package_end
 from .lesson3 import next_step
 from .lesson4 import signature_of
 from .lesson5 import run_tool_uses
@@ -164,7 +164,8 @@ def _cache_counted(fn) -> Miss | None:
     field out shows in the end value (without caching both cache fields are 0, and such a count looks
     right). No valve fires, so only the count is judged here."""
     free, _, _ = learner_end(fn, _burning_then_answering, caching=True, budget=10**9)
-    return free.miss or _every_token_once(free)
+    plain, _, _ = learner_end(fn, _burning_then_answering, budget=10**9)  # tells input from output apart
+    return free.miss or every_token_once(free, plain)
 
 
 def _budget_reached(fn) -> Miss | None:
@@ -179,13 +180,13 @@ def _budget_reached(fn) -> Miss | None:
     if mine.miss is None and mine.whole and mine.cause == "token_budget" and mine.requests == 2:
         # Stopped where its own two responses reached the budget. The package's Run is no yardstick
         # here: a loop that sends more (a person's words after the results) spends more per request.
-        return _every_token_once(free) or _answer_over_budget(fn)
+        return every_token_once(free) or _answer_over_budget(fn)
     if mine.miss is None and mine.cause == "max_turns" and mine.rounds == 0:  # the free run's turns were kept
         return Miss("lesson.l6.run_agent.turns_carried", {"limit": DEFAULTS["turns"]})
     want = package_end(_burning, budget=exact)
     if mine.miss is None and want.cause == "token_budget" and mine.requests > want.requests:
         return Miss("lesson.l6.run_agent.budget_reached", {"budget": exact})
-    return compare(mine, want, budget=exact) or _every_token_once(free) or _answer_over_budget(fn)
+    return compare(mine, want, budget=exact) or every_token_once(free) or _answer_over_budget(fn)
 
 
 def _answer_over_budget(fn) -> Miss | None:
@@ -202,39 +203,6 @@ def _answer_over_budget(fn) -> Miss | None:
         used = sum(sum(pair) for pair in mine.usage) + sum(mine.cached)
         return Miss("lesson.l6.run_agent.budget_below", {"budget": budget, "used": used})
     return compare(mine, package_end(_normal_task, budget=budget), budget=budget)
-
-
-def _every_token_once(free: Ending) -> Miss | None:
-    """The whole run's count against what the API billed, once caching is on (the learner's or the probe's):
-    the budgets above are crossed after two responses, before the first cache read, so a count that adds
-    the cache twice (or cache writes alone) still stops there, and would stop a longer run too early (or
-    too late). A count one field short is named by that field."""
-    cached = sum(free.cached)
-    if not cached or not isinstance(free.reported, int) or free.miss is not None:
-        return None
-    inputs, outputs, writes = sum(i for i, _ in free.usage), sum(o for _, o in free.usage), sum(free.written)
-    total = inputs + outputs + cached
-    parts = {"cache_creation_input_tokens": writes, "cache_read_input_tokens": cached - writes}
-    for name, count in (("input_tokens", inputs), *parts.items(), ("output_tokens", outputs)):
-        if count and free.reported == total - count:
-            values = {"used": free.reported, "field": name, "missing": count, "total": total}
-            return Miss("lesson.l6.run_agent.budget_field_omitted", values)
-    if free.reported in (outputs, inputs):  # one field alone: the hint names what it leaves out
-        how = "output_only" if free.reported == outputs else "input_only"
-        return Miss(f"lesson.l6.run_agent.budget_{how}", {"used": free.reported, "total": total})
-    if inputs + outputs <= free.reported < total:
-        return Miss(
-            "lesson.l6.run_agent.budget_cache_omitted",
-            {"used": free.reported, "cached": total - free.reported, "total": total},
-        )
-    if free.reported == total + cached:
-        return Miss("lesson.l6.run_agent.budget_cache_twice", {"used": free.reported, "total": total, "cached": cached})
-    if free.reported > total:
-        return Miss(
-            "lesson.l6.run_agent.budget_overcounted",
-            {"used": free.reported, "total": total, "extra": free.reported - total},
-        )
-    return None
 
 
 def _pausing(request: dict) -> Any:

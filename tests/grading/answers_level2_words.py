@@ -43,6 +43,19 @@ def results_before_the_turn(client, user_input, tools, tool_impls):
     return final_text(response)
 
 
+def messages_as_turns(client, user_input, tools, tool_impls):
+    """The turns read off the history: len(messages) against the limit."""
+    messages = [{"role": "user", "content": user_input}]
+    response = create(client, messages, tools)
+    while response.stop_reason == "tool_use":
+        if len(messages) >= MAX_TURNS:
+            return stop_message()
+        messages.append({"role": "assistant", "content": response.content})
+        messages.append({"role": "user", "content": run_tool_uses(response.content, tool_impls)})
+        response = create(client, messages, tools)
+    return final_text(response)
+
+
 WRONG_WORDS = {
     # OpenAI's finish_reason word: the loop never runs a tool and hands back the model's in-between words.
     "goes on while stop_reason is tool_calls": (
@@ -57,6 +70,13 @@ WRONG_WORDS = {
     # Every block counted, thinking and text too: three "turns" for one response.
     "counts every content block": (
         _loop(_lapping(lambda r: r.stop_reason == "tool_use", counted=lambda r: len(r.content))),
+        {3: "grade.l2.c3.counts_content"},
+    ),
+    # The history's length taken for the turns: two messages a turn.
+    "counts the messages": (_loop(messages_as_turns), {3: "grade.l2.c3.counts_messages"}),
+    # Three a turn, "the call, its result and the model's reply": neither the blocks nor the messages.
+    "counts three a turn": (
+        _loop(_lapping(lambda r: r.stop_reason == "tool_use", counted=lambda r: 3)),
         {3: "grade.l2.c3.counts_more"},
     ),
     "tool results before the assistant turn": (_loop(results_before_the_turn), {3: "grade.l2.c3.results_before"}),

@@ -112,6 +112,32 @@ def test_thread_fallback_without_fork(monkeypatch):
     assert run_limited(lambda: time.sleep(30), timeout=0.3).status == "timeout"
 
 
+def test_an_abort_swallowed_in_the_thread_fallback_is_still_the_outcome(monkeypatch):
+    # Where fork ends the job's process, the thread's abort only unwinds: code that catches BaseException
+    # returned "ok", or went on asking until the time limit.
+    monkeypatch.delattr(os, "fork")
+
+    def returns():
+        try:
+            abort("first")
+        except BaseException:
+            return "went on"
+
+    def asks_again():  # for two seconds: the thread outlives its run, and nothing can stop it
+        for n in range(200):
+            try:
+                abort(f"stop {n}")
+            except BaseException:
+                time.sleep(0.01)
+
+    outcome = run_limited(returns)
+    assert (outcome.status, outcome.value) == ("aborted", "first")
+    started = time.monotonic()
+    outcome = run_limited(asks_again, timeout=5)
+    assert (outcome.status, outcome.value) == ("aborted", "stop 0")
+    assert time.monotonic() - started < 1  # at once, not when the job gave up
+
+
 def test_api_errors_are_described_by_the_apis_own_message():
     import anthropic
 

@@ -266,6 +266,7 @@ RIGHT_STATE = [
 ]
 
 # --- run_agent (lesson 6) ----------------------------------------------------------------------
+INPUT_AND_READS = "response.usage.input_tokens + (response.usage.cache_read_input_tokens or 0)"
 USAGE = "response.usage.input_tokens + (response.usage.cache_creation_input_tokens or 0) + (response.usage.cache_read_input_tokens or 0) + response.usage.output_tokens"
 COUNTED_IN_A_GLOBAL = variant(
     ("def run_agent(", "TURNS = 0\n\n\ndef run_agent("),
@@ -303,11 +304,10 @@ WRONG_RUN_AGENT_STATE = [
         3,
         "lesson.l6.run_agent.no_progress_on_new_calls",
     ),
-    (
-        variant((USAGE, "response.usage.input_tokens + (response.usage.cache_read_input_tokens or 0)")),
-        4,
-        "lesson.l6.run_agent.budget_input_only",
-    ),
+    # input and cache reads: the cache writes and the output left out (point 1 was told "the cache", point 4
+    # "input_tokens alone"), named on both points
+    (variant((USAGE, INPUT_AND_READS)), 1, "lesson.l6.run_agent.budget_field_omitted"),
+    (variant((USAGE, INPUT_AND_READS)), 4, "lesson.l6.run_agent.budget_field_omitted"),
     (variant(("tokens_used += " + USAGE, "tokens_used = " + USAGE)), 4, "lesson.l6.run_agent.budget_last_only"),
     # counts the ceiling the request asked for, not what the response used
     (variant(("tokens_used += " + USAGE, "tokens_used += 1024")), 4, "lesson.l6.run_agent.budget_max_tokens"),

@@ -8,8 +8,8 @@ results after the others (collected apart, or taken from threads as they complet
 refused tool out of the caller's ``tools`` list. Four got another cause's hint: text put before the results
 was told a denial had no result; every tool put to approve with no approver was told the counts or "valve 3
 before any tool ran"; valve 1 asked after the tools with ``>`` was told the limit was not read; a count of
-input and cache tokens was told "input_tokens alone". Many run the tools in the loop itself (``INLINE``),
-as a learner who does not reuse lesson 5's ``run_tool_uses`` writes them.
+input and cache tokens was told "input_tokens alone" (point 1 names it too). Many run the tools in the loop
+itself (``INLINE``), as a learner who does not reuse lesson 5's ``run_tool_uses`` writes them.
 """
 
 from __future__ import annotations
@@ -232,7 +232,9 @@ WRONG_RUN_AGENT_ROUND_17 = [
     ),
     # Valve 1 at the bottom of a while True, after the tools, with ">": one turn's tools past the limit.
     (WHILE_TRUE_LATE, 3, "lesson.l6.run_agent.over_after_tools"),
-    # Valve 2 counting what went in (input and the cache), the model's output forgotten.
+    # Valve 2 counting what went in (input and the cache), the model's output forgotten: point 1's finished
+    # task shows the count as well as point 4's budget.
+    (variant((" + response.usage.output_tokens\n", "\n")), 1, "lesson.l6.run_agent.budget_field_omitted"),
     (variant((" + response.usage.output_tokens\n", "\n")), 4, "lesson.l6.run_agent.budget_field_omitted"),
     # Approval asked after the tool ran, "to ask with its output in hand".
     (

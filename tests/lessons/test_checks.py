@@ -18,7 +18,7 @@ import pytest
 from harness_lab import lessons
 from harness_lab.text import CATALOG, t
 from tests.lessons.answers import WRONG
-from tests.lessons.answers6 import RIGHT_RUN_AGENT, WRONG_RUN_AGENT, loaded
+from tests.lessons.answers6 import RIGHT_RUN_AGENT, WRONG_RUN_AGENT, loaded, variant
 from tests.lessons.answers_capstone import RIGHT_MY_AGENT, WRONG_MY_AGENT
 from tests.lessons.answers_counts_and_flags import WRONG_COUNTS, WRONG_MY_AGENT_COUNTS, WRONG_RUN_AGENT_COUNTS
 from tests.lessons.answers_habits import WRONG_HABITS
@@ -380,3 +380,33 @@ def test_what_a_reference_tells_the_model_is_in_the_notebooks_language(lang, mon
     japanese = re.compile("[\u3040-\u30ff\u4e00-\u9fff]")
     for said in (denied[0]["content"], str(refused.value)):
         assert bool(japanese.search(said)) == (lang == "ja"), said
+
+
+# A loop that catches BaseException around the request as well as around the tools: under the thread
+# fallback (no os.fork), the probe's stop only unwinds through the learner's code, which returned "stopped"
+# and passed the point.
+NEXT_REQUEST = (
+    "        response = client.messages.create(model=MODEL, max_tokens=1024, tools=tools, messages=messages)\n"
+)
+TOOLS_RUN = (
+    "            results = run_tool_uses(response.content, tool_impls, approve or (lambda name, given: False))\n"
+)
+CAUGHT_EVERYWHERE = variant(
+    (
+        TOOLS_RUN,
+        "            try:\n    " + TOOLS_RUN + "            except BaseException as err:\n"
+        '                results = [{"type": "tool_result", "tool_use_id": b.id, "content": repr(err), "is_error": True}'
+        ' for b in response.content if b.type == "tool_use"]\n',
+    ),
+    (
+        NEXT_REQUEST,
+        "        try:\n    " + NEXT_REQUEST + "        except BaseException as err:\n"
+        '            return lessons.stopped("error", str(err), turns, tokens_used)\n',
+    ),
+)
+
+
+def test_a_probe_s_stop_swallowed_without_fork_still_names_the_interrupt(monkeypatch):
+    monkeypatch.delattr(os, "fork")
+    verdict = lessons.judge(at_point("run_agent", 8, 6), loaded(CAUGHT_EVERYWHERE), timeout=5)
+    assert verdict.checks[0].key == "lesson.l6.run_agent.interrupt_caught", verdict.text()

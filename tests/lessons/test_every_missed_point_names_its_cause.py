@@ -11,7 +11,7 @@ import pytest
 from harness_lab import lessons
 from harness_lab.text import t
 from tests.lessons import answers, answers_more
-from tests.lessons.answers6 import loaded
+from tests.lessons.answers6 import USED, loaded, variant
 from tests.lessons.answers_swallowed import WRONG_RUN_AGENT_SWALLOWED, WRONG_SWALLOWED
 
 # Every point each wrong signature misses, and why.
@@ -80,3 +80,32 @@ def test_a_whole_harness_hiding_its_mistake_is_named_on_every_point_it_misses(so
 def test_one_cause_on_several_points_is_said_once_in_the_lesson():
     lines = lessons.point_lines(lessons.judge(lessons.piece("run_tools"), WRONG_SWALLOWED[0][1]))
     assert lines[2].endswith(t("lesson.l2.run_tools.failure_dropped")) and lines[3].endswith(t("lesson.same_cause"))
+
+
+# Counts some usage fields short, each with the fields it leaves out. The cache reads of the probe's run add
+# up to its input and cache writes, so a count of reads and output is short by as much as one of input,
+# writes and output: the run without caching tells which.
+FIELDS_LEFT_OUT = [
+    (
+        "response.usage.input_tokens + (response.usage.cache_read_input_tokens or 0)",
+        ("cache_creation_input_tokens", "output_tokens"),
+    ),
+    (
+        "response.usage.input_tokens + (response.usage.cache_creation_input_tokens or 0)",
+        ("cache_read_input_tokens", "output_tokens"),
+    ),
+    (
+        "(response.usage.cache_read_input_tokens or 0) + response.usage.output_tokens",
+        ("input_tokens", "cache_creation_input_tokens"),
+    ),
+    (USED.replace(" + response.usage.output_tokens", ""), ("output_tokens",)),
+]
+
+
+@pytest.mark.parametrize("counted, missing", FIELDS_LEFT_OUT, ids=["+".join(m) for _, m in FIELDS_LEFT_OUT])
+def test_a_count_some_fields_short_is_told_the_fields_it_left_out(counted, missing):
+    verdict = lessons.judge(lessons.piece("run_agent", 6), loaded(variant((USED, counted))))
+    named = t("lesson.fields_joiner").join(missing)
+    hints = {check.number: check.hint for check in verdict.checks if not check.passed}
+    assert sorted(hints) == [1, 4], verdict.text()
+    assert all(f"{named} の " in hint for hint in hints.values()), verdict.text()

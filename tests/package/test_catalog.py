@@ -124,6 +124,86 @@ def test_every_member_the_ui_builds_exists():
         assert t(key)
 
 
+def said_members() -> tuple[set[str], list[str]]:
+    """(the ``lesson.said.*`` keys the lessons' ``said(scene, what)`` calls name outright, the calls whose
+    ``what`` is only known when they run). ``_said = partial(said, "l2")`` fixes the scene, in its module and
+    in the modules that import it."""
+    trees = {path.stem: ast.parse(path.read_text(encoding="utf-8")) for path in (PACKAGE / "lessons").glob("*.py")}
+    scene_of = {  # (module, alias) -> scene
+        (module, node.targets[0].id): node.value.args[1].value
+        for module, tree in trees.items()
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Assign)
+        and isinstance(node.value, ast.Call)
+        and ast.unparse(node.value.func) == "partial"
+        and ast.unparse(node.value.args[0]) == "said"
+    }
+    built, loose = set(), []
+    for module, tree in trees.items():
+        names = {alias: scene for (where, alias), scene in scene_of.items() if where == module}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.level == 1 and node.module in trees:
+                names |= {
+                    a.name: scene_of[node.module, a.name] for a in node.names if (node.module, a.name) in scene_of
+                }
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
+                continue
+            if node.func.id in names:
+                scene, what = ast.Constant(names[node.func.id]), node.args[0]
+            elif node.func.id == "said" and len(node.args) >= 2:
+                scene, what = node.args[:2]
+            else:
+                continue
+            if isinstance(scene, ast.Constant) and isinstance(what, ast.Constant):
+                built.add(f"lesson.said.{scene.value}.{what.value}")
+            else:
+                loose.append(f"{module}: {ast.unparse(node)}")
+    return built, loose
+
+
+def said_in_loops() -> set[str]:
+    """The ``lesson.said.*`` keys built from a loop's variable, as the code that builds them asks for them."""
+    from harness_lab.grading.spies import Recorder
+    from harness_lab.lessons import diagnosis, lesson5, scenes
+
+    asked: set[str] = set()
+    real = scenes.t
+    scenes.t = lambda key, **values: asked.add(key) or real(key, **values)
+    try:
+        diagnosis.outputs(), scenes.scene_tools(), lesson5._tools(Recorder())
+    finally:
+        scenes.t = real
+    return asked
+
+
+# The calls whose ``what`` is a loop's variable, each asked for by ``said_in_loops``.
+SAID_IN_LOOPS = [
+    "diagnosis: said('l6_outputs', name)",
+    "lesson5: _said(name)",
+    "scenes: said('tools', name)",
+]
+
+
+def test_every_member_the_lessons_and_graders_build_exists_in_both_languages():
+    # Keys reached only through a prefix built when the code runs: the prefix scan above finds the family
+    # (lesson.said.), never a member one scene or one ANSWERS option names that the catalog lacks.
+    from harness_lab.grading.level1_scene import ANSWER_OPTIONS
+
+    named, loose = said_members()
+    assert sorted(loose) == SAID_IN_LOOPS  # a new loop's keys: ask for them in said_in_loops
+    said = named | said_in_loops()
+    options = {f"grade.l1.opt.{q}.{key}" for q, keys in ANSWER_OPTIONS.items() for key in keys}
+    options |= {f"grade.l1.options.{q}" for q in ANSWER_OPTIONS}
+    assert len(said) >= 78 and len(options) >= 13 + 3, "the scan lost members: it is broken"
+    assert sorted((said | options) - CATALOG.keys()) == []
+    assert (
+        sorted(k for k in CATALOG if k.startswith(("lesson.said.", "grade.l1.opt.")) and k not in said | options) == []
+    )
+    for key in said | options:
+        assert all(side.strip() for side in CATALOG[key]), key
+
+
 def test_every_entry_is_used():
     used = {k for k in CATALOG if k in WHOLE or any(k.startswith(p) for p in PREFIXES)}
     assert sorted(CATALOG.keys() - used) == []

@@ -1,0 +1,42 @@
+"""What a level-2 loop counted as a turn, when it stopped early against a model that calls one tool per
+response: the hint names it only when more runs tell it apart.
+
+Counting the response's content blocks moves with what a response holds: the same model with no text
+(fewer blocks) lets it run more turns, one with five calls a response (more blocks) fewer. A count of two
+a turn, as the history's messages (``len(messages)``) grow, moves with neither; given a higher
+``MAX_TURNS`` it stops where the messages the last request carried (one plus two a turn) reach it, where
+a count of three a turn stops far short of it.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+
+from .level2_scene import never_ending, run_scene
+from .sandbox import JobResult
+
+__all__ = ["counted_per_lap"]
+
+
+def counted_per_lap(learner: Callable[[], tuple], n: int, seen: dict, timeout: float) -> str:
+    """The hint's key for a loop that stopped after ``seen["rounds"]`` tool turns, short of ``n``."""
+    rounds = seen["rounds"]
+    quiet = _counts(run_scene(learner, n, never_ending(n, lambda k: 1, quiet=True), timeout))
+    wide = _counts(run_scene(learner, n, never_ending(n, lambda k: 5), timeout))
+    if "rounds" not in quiet or "rounds" not in wide:
+        return "grade.l2.c3.counts_more"
+    if quiet["rounds"] > rounds or wide["rounds"] < rounds:
+        return "grade.l2.c3.counts_content"
+    if quiet["rounds"] != rounds or wide["rounds"] != rounds or not hasattr(os, "fork"):
+        return "grade.l2.c3.counts_more"  # without a fork, MAX_TURNS is not changed in the learner's kernel
+    cap = n + 7
+    capped = _counts(run_scene(learner, n, never_ending(cap, lambda k: 1), timeout, cap=cap))
+    if "held" in capped and cap <= capped["held"] <= cap + 2:
+        return "grade.l2.c3.counts_messages"
+    return "grade.l2.c3.counts_more"
+
+
+def _counts(outcome: JobResult) -> dict:
+    """A run's counts when the loop stopped by itself; a run that raised, hung or was cut off tells nothing."""
+    return outcome.value if outcome.status == "ok" and isinstance(outcome.value, dict) else {}
