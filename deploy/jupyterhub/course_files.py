@@ -96,12 +96,16 @@ def _own_folder(home_fd: int, path: str, user: pwd.struct_passwd) -> int:
         for name in path.split("/"):
             try:
                 os.mkdir(name, 0o700, dir_fd=fd)
-                os.chown(name, user.pw_uid, user.pw_gid, dir_fd=fd, follow_symlinks=False)
+                made = True
             except FileExistsError:
-                pass
+                made = False
             step = os.open(name, DIR_FLAGS, dir_fd=fd)
             os.close(fd)
             fd = step
+            if made:
+                # Given through the open folder, never by name: between mkdir and a chown by name the learner,
+                # who owns the folder above, could put a hard link to a file of root's there and be given it.
+                os.fchown(fd, user.pw_uid, user.pw_gid)
     except BaseException:
         os.close(fd)
         raise

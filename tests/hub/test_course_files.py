@@ -179,3 +179,30 @@ def test_a_mistyped_command_is_told_in_the_language_of_the_edition_asked_for(arg
     env = {k: v for k, v in os.environ.items() if k != "HARNESS_HUB_EDITION"}
     done = subprocess.run([sys.executable, "-I", str(script), *argv], capture_output=True, text=True, env=env)
     assert done.returncode == 2 and said in done.stderr.splitlines(), done.stderr
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root to give the home to another uid")
+def test_a_file_swapped_in_for_a_new_folder_is_not_given_to_the_learner(tmp_path, monkeypatch):
+    """The learner owns their home, so between the hub's mkdir of ~/notebooks and its chown they may put a
+    hard link to a file of root's there (one they may read and write: fs.protected_hardlinks 1; any file where
+    it is 0). A chown by name then gave them that file; the hub must give only the folder it made."""
+    home = tmp_path / "home" / "learner"
+    home.mkdir(parents=True)
+    os.chown(home, 65534, 65534)
+    account = pwd.struct_passwd(("learner", "x", 65534, 65534, "", str(home), "/bin/sh"))
+    monkeypatch.setattr(pwd, "getpwnam", lambda name: account)
+    victim = tmp_path / "roots-file"
+    victim.write_text("root's", encoding="utf-8")
+    real_mkdir = os.mkdir
+
+    def mkdir_then_swapped(name, mode=0o777, *, dir_fd=None):
+        real_mkdir(name, mode, dir_fd=dir_fd)
+        if name == "notebooks" and dir_fd is not None:  # the learner wins the race on the first folder
+            os.rmdir(name, dir_fd=dir_fd)
+            os.link(victim, name, dst_dir_fd=dir_fd)
+
+    monkeypatch.setattr(os, "mkdir", mkdir_then_swapped)
+    copied, refused = course_files.give_course("learner", ROOT)
+    assert (victim.stat().st_uid, victim.stat().st_gid) == (0, 0)
+    assert refused == ["notebooks"]
+    assert copied and all(name.startswith("exercises/") for name in copied)
