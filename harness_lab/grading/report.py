@@ -184,7 +184,8 @@ def print_lines(lines: list[str]) -> None:
 
     A notebook draws printed text as one block that wraps a long line back to its left edge: at 900 px
     a description's second line began left of its own key, and a hint's under the × of its criterion, so
-    the next key or criterion was hard to pick out. The HTML wraps each line with a hanging indent. Its
+    the next key or criterion was hard to pick out. The HTML wraps each line with a hanging indent, and
+    lines up with printed text, at its line spacing. Its
     text, what a terminal, nbval and the graders read, is the printed one.
     """
     text = "\n".join(lines)
@@ -197,7 +198,11 @@ def print_lines(lines: list[str]) -> None:
         f"{html.escape(line.lstrip(' '), quote=False)}</div>"
         for line in lines
     )
-    font = "font-family:var(--jp-code-font-family,monospace);font-size:var(--jp-code-font-size,13px)"
+    # As JupyterLab sets printed text: 1ch in from the edge and its line spacing, not HTML's looser one.
+    font = (
+        "font-family:var(--jp-code-font-family,monospace);font-size:var(--jp-code-font-size,13px);"
+        "line-height:var(--jp-code-line-height,1.3077);padding-left:1ch"
+    )
     from IPython.display import display
 
     display({"text/plain": text, "text/html": f'<div style="{font}">{rows}</div>'}, raw=True)

@@ -178,18 +178,21 @@ def _unasked(rec: Recorder, name: str, returned: Any, response: Any) -> Miss:
     return Miss("lesson.l5.not_asked", {"tool": name})
 
 
-def _nothing_returned(fn) -> Miss | None:
-    """Point 1's miss when it was that no result came back at all (a return before or inside the for):
-    the later points then see only its consequences (a refusal with no result, calls that never ran)."""
+def _point_1(fn, *keys: str) -> Miss | None:
+    """Point 1's miss when it is one of ``keys``: a later point then sees only its consequences, and
+    names their cause. No result at all (a return before or inside the for): a refusal with no result,
+    calls that never ran. A yes read as a no (``== "y"``, a ``not`` slipped): an approved call that did
+    not run. A tool run before approve was asked (the colleague's wiring): a no that ran it anyway."""
     miss = _asks_first(fn)
-    return miss if miss is not None and miss.key == "lesson.l5.returned_early" else None
+    return miss if miss is not None and miss.key in keys else None
+
+
+def _nothing_returned(fn) -> Miss | None:
+    return _point_1(fn, "lesson.l5.returned_early")
 
 
 def _yes_refused(fn) -> Miss | None:
-    """Point 1's miss when approve's yes was read as a no (``== "y"``, a ``not`` slipped): the approved
-    call that did not run, on a later point, is that same misreading, not a no that stopped the turn."""
-    miss = _asks_first(fn)
-    return miss if miss is not None and miss.key == "lesson.l5.yes_refused" else None
+    return _point_1(fn, "lesson.l5.yes_refused")
 
 
 def _write():
@@ -211,8 +214,8 @@ def _no_means_not_run(fn) -> Miss | None:
         return miss
     if not returned and (miss := _nothing_returned(fn)):
         return miss
-    if rec.ran("write_file"):  # a no that ran it: read backwards, when a yes did not run it either
-        return _yes_refused(fn) or Miss("lesson.l5.ran_anyway")
+    if rec.ran("write_file"):  # a no that ran it: run before asking, or read backwards when a yes did not run it
+        return _point_1(fn, "lesson.l5.ran_before_asking", "lesson.l5.yes_refused") or Miss("lesson.l5.ran_anyway")
     if not unchanged(before, response.content):  # the refused call taken out of the turn, say
         return Miss("lesson.l5.changed_content")
     facts = [fact(r) for r in returned or ()]

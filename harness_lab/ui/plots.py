@@ -249,7 +249,8 @@ def plot_token_burn(
     usd.set_ylim(bottom=0)
     lines = total.get_legend_handles_labels()
     more = usd.get_legend_handles_labels()
-    total.legend(lines[0] + more[0], lines[1] + more[1], loc="upper left", fontsize=9)
+    # On the USD axes, drawn last, and opaque: the budget and cost lines pass behind it, not through it.
+    usd.legend(lines[0] + more[0], lines[1] + more[1], loc="upper left", fontsize=9, framealpha=1)
     for ax in (burn, total):
         _request_ticks(ax, len(xs))
     return fig
@@ -313,7 +314,7 @@ def compare_runs(
         ax.set_ylabel(t("ui.plot.usd" if by == "usd" else "ui.plot.tokens"))
         ax.set_ylim(bottom=0)
         _request_ticks(ax, longest)
-        ax.legend(loc="upper left", fontsize=9)
+        ax.legend(loc="upper left", fontsize=9, framealpha=1)  # a budget line high up passes behind it
     return fig
 
 

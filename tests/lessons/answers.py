@@ -396,6 +396,7 @@ WRONG = [
     ("signature_of", sig_values_only, 2, "lesson.l4.signature.pairs"),
     ("signature_of", sig_id_name_and_input, 3, "lesson.l4.signature.ids"),
     ("run_tool_uses", approve_after_running, 1, "lesson.l5.ran_before_asking"),
+    ("run_tool_uses", approve_after_running, 2, "lesson.l5.ran_before_asking"),  # its no ran: the order, not the no
     ("run_tool_uses", approve_never_asked, 1, "lesson.l5.not_asked"),
     ("run_tool_uses", approve_drops_denied, 2, "lesson.l5.denied_dropped"),
     ("run_tool_uses", approve_denied_not_error, 2, "lesson.l5.denied_not_error"),

@@ -243,6 +243,16 @@ WRAPPED_LINES = """(root, pattern) => {
   return found;
 }"""
 OPTION = r"^ *('[a-z_0-9]+': [^\n]*)"  # "  'key': what it means", from its key
+# From the top of an element's first line of text to the top of its last, in px.
+LINE_SPAN = """(root) => {
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT), tops = [];
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    tops.push(...[...range.getClientRects()].filter((r) => r.width).map((r) => r.top));
+  }
+  return Math.max(...tops) - Math.min(...tops);
+}"""
 CRITERION = r"^(?:○|×|\[PASS\]|\[FAIL\]) [^\n]*"  # a grade report's criterion, from its mark
 
 
@@ -323,5 +333,39 @@ def test_a_token_burn_plot_keeps_its_labels_readable_on_a_narrow_screen_and_fits
         area = _cell(page, 0).locator(".jp-OutputArea-output").first
         scrolled, box = area.evaluate("(node) => [node.scrollWidth, node.clientWidth]")
         assert scrolled <= box, (scrolled, box)  # at 1400 px, with the file browser open, nothing hidden
+    finally:
+        page.close()
+
+
+def test_an_options_listing_lines_up_with_printed_text_and_keeps_its_line_spacing(lab, browser):
+    """An options listing or a grade report is drawn as HTML (print_lines), printed text as a <pre>: the
+    listing sat 5 px left of the printed lines above it, and its lines were 1.6 of the font apart, not the
+    1.3 of printed text, so a listing under a print read as if from another page."""
+    from playwright.sync_api import expect
+
+    url, root, _ = lab
+    name = "notebooks/listing.ipynb"
+    lines = ["  'allow': 何も聞かずに実行する", "  'ask': 実行の前に人に尋ねる", "  'deny': 実行せずに断る"]
+    sources = [
+        f"print({chr(10).join(lines)!r})",
+        f"from harness_lab.grading.report import print_lines\nprint_lines({lines!r})",
+    ]
+    cells = [
+        {"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": [s]} for s in sources
+    ]
+    kernel = {"display_name": "Python 3", "language": "python", "name": "python3"}
+    (root / name).write_text(
+        json.dumps({"cells": cells, "metadata": {"kernelspec": kernel}, "nbformat": 4, "nbformat_minor": 5})
+    )
+    page = _open(browser.new_page(viewport={"width": 900, "height": 1000}), url, name)
+    try:
+        _command(page, "notebook:run-all-cells")
+        printed, listed = (_cell(page, i).locator(".jp-OutputArea-output").first for i in (0, 1))
+        expect(listed).to_contain_text("'deny'", timeout=90_000)
+        expect(printed).to_contain_text("'deny'")
+        where = [output.evaluate(WRAPPED_LINES, OPTION) for output in (printed, listed)]
+        tops = [output.evaluate(LINE_SPAN) for output in (printed, listed)]
+        assert [left for _, left, _ in where[0]] == [left for _, left, _ in where[1]], where
+        assert abs(tops[0] - tops[1]) <= 1, tops  # first line to last: the same pitch
     finally:
         page.close()

@@ -148,6 +148,31 @@ def test_stop_labels_stay_clear_of_the_budget_line(budget):
             assert not (box.y0 <= line_y <= box.y1), (text.get_text(), box, line_y)
 
 
+def _show_through(fig, axes, budget):
+    """Pixels of the legend over ``axes``, on the budget line's row, tinted the line's red through it."""
+    import numpy as np
+
+    fig.canvas.draw()
+    pixels = np.asarray(fig.canvas.buffer_rgba())[..., :3].astype(int)
+    legends = [ax.get_legend().get_window_extent() for ax in fig.axes if ax.get_legend()]
+    (box,) = [box for box in legends if axes.get_window_extent().contains(box.x0, box.y0)]
+    row = pixels.shape[0] - round(_budget_y_pixels(axes, budget))
+    assert box.y0 + 4 < _budget_y_pixels(axes, budget) < box.y1 - 4  # the line does cross the legend
+    inside = pixels[row - 1 : row + 1, round(box.x0) + 3 : round(box.x1) - 3].reshape(-1, 3)
+    return [tuple(p) for p in inside if p[0] > 230 and 180 < p[1] < 235 and 180 < p[2] < 235 and p[0] - p[1] > 10]
+
+
+def test_the_budget_line_does_not_show_through_a_legend():
+    # Lesson 03's comparison: a run that overshot its budget draws the budget line high, through the
+    # legend, whose frame let it show pink across the run names.
+    usages = [Usage(2000 + 1500 * i, 300) for i in range(6)]
+    runs = {"受け取った後に数える (loop_top)": usages + [STOP], "送る前に見積もる (before_send)": usages[:4]}
+    fig = ui.compare_runs(runs, budget=34_000)
+    assert _show_through(fig, fig.axes[0], 34_000) == []
+    fig = ui.plot_token_burn(usages + [STOP], budget=34_000)
+    assert _show_through(fig, fig.axes[1], 34_000) == []
+
+
 def test_x_axis_counts_model_calls_not_turns():
     fig = ui.plot_token_burn(USAGES + [STOP], budget=5000)
     assert all(ax.get_xlabel() == t("ui.plot.call") == "モデルへのリクエスト（回目）" for ax in fig.axes[:2])
