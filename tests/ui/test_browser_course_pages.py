@@ -177,10 +177,12 @@ IDENTIFIER_LINES = """(root) => {
 
 
 @pytest.mark.parametrize("exercise", [EXERCISE, ENGLISH_EXERCISE])
-def test_a_failed_grades_hints_wrap_between_words_on_a_narrow_screen(lab, browser, exercise):
+def test_a_failed_grades_hints_wrap_between_words_and_under_their_own_line_on_a_narrow_screen(lab, browser, exercise):
     """JupyterLab breaks printed text at any letter (`word-break: break-all`), and a hint shares its
     criterion's line: at 900 px the starter's report read `ANSWERS["ste` / `p"]`, `tool_re` / `sult`, and
-    its one-line error `python3 dev.py g` / `rade`. The course's plugin wraps them between words."""
+    its one-line error `python3 dev.py g` / `rade`. The course's plugin wraps them between words. A hint
+    also wrapped back under the × of its line, so where one criterion ended and the next began was hard
+    to see: each criterion now wraps indented."""
     from playwright.sync_api import expect
 
     url, _, _ = lab
@@ -194,6 +196,9 @@ def test_a_failed_grades_hints_wrap_between_words_on_a_narrow_screen(lab, browse
         words = [found for output in outputs.all() for found in output.evaluate(IDENTIFIER_LINES)]
         assert {"DEFAULT_TIER", "ANSWERS", "tool_result"} <= {word for word, _ in words}, words
         assert [word for word, lines in words if lines > 1] == []
+        lines = outputs.first.evaluate(WRAPPED_LINES, CRITERION)
+        assert len(lines) == 3 and any(wrapped for _, _, wrapped in lines), lines  # it does wrap at 900 px
+        assert [line for line in lines if any(left <= line[1] for left in line[2])] == []
     finally:
         page.close()
 
@@ -275,27 +280,6 @@ def test_an_options_listing_wraps_under_its_key_on_a_narrow_screen(lab, browser,
         _kernel_ready(page)
         lines = output.first.evaluate(WRAPPED_LINES, OPTION)
         assert len(lines) >= 8 and any(wrapped for _, _, wrapped in lines), lines  # it does wrap at 900 px
-        assert [line for line in lines if any(left <= line[1] for left in line[2])] == []
-    finally:
-        page.close()
-
-
-@pytest.mark.parametrize("exercise", [EXERCISE, ENGLISH_EXERCISE])
-def test_a_grade_reports_criteria_wrap_under_their_own_line_on_a_narrow_screen(lab, browser, exercise):
-    """At 900 px a criterion's hint wrapped back under the × of its line, so where one criterion ended
-    and the next began was hard to see in the starter's report. Each criterion now wraps indented."""
-    from playwright.sync_api import expect
-
-    url, _, _ = lab
-    page = _open(browser.new_page(viewport={"width": 900, "height": 1000}), url, exercise)
-    try:
-        cells = json.loads((ROOT / exercise).read_text(encoding="utf-8"))["cells"]
-        index = next(i for i, cell in enumerate(cells) if "grade" in cell["metadata"].get("tags", []))
-        _command(page, "notebook:run-all-cells")
-        outputs = _cell(page, index).locator(".jp-OutputArea-output")
-        expect(outputs).to_have_count(2, timeout=90_000)  # the report, then the one-line GradeFailed
-        lines = outputs.first.evaluate(WRAPPED_LINES, CRITERION)
-        assert len(lines) == 3 and any(wrapped for _, _, wrapped in lines), lines  # it does wrap at 900 px
         assert [line for line in lines if any(left <= line[1] for left in line[2])] == []
     finally:
         page.close()
