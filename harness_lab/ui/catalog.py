@@ -298,7 +298,7 @@ add(
             "Fork from turn {k}: change only what you want to change",
         ),
         "ui.timeline.result_for": ("{call} の tool_result（id {id}）", "tool_result of {call} (id {id})"),
-        "ui.timeline.answer_for": ("{name} への答え", "answer for {name}"),
+        "ui.timeline.answer_for": ("{name} への答え", "Answer for {name}"),
         "ui.timeline.result_runs": (
             "（答えを「許可」に変えたので、分岐ではこの呼び出しを実際に実行し、その結果を返します）",
             "(The answer is now Allow: in the fork this call runs, and its own result goes back)",
