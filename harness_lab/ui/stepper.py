@@ -326,7 +326,10 @@ class Stepper(Controller):
             return
         bar.max, bar.value = limit, min(value, limit)
         fired = isinstance(self.outcome, Stopped) and self.outcome.cause == cause
-        bar.bar_style = "danger" if fired or value >= limit else ""
+        # Full is red while the run goes on (its next turn would stop it); a run that ended by itself on
+        # its last allowed turn is red only past the limit.
+        over = value > limit or (value == limit and not isinstance(self.outcome, Finished))
+        bar.bar_style = "danger" if fired or over else ""
         bar.layout.visibility = "visible"
 
     def _refresh(self) -> None:

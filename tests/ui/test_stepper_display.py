@@ -80,6 +80,17 @@ def test_the_budget_gauge_turns_red_when_the_budget_stopped_the_run_below_its_li
     assert s.tokens_bar.bar_style == "danger" and s.turns_bar.bar_style == ""
 
 
+def test_a_full_turn_gauge_is_red_only_while_the_run_could_go_on(make_run):
+    from harness_lab.events import Finished
+
+    s = Stepper(make_run("lesson6", max_turns=2), "README.md の1行目を読んで、それから今何時か教えて")
+    s.step()
+    s.step()  # two turns of two: the next would be stopped
+    assert s.turns_bar.value == s.turns_bar.max == 2 and s.turns_bar.bar_style == "danger"
+    s.run_all()  # the model answers on the third request: the run ended by itself, within its limit
+    assert isinstance(s.outcome, Finished) and s.turns_bar.value == 2 and s.turns_bar.bar_style == ""
+
+
 def test_steering_shows_in_the_turn_that_sent_it(make_run):
     run = make_run("never_ending", max_turns=3)
     s = Stepper(run, "メモを順に読んで")
