@@ -6,7 +6,8 @@ Two groups, both reading the model table (models.py):
   ``tool_choice`` where the model refuses it, manual extended thinking together with forced tool
   use, a task budget the model does not take (or under 20,000 tokens), an effort level it does
   not take (or, on Opus 5 and later, ``xhigh`` or ``max`` with thinking disabled; with
-  ``between_tools``, on Sonnet 5.5 its one model, likewise), ``speed: "fast"``
+  ``between_tools``, on Sonnet 5.5 its one model, likewise), ``display: "updates"`` on a model whose
+  text between tool calls is not thinking, ``speed: "fast"``
   on a model without fast mode, ``inference_geo`` on a model before Claude 4.6.
 - ``history_error``: the thinking blocks it sends back. Each must carry a seal this emulator made
   (thinking.py), for a model the current one may read, with its text unchanged; on the models with
@@ -36,6 +37,10 @@ __all__ = ["config_error", "history_error", "turn_mode"]
 
 FORCED_TOOL_CHOICE = 'tool_choice: type "tool" and "any" are not supported for this model.'
 FORCED_WITH_MANUAL_THINKING = "Thinking may not be enabled when tool_choice forces tool use."
+# display "updates" shows the progress notes a model writes between tool calls, so only the models whose notes come
+# back as thinking take it: "What's new in Claude Fable 5.1" lists it among 5.1's additions, a later summary names
+# Fable 5 too (the stricter side is kept, docs/api_facts.md). Inferred: the wording, the between_tools refusal's.
+DISPLAY_UPDATES_UNSUPPORTED = '"thinking.display.updates" is not supported for this model.'
 # Inferred: the docs list the supported models but quote no text for the others.
 TASK_BUDGET_UNSUPPORTED = "output_config.task_budget: task budgets are not supported on this model"
 # The task budgets page: "on every model that currently supports task budgets it is 20,000 tokens, and
@@ -109,6 +114,8 @@ def config_error(request: dict, spec: ModelSpec, mode: Mode) -> ApiError | None:
         refused = spec.rejection(thinking["type"])
         if refused:
             return _bad(refused)
+        if thinking.get("display") == "updates" and not spec.text_between_tools_as_thinking:
+            return _bad(DISPLAY_UPDATES_UNSUPPORTED)
     choice = request.get("tool_choice")
     forced = isinstance(choice, dict) and choice.get("type") in ("any", "tool")
     if forced and not spec.forced_tool_choice:

@@ -72,6 +72,7 @@ INVALID_SCHEMA = (
 )
 
 TASK_BUDGET_BETA = "task-budgets-2026-03-13"
+DISPLAY_UPDATES_BETA = "thinking-display-updates-2026-08-18"
 
 
 def _check_betas(request: dict, betas: frozenset) -> ApiError | None:
@@ -89,6 +90,10 @@ def _check_betas(request: dict, betas: frozenset) -> ApiError | None:
         # The preserved thinking page: block_binding "without the beta header returns a 400 error"; the GA
         # schema has no such field (inferred wording: its answer to any unknown field).
         return bad(f"thinking.{thinking['type']}.block_binding: Extra inputs are not permitted")
+    if isinstance(thinking, dict) and thinking.get("display") == "updates" and DISPLAY_UPDATES_BETA not in betas:
+        # The GA schema's display is "summarized" or "omitted" (the SDK's ThinkingConfig*Param); "updates" is the
+        # beta's (inferred wording: the schema's answer to any other value).
+        return bad(f"thinking.{thinking['type']}.display: Input should be 'summarized' or 'omitted'")
     config = request.get("output_config")
     if isinstance(config, dict) and config.get("task_budget") is not None and TASK_BUDGET_BETA not in betas:
         return bad("output_config.task_budget: Extra inputs are not permitted")
