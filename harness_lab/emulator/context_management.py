@@ -13,7 +13,8 @@ it; the client keeps its full history. The response says what was done:
 - ``clear_thinking_20251015`` (same beta): keeps the thinking of the last ``keep`` assistant turns
   that have any (at least 1, or ``"all"``), reported with ``cleared_thinking_turns``. Without ``keep``
   a model keeps what it keeps anyway: all of it, or only the last turn on the models that keep only
-  the current turn's thinking (``models.keeps_prior_thinking``).
+  the current turn's thinking (``models.keeps_prior_thinking``). It needs a request that thinks, and
+  comes first among the edits.
 - ``compact_20260112`` (beta ``compact-2026-01-12``): once the prompt reaches ``trigger`` (default
   150,000 input tokens) the reply starts with a ``compaction`` block holding a summary, and stops
   right there (``stop_reason: "compaction"``) when ``pause_after_compaction`` is set. Sent back,
@@ -136,15 +137,32 @@ def missing_beta(request: dict, betas: frozenset) -> str | None:
 COMPACTION_UNSUPPORTED = "context_management: compact_20260112 is not supported for this model"
 
 
+# The live 400 for clear_thinking in a request that does not think (CLIProxyAPI #4957, 2026-08, with its request id):
+# the thinking that runs decides, so an absent field passes on a model that thinks unasked (docs/api_facts.md).
+NEEDS_THINKING = "`clear_thinking_20251015` strategy requires `thinking` to be enabled or adaptive"
+# The context editing page: "When using multiple strategies, the clear_thinking_20251015 strategy must be listed
+# first in the edits array". Inferred: the wording (no live 400 is quoted).
+THINKING_EDIT_NOT_FIRST = (
+    "context_management.edits.{n}: the clear_thinking_20251015 strategy must be listed first in the edits array"
+)
+
+
 def edit_error(request: dict) -> str | None:
-    """What the API refuses in edits their schema takes: a compaction trigger under 50,000 tokens, in
-    the words of the live 400 a public report quotes (docs/api_facts.md), and compaction on a model
-    without it (an unknown model is left to the model check's 404)."""
+    """What the API refuses in edits their schema takes: a compaction trigger under 50,000 tokens (the live
+    400's words, docs/api_facts.md), compaction on a model without it (an unknown model is left to the
+    model check's 404), and thinking clearing in a request that does not think or after another strategy."""
     config = request.get("context_management")
     row = MODELS.get(str(request.get("model")))
     for n, edit in enumerate(config.get("edits") or () if isinstance(config, dict) else ()):
         if edit["type"] == "compact_20260112" and row is not None and not row.compaction:
             return COMPACTION_UNSUPPORTED
+        if edit["type"] == "clear_thinking_20251015":
+            thinking = request.get("thinking")
+            runs = thinking["type"] if isinstance(thinking, dict) else row.thinking_default if row else "adaptive"
+            if runs not in ("enabled", "adaptive"):
+                return NEEDS_THINKING
+            if n:
+                return THINKING_EDIT_NOT_FIRST.format(n=n)
         trigger = edit.get("trigger") if edit["type"] == "compact_20260112" else None
         if trigger and trigger["value"] < MIN_COMPACT_TRIGGER:
             return (

@@ -9,6 +9,7 @@ from harness_lab.emulator import Emulator, emulated_client, model_rules, say
 from harness_lab.emulator.context_management import CLEARED
 from harness_lab.emulator.models import MODELS
 from harness_lab.events import Usage
+from tests.emulator.refusals import refusal_of
 
 MODEL = "claude-sonnet-5"
 TOOLS = [
@@ -152,6 +153,57 @@ def test_clear_thinking_without_keep_keeps_what_the_model_keeps_and_keep_must_be
     assert caught.value.api_message == (
         "context_management.edits.0.clear_thinking_20251015.keep.thinking_turns.value: "
         "Input should be greater than or equal to 1"
+    )
+
+
+CLEAR_THINKING = {"type": "clear_thinking_20251015", "keep": "all"}
+
+
+@pytest.mark.parametrize(
+    ("model", "thinking", "runs"),
+    [
+        (MODEL, None, True),  # Sonnet 5 thinks unless told not to
+        (MODEL, {"type": "disabled"}, False),
+        ("claude-opus-4-8", None, False),  # thinks only when asked
+        ("claude-opus-4-8", {"type": "adaptive"}, True),
+        ("claude-haiku-4-5", None, False),
+        ("claude-haiku-4-5", {"type": "enabled", "budget_tokens": 1024}, True),
+        ("claude-sonnet-5-5", {"type": "between_tools"}, False),
+    ],
+)
+def test_clear_thinking_needs_a_request_that_thinks(model, thinking, runs):
+    # The live 400 (CLIProxyAPI #4957, request id req_011Ce1wHVtTC9TqewyaBQBLm, 2026-08): an absent thinking
+    # field is as ineligible as "disabled" where the model does not think unasked; Sonnet 5 thinks unasked.
+    fields = {"thinking": thinking} if thinking else {}
+    create = lambda: emulated_client([say("はい。")], max_retries=0).beta.messages.create(  # noqa: E731
+        model=model,
+        max_tokens=2048,
+        messages=[{"role": "user", "content": "質問"}],
+        context_management={"edits": [CLEAR_THINKING]},
+        betas=[EDITING],
+        **fields,
+    )
+    if runs:
+        assert create().stop_reason == "end_turn"
+    else:
+        message = refusal_of(create)
+        assert message == "`clear_thinking_20251015` strategy requires `thinking` to be enabled or adaptive"
+
+
+def test_clear_thinking_comes_first_when_the_strategies_are_combined():
+    # The context editing page: "When using multiple strategies, the clear_thinking_20251015 strategy must be
+    # listed first in the edits array".
+    clear_tools = {"type": "clear_tool_uses_20250919"}
+    first = loop(
+        emulated_client("big_results"), 1, context_management={"edits": [CLEAR_THINKING, clear_tools]}, betas=[EDITING]
+    )
+    assert first[0].stop_reason == "tool_use"
+    second = {"edits": [clear_tools, CLEAR_THINKING]}
+    message = refusal_of(
+        lambda: loop(emulated_client("big_results", max_retries=0), 1, context_management=second, betas=[EDITING])
+    )
+    assert message == (
+        "context_management.edits.1: the clear_thinking_20251015 strategy must be listed first in the edits array"
     )
 
 
