@@ -12,7 +12,15 @@ from pathlib import Path
 import anthropic
 import pytest
 
-from harness_lab.emulator import Emulator, emulated_client, parameters, roundtrip, say, tool_choice
+from harness_lab.emulator import (
+    Emulator,
+    context_management,
+    emulated_client,
+    parameters,
+    roundtrip,
+    say,
+    tool_choice,
+)
 from harness_lab.emulator import models as table
 from harness_lab.emulator.caching import MAX_BREAKPOINTS
 from harness_lab.emulator.models import EFFORTS, MODELS, THINKING_TYPES
@@ -116,6 +124,9 @@ def _quoted(text: str) -> str:
         table.SYSTEM_ROLE_UNEXPECTED,
         roundtrip.FORCED_TOOL_CHOICE,
         roundtrip.FORCED_WITH_MANUAL_THINKING,
+        roundtrip.DISPLAY_UPDATES_UNSUPPORTED,
+        context_management.NEEDS_THINKING,
+        context_management.THINKING_EDIT_NOT_FIRST.format(n="N"),
         roundtrip.TASK_BUDGET_UNSUPPORTED,
         roundtrip.TASK_BUDGET_TOO_SMALL,
         roundtrip.EFFORT_UNSUPPORTED,
