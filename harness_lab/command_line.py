@@ -11,12 +11,13 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+import unicodedata
 from collections.abc import Iterable, Sequence
 from typing import Any, NoReturn
 
 from .text import LANGUAGES, t
 
-__all__ = ["LANGUAGE_CHOICES", "Help", "Parser", "language", "requested_language"]
+__all__ = ["LANGUAGE_CHOICES", "Help", "Parser", "language", "requested_language", "wrapped"]
 
 LANGUAGE_CHOICES = "{" + ",".join(LANGUAGES) + "}"  # as argparse shows ``choices`` in the usage line
 
@@ -60,8 +61,53 @@ def _said(message: str) -> str:
     return message
 
 
+# Japanese punctuation a line never starts with, and brackets it never ends with (kinsoku).
+_NO_LINE_START = set("。、，．）」』】！？：")
+_NO_LINE_END = set("（「『【")
+
+
+def _columns(text: str) -> int:
+    """How many terminal columns ``text`` takes: kana, kanji and full-width forms take two."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def _pieces(text: str) -> list[str]:
+    """The units a line may break between: a space, a word of narrow characters, or one wide character
+    (with the punctuation that must stay beside it)."""
+    pieces: list[str] = []
+    for char in text:
+        narrow = _columns(char) == 1 and not char.isspace()
+        glued = pieces and (pieces[-1][-1] in _NO_LINE_END or char in _NO_LINE_START)
+        if pieces and (glued or (narrow and _columns(pieces[-1][-1]) == 1 and not pieces[-1][-1].isspace())):
+            pieces[-1] += char
+        else:
+            pieces.append(char)
+    return pieces
+
+
+def wrapped(text: str, width: int) -> list[str]:
+    """``text`` in lines of at most ``width`` terminal columns, broken at a space or between two Japanese
+    characters, never inside a word (a word wider than a line gets a line of its own)."""
+    lines, line = [], ""
+    for piece in _pieces(" ".join(text.split())):
+        if line.strip() and _columns(line.rstrip() + piece.rstrip()) > width:
+            lines.append(line.rstrip())
+            line = piece.lstrip()
+        else:
+            line += piece
+    return [*lines, line.rstrip()] if line.strip() else lines
+
+
 class Help(argparse.HelpFormatter):
-    """argparse's layout with the catalog's word for "usage:"."""
+    """argparse's layout with the catalog's word for "usage:", its text wrapped by terminal columns: argparse
+    counts a kanji as one column and a Japanese sentence as one word, so a Japanese option's help ran to 136
+    columns and an 80-column terminal broke it under the option names."""
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        return wrapped(text, width)
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        return "\n".join(indent + line for line in wrapped(text, width - len(indent)))
 
     def add_usage(
         self,

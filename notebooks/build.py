@@ -20,8 +20,8 @@ have brought the English up to date". A Japanese cell changed after that is a st
 the build warns, and ``tests/course/test_editions.py`` fails naming the cell until the English is updated
 and stamped again. A stamp says the translator read the Japanese, not that the English says the same:
 the build also warns, and ``tests/course/test_editions_say_the_same.py`` fails, where an English cell's
-outline (headings, table rows, list items, folded answers), the numbers it states or the terms it
-names are not its Japanese twin's (``edition_prose.py``).
+outline (headings, table rows, list items, folded answers), the numbers it states or the terms and
+models it names are not its Japanese twin's (``edition_prose.py``).
 
 Runs with no API key (offline emulator), from the notebook's own folder, with the learner's
 workbook (``my_harness.py``) in a fresh temporary folder, so a learner's own file never reaches the

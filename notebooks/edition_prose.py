@@ -16,7 +16,10 @@ them, so a function, a variable or a stop reason renamed, added or dropped in En
 spans with arguments or words in them may be translated, and are left out). And the **terms** a markdown
 cell writes in Latin script (System V, IPC, POSIX, `inotify`, OWASP): Japanese prose names a technical thing
 as it is, so its translation names it too, and a Japanese sentence the English never got usually takes one
-with it (the class guide's sentence on the IPC an unsandboxed grade refuses did).
+with it (the class guide's sentence on the IPC an unsandboxed grade refuses did). And the **models** a
+cell names, in its prose or its code's comments (`claude-sonnet-5`, Opus 4.6): a model id's version is part
+of a name, so neither the numbers nor the terms see `claude-sonnet-4-6` where the Japanese says
+`claude-sonnet-5`, and a learner who copies the English id asks another model.
 """
 
 from __future__ import annotations
@@ -188,8 +191,35 @@ def terms_missing(japanese: str, english: str) -> str:
     return f"the English names none of {', '.join(missing)}" if missing else ""
 
 
+# A model as an id (claude-opus-4-6, claude-haiku-4-5-20251001) or by its name (Opus 4.6): a family and a version.
+MODEL = re.compile(
+    r"\bclaude-(opus|sonnet|haiku|fable|mythos)-(\d+)(?:-(\d))?(?:-\d{8})?\b"
+    r"|\b(Opus|Sonnet|Haiku|Fable|Mythos) (\d+)(?:\.(\d+))?",
+    re.I,
+)
+
+
+def models(text: str) -> set[str]:
+    """The models ``text`` names, each as family and version (``claude-opus-4-6`` and Opus 4.6 are ``opus 4.6``)."""
+    found = set()
+    for match in MODEL.finditer(text):
+        family, major, minor = match.group(1, 2, 3) if match.group(1) else match.group(4, 5, 6)
+        found.add(f"{family.lower()} {major}" + (f".{minor}" if minor else ""))
+    return found
+
+
+def models_differ(japanese: str, english: str) -> str:
+    """'' when both name the same models, or which models only one side names."""
+    ja, en = models(japanese), models(english)
+    if ja == en:
+        return ""
+    parts = [f"{', '.join(sorted(ja - en))} only in the Japanese" if ja - en else ""]
+    parts.append(f"{', '.join(sorted(en - ja))} only in the English" if en - ja else "")
+    return "the models named differ: " + "; ".join(p for p in parts if p)
+
+
 def prose_drift(ja_path: Path, en_path: Path) -> list[str]:
-    """One line per English cell whose outline, links, names, terms or numbers are not its Japanese twin's."""
+    """One line per English cell whose outline, links, names, terms, numbers or models are not its Japanese twin's."""
     ja, en = read_source(ja_path), read_source(en_path)
     drift = []
     for number, (a, b) in enumerate(zip(ja.cells, en.cells), start=1):
@@ -207,9 +237,9 @@ def prose_drift(ja_path: Path, en_path: Path) -> list[str]:
             text_ja, text_en = a.source, b.source
         else:
             text_ja, text_en = words_of_code(a.source), words_of_code(b.source)
-        said = numbers_differ(text_ja, text_en)
-        if said:
-            drift.append(f"{where}: {said}")
+        drift += [
+            f"{where}: {said}" for said in (numbers_differ(text_ja, text_en), models_differ(text_ja, text_en)) if said
+        ]
     return drift
 
 

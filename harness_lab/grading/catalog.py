@@ -146,8 +146,10 @@ add(
             "{path} is not a notebook (no list of cells).",
         ),
         "grade.nb.unreadable": (
-            "× 不合格: ノートブックとして読めませんでした: {error}",
-            "[FAIL] Could not read it as a notebook: {error}",
+            "× 不合格: ノートブックとして読めませんでした（{error}）。採点が読むのは JupyterLab が保存した .ipynb ファイルです。"
+            "配布されたノートブックに答えを書き、JupyterLab で保存したファイルを使いましょう",
+            "[FAIL] Could not read it as a notebook ({error}). Grading reads the .ipynb file JupyterLab saves: write your "
+            "answers in the notebook you were given, and use the file JupyterLab saved.",
         ),
         "grade.nb.unknown_exercise": (
             "× 不合格: どの練習のノートブックか分かりませんでした（exercises/ の level1_… か level2_… を、コピーして使いましょう）",

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from notebooks import build
-from notebooks.edition_prose import names, names_differ, numbers, numbers_differ, prose_drift
+from notebooks.edition_prose import models, models_differ, names, names_differ, numbers, numbers_differ, prose_drift
 from notebooks.editions import twin_of
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -117,6 +117,13 @@ def drifted(tmp_path: Path, name: str, old: str, new: str, folder: str = "notebo
             "notebooks/src/en/04_human_in_the_loop.py cell 22: the English names none of agency, excessive, llm, "
             "llm06, owasp",
         ),
+        (
+            "06_api_2026.py",
+            "# The default model, `claude-sonnet-5`, thinks",
+            "# The default model, `claude-sonnet-4-6`, thinks",
+            "notebooks/src/en/06_api_2026.py cell 1: the models named differ: sonnet 5 only in the Japanese; "
+            "sonnet 4.6 only in the English",
+        ),
     ],
     ids=[
         "a number in prose",
@@ -130,6 +137,7 @@ def drifted(tmp_path: Path, name: str, old: str, new: str, folder: str = "notebo
         "a function renamed",
         "a function left unnamed",
         "a sentence left out",
+        "a model id's version changed",
     ],
 )
 def test_a_number_or_a_step_the_english_changed_is_named_with_its_cell(tmp_path, name, old, new, expected):
@@ -198,3 +206,14 @@ def test_the_build_check_names_the_drifted_cell_and_fails(tmp_path, capsys):
     captured = capsys.readouterr()
     assert re.search(r"05_full_harness\.py cell 31: the numbers differ", captured.err)
     assert "cells that say otherwise: 1" in captured.out
+
+
+def test_a_model_is_the_same_model_by_its_id_or_its_name_and_a_tool_named_claude_is_none():
+    assert models("`claude-opus-4-6` と claude-haiku-4-5-20251001、Fable 5 は") == {"opus 4.6", "haiku 4.5", "fable 5"}
+    assert (
+        models_differ("Opus 4.6 と Haiku 4.5、Fable 5", "claude-opus-4-6, claude-haiku-4-5-20251001 and Fable 5.") == ""
+    )
+    assert models("claude-code と claude-agent-sdk、`claude-sonnet-5.json`") == {"sonnet 5"}
+    assert models_differ("既定の `claude-sonnet-5`", "the default `claude-sonnet-5-5`") == (
+        "the models named differ: sonnet 5 only in the Japanese; sonnet 5.5 only in the English"
+    )

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from notebooks.edition_prose import numbers_differ, terms_missing
+from notebooks.edition_prose import models_differ, numbers_differ, terms_missing
 
 ROOT = Path(__file__).resolve().parents[2]
 JA, EN = ROOT / "docs" / "errors.md", ROOT / "docs" / "en" / "errors.md"
@@ -45,11 +45,12 @@ def test_the_english_page_has_every_entry_with_the_same_facts():
         assert en_labels == [LABELS[label] for label in ja_labels], f"entry {number}"
 
 
-def test_each_part_of_the_english_page_states_the_japanese_numbers():
+def test_each_part_of_the_english_page_states_the_japanese_numbers_and_models():
     # A limit (4 cache breakpoints, 1 million tokens), a model version or a count must not drift between the pages.
     ja, en = (re.split(r"^(?=#+ )", page.read_text(encoding="utf-8"), flags=re.M) for page in (JA, EN))
     assert len(ja) == len(en)
     drift = [f"part {n}: {said}" for n, (a, b) in enumerate(zip(ja, en)) if (said := numbers_differ(a, b))]
+    drift += [f"part {n}: {said}" for n, (a, b) in enumerate(zip(ja, en)) if (said := models_differ(a, b))]
     assert drift == []
 
 

@@ -55,3 +55,23 @@ def test_the_readme_for_instructors_runs_them_from_the_same_venv():
     section = readme.split("## For instructors", 1)[1].split("\n## ", 1)[0]
     assert "harness-lab grade-class" in section
     assert misnamed(shell_lines(section)) == []
+
+
+def accounts_named(lines: list[str]) -> set[str]:
+    """The Unix accounts the hub's command lets in by name (HARNESS_HUB_ADMINS, HARNESS_HUB_USERS)."""
+    named = re.findall(r"HARNESS_HUB_(?:ADMINS|USERS)=(\S+)", "\n".join(lines))
+    return {name for value in named for name in value.split(",") if name}
+
+
+def accounts_made(lines: list[str]) -> set[str]:
+    return {words[-1] for line in lines if (words := line.split("&&")[0].split()) and words[0] == "useradd"}
+
+
+@pytest.mark.parametrize("guide", ["classroom.md", "en/classroom.md"])
+def test_the_set_up_makes_every_account_the_hub_is_started_with(guide):
+    # §2 started the hub with HARNESS_HUB_ADMINS=teacher and made only alice: PAM has no teacher, and the
+    # hub's first lines were a KeyError traceback ("User teacher does not exist on the system").
+    page = (ROOT / "docs" / guide).read_text(encoding="utf-8")
+    set_up = shell_lines(page.split("\n## 2.", 1)[1].split("\n## ", 1)[0])
+    assert accounts_named(set_up) == {"teacher"}
+    assert accounts_named(set_up) <= accounts_made(set_up)

@@ -281,6 +281,19 @@ def test_what_is_not_an_exercise_notebook_is_an_error_not_a_crash(tmp_path):
         assert "\n" not in grade.error
 
 
+@pytest.mark.parametrize("language", ["ja", "en"])
+def test_a_text_file_handed_in_as_a_notebook_is_told_which_file_to_use(tmp_path, language):
+    # A learner's answers pasted into a text file named level1_tiered_policy.ipynb were told only
+    # "Could not read it as a notebook: JSONDecodeError: Expecting value: line 1 column 1 (char 0)".
+    handed_in = tmp_path / LEVEL1
+    handed_in.write_text('POLICY = {"send_email": "deny"}\n', encoding="utf-8")
+    with speaking(language):
+        grade = grade_notebook(handed_in)
+    assert (grade.status, grade.key) == ("error", "grade.nb.unreadable")
+    said_after_the_cause = grade.error.split("JSONDecodeError", 1)[1]
+    assert "JupyterLab" in said_after_the_cause and ".ipynb" in said_after_the_cause, grade.error
+
+
 def test_a_process_an_answer_cell_starts_with_setsid_is_gone_after_grading(tmp_path):
     pid_file = tmp_path / "daemon.pid"
     nb = read(EXERCISES / "solutions" / LEVEL2)

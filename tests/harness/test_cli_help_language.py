@@ -6,9 +6,12 @@ They were English literals in a course whose every other message is Japanese by 
 
 from __future__ import annotations
 
+import unicodedata
+
 import pytest
 
 from harness_lab.cli import main
+from harness_lab.command_line import wrapped
 from harness_lab.text import speaking, t
 
 COMMANDS = {"run": "cli.help.run", "grade": "cli.help.grade", "grade-class": "cli.help.grade_class"}
@@ -69,3 +72,27 @@ def test_an_unknown_command_is_told_in_japanese_with_the_commands_there_are(caps
     said = capsys.readouterr().err.splitlines()[-1]
     assert "invalid choice" not in said and "choose from" not in said
     assert "'frobnicate'" in said and all(command in said for command in COMMANDS)
+
+
+def _columns(line: str) -> int:
+    return sum(2 if unicodedata.east_asian_width(char) in "WF" else 1 for char in line)
+
+
+@pytest.mark.parametrize("language", ["ja", "en"])
+@pytest.mark.parametrize("command", [[], *([name] for name in COMMANDS)], ids=["harness-lab", *COMMANDS])
+def test_every_help_line_fits_an_80_column_terminal(capsys, monkeypatch, command, language):
+    # argparse counts a kanji as one column and a Japanese sentence as one word: grade-class --help had a
+    # 136-column --lang line, which an 80-column terminal broke under the option names.
+    monkeypatch.setenv("COLUMNS", "80")
+    with pytest.raises(SystemExit):
+        main(["--lang", language, *command, "--help"])
+    assert [line for line in capsys.readouterr().out.splitlines() if _columns(line) > 80] == []
+
+
+def test_japanese_breaks_between_characters_never_inside_a_word_nor_before_a_full_stop():
+    text = "受講者のコードは HARNESS_LAB_LANG を読みません。キーも（ANTHROPIC_API_KEY）見えません。" * 3
+    lines = wrapped(text, 24)
+    assert all(_columns(line) <= 24 for line in lines), lines
+    assert "".join(lines).replace(" ", "") == text.replace(" ", "")
+    assert not [line for line in lines if line[0] in "。、）" or line[-1] == "（"], lines
+    assert all(word in line for line in lines for word in ("HARNESS_LAB_LANG", "ANTHROPIC_API_KEY") if word[:7] in line)

@@ -23,7 +23,7 @@ import harness_lab.ui  # noqa: F401
 from harness_lab.steps import STEPS
 from harness_lab.text import CATALOG, speaking, t
 from harness_lab.ui.diagram import LESSON_VALVES, NODES, OTHER_STOPS
-from notebooks.edition_prose import numbers_differ
+from notebooks.edition_prose import models_differ, numbers_differ
 
 PACKAGE = Path(__file__).resolve().parents[2] / "harness_lab"
 FAMILIES = (
@@ -98,12 +98,14 @@ def test_each_side_is_written_in_its_own_language(key):
 
 
 @pytest.mark.parametrize("key", sorted(CATALOG))
-def test_both_sides_state_the_same_numbers(key):
+def test_both_sides_state_the_same_numbers_and_models(key):
     # The English said a refused response "went into the history twice" where the Japanese said once more,
     # and left out the Japanese "(0回か、2回以上)": a count one side states and the other does not is drift.
-    # Numbers are compared as written each language's way (notebooks/edition_prose.py: 100万 / a million).
+    # Numbers are compared as written each language's way (notebooks/edition_prose.py: 100万 / a million),
+    # and a model as its family and version, which the numbers do not see in an id (claude-sonnet-4-6).
     ja, en = CATALOG[key]
     assert numbers_differ(ja, en) == "", f"{ja}\n{en}"
+    assert models_differ(ja, en) == "", f"{ja}\n{en}"
 
 
 def test_every_key_written_in_the_code_exists():
