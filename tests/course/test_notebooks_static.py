@@ -194,7 +194,7 @@ def lesson_titles() -> dict[tuple[str, str], str]:
     titles = {}
     for edition, folder in (("ja", ROOT / "notebooks" / "src"), ("en", ROOT / "notebooks" / "src" / "en")):
         for source in sorted(folder.glob("0[1-6]_*.py")):
-            heading = re.search(r"^# # (.+?)(?: — |$)", source.read_text(encoding="utf-8"), re.M).group(1)
+            heading = re.search(r"^# # (.+?)(?: — |$)", source.read_text(encoding="utf-8"), re.MULTILINE).group(1)
             titles[edition, f"{source.stem}.ipynb"] = heading
     return titles
 
@@ -216,10 +216,10 @@ def test_every_link_to_a_lesson_names_it_as_its_heading_does():
                 wrong.append(f"{source.relative_to(ROOT)}: [{text}] for {title}")
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     for folder, number, name in re.findall(
-        r"^\| \[`\w+`\]\(notebooks/(en/)?(0\d_\w+\.ipynb)\) \| (\d [^|]+?) \|", readme, re.M
+        r"^\| \[`\w+`\]\(notebooks/(en/)?(0\d_\w+\.ipynb)\) \| (\d [^|]+?) \|", readme, re.MULTILINE
     ):
         title = titles["en" if folder else "ja", number]
         if name != re.sub(r"^(?:レッスン|Lesson )(\d): ", r"\1 ", title):
             wrong.append(f"README.md: {name} for {title}")
-    assert len(re.findall(r"^\| \[`0", readme, re.M)) == 12
+    assert len(re.findall(r"^\| \[`0", readme, re.MULTILINE)) == 12
     assert wrong == []
