@@ -17,7 +17,6 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from nbconvert import HTMLExporter
 
 ROOT = Path(__file__).resolve().parents[2]
 LESSONS = sorted((ROOT / "notebooks").glob("[0-9]*.ipynb"))
@@ -50,6 +49,8 @@ def test_notebook_renders_and_stores_clean_outputs(path):
     assert widgets is None or all("state" in v for v in widgets.values())
     errors = [i for i, c in enumerate(nb.cells) for o in c.get("outputs", []) if o.output_type == "error"]
     assert errors == []
+    from nbconvert import HTMLExporter  # here, not at the top: see notebooks/editions.py's read_source
+
     html, _ = HTMLExporter().from_notebook_node(nb)
     assert "<html" in html
     text = outputs_text(nb)
