@@ -46,7 +46,7 @@ MIX = (("right", 8), ("wrong", 6), ("tampered", 3), ("hang", 1), ("crash", 2))
 
 def kinds() -> list[str]:
     """The 20 kinds in an order that spreads hangs and crashes through the class."""
-    pool = {kind: n for kind, n in MIX}
+    pool = dict(MIX)
     order = []
     while any(pool.values()):
         for kind, _ in MIX:

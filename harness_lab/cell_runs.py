@@ -33,9 +33,11 @@ def _shell() -> Any:
 def _defines(source: str, name: str) -> bool:
     """A ``def name`` anywhere; for a constant (an exercise's POLICY, MISSING...), ``NAME = ...`` at the top
     level. Never a function's name assigned: a lesson's check cell reassigns it (``f = lessons.check(...)``)."""
-    if re.search(rf"^[ \t]*(?:async[ \t]+)?def[ \t]+{re.escape(name)}\b", source, re.M):
+    if re.search(rf"^[ \t]*(?:async[ \t]+)?def[ \t]+{re.escape(name)}\b", source, re.MULTILINE):
         return True
-    return name.isupper() and re.search(rf"^{re.escape(name)}[ \t]*(?::[^=\n]*)?=(?!=)", source, re.M) is not None
+    return (
+        name.isupper() and re.search(rf"^{re.escape(name)}[ \t]*(?::[^=\n]*)?=(?!=)", source, re.MULTILINE) is not None
+    )
 
 
 def watch(names: Iterable[str]) -> None:

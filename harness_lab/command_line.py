@@ -43,14 +43,16 @@ def language(text: str) -> str:
 
 # argparse's error sentences (its English msgids) -> the catalog's; anything else keeps argparse's words
 _ARGPARSE_SAYS = (
-    (re.compile(r"the following arguments are required: (?P<names>.*)", re.S), "usage.args.required"),
-    (re.compile(r"unrecognized arguments: (?P<names>.*)", re.S), "usage.args.unrecognized"),
-    (re.compile(r"argument (?P<name>\S+): expected one argument", re.S), "usage.args.expected_one"),
+    (re.compile(r"the following arguments are required: (?P<names>.*)", re.DOTALL), "usage.args.required"),
+    (re.compile(r"unrecognized arguments: (?P<names>.*)", re.DOTALL), "usage.args.unrecognized"),
+    (re.compile(r"argument (?P<name>\S+): expected one argument", re.DOTALL), "usage.args.expected_one"),
     (
-        re.compile(r"argument (?P<name>[^:]+): invalid choice: (?P<value>.*) \(choose from (?P<choices>.*)\)", re.S),
+        re.compile(
+            r"argument (?P<name>[^:]+): invalid choice: (?P<value>.*) \(choose from (?P<choices>.*)\)", re.DOTALL
+        ),
         "usage.args.choice",
     ),
-    (re.compile(r"argument (?P<name>[^:]+): (?P<message>.*)", re.S), "usage.args.argument"),
+    (re.compile(r"argument (?P<name>[^:]+): (?P<message>.*)", re.DOTALL), "usage.args.argument"),
 )
 
 

@@ -60,7 +60,7 @@ ENGLISH = {
     "thrice": "3",
 }
 # "second" as in 2つ目 / 2回目, not the second half (後半) nor a unit of time (2 seconds).
-ENGLISH_WORD = re.compile(rf"\b({'|'.join(ENGLISH)}|second(?! half))\b", re.I)
+ENGLISH_WORD = re.compile(rf"\b({'|'.join(ENGLISH)}|second(?! half))\b", re.IGNORECASE)
 KANJI = dict(zip("二三四五六七八九十", map(str, range(2, 11))))
 # A kanji numeral counts only before a counter: 三つ, 二度, 四章, 二乗 (not 十分 "enough", 一方 "one side").
 KANJI_COUNT = re.compile(r"(?<![一二三四五六七八九十])([二三四五六七八九十])(?=[つ度回人行番周枚個件種通章倍乗重])")
@@ -92,11 +92,11 @@ def _digits(value: float) -> str:
 
 def outline(markdown: str) -> dict[str, object]:
     """What a reader sees of a markdown cell's shape, its words aside."""
-    prose = re.sub(r"^```.*?^```", "", markdown, flags=re.S | re.M)
+    prose = re.sub(r"^```.*?^```", "", markdown, flags=re.DOTALL | re.MULTILINE)
     return {
-        "headings": [len(h) for h in re.findall(r"^(#+) ", prose, re.M)],
-        "table rows": len(re.findall(r"^\|", prose, re.M)),
-        "list items": len(re.findall(r"^\s*(?:[-*]|\d+\.) ", prose, re.M)),
+        "headings": [len(h) for h in re.findall(r"^(#+) ", prose, re.MULTILINE)],
+        "table rows": len(re.findall(r"^\|", prose, re.MULTILINE)),
+        "list items": len(re.findall(r"^\s*(?:[-*]|\d+\.) ", prose, re.MULTILINE)),
         "folded answers": prose.count("<details>"),
         "code fences": markdown.count("```"),
     }
@@ -160,7 +160,7 @@ NAME_SPAN = re.compile(r"(?<!`)`([A-Za-z_][A-Za-z0-9_.]*(?:\(\))?)`(?!`)")
 
 def names(markdown: str) -> set[str]:
     """The names a markdown cell writes as inline code, its fenced code blocks aside."""
-    return set(NAME_SPAN.findall(re.sub(r"^```.*?^```", "", markdown, flags=re.S | re.M)))
+    return set(NAME_SPAN.findall(re.sub(r"^```.*?^```", "", markdown, flags=re.DOTALL | re.MULTILINE)))
 
 
 def names_differ(japanese: str, english: str) -> str:
@@ -179,7 +179,7 @@ LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]+")
 
 def terms(markdown: str) -> set[str]:
     """The Latin-script words a text names, lower-cased."""
-    prose = re.sub(r"^```.*?^```", "", markdown, flags=re.S | re.M)
+    prose = re.sub(r"^```.*?^```", "", markdown, flags=re.DOTALL | re.MULTILINE)
     prose = re.sub(r"\]\([^)]*\)|https?://\S+", "]", prose)
     return {word.lower() for word in LATIN_WORD.findall(prose)}
 

@@ -28,10 +28,10 @@ WORDS = {
 }
 # argparse's error sentences (its English msgids) -> WORDS' keys; anything else keeps argparse's words
 ARGPARSE_SAYS = (
-    (re.compile(r"the following arguments are required: (?P<names>.*)", re.S), "required"),
-    (re.compile(r"unrecognized arguments: (?P<names>.*)", re.S), "unrecognized"),
-    (re.compile(r"argument (?P<name>\S+): expected one argument", re.S), "expected_one"),
-    (re.compile(r"argument (?P<name>\S+): invalid \w+ value: (?P<value>.*)", re.S), "not_number"),
+    (re.compile(r"the following arguments are required: (?P<names>.*)", re.DOTALL), "required"),
+    (re.compile(r"unrecognized arguments: (?P<names>.*)", re.DOTALL), "unrecognized"),
+    (re.compile(r"argument (?P<name>\S+): expected one argument", re.DOTALL), "expected_one"),
+    (re.compile(r"argument (?P<name>\S+): invalid \w+ value: (?P<value>.*)", re.DOTALL), "not_number"),
 )
 
 

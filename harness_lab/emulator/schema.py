@@ -111,7 +111,7 @@ ANY_CONTENT = frozenset(
 
 def _name(typed: type) -> str:
     name = typed.__name__
-    return name[4:] if name.startswith("Beta") else name
+    return name.removeprefix("Beta")
 
 
 def _alternatives(hint) -> list:

@@ -158,7 +158,7 @@ def describe_error(exc: BaseException) -> str:
     own = function = None
     for frame in traceback.extract_tb(exc.__traceback__):
         path = os.path.abspath(frame.filename)
-        if path.startswith(here) or "site-packages" in path or path.startswith(os.path.dirname(os.__file__)):
+        if path.startswith((here, os.path.dirname(os.__file__))) or "site-packages" in path:
             continue
         own = frame
         # Python's names for a comprehension, a lambda or a cell's top level (<listcomp>, <lambda>,

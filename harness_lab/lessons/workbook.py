@@ -123,8 +123,7 @@ class Workbook:
         text = self.text()
         if text is None:
             return None
-        module = module_from(text, self.path, register=True)
-        return module
+        return module_from(text, self.path, register=True)
 
 
 def joined(parts: list[str]) -> str:

@@ -218,7 +218,7 @@ def _growth(
         values = {"bare": series(ms), "harness_lab": series(harness_ms)}
         values.update({k + growth.GC_OFF: v for k, v in values.items()})
         per_call[n] = Timings(dict(values), dict(values))
-    return growth.Growth(per_call, {n: 1 for n in per_call}, [0.001 * (1 + k / 10) for k in range(11)])
+    return growth.Growth(per_call, dict.fromkeys(per_call, 1), [0.001 * (1 + k / 10) for k in range(11)])
 
 
 def test_verdict_is_computed_from_the_data():

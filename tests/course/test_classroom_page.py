@@ -29,7 +29,7 @@ def parts(page: Path) -> list[str]:
 def commands(page: Path) -> list[str]:
     """Each code block, its comments and placeholders aside; the class's edition and the report's language
     are the page's own."""
-    blocks = re.findall(r"^```\w*\n(.*?)^```", page.read_text(encoding="utf-8"), flags=re.M | re.S)
+    blocks = re.findall(r"^```\w*\n(.*?)^```", page.read_text(encoding="utf-8"), flags=re.MULTILINE | re.DOTALL)
     kept = []
     for block in blocks:
         lines = [re.sub(r"(^|\s)#(?!!).*", "", line).rstrip() for line in block.splitlines()]

@@ -21,7 +21,7 @@ PAGES = ("README.md", "docs/architecture.md")
 
 def python_blocks(page: str) -> str:
     text = (ROOT / page).read_text(encoding="utf-8")
-    return "\n".join(re.findall(r"^```python\n(.*?)^```", text, flags=re.M | re.S))
+    return "\n".join(re.findall(r"^```python\n(.*?)^```", text, flags=re.MULTILINE | re.DOTALL))
 
 
 @pytest.mark.parametrize("page", PAGES)

@@ -69,7 +69,7 @@ SCENARIO_HOME = re.compile(r"(?:[Ll]esson (\d)|[Nn]otebook (\d\d))\b[^`]{0,60}?`
 def lessons_of_notebooks() -> dict[int, Path]:
     """Each lesson number and the source of the notebook that teaches it, from the notebook's own title."""
     sources = sorted((ROOT / "notebooks" / "src").glob("[0-9][0-9]_*.py"))
-    title = re.compile(r"^# # レッスン(\d+):", re.M)
+    title = re.compile(r"^# # レッスン(\d+):", re.MULTILINE)
     return {int(title.findall(source.read_text(encoding="utf-8"))[0]): source for source in sources}
 
 

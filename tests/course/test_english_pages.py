@@ -24,8 +24,8 @@ def test_the_english_page_is_english_and_both_editions_link_to_each_other(name):
 
 # A notebook's row in the README: ``| [`01_bare_loop`](notebooks/en/...) | lesson | what you do |`` in either
 # edition's table, or ``- `exercises/level1_tiered_policy.ipynb` — what you do.`` in the exercises' list.
-README_ROW = re.compile(r"^\| \[`(\w+)`\]\([^)]*\) \| [^|]+ \| (.+) \|$", re.M)
-README_ITEM = re.compile(r"^- `exercises/(\w+)\.ipynb` — (.+?)\.?$", re.M)
+README_ROW = re.compile(r"^\| \[`(\w+)`\]\([^)]*\) \| [^|]+ \| (.+) \|$", re.MULTILINE)
+README_ITEM = re.compile(r"^- `exercises/(\w+)\.ipynb` — (.+?)\.?$", re.MULTILINE)
 
 
 def readme_descriptions(readme: str) -> dict[str, set[str]]:

@@ -24,10 +24,10 @@ LABELS = {
 def entries(page: Path) -> list[tuple[list[str], list[str], list[str]]]:
     """Per error: the code in its heading, the code in its lines (a quoted Japanese message aside), its line labels."""
     found = []
-    for part in re.split(r"^### ", page.read_text(encoding="utf-8"), flags=re.M)[1:]:
+    for part in re.split(r"^### ", page.read_text(encoding="utf-8"), flags=re.MULTILINE)[1:]:
         heading, _, body = part.partition("\n")
-        body = re.split(r"^## ", body, flags=re.M)[0]
-        labels = re.findall(r"^- \*\*(.+?)\*\*", body, flags=re.M)
+        body = re.split(r"^## ", body, flags=re.MULTILINE)[0]
+        labels = re.findall(r"^- \*\*(.+?)\*\*", body, flags=re.MULTILINE)
         found.append((code(heading), [c for c in code(body) if not JAPANESE.search(c)], labels))
     return found
 
@@ -47,7 +47,7 @@ def test_the_english_page_has_every_entry_with_the_same_facts():
 
 def test_each_part_of_the_english_page_states_the_japanese_numbers_and_models():
     # A limit (4 cache breakpoints, 1 million tokens), a model version or a count must not drift between the pages.
-    ja, en = (re.split(r"^(?=#+ )", page.read_text(encoding="utf-8"), flags=re.M) for page in (JA, EN))
+    ja, en = (re.split(r"^(?=#+ )", page.read_text(encoding="utf-8"), flags=re.MULTILINE) for page in (JA, EN))
     assert len(ja) == len(en)
     drift = [f"part {n}: {said}" for n, (a, b) in enumerate(zip(ja, en)) if (said := numbers_differ(a, b))]
     drift += [f"part {n}: {said}" for n, (a, b) in enumerate(zip(ja, en)) if (said := models_differ(a, b))]
@@ -55,7 +55,7 @@ def test_each_part_of_the_english_page_states_the_japanese_numbers_and_models():
 
 
 def test_each_part_of_the_english_page_names_the_japanese_terms():
-    ja, en = (re.split(r"^(?=#+ )", page.read_text(encoding="utf-8"), flags=re.M) for page in (JA, EN))
+    ja, en = (re.split(r"^(?=#+ )", page.read_text(encoding="utf-8"), flags=re.MULTILINE) for page in (JA, EN))
     drift = []
     for n, (a, b) in enumerate(zip(ja, en)):
         a, b = (

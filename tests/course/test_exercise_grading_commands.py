@@ -18,7 +18,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 EXERCISES = sorted(p for p in (ROOT / "exercises").rglob("*.ipynb") if "solutions" not in p.parts)
-CELL = re.compile(r'`import sys` .*?`(!"\{sys\.executable\}" [^`]+)`', re.S)
+CELL = re.compile(r'`import sys` .*?`(!"\{sys\.executable\}" [^`]+)`', re.DOTALL)
 TERMINAL = re.compile(r"`(harness-lab grade [^`*]+)`")
 
 

@@ -105,7 +105,7 @@ def english_terms(cell: str) -> list[str]:
 
 
 def unused(terms: list[str], text: str) -> list[str]:
-    return [term for term in terms if not re.search(rf"(?<!\w){re.escape(term)}(?:s|es)?(?!\w)", text, re.I)]
+    return [term for term in terms if not re.search(rf"(?<!\w){re.escape(term)}(?:s|es)?(?!\w)", text, re.IGNORECASE)]
 
 
 def test_every_concept_has_an_english_word_the_english_edition_uses():
@@ -135,7 +135,7 @@ NOT_IN_ENGLISH = {
 def english_slips(text: str) -> list[str]:
     found = []
     for pattern, word in NOT_IN_ENGLISH.items():
-        for match in re.finditer(rf"(?<!\w){pattern}(?!\w)", text, re.I):
+        for match in re.finditer(rf"(?<!\w){pattern}(?!\w)", text, re.IGNORECASE):
             line = text[max(0, match.start() - 25) : match.end() + 25].replace("\n", " ")
             found.append(f"{match.group()} → {word}: …{line}…")
     return found
@@ -162,4 +162,4 @@ def test_the_english_edition_writes_the_courses_name_one_way():
     # scripted answers) read "# Agent harness basics", as each notebook's header names the course.
     english = "\n".join(en for _, en in CATALOG.values())
     english += "\n".join(path.read_text(encoding="utf-8") for path in ENGLISH_SOURCES)
-    assert set(re.findall(r"agent harness basics", english, re.I)) == {"Agent harness basics"}
+    assert set(re.findall(r"agent harness basics", english, re.IGNORECASE)) == {"Agent harness basics"}

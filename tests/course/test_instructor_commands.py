@@ -18,7 +18,7 @@ PROGRAMS = ("harness-lab", "jupyterhub", "pip")
 
 
 def shell_lines(markdown: str) -> list[str]:
-    blocks = re.findall(r"^```(?:bash|sh)\n(.*?)^```", markdown, flags=re.M | re.S)
+    blocks = re.findall(r"^```(?:bash|sh)\n(.*?)^```", markdown, flags=re.MULTILINE | re.DOTALL)
     return [line.split("#", 1)[0] for block in blocks for line in block.splitlines()]
 
 

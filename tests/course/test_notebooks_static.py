@@ -17,7 +17,6 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from nbconvert import HTMLExporter
 
 ROOT = Path(__file__).resolve().parents[2]
 LESSONS = sorted((ROOT / "notebooks").glob("[0-9]*.ipynb"))
@@ -50,6 +49,8 @@ def test_notebook_renders_and_stores_clean_outputs(path):
     assert widgets is None or all("state" in v for v in widgets.values())
     errors = [i for i, c in enumerate(nb.cells) for o in c.get("outputs", []) if o.output_type == "error"]
     assert errors == []
+    from nbconvert import HTMLExporter  # here, not at the top: see notebooks/editions.py's read_source
+
     html, _ = HTMLExporter().from_notebook_node(nb)
     assert "<html" in html
     text = outputs_text(nb)
@@ -194,7 +195,7 @@ def lesson_titles() -> dict[tuple[str, str], str]:
     titles = {}
     for edition, folder in (("ja", ROOT / "notebooks" / "src"), ("en", ROOT / "notebooks" / "src" / "en")):
         for source in sorted(folder.glob("0[1-6]_*.py")):
-            heading = re.search(r"^# # (.+?)(?: — |$)", source.read_text(encoding="utf-8"), re.M).group(1)
+            heading = re.search(r"^# # (.+?)(?: — |$)", source.read_text(encoding="utf-8"), re.MULTILINE).group(1)
             titles[edition, f"{source.stem}.ipynb"] = heading
     return titles
 
@@ -216,10 +217,10 @@ def test_every_link_to_a_lesson_names_it_as_its_heading_does():
                 wrong.append(f"{source.relative_to(ROOT)}: [{text}] for {title}")
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     for folder, number, name in re.findall(
-        r"^\| \[`\w+`\]\(notebooks/(en/)?(0\d_\w+\.ipynb)\) \| (\d [^|]+?) \|", readme, re.M
+        r"^\| \[`\w+`\]\(notebooks/(en/)?(0\d_\w+\.ipynb)\) \| (\d [^|]+?) \|", readme, re.MULTILINE
     ):
         title = titles["en" if folder else "ja", number]
         if name != re.sub(r"^(?:レッスン|Lesson )(\d): ", r"\1 ", title):
             wrong.append(f"README.md: {name} for {title}")
-    assert len(re.findall(r"^\| \[`0", readme, re.M)) == 12
+    assert len(re.findall(r"^\| \[`0", readme, re.MULTILINE)) == 12
     assert wrong == []

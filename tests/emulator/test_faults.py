@@ -103,7 +103,7 @@ def test_an_error_body_has_the_live_shape_in_a_response_and_in_a_stream():
 
 
 def test_unknown_fault_and_a_crashing_script_are_reported_plainly():
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="unknown fault '503'"):
         Emulator([say("x")], faults={1: "503"})
 
     def broken(request):

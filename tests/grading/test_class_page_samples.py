@@ -31,7 +31,7 @@ def _sample_on_page(answer: str, hint: str) -> str:
         text = page(
             ClassResult(("ann",), (Row("ann", "level1_tiered_policy.ipynb", grade, answer=answer),), (), "v", 60.0, 1.0)
         )
-    return html.unescape(re.search(r"<pre>(.*?)</pre>", text, re.S).group(1))
+    return html.unescape(re.search(r"<pre>(.*?)</pre>", text, re.DOTALL).group(1))
 
 
 def test_a_hint_on_answers_shows_the_learners_answers_cell_not_the_first_lines():

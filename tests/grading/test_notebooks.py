@@ -107,11 +107,11 @@ def grade_cells(nb) -> list:
 
 
 def failed_cells(stdout: str) -> list[tuple[str, str]]:
-    return sorted(re.findall(r"^FAILED exercises/(\S+?)::Cell (\d+)", stdout, re.M))
+    return sorted(re.findall(r"^FAILED exercises/(\S+?)::Cell (\d+)", stdout, re.MULTILINE))
 
 
 def passed_cells(stdout: str) -> set[tuple[str, str]]:
-    return set(re.findall(r"^PASSED exercises/(\S+?)::Cell (\d+)", stdout, re.M))
+    return set(re.findall(r"^PASSED exercises/(\S+?)::Cell (\d+)", stdout, re.MULTILINE))
 
 
 def every_cell(path: Path) -> set[tuple[str, str]]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
+import re
 
 import httpx2
 import pytest
@@ -16,6 +17,7 @@ from harness_lab.emulator.transport import handler_for
 from harness_lab.events import Finished, Stopped, deny
 from harness_lab.loop import Run
 from harness_lab.messages import tool_calls
+from harness_lab.text import t
 from harness_lab.tools import make_http_post, tool
 from harness_lab.trace import recording_client, replay_client
 from harness_lab.valves import Approval, MaxTurns, NoProgress, Policy
@@ -206,13 +208,13 @@ def test_bad_fork_arguments_say_what_is_wrong():
     drain(run.start("見て"))
     with pytest.raises(ValueError, match="at=2"):
         run.fork(at=2)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=re.escape(t("usage.whole_number", what="at", minimum=1, got="0"))):
         run.fork(at=0)
     with pytest.raises(ValueError, match="toolu_nope"):
         run.fork(at=1, results={"toolu_nope": "x"})
     with pytest.raises(TypeError):
         run.fork(at=1, results={ids(run)[0]: 42})
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="UTF-8"):
         run.fork(at=1, results={ids(run)[0]: "x\udcff"})
     with pytest.raises(RuntimeError):  # a fork continues with resume(), not with a new prompt
         run.fork(at=1).start("別の話")

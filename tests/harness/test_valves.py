@@ -181,9 +181,9 @@ def test_high_impact_marking_replaces_the_default_only():
 
 
 def test_typos_in_tiers_fail_loudly():
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="'alow'"):
         Policy({"x": "alow"})
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="'maybe'"):
         Rule("x", "maybe")
 
 
@@ -208,20 +208,21 @@ def test_lesson_default_policy_asks_for_high_impact_only():
 
 
 @pytest.mark.parametrize(
-    "make",
+    "make, said",
     [
-        lambda: MaxTurns(-1),
-        lambda: MaxTurns(0),
-        lambda: MaxTurns("8"),
-        lambda: MaxTurns(2.5),
-        lambda: NoProgress(1),
-        lambda: TokenBudget(0),
-        lambda: TokenBudget("40000"),
-        lambda: TokenBudget(1000, usd=-1),
+        (lambda: MaxTurns(-1), "MaxTurns"),
+        (lambda: MaxTurns(0), "MaxTurns"),
+        (lambda: MaxTurns("8"), "MaxTurns"),
+        (lambda: MaxTurns(2.5), "MaxTurns"),
+        (lambda: NoProgress(1), "NoProgress"),
+        (lambda: TokenBudget(0), "TokenBudget"),
+        (lambda: TokenBudget("40000"), "TokenBudget"),
+        (lambda: TokenBudget(1000, usd=-1), "usd"),
     ],
 )
-def test_bad_limits_fail_loudly_at_construction(make):
-    with pytest.raises(ValueError):
+def test_bad_limits_fail_loudly_at_construction(make, said):
+    # the message names the valve (or the argument) whose limit is wrong, not any ValueError from inside
+    with pytest.raises(ValueError, match=said):
         make()
 
 

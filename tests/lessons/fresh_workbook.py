@@ -19,9 +19,7 @@ spec = importlib.util.spec_from_file_location("my_harness", sys.argv[1])
 mine = importlib.util.module_from_spec(spec)
 sys.modules["my_harness"] = mine
 spec.loader.exec_module(mine)
-held = [
-    name for name in ("run_tools", "next_step", "signature_of", "run_tool_uses", "read_file", "run_agent", "my_agent")
-]
+held = ["run_tools", "next_step", "signature_of", "run_tool_uses", "read_file", "run_agent", "my_agent"]
 
 two = response_of("調べます。", call("get_time"), call("write_file", path="a.md", content="x"))
 impls = {"get_time": lambda: "10:42", "write_file": lambda path, content: "書きました"}

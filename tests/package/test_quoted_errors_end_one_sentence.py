@@ -51,7 +51,7 @@ MESSAGES = [exc.body["error"]["message"] for exc in REFUSALS.values()]
 def filled(key: str, error: str) -> str:
     """``key``'s entry with ``error``, its other placeholders filled with a word that ends nothing."""
     names = {name for text in CATALOG[key] for _, name, _, _ in string.Formatter().parse(text) if name}
-    return t(key, **{name: "word" for name in names - {"error"}}, error=error)
+    return t(key, **dict.fromkeys(names - {"error"}, "word"), error=error)
 
 
 def doubled(text: str) -> list[str]:

@@ -233,11 +233,11 @@ def test_a_rule_that_raises_denies():
 
 
 def test_a_mistyped_tier_fails_loudly_not_open():
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="'alow'"):
         Policy({"write": "alow"})
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="'Allow'"):
         Policy(default="Allow")
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="'yes'"):
         Rule("write", "yes")
 
 

@@ -123,7 +123,7 @@ def test_parallel_calls_wait_for_the_slowest_deadline_not_the_sum():
     run = Run(emulated_client(script), [hang, quick], [], tool_timeout=0.3)
     end = drain(run.start("やって"))
     assert isinstance(end, Finished) and end.text == "続けます"
-    results = [b for b in run.messages[2]["content"]]
+    results = list(run.messages[2]["content"])
     assert [(r["content"], r.get("is_error", False)) for r in results] == [
         (t("result.timeout", seconds=0.3), True),
         ("quick 2", False),

@@ -108,7 +108,7 @@ class Breaks:
     def check(self, state):
         if not self.fixed and state.turns >= self.from_turn:
             raise ZeroDivisionError("learner bug")
-        return None
+        return
 
     def reading(self, state):
         return "ok"

@@ -60,7 +60,7 @@ def test_a_valve_name_highlights_its_step():
 
 
 def test_unknown_place_is_an_error():
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="'somewhere'"):
         diagram(highlight="somewhere")
 
 

@@ -45,7 +45,7 @@ def test_a_built_notebook_keeps_records_not_widgets_and_nbconvert_shows_them(tmp
 
     _run(["-m", "nbconvert", "--to", "html", str(notebook)], jupyter_env, tmp_path)
     page = (tmp_path / "stepper_static.html").read_text(encoding="utf-8")
-    visible = re.sub(r"<script\b.*?</script>", "", page, flags=re.S)  # what a reader sees without JavaScript
+    visible = re.sub(r"<script\b.*?</script>", "", page, flags=re.DOTALL)  # what a reader sees without JavaScript
     assert visible.count('<div class="hl-stepper-static">') == 1
     assert "sandbox/report.md にレポートを保存しました。" in visible and "○ 許可しました" in visible
     assert f'src="data:image/png;base64,{picture["image/png"][:100]}' in visible  # the diagram, as a picture
