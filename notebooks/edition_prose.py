@@ -195,7 +195,7 @@ def terms_missing(japanese: str, english: str) -> str:
 MODEL = re.compile(
     r"\bclaude-(opus|sonnet|haiku|fable|mythos)-(\d+)(?:-(\d))?(?:-\d{8})?\b"
     r"|\b(Opus|Sonnet|Haiku|Fable|Mythos) (\d+)(?:\.(\d+))?",
-    re.I,
+    re.IGNORECASE,
 )
 
 
