@@ -148,7 +148,7 @@ def test_a_fork_from_turn_2_with_an_edited_result_ends_differently(live, tmp_pat
     _button(timeline, "ターン 2 から分岐して実行").click()
     comparison = timeline.locator(".hl-compare").first
     expect(comparison).to_contain_text("◎ 完了 (end_turn): ジョブ job-42 は終わりました。", timeout=30_000)
-    expect(comparison).to_contain_text("× 停止 (max_turns)")  # the original, beside it
+    expect(comparison).to_contain_text("× 最大ターン数 2 に達したので")  # the original, beside it
     fork = timeline.locator(".hl-stepper").first  # its own panel, folded under the comparison
     expect(fork.locator(".hl-fork-note")).to_contain_text("ターン 2 から分岐")
     expect(fork.locator(".hl-answer")).to_contain_text("ジョブ job-42 は終わりました。")

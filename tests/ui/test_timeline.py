@@ -84,7 +84,8 @@ def test_a_fork_with_an_edited_result_ends_differently_and_runs_no_call_again():
     assert isinstance(s.outcome, Stopped) and "running" in s.run.messages[4]["content"][0]["content"]
     compared = s.compare()
     assert (
-        "× 停止 (max_turns)" in compared.text and "◎ 完了 (end_turn): ジョブ job-42 は終わりました。" in compared.text
+        "× 最大ターン数 3 に達したので" in compared.text
+        and "◎ 完了 (end_turn): ジョブ job-42 は終わりました。" in compared.text
     )
     assert t("ui.compare.fork", k=2, n=1) in compared.text
     assert s.timeline.comparison.value == compared.html and s.timeline.forks_box.children == (fork.widget,)
@@ -128,7 +129,7 @@ def test_the_form_forks_with_an_edited_result():
     s.timeline.fork_button.click()  # headless: the fork runs to its end at once
     (fork,) = s.forks
     assert isinstance(fork.outcome, Finished) and fork.fork_at == 2 and polling.ran == 3
-    assert "◎ 完了" in s.timeline.comparison.value and "× 停止" in s.timeline.comparison.value
+    assert "◎ 完了" in s.timeline.comparison.value and "× 最大ターン数 3 に達したので" in s.timeline.comparison.value
 
 
 def test_after_a_fork_the_form_starts_again_from_the_turns_record():
