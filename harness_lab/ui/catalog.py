@@ -299,6 +299,12 @@ add(
             "ターン {k} から分岐する: 変えたいところだけ書き換えてください",
             "Fork from turn {k}: change only what you want to change",
         ),
+        "ui.timeline.form_again": (
+            "{fork}を、書き換えた値で下に作りました（どう進んだかは比較表と、その操作パネルに出ます）。このフォームはターン {k} の元の記録に戻してあります。"
+            "もう一度分岐するなら、変えたいところだけ書き換えてください",
+            "{fork} was made below with your changes (the comparison and its panel show how it goes). This form is back to the original "
+            "run's turn {k}: to fork again, change only what you want to change",
+        ),
         "ui.timeline.result_for": ("{call} の tool_result（id {id}）", "tool_result of {call} (id {id})"),
         "ui.timeline.answer_for": ("{name} への答え", "Answer for {name}"),
         "ui.timeline.result_runs": (

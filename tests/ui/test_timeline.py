@@ -172,6 +172,27 @@ def test_the_form_flips_a_denial_and_the_call_that_never_ran_runs(make_run):
     assert (run.sandbox / "report.md").read_text(encoding="utf-8").startswith("# 週次レポート")
 
 
+def test_after_a_fork_the_form_says_it_shows_the_original_run_not_the_forks_answer(make_run):
+    """The fork allowed the save and the comparison said so, while the form, back on the record, showed
+    拒否 again under the same heading: the change read as lost. Its heading now names the fork just made
+    and says the form is the original run's turn."""
+    _, s = denied_save(make_run)
+    s.select(1)
+    plain = s.timeline.form.children[0].value
+    (toggle,) = s.timeline.decision_inputs.values()
+    toggle.value = True
+    s.timeline.fork_button.click()
+    (fork,) = s.forks
+    assert fork.outcome.text in s.timeline.comparison.value  # the fork's answer: saved
+    (toggle,) = s.timeline.decision_inputs.values()
+    assert toggle.value is False  # the form: the original's answer
+    head = s.timeline.form.children[0].value
+    assert head != plain and t("ui.compare.fork", k=1, n=1) in head, head
+    assert t("ui.timeline.form_again", k=1, fork=t("ui.compare.fork", k=1, n=1)) in head
+    s.select(1)  # shown again: the plain heading, no fork just made
+    assert s.timeline.form.children[0].value == plain
+
+
 def test_flip_turns_an_allowed_call_into_a_denied_one_without_running_anything_again(make_run):
     run = make_run("high_impact")
     s = Stepper(run, PROMPT)
