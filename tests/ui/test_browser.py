@@ -264,6 +264,16 @@ def test_at_1024_px_labels_stay_12_px_the_signature_wraps_single_spaced_and_a_di
             }"""
         )
         assert shown[0] <= 0 and shown[1] >= 0, shown  # nothing clipped, nothing past the panel's edge
+        # Its first line sits on the line of its name (直前の署名): single-spaced at the top of the row,
+        # it stood about 5 px above the name, which ipywidgets centres in a button row's height.
+        bottoms = signature.evaluate(
+            """(label) => [label.parentElement.querySelector('.widget-label:not(.hl-signature)'), label].map((el) => {
+                const range = document.createRange();
+                range.selectNodeContents(el);
+                return [...range.getClientRects()].filter((r) => r.width)[0].bottom;
+            })"""
+        )
+        assert abs(bottoms[0] - bottoms[1]) <= 1, bottoms
         # Wrapped text reads single-spaced: ipywidgets' 28 px line height for a label or an HTML widget
         # put a blank line's worth between the signature's lines, and between a comparison's.
         assert not _double_spaced(_panel(live, 2)), _double_spaced(_panel(live, 2))
