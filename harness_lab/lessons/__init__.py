@@ -26,7 +26,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..cell_runs import failed_definition, watch
-from ..grading.report import GradeInterrupted
+from ..grading.report import GradeInterrupted, print_lines
 from ..text import lang, t
 from . import catalog, catalog2, catalog5, catalog6, catalog7, said_catalog, thinking_catalog  # noqa: F401  # the layer's strings, before any module uses them
 from .capstone import MY_AGENT
@@ -96,6 +96,12 @@ def piece(name: str, lesson: int | None = None) -> Piece:
     return found[0]
 
 
+def _say(*lines: str) -> None:
+    """Print a check's or a prediction's report, each line wrapping under its own text after its mark
+    (``print_lines``); a line may carry a learner's error message over several lines."""
+    print_lines("\n".join(lines).split("\n"))
+
+
 def _call(what: str, wanted: Piece) -> str:
     """How to ask for a piece by name: ``lessons.show("run_agent", lesson=6)`` when it is not the first of its name."""
     first = next(p for p in ALL if p.name == wanted.name)
@@ -110,10 +116,10 @@ def check(name: str, fn: Any, *, lesson: int | None = None, timeout: float = 10.
     # The learner's cell raised, and fn is what the name kept (or what a check handed back since): the
     # earlier definition, not what they wrote.
     if failed is not None and (fn is failed[1] or fn is wanted.reference):
-        print(t("lesson.check.cell_failed", name=name, error=failed[0], show=shown))
+        _say(t("lesson.check.cell_failed", name=name, error=failed[0], show=shown))
         return wanted.reference
     if fn is wanted.reference:  # the check ran again on what it handed back, after a miss as after a TODO
-        print(t("lesson.check.reference_again", name=name, show=shown))
+        _say(t("lesson.check.reference_again", name=name, show=shown))
         return fn
     try:
         verdict = judge(wanted, fn, timeout)
@@ -125,7 +131,7 @@ def check(name: str, fn: Any, *, lesson: int | None = None, timeout: float = 10.
         lines.append(t("lesson.check.saved", name=name, path=workbook().path.name) if problem is None else problem)
     elif not unwritten(verdict):
         lines.append(t("lesson.check.go_on_with_reference", name=name, show=shown))
-    print("\n".join(lines))
+    _say(*lines)
     return fn if verdict.passed else wanted.reference
 
 
@@ -205,14 +211,14 @@ def compare(guess: dict, actual: dict, row: str | None = None) -> bool:
     if row is not None:
         table = guess if isinstance(guess, dict) else {}
         if row not in table:
-            print(t("lesson.predict.no_row", row=row, rows=t("lesson.predict.joiner").join(map(str, table)) or "-"))
+            _say(t("lesson.predict.no_row", row=row, rows=t("lesson.predict.joiner").join(map(str, table)) or "-"))
             return False
         guess = table[row]
     said = guess if isinstance(guess, dict) else {}
     # A guess cleared to "" (or spaces) is no guess: the answer stays hidden, as for None.
     said = {what: v for what, v in said.items() if not (isinstance(v, str) and not v.strip())}
     if all(said.get(what) is None for what in actual):
-        print(t("lesson.predict.all_blank", whats=t("lesson.predict.joiner").join(actual)))
+        _say(t("lesson.predict.all_blank", whats=t("lesson.predict.joiner").join(actual)))
         return False
     lines, right = [], True
     for what, value in actual.items():
@@ -224,5 +230,5 @@ def compare(guess: dict, actual: dict, row: str | None = None) -> bool:
         else:
             lines.append(t("lesson.predict.wrong", what=what, guess=said[what], actual=value))
             right = False
-    print("\n".join(lines))
+    _say(*lines)
     return right

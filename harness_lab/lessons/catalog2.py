@@ -80,15 +80,15 @@ add(
         ),
         "lesson.l2.run_tools.count": (
             "tool_use が {uses} 個なのに、結果が {results} 個です。text ブロックや思考ブロックは飛ばし、tool_use だけに答えます",
-            "{uses} tool_use blocks but {results} results; skip the text and thinking blocks and answer each tool_use",
+            "tool_use blocks: {uses}, but results: {results}; skip the text and thinking blocks and answer each tool_use",
         ),
         "lesson.l2.run_tools.too_few": (
             "tool_use が {uses} 個なのに、結果が {results} 個です。content[1] のように1つだけ取り出さず、for で全部の tool_use に答えてから（return はループの外で）返します",
-            "{uses} tool_use blocks but {results} results; do not take one block (content[1]): answer every tool_use in a for loop and return after it, outside the loop",
+            "tool_use blocks: {uses}, but results: {results}; do not take one block (content[1]): answer every tool_use in a for loop and return after it, outside the loop",
         ),
         "lesson.l2.run_tools.by_name": (
             "tool_use が {uses} 個なのに、結果が {results} 個で、残ったのは最後の呼び出しの結果だけです。後の結果が前の結果を上書きしています: ツール名をキーにした辞書に入れる（同じツールの2回目が1回目を消す）か、ループの中で results = [...] と作り直していませんか。結果はループの外で作った1つのリストに、tool_use 1つにつき1つ append します",
-            "{uses} tool_use blocks but {results} results, and only the last call's is left: each result overwrote the one before. Are the results kept in a dict keyed by tool name (the second call of a tool replaces the first), or is results = [...] made anew inside the loop? Append one result per tool_use to one list made before the loop",
+            "tool_use blocks: {uses}, but results: {results}, and only the last call's is left: each result overwrote the one before. Are the results kept in a dict keyed by tool name (the second call of a tool replaces the first), or is results = [...] made anew inside the loop? Append one result per tool_use to one list made before the loop",
         ),
         "lesson.l2.run_tools.one_dict": (
             "返したリストの中で、同じ辞書が何度も出てきます。結果の辞書をループの外で1つだけ作り、中身を書き換えては append しています（すべての結果が最後の呼び出しの中身になります）。結果の辞書は、tool_use ごとにループの中で新しく作ります",
@@ -249,7 +249,7 @@ add(
         ),
         "lesson.l2.run_agent.requests": (
             'モデルへのリクエストが {count} 回でした（この仕事なら {want} 回）。stop_reason が "tool_use" のあいだ回っていますか（本文の言葉や text ブロックの有無では決めません）',
-            '{count} model requests (this task takes {want}); does the loop go on while stop_reason is "tool_use" (not by words in the text or whether a text block exists)?',
+            'Model requests sent: {count} (this task takes {want}); does the loop go on while stop_reason is "tool_use" (not by words in the text or whether a text block exists)?',
         ),
         "lesson.l2.run_agent.stale_history": (
             "2回目に呼んだとき、最初のリクエストにメッセージが {count} 個ありました。前の会話が残っています。messages = [...] は run_agent の中（呼ばれるたび）に作ります",

@@ -54,7 +54,7 @@ add(
         "lesson.l6.run_agent.lap_not_yielded": (
             "モデルへのリクエストが {requests} 回なので、ループは {laps} 周しましたが、yield lessons.turn(...) は {yields} 回でした。Stepper は yield でしか一時停止しません。"
             "pause_turn の送り返しも（results は []）、答えの前の最後のターンも一周です。if の中ではなく、一周の終わり（次の client.messages.create(...) の前）で毎回 yield します",
-            "It sent {requests} model requests, so the loop went {laps} laps, but it yielded lessons.turn(...) {yields} times; the Stepper pauses only at a yield. "
+            "Model requests sent: {requests}, so laps of the loop: {laps}, but yields of lessons.turn(...): {yields}; the Stepper pauses only at a yield. "
             "A pause_turn resend is a lap too (its results are []), and so is the last turn before the answer: yield at the end of every lap, before the next client.messages.create(...), not inside an if",
         ),
         "lesson.l6.run_agent.no_request": (

@@ -73,10 +73,12 @@ add(
         "ui.status.running": ("実行中…", "Running…"),
         "ui.status.paused": ("ターンの合間で一時停止しています", "Paused between turns"),
         "ui.status.finished": ("◎ 完了 (stop_reason: {stop_reason})", "◎ Finished (stop_reason: {stop_reason})"),
-        "ui.status.stopped": ("× 停止: {reason}", "× Stopped: {reason}"),
+        # A stop the package worded names its cause itself; one a learner wrote is preceded by its cause.
+        "ui.status.stopped": ("× {reason}", "× {reason}"),
+        "ui.status.stopped_by": ("× 停止（{cause}）: {reason}", "× Stopped ({cause}): {reason}"),
         # After a stop: its reason, then what Resume needs, as a sentence of its own (a reason often ends
         # in its own parenthesis: a second one right after it read 「…あります）（上限を…）」).
-        "ui.status.stopped_then": ("× 停止: {reason}。{hint}", "× Stopped: {reason}. {hint}"),
+        "ui.status.stopped_then": ("{stopped}。{hint}", "{stopped}. {hint}"),
         "ui.status.hint_resume": ("「再開」で続けられます", "Press Resume to go on."),
         "ui.status.hint_limit": (
             "上限を上げて「再開」を押すと続けられます",
@@ -297,6 +299,12 @@ add(
             "ターン {k} から分岐する: 変えたいところだけ書き換えてください",
             "Fork from turn {k}: change only what you want to change",
         ),
+        "ui.timeline.form_again": (
+            "{fork}を、書き換えた値で下に作りました（どう進んだかは比較表と、その操作パネルに出ます）。このフォームはターン {k} の元の記録に戻してあります。"
+            "もう一度分岐するなら、変えたいところだけ書き換えてください",
+            "{fork} was made below with your changes (the comparison and its panel show how it goes). This form is back to the original "
+            "run's turn {k}: to fork again, change only what you want to change",
+        ),
         "ui.timeline.result_for": ("{call} の tool_result（id {id}）", "tool_result of {call} (id {id})"),
         "ui.timeline.answer_for": ("{name} への答え", "Answer for {name}"),
         "ui.timeline.result_runs": (
@@ -325,7 +333,6 @@ add(
         "ui.compare.tokens": ("トークン", "Tokens"),
         "ui.compare.ending": ("終わり方", "How it ended"),
         "ui.compare.finished": ("◎ 完了 ({stop_reason}): {text}", "◎ Finished ({stop_reason}): {text}"),
-        "ui.compare.stopped": ("× 停止 ({cause}): {reason}", "× Stopped ({cause}): {reason}"),
         "ui.compare.running": ("… まだ終わっていません", "… Not over yet"),
         # the context gauge
         "ui.context.title": (

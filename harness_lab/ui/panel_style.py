@@ -73,6 +73,8 @@ _CSS = (
     # report) lost its end on a laptop screen. This one wraps instead, anywhere, as JSON has few spaces.
     + ".hl-stepper .widget-label.hl-signature "
     "{ white-space: normal; overflow-wrap: anywhere; height: auto; min-width: 0; flex: 1 1 0; }\n"
+    # Its first line on the line of its name, which keeps the button row's height and centres its text.
+    ".hl-stepper .widget-hbox:has(> .widget-label.hl-signature) { align-items: baseline; }\n"
 )
 
 _LINE_HTML = (

@@ -8,9 +8,12 @@ from ..errors import describe
 from ..events import Finished, Stopped
 from ..text import CATALOG, t
 
-__all__ = ["gauge_lines", "one_line", "status_line", "valve_label", "valve_named"]
+__all__ = ["gauge_lines", "one_line", "status_line", "stop_words", "valve_label", "valve_named"]
 
 ERROR_CHARS = 200
+# The package's valves, and the stops only the loop or the panel itself makes (an interrupt; the API's).
+VALVES = ("max_turns", "token_budget", "no_progress", "approval")
+CAUSES = ("interrupted", "api_error", "max_tokens", "refusal", "model_context_window_exceeded", "unexpected")
 
 
 def one_line(error: BaseException) -> str:
@@ -27,14 +30,12 @@ def status_line(panel: Any) -> str:
     if isinstance(panel.outcome, Finished):
         return t("ui.status.finished", stop_reason=panel.outcome.stop_reason)
     if isinstance(panel.outcome, Stopped):
-        reason = panel.outcome.reason
+        said = stop_words(panel.outcome, panel.recorded)
         # A Resume that was refused says why; otherwise, what Resume needs here.
         if panel.notice:
-            return f"{t('ui.status.stopped', reason=reason)} — {panel.notice}"
+            return f"{said} — {panel.notice}"
         hint = _resume_hint(panel, panel.outcome)
-        if not hint:
-            return t("ui.status.stopped", reason=reason)
-        return t("ui.status.stopped_then", reason=reason.rstrip("。. "), hint=hint)
+        return t("ui.status.stopped_then", stopped=said.rstrip("。. "), hint=hint) if hint else said
     if panel.pending is not None:
         return t("ui.status.waiting")
     if panel.running:
@@ -42,6 +43,19 @@ def status_line(panel: Any) -> str:
     if panel.notice:
         return panel.notice
     return t("ui.status.ready") if not panel.entries else t("ui.status.paused")
+
+
+def stop_words(stop: Stopped, worded_here: bool) -> str:
+    """A stop after its × mark, naming what stopped the run once.
+
+    The package words its own stops, and each reason names its valve or cause in its first words
+    (「中断しました。…」, 「最大ターン数 8 に達したので、自分から停止します…」): 「× 停止: 中断しました」 read as
+    stopping twice, so such a reason stands alone. ``worded_here`` says the valves' reasons are the package's
+    (a harness_lab Run); an interrupt's always is. A reason someone else wrote (a hand-written loop's stop
+    message, a learner's own valve) may not name its valve, so the cause goes before it."""
+    if stop.cause in CAUSES or (worded_here and stop.cause in VALVES):
+        return t("ui.status.stopped", reason=stop.reason)
+    return t("ui.status.stopped_by", cause=valve_label(stop.cause), reason=stop.reason)
 
 
 def _resume_hint(panel: Any, stop: Stopped) -> str:

@@ -24,6 +24,7 @@ from ..messages import field, text_of, tool_calls
 from ..text import t
 from .cards import Card, usage_html, usage_line
 from .context import context_rows
+from .status import stop_words
 
 __all__ = ["TurnView", "compare_card", "fork_arguments", "turn_card", "turns_of"]
 
@@ -227,7 +228,7 @@ def _ending(end: Any) -> str:
     if isinstance(end, Finished):
         return t("ui.compare.finished", stop_reason=end.stop_reason, text=end.text)
     if isinstance(end, Stopped):
-        return t("ui.compare.stopped", cause=end.cause, reason=end.reason)
+        return stop_words(end, worded_here=True)  # only a harness_lab Run forks
     return t("ui.compare.running")
 
 

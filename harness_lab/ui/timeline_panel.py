@@ -104,10 +104,12 @@ class TimelinePanel:
 
     # --- the fork form --------------------------------------------------------------------------
 
-    def _build_form(self, k: int) -> None:
+    def _build_form(self, k: int, forked: str = "") -> None:
+        """The form for turn ``k``, filled from its record; ``forked`` names the fork just made from it."""
         view, run = turn_of(self.stepper.run, k), self.stepper.run
+        head = t("ui.timeline.form_again", k=k, fork=forked) if forked else t("ui.timeline.form", k=k)
         rows: list[widgets.Widget] = [
-            widgets.HTML(f'<div style="font-weight:600;margin-top:6px">{html.escape(t("ui.timeline.form", k=k))}</div>')
+            widgets.HTML(f'<div style="font-weight:600;margin-top:6px">{html.escape(head)}</div>')
         ]
         self.result_inputs, self.decision_inputs, self.limit_inputs = {}, {}, {}
         self._answers = {i: d.allowed for i, d in view.decisions.items()}  # as the original answered
@@ -190,7 +192,9 @@ class TimelinePanel:
         # The edits now belong to the fork (its panel and the comparison show them). The form goes back
         # to the turn's record: clicking the turn that is still picked sends no change to the kernel, so
         # a learner who picks it again to try something else would otherwise start from the last edits.
-        self._build_form(self.selected)
+        # Its heading says so: a form that quietly showed the original answer again, beside a comparison
+        # showing the fork's, read as if the change had been lost.
+        self._build_form(self.selected, forked=t("ui.compare.fork", k=self.selected, n=len(self.stepper.forks)))
         child._auto_run()
         return child
 

@@ -38,6 +38,8 @@ from tests.lessons.test_capstone import at_point
 from tests.lessons.test_english_probe_texts import ENGLISH_LEARNER
 
 JAPANESE = re.compile(r"[\u3000-\u30ff\u4e00-\u9fff\uff01-\uff9f]+")
+# One of a thing counted in the plural: a loop that sent one request was told "1 model requests".
+ONE_IN_THE_PLURAL = re.compile(r"(?<![\d.,])\b1 (?:model )?(?:requests|turns|tokens|calls|messages|results|times)\b")
 
 PIECES = answers.WRONG + more.WRONG_MORE + more.STALLED + probes.WRONG_PROBES + reuse.WRONG_REUSE
 PIECES += slips.WRONG_SLIPS + state.WRONG_STATE + misreadings.WRONG_MISREAD + counts.WRONG_COUNTS
@@ -116,3 +118,4 @@ def test_an_english_learner_is_told_every_hint_in_english(piece, where, wrong, k
     with speaking("en"):
         text = lessons.judge(piece(*where), fn, timeout=timeout).text()
     assert not (found := JAPANESE.search(text)), text[max(found.start() - 300, 0) : found.end() + 100]
+    assert not (found := ONE_IN_THE_PLURAL.search(text)), text[max(found.start() - 100, 0) : found.end() + 100]

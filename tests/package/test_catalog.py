@@ -85,7 +85,8 @@ def test_japanese_and_english_take_the_same_placeholders(key):
     assert ja.strip() and en.strip()
 
 
-JAPANESE_SCRIPT = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uff01-\uff5e]")  # kana, kanji, full-width forms
+# 、。「」, kana, kanji, full-width forms
+JAPANESE_SCRIPT = re.compile(r"[\u3001-\u303f\u3040-\u30ff\u3400-\u9fff\uff01-\uff5e]")
 
 
 @pytest.mark.parametrize("key", sorted(CATALOG))

@@ -148,7 +148,7 @@ def test_a_fork_from_turn_2_with_an_edited_result_ends_differently(live, tmp_pat
     _button(timeline, "ターン 2 から分岐して実行").click()
     comparison = timeline.locator(".hl-compare").first
     expect(comparison).to_contain_text("◎ 完了 (end_turn): ジョブ job-42 は終わりました。", timeout=30_000)
-    expect(comparison).to_contain_text("× 停止 (max_turns)")  # the original, beside it
+    expect(comparison).to_contain_text("× 最大ターン数 2 に達したので")  # the original, beside it
     fork = timeline.locator(".hl-stepper").first  # its own panel, folded under the comparison
     expect(fork.locator(".hl-fork-note")).to_contain_text("ターン 2 から分岐")
     expect(fork.locator(".hl-answer")).to_contain_text("ジョブ job-42 は終わりました。")
@@ -264,6 +264,16 @@ def test_at_1024_px_labels_stay_12_px_the_signature_wraps_single_spaced_and_a_di
             }"""
         )
         assert shown[0] <= 0 and shown[1] >= 0, shown  # nothing clipped, nothing past the panel's edge
+        # Its first line sits on the line of its name (直前の署名): single-spaced at the top of the row,
+        # it stood about 5 px above the name, which ipywidgets centres in a button row's height.
+        bottoms = signature.evaluate(
+            """(label) => [label.parentElement.querySelector('.widget-label:not(.hl-signature)'), label].map((el) => {
+                const range = document.createRange();
+                range.selectNodeContents(el);
+                return [...range.getClientRects()].filter((r) => r.width)[0].bottom;
+            })"""
+        )
+        assert abs(bottoms[0] - bottoms[1]) <= 1, bottoms
         # Wrapped text reads single-spaced: ipywidgets' 28 px line height for a label or an HTML widget
         # put a blank line's worth between the signature's lines, and between a comparison's.
         assert not _double_spaced(_panel(live, 2)), _double_spaced(_panel(live, 2))

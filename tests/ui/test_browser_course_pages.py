@@ -353,3 +353,39 @@ def test_an_options_listing_lines_up_with_printed_text_and_keeps_its_line_spacin
         assert abs(tops[0] - tops[1]) <= 1, tops  # first line to last: the same pitch
     finally:
         page.close()
+
+
+# A run_tools that returns a dict's result unconverted and lets a tool's exception out: three points missed,
+# each with a hint longer than a 900 px line.
+WRONG_RUN_TOOLS = (
+    "def run_tools(content, impls):\n"
+    '    return [{"type": "tool_result", "tool_use_id": b.id, "content": impls[b.name](**b.input)}\n'
+    '            for b in content if b.type == "tool_use"]\n'
+)
+
+
+@pytest.mark.parametrize("lesson", [FIRST, ENGLISH])
+def test_a_failed_lesson_checks_hints_wrap_under_their_own_text_on_a_narrow_screen(lab, browser, lesson):
+    """A lesson check's report was printed text: at 900 px a long hint wrapped back under the × of its point,
+    so where one point ended and the next began was hard to see. It wraps indented, as a grade's report does."""
+    from playwright.sync_api import expect
+
+    url, root, _ = lab
+    name = lesson.replace(".ipynb", "_wrong_answer.ipynb")  # a kernel of its own: no other test's state
+    (root / name).write_text((ROOT / lesson).read_text(encoding="utf-8"), encoding="utf-8")
+    page = _open(browser.new_page(viewport={"width": 900, "height": 1000}), url, name)
+    try:
+        cells = json.loads((ROOT / lesson).read_text(encoding="utf-8"))["cells"]
+        index = next(i for i, cell in enumerate(cells) if "piece:run_tools" in cell["metadata"].get("tags", []))
+        page.evaluate(
+            "([i, source]) => window.jupyterapp.shell.currentWidget.content.widgets[i].model.sharedModel.setSource(source)",
+            [index, WRONG_RUN_TOOLS],
+        )
+        _command(page, "notebook:run-all-cells")
+        output = _cell(page, index + 1).locator(".jp-OutputArea-output").first
+        expect(output).to_contain_text("× " if lesson == FIRST else "[FAIL] ", timeout=90_000)
+        lines = output.evaluate(WRAPPED_LINES, CRITERION)
+        assert len(lines) == 4 and any(wrapped for _, _, wrapped in lines), lines  # it does wrap at 900 px
+        assert [line for line in lines if any(left <= line[1] for left in line[2])] == []
+    finally:
+        page.close()

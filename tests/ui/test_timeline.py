@@ -86,7 +86,8 @@ def test_a_fork_with_an_edited_result_ends_differently_and_runs_no_call_again():
     assert isinstance(s.outcome, Stopped) and "running" in s.run.messages[4]["content"][0]["content"]
     compared = s.compare()
     assert (
-        "× 停止 (max_turns)" in compared.text and "◎ 完了 (end_turn): ジョブ job-42 は終わりました。" in compared.text
+        "× 最大ターン数 3 に達したので" in compared.text
+        and "◎ 完了 (end_turn): ジョブ job-42 は終わりました。" in compared.text
     )
     assert t("ui.compare.fork", k=2, n=1) in compared.text
     assert s.timeline.comparison.value == compared.html and s.timeline.forks_box.children == (fork.widget,)
@@ -130,7 +131,7 @@ def test_the_form_forks_with_an_edited_result():
     s.timeline.fork_button.click()  # headless: the fork runs to its end at once
     (fork,) = s.forks
     assert isinstance(fork.outcome, Finished) and fork.fork_at == 2 and polling.ran == 3
-    assert "◎ 完了" in s.timeline.comparison.value and "× 停止" in s.timeline.comparison.value
+    assert "◎ 完了" in s.timeline.comparison.value and "× 最大ターン数 3 に達したので" in s.timeline.comparison.value
 
 
 def test_after_a_fork_the_form_starts_again_from_the_turns_record():
@@ -171,6 +172,27 @@ def test_the_form_flips_a_denial_and_the_call_that_never_ran_runs(make_run):
     (fork,) = s.forks
     assert fork.outcome.text == "sandbox/report.md にレポートを保存しました。"
     assert (run.sandbox / "report.md").read_text(encoding="utf-8").startswith("# 週次レポート")
+
+
+def test_after_a_fork_the_form_says_it_shows_the_original_run_not_the_forks_answer(make_run):
+    """The fork allowed the save and the comparison said so, while the form, back on the record, showed
+    拒否 again under the same heading: the change read as lost. Its heading now names the fork just made
+    and says the form is the original run's turn."""
+    _, s = denied_save(make_run)
+    s.select(1)
+    plain = s.timeline.form.children[0].value
+    (toggle,) = s.timeline.decision_inputs.values()
+    toggle.value = True
+    s.timeline.fork_button.click()
+    (fork,) = s.forks
+    assert fork.outcome.text in s.timeline.comparison.value  # the fork's answer: saved
+    (toggle,) = s.timeline.decision_inputs.values()
+    assert toggle.value is False  # the form: the original's answer
+    head = s.timeline.form.children[0].value
+    assert head != plain and t("ui.compare.fork", k=1, n=1) in head, head
+    assert t("ui.timeline.form_again", k=1, fork=t("ui.compare.fork", k=1, n=1)) in head
+    s.select(1)  # shown again: the plain heading, no fork just made
+    assert s.timeline.form.children[0].value == plain
 
 
 def test_flip_turns_an_allowed_call_into_a_denied_one_without_running_anything_again(make_run):
