@@ -14,7 +14,7 @@
 #
 # - explain why a loop missing its reassignment fails with a 400 on the real API but runs on silently against a mock that checks nothing
 # - write `signature_of`, which turns one turn's calls into a signature, and show where no-progress detection raises false alarms and where it misses
-# - finish a run that was halted for spinning, on a branch where the tool's result has been fixed
+# - finish a run that was halted for spinning, in a fork where the tool's result has been fixed
 # - confirm that input tokens grow linearly and the running total quadratically, and compare a budget valve that counts after receiving with one that estimates before sending
 # - explain what a harness hands the user when a valve fires, and why the history can be resumed as it is
 
@@ -250,7 +250,7 @@ for name, (prompt, make_tools) in CASES.items():
 # misses less, but also catches legitimate repetition with gaps in between. That is why no-progress detection always comes paired with the limits
 # that are sure to fire (turns, budget).
 #
-# ## 4. Fix a spinning run on a branch
+# ## 4. Fix a spinning run in a fork
 #
 # When a single tool result is what sets the model spinning, you can fix that result and try the "what if". We script a small model that repeats
 # the same call until the file can be read, stop it with no-progress detection, and look at turn 1's history with `select(1)`
@@ -274,10 +274,10 @@ print(stuck.outcome.reason)
 stuck.select(1)
 
 # %% [markdown] ja="8a818e5e2f1f"
-# Turn 1's result was "file not found". `stuck.fork(1, result=...)` runs a branch, on the same script, with that result rewritten
-# (turn 1's `read_file` does not run again: the branch answers from the record and the rewritten result). `compare()` sets the original run and the branch side by side.
-# The cell after it shows `stuck`'s panel. On its "Timeline" tab turn 1 is picked (`select(1)` picked it), and the branch form there makes the same branch.
-# Without widgets, `run.fork(at=1, results={tool_use id: new result})` returns the branched `Run`, and `resume()` runs the rest of it (the cell after the panel).
+# Turn 1's result was "file not found". `stuck.fork(1, result=...)` runs a fork, on the same script, with that result rewritten
+# (turn 1's `read_file` does not run again: the fork answers from the record and the rewritten result). `compare()` sets the original run and the fork side by side.
+# The cell after it shows `stuck`'s panel. On its "Timeline" tab turn 1 is picked (`select(1)` picked it), and the fork form there makes the same fork.
+# Without widgets, `run.fork(at=1, results={tool_use id: new result})` returns the forked `Run`, and `resume()` runs the rest of it (the cell after the panel).
 
 # %% ja="c9c6e683af30"
 NOTES = "Friday 10:00: review the budget. The documents are in the shared folder."
@@ -286,7 +286,7 @@ fixed.run_all()
 stuck.compare()
 
 # %% ja="7d4428f8b0cd"
-stuck  # the "Timeline" tab: turn 1's branch form, and the comparison with the branch above
+stuck  # the "Timeline" tab: turn 1's fork form, and the comparison with the fork above
 
 # %% ja="5ffcc3ec2632"
 original = stuck.run
@@ -406,7 +406,7 @@ print(reply_to_user(outcome.stop))
 #
 # - **Dead loop**: without the reassignment, the `while` keeps reading a stale `stop_reason`. The real API refuses the request of the loop's second lap with a 400 (`tool_use` ids must be unique); a mock that checks nothing keeps going silently.
 # - **Spinning**: reduce a turn's calls to a signature (names plus JSON with sorted keys, the calls sorted too) and compare it with the previous turn's. No-progress detection has false alarms (polling) and misses (A-B-A-B); the window size trades one for the other.
-# - A **branch** (`fork`) that fixes the result that caused the spinning lets you try the "what if" on the same script.
+# - **Forking** (`fork`) to fix the result that caused the spinning lets you try the "what if" on the same script.
 # - **Budget burnout**: the input grows linearly and the running total quadratically. A budget counted after receiving overshoots; estimating the prompt and the reply's ceiling (`max_tokens`) before sending stops inside it.
 # - **Fallbacks**: when a valve fires, return `Stopped` (`cause`, `reason`, what was used), and the history can be `resume()`d as it is.
 

@@ -16,7 +16,7 @@
 # - slip a change of direction in with `run.steer(text)`, and show with the API's 400 why it goes after the tool_result blocks
 # - write a `run_tool_uses` that asks *before* a high-impact tool runs
 # - reproduce and demonstrate the pitfalls of wiring that runs first and asks afterwards, and of an approval function that reads "no" as yes
-# - run a branch where a denial becomes an approval, and compare the two endings side by side
+# - run a fork where a denial becomes an approval, and compare the two endings side by side
 #
 # **Today's code:** `harness_lab/valves/approval.py` (the approval valve) and `harness_lab/tools/uses.py` (where it is asked), `steer()`, `resume()` and `fork()` in `harness_lab/loop.py`, `read_answer` in `harness_lab/cli.py`.
 
@@ -358,7 +358,7 @@ for answer in ["", "y", "yes", "n", "N", "no", "NO", "nope", "don't", "cancel", 
 # |---|---|
 # | `gate.tier(...)` | decides the tier: `allow` / `ask` / `deny`. With several valves, the strictest tier wins. `Approval()` says `ask` for a high-impact tool and `allow` for the rest |
 # | `tier == "deny"` | never enters the function: an `is_error` result saying it is forbidden |
-# | `record.decided.get(...)` | for `ask`: if a branch (a later section) already holds an answer, use it |
+# | `record.decided.get(...)` | for `ask`: if a fork (a later section) already holds an answer, use it |
 # | `yield request` | with no answer, hand over an `ApprovalRequest` and wait for one. A bare `next()` counts as a denial (when in doubt, stop) |
 # | the last `return` | a denial, too, becomes an `is_error` tool_result with the reason |
 
@@ -371,12 +371,12 @@ print(inspect.getsource(approval.decide))
 # %% [markdown] ja="32320057f22d"
 # ## 7. Turn the denial into an approval and see the other ending
 #
-# On the "Timeline" tab of the first panel, `watch`, you can pick a past turn and **branch** from it. `flip=True` reverses that turn's approval
-# answer (in code, `run.fork(at=1, decisions={tool_use_id: True})`). On the branch, the denied `write_file` actually runs.
+# On the "Timeline" tab of the first panel, `watch`, you can pick a past turn and **fork** from it. `flip=True` reverses that turn's approval
+# answer (in code, `run.fork(at=1, decisions={tool_use_id: True})`). In the fork, the denied `write_file` actually runs.
 # The original run stays as it was. `compare()` sets the two endings side by side.
 
 # %% ja="1bfbff73b4dd"
-allowed = watch.fork(at=1, flip=True)  # a branch where turn 1's "deny" becomes "allow"
+allowed = watch.fork(at=1, flip=True)  # a fork where turn 1's "deny" becomes "allow"
 allowed.run_all()
 print("sandbox/ holds:", files(box))
 watch.compare()
@@ -410,7 +410,7 @@ print(type(outcome.stop).__name__, "/ completed turns:", outcome.turns, "/ sandb
 # - A steering instruction (`run.steer`) goes **after** the tool_result blocks. Put it first and the API refuses with a 400.
 # - The approval valve goes **before** a high-impact tool runs (OWASP LLM06). A denial, too, comes back as an `is_error` tool_result, and the model can take another way.
 # - Run first and ask afterwards, and the file already exists when you say no. An approval function that reads only `n` as a denial allows on "no" or "cancel".
-# - Changing an answer on a branch (`fork`) shows the other ending of the same script without touching the original run.
+# - Changing an answer in a fork (`fork`) shows the other ending of the same script without touching the original run.
 
 # %% [markdown] ja="5591a02b25a5"
 # ## Check your understanding
