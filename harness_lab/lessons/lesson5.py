@@ -247,6 +247,8 @@ def _no_means_not_run(fn) -> Miss | None:
     if logged(other) in ran or logged(third) in ran:
         return Miss("lesson.l5.ran_anyway")
     if ran != [logged(note)]:
+        if not ran and len(rec.asked("write_file")) == 3:  # each asked, and the yes to one of them not followed
+            return Miss("lesson.l5.answer_reused")
         return _yes_refused(fn) or Miss("lesson.l5.per_call")
     facts = [fact(r) for r in returned]
     miss = _one_each(facts, response)
