@@ -5,6 +5,8 @@ and spy tools and a spy approver note what ran and what was asked: with no appro
 no, or one that raises instead of answering, none of them runs and each call still gets an
 ``is_error`` result; with a yes they run, and the harmless tool runs without asking. The run is
 repeated in one process, so a valve's memory kept outside ``run_agent`` shows in the second run.
+Two calls of one tool answered apart show an answer kept by the tool's name; a model that writes every
+turn until valve 1 or valve 3 stops it shows a person asked about a turn that then never runs.
 """
 
 from __future__ import annotations

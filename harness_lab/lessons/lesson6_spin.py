@@ -3,6 +3,7 @@
 Scripted models that repeat a turn's calls (one call, or two in another order with an input's keys in
 another order), and ones that do not (a call made again after another, another tool with the same
 input): valve 3 stops the first kind on the second turn, as the package's ``Run`` does, and never the second.
+The call that fails again and again must go back to the model as a failure (``is_error``) all the same.
 """
 
 from __future__ import annotations

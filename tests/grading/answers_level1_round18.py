@@ -2,6 +2,9 @@
 approve's answer read as text, a failure or a refusal sent without is_error; each wrong answer with the
 criteria and hint keys that must catch it, and right answers in styles the others do not use (a match
 with early returns, a class, a while loop).
+
+None passed; one got another cause's hint: an answer kept by tool name with setdefault (asked about
+each call, the first answer used for both) was told to decide per tool_use block, which it did.
 """
 
 from __future__ import annotations

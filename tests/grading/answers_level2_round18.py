@@ -2,6 +2,10 @@
 an API error retried without end, only the first result sent, and gaps paired with the budget's runaway
 the wrong way; each wrong answer with the criteria and hint keys that must catch it, and right answers in
 styles the others do not use (match, a countdown in the condition).
+
+None passed; two got another cause's hint. A loop that sent a refused request again and again was cut
+off by the time limit and told that no check stopped it at MAX_TURNS; a loop that built its history
+again on every lap was told only that the answer did not come back.
 """
 
 from __future__ import annotations

@@ -2,6 +2,13 @@
 ``run_agent``, ``next_step``, ``signature_of``, ``run_tool_uses``, ``read_file``, ``stop_message``), each
 wrong one with the point that must catch it and the hint that must name it; and right answers in other
 styles (while loops, walrus, match, helper functions and classes, early returns).
+
+None passed; two got another cause's hint. A run_tools that popped its calls from the end (results in
+reverse order) was also told, on points 2 and 3, that the output was wrong and the failure had no
+is_error: those points read the first result as the first call's. A run_tools that answered only the
+first call was told on point 3 that it stopped at the failure. Lesson 5's answer kept by tool name
+(setdefault, asked every time) was told "one no does not stop the others"
+(``answers_habits_gates.approval_once_per_tool`` now expects the sharper hint).
 """
 
 from __future__ import annotations

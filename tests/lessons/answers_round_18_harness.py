@@ -1,5 +1,11 @@
 """Round eighteen of a learner's whole harness (lesson 6's ``run_agent``, notebook 05): each wrong one with
 the point that must catch it and the hint that must name it, and right ones in other styles.
+
+Four used to pass: approvals gathered at the top of the lap (before valve 1) or before valve 3's
+comparison, so a person was asked about a turn the valve then stopped; a yes kept by tool name for the
+run (setdefault: asked again, the new answer not read); a failed tool's result sent without is_error.
+A turn counter set to 0 in the loop's body was told the end value's turns, then that valve 1 never
+stopped it; it is now told the counter starts again on every lap.
 """
 
 from __future__ import annotations
