@@ -14,7 +14,7 @@ import contextlib
 from answers_level1_runners import DICT_POLICY, GOOD_ANSWERS, forbidden, make_runner, refused, result, run
 
 
-def _tier(name):
+def _tier_or_ask(name):
     return DICT_POLICY.get(name, "ask")
 
 
@@ -24,7 +24,7 @@ def _asks_before_the_deny(content, tool_impls, approve):
     for block in content:
         if block.type != "tool_use":
             continue
-        tier = _tier(block.name)
+        tier = _tier_or_ask(block.name)
         if tier != "allow" and not approve(block.name, block.input):
             results.append(refused(block))
         elif tier == "deny":
@@ -40,7 +40,7 @@ def _first_answer_per_tool(content, tool_impls, approve):
     for block in content:
         if block.type != "tool_use":
             continue
-        tier = _tier(block.name)
+        tier = _tier_or_ask(block.name)
         if tier == "deny":
             results.append(forbidden(block))
         elif tier == "ask" and not answers.setdefault(block.name, approve(block.name, block.input)):
@@ -56,7 +56,7 @@ def _no_words_only(content, tool_impls, approve):
     for block in content:
         if block.type != "tool_use":
             continue
-        tier = _tier(block.name)
+        tier = _tier_or_ask(block.name)
         if tier == "deny":
             results.append(forbidden(block))
         elif tier == "ask" and str(approve(block.name, block.input)).strip().lower() in ("n", "no", "false", "いいえ"):
@@ -72,7 +72,7 @@ def _suppressed_approval(content, tool_impls, approve):
     for block in content:
         if block.type != "tool_use":
             continue
-        tier, yes = _tier(block.name), True
+        tier, yes = _tier_or_ask(block.name), True
         if tier == "ask":
             with contextlib.suppress(Exception):
                 yes = approve(block.name, block.input)
@@ -102,7 +102,7 @@ def _asks_the_allowed_too(content, tool_impls, approve):
     for block in content:
         if block.type != "tool_use":
             continue
-        tier = _tier(block.name)
+        tier = _tier_or_ask(block.name)
         if tier == "deny":
             results.append(forbidden(block))
         elif not approve(block.name, block.input):
@@ -118,7 +118,7 @@ def _only_the_first_per_tier(content, tool_impls, approve):
     for block in content:
         if block.type != "tool_use":
             continue
-        tier = _tier(block.name)
+        tier = _tier_or_ask(block.name)
         if tier == "deny":
             by_tier.setdefault(tier, forbidden(block))
         elif tier == "ask" and not approve(block.name, block.input):
@@ -158,7 +158,7 @@ class _Policy:
         return self.table.get(name, self.default)
 
 
-_POLICY_OBJECT = _Policy(DICT_POLICY, "ask")
+_TIERS = _Policy(DICT_POLICY, "ask")
 
 
 def _while_over_a_queue(content, tool_impls, approve):
@@ -166,7 +166,7 @@ def _while_over_a_queue(content, tool_impls, approve):
     queue, results = [b for b in content if b.type == "tool_use"], []
     while queue:
         block = queue.pop(0)
-        tier = _POLICY_OBJECT.tier_of(block.name)
+        tier = _TIERS.tier_of(block.name)
         if tier == "deny":
             results.append(forbidden(block))
             continue
@@ -177,30 +177,30 @@ def _while_over_a_queue(content, tool_impls, approve):
     return results
 
 
-def _dict(runner):
+def _tabled(runner):
     return (DICT_POLICY, "ask", runner, GOOD_ANSWERS)
 
 
 WRONG_ROUND_18 = {
     "the person asked before the deny tier is read": (
-        _dict(_asks_before_the_deny),
+        _tabled(_asks_before_the_deny),
         {1: "grade.l1.c1.mismatch", 3: "grade.l1.c3.no_deny"},
     ),
-    "the first answer kept for a tool name": (_dict(_first_answer_per_tool), {2: "grade.l1.c2.answer_reused"}),
-    "approve's answer read as no-words": (_dict(_no_words_only), {2: "grade.l1.c2.unknown_allowed"}),
-    "an approval that raised kept as a yes (suppress)": (_dict(_suppressed_approval), {2: "grade.l1.c2.fails_open"}),
+    "the first answer kept for a tool name": (_tabled(_first_answer_per_tool), {2: "grade.l1.c2.answer_reused"}),
+    "approve's answer read as no-words": (_tabled(_no_words_only), {2: "grade.l1.c2.unknown_allowed"}),
+    "an approval that raised kept as a yes (suppress)": (_tabled(_suppressed_approval), {2: "grade.l1.c2.fails_open"}),
     "a tool's failure sent as its output": (
-        _dict(make_runner(_tier, execute=_run_failure_as_output)),
+        _tabled(make_runner(_tier_or_ask, execute=_run_failure_as_output)),
         {3: "grade.l1.c3.tool_error_not_error"},
     ),
     "a refusal's is_error dropped": (
-        _dict(make_runner(_tier, refuse=_refusal_flag_dropped)),
+        _tabled(make_runner(_tier_or_ask, refuse=_refusal_flag_dropped)),
         {3: "grade.l1.c3.refused_not_error"},
     ),
-    "allow tools asked about too": (_dict(_asks_the_allowed_too), {1: "grade.l1.c1.mismatch"}),
-    "one result per tier": (_dict(_only_the_first_per_tier), {3: "grade.l1.c3.count"}),
+    "allow tools asked about too": (_tabled(_asks_the_allowed_too), {1: "grade.l1.c1.mismatch"}),
+    "one result per tier": (_tabled(_only_the_first_per_tier), {3: "grade.l1.c3.count"}),
 }
 RIGHT_ROUND_18 = {
-    "a match with early returns, an error from approve a no": _dict(_match_with_early_returns),
-    "a policy object and a while over a queue": _dict(_while_over_a_queue),
+    "a match with early returns, an error from approve a no": _tabled(_match_with_early_returns),
+    "a policy object and a while over a queue": _tabled(_while_over_a_queue),
 }
