@@ -50,6 +50,8 @@ def verdict2(
             return ("grade.l1.c2.policy_rewritten" if rewritten else "grade.l1.c2.yes_kept"), {"tool": ask}
         if len(mixed.asked(ask)) == 2 and len(mixed.ran(ask)) == 1:  # the right call ran, with another input
             return "grade.l1.c2.input_changed", {"tool": ask, "got": mixed.ran(ask)[0].input[:60]}
+        if len(mixed.asked(ask)) == 2 and len(mixed.ran(ask)) == 2:  # asked each time, the no not followed
+            return "grade.l1.c2.answer_reused", {"tool": ask}
         return "grade.l1.c2.per_call", {"tool": ask}
     for name in ("get_time", "read_file"):
         if tiers.get(name) == "allow" and not mixed.ran(name):

@@ -258,6 +258,12 @@ add(
             "1つの応答に {tool} が2回あり、1回目は承認、2回目は拒否されましたが、実行がそのとおりに分かれていません。判定は tool_use ブロック1つずつに行いましょう",
             "One response held two {tool} calls, the first approved and the second refused, but what ran does not match. Decide per tool_use block.",
         ),
+        "grade.l1.c2.answer_reused": (
+            "1つの応答に {tool} が2回あり、approve にそれぞれ尋ねて1回目は承認、2回目は拒否されたのに、2回とも実行されました。"
+            "2回目の答えを読まず、1回目の答えで決めています（ツール名をキーにして覚えた答えや setdefault）。呼び出しごとに、その呼び出しへの答えで決めましょう",
+            "One response held two {tool} calls, each put to approve: the first approved, the second refused, yet both ran. "
+            "The second answer was not read and the first one decided (an answer kept by the tool's name, or setdefault). Decide each call by its own answer.",
+        ),
         "grade.l1.c2.input_changed": (
             "承認された {tool} が、モデルの呼び出しとは違う input で実行されました（{got}）。人間が承認したのはモデルの input です。"
             "block.input に書き足したり直したりせず、そのまま渡しましょう",

@@ -268,6 +268,8 @@ def _broken(title: str, outcome: JobResult, runaway_key: str, raised_key: str) -
     """The hint for a scenario that did not end with a summary (or ended in an API 400), else None."""
     if isinstance(outcome.value, dict) and (form := outcome.value.get("miscalled")):  # every tool failed by it
         return Check.fail(3, title, "grade.l2.impl_call", tool=form.partition("(")[0], call=form)
+    if isinstance(outcome.value, dict) and (error := outcome.value.get("retried")):  # one 400, sent again and again
+        return Check.fail(3, title, "grade.l2.c3.retried_400", error=error, times=outcome.value["times"])
     if outcome.status in ("aborted", "timeout"):
         return Check.fail(3, title, runaway_key)
     if outcome.status == "error" and re.search(
@@ -369,7 +371,8 @@ def _criterion3(learner: Callable[[], tuple], timeout: float) -> Check:
         seen = outcome.value
         if not seen["returned"] or said("answer") not in seen["returned"]:
             key = "grade.l2.c3.cut_at_cap" if rounds == n else "grade.l2.c3.normal_answer"
-            return Check.fail(3, title, key, n=n, shown=seen["shown"])
+            key = "grade.l2.c3.history_dropped" if seen["dropped"] else key  # the model never saw its turns
+            return Check.fail(3, title, key, n=n, shown=seen["shown"], request=seen["dropped"])
         if seen["calls"] != rounds + 1:
             return Check.fail(3, title, "grade.l2.c3.normal_calls", calls=seen["calls"], expected=rounds + 1)
     cut = run_scene(learner, n, cut_off(n), timeout)

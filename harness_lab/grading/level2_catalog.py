@@ -270,6 +270,20 @@ add(
             "API がリクエストを 400（anthropic.BadRequestError）で拒否しました: {error}。会話履歴に積んだものを、API の形（tool_result のフィールドと型）と見比べましょう",
             "The API refused a request with a 400 (anthropic.BadRequestError): {error}. Compare what went into the history with the API's shapes (the fields and types of a tool_result).",
         ),
+        "grade.l2.c3.history_dropped": (
+            "普通のタスクで、モデルの答えが返りませんでした（返り値: {shown}）。{request} 回目のリクエストが運んだメッセージは、その前のリクエストより増えていません: "
+            "会話履歴をループの中で作り直しているので、モデルは自分のこれまでのターンを見られず、同じことを頼み続けます。messages はループの前で一度だけ作り、毎ターン append で積み足しましょう",
+            "On a normal task, the model's final answer was not returned (returned: {shown}). Request {request} carried no more messages than the one before: "
+            "the history is built again inside the loop, so the model never sees its earlier turns and keeps asking for the same. Make messages once, before the loop, and append to it every turn.",
+        ),
+        "grade.l2.c3.retried_400": (
+            "API がリクエストを 400 で拒否したのに、ループは同じリクエストをそのまま {times} 回送り直しました: {error}。"
+            "400 はリクエストそのものの誤りなので、送り直しても通りません（except で捕まえて送り直すと、止まらなくなります）。"
+            "400 が名指しするところ（会話履歴に積んだもの）を直しましょう。送り直してよいのは 429 や 529 のような一時的なエラーだけで、それも回数を決めて",
+            "The API refused a request with a 400, and the loop sent the same request again, unchanged, {times} times: {error}. "
+            "A 400 is the request's own fault, so sending it again never passes (an except that sends it again never stops). "
+            "Fix what the 400 names (what went into the history); only a passing error such as 429 or 529 is worth retrying, and only a set number of times.",
+        ),
         "grade.l2.c3.normal_runaway": (
             "モデルが自分で答えを返す普通のタスクで、ループが止まりませんでした。モデルが切り上げた（end_turn）ことに気づけていますか",
             "On a normal task where the model answers by itself, the loop did not stop. Does it notice that the model wrapped up (end_turn)?",

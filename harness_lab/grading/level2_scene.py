@@ -13,6 +13,7 @@ import json
 import types
 from collections.abc import Callable
 from functools import partial
+from itertools import pairwise
 from typing import Any
 
 import anthropic
@@ -39,6 +40,9 @@ __all__ = [
 
 # How far past N a capless loop may go before the scripted model ends the child.
 RUNAWAY_MARGIN = 25
+# How many times in a row the same refused request may come back before the child is ended: a 400 is the
+# request's own fault, so a loop that sends it again unchanged would send it for ever.
+REFUSED_AGAIN = 3
 # What the scripted models say, in the grading language: a hint may quote what the learner's loop returned.
 TEXTS = {
     "ja": {
@@ -126,6 +130,7 @@ class _Scene:
         self.runs, self.rejected, self.reused = 0, "", False
         self.misplaced = ""  # where a rejected history put its tool results, when that was the mistake
         self.miscalled = ""  # the first tool call in a form the notebook's tools refuse (the input by position)
+        self.refusals: list[Any] = []  # the requests refused in a row, each a 400, to see one sent again
 
     def answer(self, message: tuple) -> Any:
         kind, _, *rest = message
@@ -144,8 +149,15 @@ class _Scene:
             raise Stop({"runaway": True, "miscalled": self.miscalled})
         if status == 400:
             self.rejected = _error_message(content)
+            self.refusals.append(self.emulator.requests[-1] if self.emulator.requests else None)
+            if len(self.refusals) > REFUSED_AGAIN and all(
+                r == self.refusals[-1] for r in self.refusals[-REFUSED_AGAIN:]
+            ):
+                raise Stop({"retried": self.rejected or "?", "times": len(self.refusals), "miscalled": self.miscalled})
             self.reused = bool(self.emulator.requests) and _one_list_reused(self.emulator.requests[-1])
             self.misplaced = _results_misplaced(self.emulator.requests[-1]) if self.emulator.requests else ""
+        else:
+            self.refusals = []
         return status, headers, content
 
     def summary(self, seen: dict) -> dict:
@@ -162,6 +174,7 @@ class _Scene:
             "lazy": lazy,
             "asked": self.asked(),
             "displaced": displaced,
+            "dropped": self.dropped(),
             **self.counts(),
         }
 
@@ -178,6 +191,12 @@ class _Scene:
             if not _is_task(messages[0]):
                 return number
         return 0
+
+    def dropped(self) -> int:
+        """The first request (1-based) that carried no more messages than the one before, else 0: each turn adds
+        the response and its results, so a history built again inside the loop keeps the model from its earlier turns."""
+        sizes = [len(r.get("messages") or []) for r in self.emulator.requests]
+        return next((number for number, (a, b) in enumerate(pairwise(sizes), 2) if b <= a), 0)
 
     def counts(self) -> dict:
         last = self.emulator.requests[-1].get("messages", []) if self.emulator.requests else []

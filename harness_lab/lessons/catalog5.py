@@ -54,6 +54,12 @@ add(
             "同じターンの write_file 3つのうち、許可した1つが実行されませんでした。尋ねるのも決めるのも、呼び出し1つごとです（1つの「いいえ」で全部を止めない）",
             "Of three write_file calls in one turn, the approved one did not run; ask and decide per call (one no does not stop the others)",
         ),
+        "lesson.l5.answer_reused": (
+            "同じターンの write_file 3つを approve にそれぞれ尋ね、2つ目には「はい」と答えたのに、それも実行されませんでした。"
+            "その呼び出しへの答えではない答えで決めています（ツール名をキーにして覚えた1つ目の答えや、1つの「いいえ」をターン全体に）。呼び出しごとに、その呼び出しへの答えで決めます",
+            "The three write_file calls of one turn were each put to approve, which said yes to the second, yet it did not run either: "
+            "the call was decided by an answer other than its own (the first answer, kept by the tool's name, or one no taken for the whole turn). Decide each call by its own answer",
+        ),
         "lesson.l5.call_failed": (
             "許可した write_file が、実行されずに is_error になりました（{got}）。ツールは impls[block.name](**block.input) のように、引数を名前つきで渡して呼びます",
             "The approved write_file did not run and came back as is_error ({got}); call the tool with named arguments: impls[block.name](**block.input)",

@@ -489,6 +489,30 @@ add(
             "弁4: 同じターンで http_post には「いいえ」、{tool} には「はい」と答えたのに、{tool} が1回走りませんでした。1つの「いいえ」でターン全体を止めず、呼び出しごとに、その答えで決めます",
             "valve 4: in one turn the answer was no for http_post and yes for {tool}, yet {tool} did not run once; one no does not stop the turn: decide each call by its own answer",
         ),
+        "lesson.l6.run_agent.answer_reused": (
+            "弁4: 同じターンの {tool} 2つを approve にそれぞれ尋ね、1つ目には「はい」、2つ目には「いいえ」と答えたのに、2つとも走りました。"
+            "2つ目の答えを読まず、1つ目の答えをツール名で覚えて使っています（ツール名をキーにした辞書や setdefault）。呼び出しごとに、その呼び出しへの答えで決めます",
+            "valve 4: the two {tool} calls of one turn were each put to approve, which said yes to the first and no to the second, yet both ran: "
+            "the second answer was not read, and the first, kept by the tool's name (a dict keyed by name, setdefault), was used again. Decide each call by its own answer",
+        ),
+        "lesson.l6.run_agent.asked_unrun": (
+            "弁4: approve に {asked} 回尋ね、{tool} が走ったのは {ran} 回で、残りのターンは{valve}が止めました。"
+            "人は、走らない呼び出しについて尋ねられています。弁1・弁2 は本体の先頭で、弁3 はツールの前で問い、承認（弁4）はそのあと、呼び出し1つごとに実行の直前で尋ねます",
+            "valve 4: approve was asked {asked} times, yet {tool} ran {ran} times: {valve} stopped the rest of the turns, so a person was asked "
+            "about calls that never ran. Ask valves 1 and 2 at the top of the body and valve 3 before the tools; approval (valve 4) comes after them, per call, just before it runs",
+        ),
+        "lesson.l6.run_agent.failure_not_error": (
+            "{call} が例外を出したのに、その tool_result に is_error: True がありません。モデルはエラーの文を、ツールの出力として読みます。"
+            "失敗した呼び出しの結果には is_error: True を付けます（run_tool_uses(response.content, tool_impls, approve) がそうします）",
+            "{call} raised, yet its tool_result lacks is_error: True, so the model reads the error text as the tool's output; "
+            "mark a failed call's result is_error: True (run_tool_uses(response.content, tool_impls, approve) does)",
+        ),
+        "lesson.l6.run_agent.turns_reset": (
+            "ツールは {rounds} ターン走ったのに、どのターンも turn 1 として yield されました。turns = 0 がループの中にあって、"
+            "一周ごとに数え直しています。これでは弁1がいつまでも上限に届きません。turns = 0 はループの前で一度だけ置きます",
+            "Tools ran {rounds} turns, yet every turn was yielded as turn 1: turns = 0 stands inside the loop and "
+            "starts the count again on every lap, so valve 1 never reaches its limit. Set turns = 0 once, before the loop",
+        ),
         "lesson.l6.run_agent.approved_not_run": (
             "弁4: {tool} を許可したのに、実行が1回ではありませんでした（0回か、2回以上）",
             "valve 4: {tool} was approved, yet it did not run exactly once (it never ran, or ran two or more times)",

@@ -46,11 +46,13 @@ __all__ = [
     "Ending",
     "ask",
     "compare",
+    "counter_reset",
     "learner_end",
     "outputs",
     "package_end",
     "rejected",
     "stale",
+    "valve_name",
 ]
 
 DEFAULTS = {"turns": 8, "budget": 40_000}  # the lesson's MAX_TURNS and TOKEN_BUDGET
@@ -296,7 +298,13 @@ def compare(mine: Ending, want: Ending, **limits: int) -> Miss | None:
     return _wrong_counts(mine, want, limit)
 
 
-def _valve(cause: str) -> str:
+def counter_reset(mine: Ending) -> bool:
+    """Every lap yielded as turn 1 and the end told 0 or 1 (before or after that lap's turns += 1): turns = 0
+    stands inside the loop, run on every lap."""
+    return mine.rounds > 1 and set(mine.labels) == {1} and mine.told_turns in (0, 1)
+
+
+def valve_name(cause: str) -> str:
     return t(f"lesson.l6.valve.{cause}")
 
 
@@ -309,19 +317,21 @@ def _wrong_end(mine: Ending, want: Ending, limit: dict) -> Miss:
             return Miss("lesson.l6.run_agent.finish_as_stop", {"got": mine.cause})
         if mine.cause == "no_progress":
             return Miss("lesson.l6.run_agent.normal_no_progress", {"calls": calls})
-        return Miss("lesson.l6.run_agent.normal_stopped", {"valve": _valve(mine.cause), "rounds": mine.rounds})
+        return Miss("lesson.l6.run_agent.normal_stopped", {"valve": valve_name(mine.cause), "rounds": mine.rounds})
     if mine.cause == "finish" or mine.cause in STOP_REASONS:
         got = mine.cause if mine.cause != "finish" else repr(mine.text[:30])
-        return Miss("lesson.l6.run_agent.ended_while_calling", {"want": _valve(want.cause), "got": got})
+        return Miss("lesson.l6.run_agent.ended_while_calling", {"want": valve_name(want.cause), "got": got})
     if mine.cause == "no_progress":  # never_ending and burning call something new every turn
         return Miss("lesson.l6.run_agent.no_progress_on_new_calls", {"calls": calls})
     if want.cause == "token_budget":
         return budget_cause(mine, limit, want)
     if want.cause == "no_progress":
-        return Miss("lesson.l6.run_agent.missed_spinning", {"valve": _valve(mine.cause), "calls": calls})
+        return Miss("lesson.l6.run_agent.missed_spinning", {"valve": valve_name(mine.cause), "calls": calls})
     if mine.cause == "token_budget":  # want max_turns
         used = sum(spent(mine))
         if used >= limit["budget"]:  # valve 2 was right to stop: valve 1 never did
+            if counter_reset(mine):
+                return Miss("lesson.l6.run_agent.turns_reset", {"rounds": mine.rounds})
             return Miss("lesson.l6.run_agent.valve1_silent", {"limit": limit["turns"], "rounds": mine.rounds})
         return Miss("lesson.l6.run_agent.budget_too_early", {"budget": limit["budget"], "used": used})
     return Miss("lesson.l6.run_agent.counts", _numbers(mine, want))

@@ -18,6 +18,7 @@ from ..model import DEFAULT_MODEL
 from ..text import lang
 from . import english_pieces
 from .checking import Miss, Piece, Point, interrupt_escapes
+from .lesson2_world import WEATHER, CityNotFound, two_cities, weather_impls
 from .scenes import (
     another_apis_results,
     answer_rejected,
@@ -68,63 +69,28 @@ def run_agent(client, user_input, tools, impls):
     return "".join(b.text for b in response.content if b.type == "text")
 
 
-# --- the scripted world, in the kernel's language -------------------------------------------
-
-# What the user asks, what the model says and what the tool returns: a hint may quote any of it. Each
-# weather has a character outside ASCII, so json.dumps without ensure_ascii=False shows in both.
-WEATHER = {
-    "ja": {
-        "大阪": {"city": "大阪", "temp": 21, "condition": "晴れ"},
-        "東京": {"city": "東京", "temp": 17, "condition": "くもり"},
-    },
-    "en": {
-        "Osaka": {"city": "Osaka", "temp": 21, "condition": "sunny ☀"},
-        "Tokyo": {"city": "Tokyo", "temp": 17, "condition": "cloudy ☁"},
-    },
-}
-
-
 _said = partial(said, "l2")
 
 
 # --- checks for run_tools --------------------------------------------------------------------
 
 
-class CityNotFound(Exception):
-    """What the failing weather tool raises: no KeyError or ValueError, so catching a guessed few is not enough."""
-
-
-def _weather_impls(rec: Recorder, fail: str | None = None) -> dict:
-    spy = rec.tool("get_weather", None)
-    weather = WEATHER[lang()]
-
-    def get_weather(city: str) -> dict:
-        spy(city=city)
-        if city == fail:
-            raise CityNotFound(f"{_said('no_city')}: {city}")
-        return weather[city]
-
-    return {"get_weather": get_weather}
-
-
-def _two_cities():
-    osaka, tokyo = call("get_weather", city=_said("osaka")), call("get_weather", city=_said("tokyo"))
-    return response_of(thought(), _said("two_cities"), osaka, tokyo)
-
-
-def _results(fn, impls: dict) -> tuple[Any, Any, list | Miss]:
+def _results(fn, impls: dict, by_call: bool = False) -> tuple[Any, Any, list | Miss]:
     """Call ``run_tools`` on two calls: (the response, what it returned, the results as facts), the facts
-    being a Miss for a wrong shape.
+    being a Miss for a wrong shape; ``by_call``: every call answered in another order, put in call order.
 
-    Every point starts here, so a wrong shape is named once, the same way, on every point.
+    Every point starts here, so a wrong shape is named once, the same way, on every point; the order only
+    on point 1, so the points that read one call's result read that call's own.
     """
-    response = _two_cities()
+    response = two_cities()
     returned = fn(response.content, impls)
     facts = _facts(returned)
     ids = [c["id"] for c in tool_calls(response.content)]
     if isinstance(facts, list) and len(facts) < len(ids) and [f["tool_use_id"] for f in facts] == ids[-1:]:
         # both calls are get_weather, and only the second one's result is left: it overwrote the first
         return (response, returned, Miss("lesson.l2.run_tools.by_name", {"uses": len(ids), "results": len(facts)}))
+    if by_call and isinstance(facts, list) and sorted(str(f["tool_use_id"]) for f in facts) == sorted(ids):
+        facts = sorted(facts, key=lambda f: ids.index(f["tool_use_id"]))
     return (response, returned, facts)
 
 
@@ -147,7 +113,7 @@ def _facts(returned: Any) -> list | Miss:
 
 
 def _each_call_answered(fn) -> Miss | None:
-    impls = _weather_impls(Recorder())
+    impls = weather_impls(Recorder())
     response, first, facts = _results(fn, impls)
     if isinstance(facts, Miss):
         return facts
@@ -199,7 +165,7 @@ def _in_call_order(fn, impls: dict) -> Miss | None:
 
 
 def _output_as_text(fn) -> Miss | None:
-    _, _, facts = _results(fn, _weather_impls(Recorder()))
+    _, _, facts = _results(fn, weather_impls(Recorder()), by_call=True)
     if isinstance(facts, Miss):
         return facts
     if not facts:
@@ -255,7 +221,7 @@ def _not_text(content: Any) -> Miss:
 def _list_as_json(fn) -> Miss | None:
     # A tool that returns a list (notebook 01's get_forecast does) is JSON text too, not Python's repr.
     weather = WEATHER[lang()]
-    _, _, facts = _results(fn, {"get_weather": lambda city: [weather[city]]})
+    _, _, facts = _results(fn, {"get_weather": lambda city: [weather[city]]}, by_call=True)
     if isinstance(facts, Miss):
         return facts
     text = facts[0]["text"] if facts and _is_text(facts[0]["content"]) else None
@@ -271,7 +237,7 @@ def _list_as_json(fn) -> Miss | None:
 
 def _literals_as_json(fn) -> Miss | None:
     # Python's repr with ' made " reads as JSON until a value is True, False or None.
-    _, _, facts = _results(fn, {"get_weather": lambda city: {"city": city, "rain": None, "open": True}})
+    _, _, facts = _results(fn, {"get_weather": lambda city: {"city": city, "rain": None, "open": True}}, by_call=True)
     if isinstance(facts, Miss) or not facts or not _is_text(facts[0]["content"]):
         return None  # what the other probes name
     try:
@@ -293,7 +259,7 @@ def _is_the_output(text: str | None) -> bool:
 def _failure_is_a_result(fn) -> Miss | None:
     rec = Recorder()
     try:
-        _, _, facts = _results(fn, _weather_impls(rec, fail=_said("osaka")))
+        _, _, facts = _results(fn, weather_impls(rec, fail=_said("osaka")), by_call=True)
     except CityNotFound:
         return Miss("lesson.l2.run_tools.raised")
     except Exception:
@@ -319,13 +285,15 @@ def _failure_is_a_result(fn) -> Miss | None:
     if _said("no_city") not in (facts[0]["text"] or ""):
         return Miss("lesson.l2.run_tools.no_message")
     if len(rec.ran("get_weather")) != 2 or len(facts) != 2:
+        if not _answers_both(fn):  # one call answered even when none fails: point 1's cause, not the failure's
+            return Miss("lesson.l2.run_tools.too_few", {"uses": 2, "results": len(facts)})
         return Miss("lesson.l2.run_tools.stopped_early")
     return _unknown_name_is_a_result(fn)
 
 
 def _answers_both(fn) -> bool:
     """Does ``run_tools`` answer both calls when neither fails?"""
-    _, _, facts = _results(fn, _weather_impls(Recorder()))
+    _, _, facts = _results(fn, weather_impls(Recorder()))
     return isinstance(facts, list) and len(facts) == 2
 
 
@@ -340,13 +308,13 @@ def _unknown_name_is_a_result(fn) -> Miss | None:
         return facts
     if len(facts) != 2 or not all(f["is_error"] for f in facts):
         return Miss("lesson.l2.run_tools.unknown_name")
-    return interrupt_escapes(lambda tool: fn(_two_cities().content, {"get_weather": tool}))  # Ctrl-C is no failure
+    return interrupt_escapes(lambda tool: fn(two_cities().content, {"get_weather": tool}))  # Ctrl-C is no failure
 
 
 def _api_accepts(fn) -> Miss | None:
-    response = _two_cities()
+    response = two_cities()
     before = content_dicts(response.content)
-    returned = fn(response.content, _weather_impls(Recorder()))
+    returned = fn(response.content, weather_impls(Recorder()))
     facts = _facts(returned)
     if isinstance(facts, Miss):
         return facts
@@ -357,8 +325,8 @@ def _api_accepts(fn) -> Miss | None:
     if miss := answer_rejected(_said("ask"), response, returned):
         return miss
     # A failed call's result goes back too: a tool that raised, and a name missing from impls.
-    for impls in (_weather_impls(Recorder(), fail=_said("osaka")), {}):
-        response = _two_cities()
+    for impls in (weather_impls(Recorder(), fail=_said("osaka")), {}):
+        response = two_cities()
         try:
             returned = fn(response.content, impls)
         except Exception:  # an exception that escapes is point 3's to name
@@ -378,7 +346,7 @@ def _reorders(fn) -> bool:
     response = response_of(thought(), _said("two_cities"), call("get_weather", city=_said("osaka")), call("get_time"))
     before = content_dicts(response.content)
     try:
-        fn(response.content, _weather_impls(Recorder()))  # get_time is no tool here: an is_error result
+        fn(response.content, weather_impls(Recorder()))  # get_time is no tool here: an is_error result
     except Exception:
         pass  # an exception that escapes is point 3's to name
     return not unchanged(before, response.content)

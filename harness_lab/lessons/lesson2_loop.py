@@ -12,7 +12,8 @@ from ..emulator import call, emulated_client, redacted, reply, say
 from ..grading.spies import Recorder
 from . import english_pieces
 from .checking import Miss, Piece, Point
-from .lesson2 import _said, _weather_impls, run_agent
+from .lesson2 import _said, run_agent
+from .lesson2_world import weather_impls
 from .scenes import (
     Recording,
     api_refusal,
@@ -35,7 +36,7 @@ def _drive(fn, script, limit: int = 12, rec: Recorder | None = None) -> tuple[An
     400's hint, the emulator that served it, the client that noted each response)."""
     emulator = runaway_guard(script, limit)
     try:
-        impls = _weather_impls(rec or Recorder())
+        impls = weather_impls(rec or Recorder())
         returned = fn(emulated_client(emulator), _said("ask"), scene_tools(), impls)
     except anthropic.BadRequestError as exc:
         return api_refusal(exc, emulator.requests[-1].get("messages")), emulator, Recording(emulator)

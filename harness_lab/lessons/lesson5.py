@@ -247,7 +247,12 @@ def _no_means_not_run(fn) -> Miss | None:
     if logged(other) in ran or logged(third) in ran:
         return Miss("lesson.l5.ran_anyway")
     if ran != [logged(note)]:
-        return _yes_refused(fn) or Miss("lesson.l5.per_call")
+        if miss := _yes_refused(fn):  # a yes is never followed, alone as among others
+            return miss
+        # each asked, and the yes to one of them not followed: another call's answer decided it
+        return Miss(
+            "lesson.l5.answer_reused" if not ran and len(rec.asked("write_file")) == 3 else "lesson.l5.per_call"
+        )
     facts = [fact(r) for r in returned]
     miss = _one_each(facts, response)
     if miss:

@@ -20,11 +20,11 @@ from ..model import DEFAULT_MODEL
 from . import english
 from .budget_count import budget_cause, every_token_once
 from .checking import Miss, Piece, Point
-from .diagnosis import DEFAULTS, compare, learner_end, package_end
+from .diagnosis import DEFAULTS, compare, counter_reset, learner_end, package_end
 from .lesson3 import next_step
 from .lesson4 import signature_of
 from .lesson5 import run_tool_uses
-from .lesson6_approval import NO_APPROVER, RISKY, harmless_run_without_asking, never_without_a_yes
+from .lesson6_approval import NO_APPROVER, RISKY, asked_only_what_runs, harmless_run_without_asking, never_without_a_yes
 from .lesson6_interrupt import interrupt_stops
 from .lesson6_spin import ends_like_the_package, stops_spinning
 from .protocol import finished, stopped, turn
@@ -147,7 +147,7 @@ def _max_turns_holds(fn) -> Miss | None:
     want = package_end(_pausing_forever, turns=3)
     if mine.miss is None and mine.cause == "max_turns" and mine.requests > want.requests:  # a resend counted short
         return Miss("lesson.l6.run_agent.resend_late", {"limit": 3, "requests": mine.requests, "want": want.requests})
-    return compare(mine, want, turns=3)
+    return compare(mine, want, turns=3) or asked_only_what_runs(fn, "max_turns", turns=3)
 
 
 def _budget_holds(fn) -> Miss | None:
@@ -249,6 +249,8 @@ def _finishes_a_task(fn) -> Miss | None:
     miss = compare(mine, package_end(_normal_task))
     if miss is None and mine.text != _said("answer"):
         return Miss("lesson.l6.run_agent.not_answer", {"got": repr(mine.text)[:40]})
+    if miss is None and counter_reset(mine):
+        return Miss("lesson.l6.run_agent.turns_reset", {"rounds": mine.rounds})
     if miss is None and mine.told_turns != mine.rounds:  # what the Stepper and the comparison table show
         return Miss("lesson.l6.run_agent.end_turns", {"told": mine.told_turns, "turns": mine.rounds})
     if miss is None and mine.labels != list(range(1, len(mine.labels) + 1)):  # the Stepper's "turn k" labels

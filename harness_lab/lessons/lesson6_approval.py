@@ -5,6 +5,8 @@ and spy tools and a spy approver note what ran and what was asked: with no appro
 no, or one that raises instead of answering, none of them runs and each call still gets an
 ``is_error`` result; with a yes they run, and the harmless tool runs without asking. The run is
 repeated in one process, so a valve's memory kept outside ``run_agent`` shows in the second run.
+Two calls of one tool answered apart show an answer kept by the tool's name; a model that writes every
+turn until valve 1 or valve 3 stops it shows a person asked about a turn that then never runs.
 """
 
 from __future__ import annotations
@@ -19,12 +21,12 @@ from ..emulator import call, emulated_client, reply, say
 from ..events import Finished, Stopped
 from ..grading.spies import Recorder, logged
 from .checking import Miss, notebook_approver, spies_misused
-from .diagnosis import VALVES, outputs, rejected, stale
+from .diagnosis import VALVES, learner_end, outputs, rejected, stale, valve_name
 from .lesson5 import _cannot_answer
 from .protocol import drive
-from .scenes import blocks, fact, out_of_order, runaway_guard, said, scene_tools, swallowed, user_turn
+from .scenes import answered, blocks, fact, out_of_order, runaway_guard, said, scene_tools, swallowed, user_turn
 
-__all__ = ["NO_APPROVER", "RISKY", "harmless_run_without_asking", "never_without_a_yes"]
+__all__ = ["NO_APPROVER", "RISKY", "asked_only_what_runs", "harmless_run_without_asking", "never_without_a_yes"]
 
 
 _said = partial(said, "l6_approval")
@@ -240,6 +242,45 @@ def _each_call_its_own_answer(fn) -> Miss | None:
     for name in ("write_file", "delete_file"):
         if len(rec.ran(name)) != 1:
             return Miss("lesson.l6.run_agent.no_stopped_yes", {"tool": name})
+    return _same_tool_answered_apart(fn)
+
+
+def _writes_twice(request: dict) -> Any:
+    if answered(request):
+        return say(_said("done"))
+    notes, old = ({"path": path, "content": _said("memo")} for path in ("notes.md", "old.md"))
+    return reply(_said("acting"), call("write_file", **notes), call("write_file", **old))
+
+
+def _same_tool_answered_apart(fn) -> Miss | None:
+    """Two calls of one tool in a turn, a yes for the first and a no for the second: an answer kept by the
+    tool's name (a dict, setdefault) is asked again and then not read, so the second call runs on the first's yes."""
+    yes = logged({"path": "notes.md", "content": _said("memo")})
+    mine, rec, _ = learner_end(fn, _writes_twice, decide=lambda name, given: logged(given) == yes)
+    if mine.miss is None and len(rec.ran("write_file")) == len(rec.asked("write_file")) == 2:
+        return Miss("lesson.l6.run_agent.answer_reused", {"tool": "write_file"})
+    return None
+
+
+def _writes_anew(request: dict) -> Any:
+    return call("write_file", path=f"notes{answered(request) + 1}.md", content=_said("memo"))
+
+
+def _writes_again(request: dict) -> Any:
+    return say(_said("done")) if answered(request) > 3 else call("write_file", path="notes.md", content=_said("memo"))
+
+
+def asked_only_what_runs(fn, cause: str, **limits: Any) -> Miss | None:
+    """Valves 1 to 3 come before valve 4: a turn that valve ``cause`` stops is not put to a person, who
+    would be asked about a call that then never runs (approvals gathered at the top of the lap, say)."""
+    script = _writes_again if cause == "no_progress" else _writes_anew
+    mine, rec, _ = learner_end(fn, script, decide=lambda name, given: True, **limits)
+    asked, ran = len(rec.asked("write_file")), len(rec.ran("write_file"))
+    if mine.miss is None and mine.cause == cause and asked > ran:
+        return Miss(
+            "lesson.l6.run_agent.asked_unrun",
+            {"valve": valve_name(cause), "tool": "write_file", "asked": asked, "ran": ran},
+        )
     return None
 
 

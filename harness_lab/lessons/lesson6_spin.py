@@ -3,6 +3,7 @@
 Scripted models that repeat a turn's calls (one call, or two in another order with an input's keys in
 another order), and ones that do not (a call made again after another, another tool with the same
 input): valve 3 stops the first kind on the second turn, as the package's ``Run`` does, and never the second.
+The call that fails again and again must go back to the model as a failure (``is_error``) all the same.
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ from typing import Any
 from ..emulator import call, last_results, reply, say
 from .checking import Miss
 from .diagnosis import VALVES, compare, learner_end, package_end
-from .scenes import answered, said
+from .lesson6_approval import asked_only_what_runs
+from .scenes import answered, blocks, fact, said, user_turn
 
 __all__ = ["ends_like_the_package", "stops_spinning"]
 
@@ -84,7 +86,7 @@ def stops_spinning(fn) -> Miss | None:
         return Miss("lesson.l6.run_agent.spin_names_dropped", {"calls": " / ".join(c for t in mine.calls for c in t)})
     # The spin the lessons start from: one call failing again and again. Valve 3 compares the calls
     # whatever their results, so a loop that keeps the signature of calls that worked never stops it.
-    mine, _, _ = learner_end(fn, _spinning, failing=("read_file",))
+    mine, _, emulator = learner_end(fn, _spinning, failing=("read_file",))
     want = package_end(_spinning, failing=("read_file",))
     unsent = mine.miss is None or mine.miss.key == "lesson.l6.run_agent.no_yield"  # it returned before its yield
     if unsent and mine.requests == mine.rounds == 1 and mine.cause not in VALVES:
@@ -93,4 +95,13 @@ def stops_spinning(fn) -> Miss | None:
         return Miss("lesson.l6.run_agent.ended_on_failure", {"got": got, "call": "read_file"})
     if mine.miss is None and want.cause == "no_progress" and mine.cause != "no_progress":
         return Miss("lesson.l6.run_agent.spin_on_failures", {"call": "read_file"})
-    return compare(mine, want)
+    if mine.miss is None and _failure_unflagged(emulator):
+        return Miss("lesson.l6.run_agent.failure_not_error", {"call": "read_file"})
+    return compare(mine, want) or asked_only_what_runs(fn, "no_progress")
+
+
+def _failure_unflagged(emulator: Any) -> bool:
+    """Did the failed read_file go back to the model without is_error (its error text read as its output)?"""
+    sent = emulator.requests[1]["messages"] if len(emulator.requests) > 1 else []
+    results = [fact(b) for m in user_turn(sent) for b in blocks(m, "tool_result")]
+    return bool(results) and not results[0]["is_error"]

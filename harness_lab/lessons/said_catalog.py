@@ -29,7 +29,7 @@ add(
         "lesson.said.tools.write_file": ("ファイルに書き込む", "Writes the given text into the file"),
         "lesson.said.tools.http_post": ("URL に POST リクエストを送る", "Sends a POST request with a body to the URL"),
         "lesson.said.tools.delete_file": ("ファイルを削除する", "Deletes the file at the given path"),
-        # lesson2.py: what the user asks, what the model says and what the tool returns (its WEATHER aside)
+        # lesson2.py and lesson2_world.py: what the user asks, what the model says and what the tool returns (WEATHER aside)
         "lesson.said.l2.osaka": ("大阪", "Osaka"),
         "lesson.said.l2.tokyo": ("東京", "Tokyo"),
         "lesson.said.l2.no_city": ("都市が見つかりません", "City not found"),

@@ -48,6 +48,7 @@ from answers_level1_policies import (
     prefix_runner,
     with_answers,
 )
+from answers_level1_round18 import RIGHT_ROUND_18, WRONG_ROUND_18
 from answers_level1_runners import (
     DEFAULTING_POLICY,
     DICT_DEFAULT,
@@ -141,6 +142,7 @@ RIGHT = {
     **RIGHT_CONTENT,
     **RIGHT_CALLS,
     **RIGHT_INTERRUPTS,
+    **RIGHT_ROUND_18,
 }
 
 
@@ -316,6 +318,7 @@ WRONG = {
     **WRONG_CONTENT,
     **WRONG_CALLS,
     **WRONG_INTERRUPTS,
+    **WRONG_ROUND_18,
 }
 
 

@@ -23,6 +23,7 @@ from answers_level2_loops import (
     while_true,
 )
 from answers_level2_reasons import RIGHT_REASONS, WRONG_REASONS
+from answers_level2_round18 import RIGHT_ROUND_18, WRONG_ROUND_18
 from answers_level2_slips import (
     Agent,
     _stopping_with,
@@ -115,6 +116,7 @@ RIGHT = {
     **RIGHT_WORDS,
     **RIGHT_TOOLS,
     **RIGHT_LIMITS,
+    **RIGHT_ROUND_18,
 }
 
 
@@ -237,6 +239,7 @@ WRONG = {
     **WRONG_WORDS,
     **WRONG_TOOLS,
     **WRONG_LIMITS,
+    **WRONG_ROUND_18,
 }
 
 # Stop messages criterion 3 accepts, and ones that do not say the run stopped at the limit.

@@ -189,7 +189,7 @@ class StopMessages:  # right: an object with __call__, its words in a class attr
 
 WRONG_HABITS_GATES = [
     ("run_tool_uses", approval_refuses_words, 2, "lesson.l5.ran_anyway"),
-    ("run_tool_uses", approval_once_per_tool, 2, "lesson.l5.per_call"),
+    ("run_tool_uses", approval_once_per_tool, 2, "lesson.l5.answer_reused"),
     ("run_tool_uses", approval_error_is_none, 2, "lesson.l5.failed_open"),
     ("run_tool_uses", approval_openai_results, 1, "lesson.rule.other_api_result"),
     ("run_tool_uses", approval_keywords, 1, "lesson.l5.approve_call"),

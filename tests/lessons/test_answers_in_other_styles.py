@@ -34,6 +34,8 @@ from tests.lessons.answers_more import (
 )
 from tests.lessons.answers_probes import RIGHT_PROBES, RIGHT_RUN_AGENT_PROBES, WRONG_PROBES, WRONG_RUN_AGENT_PROBES
 from tests.lessons.answers_reuse import RIGHT_REUSE, RIGHT_RUN_AGENT_REUSE, WRONG_REUSE, WRONG_RUN_AGENT_REUSE
+from tests.lessons.answers_round_18 import RIGHT_ROUND_18, WRONG_ROUND_18, tools_popped_from_the_end
+from tests.lessons.answers_round_18_harness import RIGHT_RUN_AGENT_ROUND_18, WRONG_RUN_AGENT_ROUND_18
 from tests.lessons.answers_slips import RIGHT_RUN_AGENT_SLIPS, RIGHT_SLIPS, WRONG_RUN_AGENT_SLIPS, WRONG_SLIPS
 from tests.lessons.answers_state_and_types import (
     RIGHT_RUN_AGENT_STATE,
@@ -66,23 +68,34 @@ WRONG += WRONG_HABITS + WRONG_HABITS_GATES  # other SDKs' shapes, async, approve
 WRONG += WRONG_MIXUPS  # content changed in place, stop_reason words from elsewhere, failures raised
 WRONG += WRONG_TOOL_CALLS  # tools given their input by position in the loop itself
 WRONG += WRONG_ROUND_16  # Ctrl-C caught with the failures, compaction read as an ending
+WRONG += WRONG_ROUND_18  # results popped backwards, an answer kept by tool name, a history as a default argument
 WRONG_RUN_AGENT = WRONG_RUN_AGENT_MORE + STALLED_RUN_AGENT + WRONG_RUN_AGENT_REUSE + WRONG_RUN_AGENT_PROBES
 WRONG_RUN_AGENT += WRONG_RUN_AGENT_SLIPS + WRONG_RUN_AGENT_STATE + WRONG_RUN_AGENT_MISREAD + WRONG_RUN_AGENT_COUNTS
 WRONG_RUN_AGENT += WRONG_RUN_AGENT_HABITS + WRONG_RUN_AGENT_MIXUPS
 WRONG_RUN_AGENT += WRONG_RUN_AGENT_CALLS  # tools run in the loop itself, given their input by position
 WRONG_RUN_AGENT += WRONG_RUN_AGENT_ROUND_17  # Ctrl-C caught, results reordered, the caller's tools changed
+WRONG_RUN_AGENT += (
+    WRONG_RUN_AGENT_ROUND_18  # a counter reset, a person asked before valves 1 and 3, a failure unflagged
+)
 RIGHT = (
     RIGHT_MORE + RIGHT_REUSE + RIGHT_PROBES + RIGHT_MERGED + RIGHT_SLIPS + RIGHT_STATE + RIGHT_MISREAD + RIGHT_COUNTS
 )
 RIGHT_RUN_AGENT = RIGHT_RUN_AGENT_MORE + RIGHT_RUN_AGENT_REUSE + RIGHT_RUN_AGENT_PROBES + RIGHT_RUN_AGENT_MERGED
 RIGHT_RUN_AGENT += RIGHT_RUN_AGENT_SLIPS + RIGHT_RUN_AGENT_STATE + RIGHT_RUN_AGENT_COUNTS
 RIGHT_RUN_AGENT += RIGHT_RUN_AGENT_HABITS + RIGHT_RUN_AGENT_MIXUPS + RIGHT_RUN_AGENT_CALLS + RIGHT_RUN_AGENT_ROUND_17
-RIGHT += RIGHT_HABITS + RIGHT_HABITS_GATES + RIGHT_MIXUPS + RIGHT_TOOL_CALLS + RIGHT_ROUND_16
+RIGHT_RUN_AGENT += RIGHT_RUN_AGENT_ROUND_18
+RIGHT += RIGHT_HABITS + RIGHT_HABITS_GATES + RIGHT_MIXUPS + RIGHT_TOOL_CALLS + RIGHT_ROUND_16 + RIGHT_ROUND_18
 
 
 @pytest.mark.parametrize("name, wrong, point, key", WRONG, ids=[w[1].__name__ for w in WRONG])
 def test_a_wrong_piece_gets_the_hint_of_its_own_cause(name, wrong, point, key):
     _named(lessons.judge(at_point(name, point), wrong), key)
+
+
+def test_results_in_another_order_are_told_the_order_alone():
+    # the points that read one call's result read that call's own: the output and the failure are right
+    verdict = lessons.judge(lessons.piece("run_tools"), tools_popped_from_the_end)
+    assert [(c.number, c.key) for c in verdict.checks if not c.passed] == [(1, "lesson.l2.run_tools.order")]
 
 
 @pytest.mark.parametrize("name, wrong, point, key", STALLED, ids=[w[1].__name__ for w in STALLED])

@@ -30,6 +30,8 @@ from tests.lessons.answers_mixups import WRONG_MIXUPS, WRONG_RUN_AGENT_MIXUPS
 from tests.lessons.answers_more import STALLED, STALLED_RUN_AGENT, WRONG_MORE, WRONG_RUN_AGENT_MORE
 from tests.lessons.answers_probes import WRONG_PROBES, WRONG_RUN_AGENT_PROBES
 from tests.lessons.answers_reuse import WRONG_REUSE, WRONG_RUN_AGENT_REUSE
+from tests.lessons.answers_round_18 import WRONG_ROUND_18
+from tests.lessons.answers_round_18_harness import WRONG_RUN_AGENT_ROUND_18
 from tests.lessons.answers_slips import WRONG_RUN_AGENT_SLIPS, WRONG_SLIPS
 from tests.lessons.answers_state_and_types import WRONG_RUN_AGENT_STATE, WRONG_STATE
 from tests.lessons.answers_swallowed import WRONG_RUN_AGENT_SWALLOWED, WRONG_SWALLOWED
@@ -87,6 +89,7 @@ def test_every_hint_key_is_provoked_by_some_wrong_version():
     more += WRONG_RUN_AGENT_CALLS + WRONG_TOOL_CALLS  # tools given their input by position in the loop itself
     more += WRONG_ROUND_16  # Ctrl-C caught with the failures, compaction read as an ending
     more += WRONG_RUN_AGENT_ROUND_17  # Ctrl-C caught in the loop, the caller's tools changed, valve 1 after the tools
+    more += WRONG_ROUND_18 + WRONG_RUN_AGENT_ROUND_18  # a counter reset, asked before a valve, an answer kept by name
     # except: pass, "false" flags, a stop yielded, a loop ended on a denial, a sliced history (every point each misses)
     more += [(name, wrong, p, key) for name, wrong, missed in WRONG_SWALLOWED for p, key in missed.items()]
     more += [(source, p, key) for source, missed in WRONG_RUN_AGENT_SWALLOWED for p, key in missed.items()]
