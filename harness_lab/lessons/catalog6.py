@@ -1,11 +1,12 @@
 """The lesson checks' strings for lesson 6 and the capstone (ja, en), the workbook's errors, and the steps
 ``lessons.hint(name)`` opens; the whole harness's (``run_agent`` with the four valves) are in
-``catalog6_harness``. Braces that are not placeholders are doubled (every entry is formatted)."""
+``catalog6_harness``, valve 2's ways of counting in ``catalog6_budget``. Braces that are not placeholders
+are doubled (every entry is formatted)."""
 
 from __future__ import annotations
 
 from ..text import add
-from . import catalog6_harness  # noqa: F401  # lesson 6's run_agent strings, added with these
+from . import catalog6_budget, catalog6_harness  # noqa: F401  # lesson 6's run_agent strings, added with these
 
 add(
     {
