@@ -282,11 +282,13 @@ def _graded(path: str, exercise: str, outcome: JobResult, timeout: float) -> Not
         return _failed(path, exercise, "error", "grade.nb.folder_full", mb=mb, entries=entries)
     if outcome.status == "error":
         return _failed(path, exercise, "error", "grade.raised", error=outcome.error)
+    if outcome.status == "tampered":  # bytes written to the answer pipe by the cells themselves
+        return _failed(path, exercise, "error", "grade.nb.tampered")
     if outcome.status != "ok":
         return _failed(path, exercise, "error", "grade.nb.crashed")
     kind, *rest = outcome.value
     if kind == "tampered":
-        return _failed(path, exercise, "error", "grade.tampered")
+        return _failed(path, exercise, "error", "grade.nb.tampered")
     if kind == "tried":
         status, error, value = rest
         return _graded(path, exercise, JobResult(status, value=value, error=error), timeout)
@@ -341,6 +343,6 @@ def hosted_grade(shown: str, name: str, outcome: JobResult, timeout: float) -> N
         except (KeyError, TypeError, ValueError):
             outcome = JobResult("unavailable", error="unreadable grade")
     exercise = exercise_named(name)
-    if outcome.status in ("timeout", "memory", "folder", "crashed"):
+    if outcome.status in ("timeout", "memory", "folder", "crashed", "tampered"):
         return _graded(shown, exercise, outcome, timeout)
     return _failed(shown, exercise, "error", "grade.class.internal", error=outcome.error or outcome.status)
