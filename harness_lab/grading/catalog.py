@@ -208,6 +208,13 @@ add(
             "[FAIL] The process running the answer cells ended before it returned a result (it exited, or was stopped "
             "for using too much memory, say).",
         ),
+        "grade.nb.tampered": (
+            "× 不合格: 答えのセルを実行したプロセスから、正しく動くコードなら返さない答えが届きました（答えのセルが採点用のパイプや"
+            "受け継いだファイル記述子に書き込んだ、など）。採点の仕組み（harness_lab.grading）に手を入れず、課題の関数だけを書きましょう",
+            "[FAIL] The process running the answer cells sent back an answer no working code sends (an answer cell wrote "
+            "into the grader's pipe or another descriptor it inherited, say). Leave the grading machinery "
+            "(harness_lab.grading) alone and write only the exercise's functions.",
+        ),
         "grade.nb.not_graded": (
             "× 不合格: 採点できませんでした: {reason}",
             "[FAIL] Not graded: {reason}",

@@ -21,11 +21,8 @@ from __future__ import annotations
 import builtins
 import importlib
 import json
-import linecache
 import os
-import signal
 import sys
-import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -33,8 +30,9 @@ from pathlib import Path
 from typing import Any
 
 from ..text import lang, speaking, t
+from .answer_run import TooDeep, TooSlow, UnderWay, cells_deadline, run_cell
 from .notebook_code import name_notes
-from .processes import keep_private, room_left
+from .processes import keep_private
 from .report import Check, Report, flat
 from .runner import Call
 from .sandbox import GRACE, MEMORY_LIMIT, JobResult, describe_error, run_limited
@@ -211,9 +209,10 @@ def _run(exercise: Exercise, sources: list[tuple[int, str]], folder: str, check_
     """In the forked child, which runs no learner code itself: try the answer cells once in a child
     of their own, then let the canonical grader run them again in each of its children."""
     grade = exercise.grader()  # imported before any learner code runs, should the host not have it yet
-    tried = run_limited(lambda: _tried(exercise, sources, folder), CELLS_TIMEOUT + 1)
+    under_way = UnderWay()
+    tried = run_limited(lambda: _tried(exercise, sources, folder, under_way), CELLS_TIMEOUT + 1)
     if tried.status == "timeout":  # stuck where the cells' own timer could not end it
-        return ("cell_timeout", "?", CELLS_TIMEOUT)
+        return ("cell_timeout", under_way.last(), CELLS_TIMEOUT)
     if tried.status != "ok":
         return ("tried", tried.status, tried.error, tried.value)
     if not _honest(tried.value):  # the cells wrote an answer of their own into the pipe
@@ -234,19 +233,20 @@ def _honest(value: Any) -> bool:
     )
 
 
-def _tried(exercise: Exercise, sources: list[tuple[int, str]], folder: str) -> tuple:
+def _tried(exercise: Exercise, sources: list[tuple[int, str]], folder: str, under_way: UnderWay) -> tuple:
     """In a child: run the cells; ("ok", seconds taken) or why they cannot be graded."""
     started = time.monotonic()
     namespace = _namespace(folder)
-    with _cells_deadline(CELLS_TIMEOUT) as late:
+    with cells_deadline(CELLS_TIMEOUT) as late:
         for number, source in sources:
+            under_way.now(number)
             try:
-                _run_cell(source, f"<answer cell {number}>", namespace)
-            except _TooDeep:
+                run_cell(source, f"<answer cell {number}>", namespace)
+            except TooDeep:
                 return ("deep", number)
             except MemoryError:
                 raise  # the limited run's own handler names the memory cap
-            except _TooSlow:
+            except TooSlow:
                 return ("cell_timeout", number, late.seconds)
             except BaseException as exc:  # SystemExit from a cell included
                 return ("cell", number, describe_error(exc))
@@ -259,9 +259,9 @@ def _tried(exercise: Exercise, sources: list[tuple[int, str]], folder: str) -> t
 def _objects(exercise: Exercise, sources: list[tuple[int, str]], folder: str) -> tuple:
     """In a grader's child: the cells run again, the exercise's names picked out."""
     namespace = _namespace(folder)
-    with _cells_deadline(CELLS_TIMEOUT):
+    with cells_deadline(CELLS_TIMEOUT):
         for number, source in sources:
-            _run_cell(source, f"<answer cell {number}>", namespace)
+            run_cell(source, f"<answer cell {number}>", namespace)
     return tuple(namespace[name] for name in exercise.names)
 
 
@@ -270,59 +270,6 @@ def _namespace(folder: str) -> dict[str, Any]:
         os.chdir(folder)  # as a kernel started for this notebook would be
         sys.path.insert(0, folder)
     return {"__name__": "__main__", "__builtins__": builtins}
-
-
-class _TooSlow(BaseException):
-    """Raised in the child when its answer cells run past their time (a learner's ``except Exception``
-    cannot swallow it)."""
-
-
-class _TooDeep(Exception):
-    """compile() gave up on a cell nested past what Python's parser or compiler takes."""
-
-
-class _cells_deadline:
-    """An interval timer for the answer cells (POSIX, the main thread: where the forked child runs);
-    elsewhere only the notebook's own limit applies."""
-
-    def __init__(self, seconds: float) -> None:
-        self.seconds, self.armed = seconds, False
-
-    def __enter__(self) -> _cells_deadline:
-        if hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread():
-            signal.signal(signal.SIGALRM, self._fire)
-            signal.setitimer(signal.ITIMER_REAL, self.seconds)
-            self.armed = True
-        return self
-
-    def _fire(self, *_: Any) -> None:
-        raise _TooSlow()
-
-    def __exit__(self, *_: Any) -> None:
-        if self.armed:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, signal.SIG_DFL)
-
-
-def _run_cell(source: str, name: str, namespace: dict) -> None:
-    """Run one cell's source as the kernel would: plain Python, or IPython's when it has magics."""
-    linecache.cache[name] = (len(source), None, source.splitlines(True), name)  # names the line that raised
-    try:
-        code = compile(source, name, "exec")
-    except (RecursionError, MemoryError) as exc:
-        # 3.11's parser gives up on deep nesting with a MemoryError; compiling needs ~350 bytes a character, not 1000
-        if isinstance(exc, MemoryError) and (room := room_left()) is not None and room < 1000 * len(source):
-            raise
-        raise _TooDeep() from None
-    except SyntaxError:
-        if not any(line.lstrip().startswith(("%", "!")) for line in source.splitlines()):
-            raise
-        from IPython.core.interactiveshell import InteractiveShell
-
-        shell = InteractiveShell.instance(user_ns=namespace)
-        shell.run_cell(source, store_history=False, silent=True).raise_error()
-        return
-    exec(code, namespace)
 
 
 def _graded(path: str, exercise: str, outcome: JobResult, timeout: float) -> NotebookGrade:
@@ -335,11 +282,13 @@ def _graded(path: str, exercise: str, outcome: JobResult, timeout: float) -> Not
         return _failed(path, exercise, "error", "grade.nb.folder_full", mb=mb, entries=entries)
     if outcome.status == "error":
         return _failed(path, exercise, "error", "grade.raised", error=outcome.error)
+    if outcome.status == "tampered":  # bytes written to the answer pipe by the cells themselves
+        return _failed(path, exercise, "error", "grade.nb.tampered")
     if outcome.status != "ok":
         return _failed(path, exercise, "error", "grade.nb.crashed")
     kind, *rest = outcome.value
     if kind == "tampered":
-        return _failed(path, exercise, "error", "grade.tampered")
+        return _failed(path, exercise, "error", "grade.nb.tampered")
     if kind == "tried":
         status, error, value = rest
         return _graded(path, exercise, JobResult(status, value=value, error=error), timeout)
@@ -394,6 +343,6 @@ def hosted_grade(shown: str, name: str, outcome: JobResult, timeout: float) -> N
         except (KeyError, TypeError, ValueError):
             outcome = JobResult("unavailable", error="unreadable grade")
     exercise = exercise_named(name)
-    if outcome.status in ("timeout", "memory", "folder", "crashed"):
+    if outcome.status in ("timeout", "memory", "folder", "crashed", "tampered"):
         return _graded(shown, exercise, outcome, timeout)
     return _failed(shown, exercise, "error", "grade.class.internal", error=outcome.error or outcome.status)

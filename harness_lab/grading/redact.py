@@ -12,7 +12,8 @@ learner's guesses. Every text of a grade is cleaned:
   environment of any process of the caller's user, or in a classmate's notebook becomes ``[REDACTED]``, but
   for the characters that also lie in a run the learner's own notebook holds, or the course's own
   text (``course_text``: the catalog, whose hints quote code every solution holds, such as
-  ``POLICY.get(name, DEFAULT_TIER)``, which a classmate's answer holding it cut out of the hint);
+  ``POLICY.get(name, DEFAULT_TIER)``, which a classmate's answer holding it cut out of the hint; and
+  Python's words an error is told in, such as ``PermissionError`` and ``Permission denied``);
 - the same for a secret spelled differently: a run of ``WINDOW`` letters and digits of a secret, read
   forwards or backwards, whatever the case and whatever else lies between them (a key cut into
   chunks joined by ``|``, upper-cased or reversed). Encoding it (base64, say) still gets through:
@@ -27,6 +28,8 @@ learner's guesses. Every text of a grade is cleaned:
 
 from __future__ import annotations
 
+import builtins
+import errno
 import json
 import os
 import re
@@ -65,8 +68,12 @@ def own_text(data: bytes) -> str:
 
 def course_text() -> str:
     """The course's own text, which no grade hides: every catalog entry loaded, in both languages, cut at
-    its placeholders (what fills one is the learner's, so no run reaches across it)."""
-    return "\0".join(re.sub(r"\{[^{}]*\}", "\0", text) for entry in CATALOG.values() for text in entry)
+    its placeholders (what fills one is the learner's, so no run reaches across it); and Python's words
+    an error line is made of, its builtins' names as they head one and the system's error messages (a
+    classmate's answer that raised PermissionError once cut the name out of everyone's errors)."""
+    catalog = (re.sub(r"\{[^{}]*\}", "\0", text) for entry in CATALOG.values() for text in entry)
+    python = [*(f" {name}: " for name in dir(builtins)), *map(os.strerror, errno.errorcode)]
+    return "\0".join([*catalog, *python])
 
 
 class Redactor:

@@ -52,7 +52,7 @@ from .processes import (
     wait_for,
     watch,
 )
-from .wire import check_plain, describe_error, framed, plain, receive, send, write_all
+from .wire import HEADER, check_plain, describe_error, framed, plain, receive, send, write_all
 
 __all__ = ["ANSWER_LIMIT", "JobResult", "MEMORY_LIMIT", "Started", "abort", "describe_error", "plain", "run_limited"]
 
@@ -88,7 +88,8 @@ class JobResult:
     "aborted" (a detector inside the job called ``abort(value)``), "timeout", "memory" (the job
     went over its memory cap: ``value`` is the cap in MB), "folder" (the folder watched held more than
     ``folder_use`` allows: ``value`` is its limits, MB and entries), "crashed" (the job died without
-    answering, e.g. killed by the system, or its answer was garbled or over ``ANSWER_LIMIT``), or
+    answering, e.g. killed by the system), "tampered" (what came back is no answer ``_child`` sends:
+    garbled, over ``ANSWER_LIMIT`` or of another shape, written to the pipe by learner code), or
     "unavailable" (``setup`` or the memory cap failed: ``error`` says why).
     """
 
@@ -190,12 +191,12 @@ class Started:
             try:
                 status, value = message
             except (TypeError, ValueError):  # learner code wrote to the pipe itself
-                return JobResult("crashed")
+                return JobResult("tampered")
             if status in ("error", "unavailable"):
                 return JobResult(status, error=value)
             return JobResult(status, value=value)
         if end in ("garbled", "oversized"):  # as above: no answer the job's own code sends
-            return JobResult("crashed")
+            return JobResult("tampered")
         if code == _OUT_OF_MEMORY and self.tree_cap:
             return JobResult("memory", value=self.tree_cap >> 20)
         if code == _FOLDER_FULL:
@@ -304,14 +305,19 @@ def _child(job: Callable[[], Any], write_end: int, budget: int | None, keep: tup
     keep_private()
     landlock.confine()  # where no PID namespace hides its caller and supervisor, the kernel still keeps them
     _answer_fd = write_end
+    answering = os.getpid()
 
     def send(message: tuple) -> NoReturn:
+        if os.getpid() != answering:  # a copy the job forked and left running: two answers would garble
+            os._exit(0)
         try:
             check_plain(message)
             frame = framed(message)
         except Exception as exc:  # the job returned something that cannot travel
             frame = framed(("error", f"grader could not send the result: {plain(str(exc))}"))
-        write_all(write_end, frame)
+        # No grader answers with more: learner code sent it in the grader's name, and its header alone tells
+        # the caller so (read no further), without the job blocking on a pipe nobody empties.
+        write_all(write_end, frame if len(frame) <= HEADER + ANSWER_LIMIT else frame[:HEADER])
         os._exit(0)
 
     _channel = send

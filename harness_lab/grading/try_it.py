@@ -72,8 +72,8 @@ def try_limited(job: Callable[[], Any], timeout: float = 5.0) -> None:
         print(t("grade.try.timeout", seconds=f"{timeout:g}"))
     elif outcome.status == "memory":
         print(t("grade.try.memory", mb=outcome.value))
-    elif outcome.status == "crashed":
-        print(t("grade.crashed"))
+    elif outcome.status in ("crashed", "tampered"):
+        print(t(f"grade.{outcome.status}"))
     elif value is not None:
         print(value)
 

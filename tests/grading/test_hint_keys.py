@@ -38,6 +38,7 @@ def declared() -> set[str]:
 PROVOKED_BY_THEIR_OWN_TEST = {
     "grade.nb.cell_timeout": "test_notebook_grading.py::test_a_runaway_answer_cell_costs_the_cells_limit_not_the_notebooks",
     "grade.tampered": "test_tampering.py::test_the_tampering_hint_names_the_cause",
+    "grade.nb.tampered": "test_an_answer_the_job_did_not_send_is_told_as_tampering.py::test_bytes_written_into_every_inherited_descriptor_are_told_as_tampering",
     "grade.nb.cell_too_deep": "test_notebook_grading.py::test_an_answer_cell_nested_past_the_parser_is_named_not_blamed_on_the_memory_limit",
     "grade.cell_failed": "test_grade_cell_after_error.py::test_a_grade_cell_after_an_answer_cell_raised_names_that_cell_and_fails",
     "grade.interrupted": "test_level2.py::test_an_interrupted_grade_cell_says_so_in_one_line",

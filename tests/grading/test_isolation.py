@@ -410,14 +410,14 @@ def test_learner_code_opens_few_files_and_lists_no_keys(who, request):
 @needs_sandbox
 def test_a_huge_answer_is_the_notebooks_own_verdict_kept_for_the_next_run(public):
     """30 MB sent in the judge's place once made the host too slow to answer: the grader's failure,
-    graded again on every run. Unread past its size, it is the answer's crash, and the grade stands."""
+    graded again on every run. Unread past its size, it is the answer's tampering, and the grade stands."""
     subs, report = attacked(public, BIG_HINT, "level1")
     done = grade_class(subs, report, "60")  # the default: the host, not the notebook, ran out of time
     assert done.returncode == 0, done.stdout + done.stderr
     got = rows(report)
     assert (got["mal", "level1"]["status"], got["mal", "level1"]["hint_keys"]) == (
         "ok",
-        "grade.crashed " * 2 + "grade.crashed",
+        "grade.tampered " * 2 + "grade.tampered",
     )
     assert got["ann", "level1"]["score"] == "3"
     again = grade_class(subs, report, "60")

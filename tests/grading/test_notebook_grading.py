@@ -185,6 +185,25 @@ def test_a_runaway_answer_cell_costs_the_cells_limit_not_the_notebooks(tmp_path,
     assert grade.error == t("grade.nb.cell_timeout", cell=number, seconds="1")
 
 
+@pytest.mark.parametrize(
+    "deaf",
+    ["signal.signal(signal.SIGALRM, signal.SIG_IGN)", "signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})"],
+    ids=["ignored", "blocked"],
+)
+def test_an_answer_cell_its_own_timer_cannot_end_is_still_named_in_its_timeout(tmp_path, monkeypatch, deaf):
+    # The cells' timer is a SIGALRM in their child: a cell deaf to it runs on until the child's own limit
+    # ends it from outside, and the hint once read "answer cell (cell ?)" (round twenty).
+    monkeypatch.setattr(notebook_module, "CELLS_TIMEOUT", 1.0)
+    nb = read(EXERCISES / "solutions" / LEVEL2)
+    cell_with(nb, "MISSING = {").source += f"\n\nimport signal, time\n{deaf}\ntime.sleep(600)\n"
+    with gives_up_after(60, "the cells' limit"):
+        grade = grade_notebook(write(nb, tmp_path / LEVEL2), timeout=600)
+    number = 1 + next(
+        i for i, c in enumerate(c for c in nb.cells if c.cell_type == "code") if "MISSING = {" in c.source
+    )
+    assert grade.error == t("grade.nb.cell_timeout", cell=number, seconds="1"), grade.text()
+
+
 def test_an_answer_cell_that_raises_is_an_error_naming_the_cell_and_line(tmp_path):
     nb = read(EXERCISES / "solutions" / LEVEL1)
     cell_with(nb, "DEFAULT_TIER = ").source += "\nraise ValueError('まだ途中です')\n"

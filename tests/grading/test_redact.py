@@ -87,6 +87,19 @@ def test_the_graders_own_words_stay_in_a_hint_when_a_classmates_answer_holds_the
         )
 
 
+def test_pythons_own_words_in_an_error_stay_when_a_classmates_answer_holds_them():
+    # Graded --unsandboxed (round twenty), a learner's write to /tmp read "[REDACTED]: [Errno 13] Permission
+    # denied" because a classmate's answer raised PermissionError: no learner's words, Python's.
+    classmate = "raise PermissionError('Permission denied by the policy')  # ben's own take on the tiers"
+    redactor = Redactor([KEY], [classmate, "try:\n    import yaml\nexcept ModuleNotFoundError: pass"])
+    for error in (
+        "PermissionError: [Errno 13] Permission denied: '/tmp/big1'",
+        "ModuleNotFoundError: No module named 'glob'",
+    ):
+        assert redactor.clean(error) == error
+    assert REDACTED in redactor.clean("ValueError: ben's own take on the tiers")
+
+
 @pytest.mark.parametrize("redactor", [Redactor(), Redactor([KEY], [THEIRS])], ids=["sandboxed", "unsandboxed"])
 def test_a_learners_huge_text_is_cut_to_what_a_hint_can_show(redactor):
     # 20,000 characters of a hint once kept a class waiting minutes in the search through the notebook

@@ -1,0 +1,89 @@
+"""Running a notebook's answer cells in a grading child, as the notebook's kernel would (``notebook.py``).
+
+Each cell is compiled and run in one namespace; a cell with IPython's magics runs through IPython. The
+cells share one deadline, a SIGALRM in their child (``cells_deadline``), which raises ``TooSlow`` in the
+cell under way. A cell can ignore or block that signal, or be stuck in C where no handler runs: then only
+the child's own limit, from outside, ends it, and the process that forked the child learns which cell it
+was from ``UnderWay``, a number the child keeps in memory the two share.
+"""
+
+from __future__ import annotations
+
+import linecache
+import mmap
+import signal
+import threading
+from typing import Any
+
+from .processes import room_left
+
+__all__ = ["TooDeep", "TooSlow", "UnderWay", "cells_deadline", "run_cell"]
+
+
+class TooSlow(BaseException):
+    """Raised in the child when its answer cells run past their time (a learner's ``except Exception``
+    cannot swallow it)."""
+
+
+class TooDeep(Exception):
+    """compile() gave up on a cell nested past what Python's parser or compiler takes."""
+
+
+class UnderWay:
+    """The number of the cell a child is running, in an anonymous mapping its forks share with this
+    process. The cells may write it too, and so misname only their own cell."""
+
+    def __init__(self) -> None:
+        self._shared = mmap.mmap(-1, 8)
+
+    def now(self, number: int) -> None:
+        self._shared[:] = number.to_bytes(8, "little", signed=True)
+
+    def last(self) -> int | str:
+        """The number last written, or "?" where no cell had started."""
+        number = int.from_bytes(self._shared[:], "little", signed=True)
+        return number if number > 0 else "?"
+
+
+class cells_deadline:
+    """An interval timer for the answer cells (POSIX, the main thread: where the forked child runs);
+    elsewhere only the notebook's own limit applies."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds, self.armed = seconds, False
+
+    def __enter__(self) -> cells_deadline:
+        if hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread():
+            signal.signal(signal.SIGALRM, self._fire)
+            signal.setitimer(signal.ITIMER_REAL, self.seconds)
+            self.armed = True
+        return self
+
+    def _fire(self, *_: Any) -> None:
+        raise TooSlow()
+
+    def __exit__(self, *_: Any) -> None:
+        if self.armed:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, signal.SIG_DFL)
+
+
+def run_cell(source: str, name: str, namespace: dict) -> None:
+    """Run one cell's source as the kernel would: plain Python, or IPython's when it has magics."""
+    linecache.cache[name] = (len(source), None, source.splitlines(True), name)  # names the line that raised
+    try:
+        code = compile(source, name, "exec")
+    except (RecursionError, MemoryError) as exc:
+        # 3.11's parser gives up on deep nesting with a MemoryError; compiling needs ~350 bytes a character, not 1000
+        if isinstance(exc, MemoryError) and (room := room_left()) is not None and room < 1000 * len(source):
+            raise
+        raise TooDeep() from None
+    except SyntaxError:
+        if not any(line.lstrip().startswith(("%", "!")) for line in source.splitlines()):
+            raise
+        from IPython.core.interactiveshell import InteractiveShell
+
+        shell = InteractiveShell.instance(user_ns=namespace)
+        shell.run_cell(source, store_history=False, silent=True).raise_error()
+        return
+    exec(code, namespace)
