@@ -10,11 +10,16 @@ from __future__ import annotations
 
 import json
 
-from answers_level1_runners import DICT_POLICY, GOOD_ANSWERS, dict_runner, forbidden, make_runner, refused, result, run
-
-
-def _dict(run_tool_uses, default="ask"):
-    return (DICT_POLICY, default, run_tool_uses, GOOD_ANSWERS)
+from answers_level1_runners import (
+    DICT_POLICY,
+    _dict,
+    dict_runner,
+    forbidden,
+    make_runner,
+    refused,
+    result,
+    run,
+)
 
 
 def _tier(name):

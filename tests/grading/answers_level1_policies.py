@@ -170,10 +170,6 @@ def _stops_at_a_failed_tool(content, tool_impls, approve):
     return results
 
 
-def _dict(run_tool_uses, answers=GOOD_ANSWERS, default="ask"):
-    return (DICT_POLICY, default, run_tool_uses, answers)
-
-
 def _high_impact_tier(name):
     """The starter's HIGH_IMPACT set kept beside the policy: those names are asked unless denied."""
     tier = DICT_POLICY.get(name, DICT_DEFAULT)

@@ -67,6 +67,11 @@ def make_runner(tier_of, forbid=forbidden, refuse=refused, execute=run):
 DICT_POLICY = dict(TABLE)
 
 
+def _dict(run_tool_uses, answers=GOOD_ANSWERS, default="ask"):
+    """A wrong ``run_tool_uses`` graded with the dict policy, its default tier and the quiz's right answers."""
+    return (DICT_POLICY, default, run_tool_uses, answers)
+
+
 DICT_DEFAULT = "ask"
 
 

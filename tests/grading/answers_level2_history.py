@@ -75,7 +75,7 @@ def yields_its_answer(client, user_input, tools, tool_impls):
     yield final_text(response)
 
 
-def recursive(client, user_input, tools, tool_impls, messages=None, turns=0):
+def recursive_history(client, user_input, tools, tool_impls, messages=None, turns=0):
     """Right: one turn per call, the history passed on as a new list."""
     messages = messages or [{"role": "user", "content": user_input}]
     response = create(client, messages, tools)
@@ -87,7 +87,7 @@ def recursive(client, user_input, tools, tool_impls, messages=None, turns=0):
         {"role": "assistant", "content": response.content},
         {"role": "user", "content": run_tool_uses(response.content, tool_impls)},
     ]
-    return recursive(client, user_input, tools, tool_impls, messages + turn, turns + 1)
+    return recursive_history(client, user_input, tools, tool_impls, messages + turn, turns + 1)
 
 
 def counted_by_itertools(client, user_input, tools, tool_impls):
@@ -175,7 +175,7 @@ def counted_by_history_length(client, user_input, tools, tool_impls):
     return final_text(response)
 
 
-def _capped(client, messages, tools, tool_impls, append=None, go=lambda r: r.stop_reason == "tool_use"):
+def _capped_history(client, messages, tools, tool_impls, append=None, go=lambda r: r.stop_reason == "tool_use"):
     """The lesson's capped loop, with the history grown by ``append(messages, response, results)``."""
     turns = 0
     response = create(client, messages, tools)
@@ -194,7 +194,7 @@ def _capped(client, messages, tools, tool_impls, append=None, go=lambda r: r.sto
 
 def system_message_first(client, user_input, tools, tool_impls):  # OpenAI's system message in messages
     messages = [{"role": "system", "content": "あなたは調べ物の助手です"}, {"role": "user", "content": user_input}]
-    return _capped(client, messages, tools, tool_impls)
+    return _capped_history(client, messages, tools, tool_impls)
 
 
 def results_as_tool_messages(client, user_input, tools, tool_impls):  # OpenAI's {"role": "tool"} per result
@@ -202,7 +202,7 @@ def results_as_tool_messages(client, user_input, tools, tool_impls):  # OpenAI's
         messages.append({"role": "assistant", "content": response.content})
         messages += [{"role": "tool", "tool_call_id": r["tool_use_id"], "content": r["content"]} for r in results]
 
-    return _capped(client, [{"role": "user", "content": user_input}], tools, tool_impls, append)
+    return _capped_history(client, [{"role": "user", "content": user_input}], tools, tool_impls, append)
 
 
 def tool_calls_beside_content(client, user_input, tools, tool_impls):  # OpenAI's tool_calls key on the message
@@ -211,12 +211,12 @@ def tool_calls_beside_content(client, user_input, tools, tool_impls):  # OpenAI'
         messages += [{"role": "assistant", "content": response.content, "tool_calls": calls}]
         messages += [{"role": "user", "content": results}]
 
-    return _capped(client, [{"role": "user", "content": user_input}], tools, tool_impls, append)
+    return _capped_history(client, [{"role": "user", "content": user_input}], tools, tool_impls, append)
 
 
 def openai_choices(client, user_input, tools, tool_impls):  # OpenAI's response: choices[0].finish_reason
     messages = [{"role": "user", "content": user_input}]
-    return _capped(client, messages, tools, tool_impls, go=lambda r: r.choices[0].finish_reason == "tool_calls")
+    return _capped_history(client, messages, tools, tool_impls, go=lambda r: r.choices[0].finish_reason == "tool_calls")
 
 
 WRONG_HISTORY = {
@@ -258,7 +258,7 @@ WRONG_HISTORY = {
     ),
 }
 RIGHT_HISTORY = {
-    "one turn per recursive call": (_MISSING_ALL, recursive, MAX_TURNS),
+    "one turn per recursive call": (_MISSING_ALL, recursive_history, MAX_TURNS),
     "turns from itertools.count": (_MISSING_ALL, counted_by_itertools, MAX_TURNS),
     "a stop message in English": (_MISSING_ALL, stops_in_english, MAX_TURNS),
     "turns counted from the history's length": (_MISSING_ALL, counted_by_history_length, MAX_TURNS),
