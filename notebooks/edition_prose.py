@@ -163,14 +163,18 @@ def names(markdown: str) -> set[str]:
     return set(NAME_SPAN.findall(re.sub(r"^```.*?^```", "", markdown, flags=re.DOTALL | re.MULTILINE)))
 
 
-def names_differ(japanese: str, english: str) -> str:
-    """'' when both cells put the same names in code, or which names only one side does."""
-    ja, en = names(japanese), names(english)
+def _one_side(what: str, ja: set[str], en: set[str]) -> str:
+    """'' when both editions hold the same ``what``, or which of them only one edition holds."""
     if ja == en:
         return ""
     parts = [f"{', '.join(sorted(ja - en))} only in the Japanese" if ja - en else ""]
     parts.append(f"{', '.join(sorted(en - ja))} only in the English" if en - ja else "")
-    return "the names in code differ: " + "; ".join(p for p in parts if p)
+    return f"the {what} differ: " + "; ".join(p for p in parts if p)
+
+
+def names_differ(japanese: str, english: str) -> str:
+    """'' when both cells put the same names in code, or which names only one side does."""
+    return _one_side("names in code", names(japanese), names(english))
 
 
 # A word in Latin script, code spans included; fenced code, links' targets and web addresses are compared elsewhere.
@@ -210,12 +214,7 @@ def models(text: str) -> set[str]:
 
 def models_differ(japanese: str, english: str) -> str:
     """'' when both name the same models, or which models only one side names."""
-    ja, en = models(japanese), models(english)
-    if ja == en:
-        return ""
-    parts = [f"{', '.join(sorted(ja - en))} only in the Japanese" if ja - en else ""]
-    parts.append(f"{', '.join(sorted(en - ja))} only in the English" if en - ja else "")
-    return "the models named differ: " + "; ".join(p for p in parts if p)
+    return _one_side("models named", models(japanese), models(english))
 
 
 def prose_drift(ja_path: Path, en_path: Path) -> list[str]:

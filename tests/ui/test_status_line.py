@@ -16,13 +16,18 @@ STOPS = [
 ]
 
 
+def _stopped(run, language):
+    """The Stepper of ``run`` run to its stop, and its status line, in ``language``."""
+    with speaking(language):
+        s = Stepper(run, "メモを順に読んで")
+        s.run_all()
+        return s, s.status_text()
+
+
 @pytest.mark.parametrize("language", ["ja", "en"])
 @pytest.mark.parametrize("scenario, limits, cause", STOPS, ids=[cause for *_, cause in STOPS])
 def test_a_stop_and_what_resume_needs_read_as_two_sentences(make_run, scenario, limits, cause, language):
-    with speaking(language):
-        s = Stepper(make_run(scenario, **limits), "メモを順に読んで")
-        s.run_all()
-        line = s.status_text()
+    s, line = _stopped(make_run(scenario, **limits), language)
     assert s.outcome.cause == cause and s.resumable
     assert "）（" not in line and ") (" not in line and ")(" not in line, line
     assert ("。" if language == "ja" else ". ") in line.split(s.outcome.reason.rstrip("。. "), 1)[1], line
@@ -58,10 +63,7 @@ def test_an_interrupt_reads_as_one_stop_in_the_status_line_and_the_comparison(ma
 @pytest.mark.parametrize("language", ["ja", "en"])
 @pytest.mark.parametrize("scenario, limits, cause", STOPS, ids=[cause for *_, cause in STOPS])
 def test_a_valves_stop_names_its_valve_once(make_run, scenario, limits, cause, language):
-    with speaking(language):
-        s = Stepper(make_run(scenario, **limits), "メモを順に読んで")
-        s.run_all()
-        line = s.status_text()
+    s, line = _stopped(make_run(scenario, **limits), language)
     assert s.outcome.cause == cause and _said(line, language) == _said(s.outcome.reason, language), line
 
 
