@@ -138,8 +138,10 @@ add(
             "{path} is over {limit} MB, so it is not graded (a notebook is usually tens of KB).",
         ),
         "grade.nb.usage.not_json": (
-            "{path} はノートブックではありません（JSON ではありません）",
-            "{path} is not a notebook (not JSON).",
+            "{path} はノートブックではありません（JSON ではありません）。採点が読むのは JupyterLab が保存した .ipynb ファイルです。"
+            "配布されたノートブックに答えを書き、JupyterLab で保存したファイルを指定してください",
+            "{path} is not a notebook (not JSON). Grading reads the .ipynb file JupyterLab saves: write your answers in "
+            "the notebook you were given, and give the file JupyterLab saved.",
         ),
         "grade.nb.usage.no_cells": (
             "{path} はノートブックではありません（セルの一覧がありません）",

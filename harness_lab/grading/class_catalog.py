@@ -143,8 +143,10 @@ add(
         "grade.class.status.error": ("エラー", "error"),
         "grade.class.status.missing": ("未提出", "not handed in"),
         "grade.class.footer": (
-            "採点コードの版 {version}・制限時間はノートブック1冊につき {seconds} 秒",
-            "Grader version {version}; time limit {seconds} s per notebook",
+            "採点コードの版 {version}・制限時間はノートブック1冊につき {seconds} 秒、1回の確認につき {check} 秒"
+            "（確認が制限時間を過ぎると、その基準は満たしていないと数え、ヒントがそう伝えます。タイムアウトの冊数には入りません）",
+            "Grader version {version}; time limit {seconds} s per notebook and {check} s per check (a check past its "
+            "limit fails its criterion, with a hint saying so, and is not counted as timed out)",
         ),
         # --- grading a class: lines in a learner's feedback file -------------------------------------
         "grade.class.feedback_title": ("{learner} さんの採点結果", "Grading results for {learner}"),

@@ -27,18 +27,19 @@ from __future__ import annotations
 import csv
 import html
 import io
+import string
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
 
 from ..terminal import visible
-from ..text import lang, speaking, t
+from ..text import CATALOG, lang, speaking, t
 from . import not_graded
 from .class_changes import PREVIOUS_CSV, SHOWN, Change
 from .class_sample import sample_of
 from .classroom import ClassResult, Row
 from .gradebook_cell import as_text, in_gradebook
-from .notebook import EXERCISES
+from .notebook import CHECK_TIMEOUT, EXERCISES
 from .syscall_filter import sockets_refused_here
 
 __all__ = [
@@ -48,6 +49,7 @@ __all__ = [
     "chart",
     "criteria_count",
     "feedback",
+    "footer",
     "gradebook",
     "page",
     "summary",
@@ -151,7 +153,7 @@ def summary(result: ClassResult) -> str:
         timeouts=_count(handed, "timeout"),
         errors=_count(handed, "error"),
         missing=_count(result.rows, "missing"),
-        skipped=len(result.problems),
+        skipped=not_graded.counted(result.problems),
     )
 
 
@@ -194,7 +196,7 @@ def page(result: ClassResult) -> str:
                 visible(r.notebook),
                 _editions([r], r.learner),
                 t(f"grade.class.status.{r.grade.status}"),
-                r.grade.error,
+                _in_page_language(r.grade.key, r.grade.error, r.edition),
             )
             for r in failures
         ],
@@ -212,7 +214,7 @@ def page(result: ClassResult) -> str:
         not_graded.rows(result.problems),
     )
     parts += [
-        f'<p class="footer">{_e(t("grade.class.footer", version=result.version, seconds=f"{result.timeout:g}"))}</p>',
+        f'<p class="footer">{_e(footer(result.version, result.timeout))}</p>',
         "</body>",
         "</html>",
         "",
@@ -248,6 +250,26 @@ def _editions(rows: Sequence[Row], learner: str) -> str:
     """The editions of the learner's notebooks among ``rows``, Japanese first: a class may mix the two."""
     found = {r.edition for r in rows if r.learner == learner}
     return ", ".join(t(f"grade.class.edition.{e}") for e in ("ja", "en") if e in found)
+
+
+def _in_page_language(key: str, said: str, edition: str) -> str:
+    """A hint or an error as the page's reader reads it: told anew in the page's language when its catalog entry
+    takes no values (the grade keeps only its text, in the learner's edition); else as the learner read it."""
+    entry = CATALOG.get(key)
+    if edition == lang() or entry is None or any(_takes_values(template) for template in entry):
+        return said
+    return t(key)
+
+
+def _takes_values(template: str) -> bool:
+    return any(field is not None for _, field, _, _ in string.Formatter().parse(template))
+
+
+def footer(version: str, timeout: float) -> str:
+    """The grader's version and both time limits: a check stopped by its own limit fails its criterion (the hint
+    says so), while "timed out" counts only notebooks stopped as a whole, so the page names both limits."""
+    check = min(CHECK_TIMEOUT, timeout)  # as batch.py caps it
+    return t("grade.class.footer", version=version, seconds=f"{timeout:g}", check=f"{check:g}")
 
 
 def _count(rows: Sequence[Row], status: str) -> int:
@@ -311,9 +333,9 @@ def chart(titles: list[str], passed: list[int], total: int) -> str:
 
 def _hints(rows: list[Row]) -> list[str]:
     """The most common hints, each with the shortest answer that got it (ties: by learner, notebook), of
-    those told in the page's language first: a hint's wording is its learner's edition's, and one
-    learner's edition (English, say, whose answer is the shortest) must not word a hint that the rest of
-    a Japanese class got in Japanese."""
+    those told in the page's language first: a hint that quotes a value keeps its learner's edition's
+    wording (``_in_page_language``), and one learner's edition (English, say, whose answer is the shortest)
+    must not word a hint that the rest of a Japanese class got in Japanese."""
     seen: Counter = Counter()
     sample: dict[tuple, tuple[Row, str]] = {}
     page = lang()
@@ -329,7 +351,7 @@ def _hints(rows: list[Row]) -> list[str]:
             seen[hint] += 1
             best = sample.get(hint)
             if best is None or order(row) < order(best[0]):
-                sample[hint] = (row, check.hint)
+                sample[hint] = (row, _in_page_language(check.key, check.hint, row.edition))
     top = sorted(seen, key=lambda h: (-seen[h], h))[:TOP_HINTS]
     body = []
     for hint in top:

@@ -15,9 +15,16 @@ from ..terminal import visible
 from ..text import t
 from .classroom import Problem
 
-__all__ = ["LISTED", "lines", "rows"]
+__all__ = ["LISTED", "counted", "lines", "rows"]
 
 LISTED = 50  # a folder's files not graded listed by name; an honest folder has a handful
+
+
+def counted(problems: Iterable[Problem]) -> int:
+    """The summary's "files not graded": every file, and a folder that could not be read (it may hold any number,
+    and the instructor has to open it); never the note that a folder holds no notebook, which is no file and whose
+    exercises are already counted as not handed in."""
+    return sum(1 for p in problems if p.key != "grade.class.no_notebooks")
 
 
 def lines(mine: Sequence[Problem]) -> list[str]:

@@ -222,3 +222,14 @@ def test_a_mistyped_grading_command_is_told_in_the_language_in_use(no_host, caps
     usage, error = capsys.readouterr().err.strip().splitlines()[-2:]
     english = re.search(r"\b(usage|error|argument|arguments|invalid|expected|must|unrecognized)\b", usage + error)
     assert (english is None) == (language == "ja"), (usage, error)
+
+
+@pytest.mark.parametrize("language", ["ja", "en"])
+def test_a_file_that_is_not_json_is_told_which_file_grading_reads(tmp_path, no_host, capsys, language):
+    # "notes.txt is not a notebook (not JSON)." gave no next step; grade-class's line for the same file does.
+    path = tmp_path / "notes.txt"
+    path.write_text('POLICY = {"send_email": "deny"}\n', encoding="utf-8")
+    with speaking(language):
+        assert command.main([str(path)]) == 2
+    after_the_cause = capsys.readouterr().err.split("JSON", 1)[1]
+    assert "JupyterLab" in after_the_cause and ".ipynb" in after_the_cause, after_the_cause
