@@ -4,7 +4,10 @@ Each cell is compiled and run in one namespace; a cell with IPython's magics run
 cells share one deadline, a SIGALRM in their child (``cells_deadline``), which raises ``TooSlow`` in the
 cell under way. A cell can ignore or block that signal, or be stuck in C where no handler runs: then only
 the child's own limit, from outside, ends it, and the process that forked the child learns which cell it
-was from ``UnderWay``, a number the child keeps in memory the two share.
+was from ``UnderWay``, a number the child keeps in memory the two share. There too the timer, going off
+every ``SAMPLE`` seconds, notes whether the cell is recursing (one function on the stack ``RECURSING``
+times), so the hint names recursion, not a loop: a cell that raised the recursion limit to 10^7 reaches
+it within seconds, and unwinding those frames then runs past both limits with no handler run meanwhile.
 """
 
 from __future__ import annotations
@@ -13,11 +16,18 @@ import linecache
 import mmap
 import signal
 import threading
+import time
+from collections import Counter
+from types import FrameType
 from typing import Any
 
 from .processes import room_left
 
 __all__ = ["TooDeep", "TooSlow", "UnderWay", "cells_deadline", "run_cell"]
+
+# The times one function is on the stack that make it recursion: no answer cell's own call nests so deep.
+RECURSING = 200
+SAMPLE = 0.25  # seconds between two looks at the stack of the cell under way
 
 
 class TooSlow(BaseException):
@@ -30,37 +40,56 @@ class TooDeep(Exception):
 
 
 class UnderWay:
-    """The number of the cell a child is running, in an anonymous mapping its forks share with this
-    process. The cells may write it too, and so misname only their own cell."""
+    """The number of the cell a child is running, and whether it was recursing when its time ran out, in an
+    anonymous mapping its forks share with this process. The cells may write it too, and so misname only
+    their own cell."""
 
     def __init__(self) -> None:
-        self._shared = mmap.mmap(-1, 8)
+        self._shared = mmap.mmap(-1, 9)
 
     def now(self, number: int) -> None:
-        self._shared[:] = number.to_bytes(8, "little", signed=True)
+        self._shared[:8] = number.to_bytes(8, "little", signed=True)
+
+    def sample(self, frame: FrameType | None) -> None:
+        """The timer went off in ``frame``: note whether the stack below it is a recursion."""
+        seen: Counter = Counter()
+        while frame is not None and seen[frame.f_code] < RECURSING:
+            seen[frame.f_code] += 1
+            frame = frame.f_back
+        self._shared[8] = int(frame is not None)
+
+    def recursing(self) -> bool:
+        return self._shared[8] == 1
 
     def last(self) -> int | str:
         """The number last written, or "?" where no cell had started."""
-        number = int.from_bytes(self._shared[:], "little", signed=True)
+        number = int.from_bytes(self._shared[:8], "little", signed=True)
         return number if number > 0 else "?"
 
 
 class cells_deadline:
     """An interval timer for the answer cells (POSIX, the main thread: where the forked child runs);
-    elsewhere only the notebook's own limit applies."""
+    elsewhere only the notebook's own limit applies. With ``under_way`` it also samples their stack."""
 
-    def __init__(self, seconds: float) -> None:
-        self.seconds, self.armed = seconds, False
+    def __init__(self, seconds: float, under_way: UnderWay | None = None) -> None:
+        self.seconds, self.under_way, self.armed = seconds, under_way, False
+        self.ends = 0.0
 
     def __enter__(self) -> cells_deadline:
         if hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread():
             signal.signal(signal.SIGALRM, self._fire)
-            signal.setitimer(signal.ITIMER_REAL, self.seconds)
+            self.ends = time.monotonic() + self.seconds
+            every = SAMPLE if self.under_way is not None else 0
+            signal.setitimer(signal.ITIMER_REAL, min(self.seconds, every) or self.seconds, every)
             self.armed = True
         return self
 
-    def _fire(self, *_: Any) -> None:
-        raise TooSlow()
+    def _fire(self, _: int, frame: FrameType | None) -> None:
+        if self.under_way is not None:
+            self.under_way.sample(frame)
+        if time.monotonic() >= self.ends - 0.01:  # the timer's own clock may run a little ahead
+            signal.setitimer(signal.ITIMER_REAL, 0)  # one TooSlow: a later one would land in the grader's own code
+            raise TooSlow()
 
     def __exit__(self, *_: Any) -> None:
         if self.armed:

@@ -58,7 +58,14 @@ PROTECTED_CHARS = 64 << 10
 OVERDUE_GRACE = 15.0  # seconds past the time limit before a host is presumed stuck and replaced
 # The verdicts a time limit gives: a notebook or a check that did not end in time.
 TIMED_OUT = frozenset(
-    {"grade.timeout", "grade.nb.timeout", "grade.nb.cell_timeout", "grade.l2.c3.runaway", "grade.l2.c3.normal_runaway"}
+    {
+        "grade.timeout",
+        "grade.nb.timeout",
+        "grade.nb.cell_timeout",
+        "grade.nb.cell_recursion",
+        "grade.l2.c3.runaway",
+        "grade.l2.c3.normal_runaway",
+    }
 )
 
 

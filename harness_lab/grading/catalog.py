@@ -191,6 +191,13 @@ add(
             "× 不合格: 答えのセル（{cell}番目のコードセル）が {seconds} 秒たっても終わりませんでした。セルの一番外側でループが止まらなくなっていませんか（答えのセルは関数や値を定義するだけです）",
             "[FAIL] An answer cell (code cell {cell}) did not finish within {seconds} s. Does a loop at the cell's top level never end? (answer cells only define functions and values)",
         ),
+        "grade.nb.cell_recursion": (
+            "× 不合格: 答えのセル（{cell}番目のコードセル）が {seconds} 秒たっても終わりませんでした。時間切れのとき、関数が自分自身を呼び続けていました（終わらない再帰）。"
+            "再帰が止まる条件を確かめましょう（答えのセルは関数や値を定義するだけです）",
+            "[FAIL] An answer cell (code cell {cell}) did not finish within {seconds} s: when time ran out, a function was "
+            "calling itself over and over (a recursion that never ends). Check the condition that stops the recursion "
+            "(answer cells only define functions and values).",
+        ),
         "grade.nb.timeout": (
             "× 不合格: {seconds}秒以内に採点が終わらなかったので止めました。答えのセルに、終わらないコードがありませんか",
             "[FAIL] Grading did not finish within {seconds} seconds, so it was stopped. Does an answer cell run code that never ends?",

@@ -212,7 +212,7 @@ def _run(exercise: Exercise, sources: list[tuple[int, str]], folder: str, check_
     under_way = UnderWay()
     tried = run_limited(lambda: _tried(exercise, sources, folder, under_way), CELLS_TIMEOUT + 1)
     if tried.status == "timeout":  # stuck where the cells' own timer could not end it
-        return ("cell_timeout", under_way.last(), CELLS_TIMEOUT)
+        return (_late(under_way), under_way.last(), CELLS_TIMEOUT)
     if tried.status != "ok":
         return ("tried", tried.status, tried.error, tried.value)
     if not _honest(tried.value):  # the cells wrote an answer of their own into the pipe
@@ -227,7 +227,14 @@ def _run(exercise: Exercise, sources: list[tuple[int, str]], folder: str, check_
 
 def _honest(value: Any) -> bool:
     """Is ``value`` a summary ``_tried`` sends (the only thing the grader reads from that child)?"""
-    shapes = {"ok": (float,), "cell_timeout": (int, float), "cell": (int, str), "undefined": (str,), "deep": (int,)}
+    shapes = {
+        "ok": (float,),
+        "cell_timeout": (int, float),
+        "cell_recursion": (int, float),
+        "cell": (int, str),
+        "undefined": (str,),
+        "deep": (int,),
+    }
     return (
         type(value) is tuple and bool(value) and value[0] in shapes and tuple(map(type, value[1:])) == shapes[value[0]]
     )
@@ -237,7 +244,7 @@ def _tried(exercise: Exercise, sources: list[tuple[int, str]], folder: str, unde
     """In a child: run the cells; ("ok", seconds taken) or why they cannot be graded."""
     started = time.monotonic()
     namespace = _namespace(folder)
-    with cells_deadline(CELLS_TIMEOUT) as late:
+    with cells_deadline(CELLS_TIMEOUT, under_way) as late:
         for number, source in sources:
             under_way.now(number)
             try:
@@ -247,13 +254,18 @@ def _tried(exercise: Exercise, sources: list[tuple[int, str]], folder: str, unde
             except MemoryError:
                 raise  # the limited run's own handler names the memory cap
             except TooSlow:
-                return ("cell_timeout", number, late.seconds)
+                return (_late(under_way), number, late.seconds)
             except BaseException as exc:  # SystemExit from a cell included
                 return ("cell", number, describe_error(exc))
     missing = [name for name in exercise.names if name not in namespace]
     if missing:
         return ("undefined", missing[0])
     return ("ok", time.monotonic() - started)
+
+
+def _late(under_way: UnderWay) -> str:
+    """Why the answer cells ran out of time: a function calling itself, or a loop."""
+    return "cell_recursion" if under_way.recursing() else "cell_timeout"
 
 
 def _objects(exercise: Exercise, sources: list[tuple[int, str]], folder: str) -> tuple:
@@ -292,9 +304,9 @@ def _graded(path: str, exercise: str, outcome: JobResult, timeout: float) -> Not
     if kind == "tried":
         status, error, value = rest
         return _graded(path, exercise, JobResult(status, value=value, error=error), timeout)
-    if kind == "cell_timeout":
+    if kind in ("cell_timeout", "cell_recursion"):
         number, seconds = rest
-        return _failed(path, exercise, "timeout", "grade.nb.cell_timeout", cell=number, seconds=f"{seconds:g}")
+        return _failed(path, exercise, "timeout", f"grade.nb.{kind}", cell=number, seconds=f"{seconds:g}")
     if kind == "cell":
         number, error = rest
         return _failed(path, exercise, "error", "grade.nb.cell_raised", cell=number, error=error)

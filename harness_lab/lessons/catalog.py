@@ -250,6 +250,13 @@ add(
             "確認の途中でプロセスが落ちました（メモリの使いすぎなど）",
             "The check's process died (too much memory, say)",
         ),
+        "lesson.tampered": (
+            "確認のプロセスから、正しく動く関数なら返さない答えが届きました（関数が確認用のパイプや受け継いだファイル記述子に書き込んだ、など）。"
+            "確認の仕組み（harness_lab）に手を入れず、求められた関数だけを書きましょう",
+            "The check's process sent back an answer no working function sends (your function wrote into the check's "
+            "pipe or another descriptor it inherited, say). Leave the checking machinery (harness_lab) alone and "
+            "write only the function asked for.",
+        ),
         "lesson.runaway": ("止まらないまま、確認の上限に達しました", "It ran on until the check's limit"),
         "lesson.history_trimmed": (
             "モデルへのリクエストが {count} 回を超えても止まりませんでした。送った履歴が前のリクエストより短いか、先頭のユーザーの質問が抜けています（messages[-2:] のような切り詰め）。モデルは送られた履歴しか見ないので、自分が前のターンで何をしたかが分からず、同じことを頼み続けます。messages は切り詰めず、毎回まるごと送ります",

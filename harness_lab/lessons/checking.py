@@ -179,6 +179,8 @@ def judge(piece: Piece, fn: Any, timeout: float = 10.0) -> Report:
             seconds = f"{limit:g}"
             misses.append(piece.stalled(fn, seconds) if piece.stalled else Miss("lesson.timeout", {"seconds": seconds}))
             limit = min(timeout, AFTER_A_TIMEOUT)
+        elif outcome.status == "tampered":  # the sandbox's word for bytes the learner's code wrote into the pipe
+            misses.append(Miss("lesson.tampered"))
         else:
             misses.append(Miss("lesson.crashed"))
     return _report(piece, misses)

@@ -204,6 +204,22 @@ def test_an_answer_cell_its_own_timer_cannot_end_is_still_named_in_its_timeout(t
     assert grade.error == t("grade.nb.cell_timeout", cell=number, seconds="1"), grade.text()
 
 
+def test_an_answer_cell_that_recurses_without_end_is_told_as_recursion_not_a_loop(tmp_path, monkeypatch):
+    # With its limit raised, the recursion runs past the cells' time (or unwinds its frames past it, no
+    # handler running), and the hint once asked about "a loop at the cell's top level" (round twenty).
+    monkeypatch.setattr(notebook_module, "CELLS_TIMEOUT", 1.0)
+    nb = read(EXERCISES / "solutions" / LEVEL2)
+    recursion = "\n\nimport sys\nsys.setrecursionlimit(10**7)\ndef _deeper(n):\n    return _deeper(n + 1)\n_deeper(0)\n"
+    cell_with(nb, "MISSING = {").source += recursion
+    with gives_up_after(120, "the cells' limit"):
+        grade = grade_notebook(write(nb, tmp_path / LEVEL2), timeout=600)
+    number = 1 + next(
+        i for i, c in enumerate(c for c in nb.cells if c.cell_type == "code") if "MISSING = {" in c.source
+    )
+    assert (grade.status, grade.key) == ("timeout", "grade.nb.cell_recursion"), grade.text()
+    assert grade.error == t("grade.nb.cell_recursion", cell=number, seconds="1")
+
+
 def test_an_answer_cell_that_raises_is_an_error_naming_the_cell_and_line(tmp_path):
     nb = read(EXERCISES / "solutions" / LEVEL1)
     cell_with(nb, "DEFAULT_TIER = ").source += "\nraise ValueError('まだ途中です')\n"
