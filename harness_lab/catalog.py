@@ -11,7 +11,7 @@ CORE: dict[str, tuple[str, str]] = {
     # stops (lesson 6's wording for the four valves)
     "stop.max_turns": (
         "最大ターン数 {limit} に達したので、自分から停止します（タスクが難しすぎるか、モデルが行き詰まっている可能性があります）",
-        "Reached the maximum of {limit} turns, so the harness stopped itself (the task may be too hard or the model stuck).",
+        "Reached the maximum of {limit:turns}, so the harness stopped itself (the task may be too hard or the model stuck).",
     ),
     "stop.token_budget": (
         "トークン予算 {limit} に達したので、自分から停止します（使用量 {used}）",
@@ -23,11 +23,11 @@ CORE: dict[str, tuple[str, str]] = {
     ),
     "stop.token_budget_preflight": (
         "次のリクエストは、プロンプトの見積もり {prompt} と返事の上限 max_tokens {reply} を足すと予算 {limit} を超える（使用済み {used}）ので、送らずに停止します",
-        "The next request's estimated prompt ({prompt} tokens) plus its reply's ceiling, max_tokens ({reply}), would cross the budget of {limit} ({used} used), so the harness stopped without sending it.",
+        "The next request's estimated prompt ({prompt:tokens}) plus its reply's ceiling, max_tokens ({reply}), would cross the budget of {limit} ({used} used), so the harness stopped without sending it.",
     ),
     "stop.no_progress": (
         "{window}ターン連続で同一のツール呼び出しでした（{signature}）。空回りと判定し、自分から停止します",
-        "The same tool calls came {window} turns in a row ({signature}); judged as spinning, the harness stopped itself.",
+        "The same tool calls came {window:turns} in a row ({signature}); judged as spinning, the harness stopped itself.",
     ),
     "stop.api_error": (
         "API エラーで停止しました（SDK の再試行の後）: {error}",
@@ -56,7 +56,7 @@ CORE: dict[str, tuple[str, str]] = {
     # one-line event summaries (print(event) in a script)
     "event.turn": (
         "[ターン {number}] {stop_reason}: {calls} → 結果 {results} 件（うちエラー {errors}）・{tokens} トークン",
-        "[turn {number}] {stop_reason}: {calls} -> {results} results ({errors} errors), {tokens} tokens",
+        "[turn {number}] {stop_reason}: {calls} -> {results:results} ({errors:errors}), {tokens:tokens}",
     ),
     "event.approval": (
         "[ターン {turn}] 承認待ち: {call}",
@@ -64,11 +64,11 @@ CORE: dict[str, tuple[str, str]] = {
     ),
     "event.finished": (
         "完了（{stop_reason}）: ツール呼び出し {turns} ターン・合計 {tokens} トークン\n{text}",
-        "Finished ({stop_reason}) after {turns} tool turns, {tokens} tokens in all\n{text}",
+        "Finished ({stop_reason}) after {turns:tool turns}, {tokens:tokens} in all\n{text}",
     ),
     "event.stopped": (
         "停止（{valve}）: ツール呼び出し {turns} ターン・合計 {tokens} トークン — {reason}",
-        "Stopped ({valve}) after {turns} tool turns, {tokens} tokens in all: {reason}",
+        "Stopped ({valve}) after {turns:tool turns}, {tokens:tokens} in all: {reason}",
     ),
     # tool results the model reads
     "result.denied": (
@@ -114,7 +114,7 @@ CORE: dict[str, tuple[str, str]] = {
     ),
     "result.truncated": (
         "…（出力が長すぎるため、{total} 文字のうち先頭 {limit} 文字で切り詰めました）",
-        "… (output too long: cut to the first {limit} of {total} characters)",
+        "… (output too long: cut to the first {limit} of {total:characters})",
     ),
     "result.unknown_tool": (
         "ツール {name} はこのハーネスにありません。使えるツール: {known}",
@@ -142,7 +142,7 @@ CORE: dict[str, tuple[str, str]] = {
     ),
     "stop.no_progress_window": (
         "直近{window}ターンの中で同じツール呼び出しが繰り返されました（{signature}）。空回りと判定し、自分から停止します",
-        "The same tool calls repeated within the last {window} turns ({signature}); judged as spinning, the harness stopped itself.",
+        "The same tool calls repeated within the last {window:turns} ({signature}); judged as spinning, the harness stopped itself.",
     ),
     "stop.unexpected": (
         "想定していない stop_reason ({stop_reason}) だったので、ツールを実行せずに停止しました",
@@ -154,7 +154,7 @@ CORE: dict[str, tuple[str, str]] = {
     ),
     "tool.read_file": (
         "プロジェクトディレクトリ内のテキストファイルの先頭 {limit} 文字を読む",
-        "Read the first {limit} characters of a text file inside the project directory",
+        "Read the first {limit:characters} of a text file inside the project directory",
     ),
     "tool.write_file": (
         "サンドボックス内のファイルにテキストを書き込む（高インパクト）",
@@ -192,7 +192,7 @@ CORE: dict[str, tuple[str, str]] = {
     ),
     "file.hard_link": (
         "ハードリンクで {links} つの名前を持つファイルなので扱えません（ほかの名前がプロジェクトの外にあるかもしれません）: {path}",
-        "Refused a file with {links} names (hard links): another name may be outside the project: {path}",
+        "Refused a file with {links:names} (hard links): another name may be outside the project: {path}",
     ),
     "file.changed": (
         "確かめている間にパスの途中が差し替えられたので、何もせずにやめました: {path}",
@@ -202,11 +202,11 @@ CORE: dict[str, tuple[str, str]] = {
         "テキスト（UTF-8）ではないファイルなので読めません: {path}",
         "Not a UTF-8 text file (binary data): {path}",
     ),
-    "file.written": ("{path} に {chars} 文字を書き込みました", "Wrote {chars} characters to {path}"),
+    "file.written": ("{path} に {chars} 文字を書き込みました", "Wrote {chars:characters} to {path}"),
     "file.deleted": ("{path} を削除しました", "Deleted {path}"),
     "http.recorded": (
         "{url} への POST（本文 {chars} 文字）を記録しました（この教材では実際には送信しません）",
-        "Recorded a POST to {url} ({chars} characters of body); this toolkit never sends it",
+        "Recorded a POST to {url} ({chars:characters} of body); this toolkit never sends it",
     ),
     "cli.request": ("[turn {turn}] モデルがツールを要求: {call}", "[turn {turn}] the model asks for a tool: {call}"),
     "cli.result": ("[turn {turn}] ツールの返り値: {value}", "[turn {turn}] the tool returned: {value}"),
@@ -237,7 +237,7 @@ CORE: dict[str, tuple[str, str]] = {
     ),
     "cli.approve_again": (
         "[approve] 「{answer}」は答えとして読み取れませんでした。Enter・y・はい で許可、n・no・いいえ で拒否します（あと {left} 回聞きます。読み取れなければ拒否します）",
-        '[approve] could not read "{answer}" as an answer: Enter, y or yes allows; n or no denies ({left} more tries, then it is denied)',
+        '[approve] could not read "{answer}" as an answer: Enter, y or yes allows; n or no denies ({left:more tries}, then it is denied)',
     ),
     "cli.approve_gave_up": (
         "[approve] 答えを読み取れなかったので、安全側に倒して拒否します",

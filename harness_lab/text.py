@@ -91,7 +91,27 @@ def t(key: str, **values: object) -> str:
     template = en if lang() == "en" else ja
     if _QUOTED in values and _ends_before_punctuation(template):
         values[_QUOTED] = _without_full_stop(values[_QUOTED])
-    return template.format(**values)
+    return _COUNTING.format(template, **values)
+
+
+class _Counting(string.Formatter):
+    """English counts its things: a field's spec names what the value counts, in the plural, and one of
+    them is singular ("{rounds:tool turns}" reads "1 tool turn", "3 tool turns"). Japanese has no plural,
+    so its entries keep the bare field ("{rounds} 回")."""
+
+    def format_field(self, value: object, format_spec: str) -> str:
+        count = format(value)
+        if not format_spec:
+            return count
+        return f"{count} {_singular(format_spec) if count == '1' else format_spec}"
+
+
+def _singular(things: str) -> str:
+    """The last word of a plural noun phrase in the singular: "more tries" -> "more try"."""
+    return things[:-3] + "y" if things.endswith("ies") else things.removesuffix("s")
+
+
+_COUNTING = _Counting()
 
 
 # An error's text is quoted as it came (an API 400 word for word, since learners search for it), and

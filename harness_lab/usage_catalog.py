@@ -59,7 +59,7 @@ USAGE: dict[str, tuple[str, str]] = {
     ),
     "usage.fork_at": (
         "at={at} のターンはありません。この Run で終わったターンは {turns} 個です（at は 1 から {turns} まで）",
-        "There is no turn at={at}; this Run has {turns} completed turns (at runs from 1 to {turns})",
+        "There is no turn at={at}; this Run has {turns:completed turns} (at runs from 1 to {turns})",
     ),
     "usage.fork_ids": (
         "{ids} は、ターン {at} までの tool_use の id ではありません（使える id: {known}）",

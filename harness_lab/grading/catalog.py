@@ -80,7 +80,7 @@ add(
         "grade.try.raised": ("例外が送出されました: {error}", "An exception was raised: {error}"),
         "grade.try.timeout": (
             "{seconds}秒たっても終わらなかったので止めました。無限ループになっていませんか",
-            "It did not finish within {seconds} seconds, so it was stopped. Is there an endless loop?",
+            "It did not finish within {seconds:seconds}, so it was stopped. Is there an endless loop?",
         ),
         "grade.try.memory": (
             "メモリを使いすぎたので止めました（上限 {mb} MB）。終わらないまま伸び続けるリストがありませんか",
@@ -88,11 +88,11 @@ add(
         ),
         "grade.try.cut": (
             "（出力が長いので、最初の {limit} 文字だけを表示しました）",
-            "(the output was long: only its first {limit} characters are shown)",
+            "(the output was long: only its first {limit:characters} are shown)",
         ),
         "grade.try.value_cut": (
             "（返り値が長いので、最初の {limit} 文字だけを表示しました）",
-            "(the returned value was long: only its first {limit} characters are shown)",
+            "(the returned value was long: only its first {limit:characters} are shown)",
         ),
         # --- grading a notebook file (python -m harness_lab.grading) --------------------------------
         "grade.nb.header": ("== {path}（{exercise}）==", "== {path} ({exercise}) =="),
@@ -200,12 +200,12 @@ add(
         ),
         "grade.nb.timeout": (
             "× 不合格: {seconds}秒以内に採点が終わらなかったので止めました。答えのセルに、終わらないコードがありませんか",
-            "[FAIL] Grading did not finish within {seconds} seconds, so it was stopped. Does an answer cell run code that never ends?",
+            "[FAIL] Grading did not finish within {seconds:seconds}, so it was stopped. Does an answer cell run code that never ends?",
         ),
         "grade.nb.folder_full": (
             "× 不合格: 答えのセルが、自分用のフォルダーに {mb} MB か {entries} 個を超えるファイルを書いたので止めました"
             "（サンドボックスなしの採点で、採点するマシンのディスクを守るため）",
-            "[FAIL] The answer cells wrote more than {mb} MB or {entries} files into their folder, so grading was "
+            "[FAIL] The answer cells wrote more than {mb} MB or {entries:files} into their folder, so grading was "
             "stopped (graded without the sandbox, they would fill the grading machine's disk).",
         ),
         "grade.nb.memory": (
@@ -230,7 +230,7 @@ add(
         ),
         "grade.nb.summary": (
             "{passed} / {total} 冊のノートブックが、すべての基準を満たしました",
-            "{passed} of {total} notebooks meet every criterion",
+            "Notebooks meeting every criterion: {passed} of {total}",
         ),
         "grade.nb.summary_unread": (
             "（ノートブックとして読めなかったファイル {count} 件は、数に入れていません）",

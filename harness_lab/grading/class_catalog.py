@@ -88,11 +88,11 @@ add(
         "grade.class.sample": ("{learner} さんの答えのセル（{notebook}）", "{learner}'s answer cells ({notebook})"),
         "grade.class.sample_cut": (
             "（長いので、最初の {lines} 行だけを表示しました）",
-            "(long: only the first {lines} lines are shown)",
+            "(long: only the first {lines:lines} are shown)",
         ),
         "grade.class.sample_focus": (
             "（ヒントが名指しする部分だけを表示しました。答えのセルは全部で {lines} 行です）",
-            "(only the parts the hint names are shown; the answer cells have {lines} lines in all)",
+            "(only the parts the hint names are shown; the answer cells have {lines:lines} in all)",
         ),
         "grade.class.failures": ("タイムアウトとエラー", "Timeouts and errors"),
         "grade.class.no_failures": ("タイムアウトもエラーもありません", "No timeouts and no errors."),
@@ -100,7 +100,7 @@ add(
         "grade.class.skipped_title": ("採点しなかったファイル", "Files not graded"),
         "grade.class.skipped_more": (
             "このフォルダーには、採点しなかったファイルがほかに {count} 件あります（名前を挙げるのは最初の {shown} 件までです）",
-            "This folder holds {count} more files not graded (only the first {shown} are named).",
+            "This folder holds {count:more files} not graded (only the first {shown} are named).",
         ),
         "grade.class.none": ("ありません", "None."),
         "grade.class.col.count": ("件数", "Count"),
@@ -168,7 +168,7 @@ add(
         ),
         "grade.class.too_many_notebooks": (
             "{name} は開いていません: このフォルダーにはノートブックが多すぎます（開くのは、同じ練習の名前が付いたものと、練習の名前が付いていないものの、それぞれ名前の短い順に {limit} 冊までです）",
-            "{name} was not opened: this folder holds too many notebooks (only the {limit} shortest names of each exercise are opened, and {limit} of those named after none).",
+            "{name} was not opened: this folder holds too many notebooks (only the {limit:shortest names} of each exercise are opened, and {limit} of those named after none).",
         ),
         "grade.class.not_regular": (
             "{name} は普通のファイルではない（シンボリックリンクなど）ので、採点していません",
@@ -294,7 +294,7 @@ add(
         ),
         "grade.class.key_not_a_key": (
             "普通のファイルでないか、大きさが違います: {size} バイト",
-            "not a regular file, or the wrong size: {size} bytes",
+            "not a regular file, or the wrong size: {size:bytes}",
         ),
         "grade.class.key_not_private": (
             "ほかのアカウントが読み書きできるか、あなたのものではありません: モード {mode}",

@@ -214,7 +214,7 @@ add(
         ),
         "grade.l1.c2.approved_not_run": (
             "承認された {tool} が、ちょうど1回は実行されませんでした（実行回数 {count}）。approve の返り値を正しく読めていますか",
-            "The approved {tool} did not run exactly once (ran {count} times). Do you read approve's return value correctly?",
+            "The approved {tool} did not run exactly once (ran {count:times}). Do you read approve's return value correctly?",
         ),
         "grade.l1.c2.approve_input": (
             "{tool} について approve に尋ねましたが、渡したのがその呼び出しの入力ではありませんでした（{got}）。何を許すのかが人間に見えるよう、approve(block.name, block.input) のように、その呼び出しの入力を渡しましょう",
@@ -251,7 +251,7 @@ add(
         "grade.l1.c2.asked_twice": (
             "{tool} の呼び出し1つについて、approve を {count} 回呼びました。人間には1つの呼び出しにつき1回だけ尋ね、その答えで実行するかを決めます"
             "（尋ねるたびに答えが変わることがあり、同じ応答の次の呼び出しへの答えを先取りしてしまいます）",
-            "approve was called {count} times for one {tool} call. Ask the person once per call and decide by that answer "
+            "approve was called {count:times} for one {tool} call. Ask the person once per call and decide by that answer "
             "(each question may get another answer, and takes the one meant for the next call in the response).",
         ),
         "grade.l1.c2.per_call": (
@@ -323,12 +323,12 @@ add(
         ),
         "grade.l1.c3.deny_no_result": (
             "deny のツール {tool} だけを呼ぶ応答に、tool_result が {count} 個返りました。呼び出しを宙ぶらりんにせず、ちょうど1つ返しましょう",
-            "A response calling only the deny tool {tool} got {count} tool_results back. Leave no call dangling: return exactly one.",
+            "A response calling only the deny tool {tool} got {count:tool_results} back. Leave no call dangling: return exactly one.",
         ),
         "grade.l1.c3.too_many": (
             "tool_use が {uses} 個ある応答に、tool_result が {results} 個返りました。結果を2つ受け取った呼び出しがあります。"
             "拒否の結果を積んだら、continue で次のブロックへ進みましょう",
-            "It returned {results} tool_results for {uses} tool_use block(s): some call got two. "
+            "It returned {results:tool_results} for {uses} tool_use block(s): some call got two. "
             "After appending a refusal's result, continue to the next block.",
         ),
         "grade.l1.c3.refused_no_result": (
@@ -345,7 +345,7 @@ add(
         ),
         "grade.l1.c3.count": (
             "tool_use が {uses} 個ある応答に、tool_result が {results} 個返りました。実行しなかった呼び出しにも結果が要ります",
-            "A response with {uses} tool_use blocks got {results} tool_results back. Calls you did not run need a result too.",
+            "A response with {uses:tool_use blocks} got {results:tool_results} back. Calls you did not run need a result too.",
         ),
         "grade.l1.c3.type": (
             '返した要素に、type が "tool_result" でないものがあります。返すのは tool_use 1つにつき tool_result 1つだけで、'
@@ -411,7 +411,7 @@ add(
         "grade.l1.c3.tool_error_count": (
             "{tool} が例外を出した応答（tool_use {uses} 個）に、呼び出しの順で1つずつの tool_result が返りませんでした（{results} 個）。"
             "失敗した呼び出しにも結果を返し、そのあとの呼び出しも実行しましょう",
-            "When {tool} raised, the response with {uses} tool_use blocks did not get one tool_result each, in call "
+            "When {tool} raised, the response with {uses:tool_use blocks} did not get one tool_result each, in call "
             "order ({results} came back). A failed call needs its result too, and the calls after it still run.",
         ),
         "grade.l1.c3.tool_error_not_error": (

@@ -78,7 +78,7 @@ add(
         ),
         "grade.l2.endless": (
             "MISSING から {limit} 個を超える項目が出てきました。終わらないジェネレーターではなく、辞書で答えましょう",
-            "MISSING yielded more than {limit} items. Answer with a dict, not an endless generator.",
+            "MISSING yielded more than {limit:items}. Answer with a dict, not an endless generator.",
         ),
         "grade.l2.c1.title": (
             "明示的な停止条件がない（止まるか続けるかがモデル任せ）ことを挙げ、このループにすでにあるもの（末尾の再代入など）は挙げていない",
@@ -134,15 +134,15 @@ add(
         ),
         "grade.l2.c3.one_early": (
             "MAX_TURNS={n} なのに、ツール呼び出し {rounds} ターン・モデルへのリクエスト {calls} 回で止まりました。1ターン早すぎます。カウンターを進めるのと上限を問うのは、どちらが先でしょう（MAX_TURNS - 1 と比べたり、モデルへのリクエストの回数を数えたりしても、こうなります）",
-            "With MAX_TURNS={n} it stopped after {rounds} tool turns and {calls} requests: one turn early. Which comes first, moving the counter or asking about the limit? (Comparing with MAX_TURNS - 1, or counting model requests, does this too.)",
+            "With MAX_TURNS={n} it stopped after {rounds:tool turns} and {calls:requests}: one turn early. Which comes first, moving the counter or asking about the limit? (Comparing with MAX_TURNS - 1, or counting model requests, does this too.)",
         ),
         "grade.l2.c3.results_unsent": (
             "ツール呼び出しを {rounds} ターン実行したのに、最後の結果をモデルに返さないまま止まりました（モデルへのリクエスト {calls} 回）。上限は「この一周に入る前に」問うものです。記事の for _ in range(MAX_TURNS) の書き方もこうなります（ノートブック02「上限をどこで問うか」）",
-            'It ran {rounds} tool turns but stopped without sending the last results to the model ({calls} requests). The limit is asked before entering a lap of the loop; the article\'s for _ in range(MAX_TURNS) loop does the same (notebook 02, "Where to ask about the limit").',
+            'It ran {rounds:tool turns} but stopped without sending the last results to the model ({calls:requests}). The limit is asked before entering a lap of the loop; the article\'s for _ in range(MAX_TURNS) loop does the same (notebook 02, "Where to ask about the limit").',
         ),
         "grade.l2.c3.counts": (
             "MAX_TURNS={n} で、ツール呼び出し {rounds} ターン・モデルへのリクエスト {calls} 回でした。ツール呼び出しは MAX_TURNS ターン、リクエストはそれより1回多くなるはずです",
-            "With MAX_TURNS={n} there were {rounds} tool turns and {calls} requests. Expected MAX_TURNS tool turns and one request more.",
+            "With MAX_TURNS={n} there were {rounds:tool turns} and {calls:requests}. Expected MAX_TURNS tool turns and one request more.",
         ),
         "grade.l2.impl_call": (
             "ツール {tool} を {call} の形で、入力を位置引数として渡して呼びました。ノートブックのツール（toy）は入力をキーワード引数で受け取るので、"
@@ -162,21 +162,21 @@ add(
             "MAX_TURNS={n} で試しましたが、ツール呼び出し {rounds} ターン・モデルへのリクエスト {calls} 回で、きれいに止まりました。"
             "MAX_TURNS ではない上限（関数の中で決め直した MAX_TURNS や、直書きした数）で止まっています。"
             "上限は、採点セルに渡すモジュールの MAX_TURNS から読みます",
-            "With MAX_TURNS={n}, it stopped cleanly after {rounds} tool turns and {calls} requests: at a limit other than MAX_TURNS "
+            "With MAX_TURNS={n}, it stopped cleanly after {rounds:tool turns} and {calls:requests}: at a limit other than MAX_TURNS "
             "(a MAX_TURNS set again inside the function, or a number written in). Read the limit from the module's MAX_TURNS, "
             "the one the grading cell is given.",
         ),
         "grade.l2.c3.counts_more": (
             "1つの応答で1つずつツールを呼ぶモデルに、MAX_TURNS={n} なのにツール呼び出し {rounds} ターン（モデルへのリクエスト {calls} 回）で止まりました。"
             "1つの応答で、ターンを1つより多く数えています。ターンは応答1回（ループの一周）ごとに 1 つ数えます",
-            "Against a model that calls one tool per response, MAX_TURNS={n} stopped after {rounds} tool turns ({calls} requests): "
+            "Against a model that calls one tool per response, MAX_TURNS={n} stopped after {rounds:tool turns} ({calls:requests}): "
             "each response was counted as more than one turn. Count one turn per response (per lap of the loop).",
         ),
         "grade.l2.c3.counts_messages": (
             "1つの応答で1つずつツールを呼ぶモデルに、MAX_TURNS={n} なのにツール呼び出し {rounds} ターン（モデルへのリクエスト {calls} 回）で止まりました。"
             "応答の中身によらず、1ターンに2つずつ数えています。会話履歴のメッセージの数（len(messages)）は、1ターンで assistant と user のメッセージが1つずつ、2つ増えます。"
             "ターンは応答1回（ループの一周）ごとに 1 つ、turns のようなカウンターで数えます",
-            "Against a model that calls one tool per response, MAX_TURNS={n} stopped after {rounds} tool turns ({calls} requests): "
+            "Against a model that calls one tool per response, MAX_TURNS={n} stopped after {rounds:tool turns} ({calls:requests}): "
             "it counted two a turn, whatever the response held, as the messages in the conversation history (len(messages)) grow: each turn adds two, the assistant's and the user's. "
             "Count one turn per response (per lap of the loop) with a counter such as turns.",
         ),
@@ -184,20 +184,20 @@ add(
             "1つの応答で1つずつツールを呼ぶモデルに、MAX_TURNS={n} なのにツール呼び出し {rounds} ターン（モデルへのリクエスト {calls} 回）で止まりました。"
             "数えていたのは応答の content の内容ブロック（テキストや tool_use）の数です。そのため、テキストのない応答ならターンが多く、呼び出しの多い応答なら少なく回りました。"
             "ターンは、応答が何を含んでいても、応答1回（ループの一周）ごとに 1 つ数えます",
-            "Against a model that calls one tool per response, MAX_TURNS={n} stopped after {rounds} tool turns ({calls} requests): "
+            "Against a model that calls one tool per response, MAX_TURNS={n} stopped after {rounds:tool turns} ({calls:requests}): "
             "it counted the blocks in the response's content (text, tool_use...), so responses with no text ran more turns and responses with more calls fewer. "
             "Count one turn per response (per lap of the loop), whatever the response holds.",
         ),
         "grade.l2.c3.counts_text": (
             "1ターンおきにテキストなしで（tool_use だけで）ツールを呼ぶモデルだと、MAX_TURNS={n} なのにツール呼び出し {rounds} ターン・リクエスト {calls} 回でした。"
             "テキストのない応答も1ターンです。ターンは応答1回（ループの一周）ごとに数えます",
-            "Against a model that calls its tools with no text every other turn (tool_use blocks only), MAX_TURNS={n} gave {rounds} tool turns and {calls} requests. "
+            "Against a model that calls its tools with no text every other turn (tool_use blocks only), MAX_TURNS={n} gave {rounds:tool turns} and {calls:requests}. "
             "A response with no text is a turn too: count one turn per response (per pass of the loop)",
         ),
         "grade.l2.c3.counts_blocks": (
             "1つの応答で2〜3個のツールを同時に呼ぶモデルだと、MAX_TURNS={n} なのにツール呼び出し {rounds} ターン（ツールの実行は {runs} 回）で止まりました。"
             "数えるのは tool_use ブロックの数ではなく、ターン（ループの一周）です",
-            "Against a model that calls two or three tools per response, MAX_TURNS={n} stopped after {rounds} tool turns ({runs} tool runs). "
+            "Against a model that calls two or three tools per response, MAX_TURNS={n} stopped after {rounds:tool turns} ({runs:tool runs}). "
             "Count turns (laps of the loop), not tool_use blocks.",
         ),
         "grade.l2.c3.no_stop_message": (
@@ -280,7 +280,7 @@ add(
             "API がリクエストを 400 で拒否したのに、ループは同じリクエストをそのまま {times} 回送り直しました: {error}。"
             "400 はリクエストそのものの誤りなので、送り直しても通りません（except で捕まえて送り直すと、止まらなくなります）。"
             "400 が名指しするところ（会話履歴に積んだもの）を直しましょう。送り直してよいのは 429 や 529 のような一時的なエラーだけで、それも回数を決めて",
-            "The API refused a request with a 400, and the loop sent the same request again, unchanged, {times} times: {error}. "
+            "The API refused a request with a 400, and the loop sent the same request again, unchanged, {times:times}: {error}. "
             "A 400 is the request's own fault, so sending it again never passes (an except that sends it again never stops). "
             "Fix what the 400 names (what went into the history); only a passing error such as 429 or 529 is worth retrying, and only a set number of times.",
         ),
@@ -299,13 +299,13 @@ add(
         "grade.l2.c3.fixed_cap": (
             "セルを実行したあとで MAX_TURNS を {cap} に変えても、ループは {n} ターンで止まりました。上限はセルを実行したときに決まっています"
             "（ループに書いた数字か、先に取った MAX_TURNS の写し）。ここでは合格です。あとで変えた MAX_TURNS に従わせるなら、run_agent が走るときに MAX_TURNS を読みます",
-            "With MAX_TURNS changed to {cap} after your cell ran, the loop still stopped after {n} turns: its limit was fixed when the "
+            "With MAX_TURNS changed to {cap} after your cell ran, the loop still stopped after {n:turns}: its limit was fixed when the "
             "cell ran (a number in the loop, or a copy of MAX_TURNS taken earlier). That passes here; to follow a later change, read "
             "MAX_TURNS when run_agent runs.",
         ),
         "grade.l2.c3.raised_at_cap": (
             "ツール呼び出しちょうど {n} ターンで上限に届いたところで、例外になりました: {error}。例外では呼び出し側に答えが何も返りません。上限で止まったことを伝える文を return しましょう",
-            "Your loop reached the limit after exactly {n} tool turns, then raised: {error}. An exception gives the caller no answer at all; return a sentence saying the run stopped at the limit.",
+            "Your loop reached the limit after exactly {n:tool turns}, then raised: {error}. An exception gives the caller no answer at all; return a sentence saying the run stopped at the limit.",
         ),
         "grade.l2.c3.went_on": (
             'ツール呼び出しのあと、答えが max_tokens で切れた応答（stop_reason が "max_tokens"、tool_use なし）でも、ループを続けました。'
@@ -322,7 +322,7 @@ add(
         ),
         "grade.l2.c3.history_kept": (
             "同じタスクを同じカーネルで2回続けて走らせると、2回目のリクエストにユーザーの依頼が {times} 回入っていました。前の実行の会話が持ち越されています。messages を run_agent の外（グローバル変数や、既定値の引数）に置いていませんか。履歴は実行のたびに積み上がり、送るトークンも増え続けます。messages = [...] は run_agent の中で、呼ばれるたびに作ります",
-            "Run twice in the same kernel, the second run's request carried the user's task {times} times: the earlier run's conversation came along. Is messages kept outside run_agent (a global, or a default argument)? The history then piles up run after run, and so do the tokens sent. Create messages = [...] inside run_agent, on every call.",
+            "Run twice in the same kernel, the second run's request carried the user's task {times:times}: the earlier run's conversation came along. Is messages kept outside run_agent (a global, or a default argument)? The history then piles up run after run, and so do the tokens sent. Create messages = [...] inside run_agent, on every call.",
         ),
         "grade.l2.c3.never_ran": (
             "run_agent を呼ぶと、中身を1行も実行しないまま {kind} が返りました（モデルへのリクエストは 0 回）。async def や yield のある関数は、呼んだだけでは動きません。"
@@ -337,15 +337,15 @@ add(
         ),
         "grade.l2.c3.count_kept": (
             "ちょうど {n} ターンで答えるタスクを同じカーネルで2回続けて走らせると、2回目は答えずに {shown} で終わりました。ターン数を run_agent の外（グローバル変数や、既定値の引数）で数えていませんか。turns = 0 は run_agent の中で、呼ばれるたびに作ります",
-            "Run twice in the same kernel, a task that answers after exactly {n} turns ended the second time with {shown}, not the answer. Is the turn count kept outside run_agent (a global, or a default argument)? Set turns = 0 inside run_agent, on every call.",
+            "Run twice in the same kernel, a task that answers after exactly {n:turns} ended the second time with {shown}, not the answer. Is the turn count kept outside run_agent (a global, or a default argument)? Set turns = 0 inside run_agent, on every call.",
         ),
         "grade.l2.c3.cut_at_cap": (
             "ちょうど {n} ターンで答えるタスクが、モデルの答えではなく {shown} で終わりました。MAX_TURNS={n} は {n} ターンまでを許すはずです。判定の位置を見直しましょう",
-            "A task that answers after exactly {n} turns ended with {shown}, not the model's answer. MAX_TURNS={n} should allow {n} turns; check where you test the limit.",
+            "A task that answers after exactly {n:turns} ended with {shown}, not the model's answer. MAX_TURNS={n} should allow {n:turns}; check where you test the limit.",
         ),
         "grade.l2.c3.normal_calls": (
             "普通のタスクでのモデルへのリクエストが {calls} 回でした（{expected} 回のはず）",
-            "The normal task made {calls} requests to the model ({expected} expected).",
+            "The normal task made {calls:requests} to the model ({expected} expected).",
         ),
     }
 )

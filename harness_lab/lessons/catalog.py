@@ -260,7 +260,7 @@ add(
         "lesson.runaway": ("止まらないまま、確認の上限に達しました", "It ran on until the check's limit"),
         "lesson.history_trimmed": (
             "モデルへのリクエストが {count} 回を超えても止まりませんでした。送った履歴が前のリクエストより短いか、先頭のユーザーの質問が抜けています（messages[-2:] のような切り詰め）。モデルは送られた履歴しか見ないので、自分が前のターンで何をしたかが分からず、同じことを頼み続けます。messages は切り詰めず、毎回まるごと送ります",
-            "More than {count} requests and the loop did not stop: a request carried a shorter history than the one before it, or lost the user's question at its head (a slice such as messages[-2:]). The model sees only the history it is sent, so it cannot tell what it did in earlier turns and keeps asking; send the whole messages list every time, never a slice of it",
+            "More than {count:requests} and the loop did not stop: a request carried a shorter history than the one before it, or lost the user's question at its head (a slice such as messages[-2:]). The model sees only the history it is sent, so it cannot tell what it did in earlier turns and keeps asking; send the whole messages list every time, never a slice of it",
         ),
         "lesson.swallowed_400": (
             "API が 400 で断ったリクエストがあったのに、例外が関数の外に出ませんでした。except で受け止めて、何もなかったように返しています（except Exception: など）。"
@@ -278,7 +278,7 @@ add(
         ),
         "lesson.runaway_requests": (
             "モデルへのリクエストが {count} 回を超えても止まりませんでした。ループが止まる条件は、ループの中で変わっていますか",
-            "More than {count} model requests and still going. Does anything inside the loop change its condition?",
+            "More than {count:model requests} and still going. Does anything inside the loop change its condition?",
         ),
         "lesson.api_400": ("API が 400 で断りました: {error}", "The API refused it with a 400: {error}"),
         "lesson.unsendable": (
@@ -413,7 +413,7 @@ add(
             "違うファイルを読む {count} 通りのターンのうち、{a} と {b} を読む2つが同じ署名 {signature} になりました。"
             "ハッシュの先頭数文字のように署名を短く切ると、違う呼び出しがたまたま同じ署名になり、無進捗検知が空回りしていないターンを止めます。"
             "「名前(引数の JSON)」をそのまま使うか、ハッシュなら全桁（hexdigest() 全部）を使います",
-            "Of {count} turns each reading another file, the two reading {a} and {b} got the same signature {signature}. "
+            "Of {count:turns} each reading another file, the two reading {a} and {b} got the same signature {signature}. "
             "A signature cut short (the first few characters of a hash, say) makes different calls match by chance, and "
             "no-progress detection then stops a turn that was not spinning. Use name(input as JSON) as it is, or the "
             "whole hash (all of hexdigest())",

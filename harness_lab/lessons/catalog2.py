@@ -100,7 +100,7 @@ add(
         ),
         "lesson.l2.run_tools.kept_results": (
             "次のターンに1つだけ呼ばれたのに、結果が {results} 個返りました。前の呼び出しの結果が残っています。results = [] は関数の中（呼ばれるたび）に作ります",
-            "The next turn had one call, yet {results} results came back: results from the previous call of run_tools were kept. Create results = [] inside the function, on every call",
+            "The next turn had one call, yet {results:results} came back: results from the previous call of run_tools were kept. Create results = [] inside the function, on every call",
         ),
         "lesson.l2.run_tools.reused_list": (
             "2回目に呼ばれたとき、1回目に返したリストの中身が書き換わりました。同じリストを clear() などで空にして使い回しています。1回目のリストは、前のターンの結果の user メッセージとして、もう会話履歴に入っています。run_tools は呼ばれるたびに新しいリストを返します（results = [] を関数の中で作ります）",
@@ -253,7 +253,7 @@ add(
         ),
         "lesson.l2.run_agent.stale_history": (
             "2回目に呼んだとき、最初のリクエストにメッセージが {count} 個ありました。前の会話が残っています。messages = [...] は run_agent の中（呼ばれるたび）に作ります",
-            "Called a second time, its first request held {count} messages: the previous conversation was kept. Create messages = [...] inside run_agent, on every call",
+            "Called a second time, its first request held {count:messages}: the previous conversation was kept. Create messages = [...] inside run_agent, on every call",
         ),
         "lesson.l2.run_agent.not_whole": (
             "assistant として送り返した内容が、応答の content と違います（ブロックが抜けた・順番や中身が変わった）。response.content をまるごと入れます。思考ブロックを1つでも抜くと、API は 400 を返します",

@@ -28,7 +28,7 @@ add(
         ),
         "lesson.l5.returned_early": (
             "呼び出し {calls} 個に、結果 {results} 個で返りました。return results が for の中にありませんか（全部を処理してから返します）",
-            "It returned {results} result(s) for {calls} calls; is return results inside the for? Return after every call is handled",
+            "It returned {results} result(s) for {calls:calls}; is return results inside the for? Return after every call is handled",
         ),
         "lesson.l5.yes_refused": (
             "approve は yes（True）と答えたのに、write_file を実行せずに断りの結果を返しました。approve は True（yes）か False（no）を返します。True なら実行します",
@@ -78,7 +78,7 @@ add(
         ),
         "lesson.l5.kept_results": (
             "{calls} つの呼び出しに {results} 個の結果が返りました。前の呼び出しの結果が残っています。results = [] は関数の中（呼ばれるたび）に作ります",
-            "{calls} calls got {results} results: results from the previous call of the function were kept. Create results = [] inside the function, on every call",
+            "{calls:calls} got {results:results}: results from the previous call of the function were kept. Create results = [] inside the function, on every call",
         ),
         "lesson.l5.reused_list": (
             "次に呼ばれたとき、前に返したリストの中身が書き換わりました。同じリストを clear() などで空にして使い回しています。前のリストは、前のターンの結果の user メッセージとして、もう会話履歴に入っています。呼ばれるたびに新しいリストを返します（results = [] を関数の中で作ります）",

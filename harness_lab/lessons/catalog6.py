@@ -63,7 +63,7 @@ add(
         ),
         "lesson.l6.read_file.bytes": (
             '先頭 2000 バイトを返しました（{length} 文字）。UTF-8 では日本語の1文字が3バイトです。バイナリ（"rb"）ではなく open(target, encoding="utf-8") で開いて、read(2000) で 2000 文字を返します',
-            'It returned the first 2000 bytes ({length} characters); in UTF-8 a Japanese character takes three bytes. Open it as text, not binary ("rb"): open(target, encoding="utf-8"), and read(2000) returns 2000 characters',
+            'It returned the first 2000 bytes ({length:characters}); in UTF-8 a Japanese character takes three bytes. Open it as text, not binary ("rb"): open(target, encoding="utf-8"), and read(2000) returns 2000 characters',
         ),
         "lesson.l6.read_file.not_str": (
             'README.md を {type} のまま返しました。tool_result の content は文字列です。バイナリ（"rb"）ではなく open(target, encoding="utf-8") で開いて、文字列を返します',
@@ -71,7 +71,7 @@ add(
         ),
         "lesson.l6.read_file.limit": (
             "5,500 文字のファイルに {length} 文字を返しました。返すのは先頭 2000 文字です（f.read(2000)）",
-            "A 5,500-character file gave {length} characters; return the first 2000 (f.read(2000))",
+            "A 5,500-character file gave {length:characters}; return the first 2000 (f.read(2000))",
         ),
         "lesson.l6.read_file.returned_refusal": (
             "外へのパスに、例外ではなく値（{got}）を返しました。値を返すと、モデルには読めたように見えます。raise PermissionError(...) で拒否します",
@@ -200,7 +200,7 @@ add(
         ),
         "lesson.capstone.sent_again": (
             "同じ送信を {count} 回しました。弁3（無進捗検知）が、同じ呼び出しの2回目を実行の前に止めます。my_agent は run_agent を通して走らせます",
-            "It sent the same thing {count} times; valve 3 (no-progress detection) stops the second identical call before it runs. Run my_agent through run_agent",
+            "It sent the same thing {count:times}; valve 3 (no-progress detection) stops the second identical call before it runs. Run my_agent through run_agent",
         ),
         # the steps behind lessons.hint(name)
         "lesson.hint.none": (

@@ -101,14 +101,14 @@ add(
         ),
         "lesson.l6.run_agent.went_on_after_cut": (
             'max_tokens で切れた応答のあとも、ループを続けてモデルにもう一度送りました（リクエスト {requests} 回）。回るのは next_step が run_tools か resend のときだけです。while response.stop_reason != "end_turn" のような条件では、max_tokens や refusal でも回り続けます',
-            'After a response cut at max_tokens the loop went on and asked the model again ({requests} requests); go on only when next_step says run_tools or resend. A condition such as while response.stop_reason != "end_turn" keeps going on max_tokens and refusal too',
+            'After a response cut at max_tokens the loop went on and asked the model again ({requests:requests}); go on only when next_step says run_tools or resend. A condition such as while response.stop_reason != "end_turn" keeps going on max_tokens and refusal too',
         ),
         "lesson.l6.run_agent.window_resent": (
             "コンテキストウィンドウが一杯（stop_reason model_context_window_exceeded）になったあとも、同じ会話履歴をモデルにもう一度送りました"
             '（リクエスト {requests} 回）。同じ履歴は同じ窓をまた一杯にするだけです。next_step が "stop" と言うので、'
             "そこで止めて停止メッセージを返します",
             "After the context window filled up (stop_reason model_context_window_exceeded) the loop sent the same history "
-            "again ({requests} requests). The same history fills the same window again; next_step says "
+            "again ({requests:requests}). The same history fills the same window again; next_step says "
             '"stop", so stop there and return a stop message',
         ),
         "lesson.l6.run_agent.max_tokens": (
@@ -117,11 +117,11 @@ add(
         ),
         "lesson.l6.run_agent.no_max_turns": (
             "MAX_TURNS = {limit} で試しましたが、リクエストが {count} 回を超えても止まりませんでした。本体の先頭で turns >= MAX_TURNS を問います",
-            "With MAX_TURNS = {limit} it had not stopped after {count} requests; ask turns >= MAX_TURNS at the top of the body",
+            "With MAX_TURNS = {limit} it had not stopped after {count:requests}; ask turns >= MAX_TURNS at the top of the body",
         ),
         "lesson.l6.run_agent.end_turns": (
             "終わりの値のターン数が {told} でした（ツールを実行したターンは {turns}）。lessons.finished(response, turns, tokens_used) に、数えた turns をそのまま渡します（0 から数え始めます）",
-            "The end value says {told} turns (tools ran in {turns}); pass the turns you counted to lessons.finished(response, turns, tokens_used) (counting from 0)",
+            "The end value says {told:turns} (tools ran in {turns}); pass the turns you counted to lessons.finished(response, turns, tokens_used) (counting from 0)",
         ),
         "lesson.l6.run_agent.turn_labels": (
             "yield したターンの番号が {got} でした（{want} のはず）。Stepper はこの番号でターンを示します。turns += 1 のあとで、数えた turns をそのまま "
@@ -131,11 +131,11 @@ add(
         ),
         "lesson.l6.run_agent.end_tokens": (
             "終わりの値のトークン数が {told} でした（受け取った応答の input_tokens・キャッシュ書き込み・キャッシュ読み込み・output_tokens の合計は {used}）。lessons.finished(response, turns, tokens_used) に tokens_used を渡します",
-            "The end value says {told} tokens (the responses' input_tokens, cache writes, cache reads and output_tokens come to {used}); pass tokens_used to lessons.finished(response, turns, tokens_used)",
+            "The end value says {told:tokens} (the responses' input_tokens, cache writes, cache reads and output_tokens come to {used}); pass tokens_used to lessons.finished(response, turns, tokens_used)",
         ),
         "lesson.l6.run_agent.turns_per_call": (
             "1つの応答で2つずつツールを呼ぶモデルに MAX_TURNS = {limit} で試すと、ツール {rounds} ターンで弁1（最大ターン数）が止めました。ターンは応答1つで1つです。turns には呼び出しの数ではなく 1 を足します",
-            "Against a model that calls two tools in each response, MAX_TURNS = {limit} was stopped by valve 1 (max turns) after {rounds} tool turns; a turn is one response, so add 1 to turns, not the number of calls",
+            "Against a model that calls two tools in each response, MAX_TURNS = {limit} was stopped by valve 1 (max turns) after {rounds:tool turns}; a turn is one response, so add 1 to turns, not the number of calls",
         ),
         "lesson.l6.run_agent.resend_late": (
             "pause_turn を返し続けるモデルに MAX_TURNS = {limit} で試すと、弁1 が止めたのはリクエスト {requests} 回目で、上限どおりの {want} 回より遅れました。"
@@ -152,7 +152,7 @@ add(
         ),
         "lesson.l6.run_agent.valve1_silent": (
             "MAX_TURNS = {limit} で試しましたが、弁1が止めず、ツールが {rounds} ターン走ったところで弁2（トークン予算）がやっと止めました。本体の先頭で turns >= MAX_TURNS を問います",
-            "With MAX_TURNS = {limit}, valve 1 never stopped it: tools ran {rounds} turns until valve 2 (token budget) did. Ask turns >= MAX_TURNS at the top of the body",
+            "With MAX_TURNS = {limit}, valve 1 never stopped it: tools ran {rounds:turns} until valve 2 (token budget) did. Ask turns >= MAX_TURNS at the top of the body",
         ),
         "lesson.l6.run_agent.left_early": (
             "モデルはまだ続けたい応答（{got}）だったのに、リクエスト {requests} 回で抜けました。最後の return が while の中に入っていませんか（ループの後ろに置きます）",
@@ -164,19 +164,19 @@ add(
         ),
         "lesson.l6.run_agent.after_tools": (
             "ツールは {rounds} ターン分走ったのに、リクエストは {requests} 回: 最後のターンの結果がモデルに届いていません（ツールの後で上限を問う、または記事の for _ in range(MAX_TURNS) で回すと、こうなります）。弁1は本体の先頭（turns += 1 の手前）で問います",
-            "Tools ran {rounds} turns but only {requests} requests went out: the last turn's results never reached the model (asking after the tools, or the article's for _ in range(MAX_TURNS), does this). Ask valve 1 at the top of the body (before turns += 1)",
+            "Tools ran {rounds:turns} but only {requests:requests} went out: the last turn's results never reached the model (asking after the tools, or the article's for _ in range(MAX_TURNS), does this). Ask valve 1 at the top of the body (before turns += 1)",
         ),
         "lesson.l6.run_agent.after_increment": (
             "ツール {rounds} ターン・リクエスト {requests} 回で止まりました（上限どおりなら {want_rounds} ターン・{want_requests} 回）。turns += 1 の後で問う（または MAX_TURNS - 1 と比べる）と、1ターン早く止まります。手前で turns >= MAX_TURNS と問います",
-            "It stopped after {rounds} tool turns and {requests} requests (the limit means {want_rounds} and {want_requests}): asking after turns += 1 (or comparing with MAX_TURNS - 1) stops one turn early; ask before it, with turns >= MAX_TURNS",
+            "It stopped after {rounds:tool turns} and {requests:requests} (the limit means {want_rounds} and {want_requests}): asking after turns += 1 (or comparing with MAX_TURNS - 1) stops one turn early; ask before it, with turns >= MAX_TURNS",
         ),
         "lesson.l6.run_agent.limit_after_answer": (
             "ツール {turns} ターンのあと、上限 3 ちょうどで答えが出たのに、弁1（最大ターン数）が止めました。弁1 は答えを受け取ったあとではなく、次の一周に入る前（ループの先頭）に尋ねます",
-            "The answer came after {turns} tool turns, right at the limit of 3, yet valve 1 (max turns) stopped the run; valve 1 asks before the next lap (at the top of the loop), not after the answer has come",
+            "The answer came after {turns:tool turns}, right at the limit of 3, yet valve 1 (max turns) stopped the run; valve 1 asks before the next lap (at the top of the loop), not after the answer has come",
         ),
         "lesson.l6.run_agent.one_too_many": (
             "MAX_TURNS = {limit} で試しましたが、ツールが {rounds} ターン・リクエスト {requests} 回と、1ターン多く回りました（上限どおりなら {want_rounds} ターン・{want_requests} 回）。turns > MAX_TURNS ではなく turns >= MAX_TURNS で比べます",
-            "With MAX_TURNS = {limit}, tools ran {rounds} turns and {requests} requests went out, one turn too many (the limit means {want_rounds} and {want_requests}); compare turns >= MAX_TURNS, not turns > MAX_TURNS",
+            "With MAX_TURNS = {limit}, tools ran {rounds:turns} and {requests:requests} went out, one turn too many (the limit means {want_rounds} and {want_requests}); compare turns >= MAX_TURNS, not turns > MAX_TURNS",
         ),
         "lesson.l6.run_agent.valve_not_named": (
             '止まった所は上限どおりですが、終わり方が {got} になっています。弁は本体の先頭で問い、止めたら return lessons.stopped("{want}", 停止メッセージ, turns, tokens_used) で止めた弁の名前を返します（while の条件に入れると、抜けた後ではどの弁か分かりません）',
@@ -184,11 +184,11 @@ add(
         ),
         "lesson.l6.run_agent.stale_history": (
             "もう一度呼んだとき、最初のリクエストにメッセージが {count} 個ありました。前の会話が残っています。messages = [...] は run_agent の中（呼ばれるたび）に作ります",
-            "Called again, its first request held {count} messages: the previous conversation was kept. Create messages = [...] inside run_agent, on every call",
+            "Called again, its first request held {count:messages}: the previous conversation was kept. Create messages = [...] inside run_agent, on every call",
         ),
         "lesson.l6.run_agent.yield_results": (
             "tool_use が {calls} 個のターンを、結果 {results} 個で yield しました。ツールを実行して結果を履歴に足してから、yield lessons.turn(turns, response, results) にその results を渡します",
-            "A turn with {calls} tool_use blocks was yielded with {results} results; run the tools and add the results to the history first, then pass those results to yield lessons.turn(turns, response, results)",
+            "A turn with {calls:tool_use blocks} was yielded with {results:results}; run the tools and add the results to the history first, then pass those results to yield lessons.turn(turns, response, results)",
         ),
         "lesson.l6.run_agent.yield_other_response": (
             "yield したターンの結果が、そのターンの応答の呼び出しに答えていません。次のリクエストを送ったあとで yield していませんか。yield lessons.turn(...) は、結果を履歴に足した直後、次の client.messages.create(...) の前に置きます",
@@ -265,15 +265,15 @@ add(
         ),
         "lesson.l6.run_agent.limit_ignored": (
             "確認は MAX_TURNS = {limit} にして試しましたが、ツールが {rounds} ターン走りました。上限はモジュールの変数 MAX_TURNS から読みます（引数で受け取るなら名前を max_turns に。確認はそこにも渡します）",
-            "The check set MAX_TURNS = {limit}, yet tools ran {rounds} turns; read the limit from the module variable MAX_TURNS (or take it as an argument named max_turns, which the check also passes)",
+            "The check set MAX_TURNS = {limit}, yet tools ran {rounds:turns}; read the limit from the module variable MAX_TURNS (or take it as an argument named max_turns, which the check also passes)",
         ),
         "lesson.l6.run_agent.counts": (
             "止まり方は合っていますが、リクエスト {requests} 回・ツール {rounds} ターンでした（パッケージの Run はリクエスト {want_requests} 回・{want_rounds} ターン）",
-            "It stopped the right way, after {requests} requests and {rounds} tool turns (the package's Run: {want_requests} and {want_rounds})",
+            "It stopped the right way, after {requests:requests} and {rounds:tool turns} (the package's Run: {want_requests} and {want_rounds})",
         ),
         "lesson.l6.run_agent.spin_ran_again": (
             "同じ呼び出しを、もう一度実行してから止めました（ツール {rounds} ターン。パッケージは {want_rounds} ターン）。署名はツールを実行する前に比べます",
-            "It ran the same call again before stopping ({rounds} tool turns; the package: {want_rounds}); compare signatures before the tools run",
+            "It ran the same call again before stopping ({rounds:tool turns}; the package: {want_rounds}); compare signatures before the tools run",
         ),
         "lesson.l6.run_agent.impl_call": (
             "ツールを {call} の形で、入力を位置引数として渡して呼びました。ツールは入力を名前つきの引数で受け取るので、この呼び方では TypeError になり、"
@@ -291,7 +291,7 @@ add(
             "run_agent が、渡された tools のリストを書き換えました（{before} 個から {after} 個に）。tools は呼び出し側のリストで、"
             "次の実行（Stepper、比べる表、my_agent）にもそのまま渡されます。弁4 の「いいえ」はその呼び出し1回への答えです。"
             "断ったツールも外さず、同じ tools をどのリクエストにも渡します",
-            "run_agent changed the tools list it was given (from {before} tools to {after}); the list is the caller's, and the next run "
+            "run_agent changed the tools list it was given (from {before:tools} to {after}); the list is the caller's, and the next run "
             "(the Stepper, the comparison table, my_agent) is given the same list. Valve 4's no answers that one call: keep every tool, "
             "a denied one too, and send the same tools with every request",
         ),
@@ -299,7 +299,7 @@ add(
             "MAX_TURNS = {limit} で試しましたが、ツールが {rounds} ターン・リクエスト {requests} 回で止まりました（上限どおりなら {want_rounds} ターン・{want_requests} 回）。"
             "弁1 をツールの実行のあと（yield のあと）で turns > MAX_TURNS と問うと、上限を越えたターンのツールまで走り、その結果はモデルに届きません。"
             "弁1 は本体の先頭（turns += 1 の手前）で turns >= MAX_TURNS と問います",
-            "With MAX_TURNS = {limit}, it stopped after {rounds} tool turns and {requests} requests (the limit means {want_rounds} and {want_requests}): "
+            "With MAX_TURNS = {limit}, it stopped after {rounds:tool turns} and {requests:requests} (the limit means {want_rounds} and {want_requests}): "
             "asking valve 1 after the tools ran (after the yield) with turns > MAX_TURNS runs one turn's tools past the limit, and their results never "
             "reach the model. Ask valve 1 at the top of the body (before turns += 1), with turns >= MAX_TURNS",
         ),
@@ -329,11 +329,11 @@ add(
         ),
         "lesson.l6.run_agent.results_order": (
             "{calls} 個の呼び出しへの結果を、呼び出しと違う順に送り返しました。tool_result は、応答の tool_use の順に1つずつ並べて、1つの user メッセージで返します（並べ替えない）",
-            "It sent back the results of {calls} calls in another order than the calls; put one tool_result per tool_use, in the response's order, in one user message (do not reorder them)",
+            "It sent back the results of {calls:calls} in another order than the calls; put one tool_result per tool_use, in the response's order, in one user message (do not reorder them)",
         ),
         "lesson.l6.run_agent.normal_stopped": (
             "{valve}が止めました（ツール {rounds} ターン）。この仕事は2ターンで答えが出ます。その弁の数え方と比べ方を確かめます",
-            "{valve} stopped it after {rounds} tool turns, yet this task is answered in 2 turns; check how that valve counts and compares",
+            "{valve} stopped it after {rounds:tool turns}, yet this task is answered in 2 turns; check how that valve counts and compares",
         ),
         "lesson.l6.run_agent.normal_no_progress": (
             "弁3（無進捗検知）が止めましたが、呼び出しは毎ターン違います（{calls}）。違う呼び出しが同じ署名になっていないか、最初のターンの比べ方も確かめます",
@@ -419,7 +419,7 @@ add(
         "lesson.l6.run_agent.asked_unrun": (
             "弁4: approve に {asked} 回尋ね、{tool} が走ったのは {ran} 回で、残りのターンは{valve}が止めました。"
             "人は、走らない呼び出しについて尋ねられています。弁1・弁2 は本体の先頭で、弁3 はツールの前で問い、承認（弁4）はそのあと、呼び出し1つごとに実行の直前で尋ねます",
-            "valve 4: approve was asked {asked} times, yet {tool} ran {ran} times: {valve} stopped the rest of the turns, so a person was asked "
+            "valve 4: approve was asked {asked:times}, yet {tool} ran {ran:times}: {valve} stopped the rest of the turns, so a person was asked "
             "about calls that never ran. Ask valves 1 and 2 at the top of the body and valve 3 before the tools; approval (valve 4) comes after them, per call, just before it runs",
         ),
         "lesson.l6.run_agent.failure_not_error": (
@@ -431,7 +431,7 @@ add(
         "lesson.l6.run_agent.turns_reset": (
             "ツールは {rounds} ターン走ったのに、どのターンも turn 1 として yield されました。turns = 0 がループの中にあって、"
             "一周ごとに数え直しています。これでは弁1がいつまでも上限に届きません。turns = 0 はループの前で一度だけ置きます",
-            "Tools ran {rounds} turns, yet every turn was yielded as turn 1: turns = 0 stands inside the loop and "
+            "Tools ran {rounds:turns}, yet every turn was yielded as turn 1: turns = 0 stands inside the loop and "
             "starts the count again on every lap, so valve 1 never reaches its limit. Set turns = 0 once, before the loop",
         ),
         "lesson.l6.run_agent.approved_not_run": (

@@ -13,21 +13,21 @@ add(
         "ui.card.usage": ("使用量", "Usage"),
         "ui.card.usage_counted": (
             "合計 {total} トークン（ループが自分で数えた値）",
-            "{total} tokens in all (as the loop counted them)",
+            "{total:tokens} in all (as the loop counted them)",
         ),
         "ui.card.usage_line": (
             "入力 {input_tokens} ・ 出力 {output_tokens} ・ キャッシュ書き込み {cache_creation_input_tokens} ・ キャッシュ読み込み {cache_read_input_tokens}（合計 {total} トークン）",
-            "input {input_tokens} · output {output_tokens} · cache write {cache_creation_input_tokens} · cache read {cache_read_input_tokens} ({total} tokens in all)",
+            "input {input_tokens} · output {output_tokens} · cache write {cache_creation_input_tokens} · cache read {cache_read_input_tokens} ({total:tokens} in all)",
         ),
         "ui.card.usage_fast": (" ・ 高速モード（料金 2 倍）", " · fast mode (billed at twice the price)"),
         "ui.card.usage_us": (" ・ 米国内の推論（料金 1.1 倍）", " · US-only inference (billed at 1.1x)"),
         "ui.card.other": ("その他のブロック {type}", "Other block {type}"),
         "ui.card.thinking": ("思考", "Thinking"),
         "ui.card.thinking_omitted": ("思考（本文は非表示）", "Thinking (text not shown)"),
-        "ui.card.thinking_head": ("{label} ・ signature {n} 文字", "{label} · signature of {n} characters"),
+        "ui.card.thinking_head": ("{label} ・ signature {n} 文字", "{label} · signature of {n:characters}"),
         "ui.card.thinking_redacted": (
             "思考（暗号化済み redacted_thinking） ・ データ {n} 文字",
-            "Thinking (encrypted: redacted_thinking) · data of {n} characters",
+            "Thinking (encrypted: redacted_thinking) · data of {n:characters}",
         ),
         "ui.card.output_thinking": ("{output}（うち思考 {thinking}）", "{output} (thinking {thinking} of it)"),
         "ui.card.thinking_omitted_note": (
@@ -40,7 +40,7 @@ add(
             "暗号化されていて読めません。受け取ったまま、次のリクエストの履歴に残します",
             "Encrypted and unreadable: it stays in the history of the next request exactly as it came",
         ),
-        "ui.card.truncated": ("…（残り {n} 文字は省略）", "… ({n} more characters not shown)"),
+        "ui.card.truncated": ("…（残り {n} 文字は省略）", "… ({n:more characters} not shown)"),
         "ui.card.role_user": ("ユーザー (user)", "User"),
         "ui.card.role_assistant": ("モデル (assistant)", "Model (assistant)"),
         "ui.card.role_system": ("システム (system)", "System"),
@@ -187,7 +187,7 @@ add(
         ),
         "ui.card.turn_folded": (
             "ターン {number} ・ {calls} ・ エラー {errors} 件 ・ {tokens} トークン",
-            "Turn {number} · {calls} · errors: {errors} · {tokens} tokens",
+            "Turn {number} · {calls} · errors: {errors} · {tokens:tokens}",
         ),
         "ui.button.resume": ("再開", "Resume"),
         "ui.limit.label": ("新しい上限", "New limit"),
@@ -261,10 +261,10 @@ add(
             "ターンを選ぶと、そのときの会話履歴と、そのターンで増えたメッセージが見られます。そこから分岐もできます",
             "Pick a turn to see the history as it stood and what the turn added; you can fork from there.",
         ),
-        "ui.timeline.tooltip": ("ターン {k}: {calls} ・ {tokens} トークン", "Turn {k}: {calls} · {tokens} tokens"),
+        "ui.timeline.tooltip": ("ターン {k}: {calls} ・ {tokens} トークン", "Turn {k}: {calls} · {tokens:tokens}"),
         "ui.timeline.no_turn": (
             "ターン {k} はありません（終わったターンは {turns} 個です）",
-            "There is no turn {k} (the run has {turns} completed turns)",
+            "There is no turn {k} (the run has {turns:completed turns})",
         ),
         "ui.timeline.turn_head": (
             "ターン {k}（モデルへのリクエスト {number} 回目の応答）が届いたときの会話履歴（メッセージ {messages} 件）",
@@ -272,16 +272,16 @@ add(
         ),
         "ui.timeline.same": (
             "（{n} 件省略。どのターンでも同じ始まりです）",
-            "({n} messages left out: every turn starts with them)",
+            "({n:messages} left out: every turn starts with them)",
         ),
         "ui.timeline.added": ("このターンで増えたメッセージ（{n} 件）", "What this turn added (message count: {n})"),
         "ui.timeline.growth": (
             "リクエスト {next} の入力は {after} トークン（リクエスト {k} の {now} から +{diff}）: 増えた履歴は次のリクエストで毎回送り直されます",
-            "Request {next} carries {after} input tokens (+{diff} over request {k}'s {now}): the history grows and is re-sent every time",
+            "Request {next} carries {after:input tokens} (+{diff} over request {k}'s {now}): the history grows and is re-sent every time",
         ),
         "ui.timeline.one_call": (
             "ターン {k} のツール呼び出しは {n} 個なので result= は使えません。results={{tool_use_id: 文字列}} で指定してください（id: {ids}）",
-            "Turn {k} has {n} tool calls, so result= is ambiguous; pass results={{tool_use_id: text}} (ids: {ids})",
+            "Turn {k} has {n:tool calls}, so result= is ambiguous; pass results={{tool_use_id: text}} (ids: {ids})",
         ),
         "ui.timeline.no_answer": (
             "ターン {k} には承認の答えがないので、flip=True で裏返せるものがありません",
@@ -357,7 +357,7 @@ add(
         "ui.context.row": (
             "リクエスト {number}: 入力 {total} + 出力 {output}（思考を含む）= {used} / {window} トークン"
             "（コンテキストウィンドウの {share}%）— 入力の内訳: {parts}",
-            "request {number}: input {total} + output {output} (thinking included) = {used} / {window} tokens "
+            "request {number}: input {total} + output {output} (thinking included) = {used} / {window:tokens} "
             "({share}% of the context window) — input: {parts}",
         ),
         "ui.context.cache": (
@@ -370,9 +370,9 @@ add(
         ),
         "ui.context.scale": (
             "棒の長さは、この実行でいちばん大きいリクエスト（{total} トークン）を基準にしています",
-            "Bars share one scale: the run's largest request ({total} tokens)",
+            "Bars share one scale: the run's largest request ({total:tokens})",
         ),
-        "ui.context.older": ("古いリクエスト {n} 件", "{n} older requests"),
+        "ui.context.older": ("古いリクエスト {n} 件", "{n:older requests}"),
         "ui.context.not_sent": (
             "リクエスト {number} は送られていません。この実行が送ったのは {sent} 件です",
             "Request {number} was not sent: this run has sent {sent}",

@@ -390,7 +390,8 @@ def test_the_kernels_choice_holds_in_forked_and_spawned_children(tmp_path, chose
     done = subprocess.run(
         [sys.executable, str(script), chosen], env=env, capture_output=True, text=True, timeout=120, cwd=tmp_path
     )
-    expected = CATALOG["stop.max_turns"][1 if chosen == "en" else 0].format(limit=3)[:12]
+    with speaking(chosen):  # t formats an English count (the catalog's "{limit:turns}"), str.format does not
+        expected = t("stop.max_turns", limit=3)[:12]
     assert [line.strip() for line in done.stdout.splitlines()] == [expected.strip()] * 4, done.stdout + done.stderr
 
 

@@ -29,7 +29,7 @@ def test_each_event_prints_one_summary_in_japanese(monkeypatch):
 
 def test_english_catalog_and_stops(monkeypatch):
     turn, approval, _, _end = run_events(monkeypatch, "en")
-    assert str(turn).startswith("[turn 1] tool_use: get_time({}) -> 1 results (0 errors)")
+    assert str(turn).startswith("[turn 1] tool_use: get_time({}) -> 1 result (0 errors)")
     assert str(approval).startswith("[turn 2] waiting for approval: write_file(")
     stopped = hl.run(emulated_client([call("get_time")]), "go", tools=[hl.get_time], valves=[hl.MaxTurns(1)]).stop
-    assert str(stopped).startswith("Stopped (max_turns) after 1 tool turns")
+    assert str(stopped).startswith("Stopped (max_turns) after 1 tool turn,")
