@@ -11,6 +11,7 @@ added on import, so each layer owns its words and the two languages still sit si
 from __future__ import annotations
 
 import os
+import re
 import reprlib
 import string
 from collections.abc import Iterator
@@ -28,6 +29,7 @@ __all__ = [
     "add",
     "explicit_language",
     "lang",
+    "singular",
     "speaking",
     "t",
     "use_language",
@@ -100,13 +102,16 @@ class _Counting(string.Formatter):
     so its entries keep the bare field ("{rounds} 回")."""
 
     def format_field(self, value: object, format_spec: str) -> str:
+        if not _NOUNS.fullmatch(format_spec):  # none, or a number's own spec ("{seconds:.1f}")
+            return format(value, format_spec)
         count = format(value)
-        if not format_spec:
-            return count
-        return f"{count} {_singular(format_spec) if count == '1' else format_spec}"
+        return f"{count} {singular(format_spec) if count == '1' else format_spec}"
 
 
-def _singular(things: str) -> str:
+_NOUNS = re.compile(r"[A-Za-z_]+(?: [A-Za-z_]+)*")
+
+
+def singular(things: str) -> str:
     """The last word of a plural noun phrase in the singular: "more tries" -> "more try"."""
     return things[:-3] + "y" if things.endswith("ies") else things.removesuffix("s")
 

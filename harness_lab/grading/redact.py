@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING
 
 from ..scrub import REDACTED
 from ..terminal import visible
-from ..text import CATALOG
+from ..text import CATALOG, singular
 from .report import Check
 
 if TYPE_CHECKING:
@@ -66,12 +66,20 @@ def own_text(data: bytes) -> str:
         return text
 
 
+def _cut(text: str, one: bool) -> str:
+    """A catalog entry cut at its placeholders, the noun an English count names kept ("{rounds:tool turns}"
+    reads "\\0 tool turns", or with ``one`` "\\0 tool turn", as ``text.t`` writes it): the course's words."""
+    return re.sub(
+        r"\{[^{}:]*(?::([^{}]*))?\}", lambda m: "\0" + (f" {singular(m[1]) if one else m[1]}" if m[1] else ""), text
+    )
+
+
 def course_text() -> str:
     """The course's own text, which no grade hides: every catalog entry loaded, in both languages, cut at
     its placeholders (what fills one is the learner's, so no run reaches across it); and Python's words
     an error line is made of, its builtins' names as they head one and the system's error messages (a
     classmate's answer that raised PermissionError once cut the name out of everyone's errors)."""
-    catalog = (re.sub(r"\{[^{}]*\}", "\0", text) for entry in CATALOG.values() for text in entry)
+    catalog = dict.fromkeys(_cut(text, one) for entry in CATALOG.values() for text in entry for one in (False, True))
     python = [*(f" {name}: " for name in dir(builtins)), *map(os.strerror, errno.errorcode)]
     return "\0".join([*catalog, *python])
 

@@ -233,3 +233,20 @@ def test_a_notebooks_file_name_heads_its_verdict_with_its_escapes_shown(tmp_path
     shown = out.getvalue()
     assert "\x1b" not in shown and "\u202e" not in shown and "\x07" not in shown, repr(shown)
     assert visible(name) in shown
+
+
+def test_the_noun_an_english_count_names_stays_when_a_classmates_answer_holds_it():
+    # An English entry names what it counts in its placeholder ("{done:completed turns}", text.t); cut with the
+    # placeholder, those words were no longer the course's, and a classmate's note holding them cut them out of
+    # another learner's message: "this Run has 2[REDACTED]ompleted turns".
+    classmate = "# my note: completed turns and more characters, more files and the shortest names"
+    redactor = Redactor([KEY], [classmate])
+    for count in (1, 2):
+        with speaking("en"):
+            said = [
+                t("usage.fork_at", at=count + 1, turns=count),
+                t("grade.try.cut", limit=count),
+                t("grade.class.skipped_more", count=count, shown=count),
+            ]
+        for text in said:
+            assert redactor.clean(text) == text

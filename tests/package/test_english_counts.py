@@ -42,3 +42,11 @@ def test_one_thing_is_counted_in_the_singular(key):
         with speaking("en"):
             text = t(key, **values)
         assert not (found := ONE_IN_THE_PLURAL.search(text)), f"{found[0]!r} in {text}"
+
+
+def test_a_numbers_own_format_spec_is_still_a_format_spec(monkeypatch):
+    # only a spec made of words names what a count counts; "{seconds:.1f}" formats the number as str.format does
+    monkeypatch.setitem(CATALOG, "test.spec", ("{seconds:.1f} 秒、{tries} 回", "{seconds:.1f} s, {tries:tries}"))
+    with speaking("en"):
+        assert t("test.spec", seconds=2.25, tries=1) == "2.2 s, 1 try"
+        assert t("test.spec", seconds=2.25, tries=3) == "2.2 s, 3 tries"
