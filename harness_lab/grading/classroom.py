@@ -38,7 +38,7 @@ from .isolation import Launch
 from .look_alike import look_alike, shown
 from .notebook import EXERCISES, NOTEBOOK_TIMEOUT, NotebookGrade, answer_sources, exercise_named, exercise_of
 from .notebook_code import edition_of, edition_or, learners_language
-from .notebook_file import MAX_NOTEBOOK_BYTES, TooLarge, read_notebook
+from .notebook_file import MAX_NOTEBOOK_BYTES, OthersFile, TooLarge, read_notebook
 from .processes import keep_private
 from .record import Record, record_key
 from .runner import SandboxUnavailable
@@ -393,7 +393,7 @@ def _error(learner: str, notebook: str, key: str, /, status: str = "error", **va
 
 
 def _unreadable(learner: str, notebook: str, exc: OSError) -> NotebookGrade:
-    """The error row of a handed-in notebook that ``read_notebook`` could not read (or that is too large)."""
-    if isinstance(exc, TooLarge):
-        return _error(learner, notebook, "grade.class.too_large", **exc.values)
+    """The error row of a handed-in notebook that ``read_notebook`` could not read, or refused (too large, another's)."""
+    if isinstance(exc, (TooLarge, OthersFile)):
+        return _error(learner, notebook, exc.key, **exc.values)
     return _error(learner, notebook, "grade.nb.unreadable", error=describe_error(exc))

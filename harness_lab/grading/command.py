@@ -36,7 +36,7 @@ from .host import prepare_judge
 from .isolation import Launch
 from .notebook import NOTEBOOK_TIMEOUT, NotebookGrade, grade_call, grade_notebook, hosted_grade
 from .notebook_code import edition_or
-from .notebook_file import MAX_NOTEBOOK_BYTES, NotRegular, OthersLink, TooLarge, read_notebook
+from .notebook_file import MAX_NOTEBOOK_BYTES, NotRegular, OthersFile, OthersLink, TooLarge, read_notebook
 from .processes import keep_private
 from .redact import Redactor, own_text
 from .runner import Host, HostFailed, SandboxUnavailable
@@ -160,6 +160,8 @@ def not_a_notebook(path: str) -> str | None:
         return t("grade.nb.usage.not_regular", path=shown)
     except OthersLink as link:
         return t("grade.nb.usage.others_link", path=shown, link=visible(link.link))
+    except OthersFile as other:
+        return t("grade.nb.usage.others_file", path=shown, owner=other.values["owner"])
     except TooLarge:
         return t("grade.nb.usage.too_large", path=shown, limit=MAX_NOTEBOOK_BYTES >> 20)
     except OSError as exc:

@@ -15,6 +15,12 @@ instructor or root made: a learner may not read the solutions, yet may make a li
 ``level1_tiered_policy.ipynb`` in their folder that led there was graded 3/3 as theirs. The path is
 resolved first, a link of anyone else's refused (``OthersLink``), then opened one name at a time with no
 link followed, so a folder swapped for a link since is refused too.
+
+A hard link is no link to follow: where the kernel lets a user hard-link a file they cannot read
+(``fs.protected_hardlinks`` 0), a learner's ``level1_tiered_policy.ipynb`` may be the instructor's solution
+itself, a regular file of the instructor's, and both commands graded it 3/3 as the learner's. Who made a
+hard link cannot be told, but a file with more than one name, owned by someone other than the owner of
+the folder it was handed in from, is another user's file put there: it is refused (``OthersFile``).
 """
 
 from __future__ import annotations
@@ -28,7 +34,7 @@ from typing import Any
 from ..terminal import visible
 from ..text import t
 
-__all__ = ["MAX_NOTEBOOK_BYTES", "NotRegular", "OthersLink", "TooLarge", "read_notebook"]
+__all__ = ["MAX_NOTEBOOK_BYTES", "NotRegular", "OthersFile", "OthersLink", "TooLarge", "read_notebook"]
 
 # An exercise notebook is ~20 KB. JSON can take ~35 times its size in memory once parsed ("[[]]," over
 # and over), and a worker parses it before any memory cap applies: 8 MB of that took one to ~375 MB.
@@ -49,7 +55,20 @@ class OthersLink(OSError):
         self.link = link
 
 
+class OthersFile(OSError):
+    """A notebook file with more than one name whose owner is not the owner of its folder: a hard link a
+    learner made in their folder to a file of someone else's (the solution, a classmate's notebook)."""
+
+    key = "grade.nb.others_file"
+
+    def __init__(self, name: str, owner: int) -> None:
+        super().__init__(name)
+        self.values: dict[str, Any] = {"name": visible(name), "owner": visible(_user(owner))}
+
+
 class TooLarge(OSError):
+    key = "grade.class.too_large"
+
     def __init__(self, name: str, size: int) -> None:
         super().__init__(name)
         mb, limit = f"{size / (1 << 20):.1f}", MAX_NOTEBOOK_BYTES >> 20
@@ -62,11 +81,14 @@ def read_notebook(path: str | Path, *, follow: bool = False) -> bytes:
     ``follow`` (a path the instructor named on the command line): then a link the caller or root made is
     followed, and one of anyone else's refused (``OthersLink``)."""
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)
-    fd = _open_through_own_links(Path(path), flags) if follow else _open_in_folder(Path(path), flags | _NOFOLLOW)
+    opened = _open_through_own_links if follow else _open_in_folder
+    fd, folder_owner = opened(Path(path), flags if follow else flags | _NOFOLLOW)
     with os.fdopen(fd, "rb") as f:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             raise NotRegular(t("grade.class.not_regular", name=visible(Path(path).name)))
+        if info.st_nlink > 1 and info.st_uid != folder_owner:
+            raise OthersFile(Path(path).name, info.st_uid)
         if info.st_size > MAX_NOTEBOOK_BYTES:
             raise TooLarge(Path(path).name, info.st_size)
         data = f.read(MAX_NOTEBOOK_BYTES + 1)
@@ -75,9 +97,19 @@ def read_notebook(path: str | Path, *, follow: bool = False) -> bytes:
     return data
 
 
-def _open_through_own_links(path: Path, flags: int) -> int:
+def _user(uid: int) -> str:
+    try:
+        import pwd  # not on Windows, where a file's owner is never told apart (st_uid is 0)
+
+        return pwd.getpwuid(uid).pw_name
+    except (ImportError, KeyError):
+        return str(uid)
+
+
+def _open_through_own_links(path: Path, flags: int) -> tuple[int, int]:
+    """(a descriptor of ``path``, the owner of the folder it is in)."""
     if os.open not in os.supports_dir_fd or not hasattr(os, "O_DIRECTORY"):  # Windows: links are the system's
-        return os.open(path, flags)
+        return os.open(path, flags), os.stat(path.parent).st_uid
     parts = Path(_resolved(path)).parts[1:]
     folder = os.open("/", os.O_RDONLY | os.O_DIRECTORY)
     try:
@@ -85,7 +117,7 @@ def _open_through_own_links(path: Path, flags: int) -> int:
             inner = os.open(each, getattr(os, "O_PATH", os.O_RDONLY) | os.O_DIRECTORY | _NOFOLLOW, dir_fd=folder)
             os.close(folder)
             folder = inner
-        return os.open(parts[-1] if parts else ".", flags | _NOFOLLOW, dir_fd=folder)
+        return os.open(parts[-1] if parts else ".", flags | _NOFOLLOW, dir_fd=folder), os.fstat(folder).st_uid
     finally:
         os.close(folder)
 
@@ -115,12 +147,12 @@ def _resolved(path: Path) -> str:
     return str(here)
 
 
-def _open_in_folder(path: Path, flags: int) -> int:
-    """A descriptor of ``path`` opened with ``flags`` in its folder, which is no link."""
+def _open_in_folder(path: Path, flags: int) -> tuple[int, int]:
+    """(a descriptor of ``path`` opened with ``flags`` in its folder, which is no link; the folder's owner)."""
     if os.open not in os.supports_dir_fd or not hasattr(os, "O_DIRECTORY"):  # Windows: no opening in a folder
-        return os.open(path, flags)
+        return os.open(path, flags), os.stat(path.parent).st_uid
     folder = os.open(path.parent, os.O_RDONLY | os.O_DIRECTORY | _NOFOLLOW)
     try:
-        return os.open(path.name, flags, dir_fd=folder)
+        return os.open(path.name, flags, dir_fd=folder), os.fstat(folder).st_uid
     finally:
         os.close(folder)

@@ -4,6 +4,8 @@ A hard link to a classmate's notebook, put in another learner's folder, is a reg
 other there, and its bytes are the classmate's: each learner got the grade of the one notebook, and
 nothing on the page said so. Who made the link cannot be told from the file, so each is still graded,
 and the page and the run's notes name the learners' files that are the same file (``st_dev``, ``st_ino``).
+Where each learner owns their folder, the link in the other's is a file of a user not the folder's owner,
+and ``notebook_file`` refuses it (``OthersFile``): its row says so, the classmate's is graded.
 """
 
 from __future__ import annotations

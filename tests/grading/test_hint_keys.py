@@ -46,6 +46,7 @@ PROVOKED_BY_THEIR_OWN_TEST = {
     "grade.file_limit": "test_answer_cells_cannot_fill_the_disk.py::test_an_answer_cell_graded_without_namespaces_writes_no_file_past_the_limit",
     "grade.nb.folder_full": "test_answer_cells_cannot_fill_the_disk.py::test_answer_cells_graded_without_namespaces_fill_no_more_than_the_sandboxs_folders",
     "grade.nb.host_not_restarted": "test_a_lost_grading_host_is_never_replaced_by_a_weaker_one.py::test_a_host_killed_by_an_answer_cell_leaves_the_next_notebook_ungraded_never_graded_in_the_command",
+    "grade.nb.others_file": "test_a_hard_link_to_another_users_file_is_not_graded_as_the_learners.py::test_grade_class_gives_the_hard_link_a_row_of_its_own_and_classmates_their_grades",
 }
 
 
