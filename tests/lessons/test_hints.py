@@ -5,6 +5,7 @@ what it judges."""
 
 from __future__ import annotations
 
+import functools
 import inspect
 import json
 import re
@@ -91,10 +92,17 @@ def _stub(wanted, body: str):
     return space[wanted.name]
 
 
+# Two tests below read the same verdict on each stub, one its causes and one their wording: each piece's
+# stub is judged once for both (a verdict is all its points, each a limited run of its own).
+@functools.cache
+def _stub_verdict(wanted, stub: str):
+    return lessons.judge(wanted, _stub(wanted, STUBS[stub]))
+
+
 @pytest.mark.parametrize("stub", STUBS)
 @pytest.mark.parametrize("wanted", lessons.ALL, ids=lambda p: f"{p.name}-{p.lesson}")
 def test_a_stub_names_its_cause_once_and_no_later_point_guesses_another(wanted, stub):
-    checks = lessons.judge(wanted, _stub(wanted, STUBS[stub])).checks
+    checks = _stub_verdict(wanted, stub).checks
     missed = [check.key for check in checks if not check.passed]
     allowed = {missed[0], *SECOND_CAUSES.get((wanted.name, stub), ())}
     assert missed and [key for key in missed if key not in allowed] == []
@@ -243,7 +251,7 @@ def test_level_2s_first_criterion_says_it_also_judges_what_the_loop_already_has(
 def test_a_stubs_cause_is_worded_once_and_each_later_point_with_it_points_back(wanted, stub):
     # next_step's None was told once per stop_reason ("with stop_reason tool_use ...", "... end_turn ..."),
     # and stop_message's once per stop: one cause, in as many wordings as points.
-    verdict = lessons.judge(wanted, _stub(wanted, STUBS[stub]))
+    verdict = _stub_verdict(wanted, stub)
     lines = lessons.point_lines(verdict)
     first = next(check.key for check in verdict.checks if not check.passed)
     again = [line for check, line in zip(verdict.checks, lines, strict=True) if not check.passed and check.key == first]
