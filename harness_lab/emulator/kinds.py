@@ -299,7 +299,9 @@ class Tagged:
 
     def check(self, value: object, path: tuple) -> Problem | None:
         if type(value) is not dict:
-            return Problem(path, "Input should be a valid dictionary or object to extract fields from")
+            # The live text (tool_choice given "auto": a public probe of claude-haiku-4-5, 2026-08-28, in
+            # docs/api_facts.md); that every tagged union answers so is inferred. Not pydantic's wording.
+            return Problem(path, "Input should be an object")
         tag = value.get("type")
         if tag is None:
             if self.default is None:

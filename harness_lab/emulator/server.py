@@ -31,6 +31,7 @@ from . import wire
 from .api_errors import error_answer, error_body, response_headers, unknown_betas
 from .cache_diagnostics import Fingerprints
 from .caching import PromptCache, too_many_breakpoints, ttl_error, usage, wants_cache
+from .citing import cite
 from .context_management import Managed, compacted_view, compacting, compaction_usage, counted, manage
 from .history import assistant_turns
 from .ids import digest_of, digests, fast_digests, make_id
@@ -260,6 +261,7 @@ class Emulator:
         compacted = compacted_view(request) is not request
         scripted = self.reply_for(request if compacted else managed.request)
         content = formatted(obey([dict(b) for b in scripted.content], request, reply_language(request)), request)
+        content = cite(content, request)
         scripted = replace(scripted, content=tuple(content))  # the stop reason follows what is sent
         choice = request.get("tool_choice")
         forced = isinstance(choice, dict) and choice.get("type") in ("any", "tool")

@@ -1,7 +1,7 @@
 """A finished Message replayed as the API's server-sent events (streaming, lesson 2).
 
 The event order is the real one: ``message_start`` (empty content, ``stop_reason: null``), a ``ping``,
-then per block ``content_block_start`` / ``content_block_delta`` (``text_delta``,
+then per block ``content_block_start`` / ``content_block_delta`` (``text_delta``, after a cited text's ``citations_delta``s,
 ``input_json_delta`` for a tool's or a server tool's call, or ``thinking_delta`` then one
 ``signature_delta`` for a thinking block) / ``content_block_stop``, then ``message_delta`` (stop
 fields and cumulative usage) and ``message_stop``. Every event carries an ``event:`` line: the Python SDK drops events
@@ -30,7 +30,11 @@ def _opened(block: dict) -> tuple[dict, list[dict]]:
     """A block as its ``content_block_start`` shows it, and the deltas that fill it in."""
     kind = block["type"]
     if kind == "text":
-        return {**block, "text": ""}, [{"type": "text_delta", "text": piece} for piece in _chunks(block["text"])]
+        # Each citation is one citations_delta, before the text it backs (the citations page: "a single citation
+        # to be added to the `citations` list on the current `text` content block"; their place is inferred).
+        cited = [{"type": "citations_delta", "citation": c} for c in block.get("citations") or ()]
+        texts = [{"type": "text_delta", "text": piece} for piece in _chunks(block["text"])]
+        return {**block, "text": "", **({"citations": []} if cited else {})}, [*cited, *texts]
     if kind == "thinking":
         deltas = [{"type": "thinking_delta", "thinking": piece} for piece in _chunks(block["thinking"]) if piece]
         signed = {"type": "signature_delta", "signature": block["signature"]}

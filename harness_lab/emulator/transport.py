@@ -38,15 +38,22 @@ BASE_URL = "https://emulator.harness-lab.invalid"
 DUMMY_KEY = "emulated-no-key"
 
 # The live 429's text as public reports of 2026 quote it (a tier-1 organisation's Sonnet limit, 30,000;
-# the emulator quotes the limit its rate-limit headers give the request's model); the live one goes on to name where to ask for more. ``retry-after`` is the docs' header (seconds);
-# ``retry-after-ms``, which the SDK reads first, keeps the emulated waits at a millisecond.
+# the emulator quotes the limit its rate-limit headers give the request's model); the live one goes on to name where
+# to ask for more. ``retry-after`` is the docs' header (seconds), sent on a 429 only: live 529s come without one
+# (tombii/better-ccflare #271 and anthony-chaudhary/fak #1361, 2026-06) and say ``x-should-retry: true``
+# (anthropic-sdk-typescript #616), so a loop reading ``retry-after`` on an overload meets None offline as live.
+# ``retry-after-ms``, which the SDK reads first, is the emulator's own: it keeps the emulated waits at a millisecond.
 RATE_LIMITED = (
     "This request would exceed your organization's rate limit of {limit:,} input tokens per minute "
     "(org: 00000000-0000-4000-8000-000000000000, model: {model}). For details, refer to: "
     "https://docs.claude.com/en/api/rate-limits. You can see the response headers for current usage. "
     "Please reduce the prompt length or the maximum tokens requested, or try again later."
 )
-_RETRY_AFTER = {"retry-after": "1", "retry-after-ms": "1"}
+_FAULT_HEADERS = {
+    "429": {"retry-after": "1", "retry-after-ms": "1"},
+    "500": {"retry-after-ms": "1"},
+    "529": {"retry-after-ms": "1", "x-should-retry": "true"},
+}
 _FAULT_ERRORS = {
     "500": ApiError(500, "Internal server error"),
     "529": ApiError(529, "Overloaded"),
@@ -96,7 +103,7 @@ def _fault_response(fault: str, number: int, request: httpx2.Request) -> httpx2.
         error = ApiError(429, RATE_LIMITED.format(model=model, limit=input_limit(model)))
     else:
         error = _FAULT_ERRORS[fault]
-    return _error_response(error, make_id("req_011C", f"fault-{number}".encode(), fault, 21), _RETRY_AFTER)
+    return _error_response(error, make_id("req_011C", f"fault-{number}".encode(), fault, 21), _FAULT_HEADERS[fault])
 
 
 def _model_of(request: httpx2.Request) -> str:

@@ -38,6 +38,7 @@ from .history import Merged, merge
 from .kinds import Model
 from .models import BINDING_BETA, interleaves_manually, is_known, spec
 from .parameters import image_mismatch, parameter_error
+from .placement import misplaced
 from .roundtrip import config_error
 from .schema import BETA_COUNT_TOKENS, BETA_FIELDS, COUNT_TOKENS, CREATE
 from .server_tools import server_tool_error
@@ -211,6 +212,9 @@ def _check_messages(messages: list) -> tuple[ApiError | None, bool]:
             continue
         for m, block in enumerate(content):
             kind = block["type"]
+            wrong_role = misplaced(kind, message["role"], n)
+            if wrong_role:
+                return bad(wrong_role), False
             if kind == "text":
                 text = block["text"]
                 if not text:

@@ -165,3 +165,16 @@ def test_a_body_over_32_mb_is_refused_before_it_is_read():
     assert caught.value.status_code == 413
     assert caught.value.body["error"]["type"] == "request_too_large"
     assert emulator_of(client).requests == []  # never reached the model
+
+
+def test_an_overload_says_retry_but_not_when():
+    # Live 529s carry no retry-after (reports of 2026-06) and say x-should-retry: true; only a 429 says when.
+    client = emulated_client([say("x")], faults={1: "529", 2: "500"}, max_retries=0)
+    for _ in range(2):
+        with pytest.raises(anthropic.APIStatusError) as caught:
+            client.messages.create(**REQUEST)
+        assert "retry-after" not in caught.value.response.headers
+    overloaded = emulated_client([say("x")], faults={1: "529"}, max_retries=0)
+    with pytest.raises(anthropic.OverloadedError) as caught:
+        overloaded.messages.create(**REQUEST)
+    assert caught.value.response.headers["x-should-retry"] == "true"

@@ -56,7 +56,7 @@ def test_text_in_a_list_is_named_as_the_shape_not_as_a_missing_message():
     lines = lessons.point_lines(lessons.judge(lessons.piece("run_tools"), tools_strings_in_a_list))
     assert lines[1].endswith(t("lesson.l2.run_tools.not_text_blocks"))
     assert lines[2].endswith(t("lesson.same_cause"))
-    assert "Input should be a valid dictionary" in lines[3]  # the API's own words for it
+    assert "Input should be an object" in lines[3]  # the API's own words for it
 
 
 def test_a_stop_message_printed_on_every_stop_is_one_cause_said_once():
