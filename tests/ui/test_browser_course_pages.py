@@ -389,3 +389,44 @@ def test_a_failed_lesson_checks_hints_wrap_under_their_own_text_on_a_narrow_scre
         assert [line for line in lines if any(left <= line[1] for left in line[2])] == []
     finally:
         page.close()
+
+
+def test_a_comparisons_run_labels_stay_on_one_line_beside_the_file_browser(lab, browser):
+    """Lesson 04's comparison of the original run and its fork at 900 px with the file browser open: the
+    fork's column heading 「分岐 1（ターン 1 から）」 broke between か and ら."""
+    from playwright.sync_api import expect
+
+    url, root, _ = lab
+    name = "notebooks/comparison.ipynb"
+    source = (
+        "import tempfile\nfrom pathlib import Path\n\nimport harness_lab as hl\nfrom harness_lab.ui import Stepper\n\n"
+        'hl.use_language("ja")\nbox = Path(tempfile.mkdtemp()) / "sandbox"\nbox.mkdir()\n'
+        'run = hl.Run(hl.connect("high_impact", live=False), tools=[hl.make_write_file(sandbox=box)],\n'
+        "             valves=[hl.MaxTurns(8), hl.Approval()])\n"
+        'watch = Stepper(run, "今週の問い合わせをレポートにまとめて保存して")\n'
+        'watch.step()\nwatch.deny("まだ保存しないで")\nwatch.run_all()\n'
+        "watch.fork(at=1, flip=True).run_all()\nwatch.compare()"
+    )
+    cell = {"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": [source]}
+    kernel = {"display_name": "Python 3", "language": "python", "name": "python3"}
+    (root / name).write_text(
+        json.dumps({"cells": [cell], "metadata": {"kernelspec": kernel}, "nbformat": 4, "nbformat_minor": 5})
+    )
+    page = _open(browser.new_page(viewport={"width": 900, "height": 1000}), url, name)
+    try:
+        assert page.locator("#jp-left-stack:visible").count()  # the file browser is open beside the notebook
+        _command(page, "notebook:run-all-cells")
+        table = _cell(page, 0).locator(".hl-compare")
+        expect(table).to_contain_text("分岐 1", timeout=90_000)
+        lines = table.evaluate(
+            """(table) => [...table.querySelectorAll('tr:first-child th')].filter((th) => th.textContent).map((th) => {
+                const range = document.createRange();
+                range.selectNodeContents(th);
+                const tops = new Set([...range.getClientRects()].filter((r) => r.width).map((r) => Math.round(r.top)));
+                return [th.textContent, tops.size];
+            })"""
+        )
+        assert [label for label, _ in lines] == ["元の実行", "分岐 1（ターン 1 から）"], lines
+        assert [label for label, count in lines if count > 1] == []
+    finally:
+        page.close()
