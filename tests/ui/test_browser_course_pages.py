@@ -21,6 +21,7 @@ from tests.ui.browser_lab import (
     LEVEL2,
     ROOT,
     STORED,
+    TABLES,
     _cell,
     _command,
     _kernel_ready,
@@ -387,6 +388,39 @@ def test_a_failed_lesson_checks_hints_wrap_under_their_own_text_on_a_narrow_scre
         lines = output.evaluate(WRAPPED_LINES, CRITERION)
         assert len(lines) == 4 and any(wrapped for _, _, wrapped in lines), lines  # it does wrap at 900 px
         assert [line for line in lines if any(left <= line[1] for left in line[2])] == []
+    finally:
+        page.close()
+
+
+# A lesson's printed table, found by its cell's code: the pattern of its lines that must not wrap at 900 px beside
+# the file browser, and how many of them it has at least (a list, a model's text, a refusal's details or a message
+# may wrap).
+TABLE_LINES = {
+    "02_stop_conditions": [("FIRST = {", r"^(?!    content: )[^\n]+", 14), ("def drive(", r"^[^\n]+", 21)],
+    "05_full_harness": [("WALK = {", r"^(?!\()[^\n]+", 20)],
+    "06_api_2026": [
+        ("cost_usd(plain", r"^ +[^\n]+", 6),
+        ("stop_details=", r"^(?!    (?:text|stop_details)=)[^\n]+", 6),
+    ],
+}
+
+
+@pytest.mark.parametrize("lesson", TABLES)
+def test_a_lessons_printed_tables_keep_their_lines_whole_beside_the_file_browser(lab, browser, lesson):
+    """Lessons 02 and 06 printed a script or a response a line, in padded columns up to 140 characters wide, and
+    lesson 05 a code line with its note 56 columns to the right: at 900 px with the file browser open (an output
+    about 460 px wide) every row broke mid-column, lesson 06's cost table mid-word, and lesson 05's notes sat
+    under a lone `#` at the margin. The shipped notebook's stored output is what a learner sees first."""
+    url, _, _ = lab
+    page = _open(browser.new_page(viewport={"width": 900, "height": 1000}), url, lesson, wait_kernel=False)
+    try:
+        assert page.locator("#jp-left-stack:visible").count()  # the file browser is open beside the notebook
+        cells = json.loads((ROOT / lesson).read_text(encoding="utf-8"))["cells"]
+        for code, pattern, least in TABLE_LINES[Path(lesson).stem]:
+            index = next(i for i, cell in enumerate(cells) if code in "".join(cell["source"]))
+            lines = _cell(page, index).locator(".jp-OutputArea-output").first.evaluate(WRAPPED_LINES, pattern)
+            assert len(lines) >= least, (code, lines)
+            assert [line for line in lines if line[2]] == [], code
     finally:
         page.close()
 
