@@ -248,7 +248,8 @@ def compare_card(columns: Iterable[tuple[str, Any]]) -> Card:
         "padding:4px 8px;border:1px solid rgba(128,128,128,0.35);vertical-align:top;white-space:pre-wrap;"
         "text-align:left"
     )
-    head = "".join(f'<th style="{cell}">{html.escape(label)}</th>' for label, _ in columns)
+    # A run's label on one line: at 900 px beside the file browser 「分岐 1（ターン 1 から）」 broke between か and ら.
+    head = "".join(f'<th style="{cell};white-space:nowrap">{html.escape(label)}</th>' for label, _ in columns)
     body = "".join(
         f'<tr><th style="{cell};white-space:nowrap">{html.escape(name)}</th>'
         + "".join(f'<td style="{cell}">{value}</td>' for value in shown.get(name, map(html.escape, values)))

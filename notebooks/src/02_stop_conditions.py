@@ -127,7 +127,9 @@ def first_response(name):
 FIRST = {name: first_response(name) for name in CASES}
 for name, r in FIRST.items():
     blocks = [b.text if b.type == "text" else f"{b.name}({json.dumps(b.input, ensure_ascii=False)})" if b.type == "tool_use" else b.type for b in r.content]
-    print(f"{name:<30} → {r.stop_reason:<30} {blocks}")
+    print(name)  # 台本・stop_reason・ブロックを1行ずつ: 狭い画面でも列が崩れない
+    print(f"    stop_reason: {r.stop_reason}")
+    print(f"    content: {blocks}")
 
 # %% [markdown]
 # `max_tokens` の応答にも tool_use ブロックがあります。けれども生成は途中で打ち切られていて、`content` の引数も
@@ -182,7 +184,9 @@ def drive(name):
 
 for name in CASES:
     step, last, requests = drive(name)
-    print(f"{name:<30} {step:<7} {last.stop_reason:<30} リクエスト {requests} 回  text={hl.text_of(last.content)[:24]!r}")
+    print(f"{name} → {step}（リクエスト {requests} 回）")  # 1件を3行に: 狭い画面でも折り返さない
+    print(f"    最後の stop_reason: {last.stop_reason}")
+    print(f"    text: {hl.text_of(last.content)[:24]!r}")
 print("write_file が実行された回数:", len(written))
 
 # %% [markdown]

@@ -198,7 +198,7 @@ WALK = {  # Place.find の行（抜粋）: その行がしていること
 }
 source = inspect.getsource(Place.find).splitlines()
 for needle, note in WALK.items():
-    print(f"{next(line for line in source if needle in line)[8:]:<56} # {note}")
+    print(f"# {note}\n{next(line for line in source if needle in line)[8:]}")  # 説明はコードの行の上に1行で: 狭い画面でも右端に取り残されない
 print(run_tool(hl.make_read_file(LAB / "project"), {"path": "link.txt"}))
 
 # %% [markdown]

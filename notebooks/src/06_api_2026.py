@@ -143,10 +143,10 @@ from harness_lab.valves.budget import cost_usd
 PROMPT = "notes/ のノートを全部読んで、決まったことをまとめて"
 plain = run_loop(hl.connect("twenty_turns", live=False), PROMPT)
 cached = run_loop(hl.connect("twenty_turns", live=False), PROMPT, cache_control={"type": "ephemeral"})
-for name, usages in (("キャッシュなし", plain), ("キャッシュあり", cached)):
-    total = sum(usages, hl.Usage())
-    print(f"{name}: リクエスト {len(usages)} 回  入力 {total.input_tokens:,}  書き込み {total.cache_creation_input_tokens:,}"
-          f"  読み込み {total.cache_read_input_tokens:,}  ${cost_usd(usages, MODEL):.4f}")
+print(f" キャッシュなし  キャッシュあり\n{len(plain):>15}{len(cached):>16}  リクエスト")  # なし・ありを列に並べる: 狭い画面でも折り返さない
+for label, field in (("入力", "input_tokens"), ("書き込み", "cache_creation_input_tokens"), ("読み込み", "cache_read_input_tokens")):
+    print(f"{getattr(sum(plain, hl.Usage()), field):>15,}{getattr(sum(cached, hl.Usage()), field):>16,}  {label}")
+print(f"{f'${cost_usd(plain, MODEL):.4f}':>15}{f'${cost_usd(cached, MODEL):.4f}':>16}  料金")
 guessed = lessons.compare(MY_GUESS, {"キャッシュ読み込みが 0 のリクエスト": sum(u.cache_read_input_tokens == 0 for u in cached)})
 
 # %%
@@ -232,7 +232,7 @@ WEB_SEARCH = {"type": "web_search_20250305", "name": "web_search"}  # pause_turn
 stops = {}
 for scenario in ("pause_turn", "refusal", "model_context_window_exceeded"):
     stops[scenario] = r = hl.connect(scenario, live=False).messages.create(model=MODEL, max_tokens=1024, tools=[WEB_SEARCH], messages=[{"role": "user", "content": "資料を調べて"}])
-    print(f"{r.stop_reason:30} next_step={next_step(r):7} text={hl.text_of(r.content)!r}  stop_details={r.stop_details}")
+    print(f"{r.stop_reason}\n    next_step={next_step(r)}\n    text={hl.text_of(r.content)!r}\n    stop_details={r.stop_details}")  # 応答ごとに名前の行と中身の行: 狭い画面でも列が崩れない
 
 # %% tags=["todo", "piece:stop_message"]
 # TODO: ループを止める応答なら、人に返す停止メッセージ（文字列）を、止めない応答なら None を返します。
@@ -248,7 +248,7 @@ stop_message = lessons.check("stop_message", stop_message)
 
 # %%
 for r in stops.values():  # 確認を通った stop_message（まだなら参考実装）を、上の3つの応答に
-    print(f"{r.stop_reason:30} → {stop_message(r)}")
+    print(f"{r.stop_reason}\n    → {stop_message(r)}")
 
 # %% [markdown]
 # ## 5. 自分のハーネスを、今の API で

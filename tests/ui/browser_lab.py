@@ -43,6 +43,14 @@ ENGLISH_EXERCISE = "exercises/en/level1_tiered_policy.ipynb"  # its English twin
 LEVEL2, ENGLISH_LEVEL2 = "exercises/level2_missing_gate.ipynb", "exercises/en/level2_missing_gate.ipynb"
 
 
+# Lessons whose printed tables are read beside the file browser on a narrow screen, in both editions.
+TABLES = tuple(
+    f"notebooks/{edition}{name}.ipynb"
+    for name in ("02_stop_conditions", "05_full_harness", "06_api_2026")
+    for edition in ("", "en/")
+)
+
+
 ENGLISH = "notebooks/en/01_bare_loop.ipynb"  # a lesson of the English edition, run as a reader of English would
 
 

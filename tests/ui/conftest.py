@@ -26,6 +26,7 @@ from tests.ui.browser_lab import (
     LEVEL2,
     LIVE,
     STORED,
+    TABLES,
     _require_browser,
     jupyterlab,
 )
@@ -124,7 +125,7 @@ def lab(tmp_path_factory):
         (root / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(HERE / "notebooks" / Path(name).name, root / name)
     course = (LESSON, EXERCISE, f"exercises/solutions/{Path(EXERCISE).name}", ENGLISH, ENGLISH_EXERCISE, FIRST)
-    for name in (*course, LEVEL2, ENGLISH_LEVEL2):
+    for name in dict.fromkeys((*course, LEVEL2, ENGLISH_LEVEL2, *TABLES)):
         (root / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(ROOT / name, root / name)
     env = jupyter_environment(tmp_path)

@@ -21,6 +21,7 @@ from tests.ui.browser_lab import (
     LEVEL2,
     ROOT,
     STORED,
+    TABLES,
     _cell,
     _command,
     _kernel_ready,
@@ -387,5 +388,79 @@ def test_a_failed_lesson_checks_hints_wrap_under_their_own_text_on_a_narrow_scre
         lines = output.evaluate(WRAPPED_LINES, CRITERION)
         assert len(lines) == 4 and any(wrapped for _, _, wrapped in lines), lines  # it does wrap at 900 px
         assert [line for line in lines if any(left <= line[1] for left in line[2])] == []
+    finally:
+        page.close()
+
+
+# A lesson's printed table, found by its cell's code: the pattern of its lines that must not wrap at 900 px beside
+# the file browser, and how many of them it has at least (a list, a model's text, a refusal's details or a message
+# may wrap).
+TABLE_LINES = {
+    "02_stop_conditions": [("FIRST = {", r"^(?!    content: )[^\n]+", 14), ("def drive(", r"^[^\n]+", 21)],
+    "05_full_harness": [("WALK = {", r"^(?!\()[^\n]+", 20)],
+    "06_api_2026": [
+        ("cost_usd(plain", r"^ +[^\n]+", 6),
+        ("stop_details=", r"^(?!    (?:text|stop_details)=)[^\n]+", 6),
+    ],
+}
+
+
+@pytest.mark.parametrize("lesson", TABLES)
+def test_a_lessons_printed_tables_keep_their_lines_whole_beside_the_file_browser(lab, browser, lesson):
+    """Lessons 02 and 06 printed a script or a response a line, in padded columns up to 140 characters wide, and
+    lesson 05 a code line with its note 56 columns to the right: at 900 px with the file browser open (an output
+    about 460 px wide) every row broke mid-column, lesson 06's cost table mid-word, and lesson 05's notes sat
+    under a lone `#` at the margin. The shipped notebook's stored output is what a learner sees first."""
+    url, _, _ = lab
+    page = _open(browser.new_page(viewport={"width": 900, "height": 1000}), url, lesson, wait_kernel=False)
+    try:
+        assert page.locator("#jp-left-stack:visible").count()  # the file browser is open beside the notebook
+        cells = json.loads((ROOT / lesson).read_text(encoding="utf-8"))["cells"]
+        for code, pattern, least in TABLE_LINES[Path(lesson).stem]:
+            index = next(i for i, cell in enumerate(cells) if code in "".join(cell["source"]))
+            lines = _cell(page, index).locator(".jp-OutputArea-output").first.evaluate(WRAPPED_LINES, pattern)
+            assert len(lines) >= least, (code, lines)
+            assert [line for line in lines if line[2]] == [], code
+    finally:
+        page.close()
+
+
+def test_a_comparisons_run_labels_stay_on_one_line_beside_the_file_browser(lab, browser):
+    """Lesson 04's comparison of the original run and its fork at 900 px with the file browser open: the
+    fork's column heading 「分岐 1（ターン 1 から）」 broke between か and ら."""
+    from playwright.sync_api import expect
+
+    url, root, _ = lab
+    name = "notebooks/comparison.ipynb"
+    source = (
+        "import tempfile\nfrom pathlib import Path\n\nimport harness_lab as hl\nfrom harness_lab.ui import Stepper\n\n"
+        'hl.use_language("ja")\nbox = Path(tempfile.mkdtemp()) / "sandbox"\nbox.mkdir()\n'
+        'run = hl.Run(hl.connect("high_impact", live=False), tools=[hl.make_write_file(sandbox=box)],\n'
+        "             valves=[hl.MaxTurns(8), hl.Approval()])\n"
+        'watch = Stepper(run, "今週の問い合わせをレポートにまとめて保存して")\n'
+        'watch.step()\nwatch.deny("まだ保存しないで")\nwatch.run_all()\n'
+        "watch.fork(at=1, flip=True).run_all()\nwatch.compare()"
+    )
+    cell = {"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": [source]}
+    kernel = {"display_name": "Python 3", "language": "python", "name": "python3"}
+    (root / name).write_text(
+        json.dumps({"cells": [cell], "metadata": {"kernelspec": kernel}, "nbformat": 4, "nbformat_minor": 5})
+    )
+    page = _open(browser.new_page(viewport={"width": 900, "height": 1000}), url, name)
+    try:
+        assert page.locator("#jp-left-stack:visible").count()  # the file browser is open beside the notebook
+        _command(page, "notebook:run-all-cells")
+        table = _cell(page, 0).locator(".hl-compare")
+        expect(table).to_contain_text("分岐 1", timeout=90_000)
+        lines = table.evaluate(
+            """(table) => [...table.querySelectorAll('tr:first-child th')].filter((th) => th.textContent).map((th) => {
+                const range = document.createRange();
+                range.selectNodeContents(th);
+                const tops = new Set([...range.getClientRects()].filter((r) => r.width).map((r) => Math.round(r.top)));
+                return [th.textContent, tops.size];
+            })"""
+        )
+        assert [label for label, _ in lines] == ["元の実行", "分岐 1（ターン 1 から）"], lines
+        assert [label for label, count in lines if count > 1] == []
     finally:
         page.close()

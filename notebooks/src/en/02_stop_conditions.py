@@ -104,7 +104,7 @@ s.step()  # turn 1: reads notes/001.md. The gauge shows 1/3
 #
 # Every value has an emulator script. Send one request to each script and line up the first responses (`end_turn` comes at the end of the work, so later).
 
-# %% ja="27dad1efde85"
+# %% ja="3754ef6c78d5"
 import json
 
 CASES = {  # script name → the sentence it is asked
@@ -127,7 +127,9 @@ def first_response(name):
 FIRST = {name: first_response(name) for name in CASES}
 for name, r in FIRST.items():
     blocks = [b.text if b.type == "text" else f"{b.name}({json.dumps(b.input, ensure_ascii=False)})" if b.type == "tool_use" else b.type for b in r.content]
-    print(f"{name:<30} → {r.stop_reason:<30} {blocks}")
+    print(name)  # script, stop_reason and blocks a line each: no columns for a narrow screen to break
+    print(f"    stop_reason: {r.stop_reason}")
+    print(f"    content: {blocks}")
 
 # %% [markdown] ja="b7e954f88893"
 # The `max_tokens` response has a tool_use block too. But generation was cut off partway, and the `content` argument
@@ -164,7 +166,7 @@ next_step = lessons.check("next_step", next_step)
 # and on the other two it leaves. Notebook 05's harness decides whether to go on with this same `next_step` (the loop in lesson 6's text looks only at `tool_use`,
 # so it ends on a `pause_turn` response midway). Run the seven scripts to the end and look at the move the loop left on, the number of requests, the last text, and how many times the spy `write_file` ran.
 
-# %% ja="904ee3ba13f3"
+# %% ja="5137a6475c6d"
 def drive(name):
     """A loop that goes where next_step says. Returns the move it left on, the last response and the number of requests"""
     scripted = hl.connect(name, live=False)
@@ -182,7 +184,9 @@ def drive(name):
 
 for name in CASES:
     step, last, requests = drive(name)
-    print(f"{name:<30} {step:<7} {last.stop_reason:<30} requests: {requests}  text={hl.text_of(last.content)[:24]!r}")
+    print(f"{name} → {step} (requests: {requests})")  # three lines a case: no wrapping on a narrow screen
+    print(f"    last stop_reason: {last.stop_reason}")
+    print(f"    text: {hl.text_of(last.content)[:24]!r}")
 print("times write_file ran:", len(written))
 
 # %% [markdown] ja="ea5b8173cadb"

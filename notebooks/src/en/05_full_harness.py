@@ -178,27 +178,27 @@ impls = {"get_time": get_time, "read_file": read_in_demo}
 # `open()` goes outside (TOCTOU: the gap between time of check and time of use). The package's `read_file` (`Place.find` in `harness_lab/tools/confine.py`)
 # opens the root once, then opens the path **one component at a time**, each inside the directory it opened last, without following links. Here are the key lines.
 
-# %% ja="fd259e338675"
+# %% ja="ea8e698868af"
 import inspect
 
 from harness_lab.tools import run_tool
 from harness_lab.tools.confine import Place
 
 WALK = {  # a line of Place.find (excerpt): what that line does
-    "base = os.open(self.base": "open the root once and hold it as a descriptor (a number)",
+    "base = os.open(self.base": "open the root once; hold it as a descriptor (a number)",
     "while todo:": "while path components remain",
     "name = todo.pop()": "take one component",
     "here = held[-1] if held else base": "the directory we are in (a descriptor)",
-    "fd = self._enter(": "open the component inside it with O_NOFOLLOW; a link is not opened",
+    "fd = self._enter(": "open the component with O_NOFOLLOW: a link stays shut",
     "held.append(fd)": "the directory just opened is the next place we are in",
-    "st = _lstat(name, here)": "for the last component, look at its kind without following links",
-    "yield Found(here, name, st)": "a regular file: open this name inside the directory we checked",
+    "st = _lstat(name, here)": "the last component: its kind, links not followed",
+    "yield Found(here, name, st)": "a regular file: open it in the checked directory",
     "target = os.readlink(name, dir_fd=here)": "a link: only read the string it points to",
-    "todo.extend(reversed(_components(target)))": "walk its target the same way; it cannot climb above the root",
+    "todo.extend(reversed(_components(target)))": "walk its target the same way: never above the root",
 }
 source = inspect.getsource(Place.find).splitlines()
 for needle, note in WALK.items():
-    print(f"{next(line for line in source if needle in line)[8:]:<56} # {note}")
+    print(f"# {note}\n{next(line for line in source if needle in line)[8:]}")  # each note on a line of its own above its code: nothing stranded at a narrow screen's edge
 print(run_tool(hl.make_read_file(LAB / "project"), {"path": "link.txt"}))
 
 # %% [markdown] ja="f3809e314f10"

@@ -137,16 +137,16 @@ def run_loop(client, prompt, edit_at=None, reasons=None, **extra):
 # %% ja="b4cde2db8a71"
 MY_GUESS = {"requests with no cache read": None}  # ← write your guess
 
-# %% ja="9c5ab3995055"
+# %% ja="ef116f8dbd89"
 from harness_lab.valves.budget import cost_usd
 
 PROMPT = "Read every note in notes/ and sum up what was decided"
 plain = run_loop(hl.connect("twenty_turns", live=False), PROMPT)
 cached = run_loop(hl.connect("twenty_turns", live=False), PROMPT, cache_control={"type": "ephemeral"})
-for name, usages in (("no cache", plain), ("cached", cached)):
-    total = sum(usages, hl.Usage())
-    print(f"{name}: {len(usages)} requests  input {total.input_tokens:,}  cache writes {total.cache_creation_input_tokens:,}"
-          f"  cache reads {total.cache_read_input_tokens:,}  ${cost_usd(usages, MODEL):.4f}")
+print(f"       no cache          cached\n{len(plain):>15}{len(cached):>16}  requests")  # the runs in columns: nothing to wrap
+for label, field in (("input", "input_tokens"), ("cache writes", "cache_creation_input_tokens"), ("cache reads", "cache_read_input_tokens")):
+    print(f"{getattr(sum(plain, hl.Usage()), field):>15,}{getattr(sum(cached, hl.Usage()), field):>16,}  {label}")
+print(f"{f'${cost_usd(plain, MODEL):.4f}':>15}{f'${cost_usd(cached, MODEL):.4f}':>16}  cost")
 guessed = lessons.compare(MY_GUESS, {"requests with no cache read": sum(u.cache_read_input_tokens == 0 for u in cached)})
 
 # %% ja="bd8cb6d2da37"
@@ -227,12 +227,12 @@ print(f"TokenBudget 6,000: {run.state.model_calls} requests, then {end.cause} �
 # A `refusal` response carries `stop_details`, with a category (`category`) and an explanation (`explanation`) of the refusal.
 # Either may be `None`. Look at three responses from the emulator:
 
-# %% ja="99dce39dcafb"
+# %% ja="b51fdd09c06c"
 WEB_SEARCH = {"type": "web_search_20250305", "name": "web_search"}  # pause_turn only comes from a server tool's loop
 stops = {}
 for scenario in ("pause_turn", "refusal", "model_context_window_exceeded"):
     stops[scenario] = r = hl.connect(scenario, live=False).messages.create(model=MODEL, max_tokens=1024, tools=[WEB_SEARCH], messages=[{"role": "user", "content": "Look into the material"}])
-    print(f"{r.stop_reason:30} next_step={next_step(r):7} text={hl.text_of(r.content)!r}  stop_details={r.stop_details}")
+    print(f"{r.stop_reason}\n    next_step={next_step(r)}\n    text={hl.text_of(r.content)!r}\n    stop_details={r.stop_details}")  # a line for its name, then its parts: no columns for a narrow screen to break
 
 # %% tags=["todo", "piece:stop_message"] ja="957cb0b0153d"
 # TODO: for a response that stops the loop, return the stop message (a string) for the person; for one that doesn't, return None.
@@ -246,9 +246,9 @@ def stop_message(response):
 # %% tags=["check"] ja="df72b8cda306"
 stop_message = lessons.check("stop_message", stop_message)
 
-# %% ja="7c2537408794"
+# %% ja="5db74ceefda2"
 for r in stops.values():  # the checked stop_message (the reference, if you haven't written one yet) on the three responses above
-    print(f"{r.stop_reason:30} → {stop_message(r)}")
+    print(f"{r.stop_reason}\n    → {stop_message(r)}")
 
 # %% [markdown] ja="0ea503949254"
 # ## 5. Your own harness on today's API
