@@ -17,6 +17,7 @@ import pytest
 
 from harness_lab.grading.class_report import feedback, gradebook, page
 from harness_lab.grading.classroom import ClassResult, Row
+from harness_lab.grading.level1_scene import _answer
 from harness_lab.grading.notebook import NotebookGrade
 from harness_lab.grading.redact import Redactor
 from harness_lab.grading.report import QUOTED, Check, Report
@@ -181,3 +182,18 @@ def test_the_learners_feedback_stays_in_their_edition_whatever_the_page_speaks(i
         assert t("grade.l2.c1.no_stop_condition") in told and t("grade.nb.no_answer_cells") in told
     with speaking(instructor):
         assert t("grade.l2.c1.no_stop_condition") not in told
+
+
+@pytest.mark.parametrize("instructor", ["ja", "en"])
+def test_an_answer_options_description_a_hint_quotes_follows_the_instructors_language(instructor):
+    # level 1's ANSWERS hints quote the option's description from the catalog: it was formatted in the learner's
+    # language before the hint was, so a retold hint would have carried it in the learner's words
+    learner = OTHER[instructor]
+    with speaking(learner):
+        key, values = _answer({"step": ("after_tool", "'after_tool'")}, "step")
+        check = Check.fail(2, "title", key, **values)
+    grade = NotebookGrade("kai/level1_tiered_policy.ipynb", "level1", "ok", (Report("level1", (check,)),))
+    row = Row("kai", "level1_tiered_policy.ipynb", NotebookGrade.from_plain(grade.as_plain()), edition=learner)
+    with speaking(instructor):
+        shown = html.unescape(page(ClassResult(("kai",), (row,), (), "v", 60.0, 1.0)))
+        assert t(key, option="after_tool", desc=t("grade.l1.opt.step.after_tool")) in shown
