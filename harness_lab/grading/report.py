@@ -100,7 +100,7 @@ def kept_from(plain: object) -> tuple[tuple[str, Kept], ...]:
     for name, value in plain.items():
         if type(name) is not str:
             return ()
-        if type(value) in (int, float):
+        if type(value) is float or (type(value) is int and abs(value) < 10**18):  # no number Python cannot print
             found.append((name, value))
         elif type(value) is str:
             found.append((name, _quoted(value).translate(_ONE_LINE)))

@@ -125,13 +125,16 @@ def test_a_learners_value_is_shown_as_text_cut_as_its_hint_cut_it_never_read_as_
     assert expected in shown, expected[:200]
 
 
-def test_values_of_a_shape_no_grader_sends_leave_the_hint_as_its_learner_read_it():
+@pytest.mark.parametrize("odd", [{"__class__": "x"}, ["a", "b"], None, 10**5000], ids=["dict", "list", "none", "huge"])
+def test_values_of_a_shape_no_grader_sends_leave_the_hint_as_its_learner_read_it(odd):
+    # a grading host's answer is plain values of any shape: one the learner's code reached may send these
     with speaking("en"):
         check = Check.fail(1, "title", "grade.l1.c1.no_default", value="None")
         grade = NotebookGrade("kai/level1_tiered_policy.ipynb", "level1", "ok", (Report("level1", (check,)),))
     plain = grade.as_plain()
-    plain["reports"][0]["checks"][0][6] = {"value": {"__class__": "x"}}
+    plain["reports"][0]["checks"][0][6] = {"value": odd}
     read = NotebookGrade.from_plain(plain)
+    json.dumps(read.as_plain())  # as the class record writes it: a number JSON cannot write stopped the class
     result = ClassResult(("kai",), (Row("kai", "level1_tiered_policy.ipynb", read, edition="en"),), (), "v", 60.0, 1.0)
     with speaking("ja"):
         assert check.hint in html.unescape(page(result))
