@@ -4,10 +4,13 @@ Each cell is compiled and run in one namespace; a cell with IPython's magics run
 cells share one deadline, a SIGALRM in their child (``cells_deadline``), which raises ``TooSlow`` in the
 cell under way. A cell can ignore or block that signal, or be stuck in C where no handler runs: then only
 the child's own limit, from outside, ends it, and the process that forked the child learns which cell it
-was from ``UnderWay``, a number the child keeps in memory the two share. There too the timer, going off
-every ``SAMPLE`` seconds, notes whether the cell is recursing (one function on the stack ``RECURSING``
-times), so the hint names recursion, not a loop: a cell that raised the recursion limit to 10^7 reaches
-it within seconds, and unwinding those frames then runs past both limits with no handler run meanwhile.
+was from ``UnderWay``, a number the child keeps in memory the two share. There too a thread of the child's
+own looks at the cell's stack every ``SAMPLE`` seconds and notes whether it is recursing (one function on
+the stack ``RECURSING`` times), so the hint names recursion, not a loop: a cell that raised the recursion
+limit to 10^7 reaches it within seconds, and unwinding those frames then runs past both limits with no
+handler run meanwhile. The timer's signal handler took those looks once, and a recursing cell that also
+ignored or blocked the signal was never looked at, so it was told as a loop; a thread's look needs only
+the interpreter's lock, which a recursing cell gives up as any running Python code does.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from __future__ import annotations
 import linecache
 import mmap
 import signal
+import sys
 import threading
 import time
 from collections import Counter
@@ -68,33 +72,60 @@ class UnderWay:
 
 
 class cells_deadline:
-    """An interval timer for the answer cells (POSIX, the main thread: where the forked child runs);
-    elsewhere only the notebook's own limit applies. With ``under_way`` it also samples their stack."""
+    """A timer for the answer cells (POSIX, the main thread: where the forked child runs); elsewhere only
+    the notebook's own limit applies. With ``under_way`` a thread also samples their stack (``_Sampler``)."""
 
     def __init__(self, seconds: float, under_way: UnderWay | None = None) -> None:
         self.seconds, self.under_way, self.armed = seconds, under_way, False
         self.ends = 0.0
+        self.sampler: _Sampler | None = None
 
     def __enter__(self) -> cells_deadline:
         if hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread():
             signal.signal(signal.SIGALRM, self._fire)
             self.ends = time.monotonic() + self.seconds
-            every = SAMPLE if self.under_way is not None else 0
-            signal.setitimer(signal.ITIMER_REAL, min(self.seconds, every) or self.seconds, every)
+            signal.setitimer(signal.ITIMER_REAL, self.seconds)  # once: a later TooSlow would land in the grader's code
             self.armed = True
+            if self.under_way is not None:
+                self.sampler = _Sampler.started(self.under_way)
         return self
 
     def _fire(self, _: int, frame: FrameType | None) -> None:
-        if self.under_way is not None:
-            self.under_way.sample(frame)
-        if time.monotonic() >= self.ends - 0.01:  # the timer's own clock may run a little ahead
-            signal.setitimer(signal.ITIMER_REAL, 0)  # one TooSlow: a later one would land in the grader's own code
-            raise TooSlow()
+        left = self.ends - time.monotonic()
+        if left > 0.01:  # the timer's own clock may run a little ahead
+            signal.setitimer(signal.ITIMER_REAL, left)
+            return
+        raise TooSlow()
 
     def __exit__(self, *_: Any) -> None:
         if self.armed:
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, signal.SIG_DFL)
+        if self.sampler is not None:
+            self.sampler.done.set()
+
+
+class _Sampler(threading.Thread):
+    """Every ``SAMPLE`` seconds, the stack of the thread that started it, noted in ``under_way``: from a thread,
+    where no signal the cells ignore, block or disarm is needed for the look."""
+
+    def __init__(self, under_way: UnderWay) -> None:
+        super().__init__(name="harness_lab-stack-sample", daemon=True)
+        self.under_way, self.cells, self.done = under_way, threading.get_ident(), threading.Event()
+
+    @classmethod
+    def started(cls, under_way: UnderWay) -> _Sampler | None:
+        sampler = cls(under_way)
+        try:
+            sampler.start()
+        except RuntimeError:  # no thread to be had (a process limit): the cells run unsampled, told as a loop
+            return None
+        return sampler
+
+    def run(self) -> None:
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})  # the cells' timer is never delivered here
+        while not self.done.wait(SAMPLE):
+            self.under_way.sample(sys._current_frames().get(self.cells))
 
 
 def run_cell(source: str, name: str, namespace: dict) -> None:

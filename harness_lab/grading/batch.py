@@ -33,7 +33,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from ..text import speaking, t
+from ..text import speaking
 from .isolation import Launch, notebooks_apart
 from .notebook import (
     CHECK_TIMEOUT,
@@ -197,7 +197,7 @@ def _answers(paths: list[Path], read: Callable[[Path], bytes]) -> list[str]:
 
 
 def _error(learner: str, name: str, key: str, **values: object) -> NotebookGrade:
-    return NotebookGrade(f"{learner}/{name}", exercise_named(name), "error", error=t(key, **values), key=key)
+    return NotebookGrade.failed(f"{learner}/{name}", exercise_named(name), "error", key, **values)
 
 
 def _cores() -> int:

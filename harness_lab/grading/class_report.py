@@ -4,7 +4,11 @@
   ``criterion_N`` as pass / fail, the failed criteria's hint keys, score, max_score, status, message,
   and last ``edition``: ``ja`` or ``en``, the course edition the notebook is from, "" for none).
   UTF-8 with a BOM, so Excel reads Japanese names right; the column names and the values other than
-  ``message`` are fixed ASCII words a gradebook import can map, whatever the language. A cell that
+  ``message`` are fixed ASCII words a gradebook import can map, whatever the language. ``message``,
+  like every hint and error on the page, is in the instructor's language (``--lang``), told again from
+  the values its grade kept (``report.retold``: a learner's values are filled in as text, never read as
+  fields); a grade recorded before grades kept their values tells one that quotes a value as its learner
+  read it. A cell that
   a spreadsheet would take for a formula (it begins with ``=``, ``+``, ``-``, ``@``, in ASCII or
   full width, a tab, a carriage return or a line feed: a learner folder named ``=HYPERLINK(...)`` or
   ``＝cmd|…``) gets a leading ``'``, OWASP's guard against CSV injection, so it shows as text.
@@ -27,19 +31,19 @@ from __future__ import annotations
 import csv
 import html
 import io
-import string
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
 
 from ..terminal import visible
-from ..text import CATALOG, lang, speaking, t
+from ..text import lang, speaking, t
 from . import not_graded
 from .class_changes import PREVIOUS_CSV, SHOWN, Change
 from .class_sample import sample_of
 from .classroom import ClassResult, Row
 from .gradebook_cell import as_text, in_gradebook
 from .notebook import CHECK_TIMEOUT, EXERCISES
+from .report import retold
 from .syscall_filter import sockets_refused_here
 
 __all__ = [
@@ -110,7 +114,7 @@ def gradebook(result: ClassResult) -> str:
             sum(c.passed for c in checks),
             most,
             grade.status,
-            "" if grade.status == "ok" else grade.error,
+            "" if grade.status == "ok" else retold(grade.key, grade.values, grade.error),
             row.edition,
         ]
         writer.writerow([as_text(cell) for cell in cells])
@@ -196,7 +200,7 @@ def page(result: ClassResult) -> str:
                 visible(r.notebook),
                 _editions([r], r.learner),
                 t(f"grade.class.status.{r.grade.status}"),
-                _in_page_language(r.grade.key, r.grade.error, r.edition),
+                retold(r.grade.key, r.grade.values, r.grade.error),
             )
             for r in failures
         ],
@@ -250,19 +254,6 @@ def _editions(rows: Sequence[Row], learner: str) -> str:
     """The editions of the learner's notebooks among ``rows``, Japanese first: a class may mix the two."""
     found = {r.edition for r in rows if r.learner == learner}
     return ", ".join(t(f"grade.class.edition.{e}") for e in ("ja", "en") if e in found)
-
-
-def _in_page_language(key: str, said: str, edition: str) -> str:
-    """A hint or an error as the page's reader reads it: told anew in the page's language when its catalog entry
-    takes no values (the grade keeps only its text, in the learner's edition); else as the learner read it."""
-    entry = CATALOG.get(key)
-    if edition == lang() or entry is None or any(_takes_values(template) for template in entry):
-        return said
-    return t(key)
-
-
-def _takes_values(template: str) -> bool:
-    return any(field is not None for _, field, _, _ in string.Formatter().parse(template))
 
 
 def footer(version: str, timeout: float) -> str:
@@ -332,10 +323,11 @@ def chart(titles: list[str], passed: list[int], total: int) -> str:
 
 
 def _hints(rows: list[Row]) -> list[str]:
-    """The most common hints, each with the shortest answer that got it (ties: by learner, notebook), of
-    those told in the page's language first: a hint that quotes a value keeps its learner's edition's
-    wording (``_in_page_language``), and one learner's edition (English, say, whose answer is the shortest)
-    must not word a hint that the rest of a Japanese class got in Japanese."""
+    """The most common hints, each told in the page's language (``report.retold``) with the shortest answer
+    that got it (ties: by learner, notebook), of the page's edition first: a grade kept before grades kept
+    their hints' values tells a hint that quotes one as its learner read it, and one learner's edition
+    (English, say, whose answer is the shortest) must not word a hint that the rest of a Japanese class
+    got in Japanese."""
     seen: Counter = Counter()
     sample: dict[tuple, tuple[Row, str]] = {}
     page = lang()
@@ -351,7 +343,7 @@ def _hints(rows: list[Row]) -> list[str]:
             seen[hint] += 1
             best = sample.get(hint)
             if best is None or order(row) < order(best[0]):
-                sample[hint] = (row, _in_page_language(check.key, check.hint, row.edition))
+                sample[hint] = (row, retold(check.key, check.values, check.hint))
     top = sorted(seen, key=lambda h: (-seen[h], h))[:TOP_HINTS]
     body = []
     for hint in top:

@@ -351,9 +351,7 @@ def _missing(learners: list[str], rows: list[Row]) -> list[Row]:
         Row(
             learner,
             "",
-            NotebookGrade(
-                "", name, "missing", error=t("grade.class.missing", exercise=name), key="grade.class.missing"
-            ),
+            NotebookGrade.failed("", name, "missing", "grade.class.missing", exercise=name),
         )
         for learner in learners
         for name in EXERCISES
@@ -389,7 +387,7 @@ def _parsed(data: bytes) -> tuple[str, str]:
 
 
 def _error(learner: str, notebook: str, key: str, /, status: str = "error", **values: Any) -> NotebookGrade:
-    return NotebookGrade(f"{learner}/{notebook}", exercise_named(notebook), status, error=t(key, **values), key=key)
+    return NotebookGrade.failed(f"{learner}/{notebook}", exercise_named(notebook), status, key, **values)
 
 
 def _unreadable(learner: str, notebook: str, exc: OSError) -> NotebookGrade:

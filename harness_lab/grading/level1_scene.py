@@ -21,7 +21,7 @@ import anthropic
 from ..emulator import call, emulated_client, say
 from ..messages import assistant, user
 from ..model import DEFAULT_MODEL
-from ..text import t
+from ..text import Phrase, t
 from .report import print_lines
 from .sandbox import describe_error, plain
 from .scenarios import PROMPT, content_of, outputs, tool_defs, tool_use_ids
@@ -170,7 +170,7 @@ def _answer(given: dict, question: str) -> tuple | None:
     if options[key]:
         return None
     hint = {"step": "grade.l1.c2.step", "approval": "grade.l1.c2.approval", "deny": "grade.l1.c3.deny_answer"}
-    return hint[question], {"option": key, "desc": t(f"grade.l1.opt.{question}.{key}")}
+    return hint[question], {"option": key, "desc": Phrase(f"grade.l1.opt.{question}.{key}")}
 
 
 def says_forbidden(text: str) -> bool:

@@ -36,7 +36,7 @@ from collections.abc import Callable, Iterable, Mapping
 from itertools import islice
 from typing import Any
 
-from ..text import t
+from ..text import Phrase, t
 from .bridge import observe
 from .level2_counted import counted_per_lap
 from .level2_scene import cut_in_a_call, cut_off, finishing_after, never_ending, run_scene, said, two_tools
@@ -195,7 +195,7 @@ def _criterion1(answer: JobResult) -> Check:
         return Check.fail(1, title, "grade.l2.unknown", keys=", ".join(map(repr, unknown)))
     wrong = [k for k in GAP_OPTIONS if k in keys and not GAP_OPTIONS[k]]
     if wrong:
-        return Check.fail(1, title, "grade.l2.c1.not_missing", option=wrong[0], desc=t("grade.l2.gap." + wrong[0]))
+        return Check.fail(1, title, "grade.l2.c1.not_missing", option=wrong[0], desc=Phrase("grade.l2.gap." + wrong[0]))
     if REQUIRED_GAP not in keys:
         return Check.fail(1, title, "grade.l2.c1.no_stop_condition")
     return Check(1, title, True)
@@ -224,7 +224,7 @@ def _criterion2(answer: JobResult) -> Check:
         for runaway in runaways:
             if RUNAWAY_OPTIONS[runaway] is None:
                 return Check.fail(
-                    2, title, "grade.l2.c2.not_this_loop", option=runaway, desc=t("grade.l2.runaway." + runaway)
+                    2, title, "grade.l2.c2.not_this_loop", option=runaway, desc=Phrase("grade.l2.runaway." + runaway)
                 )
             if runaway not in PAIRS[control]:
                 return Check.fail(
@@ -233,8 +233,8 @@ def _criterion2(answer: JobResult) -> Check:
                     "grade.l2.c2.mispaired",
                     control=control,
                     runaway=runaway,
-                    gap=t("grade.l2.gap." + control),
-                    desc=t("grade.l2.runaway." + runaway),
+                    gap=Phrase("grade.l2.gap." + control),
+                    desc=Phrase("grade.l2.runaway." + runaway),
                 )
             families.add(RUNAWAY_OPTIONS[runaway])
     if "turns" not in families:

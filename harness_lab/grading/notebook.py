@@ -33,7 +33,7 @@ from ..text import lang, speaking, t
 from .answer_run import TooDeep, TooSlow, UnderWay, cells_deadline, run_cell
 from .notebook_code import name_notes
 from .processes import keep_private
-from .report import Check, Report, flat
+from .report import Check, Kept, Report, flat, kept, kept_from, plain_values
 from .runner import Call
 from .sandbox import GRACE, MEMORY_LIMIT, JobResult, describe_error, run_limited
 
@@ -100,7 +100,7 @@ class NotebookGrade:
     """The verdict on one notebook file.
 
     ``status``: "ok" (the graders ran: see ``reports``), "timeout" or "error" (``error`` is the one
-    line to show, ``key`` its catalog entry).
+    line to show, ``key`` its catalog entry, ``values`` what filled it: ``report.kept``).
     """
 
     path: str
@@ -110,6 +110,13 @@ class NotebookGrade:
     error: str = ""
     key: str = ""
     notes: tuple[str, ...] = field(default=())
+    values: tuple[tuple[str, Kept], ...] = ()
+
+    @classmethod
+    def failed(cls, path: str, exercise: str, status: str, key: str, /, **values: object) -> NotebookGrade:
+        """A grade with no verdict: the one line of the catalog entry ``key``, its values kept beside it."""
+        shown = flat(values)
+        return cls(path, exercise, status, error=t(key, **shown), key=key, values=kept(shown))
 
     @property
     def passed(self) -> bool:
@@ -124,18 +131,32 @@ class NotebookGrade:
         """The grade as plain values (what a grading host sends back, what a class record stores)."""
         reports = [{"exercise": r.exercise, "checks": [_plain(c) for c in r.checks]} for r in self.reports]
         values = {"path": self.path, "exercise": self.exercise, "status": self.status, "error": self.error}
-        return values | {"key": self.key, "notes": list(self.notes), "reports": reports}
+        return values | {
+            "key": self.key,
+            "notes": list(self.notes),
+            "reports": reports,
+            "values": plain_values(self.values),
+        }
 
     @classmethod
     def from_plain(cls, value: dict) -> NotebookGrade:
-        """A grade back from ``as_plain``'s values (raises KeyError, TypeError or ValueError for others)."""
-        reports = tuple(Report(r["exercise"], tuple(Check(*c) for c in r["checks"])) for r in value["reports"])
+        """A grade back from ``as_plain``'s values (raises KeyError, TypeError or ValueError for others); one
+        made before grades kept their hints' values has none (``kept_from``)."""
+        reports = tuple(Report(r["exercise"], tuple(map(_check, r["checks"]))) for r in value["reports"])
         fields = (value["path"], value["exercise"], value["status"])
-        return cls(*fields, reports, value["error"], value["key"], tuple(value["notes"]))
+        told = kept_from(value.get("values", {}))
+        return cls(*fields, reports, value["error"], value["key"], tuple(value["notes"]), told)
 
 
 def _plain(check: Check) -> list:
-    return [check.number, check.title, check.passed, check.hint, check.warning, check.key]
+    fields = [check.number, check.title, check.passed, check.hint, check.warning, check.key]
+    return [*fields, plain_values(check.values)]
+
+
+def _check(plain: list) -> Check:
+    """A check back from ``_plain`` (or from its first six fields alone, as grades were kept before values)."""
+    number, title, passed, hint, warning, key = plain[:6]
+    return Check(number, title, passed, hint, warning, key, kept_from(plain[6] if len(plain) > 6 else {}))
 
 
 def grade_notebook(
@@ -165,7 +186,7 @@ def grade_notebook(
 
 
 def _failed(path: str, exercise: str, status: str, key: str, **values: Any) -> NotebookGrade:
-    return NotebookGrade(path, exercise, status, error=t(key, **flat(values)), key=key)
+    return NotebookGrade.failed(path, exercise, status, key, **values)
 
 
 def _source(cell: dict) -> str:
@@ -222,7 +243,7 @@ def _run(exercise: Exercise, sources: list[tuple[int, str]], folder: str, check_
     # each child runs the cells before the criterion's calls: their time is added to its limit
     allowance = min(CELLS_TIMEOUT, 2 * tried.value[1] + 0.5)
     report = grade(lambda: _objects(exercise, sources, folder), timeout=check_timeout + allowance)
-    return ("ok", [(c.number, c.title, c.passed, c.hint, c.warning, c.key) for c in report.checks])
+    return ("ok", [_plain(c) for c in report.checks])
 
 
 def _honest(value: Any) -> bool:
@@ -314,7 +335,7 @@ def _graded(path: str, exercise: str, outcome: JobResult, timeout: float) -> Not
         return _failed(path, exercise, "error", "grade.nb.undefined", name=rest[0])
     if kind == "deep":
         return _failed(path, exercise, "error", "grade.nb.cell_too_deep", cell=rest[0])
-    report = Report(exercise, tuple(Check(*fields) for fields in rest[0]))
+    report = Report(exercise, tuple(map(_check, rest[0])))
     return NotebookGrade(path, exercise, "ok", (report,))
 
 

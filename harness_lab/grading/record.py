@@ -13,6 +13,12 @@ its learner's other notebooks name none either; that entry alone is graded again
 and the grader's own failure (``batch.INFRASTRUCTURE``: ``grade.class.internal``, a host that
 died or stopped answering) always.
 
+A grade keeps each hint's and error's catalog key and the values that filled it (``values``, beside
+``key`` in the grade and in each check: ``report.kept``), so the class page and grades.csv tell every
+hint in the instructor's language, a learner's values filled in as text (``report.retold``). Entries
+recorded before grades kept values have none, and are read all the same (the format is unchanged):
+their hints that quote a value are told as their learner read them.
+
 Only the grading process writes the record (never a worker, never learner code), and each run
 rewrites it whole from what it graded or verified itself, as grades arrive (at most once a second)
 and at the end, so an interrupted run resumes where it stopped. The file is written through

@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING
 from ..scrub import REDACTED
 from ..terminal import visible
 from ..text import CATALOG, singular
-from .report import Check
+from .report import Check, Kept
 
 if TYPE_CHECKING:
     from .isolation import Launch
@@ -173,13 +173,23 @@ class Redactor:
                     hidden[i] = True
 
     def grade(self, grade: NotebookGrade, own: str = "") -> NotebookGrade:
-        """``grade`` with every text it carries cleaned."""
+        """``grade`` with every text it carries cleaned, its hints' and error's values too."""
         reports = tuple(replace(r, checks=tuple(self._check(c, own) for c in r.checks)) for r in grade.reports)
         notes = tuple(self.clean(note, own) for note in grade.notes)
-        return replace(grade, reports=reports, error=self.clean(grade.error, own), notes=notes)
+        error, values = self._told(grade.error, grade.values, own)
+        return replace(grade, reports=reports, error=error, notes=notes, values=values)
 
     def _check(self, check: Check, own: str) -> Check:
-        return replace(check, hint=self.clean(check.hint, own), warning=self.clean(check.warning, own))
+        hint, values = self._told(check.hint, check.values, own)
+        return replace(check, hint=hint, warning=self.clean(check.warning, own), values=values)
+
+    def _told(self, said: str, values: tuple[tuple[str, Kept], ...], own: str) -> tuple[str, tuple]:
+        """(``said`` cleaned, its values cleaned one by one); no values where the text lost more to the cuts than
+        its values did (a secret spread over two values), so a report tells the cleaned text as it is."""
+        cleaned = tuple((name, self.clean(v, own) if isinstance(v, str) else v) for name, v in values)
+        text = self.clean(said, own)
+        cut = sum(v.count(REDACTED) for _, v in cleaned if isinstance(v, str))
+        return text, cleaned if text.count(REDACTED) <= cut else ()
 
 
 def _named_secrets() -> list[str]:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..cell_runs import failed_definition
-from ..text import t
+from ..text import CATALOG, Phrase, t
 
 __all__ = [
     "AnswerCellFailed",
@@ -34,7 +34,11 @@ __all__ = [
     "failed_run",
     "flat",
     "guarded",
+    "kept",
+    "kept_from",
+    "plain_values",
     "print_lines",
+    "retold",
     "show",
     "stale_answers",
 ]
@@ -62,12 +66,71 @@ def _quoted(text: str) -> str:
     return text if len(text) <= QUOTED else text[: QUOTED - 1] + "…"
 
 
+# A hint's value as a grade keeps it: a number as it is, a catalog entry by its key (a 1-tuple; a list once
+# through JSON), anything else as the one line of text the hint showed.
+Kept = str | int | float | tuple[str]
+
+
+def kept(values: dict[str, object]) -> tuple[tuple[str, Kept], ...]:
+    """``values`` (as ``flat`` made them) as a grade keeps them beside its hint, so a report in another language
+    can tell the hint again (``retold``): the class page and grades.csv are in the instructor's language."""
+    return tuple((name, _kept(value)) for name, value in values.items())
+
+
+def _kept(value: object) -> Kept:
+    if type(value) in (int, float):  # a count keeps its number: "{n:turns}" reads "1 turn" from it
+        return value  # type: ignore[return-value]  # mypy cannot narrow by type() in a tuple
+    if type(value) is Phrase and not value.values:  # a catalog entry told in the reader's language
+        return (value.key,)
+    return _quoted(format(value)).translate(_ONE_LINE)
+
+
+def plain_values(values: tuple[tuple[str, Kept], ...]) -> dict[str, object]:
+    """Kept values as plain values (JSON's, the wire's): a dict, a catalog entry's key in a list."""
+    return {name: list(value) if isinstance(value, tuple) else value for name, value in values}
+
+
+def kept_from(plain: object) -> tuple[tuple[str, Kept], ...]:
+    """Values back from ``plain_values`` (a grading host's answer, a class record), checked as learner text:
+    each text cut to one line of ``QUOTED`` characters again, and anything of another shape read as no
+    values at all, so its hint stays as its learner read it."""
+    if not isinstance(plain, dict):
+        return ()
+    found: list[tuple[str, Kept]] = []
+    for name, value in plain.items():
+        if type(name) is not str:
+            return ()
+        if type(value) is float or (type(value) is int and abs(value) < 10**18):  # no number Python cannot print
+            found.append((name, value))
+        elif type(value) is str:
+            found.append((name, _quoted(value).translate(_ONE_LINE)))
+        elif type(value) in (list, tuple) and len(value) == 1 and type(value[0]) is str:
+            found.append((name, (value[0],)))
+        else:
+            return ()
+    return tuple(found)
+
+
+def retold(key: str, values: tuple[tuple[str, Kept], ...], said: str) -> str:
+    """The hint or error ``key`` told again in the language in use, from the values its grade kept; ``said``,
+    as its learner read it, where they cannot tell it: a grade kept before grades kept values, or values
+    that do not fill the entry. A value is only ever filled in as text or a number, never read as a field."""
+    if key not in CATALOG:
+        return said
+    try:
+        filled = {name: t(value[0]) if isinstance(value, tuple) else value for name, value in values}
+        return t(key, **filled)
+    except (KeyError, IndexError, ValueError, TypeError, AttributeError):  # a field no value fills, a spec it fails
+        return said
+
+
 @dataclass(frozen=True)
 class Check:
     """The verdict on one criterion. ``hint`` explains a failure; ``warning`` qualifies a pass.
 
     ``key`` names the catalog entry the hint came from, so a test (or a class report) can tell
-    which hint was given whatever the language.
+    which hint was given whatever the language; ``values`` are what filled it (``kept``), so a class
+    report tells it in the instructor's language (``retold``).
     """
 
     number: int
@@ -76,6 +139,7 @@ class Check:
     hint: str = ""
     warning: str = ""
     key: str = ""
+    values: tuple[tuple[str, Kept], ...] = ()
 
     @classmethod
     def fail(cls, number: int, title: str, key: str, **values: object) -> Check:
@@ -84,7 +148,8 @@ class Check:
         A value may quote the learner's code (what it returned, what it raised); it is kept on one
         line (``flat``).
         """
-        return cls(number, title, False, t(key, **flat(values)), key=key)
+        shown = flat(values)
+        return cls(number, title, False, t(key, **shown), key=key, values=kept(shown))
 
     def line(self) -> str:
         criterion = t("grade.criterion", number=self.number)

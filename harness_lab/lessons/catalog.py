@@ -243,12 +243,22 @@ add(
             "(block.type, block.id, block.input too). The exception: {error}",
         ),
         "lesson.timeout": (
-            "{seconds} 秒たっても終わりませんでした。ループが止まらなくなっていませんか",
-            "It did not finish within {seconds} s. Does a loop never end?",
+            "確認の制限時間（{seconds} 秒）を過ぎても終わらなかったので、確認を打ち切りました。"
+            "関数を新しいセルで呼んでみて、終わらなければ ■（カーネルの中断）で止めると、"
+            "トレースバックがそのとき動いていた行を示します（止まらないループ、自分を呼び続ける関数、待ち続ける呼び出しなど）",
+            "It ran past the check's time limit ({seconds} s), so the check stopped it. Call your function in a new "
+            "cell and, if it does not return, stop it with ■ (interrupt the kernel): the traceback shows the line it "
+            "was running (a loop that never ends, a function that keeps calling itself, a call that keeps waiting).",
+        ),
+        "lesson.memory": (
+            "確認のメモリの上限（{mb} MB）を超えたので、確認を打ち切りました。"
+            "終わらないまま要素を足し続けるループや、呼ぶたびに伸び続けるリストや履歴がないか確かめましょう",
+            "It used more memory than the check allows ({mb} MB), so the check stopped it. Look for a loop that "
+            "keeps adding to a list without end, or a list or history that grows on every call.",
         ),
         "lesson.crashed": (
-            "確認の途中でプロセスが落ちました（メモリの使いすぎなど）",
-            "The check's process died (too much memory, say)",
+            "確認のプロセスが、結果を返す前に終わりました（os._exit() の呼び出しやシグナルなど）",
+            "The check's process ended before it returned a result (a call of os._exit(), say, or a signal).",
         ),
         "lesson.tampered": (
             "確認のプロセスから、正しく動く関数なら返さない答えが届きました（関数が確認用のパイプや受け継いだファイル記述子に書き込んだ、など）。"

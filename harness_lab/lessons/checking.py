@@ -181,6 +181,8 @@ def judge(piece: Piece, fn: Any, timeout: float = 10.0) -> Report:
             limit = min(timeout, AFTER_A_TIMEOUT)
         elif outcome.status == "tampered":  # the sandbox's word for bytes the learner's code wrote into the pipe
             misses.append(Miss("lesson.tampered"))
+        elif outcome.status == "memory":  # the child's own cap, not a crash: the hint names it
+            misses.append(Miss("lesson.memory", {"mb": outcome.value}))
         else:
             misses.append(Miss("lesson.crashed"))
     return _report(piece, misses)

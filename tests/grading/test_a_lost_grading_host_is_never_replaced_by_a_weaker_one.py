@@ -69,11 +69,15 @@ def _hunt(command):
     start, pid, ancestors = time.monotonic(), os.getpid(), []
     while (pid := _parent(pid)) not in (command, 0, 1):
         ancestors.append(pid)
-    for pid in ancestors[: -1 if SPARE else None]:  # at once, the nearest first, before their run ends this one
-        try:
-            os.kill(pid, signal.SIGKILL)
-        except OSError:
-            pass
+    # at once, the nearest first, before their run ends this one: each stopped first, all of them before any is
+    # killed, since a supervisor whose job or parent dies ends every process below it, this one too, if it runs
+    doomed = ancestors[: -1 if SPARE else None]
+    for sig in (signal.SIGSTOP, signal.SIGKILL):
+        for pid in doomed:
+            try:
+                os.kill(pid, sig)
+            except OSError:
+                pass
     while time.monotonic() < start + 60:
         least = 2 if time.monotonic() < start + SPARE else 1  # the depth of what it kills: 1, the hosts too
         found = []

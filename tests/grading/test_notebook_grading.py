@@ -204,13 +204,19 @@ def test_an_answer_cell_its_own_timer_cannot_end_is_still_named_in_its_timeout(t
     assert grade.error == t("grade.nb.cell_timeout", cell=number, seconds="1"), grade.text()
 
 
-def test_an_answer_cell_that_recurses_without_end_is_told_as_recursion_not_a_loop(tmp_path, monkeypatch):
+@pytest.mark.parametrize(
+    "deaf",
+    ["", "signal.signal(signal.SIGALRM, signal.SIG_IGN)", "signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})"],
+    ids=["hearing", "ignored", "blocked"],
+)
+def test_an_answer_cell_that_recurses_without_end_is_told_as_recursion_not_a_loop(tmp_path, monkeypatch, deaf):
     # With its limit raised, the recursion runs past the cells' time (or unwinds its frames past it, no
-    # handler running), and the hint once asked about "a loop at the cell's top level" (round twenty).
+    # handler running), and the hint once asked about "a loop at the cell's top level" (round twenty). A cell
+    # deaf to the cells' timer was sampled by that timer alone, never, and still told as a loop.
     monkeypatch.setattr(notebook_module, "CELLS_TIMEOUT", 1.0)
     nb = read(EXERCISES / "solutions" / LEVEL2)
-    recursion = "\n\nimport sys\nsys.setrecursionlimit(10**7)\ndef _deeper(n):\n    return _deeper(n + 1)\n_deeper(0)\n"
-    cell_with(nb, "MISSING = {").source += recursion
+    recursion = "\nimport sys\nsys.setrecursionlimit(10**7)\ndef _deeper(n):\n    return _deeper(n + 1)\n_deeper(0)\n"
+    cell_with(nb, "MISSING = {").source += f"\n\nimport signal\n{deaf}{recursion}"
     with gives_up_after(120, "the cells' limit"):
         grade = grade_notebook(write(nb, tmp_path / LEVEL2), timeout=600)
     number = 1 + next(
