@@ -24,6 +24,7 @@ from answers_level2_loops import (
 )
 from answers_level2_reasons import RIGHT_REASONS, WRONG_REASONS
 from answers_level2_round18 import RIGHT_ROUND_18, WRONG_ROUND_18
+from answers_level2_round19 import RIGHT_ROUND_19, WRONG_ROUND_19
 from answers_level2_slips import (
     Agent,
     _stopping_with,
@@ -117,6 +118,7 @@ RIGHT = {
     **RIGHT_TOOLS,
     **RIGHT_LIMITS,
     **RIGHT_ROUND_18,
+    **RIGHT_ROUND_19,
 }
 
 
@@ -240,6 +242,7 @@ WRONG = {
     **WRONG_TOOLS,
     **WRONG_LIMITS,
     **WRONG_ROUND_18,
+    **WRONG_ROUND_19,
 }
 
 # Stop messages criterion 3 accepts, and ones that do not say the run stopped at the limit.
