@@ -328,7 +328,7 @@ add(
             "Catch a tool's failures with except Exception, and let KeyboardInterrupt through, or catch it and stop with lessons.stopped(...)",
         ),
         "lesson.l6.run_agent.api_error_retried": (
-            "API が 529 Overloaded を返し続けると、ループは送り直しをやめず、失敗したリクエストが {count} 回になったところで確認が打ち切りました。SDK はもう2回まで送り直しています。"
+            "API が 529 Overloaded を返し続けると、ループは送り直しをやめませんでした（失敗したリクエストが {count} 回になったところで、確認を打ち切りました）。SDK 自身も、すでに2回まで送り直しています。"
             "エラーをすべて except で捕まえて送り直すループは、API が戻らなければ永遠に止まりません。"
             "送り直すのは 429 や 529 のような一時的なエラーだけにして回数を決め、それでも駄目ならエラーをそのまま通すか、lessons.stopped(...) で止めます",
             "The API kept answering 529 Overloaded and the loop never stopped sending again: the check cut it off after {count:failed requests}. "
