@@ -220,7 +220,7 @@ WRONG = {
     "an extra name field in tool_result": (_loop(names_its_results), {3: "grade.l2.c3.api_rejected"}),
     "runs only the first call of a turn": (_loop(first_call_only), {3: "grade.l2.c3.api_rejected"}),
     "forgets to reassign response": (_loop(forgets_to_reassign), {3: "grade.l2.c3.stale_response"}),
-    "one turn too many": (_loop(one_too_many), {3: "grade.l2.c3.counts"}),
+    "one turn too many": (_loop(one_too_many), {3: "grade.l2.c3.one_too_many"}),
     "its own word instead of the model's answer": (_loop(says_done_instead), {3: "grade.l2.c3.normal_answer"}),
     "one request more after the answer": (_loop(asks_once_more), {3: "grade.l2.c3.normal_calls"}),
     "goes on until end_turn": (_loop(until_end_turn), {3: "grade.l2.c3.went_on"}),
