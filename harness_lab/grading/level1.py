@@ -185,8 +185,9 @@ def _criterion1(learner: Callable[[], tuple[Any, Any, Any, Any]], seen: JobResul
         return Check.fail(1, title, key, tool=UNLISTED_TOOL, error=value, kind=found.get("lazy"))
     for name, expected in REQUIRED_TIERS.items():
         kind, value = found["tiers"][name]
-        if kind == "error":
-            return Check.fail(1, title, "grade.raised", error=value)
+        if kind == "error":  # a deny raised (PermissionError, as lesson 6's read_file does) loses the turn's results
+            key = "grade.l1.c1.deny_raised" if expected == "deny" else "grade.raised"
+            return Check.fail(1, title, key, error=value, tool=name)
         if value == expected:
             continue
         if value in ("approve_args", "fell_through"):

@@ -109,6 +109,12 @@ add(
             'DEFAULT_TIER is {value}, which is not one of the three tiers "allow", "ask" and "deny": {tool}, which is not '
             "in the policy, behaved as {seen}. Spell it exactly as one of them (lower case).",
         ),
+        "grade.l1.c1.deny_raised": (
+            "deny のツール {tool} を呼ぶ応答で、run_tool_uses が例外を出しました（{error}）。deny は例外で止めるのではなく、モデルに伝えます。"
+            "例外を出すと、その応答のほかの呼び出しの結果も失われます。ポリシーで禁止されていると書いた is_error: true の tool_result を返しましょう",
+            "Given a call of the deny tool {tool}, run_tool_uses raised ({error}). A deny is told to the model, not raised: "
+            "an exception loses the results of the response's other calls too. Return an is_error: true tool_result saying the policy forbids it.",
+        ),
         "grade.l1.c1.unlisted_error": (
             "ポリシーに載っていないツール {tool} を呼んだところ、例外になりました: {error}。表にない名前は DEFAULT_TIER の段階に落とします"
             "（辞書なら POLICY.get(name, DEFAULT_TIER) のように）",

@@ -19,7 +19,8 @@ tool_impls)`` gets a ``MAX_TURNS`` check.
    note, never a failure. Requests are counted by the emulator, tool turns by spy tools; a loop
    with no cap is cut off by the scripted model itself after a margin, or by the time limit. A
    history the API rejects ends with the API's own 400 text as the hint; one it accepts must still
-   start with the task (turns put at the top, or the oldest cut, lose it for the model).
+   start with the task (turns put at the top, or the oldest cut, lose it for the model). Ctrl-C
+   pressed while a tool runs must stop the loop (``level2_interrupt``).
 
 Like level 1, every learner object (``MISSING``, ``MAX_TURNS``, what ``run_agent`` returns) is read
 only inside a time-limited child: an endless ``MISSING`` generator or an int whose ``__eq__``
@@ -38,7 +39,8 @@ from typing import Any
 
 from ..text import Phrase, t
 from .bridge import observe
-from .level2_counted import counted_per_lap
+from .level2_counted import miscounted
+from .level2_interrupt import interrupt_caught
 from .level2_scene import cut_in_a_call, cut_off, finishing_after, never_ending, run_scene, said, two_tools
 from .report import Check, Report, failed_run, guarded, print_lines, show, stale_answers
 from .sandbox import JobResult, plain
@@ -325,8 +327,7 @@ def _criterion3(learner: Callable[[], tuple], timeout: float) -> Check:
     one_a_turn = run_scene(learner, n, never_ending(n, lambda k: 1), timeout)
     if one_a_turn.status == "error" and (one_a_turn.value["rounds"], one_a_turn.value["calls"]) == (n, n + 1):
         return Check.fail(3, title, "grade.l2.c3.raised_at_cap", n=n, error=one_a_turn.error or "?")
-    broken = _broken(title, one_a_turn, "grade.l2.c3.runaway", "grade.raised")
-    if broken:
+    if broken := _broken(title, one_a_turn, "grade.l2.c3.runaway", "grade.raised"):
         return broken
     seen = one_a_turn.value
     if seen["lazy"] and seen["calls"] == 0:  # an async def or a generator: calling it ran none of its body
@@ -334,18 +335,7 @@ def _criterion3(learner: Callable[[], tuple], timeout: float) -> Check:
     if seen["displaced"]:  # the API takes it, and a scripted model counts turns the same: only the order shows
         return Check.fail(3, title, "grade.l2.c3.task_not_first", request=seen["displaced"])
     if (seen["rounds"], seen["calls"]) != (n, n + 1):
-        if seen["rounds"] == n - 1 and seen["calls"] == n:
-            key = "grade.l2.c3.one_early"
-        elif seen["rounds"] == n and seen["calls"] == n:
-            key = "grade.l2.c3.results_unsent"
-        elif seen["rounds"] == 0 and seen["calls"] == 1:  # left at the first tool_use: read as no tool call
-            key = "grade.l2.c3.no_tools_ran"
-        elif 0 < seen["rounds"] < n - 1 and seen["calls"] == seen["rounds"] + 1:  # more than one a response
-            key = counted_per_lap(learner, n, seen, timeout)
-        elif seen["rounds"] > n + 1 and seen["calls"] == seen["rounds"] + 1:  # a clean stop at a limit of its own
-            key = "grade.l2.c3.other_limit"
-        else:
-            key = "grade.l2.c3.counts"
+        key = miscounted(learner, n, seen, timeout)
         return Check.fail(3, title, key, n=n, rounds=seen["rounds"], calls=seen["calls"])
     if seen["returned"] is None:  # not a str at all: None, or a value of another type (shown as its repr)
         return Check.fail(3, title, "grade.l2.c3.stop_not_text", shown=seen["shown"])
@@ -355,8 +345,7 @@ def _criterion3(learner: Callable[[], tuple], timeout: float) -> Check:
 
     # two or three calls a turn, every other turn with no text: a turn is a response, whatever it holds
     parallel = run_scene(learner, n, never_ending(n, lambda k: 2 + k % 2, silent=True), timeout)
-    broken = _broken(title, parallel, "grade.l2.c3.runaway", "grade.raised")
-    if broken:
+    if broken := _broken(title, parallel, "grade.l2.c3.runaway", "grade.raised"):
         return broken
     seen = parallel.value
     if (seen["rounds"], seen["calls"]) != (n, n + 1):
@@ -378,22 +367,21 @@ def _criterion3(learner: Callable[[], tuple], timeout: float) -> Check:
     cut = run_scene(learner, n, cut_off(n), timeout)
     if cut.status == "ok" and ("api_error" in cut.value or cut.value["calls"] > 2):
         return Check.fail(3, title, "grade.l2.c3.went_on")
-    broken = _broken(title, cut, "grade.l2.c3.normal_runaway", "grade.l2.c3.normal_raised")
-    if broken:
+    if broken := _broken(title, cut, "grade.l2.c3.normal_runaway", "grade.l2.c3.normal_raised"):
         return broken
     cut = run_scene(learner, n, cut_in_a_call(n), timeout)
     if cut.status == "ok" and ("api_error" in cut.value or cut.value["calls"] > 2 or cut.value["runs"] > 1):
         return Check.fail(3, title, "grade.l2.c3.cut_call_ran")
-    broken = _broken(title, cut, "grade.l2.c3.normal_runaway", "grade.l2.c3.normal_raised")
-    if broken:
+    if broken := _broken(title, cut, "grade.l2.c3.normal_runaway", "grade.l2.c3.normal_raised"):
         return broken
     # The same task twice in one process: a count kept outside run_agent starts the second run at the cap.
     again = run_scene(learner, n, finishing_after(n), timeout, twice=True)
-    broken = _broken(title, again, "grade.l2.c3.normal_runaway", "grade.l2.c3.normal_raised")
-    if broken:
+    if broken := _broken(title, again, "grade.l2.c3.normal_runaway", "grade.l2.c3.normal_raised"):
         return broken
     if not again.value["returned"] or said("answer") not in again.value["returned"]:
         return Check.fail(3, title, "grade.l2.c3.count_kept", n=n, shown=again.value["shown"])
     if again.value.get("asked", 0) > 1:
         return Check.fail(3, title, "grade.l2.c3.history_kept", times=again.value["asked"])
+    if interrupt_caught(learner, timeout):  # a loop a person cannot stop: only MAX_TURNS ends it
+        return Check.fail(3, title, "grade.l2.c3.interrupt_caught", tool="read_file")
     return Check(3, title, True, warning=note)

@@ -136,6 +136,12 @@ add(
             "MAX_TURNS={n} なのに、ツール呼び出し {rounds} ターン・モデルへのリクエスト {calls} 回で止まりました。1ターン早すぎます。カウンターを進めるのと上限を問うのは、どちらが先でしょう（MAX_TURNS - 1 と比べたり、モデルへのリクエストの回数を数えたりしても、こうなります）",
             "With MAX_TURNS={n} it stopped after {rounds:tool turns} and {calls:requests}: one turn early. Which comes first, moving the counter or asking about the limit? (Comparing with MAX_TURNS - 1, or counting model requests, does this too.)",
         ),
+        "grade.l2.c3.one_too_many": (
+            "MAX_TURNS={n} なのに、ツール呼び出し {rounds} ターン・モデルへのリクエスト {calls} 回で止まりました。1ターン多すぎます。"
+            "turns > MAX_TURNS と比べると、上限ちょうどでも、もう1ターン進んでしまいます。本体の先頭で turns >= MAX_TURNS を問いましょう",
+            "With MAX_TURNS={n} it stopped after {rounds:tool turns} and {calls:requests}: one turn too many. "
+            "Comparing turns > MAX_TURNS lets one more lap run at the limit itself; ask turns >= MAX_TURNS at the top of the body.",
+        ),
         "grade.l2.c3.results_unsent": (
             "ツール呼び出しを {rounds} ターン実行したのに、最後の結果をモデルに返さないまま止まりました（モデルへのリクエスト {calls} 回）。上限は「この一周に入る前に」問うものです。記事の for _ in range(MAX_TURNS) の書き方もこうなります（ノートブック02「上限をどこで問うか」）",
             'It ran {rounds:tool turns} but stopped without sending the last results to the model ({calls:requests}). The limit is asked before entering a lap of the loop; the article\'s for _ in range(MAX_TURNS) loop does the same (notebook 02, "Where to ask about the limit").',
@@ -323,6 +329,14 @@ add(
         "grade.l2.c3.history_kept": (
             "同じタスクを同じカーネルで2回続けて走らせると、2回目のリクエストにユーザーの依頼が {times} 回入っていました。前の実行の会話が持ち越されています。messages を run_agent の外（グローバル変数や、既定値の引数）に置いていませんか。履歴は実行のたびに積み上がり、送るトークンも増え続けます。messages = [...] は run_agent の中で、呼ばれるたびに作ります",
             "Run twice in the same kernel, the second run's request carried the user's task {times:times}: the earlier run's conversation came along. Is messages kept outside run_agent (a global, or a default argument)? The history then piles up run after run, and so do the tokens sent. Create messages = [...] inside run_agent, on every call.",
+        ),
+        "grade.l2.c3.interrupt_caught": (
+            "{tool} の実行中に Ctrl-C（KeyboardInterrupt）を押しても、ループは止まらずに続けました。run_tool_uses のまわりの except BaseException・素の except:・"
+            "except KeyboardInterrupt で先へ進むと、人がループを中断するための割り込みまで捕まえてしまい、止められるのは MAX_TURNS だけになります。"
+            "KeyboardInterrupt はそのまま通すか、捕まえたら停止メッセージを return して止めます",
+            "Ctrl-C (KeyboardInterrupt) pressed while {tool} ran did not stop the loop: it went on. An except BaseException, a bare except:, "
+            "or an except KeyboardInterrupt that carries on around run_tool_uses also catches the interrupt a person uses to stop the loop, "
+            "so only MAX_TURNS can end it. Let KeyboardInterrupt through, or catch it and return a stop message.",
         ),
         "grade.l2.c3.never_ran": (
             "run_agent を呼ぶと、中身を1行も実行しないまま {kind} が返りました（モデルへのリクエストは 0 回）。async def や yield のある関数は、呼んだだけでは動きません。"

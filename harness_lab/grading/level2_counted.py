@@ -1,5 +1,6 @@
-"""What a level-2 loop counted as a turn, when it stopped early against a model that calls one tool per
-response: the hint names it only when more runs tell it apart.
+"""What a level-2 loop counted as a turn, when it did not stop after exactly N tool turns against a model
+that calls one tool per response (``miscounted``); when it stopped early, the hint names what it counted
+only when more runs tell it apart.
 
 Counting the response's content blocks moves with what a response holds: the same model with no text
 (fewer blocks) lets it run more turns, one with five calls a response (more blocks) fewer. A count of two
@@ -16,7 +17,26 @@ from collections.abc import Callable
 from .level2_scene import never_ending, run_scene
 from .sandbox import JobResult
 
-__all__ = ["counted_per_lap"]
+__all__ = ["counted_per_lap", "miscounted"]
+
+
+def miscounted(learner: Callable[[], tuple], n: int, seen: dict, timeout: float) -> str:
+    """The hint's key for a loop that did not stop after exactly ``n`` tool turns and ``n + 1`` requests,
+    against a model that never stops and calls one tool a response."""
+    rounds, calls = seen["rounds"], seen["calls"]
+    if (rounds, calls) == (n - 1, n):
+        return "grade.l2.c3.one_early"
+    if (rounds, calls) == (n, n):
+        return "grade.l2.c3.results_unsent"
+    if (rounds, calls) == (n + 1, n + 2):  # > where >= belongs: one lap past the limit
+        return "grade.l2.c3.one_too_many"
+    if (rounds, calls) == (0, 1):  # left at the first tool_use: read as no tool call
+        return "grade.l2.c3.no_tools_ran"
+    if 0 < rounds < n - 1 and calls == rounds + 1:  # more than one a response
+        return counted_per_lap(learner, n, seen, timeout)
+    if rounds > n + 1 and calls == rounds + 1:  # a clean stop at a limit of its own
+        return "grade.l2.c3.other_limit"
+    return "grade.l2.c3.counts"
 
 
 def counted_per_lap(learner: Callable[[], tuple], n: int, seen: dict, timeout: float) -> str:

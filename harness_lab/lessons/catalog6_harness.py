@@ -43,6 +43,10 @@ add(
             "ツールの実行中に Ctrl-C（KeyboardInterrupt）が押されたら、モデルへのリクエストをそれ以上送らない",
             "Ctrl-C (KeyboardInterrupt) pressed while a tool runs: no further model request is sent",
         ),
+        "lesson.l6.run_agent.p9": (
+            "API のエラー（529 Overloaded）が続いても、ループは終わる（送り直すなら回数を決めて）",
+            "an API error that goes on (529 Overloaded) still ends the loop (retried, if at all, a set number of times)",
+        ),
         "lesson.l6.run_agent.not_generator": (
             "ジェネレーターではありません（{got} が返りました）。1ターンごとに yield lessons.turn(turns, response, results) します",
             "It is not a generator (it returned a {got}); yield lessons.turn(turns, response, results) after each turn",
@@ -182,6 +186,12 @@ add(
             '止まった所は上限どおりですが、終わり方が {got} になっています。弁は本体の先頭で問い、止めたら return lessons.stopped("{want}", 停止メッセージ, turns, tokens_used) で止めた弁の名前を返します（while の条件に入れると、抜けた後ではどの弁か分かりません）',
             'It stopped in the right place, but says it ended by {got}; ask the valve at the top of the body and, when it stops, return lessons.stopped("{want}", message, turns, tokens_used) with the valve\'s name (put in the while condition, nothing after the loop knows which valve it was)',
         ),
+        "lesson.l6.run_agent.history_not_grown": (
+            "{request} 回目のリクエストの履歴は {messages} 件で、前のリクエストより増えていません。ターンの応答と結果が、送る messages ではない"
+            "リスト（list(messages) のコピーなど）に積まれています。モデルは同じ履歴を見て、同じ呼び出しを繰り返します。送る messages そのものに追加します",
+            "Request {request} carried {messages:messages}, no more than the request before it: the turn's response and results went into a list "
+            "that is not sent (a copy such as list(messages)), so the model saw the same history and made the same call again. Append them to the messages you send",
+        ),
         "lesson.l6.run_agent.stale_history": (
             "もう一度呼んだとき、最初のリクエストにメッセージが {count} 個ありました。前の会話が残っています。messages = [...] は run_agent の中（呼ばれるたび）に作ります",
             "Called again, its first request held {count:messages}: the previous conversation was kept. Create messages = [...] inside run_agent, on every call",
@@ -316,6 +326,14 @@ add(
             "Ctrl-C pressed while a tool ran (KeyboardInterrupt) became a failed result, and the loop sent the model another request: "
             "an except BaseException or a bare except: in run_agent or run_tool_uses also catches the interrupt a person uses to stop the loop. "
             "Catch a tool's failures with except Exception, and let KeyboardInterrupt through, or catch it and stop with lessons.stopped(...)",
+        ),
+        "lesson.l6.run_agent.api_error_retried": (
+            "API が 529 Overloaded を返し続けると、ループは送り直しをやめませんでした（失敗したリクエストが {count} 回になったところで、確認を打ち切りました）。SDK 自身も、すでに2回まで送り直しています。"
+            "エラーをすべて except で捕まえて送り直すループは、API が戻らなければ永遠に止まりません。"
+            "送り直すのは 429 や 529 のような一時的なエラーだけにして回数を決め、それでも駄目ならエラーをそのまま通すか、lessons.stopped(...) で止めます",
+            "The API kept answering 529 Overloaded and the loop never stopped sending again: the check cut it off after {count:failed requests}. "
+            "The SDK already retries twice. A loop that catches every error and sends again never stops while the API stays down: "
+            "retry only a passing error such as 429 or 529, a set number of times, then let the error out or stop with lessons.stopped(...)",
         ),
         "lesson.l6.run_agent.tool_raised": (
             "ツールの例外が、ループの外まで飛び出しました（{error}）。ツールは run_tool_uses(response.content, tool_impls, approve) で実行します。失敗したツールは is_error の tool_result にしてモデルに返し、ループは続けます",

@@ -13,6 +13,7 @@ from __future__ import annotations
 import inspect
 from collections.abc import Mapping
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Any
 
 import anthropic
@@ -48,6 +49,7 @@ __all__ = [
     "compare",
     "counter_reset",
     "learner_end",
+    "not_grown",
     "outputs",
     "package_end",
     "rejected",
@@ -168,7 +170,7 @@ def learner_end(
         asked=[r.get("max_tokens", 0) for r in emulator.requests],
     )
     ending.miss = spies_misused(rec) or protocol_miss(events, end, ending.rounds, ending.requests)
-    ending.miss = ending.miss or stale(emulator) or out_of_order(emulator)
+    ending.miss = ending.miss or stale(emulator) or not_grown(emulator) or out_of_order(emulator)
     ending.miss = ending.miss or (_harmless_refused(emulator, rec) if approve is None else None)
     return ending, rec, emulator
 
@@ -215,6 +217,18 @@ def stale(emulator: Any) -> Miss | None:
     """A first request that carries more than the prompt: a history kept from an earlier run."""
     first = emulator.requests[0].get("messages", []) if emulator.requests else []
     return Miss("lesson.l6.run_agent.stale_history", {"count": len(first)}) if len(first) > 1 else None
+
+
+def not_grown(emulator: Any) -> Miss | None:
+    """A request after a tool turn that carried no more messages than the one before: the turn went into
+    another list (a copy), so the model saw the same history again and made the same call (valve 3's stop
+    is its symptom). A resend after pause_turn has hints of its own."""
+    sizes = [len(r.get("messages") or []) for r in emulator.requests]
+    reasons = [m.get("stop_reason") for m in emulator.served]
+    for number, (before, now) in enumerate(pairwise(sizes), 2):
+        if now <= before and number - 2 < len(reasons) and reasons[number - 2] == "tool_use":
+            return Miss("lesson.l6.run_agent.history_not_grown", {"request": number, "messages": now})
+    return None
 
 
 def protocol_miss(events: list, end: Any, rounds: int, requests: int) -> Miss | None:

@@ -4,7 +4,7 @@ loop as a generator the Stepper can step, with ``next_step`` (lesson 3) deciding
 It is checked against the package's own ``Run`` on the same scripted models (``diagnosis``): where the
 package ends (which valve, after how many requests and tool turns), the learner's loop must end. The
 approval valve's checks are in ``lesson6_approval``, no-progress detection's in ``lesson6_spin``, Ctrl-C's
-in ``lesson6_interrupt``.
+in ``lesson6_interrupt``, an API error's in ``lesson6_api_error``.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from .diagnosis import DEFAULTS, compare, counter_reset, learner_end, package_en
 from .lesson3 import next_step
 from .lesson4 import signature_of
 from .lesson5 import run_tool_uses
+from .lesson6_api_error import api_error_ends
 from .lesson6_approval import NO_APPROVER, RISKY, asked_only_what_runs, harmless_run_without_asking, never_without_a_yes
 from .lesson6_interrupt import interrupt_stops
 from .lesson6_spin import ends_like_the_package, stops_spinning
@@ -346,6 +347,7 @@ RUN_AGENT_WITH_VALVES = Piece(
         Point("lesson.l6.run_agent.p6", never_without_a_yes),
         Point("lesson.l6.run_agent.p7", harmless_run_without_asking),
         Point("lesson.l6.run_agent.p8", interrupt_stops),
+        Point("lesson.l6.run_agent.p9", api_error_ends),
     ),
     run_agent,
     hint="lesson.hint.run_agent6",

@@ -48,6 +48,7 @@ from answers_level1_policies import (
     with_answers,
 )
 from answers_level1_round18 import RIGHT_ROUND_18, WRONG_ROUND_18
+from answers_level1_round19 import RIGHT_ROUND_19, WRONG_ROUND_19
 from answers_level1_runners import (
     DEFAULTING_POLICY,
     DICT_DEFAULT,
@@ -143,6 +144,7 @@ RIGHT = {
     **RIGHT_CALLS,
     **RIGHT_INTERRUPTS,
     **RIGHT_ROUND_18,
+    **RIGHT_ROUND_19,
 }
 
 
@@ -319,6 +321,7 @@ WRONG = {
     **WRONG_CALLS,
     **WRONG_INTERRUPTS,
     **WRONG_ROUND_18,
+    **WRONG_ROUND_19,
 }
 
 

@@ -24,6 +24,7 @@ from answers_level2_loops import (
 )
 from answers_level2_reasons import RIGHT_REASONS, WRONG_REASONS
 from answers_level2_round18 import RIGHT_ROUND_18, WRONG_ROUND_18
+from answers_level2_round19 import RIGHT_ROUND_19, WRONG_ROUND_19
 from answers_level2_slips import (
     Agent,
     _stopping_with,
@@ -117,6 +118,7 @@ RIGHT = {
     **RIGHT_TOOLS,
     **RIGHT_LIMITS,
     **RIGHT_ROUND_18,
+    **RIGHT_ROUND_19,
 }
 
 
@@ -218,7 +220,7 @@ WRONG = {
     "an extra name field in tool_result": (_loop(names_its_results), {3: "grade.l2.c3.api_rejected"}),
     "runs only the first call of a turn": (_loop(first_call_only), {3: "grade.l2.c3.api_rejected"}),
     "forgets to reassign response": (_loop(forgets_to_reassign), {3: "grade.l2.c3.stale_response"}),
-    "one turn too many": (_loop(one_too_many), {3: "grade.l2.c3.counts"}),
+    "one turn too many": (_loop(one_too_many), {3: "grade.l2.c3.one_too_many"}),
     "its own word instead of the model's answer": (_loop(says_done_instead), {3: "grade.l2.c3.normal_answer"}),
     "one request more after the answer": (_loop(asks_once_more), {3: "grade.l2.c3.normal_calls"}),
     "goes on until end_turn": (_loop(until_end_turn), {3: "grade.l2.c3.went_on"}),
@@ -240,6 +242,7 @@ WRONG = {
     **WRONG_TOOLS,
     **WRONG_LIMITS,
     **WRONG_ROUND_18,
+    **WRONG_ROUND_19,
 }
 
 # Stop messages criterion 3 accepts, and ones that do not say the run stopped at the limit.
