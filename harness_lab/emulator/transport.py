@@ -49,7 +49,7 @@ RATE_LIMITED = (
     "https://docs.claude.com/en/api/rate-limits. You can see the response headers for current usage. "
     "Please reduce the prompt length or the maximum tokens requested, or try again later."
 )
-_FAULT_HEADERS = {
+FAULT_HEADERS = {
     "429": {"retry-after": "1", "retry-after-ms": "1"},
     "500": {"retry-after-ms": "1"},
     "529": {"retry-after-ms": "1", "x-should-retry": "true"},
@@ -103,7 +103,7 @@ def _fault_response(fault: str, number: int, request: httpx2.Request) -> httpx2.
         error = ApiError(429, RATE_LIMITED.format(model=model, limit=input_limit(model)))
     else:
         error = _FAULT_ERRORS[fault]
-    return _error_response(error, make_id("req_011C", f"fault-{number}".encode(), fault, 21), _FAULT_HEADERS[fault])
+    return _error_response(error, make_id("req_011C", f"fault-{number}".encode(), fault, 21), FAULT_HEADERS[fault])
 
 
 def _model_of(request: httpx2.Request) -> str:

@@ -1,18 +1,20 @@
 """Lesson 6 (notebook 05): an API error that does not clear, in the learner's whole ``run_agent``.
 
-After the first response the API answers every request with 529 Overloaded. The SDK already retries it
-twice (with the ``retry-after`` the API sends); the loop may let the error out, stop with
-``lessons.stopped(...)``, or try again a set number of times. A loop that tries every error again without
+After the first response the API answers every request with 529 Overloaded, with the emulator's headers
+(no ``retry-after``, as live). The SDK already retries it twice; the loop may let the error out, stop with
+``lessons.stopped(...)``, or try again a set number of times, waiting as long as it likes. A loop that tries every error again without
 end (``while True: try ... except Exception: continue``) never stops: level 2 sends its 400 again and
 again, and this probe ends it after ``RETRIES`` failed requests with the hint that names it.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import time
+from typing import Any, SupportsIndex
 
 from ..emulator import call, emulated_client, reply
 from ..emulator.api_errors import ApiError, error_answer
+from ..emulator.transport import FAULT_HEADERS
 from ..grading.sandbox import abort
 from ..grading.spies import Recorder
 from .diagnosis import ask, outputs
@@ -25,8 +27,6 @@ __all__ = ["RETRIES", "api_error_ends"]
 # ten tries of the loop's own, more than a set number of retries needs.
 RETRIES = 30
 _OVERLOADED = ApiError(529, "Overloaded")
-# What the live 529 carries: the SDK waits as the API asks (a millisecond here) before its own retry.
-_RETRY_AFTER = {"retry-after": "1", "retry-after-ms": "1"}
 
 
 class _Overloaded(CourseModel):
@@ -40,11 +40,29 @@ class _Overloaded(CourseModel):
         if failed > RETRIES:
             abort(("lesson.l6.run_agent.api_error_retried", {"count": str(failed)}))
         status, head, body = error_answer(_OVERLOADED, f"req_011COverloaded{failed:08d}")
-        return status, head | _RETRY_AFTER, body
+        return status, head | FAULT_HEADERS["529"], body
+
+
+def _waits_pass_at_once(fn) -> None:
+    """A backoff between tries passes at once here: a loop that waits and then gives up ends, however long
+    its waits would be, and an endless one is still cut off at ``RETRIES``. This probe runs in a child of
+    its own, so nothing else sees the change; ``sleep`` imported by name is the function's own global."""
+    real = time.sleep
+
+    def at_once(seconds: float | SupportsIndex) -> None:
+        real(0)
+
+    time.sleep = at_once
+    names = getattr(getattr(fn, "__func__", fn), "__globals__", None)
+    if isinstance(names, dict):
+        for name, value in list(names.items()):
+            if value is real:
+                names[name] = at_once
 
 
 def api_error_ends(fn) -> None:
     """The loop meets an error that does not clear: whatever it does, it ends (an exception let out counts)."""
+    _waits_pass_at_once(fn)
     emulator = _Overloaded(lambda request: reply(thought(), call("get_time")))
     impls = Recorder().tools(outputs())
     try:

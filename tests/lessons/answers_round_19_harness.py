@@ -221,4 +221,40 @@ API_ERROR_STOPS = variant(
     ),
 )
 
-RIGHT_RUN_AGENT_ROUND_19 = [BOUNDED_RETRY, API_ERROR_STOPS]
+# a set number of tries with a backoff that waits longer than a check's time limit in all: 4 s, then 8 s
+BACKOFF_RETRY = variant(
+    ("def run_agent(", "import time\n\nimport anthropic\n\n\ndef run_agent("),
+    (
+        LATER,
+        """        for attempt in range(3):
+            try:
+                response = client.messages.create(model=MODEL, max_tokens=1024, tools=tools, messages=messages)
+                break
+            except anthropic.APIStatusError:
+                if attempt == 2:
+                    raise
+                time.sleep(4 * 2**attempt)  # 待ってから送り直す
+""",
+    ),
+)
+
+# the same wait with sleep imported by name: 6 s twice
+SLEEP_BY_NAME_RETRY = variant(
+    ("def run_agent(", "from time import sleep\n\nimport anthropic\n\n\ndef run_agent("),
+    (
+        LATER,
+        """        tries = 0
+        while True:
+            try:
+                response = client.messages.create(model=MODEL, max_tokens=1024, tools=tools, messages=messages)
+                break
+            except anthropic.APIStatusError:
+                tries += 1
+                if tries == 3:
+                    raise
+                sleep(6)
+""",
+    ),
+)
+
+RIGHT_RUN_AGENT_ROUND_19 = [BOUNDED_RETRY, API_ERROR_STOPS, BACKOFF_RETRY, SLEEP_BY_NAME_RETRY]
