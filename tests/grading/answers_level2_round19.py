@@ -201,6 +201,23 @@ def interrupt_stops_the_run(client, user_input, tools, tool_impls):
     return final_text(response)
 
 
+def limit_checked_after_the_tools(client, user_input, tools, tool_impls):
+    """MAX_TURNS checked between running the tools and sending their results, with > : one more lap's tools
+    run, and their results are never sent."""
+    messages = [{"role": "user", "content": user_input}]
+    turns = 0
+    response = create(client, messages, tools)
+    while response.stop_reason == "tool_use":
+        turns += 1
+        messages.append({"role": "assistant", "content": response.content})
+        results = run_tool_uses(response.content, tool_impls)
+        if turns > MAX_TURNS:
+            return stop_message()
+        messages.append({"role": "user", "content": results})
+        response = create(client, messages, tools)
+    return final_text(response)
+
+
 WRONG_ROUND_19 = {
     "Ctrl-C around the tools made failed results": (
         _loop(interrupt_made_a_failure),
@@ -217,6 +234,7 @@ WRONG_ROUND_19 = {
     "stop_reason compared with tool_calls": (_loop(reason_misspelt), {3: "grade.l2.c3.no_tools_ran"}),
     "a recursion that counts before its check": (_loop(recursion_counts_first), {3: "grade.l2.c3.one_early"}),
     "a class whose check is turns > MAX_TURNS": (_loop(_AgentOneTooMany()), {3: "grade.l2.c3.one_too_many"}),
+    "MAX_TURNS checked with > after the tools ran": (_loop(limit_checked_after_the_tools), {3: "grade.l2.c3.counts"}),
     "the turns appended to a copy of the history": (
         _loop(history_copied_not_sent),
         {3: "grade.l2.c3.history_dropped"},
