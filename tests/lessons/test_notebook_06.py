@@ -71,11 +71,18 @@ def test_the_answer_waits_for_a_guess(nb):
 
 
 def _runs(nb) -> dict[str, tuple[int, int, int, float]]:
-    rows = re.findall(
-        r"(キャッシュなし|キャッシュあり): リクエスト (\d+) 回.*?書き込み ([\d,]+)\s+読み込み ([\d,]+)\s+\$([\d.]+)",
-        out(nb, "cached = run_loop("),
-    )
-    return {name: (int(n), int(w.replace(",", "")), int(r.replace(",", "")), float(usd)) for name, n, w, r, usd in rows}
+    """The cost table, one column per run and one row per figure, its label last: a run's figures by its name."""
+    lines = out(nb, "cached = run_loop(").splitlines()
+    top = next(i for i, line in enumerate(lines) if "キャッシュなし" in line)
+    rows = {line.split()[-1]: line.split()[:-1] for line in lines[top + 1 :] if line.split()}
+
+    def number(text: str) -> float:
+        return float(text.replace(",", "").lstrip("$"))
+
+    figures = [[number(v) for v in rows[label]] for label in ("リクエスト", "書き込み", "読み込み", "料金")]
+    return {
+        name: (int(n), int(w), int(r), usd) for name, n, w, r, usd in zip(lines[top].split(), *figures, strict=True)
+    }
 
 
 def test_the_cached_twenty_turns_cost_a_fraction_of_the_plain_ones(nb):
