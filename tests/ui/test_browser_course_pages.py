@@ -398,6 +398,7 @@ def test_a_failed_lesson_checks_hints_wrap_under_their_own_text_on_a_narrow_scre
 # may wrap).
 TABLE_LINES = {
     "02_stop_conditions": [("FIRST = {", r"^(?!    content: )[^\n]+", 14), ("def drive(", r"^[^\n]+", 21)],
+    "04_human_in_the_loop": [("for c in calls:", r"^\S+ chapters/[^\n]+", 4)],
     "05_full_harness": [("WALK = {", r"^(?!\()[^\n]+", 20)],
     "06_api_2026": [
         ("cost_usd(plain", r"^ +[^\n]+", 6),
