@@ -38,7 +38,9 @@ DEAD = (
 _LINE = "> .widget-html > .widget-html-content > .hl-stale"
 
 
-# A primary button greyed out would still be a filled block, darker than its disabled neighbours.
+# A filled button greyed out would still be a filled block, darker than its disabled neighbours: the
+# reopened panel's orange 停止 turned dark grey and looked pressed. Every style but the plain one fills.
+_FILLED = ".jupyter-button:is(.mod-primary, .mod-success, .mod-info, .mod-warning, .mod-danger)"
 _UNFILLED = "background-color: var(--jp-layout-color2, #eee); color: var(--jp-ui-font-color1, #333);"
 
 
@@ -50,7 +52,7 @@ def _dead_rules(dead: str) -> str:
 {dead} :is(.widget-button, .widget-toggle-button, input, textarea) {{
   opacity: 0.45; pointer-events: none; filter: grayscale(1);
 }}
-{dead} .jupyter-button.mod-primary {{ {_UNFILLED} }}
+{dead} {_FILLED} {{ {_UNFILLED} }}
 {dead} .hl-status {{ opacity: 0.6; }}
 {dead}:active {_LINE} {{ outline: 2px solid #c8372d; background: rgba(200,55,45,0.18) !important; }}
 """
@@ -63,7 +65,7 @@ _CSS = (
     + "".join(map(_dead_rules, DEAD))
     + f".hl-stepper .hl-stepper {_LINE} {{ display: none !important; }}\n"
     + ".hl-stepper :is(.jupyter-button, .widget-toggle-button):disabled { filter: grayscale(1); opacity: 0.45; }\n"
-    + f".hl-stepper .jupyter-button.mod-primary:disabled {{ {_UNFILLED} }}\n"
+    + f".hl-stepper {_FILLED}:disabled {{ {_UNFILLED} }}\n"
     # ipywidgets gives a label's and an HTML widget's text the height of a button row (28 px) as its line
     # height, to line one-line labels up with buttons: text that wraps (the signature below, the
     # comparison's endings, the timeline's hint on a laptop screen) was double-spaced, a blank line

@@ -22,7 +22,7 @@ from ..checks import whole_number
 from ..events import Decision, Finished, Stopped, Usage
 from ..messages import field, text_of, tool_calls
 from ..text import t
-from .cards import Card, usage_html, usage_line
+from .cards import Card, parts_html, usage_html, usage_line
 from .context import context_rows
 from .status import stop_words
 
@@ -243,22 +243,29 @@ def compare_card(columns: Iterable[tuple[str, Any]]) -> Card:
     ]
     shown = {t("ui.compare.tokens"): [usage_html(run.state.usage) for _, run in columns]}
     # Left-aligned: a notebook's own table style (JupyterLab's) puts cells' text to the right, which
-    # a wrapped sentence does not read well in.
+    # a wrapped sentence does not read well in. 12 px text and 6 px each side, not 13 and 8, as the panel's
+    # timeline: at 900 px beside the file browser (an output 468 px wide) the row names and two runs' columns
+    # needed 477 px, and the output scrolled.
     cell = (
-        "padding:4px 8px;border:1px solid rgba(128,128,128,0.35);vertical-align:top;white-space:pre-wrap;"
+        "padding:4px 6px;border:1px solid rgba(128,128,128,0.35);vertical-align:top;white-space:pre-wrap;"
         "text-align:left"
     )
-    # A run's label on one line: at 900 px beside the file browser 「分岐 1（ターン 1 から）」 broke between か and ら.
-    head = "".join(f'<th style="{cell};white-space:nowrap">{html.escape(label)}</th>' for label, _ in columns)
+    # A run's label breaks only before its bracket (「分岐 1」 / 「（ターン 1 から）」), never inside a word: with
+    # several forks the columns cannot all keep their labels on one line.
+    head = "".join(f'<th style="{cell};white-space:normal">{parts_html(label)}</th>' for label, _ in columns)
+    # The row names stay in view when the runs are more than the output's width: the table scrolls in its
+    # own box, not the whole output (which moved the cell's printed lines too).
+    name_cell = f"{cell};white-space:nowrap;position:sticky;left:0;background:var(--jp-layout-color1, #fff)"
     body = "".join(
-        f'<tr><th style="{cell};white-space:nowrap">{html.escape(name)}</th>'
+        f'<tr><th style="{name_cell}">{html.escape(name)}</th>'
         + "".join(f'<td style="{cell}">{value}</td>' for value in shown.get(name, map(html.escape, values)))
         + "</tr>"
         for name, values in rows
     )
     html_text = (
-        f'<table class="hl-compare" style="border-collapse:collapse;font-size:13px;margin:6px 0">'
-        f'<tr><th style="{cell}"></th>{head}</tr>{body}</table>'
+        '<div class="hl-compare-box" style="max-width:100%;overflow-x:auto;margin:6px 0">'
+        f'<table class="hl-compare" style="border-collapse:collapse;font-size:12px;margin:0">'
+        f'<tr><th style="{name_cell}"></th>{head}</tr>{body}</table></div>'
     )
     text = "\n".join(
         [

@@ -206,7 +206,8 @@ calls = [b for m in long_run.messages if m["role"] == "assistant" for b in m["co
 answers = {b["tool_use_id"]: b for m in long_run.messages if isinstance(m["content"], list)
            for b in m["content"] if b["type"] == "tool_result"}
 for c in calls:
-    print(c["id"], c["input"]["path"], "→", "中断（is_error）" if answers[c["id"]].get("is_error") else "読めた")
+    # id は末尾8文字だけ（全体の30文字だと、ファイルブラウザーを開いた狭い画面で1行に収まりません）
+    print("…" + c["id"][-8:], c["input"]["path"], "→", "中断（is_error）" if answers[c["id"]].get("is_error") else "読めた")
 print(f"tool_use {len(calls)} 個、ツール関数が走ったのは {len(ran)} 回:", ran)
 
 # %% [markdown]

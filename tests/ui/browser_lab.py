@@ -46,7 +46,7 @@ LEVEL2, ENGLISH_LEVEL2 = "exercises/level2_missing_gate.ipynb", "exercises/en/le
 # Lessons whose printed tables are read beside the file browser on a narrow screen, in both editions.
 TABLES = tuple(
     f"notebooks/{edition}{name}.ipynb"
-    for name in ("02_stop_conditions", "05_full_harness", "06_api_2026")
+    for name in ("02_stop_conditions", "04_human_in_the_loop", "05_full_harness", "06_api_2026")
     for edition in ("", "en/")
 )
 

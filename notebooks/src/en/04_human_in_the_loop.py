@@ -203,12 +203,13 @@ resumed
 # On resuming, the harness did not rerun the interrupted call itself; it asked the model again. Rereading chapter 3 was the model's request:
 # a new call with a new id. Count the tool_use blocks and the times the tool function ran.
 
-# %% ja="ddcca7633765"
+# %% ja="02285516e722"
 calls = [b for m in long_run.messages if m["role"] == "assistant" for b in m["content"] if b["type"] == "tool_use"]
 answers = {b["tool_use_id"]: b for m in long_run.messages if isinstance(m["content"], list)
            for b in m["content"] if b["type"] == "tool_result"}
 for c in calls:
-    print(c["id"], c["input"]["path"], "→", "interrupted (is_error)" if answers[c["id"]].get("is_error") else "read")
+    # the id's last 8 characters only (all 30 do not fit on one line of a narrow screen beside the file browser)
+    print("…" + c["id"][-8:], c["input"]["path"], "→", "interrupted (is_error)" if answers[c["id"]].get("is_error") else "read")
 print(f"{len(calls)} tool_use blocks; the tool function ran {len(ran)} times:", ran)
 
 # %% [markdown] ja="d9894d25073a"
