@@ -52,8 +52,8 @@ add(
             "Your code raised an exception: {error}. Use its type and message to find where and why.",
         ),
         "grade.timeout": (
-            "あなたのコードが制限時間内に終わらなかったので、採点のために止めました。無限ループになっていませんか",
-            "Your code did not finish within the time limit, so the grader stopped it. Is there an endless loop?",
+            "あなたのコードが採点の確認1回ごとの制限時間を過ぎても終わらなかったので、採点がそこで打ち切りました。無限ループになっていませんか",
+            "Your code ran past the time limit the grader gives each check, so the grader stopped it there. Is there an endless loop?",
         ),
         "grade.crashed": (
             "あなたのコードを実行したプロセスが、結果を返す前に終了しました",

@@ -61,6 +61,7 @@ from .level1_observe import (
     returned_when_asking_fails,
     seen_after,
     seen_tiers,
+    structure_of,
     tier_listed,
 )
 from .level1_scene import (
@@ -121,6 +122,7 @@ def grade_level1_from(learner: Callable[[], tuple[Any, Any, Any, Any]], *, timeo
     spies.recorder("see:after")  # a no: a yes kept by the learner's code would blur the single calls after it
     seen = observe(lambda: observe_calls(*learner()[:3]), spies.answer, timeout)
     tiers = dict(REQUIRED_TIERS, **{UNLISTED_TOOL: "ask"})  # what 2 and 3 assume if nothing was seen
+    raised: dict[str, str] = {}  # deny tools that alone raised in the single calls: 2 and 3 name that raise too
     if seen.status == "ok":
         try:
             tiers_seen = seen_tiers(spies, "see:", seen.value["calls"])
@@ -132,10 +134,12 @@ def grade_level1_from(learner: Callable[[], tuple[Any, Any, Any, Any]], *, timeo
             # a deny that fell through to the run still refused first: criteria 2 and 3 see what it did then
             behaved = {name: value for name, (kind, value) in tiers_seen.items() if kind == "tier"}
             tiers.update({name: "deny" if value == "fell_through" else value for name, value in behaved.items()})
+            if all(kind == "tier" for name, (kind, _) in tiers_seen.items() if REQUIRED_TIERS.get(name) != "deny"):
+                raised = {name: value for name, (kind, value) in tiers_seen.items() if kind == "error"}
     checks = (
         guarded(1, _title(1), lambda: _criterion1(learner, seen, timeout)),
-        guarded(2, _title(2), lambda: _criterion2(learner, tiers, timeout)),
-        guarded(3, _title(3), lambda: _criterion3(learner, tiers, timeout)),
+        guarded(2, _title(2), lambda: _criterion2(learner, tiers, raised, timeout)),
+        guarded(3, _title(3), lambda: _criterion3(learner, tiers, raised, timeout)),
     )
     return Report("level1", checks)
 
@@ -161,22 +165,54 @@ def _judged(number: int, verdict: tuple | None) -> Check:
     return Check.fail(number, _title(number), key, **values)
 
 
-def _criterion1(learner: Callable[[], tuple[Any, Any, Any, Any]], seen: JobResult, timeout: float) -> Check:
-    title = _title(1)
-    if seen.status != "ok":
-        return failed_run(1, title, seen)
-    found = seen.value
-    default, shape = found["default"], found["shape"]
+def _failed(number: int, outcome: JobResult, raised: dict[str, str]) -> Check:
+    """A criterion's child that sent no summary; the error a deny tool raised in the single calls too is
+    named as that deny's (one cause, told alike on every criterion it fails)."""
+    for tool, error in raised.items():
+        if outcome.status == "error" and plain(outcome.error) == error:
+            return Check.fail(number, _title(number), "grade.l1.deny_raised", error=error, tool=tool)
+    return failed_run(number, _title(number), outcome)
+
+
+def _structure_fault(found: dict) -> Check | None:
+    """What POLICY and DEFAULT_TIER get wrong by themselves, before any call of run_tool_uses is judged."""
+    title, default, shape, odd = _title(1), found["default"], found["shape"], found["odd"]
     if default is None:
         return Check.fail(1, title, "grade.l1.c1.no_default", value=found["default_shown"])
     if shape == "empty":
         return Check.fail(1, title, "grade.l1.c1.empty_policy")
-    odd = found["odd"]
     if shape not in ("by_name", "by_tier", "function"):
         if odd:  # a tier the three do not include made the dict look like no shape at all
             tool, value = next(iter(odd.items()))
             return Check.fail(1, title, "grade.l1.c1.unknown_tier", tool=tool, value=value)
         return Check.fail(1, title, "grade.l1.c1.shape", kind=found["shape_shown"])
+    return None
+
+
+def _tiers_unseen(learner: Callable[[], tuple[Any, Any, Any, Any]], seen: JobResult, timeout: float) -> Check:
+    """Criterion 1 when run_tool_uses never returned: what POLICY and DEFAULT_TIER get wrong by themselves,
+    read in a child of their own, else that the tier each tool gets could not be seen within the limit."""
+    structure = observe(lambda: structure_of(*learner()[:2]), _no_answer, timeout)
+    if structure.status != "ok":  # POLICY or DEFAULT_TIER itself did not finish either
+        return failed_run(1, _title(1), seen)
+    fault = _structure_fault(structure.value)
+    return fault or Check.fail(1, _title(1), "grade.l1.c1.tiers_unseen", seconds=f"{timeout:g}")
+
+
+def _no_answer(message: tuple) -> None:
+    return None  # structure_of asks nothing: no spy runs in its child
+
+
+def _criterion1(learner: Callable[[], tuple[Any, Any, Any, Any]], seen: JobResult, timeout: float) -> Check:
+    title = _title(1)
+    if seen.status == "timeout":  # criterion 1 judges POLICY and DEFAULT_TIER, read apart from run_tool_uses
+        return _tiers_unseen(learner, seen, timeout)
+    if seen.status != "ok":
+        return failed_run(1, title, seen)
+    found = seen.value
+    default, shape, odd = found["default"], found["shape"], found["odd"]
+    if fault := _structure_fault(found):
+        return fault
     if found["kept"]:
         return Check.fail(1, title, "grade.l1.results_kept", tool=found["kept"])
     kind, value = found["tiers"][UNLISTED_TOOL]
@@ -186,7 +222,7 @@ def _criterion1(learner: Callable[[], tuple[Any, Any, Any, Any]], seen: JobResul
     for name, expected in REQUIRED_TIERS.items():
         kind, value = found["tiers"][name]
         if kind == "error":  # a deny raised (PermissionError, as lesson 6's read_file does) loses the turn's results
-            key = "grade.l1.c1.deny_raised" if expected == "deny" else "grade.raised"
+            key = "grade.l1.deny_raised" if expected == "deny" else "grade.raised"
             return Check.fail(1, title, key, error=value, tool=name)
         if value == expected:
             continue
@@ -238,7 +274,9 @@ def _yes(name: str, given: str) -> bool:
     return True
 
 
-def _criterion2(learner: Callable[[], tuple[Any, Any, Any, Any]], tiers: dict, timeout: float) -> Check:
+def _criterion2(
+    learner: Callable[[], tuple[Any, Any, Any, Any]], tiers: dict, raised: dict[str, str], timeout: float
+) -> Check:
     if "approve_args" in tiers.values():
         return Check.fail(2, _title(2), "grade.l1.approve_args", tool=ask_tool(tiers))
     if miscall := miscalled_in(tiers):
@@ -254,7 +292,7 @@ def _criterion2(learner: Callable[[], tuple[Any, Any, Any, Any]], tiers: dict, t
         spies.recorder(tag, decide)
     outcome = observe(lambda: _scenes2(learner(), ask, deny), spies.answer, timeout)
     if outcome.status != "ok":
-        return failed_run(2, _title(2), outcome)
+        return _failed(2, outcome, raised)
     given, when_failing, rewritten, said_no_facts = outcome.value
     return _judged(
         2, verdict2(ask, deny, tiers, given, spies.recorders, when_failing, rewritten is True, said_no_facts)
@@ -278,7 +316,9 @@ def _scenes2(learned: tuple, ask: str, deny: bool) -> tuple:
     return given, returned_when_asking_fails(run_tool_uses, scene, "failing"), rewritten, said_no
 
 
-def _criterion3(learner: Callable[[], tuple[Any, Any, Any, Any]], tiers: dict, timeout: float) -> Check:
+def _criterion3(
+    learner: Callable[[], tuple[Any, Any, Any, Any]], tiers: dict, raised: dict[str, str], timeout: float
+) -> Check:
     if miscall := miscalled_in(tiers, approver=False):  # every tool's result would be that TypeError
         return _judged(3, miscall)
     denied = deny_tool(tiers)
@@ -295,7 +335,7 @@ def _criterion3(learner: Callable[[], tuple[Any, Any, Any, Any]], tiers: dict, t
         spies.model(tag, serve_http(box.handle))
     outcome = observe(lambda: _scenes3(*learner()[2:], ask, denied), spies.answer, timeout)
     if outcome.status != "ok":
-        return failed_run(3, _title(3), outcome)
+        return _failed(3, outcome, raised)
     calls, given, failing = outcome.value
     if kind := next((plain(calls[tag]["kind"]) for tag in scenes if calls[tag]["kind"]), ""):
         return Check.fail(3, _title(3), "grade.l1.c3.not_list", got=kind)

@@ -109,7 +109,15 @@ add(
             'DEFAULT_TIER is {value}, which is not one of the three tiers "allow", "ask" and "deny": {tool}, which is not '
             "in the policy, behaved as {seen}. Spell it exactly as one of them (lower case).",
         ),
-        "grade.l1.c1.deny_raised": (
+        "grade.l1.c1.tiers_unseen": (
+            "POLICY と DEFAULT_TIER は3つの段階とデフォルトの段階を書けていますが、run_tool_uses が採点の制限時間（{seconds} 秒）を過ぎても戻らなかったので、"
+            "採点がそこで打ち切りました。そのため、各ツールが実際にどの段階で扱われるかは確かめられていません。"
+            "tool_use が1つだけの content で、approve が「はい」と答えるときと「いいえ」と答えるときの両方で run_tool_uses を呼んで、戻ってくるか試しましょう（終わらないループになっていませんか）",
+            "POLICY and DEFAULT_TIER state three tiers and a default tier, but run_tool_uses ran past the grader's time limit ({seconds} s), "
+            "so the grader stopped it there, and which tier each tool really gets could not be seen. "
+            "Call run_tool_uses with a content holding one tool_use, once with approve saying yes and once saying no, and see whether it returns (is there a loop that never ends?).",
+        ),
+        "grade.l1.deny_raised": (
             "deny のツール {tool} を呼ぶ応答で、run_tool_uses が例外を出しました（{error}）。deny は例外で止めるのではなく、モデルに伝えます。"
             "例外を出すと、その応答のほかの呼び出しの結果も失われます。ポリシーで禁止されていると書いた is_error: true の tool_result を返しましょう",
             "Given a call of the deny tool {tool}, run_tool_uses raised ({error}). A deny is told to the model, not raised: "

@@ -35,6 +35,7 @@ __all__ = [
     "returned_when_asking_fails",
     "results_kept",
     "seen_tiers",
+    "structure_of",
     "tier_listed",
 ]
 
@@ -102,12 +103,12 @@ def _shown(default: Any) -> str:
     return plain(default, 40)
 
 
-def observe_calls(policy: Any, default: Any, run_tool_uses: Callable) -> dict:
+def structure_of(policy: Any, default: Any) -> dict:
+    """In the child: what POLICY and DEFAULT_TIER say by themselves, with no call of run_tool_uses
+    (criterion 1's own facts, still there when run_tool_uses never returns)."""
     shape, shape_shown = shape_of(policy)
     tier = tier_name(default)
-    unlisted = tier_listed(policy, UNLISTED_TOOL)
-    after = _after_another(run_tool_uses, tier)  # first: nothing the learner's code keeps has been said yet
-    found = {
+    return {
         "default": tier,
         "default_shown": _shown(default) if tier is None else tier,
         "default_odd": None if exact_tier(default) else plain(repr(default), 40),
@@ -115,6 +116,16 @@ def observe_calls(policy: Any, default: Any, run_tool_uses: Callable) -> dict:
         "shape": shape,
         "shape_shown": shape_shown,
         "listed": {name: listed(policy, shape, name) for name in REQUIRED_TIERS},
+    }
+
+
+def observe_calls(policy: Any, default: Any, run_tool_uses: Callable) -> dict:
+    unlisted = tier_listed(policy, UNLISTED_TOOL)
+    # first: nothing the learner's code keeps has been said yet
+    after = _after_another(run_tool_uses, tier_name(default))
+    found = structure_of(policy, default)
+    shape = found["shape"]
+    found |= {
         "covering": {name: _covering(policy, shape, name) for name in REQUIRED_TIERS},
         "calls": [(name, _observe_one(run_tool_uses, name, "see:" + name)) for name in _OBSERVED],
         "after": after,

@@ -264,8 +264,8 @@ add(
             "The responses and results go in at the top of messages (newest first). The API takes it, but a conversation is read oldest first, so the model reads its last call before the task. Add each with messages.append(...), at the end",
         ),
         "lesson.l2.run_agent.stalled": (
-            "{seconds} 秒たっても終わりませんでした。ループの中で client.messages.create(...) を送り直し、response に再代入していますか。同じ応答を見ている限り、stop_reason は変わりません",
-            "It did not finish within {seconds} s. Does the loop send client.messages.create(...) again and reassign response? While it looks at the same response, stop_reason never changes",
+            "確認の制限時間（{seconds} 秒）を過ぎても終わらなかったので、確認を打ち切りました。ループの中で client.messages.create(...) を送り直し、response に再代入していますか。同じ応答を見ている限り、stop_reason は変わりません",
+            "It ran past the check's time limit ({seconds} s), so the check stopped it. Does the loop send client.messages.create(...) again and reassign response? While it looks at the same response, stop_reason never changes",
         ),
         "lesson.l2.run_agent.split_results": (
             "1ターン分の結果が、1つの user メッセージにまとまっていません",

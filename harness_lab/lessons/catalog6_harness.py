@@ -270,8 +270,8 @@ add(
             "It called None as a function ({error}); approve is None when none was given. With nobody to ask, valve 4 denies: approve or (lambda name, given: False)",
         ),
         "lesson.l6.run_agent.not_generator_stalled": (
-            "{seconds} 秒たっても終わりませんでした。run_agent に yield がないので、呼んだとたんにループが最後まで回り、そのループが終わっていません。ループの中で client.messages.create(...) を送り直して response に再代入し、1ターンごとに yield lessons.turn(turns, response, results) します",
-            "It did not finish within {seconds} s: run_agent has no yield, so its whole loop runs as soon as it is called, and that loop never ends. Send client.messages.create(...) again inside the loop, reassign response, and yield lessons.turn(turns, response, results) after each turn",
+            "確認の制限時間（{seconds} 秒）を過ぎても終わらなかったので、確認を打ち切りました。run_agent に yield がないので、呼んだとたんにループが最後まで回り、そのループが終わっていません。ループの中で client.messages.create(...) を送り直して response に再代入し、1ターンごとに yield lessons.turn(turns, response, results) します",
+            "It ran past the check's time limit ({seconds} s), so the check stopped it: run_agent has no yield, so its whole loop runs as soon as it is called, and that loop never ends. Send client.messages.create(...) again inside the loop, reassign response, and yield lessons.turn(turns, response, results) after each turn",
         ),
         "lesson.l6.run_agent.limit_ignored": (
             "確認は MAX_TURNS = {limit} にして試しましたが、ツールが {rounds} ターン走りました。上限はモジュールの変数 MAX_TURNS から読みます（引数で受け取るなら名前を max_turns に。確認はそこにも渡します）",

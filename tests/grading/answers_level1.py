@@ -49,6 +49,7 @@ from answers_level1_policies import (
 )
 from answers_level1_round18 import RIGHT_ROUND_18, WRONG_ROUND_18
 from answers_level1_round19 import RIGHT_ROUND_19, WRONG_ROUND_19
+from answers_level1_round20 import WRONG_LOOPS_ROUND_20
 from answers_level1_runners import (
     DEFAULTING_POLICY,
     DICT_DEFAULT,
@@ -326,11 +327,6 @@ WRONG = {
 
 
 # --- hostile: graded with a short time limit ----------------------------------------------------
-def _loops(content, tool_impls, approve):
-    while True:
-        pass
-
-
 def _exits_hard(content, tool_impls, approve):
     os._exit(7)
 
@@ -346,10 +342,10 @@ def _hoards(content, tool_impls, approve):
 
 
 HOSTILE = {
-    "endless loop": (_dict(_loops), {1: "grade.timeout", 2: "grade.timeout", 3: "grade.timeout"}),
     "exits the process": (_dict(_exits_hard), {1: "grade.crashed", 2: "grade.crashed", 3: "grade.crashed"}),
     "raises": (_dict(_raises), {1: "grade.l1.c1.unlisted_error", 2: "grade.raised", 3: "grade.raised"}),
     "memory without end": (_dict(_hoards), {1: "grade.memory", 2: "grade.memory", 3: "grade.memory"}),
+    **WRONG_LOOPS_ROUND_20,
 }
 
 

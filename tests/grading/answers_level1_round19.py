@@ -4,7 +4,7 @@ failures; each wrong answer with the criteria and hint keys that must catch it, 
 styles the others do not use (recursion over the blocks, a dict dispatch on the tier).
 
 None passed; one got a vaguer hint: a deny that raised PermissionError (as lesson 6's read_file refuses)
-was told only that the code raised, on every criterion; criterion 1 now says a deny is told to the model.
+was told only that the code raised, on every criterion; each now says a deny is told to the model.
 """
 
 from __future__ import annotations
@@ -104,7 +104,7 @@ WRONG_ROUND_19 = {
     "a defaultdict whose default is allow": (_tabled(_defaultdict_policy), {1: "grade.l1.c1.default_ignored"}),
     "a deny that raises instead of a result": (
         _tabled(make_runner(_tier, forbid=_deny_raises)),
-        {1: "grade.l1.c1.deny_raised", 2: "grade.raised", 3: "grade.raised"},
+        {1: "grade.l1.deny_raised", 2: "grade.l1.deny_raised", 3: "grade.l1.deny_raised"},
     ),
     "the results yielded by a generator": (_tabled(_results_as_a_generator), {3: "grade.l1.c3.not_list"}),
     "Ctrl-C caught with the tool's failures": (

@@ -248,3 +248,21 @@ def test_a_count_of_one_reads_right_in_english(key):
     with speaking("en"):
         text = t(key, **COUNTED[key])
     assert not re.search(r"\b1 (learners|notebooks|timeouts|errors|files|entries|meet)\b", text), text
+
+
+# Hints for code a check or the grader cut off at its time limit: the learner reads that the limit ended
+# it (no error of the code's own), then the cause the hint names.
+CUT_OFF = (
+    "lesson.timeout",
+    "lesson.l2.run_agent.stalled",
+    "lesson.l6.run_agent.not_generator_stalled",
+    "grade.timeout",
+    "grade.l1.c1.tiers_unseen",
+)
+
+
+@pytest.mark.parametrize("key", CUT_OFF)
+def test_a_hint_for_code_cut_off_says_the_time_limit_stopped_it(key):
+    ja, en = CATALOG[key]
+    assert re.search(r"(確認|採点)の.*制限時間.*を過ぎても.*打ち切りました", ja), ja
+    assert re.search(r"ran past the .*time limit.*, so the (check|grader) stopped it", en), en

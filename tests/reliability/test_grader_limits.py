@@ -159,11 +159,11 @@ def limit_for(learner):
 RAISED = "grade.raised"
 HINTS = {
     raises: (("grade.l1.c1.unlisted_error", RAISED, RAISED), RAISED),
-    loops: (("grade.timeout",) * 3, "grade.l2.c3.runaway"),
-    floods: (("grade.timeout",) * 3, "grade.l2.c3.runaway"),
+    loops: (("grade.l1.c1.tiers_unseen", "grade.timeout", "grade.timeout"), "grade.l2.c3.runaway"),
+    floods: (("grade.l1.c1.tiers_unseen", "grade.timeout", "grade.timeout"), "grade.l2.c3.runaway"),
     exits: ((RAISED,) * 3, RAISED),
     hard_exits: (("grade.crashed",) * 3, "grade.crashed"),
-    ignores_signals: (("grade.timeout",) * 3, "grade.l2.c3.runaway"),
+    ignores_signals: (("grade.l1.c1.tiers_unseen", "grade.timeout", "grade.timeout"), "grade.l2.c3.runaway"),
     recurses: (("grade.l1.c1.unlisted_error", RAISED, RAISED), RAISED),
     interrupts: ((RAISED,) * 3, RAISED),
 }
