@@ -161,7 +161,7 @@ add(
         "grade.l2.c3.no_tools_ran": (
             "tool_use を返し続けるモデルなのに、ツールを1つも実行せず、最初の応答で終わりました（MAX_TURNS={n}、モデルへのリクエスト {calls} 回）。"
             'ツールを呼ぶ応答の stop_reason は "tool_use" です（"tool_calls" のようなほかの API の言葉ではありません）。ループは stop_reason が "tool_use" の間、回ります',
-            "Against a model that keeps returning tool_use, it ran no tool and ended at the first response (MAX_TURNS={n}, {calls} request). "
+            "Against a model that keeps returning tool_use, it ran no tool and ended at the first response (MAX_TURNS={n}, {calls:requests}). "
             'A response that calls tools says stop_reason "tool_use" (not another API\'s word such as "tool_calls"); the loop goes on while stop_reason is "tool_use".',
         ),
         "grade.l2.c3.other_limit": (

@@ -28,7 +28,7 @@ add(
         ),
         "lesson.l5.returned_early": (
             "呼び出し {calls} 個に、結果 {results} 個で返りました。return results が for の中にありませんか（全部を処理してから返します）",
-            "It returned {results} result(s) for {calls:calls}; is return results inside the for? Return after every call is handled",
+            "It returned {results:results} for {calls:calls}; is return results inside the for? Return after every call is handled",
         ),
         "lesson.l5.yes_refused": (
             "approve は yes（True）と答えたのに、write_file を実行せずに断りの結果を返しました。approve は True（yes）か False（no）を返します。True なら実行します",

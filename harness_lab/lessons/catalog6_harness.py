@@ -160,7 +160,7 @@ add(
         ),
         "lesson.l6.run_agent.left_early": (
             "モデルはまだ続けたい応答（{got}）だったのに、リクエスト {requests} 回で抜けました。最後の return が while の中に入っていませんか（ループの後ろに置きます）",
-            "The model still wanted to go on ({got}), yet it left after {requests} request(s); is the last return inside the while? It belongs after the loop",
+            "The model still wanted to go on ({got}), yet it left after {requests:requests}; is the last return inside the while? It belongs after the loop",
         ),
         "lesson.l6.run_agent.finish_as_stop": (
             'モデルが切り上げた（{got}）のに、lessons.stopped で返しました。next_step が "finish" なら return lessons.finished(response, turns, tokens_used) します',
