@@ -198,7 +198,7 @@ add(
             "1ターンおきにテキストなしで（tool_use だけで）ツールを呼ぶモデルだと、MAX_TURNS={n} なのにツール呼び出し {rounds} ターン・リクエスト {calls} 回でした。"
             "テキストのない応答も1ターンです。ターンは応答1回（ループの一周）ごとに数えます",
             "Against a model that calls its tools with no text every other turn (tool_use blocks only), MAX_TURNS={n} gave {rounds:tool turns} and {calls:requests}. "
-            "A response with no text is a turn too: count one turn per response (per pass of the loop)",
+            "A response with no text is a turn too: count one turn per response (per lap of the loop).",
         ),
         "grade.l2.c3.counts_blocks": (
             "1つの応答で2〜3個のツールを同時に呼ぶモデルだと、MAX_TURNS={n} なのにツール呼び出し {rounds} ターン（ツールの実行は {runs} 回）で止まりました。"

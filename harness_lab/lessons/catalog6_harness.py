@@ -84,7 +84,7 @@ add(
             "The final answer was not returned ({got}); when the model finishes, return lessons.finished(response, turns, tokens_used)",
         ),
         "lesson.l6.run_agent.spin_on_resend": (
-            'pause_turn が2回続いたところで、弁3（無進捗）で止まりました。送り返し（"resend"）はツールのターンではありません。署名を比べるのは step が "run_tools" のときだけにします',
+            'pause_turn が2回続いたところで、弁3（無進捗検知）で止まりました。送り返し（"resend"）はツールのターンではありません。署名を比べるのは step が "run_tools" のときだけにします',
             'Valve 3 (no-progress detection) stopped it at the second pause_turn in a row; a resend is no tool turn, so compare signatures only when step is "run_tools"',
         ),
         "lesson.l6.run_agent.empty_results": (
