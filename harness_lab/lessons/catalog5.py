@@ -106,7 +106,7 @@ add(
             "approve が「いいえ」（False）と答えたのに、write_file が実行されました。approve の答えは True か False です。"
             '"n" や "no" と比べたり str() で包んだりすると、False が「いいえ」になりません。if not approve(block.name, block.input): で、「はい」以外をすべて断ります',
             'approve said no (False), yet write_file ran. approve answers True or False: compared with "n" or "no", or wrapped in str(), '
-            "a False is no no. Use if not approve(block.name, block.input): anything but a yes is refused",
+            "a False never counts as a no. Use if not approve(block.name, block.input): anything but a yes is refused",
         ),
         "lesson.l5.yes_reused": (
             "write_file（{path}）を approve に尋ねないまま実行しました。前の write_file への「はい」を覚えておき、この呼び出しにも使っています。「はい」は尋ねた呼び出し1つへの答えです。呼び出しごとに尋ねます",

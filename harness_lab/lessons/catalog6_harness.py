@@ -377,7 +377,7 @@ add(
             "弁4: approve が「いいえ」（False）と答えたのに、{tool} が走りました。断られたツールは実行せず、is_error の結果だけを返します。"
             'approve の答えは True か False です（"n" や "no" と比べると、False が「いいえ」になりません）。「はい」以外をすべて断ります（if not approve(...)）',
             "valve 4: approve said no (False), yet {tool} ran; a denied tool is not run, and only an is_error result goes back. approve answers "
-            'True or False (compared with "n" or "no", a False is no no): refuse anything but a yes (if not approve(...))',
+            'True or False (compared with "n" or "no", a False never counts as a no): refuse anything but a yes (if not approve(...))',
         ),
         "lesson.l6.run_agent.no_approver_ran": (
             "弁4: approve を渡さなかったのに {tool} が走りました。尋ねる相手がいないときは断る側に倒します（approve or (lambda name, given: False)）",
