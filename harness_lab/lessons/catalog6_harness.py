@@ -425,8 +425,8 @@ add(
             "valve 4: {tool}, approved in an earlier run, now ran without asking (asked this time, the answer would have been no); a yes answers the one call it was asked about: do not keep it, ask about every call",
         ),
         "lesson.l6.run_agent.no_stopped_yes": (
-            "弁4: 同じターンで http_post には「いいえ」、{tool} には「はい」と答えたのに、{tool} が1回走りませんでした。1つの「いいえ」でターン全体を止めず、呼び出しごとに、その答えで決めます",
-            "valve 4: in one turn the answer was no for http_post and yes for {tool}, yet {tool} did not run once; one no does not stop the turn: decide each call by its own answer",
+            "弁4: 同じターンで http_post には「いいえ」、{tool} には「はい」と答えたのに、{tool} がちょうど1回は走りませんでした。1つの「いいえ」でターン全体を止めず、呼び出しごとに、その答えで決めます",
+            "valve 4: in one turn the answer was no for http_post and yes for {tool}, yet {tool} did not run exactly once; one no does not stop the turn: decide each call by its own answer",
         ),
         "lesson.l6.run_agent.answer_reused": (
             "弁4: 同じターンの {tool} 2つを approve にそれぞれ尋ね、1つ目には「はい」、2つ目には「いいえ」と答えたのに、2つとも走りました。"
