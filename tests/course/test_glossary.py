@@ -207,6 +207,9 @@ def test_each_valve_goes_by_its_glossarys_name_in_both_editions():
         "ja": sorted((ROOT / "notebooks" / "src").glob("*.py")) + sorted((ROOT / "exercises" / "src").glob("*.py"))
     }
     sources["en"] = ENGLISH_SOURCES
+    pages = [ROOT / "README.md", ROOT / "CONTRIBUTING.md", *sorted((ROOT / "docs").rglob("*.md"))]  # the pages mix both
+    sources["ja"] += pages
+    sources["en"] += pages
     found += [
         f"{path.name}: {slip}"
         for language, paths in sources.items()
