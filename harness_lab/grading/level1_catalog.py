@@ -342,7 +342,7 @@ add(
         "grade.l1.c3.too_many": (
             "tool_use が {uses} 個ある応答に、tool_result が {results} 個返りました。結果を2つ受け取った呼び出しがあります。"
             "拒否の結果を積んだら、continue で次のブロックへ進みましょう",
-            "It returned {results:tool_results} for {uses} tool_use block(s): some call got two. "
+            "It returned {results:tool_results} for {uses:tool_use blocks}: some call got two. "
             "After appending a refusal's result, continue to the next block.",
         ),
         "grade.l1.c3.refused_no_result": (
@@ -426,7 +426,7 @@ add(
             "{tool} が例外を出した応答（tool_use {uses} 個）に、呼び出しの順で1つずつの tool_result が返りませんでした（{results} 個）。"
             "失敗した呼び出しにも結果を返し、そのあとの呼び出しも実行しましょう",
             "When {tool} raised, the response with {uses:tool_use blocks} did not get one tool_result each, in call "
-            "order ({results} came back). A failed call needs its result too, and the calls after it still run.",
+            "order ({results:tool_results} came back). A failed call needs its result too, and the calls after it still run.",
         ),
         "grade.l1.c3.tool_error_not_error": (
             "例外を出した {tool} の tool_result に is_error: true がありません。モデルは失敗をツールの出力として読みます",

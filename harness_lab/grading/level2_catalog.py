@@ -161,7 +161,7 @@ add(
         "grade.l2.c3.no_tools_ran": (
             "tool_use を返し続けるモデルなのに、ツールを1つも実行せず、最初の応答で終わりました（MAX_TURNS={n}、モデルへのリクエスト {calls} 回）。"
             'ツールを呼ぶ応答の stop_reason は "tool_use" です（"tool_calls" のようなほかの API の言葉ではありません）。ループは stop_reason が "tool_use" の間、回ります',
-            "Against a model that keeps returning tool_use, it ran no tool and ended at the first response (MAX_TURNS={n}, {calls} request). "
+            "Against a model that keeps returning tool_use, it ran no tool and ended at the first response (MAX_TURNS={n}, {calls:requests}). "
             'A response that calls tools says stop_reason "tool_use" (not another API\'s word such as "tool_calls"); the loop goes on while stop_reason is "tool_use".',
         ),
         "grade.l2.c3.other_limit": (
@@ -198,7 +198,7 @@ add(
             "1ターンおきにテキストなしで（tool_use だけで）ツールを呼ぶモデルだと、MAX_TURNS={n} なのにツール呼び出し {rounds} ターン・リクエスト {calls} 回でした。"
             "テキストのない応答も1ターンです。ターンは応答1回（ループの一周）ごとに数えます",
             "Against a model that calls its tools with no text every other turn (tool_use blocks only), MAX_TURNS={n} gave {rounds:tool turns} and {calls:requests}. "
-            "A response with no text is a turn too: count one turn per response (per pass of the loop)",
+            "A response with no text is a turn too: count one turn per response (per lap of the loop).",
         ),
         "grade.l2.c3.counts_blocks": (
             "1つの応答で2〜3個のツールを同時に呼ぶモデルだと、MAX_TURNS={n} なのにツール呼び出し {rounds} ターン（ツールの実行は {runs} 回）で止まりました。"

@@ -28,7 +28,7 @@ add(
         ),
         "lesson.l5.returned_early": (
             "呼び出し {calls} 個に、結果 {results} 個で返りました。return results が for の中にありませんか（全部を処理してから返します）",
-            "It returned {results} result(s) for {calls:calls}; is return results inside the for? Return after every call is handled",
+            "It returned {results:results} for {calls:calls}; is return results inside the for? Return after every call is handled",
         ),
         "lesson.l5.yes_refused": (
             "approve は yes（True）と答えたのに、write_file を実行せずに断りの結果を返しました。approve は True（yes）か False（no）を返します。True なら実行します",
@@ -106,7 +106,7 @@ add(
             "approve が「いいえ」（False）と答えたのに、write_file が実行されました。approve の答えは True か False です。"
             '"n" や "no" と比べたり str() で包んだりすると、False が「いいえ」になりません。if not approve(block.name, block.input): で、「はい」以外をすべて断ります',
             'approve said no (False), yet write_file ran. approve answers True or False: compared with "n" or "no", or wrapped in str(), '
-            "a False is no no. Use if not approve(block.name, block.input): anything but a yes is refused",
+            "a False never counts as a no. Use if not approve(block.name, block.input): anything but a yes is refused",
         ),
         "lesson.l5.yes_reused": (
             "write_file（{path}）を approve に尋ねないまま実行しました。前の write_file への「はい」を覚えておき、この呼び出しにも使っています。「はい」は尋ねた呼び出し1つへの答えです。呼び出しごとに尋ねます",

@@ -84,7 +84,7 @@ add(
             "The final answer was not returned ({got}); when the model finishes, return lessons.finished(response, turns, tokens_used)",
         ),
         "lesson.l6.run_agent.spin_on_resend": (
-            'pause_turn が2回続いたところで、弁3（無進捗）で止まりました。送り返し（"resend"）はツールのターンではありません。署名を比べるのは step が "run_tools" のときだけにします',
+            'pause_turn が2回続いたところで、弁3（無進捗検知）で止まりました。送り返し（"resend"）はツールのターンではありません。署名を比べるのは step が "run_tools" のときだけにします',
             'Valve 3 (no-progress detection) stopped it at the second pause_turn in a row; a resend is no tool turn, so compare signatures only when step is "run_tools"',
         ),
         "lesson.l6.run_agent.empty_results": (
@@ -160,7 +160,7 @@ add(
         ),
         "lesson.l6.run_agent.left_early": (
             "モデルはまだ続けたい応答（{got}）だったのに、リクエスト {requests} 回で抜けました。最後の return が while の中に入っていませんか（ループの後ろに置きます）",
-            "The model still wanted to go on ({got}), yet it left after {requests} request(s); is the last return inside the while? It belongs after the loop",
+            "The model still wanted to go on ({got}), yet it left after {requests:requests}; is the last return inside the while? It belongs after the loop",
         ),
         "lesson.l6.run_agent.finish_as_stop": (
             'モデルが切り上げた（{got}）のに、lessons.stopped で返しました。next_step が "finish" なら return lessons.finished(response, turns, tokens_used) します',
@@ -377,7 +377,7 @@ add(
             "弁4: approve が「いいえ」（False）と答えたのに、{tool} が走りました。断られたツールは実行せず、is_error の結果だけを返します。"
             'approve の答えは True か False です（"n" や "no" と比べると、False が「いいえ」になりません）。「はい」以外をすべて断ります（if not approve(...)）',
             "valve 4: approve said no (False), yet {tool} ran; a denied tool is not run, and only an is_error result goes back. approve answers "
-            'True or False (compared with "n" or "no", a False is no no): refuse anything but a yes (if not approve(...))',
+            'True or False (compared with "n" or "no", a False never counts as a no): refuse anything but a yes (if not approve(...))',
         ),
         "lesson.l6.run_agent.no_approver_ran": (
             "弁4: approve を渡さなかったのに {tool} が走りました。尋ねる相手がいないときは断る側に倒します（approve or (lambda name, given: False)）",
@@ -425,8 +425,8 @@ add(
             "valve 4: {tool}, approved in an earlier run, now ran without asking (asked this time, the answer would have been no); a yes answers the one call it was asked about: do not keep it, ask about every call",
         ),
         "lesson.l6.run_agent.no_stopped_yes": (
-            "弁4: 同じターンで http_post には「いいえ」、{tool} には「はい」と答えたのに、{tool} が1回走りませんでした。1つの「いいえ」でターン全体を止めず、呼び出しごとに、その答えで決めます",
-            "valve 4: in one turn the answer was no for http_post and yes for {tool}, yet {tool} did not run once; one no does not stop the turn: decide each call by its own answer",
+            "弁4: 同じターンで http_post には「いいえ」、{tool} には「はい」と答えたのに、{tool} がちょうど1回は走りませんでした。1つの「いいえ」でターン全体を止めず、呼び出しごとに、その答えで決めます",
+            "valve 4: in one turn the answer was no for http_post and yes for {tool}, yet {tool} did not run exactly once; one no does not stop the turn: decide each call by its own answer",
         ),
         "lesson.l6.run_agent.answer_reused": (
             "弁4: 同じターンの {tool} 2つを approve にそれぞれ尋ね、1つ目には「はい」、2つ目には「いいえ」と答えたのに、2つとも走りました。"

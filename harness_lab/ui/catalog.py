@@ -375,7 +375,7 @@ add(
         "ui.context.older": ("古いリクエスト {n} 件", "{n:older requests}"),
         "ui.context.not_sent": (
             "リクエスト {number} は送られていません。この実行が送ったのは {sent} 件です",
-            "Request {number} was not sent: this run has sent {sent}",
+            "Request {number} was not sent: this run has sent {sent:requests}",
         ),
         "ui.plot.no_usage": (
             "{kind} からはターンごとの使用量を読み取れません。Run か run.state、run() のイベント、Usage のリストを渡してください",

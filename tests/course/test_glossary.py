@@ -129,6 +129,7 @@ NOT_IN_ENGLISH = {
     r"turns? finished": "completed turns (the counter `turns`)",
     r"no-progress valve": "no-progress detection (valve 3, 無進捗検知)",
     r"valve 3 \(no progress\)": "valve 3 (no-progress detection)",
+    r"pass(?:es)? of the loop": "lap of the loop (ループの一周)",
 }
 
 
@@ -163,3 +164,64 @@ def test_the_english_edition_writes_the_courses_name_one_way():
     english = "\n".join(en for _, en in CATALOG.values())
     english += "\n".join(path.read_text(encoding="utf-8") for path in ENGLISH_SOURCES)
     assert set(re.findall(r"agent harness basics", english, re.IGNORECASE)) == {"Agent harness basics"}
+
+
+# Each valve's name, as the glossary gives it (docs/glossary.md, "the four controls"), in each language: what may
+# follow "弁3（" or "valve 3 (" when a text names the valve it means.
+VALVE_NAMES = {
+    "ja": {
+        "1": ("最大ターン数",),
+        "2": ("トークン予算", "予算上限", "`TokenBudget`"),
+        "3": ("無進捗検知",),
+        "4": ("承認弁", "承認"),
+    },
+    "en": {
+        "1": ("max turns",),
+        "2": ("token budget", "the token budget", "`TokenBudget`"),
+        "3": ("no-progress detection",),
+        "4": ("approval valve", "the approval valve", "approval"),
+    },
+}
+VALVE_NAMED = {"ja": re.compile(r"弁([1-4]) ?（([^）。、；]*)"), "en": re.compile(r"\b[Vv]alve ([1-4]) \(([^);,]*)")}
+
+
+def valve_slips(text: str, language: str) -> list[str]:
+    """A valve named by its number and, in parentheses, by a name the glossary does not give it."""
+    return [
+        f"{match.group(0)}: valve {number} is {' / '.join(VALVE_NAMES[language][number])}"
+        for match in VALVE_NAMED[language].finditer(text)
+        if (number := match.group(1)) and match.group(2).strip() not in VALVE_NAMES[language][number]
+    ]
+
+
+def test_each_valve_goes_by_its_glossarys_name_in_both_editions():
+    # A hint named 弁3（無進捗） where every other text says 弁3（無進捗検知）, and one panel said "valve 3 (no
+    # progress)": two names for one valve, beside the glossary's.
+    found = [
+        f"{key}: {slip}"
+        for key, pair in CATALOG.items()
+        for language, text in zip(("ja", "en"), pair, strict=True)
+        for slip in valve_slips(text, language)
+    ]
+    sources = {
+        "ja": sorted((ROOT / "notebooks" / "src").glob("*.py")) + sorted((ROOT / "exercises" / "src").glob("*.py"))
+    }
+    sources["en"] = ENGLISH_SOURCES
+    pages = [ROOT / "README.md", ROOT / "CONTRIBUTING.md", *sorted((ROOT / "docs").rglob("*.md"))]  # the pages mix both
+    sources["ja"] += pages
+    sources["en"] += pages
+    found += [
+        f"{path.name}: {slip}"
+        for language, paths in sources.items()
+        for path in paths
+        for slip in valve_slips(path.read_text("utf-8"), language)
+    ]
+    assert found == []
+
+
+def test_a_valve_by_another_name_is_found():
+    assert valve_slips("弁3（無進捗）で止まりました", "ja") == ["弁3（無進捗: valve 3 is 無進捗検知"]
+    assert valve_slips("弁3（無進捗検知。正当なポーリングは調整）と弁2（予算上限）", "ja") == []
+    assert valve_slips("valve 2 (the budget) and Valve 3 (no-progress detection)", "en") == [
+        "valve 2 (the budget: valve 2 is token budget / the token budget / `TokenBudget`"
+    ]

@@ -50,3 +50,31 @@ def test_a_numbers_own_format_spec_is_still_a_format_spec(monkeypatch):
     with speaking("en"):
         assert t("test.spec", seconds=2.25, tries=1) == "2.2 s, 1 try"
         assert t("test.spec", seconds=2.25, tries=3) == "2.2 s, 3 tries"
+
+
+# A count the Japanese side makes: a field right before its counter (「{calls} 回」「{uses} 個」「{rounds} ターン」).
+JAPANESE_COUNT = re.compile(r"\{(\w+)\}\s*(?:回|個|件|ターン|トークン|文字|行|冊|人)")
+SINGULAR = "byte|character|error|file|item|line|message|name|notebook|request|result|second|time|token|tool_result|tool|try|turn|block|call"
+
+
+def hedged_counts(ja: str, en: str) -> list[str]:
+    """English counts that dodge the count's own noun: "request(s)", or a counted field before a singular noun."""
+    found = re.findall(r"\w+\(s\)", en)
+    for field in {match[1] for match in JAPANESE_COUNT.finditer(ja)}:
+        found += re.findall(rf"\{{{field}\}} (?:(?:{SORTS}) )?(?:{SINGULAR})(?![\w(])", en)
+    return found
+
+
+def test_an_english_count_says_its_noun_in_the_number_it_has():
+    # "left after {requests} request(s)", "for {uses} tool_use block(s)", "({calls} request)": the Japanese
+    # counted (リクエスト {requests} 回), the English hedged or put the noun in the singular whatever the count.
+    # A count's spec ({requests:requests}) reads "1 request", "3 requests" (harness_lab/text.py).
+    assert [f"{key}: {slip}" for key, (ja, en) in CATALOG.items() for slip in hedged_counts(ja, en)] == []
+
+
+def test_a_hedged_count_is_found_and_a_spelt_out_one_is_not():
+    assert hedged_counts("リクエスト {requests} 回", "after {requests} request(s)") == ["request(s)"]
+    assert hedged_counts("{calls} 回", "({calls} request)") == ["{calls} request"]
+    assert hedged_counts("{uses} 個", "for {uses} tool_use block") == ["{uses} tool_use block"]
+    assert hedged_counts("{calls} 回", "after {calls:requests}; {calls} requests in all") == []
+    assert hedged_counts("{tool} を呼ぶ", "one {tool} call") == []  # a name, not a count

@@ -401,7 +401,7 @@ print(type(outcome.stop).__name__, "/ completed turns:", outcome.turns, "/ sandb
 #
 # 1. **Pass the reason for a denial to the model**: change `run_tool_uses` so that when `approve` returns `(False, "Don't save it yet")`, the reason goes into the tool_result.
 #    The package's version already put the reason from `watch.deny("Don't save it yet")` in as it was (the first panel).
-# 2. **Your own asking again**: using `read_answer`, write an approval function that asks again up to three times on `None` and denies if it still cannot read the answer. Try it on the answers in the table above.
+# 2. **Ask again, your own way**: using `read_answer`, write an approval function that asks again up to three times on `None` and denies if it still cannot read the answer. Try it on the answers in the table above.
 
 # %% [markdown] ja="2ff642b345a9"
 # ## Summary

@@ -209,8 +209,8 @@ print(run_tool(hl.make_read_file(LAB / "project"), {"path": "link.txt"}))
 # - `next_step(response)` decides whether to go round again. The text's loop looks only at `tool_use`, so it ends on a `pause_turn` response that is only partway done
 # - after each turn, pause with `yield lessons.turn(turns, response, results)` (the generator from notebook 04)
 # - at the end, `return` not a string but a **value** that says how it ended (`lessons.finished(...)` or `lessons.stopped(...)`)
-# - valve 2's `tokens_used` adds to the text's `input_tokens + output_tokens` prompt caching's cache writes (`cache_creation_input_tokens`)
-#   and cache reads (`cache_read_input_tokens`): like `hl.TokenBudget` in notebook 03, it counts every token the API counted (a `None` as 0)
+# - valve 2's `tokens_used` counts prompt caching's cache writes (`cache_creation_input_tokens`) and cache reads (`cache_read_input_tokens`)
+#   on top of the text's `input_tokens + output_tokens`: like `hl.TokenBudget` in notebook 03, it counts every token the API counted (a `None` as 0)
 #
 # The check cell runs it beside the package's `Run` on the same scripted model, and compares how each stops and how many requests and tool-running turns each takes.
 # It tries the limits rewritten to `MAX_TURNS = 3` and `TOKEN_BUDGET = 3_000` (if you take them as arguments `max_turns` and `token_budget`, it passes them there too).
