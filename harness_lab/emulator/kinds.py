@@ -61,16 +61,19 @@ def _quoted(values: tuple) -> str:
 
 
 class Str:
-    __slots__ = ("max_length", "pattern", "source")
+    __slots__ = ("max_length", "min_length", "pattern", "source")
 
-    def __init__(self, pattern: str | None = None, max_length: int | None = None) -> None:
+    def __init__(self, pattern: str | None = None, max_length: int | None = None, min_length: int = 0) -> None:
         self.source = pattern
         self.pattern = re.compile(pattern) if pattern else None
         self.max_length = max_length
+        self.min_length = min_length
 
     def check(self, value: object, path: tuple) -> Problem | None:
         if type(value) is not str:
             return Problem(path, "Input should be a valid string")
+        if len(value) < self.min_length:  # before the pattern: an empty name is told so live (round five)
+            return Problem(path, f"String should have at least {self.min_length} character")
         if self.pattern is not None and not self.pattern.search(value):
             return Problem(path, f"String should match pattern '{self.source}'")
         # After the pattern: a bound the docs set below the live pattern's, so whatever the API refuses
@@ -94,10 +97,11 @@ def _unreadable_number(value: int) -> bool:
 
 
 class Int:
-    __slots__ = ("ge",)
+    __slots__ = ("below", "ge")
 
-    def __init__(self, ge: int | None = None) -> None:
+    def __init__(self, ge: int | None = None, below: str = "Input should be greater than or equal to {ge}") -> None:
         self.ge = ge
+        self.below = below  # what a value under ``ge`` is told: the API words some bounds its own way
 
     def check(self, value: object, path: tuple) -> Problem | None:
         if type(value) is not int:
@@ -105,7 +109,7 @@ class Int:
         if not _INT_RANGE[0] <= value <= _INT_RANGE[1]:
             return Problem(path, "Input should be a valid integer")
         if self.ge is not None and value < self.ge:
-            return Problem(path, f"Input should be greater than or equal to {self.ge}")
+            return Problem(path, self.below.format(ge=self.ge))
         return None
 
 
@@ -277,7 +281,8 @@ def _plain(kind) -> tuple | None:
     """(type, allowed values or None) for a test that proves a value right; others go to ``check``."""
     if type(kind) is Nullable:
         kind = kind.kind
-    if (type(kind) is Str and kind.pattern is None and kind.max_length is None) or type(kind) is StrOr:
+    bare = type(kind) is Str and kind.pattern is None and kind.max_length is None and not kind.min_length
+    if bare or type(kind) is StrOr:
         return (str, None)
     if type(kind) is Bool:
         return (bool, None)

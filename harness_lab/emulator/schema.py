@@ -53,11 +53,14 @@ OVERRIDES: dict[tuple[str, str], object] = {
     # Patterns the API's documented errors quote (``String should match pattern ...``).
     ("ToolUseBlockParam", "id"): Str(ID_PATTERN),
     ("ServerToolUseBlockParam", "id"): Str(ID_PATTERN),
-    ("ToolParam", "name"): Str(TOOL_NAME_PATTERN, TOOL_NAME_DOCUMENTED_LENGTH),
-    # Bounds: 0 pre-warms the prompt cache (api_facts.md, "Prompt caching"); 1024 is the public 400
-    # "thinking.enabled.budget_tokens: Input should be greater than or equal to 1024"; a task budget
-    # counts down from at least one token (docs: "Task budgets").
-    ("MessageCreateParamsBase", "max_tokens"): Int(ge=0),
+    ("ToolParam", "name"): Str(TOOL_NAME_PATTERN, TOOL_NAME_DOCUMENTED_LENGTH, min_length=1),
+    # An empty model id is a 400 live, not the 404 of an unknown one (round five).
+    ("MessageCreateParamsBase", "model"): Str(min_length=1),
+    ("MessageCountTokensParams", "model"): Str(min_length=1),
+    # Bounds: 0 pre-warms the prompt cache (api_facts.md, "Prompt caching"; below it, the live text of round
+    # five); 1024 is the public 400 "thinking.enabled.budget_tokens: Input should be greater than or equal to
+    # 1024"; a task budget counts down from at least one token (docs: "Task budgets").
+    ("MessageCreateParamsBase", "max_tokens"): Int(ge=0, below="must be greater than or equal to {ge}"),
     ("ThinkingConfigEnabledParam", "budget_tokens"): Int(ge=1024),
     ("TokenTaskBudgetParam", "total"): Int(ge=1),
     ("TokenTaskBudgetParam", "remaining"): Nullable(Int(ge=0)),

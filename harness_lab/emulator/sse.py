@@ -1,10 +1,11 @@
 """A finished Message replayed as the API's server-sent events (streaming, lesson 2).
 
-The event order is the real one: ``message_start`` (empty content, ``stop_reason: null``), a ``ping``,
-then per block ``content_block_start`` / ``content_block_delta`` (``text_delta``, after a cited text's ``citations_delta``s,
+The event order is the real one: ``message_start`` (empty content, ``stop_reason: null``), then per block ``content_block_start`` / ``content_block_delta`` (``text_delta``, after a cited text's ``citations_delta``s,
 ``input_json_delta`` for a tool's or a server tool's call, or ``thinking_delta`` then one
 ``signature_delta`` for a thinking block) / ``content_block_stop``, then ``message_delta`` (stop
-fields and cumulative usage) and ``message_stop``. Every event carries an ``event:`` line: the Python SDK drops events
+fields and cumulative usage) and ``message_stop``. One ``ping`` comes right after the first
+``content_block_start``, where the streaming page's example and live recordings show it (right after
+``message_start`` when there is no block). Every event carries an ``event:`` line: the Python SDK drops events
 without one. The SDK's accumulator rebuilds exactly the non-streamed Message from these events.
 """
 
@@ -57,10 +58,14 @@ def encode_stream(message: dict) -> str:
         start_usage["output_tokens_details"] = {"thinking_tokens": 0}
     start = {**message, "content": [], "stop_reason": None, "stop_sequence": None, "stop_details": None}
     start["usage"] = start_usage
-    out = [_event("message_start", message=start), _event("ping")]
+    out = [_event("message_start", message=start)]
+    if not message["content"]:
+        out.append(_event("ping"))
     for index, block in enumerate(message["content"]):
         opened, deltas = _opened(block)
         out.append(_event("content_block_start", index=index, content_block=opened))
+        if index == 0:
+            out.append(_event("ping"))
         out += [_event("content_block_delta", index=index, delta=delta) for delta in deltas]
         out.append(_event("content_block_stop", index=index))
     delta_usage = {

@@ -12,15 +12,18 @@ message at all (an older model answers with its own 400 text, ``models.py``):
 - the section is last, or an assistant message follows it;
 - its content is text: no image, document or tool block, no citations.
 
-The first rule's text is the API's long-standing answer to a leading system message. The others'
-wording is the emulator's own: the docs give the rules, and no public 400 quotes their texts. Until
-mid-2026 the docs refused two system messages side by side and named a server tool *use* as the
-assistant's last block; the page of August 2026 reads as above.
+The texts are the live ones (docs/api_facts.md, "Checked on 2026-12-07 (round five)": a proxy's conformance
+rows of direct API observations on claude-sonnet-5, 2026-08-31, and a client's constants verified against
+claude-opus-5-5, 2026-10-06), and so is their order: an empty content, then a block that is not text, then the
+first message, then where the section stands, then blank text. The citations rule's text is the emulator's own.
+The live texts name a beta "directive-only form" (``content: []`` with ``output_config``) taken anywhere; the
+emulator refuses a system message's beta fields, so it never meets one. Until mid-2026 the docs refused two system messages side by
+side and named a server tool *use* as the assistant's last block; the page of August 2026 reads as above.
 """
 
 from __future__ import annotations
 
-from .models import SYSTEM_ROLE_UNEXPECTED, ModelSpec
+from .models import ModelSpec
 
 __all__ = ["system_message_error", "without_system_messages"]
 
@@ -38,26 +41,47 @@ def _ends_in_server_tool_result(message: dict) -> bool:
     )
 
 
+_ANYWHERE = "; the directive-only form (content: [] with output_config) is accepted at any position"
+FIRST = "messages.{n}: use the top-level 'system' parameter for the initial system prompt" + _ANYWHERE
+FOLLOW = (
+    "messages.{n}: role 'system' must follow a 'user' message or an 'assistant' message ending in a server tool result"
+    + _ANYWHERE
+)
+PRECEDE = "messages.{n}: role 'system' must precede an 'assistant' message or end the array" + _ANYWHERE
+EMPTY = "messages.{n}: system content must contain at least one block"
+BLOCKS = "messages.{n}: role 'system' supports text, tool_addition, and tool_removal blocks only"
+BLANK = "messages.{n}: system text blocks must contain non-whitespace text"
+_SYSTEM_BLOCKS = ("text", "tool_addition", "tool_removal")
+
+
 def _placement_error(messages: list, first: int, last: int) -> str | None:
-    """The 400 text for the system section ``messages[first..last]``, or None where it may stand."""
+    """The 400 text for where the system section ``messages[first..last]`` stands, or None where it may."""
     if first == 0:
-        return SYSTEM_ROLE_UNEXPECTED
+        return FIRST.format(n=0)
     before = messages[first - 1]
     after = messages[last + 1] if last + 1 < len(messages) else None
     if before["role"] != "user" and not _ends_in_server_tool_result(before):
-        return (
-            f"messages.{first}: a system message must immediately follow a user message or an assistant message "
-            "that ends in a server tool result"
-        )
+        return FOLLOW.format(n=first)
     if after is not None and after["role"] != "assistant":
-        return f"messages.{last}: a system message must be the last message or be followed by an assistant message"
+        return PRECEDE.format(n=last)  # live, a section is reported at its last message
     return None
 
 
-def _content_error(content: object, n: int) -> str | None:
-    for m, block in enumerate(content if isinstance(content, list) else ()):
-        if block["type"] != "text":
-            return f"messages.{n}.content.{m}: a system message may hold text blocks only, not `{block['type']}`"
+def _shape_error(content: object, n: int) -> str | None:
+    """An empty content, or a block a system message cannot hold (both before the placement rules)."""
+    if not content:
+        return EMPTY.format(n=n)
+    if isinstance(content, list) and any(block["type"] not in _SYSTEM_BLOCKS for block in content):
+        return BLOCKS.format(n=n)
+    return None
+
+
+def _text_error(content: str | list, n: int) -> str | None:
+    """Blank text, or a text that carries citations (after the placement rules)."""
+    blocks = [{"type": "text", "text": content}] if isinstance(content, str) else content
+    if any(not (b.get("text") or "").strip() for b in blocks if b["type"] == "text"):
+        return BLANK.format(n=n)
+    for m, block in enumerate(blocks):
         if block.get("citations"):
             return f"messages.{n}.content.{m}.text.citations: a system message's text cannot carry citations"
     return None
@@ -79,9 +103,14 @@ def _sections(messages: list) -> list[tuple[int, int]]:
 def system_message_error(messages: list, row: ModelSpec) -> str | None:
     """The 400 text for the first system message in ``messages`` this model or its place refuses."""
     for first, last in _sections(messages):
-        error = row.system_role or _placement_error(messages, first, last)
-        for n in range(first, last + 1):
-            error = error or _content_error(messages[n]["content"], n)
+        if row.system_role:
+            # A model without system messages: a live probe of Haiku 4.5 got the first message's text at
+            # messages.0; later ones get the model's own refusal (docs/api_facts.md, round five).
+            return FIRST.format(n=0) if first == 0 else row.system_role
+        section = range(first, last + 1)
+        error = next(filter(None, (_shape_error(messages[n]["content"], n) for n in section)), None)
+        error = error or _placement_error(messages, first, last)
+        error = error or next(filter(None, (_text_error(messages[n]["content"], n) for n in section)), None)
         if error:
             return error
     return None

@@ -14,9 +14,10 @@ from typing import Any
 
 __all__ = ["NO_TOOLS", "UNKNOWN_TOOL", "obey", "tool_choice_error"]
 
-# Inferred (no public text found): the same path form as the API's other parameter errors.
-NO_TOOLS = "tool_choice: `tool_choice` may only be specified while providing tools"
-UNKNOWN_TOOL = "tool_choice.tool.name: tool {name!r} is not one of the `tools` in this request"
+# The live texts: a proxy's conformance rows of direct API observations on claude-sonnet-5, 2026-08-31
+# (docs/api_facts.md, round five). A forced tool the request does not define is the second, tools or none.
+NO_TOOLS = "tool_choice.any may only be specified while providing tools"
+UNKNOWN_TOOL = "Tool '{name}' not found in provided tools"
 
 # When a script's only content was a call that tool_choice "none" forbids (the emulator's words).
 _NO_TOOL_TEXT = {
@@ -35,7 +36,7 @@ def tool_choice_error(request: dict) -> str | None:
     if not isinstance(choice, dict) or choice.get("type") in ("auto", "none"):
         return None
     tools = request.get("tools") or []
-    if not tools:
+    if choice.get("type") == "any" and not tools:
         return NO_TOOLS
     if choice.get("type") == "tool" and choice.get("name") not in _custom_names(tools):
         return UNKNOWN_TOOL.format(name=choice.get("name"))

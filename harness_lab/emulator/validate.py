@@ -36,7 +36,7 @@ from .citations import citation_error
 from .context_management import edit_error, missing_beta, unread_compaction
 from .history import Merged, merge
 from .kinds import Model
-from .models import BINDING_BETA, interleaves_manually, is_known, spec
+from .models import BINDING_BETA, dated_id, interleaves_manually, is_known, spec
 from .parameters import image_mismatch, parameter_error
 from .placement import misplaced
 from .roundtrip import config_error
@@ -112,8 +112,11 @@ def _check_limits(request: dict, count_tokens: bool, betas: frozenset = frozense
     if not count_tokens:
         max_tokens, limit = request["max_tokens"], row.max_output
         if max_tokens > limit:
+            # The live text names the model that answers: an alias's dated id (a live probe on claude-haiku-4-5,
+            # docs/api_facts.md round five).
             return bad(
-                f"max_tokens: {max_tokens} > {limit}, which is the maximum allowed number of output tokens for {model}"
+                f"max_tokens: {max_tokens} > {limit}, which is the maximum allowed number of output tokens for "
+                f"{dated_id(model)}"
             )
     error = config_error(request, row, mode_of(request, row.thinking_default, row.display_default))
     if error or count_tokens:

@@ -34,6 +34,8 @@ REJECTIONS = (
     ("Input should be a valid list", "lesson.l2.content_not_list"),
     ("content cannot be empty if `is_error` is true", "lesson.rule.error_without_content"),
     ('Unexpected role "system"', "lesson.rule.system_role"),
+    # A system message first in messages, on any model (the live text since the emulator's round five).
+    ("use the top-level 'system' parameter for the initial system prompt", "lesson.rule.system_role"),
 )
 NOT_A_FLAG = "is_error: Input should be a valid boolean"
 PREFILL = "does not support assistant message prefill"

@@ -59,10 +59,12 @@ def test_five_cache_breakpoints_are_refused_four_are_not():
 
 
 def test_forced_tool_choice_needs_tools_and_a_tool_it_knows():
-    assert refused(tool_choice={"type": "any"}) == tool_choice.NO_TOOLS
-    assert refused(tool_choice={"type": "tool", "name": "get_time"}) == tool_choice.NO_TOOLS
-    assert refused(tools=TOOLS, tool_choice={"type": "tool", "name": "rm_rf"}) == tool_choice.UNKNOWN_TOOL.format(
-        name="rm_rf"
+    # The live texts (direct observations on claude-sonnet-5, 2026-08-31; docs/api_facts.md, round five).
+    assert refused(tool_choice={"type": "any"}) == "tool_choice.any may only be specified while providing tools"
+    assert refused(tool_choice={"type": "tool", "name": "get_time"}) == "Tool 'get_time' not found in provided tools"
+    assert (
+        refused(tools=TOOLS, tool_choice={"type": "tool", "name": "rm_rf"})
+        == "Tool 'rm_rf' not found in provided tools"
     )
     assert create(tools=TOOLS, tool_choice={"type": "tool", "name": "get_time"}).stop_reason == "tool_use"
     assert create(tool_choice={"type": "none"}).stop_reason == "end_turn"  # none and auto need no tools

@@ -138,10 +138,24 @@ def test_max_tokens_within_the_models_output_limit():
     assert refusal(body(max_tokens=200_000)) == (
         "max_tokens: 200000 > 128000, which is the maximum allowed number of output tokens for claude-sonnet-5"
     )
-    assert refusal(body(model="claude-haiku-4-5", max_tokens=100_000)) == (
-        "max_tokens: 100000 > 64000, which is the maximum allowed number of output tokens for claude-haiku-4-5"
-    )
     accepted(body(max_tokens=128_000))
+
+
+def test_the_output_limit_400_names_an_aliases_dated_id():
+    # A live probe sent claude-haiku-4-5 and was told "... output tokens for claude-haiku-4-5-20251001"
+    # (docs/api_facts.md, round five): the text names the model that answers, as the reply's `model` does.
+    assert refusal(body(model="claude-haiku-4-5", max_tokens=1_000_000)) == (
+        "max_tokens: 1000000 > 64000, which is the maximum allowed number of output tokens for claude-haiku-4-5-20251001"
+    )
+    assert refusal(body(model="claude-opus-4-5", max_tokens=64_001)).endswith("for claude-opus-4-5-20251101")
+
+
+def test_an_empty_model_id_or_tool_name_is_too_short_not_unknown():
+    # Direct observations on claude-sonnet-5, 2026-08-31 (docs/api_facts.md, round five): a 400 on the length,
+    # before the model lookup's 404 and before the tool name's pattern.
+    assert refusal(body(model="")) == "model: String should have at least 1 character"
+    tool = {"name": "", "input_schema": {"type": "object", "properties": {}}}
+    assert refusal(body(tools=[tool])) == "tools.0.custom.name: String should have at least 1 character"
 
 
 # -- content blocks ------------------------------------------------------------------------------

@@ -33,6 +33,20 @@ def test_stream_final_message_equals_create():
     assert final.content[2].input == {"path": "docs/長い名前のファイル.md"}
 
 
+def wire_events(client, **request) -> list[str]:
+    """The event names as sent (the SDK's iterator skips pings, so the raw lines are read)."""
+    with client.messages.with_streaming_response.create(**request, stream=True) as response:
+        return [line.removeprefix("event: ") for line in response.iter_lines() if line.startswith("event: ")]
+
+
+def test_the_ping_comes_after_the_first_block_opens():
+    # The streaming page's example and live recordings (docs/api_facts.md, round five): message_start,
+    # content_block_start, then ping; a stream without blocks (a refusal before any output) pings once anyway.
+    events = wire_events(emulated_client(SCRIPT), **REQUEST)
+    assert events[:3] == ["message_start", "content_block_start", "ping"] and events.count("ping") == 1
+    assert wire_events(emulated_client("refusal"), **REQUEST)[:2] == ["message_start", "ping"]
+
+
 def test_create_stream_true_yields_the_real_event_sequence():
     client = emulated_client(SCRIPT)
     events = [e.type for e in client.messages.create(**REQUEST, stream=True)]

@@ -15,11 +15,13 @@ SYSTEM = {"role": "system", "content": "ここからは英語で答えてくだ�
 ASSISTANT = {"role": "assistant", "content": "晴れです。"}
 CALL = {"type": "tool_use", "id": "toolu_01A", "name": "get_time", "input": {}}
 TOOLS = [{"name": "get_time", "description": "the time", "input_schema": {"type": "object", "properties": {}}}]
-FIRST = table.SYSTEM_ROLE_UNEXPECTED
-AFTER = (
-    "a system message must immediately follow a user message or an assistant message that ends in a server tool result"
-)
-BEFORE = "a system message must be the last message or be followed by an assistant message"
+# The live texts (docs/api_facts.md, round five): the place rules end by naming the beta directive-only form.
+ANYWHERE = "; the directive-only form (content: [] with output_config) is accepted at any position"
+FIRST = "messages.0: use the top-level 'system' parameter for the initial system prompt" + ANYWHERE
+AFTER = "role 'system' must follow a 'user' message or an 'assistant' message ending in a server tool result" + ANYWHERE
+BEFORE = "role 'system' must precede an 'assistant' message or end the array" + ANYWHERE
+BLOCKS = "role 'system' supports text, tool_addition, and tool_removal blocks only"
+IMAGE = {"type": "image", "source": {"type": "url", "url": "https://example.com/a.png"}}
 
 
 def create(messages, model=MODEL, script=None, **fields):
@@ -48,7 +50,14 @@ def test_the_models_before_opus_4_8_refuse_and_opus_4_8_and_claude_5_take_them()
     takes = {m for m, row in MODELS.items() if row.system_role is None}
     assert {"claude-opus-4-8", "claude-sonnet-5", "claude-opus-5", "claude-sonnet-5-5"} <= takes
     assert not takes & {"claude-opus-4-7", "claude-sonnet-4-6", "claude-opus-4-6", "claude-haiku-4-5"}
-    assert MODELS["claude-haiku-4-5-20251001"].system_role == FIRST  # a dated id shares its family's row
+    assert MODELS["claude-haiku-4-5-20251001"].system_role == table.SYSTEM_ROLE_UNEXPECTED  # the family's row
+
+
+@pytest.mark.parametrize("model", ["claude-haiku-4-5", "claude-opus-4-7", "claude-sonnet-5"])
+def test_a_leading_system_message_is_told_to_use_the_top_level_field_on_every_model(model):
+    # Live on Haiku 4.5 (a probe of 2026-08-28), Sonnet 5 (2026-08-31) and Opus 5.5 (2026-10-06): the first
+    # message's text, where a later system message on Haiku 4.5 still gets the model's own refusal.
+    assert refusal([SYSTEM, USER], model) == FIRST
 
 
 @pytest.mark.parametrize(
@@ -60,19 +69,7 @@ def test_the_models_before_opus_4_8_refuse_and_opus_4_8_and_claude_5_take_them()
         ([USER, SYSTEM, SYSTEM, USER], f"messages.2: {BEFORE}"),
         ([USER, SYSTEM, USER], f"messages.1: {BEFORE}"),
         ([USER, SYSTEM, ASSISTANT, USER, SYSTEM, USER], f"messages.4: {BEFORE}"),
-        (
-            [
-                USER,
-                {
-                    "role": "system",
-                    "content": [
-                        {"type": "text", "text": "x"},
-                        {"type": "image", "source": {"type": "url", "url": "https://example.com/a.png"}},
-                    ],
-                },
-            ],
-            "messages.1.content.1: a system message may hold text blocks only, not `image`",
-        ),
+        ([USER, {"role": "system", "content": [{"type": "text", "text": "x"}, IMAGE]}], f"messages.1: {BLOCKS}"),
         (
             [USER, {"role": "system", "content": [{"type": "text", "text": "x", "citations": [{"type": "x"}]}]}],
             "messages.1.content.0.text.citations: a system message's text cannot carry citations",
@@ -81,7 +78,10 @@ def test_the_models_before_opus_4_8_refuse_and_opus_4_8_and_claude_5_take_them()
             [USER, {"role": "developer", "content": "x"}],
             "messages.1.role: Input should be 'user', 'assistant' or 'system'",
         ),
-        ([USER, {"role": "system", "content": "  "}], "messages: text content blocks must contain non-whitespace text"),
+        (
+            [USER, {"role": "system", "content": "  "}],
+            "messages.1: system text blocks must contain non-whitespace text",
+        ),
     ],
     ids=[
         "first",
@@ -113,8 +113,37 @@ def test_side_by_side_system_messages_are_one_section_and_each_is_still_checked(
         "role": "system",
         "content": [{"type": "document", "source": {"type": "text", "media_type": "text/plain", "data": "x"}}],
     }
-    expected = "messages.2.content.0: a system message may hold text blocks only, not `document`"
-    assert refusal([USER, SYSTEM, pictured]) == expected
+    assert refusal([USER, SYSTEM, pictured]) == f"messages.2: {BLOCKS}"
+
+
+@pytest.mark.parametrize(
+    "messages, expected",
+    [
+        # The live order (direct observations, 2026-08-31): an empty content and a block that is not text come
+        # before the place rules, even at the head; the place rules come before blank text.
+        ([USER, {"role": "system", "content": []}, USER], "messages.1: system content must contain at least one block"),
+        ([{"role": "system", "content": []}, USER], "messages.0: system content must contain at least one block"),
+        ([USER, {"role": "system", "content": [IMAGE]}, USER], f"messages.1: {BLOCKS}"),
+        ([{"role": "system", "content": [IMAGE]}, USER], f"messages.0: {BLOCKS}"),
+        ([USER, {"role": "system", "content": "  "}, USER], f"messages.1: {BEFORE}"),
+        ([{"role": "system", "content": "  "}, USER], FIRST),
+        (
+            [USER, {"role": "system", "content": [{"type": "text", "text": "x"}, {"type": "text", "text": ""}]}],
+            "messages.1: system text blocks must contain non-whitespace text",
+        ),
+    ],
+    ids=[
+        "empty-first",
+        "empty-at-head",
+        "image-first",
+        "image-at-head",
+        "place-before-blank",
+        "blank-at-head",
+        "one-blank",
+    ],
+)
+def test_the_rules_come_in_the_live_order(messages, expected):
+    assert refusal(messages) == expected
 
 
 def test_a_system_message_may_follow_an_assistant_turn_that_ends_in_a_server_tool_result():
