@@ -49,6 +49,7 @@ def pytest_unconfigure(config) -> None:
 WHOLE_SYSTEM = (
     "ui/test_browser.py",
     "ui/test_browser_course_pages.py",
+    "ui/test_browser_comparisons.py",
     "grading/test_hostile_class.py",
     "grading/test_classroom.py",
     "grading/test_class_editions.py",
@@ -86,7 +87,10 @@ FEW_BUT_LONG = (
 TESTS = Path(__file__).resolve().parent
 # Files that share one session fixture too costly to start twice (tests/ui/conftest.py's JupyterLab
 # server and Chromium): under --dist loadfile they go to one worker as one unit, the first file's.
-SHARED_UNIT = {"ui/test_browser_course_pages.py": "ui/test_browser.py"}
+SHARED_UNIT = {
+    "ui/test_browser_course_pages.py": "ui/test_browser.py",
+    "ui/test_browser_comparisons.py": "ui/test_browser.py",
+}
 
 
 @pytest.hookimpl(optionalhook=True)

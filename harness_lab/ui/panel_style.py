@@ -77,6 +77,11 @@ _CSS = (
     "{ white-space: normal; overflow-wrap: anywhere; height: auto; min-width: 0; flex: 1 1 0; }\n"
     # Its first line on the line of its name, which keeps the button row's height and centres its text.
     ".hl-stepper .widget-hbox:has(> .widget-label.hl-signature) { align-items: baseline; }\n"
+    # The timeline's comparison scrolls in its own box, but an HTML widget's text is a flex item as wide as its
+    # content: the box never got narrower than the table, and the tab cut the fork's column off. The tabs'
+    # 15 px padding each side leaves a table 428 px at 900 px beside the file browser; 8 px gives it 442.
+    ".hl-timeline .widget-html-content { min-width: 0; }\n"
+    ".hl-stepper .jupyter-widget-TabPanel > .jupyter-widget-TabPanel-tabContents { padding: 8px; }\n"
 )
 
 _LINE_HTML = (

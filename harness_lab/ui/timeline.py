@@ -256,9 +256,13 @@ def compare_card(columns: Iterable[tuple[str, Any]]) -> Card:
     # The row names stay in view when the runs are more than the output's width: the table scrolls in its
     # own box, not the whole output (which moved the cell's printed lines too).
     name_cell = f"{cell};white-space:nowrap;position:sticky;left:0;background:var(--jp-layout-color1, #fff)"
+    # A stop names the repeated call as JSON, which has few spaces: 「（read_file({"path":"notes.txt"})）。」 could not
+    # break, so lesson 03's comparison needed 514 px in the panel's timeline (428 px wide at 900 px) and cut the
+    # fork's column off. A value breaks anywhere it must.
+    value_cell = f"{cell};overflow-wrap:anywhere"
     body = "".join(
         f'<tr><th style="{name_cell}">{html.escape(name)}</th>'
-        + "".join(f'<td style="{cell}">{value}</td>' for value in shown.get(name, map(html.escape, values)))
+        + "".join(f'<td style="{value_cell}">{value}</td>' for value in shown.get(name, map(html.escape, values)))
         + "</tr>"
         for name, values in rows
     )

@@ -26,7 +26,6 @@ from tests.ui.browser_lab import (
     _command,
     _kernel_ready,
     _open,
-    _panel,
     _wait,
 )
 
@@ -425,70 +424,3 @@ def test_a_lessons_printed_tables_keep_their_lines_whole_beside_the_file_browser
             assert [line for line in lines if line[2]] == [], code
     finally:
         page.close()
-
-
-def test_a_comparisons_run_labels_stay_on_one_line_beside_the_file_browser(lab, browser):
-    """Lesson 04's comparison of the original run and its fork at 900 px with the file browser open: the
-    fork's column heading 「分岐 1（ターン 1 から）」 broke between か and ら, the output scrolled sideways by 9 px
-    (more with three forks, the row names scrolled away with it), and the finished run's disabled 停止 was dark grey
-    beside the light grey of the other disabled buttons, as if held down."""
-    from playwright.sync_api import expect
-
-    url, root, _ = lab
-    name = "notebooks/comparison.ipynb"
-    source = (
-        "import tempfile\nfrom pathlib import Path\n\nimport harness_lab as hl\nfrom harness_lab.ui import Stepper\n\n"
-        'hl.use_language("ja")\nbox = Path(tempfile.mkdtemp()) / "sandbox"\nbox.mkdir()\n'
-        'run = hl.Run(hl.connect("high_impact", live=False), tools=[hl.make_write_file(sandbox=box)],\n'
-        "             valves=[hl.MaxTurns(8), hl.Approval()])\n"
-        'watch = Stepper(run, "今週の問い合わせをレポートにまとめて保存して")\n'
-        'watch.step()\nwatch.deny("まだ保存しないで")\nwatch.run_all()\n'
-        "watch.fork(at=1, flip=True).run_all()\ndisplay(watch)\nwatch.compare()"
-    )
-    more = "watch.fork(at=1, flip=True).run_all()\nwatch.fork(at=1, flip=True).run_all()\nwatch.compare()"
-    cells = [
-        {"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": [s]}
-        for s in (source, more)
-    ]
-    kernel = {"display_name": "Python 3", "language": "python", "name": "python3"}
-    (root / name).write_text(
-        json.dumps({"cells": cells, "metadata": {"kernelspec": kernel}, "nbformat": 4, "nbformat_minor": 5})
-    )
-    page = _open(browser.new_page(viewport={"width": 900, "height": 1000}), url, name)
-    try:
-        assert page.locator("#jp-left-stack:visible").count()  # the file browser is open beside the notebook
-        _command(page, "notebook:run-all-cells")
-        table = _cell(page, 0).locator(".hl-compare").last  # the one compare() printed, below the panel's own
-        expect(table).to_contain_text("分岐 1", timeout=90_000)
-        lines = table.evaluate(
-            """(table) => [...table.querySelectorAll('tr:first-child th')].filter((th) => th.textContent).map((th) => {
-                const range = document.createRange();
-                range.selectNodeContents(th);
-                const tops = new Set([...range.getClientRects()].filter((r) => r.width).map((r) => Math.round(r.top)));
-                return [th.textContent, tops.size];
-            })"""
-        )
-        assert [label for label, _ in lines] == ["元の実行", "分岐 1（ターン 1 から）"], lines
-        assert [label for label, count in lines if count > 1] == []
-        assert table.evaluate(SIDEWAYS) == [0, 0]  # neither the output nor the table's own box scrolls
-        disabled = _panel(page, 0).locator(".widget-button:disabled")
-        assert disabled.count() >= 4  # 次のターン, 最後まで, 停止 and the fork button, at least
-        colours = disabled.evaluate_all("(buttons) => buttons.map((b) => getComputedStyle(b).backgroundColor)")
-        assert len(set(colours)) == 1, colours
-        several = _cell(page, 1).locator(".hl-compare")
-        expect(several).to_contain_text("分岐 3", timeout=90_000)
-        # Three forks are wider than the output: the table scrolls in its own box, the output stays put.
-        assert several.evaluate(SIDEWAYS)[0] == 0 and several.evaluate(SIDEWAYS)[1] > 0
-        labels = several.evaluate(
-            "(t) => [...t.querySelectorAll('tr:first-child th span')].map((s) => s.getClientRects().length)"
-        )
-        assert labels and set(labels) == {1}, (
-            labels
-        )  # each part of a label on one line: 「分岐 3」 / 「（ターン 1 から）」
-    finally:
-        page.close()
-
-
-# How far the comparison's output scrolls sideways, and how far the table's own box does.
-SIDEWAYS = """(table) => [table.closest('.jp-OutputArea-output'), table.parentElement].map(
-  (box) => Math.max(0, box.scrollWidth - box.clientWidth))"""
