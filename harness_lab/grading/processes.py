@@ -29,7 +29,7 @@ import sys
 import time
 from typing import Any
 
-from . import folder_use
+from . import folder_use, landlock
 
 __all__ = [
     "Sink",
@@ -77,6 +77,7 @@ def _call_prctl(option: int, value: int) -> bool:
 def prepare() -> None:
     """Load what the forked processes will need, once, in the caller: each fork then inherits it."""
     _call_prctl(-1, 0)  # an unknown option: only loads libc's prctl
+    landlock.available()  # the job's question to the kernel, asked here once (landlock.py)
     try:
         import resource  # noqa: F401
     except ImportError:
