@@ -75,6 +75,7 @@ cannot name (it is outside the new PID namespace), keeps its capabilities.
 from __future__ import annotations
 
 import ctypes
+import functools
 import os
 import platform
 import re
@@ -129,6 +130,7 @@ class _Data(ctypes.Structure):
     _fields_ = [("effective", ctypes.c_uint32), ("permitted", ctypes.c_uint32), ("inheritable", ctypes.c_uint32)]
 
 
+@functools.cache  # once in a process: the supervisor loads it for its namespace, the init it forks inherits it
 def _libc() -> ctypes.CDLL:
     return ctypes.CDLL(None, use_errno=True)
 

@@ -29,7 +29,7 @@ import sys
 import time
 from typing import Any
 
-from . import folder_use
+from . import folder_use, landlock
 
 __all__ = [
     "Sink",
@@ -39,6 +39,7 @@ __all__ = [
     "die_with_parent",
     "end_session",
     "end_tree",
+    "exit_code",
     "kill_group",
     "first_to_go",
     "keep_private",
@@ -76,6 +77,7 @@ def _call_prctl(option: int, value: int) -> bool:
 def prepare() -> None:
     """Load what the forked processes will need, once, in the caller: each fork then inherits it."""
     _call_prctl(-1, 0)  # an unknown option: only loads libc's prctl
+    landlock.available()  # the job's question to the kernel, asked here once (landlock.py)
     try:
         import resource  # noqa: F401
     except ImportError:
@@ -190,6 +192,13 @@ def wait_for(pid: int, deadline: float) -> bool:
             os.close(fd)
 
 
+def exit_code(pid: int) -> int:
+    """The exit code of child ``pid``, which has ended, or minus the signal that killed it; left unreaped."""
+    ended = os.waitid(os.P_PID, pid, os.WEXITED | os.WNOWAIT)
+    assert ended is not None  # without WNOHANG it waits
+    return ended.si_status if ended.si_code == os.CLD_EXITED else -ended.si_status
+
+
 def watch(pid: int, deadline: float, memory: int | None, root: int | None = None, folder: str | None = None) -> str:
     """Wait as ``wait_for`` does: "ended" or "deadline"; with ``memory``, also "memory" as soon as the
     descendants of ``root`` (default: this process) together hold more than ``memory`` bytes, and with
@@ -247,11 +256,13 @@ def kill_group(pid: int) -> None:
             pass
 
 
-def end_tree(job: int, adopted: bool, within: float = 2.0) -> None:
-    """Kill the job, its process group and (when ``adopted``) every descendant; reap them all.
+def end_tree(job: int, adopted: bool, within: float = 2.0) -> bool:
+    """Kill the job, its process group and (when ``adopted``) every descendant; reap them all. True when
+    the whole tree is seen gone.
 
     With the subreaper set, a live descendant always has a live ancestor among this process's
-    children, so "no child left to wait for" means the whole tree is gone.
+    children, so "no child left to wait for" means the whole tree is gone. Without it, a process
+    that left the job's group may still run: False.
     """
     kill_group(job)
     try:
@@ -259,9 +270,10 @@ def end_tree(job: int, adopted: bool, within: float = 2.0) -> None:
     except ChildProcessError:
         pass
     deadline = time.monotonic() + within
-    while _reap_children() and adopted and time.monotonic() < deadline:
+    while (left := _reap_children()) and adopted and time.monotonic() < deadline:
         _kill_each(descendants(os.getpid()))
         time.sleep(0.002)
+    return adopted and not left
 
 
 def end_session(session: int, within: float = 2.0) -> None:

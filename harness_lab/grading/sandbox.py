@@ -7,12 +7,12 @@ swallowed, and sends back one small summary over a pipe. The caller waits at mos
 seconds. Only the forked side ever touches the learner's objects: calling them, but also ``len``,
 ``==``, ``str`` or iterating, since any of those may be learner code that loops.
 
-Two processes are forked (see ``processes.py``): a supervisor, in a session of its own (so neither it
-nor the job has a controlling terminal to write fake verdicts on), which enforces the deadline and
-at the end kills every process the job started, including one that left the process group with
-``setsid`` (where the system allows, the job is the child of a PID namespace's init, ``namespaces.py``,
-so it cannot reach its supervisor, and what it started dies with that init); and under it the job, whose address space is capped (``memory``) so that runaway growth
-ends as a MemoryError with a hint.
+A supervisor is forked (see ``processes.py``), in a session of its own (so neither it nor the job has a
+controlling terminal to write fake verdicts on); it enforces the deadline and at the end kills every process
+the job started, including one that left the process group with ``setsid``, and says by its exit code that
+it saw them all gone. Under it runs the job (where the system allows, the child of a PID namespace's init,
+``namespaces.py``, so it cannot reach its supervisor, and what it started dies with that init), its address
+space capped (``memory``) so that runaway growth ends as a MemoryError with a hint.
 
 The summary is plain values only (``wire.py``): nothing the learner defined runs in the kernel.
 ``try_limited`` (``try_it.py``) is the same run for a try-it cell. A grading host (``host.py``)
@@ -32,6 +32,7 @@ import threading
 import time
 import warnings
 from collections.abc import Callable
+from contextlib import suppress
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
@@ -42,6 +43,7 @@ from .processes import (
     die_with_parent,
     end_session,
     end_tree,
+    exit_code,
     first_to_go,
     keep_private,
     kill_group,
@@ -78,6 +80,8 @@ _TIMED_OUT = 3
 _OUT_OF_MEMORY = 4
 # ... and when, graded without the sandbox, the job's folder held more than ``folder_use`` allows.
 _FOLDER_FULL = 5
+# ... plus this when it did not see the job's whole tree gone: the caller then ends what is left in its session.
+_LEFT_SOME = 16
 
 
 @dataclass(frozen=True)
@@ -161,9 +165,8 @@ class Started:
         prepare()
         read_end, write_end = os.pipe()
         with warnings.catch_warnings():
-            # Python 3.12+ warns that forking a threaded process (a Jupyter kernel is one) may
-            # deadlock; the child only runs the job and exits, and the warning would land in the
-            # graded output.
+            # Python 3.12+ warns that forking a threaded process (a Jupyter kernel is one) may deadlock; the
+            # child only runs the job and exits, and the warning would land in the graded output.
             warnings.simplefilter("ignore", DeprecationWarning)
             supervisor = os.fork()
         if supervisor == 0:  # never return into the caller's stack
@@ -268,10 +271,8 @@ def _supervise(
             code = namespaces.init(start_job)
         finally:
             os._exit(code)
-    try:
+    with suppress(OSError):
         os.setpgid(pid, pid)  # both sides set it, so the group exists whichever runs first
-    except OSError:
-        pass
     os.close(write_end)  # the caller sees the end of the pipe once the job's side is gone
     outcome = "deadline"
     try:
@@ -282,8 +283,9 @@ def _supervise(
         pass
     finally:
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
-        end_tree(pid, adopted)
-    return {"ended": 0, "deadline": _TIMED_OUT, "memory": _OUT_OF_MEMORY, "folder": _FOLDER_FULL}[outcome]
+        swept = end_tree(pid, adopted)
+    code = {"ended": 0, "deadline": _TIMED_OUT, "memory": _OUT_OF_MEMORY, "folder": _FOLDER_FULL}[outcome]
+    return code if swept else code | _LEFT_SOME
 
 
 def _entered(write_end: int, inside: Callable[[], None] | None, memory: int | None, whole: bool) -> int | None:
@@ -346,20 +348,19 @@ def _collect(supervisor: int, gently: bool) -> int | None:
     """
     if not gently:
         for signum in (signal.SIGTERM, signal.SIGCONT):
-            try:
+            with suppress(OSError):
                 os.kill(supervisor, signum)
-            except OSError:
-                pass
     if wait_for(supervisor, time.monotonic() + GRACE):
-        end_session(supervisor)  # learner code that killed its supervisor left its own children behind
-        _, status = os.waitpid(supervisor, 0)
-        return os.waitstatus_to_exitcode(status)
+        code = exit_code(supervisor)  # read before it is reaped, while its number still names its session
+        # Killed by learner code, or it saw some of the job's tree left: end the rest (a look at every process)
+        if code not in (0, _TIMED_OUT, _OUT_OF_MEMORY, _FOLDER_FULL):
+            end_session(supervisor)
+        os.waitpid(supervisor, 0)
+        return code & ~_LEFT_SOME if code > 0 else code
     kill_group(supervisor)
     end_session(supervisor)  # kept stopped, it could not end the job's tree itself
-    try:
+    with suppress(ChildProcessError):
         os.waitpid(supervisor, 0)
-    except ChildProcessError:
-        pass
     return None
 
 

@@ -32,11 +32,20 @@ ALL_PASSED = CATALOG["grade.all_passed"][1].format(total=3)  # the English side
 KEYS = {"tcp": "sk-ant-api03-INSTRUCTORS-TCP-KERNEL-0000", "ipc": "sk-ant-api03-INSTRUCTORS-IPC-KERNEL-0000"}
 # Before ABI 4 nothing can keep a cell from a TCP port: no kernel is started there, and its test is skipped.
 TCP_RULES = landlock_abi() >= 4
-# An answer cell that finds every connection file it can (the runtime folders, and the command lines of
+# An answer cell that finds every connection file it can read (the runtime folders, and the command lines of
 # the machine's processes) and asks each kernel, each from a child of its own, to add its environment's key
-# to a file the cell's user reads.
+# to a file the cell's user reads. A file it cannot read names no kernel it could ask (the child's
+# load_connection_file would fail): on a busy machine other users' kernels are many, and a child importing
+# jupyter_client for each, all at once, kept the two that matter from asking in time, and the cell's wait
+# (thirty sleeps, each woken late) from ending within the cells' 10 s. It waits by the clock, 6 s at most.
 ASK_A_KERNEL = """
 import glob, os
+def _readable(path):
+    try:
+        with open(path, "rb"):
+            return True
+    except OSError:
+        return False
 def _ask_a_kernel(path):
     from jupyter_client import BlockingKernelClient
     client = BlockingKernelClient(connection_file=path)
@@ -61,16 +70,15 @@ for pid in filter(str.isdigit, os.listdir("/proc")):
     _found.update(w.decode() for w in words if w.endswith(b".json") and b"kernel-" in w)
 import signal, time
 _asking = []
-for _path in _found:  # each in a child: a socket refused may leave zmq waiting for good
+for _path in filter(_readable, _found):  # each in a child: a socket refused may leave zmq waiting for good
     _asking.append(os.fork())
     if _asking[-1] == 0:
         _ask_a_kernel(_path)
         os._exit(0)
-for _ in range(30):
-    _asking = [pid for pid in _asking if not os.waitpid(pid, os.WNOHANG)[0]]
-    if not _asking:
-        break
+_until = time.monotonic() + 6
+while _asking and time.monotonic() < _until:
     time.sleep(0.1)
+    _asking = [pid for pid in _asking if not os.waitpid(pid, os.WNOHANG)[0]]
 for _pid in _asking:
     os.kill(_pid, signal.SIGKILL)
     os.waitpid(_pid, 0)
