@@ -11,12 +11,18 @@ limit to 10^7 reaches it within seconds, and unwinding those frames then runs pa
 handler run meanwhile. The timer's signal handler took those looks once, and a recursing cell that also
 ignored or blocked the signal was never looked at, so it was told as a loop; a thread's look needs only
 the interpreter's lock, which a recursing cell gives up as any running Python code does.
+
+A cell that stops its own process (``SIGSTOP``, or ``SIGTSTP`` to itself or its group) stops that thread
+and the timer with it, so nothing inside can tell; ``watching_stops`` looks from the process that forked
+the child, at the state the kernel gives the child's pid (which the child notes in ``UnderWay``), so the
+hint names the stop rather than a loop (round twenty-one's leftover).
 """
 
 from __future__ import annotations
 
 import linecache
 import mmap
+import os
 import signal
 import sys
 import threading
@@ -27,7 +33,7 @@ from typing import Any
 
 from .processes import room_left
 
-__all__ = ["TooDeep", "TooSlow", "UnderWay", "cells_deadline", "run_cell"]
+__all__ = ["TooDeep", "TooSlow", "UnderWay", "cells_deadline", "run_cell", "watching_stops"]
 
 # The times one function is on the stack that make it recursion: no answer cell's own call nests so deep.
 RECURSING = 200
@@ -49,7 +55,7 @@ class UnderWay:
     their own cell."""
 
     def __init__(self) -> None:
-        self._shared = mmap.mmap(-1, 9)
+        self._shared = mmap.mmap(-1, 17)  # the cell's number, whether it recursed, the child's pid
 
     def now(self, number: int) -> None:
         self._shared[:8] = number.to_bytes(8, "little", signed=True)
@@ -61,6 +67,13 @@ class UnderWay:
             seen[frame.f_code] += 1
             frame = frame.f_back
         self._shared[8] = int(frame is not None)
+
+    def begun(self) -> None:
+        """In the child, before its first cell: its pid, for ``watching_stops`` to look at."""
+        self._shared[9:17] = os.getpid().to_bytes(8, "little", signed=True)
+
+    def pid(self) -> int:
+        return int.from_bytes(self._shared[9:17], "little", signed=True)
 
     def recursing(self) -> bool:
         return self._shared[8] == 1
@@ -126,6 +139,47 @@ class _Sampler(threading.Thread):
         signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})  # the cells' timer is never delivered here
         while not self.done.wait(SAMPLE):
             self.under_way.sample(sys._current_frames().get(self.cells))
+
+
+class watching_stops(threading.Thread):
+    """While the cells' child runs, in the process that forked it: every ``SAMPLE`` seconds, whether the
+    kernel has that child stopped by a signal. ``stopped`` is the last look at a live child: once its
+    limit has killed it, it is a zombie or gone, which says nothing of how it spent its time."""
+
+    def __init__(self, under_way: UnderWay) -> None:
+        super().__init__(name="harness_lab-stop-watch", daemon=True)
+        self.under_way, self.done, self.stopped = under_way, threading.Event(), False
+
+    def __enter__(self) -> watching_stops:
+        try:
+            self.start()
+        except RuntimeError:  # no thread to be had: a stopped cell is told as a loop, as before
+            pass
+        return self
+
+    def __exit__(self, *_: Any) -> None:
+        self.done.set()
+        if self.is_alive():
+            self.join()
+
+    def run(self) -> None:
+        while not self.done.wait(SAMPLE):
+            state = _state(self.under_way.pid())
+            if state not in (None, "Z", "X"):
+                self.stopped = state == "T"
+
+
+def _state(pid: int) -> str | None:
+    """The one-letter state ``/proc`` gives process ``pid`` ("T": stopped by a signal), or None."""
+    if pid <= 0:
+        return None
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            stat = f.read()
+    except OSError:
+        return None
+    # the command name, in brackets before it, may hold any character: the state follows the last ")"
+    return stat[stat.rfind(b")") + 2 :][:1].decode("ascii", "replace") or None
 
 
 def run_cell(source: str, name: str, namespace: dict) -> None:

@@ -210,6 +210,14 @@ add(
             "calling itself over and over (a recursion that never ends). Check the condition that stops the recursion "
             "(answer cells only define functions and values).",
         ),
+        "grade.nb.cell_stopped": (
+            "× 不合格: 答えのセル（{cell}番目のコードセル）が自分のプロセスを一時停止させたので（SIGSTOP や SIGTSTP のシグナル。"
+            "os.kill(os.getpid(), signal.SIGSTOP) など）、{seconds} 秒たっても終わりませんでした。自分のカーネルでも、そのセルで止まったままになります。"
+            "シグナルを送る行を消しましょう（答えのセルは関数や値を定義するだけです）",
+            "[FAIL] An answer cell (code cell {cell}) stopped its own process (a SIGSTOP or SIGTSTP signal: "
+            "os.kill(os.getpid(), signal.SIGSTOP), say), so it did not finish within {seconds} s. Your own kernel would "
+            "hang on that cell the same way. Take out the line that sends the signal (answer cells only define functions and values).",
+        ),
         "grade.nb.timeout": (
             "× 不合格: {seconds}秒以内に採点が終わらなかったので止めました。答えのセルに、終わらないコードがありませんか",
             "[FAIL] Grading did not finish within {seconds:seconds}, so it was stopped. Does an answer cell run code that never ends?",

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from ..text import lang, speaking, t
-from .answer_run import TooDeep, TooSlow, UnderWay, cells_deadline, run_cell
+from .answer_run import TooDeep, TooSlow, UnderWay, cells_deadline, run_cell, watching_stops
 from .notebook_code import name_notes
 from .processes import keep_private
 from .report import Check, Kept, Report, flat, kept, kept_from, plain_values
@@ -231,9 +231,10 @@ def _run(exercise: Exercise, sources: list[tuple[int, str]], folder: str, check_
     of their own, then let the canonical grader run them again in each of its children."""
     grade = exercise.grader()  # imported before any learner code runs, should the host not have it yet
     under_way = UnderWay()
-    tried = run_limited(lambda: _tried(exercise, sources, folder, under_way), CELLS_TIMEOUT + 1)
+    with watching_stops(under_way) as stops:
+        tried = run_limited(lambda: _tried(exercise, sources, folder, under_way), CELLS_TIMEOUT + 1)
     if tried.status == "timeout":  # stuck where the cells' own timer could not end it
-        return (_late(under_way), under_way.last(), CELLS_TIMEOUT)
+        return (_late(under_way, stops.stopped), under_way.last(), CELLS_TIMEOUT)
     if tried.status != "ok":
         return ("tried", tried.status, tried.error, tried.value)
     if not _honest(tried.value):  # the cells wrote an answer of their own into the pipe
@@ -264,6 +265,7 @@ def _honest(value: Any) -> bool:
 def _tried(exercise: Exercise, sources: list[tuple[int, str]], folder: str, under_way: UnderWay) -> tuple:
     """In a child: run the cells; ("ok", seconds taken) or why they cannot be graded."""
     started = time.monotonic()
+    under_way.begun()
     namespace = _namespace(folder)
     with cells_deadline(CELLS_TIMEOUT, under_way) as late:
         for number, source in sources:
@@ -284,8 +286,10 @@ def _tried(exercise: Exercise, sources: list[tuple[int, str]], folder: str, unde
     return ("ok", time.monotonic() - started)
 
 
-def _late(under_way: UnderWay) -> str:
-    """Why the answer cells ran out of time: a function calling itself, or a loop."""
+def _late(under_way: UnderWay, stopped: bool = False) -> str:
+    """Why the answer cells ran out of time: their process stopped by a signal, a function calling itself, or a loop."""
+    if stopped:
+        return "cell_stopped"
     return "cell_recursion" if under_way.recursing() else "cell_timeout"
 
 
@@ -325,7 +329,7 @@ def _graded(path: str, exercise: str, outcome: JobResult, timeout: float) -> Not
     if kind == "tried":
         status, error, value = rest
         return _graded(path, exercise, JobResult(status, value=value, error=error), timeout)
-    if kind in ("cell_timeout", "cell_recursion"):
+    if kind in ("cell_timeout", "cell_recursion", "cell_stopped"):
         number, seconds = rest
         return _failed(path, exercise, "timeout", f"grade.nb.{kind}", cell=number, seconds=f"{seconds:g}")
     if kind == "cell":
