@@ -148,16 +148,16 @@ add(
             "{path} is not a notebook (no list of cells).",
         ),
         "grade.nb.usage.others_file": (
-            "{path} は、ほかのユーザー（{owner}）のファイルへのハードリンクです。置かれたフォルダーの持ち主のファイルではないので、"
+            "{path} は、ほかのユーザー（{owner}）のファイルです（ハードリンクで置かれたものなど）。置かれたフォルダーの持ち主のファイルではないので、"
             "採点しません（フォルダーの持ち主が読めないファイル、たとえば模範解答かもしれません）",
-            "{path} is a hard link to a file of another user's ({owner}), not a file of the folder's owner, so it is not "
-            "graded (it may be a file the folder's owner cannot read, such as a solution).",
+            "{path} is a file of another user's ({owner}), put there as a hard link, say: not a file of the folder's owner, "
+            "so it is not graded (it may be a file the folder's owner cannot read, such as a solution).",
         ),
         "grade.nb.others_file": (
-            "× 不合格: {name} は、ほかのユーザー（{owner}）のファイルへのハードリンクなので、あなたの答えとして採点していません。"
+            "× 不合格: {name} は、ほかのユーザー（{owner}）のファイル（ハードリンクで置かれたものなど）なので、あなたの答えとして採点していません。"
             "自分で保存したノートブックを提出しましょう",
-            "[FAIL] {name} is a hard link to a file of another user's ({owner}), so it was not graded as your answer. "
-            "Hand in the notebook you saved yourself.",
+            "[FAIL] {name} is a file of another user's ({owner}), put there as a hard link, say, so it was not graded as "
+            "your answer. Hand in the notebook you saved yourself.",
         ),
         "grade.nb.unreadable": (
             "× 不合格: ノートブックとして読めませんでした（{error}）。採点が読むのは JupyterLab が保存した .ipynb ファイルです。"
