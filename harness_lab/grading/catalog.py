@@ -237,6 +237,13 @@ add(
             "[FAIL] The process running the answer cells ended before it returned a result (it exited, or was stopped "
             "for using too much memory, say).",
         ),
+        "grade.nb.pipe_cut": (
+            "× 不合格: 答えのセル（{cell}番目のコードセル）が、採点が結果を受け取るファイル記述子を閉じたか置き換えたので"
+            "（os.closerange(...) や os.dup2(...) など）、結果が返りませんでした。受け継いだファイル記述子には手を付けず、課題の関数だけを書きましょう",
+            "[FAIL] An answer cell (code cell {cell}) closed or replaced the descriptor the grader reads the result from "
+            "(os.closerange(...) or os.dup2(...), say), so no result came back. Leave the descriptors the cells inherit "
+            "alone and write only the exercise's functions.",
+        ),
         "grade.nb.tampered": (
             "× 不合格: 答えのセルを実行したプロセスから、正しく動くコードなら返さない答えが届きました（答えのセルが採点用のパイプや"
             "受け継いだファイル記述子に書き込んだ、など）。採点の仕組み（harness_lab.grading）に手を入れず、課題の関数だけを書きましょう",

@@ -231,10 +231,13 @@ def _run(exercise: Exercise, sources: list[tuple[int, str]], folder: str, check_
     of their own, then let the canonical grader run them again in each of its children."""
     grade = exercise.grader()  # imported before any learner code runs, should the host not have it yet
     under_way = UnderWay()
-    with watching_stops(under_way) as stops:
+    # the stop watch looks past the cells' own timer (a cell still running then cannot hear it), not their kill
+    with watching_stops(under_way, CELLS_TIMEOUT + 0.5) as stops:
         tried = run_limited(lambda: _tried(exercise, sources, folder, under_way), CELLS_TIMEOUT + 1)
     if tried.status == "timeout":  # stuck where the cells' own timer could not end it
         return (_late(under_way, stops.stopped), under_way.last(), CELLS_TIMEOUT)
+    if tried.status == "crashed" and under_way.pipe_cut():  # no answer could come back
+        return ("pipe_cut", under_way.pipe_cut())
     if tried.status != "ok":
         return ("tried", tried.status, tried.error, tried.value)
     if not _honest(tried.value):  # the cells wrote an answer of their own into the pipe
@@ -280,6 +283,8 @@ def _tried(exercise: Exercise, sources: list[tuple[int, str]], folder: str, unde
                 return (_late(under_way), number, late.seconds)
             except BaseException as exc:  # SystemExit from a cell included
                 return ("cell", number, describe_error(exc))
+            finally:
+                under_way.after(number)
     missing = [name for name in exercise.names if name not in namespace]
     if missing:
         return ("undefined", missing[0])
@@ -337,6 +342,8 @@ def _graded(path: str, exercise: str, outcome: JobResult, timeout: float) -> Not
         return _failed(path, exercise, "error", "grade.nb.cell_raised", cell=number, error=error)
     if kind == "undefined":
         return _failed(path, exercise, "error", "grade.nb.undefined", name=rest[0])
+    if kind == "pipe_cut":
+        return _failed(path, exercise, "error", "grade.nb.pipe_cut", cell=rest[0])
     if kind == "deep":
         return _failed(path, exercise, "error", "grade.nb.cell_too_deep", cell=rest[0])
     report = Report(exercise, tuple(map(_check, rest[0])))
