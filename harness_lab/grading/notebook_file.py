@@ -23,8 +23,9 @@ hard link cannot be told, but a file with more than one name, owned by someone o
 the folder it was handed in from, is another user's file put there: it is refused (``OthersFile``). Once the
 instructor removes or rewrites the original (a rebuild writes a new file), the learner's name is the only one
 left, so a file of the caller's own or root's in a folder of another user's is refused too, whatever its
-link count: what a learner hands in from their own folder is theirs (Jupyter saves a notebook as a new file,
-owned by whoever saved it, and the hub gives the files it copies to their learner). A file of a learner's
+link count: what a learner hands in from their own folder is theirs (the hub gives the files it copies to
+their learner, and a file the learner made is owned by them; Jupyter saves in place, so a file of root's
+they could save into would stay root's, and is refused too). A file of a learner's
 in a folder of root's or the caller's (made for each learner and written through a group) is graded as
 before: there the folder's owner tells nothing.
 """
