@@ -11,12 +11,23 @@ limit to 10^7 reaches it within seconds, and unwinding those frames then runs pa
 handler run meanwhile. The timer's signal handler took those looks once, and a recursing cell that also
 ignored or blocked the signal was never looked at, so it was told as a loop; a thread's look needs only
 the interpreter's lock, which a recursing cell gives up as any running Python code does.
+
+A cell that stops its own process (``SIGSTOP``, or ``SIGTSTP`` to itself or its group) stops that thread
+and the timer with it, so nothing inside can tell; ``watching_stops`` looks from the process that forked
+the child, at the state the kernel gives the child's pid (which the child notes in ``UnderWay``), so the
+hint names the stop rather than a loop (round twenty-one's leftover).
+
+A cell that closes or replaces the descriptors it inherited (``os.closerange``, ``os.dup2``) takes the
+child's answer pipe with them, and the grade said the process "ended before it returned a result (it
+exited, or used too much memory)". After each cell the child compares the pipe with the one it started
+with and notes the cell in ``UnderWay`` when it is gone, so the grade names the descriptors.
 """
 
 from __future__ import annotations
 
 import linecache
 import mmap
+import os
 import signal
 import sys
 import threading
@@ -25,9 +36,10 @@ from collections import Counter
 from types import FrameType
 from typing import Any
 
+from . import sandbox
 from .processes import room_left
 
-__all__ = ["TooDeep", "TooSlow", "UnderWay", "cells_deadline", "run_cell"]
+__all__ = ["TooDeep", "TooSlow", "UnderWay", "cells_deadline", "run_cell", "watching_stops"]
 
 # The times one function is on the stack that make it recursion: no answer cell's own call nests so deep.
 RECURSING = 200
@@ -49,7 +61,9 @@ class UnderWay:
     their own cell."""
 
     def __init__(self) -> None:
-        self._shared = mmap.mmap(-1, 9)
+        # the cell's number, whether it recursed, the child's pid, the cell that cut the answer pipe off
+        self._shared = mmap.mmap(-1, 25)
+        self._pipe: tuple[int, int] | None = None
 
     def now(self, number: int) -> None:
         self._shared[:8] = number.to_bytes(8, "little", signed=True)
@@ -61,6 +75,25 @@ class UnderWay:
             seen[frame.f_code] += 1
             frame = frame.f_back
         self._shared[8] = int(frame is not None)
+
+    def begun(self) -> None:
+        """In the child, before its first cell: its pid, for ``watching_stops`` to look at, and which pipe it answers on."""
+        self._shared[9:17] = os.getpid().to_bytes(8, "little", signed=True)
+        self._pipe = _identity(sandbox._answer_fd)
+
+    def after(self, number: int) -> None:
+        """In the child, after cell ``number``: note it if the answer pipe is no longer the one it started with
+        (the first such cell: the later ones found it gone)."""
+        if self._pipe is not None and not self.pipe_cut() and _identity(sandbox._answer_fd) != self._pipe:
+            self._shared[17:25] = number.to_bytes(8, "little", signed=True)
+
+    def pipe_cut(self) -> int | None:
+        """The number of the cell after which the answer pipe was gone, or None."""
+        number = int.from_bytes(self._shared[17:25], "little", signed=True)
+        return number if number > 0 else None
+
+    def pid(self) -> int:
+        return int.from_bytes(self._shared[9:17], "little", signed=True)
 
     def recursing(self) -> bool:
         return self._shared[8] == 1
@@ -126,6 +159,59 @@ class _Sampler(threading.Thread):
         signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})  # the cells' timer is never delivered here
         while not self.done.wait(SAMPLE):
             self.under_way.sample(sys._current_frames().get(self.cells))
+
+
+class watching_stops(threading.Thread):
+    """While the cells' child runs, in the process that forked it: every ``SAMPLE`` seconds for ``seconds``,
+    whether the kernel has that child stopped by a signal. ``stopped`` is the last look at a live child.
+    The looks end before the child's limit kills it: a stopped process that is being killed runs again
+    for as long as it takes to free its memory, and a look then once saw it running (a zombie or a pid
+    gone says nothing either)."""
+
+    def __init__(self, under_way: UnderWay, seconds: float) -> None:
+        super().__init__(name="harness_lab-stop-watch", daemon=True)
+        self.under_way, self.done, self.stopped = under_way, threading.Event(), False
+        self.until = time.monotonic() + seconds
+
+    def __enter__(self) -> watching_stops:
+        try:
+            self.start()
+        except RuntimeError:  # no thread to be had: a stopped cell is told as a loop, as before
+            pass
+        return self
+
+    def __exit__(self, *_: Any) -> None:
+        self.done.set()
+        if self.is_alive():
+            self.join()
+
+    def run(self) -> None:
+        while not self.done.wait(SAMPLE) and time.monotonic() < self.until:
+            state = _state(self.under_way.pid())
+            if state not in (None, "Z", "X"):
+                self.stopped = state == "T"
+
+
+def _identity(fd: int | None) -> tuple[int, int] | None:
+    """The file ``fd`` is open on, as (device, inode); None where there is none."""
+    try:
+        info = os.fstat(fd) if fd is not None else None
+    except OSError:
+        return None
+    return (info.st_dev, info.st_ino) if info else None
+
+
+def _state(pid: int) -> str | None:
+    """The one-letter state ``/proc`` gives process ``pid`` ("T": stopped by a signal), or None."""
+    if pid <= 0:
+        return None
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            stat = f.read()
+    except OSError:
+        return None
+    # the command name, in brackets before it, may hold any character: the state follows the last ")"
+    return stat[stat.rfind(b")") + 2 :][:1].decode("ascii", "replace") or None
 
 
 def run_cell(source: str, name: str, namespace: dict) -> None:

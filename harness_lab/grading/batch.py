@@ -63,6 +63,7 @@ TIMED_OUT = frozenset(
         "grade.nb.timeout",
         "grade.nb.cell_timeout",
         "grade.nb.cell_recursion",
+        "grade.nb.cell_stopped",
         "grade.l2.c3.runaway",
         "grade.l2.c3.normal_runaway",
     }

@@ -148,16 +148,16 @@ add(
             "{path} is not a notebook (no list of cells).",
         ),
         "grade.nb.usage.others_file": (
-            "{path} は、ほかのユーザー（{owner}）のファイルへのハードリンクです。置かれたフォルダーの持ち主のファイルではないので、"
+            "{path} は、ほかのユーザー（{owner}）のファイルです（ハードリンクで置かれたものなど）。置かれたフォルダーの持ち主のファイルではないので、"
             "採点しません（フォルダーの持ち主が読めないファイル、たとえば模範解答かもしれません）",
-            "{path} is a hard link to a file of another user's ({owner}), not a file of the folder's owner, so it is not "
-            "graded (it may be a file the folder's owner cannot read, such as a solution).",
+            "{path} is a file of another user's ({owner}), put there as a hard link, say: not a file of the folder's owner, "
+            "so it is not graded (it may be a file the folder's owner cannot read, such as a solution).",
         ),
         "grade.nb.others_file": (
-            "× 不合格: {name} は、ほかのユーザー（{owner}）のファイルへのハードリンクなので、あなたの答えとして採点していません。"
+            "× 不合格: {name} は、ほかのユーザー（{owner}）のファイル（ハードリンクで置かれたものなど）なので、あなたの答えとして採点していません。"
             "自分で保存したノートブックを提出しましょう",
-            "[FAIL] {name} is a hard link to a file of another user's ({owner}), so it was not graded as your answer. "
-            "Hand in the notebook you saved yourself.",
+            "[FAIL] {name} is a file of another user's ({owner}), put there as a hard link, say, so it was not graded as "
+            "your answer. Hand in the notebook you saved yourself.",
         ),
         "grade.nb.unreadable": (
             "× 不合格: ノートブックとして読めませんでした（{error}）。採点が読むのは JupyterLab が保存した .ipynb ファイルです。"
@@ -210,6 +210,14 @@ add(
             "calling itself over and over (a recursion that never ends). Check the condition that stops the recursion "
             "(answer cells only define functions and values).",
         ),
+        "grade.nb.cell_stopped": (
+            "× 不合格: 答えのセル（{cell}番目のコードセル）が自分のプロセスを一時停止させたので（SIGSTOP や SIGTSTP のシグナル。"
+            "os.kill(os.getpid(), signal.SIGSTOP) など）、{seconds} 秒たっても終わりませんでした。自分のカーネルでも、そのセルで止まったままになります。"
+            "シグナルを送る行を消しましょう（答えのセルは関数や値を定義するだけです）",
+            "[FAIL] An answer cell (code cell {cell}) stopped its own process (a SIGSTOP or SIGTSTP signal: "
+            "os.kill(os.getpid(), signal.SIGSTOP), say), so it did not finish within {seconds} s. Your own kernel would "
+            "hang on that cell the same way. Take out the line that sends the signal (answer cells only define functions and values).",
+        ),
         "grade.nb.timeout": (
             "× 不合格: {seconds}秒以内に採点が終わらなかったので止めました。答えのセルに、終わらないコードがありませんか",
             "[FAIL] Grading did not finish within {seconds:seconds}, so it was stopped. Does an answer cell run code that never ends?",
@@ -228,6 +236,13 @@ add(
             "× 不合格: 答えのセルを実行したプロセスが、結果を返す前に終了しました（自分で終了した、メモリを使いすぎて止められた、など）",
             "[FAIL] The process running the answer cells ended before it returned a result (it exited, or was stopped "
             "for using too much memory, say).",
+        ),
+        "grade.nb.pipe_cut": (
+            "× 不合格: 答えのセル（{cell}番目のコードセル）が、採点が結果を受け取るファイル記述子を閉じたか置き換えたので"
+            "（os.closerange(...) や os.dup2(...) など）、結果が返りませんでした。受け継いだファイル記述子には手を付けず、課題の関数だけを書きましょう",
+            "[FAIL] An answer cell (code cell {cell}) closed or replaced the descriptor the grader reads the result from "
+            "(os.closerange(...) or os.dup2(...), say), so no result came back. Leave the descriptors the cells inherit "
+            "alone and write only the exercise's functions.",
         ),
         "grade.nb.tampered": (
             "× 不合格: 答えのセルを実行したプロセスから、正しく動くコードなら返さない答えが届きました（答えのセルが採点用のパイプや"

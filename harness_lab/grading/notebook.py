@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from ..text import lang, speaking, t
-from .answer_run import TooDeep, TooSlow, UnderWay, cells_deadline, run_cell
+from .answer_run import TooDeep, TooSlow, UnderWay, cells_deadline, run_cell, watching_stops
 from .notebook_code import name_notes
 from .processes import keep_private
 from .report import Check, Kept, Report, flat, kept, kept_from, plain_values
@@ -231,9 +231,13 @@ def _run(exercise: Exercise, sources: list[tuple[int, str]], folder: str, check_
     of their own, then let the canonical grader run them again in each of its children."""
     grade = exercise.grader()  # imported before any learner code runs, should the host not have it yet
     under_way = UnderWay()
-    tried = run_limited(lambda: _tried(exercise, sources, folder, under_way), CELLS_TIMEOUT + 1)
+    # the stop watch looks past the cells' own timer (a cell still running then cannot hear it), not their kill
+    with watching_stops(under_way, CELLS_TIMEOUT + 0.5) as stops:
+        tried = run_limited(lambda: _tried(exercise, sources, folder, under_way), CELLS_TIMEOUT + 1)
     if tried.status == "timeout":  # stuck where the cells' own timer could not end it
-        return (_late(under_way), under_way.last(), CELLS_TIMEOUT)
+        return (_late(under_way, stops.stopped), under_way.last(), CELLS_TIMEOUT)
+    if tried.status == "crashed" and under_way.pipe_cut():  # no answer could come back
+        return ("pipe_cut", under_way.pipe_cut())
     if tried.status != "ok":
         return ("tried", tried.status, tried.error, tried.value)
     if not _honest(tried.value):  # the cells wrote an answer of their own into the pipe
@@ -264,6 +268,7 @@ def _honest(value: Any) -> bool:
 def _tried(exercise: Exercise, sources: list[tuple[int, str]], folder: str, under_way: UnderWay) -> tuple:
     """In a child: run the cells; ("ok", seconds taken) or why they cannot be graded."""
     started = time.monotonic()
+    under_way.begun()
     namespace = _namespace(folder)
     with cells_deadline(CELLS_TIMEOUT, under_way) as late:
         for number, source in sources:
@@ -278,14 +283,18 @@ def _tried(exercise: Exercise, sources: list[tuple[int, str]], folder: str, unde
                 return (_late(under_way), number, late.seconds)
             except BaseException as exc:  # SystemExit from a cell included
                 return ("cell", number, describe_error(exc))
+            finally:
+                under_way.after(number)
     missing = [name for name in exercise.names if name not in namespace]
     if missing:
         return ("undefined", missing[0])
     return ("ok", time.monotonic() - started)
 
 
-def _late(under_way: UnderWay) -> str:
-    """Why the answer cells ran out of time: a function calling itself, or a loop."""
+def _late(under_way: UnderWay, stopped: bool = False) -> str:
+    """Why the answer cells ran out of time: their process stopped by a signal, a function calling itself, or a loop."""
+    if stopped:
+        return "cell_stopped"
     return "cell_recursion" if under_way.recursing() else "cell_timeout"
 
 
@@ -325,7 +334,7 @@ def _graded(path: str, exercise: str, outcome: JobResult, timeout: float) -> Not
     if kind == "tried":
         status, error, value = rest
         return _graded(path, exercise, JobResult(status, value=value, error=error), timeout)
-    if kind in ("cell_timeout", "cell_recursion"):
+    if kind in ("cell_timeout", "cell_recursion", "cell_stopped"):
         number, seconds = rest
         return _failed(path, exercise, "timeout", f"grade.nb.{kind}", cell=number, seconds=f"{seconds:g}")
     if kind == "cell":
@@ -333,6 +342,8 @@ def _graded(path: str, exercise: str, outcome: JobResult, timeout: float) -> Not
         return _failed(path, exercise, "error", "grade.nb.cell_raised", cell=number, error=error)
     if kind == "undefined":
         return _failed(path, exercise, "error", "grade.nb.undefined", name=rest[0])
+    if kind == "pipe_cut":
+        return _failed(path, exercise, "error", "grade.nb.pipe_cut", cell=rest[0])
     if kind == "deep":
         return _failed(path, exercise, "error", "grade.nb.cell_too_deep", cell=rest[0])
     report = Report(exercise, tuple(map(_check, rest[0])))

@@ -16,6 +16,7 @@ stored before.
 from __future__ import annotations
 
 import html
+import re
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -118,10 +119,29 @@ def retold(key: str, values: tuple[tuple[str, Kept], ...], said: str) -> str:
     if key not in CATALOG:
         return said
     try:
-        filled = {name: t(value[0]) if isinstance(value, tuple) else value for name, value in values}
+        filled = {name: t(value[0]) if isinstance(value, tuple) else _line_retold(value) for name, value in values}
         return t(key, **filled)
     except (KeyError, IndexError, ValueError, TypeError, AttributeError):  # a field no value fills, a spec it fails
         return said
+
+
+# Where an error a grade kept ends with the line that raised it, in the words of the language it was graded in
+# (``wire.describe_error``): the key of those words and what fills them.
+_RAISED_AT = ("grade.raised_at", "grade.raised_at_line")
+
+
+def _line_retold(value: Kept) -> Kept:
+    """A kept text that ends with the line that raised (in either language), that ending told in the language in
+    use: a class page in English once quoted "ValueError: boom（`raise …` の行）" from a notebook graded in Japanese."""
+    if not isinstance(value, str):
+        return value
+    for key in _RAISED_AT:
+        for said in CATALOG.get(key, ()):
+            pattern = re.escape(said).replace(r"\{function\}", "(?P<function>.+?)").replace(r"\{line\}", "(?P<line>.*)")
+            found = re.search(pattern + "$", value)
+            if found:
+                return value[: found.start()] + t(key, **found.groupdict())
+    return value
 
 
 @dataclass(frozen=True)

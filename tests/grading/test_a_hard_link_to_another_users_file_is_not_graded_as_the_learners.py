@@ -6,7 +6,8 @@ may be the solution itself: a regular file of the instructor's, no link to follo
 read it with the instructor's rights and graded it 3/3 as the learner's. A file with more than one name
 whose owner is not the owner of its folder is now refused: a usage line from ``harness-lab grade`` (exit
 2), a row of its own from ``grade-class``. The caller's own hard links, and a learner's of their own
-file, are graded as before.
+file, are graded as before. So is a file of the caller's or root's in another user's folder, whatever its
+link count (round twenty-two: the link left once the instructor removed the original).
 """
 
 from __future__ import annotations
@@ -105,3 +106,33 @@ def test_the_callers_own_hard_links_are_still_graded(solution):
     with speaking("en"):
         assert not_a_notebook(str(mine)) is None
         assert not_a_notebook(str(solution)) is None
+
+
+def test_a_hard_link_whose_original_the_instructor_removed_is_still_refused(solution, open_folder):
+    # Round twenty-one's leftover: with the original gone the link count is back to 1, so the file was
+    # taken for dan's own, read with the instructor's rights and graded "[PASS] All 3 criteria are met".
+    subs, report = open_folder / "subs", open_folder / "report"
+    handed = _learners_folder(subs, "dan") / SOLUTION.name
+    os.link(solution, handed)
+    solution.unlink()
+    assert handed.stat().st_nlink == 1
+    done = _grade(handed)
+    assert done.returncode == 2, done
+    assert "criteria" not in done.stdout
+    assert CATALOG["grade.nb.usage.others_file"][1].format(path=handed, owner="root") in done.stderr
+    with speaking("en"):
+        grade_class_command(subs, report, jobs=1, stdout=io.StringIO(), stderr=io.StringIO())
+    rows = [r for r in csv.DictReader((report / "grades.csv").open(encoding="utf-8-sig")) if r["exercise"] == "level1"]
+    assert [(r["learner"], r["status"], r["hint_keys"], r["score"]) for r in rows] == [
+        ("dan", "error", "grade.nb.others_file", "0")
+    ]
+
+
+def test_a_learners_own_file_in_a_folder_of_the_graders_or_roots_is_still_theirs(open_folder):
+    # A folder made for each learner by root or the instructor, written through a group: the learner's file
+    # there has one name and its owner is not the folder's, which is how such a class hands in.
+    handed = right("level1").write(open_folder / "subs", "erin")
+    os.chown(handed, NOBODY, NOBODY)
+    assert handed.parent.stat().st_uid == os.geteuid() == 0
+    with speaking("en"):
+        assert not_a_notebook(str(handed)) is None

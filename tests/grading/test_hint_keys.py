@@ -38,6 +38,8 @@ def declared() -> set[str]:
 PROVOKED_BY_THEIR_OWN_TEST = {
     "grade.nb.cell_timeout": "test_notebook_grading.py::test_a_runaway_answer_cell_costs_the_cells_limit_not_the_notebooks",
     "grade.nb.cell_recursion": "test_notebook_grading.py::test_an_answer_cell_that_recurses_without_end_is_told_as_recursion_not_a_loop",
+    "grade.nb.cell_stopped": "test_notebook_grading.py::test_an_answer_cell_that_stops_its_own_process_is_told_as_stopped_not_a_loop",
+    "grade.nb.pipe_cut": "test_notebook_grading.py::test_an_answer_cell_that_closes_the_descriptors_it_inherited_is_told_so_not_as_a_crash",
     "grade.tampered": "test_tampering.py::test_the_tampering_hint_names_the_cause",
     "grade.nb.tampered": "test_an_answer_the_job_did_not_send_is_told_as_tampering.py::test_bytes_written_into_every_inherited_descriptor_are_told_as_tampering",
     "grade.nb.cell_too_deep": "test_notebook_grading.py::test_an_answer_cell_nested_past_the_parser_is_named_not_blamed_on_the_memory_limit",

@@ -226,6 +226,48 @@ def test_an_answer_cell_that_recurses_without_end_is_told_as_recursion_not_a_loo
     assert grade.error == t("grade.nb.cell_recursion", cell=number, seconds="1")
 
 
+@pytest.mark.parametrize(
+    "stop",
+    ["os.kill(os.getpid(), signal.SIGSTOP)", "os.killpg(0, signal.SIGTSTP)"],
+    ids=["SIGSTOP to itself", "SIGTSTP to its group"],
+)
+def test_an_answer_cell_that_stops_its_own_process_is_told_as_stopped_not_a_loop(tmp_path, monkeypatch, stop):
+    # A stopped process runs neither the cells' timer nor the thread that samples their stack: only the
+    # child's outer limit ends it, and the hint once asked about "a loop at the cell's top level" (round twenty-one).
+    # 3 s, not 1: on a busy machine the cells once took a second to reach the stop, and the timer fired first.
+    monkeypatch.setattr(notebook_module, "CELLS_TIMEOUT", 3.0)
+    nb = read(EXERCISES / "solutions" / LEVEL2)
+    cell_with(nb, "MISSING = {").source += f"\n\nimport os, signal\n{stop}\n"
+    with gives_up_after(60, "the cells' limit"):
+        grade = grade_notebook(write(nb, tmp_path / LEVEL2), timeout=600)
+    number = 1 + next(
+        i for i, c in enumerate(c for c in nb.cells if c.cell_type == "code") if "MISSING = {" in c.source
+    )
+    assert (grade.status, grade.key) == ("timeout", "grade.nb.cell_stopped"), grade.text()
+    assert grade.error == t("grade.nb.cell_stopped", cell=number, seconds="3")
+
+
+@pytest.mark.parametrize(
+    "cut",
+    [
+        "os.closerange(0, 4096)",
+        "_null = os.open(os.devnull, os.O_WRONLY)\nfor _fd in range(3, 4096):\n    if _fd != _null:\n        try:\n            os.dup2(_null, _fd)\n        except OSError:\n            pass",
+    ],
+    ids=["closed", "replaced"],
+)
+def test_an_answer_cell_that_closes_the_descriptors_it_inherited_is_told_so_not_as_a_crash(tmp_path, cut):
+    # The answer pipe goes with them, and the grade said the process "ended before it returned a result
+    # (it exited, or was stopped for using too much memory, say)": neither was the cause (round twenty-two).
+    nb = read(EXERCISES / "solutions" / LEVEL2)
+    cell_with(nb, "MISSING = {").source += f"\n\nimport os\n{cut}\n"
+    grade = grade_notebook(write(nb, tmp_path / LEVEL2), timeout=60)
+    number = 1 + next(
+        i for i, c in enumerate(c for c in nb.cells if c.cell_type == "code") if "MISSING = {" in c.source
+    )
+    assert (grade.status, grade.key) == ("error", "grade.nb.pipe_cut"), grade.text()
+    assert grade.error == t("grade.nb.pipe_cut", cell=number)
+
+
 def test_an_answer_cell_that_raises_is_an_error_naming_the_cell_and_line(tmp_path):
     nb = read(EXERCISES / "solutions" / LEVEL1)
     cell_with(nb, "DEFAULT_TIER = ").source += "\nraise ValueError('まだ途中です')\n"

@@ -13,6 +13,7 @@ import io
 
 from class_submissions import (
     Handed,
+    breaking,
     english_solution,
     instructor_config,  # noqa: F401  # the record's key in a folder of the tests' own
     needs_sandbox,
@@ -72,3 +73,20 @@ def test_with_no_language_asked_the_report_speaks_the_edition_every_notebook_nam
     with speaking("ja"):
         assert t("grade.class.done", total=3, seconds="@", graded=1, reused=2).split("@")[1] in out.getvalue()
         assert t("grade.class.title") in (tmp_path / "en" / "index.html").read_text(encoding="utf-8")
+
+
+@needs_sandbox
+def test_the_line_that_raised_is_told_in_the_pages_language_not_the_notebooks(tmp_path):
+    # The error a grade keeps ends with the line that raised, in the words of the edition it was graded in: an
+    # English page and grades.csv of a Japanese notebook read "…: invalid literal … （`int('x')` の行）" (round 22).
+    subs, report = tmp_path / "subs", tmp_path / "report"
+    breaking("level1", "int('x')\n", "error", "grade.nb.cell_raised").write(subs, "aki")
+    _grade(subs, report, "en")
+    with open(report / "grades.csv", encoding="utf-8-sig", newline="") as f:
+        aki = next(r for r in csv.DictReader(f) if r["learner"] == "aki" and r["notebook"])
+    with speaking("en"):
+        error = "ValueError: invalid literal for int() with base 10: 'x'" + t("grade.raised_at_line", line="int('x')")
+        assert aki["message"] == t("grade.nb.cell_raised", cell=2, error=error), aki
+    with speaking("ja"):  # the learner's feedback, in their edition's words
+        said = "ValueError: invalid literal for int() with base 10: 'x'" + t("grade.raised_at_line", line="int('x')")
+        assert t("grade.nb.cell_raised", cell=2, error=said) in (report / "feedback" / "aki.txt").read_text("utf-8")
