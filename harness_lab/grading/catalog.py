@@ -149,9 +149,11 @@ add(
         ),
         "grade.nb.usage.others_file": (
             "{path} は、ほかのユーザー（{owner}）のファイルです（ハードリンクで置かれたものなど）。置かれたフォルダーの持ち主のファイルではないので、"
-            "採点しません（フォルダーの持ち主が読めないファイル、たとえば模範解答かもしれません）",
+            "採点しません（フォルダーの持ち主が読めないファイル、たとえば模範解答かもしれません）。"
+            "あなたが学習者のために置いたファイルなら、学習者のものにしてから（chown）採点しましょう",
             "{path} is a file of another user's ({owner}), put there as a hard link, say: not a file of the folder's owner, "
-            "so it is not graded (it may be a file the folder's owner cannot read, such as a solution).",
+            "so it is not graded (it may be a file the folder's owner cannot read, such as a solution). "
+            "If you put it there for the learner yourself, give it to them first (chown), then grade it.",
         ),
         "grade.nb.others_file": (
             "× 不合格: {name} は、ほかのユーザー（{owner}）のファイル（ハードリンクで置かれたものなど）なので、あなたの答えとして採点していません。"
