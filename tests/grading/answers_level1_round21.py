@@ -1,7 +1,7 @@
 """Exercise level 1, round twenty-one: an approval asked once and kept for the rest of the turn, a deny whose
 is_error is the text "true", a person's no that still runs the tool, a deny told as a person's refusal in
 English, and the results grouped by tier; each with the criteria and hint keys that must catch it, and right
-answers in styles the others do not use (functools.reduce, a match statement on the tier).
+answers in styles the others do not use (functools.reduce, a while loop with an index).
 """
 
 from __future__ import annotations
@@ -109,17 +109,21 @@ def _reduced(content, tool_impls, approve):
     return reduce(step, (b for b in content if b.type == "tool_use"), [])
 
 
-def _matched(content, tool_impls, approve):
-    """A match statement on the tier; an English refusal that says a rule forbids it."""
-    results = []
-    for block in (b for b in content if b.type == "tool_use"):
-        match _tier(block.name):
-            case "deny":
-                results.append(result(block, f"{block.name} is not allowed by the policy, so it was not run.", True))
-            case "ask" if approve(block.name, block.input) is not True:
-                results.append(result(block, "The user declined, so it was not run.", True))
-            case _:
-                results.append(run(block, tool_impls))
+def _indexed(content, tool_impls, approve):
+    """A while loop with an index over the blocks; English results that say a rule forbids it."""
+    results, i = [], 0
+    while i < len(content):
+        block = content[i]
+        i += 1
+        if block.type != "tool_use":
+            continue
+        tier = _tier(block.name)
+        if tier == "deny":
+            results.append(result(block, f"{block.name} is not allowed by the policy, so it was not run.", True))
+        elif tier == "ask" and approve(block.name, block.input) is not True:
+            results.append(result(block, "The user declined, so it was not run.", True))
+        else:
+            results.append(run(block, tool_impls))
     return results
 
 
@@ -132,5 +136,5 @@ WRONG_ROUND_21 = {
 }
 RIGHT_ROUND_21 = {
     "functools.reduce over the calls": _tabled(_reduced),
-    "a match statement on the tier, English results": _tabled(_matched),
+    "a while loop with an index, English results": _tabled(_indexed),
 }

@@ -1,42 +1,27 @@
-"""Exercise level 2, round twenty-one: the turns counted in a global never set back to 0, a time limit in place
-of the turn limit, a history rebuilt each turn from the question and the last turn alone, and a failure's
-is_error written as the text "true"; each wrong answer with the criteria and hint keys that must catch it, and right answers in
-styles the others do not use (a dispatch table on stop_reason, a history object).
+"""Exercise level 2, round twenty-one: the cap read from an environment variable, a history rebuilt each
+turn from the question and the last turn alone, and a failure's is_error written as the text "true"; each
+wrong answer with the criteria and hint keys that must catch it, and right answers in styles the others do
+not use (a dispatch table on stop_reason, a history object).
 """
 
 from __future__ import annotations
 
-import time
+import os
 
 from answers_level2_loops import MAX_TURNS, create, final_text, run_tool_uses, stop_message
 from answers_level2_reasons import GOOD_MISSING, _loop
 
-TURNS_SO_FAR = 0  # a module-level counter, "so the helper can see it too"
 
-
-def counter_kept_between_runs(client, user_input, tools, tool_impls):
-    """The turns counted in a global that nothing sets back to 0: the next run starts where this one ended."""
-    global TURNS_SO_FAR
+def limit_from_the_environment(client, user_input, tools, tool_impls):
+    """The cap read from an environment variable "so it can be changed without editing the code"; unset, 8."""
+    limit = int(os.environ.get("HARNESS_MAX_TURNS", "8"))
     messages = [{"role": "user", "content": user_input}]
+    turns = 0
     response = create(client, messages, tools)
     while response.stop_reason == "tool_use":
-        if TURNS_SO_FAR >= MAX_TURNS:
+        if turns >= limit:
             return stop_message()
-        TURNS_SO_FAR += 1
-        messages.append({"role": "assistant", "content": response.content})
-        messages.append({"role": "user", "content": run_tool_uses(response.content, tool_impls)})
-        response = create(client, messages, tools)
-    return final_text(response)
-
-
-def seconds_not_turns(client, user_input, tools, tool_impls):
-    """A time limit in place of the turn limit ("two seconds is plenty for any task")."""
-    messages = [{"role": "user", "content": user_input}]
-    started = time.monotonic()
-    response = create(client, messages, tools)
-    while response.stop_reason == "tool_use":
-        if time.monotonic() - started > 2:
-            return "時間切れのため停止しました"
+        turns += 1
         messages.append({"role": "assistant", "content": response.content})
         messages.append({"role": "user", "content": run_tool_uses(response.content, tool_impls)})
         response = create(client, messages, tools)
@@ -131,9 +116,7 @@ def history_object(client, user_input, tools, tool_impls):
 
 
 WRONG_ROUND_21 = {
-    "the turns counted in a global never set back": (_loop(counter_kept_between_runs), {3: "grade.l2.c3.count_kept"}),
-    # told it stopped at a limit that is not MAX_TURNS, after 25 tool turns
-    "a time limit in place of the turn limit": (_loop(seconds_not_turns), {3: "grade.l2.c3.other_limit"}),
+    "the cap read from an environment variable": (_loop(limit_from_the_environment), {3: "grade.l2.c3.other_limit"}),
     "the history rebuilt from the question and the last turn": (
         _loop(history_of_the_last_turn),
         {3: "grade.l2.c3.history_dropped"},
