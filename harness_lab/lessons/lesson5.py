@@ -158,20 +158,16 @@ def _asks_first(fn) -> Miss | None:
 
 
 def _answer_carried(fn, rec: Recorder, name: str, given: dict) -> Miss | None:
-    """A tool that ran unasked after another was asked about, though it is asked about when it comes
-    alone: the earlier answer was kept for it ("asked once, yes for the rest of the turn")."""
-    earlier = rec.asked()
-    if not earlier or not rec.ran(name):
+    """A tool run unasked after another was asked about, though asked about when alone in a turn: the
+    earlier answer was kept for it. Never asked even alone, or failing alone: the plain hint says enough."""
+    if not rec.asked() or not rec.ran(name):
         return None
-    alone = Recorder()
-    turn = response_of(_said("post_and_delete"), call(name, **given), prompt=_said("next"))
+    alone, turn = Recorder(), response_of(_said("post_and_delete"), call(name, **given), prompt=_said("next"))
     try:
         fn(turn.content, _tools(alone), _approver(alone, _yes))
-    except Exception:  # a turn of one call the learner's code cannot take: the plain hint says enough
+    except Exception:
         return None
-    if not alone.asked(name):
-        return None  # never asked about, even alone: not in its list of tools to ask about
-    return Miss("lesson.l5.answer_carried", {"tool": name, "asked": earlier[0].name})
+    return Miss("lesson.l5.answer_carried", {"tool": name, "asked": rec.asked()[0].name}) if alone.asked(name) else None
 
 
 def _shape(returned: Any) -> Miss | None:

@@ -5,8 +5,9 @@ statement, hashlib, a comprehension over a dispatch table, functools.reduce).
 
 Two got another cause's hint: a bare loop that rebuilds its history from the question and the last turn
 was told only "does anything inside the loop change its condition?" (its requests were as long as the ones
-before them, not shorter); a run_tool_uses that asks about the turn's first high-impact call and keeps that
-answer for the others was told delete_file is not asked about, though alone in a turn it is.
+before them, not shorter). Rounds 15 and 16's run_tool_uses that asks about the turn's first high-impact call
+and keeps that answer for the others was told delete_file is never asked about, though alone in a turn it is:
+it is now told the answer was carried.
 """
 
 from __future__ import annotations
@@ -201,22 +202,6 @@ def sig_first_call(content):  # only the first call: a second call changed is no
 
 
 # --- run_tool_uses (lesson 5) -------------------------------------------------------------------------
-def uses_asks_once_for_all(content, impls, approve):  # the first yes (or no) kept for every later tool
-    results, answer = [], None
-    for block in _calls(content):
-        if block.name in HIGH_IMPACT:
-            if answer is None:
-                answer = approve(block.name, block.input)
-            if not answer:
-                results.append(_result(block, "拒否されました", True))
-                continue
-        try:
-            results.append(_result(block, str(impls[block.name](**block.input))))
-        except Exception as err:
-            results.append(_result(block, f"失敗: {err}", True))
-    return results
-
-
 def uses_asks_and_runs_anyway(content, impls, approve):  # the answer logged, never obeyed
     results = []
     for block in _calls(content):
@@ -314,7 +299,6 @@ WRONG_ROUND_20 = [
     ("signature_of", sig_with_the_thinking, 1, "lesson.l4.signature.ids"),  # the ids first, thinking aside
     ("signature_of", sig_thinking_and_calls, 1, "lesson.l4.signature.text"),
     ("signature_of", sig_first_call, 2, "lesson.l4.signature.one_call"),
-    ("run_tool_uses", uses_asks_once_for_all, 1, "lesson.l5.answer_carried"),
     ("run_tool_uses", uses_asks_and_runs_anyway, 2, "lesson.l5.ran_anyway"),
     ("run_tool_uses", uses_denial_flag_as_text, 2, "lesson.rule.is_error_text"),
     ("run_tool_uses", uses_high_impact_by_prefix, 1, "lesson.l5.not_asked"),
