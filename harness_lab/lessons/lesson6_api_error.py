@@ -57,7 +57,8 @@ def _waits_pass_at_once(fn) -> None:
     async def at_once_async(seconds: float, result: Any = None) -> Any:
         return await real_async(0, result)
 
-    time.sleep, asyncio.sleep = at_once, at_once_async
+    time.sleep = at_once
+    asyncio.sleep = at_once_async  # type: ignore[assignment]  # typeshed's two overloads, one stand-in for both
     names = getattr(getattr(fn, "__func__", fn), "__globals__", None)
     if isinstance(names, dict):
         for name, value in list(names.items()):
