@@ -79,8 +79,10 @@ add(
         "grade.raised_at_line": ("（`{line}` の行）", " (the line `{line}`)"),
         "grade.try.raised": ("例外が送出されました: {error}", "An exception was raised: {error}"),
         "grade.try.timeout": (
-            "{seconds}秒たっても終わらなかったので止めました。無限ループになっていませんか",
-            "It did not finish within {seconds:seconds}, so it was stopped. Is there an endless loop?",
+            "試すときの制限時間（{seconds} 秒）を過ぎてもあなたのコードが終わらなかったので、このセルが止めました。"
+            "ループを止める条件（ターン数の上限など）がないか、あっても満たされないままになっていませんか。長く待つ呼び出し（sleep など）がないかも確かめましょう",
+            "Your code ran past this cell's time limit for trying it ({seconds:seconds}), so the cell stopped it. "
+            "Does a loop have nothing that ends it (a limit on turns, say), or a condition it never meets? Look for a long wait (a sleep) too.",
         ),
         "grade.try.memory": (
             "メモリを使いすぎたので止めました（上限 {mb} MB）。終わらないまま伸び続けるリストがありませんか",

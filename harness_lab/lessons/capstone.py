@@ -189,11 +189,16 @@ def _sends_when_allowed(fn) -> Miss | None:
 
 def _failure_told(fn) -> Miss | None:
     """A send that failed reaches the model as an is_error result: a result that reads as sent (the error
-    caught in http_post and a text returned) has the model tell the user the report went out."""
+    caught in http_post and a text returned) has the model tell the user the report went out. This is the
+    second run in the process: one that sends nothing though approved kept something from the first."""
     trial = Trial(fn, _posts_daily, lambda name, given: True, offline=True)
     if trial.miss:
         return trial.miss
     posted = [r for r in trial.results() if r.get("tool_use_id") in trial.post_ids()]
+    if not trial.sent and trial.rec.asked("http_post"):  # the first trial sent it: this run held something back
+        return Miss(
+            "lesson.capstone.kept_between_runs", {"result": str(posted[0].get("content"))[:80] if posted else "—"}
+        )
     if trial.sent and posted and not all(r.get("is_error") for r in posted):
         return Miss("lesson.capstone.failure_hidden", {"result": str(posted[0].get("content"))[:80]})
     return None

@@ -269,8 +269,8 @@ add(
         ),
         "lesson.runaway": ("止まらないまま、確認の上限に達しました", "It ran on until the check's limit"),
         "lesson.history_trimmed": (
-            "モデルへのリクエストが {count} 回を超えても止まりませんでした。送った履歴が前のリクエストより短いか、先頭のユーザーの質問が抜けています（messages[-2:] のような切り詰め）。モデルは送られた履歴しか見ないので、自分が前のターンで何をしたかが分からず、同じことを頼み続けます。messages は切り詰めず、毎回まるごと送ります",
-            "More than {count:requests} and the loop did not stop: a request carried a shorter history than the one before it, or lost the user's question at its head (a slice such as messages[-2:]). The model sees only the history it is sent, so it cannot tell what it did in earlier turns and keeps asking; send the whole messages list every time, never a slice of it",
+            "モデルへのリクエストが {count} 回を超えても止まりませんでした。前のターンのやりとりか、先頭のユーザーの質問が、後のリクエストの履歴から抜けています（messages[-2:] のような切り詰めや、質問と直前のターンだけで messages を作り直すなど）。モデルは送られた履歴しか見ないので、自分が前のターンで何をしたかが分からず、同じことを頼み続けます。messages は切り詰めず、ターンごとに追加して、毎回まるごと送ります",
+            "More than {count:requests} and the loop did not stop: earlier turns, or the user's question at its head, were missing from a later request's history (a slice such as messages[-2:], or messages rebuilt from the question and the last turn alone). The model sees only the history it is sent, so it cannot tell what it did in earlier turns and keeps asking; append each turn to messages and send the whole list every time, never a slice of it",
         ),
         "lesson.swallowed_400": (
             "API が 400 で断ったリクエストがあったのに、例外が関数の外に出ませんでした。except で受け止めて、何もなかったように返しています（except Exception: など）。"

@@ -112,6 +112,13 @@ add(
             "write_file（{path}）を approve に尋ねないまま実行しました。前の write_file への「はい」を覚えておき、この呼び出しにも使っています。「はい」は尋ねた呼び出し1つへの答えです。呼び出しごとに尋ねます",
             "write_file ({path}) ran without approve being asked about it: the yes given to an earlier write_file was remembered and used again. A yes answers the one call it was asked about; ask about every call",
         ),
+        "lesson.l5.answer_carried": (
+            "{tool} を approve に尋ねないまま実行しました（{tool} だけのターンなら尋ねています）。同じターンで先に尋ねた {asked} への答えを覚えておき、{tool} にも使っています。"
+            "答えは尋ねた呼び出し1つへのものです。HIGH_IMPACT のツールは、呼び出しごとに尋ねます",
+            "{tool} ran without approve being asked about it (alone in a turn, it is asked about): the answer given "
+            "to {asked} earlier in the turn was kept and used for {tool} too. An answer is for the one call it was "
+            "asked about; ask about every call of a tool in HIGH_IMPACT",
+        ),
         "lesson.l5.failed_open": (
             "approve が答えずに例外を出したのに、write_file が実行されました。承認が取れないときは「いいえ」として扱います（except で許可に倒さない）",
             "approve raised instead of answering, yet write_file ran; an approval that could not be had is a no (do not let the except allow it)",

@@ -198,6 +198,14 @@ add(
             "断った送信の結果に is_error がありません。ポリシーで断るときは例外を投げ、is_error の結果にします",
             "A refused send's result lacks is_error; raise in http_post so the refusal becomes an is_error result",
         ),
+        "lesson.capstone.kept_between_runs": (
+            "同じカーネルで2回目に走らせると、承認された許可先への送信を送りませんでした（モデルに届いた結果: {result}）。"
+            "1回目の実行から何か（送ったものを覚えておく集合やフラグなど）が残り、送信を止めています。my_agent は実行と実行のあいだに何も持ち越しません。"
+            "1回の実行の中で同じ呼び出しを繰り返すのは、弁3（無進捗検知）が止めます",
+            "Run a second time in the same kernel, it did not send the approved post to the allowed host (the model got: {result}): "
+            "something kept from the first run (a set of what was sent, a flag) held it back. my_agent carries nothing from one run "
+            "to the next; the same call repeated within a run is valve 3's (no-progress detection) to stop",
+        ),
         "lesson.capstone.sent_again": (
             "同じ送信を {count} 回しました。弁3（無進捗検知）が、同じ呼び出しの2回目を実行の前に止めます。my_agent は run_agent を通して走らせます",
             "It sent the same thing {count:times}; valve 3 (no-progress detection) stops the second identical call before it runs. Run my_agent through run_agent",

@@ -252,7 +252,10 @@ def protocol_miss(events: list, end: Any, rounds: int, requests: int) -> Miss | 
         answered = [
             r.get("tool_use_id") if isinstance(r, dict) else getattr(r, "tool_use_id", None) for r in event.results
         ]
-        if event.results and answered != [getattr(b, "id", None) for b in calls]:
+        ids = [getattr(b, "id", None) for b in calls]
+        if event.results and sorted(map(str, answered)) == sorted(map(str, ids)) and answered != ids:
+            return Miss("lesson.l6.run_agent.results_order", {"calls": len(calls)})  # this turn's, reordered
+        if event.results and answered != ids:
             return Miss("lesson.l6.run_agent.yield_other_response")  # yielded after the next request was sent
     return None
 

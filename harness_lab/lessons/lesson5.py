@@ -153,8 +153,21 @@ def _asks_first(fn) -> Miss | None:
         return miss
     for name, given in (("http_post", post), ("delete_file", gone)):
         if not rec.asked_before_ran(name, given):
-            return _unasked(rec, name, returned, response)
+            return _answer_carried(fn, rec, name, given) or _unasked(rec, name, returned, response)
     return None
+
+
+def _answer_carried(fn, rec: Recorder, name: str, given: dict) -> Miss | None:
+    """A tool run unasked after another was asked about, though asked about when alone in a turn: the
+    earlier answer was kept for it. Never asked even alone, or failing alone: the plain hint says enough."""
+    if not rec.asked() or not rec.ran(name):
+        return None
+    alone, turn = Recorder(), response_of(_said("post_and_delete"), call(name, **given), prompt=_said("next"))
+    try:
+        fn(turn.content, _tools(alone), _approver(alone, _yes))
+    except Exception:
+        return None
+    return Miss("lesson.l5.answer_carried", {"tool": name, "asked": rec.asked()[0].name}) if alone.asked(name) else None
 
 
 def _shape(returned: Any) -> Miss | None:

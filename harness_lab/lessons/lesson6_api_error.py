@@ -9,6 +9,7 @@ again, and this probe ends it after ``RETRIES`` failed requests with the hint th
 
 from __future__ import annotations
 
+import asyncio
 import time
 from typing import Any, SupportsIndex
 
@@ -45,19 +46,26 @@ class _Overloaded(CourseModel):
 
 def _waits_pass_at_once(fn) -> None:
     """A backoff between tries passes at once here: a loop that waits and then gives up ends, however long
-    its waits would be, and an endless one is still cut off at ``RETRIES``. This probe runs in a child of
-    its own, so nothing else sees the change; ``sleep`` imported by name is the function's own global."""
-    real = time.sleep
+    its waits would be, and an endless one is still cut off at ``RETRIES``. Both ``time.sleep`` and an
+    async retry's ``await asyncio.sleep(...)`` pass at once. This probe runs in a child of its own, so
+    nothing else sees the change; a ``sleep`` imported by name is the function's own global."""
+    real, real_async = time.sleep, asyncio.sleep
 
     def at_once(seconds: float | SupportsIndex) -> None:
         real(0)
 
+    async def at_once_async(seconds: float, result: Any = None) -> Any:
+        return await real_async(0, result)
+
     time.sleep = at_once
+    asyncio.sleep = at_once_async  # type: ignore[assignment]  # typeshed's two overloads, one stand-in for both
     names = getattr(getattr(fn, "__func__", fn), "__globals__", None)
     if isinstance(names, dict):
         for name, value in list(names.items()):
             if value is real:
                 names[name] = at_once
+            elif value is real_async:
+                names[name] = at_once_async
 
 
 def api_error_ends(fn) -> None:

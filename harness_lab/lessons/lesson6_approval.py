@@ -254,11 +254,17 @@ def _writes_twice(request: dict) -> Any:
 
 def _same_tool_answered_apart(fn) -> Miss | None:
     """Two calls of one tool in a turn, a yes for the first and a no for the second: an answer kept by the
-    tool's name (a dict, setdefault) is asked again and then not read, so the second call runs on the first's yes."""
+    tool's name (a dict, setdefault) is asked again and then not read, so the second call runs on the first's
+    yes; a yes kept by name and not asked again (a set of approved tools) runs it unasked."""
     yes = logged({"path": "notes.md", "content": _said("memo")})
     mine, rec, _ = learner_end(fn, _writes_twice, decide=lambda name, given: logged(given) == yes)
-    if mine.miss is None and len(rec.ran("write_file")) == len(rec.asked("write_file")) == 2:
+    ran, asked = len(rec.ran("write_file")), len(rec.asked("write_file"))
+    if mine.miss is None and ran == asked == 2:
         return Miss("lesson.l6.run_agent.answer_reused", {"tool": "write_file"})
+    if mine.miss is None and ran == 2 and asked == 1:
+        return Miss(
+            "lesson.l6.run_agent.one_answer_per_turn", {"asked": "write_file notes.md", "tool": "write_file old.md"}
+        )
     return None
 
 

@@ -271,10 +271,15 @@ def runaway_guard(
 
 def _trimmed(requests: list[dict]) -> bool:
     """Did a request carry less history than the one before it, or lose the user's question at its head?
-    A history cut to its last messages (messages[-2:]) keeps the loop going: the model cannot see it is done."""
+    A history cut to its last messages (messages[-2:]) keeps the loop going: the model cannot see it is done.
+    So does one rebuilt each turn from the question and the last turn alone: as long as the one before it,
+    with other messages."""
     sent = [r.get("messages") or [] for r in requests]
     first = sent[0][:1]
-    return any(len(later) < len(earlier) or later[:1] != first for earlier, later in pairwise(sent))
+    return any(
+        len(later) < len(earlier) or later[:1] != first or (len(later) == len(earlier) > 1 and later != earlier)
+        for earlier, later in pairwise(sent)
+    )
 
 
 def fact(result: Any) -> dict:

@@ -50,6 +50,7 @@ from answers_level1_policies import (
 from answers_level1_round18 import RIGHT_ROUND_18, WRONG_ROUND_18
 from answers_level1_round19 import RIGHT_ROUND_19, WRONG_ROUND_19
 from answers_level1_round20 import WRONG_LOOPS_ROUND_20
+from answers_level1_round21 import RIGHT_ROUND_21, WRONG_ROUND_21
 from answers_level1_runners import (
     DEFAULTING_POLICY,
     DICT_DEFAULT,
@@ -146,6 +147,7 @@ RIGHT = {
     **RIGHT_INTERRUPTS,
     **RIGHT_ROUND_18,
     **RIGHT_ROUND_19,
+    **RIGHT_ROUND_21,
 }
 
 
@@ -323,6 +325,7 @@ WRONG = {
     **WRONG_INTERRUPTS,
     **WRONG_ROUND_18,
     **WRONG_ROUND_19,
+    **WRONG_ROUND_21,
 }
 
 

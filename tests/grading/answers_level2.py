@@ -25,6 +25,7 @@ from answers_level2_loops import (
 from answers_level2_reasons import RIGHT_REASONS, WRONG_REASONS
 from answers_level2_round18 import RIGHT_ROUND_18, WRONG_ROUND_18
 from answers_level2_round19 import RIGHT_ROUND_19, WRONG_ROUND_19
+from answers_level2_round21 import RIGHT_ROUND_21, WRONG_ROUND_21
 from answers_level2_slips import (
     Agent,
     _stopping_with,
@@ -119,6 +120,7 @@ RIGHT = {
     **RIGHT_LIMITS,
     **RIGHT_ROUND_18,
     **RIGHT_ROUND_19,
+    **RIGHT_ROUND_21,
 }
 
 
@@ -243,6 +245,7 @@ WRONG = {
     **WRONG_LIMITS,
     **WRONG_ROUND_18,
     **WRONG_ROUND_19,
+    **WRONG_ROUND_21,
 }
 
 # Stop messages criterion 3 accepts, and ones that do not say the run stopped at the limit.

@@ -356,7 +356,7 @@ WRONG_ROUND_16 = [
     ("signature_of", signature_of_argument_counts, 2, "lesson.l4.signature.collides"),
     ("run_tool_uses", run_tool_uses_catches_base_exception, 3, "lesson.rule.interrupt_caught"),
     ("run_tool_uses", run_tool_uses_bare_except, 3, "lesson.rule.interrupt_caught"),
-    ("run_tool_uses", run_tool_uses_asks_once_per_turn, 1, "lesson.l5.not_asked"),
+    ("run_tool_uses", run_tool_uses_asks_once_per_turn, 1, "lesson.l5.answer_carried"),
     ("run_tool_uses", run_tool_uses_asks_by_name_only, 1, "lesson.l5.approve_args"),
     ("run_tool_uses", run_tool_uses_high_impact_by_verb, 1, "lesson.l5.not_asked"),
     ("run_tool_uses", run_tool_uses_clears_the_input, 3, "lesson.l5.changed_content"),

@@ -301,7 +301,7 @@ WRONG_MIXUPS = [
     ("run_tool_uses", approve_error_allows, 2, "lesson.l5.failed_open"),
     ("run_tool_uses", approve_tool_errors_raised, 3, "lesson.l5.tool_raised"),
     ("run_tool_uses", approve_denied_removed_from_content, 2, "lesson.l5.changed_content"),
-    ("run_tool_uses", approve_once_for_the_turn, 1, "lesson.l5.not_asked"),  # the second call never asked
+    ("run_tool_uses", approve_once_for_the_turn, 1, "lesson.l5.answer_carried"),  # the second call never asked
     ("stop_message", stop_pause_told, 4, "lesson.l7.stop_message.not_none"),
     ("stop_message", stop_window_silent, 3, "lesson.l7.stop_message.silent"),
 ]

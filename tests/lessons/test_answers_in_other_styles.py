@@ -38,6 +38,8 @@ from tests.lessons.answers_round_18 import RIGHT_ROUND_18, WRONG_ROUND_18, tools
 from tests.lessons.answers_round_18_harness import RIGHT_RUN_AGENT_ROUND_18, WRONG_RUN_AGENT_ROUND_18
 from tests.lessons.answers_round_19 import RIGHT_ROUND_19, WRONG_ROUND_19
 from tests.lessons.answers_round_19_harness import RIGHT_RUN_AGENT_ROUND_19, WRONG_RUN_AGENT_ROUND_19
+from tests.lessons.answers_round_20 import RIGHT_ROUND_20, WRONG_ROUND_20
+from tests.lessons.answers_round_20_harness import RIGHT_RUN_AGENT_ROUND_20, WRONG_RUN_AGENT_ROUND_20
 from tests.lessons.answers_slips import RIGHT_RUN_AGENT_SLIPS, RIGHT_SLIPS, WRONG_RUN_AGENT_SLIPS, WRONG_SLIPS
 from tests.lessons.answers_state_and_types import (
     RIGHT_RUN_AGENT_STATE,
@@ -72,6 +74,7 @@ WRONG += WRONG_TOOL_CALLS  # tools given their input by position in the loop its
 WRONG += WRONG_ROUND_16  # Ctrl-C caught with the failures, compaction read as an ending
 WRONG += WRONG_ROUND_18  # results popped backwards, an answer kept by tool name, a history as a default argument
 WRONG += WRONG_ROUND_19  # stop reasons with typos, approvals failing open, signatures keyed on ids
+WRONG += WRONG_ROUND_20  # is_error as words, one answer for the turn, a history rebuilt from the last turn
 WRONG_RUN_AGENT = WRONG_RUN_AGENT_MORE + STALLED_RUN_AGENT + WRONG_RUN_AGENT_REUSE + WRONG_RUN_AGENT_PROBES
 WRONG_RUN_AGENT += WRONG_RUN_AGENT_SLIPS + WRONG_RUN_AGENT_STATE + WRONG_RUN_AGENT_MISREAD + WRONG_RUN_AGENT_COUNTS
 WRONG_RUN_AGENT += WRONG_RUN_AGENT_HABITS + WRONG_RUN_AGENT_MIXUPS
@@ -81,15 +84,16 @@ WRONG_RUN_AGENT += (
     WRONG_RUN_AGENT_ROUND_18  # a counter reset, a person asked before valves 1 and 3, a failure unflagged
 )
 WRONG_RUN_AGENT += WRONG_RUN_AGENT_ROUND_19  # API errors retried without end, a history copy left unsent
+WRONG_RUN_AGENT += WRONG_RUN_AGENT_ROUND_20  # async retries, a yes kept by name, results reversed
 RIGHT = (
     RIGHT_MORE + RIGHT_REUSE + RIGHT_PROBES + RIGHT_MERGED + RIGHT_SLIPS + RIGHT_STATE + RIGHT_MISREAD + RIGHT_COUNTS
 )
 RIGHT_RUN_AGENT = RIGHT_RUN_AGENT_MORE + RIGHT_RUN_AGENT_REUSE + RIGHT_RUN_AGENT_PROBES + RIGHT_RUN_AGENT_MERGED
 RIGHT_RUN_AGENT += RIGHT_RUN_AGENT_SLIPS + RIGHT_RUN_AGENT_STATE + RIGHT_RUN_AGENT_COUNTS
 RIGHT_RUN_AGENT += RIGHT_RUN_AGENT_HABITS + RIGHT_RUN_AGENT_MIXUPS + RIGHT_RUN_AGENT_CALLS + RIGHT_RUN_AGENT_ROUND_17
-RIGHT_RUN_AGENT += RIGHT_RUN_AGENT_ROUND_18 + RIGHT_RUN_AGENT_ROUND_19
+RIGHT_RUN_AGENT += RIGHT_RUN_AGENT_ROUND_18 + RIGHT_RUN_AGENT_ROUND_19 + RIGHT_RUN_AGENT_ROUND_20
 RIGHT += RIGHT_HABITS + RIGHT_HABITS_GATES + RIGHT_MIXUPS + RIGHT_TOOL_CALLS + RIGHT_ROUND_16 + RIGHT_ROUND_18
-RIGHT += RIGHT_ROUND_19
+RIGHT += RIGHT_ROUND_19 + RIGHT_ROUND_20
 
 
 @pytest.mark.parametrize("name, wrong, point, key", WRONG, ids=[w[1].__name__ for w in WRONG])

@@ -15,6 +15,7 @@ from harness_lab import lessons
 from harness_lab.lessons.capstone import LOOKALIKES
 from tests.lessons.answers6 import loaded
 from tests.lessons.answers_capstone import RIGHT_MY_AGENT, RIGHT_MY_AGENT_WRAPPED, WRONG_MY_AGENT
+from tests.lessons.answers_capstone_round_20 import RIGHT_MY_AGENT_ROUND_20, WRONG_MY_AGENT_ROUND_20
 from tests.lessons.answers_counts_and_flags import RIGHT_MY_AGENT_COUNTS, WRONG_MY_AGENT_COUNTS
 from tests.lessons.answers_misreadings import RIGHT_MY_AGENT_MISREAD, WRONG_MY_AGENT_MISREAD
 
@@ -27,11 +28,12 @@ def at_point(name: str, point: int, lesson: int | None = None) -> lessons.Piece:
     return dataclasses.replace(whole, points=(whole.points[point - 1],))
 
 
-WRONG = WRONG_MY_AGENT + WRONG_MY_AGENT_MISREAD + WRONG_MY_AGENT_COUNTS
+WRONG = WRONG_MY_AGENT + WRONG_MY_AGENT_MISREAD + WRONG_MY_AGENT_COUNTS + WRONG_MY_AGENT_ROUND_20
 
 
 @pytest.mark.parametrize(
-    "source", [RIGHT_MY_AGENT, RIGHT_MY_AGENT_WRAPPED, *RIGHT_MY_AGENT_MISREAD, *RIGHT_MY_AGENT_COUNTS]
+    "source",
+    [RIGHT_MY_AGENT, RIGHT_MY_AGENT_WRAPPED, *RIGHT_MY_AGENT_MISREAD, *RIGHT_MY_AGENT_COUNTS, *RIGHT_MY_AGENT_ROUND_20],
 )
 def test_the_right_wiring_passes_every_hidden_scenario(source):
     verdict = lessons.judge(lessons.piece("my_agent"), loaded(source, "my_agent"))

@@ -20,6 +20,7 @@ from harness_lab.text import CATALOG, t
 from tests.lessons.answers import WRONG
 from tests.lessons.answers6 import RIGHT_RUN_AGENT, WRONG_RUN_AGENT, loaded, variant
 from tests.lessons.answers_capstone import RIGHT_MY_AGENT, WRONG_MY_AGENT
+from tests.lessons.answers_capstone_round_20 import WRONG_MY_AGENT_ROUND_20
 from tests.lessons.answers_counts_and_flags import WRONG_COUNTS, WRONG_MY_AGENT_COUNTS, WRONG_RUN_AGENT_COUNTS
 from tests.lessons.answers_habits import WRONG_HABITS
 from tests.lessons.answers_habits_gates import WRONG_HABITS_GATES
@@ -34,6 +35,8 @@ from tests.lessons.answers_round_18 import WRONG_ROUND_18
 from tests.lessons.answers_round_18_harness import WRONG_RUN_AGENT_ROUND_18
 from tests.lessons.answers_round_19 import WRONG_ROUND_19
 from tests.lessons.answers_round_19_harness import WRONG_RUN_AGENT_ROUND_19
+from tests.lessons.answers_round_20 import WRONG_ROUND_20
+from tests.lessons.answers_round_20_harness import WRONG_RUN_AGENT_ROUND_20
 from tests.lessons.answers_slips import WRONG_RUN_AGENT_SLIPS, WRONG_SLIPS
 from tests.lessons.answers_state_and_types import WRONG_RUN_AGENT_STATE, WRONG_STATE
 from tests.lessons.answers_swallowed import WRONG_RUN_AGENT_SWALLOWED, WRONG_SWALLOWED
@@ -93,6 +96,8 @@ def test_every_hint_key_is_provoked_by_some_wrong_version():
     more += WRONG_RUN_AGENT_ROUND_17  # Ctrl-C caught in the loop, the caller's tools changed, valve 1 after the tools
     more += WRONG_ROUND_18 + WRONG_RUN_AGENT_ROUND_18  # a counter reset, asked before a valve, an answer kept by name
     more += WRONG_ROUND_19 + WRONG_RUN_AGENT_ROUND_19  # API errors retried without end, a history copy left unsent
+    more += WRONG_ROUND_20 + WRONG_RUN_AGENT_ROUND_20  # one answer for the turn, results reversed, async retries
+    more += WRONG_MY_AGENT_ROUND_20  # a post held back on the second run
     # except: pass, "false" flags, a stop yielded, a loop ended on a denial, a sliced history (every point each misses)
     more += [(name, wrong, p, key) for name, wrong, missed in WRONG_SWALLOWED for p, key in missed.items()]
     more += [(source, p, key) for source, missed in WRONG_RUN_AGENT_SWALLOWED for p, key in missed.items()]
