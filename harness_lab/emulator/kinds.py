@@ -150,7 +150,7 @@ class ListOf:
 
     def check(self, value: object, path: tuple) -> Problem | None:
         if type(value) is not list:
-            return Problem(path, "Input should be a valid list")
+            return Problem(path, "Input should be a valid array")  # the live text (live reports of `system: null`)
         check = self.item.check
         for index, item in enumerate(value):
             problem = check(item, path + (index,))

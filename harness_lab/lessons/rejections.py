@@ -31,7 +31,7 @@ REJECTIONS = (
     ("were found without `tool_result`", "lesson.l2.results_first"),
     ("ids must be unique", "lesson.l2.reassign"),
     ("must have non-empty content", "lesson.l2.empty_message"),
-    ("Input should be a valid list", "lesson.l2.content_not_list"),
+    ("Input should be a valid array", "lesson.l2.content_not_list"),
     ("content cannot be empty if `is_error` is true", "lesson.rule.error_without_content"),
     ('Unexpected role "system"', "lesson.rule.system_role"),
     # A system message first in messages, on any model (the live text since the emulator's round five).

@@ -57,9 +57,9 @@ def accepted(request, path="/v1/messages"):
         ("max_tokens", 10**100, "max_tokens: Input should be a valid integer"),  # a double once parsed
         ("max_tokens", "1024", "max_tokens: Input should be a valid integer"),  # public 400: strict, no coercion
         ("max_tokens", True, "max_tokens: Input should be a valid integer"),
-        ("stop_sequences", "###", "stop_sequences: Input should be a valid list"),
+        ("stop_sequences", "###", "stop_sequences: Input should be a valid array"),
         ("stop_sequences", ["###", 3], "stop_sequences.1: Input should be a valid string"),
-        ("system", 5, "system: Input should be a valid list"),
+        ("system", 5, "system: Input should be a valid array"),
         ("service_tier", "fast", "service_tier: Input should be 'auto' or 'standard_only'"),
         ("speed", "warp", "speed: Input should be 'fast' or 'standard'"),
         (
@@ -222,7 +222,7 @@ def test_the_public_extra_field_paths():
         ({"type": "text"}, "messages.0.content.0.text.text: Field required"),
         (
             {"type": "text", "text": "x", "citations": "none"},
-            "messages.0.content.0.text.citations: Input should be a valid list",
+            "messages.0.content.0.text.citations: Input should be a valid array",
         ),
         (
             {"type": "image", "source": {"type": "base64", "media_type": "image/bmp", "data": "AA=="}},
@@ -257,7 +257,7 @@ def test_tool_use_and_tool_result_fields():
         "messages.2.content.0.tool_result.tool_use_id: Field required"
     )
     assert refusal(body(tools=TOOLS, messages=answered(result(content=12)))) == (
-        "messages.2.content.0.tool_result.content: Input should be a valid list"
+        "messages.2.content.0.tool_result.content: Input should be a valid array"
     )
     rich = result(
         content=[
@@ -273,7 +273,7 @@ def test_message_fields():
         "messages.0.name: Extra inputs are not permitted"
     )
     assert refusal(body(messages=[{"role": "user"}])) == "messages.0.content: Field required"
-    assert refusal(body(messages={"role": "user", "content": "q"})) == "messages: Input should be a valid list"
+    assert refusal(body(messages={"role": "user", "content": "q"})) == "messages: Input should be a valid array"
 
 
 def test_tool_definitions():
