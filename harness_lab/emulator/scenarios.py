@@ -133,7 +133,7 @@ def _plural(count: int, word: str) -> str:
 def _tally(request: dict, en: bool) -> str:
     rounds = assistant_turns(request)
     if en:
-        return f"That took {_plural(rounds, 'tool-call turn')} and {_plural(rounds + 1, 'model request')}."
+        return f"That took {_plural(rounds, 'tool turn')} and {_plural(rounds + 1, 'model request')}."
     return f"ツール呼び出し{rounds}ターン、モデルへのリクエスト{rounds + 1}回で終わりました。"
 
 

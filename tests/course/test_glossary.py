@@ -130,6 +130,7 @@ NOT_IN_ENGLISH = {
     r"no-progress valve": "no-progress detection (valve 3, 無進捗検知)",
     r"valve 3 \(no progress\)": "valve 3 (no-progress detection)",
     r"pass(?:es)? of the loop": "lap of the loop (ループの一周)",
+    r"tool-call turns?": "tool turn (ツール呼び出しのターン, ツール N ターン)",
 }
 
 
@@ -148,6 +149,14 @@ def test_the_english_edition_and_catalogs_use_one_word_per_concept():
     found = [f"{key}: {slip}" for key, (_, en) in CATALOG.items() for slip in english_slips(en)]
     found += [f"{path.name}: {slip}" for path in ENGLISH_SOURCES for slip in english_slips(path.read_text("utf-8"))]
     assert found == []
+
+
+def test_the_english_notebooks_print_the_courses_words():
+    # The emulator's scripted answer said "That took 2 tool-call turns" in the English notebooks' outputs, where
+    # every hint says "tool turns": text no catalog or source file holds, so the built notebooks are read.
+    books = sorted((ROOT / "notebooks" / "en").glob("*.ipynb"))
+    found = [f"{book.name}: {slip}" for book in books for slip in english_slips(book.read_text("utf-8"))]
+    assert books and found == []
 
 
 def test_the_english_pages_use_the_courses_words_too():

@@ -160,7 +160,7 @@ def test_the_english_texts_say_what_the_japanese_say(monkeypatch):
 
     assert final("lesson6") == (
         'The first line of README.md is "# Agent harness basics", and it is 10:42 on August 26, 2026. '
-        "That took 2 tool-call turns and 3 model requests."
+        "That took 2 tool turns and 3 model requests."
     )
     now, week = transcript("en", "weather", "now", {}), transcript("en", "weather", "week", {})
     assert [b["input"] for t in now for b in t["content"] if b["type"] == "tool_use"] == [{"city": "Osaka"}]

@@ -259,10 +259,10 @@ run_agent = lessons.check("run_agent", run_agent)
 # ## 7. Count and check
 #
 # Run the article's second question, "What's the weather like in Tokyo this week?", through `run_agent`. The model looks up the current weather, then the forecast.
-# Before you run it, write down how many model requests and how many tool-call turns you expect.
+# Before you run it, write down how many model requests and how many tool turns you expect.
 
 # %% ja="1d432c4cf1db"
-MY_GUESS = {"model requests": None, "tool-call turns": None}  # ← write your guess
+MY_GUESS = {"model requests": None, "tool turns": None}  # ← write your guess
 
 
 # %% ja="9d274b03ae1e"
@@ -281,7 +281,7 @@ class Counted:
 counted = Counted(hl.connect("weather"))
 print(run_agent(counted, "What's the weather like in Tokyo this week?", tools, impls))
 turns = sum(1 for m in counted.last if m["role"] == "assistant")  # assistant messages in the last history = completed turns
-guessed = lessons.compare(MY_GUESS, {"model requests": counted.requests, "tool-call turns": turns})
+guessed = lessons.compare(MY_GUESS, {"model requests": counted.requests, "tool turns": turns})
 
 # %% [markdown] ja="867da3e529c3"
 # After the first request, the loop sends one more for every turn in which tools ran, so there is always one more request than there are turns.
@@ -396,7 +396,7 @@ print(hl.mode_line(hl.connect("weather", live=False)))
 # Two tool_result blocks, each with its own `tool_use_id`, in the order of the calls, first in **one** user message. Leave one out and you get a 400.
 # </details>
 #
-# **Q3.** A task takes three turns of tool calls. How many requests go to the model?
+# **Q3.** A task takes three tool turns. How many requests go to the model?
 #
 # <details><summary>Answer</summary>
 #

@@ -14,7 +14,7 @@
 # - write `next_step`, a function that decides what the loop does next for each of the seven values of `stop_reason`
 # - explain, with the content it would have written, why a tool_use cut off by `max_tokens` must not run
 # - show which script breaks each of the article's three anti-patterns, and how
-# - predict, for each place the `MAX_TURNS` check can go, how many requests and tool-call turns a run takes, then count them
+# - predict, for each place the `MAX_TURNS` check can go, how many requests and tool turns a run takes, then count them
 
 # %% ja="aad5a97da929"
 # Where harness_lab is not installed (Colab, say), install it first (does nothing on your own machine)
@@ -214,7 +214,7 @@ def loop_until(is_done, name, prompt):
             break
         messages.append({"role": "user", "content": results})
     left = [b.name for b in response.content if b.type == "tool_use"]
-    print(f"  requests: {i + 1} / tool-call turns: {i} / last stop_reason={response.stop_reason}"
+    print(f"  requests: {i + 1} / tool turns: {i} / last stop_reason={response.stop_reason}"
           f" / calls left unrun: {left}")
     print(f"  answer returned: {hl.text_of(response.content)!r}")
 
@@ -280,7 +280,7 @@ loop_until(by_stop_reason, "text_and_tool", CASES["lesson6"])
 # 4. the **`for _ in range(MAX_TURNS)`** loop, where the article says "add a limit as a safety net"
 #
 # Against a model that never stops, one function counts the requests (how many the emulator received, `len(emulator.requests)`) and the
-# tool-call turns (how many turns called the counting tool); all four candidates share it.
+# tool turns (how many turns called the counting tool); all four candidates share it.
 # The only difference between the four is where the `if turns >= MAX_TURNS` line sits.
 
 # %% ja="641e632afb87"
@@ -294,7 +294,7 @@ def send(client, messages):
 
 
 def count(loop, max_turns=3):
-    """Run loop against a model that never stops (never_ending) and count the requests and tool-call turns"""
+    """Run loop against a model that never stops (never_ending) and count the requests and tool turns"""
     emulator = Emulator("never_ending")
     turns_seen = set()  # the number of the request at which a tool was called
 
@@ -303,7 +303,7 @@ def count(loop, max_turns=3):
         return f"the note in {path}"
 
     loop(hl.connect(emulator, live=False), {"read_file": counting_read_file}, max_turns)
-    return {"model requests": len(emulator.requests), "tool-call turns": len(turns_seen)}
+    return {"model requests": len(emulator.requests), "tool turns": len(turns_seen)}
 
 # %% ja="b911f05ae09c"
 def check_at_top(client, impls, MAX_TURNS):  # 1. at the top (lesson 6)
@@ -364,10 +364,10 @@ CONTENDERS = {"1. at the top": check_at_top, "2. right after turns += 1": check_
 # MAX_TURNS = 3, and the model never stops. How many requests does each one make, and how many turns do the tools run?
 # Write your numbers, then run the next cell
 MY_GUESS = {
-    "1. at the top": {"model requests": None, "tool-call turns": None},  # ← write your guess
-    "2. right after turns += 1": {"model requests": None, "tool-call turns": None},
-    "3. after the tools": {"model requests": None, "tool-call turns": None},
-    "4. the article's for range": {"model requests": None, "tool-call turns": None},
+    "1. at the top": {"model requests": None, "tool turns": None},  # ← write your guess
+    "2. right after turns += 1": {"model requests": None, "tool turns": None},
+    "3. after the tools": {"model requests": None, "tool turns": None},
+    "4. the article's for range": {"model requests": None, "tool turns": None},
 }
 
 # %% ja="8525b5659abe"
@@ -378,7 +378,7 @@ for label, loop in CONTENDERS.items():
 # %% [markdown] ja="62af6bdef59d"
 # In general, with `MAX_TURNS = N`:
 #
-# | Where the check is | Requests | Tool-call turns | Last turn's results |
+# | Where the check is | Requests | Tool turns | Last turn's results |
 # |---|---|---|---|
 # | 1. at the top (lesson 6) | N + 1 | N | the model reads them |
 # | 2. right after `turns += 1` | N | N − 1 | the model reads them (one turn early) |
@@ -449,7 +449,7 @@ print(f"{type(end).__name__} ({end.cause}) / completed turns: {end.turns} / requ
 # %% ja="00bbdabe755a"
 print(hl.mode_line(client))
 outcome = hl.run(client, CASES["lesson6"], tools=[read_file, hl.get_time], valves=[hl.MaxTurns(8)])
-print(type(outcome.stop).__name__, "/", outcome.turns, "tool-call turns")
+print(type(outcome.stop).__name__, "/", outcome.turns, "tool turns")
 print(outcome.text)
 
 # %% [markdown] ja="886ffa73cf16"
@@ -468,7 +468,7 @@ print(outcome.text)
 # - Do not run a tool_use cut off by `max_tokens`: its arguments are cut off too
 # - Words in the text, a counter as the main condition, the presence of a text block: none of them is a stop condition
 # - `MAX_TURNS` is a safety net. Ask it at the top of the loop body, before `turns += 1`, and even a model that never stops ends after
-#   "N tool-call turns, N + 1 requests", and the model reads every result the tools produced
+#   "N tool turns, N + 1 requests", and the model reads every result the tools produced
 #
 # ## Check your understanding
 #
@@ -491,8 +491,8 @@ print(outcome.text)
 # <details><summary>Answer</summary>
 #
 # Because the request is at the top of the body, and what `range` asks is "may I send one more request?". The count runs out just after the
-# tools of the Nth response have run, and their results are never sent (N requests, N tool-call turns). Lesson 6 asks at the top of the body
-# about a lap that "runs the tools and lets the model read their results", so it makes N + 1 requests and N tool-call turns, and every result is read.
+# tools of the Nth response have run, and their results are never sent (N requests, N tool turns). Lesson 6 asks at the top of the body
+# about a lap that "runs the tools and lets the model read their results", so it makes N + 1 requests and N tool turns, and every result is read.
 # </details>
 #
 # Next: [Lesson 4: Runaways and fallbacks](03_runaway_fallbacks.ipynb), where you set off a dead loop, spinning, and budget burnout for real.

@@ -333,12 +333,12 @@ burn.context()  # what grows: the model's text, its thinking blocks, its tool_us
 # Look at the running totals above and predict where the `loop_top` version stops.
 
 # %% ja="e867042707d4"
-MY_GUESS = {"model requests": None, "tool-call turns": None}  # ← write your prediction
+MY_GUESS = {"model requests": None, "tool turns": None}  # ← write your prediction
 
 budget = hl.TokenBudget(20_000)
 after = hl.Run(hl.connect("budget_burning", live=False), tools=[read_file], valves=[hl.MaxTurns(20), budget])
 stop = hl.drain(after.start("Analyze all of the access logs"))
-lessons.compare(MY_GUESS, {"model requests": after.state.model_calls, "tool-call turns": stop.turns})
+lessons.compare(MY_GUESS, {"model requests": after.state.model_calls, "tool turns": stop.turns})
 print(stop.reason)
 
 # %% [markdown] ja="4257c6b42e14"

@@ -282,7 +282,7 @@ packaged
 # **Predict first.** A model that alternates its calls A-B-A-B (`abab`): which valve of your `run_agent` stops it, and on which request?
 
 # %% ja="3664a6103e7d"
-MY_GUESS = {"the valve that stopped it": None, "model requests": None, "tool-call turns": None}  # ← write your prediction (name the valve, e.g. "max_turns")
+MY_GUESS = {"the valve that stopped it": None, "model requests": None, "tool turns": None}  # ← write your prediction (name the valve, e.g. "max_turns")
 
 from harness_lab.emulator import emulator_of
 
@@ -317,12 +317,12 @@ for scenario in ["lesson6", "never_ending", "spinning", "abab", "budget_burning"
     rows.append(f"| `{scenario}` | " + " | ".join(f"{h} · requests {r} · turns {n} · tokens {k:,}" for h, r, n, k in ends[scenario]) + " |")
 run_agent.__globals__.update(MAX_TURNS=8, TOKEN_BUDGET=40_000)  # back to the lesson's values
 how, requests, turns, _ = ends["abab"][-1]
-guessed = lessons.compare(MY_GUESS, {"the valve that stopped it": how, "model requests": requests, "tool-call turns": turns})
+guessed = lessons.compare(MY_GUESS, {"the valve that stopped it": how, "model requests": requests, "tool turns": turns})
 if lessons.guessed(MY_GUESS):  # the table holds the answer: it waits for a prediction
     display({"text/markdown": "\n".join(rows), "text/plain": "\n".join(rows)}, raw=True)
 
 # %% [markdown] ja="61c68b2353ab"
-# Each cell reads "how it stopped · model requests · tool-call turns · tokens used".
+# Each cell reads "how it stopped · model requests · tool turns · tokens used".
 #
 # - The **bare loop** never stops unless the model wraps up. `budget_burning` went past 300,000 tokens in 30 turns.
 # - In the **harness**, each runaway is caught by its own valve. `abab` changes its signature every turn and slips past valve 3, but valve 1 picks it up.
@@ -417,7 +417,7 @@ print(book.path.name, "holds:", ", ".join(book.pieces()) or "(nothing yet; each 
 # %% [markdown] ja="7397d2ce2d3c"
 # ## Check your understanding
 #
-# **Q1.** Put valve 1, with a limit of N, after `turns += 1`. How do the tool-call turns and the number of requests shift?
+# **Q1.** Put valve 1, with a limit of N, after `turns += 1`. How do the tool turns and the number of requests shift?
 #
 # <details><summary>Answer</summary>
 #
