@@ -288,6 +288,15 @@ CORE: dict[str, tuple[str, str]] = {
         '承認の答え {answer} を解釈できないため、安全側に倒して拒否しました（allow() / deny("理由") / True / False のどれかを返してください）',
         'The approval answer {answer} is not one the harness understands, so the call was denied to stay safe (answer allow() / deny("why") / True / False)',
     ),
+    # a cell run before the cells it needs (cell_runs.py): which cell to run instead of a NameError's traceback
+    "cell.unrun_written": (
+        "{name} がまだ定義されていません。{name} を定義するセル（上の TODO のセル）を実行してください。カーネルを再起動したあとなら、Run メニューの Run All Cells で上から順に実行します",
+        "{name} is not defined yet: run the cell that defines it (the TODO cell above), or, after a kernel restart, Run All Cells from the Run menu.",
+    ),
+    "cell.unrun_setup": (
+        "{name} がまだ定義されていません。ノートブックの上のほうにある準備のセル（{name} を読み込むか定義するセル）を実行してください。カーネルを再起動したあとなら、Run メニューの Run All Cells で上から順に実行します",
+        "{name} is not defined yet: run the setup cells near the top of the notebook (the one that imports or defines {name}), or, after a kernel restart, Run All Cells from the Run menu.",
+    ),
     # notebook 06 on a model other than the default (emulator/model_rules.py): what the demo does instead
     "model.asks_to_think": (
         "{model} は頼まないと考えないので、{fields} を足して送ります",

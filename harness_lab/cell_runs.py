@@ -9,6 +9,11 @@ the same object. Only a cell that says ``def <name>`` (or ``NAME = `` for a cons
 verdict (did its definition take effect?) is read from the namespace, not from the source.
 
 The record lives on the shell, so a reloaded module does not watch twice or lose it.
+
+A cell run before the cells it needs (after a kernel restart, or out of order) raises a NameError for a
+name the course's cells define: a TODO cell's answer or piece, or what the setup cells import. Such a
+NameError, raised by the cell's own code, is shown as one line naming the cell to run, not a traceback;
+any other exception is shown as IPython shows it.
 """
 
 from __future__ import annotations
@@ -16,12 +21,30 @@ from __future__ import annotations
 import re
 import sys
 from collections.abc import Iterable
+from types import TracebackType
 from typing import Any
 
-__all__ = ["failed_definition", "watch"]
+from .text import t
+
+__all__ = ["failed_definition", "unrun_cell_hint", "watch"]
 
 _STATE = "_harness_lab_failed_cells"  # attribute on the shell: {"names", "before", "failed"}
 _MISSING = object()
+_HINTING = "_harness_lab_hints_unrun_cells"  # attribute on the shell: its NameError handler is ours
+
+# What a learner writes in a TODO cell: the exercises' answers and the lessons' pieces.
+WRITTEN = frozenset(
+    {"POLICY", "DEFAULT_TIER", "ANSWERS", "MISSING", "MAX_TURNS", "run_tool_uses", "run_agent", "run_tools"}
+    | {"next_step", "signature_of", "read_file", "my_agent", "stop_message"}
+)
+# What the setup cells at the top import from harness_lab or define (tests/lessons/test_unrun_cells.py
+# reads every notebook source and fails on a name imported from harness_lab that is missing here).
+SET_UP = frozenset(
+    {"hl", "lessons", "Stepper", "diagram", "plots", "compare_runs", "Emulator", "emulator_of", "emulated_client"}
+    | {"call", "reply", "say", "last_results", "read_answer", "approval", "run_tool", "Place", "cost_usd"}
+    | {"check_level1", "check_level2", "level1_options", "level2_options", "try_limited", "run_limited"}
+    | {"tool_defs", "TOOLS", "MODEL"}
+)
 
 
 def _shell() -> Any:
@@ -45,6 +68,7 @@ def watch(names: Iterable[str]) -> None:
     shell = _shell()
     if shell is None or not hasattr(shell, "events"):
         return
+    _hint_unrun_cells(shell)
     state = getattr(shell, _STATE, None)
     if state is not None:
         state["names"].update(names)
@@ -75,3 +99,35 @@ def failed_definition(name: str) -> tuple[str, Any] | None:
     """When ``name``'s last definition cell raised: its error type and the object the name kept then."""
     state = getattr(_shell(), _STATE, None)
     return state["failed"].get(name) if state else None
+
+
+def unrun_cell_hint(error: BaseException, tb: TracebackType | None, namespace: dict[str, Any]) -> str | None:
+    """The line for a NameError a cell's own code raised for a name an earlier cell defines; else None.
+
+    Only the cell's top level counts: a NameError inside a function the learner wrote is their own
+    mistake (a typo, a helper never defined), and its traceback shows where."""
+    name = getattr(error, "name", None)
+    if type(error) is not NameError or not (name in WRITTEN or name in SET_UP) or tb is None:
+        return None
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    frame = tb.tb_frame
+    if frame.f_code.co_name != "<module>" or frame.f_globals is not namespace:
+        return None
+    return t("cell.unrun_written", name=name) if name in WRITTEN else t("cell.unrun_setup", name=name)
+
+
+def _show(shell: Any, etype: type, value: BaseException, tb: TracebackType, tb_offset: int | None = None) -> None:
+    line = unrun_cell_hint(value, tb, shell.user_global_ns)
+    if line is None:  # exactly what IPython shows without a handler
+        shell.showtraceback((etype, value, tb), tb_offset=tb_offset, running_compiled_code=True)
+    else:
+        shell._showtraceback(etype, value, [line])
+
+
+def _hint_unrun_cells(shell: Any) -> None:
+    """IPython's one custom handler for NameError, unless someone else already holds that slot."""
+    if getattr(shell, _HINTING, False) or getattr(shell, "custom_exceptions", None) != ():
+        return
+    shell.set_custom_exc((NameError,), _show)
+    setattr(shell, _HINTING, True)

@@ -301,6 +301,7 @@ ANSWERS = {
 # 3. deny でも is_error: true の tool_result でポリシーによる禁止を伝え、すべての tool_use に順番どおり1つずつ、API が受け取れる結果を返す
 
 # %% tags=["grade"]
+from harness_lab.grading import check_level1
 check_level1(POLICY, DEFAULT_TIER, run_tool_uses, ANSWERS)
 
 # %% [markdown]

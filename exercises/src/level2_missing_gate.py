@@ -254,6 +254,7 @@ try_limited(lambda: run_agent(emulated_client(never_done), "原因を調べて",
 # 3. MAX_TURNS のチェックで、止まらないモデルでもツール呼び出しちょうど N ターンで止まって停止メッセージを返し、普通のタスクはモデルの答えで終わる
 
 # %% tags=["grade"]
+from harness_lab.grading import check_level2
 check_level2(MISSING, run_agent, MAX_TURNS)
 
 # %% [markdown]

@@ -227,6 +227,7 @@ def run_tools(content, impls):
 
 
 # %% tags=["check"]
+from harness_lab import lessons
 run_tools = lessons.check("run_tools", run_tools)
 
 # %%
@@ -251,6 +252,7 @@ def run_agent(client, user_input, tools, impls):
 
 
 # %% tags=["check"]
+from harness_lab import lessons
 run_agent = lessons.check("run_agent", run_agent)
 
 # %% [markdown]

@@ -159,6 +159,7 @@ def next_step(response):
     raise NotImplementedError  # ← この行を消して、ここに書く
 
 # %% tags=["check"]
+from harness_lab import lessons
 next_step = lessons.check("next_step", next_step)
 
 # %% [markdown]

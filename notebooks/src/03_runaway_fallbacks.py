@@ -187,6 +187,7 @@ def signature_of(content):
     raise NotImplementedError  # ← この行を消して、ここに書く
 
 # %% tags=["check"]
+from harness_lab import lessons
 signature_of = lessons.check("signature_of", signature_of)
 
 # %%

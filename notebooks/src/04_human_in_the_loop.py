@@ -251,6 +251,7 @@ def run_tool_uses(content, impls, approve):
 
 
 # %% tags=["check"]
+from harness_lab import lessons
 run_tool_uses = lessons.check("run_tool_uses", run_tool_uses)
 
 # %% [markdown]

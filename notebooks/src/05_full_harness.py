@@ -152,6 +152,7 @@ def read_file(path, root="."):
 
 
 # %% tags=["check"]
+from harness_lab import lessons
 read_file = lessons.check("read_file", read_file)
 
 # %% [markdown]
@@ -226,6 +227,7 @@ def run_agent(client, user_input, tools, tool_impls, approve=None):
 
 
 # %% tags=["check"]
+from harness_lab import lessons
 run_agent = lessons.check("run_agent", run_agent, lesson=6)
 
 # %% [markdown]
@@ -367,6 +369,7 @@ def my_agent(client, user_input, send, approve=None):
 
 
 # %% tags=["check"]
+from harness_lab import lessons
 my_agent = lessons.check("my_agent", my_agent)
 
 # %%

@@ -244,6 +244,7 @@ def stop_message(response):
 
 
 # %% tags=["check"]
+from harness_lab import lessons
 stop_message = lessons.check("stop_message", stop_message)
 
 # %%

@@ -40,6 +40,7 @@ FAMILIES = (
     "grade",
     "lesson",
     "model",
+    "cell",
 )
 KEY = re.compile(rf"(?:{'|'.join(FAMILIES)})\.[a-z0-9_]+(?:\.[a-z0-9_]+)*")
 PREFIX = re.compile(rf"(?:{'|'.join(FAMILIES)})\.[a-z0-9_.]*")

@@ -307,7 +307,8 @@ ANSWERS = {
 # 2. the policy is checked per tool_use before the tool runs, and ask reuses the approval callback
 # 3. deny still returns an is_error: true tool_result saying the policy forbids it, and every tool_use gets one result, in order, that the API accepts
 
-# %% tags=["grade"] ja="9ce937abe68a"
+# %% tags=["grade"] ja="946a5db271dc"
+from harness_lab.grading import check_level1
 check_level1(POLICY, DEFAULT_TIER, run_tool_uses, ANSWERS)
 
 # %% [markdown] ja="c75f7742c102"

@@ -257,7 +257,8 @@ try_limited(lambda: run_agent(emulated_client(never_done), "Find the cause", TOO
 # 2. each missing control is paired with the runaway it causes, covering at least two kinds (turns/budget running away, and no-progress spinning)
 # 3. with the MAX_TURNS check, a model that never stops gets exactly N tool turns and a stop message, and a normal task ends with the model's answer
 
-# %% tags=["grade"] ja="1407da9bcc21"
+# %% tags=["grade"] ja="b33b52ac2c1b"
+from harness_lab.grading import check_level2
 check_level2(MISSING, run_agent, MAX_TURNS)
 
 # %% [markdown] ja="f793474b9a88"

@@ -228,7 +228,8 @@ def run_tools(content, impls):
     raise NotImplementedError  # ← delete this line and write your code here
 
 
-# %% tags=["check"] ja="cc38ebca7d83"
+# %% tags=["check"] ja="a93f4de1c053"
+from harness_lab import lessons
 run_tools = lessons.check("run_tools", run_tools)
 
 # %% ja="2733ee23d5c8"
@@ -252,7 +253,8 @@ def run_agent(client, user_input, tools, impls):
     raise NotImplementedError  # ← delete this line and write your code here
 
 
-# %% tags=["check"] ja="06d3112480ff"
+# %% tags=["check"] ja="bdf4e0d81f91"
+from harness_lab import lessons
 run_agent = lessons.check("run_agent", run_agent)
 
 # %% [markdown] ja="b013229ba4b6"

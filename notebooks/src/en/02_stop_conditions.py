@@ -158,7 +158,8 @@ written.clear()
 def next_step(response):
     raise NotImplementedError  # ← delete this line and write your code here
 
-# %% tags=["check"] ja="dcd21a833f3b"
+# %% tags=["check"] ja="6a6138df8d41"
+from harness_lab import lessons
 next_step = lessons.check("next_step", next_step)
 
 # %% [markdown] ja="2e0b78f7951b"

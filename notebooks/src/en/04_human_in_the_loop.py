@@ -252,7 +252,8 @@ def run_tool_uses(content, impls, approve):
     raise NotImplementedError  # ← delete this line and write your code here
 
 
-# %% tags=["check"] ja="c96db05acf35"
+# %% tags=["check"] ja="d5a619363256"
+from harness_lab import lessons
 run_tool_uses = lessons.check("run_tool_uses", run_tool_uses)
 
 # %% [markdown] ja="db624d006fd3"

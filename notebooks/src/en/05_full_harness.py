@@ -151,7 +151,8 @@ def read_file(path, root="."):
     raise NotImplementedError  # ← delete this line and write your code here
 
 
-# %% tags=["check"] ja="4854f071d9b9"
+# %% tags=["check"] ja="54f804ce8a9c"
+from harness_lab import lessons
 read_file = lessons.check("read_file", read_file)
 
 # %% [markdown] ja="f5498a56d2bd"
@@ -225,7 +226,8 @@ def run_agent(client, user_input, tools, tool_impls, approve=None):
     raise NotImplementedError  # ← delete this line and write your code here
 
 
-# %% tags=["check"] ja="de6d4cf26bc7"
+# %% tags=["check"] ja="b4be00ac088d"
+from harness_lab import lessons
 run_agent = lessons.check("run_agent", run_agent, lesson=6)
 
 # %% [markdown] ja="095fe97354bc"
@@ -366,7 +368,8 @@ def my_agent(client, user_input, send, approve=None):
     raise NotImplementedError  # ← delete this line and write your code here
 
 
-# %% tags=["check"] ja="713a3eb482d6"
+# %% tags=["check"] ja="4e1591935220"
+from harness_lab import lessons
 my_agent = lessons.check("my_agent", my_agent)
 
 # %% ja="7ad2a6e42fa0"

@@ -243,7 +243,8 @@ def stop_message(response):
     raise NotImplementedError  # ← delete this line and write your code here
 
 
-# %% tags=["check"] ja="df72b8cda306"
+# %% tags=["check"] ja="c89a9c55b356"
+from harness_lab import lessons
 stop_message = lessons.check("stop_message", stop_message)
 
 # %% ja="5db74ceefda2"
