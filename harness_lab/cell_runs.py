@@ -24,7 +24,7 @@ from collections.abc import Iterable
 from types import TracebackType
 from typing import Any
 
-from .text import t
+from .text import LANGUAGES, explicit_language, speaking, t
 
 __all__ = ["failed_definition", "unrun_cell_hint", "watch"]
 
@@ -114,7 +114,16 @@ def unrun_cell_hint(error: BaseException, tb: TracebackType | None, namespace: d
     frame = tb.tb_frame
     if frame.f_code.co_name != "<module>" or frame.f_globals is not namespace:
         return None
-    return t("cell.unrun_written", name=name) if name in WRITTEN else t("cell.unrun_setup", name=name)
+    key = "cell.unrun_written" if name in WRITTEN else "cell.unrun_setup"
+    if explicit_language() is not None:
+        return t(key, name=name)
+    # After a restart nothing has chosen the notebook's language yet (its setup cell does): an English
+    # learner must not get Japanese only, so say it in each.
+    lines = []
+    for code in LANGUAGES:
+        with speaking(code):
+            lines.append(t(key, name=name))
+    return "\n".join(lines)
 
 
 def _show(shell: Any, etype: type, value: BaseException, tb: TracebackType, tb_offset: int | None = None) -> None:

@@ -26,11 +26,13 @@ def _tagged(notebook: nbformat.NotebookNode, tag: str) -> list[str]:
     return [c.source for c in notebook.cells if tag in c.metadata.get("tags", [])]
 
 
-def _run(sources: list[str], language: str) -> list[nbformat.NotebookNode | None]:
+def _run(sources: list[str], language: str | None) -> list[nbformat.NotebookNode | None]:
     """The cells' error outputs (None for a cell that raised nothing), run in order in one fresh kernel."""
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(s) for s in sources])
     env = {k: v for k, v in os.environ.items() if k not in NOT_FOR_TESTS}
-    env["HARNESS_LAB_LANG"] = language
+    env.pop("HARNESS_LAB_LANG", None)
+    if language:
+        env["HARNESS_LAB_LANG"] = language
     saved = dict(os.environ)
     os.environ.clear()
     os.environ.update(env)  # nbclient starts the kernel with this process's environment
@@ -60,6 +62,15 @@ def test_a_grade_cell_run_before_the_answer_cells_names_the_cell_to_run(language
             and error.ename == "NameError"
             and error.traceback == _hint("cell.unrun_written", column, first)
         ), error
+
+
+def test_before_any_cell_chose_the_notebooks_language_the_line_is_said_in_each():
+    # An English learner's restarted kernel, HARNESS_LAB_LANG unset: only the setup cell would say "en".
+    notebook = nbformat.read(ROOT / "exercises" / "en" / "level1_tiered_policy.ipynb", as_version=4)
+    (grade,) = _tagged(notebook, "grade")
+    (error,) = _run([grade], None)
+    said = ["\n".join(CATALOG["cell.unrun_written"][column].format(name="POLICY") for column in (0, 1))]
+    assert error is not None and error.traceback == said, error
 
 
 @pytest.mark.parametrize("language", sorted(EDITIONS))
