@@ -272,6 +272,13 @@ add(
             "It reads another SDK's (OpenAI's) response shape: {error}. A Messages API response has no choices and no finish_reason: "
             'go on while response.stop_reason == "tool_use", and read the answer from the text blocks of response.content.',
         ),
+        "grade.l2.c3.is_error_text": (
+            'tool_result の is_error が真偽値ではなく文字列 {got} です。API は文字列の is_error を（"true" でも "false" でも）400 で断り、文字列は True ではないので失敗としても数えられません。'
+            '引用符なしで、失敗には "is_error": True と書きます（うまくいった結果には書かないか False）（API の 400: {error}）',
+            'A tool_result\'s is_error is the string {got}, not a boolean. The API answers a string is_error ("true" or "false" alike) with a 400, '
+            'and a string is not True, so a failure does not count as one. Write "is_error": True for a failure, without quotes '
+            "(leave it out, or False, on a result that worked). (The API's 400: {error})",
+        ),
         "grade.l2.c3.api_rejected": (
             "API がリクエストを 400（anthropic.BadRequestError）で拒否しました: {error}。会話履歴に積んだものを、API の形（tool_result のフィールドと型）と見比べましょう",
             "The API refused a request with a 400 (anthropic.BadRequestError): {error}. Compare what went into the history with the API's shapes (the fields and types of a tool_result).",

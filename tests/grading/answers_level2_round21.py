@@ -121,7 +121,7 @@ WRONG_ROUND_21 = {
         _loop(history_of_the_last_turn),
         {3: "grade.l2.c3.history_dropped"},
     ),
-    "is_error written as the text true or false": (_loop(is_error_as_text), {3: "grade.l2.c3.api_rejected"}),
+    "is_error written as the text true or false": (_loop(is_error_as_text), {3: "grade.l2.c3.is_error_text"}),
 }
 RIGHT_ROUND_21 = {
     "a table from stop_reason to the next step": (GOOD_MISSING, dispatch_on_the_reason, MAX_TURNS),
