@@ -166,11 +166,20 @@ add(
         ),
         "grade.l2.c3.other_limit": (
             "MAX_TURNS={n} で試しましたが、ツール呼び出し {rounds} ターン・モデルへのリクエスト {calls} 回で、きれいに止まりました。"
-            "MAX_TURNS ではない上限（関数の中で決め直した MAX_TURNS や、直書きした数）で止まっています。"
-            "上限は、採点セルに渡すモジュールの MAX_TURNS から読みます",
+            "MAX_TURNS ではない上限（MAX_TURNS * 2 のように MAX_TURNS から計算した数など）で止まっています。"
+            "上限は、採点セルに渡すモジュールの MAX_TURNS をそのまま使います",
             "With MAX_TURNS={n}, it stopped cleanly after {rounds:tool turns} and {calls:requests}: at a limit other than MAX_TURNS "
-            "(a MAX_TURNS set again inside the function, or a number written in). Read the limit from the module's MAX_TURNS, "
-            "the one the grading cell is given.",
+            "(one worked out from it, such as MAX_TURNS * 2). Use the module's MAX_TURNS as it is, the one the grading cell is given.",
+        ),
+        "grade.l2.c3.fixed_limit": (
+            "MAX_TURNS={n} でも、MAX_TURNS を1つ増やしても、ツール呼び出し {rounds} ターン・モデルへのリクエスト {calls} 回で止まりました。"
+            "止まる上限が MAX_TURNS に合わせて動きません。直書きした数、関数の中で決め直した MAX_TURNS、"
+            'os.environ.get("MAX_TURNS", 8) のように環境変数から読んだ値など、MAX_TURNS とは別に決まる上限で止まっています。'
+            "上限は、採点セルに渡すモジュールの MAX_TURNS から読みます",
+            "With MAX_TURNS={n}, and again with MAX_TURNS one higher, it stopped after {rounds:tool turns} and {calls:requests}: "
+            "the limit it stops at does not follow MAX_TURNS. It is set apart from MAX_TURNS: a number written in, a MAX_TURNS "
+            'set again inside the function, or a value read from elsewhere, such as an environment variable (os.environ.get("MAX_TURNS", 8)). '
+            "Read the limit from the module's MAX_TURNS, the one the grading cell is given.",
         ),
         "grade.l2.c3.counts_more": (
             "1つの応答で1つずつツールを呼ぶモデルに、MAX_TURNS={n} なのにツール呼び出し {rounds} ターン（モデルへのリクエスト {calls} 回）で止まりました。"
