@@ -470,6 +470,13 @@ add(
             "A tool_result says {got}, not is_error. isError is MCP's spelling for tool results; the Messages API's key is is_error, in Python and TypeScript alike: another spelling "
             'flags nothing, and the API refuses it with a 400 as a key it does not know. Write "is_error": True.',
         ),
+        "grade.l1.c3.is_error_text": (
+            'tool_result の is_error が真偽値ではなく文字列 {got} です。API は文字列の is_error を（"true" でも "false" でも）400 で断り、文字列は True ではないので失敗としても数えられません。'
+            '引用符なしで、失敗には "is_error": True と書きます（うまくいった結果には書かないか False）（API の 400: {error}）',
+            'A tool_result\'s is_error is the string {got}, not a boolean. The API answers a string is_error ("true" or "false" alike) with a 400, '
+            'and a string is not True, so a failure does not count as one. Write "is_error": True for a failure, without quotes '
+            "(leave it out, or False, on a result that worked). (The API's 400: {error})",
+        ),
         "grade.l1.c3.api_rejected": (
             "この結果を次の user メッセージとして送ると、API が 400 を返します: {error}",
             "Sent as the next user message, these results get a 400 from the API: {error}",

@@ -321,7 +321,8 @@ def fact_of(result: Any) -> dict:
     return {
         "type": plain(kind) if isinstance(kind, str) else None,
         "tool_use_id": plain(use_id) if isinstance(use_id, str) else None,
-        "is_error": _flag(field(result, "is_error", False)),
+        "is_error": _flag(flag := field(result, "is_error", False)),
+        "flag_text": plain(flag) if isinstance(flag, str) else None,  # "true" written as a word: the API's 400
         "text": text,
         "other_api": in_another_apis_shape(result),
         "spelled": next(map(plain, filter(misspelled_is_error, result)), None) if isinstance(result, dict) else None,

@@ -329,6 +329,8 @@ def verdict3(
             continue  # the refused and the denied call: had they run, that is criterion 2's question
         if (name, logged(given_input)) in ran and (fact["is_error"] or outputs()[name] not in _read(fact["text"])):
             return "grade.l1.c3.output_missing", {"tool": name}
+    if rejected and (word := next((f["flag_text"] for f in mixed + alone if f.get("flag_text")), "")):
+        return "grade.l1.c3.is_error_text", {"got": repr(word)[:20], "error": rejected}  # the word, not the value
     if rejected:
         return "grade.l1.c3.api_rejected", {"error": rejected}
     return _tool_failure(tiers, failing) or _answer(given, "deny")

@@ -288,6 +288,8 @@ def _broken(title: str, outcome: JobResult, runaway_key: str, raised_key: str) -
     if error is not None:
         if "`tool_use` ids must be unique" in error:  # the API's answer to lesson 4's dead loop
             return Check.fail(3, title, "grade.l2.c3.stale_response")
+        if word := outcome.value.get("flag_text"):  # is_error as the word "true": the word, not the value
+            return Check.fail(3, title, "grade.l2.c3.is_error_text", got=repr(word), error=error)
         for said, key in _API_SAYS:  # a 400 that names its cause outright: the hint names it too
             if said in error:
                 return Check.fail(3, title, key, error=error)

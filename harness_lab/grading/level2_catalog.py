@@ -166,11 +166,20 @@ add(
         ),
         "grade.l2.c3.other_limit": (
             "MAX_TURNS={n} で試しましたが、ツール呼び出し {rounds} ターン・モデルへのリクエスト {calls} 回で、きれいに止まりました。"
-            "MAX_TURNS ではない上限（関数の中で決め直した MAX_TURNS や、直書きした数）で止まっています。"
-            "上限は、採点セルに渡すモジュールの MAX_TURNS から読みます",
+            "MAX_TURNS ではない上限（MAX_TURNS * 2 のように MAX_TURNS から計算した数など）で止まっています。"
+            "上限は、採点セルに渡すモジュールの MAX_TURNS をそのまま使います",
             "With MAX_TURNS={n}, it stopped cleanly after {rounds:tool turns} and {calls:requests}: at a limit other than MAX_TURNS "
-            "(a MAX_TURNS set again inside the function, or a number written in). Read the limit from the module's MAX_TURNS, "
-            "the one the grading cell is given.",
+            "(one worked out from it, such as MAX_TURNS * 2). Use the module's MAX_TURNS as it is, the one the grading cell is given.",
+        ),
+        "grade.l2.c3.fixed_limit": (
+            "MAX_TURNS={n} でも、MAX_TURNS を1つ増やしても、ツール呼び出し {rounds} ターン・モデルへのリクエスト {calls} 回で止まりました。"
+            "止まる上限が MAX_TURNS に合わせて動きません。直書きした数、関数の中で決め直した MAX_TURNS、"
+            'os.environ.get("MAX_TURNS", 8) のように環境変数から読んだ値など、MAX_TURNS とは別に決まる上限で止まっています。'
+            "上限は、採点セルに渡すモジュールの MAX_TURNS から読みます",
+            "With MAX_TURNS={n}, and again with MAX_TURNS one higher, it stopped after {rounds:tool turns} and {calls:requests}: "
+            "the limit it stops at does not follow MAX_TURNS. It is set apart from MAX_TURNS: a number written in, a MAX_TURNS "
+            'set again inside the function, or a value read from elsewhere, such as an environment variable (os.environ.get("MAX_TURNS", 8)). '
+            "Read the limit from the module's MAX_TURNS, the one the grading cell is given.",
         ),
         "grade.l2.c3.counts_more": (
             "1つの応答で1つずつツールを呼ぶモデルに、MAX_TURNS={n} なのにツール呼び出し {rounds} ターン（モデルへのリクエスト {calls} 回）で止まりました。"
@@ -271,6 +280,13 @@ add(
             'ループを続けるかは response.stop_reason == "tool_use" で、答えは response.content の text ブロックで読みましょう',
             "It reads another SDK's (OpenAI's) response shape: {error}. A Messages API response has no choices and no finish_reason: "
             'go on while response.stop_reason == "tool_use", and read the answer from the text blocks of response.content.',
+        ),
+        "grade.l2.c3.is_error_text": (
+            'tool_result の is_error が真偽値ではなく文字列 {got} です。API は文字列の is_error を（"true" でも "false" でも）400 で断り、文字列は True ではないので失敗としても数えられません。'
+            '引用符なしで、失敗には "is_error": True と書きます（うまくいった結果には書かないか False）（API の 400: {error}）',
+            'A tool_result\'s is_error is the string {got}, not a boolean. The API answers a string is_error ("true" or "false" alike) with a 400, '
+            'and a string is not True, so a failure does not count as one. Write "is_error": True for a failure, without quotes '
+            "(leave it out, or False, on a result that worked). (The API's 400: {error})",
         ),
         "grade.l2.c3.api_rejected": (
             "API がリクエストを 400（anthropic.BadRequestError）で拒否しました: {error}。会話履歴に積んだものを、API の形（tool_result のフィールドと型）と見比べましょう",

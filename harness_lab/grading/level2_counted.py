@@ -35,7 +35,7 @@ def miscounted(learner: Callable[[], tuple], n: int, seen: dict, timeout: float)
     if 0 < rounds < n - 1 and calls == rounds + 1:  # more than one a response
         return counted_per_lap(learner, n, seen, timeout)
     if rounds > n + 1 and calls == rounds + 1:  # a clean stop at a limit of its own
-        return "grade.l2.c3.other_limit"
+        return _limit_of_its_own(learner, n, rounds, timeout)
     return "grade.l2.c3.counts"
 
 
@@ -55,6 +55,17 @@ def counted_per_lap(learner: Callable[[], tuple], n: int, seen: dict, timeout: f
     if "held" in capped and cap <= capped["held"] <= cap + 2:
         return "grade.l2.c3.counts_messages"
     return "grade.l2.c3.counts_more"
+
+
+def _limit_of_its_own(learner: Callable[[], tuple], n: int, rounds: int, timeout: float) -> str:
+    """The hint's key for a loop that stopped cleanly after ``rounds`` tool turns, more than ``n``: run again
+    with MAX_TURNS one higher, the same count says the limit does not follow MAX_TURNS at all (a number, a
+    copy set in the function, a value read from an environment variable); a count that moved, or a MAX_TURNS
+    that could not be changed, leaves only that it is not MAX_TURNS."""
+    if not hasattr(os, "fork"):  # the child would be a thread of the learner's kernel: change nothing there
+        return "grade.l2.c3.other_limit"
+    again = _counts(run_scene(learner, n, never_ending(n + 1, lambda k: 1), timeout, cap=n + 1))
+    return "grade.l2.c3.fixed_limit" if again.get("rounds") == rounds else "grade.l2.c3.other_limit"
 
 
 def _counts(outcome: JobResult) -> dict:

@@ -129,6 +129,7 @@ class _Scene:
         self.turns: set[int] = set()  # tool turns: the request count at the moment each tool ran
         self.runs, self.rejected, self.reused = 0, "", False
         self.misplaced = ""  # where a rejected history put its tool results, when that was the mistake
+        self.flag_text = ""  # a result's is_error written as a word ("true") in the rejected history
         self.miscalled = ""  # the first tool call in a form the notebook's tools refuse (the input by position)
         self.refusals: list[Any] = []  # the requests refused in a row, each a 400, to see one sent again
 
@@ -156,6 +157,7 @@ class _Scene:
                 raise Stop({"retried": self.rejected or "?", "times": len(self.refusals), "miscalled": self.miscalled})
             self.reused = bool(self.emulator.requests) and _one_list_reused(self.emulator.requests[-1])
             self.misplaced = _results_misplaced(self.emulator.requests[-1]) if self.emulator.requests else ""
+            self.flag_text = _flag_text(self.emulator.requests[-1]) if self.emulator.requests else ""
         else:
             self.refusals = []
         return status, headers, content
@@ -163,7 +165,12 @@ class _Scene:
     def summary(self, seen: dict) -> dict:
         """The counts kept here, with what the child says the loop returned (a str or None)."""
         if seen.get("raised_400"):
-            return {"api_error": self.rejected or "?", "reused": self.reused, "misplaced": self.misplaced}
+            return {
+                "api_error": self.rejected or "?",
+                "reused": self.reused,
+                "misplaced": self.misplaced,
+                "flag_text": self.flag_text,
+            }
         returned, shown, lazy = seen["returned"], seen["shown"], seen.get("lazy", "")
         if not (returned is None or type(returned) is str) or type(shown) is not str or type(lazy) is not str:
             raise TypeError("not what the grader's child sends")
@@ -247,6 +254,17 @@ def _results_misplaced(request: Any) -> str:
             return "assistant"
         if answered - called:
             return "before"
+    return ""
+
+
+def _flag_text(request: Any) -> str:
+    """The first tool_result's is_error written as a word ("true", "False"), else "": the API wants True or False."""
+    messages = request.get("messages") if isinstance(request, dict) else None
+    for m in messages if isinstance(messages, list) else ():
+        content = m.get("content") if isinstance(m, dict) else None
+        for b in content if isinstance(content, list) else ():
+            if isinstance(b, dict) and b.get("type") == "tool_result" and isinstance(b.get("is_error"), str):
+                return plain(b["is_error"], 20)
     return ""
 
 

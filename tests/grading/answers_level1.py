@@ -293,8 +293,8 @@ WRONG = {
     # the loop sends this same list back as the assistant turn: emptied, its tool_use blocks are gone (a 400)
     "consumes content with pop(0)": (_dict(consumes_content), {3: "grade.l1.c3.content_changed"}),
     "tidies block.input paths in place": (_dict(tidies_paths), {3: "grade.l1.c3.content_changed"}),
-    "is_error as a string": (_dict(_string_is_error), {3: "grade.l1.c3.api_rejected"}),
-    "is_error as a string on every result": (_dict(_string_is_error_everywhere), {3: "grade.l1.c3.api_rejected"}),
+    "is_error as a string": (_dict(_string_is_error), {3: "grade.l1.c3.is_error_text"}),
+    "is_error as a string on every result": (_dict(_string_is_error_everywhere), {3: "grade.l1.c3.is_error_text"}),
     "answers left empty": (
         _dict(dict_runner, answers={"step": None, "approval": None, "deny": None}),
         {2: "grade.l1.answer_missing", 3: "grade.l1.answer_missing"},

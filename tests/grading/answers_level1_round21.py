@@ -1,7 +1,7 @@
 """Exercise level 1, round twenty-one: an approval asked once and kept for the rest of the turn, a deny whose
-is_error is the text "true", a person's no that still runs the tool, a deny told as a person's refusal in
-English, and the results grouped by tier; each with the criteria and hint keys that must catch it, and right
-answers in styles the others do not use (functools.reduce, a while loop with an index).
+is_error is the text "true" (or str(True), "True"), a person's no that still runs the tool, a deny told as a
+person's refusal in English, and the results grouped by tier; each with the criteria and hint keys that must
+catch it, and right answers in styles the others do not use (functools.reduce, a while loop with an index).
 """
 
 from __future__ import annotations
@@ -59,6 +59,21 @@ def _deny_flag_as_text(content, tool_impls, approve):
             results.append(refused(block))
         else:
             results.append(run(block, tool_impls))
+    return results
+
+
+def _flag_as_str_of_bool(content, tool_impls, approve):
+    """Every refusal's is_error written as str(True) ("True", Python's word): the API wants the value."""
+    results = []
+    for block in content:
+        if block.type != "tool_use":
+            continue
+        tier = _tier(block.name)
+        if tier == "allow" or (tier == "ask" and approve(block.name, block.input) is True):
+            results.append(run(block, tool_impls))
+            continue
+        reason = "ポリシーで禁止されています" if tier == "deny" else "承認されなかったので実行していません"
+        results.append({"type": "tool_result", "tool_use_id": block.id, "content": reason, "is_error": str(True)})
     return results
 
 
@@ -130,7 +145,11 @@ def _indexed(content, tool_impls, approve):
 WRONG_ROUND_21 = {
     "one approval asked for the whole turn": (_tabled(_asks_once_per_turn), {2: "grade.l1.c2.per_call"}),
     # the API's own 400 names it: "is_error: Input should be a valid boolean"
-    "a deny whose is_error is the text true": (_tabled(_deny_flag_as_text), {3: "grade.l1.c3.api_rejected"}),
+    "a deny whose is_error is the text true": (_tabled(_deny_flag_as_text), {3: "grade.l1.c3.is_error_text"}),
+    "every refusal's is_error written as str(True)": (
+        _tabled(_flag_as_str_of_bool),
+        {3: "grade.l1.c3.is_error_text"},
+    ),
     "a no printed and the tool run anyway": (_tabled(_no_still_runs), {2: "grade.l1.c2.refusal_ignored"}),
     "the results grouped by tier": (_tabled(_grouped_by_tier), {3: "grade.l1.c3.order"}),
 }

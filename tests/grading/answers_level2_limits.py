@@ -114,8 +114,8 @@ def stop_with_the_words_so_far(client, user_input, tools, tool_impls):
 
 
 WRONG_LIMITS = {
-    "MAX_TURNS set again inside run_agent": (_loop(limit_set_again_inside), {3: "grade.l2.c3.other_limit"}),
-    "a number written in that is not MAX_TURNS": (_loop(_capped_at(MAX_TURNS * 2)), {3: "grade.l2.c3.other_limit"}),
+    "MAX_TURNS set again inside run_agent": (_loop(limit_set_again_inside), {3: "grade.l2.c3.fixed_limit"}),
+    "a number written in that is not MAX_TURNS": (_loop(_capped_at(MAX_TURNS * 2)), {3: "grade.l2.c3.fixed_limit"}),
 }
 
 RIGHT_LIMITS = {

@@ -1,4 +1,5 @@
-"""Exercise level 2, round twenty-one: the cap read from an environment variable, a history rebuilt each
+"""Exercise level 2, round twenty-one: the cap read from an environment variable (a limit that stays put
+when MAX_TURNS changes) or worked out from MAX_TURNS (one that moves with it), a history rebuilt each
 turn from the question and the last turn alone, and a failure's is_error written as the text "true"; each
 wrong answer with the criteria and hint keys that must catch it, and right answers in styles the others do
 not use (a dispatch table on stop_reason, a history object).
@@ -20,6 +21,21 @@ def limit_from_the_environment(client, user_input, tools, tool_impls):
     response = create(client, messages, tools)
     while response.stop_reason == "tool_use":
         if turns >= limit:
+            return stop_message()
+        turns += 1
+        messages.append({"role": "assistant", "content": response.content})
+        messages.append({"role": "user", "content": run_tool_uses(response.content, tool_impls)})
+        response = create(client, messages, tools)
+    return final_text(response)
+
+
+def limit_worked_out_from_max_turns(client, user_input, tools, tool_impls):
+    """Twice MAX_TURNS, read when it runs ("room for a long task"): the limit moves with MAX_TURNS but is not it."""
+    messages = [{"role": "user", "content": user_input}]
+    turns = 0
+    response = create(client, messages, tools)
+    while response.stop_reason == "tool_use":
+        if turns >= MAX_TURNS * 2:
             return stop_message()
         turns += 1
         messages.append({"role": "assistant", "content": response.content})
@@ -116,12 +132,13 @@ def history_object(client, user_input, tools, tool_impls):
 
 
 WRONG_ROUND_21 = {
-    "the cap read from an environment variable": (_loop(limit_from_the_environment), {3: "grade.l2.c3.other_limit"}),
+    "the cap read from an environment variable": (_loop(limit_from_the_environment), {3: "grade.l2.c3.fixed_limit"}),
+    "twice MAX_TURNS, read when it runs": (_loop(limit_worked_out_from_max_turns), {3: "grade.l2.c3.other_limit"}),
     "the history rebuilt from the question and the last turn": (
         _loop(history_of_the_last_turn),
         {3: "grade.l2.c3.history_dropped"},
     ),
-    "is_error written as the text true or false": (_loop(is_error_as_text), {3: "grade.l2.c3.api_rejected"}),
+    "is_error written as the text true or false": (_loop(is_error_as_text), {3: "grade.l2.c3.is_error_text"}),
 }
 RIGHT_ROUND_21 = {
     "a table from stop_reason to the next step": (GOOD_MISSING, dispatch_on_the_reason, MAX_TURNS),
