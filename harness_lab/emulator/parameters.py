@@ -2,8 +2,8 @@
 
 The API refuses, with a 400, what an earlier emulator let through: a stop sequence with no
 visible character, a system text block that is empty or blank, an ``inference_geo`` other than
-``"us"`` and ``"global"``, a ``metadata.user_id`` longer than it stores, and base64 image data
-whose bytes are not the ``media_type`` it claims. Texts quoted from public reports are the API's;
+``"us"`` and ``"global"``, a ``metadata.user_id`` longer than it stores, a ``container`` id without
+the code execution tool, and base64 image data whose bytes are not the ``media_type`` it claims. Texts quoted from public reports are the API's;
 the others follow its wording for the same fault elsewhere and say "inferred" (docs/api_facts.md
 lists which).
 """
@@ -32,6 +32,10 @@ MEDIA_MISMATCH = (
 INFERENCE_GEOS = ("global", "us")
 GEO_UNKNOWN = "inference_geo: must be one of ['global', 'us']"
 
+# A container is code execution's sandbox: an id sent without that tool (a loop that dropped the tool on a
+# later turn but kept the reply's container) is the live 400 (docs/api_facts.md, round six).
+CONTAINER_WITHOUT_TOOL = "container: Container identifier can only be provided when using the code execution tool"
+
 # The first bytes of each image format the API takes.
 _SIGNATURES = (
     (b"\x89PNG\r\n\x1a\n", "image/png"),
@@ -58,7 +62,13 @@ def parameter_error(request: dict) -> str | None:
     metadata = request.get("metadata")
     if isinstance(metadata, dict) and len(metadata.get("user_id") or "") > MAX_USER_ID:
         return USER_ID_TOO_LONG
+    if isinstance(request.get("container"), str) and not _executes_code(request.get("tools") or ()):
+        return CONTAINER_WITHOUT_TOOL
     return None
+
+
+def _executes_code(tools) -> bool:
+    return any(str(tool.get("type")).startswith("code_execution_") for tool in tools)
 
 
 def _sniff(data: str) -> str | None:

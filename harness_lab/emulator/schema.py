@@ -31,7 +31,7 @@ from anthropic.types.beta import message_count_tokens_params as beta_count_token
 from anthropic.types.beta import message_create_params as beta_create_params
 
 from .context_management import CONTEXT_MANAGEMENT
-from .kinds import Bool, Int, Json, JsonDict, ListOf, Lit, Model, Nullable, Str, StrOr, Tagged
+from .kinds import Bool, Int, Json, JsonDict, ListOf, Lit, Model, Nullable, Role, Str, StrOr, Tagged
 
 __all__ = ["BETA_COUNT_TOKENS", "BETA_FIELDS", "BLOCKS", "COUNT_TOKENS", "CREATE", "MESSAGE", "THREAD", "TOOLS"]
 
@@ -64,6 +64,8 @@ OVERRIDES: dict[tuple[str, str], object] = {
     ("ThinkingConfigEnabledParam", "budget_tokens"): Int(ge=1024),
     ("TokenTaskBudgetParam", "total"): Int(ge=1),
     ("TokenTaskBudgetParam", "remaining"): Nullable(Int(ge=0)),
+    # An unknown role has a live text of its own; "system" stays a role, which system_messages.py judges.
+    ("UserMessageParam", "role"): Role("user", "assistant", "system"),
     # The SDK echoes a response's citations back as they came, in the response's own types.
     ("TextBlockParam", "citations"): Nullable(ListOf(DICT)),
     # The order the emulator has always printed (tests pin it); the SDK's source says "standard", "fast".

@@ -258,9 +258,10 @@ def _read_max_turns(max_turns: Any) -> tuple[str, Any]:
 _API_SAYS = (
     ("Expected `thinking` or `redacted_thinking`", "grade.l2.c3.thinking_lost"),
     ("must define tools", "grade.l2.c3.tools_missing"),
-    # another SDK's history: OpenAI's "system" message, or its "tool" message for a result
-    ('Unexpected role "system"', "grade.l2.c3.other_role"),
-    ("role: Input should be 'user', 'assistant'", "grade.l2.c3.other_role"),
+    # another SDK's history: OpenAI's "system" message (first in messages, or later on a model that refuses
+    # one), or its "tool" message for a result (the live texts, docs/api_facts.md rounds five and six)
+    ("use the top-level 'system' parameter for the initial system prompt", "grade.l2.c3.other_role"),
+    ('Unexpected role "', "grade.l2.c3.other_role"),
 )
 _MESSAGE_EXTRA_KEY = re.compile(r"^messages\.\d+\.(\w+): Extra inputs are not permitted")  # OpenAI's tool_calls
 _OTHER_SDK = re.compile(r"'Message' object has no attribute '(choices|finish_reason|tool_calls)'")

@@ -155,3 +155,33 @@ def inference_geo_type() -> bool:
     except Exception as exc:
         return getattr(exc, "body", {})["error"]["message"] == "inference_geo: Input should be a valid string"
     return False
+
+
+# Round six: the three CT texts round five left, with the live reports that quote them (docs/api_facts.md,
+# "Checked on 2026-12-07 (round six)").
+
+
+@rule("CT, LQ")
+def unknown_role() -> bool:
+    """an unknown role: `messages: Unexpected role "tool". Allowed roles are "user" or "assistant".`"""
+    texts = [answer(messages=[{"role": role, "content": "a"}]) for role in ("tool", "bogus")]
+    return texts == [
+        f'messages: Unexpected role "{role}". Allowed roles are "user" or "assistant".' for role in ("tool", "bogus")
+    ]
+
+
+@rule("CT, LQ")
+def untyped_block() -> bool:
+    """a block or tool_choice without `type`: `messages.0.content.0.type: Field required`"""
+    block = (
+        answer(messages=[{"role": "user", "content": [{"text": "a"}]}]) == "messages.0.content.0.type: Field required"
+    )
+    return block and answer(tools=[TOOL], tool_choice={}) == "tool_choice.type: Field required"
+
+
+@rule("CT, LQ")
+def container_without_code_execution() -> bool:
+    """a container id without the code execution tool: `container: Container identifier can only be provided…`"""
+    text = "container: Container identifier can only be provided when using the code execution tool"
+    with_tool = answer(container="container_x", tools=[{"type": "code_execution_20250825", "name": "code_execution"}])
+    return answer(container="container_x") == text and with_tool == "taken"

@@ -88,7 +88,7 @@ def test_an_ill_typed_parameter_is_refused(field, value, message):
 @pytest.mark.parametrize(
     ("value", "message"),
     [
-        ({}, "tool_choice: Unable to extract tag using discriminator 'type'"),
+        ({}, "tool_choice.type: Field required"),  # live (a proxy's conformance tests, round five)
         (
             {"type": "required"},
             "tool_choice: Input tag 'required' found using 'type' does not match any of the expected tags: 'auto', 'any', 'tool', 'none'",
@@ -216,7 +216,12 @@ def test_the_public_extra_field_paths():
 @pytest.mark.parametrize(
     ("block", "message"),
     [
-        ({"text": "x"}, "messages.0.content.0: Unable to extract tag using discriminator 'type'"),
+        ({"text": "x"}, "messages.0.content.0.type: Field required"),  # live (round five)
+        ({"type": None, "text": "x"}, "messages.0.content.0.type: Field required"),
+        (
+            {"type": "tool_result", "tool_use_id": "toolu_01A", "content": [{"text": "12:00"}]},
+            "messages.0.content.0.tool_result.content.0.type: Field required",  # live, a nested block
+        ),
         ("x", "messages.0.content.0: Input should be an object"),
         ({"type": "text", "text": 3}, "messages.0.content.0.text.text: Input should be a valid string"),
         ({"type": "text"}, "messages.0.content.0.text.text: Field required"),
@@ -274,6 +279,30 @@ def test_message_fields():
     )
     assert refusal(body(messages=[{"role": "user"}])) == "messages.0.content: Field required"
     assert refusal(body(messages={"role": "user", "content": "q"})) == "messages: Input should be a valid array"
+
+
+@pytest.mark.parametrize("role", ["tool", "developer", "bogus"])
+def test_an_unknown_role_gets_the_live_text(role):
+    # The live 400 for OpenAI's "tool" and "developer" roles (docs/api_facts.md, round six)
+    assert refusal(body(messages=[{"role": role, "content": "q"}])) == (
+        f'messages: Unexpected role "{role}". Allowed roles are "user" or "assistant".'
+    )
+
+
+def test_a_role_that_is_no_string_keeps_the_schemas_text():
+    assert refusal(body(messages=[{"role": 7, "content": "q"}])) == (
+        "messages.0.role: Input should be 'user', 'assistant' or 'system'"
+    )
+
+
+CODE_EXECUTION = {"type": "code_execution_20250825", "name": "code_execution"}
+
+
+def test_a_container_id_needs_the_code_execution_tool():
+    refused = "container: Container identifier can only be provided when using the code execution tool"
+    assert refusal(body(container="container_x")) == refused
+    assert refusal(body(container="container_x", tools=TOOLS)) == refused
+    assert accepted(body(container="container_x", tools=[CODE_EXECUTION]))["stop_reason"] == "end_turn"
 
 
 def test_tool_definitions():

@@ -76,7 +76,7 @@ def test_a_leading_system_message_is_told_to_use_the_top_level_field_on_every_mo
         ),
         (
             [USER, {"role": "developer", "content": "x"}],
-            "messages.1.role: Input should be 'user', 'assistant' or 'system'",
+            'messages: Unexpected role "developer". Allowed roles are "user" or "assistant".',
         ),
         (
             [USER, {"role": "system", "content": "  "}],

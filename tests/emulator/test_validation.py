@@ -371,7 +371,7 @@ def test_empty_messages(client):
 
 def test_bad_role(client):
     error = rejected(client, messages=[{"role": "tool", "content": "q"}])
-    assert error.api_message == "messages.0.role: Input should be 'user', 'assistant' or 'system'"
+    assert error.api_message == 'messages: Unexpected role "tool". Allowed roles are "user" or "assistant".'
 
 
 def test_unknown_path_is_404(client):
