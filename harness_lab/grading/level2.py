@@ -262,6 +262,7 @@ _API_SAYS = (
     # one), or its "tool" message for a result (the live texts, docs/api_facts.md rounds five and six)
     ("use the top-level 'system' parameter for the initial system prompt", "grade.l2.c3.other_role"),
     ('Unexpected role "', "grade.l2.c3.other_role"),
+    ("role 'system' is not supported on this model", "grade.l2.c3.other_role"),  # a model without system messages
 )
 _MESSAGE_EXTRA_KEY = re.compile(r"^messages\.\d+\.(\w+): Extra inputs are not permitted")  # OpenAI's tool_calls
 _OTHER_SDK = re.compile(r"'Message' object has no attribute '(choices|finish_reason|tool_calls)'")

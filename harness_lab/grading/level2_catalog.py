@@ -263,10 +263,10 @@ add(
         ),
         "grade.l2.c3.other_role": (
             '会話履歴に、role が user でも assistant でもないメッセージがあり、API が 400 で拒否しました（OpenAI の "system" や "tool" の書き方）: {error}。'
-            "Messages API の role は user と assistant だけです。ツールの結果は tool_result のリストにして role が user のメッセージで返し、"
+            "Messages API の会話は user と assistant の role で進みます（途中の system メッセージを受け付ける新しいモデルもありますが、先頭には置けません）。ツールの結果は tool_result のリストにして role が user のメッセージで返し、"
             'モデルへの指示は client.messages.create(..., system="...") の system 引数で渡しましょう',
             'The history holds a message whose role is neither user nor assistant, and the API refused it with a 400 (the OpenAI way, "system" or "tool"): {error}. '
-            "The Messages API's roles are user and assistant only: send the tool results back as a list of tool_results in a message whose role is user, "
+            "A Messages API conversation goes by the user and assistant roles (some newer models take a system message later on, never first): send the tool results back as a list of tool_results in a message whose role is user, "
             'and give the model its instructions in the system argument, client.messages.create(..., system="...").',
         ),
         "grade.l2.c3.message_extra_key": (

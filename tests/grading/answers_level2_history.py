@@ -197,6 +197,20 @@ def system_message_first(client, user_input, tools, tool_impls):  # OpenAI's sys
     return _capped_history(client, messages, tools, tool_impls)
 
 
+def system_reminder_on_an_older_model(client, user_input, tools, tool_impls):  # Sonnet 4.6 takes no system message
+    messages = [{"role": "user", "content": user_input}, {"role": "system", "content": "日本語で短く答えてください"}]
+    turns = 0
+    response = client.messages.create(model="claude-sonnet-4-6", max_tokens=1024, tools=tools, messages=messages)
+    while response.stop_reason == "tool_use":
+        if turns >= MAX_TURNS:
+            return stop_message()
+        turns += 1
+        results = run_tool_uses(response.content, tool_impls)
+        messages += [{"role": "assistant", "content": response.content}, {"role": "user", "content": results}]
+        response = client.messages.create(model="claude-sonnet-4-6", max_tokens=1024, tools=tools, messages=messages)
+    return final_text(response)
+
+
 def results_as_tool_messages(client, user_input, tools, tool_impls):  # OpenAI's {"role": "tool"} per result
     def append(messages, response, results):
         messages.append({"role": "assistant", "content": response.content})
@@ -221,6 +235,10 @@ def openai_choices(client, user_input, tools, tool_impls):  # OpenAI's response:
 
 WRONG_HISTORY = {
     "a system message in the history": ((_MISSING_ALL, system_message_first, MAX_TURNS), {3: "grade.l2.c3.other_role"}),
+    "a system message on a model that takes none": (
+        (_MISSING_ALL, system_reminder_on_an_older_model, MAX_TURNS),
+        {3: "grade.l2.c3.other_role"},
+    ),
     "results as OpenAI's tool messages": (
         (_MISSING_ALL, results_as_tool_messages, MAX_TURNS),
         {3: "grade.l2.c3.other_role"},
