@@ -412,8 +412,12 @@ def test_a_lessons_printed_tables_keep_their_lines_whole_beside_the_file_browser
     lesson 05 a code line with its note 56 columns to the right: at 900 px with the file browser open (an output
     about 460 px wide) every row broke mid-column, lesson 06's cost table mid-word, and lesson 05's notes sat
     under a lone `#` at the margin. The shipped notebook's stored output is what a learner sees first."""
-    url, _, _ = lab
-    page = _open(browser.new_page(viewport={"width": 900, "height": 1000}), url, lesson, wait_kernel=False)
+    url, root, _ = lab
+    # A copy of its own: an earlier test that ran the lesson in this lab (and autosaved it mid-run) must not
+    # decide what this one reads.
+    shipped = f"{Path(lesson).parent}/shipped_{Path(lesson).name}"
+    (root / shipped).write_bytes((ROOT / lesson).read_bytes())
+    page = _open(browser.new_page(viewport={"width": 900, "height": 1000}), url, shipped, wait_kernel=False)
     try:
         assert page.locator("#jp-left-stack:visible").count()  # the file browser is open beside the notebook
         cells = json.loads((ROOT / lesson).read_text(encoding="utf-8"))["cells"]
