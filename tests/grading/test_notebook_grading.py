@@ -63,6 +63,11 @@ def command(*args: str | Path, env: dict | None = None) -> subprocess.CompletedP
     )
 
 
+def code_cell_number(nb, text: str) -> int:
+    """The number a hint gives the code cell holding ``text`` (counted from 1, code cells only)."""
+    return 1 + next(i for i, c in enumerate(c for c in nb.cells if c.cell_type == "code") if text in c.source)
+
+
 def test_an_unsolved_starter_executed_and_saved_fails(tmp_path):
     # what JupyterLab's "run all" and autosave leave behind: every output, the grade cell's failure included
     for name in NOTEBOOKS:
@@ -179,9 +184,7 @@ def test_a_runaway_answer_cell_costs_the_cells_limit_not_the_notebooks(tmp_path,
     with gives_up_after(60, "the cells' limit"):
         grade = grade_notebook(write(nb, tmp_path / LEVEL2), timeout=600)
     assert grade.status == "timeout" and grade.key == "grade.nb.cell_timeout", grade.text()
-    number = 1 + next(
-        i for i, c in enumerate(c for c in nb.cells if c.cell_type == "code") if "MISSING = {" in c.source
-    )
+    number = code_cell_number(nb, "MISSING = {")
     assert grade.error == t("grade.nb.cell_timeout", cell=number, seconds="1")
 
 
@@ -198,9 +201,7 @@ def test_an_answer_cell_its_own_timer_cannot_end_is_still_named_in_its_timeout(t
     cell_with(nb, "MISSING = {").source += f"\n\nimport signal, time\n{deaf}\ntime.sleep(600)\n"
     with gives_up_after(60, "the cells' limit"):
         grade = grade_notebook(write(nb, tmp_path / LEVEL2), timeout=600)
-    number = 1 + next(
-        i for i, c in enumerate(c for c in nb.cells if c.cell_type == "code") if "MISSING = {" in c.source
-    )
+    number = code_cell_number(nb, "MISSING = {")
     assert grade.error == t("grade.nb.cell_timeout", cell=number, seconds="1"), grade.text()
 
 
@@ -219,9 +220,7 @@ def test_an_answer_cell_that_recurses_without_end_is_told_as_recursion_not_a_loo
     cell_with(nb, "MISSING = {").source += f"\n\nimport signal\n{deaf}{recursion}"
     with gives_up_after(120, "the cells' limit"):
         grade = grade_notebook(write(nb, tmp_path / LEVEL2), timeout=600)
-    number = 1 + next(
-        i for i, c in enumerate(c for c in nb.cells if c.cell_type == "code") if "MISSING = {" in c.source
-    )
+    number = code_cell_number(nb, "MISSING = {")
     assert (grade.status, grade.key) == ("timeout", "grade.nb.cell_recursion"), grade.text()
     assert grade.error == t("grade.nb.cell_recursion", cell=number, seconds="1")
 
@@ -240,9 +239,7 @@ def test_an_answer_cell_that_stops_its_own_process_is_told_as_stopped_not_a_loop
     cell_with(nb, "MISSING = {").source += f"\n\nimport os, signal\n{stop}\n"
     with gives_up_after(60, "the cells' limit"):
         grade = grade_notebook(write(nb, tmp_path / LEVEL2), timeout=600)
-    number = 1 + next(
-        i for i, c in enumerate(c for c in nb.cells if c.cell_type == "code") if "MISSING = {" in c.source
-    )
+    number = code_cell_number(nb, "MISSING = {")
     assert (grade.status, grade.key) == ("timeout", "grade.nb.cell_stopped"), grade.text()
     assert grade.error == t("grade.nb.cell_stopped", cell=number, seconds="3")
 
@@ -261,9 +258,7 @@ def test_an_answer_cell_that_closes_the_descriptors_it_inherited_is_told_so_not_
     nb = read(EXERCISES / "solutions" / LEVEL2)
     cell_with(nb, "MISSING = {").source += f"\n\nimport os\n{cut}\n"
     grade = grade_notebook(write(nb, tmp_path / LEVEL2), timeout=60)
-    number = 1 + next(
-        i for i, c in enumerate(c for c in nb.cells if c.cell_type == "code") if "MISSING = {" in c.source
-    )
+    number = code_cell_number(nb, "MISSING = {")
     assert (grade.status, grade.key) == ("error", "grade.nb.pipe_cut"), grade.text()
     assert grade.error == t("grade.nb.pipe_cut", cell=number)
 
