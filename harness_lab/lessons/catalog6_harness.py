@@ -84,7 +84,7 @@ add(
             "The final answer was not returned ({got}); when the model finishes, return lessons.finished(response, turns, tokens_used)",
         ),
         "lesson.l6.run_agent.spin_on_resend": (
-            'pause_turn が2回続いたところで、弁3（無進捗検知）で止まりました。送り返し（"resend"）はツールのターンではありません。署名を比べるのは step が "run_tools" のときだけにします',
+            'pause_turn が2回続いたところで、弁3（無進捗検知）で止まりました。送り返し（"resend"）はツール呼び出しのターンではありません。署名を比べるのは step が "run_tools" のときだけにします',
             'Valve 3 (no-progress detection) stopped it at the second pause_turn in a row; a resend is no tool turn, so compare signatures only when step is "run_tools"',
         ),
         "lesson.l6.run_agent.empty_results": (
@@ -217,7 +217,7 @@ add(
             "valve 4: approve raised instead of answering, yet {tool} ran; an approval that could not be had is a no (do not let the except allow it)",
         ),
         "lesson.l6.run_agent.signature_carried": (
-            "同じプロセスでもう一度走らせると、最初のツールターンで、ツールを1つも実行しないうちに弁3（無進捗検知）が止めました。前の実行の最後の署名が残っていて、それと比べています。last_signature = None は run_agent の中（呼ばれるたび）で始めます（モジュールの変数にしない）",
+            "同じプロセスでもう一度走らせると、最初のツール呼び出しのターンで、ツールを1つも実行しないうちに弁3（無進捗検知）が止めました。前の実行の最後の署名が残っていて、それと比べています。last_signature = None は run_agent の中（呼ばれるたび）で始めます（モジュールの変数にしない）",
             "When run again in the same process, it was stopped by valve 3 (no-progress detection) at its first tool turn, before any tool ran: the last signature of the previous run was kept and compared with. Start last_signature = None inside run_agent, on every call (not as a module variable)",
         ),
         "lesson.l6.run_agent.turns_carried": (
@@ -262,7 +262,7 @@ add(
             "turns an approval with no answer into an allow. Refuse anything but a yes (if not approve(...))",
         ),
         "lesson.l6.run_agent.spun_at_once": (
-            "最初のツールターンで、ツールを1つも実行しないうちに弁3（無進捗検知）が止めました。まだ比べる前のターンはありません。last_signature は None で始め、このターンの署名と比べたあとで、このターンの署名を入れます",
+            "最初のツール呼び出しのターンで、ツールを1つも実行しないうちに弁3（無進捗検知）が止めました。まだ比べる前のターンはありません。last_signature は None で始め、このターンの署名と比べたあとで、このターンの署名を入れます",
             "Valve 3 (no-progress detection) stopped it at the first tool turn, before any tool ran, when there is no earlier turn to compare with; start last_signature as None, and set it to this turn's signature only after comparing",
         ),
         "lesson.l6.run_agent.approve_none": (

@@ -38,6 +38,7 @@ NOT = {
     r"指させる": "名指しさせる",
     r"止めた者": "止めたもの",
     r"(?:あなたの|自分の) ?`?harness\b": "`run_agent`（学習者のループは、01 から 05 まで同じ名前）",
+    r"ツールの?ターン|ツール呼び出しターン": "ツール呼び出しのターン（数えるときはツール N ターン）",
 }
 
 
@@ -78,6 +79,12 @@ def test_the_check_finds_a_slip():
         and slips("ジェネレータを")
         and not slips("ジェネレーターを")
         and not slips("ループの一周")
+    )
+    assert slips("最初のツールターンで") and slips("ツールのターンではない")
+    assert (
+        not slips("最初のツール呼び出しのターンで")
+        and not slips("ツール 3 ターン")
+        and not slips("ツール呼び出し 3 ターン")
     )
 
 
