@@ -155,8 +155,8 @@ add(
             'the loop too: keep turns += 1 and the checks of valves 1 and 2 at the top of the body, not inside if step == "run_tools"',
         ),
         "lesson.l6.run_agent.valve1_silent": (
-            "MAX_TURNS = {limit} で試しましたが、弁1が止めず、ツールが {rounds} ターン走ったところで弁2（トークン予算）がやっと止めました。本体の先頭で turns >= MAX_TURNS を問います",
-            "With MAX_TURNS = {limit}, valve 1 never stopped it: tools ran {rounds:turns} until valve 2 (token budget) did. Ask turns >= MAX_TURNS at the top of the body",
+            "MAX_TURNS = {limit} で試しましたが、弁1が止めず、ツール {rounds} ターンのところで弁2（トークン予算）がやっと止めました。本体の先頭で turns >= MAX_TURNS を問います",
+            "With MAX_TURNS = {limit}, valve 1 never stopped it: it ran {rounds:tool turns} until valve 2 (token budget) did. Ask turns >= MAX_TURNS at the top of the body",
         ),
         "lesson.l6.run_agent.left_early": (
             "モデルはまだ続けたい応答（{got}）だったのに、リクエスト {requests} 回で抜けました。最後の return が while の中に入っていませんか（ループの後ろに置きます）",
@@ -167,8 +167,8 @@ add(
             'The model finished ({got}), but it returned lessons.stopped; when next_step says "finish", return lessons.finished(response, turns, tokens_used)',
         ),
         "lesson.l6.run_agent.after_tools": (
-            "ツールは {rounds} ターン分走ったのに、リクエストは {requests} 回: 最後のターンの結果がモデルに届いていません（ツールの後で上限を問う、または記事の for _ in range(MAX_TURNS) で回すと、こうなります）。弁1は本体の先頭（turns += 1 の手前）で問います",
-            "Tools ran {rounds:turns} but only {requests:requests} went out: the last turn's results never reached the model (asking after the tools, or the article's for _ in range(MAX_TURNS), does this). Ask valve 1 at the top of the body (before turns += 1)",
+            "ツール {rounds} ターンなのに、リクエストは {requests} 回: 最後のターンの結果がモデルに届いていません（ツールの後で上限を問う、または記事の for _ in range(MAX_TURNS) で回すと、こうなります）。弁1は本体の先頭（turns += 1 の手前）で問います",
+            "It ran {rounds:tool turns} but only {requests:requests} went out: the last turn's results never reached the model (asking after the tools, or the article's for _ in range(MAX_TURNS), does this). Ask valve 1 at the top of the body (before turns += 1)",
         ),
         "lesson.l6.run_agent.after_increment": (
             "ツール {rounds} ターン・リクエスト {requests} 回で止まりました（上限どおりなら {want_rounds} ターン・{want_requests} 回）。turns += 1 の後で問う（または MAX_TURNS - 1 と比べる）と、1ターン早く止まります。手前で turns >= MAX_TURNS と問います",
@@ -179,8 +179,8 @@ add(
             "The answer came after {turns:tool turns}, right at the limit of 3, yet valve 1 (max turns) stopped the run; valve 1 asks before the next lap (at the top of the loop), not after the answer has come",
         ),
         "lesson.l6.run_agent.one_too_many": (
-            "MAX_TURNS = {limit} で試しましたが、ツールが {rounds} ターン・リクエスト {requests} 回と、1ターン多く回りました（上限どおりなら {want_rounds} ターン・{want_requests} 回）。turns > MAX_TURNS ではなく turns >= MAX_TURNS で比べます",
-            "With MAX_TURNS = {limit}, tools ran {rounds:turns} and {requests:requests} went out, one turn too many (the limit means {want_rounds} and {want_requests}); compare turns >= MAX_TURNS, not turns > MAX_TURNS",
+            "MAX_TURNS = {limit} で試しましたが、ツール {rounds} ターン・リクエスト {requests} 回と、1ターン多く回りました（上限どおりなら {want_rounds} ターン・{want_requests} 回）。turns > MAX_TURNS ではなく turns >= MAX_TURNS で比べます",
+            "With MAX_TURNS = {limit}, it ran {rounds:tool turns} and sent {requests:requests}, one turn too many (the limit means {want_rounds} and {want_requests}); compare turns >= MAX_TURNS, not turns > MAX_TURNS",
         ),
         "lesson.l6.run_agent.valve_not_named": (
             '止まった所は上限どおりですが、終わり方が {got} になっています。弁は本体の先頭で問い、止めたら return lessons.stopped("{want}", 停止メッセージ, turns, tokens_used) で止めた弁の名前を返します（while の条件に入れると、抜けた後ではどの弁か分かりません）',
@@ -274,8 +274,8 @@ add(
             "It ran past the check's time limit ({seconds} s), so the check stopped it: run_agent has no yield, so its whole loop runs as soon as it is called, and that loop never ends. Send client.messages.create(...) again inside the loop, reassign response, and yield lessons.turn(turns, response, results) after each turn",
         ),
         "lesson.l6.run_agent.limit_ignored": (
-            "確認は MAX_TURNS = {limit} にして試しましたが、ツールが {rounds} ターン走りました。上限はモジュールの変数 MAX_TURNS から読みます（引数で受け取るなら名前を max_turns に。確認はそこにも渡します）",
-            "The check set MAX_TURNS = {limit}, yet tools ran {rounds:turns}; read the limit from the module variable MAX_TURNS (or take it as an argument named max_turns, which the check also passes)",
+            "確認は MAX_TURNS = {limit} にして試しましたが、ツール {rounds} ターンまで回りました。上限はモジュールの変数 MAX_TURNS から読みます（引数で受け取るなら名前を max_turns に。確認はそこにも渡します）",
+            "The check set MAX_TURNS = {limit}, yet it ran {rounds:tool turns}; read the limit from the module variable MAX_TURNS (or take it as an argument named max_turns, which the check also passes)",
         ),
         "lesson.l6.run_agent.counts": (
             "止まり方は合っていますが、リクエスト {requests} 回・ツール {rounds} ターンでした（パッケージの Run はリクエスト {want_requests} 回・{want_rounds} ターン）",
@@ -306,7 +306,7 @@ add(
             "a denied one too, and send the same tools with every request",
         ),
         "lesson.l6.run_agent.over_after_tools": (
-            "MAX_TURNS = {limit} で試しましたが、ツールが {rounds} ターン・リクエスト {requests} 回で止まりました（上限どおりなら {want_rounds} ターン・{want_requests} 回）。"
+            "MAX_TURNS = {limit} で試しましたが、ツール {rounds} ターン・リクエスト {requests} 回で止まりました（上限どおりなら {want_rounds} ターン・{want_requests} 回）。"
             "弁1 をツールの実行のあと（yield のあと）で turns > MAX_TURNS と問うと、上限を越えたターンのツールまで走り、その結果はモデルに届きません。"
             "弁1 は本体の先頭（turns += 1 の手前）で turns >= MAX_TURNS と問います",
             "With MAX_TURNS = {limit}, it stopped after {rounds:tool turns} and {requests:requests} (the limit means {want_rounds} and {want_requests}): "
@@ -447,9 +447,9 @@ add(
             "mark a failed call's result is_error: True (run_tool_uses(response.content, tool_impls, approve) does)",
         ),
         "lesson.l6.run_agent.turns_reset": (
-            "ツールは {rounds} ターン走ったのに、どのターンも turn 1 として yield されました。turns = 0 がループの中にあって、"
+            "ツール {rounds} ターン回ったのに、どのターンも turn 1 として yield されました。turns = 0 がループの中にあって、"
             "一周ごとに数え直しています。これでは弁1がいつまでも上限に届きません。turns = 0 はループの前で一度だけ置きます",
-            "Tools ran {rounds:turns}, yet every turn was yielded as turn 1: turns = 0 stands inside the loop and "
+            "It ran {rounds:tool turns}, yet every turn was yielded as turn 1: turns = 0 stands inside the loop and "
             "starts the count again on every lap, so valve 1 never reaches its limit. Set turns = 0 once, before the loop",
         ),
         "lesson.l6.run_agent.approved_not_run": (

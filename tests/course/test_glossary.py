@@ -39,6 +39,7 @@ NOT = {
     r"止めた者": "止めたもの",
     r"(?:あなたの|自分の) ?`?harness\b": "`run_agent`（学習者のループは、01 から 05 まで同じ名前）",
     r"ツールの?ターン|ツール呼び出しターン": "ツール呼び出しのターン（数えるときはツール N ターン）",
+    r"ツール[がは] ?(?:\{\w+\}|[0-9０-９N]+) ?ターン": "ツール N ターン（ツール呼び出し N ターン）",
 }
 
 
@@ -80,7 +81,7 @@ def test_the_check_finds_a_slip():
         and not slips("ジェネレーターを")
         and not slips("ループの一周")
     )
-    assert slips("最初のツールターンで") and slips("ツールのターンではない")
+    assert slips("最初のツールターンで") and slips("ツールのターンではない") and slips("ツールが {rounds} ターン走った")
     assert (
         not slips("最初のツール呼び出しのターンで")
         and not slips("ツール 3 ターン")
