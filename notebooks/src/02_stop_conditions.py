@@ -362,7 +362,7 @@ def article_for_range(client, impls, MAX_TURNS):  # 4. 記事の「上限は保�
 CONTENDERS = {"1. 先頭": check_at_top, "2. turns += 1 の直後": check_after_increment,
               "3. ツールの後": check_after_tools, "4. 記事の for range": article_for_range}
 
-# MAX_TURNS = 3 で、モデルは決して止まりません。それぞれ何回リクエストし、ツールは何ターン動くでしょうか。
+# MAX_TURNS = 3 で、モデルは決して止まりません。それぞれリクエストは何回、ツール呼び出しは何ターンになるでしょうか。
 # 数字を書いてから、次のセルを実行します
 MY_GUESS = {
     "1. 先頭": {"モデルへのリクエスト": None, "ツール呼び出しのターン": None},  # ← 予想を書く
@@ -450,13 +450,12 @@ print(f"{type(end).__name__} ({end.cause}) / 終わったターン {end.turns} /
 # %%
 print(hl.mode_line(client))
 outcome = hl.run(client, CASES["lesson6"], tools=[read_file, hl.get_time], valves=[hl.MaxTurns(8)])
-print(type(outcome.stop).__name__, "/ ツール呼び出し", outcome.turns, "ターン")
-print(outcome.text)
+print(outcome.stop)
 
 # %% [markdown]
 # ## やってみよう
 #
-# 1. `count(loop, max_turns=1)` や `max_turns=0` で4つの候補を数え直してみましょう。いつも「N ターン、N + 1 回」になるのは1だけです。
+# 1. `count(loop, max_turns=1)` や `max_turns=0` で4つの候補を数え直してみましょう。いつも「ツール N ターン、リクエスト N + 1 回」になるのは1だけです。
 # 2. 自分の台本で③を壊してみましょう。`loop_until` には台本の名前の代わりに、返事のリストも渡せます:
 #    `from harness_lab.emulator import call, reply, say` のうえで
 #    `loop_until(by_text_block, [reply("わかりました、調べます。", call("get_time")), say("10時42分です。")], "今何時？")`。

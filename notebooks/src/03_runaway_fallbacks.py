@@ -374,7 +374,7 @@ print("履歴の最後のメッセージ:", last["role"], [block["type"] for blo
 
 budget.limit = 40_000  # 天井を上げて、同じ履歴・同じカウンターのまま続ける
 again = hl.drain(after.resume())
-print("再開後:", again.cause, "／ 終わったターン", again.turns, "／ リクエスト", after.state.model_calls, "回")
+print("再開後:", again.cause, "／ 終わったターン", again.turns, f"／ リクエスト {after.state.model_calls} 回")
 
 # %% [markdown]
 # 履歴は tool_result の user メッセージで終わっていて、答えのない tool_use がありません。止めた応答は履歴に積まずに手元に取ってあり、

@@ -48,7 +48,7 @@ def _retext(old: str, new: str):
 
 
 def test_a_run_that_stopped_another_way_in_english_is_named(tmp_path):
-    found = drifted(tmp_path, "06_api_2026.ipynb", 21, _retext("then token_budget", "then max_turns"))
+    found = drifted(tmp_path, "06_api_2026.ipynb", 21, _retext("by token_budget", "by max_turns"))
     assert found == [
         "en/06_api_2026.ipynb cell 21: the outputs name token_budget only in the Japanese",
         "en/06_api_2026.ipynb cell 21: the outputs name max_turns only in the English",

@@ -39,6 +39,7 @@ NOT = {
     r"止めた者": "止めたもの",
     r"(?:あなたの|自分の) ?`?harness\b": "`run_agent`（学習者のループは、01 から 05 まで同じ名前）",
     r"ツールの?ターン|ツール呼び出しターン": "ツール呼び出しのターン（数えるときはツール N ターン）",
+    r"ツールが走ったターン": "ツール呼び出しのターン",
     r"ツール[がは] ?(?:\{\w+\}|[0-9０-９N]+) ?ターン": "ツール N ターン（ツール呼び出し N ターン）",
 }
 
@@ -139,6 +140,7 @@ NOT_IN_ENGLISH = {
     r"valve 3 \(no progress\)": "valve 3 (no-progress detection)",
     r"pass(?:es)? of the loop": "lap of the loop (ループの一周)",
     r"tool-call turns?": "tool turn (ツール呼び出しのターン, ツール N ターン)",
+    r"tool-running turns?": "tool turn (ツール呼び出しのターン, ツール N ターン)",
 }
 
 

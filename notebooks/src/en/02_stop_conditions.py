@@ -358,11 +358,11 @@ def article_for_range(client, impls, MAX_TURNS):  # 4. the article's "add a limi
         messages.append({"role": "user", "content": run_tools(response.content, impls)})
     return "stopped at the limit"
 
-# %% ja="7bfd033e9871"
+# %% ja="37c16b382cfa"
 CONTENDERS = {"1. at the top": check_at_top, "2. right after turns += 1": check_after_increment,
               "3. after the tools": check_after_tools, "4. the article's for range": article_for_range}
 
-# MAX_TURNS = 3, and the model never stops. How many requests does each one make, and how many turns do the tools run?
+# MAX_TURNS = 3, and the model never stops. How many requests and how many tool turns does each one take?
 # Write your numbers, then run the next cell
 MY_GUESS = {
     "1. at the top": {"model requests": None, "tool turns": None},  # ← write your guess
@@ -447,16 +447,15 @@ print(f"{type(end).__name__} ({end.cause}) / completed turns: {end.turns} / requ
 # so the demo cells keep `live=False`. The cell below gives it lesson 6's task, with a `MaxTurns(8)` safety net. What should end the run
 # is the model's own `end_turn`. The stored output is from the offline run; live results differ a little every time.
 
-# %% ja="00bbdabe755a"
+# %% ja="40b80d4a067c"
 print(hl.mode_line(client))
 outcome = hl.run(client, CASES["lesson6"], tools=[read_file, hl.get_time], valves=[hl.MaxTurns(8)])
-print(type(outcome.stop).__name__, "/", outcome.turns, "tool turns")
-print(outcome.text)
+print(outcome.stop)
 
-# %% [markdown] ja="886ffa73cf16"
+# %% [markdown] ja="9f75907d305a"
 # ## Try it
 #
-# 1. Count the four candidates again with `count(loop, max_turns=1)` and `max_turns=0`. Only candidate 1 always comes out as "N turns, N + 1 requests".
+# 1. Count the four candidates again with `count(loop, max_turns=1)` and `max_turns=0`. Only candidate 1 always comes out as "N tool turns, N + 1 requests".
 # 2. Break ③ with a script of your own. `loop_until` also takes a list of replies instead of a script name:
 #    after `from harness_lab.emulator import call, reply, say`, run
 #    `loop_until(by_text_block, [reply("Got it, let me look.", call("get_time")), say("It's 10:42.")], "What time is it?")`.

@@ -147,7 +147,7 @@ read_call = Fake(type="tool_use", id="toolu_mock_1", name="read_file", input={"p
 mock = SilentMock(Fake(stop_reason="tool_use", content=[read_call]),
                   Fake(stop_reason="end_turn", content=[Fake(type="text", text="The first line is a heading.")]))
 history = run_agent_dead(mock, "Read the first line of README.md", TOOLS, IMPLS)
-print(f"{mock.sent} requests to the mock, the same response appended {sum(m['role'] == 'assistant' for m in history)} times")
+print(f"requests to the mock: {mock.sent} / copies of the same response in the history: {sum(m['role'] == 'assistant' for m in history)}")
 
 # %% [markdown] ja="91fffdb85078"
 # The mock says nothing. The scripted model returned `end_turn` on the second request, yet the loop keeps running the same `read_file`
@@ -318,7 +318,7 @@ burn.run_all()
 running = 0
 for n, usage in enumerate(burn.run.state.turn_usage, start=1):
     running += usage.total
-    print(f"request {n}: input {usage.input_tokens:>5} / total {running:>6} tokens")
+    print(f"request {n}: input tokens {usage.input_tokens:>5} / running total {running:>6}")
 plots.plot_token_burn(burn)
 
 # %% ja="b8a21f8c0de3"
@@ -362,13 +362,13 @@ plots.compare_runs({"count after receiving (loop_top)": after, "estimate before 
 # When a valve fires, the `Run` returns `Stopped` as its last event: `cause` says which valve, `reason` is the stop message.
 # What the user gets is neither a silent crash nor half-finished output, but why the run stopped and how much it used. And the history is left in a shape you can resume.
 
-# %% ja="3a4ee60d5300"
+# %% ja="2a343256fe38"
 def reply_to_user(end):
     """The reply to the user: the model's answer if it finished, otherwise why it stopped and what it used up to that point"""
     if isinstance(end, hl.Finished):
         return end.text
     return (f"I stopped partway through. {end.reason}\n"
-            f"({end.turns} completed turns, {end.usage.total} tokens used. Raise the limit and the run can resume where it left off.)")
+            f"(completed turns: {end.turns}, tokens used: {end.usage.total}. Raise the limit and the run can resume where it left off.)")
 
 
 print(reply_to_user(stop))
@@ -378,7 +378,7 @@ print("Last message in the history:", last["role"], [block["type"] for block in 
 
 budget.limit = 40_000  # raise the ceiling and carry on with the same history and the same counters
 again = hl.drain(after.resume())
-print("After resuming:", again.cause, "/", again.turns, "completed turns /", after.state.model_calls, "requests")
+print("After resuming:", again.cause, "/ completed turns:", again.turns, f"/ requests: {after.state.model_calls}")
 
 # %% [markdown] ja="66b1b35eb82d"
 # The history ends with the user message carrying the tool_result blocks, so no tool_use is left unanswered. The response that was stopped is not

@@ -210,7 +210,7 @@ answers = {b["tool_use_id"]: b for m in long_run.messages if isinstance(m["conte
 for c in calls:
     # the id's last 8 characters only (all 30 do not fit on one line of a narrow screen beside the file browser)
     print("…" + c["id"][-8:], c["input"]["path"], "→", "interrupted (is_error)" if answers[c["id"]].get("is_error") else "read")
-print(f"{len(calls)} tool_use blocks; the tool function ran {len(ran)} times:", ran)
+print(f"tool_use blocks: {len(calls)} / runs of the tool function: {len(ran)} →", ran)
 
 # %% [markdown] ja="d9894d25073a"
 # One result per id, and one run each. For a tool that writes or sends, that difference matters: a call that may have finished writing

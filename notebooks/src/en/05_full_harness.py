@@ -202,7 +202,7 @@ for needle, note in WALK.items():
     print(f"# {note}\n{next(line for line in source if needle in line)[8:]}")  # each note on a line of its own above its code: nothing stranded at a narrow screen's edge
 print(run_tool(hl.make_read_file(LAB / "project"), {"path": "link.txt"}))
 
-# %% [markdown] ja="f3809e314f10"
+# %% [markdown] ja="60a725faedcd"
 # ## Write the harness: `run_agent` with four valves
 #
 # Rewrite lesson 2's `run_agent`. Four things change from the lesson text's `runAgent`:
@@ -213,7 +213,7 @@ print(run_tool(hl.make_read_file(LAB / "project"), {"path": "link.txt"}))
 # - valve 2's `tokens_used` counts prompt caching's cache writes (`cache_creation_input_tokens`) and cache reads (`cache_read_input_tokens`)
 #   on top of the text's `input_tokens + output_tokens`: like `hl.TokenBudget` in notebook 03, it counts every token the API counted (a `None` as 0)
 #
-# The check cell runs it beside the package's `Run` on the same scripted model, and compares how each stops and how many requests and tool-running turns each takes.
+# The check cell runs it beside the package's `Run` on the same scripted model, and compares how each stops and how many requests and tool turns each takes.
 # It tries the limits rewritten to `MAX_TURNS = 3` and `TOKEN_BUDGET = 3_000` (if you take them as arguments `max_turns` and `token_budget`, it passes them there too).
 # It checks valve 2's count on a model with prompt caching on, too.
 # For valve 4, it checks that a high-impact tool does not run when there is no approval function or when the answer is "no".
@@ -301,7 +301,7 @@ def outcome(loop, scenario, cap=30):
         else:
             if isinstance(event, hl.Turn):
                 turns, tokens = turns + 1, tokens + event.usage.total
-    how = f"cut off at {cap} turns" if end is None else getattr(end, "cause", None) or end.stop_reason
+    how = f"cut off after turn {cap}" if end is None else getattr(end, "cause", None) or end.stop_reason
     return how, len(emulator_of(model).requests), turns, end.usage.total if end else tokens
 
 # %% ja="045aff764be7"
@@ -316,7 +316,7 @@ LOOPS = {
 rows, ends = ["| scenario | " + " | ".join(LOOPS) + " |", "|---" * (len(LOOPS) + 1) + "|"], {}
 for scenario in ["lesson6", "never_ending", "spinning", "abab", "budget_burning", "long_task"]:
     ends[scenario] = [outcome(loop, scenario) for loop in LOOPS.values()]
-    rows.append(f"| `{scenario}` | " + " | ".join(f"{h} · requests {r} · turns {n} · tokens {k:,}" for h, r, n, k in ends[scenario]) + " |")
+    rows.append(f"| `{scenario}` | " + " | ".join(f"{h} · requests {r} · tool turns {n} · tokens {k:,}" for h, r, n, k in ends[scenario]) + " |")
 run_agent.__globals__.update(MAX_TURNS=8, TOKEN_BUDGET=40_000)  # back to the lesson's values
 how, requests, turns, _ = ends["abab"][-1]
 guessed = lessons.compare(MY_GUESS, {"the valve that stopped it": how, "model requests": requests, "tool turns": turns})
@@ -417,14 +417,14 @@ print(hl.mode_line(hl.connect("lesson6")))
 book = lessons.workbook()
 print(book.path.name, "holds:", ", ".join(book.pieces()) or "(nothing yet; each check cell you pass adds its function)")
 
-# %% [markdown] ja="7397d2ce2d3c"
+# %% [markdown] ja="e232df5ca5a6"
 # ## Check your understanding
 #
 # **Q1.** Put valve 1, with a limit of N, after `turns += 1`. How do the tool turns and the number of requests shift?
 #
 # <details><summary>Answer</summary>
 #
-# At the top (before `turns += 1`) it takes N turns and N + 1 requests. After `turns += 1` it stops on entering the Nth turn: N − 1 turns and N requests.
+# At the top (before `turns += 1`) it takes N tool turns and N + 1 requests. After `turns += 1` it stops on entering the Nth turn: N − 1 tool turns and N requests.
 # </details>
 #
 # **Q2.** With a limit on turns already, why do you need a separate token budget?

@@ -210,10 +210,10 @@ print(paused.stop_reason, [b.type for b in paused.content], "→ next_step:", ne
 # %% ja="72cd02daea7b"
 budget = {"task_budget": {"type": "tokens", "total": 20000}}
 advised = run_loop(hl.connect("task_budget", live=False).beta, "Read the notes", model="claude-opus-5", output_config=budget, betas=["task-budgets-2026-03-13"])
-print(f"task budget 20,000: {len(advised)} requests. The model read what was left and wrapped up on its own (billed in all: {sum(u.total for u in advised):,} tokens)")
+print(f"task budget 20,000: the model read what was left and wrapped up on its own after request {len(advised)} (tokens billed in all: {sum(u.total for u in advised):,})")
 run = hl.Run(hl.connect("task_budget", live=False), tools=[read_file, get_time], valves=[hl.TokenBudget(6000)])
 end = hl.drain(run.start("Read the notes"))
-print(f"TokenBudget 6,000: {run.state.model_calls} requests, then {end.cause} — {end.reason}")
+print(f"TokenBudget 6,000: stopped after request {run.state.model_calls} by {end.cause} — {end.reason}")
 
 # %% [markdown] ja="51061fc54545"
 # | | Held by | Past the limit |
