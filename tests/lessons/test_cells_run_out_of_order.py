@@ -13,7 +13,7 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
-from dev import NOT_FOR_TESTS
+from dev import NOT_FOR_TESTS, lab_environment
 from harness_lab.text import CATALOG
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -36,11 +36,15 @@ def _setup(cells: list[nbformat.NotebookNode]) -> int:
     return next(i for i, c in enumerate(cells) if "use_language(" in c.source) + 1
 
 
-def _run(sources: list[str]) -> list[nbformat.NotebookNode | None]:
-    """Each cell's error output (None for a cell that raised nothing), run in order in one fresh kernel."""
+def _run(sources: list[str], *, lab: bool = False) -> list[nbformat.NotebookNode | None]:
+    """Each cell's error output (None for a cell that raised nothing), run in order in one fresh kernel
+    (``lab``: started as ``python3 dev.py lab`` starts its kernels)."""
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(s) for s in sources])
     env = {k: v for k, v in os.environ.items() if k not in NOT_FOR_TESTS}
     env.pop("HARNESS_LAB_LANG", None)
+    env.pop("PYTHONSTARTUP", None)
+    if lab:
+        env = lab_environment(env)
     saved = dict(os.environ)
     os.environ.clear()
     os.environ.update(env)  # nbclient starts the kernel with this process's environment
@@ -101,3 +105,13 @@ def test_a_helper_the_notebook_defines_names_the_cell_to_run_and_a_function_of_t
         assert errors[name].ename == "NameError" and len(errors[name].traceback) > 1, errors[name]
     assert "ask_twice" in "".join(errors["own"].traceback)
     assert errors["setup"] is errors["helper"] is None
+
+
+def test_a_kernel_of_the_course_lab_names_the_cell_to_run_even_before_the_setup_cells():
+    # The next day: the kernel restarted and the learner runs lesson 01's `s.step()` alone. Nothing chose
+    # the notebook's language yet, so the line is said in each; the startup leaves no name behind.
+    errors = _run(["s.step()", "clientt", 'assert {"harness_lab", "cell_runs"}.isdisjoint(dir()), dir()'], lab=True)
+    both = "\n".join(CATALOG["cell.unrun_above"][column].format(name="s") for column in (0, 1))
+    assert errors[0] is not None and errors[0].traceback == [both], errors[0]
+    assert errors[1].ename == "NameError" and len(errors[1].traceback) > 1, errors[1]
+    assert errors[2] is None, errors[2]
