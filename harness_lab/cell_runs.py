@@ -27,11 +27,12 @@ from typing import Any
 
 from .text import LANGUAGES, explicit_language, speaking, t
 
-__all__ = ["ABOVE", "SET_UP", "WRITTEN", "failed_definition", "unrun_cell_hint", "watch"]
+__all__ = ["ABOVE", "SET_UP", "WRITTEN", "failed_definition", "show", "unrun_cell_hint", "watch"]
 
 _STATE = "_harness_lab_failed_cells"  # attribute on the shell: {"names", "before", "failed"}
 _MISSING = object()
-_HINTING = "_harness_lab_hints_unrun_cells"  # attribute on the shell: its NameError handler is ours
+# attribute on the shell: its NameError handler is ours (set by kernel_start.py too)
+_HINTING = "_harness_lab_hints_unrun_cells"
 
 # What a learner writes in a TODO cell: the exercises' answers and the lessons' pieces.
 WRITTEN = frozenset(
@@ -156,7 +157,8 @@ def unrun_cell_hint(error: BaseException, tb: TracebackType | None, namespace: d
     return "\n".join(lines)
 
 
-def _show(shell: Any, etype: type, value: BaseException, tb: TracebackType, tb_offset: int | None = None) -> None:
+def show(shell: Any, etype: type, value: BaseException, tb: TracebackType, tb_offset: int | None = None) -> None:
+    """IPython's NameError handler: the line naming the cell to run, or the traceback as IPython shows it."""
     line = unrun_cell_hint(value, tb, shell.user_global_ns)
     if line is None:  # exactly what IPython shows without a handler
         shell.showtraceback((etype, value, tb), tb_offset=tb_offset, running_compiled_code=True)
@@ -168,5 +170,5 @@ def _hint_unrun_cells(shell: Any) -> None:
     """IPython's one custom handler for NameError, unless someone else already holds that slot."""
     if getattr(shell, _HINTING, False) or getattr(shell, "custom_exceptions", None) != ():
         return
-    shell.set_custom_exc((NameError,), _show)
+    shell.set_custom_exc((NameError,), show)
     setattr(shell, _HINTING, True)
