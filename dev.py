@@ -166,6 +166,12 @@ def lab_arguments(root: Path) -> list[str]:
     ]
 
 
+def lab_environment(env: dict[str, str]) -> dict[str, str]:
+    """``env`` for the server and the kernels it starts: each kernel runs harness_lab/kernel_start.py
+    first, so a cell run after a restart, before the setup cells, names the cell to run."""
+    return {**env, "PYTHONSTARTUP": str(ROOT / "harness_lab" / "kernel_start.py")}
+
+
 def lab() -> None:
     setup("[test]")
     # The venv's own settings overrides apply to every JupyterLab started from it, and to nothing else.
@@ -177,7 +183,7 @@ def lab() -> None:
         settings.setdefault(plugin, {}).update(values)
     overrides.parent.mkdir(parents=True, exist_ok=True)
     overrides.write_text(json.dumps(settings, indent=2) + "\n", encoding="utf-8")
-    sh(*lab_command())
+    sh(*lab_command(), env=lab_environment(dict(os.environ)))
 
 
 def lab_command() -> list[str | Path]:

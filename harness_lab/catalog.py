@@ -297,6 +297,10 @@ CORE: dict[str, tuple[str, str]] = {
         "{name} がまだ定義されていません。ノートブックの上のほうにある準備のセル（{name} を読み込むか定義するセル）を実行してください。カーネルを再起動したあとなら、Run メニューの Run All Cells で上から順に実行します",
         "{name} is not defined yet: run the setup cells near the top of the notebook (the one that imports or defines {name}), or, after a kernel restart, Run All Cells from the Run menu.",
     ),
+    "cell.unrun_above": (
+        "{name} がまだ定義されていません。{name} を定義している上のセルを実行してください。カーネルを再起動したあとなら、Run メニューの Run All Cells で上から順に実行します",
+        "{name} is not defined yet: run the cell above that defines it, or, after a kernel restart, Run All Cells from the Run menu.",
+    ),
     # notebook 06 on a model other than the default (emulator/model_rules.py): what the demo does instead
     "model.asks_to_think": (
         "{model} は頼まないと考えないので、{fields} を足して送ります",

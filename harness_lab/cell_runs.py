@@ -11,9 +11,10 @@ verdict (did its definition take effect?) is read from the namespace, not from t
 The record lives on the shell, so a reloaded module does not watch twice or lose it.
 
 A cell run before the cells it needs (after a kernel restart, or out of order) raises a NameError for a
-name the course's cells define: a TODO cell's answer or piece, or what the setup cells import. Such a
-NameError, raised by the cell's own code, is shown as one line naming the cell to run, not a traceback;
-any other exception is shown as IPython shows it.
+name the course's cells define: a TODO cell's answer or piece, what the setup cells import, or what a cell
+above assigns (a demo's ``run``, ``client``, ``s``...). Such a NameError, raised by the cell's own code or
+by a helper the notebook defines, is shown as one line naming the cell to run, not a traceback; any other
+exception is shown as IPython shows it.
 """
 
 from __future__ import annotations
@@ -26,11 +27,12 @@ from typing import Any
 
 from .text import LANGUAGES, explicit_language, speaking, t
 
-__all__ = ["failed_definition", "unrun_cell_hint", "watch"]
+__all__ = ["ABOVE", "SET_UP", "WRITTEN", "failed_definition", "show", "unrun_cell_hint", "watch"]
 
 _STATE = "_harness_lab_failed_cells"  # attribute on the shell: {"names", "before", "failed"}
 _MISSING = object()
-_HINTING = "_harness_lab_hints_unrun_cells"  # attribute on the shell: its NameError handler is ours
+# attribute on the shell: its NameError handler is ours (set by kernel_start.py too)
+_HINTING = "_harness_lab_hints_unrun_cells"
 
 # What a learner writes in a TODO cell: the exercises' answers and the lessons' pieces.
 WRITTEN = frozenset(
@@ -45,6 +47,29 @@ SET_UP = frozenset(
     | {"check_level1", "check_level2", "level1_options", "level2_options", "try_limited", "run_limited"}
     | {"tool_defs", "TOOLS", "MODEL"}
 )
+# Every other name a notebook's cell binds at its top level (assigns, defines, imports; the same test checks
+# this list against the notebooks' sources, both editions): a demo's run, client, Stepper, history, helper.
+ABOVE = frozenset(
+    """
+    ALLOWED_HOSTS BINDING CASES COMPACT CONTENDERS Counted DEMO EDITS FIRST Fake GET_TIME HIGH_IMPACT HTTP_POST IMPLS
+    LAB LAPS LOOPS MY_GUESS NOTES OUTBOX PROMPT Path REQUEST SilentMock TASK TOKEN_BUDGET TRIES WALK WEB_SEARCH WORD
+    _thread advised after again agent allowed answer answers anthropic approve article_for_range at bare before beta
+    block blocks book box box1 box2 box3 branch budget burn by_counter by_stop_reason by_text_block by_words c cached
+    calls chapter_reader check_after_increment check_after_tools check_at_top check_status_tool client
+    colleague_run_agent content contents count count_turns counted datetime dead demo demo_tools display done drive
+    edited end ends events field files filtered final first_call first_response fixed full gen get_forecast get_time
+    get_weather guessed history how i impls importlib inspect json k kinds label last long_run loop loop_lines
+    loop_until make_tools message messages mine mock n name needle never_done new_sandbox no_thanks normal normal_impls
+    note original os outcome output packaged part paused plain poster project prompt r ran read_call read_chapter
+    read_file_startswith read_in_book read_in_demo reader reason reasons refusals reordered reply_to_user requests
+    response rest result_block results resumed row rows run run_agent_dead run_loop run_tool_uses_after running s say_no
+    scenario search search_impls seed_approve send sent source status step stop stops stuck stuck_impls stuck_on_notes
+    subprocess swapped sys tampered tempfile text_only thinking tier_of time tool_block tool_impls tools tools1 tools2
+    tools3 toy toy_tools trimmed try_it try_read try_send turns usage valves w watch window write_file written yes
+    """.split()  # noqa: SIM905 -- 15 lines to read, where a list literal takes 210
+)
+# Frames of a cell's own code besides its top level: a lambda's, a comprehension's (Python 3.11 gives each a frame).
+_INLINE = frozenset({"<module>", "<lambda>", "<listcomp>", "<setcomp>", "<dictcomp>", "<genexpr>"})
 
 
 def _shell() -> Any:
@@ -104,17 +129,23 @@ def failed_definition(name: str) -> tuple[str, Any] | None:
 def unrun_cell_hint(error: BaseException, tb: TracebackType | None, namespace: dict[str, Any]) -> str | None:
     """The line for a NameError a cell's own code raised for a name an earlier cell defines; else None.
 
-    Only the cell's top level counts: a NameError inside a function the learner wrote is their own
-    mistake (a typo, a helper never defined), and its traceback shows where."""
+    Only a cell's top level and the helpers the notebook defines count (every frame from the cell to the
+    error): a NameError inside a function the learner wrote is their own mistake (a typo, a helper never
+    defined), and so is one inside harness_lab's code; their tracebacks show where."""
     name = getattr(error, "name", None)
-    if type(error) is not NameError or not (name in WRITTEN or name in SET_UP) or tb is None:
+    if type(error) is not NameError or not (name in WRITTEN or name in SET_UP or name in ABOVE):
         return None
-    while tb.tb_next is not None:
+    while tb is not None and tb.tb_frame.f_globals is not namespace:
+        tb = tb.tb_next  # IPython's frames, before the cell's own
+    if tb is None:
+        return None
+    while tb is not None:
+        where = tb.tb_frame.f_code.co_name
+        helper = where in ABOVE and where not in WRITTEN
+        if tb.tb_frame.f_globals is not namespace or not (where in _INLINE or helper):
+            return None
         tb = tb.tb_next
-    frame = tb.tb_frame
-    if frame.f_code.co_name != "<module>" or frame.f_globals is not namespace:
-        return None
-    key = "cell.unrun_written" if name in WRITTEN else "cell.unrun_setup"
+    key = "cell.unrun_written" if name in WRITTEN else "cell.unrun_setup" if name in SET_UP else "cell.unrun_above"
     if explicit_language() is not None:
         return t(key, name=name)
     # After a restart nothing has chosen the notebook's language yet (its setup cell does): an English
@@ -126,7 +157,8 @@ def unrun_cell_hint(error: BaseException, tb: TracebackType | None, namespace: d
     return "\n".join(lines)
 
 
-def _show(shell: Any, etype: type, value: BaseException, tb: TracebackType, tb_offset: int | None = None) -> None:
+def show(shell: Any, etype: type, value: BaseException, tb: TracebackType, tb_offset: int | None = None) -> None:
+    """IPython's NameError handler: the line naming the cell to run, or the traceback as IPython shows it."""
     line = unrun_cell_hint(value, tb, shell.user_global_ns)
     if line is None:  # exactly what IPython shows without a handler
         shell.showtraceback((etype, value, tb), tb_offset=tb_offset, running_compiled_code=True)
@@ -138,5 +170,5 @@ def _hint_unrun_cells(shell: Any) -> None:
     """IPython's one custom handler for NameError, unless someone else already holds that slot."""
     if getattr(shell, _HINTING, False) or getattr(shell, "custom_exceptions", None) != ():
         return
-    shell.set_custom_exc((NameError,), _show)
+    shell.set_custom_exc((NameError,), show)
     setattr(shell, _HINTING, True)

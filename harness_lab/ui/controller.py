@@ -110,10 +110,12 @@ class Controller:
         """Step until the run ends, an approval is needed, or a stop was asked; no pauses.
 
         An approval answered afterwards (``approve``/``deny``) carries on to the end the same way.
+        On a run already over it returns that end again, as ``step`` does: a cell that reads
+        ``s.run_all().cause``, run a second time, reads the same stop.
         """
         self._stop_requested = False
         self._to_end = True
-        event = None
+        event = self.pending or self.outcome or self.error
         while not self.done and self.pending is None and not self._stop_requested:
             event = self._step()
         return event

@@ -15,7 +15,7 @@ import pytest
 from nbclient import NotebookClient
 
 from dev import NOT_FOR_TESTS
-from harness_lab.cell_runs import SET_UP, WRITTEN
+from harness_lab.cell_runs import ABOVE, SET_UP, WRITTEN
 from harness_lab.text import CATALOG
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -118,3 +118,44 @@ def test_every_name_a_grade_or_check_cell_reads_and_every_import_from_harness_la
     assert read and imported
     assert read <= WRITTEN | SET_UP, sorted(read - WRITTEN - SET_UP)
     assert imported <= SET_UP, sorted(imported - SET_UP)
+
+
+def _bound(statements: list[ast.stmt]) -> set[str]:
+    """The names a cell's statements bind at its top level: what a later cell may read."""
+    names: set[str] = set()
+
+    def targets(node: ast.AST | None) -> set[str]:
+        return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)} if node else set()
+
+    for node in statements:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            names.add(node.name)
+        elif isinstance(node, ast.Import | ast.ImportFrom):
+            names |= {(a.asname or a.name).split(".")[0] for a in node.names}
+        elif isinstance(node, ast.Assign):
+            names |= {n for target in node.targets for n in targets(target)}
+        elif isinstance(node, ast.AnnAssign | ast.AugAssign):
+            names |= targets(node.target)
+        elif isinstance(node, ast.With | ast.AsyncWith):
+            names |= {n for item in node.items for n in targets(item.optional_vars)}
+        elif isinstance(node, ast.For | ast.AsyncFor):
+            names |= targets(node.target)
+        for block in ("body", "orelse", "finalbody"):  # a for's, an if's, a with's, a try's own statements
+            if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                names |= _bound(getattr(node, block, []))
+        if isinstance(node, ast.Try):
+            names |= {n for handler in node.handlers for n in _bound(handler.body)}
+    return names
+
+
+def test_every_name_a_notebook_cell_binds_at_its_top_level_is_in_the_table_of_names_cells_define():
+    bound = set()
+    for path in [*ROOT.glob("notebooks/src/**/*.py"), *ROOT.glob("exercises/src/**/*.py")]:
+        for cell in re.split(r"^# %%", path.read_text(encoding="utf-8"), flags=re.MULTILINE)[1:]:
+            head, _, body = cell.partition("\n")
+            if "[markdown]" not in head:
+                bound |= _bound(_python(body).body)
+    assert {"run", "client", "s", "history", "try_send"} <= bound
+    expected = bound - WRITTEN - SET_UP - {"_"}
+    assert sorted(expected - ABOVE) == [], "add these to cell_runs.ABOVE"
+    assert sorted(ABOVE - expected) == [], "no notebook cell binds these any more: take them out of cell_runs.ABOVE"

@@ -164,7 +164,12 @@ def jupyterlab(tmp_path: Path, root: Path, env: dict, settings: dict) -> Iterato
     ]
     with open(log, "w") as out:
         proc = subprocess.Popen(
-            command, env=env, cwd=root, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+            command,
+            env=dev.lab_environment(env),
+            cwd=root,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
         )
     try:
         _wait_for_server(url, proc, log)

@@ -45,3 +45,12 @@ def test_the_stepper_is_a_controller_with_widgets(make_run):
     assert isinstance(s, Controller)
     s.run_all()
     assert type(s.fork(at=1)) is Stepper  # a fork of a panel is a panel, shown in its timeline
+
+
+def test_run_all_on_a_run_already_over_returns_its_end_again(make_run):
+    # lesson 02's cell `s.resume(limit=5)` then `end = s.run_all()`, run a second time: the limit is
+    # refused (it would stop at once) and the run is still over; `end.cause` must read that stop.
+    c = Controller(make_run("never_ending", max_turns=2), "notes を全部読んで")
+    first = c.run_all()
+    assert isinstance(first, Stopped) and first.cause == "max_turns"
+    assert c.run_all() is first and c.step() is first
