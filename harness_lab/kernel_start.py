@@ -8,8 +8,11 @@ until a NameError comes: harness_lab imported while the kernel was still startin
 paced 「最後まで」 without its event loop (it ran every turn at once, and 「停止」 came too late).
 The mark tells cell_runs.watch (the setup cell) that the handler is already in place."""
 
-get_ipython().set_custom_exc(  # type: ignore[name-defined]  # noqa: F821 -- IPython's, in the namespace it runs in
-    (NameError,),
-    lambda shell, *error, **where: __import__("harness_lab.cell_runs").cell_runs.show(shell, *error, **where),
-)
-get_ipython()._harness_lab_hints_unrun_cells = True  # type: ignore[name-defined]  # noqa: F821
+try:
+    get_ipython().set_custom_exc(  # type: ignore[name-defined]
+        (NameError,),
+        lambda shell, *error, **where: __import__("harness_lab.cell_runs").cell_runs.show(shell, *error, **where),
+    )
+    get_ipython()._harness_lab_hints_unrun_cells = True  # type: ignore[name-defined]
+except NameError:  # a plain python started in the lab's terminal reads this file too, and has no IPython
+    pass

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import nbformat
@@ -115,3 +117,11 @@ def test_a_kernel_of_the_course_lab_names_the_cell_to_run_even_before_the_setup_
     assert errors[0] is not None and errors[0].traceback == [both], errors[0]
     assert errors[1].ename == "NameError" and len(errors[1].traceback) > 1, errors[1]
     assert errors[2] is None, errors[2]
+
+
+def test_a_plain_python_in_the_course_labs_terminal_starts_without_a_traceback():
+    # The lab's terminals inherit its environment, so a learner's `python` there reads the startup file too.
+    env = lab_environment({k: v for k, v in os.environ.items() if k not in NOT_FOR_TESTS})
+    done = subprocess.run([sys.executable, "-i"], input="print(6 * 7)\n", env=env, capture_output=True, text=True)
+    assert "Traceback" not in done.stderr, done.stderr
+    assert done.stdout.strip().startswith("42"), done.stdout
