@@ -1,9 +1,9 @@
 """The scripted model cites what a request lets it cite (the citations page; the search results page).
 
 When a request's documents or search results have ``citations.enabled``, a live reply's text blocks carry
-``citations`` pointing into them. The scripted model writes its own text, so offline the first text block of
-a reply cites the first chunk of the first source it may cite, in the form that source's type gives: a
-plain-text document's first sentence (``char_location``: 0-based characters, end exclusive, the sentence's
+``citations`` pointing into them. The scripted model writes its own text, so offline the first sentence of
+a reply's first text block, a block of its own, cites the first chunk of the first source it may cite, in
+the form that source's type gives: a plain-text document's first sentence (``char_location``: 0-based characters, end exclusive, the sentence's
 trailing whitespace inside the range and out of ``cited_text``, as the page's example has it), a custom
 content document's first block (``content_block_location``), a search result's first block
 (``search_result_location``). ``document_index`` counts every document block in the request and
@@ -21,6 +21,8 @@ __all__ = ["cite"]
 
 # A sentence ends at its stop (Latin or Japanese) and takes the whitespace after it.
 _SENTENCE = re.compile(r".+?(?:[.!?]+|[。！？]+)(?:\s+|$)|.+$", re.DOTALL)
+# A claim in a reply: its words up to the first stop (a Latin one before whitespace or the end, so "3.5" stays whole).
+_CLAIM = re.compile(r".+?(?=[.!?]+(?:\s|$)|[。！？])", re.DOTALL)
 
 
 def _blocks(request: dict) -> Iterator[dict]:
@@ -89,6 +91,12 @@ def _first_citation(request: dict) -> dict | None:
     return None
 
 
+def _claim(text: str) -> str:
+    """The first sentence of ``text`` without its stop: what a citation backs ("" when there is none)."""
+    first = _CLAIM.match(text)
+    return first.group() if first else ""
+
+
 def cite(content: list[dict], request: dict) -> list[dict]:
     """``content`` with its first text block citing the request's first citable source, if it has one."""
     citation = _first_citation(request)
@@ -96,3 +104,16 @@ def cite(content: list[dict], request: dict) -> list[dict]:
         if block.get("type") == "text":
             return [*content[:index], {**block, "citations": [citation]}, *content[index + 1 :]]
     return content
+
+
+def in_blocks(content: list[dict]) -> list[dict]:
+    """``content`` with each cited text block split as a live cited reply is: the claim a block with its
+    citations, the prose after it (a sentence's stop included) a block without (the citations page,
+    "Response Structure"). The scripted model writes no lead-in, so its claim is the block's first sentence;
+    a loop that joins the text blocks still reads the whole answer."""
+    split: list[dict] = []
+    for block in content:
+        claim = _claim(block["text"]) if block["type"] == "text" and block.get("citations") else ""
+        rest = block["text"][len(claim) :] if claim else ""
+        split += [{**block, "text": claim}, {"type": "text", "text": rest}] if rest else [block]
+    return split

@@ -31,7 +31,7 @@ from . import wire
 from .api_errors import error_answer, error_body, response_headers, unknown_betas
 from .cache_diagnostics import Fingerprints
 from .caching import PromptCache, too_many_breakpoints, ttl_error, usage, wants_cache
-from .citing import cite
+from .citing import cite, in_blocks
 from .context_management import Managed, compacted_view, compacting, compaction_usage, counted, manage
 from .history import assistant_turns
 from .ids import digest_of, digests, fast_digests, make_id
@@ -310,6 +310,8 @@ class Emulator:
             content, stop_reason, stop_sequence, thinking = shape_reply(
                 content, scripted, request, thinking, window_left, row.tokenizer
             )
+        billed = 0 if warming else billed_output(request, stop_reason, content, thinking, row.tokenizer)
+        content = in_blocks(content)  # billed as written: splitting a cited text into blocks costs nothing
         sign_blocks(content, row.family, conversation, digest)
         stop_details = scripted.stop_details
         if stop_reason == "refusal" and stop_details is None:
@@ -326,14 +328,7 @@ class Emulator:
             "stop_reason": stop_reason,
             "stop_sequence": stop_sequence,
             "stop_details": stop_details,
-            "usage": usage(
-                estimate,
-                write,
-                read,
-                0 if warming else billed_output(request, stop_reason, content, thinking, row.tokenizer),
-                thinking,
-                row.tokenizer,
-            ),
+            "usage": usage(estimate, write, read, billed, thinking, row.tokenizer),
             "container": None,
             "diagnostics": None,
         }

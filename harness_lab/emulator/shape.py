@@ -114,7 +114,10 @@ def shape_reply(
     if limit is None:
         return content, stop_reason, stop_sequence, thinking
     limit = in_estimate(limit, tokenizer)  # the reply is measured in the estimate's tokens
-    budget = limit - REPLY_OVERHEAD - thinking
+    # A summary's text is billed with the thought behind it (billed_output), so it takes room too: without it
+    # a reply with summarized thinking ended past its max_tokens.
+    shown = estimate_reply([b for b in content if b["type"] in ("thinking", "redacted_thinking")]) - REPLY_OVERHEAD
+    budget = limit - REPLY_OVERHEAD - thinking - shown
     if budget < 0:  # the limit fell inside the thinking: only the thinking comes back
         kept = [b for b in content if b["type"] in ("thinking", "redacted_thinking")]
         return kept, cause, None, max(limit - REPLY_OVERHEAD, 0)
@@ -128,11 +131,12 @@ def billed_output(request: dict, stop_reason: str, content: list, thinking: int,
     """The reply's output tokens, in the estimate's units. A reply that stops on ``max_tokens`` gets
     all of them billed, as a live reply cut there does ("exactly the requested tokens", the stop
     reasons page): whether the script said so, however little of it the script wrote, or the limit
-    cut it, even where the block it cut (a tool call that did not fit) is not sent at all. A refusal
-    before any output made none."""
+    cut it, even where the block it cut (a tool call that did not fit) is not sent at all, and no more. A
+    refusal before any output made none."""
     if stop_reason == "refusal" and not content:
         return 0  # declined before any output: "output_tokens": 0 (the refusals page's example)
     made = estimate_reply(content) + thinking
     if stop_reason == "max_tokens" and isinstance(request.get("max_tokens"), int):
-        return max(made, in_estimate(request["max_tokens"], tokenizer))
+        # Exactly the limit, never more: a cut inside a summarized thinking block shows more text than fits.
+        return in_estimate(request["max_tokens"], tokenizer)
     return made

@@ -2,10 +2,11 @@
 
 Run it by hand (``python -m tests.emulator.api_rules_probe``; not a pytest file: each fix it found has its own
 test); it prints one line per rule, ``ok`` or ``DIFFERS``, with its source keys from docs/api_facts.md
-("Checked on 2026-12-07 (round four)", "(round five)" and "(round six)"), and ends with the count; a per-model
-rule lists each model whose answer differs. Every rule is one that the rounds before it did not check (rounds one
-to three's probes were not kept): round four's in ``..._requests.py`` and ``..._replies.py``, round five's in
-``..._loop.py``, ``..._models.py`` and ``..._shapes.py``, round six's at the end of ``..._shapes.py``.
+("Checked on 2026-12-07 (round four)" to "(round seven)"), and ends with the count; a per-model rule lists each
+model whose answer differs. Every rule is one that the rounds before it did not check (rounds one to three's probes
+were not kept): round four's in ``..._requests.py`` and ``..._replies.py``, round five's in ``..._loop.py``,
+``..._models.py`` and ``..._shapes.py``, round six's at the end of ``..._shapes.py``, round seven's
+(``cited_text_in_blocks``) in ``..._replies.py``.
 """
 
 from __future__ import annotations

@@ -195,6 +195,24 @@ def cited_reply_sent_back() -> bool:
     return c.messages.create(**body, messages=history).stop_reason == "end_turn"
 
 
+@rule("CI")
+def cited_text_in_blocks() -> bool:
+    """a cited answer comes as several text blocks: the claim with its citations, the stop and the rest without"""
+    c = client([say("The grass is green. The sky is blue.")])
+    body = {"model": MODEL, "max_tokens": 1024, "thinking": {"type": "disabled"}}
+    messages = [{"role": "user", "content": [_document(), {"type": "text", "text": "What color is the grass?"}]}]
+    content = c.messages.create(**body, messages=messages).content
+    # The page's example: "the grass is green" cited, then ". Information from page 5 states that " uncited.
+    return (
+        len(content) > 1
+        and bool(content[0].citations)
+        and not content[0].text.endswith(".")
+        and content[1].citations is None
+        and content[1].text.startswith(".")
+        and "".join(b.text for b in content) == "The grass is green. The sky is blue."
+    )
+
+
 @rule("HS")
 def cut_inside_thinking() -> bool:
     """a reply cut by max_tokens inside its thinking holds the thinking block only (claude-code #68882)"""

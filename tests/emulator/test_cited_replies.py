@@ -79,3 +79,24 @@ def test_a_cited_reply_goes_back_as_it_came():
     first = client.messages.create(**body, messages=messages)
     history = [*messages, {"role": "assistant", "content": first.content}, {"role": "user", "content": "Sure?"}]
     assert client.messages.create(**body, messages=history).stop_reason == "end_turn"
+
+
+def test_a_cited_reply_is_its_claim_in_one_block_and_the_rest_in_another():
+    # The citations page's "Response Structure": the claim "the grass is green" a block with its citations,
+    # ". Information from ..." (the stop and what follows) a block without; joined, the whole answer.
+    reply = ask(text_document(), script=("The grass is green. The sky is blue.",))
+    assert [block.text for block in reply.content] == ["The grass is green", ". The sky is blue."]
+    assert reply.content[0].citations and reply.content[1].citations is None
+    assert "".join(block.text for block in reply.content) == "The grass is green. The sky is blue."
+
+
+def test_a_japanese_cited_reply_splits_at_its_first_stop_and_streams_alike():
+    script = ("草は緑です。空は青いです。",)
+    whole, streamed = ask(text_document(), script=script), ask(text_document(), stream=True, script=script)
+    assert [b.text for b in whole.content] == [b.text for b in streamed.content] == ["草は緑です", "。空は青いです。"]
+    assert [bool(b.citations) for b in streamed.content] == [True, False]
+
+
+def test_a_cited_reply_without_a_stop_stays_one_block():
+    reply = ask(text_document(), script=("Green",))
+    assert [(b.text, bool(b.citations)) for b in reply.content] == [("Green", True)]
