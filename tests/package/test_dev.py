@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -171,3 +172,67 @@ def test_grade_with_an_option_it_does_not_know_is_a_usage_error(options):
     done = _dev("grade", *options)
     assert done.returncode == 2 and done.stderr.startswith("usage: python3 dev.py grade [--lang {ja|en}]"), done.stderr
     assert not done.stdout
+
+
+def _table_rows() -> list[tuple[list[str], str]]:
+    """CONTRIBUTING.md's table of what to run: each row's path patterns, and the tests it names."""
+    text = (dev.ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    table = text.split("| you changed |")[1].split("\n\n")[0]
+    rows = []
+    for line in table.splitlines()[2:]:
+        changed, runs = line.split(" | ")[:2]
+        patterns = re.findall(r"`([^`]+)`", changed.split(":")[0])
+        rows.append((patterns, re.findall(r"`([^`]+)`", runs)[0]))
+    return rows
+
+
+def test_contributings_table_names_the_tests_dev_py_runs_for_each_changed_path():
+    # the table is what a contributor reads, TESTS_FOR what `dev.py test PATH` runs: two lists drift
+    listed = [(pattern, tests) for patterns, tests in _table_rows() for pattern in patterns]
+    assert listed == [(pattern, tests) for pattern, tests in dev.TESTS_FOR if tests]
+
+
+@pytest.mark.parametrize(
+    ("changed", "tests"),
+    [
+        ("harness_lab/loop.py", ["tests/harness", "tests/reliability", "tests/package"]),
+        ("harness_lab/valves/max_turns.py", ["tests/harness", "tests/reliability", "tests/package"]),
+        ("harness_lab/grading/catalog.py", ["tests/package/test_catalog.py", "tests/course/test_glossary.py"]),
+        ("harness_lab/grading/level2.py", ["tests/grading", "tests/reliability"]),
+        ("harness_lab/ui", ["tests/ui"]),
+        ("docs/benchmarks.md", dev.DOCS_TESTS.split()),
+        ("tests/harness/test_loop.py::test_one", ["tests/harness/test_loop.py::test_one"]),
+        ("tests/harness/", ["tests/harness"]),
+        ("pyproject.toml", None),
+        ("/etc/hostname", None),
+    ],
+)
+def test_dev_py_test_picks_the_first_row_a_changed_path_matches(monkeypatch, changed, tests):
+    monkeypatch.chdir(dev.ROOT)
+    assert dev.tests_for(changed) == tests
+
+
+def test_dev_py_test_with_paths_runs_their_tests_offline_in_the_whole_runs_order(monkeypatch, tmp_path):
+    ran = []
+    monkeypatch.setattr(dev, "setup", lambda extras="": None)
+    monkeypatch.setattr(dev, "sh", lambda *args, **kwargs: ran.append((args, kwargs)) or 0)
+    monkeypatch.chdir(tmp_path)  # a path is read from where the command was typed, a test named from the root
+    with pytest.raises(SystemExit) as done:
+        dev.test([str(dev.ROOT / "harness_lab" / "emulator" / "wire.py"), str(dev.ROOT / "tests" / "package")])
+    assert done.value.code == 0
+    ((args, kwargs),) = ran
+    assert args[-2:] == ("tests/emulator", "tests/package") and kwargs["env"] is dev.OFFLINE
+    assert all(part in args for part in dev.ORDER) and all(part in args for part in dev.QUIET_SUMMING_UP)
+
+
+def test_dev_py_test_with_a_path_no_row_names_is_a_usage_error_that_runs_nothing():
+    done = _dev("test", "pyproject.toml")
+    assert done.returncode == 2 and "pyproject.toml" in done.stderr and not done.stdout
+
+
+def test_dev_py_test_runs_a_few_files_in_one_process_and_folders_on_every_worker():
+    # each worker imports the SDK and the test modules before its first test: for the catalog row's two
+    # files, two workers doubled the CPU the run took
+    assert dev.order_for(["tests/package/test_catalog.py", "tests/course/test_glossary.py"]) == ("-n", "0")
+    assert dev.order_for(["tests/harness/test_loop.py::test_one"]) == ("-n", "0")
+    assert dev.order_for(["tests/harness", "tests/reliability"]) == dev.ORDER
