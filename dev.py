@@ -351,6 +351,7 @@ TESTS_FOR = (
     ("notebooks/src/*", "tests/course tests/lessons/test_sitting.py"),
     ("exercises/src/*", "tests/course tests/lessons/test_sitting.py"),
     ("deploy/jupyterhub/*", "tests/hub"),
+    ("docs/glossary.md", "tests/course/test_glossary.py " + DOCS_TESTS),
     ("README.md", DOCS_TESTS),
     ("CONTRIBUTING.md", DOCS_TESTS),
     ("docs/*", DOCS_TESTS),
