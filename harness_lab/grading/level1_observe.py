@@ -39,6 +39,8 @@ __all__ = [
     "tier_listed",
 ]
 
+KEPT_TEXT = 4000  # characters of a result's text a summary keeps (a tool's output, a denial's reason: a few dozen)
+
 
 def _tier_seen(rec: Recorder, name: str, facts: list[dict]) -> str:
     """The tier a single call behaved as: asked → ask; ran and answered cleanly → allow; else deny.
@@ -316,6 +318,9 @@ def fact_of(result: Any) -> dict:
         text = "".join(plain(b) if isinstance(b, str) else plain(field(b, "text", "") or "") for b in content)
     else:
         text = "" if content is None else plain(str(content))
+    # Kept short: a result's text is only searched for a reason and a tool's output, and the summary carrying
+    # it may hold no more than ANSWER_LIMIT: a 10 MB content made the grader's own answer read as tampering.
+    text = text if len(text) <= KEPT_TEXT else text[:KEPT_TEXT]
     use_id = field(result, "tool_use_id")
     kind = field(result, "type")
     return {
