@@ -22,6 +22,7 @@ from .policy_probe import exact_tier, items, listed, odd_tiers, rewrite, shape_o
 from .sandbox import describe_error, plain
 from .scenarios import content_of, outputs
 from .spies import SWAPPED, Recorder, Spies, misuse_of, remote_approver, remote_tools
+from .wire import ends
 
 __all__ = [
     "asked_without_an_answer",
@@ -38,8 +39,6 @@ __all__ = [
     "structure_of",
     "tier_listed",
 ]
-
-KEPT_TEXT = 4000  # characters of a result's text a summary keeps (a tool's output, a denial's reason: a few dozen)
 
 
 def _tier_seen(rec: Recorder, name: str, facts: list[dict]) -> str:
@@ -318,9 +317,7 @@ def fact_of(result: Any) -> dict:
         text = "".join(plain(b) if isinstance(b, str) else plain(field(b, "text", "") or "") for b in content)
     else:
         text = "" if content is None else plain(str(content))
-    # Kept short: a result's text is only searched for a reason and a tool's output, and the summary carrying
-    # it may hold no more than ANSWER_LIMIT: a 10 MB content made the grader's own answer read as tampering.
-    text = text if len(text) <= KEPT_TEXT else text[:KEPT_TEXT]
+    text = ends(text)  # searched for a reason and a tool's output only; 10 MB of it read as tampering
     use_id = field(result, "tool_use_id")
     kind = field(result, "type")
     return {
