@@ -22,6 +22,7 @@ from .policy_probe import exact_tier, items, listed, odd_tiers, rewrite, shape_o
 from .sandbox import describe_error, plain
 from .scenarios import content_of, outputs
 from .spies import SWAPPED, Recorder, Spies, misuse_of, remote_approver, remote_tools
+from .wire import ends
 
 __all__ = [
     "asked_without_an_answer",
@@ -316,6 +317,7 @@ def fact_of(result: Any) -> dict:
         text = "".join(plain(b) if isinstance(b, str) else plain(field(b, "text", "") or "") for b in content)
     else:
         text = "" if content is None else plain(str(content))
+    text = ends(text)  # searched for a reason and a tool's output only; 10 MB of it read as tampering
     use_id = field(result, "tool_use_id")
     kind = field(result, "type")
     return {

@@ -89,6 +89,7 @@ PAIRS = {
 
 MAX_TURNS_RANGE = range(2, 51)
 _MAX_ITEMS = 100  # options read from MISSING before it is called endless
+_KEY_CHARS = 200  # of an option key read from MISSING (each is a few words): megabytes of one read as tampering
 
 # A stop message says that the run stopped, and at a limit. Searched in the lower-cased text.
 _LIMIT = re.compile(
@@ -160,12 +161,12 @@ def _keys(value: Any) -> list[str]:
     if value is None:
         return []
     if isinstance(value, str):
-        return [plain(value).strip()]
+        return [plain(value, _KEY_CHARS).strip()]
     if isinstance(value, Mapping):
-        return [plain(k).strip() for k in _bounded(value) if value[k]]
+        return [plain(k, _KEY_CHARS).strip() for k in _bounded(value) if value[k]]
     if isinstance(value, Iterable):
-        return [plain(k).strip() for k in _bounded(value)]
-    return [plain(value)]
+        return [plain(k, _KEY_CHARS).strip() for k in _bounded(value)]
+    return [plain(value, _KEY_CHARS)]
 
 
 def _bounded(items: Iterable) -> list:
@@ -179,7 +180,10 @@ def _read_missing(missing: Any) -> dict:
     """MISSING as plain data: {"mapping": bool, "pairs": [(control, [runaways])]} or {"endless": True}."""
     try:
         if isinstance(missing, Mapping):
-            return {"mapping": True, "pairs": [(plain(k).strip(), _keys(missing[k])) for k in _bounded(missing)]}
+            return {
+                "mapping": True,
+                "pairs": [(plain(k, _KEY_CHARS).strip(), _keys(missing[k])) for k in _bounded(missing)],
+            }
         return {"mapping": False, "pairs": [(key, []) for key in _keys(missing)]}
     except OverflowError:
         return {"endless": True}

@@ -25,6 +25,7 @@ from .bridge import Stop, bridged_client, observe, serve_http
 from .sandbox import JobResult, plain
 from .scenarios import outputs, tool_defs
 from .spies import remote_tools
+from .wire import ends
 
 __all__ = [
     "RUNAWAY_MARGIN",
@@ -366,7 +367,7 @@ def _scenario(run_agent: Callable, task: str) -> dict:
         returned.close()  # its body never ran: nothing to finish, and no "never awaited" warning
     shown = plain(returned, 60)
     kind = plain(type(returned).__name__, 40) if lazy else ""
-    return {"returned": plain(returned) if isinstance(returned, str) else None, "shown": shown, "lazy": kind}
+    return {"returned": ends(plain(returned)) if isinstance(returned, str) else None, "shown": shown, "lazy": kind}
 
 
 def _scenario_twice(run_agent: Callable, task: str) -> dict:

@@ -22,10 +22,11 @@ itself, a regular file of the instructor's, and both commands graded it 3/3 as t
 hard link cannot be told, but a file with more than one name, owned by someone other than the owner of
 the folder it was handed in from, is another user's file put there: it is refused (``OthersFile``). Once the
 instructor removes or rewrites the original (a rebuild writes a new file), the learner's name is the only one
-left, so a file of the caller's own or root's in a folder of another user's is refused too, whatever its
-link count: what a learner hands in from their own folder is theirs (the hub gives the files it copies to
-their learner, and a file the learner made is owned by them; Jupyter saves in place, so a file of root's
-they could save into would stay root's, and is refused too). A file of a learner's
+left, so a file of anyone else's in a folder of another user's is refused too, whatever its link count: the
+caller's, root's, or a classmate's (linked where ``fs.protected_hardlinks`` is 0, its original since saved over
+by Jupyter's new file). What a learner hands in from their own folder is theirs (the hub gives the files it
+copies to their learner, and a file the learner made is owned by them; Jupyter saves in place, so a file of
+root's they could save into would stay root's, and is refused too). A file of a learner's
 in a folder of root's or the caller's (made for each learner and written through a group) is graded as
 before: there the folder's owner tells nothing.
 """
@@ -64,8 +65,8 @@ class OthersLink(OSError):
 
 class OthersFile(OSError):
     """A notebook file with more than one name whose owner is not the owner of its folder: a hard link a
-    learner made in their folder to a file of someone else's (the solution, a classmate's notebook); or a
-    file of the caller's or root's in another user's folder (such a link, its original since removed)."""
+    learner made in their folder to a file of someone else's (the solution, a classmate's notebook); or any
+    file of someone else's in a learner's folder (such a link, its original since removed)."""
 
     key = "grade.nb.others_file"
 
@@ -95,7 +96,7 @@ def read_notebook(path: str | Path, *, follow: bool = False) -> bytes:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             raise NotRegular(t("grade.class.not_regular", name=visible(Path(path).name)))
-        if info.st_uid != folder_owner and (info.st_nlink > 1 or _graders(info.st_uid, folder_owner)):
+        if info.st_uid != folder_owner and (info.st_nlink > 1 or not _graders(folder_owner)):
             raise OthersFile(Path(path).name, info.st_uid)
         if info.st_size > MAX_NOTEBOOK_BYTES:
             raise TooLarge(Path(path).name, info.st_size)
@@ -105,10 +106,9 @@ def read_notebook(path: str | Path, *, follow: bool = False) -> bytes:
     return data
 
 
-def _graders(owner: int, folder_owner: int) -> bool:
-    """Is a file of ``owner``'s the caller's own or root's, handed in from a folder of another user's?"""
-    graders = (0, os.geteuid()) if hasattr(os, "geteuid") else (0,)
-    return owner in graders and folder_owner not in graders
+def _graders(folder_owner: int) -> bool:
+    """Is the folder a notebook is handed in from the caller's own or root's (made for a learner by them)?"""
+    return folder_owner in ((0, os.geteuid()) if hasattr(os, "geteuid") else (0,))
 
 
 def _user(uid: int) -> str:

@@ -31,6 +31,7 @@ __all__ = [
     "PlainOnly",
     "check_plain",
     "describe_error",
+    "ends",
     "framed",
     "plain",
     "receive",
@@ -41,6 +42,8 @@ __all__ = [
 
 # A message is prefixed with its length in this many bytes.
 HEADER = 8
+# Characters kept at each end of a long learner text a judge searches (``ends``): a reason, an answer.
+ENDS_KEPT = 4000
 _PLAIN = (str, int, float, bool, bytes, type(None))
 
 
@@ -130,6 +133,16 @@ def plain(value: Any, limit: int | None = None) -> str:
     if limit is not None and len(value) > limit:
         value = value[: limit - 3] + "..."
     return value
+
+
+def ends(text: str, keep: int = ENDS_KEPT) -> str:
+    """``text``, or its first and last ``keep`` characters around an ellipsis when it is longer.
+
+    Call it on the job side, on a learner's text of any length that a judge searches (for a reason, the
+    model's answer): what it looks for sits at one end, and the summary carrying it stays far under the
+    answer limit. A text sent whole was the grader's own summary over it, and read as tampering.
+    """
+    return text if len(text) <= 2 * keep + 1 else text[:keep] + "…" + text[-keep:]
 
 
 def check_plain(value: Any, depth: int = 0) -> None:

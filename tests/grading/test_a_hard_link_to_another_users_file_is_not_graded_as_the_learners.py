@@ -6,8 +6,9 @@ may be the solution itself: a regular file of the instructor's, no link to follo
 read it with the instructor's rights and graded it 3/3 as the learner's. A file with more than one name
 whose owner is not the owner of its folder is now refused: a usage line from ``harness-lab grade`` (exit
 2), a row of its own from ``grade-class``. The caller's own hard links, and a learner's of their own
-file, are graded as before. So is a file of the caller's or root's in another user's folder, whatever its
-link count (round twenty-two: the link left once the instructor removed the original).
+file, are graded as before. Refused too, whatever its link count: a file of the caller's or root's in
+another user's folder (round twenty-two: the link left once the instructor removed the original), and a
+classmate's file in a learner's folder (round twenty-three).
 """
 
 from __future__ import annotations
@@ -136,3 +137,33 @@ def test_a_learners_own_file_in_a_folder_of_the_graders_or_roots_is_still_theirs
     assert handed.parent.stat().st_uid == os.geteuid() == 0
     with speaking("en"):
         assert not_a_notebook(str(handed)) is None
+
+
+CLASSMATE = 65533  # a uid of no user here: a classmate's, as the file's owner shows it
+
+
+@needs_sandbox
+def test_a_classmates_file_with_one_name_in_a_learners_folder_is_refused(open_folder):
+    # Round twenty-two's leftover: where fs.protected_hardlinks is 0, dan hard-links ann's saved notebook into
+    # his folder; once Jupyter saves ann's notebook anew (a new file), the link is his file's only name, still
+    # ann's. Both commands graded it as dan's: 3/3 for an answer he never wrote.
+    subs, report = open_folder / "subs", open_folder / "report"
+    ann = right("level1").write(subs, "ann")
+    os.chown(ann.parent, CLASSMATE, CLASSMATE)
+    os.chown(ann, CLASSMATE, CLASSMATE)
+    handed = _learners_folder(subs, "dan") / SOLUTION.name
+    os.link(ann, handed)
+    ann.unlink()
+    shutil.copy(handed, ann)  # ann's own copy, saved anew
+    os.chown(ann, CLASSMATE, CLASSMATE)
+    assert (handed.stat().st_nlink, handed.stat().st_uid) == (1, CLASSMATE)
+    with speaking("en"):
+        assert not_a_notebook(str(handed)) == CATALOG["grade.nb.usage.others_file"][1].format(
+            path=handed, owner=CLASSMATE
+        )
+        grade_class_command(subs, report, jobs=1, stdout=io.StringIO(), stderr=io.StringIO())
+    rows = [r for r in csv.DictReader((report / "grades.csv").open(encoding="utf-8-sig")) if r["exercise"] == "level1"]
+    assert [(r["learner"], r["status"], r["hint_keys"], r["score"]) for r in rows] == [
+        ("ann", "ok", "", "3"),
+        ("dan", "error", "grade.nb.others_file", "0"),
+    ]
