@@ -1,5 +1,5 @@
 """Run by every kernel the course's JupyterLab starts, before its first cell (``PYTHONSTARTUP``, which
-``python3 dev.py lab`` sets): a notebook reopened the next day, whose learner runs a cell further down
+``python3 dev.py lab`` and the classroom hub, deploy/jupyterhub, set): a notebook reopened the next day, whose learner runs a cell further down
 before the setup cells, gets the one line naming the cell to run (cell_runs.py), not a NameError's
 traceback.
 

@@ -79,6 +79,11 @@ except FileNotFoundError as error:
     fail(str(error))
 if found := problems(COURSE, VENV):  # learners would read the answers, or could not start at all
     fail("\n".join(found))
+# Run by every learner's kernel before its first cell, as dev.py lab's kernels do: a cell run after a
+# restart, before the setup cells, names the cell to run. The venv's installed copy, which learners can read.
+KERNEL_START = next(VENV.glob("lib/python3*/site-packages/harness_lab/kernel_start.py"), None)
+if KERNEL_START is None:
+    fail(f"{VENV} holds an older harness_lab than {COURSE} (no kernel_start.py): `{VENV}/bin/pip install {COURSE}`")
 STATE.mkdir(mode=0o700, parents=True, exist_ok=True)
 
 # --- network: learners reach the proxy; the hub and the proxy's API stay on the loopback -------------
@@ -126,6 +131,8 @@ c.Spawner.environment = {
     "PATH": f"{VENV / 'bin'}:/usr/local/bin:/usr/bin:/bin",
     # Connection files, their keys and the kernels' sockets: in a folder only the learner can enter.
     "JUPYTER_RUNTIME_DIR": lambda spawner: str(RUNTIME / spawner.user.name),
+    # Kernels and terminals inherit it; a plain python in a terminal starts as usual (kernel_start.py).
+    "PYTHONSTARTUP": str(KERNEL_START),
 }
 if EDITION != "both":
     # A learner's own new notebook, or harness-lab in a terminal, speaks the class's language too (the

@@ -45,6 +45,19 @@ RUN_LAST_CELL = """() => {
   notebook.activeCellIndex = notebook.widgets.length - 1;
   window.jupyterapp.commands.execute('notebook:run-cell');
 }"""
+RESTART_AND_RUN = """async (source) => {
+  const panel = window.jupyterapp.shell.currentWidget;
+  await panel.sessionContext.session.kernel.restart();
+  const notebook = panel.content;
+  notebook.activeCellIndex = notebook.widgets.findIndex(c => c.model.sharedModel.getSource() === source);
+  notebook.activeCell.model.outputs.clear();  // what Run All showed there is not this run's
+  window.jupyterapp.commands.execute('notebook:run-cell');
+}"""
+CELL_ERROR = """(source) => {
+  const cell = window.jupyterapp.shell.currentWidget.content.widgets.find(
+    c => c.model.sharedModel.getSource() === source);
+  return cell.model.outputs.toJSON().find(o => o.output_type === 'error') ?? null;
+}"""
 IDLE = ".jp-StatusBar-Widget"  # with text "| Idle": the kernel exists and waits
 
 
@@ -123,3 +136,14 @@ def finish_lesson(page) -> str:
     stepper.locator(enabled_next).first.click()
     expect(cards).to_have_count(before + 1, timeout=30_000)
     return f"{note}; 「次のターン」 on Stepper {which + 1} of {steppers.count()}: turn cards {before} -> {before + 1}"
+
+
+def restart_and_run(page, source: str, timeout: float = 60) -> dict:
+    """Restart the open notebook's kernel and run only its cell ``source``, as a learner does the next
+    day; return that cell's error output."""
+    page.evaluate(RESTART_AND_RUN, source)
+    deadline = time.monotonic() + timeout
+    while (error := page.evaluate(CELL_ERROR, source)) is None or not page.locator(IDLE, has_text="| Idle").count():
+        assert time.monotonic() < deadline, f"the cell {source!r} showed no error in {timeout} s after the restart"
+        page.wait_for_timeout(300)
+    return error

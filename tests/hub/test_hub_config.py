@@ -39,6 +39,7 @@ def _installed_venv(folder: Path) -> Path:
     package = folder / "lib" / "python3.11" / "site-packages" / "harness_lab"
     package.mkdir(parents=True)
     (package / "__init__.py").touch()
+    shutil.copy(ROOT / "harness_lab" / "kernel_start.py", package)
     shutil.copytree(ROOT / "harness_lab" / "ui" / "labextension", package / "ui" / "labextension")
     return folder
 
@@ -107,6 +108,18 @@ def test_a_learners_server_runs_the_course_venv_in_a_private_home(monkeypatch, t
     assert callable(c.Spawner.pre_spawn_hook)
     assert c.JupyterHub.db_url == f"sqlite:///{tmp_path / 'state' / 'jupyterhub.sqlite'}"
     assert (tmp_path / "state").stat().st_mode & 0o777 == 0o700
+
+
+def test_a_learners_kernels_start_as_the_course_labs_do_from_the_venvs_copy(monkeypatch, tmp_path, layout):
+    """A cell run after a restart, before the setup cells, names the cell to run (tests/lessons/
+    test_cells_run_out_of_order.py): the hub's kernels read the installed copy, learners cannot read the checkout."""
+    venv = layout[1]
+    c = load(monkeypatch, tmp_path, layout, USERS="alice")
+    startup = Path(c.Spawner.environment["PYTHONSTARTUP"])
+    assert startup == venv / "lib" / "python3.11" / "site-packages" / "harness_lab" / "kernel_start.py"
+    assert startup.name == Path(dev.lab_environment({})["PYTHONSTARTUP"]).name
+    monkeypatch.setenv("PYTHONSTARTUP", "/home/instructor/.pythonrc")  # the hub's own is not the learners'
+    assert load(monkeypatch, tmp_path, layout, USERS="alice").Spawner.environment["PYTHONSTARTUP"] == str(startup)
 
 
 def test_kernels_listen_on_unix_sockets_in_a_folder_of_the_learners_own(monkeypatch, tmp_path, layout):
@@ -201,3 +214,15 @@ def test_a_layout_that_shows_learners_the_answers_stops_the_hub(monkeypatch, tmp
     finally:
         if made != Path(sys.prefix):
             shutil.rmtree(made)
+
+
+def test_a_venv_older_than_the_checkout_stops_the_hub_naming_the_reinstall(monkeypatch, tmp_path, layout):
+    """Its copy of harness_lab was installed before the checkout's last `git pull`: no kernel_start.py."""
+    venv = _open_folder("harness-lab-older-venv-")
+    try:
+        shutil.copytree(layout[1], venv, dirs_exist_ok=True)
+        (venv / "lib" / "python3.11" / "site-packages" / "harness_lab" / "kernel_start.py").unlink()
+        with pytest.raises(SystemExit, match=rf"older harness_lab than .*`{venv}/bin/pip install "):
+            load(monkeypatch, tmp_path, layout, USERS="alice", VENV=str(venv))
+    finally:
+        shutil.rmtree(venv)

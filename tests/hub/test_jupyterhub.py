@@ -1,5 +1,6 @@
 """The course on a real JupyterHub: two learners, each in their own browser, run lesson 01 and a
-Stepper turn, and neither can read the other's files, reach the other's server or kernel, or read
+Stepper turn (then one restarts her kernel and runs a cell further down, which names the cell to
+run), and neither can read the other's files, reach the other's server or kernel, or read
 the course's answers.
 
 The hub is started from deploy/jupyterhub/jupyterhub_config.py, the file an instructor uses, with
@@ -35,6 +36,8 @@ import hub_browser
 import hub_venv
 import pytest
 from hub_processes import Watch, listening, rss_mib, table
+
+from harness_lab.text import CATALOG
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy" / "jupyterhub"
@@ -445,6 +448,12 @@ def test_two_learners_share_a_hub_and_nothing_else(hub, learners, course, course
             figures.append(f"{name}: {done} (at {time.monotonic() - t0:.1f} s)")
             hub.watch.snapshot()  # kernels and browsers as they run
             figures.append(f"{name}: {_check_learner_processes(name, uids[name], course_venv)}")
+        # The next day: alice's kernel restarts and she runs lesson 01's `s.step()` before the setup cells.
+        error = _in_page(pages[alice], alice, hub, tmp_path, hub_browser.restart_and_run, "s.step()")
+        unrun = "\n".join(CATALOG["cell.unrun_above"][column].format(name="s") for column in (0, 1))
+        assert error["traceback"] == [unrun], f"{alice}'s kernel, restarted, showed {error}"
+        figures.append(f"{alice}: restarted, `s.step()` names the cell to run (at {time.monotonic() - t0:.1f} s)")
+        hub.watch.snapshot()  # the restarted kernel
         _check_hub_keeps_servers_apart(pages, hub.url)
         figures.append(_check_kernels_private(uids, course_venv, runtime))
         hub.watch.snapshot()
