@@ -122,7 +122,7 @@ def stream_right(client, user_input, tools, tool_impls):
     return final_text(response)
 
 
-def recursion_right(client, user_input, tools, tool_impls):
+def history_passed_down_recursively(client, user_input, tools, tool_impls):
     """One turn per call of a helper, the history passed down."""
 
     def step(messages, turns):
@@ -168,6 +168,6 @@ WRONG_ROUND_22 = {
 }
 RIGHT_ROUND_22 = {
     "a stream read to its final message": _loop(stream_right),
-    "a recursive helper with the history passed down": _loop(recursion_right),
+    "a recursive helper with the history passed down": _loop(history_passed_down_recursively),
     "print noise for every turn": _loop(print_noise_right),
 }
