@@ -86,6 +86,7 @@ from .level1_scene import (
     says_forbidden,
     verdict3,
 )
+from .level_slips import slip_check, slipped
 from .policy_probe import TIERS
 from .report import MALFORMED, Check, Report, failed_run, guarded, show, stale_answers
 from .sandbox import JobResult, describe_error, plain
@@ -167,11 +168,11 @@ def _judged(number: int, verdict: tuple | None) -> Check:
 
 def _failed(number: int, outcome: JobResult, raised: dict[str, str]) -> Check:
     """A criterion's child that sent no summary; the error a deny tool raised in the single calls too is
-    named as that deny's (one cause, told alike on every criterion it fails)."""
+    named as that deny's (one cause, told alike on every criterion it fails), unless a slip raised it."""
     for tool, error in raised.items():
-        if outcome.status == "error" and plain(outcome.error) == error:
+        if outcome.status == "error" and plain(outcome.error) == error and not slipped(number, "", outcome):
             return Check.fail(number, _title(number), "grade.l1.deny_raised", error=error, tool=tool)
-    return failed_run(number, _title(number), outcome)
+    return slipped(number, _title(number), outcome) or failed_run(number, _title(number), outcome)
 
 
 def _structure_fault(found: dict) -> Check | None:
@@ -218,12 +219,14 @@ def _criterion1(learner: Callable[[], tuple[Any, Any, Any, Any]], seen: JobResul
     kind, value = found["tiers"][UNLISTED_TOOL]
     if kind == "error":  # an async def fails here first: none of its body ran, whatever the tool's tier
         key = "grade.l1.never_ran" if found.get("lazy") else "grade.l1.c1.unlisted_error"
-        return Check.fail(1, title, key, tool=UNLISTED_TOOL, error=value, kind=found.get("lazy"))
+        return slip_check(1, title, value) or Check.fail(
+            1, title, key, tool=UNLISTED_TOOL, error=value, kind=found.get("lazy")
+        )
     for name, expected in REQUIRED_TIERS.items():
         kind, value = found["tiers"][name]
         if kind == "error":  # a deny raised (PermissionError, as lesson 6's read_file does) loses the turn's results
             key = "grade.l1.deny_raised" if expected == "deny" else "grade.raised"
-            return Check.fail(1, title, key, error=value, tool=name)
+            return slip_check(1, title, value) or Check.fail(1, title, key, error=value, tool=name)
         if value == expected:
             continue
         if value in ("approve_args", "fell_through"):

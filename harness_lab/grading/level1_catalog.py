@@ -371,6 +371,10 @@ add(
             "tool_result の並びが tool_use の順番と違います。呼び出しの順に返しましょう",
             "The tool_results are not in the order of the tool_use blocks. Return them in call order.",
         ),
+        "grade.l1.c3.one_dict": (
+            "返した結果がすべて同じ中身（同じ tool_use_id）です。結果の辞書をループの外で1つだけ作り、中身を書き換えては append しているので、どの結果も最後の呼び出しのものになります。tool_use ごとに、ループの中で新しい辞書を作りましょう",
+            "Every result returned is the same (one tool_use_id): one result dict made outside the loop, refilled and appended for each call, so every result is the last call's. Make a new dict for each tool_use, inside the loop.",
+        ),
         "grade.l1.c3.ids": (
             "tool_result の tool_use_id が、対応する tool_use の id と一致していません",
             "The tool_use_id of a tool_result does not match the id of its tool_use.",

@@ -304,6 +304,8 @@ def verdict3(
         return "grade.l1.c3.no_id", {"position": got.index(None) + 1}
     if alone[0]["tool_use_id"] is None:
         return "grade.l1.c3.no_id", {"position": 1}
+    if len(mixed) > 1 and all(f == mixed[0] for f in mixed):  # no two calls' results are alike (ids differ)
+        return "grade.l1.c3.one_dict", {}  # one dict, refilled and appended for every call
     if got != ids:
         return ("grade.l1.c3.order" if sorted(got) == sorted(ids) else "grade.l1.c3.ids"), {}
     if alone[0]["tool_use_id"] != tool_use_ids(scenes["alone"])[0]:

@@ -42,6 +42,7 @@ from .bridge import observe
 from .level2_counted import miscounted
 from .level2_interrupt import interrupt_caught
 from .level2_scene import cut_in_a_call, cut_off, finishing_after, never_ending, run_scene, said, two_tools
+from .level_slips import slipped
 from .report import Check, Report, failed_run, guarded, print_lines, show, stale_answers
 from .sandbox import JobResult, plain
 
@@ -334,7 +335,9 @@ def _criterion3(learner: Callable[[], tuple], timeout: float) -> Check:
         return Check.fail(3, title, "grade.l2.c3.bad_max_turns", value=n)
     one_a_turn = run_scene(learner, n, never_ending(n, lambda k: 1), timeout)
     if one_a_turn.status == "error" and (one_a_turn.value["rounds"], one_a_turn.value["calls"]) == (n, n + 1):
-        return Check.fail(3, title, "grade.l2.c3.raised_at_cap", n=n, error=one_a_turn.error or "?")
+        return slipped(3, title, one_a_turn) or Check.fail(
+            3, title, "grade.l2.c3.raised_at_cap", n=n, error=one_a_turn.error or "?"
+        )
     if broken := _broken(title, one_a_turn, "grade.l2.c3.runaway", "grade.raised"):
         return broken
     seen = one_a_turn.value

@@ -325,6 +325,11 @@ add(
             "cell ran (a number in the loop, or a copy of MAX_TURNS taken earlier). That passes here; to follow a later change, read "
             "MAX_TURNS when run_agent runs.",
         ),
+        # both levels: input() in a child that has no keyboard (level_slips.py)
+        "grade.keyboard": (
+            "input() でキーボードからの入力を待ちました: {error}。ハーネスは、人が打ち込むのを待たずに回ります。実行してよいかを人に尋ねるのは、渡された approve(name, input) の役目で、ループの上限で人に尋ねることはしません。input() を消しましょう",
+            "Your code waited for keyboard input with input(): {error}. A harness runs without waiting for anyone to type: asking a person whether a call may run is what the approve(name, input) it is given does, and the loop's limit asks no one. Remove the input() call.",
+        ),
         "grade.l2.c3.raised_at_cap": (
             "ツール呼び出しちょうど {n} ターンで上限に届いたところで、例外になりました: {error}。例外では呼び出し側に答えが何も返りません。上限で止まったことを伝える文を return しましょう",
             "Your loop reached the limit after exactly {n:tool turns}, then raised: {error}. An exception gives the caller no answer at all; return a sentence saying the run stopped at the limit.",

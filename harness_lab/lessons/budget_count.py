@@ -25,6 +25,12 @@ def budget_cause(mine: Ending, limit: dict, want: Ending | None = None) -> Miss:
     what did the loop count, and what did valve 2 compare?"""
     inputs, outputs = spent(mine)
     cached = sum(mine.cached)
+    if mine.counted_prompts and mine.reported != inputs + outputs + cached:  # the next prompt's size, not usage
+        return Miss(
+            "lesson.l6.run_agent.budget_count_tokens", {"used": mine.reported, "total": inputs + outputs + cached}
+        )
+    if mine.reported and outputs and mine.reported == inputs + 2 * outputs + cached:  # a stream's deltas and its end
+        return Miss("lesson.l6.run_agent.budget_output_twice", {"used": mine.reported, "output": outputs})
     if mine.reported and cached and inputs + outputs <= mine.reported < inputs + outputs + cached:
         total = inputs + outputs + cached  # prompt caching bills the history as cache writes and reads
         return Miss(

@@ -15,6 +15,7 @@ English kernel hands out the English twin of the reference (``english_capstone.m
 from __future__ import annotations
 
 import inspect
+import re
 from datetime import datetime
 from functools import partial
 from typing import Any
@@ -61,6 +62,8 @@ def my_agent(client, user_input, send, approve=None):
 # --- the hidden scenarios ------------------------------------------------------------------------
 
 DAILY_URL = "https://hooks.example.com/daily"
+# What Python says of a misspelt name or attribute: no choice of the learner's, inside http_post or out
+SLIP = re.compile(r"name '\w+' is not defined|object has no attribute '\w+'")
 LOOKALIKES = (
     "https://hooks.example.com.evil.net/daily",
     "https://hooks.example.com@evil.net/daily",
@@ -181,6 +184,8 @@ def _sends_when_allowed(fn) -> Miss | None:
             return Miss("lesson.capstone.sent_wrong", {"sent": repr(trial.sent)[:80]})
         if results and not trial.rec.asked():  # valve 4 said no for a person nobody asked
             return Miss("lesson.capstone.approve_not_passed")
+        if SLIP.search(results):  # http_post raised on a typo of its own, told to the model as the tool's failure
+            return Miss("lesson.capstone.own_code_failed", {"result": results[:80]})
         return Miss("lesson.capstone.not_sent", {"result": results[:80] or "—"})
     if not trial.asked_first():
         return Miss("lesson.capstone.not_asked")

@@ -197,6 +197,18 @@ add(
             "渡されるのは応答そのものではなく、応答の content（内容ブロックのリスト）です。for block in content: でそのまま回します。出た例外は {error}",
             "What is passed in is the response's content (the list of blocks), not the response: loop over it with for block in content:. The exception: {error}",
         ),
+        "lesson.tool_runner": (
+            'client.beta.messages.tool_runner でループを回しています。これは SDK のループで、このレッスンで自分で書くループの代わりにはなりません（渡した tools は定義だけで、実行する関数がないため、どの呼び出しにも "Error: Tool \'...\' not found" が返ります）。client.messages.create を呼び、stop_reason が "tool_use" のあいだ impls でツールを実行して結果を返すループを、自分で書きます',
+            'It loops with client.beta.messages.tool_runner: the SDK\'s own loop, which does not stand in for the loop this lesson has you write (the tools given to it are definitions only, with no function to run, so every call gets "Error: Tool \'...\' not found"). Write the loop yourself: call client.messages.create and, while stop_reason is "tool_use", run the tools through impls and send their results back',
+        ),
+        "lesson.rule.generator": (
+            '返り値が generator です。本体に yield があったり、(... for ...) の generator 式を返したりすると、値はまだできていません。yield はやめ、generator 式は list(...) や "".join(...) で値にして、できあがった値（結果のリスト、署名の文字列、停止メッセージ、最後の text）を return します',
+            'It returned a generator: with a yield in the body, or a generator expression (... for ...) returned, no value has been made yet. Drop the yield, turn a generator expression into a value with list(...) or "".join(...), and return the finished value (the list of results, the signature\'s string, the stop message, the final text)',
+        ),
+        "lesson.rule.keyboard": (
+            "input() でキーボードからの入力を待ちました（{error}）。ハーネスは、人が打ち込むのを待たずに回ります。実行してよいかを人に尋ねるのは、渡された approve(name, input) を呼ぶときだけです（レッスン2のループは何も尋ねません）。input() を消します",
+            "It waited for keyboard input with input() ({error}). A harness runs without waiting for anyone to type: the one way it asks a person whether a call may run is the approve(name, input) it is given (lesson 2's loop asks nothing). Remove the input() call",
+        ),
         "lesson.rule.response_given": (
             "内容ブロックのリストの代わりに、応答そのものを回しています。渡すのは response ではなく response.content です。出た例外は {error}",
             "It loops over the response itself instead of its list of blocks: pass response.content, not response. The exception: {error}",
@@ -317,6 +329,14 @@ add(
             'With stop_reason {reason} it returned nothing (None); return one of the four words for every value, with return "stop" last (print does not return it)',
         ),
         "lesson.l3.next_step.vocabulary": ("返り値 {got} は {steps} のどれでもありません", "{got} is none of {steps}"),
+        "lesson.l3.next_step.text_first": (
+            "思考ブロックのない tool_use の応答（先頭が text ブロック）で {got} を返しました。「調べます」のような text のあとに呼び出しが来ることもあります。内容ブロックの並びではなく stop_reason で決め、tool_use ならツールを実行します",
+            'A tool_use response without a thinking block (a text block first) gave {got}. A call may come after text such as "Let me look that up": decide by stop_reason, not by the order of the blocks, and run the tools on tool_use',
+        ),
+        "lesson.l3.next_step.generator": (
+            'next_step が言葉ではなく generator を返しました。本体に yield があると、呼んでも generator が返るだけです。yield ではなく return "run_tools" のように、言葉を return します',
+            'next_step handed back a generator, not a word: with a yield in its body, calling it only makes a generator. Return the word (return "run_tools", say), not yield it',
+        ),
         "lesson.l3.next_step.tool_use": (
             "tool_use で {got} を返しました。ツールを実行して続けます",
             "tool_use gave {got}; it runs the tools and goes on",

@@ -110,6 +110,10 @@ add(
             "失敗しないはずの呼び出しが is_error になりました（{got}）。ツールは impls[block.name](**block.input) のように、引数を名前つきで渡して呼びます",
             "A call that works came back as is_error ({got}); call the tool with named arguments: impls[block.name](**block.input)",
         ),
+        "lesson.l2.run_tools.own_code_failed": (
+            "ツールは正しく呼ばれて出力を返したのに、結果が is_error になりました（{got}）。ツールのあとのあなたのコードで例外が起き、try がそれをツールの失敗として伝えています。その例外の行を直します",
+            "The tool was called as it should be and returned its output, yet the result came back as is_error ({got}): your own code after the tool raised, and the try reported that as the tool's failure. Fix the line that raised",
+        ),
         "lesson.l2.run_tools.by_position": (
             "入力のキーが引数と違う順番（unit, city）で来た呼び出しが、正しく実行されませんでした（{got}）。"
             "モデルがキーを書く順番は、関数の引数の順番と同じとは限りません。*block.input.values() ではなく、impls[block.name](**block.input) と名前で渡します",

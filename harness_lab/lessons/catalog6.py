@@ -148,6 +148,10 @@ add(
             "http_post は許可されるはずなのに、approve は一度も尋ねられず、弁4 が断りました。my_agent が受け取った approve を run_agent(..., approve) に渡します",
             "http_post should have been allowed, but approve was never asked and valve 4 said no; pass the approve my_agent was given on to run_agent(..., approve)",
         ),
+        "lesson.capstone.own_code_failed": (
+            "承認されたのに送れませんでした。http_post の中のあなたのコードが例外を出し、それがツールの失敗としてモデルに届いています（{result}）。例外の出た行の、名前や属性のつづりを直します",
+            "It was approved, yet nothing was sent: your own code inside http_post raised, and the model was told the tool failed ({result}). Fix the spelling of the name or attribute on the line that raised",
+        ),
         "lesson.capstone.not_sent": (
             '承認されたのに、許可した宛先へ送りませんでした（モデルに届いた結果: {result}）。http_post の中で send(url, body) を呼び、impls に "http_post" を足します',
             'It was approved but nothing went to the allowed host (the model got: {result}); call send(url, body) inside http_post and add "http_post" to the impls',

@@ -17,6 +17,14 @@ add(
             "使ったトークンが予算 {budget} にちょうど達したのに、もう1回リクエストを送りました。弁2 は「予算に達したら」止めます（> ではなく >=）",
             "The tokens used reached the budget of {budget} exactly, yet it sent one more request; valve 2 stops once the budget is reached (>=, not >)",
         ),
+        "lesson.l6.run_agent.budget_count_tokens": (
+            "tokens_used は {used} でした（実際に使ったのは {total} トークン）。client.messages.count_tokens が数えるのは、これから送るプロンプトの大きさだけで、使ったトークンではありません（出力も、これまでのリクエストの分も入りません）。応答ごとに response.usage の input_tokens・キャッシュ書き込み・キャッシュ読み込み・output_tokens を tokens_used += で足し上げます",
+            "tokens_used was {used} ({total:tokens} were used in all). client.messages.count_tokens counts the size of the prompt about to be sent, not the tokens used (no output, nothing of the requests before it); add up each response's response.usage (input_tokens, cache writes, cache reads and output_tokens) with tokens_used +=",
+        ),
+        "lesson.l6.run_agent.budget_output_twice": (
+            "output_tokens（{output}）を2回足しています（tokens_used は {used}）。ストリームなら、message_delta が伝える usage.output_tokens と、get_final_message() の usage.output_tokens は、同じ出力を数えたものです。応答ごとに usage の4つの数を1回ずつ足します",
+            "It adds the output_tokens ({output:tokens}) twice (tokens_used was {used}). With a stream, the usage.output_tokens a message_delta reports and the one of get_final_message() count the same output; add each of a response's four usage counts once",
+        ),
         "lesson.l6.run_agent.budget_last_only": (
             "tokens_used は {used} で、最後の応答の分だけです（実際に使ったのは {total} トークン）。tokens_used = ではなく tokens_used += で、応答ごとに足し上げます",
             "tokens_used was {used}, the last response's alone ({total:tokens} were used in all); add up each response with tokens_used +=, not tokens_used =",

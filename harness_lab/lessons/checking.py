@@ -27,11 +27,13 @@ __all__ = [
     "Miss",
     "Piece",
     "Point",
+    "generated",
     "interrupt_escapes",
     "judge",
     "notebook_approver",
     "point_lines",
     "raised",
+    "slip",
     "spies_misused",
     "unwritten",
 ]
@@ -64,7 +66,14 @@ RULES = (
     (re.compile(r"'Usage' object has no attribute"), "lesson.rule.usage"),
     (re.compile(r"'list' object has no attribute 'content'"), "lesson.rule.content_given"),
     (re.compile(r"'tuple' object has no attribute 'type'"), "lesson.rule.response_given"),
+    # input() (or a read of sys.stdin) in a check: its child has no keyboard, and a harness waits for no one
+    (
+        re.compile(r"^(OSError: \[Errno 9\] Bad file descriptor|EOFError: EOF when reading a line)"),
+        "lesson.rule.keyboard",
+    ),
 )
+# Exceptions no one raises on purpose: a typo's, whatever the point was about (a denial, say) is not their cause.
+SLIPS = (NameError, AttributeError)
 # After a point runs out of time, the points after it get this long: a loop that never ends would
 # otherwise keep the learner waiting the whole limit once per point.
 AFTER_A_TIMEOUT = 2.0
@@ -227,6 +236,18 @@ def raised(error: str, piece: Piece | None = None, name: str | None = None) -> M
         if pattern.search(error):
             return Miss(key, {"error": error})
     return Miss("lesson.raised", {"error": error})
+
+
+def slip(exc: BaseException, error: str) -> Miss | None:
+    """The hint for an exception raised where a point wanted a result, when it was no choice of the learner's
+    (a typo, a read of the keyboard): the rule it broke, not the point's own word for raising instead."""
+    keyboard = raised(error).key == "lesson.rule.keyboard"
+    return raised(error) if isinstance(exc, SLIPS) or keyboard else None
+
+
+def generated(value: Any) -> Miss | None:
+    """The hint for a piece that handed back a generator (a yield in its body) where it should return a value."""
+    return Miss("lesson.rule.generator") if inspect.isgenerator(value) else None
 
 
 def _called_wrongly(error: str, name: str) -> bool:

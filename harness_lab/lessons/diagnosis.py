@@ -38,6 +38,7 @@ from .scenes import (
     said,
     scene_tools,
     swallowed,
+    tool_runner,
     user_turn,
 )
 
@@ -148,6 +149,9 @@ def learner_end(
         # the very error a failing tool raised came out of the loop: no is_error result went back for it
         ending.miss = ending.miss or Miss("lesson.l6.run_agent.tool_raised", {"error": describe_error(exc)})
         return ending, rec, emulator
+    if runner := tool_runner(emulator):
+        ending.miss = runner
+        return ending, rec, emulator
     if isinstance(end, YieldedEnd):
         ending.miss = Miss("lesson.l6.run_agent.end_yielded", {"kind": end.kind})
         return ending, rec, emulator
@@ -168,6 +172,7 @@ def learner_end(
         calls=seen.calls,
         whole=kept_whole(seen, emulator.requests),
         asked=[r.get("max_tokens", 0) for r in emulator.requests],
+        counted_prompts=getattr(emulator, "prompts_counted", 0),
     )
     ending.miss = spies_misused(rec) or protocol_miss(events, end, ending.rounds, ending.requests)
     ending.miss = ending.miss or stale(emulator) or not_grown(emulator) or out_of_order(emulator)
@@ -210,7 +215,12 @@ def _drive_to_an_end(gen: Any) -> tuple[list, Any]:
 
 def rejected(exc: anthropic.BadRequestError, emulator: Any) -> Miss:
     """The hint for the API's 400 on the history the loop sent last."""
-    return api_refusal(exc, emulator.requests[-1].get("messages") if emulator.requests else None)
+    sent = emulator.requests[-1].get("messages") if emulator.requests else None
+    last = sent[-1] if isinstance(sent, list) and sent and isinstance(sent[-1], dict) else {}
+    results = blocks(last, "tool_result")
+    if len(results) > 1 and all(r == results[0] for r in results):  # no two calls' results are alike (ids differ):
+        return Miss("lesson.l2.run_tools.one_dict")  # one dict, refilled and appended for every call
+    return api_refusal(exc, sent)
 
 
 def stale(emulator: Any) -> Miss | None:

@@ -28,3 +28,4 @@ class Ending:
     miss: Miss | None = None  # the loop broke the protocol (not a generator, no end value)
     whole: bool = True  # every response went back as its assistant message, block for block
     asked: list = field(default_factory=list)  # the max_tokens each request asked for, in order
+    counted_prompts: int = 0  # the count_tokens requests it made (a prompt's size, no tokens used)

@@ -12,12 +12,12 @@ from functools import partial
 from typing import Any
 
 from ..emulator import call
-from ..grading.spies import Recorder
+from ..grading.spies import Event, Recorder, logged
 from ..messages import content_dicts, tool_calls
 from ..model import DEFAULT_MODEL
 from ..text import lang
 from . import english_pieces
-from .checking import Miss, Piece, Point, interrupt_escapes
+from .checking import Miss, Piece, Point, generated, interrupt_escapes
 from .lesson2_world import WEATHER, CityNotFound, two_cities, weather_impls
 from .scenes import (
     another_apis_results,
@@ -83,7 +83,10 @@ def _results(fn, impls: dict, by_call: bool = False) -> tuple[Any, Any, list | M
     on point 1, so the points that read one call's result read that call's own.
     """
     response = two_cities()
+    before = content_dicts(response.content)
     returned = fn(response.content, impls)
+    if not unchanged(before, response.content):  # calls taken out of it: every count below would read wrong
+        return (response, returned, Miss("lesson.l2.run_tools.changed_content"))
     facts = _facts(returned)
     ids = [c["id"] for c in tool_calls(response.content)]
     if isinstance(facts, list) and len(facts) < len(ids) and [f["tool_use_id"] for f in facts] == ids[-1:]:
@@ -101,7 +104,7 @@ def _facts(returned: Any) -> list | Miss:
     if isinstance(returned, dict) and "role" in returned and "content" in returned:
         return Miss("lesson.l2.run_tools.message")
     if not isinstance(returned, (list, tuple)):
-        return Miss("lesson.l2.run_tools.not_list", {"got": type(returned).__name__})
+        return generated(returned) or Miss("lesson.l2.run_tools.not_list", {"got": type(returned).__name__})
     if miss := another_apis_results(returned):
         return miss
     if len({id(r) for r in returned}) < len(returned):  # one dict, refilled and appended for every call
@@ -165,7 +168,8 @@ def _in_call_order(fn, impls: dict) -> Miss | None:
 
 
 def _output_as_text(fn) -> Miss | None:
-    _, _, facts = _results(fn, weather_impls(Recorder()), by_call=True)
+    rec = Recorder()
+    _, _, facts = _results(fn, weather_impls(rec), by_call=True)
     if isinstance(facts, Miss):
         return facts
     if not facts:
@@ -173,6 +177,9 @@ def _output_as_text(fn) -> Miss | None:
     first = facts[0]
     if first["is_error"] and _is_the_output(first["text"]):  # it ran, and its output got flagged as a failure
         return Miss("lesson.l2.run_tools.output_flagged")
+    if first["is_error"] and Event("impl", "get_weather", logged({"city": _said("osaka")})) in rec.events:
+        # the tool was called as it should be and returned: what failed is the learner's code after it
+        return Miss("lesson.l2.run_tools.own_code_failed", {"got": (first["text"] or "")[:80]})
     if first["is_error"]:  # this call works: the tool failed because of how it was called
         return Miss("lesson.l2.run_tools.call_failed", {"got": (first["text"] or "")[:80]})
     if not _is_text(first["content"]):
@@ -277,7 +284,9 @@ def _failure_is_a_result(fn) -> Miss | None:
     if len(facts) == 2 and facts[1]["is_error"] and _is_the_output(facts[1]["text"]):
         return Miss("lesson.l2.run_tools.output_flagged")
     if len(facts) == 2 and facts[1]["is_error"]:  # the second call works: it failed by how it was called
-        return Miss("lesson.l2.run_tools.call_failed", {"got": (facts[1]["text"] or "")[:80]})
+        ran = Event("impl", "get_weather", logged({"city": _said("tokyo")})) in rec.events
+        key = "lesson.l2.run_tools.own_code_failed" if ran else "lesson.l2.run_tools.call_failed"
+        return Miss(key, {"got": (facts[1]["text"] or "")[:80]})
     if not facts[0]["content"]:  # no content at all, or an empty one: the API refuses the failure as it is
         return Miss("lesson.rule.error_without_content")
     if not _is_text(facts[0]["content"]):  # the message may be there, in a shape the API refuses

@@ -11,7 +11,7 @@ import anthropic
 from ..emulator import call, emulated_client, redacted, reply, say
 from ..grading.spies import Recorder
 from . import english_pieces
-from .checking import Miss, Piece, Point
+from .checking import Miss, Piece, Point, generated
 from .lesson2 import _said, run_agent
 from .lesson2_world import weather_impls
 from .scenes import (
@@ -25,6 +25,7 @@ from .scenes import (
     scripted,
     swallowed,
     thought,
+    tool_runner,
     user_turn,
 )
 
@@ -40,7 +41,7 @@ def _drive(fn, script, limit: int = 12, rec: Recorder | None = None) -> tuple[An
         returned = fn(emulated_client(emulator), _said("ask"), scene_tools(), impls)
     except anthropic.BadRequestError as exc:
         return api_refusal(exc, emulator.requests[-1].get("messages")), emulator, Recording(emulator)
-    return swallowed(emulator) or returned, emulator, Recording(emulator)
+    return tool_runner(emulator) or swallowed(emulator) or returned, emulator, Recording(emulator)
 
 
 def _answers_at_once(fn) -> Miss | None:
@@ -121,7 +122,7 @@ def _not_the_answer(returned: Any) -> Miss:
     if hasattr(returned, "stop_reason") and hasattr(returned, "content"):  # the whole response
         return Miss("lesson.l2.run_agent.returned_response")
     # an object's address differs on every point's call: without it, one cause reads the same each time
-    return Miss("lesson.l2.run_agent.not_text", {"got": _ADDRESS.sub("", repr(returned))[:60]})
+    return generated(returned) or Miss("lesson.l2.run_agent.not_text", {"got": _ADDRESS.sub("", repr(returned))[:60]})
 
 
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")

@@ -7,6 +7,7 @@ one without reading any prose: "run_tools", "resend", "finish" or "stop".
 from __future__ import annotations
 
 import re
+from collections.abc import Generator
 from functools import partial
 from types import SimpleNamespace
 from typing import Any
@@ -47,6 +48,8 @@ def _expect(fn, cases) -> Miss | None:
             if _nothing_for_any(fn):  # one cause, said once: each point's own stop_reason would repeat it
                 return Miss("lesson.l3.next_step.returned_nothing")
             return Miss("lesson.l3.next_step.returned_none", {"reason": response.stop_reason})
+        if isinstance(got, Generator):  # a yield in the body: the call hands back a generator, never a word
+            return Miss("lesson.l3.next_step.generator")
         if not isinstance(got, str) or got not in STEPS:
             return Miss("lesson.l3.next_step.vocabulary", {"got": repr(got)[:40], "steps": ", ".join(STEPS)})
         if got not in ((expected,) if isinstance(expected, str) else expected):
@@ -73,8 +76,14 @@ def _goes_on(fn) -> Miss | None:
         [
             ("tool_use", response_of(_said("looking"), call("get_time")), "run_tools"),
             ("pause_turn", response_of(_said("searching"), stop_reason="pause_turn"), "resend"),
+            ("text_first", _unthought(response_of(_said("looking"), call("get_time"))), "run_tools"),
         ],
     )
+
+
+def _unthought(response: Any) -> Any:
+    """``response`` as a model that does not think sends it: its text (say) comes first."""
+    return response.model_copy(update={"content": [b for b in response.content if b.type != "thinking"]})
 
 
 def _finishes(fn) -> Miss | None:

@@ -7,7 +7,7 @@ from functools import partial
 
 from ..emulator import call
 from ..messages import content_dicts
-from .checking import Miss, Piece, Point
+from .checking import Miss, Piece, Point, generated
 from .scenes import response_of, said, thought, unchanged
 
 __all__ = ["SIGNATURE_OF", "signature_of"]
@@ -40,7 +40,7 @@ def _same_call_same_signature(fn) -> Miss | None:
     before = content_dicts(content)
     a = fn(content)
     if not isinstance(a, str):
-        return Miss("lesson.l4.signature.not_text", {"got": type(a).__name__})
+        return generated(a) or Miss("lesson.l4.signature.not_text", {"got": type(a).__name__})
     if not unchanged(before, content):  # the content is the history's: a signature only reads it
         return Miss("lesson.l4.signature.changed_content")
     if miss := _reads_more_than_calls(fn, (call("read_file", path="notes.txt", limit=100),), a):
@@ -83,7 +83,11 @@ def _not_a_signature(fn) -> Miss | None:
     """Point 1's miss when no signature is a string (a stub's [] or None): the later points' comparisons
     would only see its consequence, one value for every call."""
     got = fn(_content(call("read_file", path="notes.txt", limit=100)))
-    return None if isinstance(got, str) else Miss("lesson.l4.signature.not_text", {"got": type(got).__name__})
+    return (
+        None
+        if isinstance(got, str)
+        else generated(got) or Miss("lesson.l4.signature.not_text", {"got": type(got).__name__})
+    )
 
 
 def _one_for_all(fn) -> Miss | None:

@@ -13,7 +13,7 @@ from ..grading.sandbox import describe_error
 from ..grading.spies import Recorder, logged
 from ..messages import content_dicts, tool_calls
 from ..text import t
-from .checking import Miss, Piece, Point, interrupt_escapes
+from .checking import Miss, Piece, Point, interrupt_escapes, slip
 from .scenes import another_apis_results, answer_rejected, fact, response_of, said, unchanged, unflagged
 
 __all__ = ["HIGH_IMPACT", "RUN_TOOL_USES", "run_tool_uses"]
@@ -55,7 +55,6 @@ def run_tool_uses(content, impls, approve):
 
 
 MISSING = "sandbox/missing.md"
-
 
 _said = partial(said, "l5")
 
@@ -176,9 +175,10 @@ def _shape(returned: Any) -> Miss | None:
         return Miss("lesson.l5.returned_none")
     if not isinstance(returned, (list, tuple)):  # a generator, a message dict, a string...
         return Miss("lesson.l5.not_list", {"got": type(returned).__name__})
-    odd = next((r for r in returned if not isinstance(r, Mapping)), None)
-    if odd is not None:  # the tools' outputs themselves, or tuples: no tool_use_id for the API to pair
-        return Miss("lesson.l5.not_results", {"got": type(odd).__name__})
+    if (odd := next((r for r in returned if not isinstance(r, Mapping)), None)) is not None:  # outputs, tuples
+        return Miss("lesson.l5.not_results", {"got": type(odd).__name__})  # no tool_use_id for the API to pair
+    if len({id(r) for r in returned}) < len(returned):  # one dict, refilled and appended for every call
+        return Miss("lesson.l2.run_tools.one_dict")
     return another_apis_results(returned)
 
 
@@ -220,9 +220,9 @@ def _no_means_not_run(fn) -> Miss | None:
         returned = fn(response.content, _tools(rec), _approver(rec, lambda name, given: False))
     except NotImplementedError:  # the unwritten TODO: it must count as unwritten, not as a refusal
         raise
-    except Exception as exc:  # a no is an answer for the model, not an error of the harness
-        error = describe_error(exc)
-        return Miss("lesson.l5.approve_call" if "approve()" in error else "lesson.l5.denied_raised", {"error": error})
+    except Exception as exc:  # a no is an answer for the model, not an error of the harness (unless it was a slip)
+        key = "lesson.l5.approve_call" if "approve()" in (error := describe_error(exc)) else "lesson.l5.denied_raised"
+        return slip(exc, error) or Miss(key, {"error": error})
     if miss := _shape(returned):
         return miss
     if not returned and (miss := _nothing_returned(fn)):

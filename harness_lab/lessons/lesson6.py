@@ -329,7 +329,16 @@ def _stalled(fn, seconds: str) -> Miss:
 # tokens_used counted from the wrong fields, as valve 2's hints name them.
 MISCOUNTED = {
     f"lesson.l6.run_agent.budget_{how}"
-    for how in ("cache_omitted", "max_tokens", "last_only", "output_only", "input_only", "first_missing")
+    for how in (
+        "cache_omitted",
+        "max_tokens",
+        "last_only",
+        "output_only",
+        "input_only",
+        "first_missing",
+        "count_tokens",
+        "output_twice",
+    )
 }
 ONE_FIELD = {"lesson.l6.run_agent.budget_input_only", "lesson.l6.run_agent.budget_output_only"}
 NO_MAX_TURNS = Miss("lesson.l6.run_agent.no_max_turns", {"limit": 3})

@@ -21,7 +21,7 @@ from typing import Any
 from ..emulator import call
 from ..text import lang
 from . import english
-from .checking import Miss, Piece, Point
+from .checking import Miss, Piece, Point, generated
 from .scenes import response_of, said
 
 __all__ = ["STOP_MESSAGE", "stop_message"]
@@ -64,7 +64,7 @@ def _said(fn, response) -> str | Miss | None:
     if stops and not said and shown.getvalue().strip():  # the message went to the screen, the loop got nothing
         return Miss("lesson.l7.stop_message.printed")  # one cause on every stop: said once, then pointed back to
     if said is not None and not isinstance(said, str):
-        return Miss("lesson.l7.stop_message.not_text", {"got": type(said).__name__})
+        return generated(said) or Miss("lesson.l7.stop_message.not_text", {"got": type(said).__name__})
     return said
 
 

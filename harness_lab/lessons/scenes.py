@@ -143,6 +143,8 @@ class CourseModel(Emulator):
         super().__init__(*args, **kwargs)
         self.served: list[dict] = []  # every Message answered, as JSON or as a stream (``Recording``)
         self.refused: list[tuple[str, Any]] = []  # each 400's message and the history it refused
+        self.prompts_counted = 0  # the count_tokens requests (and any other that is no model request)
+        self.runner = False  # a request came from the SDK's tool runner (client.beta.messages.tool_runner)
         # Prompt caching on, as a loop run with a top-level cache_control is (notebook 06): a request that
         # asks for none is cached automatically, so usage carries cache writes and reads as the API reports them.
         self.caching = caching
@@ -152,7 +154,13 @@ class CourseModel(Emulator):
             request = {**request, "model": DEFAULT_MODEL}
         if self.caching and isinstance(request, dict) and "messages" in request and not wants_cache(request):
             request = {**request, "cache_control": {"type": "ephemeral"}}
+        kept = len(self.requests)
+        helper = headers.get("x-stainless-helper") if hasattr(headers, "get") else None
+        self.runner = self.runner or "BetaToolRunner" in str(helper or "")  # the SDK's own loop sent it
         status, head, body = super().respond(request, path, headers)
+        if path.partition("?")[0].rstrip("/") != "/v1/messages":  # count_tokens asks the model nothing:
+            del self.requests[kept:]  # the checks count and read the loop's requests to the model alone
+            self.prompts_counted += 1
         error = body.get("error") if status == 400 and isinstance(body, dict) else None
         if isinstance(error, dict):
             self.refused.append(
@@ -168,6 +176,12 @@ def _essence(block: Any) -> str:
     """What of a content block the API checks when it comes back: its kind and every field it carries."""
     fields = ("type", "text", "id", "name", "input", "thinking", "signature", "data")
     return json.dumps([field(block, f) for f in fields], ensure_ascii=False, sort_keys=True, default=str)
+
+
+def tool_runner(emulator: Any) -> Miss | None:
+    """The SDK's tool runner asked the model: its loop, not the one the lesson writes (and the definitions
+    handed to it are no functions it can run: every call comes back "Error: Tool '...' not found")."""
+    return Miss("lesson.tool_runner") if getattr(emulator, "runner", False) else None
 
 
 def unchanged(before: list, content: Any) -> bool:

@@ -51,6 +51,7 @@ from answers_level1_round18 import RIGHT_ROUND_18, WRONG_ROUND_18
 from answers_level1_round19 import RIGHT_ROUND_19, WRONG_ROUND_19
 from answers_level1_round20 import WRONG_LOOPS_ROUND_20
 from answers_level1_round21 import RIGHT_ROUND_21, WRONG_ROUND_21
+from answers_level1_round22 import RIGHT_ROUND_22, WRONG_ROUND_22
 from answers_level1_runners import (
     DEFAULTING_POLICY,
     DICT_DEFAULT,
@@ -148,6 +149,7 @@ RIGHT = {
     **RIGHT_ROUND_18,
     **RIGHT_ROUND_19,
     **RIGHT_ROUND_21,
+    **RIGHT_ROUND_22,
 }
 
 
@@ -326,6 +328,7 @@ WRONG = {
     **WRONG_ROUND_18,
     **WRONG_ROUND_19,
     **WRONG_ROUND_21,
+    **WRONG_ROUND_22,
 }
 
 

@@ -26,6 +26,7 @@ from answers_level2_reasons import RIGHT_REASONS, WRONG_REASONS
 from answers_level2_round18 import RIGHT_ROUND_18, WRONG_ROUND_18
 from answers_level2_round19 import RIGHT_ROUND_19, WRONG_ROUND_19
 from answers_level2_round21 import RIGHT_ROUND_21, WRONG_ROUND_21
+from answers_level2_round22 import RIGHT_ROUND_22, WRONG_ROUND_22
 from answers_level2_slips import (
     Agent,
     _stopping_with,
@@ -121,6 +122,7 @@ RIGHT = {
     **RIGHT_ROUND_18,
     **RIGHT_ROUND_19,
     **RIGHT_ROUND_21,
+    **RIGHT_ROUND_22,
 }
 
 
@@ -246,6 +248,7 @@ WRONG = {
     **WRONG_ROUND_18,
     **WRONG_ROUND_19,
     **WRONG_ROUND_21,
+    **WRONG_ROUND_22,
 }
 
 # Stop messages criterion 3 accepts, and ones that do not say the run stopped at the limit.

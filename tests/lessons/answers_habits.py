@@ -269,7 +269,7 @@ WRONG_HABITS = [
     ("signature_of", sig_inputs_only, 2, "lesson.l4.signature.collides"),
     ("signature_of", sig_ts_stringify, 1, "lesson.l4.signature.key_order"),
     ("signature_of", sig_model_dump_json_with_id, 1, "lesson.l4.signature.ids"),
-    ("signature_of", sig_generator, 1, "lesson.l4.signature.not_text"),
+    ("signature_of", sig_generator, 1, "lesson.rule.generator"),  # yield named as the cause
     ("signature_of", sig_set, 1, "lesson.l4.signature.not_text"),
     ("signature_of", sig_openai_function, 1, "lesson.rule.other_api"),
     ("signature_of", sig_sorted_characters, 2, "lesson.l4.signature.pairs"),

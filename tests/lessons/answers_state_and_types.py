@@ -247,7 +247,7 @@ WRONG_STATE = [
     ("next_step", next_step_end_turn_only, 2, "lesson.l3.next_step.stop_sequence"),
     ("signature_of", signature_of_sorted_items, 1, "lesson.l4.signature.key_order"),
     ("run_tools", run_tools_default_list, 1, "lesson.l2.run_tools.kept_results"),
-    ("run_tools", run_tools_generator, 1, "lesson.l2.run_tools.not_list"),
+    ("run_tools", run_tools_generator, 1, "lesson.rule.generator"),  # yield named as the cause
     ("run_tools", run_tools_failure_as_empty_output, 3, "lesson.l2.run_tools.not_error"),
     ("run_tools", run_tools_repr_quoted, 2, "lesson.l2.run_tools.repr_output"),
     ("run_tool_uses", approval_remembered_in_high_impact, 2, "lesson.l5.yes_reused"),

@@ -40,6 +40,9 @@ from tests.lessons.answers_round_19 import RIGHT_ROUND_19, WRONG_ROUND_19
 from tests.lessons.answers_round_19_harness import RIGHT_RUN_AGENT_ROUND_19, WRONG_RUN_AGENT_ROUND_19
 from tests.lessons.answers_round_20 import RIGHT_ROUND_20, WRONG_ROUND_20
 from tests.lessons.answers_round_20_harness import RIGHT_RUN_AGENT_ROUND_20, WRONG_RUN_AGENT_ROUND_20
+from tests.lessons.answers_round_21 import RIGHT_ROUND_21, WRONG_ROUND_21
+from tests.lessons.answers_round_21_harness import RIGHT_RUN_AGENT_ROUND_21, WRONG_RUN_AGENT_ROUND_21
+from tests.lessons.answers_round_21_later_lessons import RIGHT_ROUND_21_LATER, WRONG_ROUND_21_LATER
 from tests.lessons.answers_slips import RIGHT_RUN_AGENT_SLIPS, RIGHT_SLIPS, WRONG_RUN_AGENT_SLIPS, WRONG_SLIPS
 from tests.lessons.answers_state_and_types import (
     RIGHT_RUN_AGENT_STATE,
@@ -75,6 +78,7 @@ WRONG += WRONG_ROUND_16  # Ctrl-C caught with the failures, compaction read as a
 WRONG += WRONG_ROUND_18  # results popped backwards, an answer kept by tool name, a history as a default argument
 WRONG += WRONG_ROUND_19  # stop reasons with typos, approvals failing open, signatures keyed on ids
 WRONG += WRONG_ROUND_20  # is_error as words, one answer for the turn, a history rebuilt from the last turn
+WRONG += WRONG_ROUND_21 + WRONG_ROUND_21_LATER  # SDK examples, yield for return, input(), one dict, typos
 WRONG_RUN_AGENT = WRONG_RUN_AGENT_MORE + STALLED_RUN_AGENT + WRONG_RUN_AGENT_REUSE + WRONG_RUN_AGENT_PROBES
 WRONG_RUN_AGENT += WRONG_RUN_AGENT_SLIPS + WRONG_RUN_AGENT_STATE + WRONG_RUN_AGENT_MISREAD + WRONG_RUN_AGENT_COUNTS
 WRONG_RUN_AGENT += WRONG_RUN_AGENT_HABITS + WRONG_RUN_AGENT_MIXUPS
@@ -85,6 +89,7 @@ WRONG_RUN_AGENT += (
 )
 WRONG_RUN_AGENT += WRONG_RUN_AGENT_ROUND_19  # API errors retried without end, a history copy left unsent
 WRONG_RUN_AGENT += WRONG_RUN_AGENT_ROUND_20  # async retries, a yes kept by name, results reversed
+WRONG_RUN_AGENT += WRONG_RUN_AGENT_ROUND_21  # count_tokens as the budget, a stream counted twice, the tool runner
 RIGHT = (
     RIGHT_MORE + RIGHT_REUSE + RIGHT_PROBES + RIGHT_MERGED + RIGHT_SLIPS + RIGHT_STATE + RIGHT_MISREAD + RIGHT_COUNTS
 )
@@ -92,8 +97,9 @@ RIGHT_RUN_AGENT = RIGHT_RUN_AGENT_MORE + RIGHT_RUN_AGENT_REUSE + RIGHT_RUN_AGENT
 RIGHT_RUN_AGENT += RIGHT_RUN_AGENT_SLIPS + RIGHT_RUN_AGENT_STATE + RIGHT_RUN_AGENT_COUNTS
 RIGHT_RUN_AGENT += RIGHT_RUN_AGENT_HABITS + RIGHT_RUN_AGENT_MIXUPS + RIGHT_RUN_AGENT_CALLS + RIGHT_RUN_AGENT_ROUND_17
 RIGHT_RUN_AGENT += RIGHT_RUN_AGENT_ROUND_18 + RIGHT_RUN_AGENT_ROUND_19 + RIGHT_RUN_AGENT_ROUND_20
+RIGHT_RUN_AGENT += RIGHT_RUN_AGENT_ROUND_21
 RIGHT += RIGHT_HABITS + RIGHT_HABITS_GATES + RIGHT_MIXUPS + RIGHT_TOOL_CALLS + RIGHT_ROUND_16 + RIGHT_ROUND_18
-RIGHT += RIGHT_ROUND_19 + RIGHT_ROUND_20
+RIGHT += RIGHT_ROUND_19 + RIGHT_ROUND_20 + RIGHT_ROUND_21 + RIGHT_ROUND_21_LATER
 
 
 @pytest.mark.parametrize("name, wrong, point, key", WRONG, ids=[w[1].__name__ for w in WRONG])

@@ -18,6 +18,7 @@ from tests.lessons.answers_capstone import RIGHT_MY_AGENT, RIGHT_MY_AGENT_WRAPPE
 from tests.lessons.answers_capstone_round_20 import RIGHT_MY_AGENT_ROUND_20, WRONG_MY_AGENT_ROUND_20
 from tests.lessons.answers_counts_and_flags import RIGHT_MY_AGENT_COUNTS, WRONG_MY_AGENT_COUNTS
 from tests.lessons.answers_misreadings import RIGHT_MY_AGENT_MISREAD, WRONG_MY_AGENT_MISREAD
+from tests.lessons.answers_round_21_harness import RIGHT_MY_AGENT_ROUND_21, WRONG_MY_AGENT_ROUND_21
 
 NOTEBOOK_SOURCE = Path(__file__).resolve().parents[2] / "notebooks" / "src" / "05_full_harness.py"
 
@@ -28,12 +29,21 @@ def at_point(name: str, point: int, lesson: int | None = None) -> lessons.Piece:
     return dataclasses.replace(whole, points=(whole.points[point - 1],))
 
 
-WRONG = WRONG_MY_AGENT + WRONG_MY_AGENT_MISREAD + WRONG_MY_AGENT_COUNTS + WRONG_MY_AGENT_ROUND_20
+WRONG = (
+    WRONG_MY_AGENT + WRONG_MY_AGENT_MISREAD + WRONG_MY_AGENT_COUNTS + WRONG_MY_AGENT_ROUND_20 + WRONG_MY_AGENT_ROUND_21
+)
 
 
 @pytest.mark.parametrize(
     "source",
-    [RIGHT_MY_AGENT, RIGHT_MY_AGENT_WRAPPED, *RIGHT_MY_AGENT_MISREAD, *RIGHT_MY_AGENT_COUNTS, *RIGHT_MY_AGENT_ROUND_20],
+    [
+        RIGHT_MY_AGENT,
+        RIGHT_MY_AGENT_WRAPPED,
+        *RIGHT_MY_AGENT_MISREAD,
+        *RIGHT_MY_AGENT_COUNTS,
+        *RIGHT_MY_AGENT_ROUND_20,
+        *RIGHT_MY_AGENT_ROUND_21,
+    ],
 )
 def test_the_right_wiring_passes_every_hidden_scenario(source):
     verdict = lessons.judge(lessons.piece("my_agent"), loaded(source, "my_agent"))

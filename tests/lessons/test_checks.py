@@ -37,6 +37,9 @@ from tests.lessons.answers_round_19 import WRONG_ROUND_19
 from tests.lessons.answers_round_19_harness import WRONG_RUN_AGENT_ROUND_19
 from tests.lessons.answers_round_20 import WRONG_ROUND_20
 from tests.lessons.answers_round_20_harness import WRONG_RUN_AGENT_ROUND_20
+from tests.lessons.answers_round_21 import WRONG_ROUND_21
+from tests.lessons.answers_round_21_harness import WRONG_MY_AGENT_ROUND_21, WRONG_RUN_AGENT_ROUND_21
+from tests.lessons.answers_round_21_later_lessons import WRONG_ROUND_21_LATER
 from tests.lessons.answers_slips import WRONG_RUN_AGENT_SLIPS, WRONG_SLIPS
 from tests.lessons.answers_state_and_types import WRONG_RUN_AGENT_STATE, WRONG_STATE
 from tests.lessons.answers_swallowed import WRONG_RUN_AGENT_SWALLOWED, WRONG_SWALLOWED
@@ -98,6 +101,8 @@ def test_every_hint_key_is_provoked_by_some_wrong_version():
     more += WRONG_ROUND_19 + WRONG_RUN_AGENT_ROUND_19  # API errors retried without end, a history copy left unsent
     more += WRONG_ROUND_20 + WRONG_RUN_AGENT_ROUND_20  # one answer for the turn, results reversed, async retries
     more += WRONG_MY_AGENT_ROUND_20  # a post held back on the second run
+    more += WRONG_ROUND_21 + WRONG_ROUND_21_LATER + WRONG_RUN_AGENT_ROUND_21  # SDK examples, input(), typos
+    more += WRONG_MY_AGENT_ROUND_21  # a typo inside http_post, input() for approve
     # except: pass, "false" flags, a stop yielded, a loop ended on a denial, a sliced history (every point each misses)
     more += [(name, wrong, p, key) for name, wrong, missed in WRONG_SWALLOWED for p, key in missed.items()]
     more += [(source, p, key) for source, missed in WRONG_RUN_AGENT_SWALLOWED for p, key in missed.items()]
