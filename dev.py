@@ -342,7 +342,10 @@ def quick() -> None:
 # holds the two alike); `python3 dev.py test PATH...` runs them, a path under tests/ as itself.
 DOCS_TESTS = "tests/course/test_doc_paths.py tests/course/test_doc_examples.py tests/course/test_english_pages.py"
 TESTS_FOR = (
-    ("harness_lab/*catalog*.py", "tests/package/test_catalog.py tests/course/test_glossary.py"),
+    (
+        "harness_lab/*catalog*.py",
+        "tests/package/test_catalog.py tests/course/test_glossary.py tests/package/test_english_counts.py",
+    ),
     ("harness_lab/emulator/*", "tests/emulator"),
     ("harness_lab/lessons/*", "tests/lessons tests/package"),
     ("harness_lab/grading/*", "tests/grading tests/reliability"),

@@ -197,7 +197,10 @@ def test_contributings_table_names_the_tests_dev_py_runs_for_each_changed_path()
     [
         ("harness_lab/loop.py", ["tests/harness", "tests/reliability", "tests/package"]),
         ("harness_lab/valves/max_turns.py", ["tests/harness", "tests/reliability", "tests/package"]),
-        ("harness_lab/grading/catalog.py", ["tests/package/test_catalog.py", "tests/course/test_glossary.py"]),
+        (
+            "harness_lab/grading/catalog.py",
+            ["tests/package/test_catalog.py", "tests/course/test_glossary.py", "tests/package/test_english_counts.py"],
+        ),
         ("harness_lab/grading/level2.py", ["tests/grading", "tests/reliability"]),
         ("harness_lab/ui", ["tests/ui"]),
         ("docs/benchmarks.md", dev.DOCS_TESTS.split()),
