@@ -114,10 +114,8 @@ def shape_reply(
     if limit is None:
         return content, stop_reason, stop_sequence, thinking
     limit = in_estimate(limit, tokenizer)  # the reply is measured in the estimate's tokens
-    # A summary's text is billed with the thought behind it (billed_output), so it takes room too: without it
-    # a reply with summarized thinking ended past its max_tokens.
-    shown = estimate_reply([b for b in content if b["type"] in ("thinking", "redacted_thinking")]) - REPLY_OVERHEAD
-    budget = limit - REPLY_OVERHEAD - thinking - shown
+    # A shown summary takes no room of its own: the thinking behind it is what is billed (billed_output).
+    budget = limit - REPLY_OVERHEAD - thinking
     if budget < 0:  # the limit fell inside the thinking: only the thinking comes back
         kept = [b for b in content if b["type"] in ("thinking", "redacted_thinking")]
         return kept, cause, None, max(limit - REPLY_OVERHEAD, 0)
@@ -137,6 +135,6 @@ def billed_output(request: dict, stop_reason: str, content: list, thinking: int,
         return 0  # declined before any output: "output_tokens": 0 (the refusals page's example)
     made = estimate_reply(content) + thinking
     if stop_reason == "max_tokens" and isinstance(request.get("max_tokens"), int):
-        # Exactly the limit, never more: a cut inside a summarized thinking block shows more text than fits.
+        # Exactly the limit, never more, whatever a script that set this stop_reason wrote.
         return in_estimate(request["max_tokens"], tokenizer)
     return made

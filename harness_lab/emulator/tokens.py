@@ -139,7 +139,8 @@ class RequestEstimate:
 
 def _block_tokens(block: Any, sent_back: bool = True) -> int:
     """A block's tokens; a thinking block sent back costs what its model thought (read from its seal),
-    one in a reply only the text it shows (the reply's thinking is billed apart, as output)."""
+    one in a reply nothing: its thinking is billed apart, as output, and the summary it shows costs
+    nothing on top ("charged for the full thinking tokens ..., not the summary tokens")."""
     if isinstance(block, str):
         return text_tokens(block)
     kind = block.get("type")
@@ -159,7 +160,9 @@ def _block_tokens(block: Any, sent_back: bool = True) -> int:
     if kind in ("image", "document"):
         return MEDIA_BLOCK_TOKENS
     if kind in ("thinking", "redacted_thinking"):
-        sealed = sealed_tokens(block) if sent_back else None
+        if not sent_back:
+            return 0
+        sealed = sealed_tokens(block)
         return sealed if sealed is not None else text_tokens(block.get("thinking") or block.get("data") or "")
     # Anything else (server tool blocks, search results...): count its JSON.
     return value_tokens(block)

@@ -218,3 +218,13 @@ def cut_inside_thinking() -> bool:
     """a reply cut by max_tokens inside its thinking holds the thinking block only (claude-code #68882)"""
     message = create([say("長い答え")], max_tokens=8, thinking={"type": "adaptive", "display": "summarized"})
     return message.stop_reason == "max_tokens" and [b.type for b in message.content] == ["thinking"]
+
+
+@rule("ET")
+def summary_not_billed_on_top() -> bool:
+    """summarized thinking bills the full thinking, not the summary: the same output_tokens as omitted"""
+    usages = [
+        create([say("答えます。")], thinking={"type": "adaptive", "display": display}).usage
+        for display in ("omitted", "summarized")
+    ]
+    return usages[0].output_tokens == usages[1].output_tokens and usages[0].output_tokens_details.thinking_tokens > 0
