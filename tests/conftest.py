@@ -69,6 +69,7 @@ WHOLE_SYSTEM = (
     "lessons/test_notebook_04.py",
     "lessons/test_notebook_05.py",
     "lessons/test_cells_run_out_of_order.py",
+    "lessons/test_cells_run_twice.py",
     "reliability/test_notebook_kernel.py",
     "benchmarks/test_benchmarks_smoke.py",
 )

@@ -166,6 +166,7 @@ try_send(messages + [text_only, {"role": "user", "content": [result_block]}])
 filtered = {"role": "assistant", "content": [b for b in response.content if b.type in ("text", "tool_use")]}  # × 思考ブロックを落とす
 try_send(messages + [filtered, {"role": "user", "content": [result_block]}])
 
+messages = messages[:1]  # 最初の質問だけに戻してから足す。このセルを2回実行しても、応答は1つだけ
 messages.append({"role": "assistant", "content": response.content})  # ○ 全ブロックを残す
 print([b.type for b in messages[-1]["content"]])
 
@@ -201,6 +202,7 @@ try_send(messages + [{"role": "user", "content": [{"type": "text", "text": "結�
 # モデルはもうツールを呼ばないかもしれません。それでも続きのリクエストに `tools` は要るでしょうか。省いたものと、付けたものを送ります:
 
 # %%
+messages = messages[:2]  # 質問と応答の2つに戻してから足す。2回実行しても、tool_result は1つだけ
 messages.append({"role": "user", "content": [result_block]})
 try_send(messages, with_tools=False)  # × tools を渡さない
 final = try_send(messages)  # ○ tools を付ける

@@ -303,7 +303,7 @@ print(type(end).__name__, "—", end.text)
 # %%
 from harness_lab.ui import plots
 
-(project / "logs").mkdir()
+(project / "logs").mkdir(exist_ok=True)
 for part in range(1, 13):
     (project / "logs" / f"part{part:02d}.log").write_text("2026-08-26 10:00:00 GET /api/items 200 12ms\n" * 40,
                                                           encoding="utf-8")

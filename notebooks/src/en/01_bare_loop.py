@@ -146,7 +146,7 @@ print(json.dumps(output, ensure_ascii=False))
 # Before sending the result back, add the model's response to the history. The usual mistake is to keep only its text. `try_send` sends a history
 # to the emulator, which checks requests the way the real API does, and shows whether it was accepted. Try the mistake, then the fix.
 
-# %% ja="567baa6bcbc7"
+# %% ja="32013eb448b4"
 import anthropic
 
 
@@ -167,6 +167,7 @@ try_send(messages + [text_only, {"role": "user", "content": [result_block]}])
 filtered = {"role": "assistant", "content": [b for b in response.content if b.type in ("text", "tool_use")]}  # wrong: the thinking block is dropped
 try_send(messages + [filtered, {"role": "user", "content": [result_block]}])
 
+messages = messages[:1]  # back to the first question before adding: run this cell twice and there is still one reply
 messages.append({"role": "assistant", "content": response.content})  # right: keep every block
 print([b.type for b in messages[-1]["content"]])
 
@@ -202,7 +203,8 @@ try_send(messages + [{"role": "user", "content": [{"type": "text", "text": "Here
 #
 # The model may not call any more tools. Does the follow-up request still need `tools`? Send it without them, then with them:
 
-# %% ja="dae0b76bd598"
+# %% ja="ae2e46b33b31"
+messages = messages[:2]  # back to the question and the reply before adding: run it twice and there is still one tool_result
 messages.append({"role": "user", "content": [result_block]})
 try_send(messages, with_tools=False)  # wrong: no tools
 final = try_send(messages)  # right: with tools

@@ -304,10 +304,10 @@ print(type(end).__name__, "—", end.text)
 # every turn and then reads the next log. We run it with max turns at 8 as its only valve and look at the input and the running total per request.
 # The cell after the plot is the Stepper's "Context" tab (`burn.context()`): for each request, it breaks down what fills the input.
 
-# %% ja="3851a2155188"
+# %% ja="de09bc416853"
 from harness_lab.ui import plots
 
-(project / "logs").mkdir()
+(project / "logs").mkdir(exist_ok=True)
 for part in range(1, 13):
     (project / "logs" / f"part{part:02d}.log").write_text("2026-08-26 10:00:00 GET /api/items 200 12ms\n" * 40,
                                                           encoding="utf-8")
