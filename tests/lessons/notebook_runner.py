@@ -100,3 +100,22 @@ def output_text(cell) -> str:
 def check_output(nb, piece: str) -> str:
     """What the check cell right after ``piece``'s TODO cell printed."""
     return output_text(nb.cells[todo_cells(nb)[piece] + 1])
+
+
+def cell_errors(sources: list[str], *, env: dict[str, str] | None = None, timeout: int = 300) -> list:
+    """Each cell's error output (None for a cell that raised nothing), run in order in one fresh kernel
+    started with this process's environment less the tests' own settings and a chosen language, plus ``env``."""
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(s) for s in sources])
+    kernel_env = {k: v for k, v in os.environ.items() if k not in NOT_FOR_TESTS}
+    kernel_env.pop("HARNESS_LAB_LANG", None)
+    kernel_env.pop("PYTHONSTARTUP", None)
+    kernel_env.update(env or {})
+    saved = dict(os.environ)
+    os.environ.clear()
+    os.environ.update(kernel_env)  # nbclient starts the kernel with this process's environment
+    try:
+        NotebookClient(notebook, timeout=timeout, kernel_name="python3", allow_errors=True).execute()
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+    return [next((o for o in cell.outputs if o.output_type == "error"), None) for cell in notebook.cells]

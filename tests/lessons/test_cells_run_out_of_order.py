@@ -13,10 +13,10 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from nbclient import NotebookClient
 
 from dev import NOT_FOR_TESTS, lab_environment
 from harness_lab.text import CATALOG
+from tests.lessons.notebook_runner import cell_errors
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = sorted(
@@ -39,23 +39,8 @@ def _setup(cells: list[nbformat.NotebookNode]) -> int:
 
 
 def _run(sources: list[str], *, lab: bool = False) -> list[nbformat.NotebookNode | None]:
-    """Each cell's error output (None for a cell that raised nothing), run in order in one fresh kernel
-    (``lab``: started as ``python3 dev.py lab`` starts its kernels)."""
-    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(s) for s in sources])
-    env = {k: v for k, v in os.environ.items() if k not in NOT_FOR_TESTS}
-    env.pop("HARNESS_LAB_LANG", None)
-    env.pop("PYTHONSTARTUP", None)
-    if lab:
-        env = lab_environment(env)
-    saved = dict(os.environ)
-    os.environ.clear()
-    os.environ.update(env)  # nbclient starts the kernel with this process's environment
-    try:
-        NotebookClient(notebook, timeout=300, kernel_name="python3", allow_errors=True).execute()
-    finally:
-        os.environ.clear()
-        os.environ.update(saved)
-    return [next((o for o in cell.outputs if o.output_type == "error"), None) for cell in notebook.cells]
+    """``lab``: the kernel started as ``python3 dev.py lab`` starts its kernels."""
+    return cell_errors(sources, env=lab_environment({}) if lab else None)
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS)

@@ -6,17 +6,15 @@ a function they wrote) and a name the course does not define keep their tracebac
 from __future__ import annotations
 
 import ast
-import os
 import re
 from pathlib import Path
 
 import nbformat
 import pytest
-from nbclient import NotebookClient
 
-from dev import NOT_FOR_TESTS
 from harness_lab.cell_runs import ABOVE, SET_UP, WRITTEN
 from harness_lab.text import CATALOG
+from tests.lessons.notebook_runner import cell_errors
 
 ROOT = Path(__file__).resolve().parents[2]
 EDITIONS = {"ja": ("", 0), "en": ("en/", 1)}  # folder under exercises/ and notebooks/, catalog column
@@ -27,21 +25,7 @@ def _tagged(notebook: nbformat.NotebookNode, tag: str) -> list[str]:
 
 
 def _run(sources: list[str], language: str | None) -> list[nbformat.NotebookNode | None]:
-    """The cells' error outputs (None for a cell that raised nothing), run in order in one fresh kernel."""
-    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(s) for s in sources])
-    env = {k: v for k, v in os.environ.items() if k not in NOT_FOR_TESTS}
-    env.pop("HARNESS_LAB_LANG", None)
-    if language:
-        env["HARNESS_LAB_LANG"] = language
-    saved = dict(os.environ)
-    os.environ.clear()
-    os.environ.update(env)  # nbclient starts the kernel with this process's environment
-    try:
-        NotebookClient(notebook, timeout=120, kernel_name="python3", allow_errors=True).execute()
-    finally:
-        os.environ.clear()
-        os.environ.update(saved)
-    return [next((o for o in cell.outputs if o.output_type == "error"), None) for cell in notebook.cells]
+    return cell_errors(sources, env={"HARNESS_LAB_LANG": language} if language else None, timeout=120)
 
 
 def _hint(key: str, column: int, name: str) -> list[str]:
