@@ -275,6 +275,8 @@ _OTHER_SDK = re.compile(r"'Message' object has no attribute '(choices|finish_rea
 
 def _broken(title: str, outcome: JobResult, runaway_key: str, raised_key: str) -> Check | None:
     """The hint for a scenario that did not end with a summary (or ended in an API 400), else None."""
+    if isinstance(outcome.value, dict) and outcome.value.get("runner"):  # the SDK's loop sent it, not the learner's
+        return Check.fail(3, title, "grade.l2.c3.tool_runner")
     if isinstance(outcome.value, dict) and (form := outcome.value.get("miscalled")):  # every tool failed by it
         return Check.fail(3, title, "grade.l2.impl_call", tool=form.partition("(")[0], call=form)
     if isinstance(outcome.value, dict) and (error := outcome.value.get("retried")):  # one 400, sent again and again
@@ -365,8 +367,7 @@ def _criterion3(learner: Callable[[], tuple], timeout: float) -> Check:
 
     for script, rounds in ((two_tools(n), 2), (finishing_after(n), n)):
         outcome = run_scene(learner, n, script, timeout)
-        broken = _broken(title, outcome, "grade.l2.c3.normal_runaway", "grade.l2.c3.normal_raised")
-        if broken:
+        if broken := _broken(title, outcome, "grade.l2.c3.normal_runaway", "grade.l2.c3.normal_raised"):
             return broken
         seen = outcome.value
         if not seen["returned"] or said("answer") not in seen["returned"]:

@@ -370,6 +370,10 @@ add(
             "モデルへのリクエスト {request} 回目の messages が、ユーザーの依頼から始まっていませんでした。API は受け付けますが、モデルは依頼より先に自分の呼び出しを読むか、依頼を読めません。会話は古い順（依頼が最初）です。新しいターンを先頭に入れたり（insert(0, ...)）、古いメッセージを切り捨てたりせず、messages.append で末尾に足しましょう",
             "Request {request} to the model did not start its messages with the user's task. The API takes it, but the model reads its own calls before the task, or never sees the task. The conversation runs oldest first, the task first: add each turn at the end with messages.append, not at the top (insert(0, ...)), and cut no earlier message.",
         ),
+        "grade.l2.c3.tool_runner": (
+            'client.beta.messages.tool_runner でループを回しています。これは SDK のループで、この練習で MAX_TURNS のチェックを足すループの代わりにはなりません（渡した tools は定義だけで、実行する関数がないため、どの呼び出しにも "Error: Tool \'...\' not found" が返ります）。client.messages.create を呼び、stop_reason が "tool_use" のあいだ tool_impls でツールを実行して結果を返すループを自分で書き、その先頭で MAX_TURNS と比べます',
+            'It loops with client.beta.messages.tool_runner: the SDK\'s own loop, which does not stand in for the loop this exercise has you give a MAX_TURNS check (the tools given to it are definitions only, with no function to run, so every call gets "Error: Tool \'...\' not found"). Write the loop yourself: call client.messages.create and, while stop_reason is "tool_use", run the tools through tool_impls and send their results back, comparing the turns with MAX_TURNS at the top of each lap.',
+        ),
         "grade.l2.c3.count_kept": (
             "ちょうど {n} ターンで答えるタスクを同じカーネルで2回続けて走らせると、2回目は答えずに {shown} で終わりました。ターン数を run_agent の外（グローバル変数や、既定値の引数）で数えていませんか。turns = 0 は run_agent の中で、呼ばれるたびに作ります",
             "Run twice in the same kernel, a task that answers after exactly {n:turns} ended the second time with {shown}, not the answer. Is the turn count kept outside run_agent (a global, or a default argument)? Set turns = 0 inside run_agent, on every call.",

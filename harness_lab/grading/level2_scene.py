@@ -11,7 +11,7 @@ from __future__ import annotations
 import inspect
 import json
 import types
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import partial
 from itertools import pairwise
 from typing import Any
@@ -133,6 +133,7 @@ class _Scene:
         self.flag_text = ""  # a result's is_error written as a word ("true") in the rejected history
         self.miscalled = ""  # the first tool call in a form the notebook's tools refuse (the input by position)
         self.refusals: list[Any] = []  # the requests refused in a row, each a 400, to see one sent again
+        self.runner = False  # a request came from the SDK's tool runner (client.beta.messages.tool_runner)
 
     def answer(self, message: tuple) -> Any:
         kind, _, *rest = message
@@ -147,18 +148,20 @@ class _Scene:
         if kind != "http":
             raise ValueError(f"no spy answers {kind!r} here")
         status, headers, content = self.model(*rest)
+        self.runner = self.runner or "BetaToolRunner" in str(rest[2])  # the SDK's x-stainless-helper header
         if self.emulator.requests and assistant_turns(self.emulator.requests[-1]) > self.limit:
             raise Stop({"runaway": True, "miscalled": self.miscalled})
         if status == 400:
+            last = self.emulator.requests[-1] if self.emulator.requests else None
             self.rejected = _error_message(content)
-            self.refusals.append(self.emulator.requests[-1] if self.emulator.requests else None)
+            self.refusals.append(last)
             if len(self.refusals) > REFUSED_AGAIN and all(
                 r == self.refusals[-1] for r in self.refusals[-REFUSED_AGAIN:]
             ):
                 raise Stop({"retried": self.rejected or "?", "times": len(self.refusals), "miscalled": self.miscalled})
-            self.reused = bool(self.emulator.requests) and _one_list_reused(self.emulator.requests[-1])
-            self.misplaced = _results_misplaced(self.emulator.requests[-1]) if self.emulator.requests else ""
-            self.flag_text = _flag_text(self.emulator.requests[-1]) if self.emulator.requests else ""
+            self.reused = _one_list_reused(last)
+            self.misplaced = _results_misplaced(last)
+            self.flag_text = _flag_text(last)
         else:
             self.refusals = []
         return status, headers, content
@@ -175,13 +178,12 @@ class _Scene:
         returned, shown, lazy = seen["returned"], seen["shown"], seen.get("lazy", "")
         if not (returned is None or type(returned) is str) or type(shown) is not str or type(lazy) is not str:
             raise TypeError("not what the grader's child sends")
-        displaced = self.task_not_first()
         return {
             "returned": returned,
             "shown": shown,
             "lazy": lazy,
             "asked": self.asked(),
-            "displaced": displaced,
+            "displaced": self.task_not_first(),
             "dropped": self.dropped(),
             **self.counts(),
         }
@@ -214,6 +216,7 @@ class _Scene:
             "rounds": len(self.turns),
             "runs": self.runs,
             "miscalled": self.miscalled,
+            "runner": self.runner,
         }
 
 
@@ -227,16 +230,21 @@ def _is_task(message: Any) -> bool:
     return content == said("task")
 
 
+def _messages(request: Any) -> Iterator[tuple[dict, list[dict]]]:
+    """Each message of a request the learner's loop sent, with its content's blocks (none for a string)."""
+    messages = request.get("messages") if isinstance(request, dict) else None
+    for m in (m for m in messages if isinstance(m, dict)) if isinstance(messages, list) else ():
+        content = m.get("content")
+        yield m, [b for b in content if isinstance(b, dict)] if isinstance(content, list) else []
+
+
 def _one_list_reused(request: Any) -> bool:
     """Do two turns' result messages answer the same calls? One results list put into the history on
     every turn, emptied and refilled, leaves every earlier turn holding the latest turn's results."""
-    messages = request.get("messages") if isinstance(request, dict) else None
     answered = []
-    for m in messages if isinstance(messages, list) else ():
-        content = m.get("content") if isinstance(m, dict) and m.get("role") == "user" else None
-        blocks = content if isinstance(content, list) else ()
-        ids = tuple(b.get("tool_use_id") for b in blocks if isinstance(b, dict) and b.get("type") == "tool_result")
-        if ids:
+    for m, blocks in _messages(request):
+        ids = tuple(b.get("tool_use_id") for b in blocks if b.get("type") == "tool_result")
+        if ids and m.get("role") == "user":
             answered.append(ids)
     return len(set(answered)) < len(answered)
 
@@ -244,11 +252,8 @@ def _one_list_reused(request: Any) -> bool:
 def _results_misplaced(request: Any) -> str:
     """Where the history put tool results the API cannot take: "assistant" (in a message of another role
     than user), "before" (ahead of the response whose calls they answer), else ""."""
-    messages = request.get("messages") if isinstance(request, dict) else None
     called: set = set()
-    for m in messages if isinstance(messages, list) else ():
-        content = m.get("content") if isinstance(m, dict) else None
-        blocks = [b for b in content if isinstance(b, dict)] if isinstance(content, list) else []
+    for m, blocks in _messages(request):
         called |= {b.get("id") for b in blocks if b.get("type") == "tool_use"}
         answered = {b.get("tool_use_id") for b in blocks if b.get("type") == "tool_result"}
         if answered and m.get("role") != "user":
@@ -260,11 +265,9 @@ def _results_misplaced(request: Any) -> str:
 
 def _flag_text(request: Any) -> str:
     """The first tool_result's is_error written as a word ("true", "False"), else "": the API wants True or False."""
-    messages = request.get("messages") if isinstance(request, dict) else None
-    for m in messages if isinstance(messages, list) else ():
-        content = m.get("content") if isinstance(m, dict) else None
-        for b in content if isinstance(content, list) else ():
-            if isinstance(b, dict) and b.get("type") == "tool_result" and isinstance(b.get("is_error"), str):
+    for _, blocks in _messages(request):
+        for b in blocks:
+            if b.get("type") == "tool_result" and isinstance(b.get("is_error"), str):
                 return plain(b["is_error"], 20)
     return ""
 
@@ -350,8 +353,11 @@ def _scenario_capped(run_agent: Callable, task: str, n: int, cap: int) -> dict:
             step()
 
 
-def _scenario(run_agent: Callable, task: str) -> dict:
-    """In the child: run the learner's loop once against the grader's model; what it returned."""
+def _scenario(run_agent: Callable, task: str, twice: bool = False) -> dict:
+    """In the child: run the learner's loop against the grader's model; what it returned. ``twice``: run it
+    twice in one process, as a notebook runs it, and what the second run returned."""
+    if twice:
+        _scenario(run_agent, task)
     tools = [d for d in tool_defs() if d["name"] in TOOL_NAMES]
     try:
         returned = run_agent(
@@ -370,12 +376,6 @@ def _scenario(run_agent: Callable, task: str) -> dict:
     return {"returned": ends(plain(returned)) if isinstance(returned, str) else None, "shown": shown, "lazy": kind}
 
 
-def _scenario_twice(run_agent: Callable, task: str) -> dict:
-    """In the child: the loop run twice in one process, as a notebook runs it; what the second run returned."""
-    _scenario(run_agent, task)
-    return _scenario(run_agent, task)
-
-
 def run_scene(
     learner: Callable[[], tuple], n: int, script: Any, timeout: float, twice: bool = False, cap: int | None = None
 ) -> JobResult:
@@ -388,8 +388,7 @@ def run_scene(
     if cap is not None:
         outcome = observe(lambda: _scenario_capped(learner()[1], task, n, cap), scene.answer, timeout)
     else:
-        scenario = _scenario_twice if twice else _scenario
-        outcome = observe(lambda: scenario(learner()[1], task), scene.answer, timeout)
+        outcome = observe(lambda: _scenario(learner()[1], task, twice), scene.answer, timeout)
     if outcome.status == "error":
         return JobResult("error", value=scene.counts(), error=outcome.error)
     if outcome.status != "ok":

@@ -9,7 +9,7 @@ from ..text import t
 from .checking import Miss
 from .ending import Ending
 
-__all__ = ["budget_cause", "every_token_once", "spent"]
+__all__ = ["budget_cause", "every_token_once", "miscounted", "spent"]
 
 FIELDS = ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens", "output_tokens")
 
@@ -23,14 +23,10 @@ def spent(mine: Ending, upto: int | None = None) -> tuple[int, int]:
 def budget_cause(mine: Ending, limit: dict, want: Ending | None = None) -> Miss:
     """The token budget did not stop the loop where it should (``want``: where the package's stopped):
     what did the loop count, and what did valve 2 compare?"""
+    if miss := miscounted(mine):
+        return miss
     inputs, outputs = spent(mine)
     cached = sum(mine.cached)
-    if mine.counted_prompts and mine.reported != inputs + outputs + cached:  # the next prompt's size, not usage
-        return Miss(
-            "lesson.l6.run_agent.budget_count_tokens", {"used": mine.reported, "total": inputs + outputs + cached}
-        )
-    if mine.reported and outputs and mine.reported == inputs + 2 * outputs + cached:  # a stream's deltas and its end
-        return Miss("lesson.l6.run_agent.budget_output_twice", {"used": mine.reported, "output": outputs})
     if mine.reported and cached and inputs + outputs <= mine.reported < inputs + outputs + cached:
         total = inputs + outputs + cached  # prompt caching bills the history as cache writes and reads
         return Miss(
@@ -62,6 +58,20 @@ def budget_cause(mine: Ending, limit: dict, want: Ending | None = None) -> Miss:
     if mine.reported and mine.reported >= limit["budget"]:
         return Miss("lesson.l6.run_agent.budget_ignored", {"budget": limit["budget"], "used": mine.reported})
     return Miss("lesson.l6.run_agent.budget_not_counted", {"budget": limit["budget"]})
+
+
+def miscounted(mine: Ending) -> Miss | None:
+    """A count of something other than usage, whichever way valve 2 then went: the next prompt's size from
+    count_tokens, or a stream's output counted twice (its deltas and its final message)."""
+    inputs, outputs = spent(mine)
+    cached = sum(mine.cached)
+    if mine.counted_prompts and mine.reported != inputs + outputs + cached:
+        return Miss(
+            "lesson.l6.run_agent.budget_count_tokens", {"used": mine.reported, "total": inputs + outputs + cached}
+        )
+    if mine.reported and outputs and mine.reported == inputs + 2 * outputs + cached:
+        return Miss("lesson.l6.run_agent.budget_output_twice", {"used": mine.reported, "output": outputs})
+    return None
 
 
 def every_token_once(free: Ending, plain: Ending | None = None) -> Miss | None:

@@ -178,18 +178,23 @@ def _sends_when_allowed(fn) -> Miss | None:
     first = trial.results()[:1]  # the scenario's first call is get_time
     if "get_time" not in trial.defined() or (first and first[0].get("is_error")):
         return Miss("lesson.capstone.get_time_missing")
-    if trial.sent != [_daily()]:
-        results = " ".join(str(r.get("content")) for r in trial.results() if r.get("is_error"))
-        if trial.sent:
-            return Miss("lesson.capstone.sent_wrong", {"sent": repr(trial.sent)[:80]})
-        if results and not trial.rec.asked():  # valve 4 said no for a person nobody asked
-            return Miss("lesson.capstone.approve_not_passed")
-        if SLIP.search(results):  # http_post raised on a typo of its own, told to the model as the tool's failure
-            return Miss("lesson.capstone.own_code_failed", {"result": results[:80]})
-        return Miss("lesson.capstone.not_sent", {"result": results[:80] or "—"})
+    if trial.sent and trial.sent != [_daily()]:
+        return Miss("lesson.capstone.sent_wrong", {"sent": repr(trial.sent)[:80]})
+    if not trial.sent:
+        return _unsent(trial)
     if not trial.asked_first():
         return Miss("lesson.capstone.not_asked")
     return _failure_told(fn)
+
+
+def _unsent(trial: Trial) -> Miss:
+    """Why an approved post to an allowed host was never sent, read from the results the model got."""
+    results = " ".join(str(r.get("content")) for r in trial.results() if r.get("is_error"))
+    if results and not trial.rec.asked():  # valve 4 said no for a person nobody asked
+        return Miss("lesson.capstone.approve_not_passed")
+    if SLIP.search(results):  # http_post raised on a typo of its own, told to the model as the tool's failure
+        return Miss("lesson.capstone.own_code_failed", {"result": results[:80]})
+    return Miss("lesson.capstone.not_sent", {"result": results[:80] or "—"})
 
 
 def _failure_told(fn) -> Miss | None:
@@ -249,9 +254,7 @@ def _repeats_stop(fn) -> Miss | None:
         return trial.miss
     if len(trial.sent) > 1:
         return Miss("lesson.capstone.sent_again", {"count": len(trial.sent)})
-    if not trial.sent:
-        return Miss("lesson.capstone.not_sent", {"result": "—"})
-    return None
+    return None if trial.sent else _unsent(trial)
 
 
 MY_AGENT = Piece(

@@ -18,7 +18,7 @@ from ..emulator import call, reply, say
 from ..grading.sandbox import describe_error
 from ..model import DEFAULT_MODEL
 from . import english
-from .budget_count import budget_cause, every_token_once
+from .budget_count import budget_cause, every_token_once, miscounted
 from .checking import Miss, Piece, Point
 from .diagnosis import DEFAULTS, compare, counter_reset, learner_end, package_end
 from .lesson3 import next_step
@@ -202,7 +202,7 @@ def _answer_over_budget(fn) -> Miss | None:
         return Miss("lesson.l6.run_agent.budget_after_answer", {"budget": budget})
     if mine.miss is None and mine.cause == "token_budget" and mine.requests < 3:  # stopped short of the budget
         used = sum(sum(pair) for pair in mine.usage) + sum(mine.cached)
-        return Miss("lesson.l6.run_agent.budget_below", {"budget": budget, "used": used})
+        return miscounted(mine) or Miss("lesson.l6.run_agent.budget_below", {"budget": budget, "used": used})
     return compare(mine, package_end(_normal_task, budget=budget), budget=budget)
 
 

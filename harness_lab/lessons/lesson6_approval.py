@@ -24,7 +24,18 @@ from .checking import Miss, notebook_approver, spies_misused
 from .diagnosis import VALVES, learner_end, outputs, rejected, stale, valve_name
 from .lesson5 import _cannot_answer
 from .protocol import drive
-from .scenes import answered, blocks, fact, out_of_order, runaway_guard, said, scene_tools, swallowed, user_turn
+from .scenes import (
+    answered,
+    blocks,
+    fact,
+    out_of_order,
+    runaway_guard,
+    said,
+    scene_tools,
+    swallowed,
+    tool_runner,
+    user_turn,
+)
 
 __all__ = ["NO_APPROVER", "RISKY", "asked_only_what_runs", "harmless_run_without_asking", "never_without_a_yes"]
 
@@ -70,6 +81,8 @@ def _denied(fn, approve: Any, rec: Recorder | None = None, again: bool = False) 
         raise
     if miss := spies_misused(rec):  # its TypeError caught: the cause all the same
         return rec, {}, miss
+    if runner := tool_runner(emulator):  # the SDK's loop ran the turn: no valve of the learner's was asked
+        return rec, {}, runner
     if hidden := swallowed(emulator):  # a 400 caught and turned into an end: its cause, not the end's
         return rec, {}, hidden
     if stale(emulator):

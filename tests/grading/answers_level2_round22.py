@@ -140,6 +140,21 @@ def history_passed_down_recursively(client, user_input, tools, tool_impls):
     return step([{"role": "user", "content": user_input}], 0)
 
 
+def sdk_tool_runner(client, user_input, tools, tool_impls):
+    """The SDK's tool runner in place of the loop, as its README shows it: its loop, not the learner's."""
+    runner = client.beta.messages.tool_runner(
+        model=MODEL,
+        max_tokens=1024,
+        tools=tools,
+        messages=[{"role": "user", "content": user_input}],
+        max_iterations=MAX_TURNS,
+    )
+    last = None
+    for message in runner:
+        last = message
+    return final_text(last)
+
+
 def print_noise_right(client, user_input, tools, tool_impls):
     """A line printed for every turn, at the cap and at the end."""
     messages = [{"role": "user", "content": user_input}]
@@ -165,6 +180,7 @@ WRONG_ROUND_22 = {
     "input() at the cap": (_loop(input_between), {3: "grade.keyboard"}),  # was raised_at_cap
     "a cap on the prompt's size in place of the turn cap": (_loop(count_tokens_cap), {3: "grade.l2.c3.runaway"}),
     "a NameError in the stop message": (_loop(typo_in_stop), {3: "grade.raised"}),  # was raised_at_cap
+    "the SDK's tool runner in place of the loop": (_loop(sdk_tool_runner), {3: "grade.l2.c3.tool_runner"}),
 }
 RIGHT_ROUND_22 = {
     "a stream read to its final message": _loop(stream_right),

@@ -110,6 +110,20 @@ WRONG_RUN_AGENT_ROUND_21 = [
     (TOOLS_ON_TOOL_CALL, 1, "lesson.l2.calls_unanswered"),
 ]
 
+# Every point each of them misses, and the cause it names there: the first point's cause on the later ones too.
+RUNNER = "lesson.tool_runner"
+MISSED_RUN_AGENT_ROUND_21 = [
+    (
+        BUDGET_FROM_COUNT_TOKENS,
+        {1: "lesson.l6.run_agent.budget_count_tokens", 4: "lesson.l6.run_agent.budget_count_tokens"},
+    ),
+    (
+        STREAM_OUTPUT_TWICE,
+        {1: "lesson.l6.run_agent.budget_output_twice", 4: "lesson.l6.run_agent.budget_output_twice"},
+    ),  # 4 was budget_below
+    (SDK_TOOL_RUNNER, dict.fromkeys(range(1, 8), RUNNER)),  # 6 was denied_not_error, 7 harmless_not_run
+]
+
 # --- right ones, in other styles ------------------------------------------------------------------------
 
 # a stream printed as it comes, its final message used
@@ -215,6 +229,14 @@ WRONG_MY_AGENT_ROUND_21 = [
     (CAPSTONE_AT_THE_KEYBOARD, 1, "lesson.rule.keyboard"),  # was lesson.raised
     (CAPSTONE_NO_APPROVER_SENDS, 2, "lesson.capstone.sent_without_approver"),
     (CAPSTONE_TYPO_IN_THE_POLICY, 1, "lesson.capstone.own_code_failed"),  # was not_sent
+]
+
+# every point the typo inside http_post misses: nothing is ever sent, for the one cause
+MISSED_MY_AGENT_ROUND_21 = [
+    (
+        CAPSTONE_TYPO_IN_THE_POLICY,
+        {1: "lesson.capstone.own_code_failed", 4: "lesson.capstone.own_code_failed"},
+    ),  # 4 was not_sent
 ]
 
 # a closure makes the tool; a match on the URL's parts is the policy

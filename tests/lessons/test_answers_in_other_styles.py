@@ -41,7 +41,11 @@ from tests.lessons.answers_round_19_harness import RIGHT_RUN_AGENT_ROUND_19, WRO
 from tests.lessons.answers_round_20 import RIGHT_ROUND_20, WRONG_ROUND_20
 from tests.lessons.answers_round_20_harness import RIGHT_RUN_AGENT_ROUND_20, WRONG_RUN_AGENT_ROUND_20
 from tests.lessons.answers_round_21 import RIGHT_ROUND_21, WRONG_ROUND_21
-from tests.lessons.answers_round_21_harness import RIGHT_RUN_AGENT_ROUND_21, WRONG_RUN_AGENT_ROUND_21
+from tests.lessons.answers_round_21_harness import (
+    MISSED_RUN_AGENT_ROUND_21,
+    RIGHT_RUN_AGENT_ROUND_21,
+    WRONG_RUN_AGENT_ROUND_21,
+)
 from tests.lessons.answers_round_21_later_lessons import RIGHT_ROUND_21_LATER, WRONG_ROUND_21_LATER
 from tests.lessons.answers_slips import RIGHT_RUN_AGENT_SLIPS, RIGHT_SLIPS, WRONG_RUN_AGENT_SLIPS, WRONG_SLIPS
 from tests.lessons.answers_state_and_types import (
@@ -124,6 +128,16 @@ def test_a_loop_that_never_sends_again_is_cut_off_with_its_cause(name, wrong, po
 def test_a_wrong_whole_harness_gets_the_hint_of_its_own_cause(source, point, key):
     timeout = 1.5 if key.endswith("stalled") else 5  # a stalled loop never returns: cut off sooner
     _named(lessons.judge(at_point("run_agent", point, 6), loaded(source), timeout=timeout), key)
+
+
+@pytest.mark.parametrize(
+    "source, missed",
+    MISSED_RUN_AGENT_ROUND_21,
+    ids=[next(iter(m.values())).rsplit(".", 1)[-1] for _, m in MISSED_RUN_AGENT_ROUND_21],
+)
+def test_a_wrong_whole_harness_names_its_own_cause_on_every_point_it_misses(source, missed):
+    verdict = lessons.judge(lessons.piece("run_agent", 6), loaded(source))
+    assert {c.number: c.key for c in verdict.checks if not c.passed} == missed, verdict.text()
 
 
 @pytest.mark.parametrize("name, right", RIGHT, ids=[r[1].__name__ for r in RIGHT])

@@ -18,7 +18,11 @@ from tests.lessons.answers_capstone import RIGHT_MY_AGENT, RIGHT_MY_AGENT_WRAPPE
 from tests.lessons.answers_capstone_round_20 import RIGHT_MY_AGENT_ROUND_20, WRONG_MY_AGENT_ROUND_20
 from tests.lessons.answers_counts_and_flags import RIGHT_MY_AGENT_COUNTS, WRONG_MY_AGENT_COUNTS
 from tests.lessons.answers_misreadings import RIGHT_MY_AGENT_MISREAD, WRONG_MY_AGENT_MISREAD
-from tests.lessons.answers_round_21_harness import RIGHT_MY_AGENT_ROUND_21, WRONG_MY_AGENT_ROUND_21
+from tests.lessons.answers_round_21_harness import (
+    MISSED_MY_AGENT_ROUND_21,
+    RIGHT_MY_AGENT_ROUND_21,
+    WRONG_MY_AGENT_ROUND_21,
+)
 
 NOTEBOOK_SOURCE = Path(__file__).resolve().parents[2] / "notebooks" / "src" / "05_full_harness.py"
 
@@ -55,6 +59,12 @@ def test_each_wrong_wiring_gets_the_hint_that_names_its_cause(source, point, key
     verdict = lessons.judge(at_point("my_agent", point), loaded(source, "my_agent"))
     miss = verdict.checks[0]
     assert not miss.passed and miss.key == key, (miss, verdict.text())
+
+
+@pytest.mark.parametrize("source, missed", MISSED_MY_AGENT_ROUND_21)
+def test_a_wrong_wiring_names_its_own_cause_on_every_point_it_misses(source, missed):
+    verdict = lessons.judge(lessons.piece("my_agent"), loaded(source, "my_agent"))
+    assert {c.number: c.key for c in verdict.checks if not c.passed} == missed, verdict.text()
 
 
 def test_the_notebook_does_not_show_the_hidden_addresses():
